@@ -1,0 +1,28 @@
+// Lint rules chosen for the bugs they catch: floating promises, explicit any, focused or skipped tests.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', 'bin/**', 'eslint.config.js', 'src/dashboard/public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'it', property: 'only' },
+        { object: 'describe', property: 'only' },
+        { object: 'it', property: 'skip' },
+        { object: 'describe', property: 'skip' },
+        { object: 'test', property: 'only' },
+        { object: 'test', property: 'skip' },
+      ],
+    },
+  },
+);

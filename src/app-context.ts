@@ -1,0 +1,11 @@
+// What every route module is given: configuration and the services behind the routes. Built once
+// by `buildApp`; later capabilities add their services here.
+import type { Config } from './infra/config.ts';
+import type { Database } from './infra/db/index.ts';
+import type { ApiKeyVerifier } from './organizations/api-keys.ts';
+
+export interface AppContext {
+  config: Config;
+  db: Database;
+  keys: ApiKeyVerifier;
+}

@@ -1,0 +1,89 @@
+// The application factory: returns a ready Fastify instance and never listens. The entry point
+// (`refmatch serve`) listens and owns signals; tests talk to it with `app.inject`.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './infra/config.ts';
+import type { Database } from './infra/db/index.ts';
+import { registerErrorHandling } from './infra/errors.ts';
+import { loggerOptions } from './infra/logger.ts';
+import { registerValidation } from './http/validation.ts';
+import { registerApiKeyAuth } from './http/auth.ts';
+import { ApiKeyVerifier } from './organizations/api-keys.ts';
+import type { AppContext } from './app-context.ts';
+import { registerSystemRoutes } from './system/routes.ts';
+import { registerExternalApi } from './external-api.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services behind the routes, for the entry point and tests. */
+    refmatch: AppContext;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Database;
+  /** Route logs somewhere other than stdout (tests pass a stream to inspect what was logged). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.logStream),
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    // Trailing slashes are part of the contract's paths; accept both forms.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1024 },
+    ajv: { customOptions: { removeAdditional: true } },
+    forceCloseConnections: 'idle',
+  });
+
+  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs) };
+  app.decorate('refmatch', ctx);
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'refmatch API',
+        version: '7',
+        description:
+          'Referee and journal recommendation. Authenticate every /api/external route with the X-ApiKey header.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-ApiKey' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  registerSystemRoutes(app, ctx);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (external) => {
+      registerApiKeyAuth(external, ctx.keys);
+      external.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+      });
+      registerExternalApi(external, ctx);
+    },
+    { prefix: '/api/external' },
+  );
+
+  return app;
+}

@@ -1,0 +1,80 @@
+// The `refmatch` CLI. Each command prints JSON on stdout and errors on stderr with a non-zero exit;
+// names and output shapes are a contract that scripts rely on: add, never rename.
+import { Command as Program } from 'commander';
+import type { RunCommand } from './options.ts';
+import { parseConfig, type Config } from '../infra/config.ts';
+import { executeCommand } from './execute.ts';
+import { progressRenderer } from './progress.ts';
+import { startServer, handleSignals } from '../server.ts';
+import { registerOrganizationCli } from '../organizations/cli.ts';
+
+function makeRunner(getConfig: () => Config): RunCommand {
+  return async (name, args) => {
+    const progress = progressRenderer(process.stderr);
+    try {
+      const result = await executeCommand(getConfig(), name, args, progress.update);
+      progress.stop();
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } catch (error) {
+      progress.stop();
+      throw error;
+    }
+  };
+}
+
+export function buildProgram(getConfig: () => Config): Program {
+  const program = new Program('refmatch')
+    .description('Referee and journal recommendation service')
+    .showHelpAfterError()
+    .exitOverride();
+  const run = makeRunner(getConfig);
+
+  program
+    .command('serve')
+    .description('Start the HTTP service (what `npm start` runs)')
+    .action(async () => {
+      const server = await startServer(getConfig());
+      handleSignals(server);
+    });
+
+  program
+    .command('migrate')
+    .description('Apply database migrations')
+    .action(() => run('migrate', {}));
+
+  registerOrganizationCli(program, run);
+  return program;
+}
+
+async function main(): Promise<void> {
+  let config: Config | undefined;
+  const getConfig = () => (config ??= parseConfig(process.env));
+  const program = buildProgram(getConfig);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number; message?: string };
+    if (
+      e.code === 'commander.helpDisplayed' ||
+      e.code === 'commander.version' ||
+      e.code === 'commander.help'
+    ) {
+      process.exit(0);
+    }
+    if (e.code?.startsWith('commander.')) process.exit(e.exitCode ?? 2);
+    process.stderr.write(
+      `${JSON.stringify({ error: { code: errorCode(error), message: e.message ?? String(error) } })}\n`,
+    );
+    process.exit(1);
+  }
+}
+
+function errorCode(error: unknown): string {
+  const e = error as { code?: unknown; name?: string };
+  if (typeof e.code === 'string' && /^[a-z_]+$/.test(e.code)) return e.code;
+  if (e.name === 'ConfigError') return 'invalid_config';
+  if (e.name === 'DataDirLockedError') return 'data_dir_locked';
+  return 'command_failed';
+}
+
+await main();

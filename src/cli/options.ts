@@ -1,0 +1,21 @@
+// Option parsers and the runner type shared by every domain's CLI registration.
+import { InvalidArgumentError } from 'commander';
+
+export function intOption(value: string): number {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+export function boolOption(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('must be true or false');
+}
+
+/** For repeatable options: `--option a --option b` gives ['a', 'b']. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Runs a named command and prints its JSON result; the one way every CLI action ends. */
+export type RunCommand = (name: string, args: Record<string, unknown>) => Promise<void>;

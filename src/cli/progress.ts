@@ -1,0 +1,51 @@
+// Progress of long commands: a bar (count, rate, ETA) on a terminal; plain periodic lines otherwise,
+// so logs of a non-interactive run stay readable.
+import cliProgress from 'cli-progress';
+import type { ProgressEvent } from './command.ts';
+
+const LINE_INTERVAL_MS = 5_000;
+
+export function progressRenderer(stream: NodeJS.WriteStream): {
+  update(e: ProgressEvent): void;
+  stop(): void;
+} {
+  let bar: cliProgress.SingleBar | null = null;
+  let lastLine = 0;
+  const started = Date.now();
+  return {
+    update(event) {
+      if (stream.isTTY) {
+        if (!bar) {
+          bar = new cliProgress.SingleBar(
+            {
+              stream,
+              format: event.total
+                ? `{bar} {percentage}% | {value}/{total} ${event.unit} | {speed} ${event.unit}/s | ETA {eta_formatted}`
+                : `{value} ${event.unit} | {speed} ${event.unit}/s`,
+              etaBuffer: 50,
+            },
+            cliProgress.Presets.shades_classic,
+          );
+          bar.start(event.total ?? 0, 0, { speed: 0 });
+        }
+        if (event.total !== null) bar.setTotal(event.total);
+        const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+        bar.update(event.done, { speed: Math.round(event.done / seconds) });
+        return;
+      }
+      const now = Date.now();
+      if (now - lastLine < LINE_INTERVAL_MS && event.total !== event.done) return;
+      lastLine = now;
+      const seconds = Math.max((now - started) / 1000, 0.001);
+      const rate = Math.round(event.done / seconds);
+      const of = event.total !== null ? `/${event.total}` : '';
+      stream.write(
+        `${event.done}${of} ${event.unit} (${rate} ${event.unit}/s)${event.message ? ` ${event.message}` : ''}\n`,
+      );
+    },
+    stop() {
+      bar?.stop();
+      bar = null;
+    },
+  };
+}

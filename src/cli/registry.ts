@@ -1,0 +1,14 @@
+// Every command the CLI and the admin channel can execute, listed by name.
+import type { Command } from './command.ts';
+import { migrateCommand } from '../system/commands.ts';
+import { organizationCommands } from '../organizations/commands.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
+const commands: Command<any, unknown>[] = [migrateCommand, ...organizationCommands];
+
+const byName = new Map(commands.map((c) => [c.name, c]));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function findCommand(name: string): Command<any, unknown> | undefined {
+  return byName.get(name);
+}

@@ -1,0 +1,110 @@
+// Configuration is read once, from an environment passed in as an argument, and fails loudly on any
+// value it cannot use: a typo in a deployment should stop the process, not run it with a default.
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Server PostgreSQL; when null the embedded PGlite database under `dataDir` is used. */
+  databaseUrl: string | null;
+  dataDir: string;
+  logLevel: LogLevel;
+  /** Base of every profile and article link we hand out, without a trailing slash. */
+  publicBaseUrl: string;
+  /** Largest JSON body accepted, in bytes. */
+  bodyLimitBytes: number;
+  /** Largest uploaded manuscript file, in bytes. */
+  fileLimitBytes: number;
+  /** How long shutdown waits for in-flight requests before closing connections, in ms. */
+  shutdownTimeoutMs: number;
+  /** How long a verified API key is remembered in this process; revocations elsewhere take this long. */
+  authCacheTtlMs: number;
+  /** Create a demo organization (and load the demo corpus) on first start. */
+  demo: boolean;
+  parsing: ParsingLimits;
+}
+
+export interface ParsingLimits {
+  maxPages: number;
+  maxChars: number;
+  /** Largest total uncompressed size of a DOCX's entries, checked before inflating anything. */
+  maxDocxUncompressedBytes: number;
+  timeoutMs: number;
+  workers: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function urlVar(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw.trim();
+}
+
+export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
+  const port = intVar(env, 'PORT', 8000, 0, 65535);
+  const host = env.HOST?.trim() || '0.0.0.0';
+  const logLevelRaw = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const publicBase =
+    urlVar(env, 'PUBLIC_BASE_URL', null, ['http:', 'https:']) ??
+    `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  return {
+    port,
+    host,
+    databaseUrl: urlVar(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(cwd, env.REFMATCH_DATA_DIR?.trim() || 'data'),
+    logLevel: logLevelRaw as LogLevel,
+    publicBaseUrl: publicBase.replace(/\/+$/, ''),
+    bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+    fileLimitBytes: intVar(env, 'FILE_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 1024 ** 3),
+    shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    authCacheTtlMs: intVar(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 3_600_000),
+    demo: boolVar(env, 'REFMATCH_DEMO', true),
+    parsing: {
+      maxPages: intVar(env, 'PARSE_MAX_PAGES', 300, 1, 100_000),
+      maxChars: intVar(env, 'PARSE_MAX_CHARS', 2_000_000, 1000, 1_000_000_000),
+      maxDocxUncompressedBytes: intVar(env, 'PARSE_MAX_DOCX_BYTES', 200 * 1024 * 1024, 1024, 1024 ** 3 * 4),
+      timeoutMs: intVar(env, 'PARSE_TIMEOUT_MS', 20_000, 100, 600_000),
+      workers: intVar(env, 'PARSE_WORKERS', 2, 1, 64),
+    },
+  };
+}

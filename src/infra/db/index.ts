@@ -1,0 +1,31 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import type { Database } from './types.ts';
+
+export type { Database, Queryable, QueryResult, Transaction } from './types.ts';
+
+/**
+ * Server PostgreSQL when DATABASE_URL is set, else the embedded PGlite database in the data
+ * directory, locked to this process until the database is closed.
+ */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+  if (config.databaseUrl) return openPostgres({ connectionString: config.databaseUrl });
+  const release = await lockDataDir(config.dataDir);
+  try {
+    const db = await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+    const close = db.close.bind(db);
+    return {
+      ...db,
+      async close() {
+        await close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

@@ -1,0 +1,77 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable, QueryResult, Transaction } from './types.ts';
+import { DATE_OID, INT8_OID, NUMERIC_OID, parseDate, parseInt8, parseNumeric } from './type-parsers.ts';
+import { quoteIdent } from './quote.ts';
+
+export interface PgliteOptions {
+  /** A data directory to persist to; undefined keeps the database in memory (tests). */
+  dataDir?: string;
+  /** A tarball from `dumpDataDir`, to start from an already-migrated template (tests). */
+  loadDataDir?: Blob;
+}
+
+const parsers = { [INT8_OID]: parseInt8, [DATE_OID]: parseDate, [NUMERIC_OID]: parseNumeric };
+
+export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
+  const pglite = new PGlite(options.dataDir, {
+    parsers,
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  await pglite.waitReady;
+  if (options.dataDir) {
+    // Without a lower cap the WAL lets the data directory grow to about twice the database.
+    await pglite.query(`ALTER SYSTEM SET max_wal_size = '128MB'`);
+    await pglite.query('SELECT pg_reload_conf()');
+  }
+  let closed = false;
+
+  async function copyCsvOn(
+    q: { query: PGlite['query'] },
+    table: string,
+    columns: readonly string[],
+    csv: string,
+  ) {
+    const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`;
+    await q.query(sql, [], { blob: new Blob([csv]) });
+  }
+
+  const txHandles = new WeakMap<Queryable, { query: PGlite['query'] }>();
+
+  return {
+    driver: 'pglite',
+    pglite,
+    async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      const result = await pglite.query<R>(sql, params as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+      // PGlite's own transaction() serializes against every other query on its single connection
+      // and rolls back when fn throws, so a failed statement never poisons later queries.
+      return pglite.transaction(async (inner) => {
+        const tx: Transaction = {
+          async exec(script: string) {
+            await inner.exec(script);
+          },
+          async query<R>(sql: string, params?: readonly unknown[]) {
+            const result = await inner.query<R>(sql, params as unknown[] | undefined);
+            return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+          },
+        };
+        txHandles.set(tx, inner as unknown as { query: PGlite['query'] });
+        return fn(tx);
+      });
+    },
+    async exec(script: string) {
+      await pglite.exec(script);
+    },
+    async copyCsv(table, columns, csv, tx) {
+      const handle = tx ? txHandles.get(tx) : undefined;
+      await copyCsvOn(handle ?? pglite, table, columns, csv);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// The one seam every feature talks to the database through. Two drivers implement it (server
+// PostgreSQL through pg.Pool, embedded PGlite); features never know which one they run on.
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface Transaction extends Queryable {
+  /** Runs a script of several statements inside the transaction; no parameters. */
+  exec(script: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly driver: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations); no parameters. */
+  exec(script: string): Promise<void>;
+  /**
+   * Bulk-loads rows with COPY ... FROM STDIN in CSV format: the fastest path each driver has.
+   * `csv` is the complete CSV text (no header).
+   */
+  copyCsv(table: string, columns: readonly string[], csv: string, tx?: Queryable): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,167 @@
+// One error catalogue and one handler. Every error leaves the service as
+// `{ "error": { "code", "message", "details"? } }` with its real HTTP status; a 5xx never shows internals.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+
+export interface ErrorDetail {
+  /** JSON path of the offending value, e.g. `/emails/0` or `body.name`. */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+  }
+}
+
+/** The catalogue: each error the service can answer, with its stable code and HTTP status. */
+export const errors = {
+  validation: (message: string, details?: ErrorDetail[]) =>
+    new AppError(400, 'validation_failed', message, details),
+  invalidJson: (message = 'The request body is not valid JSON') => new AppError(400, 'invalid_json', message),
+  missingApiKey: () => new AppError(401, 'missing_api_key', 'An API key is required in the X-ApiKey header'),
+  invalidApiKey: () => new AppError(401, 'invalid_api_key', 'The API key is unknown or has been revoked'),
+  conflictingApiKeys: () =>
+    new AppError(
+      401,
+      'conflicting_api_keys',
+      'The X-ApiKey header and the api_key form field name different keys',
+    ),
+  featureNotInPlan: (feature: string) =>
+    new AppError(
+      403,
+      'feature_not_in_plan',
+      `The organization's plan does not include the ${feature} feature`,
+    ),
+  notFound: (what: string) => new AppError(404, 'not_found', `${what} was not found`),
+  routeNotFound: (method: string, url: string) =>
+    new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}`),
+  methodNotAllowed: (method: string, url: string) =>
+    new AppError(405, 'method_not_allowed', `Method ${method} is not allowed on ${url.split('?')[0]}`),
+  conflict: (message: string) => new AppError(409, 'conflict', message),
+  payloadTooLarge: (message = 'The request body is larger than the limit') =>
+    new AppError(413, 'payload_too_large', message),
+  unsupportedMediaType: (message: string) => new AppError(415, 'unsupported_media_type', message),
+  unavailable: (message = 'The service is not ready') => new AppError(503, 'unavailable', message),
+  internal: () => new AppError(500, 'internal_error', 'An unexpected error occurred'),
+} as const;
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'ErrorBody', description: 'Every error the service answers has this shape.' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Postgres errors that are the caller's fault, mapped by SQLSTATE; everything else is a 500. */
+function fromPostgres(error: { code?: unknown }): AppError | null {
+  switch (error.code) {
+    case '23505':
+      return errors.conflict('The resource already exists');
+    case '22P02':
+    case '22003':
+    case '22007':
+    case '22008':
+      return errors.validation('A value has the wrong form for its field');
+    case '57P01':
+    case '57P03':
+    case '08006':
+    case '08001':
+      return errors.unavailable('The database is not available');
+    default:
+      return null;
+  }
+}
+
+interface AjvError {
+  instancePath?: string;
+  message?: string;
+  params?: { missingProperty?: string; additionalProperty?: string };
+}
+
+function validationDetails(error: FastifyError): ErrorDetail[] {
+  const context = (error as { validationContext?: string }).validationContext ?? 'body';
+  const list = (error.validation ?? []) as AjvError[];
+  return list.map((v) => {
+    let pointer = v.instancePath ?? '';
+    if (v.params?.missingProperty) pointer = `${pointer}/${v.params.missingProperty}`;
+    if (v.params?.additionalProperty) pointer = `${pointer}/${v.params.additionalProperty}`;
+    const dotted = pointer.split('/').filter(Boolean).map(decodePointerPart).join('.');
+    return { path: dotted ? `${context}.${dotted}` : context, message: v.message ?? 'is invalid' };
+  });
+}
+
+function decodePointerPart(part: string): string {
+  return part.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Converts anything thrown into the AppError that will be sent. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fe = error as FastifyError & { code?: string };
+  if (fe && Array.isArray(fe.validation)) {
+    return errors.validation('The request is not valid', validationDetails(fe));
+  }
+  const pg = fromPostgres(fe ?? {});
+  if (pg) return pg;
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalidJson();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return errors.unsupportedMediaType('The request content type is not supported by this route');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.validation('The Content-Length header does not match the body');
+    default:
+      break;
+  }
+  // SyntaxError from a JSON body that passed content-type checks.
+  if (fe instanceof SyntaxError) return errors.invalidJson();
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    return new AppError(status, 'bad_request', fe.message || 'The request could not be processed');
+  }
+  return errors.internal();
+}
+
+export function renderError(error: AppError): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
+    },
+  };
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
+    void reply.status(appError.status).send(renderError(appError));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const appError = errors.routeNotFound(request.method, request.url);
+    void reply.status(404).send(renderError(appError));
+  });
+}

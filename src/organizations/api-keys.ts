@@ -1,0 +1,104 @@
+// API keys: shown once at creation, stored only as a SHA-256 hash. The public key_id part finds the
+// row; the hashes are compared in constant time so timing never reveals how much of a key matched.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+import type { Feature } from './features.ts';
+import type { Organization } from './organizations.ts';
+
+const KEY_PATTERN = /^rm_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
+
+function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+export async function createApiKey(db: Queryable, organizationId: number): Promise<string> {
+  const keyId = randomBytes(8).toString('hex');
+  const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
+  await db.query('INSERT INTO api_keys (organization_id, key_id, key_hash) VALUES ($1, $2, $3)', [
+    organizationId,
+    keyId,
+    hashKey(key),
+  ]);
+  return key;
+}
+
+/** Revokes a key given in full; returns false when no such active key exists. */
+export async function revokeApiKey(db: Queryable, key: string): Promise<boolean> {
+  const found = await findKey(db, key);
+  if (!found) return false;
+  await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [found.id]);
+  return true;
+}
+
+interface KeyRow {
+  id: number;
+  key_hash: Buffer | Uint8Array;
+  organization_id: number;
+}
+
+async function findKey(db: Queryable, key: string): Promise<KeyRow | null> {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return null;
+  const { rows } = await db.query<KeyRow>(
+    'SELECT id, key_hash, organization_id FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL',
+    [match[1]],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const stored = Buffer.from(row.key_hash);
+  const given = hashKey(key);
+  return stored.length === given.length && timingSafeEqual(stored, given) ? row : null;
+}
+
+export interface Tenant {
+  organization: Organization;
+}
+
+/**
+ * Resolves API keys to their organization. Verified keys are remembered for `ttlMs` so that a hot
+ * endpoint costs no extra query per request; a revocation through this process takes effect at
+ * once, one made by another process within `ttlMs`.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, { organization: Organization; expires: number }>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly ttlMs: number,
+  ) {}
+
+  async verify(key: string | undefined): Promise<Organization> {
+    if (key === undefined || key === '') throw errors.missingApiKey();
+    const cacheKey = hashKey(key).toString('base64');
+    const now = Date.now();
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.expires > now) return hit.organization;
+    const found = await findKey(this.db, key);
+    if (!found) {
+      this.cache.delete(cacheKey);
+      throw errors.invalidApiKey();
+    }
+    const { rows } = await this.db.query<Organization>(
+      `SELECT id, name, features, prefer, include_conflicts, include_without_email, max_candidates
+         FROM organizations WHERE id = $1`,
+      [found.organization_id],
+    );
+    const organization = rows[0];
+    if (!organization) throw errors.invalidApiKey();
+    if (this.ttlMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(cacheKey, { organization, expires: now + this.ttlMs });
+    }
+    return organization;
+  }
+
+  /** Forget every cached verification (after a revocation or a settings change in this process). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+}
+
+export function requireFeature(organization: Organization, feature: Feature): void {
+  if (!organization.features.includes(feature)) throw errors.featureNotInPlan(feature);
+}

@@ -1,0 +1,90 @@
+// The serving process: opens the database, applies migrations, builds the app, listens, and owns
+// signals. Shutdown is bounded and safe to call twice; the database is closed last.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './infra/config.ts';
+import { openDatabase, type Database } from './infra/db/index.ts';
+import { migrate } from './infra/db/migrate.ts';
+import { buildApp } from './app.ts';
+import { startAdminChannel } from './cli/admin-channel.ts';
+import type { ServerHooks } from './cli/command.ts';
+import { ensureDemo } from './system/demo.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Database;
+  url: string;
+  shutdown(reason?: string): Promise<void>;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function startServer(
+  config: Config,
+  out: (line: string) => void = console.log,
+): Promise<RunningServer> {
+  const db = await openDatabase(config);
+  let app: FastifyInstance | undefined;
+  try {
+    await migrate(db);
+    app = await buildApp({ config, db });
+    const hooks: ServerHooks = { invalidateAuth: () => app?.refmatch.keys.invalidate(), afterCommand: [] };
+    const admin = config.databaseUrl ? null : await startAdminChannel(config, db, hooks);
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    if (config.demo) await ensureDemo(db, config, url, out);
+
+    let shuttingDown: Promise<void> | undefined;
+    const running: RunningServer = {
+      app,
+      db,
+      url,
+      shutdown(reason = 'shutdown') {
+        shuttingDown ??= (async () => {
+          app!.log.info({ reason }, 'shutting down');
+          // Stop accepting, let in-flight requests finish (bounded), then close the database.
+          const closed = await withTimeout(app!.close(), config.shutdownTimeoutMs);
+          if (closed === 'timeout') {
+            app!.log.warn('in-flight requests did not finish in time; closing connections');
+            app!.server.closeAllConnections();
+          }
+          await admin?.close();
+          await db.close();
+        })();
+        return shuttingDown;
+      },
+    };
+    return running;
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await db.close();
+    throw error;
+  }
+}
+
+/** Installs SIGTERM/SIGINT handling: the first signal shuts down gracefully, a second forces exit. */
+export function handleSignals(server: RunningServer): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      process.exit(1);
+    }
+    signalled = true;
+    server.shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,10 @@
+import { defineCommand } from '../cli/command.ts';
+import { migrate } from '../infra/db/migrate.ts';
+
+export const migrateCommand = defineCommand({
+  name: 'migrate',
+  async run(ctx) {
+    const applied = await migrate(ctx.db);
+    return { applied };
+  },
+});

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { errors } from '../infra/errors.ts';
+
+const Health = Type.Object({ status: Type.String() });
+
+export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get(
+    '/healthz',
+    { schema: { summary: 'The process is alive', tags: ['system'], response: { 200: Health } } },
+    async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'The database answers',
+        tags: ['system'],
+        response: { 200: Health, ...errorResponses(503) },
+      },
+    },
+    async () => {
+      try {
+        await ctx.db.query('SELECT 1');
+      } catch {
+        throw errors.unavailable('The database does not answer');
+      }
+      return { status: 'ready' };
+    },
+  );
+}

@@ -1,0 +1,53 @@
+// Builds the real app over a real test database, with an organization and key made for the test.
+import type { FastifyInstance } from 'fastify';
+import { parseConfig, type Config } from '../../src/infra/config.ts';
+import { buildApp } from '../../src/app.ts';
+import { createOrganization } from '../../src/organizations/organizations.ts';
+import type { Feature } from '../../src/organizations/features.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://refmatch.test', REFMATCH_DEMO: 'false' }),
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
+
+export interface TestOrg {
+  id: number;
+  apiKey: string;
+  headers: { 'x-apikey': string };
+}
+
+let orgCounter = 0;
+
+export async function createTestOrg(
+  t: Pick<TestApp, 'db'>,
+  features: Feature[] = ['referee_finder', 'recommend_journals'],
+): Promise<TestOrg> {
+  const org = await createOrganization(t.db, { name: `Test org ${++orgCounter}`, features });
+  return { id: org.id, apiKey: org.api_key, headers: { 'x-apikey': org.api_key } };
+}

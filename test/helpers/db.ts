@@ -1,0 +1,53 @@
+// A real, isolated database for a test: a fresh PGlite from the migrated template, or, when
+// DATABASE_URL is set, a fresh schema on that server with the migrations applied. Each call gives a
+// database of its own; nothing is shared between tests that use separate calls.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
+import pg from 'pg';
+import type { Database } from '../../src/infra/db/index.ts';
+import { openPglite } from '../../src/infra/db/pglite.ts';
+import { openPostgres } from '../../src/infra/db/postgres.ts';
+import { migrate } from '../../src/infra/db/migrate.ts';
+
+let template: Blob | undefined;
+
+export interface TestDatabase extends Database {
+  /** Drops the schema (server) or closes the in-memory database (PGlite). Safe to call twice. */
+  destroy(): Promise<void>;
+  /** The schema on the server, for tests that need to open a second connection to it. */
+  schema?: string;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const db = openPostgres({ connectionString: url, schema, maxConnections: 4 });
+    await migrate(db);
+    let destroyed = false;
+    return {
+      ...db,
+      schema,
+      async destroy() {
+        if (destroyed) return;
+        destroyed = true;
+        await db.close();
+        const dropper = new pg.Client({ connectionString: url });
+        await dropper.connect();
+        await dropper.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await dropper.end();
+      },
+    };
+  }
+  if (!template) {
+    const file = inject('pgliteTemplate');
+    template = new Blob([await readFile(file)]);
+  }
+  const db = await openPglite({ loadDataDir: template });
+  return { ...db, destroy: () => db.close() };
+}
