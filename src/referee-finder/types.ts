@@ -1,0 +1,94 @@
+// The contract between the manuscript upload (src/manuscripts/) and the referee finder
+// (src/referee-finder/): what the upload hands over, and what comes back for the response.
+
+/** One author of the manuscript, after merging supplied and parsed metadata. */
+export interface ManuscriptAuthor {
+  name: string;
+  email: string | null;
+  orcid: string | null;
+  affiliation: string | null;
+}
+
+export interface ManuscriptReference {
+  raw: string;
+  doi: string | null;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  container: string | null;
+}
+
+/** The stored, merged manuscript the referee finder ranks candidates for. */
+export interface ManuscriptForRanking {
+  organizationId: number;
+  manuscriptId: number;
+  originId: string;
+  folderId: number;
+  title: string;
+  abstract: string;
+  keywords: string[];
+  /** Parsed full text of the source file, null when no file was parsed. */
+  fullText: string | null;
+  authors: ManuscriptAuthor[];
+  references: ManuscriptReference[];
+}
+
+/** Inclusive bounds from the upload form (min_h_index, max_h_index, ...); undefined = unbounded. */
+export interface CandidateFilters {
+  minHIndex?: number;
+  maxHIndex?: number;
+  minAcademicAge?: number;
+  maxAcademicAge?: number;
+  minArticlesCount?: number;
+  maxArticlesCount?: number;
+}
+
+export type GroupsEffect = 'highlight' | 'limit_to' | 'boost';
+
+/** The folder's referee-finder settings naming authors groups; null when it names none. */
+export interface FolderGroupsSettings {
+  groups: Array<{ id: number; name: string; label: string | null }>;
+  effect: GroupsEffect;
+  boostMultiplier: number | null;
+}
+
+export interface FindCandidatesOptions {
+  filters: CandidateFilters;
+  groups: FolderGroupsSettings | null;
+  /** From the organization's settings. */
+  includeConflicts: boolean;
+  includeWithoutEmail: boolean;
+  maxCandidates: number;
+}
+
+/** A candidate as 2.3 describes it, without `marked`/`marked_by` (the upload adds those). */
+export interface RankedCandidate {
+  name: string;
+  first_name: string;
+  last_name: string;
+  middle_name: string | null;
+  suffix: string | null;
+  author_id: number;
+  email: string | null;
+  orcid: string | null;
+  affiliation: string | null;
+  articlesCount: number;
+  citationsCount: number;
+  hIndex: number;
+  score: number;
+  url: string;
+  relevant_concepts: string[];
+  relevant_articles: Array<{ id: number; title: string; year: number; url: string }>;
+  authors_groups: Array<{ group_id: number; client_id: string | null }>;
+  coauth_conflicts: { exists: boolean };
+  aff_conflicts: { exists: boolean };
+  retracted_articles: { exists: boolean };
+  referenced_articles: { exists: boolean };
+  external_coi: { exists: boolean };
+}
+
+export interface FindCandidatesResult {
+  candidates: RankedCandidate[];
+  /** The manuscript's key concepts (debug_info.extracted_concepts is their count). */
+  concepts: string[];
+}
