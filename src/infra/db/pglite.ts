@@ -13,7 +13,10 @@ export interface PgliteOptions {
 const parsers = { [INT8_OID]: parseInt8, [DATE_OID]: parseDate, [NUMERIC_OID]: parseNumeric };
 
 export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
-  const pglite = new PGlite(options.dataDir, {
+  // One options object: PGlite ignores the second argument when the first is not a string, which
+  // silently dropped the parsers and the template of every in-memory (test) database.
+  const pglite = new PGlite({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     parsers,
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
