@@ -2,7 +2,9 @@
 // Runs inside the authenticated scope: each route here has the caller's organization on the request.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
+import { registerUploadRoute } from './manuscripts/upload-route.ts';
 
-export function registerExternalApi(_external: FastifyInstance, _ctx: AppContext): void {
+export function registerExternalApi(external: FastifyInstance, ctx: AppContext): void {
+  registerUploadRoute(external, ctx, { parser: null, findCandidates: null });
   // Route modules are added here as capabilities land (authors groups, custom fields, upload, journals).
 }

@@ -1,0 +1,75 @@
+// Folders of an organization and their referee finder settings. A folder is created by the first
+// upload (or CLI call) that names it; the upsert makes concurrent creators agree on one row.
+import type { Queryable } from '../infra/db/index.ts';
+import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
+import { findOrganizationGroups } from './groups.ts';
+
+export const GROUPS_EFFECTS: readonly GroupsEffect[] = ['highlight', 'limit_to', 'boost'];
+
+export function isGroupsEffect(value: string): value is GroupsEffect {
+  return (GROUPS_EFFECTS as readonly string[]).includes(value);
+}
+
+/** The id of the organization's folder of that name, created when missing. */
+export async function ensureFolder(db: Queryable, organizationId: number, name: string): Promise<number> {
+  // DO UPDATE (a no-op write) rather than DO NOTHING so RETURNING yields the row in both cases.
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO folders (organization_id, name) VALUES ($1, $2)
+     ON CONFLICT (organization_id, name) DO UPDATE SET name = EXCLUDED.name
+     RETURNING id`,
+    [organizationId, name],
+  );
+  return rows[0]!.id;
+}
+
+interface SettingsRow {
+  authors_group_ids: number[];
+  effect: GroupsEffect;
+  boost_multiplier: number | null;
+}
+
+/**
+ * The folder's settings naming authors groups, with the groups that still exist in the
+ * organization; null when the folder names none (or none of those it names remain).
+ */
+export async function folderGroupsSettings(
+  db: Queryable,
+  organizationId: number,
+  folderId: number,
+): Promise<FolderGroupsSettings | null> {
+  const { rows } = await db.query<SettingsRow>(
+    `SELECT s.authors_group_ids, s.effect, s.boost_multiplier
+       FROM folder_referee_settings s JOIN folders f ON f.id = s.folder_id
+      WHERE s.folder_id = $1 AND f.organization_id = $2`,
+    [folderId, organizationId],
+  );
+  const row = rows[0];
+  if (!row || row.authors_group_ids.length === 0) return null;
+  const groups = await findOrganizationGroups(db, organizationId, row.authors_group_ids);
+  if (groups.length === 0) return null;
+  return {
+    groups,
+    effect: row.effect,
+    boostMultiplier: row.effect === 'boost' ? (row.boost_multiplier ?? 1) : null,
+  };
+}
+
+export interface FolderSettingsInput {
+  groupIds: number[];
+  effect: GroupsEffect;
+  boostMultiplier: number | null;
+}
+
+export async function saveFolderSettings(
+  db: Queryable,
+  folderId: number,
+  input: FolderSettingsInput,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO folder_referee_settings (folder_id, authors_group_ids, effect, boost_multiplier)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (folder_id) DO UPDATE SET authors_group_ids = EXCLUDED.authors_group_ids,
+       effect = EXCLUDED.effect, boost_multiplier = EXCLUDED.boost_multiplier, updated_at = now()`,
+    [folderId, input.groupIds, input.effect, input.boostMultiplier],
+  );
+}

@@ -1,0 +1,161 @@
+// SQL of the manuscripts table. Every query is scoped by organization: a manuscript is found by
+// (organization_id, origin_id), never by origin_id alone.
+import type { Queryable } from '../infra/db/index.ts';
+import type { ManuscriptAuthor, ManuscriptReference } from '../referee-finder/types.ts';
+import type { SourceFormat } from './file-type.ts';
+import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
+
+export interface ParseCounts {
+  textLen: number;
+  references: number;
+  authors: number;
+  emails: number;
+  orcids: number;
+}
+
+/** What the manuscript keeps of its source file; carried over by an upload that sends no file. */
+export interface SourceState {
+  parsed: ParsedMetadata | null;
+  fullText: string | null;
+  references: ManuscriptReference[];
+  sourceFile: string | null;
+  sourceFormat: SourceFormat | null;
+  parseError: string | null;
+  counts: ParseCounts;
+}
+
+export const NO_SOURCE: SourceState = {
+  parsed: null,
+  fullText: null,
+  references: [],
+  sourceFile: null,
+  sourceFormat: null,
+  parseError: null,
+  counts: { textLen: 0, references: 0, authors: 0, emails: 0, orcids: 0 },
+};
+
+interface SourceRow {
+  parsed: ParsedMetadata | null;
+  full_text: string | null;
+  references: ManuscriptReference[];
+  source_file: string | null;
+  source_format: SourceFormat | null;
+  parse_error: string | null;
+  parsed_text_len: number;
+  parsed_references: number;
+  parsed_authors_count: number;
+  parsed_emails_count: number;
+  parsed_orcids_count: number;
+}
+
+/** The stored source state of the organization's manuscript with that origin_id, if any. */
+export async function findSourceState(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<SourceState | null> {
+  const { rows } = await db.query<SourceRow>(
+    `SELECT parsed, full_text, "references", source_file, source_format, parse_error, parsed_text_len,
+            parsed_references, parsed_authors_count, parsed_emails_count, parsed_orcids_count
+       FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
+    [organizationId, originId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    parsed: row.parsed,
+    fullText: row.full_text,
+    references: row.references,
+    sourceFile: row.source_file,
+    sourceFormat: row.source_format,
+    parseError: row.parse_error,
+    counts: {
+      textLen: row.parsed_text_len,
+      references: row.parsed_references,
+      authors: row.parsed_authors_count,
+      emails: row.parsed_emails_count,
+      orcids: row.parsed_orcids_count,
+    },
+  };
+}
+
+export interface ManuscriptWrite {
+  organizationId: number;
+  originId: string;
+  folderId: number;
+  supplied: SuppliedMetadata;
+  authorsCount: number;
+  title: string;
+  abstract: string;
+  keywords: string[];
+  authors: ManuscriptAuthor[];
+  source: SourceState;
+  warnings: string[];
+}
+
+/**
+ * Creates the manuscript or updates the one with the same origin_id, in one statement: two
+ * concurrent first uploads of an origin_id end as one row, and both learn its id.
+ */
+export async function upsertManuscript(db: Queryable, m: ManuscriptWrite): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, parsed,
+       title, abstract, keywords, authors, full_text, "references", source_file, source_format,
+       parse_error, warnings, parsed_text_len, parsed_references, parsed_authors_count,
+       parsed_emails_count, parsed_orcids_count)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $13, $14,
+       $15, $16, $17, $18, $19, $20, $21)
+     ON CONFLICT (organization_id, origin_id) DO UPDATE SET
+       folder_id = EXCLUDED.folder_id, supplied = EXCLUDED.supplied,
+       authors_count = EXCLUDED.authors_count, parsed = EXCLUDED.parsed, title = EXCLUDED.title,
+       abstract = EXCLUDED.abstract, keywords = EXCLUDED.keywords, authors = EXCLUDED.authors,
+       full_text = EXCLUDED.full_text, "references" = EXCLUDED."references",
+       source_file = EXCLUDED.source_file, source_format = EXCLUDED.source_format,
+       parse_error = EXCLUDED.parse_error, warnings = EXCLUDED.warnings,
+       parsed_text_len = EXCLUDED.parsed_text_len, parsed_references = EXCLUDED.parsed_references,
+       parsed_authors_count = EXCLUDED.parsed_authors_count,
+       parsed_emails_count = EXCLUDED.parsed_emails_count,
+       parsed_orcids_count = EXCLUDED.parsed_orcids_count, updated_at = now()
+     RETURNING id`,
+    [
+      m.organizationId,
+      m.originId,
+      m.folderId,
+      JSON.stringify(m.supplied),
+      m.authorsCount,
+      m.source.parsed === null ? null : JSON.stringify(m.source.parsed),
+      m.title,
+      m.abstract,
+      m.keywords,
+      JSON.stringify(m.authors),
+      m.source.fullText,
+      JSON.stringify(m.source.references),
+      m.source.sourceFile,
+      m.source.sourceFormat,
+      m.source.parseError,
+      m.warnings,
+      m.source.counts.textLen,
+      m.source.counts.references,
+      m.source.counts.authors,
+      m.source.counts.emails,
+      m.source.counts.orcids,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+export async function recordExtractedConcepts(db: Queryable, manuscriptId: number, count: number) {
+  await db.query('UPDATE manuscripts SET extracted_concepts = $2 WHERE id = $1', [manuscriptId, count]);
+}
+
+export async function findManuscriptId(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<number | null> {
+  const { rows } = await db.query<{ id: number }>(
+    'SELECT id FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+    [organizationId, originId],
+  );
+  return rows[0]?.id ?? null;
+}

@@ -1,0 +1,104 @@
+// Supplied form metadata and the parsed file, merged field by field by the organization's `prefer`
+// setting: the preferred side's value when it has one, else the other side's.
+import type { Prefer } from '../organizations/organizations.ts';
+import type { ManuscriptAuthor } from '../referee-finder/types.ts';
+import type { SuppliedAuthor } from './upload-form.ts';
+
+/** The parsed side as stored with the manuscript (the parts of a parse result that are merged). */
+export interface ParsedMetadata {
+  title: string | null;
+  abstract: string | null;
+  keywords: string[];
+  authors: Array<{ name: string; emails: string[]; orcid: string | null; affiliations: string[] }>;
+}
+
+export interface SuppliedMetadata {
+  title: string;
+  abstract: string;
+  authors: SuppliedAuthor[];
+}
+
+export interface MergedMetadata {
+  title: string;
+  abstract: string;
+  keywords: string[];
+  authors: ManuscriptAuthor[];
+}
+
+function pick(preferred: string | null | undefined, other: string | null | undefined): string {
+  const a = preferred?.trim();
+  if (a) return a;
+  return other?.trim() ?? '';
+}
+
+/** Lower-cased letters only, accents folded: "Dr. José  Pérez-Ruiz" and "jose perez ruiz" agree. */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** "last name + first initial", enough to pair "J. Smith" with "John Smith" inside one manuscript. */
+function shortKey(name: string): string {
+  const parts = nameKey(name).split(' ');
+  if (parts.length === 0 || !parts[0]) return '';
+  return `${parts[parts.length - 1]} ${parts[0][0]}`;
+}
+
+function fromParsed(author: ParsedMetadata['authors'][number]): ManuscriptAuthor {
+  return {
+    name: author.name.trim(),
+    email: author.emails[0]?.trim().toLowerCase() || null,
+    orcid: author.orcid,
+    affiliation: author.affiliations.length > 0 ? author.affiliations.join('; ') : null,
+  };
+}
+
+function samePerson(a: ManuscriptAuthor, b: ManuscriptAuthor): boolean {
+  if (a.orcid && b.orcid) return a.orcid === b.orcid;
+  if (a.email && b.email && a.email === b.email) return true;
+  return nameKey(a.name) === nameKey(b.name) || shortKey(a.name) === shortKey(b.name);
+}
+
+/** The preferred side's author list, each author completed from their match on the other side. */
+function mergeAuthors(preferred: ManuscriptAuthor[], other: ManuscriptAuthor[]): ManuscriptAuthor[] {
+  if (preferred.length === 0) return other;
+  const unused = [...other];
+  return preferred.map((author) => {
+    const index = unused.findIndex((candidate) => samePerson(author, candidate));
+    if (index < 0) return author;
+    const [match] = unused.splice(index, 1) as [ManuscriptAuthor];
+    return {
+      name: author.name,
+      email: author.email ?? match.email,
+      orcid: author.orcid ?? match.orcid,
+      affiliation: author.affiliation ?? match.affiliation,
+    };
+  });
+}
+
+export function mergeMetadata(
+  supplied: SuppliedMetadata,
+  parsed: ParsedMetadata | null,
+  prefer: Prefer,
+): MergedMetadata {
+  const parsedAuthors = (parsed?.authors ?? []).filter((a) => a.name.trim()).map(fromParsed);
+  const suppliedAuthors: ManuscriptAuthor[] = supplied.authors.map((a) => ({ ...a }));
+  const parsedFirst = prefer === 'parsed';
+  return {
+    title: parsedFirst ? pick(parsed?.title, supplied.title) : pick(supplied.title, parsed?.title),
+    abstract: parsedFirst
+      ? pick(parsed?.abstract, supplied.abstract)
+      : pick(supplied.abstract, parsed?.abstract),
+    // The form has no keywords field: they come from the file alone.
+    keywords: parsed?.keywords ?? [],
+    authors: parsedFirst
+      ? mergeAuthors(parsedAuthors, suppliedAuthors)
+      : mergeAuthors(suppliedAuthors, parsedAuthors),
+  };
+}

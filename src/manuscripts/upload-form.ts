@@ -1,0 +1,210 @@
+// The upload form (spec 4.5): reading the multipart parts, then checking every field in one pass so
+// that a 400 names each offending field at once.
+import type { FastifyRequest } from 'fastify';
+import { errors, type ErrorDetail } from '../infra/errors.ts';
+import type { CandidateFilters } from '../referee-finder/types.ts';
+
+export interface UploadedFile {
+  fileName: string | null;
+  bytes: Buffer;
+}
+
+export interface RawUpload {
+  fields: Map<string, string>;
+  file: UploadedFile | null;
+  problems: ErrorDetail[];
+}
+
+export const SOURCE_FILE_FIELD = 'source_file';
+
+/** Reads every part; files other than one `source_file` are drained and reported as problems. */
+export async function readUploadParts(request: FastifyRequest): Promise<RawUpload> {
+  if (!request.isMultipart()) {
+    throw errors.unsupportedMediaType('The upload must be sent as multipart/form-data');
+  }
+  const fields = new Map<string, string>();
+  const problems: ErrorDetail[] = [];
+  let file: UploadedFile | null = null;
+  for await (const part of request.parts()) {
+    const path = `body.${part.fieldname}`;
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      if (part.fieldname !== SOURCE_FILE_FIELD) {
+        problems.push({ path, message: `is a file; only ${SOURCE_FILE_FIELD} may carry a file` });
+      } else if (file) {
+        problems.push({ path, message: 'only one source file may be sent' });
+      } else if (bytes.length > 0 || part.filename) {
+        // A form whose file input was left empty sends a nameless, empty part: that is no file.
+        file = { fileName: part.filename || null, bytes };
+      }
+      continue;
+    }
+    if (part.valueTruncated) {
+      throw errors.payloadTooLarge(`The form field ${part.fieldname} is larger than the limit`);
+    }
+    if (fields.has(part.fieldname)) problems.push({ path, message: 'was given more than once' });
+    fields.set(part.fieldname, typeof part.value === 'string' ? part.value : String(part.value));
+  }
+  return { fields, file, problems };
+}
+
+export interface SuppliedAuthor {
+  name: string;
+  email: string | null;
+  orcid: string | null;
+  affiliation: string | null;
+}
+
+export interface UploadForm {
+  folder: string;
+  originId: string;
+  title: string;
+  abstract: string;
+  authorsCount: number;
+  authors: SuppliedAuthor[];
+  excludeCandidates: boolean;
+  filters: CandidateFilters;
+}
+
+const FILTERS = [
+  ['min_h_index', 'minHIndex'],
+  ['max_h_index', 'maxHIndex'],
+  ['min_academic_age', 'minAcademicAge'],
+  ['max_academic_age', 'maxAcademicAge'],
+  ['min_articles_count', 'minArticlesCount'],
+  ['max_articles_count', 'maxArticlesCount'],
+] as const satisfies ReadonlyArray<readonly [string, keyof CandidateFilters]>;
+
+const AUTHOR_FIELD = /^author(\d+)_(.*)$/;
+const AUTHOR_PARTS = { name: 'name', aff: 'affiliation', orcid: 'orcid', email: 'email' } as const;
+type AuthorPart = keyof typeof AUTHOR_PARTS;
+const MAX_AUTHORS = 1000;
+const MAX_INT = 2_147_483_647;
+
+function blankToNull(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/** ORCIDs arrive as bare ids or as orcid.org links; the bare form is what the corpus stores. */
+export function normalizeOrcid(value: string | null): string | null {
+  if (!value) return null;
+  const match = /(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/i.exec(value);
+  return match ? match[1]!.toUpperCase() : value;
+}
+
+export function validateUploadForm(raw: RawUpload): UploadForm {
+  const { fields } = raw;
+  const problems: ErrorDetail[] = [...raw.problems];
+  const problem = (field: string, message: string) => problems.push({ path: `body.${field}`, message });
+
+  const text = (field: string, opts: { allowEmpty?: boolean; max?: number } = {}): string => {
+    const value = fields.get(field);
+    if (value === undefined) {
+      problem(field, 'is required');
+      return '';
+    }
+    const trimmed = value.trim();
+    if (!trimmed && !opts.allowEmpty) problem(field, 'must not be empty');
+    if (opts.max !== undefined && trimmed.length > opts.max) {
+      problem(field, `must be at most ${opts.max} characters`);
+    }
+    return trimmed;
+  };
+
+  const integer = (field: string, required: boolean): number | undefined => {
+    const value = fields.get(field);
+    if (value === undefined || (!required && value.trim() === '')) {
+      if (required) problem(field, 'is required');
+      return undefined;
+    }
+    if (!/^\+?\d+$/.test(value.trim()) || Number(value.trim()) > MAX_INT) {
+      problem(field, 'must be a whole number from 0 to 2147483647');
+      return undefined;
+    }
+    return Number(value.trim());
+  };
+
+  const folder = text('folder', { max: 256 });
+  const originId = text('origin_id', { max: 256 });
+  const title = text('title');
+  // Required to be sent, but may be empty: the parsed file can supply the abstract.
+  const abstract = text('abstract', { allowEmpty: true });
+  const authorsCount = integer('authors_count', true) ?? 0;
+
+  const filters: CandidateFilters = {};
+  for (const [field, key] of FILTERS) {
+    const value = integer(field, false);
+    if (value !== undefined) filters[key] = value;
+  }
+  for (const [lo, hi, loField, hiField] of [
+    ['minHIndex', 'maxHIndex', 'min_h_index', 'max_h_index'],
+    ['minAcademicAge', 'maxAcademicAge', 'min_academic_age', 'max_academic_age'],
+    ['minArticlesCount', 'maxArticlesCount', 'min_articles_count', 'max_articles_count'],
+  ] as const) {
+    const [low, high] = [filters[lo], filters[hi]];
+    if (low !== undefined && high !== undefined && low > high) {
+      problem(loField, `must not be greater than ${hiField}`);
+    }
+  }
+
+  const authors = readAuthors(fields, problem);
+  const exclude = fields.get('exclude_candidates');
+
+  if (problems.length > 0) throw errors.validation('The upload form is not valid', problems);
+  return {
+    folder,
+    originId,
+    title,
+    abstract,
+    authorsCount,
+    authors,
+    excludeCandidates: exclude !== undefined && exclude.trim() !== '',
+    filters,
+  };
+}
+
+function readAuthors(
+  fields: Map<string, string>,
+  problem: (field: string, message: string) => void,
+): SuppliedAuthor[] {
+  const byIndex = new Map<number, Partial<Record<AuthorPart, string>>>();
+  for (const [field, value] of fields) {
+    const match = AUTHOR_FIELD.exec(field);
+    if (!match) continue;
+    const [, digits, part] = match as unknown as [string, string, string];
+    if (!(part in AUTHOR_PARTS)) {
+      problem(field, 'is not a known author field (authorK_name, authorK_aff, authorK_orcid, authorK_email)');
+      continue;
+    }
+    const k = Number(digits);
+    if (k < 1 || digits.startsWith('0') || k > MAX_AUTHORS) {
+      problem(field, `author numbers run from 1 to ${MAX_AUTHORS} without leading zeros`);
+      continue;
+    }
+    const entry = byIndex.get(k) ?? {};
+    entry[part as AuthorPart] = value;
+    byIndex.set(k, entry);
+  }
+  const highest = Math.max(0, ...byIndex.keys());
+  const authors: SuppliedAuthor[] = [];
+  for (let k = 1; k <= highest; k++) {
+    const entry = byIndex.get(k);
+    if (!entry) {
+      problem(`author${k}_name`, `is missing: authors are numbered 1 to ${highest} without gaps`);
+      continue;
+    }
+    const name = blankToNull(entry.name);
+    if (!name) {
+      problem(`author${k}_name`, `is required when other author${k}_ fields are sent`);
+      continue;
+    }
+    authors.push({
+      name,
+      email: blankToNull(entry.email)?.toLowerCase() ?? null,
+      orcid: normalizeOrcid(blankToNull(entry.orcid)),
+      affiliation: blankToNull(entry.aff),
+    });
+  }
+  return authors;
+}

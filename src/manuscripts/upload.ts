@@ -1,0 +1,229 @@
+// The upload (spec 4.5) once the form is read and the caller known: parse the file, merge metadata,
+// store the manuscript (creating or moving its folder), then rank candidates when the plan and the
+// form ask for them.
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import type { Database } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+import type { Organization } from '../organizations/organizations.ts';
+import type {
+  FindCandidatesOptions,
+  FindCandidatesResult,
+  FolderGroupsSettings,
+  ManuscriptForRanking,
+} from '../referee-finder/types.ts';
+import { ensureFolder, folderGroupsSettings } from '../folders/folders.ts';
+import { sniffSourceFormat } from './file-type.ts';
+import { marksOf } from './marks.ts';
+import { mergeMetadata } from './merge.ts';
+import {
+  findSourceState,
+  NO_SOURCE,
+  recordExtractedConcepts,
+  upsertManuscript,
+  type SourceState,
+} from './manuscripts-store.ts';
+import type { ManuscriptParser, ParsedDocument } from './parsed-document.ts';
+import type { UploadedFile, UploadForm } from './upload-form.ts';
+import type { AuthorsGroupsSettings, Candidate, UploadResponse } from './upload-schema.ts';
+
+export const RESPONSE_VERSION = 7;
+
+export type CandidateFinder = (
+  ctx: AppContext,
+  manuscript: ManuscriptForRanking,
+  options: FindCandidatesOptions,
+) => Promise<FindCandidatesResult>;
+
+export interface UploadDeps {
+  ctx: AppContext;
+  parser: ManuscriptParser | null;
+  findCandidates: CandidateFinder | null;
+  log: FastifyBaseLogger;
+}
+
+/** Refuses a file that is neither PDF nor DOCX before anything is stored. */
+export function checkSourceFile(file: UploadedFile | null): void {
+  if (!file || file.bytes.length === 0) return;
+  if (!sniffSourceFormat(file.bytes)) {
+    throw errors.unsupportedMediaType(
+      'The source_file must be a PDF or a DOCX document (decided by its content, not its name)',
+    );
+  }
+}
+
+async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string[]): Promise<SourceState> {
+  const format = sniffSourceFormat(file.bytes);
+  const base: SourceState = { ...NO_SOURCE, sourceFile: file.fileName, sourceFormat: format };
+  const unparsed = (reason: string): SourceState => {
+    warnings.push(`The source file could not be parsed (${reason}); supplied metadata was used`);
+    return { ...base, parseError: reason };
+  };
+  if (file.bytes.length === 0) return unparsed('the file is empty');
+  if (!deps.parser) return unparsed('no parser is configured');
+  let result: ParsedDocument;
+  try {
+    result = await deps.parser.parse(file.bytes, file.fileName ?? 'source_file');
+  } catch (error) {
+    deps.log.error({ err: error }, 'manuscript parser failed');
+    return unparsed('the parser failed');
+  }
+  if (result.error) return unparsed(result.error.message);
+  for (const warning of result.warnings) warnings.push(`Parsing: ${warning}`);
+  const authors = result.authors.filter((a) => a.name.trim());
+  return {
+    ...base,
+    parsed: {
+      title: result.title,
+      abstract: result.abstract,
+      keywords: result.keywords,
+      authors: authors.map((a) => ({
+        name: a.name,
+        emails: a.emails,
+        orcid: a.orcid,
+        affiliations: a.affiliations,
+      })),
+    },
+    fullText: result.text || null,
+    references: result.references.map((r) => ({
+      raw: r.raw,
+      doi: r.doi,
+      title: r.title,
+      authors: r.authors,
+      year: r.year,
+      container: r.container,
+    })),
+    counts: {
+      textLen: result.text.length,
+      references: result.references.length,
+      authors: authors.length,
+      emails: authors.reduce((n, a) => n + a.emails.length, 0),
+      orcids: authors.filter((a) => a.orcid).length,
+    },
+  };
+}
+
+function settingsResponse(settings: FolderGroupsSettings | null): AuthorsGroupsSettings | null {
+  if (!settings) return null;
+  return {
+    authors_groups: settings.groups.map((g) => ({ id: g.id, name: g.name, label: g.label })),
+    effect: settings.effect,
+    ...(settings.effect === 'boost' ? { boost_multiplier: settings.boostMultiplier ?? 1 } : {}),
+  };
+}
+
+export async function uploadManuscript(
+  deps: UploadDeps,
+  organization: Organization,
+  form: UploadForm,
+  file: UploadedFile | null,
+): Promise<UploadResponse> {
+  const { db } = deps.ctx;
+  const warnings: string[] = [];
+  // A re-upload without a file keeps what was read from the file sent before.
+  const source = file
+    ? await readSource(deps, file, warnings)
+    : ((await findSourceState(db, organization.id, form.originId)) ?? NO_SOURCE);
+  const merged = mergeMetadata(
+    { title: form.title, abstract: form.abstract, authors: form.authors },
+    source.parsed,
+    organization.prefer,
+  );
+  if (merged.authors.length !== form.authorsCount) {
+    // Not an error: the count is the client's check that all authors were read. The mismatch is
+    // logged and stored with the manuscript's warnings for whoever investigates.
+    warnings.push(`authors_count is ${form.authorsCount} but ${merged.authors.length} authors were found`);
+  }
+  if (warnings.length > 0) {
+    deps.log.warn({ origin_id: form.originId, warnings }, 'manuscript upload warnings');
+  }
+
+  const { manuscriptId, folderId } = await storeManuscript(db, organization, form, merged, source, warnings);
+  const groups = await folderGroupsSettings(db, organization.id, folderId);
+
+  let candidates: Candidate[] | null = null;
+  let concepts = 0;
+  if (!form.excludeCandidates && organization.features.includes('referee_finder')) {
+    if (!deps.findCandidates) throw errors.unavailable('Referee candidates are not available yet');
+    const result = await deps.findCandidates(
+      deps.ctx,
+      {
+        organizationId: organization.id,
+        manuscriptId,
+        originId: form.originId,
+        folderId,
+        title: merged.title,
+        abstract: merged.abstract,
+        keywords: merged.keywords,
+        fullText: source.fullText,
+        authors: merged.authors,
+        references: source.references,
+      },
+      {
+        filters: form.filters,
+        groups,
+        includeConflicts: organization.include_conflicts,
+        includeWithoutEmail: organization.include_without_email,
+        maxCandidates: organization.max_candidates,
+      },
+    );
+    concepts = result.concepts.length;
+    await recordExtractedConcepts(db, manuscriptId, concepts);
+    const marks = await marksOf(
+      db,
+      manuscriptId,
+      result.candidates.map((c) => c.author_id),
+    );
+    candidates = result.candidates.map((c) => ({
+      ...c,
+      marked: marks.has(c.author_id),
+      marked_by: marks.get(c.author_id) ?? null,
+    }));
+  }
+
+  return {
+    version: RESPONSE_VERSION,
+    manuscript_id: manuscriptId,
+    origin_id: form.originId,
+    candidates,
+    authors_groups_settings: settingsResponse(groups),
+    debug_info: {
+      source_file: source.sourceFile,
+      parsed_text_len: source.counts.textLen,
+      parsed_references: source.counts.references,
+      extracted_concepts: concepts,
+      authors_info: {
+        authors_count: source.counts.authors,
+        emails_count: source.counts.emails,
+        orcids_count: source.counts.orcids,
+      },
+    },
+  };
+}
+
+async function storeManuscript(
+  db: Database,
+  organization: Organization,
+  form: UploadForm,
+  merged: ReturnType<typeof mergeMetadata>,
+  source: SourceState,
+  warnings: string[],
+): Promise<{ manuscriptId: number; folderId: number }> {
+  return db.transaction(async (tx) => {
+    const folderId = await ensureFolder(tx, organization.id, form.folder);
+    const manuscriptId = await upsertManuscript(tx, {
+      organizationId: organization.id,
+      originId: form.originId,
+      folderId,
+      supplied: { title: form.title, abstract: form.abstract, authors: form.authors },
+      authorsCount: form.authorsCount,
+      title: merged.title,
+      abstract: merged.abstract,
+      keywords: merged.keywords,
+      authors: merged.authors,
+      source,
+      warnings,
+    });
+    return { manuscriptId, folderId };
+  });
+}
