@@ -7,6 +7,8 @@ import { executeCommand } from './execute.ts';
 import { progressRenderer } from './progress.ts';
 import { startServer, handleSignals } from '../server.ts';
 import { registerOrganizationCli } from '../organizations/cli.ts';
+import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
+import { registerCustomFieldCli } from '../custom-fields/cli.ts';
 
 function makeRunner(getConfig: () => Config): RunCommand {
   return async (name, args) => {
@@ -43,6 +45,8 @@ export function buildProgram(getConfig: () => Config): Program {
     .action(() => run('migrate', {}));
 
   registerOrganizationCli(program, run);
+  registerAuthorsGroupCli(program, run);
+  registerCustomFieldCli(program, run);
   return program;
 }
 

@@ -2,9 +2,16 @@
 import type { Command } from './command.ts';
 import { migrateCommand } from '../system/commands.ts';
 import { organizationCommands } from '../organizations/commands.ts';
+import { authorsGroupCommands } from '../authors-groups/commands.ts';
+import { customFieldCommands } from '../custom-fields/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
-const commands: Command<any, unknown>[] = [migrateCommand, ...organizationCommands];
+const commands: Command<any, unknown>[] = [
+  migrateCommand,
+  ...organizationCommands,
+  ...authorsGroupCommands,
+  ...customFieldCommands,
+];
 
 const byName = new Map(commands.map((c) => [c.name, c]));
 

@@ -1,0 +1,195 @@
+// Spec 4.1-4.4: read, create-or-replace, partial update and delete of an author from group.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { tenantOf } from '../http/auth.ts';
+import { EXTERNAL_ERRORS, Ok, errorResponses } from '../http/schemas.ts';
+import { errors, toAppError, type ErrorDetail } from '../infra/errors.ts';
+import { loadFieldRules } from '../custom-fields/store.ts';
+import { checkCustomValues, type CustomValuesInput } from '../custom-fields/values.ts';
+import { loadAuthorSummaries } from '../corpus/author-summary.ts';
+import { AuthorFromGroup, KNOWN_KEYS, LIST_KEYS, Params, PartialBody, ReplaceBody } from './schemas.ts';
+import {
+  deleteGroupAuthor,
+  findGroupAuthor,
+  findGroupAuthorForUpdate,
+  saveGroupAuthor,
+  type GroupAuthorKey,
+  type GroupAuthorRecord,
+} from './store.ts';
+
+type ParamsT = Static<typeof Params>;
+type Body = Record<string, unknown>;
+
+const PATH = '/author-from-group/:group_id/:client_id/';
+const TAGS = ['authors from group'];
+const known = new Set<string>(KNOWN_KEYS);
+
+function keyOf(request: FastifyRequest<{ Params: ParamsT }>): GroupAuthorKey {
+  const { group_id, client_id } = request.params;
+  // Postgres text cannot hold NUL; refuse it as the caller's error rather than fail in SQL.
+  if (client_id.includes('\u0000')) {
+    throw errors.validation('The request is not valid', [
+      { path: 'params.client_id', message: 'must not contain NUL characters' },
+    ]);
+  }
+  return { organizationId: tenantOf(request).id, groupId: group_id, clientId: client_id };
+}
+
+function notFound(key: GroupAuthorKey) {
+  return errors.notFound(`Author from group ${key.groupId}/${key.clientId}`);
+}
+
+function isPlainObject(value: unknown): value is Body {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Schema errors (attached, not thrown, so they can be reported together with custom field errors)
+ * plus checks of the custom keys against the organization's fields. Throws one 400 naming each
+ * offending path.
+ */
+async function validateBody(
+  ctx: AppContext,
+  request: FastifyRequest<{ Params: ParamsT }>,
+  organizationId: number,
+): Promise<{ body: Body; custom: CustomValuesInput }> {
+  const problems: ErrorDetail[] = request.validationError
+    ? (toAppError(request.validationError).details ?? [])
+    : [];
+  const body = request.body;
+  let custom: CustomValuesInput = { set: {}, cleared: [], problems: [] };
+  if (isPlainObject(body)) {
+    const entries = Object.entries(body).filter(([k]) => !known.has(k));
+    if (entries.length > 0) {
+      const rules = await loadFieldRules(ctx.db, organizationId, 'author_from_group');
+      custom = checkCustomValues(entries, rules, 'body');
+    }
+  }
+  problems.push(...custom.problems);
+  if (problems.length > 0 || !isPlainObject(body)) {
+    throw errors.validation('The request is not valid', problems);
+  }
+  return { body, custom };
+}
+
+function listOrNull(body: Body, key: string): string[] | null {
+  return (body[key] as string[] | null | undefined) ?? null;
+}
+
+export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppContext): void {
+  scope.get(
+    PATH,
+    {
+      schema: {
+        summary: 'Read an author from group (4.1)',
+        tags: TAGS,
+        params: Params,
+        response: { 200: AuthorFromGroup, ...errorResponses(...EXTERNAL_ERRORS) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: ParamsT }>) => {
+      const key = keyOf(request);
+      const found = await findGroupAuthor(ctx.db, key);
+      if (!found) throw notFound(key);
+      const author =
+        found.linked_author_id === null
+          ? null
+          : ((await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, [found.linked_author_id])).get(
+              found.linked_author_id,
+            ) ?? null);
+      return {
+        name: found.name,
+        emails: found.emails,
+        orcids: found.orcids,
+        articles: found.articles,
+        affiliations: found.affiliations,
+        ...found.custom_values,
+        author,
+      };
+    },
+  );
+
+  scope.post(
+    PATH,
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Create or fully replace an author from group (4.2)',
+        tags: TAGS,
+        params: Params,
+        body: ReplaceBody,
+        response: { 200: Ok, ...errorResponses(...EXTERNAL_ERRORS) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: ParamsT }>) => {
+      const key = keyOf(request);
+      const { body, custom } = await validateBody(ctx, request, key.organizationId);
+      const record: GroupAuthorRecord = {
+        name: body.name as string,
+        emails: listOrNull(body, 'emails'),
+        orcids: listOrNull(body, 'orcids'),
+        articles: listOrNull(body, 'articles'),
+        affiliations: listOrNull(body, 'affiliations'),
+        custom_values: custom.set,
+      };
+      const saved = await ctx.db.transaction((tx) => saveGroupAuthor(tx, key, record));
+      if (!saved) throw errors.notFound(`Authors group ${key.groupId}`);
+      return { ok: true };
+    },
+  );
+
+  scope.post(
+    `${PATH}partial/`,
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Partially update an author from group (4.3)',
+        tags: TAGS,
+        params: Params,
+        body: PartialBody,
+        response: { 200: Ok, ...errorResponses(...EXTERNAL_ERRORS) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: ParamsT }>) => {
+      const key = keyOf(request);
+      const { body, custom } = await validateBody(ctx, request, key.organizationId);
+      const saved = await ctx.db.transaction(async (tx) => {
+        const current = await findGroupAuthorForUpdate(tx, key);
+        if (!current) return false;
+        const record: GroupAuthorRecord = {
+          name: typeof body.name === 'string' ? body.name : current.name,
+          emails: current.emails,
+          orcids: current.orcids,
+          articles: current.articles,
+          affiliations: current.affiliations,
+          custom_values: { ...current.custom_values, ...custom.set },
+        };
+        for (const list of LIST_KEYS) {
+          if (Object.hasOwn(body, list)) record[list] = listOrNull(body, list);
+        }
+        for (const cleared of custom.cleared) delete record.custom_values[cleared];
+        return saveGroupAuthor(tx, key, record);
+      });
+      if (!saved) throw notFound(key);
+      return { ok: true };
+    },
+  );
+
+  scope.delete(
+    PATH,
+    {
+      schema: {
+        summary: 'Delete an author from group (4.4)',
+        tags: TAGS,
+        params: Params,
+        response: { 200: Ok, ...errorResponses(...EXTERNAL_ERRORS) },
+      },
+    },
+    async (request: FastifyRequest<{ Params: ParamsT }>) => {
+      const key = keyOf(request);
+      if (!(await deleteGroupAuthor(ctx.db, key))) throw notFound(key);
+      return { ok: true };
+    },
+  );
+}

@@ -1,0 +1,133 @@
+// Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
+// caller's organization, so a group of another organization behaves exactly like a missing one.
+import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+import type { CustomValue } from '../custom-fields/values.ts';
+
+export interface AuthorsGroup {
+  group_id: number;
+  name: string;
+}
+
+export async function createGroup(
+  db: Queryable,
+  organizationId: number,
+  name: string,
+): Promise<AuthorsGroup> {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) {
+    throw errors.validation('A group name must have 1 to 200 characters');
+  }
+  const { rows } = await db.query<AuthorsGroup>(
+    `INSERT INTO authors_groups (organization_id, name)
+     SELECT id, $2 FROM organizations WHERE id = $1
+     RETURNING id AS group_id, name`,
+    [organizationId, trimmed],
+  );
+  if (!rows[0]) throw errors.notFound(`Organization ${organizationId}`);
+  return rows[0];
+}
+
+export async function listGroups(db: Queryable, organizationId: number): Promise<AuthorsGroup[]> {
+  const { rows } = await db.query<AuthorsGroup>(
+    'SELECT id AS group_id, name FROM authors_groups WHERE organization_id = $1 ORDER BY id',
+    [organizationId],
+  );
+  return rows;
+}
+
+/** The stored fields of an author from group; absent lists are null. */
+export interface GroupAuthorRecord {
+  name: string;
+  emails: string[] | null;
+  orcids: string[] | null;
+  articles: string[] | null;
+  affiliations: string[] | null;
+  /** By custom field api_id (author_from_group owner). */
+  custom_values: Record<string, CustomValue>;
+}
+
+export interface GroupAuthorKey {
+  organizationId: number;
+  groupId: number;
+  clientId: string;
+}
+
+export interface StoredGroupAuthor extends GroupAuthorRecord {
+  linked_author_id: number | null;
+}
+
+/**
+ * The one way a group author is written (create, replace and partial update all end here), inside
+ * the caller's transaction. Returns false when the group is not one of the organization's.
+ * `linked_author_id` is left as it is: the corpus re-links the record after the write, here.
+ */
+export async function saveGroupAuthor(
+  tx: Transaction,
+  key: GroupAuthorKey,
+  record: GroupAuthorRecord,
+): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO group_authors
+       (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values)
+     SELECT g.id, $2, g.organization_id, $4, $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb
+       FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3
+     ON CONFLICT (group_id, client_id) DO UPDATE SET
+       name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
+       articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
+       custom_values = EXCLUDED.custom_values, updated_at = now()`,
+    [
+      key.groupId,
+      key.clientId,
+      key.organizationId,
+      record.name,
+      record.emails,
+      record.orcids,
+      record.articles,
+      record.affiliations,
+      JSON.stringify(record.custom_values),
+    ],
+  );
+  return rowCount > 0;
+}
+
+const SELECT_RECORD = `
+  SELECT ga.name, ga.emails, ga.orcids, ga.articles, ga.affiliations, ga.linked_author_id,
+         -- Only values of fields that still exist: a deleted field's values disappear from reads.
+         CASE WHEN ga.custom_values = '{}'::jsonb THEN ga.custom_values ELSE (
+           SELECT coalesce(jsonb_object_agg(kv.key, kv.value), '{}'::jsonb)
+             FROM jsonb_each(ga.custom_values) kv
+             JOIN custom_fields f ON f.api_id = kv.key::uuid
+            WHERE f.organization_id = ga.organization_id AND f.owner = 'author_from_group'
+         ) END AS custom_values
+    FROM group_authors ga
+   WHERE ga.group_id = $1 AND ga.client_id = $2 AND ga.organization_id = $3`;
+
+export async function findGroupAuthor(db: Queryable, key: GroupAuthorKey): Promise<StoredGroupAuthor | null> {
+  const { rows } = await db.query<StoredGroupAuthor>(SELECT_RECORD, [
+    key.groupId,
+    key.clientId,
+    key.organizationId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** Reads a record for a read-modify-write inside `tx`, locking it against concurrent writers. */
+export async function findGroupAuthorForUpdate(
+  tx: Transaction,
+  key: GroupAuthorKey,
+): Promise<StoredGroupAuthor | null> {
+  await tx.query(
+    'SELECT 1 FROM group_authors WHERE group_id = $1 AND client_id = $2 AND organization_id = $3 FOR UPDATE',
+    [key.groupId, key.clientId, key.organizationId],
+  );
+  return findGroupAuthor(tx, key);
+}
+
+export async function deleteGroupAuthor(db: Database, key: GroupAuthorKey): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'DELETE FROM group_authors WHERE group_id = $1 AND client_id = $2 AND organization_id = $3',
+    [key.groupId, key.clientId, key.organizationId],
+  );
+  return rowCount > 0;
+}

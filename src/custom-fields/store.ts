@@ -1,0 +1,294 @@
+// Custom fields of an organization (spec 2.5): created, changed and deleted through the CLI (the
+// spec's "user interface"), listed read-only through 4.7, and read by the author-from-group routes
+// to validate values.
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+
+export const OWNERS = ['author_from_group', 'folder', 'proposal'] as const;
+export type Owner = (typeof OWNERS)[number];
+
+export const DATA_KINDS = ['number', 'str', 'date', 'single_option', 'multi_option'] as const;
+export type DataKind = (typeof DATA_KINDS)[number];
+
+export interface FieldOption {
+  api_id: string;
+  option: string;
+}
+
+/** A custom field as 4.7 shows it; `options` only for the option kinds. */
+export interface CustomField {
+  api_id: string;
+  data_kind: DataKind;
+  name: string;
+  description: string | null;
+  options?: FieldOption[];
+}
+
+export type CustomFieldsByOwner = Record<Owner, CustomField[]>;
+
+export function isOptionKind(kind: DataKind): boolean {
+  return kind === 'single_option' || kind === 'multi_option';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+function checkName(name: string, what: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) {
+    throw errors.validation(`${what} must have 1 to 200 characters`);
+  }
+  return trimmed;
+}
+
+function checkOptions(options: readonly string[]): string[] {
+  const trimmed = options.map((o) => o.trim());
+  const bad = trimmed.find((o) => o.length === 0 || o.length > 500);
+  if (bad !== undefined) throw errors.validation('An option must have 1 to 500 characters');
+  if (new Set(trimmed).size !== trimmed.length) throw errors.validation('Options of a field must differ');
+  return trimmed;
+}
+
+export interface NewCustomField {
+  owner: Owner;
+  dataKind: DataKind;
+  name: string;
+  description?: string | null;
+  options?: readonly string[];
+}
+
+export async function createCustomField(
+  db: Database,
+  organizationId: number,
+  input: NewCustomField,
+): Promise<CustomField> {
+  if (!(OWNERS as readonly string[]).includes(input.owner)) {
+    throw errors.validation(`owner must be one of ${OWNERS.join(', ')}`);
+  }
+  if (!(DATA_KINDS as readonly string[]).includes(input.dataKind)) {
+    throw errors.validation(`data kind must be one of ${DATA_KINDS.join(', ')}`);
+  }
+  const name = checkName(input.name, 'A field name');
+  const options = checkOptions(input.options ?? []);
+  if (isOptionKind(input.dataKind) && options.length === 0) {
+    throw errors.validation(`A ${input.dataKind} field needs at least one option`);
+  }
+  if (!isOptionKind(input.dataKind) && options.length > 0) {
+    throw errors.validation(`A ${input.dataKind} field takes no options`);
+  }
+  const apiId = randomUUID();
+  await db.transaction(async (tx) => {
+    const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
+    if (org.rows.length === 0) throw errors.notFound(`Organization ${organizationId}`);
+    await tx.query(
+      `INSERT INTO custom_fields (api_id, organization_id, owner, data_kind, name, description)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [apiId, organizationId, input.owner, input.dataKind, name, input.description ?? null],
+    );
+    await insertOptions(tx, apiId, options, 0);
+  });
+  return requireCustomField(db, apiId);
+}
+
+async function insertOptions(tx: Queryable, fieldId: string, options: string[], firstOrder: number) {
+  for (const [i, option] of options.entries()) {
+    await tx.query(
+      'INSERT INTO custom_field_options (api_id, field, option, "order") VALUES ($1, $2, $3, $4)',
+      [randomUUID(), fieldId, option, firstOrder + i],
+    );
+  }
+}
+
+interface FieldRow {
+  api_id: string;
+  organization_id: number;
+  owner: Owner;
+  data_kind: DataKind;
+  name: string;
+  description: string | null;
+}
+
+interface OptionRow {
+  api_id: string;
+  field: string;
+  option: string;
+}
+
+function assemble(fields: FieldRow[], options: OptionRow[]): Array<CustomField & { owner: Owner }> {
+  const byField = new Map<string, FieldOption[]>();
+  for (const o of options) {
+    const list = byField.get(o.field) ?? [];
+    list.push({ api_id: o.api_id, option: o.option });
+    byField.set(o.field, list);
+  }
+  return fields.map((f) => ({
+    owner: f.owner,
+    api_id: f.api_id,
+    data_kind: f.data_kind,
+    name: f.name,
+    description: f.description,
+    ...(isOptionKind(f.data_kind) ? { options: byField.get(f.api_id) ?? [] } : {}),
+  }));
+}
+
+async function fieldRow(db: Queryable, apiId: string): Promise<FieldRow | null> {
+  if (!isUuid(apiId)) return null;
+  const { rows } = await db.query<FieldRow>(
+    `SELECT api_id::text, organization_id, owner, data_kind, name, description
+       FROM custom_fields WHERE api_id = $1`,
+    [apiId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function requireCustomField(db: Queryable, apiId: string): Promise<CustomField> {
+  const row = await fieldRow(db, apiId);
+  if (!row) throw errors.notFound(`Custom field ${apiId}`);
+  const { rows } = await db.query<OptionRow>(
+    `SELECT api_id::text, field::text, option FROM custom_field_options
+      WHERE field = $1 ORDER BY "order", api_id`,
+    [apiId],
+  );
+  const { owner: _owner, ...field } = assemble([row], rows)[0]!;
+  return field;
+}
+
+export async function listCustomFields(db: Queryable, organizationId: number): Promise<CustomFieldsByOwner> {
+  const fields = await db.query<FieldRow>(
+    `SELECT api_id::text, organization_id, owner, data_kind, name, description
+       FROM custom_fields WHERE organization_id = $1 ORDER BY created_at, api_id`,
+    [organizationId],
+  );
+  const options = await db.query<OptionRow>(
+    `SELECT o.api_id::text, o.field::text, o.option
+       FROM custom_field_options o JOIN custom_fields f ON f.api_id = o.field
+      WHERE f.organization_id = $1 ORDER BY o."order", o.api_id`,
+    [organizationId],
+  );
+  const out: CustomFieldsByOwner = { author_from_group: [], folder: [], proposal: [] };
+  for (const { owner, ...field } of assemble(fields.rows, options.rows)) out[owner].push(field);
+  return out;
+}
+
+export interface CustomFieldChanges {
+  name?: string;
+  /** An empty string clears the description. */
+  description?: string;
+  addOptions?: readonly string[];
+  removeOptions?: readonly string[];
+}
+
+export async function updateCustomField(
+  db: Database,
+  apiId: string,
+  changes: CustomFieldChanges,
+): Promise<CustomField> {
+  const row = await fieldRow(db, apiId);
+  if (!row) throw errors.notFound(`Custom field ${apiId}`);
+  const adding = checkOptions(changes.addOptions ?? []);
+  const removing = [...new Set((changes.removeOptions ?? []).map((id) => id.toLowerCase()))];
+  if ((adding.length > 0 || removing.length > 0) && !isOptionKind(row.data_kind)) {
+    throw errors.validation(`A ${row.data_kind} field takes no options`);
+  }
+  await db.transaction(async (tx) => {
+    if (changes.name !== undefined) {
+      await tx.query('UPDATE custom_fields SET name = $2 WHERE api_id = $1', [
+        apiId,
+        checkName(changes.name, 'A field name'),
+      ]);
+    }
+    if (changes.description !== undefined) {
+      const description = changes.description.trim() === '' ? null : changes.description;
+      await tx.query('UPDATE custom_fields SET description = $2 WHERE api_id = $1', [apiId, description]);
+    }
+    for (const optionId of removing) {
+      const gone = isUuid(optionId)
+        ? await tx.query('DELETE FROM custom_field_options WHERE api_id = $1 AND field = $2', [
+            optionId,
+            apiId,
+          ])
+        : { rowCount: 0 };
+      if (gone.rowCount === 0) throw errors.notFound(`Option ${optionId} of custom field ${apiId}`);
+      if (row.owner === 'author_from_group') await forgetOptionValues(tx, row, optionId);
+    }
+    if (adding.length > 0) {
+      const existing = await tx.query<{ option: string }>(
+        'SELECT option FROM custom_field_options WHERE field = $1 AND option = ANY($2::text[])',
+        [apiId, adding],
+      );
+      if (existing.rows.length > 0) {
+        throw errors.validation(`The field already has the option "${existing.rows[0]!.option}"`);
+      }
+      const last = await tx.query<{ next: number }>(
+        'SELECT coalesce(max("order") + 1, 0) AS next FROM custom_field_options WHERE field = $1',
+        [apiId],
+      );
+      await insertOptions(tx, apiId, adding, last.rows[0]!.next);
+    }
+    const left = await tx.query<{ n: number }>(
+      'SELECT count(*) AS n FROM custom_field_options WHERE field = $1',
+      [apiId],
+    );
+    if (isOptionKind(row.data_kind) && left.rows[0]!.n === 0) {
+      throw errors.validation('An option field must keep at least one option');
+    }
+  });
+  return requireCustomField(db, apiId);
+}
+
+/** Removes a removed option from stored author values: reads also ignore it, this keeps rows clean. */
+async function forgetOptionValues(tx: Queryable, field: FieldRow, optionId: string): Promise<void> {
+  if (field.data_kind === 'single_option') {
+    await tx.query(
+      `UPDATE group_authors SET custom_values = custom_values - $1::text
+        WHERE organization_id = $2 AND custom_values -> $1::text = to_jsonb($3::text)`,
+      [field.api_id, field.organization_id, optionId],
+    );
+  } else {
+    await tx.query(
+      `UPDATE group_authors
+          SET custom_values = jsonb_set(custom_values, ARRAY[$1::text], (custom_values -> $1::text) - $3::text)
+        WHERE organization_id = $2 AND jsonb_exists(custom_values -> $1::text, $3::text)`,
+      [field.api_id, field.organization_id, optionId],
+    );
+  }
+}
+
+export async function deleteCustomField(db: Database, apiId: string): Promise<void> {
+  const row = await fieldRow(db, apiId);
+  if (!row) throw errors.notFound(`Custom field ${apiId}`);
+  await db.transaction(async (tx) => {
+    await tx.query('DELETE FROM custom_fields WHERE api_id = $1', [apiId]);
+    if (row.owner === 'author_from_group') {
+      await tx.query(
+        `UPDATE group_authors SET custom_values = custom_values - $1::text
+          WHERE organization_id = $2 AND jsonb_exists(custom_values, $1::text)`,
+        [apiId, row.organization_id],
+      );
+    }
+  });
+}
+
+/** What the author-from-group routes need to validate values: each field's kind and option ids. */
+export interface FieldRule {
+  dataKind: DataKind;
+  options: ReadonlySet<string>;
+}
+
+export async function loadFieldRules(
+  db: Queryable,
+  organizationId: number,
+  owner: Owner,
+): Promise<Map<string, FieldRule>> {
+  const { rows } = await db.query<{ api_id: string; data_kind: DataKind; options: string[] | null }>(
+    `SELECT f.api_id::text, f.data_kind,
+            (SELECT array_agg(o.api_id::text) FROM custom_field_options o WHERE o.field = f.api_id) AS options
+       FROM custom_fields f WHERE f.organization_id = $1 AND f.owner = $2`,
+    [organizationId, owner],
+  );
+  return new Map(rows.map((r) => [r.api_id, { dataKind: r.data_kind, options: new Set(r.options ?? []) }]));
+}

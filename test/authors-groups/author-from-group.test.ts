@@ -1,0 +1,399 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { authorUrl, orgWithGroup } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const full = {
+  name: 'Ada Lovelace',
+  emails: ['ada@example.org'],
+  orcids: ['0000-0002-1825-0097'],
+  articles: ['10.1000/xyz123', 'Notes on the Analytical Engine'],
+  affiliations: ['University of London, London, UK'],
+};
+
+describe('POST /api/external/author-from-group/{group_id}/{client_id}/ (4.2 create or replace)', () => {
+  it('creates a record that GET returns with every field, and author null while unlinked', async () => {
+    const org = await orgWithGroup(t);
+    const post = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'a1'),
+      headers: org.headers,
+      payload: full,
+    });
+    expect(post.statusCode).toBe(200);
+    expect(post.json()).toEqual({ ok: true });
+    const get = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'a1'),
+      headers: org.headers,
+    });
+    expect(get.statusCode).toBe(200);
+    expect(get.json()).toEqual({ ...full, author: null });
+  });
+
+  it('wholly replaces an existing record: a field not supplied becomes null', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'a1');
+    await t.app.inject({ method: 'POST', url, headers: org.headers, payload: full });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: org.headers,
+      payload: { name: 'Ada King', emails: ['ada@king.example'] },
+    });
+    expect(res.statusCode).toBe(200);
+    const get = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(get.json()).toEqual({
+      name: 'Ada King',
+      emails: ['ada@king.example'],
+      orcids: null,
+      articles: null,
+      affiliations: null,
+      author: null,
+    });
+  });
+
+  it('accepts explicit nulls for the lists', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'n');
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: org.headers,
+      payload: { name: 'N', emails: null, orcids: [], articles: null, affiliations: null },
+    });
+    expect(res.statusCode).toBe(200);
+    const get = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(get.json()).toMatchObject({ emails: null, orcids: [], articles: null });
+  });
+
+  it('ignores the read-only author object, so a read can be posted back', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'rt');
+    await t.app.inject({ method: 'POST', url, headers: org.headers, payload: full });
+    const read = (await t.app.inject({ method: 'GET', url, headers: org.headers })).json<object>();
+    const res = await t.app.inject({ method: 'POST', url, headers: org.headers, payload: read });
+    expect(res.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url, headers: org.headers })).json()).toEqual(read);
+  });
+
+  it('requires name: 400 naming body.name', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'x'),
+      headers: org.headers,
+      payload: { emails: ['a@b.c'] },
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<{ error: { code: string; details: { path: string }[] } }>();
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.details.map((d) => d.path)).toEqual(['body.name']);
+  });
+
+  it('names each offending path in one 400, and stores nothing', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'bad');
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: org.headers,
+      payload: { name: 12, emails: ['ok@example.org', 7], orcids: 'not-a-list', unknown_key: 1 },
+    });
+    expect(res.statusCode).toBe(400);
+    const paths = res.json<{ error: { details: { path: string }[] } }>().error.details.map((d) => d.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['body.name', 'body.emails.1', 'body.orcids', 'body.unknown_key']),
+    );
+    const get = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(get.statusCode).toBe(404);
+  });
+
+  it('rejects a body that is not an object', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'arr'),
+      headers: { ...org.headers, 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('answers 404 for a group that does not exist, and stores nothing', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(2_000_000_000, 'a'),
+      headers: org.headers,
+      payload: full,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<{ error: { code: string } }>().error.code).toBe('not_found');
+  });
+});
+
+describe('client_id in the path', () => {
+  const ids = [
+    'with spaces inside',
+    'a/b/c',
+    'Zoë Ñúñez 李雷 🦊',
+    'percent %41 and ?query#hash',
+    'partial',
+    'x'.repeat(256),
+    '🦊'.repeat(256),
+  ];
+  for (const clientId of ids) {
+    it(`round-trips ${JSON.stringify(clientId.slice(0, 30))} (URL-encoded)`, async () => {
+      const org = await orgWithGroup(t);
+      const url = authorUrl(org.groupId, clientId);
+      const post = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: org.headers,
+        payload: { name: clientId },
+      });
+      expect(post.statusCode).toBe(200);
+      const get = await t.app.inject({ method: 'GET', url, headers: org.headers });
+      expect(get.statusCode).toBe(200);
+      expect(get.json<{ name: string }>().name).toBe(clientId);
+      const rows = await t.db.query<{ client_id: string }>(
+        'SELECT client_id FROM group_authors WHERE group_id = $1',
+        [org.groupId],
+      );
+      expect(rows.rows.map((r) => r.client_id)).toEqual([clientId]);
+      const del = await t.app.inject({ method: 'DELETE', url, headers: org.headers });
+      expect(del.json()).toEqual({ ok: true });
+    });
+  }
+
+  it('keeps ids that differ only by an encoded slash apart', async () => {
+    const org = await orgWithGroup(t);
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'a/b'),
+      headers: org.headers,
+      payload: { name: 'slash' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'a b'),
+      headers: org.headers,
+      payload: { name: 'space' },
+    });
+    const get = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'a/b'),
+      headers: org.headers,
+    });
+    expect(get.json<{ name: string }>().name).toBe('slash');
+  });
+
+  it('refuses an id longer than 256 characters with 400 on params.client_id', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'x'.repeat(257)),
+      headers: org.headers,
+      payload: { name: 'n' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe(
+      'params.client_id',
+    );
+  });
+
+  it('refuses a NUL character with 400, not a database error', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'a\u0000b'),
+      headers: org.headers,
+      payload: { name: 'n' },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('refuses a group_id that is not a positive integer with 400 on params.group_id', async () => {
+    const org = await orgWithGroup(t);
+    for (const bad of ['abc', '1.5', '-1', '99999999999']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/external/author-from-group/${bad}/x/`,
+        headers: org.headers,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe(
+        'params.group_id',
+      );
+    }
+  });
+
+  it('accepts the path without its trailing slash', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'ts').replace(/\/$/, '');
+    const res = await t.app.inject({ method: 'POST', url, headers: org.headers, payload: { name: 'n' } });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('POST .../partial/ (4.3 partial update)', () => {
+  it('changes only the supplied fields', async () => {
+    const org = await orgWithGroup(t);
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p'),
+      headers: org.headers,
+      payload: full,
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p', true),
+      headers: org.headers,
+      payload: { affiliations: ['ETH Zürich, Zürich, Switzerland'], emails: null },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    const get = await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'p'), headers: org.headers });
+    expect(get.json()).toEqual({
+      ...full,
+      emails: null,
+      affiliations: ['ETH Zürich, Zürich, Switzerland'],
+      author: null,
+    });
+  });
+
+  it('accepts every field, name included, and arXiv and PubMed ids in articles', async () => {
+    const org = await orgWithGroup(t);
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p'),
+      headers: org.headers,
+      payload: { name: 'Old' },
+    });
+    const change = {
+      name: 'New',
+      emails: ['n@example.org'],
+      orcids: ['0000-0001-2345-6789'],
+      articles: ['arXiv:2101.00001', '2101.00002v2', 'PMID:31452104', '31452105', '10.1000/abc'],
+      affiliations: ['MIT, Cambridge, USA'],
+    };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p', true),
+      headers: org.headers,
+      payload: change,
+    });
+    expect(res.statusCode).toBe(200);
+    const get = await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'p'), headers: org.headers });
+    expect(get.json()).toEqual({ ...change, author: null });
+  });
+
+  it('with an empty body changes nothing', async () => {
+    const org = await orgWithGroup(t);
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p'),
+      headers: org.headers,
+      payload: full,
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p', true),
+      headers: org.headers,
+      payload: {},
+    });
+    expect(res.statusCode).toBe(200);
+    const get = await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'p'), headers: org.headers });
+    expect(get.json()).toEqual({ ...full, author: null });
+  });
+
+  it('refuses a null or empty name with 400 on body.name', async () => {
+    const org = await orgWithGroup(t);
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'p'),
+      headers: org.headers,
+      payload: full,
+    });
+    for (const name of [null, '']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: authorUrl(org.groupId, 'p', true),
+        headers: org.headers,
+        payload: { name },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe('body.name');
+    }
+  });
+
+  it('answers 404 for a record that does not exist, and creates nothing', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'missing', true),
+      headers: org.headers,
+      payload: { name: 'Someone' },
+    });
+    expect(res.statusCode).toBe(404);
+    const get = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'missing'),
+      headers: org.headers,
+    });
+    expect(get.statusCode).toBe(404);
+  });
+});
+
+describe('GET and DELETE (4.1, 4.4)', () => {
+  it('GET answers 404 for a client_id that does not exist', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'none'),
+      headers: org.headers,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<{ error: { code: string } }>().error.code).toBe('not_found');
+  });
+
+  it('DELETE removes the record and answers {ok:true}; a second DELETE is 404', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'd');
+    await t.app.inject({ method: 'POST', url, headers: org.headers, payload: full });
+    const del = await t.app.inject({ method: 'DELETE', url, headers: org.headers });
+    expect(del.statusCode).toBe(200);
+    expect(del.json()).toEqual({ ok: true });
+    expect((await t.app.inject({ method: 'GET', url, headers: org.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url, headers: org.headers })).statusCode).toBe(404);
+  });
+
+  it('DELETE of one record leaves the others of the group', async () => {
+    const org = await orgWithGroup(t);
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'keep'),
+      headers: org.headers,
+      payload: full,
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'drop'),
+      headers: org.headers,
+      payload: full,
+    });
+    await t.app.inject({ method: 'DELETE', url: authorUrl(org.groupId, 'drop'), headers: org.headers });
+    expect(
+      (await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'keep'), headers: org.headers }))
+        .statusCode,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,18 @@
+// Shortcuts for author-from-group tests: a group of a fresh organization, and URL building.
+import type { TestApp, TestOrg } from '../helpers/app.ts';
+import { createTestOrg } from '../helpers/app.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
+
+export interface OrgWithGroup extends TestOrg {
+  groupId: number;
+}
+
+export async function orgWithGroup(t: TestApp): Promise<OrgWithGroup> {
+  const org = await createTestOrg(t);
+  const group = await createGroup(t.db, org.id, 'Reviewers');
+  return { ...org, groupId: group.group_id };
+}
+
+export function authorUrl(groupId: number, clientId: string, partial = false): string {
+  return `/api/external/author-from-group/${groupId}/${encodeURIComponent(clientId)}/${partial ? 'partial/' : ''}`;
+}
