@@ -1,0 +1,24 @@
+import path from 'node:path';
+import type { Command as Program } from 'commander';
+import { intOption, type RunCommand } from '../cli/options.ts';
+
+export function registerCorpusCli(program: Program, run: RunCommand): void {
+  const ingest = program.command('ingest').description('Load scholarly records into the corpus');
+  for (const kind of ['works', 'authors', 'sources', 'institutions']) {
+    ingest
+      .command(`${kind} <files...>`)
+      .description(`OpenAlex ${kind} records: JSON lines (plain or .gz) or one JSON object per file`)
+      .option('--batch-size <n>', 'records per transaction', intOption)
+      // Paths are resolved here: a server reached through the admin channel has another working directory.
+      .action((files: string[], o: { batchSize?: number }) =>
+        run(`ingest ${kind}`, {
+          files: files.map((f) => path.resolve(f)),
+          ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+        }),
+      );
+  }
+  ingest
+    .command('retractions <file>')
+    .description('Retraction Watch CSV: marks the original papers of retractions as retracted')
+    .action((file: string) => run('ingest retractions', { file: path.resolve(file) }));
+}

@@ -1,0 +1,45 @@
+import { defineCommand } from '../cli/command.ts';
+import { errors } from '../infra/errors.ts';
+import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
+import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
+import type { RecordKind } from './ingest-runner.ts';
+import { ingestRetractions } from './retractions.ts';
+
+interface IngestArgs {
+  files: string[];
+  batchSize?: number;
+}
+
+function ingestCommand<T>(kind: RecordKind<T>) {
+  return defineCommand({
+    name: `ingest ${kind.kind}`,
+    async run(ctx, args: IngestArgs) {
+      if (!Array.isArray(args.files) || args.files.length === 0)
+        throw errors.validation('Give at least one FILE');
+      const batchSize = args.batchSize ?? DEFAULT_BATCH_SIZE;
+      if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
+        throw errors.validation('--batch-size must be between 1 and 100000');
+      }
+      const report = await ingestFiles(ctx, kind, args.files, batchSize);
+      for (const hook of ctx.server?.afterCommand ?? []) await hook(`ingest ${kind.kind}`);
+      return report;
+    },
+  });
+}
+
+export const ingestRetractionsCommand = defineCommand({
+  name: 'ingest retractions',
+  async run(ctx, args: { file: string }) {
+    const report = await ingestRetractions(ctx, args.file);
+    for (const hook of ctx.server?.afterCommand ?? []) await hook('ingest retractions');
+    return report;
+  },
+});
+
+export const corpusCommands = [
+  ingestCommand(worksKind),
+  ingestCommand(authorsKind),
+  ingestCommand(sourcesKind),
+  ingestCommand(institutionsKind),
+  ingestRetractionsCommand,
+];

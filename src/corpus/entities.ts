@@ -1,0 +1,173 @@
+// OpenAlex entity records (authors, sources, institutions) as the API returns them, and how each kind
+// of record is parsed and loaded by the ingestion loop.
+import type { Database, Transaction } from '../infra/db/index.ts';
+import { normalizeOrcid, openAlexKey } from './ids.ts';
+import { nameKey } from './names.ts';
+import {
+  BadRecord,
+  institutionRow,
+  parseWork,
+  type InstitutionRow,
+  type SourceRow,
+  type WorkRecord,
+} from './openalex-work.ts';
+import { loadWorks, stage, UPSERT_INSTITUTIONS, UPSERT_SOURCES } from './load-works.ts';
+import type { RecordKind } from './ingest-runner.ts';
+
+type Json = Record<string, unknown>;
+
+function object(value: unknown): Json {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadRecord('not a JSON object');
+  return value as Json;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.replaceAll('\u0000', '').trim() : null;
+}
+
+function requireKey(record: Json, prefix: string, what: string): string {
+  const key = openAlexKey(record.id);
+  if (!key) throw new BadRecord('missing id');
+  if (/^[A-Z]\d+$/.test(key) && !key.startsWith(prefix))
+    throw new BadRecord(`id ${key} is not an OpenAlex ${what} id`);
+  return key;
+}
+
+export const worksKind: RecordKind<WorkRecord> = {
+  kind: 'works',
+  parse: parseWork,
+  key: (w) => w.work_key,
+  load: loadWorks,
+};
+
+export const sourcesKind: RecordKind<SourceRow> = {
+  kind: 'sources',
+  parse(value) {
+    const record = object(value);
+    const key = requireKey(record, 'S', 'source');
+    const title = text(record.display_name);
+    if (!title) throw new BadRecord('missing display_name');
+    return {
+      source_key: key,
+      title,
+      type: text(record.type),
+      publisher: text(record.host_organization_name),
+      issn_l: text(record.issn_l),
+    };
+  },
+  key: (s) => s.source_key,
+  async load(db, tx, rows) {
+    await tx.exec(
+      'CREATE TEMP TABLE stage_sources (source_key text, title text, type text, publisher text, issn_l text) ON COMMIT DROP',
+    );
+    await stage(
+      db,
+      tx,
+      'stage_sources',
+      ['source_key', 'title', 'type', 'publisher', 'issn_l'],
+      rows.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
+    );
+    await tx.query(UPSERT_SOURCES);
+  },
+};
+
+async function loadInstitutions(db: Database, tx: Transaction, rows: InstitutionRow[]) {
+  await tx.exec(
+    'CREATE TEMP TABLE stage_institutions (institution_key text, name text, country_code text, normalized_name text, alternative_names text[]) ON COMMIT DROP',
+  );
+  await stage(
+    db,
+    tx,
+    'stage_institutions',
+    ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
+    rows.map((i) => [i.institution_key, i.name, i.country_code, i.normalized_name, i.alternative_names]),
+  );
+  await tx.query(UPSERT_INSTITUTIONS);
+}
+
+export const institutionsKind: RecordKind<InstitutionRow> = {
+  kind: 'institutions',
+  parse(value) {
+    const record = object(value);
+    requireKey(record, 'I', 'institution');
+    const row = institutionRow(record);
+    if (!row) throw new BadRecord('missing display_name');
+    return row;
+  },
+  key: (i) => i.institution_key,
+  load: loadInstitutions,
+};
+
+export interface AuthorEntity {
+  author_key: string;
+  display_name: string;
+  orcid: string | null;
+  name_variants: string[];
+  name_key: string | null;
+  institution: InstitutionRow | null;
+}
+
+// An author entity carries no works: its metrics stay what the corpus's works say. Its last known
+// institution is kept as the recent affiliation until a work of the author states a newer one.
+const UPSERT_AUTHOR_ENTITIES = `
+INSERT INTO authors (author_key, display_name, orcid, name_variants, name_key, recent_affiliation, recent_institution_id)
+SELECT s.author_key, s.display_name, s.orcid, s.name_variants, s.name_key, i.name, i.id
+  FROM stage_author_entities s LEFT JOIN institutions i ON i.institution_key = s.institution_key
+ON CONFLICT (author_key) DO UPDATE SET
+  display_name = excluded.display_name,
+  orcid = coalesce(excluded.orcid, authors.orcid),
+  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || excluded.name_variants) v ORDER BY v),
+  name_key = excluded.name_key,
+  recent_affiliation = CASE WHEN authors.articles_count = 0 OR authors.recent_affiliation IS NULL
+                            THEN coalesce(excluded.recent_affiliation, authors.recent_affiliation) ELSE authors.recent_affiliation END,
+  recent_institution_id = CASE WHEN authors.articles_count = 0 OR authors.recent_affiliation IS NULL
+                            THEN coalesce(excluded.recent_institution_id, authors.recent_institution_id) ELSE authors.recent_institution_id END`;
+
+export const authorsKind: RecordKind<AuthorEntity> = {
+  kind: 'authors',
+  parse(value) {
+    const record = object(value);
+    const key = requireKey(record, 'A', 'author');
+    const name = text(record.display_name);
+    if (!name) throw new BadRecord('missing display_name');
+    const alternatives = Array.isArray(record.display_name_alternatives)
+      ? record.display_name_alternatives.map(text).filter((s): s is string => s !== null)
+      : [];
+    const lastKnown = Array.isArray(record.last_known_institutions)
+      ? record.last_known_institutions[0]
+      : undefined;
+    return {
+      author_key: key,
+      display_name: name,
+      orcid: normalizeOrcid(record.orcid) ?? normalizeOrcid((record.ids as Json | undefined)?.orcid),
+      name_variants: [...new Set([name, ...alternatives])].sort(),
+      name_key: nameKey(name),
+      institution: institutionRow(lastKnown),
+    };
+  },
+  key: (a) => a.author_key,
+  async load(db, tx, rows) {
+    const institutions = new Map<string, InstitutionRow>();
+    for (const r of rows) if (r.institution) institutions.set(r.institution.institution_key, r.institution);
+    if (institutions.size > 0) await loadInstitutions(db, tx, [...institutions.values()]);
+    await tx.exec(
+      `CREATE TEMP TABLE stage_author_entities (author_key text, display_name text, orcid text, name_variants text[],
+        name_key text, institution_key text) ON COMMIT DROP`,
+    );
+    await stage(
+      db,
+      tx,
+      'stage_author_entities',
+      ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key', 'institution_key'],
+      rows.map((a) => [
+        a.author_key,
+        a.display_name,
+        a.orcid,
+        a.name_variants,
+        a.name_key,
+        a.institution?.institution_key ?? null,
+      ]),
+    );
+    await tx.query(UPSERT_AUTHOR_ENTITIES);
+  },
+};

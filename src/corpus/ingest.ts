@@ -1,0 +1,47 @@
+// An ingest run over several files: each file through the ingestion loop, then the author metrics of
+// the authors it touched, then the group authors whose links may have changed.
+import type { CommandContext } from '../cli/command.ts';
+import type { Database } from '../infra/db/index.ts';
+import { ingestFile, type FileReport, type RecordKind } from './ingest-runner.ts';
+import { recomputePendingMetrics } from './metrics.ts';
+import { relinkAfterIngest } from './linking.ts';
+
+export const DEFAULT_BATCH_SIZE = 2_000;
+
+export interface IngestReport {
+  files: FileReport[];
+  records: number;
+  bad_count: number;
+  authors_recomputed: number;
+  group_authors_relinked: number;
+}
+
+/** Metrics of the pending authors, then relinking; also what a run resumed after a crash finishes. */
+export async function afterIngest(
+  db: Database,
+): Promise<{ authors_recomputed: number; group_authors_relinked: number }> {
+  const touched = await db.query<{ name_key: string }>(
+    `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
+      WHERE a.name_key IS NOT NULL`,
+  );
+  const authors = await recomputePendingMetrics(db);
+  const relinked = await relinkAfterIngest(db, new Set(touched.rows.map((r) => r.name_key)));
+  return { authors_recomputed: authors, group_authors_relinked: relinked };
+}
+
+export async function ingestFiles<T>(
+  ctx: Pick<CommandContext, 'db' | 'progress'>,
+  kind: RecordKind<T>,
+  files: readonly string[],
+  batchSize = DEFAULT_BATCH_SIZE,
+): Promise<IngestReport> {
+  const reports: FileReport[] = [];
+  for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize));
+  const after = await afterIngest(ctx.db);
+  return {
+    files: reports,
+    records: reports.reduce((n, r) => n + r.records, 0),
+    bad_count: reports.reduce((n, r) => n + r.bad_count, 0),
+    ...after,
+  };
+}

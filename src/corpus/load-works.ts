@@ -1,0 +1,273 @@
+// Writes one batch of parsed works: COPY into temporary staging tables, then set-based upserts by the
+// catalogue keys (`*_key`), all inside the caller's transaction. Unchanged rows are not rewritten, and
+// a work's `change_seq` moves only when what the retrieval index reads (title, abstract, year,
+// source) changed, so re-ingesting a file costs the index nothing.
+import type { Database, Transaction } from '../infra/db/index.ts';
+import { csvRows, type CsvValue } from './csv.ts';
+import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
+
+const STAGING = `
+CREATE TEMP TABLE stage_sources (source_key text, title text, type text, publisher text, issn_l text) ON COMMIT DROP;
+CREATE TEMP TABLE stage_institutions (institution_key text, name text, country_code text, normalized_name text, alternative_names text[]) ON COMMIT DROP;
+CREATE TEMP TABLE stage_authors (author_key text, display_name text, orcid text, name_variants text[], name_key text) ON COMMIT DROP;
+CREATE TEMP TABLE stage_works (work_key text, doi text, pmid text, arxiv_id text, title text, abstract text,
+  publication_year integer, type text, source_key text, is_retracted boolean, cited_by_count integer,
+  referenced_work_keys text[], referenced_dois text[]) ON COMMIT DROP;
+CREATE TEMP TABLE stage_authorships (work_key text, position integer, author_key text, institution_keys text[],
+  raw_affiliations text[], is_corresponding boolean) ON COMMIT DROP;
+`;
+
+export const UPSERT_SOURCES = `
+INSERT INTO sources (source_key, title, type, publisher, issn_l)
+SELECT source_key, title, type, publisher, issn_l FROM stage_sources
+ON CONFLICT (source_key) DO UPDATE SET
+  title = excluded.title,
+  type = coalesce(excluded.type, sources.type),
+  publisher = coalesce(excluded.publisher, sources.publisher),
+  issn_l = coalesce(excluded.issn_l, sources.issn_l)
+WHERE (sources.title, sources.type, sources.publisher, sources.issn_l)
+  IS DISTINCT FROM (excluded.title, coalesce(excluded.type, sources.type),
+                    coalesce(excluded.publisher, sources.publisher), coalesce(excluded.issn_l, sources.issn_l))`;
+
+export const UPSERT_INSTITUTIONS = `
+INSERT INTO institutions (institution_key, name, country_code, normalized_name, alternative_names)
+SELECT institution_key, name, country_code, normalized_name, alternative_names FROM stage_institutions
+ON CONFLICT (institution_key) DO UPDATE SET
+  name = excluded.name,
+  country_code = coalesce(excluded.country_code, institutions.country_code),
+  normalized_name = excluded.normalized_name,
+  alternative_names = CASE WHEN cardinality(excluded.alternative_names) > 0
+                           THEN excluded.alternative_names ELSE institutions.alternative_names END
+WHERE (institutions.name, institutions.country_code, institutions.alternative_names)
+  IS DISTINCT FROM (excluded.name, coalesce(excluded.country_code, institutions.country_code),
+    CASE WHEN cardinality(excluded.alternative_names) > 0 THEN excluded.alternative_names ELSE institutions.alternative_names END)`;
+
+// Name variants accumulate (every spelling an author was printed under helps linking); an ORCID,
+// once known, is not forgotten by a record that lacks it.
+export const UPSERT_AUTHORS = `
+INSERT INTO authors (author_key, display_name, orcid, name_variants, name_key)
+SELECT author_key, display_name, orcid, name_variants, name_key FROM stage_authors
+ON CONFLICT (author_key) DO UPDATE SET
+  display_name = excluded.display_name,
+  orcid = coalesce(excluded.orcid, authors.orcid),
+  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || excluded.name_variants) v ORDER BY v),
+  name_key = excluded.name_key
+WHERE authors.display_name IS DISTINCT FROM excluded.display_name
+   OR (excluded.orcid IS NOT NULL AND authors.orcid IS DISTINCT FROM excluded.orcid)
+   OR NOT (authors.name_variants @> excluded.name_variants)
+   OR authors.name_key IS DISTINCT FROM excluded.name_key`;
+
+// The rows it returns are the works inserted or changed; those already present get their authors'
+// metrics queued (a new work's authors are queued when its authorships are written).
+const UPSERT_WORKS = `
+WITH upserted AS (
+INSERT INTO works (work_key, doi, pmid, arxiv_id, title, abstract, publication_year, type, source_id,
+                   is_retracted, cited_by_count, referenced_work_keys, referenced_dois)
+SELECT s.work_key, s.doi, s.pmid, s.arxiv_id, s.title, s.abstract, s.publication_year, s.type, src.id,
+       s.is_retracted
+         OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_doi = s.doi)
+         OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_pmid = s.pmid),
+       s.cited_by_count, s.referenced_work_keys, s.referenced_dois
+  FROM stage_works s LEFT JOIN sources src ON src.source_key = s.source_key
+ON CONFLICT (work_key) DO UPDATE SET
+  doi = excluded.doi, pmid = excluded.pmid, arxiv_id = excluded.arxiv_id, title = excluded.title,
+  abstract = excluded.abstract, publication_year = excluded.publication_year, type = excluded.type,
+  source_id = excluded.source_id, is_retracted = excluded.is_retracted,
+  cited_by_count = excluded.cited_by_count, referenced_work_keys = excluded.referenced_work_keys,
+  referenced_dois = excluded.referenced_dois,
+  change_seq = CASE
+    WHEN (works.title, works.abstract, works.publication_year, works.source_id)
+         IS DISTINCT FROM (excluded.title, excluded.abstract, excluded.publication_year, excluded.source_id)
+    THEN excluded.change_seq ELSE works.change_seq END
+WHERE (works.doi, works.pmid, works.arxiv_id, works.title, works.abstract, works.publication_year, works.type,
+       works.source_id, works.is_retracted, works.cited_by_count, works.referenced_work_keys, works.referenced_dois)
+  IS DISTINCT FROM
+      (excluded.doi, excluded.pmid, excluded.arxiv_id, excluded.title, excluded.abstract, excluded.publication_year,
+       excluded.type, excluded.source_id, excluded.is_retracted, excluded.cited_by_count,
+       excluded.referenced_work_keys, excluded.referenced_dois)
+RETURNING id
+)
+INSERT INTO author_metrics_pending (author_id)
+SELECT DISTINCT a.author_id FROM authorships a JOIN upserted u ON u.id = a.work_id
+ON CONFLICT DO NOTHING`;
+
+// Authorships of the batch's works are replaced: rows that changed author are deleted, the rest
+// upserted. Authors dropped or added, and the authors of works whose citation count or year changed,
+// need their metrics recomputed. Unchanged rows are left alone, so re-ingesting an unchanged file
+// leaves no author pending.
+const STAGE_INCOMING = `
+CREATE TEMP TABLE stage_incoming ON COMMIT DROP AS
+SELECT w.id AS work_id, sa.position, a.id AS author_id,
+       ARRAY(SELECT i.id FROM unnest(sa.institution_keys) WITH ORDINALITY k(key, ord)
+               JOIN institutions i ON i.institution_key = k.key ORDER BY k.ord) AS institution_ids,
+       sa.raw_affiliations, sa.is_corresponding
+  FROM stage_authorships sa
+  JOIN works w ON w.work_key = sa.work_key
+  JOIN authors a ON a.author_key = sa.author_key`;
+
+const DELETE_STALE_AUTHORSHIPS = `
+WITH batch_works AS (SELECT w.id FROM stage_works s JOIN works w ON w.work_key = s.work_key),
+stale AS (
+  SELECT o.work_id, o.position, o.author_id FROM authorships o JOIN batch_works b ON b.id = o.work_id
+  EXCEPT
+  SELECT work_id, position, author_id FROM stage_incoming
+),
+removed AS (
+  DELETE FROM authorships o USING stale
+   WHERE o.work_id = stale.work_id AND o.position = stale.position
+  RETURNING o.author_id
+)
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM removed
+ON CONFLICT DO NOTHING`;
+
+const UPSERT_AUTHORSHIPS = `
+WITH written AS (
+  INSERT INTO authorships (work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding)
+  SELECT work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding FROM stage_incoming
+  ON CONFLICT (work_id, position) DO UPDATE SET
+    institution_ids = excluded.institution_ids, raw_affiliations = excluded.raw_affiliations,
+    is_corresponding = excluded.is_corresponding
+  WHERE (authorships.institution_ids, authorships.raw_affiliations, authorships.is_corresponding)
+        IS DISTINCT FROM (excluded.institution_ids, excluded.raw_affiliations, excluded.is_corresponding)
+  RETURNING author_id
+)
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written
+ON CONFLICT DO NOTHING`;
+
+// Only the sources of this batch are recounted; the count is an index lookup per source.
+const RECOUNT_SOURCES = `
+UPDATE sources SET works_count = c.n
+  FROM (SELECT w.source_id, count(*)::int AS n FROM works w
+         WHERE w.source_id IN (SELECT src.id FROM sources src JOIN (SELECT DISTINCT source_key FROM stage_works) s
+                                 ON s.source_key = src.source_key)
+         GROUP BY w.source_id) c
+ WHERE sources.id = c.source_id AND sources.works_count <> c.n`;
+
+function dedupe<T>(rows: Iterable<T>, key: (row: T) => string): T[] {
+  const map = new Map<string, T>();
+  for (const row of rows) map.set(key(row), row);
+  return [...map.values()];
+}
+
+export async function stage(
+  db: Database,
+  tx: Transaction,
+  table: string,
+  columns: string[],
+  rows: CsvValue[][],
+) {
+  if (rows.length === 0) return;
+  await db.copyCsv(table, columns, csvRows(rows), tx);
+}
+
+/** Loads works (already deduplicated by key, last occurrence kept) inside `tx`. */
+export async function loadWorks(db: Database, tx: Transaction, works: WorkRecord[]): Promise<void> {
+  await tx.exec(STAGING);
+  const sources = dedupe(
+    works.flatMap((w) => (w.source ? [w.source] : [])),
+    (s: SourceRow) => s.source_key,
+  );
+  const institutions = dedupe(
+    works.flatMap((w) => w.institutions),
+    (i: InstitutionRow) => i.institution_key,
+  );
+  const authorMap = new Map<string, AuthorRow>();
+  for (const w of works) {
+    for (const a of w.authors) {
+      const prior = authorMap.get(a.author_key);
+      authorMap.set(a.author_key, {
+        ...a,
+        orcid: a.orcid ?? prior?.orcid ?? null,
+        name_variants: prior
+          ? [...new Set([...prior.name_variants, ...a.name_variants])].sort()
+          : a.name_variants,
+      });
+    }
+  }
+  await stage(
+    db,
+    tx,
+    'stage_sources',
+    ['source_key', 'title', 'type', 'publisher', 'issn_l'],
+    sources.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
+  );
+  await stage(
+    db,
+    tx,
+    'stage_institutions',
+    ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
+    institutions.map((i) => [
+      i.institution_key,
+      i.name,
+      i.country_code,
+      i.normalized_name,
+      i.alternative_names,
+    ]),
+  );
+  await stage(
+    db,
+    tx,
+    'stage_authors',
+    ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key'],
+    [...authorMap.values()].map((a) => [a.author_key, a.display_name, a.orcid, a.name_variants, a.name_key]),
+  );
+  await stage(
+    db,
+    tx,
+    'stage_works',
+    [
+      'work_key',
+      'doi',
+      'pmid',
+      'arxiv_id',
+      'title',
+      'abstract',
+      'publication_year',
+      'type',
+      'source_key',
+      'is_retracted',
+      'cited_by_count',
+      'referenced_work_keys',
+      'referenced_dois',
+    ],
+    works.map((w) => [
+      w.work_key,
+      w.doi,
+      w.pmid,
+      w.arxiv_id,
+      w.title,
+      w.abstract,
+      w.publication_year,
+      w.type,
+      w.source?.source_key ?? null,
+      w.is_retracted,
+      w.cited_by_count,
+      w.referenced_work_keys,
+      w.referenced_dois,
+    ]),
+  );
+  await stage(
+    db,
+    tx,
+    'stage_authorships',
+    ['work_key', 'position', 'author_key', 'institution_keys', 'raw_affiliations', 'is_corresponding'],
+    works.flatMap((w) =>
+      w.authorships.map((a) => [
+        w.work_key,
+        a.position,
+        a.author_key,
+        a.institution_keys,
+        a.raw_affiliations,
+        a.is_corresponding,
+      ]),
+    ),
+  );
+  if (sources.length > 0) await tx.query(UPSERT_SOURCES);
+  if (institutions.length > 0) await tx.query(UPSERT_INSTITUTIONS);
+  if (authorMap.size > 0) await tx.query(UPSERT_AUTHORS);
+  await tx.query(UPSERT_WORKS);
+  if (sources.length > 0) await tx.query(RECOUNT_SOURCES);
+  await tx.query(STAGE_INCOMING);
+  await tx.query(DELETE_STALE_AUTHORSHIPS);
+  await tx.query(UPSERT_AUTHORSHIPS);
+}

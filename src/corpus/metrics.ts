@@ -1,0 +1,65 @@
+// Author metrics, kept current incrementally: ingestion queues the authors whose works changed
+// (author_metrics_pending, in the batch's own transaction), and this recomputes exactly those, from
+// their works, in chunks. Nothing here scans the whole corpus.
+import type { Database } from '../infra/db/index.ts';
+
+// h-index: with an author's works ranked by citations (1 = most cited), the number of works whose
+// citations are at least their rank. The most recent affiliation is taken from the newest work that
+// states one, preferring the institution's name to the raw string.
+const RECOMPUTE = `
+WITH p AS (
+  SELECT author_id FROM author_metrics_pending ORDER BY author_id LIMIT $1 FOR UPDATE SKIP LOCKED
+),
+aw AS (
+  SELECT DISTINCT a.author_id, a.work_id, w.cited_by_count, w.publication_year
+    FROM authorships a JOIN p USING (author_id) JOIN works w ON w.id = a.work_id
+),
+ranked AS (
+  SELECT author_id, cited_by_count, publication_year,
+         row_number() OVER (PARTITION BY author_id ORDER BY cited_by_count DESC) AS rank
+    FROM aw
+),
+m AS (
+  SELECT author_id, count(*)::int AS articles, coalesce(sum(cited_by_count), 0)::int AS citations,
+         count(*) FILTER (WHERE cited_by_count >= rank)::int AS h,
+         min(publication_year) AS first_year, max(publication_year) AS last_year
+    FROM ranked GROUP BY author_id
+),
+aff AS (
+  SELECT DISTINCT ON (a.author_id) a.author_id,
+         coalesce(i.name, a.raw_affiliations[1]) AS affiliation, i.id AS institution_id
+    FROM authorships a JOIN p USING (author_id) JOIN works w ON w.id = a.work_id
+    LEFT JOIN institutions i ON i.id = a.institution_ids[1]
+   WHERE cardinality(a.institution_ids) > 0 OR cardinality(a.raw_affiliations) > 0
+   ORDER BY a.author_id, w.publication_year DESC NULLS LAST, w.id DESC, a.position
+),
+updated AS (
+  UPDATE authors SET
+    articles_count = coalesce(m.articles, 0),
+    citations_count = coalesce(m.citations, 0),
+    h_index = coalesce(m.h, 0),
+    first_publication_year = m.first_year,
+    last_publication_year = m.last_year,
+    recent_affiliation = coalesce(aff.affiliation, authors.recent_affiliation),
+    recent_institution_id = CASE WHEN aff.author_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END
+  FROM p LEFT JOIN m USING (author_id) LEFT JOIN aff USING (author_id)
+  WHERE authors.id = p.author_id
+  RETURNING authors.id
+)
+DELETE FROM author_metrics_pending d USING p WHERE d.author_id = p.author_id
+RETURNING d.author_id`;
+
+/** Recomputes the metrics of every pending author; returns how many were recomputed. */
+export async function recomputePendingMetrics(db: Database, chunk = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await db.transaction((tx) => tx.query<{ author_id: number }>(RECOMPUTE, [chunk]));
+    total += done.rowCount;
+    if (done.rowCount < chunk) return total;
+  }
+}
+
+/** Academic age as the candidate and author pages show it: years since the first publication. */
+export function academicAge(firstPublicationYear: number | null, now = new Date()): number | null {
+  return firstPublicationYear === null ? null : now.getUTCFullYear() - firstPublicationYear;
+}

@@ -1,0 +1,181 @@
+// Person names: folding, parsing into parts, and the compatibility test that linking (and the referee
+// finder, for manuscript authors) relies on. "Compatible" means "could be written by the same person":
+// same family name, and given names that agree where both are known (an initial agrees with any
+// name it starts). It never says two names ARE one person; callers need other evidence for that.
+
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'di',
+  'da',
+  'dos',
+  'das',
+  'du',
+  'la',
+  'le',
+  'ter',
+  'ten',
+  'bin',
+  'al',
+  'el',
+  'st',
+]);
+const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v']);
+
+export interface PersonName {
+  /** Given names in order (first, then middles); a single letter stands for an initial. */
+  given: string[];
+  /** Family name tokens, particles included ("van", "der"). */
+  family: string[];
+  suffix: string | null;
+}
+
+/** Lower-case, accents removed, punctuation to spaces, spaces collapsed. */
+export function foldText(value: string): string {
+  // Most names and titles are plain ASCII: skip Unicode normalization for them (ingest calls this a lot).
+  if (/^[A-Za-z0-9 ]*$/.test(value)) return value.toLowerCase().replace(/ +/g, ' ').trim();
+  return value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[łŁ]/g, 'l')
+    .replace(/[æÆ]/g, 'ae')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+function splitGiven(token: string): string[] {
+  // "J.M." / "JM" (PubMed style, given after the family name) are two initials.
+  if (/^(\p{Lu}\.?){2,3}$/u.test(token)) return token.replace(/\./g, '').toLowerCase().split('');
+  return foldText(token).split(' ').filter(Boolean);
+}
+
+/** Parses "First Middle Last", "Last, First M." and "Last FM"; null when nothing name-like is left. */
+export function parsePersonName(raw: string): PersonName | null {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  if (!text) return null;
+  let givenPart: string;
+  let familyPart: string;
+  let suffix: string | null = null;
+  const comma = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (comma.length >= 2 && !SUFFIXES.has(foldText(comma[1]!))) {
+    familyPart = comma[0]!;
+    givenPart = comma[1]!;
+    if (comma[2] && SUFFIXES.has(foldText(comma[2]))) suffix = foldText(comma[2]);
+  } else {
+    if (comma.length >= 2) suffix = foldText(comma[1]!);
+    const tokens = comma[0]!.split(' ');
+    const last = tokens[tokens.length - 1]!;
+    if (tokens.length > 1 && SUFFIXES.has(foldText(last))) {
+      suffix = foldText(last);
+      tokens.pop();
+    }
+    // "Smith JM": a trailing run of capitals is the initials of a name written family-first.
+    const tail = tokens[tokens.length - 1]!;
+    if (tokens.length === 2 && /^\p{Lu}{1,3}$/u.test(tail) && !/^\p{Lu}{1,3}$/u.test(tokens[0]!)) {
+      familyPart = tokens[0]!;
+      givenPart = tail;
+    } else {
+      let cut = tokens.length - 1;
+      while (cut > 1 && PARTICLES.has(foldText(tokens[cut - 1]!))) cut--;
+      familyPart = tokens.slice(cut).join(' ');
+      givenPart = tokens.slice(0, cut).join(' ');
+    }
+  }
+  const family = foldText(familyPart).split(' ').filter(Boolean);
+  if (family.length === 0) return null;
+  const given = givenPart.split(/[\s]+/).filter(Boolean).flatMap(splitGiven);
+  return { given, family, suffix };
+}
+
+const keyCache = new Map<string, string | null>();
+
+/** The family name without particles, folded: what corpus authors are looked up by (`authors.name_key`). */
+export function nameKey(raw: string): string | null {
+  const cached = keyCache.get(raw);
+  if (cached !== undefined) return cached;
+  const key = computeNameKey(raw);
+  // Bounded: ingestion sees millions of names; repeats are what the cache is for.
+  if (keyCache.size >= 200_000) keyCache.clear();
+  keyCache.set(raw, key);
+  return key;
+}
+
+function computeNameKey(raw: string): string | null {
+  const parsed = parsePersonName(raw);
+  if (!parsed) return null;
+  const core = parsed.family.filter((t) => !PARTICLES.has(t));
+  return (core.length > 0 ? core : parsed.family).join(' ');
+}
+
+function givenAgree(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length === 1) return b.startsWith(a);
+  if (b.length === 1) return a.startsWith(b);
+  return false;
+}
+
+function familyCore(name: PersonName): string {
+  const core = name.family.filter((t) => !PARTICLES.has(t));
+  return (core.length > 0 ? core : name.family).join(' ');
+}
+
+/**
+ * Whether two written names could belong to one person. Requires the same family name and a known,
+ * agreeing first given name; middle names must agree where both give one. A name with no given
+ * name at all is compatible with nothing: a bare family name is not evidence.
+ */
+export function namesCompatible(a: string, b: string): boolean {
+  const x = parsePersonName(a);
+  const y = parsePersonName(b);
+  if (!x || !y) return false;
+  if (familyCore(x) !== familyCore(y)) return false;
+  if (x.given.length === 0 || y.given.length === 0) return false;
+  // Hyphenated given names fold to two tokens ("jean pierre"); "jean-pierre" ~ "jp" ~ "j".
+  if (!givenAgree(x.given[0]!, y.given[0]!)) return false;
+  const n = Math.min(x.given.length, y.given.length);
+  for (let i = 1; i < n; i++) {
+    if (!givenAgree(x.given[i]!, y.given[i]!)) return false;
+  }
+  return true;
+}
+
+/** Splits a parsed name for display fields (first, middle, last, suffix), as the candidate object has them. */
+export function nameParts(raw: string): {
+  first: string;
+  middle: string | null;
+  last: string;
+  suffix: string | null;
+} {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  const tokens = text.split(',')[0]!.split(' ');
+  const parsed = parsePersonName(text);
+  if (!parsed || tokens.length < 2 || text.includes(',')) {
+    return {
+      first: parsed?.given[0] ?? '',
+      middle: null,
+      last: text.split(',')[0]!.trim(),
+      suffix: parsed?.suffix ?? null,
+    };
+  }
+  let cut = tokens.length - 1;
+  while (cut > 1 && PARTICLES.has(foldText(tokens[cut - 1]!))) cut--;
+  const last = tokens.slice(cut).join(' ');
+  const given = tokens.slice(0, cut);
+  return {
+    first: given[0] ?? '',
+    middle: given.length > 1 ? given.slice(1).join(' ') : null,
+    last,
+    suffix: parsed.suffix,
+  };
+}
