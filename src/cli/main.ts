@@ -9,6 +9,8 @@ import { startServer, handleSignals } from '../server.ts';
 import { registerOrganizationCli } from '../organizations/cli.ts';
 import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
 import { registerCustomFieldCli } from '../custom-fields/cli.ts';
+import { registerFolderCli } from '../folders/cli.ts';
+import { registerManuscriptCli } from '../manuscripts/cli.ts';
 
 function makeRunner(getConfig: () => Config): RunCommand {
   return async (name, args) => {
@@ -47,6 +49,8 @@ export function buildProgram(getConfig: () => Config): Program {
   registerOrganizationCli(program, run);
   registerAuthorsGroupCli(program, run);
   registerCustomFieldCli(program, run);
+  registerFolderCli(program, run);
+  registerManuscriptCli(program, run);
   return program;
 }
 

@@ -4,6 +4,8 @@ import { migrateCommand } from '../system/commands.ts';
 import { organizationCommands } from '../organizations/commands.ts';
 import { authorsGroupCommands } from '../authors-groups/commands.ts';
 import { customFieldCommands } from '../custom-fields/commands.ts';
+import { folderCommands } from '../folders/commands.ts';
+import { manuscriptCommands } from '../manuscripts/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
 const commands: Command<any, unknown>[] = [
@@ -11,6 +13,8 @@ const commands: Command<any, unknown>[] = [
   ...organizationCommands,
   ...authorsGroupCommands,
   ...customFieldCommands,
+  ...folderCommands,
+  ...manuscriptCommands,
 ];
 
 const byName = new Map(commands.map((c) => [c.name, c]));

@@ -1,0 +1,39 @@
+import { defineCommand } from '../cli/command.ts';
+import { errors } from '../infra/errors.ts';
+import { requireOrganization } from '../organizations/organizations.ts';
+import { findManuscriptId } from './manuscripts-store.ts';
+import { removeMark, setMark } from './marks.ts';
+
+export interface MarkArgs {
+  org: number;
+  originId: string;
+  author: number;
+  by?: string;
+  unmark?: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const mark = defineCommand({
+  name: 'mark',
+  async run(ctx, args: MarkArgs) {
+    await requireOrganization(ctx.db, args.org);
+    const manuscriptId = await findManuscriptId(ctx.db, args.org, args.originId);
+    if (manuscriptId === null) {
+      throw errors.notFound(`Manuscript with origin_id ${args.originId} in organization ${args.org}`);
+    }
+    const base = { manuscript_id: manuscriptId, origin_id: args.originId, author_id: args.author };
+    if (args.unmark) {
+      await removeMark(ctx.db, manuscriptId, args.author);
+      return { ...base, marked: false, marked_by: null };
+    }
+    const by = args.by?.trim().toLowerCase();
+    if (!by || !EMAIL.test(by)) throw errors.validation('--by must be the email of the user who marks');
+    const { rows } = await ctx.db.query('SELECT 1 FROM authors WHERE id = $1', [args.author]);
+    if (rows.length === 0) throw errors.notFound(`Author ${args.author}`);
+    await setMark(ctx.db, manuscriptId, args.author, by);
+    return { ...base, marked: true, marked_by: by };
+  },
+});
+
+export const manuscriptCommands = [mark];

@@ -1,0 +1,156 @@
+// Folder referee finder settings (2.4): `refmatch folder settings` and authors_groups_settings.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
+import { baseFields, upload } from './upload-helpers.ts';
+import { runCommand } from './cli-helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+async function settingsOf(org: TestOrg, folder: string) {
+  const res = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ folder }) });
+  expect(res.statusCode).toBe(200);
+  return res.json().authors_groups_settings;
+}
+
+describe('authors_groups_settings', () => {
+  it('is null when the folder has no settings', async () => {
+    const org = await createTestOrg(t);
+    expect(await settingsOf(org, 'PLAIN')).toBeNull();
+  });
+
+  it('lists the named groups with id, name, label and the effect; no boost_multiplier for highlight', async () => {
+    const org = await createTestOrg(t);
+    const g1 = await createGroup(t.db, org.id, 'Editorial board');
+    const g2 = await createGroup(t.db, org.id, 'Reviewers 2026');
+    const out = await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'HL',
+      groups: `${g2.group_id},${g1.group_id}`,
+      effect: 'highlight',
+    });
+    expect(out).toMatchObject({ folder: 'HL', effect: 'highlight' });
+    expect(await settingsOf(org, 'HL')).toEqual({
+      authors_groups: [
+        { id: g2.group_id, name: 'Reviewers 2026', label: null },
+        { id: g1.group_id, name: 'Editorial board', label: null },
+      ],
+      effect: 'highlight',
+    });
+  });
+
+  it('has limit_to without a multiplier, and boost with its multiplier', async () => {
+    const org = await createTestOrg(t);
+    const g = await createGroup(t.db, org.id, 'Board');
+    await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'LIM',
+      groups: `${g.group_id}`,
+      effect: 'limit_to',
+    });
+    await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'BST',
+      groups: `${g.group_id}`,
+      effect: 'boost',
+      boost: '1.5',
+    });
+    const limit = await settingsOf(org, 'LIM');
+    expect(limit).toEqual({
+      authors_groups: [{ id: g.group_id, name: 'Board', label: null }],
+      effect: 'limit_to',
+    });
+    expect(Object.keys(limit)).not.toContain('boost_multiplier');
+    expect(await settingsOf(org, 'BST')).toEqual({
+      authors_groups: [{ id: g.group_id, name: 'Board', label: null }],
+      effect: 'boost',
+      boost_multiplier: 1.5,
+    });
+  });
+
+  it('is null again when the settings name no groups, and follows the folder a manuscript moves to', async () => {
+    const org = await createTestOrg(t);
+    const g = await createGroup(t.db, org.id, 'Board');
+    await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'F',
+      groups: `${g.group_id}`,
+      effect: 'highlight',
+    });
+    expect(await settingsOf(org, 'F')).not.toBeNull();
+    expect(await settingsOf(org, 'OTHER')).toBeNull();
+    await runCommand(t, 'folder settings', { org: org.id, folder: 'F', groups: '', effect: 'highlight' });
+    expect(await settingsOf(org, 'F')).toBeNull();
+  });
+
+  it('creates the folder when the CLI names a missing one', async () => {
+    const org = await createTestOrg(t);
+    const g = await createGroup(t.db, org.id, 'Board');
+    const out = (await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'BRAND-NEW',
+      groups: `${g.group_id}`,
+      effect: 'highlight',
+    })) as { folder_id: number };
+    const { rows } = await t.db.query<{ id: number }>(
+      'SELECT id FROM folders WHERE organization_id = $1 AND name = $2',
+      [org.id, 'BRAND-NEW'],
+    );
+    expect(rows.map((r) => r.id)).toEqual([out.folder_id]);
+  });
+});
+
+describe('folder settings validation', () => {
+  it("refuses another organization's group as if it did not exist", async () => {
+    const org = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    const foreign = await createGroup(t.db, other.id, 'Not yours');
+    await expect(
+      runCommand(t, 'folder settings', {
+        org: org.id,
+        folder: 'X',
+        groups: `${foreign.group_id}`,
+        effect: 'highlight',
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      runCommand(t, 'folder settings', { org: org.id, folder: 'X', groups: '999999', effect: 'highlight' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses an unknown effect, a boost without multiplier, and a multiplier without boost', async () => {
+    const org = await createTestOrg(t);
+    const g = await createGroup(t.db, org.id, 'Board');
+    const groups = `${g.group_id}`;
+    for (const args of [
+      { effect: 'promote' },
+      { effect: 'boost' },
+      { effect: 'boost', boost: '0' },
+      { effect: 'boost', boost: 'much' },
+      { effect: 'highlight', boost: '2' },
+    ]) {
+      await expect(
+        runCommand(t, 'folder settings', { org: org.id, folder: 'X', groups, ...args }),
+      ).rejects.toMatchObject({ code: 'validation_failed' });
+    }
+  });
+
+  it("never shows another organization's folder settings under the same folder name", async () => {
+    const a = await createTestOrg(t);
+    const b = await createTestOrg(t);
+    const g = await createGroup(t.db, b.id, 'B board');
+    await runCommand(t, 'folder settings', {
+      org: b.id,
+      folder: 'SHARED',
+      groups: `${g.group_id}`,
+      effect: 'boost',
+      boost: '2',
+    });
+    expect(await settingsOf(a, 'SHARED')).toBeNull();
+    expect(await settingsOf(b, 'SHARED')).toMatchObject({ effect: 'boost', boost_multiplier: 2 });
+  });
+});
