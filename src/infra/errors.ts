@@ -94,13 +94,39 @@ interface AjvError {
 function validationDetails(error: FastifyError): ErrorDetail[] {
   const context = (error as { validationContext?: string }).validationContext ?? 'body';
   const list = (error.validation ?? []) as AjvError[];
-  return list.map((v) => {
+  const raw = list.map((v) => {
     let pointer = v.instancePath ?? '';
     if (v.params?.missingProperty) pointer = `${pointer}/${v.params.missingProperty}`;
     if (v.params?.additionalProperty) pointer = `${pointer}/${v.params.additionalProperty}`;
     const dotted = pointer.split('/').filter(Boolean).map(decodePointerPart).join('.');
     return { path: dotted ? `${context}.${dotted}` : context, message: v.message ?? 'is invalid' };
   });
+  return collapseAlternatives(raw);
+}
+
+/**
+ * A nullable or union schema (anyOf) reports one error per branch plus "must match a schema in
+ * anyOf". Collapse them to one detail per path ("must be array or must be null"), and drop a path's
+ * own detail when a deeper path under it says more precisely what is wrong.
+ */
+function collapseAlternatives(details: ErrorDetail[]): ErrorDetail[] {
+  const byPath = new Map<string, string[]>();
+  for (const d of details) {
+    if (d.message === 'must match a schema in anyOf') {
+      if (!byPath.has(d.path)) byPath.set(d.path, []);
+      continue;
+    }
+    const messages = byPath.get(d.path) ?? [];
+    if (!messages.includes(d.message)) messages.push(d.message);
+    byPath.set(d.path, messages);
+  }
+  const paths = [...byPath.keys()];
+  const out: ErrorDetail[] = [];
+  for (const [path, messages] of byPath) {
+    if (paths.some((other) => other.startsWith(`${path}.`))) continue;
+    out.push({ path, message: messages.length > 0 ? messages.join(' or ') : 'is invalid' });
+  }
+  return out;
 }
 
 function decodePointerPart(part: string): string {

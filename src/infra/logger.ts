@@ -13,6 +13,21 @@ export const REDACTED_PATHS = [
   '*.apiKey',
 ];
 
+// Query strings are logged with the URL; a client that put its key there must not see it in logs.
+const SECRET_QUERY = /([?&](?:api_?key|x-apikey|key|token)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  ip?: string;
+  hostname?: string;
+  socket?: { remotePort?: number };
+}
+
 export function loggerOptions(
   level: LogLevel,
   stream?: NodeJS.WritableStream,
@@ -20,6 +35,15 @@ export function loggerOptions(
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: LoggedRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.hostname,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
     ...(stream ? { stream } : {}),
   };
 }

@@ -93,6 +93,13 @@ export class ApiKeyVerifier {
     return organization;
   }
 
+  /** Revokes a key and forgets it here at once: the next request with it in this process is a 401. */
+  async revoke(key: string): Promise<boolean> {
+    const revoked = await revokeApiKey(this.db, key);
+    this.cache.delete(hashKey(key).toString('base64'));
+    return revoked;
+  }
+
   /** Forget every cached verification (after a revocation or a settings change in this process). */
   invalidate(): void {
     this.cache.clear();
