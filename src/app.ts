@@ -14,6 +14,7 @@ import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 import { registerExternalApi } from './external-api.ts';
+import { registerCorpusPages } from './corpus/pages.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   registerSystemRoutes(app, ctx);
+  registerCorpusPages(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(

@@ -3,6 +3,7 @@
 import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
+import { relinkGroupAuthor } from '../corpus/linking.ts';
 
 export interface AuthorsGroup {
   group_id: number;
@@ -88,7 +89,9 @@ export async function saveGroupAuthor(
       JSON.stringify(record.custom_values),
     ],
   );
-  return rowCount > 0;
+  if (rowCount === 0) return false;
+  await relinkGroupAuthor(tx, key.groupId, key.clientId);
+  return true;
 }
 
 const SELECT_RECORD = `

@@ -6,6 +6,7 @@ import { authorsGroupCommands } from '../authors-groups/commands.ts';
 import { customFieldCommands } from '../custom-fields/commands.ts';
 import { folderCommands } from '../folders/commands.ts';
 import { manuscriptCommands } from '../manuscripts/commands.ts';
+import { corpusCommands } from '../corpus/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
 const commands: Command<any, unknown>[] = [
@@ -15,6 +16,7 @@ const commands: Command<any, unknown>[] = [
   ...customFieldCommands,
   ...folderCommands,
   ...manuscriptCommands,
+  ...corpusCommands,
 ];
 
 const byName = new Map(commands.map((c) => [c.name, c]));

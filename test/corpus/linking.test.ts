@@ -1,0 +1,244 @@
+// Linking authors from groups to the corpus: each path, and the refusal to guess. The two Yang Lius
+// are real, distinct people of the ACL Anthology (Edinburgh, later Microsoft; ICSI, later Amazon).
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
+import { createTestOrg } from '../helpers/app.ts';
+import { findLink } from '../../src/corpus/linking.ts';
+import { authorship, FIXTURES, ingest, OPENALEX, tempDir, work, writeLines } from './helpers.ts';
+
+let t: TestApp;
+let edinburgh: number;
+let icsi: number;
+let piwowar: number;
+
+async function authorId(key: string): Promise<number> {
+  const { rows } = await t.db.query<{ id: number }>('SELECT id FROM authors WHERE author_key = $1', [key]);
+  return rows[0]!.id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await ingest(t.db, 'works', [
+    path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
+    path.join(OPENALEX, 'W2741809807.json'),
+  ]);
+  edinburgh = await authorId('acl:person/yang-liu-edinburgh');
+  icsi = await authorId('acl:person/yang-liu-icsi');
+  piwowar = await authorId('A5048491430');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('linking by ORCID', () => {
+  it('links the corpus author with that ORCID, whatever form the ORCID is written in', async () => {
+    expect(
+      await findLink(t.db, { name: 'H. Piwowar', orcids: ['https://orcid.org/0000-0003-1613-5981'] }),
+    ).toEqual({
+      authorId: piwowar,
+      via: 'orcid',
+    });
+  });
+});
+
+describe('linking by email', () => {
+  it('links the one corpus author known by that email, and refuses when two share it', async () => {
+    await t.db.query(`UPDATE authors SET emails = '{yang.liu@example.org}' WHERE id = $1`, [edinburgh]);
+    expect(await findLink(t.db, { name: 'Yang Liu', emails: ['Yang.Liu@example.org'] })).toEqual({
+      authorId: edinburgh,
+      via: 'email',
+    });
+    await t.db.query(`UPDATE authors SET emails = '{yang.liu@example.org}' WHERE id = $1`, [icsi]);
+    expect(await findLink(t.db, { name: 'Yang Liu', emails: ['yang.liu@example.org'] })).toEqual({
+      authorId: null,
+      via: 'ambiguous',
+    });
+    await t.db.query(`UPDATE authors SET emails = '{}' WHERE id = ANY($1::int[])`, [[edinburgh, icsi]]);
+  });
+});
+
+describe('linking by articles', () => {
+  it('tells the two Yang Lius apart by a DOI of their own', async () => {
+    expect(
+      await findLink(t.db, { name: 'Yang Liu', articles: ['https://doi.org/10.18653/v1/D19-1387'] }),
+    ).toEqual({
+      authorId: edinburgh,
+      via: 'articles',
+    });
+    expect(await findLink(t.db, { name: 'Liu, Y.', articles: ['10.18653/v1/D17-1231'] })).toEqual({
+      authorId: icsi,
+      via: 'articles',
+    });
+  });
+
+  it('by title, case and a trailing period aside', async () => {
+    const result = await findLink(t.db, {
+      name: 'Yang Liu',
+      articles: ['using context information for dialog act classification in DNN framework.'],
+    });
+    expect(result).toEqual({ authorId: icsi, via: 'articles' });
+  });
+
+  it('by PubMed id and arXiv id', async () => {
+    const dir = await tempDir();
+    const file = await writeLines(dir, 'ids.jsonl', [
+      work({
+        id: 'https://openalex.org/W77770001',
+        ids: { pmid: 'https://pubmed.ncbi.nlm.nih.gov/31234567' },
+        authorships: [authorship('https://openalex.org/A77770001', 'Ingrid Kvist')],
+      }),
+      work({
+        id: 'https://openalex.org/W77770002',
+        locations: [{ landing_page_url: 'https://arxiv.org/abs/2101.00042v2' }],
+        authorships: [authorship('https://openalex.org/A77770002', 'Oskar Lund')],
+      }),
+    ]);
+    await ingest(t.db, 'works', [file]);
+    expect(await findLink(t.db, { name: 'Ingrid Kvist', articles: ['PMID: 31234567'] })).toEqual({
+      authorId: await authorId('A77770001'),
+      via: 'articles',
+    });
+    expect(await findLink(t.db, { name: 'O. Lund', articles: ['arXiv:2101.00042'] })).toEqual({
+      authorId: await authorId('A77770002'),
+      via: 'articles',
+    });
+  });
+
+  it('ignores an author of the article whose name is not compatible', async () => {
+    expect(await findLink(t.db, { name: 'Mirella Lapata', articles: ['10.18653/v1/D19-1387'] })).toEqual({
+      authorId: await authorId('acl:person/mirella-lapata'),
+      via: 'articles',
+    });
+    expect(await findLink(t.db, { name: 'Wei Liu', articles: ['10.18653/v1/D19-1387'] })).toEqual({
+      authorId: null,
+      via: 'no_evidence',
+    });
+  });
+
+  it('refuses to choose when one article of each Yang Liu is given', async () => {
+    expect(
+      await findLink(t.db, { name: 'Yang Liu', articles: ['10.18653/v1/D19-1387', '10.18653/v1/D17-1231'] }),
+    ).toEqual({ authorId: null, via: 'ambiguous' });
+  });
+});
+
+describe('linking by name and affiliation', () => {
+  it('tells the two Yang Lius apart by where they work', async () => {
+    expect(
+      await findLink(t.db, { name: 'Yang Liu', affiliations: ['Microsoft Research, Redmond, WA, USA'] }),
+    ).toEqual({
+      authorId: edinburgh,
+      via: 'affiliation',
+    });
+    expect(
+      await findLink(t.db, { name: 'Yang Liu', affiliations: ['Amazon Alexa AI, Sunnyvale, CA'] }),
+    ).toEqual({
+      authorId: icsi,
+      via: 'affiliation',
+    });
+  });
+
+  it('refuses a name alone, and a name whose affiliation matches nobody', async () => {
+    expect(await findLink(t.db, { name: 'Yang Liu' })).toEqual({ authorId: null, via: 'no_evidence' });
+    expect(await findLink(t.db, { name: 'Yang Liu', affiliations: ['Stanford University'] })).toEqual({
+      authorId: null,
+      via: 'no_evidence',
+    });
+  });
+
+  it('refuses when two people of one name share the affiliation (departments of one university)', async () => {
+    const dir = await tempDir();
+    const file = await writeLines(dir, 'garcia.jsonl', [
+      work({
+        authorships: [
+          authorship('https://openalex.org/A88880001', 'Maria Garcia', {
+            raw_affiliation_strings: ['Department of Physics, University of Valencia, Spain'],
+          }),
+        ],
+      }),
+      work({
+        authorships: [
+          authorship('https://openalex.org/A88880002', 'María García', {
+            raw_affiliation_strings: ['Dept. of Chemistry, Univ. of Valencia'],
+          }),
+        ],
+      }),
+    ]);
+    await ingest(t.db, 'works', [file]);
+    expect(
+      await findLink(t.db, {
+        name: 'Maria Garcia',
+        affiliations: ['University of Valencia, Valencia, Spain'],
+      }),
+    ).toEqual({
+      authorId: null,
+      via: 'ambiguous',
+    });
+  });
+});
+
+describe('relinking on every write of an author from group, and after every ingest', () => {
+  it('links on create, unlinks on a replace that removes the evidence, relinks on partial update', async () => {
+    const org = await createTestOrg(t);
+    const group = await createGroup(t.db, org.id, 'Reviewers');
+    const url = `/api/external/author-from-group/${group.group_id}/yl-1/`;
+    let res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: org.headers,
+      payload: { name: 'Yang Liu', articles: ['10.18653/v1/P19-1500'] },
+    });
+    expect(res.statusCode).toBe(200);
+    res = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    const linked = res.json().author;
+    expect(linked).toMatchObject({
+      id: edinburgh,
+      name: 'Yang Liu',
+      service_url: `http://refmatch.test/authors/${edinburgh}`,
+    });
+    expect(linked.last_articles).toHaveLength(3);
+
+    await t.app.inject({ method: 'POST', url, headers: org.headers, payload: { name: 'Yang Liu' } });
+    res = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(res.json().author).toBeNull();
+
+    await t.app.inject({
+      method: 'POST',
+      url: `${url}partial/`,
+      headers: org.headers,
+      payload: { affiliations: ['Amazon'] },
+    });
+    res = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(res.json().author).toMatchObject({ id: icsi });
+  });
+
+  it('links a group author when an ingest brings the evidence', async () => {
+    const org = await createTestOrg(t);
+    const group = await createGroup(t.db, org.id, 'Later');
+    const url = `/api/external/author-from-group/${group.group_id}/later/`;
+    await t.app.inject({
+      method: 'POST',
+      url,
+      headers: org.headers,
+      payload: { name: 'Saoirse Byrne', articles: ['10.5555/later.2024.1'] },
+    });
+    expect((await t.app.inject({ method: 'GET', url, headers: org.headers })).json().author).toBeNull();
+    const dir = await tempDir();
+    const file = await writeLines(dir, 'later.jsonl', [
+      work({
+        doi: 'https://doi.org/10.5555/LATER.2024.1',
+        authorships: [authorship('https://openalex.org/A99990001', 'Saoirse Byrne')],
+      }),
+    ]);
+    const report = await ingest(t.db, 'works', [file]);
+    expect(report.group_authors_relinked).toBeGreaterThanOrEqual(1);
+    const res = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(res.json().author).toMatchObject({
+      id: await authorId('A99990001'),
+      name: 'Saoirse Byrne',
+      articles_count: 1,
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { ingestRetractions } from '../../src/corpus/retractions.ts';
+import { ingest, tempDir, work, writeLines } from './helpers.ts';
+
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+const HEADER =
+  'Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,RetractionNature,Reason,Paywalled,Notes';
+
+function row(id: string, doi: string, pmid: string, nature: string): string {
+  return `${id},"A title, with a comma",(BLS) Biology;,"Some University, Somewhere",J,P,Norway,A. Author,,Research Article;,1/2/2020 0:00,10.1/retraction.${id},0,1/1/2019 0:00,${doi},${pmid},${nature},+Falsification/Fabrication of Data;,No,`;
+}
+
+async function retracted(): Promise<Record<string, boolean>> {
+  const { rows } = await db.query<{ title: string; is_retracted: boolean }>(
+    'SELECT title, is_retracted FROM works',
+  );
+  return Object.fromEntries(rows.map((r) => [r.title, r.is_retracted]));
+}
+
+describe('ingest retractions (Retraction Watch CSV)', () => {
+  it('marks works by OriginalPaperDOI, then OriginalPaperPubMedID; only RetractionNature = Retraction counts', async () => {
+    const dir = await tempDir();
+    await ingest(db, 'works', [
+      await writeLines(dir, 'w.jsonl', [
+        work({ title: 'By DOI', doi: 'https://doi.org/10.1234/ABC.1' }),
+        work({ title: 'By PMID', ids: { pmid: 'https://pubmed.ncbi.nlm.nih.gov/11112222' } }),
+        work({ title: 'Only corrected', doi: 'https://doi.org/10.1234/corr.1' }),
+        work({ title: 'Concern', doi: 'https://doi.org/10.1234/eoc.1' }),
+        work({ title: 'Clean', doi: 'https://doi.org/10.1234/clean.1' }),
+      ]),
+    ]);
+    const csv = path.join(dir, 'rw.csv');
+    await writeFile(
+      csv,
+      [
+        HEADER,
+        row('1', '10.1234/abc.1', '0', 'Retraction'),
+        row('2', 'unavailable', '11112222', 'Retraction'),
+        row('3', '10.1234/corr.1', '0', 'Correction'),
+        row('4', '10.1234/eoc.1', '0', 'Expression of concern'),
+        row('5', 'unavailable', '0', 'Retraction'),
+        row('6', '10.9999/not.in.corpus', '0', 'Retraction'),
+      ].join('\n'),
+    );
+    const report = await ingestRetractions({ db, progress: () => {} }, csv);
+    expect(report).toMatchObject({
+      rows: 6,
+      retractions: 3,
+      skipped_not_retraction: 2,
+      works_marked: 2,
+      notices_matched: 2,
+      bad_count: 1,
+      bad_records: [{ line: 6, reason: 'no OriginalPaperDOI or OriginalPaperPubMedID' }],
+    });
+    expect(await retracted()).toEqual({
+      'By DOI': true,
+      'By PMID': true,
+      'Only corrected': false,
+      Concern: false,
+      Clean: false,
+    });
+
+    // A work ingested after its notice is retracted at once; re-ingesting a retracted work that its
+    // source does not know is retracted keeps it retracted.
+    await ingest(db, 'works', [
+      await writeLines(dir, 'w2.jsonl', [
+        work({ title: 'Later', doi: 'https://doi.org/10.9999/NOT.IN.CORPUS' }),
+      ]),
+    ]);
+    const { rows } = await db.query<{ is_retracted: boolean }>(
+      `SELECT is_retracted FROM works WHERE title = 'Later'`,
+    );
+    expect(rows[0]!.is_retracted).toBe(true);
+  });
+});
