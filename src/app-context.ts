@@ -3,9 +3,12 @@
 import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/index.ts';
 import type { ApiKeyVerifier } from './organizations/api-keys.ts';
+import type { WorkIndex } from './retrieval/work-index.ts';
 
 export interface AppContext {
   config: Config;
   db: Database;
   keys: ApiKeyVerifier;
+  /** Full-text index over the corpus's works, built at start and kept current (docs/retrieval.md). */
+  index: WorkIndex;
 }

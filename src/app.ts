@@ -14,6 +14,7 @@ import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 import { registerExternalApi } from './external-api.ts';
+import { openWorkIndex } from './retrieval/db-work-index.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
 
 declare module 'fastify' {
@@ -46,7 +47,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: 'idle',
   });
 
-  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs) };
+  const index = await openWorkIndex(db, {
+    onError: (error) => app.log.warn({ err: error }, 'work index refresh failed'),
+  });
+  app.addHook('onClose', async () => {
+    await index.close();
+  });
+  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs), index };
   app.decorate('refmatch', ctx);
 
   registerValidation(app);

@@ -34,6 +34,10 @@ export async function startServer(
     await migrate(db);
     app = await buildApp({ config, db });
     const hooks: ServerHooks = { invalidateAuth: () => app?.refmatch.keys.invalidate(), afterCommand: [] };
+    // Works a command ingested become searchable at once rather than at the next poll.
+    hooks.afterCommand.push(async () => {
+      await app?.refmatch.index.refresh();
+    });
     const admin = config.databaseUrl ? null : await startAdminChannel(config, db, hooks);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

@@ -1,0 +1,87 @@
+// The corpora the retrieval bench runs on: the real ACL works read from the shared file, and a
+// generator that scales them up to any size.
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+export interface BenchWork {
+  id: number;
+  title: string;
+  abstract: string;
+  year: number | null;
+}
+
+export const ACL_FILE = new URL('../../shared/data/acl-anthology/works.jsonl.gz', import.meta.url).pathname;
+
+function rebuildAbstract(index: Record<string, number[]> | null | undefined): string {
+  if (!index) return '';
+  const words: string[] = [];
+  for (const [word, positions] of Object.entries(index)) for (const p of positions) words[p] = word;
+  return words.filter((w) => w !== undefined).join(' ');
+}
+
+interface AclRecord {
+  title?: string;
+  publication_year?: number;
+  abstract_inverted_index?: Record<string, number[]>;
+}
+
+export function readAclWorks(file = ACL_FILE): BenchWork[] {
+  if (!existsSync(file)) throw new Error(`ACL corpus missing: ${file} (see ../shared/data/README.md)`);
+  const works: BenchWork[] = [];
+  for (const line of gunzipSync(readFileSync(file)).toString('utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as AclRecord;
+    works.push({
+      id: works.length + 1,
+      title: r.title ?? '',
+      abstract: rebuildAbstract(r.abstract_inverted_index),
+      year: r.publication_year ?? null,
+    });
+  }
+  return works;
+}
+
+/** A small deterministic PRNG (mulberry32), so a generated corpus is the same on every run. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Scales the real works up to `count` synthetic ones. Each synthetic work picks a real "topic"
+ * work and builds its title and abstract from sentences of that work and of four random works near
+ * it in the file (the file is ordered by venue and year, so neighbours share a field). Vocabulary,
+ * phrases and sentence statistics are therefore real; only the mixing is synthetic, and ids are
+ * fresh. Generated lazily in batches to keep memory flat.
+ */
+export function* scaleUp(base: BenchWork[], count: number, firstId: number, seed = 42): Generator<BenchWork> {
+  const rnd = random(seed);
+  const sentences = base.map((w) => w.abstract.split(/(?<=[.!?])\s+/).filter((s) => s.length > 0));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  for (let i = 0; i < count; i++) {
+    const topic = Math.floor(rnd() * base.length);
+    const near = (): number =>
+      Math.min(base.length - 1, Math.max(0, topic + Math.floor((rnd() - 0.5) * 200)));
+    const pool = [topic, near(), near(), near(), near()];
+    const n = 4 + Math.floor(rnd() * 6);
+    const parts: string[] = [];
+    for (let s = 0; s < n; s++) {
+      const from = sentences[pick(pool)]!;
+      if (from.length > 0) parts.push(pick(from));
+    }
+    const titleFrom = base[pick(pool)]!.title.split(/\s+/);
+    const cut = Math.max(3, Math.floor(titleFrom.length * (0.5 + rnd() * 0.5)));
+    yield {
+      id: firstId + i,
+      title: titleFrom.slice(0, cut).join(' '),
+      abstract: parts.join(' '),
+      year: base[topic]!.year,
+    };
+  }
+}

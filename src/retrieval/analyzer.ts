@@ -1,0 +1,215 @@
+// The one analyzer the index and every query share, so that a word is stemmed the same way on both
+// sides (the JS Porter stemmer and Postgres's English stemmer disagree: never mix them).
+// Terms are stemmed unigrams plus bigrams of two adjacent content words ("neural network"): stemming
+// and bigrams helped ranking only together (RANKING.md). A bigram never spans a stop word or a
+// punctuation mark, so it stays inside one phrase.
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words.ts';
+
+/** Separates the two stems of a bigram term; unigram terms never contain it. */
+export const BIGRAM_SEPARATOR = ' ';
+
+const MAX_TOKEN_LENGTH = 40;
+const STEM_CACHE_LIMIT = 200_000;
+const stemCache = new Map<string, string>();
+
+// eslint-disable-next-line no-control-regex
+const ASCII_RE = /^[\x00-\x7f]*$/;
+const MARKS_RE = /\p{M}+/gu;
+// Letters NFKD does not decompose into a base letter plus a mark.
+const EXTRA_FOLDS: Record<string, string> = {
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ı: 'i',
+};
+const EXTRA_FOLDS_RE = /[øłđðþæœßı]/g;
+
+/** Lower-cases and folds accents and compatibility forms ("Ünïcode ﬁle" -> "unicode file"). */
+export function foldText(text: string): string {
+  // Most scholarly text is plain ASCII: skip Unicode normalisation when nothing needs it.
+  if (ASCII_RE.test(text)) return text.toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(MARKS_RE, '')
+    .toLowerCase()
+    .replace(EXTRA_FOLDS_RE, (c) => EXTRA_FOLDS[c] ?? c);
+}
+
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = stemmer(word);
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
+
+// Character classes of the hand-written scanner (a regular expression over every token cost ten
+// times more, which matters when a million works are indexed at start).
+const WORD = 1;
+const JOINER = 2; // inner hyphen or apostrophe: part of a word only between two word characters
+const BREAK = 3; // punctuation that ends a phrase
+const OTHER = 0;
+
+function charClass(code: number): number {
+  if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) return WORD;
+  if (code < 128) {
+    if (code === 45 || code === 39) return JOINER;
+    // . , ; : ! ? ( ) [ ] { } "
+    if (
+      code === 46 ||
+      code === 44 ||
+      code === 59 ||
+      code === 58 ||
+      code === 33 ||
+      code === 63 ||
+      code === 40 ||
+      code === 41 ||
+      code === 91 ||
+      code === 93 ||
+      code === 123 ||
+      code === 125 ||
+      code === 34
+    )
+      return BREAK;
+    return OTHER;
+  }
+  if (code === 0x2019 || code === 0x2010 || code === 0x2011) return JOINER;
+  if (code === 0x201c || code === 0x201d) return BREAK;
+  // Surrogate halves: treat as word characters so letters outside the BMP stay in one token.
+  if (code >= 0xd800 && code <= 0xdfff) return WORD;
+  return LETTER_OR_DIGIT_RE.test(String.fromCharCode(code)) ? WORD : OTHER;
+}
+
+/**
+ * The scanner under every analysis: calls `onWord(word, extra)` for each folded word in order and
+ * `onBreak()` at punctuation that ends a phrase. Stop words are passed on (the caller decides, so
+ * it can cache that decision with the stem). A hyphenated compound yields its parts, then the
+ * joined form with `extra` set (a unigram outside the bigram chain), so "pre-trained",
+ * "pre trained" and "pretrained" meet.
+ */
+export function forEachWord(
+  text: string,
+  onWord: (word: string, extra: boolean) => void,
+  onBreak: () => void,
+): void {
+  const folded = foldText(text);
+  const n = folded.length;
+  let i = 0;
+  while (i < n) {
+    const cls = charClass(folded.charCodeAt(i));
+    if (cls === BREAK) onBreak();
+    if (cls !== WORD) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let joined = false;
+    i++;
+    while (i < n) {
+      const c = charClass(folded.charCodeAt(i));
+      if (c === WORD) i++;
+      else if (c === JOINER && i + 1 < n && charClass(folded.charCodeAt(i + 1)) === WORD) {
+        joined = true;
+        i += 2;
+      } else break;
+    }
+    const raw = folded.slice(start, i);
+    if (!joined) {
+      onWord(raw, false);
+      continue;
+    }
+    // Possessive "'s" goes, other apostrophes close up ("don't" -> "dont").
+    const word = raw.replace(/['\u2019]s$/, '').replace(/['\u2019]/g, '');
+    if (!/[-\u2010\u2011]/.test(word)) {
+      onWord(word, false);
+      continue;
+    }
+    const parts = word.split(/[-\u2010\u2011]/);
+    for (const part of parts) onWord(part, false);
+    onWord(parts.join(''), true);
+  }
+}
+
+/** Whether a folded word is indexed (long enough, not absurdly long, not a stop word). */
+export function isContentWord(word: string): boolean {
+  return word.length >= 2 && word.length <= MAX_TOKEN_LENGTH && !STOP_WORDS.has(word);
+}
+
+/**
+ * Calls `emit(term, surface)` for every term of `text` in order, and returns the number of content
+ * words (the text's length for BM25). Bigrams join two adjacent content words; a stop word, a
+ * phrase-ending mark or a dropped token breaks the chain.
+ */
+export function forEachTerm(
+  text: string,
+  emit: (term: string, surface: string) => void,
+  keepSurfaces = false,
+): number {
+  let length = 0;
+  let prev: string | null = null;
+  let prevWord = '';
+  forEachWord(
+    text,
+    (word, extra) => {
+      if (!isContentWord(word)) {
+        if (!extra) prev = null;
+        return;
+      }
+      const s = stem(word);
+      emit(s, word);
+      if (extra) return;
+      length++;
+      if (prev !== null) emit(prev + BIGRAM_SEPARATOR + s, keepSurfaces ? prevWord + ' ' + word : '');
+      prev = s;
+      prevWord = word;
+    },
+    () => {
+      prev = null;
+    },
+  );
+  return length;
+}
+
+/** Term counts of a text, each occurrence counted `weight` times, added into `counts`. */
+export function analyzeInto(text: string, weight: number, counts: Map<string, number>): number {
+  return (
+    forEachTerm(text, (term) => {
+      counts.set(term, (counts.get(term) ?? 0) + weight);
+    }) * weight
+  );
+}
+
+export interface AnalyzedText {
+  /** Terms in order of appearance, repeated as they occur. */
+  terms: string[];
+  /** Term -> its first surface form in the text (folded words, e.g. "neural networks"). */
+  surfaces: Map<string, string>;
+}
+
+export function analyze(text: string, keepSurfaces = false): AnalyzedText {
+  const terms: string[] = [];
+  const surfaces = new Map<string, string>();
+  forEachTerm(
+    text,
+    (term, surface) => {
+      terms.push(term);
+      if (keepSurfaces && !surfaces.has(term)) surfaces.set(term, surface);
+    },
+    keepSurfaces,
+  );
+  return { terms, surfaces };
+}
+
+export function isBigram(term: string): boolean {
+  return term.includes(BIGRAM_SEPARATOR);
+}

@@ -1,0 +1,236 @@
+// The in-process WorkIndex, kept current from the database: at start it reads every work, then
+// polls `works.change_seq` (every `pollMs`, and on demand through `refresh()`), so works ingested by
+// another process appear within a poll. A changed work replaces its old version; deleted works are
+// found by comparing counts (cheap) and then ids (only when the counts differ).
+import type { Database } from '../infra/db/index.ts';
+import { Bm25Index, type IndexOptions } from './bm25-index.ts';
+import {
+  Scorer,
+  matchedTerms,
+  prepareQuery,
+  scoreWorks,
+  type QueryField,
+  type QueryOptions,
+} from './search.ts';
+import type {
+  IndexStats,
+  RefreshResult,
+  ScoreRequest,
+  SearchRequest,
+  TermStatistics,
+  WorkIndex,
+} from './work-index.ts';
+import type { MatchedTerm, QueryTerm, SearchHit } from './search.ts';
+
+export interface DbWorkIndexOptions {
+  /** Poll interval in ms; 0 turns polling off (refresh() still works). Default 2000. */
+  pollMs?: number;
+  index?: Partial<IndexOptions>;
+  /** Told of a failed background refresh (the next poll retries). */
+  onError?: (error: unknown) => void;
+}
+
+interface WorkRow {
+  id: number;
+  title: string;
+  abstract: string | null;
+  publication_year: number | null;
+  change_seq: number;
+}
+
+const PAGE = 1000;
+// Sequence numbers are taken at insert but become visible at commit, so a transaction that took a
+// lower number can commit after we read past it. Each poll re-reads the ids and sequence numbers of
+// this many recent changes and fetches any version it has not indexed.
+const LOOKBACK = 5000;
+// Counting rows on every poll would cost a scan of `works`; deletions are rare.
+const COUNT_EVERY_POLLS = 15;
+
+const SELECT_CHANGED = `SELECT id, title, abstract, publication_year, change_seq FROM works
+  WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`;
+const SELECT_RECENT_VERSIONS = `SELECT id, change_seq FROM works WHERE change_seq > $1 AND change_seq <= $2`;
+const SELECT_BY_IDS = `SELECT id, title, abstract, publication_year, change_seq FROM works WHERE id = ANY($1::int[])`;
+const COUNT_WORKS = `SELECT count(*)::int AS n FROM works`;
+const SELECT_ALL_IDS = `SELECT id FROM works`;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class DbWorkIndex implements WorkIndex {
+  /** The index itself: also the `RankingIndex` the referee finder reads postings from. */
+  readonly core: Bm25Index;
+  private readonly scorer: Scorer;
+  private lastSeq = 0;
+  private polls = 0;
+  private running: Promise<RefreshResult> | null = null;
+  private queued: Promise<RefreshResult> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private lastRefreshAt: Date | null = null;
+  private lastRefreshMs: number | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: DbWorkIndexOptions = {},
+  ) {
+    this.core = new Bm25Index(options.index);
+    this.scorer = new Scorer(this.core);
+  }
+
+  /** Loads every work, then starts polling. */
+  async start(): Promise<this> {
+    await this.refresh();
+    const pollMs = this.options.pollMs ?? 2000;
+    if (pollMs > 0 && !this.closed) {
+      this.timer = setInterval(() => {
+        if (this.running) return;
+        this.polls++;
+        this.refreshNow(this.polls % COUNT_EVERY_POLLS === 0).catch((error: unknown) =>
+          this.options.onError?.(error),
+        );
+      }, pollMs);
+      this.timer.unref();
+    }
+    return this;
+  }
+
+  refresh(): Promise<RefreshResult> {
+    return this.refreshNow(true);
+  }
+
+  /** One refresh at a time; a call during one runs once more after it (changes may have landed since). */
+  private refreshNow(checkDeletions: boolean): Promise<RefreshResult> {
+    if (!this.running) {
+      this.running = this.sync(checkDeletions).finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.refreshNow(checkDeletions);
+      });
+    return this.queued;
+  }
+
+  private async sync(checkDeletions: boolean): Promise<RefreshResult> {
+    const started = performance.now();
+    let upserted = 0;
+    let removed = 0;
+    if (this.closed) return { upserted, removed, ms: 0 };
+
+    if (this.lastSeq > 0) {
+      const recent = await this.db.query<{ id: number; change_seq: number }>(SELECT_RECENT_VERSIONS, [
+        Math.max(0, this.lastSeq - LOOKBACK),
+        this.lastSeq,
+      ]);
+      const missed = recent.rows.filter((r) => this.core.changeSeqOf(r.id) !== r.change_seq).map((r) => r.id);
+      if (missed.length > 0) upserted += await this.fetchAndApply(missed);
+    }
+
+    for (;;) {
+      const page = await this.db.query<WorkRow>(SELECT_CHANGED, [this.lastSeq, PAGE]);
+      for (const row of page.rows) {
+        if (this.apply(row)) upserted++;
+        if (row.change_seq > this.lastSeq) this.lastSeq = row.change_seq;
+      }
+      if (page.rows.length < PAGE) break;
+      // Indexing a page is CPU work: let requests in between pages.
+      await yieldToEventLoop();
+    }
+
+    if (checkDeletions) {
+      const { rows } = await this.db.query<{ n: number }>(COUNT_WORKS);
+      if ((rows[0]?.n ?? 0) !== this.core.liveWorks) {
+        const ids = new Set((await this.db.query<{ id: number }>(SELECT_ALL_IDS)).rows.map((r) => r.id));
+        for (const id of this.core.liveWorkIds()) {
+          if (!ids.has(id) && this.core.remove(id)) removed++;
+        }
+        const absent = [...ids].filter((id) => this.core.docOf(id) < 0);
+        if (absent.length > 0) upserted += await this.fetchAndApply(absent);
+      }
+    }
+
+    if (upserted > 0 || removed > 0) this.core.flush();
+    this.lastRefreshAt = new Date();
+    this.lastRefreshMs = performance.now() - started;
+    return { upserted, removed, ms: this.lastRefreshMs };
+  }
+
+  private async fetchAndApply(ids: number[]): Promise<number> {
+    let applied = 0;
+    for (let i = 0; i < ids.length; i += PAGE) {
+      const { rows } = await this.db.query<WorkRow>(SELECT_BY_IDS, [ids.slice(i, i + PAGE)]);
+      for (const row of rows) if (this.apply(row)) applied++;
+    }
+    return applied;
+  }
+
+  private apply(row: WorkRow): boolean {
+    return this.core.upsert({
+      workId: row.id,
+      title: row.title,
+      abstract: row.abstract,
+      year: row.publication_year,
+      changeSeq: row.change_seq,
+    });
+  }
+
+  async search(request: SearchRequest): Promise<SearchHit[]> {
+    const query = prepareQuery(this.core, request.fields, request);
+    return this.scorer.search(query, request.k ?? 100, request.filter);
+  }
+
+  async scoreWorks(request: ScoreRequest): Promise<SearchHit[]> {
+    return scoreWorks(this.core, prepareQuery(this.core, request.fields, request), request.workIds);
+  }
+
+  async matchedTerms(request: ScoreRequest): Promise<Map<number, MatchedTerm[]>> {
+    const query = prepareQuery(this.core, request.fields, request);
+    const out = new Map<number, MatchedTerm[]>();
+    for (const id of request.workIds) out.set(id, matchedTerms(this.core, query, id));
+    return out;
+  }
+
+  async queryTerms(fields: readonly QueryField[], options?: QueryOptions): Promise<QueryTerm[]> {
+    return prepareQuery(this.core, fields, options).terms;
+  }
+
+  async termStatistics(terms: readonly string[]): Promise<TermStatistics> {
+    return {
+      docCount: this.core.docCount,
+      avgDocLength: this.core.avgDocLength,
+      terms: terms.map((term) => {
+        const id = this.core.termId(term);
+        return { term, df: this.core.docFreq(id), idf: id < 0 ? 0 : this.core.idf(id) };
+      }),
+    };
+  }
+
+  stats(): IndexStats {
+    return {
+      works: this.core.liveWorks,
+      changeSeq: this.lastSeq,
+      terms: this.core.termCount,
+      postings: this.core.postingCount(),
+      segments: this.core.segments.length,
+      arrayBytes: this.core.arrayBytes(),
+      lastRefreshAt: this.lastRefreshAt?.toISOString() ?? null,
+      lastRefreshMs: this.lastRefreshMs,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+    await this.queued?.catch(() => undefined);
+  }
+}
+
+/** Builds the index from the database and starts keeping it current. */
+export function openWorkIndex(db: Database, options: DbWorkIndexOptions = {}): Promise<DbWorkIndex> {
+  return new DbWorkIndex(db, options).start();
+}

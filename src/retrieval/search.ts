@@ -1,0 +1,277 @@
+// Query side of the BM25 index: a weighted multi-field text becomes weighted terms (analysed as the
+// index was), very common and unknown terms are dropped, the rest are scored term at a time into a
+// reusable accumulator, and the top k are normalised by the query's self-score so that a long
+// query does not inflate every score (RANKING.md: up to -0.035 loss).
+import { forEachTerm, isBigram } from './analyzer.ts';
+import { LIVE, type Bm25Index } from './bm25-index.ts';
+import { TF_SCALE, findSlot, findTerm } from './segment.ts';
+
+export interface QueryField {
+  text: string;
+  /** How much one occurrence in this field counts (e.g. title 1, abstract 1, full text 0.4). */
+  weight: number;
+}
+
+export interface QueryOptions {
+  /** Terms in more than this share of the works are dropped (they rank nothing and cost most). */
+  maxDfRatio?: number;
+  /** Keep only this many terms, the most informative (query weight times IDF) first. */
+  maxTerms?: number;
+}
+
+const MIN_COMMON_DF = 100;
+
+export const DEFAULT_QUERY_OPTIONS: Required<QueryOptions> = { maxDfRatio: 0.2, maxTerms: 200 };
+
+export interface QueryTerm {
+  term: string;
+  /** A readable form from the query text ("neural networks" for "neural network"). */
+  surface: string;
+  termId: number;
+  df: number;
+  idf: number;
+  bigram: boolean;
+  /** Field-weighted, saturated frequency in the query. */
+  queryWeight: number;
+  /** queryWeight * idf * (k1 + 1): the most a work can get from this term. */
+  weight: number;
+}
+
+export interface PreparedQuery {
+  terms: QueryTerm[];
+  /** What a work identical to the query would score; divides every score. */
+  selfScore: number;
+  /** Terms dropped for being in more than `maxDfRatio` of the works. */
+  commonTerms: string[];
+  /** Distinct query terms the corpus does not hold. */
+  unknownTerms: number;
+}
+
+export interface SearchHit {
+  workId: number;
+  /** Raw BM25 divided by the query's self-score: about 0..1, comparable across queries. */
+  score: number;
+}
+
+export interface MatchedTerm {
+  term: string;
+  surface: string;
+  bigram: boolean;
+  /** This term's share of the work's normalised score. */
+  contribution: number;
+}
+
+export function prepareQuery(
+  index: Bm25Index,
+  fields: readonly QueryField[],
+  options: QueryOptions = {},
+): PreparedQuery {
+  const { maxDfRatio, maxTerms } = { ...DEFAULT_QUERY_OPTIONS, ...options };
+  const { k1, b } = index.options;
+  const weights = new Map<string, number>();
+  const rawCounts = new Map<string, number>();
+  const surfaces = new Map<string, string>();
+  let queryLength = 0;
+  for (const field of fields) {
+    if (!field.text || field.weight <= 0) continue;
+    const counts = new Map<string, number>();
+    const length = forEachTerm(
+      field.text,
+      (term, surface) => {
+        counts.set(term, (counts.get(term) ?? 0) + 1);
+        if (!surfaces.has(term)) surfaces.set(term, surface);
+      },
+      true,
+    );
+    queryLength += length * field.weight;
+    for (const [term, tf] of counts) {
+      // Saturated like a document's tf: once counts 1, many times approaches k1 + 1.
+      weights.set(term, (weights.get(term) ?? 0) + (field.weight * (k1 + 1) * tf) / (k1 + tf));
+      rawCounts.set(term, (rawCounts.get(term) ?? 0) + field.weight * tf);
+    }
+  }
+
+  const n = index.docCount;
+  const terms: QueryTerm[] = [];
+  const commonTerms: string[] = [];
+  let unknownTerms = 0;
+  for (const [term, queryWeight] of weights) {
+    const termId = index.termId(term);
+    const df = index.docFreq(termId);
+    if (df === 0) {
+      unknownTerms++;
+      continue;
+    }
+    // In a small corpus every term is "common"; the cut-off only matters (for cost) in a large one.
+    if (df > n * maxDfRatio && df > MIN_COMMON_DF) {
+      commonTerms.push(term);
+      continue;
+    }
+    const idf = index.idf(termId);
+    terms.push({
+      term,
+      surface: surfaces.get(term) ?? term,
+      termId,
+      df,
+      idf,
+      bigram: isBigram(term),
+      queryWeight,
+      weight: queryWeight * idf * (k1 + 1),
+    });
+  }
+  terms.sort((x, y) => y.weight - x.weight);
+  if (terms.length > maxTerms) terms.length = maxTerms;
+
+  const avg = Math.max(1, index.avgDocLength);
+  const selfNorm = k1 * (1 - b + (b * queryLength) / avg);
+  let selfScore = 0;
+  for (const t of terms) {
+    const tf = rawCounts.get(t.term) ?? 0;
+    selfScore += (t.weight * tf) / (tf + selfNorm);
+  }
+  return { terms, selfScore, commonTerms, unknownTerms };
+}
+
+/** A reusable score accumulator: one per index, grown with it. Not reentrant (searches are sync). */
+export class Scorer {
+  private acc = new Float32Array(0);
+
+  constructor(private readonly index: Bm25Index) {}
+
+  search(query: PreparedQuery, k: number, filter?: (workId: number) => boolean): SearchHit[] {
+    const index = this.index;
+    const slotCount = index.slotCount;
+    if (query.terms.length === 0 || slotCount === 0 || query.selfScore <= 0) return [];
+    if (this.acc.length < slotCount) this.acc = new Float32Array(Math.ceil(slotCount * 1.25));
+    const acc = this.acc;
+    const { norms, states, slotWork } = index.internals();
+    let lo = slotCount;
+    let hi = -1;
+    for (const seg of index.segments) {
+      const { offsets, slots, tfs } = seg;
+      for (const t of query.terms) {
+        const k = findTerm(seg, t.termId);
+        if (k < 0) continue;
+        const w = t.weight;
+        const end = offsets[k + 1]!;
+        for (let i = offsets[k]!; i < end; i++) {
+          const slot = slots[i]!;
+          const tf = tfs[i]! / TF_SCALE;
+          acc[slot] = acc[slot]! + (w * tf) / (tf + norms[slot]!);
+        }
+        if (end > offsets[k]!) {
+          if (slots[offsets[k]!]! < lo) lo = slots[offsets[k]!]!;
+          if (slots[end - 1]! > hi) hi = slots[end - 1]!;
+        }
+      }
+    }
+    const hits = topK(acc, lo, hi, k, states, slotWork, filter);
+    if (hi >= lo) acc.fill(0, lo, hi + 1);
+    for (const h of hits) h.score /= query.selfScore;
+    return hits;
+  }
+}
+
+function topK(
+  acc: Float32Array,
+  lo: number,
+  hi: number,
+  k: number,
+  states: Uint8Array,
+  slotWork: Int32Array,
+  filter?: (workId: number) => boolean,
+): SearchHit[] {
+  if (k <= 0) return [];
+  // A min-heap of (score, slot) of size k, as parallel arrays.
+  const scores = new Float64Array(k);
+  const heapSlots = new Int32Array(k);
+  let size = 0;
+  for (let s = lo; s <= hi; s++) {
+    const v = acc[s]!;
+    if (v <= 0 || (size === k && v <= scores[0]!)) continue;
+    if (states[s] !== LIVE) continue;
+    if (filter && !filter(slotWork[s]!)) continue;
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (scores[p]! <= v) break;
+        scores[i] = scores[p]!;
+        heapSlots[i] = heapSlots[p]!;
+        i = p;
+      }
+      scores[i] = v;
+      heapSlots[i] = s;
+    } else {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const r = l + 1;
+        const c = r < size && scores[r]! < scores[l]! ? r : l;
+        if (scores[c]! >= v) break;
+        scores[i] = scores[c]!;
+        heapSlots[i] = heapSlots[c]!;
+        i = c;
+      }
+      scores[i] = v;
+      heapSlots[i] = s;
+    }
+  }
+  const hits: SearchHit[] = [];
+  for (let i = 0; i < size; i++) hits.push({ workId: slotWork[heapSlots[i]!]!, score: scores[i]! });
+  hits.sort((x, y) => y.score - x.score || x.workId - y.workId);
+  return hits;
+}
+
+/**
+ * Scores given works against the query (e.g. every work of one author), without a corpus-wide
+ * pass: each (term, work) pair is a binary search. Works not indexed are left out.
+ */
+export function scoreWorks(index: Bm25Index, query: PreparedQuery, workIds: readonly number[]): SearchHit[] {
+  const hits: SearchHit[] = [];
+  if (query.selfScore <= 0) return hits;
+  for (const workId of workIds) {
+    const doc = index.docOf(workId);
+    if (doc < 0) continue;
+    let score = 0;
+    for (const c of contributions(index, query, doc)) score += c.value;
+    hits.push({ workId, score: score / query.selfScore });
+  }
+  hits.sort((x, y) => y.score - x.score || x.workId - y.workId);
+  return hits;
+}
+
+/** The query terms a work matches, most contributing first (for "relevant concepts"). */
+export function matchedTerms(index: Bm25Index, query: PreparedQuery, workId: number): MatchedTerm[] {
+  const doc = index.docOf(workId);
+  if (doc < 0 || query.selfScore <= 0) return [];
+  return contributions(index, query, doc)
+    .sort((x, y) => y.value - x.value)
+    .map(({ term, value }) => ({
+      term: term.term,
+      surface: term.surface,
+      bigram: term.bigram,
+      contribution: value / query.selfScore,
+    }));
+}
+
+function contributions(
+  index: Bm25Index,
+  query: PreparedQuery,
+  doc: number,
+): Array<{ term: QueryTerm; value: number }> {
+  const seg = index.segments.find((s) => doc >= s.firstSlot && doc <= s.lastSlot);
+  if (!seg) return [];
+  const norm = index.docNorm(doc);
+  const out: Array<{ term: QueryTerm; value: number }> = [];
+  for (const t of query.terms) {
+    const k = findTerm(seg, t.termId);
+    if (k < 0) continue;
+    const at = findSlot(seg.slots, seg.offsets[k]!, seg.offsets[k + 1]!, doc);
+    if (at < 0) continue;
+    const tf = seg.tfs[at]! / TF_SCALE;
+    out.push({ term: t, value: (t.weight * tf) / (tf + norm) });
+  }
+  return out;
+}

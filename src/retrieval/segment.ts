@@ -1,0 +1,171 @@
+// An immutable block of postings in compressed-sparse-row form: for each term present, a run of
+// (slot, tf) pairs with slots ascending. Typed arrays keep a million works in about a gigabyte and
+// let a query walk postings without allocating.
+
+/** Term frequencies are stored in quarter units in one byte (weighted field counts up to 63.75). */
+export const TF_SCALE = 4;
+export const TF_MAX = 255;
+
+export interface Segment {
+  /** Sorted ids of the terms that have postings here. */
+  readonly termIds: Int32Array;
+  /** Postings of termIds[i] are slots/tfs[offsets[i] .. offsets[i+1]). */
+  readonly offsets: Int32Array;
+  readonly slots: Int32Array;
+  readonly tfs: Uint8Array;
+  readonly firstSlot: number;
+  readonly lastSlot: number;
+}
+
+/** Index in `segment.termIds` of `termId`, or -1. */
+export function findTerm(segment: Segment, termId: number): number {
+  const ids = segment.termIds;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v < termId) lo = mid + 1;
+    else if (v > termId) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Position of `slot` in the postings [from, to) of one term, or -1. */
+export function findSlot(slots: Int32Array, from: number, to: number, slot: number): number {
+  let lo = from;
+  let hi = to - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = slots[mid]!;
+    if (v < slot) lo = mid + 1;
+    else if (v > slot) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Growable (term, slot, tf) triples, appended in slot order, sealed into a Segment. */
+export class PostingBuffer {
+  private terms = new Int32Array(1024);
+  private slots = new Int32Array(1024);
+  private tfs = new Uint8Array(1024);
+  length = 0;
+  firstSlot = -1;
+  lastSlot = -1;
+
+  add(termId: number, slot: number, tf: number): void {
+    if (this.length === this.terms.length) this.grow();
+    const i = this.length++;
+    this.terms[i] = termId;
+    this.slots[i] = slot;
+    this.tfs[i] = Math.min(TF_MAX, Math.max(1, Math.round(tf * TF_SCALE)));
+    if (this.firstSlot < 0) this.firstSlot = slot;
+    this.lastSlot = slot;
+  }
+
+  private grow(): void {
+    const size = this.terms.length * 2;
+    const terms = new Int32Array(size);
+    terms.set(this.terms);
+    const slots = new Int32Array(size);
+    slots.set(this.slots);
+    const tfs = new Uint8Array(size);
+    tfs.set(this.tfs);
+    this.terms = terms;
+    this.slots = slots;
+    this.tfs = tfs;
+  }
+
+  /** Counting sort by term; stable, so each term's slots stay ascending. */
+  seal(): Segment {
+    const n = this.length;
+    let maxTerm = -1;
+    for (let i = 0; i < n; i++) if (this.terms[i]! > maxTerm) maxTerm = this.terms[i]!;
+    const counts = new Int32Array(maxTerm + 2);
+    for (let i = 0; i < n; i++) counts[this.terms[i]! + 1]!++;
+    let distinct = 0;
+    for (let t = 1; t < counts.length; t++) if (counts[t]! > 0) distinct++;
+    const termIds = new Int32Array(distinct);
+    const offsets = new Int32Array(distinct + 1);
+    // counts[t+1] becomes the start of term t's run.
+    let k = 0;
+    let run = 0;
+    for (let t = 0; t <= maxTerm; t++) {
+      const c = counts[t + 1]!;
+      counts[t + 1] = run;
+      if (c > 0) {
+        termIds[k] = t;
+        offsets[k] = run;
+        k++;
+      }
+      run += c;
+    }
+    offsets[distinct] = run;
+    const slots = new Int32Array(n);
+    const tfs = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const pos = counts[this.terms[i]! + 1]!++;
+      slots[pos] = this.slots[i]!;
+      tfs[pos] = this.tfs[i]!;
+    }
+    return { termIds, offsets, slots, tfs, firstSlot: this.firstSlot, lastSlot: this.lastSlot };
+  }
+}
+
+/**
+ * Merges segments (older first, so slots stay ascending) into one, dropping postings of dead slots.
+ * `onDropped(termId)` is told of each dropped posting so document frequencies stay exact.
+ */
+export function mergeSegments(
+  segments: readonly Segment[],
+  alive: Uint8Array,
+  onDropped: (termId: number) => void,
+): Segment {
+  const termSet = new Set<number>();
+  let total = 0;
+  for (const s of segments) {
+    for (const t of s.termIds) termSet.add(t);
+    total += s.slots.length;
+  }
+  const termIds = Int32Array.from(termSet).sort();
+  const offsets = new Int32Array(termIds.length + 1);
+  let slots = new Int32Array(total);
+  let tfs = new Uint8Array(total);
+  const cursors = segments.map(() => 0);
+  let pos = 0;
+  for (let k = 0; k < termIds.length; k++) {
+    const t = termIds[k]!;
+    offsets[k] = pos;
+    for (let s = 0; s < segments.length; s++) {
+      const seg = segments[s]!;
+      // Terms are visited in ascending order, so each segment's term cursor only moves forward.
+      let c = cursors[s]!;
+      while (c < seg.termIds.length && seg.termIds[c]! < t) c++;
+      cursors[s] = c;
+      if (c >= seg.termIds.length || seg.termIds[c] !== t) continue;
+      for (let i = seg.offsets[c]!; i < seg.offsets[c + 1]!; i++) {
+        const slot = seg.slots[i]!;
+        if (alive[slot] === 1) {
+          slots[pos] = slot;
+          tfs[pos] = seg.tfs[i]!;
+          pos++;
+        } else onDropped(t);
+      }
+    }
+  }
+  offsets[termIds.length] = pos;
+  if (pos < total) {
+    slots = slots.slice(0, pos);
+    tfs = tfs.slice(0, pos);
+  }
+  return {
+    termIds,
+    offsets,
+    slots,
+    tfs,
+    firstSlot: segments[0]?.firstSlot ?? -1,
+    lastSlot: segments[segments.length - 1]?.lastSlot ?? -1,
+  };
+}

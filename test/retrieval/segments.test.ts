@@ -1,0 +1,61 @@
+// Segments are immutable: updates tombstone and append, and merging drops dead postings while
+// keeping document frequencies exact.
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../src/retrieval/bm25-index.ts';
+import { Scorer, prepareQuery } from '../../src/retrieval/search.ts';
+
+const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa'];
+const text = (i: number, v: number) => `${words[i % 8]} ${words[(i + v) % 8]} item${i} version${v}`;
+
+describe('index segments', () => {
+  it('keeps few segments and exact document frequencies through many small updates', () => {
+    const index = new Bm25Index({ segmentWorks: 50 });
+    for (let v = 0; v < 5; v++) {
+      for (let i = 0; i < 200; i++) {
+        index.upsert({
+          workId: i + 1,
+          title: text(i, v),
+          abstract: null,
+          year: 2020,
+          changeSeq: v * 1000 + i,
+        });
+        if (i % 7 === 0) index.flush();
+      }
+      index.flush();
+    }
+    expect(index.liveWorks).toBe(200);
+    expect(index.segments.length).toBeLessThanOrEqual(4 + 8);
+
+    // A fresh index of the final versions, for comparison.
+    const fresh = new Bm25Index({ segmentWorks: 50 });
+    for (let i = 0; i < 200; i++)
+      fresh.upsert({ workId: i + 1, title: text(i, 4), abstract: null, year: 2020, changeSeq: 1 });
+    fresh.flush();
+    for (const term of ['version4', 'version0', 'alpha', 'item7']) {
+      const live = index.postings(index.termId(term)).docs.length;
+      expect(live).toBe(fresh.postings(fresh.termId(term)).docs.length);
+      // Stored postings may still hold tombstoned versions, never fewer than the live ones.
+      expect(index.docFreq(index.termId(term))).toBeGreaterThanOrEqual(live);
+    }
+    expect(index.postings(index.termId('version0')).docs.length).toBe(0);
+    const hits = new Scorer(index).search(prepareQuery(index, [{ text: 'item7 version4', weight: 1 }]), 3);
+    expect(hits[0]!.workId).toBe(8);
+  });
+
+  it('rewrites a segment once most of it is dead, so its postings stop counting', () => {
+    const index = new Bm25Index({ segmentWorks: 100 });
+    for (let i = 0; i < 100; i++)
+      index.upsert({ workId: i + 1, title: 'common rare' + i, abstract: null, year: null, changeSeq: i });
+    index.flush();
+    for (let i = 0; i < 60; i++) index.remove(i + 1);
+    index.flush();
+    expect(index.docFreq(index.termId('common'))).toBe(40);
+    expect(index.docCount).toBe(40);
+  });
+
+  it('skips a version it already holds', () => {
+    const index = new Bm25Index();
+    expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(true);
+    expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(false);
+  });
+});
