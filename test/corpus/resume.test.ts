@@ -1,0 +1,130 @@
+// Resume after kill -9: a real `refmatch ingest works` process killed with SIGKILL in the middle of a
+// file, run again, must leave the corpus exactly as one clean run does.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/infra/db/index.ts';
+import { openPostgres } from '../../src/infra/db/postgres.ts';
+import type { Database } from '../../src/infra/db/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { authorship, ingest, snapshot, tempDir, work, writeLines } from './helpers.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
+const WORKS = 4_000;
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0)) await fn();
+});
+
+function makeWorks(): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < WORKS; i++) {
+    out.push(
+      work({
+        id: `https://openalex.org/W4${String(i).padStart(7, '0')}`,
+        title: `Resumable ingestion study ${i}`,
+        cited_by_count: i % 17,
+        publication_year: 2000 + (i % 25),
+        abstract_inverted_index: { Word: [0], number: [1], [`w${i}`]: [2] },
+        authorships: [
+          authorship(
+            `https://openalex.org/A4${String(i % 300).padStart(7, '0')}`,
+            `Author Number${i % 300}`,
+            {
+              raw_affiliation_strings: [`Institute ${i % 7}`],
+            },
+          ),
+          authorship(`https://openalex.org/A5${String(i % 101).padStart(7, '0')}`, `Second Person${i % 101}`),
+        ],
+      }),
+    );
+  }
+  return out;
+}
+
+interface Target {
+  env: Record<string, string>;
+  open(): Promise<Database>;
+}
+
+async function target(dir: string): Promise<Target> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    // A schema of its own on the server, reached by the CLI through search_path in the URL.
+    const schemaDb: TestDatabase = await createTestDatabase();
+    cleanup.push(() => schemaDb.destroy());
+    const withSchema = new URL(url);
+    withSchema.searchParams.set('options', `-c search_path=${schemaDb.schema},public`);
+    return {
+      env: { DATABASE_URL: withSchema.toString() },
+      open: async () => openPostgres({ connectionString: url, schema: schemaDb.schema, maxConnections: 2 }),
+    };
+  }
+  const dataDir = path.join(dir, 'data');
+  return {
+    env: { REFMATCH_DATA_DIR: dataDir },
+    open: () => openDatabase({ databaseUrl: null, dataDir }),
+  };
+}
+
+function runCli(env: Record<string, string>, args: string[], killAfterFirstProgress: boolean) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env, REFMATCH_DEMO: 'false', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    // The first progress line is printed right after the first batch commits.
+    if (killAfterFirstProgress && / works \(/.test(stderr)) child.kill('SIGKILL');
+  });
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    },
+  );
+}
+
+describe('resume after kill -9', () => {
+  it(
+    'a run killed mid-file and run again gives the corpus of one clean run',
+    { timeout: 600_000 },
+    async () => {
+      const dir = await tempDir();
+      const file = await writeLines(dir, 'works.jsonl', makeWorks());
+      const t = await target(dir);
+
+      const killed = await runCli(t.env, ['ingest', 'works', file, '--batch-size', '100'], true);
+      expect(killed.signal).toBe('SIGKILL');
+
+      let db = await t.open();
+      const mid = await db.query<{ lines_done: number; completed: boolean }>(
+        'SELECT lines_done, completed FROM ingest_checkpoints',
+      );
+      await db.close();
+      // Killed in the middle: some batches committed, not all.
+      expect(mid.rows[0]!.completed).toBe(false);
+      expect(mid.rows[0]!.lines_done).toBeGreaterThan(0);
+      expect(mid.rows[0]!.lines_done).toBeLessThan(WORKS);
+
+      const rerun = await runCli(t.env, ['ingest', 'works', file, '--batch-size', '100'], false);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const report = JSON.parse(rerun.stdout) as {
+        files: Array<{ resumed_from_line: number; lines: number; bad_count: number }>;
+      };
+      expect(report.files[0]!.resumed_from_line).toBe(mid.rows[0]!.lines_done);
+      expect(report.files[0]).toMatchObject({ lines: WORKS, bad_count: 0 });
+
+      db = await t.open();
+      const resumed = await snapshot(db);
+      await db.close();
+
+      const clean = await createTestDatabase();
+      cleanup.push(() => clean.destroy());
+      await ingest(clean, 'works', [file], 100);
+      expect(resumed).toEqual(await snapshot(clean));
+    },
+  );
+});
