@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../src/infra/config.ts';
+
+describe('parseConfig (one pure function over the environment)', () => {
+  it('has documented defaults for an empty environment', () => {
+    const config = parseConfig({}, '/srv/app');
+    expect(config).toMatchObject({
+      port: 8000,
+      host: '0.0.0.0',
+      databaseUrl: null,
+      dataDir: path.resolve('/srv/app', 'data'),
+      logLevel: 'info',
+      publicBaseUrl: 'http://localhost:8000',
+      bodyLimitBytes: 1024 * 1024,
+      fileLimitBytes: 50 * 1024 * 1024,
+      authCacheTtlMs: 5000,
+      demo: true,
+    });
+  });
+
+  it('reads every variable it knows', () => {
+    const config = parseConfig(
+      {
+        PORT: '9001',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/refmatch',
+        REFMATCH_DATA_DIR: 'var/db',
+        LOG_LEVEL: 'DEBUG',
+        PUBLIC_BASE_URL: 'https://refmatch.example.org/base/',
+        BODY_LIMIT_BYTES: '2048',
+        FILE_LIMIT_BYTES: '4096',
+        SHUTDOWN_TIMEOUT_MS: '250',
+        AUTH_CACHE_TTL_MS: '0',
+        REFMATCH_DEMO: 'false',
+      },
+      '/srv/app',
+    );
+    expect(config).toMatchObject({
+      port: 9001,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/refmatch',
+      dataDir: '/srv/app/var/db',
+      logLevel: 'debug',
+      publicBaseUrl: 'https://refmatch.example.org/base',
+      bodyLimitBytes: 2048,
+      fileLimitBytes: 4096,
+      shutdownTimeoutMs: 250,
+      authCacheTtlMs: 0,
+      demo: false,
+    });
+  });
+
+  it('derives the public base URL from HOST and PORT when not given', () => {
+    expect(parseConfig({ HOST: '10.0.0.5', PORT: '81' }).publicBaseUrl).toBe('http://10.0.0.5:81');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseConfig({ PORT: '', LOG_LEVEL: ' ', DATABASE_URL: '' })).toMatchObject({
+      port: 8000,
+      logLevel: 'info',
+      databaseUrl: null,
+    });
+  });
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ PORT: '8000.5' }, /PORT/],
+    [{ PORT: '-1' }, /PORT/],
+    [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, /DATABASE_URL must use postgres:/],
+    [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a URL/],
+    [{ PUBLIC_BASE_URL: 'ftp://example.org' }, /PUBLIC_BASE_URL/],
+    [{ BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES must be between/],
+    [{ BODY_LIMIT_BYTES: '1MB' }, /BODY_LIMIT_BYTES must be a whole number/],
+    [{ REFMATCH_DEMO: 'maybe' }, /REFMATCH_DEMO must be true or false/],
+    [{ AUTH_CACHE_TTL_MS: '-5' }, /AUTH_CACHE_TTL_MS/],
+  ];
+  for (const [env, message] of bad) {
+    it(`fails loudly on ${JSON.stringify(env)}`, () => {
+      expect(() => parseConfig(env)).toThrow(ConfigError);
+      expect(() => parseConfig(env)).toThrow(message);
+    });
+  }
+
+  it('does not read process.env by itself', () => {
+    const before = process.env.PORT;
+    process.env.PORT = 'not-a-port';
+    try {
+      expect(parseConfig({}).port).toBe(8000);
+    } finally {
+      if (before === undefined) delete process.env.PORT;
+      else process.env.PORT = before;
+    }
+  });
+});
