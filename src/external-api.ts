@@ -5,10 +5,12 @@ import type { AppContext } from './app-context.ts';
 import { registerUploadRoute } from './manuscripts/upload-route.ts';
 import { registerAuthorsGroupApi } from './authors-groups/index.ts';
 import { registerCustomFieldRoutes } from './custom-fields/routes.ts';
+import { registerJournalRoutes } from './journals/routes.ts';
 
 export function registerExternalApi(external: FastifyInstance, ctx: AppContext): void {
   registerAuthorsGroupApi(external, ctx);
   registerCustomFieldRoutes(external, ctx);
+  registerJournalRoutes(external, ctx);
   registerUploadRoute(external, ctx, { parser: null, findCandidates: null });
   // Route modules are added here as capabilities land (authors groups, custom fields, upload, journals).
 }

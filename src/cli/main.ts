@@ -9,6 +9,7 @@ import { startServer, handleSignals } from '../server.ts';
 import { registerOrganizationCli } from '../organizations/cli.ts';
 import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
 import { registerCustomFieldCli } from '../custom-fields/cli.ts';
+import { registerJournalCli } from '../journals/cli.ts';
 import { registerCorpusCli } from '../corpus/cli.ts';
 import { registerFolderCli } from '../folders/cli.ts';
 import { registerManuscriptCli } from '../manuscripts/cli.ts';
@@ -50,6 +51,7 @@ export function buildProgram(getConfig: () => Config): Program {
   registerOrganizationCli(program, run);
   registerAuthorsGroupCli(program, run);
   registerCustomFieldCli(program, run);
+  registerJournalCli(program, run);
   registerCorpusCli(program, run);
   registerFolderCli(program, run);
   registerManuscriptCli(program, run);

@@ -4,6 +4,7 @@ import { migrateCommand } from '../system/commands.ts';
 import { organizationCommands } from '../organizations/commands.ts';
 import { authorsGroupCommands } from '../authors-groups/commands.ts';
 import { customFieldCommands } from '../custom-fields/commands.ts';
+import { journalCommands } from '../journals/commands.ts';
 import { folderCommands } from '../folders/commands.ts';
 import { manuscriptCommands } from '../manuscripts/commands.ts';
 import { corpusCommands } from '../corpus/commands.ts';
@@ -14,6 +15,7 @@ const commands: Command<any, unknown>[] = [
   ...organizationCommands,
   ...authorsGroupCommands,
   ...customFieldCommands,
+  ...journalCommands,
   ...folderCommands,
   ...manuscriptCommands,
   ...corpusCommands,

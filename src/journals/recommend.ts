@@ -1,0 +1,119 @@
+// Journal recommendation for a stored manuscript (spec 4.6): search the corpus with everything the
+// upload kept, let similar and cited works vote for their venues, and describe the best venues.
+import type { Database } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+import type { QueryField, WorkIndex } from '../retrieval/work-index.ts';
+import { DEFAULT_RANKING, rankVenues, type RankedVenue } from './rank-journals.ts';
+import {
+  citedWorks,
+  findManuscript,
+  findSources,
+  findWorks,
+  linkedJournals,
+  workIdsOfSources,
+  type StoredManuscript,
+} from './store.ts';
+
+export const JOURNALS_CORPORA = ['all_journals', 'org_journals'] as const;
+export type JournalsCorpus = (typeof JOURNALS_CORPORA)[number];
+
+export const DEFAULT_JOURNALS = 20;
+// Full text counts less than title and abstract (it is long and partly off-topic: methods,
+// acknowledgements), and only its head is analysed, so one huge upload cannot stall the event loop.
+const FULL_TEXT_WEIGHT = 0.3;
+const FULL_TEXT_CHARS = 60_000;
+
+export interface RecommendedJournal {
+  id: number;
+  title: string;
+  score: number;
+  publisher_name: string | null;
+  folder_id: number | null;
+  folder_name: string | null;
+  relevant_articles: Array<{ id: number; title: string; year: number }>;
+}
+
+export interface RecommendDeps {
+  db: Database;
+  index: WorkIndex;
+}
+
+export function queryFields(m: StoredManuscript): QueryField[] {
+  const fields: QueryField[] = [
+    { text: m.title, weight: 1 },
+    { text: m.abstract, weight: 1 },
+  ];
+  if (m.keywords.length > 0) fields.push({ text: m.keywords.join('. '), weight: 1 });
+  if (m.fullText) fields.push({ text: m.fullText.slice(0, FULL_TEXT_CHARS), weight: FULL_TEXT_WEIGHT });
+  return fields;
+}
+
+export async function recommendJournals(
+  deps: RecommendDeps,
+  organizationId: number,
+  originId: string,
+  corpus: JournalsCorpus,
+  limit = DEFAULT_JOURNALS,
+): Promise<RecommendedJournal[]> {
+  const { db, index } = deps;
+  const manuscript = await findManuscript(db, organizationId, originId);
+  if (!manuscript) throw errors.notFound(`Manuscript with origin_id "${originId}"`);
+  const links = await linkedJournals(db, organizationId);
+  const onlyLinked = corpus === 'org_journals';
+  if (onlyLinked && links.size === 0) return [];
+
+  const allowed = onlyLinked ? new Set(links.keys()) : undefined;
+  const allowedWorks = allowed ? await workIdsOfSources(db, [...allowed]) : null;
+  const hits = await index.search({
+    fields: queryFields(manuscript),
+    k: DEFAULT_RANKING.votingWorks,
+    ...(allowedWorks ? { filter: (workId: number) => allowedWorks.has(workId) } : {}),
+  });
+  const cited = await citedWorks(db, manuscript.references);
+  const works = await findWorks(db, [
+    ...new Set([...hits.map((h) => h.workId), ...cited.map((c) => c.workId)]),
+  ]);
+  const venueIds = new Set<number>(allowed ?? []);
+  for (const w of works.values()) if (w.sourceId !== null) venueIds.add(w.sourceId);
+  const sources = await findSources(db, [...venueIds]);
+
+  const ranked = rankVenues({
+    hits,
+    facts: works,
+    venueSize: (id) => sources.get(id)?.worksCount ?? 0,
+    citedWorks: cited,
+    currentYear: new Date().getUTCFullYear(),
+    ...(allowed ? { allowed } : {}),
+  });
+  if (allowed) {
+    // Every linked journal is listed, those without evidence last with score 0.
+    const seen = new Set(ranked.map((r) => r.sourceId));
+    const rest: RankedVenue[] = [...allowed]
+      .filter((id) => !seen.has(id))
+      .sort((a, b) => a - b)
+      .map((sourceId) => ({ sourceId, score: 0, articleIds: [] }));
+    ranked.push(...rest);
+  }
+
+  const out: RecommendedJournal[] = [];
+  for (const venue of ranked) {
+    if (out.length >= limit) break;
+    const source = sources.get(venue.sourceId);
+    if (!source) continue;
+    const link = links.get(venue.sourceId);
+    out.push({
+      id: source.id,
+      title: source.title,
+      score: Number(venue.score.toFixed(6)),
+      publisher_name: source.publisher,
+      folder_id: link?.folderId ?? null,
+      folder_name: link?.folderName ?? null,
+      relevant_articles: venue.articleIds.flatMap((id) => {
+        const w = works.get(id);
+        // The spec types `year` as an integer; a work without a known year reports 0.
+        return w ? [{ id: w.id, title: w.title, year: w.year ?? 0 }] : [];
+      }),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+// SQL of journal recommendation: the stored manuscript, facts about works and sources, the
+// organization's linked journals, and the corpus works a manuscript's references point to.
+import type { Queryable } from '../infra/db/index.ts';
+import type { WorkFacts } from './rank-journals.ts';
+
+export interface StoredManuscript {
+  id: number;
+  title: string;
+  abstract: string;
+  keywords: string[];
+  fullText: string | null;
+  references: Array<{ doi?: string | null; title?: string | null }>;
+}
+
+export async function findManuscript(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<StoredManuscript | null> {
+  const { rows } = await db.query<{
+    id: number;
+    title: string;
+    abstract: string;
+    keywords: string[];
+    full_text: string | null;
+    references: unknown;
+  }>(
+    `SELECT id, title, abstract, keywords, full_text, "references"
+       FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
+    [organizationId, originId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    title: row.title,
+    abstract: row.abstract,
+    keywords: row.keywords,
+    fullText: row.full_text,
+    references: Array.isArray(row.references) ? (row.references as StoredManuscript['references']) : [],
+  };
+}
+
+export interface WorkRow extends WorkFacts {
+  id: number;
+  title: string;
+}
+
+export async function findWorks(db: Queryable, ids: readonly number[]): Promise<Map<number, WorkRow>> {
+  const out = new Map<number, WorkRow>();
+  if (ids.length === 0) return out;
+  const { rows } = await db.query<{
+    id: number;
+    title: string;
+    source_id: number | null;
+    publication_year: number | null;
+  }>('SELECT id, title, source_id, publication_year FROM works WHERE id = ANY($1::int[])', [ids]);
+  for (const r of rows)
+    out.set(r.id, { id: r.id, title: r.title, sourceId: r.source_id, year: r.publication_year });
+  return out;
+}
+
+export interface SourceRow {
+  id: number;
+  title: string;
+  publisher: string | null;
+  worksCount: number;
+}
+
+export async function findSources(db: Queryable, ids: readonly number[]): Promise<Map<number, SourceRow>> {
+  const out = new Map<number, SourceRow>();
+  if (ids.length === 0) return out;
+  const { rows } = await db.query<{
+    id: number;
+    title: string;
+    publisher: string | null;
+    works_count: number;
+  }>('SELECT id, title, publisher, works_count FROM sources WHERE id = ANY($1::int[])', [ids]);
+  for (const r of rows)
+    out.set(r.id, { id: r.id, title: r.title, publisher: r.publisher, worksCount: r.works_count });
+  return out;
+}
+
+export interface JournalLink {
+  sourceId: number;
+  folderId: number;
+  folderName: string;
+}
+
+export async function linkedJournals(
+  db: Queryable,
+  organizationId: number,
+): Promise<Map<number, JournalLink>> {
+  const { rows } = await db.query<{ source_id: number; folder_id: number; folder_name: string }>(
+    `SELECT l.source_id, l.folder_id, f.name AS folder_name
+       FROM journal_links l JOIN folders f ON f.id = l.folder_id
+      WHERE l.organization_id = $1`,
+    [organizationId],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.source_id,
+      { sourceId: r.source_id, folderId: r.folder_id, folderName: r.folder_name },
+    ]),
+  );
+}
+
+/** Ids of the works of the given sources: the search is limited to them for `org_journals`. */
+export async function workIdsOfSources(db: Queryable, sourceIds: readonly number[]): Promise<Set<number>> {
+  if (sourceIds.length === 0) return new Set();
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM works WHERE source_id = ANY($1::int[])', [
+    sourceIds,
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Folds a title for matching: case, punctuation and spacing do not count. */
+export function titleKey(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Corpus works the references name, by DOI or by exact (folded) title. Titles are compared on
+ * `lower(title)` (indexed) and then folded in code, so punctuation differences still match.
+ */
+export async function citedWorks(
+  db: Queryable,
+  references: StoredManuscript['references'],
+): Promise<Array<{ workId: number; sourceId: number }>> {
+  const dois = new Set<string>();
+  const titles = new Map<string, string>();
+  for (const r of references) {
+    const doi =
+      typeof r.doi === 'string'
+        ? r.doi
+            .trim()
+            .toLowerCase()
+            .replace(/^https?:\/\/(dx\.)?doi\.org\//, '')
+        : '';
+    if (doi) dois.add(doi);
+    else if (typeof r.title === 'string' && r.title.trim().length >= 10) {
+      const t = r.title.trim().replace(/[.\s]+$/, '');
+      titles.set(t.toLowerCase(), titleKey(t));
+    }
+  }
+  if (dois.size === 0 && titles.size === 0) return [];
+  const { rows } = await db.query<{ id: number; source_id: number; title: string; doi: string | null }>(
+    `SELECT id, source_id, title, doi FROM works
+      WHERE source_id IS NOT NULL
+        AND (doi = ANY($1::text[]) OR lower(title) = ANY($2::text[]) OR lower(title) = ANY($3::text[]))`,
+    [[...dois], [...titles.keys()], [...titles.keys()].map((t) => `${t}.`)],
+  );
+  const wanted = new Set(titles.values());
+  const seen = new Set<number>();
+  const out: Array<{ workId: number; sourceId: number }> = [];
+  for (const r of rows) {
+    const byDoi = r.doi !== null && dois.has(r.doi);
+    if ((byDoi || wanted.has(titleKey(r.title))) && !seen.has(r.id)) {
+      seen.add(r.id);
+      out.push({ workId: r.id, sourceId: r.source_id });
+    }
+  }
+  return out;
+}
