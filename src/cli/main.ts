@@ -11,6 +11,7 @@ import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
 import { registerCustomFieldCli } from '../custom-fields/cli.ts';
 import { registerJournalCli } from '../journals/cli.ts';
 import { registerCorpusCli } from '../corpus/cli.ts';
+import { registerRefereeFinderCli } from '../referee-finder/cli.ts';
 import { registerFolderCli } from '../folders/cli.ts';
 import { registerManuscriptCli } from '../manuscripts/cli.ts';
 
@@ -53,6 +54,7 @@ export function buildProgram(getConfig: () => Config): Program {
   registerCustomFieldCli(program, run);
   registerJournalCli(program, run);
   registerCorpusCli(program, run);
+  registerRefereeFinderCli(program, run);
   registerFolderCli(program, run);
   registerManuscriptCli(program, run);
   return program;

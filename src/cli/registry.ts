@@ -8,6 +8,7 @@ import { journalCommands } from '../journals/commands.ts';
 import { folderCommands } from '../folders/commands.ts';
 import { manuscriptCommands } from '../manuscripts/commands.ts';
 import { corpusCommands } from '../corpus/commands.ts';
+import { refereeFinderCommands } from '../referee-finder/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
 const commands: Command<any, unknown>[] = [
@@ -19,6 +20,7 @@ const commands: Command<any, unknown>[] = [
   ...folderCommands,
   ...manuscriptCommands,
   ...corpusCommands,
+  ...refereeFinderCommands,
 ];
 
 const byName = new Map(commands.map((c) => [c.name, c]));

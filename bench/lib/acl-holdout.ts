@@ -1,0 +1,115 @@
+// The ACL Anthology records and the fixed hold-out shared by the quality benches (referees and
+// journals): the same 2,000 works are held out everywhere, so the figures compare.
+import { createReadStream, existsSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+
+export const ACL_WORKS_PATH = path.resolve(
+  import.meta.dirname,
+  '../../../shared/data/acl-anthology/works.jsonl.gz',
+);
+export const HOLDOUT_SIZE = 2000;
+export const HOLDOUT_SEED = 20261121;
+
+export interface AclAuthor {
+  key: string;
+  name: string;
+  orcid: string | null;
+  affiliations: string[];
+}
+
+export interface AclWork {
+  key: string;
+  title: string;
+  abstract: string;
+  year: number | null;
+  venueKey: string | null;
+  venueName: string | null;
+  authors: AclAuthor[];
+}
+
+interface RawRecord {
+  id: string;
+  title?: string | null;
+  publication_year?: number | null;
+  abstract_inverted_index?: Record<string, number[]> | null;
+  authorships?: Array<{
+    author?: { id?: string; display_name?: string; orcid?: string | null };
+    raw_affiliation_strings?: string[];
+  }>;
+  primary_location?: { source?: { id?: string; display_name?: string } | null } | null;
+}
+
+export function abstractFromInvertedIndex(index: Record<string, number[]> | null | undefined): string {
+  if (!index) return '';
+  const words: string[] = [];
+  for (const [word, positions] of Object.entries(index)) {
+    for (const p of positions) words[p] = word;
+  }
+  return words.filter((w) => w !== undefined).join(' ');
+}
+
+export function aclDataAvailable(): boolean {
+  return existsSync(ACL_WORKS_PATH);
+}
+
+export async function loadAclWorks(file = ACL_WORKS_PATH): Promise<AclWork[]> {
+  if (!existsSync(file)) {
+    throw new Error(`ACL Anthology data missing: ${file} not found (see ../shared/data/README.md)`);
+  }
+  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+  const works: AclWork[] = [];
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as RawRecord;
+    works.push({
+      key: r.id,
+      title: r.title ?? '',
+      abstract: abstractFromInvertedIndex(r.abstract_inverted_index),
+      year: r.publication_year ?? null,
+      venueKey: r.primary_location?.source?.id ?? null,
+      venueName: r.primary_location?.source?.display_name ?? null,
+      authors: (r.authorships ?? [])
+        .filter((a) => a.author?.id)
+        .map((a) => ({
+          key: a.author!.id!,
+          name: a.author!.display_name ?? '',
+          orcid: a.author!.orcid ?? null,
+          affiliations: a.raw_affiliation_strings ?? [],
+        })),
+    });
+  }
+  return works;
+}
+
+// mulberry32: a tiny seeded generator; Math.random cannot be seeded.
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Splits the works, in file order, into the held-out set and the corpus, by a seeded shuffle. */
+export function splitHoldout(
+  works: readonly AclWork[],
+  size = HOLDOUT_SIZE,
+  seed = HOLDOUT_SEED,
+): { heldOut: AclWork[]; corpus: AclWork[] } {
+  const order = works.map((_, i) => i);
+  const random = seeded(seed);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const held = new Set(order.slice(0, size));
+  return {
+    heldOut: works.filter((_, i) => held.has(i)),
+    corpus: works.filter((_, i) => !held.has(i)),
+  };
+}

@@ -1,0 +1,147 @@
+// Referee ranking quality on the ACL Anthology: 2,000 works held out (bench/lib/acl-holdout.ts), the
+// rest is the corpus. For each held-out work we ask for candidates from its title and abstract only
+// and see how highly its real authors (those with at least 3 other works in the corpus) rank.
+// The corpus is built in memory (the service's Bm25Index + an in-memory authorship source) and ranked by
+// the same rankAuthors/buildQuery code the service runs over its database; the SQL-side parts of
+// findCandidates (conflicts, filters, settings) do not change the order for authorless queries.
+// Baseline in the same run: JANE (50 most similar works by BM25; author score = sum of similarities).
+//   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
+import { aclDataAvailable, ACL_WORKS_PATH, loadAclWorks, splitHoldout } from './lib/acl-holdout.ts';
+import { Bm25Index } from '../src/retrieval/bm25-index.ts';
+import { buildQuery } from '../src/referee-finder/query.ts';
+import {
+  DEFAULT_PARAMS,
+  rankAuthors,
+  scoreWorks,
+  topDocs,
+  type RankingParams,
+} from '../src/referee-finder/rank-authors.ts';
+import type { Authorship, AuthorshipSource } from '../src/referee-finder/ranking-index.ts';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+interface Metrics {
+  mrr: number;
+  r10: number;
+  r50: number;
+}
+
+function evaluate(rankings: Array<{ ranked: number[]; relevant: number[] }>): Metrics {
+  let mrr = 0;
+  let r10 = 0;
+  let r50 = 0;
+  for (const { ranked, relevant } of rankings) {
+    const pos = new Map(ranked.map((id, i) => [id, i + 1]));
+    const ranksOf = relevant.map((id) => pos.get(id) ?? Infinity);
+    mrr += 1 / Math.min(...ranksOf);
+    r10 += ranksOf.filter((r) => r <= 10).length / relevant.length;
+    r50 += ranksOf.filter((r) => r <= 50).length / relevant.length;
+  }
+  const n = rankings.length || 1;
+  return { mrr: mrr / n, r10: r10 / n, r50: r50 / n };
+}
+
+async function main(): Promise<void> {
+  if (!aclDataAvailable()) {
+    console.error(`bench:quality: ACL Anthology data MISSING at ${ACL_WORKS_PATH}; nothing measured.`);
+    process.exit(2);
+  }
+  const started = Date.now();
+  const all = await loadAclWorks();
+  const { heldOut, corpus } = splitHoldout(all);
+  const authorIds = new Map<string, number>();
+  const idOf = (key: string) => {
+    let id = authorIds.get(key);
+    if (id === undefined) authorIds.set(key, (id = authorIds.size + 1));
+    return id;
+  };
+  const byWork = new Map<number, Authorship[]>();
+  const byAuthor = new Map<number, Authorship[]>();
+  corpus.forEach((w, i) => {
+    const list = w.authors.map((a, p) => ({
+      workId: i + 1,
+      authorId: idOf(a.key),
+      position: p + 1,
+      authorsCount: w.authors.length,
+    }));
+    byWork.set(i + 1, list);
+    for (const a of list) {
+      const l = byAuthor.get(a.authorId);
+      if (l) l.push(a);
+      else byAuthor.set(a.authorId, [a]);
+    }
+  });
+  const source: AuthorshipSource = {
+    ofWorks: async (ids) => ids.flatMap((id) => byWork.get(id) ?? []),
+    ofAuthors: async (ids) => ids.flatMap((id) => byAuthor.get(id) ?? []),
+  };
+  const index = new Bm25Index();
+  corpus.forEach((w, i) =>
+    index.upsert({ workId: i + 1, title: w.title, abstract: w.abstract, year: w.year, changeSeq: 1 }),
+  );
+  index.flush();
+  const built = Date.now();
+  const given = JSON.parse(arg('params') ?? '{}') as Partial<RankingParams> | Partial<RankingParams>[];
+  // An array of parameter sets is a sweep: the corpus is loaded and indexed once for all of them.
+  for (const params of Array.isArray(given) ? given : [given]) {
+    await run(params);
+  }
+
+  async function run(params: Partial<RankingParams>): Promise<void> {
+    const limit = Number(arg('queries') ?? heldOut.length);
+    const ours: Array<{ ranked: number[]; relevant: number[] }> = [];
+    const jane: Array<{ ranked: number[]; relevant: number[] }> = [];
+    const currentYear = new Date().getUTCFullYear();
+    let queryMs = 0;
+    for (const work of heldOut.slice(0, limit)) {
+      const relevant = work.authors
+        .map((a) => authorIds.get(a.key))
+        .filter((id): id is number => id !== undefined && (byAuthor.get(id)?.length ?? 0) >= 3);
+      if (!relevant.length) continue;
+      const t0 = performance.now();
+      const q = buildQuery(index, {
+        title: work.title,
+        abstract: work.abstract,
+        keywords: [],
+        fullText: null,
+      });
+      const outcome = await rankAuthors(index, source, q, {
+        restrictTo: null,
+        exclude: new Set(),
+        currentYear,
+        params,
+      });
+      queryMs += performance.now() - t0;
+      ours.push({ ranked: outcome.authors.map((a) => a.authorId), relevant });
+
+      const scores = scoreWorks(index, q, { ...DEFAULT_PARAMS, ...params });
+      const sums = new Map<number, number>();
+      for (const doc of topDocs(scores, 50)) {
+        for (const a of byWork.get(index.workIdOf(doc)) ?? []) {
+          sums.set(a.authorId, (sums.get(a.authorId) ?? 0) + scores[doc]!);
+        }
+      }
+      jane.push({ ranked: [...sums.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id), relevant });
+    }
+    const o = evaluate(ours);
+    const j = evaluate(jane);
+    const f = (x: number) => x.toFixed(4);
+    console.log(
+      JSON.stringify({ corpusWorks: corpus.length, heldOut: heldOut.length, evaluated: ours.length, params }),
+    );
+    console.log(
+      `load+index ${((built - started) / 1000).toFixed(1)} s; ranking ${(queryMs / ours.length).toFixed(1)} ms/query`,
+    );
+    console.log(`             MRR     recall@10 recall@50`);
+    console.log(`refmatch     ${f(o.mrr)}  ${f(o.r10)}    ${f(o.r50)}`);
+    console.log(`JANE         ${f(j.mrr)}  ${f(j.r10)}    ${f(j.r50)}`);
+    console.log(
+      `ratio        ${(o.mrr / j.mrr).toFixed(3)}   ${(o.r10 / j.r10).toFixed(3)}     ${(o.r50 / j.r50).toFixed(3)}`,
+    );
+  }
+}
+
+await main();

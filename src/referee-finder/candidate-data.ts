@@ -1,0 +1,147 @@
+// What the finder reads about candidates once they are ranked: one query per kind of data for all
+// of them, never one per candidate.
+import type { Queryable } from '../infra/db/index.ts';
+import { normalizeDoi } from '../corpus/ids.ts';
+import type { ManuscriptReference } from './types.ts';
+
+export interface CandidateRow {
+  id: number;
+  display_name: string;
+  orcid: string | null;
+  emails: string[];
+  articles_count: number;
+  citations_count: number;
+  h_index: number;
+  first_publication_year: number | null;
+  recent_affiliation: string | null;
+  recent_institution_id: number | null;
+  institution_name: string | null;
+}
+
+export async function candidateRows(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, CandidateRow>> {
+  if (!ids.length) return new Map();
+  const { rows } = await db.query<CandidateRow>(
+    `SELECT a.id, a.display_name, a.orcid, a.emails, a.articles_count, a.citations_count, a.h_index,
+       a.first_publication_year, a.recent_affiliation, a.recent_institution_id, i.name AS institution_name
+     FROM authors a LEFT JOIN institutions i ON i.id = a.recent_institution_id
+     WHERE a.id = ANY($1::int[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Emails the organization's own authors-group records hold for these corpus authors. */
+export async function groupEmails(
+  db: Queryable,
+  organizationId: number,
+  ids: readonly number[],
+): Promise<Map<number, string[]>> {
+  if (!ids.length) return new Map();
+  const { rows } = await db.query<{ linked_author_id: number; emails: string[] }>(
+    `SELECT linked_author_id, emails FROM group_authors
+     WHERE organization_id = $1 AND linked_author_id = ANY($2::int[]) AND cardinality(emails) > 0
+     ORDER BY group_id, client_id`,
+    [organizationId, ids],
+  );
+  const byAuthor = new Map<number, string[]>();
+  for (const r of rows) {
+    byAuthor.set(r.linked_author_id, [...(byAuthor.get(r.linked_author_id) ?? []), ...r.emails]);
+  }
+  return byAuthor;
+}
+
+export interface GroupMembership {
+  group_id: number;
+  client_id: string | null;
+}
+
+/** Corpus authors held by the named groups of the organization, with the records holding them. */
+export async function groupMembers(
+  db: Queryable,
+  organizationId: number,
+  groupIds: readonly number[],
+): Promise<Map<number, GroupMembership[]>> {
+  if (!groupIds.length) return new Map();
+  const { rows } = await db.query<{ group_id: number; client_id: string; linked_author_id: number }>(
+    `SELECT group_id, client_id, linked_author_id FROM group_authors
+     WHERE organization_id = $1 AND group_id = ANY($2::int[]) AND linked_author_id IS NOT NULL
+     ORDER BY group_id, client_id`,
+    [organizationId, groupIds],
+  );
+  const byAuthor = new Map<number, GroupMembership[]>();
+  for (const r of rows) {
+    const list = byAuthor.get(r.linked_author_id) ?? [];
+    list.push({ group_id: r.group_id, client_id: r.client_id });
+    byAuthor.set(r.linked_author_id, list);
+  }
+  return byAuthor;
+}
+
+export async function coauthorsOf(
+  db: Queryable,
+  manuscriptAuthorIds: readonly number[],
+  candidateIds: readonly number[],
+): Promise<Set<number>> {
+  if (!manuscriptAuthorIds.length || !candidateIds.length) return new Set();
+  const { rows } = await db.query<{ author_id: number }>(
+    `SELECT DISTINCT b.author_id FROM authorships a JOIN authorships b ON b.work_id = a.work_id
+     WHERE a.author_id = ANY($1::int[]) AND b.author_id = ANY($2::int[])`,
+    [manuscriptAuthorIds, candidateIds],
+  );
+  return new Set(rows.map((r) => r.author_id));
+}
+
+export async function withRetractions(db: Queryable, candidateIds: readonly number[]): Promise<Set<number>> {
+  if (!candidateIds.length) return new Set();
+  const { rows } = await db.query<{ author_id: number }>(
+    `SELECT DISTINCT s.author_id FROM authorships s JOIN works w ON w.id = s.work_id
+     WHERE s.author_id = ANY($1::int[]) AND w.is_retracted`,
+    [candidateIds],
+  );
+  return new Set(rows.map((r) => r.author_id));
+}
+
+/** Lower-cased title, spaces collapsed, a trailing period dropped: how reference titles meet work titles. */
+export function titleKey(title: string): string {
+  return title.toLowerCase().replace(/\s+/g, ' ').trim().replace(/[.]$/, '');
+}
+
+/** Candidates who wrote a work the manuscript cites: by DOI, else by title. */
+export async function referencedAuthors(
+  db: Queryable,
+  references: readonly ManuscriptReference[],
+  candidateIds: readonly number[],
+): Promise<Set<number>> {
+  const dois: string[] = [];
+  const titles: string[] = [];
+  for (const ref of references) {
+    const doi = normalizeDoi(ref.doi);
+    if (doi) dois.push(doi);
+    else if (ref.title && ref.title.trim().length >= 10) {
+      const key = titleKey(ref.title);
+      titles.push(key, `${key}.`);
+    }
+  }
+  if ((!dois.length && !titles.length) || !candidateIds.length) return new Set();
+  const { rows } = await db.query<{ author_id: number }>(
+    `SELECT DISTINCT s.author_id FROM works w JOIN authorships s ON s.work_id = w.id
+     WHERE (w.doi = ANY($1::text[]) OR lower(w.title) = ANY($2::text[])) AND s.author_id = ANY($3::int[])`,
+    [dois, titles, candidateIds],
+  );
+  return new Set(rows.map((r) => r.author_id));
+}
+
+export async function workSummaries(
+  db: Queryable,
+  workIds: readonly number[],
+): Promise<Map<number, { title: string; year: number | null }>> {
+  if (!workIds.length) return new Map();
+  const { rows } = await db.query<{ id: number; title: string; publication_year: number | null }>(
+    'SELECT id, title, publication_year FROM works WHERE id = ANY($1::int[])',
+    [workIds],
+  );
+  return new Map(rows.map((r) => [r.id, { title: r.title, year: r.publication_year }]));
+}

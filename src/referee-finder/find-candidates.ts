@@ -1,0 +1,247 @@
+// The referee finder: ranks the corpus's researchers for a manuscript (rank-authors.ts), then keeps
+// the ones the upload's filters and the organization's settings allow, flags conflicts of interest,
+// and explains each candidate by shared concepts and matching works.
+import type { AppContext } from '../app-context.ts';
+import { affiliationsMatch } from '../corpus/affiliations.ts';
+import { authorUrl, workUrl } from '../corpus/author-summary.ts';
+import { nameParts } from '../corpus/names.ts';
+import { errors } from '../infra/errors.ts';
+import type { Queryable } from '../infra/db/index.ts';
+import {
+  candidateRows,
+  coauthorsOf,
+  groupEmails,
+  groupMembers,
+  referencedAuthors,
+  withRetractions,
+  workSummaries,
+  type CandidateRow,
+  type GroupMembership,
+} from './candidate-data.ts';
+import { manuscriptConcepts, sharedConcepts } from './concepts.ts';
+import { dbAuthorships } from './db-authorships.ts';
+import { flaggedAuthors } from './external-coi.ts';
+import { buildQuery } from './query.ts';
+import { rankAuthors, type RankedAuthor, type RankingParams } from './rank-authors.ts';
+import type { RankingIndex } from './ranking-index.ts';
+import { resolveManuscriptAuthors } from './resolve-authors.ts';
+import type {
+  CandidateFilters,
+  FindCandidatesOptions,
+  FindCandidatesResult,
+  ManuscriptForRanking,
+  RankedCandidate,
+} from './types.ts';
+
+const RELEVANT_ARTICLES = 5;
+// Works per candidate whose wording counts for their shared concepts.
+const CONCEPT_WORKS = 10;
+
+/** The postings-level index behind the service's work index (`Bm25Index`, as `DbWorkIndex.core`). */
+export function rankingIndexOf(ctx: Pick<AppContext, 'index'>): RankingIndex {
+  const core = (ctx.index as unknown as { core?: RankingIndex }).core;
+  if (!core) throw errors.unavailable('The corpus index does not expose postings for ranking');
+  return core;
+}
+
+export interface FinderDeps {
+  db: Queryable;
+  index: RankingIndex;
+  publicBaseUrl: string;
+  currentYear?: number;
+  params?: Partial<RankingParams>;
+}
+
+export function findCandidates(
+  ctx: AppContext,
+  manuscript: ManuscriptForRanking,
+  options: FindCandidatesOptions,
+): Promise<FindCandidatesResult> {
+  return findCandidatesWith(
+    { db: ctx.db, index: rankingIndexOf(ctx), publicBaseUrl: ctx.config.publicBaseUrl },
+    manuscript,
+    options,
+  );
+}
+
+function passesFilters(row: CandidateRow, f: CandidateFilters, year: number): boolean {
+  const age = row.first_publication_year ? year - row.first_publication_year : 0;
+  const within = (v: number, min?: number, max?: number) =>
+    (min === undefined || v >= min) && (max === undefined || v <= max);
+  return (
+    within(row.h_index, f.minHIndex, f.maxHIndex) &&
+    within(age, f.minAcademicAge, f.maxAcademicAge) &&
+    within(row.articles_count, f.minArticlesCount, f.maxArticlesCount)
+  );
+}
+
+export async function findCandidatesWith(
+  deps: FinderDeps,
+  manuscript: ManuscriptForRanking,
+  options: FindCandidatesOptions,
+): Promise<FindCandidatesResult> {
+  const { db, index } = deps;
+  const year = deps.currentYear ?? new Date().getUTCFullYear();
+  const orgId = manuscript.organizationId;
+  const q = buildQuery(index, manuscript);
+  const concepts = manuscriptConcepts(index, q);
+  const groupIds = options.groups?.groups.map((g) => g.id) ?? [];
+  const [resolved, members] = await Promise.all([
+    resolveManuscriptAuthors(db, manuscript.authors),
+    groupMembers(db, orgId, groupIds),
+  ]);
+  const effect = options.groups?.effect ?? null;
+  const outcome = await rankAuthors(index, dbAuthorships(db), q, {
+    restrictTo: effect === 'limit_to' ? new Set(members.keys()) : null,
+    exclude: resolved.all,
+    currentYear: year,
+    params: deps.params,
+  });
+  let ranked: RankedAuthor[] = outcome.authors;
+  if (effect === 'boost' && options.groups?.boostMultiplier) {
+    const m = options.groups.boostMultiplier;
+    ranked = ranked
+      .map((a) => (members.has(a.authorId) ? { ...a, score: a.score * m } : a))
+      .sort((a, b) => b.score - a.score || a.authorId - b.authorId);
+  }
+
+  const rows = await candidateRows(
+    db,
+    ranked.map((a) => a.authorId),
+  );
+  const pool = ranked.filter((a) => {
+    const row = rows.get(a.authorId);
+    return row !== undefined && passesFilters(row, options.filters, year);
+  });
+  const ids = pool.map((a) => a.authorId);
+  const manuscriptIds = [...resolved.all];
+  const [emailsFromGroups, coauth, retracted, referenced] = await Promise.all([
+    groupEmails(db, orgId, ids),
+    coauthorsOf(db, manuscriptIds, ids),
+    withRetractions(db, ids),
+    referencedAuthors(db, manuscript.references, ids),
+  ]);
+  const emailsOf = (id: number) => [...(rows.get(id)?.emails ?? []), ...(emailsFromGroups.get(id) ?? [])];
+  const flagged = await flaggedAuthors(
+    db,
+    orgId,
+    manuscript.originId,
+    pool.map((a) => ({
+      authorId: a.authorId,
+      orcid: rows.get(a.authorId)!.orcid,
+      emails: emailsOf(a.authorId),
+    })),
+  );
+  const manuscriptRows = await candidateRows(db, manuscriptIds);
+  const affConflict = affiliationConflicts(manuscript, [...manuscriptRows.values()]);
+
+  const kept: Array<{ author: RankedAuthor; row: CandidateRow; conflicts: Conflicts; email: string | null }> =
+    [];
+  for (const author of pool) {
+    if (kept.length >= options.maxCandidates) break;
+    const row = rows.get(author.authorId)!;
+    const email = emailsOf(author.authorId)[0] ?? null;
+    const conflicts: Conflicts = {
+      coauth_conflicts: { exists: coauth.has(author.authorId) },
+      aff_conflicts: { exists: affConflict(row) },
+      retracted_articles: { exists: retracted.has(author.authorId) },
+      referenced_articles: { exists: referenced.has(author.authorId) },
+      external_coi: { exists: flagged.has(author.authorId) },
+    };
+    if (!options.includeConflicts && Object.values(conflicts).some((c) => c.exists)) continue;
+    if (!options.includeWithoutEmail && !email) continue;
+    kept.push({ author, row, conflicts, email });
+  }
+
+  const shared = sharedConcepts(
+    index,
+    concepts,
+    new Map(
+      kept.map(({ author }) => [author.authorId, author.works.slice(0, CONCEPT_WORKS).map((w) => w.workId)]),
+    ),
+  );
+  const articles = await workSummaries(
+    db,
+    kept.flatMap(({ author }) => author.works.slice(0, RELEVANT_ARTICLES).map((w) => w.workId)),
+  );
+  const candidates = kept.map(({ author, row, conflicts, email }) =>
+    toCandidate(
+      deps.publicBaseUrl,
+      author,
+      row,
+      email,
+      conflicts,
+      shared,
+      articles,
+      members,
+      groupIds.length > 0,
+    ),
+  );
+  return { candidates, concepts: concepts.map((c) => c.label) };
+}
+
+type Conflicts = Pick<
+  RankedCandidate,
+  'coauth_conflicts' | 'aff_conflicts' | 'retracted_articles' | 'referenced_articles' | 'external_coi'
+>;
+
+/**
+ * Same institution as any manuscript author: by institution id where both sides know one, else by
+ * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts).
+ */
+function affiliationConflicts(
+  manuscript: ManuscriptForRanking,
+  manuscriptAuthors: CandidateRow[],
+): (row: CandidateRow) => boolean {
+  const institutionIds = new Set(
+    manuscriptAuthors.map((r) => r.recent_institution_id).filter((id): id is number => id !== null),
+  );
+  const names = [
+    ...manuscript.authors.map((a) => a.affiliation),
+    ...manuscriptAuthors.flatMap((r) => [r.recent_affiliation, r.institution_name]),
+  ].filter((n): n is string => !!n && n.trim() !== '');
+  return (row) => {
+    if (row.recent_institution_id !== null && institutionIds.has(row.recent_institution_id)) return true;
+    const own = [row.recent_affiliation, row.institution_name].filter((n): n is string => !!n);
+    return own.some((a) => names.some((b) => affiliationsMatch(a, b)));
+  };
+}
+
+function toCandidate(
+  baseUrl: string,
+  author: RankedAuthor,
+  row: CandidateRow,
+  email: string | null,
+  conflicts: Conflicts,
+  shared: Map<number, string[]>,
+  articles: Map<number, { title: string; year: number | null }>,
+  members: Map<number, GroupMembership[]>,
+  groupsNamed: boolean,
+): RankedCandidate {
+  const parts = nameParts(row.display_name);
+  return {
+    name: row.display_name,
+    first_name: parts.first,
+    last_name: parts.last,
+    middle_name: parts.middle,
+    suffix: parts.suffix,
+    author_id: row.id,
+    email,
+    orcid: row.orcid,
+    affiliation: row.recent_affiliation ?? row.institution_name,
+    articlesCount: row.articles_count,
+    citationsCount: row.citations_count,
+    hIndex: row.h_index,
+    score: Math.round(author.score * 1e6) / 1e6,
+    url: authorUrl(baseUrl, row.id),
+    relevant_concepts: shared.get(row.id) ?? [],
+    relevant_articles: author.works.slice(0, RELEVANT_ARTICLES).flatMap((w) => {
+      const work = articles.get(w.workId);
+      return work
+        ? [{ id: w.workId, title: work.title, year: work.year ?? 0, url: workUrl(baseUrl, w.workId) }]
+        : [];
+    }),
+    authors_groups: groupsNamed ? (members.get(row.id) ?? []) : [],
+    ...conflicts,
+  };
+}

@@ -1,0 +1,68 @@
+// The manuscript as a weighted query: title, abstract and keywords at full weight, parsed full text
+// at a lower weight and capped to its most informative terms, so a long file adds evidence without
+// drowning the metadata or slowing the search.
+import { idf, type RankingIndex } from './ranking-index.ts';
+
+export interface ManuscriptText {
+  title: string;
+  abstract: string;
+  keywords: string[];
+  fullText: string | null;
+}
+
+export interface WeightedQuery {
+  termIds: number[];
+  /** Query weight times IDF, per term. */
+  weights: number[];
+  /** Score the query would give a perfect match; divides work scores so a long query does not inflate them. */
+  selfScore: number;
+  /** Surface forms of the manuscript's terms, for concepts. */
+  surfaces: Map<string, string>;
+  /** Term -> weight in the metadata alone (title, abstract, keywords), for concepts. */
+  metaCounts: Map<string, number>;
+}
+
+const MAX_META_TERMS = 120;
+const MAX_FULL_TEXT_TERMS = 80;
+const FULL_TEXT_WEIGHT = 0.4;
+// Full texts beyond this are mostly references and appendices; the head says what the work is.
+const FULL_TEXT_CHARS = 60_000;
+
+function count(terms: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+function topTerms(index: RankingIndex, counts: Map<string, number>, max: number, scale: number) {
+  const scored: Array<{ id: number; term: string; w: number }> = [];
+  for (const [term, c] of counts) {
+    const id = index.termId(term);
+    if (id < 0) continue;
+    const termIdf = idf(index, id);
+    scored.push({ id, term, w: scale * (1 + Math.log(c)) * termIdf });
+  }
+  scored.sort((a, b) => b.w - a.w);
+  return scored.slice(0, max);
+}
+
+export function buildQuery(index: RankingIndex, text: ManuscriptText): WeightedQuery {
+  const meta = [text.title, text.abstract, ...text.keywords].filter(Boolean).join('. ');
+  const analyzed = index.analyze(meta, true);
+  const metaCounts = count(analyzed.terms);
+  const byId = new Map<number, number>();
+  for (const t of topTerms(index, metaCounts, MAX_META_TERMS, 1)) byId.set(t.id, t.w);
+  if (text.fullText) {
+    const full = index.analyze(text.fullText.slice(0, FULL_TEXT_CHARS), true);
+    for (const [term, surface] of full.surfaces) {
+      if (!analyzed.surfaces.has(term)) analyzed.surfaces.set(term, surface);
+    }
+    for (const t of topTerms(index, count(full.terms), MAX_FULL_TEXT_TERMS, FULL_TEXT_WEIGHT)) {
+      byId.set(t.id, (byId.get(t.id) ?? 0) + t.w);
+    }
+  }
+  const termIds = [...byId.keys()];
+  const weights = termIds.map((id) => byId.get(id)!);
+  const selfScore = weights.reduce((s, w) => s + w, 0) || 1;
+  return { termIds, weights, selfScore, surfaces: analyzed.surfaces, metaCounts };
+}

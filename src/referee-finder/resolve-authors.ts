@@ -1,0 +1,116 @@
+// Which corpus authors are the manuscript's authors. A wrong match would flag conflicts that are not
+// there (and hide a good referee); a missed one would hide real conflicts. So: an ORCID or an email
+// the corpus knows settles it; a compatible name alone never does, it needs a second piece of
+// evidence: a co-authorship with another author of the manuscript, or a matching affiliation.
+import type { Queryable } from '../infra/db/index.ts';
+import { normalizeOrcid } from '../corpus/ids.ts';
+import { nameKey, namesCompatible } from '../corpus/names.ts';
+import { anyAffiliationMatches } from '../corpus/affiliations.ts';
+import type { ManuscriptAuthor } from './types.ts';
+
+export interface ResolvedAuthors {
+  /** Per manuscript author (same order), the corpus authors who are that person. */
+  perAuthor: number[][];
+  all: Set<number>;
+}
+
+interface CorpusAuthorRow {
+  id: number;
+  display_name: string;
+  name_variants: string[];
+  orcid: string | null;
+  emails: string[];
+  recent_affiliation: string | null;
+}
+
+const FIND_AUTHORS = `SELECT id, display_name, name_variants, orcid, emails, recent_affiliation FROM authors
+  WHERE orcid = ANY($1::text[]) OR emails && $2::text[] OR name_key = ANY($3::text[])`;
+
+const AFFILIATIONS = `SELECT s.author_id, array_agg(DISTINCT x.aff) AS affs
+  FROM authorships s CROSS JOIN LATERAL (
+    SELECT unnest(s.raw_affiliations) AS aff
+    UNION SELECT i.name FROM institutions i WHERE i.id = ANY(s.institution_ids)
+  ) x
+  WHERE s.author_id = ANY($1::int[]) GROUP BY s.author_id`;
+
+const COAUTHOR_PAIRS = `SELECT DISTINCT a.author_id AS a, b.author_id AS b
+  FROM authorships a JOIN authorships b ON b.work_id = a.work_id AND b.author_id <> a.author_id
+  WHERE a.author_id = ANY($1::int[]) AND b.author_id = ANY($1::int[])`;
+
+function lowerEmail(e: string | null): string | null {
+  const v = e?.trim().toLowerCase();
+  return v && v.includes('@') ? v : null;
+}
+
+function compatible(name: string, row: CorpusAuthorRow): boolean {
+  return namesCompatible(name, row.display_name) || row.name_variants.some((v) => namesCompatible(name, v));
+}
+
+export async function resolveManuscriptAuthors(
+  db: Queryable,
+  authors: readonly ManuscriptAuthor[],
+): Promise<ResolvedAuthors> {
+  const perAuthor: number[][] = authors.map(() => []);
+  if (!authors.length) return { perAuthor, all: new Set() };
+  const orcids = authors.map((a) => normalizeOrcid(a.orcid)).filter((o): o is string => !!o);
+  const emails = authors.map((a) => lowerEmail(a.email)).filter((e): e is string => !!e);
+  const keys = authors.map((a) => nameKey(a.name)).filter((k): k is string => !!k);
+  const { rows } = await db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]);
+
+  // Name-only candidates per manuscript author, settled below by a second piece of evidence.
+  const pending: number[][] = authors.map(() => []);
+  authors.forEach((author, k) => {
+    const orcid = normalizeOrcid(author.orcid);
+    const email = lowerEmail(author.email);
+    const byOrcid = orcid ? rows.filter((r) => r.orcid === orcid) : [];
+    if (byOrcid.length) {
+      perAuthor[k] = byOrcid.map((r) => r.id);
+      return;
+    }
+    const byEmail = email ? rows.filter((r) => r.emails.some((e) => e.toLowerCase() === email)) : [];
+    if (byEmail.length === 1) {
+      perAuthor[k] = [byEmail[0]!.id];
+      return;
+    }
+    // A compatible name with an ORCID that differs from the one given is someone else.
+    pending[k] = rows
+      .filter((r) => compatible(author.name, r) && !(orcid && r.orcid && r.orcid !== orcid))
+      .map((r) => r.id);
+  });
+
+  const namePending = [...new Set(pending.flat())];
+  if (namePending.length) {
+    const settledIds = new Set(perAuthor.flat());
+    const ids = [...new Set([...namePending, ...settledIds])];
+    const [affs, pairs] = await Promise.all([
+      db.query<{ author_id: number; affs: string[] }>(AFFILIATIONS, [namePending]),
+      db.query<{ a: number; b: number }>(COAUTHOR_PAIRS, [ids]),
+    ]);
+    const affsOf = new Map(affs.rows.map((r) => [r.author_id, r.affs.filter(Boolean)]));
+    for (const r of rows) {
+      if (r.recent_affiliation)
+        (affsOf.get(r.id) ?? affsOf.set(r.id, []).get(r.id)!).push(r.recent_affiliation);
+    }
+    const coauthors = new Map<number, Set<number>>();
+    for (const { a, b } of pairs.rows) {
+      (coauthors.get(a) ?? coauthors.set(a, new Set()).get(a)!).add(b);
+    }
+    // Corpus authors who could be manuscript author j: settled ones, or name-compatible ones.
+    const couldBe = authors.map((_, j) => new Set(perAuthor[j]!.length ? perAuthor[j] : pending[j]));
+    pending.forEach((ids, k) => {
+      const author = authors[k]!;
+      const confirmed = ids.filter((id) => {
+        if (author.affiliation && anyAffiliationMatches([author.affiliation], affsOf.get(id) ?? [])) {
+          return true;
+        }
+        const theirs = coauthors.get(id);
+        if (!theirs) return false;
+        return couldBe.some(
+          (set, j) => j !== k && [...set].some((other) => other !== id && theirs.has(other)),
+        );
+      });
+      if (confirmed.length) perAuthor[k] = confirmed;
+    });
+  }
+  return { perAuthor, all: new Set(perAuthor.flat()) };
+}

@@ -1,0 +1,144 @@
+// Ranking rules through findCandidates over a real database and a real index: fit beats volume,
+// manuscript authors are never candidates, concepts and relevant articles explain each candidate.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestOrg } from '../helpers/app.ts';
+import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, type Finder } from './fixtures.ts';
+
+const open: Array<{ db: TestDatabase; finder?: Finder }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.finder?.close();
+    await o.db.destroy();
+  }
+});
+
+async function setup() {
+  const db = await createTestDatabase();
+  const entry: { db: TestDatabase; finder?: Finder } = { db };
+  open.push(entry);
+  return entry;
+}
+
+describe('referee ranking', () => {
+  it('ranks the author whose works match best first, and never returns an off-topic author', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    const ids = await buildCorpus(db, [
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ben Partial' }] },
+      { authors: [{ name: 'Ben Partial' }], title: 'Reef fish stocks', abstract: OFF_TOPIC },
+      { authors: [{ name: 'Ben Partial' }], title: 'Coastal fisheries', abstract: OFF_TOPIC },
+      { authors: [{ name: 'Cy Offtopic' }], title: 'Ocean acidification and coral', abstract: OFF_TOPIC },
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(manuscript(org.id));
+    const order = idsOf(result);
+    expect(order[0]).toBe(ids.authorId('Ada Expert'));
+    expect(order).toContain(ids.authorId('Ben Partial'));
+    expect(order).not.toContain(ids.authorId('Cy Offtopic'));
+    const [top] = result.candidates;
+    expect(top!.score).toBeGreaterThan(result.candidates[1]!.score);
+    expect(top!.url).toBe(`http://refmatch.test/authors/${top!.author_id}`);
+    expect(top!.first_name).toBe('Ada');
+    expect(top!.last_name).toBe('Expert');
+    expect(top!.middle_name).toBeNull();
+    expect(top!.relevant_articles).toHaveLength(3);
+    for (const a of top!.relevant_articles) {
+      expect(a.url).toBe(`http://refmatch.test/works/${a.id}`);
+      expect(a.year).toBe(2022);
+    }
+    // Ben's off-topic works are not relevant articles.
+    expect(result.candidates[1]!.relevant_articles).toHaveLength(1);
+  });
+
+  it('returns the manuscript key concepts as words, and per candidate the ones their works share', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    await buildCorpus(db, [
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Dee Other' }], title: 'Reef fish', abstract: OFF_TOPIC },
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(manuscript(org.id));
+    expect(result.concepts).toContain('message passing');
+    expect(result.concepts).toContain('property prediction');
+    for (const c of result.concepts) expect(c).toMatch(/^\S+ \S+$/);
+    const ada = result.candidates[0]!;
+    expect(ada.relevant_concepts.length).toBeGreaterThan(0);
+    for (const c of ada.relevant_concepts) expect(result.concepts).toContain(c);
+  });
+
+  it('returns at most maxCandidates', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    await buildCorpus(
+      db,
+      Array.from({ length: 6 }, (_, i) => ({ authors: [{ name: `Author Number${i}` }] })),
+    );
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    expect((await entry.finder.find(manuscript(org.id), { maxCandidates: 4 })).candidates).toHaveLength(4);
+    expect((await entry.finder.find(manuscript(org.id))).candidates).toHaveLength(6);
+  });
+
+  it('never returns the manuscript authors themselves: by ORCID, email, or name with affiliation or co-authorship', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    const ids = await buildCorpus(db, [
+      { authors: [{ name: 'Orla Orcid', orcid: '0000-0002-1825-0097' }] },
+      { authors: [{ name: 'Emil Mail' }] },
+      { authors: [{ name: 'Afa Place', affiliation: 'Dept. of Chemistry, Univ. of Springfield' }] },
+      { authors: [{ name: 'Cora Coauthor' }, { name: 'Orla Orcid', orcid: '0000-0002-1825-0097' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+    ]);
+    await db.query(`UPDATE authors SET emails = '{emil@example.org}' WHERE id = $1`, [
+      ids.authorId('Emil Mail'),
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, {
+        authors: [
+          {
+            name: 'O. Orcid',
+            orcid: 'https://orcid.org/0000-0002-1825-0097',
+            email: null,
+            affiliation: null,
+          },
+          { name: 'Emil Mail', orcid: null, email: 'EMIL@example.org', affiliation: null },
+          {
+            name: 'Afa Place',
+            orcid: null,
+            email: null,
+            affiliation: 'University of Springfield, Springfield, USA',
+          },
+          { name: 'Cora Coauthor', orcid: null, email: null, affiliation: null },
+        ],
+      }),
+    );
+    expect(idsOf(result)).toEqual([ids.authorId('Ada Expert')]);
+  });
+
+  it('does not exclude a same-named person without a second piece of evidence', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    const ids = await buildCorpus(db, [
+      { authors: [{ name: 'Nia Namesake' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, {
+        authors: [{ name: 'Nia Namesake', orcid: null, email: null, affiliation: 'Elsewhere Institute' }],
+      }),
+    );
+    expect(idsOf(result)).toContain(ids.authorId('Nia Namesake'));
+  });
+});
