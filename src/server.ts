@@ -43,7 +43,7 @@ export async function startServer(
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-    if (config.demo) await ensureDemo(db, config, url, out);
+    const demo = config.demo ? await ensureDemo(db, config, url, out) : null;
 
     let shuttingDown: Promise<void> | undefined;
     const running: RunningServer = {
@@ -59,6 +59,7 @@ export async function startServer(
             app!.log.warn('in-flight requests did not finish in time; closing connections');
             app!.server.closeAllConnections();
           }
+          await demo?.stop();
           await admin?.close();
           await db.close();
         })();

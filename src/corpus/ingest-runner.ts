@@ -88,6 +88,7 @@ export async function ingestFile<T>(
   kind: RecordKind<T>,
   file: string,
   batchSize: number,
+  signal?: AbortSignal,
 ): Promise<FileReport> {
   const { db } = ctx;
   const probe = await openRecords(file);
@@ -127,6 +128,11 @@ export async function ingestFile<T>(
       }
     }
     if (batch.records.size + batch.bad.length >= batchSize) {
+      if (signal?.aborted) {
+        // Stop between batches: what committed stays, and the checkpoint says where to resume.
+        if (inFlight) await inFlight;
+        signal.throwIfAborted();
+      }
       await flush(batch);
       batch = newBatch();
     }

@@ -34,9 +34,10 @@ export async function ingestFiles<T>(
   kind: RecordKind<T>,
   files: readonly string[],
   batchSize = DEFAULT_BATCH_SIZE,
+  signal?: AbortSignal,
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
-  for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize));
+  for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize, signal));
   const after = await afterIngest(ctx.db);
   return {
     files: reports,

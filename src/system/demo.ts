@@ -3,8 +3,20 @@
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/index.ts';
 import { createOrganization } from '../organizations/organizations.ts';
+import { loadDemoCorpusInBackground } from '../corpus/demo-corpus.ts';
 
 export async function ensureDemo(
+  db: Database,
+  config: Config,
+  url: string,
+  out: (line: string) => void,
+): Promise<{ stop(): Promise<void> }> {
+  await ensureDemoOrganization(db, config, url, out);
+  // After the organization's lines, so the key is on screen while the corpus loads; shutdown stops it.
+  return loadDemoCorpusInBackground(db, out);
+}
+
+async function ensureDemoOrganization(
   db: Database,
   _config: Config,
   url: string,
