@@ -44,6 +44,7 @@ export async function startServer(
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
     const demo = config.demo ? await ensureDemo(db, config, url, out) : null;
+    if (!config.demo) out(`refmatch is listening on ${url} (docs: ${url}/docs)`);
 
     let shuttingDown: Promise<void> | undefined;
     const running: RunningServer = {

@@ -36,9 +36,16 @@ export async function startAdminChannel(
   const expected = Buffer.from(token);
   const server: Server = createServer((req, res) => {
     const given = Buffer.from(String(req.headers['x-admin-token'] ?? ''));
-    const name = decodeURIComponent((req.url ?? '').replace(/^\/commands\//, ''));
     if (req.method !== 'POST' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       res.writeHead(403).end();
+      return;
+    }
+    let name: string;
+    try {
+      name = decodeURIComponent((req.url ?? '').replace(/^\/commands\//, ''));
+    } catch {
+      // A malformed escape must not throw inside the listener: that would take the server down.
+      res.writeHead(400).end();
       return;
     }
     const chunks: Buffer[] = [];

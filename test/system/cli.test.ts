@@ -1,0 +1,211 @@
+// The CLI as a user runs it: real `node bin/refmatch.js` processes on a PGlite data directory, with
+// and without `refmatch serve` holding that directory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/refmatch.js');
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let server: ChildProcess | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-cli-'));
+  // DATABASE_URL empty: these tests are about the embedded database, whichever suite runs them.
+  env = {
+    ...process.env,
+    REFMATCH_DATA_DIR: dir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    REFMATCH_DEMO: 'false',
+  };
+});
+afterAll(async () => {
+  if (server && server.exitCode === null) server.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function json<T>(run: Run): T {
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as T;
+}
+
+/** Starts `refmatch serve` on a free port; resolves with the URL it printed. */
+function serve(): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd: ROOT,
+      env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+    });
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString('utf8');
+      const url = /refmatch is listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
+      if (url) {
+        child.stdout.off('data', onData);
+        resolve({ url, child });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+}
+
+interface Org {
+  id: number;
+  name: string;
+  features: string[];
+  api_key: string;
+}
+
+describe('refmatch CLI on the embedded database', () => {
+  it('without a server: opens the data directory itself; commands print JSON, errors go to stderr', async () => {
+    const org = json<Org>(await cli('org', 'create', '--name', 'Acme Press', '--features', 'referee_finder'));
+    expect(org).toEqual({
+      id: expect.any(Number),
+      name: 'Acme Press',
+      features: ['referee_finder'],
+      api_key: expect.stringMatching(/^rm_/),
+    });
+    const missing = await cli('group', 'create', '--org', '999999', '--name', 'Nope');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stdout).toBe('');
+    expect(JSON.parse(missing.stderr)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+  }, 300_000);
+
+  it('while `refmatch serve` holds the directory: commands go through the server, which sees their effect at once', async () => {
+    const running = await serve();
+    server = running.child;
+    expect(existsSync(path.join(dir, 'admin.json'))).toBe(true);
+
+    const org = json<Org>(await cli('org', 'create', '--name', 'Beta Journal'));
+    const headers = { 'x-apikey': org.api_key, 'content-type': 'application/json' };
+    const fields = await fetch(`${running.url}/api/external/custom-fields/all/`, { headers });
+    expect(fields.status).toBe(200);
+
+    const group = json<{ group_id: number; name: string }>(
+      await cli('group', 'create', '--org', String(org.id), '--name', 'Editorial board'),
+    );
+    expect(group).toEqual({ group_id: expect.any(Number), name: 'Editorial board' });
+    expect(json(await cli('group', 'list', '--org', String(org.id)))).toEqual([group]);
+    const post = await fetch(`${running.url}/api/external/author-from-group/${group.group_id}/r%2F1/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Reviewer One' }),
+    });
+    expect(post.status).toBe(200);
+    expect(await post.json()).toEqual({ ok: true });
+
+    const field = json<{ api_id: string; options: Array<{ api_id: string; option: string }> }>(
+      await cli(
+        'custom-field',
+        'create',
+        '--org',
+        String(org.id),
+        '--owner',
+        'author_from_group',
+        '--kind',
+        'single_option',
+        '--name',
+        'Level',
+        '--description',
+        'Seniority',
+        '--option',
+        'Junior',
+        '--option',
+        'Senior',
+      ),
+    );
+    expect(field).toEqual({
+      api_id: expect.any(String),
+      data_kind: 'single_option',
+      name: 'Level',
+      description: 'Seniority',
+      options: [
+        { api_id: expect.any(String), option: 'Junior' },
+        { api_id: expect.any(String), option: 'Senior' },
+      ],
+    });
+    const updated = json<{ name: string; options: Array<{ option: string }> }>(
+      await cli(
+        'custom-field',
+        'update',
+        '--field',
+        field.api_id,
+        '--name',
+        'Rank',
+        '--add-option',
+        'Emeritus',
+        '--remove-option',
+        field.options[0]!.api_id,
+      ),
+    );
+    expect(updated.name).toBe('Rank');
+    expect(updated.options.map((o) => o.option)).toEqual(['Senior', 'Emeritus']);
+    const listed = json(await cli('custom-field', 'list', '--org', String(org.id)));
+    expect(listed).toEqual({ author_from_group: [updated], folder: [], proposal: [] });
+    const served = await fetch(`${running.url}/api/external/custom-fields/all/`, { headers });
+    expect(await served.json()).toEqual(listed);
+    expect(json(await cli('custom-field', 'delete', '--field', field.api_id))).toEqual({
+      deleted: true,
+      api_id: field.api_id,
+    });
+
+    const remoteError = await cli('custom-field', 'delete', '--field', field.api_id);
+    expect(remoteError.code).not.toBe(0);
+    expect(JSON.parse(remoteError.stderr)).toEqual({
+      error: { code: 'not_found', message: expect.any(String) },
+    });
+    const badKind = await cli(
+      'custom-field',
+      'create',
+      '--org',
+      '1',
+      '--owner',
+      'folder',
+      '--kind',
+      'colour',
+      '--name',
+      'X',
+    );
+    expect(badKind.code).not.toBe(0);
+
+    expect(json(await cli('key', 'revoke', '--key', org.api_key))).toEqual({ revoked: true });
+    const revoked = await fetch(`${running.url}/api/external/custom-fields/all/`, { headers });
+    expect(revoked.status).toBe(401);
+
+    const exited = new Promise<number | null>((resolve) => running.child.on('exit', (code) => resolve(code)));
+    running.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(path.join(dir, 'admin.json'))).toBe(false);
+
+    // The server is gone: the CLI opens the directory itself again and sees everything written.
+    const orgs = json<Array<{ name: string }>>(await cli('org', 'list'));
+    expect(orgs.map((o) => o.name)).toEqual(['Acme Press', 'Beta Journal']);
+  }, 300_000);
+});
