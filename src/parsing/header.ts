@@ -1,0 +1,482 @@
+// Header metadata: title, authors (in order, with marks, emails, ORCIDs, affiliations), abstract,
+// keywords. The rules read typography and position (the largest type on the first page, the lines
+// under it, superscript marks, links, labelled lines), never strings of particular files.
+import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
+import {
+  ORCID_RE,
+  findEmails,
+  findOrcids,
+  joinLines,
+  normalizeForCompare,
+  unique,
+  validOrcid,
+} from './text-utils.ts';
+import { isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
+import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
+
+export interface Header {
+  title: string | null;
+  titleIndex: number | null;
+  /** Index after the title's last block. */
+  titleEnd: number;
+  abstract: string | null;
+  abstractBlocks: number[];
+  keywords: string[];
+  authors: ParsedAuthor[];
+  /** Index of the first block after the front matter. */
+  frontEnd: number;
+  unassignedEmails: string[];
+}
+
+const INSTITUTION =
+  /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
+const LABELLED =
+  /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
+const CORRESPONDENCE = /correspond|e-?mail|✉/i;
+
+const MAX_FRONT_BLOCKS = 120;
+
+interface Entry {
+  name: string;
+  marks: string[];
+  lines: string[];
+  links: string[];
+}
+
+function findTitle(doc: DocumentModel): number | null {
+  const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
+  if (styled >= 0) return styled;
+  const firstPage = doc.blocks
+    .map((b, i) => ({ b, i }))
+    .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
+    .filter(({ b }) => b.text.length >= 8 && b.text.length <= 400 && /\p{L}{3}/u.test(b.text))
+    .filter(({ b }) => b.text.split(/\s+/).length >= 2 && !b.text.includes('@'));
+  const declared = doc.declared.title ? normalizeForCompare(doc.declared.title) : '';
+  if (declared.split(' ').length >= 3) {
+    const match = firstPage.find(({ b }) => normalizeForCompare(b.text) === declared);
+    if (match) return match.i;
+  }
+  // The largest type on the first page; a short label ("Research Article") may share the size,
+  // so among the largest the longest wins.
+  const maxSize = Math.max(0, ...firstPage.map(({ b }) => b.relSize));
+  const largest = firstPage.filter(({ b }) => b.relSize >= 0.97 * maxSize);
+  const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
+  if (best && maxSize >= 1.1) return best.i;
+  // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
+  const firstHeading = doc.blocks.findIndex(
+    (b, i) => i < 10 && (b.styleLevel === 1 || b.emphasis) && b.text.split(/\s+/).length >= 3,
+  );
+  return firstHeading >= 0 ? firstHeading : null;
+}
+
+function titleText(block: Block): string {
+  return block.runs
+    .filter((r) => !r.sup)
+    .map((r) => r.text)
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[*†‡§¶✉]+$/u, '')
+    .trim();
+}
+
+function findFrontEnd(blocks: Block[], from: number): number {
+  const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
+  for (let i = from; i < limit; i++) {
+    const b = blocks[i]!;
+    if (ABSTRACT_LABEL.test(b.text) && (b.text.length < 20 || isHeading(b) || b.styleName === 'Abstract'))
+      return i;
+    if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;
+    if (b.styleName?.toLowerCase() === 'abstract') return i;
+    if (isHeading(b) && blocks[i + 1] && isProse(blocks[i + 1]!)) return i;
+    // A long author list may fill pages; past the fourth page it is not front matter any more.
+    if (b.page > 4) return i;
+  }
+  return limit;
+}
+
+/** Bylines: names separated by commas and "and", with superscript marks. */
+function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  for (let i = from; i < Math.min(to, from + 8); i++) {
+    const b = blocks[i]!;
+    if (b.text.length > 700 || b.text.includes('@')) {
+      if (entries.length) break;
+      continue;
+    }
+    const names = splitByline(b.runs);
+    const good = names.filter((n) => isNameLike(n.name));
+    if (names.length && good.length >= Math.max(1, 0.7 * names.length)) {
+      if (names.length === 1 && !b.emphasis && good[0]!.marks.length === 0 && entries.length === 0) continue;
+      for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
+      used.add(i);
+    } else if (entries.length) break;
+  }
+  return { entries, used };
+}
+
+/** A line of handles (a GitHub or Twitter name beside an icon): a few bare tokens, no spaces inside. */
+function isHandleLine(s: string): boolean {
+  const tokens = s.split(/[\s·|,]+/).filter(Boolean);
+  return tokens.length > 0 && tokens.length <= 3 && tokens.every((t) => /^@?[\w.-]+$/.test(t));
+}
+
+/** One author per paragraph or line: a name line, then lines with identifiers and affiliations. */
+function stackedAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  const lines: { text: string; block: number; emphasis: boolean; links: string[] }[] = [];
+  for (let i = from; i < to; i++) {
+    const b = blocks[i]!;
+    for (const l of b.lines) lines.push({ text: l.text, block: i, emphasis: b.emphasis, links: b.links });
+  }
+  let current: Entry | null = null;
+  lines.forEach((line, k) => {
+    const next = lines[k + 1];
+    const nameLine =
+      isNameLike(line.text.replace(/[*†‡§¶✉]+$/u, '')) &&
+      (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0));
+    if (nameLine) {
+      current = { name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(), marks: [], lines: [], links: [] };
+      entries.push(current);
+      used.add(line.block);
+      return;
+    }
+    if (current) {
+      current.lines.push(line.text);
+      current.links.push(...line.links);
+      used.add(line.block);
+    }
+  });
+  // A name followed by nothing that identifies a person is more likely a heading or a caption.
+  const real = entries.filter((e) => e.lines.length > 0);
+  return { entries: real.length >= 2 ? real : [], used };
+}
+
+function affiliationsFromEntry(entry: Entry): string[] {
+  const out: string[] = [];
+  // Lines holding only identifiers (ORCID, handles) stand alone; the rest is one running text
+  // whose separators (" · ", ";") delimit institutions.
+  const text = joinLines(
+    entry.lines.filter((l) => {
+      const rest = l.replace(ORCID_RE, '').replace(/[·|•]/g, ' ').trim();
+      return rest !== '' && !(isHandleLine(rest) && !INSTITUTION.test(rest));
+    }),
+  );
+  {
+    for (const segment of text.split(/\s+[·|•]\s+|\s+·|·\s+/)) {
+      const s = segment.trim();
+      if (!s || LABELLED.test(s) || findOrcids(s).length || findEmails(s).length) continue;
+      if (isHandleLine(s) && !INSTITUTION.test(s)) continue;
+      for (const part of s.split(/\s*;\s*/)) {
+        const p = part.trim().replace(/[.,]$/, '');
+        if (p.length >= 3 && !/^https?:/i.test(p)) out.push(p);
+      }
+    }
+  }
+  return unique(out);
+}
+
+interface MarkedAffiliation {
+  mark: string | null;
+  text: string;
+}
+
+/** Lines that start with a mark (a superscript or a leading label) and read like an institution. */
+function markedAffiliations(blocks: Block[], indices: number[], marks: Set<string>): MarkedAffiliation[] {
+  const out: MarkedAffiliation[] = [];
+  for (const i of indices) {
+    const b = blocks[i]!;
+    let current: MarkedAffiliation | null = null;
+    const flush = () => {
+      if (
+        current &&
+        current.text.length >= 8 &&
+        INSTITUTION.test(current.text) &&
+        !CORRESPONDENCE.test(current.text)
+      ) {
+        out.push({ mark: current.mark, text: current.text.replace(/[.;,]\s*$/, '').trim() });
+      }
+      current = null;
+    };
+    const supMarked = b.runs.some((r) => r.sup && splitMarks(r.text).some((m) => marks.has(m)));
+    if (supMarked) {
+      // Superscript marks may sit anywhere, several institutions to a line.
+      for (const run of b.runs) {
+        const runMarks = run.sup ? splitMarks(run.text).filter((m) => marks.has(m)) : [];
+        if (runMarks.length) {
+          flush();
+          current = { mark: runMarks[0]!, text: '' };
+        } else if (current) current.text = `${current.text}${run.text}`.replace(/\s+/g, ' ').trimStart();
+      }
+      flush();
+      continue;
+    }
+    const firstSup = b.runs[0]?.sup ? b.runs[0].text.trim() : null;
+    b.lines.forEach((line, k) => {
+      let text = line.text;
+      let mark: string | null = null;
+      const m =
+        /^(\d{1,2}|[a-z]|[*†‡§¶#]+)\s*(?=[\p{Lu}\p{N}])/u.exec(text) ??
+        /^(\d{1,2}|[a-z]|[*†‡§¶#]+)$/u.exec(text);
+      if (k === 0 && firstSup && marks.has(splitMarks(firstSup)[0] ?? '')) {
+        mark = splitMarks(firstSup)[0] ?? null;
+        text = text.slice(firstSup.length).trim();
+      } else if (m && marks.has(m[1]!)) {
+        mark = m[1]!;
+        text = text.slice(m[0].length).trim();
+      }
+      if (mark !== null) {
+        flush();
+        current = { mark, text };
+      } else if (current) {
+        current.text = current.text ? `${current.text} ${text}` : text;
+      }
+    });
+    flush();
+  }
+  return out;
+}
+
+function mentionedAuthors(text: string, authors: ParsedAuthor[]): number[] {
+  const norm = ` ${normalizeForCompare(text)} `;
+  const hits: { i: number; at: number }[] = [];
+  authors.forEach((a, i) => {
+    const surname = normalizeForCompare(surnameOf(a.name));
+    if (surname.length < 2) return;
+    const at = norm.indexOf(` ${surname} `);
+    if (at >= 0) hits.push({ i, at });
+  });
+  return hits.sort((x, y) => x.at - y.at).map((h) => h.i);
+}
+
+function emailMatchesName(email: string, name: string): number {
+  const local = normalizeForCompare(email.split('@')[0] ?? '').replace(/\s/g, '');
+  const parts = normalizeForCompare(name).split(' ').filter(Boolean);
+  const surname = normalizeForCompare(surnameOf(name)).replace(/\s/g, '');
+  if (surname.length >= 3 && local.includes(surname)) return 2;
+  if (parts.some((p) => p.length >= 3 && local.includes(p))) return 1;
+  const initials = parts.map((p) => p[0]).join('');
+  if (initials.length >= 2 && local.startsWith(initials)) return 0.5;
+  return 0;
+}
+
+function assignEmails(
+  authors: ParsedAuthor[],
+  texts: { text: string; links: string[] }[],
+  starred: number[],
+): string[] {
+  const unassigned: string[] = [];
+  const taken = new Set(authors.flatMap((a) => a.emails));
+  for (const { text, links } of texts) {
+    const emails = unique([
+      ...findEmails(text),
+      ...links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
+    ]).filter((e) => !taken.has(e));
+    if (emails.length === 0) continue;
+    emails.forEach((e) => taken.add(e));
+    const mentioned = mentionedAuthors(text, authors);
+    if (mentioned.length === 1) {
+      authors[mentioned[0]!]!.emails.push(...emails);
+      authors[mentioned[0]!]!.corresponding ||= CORRESPONDENCE.test(text);
+      continue;
+    }
+    if (mentioned.length > 1 && mentioned.length === emails.length) {
+      mentioned.forEach((ai, k) => authors[ai]!.emails.push(emails[k]!));
+      continue;
+    }
+    if (emails.length === authors.length && emails.length > 1) {
+      authors.forEach((a, k) => a.emails.push(emails[k]!));
+      continue;
+    }
+    for (const email of emails) {
+      const scored = authors
+        .map((a, i) => ({ i, s: emailMatchesName(email, a.name) }))
+        .sort((x, y) => y.s - x.s);
+      const top = scored[0];
+      if (top && top.s > 0 && (scored[1]?.s ?? 0) < top.s) {
+        authors[top.i]!.emails.push(email);
+      } else if (/^\s*[*✉]/u.test(text) && starred.length === 1) {
+        authors[starred[0]!]!.emails.push(email);
+      } else if (emails.length === 1 && starred.length === 1 && CORRESPONDENCE.test(text)) {
+        authors[starred[0]!]!.emails.push(email);
+      } else unassigned.push(email);
+    }
+  }
+  for (const a of authors) a.emails = unique(a.emails);
+  return unassigned;
+}
+
+function findAbstract(blocks: Block[], frontEnd: number): { text: string | null; used: number[] } {
+  const limit = Math.min(blocks.length, frontEnd + 12);
+  for (let i = 0; i < limit; i++) {
+    const b = blocks[i]!;
+    const styled = b.styleName?.toLowerCase() === 'abstract';
+    if (!styled && !ABSTRACT_LABEL.test(b.text)) continue;
+    if (!styled && b.text.length > 30 && !/^(?:abstract|summary)\s*[:.—–-]/i.test(b.text) && !isHeading(b)) {
+      // "Summary of ..." in running text is not a label.
+      if (!/^(?:abstract|summary)\s+\p{Lu}/u.test(b.text)) continue;
+    }
+    const parts: string[] = [];
+    const used: number[] = [i];
+    const rest = styled ? b.text : b.text.replace(ABSTRACT_LABEL, '');
+    if (rest.length > 20) parts.push(rest);
+    for (let j = i + 1; j < blocks.length && j < i + 15; j++) {
+      const n = blocks[j]!;
+      if (styled && n.styleName?.toLowerCase() !== 'abstract') break;
+      if (isHeading(n) || KEYWORDS_LABEL.test(n.text) || (n.page > b.page + 1 && !styled)) break;
+      if (!styled && parts.length && n.relSize < 0.9 * (blocks[used[used.length - 1]!]!.relSize || 1)) break;
+      parts.push(n.text);
+      used.push(j);
+    }
+    if (parts.length) return { text: parts.join('\n\n'), used };
+  }
+  return { text: null, used: [] };
+}
+
+function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): string[] {
+  for (let i = 0; i < Math.min(blocks.length, frontEnd + 20); i++) {
+    const b = blocks[i]!;
+    if (!KEYWORDS_LABEL.test(b.text)) continue;
+    let rest = b.text.replace(KEYWORDS_LABEL, '');
+    if (!rest && blocks[i + 1]) rest = blocks[i + 1]!.text;
+    const list = rest
+      .split(/\s*[;,·•|]\s*/)
+      .map((k) => k.replace(/\.$/, '').trim())
+      .filter((k) => k.length > 1 && k.length < 80);
+    if (list.length) return unique(list);
+  }
+  return declared;
+}
+
+export function extractHeader(doc: DocumentModel): Header {
+  const { blocks } = doc;
+  const titleIndex = findTitle(doc);
+  // A title set over several lines may break into blocks where a word is in italics.
+  let titleEnd = titleIndex === null ? 0 : titleIndex + 1;
+  if (titleIndex !== null && doc.format === 'pdf') {
+    const t = blocks[titleIndex]!;
+    while (
+      titleEnd < blocks.length &&
+      titleEnd < titleIndex + 4 &&
+      blocks[titleEnd]!.page === t.page &&
+      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize
+    ) {
+      titleEnd++;
+    }
+  }
+  const title =
+    titleIndex !== null
+      ? blocks.slice(titleIndex, titleEnd).map(titleText).join(' ').replace(/\s+/g, ' ').trim() || null
+      : doc.declared.title;
+  const titleBlocks = new Set(
+    Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
+  );
+  const start = titleIndex !== null ? titleEnd : 0;
+  const frontEnd = Math.max(start, findFrontEnd(blocks, start));
+  const inline = inlineAuthors(blocks, start, frontEnd);
+  const stacked = stackedAuthors(blocks, start, frontEnd);
+  const chosen = stacked.entries.length > inline.entries.length ? stacked : inline;
+  const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
+    name: e.name,
+    emails: [],
+    orcid: null,
+    affiliations: [],
+    corresponding: e.marks.some((m) => m === '*' || m === '✉'),
+  }));
+  // Everything on the front pages may carry affiliations, correspondence and identifiers:
+  // footnotes at the bottom of page one come after the first body paragraphs in reading order.
+  const frontPages = new Set(blocks.slice(0, Math.max(frontEnd, 1)).map((b) => b.page));
+  const headerBlocks = blocks
+    .map((b, i) => i)
+    .filter(
+      (i) => !titleBlocks.has(i) && !chosen.used.has(i) && (i < frontEnd || frontPages.has(blocks[i]!.page)),
+    )
+    .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);
+
+  if (chosen === stacked) {
+    chosen.entries.forEach((e, k) => {
+      const a = authors[k]!;
+      const text = e.lines.join(' ');
+      const orcids = [...findOrcids(text), ...e.links.flatMap((l) => findOrcids(l))];
+      a.orcid = orcids[0] ?? null;
+      a.emails = unique([
+        ...findEmails(text),
+        ...e.links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '')),
+      ]);
+      a.affiliations = affiliationsFromEntry(e);
+    });
+  } else if (authors.length) {
+    const allMarks = new Set(chosen.entries.flatMap((e) => e.marks));
+    const numericMarks = new Set([...allMarks].filter((m) => !/^[*†‡§¶#✉]$/u.test(m)));
+    // Affiliations keyed by mark: first on the front pages, then anywhere (some journals list
+    // them at the end of the article).
+    let marked = markedAffiliations(blocks, headerBlocks, numericMarks);
+    const missing = [...numericMarks].filter((m) => !marked.some((a) => a.mark === m));
+    if (missing.length) {
+      const rest = blocks.map((_, i) => i).filter((i) => !headerBlocks.includes(i) && !chosen.used.has(i));
+      const later = markedAffiliations(blocks, rest, new Set(missing));
+      marked = [...marked, ...later.filter((a, k) => later.findIndex((b) => b.mark === a.mark) === k)];
+    }
+    if (numericMarks.size && marked.length) {
+      for (const [k, e] of chosen.entries.entries()) {
+        for (const m of e.marks) {
+          const aff = marked.find((x) => x.mark === m);
+          if (aff) authors[k]!.affiliations.push(aff.text);
+        }
+      }
+    } else {
+      // No marks: the institution lines right under the byline belong to every author.
+      const lastUsed = Math.max(...chosen.used);
+      const shared: string[] = [];
+      for (let i = lastUsed + 1; i < Math.min(frontEnd, lastUsed + 4); i++) {
+        const b = blocks[i]!;
+        if (
+          CORRESPONDENCE.test(b.text) ||
+          b.text.includes('@') ||
+          !INSTITUTION.test(b.text) ||
+          b.text.length > 400
+        ) {
+          break;
+        }
+        shared.push(b.text.replace(/[.;,]\s*$/, ''));
+      }
+      for (const a of authors) a.affiliations.push(...shared);
+    }
+    for (const a of authors) a.affiliations = unique(a.affiliations);
+  }
+
+  const starred = authors.map((a, i) => (a.corresponding ? i : -1)).filter((i) => i >= 0);
+  const texts = [
+    ...headerBlocks.map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
+    ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
+    ...doc.notes.map((n) => ({ text: n, links: [] })),
+  ];
+  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred) : [];
+
+  // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
+  if (authors.some((a) => !a.orcid)) {
+    for (const { text, links } of texts) {
+      const ids = unique([...findOrcids(text), ...links.flatMap((l) => findOrcids(l))]).filter(
+        (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
+      );
+      if (!ids.length) continue;
+      const mentioned = mentionedAuthors(text, authors).filter((i) => !authors[i]!.orcid);
+      if (mentioned.length === ids.length) mentioned.forEach((ai, k) => (authors[ai]!.orcid = ids[k]!));
+    }
+  }
+
+  const abstract = findAbstract(blocks, frontEnd);
+  return {
+    title,
+    titleIndex,
+    titleEnd,
+    abstract: abstract.text,
+    abstractBlocks: abstract.used,
+    keywords: findKeywords(blocks, frontEnd, doc.declared.keywords),
+    authors,
+    frontEnd,
+    unassignedEmails,
+  };
+}

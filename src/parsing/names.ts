@@ -1,0 +1,125 @@
+// What a personal name looks like in a byline, and how a byline splits into names and their marks.
+import type { Run } from './types.ts';
+
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'de',
+  'der',
+  'den',
+  'del',
+  'della',
+  'di',
+  'da',
+  'das',
+  'dos',
+  'du',
+  'la',
+  'le',
+  'bin',
+  'binti',
+  'al',
+  'el',
+  'y',
+  'e',
+  'ten',
+  'ter',
+  'zu',
+  'st.',
+]);
+const SUFFIX = /^(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i;
+const NAME_WORD = /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?)$/u;
+
+export function isNameLike(raw: string): boolean {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  if (text.length < 4 || text.length > 60 || /[\d@:;()[\]/]/.test(text)) return false;
+  if (text.replace(/,\s*(?:jr|sr|ii|iii|iv)\.?$/i, '').includes(',')) return false;
+  const words = text.split(' ');
+  if (words.length < 2 || words.length > 6) return false;
+  let letters = 0;
+  let capitalised = 0;
+  for (const w of words) {
+    if (PARTICLES.has(w.toLowerCase()) && w === w.toLowerCase()) continue;
+    if (SUFFIX.test(w.replace(/,$/, ''))) continue;
+    if (!NAME_WORD.test(w.replace(/,$/, ''))) return false;
+    capitalised++;
+    letters += w.replace(/[^\p{L}]/gu, '').length;
+  }
+  // A name has a surname of two letters or more: "A. B." alone is initials, not a name.
+  return capitalised >= 2 && letters >= 4 && words.some((w) => /\p{L}{2,}/u.test(w));
+}
+
+export interface BylineName {
+  name: string;
+  marks: string[];
+}
+
+const MARK_SYMBOLS = /[*†‡§¶#✉]/u;
+
+export function splitMarks(raw: string): string[] {
+  const marks: string[] = [];
+  for (const part of raw.split(/[\s,;]+/)) {
+    if (!part) continue;
+    const m = /^([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
+    if (!m) continue;
+    if (m[1]) marks.push(m[1]);
+    for (const sym of m[2] ?? '') marks.push(sym);
+  }
+  return marks;
+}
+
+/**
+ * Splits a byline into names with their marks. Superscript runs are marks; so are digits and
+ * symbols glued to the end of a name in bylines typed without superscripts.
+ */
+export function splitByline(runs: Run[]): BylineName[] {
+  const out: BylineName[] = [];
+  let current = '';
+  let currentMarks: string[] = [];
+  const close = () => {
+    let name = current.replace(/\s+/g, ' ').trim();
+    const glued = name.length <= 80 ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
+    if (glued && glued[1]) {
+      name = glued[1];
+      currentMarks.push(...splitMarks(glued[2] ?? ''));
+    }
+    name = name.replace(/^(?:and|&)\s+/i, '').trim();
+    if (name) {
+      const prev = out[out.length - 1];
+      if (prev && SUFFIX.test(name)) prev.name += `, ${name}`;
+      else out.push({ name, marks: currentMarks });
+    } else if (currentMarks.length && out.length) {
+      out[out.length - 1]!.marks.push(...currentMarks);
+    }
+    current = '';
+    currentMarks = [];
+  };
+  for (const run of runs) {
+    if (run.sup) {
+      const marks = splitMarks(run.text);
+      if (current.trim()) currentMarks.push(...marks);
+      else if (out.length) out[out.length - 1]!.marks.push(...marks);
+      continue;
+    }
+    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&)\s*)/);
+    parts.forEach((part, i) => {
+      if (i % 2 === 1) close();
+      else current += part;
+    });
+  }
+  close();
+  return out.filter((n) => n.name);
+}
+
+export function hasMarkSymbol(s: string): boolean {
+  return MARK_SYMBOLS.test(s);
+}
+
+/** Surname for matching a name mentioned elsewhere ("Dr P Xiong", an email's local part). */
+export function surnameOf(name: string): string {
+  const words = name
+    .replace(/,?\s+(jr\.?|sr\.?|ii|iii|iv)$/i, '')
+    .split(/\s+/)
+    .filter((w) => /\p{L}{2,}/u.test(w));
+  return words[words.length - 1] ?? name;
+}

@@ -1,0 +1,295 @@
+// Page geometry from pdf.js text items: lines, superscripts, columns and running heads. Everything
+// here reads positions and font sizes only, never the words, so it holds for layouts we have not seen.
+
+export interface Item {
+  str: string;
+  x: number;
+  /** Baseline, in PDF space (origin bottom-left). */
+  y: number;
+  w: number;
+  size: number;
+  font: string;
+}
+
+export interface Line {
+  page: number;
+  /** Column index on the page; -1 for a line that spans the columns. */
+  column: number;
+  x: number;
+  y: number;
+  right: number;
+  size: number;
+  font: string;
+  runs: { text: string; sup: boolean }[];
+  text: string;
+  links: string[];
+  /** Left edge of the line's column, for indentation. */
+  columnLeft: number;
+}
+
+const median = (xs: number[]): number => {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+
+/**
+ * Finds vertical gutters: an x where many items start (a column's left edge) and few items cross
+ * just left of it. Searched again inside each side, so a sidebar beside two columns is found too.
+ */
+export interface Gutter {
+  x: number;
+  /** Vertical stretches [top, bottom] over which the gutter separates columns. */
+  ranges: [number, number][];
+}
+
+/**
+ * Vertical stretches where a column edge holds: runs of lines starting at it, broken wherever a
+ * line crosses it (a byline, a full-width figure caption) or the starts stop for a long way.
+ */
+function columnRanges(starters: Item[], crossers: Item[]): { ranges: [number, number][]; count: number } {
+  const events = [
+    ...starters.map((it) => ({ it, start: true })),
+    ...crossers.map((it) => ({ it, start: false })),
+  ].sort((a, b) => b.it.y - a.it.y);
+  const ranges: [number, number][] = [];
+  let count = 0;
+  let run: Item[] = [];
+  const close = () => {
+    if (run.length >= 3) {
+      // The first line of a column is often indented and so not a start: reach up to two lines
+      // beyond the run, but never past a line that crosses the gutter.
+      const reach = 2.2 * Math.max(...run.map((it) => it.size));
+      const top = run[0]!.y;
+      const bottom = run[run.length - 1]!.y;
+      const above = crossers.filter((c) => c.y > top).map((c) => c.y);
+      const below = crossers.filter((c) => c.y < bottom).map((c) => c.y);
+      ranges.push([
+        Math.min(top + reach, Math.min(...above, Infinity) - 0.5),
+        Math.max(bottom - reach, Math.max(...below, -Infinity) + 0.5),
+      ]);
+      count += run.length;
+    }
+    run = [];
+  };
+  for (const { it, start } of events) {
+    if (!start) {
+      close();
+      continue;
+    }
+    const prev = run[run.length - 1];
+    if (prev && prev.y - it.y > 6 * Math.max(prev.size, it.size)) close();
+    run.push(it);
+  }
+  close();
+  return { ranges, count };
+}
+
+/**
+ * Finds vertical gutters: an x where many lines start (a column's left edge) with text to its
+ * left and no line crossing it. Searched again inside each side, so a sidebar beside two columns
+ * is found too.
+ */
+export function findGutters(items: Item[], left: number, right: number, depth = 0): Gutter[] {
+  const inside = items.filter((it) => it.x >= left - 1 && it.x + it.w <= right + 1);
+  const width = right - left;
+  if (inside.length < 12 || width < 150 || depth > 1) return [];
+  const bin = 3;
+  const starts = new Map<number, number>();
+  for (const it of inside) {
+    const b = Math.round(it.x / bin);
+    starts.set(b, (starts.get(b) ?? 0) + 1);
+  }
+  const minCount = Math.max(5, 0.12 * inside.length);
+  let best: (Gutter & { score: number }) | null = null;
+  for (const [b, count] of starts) {
+    const x = b * bin;
+    if (x < left + 0.2 * width || x > right - 0.15 * width) continue;
+    if (count + (starts.get(b - 1) ?? 0) + (starts.get(b + 1) ?? 0) < minCount) continue;
+    const cut = x - bin - 1;
+    const starters = inside.filter((it) => Math.abs(it.x - x) <= bin * 1.5);
+    const crossers = inside.filter((it) => it.x < cut - 1 && it.x + it.w > cut + 0.5);
+    const { ranges, count: n } = columnRanges(starters, crossers);
+    if (n < minCount) continue;
+    const inRange = (it: Item) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom);
+    // Left of the column edge there must be text too, or this is just an indented block.
+    const leftOf = inside.filter((it) => it.x + it.w <= cut + 0.5 && inRange(it)).length;
+    if (leftOf < Math.max(5, 0.5 * n)) continue;
+    if (!best || n > best.score) best = { x: cut, score: n, ranges };
+  }
+  if (!best) return [];
+  const { x, ranges } = best;
+  const within = inside.filter((it) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom));
+  return [
+    ...findGutters(within, left, x, depth + 1),
+    { x, ranges },
+    ...findGutters(within, x, right, depth + 1),
+  ];
+}
+
+function groupIntoLines(items: Item[]): Item[][] {
+  const sorted = [...items].sort((a, b) => b.y - a.y || a.x - b.x);
+  const clusters: { y: number; size: number; items: Item[] }[] = [];
+  for (const it of sorted) {
+    const last = clusters[clusters.length - 1];
+    if (last && Math.abs(last.y - it.y) <= 0.3 * Math.max(last.size, it.size)) {
+      last.items.push(it);
+      if (it.size > last.size) {
+        last.size = it.size;
+        last.y = it.y;
+      }
+    } else clusters.push({ y: it.y, size: it.size, items: [it] });
+  }
+  // A cluster of small type that overlaps a neighbouring line vertically is that line's superscript
+  // or subscript, not a line of its own.
+  const merged: typeof clusters = [];
+  for (const c of clusters) {
+    const prev = merged[merged.length - 1];
+    if (prev && c.size < 0.85 * prev.size && c.y + c.size * 0.3 < prev.y && c.y > prev.y - 0.45 * prev.size) {
+      prev.items.push(...c.items);
+      continue;
+    }
+    if (prev && prev.size < 0.85 * c.size && prev.y > c.y && prev.y < c.y + 0.75 * c.size) {
+      // The previous cluster was raised small type sitting on this line.
+      const sup = merged.pop();
+      c.items.push(...(sup?.items ?? []));
+    }
+    merged.push(c);
+  }
+  return merged.map((c) => c.items.sort((a, b) => a.x - b.x));
+}
+
+function buildLine(items: Item[], page: number, column: number, columnLeft: number): Line {
+  const size = Math.max(...items.map((i) => i.size));
+  const base = items.find((i) => i.size === size) ?? items[0]!;
+  const runs: Line['runs'] = [];
+  const fontChars = new Map<string, number>();
+  let prevEnd: number | null = null;
+  let text = '';
+  for (const it of items) {
+    const sup = it.size < 0.85 * size && it.y > base.y + 0.15 * size;
+    const gap = prevEnd === null ? 0 : it.x - prevEnd;
+    const needsSpace =
+      prevEnd !== null && gap > 0.2 * it.size && !text.endsWith(' ') && !it.str.startsWith(' ');
+    const piece = (needsSpace && !sup ? ' ' : '') + it.str;
+    const last = runs[runs.length - 1];
+    if (last && last.sup === sup) last.text += piece;
+    else runs.push({ text: piece, sup });
+    text += piece;
+    prevEnd = it.x + it.w;
+    if (!sup) fontChars.set(it.font, (fontChars.get(it.font) ?? 0) + it.str.length);
+  }
+  const font = [...fontChars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? base.font;
+  const first = items[0]!;
+  const lastItem = items[items.length - 1]!;
+  return {
+    page,
+    column,
+    x: first.x,
+    y: base.y,
+    right: lastItem.x + lastItem.w,
+    size,
+    font,
+    runs,
+    text: text.replace(/\s+/g, ' ').trim(),
+    links: [],
+    columnLeft,
+  };
+}
+
+/** Lines of one page in reading order: bands between spanning lines, each band column by column. */
+export function orderPage(items: Item[], page: number, pageWidth: number): Line[] {
+  if (items.length === 0) return [];
+  const gutters = findGutters(items, 0, pageWidth).sort((a, b) => a.x - b.x);
+  // A gutter exists only over the height of its columns: above and below it (a title, a full-width
+  // abstract, a footnote across the page) lines span the page.
+  const columnOf = (it: Item): number => {
+    const active = gutters.filter((g) => g.ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom));
+    if (active.length === 0) return -1;
+    if (active.some((g) => it.x < g.x - 1 && it.x + it.w > g.x + 1)) return -1;
+    return active.filter((g) => g.x <= it.x + 1).length;
+  };
+  const byColumn = new Map<number, Item[]>();
+  for (const it of items) {
+    const c = columnOf(it);
+    byColumn.set(c, [...(byColumn.get(c) ?? []), it]);
+  }
+  const lines: Line[] = [];
+  for (const [c, its] of byColumn) {
+    const left = c < 0 ? 0 : Math.min(...its.map((i) => i.x));
+    for (const group of groupIntoLines(its)) lines.push(buildLine(group, page, c, left));
+  }
+  const spanning = lines.filter((l) => l.column < 0).sort((a, b) => b.y - a.y);
+  const ordered: Line[] = [];
+  let upper = Infinity;
+  const columns = [...byColumn.keys()].filter((c) => c >= 0).sort((a, b) => a - b);
+  const emitBand = (top: number, bottom: number) => {
+    for (const c of columns) {
+      ordered.push(
+        ...lines
+          .filter((l) => l.column === c && l.y < top && l.y >= bottom)
+          .sort((a, b) => b.y - a.y || a.x - b.x),
+      );
+    }
+  };
+  for (const s of spanning) {
+    emitBand(upper, s.y);
+    ordered.push(s);
+    upper = s.y;
+  }
+  emitBand(upper, -Infinity);
+  return ordered;
+}
+
+/** Normalised text of a running head or foot: digits vary from page to page, the rest does not. */
+function marginKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, '');
+}
+
+/**
+ * Drops running heads, feet and page numbers: items in the top or bottom band of a page whose row
+ * text recurs on several pages, and rows that are only a number.
+ */
+export function dropRunningHeads(pages: { items: Item[]; height: number }[]): number {
+  const band = (p: { height: number }) => 0.085 * p.height;
+  const rowsOf = (p: { items: Item[]; height: number }) => {
+    const rows = new Map<number, Item[]>();
+    for (const it of p.items) {
+      if (it.y > p.height - band(p) || it.y < band(p)) {
+        const key = Math.round(it.y / 3);
+        rows.set(key, [...(rows.get(key) ?? []), it]);
+      }
+    }
+    return [...rows.values()].map((its) => ({
+      items: its,
+      key: marginKey(
+        its
+          .sort((a, b) => a.x - b.x)
+          .map((i) => i.str)
+          .join(''),
+      ),
+    }));
+  };
+  const perPage = pages.map(rowsOf);
+  const counts = new Map<string, number>();
+  for (const rows of perPage)
+    for (const k of new Set(rows.map((r) => r.key))) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const minRepeats = Math.max(2, Math.ceil(0.3 * pages.length));
+  let dropped = 0;
+  pages.forEach((p, i) => {
+    const drop = new Set<Item>();
+    for (const row of perPage[i] ?? []) {
+      const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
+      if (row.key && (pageNumber || (pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats))) {
+        for (const it of row.items) drop.add(it);
+      }
+    }
+    if (drop.size) {
+      dropped += drop.size;
+      p.items = p.items.filter((it) => !drop.has(it));
+    }
+  });
+  return dropped;
+}
+
+export { median };

@@ -1,0 +1,239 @@
+// PDF to the shared document model, through pdf.js (bundled by unpdf): text items with their
+// positions and fonts, link annotations, and the document's declared metadata.
+import { getDocumentProxy } from 'unpdf';
+import type { ParsingLimits } from '../../infra/config.ts';
+import type { Block, DocumentModel } from '../types.ts';
+import { cleanText, joinLines } from '../text-utils.ts';
+import { dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
+
+const LINK_PAGES = 3;
+
+export class PdfReadError extends Error {
+  constructor(
+    readonly code: 'encrypted' | 'corrupt_file',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface RawTextItem {
+  str?: string;
+  transform?: number[];
+  width?: number;
+  fontName?: string;
+}
+
+interface RawAnnotation {
+  subtype?: string;
+  url?: string;
+  unsafeUrl?: string;
+  rect?: number[];
+}
+
+async function openPdf(bytes: Uint8Array) {
+  try {
+    // pdf.js takes ownership of (and empties) the buffer it is given: hand it a copy.
+    return await getDocumentProxy(bytes.slice(), { stopAtErrors: false, isEvalSupported: false });
+  } catch (error) {
+    const e = error as { name?: string; message?: string };
+    if (e.name === 'PasswordException') {
+      throw new PdfReadError('encrypted', 'The PDF is encrypted with a password and cannot be read');
+    }
+    throw new PdfReadError('corrupt_file', `The PDF cannot be read: ${e.message ?? String(error)}`);
+  }
+}
+
+export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise<DocumentModel> {
+  const doc = await openPdf(bytes);
+  const warnings: string[] = [];
+  try {
+    const pageCount = doc.numPages;
+    const readPages = Math.min(pageCount, limits.maxPages);
+    if (pageCount > limits.maxPages) {
+      warnings.push(`The PDF has ${pageCount} pages; only the first ${limits.maxPages} were read`);
+    }
+    const pages: {
+      items: Item[];
+      height: number;
+      width: number;
+      links: { url: string; rect: number[] }[];
+    }[] = [];
+    let chars = 0;
+    for (let p = 1; p <= readPages; p++) {
+      let page;
+      try {
+        page = await doc.getPage(p);
+      } catch (error) {
+        warnings.push(`Page ${p} cannot be read: ${(error as Error).message}`);
+        continue;
+      }
+      const view = page.view;
+      const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = view;
+      const content = await page.getTextContent();
+      const items: Item[] = [];
+      for (const raw of content.items as RawTextItem[]) {
+        const t = raw.transform;
+        if (!raw.str || !t || !raw.str.trim()) continue;
+        const size = Math.abs(t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0);
+        if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
+        items.push({
+          str: cleanText(raw.str) || ' ',
+          x: (t[4] ?? 0) - x0,
+          y: (t[5] ?? 0) - y0,
+          w: raw.width ?? 0,
+          size,
+          font: raw.fontName ?? '',
+        });
+        chars += raw.str.length;
+      }
+      const links: { url: string; rect: number[] }[] = [];
+      // Links matter for the header (ORCID and mailto links) and cost as much as the text: read
+      // them on the first pages only.
+      if (p <= LINK_PAGES)
+        try {
+          for (const a of (await page.getAnnotations()) as RawAnnotation[]) {
+            const url = a.url ?? a.unsafeUrl;
+            if (a.subtype === 'Link' && url && a.rect) {
+              links.push({ url, rect: [a.rect[0]! - x0, a.rect[1]! - y0, a.rect[2]! - x0, a.rect[3]! - y0] });
+            }
+          }
+        } catch {
+          warnings.push(`The links of page ${p} cannot be read`);
+        }
+      pages.push({ items, width: x1 - x0, height: y1 - y0, links });
+      page.cleanup();
+      if (chars > limits.maxChars) {
+        warnings.push(`The text passed ${limits.maxChars} characters at page ${p}; the rest was not read`);
+        break;
+      }
+    }
+    dropRunningHeads(pages);
+    const lines: Line[] = [];
+    pages.forEach((pg, i) => {
+      const ordered = orderPage(pg.items, i + 1, pg.width);
+      for (const link of pg.links) {
+        const [lx1, ly1, lx2, ly2] = link.rect as [number, number, number, number];
+        for (const l of ordered) {
+          if (l.y + l.size * 0.3 >= ly1 && l.y <= ly2 && l.x <= lx2 && l.right >= lx1) l.links.push(link.url);
+        }
+      }
+      lines.push(...ordered);
+    });
+    let info: { Title?: string; Author?: string; Keywords?: string } = {};
+    try {
+      info = ((await doc.getMetadata()).info ?? {}) as typeof info;
+    } catch {
+      // Metadata is optional; the text is what matters.
+    }
+    return {
+      format: 'pdf',
+      blocks: linesToBlocks(lines),
+      pages: pageCount,
+      declared: {
+        title: typeof info.Title === 'string' ? cleanText(info.Title) || null : null,
+        keywords:
+          typeof info.Keywords === 'string'
+            ? info.Keywords.split(/[;,]/)
+                .map((k) => k.trim())
+                .filter(Boolean)
+            : [],
+        authors:
+          typeof info.Author === 'string'
+            ? info.Author.split(/;|\band\b/)
+                .map((a) => a.trim())
+                .filter(Boolean)
+            : [],
+      },
+      notes: [],
+      warnings,
+    };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+function modeBy<T>(values: T[], weight: (v: T) => number, key: (v: T) => string): string | null {
+  const totals = new Map<string, number>();
+  for (const v of values) totals.set(key(v), (totals.get(key(v)) ?? 0) + weight(v));
+  return [...totals.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+/** Groups ordered lines into paragraphs by font, size, spacing and indentation. */
+function linesToBlocks(lines: Line[]): Block[] {
+  // Running text is what long lines are made of; tables and reference lists have short ones.
+  const prose = lines.filter((l) => l.text.length >= 40);
+  const sample = prose.length >= 5 ? prose : lines;
+  const bodySize = Number(
+    modeBy(
+      sample,
+      (l) => l.text.length,
+      (l) => (Math.round(l.size * 2) / 2).toString(),
+    ) ?? 10,
+  );
+  const bodyFont =
+    modeBy(
+      sample,
+      (l) => l.text.length,
+      (l) => l.font,
+    ) ?? '';
+  const blocks: Block[] = [];
+  let current: { lines: Line[]; gaps: number[] } | null = null;
+  const flush = () => {
+    if (!current || current.lines.length === 0) return;
+    const ls = current.lines;
+    const size = Math.max(...ls.map((l) => l.size));
+    const font =
+      modeBy(
+        ls,
+        (l) => l.text.length,
+        (l) => l.font,
+      ) ?? '';
+    blocks.push({
+      text: joinLines(ls.map((l) => l.text)),
+      relSize: size / bodySize,
+      emphasis: font !== bodyFont,
+      styleLevel: null,
+      page: ls[0]!.page,
+      // A line break inside a block is kept as "\n" in the runs: in a byline it separates names.
+      runs: ls.flatMap((l, i) => (i === 0 ? l.runs : [{ text: '\n', sup: false }, ...l.runs])),
+      links: [...new Set(ls.flatMap((l) => l.links))],
+      lines: ls.map((l, i) => ({
+        text: l.text,
+        indent: (l.x - l.columnLeft) / bodySize,
+        gapAbove: current!.gaps[i] ?? 0,
+      })),
+    });
+    current = null;
+  };
+  let prev: Line | null = null;
+  for (const line of lines) {
+    let gap = 0;
+    let breakHere = prev === null;
+    if (prev) {
+      const sameFlow = prev.page === line.page && prev.column === line.column && prev.y > line.y;
+      const lead = prev.y - line.y;
+      gap = sameFlow ? Math.max(0, lead / Math.max(prev.size, line.size) - 1.25) : 0;
+      const sizeChange = Math.abs(line.size - prev.size) / Math.max(line.size, prev.size) > 0.08;
+      const fontChange = line.font !== prev.font && (line.font !== bodyFont || prev.font !== bodyFont);
+      const indentStart =
+        line.x - line.columnLeft > 0.8 * line.size && prev.x - prev.columnLeft < 0.3 * prev.size;
+      if (!sameFlow) {
+        // A paragraph may run on into the next column or page; it ends where a sentence ends.
+        breakHere = /[.!?:]$/.test(prev.text) || sizeChange || fontChange || !/^[\p{Ll}(]/u.test(line.text);
+        gap = 0;
+      } else {
+        breakHere = sizeChange || fontChange || gap > 0.45 || indentStart;
+      }
+    }
+    if (breakHere) {
+      flush();
+      current = { lines: [], gaps: [] };
+    }
+    current!.lines.push(line);
+    current!.gaps.push(gap);
+    prev = line;
+  }
+  flush();
+  return blocks;
+}

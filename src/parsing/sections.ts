@@ -1,0 +1,60 @@
+// Section structure from typography: which blocks are headings, where the front matter ends, where
+// the references are. Section names are matched only for the few that every discipline shares.
+import type { Block } from './types.ts';
+
+export const REFERENCES_HEADING =
+  /^(?:[\dIVX]+\.?\s*)?(?:references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations)\s*:?$/i;
+export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
+export const KEYWORDS_LABEL = /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s)\s*[:.—–-]?\s*/i;
+
+export function isHeading(block: Block): boolean {
+  if (block.styleLevel !== null && block.styleLevel >= 1) return true;
+  if (block.styleLevel === 0) return false;
+  const text = block.text;
+  const words = text.split(/\s+/).length;
+  if (text.length > 120 || words > 14 || block.lines.length > 2) return false;
+  if (/[,;]$/.test(text) || /@/.test(text)) return false;
+  if (/[.]$/.test(text) && !/^[\dIVX]+\.\s*\S+$/.test(text)) return false;
+  if (!/^[\p{Lu}\d]/u.test(text)) return false;
+  return (block.emphasis && block.relSize >= 0.95) || block.relSize >= 1.15;
+}
+
+/** Stricter test inside a reference list, where bold names or journal titles are common. */
+export function endsReferenceList(block: Block): boolean {
+  if (block.styleLevel !== null && block.styleLevel >= 1) return true;
+  if (!isHeading(block)) return false;
+  return !/\d/.test(block.text) && !/,/.test(block.text) && block.text.split(/\s+/).length <= 6;
+}
+
+export function isProse(block: Block): boolean {
+  return block.text.length > 250 && !/@|\b\d{4}-\d{4}-\d{4}-\d{3}[\dX]\b/.test(block.text);
+}
+
+export interface ReferenceRange {
+  start: number;
+  end: number;
+  headingIndex: number | null;
+}
+
+export function findReferences(blocks: Block[]): ReferenceRange | null {
+  const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
+  let headingIndex: number | null = null;
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i]!;
+    if (
+      b.text.length < 60 &&
+      REFERENCES_HEADING.test(b.text.trim()) &&
+      (isHeading(b) || b.lines.length === 1)
+    ) {
+      headingIndex = i;
+      break;
+    }
+  }
+  let start: number;
+  if (headingIndex !== null) start = headingIndex + 1;
+  else if (bibliography >= 0) start = bibliography;
+  else return null;
+  let end = start;
+  while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!))) end++;
+  return end > start ? { start, end, headingIndex } : null;
+}

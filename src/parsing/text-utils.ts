@@ -1,0 +1,95 @@
+// Text clean-up shared by both readers: whitespace, ligatures, hyphenation across lines.
+
+const LIGATURES: Record<string, string> = {
+  '\ufb00': 'ff',
+  '\ufb01': 'fi',
+  '\ufb02': 'fl',
+  '\ufb03': 'ffi',
+  '\ufb04': 'ffl',
+  '\ufb05': 'st',
+  '\ufb06': 'st',
+};
+
+export function cleanText(s: string): string {
+  return s
+    .replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c)
+    .replace(/[\u00ad\u200b\ufeff]/g, '')
+    // Glyphs a font could not map to Unicode (often ligatures) come out as control characters.
+    .replace(/\p{Cc}/gu, (c) => (c === '\t' || c === '\n' ? c : ''))
+    .replace(/[\u00a0\u2002-\u200a\u202f]/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
+}
+
+/** Ends like a URL or DOI cut at a line end, where the break character belongs to the identifier. */
+const IDENTIFIER_TAIL = /(?:https?:\/\/|www\.|doi:|\b10\.\d{4,9}\/)\S*$/i;
+
+/**
+ * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
+ * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
+ * is added, so identifiers survive the join.
+ */
+export function joinLines(lines: string[]): string {
+  let out = '';
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (!out) {
+      out = line;
+      continue;
+    }
+    const tail = IDENTIFIER_TAIL.exec(out);
+    if (tail && /[-/._=?&#]$/.test(out) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
+      out += line;
+    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(out) && /^\p{Ll}/u.test(line)) {
+      out = out.slice(0, -1) + line;
+    } else {
+      out += ' ' + line;
+    }
+  }
+  return out;
+}
+
+export function normalizeForCompare(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+/** `{a,b}@host` lists, as computer-science papers write them. */
+export const EMAIL_GROUP_RE = /\{([^{}@]+)\}\s*@\s*([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu;
+export const ORCID_RE = /\b(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b/g;
+
+export function findEmails(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(EMAIL_GROUP_RE)) {
+    for (const local of (m[1] ?? '').split(/[,;|\s]+/)) {
+      if (local) found.push(`${local.trim()}@${m[2]}`);
+    }
+  }
+  const withoutGroups = text.replace(EMAIL_GROUP_RE, ' ');
+  for (const m of withoutGroups.matchAll(EMAIL_RE)) found.push(m[0].replace(/\.$/, ''));
+  return unique(found.map((e) => e.replace(/^mailto:/i, '')));
+}
+
+export function findOrcids(text: string): string[] {
+  return unique([...text.matchAll(ORCID_RE)].map((m) => m[1] ?? '').filter(validOrcid));
+}
+
+/** ISO 7064 11,2 check digit, so that a phone number shaped like an ORCID is not taken for one. */
+export function validOrcid(id: string): boolean {
+  const digits = id.replace(/-/g, '');
+  if (!/^\d{15}[\dX]$/.test(digits)) return false;
+  let total = 0;
+  for (const ch of digits.slice(0, 15)) total = (total + Number(ch)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return digits[15] === (check === 10 ? 'X' : String(check));
+}
+
+export function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
