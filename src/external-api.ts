@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { registerUploadRoute } from './manuscripts/upload-route.ts';
+import { findCandidates } from './referee-finder/find-candidates.ts';
 import { registerAuthorsGroupApi } from './authors-groups/index.ts';
 import { registerCustomFieldRoutes } from './custom-fields/routes.ts';
 import { registerJournalRoutes } from './journals/routes.ts';
@@ -11,6 +12,6 @@ export function registerExternalApi(external: FastifyInstance, ctx: AppContext):
   registerAuthorsGroupApi(external, ctx);
   registerCustomFieldRoutes(external, ctx);
   registerJournalRoutes(external, ctx);
-  registerUploadRoute(external, ctx, { parser: null, findCandidates: null });
+  registerUploadRoute(external, ctx, { parser: null, findCandidates });
   // Route modules are added here as capabilities land (authors groups, custom fields, upload, journals).
 }

@@ -19,7 +19,7 @@ const MAX_FIELD_BYTES = 4 * 1024 * 1024; // an abstract, generously
 
 export interface UploadRouteDeps {
   parser: ManuscriptParser | null;
-  findCandidates: CandidateFinder | null;
+  findCandidates: CandidateFinder;
 }
 
 export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, deps: UploadRouteDeps) {

@@ -38,7 +38,7 @@ export type CandidateFinder = (
 export interface UploadDeps {
   ctx: AppContext;
   parser: ManuscriptParser | null;
-  findCandidates: CandidateFinder | null;
+  findCandidates: CandidateFinder;
   log: FastifyBaseLogger;
 }
 
@@ -144,7 +144,6 @@ export async function uploadManuscript(
   let candidates: Candidate[] | null = null;
   let concepts = 0;
   if (!form.excludeCandidates && organization.features.includes('referee_finder')) {
-    if (!deps.findCandidates) throw errors.unavailable('Referee candidates are not available yet');
     const result = await deps.findCandidates(
       deps.ctx,
       {
