@@ -4,6 +4,7 @@
 import type { AppContext } from '../app-context.ts';
 import { affiliationsMatch } from '../corpus/affiliations.ts';
 import { authorUrl, workUrl } from '../corpus/author-summary.ts';
+import { academicAge } from '../corpus/metrics.ts';
 import { nameParts } from '../corpus/names.ts';
 import { errors } from '../infra/errors.ts';
 import type { Queryable } from '../infra/db/index.ts';
@@ -48,7 +49,7 @@ export interface FinderDeps {
   db: Queryable;
   index: RankingIndex;
   publicBaseUrl: string;
-  currentYear?: number;
+  now?: Date;
   params?: Partial<RankingParams>;
 }
 
@@ -64,10 +65,11 @@ export function findCandidates(
   );
 }
 
-function passesFilters(row: CandidateRow, f: CandidateFilters, year: number): boolean {
-  const age = row.first_publication_year ? year - row.first_publication_year : 0;
-  const within = (v: number, min?: number, max?: number) =>
-    (min === undefined || v >= min) && (max === undefined || v <= max);
+function passesFilters(row: CandidateRow, f: CandidateFilters, now: Date): boolean {
+  const within = (v: number | null, min?: number, max?: number) =>
+    (min === undefined || (v !== null && v >= min)) && (max === undefined || (v !== null && v <= max));
+  // An unknown academic age passes no bound on it.
+  const age = academicAge(row.first_publication_year, now);
   return (
     within(row.h_index, f.minHIndex, f.maxHIndex) &&
     within(age, f.minAcademicAge, f.maxAcademicAge) &&
@@ -81,7 +83,8 @@ export async function findCandidatesWith(
   options: FindCandidatesOptions,
 ): Promise<FindCandidatesResult> {
   const { db, index } = deps;
-  const year = deps.currentYear ?? new Date().getUTCFullYear();
+  const now = deps.now ?? new Date();
+  const year = now.getUTCFullYear();
   const orgId = manuscript.organizationId;
   const q = buildQuery(index, manuscript);
   const concepts = manuscriptConcepts(index, q);
@@ -111,7 +114,7 @@ export async function findCandidatesWith(
   );
   const pool = ranked.filter((a) => {
     const row = rows.get(a.authorId);
-    return row !== undefined && passesFilters(row, options.filters, year);
+    return row !== undefined && passesFilters(row, options.filters, now);
   });
   const ids = pool.map((a) => a.authorId);
   const manuscriptIds = [...resolved.all];

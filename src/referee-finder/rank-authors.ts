@@ -4,7 +4,7 @@
 //   and authorship position, so fit counts more than volume;
 // - candidate model: the author's works concatenated into one profile, scored by BM25 as one document.
 // The two are fused by rank, which trials found better than adding raw scores.
-import type { Authorship, AuthorshipSource, RankingIndex } from './ranking-index.ts';
+import type { Authorship, AuthorshipSource, Postings, RankingIndex } from './ranking-index.ts';
 import type { WeightedQuery } from './query.ts';
 
 export interface RankingParams {
@@ -63,11 +63,16 @@ export interface RankingOutcome {
   authorships: Authorship[];
 }
 
-export function scoreWorks(index: RankingIndex, q: WeightedQuery, p: RankingParams): Float32Array {
+export function scoreWorks(
+  index: RankingIndex,
+  q: WeightedQuery,
+  p: RankingParams,
+  lists: Postings[] = q.termIds.map((t) => index.postings(t)),
+): Float32Array {
   const scores = new Float32Array(index.slotCount);
   const avg = index.avgDocLength || 1;
   for (let i = 0; i < q.termIds.length; i++) {
-    const { docs, tfs } = index.postings(q.termIds[i]!);
+    const { docs, tfs } = lists[i]!;
     const w = q.weights[i]! * (p.k1 + 1);
     for (let j = 0; j < docs.length; j++) {
       const doc = docs[j]!;
@@ -165,7 +170,9 @@ export async function rankAuthors(
   options: RankAuthorsOptions,
 ): Promise<RankingOutcome> {
   const p = { ...DEFAULT_PARAMS, ...options.params };
-  const scores = scoreWorks(index, q, p);
+  // Fetched once: the index may assemble postings from several segments on each call.
+  const lists = q.termIds.map((t) => index.postings(t));
+  const scores = scoreWorks(index, q, p, lists);
   let candidateIds: number[];
   if (options.restrictTo) {
     candidateIds = [...options.restrictTo].filter((id) => !options.exclude.has(id));
@@ -189,7 +196,8 @@ export async function rankAuthors(
   const local = scratch(index);
   const localDocs: number[] = [];
   const localRecency: number[] = [];
-  const pairs: Array<[number, number]> = [];
+  const pairDoc: number[] = [];
+  const pairAuthor: number[] = [];
   for (const a of authorships) {
     const i = slot.get(a.authorId);
     const doc = index.docOf(a.workId);
@@ -201,7 +209,8 @@ export async function rankAuthors(
       localDocs.push(doc);
       localRecency.push(recency(index.yearOf(doc), options.currentYear, p));
     }
-    pairs.push([k, i]);
+    pairDoc.push(k);
+    pairAuthor.push(i);
     const rec = localRecency[k]!;
     profileLength[i]! += index.docLength(doc);
     const s = scores[doc]! / q.selfScore;
@@ -211,11 +220,11 @@ export async function rankAuthors(
     contributions[i]!.push(s * rec * positionWeight(a, p));
   }
   const rowStart = new Int32Array(localDocs.length + 1);
-  for (const [k] of pairs) rowStart[k + 1]!++;
+  for (const k of pairDoc) rowStart[k + 1]!++;
   for (let k = 0; k < localDocs.length; k++) rowStart[k + 1]! += rowStart[k]!;
   const rowFill = rowStart.slice(0, localDocs.length);
-  const rows = new Int32Array(pairs.length);
-  for (const [k, i] of pairs) rows[rowFill[k]!++] = i;
+  const rows = new Int32Array(pairDoc.length);
+  for (let x = 0; x < pairDoc.length; x++) rows[rowFill[pairDoc[x]!]!++] = pairAuthor[x]!;
 
   const docScore = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -233,7 +242,7 @@ export async function rankAuthors(
   const touched: number[] = [];
   try {
     for (let t = 0; t < q.termIds.length; t++) {
-      const { docs, tfs } = index.postings(q.termIds[t]!);
+      const { docs, tfs } = lists[t]!;
       for (let j = 0; j < docs.length; j++) {
         const k = local[docs[j]!]!;
         if (k < 0) continue;
@@ -268,13 +277,21 @@ export async function rankAuthors(
     const zp = zscores(profileScore);
     for (let i = 0; i < n; i++) fused[i] = zd[i]! + p.profileWeight * zp[i]!;
   }
-  const authors: RankedAuthor[] = candidateIds.map((authorId, i) => ({
-    authorId,
-    score: fused[i]!,
-    docScore: docScore[i]!,
-    profileScore: profileScore[i]!,
-    works: works[i]!,
-  }));
+  // Rank fusion gives every candidate some score; one whose works match nothing is no candidate
+  // (possible among authors-group members, who are ranked without being found by the search).
+  const authors: RankedAuthor[] = candidateIds.flatMap((authorId, i) =>
+    docScore[i]! > 0 || profileScore[i]! > 0
+      ? [
+          {
+            authorId,
+            score: fused[i]!,
+            docScore: docScore[i]!,
+            profileScore: profileScore[i]!,
+            works: works[i]!,
+          },
+        ]
+      : [],
+  );
   authors.sort((a, b) => b.score - a.score || b.docScore - a.docScore || a.authorId - b.authorId);
   return { authors, workScores, authorships };
 }

@@ -9,6 +9,8 @@ import type {
   ManuscriptForRanking,
 } from '../../src/referee-finder/types.ts';
 import { ingest, tempDir, writeLines } from '../corpus/helpers.ts';
+import { createTestDatabase } from '../helpers/db.ts';
+import { createTestOrg } from '../helpers/app.ts';
 
 export const TOPIC =
   'Graph neural networks for molecular property prediction. Message passing neural networks learn ' +
@@ -142,4 +144,24 @@ export async function openFinder(db: Database): Promise<Finder> {
 
 export function idsOf(result: FindCandidatesResult): number[] {
   return result.candidates.map((c) => c.author_id);
+}
+
+/** A test database and finder closed after each test. */
+export function finderScope(afterEach: (fn: () => Promise<void>) => void) {
+  const open: Array<{ db: Database & { destroy(): Promise<void> }; finder?: Finder }> = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) {
+      await o.finder?.close();
+      await o.db.destroy();
+    }
+  });
+  return async function setup(works: WorkSpec[]) {
+    const db = await createTestDatabase();
+    const entry: (typeof open)[number] = { db };
+    open.push(entry);
+    const ids = await buildCorpus(db, works);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    return { db, ids, org, finder: entry.finder };
+  };
 }

@@ -1,0 +1,130 @@
+// Upload filters (inclusive bounds), the organization's settings on emails, and conflicts declared
+// by the organization through `refmatch coi import`.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { coiImport } from '../../src/referee-finder/commands.ts';
+import type { Database } from '../../src/infra/db/index.ts';
+import { testConfig, createTestOrg } from '../helpers/app.ts';
+import { tempDir } from '../corpus/helpers.ts';
+import { finderScope, manuscript } from './fixtures.ts';
+
+const setup = finderScope(afterEach);
+
+async function importCsv(db: Database, org: number, csv: string) {
+  const file = path.join(await tempDir(), 'coi.csv');
+  await writeFile(file, csv);
+  return coiImport.run({ config: testConfig(), db, progress: () => {} }, { org, file });
+}
+
+const year = new Date().getUTCFullYear();
+
+describe('filters', () => {
+  it('h-index, academic age and articles count bounds are inclusive', async () => {
+    const { ids, org, finder } = await setup([
+      // Senior: 3 works cited 5 times each (h-index 3), first published 10 years ago.
+      { authors: [{ name: 'Sen Senior' }], cited: 5, year: year - 10 },
+      { authors: [{ name: 'Sen Senior' }], cited: 5, year: year - 5 },
+      { authors: [{ name: 'Sen Senior' }], cited: 5, year: year - 1 },
+      // Junior: one uncited work two years ago (h-index 0, 1 article, age 2).
+      { authors: [{ name: 'Jun Junior' }], year: year - 2 },
+    ]);
+    const senior = ids.authorId('Sen Senior');
+    const junior = ids.authorId('Jun Junior');
+    const m = manuscript(org.id);
+    const found = async (filters: Record<string, number>) =>
+      (await finder.find(m, { filters })).candidates.map((c) => c.author_id).sort();
+
+    expect(await found({})).toEqual([senior, junior].sort());
+    const row = (await finder.find(m)).candidates.find((c) => c.author_id === senior)!;
+    expect(row.hIndex).toBe(3);
+    expect(row.articlesCount).toBe(3);
+    expect(await found({ minHIndex: 3 })).toEqual([senior]);
+    expect(await found({ maxHIndex: 0 })).toEqual([junior]);
+    expect(await found({ minHIndex: 1, maxHIndex: 2 })).toEqual([]);
+    expect(await found({ minAcademicAge: 10 })).toEqual([senior]);
+    expect(await found({ maxAcademicAge: 2 })).toEqual([junior]);
+    expect(await found({ minAcademicAge: 3, maxAcademicAge: 9 })).toEqual([]);
+    expect(await found({ minArticlesCount: 3 })).toEqual([senior]);
+    expect(await found({ maxArticlesCount: 1 })).toEqual([junior]);
+    expect(await found({ minArticlesCount: 2, maxArticlesCount: 2 })).toEqual([]);
+  });
+});
+
+describe('include_without_email', () => {
+  it("keeps candidates with a corpus email or one from the organization's own group records, never another's", async () => {
+    const { db, ids, org, finder } = await setup([
+      { authors: [{ name: 'Cora Corpusmail' }] },
+      { authors: [{ name: 'Gus Groupmail' }] },
+      { authors: [{ name: 'Otto Othersmail' }] },
+      { authors: [{ name: 'Nell Nomail' }] },
+    ]);
+    await db.query(`UPDATE authors SET emails = '{cora@uni.example}' WHERE id = $1`, [
+      ids.authorId('Cora Corpusmail'),
+    ]);
+    const other = await createTestOrg({ db });
+    for (const [orgId, name, email] of [
+      [org.id, 'Gus Groupmail', 'gus@own.example'],
+      [other.id, 'Otto Othersmail', 'otto@other.example'],
+    ] as const) {
+      const { rows } = await db.query<{ id: number }>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
+        [orgId],
+      );
+      await db.query(
+        `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails, linked_author_id)
+         VALUES ($1, 'c1', $2, $3, $4, $5)`,
+        [rows[0]!.id, orgId, name, [email], ids.authorId(name)],
+      );
+    }
+    const m = manuscript(org.id);
+    const all = (await finder.find(m)).candidates;
+    const emailOf = (name: string) => all.find((c) => c.name === name)!.email;
+    expect(emailOf('Cora Corpusmail')).toBe('cora@uni.example');
+    expect(emailOf('Gus Groupmail')).toBe('gus@own.example');
+    expect(emailOf('Otto Othersmail')).toBeNull();
+    expect(emailOf('Nell Nomail')).toBeNull();
+    const withEmail = (await finder.find(m, { includeWithoutEmail: false })).candidates;
+    expect(withEmail.map((c) => c.name).sort()).toEqual(['Cora Corpusmail', 'Gus Groupmail']);
+  });
+});
+
+describe('external_coi', () => {
+  it('flags pairs the organization imported, by ORCID, email or author id, for one manuscript or all (*)', async () => {
+    const { db, ids, org, finder } = await setup([
+      { authors: [{ name: 'Ora Orcidflag', orcid: '0000-0003-1415-9269' }] },
+      { authors: [{ name: 'Eve Emailflag' }] },
+      { authors: [{ name: 'Ian Idflag' }] },
+      { authors: [{ name: 'Mo Othermanuscript' }] },
+      { authors: [{ name: 'Una Unflagged' }] },
+    ]);
+    await db.query(`UPDATE authors SET emails = '{eve@lab.example}' WHERE id = $1`, [
+      ids.authorId('Eve Emailflag'),
+    ]);
+    const other = await createTestOrg({ db });
+    const report = await importCsv(
+      db,
+      org.id,
+      [
+        'origin_id,person',
+        '*,https://orcid.org/0000-0003-1415-9269',
+        'MS-1,EVE@lab.example',
+        `MS-1,${ids.authorId('Ian Idflag')}`,
+        `MS-2,${ids.authorId('Mo Othermanuscript')}`,
+        'MS-1,not a person',
+      ].join('\n'),
+    );
+    expect(report).toMatchObject({ rows: 4, inserted: 4, rejected: [{ line: 6 }] });
+    await importCsv(db, other.id, `*,${ids.authorId('Una Unflagged')}\n`);
+
+    const flagged = async (originId: string) =>
+      (await finder.find(manuscript(org.id, { originId }))).candidates
+        .filter((c) => c.external_coi.exists)
+        .map((c) => c.name)
+        .sort();
+    expect(await flagged('MS-1')).toEqual(['Eve Emailflag', 'Ian Idflag', 'Ora Orcidflag']);
+    expect(await flagged('MS-2')).toEqual(['Mo Othermanuscript', 'Ora Orcidflag']);
+    const clean = await finder.find(manuscript(org.id), { includeConflicts: false });
+    expect(clean.candidates.map((c) => c.name).sort()).toEqual(['Mo Othermanuscript', 'Una Unflagged']);
+  });
+});
