@@ -11,7 +11,7 @@ import {
   type SourceRow,
   type WorkRecord,
 } from './openalex-work.ts';
-import { loadWorks, stage, UPSERT_INSTITUTIONS, UPSERT_SOURCES } from './load-works.ts';
+import { ensureStaging, loadWorks, stage, UPSERT_INSTITUTIONS, UPSERT_SOURCES } from './load-works.ts';
 import type { RecordKind } from './ingest-runner.ts';
 
 type Json = Record<string, unknown>;
@@ -57,9 +57,7 @@ export const sourcesKind: RecordKind<SourceRow> = {
   },
   key: (s) => s.source_key,
   async load(db, tx, rows) {
-    await tx.exec(
-      'CREATE TEMP TABLE stage_sources (source_key text, title text, type text, publisher text, issn_l text) ON COMMIT DROP',
-    );
+    await ensureStaging(tx, ['stage_sources']);
     await stage(
       db,
       tx,
@@ -72,9 +70,7 @@ export const sourcesKind: RecordKind<SourceRow> = {
 };
 
 async function loadInstitutions(db: Database, tx: Transaction, rows: InstitutionRow[]) {
-  await tx.exec(
-    'CREATE TEMP TABLE stage_institutions (institution_key text, name text, country_code text, normalized_name text, alternative_names text[]) ON COMMIT DROP',
-  );
+  await ensureStaging(tx, ['stage_institutions']);
   await stage(
     db,
     tx,
@@ -150,10 +146,7 @@ export const authorsKind: RecordKind<AuthorEntity> = {
     const institutions = new Map<string, InstitutionRow>();
     for (const r of rows) if (r.institution) institutions.set(r.institution.institution_key, r.institution);
     if (institutions.size > 0) await loadInstitutions(db, tx, [...institutions.values()]);
-    await tx.exec(
-      `CREATE TEMP TABLE stage_author_entities (author_key text, display_name text, orcid text, name_variants text[],
-        name_key text, institution_key text) ON COMMIT DROP`,
-    );
+    await ensureStaging(tx, ['stage_author_entities']);
     await stage(
       db,
       tx,

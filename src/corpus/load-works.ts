@@ -6,16 +6,32 @@ import type { Database, Transaction } from '../infra/db/index.ts';
 import { csvRows, type CsvValue } from './csv.ts';
 import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
-const STAGING = `
-CREATE TEMP TABLE stage_sources (source_key text, title text, type text, publisher text, issn_l text) ON COMMIT DROP;
-CREATE TEMP TABLE stage_institutions (institution_key text, name text, country_code text, normalized_name text, alternative_names text[]) ON COMMIT DROP;
-CREATE TEMP TABLE stage_authors (author_key text, display_name text, orcid text, name_variants text[], name_key text) ON COMMIT DROP;
-CREATE TEMP TABLE stage_works (work_key text, doi text, pmid text, arxiv_id text, title text, abstract text,
-  publication_year integer, type text, source_key text, is_retracted boolean, cited_by_count integer,
-  referenced_work_keys text[], referenced_dois text[]) ON COMMIT DROP;
-CREATE TEMP TABLE stage_authorships (work_key text, position integer, author_key text, institution_keys text[],
-  raw_affiliations text[], is_corresponding boolean) ON COMMIT DROP;
-`;
+// Staging tables live for the session and empty themselves at each commit: creating them once per
+// connection, not once per batch, spares the catalog writes that CREATE/DROP would cost every batch.
+const STAGING_TABLES: Record<string, string> = {
+  stage_sources: '(source_key text, title text, type text, publisher text, issn_l text)',
+  stage_institutions:
+    '(institution_key text, name text, country_code text, normalized_name text, alternative_names text[])',
+  stage_authors: '(author_key text, display_name text, orcid text, name_variants text[], name_key text)',
+  stage_works: `(work_key text, doi text, pmid text, arxiv_id text, title text, abstract text,
+    publication_year integer, type text, source_key text, is_retracted boolean, cited_by_count integer,
+    referenced_work_keys text[], referenced_dois text[])`,
+  stage_authorships: `(work_key text, position integer, author_key text, institution_keys text[],
+    raw_affiliations text[], is_corresponding boolean)`,
+  stage_incoming: `(work_id integer, position integer, author_id integer, institution_ids integer[],
+    raw_affiliations text[], is_corresponding boolean)`,
+  stage_author_entities: `(author_key text, display_name text, orcid text, name_variants text[],
+    name_key text, institution_key text)`,
+};
+
+/** Makes sure the named staging tables exist in this session (empty, as every commit leaves them). */
+export async function ensureStaging(tx: Transaction, names: readonly string[]): Promise<void> {
+  await tx.exec(
+    names
+      .map((n) => `CREATE TEMP TABLE IF NOT EXISTS ${n} ${STAGING_TABLES[n]} ON COMMIT DELETE ROWS;`)
+      .join('\n'),
+  );
+}
 
 export const UPSERT_SOURCES = `
 INSERT INTO sources (source_key, title, type, publisher, issn_l)
@@ -96,7 +112,7 @@ ON CONFLICT DO NOTHING`;
 // need their metrics recomputed. Unchanged rows are left alone, so re-ingesting an unchanged file
 // leaves no author pending.
 const STAGE_INCOMING = `
-CREATE TEMP TABLE stage_incoming ON COMMIT DROP AS
+INSERT INTO stage_incoming (work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding)
 SELECT w.id AS work_id, sa.position, a.id AS author_id,
        ARRAY(SELECT i.id FROM unnest(sa.institution_keys) WITH ORDINALITY k(key, ord)
                JOIN institutions i ON i.institution_key = k.key ORDER BY k.ord) AS institution_ids,
@@ -162,7 +178,14 @@ export async function stage(
 
 /** Loads works (already deduplicated by key, last occurrence kept) inside `tx`. */
 export async function loadWorks(db: Database, tx: Transaction, works: WorkRecord[]): Promise<void> {
-  await tx.exec(STAGING);
+  await ensureStaging(tx, [
+    'stage_sources',
+    'stage_institutions',
+    'stage_authors',
+    'stage_works',
+    'stage_authorships',
+    'stage_incoming',
+  ]);
   const sources = dedupe(
     works.flatMap((w) => (w.source ? [w.source] : [])),
     (s: SourceRow) => s.source_key,

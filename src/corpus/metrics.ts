@@ -6,7 +6,7 @@ import type { Database } from '../infra/db/index.ts';
 // h-index: with an author's works ranked by citations (1 = most cited), the number of works whose
 // citations are at least their rank. The most recent affiliation is taken from the newest work that
 // states one, preferring the institution's name to the raw string.
-const RECOMPUTE = `
+export const RECOMPUTE = `
 WITH p AS (
   SELECT author_id FROM author_metrics_pending ORDER BY author_id LIMIT $1 FOR UPDATE SKIP LOCKED
 ),
@@ -44,13 +44,20 @@ updated AS (
     recent_institution_id = CASE WHEN aff.author_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END
   FROM p LEFT JOIN m USING (author_id) LEFT JOIN aff USING (author_id)
   WHERE authors.id = p.author_id
+    -- Unchanged metrics are not rewritten (a re-ingest of unchanged works then writes nothing).
+    AND (authors.articles_count, authors.citations_count, authors.h_index, authors.first_publication_year,
+         authors.last_publication_year, authors.recent_affiliation, authors.recent_institution_id)
+        IS DISTINCT FROM
+        (coalesce(m.articles, 0), coalesce(m.citations, 0), coalesce(m.h, 0), m.first_year, m.last_year,
+         coalesce(aff.affiliation, authors.recent_affiliation),
+         CASE WHEN aff.author_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END)
   RETURNING authors.id
 )
 DELETE FROM author_metrics_pending d USING p WHERE d.author_id = p.author_id
 RETURNING d.author_id`;
 
 /** Recomputes the metrics of every pending author; returns how many were recomputed. */
-export async function recomputePendingMetrics(db: Database, chunk = 5_000): Promise<number> {
+export async function recomputePendingMetrics(db: Database, chunk = 20_000): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await db.transaction((tx) => tx.query<{ author_id: number }>(RECOMPUTE, [chunk]));
