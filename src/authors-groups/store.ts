@@ -94,17 +94,11 @@ export async function saveGroupAuthor(
   return true;
 }
 
+// A plain single-row read: the hottest query of the API stays as cheap to plan as possible.
 const SELECT_RECORD = `
-  SELECT ga.name, ga.emails, ga.orcids, ga.articles, ga.affiliations, ga.linked_author_id,
-         -- Only values of fields that still exist: a deleted field's values disappear from reads.
-         CASE WHEN ga.custom_values = '{}'::jsonb THEN ga.custom_values ELSE (
-           SELECT coalesce(jsonb_object_agg(kv.key, kv.value), '{}'::jsonb)
-             FROM jsonb_each(ga.custom_values) kv
-             JOIN custom_fields f ON f.api_id = kv.key::uuid
-            WHERE f.organization_id = ga.organization_id AND f.owner = 'author_from_group'
-         ) END AS custom_values
-    FROM group_authors ga
-   WHERE ga.group_id = $1 AND ga.client_id = $2 AND ga.organization_id = $3`;
+  SELECT name, emails, orcids, articles, affiliations, custom_values, linked_author_id
+    FROM group_authors
+   WHERE group_id = $1 AND client_id = $2 AND organization_id = $3`;
 
 export async function findGroupAuthor(db: Queryable, key: GroupAuthorKey): Promise<StoredGroupAuthor | null> {
   const { rows } = await db.query<StoredGroupAuthor>(SELECT_RECORD, [
@@ -112,7 +106,30 @@ export async function findGroupAuthor(db: Queryable, key: GroupAuthorKey): Promi
     key.clientId,
     key.organizationId,
   ]);
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  row.custom_values = await onlyLiveFields(db, key.organizationId, row.custom_values);
+  return row;
+}
+
+/**
+ * Keeps the values of fields that still exist. Deleting a field also removes its values from the
+ * rows (custom-fields/store.ts); this guards reads against a write that raced with the deletion.
+ */
+async function onlyLiveFields(
+  db: Queryable,
+  organizationId: number,
+  values: Record<string, CustomValue>,
+): Promise<Record<string, CustomValue>> {
+  const ids = Object.keys(values);
+  if (ids.length === 0) return values;
+  const { rows } = await db.query<{ api_id: string }>(
+    `SELECT api_id::text FROM custom_fields
+      WHERE organization_id = $1 AND owner = 'author_from_group' AND api_id = ANY($2::uuid[])`,
+    [organizationId, ids],
+  );
+  const live = new Set(rows.map((r) => r.api_id));
+  return Object.fromEntries(Object.entries(values).filter(([id]) => live.has(id)));
 }
 
 /** Reads a record for a read-modify-write inside `tx`, locking it against concurrent writers. */
