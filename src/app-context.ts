@@ -4,6 +4,7 @@ import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/index.ts';
 import type { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { WorkIndex } from './retrieval/work-index.ts';
+import type { ParserPool } from './parsing/parser-pool.ts';
 
 export interface AppContext {
   config: Config;
@@ -11,4 +12,6 @@ export interface AppContext {
   keys: ApiKeyVerifier;
   /** Full-text index over the corpus's works, built at start and kept current (docs/retrieval.md). */
   index: WorkIndex;
+  /** Worker threads that parse uploaded manuscripts, with the per-file limits (src/parsing). */
+  parser: ParserPool;
 }

@@ -12,6 +12,7 @@ import { registerValidation } from './http/validation.ts';
 import { registerApiKeyAuth } from './http/auth.ts';
 import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
+import { ParserPool } from './parsing/parser-pool.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 import { registerExternalApi } from './external-api.ts';
 import { openWorkIndex } from './retrieval/db-work-index.ts';
@@ -53,7 +54,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await index.close();
   });
-  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs), index };
+  const parser = new ParserPool(config.parsing, { maxFileBytes: config.fileLimitBytes });
+  app.addHook('onClose', async () => {
+    await parser.close();
+  });
+  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs), index, parser };
   app.decorate('refmatch', ctx);
 
   registerValidation(app);

@@ -12,6 +12,7 @@ import { registerCustomFieldCli } from '../custom-fields/cli.ts';
 import { registerJournalCli } from '../journals/cli.ts';
 import { registerCorpusCli } from '../corpus/cli.ts';
 import { registerRefereeFinderCli } from '../referee-finder/cli.ts';
+import { registerParsingCli } from '../parsing/cli.ts';
 import { registerFolderCli } from '../folders/cli.ts';
 import { registerManuscriptCli } from '../manuscripts/cli.ts';
 
@@ -55,6 +56,7 @@ export function buildProgram(getConfig: () => Config): Program {
   registerJournalCli(program, run);
   registerCorpusCli(program, run);
   registerRefereeFinderCli(program, run);
+  registerParsingCli(program, getConfig);
   registerFolderCli(program, run);
   registerManuscriptCli(program, run);
   return program;

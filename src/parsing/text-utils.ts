@@ -11,14 +11,16 @@ const LIGATURES: Record<string, string> = {
 };
 
 export function cleanText(s: string): string {
-  return s
-    .replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c)
-    .replace(/[\u00ad\u200b\ufeff]/g, '')
-    // Glyphs a font could not map to Unicode (often ligatures) come out as control characters.
-    .replace(/\p{Cc}/gu, (c) => (c === '\t' || c === '\n' ? c : ''))
-    .replace(/[\u00a0\u2002-\u200a\u202f]/g, ' ')
-    .replace(/[ \t]+/g, ' ')
-    .trim();
+  return (
+    s
+      .replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c)
+      .replace(/[\u00ad\u200b\ufeff]/g, '')
+      // Glyphs a font could not map to Unicode (often ligatures) come out as control characters.
+      .replace(/\p{Cc}/gu, (c) => (c === '\t' || c === '\n' ? c : ''))
+      .replace(/[\u00a0\u2002-\u200a\u202f]/g, ' ')
+      .replace(/[ \t]+/g, ' ')
+      .trim()
+  );
 }
 
 /** Ends like a URL or DOI cut at a line end, where the break character belongs to the identifier. */

@@ -1,0 +1,23 @@
+// The worker side of the pool: parse what the parent sends, answer with the result. Importing the
+// parser (and pdf.js with it) before saying "ready" keeps start-up out of the per-file time limit.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ParsingLimits } from '../infra/config.ts';
+import { parseManuscript } from './parse-manuscript.ts';
+
+interface Job {
+  id: number;
+  bytes: Uint8Array;
+  fileName: string | null;
+}
+
+const { limits, maxFileBytes } = workerData as { limits: ParsingLimits; maxFileBytes: number };
+
+if (parentPort) {
+  const port = parentPort;
+  port.on('message', (job: Job) => {
+    void parseManuscript(job.bytes, job.fileName, limits, { maxFileBytes }).then((result) =>
+      port.postMessage({ type: 'result', id: job.id, result }),
+    );
+  });
+  port.postMessage({ type: 'ready' });
+}

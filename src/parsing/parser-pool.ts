@@ -1,0 +1,158 @@
+// A fixed pool of worker threads that parse manuscripts, so that parsing never blocks the event
+// loop that serves requests, and one slow or hostile file costs one worker for at most the wall
+// time limit: past it the worker is terminated, replaced, and the file's result says "timeout".
+import { Worker } from 'node:worker_threads';
+import type { ParsingLimits } from '../infra/config.ts';
+import { DEFAULT_MAX_FILE_BYTES, failedResult } from './parse-manuscript.ts';
+import type { ParseResult } from './types.ts';
+
+const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
+
+interface Task {
+  id: number;
+  bytes: Uint8Array;
+  fileName: string | null;
+  resolve: (result: ParseResult) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  task: Task | null;
+  timer: NodeJS.Timeout | null;
+  started: number;
+}
+
+export interface ParserPoolOptions {
+  maxFileBytes?: number;
+  /** Heap limit per worker; a file that needs more fails alone instead of taking the process down. */
+  maxHeapMb?: number;
+}
+
+export class ParserPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly limits: ParsingLimits,
+    private readonly options: ParserPoolOptions = {},
+  ) {}
+
+  /** Parses in a worker; never rejects: failures, timeouts and a closed pool come back as results. */
+  parse(bytes: Uint8Array, fileName: string | null): Promise<ParseResult> {
+    if (this.closed) return Promise.resolve(failedResult('parser_failed', 'The parser pool is closed'));
+    return new Promise((resolve) => {
+      // The caller keeps its buffer: the worker gets a copy it may consume.
+      this.queue.push({ id: this.nextId++, bytes: bytes.slice(), fileName, resolve });
+      this.fill();
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0))
+      task.resolve(failedResult('parser_failed', 'The parser pool closed'));
+    await Promise.all(this.slots.splice(0).map((slot) => this.retire(slot, 'The parser pool closed')));
+  }
+
+  /** Workers start on first use: an app that never parses never pays for them. */
+  private fill(): void {
+    while (
+      !this.closed &&
+      this.slots.length < this.limits.workers &&
+      this.slots.length < this.queue.length + this.busy()
+    ) {
+      this.slots.push(this.spawn());
+    }
+  }
+
+  private busy(): number {
+    return this.slots.filter((s) => s.task).length;
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(BOOTSTRAP, {
+      workerData: { limits: this.limits, maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES },
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1024 },
+      stdout: false,
+      stderr: false,
+    });
+    const slot: Slot = { worker, ready: false, task: null, timer: null, started: 0 };
+    worker.on('message', (msg: { type: string; id?: number; result?: ParseResult }) => {
+      if (msg.type === 'ready') {
+        slot.ready = true;
+        this.dispatch();
+      } else if (msg.type === 'result' && slot.task && msg.id === slot.task.id && msg.result) {
+        const task = slot.task;
+        this.finish(slot);
+        task.resolve(msg.result);
+        this.dispatch();
+      }
+    });
+    worker.on('error', (error) => this.fail(slot, `The parser worker failed: ${error.message}`));
+    worker.on('exit', (code) => this.fail(slot, `The parser worker exited (code ${code})`));
+    return slot;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.task) continue;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      slot.started = performance.now();
+      slot.timer = setTimeout(() => this.timeout(slot), this.limits.timeoutMs);
+      slot.timer.unref();
+      slot.worker.postMessage({ id: task.id, bytes: task.bytes, fileName: task.fileName }, [
+        task.bytes.buffer as ArrayBuffer,
+      ]);
+    }
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+  }
+
+  private timeout(slot: Slot): void {
+    const task = slot.task;
+    if (!task) return;
+    const result = failedResult(
+      'timeout',
+      `Parsing took longer than ${this.limits.timeoutMs} ms and was stopped`,
+    );
+    result.elapsed_ms = Math.round(performance.now() - slot.started);
+    this.replace(slot);
+    task.resolve(result);
+  }
+
+  private fail(slot: Slot, message: string): void {
+    if (!this.slots.includes(slot)) return;
+    const task = slot.task;
+    this.replace(slot);
+    task?.resolve(failedResult('parser_failed', message));
+  }
+
+  /** Terminates a worker that timed out or died and starts a fresh one in its place. */
+  private replace(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void this.retire(slot, null);
+    this.fill();
+    this.dispatch();
+  }
+
+  private async retire(slot: Slot, message: string | null): Promise<void> {
+    const task = slot.task;
+    this.finish(slot);
+    slot.worker.removeAllListeners('exit');
+    slot.worker.removeAllListeners('message');
+    slot.worker.on('error', () => {});
+    if (task && message) task.resolve(failedResult('parser_failed', message));
+    await slot.worker.terminate();
+  }
+}
