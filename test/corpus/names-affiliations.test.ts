@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { nameKey, namesCompatible, parsePersonName } from '../../src/corpus/names.ts';
+import { affiliationCore, affiliationsMatch } from '../../src/corpus/affiliations.ts';
+import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../../src/corpus/ids.ts';
+
+describe('names', () => {
+  it('parses given-first, family-first with a comma, PubMed style, particles and suffixes', () => {
+    expect(parsePersonName('Jason Priem')).toEqual({ given: ['jason'], family: ['priem'], suffix: null });
+    expect(parsePersonName('Liu, Yang')).toEqual({ given: ['yang'], family: ['liu'], suffix: null });
+    expect(parsePersonName('Smith JM')).toEqual({ given: ['j', 'm'], family: ['smith'], suffix: null });
+    expect(parsePersonName('Ludwig van Beethoven')).toEqual({
+      given: ['ludwig'],
+      family: ['van', 'beethoven'],
+      suffix: null,
+    });
+    expect(parsePersonName('Martin Luther King Jr.')).toEqual({
+      given: ['martin', 'luther'],
+      family: ['king'],
+      suffix: 'jr',
+    });
+    expect(nameKey('Sebastian Stüker')).toBe('stuker');
+    expect(nameKey('van Beethoven, L.')).toBe('beethoven');
+  });
+
+  it('calls names compatible when family names agree and given names or initials agree', () => {
+    expect(namesCompatible('Yang Liu', 'Liu, Y.')).toBe(true);
+    expect(namesCompatible('María García', 'Maria Garcia')).toBe(true);
+    expect(namesCompatible('J. M. Smith', 'John Michael Smith')).toBe(true);
+    expect(namesCompatible('Jean-Pierre Dupont', 'J. Dupont')).toBe(true);
+  });
+
+  it('refuses different given names, different middle initials, and a bare family name', () => {
+    expect(namesCompatible('Yang Liu', 'Wei Liu')).toBe(false);
+    expect(namesCompatible('John A. Smith', 'John B. Smith')).toBe(false);
+    expect(namesCompatible('Smith', 'John Smith')).toBe(false);
+    expect(namesCompatible('Yang Liu', 'Yang Li')).toBe(false);
+  });
+});
+
+describe('affiliations', () => {
+  it('"Univ. of X" is "University of X, City, Country"; departments and campuses of one university match', () => {
+    expect(affiliationsMatch('Univ. of Michigan', 'University of Michigan, Ann Arbor, MI, USA')).toBe(true);
+    expect(
+      affiliationsMatch(
+        'Dept. of Computer Science, University of Michigan',
+        'Department of Physics, Univ of Michigan',
+      ),
+    ).toBe(true);
+    expect(
+      affiliationsMatch('University of California, Berkeley', 'University of California, Los Angeles'),
+    ).toBe(true);
+    expect(affiliationsMatch('Universität Stuttgart', 'University Stuttgart, Germany')).toBe(true);
+    expect(affiliationsMatch('Microsoft Research Asia, Beijing', 'Microsoft')).toBe(true);
+    expect(affiliationCore('Department of Physics, University of Valencia, Spain')).toBe(
+      'university of valencia',
+    );
+  });
+
+  it('does not match different organizations, nor a generic word', () => {
+    expect(affiliationsMatch('University of Michigan', 'Michigan State University')).toBe(false);
+    expect(affiliationsMatch('University of Oxford', 'University of Cambridge')).toBe(false);
+    expect(affiliationsMatch('University', 'University of Oxford')).toBe(false);
+    expect(affiliationsMatch('Amazon', 'Microsoft')).toBe(false);
+  });
+});
+
+describe('identifiers', () => {
+  it('normalizes DOIs, ORCIDs, PubMed and arXiv ids from their usual written forms', () => {
+    expect(normalizeDoi('https://doi.org/10.7717/PEERJ.4375')).toBe('10.7717/peerj.4375');
+    expect(normalizeDoi('unavailable')).toBeNull();
+    expect(normalizeOrcid('https://orcid.org/0000-0002-1825-009x')).toBe('0000-0002-1825-009X');
+    expect(normalizePmid('https://pubmed.ncbi.nlm.nih.gov/29456894')).toBe('29456894');
+    expect(normalizePmid('0')).toBeNull();
+    expect(normalizeArxivId('https://arxiv.org/abs/2101.00001v3')).toBe('2101.00001');
+    expect(normalizeArxivId('arXiv:hep-th/9901001')).toBe('hep-th/9901001');
+  });
+});
