@@ -20,9 +20,8 @@ function ingestCommand<T>(kind: RecordKind<T>) {
       if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
         throw errors.validation('--batch-size must be between 1 and 100000');
       }
-      const report = await ingestFiles(ctx, kind, args.files, batchSize);
-      for (const hook of ctx.server?.afterCommand ?? []) await hook(`ingest ${kind.kind}`);
-      return report;
+      // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
+      return ingestFiles(ctx, kind, args.files, batchSize);
     },
   });
 }
@@ -30,9 +29,7 @@ function ingestCommand<T>(kind: RecordKind<T>) {
 export const ingestRetractionsCommand = defineCommand({
   name: 'ingest retractions',
   async run(ctx, args: { file: string }) {
-    const report = await ingestRetractions(ctx, args.file);
-    for (const hook of ctx.server?.afterCommand ?? []) await hook('ingest retractions');
-    return report;
+    return ingestRetractions(ctx, args.file);
   },
 });
 
