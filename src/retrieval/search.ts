@@ -21,7 +21,7 @@ export interface QueryOptions {
 
 const MIN_COMMON_DF = 100;
 
-export const DEFAULT_QUERY_OPTIONS: Required<QueryOptions> = { maxDfRatio: 0.2, maxTerms: 200 };
+export const DEFAULT_QUERY_OPTIONS: Required<QueryOptions> = { maxDfRatio: 0.5, maxTerms: 200 };
 
 export interface QueryTerm {
   term: string;
@@ -132,24 +132,112 @@ export function prepareQuery(
   return { terms, selfScore, commonTerms, unknownTerms };
 }
 
-/** A reusable score accumulator: one per index, grown with it. Not reentrant (searches are sync). */
+/** How the scorer trades exactness for speed (see docs/retrieval.md, "Query cost"). */
+export interface ScorerTuning {
+  /** Terms in at most this share of the works (or MIN_RARE_DF works) are scored exhaustively. */
+  rareDfRatio: number;
+  /** Works kept from the first phase, at least this many and at least 10 k. */
+  candidates: number;
+  /** Score every term over every posting (the reference the benchmark compares with). */
+  exhaustive: boolean;
+}
+
+export const DEFAULT_TUNING: ScorerTuning = { rareDfRatio: 0.01, candidates: 2000, exhaustive: false };
+const MIN_RARE_DF = 2000;
+
+/**
+ * Scores a prepared query against the index, in two phases when the query has common terms:
+ * (1) the rarer terms, which carry most of the weight and have short posting lists, are scored
+ * over all their postings into a reusable accumulator; (2) the best candidates of phase 1 get the
+ * common terms' contributions by galloping through those long lists, so a list of 200,000 postings
+ * costs a few thousand probes instead of a full pass. A work matching only common terms cannot
+ * reach the top unless nothing rarer matches, which the benchmark checks (overlap with
+ * exhaustive scoring). One scorer per index; not reentrant (searches are synchronous).
+ */
 export class Scorer {
   private acc = new Float32Array(0);
+  private touched = new Int32Array(0);
+  private readonly tuning: ScorerTuning;
 
-  constructor(private readonly index: Bm25Index) {}
+  constructor(
+    private readonly index: Bm25Index,
+    tuning: Partial<ScorerTuning> = {},
+  ) {
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+  }
 
-  search(query: PreparedQuery, k: number, filter?: (workId: number) => boolean): SearchHit[] {
+  search(
+    query: PreparedQuery,
+    k: number,
+    filter?: (workId: number) => boolean,
+    tuning: Partial<ScorerTuning> = {},
+  ): SearchHit[] {
     const index = this.index;
     const slotCount = index.slotCount;
-    if (query.terms.length === 0 || slotCount === 0 || query.selfScore <= 0) return [];
-    if (this.acc.length < slotCount) this.acc = new Float32Array(Math.ceil(slotCount * 1.25));
+    if (query.terms.length === 0 || slotCount === 0 || query.selfScore <= 0 || k <= 0) return [];
+    if (this.acc.length < slotCount) {
+      this.acc = new Float32Array(Math.ceil(slotCount * 1.25));
+      this.touched = new Int32Array(this.acc.length);
+    }
+    const { rareDfRatio, candidates, exhaustive } = { ...this.tuning, ...tuning };
+    const rareLimit = Math.max(MIN_RARE_DF, index.docCount * rareDfRatio);
+    const rare = exhaustive ? query.terms : query.terms.filter((t) => t.df <= rareLimit);
+    const common = exhaustive ? [] : query.terms.filter((t) => t.df > rareLimit);
+    // Only common terms (a short query of everyday words): nothing rarer to pick candidates with.
+    const first = rare.length > 0 ? rare : common;
+    const second = rare.length > 0 ? common : [];
+
+    const touchedCount = this.accumulate(first);
+    const { states, slotWork } = index.internals();
     const acc = this.acc;
-    const { norms, states, slotWork } = index.internals();
-    let lo = slotCount;
-    let hi = -1;
-    for (const seg of index.segments) {
+    const touched = this.touched;
+    const accept = (slot: number) => states[slot] === LIVE && (!filter || filter(slotWork[slot]!));
+    let hits: SearchHit[];
+    if (second.length === 0) {
+      hits = selectTop(
+        touchedCount,
+        (i) => touched[i]!,
+        (i) => acc[touched[i]!]!,
+        k,
+        accept,
+      ).map(({ slot, score }) => ({ workId: slotWork[slot]!, score }));
+    } else {
+      const pool = selectTop(
+        touchedCount,
+        (i) => touched[i]!,
+        (i) => acc[touched[i]!]!,
+        Math.max(candidates, 10 * k),
+        accept,
+      );
+      const slots = Int32Array.from(pool, (p) => p.slot).sort();
+      const scores = new Float64Array(slots.length);
+      for (let i = 0; i < slots.length; i++) scores[i] = acc[slots[i]!]!;
+      this.addByGalloping(second, slots, scores);
+      hits = selectTop(
+        slots.length,
+        (i) => slots[i]!,
+        (i) => scores[i]!,
+        k,
+        () => true,
+      ).map(({ slot, score }) => ({
+        workId: slotWork[slot]!,
+        score,
+      }));
+    }
+    for (let i = 0; i < touchedCount; i++) acc[touched[i]!] = 0;
+    for (const h of hits) h.score /= query.selfScore;
+    return hits;
+  }
+
+  /** Adds the terms' contributions over all their postings; returns how many slots were touched. */
+  private accumulate(terms: readonly QueryTerm[]): number {
+    const acc = this.acc;
+    const touched = this.touched;
+    const { norms } = this.index.internals();
+    let n = 0;
+    for (const seg of this.index.segments) {
       const { offsets, slots, tfs } = seg;
-      for (const t of query.terms) {
+      for (const t of terms) {
         const k = findTerm(seg, t.termId);
         if (k < 0) continue;
         const w = t.weight;
@@ -157,40 +245,86 @@ export class Scorer {
         for (let i = offsets[k]!; i < end; i++) {
           const slot = slots[i]!;
           const tf = tfs[i]! / TF_SCALE;
-          acc[slot] = acc[slot]! + (w * tf) / (tf + norms[slot]!);
-        }
-        if (end > offsets[k]!) {
-          if (slots[offsets[k]!]! < lo) lo = slots[offsets[k]!]!;
-          if (slots[end - 1]! > hi) hi = slots[end - 1]!;
+          const before = acc[slot]!;
+          if (before === 0) touched[n++] = slot;
+          acc[slot] = before + (w * tf) / (tf + norms[slot]!);
         }
       }
     }
-    const hits = topK(acc, lo, hi, k, states, slotWork, filter);
-    if (hi >= lo) acc.fill(0, lo, hi + 1);
-    for (const h of hits) h.score /= query.selfScore;
-    return hits;
+    return n;
+  }
+
+  /** Adds the terms' contributions to the given slots (ascending) by galloping through postings. */
+  private addByGalloping(terms: readonly QueryTerm[], slots: Int32Array, scores: Float64Array): void {
+    const { norms } = this.index.internals();
+    let from = 0;
+    for (const seg of this.index.segments) {
+      // The candidates inside this segment's slot range: a contiguous run of the sorted slots.
+      while (from < slots.length && slots[from]! < seg.firstSlot) from++;
+      let to = from;
+      while (to < slots.length && slots[to]! <= seg.lastSlot) to++;
+      if (to === from) continue;
+      for (const t of terms) {
+        const k = findTerm(seg, t.termId);
+        if (k < 0) continue;
+        const postings = seg.slots;
+        const end = seg.offsets[k + 1]!;
+        let p = seg.offsets[k]!;
+        // Galloping pays when the list is much longer than the candidates; else walk it.
+        const walk = end - p < (to - from) * 8;
+        for (let c = from; c < to && p < end; c++) {
+          const target = slots[c]!;
+          if (walk) {
+            while (p < end && postings[p]! < target) p++;
+          } else p = gallop(postings, p, end, target);
+          if (p < end && postings[p] === target) {
+            const tf = seg.tfs[p]! / TF_SCALE;
+            scores[c] = scores[c]! + (t.weight * tf) / (tf + norms[target]!);
+          }
+        }
+      }
+      from = to;
+    }
   }
 }
 
-function topK(
-  acc: Float32Array,
-  lo: number,
-  hi: number,
+/** First index in [from, end) whose slot is >= target, probing 1, 2, 4... ahead, then bisecting. */
+function gallop(slots: Int32Array, from: number, end: number, target: number): number {
+  if (from >= end || slots[from]! >= target) return from;
+  let prev = from;
+  let step = 1;
+  let cur = from + 1;
+  while (cur < end && slots[cur]! < target) {
+    prev = cur;
+    step *= 2;
+    cur = prev + step;
+  }
+  let lo = prev + 1;
+  let hi = Math.min(cur, end);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The k best of n scored slots (a bounded min-heap), best first, ties by slot. */
+function selectTop(
+  n: number,
+  slotAt: (i: number) => number,
+  scoreAt: (i: number) => number,
   k: number,
-  states: Uint8Array,
-  slotWork: Int32Array,
-  filter?: (workId: number) => boolean,
-): SearchHit[] {
-  if (k <= 0) return [];
-  // A min-heap of (score, slot) of size k, as parallel arrays.
+  accept: (slot: number) => boolean,
+): Array<{ slot: number; score: number }> {
   const scores = new Float64Array(k);
   const heapSlots = new Int32Array(k);
   let size = 0;
-  for (let s = lo; s <= hi; s++) {
-    const v = acc[s]!;
+  for (let j = 0; j < n; j++) {
+    const v = scoreAt(j);
     if (v <= 0 || (size === k && v <= scores[0]!)) continue;
-    if (states[s] !== LIVE) continue;
-    if (filter && !filter(slotWork[s]!)) continue;
+    const s = slotAt(j);
+    if (!accept(s)) continue;
     if (size < k) {
       let i = size++;
       while (i > 0) {
@@ -218,10 +352,10 @@ function topK(
       heapSlots[i] = s;
     }
   }
-  const hits: SearchHit[] = [];
-  for (let i = 0; i < size; i++) hits.push({ workId: slotWork[heapSlots[i]!]!, score: scores[i]! });
-  hits.sort((x, y) => y.score - x.score || x.workId - y.workId);
-  return hits;
+  const out: Array<{ slot: number; score: number }> = [];
+  for (let i = 0; i < size; i++) out.push({ slot: heapSlots[i]!, score: scores[i]! });
+  out.sort((x, y) => y.score - x.score || x.slot - y.slot);
+  return out;
 }
 
 /**

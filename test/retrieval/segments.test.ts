@@ -58,4 +58,29 @@ describe('index segments', () => {
     expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(true);
     expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(false);
   });
+
+  it('two-phase scoring (rare terms first, common ones by galloping) matches exhaustive scoring', () => {
+    const index = new Bm25Index({ segmentWorks: 700 });
+    // 5,000 works: "common" in all, "usual" in every other one, "topic<n>" in 1 of 50.
+    for (let i = 0; i < 5000; i++) {
+      const title = `common ${i % 2 === 0 ? 'usual usual' : ''} topic${i % 50} filler${i % 7}`;
+      index.upsert({ workId: i + 1, title, abstract: null, year: null, changeSeq: i });
+    }
+    index.flush();
+    expect(index.segments.length).toBeGreaterThan(1);
+    const scorer = new Scorer(index, { candidates: 150 });
+    const query = prepareQuery(index, [{ text: 'topic7 usual common filler3', weight: 1 }], {
+      maxDfRatio: 1,
+    });
+    expect(query.terms.map((t) => t.term)).toContain('common');
+    const fast = scorer.search(query, 20);
+    const exact = scorer.search(query, 20, undefined, { exhaustive: true });
+    // Same scores rank by rank (works with equal scores may differ at the cut).
+    expect(fast).toHaveLength(20);
+    for (let i = 0; i < fast.length; i++) expect(fast[i]!.score).toBeCloseTo(exact[i]!.score, 5);
+    const exactScore = new Map(exact.map((h) => [h.workId, h.score]));
+    for (const h of fast.slice(0, 5)) expect(exactScore.get(h.workId)).toBeCloseTo(h.score, 5);
+    // The best works have every term: topic7, usual (even ids), filler3.
+    expect(fast[0]!.score).toBeGreaterThan(fast[fast.length - 1]!.score);
+  });
 });
