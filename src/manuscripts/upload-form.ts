@@ -1,7 +1,7 @@
 // The upload form (spec 4.5): reading the multipart parts, then checking every field in one pass so
 // that a 400 names each offending field at once.
 import type { FastifyRequest } from 'fastify';
-import { errors, type ErrorDetail } from '../infra/errors.ts';
+import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
 import type { CandidateFilters } from '../referee-finder/types.ts';
 
 export interface UploadedFile {
@@ -24,6 +24,31 @@ export async function readUploadParts(request: FastifyRequest): Promise<RawUploa
   }
   const fields = new Map<string, string>();
   const problems: ErrorDetail[] = [];
+  try {
+    const file = await collectParts(request, fields, problems);
+    return { fields, file, problems };
+  } catch (error) {
+    throw asClientError(error);
+  }
+}
+
+/**
+ * Errors of our own and the multipart plugin's (FST_*: limits, 413) go to the error handler as they
+ * are; anything else came from the form parser reading a broken body, which is the caller's fault.
+ */
+function asClientError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('FST_')) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return errors.validation(`The multipart body is malformed: ${reason}`);
+}
+
+async function collectParts(
+  request: FastifyRequest,
+  fields: Map<string, string>,
+  problems: ErrorDetail[],
+): Promise<UploadedFile | null> {
   let file: UploadedFile | null = null;
   for await (const part of request.parts()) {
     const path = `body.${part.fieldname}`;
@@ -45,7 +70,7 @@ export async function readUploadParts(request: FastifyRequest): Promise<RawUploa
     if (fields.has(part.fieldname)) problems.push({ path, message: 'was given more than once' });
     fields.set(part.fieldname, typeof part.value === 'string' ? part.value : String(part.value));
   }
-  return { fields, file, problems };
+  return file;
 }
 
 export interface SuppliedAuthor {
