@@ -1,7 +1,8 @@
 // Writes one batch of parsed works: COPY into temporary staging tables, then set-based upserts by the
 // catalogue keys (`*_key`), all inside the caller's transaction. Unchanged rows are not rewritten, and
 // a work's `change_seq` moves only when what the retrieval index reads (title, abstract, year,
-// source) changed, so re-ingesting a file costs the index nothing.
+// source) changed, so re-ingesting a file costs the index nothing. Rows are upserted in key order so
+// that two ingests running at once lock rows in one order.
 import type { Database, Transaction } from '../infra/db/index.ts';
 import { csvRows, type CsvValue } from './csv.ts';
 import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
@@ -35,7 +36,7 @@ export async function ensureStaging(tx: Transaction, names: readonly string[]): 
 
 export const UPSERT_SOURCES = `
 INSERT INTO sources (source_key, title, type, publisher, issn_l)
-SELECT source_key, title, type, publisher, issn_l FROM stage_sources
+SELECT source_key, title, type, publisher, issn_l FROM stage_sources ORDER BY source_key
 ON CONFLICT (source_key) DO UPDATE SET
   title = excluded.title,
   type = coalesce(excluded.type, sources.type),
@@ -48,6 +49,7 @@ WHERE (sources.title, sources.type, sources.publisher, sources.issn_l)
 export const UPSERT_INSTITUTIONS = `
 INSERT INTO institutions (institution_key, name, country_code, normalized_name, alternative_names)
 SELECT institution_key, name, country_code, normalized_name, alternative_names FROM stage_institutions
+ORDER BY institution_key
 ON CONFLICT (institution_key) DO UPDATE SET
   name = excluded.name,
   country_code = coalesce(excluded.country_code, institutions.country_code),
@@ -62,7 +64,7 @@ WHERE (institutions.name, institutions.country_code, institutions.alternative_na
 // once known, is not forgotten by a record that lacks it.
 export const UPSERT_AUTHORS = `
 INSERT INTO authors (author_key, display_name, orcid, name_variants, name_key)
-SELECT author_key, display_name, orcid, name_variants, name_key FROM stage_authors
+SELECT author_key, display_name, orcid, name_variants, name_key FROM stage_authors ORDER BY author_key
 ON CONFLICT (author_key) DO UPDATE SET
   display_name = excluded.display_name,
   orcid = coalesce(excluded.orcid, authors.orcid),
@@ -85,6 +87,7 @@ SELECT s.work_key, s.doi, s.pmid, s.arxiv_id, s.title, s.abstract, s.publication
          OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_pmid = s.pmid),
        s.cited_by_count, s.referenced_work_keys, s.referenced_dois
   FROM stage_works s LEFT JOIN sources src ON src.source_key = s.source_key
+ ORDER BY s.work_key
 ON CONFLICT (work_key) DO UPDATE SET
   doi = excluded.doi, pmid = excluded.pmid, arxiv_id = excluded.arxiv_id, title = excluded.title,
   abstract = excluded.abstract, publication_year = excluded.publication_year, type = excluded.type,

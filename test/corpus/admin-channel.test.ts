@@ -1,0 +1,54 @@
+// `refmatch ingest ...` while a server holds the embedded database: the command runs inside the
+// server through its admin channel, with progress reported back, and the pages serve what it loaded.
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/infra/config.ts';
+import { startServer } from '../../src/server.ts';
+import { executeCommand } from '../../src/cli/execute.ts';
+import type { ProgressEvent } from '../../src/cli/command.ts';
+import type { IngestReport } from '../../src/corpus/ingest.ts';
+import { FIXTURES } from './helpers.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('ingest through the admin channel of a running server', () => {
+  it(
+    'loads the file inside the server and reports progress to the caller',
+    { timeout: 300_000 },
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-ingest-admin-'));
+      dirs.push(dir);
+      // DATABASE_URL unset: the admin channel exists only for the embedded database.
+      const config = parseConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REFMATCH_DATA_DIR: dir,
+        LOG_LEVEL: 'silent',
+        REFMATCH_DEMO: 'false',
+      });
+      const server = await startServer(config, () => {});
+      try {
+        const events: ProgressEvent[] = [];
+        const file = path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl');
+        const report = (await executeCommand(config, 'ingest works', { files: [file] }, (e) =>
+          events.push(e),
+        )) as IngestReport;
+        expect(report).toMatchObject({ records: 8, bad_count: 0 });
+        expect(events.at(-1)).toMatchObject({ unit: 'works', done: 8, total: 8 });
+        const { rows } = await server.db.query<{ id: number }>(
+          `SELECT id FROM authors WHERE author_key = 'acl:person/yang-liu-icsi'`,
+        );
+        const page = await server.app.inject({ method: 'GET', url: `/authors/${rows[0]!.id}` });
+        expect(page.statusCode).toBe(200);
+        expect(page.body).toContain('Articles</dt><dd>4</dd>');
+      } finally {
+        await server.shutdown('test');
+      }
+    },
+  );
+});
