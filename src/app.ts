@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/index.ts';
-import { registerErrorHandling } from './infra/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './infra/errors.ts';
 import { loggerOptions } from './infra/logger.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerApiKeyAuth } from './http/auth.ts';
@@ -46,6 +46,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1024 },
     ajv: { customOptions: { removeAdditional: true } },
     forceCloseConnections: 'idle',
+    frameworkErrors,
   });
 
   const index = await openWorkIndex(db, {

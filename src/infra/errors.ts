@@ -46,6 +46,8 @@ export const errors = {
   methodNotAllowed: (method: string, url: string) =>
     new AppError(405, 'method_not_allowed', `Method ${method} is not allowed on ${url.split('?')[0]}`),
   conflict: (message: string) => new AppError(409, 'conflict', message),
+  badUrl: () => new AppError(400, 'bad_url', 'The URL is not validly percent-encoded'),
+  uriTooLong: () => new AppError(414, 'uri_too_long', 'A path parameter is longer than the limit'),
   payloadTooLarge: (message = 'The request body is larger than the limit') =>
     new AppError(413, 'payload_too_large', message),
   unsupportedMediaType: (message: string) => new AppError(415, 'unsupported_media_type', message),
@@ -177,6 +179,15 @@ export function renderError(error: AppError): ErrorBody {
       ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
     },
   };
+}
+
+/**
+ * Errors Fastify raises before a route is found (a malformed percent-encoding, an over-long path
+ * parameter): passed as the `frameworkErrors` option so they too leave in the one shape.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const appError = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.uriTooLong() : errors.badUrl();
+  void reply.status(appError.status).send(renderError(appError));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

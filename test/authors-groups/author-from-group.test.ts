@@ -236,6 +236,17 @@ describe('client_id in the path', () => {
     }
   });
 
+  it('refuses a malformed percent-encoding with a 4xx in the error shape, not a 5xx', async () => {
+    const org = await orgWithGroup(t);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/external/author-from-group/${org.groupId}/bad%E0%A4%A/`,
+      headers: org.headers,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { code: 'bad_url', message: expect.any(String) } });
+  });
+
   it('accepts the path without its trailing slash', async () => {
     const org = await orgWithGroup(t);
     const url = authorUrl(org.groupId, 'ts').replace(/\/$/, '');
