@@ -2,7 +2,7 @@
 // weighted by how often the manuscript uses them times how informative they are in the corpus (IDF
 // over the whole corpus). Shown as the words the manuscript wrote, not as stems.
 import { idf, type RankingIndex } from './ranking-index.ts';
-import type { WeightedQuery } from './query.ts';
+import { informative, type WeightedQuery } from './query.ts';
 
 export interface Concept {
   termId: number;
@@ -17,7 +17,7 @@ const MIN_DOC_FREQ = 2;
 export function manuscriptConcepts(index: RankingIndex, q: WeightedQuery): Concept[] {
   const concepts: Concept[] = [];
   for (const [term, count] of q.metaCounts) {
-    if (!term.includes(' ')) continue;
+    if (!term.includes(' ') || !informative(term)) continue;
     const termId = index.termId(term);
     if (termId < 0 || index.docFreq(termId) < MIN_DOC_FREQ) continue;
     const label = q.surfaces.get(term) ?? term;

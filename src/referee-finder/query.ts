@@ -1,6 +1,8 @@
 // The manuscript as a weighted query: title, abstract and keywords at full weight, parsed full text
 // at a lower weight and capped to its most informative terms, so a long file adds evidence without
 // drowning the metadata or slowing the search.
+import { stem } from '../retrieval/analyzer.ts';
+import { DEFAULT_QUERY_OPTIONS } from '../retrieval/search.ts';
 import { idf, type RankingIndex } from './ranking-index.ts';
 
 export interface ManuscriptText {
@@ -22,11 +24,31 @@ export interface WeightedQuery {
   metaCounts: Map<string, number>;
 }
 
+const MIN_DOCS_FOR_DF_CUT = 1000;
 const MAX_META_TERMS = 120;
 const MAX_FULL_TEXT_TERMS = 80;
 const FULL_TEXT_WEIGHT = 0.4;
 // Full texts beyond this are mostly references and appendices; the head says what the work is.
 const FULL_TEXT_CHARS = 60_000;
+
+// The wording of any abstract ("we propose a novel approach", "results show"): the index keeps
+// these words, but as query terms, and in bigrams above all, they match style rather than topic.
+const BOILERPLATE = new Set(
+  (
+    'paper papers propose proposed proposes present presents presented show shows shown study ' +
+    'studies result results approach approaches method methods work works based novel new use used ' +
+    'using also well first second two three one several various different demonstrate demonstrates ' +
+    'introduce introduces achieve achieves achieved significantly outperform outperforms improve ' +
+    'improves improved experiment experiments experimental existing previous recent recently task tasks ' +
+    'however furthermore moreover finally specifically make makes way ways'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+export function informative(term: string): boolean {
+  return !term.split(' ').some((part) => BOILERPLATE.has(part));
+}
 
 function count(terms: string[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -36,9 +58,14 @@ function count(terms: string[]): Map<string, number> {
 
 function topTerms(index: RankingIndex, counts: Map<string, number>, max: number, scale: number) {
   const scored: Array<{ id: number; term: string; w: number }> = [];
+  // In a small corpus every term is "common"; the cut-off only means something in a large one.
+  const maxDf =
+    index.docCount >= MIN_DOCS_FOR_DF_CUT ? DEFAULT_QUERY_OPTIONS.maxDfRatio * index.docCount : Infinity;
   for (const [term, c] of counts) {
+    if (!informative(term)) continue;
     const id = index.termId(term);
-    if (id < 0) continue;
+    // Terms in a large share of the corpus say little and cost the most to score.
+    if (id < 0 || index.docFreq(id) > maxDf) continue;
     const termIdf = idf(index, id);
     scored.push({ id, term, w: scale * (1 + Math.log(c)) * termIdf });
   }
