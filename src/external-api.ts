@@ -3,7 +3,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { registerUploadRoute } from './manuscripts/upload-route.ts';
-import { inProcessParser } from './manuscripts/in-process-parser.ts';
 import { findCandidates } from './referee-finder/find-candidates.ts';
 import { registerAuthorsGroupApi } from './authors-groups/index.ts';
 import { registerCustomFieldRoutes } from './custom-fields/routes.ts';
@@ -13,6 +12,6 @@ export function registerExternalApi(external: FastifyInstance, ctx: AppContext):
   registerAuthorsGroupApi(external, ctx);
   registerCustomFieldRoutes(external, ctx);
   registerJournalRoutes(external, ctx);
-  registerUploadRoute(external, ctx, { parser: inProcessParser(ctx.config), findCandidates });
+  registerUploadRoute(external, ctx, { parser: ctx.parser, findCandidates });
   // Route modules are added here as capabilities land (authors groups, custom fields, upload, journals).
 }

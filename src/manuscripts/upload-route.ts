@@ -18,7 +18,7 @@ const MAX_FORM_FIELDS = 4200; // 1000 authors of 4 fields, and the rest of the f
 const MAX_FIELD_BYTES = 4 * 1024 * 1024; // an abstract, generously
 
 export interface UploadRouteDeps {
-  parser: ManuscriptParser | null;
+  parser: ManuscriptParser;
   findCandidates: CandidateFinder;
 }
 

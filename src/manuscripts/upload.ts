@@ -37,7 +37,7 @@ export type CandidateFinder = (
 
 export interface UploadDeps {
   ctx: AppContext;
-  parser: ManuscriptParser | null;
+  parser: ManuscriptParser;
   findCandidates: CandidateFinder;
   log: FastifyBaseLogger;
 }
@@ -60,10 +60,11 @@ async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string
     return { ...base, parseError: reason };
   };
   if (file.bytes.length === 0) return unparsed('the file is empty');
-  if (!deps.parser) return unparsed('no parser is configured');
   let result: ParsedDocument;
   try {
-    result = await deps.parser.parse(file.bytes, file.fileName ?? 'source_file');
+    // A copy as a plain Uint8Array: the parser may transfer (detach) what it is given, and pdf.js
+    // refuses Node Buffers.
+    result = await deps.parser.parse(new Uint8Array(file.bytes), file.fileName ?? 'source_file');
   } catch (error) {
     deps.log.error({ err: error }, 'manuscript parser failed');
     return unparsed('the parser failed');

@@ -1,7 +1,7 @@
 // Uploads with real source files: parsed metadata merged with the supplied fields by the
 // organization's `prefer` setting, debug_info from the parse, and re-uploads without a file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { updateSettings, type Prefer } from '../../src/organizations/organizations.ts';
 import { baseFields, fixture, upload } from './upload-helpers.ts';
 
@@ -11,7 +11,10 @@ const PARSED_TITLE = 'Ten Quick Tips for Deep Learning in Biology';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // A generous wall time: the machine running the suite may be busy, and these tests are about the
+  // merge, not the parser's speed.
+  const parsing = { ...testConfig().parsing, timeoutMs: 180_000 };
+  t = await createTestApp({ parsing });
 });
 afterAll(async () => t.close());
 
