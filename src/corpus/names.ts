@@ -158,24 +158,29 @@ export function nameParts(raw: string): {
   suffix: string | null;
 } {
   const text = raw.replace(/\s+/g, ' ').trim();
-  const tokens = text.split(',')[0]!.split(' ');
   const parsed = parsePersonName(text);
-  if (!parsed || tokens.length < 2 || text.includes(',')) {
+  const parts = text.split(',').map((p) => p.trim());
+  // "Family, Given Middle": the written forms are kept, only split.
+  if (parts.length >= 2 && parts[1] && !SUFFIXES.has(foldText(parts[1]))) {
+    const given = parts[1].split(' ');
     return {
-      first: parsed?.given[0] ?? '',
-      middle: null,
-      last: text.split(',')[0]!.trim(),
+      first: given[0] ?? '',
+      middle: given.length > 1 ? given.slice(1).join(' ') : null,
+      last: parts[0]!,
       suffix: parsed?.suffix ?? null,
     };
   }
+  const tokens = parts[0]!.split(' ');
+  if (tokens.length > 1 && SUFFIXES.has(foldText(tokens[tokens.length - 1]!))) tokens.pop();
+  if (tokens.length < 2)
+    return { first: '', middle: null, last: tokens[0] ?? '', suffix: parsed?.suffix ?? null };
   let cut = tokens.length - 1;
   while (cut > 1 && PARTICLES.has(foldText(tokens[cut - 1]!))) cut--;
-  const last = tokens.slice(cut).join(' ');
   const given = tokens.slice(0, cut);
   return {
     first: given[0] ?? '',
     middle: given.length > 1 ? given.slice(1).join(' ') : null,
-    last,
-    suffix: parsed.suffix,
+    last: tokens.slice(cut).join(' '),
+    suffix: parsed?.suffix ?? null,
   };
 }

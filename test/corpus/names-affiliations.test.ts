@@ -75,3 +75,23 @@ describe('identifiers', () => {
     expect(normalizeArxivId('arXiv:hep-th/9901001')).toBe('hep-th/9901001');
   });
 });
+
+describe('name parts for display', () => {
+  it('splits first, middle, last and suffix as written', async () => {
+    const { nameParts } = await import('../../src/corpus/names.ts');
+    expect(nameParts('Martin Luther King Jr.')).toEqual({
+      first: 'Martin',
+      middle: 'Luther',
+      last: 'King',
+      suffix: 'jr',
+    });
+    expect(nameParts('Ludwig van Beethoven')).toEqual({
+      first: 'Ludwig',
+      middle: null,
+      last: 'van Beethoven',
+      suffix: null,
+    });
+    expect(nameParts('Liu, Yang')).toEqual({ first: 'Yang', middle: null, last: 'Liu', suffix: null });
+    expect(nameParts('Madonna')).toEqual({ first: '', middle: null, last: 'Madonna', suffix: null });
+  });
+});
