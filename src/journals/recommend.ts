@@ -3,7 +3,7 @@
 import type { Database } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { QueryField, WorkIndex } from '../retrieval/work-index.ts';
-import { DEFAULT_RANKING, rankVenues, type RankedVenue } from './rank-journals.ts';
+import { DEFAULT_RANKING, JOURNAL_QUERY_OPTIONS, rankVenues, type RankedVenue } from './rank-journals.ts';
 import {
   citedWorks,
   findManuscript,
@@ -67,6 +67,7 @@ export async function recommendJournals(
   const hits = await index.search({
     fields: queryFields(manuscript),
     k: DEFAULT_RANKING.votingWorks,
+    ...JOURNAL_QUERY_OPTIONS,
     ...(allowedWorks ? { filter: (workId: number) => allowedWorks.has(workId) } : {}),
   });
   const cited = await citedWorks(db, manuscript.references);

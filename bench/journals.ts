@@ -1,0 +1,233 @@
+// `npm run bench:journals`: where the real venue of each of the 2,000 held-out ACL works (the same
+// hold-out as the referee quality bench) ranks among the recommended venues, for our ranking and for
+// the JANE baseline (the 50 most similar works by BM25, a venue's score the sum of their
+// similarities), both over the service's own BM25 index; then the latency of the ranking core at
+// the ACL size and at 1M works (the ACL works scaled up by the retrieval bench's generator).
+// Options: --limit N (held-out works scored), --no-scale (skip the 1M run), --scale N.
+import { parseArgs } from 'node:util';
+import {
+  aclDataAvailable,
+  ACL_WORKS_PATH,
+  loadAclWorks,
+  splitHoldout,
+  type AclWork,
+} from './lib/acl-holdout.ts';
+import { scaleUp } from './retrieval-corpus.ts';
+import { Bm25Index } from '../src/retrieval/bm25-index.ts';
+import {
+  Scorer,
+  prepareQuery,
+  type QueryField,
+  type QueryOptions,
+  type SearchHit,
+} from '../src/retrieval/search.ts';
+import {
+  DEFAULT_RANKING,
+  JOURNAL_QUERY_OPTIONS,
+  rankVenues,
+  type RankingParams,
+  type WorkFacts,
+} from '../src/journals/rank-journals.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    limit: { type: 'string', default: '2000' },
+    scale: { type: 'string', default: '1000000' },
+    'no-scale': { type: 'boolean', default: false },
+    'latency-queries': { type: 'string', default: '400' },
+  },
+});
+
+if (!aclDataAvailable()) {
+  console.error(`ACL Anthology data is MISSING (${ACL_WORKS_PATH}): bench:journals cannot run.`);
+  process.exit(2);
+}
+
+interface Corpus {
+  index: Bm25Index;
+  scorer: Scorer;
+  facts: Map<number, WorkFacts>;
+  sizes: Map<number, number>;
+  currentYear: number;
+}
+
+const venueIds = new Map<string, number>();
+function venueId(key: string | null): number | null {
+  if (key === null) return null;
+  let id = venueIds.get(key);
+  if (id === undefined) {
+    id = venueIds.size + 1;
+    venueIds.set(key, id);
+  }
+  return id;
+}
+
+function newCorpus(): Corpus {
+  const index = new Bm25Index();
+  return { index, scorer: new Scorer(index), facts: new Map(), sizes: new Map(), currentYear: 0 };
+}
+
+function addWork(
+  c: Corpus,
+  workId: number,
+  title: string,
+  abstract: string,
+  year: number | null,
+  venue: number | null,
+) {
+  c.index.upsert({ workId, title, abstract, year, changeSeq: workId });
+  c.facts.set(workId, { sourceId: venue, year });
+  if (venue !== null) c.sizes.set(venue, (c.sizes.get(venue) ?? 0) + 1);
+  if (year !== null && year > c.currentYear) c.currentYear = year;
+}
+
+const HITS = Math.max(DEFAULT_RANKING.votingWorks, 50);
+
+/** Ours searches as the route does; JANE with the retrieval defaults (plain BM25 over the text). */
+function search(c: Corpus, work: AclWork, options: QueryOptions = JOURNAL_QUERY_OPTIONS): SearchHit[] {
+  const fields: QueryField[] = [
+    { text: work.title, weight: 1 },
+    { text: work.abstract, weight: 1 },
+  ];
+  return c.scorer.search(prepareQuery(c.index, fields, options), HITS);
+}
+
+function ours(c: Corpus, hits: SearchHit[], params: RankingParams = DEFAULT_RANKING): number[] {
+  return rankVenues(
+    {
+      hits,
+      facts: c.facts,
+      venueSize: (v) => c.sizes.get(v) ?? 0,
+      citedWorks: [],
+      currentYear: c.currentYear,
+    },
+    params,
+  ).map((v) => v.sourceId);
+}
+
+function jane(c: Corpus, hits: SearchHit[]): number[] {
+  const sums = new Map<number, number>();
+  for (const hit of hits.slice(0, 50)) {
+    const v = c.facts.get(hit.workId)?.sourceId;
+    if (v != null) sums.set(v, (sums.get(v) ?? 0) + hit.score);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([v]) => v);
+}
+
+interface Quality {
+  n: number;
+  at1: number;
+  at5: number;
+  rr: number;
+}
+const emptyQuality = (): Quality => ({ n: 0, at1: 0, at5: 0, rr: 0 });
+function record(q: Quality, ranking: number[], truth: number) {
+  q.n++;
+  const rank = ranking.indexOf(truth) + 1; // 0 when the venue got no vote: counts as a miss
+  if (rank === 1) q.at1++;
+  if (rank >= 1 && rank <= 5) q.at5++;
+  if (rank >= 1) q.rr += 1 / rank;
+}
+const fmt = (x: number) => x.toFixed(3);
+const summary = (q: Quality) => ({ acc1: q.at1 / q.n, acc5: q.at5 / q.n, mrr: q.rr / q.n });
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function latency(c: Corpus, queries: AclWork[], options: QueryOptions = JOURNAL_QUERY_OPTIONS) {
+  const ms: number[] = [];
+  for (const w of queries) {
+    const t0 = performance.now();
+    ours(c, search(c, w, options));
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms[ms.length - 1]! };
+}
+
+const t0 = performance.now();
+const all = await loadAclWorks();
+const { heldOut, corpus: rest } = splitHoldout(all);
+const corpus = newCorpus();
+rest.forEach((w, i) => addWork(corpus, i + 1, w.title, w.abstract, w.year, venueId(w.venueKey)));
+corpus.index.flush();
+console.log(
+  `ACL corpus: ${rest.length} works indexed, ${heldOut.length} held out, ${corpus.sizes.size} venues ` +
+    `(${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
+
+const limit = Math.min(Number(opts.limit), heldOut.length);
+const ourQ = emptyQuality();
+const janeQ = emptyQuality();
+const wideQ = emptyQuality();
+const variants: Record<string, { params: RankingParams; q: Quality }> = {
+  'no size normalisation': { params: { ...DEFAULT_RANKING, sizeExponent: 0 }, q: emptyQuality() },
+  'no recency': { params: { ...DEFAULT_RANKING, recencyFloor: 1 }, q: emptyQuality() },
+  'power 1': { params: { ...DEFAULT_RANKING, power: 1 }, q: emptyQuality() },
+};
+for (const w of heldOut.slice(0, limit)) {
+  const truth = venueId(w.venueKey);
+  if (truth === null) continue;
+  const hits = search(corpus, w);
+  record(ourQ, ours(corpus, hits), truth);
+  const plainHits = search(corpus, w, {});
+  record(janeQ, jane(corpus, plainHits), truth);
+  record(wideQ, ours(corpus, plainHits), truth);
+  for (const v of Object.values(variants)) record(v.q, ours(corpus, hits, v.params), truth);
+}
+const o = summary(ourQ);
+const j = summary(janeQ);
+console.log(`\nVenue of ${ourQ.n} held-out works, recommended from title + abstract:`);
+console.log('method                         acc@1  acc@5  MRR');
+console.log(`ours (refmatch)                ${fmt(o.acc1)}  ${fmt(o.acc5)}  ${fmt(o.mrr)}`);
+console.log(`JANE baseline                  ${fmt(j.acc1)}  ${fmt(j.acc5)}  ${fmt(j.mrr)}`);
+console.log(
+  `ratio ours/JANE                ${fmt(o.acc1 / j.acc1)}  ${fmt(o.acc5 / j.acc5)}  ${fmt(o.mrr / j.mrr)}` +
+    `   (target acc@5 ratio >= 1.100: ${o.acc5 / j.acc5 >= 1.1 ? 'met' : 'NOT met'})`,
+);
+{
+  const s = summary(wideQ);
+  console.log(`  ablation: 200 query terms    ${fmt(s.acc1)}  ${fmt(s.acc5)}  ${fmt(s.mrr)}`);
+}
+for (const [name, v] of Object.entries(variants)) {
+  const s = summary(v.q);
+  console.log(`  ablation: ${name.padEnd(20)} ${fmt(s.acc1)}  ${fmt(s.acc5)}  ${fmt(s.mrr)}`);
+}
+
+const latencyQueries = heldOut.slice(0, Number(opts['latency-queries']));
+const small = latency(corpus, latencyQueries);
+console.log(
+  `\nLatency of the ranking core (query analysis + BM25 top ${HITS} + venue ranking), ` +
+    `${latencyQueries.length} queries at ${rest.length} works: p50 ${small.p50.toFixed(1)} ms, ` +
+    `p95 ${small.p95.toFixed(1)} ms (target p95 <= 100 ms), max ${small.max.toFixed(1)} ms`,
+);
+
+if (!opts['no-scale']) {
+  const target = Number(opts.scale);
+  // The generator hides which real work a synthetic one was mixed from; its title is a prefix of a
+  // neighbour's title (neighbours in the file share a venue), so the first words find the venue.
+  const venueByTitle = new Map<string, number | null>();
+  const titleKey = (title: string) => title.split(/\s+/).slice(0, 3).join(' ').toLowerCase();
+  for (const w of rest) venueByTitle.set(titleKey(w.title), venueId(w.venueKey));
+  const base = rest.map((w, i) => ({ id: i + 1, title: w.title, abstract: w.abstract, year: w.year }));
+  const t1 = performance.now();
+  for (const g of scaleUp(base, target - rest.length, rest.length + 1)) {
+    addWork(corpus, g.id, g.title, g.abstract, g.year, venueByTitle.get(titleKey(g.title)) ?? null);
+    if (g.id % 100_000 === 0) process.stderr.write(`  scaled to ${g.id} works\n`);
+  }
+  corpus.index.flush();
+  console.log(
+    `\nScaled corpus: ${corpus.index.liveWorks} works (${((performance.now() - t1) / 1000).toFixed(0)} s to build)`,
+  );
+  const big = latency(corpus, latencyQueries);
+  console.log(
+    `Latency at ${corpus.index.liveWorks} works, ${latencyQueries.length} queries: p50 ${big.p50.toFixed(1)} ms, ` +
+      `p95 ${big.p95.toFixed(1)} ms (target p95 <= 300 ms), max ${big.max.toFixed(1)} ms`,
+  );
+  const wide = latency(corpus, latencyQueries, {});
+  console.log(
+    `  for comparison, with the retrieval default of 200 query terms: p50 ${wide.p50.toFixed(1)} ms, ` +
+      `p95 ${wide.p95.toFixed(1)} ms, max ${wide.max.toFixed(1)} ms`,
+  );
+}
