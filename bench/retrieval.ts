@@ -17,6 +17,7 @@ import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { openWorkIndex } from '../src/retrieval/db-work-index.ts';
 import type { Database } from '../src/infra/db/index.ts';
+import { SearchThread } from '../src/retrieval/search-thread.ts';
 import { readAclWorks, scaleUp, type BenchWork } from './retrieval-corpus.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -89,6 +90,29 @@ function runQueries(index: Bm25Index, queries: BenchWork[], options: QueryOption
     cpu.push(process.cpuUsage(c).user / 1000);
   }
   return summarize(wall, cpu);
+}
+
+/** The same queries through the search worker (what the service does above 100,000 works). */
+async function runQueriesInWorker(index: Bm25Index, queries: BenchWork[]): Promise<Latency> {
+  const thread = new SearchThread();
+  thread.publish(index);
+  try {
+    for (const q of queries.slice(0, 10)) await thread.search(prepareQuery(index, fieldsOf(q)), K);
+    const wall: number[] = [];
+    const mainCpu: number[] = [];
+    for (const q of queries) {
+      const c = process.cpuUsage();
+      const t = performance.now();
+      const pending = thread.search(prepareQuery(index, fieldsOf(q)), K);
+      // Main-thread CPU per query: analysing the query and posting it (the event loop's cost).
+      mainCpu.push(process.cpuUsage(c).user / 1000);
+      await pending;
+      wall.push(performance.now() - t);
+    }
+    return summarize(wall, mainCpu);
+  } finally {
+    await thread.close();
+  }
 }
 
 /** Share of the exhaustive top-k (every term, no df cut-off) that the default query settings return. */
@@ -272,12 +296,18 @@ function report(
   mem: Latency,
   overlap: number,
   pgFig: PgFigures | null,
+  inWorker: Latency | null,
 ): string[] {
   const lines = [
     `### ${label}: ${b.works.toLocaleString('en')} works`,
     `- build: ${b.seconds.toFixed(1)} s wall, ${b.cpuSeconds.toFixed(1)} s CPU (${((b.cpuSeconds * 1e6) / b.works).toFixed(0)} µs CPU per work); ${b.segments} segments, ${b.postings.toLocaleString('en')} postings (${(b.postings / b.works).toFixed(0)} per work), ${b.terms.toLocaleString('en')} terms`,
     `- memory: typed arrays ${b.arrayMb.toFixed(0)} MB; heap+arrayBuffers delta ${b.heapMb.toFixed(0)} MB (${((b.heapMb * 2 ** 20) / b.works).toFixed(0)} bytes per work); RSS delta ${b.rssMb.toFixed(0)} MB`,
     `- in-process BM25, ${mem.n} queries, top ${K}: p50 ${ms(mem.p50)} ms, p95 ${ms(mem.p95)} ms, mean ${ms(mem.mean)} ms, max ${ms(mem.max)} ms (CPU p50 ${ms(mem.cpuP50)} ms, p95 ${ms(mem.cpuP95)} ms)`,
+    ...(inWorker
+      ? [
+          `- through the search worker: p50 ${ms(inWorker.p50)} ms, p95 ${ms(inWorker.p95)} ms; main-thread CPU per query (analysis + post) p50 ${ms(inWorker.cpuP50)} ms, p95 ${ms(inWorker.cpuP95)} ms`,
+        ]
+      : []),
     `- top-${K} overlap with exhaustive scoring (no df cut-off, all terms): ${(overlap * 100).toFixed(1)}%`,
   ];
   if (pgFig) {
@@ -318,7 +348,7 @@ async function main() {
     const overlap = overlapWithExhaustive(index, queries.slice(0, 50));
     console.error('42k built and queried; Postgres next');
     const pgFig = withPg ? await pgBaseline(() => base, queries, true) : null;
-    out.push(...report('ACL corpus', figures, lat, overlap, pgFig), '');
+    out.push(...report('ACL corpus', figures, lat, overlap, pgFig, null), '');
   }
   if (sizes.includes('1m')) {
     const total = 1_000_000;
@@ -332,9 +362,10 @@ async function main() {
     const { index, figures } = build(works());
     console.error(`1M built in ${figures.seconds.toFixed(0)} s`);
     const lat = runQueries(index, queries);
+    const inWorker = await runQueriesInWorker(index, queries);
     const overlap = overlapWithExhaustive(index, queries.slice(0, 30));
     const pgFig = withPg && pgAt1m ? await pgBaseline(works, queries, false) : null;
-    out.push(...report('ACL scaled up to 1M', figures, lat, overlap, pgFig));
+    out.push(...report('ACL scaled up to 1M', figures, lat, overlap, pgFig, inWorker));
     if (!pgFig)
       out.push('- Postgres ts_rank at 1M: not run (pass --pg-1m; loading 1M works takes several minutes)');
     out.push('');

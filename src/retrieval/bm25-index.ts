@@ -51,15 +51,19 @@ const MAX_SMALL_SEGMENTS = 8;
 const WORD_CACHE_LIMIT = 300_000;
 const DEAD_SHARE_TO_REWRITE = 0.3;
 
-function grown<T extends Int32Array | Float32Array | Float64Array | Uint8Array | Int16Array>(
-  array: T,
-  need: number,
-  fill = 0,
-): T {
+type TypedArray = Int32Array | Float32Array | Float64Array | Uint8Array | Int16Array;
+type TypedArrayClass<T> = { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number };
+
+/** A larger copy of `array` (same kind of buffer: arrays a search worker reads stay shared). */
+function grown<T extends TypedArray>(array: T, need: number, fill = 0): T {
   if (need <= array.length) return array;
   let size = array.length * 2;
   while (size < need) size *= 2;
-  const next = new (array.constructor as new (n: number) => T)(size);
+  const Kind = array.constructor as unknown as TypedArrayClass<T>;
+  const bytes = size * Kind.BYTES_PER_ELEMENT;
+  const next = new Kind(
+    array.buffer instanceof SharedArrayBuffer ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes),
+  );
   next.set(array);
   if (fill !== 0) next.fill(fill, array.length);
   return next;
@@ -82,10 +86,11 @@ export class Bm25Index {
   private docTerms = new Int32Array(256);
   private docTermCount = 0;
 
-  private slotWork = new Int32Array(1024);
-  private slotState = new Uint8Array(1024);
+  // Shared with a search worker: slot -> work id, state, and BM25 length norm.
+  private slotWork = new Int32Array(new SharedArrayBuffer(1024 * 4));
+  private slotState = new Uint8Array(new SharedArrayBuffer(1024));
   private slotLength = new Float32Array(1024);
-  private slotNorm = new Float32Array(1024);
+  private slotNorm = new Float32Array(new SharedArrayBuffer(1024 * 4));
   private slotYear = new Int16Array(1024);
   private slotSeq = new Float64Array(1024);
   private slotOfWork = new Int32Array(1024).fill(-1);

@@ -21,6 +21,7 @@ import type {
   WorkIndex,
 } from './work-index.ts';
 import type { MatchedTerm, QueryTerm, SearchHit } from './search.ts';
+import { SearchThread } from './search-thread.ts';
 
 export interface DbWorkIndexOptions {
   /** Poll interval in ms; 0 turns polling off (refresh() still works). Default 2000. */
@@ -28,6 +29,12 @@ export interface DbWorkIndexOptions {
   index?: Partial<IndexOptions>;
   /** Told of a failed background refresh (the next poll retries). */
   onError?: (error: unknown) => void;
+  /**
+   * From this many works on, searches run in a worker thread over the shared postings, so the
+   * event loop stays free (docs/benchmarks/retrieval.md: a query at 1M works costs milliseconds of
+   * CPU). Below it, the main thread answers directly. Default 100,000; Infinity turns it off.
+   */
+  workerMinWorks?: number;
 }
 
 interface WorkRow {
@@ -64,6 +71,7 @@ export class DbWorkIndex implements WorkIndex {
   private running: Promise<RefreshResult> | null = null;
   private queued: Promise<RefreshResult> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private thread: SearchThread | null = null;
   private closed = false;
   private lastRefreshAt: Date | null = null;
   private lastRefreshMs: number | null = null;
@@ -153,6 +161,7 @@ export class DbWorkIndex implements WorkIndex {
     }
 
     if (upserted > 0 || removed > 0) this.core.flush();
+    this.publishToWorker(upserted > 0 || removed > 0);
     this.lastRefreshAt = new Date();
     this.lastRefreshMs = performance.now() - started;
     return { upserted, removed, ms: this.lastRefreshMs };
@@ -177,9 +186,31 @@ export class DbWorkIndex implements WorkIndex {
     });
   }
 
+  private publishToWorker(changed: boolean): void {
+    if (this.closed) return;
+    const min = this.options.workerMinWorks ?? 100_000;
+    if (!this.thread && this.core.liveWorks >= min && Number.isFinite(min)) {
+      this.thread = new SearchThread();
+      changed = true;
+    }
+    if (changed && this.thread?.usable) this.thread.publish(this.core);
+  }
+
   async search(request: SearchRequest): Promise<SearchHit[]> {
     const query = prepareQuery(this.core, request.fields, request);
-    return this.scorer.search(query, request.k ?? 100, request.filter);
+    const k = request.k ?? 100;
+    if (this.thread?.usable && query.terms.length > 0) {
+      // A filter cannot cross threads: ask for more and filter here; if too many were filtered
+      // out, the main thread answers exactly.
+      const want = request.filter ? k * 2 + 50 : k;
+      const hits = await this.thread.search(query, want).catch(() => null);
+      if (hits && !request.filter) return hits;
+      if (hits) {
+        const kept = hits.filter((h) => request.filter!(h.workId));
+        if (kept.length >= k || hits.length < want) return kept.slice(0, k);
+      }
+    }
+    return this.scorer.search(query, k, request.filter);
   }
 
   async scoreWorks(request: ScoreRequest): Promise<SearchHit[]> {
@@ -218,6 +249,7 @@ export class DbWorkIndex implements WorkIndex {
       arrayBytes: this.core.arrayBytes(),
       lastRefreshAt: this.lastRefreshAt?.toISOString() ?? null,
       lastRefreshMs: this.lastRefreshMs,
+      searchInWorker: this.thread?.usable ?? false,
     };
   }
 
@@ -227,6 +259,8 @@ export class DbWorkIndex implements WorkIndex {
     this.timer = null;
     await this.running?.catch(() => undefined);
     await this.queued?.catch(() => undefined);
+    await this.thread?.close();
+    this.thread = null;
   }
 }
 

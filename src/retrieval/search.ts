@@ -4,7 +4,21 @@
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
 import { forEachTerm, isBigram } from './analyzer.ts';
 import { LIVE, type Bm25Index } from './bm25-index.ts';
-import { TF_SCALE, findSlot, findTerm } from './segment.ts';
+import { TF_SCALE, findSlot, findTerm, type Segment } from './segment.ts';
+
+/** What the scorer reads: the index itself, or a search worker's view of its shared arrays. */
+export interface ScoringSource {
+  readonly segments: readonly Segment[];
+  readonly slotCount: number;
+  readonly docCount: number;
+  internals(): { norms: Float32Array; states: Uint8Array; slotWork: Int32Array };
+}
+
+/** The part of a prepared query the scorer needs (what is sent to a search worker). */
+export interface ScoredQuery {
+  terms: ReadonlyArray<Pick<QueryTerm, 'termId' | 'df' | 'weight'>>;
+  selfScore: number;
+}
 
 export interface QueryField {
   text: string;
@@ -160,14 +174,14 @@ export class Scorer {
   private readonly tuning: ScorerTuning;
 
   constructor(
-    private readonly index: Bm25Index,
+    private readonly index: ScoringSource,
     tuning: Partial<ScorerTuning> = {},
   ) {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
   }
 
   search(
-    query: PreparedQuery,
+    query: ScoredQuery,
     k: number,
     filter?: (workId: number) => boolean,
     tuning: Partial<ScorerTuning> = {},
@@ -230,7 +244,7 @@ export class Scorer {
   }
 
   /** Adds the terms' contributions over all their postings; returns how many slots were touched. */
-  private accumulate(terms: readonly QueryTerm[]): number {
+  private accumulate(terms: ScoredQuery['terms']): number {
     const acc = this.acc;
     const touched = this.touched;
     const { norms } = this.index.internals();
@@ -255,7 +269,7 @@ export class Scorer {
   }
 
   /** Adds the terms' contributions to the given slots (ascending) by galloping through postings. */
-  private addByGalloping(terms: readonly QueryTerm[], slots: Int32Array, scores: Float64Array): void {
+  private addByGalloping(terms: ScoredQuery['terms'], slots: Int32Array, scores: Float64Array): void {
     const { norms } = this.index.internals();
     let from = 0;
     for (const seg of this.index.segments) {

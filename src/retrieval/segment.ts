@@ -17,6 +17,14 @@ export interface Segment {
   readonly lastSlot: number;
 }
 
+// Sealed postings live in SharedArrayBuffers so a search worker reads them without a copy.
+export function sharedInt32(n: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n);
+}
+export function sharedUint8(n: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(Math.max(1, n)), 0, n);
+}
+
 /** Index in `segment.termIds` of `termId`, or -1. */
 export function findTerm(segment: Segment, termId: number): number {
   const ids = segment.termIds;
@@ -87,8 +95,8 @@ export class PostingBuffer {
     for (let i = 0; i < n; i++) counts[this.terms[i]! + 1]!++;
     let distinct = 0;
     for (let t = 1; t < counts.length; t++) if (counts[t]! > 0) distinct++;
-    const termIds = new Int32Array(distinct);
-    const offsets = new Int32Array(distinct + 1);
+    const termIds = sharedInt32(distinct);
+    const offsets = sharedInt32(distinct + 1);
     // counts[t+1] becomes the start of term t's run.
     let k = 0;
     let run = 0;
@@ -103,8 +111,8 @@ export class PostingBuffer {
       run += c;
     }
     offsets[distinct] = run;
-    const slots = new Int32Array(n);
-    const tfs = new Uint8Array(n);
+    const slots = sharedInt32(n);
+    const tfs = sharedUint8(n);
     for (let i = 0; i < n; i++) {
       const pos = counts[this.terms[i]! + 1]!++;
       slots[pos] = this.slots[i]!;
@@ -129,10 +137,11 @@ export function mergeSegments(
     for (const t of s.termIds) termSet.add(t);
     total += s.slots.length;
   }
-  const termIds = Int32Array.from(termSet).sort();
-  const offsets = new Int32Array(termIds.length + 1);
-  let slots = new Int32Array(total);
-  let tfs = new Uint8Array(total);
+  const termIds = sharedInt32(termSet.size);
+  termIds.set(Int32Array.from(termSet).sort());
+  const offsets = sharedInt32(termIds.length + 1);
+  let slots = sharedInt32(total);
+  let tfs = sharedUint8(total);
   const cursors = segments.map(() => 0);
   let pos = 0;
   for (let k = 0; k < termIds.length; k++) {
@@ -157,8 +166,12 @@ export function mergeSegments(
   }
   offsets[termIds.length] = pos;
   if (pos < total) {
-    slots = slots.slice(0, pos);
-    tfs = tfs.slice(0, pos);
+    const s = sharedInt32(pos);
+    s.set(slots.subarray(0, pos));
+    const t = sharedUint8(pos);
+    t.set(tfs.subarray(0, pos));
+    slots = s;
+    tfs = t;
   }
   return {
     termIds,

@@ -39,6 +39,8 @@ export interface IndexStats {
   arrayBytes: number;
   lastRefreshAt: string | null;
   lastRefreshMs: number | null;
+  /** Whether searches run in the search worker thread (large corpora). */
+  searchInWorker: boolean;
 }
 
 export interface RefreshResult {

@@ -198,3 +198,28 @@ describe('work index built from the database', () => {
     expect(await index.search({ fields: [{ text: 'mangrove', weight: 1 }] })).toHaveLength(1);
   });
 });
+
+describe('searching in a worker thread', () => {
+  it('answers as the main thread does, and sees works added after it started', async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.destroy());
+    for (const r of records.slice(0, 40)) await insertWork(db, r.id, r.title!, r.abstract);
+    const inWorker = await openWorkIndex(db, { pollMs: 0, workerMinWorks: 0 });
+    cleanups.push(() => inWorker.close());
+    const onMain = await openWorkIndex(db, { pollMs: 0 });
+    cleanups.push(() => onMain.close());
+    expect(inWorker.stats().searchInWorker).toBe(true);
+    expect(onMain.stats().searchInWorker).toBe(false);
+    const q = { fields: [{ text: records[2]!.abstract!, weight: 1 }], k: 10 };
+    expect(await inWorker.search(q)).toEqual(await onMain.search(q));
+
+    const id = await insertWork(db, 'worker:1', 'Glacier melt and sea level', null);
+    await inWorker.refresh();
+    expect(
+      (await inWorker.search({ fields: [{ text: 'glacier melt', weight: 1 }] })).map((h) => h.workId),
+    ).toEqual([id]);
+    const filtered = await inWorker.search({ ...q, filter: (workId) => workId % 2 === 0 });
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(filtered.every((h) => h.workId % 2 === 0)).toBe(true);
+  });
+});
