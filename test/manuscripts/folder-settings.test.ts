@@ -153,4 +153,31 @@ describe('folder settings validation', () => {
     expect(await settingsOf(a, 'SHARED')).toBeNull();
     expect(await settingsOf(b, 'SHARED')).toMatchObject({ effect: 'boost', boost_multiplier: 2 });
   });
+
+  it("drops groups that are deleted or not the organization's, even if stored in the settings", async () => {
+    const org = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    const own = await createGroup(t.db, org.id, 'Own');
+    const gone = await createGroup(t.db, org.id, 'Gone');
+    const foreign = await createGroup(t.db, other.id, 'Foreign');
+    await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'MIX',
+      groups: `${own.group_id},${gone.group_id}`,
+      effect: 'highlight',
+    });
+    // Written behind the CLI's back, as a bug or a manual edit might.
+    await t.db.query(
+      `UPDATE folder_referee_settings SET authors_group_ids = $1
+        WHERE folder_id = (SELECT id FROM folders WHERE organization_id = $2 AND name = 'MIX')`,
+      [[own.group_id, gone.group_id, foreign.group_id], org.id],
+    );
+    await t.db.query('DELETE FROM authors_groups WHERE id = $1', [gone.group_id]);
+    expect(await settingsOf(org, 'MIX')).toEqual({
+      authors_groups: [{ id: own.group_id, name: 'Own', label: null }],
+      effect: 'highlight',
+    });
+    await t.db.query('DELETE FROM authors_groups WHERE id = $1', [own.group_id]);
+    expect(await settingsOf(org, 'MIX')).toBeNull();
+  });
 });
