@@ -203,12 +203,28 @@ function markedAffiliations(blocks: Block[], indices: number[], marks: Set<strin
     const supMarked = b.runs.some((r) => r.sup && splitMarks(r.text).some((m) => marks.has(m)));
     if (supMarked) {
       // Superscript marks may sit anywhere, several institutions to a line.
+      let lineStart = false;
       for (const run of b.runs) {
         const runMarks = run.sup ? splitMarks(run.text).filter((m) => marks.has(m)) : [];
         if (runMarks.length) {
           flush();
           current = { mark: runMarks[0]!, text: '' };
-        } else if (current) current.text = `${current.text}${run.text}`.replace(/\s+/g, ' ').trimStart();
+        } else if (current) {
+          // A new line that is a correspondence or a labelled note ends the institution.
+          run.text.split('\n').forEach((segment, k) => {
+            if (!current) return;
+            const newLine = k > 0 || lineStart;
+            if (
+              newLine &&
+              (CORRESPONDENCE.test(segment) || LABELLED.test(segment.trim()) || segment.includes('@'))
+            ) {
+              flush();
+              return;
+            }
+            current.text = `${current.text}${newLine ? ' ' : ''}${segment}`.replace(/\s+/g, ' ').trimStart();
+          });
+        }
+        lineStart = run.text.endsWith('\n');
       }
       flush();
       continue;

@@ -88,7 +88,10 @@ export function findDoi(text: string): string | null {
   return doi;
 }
 
-const NAME_V = String.raw`\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)*\s\p{Lu}{1,4}`; // Vancouver: Lee BD
+// Vancouver: Lee BD, de Souza MS, Chen Y-H
+const NAME_V = String.raw`(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)*\s\p{Lu}{1,3}(?:-\p{Lu}{1,2})?`;
+// Full names: Alexander Ratner, Christopher De Sa
+const NAME_F = String.raw`\p{Lu}\p{Ll}+(?:\s\p{Lu}\.?)*(?:\s(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{Ll}'’-]+)+`;
 const NAME_I = String.raw`(?:\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s?)+(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+`; // IEEE: B. D. Lee
 const NAME_A = String.raw`\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?,\s(?:\p{Lu}\.\s?-?)+`; // APA: Lee, B. D.
 
@@ -97,6 +100,7 @@ function authorList(text: string): { authors: string[]; rest: string } | null {
     new RegExp(String.raw`^((?:${NAME_V})(?:,\s(?:${NAME_V}))*)(?:,?\s(?:et al\.?|and others))?\.?\s`, 'u'),
     new RegExp(String.raw`^((?:${NAME_I})(?:,?\s(?:and\s)?(?:${NAME_I}))*)(?:,?\s(?:et al\.?))?[,.:]\s`, 'u'),
     new RegExp(String.raw`^((?:${NAME_A})(?:,?\s(?:&\s|and\s)?(?:${NAME_A}))*)(?:,?\s(?:et al\.?))?\s?`, 'u'),
+    new RegExp(String.raw`^((?:${NAME_F})(?:,\s(?:and\s)?(?:${NAME_F}))+)(?:,?\s(?:et al\.?))?\.\s`, 'u'),
   ];
   for (const re of patterns) {
     const m = re.exec(text);

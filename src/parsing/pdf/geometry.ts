@@ -33,10 +33,6 @@ const median = (xs: number[]): number => {
   return s[Math.floor(s.length / 2)] ?? 0;
 };
 
-/**
- * Finds vertical gutters: an x where many items start (a column's left edge) and few items cross
- * just left of it. Searched again inside each side, so a sidebar beside two columns is found too.
- */
 export interface Gutter {
   x: number;
   /** Vertical stretches [top, bottom] over which the gutter separates columns. */
@@ -86,6 +82,24 @@ function columnRanges(starters: Item[], crossers: Item[]): { ranges: [number, nu
 }
 
 /**
+ * Moves the cut into the widest empty strip just left of the column edge: list numbers and
+ * hanging labels ("22.") stand left of a column's text and belong to that column.
+ */
+function refineCut(items: Item[], cut: number): number {
+  const covered = (c: number) => items.some((it) => it.x < c && it.x + it.w > c);
+  let best: { from: number; to: number } | null = null;
+  let runStart: number | null = null;
+  for (let c = cut; c >= cut - 40; c -= 0.5) {
+    if (!covered(c)) {
+      runStart ??= c;
+      const run = { from: c, to: runStart };
+      if (!best || run.to - run.from > best.to - best.from) best = run;
+    } else runStart = null;
+  }
+  return best ? (best.from + best.to) / 2 : cut;
+}
+
+/**
  * Finds vertical gutters: an x where many lines start (a column's left edge) with text to its
  * left and no line crossing it. Searched again inside each side, so a sidebar beside two columns
  * is found too.
@@ -118,8 +132,9 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
     if (!best || n > best.score) best = { x: cut, score: n, ranges };
   }
   if (!best) return [];
-  const { x, ranges } = best;
+  const { ranges } = best;
   const within = inside.filter((it) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom));
+  const x = refineCut(within, best.x);
   return [
     ...findGutters(within, left, x, depth + 1),
     { x, ranges },

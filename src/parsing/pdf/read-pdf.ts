@@ -34,7 +34,12 @@ interface RawAnnotation {
 async function openPdf(bytes: Uint8Array) {
   try {
     // pdf.js takes ownership of (and empties) the buffer it is given: hand it a copy.
-    return await getDocumentProxy(bytes.slice(), { stopAtErrors: false, isEvalSupported: false });
+    return await getDocumentProxy(bytes.slice(), {
+      stopAtErrors: false,
+      isEvalSupported: false,
+      // pdf.js logs recoverable damage with console.log, which would corrupt JSON on stdout.
+      verbosity: 0,
+    });
   } catch (error) {
     const e = error as { name?: string; message?: string };
     if (e.name === 'PasswordException') {

@@ -1,0 +1,250 @@
+// Builds small PDFs and DOCX files byte by byte inside the tests, so that every hostile case
+// (truncated, encrypted, images only, zip bombs, missing parts) is made by the test that uses it.
+import { deflateRawSync } from 'node:zlib';
+
+interface PdfTextLine {
+  text: string;
+  size: number;
+  x: number;
+  y: number;
+}
+
+function pdfString(s: string): string {
+  return `(${s.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+}
+
+/** Assembles a PDF from object bodies, with a correct cross-reference table. */
+export function assemblePdf(objects: string[], trailerExtra = ''): Uint8Array {
+  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
+function stream(content: string, dict = ''): string {
+  return `<< /Length ${Buffer.byteLength(content, 'latin1')} ${dict}>>\nstream\n${content}\nendstream`;
+}
+
+/** A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. */
+export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = ''): Uint8Array {
+  // 1 catalog, 2 pages, 3 font, then per page: page object and its content stream.
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const kids: string[] = [];
+  for (const lines of pages) {
+    const pageId = objects.length + 1;
+    kids.push(`${pageId} 0 R`);
+    const content = lines
+      .map((l) => `BT /F1 ${l.size} Tf ${l.x} ${l.y} Td ${pdfString(l.text)} Tj ET`)
+      .join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`,
+    );
+    objects.push(stream(content));
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
+  return assemblePdf(objects, trailerExtra);
+}
+
+/** Many pages that all draw one shared content stream: a large document in a small file. */
+export function makeManyPagesPdf(pageCount: number, linesPerPage = 60): Uint8Array {
+  const line = 'A line of text that the parser must read, place, and join with its neighbours.';
+  const content = Array.from(
+    { length: linesPerPage },
+    (_, i) => `BT /F1 9 Tf 50 ${800 - i * 12} Td ${pdfString(line)} Tj ET`,
+  ).join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    stream(content),
+  ];
+  const kids: string[] = [];
+  for (let i = 0; i < pageCount; i++) {
+    kids.push(`${objects.length + 1} 0 R`);
+    objects.push(
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
+    );
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pageCount} >>`;
+  return assemblePdf(objects);
+}
+
+/** A small article: a large title, a byline with superscript marks, an affiliation, a body, references. */
+export function makeArticlePdf(title = 'A Study of Things That Parse Well'): Uint8Array {
+  const body = Array.from({ length: 20 }, (_, i) => ({
+    text: `This is line ${i + 1} of the body text, long enough to read as running prose in a column.`,
+    size: 10,
+    x: 72,
+    y: 560 - i * 13,
+  }));
+  return makeTextPdf([
+    [
+      { text: title, size: 20, x: 72, y: 760 },
+      { text: 'Jane Roe', size: 11, x: 72, y: 730 },
+      { text: '1', size: 7, x: 118, y: 734 },
+      { text: ', John Q. Public', size: 11, x: 122, y: 730 },
+      { text: '2', size: 7, x: 200, y: 734 },
+      { text: '1', size: 7, x: 72, y: 708 },
+      { text: 'Department of Physics, University of Somewhere, Sometown, Country', size: 9, x: 76, y: 705 },
+      { text: '2', size: 7, x: 72, y: 694 },
+      { text: 'Institute of Chemistry, Another University, Othertown, Country', size: 9, x: 76, y: 691 },
+      { text: 'Correspondence: jane.roe@example.org', size: 9, x: 72, y: 677 },
+      { text: 'Introduction', size: 12, x: 72, y: 590 },
+      ...body,
+    ],
+    [
+      { text: 'References', size: 12, x: 72, y: 760 },
+      {
+        text: '1. Roe J, Public JQ. A first result. Journal of Tests. 2020;1: 1-2. doi:10.1000/test.1',
+        size: 9,
+        x: 72,
+        y: 740,
+      },
+      {
+        text: '2. Doe A. A second result. Journal of Tests. 2021;2: 3-4. doi:10.1000/test.2',
+        size: 9,
+        x: 72,
+        y: 726,
+      },
+      { text: '3. Poe E. A third result. Other Journal. 2022;3: 5-6.', size: 9, x: 72, y: 712 },
+    ],
+  ]);
+}
+
+/** A page that only paints an image: what a scanner produces. */
+export function makeImageOnlyPdf(): Uint8Array {
+  const pixels = Buffer.alloc(16 * 16, 0x80).toString('latin1');
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>',
+    stream(
+      pixels,
+      '/Type /XObject /Subtype /Image /Width 16 /Height 16 /ColorSpace /DeviceGray /BitsPerComponent 8 ',
+    ),
+    stream('q 400 0 0 400 100 300 cm /Im1 Do Q'),
+  ]);
+}
+
+/**
+ * A PDF whose trailer declares standard encryption with a user password: the empty password does
+ * not open it, so a reader must report it as encrypted.
+ */
+export function makeEncryptedPdf(): Uint8Array {
+  const hex = (n: number, seed: number) =>
+    Array.from({ length: n }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, '0')).join('');
+  const base = makeTextPdf([[{ text: 'Secret', size: 12, x: 72, y: 700 }]]);
+  const text = Buffer.from(base).toString('latin1');
+  // Re-assemble with an /Encrypt dictionary as an extra object.
+  const objects = [...text.matchAll(/\d+ 0 obj\n([\s\S]*?)\nendobj/g)].map((m) => m[1]!);
+  const encryptId = objects.length + 1;
+  objects.push(`<< /Filter /Standard /V 1 /R 2 /O <${hex(32, 7)}> /U <${hex(32, 11)}> /P -44 >>`);
+  return assemblePdf(objects, `/Encrypt ${encryptId} 0 R /ID [<${hex(16, 3)}> <${hex(16, 3)}>] `);
+}
+
+// ---- ZIP / DOCX --------------------------------------------------------------------------------
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+export interface ZipEntry {
+  name: string;
+  data: Buffer;
+  /** Lie about the uncompressed size in the headers (a crafted bomb). */
+  declaredSize?: number;
+}
+
+/** A zip archive with deflated entries, written by hand so tests control every header field. */
+export function makeZip(entries: ZipEntry[]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8');
+    const compressed = deflateRawSync(e.data);
+    const size = e.declaredSize ?? e.data.length;
+    const crc = crc32(e.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0, 6);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(compressed.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, compressed);
+    centrals.push(central, name);
+    offset += local.length + name.length + compressed.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, cd, end]));
+}
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+export function paragraph(text: string, style?: string): string {
+  const pPr = style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : '';
+  return `<w:p>${pPr}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+}
+
+export function makeDocx(paragraphs: string[], extra: ZipEntry[] = [], omit: string[] = []): Uint8Array {
+  const parts: ZipEntry[] = [
+    {
+      name: '[Content_Types].xml',
+      data: Buffer.from(
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>',
+      ),
+    },
+    {
+      name: 'word/document.xml',
+      data: Buffer.from(
+        `<?xml version="1.0"?><w:document ${W}><w:body>${paragraphs.join('')}</w:body></w:document>`,
+      ),
+    },
+    {
+      name: 'word/styles.xml',
+      data: Buffer.from(
+        `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
+      ),
+    },
+    ...extra,
+  ];
+  return makeZip(parts.filter((p) => !omit.includes(p.name)));
+}
