@@ -98,6 +98,7 @@ export async function findCandidatesWith(
     restrictTo: effect === 'limit_to' ? new Set(members.keys()) : null,
     exclude: resolved.all,
     currentYear: year,
+    minPool: options.maxCandidates * 2,
     params: deps.params,
   });
   let ranked: RankedAuthor[] = outcome.authors;

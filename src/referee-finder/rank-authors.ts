@@ -13,6 +13,8 @@ export interface RankingParams {
   profileB: number;
   /** How many top works seed the candidate set. */
   seedWorks: number;
+  /** How many of the seed works' authors, by a first estimate, are ranked in full. */
+  maxPool: number;
   topN: number;
   recencyTau: number;
   recencyFloor: number;
@@ -21,6 +23,8 @@ export interface RankingParams {
   fusion: 'rank' | 'z';
   rankK: number;
   profileWeight: number;
+  /** Weight of the vote signal: the sum of the author's scores among the seed works (expCombSUM-like). */
+  voteWeight: number;
 }
 
 export const DEFAULT_PARAMS: RankingParams = {
@@ -28,6 +32,7 @@ export const DEFAULT_PARAMS: RankingParams = {
   b: 0.75,
   profileB: 0.5,
   seedWorks: 300,
+  maxPool: 400,
   topN: 3,
   recencyTau: 10,
   recencyFloor: 0.4,
@@ -36,6 +41,7 @@ export const DEFAULT_PARAMS: RankingParams = {
   fusion: 'rank',
   rankK: 20,
   profileWeight: 1,
+  voteWeight: 0,
 };
 
 export interface RankAuthorsOptions {
@@ -43,6 +49,8 @@ export interface RankAuthorsOptions {
   restrictTo: ReadonlySet<number> | null;
   exclude: ReadonlySet<number>;
   currentYear: number;
+  /** At least this many authors are ranked in full (filters and settings may drop many). */
+  minPool?: number;
   params?: Partial<RankingParams>;
 }
 
@@ -173,16 +181,36 @@ export async function rankAuthors(
   // Fetched once: the index may assemble postings from several segments on each call.
   const lists = q.termIds.map((t) => index.postings(t));
   const scores = scoreWorks(index, q, p, lists);
+  const seedDocs = topDocs(scores, p.seedWorks);
+  const isSeed = new Set(seedDocs);
   let candidateIds: number[];
   if (options.restrictTo) {
     candidateIds = [...options.restrictTo].filter((id) => !options.exclude.has(id));
   } else {
-    const seeds = topDocs(scores, p.seedWorks).map((doc) => index.workIdOf(doc));
-    const seen = new Set<number>();
+    // A first estimate from the seed works alone keeps the pool whose whole body of work is read
+    // (the costly part) to the authors who can still reach the top.
+    const seeds = seedDocs.map((doc) => index.workIdOf(doc));
+    const estimates = new Map<number, number[]>();
     for (const a of await source.ofWorks(seeds)) {
-      if (!options.exclude.has(a.authorId)) seen.add(a.authorId);
+      if (options.exclude.has(a.authorId)) continue;
+      const doc = index.docOf(a.workId);
+      const v =
+        (scores[doc]! * recency(index.yearOf(doc), options.currentYear, p) * positionWeight(a, p)) /
+        q.selfScore;
+      const list = estimates.get(a.authorId);
+      if (list) list.push(v);
+      else estimates.set(a.authorId, [v]);
     }
-    candidateIds = [...seen];
+    const estimate = (vs: number[]) =>
+      vs
+        .sort((x, y) => y - x)
+        .slice(0, p.topN)
+        .reduce((t, v) => t + v, 0);
+    candidateIds = [...estimates.entries()]
+      .map(([id, vs]) => ({ id, e: estimate(vs) }))
+      .sort((a, b) => b.e - a.e || a.id - b.id)
+      .slice(0, Math.max(p.maxPool, options.minPool ?? 0))
+      .map((c) => c.id);
   }
   const authorships = candidateIds.length ? await source.ofAuthors(candidateIds) : [];
   const slot = new Map(candidateIds.map((id, i) => [id, i]));
@@ -192,6 +220,7 @@ export async function rankAuthors(
   const contributions: number[][] = Array.from({ length: n }, () => []);
   const works: Array<Array<{ workId: number; score: number }>> = Array.from({ length: n }, () => []);
   const workScores = new Map<number, number>();
+  const votes = new Float64Array(n);
   const profileLength = new Float64Array(n);
   const local = scratch(index);
   const localDocs: number[] = [];
@@ -216,6 +245,7 @@ export async function rankAuthors(
     const s = scores[doc]! / q.selfScore;
     if (s <= 0) continue;
     workScores.set(a.workId, s);
+    if (isSeed.has(doc)) votes[i]! += s * rec;
     works[i]!.push({ workId: a.workId, score: s });
     contributions[i]!.push(s * rec * positionWeight(a, p));
   }
@@ -269,13 +299,17 @@ export async function rankAuthors(
   if (p.fusion === 'rank') {
     const rd = ranks(docScore);
     const rp = ranks(profileScore);
+    const rv = p.voteWeight ? ranks(votes) : rd;
     for (let i = 0; i < n; i++) {
-      fused[i] = (1 / (p.rankK + rd[i]!) + p.profileWeight / (p.rankK + rp[i]!)) * 10;
+      fused[i] =
+        (1 / (p.rankK + rd[i]!) + p.profileWeight / (p.rankK + rp[i]!) + p.voteWeight / (p.rankK + rv[i]!)) *
+        10;
     }
   } else {
     const zd = zscores(docScore);
     const zp = zscores(profileScore);
-    for (let i = 0; i < n; i++) fused[i] = zd[i]! + p.profileWeight * zp[i]!;
+    const zv = p.voteWeight ? zscores(votes) : votes;
+    for (let i = 0; i < n; i++) fused[i] = zd[i]! + p.profileWeight * zp[i]! + p.voteWeight * zv[i]!;
   }
   // Rank fusion gives every candidate some score; one whose works match nothing is no candidate
   // (possible among authors-group members, who are ranked without being found by the search).
