@@ -273,16 +273,18 @@ async function withServerDatabase<T>(fn: (db: Database) => Promise<T>): Promise<
   }
 }
 
+function loadText(load: number[]): string {
+  return load.map((l) => l.toFixed(1)).join(' / ');
+}
+
 function markdown(rows: Row[], started: Date, loadAtStart: number[]): string {
   const lines = [
     '# API overhead: refmatch vs a bare Fastify route',
     '',
     `Command: \`npm run bench:api\` (BENCH_SECONDS=${SECONDS}, BENCH_CONNECTIONS=${CONNECTIONS}), ${started.toISOString()}, ` +
-      `Node ${process.version}, ${os.cpus().length} cores (shared with other work; load average at start ` +
-      `${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' / ')}).`,
+      `Node ${process.version}, ${os.cpus().length} cores (shared with other work; load average ` +
+      `${loadText(loadAtStart)} at the start, ${loadText(os.loadavg())} at the end). With the machine ` +
+      'this loaded, figures move by 20-30% between runs; compare ratios, not absolutes.',
     '',
     'Requests per second of author-from-group through refmatch (API-key auth, schemas, custom-field',
     'checks, one transaction per write) against a bare Fastify route running the same single-row SQL,',
