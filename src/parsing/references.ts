@@ -90,6 +90,10 @@ export function findDoi(text: string): string | null {
 
 // Vancouver: Lee BD, de Souza MS, Chen Y-H
 const NAME_V = String.raw`(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)*\s\p{Lu}{1,3}(?:-\p{Lu}{1,2})?`;
+// Humanities: Nichols, Bill. / ROUSSILLON, René.
+const NAME_H = String.raw`\p{Lu}[\p{L}'’-]+,\s\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)*`;
+// Initials first, without periods: AM Trinkoff, JA Lipscomb
+const NAME_IN = String.raw`\p{Lu}{1,3}\s\p{Lu}[\p{L}'’-]+`;
 // Full names: Alexander Ratner, Christopher De Sa
 const NAME_F = String.raw`\p{Lu}\p{Ll}+(?:\s\p{Lu}\.?)*(?:\s(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{Ll}'’-]+)+`;
 const NAME_I = String.raw`(?:\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s?)+(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+`; // IEEE: B. D. Lee
@@ -97,10 +101,18 @@ const NAME_A = String.raw`\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?,\s(?:\p{
 
 function authorList(text: string): { authors: string[]; rest: string } | null {
   const patterns = [
-    new RegExp(String.raw`^((?:${NAME_V})(?:,\s(?:${NAME_V}))*)(?:,?\s(?:et al\.?|and others))?\.?\s`, 'u'),
+    new RegExp(
+      String.raw`^((?:${NAME_V})(?:,\s(?:${NAME_V}))*)(?:,?\s(?:et al\.?|and others))?[.:,]?\s`,
+      'u',
+    ),
     new RegExp(String.raw`^((?:${NAME_I})(?:,?\s(?:and\s)?(?:${NAME_I}))*)(?:,?\s(?:et al\.?))?[,.:]\s`, 'u'),
     new RegExp(String.raw`^((?:${NAME_A})(?:,?\s(?:&\s|and\s)?(?:${NAME_A}))*)(?:,?\s(?:et al\.?))?\s?`, 'u'),
     new RegExp(String.raw`^((?:${NAME_F})(?:,\s(?:and\s)?(?:${NAME_F}))+)(?:,?\s(?:et al\.?))?\.\s`, 'u'),
+    new RegExp(String.raw`^((?:${NAME_H})(?:[,;.]?\s(?:and\s|&\s)?(?:${NAME_H}))*)[.,]\s`, 'u'),
+    new RegExp(
+      String.raw`^((?:${NAME_IN})(?:,?\s(?:and\s|&\s)?(?:${NAME_IN}))+)(?:,?\s(?:et al\.?))?[.:,]\s`,
+      'u',
+    ),
   ];
   for (const re of patterns) {
     const m = re.exec(text);
@@ -137,7 +149,9 @@ function findYear(text: string): number | null {
 }
 
 export function parseReference(rawWithMarker: string): ParsedReference {
-  const raw = rawWithMarker.replace(/^(?:\[\d{1,4}\]|\d{1,4}\.|\(\d{1,4}\))\s*/, '').trim();
+  const raw = rawWithMarker
+    .replace(/^(?:\[\d{1,4}\]|\d{1,4}\.|\(\d{1,4}\)|\d{1,4}(?=\s+\p{Lu}))\s*/u, '')
+    .trim();
   const doi = findDoi(raw);
   const year = findYear(raw);
   let authors: string[] = [];
