@@ -76,7 +76,9 @@ async function main(): Promise<void> {
   });
   const source: AuthorshipSource = {
     ofWorks: async (ids) => ids.flatMap((id) => byWork.get(id) ?? []),
-    ofAuthors: async (ids) => ids.flatMap((id) => byAuthor.get(id) ?? []),
+    // As the database source does: author counts only for works fetched whole.
+    ofAuthors: async (ids) =>
+      ids.flatMap((id) => (byAuthor.get(id) ?? []).map((a) => ({ ...a, authorsCount: 0 }))),
   };
   const index = new Bm25Index();
   corpus.forEach((w, i) =>

@@ -5,7 +5,7 @@
 // abstract): the floor any ranking on top of it pays. Peak RSS of the process at the end.
 // Client and server share this process (fetch from the same event loop): client cost is included.
 // The 1M-work corpus is not covered by this bench (see docs/benchmarks/referees.md).
-//   npm run bench:referees [-- --drivers pglite,postgres] [--queries 60] [--pdf-queries 12]
+//   npm run bench:referees [-- --drivers pglite,postgres] [--queries 60] [--pdf-queries 12] [--schema NAME]
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,15 +73,18 @@ async function openDb(driver: string): Promise<{ db: Database; drop(): Promise<v
       },
     };
   }
-  const schema = `bench_referees_${randomBytes(4).toString('hex')}`;
+  // --schema NAME reuses (and keeps) a schema a previous run ingested: ingesting takes minutes.
+  const reuse = arg('schema');
+  const schema = reuse ?? `bench_referees_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   await admin.end();
   const db = openPostgres({ connectionString: SERVER_URL, schema, maxConnections: 10 });
   return {
     db,
     drop: async () => {
+      if (reuse) return db.close();
       await db.close();
       const c = new pg.Client({ connectionString: SERVER_URL });
       await c.connect();
@@ -130,10 +133,15 @@ async function runDriver(driver: string, queries: Query[]): Promise<void> {
   try {
     await migrate(db);
     const t0 = Date.now();
-    const report = await ingestFiles({ db, progress: () => {} }, worksKind, [ACL_WORKS_PATH]);
-    console.log(
-      `[${driver}] ingested ${report.records} ACL works in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
-    );
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM works');
+    if ((rows[0]?.n ?? 0) === 0) {
+      const report = await ingestFiles({ db, progress: () => {} }, worksKind, [ACL_WORKS_PATH]);
+      console.log(
+        `[${driver}] ingested ${report.records} ACL works in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    } else {
+      console.log(`[${driver}] reusing ${rows[0]!.n} works already ingested`);
+    }
     const config = {
       ...parseConfig({ LOG_LEVEL: 'silent', REFMATCH_DEMO: 'false', PUBLIC_BASE_URL: 'http://bench.local' }),
       port: 0,

@@ -6,23 +6,23 @@ interface Row {
   work_id: number;
   author_id: number;
   position: number;
-  authors_count: number;
 }
 
-// The author count of each work tells last authors apart; counted once per work, not per row.
-function selectWith(where: string): string {
-  return `WITH mine AS (SELECT work_id, author_id, position FROM authorships WHERE ${where})
-  SELECT m.work_id, m.author_id, m.position, c.n AS authors_count
-  FROM mine m JOIN (
-    SELECT work_id, count(*)::int AS n FROM authorships
-    WHERE work_id IN (SELECT DISTINCT work_id FROM mine) GROUP BY work_id
-  ) c ON c.work_id = m.work_id`;
-}
-const OF_WORKS = selectWith('work_id = ANY($1::int[])');
-const OF_AUTHORS = selectWith('author_id = ANY($1::int[])');
+// Plain index lookups: counting each work's authors per row cost hundreds of milliseconds for a
+// pool of prolific authors. `authorsCount` is the count among the rows returned for that work, which
+// is exact for `ofWorks` (all authors of the work) and 0 (unknown) for `ofAuthors`.
+const OF_WORKS = 'SELECT work_id, author_id, position FROM authorships WHERE work_id = ANY($1::int[])';
+const OF_AUTHORS = 'SELECT work_id, author_id, position FROM authorships WHERE author_id = ANY($1::int[])';
 
-function toAuthorship(r: Row): Authorship {
-  return { workId: r.work_id, authorId: r.author_id, position: r.position, authorsCount: r.authors_count };
+function toAuthorships(rows: Row[], counted: boolean): Authorship[] {
+  const counts = new Map<number, number>();
+  if (counted) for (const r of rows) counts.set(r.work_id, Math.max(counts.get(r.work_id) ?? 0, r.position));
+  return rows.map((r) => ({
+    workId: r.work_id,
+    authorId: r.author_id,
+    position: r.position,
+    authorsCount: counts.get(r.work_id) ?? 0,
+  }));
 }
 
 export function dbAuthorships(db: Queryable): AuthorshipSource {
@@ -30,12 +30,12 @@ export function dbAuthorships(db: Queryable): AuthorshipSource {
     async ofWorks(workIds) {
       if (!workIds.length) return [];
       const { rows } = await db.query<Row>(OF_WORKS, [workIds]);
-      return rows.map(toAuthorship);
+      return toAuthorships(rows, true);
     },
     async ofAuthors(authorIds) {
       if (!authorIds.length) return [];
       const { rows } = await db.query<Row>(OF_AUTHORS, [authorIds]);
-      return rows.map(toAuthorship);
+      return toAuthorships(rows, false);
     },
   };
 }

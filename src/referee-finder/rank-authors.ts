@@ -3,7 +3,8 @@
 //   self-score); an author's evidence is the mean of their top three works, each weighed by recency
 //   and authorship position, so fit counts more than volume;
 // - candidate model: the author's works concatenated into one profile, scored by BM25 as one document.
-// The two are fused by rank, which trials found better than adding raw scores.
+// The two are fused by z-score (or by rank), which trials found better than adding raw scores; on
+// the ACL bench z-score fusion beat rank fusion (docs/benchmarks/quality.md).
 import type { Authorship, AuthorshipSource, Postings, RankingIndex } from './ranking-index.ts';
 import type { WeightedQuery } from './query.ts';
 
@@ -34,11 +35,11 @@ export const DEFAULT_PARAMS: RankingParams = {
   seedWorks: 300,
   maxPool: 400,
   topN: 3,
-  recencyTau: 10,
-  recencyFloor: 0.4,
+  recencyTau: 15,
+  recencyFloor: 0.7,
   middleAuthorWeight: 0.8,
   lastAuthorWeight: 0.95,
-  fusion: 'rank',
+  fusion: 'z',
   rankK: 20,
   profileWeight: 1,
   voteWeight: 0,
@@ -148,9 +149,9 @@ function recency(year: number, now: number, p: RankingParams): number {
   return p.recencyFloor + (1 - p.recencyFloor) * Math.exp(-age / p.recencyTau);
 }
 
-function positionWeight(a: Authorship, p: RankingParams): number {
-  if (a.position === 1 || a.authorsCount <= 1) return 1;
-  if (a.position === a.authorsCount) return p.lastAuthorWeight;
+function positionWeight(a: Authorship, p: RankingParams, authorsCount = a.authorsCount): number {
+  if (a.position === 1) return 1;
+  if (a.position === authorsCount) return p.lastAuthorWeight;
   return p.middleAuthorWeight;
 }
 
@@ -182,6 +183,8 @@ export async function rankAuthors(
   const lists = q.termIds.map((t) => index.postings(t));
   const scores = scoreWorks(index, q, p, lists);
   const seedDocs = topDocs(scores, p.seedWorks);
+  // Authors per work where known (the seed works), to tell last authors apart.
+  const authorsCount = new Map<number, number>();
   const isSeed = new Set(seedDocs);
   let candidateIds: number[];
   if (options.restrictTo) {
@@ -191,7 +194,9 @@ export async function rankAuthors(
     // (the costly part) to the authors who can still reach the top.
     const seeds = seedDocs.map((doc) => index.workIdOf(doc));
     const estimates = new Map<number, number[]>();
-    for (const a of await source.ofWorks(seeds)) {
+    const seedAuthorships = await source.ofWorks(seeds);
+    for (const a of seedAuthorships) authorsCount.set(a.workId, a.authorsCount);
+    for (const a of seedAuthorships) {
       if (options.exclude.has(a.authorId)) continue;
       const doc = index.docOf(a.workId);
       const v =
@@ -247,7 +252,7 @@ export async function rankAuthors(
     workScores.set(a.workId, s);
     if (isSeed.has(doc)) votes[i]! += s * rec;
     works[i]!.push({ workId: a.workId, score: s });
-    contributions[i]!.push(s * rec * positionWeight(a, p));
+    contributions[i]!.push(s * rec * positionWeight(a, p, a.authorsCount || authorsCount.get(a.workId)));
   }
   const rowStart = new Int32Array(localDocs.length + 1);
   for (const k of pairDoc) rowStart[k + 1]!++;
@@ -309,7 +314,12 @@ export async function rankAuthors(
     const zd = zscores(docScore);
     const zp = zscores(profileScore);
     const zv = p.voteWeight ? zscores(votes) : votes;
-    for (let i = 0; i < n; i++) fused[i] = zd[i]! + p.profileWeight * zp[i]! + p.voteWeight * zv[i]!;
+    // Softplus keeps the fused z-scores in order but positive, so a group boost (a multiplier)
+    // always raises a score.
+    for (let i = 0; i < n; i++) {
+      const z = zd[i]! + p.profileWeight * zp[i]! + p.voteWeight * zv[i]!;
+      fused[i] = z > 30 ? z : Math.log1p(Math.exp(z));
+    }
   }
   // Rank fusion gives every candidate some score; one whose works match nothing is no candidate
   // (possible among authors-group members, who are ranked without being found by the search).

@@ -34,6 +34,7 @@ export interface Authorship {
   workId: number;
   authorId: number;
   position: number;
+  /** Authors on the work, or 0 when the source did not count them. */
   authorsCount: number;
 }
 
