@@ -223,3 +223,18 @@ describe('searching in a worker thread', () => {
     expect(filtered.every((h) => h.workId % 2 === 0)).toBe(true);
   });
 });
+
+describe('the app', () => {
+  it('builds its index from the database at start and closes it with the app', async () => {
+    const { createTestApp } = await import('../helpers/app.ts');
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    const index = t.app.refmatch.index;
+    expect(index.stats().works).toBe(0);
+    const id = await insertWork(t.db, 'app:1', 'Peatland restoration and carbon', null);
+    await index.refresh();
+    expect(
+      (await index.search({ fields: [{ text: 'peatland carbon', weight: 1 }] })).map((h) => h.workId),
+    ).toEqual([id]);
+  });
+});
