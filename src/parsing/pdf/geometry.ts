@@ -227,7 +227,9 @@ export function orderPage(items: Item[], page: number, pageWidth: number): Line[
   const byColumn = new Map<number, Item[]>();
   for (const it of items) {
     const c = columnOf(it);
-    byColumn.set(c, [...(byColumn.get(c) ?? []), it]);
+    const list = byColumn.get(c);
+    if (list) list.push(it);
+    else byColumn.set(c, [it]);
   }
   const lines: Line[] = [];
   for (const [c, its] of byColumn) {
@@ -272,7 +274,9 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     for (const it of p.items) {
       if (it.y > p.height - band(p) || it.y < band(p)) {
         const key = Math.round(it.y / 3);
-        rows.set(key, [...(rows.get(key) ?? []), it]);
+        const row = rows.get(key);
+        if (row) row.push(it);
+        else rows.set(key, [it]);
       }
     }
     return [...rows.values()].map((its) => ({

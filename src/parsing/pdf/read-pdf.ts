@@ -6,7 +6,7 @@ import type { Block, DocumentModel } from '../types.ts';
 import { cleanText, joinLines } from '../text-utils.ts';
 import { dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 
-const LINK_PAGES = 3;
+const LINK_PAGES = 2;
 
 export class PdfReadError extends Error {
   constructor(
