@@ -45,7 +45,9 @@ export class ParserPool {
     if (this.closed) return Promise.resolve(failedResult('parser_failed', 'The parser pool is closed'));
     return new Promise((resolve) => {
       // The caller keeps its buffer: the worker gets a copy it may consume.
-      this.queue.push({ id: this.nextId++, bytes: bytes.slice(), fileName, resolve });
+      // A copy in a fresh ArrayBuffer of its own, transferred to the worker: Buffer#slice would be a
+      // view, and transferring it would detach the caller's memory (possibly Node's shared pool).
+      this.queue.push({ id: this.nextId++, bytes: new Uint8Array(bytes), fileName, resolve });
       this.fill();
       this.dispatch();
     });
