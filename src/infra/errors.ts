@@ -26,7 +26,12 @@ export const errors = {
   validation: (message: string, details?: ErrorDetail[]) =>
     new AppError(400, 'validation_failed', message, details),
   invalidJson: (message = 'The request body is not valid JSON') => new AppError(400, 'invalid_json', message),
-  missingApiKey: () => new AppError(401, 'missing_api_key', 'An API key is required in the X-ApiKey header'),
+  missingApiKey: () =>
+    new AppError(
+      401,
+      'missing_api_key',
+      'An API key is required in the X-ApiKey header (the manuscript upload also accepts the api_key form field)',
+    ),
   invalidApiKey: () => new AppError(401, 'invalid_api_key', 'The API key is unknown or has been revoked'),
   conflictingApiKeys: () =>
     new AppError(
@@ -43,8 +48,6 @@ export const errors = {
   notFound: (what: string) => new AppError(404, 'not_found', `${what} was not found`),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}`),
-  methodNotAllowed: (method: string, url: string) =>
-    new AppError(405, 'method_not_allowed', `Method ${method} is not allowed on ${url.split('?')[0]}`),
   conflict: (message: string) => new AppError(409, 'conflict', message),
   badUrl: () => new AppError(400, 'bad_url', 'The URL is not validly percent-encoded'),
   uriTooLong: () => new AppError(414, 'uri_too_long', 'A path parameter is longer than the limit'),
