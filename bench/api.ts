@@ -22,7 +22,7 @@ import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
-import { createGroup, saveGroupAuthor } from '../src/authors-groups/store.ts';
+import { createGroup, writeGroupAuthor } from '../src/authors-groups/store.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -116,12 +116,10 @@ function bareApp(db: Database, organizationId: number): FastifyInstance {
         affiliations: string[];
       };
       const groupId = Number(req.params.group_id);
-      await db.transaction((tx) =>
-        saveGroupAuthor(
-          tx,
-          { organizationId, groupId, clientId: req.params.client_id },
-          { ...b, custom_values: {} },
-        ),
+      await writeGroupAuthor(
+        db,
+        { organizationId, groupId, clientId: req.params.client_id },
+        { ...b, custom_values: {} },
       );
       return { ok: true };
     },

@@ -14,6 +14,7 @@ import {
   findGroupAuthor,
   findGroupAuthorForUpdate,
   saveGroupAuthor,
+  writeGroupAuthor,
   type GroupAuthorKey,
   type GroupAuthorRecord,
 } from './store.ts';
@@ -133,7 +134,7 @@ export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppCo
         affiliations: listOrNull(body, 'affiliations'),
         custom_values: custom.set,
       };
-      const saved = await ctx.db.transaction((tx) => saveGroupAuthor(tx, key, record));
+      const saved = await writeGroupAuthor(ctx.db, key, record);
       if (!saved) throw errors.notFound(`Authors group ${key.groupId}`);
       return { ok: true };
     },

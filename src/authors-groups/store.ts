@@ -3,7 +3,7 @@
 import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
-import { relinkGroupAuthor } from '../corpus/linking.ts';
+import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/linking.ts';
 
 export interface AuthorsGroup {
   group_id: number;
@@ -58,40 +58,77 @@ export interface StoredGroupAuthor extends GroupAuthorRecord {
   linked_author_id: number | null;
 }
 
+function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash: string): unknown[] {
+  return [
+    key.groupId,
+    key.clientId,
+    key.organizationId,
+    record.name,
+    record.emails,
+    record.orcids,
+    record.articles,
+    record.affiliations,
+    JSON.stringify(record.custom_values),
+    inputsHash,
+  ];
+}
+
+// The hash is kept only when the stored one equals the new one, i.e. the linker already evaluated
+// exactly these inputs against the current corpus; otherwise it is cleared until the linker runs.
+const UPSERT = `
+  INSERT INTO group_authors
+    (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values)
+  SELECT g.id, $2, g.organization_id, $4, $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb
+    FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3
+  ON CONFLICT (group_id, client_id) DO UPDATE SET
+    name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
+    articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
+    custom_values = EXCLUDED.custom_values, updated_at = now(),
+    link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = $10::text THEN $10::text END
+  RETURNING linked_author_id, link_inputs_hash IS NOT NULL AS link_current`;
+
 /**
- * The one way a group author is written (create, replace and partial update all end here), inside
- * the caller's transaction. Returns false when the group is not one of the organization's.
- * `linked_author_id` is left as it is: the corpus re-links the record after the write, here.
+ * The one way a group author is written inside a transaction (partial update, and create or
+ * replace via `writeGroupAuthor`). Returns false when the group is not one of the organization's.
+ * The record is (re)linked to the corpus in the same transaction unless its linking inputs are
+ * those the linker last evaluated.
  */
 export async function saveGroupAuthor(
   tx: Transaction,
   key: GroupAuthorKey,
   record: GroupAuthorRecord,
 ): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `INSERT INTO group_authors
-       (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values)
-     SELECT g.id, $2, g.organization_id, $4, $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb
-       FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3
-     ON CONFLICT (group_id, client_id) DO UPDATE SET
-       name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
-       articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
-       custom_values = EXCLUDED.custom_values, updated_at = now()`,
-    [
-      key.groupId,
-      key.clientId,
-      key.organizationId,
-      record.name,
-      record.emails,
-      record.orcids,
-      record.articles,
-      record.affiliations,
-      JSON.stringify(record.custom_values),
-    ],
+  const inputsHash = linkInputsHash(record);
+  const { rows } = await tx.query<{ linked_author_id: number | null; link_current: boolean }>(
+    UPSERT,
+    writeParams(key, record, inputsHash),
   );
-  if (rowCount === 0) return false;
-  await relinkGroupAuthor(tx, key.groupId, key.clientId);
+  const written = rows[0];
+  if (!written) return false;
+  if (!written.link_current) {
+    const row = { ...record, group_id: key.groupId, client_id: key.clientId };
+    await linkWrittenGroupAuthor(tx, { ...row, linked_author_id: written.linked_author_id }, inputsHash);
+  }
   return true;
+}
+
+// A stored record (its organization's, hence its group's) whose linking inputs are unchanged: one
+// statement, no transaction, the link stays as it is.
+const UPDATE_KEEPING_LINK = `
+  UPDATE group_authors SET
+    name = $4, emails = $5::text[], orcids = $6::text[], articles = $7::text[],
+    affiliations = $8::text[], custom_values = $9::jsonb, updated_at = now()
+   WHERE group_id = $1 AND client_id = $2 AND organization_id = $3 AND link_inputs_hash = $10::text`;
+
+/** Create or replace (spec 4.2). Returns false when the group is not one of the organization's. */
+export async function writeGroupAuthor(
+  db: Database,
+  key: GroupAuthorKey,
+  record: GroupAuthorRecord,
+): Promise<boolean> {
+  const { rowCount } = await db.query(UPDATE_KEEPING_LINK, writeParams(key, record, linkInputsHash(record)));
+  if (rowCount > 0) return true;
+  return db.transaction((tx) => saveGroupAuthor(tx, key, record));
 }
 
 // A plain single-row read: the hottest query of the API stays as cheap to plan as possible.

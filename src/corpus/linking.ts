@@ -2,6 +2,7 @@
 // strength: ORCID; an email the corpus knows; the person's own articles (DOI, arXiv id, PubMed id,
 // title) carrying a compatible name; a compatible name with a matching affiliation. When the evidence
 // leaves two plausible authors, the record stays unlinked: a wrong link is worse than none.
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../infra/db/index.ts';
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from './ids.ts';
 import { nameKey, namesCompatible } from './names.ts';
@@ -177,7 +178,7 @@ export async function findLink(db: Queryable, input: LinkInput): Promise<LinkRes
   return { authorId: null, via: 'no_evidence' };
 }
 
-interface GroupAuthorRow {
+export interface GroupAuthorRow {
   group_id: number;
   client_id: string;
   name: string;
@@ -191,6 +192,16 @@ interface GroupAuthorRow {
 const GROUP_AUTHOR_COLUMNS =
   'group_id, client_id, name, emails, orcids, articles, affiliations, linked_author_id';
 
+/**
+ * Identifies everything `findLink` reads of a record, so a write that changes none of it can keep
+ * the link it has (group_authors.link_inputs_hash).
+ */
+export function linkInputsHash(input: LinkInput): string {
+  const { name, emails, orcids, articles, affiliations } = input;
+  const inputs = [name, emails ?? null, orcids ?? null, articles ?? null, affiliations ?? null];
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('base64');
+}
+
 async function relinkRow(db: Queryable, row: GroupAuthorRow): Promise<boolean> {
   const { authorId } = await findLink(db, row);
   if (authorId === row.linked_author_id) return false;
@@ -203,9 +214,25 @@ async function relinkRow(db: Queryable, row: GroupAuthorRow): Promise<boolean> {
 }
 
 /**
- * (Re)links one author from group; call it after every create, replace and partial update, inside
- * the write's transaction. Returns the linked corpus author id, or null.
+ * (Re)links an author from group from the row just written (no read back), inside the write's
+ * transaction, and records `inputsHash` as what the link was evaluated on. Returns the linked corpus
+ * author id, or null.
  */
+export async function linkWrittenGroupAuthor(
+  db: Queryable,
+  row: GroupAuthorRow,
+  inputsHash: string = linkInputsHash(row),
+): Promise<number | null> {
+  const { authorId } = await findLink(db, row);
+  await db.query(
+    `UPDATE group_authors SET linked_author_id = $3, link_inputs_hash = $4
+      WHERE group_id = $1 AND client_id = $2`,
+    [row.group_id, row.client_id, authorId, inputsHash],
+  );
+  return authorId;
+}
+
+/** (Re)links one author from group read from the database; see `linkWrittenGroupAuthor`. */
 export async function relinkGroupAuthor(
   db: Queryable,
   groupId: number,
@@ -216,16 +243,7 @@ export async function relinkGroupAuthor(
     [groupId, clientId],
   );
   const row = rows.rows[0];
-  if (!row) return null;
-  const { authorId } = await findLink(db, row);
-  if (authorId !== row.linked_author_id) {
-    await db.query('UPDATE group_authors SET linked_author_id = $3 WHERE group_id = $1 AND client_id = $2', [
-      groupId,
-      clientId,
-      authorId,
-    ]);
-  }
-  return authorId;
+  return row ? linkWrittenGroupAuthor(db, row) : null;
 }
 
 /**
@@ -237,6 +255,9 @@ export async function relinkAfterIngest(
   db: Queryable,
   touchedNameKeys: ReadonlySet<string>,
 ): Promise<number> {
+  // The corpus changed: no stored link counts as evaluated against it any more, so the next write
+  // of each record runs the linker even when its inputs are unchanged.
+  await db.query('UPDATE group_authors SET link_inputs_hash = NULL WHERE link_inputs_hash IS NOT NULL');
   const rows = await db.query<GroupAuthorRow>(
     `SELECT ${GROUP_AUTHOR_COLUMNS} FROM group_authors ORDER BY group_id, client_id`,
   );
