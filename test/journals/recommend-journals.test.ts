@@ -325,3 +325,19 @@ describe('org_journals and linking', () => {
     });
   });
 });
+
+describe('OpenAPI document', () => {
+  it('describes the route, its journals_corpus values and the 2.6 item', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<
+        string,
+        { get?: { parameters?: Array<{ name: string; schema?: { enum?: string[]; anyOf?: unknown[] } }> } }
+      >;
+    };
+    const path = Object.keys(doc.paths).find((p) => p.startsWith('/api/external/recommend-journals/'));
+    expect(path).toBeDefined();
+    const params = doc.paths[path!]!.get!.parameters!.map((p) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['origin_id', 'journals_corpus']));
+    expect(JSON.stringify(doc.paths[path!])).toContain('relevant_articles');
+  });
+});
