@@ -5,7 +5,6 @@ import type { RunCommand } from './options.ts';
 import { parseConfig, type Config } from '../infra/config.ts';
 import { executeCommand } from './execute.ts';
 import { progressRenderer } from './progress.ts';
-import { startServer, handleSignals } from '../server.ts';
 import { registerOrganizationCli } from '../organizations/cli.ts';
 import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
 import { registerCustomFieldCli } from '../custom-fields/cli.ts';
@@ -41,6 +40,8 @@ export function buildProgram(getConfig: () => Config): Program {
     .command('serve')
     .description('Start the HTTP service (what `npm start` runs)')
     .action(async () => {
+      // Loaded only here: the server pulls in the whole app, which every other command can do without.
+      const { startServer, handleSignals } = await import('../server.ts');
       const server = await startServer(getConfig());
       handleSignals(server);
     });
