@@ -1,5 +1,6 @@
 // The contract between the manuscript upload (src/manuscripts/) and the referee finder
 // (src/referee-finder/): what the upload hands over, and what comes back for the response.
+import type { ParsedReference } from '../parsing/types.ts';
 
 /** One author of the manuscript, after merging supplied and parsed metadata. */
 export interface ManuscriptAuthor {
@@ -9,14 +10,8 @@ export interface ManuscriptAuthor {
   affiliation: string | null;
 }
 
-export interface ManuscriptReference {
-  raw: string;
-  doi: string | null;
-  title: string | null;
-  authors: string[];
-  year: number | null;
-  container: string | null;
-}
+/** A reference of the manuscript, as the parser reads it (stored with the manuscript). */
+export type ManuscriptReference = ParsedReference;
 
 /** The stored, merged manuscript the referee finder ranks candidates for. */
 export interface ManuscriptForRanking {
