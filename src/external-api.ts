@@ -13,5 +13,4 @@ export function registerExternalApi(external: FastifyInstance, ctx: AppContext):
   registerCustomFieldRoutes(external, ctx);
   registerJournalRoutes(external, ctx);
   registerUploadRoute(external, ctx, { parser: ctx.parser, findCandidates });
-  // Route modules are added here as capabilities land (authors groups, custom fields, upload, journals).
 }
