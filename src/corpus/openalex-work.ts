@@ -4,6 +4,7 @@
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, openAlexKey } from './ids.ts';
 import { foldText, nameKey } from './names.ts';
 import { normalizeAffiliation } from './affiliations.ts';
+import { InvertedIndexEntries } from './inverted-index.ts';
 
 export class BadRecord extends Error {
   override name = 'BadRecord';
@@ -79,9 +80,13 @@ function str(value: unknown): string | null {
 
 /** Rebuilds abstract text from OpenAlex's inverted index {word: [positions]}. */
 export function abstractFromInvertedIndex(index: unknown): string | null {
-  const map = obj(index);
-  if (!map) return null;
-  const entries = Object.entries(map);
+  let entries: readonly (readonly [string, unknown])[];
+  if (index instanceof InvertedIndexEntries) entries = index.entries;
+  else {
+    const map = obj(index);
+    if (!map) return null;
+    entries = Object.entries(map);
+  }
   let length = 0;
   for (const [, positions] of entries) {
     if (!Array.isArray(positions)) continue;

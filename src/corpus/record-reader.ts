@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
+import { parseWithInvertedIndex } from './inverted-index.ts';
 
 export interface InputLine {
   /** 1-based line number in the (decompressed) file; for a whole-file JSON array, the item's index + 1. */
@@ -53,6 +54,8 @@ async function firstLineIsJson(path: string, gz: boolean): Promise<boolean> {
 }
 
 function parseLine(line: string, n: number): InputLine {
+  const fast = parseWithInvertedIndex(line);
+  if (fast !== undefined) return { line: n, value: fast };
   try {
     return { line: n, value: JSON.parse(line) };
   } catch (error) {
