@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseWithInvertedIndex } from '../../src/corpus/inverted-index.ts';
+import { parseWork } from '../../src/corpus/openalex-work.ts';
+
+const base = '"id": "https://openalex.org/W1", "title": "T"';
+
+function both(line: string) {
+  return { fast: parseWithInvertedIndex(line), plain: JSON.parse(line) as unknown };
+}
+
+describe('abstract_inverted_index scanned beside JSON.parse: the same work as JSON.parse gives', () => {
+  it('rebuilds the same abstract, with duplicate and integer-like words resolved as an object would', () => {
+    const line = `{${base}, "abstract_inverted_index": {"b": [1], "2016": [0], "a\\"x": [2], "b": [3], "7": [0], "c" : [ 4 , 5 ]}}`;
+    const { fast, plain } = both(line);
+    expect(fast).toBeDefined();
+    expect(parseWork(fast)).toEqual(parseWork(plain));
+    expect(parseWork(fast).abstract).toBe('2016 a"x b c c');
+  });
+
+  it('leaves every other shape to JSON.parse (undefined), so results and errors stay JSON.parse ones', () => {
+    for (const index of [
+      '{"a": [01]}',
+      '{"a": [1.5]}',
+      '{"a": [-1]}',
+      '{"a": 1}',
+      '{"a": [1],}',
+      '{"a\u0001": [1]}',
+    ])
+      expect(parseWithInvertedIndex(`{${base}, "abstract_inverted_index": ${index}}`)).toBeUndefined();
+    expect(parseWithInvertedIndex(`{${base}, "x": {"abstract_inverted_index": {"a": [0]}}}`)).toBeUndefined();
+    const twice = `{${base}, "abstract_inverted_index": {"a": [0]}, "abstract_inverted_index": null}`;
+    expect(parseWithInvertedIndex(twice)).toBeUndefined();
+    expect(parseWithInvertedIndex(`{${base}, "abstract_inverted_index": {"a": [0]}`)).toBeUndefined();
+  });
+
+  it('keeps an empty index as no abstract', () => {
+    const { fast, plain } = both(`{${base}, "abstract_inverted_index": {}}`);
+    expect(parseWork(fast)).toEqual(parseWork(plain));
+    expect(parseWork(fast).abstract).toBeNull();
+  });
+});
