@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'bin/**', 'bench/.cache/**', '.tmp*/**', 'eslint.config.js', 'src/dashboard/public/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'data/**',
+      'bin/**',
+      'bench/.cache/**',
+      '.tmp*/**',
+      'eslint.config.js',
+      'src/dashboard/public/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
