@@ -2,6 +2,7 @@
 // generator that scales them up to any size.
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { ACL_WORKS_PATH, abstractFromInvertedIndex, seededRandom } from './lib/acl-holdout.ts';
 
 export interface BenchWork {
   id: number;
@@ -10,22 +11,13 @@ export interface BenchWork {
   year: number | null;
 }
 
-export const ACL_FILE = new URL('../../shared/data/acl-anthology/works.jsonl.gz', import.meta.url).pathname;
-
-function rebuildAbstract(index: Record<string, number[]> | null | undefined): string {
-  if (!index) return '';
-  const words: string[] = [];
-  for (const [word, positions] of Object.entries(index)) for (const p of positions) words[p] = word;
-  return words.filter((w) => w !== undefined).join(' ');
-}
-
 interface AclRecord {
   title?: string;
   publication_year?: number;
   abstract_inverted_index?: Record<string, number[]>;
 }
 
-export function readAclWorks(file = ACL_FILE): BenchWork[] {
+export function readAclWorks(file = ACL_WORKS_PATH): BenchWork[] {
   if (!existsSync(file)) throw new Error(`ACL corpus missing: ${file} (see ../shared/data/README.md)`);
   const works: BenchWork[] = [];
   for (const line of gunzipSync(readFileSync(file)).toString('utf8').split('\n')) {
@@ -34,23 +26,11 @@ export function readAclWorks(file = ACL_FILE): BenchWork[] {
     works.push({
       id: works.length + 1,
       title: r.title ?? '',
-      abstract: rebuildAbstract(r.abstract_inverted_index),
+      abstract: abstractFromInvertedIndex(r.abstract_inverted_index),
       year: r.publication_year ?? null,
     });
   }
   return works;
-}
-
-/** A small deterministic PRNG (mulberry32), so a generated corpus is the same on every run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -61,7 +41,7 @@ export function random(seed: number): () => number {
  * fresh. Generated lazily in batches to keep memory flat.
  */
 export function* scaleUp(base: BenchWork[], count: number, firstId: number, seed = 42): Generator<BenchWork> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed); // deterministic: the same corpus on every run
   const sentences = base.map((w) => w.abstract.split(/(?<=[.!?])\s+/).filter((s) => s.length > 0));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   for (let i = 0; i < count; i++) {

@@ -84,7 +84,7 @@ export async function loadAclWorks(file = ACL_WORKS_PATH): Promise<AclWork[]> {
 }
 
 // mulberry32: a tiny seeded generator; Math.random cannot be seeded.
-function seeded(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -102,7 +102,7 @@ export function splitHoldout(
   seed = HOLDOUT_SEED,
 ): { heldOut: AclWork[]; corpus: AclWork[] } {
   const order = works.map((_, i) => i);
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
