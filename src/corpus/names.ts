@@ -136,8 +136,11 @@ function familyCore(name: PersonName): string {
  * name at all is compatible with nothing: a bare family name is not evidence.
  */
 export function namesCompatible(a: string, b: string): boolean {
-  const x = parsePersonName(a);
-  const y = parsePersonName(b);
+  return parsedNamesCompatible(parsePersonName(a), parsePersonName(b));
+}
+
+/** `namesCompatible` on names parsed once by the caller (comparing one name with many). */
+export function parsedNamesCompatible(x: PersonName | null, y: PersonName | null): boolean {
   if (!x || !y) return false;
   if (familyCore(x) !== familyCore(y)) return false;
   if (x.given.length === 0 || y.given.length === 0) return false;
