@@ -83,8 +83,11 @@ export function affiliationCore(value: string): string {
 
 /** Whether two affiliation strings name the same organization (departments and campuses included). */
 export function affiliationsMatch(a: string, b: string): boolean {
-  const x = affiliationCore(a);
-  const y = affiliationCore(b);
+  return affiliationCoresMatch(affiliationCore(a), affiliationCore(b));
+}
+
+/** `affiliationsMatch` on cores the caller computed once (comparing one list with many names). */
+export function affiliationCoresMatch(x: string, y: string): boolean {
   if (!x || !y) return false;
   if (x === y) return true;
   // "university of x" inside "the university of x medical school", on word boundaries. A single word
