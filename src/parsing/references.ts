@@ -99,22 +99,22 @@ const NAME_F = String.raw`\p{Lu}\p{Ll}+(?:\s\p{Lu}\.?)*(?:\s(?:\p{Ll}{1,3}\s)?\p
 const NAME_I = String.raw`(?:\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s?)+(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+`; // IEEE: B. D. Lee
 const NAME_A = String.raw`\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?,\s(?:\p{Lu}\.\s?-?)+`; // APA: Lee, B. D.
 
+// Built once: assembling and compiling these on every reference cost ~20 ms per 127-reference
+// PDF. None is global or sticky, so exec keeps no state between calls.
+const AUTHOR_LIST_PATTERNS = [
+  new RegExp(String.raw`^((?:${NAME_V})(?:,\s(?:${NAME_V}))*)(?:,?\s(?:et al\.?|and others))?[.:,]?\s`, 'u'),
+  new RegExp(String.raw`^((?:${NAME_I})(?:,?\s(?:and\s)?(?:${NAME_I}))*)(?:,?\s(?:et al\.?))?[,.:]\s`, 'u'),
+  new RegExp(String.raw`^((?:${NAME_A})(?:,?\s(?:&\s|and\s)?(?:${NAME_A}))*)(?:,?\s(?:et al\.?))?\s?`, 'u'),
+  new RegExp(String.raw`^((?:${NAME_F})(?:,\s(?:and\s)?(?:${NAME_F}))+)(?:,?\s(?:et al\.?))?\.\s`, 'u'),
+  new RegExp(String.raw`^((?:${NAME_H})(?:[,;.]?\s(?:and\s|&\s)?(?:${NAME_H}))*)[.,]\s`, 'u'),
+  new RegExp(
+    String.raw`^((?:${NAME_IN})(?:,?\s(?:and\s|&\s)?(?:${NAME_IN}))+)(?:,?\s(?:et al\.?))?[.:,]\s`,
+    'u',
+  ),
+];
+
 function authorList(text: string): { authors: string[]; rest: string } | null {
-  const patterns = [
-    new RegExp(
-      String.raw`^((?:${NAME_V})(?:,\s(?:${NAME_V}))*)(?:,?\s(?:et al\.?|and others))?[.:,]?\s`,
-      'u',
-    ),
-    new RegExp(String.raw`^((?:${NAME_I})(?:,?\s(?:and\s)?(?:${NAME_I}))*)(?:,?\s(?:et al\.?))?[,.:]\s`, 'u'),
-    new RegExp(String.raw`^((?:${NAME_A})(?:,?\s(?:&\s|and\s)?(?:${NAME_A}))*)(?:,?\s(?:et al\.?))?\s?`, 'u'),
-    new RegExp(String.raw`^((?:${NAME_F})(?:,\s(?:and\s)?(?:${NAME_F}))+)(?:,?\s(?:et al\.?))?\.\s`, 'u'),
-    new RegExp(String.raw`^((?:${NAME_H})(?:[,;.]?\s(?:and\s|&\s)?(?:${NAME_H}))*)[.,]\s`, 'u'),
-    new RegExp(
-      String.raw`^((?:${NAME_IN})(?:,?\s(?:and\s|&\s)?(?:${NAME_IN}))+)(?:,?\s(?:et al\.?))?[.:,]\s`,
-      'u',
-    ),
-  ];
-  for (const re of patterns) {
+  for (const re of AUTHOR_LIST_PATTERNS) {
     const m = re.exec(text);
     if (!m) continue;
     const listed = m[1]!;
