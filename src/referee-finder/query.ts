@@ -18,7 +18,7 @@ export interface WeightedQuery {
   weights: number[];
   /** Score the query would give a perfect match; divides work scores so a long query does not inflate them. */
   selfScore: number;
-  /** Surface forms of the manuscript's terms, for concepts. */
+  /** Surface forms of the metadata's terms, for concepts. */
   surfaces: Map<string, string>;
   /** Term -> weight in the metadata alone (title, abstract, keywords), for concepts. */
   metaCounts: Map<string, number>;
@@ -80,10 +80,8 @@ export function buildQuery(index: RankingIndex, text: ManuscriptText): WeightedQ
   const byId = new Map<number, number>();
   for (const t of topTerms(index, metaCounts, MAX_META_TERMS, 1)) byId.set(t.id, t.w);
   if (text.fullText) {
-    const full = index.analyze(text.fullText.slice(0, FULL_TEXT_CHARS), true);
-    for (const [term, surface] of full.surfaces) {
-      if (!analyzed.surfaces.has(term)) analyzed.surfaces.set(term, surface);
-    }
+    // No surface forms: concepts come from the metadata alone, which has its own.
+    const full = index.analyze(text.fullText.slice(0, FULL_TEXT_CHARS));
     for (const t of topTerms(index, count(full.terms), MAX_FULL_TEXT_TERMS, FULL_TEXT_WEIGHT)) {
       byId.set(t.id, (byId.get(t.id) ?? 0) + t.w);
     }
