@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Command as Program } from 'commander';
+import { Option, type Command as Program } from 'commander';
 import { intOption, type RunCommand } from '../cli/options.ts';
 
 export function registerCorpusCli(program: Program, run: RunCommand): void {
@@ -9,11 +9,17 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
       .command(`${kind} <files...>`)
       .description(`OpenAlex ${kind} records: JSON lines (plain or .gz) or one JSON object per file`)
       .option('--batch-size <n>', 'records per transaction', intOption)
+      .addOption(
+        new Option('--parse-thread <mode>', 'read and parse in a worker thread beside the database writes')
+          .choices(['auto', 'always', 'never'])
+          .default('auto'),
+      )
       // Paths are resolved here: a server reached through the admin channel has another working directory.
-      .action((files: string[], o: { batchSize?: number }) =>
+      .action((files: string[], o: { batchSize?: number; parseThread: 'auto' | 'always' | 'never' }) =>
         run(`ingest ${kind}`, {
           files: files.map((f) => path.resolve(f)),
           ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+          parseThread: o.parseThread,
         }),
       );
   }

@@ -8,6 +8,7 @@ import { ingestRetractions } from './retractions.ts';
 interface IngestArgs {
   files: string[];
   batchSize?: number;
+  parseThread?: 'auto' | 'always' | 'never';
 }
 
 function ingestCommand<T>(kind: RecordKind<T>) {
@@ -20,8 +21,12 @@ function ingestCommand<T>(kind: RecordKind<T>) {
       if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
         throw errors.validation('--batch-size must be between 1 and 100000');
       }
+      const parseThread = args.parseThread ?? 'auto';
+      if (!['auto', 'always', 'never'].includes(parseThread)) {
+        throw errors.validation('--parse-thread must be auto, always or never');
+      }
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
-      return ingestFiles(ctx, kind, args.files, batchSize);
+      return ingestFiles(ctx, kind, args.files, batchSize, { parseThread });
     },
   });
 }

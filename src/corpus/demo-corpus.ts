@@ -54,7 +54,7 @@ export async function ensureDemoCorpus(
     worksKind,
     [file],
     DEFAULT_BATCH_SIZE,
-    signal,
+    { signal },
   );
   out(`Demo corpus loaded: ${report.records} works in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

@@ -1,6 +1,5 @@
 // OpenAlex entity records (authors, sources, institutions) as the API returns them, and how each kind
 // of record is parsed and loaded by the ingestion loop.
-import type { Database, Transaction } from '../infra/db/index.ts';
 import { normalizeOrcid, openAlexKey } from './ids.ts';
 import { nameKey } from './names.ts';
 import {
@@ -11,7 +10,16 @@ import {
   type SourceRow,
   type WorkRecord,
 } from './openalex-work.ts';
-import { ensureStaging, loadWorks, stage, UPSERT_INSTITUTIONS, UPSERT_SOURCES } from './load-works.ts';
+import {
+  copyStaged,
+  hasRows,
+  stagedCopy,
+  stageWorks,
+  UPSERT_INSTITUTIONS,
+  UPSERT_SOURCES,
+  writeWorks,
+  type StagedCopy,
+} from './load-works.ts';
 import type { RecordKind } from './ingest-runner.ts';
 
 type Json = Record<string, unknown>;
@@ -37,7 +45,8 @@ export const worksKind: RecordKind<WorkRecord> = {
   kind: 'works',
   parse: parseWork,
   key: (w) => w.work_key,
-  load: loadWorks,
+  stage: stageWorks,
+  write: writeWorks,
 };
 
 export const sourcesKind: RecordKind<SourceRow> = {
@@ -56,29 +65,25 @@ export const sourcesKind: RecordKind<SourceRow> = {
     };
   },
   key: (s) => s.source_key,
-  async load(db, tx, rows) {
-    await ensureStaging(tx, ['stage_sources']);
-    await stage(
-      db,
-      tx,
+  stage: (rows) => ({
+    copies: stagedCopy(
       'stage_sources',
       ['source_key', 'title', 'type', 'publisher', 'issn_l'],
       rows.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
-    );
-    await tx.query(UPSERT_SOURCES);
+    ),
+  }),
+  async write(db, tx, staged) {
+    await copyStaged(db, tx, staged);
+    if (hasRows(staged, 'stage_sources')) await tx.query(UPSERT_SOURCES);
   },
 };
 
-async function loadInstitutions(db: Database, tx: Transaction, rows: InstitutionRow[]) {
-  await ensureStaging(tx, ['stage_institutions']);
-  await stage(
-    db,
-    tx,
+function stageInstitutions(rows: InstitutionRow[]): StagedCopy[] {
+  return stagedCopy(
     'stage_institutions',
     ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
     rows.map((i) => [i.institution_key, i.name, i.country_code, i.normalized_name, i.alternative_names]),
   );
-  await tx.query(UPSERT_INSTITUTIONS);
 }
 
 export const institutionsKind: RecordKind<InstitutionRow> = {
@@ -91,7 +96,11 @@ export const institutionsKind: RecordKind<InstitutionRow> = {
     return row;
   },
   key: (i) => i.institution_key,
-  load: loadInstitutions,
+  stage: (rows) => ({ copies: stageInstitutions(rows) }),
+  async write(db, tx, staged) {
+    await copyStaged(db, tx, staged);
+    if (hasRows(staged, 'stage_institutions')) await tx.query(UPSERT_INSTITUTIONS);
+  },
 };
 
 export interface AuthorEntity {
@@ -142,25 +151,40 @@ export const authorsKind: RecordKind<AuthorEntity> = {
     };
   },
   key: (a) => a.author_key,
-  async load(db, tx, rows) {
+  stage(rows) {
     const institutions = new Map<string, InstitutionRow>();
     for (const r of rows) if (r.institution) institutions.set(r.institution.institution_key, r.institution);
-    if (institutions.size > 0) await loadInstitutions(db, tx, [...institutions.values()]);
-    await ensureStaging(tx, ['stage_author_entities']);
-    await stage(
-      db,
-      tx,
-      'stage_author_entities',
-      ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key', 'institution_key'],
-      rows.map((a) => [
-        a.author_key,
-        a.display_name,
-        a.orcid,
-        a.name_variants,
-        a.name_key,
-        a.institution?.institution_key ?? null,
-      ]),
-    );
-    await tx.query(UPSERT_AUTHOR_ENTITIES);
+    return {
+      copies: [
+        ...stageInstitutions([...institutions.values()]),
+        ...stagedCopy(
+          'stage_author_entities',
+          ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key', 'institution_key'],
+          rows.map((a) => [
+            a.author_key,
+            a.display_name,
+            a.orcid,
+            a.name_variants,
+            a.name_key,
+            a.institution?.institution_key ?? null,
+          ]),
+        ),
+      ],
+    };
+  },
+  async write(db, tx, staged) {
+    await copyStaged(db, tx, staged);
+    if (hasRows(staged, 'stage_institutions')) await tx.query(UPSERT_INSTITUTIONS);
+    if (hasRows(staged, 'stage_author_entities')) await tx.query(UPSERT_AUTHOR_ENTITIES);
   },
 };
+
+/** Every record kind by name: how the parse thread finds the kind it was started for. */
+export const recordKinds = {
+  works: worksKind,
+  sources: sourcesKind,
+  institutions: institutionsKind,
+  authors: authorsKind,
+} as const;
+
+export type RecordKindName = keyof typeof recordKinds;

@@ -1,18 +1,18 @@
-// The ingestion loop shared by every record kind: stream a file, parse records into batches, write
-// each batch with its checkpoint in one transaction, count bad records without stopping. Parsing of
-// the next batch overlaps the database's work on the previous one.
+// The ingestion loop shared by every record kind: read a file as batches (batches.ts), write each
+// batch with its checkpoint in one transaction, count bad records without stopping. On a large file
+// the reading runs in a thread of its own, ahead of the database's writing.
 import type { CommandContext } from '../cli/command.ts';
 import type { Database, Transaction } from '../infra/db/index.ts';
+import { readBatchesInThread } from './batch-thread.ts';
+import { readBatches, type BatchStream, type ParsedBatch, type RecordStaging } from './batches.ts';
+import { recordKinds } from './entities.ts';
 import { advance, finishFile, startFile, type BadLine } from './checkpoints.ts';
-import { BadRecord } from './openalex-work.ts';
+import type { StagedBatch } from './load-works.ts';
 import { openRecords } from './record-reader.ts';
 
-export interface RecordKind<T> {
-  /** Names the checkpoint space and the progress unit, e.g. "works". */
-  kind: string;
-  parse(value: unknown): T;
-  key(record: T): string;
-  load(db: Database, tx: Transaction, records: T[]): Promise<void>;
+export interface RecordKind<T> extends RecordStaging<T> {
+  /** Writes a staged batch inside `tx`. */
+  write(db: Database, tx: Transaction, staged: StagedBatch): Promise<void>;
 }
 
 export interface FileReport {
@@ -25,11 +25,16 @@ export interface FileReport {
   bad_records: BadLine[];
 }
 
-interface Batch<T> {
-  records: Map<string, { record: T; line: number }>;
-  bad: BadLine[];
-  lastLine: number;
+export interface IngestOptions {
+  /**
+   * Read in a worker thread: 'auto' does from PARSE_THREAD_MIN_BYTES on (a thread costs a few hundred
+   * ms to start, more than a small file takes to read).
+   */
+  parseThread?: 'auto' | 'always' | 'never';
+  signal?: AbortSignal;
 }
+
+export const PARSE_THREAD_MIN_BYTES = 2 * 1024 * 1024;
 
 function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
@@ -43,38 +48,34 @@ async function writeBatch<T>(
   db: Database,
   kind: RecordKind<T>,
   fileKey: string,
-  batch: Batch<T>,
+  stream: BatchStream,
+  batch: ParsedBatch,
 ): Promise<number> {
-  const records = [...batch.records.values()];
   try {
     await db.transaction(async (tx) => {
-      await kind.load(
-        db,
-        tx,
-        records.map((r) => r.record),
-      );
-      await advance(tx, fileKey, batch.lastLine, records.length, batch.bad);
+      if (batch.records > 0) await kind.write(db, tx, batch.staged);
+      await advance(tx, fileKey, batch.lastLine, batch.records, batch.bad);
     });
-    return records.length;
+    return batch.records;
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
   }
   // The database refused the batch: find the records it refuses one at a time, so that one odd record
   // is reported with its line instead of stopping the run.
   let ok = 0;
-  records.sort((a, b) => a.line - b.line);
+  const singles = await stream.singles(batch.seq);
   const bad = [...batch.bad];
-  for (const [index, r] of records.entries()) {
-    const last = index === records.length - 1;
+  for (const [index, single] of singles.entries()) {
+    const last = index === singles.length - 1;
     try {
       await db.transaction(async (tx) => {
-        await kind.load(db, tx, [r.record]);
-        await advance(tx, fileKey, last ? batch.lastLine : r.line, 1, last ? bad : []);
+        await kind.write(db, tx, single.staged);
+        await advance(tx, fileKey, last ? batch.lastLine : single.line, 1, last ? bad : []);
       });
       ok++;
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
-      bad.push({ line: r.line, reason: `rejected by the database: ${(error as Error).message}` });
+      bad.push({ line: single.line, reason: `rejected by the database: ${(error as Error).message}` });
       if (last) {
         await db.transaction((tx) => advance(tx, fileKey, batch.lastLine, 0, bad));
       }
@@ -88,57 +89,36 @@ export async function ingestFile<T>(
   kind: RecordKind<T>,
   file: string,
   batchSize: number,
-  signal?: AbortSignal,
+  options: IngestOptions = {},
 ): Promise<FileReport> {
   const { db } = ctx;
   const probe = await openRecords(file);
   const checkpoint = await startFile(db, kind.kind, file, probe.size, probe.mtimeMs);
-  // The probe's stream was never started; open again from the checkpoint.
-  const source = await openRecords(file, checkpoint.linesDone);
+  const mode = options.parseThread ?? 'auto';
+  const inThread =
+    // The thread finds its kind by name: only the registered kinds can be read there.
+    (recordKinds as Record<string, unknown>)[kind.kind] === kind &&
+    (mode === 'always' || (mode === 'auto' && probe.size >= PARSE_THREAD_MIN_BYTES));
+  const stream = inThread
+    ? await readBatchesInThread({ kind: kind.kind, file, skipLines: checkpoint.linesDone, batchSize })
+    : await readBatches(kind, file, checkpoint.linesDone, batchSize);
   let done = checkpoint.linesDone;
-  let inFlight: Promise<number> | null = null;
-  const newBatch = (): Batch<T> => ({ records: new Map(), bad: [], lastLine: done });
-  let batch = newBatch();
-  const report = () => {
-    const fraction = source.bytesRead() / Math.max(source.size, 1);
-    const estimate = fraction > 0.01 ? Math.max(done, Math.round(done / fraction)) : null;
-    ctx.progress({ unit: kind.kind, done, total: estimate, message: file });
-  };
-  const flush = async (b: Batch<T>) => {
-    if (inFlight) await inFlight;
-    inFlight = writeBatch(db, kind, checkpoint.fileKey, b).then((n) => {
-      done = b.lastLine;
-      report();
-      return n;
-    });
-  };
-  for await (const item of source.lines) {
-    batch.lastLine = item.line;
-    if (item.error !== undefined) {
-      batch.bad.push({ line: item.line, reason: item.error });
-    } else {
-      try {
-        const record = kind.parse(item.value);
-        const key = kind.key(record);
-        batch.records.delete(key);
-        batch.records.set(key, { record, line: item.line });
-      } catch (error) {
-        if (!(error instanceof BadRecord)) throw error;
-        batch.bad.push({ line: item.line, reason: error.message });
-      }
+  try {
+    for (;;) {
+      // Stop between batches: what committed stays, and the checkpoint says where to resume.
+      options.signal?.throwIfAborted();
+      const batch = await stream.next();
+      if (!batch) break;
+      await writeBatch(db, kind, checkpoint.fileKey, stream, batch);
+      stream.committed(batch.seq);
+      done = batch.lastLine;
+      const fraction = batch.bytesRead / Math.max(probe.size, 1);
+      const estimate = fraction > 0.01 ? Math.max(done, Math.round(done / fraction)) : null;
+      ctx.progress({ unit: kind.kind, done, total: estimate, message: file });
     }
-    if (batch.records.size + batch.bad.length >= batchSize) {
-      if (signal?.aborted) {
-        // Stop between batches: what committed stays, and the checkpoint says where to resume.
-        if (inFlight) await inFlight;
-        signal.throwIfAborted();
-      }
-      await flush(batch);
-      batch = newBatch();
-    }
+  } finally {
+    await stream.close();
   }
-  if (batch.records.size > 0 || batch.bad.length > 0) await flush(batch);
-  if (inFlight) await inFlight;
   const final = await finishFile(db, checkpoint.fileKey);
   ctx.progress({ unit: kind.kind, done: final.lines, total: final.lines, message: file });
   return {

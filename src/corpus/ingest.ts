@@ -2,11 +2,13 @@
 // the authors it touched, then the group authors whose links may have changed.
 import type { CommandContext } from '../cli/command.ts';
 import type { Database } from '../infra/db/index.ts';
-import { ingestFile, type FileReport, type RecordKind } from './ingest-runner.ts';
+import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './ingest-runner.ts';
 import { recomputePendingMetrics } from './metrics.ts';
 import { relinkAfterIngest } from './linking.ts';
 
-export const DEFAULT_BATCH_SIZE = 2_000;
+// Fewer, larger statements: 5,000 works per batch cost ~15% less database CPU than 2,000 on the ACL
+// works; the parse thread holds at most three batches (a few tens of MB).
+export const DEFAULT_BATCH_SIZE = 5_000;
 
 export interface IngestReport {
   files: FileReport[];
@@ -24,6 +26,9 @@ export async function afterIngest(
     `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
       WHERE a.name_key IS NOT NULL`,
   );
+  // Statistics first: after a bulk load the planner would otherwise plan the recompute's joins for
+  // the near-empty tables it last saw.
+  await db.exec('ANALYZE works, authorships, authors, author_metrics_pending');
   const authors = await recomputePendingMetrics(db);
   const relinked = await relinkAfterIngest(db, new Set(touched.rows.map((r) => r.name_key)));
   return { authors_recomputed: authors, group_authors_relinked: relinked };
@@ -34,10 +39,10 @@ export async function ingestFiles<T>(
   kind: RecordKind<T>,
   files: readonly string[],
   batchSize = DEFAULT_BATCH_SIZE,
-  signal?: AbortSignal,
+  options: IngestOptions = {},
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
-  for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize, signal));
+  for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize, options));
   const after = await afterIngest(ctx.db);
   // Fresh statistics: without them (autovacuum off, or not yet run after a bulk load) the planner
   // guessed a 150-work authorship lookup to match most of the table and scanned all of it, which made

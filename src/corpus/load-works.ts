@@ -104,10 +104,14 @@ WHERE (works.doi, works.pmid, works.arxiv_id, works.title, works.abstract, works
       (excluded.doi, excluded.pmid, excluded.arxiv_id, excluded.title, excluded.abstract, excluded.publication_year,
        excluded.type, excluded.source_id, excluded.is_retracted, excluded.cited_by_count,
        excluded.referenced_work_keys, excluded.referenced_dois)
-RETURNING id
+RETURNING id, xmax <> 0 AS updated
 )
+-- Only updated works: a new work has no authorships yet. The lateral index look-up per work keeps the
+-- planner from scanning all authorships to join a batch of new works that match none.
 INSERT INTO author_metrics_pending (author_id)
-SELECT DISTINCT a.author_id FROM authorships a JOIN upserted u ON u.id = a.work_id
+SELECT DISTINCT a.author_id
+  FROM upserted u CROSS JOIN LATERAL (SELECT author_id FROM authorships WHERE work_id = u.id) a
+ WHERE u.updated
 ON CONFLICT DO NOTHING`;
 
 // Authorships of the batch's works are replaced: rows that changed author are deleted, the rest
@@ -127,7 +131,8 @@ SELECT w.id AS work_id, sa.position, a.id AS author_id,
 const DELETE_STALE_AUTHORSHIPS = `
 WITH batch_works AS (SELECT w.id FROM stage_works s JOIN works w ON w.work_key = s.work_key),
 stale AS (
-  SELECT o.work_id, o.position, o.author_id FROM authorships o JOIN batch_works b ON b.id = o.work_id
+  SELECT o.work_id, o.position, o.author_id
+    FROM batch_works b CROSS JOIN LATERAL (SELECT * FROM authorships WHERE work_id = b.id) o
   EXCEPT
   SELECT work_id, position, author_id FROM stage_incoming
 ),
@@ -168,27 +173,40 @@ function dedupe<T>(rows: Iterable<T>, key: (row: T) => string): T[] {
   return [...map.values()];
 }
 
-export async function stage(
-  db: Database,
-  tx: Transaction,
-  table: string,
-  columns: string[],
-  rows: CsvValue[][],
-) {
-  if (rows.length === 0) return;
-  await db.copyCsv(table, columns, csvRows(rows), tx);
+/** The CSV payload of one COPY into a staging table. */
+export interface StagedCopy {
+  table: string;
+  columns: readonly string[];
+  csv: string;
 }
 
-/** Loads works (already deduplicated by key, last occurrence kept) inside `tx`. */
-export async function loadWorks(db: Database, tx: Transaction, works: WorkRecord[]): Promise<void> {
-  await ensureStaging(tx, [
-    'stage_sources',
-    'stage_institutions',
-    'stage_authors',
-    'stage_works',
-    'stage_authorships',
-    'stage_incoming',
-  ]);
+/**
+ * A batch turned into COPY payloads, ready to write. Making it is pure CPU work (no database), so the
+ * ingestion loop does it in the thread that parses the file, beside the database's work.
+ */
+export interface StagedBatch {
+  copies: StagedCopy[];
+}
+
+export function stagedCopy(table: string, columns: readonly string[], rows: CsvValue[][]): StagedCopy[] {
+  return rows.length === 0 ? [] : [{ table, columns, csv: csvRows(rows) }];
+}
+
+export function hasRows(staged: StagedBatch, table: string): boolean {
+  return staged.copies.some((c) => c.table === table);
+}
+
+/** Creates the batch's staging tables (once per session) and COPYs its payloads into them. */
+export async function copyStaged(db: Database, tx: Transaction, staged: StagedBatch): Promise<void> {
+  await ensureStaging(
+    tx,
+    staged.copies.map((c) => c.table),
+  );
+  for (const copy of staged.copies) await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
+}
+
+/** Stages works (already deduplicated by key, last occurrence kept) for `writeWorks`. */
+export function stageWorks(works: WorkRecord[]): StagedBatch {
   const sources = dedupe(
     works.flatMap((w) => (w.source ? [w.source] : [])),
     (s: SourceRow) => s.source_key,
@@ -210,89 +228,97 @@ export async function loadWorks(db: Database, tx: Transaction, works: WorkRecord
       });
     }
   }
-  await stage(
-    db,
-    tx,
-    'stage_sources',
-    ['source_key', 'title', 'type', 'publisher', 'issn_l'],
-    sources.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
-  );
-  await stage(
-    db,
-    tx,
-    'stage_institutions',
-    ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
-    institutions.map((i) => [
-      i.institution_key,
-      i.name,
-      i.country_code,
-      i.normalized_name,
-      i.alternative_names,
-    ]),
-  );
-  await stage(
-    db,
-    tx,
-    'stage_authors',
-    ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key'],
-    [...authorMap.values()].map((a) => [a.author_key, a.display_name, a.orcid, a.name_variants, a.name_key]),
-  );
-  await stage(
-    db,
-    tx,
-    'stage_works',
-    [
-      'work_key',
-      'doi',
-      'pmid',
-      'arxiv_id',
-      'title',
-      'abstract',
-      'publication_year',
-      'type',
-      'source_key',
-      'is_retracted',
-      'cited_by_count',
-      'referenced_work_keys',
-      'referenced_dois',
+  return {
+    copies: [
+      ...stagedCopy(
+        'stage_sources',
+        ['source_key', 'title', 'type', 'publisher', 'issn_l'],
+        sources.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
+      ),
+      ...stagedCopy(
+        'stage_institutions',
+        ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
+        institutions.map((i) => [
+          i.institution_key,
+          i.name,
+          i.country_code,
+          i.normalized_name,
+          i.alternative_names,
+        ]),
+      ),
+      ...stagedCopy(
+        'stage_authors',
+        ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key'],
+        [...authorMap.values()].map((a) => [
+          a.author_key,
+          a.display_name,
+          a.orcid,
+          a.name_variants,
+          a.name_key,
+        ]),
+      ),
+      ...stagedCopy(
+        'stage_works',
+        [
+          'work_key',
+          'doi',
+          'pmid',
+          'arxiv_id',
+          'title',
+          'abstract',
+          'publication_year',
+          'type',
+          'source_key',
+          'is_retracted',
+          'cited_by_count',
+          'referenced_work_keys',
+          'referenced_dois',
+        ],
+        works.map((w) => [
+          w.work_key,
+          w.doi,
+          w.pmid,
+          w.arxiv_id,
+          w.title,
+          w.abstract,
+          w.publication_year,
+          w.type,
+          w.source?.source_key ?? null,
+          w.is_retracted,
+          w.cited_by_count,
+          w.referenced_work_keys,
+          w.referenced_dois,
+        ]),
+      ),
+      ...stagedCopy(
+        'stage_authorships',
+        ['work_key', 'position', 'author_key', 'institution_keys', 'raw_affiliations', 'is_corresponding'],
+        works.flatMap((w) =>
+          w.authorships.map((a) => [
+            w.work_key,
+            a.position,
+            a.author_key,
+            a.institution_keys,
+            a.raw_affiliations,
+            a.is_corresponding,
+          ]),
+        ),
+      ),
     ],
-    works.map((w) => [
-      w.work_key,
-      w.doi,
-      w.pmid,
-      w.arxiv_id,
-      w.title,
-      w.abstract,
-      w.publication_year,
-      w.type,
-      w.source?.source_key ?? null,
-      w.is_retracted,
-      w.cited_by_count,
-      w.referenced_work_keys,
-      w.referenced_dois,
-    ]),
-  );
-  await stage(
-    db,
-    tx,
-    'stage_authorships',
-    ['work_key', 'position', 'author_key', 'institution_keys', 'raw_affiliations', 'is_corresponding'],
-    works.flatMap((w) =>
-      w.authorships.map((a) => [
-        w.work_key,
-        a.position,
-        a.author_key,
-        a.institution_keys,
-        a.raw_affiliations,
-        a.is_corresponding,
-      ]),
-    ),
-  );
-  if (sources.length > 0) await tx.query(UPSERT_SOURCES);
-  if (institutions.length > 0) await tx.query(UPSERT_INSTITUTIONS);
-  if (authorMap.size > 0) await tx.query(UPSERT_AUTHORS);
+  };
+}
+
+/** Writes a batch staged by `stageWorks` inside `tx`. */
+export async function writeWorks(db: Database, tx: Transaction, staged: StagedBatch): Promise<void> {
+  // stage_incoming is filled from the others by SQL; it is created with them.
+  await ensureStaging(tx, ['stage_works', 'stage_authorships', 'stage_incoming']);
+  await copyStaged(db, tx, staged);
+  const sources = hasRows(staged, 'stage_sources');
+  if (sources) await tx.query(UPSERT_SOURCES);
+  if (hasRows(staged, 'stage_institutions')) await tx.query(UPSERT_INSTITUTIONS);
+  if (hasRows(staged, 'stage_authors')) await tx.query(UPSERT_AUTHORS);
   await tx.query(UPSERT_WORKS);
-  if (sources.length > 0) await tx.query(RECOUNT_SOURCES);
+  if (sources) await tx.query(RECOUNT_SOURCES);
   await tx.query(STAGE_INCOMING);
   await tx.query(DELETE_STALE_AUTHORSHIPS);
   await tx.query(UPSERT_AUTHORSHIPS);

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import type { Database } from '../../src/infra/db/index.ts';
 import { authorsKind, institutionsKind, sourcesKind, worksKind } from '../../src/corpus/entities.ts';
 import { ingestFiles, type IngestReport } from '../../src/corpus/ingest.ts';
+import type { IngestOptions } from '../../src/corpus/ingest-runner.ts';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const OPENALEX = path.join(FIXTURES, 'openalex');
@@ -23,9 +24,10 @@ export async function ingest(
   kind: keyof typeof kinds,
   files: string[],
   batchSize?: number,
+  options: IngestOptions = {},
 ): Promise<IngestReport> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one call site for four record types
-  return ingestFiles({ db, progress: () => {} }, kinds[kind] as any, files, batchSize);
+  return ingestFiles({ db, progress: () => {} }, kinds[kind] as any, files, batchSize, options);
 }
 
 export async function tempDir(): Promise<string> {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { worksKind } from '../../src/corpus/entities.ts';
+import { ingestFiles } from '../../src/corpus/ingest.ts';
 import { authorship, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;
@@ -103,6 +105,67 @@ describe('bad records: counted and reported with line and reason, never fatal', 
     ]);
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM works');
     expect(rows[0]!.n).toBe(2);
+  });
+
+  it.each(['never', 'always'] as const)(
+    'a record the database refuses is reported with its line, its batch-mates still load (parse thread: %s)',
+    async (parseThread) => {
+      const dir = await tempDir();
+      // Valid JSON and a valid record, but its citation count overflows the integer column.
+      const file = await writeLines(dir, 'refused.jsonl', [
+        work(),
+        work({ cited_by_count: 3_000_000_000 }),
+        work(),
+        '{"broken',
+        work(),
+      ]);
+      const report = await ingest(db, 'works', [file], 4, { parseThread });
+      expect(report.records).toBe(3);
+      expect(report.files[0]!.bad_records).toEqual([
+        { line: 2, reason: expect.stringMatching(/^rejected by the database: .*out of range/) },
+        { line: 4, reason: expect.stringMatching(/^invalid JSON/) },
+      ]);
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM works');
+      expect(rows[0]!.n).toBe(3);
+    },
+  );
+});
+
+describe('the parse thread', () => {
+  it('loads the same corpus and reports the same as reading in the ingesting thread', async () => {
+    const dir = await tempDir();
+    const real = path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl');
+    const mixed = await writeLines(dir, 'mixed.jsonl', [work(), '[1]', work({ id: null }), work()]);
+    const inThread = await ingest(db, 'works', [real, mixed], 30, { parseThread: 'never' });
+    const expected = await snapshot(db);
+    const other = await createTestDatabase();
+    try {
+      const threaded = await ingestFiles({ db: other, progress: () => {} }, worksKind, [real, mixed], 30, {
+        parseThread: 'always',
+      });
+      expect(threaded).toEqual(inThread);
+      expect(await snapshot(other)).toEqual(expected);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('fails the run with the reason when the file breaks mid-way, keeping what committed', async () => {
+    const dir = await tempDir();
+    const works = Array.from({ length: 2_000 }, (_, i) => work({ title: `Work ${i} ${'text '.repeat(40)}` }));
+    const file = await writeLines(dir, 'works.jsonl.gz', works);
+    // A gzip stream cut short: the first lines read, the rest is missing.
+    const { readFile } = await import('node:fs/promises');
+    const bytes = await readFile(file);
+    await writeFile(file, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    await expect(ingest(db, 'works', [file], 100, { parseThread: 'always' })).rejects.toThrow(
+      /parse thread: .*unexpected end of file/i,
+    );
+    const { rows } = await db.query<{ lines_done: number; completed: boolean }>(
+      'SELECT lines_done, completed FROM ingest_checkpoints',
+    );
+    expect(rows[0]!.completed).toBe(false);
+    expect(rows[0]!.lines_done).toBeGreaterThan(0);
   });
 });
 

@@ -88,15 +88,20 @@ function runCli(env: Record<string, string>, args: string[], killAfterFirstProgr
 }
 
 describe('resume after kill -9', () => {
-  it(
-    'a run killed mid-file and run again gives the corpus of one clean run',
+  // 'never' reads in the ingesting thread; 'always' in the parse thread (what a large file gets).
+  it.each(['never', 'always'])(
+    'a run killed mid-file and run again gives the corpus of one clean run (parse thread: %s)',
     { timeout: 600_000 },
-    async () => {
+    async (parseThread) => {
       const dir = await tempDir();
       const file = await writeLines(dir, 'works.jsonl', makeWorks());
       const t = await target(dir);
 
-      const killed = await runCli(t.env, ['ingest', 'works', file, '--batch-size', '100'], true);
+      const killed = await runCli(
+        t.env,
+        ['ingest', 'works', file, '--batch-size', '100', '--parse-thread', parseThread],
+        true,
+      );
       expect(killed.signal).toBe('SIGKILL');
 
       let db = await t.open();
@@ -109,7 +114,11 @@ describe('resume after kill -9', () => {
       expect(mid.rows[0]!.lines_done).toBeGreaterThan(0);
       expect(mid.rows[0]!.lines_done).toBeLessThan(WORKS);
 
-      const rerun = await runCli(t.env, ['ingest', 'works', file, '--batch-size', '100'], false);
+      const rerun = await runCli(
+        t.env,
+        ['ingest', 'works', file, '--batch-size', '100', '--parse-thread', parseThread],
+        false,
+      );
       expect(rerun.code, rerun.stderr).toBe(0);
       const report = JSON.parse(rerun.stdout) as {
         files: Array<{ resumed_from_line: number; lines: number; bad_count: number }>;

@@ -1,0 +1,87 @@
+// Runs `readBatches` in a worker thread: on a large file, reading, parsing and staging (about half of
+// an ingest's CPU) then run on one core while the database writes on the other. Batches are asked
+// for a few ahead, so the thread stays busy, but no further: memory stays bounded by the window.
+import { Worker } from 'node:worker_threads';
+import type { BatchStream, ParsedBatch, SingleRecord } from './batches.ts';
+
+export interface BatchThreadOptions {
+  kind: string;
+  file: string;
+  skipLines: number;
+  batchSize: number;
+}
+
+export type BatchRequest =
+  | { type: 'next'; id: number }
+  | { type: 'singles'; id: number; seq: number }
+  | { type: 'committed'; seq: number };
+
+export type BatchReply =
+  | { id: number; ready: true }
+  | { id: number; batch: ParsedBatch | null }
+  | { id: number; singles: SingleRecord[] }
+  | { id: number; error: string };
+
+const WORKER = new URL('../infra/ts-worker.js', import.meta.url);
+const ENTRY = new URL('./batch-worker.ts', import.meta.url).href;
+/** Batches parsed ahead of the one being written. */
+const READ_AHEAD = 2;
+
+export async function readBatchesInThread(options: BatchThreadOptions): Promise<BatchStream> {
+  const worker = new Worker(WORKER, { workerData: { ...options, entry: ENTRY } });
+  const waiting = new Map<number, { resolve: (reply: BatchReply) => void; reject: (e: Error) => void }>();
+  let failure: Error | null = null;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const w of waiting.values()) w.reject(failure);
+    waiting.clear();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    waiting.set(0, { resolve: () => resolve(), reject });
+  });
+  worker.on('message', (reply: BatchReply) => {
+    const w = waiting.get(reply.id);
+    if (!w) return;
+    waiting.delete(reply.id);
+    if ('error' in reply) w.reject(new Error(`ingest parse thread: ${reply.error}`));
+    else w.resolve(reply);
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => failAll(new Error(`ingest parse thread exited (code ${code})`)));
+  await ready;
+
+  let lastId = 0;
+  const ask = (request: { type: 'next' } | { type: 'singles'; seq: number }): Promise<BatchReply> => {
+    if (failure) return Promise.reject(failure);
+    const id = ++lastId;
+    const reply = new Promise<BatchReply>((resolve, reject) => waiting.set(id, { resolve, reject }));
+    worker.postMessage({ ...request, id });
+    return reply;
+  };
+  const ahead: Promise<BatchReply>[] = [];
+  // A request whose answer nobody awaits yet must not surface as an unhandled rejection.
+  const quiet = (p: Promise<BatchReply>) => {
+    p.catch(() => {});
+    return p;
+  };
+
+  return {
+    async next() {
+      while (ahead.length < READ_AHEAD + 1) ahead.push(quiet(ask({ type: 'next' })));
+      const reply = await ahead.shift()!;
+      return 'batch' in reply ? reply.batch : null;
+    },
+    async singles(seq) {
+      const reply = await ask({ type: 'singles', seq });
+      return 'singles' in reply ? reply.singles : [];
+    },
+    committed(seq) {
+      if (!failure) worker.postMessage({ type: 'committed', seq } satisfies BatchRequest);
+    },
+    async close() {
+      failure ??= new Error('ingest parse thread closed');
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
+  };
+}
