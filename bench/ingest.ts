@@ -13,10 +13,9 @@ import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { worksKind } from '../src/corpus/entities.ts';
-import { ingestFiles } from '../src/corpus/ingest.ts';
+import { DEFAULT_BATCH_SIZE, ingestFiles } from '../src/corpus/ingest.ts';
+import { readBatchesInThread } from '../src/corpus/batch-thread.ts';
 import { openRecords } from '../src/corpus/record-reader.ts';
-import { parseWork } from '../src/corpus/openalex-work.ts';
-import { csvRows, type CsvValue } from '../src/corpus/csv.ts';
 
 const SOURCE = path.resolve(import.meta.dirname, '../../shared/data/acl-anthology/works.jsonl.gz');
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -75,51 +74,31 @@ async function prepareInput(dir: string): Promise<{ file: string; works: number 
   return { file, works: lines.length };
 }
 
-/** The floor: read, parse and COPY the same works' columns into a bare table, in batches as ingest does. */
+/**
+ * The floor: the same file read, parsed and staged the same way (in the parse thread, batches of the
+ * default size), and the works' rows COPYed into a bare table: no keys, indexes, upserts, authors.
+ */
 async function rawCopy(db: Database, file: string): Promise<number> {
   await db.exec(`DROP TABLE IF EXISTS bench_raw_works;
-    CREATE TABLE bench_raw_works (work_key text, doi text, title text, abstract text, publication_year integer,
-      type text, source_key text, cited_by_count integer, authors text[])`);
+    CREATE TABLE bench_raw_works (work_key text, doi text, pmid text, arxiv_id text, title text, abstract text,
+      publication_year integer, type text, source_key text, is_retracted boolean, cited_by_count integer,
+      referenced_work_keys text[], referenced_dois text[])`);
   const started = performance.now();
-  let batch: CsvValue[][] = [];
-  const flush = async () => {
-    const csv = csvRows(batch);
-    batch = [];
-    await db.transaction((tx) =>
-      db.copyCsv(
-        'bench_raw_works',
-        [
-          'work_key',
-          'doi',
-          'title',
-          'abstract',
-          'publication_year',
-          'type',
-          'source_key',
-          'cited_by_count',
-          'authors',
-        ],
-        csv,
-        tx,
-      ),
-    );
-  };
-  for await (const item of (await openRecords(file)).lines) {
-    const w = parseWork(item.value);
-    batch.push([
-      w.work_key,
-      w.doi,
-      w.title,
-      w.abstract,
-      w.publication_year,
-      w.type,
-      w.source?.source_key ?? null,
-      w.cited_by_count,
-      w.authors.map((a) => a.display_name),
-    ]);
-    if (batch.length >= 2_000) await flush();
+  const stream = await readBatchesInThread({
+    kind: 'works',
+    file,
+    skipLines: 0,
+    batchSize: DEFAULT_BATCH_SIZE,
+  });
+  try {
+    for (let batch = await stream.next(); batch; batch = await stream.next()) {
+      const works = batch.staged.copies.find((c) => c.table === 'stage_works');
+      if (works) await db.transaction((tx) => db.copyCsv('bench_raw_works', works.columns, works.csv, tx));
+      stream.committed(batch.seq);
+    }
+  } finally {
+    await stream.close();
   }
-  if (batch.length > 0) await flush();
   return (performance.now() - started) / 1000;
 }
 
