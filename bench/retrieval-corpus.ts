@@ -40,7 +40,17 @@ export function readAclWorks(file = ACL_WORKS_PATH): BenchWork[] {
  * phrases and sentence statistics are therefore real; only the mixing is synthetic, and ids are
  * fresh. Generated lazily in batches to keep memory flat.
  */
-export function* scaleUp(base: BenchWork[], count: number, firstId: number, seed = 42): Generator<BenchWork> {
+export interface ScaledWork extends BenchWork {
+  /** Id of the real "topic" work it was built around (bench:referees gives it that work's authors). */
+  builtFrom: number;
+}
+
+export function* scaleUp(
+  base: BenchWork[],
+  count: number,
+  firstId: number,
+  seed = 42,
+): Generator<ScaledWork> {
   const rnd = seededRandom(seed); // deterministic: the same corpus on every run
   const sentences = base.map((w) => w.abstract.split(/(?<=[.!?])\s+/).filter((s) => s.length > 0));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
@@ -62,6 +72,7 @@ export function* scaleUp(base: BenchWork[], count: number, firstId: number, seed
       title: titleFrom.slice(0, cut).join(' '),
       abstract: parts.join(' '),
       year: base[topic]!.year,
+      builtFrom: base[topic]!.id,
     };
   }
 }
