@@ -48,6 +48,12 @@ export const errors = {
   notFound: (what: string) => new AppError(404, 'not_found', `${what} was not found`),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}`),
+  methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>
+    new AppError(
+      405,
+      'method_not_allowed',
+      `${url.split('?')[0]} does not answer ${method}; it answers ${allowed.join(', ')}`,
+    ),
   conflict: (message: string) => new AppError(409, 'conflict', message),
   badUrl: () => new AppError(400, 'bad_url', 'The URL is not validly percent-encoded'),
   uriTooLong: () => new AppError(414, 'uri_too_long', 'A path parameter is longer than the limit'),
@@ -200,8 +206,41 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
     void reply.status(appError.status).send(renderError(appError));
   });
+  // Every route's path as a pattern, so that a known path asked with another method answers 405 with
+  // the methods it has (an API client then knows its method is wrong, not its URL).
+  const routes: Array<{ pattern: RegExp; methods: string[] }> = [];
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
+    const pattern = routePattern(route.url);
+    const known = routes.find((r) => r.pattern.source === pattern.source);
+    if (known) known.methods.push(...methods);
+    else routes.push({ pattern, methods });
+  });
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods));
+    allowed.delete('HEAD');
+    if (allowed.size > 0 && !allowed.has(request.method)) {
+      const list = [...allowed].sort();
+      const appError = errors.methodNotAllowed(request.method, path, list);
+      void reply.status(405).header('allow', list.join(', ')).send(renderError(appError));
+      return;
+    }
     const appError = errors.routeNotFound(request.method, request.url);
     void reply.status(404).send(renderError(appError));
   });
+}
+
+/** `/a/:id/b/*` as a RegExp over a request path, with the router's tolerance of a trailing slash. */
+function routePattern(url: string): RegExp {
+  const body = url
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((part) => {
+      if (part === '*') return '.*';
+      if (part.startsWith(':')) return '[^/]+';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${body}/*$`);
 }

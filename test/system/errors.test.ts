@@ -35,14 +35,29 @@ describe('every error has one JSON shape and its real status (7)', () => {
     expect(errorOf(res).code).toBe('route_not_found');
   });
 
-  it('a method the route does not have: 404 in the same shape', async () => {
+  it('a method the path does not have: 405 method_not_allowed with the Allow header', async () => {
     const res = await t.app.inject({
       method: 'DELETE',
       url: '/api/external/custom-fields/all/',
       headers: org.headers,
     });
-    expect(res.statusCode).toBe(404);
-    expect(errorOf(res).code).toBe('route_not_found');
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(errorOf(res).code).toBe('method_not_allowed');
+
+    // A path with parameters, without its trailing slash: the methods of every route on that path.
+    const author = await t.app.inject({
+      method: 'PATCH',
+      url: authorUrl(org.groupId, 'x').replace(/\/$/, ''),
+    });
+    expect(author.statusCode).toBe(405);
+    expect(author.headers.allow).toBe('DELETE, GET, POST');
+    expect(errorOf(author).code).toBe('method_not_allowed');
+
+    // A path no route has stays a 404, whatever the method.
+    const nowhere = await t.app.inject({ method: 'DELETE', url: '/api/external/authors-groups/' });
+    expect(nowhere.statusCode).toBe(404);
+    expect(errorOf(nowhere).code).toBe('route_not_found');
   });
 
   it('body not JSON: 400 invalid_json', async () => {
