@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { authorUrl, orgWithGroup } from './helpers.ts';
+import { authorUrl, getAuthor, orgWithGroup, postAuthor } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,19 +21,10 @@ const full = {
 describe('POST /api/external/author-from-group/{group_id}/{client_id}/ (4.2 create or replace)', () => {
   it('creates a record that GET returns with every field, and author null while unlinked', async () => {
     const org = await orgWithGroup(t);
-    const post = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'a1'),
-      headers: org.headers,
-      payload: full,
-    });
+    const post = await postAuthor(t, org, 'a1', full);
     expect(post.statusCode).toBe(200);
     expect(post.json()).toEqual({ ok: true });
-    const get = await t.app.inject({
-      method: 'GET',
-      url: authorUrl(org.groupId, 'a1'),
-      headers: org.headers,
-    });
+    const get = await getAuthor(t, org, 'a1');
     expect(get.statusCode).toBe(200);
     expect(get.json()).toEqual({ ...full, author: null });
   });
@@ -86,12 +77,7 @@ describe('POST /api/external/author-from-group/{group_id}/{client_id}/ (4.2 crea
 
   it('requires name: 400 naming body.name', async () => {
     const org = await orgWithGroup(t);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'x'),
-      headers: org.headers,
-      payload: { emails: ['a@b.c'] },
-    });
+    const res = await postAuthor(t, org, 'x', { emails: ['a@b.c'] });
     expect(res.statusCode).toBe(400);
     const body = res.json<{ error: { code: string; details: { path: string }[] } }>();
     expect(body.error.code).toBe('validation_failed');
@@ -176,23 +162,9 @@ describe('client_id in the path', () => {
 
   it('keeps ids that differ only by an encoded slash apart', async () => {
     const org = await orgWithGroup(t);
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'a/b'),
-      headers: org.headers,
-      payload: { name: 'slash' },
-    });
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'a b'),
-      headers: org.headers,
-      payload: { name: 'space' },
-    });
-    const get = await t.app.inject({
-      method: 'GET',
-      url: authorUrl(org.groupId, 'a/b'),
-      headers: org.headers,
-    });
+    await postAuthor(t, org, 'a/b', { name: 'slash' });
+    await postAuthor(t, org, 'a b', { name: 'space' });
+    const get = await getAuthor(t, org, 'a/b');
     expect(get.json<{ name: string }>().name).toBe('slash');
   });
 
@@ -212,12 +184,7 @@ describe('client_id in the path', () => {
 
   it('refuses a NUL character with 400, not a database error', async () => {
     const org = await orgWithGroup(t);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'a\u0000b'),
-      headers: org.headers,
-      payload: { name: 'n' },
-    });
+    const res = await postAuthor(t, org, 'a\u0000b', { name: 'n' });
     expect(res.statusCode).toBe(400);
   });
 
@@ -258,21 +225,17 @@ describe('client_id in the path', () => {
 describe('POST .../partial/ (4.3 partial update)', () => {
   it('changes only the supplied fields', async () => {
     const org = await orgWithGroup(t);
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p'),
-      headers: org.headers,
-      payload: full,
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p', true),
-      headers: org.headers,
-      payload: { affiliations: ['ETH Zürich, Zürich, Switzerland'], emails: null },
-    });
+    await postAuthor(t, org, 'p', full);
+    const res = await postAuthor(
+      t,
+      org,
+      'p',
+      { affiliations: ['ETH Zürich, Zürich, Switzerland'], emails: null },
+      true,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
-    const get = await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'p'), headers: org.headers });
+    const get = await getAuthor(t, org, 'p');
     expect(get.json()).toEqual({
       ...full,
       emails: null,
@@ -283,12 +246,7 @@ describe('POST .../partial/ (4.3 partial update)', () => {
 
   it('accepts every field, name included, and arXiv and PubMed ids in articles', async () => {
     const org = await orgWithGroup(t);
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p'),
-      headers: org.headers,
-      payload: { name: 'Old' },
-    });
+    await postAuthor(t, org, 'p', { name: 'Old' });
     const change = {
       name: 'New',
       emails: ['n@example.org'],
@@ -296,51 +254,26 @@ describe('POST .../partial/ (4.3 partial update)', () => {
       articles: ['arXiv:2101.00001', '2101.00002v2', 'PMID:31452104', '31452105', '10.1000/abc'],
       affiliations: ['MIT, Cambridge, USA'],
     };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p', true),
-      headers: org.headers,
-      payload: change,
-    });
+    const res = await postAuthor(t, org, 'p', change, true);
     expect(res.statusCode).toBe(200);
-    const get = await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'p'), headers: org.headers });
+    const get = await getAuthor(t, org, 'p');
     expect(get.json()).toEqual({ ...change, author: null });
   });
 
   it('with an empty body changes nothing', async () => {
     const org = await orgWithGroup(t);
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p'),
-      headers: org.headers,
-      payload: full,
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p', true),
-      headers: org.headers,
-      payload: {},
-    });
+    await postAuthor(t, org, 'p', full);
+    const res = await postAuthor(t, org, 'p', {}, true);
     expect(res.statusCode).toBe(200);
-    const get = await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'p'), headers: org.headers });
+    const get = await getAuthor(t, org, 'p');
     expect(get.json()).toEqual({ ...full, author: null });
   });
 
   it('refuses a null or empty name with 400 on body.name', async () => {
     const org = await orgWithGroup(t);
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'p'),
-      headers: org.headers,
-      payload: full,
-    });
+    await postAuthor(t, org, 'p', full);
     for (const name of [null, '']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: authorUrl(org.groupId, 'p', true),
-        headers: org.headers,
-        payload: { name },
-      });
+      const res = await postAuthor(t, org, 'p', { name }, true);
       expect(res.statusCode).toBe(400);
       expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe('body.name');
     }
@@ -348,18 +281,9 @@ describe('POST .../partial/ (4.3 partial update)', () => {
 
   it('answers 404 for a record that does not exist, and creates nothing', async () => {
     const org = await orgWithGroup(t);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'missing', true),
-      headers: org.headers,
-      payload: { name: 'Someone' },
-    });
+    const res = await postAuthor(t, org, 'missing', { name: 'Someone' }, true);
     expect(res.statusCode).toBe(404);
-    const get = await t.app.inject({
-      method: 'GET',
-      url: authorUrl(org.groupId, 'missing'),
-      headers: org.headers,
-    });
+    const get = await getAuthor(t, org, 'missing');
     expect(get.statusCode).toBe(404);
   });
 });
@@ -367,11 +291,7 @@ describe('POST .../partial/ (4.3 partial update)', () => {
 describe('GET and DELETE (4.1, 4.4)', () => {
   it('GET answers 404 for a client_id that does not exist', async () => {
     const org = await orgWithGroup(t);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: authorUrl(org.groupId, 'none'),
-      headers: org.headers,
-    });
+    const res = await getAuthor(t, org, 'none');
     expect(res.statusCode).toBe(404);
     expect(res.json<{ error: { code: string } }>().error.code).toBe('not_found');
   });
@@ -389,22 +309,9 @@ describe('GET and DELETE (4.1, 4.4)', () => {
 
   it('DELETE of one record leaves the others of the group', async () => {
     const org = await orgWithGroup(t);
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'keep'),
-      headers: org.headers,
-      payload: full,
-    });
-    await t.app.inject({
-      method: 'POST',
-      url: authorUrl(org.groupId, 'drop'),
-      headers: org.headers,
-      payload: full,
-    });
+    await postAuthor(t, org, 'keep', full);
+    await postAuthor(t, org, 'drop', full);
     await t.app.inject({ method: 'DELETE', url: authorUrl(org.groupId, 'drop'), headers: org.headers });
-    expect(
-      (await t.app.inject({ method: 'GET', url: authorUrl(org.groupId, 'keep'), headers: org.headers }))
-        .statusCode,
-    ).toBe(200);
+    expect((await getAuthor(t, org, 'keep')).statusCode).toBe(200);
   });
 });

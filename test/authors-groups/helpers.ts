@@ -16,3 +16,23 @@ export async function orgWithGroup(t: TestApp): Promise<OrgWithGroup> {
 export function authorUrl(groupId: number, clientId: string, partial = false): string {
   return `/api/external/author-from-group/${groupId}/${encodeURIComponent(clientId)}/${partial ? 'partial/' : ''}`;
 }
+
+/** POST an author of the organization's group: a replace, or with `partial` a partial update. */
+export function postAuthor(
+  t: TestApp,
+  org: OrgWithGroup,
+  clientId: string,
+  payload: unknown,
+  partial = false,
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: authorUrl(org.groupId, clientId, partial),
+    headers: org.headers,
+    payload: payload as Record<string, unknown>,
+  });
+}
+
+export function getAuthor(t: TestApp, org: OrgWithGroup, clientId: string) {
+  return t.app.inject({ method: 'GET', url: authorUrl(org.groupId, clientId), headers: org.headers });
+}
