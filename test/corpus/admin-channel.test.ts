@@ -1,36 +1,21 @@
 // `refmatch ingest ...` while a server holds the embedded database: the command runs inside the
 // server through its admin channel, with progress reported back, and the pages serve what it loaded.
 import path from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/infra/config.ts';
+import { describe, expect, it } from 'vitest';
+import { embeddedServerConfig } from '../helpers/server.ts';
 import { startServer } from '../../src/server.ts';
 import { executeCommand } from '../../src/cli/execute.ts';
 import type { ProgressEvent } from '../../src/cli/command.ts';
 import type { IngestReport } from '../../src/corpus/ingest.ts';
 import { FIXTURES } from './helpers.ts';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
 describe('ingest through the admin channel of a running server', () => {
   it(
     'loads the file inside the server and reports progress to the caller',
     { timeout: 300_000 },
     async () => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-ingest-admin-'));
-      dirs.push(dir);
       // DATABASE_URL unset: the admin channel exists only for the embedded database.
-      const config = parseConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REFMATCH_DATA_DIR: dir,
-        LOG_LEVEL: 'silent',
-        REFMATCH_DEMO: 'false',
-      });
+      const config = await embeddedServerConfig('ingest-admin');
       const server = await startServer(config, () => {});
       try {
         const events: ProgressEvent[] = [];

@@ -1,17 +1,9 @@
 import net from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/infra/config.ts';
+import { describe, expect, it } from 'vitest';
+import { embeddedServerConfig } from '../helpers/server.ts';
 import { startServer } from '../../src/server.ts';
 import { createOrganization } from '../../src/organizations/organizations.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
-
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
 
 function rawRequest(port: number): { socket: net.Socket; response: Promise<string> } {
   const socket = net.connect(port, '127.0.0.1');
@@ -39,15 +31,7 @@ function connects(port: number): Promise<boolean> {
 
 describe('graceful shutdown of the serving process', () => {
   it('finishes an in-flight request, stops accepting, closes the database, and is safe to call twice', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-shutdown-'));
-    dirs.push(dir);
-    const config = parseConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      REFMATCH_DATA_DIR: dir,
-      LOG_LEVEL: 'silent',
-      REFMATCH_DEMO: 'false',
-    });
+    const config = await embeddedServerConfig('shutdown');
     const server = await startServer(config, () => {});
     const port = Number(new URL(server.url).port);
     const org = await createOrganization(server.db, { name: 'Shutdown', features: [] });
