@@ -128,6 +128,11 @@ SELECT w.id AS work_id, sa.position, a.id AS author_id,
   JOIN works w ON w.work_key = sa.work_key
   JOIN authors a ON a.author_key = sa.author_key`;
 
+// Asked before the works are upserted: only a work that was already there can have authorships that
+// the batch no longer lists. On a first load no work was, and the stale-authorship pass is skipped.
+const ANY_WORK_PRESENT = `
+SELECT EXISTS (SELECT 1 FROM stage_works s JOIN works w ON w.work_key = s.work_key) AS present`;
+
 const DELETE_STALE_AUTHORSHIPS = `
 WITH batch_works AS (SELECT w.id FROM stage_works s JOIN works w ON w.work_key = s.work_key),
 stale AS (
@@ -320,9 +325,10 @@ export async function writeWorks(db: Database, tx: Transaction, staged: StagedBa
   if (sources) await tx.query(UPSERT_SOURCES);
   if (hasRows(staged, 'stage_institutions')) await tx.query(UPSERT_INSTITUTIONS);
   if (hasRows(staged, 'stage_authors')) await tx.query(UPSERT_AUTHORS);
+  const present = await tx.query<{ present: boolean }>(ANY_WORK_PRESENT);
   await tx.query(UPSERT_WORKS);
   if (sources) await tx.query(RECOUNT_SOURCES);
   await tx.query(STAGE_INCOMING);
-  await tx.query(DELETE_STALE_AUTHORSHIPS);
+  if (present.rows[0]!.present) await tx.query(DELETE_STALE_AUTHORSHIPS);
   await tx.query(UPSERT_AUTHORSHIPS);
 }
