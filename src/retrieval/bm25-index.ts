@@ -50,6 +50,7 @@ const PURGED = 2;
 const MAX_SMALL_SEGMENTS = 8;
 const WORD_CACHE_LIMIT = 300_000;
 const DEAD_SHARE_TO_REWRITE = 0.3;
+const BOUND_ROUNDING = 1 + 1e-6;
 
 type TypedArray = Int32Array | Float32Array | Float64Array | Uint8Array | Int16Array;
 type TypedArrayClass<T> = { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number };
@@ -94,6 +95,13 @@ export class Bm25Index {
   private slotYear = new Int16Array(1024);
   private slotSeq = new Float64Array(1024);
   private slotOfWork = new Int32Array(1024).fill(-1);
+  /**
+   * Per term, the largest tf / (tf + norm) over its stored postings: a term's contribution to any
+   * work is at most its query weight times this, which lets the scorer skip works that cannot
+   * reach the top k (search.ts). Raised as segments are sealed, recomputed when norms change;
+   * merges only drop postings, so a bound stays safe (perhaps loose) until then.
+   */
+  private termBound = new Float32Array(new SharedArrayBuffer(1024 * 4));
   /** Slots handed out so far; slot numbers are never reused. */
   slotCount = 0;
 
@@ -225,6 +233,7 @@ export class Bm25Index {
     this.termLeft = grown(this.termLeft, id + 1);
     this.termRight = grown(this.termRight, id + 1);
     this.dfs = grown(this.dfs, id + 1);
+    this.termBound = grown(this.termBound, id + 1);
     this.docTf = grown(this.docTf, id + 1);
     this.termLeft[id] = left;
     this.termRight[id] = right;
@@ -249,6 +258,11 @@ export class Bm25Index {
     if (avg > 0 && Math.abs(avg - this.normAverage) / avg > 0.01) {
       this.normAverage = avg;
       for (let s = 0; s < this.slotCount; s++) this.slotNorm[s] = this.norm(this.slotLength[s]!);
+      // Bounds follow the norms. Computed aside and copied in, so a search running meanwhile in
+      // the worker never sees a half-cleared table.
+      const bounds = new Float32Array(this.termBound.length);
+      for (const seg of this.segments) this.raiseBounds(seg, bounds);
+      this.termBound.set(bounds);
     }
   }
 
@@ -298,9 +312,29 @@ export class Bm25Index {
     let dead = 0;
     for (let s = from; s <= to; s++) if (this.slotState[s] !== ALIVE) dead++;
     // A segment's slot range includes works that had no terms (empty title and abstract).
-    this.segments.push({ ...sealed, firstSlot: from, lastSlot: to });
+    const segment = { ...sealed, firstSlot: from, lastSlot: to };
+    this.raiseBounds(segment, this.termBound);
+    this.segments.push(segment);
     this.segmentDead.push(dead);
     this.segmentStored.push(to - from + 1);
+  }
+
+  /** Raises each term's bound to the largest tf / (tf + norm) among the segment's postings. */
+  private raiseBounds(seg: Segment, bounds: Float32Array): void {
+    const { termIds, offsets, slots, tfs } = seg;
+    const norms = this.slotNorm;
+    for (let k = 0; k < termIds.length; k++) {
+      let best = 0;
+      for (let i = offsets[k]!, end = offsets[k + 1]!; i < end; i++) {
+        const tf = tfs[i]!;
+        // tf in quarter units: tf / (tf + 4 norm) is the same ratio as (tf/4) / (tf/4 + norm).
+        const r = tf / (tf + TF_SCALE * norms[slots[i]!]!);
+        if (r > best) best = r;
+      }
+      // Rounded up so that float32 storage never makes the bound smaller than a real contribution.
+      const t = termIds[k]!;
+      if (best * BOUND_ROUNDING > bounds[t]!) bounds[t] = best * BOUND_ROUNDING;
+    }
   }
 
   private works(i: number): number {
@@ -457,6 +491,7 @@ export class Bm25Index {
   arrayBytes(): number {
     let bytes =
       this.dfs.byteLength +
+      this.termBound.byteLength +
       this.termLeft.byteLength +
       this.termRight.byteLength +
       this.docTf.byteLength +
@@ -469,7 +504,14 @@ export class Bm25Index {
       this.slotSeq.byteLength +
       this.slotOfWork.byteLength;
     for (const s of this.segments)
-      bytes += s.termIds.byteLength + s.offsets.byteLength + s.slots.byteLength + s.tfs.byteLength;
+      bytes +=
+        s.termIds.byteLength +
+        s.offsets.byteLength +
+        s.slots.byteLength +
+        s.tfs.byteLength +
+        s.skips.byteLength +
+        s.denseTermIds.byteLength +
+        s.denseTfs.byteLength;
     return bytes;
   }
 
@@ -480,8 +522,8 @@ export class Bm25Index {
   }
 
   /** Direct read access for the scorer (hot loops avoid the per-call accessors). */
-  internals(): { norms: Float32Array; states: Uint8Array; slotWork: Int32Array } {
-    return { norms: this.slotNorm, states: this.slotState, slotWork: this.slotWork };
+  internals(): { norms: Float32Array; states: Uint8Array; slotWork: Int32Array; bounds: Float32Array } {
+    return { norms: this.slotNorm, states: this.slotState, slotWork: this.slotWork, bounds: this.termBound };
   }
 }
 

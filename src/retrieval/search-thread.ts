@@ -41,7 +41,7 @@ export class SearchThread {
   }
 
   publish(index: Bm25Index): void {
-    const { norms, states, slotWork } = index.internals();
+    const { norms, states, slotWork, bounds } = index.internals();
     const state: WorkerState = {
       type: 'state',
       segments: index.segments.map((s) => ({ ...s })),
@@ -50,6 +50,7 @@ export class SearchThread {
       norms,
       states,
       slotWork,
+      bounds,
     };
     this.worker.postMessage(state);
   }

@@ -13,6 +13,7 @@ export interface WorkerState {
   norms: Float32Array;
   states: Uint8Array;
   slotWork: Int32Array;
+  bounds: Float32Array;
 }
 
 export interface WorkerSearch {
@@ -41,7 +42,8 @@ class View implements ScoringSource {
     return this.state.docCount;
   }
   internals() {
-    return { norms: this.state.norms, states: this.state.states, slotWork: this.state.slotWork };
+    const { norms, states, slotWork, bounds } = this.state;
+    return { norms, states, slotWork, bounds };
   }
 }
 

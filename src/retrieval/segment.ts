@@ -5,6 +5,10 @@
 /** Term frequencies are stored in quarter units in one byte (weighted field counts up to 63.75). */
 export const TF_SCALE = 4;
 export const TF_MAX = 255;
+/** Every 2^SKIP_SHIFT-th posting's slot is copied into `skips`, so lookups can jump ahead cheaply. */
+export const SKIP_SHIFT = 5;
+/** A term in at least this share of a segment's works also gets a dense row of tfs, one per slot. */
+export const DENSE_SHARE = 1 / 8;
 
 export interface Segment {
   /** Sorted ids of the terms that have postings here. */
@@ -13,6 +17,15 @@ export interface Segment {
   readonly offsets: Int32Array;
   readonly slots: Int32Array;
   readonly tfs: Uint8Array;
+  /** skips[j] = slots[j << SKIP_SHIFT]: the scorer jumps through long lists by these (search.ts). */
+  readonly skips: Int32Array;
+  /**
+   * The commonest terms (in at least DENSE_SHARE of the works), sorted, and their tfs by slot:
+   * row r holds denseTfs[r * width + slot - firstSlot] (0 where absent), width = lastSlot -
+   * firstSlot + 1. Looking a work up there is one read, where the postings need a search.
+   */
+  readonly denseTermIds: Int32Array;
+  readonly denseTfs: Uint8Array;
   readonly firstSlot: number;
   readonly lastSlot: number;
 }
@@ -23,6 +36,52 @@ export function sharedInt32(n: number): Int32Array {
 }
 export function sharedUint8(n: number): Uint8Array {
   return new Uint8Array(new SharedArrayBuffer(Math.max(1, n)), 0, n);
+}
+
+export function skipsOf(slots: Int32Array): Int32Array {
+  const n = (slots.length + (1 << SKIP_SHIFT) - 1) >> SKIP_SHIFT;
+  const skips = sharedInt32(n);
+  for (let j = 0; j < n; j++) skips[j] = slots[j << SKIP_SHIFT]!;
+  return skips;
+}
+
+/** Dense rows of the segment's commonest terms (see Segment.denseTermIds). */
+export function denseRowsOf(
+  termIds: Int32Array,
+  offsets: Int32Array,
+  slots: Int32Array,
+  tfs: Uint8Array,
+  firstSlot: number,
+  lastSlot: number,
+): { denseTermIds: Int32Array; denseTfs: Uint8Array } {
+  const width = lastSlot - firstSlot + 1;
+  const rows: number[] = [];
+  for (let k = 0; k < termIds.length; k++) {
+    if (width > 0 && offsets[k + 1]! - offsets[k]! >= width * DENSE_SHARE) rows.push(k);
+  }
+  const denseTermIds = sharedInt32(rows.length);
+  const denseTfs = sharedUint8(rows.length * Math.max(0, width));
+  rows.forEach((k, r) => {
+    denseTermIds[r] = termIds[k]!;
+    const base = r * width - firstSlot;
+    for (let p = offsets[k]!; p < offsets[k + 1]!; p++) denseTfs[base + slots[p]!] = tfs[p]!;
+  });
+  return { denseTermIds, denseTfs };
+}
+
+/** Row of `termId` in the segment's dense rows, or -1. */
+export function findDenseRow(segment: Segment, termId: number): number {
+  const ids = segment.denseTermIds;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v < termId) lo = mid + 1;
+    else if (v > termId) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /** Index in `segment.termIds` of `termId`, or -1. */
@@ -118,7 +177,10 @@ export class PostingBuffer {
       slots[pos] = this.slots[i]!;
       tfs[pos] = this.tfs[i]!;
     }
-    return { termIds, offsets, slots, tfs, firstSlot: this.firstSlot, lastSlot: this.lastSlot };
+    const { firstSlot, lastSlot } = this;
+    const skips = skipsOf(slots);
+    const dense = denseRowsOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
+    return { termIds, offsets, slots, tfs, skips, ...dense, firstSlot, lastSlot };
   }
 }
 
@@ -173,12 +235,8 @@ export function mergeSegments(
     slots = s;
     tfs = t;
   }
-  return {
-    termIds,
-    offsets,
-    slots,
-    tfs,
-    firstSlot: segments[0]?.firstSlot ?? -1,
-    lastSlot: segments[segments.length - 1]?.lastSlot ?? -1,
-  };
+  const firstSlot = segments[0]?.firstSlot ?? -1;
+  const lastSlot = segments[segments.length - 1]?.lastSlot ?? -1;
+  const dense = denseRowsOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
+  return { termIds, offsets, slots, tfs, skips: skipsOf(slots), ...dense, firstSlot, lastSlot };
 }

@@ -59,7 +59,7 @@ describe('index segments', () => {
     expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(false);
   });
 
-  it('two-phase scoring (rare terms first, common ones by galloping) matches exhaustive scoring', () => {
+  it('pruned scoring (rare terms in full, common ones looked up for few candidates) matches exhaustive scoring', () => {
     const index = new Bm25Index({ segmentWorks: 700 });
     // 5,000 works: "common" in all, "usual" in every other one, "topic<n>" in 1 of 50.
     for (let i = 0; i < 5000; i++) {

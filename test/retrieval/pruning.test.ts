@@ -1,0 +1,212 @@
+// The scorer skips work (MaxScore-style pruning, candidates looked up through skip entries); with
+// exact settings it must return what exhaustive scoring returns, and the bounds it prunes with
+// must hold for every posting, also after updates, deletes, merges and norm changes.
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../src/retrieval/bm25-index.ts';
+import { Scorer, prepareQuery, type SearchHit } from '../../src/retrieval/search.ts';
+import { TF_SCALE, findTerm } from '../../src/retrieval/segment.ts';
+
+/** Deterministic PRNG (mulberry32), so the fixture corpus is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Made-up words (no stop words, stems of their own), drawn with a Zipf-like skew so that some
+// are in most works and most are rare, as in real abstracts.
+const VOCABULARY = Array.from({ length: 600 }, (_, i) => `w${i.toString(36)}x`);
+function zipfWord(rnd: () => number): string {
+  return VOCABULARY[Math.floor(VOCABULARY.length * rnd() ** 2.5)]!;
+}
+function text(rnd: () => number, words: number): string {
+  return Array.from({ length: words }, () => zipfWord(rnd)).join(' ');
+}
+
+function corpus(works: number, segmentWorks: number, seed = 7): Bm25Index {
+  const rnd = random(seed);
+  const index = new Bm25Index({ segmentWorks });
+  for (let i = 1; i <= works; i++) {
+    index.upsert({
+      workId: i,
+      title: text(rnd, 3 + Math.floor(rnd() * 8)),
+      abstract: rnd() < 0.15 ? null : text(rnd, 20 + Math.floor(rnd() * 120)),
+      year: 2000 + (i % 20),
+      changeSeq: i,
+    });
+  }
+  index.flush();
+  return index;
+}
+
+const EXACT = { thresholdBoost: 1, candidates: Number.MAX_SAFE_INTEGER };
+
+/** Same works in the same order, scores equal up to float32 rounding. */
+function expectSameRanking(pruned: SearchHit[], exhaustive: SearchHit[]): void {
+  expect(pruned.map((h) => h.workId)).toEqual(exhaustive.map((h) => h.workId));
+  for (let i = 0; i < pruned.length; i++) {
+    expect(Math.abs(pruned[i]!.score - exhaustive[i]!.score)).toBeLessThan(1e-5 * exhaustive[i]!.score);
+  }
+}
+
+function queries(count: number, seed = 99): Array<Array<{ text: string; weight: number }>> {
+  const rnd = random(seed);
+  return Array.from({ length: count }, () => [
+    { text: text(rnd, 8), weight: 1 },
+    { text: text(rnd, 60 + Math.floor(rnd() * 60)), weight: 1 },
+  ]);
+}
+
+describe('pruned scoring', () => {
+  it('returns the exhaustive top k when run exactly, over several segments', () => {
+    const index = corpus(3000, 700);
+    expect(index.segments.length).toBeGreaterThan(3);
+    const scorer = new Scorer(index);
+    for (const fields of queries(25)) {
+      const query = prepareQuery(index, fields, { maxDfRatio: 1 });
+      expect(query.terms.length).toBeGreaterThan(20);
+      const exhaustive = scorer.search(query, 50, undefined, { exhaustive: true });
+      expectSameRanking(scorer.search(query, 50, undefined, EXACT), exhaustive);
+    }
+  });
+
+  it('keeps nearly all of the exhaustive top k with the default settings', () => {
+    const index = corpus(3000, 700);
+    const scorer = new Scorer(index);
+    let shared = 0;
+    let total = 0;
+    for (const fields of queries(25)) {
+      const query = prepareQuery(index, fields);
+      const exact = scorer.search(query, 50, undefined, { exhaustive: true });
+      const fast = new Set(scorer.search(query, 50).map((h) => h.workId));
+      shared += exact.filter((h) => fast.has(h.workId)).length;
+      total += exact.length;
+    }
+    expect(shared / total).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('breaks ties by document order, as exhaustive scoring does', () => {
+    const index = new Bm25Index({ segmentWorks: 16 });
+    for (let i = 1; i <= 60; i++)
+      index.upsert({ workId: i, title: 'graph parsing', abstract: null, year: null, changeSeq: i });
+    for (let i = 61; i <= 200; i++)
+      index.upsert({ workId: i, title: `filler${i} text${i % 9}`, abstract: null, year: null, changeSeq: i });
+    index.flush();
+    const scorer = new Scorer(index);
+    const query = prepareQuery(index, [{ text: 'graph parsing', weight: 1 }]);
+    const pruned = scorer.search(query, 10, undefined, EXACT);
+    expectSameRanking(pruned, scorer.search(query, 10, undefined, { exhaustive: true }));
+    expect(pruned.map((h) => h.workId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expectSameRanking(scorer.search(query, 10), pruned);
+  });
+
+  it('returns every match when k is larger than the number of matches', () => {
+    const index = corpus(500, 200);
+    const scorer = new Scorer(index);
+    const query = prepareQuery(index, [{ text: `${VOCABULARY[590]} ${VOCABULARY[595]}`, weight: 1 }]);
+    const exhaustive = scorer.search(query, 10_000, undefined, { exhaustive: true });
+    expect(exhaustive.length).toBeGreaterThan(0);
+    expect(exhaustive.length).toBeLessThan(500);
+    expectSameRanking(scorer.search(query, 10_000), exhaustive);
+  });
+
+  it('returns nothing for a query without indexed terms', () => {
+    const index = corpus(300, 100);
+    const scorer = new Scorer(index);
+    for (const fields of [
+      [{ text: 'the of and with', weight: 1 }],
+      [{ text: 'zzqunknown', weight: 1 }],
+      [],
+    ]) {
+      const query = prepareQuery(index, fields);
+      expect(query.terms).toHaveLength(0);
+      expect(scorer.search(query, 10)).toEqual([]);
+    }
+  });
+
+  it('applies a filter before the cut, as exhaustive scoring does', () => {
+    const index = corpus(2000, 500);
+    const scorer = new Scorer(index);
+    const odd = (workId: number) => workId % 2 === 1;
+    for (const fields of queries(5, 3)) {
+      const query = prepareQuery(index, fields);
+      const pruned = scorer.search(query, 30, odd, EXACT);
+      expect(pruned.every((h) => odd(h.workId))).toBe(true);
+      expectSameRanking(pruned, scorer.search(query, 30, odd, { exhaustive: true }));
+    }
+  });
+
+  it('stays exact and keeps its bounds after updates, deletes, merges and norm changes', () => {
+    const index = corpus(1500, 300);
+    const rnd = random(11);
+    // Rewrite a third of the works with longer texts (the average length, hence every norm,
+    // moves), delete a tenth, add new ones; flush now and then so segments merge and rewrite.
+    for (let i = 1; i <= 1500; i++) {
+      if (i % 3 === 0)
+        index.upsert({
+          workId: i,
+          title: text(rnd, 6),
+          abstract: text(rnd, 200),
+          year: null,
+          changeSeq: 10_000 + i,
+        });
+      if (i % 10 === 0) index.remove(i);
+      if (i % 250 === 0) index.flush();
+    }
+    for (let i = 1501; i <= 1800; i++)
+      index.upsert({
+        workId: i,
+        title: text(rnd, 5),
+        abstract: text(rnd, 40),
+        year: null,
+        changeSeq: 20_000 + i,
+      });
+    index.flush();
+
+    const { bounds, norms } = index.internals();
+    let postings = 0;
+    let aboveBound = 0;
+    let wrongSkips = 0;
+    let denseRows = 0;
+    let wrongDenseRows = 0;
+    for (const seg of index.segments) {
+      for (let k = 0; k < seg.termIds.length; k++) {
+        const t = seg.termIds[k]!;
+        for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++) {
+          const tf = seg.tfs[p]! / TF_SCALE;
+          if (tf / (tf + norms[seg.slots[p]!]!) > bounds[t]!) aboveBound++;
+          postings++;
+        }
+      }
+      // Skip entries are the slots of every 32nd posting.
+      for (let j = 0; j < seg.skips.length; j++) if (seg.skips[j] !== seg.slots[j * 32]) wrongSkips++;
+      // Dense rows hold the same tfs as the postings of their (common) terms.
+      const width = seg.lastSlot - seg.firstSlot + 1;
+      seg.denseTermIds.forEach((termId, row) => {
+        denseRows++;
+        const expected = new Uint8Array(width);
+        const k = findTerm(seg, termId);
+        for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++)
+          expected[seg.slots[p]! - seg.firstSlot] = seg.tfs[p]!;
+        if (!expected.every((tf, i) => seg.denseTfs[row * width + i] === tf)) wrongDenseRows++;
+      });
+    }
+    expect(postings).toBeGreaterThan(50_000);
+    expect(denseRows).toBeGreaterThan(0);
+    expect(wrongDenseRows).toBe(0);
+    expect(aboveBound).toBe(0);
+    expect(wrongSkips).toBe(0);
+
+    const scorer = new Scorer(index);
+    for (const fields of queries(10, 5)) {
+      const query = prepareQuery(index, fields, { maxDfRatio: 1 });
+      const pruned = scorer.search(query, 40, undefined, EXACT);
+      for (const h of pruned) expect(h.workId % 10 === 0 && h.workId <= 1500).toBe(false);
+      expectSameRanking(pruned, scorer.search(query, 40, undefined, { exhaustive: true }));
+    }
+  });
+});
