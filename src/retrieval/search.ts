@@ -172,11 +172,11 @@ export interface ScorerTuning {
 
 export const DEFAULT_TUNING: ScorerTuning = {
   exhaustive: false,
-  thresholdBoost: 4,
-  candidates: 1500,
+  thresholdBoost: 3,
+  candidates: 2000,
   estimatePool: 120,
-  postingBudget: 400_000,
-  lookupBudget: 60_000,
+  postingBudget: 300_000,
+  lookupBudget: 80_000,
 };
 // The threshold is estimated before the first term in more than this share of the works.
 const ESTIMATE_DF_RATIO = 0.002;
