@@ -52,6 +52,8 @@ export interface RankAuthorsOptions {
   currentYear: number;
   /** At least this many authors are ranked in full (filters and settings may drop many). */
   minPool?: number;
+  /** Longest synchronous slice of the scoring pass (RANKING_SLICE_MS by default). */
+  sliceMs?: number;
   params?: Partial<RankingParams>;
 }
 
@@ -72,6 +74,23 @@ export interface RankingOutcome {
   authorships: Authorship[];
 }
 
+function addTermScores(
+  scores: Float32Array,
+  index: RankingIndex,
+  { docs, tfs }: Postings,
+  weight: number,
+  p: RankingParams,
+): void {
+  const avg = index.avgDocLength || 1;
+  const w = weight * (p.k1 + 1);
+  for (let j = 0; j < docs.length; j++) {
+    const doc = docs[j]!;
+    const tf = tfs[j]!;
+    const norm = p.k1 * (1 - p.b + (p.b * index.docLength(doc)) / avg);
+    scores[doc]! += (w * tf) / (tf + norm);
+  }
+}
+
 export function scoreWorks(
   index: RankingIndex,
   q: WeightedQuery,
@@ -79,18 +98,40 @@ export function scoreWorks(
   lists: Postings[] = q.termIds.map((t) => index.postings(t)),
 ): Float32Array {
   const scores = new Float32Array(index.slotCount);
-  const avg = index.avgDocLength || 1;
+  for (let i = 0; i < q.termIds.length; i++) addTermScores(scores, index, lists[i]!, q.weights[i]!, p);
+  return scores;
+}
+
+/**
+ * The longest synchronous run of the ranking, in milliseconds. At a million works, gathering and
+ * scoring every posting of the query's terms takes ~60-100 ms of CPU; done in one go it would hold
+ * every other request of the process for that long (the event loop is shared), so it is cut into
+ * slices with a turn of the event loop between them.
+ */
+export const RANKING_SLICE_MS = 8;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `scoreWorks` in slices of at most ~`sliceMs`, fetching each term's postings as it goes. */
+export async function scoreWorksInSlices(
+  index: RankingIndex,
+  q: WeightedQuery,
+  p: RankingParams,
+  sliceMs = RANKING_SLICE_MS,
+): Promise<{ scores: Float32Array; lists: Postings[] }> {
+  const scores = new Float32Array(index.slotCount);
+  const lists: Postings[] = [];
+  let sliceStart = performance.now();
   for (let i = 0; i < q.termIds.length; i++) {
-    const { docs, tfs } = lists[i]!;
-    const w = q.weights[i]! * (p.k1 + 1);
-    for (let j = 0; j < docs.length; j++) {
-      const doc = docs[j]!;
-      const tf = tfs[j]!;
-      const norm = p.k1 * (1 - p.b + (p.b * index.docLength(doc)) / avg);
-      scores[doc]! += (w * tf) / (tf + norm);
+    const list = index.postings(q.termIds[i]!);
+    lists.push(list);
+    addTermScores(scores, index, list, q.weights[i]!, p);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await nextTurn();
+      sliceStart = performance.now();
     }
   }
-  return scores;
+  return { scores, lists };
 }
 
 /** Document numbers of the k best scores, best first. */
@@ -179,9 +220,9 @@ export async function rankAuthors(
   options: RankAuthorsOptions,
 ): Promise<RankingOutcome> {
   const p = { ...DEFAULT_PARAMS, ...options.params };
-  // Fetched once: the index may assemble postings from several segments on each call.
-  const lists = q.termIds.map((t) => index.postings(t));
-  const scores = scoreWorks(index, q, p, lists);
+  // Postings fetched once (the index may assemble them from several segments on each call) and
+  // kept for the candidate model below.
+  const { scores, lists } = await scoreWorksInSlices(index, q, p, options.sliceMs);
   const seedDocs = topDocs(scores, p.seedWorks);
   // Authors per work where known (the seed works), to tell last authors apart.
   const authorsCount = new Map<number, number>();

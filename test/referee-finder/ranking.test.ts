@@ -3,6 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { createTestOrg } from '../helpers/app.ts';
+import { openWorkIndex } from '../../src/retrieval/db-work-index.ts';
+import { buildQuery } from '../../src/referee-finder/query.ts';
+import { DEFAULT_PARAMS, scoreWorks, scoreWorksInSlices } from '../../src/referee-finder/rank-authors.ts';
 import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, type Finder } from './fixtures.ts';
 
 const open: Array<{ db: TestDatabase; finder?: Finder }> = [];
@@ -140,5 +143,39 @@ describe('referee ranking', () => {
       }),
     );
     expect(idsOf(result)).toContain(ids.authorId('Nia Namesake'));
+  });
+});
+
+describe('the scoring pass and the event loop', () => {
+  it('gives other work a turn between slices and scores exactly as one uninterrupted pass', async () => {
+    const entry = await setup();
+    await buildCorpus(entry.db, [
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ben Partial' }], title: 'Reef fish stocks', abstract: OFF_TOPIC },
+      { authors: [{ name: 'Cy Other' }] },
+    ]);
+    const index = await openWorkIndex(entry.db, { pollMs: 0 });
+    try {
+      const m = manuscript(1);
+      const q = buildQuery(index.core, { ...m, fullText: null });
+      expect(q.termIds.length).toBeGreaterThan(3);
+      const whole = scoreWorks(index.core, q, DEFAULT_PARAMS);
+
+      // A slice budget of 0 ms: a turn of the event loop after every term.
+      let turns = 0;
+      let counting = true;
+      const tick = () => {
+        turns++;
+        if (counting) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const sliced = await scoreWorksInSlices(index.core, q, DEFAULT_PARAMS, 0);
+      counting = false;
+      expect(turns).toBeGreaterThanOrEqual(q.termIds.length - 1);
+      expect([...sliced.scores]).toEqual([...whole]);
+      expect(sliced.lists).toHaveLength(q.termIds.length);
+    } finally {
+      await index.close();
+    }
   });
 });
