@@ -50,14 +50,18 @@ const PAGE = 1000;
 // lower number can commit after we read past it. Each poll re-reads the ids and sequence numbers of
 // this many recent changes and fetches any version it has not indexed.
 const LOOKBACK = 5000;
-// Counting rows on every poll would cost a scan of `works`; deletions are rare.
-const COUNT_EVERY_POLLS = 15;
+// Deletions are read from `work_deletions` (filled by a trigger) on every poll. Only an explicit
+// `refresh()` also reconciles the whole table (a count, and the ids when it differs): a scan of
+// `works` that the periodic poll must not pay (on the embedded database it runs on the serving
+// thread). Like change_seq, a deletion's number becomes visible at commit: re-read this many.
+const DELETIONS_LOOKBACK = 1000;
 
 const SELECT_CHANGED = `SELECT id, title, abstract, publication_year, change_seq FROM works
   WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`;
 const SELECT_RECENT_VERSIONS = `SELECT id, change_seq FROM works WHERE change_seq > $1 AND change_seq <= $2`;
 const SELECT_BY_IDS = `SELECT id, title, abstract, publication_year, change_seq FROM works WHERE id = ANY($1::int[])`;
 const COUNT_WORKS = `SELECT count(*)::int AS n FROM works`;
+const SELECT_DELETIONS = `SELECT seq, work_id FROM work_deletions WHERE seq > $1 ORDER BY seq`;
 const SELECT_ALL_IDS = `SELECT id FROM works`;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -67,7 +71,8 @@ export class DbWorkIndex implements WorkIndex {
   readonly core: Bm25Index;
   private readonly scorer: Scorer;
   private lastSeq = 0;
-  private polls = 0;
+  /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
+  private lastDeletion: number | null = null;
   private running: Promise<RefreshResult> | null = null;
   private queued: Promise<RefreshResult> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -91,10 +96,7 @@ export class DbWorkIndex implements WorkIndex {
     if (pollMs > 0 && !this.closed) {
       this.timer = setInterval(() => {
         if (this.running) return;
-        this.polls++;
-        this.refreshNow(this.polls % COUNT_EVERY_POLLS === 0).catch((error: unknown) =>
-          this.options.onError?.(error),
-        );
+        this.refreshNow(false).catch((error: unknown) => this.options.onError?.(error));
       }, pollMs);
       this.timer.unref();
     }
@@ -106,9 +108,9 @@ export class DbWorkIndex implements WorkIndex {
   }
 
   /** One refresh at a time; a call during one runs once more after it (changes may have landed since). */
-  private refreshNow(checkDeletions: boolean): Promise<RefreshResult> {
+  private refreshNow(reconcile: boolean): Promise<RefreshResult> {
     if (!this.running) {
-      this.running = this.sync(checkDeletions).finally(() => {
+      this.running = this.sync(reconcile).finally(() => {
         this.running = null;
       });
       return this.running;
@@ -117,16 +119,32 @@ export class DbWorkIndex implements WorkIndex {
       .catch(() => undefined)
       .then(() => {
         this.queued = null;
-        return this.refreshNow(checkDeletions);
+        return this.refreshNow(reconcile);
       });
     return this.queued;
   }
 
-  private async sync(checkDeletions: boolean): Promise<RefreshResult> {
+  private async sync(reconcile: boolean): Promise<RefreshResult> {
     const started = performance.now();
     let upserted = 0;
     let removed = 0;
     if (this.closed) return { upserted, removed, ms: 0 };
+
+    // Deletions first: read before the changes, a work deleted meanwhile is never indexed again
+    // (its rows are gone by the time the changes are read).
+    if (this.lastDeletion === null) {
+      // At start the table is read whole, so the log's past does not matter: only its end.
+      const end = await this.db.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM work_deletions');
+      this.lastDeletion = Number(end.rows[0]?.seq ?? 0);
+    } else {
+      const deleted = await this.db.query<{ seq: number; work_id: number }>(SELECT_DELETIONS, [
+        Math.max(0, this.lastDeletion - DELETIONS_LOOKBACK),
+      ]);
+      for (const row of deleted.rows) {
+        if (this.core.remove(row.work_id)) removed++;
+        this.lastDeletion = Math.max(this.lastDeletion, Number(row.seq));
+      }
+    }
 
     if (this.lastSeq > 0) {
       const recent = await this.db.query<{ id: number; change_seq: number }>(SELECT_RECENT_VERSIONS, [
@@ -148,7 +166,7 @@ export class DbWorkIndex implements WorkIndex {
       await yieldToEventLoop();
     }
 
-    if (checkDeletions) {
+    if (reconcile) {
       const { rows } = await this.db.query<{ n: number }>(COUNT_WORKS);
       if ((rows[0]?.n ?? 0) !== this.core.liveWorks) {
         const ids = new Set((await this.db.query<{ id: number }>(SELECT_ALL_IDS)).rows.map((r) => r.id));

@@ -1,7 +1,7 @@
 // The DB-backed index over real OpenAlex records (the biodiversity-finance search results): it is
 // built from `works` at start and follows inserts, updates and deletions, also by other connections.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import type { Queryable } from '../../src/infra/db/index.ts';
 import { openWorkIndex, type DbWorkIndex } from '../../src/retrieval/db-work-index.ts';
@@ -183,6 +183,22 @@ describe('work index built from the database', () => {
     expect(index.stats().works).toBe(59);
     const hits = await index.search({ fields: [{ text: records[1]!.abstract!, weight: 1 }], k: 60 });
     expect(hits.map((h) => h.workId)).not.toContain(id);
+  });
+
+  it('drops a work deleted by another connection at a periodic poll, from the deletion log', async () => {
+    const { db, ids } = await setup();
+    // A polling index of its own (the shared one polls only on demand).
+    const polling = await openWorkIndex(db, { pollMs: 20 });
+    cleanups.push(() => polling.close());
+    const id = ids.get(records[2]!.id)!;
+    const other = await otherConnection(db);
+    await other.query('DELETE FROM works WHERE id = $1', [id]);
+    await vi.waitFor(() => expect(polling.stats().works).toBe(59), { timeout: 10_000, interval: 20 });
+    const hits = await polling.search({ fields: [{ text: records[2]!.abstract!, weight: 1 }], k: 60 });
+    expect(hits.map((h) => h.workId)).not.toContain(id);
+    // The deletion is in the log the poll reads.
+    const log = await db.query<{ work_id: number }>('SELECT work_id FROM work_deletions');
+    expect(log.rows.map((r) => r.work_id)).toContain(id);
   });
 
   it('catches a work whose change number was taken before one already indexed (late commit)', async () => {
