@@ -237,10 +237,12 @@ async function loadIntoPostgres(db: Database, works: Iterable<BenchWork>): Promi
   return n;
 }
 
-// The query's lexemes OR-ed together (an AND of 100 words matches nothing), ranked by ts_rank.
+// The query's lexemes OR-ed together (an AND of 100 words matches nothing), ranked by ts_rank. Each
+// lexeme is quoted (a URL in an abstract yields lexemes with tsquery operators in them) and read
+// with the 'simple' configuration, as it is already normalised.
 const TS_RANK_SQL = `
   WITH q AS (
-    SELECT to_tsquery('english', string_agg(lexeme, ' | ')) AS query
+    SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query
     FROM unnest(to_tsvector('english', $1))
   )
   SELECT w.id, ts_rank(w.tsv, q.query) AS score
