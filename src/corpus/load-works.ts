@@ -163,6 +163,18 @@ WITH written AS (
 INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written
 ON CONFLICT DO NOTHING`;
 
+// When no work of the batch was there before, none of its authorships can be either: a plain insert
+// spares the speculative insertion of ON CONFLICT. (Another ingest inserting the same work meanwhile
+// makes it fail on the key; the batch is then retried record by record, where the work is present.)
+const INSERT_NEW_AUTHORSHIPS = `
+WITH written AS (
+  INSERT INTO authorships (work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding)
+  SELECT work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding FROM stage_incoming
+  RETURNING author_id
+)
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written
+ON CONFLICT DO NOTHING`;
+
 // Only the sources of this batch are recounted; the count is an index lookup per source.
 const RECOUNT_SOURCES = `
 UPDATE sources SET works_count = c.n
@@ -329,6 +341,10 @@ export async function writeWorks(db: Database, tx: Transaction, staged: StagedBa
   await tx.query(UPSERT_WORKS);
   if (sources) await tx.query(RECOUNT_SOURCES);
   await tx.query(STAGE_INCOMING);
-  if (present.rows[0]!.present) await tx.query(DELETE_STALE_AUTHORSHIPS);
-  await tx.query(UPSERT_AUTHORSHIPS);
+  if (present.rows[0]!.present) {
+    await tx.query(DELETE_STALE_AUTHORSHIPS);
+    await tx.query(UPSERT_AUTHORSHIPS);
+  } else {
+    await tx.query(INSERT_NEW_AUTHORSHIPS);
+  }
 }

@@ -35,6 +35,25 @@ describe('idempotency: the same file twice leaves the same corpus', () => {
     expect(await changeSeqs()).toEqual(seqs);
   });
 
+  it('two ingests of the same new works at once leave the corpus of one, with nothing reported bad', async () => {
+    const dir = await tempDir();
+    const works = Array.from({ length: 60 }, (_, i) =>
+      work({ authorships: [authorship(`https://openalex.org/A7${i}`, `Ann Author${i}`)] }),
+    );
+    const first = await writeLines(dir, 'a.jsonl', works);
+    const second = await writeLines(dir, 'b.jsonl', works);
+    // Both find every work new when they start; whichever writes second meets the other's rows.
+    const reports = await Promise.all([ingest(db, 'works', [first], 20), ingest(db, 'works', [second], 20)]);
+    for (const r of reports) expect(r).toMatchObject({ records: 60, bad_count: 0 });
+    const clean = await createTestDatabase();
+    try {
+      await ingest(clean, 'works', [first], 20);
+      expect(await snapshot(db)).toEqual(await snapshot(clean));
+    } finally {
+      await clean.destroy();
+    }
+  });
+
   it('moves change_seq of a work whose text changed, and only of that one', async () => {
     const dir = await tempDir();
     const a = work({ title: 'First title' });
