@@ -77,6 +77,19 @@ WHERE authors.display_name IS DISTINCT FROM excluded.display_name
 
 // The rows it returns are the works inserted or changed; those already present get their authors'
 // metrics queued (a new work's authors are queued when its authorships are written).
+// A batch of works none of which existed: the insert alone (see INSERT_NEW_AUTHORSHIPS for the race).
+// Their authors are queued when the authorships are written.
+const INSERT_NEW_WORKS = `
+INSERT INTO works (work_key, doi, pmid, arxiv_id, title, abstract, publication_year, type, source_id,
+                   is_retracted, cited_by_count, referenced_work_keys, referenced_dois)
+SELECT s.work_key, s.doi, s.pmid, s.arxiv_id, s.title, s.abstract, s.publication_year, s.type, src.id,
+       s.is_retracted
+         OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_doi = s.doi)
+         OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_pmid = s.pmid),
+       s.cited_by_count, s.referenced_work_keys, s.referenced_dois
+  FROM stage_works s LEFT JOIN sources src ON src.source_key = s.source_key
+ ORDER BY s.work_key`;
+
 const UPSERT_WORKS = `
 WITH upserted AS (
 INSERT INTO works (work_key, doi, pmid, arxiv_id, title, abstract, publication_year, type, source_id,
@@ -337,11 +350,11 @@ export async function writeWorks(db: Database, tx: Transaction, staged: StagedBa
   if (sources) await tx.query(UPSERT_SOURCES);
   if (hasRows(staged, 'stage_institutions')) await tx.query(UPSERT_INSTITUTIONS);
   if (hasRows(staged, 'stage_authors')) await tx.query(UPSERT_AUTHORS);
-  const present = await tx.query<{ present: boolean }>(ANY_WORK_PRESENT);
-  await tx.query(UPSERT_WORKS);
+  const present = (await tx.query<{ present: boolean }>(ANY_WORK_PRESENT)).rows[0]!.present;
+  await tx.query(present ? UPSERT_WORKS : INSERT_NEW_WORKS);
   if (sources) await tx.query(RECOUNT_SOURCES);
   await tx.query(STAGE_INCOMING);
-  if (present.rows[0]!.present) {
+  if (present) {
     await tx.query(DELETE_STALE_AUTHORSHIPS);
     await tx.query(UPSERT_AUTHORSHIPS);
   } else {
