@@ -75,11 +75,8 @@ WHERE authors.display_name IS DISTINCT FROM excluded.display_name
    OR NOT (authors.name_variants @> excluded.name_variants)
    OR authors.name_key IS DISTINCT FROM excluded.name_key`;
 
-// The rows it returns are the works inserted or changed; those already present get their authors'
-// metrics queued (a new work's authors are queued when its authorships are written).
-// A batch of works none of which existed: the insert alone (see INSERT_NEW_AUTHORSHIPS for the race).
-// Their authors are queued when the authorships are written.
-const INSERT_NEW_WORKS = `
+// The works of the batch, with their source ids and retraction marks, inserted in key order.
+const INSERT_WORKS = `
 INSERT INTO works (work_key, doi, pmid, arxiv_id, title, abstract, publication_year, type, source_id,
                    is_retracted, cited_by_count, referenced_work_keys, referenced_dois)
 SELECT s.work_key, s.doi, s.pmid, s.arxiv_id, s.title, s.abstract, s.publication_year, s.type, src.id,
@@ -90,17 +87,14 @@ SELECT s.work_key, s.doi, s.pmid, s.arxiv_id, s.title, s.abstract, s.publication
   FROM stage_works s LEFT JOIN sources src ON src.source_key = s.source_key
  ORDER BY s.work_key`;
 
+// A batch of works none of which existed: the insert alone (see INSERT_NEW_AUTHORSHIPS for the race).
+// Their authors are queued when the authorships are written.
+const INSERT_NEW_WORKS = INSERT_WORKS;
+
+// The rows it returns are the works inserted or changed; those already present get their authors'
+// metrics queued (a new work's authors are queued when its authorships are written).
 const UPSERT_WORKS = `
-WITH upserted AS (
-INSERT INTO works (work_key, doi, pmid, arxiv_id, title, abstract, publication_year, type, source_id,
-                   is_retracted, cited_by_count, referenced_work_keys, referenced_dois)
-SELECT s.work_key, s.doi, s.pmid, s.arxiv_id, s.title, s.abstract, s.publication_year, s.type, src.id,
-       s.is_retracted
-         OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_doi = s.doi)
-         OR EXISTS (SELECT 1 FROM retraction_notices r WHERE r.original_pmid = s.pmid),
-       s.cited_by_count, s.referenced_work_keys, s.referenced_dois
-  FROM stage_works s LEFT JOIN sources src ON src.source_key = s.source_key
- ORDER BY s.work_key
+WITH upserted AS (${INSERT_WORKS}
 ON CONFLICT (work_key) DO UPDATE SET
   doi = excluded.doi, pmid = excluded.pmid, arxiv_id = excluded.arxiv_id, title = excluded.title,
   abstract = excluded.abstract, publication_year = excluded.publication_year, type = excluded.type,
@@ -162,10 +156,12 @@ removed AS (
 INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM removed
 ON CONFLICT DO NOTHING`;
 
-const UPSERT_AUTHORSHIPS = `
-WITH written AS (
+const INSERT_AUTHORSHIPS = `
   INSERT INTO authorships (work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding)
-  SELECT work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding FROM stage_incoming
+  SELECT work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding FROM stage_incoming`;
+
+const UPSERT_AUTHORSHIPS = `
+WITH written AS (${INSERT_AUTHORSHIPS}
   ON CONFLICT (work_id, position) DO UPDATE SET
     institution_ids = excluded.institution_ids, raw_affiliations = excluded.raw_affiliations,
     is_corresponding = excluded.is_corresponding
@@ -180,9 +176,7 @@ ON CONFLICT DO NOTHING`;
 // spares the speculative insertion of ON CONFLICT. (Another ingest inserting the same work meanwhile
 // makes it fail on the key; the batch is then retried record by record, where the work is present.)
 const INSERT_NEW_AUTHORSHIPS = `
-WITH written AS (
-  INSERT INTO authorships (work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding)
-  SELECT work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding FROM stage_incoming
+WITH written AS (${INSERT_AUTHORSHIPS}
   RETURNING author_id
 )
 INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written

@@ -73,34 +73,28 @@ export function denseRowsOf(
   return { denseTermIds, denseTfs };
 }
 
-/** Row of `termId` in the segment's dense rows, or -1. */
-export function findDenseRow(segment: Segment, termId: number): number {
-  const ids = segment.denseTermIds;
+/** Index of `value` in the ascending `ids`, or -1. */
+function indexOfSorted(ids: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = ids.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = ids[mid]!;
-    if (v < termId) lo = mid + 1;
-    else if (v > termId) hi = mid - 1;
+    if (v < value) lo = mid + 1;
+    else if (v > value) hi = mid - 1;
     else return mid;
   }
   return -1;
 }
 
+/** Row of `termId` in the segment's dense rows, or -1. */
+export function findDenseRow(segment: Segment, termId: number): number {
+  return indexOfSorted(segment.denseTermIds, termId);
+}
+
 /** Index in `segment.termIds` of `termId`, or -1. */
 export function findTerm(segment: Segment, termId: number): number {
-  const ids = segment.termIds;
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = ids[mid]!;
-    if (v < termId) lo = mid + 1;
-    else if (v > termId) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
+  return indexOfSorted(segment.termIds, termId);
 }
 
 /** Position of `slot` in the postings [from, to) of one term, or -1. */
