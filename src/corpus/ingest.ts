@@ -27,9 +27,12 @@ export async function afterIngest(
       WHERE a.name_key IS NOT NULL`,
   );
   // Statistics first: after a bulk load the planner would otherwise plan the recompute's joins for
-  // the near-empty tables it last saw.
+  // the near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
+  // 150-work authorship lookup to match most of the table and scanned all of it: 4-10x slower).
   await db.exec('ANALYZE works, authorships, authors, author_metrics_pending');
   const authors = await recomputePendingMetrics(db);
+  // Again for authors alone: the recompute has just set the metric columns the filters read.
+  if (authors > 0) await db.exec('ANALYZE authors');
   const relinked = await relinkAfterIngest(db, new Set(touched.rows.map((r) => r.name_key)));
   return { authors_recomputed: authors, group_authors_relinked: relinked };
 }
@@ -44,10 +47,6 @@ export async function ingestFiles<T>(
   const reports: FileReport[] = [];
   for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize, options));
   const after = await afterIngest(ctx.db);
-  // Fresh statistics: without them (autovacuum off, or not yet run after a bulk load) the planner
-  // guessed a 150-work authorship lookup to match most of the table and scanned all of it, which made
-  // the referee finder's authorship queries 4-10x slower than with an index lookup.
-  await ctx.db.exec('ANALYZE works, authorships, authors');
   return {
     files: reports,
     records: reports.reduce((n, r) => n + r.records, 0),
