@@ -9,6 +9,7 @@ import { openRecords } from './record-reader.ts';
 
 /** How one kind of record is parsed, keyed, staged and written (see entities.ts). */
 export interface RecordStaging<T> {
+  /** Names the checkpoint space and the progress unit, e.g. "works". */
   kind: string;
   parse(value: unknown): T;
   key(record: T): string;

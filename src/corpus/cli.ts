@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Option, type Command as Program } from 'commander';
 import { intOption, type RunCommand } from '../cli/options.ts';
+import { PARSE_THREAD_MODES, type ParseThreadMode } from './ingest-runner.ts';
 
 export function registerCorpusCli(program: Program, run: RunCommand): void {
   const ingest = program.command('ingest').description('Load scholarly records into the corpus');
@@ -11,11 +12,11 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
       .option('--batch-size <n>', 'records per transaction', intOption)
       .addOption(
         new Option('--parse-thread <mode>', 'read and parse in a worker thread beside the database writes')
-          .choices(['auto', 'always', 'never'])
+          .choices(PARSE_THREAD_MODES)
           .default('auto'),
       )
       // Paths are resolved here: a server reached through the admin channel has another working directory.
-      .action((files: string[], o: { batchSize?: number; parseThread: 'auto' | 'always' | 'never' }) =>
+      .action((files: string[], o: { batchSize?: number; parseThread: ParseThreadMode }) =>
         run(`ingest ${kind}`, {
           files: files.map((f) => path.resolve(f)),
           ...(o.batchSize ? { batchSize: o.batchSize } : {}),

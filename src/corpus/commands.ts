@@ -2,13 +2,13 @@ import { defineCommand } from '../cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
-import type { RecordKind } from './ingest-runner.ts';
+import { PARSE_THREAD_MODES, type ParseThreadMode, type RecordKind } from './ingest-runner.ts';
 import { ingestRetractions } from './retractions.ts';
 
 interface IngestArgs {
   files: string[];
   batchSize?: number;
-  parseThread?: 'auto' | 'always' | 'never';
+  parseThread?: ParseThreadMode;
 }
 
 function ingestCommand<T>(kind: RecordKind<T>) {
@@ -22,7 +22,7 @@ function ingestCommand<T>(kind: RecordKind<T>) {
         throw errors.validation('--batch-size must be between 1 and 100000');
       }
       const parseThread = args.parseThread ?? 'auto';
-      if (!['auto', 'always', 'never'].includes(parseThread)) {
+      if (!PARSE_THREAD_MODES.includes(parseThread)) {
         throw errors.validation('--parse-thread must be auto, always or never');
       }
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).

@@ -25,12 +25,15 @@ export interface FileReport {
   bad_records: BadLine[];
 }
 
+export const PARSE_THREAD_MODES = ['auto', 'always', 'never'] as const;
+export type ParseThreadMode = (typeof PARSE_THREAD_MODES)[number];
+
 export interface IngestOptions {
   /**
    * Read in a worker thread: 'auto' does from PARSE_THREAD_MIN_BYTES on (a thread costs a few hundred
    * ms to start, more than a small file takes to read).
    */
-  parseThread?: 'auto' | 'always' | 'never';
+  parseThread?: ParseThreadMode;
   signal?: AbortSignal;
 }
 
