@@ -220,12 +220,17 @@ export function hasRows(staged: StagedBatch, table: string): boolean {
   return staged.copies.some((c) => c.table === table);
 }
 
-/** Creates the batch's staging tables (once per session) and COPYs its payloads into them. */
-export async function copyStaged(db: Database, tx: Transaction, staged: StagedBatch): Promise<void> {
-  await ensureStaging(
-    tx,
-    staged.copies.map((c) => c.table),
-  );
+/**
+ * Creates the batch's staging tables (once per session), with `alsoCreate` (tables the statements
+ * read even when the batch has no rows for them), and COPYs its payloads into them.
+ */
+export async function copyStaged(
+  db: Database,
+  tx: Transaction,
+  staged: StagedBatch,
+  alsoCreate: readonly string[] = [],
+): Promise<void> {
+  await ensureStaging(tx, [...new Set([...alsoCreate, ...staged.copies.map((c) => c.table)])]);
   for (const copy of staged.copies) await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
 }
 
@@ -338,8 +343,7 @@ export async function writeWorks(db: Database, tx: Transaction, staged: StagedBa
   // ~20 ms a batch, more than it saved.
   await tx.exec('SET LOCAL jit = off');
   // stage_incoming is filled from the others by SQL; it is created with them.
-  await ensureStaging(tx, ['stage_works', 'stage_authorships', 'stage_incoming']);
-  await copyStaged(db, tx, staged);
+  await copyStaged(db, tx, staged, ['stage_works', 'stage_authorships', 'stage_incoming']);
   const sources = hasRows(staged, 'stage_sources');
   if (sources) await tx.query(UPSERT_SOURCES);
   if (hasRows(staged, 'stage_institutions')) await tx.query(UPSERT_INSTITUTIONS);
