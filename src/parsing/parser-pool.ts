@@ -6,7 +6,9 @@ import type { ParsingLimits } from '../infra/config.ts';
 import { DEFAULT_MAX_FILE_BYTES, failedResult } from './parse-manuscript.ts';
 import type { ParseResult } from './types.ts';
 
-const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
+// Worker threads need the TypeScript loader registered first: the shared bootstrap does it.
+const WORKER = new URL('../infra/ts-worker.js', import.meta.url);
+const ENTRY = new URL('./parse-worker.ts', import.meta.url).href;
 
 interface Task {
   id: number;
@@ -76,8 +78,12 @@ export class ParserPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(BOOTSTRAP, {
-      workerData: { limits: this.limits, maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES },
+    const worker = new Worker(WORKER, {
+      workerData: {
+        entry: ENTRY,
+        limits: this.limits,
+        maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1024 },
       stdout: false,
       stderr: false,
