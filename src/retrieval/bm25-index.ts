@@ -6,7 +6,15 @@
 import { stemmer } from 'stemmer';
 import { BIGRAM_SEPARATOR, analyze, forEachWord, isContentWord, type AnalyzedText } from './analyzer.ts';
 import { PairTable } from './pair-table.ts';
-import { PostingBuffer, TF_SCALE, findSlot, findTerm, mergeSegments, type Segment } from './segment.ts';
+import {
+  MAX_SEGMENT_POSTINGS,
+  PostingBuffer,
+  TF_SCALE,
+  findSlot,
+  findTerm,
+  mergeSegments,
+  type Segment,
+} from './segment.ts';
 
 export interface IndexOptions {
   k1: number;
@@ -165,7 +173,11 @@ export class Bm25Index {
       this.pending.add(id, slot, this.docTf[id]!);
       this.docTf[id] = 0;
     }
-    if (slot + 1 - this.pendingFrom >= this.options.segmentWorks) this.seal();
+    if (
+      slot + 1 - this.pendingFrom >= this.options.segmentWorks ||
+      this.pending.length >= MAX_SEGMENT_POSTINGS / 2
+    )
+      this.seal();
     return true;
   }
 
@@ -307,12 +319,11 @@ export class Bm25Index {
     const to = this.slotCount - 1;
     this.pendingFrom = this.slotCount;
     if (to < from) return;
-    const sealed = this.pending.seal();
+    // A segment's slot range includes works that had no terms (empty title and abstract).
+    const segment = this.pending.seal(from, to);
     this.pending = new PostingBuffer();
     let dead = 0;
     for (let s = from; s <= to; s++) if (this.slotState[s] !== ALIVE) dead++;
-    // A segment's slot range includes works that had no terms (empty title and abstract).
-    const segment = { ...sealed, firstSlot: from, lastSlot: to };
     this.raiseBounds(segment, this.termBound);
     this.segments.push(segment);
     this.segmentDead.push(dead);
@@ -355,7 +366,8 @@ export class Bm25Index {
         if (this.works(i) < max) small++;
         if (i + 1 < this.segments.length) {
           const size = this.works(i) + this.works(i + 1);
-          if (size <= max && size < bestSize) {
+          const postings = this.segments[i]!.slots.length + this.segments[i + 1]!.slots.length;
+          if (size <= max && size < bestSize && postings <= MAX_SEGMENT_POSTINGS) {
             best = i;
             bestSize = size;
           }
@@ -509,9 +521,8 @@ export class Bm25Index {
         s.offsets.byteLength +
         s.slots.byteLength +
         s.tfs.byteLength +
-        s.skips.byteLength +
-        s.denseTermIds.byteLength +
-        s.denseTfs.byteLength;
+        s.forward.byteLength +
+        s.forwardOffsets.byteLength;
     return bytes;
   }
 

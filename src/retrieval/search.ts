@@ -4,7 +4,7 @@
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
 import { forEachTerm, isBigram } from './analyzer.ts';
 import { LIVE, type Bm25Index } from './bm25-index.ts';
-import { SKIP_SHIFT, TF_SCALE, findDenseRow, findSlot, findTerm, type Segment } from './segment.ts';
+import { TF_SCALE, findSlot, findTerm, type Segment } from './segment.ts';
 
 /** What the scorer reads: the index itself, or a search worker's view of its shared arrays. */
 export interface ScoringSource {
@@ -152,22 +152,20 @@ export interface ScorerTuning {
   exhaustive: boolean;
   /**
    * Terms are scored over all their postings until the bounds of those left add up to less than
-   * the threshold times this. 1 is MaxScore's exact rule; above 1 leaves more (common) terms to be
-   * looked up for the candidates only.
+   * the threshold times this. 1 is MaxScore's exact rule; above 1 leaves more (common) terms to
+   * count only for the candidates.
    */
   thresholdBoost: number;
-  /** The best this many works by partial score (at least 10 k) are candidates for the rest. */
+  /** At most this many works (the best by partial score; at least k) are candidates. */
   candidates: number;
   /** Works whose exact scores set the threshold (the best this many by partial score). */
   estimatePool: number;
   /**
    * Per query, at most about this many postings are scored in full (the rarest terms first);
-   * the terms past it are looked up for the candidates only. Bounds the cost of the longest
-   * queries, which otherwise set the p95.
+   * the terms past it count only for the candidates. Bounds the cost of the longest queries,
+   * which otherwise set the p95.
    */
   postingBudget: number;
-  /** Per query, candidates x terms looked up stays under this (fewer candidates for more terms). */
-  lookupBudget: number;
 }
 
 export const DEFAULT_TUNING: ScorerTuning = {
@@ -176,16 +174,15 @@ export const DEFAULT_TUNING: ScorerTuning = {
   candidates: 2000,
   estimatePool: 120,
   postingBudget: 300_000,
-  lookupBudget: 80_000,
 };
 // The threshold is estimated before the first term in more than this share of the works.
 const ESTIMATE_DF_RATIO = 0.002;
 const MIN_ESTIMATE_DF = 1000;
-// Float32 accumulators and bounds round differently from the float64 sums of the probes: pruning
-// keeps this relative margin so that rounding never drops a work that belongs in the top k.
+// Float32 accumulators and bounds round differently from the float64 sums of exact scores:
+// pruning keeps this relative margin so that rounding never drops a work that belongs in the top k.
 const PRUNE_SLACK = 1 + 1e-4;
-// A seek costs about as much as reading this many postings in order.
-const WALK_RATIO = 16;
+// Fibonacci hashing of a term's position in a segment, for the per-query term tables.
+const HASH_MULTIPLIER = 0x9e3779b1;
 
 /** Counters of the last search, for the benchmark and the tests. */
 export interface SearchTrace {
@@ -194,8 +191,9 @@ export interface SearchTrace {
   essentialTerms: number;
   /** Postings read by those terms. */
   essentialPostings: number;
-  /** Works the remaining terms were looked up for, and those still in the running at the end. */
+  /** Works that could still reach the top k after those terms (at most `candidates`). */
   candidates: number;
+  /** Candidates scored exactly (the rest could no longer reach the k-th best exact score). */
   finalCandidates: number;
 }
 
@@ -208,18 +206,18 @@ interface OrderedTerm {
 }
 
 /**
- * Top-k over a prepared query with MaxScore-style pruning, term at a time (docs/retrieval.md "Query
- * cost"). Terms are taken by decreasing upper bound (their weight times the index's largest
- * tf / (tf + norm) for the term: rare terms come first).
+ * Top-k over a prepared query with MaxScore-style pruning (docs/retrieval.md "Query cost"). Terms
+ * are taken by decreasing upper bound (their weight times the index's largest tf / (tf + norm) for
+ * the term: rare terms come first).
  * 1. Each term is scored over all its postings into a reusable accumulator, until the bounds of
  *    the terms left add up to less than `thresholdBoost` x the threshold. The threshold is a score
  *    k works are known to reach: the k-th best exact score among the `estimatePool` best works by
  *    partial score, estimated before the first long list.
- * 2. The best `candidates` works by partial score that can still reach the threshold get the
- *    remaining terms, looked up through skip entries (every 32nd posting) rather than read in
- *    full; after each term, works that can no longer reach the threshold leave.
- * With `thresholdBoost` 1 and unlimited candidates this is exact (MaxScore); the defaults trade a
- * little of that for speed, measured against exhaustive scoring by the benchmark.
+ * 2. The best `candidates` works by partial score that can still reach the threshold are scored
+ *    exactly, best first, each in one read of its forward row (Segment.forward); they stop once
+ *    the partial score plus the bounds of the terms left falls below the k-th best exact score.
+ * With `thresholdBoost` 1 and unlimited candidates and budget this is exact (MaxScore); the
+ * defaults trade a little of that for speed, measured against exhaustive scoring by the benchmark.
  * One scorer per index; not reentrant (searches are synchronous).
  */
 export class Scorer {
@@ -229,8 +227,13 @@ export class Scorer {
   /** Per query: for term i and segment s, its postings [starts[i*S+s], ends[i*S+s]). */
   private starts = new Int32Array(0);
   private ends = new Int32Array(0);
-  /** Per query: for term i and segment s, its dense row there (Segment.denseTermIds), or -1. */
-  private denseRows = new Int32Array(0);
+  /**
+   * Per query and segment s: an open-addressing table (2^tableBits entries from s << tableBits)
+   * from a query term's position in the segment's termIds to its weight; -1 marks a free entry.
+   */
+  private tableKeys = new Int32Array(0);
+  private tableWeights = new Float64Array(0);
+  private tableBits = 0;
   private readonly tuning: ScorerTuning;
   /** Counters of the last search. */
   trace: SearchTrace = emptyTrace();
@@ -256,7 +259,7 @@ export class Scorer {
       this.acc = new Float32Array(Math.ceil(slotCount * 1.25));
       this.touched = new Int32Array(this.acc.length);
     }
-    const { exhaustive, thresholdBoost, candidates, estimatePool, postingBudget, lookupBudget } = {
+    const { exhaustive, thresholdBoost, candidates, estimatePool, postingBudget } = {
       ...this.tuning,
       ...tuning,
     };
@@ -287,7 +290,7 @@ export class Scorer {
       if (scored + terms[i]!.df > postingBudget && scored > 0) break;
       if (!estimated && terms[i]!.df > estimateDf && this.touchedCount >= k) {
         estimated = true;
-        threshold = this.estimateThreshold(terms, i, k, estimatePool, accept);
+        threshold = this.estimateThreshold(k, estimatePool, accept);
         if (rest[i]! * PRUNE_SLACK < threshold * thresholdBoost) break;
       }
       this.accumulate(terms, i);
@@ -306,21 +309,13 @@ export class Scorer {
             k,
             accept,
           )
-        : this.finishCandidates(
-            terms,
-            i,
-            rest,
-            threshold,
-            Math.max(Math.floor(Math.min(candidates, lookupBudget / (terms.length - i))), 10 * k),
-            k,
-            accept,
-          );
+        : this.finishCandidates(rest[i]!, threshold, Math.max(candidates, k), k, accept);
     for (let j = 0; j < this.touchedCount; j++) acc[touched[j]!] = 0;
     this.touchedCount = 0;
     return top.map(({ slot, score }) => ({ workId: slotWork[slot]!, score: score / query.selfScore }));
   }
 
-  /** The best n works of the accumulator that pass `accept`. */
+  /** The best n works of the accumulator that pass `accept`, best first. */
   private bestTouched(n: number, accept: (slot: number) => boolean): Array<{ slot: number; score: number }> {
     const acc = this.acc;
     const touched = this.touched;
@@ -333,23 +328,39 @@ export class Scorer {
     );
   }
 
-  /** Finds each term's postings in each segment once per query. */
+  /** Finds each term's postings in each segment, and fills the per-segment term tables. */
   private locate(terms: OrderedTerm[]): void {
     const segments = this.index.segments;
     const size = terms.length * segments.length;
     if (this.starts.length < size) {
       this.starts = new Int32Array(size * 2);
       this.ends = new Int32Array(size * 2);
-      this.denseRows = new Int32Array(size * 2);
     }
+    // Tables at most a quarter full: a row entry that is not a query term costs one probe or two.
+    let bits = 4;
+    while (1 << bits < terms.length * 4) bits++;
+    const tableSize = segments.length << bits;
+    if (this.tableKeys.length < tableSize) {
+      this.tableKeys = new Int32Array(tableSize);
+      this.tableWeights = new Float64Array(tableSize);
+    }
+    this.tableBits = bits;
+    const keys = this.tableKeys;
+    keys.fill(-1, 0, tableSize);
+    const mask = (1 << bits) - 1;
     let at = 0;
     for (const t of terms) {
-      for (const seg of segments) {
+      for (let s = 0; s < segments.length; s++) {
+        const seg = segments[s]!;
         const k = findTerm(seg, t.termId);
         this.starts[at] = k < 0 ? 0 : seg.offsets[k]!;
         this.ends[at] = k < 0 ? 0 : seg.offsets[k + 1]!;
-        this.denseRows[at] = k < 0 ? -1 : findDenseRow(seg, t.termId);
         at++;
+        if (k < 0) continue;
+        let h = Math.imul(k, HASH_MULTIPLIER) >>> (32 - bits);
+        while (keys[(s << bits) + h] !== -1) h = (h + 1) & mask;
+        keys[(s << bits) + h] = k;
+        this.tableWeights[(s << bits) + h] = t.weight;
       }
     }
   }
@@ -378,191 +389,160 @@ export class Scorer {
     this.trace.essentialPostings += terms[i]!.df;
   }
 
+  /** A work's score over every query term, from its forward row. */
+  private exactScore(slot: number): number {
+    const segments = this.index.segments;
+    let lo = 0;
+    let hi = segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (segments[mid]!.lastSlot < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    const seg = segments[lo]!;
+    if (slot < seg.firstSlot || slot > seg.lastSlot) return 0;
+    const bits = this.tableBits;
+    const mask = (1 << bits) - 1;
+    const base = lo << bits;
+    const shift = 32 - bits;
+    const keys = this.tableKeys;
+    const weights = this.tableWeights;
+    const forward = seg.forward;
+    const row = slot - seg.firstSlot;
+    const end = seg.forwardOffsets[row + 1]!;
+    const norm = this.index.internals().norms[slot]!;
+    let score = 0;
+    for (let p = seg.forwardOffsets[row]!; p < end; p++) {
+      const entry = forward[p]!;
+      const key = entry >>> 8;
+      let h = Math.imul(key, HASH_MULTIPLIER) >>> shift;
+      for (;;) {
+        const found = keys[base + h]!;
+        if (found === key) {
+          const tf = (entry & 0xff) / TF_SCALE;
+          score += (weights[base + h]! * tf) / (tf + norm);
+          break;
+        }
+        if (found < 0) break;
+        h = (h + 1) & mask;
+      }
+    }
+    return score;
+  }
+
   /**
    * A score the k-th best work is known to reach: the k-th best exact score among the `pool` best
-   * works by their partial scores (terms before `from` in the accumulator), the rest looked up.
+   * works by their partial scores.
    */
-  private estimateThreshold(
-    terms: OrderedTerm[],
-    from: number,
-    k: number,
-    pool: number,
-    accept: (slot: number) => boolean,
-  ): number {
-    const acc = this.acc;
+  private estimateThreshold(k: number, pool: number, accept: (slot: number) => boolean): number {
     const best = this.bestTouched(Math.max(pool, k), accept);
     if (best.length < k) return 0;
-    const slots = Int32Array.from(best, (b) => b.slot).sort();
-    const scores = new Float64Array(slots.length);
-    for (let j = 0; j < slots.length; j++) scores[j] = acc[slots[j]!]!;
-    const norms = this.normsOf(slots, slots.length);
-    for (let t = from; t < terms.length; t++) this.lookUp(terms, t, slots, norms, scores, slots.length);
-    scores.sort();
-    // Float32 partial sums: step a hair below, so that the k-th work itself is never pruned.
+    const scores = Float64Array.from(best, (b) => this.exactScore(b.slot)).sort();
+    // Rounding: step a hair below, so that the k-th work itself is never pruned.
     return scores[scores.length - k]! / PRUNE_SLACK;
   }
 
   /**
-   * The best `cap` works by partial score that can still reach the threshold get the remaining
-   * terms, one at a time; after each, works that can no longer reach it leave. Returns the top k.
+   * The best `cap` works by partial score that can still reach the threshold (with at most
+   * `reach` from the terms not accumulated), scored exactly in order of partial score until that
+   * order's bound falls below the k-th best exact score. Returns the top k.
    */
   private finishCandidates(
-    terms: OrderedTerm[],
-    from: number,
-    rest: Float64Array,
+    reach: number,
     threshold: number,
     cap: number,
     k: number,
     accept: (slot: number) => boolean,
   ): Array<{ slot: number; score: number }> {
     const acc = this.acc;
-    const reach = rest[from]!;
     const pool = this.bestTouched(
       cap,
       (slot) => (acc[slot]! + reach) * PRUNE_SLACK >= threshold && accept(slot),
     );
-    let n = pool.length;
-    const slots = Int32Array.from(pool, (p) => p.slot).sort();
-    const scores = new Float64Array(n);
-    for (let j = 0; j < n; j++) scores[j] = acc[slots[j]!]!;
-    const norms = this.normsOf(slots, n);
-    this.trace.candidates = n;
-    for (let t = from; t < terms.length && n > 0; t++) {
-      this.lookUp(terms, t, slots, norms, scores, n);
-      const left = rest[t + 1]!;
-      let kept = 0;
-      for (let j = 0; j < n; j++) {
-        if ((scores[j]! + left) * PRUNE_SLACK < threshold) continue;
-        slots[kept] = slots[j]!;
-        scores[kept] = scores[j]!;
-        norms[kept] = norms[j]!;
-        kept++;
-      }
-      n = kept;
+    this.trace.candidates = pool.length;
+    const top = new TopK(k);
+    let scored = 0;
+    for (const { slot, score: partial } of pool) {
+      // Best partial first: once one cannot reach the k-th best exact score, none after can.
+      if ((partial + reach) * PRUNE_SLACK < Math.max(threshold, top.floor)) break;
+      top.offer(slot, this.exactScore(slot));
+      scored++;
     }
-    this.trace.finalCandidates = n;
-    return selectTop(
-      n,
-      (j) => slots[j]!,
-      (j) => scores[j]!,
-      k,
-      () => true,
-    );
+    this.trace.finalCandidates = scored;
+    return top.sorted();
   }
-
-  /** The length norms of the first n slots, read once rather than once per term. */
-  private normsOf(slots: Int32Array, n: number): Float32Array {
-    const { norms } = this.index.internals();
-    const out = new Float32Array(n);
-    for (let j = 0; j < n; j++) out[j] = norms[slots[j]!]!;
-    return out;
-  }
-
-  /** Adds term t's contributions to the first n of the given slots (ascending; `norms` theirs). */
-  private lookUp(
-    terms: OrderedTerm[],
-    t: number,
-    slots: Int32Array,
-    norms: Float32Array,
-    scores: Float64Array,
-    n: number,
-  ): void {
-    const segments = this.index.segments;
-    const w = terms[t]!.weight;
-    let c = 0;
-    for (let s = 0; s < segments.length && c < n; s++) {
-      const seg = segments[s]!;
-      let p = this.starts[t * segments.length + s]!;
-      const end = this.ends[t * segments.length + s]!;
-      if (p === end) {
-        while (c < n && slots[c]! <= seg.lastSlot) c++;
-        continue;
-      }
-      const postings = seg.slots;
-      let to = c;
-      while (to < n && slots[to]! <= seg.lastSlot) to++;
-      const row = this.denseRows[t * segments.length + s]!;
-      if (row >= 0) {
-        // A common term: its tf for each candidate is one read in the dense row.
-        const base = row * (seg.lastSlot - seg.firstSlot + 1) - seg.firstSlot;
-        const dense = seg.denseTfs;
-        for (; c < to; c++) {
-          const target = slots[c]!;
-          const raw = dense[base + target]!;
-          if (raw > 0) {
-            const tf = raw / TF_SCALE;
-            scores[c] = scores[c]! + (w * tf) / (tf + norms[c]!);
-          }
-        }
-        continue;
-      }
-      if (end - p < (to - c) * WALK_RATIO) {
-        // Candidates dense in the list: one merge through both beats a seek per candidate.
-        for (; c < to; c++) {
-          const target = slots[c]!;
-          while (p < end && postings[p]! < target) p++;
-          if (p === end) break;
-          if (postings[p] === target) {
-            const tf = seg.tfs[p]! / TF_SCALE;
-            scores[c] = scores[c]! + (w * tf) / (tf + norms[c]!);
-          }
-        }
-        c = to;
-        continue;
-      }
-      for (; c < to; c++) {
-        const target = slots[c]!;
-        p = seek(postings, seg.skips, p, end, target);
-        if (p === end) {
-          c = to;
-          break;
-        }
-        if (postings[p] === target) {
-          const tf = seg.tfs[p]! / TF_SCALE;
-          scores[c] = scores[c]! + (w * tf) / (tf + norms[c]!);
-        }
-      }
-    }
-  }
-}
-
-/**
- * First index in [from, end) whose slot is >= target. Gallops over the skip entries (the slot of
- * every SKIP_INTERVAL-th posting: a small array that stays in cache), then bisects one block.
- */
-function seek(slots: Int32Array, skips: Int32Array, from: number, end: number, target: number): number {
-  if (from >= end || slots[from]! >= target) return from;
-  // Blocks from `from`'s own on: skips[lo] < target holds for lo = from's block.
-  let lo = from >> SKIP_SHIFT;
-  const lastBlock = (end - 1) >> SKIP_SHIFT;
-  let hi = lo + 1;
-  let step = 1;
-  while (hi <= lastBlock && skips[hi]! < target) {
-    lo = hi;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > lastBlock + 1) hi = lastBlock + 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (skips[mid]! < target) lo = mid;
-    else hi = mid;
-  }
-  let a = Math.max(from, lo << SKIP_SHIFT);
-  let z = Math.min(end, (lo + 1) << SKIP_SHIFT);
-  while (a < z) {
-    const mid = (a + z) >>> 1;
-    if (slots[mid]! < target) a = mid + 1;
-    else z = mid;
-  }
-  return a;
 }
 
 function emptyTrace(): SearchTrace {
   return { terms: 0, essentialTerms: 0, essentialPostings: 0, candidates: 0, finalCandidates: 0 };
 }
 
-/** The k best of n scored slots (a bounded min-heap), best first, ties by slot. */
+/**
+ * The best k (score, slot) pairs offered: higher score first, the lower slot on a tie (so the
+ * order does not depend on the order of offers). A bounded min-heap with the worst at the root.
+ */
+class TopK {
+  private readonly scores: Float64Array;
+  private readonly slots: Int32Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.scores = new Float64Array(Math.max(0, k));
+    this.slots = new Int32Array(Math.max(0, k));
+  }
+
+  /** The k-th best score once k pairs are in, else 0: an offer below it cannot enter. */
+  get floor(): number {
+    return this.size === this.k ? this.scores[0]! : 0;
+  }
+
+  offer(slot: number, score: number): void {
+    if (score <= 0 || this.k === 0) return;
+    const scores = this.scores;
+    const slots = this.slots;
+    if (this.size < this.k) {
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!worse(score, slot, scores[p]!, slots[p]!)) break;
+        scores[i] = scores[p]!;
+        slots[i] = slots[p]!;
+        i = p;
+      }
+      scores[i] = score;
+      slots[i] = slot;
+      return;
+    }
+    if (!worse(scores[0]!, slots[0]!, score, slot)) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const c = r < this.size && worse(scores[r]!, slots[r]!, scores[l]!, slots[l]!) ? r : l;
+      if (!worse(scores[c]!, slots[c]!, score, slot)) break;
+      scores[i] = scores[c]!;
+      slots[i] = slots[c]!;
+      i = c;
+    }
+    scores[i] = score;
+    slots[i] = slot;
+  }
+
+  sorted(): Array<{ slot: number; score: number }> {
+    const out: Array<{ slot: number; score: number }> = [];
+    for (let i = 0; i < this.size; i++) out.push({ slot: this.slots[i]!, score: this.scores[i]! });
+    out.sort((x, y) => y.score - x.score || x.slot - y.slot);
+    return out;
+  }
+}
+
+/** Whether (a, slotA) ranks below (b, slotB). */
+function worse(a: number, slotA: number, b: number, slotB: number): boolean {
+  return a < b || (a === b && slotA > slotB);
+}
+
+/** The k best of n scored slots that pass `accept`, best first, ties by slot. */
 function selectTop(
   n: number,
   slotAt: (i: number) => number,
@@ -570,46 +550,14 @@ function selectTop(
   k: number,
   accept: (slot: number) => boolean,
 ): Array<{ slot: number; score: number }> {
-  k = Math.min(k, n);
-  const scores = new Float64Array(k);
-  const heapSlots = new Int32Array(k);
-  let size = 0;
+  const top = new TopK(Math.min(k, n));
   for (let j = 0; j < n; j++) {
     const v = scoreAt(j);
-    if (v <= 0 || (size === k && v <= scores[0]!)) continue;
+    if (v <= 0 || v < top.floor) continue;
     const s = slotAt(j);
-    if (!accept(s)) continue;
-    if (size < k) {
-      let i = size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (scores[p]! <= v) break;
-        scores[i] = scores[p]!;
-        heapSlots[i] = heapSlots[p]!;
-        i = p;
-      }
-      scores[i] = v;
-      heapSlots[i] = s;
-    } else {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const r = l + 1;
-        const c = r < size && scores[r]! < scores[l]! ? r : l;
-        if (scores[c]! >= v) break;
-        scores[i] = scores[c]!;
-        heapSlots[i] = heapSlots[c]!;
-        i = c;
-      }
-      scores[i] = v;
-      heapSlots[i] = s;
-    }
+    if (accept(s)) top.offer(s, v);
   }
-  const out: Array<{ slot: number; score: number }> = [];
-  for (let i = 0; i < size; i++) out.push({ slot: heapSlots[i]!, score: scores[i]! });
-  out.sort((x, y) => y.score - x.score || x.slot - y.slot);
-  return out;
+  return top.sorted();
 }
 
 /**

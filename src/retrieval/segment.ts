@@ -5,14 +5,12 @@
 /** Term frequencies are stored in quarter units in one byte (weighted field counts up to 63.75). */
 export const TF_SCALE = 4;
 export const TF_MAX = 255;
-/** Every 2^SKIP_SHIFT-th posting's slot is copied into `skips`, so lookups can jump ahead cheaply. */
-export const SKIP_SHIFT = 5;
 /**
- * A term in at least this share of a segment's works also gets a dense row of tfs, one byte per
- * slot: looking a candidate up there is one read instead of a search. At 1M works, 1/16 costs
- * ~300 MB and made queries ~9% faster than 1/8 (~120 MB); docs/benchmarks/retrieval.md.
+ * A segment holds at most this many postings, so at most this many distinct terms: a forward entry
+ * packs a term's position in `termIds` into 24 bits beside its 8-bit tf. (50,000 works of ACL
+ * abstracts are ~6.4M postings.)
  */
-export const DENSE_SHARE = 1 / 16;
+export const MAX_SEGMENT_POSTINGS = 1 << 24;
 
 export interface Segment {
   /** Sorted ids of the terms that have postings here. */
@@ -21,15 +19,14 @@ export interface Segment {
   readonly offsets: Int32Array;
   readonly slots: Int32Array;
   readonly tfs: Uint8Array;
-  /** skips[j] = slots[j << SKIP_SHIFT]: the scorer jumps through long lists by these (search.ts). */
-  readonly skips: Int32Array;
   /**
-   * The commonest terms (in at least DENSE_SHARE of the works), sorted, and their tfs by slot:
-   * row r holds denseTfs[r * width + slot - firstSlot] (0 where absent), width = lastSlot -
-   * firstSlot + 1. Looking a work up there is one read, where the postings need a search.
+   * The same postings by slot (a forward index), for scoring a candidate work exactly in one
+   * read of its row: entry `(k << 8) | tf` says the work holds term termIds[k] with that tf, k
+   * ascending within a row. The row of slot s is forward[forwardOffsets[s - firstSlot] ..
+   * forwardOffsets[s - firstSlot + 1]) (empty for a slot without postings here).
    */
-  readonly denseTermIds: Int32Array;
-  readonly denseTfs: Uint8Array;
+  readonly forward: Int32Array;
+  readonly forwardOffsets: Int32Array;
   readonly firstSlot: number;
   readonly lastSlot: number;
 }
@@ -42,35 +39,31 @@ export function sharedUint8(n: number): Uint8Array {
   return new Uint8Array(new SharedArrayBuffer(Math.max(1, n)), 0, n);
 }
 
-export function skipsOf(slots: Int32Array): Int32Array {
-  const n = (slots.length + (1 << SKIP_SHIFT) - 1) >> SKIP_SHIFT;
-  const skips = sharedInt32(n);
-  for (let j = 0; j < n; j++) skips[j] = slots[j << SKIP_SHIFT]!;
-  return skips;
-}
-
-/** Dense rows of the segment's commonest terms (see Segment.denseTermIds). */
-export function denseRowsOf(
+/** The forward rows of a segment's postings (see Segment.forward): the postings transposed. */
+export function forwardOf(
   termIds: Int32Array,
   offsets: Int32Array,
   slots: Int32Array,
   tfs: Uint8Array,
   firstSlot: number,
   lastSlot: number,
-): { denseTermIds: Int32Array; denseTfs: Uint8Array } {
-  const width = lastSlot - firstSlot + 1;
-  const rows: number[] = [];
+): { forward: Int32Array; forwardOffsets: Int32Array } {
+  if (termIds.length > MAX_SEGMENT_POSTINGS) throw new Error(`segment of ${termIds.length} terms`);
+  const width = Math.max(0, lastSlot - firstSlot + 1);
+  const forwardOffsets = sharedInt32(width + 1);
+  const n = slots.length;
+  // Counts per slot, then starts; forwardOffsets[j + 1] serves as row j's cursor while filling.
+  for (let p = 0; p < n; p++) forwardOffsets[slots[p]! - firstSlot + 1]!++;
+  for (let j = 0; j < width; j++) forwardOffsets[j + 1]! += forwardOffsets[j]!;
+  const cursor = forwardOffsets.slice(0, width);
+  const forward = sharedInt32(n);
+  // Terms in ascending order, so each row comes out sorted by k.
   for (let k = 0; k < termIds.length; k++) {
-    if (width > 0 && offsets[k + 1]! - offsets[k]! >= width * DENSE_SHARE) rows.push(k);
+    for (let p = offsets[k]!, end = offsets[k + 1]!; p < end; p++) {
+      forward[cursor[slots[p]! - firstSlot]!++] = (k << 8) | tfs[p]!;
+    }
   }
-  const denseTermIds = sharedInt32(rows.length);
-  const denseTfs = sharedUint8(rows.length * Math.max(0, width));
-  rows.forEach((k, r) => {
-    denseTermIds[r] = termIds[k]!;
-    const base = r * width - firstSlot;
-    for (let p = offsets[k]!; p < offsets[k + 1]!; p++) denseTfs[base + slots[p]!] = tfs[p]!;
-  });
-  return { denseTermIds, denseTfs };
+  return { forward, forwardOffsets };
 }
 
 /** Index of `value` in the ascending `ids`, or -1. */
@@ -85,11 +78,6 @@ function indexOfSorted(ids: ArrayLike<number>, value: number): number {
     else return mid;
   }
   return -1;
-}
-
-/** Row of `termId` in the segment's dense rows, or -1. */
-export function findDenseRow(segment: Segment, termId: number): number {
-  return indexOfSorted(segment.denseTermIds, termId);
 }
 
 /** Index in `segment.termIds` of `termId`, or -1. */
@@ -117,8 +105,6 @@ export class PostingBuffer {
   private slots = new Int32Array(1024);
   private tfs = new Uint8Array(1024);
   length = 0;
-  firstSlot = -1;
-  lastSlot = -1;
 
   add(termId: number, slot: number, tf: number): void {
     if (this.length === this.terms.length) this.grow();
@@ -126,8 +112,6 @@ export class PostingBuffer {
     this.terms[i] = termId;
     this.slots[i] = slot;
     this.tfs[i] = Math.min(TF_MAX, Math.max(1, Math.round(tf * TF_SCALE)));
-    if (this.firstSlot < 0) this.firstSlot = slot;
-    this.lastSlot = slot;
   }
 
   private grow(): void {
@@ -143,8 +127,11 @@ export class PostingBuffer {
     this.tfs = tfs;
   }
 
-  /** Counting sort by term; stable, so each term's slots stay ascending. */
-  seal(): Segment {
+  /**
+   * Counting sort by term; stable, so each term's slots stay ascending. The segment covers slots
+   * firstSlot..lastSlot (works without any term included, so the range can exceed the buffer's).
+   */
+  seal(firstSlot: number, lastSlot: number): Segment {
     const n = this.length;
     let maxTerm = -1;
     for (let i = 0; i < n; i++) if (this.terms[i]! > maxTerm) maxTerm = this.terms[i]!;
@@ -175,10 +162,8 @@ export class PostingBuffer {
       slots[pos] = this.slots[i]!;
       tfs[pos] = this.tfs[i]!;
     }
-    const { firstSlot, lastSlot } = this;
-    const skips = skipsOf(slots);
-    const dense = denseRowsOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
-    return { termIds, offsets, slots, tfs, skips, ...dense, firstSlot, lastSlot };
+    const rows = forwardOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
+    return { termIds, offsets, slots, tfs, ...rows, firstSlot, lastSlot };
   }
 }
 
@@ -235,6 +220,6 @@ export function mergeSegments(
   }
   const firstSlot = segments[0]?.firstSlot ?? -1;
   const lastSlot = segments[segments.length - 1]?.lastSlot ?? -1;
-  const dense = denseRowsOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
-  return { termIds, offsets, slots, tfs, skips: skipsOf(slots), ...dense, firstSlot, lastSlot };
+  const rows = forwardOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
+  return { termIds, offsets, slots, tfs, ...rows, firstSlot, lastSlot };
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/retrieval/bm25-index.ts';
 import { Scorer, prepareQuery, type SearchHit } from '../../src/retrieval/search.ts';
-import { TF_SCALE, findTerm } from '../../src/retrieval/segment.ts';
+import { TF_SCALE } from '../../src/retrieval/segment.ts';
 
 /** Deterministic PRNG (mulberry32), so the fixture corpus is the same on every run. */
 function random(seed: number): () => number {
@@ -170,36 +170,32 @@ describe('pruned scoring', () => {
     const { bounds, norms } = index.internals();
     let postings = 0;
     let aboveBound = 0;
-    let wrongSkips = 0;
-    let denseRows = 0;
-    let wrongDenseRows = 0;
+    let forwardEntries = 0;
+    let wrongForward = 0;
     for (const seg of index.segments) {
+      const width = seg.lastSlot - seg.firstSlot + 1;
+      // The postings as the forward rows should hold them: per slot, (k << 8) | tf by ascending k.
+      const expected: number[][] = Array.from({ length: width }, () => []);
       for (let k = 0; k < seg.termIds.length; k++) {
         const t = seg.termIds[k]!;
         for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++) {
           const tf = seg.tfs[p]! / TF_SCALE;
           if (tf / (tf + norms[seg.slots[p]!]!) > bounds[t]!) aboveBound++;
           postings++;
+          expected[seg.slots[p]! - seg.firstSlot]!.push((k << 8) | seg.tfs[p]!);
         }
       }
-      // Skip entries are the slots of every 32nd posting.
-      for (let j = 0; j < seg.skips.length; j++) if (seg.skips[j] !== seg.slots[j * 32]) wrongSkips++;
-      // Dense rows hold the same tfs as the postings of their (common) terms.
-      const width = seg.lastSlot - seg.firstSlot + 1;
-      seg.denseTermIds.forEach((termId, row) => {
-        denseRows++;
-        const expected = new Uint8Array(width);
-        const k = findTerm(seg, termId);
-        for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++)
-          expected[seg.slots[p]! - seg.firstSlot] = seg.tfs[p]!;
-        if (!expected.every((tf, i) => seg.denseTfs[row * width + i] === tf)) wrongDenseRows++;
-      });
+      expect(seg.forwardOffsets.length).toBe(width + 1);
+      for (let row = 0; row < width; row++) {
+        const got = Array.from(seg.forward.subarray(seg.forwardOffsets[row]!, seg.forwardOffsets[row + 1]!));
+        forwardEntries += got.length;
+        if (got.join() !== expected[row]!.join()) wrongForward++;
+      }
     }
     expect(postings).toBeGreaterThan(50_000);
-    expect(denseRows).toBeGreaterThan(0);
-    expect(wrongDenseRows).toBe(0);
+    expect(forwardEntries).toBe(postings);
+    expect(wrongForward).toBe(0);
     expect(aboveBound).toBe(0);
-    expect(wrongSkips).toBe(0);
 
     const scorer = new Scorer(index);
     for (const fields of queries(10, 5)) {

@@ -59,7 +59,7 @@ describe('index segments', () => {
     expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(false);
   });
 
-  it('pruned scoring (rare terms in full, common ones looked up for few candidates) matches exhaustive scoring', () => {
+  it('pruned scoring (rare terms in full, common ones counted for few candidates) matches exhaustive scoring', () => {
     const index = new Bm25Index({ segmentWorks: 700 });
     // 5,000 works: "common" in all, "usual" in every other one, "topic<n>" in 1 of 50.
     for (let i = 0; i < 5000; i++) {
@@ -82,5 +82,33 @@ describe('index segments', () => {
     for (const h of fast.slice(0, 5)) expect(exactScore.get(h.workId)).toBeCloseTo(h.score, 5);
     // The best works have every term: topic7, usual (even ids), filler3.
     expect(fast[0]!.score).toBeGreaterThan(fast[fast.length - 1]!.score);
+  });
+
+  it('gives works without terms empty forward rows, also at the edges of a segment', () => {
+    const index = new Bm25Index({ segmentWorks: 10 });
+    // Works 1-3 and 10 have no indexed term (empty, stop words only); segments cover slots 0-9, 10-19.
+    for (let i = 1; i <= 20; i++) {
+      const title = i <= 3 || i === 10 ? (i === 2 ? 'the of and' : '') : `graph w${i} w${i % 3}`;
+      index.upsert({ workId: i, title, abstract: null, year: null, changeSeq: i });
+    }
+    index.flush();
+    const [first] = index.segments;
+    expect(first!.firstSlot).toBe(0);
+    expect(first!.forwardOffsets.length).toBe(11);
+    for (const slot of [0, 1, 2, 9])
+      expect(first!.forwardOffsets[slot + 1]).toBe(first!.forwardOffsets[slot]);
+    const scorer = new Scorer(index);
+    const query = prepareQuery(index, [{ text: 'graph w4 w7 w2', weight: 1 }]);
+    const exact = scorer.search(query, 5, undefined, { exhaustive: true });
+    expect(exact.map((h) => h.workId)).toEqual([4, 7, 5, 8, 11]);
+    // The rarest term alone in full (a posting budget of 1), the others from the forward rows.
+    const pruned = scorer.search(query, 1, undefined, {
+      thresholdBoost: 1,
+      candidates: 1e9,
+      postingBudget: 1,
+    });
+    expect(scorer.trace.essentialTerms).toBe(1);
+    expect(pruned.map((h) => h.workId)).toEqual([4]);
+    expect(pruned[0]!.score).toBeCloseTo(exact[0]!.score, 6);
   });
 });
