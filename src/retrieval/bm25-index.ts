@@ -7,6 +7,7 @@ import { stemmer } from 'stemmer';
 import { BIGRAM_SEPARATOR, analyze, forEachWord, isContentWord, type AnalyzedText } from './analyzer.ts';
 import { PairTable } from './pair-table.ts';
 import {
+  IMPACT_SCALE,
   MAX_SEGMENT_POSTINGS,
   PostingBuffer,
   TF_SCALE,
@@ -270,8 +271,9 @@ export class Bm25Index {
     if (avg > 0 && Math.abs(avg - this.normAverage) / avg > 0.01) {
       this.normAverage = avg;
       for (let s = 0; s < this.slotCount; s++) this.slotNorm[s] = this.norm(this.slotLength[s]!);
-      // Bounds follow the norms. Computed aside and copied in, so a search running meanwhile in
-      // the worker never sees a half-cleared table.
+      // Bounds and impacts follow the norms. Bounds are computed aside and copied in, so a search
+      // running meanwhile in the worker never sees a half-cleared table; impacts are rewritten in
+      // place, as the norms are (such a search may rank with a mix of old and new).
       const bounds = new Float32Array(this.termBound.length);
       for (const seg of this.segments) this.raiseBounds(seg, bounds);
       this.termBound.set(bounds);
@@ -330,16 +332,20 @@ export class Bm25Index {
     this.segmentStored.push(to - from + 1);
   }
 
-  /** Raises each term's bound to the largest tf / (tf + norm) among the segment's postings. */
+  /**
+   * Sets each posting's impact (Segment.impacts) from the current norms, and raises each term's
+   * bound to the largest tf / (tf + norm) among the segment's postings.
+   */
   private raiseBounds(seg: Segment, bounds: Float32Array): void {
-    const { termIds, offsets, slots, tfs } = seg;
+    const { termIds, offsets, slots, tfs, impacts } = seg;
     const norms = this.slotNorm;
     for (let k = 0; k < termIds.length; k++) {
       let best = 0;
       for (let i = offsets[k]!, end = offsets[k + 1]!; i < end; i++) {
-        const tf = tfs[i]!;
-        // tf in quarter units: tf / (tf + 4 norm) is the same ratio as (tf/4) / (tf/4 + norm).
-        const r = tf / (tf + TF_SCALE * norms[slots[i]!]!);
+        const tf = tfs[i]! / TF_SCALE;
+        const r = tf / (tf + norms[slots[i]!]!);
+        // Rounded up: a sum of impacts never falls below the exact partial score.
+        impacts[i] = Math.min(IMPACT_SCALE, Math.ceil(r * IMPACT_SCALE));
         if (r > best) best = r;
       }
       // Rounded up so that float32 storage never makes the bound smaller than a real contribution.
@@ -521,6 +527,7 @@ export class Bm25Index {
         s.offsets.byteLength +
         s.slots.byteLength +
         s.tfs.byteLength +
+        s.impacts.byteLength +
         s.forward.byteLength +
         s.forwardOffsets.byteLength;
     return bytes;

@@ -4,7 +4,7 @@
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
 import { forEachTerm, isBigram } from './analyzer.ts';
 import { LIVE, type Bm25Index } from './bm25-index.ts';
-import { TF_SCALE, findSlot, findTerm, type Segment } from './segment.ts';
+import { IMPACT_SCALE, TF_SCALE, findSlot, findTerm, type Segment } from './segment.ts';
 
 /** What the scorer reads: the index itself, or a search worker's view of its shared arrays. */
 export interface ScoringSource {
@@ -209,8 +209,9 @@ interface OrderedTerm {
  * Top-k over a prepared query with MaxScore-style pruning (docs/retrieval.md "Query cost"). Terms
  * are taken by decreasing upper bound (their weight times the index's largest tf / (tf + norm) for
  * the term: rare terms come first).
- * 1. Each term is scored over all its postings into a reusable accumulator, until the bounds of
- *    the terms left add up to less than `thresholdBoost` x the threshold. The threshold is a score
+ * 1. Each term is scored over all its postings into a reusable accumulator (weight x the
+ *    posting's impact: its tf / (tf + norm) rounded up to a byte, Segment.impacts), until the
+ *    bounds of the terms left add up to less than `thresholdBoost` x the threshold. The threshold is a score
  *    k works are known to reach: the k-th best exact score among the `estimatePool` best works by
  *    partial score, estimated before the first long list.
  * 2. The best `candidates` works by partial score that can still reach the threshold are scored
@@ -293,39 +294,52 @@ export class Scorer {
         threshold = this.estimateThreshold(k, estimatePool, accept);
         if (rest[i]! * PRUNE_SLACK < threshold * thresholdBoost) break;
       }
-      this.accumulate(terms, i);
+      this.accumulateImpacts(terms, i);
       scored += terms[i]!.df;
     }
     if (exhaustive) for (; i < terms.length; i++) this.accumulate(terms, i);
 
-    const acc = this.acc;
-    const touched = this.touched;
-    const top =
-      i === terms.length
-        ? selectTop(
-            this.touchedCount,
-            (j) => touched[j]!,
-            (j) => acc[touched[j]!]!,
-            k,
-            accept,
-          )
-        : this.finishCandidates(rest[i]!, threshold, Math.max(candidates, k), k, accept);
-    for (let j = 0; j < this.touchedCount; j++) acc[touched[j]!] = 0;
-    this.touchedCount = 0;
-    return top.map(({ slot, score }) => ({ workId: slotWork[slot]!, score: score / query.selfScore }));
+    // Partial scores from impacts are rounded up: the candidates get their exact scores.
+    const top = exhaustive
+      ? this.takeBest(k, 0, accept)
+      : this.finishCandidates(rest[i]!, threshold, Math.max(candidates, k), k, accept);
+    const hits: SearchHit[] = [];
+    for (let j = 0; j < top.size; j++)
+      hits.push({ workId: slotWork[top.slots[j]!]!, score: top.scores[j]! / query.selfScore });
+    return hits;
   }
 
-  /** The best n works of the accumulator that pass `accept`, best first. */
-  private bestTouched(n: number, accept: (slot: number) => boolean): Array<{ slot: number; score: number }> {
+  /**
+   * The best n works of the accumulator with a partial score of at least `min` that pass
+   * `accept`, best first, in one pass over the touched list that also clears the accumulator
+   * for the next search.
+   */
+  private takeBest(n: number, min: number, accept: (slot: number) => boolean): Ranked {
     const acc = this.acc;
     const touched = this.touched;
-    return selectTop(
-      this.touchedCount,
-      (j) => touched[j]!,
-      (j) => acc[touched[j]!]!,
-      n,
-      accept,
-    );
+    const top = new TopK(Math.min(n, this.touchedCount));
+    for (let j = 0; j < this.touchedCount; j++) {
+      const slot = touched[j]!;
+      const v = acc[slot]!;
+      acc[slot] = 0;
+      if (v < min || v < top.floor) continue;
+      if (accept(slot)) top.offer(slot, v);
+    }
+    this.touchedCount = 0;
+    return top.ranked();
+  }
+
+  /** The best n works of the accumulator that pass `accept`, best first (the accumulator kept). */
+  private peekBest(n: number, accept: (slot: number) => boolean): Ranked {
+    const acc = this.acc;
+    const touched = this.touched;
+    const top = new TopK(Math.min(n, this.touchedCount));
+    for (let j = 0; j < this.touchedCount; j++) {
+      const slot = touched[j]!;
+      const v = acc[slot]!;
+      if (v >= top.floor && accept(slot)) top.offer(slot, v);
+    }
+    return top.ranked();
   }
 
   /** Finds each term's postings in each segment, and fills the per-segment term tables. */
@@ -365,7 +379,7 @@ export class Scorer {
     }
   }
 
-  /** Adds term i's contributions over all its postings into the accumulator. */
+  /** Adds term i's exact contributions over all its postings (the exhaustive reference). */
   private accumulate(terms: OrderedTerm[], i: number): void {
     const acc = this.acc;
     const touched = this.touched;
@@ -382,6 +396,31 @@ export class Scorer {
         const before = acc[slot]!;
         if (before === 0) touched[n++] = slot;
         acc[slot] = before + (w * tf) / (tf + norms[slot]!);
+      }
+    }
+    this.touchedCount = n;
+    this.trace.essentialTerms++;
+    this.trace.essentialPostings += terms[i]!.df;
+  }
+
+  /**
+   * Adds term i's contributions over all its postings from their impacts: weight x impact, never
+   * below the exact contribution and at most weight / IMPACT_SCALE above it.
+   */
+  private accumulateImpacts(terms: OrderedTerm[], i: number): void {
+    const acc = this.acc;
+    const touched = this.touched;
+    const segments = this.index.segments;
+    const w = terms[i]!.weight / IMPACT_SCALE;
+    let n = this.touchedCount;
+    for (let s = 0; s < segments.length; s++) {
+      const { slots, impacts } = segments[s]!;
+      const end = this.ends[i * segments.length + s]!;
+      for (let p = this.starts[i * segments.length + s]!; p < end; p++) {
+        const slot = slots[p]!;
+        const before = acc[slot]!;
+        if (before === 0) touched[n++] = slot;
+        acc[slot] = before + w * impacts[p]!;
       }
     }
     this.touchedCount = n;
@@ -435,9 +474,11 @@ export class Scorer {
    * works by their partial scores.
    */
   private estimateThreshold(k: number, pool: number, accept: (slot: number) => boolean): number {
-    const best = this.bestTouched(Math.max(pool, k), accept);
-    if (best.length < k) return 0;
-    const scores = Float64Array.from(best, (b) => this.exactScore(b.slot)).sort();
+    const best = this.peekBest(Math.max(pool, k), accept);
+    if (best.size < k) return 0;
+    const scores = new Float64Array(best.size);
+    for (let j = 0; j < best.size; j++) scores[j] = this.exactScore(best.slots[j]!);
+    scores.sort();
     // Rounding: step a hair below, so that the k-th work itself is never pruned.
     return scores[scores.length - k]! / PRUNE_SLACK;
   }
@@ -453,23 +494,20 @@ export class Scorer {
     cap: number,
     k: number,
     accept: (slot: number) => boolean,
-  ): Array<{ slot: number; score: number }> {
-    const acc = this.acc;
-    const pool = this.bestTouched(
-      cap,
-      (slot) => (acc[slot]! + reach) * PRUNE_SLACK >= threshold && accept(slot),
-    );
-    this.trace.candidates = pool.length;
-    const top = new TopK(k);
+  ): Ranked {
+    const pool = this.takeBest(cap, threshold / PRUNE_SLACK - reach, accept);
+    this.trace.candidates = pool.size;
+    const top = new TopK(Math.min(k, pool.size));
     let scored = 0;
-    for (const { slot, score: partial } of pool) {
+    for (let j = 0; j < pool.size; j++) {
       // Best partial first: once one cannot reach the k-th best exact score, none after can.
-      if ((partial + reach) * PRUNE_SLACK < Math.max(threshold, top.floor)) break;
+      if ((pool.scores[j]! + reach) * PRUNE_SLACK < Math.max(threshold, top.floor)) break;
+      const slot = pool.slots[j]!;
       top.offer(slot, this.exactScore(slot));
       scored++;
     }
     this.trace.finalCandidates = scored;
-    return top.sorted();
+    return top.ranked();
   }
 }
 
@@ -529,35 +567,46 @@ class TopK {
     slots[i] = slot;
   }
 
-  sorted(): Array<{ slot: number; score: number }> {
-    const out: Array<{ slot: number; score: number }> = [];
-    for (let i = 0; i < this.size; i++) out.push({ slot: this.slots[i]!, score: this.scores[i]! });
-    out.sort((x, y) => y.score - x.score || x.slot - y.slot);
-    return out;
+  /** The pairs best first; the heap is used up. */
+  ranked(): Ranked {
+    const scores = this.scores;
+    const slots = this.slots;
+    const size = this.size;
+    // Heap sort: the worst goes to the end, again and again.
+    for (let end = size - 1; end > 0; end--) {
+      const score = scores[end]!;
+      const slot = slots[end]!;
+      scores[end] = scores[0]!;
+      slots[end] = slots[0]!;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= end) break;
+        const r = l + 1;
+        const c = r < end && worse(scores[r]!, slots[r]!, scores[l]!, slots[l]!) ? r : l;
+        if (!worse(scores[c]!, slots[c]!, score, slot)) break;
+        scores[i] = scores[c]!;
+        slots[i] = slots[c]!;
+        i = c;
+      }
+      scores[i] = score;
+      slots[i] = slot;
+    }
+    this.size = 0;
+    return { size, slots, scores };
   }
+}
+
+/** Works best first: slots[i] and scores[i] for i < size. */
+interface Ranked {
+  size: number;
+  slots: Int32Array;
+  scores: Float64Array;
 }
 
 /** Whether (a, slotA) ranks below (b, slotB). */
 function worse(a: number, slotA: number, b: number, slotB: number): boolean {
   return a < b || (a === b && slotA > slotB);
-}
-
-/** The k best of n scored slots that pass `accept`, best first, ties by slot. */
-function selectTop(
-  n: number,
-  slotAt: (i: number) => number,
-  scoreAt: (i: number) => number,
-  k: number,
-  accept: (slot: number) => boolean,
-): Array<{ slot: number; score: number }> {
-  const top = new TopK(Math.min(k, n));
-  for (let j = 0; j < n; j++) {
-    const v = scoreAt(j);
-    if (v <= 0 || v < top.floor) continue;
-    const s = slotAt(j);
-    if (accept(s)) top.offer(s, v);
-  }
-  return top.sorted();
 }
 
 /**

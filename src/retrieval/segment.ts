@@ -5,6 +5,8 @@
 /** Term frequencies are stored in quarter units in one byte (weighted field counts up to 63.75). */
 export const TF_SCALE = 4;
 export const TF_MAX = 255;
+/** Impacts are tf / (tf + norm) in units of 1/IMPACT_SCALE, rounded up, in one byte. */
+export const IMPACT_SCALE = 255;
 /**
  * A segment holds at most this many postings, so at most this many distinct terms: a forward entry
  * packs a term's position in `termIds` into 24 bits beside its 8-bit tf. (50,000 works of ACL
@@ -19,6 +21,13 @@ export interface Segment {
   readonly offsets: Int32Array;
   readonly slots: Int32Array;
   readonly tfs: Uint8Array;
+  /**
+   * Parallel to `tfs`: each posting's tf / (tf + norm of its work) x IMPACT_SCALE, rounded up
+   * (never below the real value), so phase 1 of a search adds weight x impact per posting, with
+   * no division and no read of the norms. Set by the index from its norms (Bm25Index.raiseBounds)
+   * when the segment is sealed and again whenever the norms change; merges copy them.
+   */
+  readonly impacts: Uint8Array;
   /**
    * The same postings by slot (a forward index), for scoring a candidate work exactly in one
    * read of its row: entry `(k << 8) | tf` says the work holds term termIds[k] with that tf, k
@@ -163,7 +172,8 @@ export class PostingBuffer {
       tfs[pos] = this.tfs[i]!;
     }
     const rows = forwardOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
-    return { termIds, offsets, slots, tfs, ...rows, firstSlot, lastSlot };
+    const impacts = sharedUint8(n);
+    return { termIds, offsets, slots, tfs, impacts, ...rows, firstSlot, lastSlot };
   }
 }
 
@@ -187,6 +197,7 @@ export function mergeSegments(
   const offsets = sharedInt32(termIds.length + 1);
   let slots = sharedInt32(total);
   let tfs = sharedUint8(total);
+  let impacts = sharedUint8(total);
   const cursors = segments.map(() => 0);
   let pos = 0;
   for (let k = 0; k < termIds.length; k++) {
@@ -204,6 +215,7 @@ export function mergeSegments(
         if (alive[slot] === 1) {
           slots[pos] = slot;
           tfs[pos] = seg.tfs[i]!;
+          impacts[pos] = seg.impacts[i]!;
           pos++;
         } else onDropped(t);
       }
@@ -215,11 +227,14 @@ export function mergeSegments(
     s.set(slots.subarray(0, pos));
     const t = sharedUint8(pos);
     t.set(tfs.subarray(0, pos));
+    const m = sharedUint8(pos);
+    m.set(impacts.subarray(0, pos));
     slots = s;
     tfs = t;
+    impacts = m;
   }
   const firstSlot = segments[0]?.firstSlot ?? -1;
   const lastSlot = segments[segments.length - 1]?.lastSlot ?? -1;
   const rows = forwardOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
-  return { termIds, offsets, slots, tfs, ...rows, firstSlot, lastSlot };
+  return { termIds, offsets, slots, tfs, impacts, ...rows, firstSlot, lastSlot };
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/retrieval/bm25-index.ts';
 import { Scorer, prepareQuery, type SearchHit } from '../../src/retrieval/search.ts';
-import { TF_SCALE } from '../../src/retrieval/segment.ts';
+import { IMPACT_SCALE, TF_SCALE, findTerm } from '../../src/retrieval/segment.ts';
 
 /** Deterministic PRNG (mulberry32), so the fixture corpus is the same on every run. */
 function random(seed: number): () => number {
@@ -142,6 +142,7 @@ describe('pruned scoring', () => {
 
   it('stays exact and keeps its bounds after updates, deletes, merges and norm changes', () => {
     const index = corpus(1500, 300);
+    const normBefore = index.docNorm(index.docOf(1));
     const rnd = random(11);
     // Rewrite a third of the works with longer texts (the average length, hence every norm,
     // moves), delete a tenth, add new ones; flush now and then so segments merge and rewrite.
@@ -166,10 +167,13 @@ describe('pruned scoring', () => {
         changeSeq: 20_000 + i,
       });
     index.flush();
+    // Work 1 was never touched: its norm moved with the average length.
+    expect(Math.abs(index.docNorm(index.docOf(1)) / normBefore - 1)).toBeGreaterThan(0.05);
 
     const { bounds, norms } = index.internals();
     let postings = 0;
     let aboveBound = 0;
+    let wrongImpacts = 0;
     let forwardEntries = 0;
     let wrongForward = 0;
     for (const seg of index.segments) {
@@ -180,7 +184,11 @@ describe('pruned scoring', () => {
         const t = seg.termIds[k]!;
         for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++) {
           const tf = seg.tfs[p]! / TF_SCALE;
-          if (tf / (tf + norms[seg.slots[p]!]!) > bounds[t]!) aboveBound++;
+          const exact = tf / (tf + norms[seg.slots[p]!]!);
+          if (exact > bounds[t]!) aboveBound++;
+          // The impact is the exact ratio rounded up to the next 1/IMPACT_SCALE.
+          const impact = seg.impacts[p]! / IMPACT_SCALE;
+          if (impact < exact || impact - exact >= 1 / IMPACT_SCALE) wrongImpacts++;
           postings++;
           expected[seg.slots[p]! - seg.firstSlot]!.push((k << 8) | seg.tfs[p]!);
         }
@@ -196,6 +204,7 @@ describe('pruned scoring', () => {
     expect(forwardEntries).toBe(postings);
     expect(wrongForward).toBe(0);
     expect(aboveBound).toBe(0);
+    expect(wrongImpacts).toBe(0);
 
     const scorer = new Scorer(index);
     for (const fields of queries(10, 5)) {
@@ -203,6 +212,47 @@ describe('pruned scoring', () => {
       const pruned = scorer.search(query, 40, undefined, EXACT);
       for (const h of pruned) expect(h.workId % 10 === 0 && h.workId <= 1500).toBe(false);
       expectSameRanking(pruned, scorer.search(query, 40, undefined, { exhaustive: true }));
+    }
+  });
+
+  it('adds up impacts to at least the exact score, and at most one quantisation step per term above', () => {
+    const index = corpus(2000, 400);
+    const scorer = new Scorer(index);
+    const { states } = index.internals();
+    for (const fields of queries(8, 21)) {
+      const query = prepareQuery(index, fields, { maxDfRatio: 1 });
+      const exact = new Map(
+        scorer.search(query, 5000, undefined, { exhaustive: true }).map((h) => [h.workId, h.score]),
+      );
+      // Phase 1's partial scores when every term is read in full: weight x impact per posting.
+      const fromImpacts = new Map<number, number>();
+      const slack = new Map<number, number>();
+      for (const t of query.terms) {
+        for (const seg of index.segments) {
+          const k = findTerm(seg, t.termId);
+          if (k < 0) continue;
+          for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++) {
+            const slot = seg.slots[p]!;
+            if (states[slot] !== 1) continue;
+            const workId = index.workIdOf(slot);
+            fromImpacts.set(
+              workId,
+              (fromImpacts.get(workId) ?? 0) + (t.weight * seg.impacts[p]!) / IMPACT_SCALE,
+            );
+            slack.set(workId, (slack.get(workId) ?? 0) + t.weight / IMPACT_SCALE);
+          }
+        }
+      }
+      expect(fromImpacts.size).toBe(exact.size);
+      for (const [workId, score] of exact) {
+        const raw = score * query.selfScore;
+        const quantised = fromImpacts.get(workId)!;
+        expect(quantised).toBeGreaterThanOrEqual(raw * (1 - 1e-6));
+        expect(quantised - raw).toBeLessThanOrEqual(slack.get(workId)! + 1e-9);
+      }
+      // The default settings rank by partial scores from impacts, but return exact scores.
+      for (const h of scorer.search(query, 50))
+        expect(Math.abs(h.score - exact.get(h.workId)!)).toBeLessThan(1e-6 * h.score);
     }
   });
 });
