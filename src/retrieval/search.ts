@@ -156,8 +156,16 @@ export interface ScorerTuning {
    * count only for the candidates.
    */
   thresholdBoost: number;
-  /** At most this many works (the best by partial score; at least k) are candidates. */
+  /**
+   * At most this many works (the best by partial score) are candidates, and at most
+   * `candidateShare` of the indexed works; never fewer than 10 k.
+   */
   candidates: number;
+  /**
+   * In a small corpus 2,000 candidates are a large share of it: at 42k works 1,000 found the same
+   * top 100 as 2,000, in half the time (docs/benchmarks/retrieval.md).
+   */
+  candidateShare: number;
   /** Works whose exact scores set the threshold (the best this many by partial score). */
   estimatePool: number;
   /**
@@ -170,10 +178,11 @@ export interface ScorerTuning {
 
 export const DEFAULT_TUNING: ScorerTuning = {
   exhaustive: false,
-  thresholdBoost: 3,
+  thresholdBoost: 2,
   candidates: 2000,
+  candidateShare: 1 / 40,
   estimatePool: 120,
-  postingBudget: 300_000,
+  postingBudget: 400_000,
 };
 // The threshold is estimated before the first term in more than this share of the works.
 const ESTIMATE_DF_RATIO = 0.002;
@@ -217,7 +226,7 @@ interface OrderedTerm {
  * 2. The best `candidates` works by partial score that can still reach the threshold are scored
  *    exactly, best first, each in one read of its forward row (Segment.forward); they stop once
  *    the partial score plus the bounds of the terms left falls below the k-th best exact score.
- * With `thresholdBoost` 1 and unlimited candidates and budget this is exact (MaxScore); the
+ * With `thresholdBoost` 1 and no cap on candidates or postings this is exact (MaxScore); the
  * defaults trade a little of that for speed, measured against exhaustive scoring by the benchmark.
  * One scorer per index; not reentrant (searches are synchronous).
  */
@@ -260,7 +269,7 @@ export class Scorer {
       this.acc = new Float32Array(Math.ceil(slotCount * 1.25));
       this.touched = new Int32Array(this.acc.length);
     }
-    const { exhaustive, thresholdBoost, candidates, estimatePool, postingBudget } = {
+    const { exhaustive, thresholdBoost, candidates, candidateShare, estimatePool, postingBudget } = {
       ...this.tuning,
       ...tuning,
     };
@@ -302,7 +311,13 @@ export class Scorer {
     // Partial scores from impacts are rounded up: the candidates get their exact scores.
     const top = exhaustive
       ? this.takeBest(k, 0, accept)
-      : this.finishCandidates(rest[i]!, threshold, Math.max(candidates, k), k, accept);
+      : this.finishCandidates(
+          rest[i]!,
+          threshold,
+          Math.max(Math.min(candidates, Math.ceil(candidateShare * index.docCount)), 10 * k),
+          k,
+          accept,
+        );
     const hits: SearchHit[] = [];
     for (let j = 0; j < top.size; j++)
       hits.push({ workId: slotWork[top.slots[j]!]!, score: top.scores[j]! / query.selfScore });

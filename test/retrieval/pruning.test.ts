@@ -43,7 +43,12 @@ function corpus(works: number, segmentWorks: number, seed = 7): Bm25Index {
   return index;
 }
 
-const EXACT = { thresholdBoost: 1, candidates: Number.MAX_SAFE_INTEGER };
+const EXACT = {
+  thresholdBoost: 1,
+  candidates: Number.MAX_SAFE_INTEGER,
+  candidateShare: 1,
+  postingBudget: Number.MAX_SAFE_INTEGER,
+};
 
 /** Same works in the same order, scores equal up to float32 rounding. */
 function expectSameRanking(pruned: SearchHit[], exhaustive: SearchHit[]): void {
