@@ -3,31 +3,56 @@
 // for a few ahead, so the thread stays busy, but no further: memory stays bounded by the window.
 import { Worker } from 'node:worker_threads';
 import type { BatchStream, ParsedBatch, SingleRecord } from './batches.ts';
+import type { InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
+import type { StagedBatch } from './load-works.ts';
+import type { InstitutionRow, SourceRow } from './openalex-work.ts';
 
 export interface BatchThreadOptions {
   kind: string;
   file: string;
   skipLines: number;
   batchSize: number;
+  /** Stage for the initial load from these ids on (works only). */
+  initial?: InitialLoadStart;
 }
 
 export type BatchRequest =
   | { type: 'next'; id: number }
   | { type: 'singles'; id: number; seq: number }
+  | { type: 'restage'; id: number; seq: number }
+  | { type: 'endInitialLoad'; id: number }
+  | { type: 'initialLoadMetrics'; id: number }
   | { type: 'committed'; seq: number };
 
 export type BatchReply =
   | { id: number; ready: true }
   | { id: number; batch: ParsedBatch | null }
   | { id: number; singles: SingleRecord[] }
+  | { id: number; staged: StagedBatch }
+  | { id: number; done: true }
+  | { id: number; metrics: InitialLoadMetrics | null }
   | { id: number; error: string };
+
+/** The thread asks the database side for the ids of sources and institutions (initial load). */
+export interface ResolveRequest {
+  resolve: number;
+  sources: SourceRow[];
+  institutions: InstitutionRow[];
+}
+
+export type ResolveReply =
+  | { resolved: number; sources: Array<[string, number]>; institutions: Array<[string, number]> }
+  | { resolved: number; error: string };
 
 const WORKER = new URL('../infra/ts-worker.js', import.meta.url);
 const ENTRY = new URL('./batch-worker.ts', import.meta.url).href;
 /** Batches parsed ahead of the one being written. */
 const READ_AHEAD = 2;
 
-export async function readBatchesInThread(options: BatchThreadOptions): Promise<BatchStream> {
+export async function readBatchesInThread(
+  options: BatchThreadOptions,
+  resolve?: ResolveEntities,
+): Promise<BatchStream> {
   const worker = new Worker(WORKER, { workerData: { ...options, entry: ENTRY } });
   const waiting = new Map<number, { resolve: (reply: BatchReply) => void; reject: (e: Error) => void }>();
   let failure: Error | null = null;
@@ -39,7 +64,19 @@ export async function readBatchesInThread(options: BatchThreadOptions): Promise<
   const ready = new Promise<void>((resolve, reject) => {
     waiting.set(0, { resolve: () => resolve(), reject });
   });
-  worker.on('message', (reply: BatchReply) => {
+  worker.on('message', (reply: BatchReply | ResolveRequest) => {
+    if ('resolve' in reply) {
+      const answer = (message: ResolveReply) => {
+        if (!failure) worker.postMessage(message);
+      };
+      if (!resolve) answer({ resolved: reply.resolve, error: 'no resolver for the initial load' });
+      else
+        resolve(reply.sources, reply.institutions).then(
+          (ids) => answer({ resolved: reply.resolve, ...ids }),
+          (error: Error) => answer({ resolved: reply.resolve, error: error.message }),
+        );
+      return;
+    }
     const w = waiting.get(reply.id);
     if (!w) return;
     waiting.delete(reply.id);
@@ -51,7 +88,9 @@ export async function readBatchesInThread(options: BatchThreadOptions): Promise<
   await ready;
 
   let lastId = 0;
-  const ask = (request: { type: 'next' } | { type: 'singles'; seq: number }): Promise<BatchReply> => {
+  type Ask =
+    { type: 'next' | 'endInitialLoad' | 'initialLoadMetrics' } | { type: 'singles' | 'restage'; seq: number };
+  const ask = (request: Ask): Promise<BatchReply> => {
     if (failure) return Promise.reject(failure);
     const id = ++lastId;
     const reply = new Promise<BatchReply>((resolve, reject) => waiting.set(id, { resolve, reject }));
@@ -77,6 +116,17 @@ export async function readBatchesInThread(options: BatchThreadOptions): Promise<
     },
     committed(seq) {
       if (!failure) worker.postMessage({ type: 'committed', seq } satisfies BatchRequest);
+    },
+    async restage(seq) {
+      const reply = await ask({ type: 'restage', seq });
+      return 'staged' in reply ? reply.staged : { copies: [] };
+    },
+    async endInitialLoad() {
+      await ask({ type: 'endInitialLoad' });
+    },
+    async initialLoadMetrics() {
+      const reply = await ask({ type: 'initialLoadMetrics' });
+      return 'metrics' in reply ? reply.metrics : null;
     },
     async close() {
       failure ??= new Error('ingest parse thread closed');

@@ -1,15 +1,40 @@
 // The parse thread of an ingest (started by batch-thread.ts): reads and stages batches on request,
 // one request at a time, in the order they came.
 import { parentPort, workerData } from 'node:worker_threads';
-import { readBatches, type RecordStaging } from './batches.ts';
+import { readBatches, type InitialStaging, type RecordStaging } from './batches.ts';
 import { recordKinds, type RecordKindName } from './entities.ts';
-import type { BatchRequest, BatchReply, BatchThreadOptions } from './batch-thread.ts';
+import { InitialLoadStager, type ResolveEntities } from './initial-load.ts';
+import type {
+  BatchRequest,
+  BatchReply,
+  BatchThreadOptions,
+  ResolveReply,
+  ResolveRequest,
+} from './batch-thread.ts';
 
 const options = workerData as BatchThreadOptions & { entry: string };
 const port = parentPort!;
 // One kind per thread: which of the four does not matter to the reading loop.
 const kind = recordKinds[options.kind as RecordKindName] as RecordStaging<unknown>;
-const stream = await readBatches(kind, options.file, options.skipLines, options.batchSize);
+
+// The initial load asks the database side for ids and waits for the answer in the middle of a
+// request; answers come by their own number, not through the request queue.
+const resolving = new Map<number, (reply: ResolveReply) => void>();
+let lastResolve = 0;
+const resolve: ResolveEntities = (sources, institutions) =>
+  new Promise((done, fail) => {
+    const id = ++lastResolve;
+    resolving.set(id, (reply) => {
+      if ('error' in reply) fail(new Error(reply.error));
+      else done({ sources: reply.sources, institutions: reply.institutions });
+    });
+    port.postMessage({ resolve: id, sources, institutions } satisfies ResolveRequest);
+  });
+const initial =
+  options.initial && options.kind === 'works'
+    ? (new InitialLoadStager(options.initial, resolve) as InitialStaging<unknown>)
+    : undefined;
+const stream = await readBatches(kind, options.file, options.skipLines, options.batchSize, initial);
 
 let queue = Promise.resolve();
 
@@ -20,17 +45,37 @@ async function handle(request: BatchRequest): Promise<void> {
       stream.committed(request.seq);
       return;
     }
-    reply =
-      request.type === 'next'
-        ? { id: request.id, batch: await stream.next() }
-        : { id: request.id, singles: await stream.singles(request.seq) };
+    switch (request.type) {
+      case 'next':
+        reply = { id: request.id, batch: await stream.next() };
+        break;
+      case 'singles':
+        reply = { id: request.id, singles: await stream.singles(request.seq) };
+        break;
+      case 'restage':
+        reply = { id: request.id, staged: await stream.restage(request.seq) };
+        break;
+      case 'endInitialLoad':
+        await stream.endInitialLoad();
+        reply = { id: request.id, done: true };
+        break;
+      case 'initialLoadMetrics':
+        reply = { id: request.id, metrics: await stream.initialLoadMetrics() };
+        break;
+    }
   } catch (error) {
     reply = { id: 'id' in request ? request.id : -1, error: (error as Error).stack ?? String(error) };
   }
   port.postMessage(reply);
 }
 
-port.on('message', (request: BatchRequest) => {
-  queue = queue.then(() => handle(request));
+port.on('message', (message: BatchRequest | ResolveReply) => {
+  if ('resolved' in message) {
+    const answer = resolving.get(message.resolved);
+    resolving.delete(message.resolved);
+    answer?.(message);
+    return;
+  }
+  queue = queue.then(() => handle(message));
 });
 port.postMessage({ id: 0, ready: true } satisfies BatchReply);

@@ -3,6 +3,7 @@
 // batch staged as COPY payloads. All of it is CPU work without the database, so it can run in a
 // thread of its own (batch-thread.ts) while the database writes the previous batch.
 import type { BadLine } from './checkpoints.ts';
+import type { InitialBatch, InitialLoadMetrics } from './initial-load.ts';
 import type { StagedBatch } from './load-works.ts';
 import { BadRecord } from './openalex-work.ts';
 import { openRecords } from './record-reader.ts';
@@ -26,6 +27,8 @@ export interface ParsedBatch {
   records: number;
   bad: BadLine[];
   staged: StagedBatch;
+  /** Set when the batch is staged for the initial load (initial-load.ts); `staged` is then empty. */
+  initial?: InitialBatch;
   /** Compressed bytes of the file read so far (for the progress estimate). */
   bytesRead: number;
 }
@@ -43,7 +46,20 @@ export interface BatchStream {
   singles(seq: number): Promise<SingleRecord[]>;
   /** The batch is written: its records are no longer needed. */
   committed(seq: number): void;
+  /** An uncommitted batch staged again for the normal path (after the initial load ended). */
+  restage(seq: number): Promise<StagedBatch>;
+  /** Ends the initial load: the batches from here on are staged for the normal path. */
+  endInitialLoad(): Promise<void>;
+  /** The metrics the initial load computed, at the end of the file; null when there was none. */
+  initialLoadMetrics(): Promise<InitialLoadMetrics | null>;
   close(): Promise<void>;
+}
+
+/** What readBatches needs to stage batches for the initial load (InitialLoadStager). */
+export interface InitialStaging<T> {
+  stage(records: T[]): Promise<InitialBatch | null>;
+  metrics(): InitialLoadMetrics | null;
+  end(): void;
 }
 
 /** Reads `file` from after line `skipLines` in this thread. */
@@ -52,6 +68,7 @@ export async function readBatches<T>(
   file: string,
   skipLines: number,
   batchSize: number,
+  initial?: InitialStaging<T>,
 ): Promise<BatchStream> {
   const source = await openRecords(file, skipLines);
   const lines = source.lines[Symbol.asyncIterator]();
@@ -91,14 +108,25 @@ export async function readBatches<T>(
       if (records.size === 0 && bad.length === 0) return null;
       const kept = [...records.values()];
       uncommitted.set(seq, kept);
+      const forInitialLoad = initial ? await initial.stage(kept.map((r) => r.record)) : null;
       return {
         seq: seq++,
         lastLine,
         records: kept.length,
         bad,
-        staged: kind.stage(kept.map((r) => r.record)),
+        staged: forInitialLoad ? { copies: [] } : kind.stage(kept.map((r) => r.record)),
+        ...(forInitialLoad ? { initial: forInitialLoad } : {}),
         bytesRead: source.bytesRead(),
       };
+    },
+    async restage(batch) {
+      return kind.stage((uncommitted.get(batch) ?? []).map((r) => r.record));
+    },
+    async endInitialLoad() {
+      initial?.end();
+    },
+    async initialLoadMetrics() {
+      return initial?.metrics() ?? null;
     },
     async singles(batch) {
       const kept = uncommitted.get(batch) ?? [];

@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { Option, type Command as Program } from 'commander';
 import { intOption, type RunCommand } from '../cli/options.ts';
-import { PARSE_THREAD_MODES, type ParseThreadMode } from './ingest-runner.ts';
+import {
+  INITIAL_LOAD_MODES,
+  PARSE_THREAD_MODES,
+  type InitialLoadMode,
+  type ParseThreadMode,
+} from './ingest-runner.ts';
 
 export function registerCorpusCli(program: Program, run: RunCommand): void {
   const ingest = program.command('ingest').description('Load scholarly records into the corpus');
@@ -15,13 +20,26 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
           .choices(PARSE_THREAD_MODES)
           .default('auto'),
       )
+      .addOption(
+        new Option(
+          '--initial-load <mode>',
+          'works into an empty corpus: COPY straight into the tables (auto)',
+        )
+          .choices(INITIAL_LOAD_MODES)
+          .default('auto'),
+      )
       // Paths are resolved here: a server reached through the admin channel has another working directory.
-      .action((files: string[], o: { batchSize?: number; parseThread: ParseThreadMode }) =>
-        run(`ingest ${kind}`, {
-          files: files.map((f) => path.resolve(f)),
-          ...(o.batchSize ? { batchSize: o.batchSize } : {}),
-          parseThread: o.parseThread,
-        }),
+      .action(
+        (
+          files: string[],
+          o: { batchSize?: number; parseThread: ParseThreadMode; initialLoad: InitialLoadMode },
+        ) =>
+          run(`ingest ${kind}`, {
+            files: files.map((f) => path.resolve(f)),
+            ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+            parseThread: o.parseThread,
+            initialLoad: o.initialLoad,
+          }),
       );
   }
   ingest

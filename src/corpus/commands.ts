@@ -2,13 +2,20 @@ import { defineCommand } from '../cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
-import { PARSE_THREAD_MODES, type ParseThreadMode, type RecordKind } from './ingest-runner.ts';
+import {
+  INITIAL_LOAD_MODES,
+  PARSE_THREAD_MODES,
+  type InitialLoadMode,
+  type ParseThreadMode,
+  type RecordKind,
+} from './ingest-runner.ts';
 import { ingestRetractions } from './retractions.ts';
 
 interface IngestArgs {
   files: string[];
   batchSize?: number;
   parseThread?: ParseThreadMode;
+  initialLoad?: InitialLoadMode;
 }
 
 function ingestCommand<T>(kind: RecordKind<T>) {
@@ -25,8 +32,12 @@ function ingestCommand<T>(kind: RecordKind<T>) {
       if (!PARSE_THREAD_MODES.includes(parseThread)) {
         throw errors.validation('--parse-thread must be auto, always or never');
       }
+      const initialLoad = args.initialLoad ?? 'auto';
+      if (!INITIAL_LOAD_MODES.includes(initialLoad)) {
+        throw errors.validation('--initial-load must be auto or never');
+      }
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
-      return ingestFiles(ctx, kind, args.files, batchSize, { parseThread });
+      return ingestFiles(ctx, kind, args.files, batchSize, { parseThread, initialLoad });
     },
   });
 }

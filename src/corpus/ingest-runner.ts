@@ -4,9 +4,17 @@
 import type { CommandContext } from '../cli/command.ts';
 import type { Database, Transaction } from '../infra/db/index.ts';
 import { readBatchesInThread } from './batch-thread.ts';
-import { readBatches, type BatchStream, type ParsedBatch, type RecordStaging } from './batches.ts';
+import {
+  readBatches,
+  type BatchStream,
+  type InitialStaging,
+  type ParsedBatch,
+  type RecordStaging,
+} from './batches.ts';
 import { recordKinds } from './entities.ts';
 import { advance, finishFile, startFile, type BadLine } from './checkpoints.ts';
+import { InitialLoadStager, type InitialBatch } from './initial-load.ts';
+import { entityResolver, finishInitialLoad, initialLoadStart, writeInitialBatch } from './initial-load-db.ts';
 import type { StagedBatch } from './load-works.ts';
 import { openRecords } from './record-reader.ts';
 
@@ -23,10 +31,15 @@ export interface FileReport {
   bad_count: number;
   /** The first 100 bad records, by line. */
   bad_records: BadLine[];
+  /** The whole file went in by the initial load (works into an empty corpus; initial-load.ts). */
+  initial_load: boolean;
 }
 
 export const PARSE_THREAD_MODES = ['auto', 'always', 'never'] as const;
 export type ParseThreadMode = (typeof PARSE_THREAD_MODES)[number];
+
+export const INITIAL_LOAD_MODES = ['auto', 'never'] as const;
+export type InitialLoadMode = (typeof INITIAL_LOAD_MODES)[number];
 
 export interface IngestOptions {
   /**
@@ -34,7 +47,19 @@ export interface IngestOptions {
    * ms to start, more than a small file takes to read).
    */
   parseThread?: ParseThreadMode;
+  /**
+   * Works into an empty corpus: 'auto' takes the initial load (initial-load.ts: COPY straight into the
+   * tables, metrics computed while reading); 'never' always takes the normal path.
+   */
+  initialLoad?: InitialLoadMode;
   signal?: AbortSignal;
+}
+
+/** What a file's ingest leaves for the end of the run, beside its report. */
+export interface FileOutcome {
+  report: FileReport;
+  /** Name keys of authors whose metrics the initial load wrote (no longer queued): to relink. */
+  relinkNameKeys: string[];
 }
 
 export const PARSE_THREAD_MIN_BYTES = 2 * 1024 * 1024;
@@ -87,13 +112,38 @@ async function writeBatch<T>(
   return ok;
 }
 
+/** Writes an initial-load batch with its checkpoint; false when it must go through the normal path. */
+async function writeInitial(db: Database, fileKey: string, batch: ParsedBatch, initial: InitialBatch) {
+  try {
+    return await db.transaction(async (tx) => {
+      if (!(await writeInitialBatch(db, tx, initial))) return false;
+      await advance(tx, fileKey, batch.lastLine, batch.records, batch.bad);
+      return true;
+    });
+  } catch (error) {
+    // A record the database refuses, or a key someone else wrote meanwhile: the normal path sorts it out.
+    if (isDatabaseUnavailable(error)) throw error;
+    return false;
+  }
+}
+
+/** Runs async work one piece at a time, in call order. */
+function serial() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <R>(work: () => Promise<R>): Promise<R> => {
+    const run = tail.then(work);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
 export async function ingestFile<T>(
   ctx: Pick<CommandContext, 'db' | 'progress'>,
   kind: RecordKind<T>,
   file: string,
   batchSize: number,
   options: IngestOptions = {},
-): Promise<FileReport> {
+): Promise<FileOutcome> {
   const { db } = ctx;
   const probe = await openRecords(file);
   const checkpoint = await startFile(db, kind.kind, file, probe.size, probe.mtimeMs);
@@ -102,9 +152,33 @@ export async function ingestFile<T>(
     // The thread finds its kind by name: only the registered kinds can be read there.
     (recordKinds as Record<string, unknown>)[kind.kind] === kind &&
     (mode === 'always' || (mode === 'auto' && probe.size >= PARSE_THREAD_MIN_BYTES));
+  const initialStart =
+    kind === (recordKinds.works as unknown) && (options.initialLoad ?? 'auto') === 'auto'
+      ? await initialLoadStart(db)
+      : null;
+  // The initial load's resolving of source and institution ids (asked by the reader, ahead) and the
+  // batches' writes take turns, so that their row locks never cross.
+  const exclusive = serial();
+  const resolver = entityResolver(db);
+  const resolve: typeof resolver = (sources, institutions) =>
+    exclusive(() => resolver(sources, institutions));
+  const skipLines = checkpoint.linesDone;
   const stream = inThread
-    ? await readBatchesInThread({ kind: kind.kind, file, skipLines: checkpoint.linesDone, batchSize })
-    : await readBatches(kind, file, checkpoint.linesDone, batchSize);
+    ? await readBatchesInThread(
+        { kind: kind.kind, file, skipLines, batchSize, ...(initialStart ? { initial: initialStart } : {}) },
+        resolve,
+      )
+    : await readBatches(
+        kind,
+        file,
+        skipLines,
+        batchSize,
+        initialStart
+          ? (new InitialLoadStager(initialStart, resolve) as unknown as InitialStaging<T>)
+          : undefined,
+      );
+  let initialLoad = initialStart !== null;
+  let relinkNameKeys: string[] | null = null;
   let done = checkpoint.linesDone;
   try {
     for (;;) {
@@ -112,12 +186,26 @@ export async function ingestFile<T>(
       options.signal?.throwIfAborted();
       const batch = await stream.next();
       if (!batch) break;
-      await writeBatch(db, kind, checkpoint.fileKey, stream, batch);
+      await exclusive(async () => {
+        if (batch.initial) {
+          if (initialLoad && (await writeInitial(db, checkpoint.fileKey, batch, batch.initial))) return;
+          if (initialLoad) {
+            initialLoad = false;
+            await stream.endInitialLoad();
+          }
+          batch.staged = await stream.restage(batch.seq);
+        }
+        await writeBatch(db, kind, checkpoint.fileKey, stream, batch);
+      });
       stream.committed(batch.seq);
       done = batch.lastLine;
       const fraction = batch.bytesRead / Math.max(probe.size, 1);
       const estimate = fraction > 0.01 ? Math.max(done, Math.round(done / fraction)) : null;
       ctx.progress({ unit: kind.kind, done, total: estimate, message: file });
+    }
+    if (initialLoad) {
+      const metrics = await stream.initialLoadMetrics();
+      if (metrics) relinkNameKeys = await finishInitialLoad(db, metrics);
     }
   } finally {
     await stream.close();
@@ -125,11 +213,15 @@ export async function ingestFile<T>(
   const final = await finishFile(db, checkpoint.fileKey);
   ctx.progress({ unit: kind.kind, done: final.lines, total: final.lines, message: file });
   return {
-    file,
-    resumed_from_line: checkpoint.linesDone,
-    lines: final.lines,
-    records: final.records_ok,
-    bad_count: final.bad_count,
-    bad_records: final.bad_records,
+    report: {
+      file,
+      resumed_from_line: checkpoint.linesDone,
+      lines: final.lines,
+      records: final.records_ok,
+      bad_count: final.bad_count,
+      bad_records: final.bad_records,
+      initial_load: relinkNameKeys !== null,
+    },
+    relinkNameKeys: relinkNameKeys ?? [],
   };
 }

@@ -21,6 +21,7 @@ export interface IngestReport {
 /** Metrics of the pending authors, then relinking; also what a run resumed after a crash finishes. */
 export async function afterIngest(
   db: Database,
+  alsoRelink: Iterable<string> = [],
 ): Promise<{ authors_recomputed: number; group_authors_relinked: number }> {
   const touched = await db.query<{ name_key: string }>(
     `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
@@ -33,7 +34,10 @@ export async function afterIngest(
   const authors = await recomputePendingMetrics(db);
   // Again for authors alone: the recompute has just set the metric columns the filters read.
   if (authors > 0) await db.exec('ANALYZE authors');
-  const relinked = await relinkAfterIngest(db, new Set(touched.rows.map((r) => r.name_key)));
+  const relinked = await relinkAfterIngest(
+    db,
+    new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]),
+  );
   return { authors_recomputed: authors, group_authors_relinked: relinked };
 }
 
@@ -45,8 +49,13 @@ export async function ingestFiles<T>(
   options: IngestOptions = {},
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
-  for (const file of files) reports.push(await ingestFile(ctx, kind, file, batchSize, options));
-  const after = await afterIngest(ctx.db);
+  const relink: string[] = [];
+  for (const file of files) {
+    const outcome = await ingestFile(ctx, kind, file, batchSize, options);
+    reports.push(outcome.report);
+    relink.push(...outcome.relinkNameKeys);
+  }
+  const after = await afterIngest(ctx.db, relink);
   return {
     files: reports,
     records: reports.reduce((n, r) => n + r.records, 0),

@@ -23,6 +23,11 @@ const STAGING_TABLES: Record<string, string> = {
     raw_affiliations text[], is_corresponding boolean)`,
   stage_author_entities: `(author_key text, display_name text, orcid text, name_variants text[],
     name_key text, institution_key text)`,
+  // The initial load's (initial-load-db.ts).
+  stage_author_updates: '(id integer, display_name text, orcid text, name_variants text[], name_key text)',
+  stage_author_metrics: `(author_id integer, articles_count integer, citations_count integer, h_index integer,
+    first_publication_year integer, last_publication_year integer, recent_affiliation text,
+    recent_institution_id integer)`,
 };
 
 /** Makes sure the named staging tables exist in this session (empty, as every commit leaves them). */
@@ -234,16 +239,11 @@ export async function copyStaged(
   for (const copy of staged.copies) await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
 }
 
-/** Stages works (already deduplicated by key, last occurrence kept) for `writeWorks`. */
-export function stageWorks(works: WorkRecord[]): StagedBatch {
-  const sources = dedupe(
-    works.flatMap((w) => (w.source ? [w.source] : [])),
-    (s: SourceRow) => s.source_key,
-  );
-  const institutions = dedupe(
-    works.flatMap((w) => w.institutions),
-    (i: InstitutionRow) => i.institution_key,
-  );
+/**
+ * The batch's authors, one row per key: the last occurrence's name, the latest ORCID known, every
+ * name variant (what the authors upsert then does across batches).
+ */
+export function mergeBatchAuthors(works: readonly WorkRecord[]): AuthorRow[] {
   const authorMap = new Map<string, AuthorRow>();
   for (const w of works) {
     for (const a of w.authors) {
@@ -257,6 +257,20 @@ export function stageWorks(works: WorkRecord[]): StagedBatch {
       });
     }
   }
+  return [...authorMap.values()];
+}
+
+/** Stages works (already deduplicated by key, last occurrence kept) for `writeWorks`. */
+export function stageWorks(works: WorkRecord[]): StagedBatch {
+  const sources = dedupe(
+    works.flatMap((w) => (w.source ? [w.source] : [])),
+    (s: SourceRow) => s.source_key,
+  );
+  const institutions = dedupe(
+    works.flatMap((w) => w.institutions),
+    (i: InstitutionRow) => i.institution_key,
+  );
+  const authors = mergeBatchAuthors(works);
   return {
     copies: [
       ...stagedCopy(
@@ -278,13 +292,7 @@ export function stageWorks(works: WorkRecord[]): StagedBatch {
       ...stagedCopy(
         'stage_authors',
         ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key'],
-        [...authorMap.values()].map((a) => [
-          a.author_key,
-          a.display_name,
-          a.orcid,
-          a.name_variants,
-          a.name_key,
-        ]),
+        authors.map((a) => [a.author_key, a.display_name, a.orcid, a.name_variants, a.name_key]),
       ),
       ...stagedCopy(
         'stage_works',

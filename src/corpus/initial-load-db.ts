@@ -1,0 +1,190 @@
+// The database side of the initial load (initial-load.ts stages the batches): whether a run may take
+// it, the ids of sources and institutions, each batch's COPYs, and the metrics at the end.
+//
+// The premise, that no one else writes works or authors during the run, is checked through the id
+// sequences: every insert into works or authors takes a value from them, so a sequence that is not
+// exactly where the run left it means someone else wrote. A batch checks before it claims its ids;
+// the end checks after it has written, inside its transaction, so a writer that slips in between is
+// caught either by the next check or by a key collision, and the run then goes on through the
+// normal path (whose upserts are always right), leaving every author it touched queued for the
+// metrics recompute.
+import type { Database, Transaction } from '../infra/db/index.ts';
+import type { InitialBatch, InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
+import { copyStaged, ensureStaging, stagedCopy, UPSERT_INSTITUTIONS, UPSERT_SOURCES } from './load-works.ts';
+
+/** The sequences behind works.id and authors.id, as SQL names. */
+interface IdSequences {
+  works: string;
+  authors: string;
+}
+
+async function idSequences(db: Pick<Database, 'query'>): Promise<IdSequences> {
+  const { rows } = await db.query<IdSequences>(
+    `SELECT pg_get_serial_sequence('works', 'id') AS works, pg_get_serial_sequence('authors', 'id') AS authors`,
+  );
+  return rows[0]!;
+}
+
+async function nextIds(db: Pick<Database, 'query'>, seq: IdSequences): Promise<InitialLoadStart> {
+  const next = (name: string) =>
+    `(SELECT (CASE WHEN is_called THEN last_value + 1 ELSE last_value END)::int FROM ${name})`;
+  const { rows } = await db.query<InitialLoadStart>(
+    `SELECT ${next(seq.works)} AS "nextWorkId", ${next(seq.authors)} AS "nextAuthorId"`,
+  );
+  return rows[0]!;
+}
+
+/** Where the run's ids start, when the corpus holds no work and no author; else null. */
+export async function initialLoadStart(db: Database): Promise<InitialLoadStart | null> {
+  const { rows } = await db.query<{ empty: boolean }>(
+    'SELECT NOT EXISTS (SELECT 1 FROM works) AND NOT EXISTS (SELECT 1 FROM authors) AS empty',
+  );
+  if (!rows[0]!.empty) return null;
+  return nextIds(db, await idSequences(db));
+}
+
+/** Upserts sources and institutions (the normal path's statements) and answers their ids. */
+export function entityResolver(db: Database): ResolveEntities {
+  return (sources, institutions) =>
+    db.transaction(async (tx) => {
+      await copyStaged(db, tx, {
+        copies: [
+          ...stagedCopy(
+            'stage_sources',
+            ['source_key', 'title', 'type', 'publisher', 'issn_l'],
+            sources.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
+          ),
+          ...stagedCopy(
+            'stage_institutions',
+            ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
+            institutions.map((i) => [
+              i.institution_key,
+              i.name,
+              i.country_code,
+              i.normalized_name,
+              i.alternative_names,
+            ]),
+          ),
+        ],
+      });
+      if (sources.length > 0) await tx.query(UPSERT_SOURCES);
+      if (institutions.length > 0) await tx.query(UPSERT_INSTITUTIONS);
+      const sourceIds = await tx.query<{ key: string; id: number }>(
+        'SELECT source_key AS key, id FROM sources WHERE source_key = ANY($1::text[])',
+        [sources.map((s) => s.source_key)],
+      );
+      const institutionIds = await tx.query<{ key: string; id: number }>(
+        'SELECT institution_key AS key, id FROM institutions WHERE institution_key = ANY($1::text[])',
+        [institutions.map((i) => i.institution_key)],
+      );
+      return {
+        sources: sourceIds.rows.map((r): [string, number] => [r.key, r.id]),
+        institutions: institutionIds.rows.map((r): [string, number] => [r.key, r.id]),
+      };
+    });
+}
+
+const UPDATE_CHANGED_AUTHORS = `
+UPDATE authors SET
+  display_name = u.display_name,
+  orcid = coalesce(u.orcid, authors.orcid),
+  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || u.name_variants) v ORDER BY v),
+  name_key = u.name_key
+FROM stage_author_updates u WHERE authors.id = u.id`;
+
+const QUEUE_AUTHORS = `
+INSERT INTO author_metrics_pending (author_id) SELECT unnest($1::int[]) ON CONFLICT DO NOTHING`;
+
+// A work whose DOI or PubMed id has a retraction notice is retracted (as INSERT_WORKS marks it).
+const MARK_RETRACTED = `
+UPDATE works SET is_retracted = true
+ WHERE id >= $1 AND id < $2 AND NOT is_retracted
+   AND (doi IN (SELECT original_doi FROM retraction_notices WHERE original_doi IS NOT NULL)
+        OR pmid IN (SELECT original_pmid FROM retraction_notices WHERE original_pmid IS NOT NULL))`;
+
+const RECOUNT_SOURCE_IDS = `
+UPDATE sources SET works_count = c.n
+  FROM (SELECT source_id, count(*)::int AS n FROM works WHERE source_id = ANY($1::int[]) GROUP BY source_id) c
+ WHERE sources.id = c.source_id AND sources.works_count <> c.n`;
+
+const sequencesByDb = new WeakMap<Database, IdSequences>();
+
+// `via` runs the query: inside a transaction it must be the transaction (PGlite has one connection).
+async function sequencesOf(db: Database, via: Pick<Database, 'query'> = db): Promise<IdSequences> {
+  let seq = sequencesByDb.get(db);
+  if (!seq) {
+    seq = await idSequences(via);
+    sequencesByDb.set(db, seq);
+  }
+  return seq;
+}
+
+/**
+ * Writes an initial-load batch inside `tx`. False when the premise no longer holds (the sequences
+ * moved): nothing is written and the caller goes on through the normal path.
+ */
+export async function writeInitialBatch(
+  db: Database,
+  tx: Transaction,
+  batch: InitialBatch,
+): Promise<boolean> {
+  const seq = await sequencesOf(db, tx);
+  const at = await nextIds(tx, seq);
+  if (at.nextWorkId !== batch.firstWorkId || at.nextAuthorId !== batch.firstAuthorId) return false;
+  // Claim the batch's ids before writing them, so that no one else's insert takes them meanwhile.
+  if (batch.nextWorkId > batch.firstWorkId)
+    await tx.query('SELECT setval($1::regclass, $2)', [seq.works, batch.nextWorkId - 1]);
+  if (batch.nextAuthorId > batch.firstAuthorId)
+    await tx.query('SELECT setval($1::regclass, $2)', [seq.authors, batch.nextAuthorId - 1]);
+  const direct = batch.copies.filter((c) => !c.table.startsWith('stage_'));
+  const staged = batch.copies.filter((c) => c.table.startsWith('stage_'));
+  for (const copy of direct) await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
+  if (staged.length > 0) {
+    await copyStaged(db, tx, { copies: staged });
+    await tx.query(UPDATE_CHANGED_AUTHORS);
+  }
+  if (batch.authorIds.length > 0) await tx.query(QUEUE_AUTHORS, [batch.authorIds]);
+  const notices = await tx.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM retraction_notices) AS any');
+  if (notices.rows[0]!.any) await tx.query(MARK_RETRACTED, [batch.firstWorkId, batch.nextWorkId]);
+  if (batch.sourceIds.length > 0) await tx.query(RECOUNT_SOURCE_IDS, [batch.sourceIds]);
+  return true;
+}
+
+class PremiseBroken extends Error {}
+
+/**
+ * Writes the metrics the run computed and takes its authors off the metrics queue. Returns the name
+ * keys of the run's authors (for relinking), or null when someone else wrote meanwhile: then nothing
+ * is written and the queued authors are recomputed from the database as after any ingest.
+ */
+export async function finishInitialLoad(db: Database, metrics: InitialLoadMetrics): Promise<string[] | null> {
+  const seq = await sequencesOf(db);
+  try {
+    return await db.transaction(async (tx) => {
+      if (metrics.copy) {
+        await ensureStaging(tx, ['stage_author_metrics']);
+        await db.copyCsv(metrics.copy.table, metrics.copy.columns, metrics.copy.csv, tx);
+        await tx.query(`
+          UPDATE authors SET
+            articles_count = m.articles_count, citations_count = m.citations_count, h_index = m.h_index,
+            first_publication_year = m.first_publication_year, last_publication_year = m.last_publication_year,
+            recent_affiliation = m.recent_affiliation, recent_institution_id = m.recent_institution_id
+          FROM stage_author_metrics m WHERE authors.id = m.author_id`);
+      }
+      const range = [metrics.firstAuthorId, metrics.nextAuthorId];
+      const keys = await tx.query<{ name_key: string }>(
+        `SELECT DISTINCT name_key FROM authors WHERE id >= $1 AND id < $2 AND name_key IS NOT NULL`,
+        range,
+      );
+      await tx.query('DELETE FROM author_metrics_pending WHERE author_id >= $1 AND author_id < $2', range);
+      // Last, so that a writer whose rows this transaction could not see has moved a sequence by now.
+      const at = await nextIds(tx, seq);
+      if (at.nextAuthorId !== metrics.nextAuthorId || at.nextWorkId !== metrics.nextWorkId)
+        throw new PremiseBroken();
+      return keys.rows.map((r) => r.name_key);
+    });
+  } catch (error) {
+    if (error instanceof PremiseBroken) return null;
+    throw error;
+  }
+}

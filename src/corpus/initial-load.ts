@@ -1,0 +1,415 @@
+// The initial load: works ingested into an empty corpus skip the staging tables and the upserts. The
+// thread that parses the file assigns the new rows' ids itself (the corpus was empty, so every key it
+// has not seen yet is new), COPYs works, authors and authorships straight into their tables, and
+// computes the authors' metrics as it goes, so the end of the run writes only those that changed
+// after an author's first batch. `initial-load-db.ts` writes what this stages and guards the premise:
+// each batch checks, under a table lock, that the id sequences are exactly where this run left them,
+// i.e. that no one else wrote works or authors meanwhile; if anything breaks the premise, the run
+// goes on through the normal path (docs/corpus.md, "Initial load").
+//
+// Nothing here touches the database: ids of sources and institutions, which may exist already, come
+// from `resolve`, which upserts them.
+import { csvRows, type CsvValue } from './csv.ts';
+import { mergeBatchAuthors, type StagedCopy } from './load-works.ts';
+import type { InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
+
+/** Upserts these sources and institutions and answers their ids, by key. */
+export type ResolveEntities = (
+  sources: SourceRow[],
+  institutions: InstitutionRow[],
+) => Promise<{ sources: Array<[string, number]>; institutions: Array<[string, number]> }>;
+
+/** Where the run's ids start: the next values of the works' and authors' id sequences. */
+export interface InitialLoadStart {
+  nextWorkId: number;
+  nextAuthorId: number;
+}
+
+/** One batch staged for the initial load. */
+export interface InitialBatch {
+  /** The id sequences must be at these values when the batch is written, and are left at the next. */
+  firstWorkId: number;
+  nextWorkId: number;
+  firstAuthorId: number;
+  nextAuthorId: number;
+  /** COPYs into works, authors and authorships, and the staging table of changed authors. */
+  copies: StagedCopy[];
+  /** Every author of the batch: queued for metrics until the run writes them (a crash leaves them queued). */
+  authorIds: number[];
+  /** The batch's sources, whose works_count is recounted. */
+  sourceIds: number[];
+}
+
+/** The metrics the run computed, for the authors whose metrics changed after their first batch. */
+export interface InitialLoadMetrics {
+  firstAuthorId: number;
+  nextAuthorId: number;
+  /** Where the works' sequence must still be: the premise's last check. */
+  nextWorkId: number;
+  copy: StagedCopy | null;
+}
+
+// Bounds on what the run keeps in memory (a few hundred bytes an author); past them the rest of the
+// file goes through the normal path, which needs no memory per author.
+export const MAX_INITIAL_LOAD_AUTHORS = 2_000_000;
+export const MAX_INITIAL_LOAD_WORKS = 5_000_000;
+
+export const WORK_COLUMNS = [
+  'id',
+  'work_key',
+  'doi',
+  'pmid',
+  'arxiv_id',
+  'title',
+  'abstract',
+  'publication_year',
+  'type',
+  'source_id',
+  'is_retracted',
+  'cited_by_count',
+  'referenced_work_keys',
+  'referenced_dois',
+] as const;
+
+export const AUTHOR_COLUMNS = [
+  'id',
+  'author_key',
+  'display_name',
+  'orcid',
+  'name_variants',
+  'name_key',
+  'articles_count',
+  'citations_count',
+  'h_index',
+  'first_publication_year',
+  'last_publication_year',
+  'recent_affiliation',
+  'recent_institution_id',
+] as const;
+
+export const AUTHORSHIP_COLUMNS = [
+  'work_id',
+  'position',
+  'author_id',
+  'institution_ids',
+  'raw_affiliations',
+  'is_corresponding',
+] as const;
+
+export const AUTHOR_UPDATE_COLUMNS = ['id', 'display_name', 'orcid', 'name_variants', 'name_key'] as const;
+
+export const METRICS_COLUMNS = [
+  'author_id',
+  'articles_count',
+  'citations_count',
+  'h_index',
+  'first_publication_year',
+  'last_publication_year',
+  'recent_affiliation',
+  'recent_institution_id',
+] as const;
+
+/** The authorship that gives an author's most recent affiliation (corpus/metrics.ts RECOMPUTE's order). */
+interface AffiliationSource {
+  year: number | null;
+  workId: number;
+  position: number;
+  institutionId: number | null;
+  raw: string | null;
+}
+
+interface AuthorState {
+  id: number;
+  key: string;
+  displayName: string;
+  orcid: string | null;
+  variants: Set<string>;
+  nameKey: string | null;
+  /** cited_by_count of each of the author's works (one entry per work). */
+  citations: number[];
+  firstYear: number | null;
+  lastYear: number | null;
+  lastWorkId: number;
+  affiliation: AffiliationSource | null;
+  insertedInBatch: number;
+  /** Gained works after the batch that inserted it: its metrics must be written at the end. */
+  changed: boolean;
+}
+
+/** RECOMPUTE's order: newest year first (no year last), then the highest work id, then the position. */
+function newerAffiliation(a: AffiliationSource, b: AffiliationSource): boolean {
+  if (a.year !== b.year) {
+    if (a.year === null) return false;
+    if (b.year === null) return true;
+    return a.year > b.year;
+  }
+  if (a.workId !== b.workId) return a.workId > b.workId;
+  return a.position < b.position;
+}
+
+export function hIndex(citations: readonly number[]): number {
+  const sorted = [...citations].sort((a, b) => b - a);
+  let h = 0;
+  while (h < sorted.length && sorted[h]! >= h + 1) h++;
+  return h;
+}
+
+function sameRow(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class InitialLoadStager {
+  private nextWorkId: number;
+  private nextAuthorId: number;
+  private readonly firstAuthorId: number;
+  private readonly workKeys = new Set<string>();
+  private readonly authors = new Map<string, AuthorState>();
+  private readonly sources = new Map<string, { id: number; row: SourceRow }>();
+  private readonly institutions = new Map<string, { id: number; row: InstitutionRow }>();
+  /** Institution names by id, as last upserted by this run (what RECOMPUTE would join). */
+  private readonly institutionNames = new Map<number, string>();
+  private batches = 0;
+  private active = true;
+
+  constructor(
+    start: InitialLoadStart,
+    private readonly resolve: ResolveEntities,
+  ) {
+    this.nextWorkId = start.nextWorkId;
+    this.nextAuthorId = start.nextAuthorId;
+    this.firstAuthorId = start.nextAuthorId;
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** The run leaves the initial load for good (the caller writes the rest through the normal path). */
+  end(): void {
+    this.active = false;
+    this.authors.clear();
+    this.workKeys.clear();
+  }
+
+  /**
+   * The batch staged for the initial load, or null when it cannot be: the run has ended it, a work of
+   * the batch came in an earlier batch (an update: the normal path's business), or the memory bounds
+   * are reached. Null ends the initial load for the rest of the run.
+   */
+  async stage(records: readonly WorkRecord[]): Promise<InitialBatch | null> {
+    if (!this.active) return null;
+    if (
+      records.some((w) => this.workKeys.has(w.work_key)) ||
+      this.workKeys.size + records.length > MAX_INITIAL_LOAD_WORKS ||
+      this.authors.size + records.reduce((n, w) => n + w.authors.length, 0) > MAX_INITIAL_LOAD_AUTHORS
+    ) {
+      this.end();
+      return null;
+    }
+    await this.resolveEntities(records);
+    const batch = this.batches++;
+    const firstWorkId = this.nextWorkId;
+    const firstAuthorId = this.nextAuthorId;
+
+    // Ids in key order, as the normal path's INSERT ... ORDER BY work_key gives them.
+    const works = [...records].sort((a, b) =>
+      a.work_key < b.work_key ? -1 : a.work_key > b.work_key ? 1 : 0,
+    );
+    const workIds = works.map(() => this.nextWorkId++);
+    for (const w of works) this.workKeys.add(w.work_key);
+
+    const newAuthors: AuthorState[] = [];
+    const updates: CsvValue[][] = [];
+    const batchAuthorIds: number[] = [];
+    const merged = mergeBatchAuthors(works).sort((a, b) =>
+      a.author_key < b.author_key ? -1 : a.author_key > b.author_key ? 1 : 0,
+    );
+    for (const a of merged) {
+      const known = this.authors.get(a.author_key);
+      if (!known) {
+        const state: AuthorState = {
+          id: this.nextAuthorId++,
+          key: a.author_key,
+          displayName: a.display_name,
+          orcid: a.orcid,
+          variants: new Set(a.name_variants),
+          nameKey: a.name_key,
+          citations: [],
+          firstYear: null,
+          lastYear: null,
+          lastWorkId: 0,
+          affiliation: null,
+          insertedInBatch: batch,
+          changed: false,
+        };
+        this.authors.set(a.author_key, state);
+        newAuthors.push(state);
+        batchAuthorIds.push(state.id);
+        continue;
+      }
+      batchAuthorIds.push(known.id);
+      // UPSERT_AUTHORS's rule: the latest name and name key, an ORCID once known kept, variants added.
+      const changed =
+        known.displayName !== a.display_name ||
+        (a.orcid !== null && known.orcid !== a.orcid) ||
+        a.name_variants.some((v) => !known.variants.has(v)) ||
+        known.nameKey !== a.name_key;
+      if (!changed) continue;
+      updates.push([known.id, a.display_name, a.orcid, a.name_variants, a.name_key]);
+      known.displayName = a.display_name;
+      known.orcid = a.orcid ?? known.orcid;
+      for (const v of a.name_variants) known.variants.add(v);
+      known.nameKey = a.name_key;
+    }
+
+    const authorships: CsvValue[][] = [];
+    const sourceIds = new Set<number>();
+    const workRows: CsvValue[][] = works.map((w, i) => {
+      const workId = workIds[i]!;
+      const sourceId = w.source ? this.sources.get(w.source.source_key)!.id : null;
+      if (sourceId !== null) sourceIds.add(sourceId);
+      for (const s of w.authorships) {
+        const author = this.authors.get(s.author_key)!;
+        const institutionIds = s.institution_keys.map((k) => this.institutions.get(k)!.id);
+        authorships.push([
+          workId,
+          s.position,
+          author.id,
+          institutionIds,
+          s.raw_affiliations,
+          s.is_corresponding,
+        ]);
+        this.countWork(author, batch, workId, w);
+        if (institutionIds.length > 0 || s.raw_affiliations.length > 0) {
+          const candidate: AffiliationSource = {
+            year: w.publication_year,
+            workId,
+            position: s.position,
+            institutionId: institutionIds[0] ?? null,
+            raw: s.raw_affiliations[0] ?? null,
+          };
+          if (!author.affiliation || newerAffiliation(candidate, author.affiliation))
+            author.affiliation = candidate;
+        }
+      }
+      return [
+        workId,
+        w.work_key,
+        w.doi,
+        w.pmid,
+        w.arxiv_id,
+        w.title,
+        w.abstract,
+        w.publication_year,
+        w.type,
+        sourceId,
+        w.is_retracted,
+        w.cited_by_count,
+        w.referenced_work_keys,
+        w.referenced_dois,
+      ];
+    });
+
+    const authorRows: CsvValue[][] = newAuthors.map((a) => [
+      a.id,
+      a.key,
+      a.displayName,
+      a.orcid,
+      [...a.variants],
+      a.nameKey,
+      ...this.metricsOf(a),
+    ]);
+
+    const copies: StagedCopy[] = [];
+    const copy = (table: string, columns: readonly string[], rows: CsvValue[][]) => {
+      if (rows.length > 0) copies.push({ table, columns, csv: csvRows(rows) });
+    };
+    copy('works', WORK_COLUMNS, workRows);
+    copy('authors', AUTHOR_COLUMNS, authorRows);
+    copy('authorships', AUTHORSHIP_COLUMNS, authorships);
+    copy('stage_author_updates', AUTHOR_UPDATE_COLUMNS, updates);
+    return {
+      firstWorkId,
+      nextWorkId: this.nextWorkId,
+      firstAuthorId,
+      nextAuthorId: this.nextAuthorId,
+      copies,
+      authorIds: batchAuthorIds,
+      sourceIds: [...sourceIds].sort((a, b) => a - b),
+    };
+  }
+
+  /** At the end of the run: the metrics of the authors that gained works after their first batch. */
+  metrics(): InitialLoadMetrics | null {
+    if (!this.active) return null;
+    const rows: CsvValue[][] = [];
+    for (const a of this.authors.values()) if (a.changed) rows.push([a.id, ...this.metricsOf(a)]);
+    return {
+      firstAuthorId: this.firstAuthorId,
+      nextAuthorId: this.nextAuthorId,
+      nextWorkId: this.nextWorkId,
+      copy:
+        rows.length > 0
+          ? { table: 'stage_author_metrics', columns: METRICS_COLUMNS, csv: csvRows(rows) }
+          : null,
+    };
+  }
+
+  private countWork(author: AuthorState, batch: number, workId: number, w: WorkRecord): void {
+    // One entry per work, however many times the author appears on it (RECOMPUTE's DISTINCT).
+    if (author.lastWorkId === workId) return;
+    author.lastWorkId = workId;
+    author.citations.push(w.cited_by_count);
+    const year = w.publication_year;
+    if (year !== null) {
+      if (author.firstYear === null || year < author.firstYear) author.firstYear = year;
+      if (author.lastYear === null || year > author.lastYear) author.lastYear = year;
+    }
+    if (author.insertedInBatch !== batch) author.changed = true;
+  }
+
+  /** articles_count ... recent_institution_id, as RECOMPUTE computes them. */
+  private metricsOf(a: AuthorState): CsvValue[] {
+    const aff = a.affiliation;
+    const affiliation =
+      aff === null
+        ? null
+        : aff.institutionId !== null
+          ? (this.institutionNames.get(aff.institutionId) ?? aff.raw)
+          : aff.raw;
+    return [
+      a.citations.length,
+      a.citations.reduce((n, c) => n + c, 0),
+      hIndex(a.citations),
+      a.firstYear,
+      a.lastYear,
+      affiliation,
+      aff === null ? null : aff.institutionId,
+    ];
+  }
+
+  /** Upserts the sources and institutions that are new to the run or changed, and keeps their ids. */
+  private async resolveEntities(records: readonly WorkRecord[]): Promise<void> {
+    // The batch's last occurrence of each, as the normal path's staging keeps.
+    const sources = new Map<string, SourceRow>();
+    const institutions = new Map<string, InstitutionRow>();
+    for (const w of records) {
+      if (w.source) sources.set(w.source.source_key, w.source);
+      for (const i of w.institutions) institutions.set(i.institution_key, i);
+    }
+    const newSources = [...sources.values()].filter((s) => !sameRow(this.sources.get(s.source_key)?.row, s));
+    const newInstitutions = [...institutions.values()].filter(
+      (i) => !sameRow(this.institutions.get(i.institution_key)?.row, i),
+    );
+    if (newSources.length === 0 && newInstitutions.length === 0) return;
+    const ids = await this.resolve(newSources, newInstitutions);
+    const sourceIds = new Map(ids.sources);
+    const institutionIds = new Map(ids.institutions);
+    for (const s of newSources) this.sources.set(s.source_key, { id: sourceIds.get(s.source_key)!, row: s });
+    for (const i of newInstitutions) {
+      const id = institutionIds.get(i.institution_key)!;
+      this.institutions.set(i.institution_key, { id, row: i });
+      this.institutionNames.set(id, i.name);
+    }
+  }
+}

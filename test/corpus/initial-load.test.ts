@@ -1,0 +1,226 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
+import { hIndex } from '../../src/corpus/initial-load.ts';
+import { authorship, FIXTURES, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
+
+const open: TestDatabase[] = [];
+async function database(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  open.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of open.splice(0)) await db.destroy();
+});
+
+const ANN = 'https://openalex.org/A66610001';
+const BEN = 'https://openalex.org/A66610002';
+const ONE = { id: 'https://openalex.org/I6661001', display_name: 'Univ One', country_code: 'FI' };
+const TWO = { id: 'https://openalex.org/I6661002', display_name: 'Univ Two', country_code: 'SE' };
+const venue = (title: string) => ({
+  source: { id: 'https://openalex.org/S6661001', display_name: title, type: 'journal', issn_l: '1234-5678' },
+});
+
+/**
+ * Works that exercise what the initial load computes itself: an author whose name, ORCID and
+ * variants change from one batch to the next, who appears twice on one work, whose affiliation comes
+ * from institutions or raw strings, newest year first and ties broken by work; an institution and a
+ * source renamed on the way; an author known only by name.
+ */
+function trickyWorks(): Record<string, unknown>[] {
+  return [
+    work({
+      id: 'https://openalex.org/W66600001',
+      publication_year: 2015,
+      cited_by_count: 4,
+      primary_location: venue('Journal of One'),
+      authorships: [
+        authorship(ANN, 'Ann Lee', { raw_author_name: 'A. Lee', institutions: [ONE] }),
+        authorship('', 'Carl Nobody', { author: { id: null, display_name: 'Carl Nobody', orcid: null } }),
+      ],
+    }),
+    work({
+      id: 'https://openalex.org/W66600002',
+      publication_year: 2016,
+      cited_by_count: 10,
+      primary_location: venue('Journal of One'),
+      authorships: [
+        authorship(ANN, 'Ann B. Lee', {
+          author: { id: ANN, display_name: 'Ann B. Lee', orcid: 'https://orcid.org/0000-0002-1825-0097' },
+          institutions: [TWO, ONE],
+        }),
+        authorship(BEN, 'Ben Ode', { raw_affiliation_strings: ['Somewhere Lab'] }),
+        authorship(ANN, 'Ann B. Lee', { raw_affiliation_strings: ['Second line for Ann'] }),
+      ],
+    }),
+    work({
+      id: 'https://openalex.org/W66600003',
+      publication_year: null,
+      cited_by_count: 0,
+      authorships: [authorship(ANN, 'Ann Lee', { raw_affiliation_strings: ['Undated Institute'] })],
+    }),
+    work({
+      id: 'https://openalex.org/W66600004',
+      publication_year: 2016,
+      cited_by_count: 2,
+      primary_location: venue('Journal of One, renamed'),
+      authorships: [
+        authorship(BEN, 'Ben Ode', { institutions: [{ ...ONE, display_name: 'University One' }] }),
+        authorship(ANN, 'Ann Lee', { raw_affiliation_strings: ['Same year, later work'] }),
+      ],
+    }),
+    work({
+      id: 'https://openalex.org/W66600005',
+      publication_year: 2011,
+      cited_by_count: 7,
+      authorships: [
+        authorship('', 'Carl Nobody', { author: { id: null, display_name: 'Carl Nobody', orcid: null } }),
+        authorship(BEN, 'Ben Ode'),
+      ],
+    }),
+  ];
+}
+
+async function pending(db: TestDatabase): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM author_metrics_pending');
+  return rows[0]!.n;
+}
+
+describe('the initial load (works into an empty corpus)', () => {
+  it.each([
+    ['tricky works, a batch of 2', 2, 'never'],
+    ['tricky works, one batch, parse thread', 5_000, 'always'],
+  ] as const)('gives the corpus the normal path gives: %s', async (_, batchSize, parseThread) => {
+    const dir = await tempDir();
+    const file = await writeLines(dir, 'tricky.jsonl', trickyWorks());
+    const normal = await database();
+    const normalReport = await ingest(normal, 'works', [file], batchSize, { initialLoad: 'never' });
+    expect(normalReport.files[0]!.initial_load).toBe(false);
+    const initial = await database();
+    const report = await ingest(initial, 'works', [file], batchSize, { parseThread });
+    expect(report.files[0]!.initial_load).toBe(true);
+    expect(report.records).toBe(5);
+    const expected = await snapshot(normal);
+    expect(await snapshot(initial)).toEqual(expected);
+    // What the normal path's recompute derives, spelled out for Ann: three works (one counted once
+    // though she is on it twice), the newest dated work with an affiliation wins, then the later work.
+    const { rows } = await initial.query(
+      `SELECT articles_count, citations_count, h_index, first_publication_year, last_publication_year,
+              recent_affiliation, orcid, display_name FROM authors WHERE author_key = 'A66610001'`,
+    );
+    expect(rows[0]).toEqual({
+      articles_count: 4,
+      citations_count: 16,
+      h_index: 2,
+      first_publication_year: 2015,
+      last_publication_year: 2016,
+      recent_affiliation: 'Same year, later work',
+      orcid: '0000-0002-1825-0097',
+      display_name: 'Ann Lee',
+    });
+    expect(await pending(initial)).toBe(0);
+  });
+
+  it('gives the corpus the normal path gives on the real OpenAlex and ACL records, and the recompute changes nothing', async () => {
+    const files = [
+      path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl'),
+      path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
+    ];
+    for (const file of files) {
+      const normal = await database();
+      await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
+      const initial = await database();
+      const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
+      expect(report.files[0]!.initial_load).toBe(true);
+      const loaded = await snapshot(initial);
+      expect(loaded).toEqual(await snapshot(normal));
+      // Every author recomputed from the database, as the normal path would: the same metrics.
+      await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
+      expect(await recomputePendingMetrics(initial)).toBeGreaterThan(0);
+      expect(await snapshot(initial)).toEqual(loaded);
+    }
+  });
+
+  it('is taken only into an empty corpus; the next file goes through the normal path', async () => {
+    const dir = await tempDir();
+    const first = await writeLines(dir, 'first.jsonl', [work(), work()]);
+    const second = await writeLines(dir, 'second.jsonl', [work()]);
+    const db = await database();
+    const report = await ingest(db, 'works', [first, second]);
+    expect(report.files.map((f) => f.initial_load)).toEqual([true, false]);
+  });
+
+  it('hands over to the normal path when a work comes again in a later batch', async () => {
+    const dir = await tempDir();
+    const [a, b, c] = trickyWorks();
+    const changed = { ...a, title: 'The same work, retitled', cited_by_count: 40 };
+    const file = await writeLines(dir, 'repeat.jsonl', [a, b, c, changed]);
+    const normal = await database();
+    await ingest(normal, 'works', [file], 2, { initialLoad: 'never' });
+    const db = await database();
+    const report = await ingest(db, 'works', [file], 2);
+    expect(report.files[0]!.initial_load).toBe(false);
+    expect(await snapshot(db)).toEqual(await snapshot(normal));
+    expect(await pending(db)).toBe(0);
+  });
+
+  it('hands over to the normal path when another ingest writes meanwhile, and the corpus is that of the two run apart', async () => {
+    const dir = await tempDir();
+    // Shared authors, different works: each run's metrics depend on the other's works.
+    const shared = (i: number) => [
+      authorship(ANN, 'Ann Lee'),
+      authorship(`https://openalex.org/A6662${i}`, `P${i}`),
+    ];
+    const left = Array.from({ length: 40 }, (_, i) =>
+      work({ cited_by_count: i, authorships: shared(i % 5) }),
+    );
+    const right = Array.from({ length: 40 }, (_, i) =>
+      work({ cited_by_count: 2 * i, authorships: shared(i % 7) }),
+    );
+    const a = await writeLines(dir, 'a.jsonl', left);
+    const b = await writeLines(dir, 'b.jsonl', right);
+    const db = await database();
+    const reports = await Promise.all([ingest(db, 'works', [a], 5), ingest(db, 'works', [b], 5)]);
+    for (const r of reports) expect(r).toMatchObject({ records: 40, bad_count: 0 });
+    // Both found the corpus empty; at most one can have kept the initial load to the end.
+    expect(reports.filter((r) => r.files[0]!.initial_load).length).toBeLessThanOrEqual(1);
+    const apart = await database();
+    await ingest(apart, 'works', [a], 5, { initialLoad: 'never' });
+    await ingest(apart, 'works', [b], 5, { initialLoad: 'never' });
+    expect(await snapshot(db)).toEqual(await snapshot(apart));
+    expect(await pending(db)).toBe(0);
+  });
+
+  it('marks works whose retraction notice came first', async () => {
+    const dir = await tempDir();
+    const db = await database();
+    await db.query(
+      `INSERT INTO retraction_notices (record_id, original_doi, original_pmid) VALUES ('1', '10.1234/retracted', null),
+       ('2', null, '999111')`,
+    );
+    const file = await writeLines(dir, 'r.jsonl', [
+      work({ doi: 'https://doi.org/10.1234/RETRACTED' }),
+      work({ ids: { pmid: 'https://pubmed.ncbi.nlm.nih.gov/999111' } }),
+      work({ doi: 'https://doi.org/10.1234/fine' }),
+    ]);
+    const report = await ingest(db, 'works', [file]);
+    expect(report.files[0]!.initial_load).toBe(true);
+    const { rows } = await db.query<{ doi: string | null; pmid: string | null; is_retracted: boolean }>(
+      'SELECT doi, pmid, is_retracted FROM works ORDER BY id',
+    );
+    expect(rows.map((r) => r.is_retracted).sort()).toEqual([false, true, true]);
+    expect(rows.find((r) => r.doi === '10.1234/fine')!.is_retracted).toBe(false);
+  });
+});
+
+describe('hIndex', () => {
+  it('counts the works cited at least as often as their rank', () => {
+    expect(hIndex([])).toBe(0);
+    expect(hIndex([0, 0])).toBe(0);
+    expect(hIndex([10, 8, 5, 4, 3])).toBe(4);
+    expect(hIndex([1, 100, 2, 3])).toBe(2);
+    expect(hIndex([3, 3, 3])).toBe(3);
+  });
+});
