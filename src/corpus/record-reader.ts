@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { parseWithInvertedIndex } from './inverted-index.ts';
 
 export interface InputLine {
@@ -53,6 +54,29 @@ async function firstLineIsJson(path: string, gz: boolean): Promise<boolean> {
   }
 }
 
+/**
+ * The lines of a byte stream, decoded as UTF-8: split at LF, a CR before it dropped (readline's
+ * rule for CRLF files), the last line yielded even without its LF. Splitting the decoded chunks
+ * with indexOf costs a fraction of readline's per-line regular expression and events.
+ */
+export async function* splitLines(input: AsyncIterable<Buffer>): AsyncIterable<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of input) {
+    const text = rest + decoder.write(chunk);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      yield text.charCodeAt(end - 1) === 13 && end > start
+        ? text.slice(start, end - 1)
+        : text.slice(start, end);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
+}
+
 function parseLine(line: string, n: number): InputLine {
   const fast = parseWithInvertedIndex(line);
   if (fast !== undefined) return { line: n, value: fast };
@@ -96,16 +120,18 @@ export async function openRecords(path: string, skipLines = 0): Promise<RecordSo
     stream.on('data', (chunk) => {
       read += chunk.length;
     });
-    const reader = createInterface({ input: gz ? stream.pipe(createGunzip()) : stream, crlfDelay: Infinity });
+    // Large output chunks: the default 16 KB made gunzip's per-chunk callbacks a tenth of the
+    // reading time.
+    const input = gz ? stream.pipe(createGunzip({ chunkSize: 1024 * 1024 })) : stream;
     let n = 0;
     try {
-      for await (const line of reader) {
+      for await (const line of splitLines(input)) {
         n++;
         if (n <= skipLines || line.trim() === '') continue;
         yield parseLine(line, n);
       }
     } finally {
-      reader.close();
+      input.destroy();
       stream.destroy();
     }
   }
