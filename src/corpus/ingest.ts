@@ -30,7 +30,10 @@ export async function afterIngest(
   // Statistics first: after a bulk load the planner would otherwise plan the recompute's joins for
   // the near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
   // 150-work authorship lookup to match most of the table and scanned all of it: 4-10x slower).
-  await db.exec('ANALYZE works, authorships, authors, author_metrics_pending');
+  // One statement per table, at once: on the server each runs on a connection (and core) of its own.
+  await Promise.all(
+    ['works', 'authorships', 'authors, author_metrics_pending'].map((tables) => db.exec(`ANALYZE ${tables}`)),
+  );
   const authors = await recomputePendingMetrics(db);
   // Again for authors alone: the recompute has just set the metric columns the filters read.
   if (authors > 0) await db.exec('ANALYZE authors');

@@ -248,12 +248,14 @@ export function mergeBatchAuthors(works: readonly WorkRecord[]): AuthorRow[] {
   for (const w of works) {
     for (const a of w.authors) {
       const prior = authorMap.get(a.author_key);
+      if (!prior) {
+        authorMap.set(a.author_key, a);
+        continue;
+      }
       authorMap.set(a.author_key, {
         ...a,
-        orcid: a.orcid ?? prior?.orcid ?? null,
-        name_variants: prior
-          ? [...new Set([...prior.name_variants, ...a.name_variants])].sort()
-          : a.name_variants,
+        orcid: a.orcid ?? prior.orcid ?? null,
+        name_variants: [...new Set([...prior.name_variants, ...a.name_variants])].sort(),
       });
     }
   }

@@ -215,6 +215,36 @@ describe('the initial load (works into an empty corpus)', () => {
   });
 });
 
+describe('text through COPY', () => {
+  it.each(['auto', 'never'] as const)(
+    'keeps quotes, backslashes, commas, braces and line breaks as given (initial load: %s)',
+    async (initialLoad) => {
+      const dir = await tempDir();
+      const title = 'A "quoted", \\back\\slashed {braced} title';
+      const affiliation = 'Dept. of "Things", C:\\path {x}\nsecond line';
+      const file = await writeLines(dir, 'text.jsonl', [
+        work({
+          title,
+          abstract_inverted_index: { 'say "hi",': [0], 'back\\slash': [1] },
+          authorships: [authorship(ANN, 'Ann "Q" Lee', { raw_affiliation_strings: [affiliation, ''] })],
+        }),
+      ]);
+      const db = await database();
+      await ingest(db, 'works', [file], 10, { initialLoad });
+      const works = await db.query<{ title: string; abstract: string }>('SELECT title, abstract FROM works');
+      expect(works.rows[0]).toEqual({ title, abstract: 'say "hi", back\\slash' });
+      const authorships = await db.query<{ raw_affiliations: string[] }>(
+        'SELECT raw_affiliations FROM authorships',
+      );
+      expect(authorships.rows[0]!.raw_affiliations).toEqual([affiliation]);
+      const authors = await db.query<{ display_name: string; name_variants: string[] }>(
+        'SELECT display_name, name_variants FROM authors',
+      );
+      expect(authors.rows[0]).toEqual({ display_name: 'Ann "Q" Lee', name_variants: ['Ann "Q" Lee'] });
+    },
+  );
+});
+
 describe('hIndex', () => {
   it('counts the works cited at least as often as their rank', () => {
     expect(hIndex([])).toBe(0);
