@@ -1,14 +1,26 @@
 // JSON.parse turns OpenAlex's abstract_inverted_index (hundreds of distinct word keys per work) into an
 // object that gets a new hidden class per key: measured on the ACL works, that member was ~90% of the
-// parse time of a line. The reader scans that one member itself into a flat list of entries, in the
-// order Object.entries would have given, and lets JSON.parse do the rest of the line. Anything outside
-// the plain shape {"word":[0,12],...} falls back to JSON.parse of the whole line, so results and
-// errors stay those of JSON.parse.
+// parse time of a line. The reader scans that one member itself, straight into the abstract it gives
+// (or, when a key repeats or two words claim one position, into a flat list of entries in the order
+// Object.entries would have given, which decides who wins), and lets JSON.parse do the rest of the
+// line. Anything outside the plain shape {"word":[0,12],...} falls back to JSON.parse of the whole
+// line, so results and errors stay those of JSON.parse.
 
 /** The entries of an abstract_inverted_index, in Object.entries order. */
 export class InvertedIndexEntries {
   constructor(readonly entries: readonly (readonly [string, number[]])[]) {}
 }
+
+/**
+ * The abstract an abstract_inverted_index gives, rebuilt while scanning it: the words by position,
+ * holes skipped, joined by spaces (abstractFromInvertedIndex then cleans it as any text).
+ */
+export class RebuiltAbstract {
+  constructor(readonly text: string) {}
+}
+
+// Positions at or past this are ignored (abstractFromInvertedIndex's bound on a bogus index).
+const MAX_POSITION = 100_000;
 
 const NAME = '"abstract_inverted_index"';
 
@@ -74,6 +86,118 @@ function isArrayIndex(key: string): boolean {
   return key.length <= 10 && ARRAY_INDEX.test(key) && Number(key) <= 4294967294;
 }
 
+// Reused across lines (the parse is single-threaded), so that nothing is allocated per word but the
+// word itself: the word at each position and the line that set it; and a small open-addressing
+// table of the line's keys, to notice a repeated key (a Set cost more than the whole rebuild).
+// wordAt and keyAt stay packed arrays of strings: holes would make them slow dictionaries.
+const wordAt: string[] = new Array<string>(1024).fill('');
+let setBy = new Int32Array(1024);
+const KEY_SLOTS = 4096;
+const keyAt: string[] = new Array<string>(KEY_SLOTS).fill('');
+const keyLine = new Int32Array(KEY_SLOTS);
+let lineNumber = 0;
+
+/** A JSON string key starting at the quote at i: its value, its hash and the index after it, or null. */
+function scanKey(text: string, i: number): [string, number, number] | null {
+  let hash = 0;
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x22) return [text.slice(i + 1, j), hash, j + 1];
+    if (c === 0x5c) {
+      // An escape: JSON.parse decodes the key, hashed afterwards (rare).
+      const decoded = scanString(text, i);
+      if (!decoded) return null;
+      let h = 0;
+      for (let k = 0; k < decoded[0].length; k++) h = (Math.imul(h, 31) + decoded[0].charCodeAt(k)) | 0;
+      return [decoded[0], h, decoded[1]];
+    }
+    if (c < 0x20) return null;
+    hash = (Math.imul(hash, 31) + c) | 0;
+  }
+  return null;
+}
+
+/** Records a key of this line; false when the line had it already (or has too many to track). */
+function firstTimeKey(key: string, hash: number, keys: number): boolean {
+  if (keys >= KEY_SLOTS / 2) return false;
+  let slot = hash & (KEY_SLOTS - 1);
+  while (keyLine[slot] === lineNumber) {
+    if (keyAt[slot] === key) return false;
+    slot = (slot + 1) & (KEY_SLOTS - 1);
+  }
+  keyLine[slot] = lineNumber;
+  keyAt[slot] = key;
+  return true;
+}
+
+/**
+ * The object starting at the brace at i, rebuilt straight into its abstract; null for anything
+ * else, and 'exact' when a key repeats or two words claim one position: then which word wins
+ * depends on Object.entries order, which scanIndex reproduces.
+ */
+function scanIndexToAbstract(text: string, i: number): [RebuiltAbstract, number] | null | 'exact' {
+  lineNumber++;
+  let keys = 0;
+  let length = 0;
+  i = skipSpace(text, i + 1);
+  if (text.charCodeAt(i) !== 0x7d) {
+    for (;;) {
+      if (text.charCodeAt(i) !== 0x22) return null;
+      const key = scanKey(text, i);
+      if (!key) return null;
+      const word = key[0];
+      if (!firstTimeKey(word, key[1], keys++)) return 'exact';
+      i = skipSpace(text, key[2]);
+      if (text.charCodeAt(i) !== 0x3a) return null;
+      i = skipSpace(text, i + 1);
+      if (text.charCodeAt(i) !== 0x5b) return null;
+      i = skipSpace(text, i + 1);
+      if (text.charCodeAt(i) === 0x5d) i++;
+      else
+        for (;;) {
+          const from = i;
+          let n = 0;
+          while (i < text.length) {
+            const d = text.charCodeAt(i) - 0x30;
+            if (d < 0 || d > 9) break;
+            n = n * 10 + d;
+            i++;
+          }
+          const digits = i - from;
+          if (digits === 0 || digits > 15 || (digits > 1 && text.charCodeAt(from) === 0x30)) return null;
+          if (n < MAX_POSITION) {
+            if (n >= setBy.length) {
+              const grown = new Int32Array(Math.min(MAX_POSITION, Math.max(n + 1, setBy.length * 2)));
+              grown.set(setBy);
+              setBy = grown;
+              while (wordAt.length < grown.length) wordAt.push('');
+            }
+            if (setBy[n] === lineNumber) return 'exact';
+            setBy[n] = lineNumber;
+            wordAt[n] = word;
+            if (n >= length) length = n + 1;
+          }
+          i = skipSpace(text, i);
+          const c = text.charCodeAt(i);
+          if (c === 0x5d) {
+            i++;
+            break;
+          }
+          if (c !== 0x2c) return null;
+          i = skipSpace(text, i + 1);
+        }
+      i = skipSpace(text, i);
+      const c = text.charCodeAt(i);
+      if (c === 0x7d) break;
+      if (c !== 0x2c) return null;
+      i = skipSpace(text, i + 1);
+    }
+  }
+  const words: string[] = [];
+  for (let p = 0; p < length; p++) if (setBy[p] === lineNumber && wordAt[p] !== '') words.push(wordAt[p]!);
+  return [new RebuiltAbstract(words.join(' ')), i + 1];
+}
+
 /** The object starting at the brace at i, as entries in Object.entries order, or null. */
 function scanIndex(text: string, i: number): [InvertedIndexEntries, number] | null {
   // A Map keeps a key's first place and its last value, as an object does for duplicate keys.
@@ -119,7 +243,8 @@ export function parseWithInvertedIndex(line: string): unknown {
   if (line.charCodeAt(start) !== 0x3a) return undefined;
   start = skipSpace(line, start + 1);
   if (line.charCodeAt(start) !== 0x7b) return undefined;
-  const scanned = scanIndex(line, start);
+  const direct = scanIndexToAbstract(line, start);
+  const scanned = direct === 'exact' ? scanIndex(line, start) : direct;
   if (!scanned) return undefined;
   let value: unknown;
   try {

@@ -4,7 +4,7 @@
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, openAlexKey } from './ids.ts';
 import { foldText, nameKey } from './names.ts';
 import { normalizeAffiliation } from './affiliations.ts';
-import { InvertedIndexEntries } from './inverted-index.ts';
+import { InvertedIndexEntries, RebuiltAbstract } from './inverted-index.ts';
 
 export class BadRecord extends Error {
   override name = 'BadRecord';
@@ -80,6 +80,7 @@ function str(value: unknown): string | null {
 
 /** Rebuilds abstract text from OpenAlex's inverted index {word: [positions]}. */
 export function abstractFromInvertedIndex(index: unknown): string | null {
+  if (index instanceof RebuiltAbstract) return str(index.text);
   let entries: readonly (readonly [string, unknown])[];
   if (index instanceof InvertedIndexEntries) entries = index.entries;
   else {

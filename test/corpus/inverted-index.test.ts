@@ -17,6 +17,26 @@ describe('abstract_inverted_index scanned beside JSON.parse: the same work as JS
     expect(parseWork(fast).abstract).toBe('2016 a"x b c c');
   });
 
+  it('rebuilds straight from the scan: holes skipped, integer-like words in place, far positions ignored', () => {
+    const line = `{${base}, "abstract_inverted_index": {"we": [0, 5], "2019": [1], "": [2], "far": [100000], "x\\"y": [6], "é": [4]}}`;
+    const { fast, plain } = both(line);
+    expect(parseWork(fast)).toEqual(parseWork(plain));
+    expect(parseWork(fast).abstract).toBe('we 2019 é we x"y');
+  });
+
+  it('notices a repeated key, also when spelled with an escape, and resolves it as an object would', () => {
+    const line = `{${base}, "abstract_inverted_index": {"a": [0], "b": [2], "\\u0061": [1]}}`;
+    const { fast, plain } = both(line);
+    expect(parseWork(fast)).toEqual(parseWork(plain));
+    expect(parseWork(fast).abstract).toBe('a b');
+  });
+
+  it('handles an index of more distinct words than the scan tracks (5,000)', () => {
+    const words = Array.from({ length: 5_000 }, (_, i) => `"w${i}": [${i}]`).join(', ');
+    const { fast, plain } = both(`{${base}, "abstract_inverted_index": {${words}}}`);
+    expect(parseWork(fast)).toEqual(parseWork(plain));
+  });
+
   it('leaves every other shape to JSON.parse (undefined), so results and errors stay JSON.parse ones', () => {
     for (const index of [
       '{"a": [01]}',
