@@ -121,7 +121,8 @@ async function writeInitial(db: Database, fileKey: string, batch: ParsedBatch, i
       return true;
     });
   } catch (error) {
-    // A record the database refuses, or a key someone else wrote meanwhile: the normal path sorts it out.
+    // A record the database refuses, a work of an earlier batch (its key is taken), or a key someone
+    // else wrote meanwhile: the normal path sorts it out.
     if (isDatabaseUnavailable(error)) throw error;
     return false;
   }

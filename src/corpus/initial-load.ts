@@ -49,10 +49,9 @@ export interface InitialLoadMetrics {
   copy: StagedCopy | null;
 }
 
-// Bounds on what the run keeps in memory (a few hundred bytes an author); past them the rest of the
-// file goes through the normal path, which needs no memory per author.
-export const MAX_INITIAL_LOAD_AUTHORS = 2_000_000;
-export const MAX_INITIAL_LOAD_WORKS = 5_000_000;
+// The bound on what the run keeps in memory (a few hundred bytes an author, ~300 MB at the bound);
+// past it the rest of the file goes through the normal path, which needs no memory per author.
+export const MAX_INITIAL_LOAD_AUTHORS = 1_000_000;
 
 export const WORK_COLUMNS = [
   'id',
@@ -123,7 +122,8 @@ interface AuthorState {
   key: string;
   displayName: string;
   orcid: string | null;
-  variants: Set<string>;
+  /** Every name variant written so far (a handful: a list is lighter than a Set). */
+  variants: string[];
   nameKey: string | null;
   /** cited_by_count of each of the author's works (one entry per work). */
   citations: number[];
@@ -162,7 +162,6 @@ export class InitialLoadStager {
   private nextWorkId: number;
   private nextAuthorId: number;
   private readonly firstAuthorId: number;
-  private readonly workKeys = new Set<string>();
   private readonly authors = new Map<string, AuthorState>();
   private readonly sources = new Map<string, { id: number; row: SourceRow }>();
   private readonly institutions = new Map<string, { id: number; row: InstitutionRow }>();
@@ -188,21 +187,17 @@ export class InitialLoadStager {
   end(): void {
     this.active = false;
     this.authors.clear();
-    this.workKeys.clear();
   }
 
   /**
-   * The batch staged for the initial load, or null when it cannot be: the run has ended it, a work of
-   * the batch came in an earlier batch (an update: the normal path's business), or the memory bounds
-   * are reached. Null ends the initial load for the rest of the run.
+   * The batch staged for the initial load, or null when it cannot be: the run has ended it, or the
+   * memory bound is reached. Null ends the initial load for the rest of the run. (A work that came
+   * in an earlier batch is not looked for here: its key makes the batch's COPY fail, and the caller
+   * hands the run to the normal path, whose business updates are.)
    */
   async stage(records: readonly WorkRecord[]): Promise<InitialBatch | null> {
     if (!this.active) return null;
-    if (
-      records.some((w) => this.workKeys.has(w.work_key)) ||
-      this.workKeys.size + records.length > MAX_INITIAL_LOAD_WORKS ||
-      this.authors.size + records.reduce((n, w) => n + w.authors.length, 0) > MAX_INITIAL_LOAD_AUTHORS
-    ) {
+    if (this.authors.size + records.reduce((n, w) => n + w.authors.length, 0) > MAX_INITIAL_LOAD_AUTHORS) {
       this.end();
       return null;
     }
@@ -216,7 +211,6 @@ export class InitialLoadStager {
       a.work_key < b.work_key ? -1 : a.work_key > b.work_key ? 1 : 0,
     );
     const workIds = works.map(() => this.nextWorkId++);
-    for (const w of works) this.workKeys.add(w.work_key);
 
     const newAuthors: AuthorState[] = [];
     const updates: CsvValue[][] = [];
@@ -232,7 +226,7 @@ export class InitialLoadStager {
           key: a.author_key,
           displayName: a.display_name,
           orcid: a.orcid,
-          variants: new Set(a.name_variants),
+          variants: [...a.name_variants],
           nameKey: a.name_key,
           citations: [],
           firstYear: null,
@@ -252,13 +246,13 @@ export class InitialLoadStager {
       const changed =
         known.displayName !== a.display_name ||
         (a.orcid !== null && known.orcid !== a.orcid) ||
-        a.name_variants.some((v) => !known.variants.has(v)) ||
+        a.name_variants.some((v) => !known.variants.includes(v)) ||
         known.nameKey !== a.name_key;
       if (!changed) continue;
       updates.push([known.id, a.display_name, a.orcid, a.name_variants, a.name_key]);
       known.displayName = a.display_name;
       known.orcid = a.orcid ?? known.orcid;
-      for (const v of a.name_variants) known.variants.add(v);
+      for (const v of a.name_variants) if (!known.variants.includes(v)) known.variants.push(v);
       known.nameKey = a.name_key;
     }
 
@@ -315,7 +309,7 @@ export class InitialLoadStager {
       a.key,
       a.displayName,
       a.orcid,
-      [...a.variants],
+      a.variants,
       a.nameKey,
       ...this.metricsOf(a),
     ]);
