@@ -190,8 +190,8 @@ export class InitialLoadStager {
   }
 
   /**
-   * The batch staged for the initial load, or null when it cannot be: the run has ended it, or the
-   * memory bound is reached. Null ends the initial load for the rest of the run. (A work that came
+   * The batch staged for the initial load, or null when it cannot be: the run has ended it, the
+   * database refused one of its sources or institutions, or the memory bound is reached. Null ends the initial load for the rest of the run. (A work that came
    * in an earlier batch is not looked for here: its key makes the batch's COPY fail, and the caller
    * hands the run to the normal path, whose business updates are.)
    */
@@ -201,7 +201,14 @@ export class InitialLoadStager {
       this.end();
       return null;
     }
-    await this.resolveEntities(records);
+    try {
+      await this.resolveEntities(records);
+    } catch {
+      // A source or institution the database refuses: the normal path reports its record as bad
+      // (and fails the run as well if the database is gone).
+      this.end();
+      return null;
+    }
     const batch = this.batches++;
     const firstWorkId = this.nextWorkId;
     const firstAuthorId = this.nextAuthorId;

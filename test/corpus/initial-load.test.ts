@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -191,6 +192,27 @@ describe('the initial load (works into an empty corpus)', () => {
     await ingest(apart, 'works', [b], 5, { initialLoad: 'never' });
     expect(await snapshot(db)).toEqual(await snapshot(apart));
     expect(await pending(db)).toBe(0);
+  });
+
+  it('hands over to the normal path when the database refuses a source, which reports the record as bad', async () => {
+    const dir = await tempDir();
+    // A source key too long (and too random to compress) for the unique index on source keys.
+    const monster = { source: { id: randomBytes(4_000).toString('base64'), display_name: 'Too long a key' } };
+    const file = await writeLines(dir, 'refused.jsonl', [
+      work(),
+      work({ primary_location: monster }),
+      work(),
+    ]);
+    const db = await database();
+    const report = await ingest(db, 'works', [file], 10);
+    expect(report.files[0]!.initial_load).toBe(false);
+    expect(report).toMatchObject({ records: 2, bad_count: 1 });
+    expect(report.files[0]!.bad_records).toEqual([
+      { line: 2, reason: expect.stringMatching(/^rejected by the database: .*index row/) },
+    ]);
+    const normal = await database();
+    await ingest(normal, 'works', [file], 10, { initialLoad: 'never' });
+    expect(await snapshot(db)).toEqual(await snapshot(normal));
   });
 
   it('marks works whose retraction notice came first', async () => {
