@@ -66,6 +66,49 @@ function queries(count: number, seed = 99): Array<Array<{ text: string; weight: 
   ]);
 }
 
+/**
+ * What the scorer relies on, checked against the postings: bounds hold for every posting, impacts
+ * are the exact tf / (tf + norm) rounded up to the next step, and forward rows are the postings
+ * transposed (per slot, (k << 8) | tf by ascending k; empty for a slot without postings).
+ */
+function expectConsistent(index: Bm25Index): void {
+  const { bounds, norms } = index.internals();
+  let postings = 0;
+  let aboveBound = 0;
+  let wrongImpacts = 0;
+  let forwardEntries = 0;
+  let wrongForward = 0;
+  for (const seg of index.segments) {
+    const width = seg.lastSlot - seg.firstSlot + 1;
+    // The postings as the forward rows should hold them: per slot, (k << 8) | tf by ascending k.
+    const expected: number[][] = Array.from({ length: width }, () => []);
+    for (let k = 0; k < seg.termIds.length; k++) {
+      const t = seg.termIds[k]!;
+      for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++) {
+        const tf = seg.tfs[p]! / TF_SCALE;
+        const exact = tf / (tf + norms[seg.slots[p]!]!);
+        if (exact > bounds[t]!) aboveBound++;
+        // The impact is the exact ratio rounded up to the next 1/IMPACT_SCALE.
+        const impact = seg.impacts[p]! / IMPACT_SCALE;
+        if (impact < exact || impact - exact >= 1 / IMPACT_SCALE) wrongImpacts++;
+        postings++;
+        expected[seg.slots[p]! - seg.firstSlot]!.push((k << 8) | seg.tfs[p]!);
+      }
+    }
+    expect(seg.forwardOffsets.length).toBe(width + 1);
+    for (let row = 0; row < width; row++) {
+      const got = Array.from(seg.forward.subarray(seg.forwardOffsets[row]!, seg.forwardOffsets[row + 1]!));
+      forwardEntries += got.length;
+      if (got.join() !== expected[row]!.join()) wrongForward++;
+    }
+  }
+  expect(postings).toBeGreaterThan(50_000);
+  expect(forwardEntries).toBe(postings);
+  expect(wrongForward).toBe(0);
+  expect(aboveBound).toBe(0);
+  expect(wrongImpacts).toBe(0);
+}
+
 describe('pruned scoring', () => {
   it('returns the exhaustive top k when run exactly, over several segments', () => {
     const index = corpus(3000, 700);
@@ -161,7 +204,16 @@ describe('pruned scoring', () => {
           changeSeq: 10_000 + i,
         });
       if (i % 10 === 0) index.remove(i);
-      if (i % 250 === 0) index.flush();
+      if (i % 250 === 0) {
+        index.flush();
+        expectConsistent(index);
+        const scorer = new Scorer(index);
+        for (const fields of queries(2, i)) {
+          const query = prepareQuery(index, fields, { maxDfRatio: 1 });
+          const exhaustive = scorer.search(query, 40, undefined, { exhaustive: true });
+          expectSameRanking(scorer.search(query, 40, undefined, EXACT), exhaustive);
+        }
+      }
     }
     for (let i = 1501; i <= 1800; i++)
       index.upsert({
@@ -175,41 +227,7 @@ describe('pruned scoring', () => {
     // Work 1 was never touched: its norm moved with the average length.
     expect(Math.abs(index.docNorm(index.docOf(1)) / normBefore - 1)).toBeGreaterThan(0.05);
 
-    const { bounds, norms } = index.internals();
-    let postings = 0;
-    let aboveBound = 0;
-    let wrongImpacts = 0;
-    let forwardEntries = 0;
-    let wrongForward = 0;
-    for (const seg of index.segments) {
-      const width = seg.lastSlot - seg.firstSlot + 1;
-      // The postings as the forward rows should hold them: per slot, (k << 8) | tf by ascending k.
-      const expected: number[][] = Array.from({ length: width }, () => []);
-      for (let k = 0; k < seg.termIds.length; k++) {
-        const t = seg.termIds[k]!;
-        for (let p = seg.offsets[k]!; p < seg.offsets[k + 1]!; p++) {
-          const tf = seg.tfs[p]! / TF_SCALE;
-          const exact = tf / (tf + norms[seg.slots[p]!]!);
-          if (exact > bounds[t]!) aboveBound++;
-          // The impact is the exact ratio rounded up to the next 1/IMPACT_SCALE.
-          const impact = seg.impacts[p]! / IMPACT_SCALE;
-          if (impact < exact || impact - exact >= 1 / IMPACT_SCALE) wrongImpacts++;
-          postings++;
-          expected[seg.slots[p]! - seg.firstSlot]!.push((k << 8) | seg.tfs[p]!);
-        }
-      }
-      expect(seg.forwardOffsets.length).toBe(width + 1);
-      for (let row = 0; row < width; row++) {
-        const got = Array.from(seg.forward.subarray(seg.forwardOffsets[row]!, seg.forwardOffsets[row + 1]!));
-        forwardEntries += got.length;
-        if (got.join() !== expected[row]!.join()) wrongForward++;
-      }
-    }
-    expect(postings).toBeGreaterThan(50_000);
-    expect(forwardEntries).toBe(postings);
-    expect(wrongForward).toBe(0);
-    expect(aboveBound).toBe(0);
-    expect(wrongImpacts).toBe(0);
+    expectConsistent(index);
 
     const scorer = new Scorer(index);
     for (const fields of queries(10, 5)) {
