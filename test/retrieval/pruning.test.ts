@@ -1,4 +1,4 @@
-// The scorer skips work (MaxScore-style pruning, candidates looked up through skip entries); with
+// The scorer skips work (MaxScore-style pruning from impacts, candidates scored from forward rows); with
 // exact settings it must return what exhaustive scoring returns, and the bounds it prunes with
 // must hold for every posting, also after updates, deletes, merges and norm changes.
 import { describe, expect, it } from 'vitest';
