@@ -153,6 +153,10 @@ function line(f: Figures): string {
 }
 
 async function main() {
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
   if (!existsSync(SOURCE)) {
     console.error(
       `bench:ingest needs ${SOURCE} (the shared ACL Anthology works); it is missing, nothing measured.`,
@@ -203,7 +207,7 @@ async function main() {
     const doc = `# Ingest benchmark
 
 Command: \`npm run bench:ingest\` (bench/ingest.ts). Date: ${new Date().toISOString().slice(0, 16)}Z.
-Machine: the shared 2-core development box (other engineers' processes running), Node ${process.version}.
+Machine: the shared 2-core development box, load average ${loadAtStart} at the start, Node ${process.version}.
 
 Input: the ${results[0]!.works.toLocaleString('en-US')} ACL Anthology works (\`../shared/data/acl-anthology/works.jsonl.gz\`,
 gzip JSON lines), ingested with \`refmatch ingest works\`'s code path, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')}.
