@@ -10,14 +10,18 @@ export const RECOMPUTE = `
 WITH p AS (
   SELECT author_id FROM author_metrics_pending ORDER BY author_id LIMIT $1 FOR UPDATE SKIP LOCKED
 ),
-aw AS (
-  SELECT DISTINCT a.author_id, a.work_id, w.cited_by_count, w.publication_year
+-- The pending authors' authorships with their works, read once for both the counts and the
+-- affiliation (two joins of authorships and works cost ~20% more).
+aw AS MATERIALIZED (
+  SELECT a.author_id, a.work_id, a.position, w.cited_by_count, w.publication_year,
+         a.institution_ids[1] AS institution_id, a.raw_affiliations[1] AS raw_affiliation,
+         cardinality(a.institution_ids) > 0 OR cardinality(a.raw_affiliations) > 0 AS states_affiliation
     FROM authorships a JOIN p USING (author_id) JOIN works w ON w.id = a.work_id
 ),
 ranked AS (
   SELECT author_id, cited_by_count, publication_year,
          row_number() OVER (PARTITION BY author_id ORDER BY cited_by_count DESC) AS rank
-    FROM aw
+    FROM (SELECT DISTINCT author_id, work_id, cited_by_count, publication_year FROM aw) d
 ),
 m AS (
   SELECT author_id, count(*)::int AS articles, coalesce(sum(cited_by_count), 0)::int AS citations,
@@ -26,12 +30,11 @@ m AS (
     FROM ranked GROUP BY author_id
 ),
 aff AS (
-  SELECT DISTINCT ON (a.author_id) a.author_id,
-         coalesce(i.name, a.raw_affiliations[1]) AS affiliation, i.id AS institution_id
-    FROM authorships a JOIN p USING (author_id) JOIN works w ON w.id = a.work_id
-    LEFT JOIN institutions i ON i.id = a.institution_ids[1]
-   WHERE cardinality(a.institution_ids) > 0 OR cardinality(a.raw_affiliations) > 0
-   ORDER BY a.author_id, w.publication_year DESC NULLS LAST, w.id DESC, a.position
+  SELECT DISTINCT ON (aw.author_id) aw.author_id,
+         coalesce(i.name, aw.raw_affiliation) AS affiliation, i.id AS institution_id
+    FROM aw LEFT JOIN institutions i ON i.id = aw.institution_id
+   WHERE aw.states_affiliation
+   ORDER BY aw.author_id, aw.publication_year DESC NULLS LAST, aw.work_id DESC, aw.position
 ),
 updated AS (
   UPDATE authors SET
