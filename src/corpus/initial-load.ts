@@ -179,10 +179,6 @@ export class InitialLoadStager {
     this.firstAuthorId = start.nextAuthorId;
   }
 
-  get isActive(): boolean {
-    return this.active;
-  }
-
   /** The run leaves the initial load for good (the caller writes the rest through the normal path). */
   end(): void {
     this.active = false;
@@ -191,9 +187,10 @@ export class InitialLoadStager {
 
   /**
    * The batch staged for the initial load, or null when it cannot be: the run has ended it, the
-   * database refused one of its sources or institutions, or the memory bound is reached. Null ends the initial load for the rest of the run. (A work that came
-   * in an earlier batch is not looked for here: its key makes the batch's COPY fail, and the caller
-   * hands the run to the normal path, whose business updates are.)
+   * database refused one of its sources or institutions, or the memory bound is reached. Null ends
+   * the initial load for the rest of the run. (A work that came in an earlier batch is not looked
+   * for here: its key makes the batch's COPY fail, and the caller hands the run to the normal path,
+   * whose business updates are.)
    */
   async stage(records: readonly WorkRecord[]): Promise<InitialBatch | null> {
     if (!this.active) return null;
@@ -219,9 +216,43 @@ export class InitialLoadStager {
     );
     const workIds = works.map(() => this.nextWorkId++);
 
+    const { newAuthors, updates, authorIds } = this.stageAuthors(works, batch);
+    const { workRows, authorships, sourceIds } = this.stageWorkRows(works, workIds, batch);
+
+    const authorRows: CsvValue[][] = newAuthors.map((a) => [
+      a.id,
+      a.key,
+      a.displayName,
+      a.orcid,
+      a.variants,
+      a.nameKey,
+      ...this.metricsOf(a),
+    ]);
+
+    const copies: StagedCopy[] = [];
+    const copy = (table: string, columns: readonly string[], rows: CsvValue[][]) => {
+      if (rows.length > 0) copies.push({ table, columns, csv: csvRows(rows) });
+    };
+    copy('works', WORK_COLUMNS, workRows);
+    copy('authors', AUTHOR_COLUMNS, authorRows);
+    copy('authorships', AUTHORSHIP_COLUMNS, authorships);
+    copy('stage_author_updates', AUTHOR_UPDATE_COLUMNS, updates);
+    return {
+      firstWorkId,
+      nextWorkId: this.nextWorkId,
+      firstAuthorId,
+      nextAuthorId: this.nextAuthorId,
+      copies,
+      authorIds,
+      sourceIds: [...sourceIds].sort((a, b) => a - b),
+    };
+  }
+
+  /** New authors get ids and state; known ones whose name, ORCID or variants changed, an update row. */
+  private stageAuthors(works: readonly WorkRecord[], batch: number) {
     const newAuthors: AuthorState[] = [];
     const updates: CsvValue[][] = [];
-    const batchAuthorIds: number[] = [];
+    const authorIds: number[] = [];
     const merged = mergeBatchAuthors(works).sort((a, b) =>
       a.author_key < b.author_key ? -1 : a.author_key > b.author_key ? 1 : 0,
     );
@@ -245,10 +276,10 @@ export class InitialLoadStager {
         };
         this.authors.set(a.author_key, state);
         newAuthors.push(state);
-        batchAuthorIds.push(state.id);
+        authorIds.push(state.id);
         continue;
       }
-      batchAuthorIds.push(known.id);
+      authorIds.push(known.id);
       // UPSERT_AUTHORS's rule: the latest name and name key, an ORCID once known kept, variants added.
       const changed =
         known.displayName !== a.display_name ||
@@ -263,6 +294,11 @@ export class InitialLoadStager {
       known.nameKey = a.name_key;
     }
 
+    return { newAuthors, updates, authorIds };
+  }
+
+  /** The works' and authorships' rows; each authorship also counts toward its author's metrics. */
+  private stageWorkRows(works: readonly WorkRecord[], workIds: readonly number[], batch: number) {
     const authorships: CsvValue[][] = [];
     const sourceIds = new Set<number>();
     const workRows: CsvValue[][] = works.map((w, i) => {
@@ -311,33 +347,7 @@ export class InitialLoadStager {
       ];
     });
 
-    const authorRows: CsvValue[][] = newAuthors.map((a) => [
-      a.id,
-      a.key,
-      a.displayName,
-      a.orcid,
-      a.variants,
-      a.nameKey,
-      ...this.metricsOf(a),
-    ]);
-
-    const copies: StagedCopy[] = [];
-    const copy = (table: string, columns: readonly string[], rows: CsvValue[][]) => {
-      if (rows.length > 0) copies.push({ table, columns, csv: csvRows(rows) });
-    };
-    copy('works', WORK_COLUMNS, workRows);
-    copy('authors', AUTHOR_COLUMNS, authorRows);
-    copy('authorships', AUTHORSHIP_COLUMNS, authorships);
-    copy('stage_author_updates', AUTHOR_UPDATE_COLUMNS, updates);
-    return {
-      firstWorkId,
-      nextWorkId: this.nextWorkId,
-      firstAuthorId,
-      nextAuthorId: this.nextAuthorId,
-      copies,
-      authorIds: batchAuthorIds,
-      sourceIds: [...sourceIds].sort((a, b) => a - b),
-    };
+    return { workRows, authorships, sourceIds };
   }
 
   /** At the end of the run: the metrics of the authors that gained works after their first batch. */
