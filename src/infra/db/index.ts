@@ -6,6 +6,7 @@ import { openPostgres } from './postgres.ts';
 import type { Database } from './types.ts';
 
 export type { Database, Queryable, QueryResult, Transaction } from './types.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 
 /**
  * Server PostgreSQL when DATABASE_URL is set, else the embedded PGlite database in the data

@@ -3,6 +3,14 @@ import type { Database, Queryable, QueryResult, Transaction } from './types.ts';
 import { DATE_OID, INT8_OID, NUMERIC_OID, parseDate, parseInt8, parseNumeric } from './type-parsers.ts';
 import { quoteIdent } from './quote.ts';
 
+/**
+ * rowCount as pg gives it: PGlite reports 0 affected rows for a SELECT (also one with FOR UPDATE),
+ * where pg counts the rows returned. A statement that changed rows reports them either way.
+ */
+function rowCountOf(result: { affectedRows?: number; rows: unknown[] }): number {
+  return result.affectedRows || result.rows.length;
+}
+
 export interface PgliteOptions {
   /** A data directory to persist to; undefined keeps the database in memory (tests). */
   dataDir?: string;
@@ -45,7 +53,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
     pglite,
     async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
       const result = await pglite.query<R>(sql, params as unknown[] | undefined);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      return { rows: result.rows, rowCount: rowCountOf(result) };
     },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
       // PGlite's own transaction() serializes against every other query on its single connection
@@ -57,7 +65,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
           },
           async query<R>(sql: string, params?: readonly unknown[]) {
             const result = await inner.query<R>(sql, params as unknown[] | undefined);
-            return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+            return { rows: result.rows, rowCount: rowCountOf(result) };
           },
         };
         txHandles.set(tx, inner as unknown as { query: PGlite['query'] });

@@ -1,0 +1,32 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase();
+  await db.exec('CREATE TABLE seam_rows (id integer PRIMARY KEY, n integer NOT NULL)');
+  await db.query('INSERT INTO seam_rows SELECT g, 0 FROM generate_series(1, 5) g');
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+// Both drivers answer rowCount as pg does, so code that counts never depends on the driver.
+describe('rowCount, the same on both drivers', () => {
+  it('counts the rows a SELECT returns, also one that locks them', async () => {
+    expect((await db.query('SELECT id FROM seam_rows')).rowCount).toBe(5);
+    const locked = await db.transaction((tx) =>
+      tx.query('SELECT id FROM seam_rows ORDER BY id LIMIT 3 FOR UPDATE SKIP LOCKED'),
+    );
+    expect(locked.rowCount).toBe(3);
+    expect((await db.query('SELECT id FROM seam_rows WHERE id > 99')).rowCount).toBe(0);
+  });
+
+  it('counts the rows a statement changed, with or without RETURNING', async () => {
+    expect((await db.query('UPDATE seam_rows SET n = 1 WHERE id <= 2')).rowCount).toBe(2);
+    expect((await db.query('UPDATE seam_rows SET n = 2 WHERE id > 2 RETURNING id')).rowCount).toBe(3);
+    expect((await db.query('DELETE FROM seam_rows WHERE id > 99')).rowCount).toBe(0);
+    const inTx = await db.transaction((tx) => tx.query('DELETE FROM seam_rows WHERE id = 1'));
+    expect(inTx.rowCount).toBe(1);
+  });
+});
