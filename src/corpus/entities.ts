@@ -14,11 +14,12 @@ import {
   copyStaged,
   hasRows,
   stagedCopy,
+  stageInstitutions,
+  stageSources,
   stageWorks,
   UPSERT_INSTITUTIONS,
   UPSERT_SOURCES,
   writeWorks,
-  type StagedCopy,
 } from './load-works.ts';
 import type { RecordKind } from './ingest-runner.ts';
 
@@ -66,25 +67,13 @@ export const sourcesKind: RecordKind<SourceRow> = {
   },
   key: (s) => s.source_key,
   stage: (rows) => ({
-    copies: stagedCopy(
-      'stage_sources',
-      ['source_key', 'title', 'type', 'publisher', 'issn_l'],
-      rows.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
-    ),
+    copies: stageSources(rows),
   }),
   async write(db, tx, staged) {
     await copyStaged(db, tx, staged);
     if (hasRows(staged, 'stage_sources')) await tx.query(UPSERT_SOURCES);
   },
 };
-
-function stageInstitutions(rows: InstitutionRow[]): StagedCopy[] {
-  return stagedCopy(
-    'stage_institutions',
-    ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
-    rows.map((i) => [i.institution_key, i.name, i.country_code, i.normalized_name, i.alternative_names]),
-  );
-}
 
 export const institutionsKind: RecordKind<InstitutionRow> = {
   kind: 'institutions',

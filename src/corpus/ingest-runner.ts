@@ -2,7 +2,7 @@
 // batch with its checkpoint in one transaction, count bad records without stopping. On a large file
 // the reading runs in a thread of its own, ahead of the database's writing.
 import type { CommandContext } from '../cli/command.ts';
-import type { Database, Transaction } from '../infra/db/index.ts';
+import { isDatabaseUnavailable, type Database, type Transaction } from '../infra/db/index.ts';
 import { readBatchesInThread } from './batch-thread.ts';
 import {
   readBatches,
@@ -63,14 +63,6 @@ export interface FileOutcome {
 }
 
 export const PARSE_THREAD_MIN_BYTES = 2 * 1024 * 1024;
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return (
-    typeof code === 'string' &&
-    (/^08/.test(code) || code === '57P01' || code === 'ECONNREFUSED' || code === 'ECONNRESET')
-  );
-}
 
 async function writeBatch<T>(
   db: Database,

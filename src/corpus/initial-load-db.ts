@@ -8,9 +8,17 @@
 // caught either by the next check or by a key collision, and the run then goes on through the
 // normal path (whose upserts are always right), leaving every author it touched queued for the
 // metrics recompute.
-import type { Database, Transaction } from '../infra/db/index.ts';
+import { isDatabaseUnavailable, type Database, type Transaction } from '../infra/db/index.ts';
+import { QUEUE_AUTHOR } from './metrics.ts';
 import type { InitialBatch, InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
-import { copyStaged, ensureStaging, stagedCopy, UPSERT_INSTITUTIONS, UPSERT_SOURCES } from './load-works.ts';
+import {
+  copyStaged,
+  ensureStaging,
+  stageInstitutions,
+  stageSources,
+  UPSERT_INSTITUTIONS,
+  UPSERT_SOURCES,
+} from './load-works.ts';
 
 /** The sequences behind works.id and authors.id, as SQL names. */
 interface IdSequences {
@@ -47,26 +55,7 @@ export async function initialLoadStart(db: Database): Promise<InitialLoadStart |
 export function entityResolver(db: Database): ResolveEntities {
   return (sources, institutions) =>
     db.transaction(async (tx) => {
-      await copyStaged(db, tx, {
-        copies: [
-          ...stagedCopy(
-            'stage_sources',
-            ['source_key', 'title', 'type', 'publisher', 'issn_l'],
-            sources.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
-          ),
-          ...stagedCopy(
-            'stage_institutions',
-            ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
-            institutions.map((i) => [
-              i.institution_key,
-              i.name,
-              i.country_code,
-              i.normalized_name,
-              i.alternative_names,
-            ]),
-          ),
-        ],
-      });
+      await copyStaged(db, tx, { copies: [...stageSources(sources), ...stageInstitutions(institutions)] });
       if (sources.length > 0) await tx.query(UPSERT_SOURCES);
       if (institutions.length > 0) await tx.query(UPSERT_INSTITUTIONS);
       const sourceIds = await tx.query<{ key: string; id: number }>(
@@ -93,7 +82,8 @@ UPDATE authors SET
 FROM stage_author_updates u WHERE authors.id = u.id`;
 
 const QUEUE_AUTHORS = `
-INSERT INTO author_metrics_pending (author_id) SELECT unnest($1::int[]) ON CONFLICT DO NOTHING`;
+INSERT INTO author_metrics_pending (author_id) SELECT id FROM unnest($1::int[]) id ORDER BY id
+${QUEUE_AUTHOR}`;
 
 // A work whose DOI or PubMed id has a retraction notice is retracted (as INSERT_WORKS marks it).
 const MARK_RETRACTED = `
@@ -184,7 +174,9 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
       return keys.rows.map((r) => r.name_key);
     });
   } catch (error) {
-    if (error instanceof PremiseBroken) return null;
+    // Someone else wrote meanwhile, or a concurrent batch's locks ended in a deadlock: the queued
+    // authors are recomputed from the database instead. Only a database gone fails the run.
+    if (error instanceof PremiseBroken || !isDatabaseUnavailable(error)) return null;
     throw error;
   }
 }

@@ -10,7 +10,7 @@
 // Nothing here touches the database: ids of sources and institutions, which may exist already, come
 // from `resolve`, which upserts them.
 import { csvRows, type CsvValue } from './csv.ts';
-import { mergeBatchAuthors, type StagedCopy } from './load-works.ts';
+import { mergeBatchAuthors, workColumns, workRow, type StagedCopy } from './load-works.ts';
 import type { InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
 /** Upserts these sources and institutions and answers their ids, by key. */
@@ -53,21 +53,17 @@ export interface InitialLoadMetrics {
 // past it the rest of the file goes through the normal path, which needs no memory per author.
 export const MAX_INITIAL_LOAD_AUTHORS = 1_000_000;
 
-export const WORK_COLUMNS = [
-  'id',
-  'work_key',
-  'doi',
-  'pmid',
-  'arxiv_id',
-  'title',
-  'abstract',
-  'publication_year',
-  'type',
-  'source_id',
-  'is_retracted',
-  'cited_by_count',
-  'referenced_work_keys',
-  'referenced_dois',
+export const WORK_COLUMNS = ['id', ...workColumns('source_id')];
+
+/** The author metrics RECOMPUTE (corpus/metrics.ts) derives from the works, as columns of authors. */
+const METRIC_FIELDS = [
+  'articles_count',
+  'citations_count',
+  'h_index',
+  'first_publication_year',
+  'last_publication_year',
+  'recent_affiliation',
+  'recent_institution_id',
 ] as const;
 
 export const AUTHOR_COLUMNS = [
@@ -77,13 +73,7 @@ export const AUTHOR_COLUMNS = [
   'orcid',
   'name_variants',
   'name_key',
-  'articles_count',
-  'citations_count',
-  'h_index',
-  'first_publication_year',
-  'last_publication_year',
-  'recent_affiliation',
-  'recent_institution_id',
+  ...METRIC_FIELDS,
 ] as const;
 
 export const AUTHORSHIP_COLUMNS = [
@@ -97,16 +87,7 @@ export const AUTHORSHIP_COLUMNS = [
 
 export const AUTHOR_UPDATE_COLUMNS = ['id', 'display_name', 'orcid', 'name_variants', 'name_key'] as const;
 
-export const METRICS_COLUMNS = [
-  'author_id',
-  'articles_count',
-  'citations_count',
-  'h_index',
-  'first_publication_year',
-  'last_publication_year',
-  'recent_affiliation',
-  'recent_institution_id',
-] as const;
+export const METRICS_COLUMNS = ['author_id', ...METRIC_FIELDS] as const;
 
 /** The authorship that gives an author's most recent affiliation (corpus/metrics.ts RECOMPUTE's order). */
 interface AffiliationSource {
@@ -329,22 +310,7 @@ export class InitialLoadStager {
             author.affiliation = candidate;
         }
       }
-      return [
-        workId,
-        w.work_key,
-        w.doi,
-        w.pmid,
-        w.arxiv_id,
-        w.title,
-        w.abstract,
-        w.publication_year,
-        w.type,
-        sourceId,
-        w.is_retracted,
-        w.cited_by_count,
-        w.referenced_work_keys,
-        w.referenced_dois,
-      ];
+      return [workId, ...workRow(w, sourceId)];
     });
 
     return { workRows, authorships, sourceIds };

@@ -155,6 +155,7 @@ function scanIndexToAbstract(text: string, i: number): [RebuiltAbstract, number]
       if (text.charCodeAt(i) === 0x5d) i++;
       else
         for (;;) {
+          // scanPositions' number rule, inlined: a helper call per position measured ~10% slower.
           const from = i;
           let n = 0;
           while (i < text.length) {

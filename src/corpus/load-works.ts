@@ -5,6 +5,7 @@
 // that two ingests running at once lock rows in one order.
 import type { Database, Transaction } from '../infra/db/index.ts';
 import { csvRows, type CsvValue } from './csv.ts';
+import { QUEUE_AUTHOR } from './metrics.ts';
 import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
 // Staging tables live for the session and empty themselves at each commit: creating them once per
@@ -124,7 +125,8 @@ INSERT INTO author_metrics_pending (author_id)
 SELECT DISTINCT a.author_id
   FROM upserted u CROSS JOIN LATERAL (SELECT author_id FROM authorships WHERE work_id = u.id) a
  WHERE u.updated
-ON CONFLICT DO NOTHING`;
+ ORDER BY a.author_id
+${QUEUE_AUTHOR}`;
 
 // Authorships of the batch's works are replaced: rows that changed author are deleted, the rest
 // upserted. Authors dropped or added, and the authors of works whose citation count or year changed,
@@ -158,8 +160,8 @@ removed AS (
    WHERE o.work_id = stale.work_id AND o.position = stale.position
   RETURNING o.author_id
 )
-INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM removed
-ON CONFLICT DO NOTHING`;
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM removed ORDER BY author_id
+${QUEUE_AUTHOR}`;
 
 const INSERT_AUTHORSHIPS = `
   INSERT INTO authorships (work_id, position, author_id, institution_ids, raw_affiliations, is_corresponding)
@@ -174,8 +176,8 @@ WITH written AS (${INSERT_AUTHORSHIPS}
         IS DISTINCT FROM (excluded.institution_ids, excluded.raw_affiliations, excluded.is_corresponding)
   RETURNING author_id
 )
-INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written
-ON CONFLICT DO NOTHING`;
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written ORDER BY author_id
+${QUEUE_AUTHOR}`;
 
 // When no work of the batch was there before, none of its authorships can be either: a plain insert
 // spares the speculative insertion of ON CONFLICT. (Another ingest inserting the same work meanwhile
@@ -184,8 +186,8 @@ const INSERT_NEW_AUTHORSHIPS = `
 WITH written AS (${INSERT_AUTHORSHIPS}
   RETURNING author_id
 )
-INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written
-ON CONFLICT DO NOTHING`;
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM written ORDER BY author_id
+${QUEUE_AUTHOR}`;
 
 // Only the sources of this batch are recounted; the count is an index lookup per source.
 const RECOUNT_SOURCES = `
@@ -239,6 +241,60 @@ export async function copyStaged(
   for (const copy of staged.copies) await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
 }
 
+/** The columns of a work row, with its source given by `source` (key when staged, id when final). */
+export function workColumns(source: 'source_key' | 'source_id'): string[] {
+  return [
+    'work_key',
+    'doi',
+    'pmid',
+    'arxiv_id',
+    'title',
+    'abstract',
+    'publication_year',
+    'type',
+    source,
+    'is_retracted',
+    'cited_by_count',
+    'referenced_work_keys',
+    'referenced_dois',
+  ];
+}
+
+/** A work's row in workColumns' order, with its source as given (key or id). */
+export function workRow(w: WorkRecord, source: string | number | null): CsvValue[] {
+  return [
+    w.work_key,
+    w.doi,
+    w.pmid,
+    w.arxiv_id,
+    w.title,
+    w.abstract,
+    w.publication_year,
+    w.type,
+    source,
+    w.is_retracted,
+    w.cited_by_count,
+    w.referenced_work_keys,
+    w.referenced_dois,
+  ];
+}
+
+export function stageSources(rows: readonly SourceRow[]): StagedCopy[] {
+  return stagedCopy(
+    'stage_sources',
+    ['source_key', 'title', 'type', 'publisher', 'issn_l'],
+    rows.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
+  );
+}
+
+export function stageInstitutions(rows: readonly InstitutionRow[]): StagedCopy[] {
+  return stagedCopy(
+    'stage_institutions',
+    ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
+    rows.map((i) => [i.institution_key, i.name, i.country_code, i.normalized_name, i.alternative_names]),
+  );
+}
+
 /**
  * The batch's authors, one row per key: the last occurrence's name, the latest ORCID known, every
  * name variant (what the authors upsert then does across batches).
@@ -275,22 +331,8 @@ export function stageWorks(works: WorkRecord[]): StagedBatch {
   const authors = mergeBatchAuthors(works);
   return {
     copies: [
-      ...stagedCopy(
-        'stage_sources',
-        ['source_key', 'title', 'type', 'publisher', 'issn_l'],
-        sources.map((s) => [s.source_key, s.title, s.type, s.publisher, s.issn_l]),
-      ),
-      ...stagedCopy(
-        'stage_institutions',
-        ['institution_key', 'name', 'country_code', 'normalized_name', 'alternative_names'],
-        institutions.map((i) => [
-          i.institution_key,
-          i.name,
-          i.country_code,
-          i.normalized_name,
-          i.alternative_names,
-        ]),
-      ),
+      ...stageSources(sources),
+      ...stageInstitutions(institutions),
       ...stagedCopy(
         'stage_authors',
         ['author_key', 'display_name', 'orcid', 'name_variants', 'name_key'],
@@ -298,36 +340,8 @@ export function stageWorks(works: WorkRecord[]): StagedBatch {
       ),
       ...stagedCopy(
         'stage_works',
-        [
-          'work_key',
-          'doi',
-          'pmid',
-          'arxiv_id',
-          'title',
-          'abstract',
-          'publication_year',
-          'type',
-          'source_key',
-          'is_retracted',
-          'cited_by_count',
-          'referenced_work_keys',
-          'referenced_dois',
-        ],
-        works.map((w) => [
-          w.work_key,
-          w.doi,
-          w.pmid,
-          w.arxiv_id,
-          w.title,
-          w.abstract,
-          w.publication_year,
-          w.type,
-          w.source?.source_key ?? null,
-          w.is_retracted,
-          w.cited_by_count,
-          w.referenced_work_keys,
-          w.referenced_dois,
-        ]),
+        workColumns('source_key'),
+        works.map((w) => workRow(w, w.source?.source_key ?? null)),
       ),
       ...stagedCopy(
         'stage_authorships',

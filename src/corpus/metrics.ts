@@ -3,13 +3,22 @@
 // their works, in chunks. Nothing here scans the whole corpus.
 import type { Database } from '../infra/db/index.ts';
 
+/**
+ * How a batch queues authors: an author already queued has its queue row locked, not left alone
+ * (ON CONFLICT DO NOTHING would take no lock). Otherwise a recompute running meanwhile in another
+ * ingest could read the author's works without this batch's (not yet committed), then delete the
+ * queue row, and the batch would commit with its works never counted. With the lock, the recompute
+ * skips the row (SKIP LOCKED) and this ingest's own recompute counts it; a row the recompute locked
+ * first is waited for, and once it is deleted the insert queues the author anew. Queue in
+ * author_id order, so that two batches lock rows in one order.
+ */
+export const QUEUE_AUTHOR = 'ON CONFLICT (author_id) DO UPDATE SET author_id = excluded.author_id';
+
 // h-index: with an author's works ranked by citations (1 = most cited), the number of works whose
 // citations are at least their rank. The most recent affiliation is taken from the newest work that
 // states one, preferring the institution's name to the raw string.
 export const RECOMPUTE = `
-WITH p AS (
-  SELECT author_id FROM author_metrics_pending ORDER BY author_id LIMIT $1 FOR UPDATE SKIP LOCKED
-),
+WITH p AS (SELECT unnest($1::int[]) AS author_id),
 -- The pending authors' authorships with their works, read once for both the counts and the
 -- affiliation (two joins of authorships and works cost ~20% more).
 aw AS MATERIALIZED (
@@ -56,16 +65,32 @@ updated AS (
          CASE WHEN aff.author_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END)
   RETURNING authors.id
 )
-DELETE FROM author_metrics_pending d USING p WHERE d.author_id = p.author_id
-RETURNING d.author_id`;
+DELETE FROM author_metrics_pending d USING p WHERE d.author_id = p.author_id`;
+
+// The queue rows and the authors' rows are both locked, skipping any another transaction holds, so
+// that the recompute never waits: a batch in flight holds them (QUEUE_AUTHOR, the authors upsert),
+// and waiting on it while holding what it waits for would deadlock. What is skipped stays queued
+// for that ingest's own recompute.
+const LOCK_PENDING = `
+SELECT q.author_id FROM author_metrics_pending q JOIN authors a ON a.id = q.author_id
+ ORDER BY q.author_id LIMIT $1 FOR UPDATE OF q, a SKIP LOCKED`;
 
 /** Recomputes the metrics of every pending author; returns how many were recomputed. */
 export async function recomputePendingMetrics(db: Database, chunk = 20_000): Promise<number> {
   let total = 0;
   for (;;) {
-    const done = await db.transaction((tx) => tx.query<{ author_id: number }>(RECOMPUTE, [chunk]));
-    total += done.rowCount;
-    if (done.rowCount < chunk) return total;
+    const done = await db.transaction(async (tx) => {
+      // Two statements, not one: the recompute must read the works with a snapshot taken after the
+      // queue rows are locked. In one statement its snapshot would predate the locks, so a batch
+      // that queued an author and committed in between would be taken off the queue unread.
+      const locked = await tx.query<{ author_id: number }>(LOCK_PENDING, [chunk]);
+      // rows, not rowCount: PGlite counts a SELECT ... FOR UPDATE as affecting no row.
+      if (locked.rows.length === 0) return 0;
+      await tx.query(RECOMPUTE, [locked.rows.map((r) => r.author_id)]);
+      return locked.rows.length;
+    });
+    total += done;
+    if (done < chunk) return total;
   }
 }
 
