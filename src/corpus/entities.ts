@@ -13,6 +13,7 @@ import {
 import {
   copyStaged,
   hasRows,
+  mergeAuthorSet,
   stagedCopy,
   stageInstitutions,
   stageSources,
@@ -108,10 +109,7 @@ INSERT INTO authors (author_key, display_name, orcid, name_variants, name_key, r
 SELECT s.author_key, s.display_name, s.orcid, s.name_variants, s.name_key, i.name, i.id
   FROM stage_author_entities s LEFT JOIN institutions i ON i.institution_key = s.institution_key
 ON CONFLICT (author_key) DO UPDATE SET
-  display_name = excluded.display_name,
-  orcid = coalesce(excluded.orcid, authors.orcid),
-  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || excluded.name_variants) v ORDER BY v),
-  name_key = excluded.name_key,
+  ${mergeAuthorSet('excluded')},
   recent_affiliation = CASE WHEN authors.articles_count = 0 OR authors.recent_affiliation IS NULL
                             THEN coalesce(excluded.recent_affiliation, authors.recent_affiliation) ELSE authors.recent_affiliation END,
   recent_institution_id = CASE WHEN authors.articles_count = 0 OR authors.recent_affiliation IS NULL

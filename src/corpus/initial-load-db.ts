@@ -14,6 +14,7 @@ import type { InitialBatch, InitialLoadMetrics, InitialLoadStart, ResolveEntitie
 import {
   copyStaged,
   ensureStaging,
+  mergeAuthorSet,
   stageInstitutions,
   stageSources,
   UPSERT_INSTITUTIONS,
@@ -73,12 +74,9 @@ export function entityResolver(db: Database): ResolveEntities {
     });
 }
 
+// The normal path's rule for an author seen again (UPSERT_AUTHORS).
 const UPDATE_CHANGED_AUTHORS = `
-UPDATE authors SET
-  display_name = u.display_name,
-  orcid = coalesce(u.orcid, authors.orcid),
-  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || u.name_variants) v ORDER BY v),
-  name_key = u.name_key
+UPDATE authors SET ${mergeAuthorSet('u')}
 FROM stage_author_updates u WHERE authors.id = u.id`;
 
 const QUEUE_AUTHORS = `

@@ -66,16 +66,23 @@ WHERE (institutions.name, institutions.country_code, institutions.alternative_na
   IS DISTINCT FROM (excluded.name, coalesce(excluded.country_code, institutions.country_code),
     CASE WHEN cardinality(excluded.alternative_names) > 0 THEN excluded.alternative_names ELSE institutions.alternative_names END)`;
 
-// Name variants accumulate (every spelling an author was printed under helps linking); an ORCID,
-// once known, is not forgotten by a record that lacks it.
+/**
+ * How an author row takes a newer record of the author (`from`: `excluded`, or a staging alias): the
+ * latest name and name key; name variants accumulate (every spelling an author was printed under
+ * helps linking); an ORCID, once known, is not forgotten by a record that lacks it.
+ */
+export function mergeAuthorSet(from: string): string {
+  return `display_name = ${from}.display_name,
+  orcid = coalesce(${from}.orcid, authors.orcid),
+  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || ${from}.name_variants) v ORDER BY v),
+  name_key = ${from}.name_key`;
+}
+
 export const UPSERT_AUTHORS = `
 INSERT INTO authors (author_key, display_name, orcid, name_variants, name_key)
 SELECT author_key, display_name, orcid, name_variants, name_key FROM stage_authors ORDER BY author_key
 ON CONFLICT (author_key) DO UPDATE SET
-  display_name = excluded.display_name,
-  orcid = coalesce(excluded.orcid, authors.orcid),
-  name_variants = ARRAY(SELECT DISTINCT v FROM unnest(authors.name_variants || excluded.name_variants) v ORDER BY v),
-  name_key = excluded.name_key
+  ${mergeAuthorSet('excluded')}
 WHERE authors.display_name IS DISTINCT FROM excluded.display_name
    OR (excluded.orcid IS NOT NULL AND authors.orcid IS DISTINCT FROM excluded.orcid)
    OR NOT (authors.name_variants @> excluded.name_variants)
