@@ -119,7 +119,9 @@ export async function readBatchesInThread(
     },
     async restage(seq) {
       const reply = await ask({ type: 'restage', seq });
-      return 'staged' in reply ? reply.staged : { copies: [] };
+      // Never an empty stand-in: the caller would commit the batch's checkpoint with nothing written.
+      if (!('staged' in reply)) throw new Error('ingest parse thread: no staged batch in its reply');
+      return reply.staged;
     },
     async endInitialLoad() {
       await ask({ type: 'endInitialLoad' });

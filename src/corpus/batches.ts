@@ -108,13 +108,14 @@ export async function readBatches<T>(
       if (records.size === 0 && bad.length === 0) return null;
       const kept = [...records.values()];
       uncommitted.set(seq, kept);
-      const forInitialLoad = initial ? await initial.stage(kept.map((r) => r.record)) : null;
+      const batchRecords = kept.map((r) => r.record);
+      const forInitialLoad = initial ? await initial.stage(batchRecords) : null;
       return {
         seq: seq++,
         lastLine,
         records: kept.length,
         bad,
-        staged: forInitialLoad ? { copies: [] } : kind.stage(kept.map((r) => r.record)),
+        staged: forInitialLoad ? { copies: [] } : kind.stage(batchRecords),
         ...(forInitialLoad ? { initial: forInitialLoad } : {}),
         bytesRead: source.bytesRead(),
       };
