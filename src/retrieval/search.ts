@@ -567,12 +567,19 @@ class TopK {
       return;
     }
     if (!worse(scores[0]!, slots[0]!, score, slot)) return;
+    this.siftDown(score, slot, this.size);
+  }
+
+  /** Puts (score, slot) at the root of the heap's first `end` entries and sifts it down. */
+  private siftDown(score: number, slot: number, end: number): void {
+    const scores = this.scores;
+    const slots = this.slots;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
-      if (l >= this.size) break;
+      if (l >= end) break;
       const r = l + 1;
-      const c = r < this.size && worse(scores[r]!, slots[r]!, scores[l]!, slots[l]!) ? r : l;
+      const c = r < end && worse(scores[r]!, slots[r]!, scores[l]!, slots[l]!) ? r : l;
       if (!worse(scores[c]!, slots[c]!, score, slot)) break;
       scores[i] = scores[c]!;
       slots[i] = slots[c]!;
@@ -593,19 +600,7 @@ class TopK {
       const slot = slots[end]!;
       scores[end] = scores[0]!;
       slots[end] = slots[0]!;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= end) break;
-        const r = l + 1;
-        const c = r < end && worse(scores[r]!, slots[r]!, scores[l]!, slots[l]!) ? r : l;
-        if (!worse(scores[c]!, slots[c]!, score, slot)) break;
-        scores[i] = scores[c]!;
-        slots[i] = slots[c]!;
-        i = c;
-      }
-      scores[i] = score;
-      slots[i] = slot;
+      this.siftDown(score, slot, end);
     }
     this.size = 0;
     return { size, slots, scores };
