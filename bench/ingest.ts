@@ -129,7 +129,7 @@ async function measure(
   const reingestSeconds = (performance.now() - started) / 1000;
   const authors = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM authors')).rows[0]!.n;
   // The normal path into the same, emptied, corpus: what every ingest into a non-empty corpus takes.
-  await db.exec(`TRUNCATE works, authors, authorships, sources, institutions, author_metrics_pending,
+  await db.exec(`TRUNCATE works, authors, authorships, sources, institutions, author_metrics_pending, author_metrics_pending_ranges,
     ingest_checkpoints, ingest_bad_records, work_deletions RESTART IDENTITY CASCADE`);
   started = performance.now();
   await ingestFiles(ctx, worksKind, [file], DEFAULT_BATCH_SIZE, { initialLoad: 'never' });

@@ -3,7 +3,7 @@
 import type { CommandContext } from '../cli/command.ts';
 import type { Database } from '../infra/db/index.ts';
 import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './ingest-runner.ts';
-import { recomputePendingMetrics } from './metrics.ts';
+import { queuePendingRanges, recomputePendingMetrics } from './metrics.ts';
 import { relinkAfterIngest } from './linking.ts';
 
 // Fewer, larger statements: 5,000 works per batch cost ~15% less database CPU than 2,000 on the ACL
@@ -23,6 +23,8 @@ export async function afterIngest(
   db: Database,
   alsoRelink: Iterable<string> = [],
 ): Promise<{ authors_recomputed: number; group_authors_relinked: number }> {
+  // The initial load's queued ranges as rows first: their authors are touched too.
+  await queuePendingRanges(db);
   const touched = await db.query<{ name_key: string }>(
     `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
       WHERE a.name_key IS NOT NULL`,

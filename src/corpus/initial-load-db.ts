@@ -9,7 +9,6 @@
 // normal path (whose upserts are always right), leaving every author it touched queued for the
 // metrics recompute.
 import { isDatabaseUnavailable, type Database, type Transaction } from '../infra/db/index.ts';
-import { QUEUE_AUTHOR } from './metrics.ts';
 import type { InitialBatch, InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
 import {
   copyStaged,
@@ -79,9 +78,10 @@ const UPDATE_CHANGED_AUTHORS = `
 UPDATE authors SET ${mergeAuthorSet('u')}
 FROM stage_author_updates u WHERE authors.id = u.id`;
 
-const QUEUE_AUTHORS = `
-INSERT INTO author_metrics_pending (author_id) SELECT id FROM unnest($1::int[]) id ORDER BY id
-${QUEUE_AUTHOR}`;
+// Every author of the run so far, as one range: the batch's own authors and, of the earlier batches'
+// authors, those that gained works in this batch (a superset; the recompute is idempotent).
+const QUEUE_AUTHOR_RANGE = `
+INSERT INTO author_metrics_pending_ranges (first_author_id, next_author_id) VALUES ($1, $2)`;
 
 // A work whose DOI or PubMed id has a retraction notice is retracted (as INSERT_WORKS marks it).
 const MARK_RETRACTED = `
@@ -131,7 +131,8 @@ export async function writeInitialBatch(
     await copyStaged(db, tx, { copies: staged });
     await tx.query(UPDATE_CHANGED_AUTHORS);
   }
-  if (batch.authorIds.length > 0) await tx.query(QUEUE_AUTHORS, [batch.authorIds]);
+  if (batch.nextAuthorId > batch.runFirstAuthorId)
+    await tx.query(QUEUE_AUTHOR_RANGE, [batch.runFirstAuthorId, batch.nextAuthorId]);
   const notices = await tx.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM retraction_notices) AS any');
   if (notices.rows[0]!.any) await tx.query(MARK_RETRACTED, [batch.firstWorkId, batch.nextWorkId]);
   if (batch.sourceIds.length > 0) await tx.query(RECOUNT_SOURCE_IDS, [batch.sourceIds]);
@@ -164,6 +165,11 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
         `SELECT DISTINCT name_key FROM authors WHERE id >= $1 AND id < $2 AND name_key IS NOT NULL`,
         range,
       );
+      await tx.query(
+        'DELETE FROM author_metrics_pending_ranges WHERE first_author_id >= $1 AND next_author_id <= $2',
+        range,
+      );
+      // Authors of the run that a recompute elsewhere had already taken off the ranges.
       await tx.query('DELETE FROM author_metrics_pending WHERE author_id >= $1 AND author_id < $2', range);
       // Last, so that a writer whose rows this transaction could not see has moved a sequence by now.
       const at = await nextIds(tx, seq);

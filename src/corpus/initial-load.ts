@@ -34,8 +34,11 @@ export interface InitialBatch {
   nextAuthorId: number;
   /** COPYs into works, authors and authorships, and the staging table of changed authors. */
   copies: StagedCopy[];
-  /** Every author of the batch: queued for metrics until the run writes them (a crash leaves them queued). */
-  authorIds: number[];
+  /**
+   * The run's first author id: the batch queues the authors from it to nextAuthorId for the metrics
+   * recompute, as one range (a crash or a hand-over leaves them queued; the end takes them off).
+   */
+  runFirstAuthorId: number;
   /** The batch's sources, whose works_count is recounted. */
   sourceIds: number[];
 }
@@ -197,7 +200,7 @@ export class InitialLoadStager {
     );
     const workIds = works.map(() => this.nextWorkId++);
 
-    const { newAuthors, updates, authorIds } = this.stageAuthors(works, batch);
+    const { newAuthors, updates } = this.stageAuthors(works, batch);
     const { workRows, authorships, sourceIds } = this.stageWorkRows(works, workIds, batch);
 
     const authorRows: CsvValue[][] = newAuthors.map((a) => [
@@ -224,7 +227,7 @@ export class InitialLoadStager {
       firstAuthorId,
       nextAuthorId: this.nextAuthorId,
       copies,
-      authorIds,
+      runFirstAuthorId: this.firstAuthorId,
       sourceIds: [...sourceIds].sort((a, b) => a - b),
     };
   }
@@ -233,7 +236,6 @@ export class InitialLoadStager {
   private stageAuthors(works: readonly WorkRecord[], batch: number) {
     const newAuthors: AuthorState[] = [];
     const updates: CsvValue[][] = [];
-    const authorIds: number[] = [];
     const merged = mergeBatchAuthors(works).sort((a, b) =>
       a.author_key < b.author_key ? -1 : a.author_key > b.author_key ? 1 : 0,
     );
@@ -257,10 +259,8 @@ export class InitialLoadStager {
         };
         this.authors.set(a.author_key, state);
         newAuthors.push(state);
-        authorIds.push(state.id);
         continue;
       }
-      authorIds.push(known.id);
       // UPSERT_AUTHORS's rule: the latest name and name key, an ORCID once known kept, variants added.
       const changed =
         known.displayName !== a.display_name ||
@@ -275,7 +275,7 @@ export class InitialLoadStager {
       known.nameKey = a.name_key;
     }
 
-    return { newAuthors, updates, authorIds };
+    return { newAuthors, updates };
   }
 
   /** The works' and authorships' rows; each authorship also counts toward its author's metrics. */

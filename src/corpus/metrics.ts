@@ -1,6 +1,7 @@
 // Author metrics, kept current incrementally: ingestion queues the authors whose works changed
-// (author_metrics_pending, in the batch's own transaction), and this recomputes exactly those, from
-// their works, in chunks. Nothing here scans the whole corpus.
+// (author_metrics_pending, or a range of ids in author_metrics_pending_ranges, in the batch's own
+// transaction), and this recomputes exactly those, from their works, in chunks. Nothing here scans
+// the whole corpus.
 import type { Database } from '../infra/db/index.ts';
 
 /**
@@ -75,8 +76,28 @@ const LOCK_PENDING = `
 SELECT q.author_id FROM author_metrics_pending q JOIN authors a ON a.id = q.author_id
  ORDER BY q.author_id LIMIT $1 FOR UPDATE OF q, a SKIP LOCKED`;
 
+// Queued ranges of author ids (the initial load's) become queue rows, in author order as a batch
+// queues them. A range another transaction holds (being turned, or deleted by the initial load's end)
+// is skipped: that transaction sees to it.
+const QUEUE_PENDING_RANGES = `
+WITH r AS (
+  DELETE FROM author_metrics_pending_ranges
+   WHERE id IN (SELECT id FROM author_metrics_pending_ranges ORDER BY id FOR UPDATE SKIP LOCKED)
+  RETURNING first_author_id, next_author_id
+)
+INSERT INTO author_metrics_pending (author_id)
+SELECT DISTINCT a.id FROM authors a JOIN r ON a.id >= r.first_author_id AND a.id < r.next_author_id
+ ORDER BY a.id
+${QUEUE_AUTHOR}`;
+
+/** Turns the queued ranges of author ids into queue rows (see QUEUE_PENDING_RANGES). */
+export async function queuePendingRanges(db: Database): Promise<void> {
+  await db.transaction((tx) => tx.query(QUEUE_PENDING_RANGES));
+}
+
 /** Recomputes the metrics of every pending author; returns how many were recomputed. */
 export async function recomputePendingMetrics(db: Database, chunk = 20_000): Promise<number> {
+  await queuePendingRanges(db);
   let total = 0;
   for (;;) {
     const done = await db.transaction(async (tx) => {

@@ -84,8 +84,12 @@ function trickyWorks(): Record<string, unknown>[] {
   ];
 }
 
+/** Authors queued for the metrics recompute: queue rows, and ranges of ids (the initial load's). */
 async function pending(db: TestDatabase): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM author_metrics_pending');
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM author_metrics_pending)::int
+          + (SELECT count(*) FROM author_metrics_pending_ranges)::int AS n`,
+  );
   return rows[0]!.n;
 }
 
