@@ -84,12 +84,13 @@ async function byOrcid(db: Queryable, orcids: readonly string[]): Promise<number
   return rows.rows[0]?.id ?? null;
 }
 
+// The second condition is the partial index's (authors_emails_idx): without it the index is unusable.
+export const AUTHORS_BY_EMAIL = `SELECT id FROM authors WHERE emails && $1::text[] AND emails <> '{}'`;
+
 async function byEmail(db: Queryable, emails: readonly string[]): Promise<number[]> {
   const normalized = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter((e) => e.includes('@')))];
   if (normalized.length === 0) return [];
-  const rows = await db.query<{ id: number }>('SELECT id FROM authors WHERE emails && $1::text[]', [
-    normalized,
-  ]);
+  const rows = await db.query<{ id: number }>(AUTHORS_BY_EMAIL, [normalized]);
   return rows.rows.map((r) => r.id);
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createTestOrg } from '../helpers/app.ts';
-import { findLink } from '../../src/corpus/linking.ts';
+import { AUTHORS_BY_EMAIL, findLink } from '../../src/corpus/linking.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, tempDir, work, writeLines } from './helpers.ts';
 
 let t: TestApp;
@@ -44,6 +44,19 @@ describe('linking by ORCID', () => {
 });
 
 describe('linking by email', () => {
+  it('looks emails up through the partial index of the authors that have one', async () => {
+    // Forced off a sequential scan, the planner can only pick the index if the query states its
+    // condition (emails <> '{}'); a query that dropped it would quietly scan every author.
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN ${AUTHORS_BY_EMAIL.replace('$1::text[]', "'{a@example.org}'::text[]")}`,
+      );
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('authors_emails_idx');
+  });
+
   it('links the one corpus author known by that email, and refuses when two share it', async () => {
     await t.db.query(`UPDATE authors SET emails = '{yang.liu@example.org}' WHERE id = $1`, [edinburgh]);
     expect(await findLink(t.db, { name: 'Yang Liu', emails: ['Yang.Liu@example.org'] })).toEqual({
