@@ -4,7 +4,8 @@
 // (or, when a key repeats or two words claim one position, into a flat list of entries in the order
 // Object.entries would have given, which decides who wins), and lets JSON.parse do the rest of the
 // line. Anything outside the plain shape {"word":[0,12],...} falls back to JSON.parse of the whole
-// line, so results and errors stay those of JSON.parse.
+// line, so results and errors stay those of JSON.parse. The reader first tries the same scan over the
+// line's bytes (parseBytesWithInvertedIndex), which handles the common case with no string per word.
 
 /** The entries of an abstract_inverted_index, in Object.entries order. */
 export class InvertedIndexEntries {
@@ -167,12 +168,7 @@ function scanIndexToAbstract(text: string, i: number): [RebuiltAbstract, number]
           const digits = i - from;
           if (digits === 0 || digits > 15 || (digits > 1 && text.charCodeAt(from) === 0x30)) return null;
           if (n < MAX_POSITION) {
-            if (n >= setBy.length) {
-              const grown = new Int32Array(Math.min(MAX_POSITION, Math.max(n + 1, setBy.length * 2)));
-              grown.set(setBy);
-              setBy = grown;
-              while (wordAt.length < grown.length) wordAt.push('');
-            }
+            if (n >= setBy.length) growPositions(n);
             if (setBy[n] === lineNumber) return 'exact';
             setBy[n] = lineNumber;
             wordAt[n] = word;
@@ -258,5 +254,171 @@ export function parseWithInvertedIndex(line: string): unknown {
   // Null only if the member replaced was the top-level one.
   if (record.abstract_inverted_index !== null) return undefined;
   record.abstract_inverted_index = scanned[0];
+  return record;
+}
+
+// The same scan over a line's UTF-8 bytes, for the common case only: plain keys (no escape), each
+// once, one word per position. The words are copied as bytes into a JSON string that takes the
+// index's place in the line, so that the line is decoded once and parsed once, and no string is made
+// per word. Anything else answers undefined, and the caller decodes the line and takes the path above.
+const NAME_BYTES = Buffer.from(NAME);
+let wordStart = new Int32Array(1024);
+let wordEnd = new Int32Array(1024);
+const keyStart = new Int32Array(KEY_SLOTS);
+const keyEnd = new Int32Array(KEY_SLOTS);
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+function skipSpaceBytes(bytes: Uint8Array, i: number): number {
+  while (i < bytes.length && isSpace(bytes[i]!)) i++;
+  return i;
+}
+
+/** Records a key (bytes [from, to)) of this line; false when the line had it already, or too many. */
+function firstTimeKeyBytes(bytes: Uint8Array, from: number, to: number, hash: number, keys: number): boolean {
+  if (keys >= KEY_SLOTS / 2) return false;
+  let slot = hash & (KEY_SLOTS - 1);
+  while (keyLine[slot] === lineNumber) {
+    const start = keyStart[slot]!;
+    if (keyEnd[slot]! - start === to - from) {
+      let k = 0;
+      while (k < to - from && bytes[start + k] === bytes[from + k]) k++;
+      if (k === to - from) return false;
+    }
+    slot = (slot + 1) & (KEY_SLOTS - 1);
+  }
+  keyLine[slot] = lineNumber;
+  keyStart[slot] = from;
+  keyEnd[slot] = to;
+  return true;
+}
+
+/**
+ * The index object starting at the brace at i, scanned into wordStart/wordEnd by position: the
+ * index after its closing brace and the number of positions, or null when it is not the plain case.
+ */
+function scanIndexBytes(bytes: Uint8Array, i: number): [number, number] | null {
+  lineNumber++;
+  let keys = 0;
+  let length = 0;
+  i = skipSpaceBytes(bytes, i + 1);
+  if (bytes[i] !== 0x7d) {
+    for (;;) {
+      if (bytes[i] !== 0x22) return null;
+      const from = i + 1;
+      let hash = 0;
+      for (i = from; i < bytes.length; i++) {
+        const c = bytes[i]!;
+        if (c === 0x22) break;
+        if (c === 0x5c || c < 0x20) return null;
+        hash = (Math.imul(hash, 31) + c) | 0;
+      }
+      if (i >= bytes.length) return null;
+      const to = i;
+      if (!firstTimeKeyBytes(bytes, from, to, hash, keys++)) return null;
+      i = skipSpaceBytes(bytes, i + 1);
+      if (bytes[i] !== 0x3a) return null;
+      i = skipSpaceBytes(bytes, i + 1);
+      if (bytes[i] !== 0x5b) return null;
+      i = skipSpaceBytes(bytes, i + 1);
+      if (bytes[i] === 0x5d) i++;
+      else
+        for (;;) {
+          const first = i;
+          let n = 0;
+          while (i < bytes.length) {
+            const d = bytes[i]! - 0x30;
+            if (d < 0 || d > 9) break;
+            n = n * 10 + d;
+            i++;
+          }
+          const digits = i - first;
+          if (digits === 0 || digits > 15 || (digits > 1 && bytes[first] === 0x30)) return null;
+          if (n < MAX_POSITION) {
+            if (n >= setBy.length) growPositions(n);
+            if (setBy[n] === lineNumber) return null;
+            setBy[n] = lineNumber;
+            wordStart[n] = from;
+            wordEnd[n] = to;
+            if (n >= length) length = n + 1;
+          }
+          i = skipSpaceBytes(bytes, i);
+          const c = bytes[i];
+          if (c === 0x5d) {
+            i++;
+            break;
+          }
+          if (c !== 0x2c) return null;
+          i = skipSpaceBytes(bytes, i + 1);
+        }
+      i = skipSpaceBytes(bytes, i);
+      const c = bytes[i];
+      if (c === 0x7d) break;
+      if (c !== 0x2c) return null;
+      i = skipSpaceBytes(bytes, i + 1);
+    }
+  }
+  return [i + 1, length];
+}
+
+function growPositions(n: number): void {
+  const size = Math.min(MAX_POSITION, Math.max(n + 1, setBy.length * 2));
+  const grown = new Int32Array(size);
+  grown.set(setBy);
+  setBy = grown;
+  while (wordAt.length < size) wordAt.push('');
+  const starts = new Int32Array(size);
+  starts.set(wordStart);
+  wordStart = starts;
+  const ends = new Int32Array(size);
+  ends.set(wordEnd);
+  wordEnd = ends;
+}
+
+/**
+ * parseWithInvertedIndex of a line given as its UTF-8 bytes (valid UTF-8: the caller checks), for
+ * the plain case; undefined for any other, for the caller to decode the line and take the string path.
+ */
+export function parseBytesWithInvertedIndex(line: Buffer): unknown {
+  const at = line.indexOf(NAME_BYTES);
+  if (at < 0 || line.indexOf(NAME_BYTES, at + 1) >= 0) return undefined;
+  let start = skipSpaceBytes(line, at + NAME_BYTES.length);
+  if (line[start] !== 0x3a) return undefined;
+  start = skipSpaceBytes(line, start + 1);
+  if (line[start] !== 0x7b) return undefined;
+  const scanned = scanIndexBytes(line, start);
+  if (!scanned) return undefined;
+  const [end, length] = scanned;
+  // The line with the index replaced by the abstract as a JSON string: the words' bytes (no quote,
+  // backslash or control character, checked above) joined by spaces, holes and empty words skipped.
+  let size = start + 2 + (line.length - end);
+  for (let p = 0; p < length; p++) if (setBy[p] === lineNumber) size += wordEnd[p]! - wordStart[p]! + 1;
+  if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  const out = scratch;
+  line.copy(out, 0, 0, start);
+  let o = start;
+  out[o++] = 0x22;
+  const open = o;
+  for (let p = 0; p < length; p++) {
+    if (setBy[p] !== lineNumber) continue;
+    const to = wordEnd[p]!;
+    let k = wordStart[p]!;
+    if (k === to) continue;
+    if (o > open) out[o++] = 0x20;
+    while (k < to) out[o++] = line[k++]!;
+  }
+  out[o++] = 0x22;
+  o += line.copy(out, o, end);
+  let value: unknown;
+  try {
+    value = JSON.parse(out.toString('utf8', 0, o));
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  // A string only if the member replaced was the top-level one.
+  const text = record.abstract_inverted_index;
+  if (typeof text !== 'string') return undefined;
+  record.abstract_inverted_index = new RebuiltAbstract(text);
   return record;
 }

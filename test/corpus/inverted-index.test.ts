@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseWithInvertedIndex } from '../../src/corpus/inverted-index.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  parseBytesWithInvertedIndex,
+  parseWithInvertedIndex,
+  RebuiltAbstract,
+} from '../../src/corpus/inverted-index.ts';
 import { parseWork } from '../../src/corpus/openalex-work.ts';
+import { FIXTURES } from './helpers.ts';
 
 const base = '"id": "https://openalex.org/W1", "title": "T"';
 
@@ -57,5 +64,56 @@ describe('abstract_inverted_index scanned beside JSON.parse: the same work as JS
     const { fast, plain } = both(`{${base}, "abstract_inverted_index": {}}`);
     expect(parseWork(fast)).toEqual(parseWork(plain));
     expect(parseWork(fast).abstract).toBeNull();
+  });
+});
+
+describe("abstract_inverted_index scanned from the line's bytes: the plain case, else the string path", () => {
+  const lines = readFileSync(path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'), 'utf8').trimEnd().split('\n');
+
+  it('gives the work JSON.parse gives for real ACL lines, non-ASCII words included', () => {
+    expect(lines.some((line) => [...line].some((c) => c.charCodeAt(0) > 0xff))).toBe(true);
+    for (const line of lines) {
+      const fast = parseBytesWithInvertedIndex(Buffer.from(line));
+      expect(fast).toBeDefined();
+      expect((fast as Record<string, unknown>).abstract_inverted_index).toBeInstanceOf(RebuiltAbstract);
+      expect(parseWork(fast)).toEqual(parseWork(JSON.parse(line)));
+    }
+  });
+
+  it("gives the string path's result on plain indexes: holes, empty and far words, spacing", () => {
+    for (const index of [
+      '{"we": [0, 5], "2019": [1], "": [2], "far": [100000], "é": [4], "李": [7]}',
+      '{ "a" : [ 3 ] , "b":[1,2] }',
+      '{}',
+      '{"": [0]}',
+    ]) {
+      const line = `{${base}, "abstract_inverted_index": ${index}, "x": [1]}`;
+      const fast = parseBytesWithInvertedIndex(Buffer.from(line));
+      expect(fast).toEqual(parseWithInvertedIndex(line));
+      expect(parseWork(fast)).toEqual(parseWork(JSON.parse(line)));
+    }
+  });
+
+  it('leaves escapes, repeated keys, shared positions and every other shape to the string path', () => {
+    const line = lines[0]!;
+    const many = Array.from({ length: 5_000 }, (_, i) => `"w${i}": [${i}]`).join(', ');
+    for (const changed of [
+      line.replace('"In": [', '"I\\u006e": ['),
+      line.replace('"In": [', '"In\\"": ['),
+      line.replace('"conversational": [', '"In": ['),
+      line.replace('"conversational": [1, ', '"conversational": [0, '),
+      line.replace(/"abstract_inverted_index": \{[^}]*\}/, `"abstract_inverted_index": {${many}}`),
+      line.replace('"In": [0, 41]', '"In": [0, 041]'),
+      line.replace('"In": [0, 41]', '"In": [0, 4.1]'),
+      line.replace('"In": [0, 41]', '"In": 0'),
+      line.replace('"In": [0, 41]', '"In\u0001": [0, 41]'),
+      line.replace('"abstract_inverted_index"', '"x": {"abstract_inverted_index": {}}, "abstract"'),
+      line.replace('{"id"', '{"abstract_inverted_index": null, "id"'),
+      line.replace('"id"', '"a \\"abstract_inverted_index": {"a": [0]}, "id"'),
+      line.slice(0, -1),
+    ]) {
+      expect(changed).not.toBe(line);
+      expect(parseBytesWithInvertedIndex(Buffer.from(changed))).toBeUndefined();
+    }
   });
 });
