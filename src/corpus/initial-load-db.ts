@@ -90,10 +90,11 @@ UPDATE works SET is_retracted = true
    AND (doi IN (SELECT original_doi FROM retraction_notices WHERE original_doi IS NOT NULL)
         OR pmid IN (SELECT original_pmid FROM retraction_notices WHERE original_pmid IS NOT NULL))`;
 
-const RECOUNT_SOURCE_IDS = `
-UPDATE sources SET works_count = c.n
-  FROM (SELECT source_id, count(*)::int AS n FROM works WHERE source_id = ANY($1::int[]) GROUP BY source_id) c
- WHERE sources.id = c.source_id AND sources.works_count <> c.n`;
+// The batch's works added to their sources' counts: every work of the run is new (the premise), so
+// no count of the works table is needed (a recount read every work of the source again, each batch).
+const ADD_SOURCE_WORKS = `
+UPDATE sources SET works_count = works_count + d.n
+  FROM unnest($1::int[], $2::int[]) AS d(id, n) WHERE sources.id = d.id`;
 
 const sequencesByDb = new WeakMap<Database, IdSequences>();
 
@@ -135,7 +136,7 @@ export async function writeInitialBatch(
     await tx.query(QUEUE_AUTHOR_RANGE, [batch.runFirstAuthorId, batch.nextAuthorId]);
   const notices = await tx.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM retraction_notices) AS any');
   if (notices.rows[0]!.any) await tx.query(MARK_RETRACTED, [batch.firstWorkId, batch.nextWorkId]);
-  if (batch.sourceIds.length > 0) await tx.query(RECOUNT_SOURCE_IDS, [batch.sourceIds]);
+  if (batch.sourceIds.length > 0) await tx.query(ADD_SOURCE_WORKS, [batch.sourceIds, batch.sourceWorks]);
   return true;
 }
 

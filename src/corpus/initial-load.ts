@@ -39,8 +39,9 @@ export interface InitialBatch {
    * recompute, as one range (a crash or a hand-over leaves them queued; the end takes them off).
    */
   runFirstAuthorId: number;
-  /** The batch's sources, whose works_count is recounted. */
+  /** The batch's sources, in id order, and how many of the batch's works each has (added to works_count). */
   sourceIds: number[];
+  sourceWorks: number[];
 }
 
 /** The metrics the run computed, for the authors whose metrics changed after their first batch. */
@@ -201,7 +202,8 @@ export class InitialLoadStager {
     const workIds = works.map(() => this.nextWorkId++);
 
     const { newAuthors, updates } = this.stageAuthors(works, batch);
-    const { workRows, authorships, sourceIds } = this.stageWorkRows(works, workIds, batch);
+    const { workRows, authorships, worksBySource } = this.stageWorkRows(works, workIds, batch);
+    const batchSources = [...worksBySource.keys()].sort((a, b) => a - b);
 
     const authorRows: CsvValue[][] = newAuthors.map((a) => [
       a.id,
@@ -228,7 +230,8 @@ export class InitialLoadStager {
       nextAuthorId: this.nextAuthorId,
       copies,
       runFirstAuthorId: this.firstAuthorId,
-      sourceIds: [...sourceIds].sort((a, b) => a - b),
+      sourceIds: batchSources,
+      sourceWorks: batchSources.map((id) => worksBySource.get(id)!),
     };
   }
 
@@ -281,11 +284,11 @@ export class InitialLoadStager {
   /** The works' and authorships' rows; each authorship also counts toward its author's metrics. */
   private stageWorkRows(works: readonly WorkRecord[], workIds: readonly number[], batch: number) {
     const authorships: CsvValue[][] = [];
-    const sourceIds = new Set<number>();
+    const worksBySource = new Map<number, number>();
     const workRows: CsvValue[][] = works.map((w, i) => {
       const workId = workIds[i]!;
       const sourceId = w.source ? this.sources.get(w.source.source_key)!.id : null;
-      if (sourceId !== null) sourceIds.add(sourceId);
+      if (sourceId !== null) worksBySource.set(sourceId, (worksBySource.get(sourceId) ?? 0) + 1);
       for (const s of w.authorships) {
         const author = this.authors.get(s.author_key)!;
         const institutionIds = s.institution_keys.map((k) => this.institutions.get(k)!.id);
@@ -313,7 +316,7 @@ export class InitialLoadStager {
       return [workId, ...workRow(w, sourceId)];
     });
 
-    return { workRows, authorships, sourceIds };
+    return { workRows, authorships, worksBySource };
   }
 
   /** At the end of the run: the metrics of the authors that gained works after their first batch. */
