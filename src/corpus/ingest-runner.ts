@@ -53,6 +53,8 @@ export interface IngestOptions {
    */
   initialLoad?: InitialLoadMode;
   signal?: AbortSignal;
+  /** Called once every batch of the file is written, before the initial load's end (if any). */
+  onBatchesWritten?: () => void;
 }
 
 /** What a file's ingest leaves for the end of the run, beside its report. */
@@ -196,6 +198,7 @@ export async function ingestFile<T>(
       const estimate = fraction > 0.01 ? Math.max(done, Math.round(done / fraction)) : null;
       ctx.progress({ unit: kind.kind, done, total: estimate, message: file });
     }
+    options.onBatchesWritten?.();
     if (initialLoad) {
       const metrics = await stream.initialLoadMetrics();
       if (metrics) relinkNameKeys = await finishInitialLoad(db, metrics);

@@ -18,10 +18,20 @@ export interface IngestReport {
   group_authors_relinked: number;
 }
 
-/** Metrics of the pending authors, then relinking; also what a run resumed after a crash finishes. */
+/** ANALYZE of each of these, at once: on the server each runs on a connection (and core) of its own. */
+function analyze(db: Database, tables: readonly string[]): Promise<void> {
+  return Promise.all(tables.map((t) => db.exec(`ANALYZE ${t}`))).then(() => {});
+}
+
+/**
+ * Metrics of the pending authors, then relinking; also what a run resumed after a crash finishes.
+ * `worksAnalyzed`: an ANALYZE of works and authorships already started after the run's last write
+ * to them.
+ */
 export async function afterIngest(
   db: Database,
   alsoRelink: Iterable<string> = [],
+  worksAnalyzed?: Promise<void>,
 ): Promise<{ authors_recomputed: number; group_authors_relinked: number }> {
   // The initial load's queued ranges as rows first: their authors are touched too.
   await queuePendingRanges(db);
@@ -32,10 +42,10 @@ export async function afterIngest(
   // Statistics first: after a bulk load the planner would otherwise plan the recompute's joins for
   // the near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
   // 150-work authorship lookup to match most of the table and scanned all of it: 4-10x slower).
-  // One statement per table, at once: on the server each runs on a connection (and core) of its own.
-  await Promise.all(
-    ['works', 'authorships', 'authors, author_metrics_pending'].map((tables) => db.exec(`ANALYZE ${tables}`)),
-  );
+  await Promise.all([
+    worksAnalyzed ?? analyze(db, ['works', 'authorships']),
+    analyze(db, ['authors, author_metrics_pending']),
+  ]);
   const authors = await recomputePendingMetrics(db);
   // Again for authors alone: the recompute has just set the metric columns the filters read.
   if (authors > 0) await db.exec('ANALYZE authors');
@@ -55,12 +65,28 @@ export async function ingestFiles<T>(
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
   const relink: string[] = [];
-  for (const file of files) {
-    const outcome = await ingestFile(ctx, kind, file, batchSize, options);
+  let worksAnalyzed: Promise<void> | undefined;
+  for (const [i, file] of files.entries()) {
+    const last = i === files.length - 1;
+    const outcome = await ingestFile(ctx, kind, file, batchSize, {
+      ...options,
+      // Once the last file's batches are in, the run writes no more works or authorships (the
+      // initial load's end and the recompute write authors): their statistics are gathered
+      // meanwhile.
+      ...(last
+        ? {
+            onBatchesWritten: () => {
+              worksAnalyzed = analyze(ctx.db, ['works', 'authorships']);
+              // Awaited by afterIngest; a failure meanwhile must not surface as unhandled.
+              worksAnalyzed.catch(() => {});
+            },
+          }
+        : {}),
+    });
     reports.push(outcome.report);
     relink.push(...outcome.relinkNameKeys);
   }
-  const after = await afterIngest(ctx.db, relink);
+  const after = await afterIngest(ctx.db, relink, worksAnalyzed);
   return {
     files: reports,
     records: reports.reduce((n, r) => n + r.records, 0),

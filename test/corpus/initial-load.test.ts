@@ -148,6 +148,24 @@ describe('the initial load (works into an empty corpus)', () => {
     }
   });
 
+  it('leaves the statistics of works, authorships and authors gathered after their last write', async () => {
+    // ANALYZE of works and authorships starts once the last batch is in, while the end writes the
+    // authors' metrics: started any earlier, it would miss rows. For a table this small ANALYZE
+    // reads every row, so reltuples is the exact count.
+    const file = path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl');
+    const db = await database();
+    const report = await ingest(db, 'works', [file], 3, { parseThread: 'always' });
+    expect(report.files[0]!.initial_load).toBe(true);
+    for (const table of ['works', 'authorships', 'authors']) {
+      const { rows } = await db.query<{ counted: number; estimated: number }>(
+        `SELECT (SELECT count(*) FROM ${table})::int AS counted,
+                (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)::int AS estimated`,
+      );
+      expect(rows[0]!.counted).toBeGreaterThan(3);
+      expect(rows[0]!.estimated).toBe(rows[0]!.counted);
+    }
+  });
+
   it('is taken only into an empty corpus; the next file goes through the normal path', async () => {
     const dir = await tempDir();
     const first = await writeLines(dir, 'first.jsonl', [work(), work()]);
