@@ -73,17 +73,17 @@ export async function* lineBlocks(input: AsyncIterable<Buffer>): AsyncIterable<B
 }
 
 /**
- * Calls `line(from, to)` for each line of a block (lineBlocks): split at LF, a CR before it dropped
+ * The lines of a block (lineBlocks) as byte ranges [from, to): split at LF, a CR before it dropped
  * (readline's rule for CRLF files), a last line without LF included.
  */
-export function eachLine(block: Buffer, line: (from: number, to: number) => void): void {
+export function* lineRanges(block: Buffer): Generator<[number, number]> {
   let from = 0;
   while (from < block.length) {
     const lf = block.indexOf(0x0a, from);
     const next = lf === -1 ? block.length : lf + 1;
     let to = lf === -1 ? block.length : lf;
     if (to > from && block[to - 1] === 13) to--;
-    line(from, to);
+    yield [from, to];
     from = next;
   }
 }
@@ -91,9 +91,7 @@ export function eachLine(block: Buffer, line: (from: number, to: number) => void
 /** The lines of a byte stream, decoded as UTF-8 (lineBlocks and eachLine's rules). */
 export async function* splitLines(input: AsyncIterable<Buffer>): AsyncIterable<string> {
   for await (const block of lineBlocks(input)) {
-    const lines: string[] = [];
-    eachLine(block, (from, to) => lines.push(block.toString('utf8', from, to)));
-    yield* lines;
+    for (const [from, to] of lineRanges(block)) yield block.toString('utf8', from, to);
   }
 }
 
@@ -138,13 +136,13 @@ export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0
   let n = 0;
   for await (const block of lineBlocks(input)) {
     const utf8 = isUtf8(block);
-    const items: InputLine[] = [];
-    eachLine(block, (from, to) => {
-      if (++n <= skipLines) return;
+    // One line parsed at a time, when asked for: a block's worth of parsed lines kept waiting
+    // would survive young-generation collections, which then copy them.
+    for (const [from, to] of lineRanges(block)) {
+      if (++n <= skipLines) continue;
       const item = utf8 ? parseLineBytes(block, from, to, n) : parseDecoded(block, from, to, n);
-      if (item) items.push(item);
-    });
-    yield* items;
+      if (item) yield item;
+    }
   }
 }
 
