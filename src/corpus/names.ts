@@ -112,10 +112,50 @@ export function nameKey(raw: string): string | null {
 }
 
 function computeNameKey(raw: string): string | null {
+  const simple = plainNameKey(raw);
+  if (simple !== undefined) return simple;
   const parsed = parsePersonName(raw);
-  if (!parsed) return null;
-  const core = parsed.family.filter((t) => !PARTICLES.has(t));
-  return (core.length > 0 ? core : parsed.family).join(' ');
+  return parsed ? familyCore(parsed) : null;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+/** 1 to 3 capitals: the initials of "Smith JM" (parsePersonName's /^\p{Lu}{1,3}$/ on ASCII). */
+function isInitials(token: string): boolean {
+  if (token.length > 3) return false;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 0x41 || c > 0x5a) return false;
+  }
+  return true;
+}
+
+/**
+ * computeNameKey of a name made of ASCII letters in words separated by single spaces (most names),
+ * by parsePersonName's rules without its regular expressions and Unicode folding; undefined for
+ * any other name. The names tests and the ACL authors check it against the general path.
+ */
+export function plainNameKey(raw: string): string | null | undefined {
+  if (raw.length === 0) return undefined;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (isLetter(c)) continue;
+    if (c !== 0x20 || i === 0 || i === raw.length - 1 || raw.charCodeAt(i - 1) === 0x20) return undefined;
+  }
+  const tokens = raw.split(' ');
+  if (tokens.length > 1 && SUFFIXES.has(tokens[tokens.length - 1]!.toLowerCase())) tokens.pop();
+  let family: string[];
+  if (tokens.length === 2 && isInitials(tokens[1]!) && !isInitials(tokens[0]!)) family = [tokens[0]!];
+  else {
+    let cut = tokens.length - 1;
+    while (cut > 1 && PARTICLES.has(tokens[cut - 1]!.toLowerCase())) cut--;
+    family = tokens.slice(cut);
+  }
+  const folded = family.map((t) => t.toLowerCase());
+  const core = folded.filter((t) => !PARTICLES.has(t));
+  return (core.length > 0 ? core : folded).join(' ');
 }
 
 function givenAgree(a: string, b: string): boolean {
@@ -125,7 +165,8 @@ function givenAgree(a: string, b: string): boolean {
   return false;
 }
 
-function familyCore(name: PersonName): string {
+/** The family name without particles (all of it when it is only particles): a name's key. */
+export function familyCore(name: PersonName): string {
   const core = name.family.filter((t) => !PARTICLES.has(t));
   return (core.length > 0 ? core : name.family).join(' ');
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { nameKey, namesCompatible, parsePersonName } from '../../src/corpus/names.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  familyCore,
+  nameKey,
+  namesCompatible,
+  parsePersonName,
+  plainNameKey,
+} from '../../src/corpus/names.ts';
 import { affiliationCore, affiliationsMatch } from '../../src/corpus/affiliations.ts';
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../../src/corpus/ids.ts';
+import { FIXTURES, OPENALEX } from './helpers.ts';
 
 describe('names', () => {
   it('parses given-first, family-first with a comma, PubMed style, particles and suffixes', () => {
@@ -93,5 +102,63 @@ describe('name parts for display', () => {
     });
     expect(nameParts('Liu, Yang')).toEqual({ first: 'Yang', middle: null, last: 'Liu', suffix: null });
     expect(nameParts('Madonna')).toEqual({ first: '', middle: null, last: 'Madonna', suffix: null });
+  });
+});
+
+describe('name keys of plain names (ASCII letters, single spaces) computed without parsing', () => {
+  it("gives the general path's key for the fixtures' authors and for suffixes, particles and initials", () => {
+    const names = new Set([
+      'Smith JM',
+      'JM Smith',
+      'AB CD',
+      'Smith JMKL',
+      'Smith',
+      'Jr',
+      'John Smith Jr',
+      'Smith Jr',
+      'John Smith III',
+      'John V',
+      'Ludwig van Beethoven',
+      'van der Berg',
+      'Van Der',
+      'Juan Carlos de la Fuente Ruiz',
+      'Al Bin',
+      'X Ter Ten',
+      'JOHN SMITH',
+    ]);
+    for (const file of [
+      path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
+      path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl'),
+    ])
+      for (const line of readFileSync(file, 'utf8').trimEnd().split('\n'))
+        for (const a of (JSON.parse(line) as { authorships: Array<Record<string, unknown>> }).authorships) {
+          names.add((a.author as { display_name: string }).display_name);
+          if (typeof a.raw_author_name === 'string') names.add(a.raw_author_name);
+        }
+    let plain = 0;
+    for (const name of names) {
+      const key = plainNameKey(name);
+      if (key === undefined) continue;
+      plain++;
+      const parsed = parsePersonName(name);
+      expect(key, name).toBe(parsed ? familyCore(parsed) : null);
+    }
+    expect(plain).toBeGreaterThan(100);
+  });
+
+  it('leaves every other name to the general path', () => {
+    for (const name of [
+      '',
+      ' Smith',
+      'Smith ',
+      'John  Smith',
+      'Smith, John',
+      'J. Smith',
+      'Jürgen Müller',
+      "O'Neil",
+      'Jean-Pierre Roy',
+      'R2 D2',
+    ])
+      expect(plainNameKey(name), name).toBeUndefined();
   });
 });
