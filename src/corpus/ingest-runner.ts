@@ -122,16 +122,6 @@ async function writeInitial(db: Database, fileKey: string, batch: ParsedBatch, i
   }
 }
 
-/** Runs async work one piece at a time, in call order. */
-function serial() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <R>(work: () => Promise<R>): Promise<R> => {
-    const run = tail.then(work);
-    tail = run.catch(() => {});
-    return run;
-  };
-}
-
 export async function ingestFile<T>(
   ctx: Pick<CommandContext, 'db' | 'progress'>,
   kind: RecordKind<T>,
@@ -151,12 +141,10 @@ export async function ingestFile<T>(
     kind === (recordKinds.works as unknown) && (options.initialLoad ?? 'auto') === 'auto'
       ? await initialLoadStart(db)
       : null;
-  // The initial load's resolving of source and institution ids (asked by the reader, ahead) and the
-  // batches' writes take turns, so that their row locks never cross.
-  const exclusive = serial();
-  const resolver = entityResolver(db);
-  const resolve: typeof resolver = (sources, institutions) =>
-    exclusive(() => resolver(sources, institutions));
+  // The initial load's resolving of source and institution ids (asked by the reader, ahead) runs
+  // beside the batches' writes: it takes no row lock they take (entityResolver). Waiting for the
+  // batch being written held the reader up for as long.
+  const resolve = entityResolver(db);
   const skipLines = checkpoint.linesDone;
   const stream = inThread
     ? await readBatchesInThread(
@@ -181,9 +169,12 @@ export async function ingestFile<T>(
       options.signal?.throwIfAborted();
       const batch = await stream.next();
       if (!batch) break;
-      await exclusive(async () => {
+      const written =
+        batch.initial !== undefined &&
+        initialLoad &&
+        (await writeInitial(db, checkpoint.fileKey, batch, batch.initial));
+      if (!written) {
         if (batch.initial) {
-          if (initialLoad && (await writeInitial(db, checkpoint.fileKey, batch, batch.initial))) return;
           if (initialLoad) {
             initialLoad = false;
             await stream.endInitialLoad();
@@ -191,7 +182,7 @@ export async function ingestFile<T>(
           batch.staged = await stream.restage(batch.seq);
         }
         await writeBatch(db, kind, checkpoint.fileKey, stream, batch);
-      });
+      }
       stream.committed(batch.seq);
       done = batch.lastLine;
       const fraction = batch.bytesRead / Math.max(probe.size, 1);

@@ -13,6 +13,7 @@ import type { InitialBatch, InitialLoadMetrics, InitialLoadStart, ResolveEntitie
 import {
   copyStaged,
   ensureStaging,
+  INSERT_NEW_SOURCES,
   mergeAuthorSet,
   stageInstitutions,
   stageSources,
@@ -51,12 +52,19 @@ export async function initialLoadStart(db: Database): Promise<InitialLoadStart |
   return nextIds(db, await idSequences(db));
 }
 
-/** Upserts sources and institutions (the normal path's statements) and answers their ids. */
+/**
+ * Answers the ids of sources and institutions: inserts the sources that do not exist yet (the batch
+ * that uses them upserts their rows: `InitialBatch.copies`), and upserts the institutions (the normal
+ * path's statement). It runs while earlier batches are being written, so it takes no lock a batch
+ * takes: a batch updates sources' rows (their works_count, their upsert), which this leaves alone;
+ * a batch only key-shares institutions' rows (its authors' foreign key), which an upsert that
+ * changes no key does not block.
+ */
 export function entityResolver(db: Database): ResolveEntities {
   return (sources, institutions) =>
     db.transaction(async (tx) => {
       await copyStaged(db, tx, { copies: [...stageSources(sources), ...stageInstitutions(institutions)] });
-      if (sources.length > 0) await tx.query(UPSERT_SOURCES);
+      if (sources.length > 0) await tx.query(INSERT_NEW_SOURCES);
       if (institutions.length > 0) await tx.query(UPSERT_INSTITUTIONS);
       const sourceIds = await tx.query<{ key: string; id: number }>(
         'SELECT source_key AS key, id FROM sources WHERE source_key = ANY($1::text[])',
@@ -130,7 +138,8 @@ export async function writeInitialBatch(
   for (const copy of direct) await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
   if (staged.length > 0) {
     await copyStaged(db, tx, { copies: staged });
-    await tx.query(UPDATE_CHANGED_AUTHORS);
+    if (staged.some((c) => c.table === 'stage_sources')) await tx.query(UPSERT_SOURCES);
+    if (staged.some((c) => c.table === 'stage_author_updates')) await tx.query(UPDATE_CHANGED_AUTHORS);
   }
   if (batch.nextAuthorId > batch.runFirstAuthorId)
     await tx.query(QUEUE_AUTHOR_RANGE, [batch.runFirstAuthorId, batch.nextAuthorId]);

@@ -8,9 +8,10 @@
 // goes on through the normal path (docs/corpus.md, "Initial load").
 //
 // Nothing here touches the database: ids of sources and institutions, which may exist already, come
-// from `resolve`, which upserts them.
+// from `resolve` (which inserts the new sources and upserts institutions); the batch upserts its new
+// or changed sources' rows.
 import { csvRows, type CsvValue } from './csv.ts';
-import { mergeBatchAuthors, workColumns, workRow, type StagedCopy } from './load-works.ts';
+import { mergeBatchAuthors, stageSources, workColumns, workRow, type StagedCopy } from './load-works.ts';
 import type { InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
 /** Upserts these sources and institutions and answers their ids, by key. */
@@ -32,7 +33,10 @@ export interface InitialBatch {
   nextWorkId: number;
   firstAuthorId: number;
   nextAuthorId: number;
-  /** COPYs into works, authors and authorships, and the staging table of changed authors. */
+  /**
+   * COPYs into works, authors and authorships, and into the staging tables of the sources new to the
+   * run or changed (upserted with the batch) and of the changed authors.
+   */
   copies: StagedCopy[];
   /**
    * The run's first author id: the batch queues the authors from it to nextAuthorId for the metrics
@@ -183,8 +187,9 @@ export class InitialLoadStager {
       this.end();
       return null;
     }
+    let sourceRows: SourceRow[];
     try {
-      await this.resolveEntities(records);
+      sourceRows = await this.resolveEntities(records);
     } catch {
       // A source or institution the database refuses: the normal path reports its record as bad
       // (and fails the run as well if the database is gone).
@@ -223,6 +228,7 @@ export class InitialLoadStager {
     copy('authors', AUTHOR_COLUMNS, authorRows);
     copy('authorships', AUTHORSHIP_COLUMNS, authorships);
     copy('stage_author_updates', AUTHOR_UPDATE_COLUMNS, updates);
+    copies.push(...stageSources(sourceRows));
     return {
       firstWorkId,
       nextWorkId: this.nextWorkId,
@@ -368,8 +374,11 @@ export class InitialLoadStager {
     ];
   }
 
-  /** Upserts the sources and institutions that are new to the run or changed, and keeps their ids. */
-  private async resolveEntities(records: readonly WorkRecord[]): Promise<void> {
+  /**
+   * Has the sources and institutions that are new to the run or changed resolved to ids, and keeps
+   * them; returns those sources, whose rows the batch upserts.
+   */
+  private async resolveEntities(records: readonly WorkRecord[]): Promise<SourceRow[]> {
     // The batch's last occurrence of each, as the normal path's staging keeps.
     const sources = new Map<string, SourceRow>();
     const institutions = new Map<string, InstitutionRow>();
@@ -381,7 +390,7 @@ export class InitialLoadStager {
     const newInstitutions = [...institutions.values()].filter(
       (i) => !sameRow(this.institutions.get(i.institution_key)?.row, i),
     );
-    if (newSources.length === 0 && newInstitutions.length === 0) return;
+    if (newSources.length === 0 && newInstitutions.length === 0) return [];
     const ids = await this.resolve(newSources, newInstitutions);
     const sourceIds = new Map(ids.sources);
     const institutionIds = new Map(ids.institutions);
@@ -391,5 +400,6 @@ export class InitialLoadStager {
       this.institutions.set(i.institution_key, { id, row: i });
       this.institutionNames.set(id, i.name);
     }
+    return newSources;
   }
 }

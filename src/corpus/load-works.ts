@@ -52,6 +52,15 @@ WHERE (sources.title, sources.type, sources.publisher, sources.issn_l)
   IS DISTINCT FROM (excluded.title, coalesce(excluded.type, sources.type),
                     coalesce(excluded.publisher, sources.publisher), coalesce(excluded.issn_l, sources.issn_l))`;
 
+/**
+ * The staged sources that do not exist yet, inserted; existing ones are left alone and unlocked (the
+ * initial load's resolving of ids runs beside the batch writes, which update sources' rows).
+ */
+export const INSERT_NEW_SOURCES = `
+INSERT INTO sources (source_key, title, type, publisher, issn_l)
+SELECT source_key, title, type, publisher, issn_l FROM stage_sources ORDER BY source_key
+ON CONFLICT (source_key) DO NOTHING`;
+
 export const UPSERT_INSTITUTIONS = `
 INSERT INTO institutions (institution_key, name, country_code, normalized_name, alternative_names)
 SELECT institution_key, name, country_code, normalized_name, alternative_names FROM stage_institutions

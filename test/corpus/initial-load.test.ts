@@ -166,6 +166,33 @@ describe('the initial load (works into an empty corpus)', () => {
     }
   });
 
+  it('takes a source known before it, renamed by its works, as the normal path does', async () => {
+    // The source exists (an entity ingest): resolving its id leaves its row alone, and the batch
+    // that uses it upserts the row, as the normal path's batch does.
+    const dir = await tempDir();
+    const nature = (title: string) => ({
+      source: { id: 'https://openalex.org/S137773608', display_name: title, type: 'journal' },
+    });
+    const file = await writeLines(dir, 'nature.jsonl', [
+      work({ primary_location: nature('Nature (London)'), authorships: [authorship(ANN, 'Ann Lee')] }),
+      work({ primary_location: nature('Nature (London)'), authorships: [authorship(BEN, 'Ben Ode')] }),
+      work({ primary_location: nature('Nature Weekly'), authorships: [authorship(ANN, 'Ann Lee')] }),
+    ]);
+    const normal = await database();
+    const initial = await database();
+    for (const db of [normal, initial]) await ingest(db, 'sources', [path.join(OPENALEX, 'S137773608.json')]);
+    await ingest(normal, 'works', [file], 2, { initialLoad: 'never' });
+    const report = await ingest(initial, 'works', [file], 2, { parseThread: 'always' });
+    expect(report.files[0]!.initial_load).toBe(true);
+    const loaded = await snapshot(initial);
+    expect(loaded).toEqual(await snapshot(normal));
+    const { rows } = await initial.query<{ title: string; publisher: string; works_count: number }>(
+      `SELECT title, publisher, works_count FROM sources WHERE source_key = 'S137773608'`,
+    );
+    // The works' latest title; the publisher only the entity record gave is kept.
+    expect(rows).toEqual([{ title: 'Nature Weekly', publisher: 'Nature Portfolio', works_count: 3 }]);
+  });
+
   it('is taken only into an empty corpus; the next file goes through the normal path', async () => {
     const dir = await tempDir();
     const first = await writeLines(dir, 'first.jsonl', [work(), work()]);
