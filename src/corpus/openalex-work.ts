@@ -74,7 +74,7 @@ function arr(value: unknown): unknown[] {
 function str(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   // Postgres text cannot hold NUL; some scraped titles carry one.
-  const text = value.replaceAll('\u0000', '').trim();
+  const text = (value.indexOf('\u0000') === -1 ? value : value.replaceAll('\u0000', '')).trim();
   return text === '' ? null : text;
 }
 
@@ -170,6 +170,23 @@ function arxivFrom(record: Json, doi: string | null): string | null {
   return null;
 }
 
+/** The distinct non-null values `normalize` gives of a list's items, in first-seen order. */
+function distinct(list: unknown, normalize: (value: unknown) => string | null): string[] {
+  if (!Array.isArray(list) || list.length === 0) return [];
+  return [...new Set(list.map(normalize).filter((k): k is string => k !== null))];
+}
+
+/** The strings of a list, cleaned by str, the empty ones left out. */
+function strings(list: unknown): string[] {
+  const out: string[] = [];
+  if (!Array.isArray(list)) return out;
+  for (const item of list) {
+    const text = str(item);
+    if (text !== null) out.push(text);
+  }
+  return out;
+}
+
 export function parseWork(value: unknown): WorkRecord {
   const record = obj(value);
   if (!record) throw new BadRecord('not a JSON object');
@@ -212,13 +229,14 @@ export function parseWork(value: unknown): WorkRecord {
     if (!key) continue;
     const rawName = str(authorship.raw_author_name);
     const existing = authors.get(key);
-    const variants = new Set(existing?.name_variants ?? [name]);
-    if (rawName) variants.add(rawName);
+    // The names seen for the key in this work, once each, sorted (a list of one or two: no Set).
+    const variants = existing ? [...existing.name_variants] : [name];
+    if (rawName && !variants.includes(rawName)) variants.push(rawName);
     authors.set(key, {
       author_key: key,
       display_name: name,
       orcid: orcid ?? existing?.orcid ?? null,
-      name_variants: [...variants].sort(),
+      name_variants: variants.sort(),
       name_key: nameKey(name),
     });
     const institutionKeys: string[] = [];
@@ -232,9 +250,7 @@ export function parseWork(value: unknown): WorkRecord {
       position: authorships.length + 1,
       author_key: key,
       institution_keys: institutionKeys,
-      raw_affiliations: arr(authorship.raw_affiliation_strings)
-        .map(str)
-        .filter((s): s is string => s !== null),
+      raw_affiliations: strings(authorship.raw_affiliation_strings),
       is_corresponding: authorship.is_corresponding === true,
     });
   }
@@ -251,20 +267,8 @@ export function parseWork(value: unknown): WorkRecord {
     source: sourceRow(primary?.source),
     is_retracted: record.is_retracted === true,
     cited_by_count: typeof cited === 'number' ? cited : 0,
-    referenced_work_keys: [
-      ...new Set(
-        arr(record.referenced_works)
-          .map(openAlexKey)
-          .filter((k): k is string => k !== null),
-      ),
-    ],
-    referenced_dois: [
-      ...new Set(
-        arr(record.referenced_dois)
-          .map(normalizeDoi)
-          .filter((d): d is string => d !== null),
-      ),
-    ],
+    referenced_work_keys: distinct(record.referenced_works, openAlexKey),
+    referenced_dois: distinct(record.referenced_dois, normalizeDoi),
     authors: [...authors.values()],
     institutions: [...institutions.values()],
     authorships,
