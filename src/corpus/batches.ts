@@ -78,9 +78,16 @@ export async function readBatches<T>(
   let seq = 0;
   let ended = false;
 
+  // At the end of the file the initial load's metrics are computed at once, while the last batches
+  // are still being written, rather than after them when the run's end asks for them.
+  const atEnd = () => {
+    initial?.metrics();
+    return null;
+  };
+
   return {
     async next() {
-      if (ended) return null;
+      if (ended) return atEnd();
       const records = new Map<string, { record: T; line: number }>();
       const bad: BadLine[] = [];
       while (records.size + bad.length < batchSize) {
@@ -105,7 +112,7 @@ export async function readBatches<T>(
           bad.push({ line, reason: failure.message });
         }
       }
-      if (records.size === 0 && bad.length === 0) return null;
+      if (records.size === 0 && bad.length === 0) return atEnd();
       const kept = [...records.values()];
       uncommitted.set(seq, kept);
       const batchRecords = kept.map((r) => r.record);

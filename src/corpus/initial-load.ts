@@ -158,6 +158,8 @@ export class InitialLoadStager {
   private readonly institutionNames = new Map<number, string>();
   private batches = 0;
   private active = true;
+  /** metrics() as computed after the last batch staged (the reader asks early, at the end of the file). */
+  private computedMetrics: InitialLoadMetrics | null = null;
 
   constructor(
     start: InitialLoadStart,
@@ -172,6 +174,7 @@ export class InitialLoadStager {
   end(): void {
     this.active = false;
     this.authors.clear();
+    this.computedMetrics = null;
   }
 
   /**
@@ -183,6 +186,7 @@ export class InitialLoadStager {
    */
   async stage(records: readonly WorkRecord[]): Promise<InitialBatch | null> {
     if (!this.active) return null;
+    this.computedMetrics = null;
     if (this.authors.size + records.reduce((n, w) => n + w.authors.length, 0) > MAX_INITIAL_LOAD_AUTHORS) {
       this.end();
       return null;
@@ -328,6 +332,11 @@ export class InitialLoadStager {
   /** At the end of the run: the metrics of the authors that gained works after their first batch. */
   metrics(): InitialLoadMetrics | null {
     if (!this.active) return null;
+    this.computedMetrics ??= this.computeMetrics();
+    return this.computedMetrics;
+  }
+
+  private computeMetrics(): InitialLoadMetrics {
     const rows: CsvValue[][] = [];
     for (const a of this.authors.values()) if (a.changed) rows.push([a.id, ...this.metricsOf(a)]);
     return {
