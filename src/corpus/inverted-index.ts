@@ -300,7 +300,11 @@ function firstTimeKeyBytes(bytes: Uint8Array, from: number, to: number, hash: nu
  * index after its closing brace and the number of positions, or null when it is not the plain case.
  */
 function scanIndexBytes(bytes: Uint8Array, i: number): [number, number] | null {
-  lineNumber++;
+  const line = ++lineNumber;
+  // The module's arrays in locals: the loop below then reads them without a context load each time.
+  let seen = setBy;
+  let starts = wordStart;
+  let ends = wordEnd;
   let keys = 0;
   let length = 0;
   i = skipSpaceBytes(bytes, i + 1);
@@ -337,11 +341,16 @@ function scanIndexBytes(bytes: Uint8Array, i: number): [number, number] | null {
           const digits = i - first;
           if (digits === 0 || digits > 15 || (digits > 1 && bytes[first] === 0x30)) return null;
           if (n < MAX_POSITION) {
-            if (n >= setBy.length) growPositions(n);
-            if (setBy[n] === lineNumber) return null;
-            setBy[n] = lineNumber;
-            wordStart[n] = from;
-            wordEnd[n] = to;
+            if (n >= seen.length) {
+              growPositions(n);
+              seen = setBy;
+              starts = wordStart;
+              ends = wordEnd;
+            }
+            if (seen[n] === line) return null;
+            seen[n] = line;
+            starts[n] = from;
+            ends[n] = to;
             if (n >= length) length = n + 1;
           }
           i = skipSpaceBytes(bytes, i);
@@ -383,7 +392,7 @@ function growPositions(n: number): void {
  */
 export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   const at = line.indexOf(NAME_BYTES);
-  if (at < 0 || line.indexOf(NAME_BYTES, at + 1) >= 0) return undefined;
+  if (at < 0) return undefined;
   let start = skipSpaceBytes(line, at + NAME_BYTES.length);
   if (line[start] !== 0x3a) return undefined;
   start = skipSpaceBytes(line, start + 1);
@@ -391,21 +400,29 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   const scanned = scanIndexBytes(line, start);
   if (!scanned) return undefined;
   const [end, length] = scanned;
+  // A second occurrence is looked for after the index only: inside it the name could only be a word
+  // (a key of the index, not a member of the record), which the scan handled like any other.
+  if (line.indexOf(NAME_BYTES, end) >= 0) return undefined;
   // The abstract: the words' bytes joined by spaces, holes and empty words skipped, decoded once.
+  const seen = setBy;
+  const starts = wordStart;
+  const ends = wordEnd;
+  const stamp = lineNumber;
   let size = 0;
-  for (let p = 0; p < length; p++) if (setBy[p] === lineNumber) size += wordEnd[p]! - wordStart[p]! + 1;
+  for (let p = 0; p < length; p++) if (seen[p] === stamp) size += ends[p]! - starts[p]! + 1;
   if (size > abstractBytes.length)
     abstractBytes = Buffer.allocUnsafe(Math.max(size, abstractBytes.length * 2));
+  const text = abstractBytes;
   let o = 0;
   for (let p = 0; p < length; p++) {
-    if (setBy[p] !== lineNumber) continue;
-    const to = wordEnd[p]!;
-    let k = wordStart[p]!;
+    if (seen[p] !== stamp) continue;
+    const to = ends[p]!;
+    let k = starts[p]!;
     if (k === to) continue;
-    if (o > 0) abstractBytes[o++] = 0x20;
-    while (k < to) abstractBytes[o++] = line[k++]!;
+    if (o > 0) text[o++] = 0x20;
+    while (k < to) text[o++] = line[k++]!;
   }
-  const abstract = abstractBytes.toString('utf8', 0, o);
+  const abstract = text.toString('utf8', 0, o);
   // The rest of the line, with null in the index's place, for JSON.parse.
   const rest = start + 4 + (line.length - end);
   if (rest > scratch.length) scratch = Buffer.allocUnsafe(Math.max(rest, scratch.length * 2));

@@ -94,6 +94,14 @@ describe("abstract_inverted_index scanned from the line's bytes: the plain case,
     }
   });
 
+  it("takes the record's member name as a word of the abstract (a key of the index, not a member)", () => {
+    const line = `{${base}, "abstract_inverted_index": {"the": [0], "abstract_inverted_index": [1], "x": [2]}}`;
+    const fast = parseBytesWithInvertedIndex(Buffer.from(line));
+    expect(fast).toBeDefined();
+    expect(parseWork(fast)).toEqual(parseWork(JSON.parse(line)));
+    expect(parseWork(fast).abstract).toBe('the abstract_inverted_index x');
+  });
+
   it('leaves escapes, repeated keys, shared positions and every other shape to the string path', () => {
     const line = lines[0]!;
     const many = Array.from({ length: 5_000 }, (_, i) => `"w${i}": [${i}]`).join(', ');
