@@ -158,8 +158,16 @@ class PremiseBroken extends Error {}
  */
 export async function finishInitialLoad(db: Database, metrics: InitialLoadMetrics): Promise<string[] | null> {
   const seq = await sequencesOf(db);
+  const range = [metrics.firstAuthorId, metrics.nextAuthorId];
+  // The run's name keys (for relinking) are not changed by this end: read beside its transaction (on
+  // a connection of its own on the server).
+  const keys = db.query<{ name_key: string }>(
+    `SELECT DISTINCT name_key FROM authors WHERE id >= $1 AND id < $2 AND name_key IS NOT NULL`,
+    range,
+  );
+  keys.catch(() => {});
   try {
-    return await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       if (metrics.copy) {
         await ensureStaging(tx, ['stage_author_metrics']);
         await db.copyCsv(metrics.copy.table, metrics.copy.columns, metrics.copy.csv, tx);
@@ -170,11 +178,6 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
             recent_affiliation = m.recent_affiliation, recent_institution_id = m.recent_institution_id
           FROM stage_author_metrics m WHERE authors.id = m.author_id`);
       }
-      const range = [metrics.firstAuthorId, metrics.nextAuthorId];
-      const keys = await tx.query<{ name_key: string }>(
-        `SELECT DISTINCT name_key FROM authors WHERE id >= $1 AND id < $2 AND name_key IS NOT NULL`,
-        range,
-      );
       await tx.query(
         'DELETE FROM author_metrics_pending_ranges WHERE first_author_id >= $1 AND next_author_id <= $2',
         range,
@@ -185,8 +188,8 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
       const at = await nextIds(tx, seq);
       if (at.nextAuthorId !== metrics.nextAuthorId || at.nextWorkId !== metrics.nextWorkId)
         throw new PremiseBroken();
-      return keys.rows.map((r) => r.name_key);
     });
+    return (await keys).rows.map((r) => r.name_key);
   } catch (error) {
     // Someone else wrote meanwhile, or a concurrent batch's locks ended in a deadlock: the queued
     // authors are recomputed from the database instead. Only a database gone fails the run.

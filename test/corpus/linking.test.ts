@@ -227,6 +227,33 @@ describe('relinking on every write of an author from group, and after every inge
     expect(res.json().author).toMatchObject({ id: icsi });
   });
 
+  it("links a group author created before the corpus's first load (the initial load)", async () => {
+    // An empty corpus takes the initial load, whose end names the run's authors to relink.
+    const fresh = await createTestApp();
+    try {
+      const org = await createTestOrg(fresh);
+      const group = await createGroup(fresh.db, org.id, 'Early');
+      const url = `/api/external/author-from-group/${group.group_id}/early/`;
+      await fresh.app.inject({
+        method: 'POST',
+        url,
+        headers: org.headers,
+        payload: { name: 'Yang Liu', articles: ['10.18653/v1/D19-1387'] },
+      });
+      expect((await fresh.app.inject({ method: 'GET', url, headers: org.headers })).json().author).toBeNull();
+      const report = await ingest(fresh.db, 'works', [path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl')]);
+      expect(report.files[0]!.initial_load).toBe(true);
+      expect(report.group_authors_relinked).toBe(1);
+      const res = await fresh.app.inject({ method: 'GET', url, headers: org.headers });
+      const { rows } = await fresh.db.query<{ id: number }>(
+        `SELECT id FROM authors WHERE author_key = 'acl:person/yang-liu-edinburgh'`,
+      );
+      expect(res.json().author).toMatchObject({ id: rows[0]!.id, name: 'Yang Liu' });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('links a group author when an ingest brings the evidence', async () => {
     const org = await createTestOrg(t);
     const group = await createGroup(t.db, org.id, 'Later');
