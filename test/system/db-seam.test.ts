@@ -30,3 +30,24 @@ describe('rowCount, the same on both drivers', () => {
     expect(inTx.rowCount).toBe(1);
   });
 });
+
+// The ingest hands COPY either the CSV text or its UTF-8 bytes: both drivers store the same rows.
+describe('copyCsv, from text and from UTF-8 bytes', () => {
+  it('stores the same rows either way, inside a transaction and outside one', async () => {
+    await db.exec('CREATE TABLE seam_copy (id integer PRIMARY KEY, label text, tags text[])');
+    const csv = (first: number) =>
+      `${first},"Zürich, ""naïve"" € 𝛼",` +
+      `"{""a\\\\b"",""c""}"\n${first + 1},,"{}"\n`;
+    await db.copyCsv('seam_copy', ['id', 'label', 'tags'], csv(1));
+    await db.copyCsv('seam_copy', ['id', 'label', 'tags'], Buffer.from(csv(3), 'utf8'));
+    await db.transaction((tx) =>
+      db.copyCsv('seam_copy', ['id', 'label', 'tags'], new TextEncoder().encode(csv(5)), tx),
+    );
+    const { rows } = await db.query<{ id: number; label: string | null; tags: string[] }>(
+      'SELECT id, label, tags FROM seam_copy ORDER BY id',
+    );
+    const row = (id: number) => ({ id, label: 'Zürich, "naïve" € 𝛼', tags: ['a\\b', 'c'] });
+    const empty = (id: number) => ({ id, label: null, tags: [] });
+    expect(rows).toEqual([row(1), empty(2), row(3), empty(4), row(5), empty(6)]);
+  });
+});

@@ -40,7 +40,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
     q: { query: PGlite['query'] },
     table: string,
     columns: readonly string[],
-    csv: string,
+    csv: string | Uint8Array,
   ) {
     const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`;
     await q.query(sql, [], { blob: new Blob([csv]) });

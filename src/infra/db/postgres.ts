@@ -22,7 +22,12 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
-async function copyCsvOn(client: pg.PoolClient, table: string, columns: readonly string[], csv: string) {
+async function copyCsvOn(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  csv: string | Uint8Array,
+) {
   const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM STDIN WITH (FORMAT csv)`;
   await pipeline(Readable.from([csv]), client.query(copyFrom(sql)));
 }

@@ -23,8 +23,9 @@ export interface Database extends Queryable {
   exec(script: string): Promise<void>;
   /**
    * Bulk-loads rows with COPY ... FROM STDIN in CSV format: the fastest path each driver has.
-   * `csv` is the complete CSV text (no header).
+   * `csv` is the complete CSV text (no header), as a string or as its UTF-8 bytes (sent as they are:
+   * a producer that writes bytes spares decoding them into a string only to encode it again).
    */
-  copyCsv(table: string, columns: readonly string[], csv: string, tx?: Queryable): Promise<void>;
+  copyCsv(table: string, columns: readonly string[], csv: string | Uint8Array, tx?: Queryable): Promise<void>;
   close(): Promise<void>;
 }
