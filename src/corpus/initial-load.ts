@@ -12,7 +12,7 @@
 // or changed sources' rows.
 import { csvRows, type CsvValue } from './csv.ts';
 import { mergeBatchAuthors, stageSources, workColumns, workRow, type StagedCopy } from './load-works.ts';
-import type { InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
+import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
 /** Upserts these sources and institutions and answers their ids, by key. */
 export type ResolveEntities = (
@@ -143,6 +143,10 @@ export function hIndex(citations: readonly number[]): number {
   return h;
 }
 
+function byAuthorKey(a: AuthorRow, b: AuthorRow): number {
+  return a.author_key < b.author_key ? -1 : a.author_key > b.author_key ? 1 : 0;
+}
+
 function sameRow(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -247,47 +251,50 @@ export class InitialLoadStager {
 
   /** New authors get ids and state; known ones whose name, ORCID or variants changed, an update row. */
   private stageAuthors(works: readonly WorkRecord[], batch: number) {
-    const newAuthors: AuthorState[] = [];
-    const updates: CsvValue[][] = [];
-    const merged = mergeBatchAuthors(works).sort((a, b) =>
-      a.author_key < b.author_key ? -1 : a.author_key > b.author_key ? 1 : 0,
-    );
-    for (const a of merged) {
+    const fresh: AuthorRow[] = [];
+    const changed: Array<{ row: AuthorRow; known: AuthorState }> = [];
+    for (const a of mergeBatchAuthors(works)) {
       const known = this.authors.get(a.author_key);
-      if (!known) {
-        const state: AuthorState = {
-          id: this.nextAuthorId++,
-          key: a.author_key,
-          displayName: a.display_name,
-          orcid: a.orcid,
-          variants: [...a.name_variants],
-          nameKey: a.name_key,
-          citations: [],
-          firstYear: null,
-          lastYear: null,
-          lastWorkId: 0,
-          affiliation: null,
-          insertedInBatch: batch,
-          changed: false,
-        };
-        this.authors.set(a.author_key, state);
-        newAuthors.push(state);
-        continue;
-      }
+      if (!known) fresh.push(a);
       // UPSERT_AUTHORS's rule: the latest name and name key, an ORCID once known kept, variants added.
-      const changed =
+      else if (
         known.displayName !== a.display_name ||
         (a.orcid !== null && known.orcid !== a.orcid) ||
         a.name_variants.some((v) => !known.variants.includes(v)) ||
-        known.nameKey !== a.name_key;
-      if (!changed) continue;
-      updates.push([known.id, a.display_name, a.orcid, a.name_variants, a.name_key]);
+        known.nameKey !== a.name_key
+      )
+        changed.push({ row: a, known });
+    }
+    // New ids and update rows in key order, as the normal path's ORDER BY author_key gives them. Only
+    // the new and changed authors are sorted: most of a later batch's authors are known already.
+    fresh.sort(byAuthorKey);
+    changed.sort((x, y) => byAuthorKey(x.row, y.row));
+    const newAuthors = fresh.map((a) => {
+      const state: AuthorState = {
+        id: this.nextAuthorId++,
+        key: a.author_key,
+        displayName: a.display_name,
+        orcid: a.orcid,
+        variants: [...a.name_variants],
+        nameKey: a.name_key,
+        citations: [],
+        firstYear: null,
+        lastYear: null,
+        lastWorkId: 0,
+        affiliation: null,
+        insertedInBatch: batch,
+        changed: false,
+      };
+      this.authors.set(a.author_key, state);
+      return state;
+    });
+    const updates = changed.map(({ row: a, known }): CsvValue[] => {
       known.displayName = a.display_name;
       known.orcid = a.orcid ?? known.orcid;
       for (const v of a.name_variants) if (!known.variants.includes(v)) known.variants.push(v);
       known.nameKey = a.name_key;
-    }
-
+      return [known.id, a.display_name, a.orcid, a.name_variants, a.name_key];
+    });
     return { newAuthors, updates };
   }
 
