@@ -59,17 +59,19 @@ async function firstLineIsJson(path: string, gz: boolean): Promise<boolean> {
  * which holds what follows the stream's last LF (if anything). A line cut between chunks is joined.
  */
 export async function* lineBlocks(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-  let rest: Buffer | null = null;
+  // The start of a line not ended yet: the rest of one chunk, and whole chunks if the line is long.
+  let pending: Buffer[] = [];
   for await (const chunk of input) {
     const cut = chunk.lastIndexOf(0x0a) + 1;
     if (cut === 0) {
-      rest = rest ? Buffer.concat([rest, chunk]) : chunk;
+      pending.push(chunk);
       continue;
     }
-    yield rest ? Buffer.concat([rest, chunk.subarray(0, cut)]) : chunk.subarray(0, cut);
-    rest = cut < chunk.length ? chunk.subarray(cut) : null;
+    const lines = chunk.subarray(0, cut);
+    yield pending.length > 0 ? Buffer.concat([...pending, lines]) : lines;
+    pending = cut < chunk.length ? [chunk.subarray(cut)] : [];
   }
-  if (rest) yield rest;
+  if (pending.length > 0) yield Buffer.concat(pending);
 }
 
 /**
@@ -88,7 +90,7 @@ export function* lineRanges(block: Buffer): Generator<[number, number]> {
   }
 }
 
-/** The lines of a byte stream, decoded as UTF-8 (lineBlocks and eachLine's rules). */
+/** The lines of a byte stream, decoded as UTF-8 (lineBlocks' and lineRanges' rules). */
 export async function* splitLines(input: AsyncIterable<Buffer>): AsyncIterable<string> {
   for await (const block of lineBlocks(input)) {
     for (const [from, to] of lineRanges(block)) yield block.toString('utf8', from, to);
@@ -136,8 +138,7 @@ export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0
   let n = 0;
   for await (const block of lineBlocks(input)) {
     const utf8 = isUtf8(block);
-    // One line parsed at a time, when asked for: a block's worth of parsed lines kept waiting
-    // would survive young-generation collections, which then copy them.
+    // A line is parsed when asked for: no block's worth of parsed lines waits in memory.
     for (const [from, to] of lineRanges(block)) {
       if (++n <= skipLines) continue;
       const item = utf8 ? parseLineBytes(block, from, to, n) : parseDecoded(block, from, to, n);
