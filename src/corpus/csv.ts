@@ -122,14 +122,28 @@ function putField(value: CsvValue): boolean {
   return true;
 }
 
-export function csvRows(rows: readonly (readonly CsvValue[])[]): string {
+/** Writes the rows into `out`; false at a lone surrogate (the caller then takes csvRowsJoined). */
+function writeRows(rows: readonly (readonly CsvValue[])[]): boolean {
   at = 0;
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       if (i > 0) putAscii(',');
-      if (!putField(row[i]!)) return csvRowsJoined(rows);
+      if (!putField(row[i]!)) return false;
     }
     putAscii('\n');
   }
-  return out.toString('utf8', 0, at);
+  return true;
+}
+
+export function csvRows(rows: readonly (readonly CsvValue[])[]): string {
+  return writeRows(rows) ? out.toString('utf8', 0, at) : csvRowsJoined(rows);
+}
+
+/**
+ * csvRows' text as UTF-8 bytes the caller owns (copyCsv sends them as they are, and a thread can
+ * transfer them): no decoding here, no encoding on the writing side, half the bytes of a two-byte
+ * string to pass between threads. A lone surrogate is encoded as U+FFFD, as sending the text would.
+ */
+export function csvBytes(rows: readonly (readonly CsvValue[])[]): Uint8Array {
+  return writeRows(rows) ? new Uint8Array(out.subarray(0, at)) : Buffer.from(csvRowsJoined(rows), 'utf8');
 }

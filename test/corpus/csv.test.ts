@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { csvRows, csvRowsJoined, type CsvValue } from '../../src/corpus/csv.ts';
+import { csvBytes, csvRows, csvRowsJoined, type CsvValue } from '../../src/corpus/csv.ts';
 import { workRow } from '../../src/corpus/load-works.ts';
 import { parseWork } from '../../src/corpus/openalex-work.ts';
 import { FIXTURES, OPENALEX } from './helpers.ts';
@@ -50,5 +50,14 @@ describe('csvRows: COPY csv text written as bytes, the same text as joining the 
         .map((line) => workRow(parseWork(JSON.parse(line)), 7));
       expect(csvRows(rows)).toBe(csvRowsJoined(rows));
     }
+  });
+
+  it('csvBytes: the same text as UTF-8 bytes, a copy of its own', () => {
+    const rows: CsvValue[][] = [['Jürgen "J" 李 😀', long('x'), ['a"b', 'c\\d'], 7, null]];
+    const bytes = csvBytes(rows);
+    expect(Buffer.from(bytes).toString('utf8')).toBe(csvRowsJoined(rows));
+    csvRows([['overwrites the shared buffer']]);
+    expect(Buffer.from(bytes).toString('utf8')).toBe(csvRowsJoined(rows));
+    expect(Buffer.from(csvBytes([['a\ud800']]))).toEqual(Buffer.from('"a\ufffd"\n'));
   });
 });
