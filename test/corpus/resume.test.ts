@@ -110,7 +110,9 @@ describe('resume after kill -9', () => {
       );
       // The run was the initial load (the corpus was empty): its authors wait, queued as ranges of
       // ids, for the recompute that the run's end would have made unnecessary.
-      const queued = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM author_metrics_pending_ranges');
+      const queued = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM author_metrics_pending_ranges',
+      );
       await db.close();
       expect(queued.rows[0]!.n).toBeGreaterThan(0);
       // Killed in the middle: some batches committed, not all.

@@ -36,8 +36,7 @@ describe('copyCsv, from text and from UTF-8 bytes', () => {
   it('stores the same rows either way, inside a transaction and outside one', async () => {
     await db.exec('CREATE TABLE seam_copy (id integer PRIMARY KEY, label text, tags text[])');
     const csv = (first: number) =>
-      `${first},"Zürich, ""naïve"" € 𝛼",` +
-      `"{""a\\\\b"",""c""}"\n${first + 1},,"{}"\n`;
+      `${first},"Zürich, ""naïve"" € 𝛼",` + `"{""a\\\\b"",""c""}"\n${first + 1},,"{}"\n`;
     await db.copyCsv('seam_copy', ['id', 'label', 'tags'], csv(1));
     await db.copyCsv('seam_copy', ['id', 'label', 'tags'], Buffer.from(csv(3), 'utf8'));
     await db.transaction((tx) =>
