@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readBatches, type InitialStaging, type RecordStaging } from './batches.ts';
 import { recordKinds, type RecordKindName } from './entities.ts';
 import { InitialLoadStager, type ResolveEntities } from './initial-load.ts';
+import type { StagedCopy } from './load-works.ts';
 import type {
   BatchRequest,
   BatchReply,
@@ -66,7 +67,25 @@ async function handle(request: BatchRequest): Promise<void> {
   } catch (error) {
     reply = { id: 'id' in request ? request.id : -1, error: (error as Error).stack ?? String(error) };
   }
-  port.postMessage(reply);
+  port.postMessage(reply, csvBuffers(reply));
+}
+
+/**
+ * The buffers of the reply's CSV payloads, moved to the main thread rather than copied (tens of MB a
+ * batch). Only a buffer the payload owns whole: a view into Buffer's shared pool must be copied.
+ */
+function csvBuffers(reply: BatchReply): ArrayBuffer[] {
+  const copies: StagedCopy[] = [];
+  if ('batch' in reply && reply.batch)
+    copies.push(...reply.batch.staged.copies, ...(reply.batch.initial?.copies ?? []));
+  if ('staged' in reply) copies.push(...reply.staged.copies);
+  if ('singles' in reply) for (const single of reply.singles) copies.push(...single.staged.copies);
+  if ('metrics' in reply && reply.metrics?.copy) copies.push(reply.metrics.copy);
+  const owned = new Set<ArrayBuffer>();
+  for (const { csv } of copies)
+    if (csv.buffer instanceof ArrayBuffer && csv.byteOffset === 0 && csv.byteLength === csv.buffer.byteLength)
+      owned.add(csv.buffer);
+  return [...owned];
 }
 
 port.on('message', (message: BatchRequest | ResolveReply) => {

@@ -10,7 +10,7 @@
 // Nothing here touches the database: ids of sources and institutions, which may exist already, come
 // from `resolve` (which inserts the new sources and upserts institutions); the batch upserts its new
 // or changed sources' rows.
-import { csvRows, type CsvValue } from './csv.ts';
+import { csvBytes, type CsvValue } from './csv.ts';
 import { mergeBatchAuthors, stageSources, workColumns, workRow, type StagedCopy } from './load-works.ts';
 import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
@@ -230,7 +230,7 @@ export class InitialLoadStager {
 
     const copies: StagedCopy[] = [];
     const copy = (table: string, columns: readonly string[], rows: CsvValue[][]) => {
-      if (rows.length > 0) copies.push({ table, columns, csv: csvRows(rows) });
+      if (rows.length > 0) copies.push({ table, columns, csv: csvBytes(rows) });
     };
     copy('works', WORK_COLUMNS, workRows);
     copy('authors', AUTHOR_COLUMNS, authorRows);
@@ -352,7 +352,7 @@ export class InitialLoadStager {
       nextWorkId: this.nextWorkId,
       copy:
         rows.length > 0
-          ? { table: 'stage_author_metrics', columns: METRICS_COLUMNS, csv: csvRows(rows) }
+          ? { table: 'stage_author_metrics', columns: METRICS_COLUMNS, csv: csvBytes(rows) }
           : null,
     };
   }

@@ -4,7 +4,7 @@
 // source) changed, so re-ingesting a file costs the index nothing. Rows are upserted in key order so
 // that two ingests running at once lock rows in one order.
 import type { Database, Transaction } from '../infra/db/index.ts';
-import { csvRows, type CsvValue } from './csv.ts';
+import { csvBytes, type CsvValue } from './csv.ts';
 import { QUEUE_AUTHOR } from './metrics.ts';
 import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
@@ -224,7 +224,8 @@ function dedupe<T>(rows: Iterable<T>, key: (row: T) => string): T[] {
 export interface StagedCopy {
   table: string;
   columns: readonly string[];
-  csv: string;
+  /** The rows' CSV as UTF-8 bytes (csvBytes): handed to COPY as they are, and moved, not copied, out of the parse thread. */
+  csv: Uint8Array;
 }
 
 /**
@@ -236,7 +237,7 @@ export interface StagedBatch {
 }
 
 export function stagedCopy(table: string, columns: readonly string[], rows: CsvValue[][]): StagedCopy[] {
-  return rows.length === 0 ? [] : [{ table, columns, csv: csvRows(rows) }];
+  return rows.length === 0 ? [] : [{ table, columns, csv: csvBytes(rows) }];
 }
 
 export function hasRows(staged: StagedBatch, table: string): boolean {
