@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
 import { hIndex } from '../../src/corpus/initial-load.ts';
+import { ingestFile } from '../../src/corpus/ingest-runner.ts';
+import { worksKind } from '../../src/corpus/entities.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 const open: TestDatabase[] = [];
@@ -191,6 +193,26 @@ describe('the initial load (works into an empty corpus)', () => {
     );
     // The works' latest title; the publisher only the entity record gave is kept.
     expect(rows).toEqual([{ title: 'Nature Weekly', publisher: 'Nature Portfolio', works_count: 3 }]);
+  });
+
+  it("names its authors' name keys for relinking, as the metrics queue names the normal path's", async () => {
+    // The end takes the run's authors off the metrics queue, so the queue no longer names them for
+    // the relinking after the run: a group author linked while the load was under way (to a corpus
+    // that then changed) is relinked through these keys.
+    const db = await database();
+    const outcome = await ingestFile(
+      { db, progress: () => {} },
+      worksKind,
+      path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
+      3,
+      { parseThread: 'always' },
+    );
+    expect(outcome.report.initial_load).toBe(true);
+    const { rows } = await db.query<{ name_key: string }>(
+      'SELECT DISTINCT name_key FROM authors WHERE name_key IS NOT NULL',
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    expect([...outcome.relinkNameKeys].sort()).toEqual(rows.map((r) => r.name_key).sort());
   });
 
   it('is taken only into an empty corpus; the next file goes through the normal path', async () => {
