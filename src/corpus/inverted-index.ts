@@ -227,6 +227,25 @@ function scanIndex(text: string, i: number): [InvertedIndexEntries, number] | nu
   return [new InvertedIndexEntries(numeric.length > 0 ? [...numeric, ...named] : named), i + 1];
 }
 
+// JSON.parse reads a member name written with escapes ("abstract\u005finverted_index") as the name
+// itself, so such a member, which the search for NAME does not see, would replace the scanned index
+// (or be the record's own when the scanned one is nested). Only an escape of an ASCII character
+// (\u0020 to \u007f) can spell the name, and JSON writers escape none (only control and non-ASCII
+// characters): a line with one outside the index is left to JSON.parse whole.
+const ASCII_ESCAPE = '\\u00';
+const ASCII_ESCAPE_BYTES = Buffer.from(ASCII_ESCAPE);
+
+/** Whether the line holds, outside the index at [start, end), what looks like a \u00XX escape of an ASCII character. */
+function hasAsciiEscapeOutside(line: string | Buffer, start: number, end: number): boolean {
+  const needle = typeof line === 'string' ? ASCII_ESCAPE : ASCII_ESCAPE_BYTES;
+  for (let k = line.indexOf(needle); k !== -1; k = line.indexOf(needle, k + 1)) {
+    if (k >= start && k < end) continue;
+    const digit = typeof line === 'string' ? line.charCodeAt(k + 4) : (line[k + 4] ?? 0);
+    if (digit >= 0x32 && digit <= 0x37) return true;
+  }
+  return false;
+}
+
 /**
  * JSON.parse of one line, with a top-level abstract_inverted_index object scanned into
  * InvertedIndexEntries; undefined when the line does not fit, for the caller to JSON.parse it whole.
@@ -234,7 +253,7 @@ function scanIndex(text: string, i: number): [InvertedIndexEntries, number] | nu
 export function parseWithInvertedIndex(line: string): unknown {
   const at = line.indexOf(NAME);
   // The name cannot occur inside a JSON string (its quotes would be escaped there): one occurrence
-  // means no duplicate member and no nested one.
+  // means no duplicate member and no nested one, but for a name spelled with escapes (checked below).
   if (at < 0 || line.indexOf(NAME, at + 1) >= 0) return undefined;
   let start = skipSpace(line, at + NAME.length);
   if (line.charCodeAt(start) !== 0x3a) return undefined;
@@ -243,6 +262,7 @@ export function parseWithInvertedIndex(line: string): unknown {
   const direct = scanIndexToAbstract(line, start);
   const scanned = direct === 'exact' ? scanIndex(line, start) : direct;
   if (!scanned) return undefined;
+  if (hasAsciiEscapeOutside(line, start, scanned[1])) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(`${line.slice(0, start)}null${line.slice(scanned[1])}`);
@@ -403,6 +423,7 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   // A second occurrence is looked for after the index only: inside it the name could only be a word
   // (a key of the index, not a member of the record), which the scan handled like any other.
   if (line.indexOf(NAME_BYTES, end) >= 0) return undefined;
+  if (hasAsciiEscapeOutside(line, start, end)) return undefined;
   // The abstract: the words' bytes joined by spaces, holes and empty words skipped, decoded once.
   const seen = setBy;
   const starts = wordStart;

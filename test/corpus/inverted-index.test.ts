@@ -60,6 +60,23 @@ describe('abstract_inverted_index scanned beside JSON.parse: the same work as JS
     expect(parseWithInvertedIndex(`{${base}, "abstract_inverted_index": {"a": [0]}`)).toBeUndefined();
   });
 
+  it("leaves to JSON.parse a member spelled with escapes, which JSON.parse takes for the index's name", () => {
+    // The search for the name does not see these; JSON.parse reads them as the record's index.
+    const escaped = '"abstract\\u005finverted_index"';
+    for (const line of [
+      `{${base}, "abstract_inverted_index": {"a": [0]}, ${escaped}: null}`,
+      `{${base}, ${escaped}: null, "x": {"abstract_inverted_index": {"a": [0]}}}`,
+    ]) {
+      expect(JSON.parse(line)).toMatchObject({ abstract_inverted_index: null });
+      expect(parseWithInvertedIndex(line)).toBeUndefined();
+      expect(parseBytesWithInvertedIndex(Buffer.from(line))).toBeUndefined();
+    }
+    // Non-ASCII characters escaped (as Python writes them) cannot spell it: the scan still applies.
+    const accented = `{${base}, "title": "Caf\\u00e9", "abstract_inverted_index": {"a": [0]}}`;
+    expect(parseWithInvertedIndex(accented)).toMatchObject({ title: 'Café' });
+    expect(parseBytesWithInvertedIndex(Buffer.from(accented))).toMatchObject({ title: 'Café' });
+  });
+
   it('keeps an empty index as no abstract', () => {
     const { fast, plain } = both(`{${base}, "abstract_inverted_index": {}}`);
     expect(parseWork(fast)).toEqual(parseWork(plain));
