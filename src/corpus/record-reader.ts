@@ -137,6 +137,8 @@ function parseLineBytes(block: Buffer, from: number, to: number, n: number): Inp
 export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0): AsyncIterable<InputLine> {
   let n = 0;
   for await (const block of lineBlocks(input)) {
+    // Over invalid UTF-8, two words of an index that differ only in invalid bytes decode alike (to
+    // U+FFFD), a repeated key the byte scan would not see: such a block's lines are decoded first.
     const utf8 = isUtf8(block);
     // A line is parsed when asked for: no block's worth of parsed lines waits in memory.
     for (const [from, to] of lineRanges(block)) {

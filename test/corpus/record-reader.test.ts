@@ -119,6 +119,20 @@ describe("readJsonLines: records parsed from the lines' bytes, as decoding the w
     for (const size of [3, 4096, withCut.length]) expect(await read(withCut, size)).toEqual(expected);
   });
 
+  it('words that are different bytes but decode alike (invalid UTF-8) are one word, as decoded', async () => {
+    // 0x80 and 0x81 both decode to U+FFFD: decoded, the index repeats a key and the later one wins.
+    const bytes = Buffer.concat([
+      Buffer.from('{"id": "W1", "title": "T", "abstract_inverted_index": {"a": [0], "'),
+      Buffer.from([0x80]),
+      Buffer.from('": [1], "'),
+      Buffer.from([0x81]),
+      Buffer.from('": [2]}}\n'),
+    ]);
+    const expected = reference(bytes);
+    expect(expected).toMatchObject([{ work: { abstract: 'a \ufffd' } }]);
+    expect(await read(bytes, bytes.length)).toEqual(expected);
+  });
+
   it("lines that are not valid JSON give JSON.parse's error, whichever path read them", async () => {
     const line = acl.toString('utf8').split('\n')[0]!;
     const bytes = Buffer.from(
