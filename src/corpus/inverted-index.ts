@@ -237,13 +237,16 @@ const ASCII_ESCAPE_BYTES = Buffer.from(ASCII_ESCAPE);
 
 /** Whether the line holds, outside the index at [start, end), what looks like a \u00XX escape of an ASCII character. */
 function hasAsciiEscapeOutside(line: string | Buffer, start: number, end: number): boolean {
-  const needle = typeof line === 'string' ? ASCII_ESCAPE : ASCII_ESCAPE_BYTES;
-  for (let k = line.indexOf(needle); k !== -1; k = line.indexOf(needle, k + 1)) {
+  for (let k = escapeAt(line, 0); k !== -1; k = escapeAt(line, k + 1)) {
     if (k >= start && k < end) continue;
     const digit = typeof line === 'string' ? line.charCodeAt(k + 4) : (line[k + 4] ?? 0);
     if (digit >= 0x32 && digit <= 0x37) return true;
   }
   return false;
+}
+
+function escapeAt(line: string | Buffer, from: number): number {
+  return typeof line === 'string' ? line.indexOf(ASCII_ESCAPE, from) : line.indexOf(ASCII_ESCAPE_BYTES, from);
 }
 
 /**
