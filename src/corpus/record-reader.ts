@@ -34,11 +34,23 @@ async function isGzip(path: string): Promise<boolean> {
   }
 }
 
+// A byte-order mark at the start of a file (some Windows tools write one) is not part of the first
+// line: JSON.parse refuses it, and /\s/ matches it, so it would pass for the space before a whole-file
+// JSON document.
+const BOM = 0xfeff;
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+}
+
 async function firstLineIsJson(path: string, gz: boolean): Promise<boolean> {
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   const lines = createInterface({ input: gz ? stream.pipe(createGunzip()) : stream, crlfDelay: Infinity });
+  let first = true;
   try {
-    for await (const line of lines) {
+    for await (const read of lines) {
+      const line = first ? withoutBom(read) : read;
+      first = false;
       if (line.trim() === '') continue;
       try {
         JSON.parse(line);
@@ -141,7 +153,10 @@ export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0
     // U+FFFD), a repeated key the byte scan would not see: such a block's lines are decoded first.
     const utf8 = isUtf8(block);
     // A line is parsed when asked for: no block's worth of parsed lines waits in memory.
-    for (const [from, to] of lineRanges(block)) {
+    for (const [start, to] of lineRanges(block)) {
+      // The UTF-8 byte-order mark, EF BB BF (see BOM).
+      const bom = n === 0 && block[start] === 0xef && block[start + 1] === 0xbb && block[start + 2] === 0xbf;
+      const from = bom ? start + 3 : start;
       if (++n <= skipLines) continue;
       const item = utf8 ? parseLineBytes(block, from, to, n) : parseDecoded(block, from, to, n);
       if (item) yield item;
@@ -151,7 +166,7 @@ export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0
 
 async function* wholeFile(path: string, gz: boolean): AsyncIterable<InputLine> {
   const bytes = await readFile(path);
-  const text = (gz ? gunzipSync(bytes) : bytes).toString('utf8');
+  const text = withoutBom((gz ? gunzipSync(bytes) : bytes).toString('utf8'));
   const parsed = parseLine(text, 1);
   if (parsed.error || !Array.isArray(parsed.value)) {
     yield parsed;

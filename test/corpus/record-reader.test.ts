@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseWork } from '../../src/corpus/openalex-work.ts';
-import { readJsonLines, splitLines } from '../../src/corpus/record-reader.ts';
-import { FIXTURES, OPENALEX } from './helpers.ts';
+import { openRecords, readJsonLines, splitLines } from '../../src/corpus/record-reader.ts';
+import { FIXTURES, OPENALEX, tempDir } from './helpers.ts';
+import { writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 
 async function lines(chunks: Buffer[]): Promise<string[]> {
   const out: string[] = [];
@@ -141,5 +143,27 @@ describe("readJsonLines: records parsed from the lines' bytes, as decoding the w
     const expected = reference(bytes);
     expect(expected.map((r) => r.error !== undefined)).toEqual([true, true, true]);
     expect(await read(bytes, 64)).toEqual(expected);
+  });
+});
+
+describe('a file that starts with a byte-order mark', () => {
+  // Some Windows tools write one: it is not part of the first record.
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const records = [
+    { id: 'W1', title: 'One' },
+    { id: 'W2', title: 'Two' },
+  ];
+
+  it.each([
+    ['JSON lines', Buffer.from(records.map((r) => JSON.stringify(r)).join('\n'))],
+    ['JSON lines, gzip', Buffer.from(records.map((r) => JSON.stringify(r)).join('\n'))],
+    ['one JSON array', Buffer.from(JSON.stringify(records, null, 2))],
+  ])('%s: every record, none bad', async (kind, text) => {
+    const file = path.join(await tempDir(), 'bom.json');
+    const bytes = Buffer.concat([BOM, text]);
+    await writeFile(file, kind.endsWith('gzip') ? gzipSync(bytes) : bytes);
+    const read = [];
+    for await (const item of (await openRecords(file)).lines) read.push(item);
+    expect(read).toEqual(records.map((value, i) => ({ line: i + 1, value })));
   });
 });
