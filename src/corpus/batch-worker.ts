@@ -67,7 +67,12 @@ async function handle(request: BatchRequest): Promise<void> {
   } catch (error) {
     reply = { id: 'id' in request ? request.id : -1, error: (error as Error).stack ?? String(error) };
   }
-  port.postMessage(reply, csvBuffers(reply));
+  try {
+    port.postMessage(reply, csvBuffers(reply));
+  } catch (error) {
+    // A reply that cannot be sent must still be answered, or the caller would wait forever.
+    port.postMessage({ id: reply.id, error: (error as Error).stack ?? String(error) } satisfies BatchReply);
+  }
 }
 
 /**
@@ -80,7 +85,8 @@ function csvBuffers(reply: BatchReply): ArrayBuffer[] {
     copies.push(...reply.batch.staged.copies, ...(reply.batch.initial?.copies ?? []));
   if ('staged' in reply) copies.push(...reply.staged.copies);
   if ('singles' in reply) for (const single of reply.singles) copies.push(...single.staged.copies);
-  if ('metrics' in reply && reply.metrics?.copy) copies.push(reply.metrics.copy);
+  // Not the initial load's metrics: the thread keeps them (InitialLoadStager.metrics), so they are
+  // copied; moved, the next answer would find their buffer detached.
   const owned = new Set<ArrayBuffer>();
   for (const { csv } of copies)
     if (csv.buffer instanceof ArrayBuffer && csv.byteOffset === 0 && csv.byteLength === csv.buffer.byteLength)

@@ -5,6 +5,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
 import { hIndex } from '../../src/corpus/initial-load.ts';
 import { ingestFile } from '../../src/corpus/ingest-runner.ts';
+import { readBatchesInThread } from '../../src/corpus/batch-thread.ts';
+import { entityResolver } from '../../src/corpus/initial-load-db.ts';
 import { worksKind } from '../../src/corpus/entities.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
@@ -213,6 +215,26 @@ describe('the initial load (works into an empty corpus)', () => {
     );
     expect(rows.length).toBeGreaterThan(10);
     expect([...outcome.relinkNameKeys].sort()).toEqual(rows.map((r) => r.name_key).sort());
+  });
+
+  it('has the parse thread answer its metrics alike however often they are asked', async () => {
+    // The thread computes them once, at the end of the file, and keeps them: what it sends must be
+    // a copy (a buffer moved out of the thread would leave it an empty CSV for the next answer).
+    const db = await database();
+    const file = await writeLines(await tempDir(), 'tricky.jsonl', trickyWorks());
+    const stream = await readBatchesInThread(
+      { kind: 'works', file, skipLines: 0, batchSize: 2, initial: { nextWorkId: 1, nextAuthorId: 1 } },
+      entityResolver(db),
+    );
+    try {
+      for (let batch = await stream.next(); batch; batch = await stream.next()) stream.committed(batch.seq);
+      const first = await stream.initialLoadMetrics();
+      const second = await stream.initialLoadMetrics();
+      expect(first?.copy?.csv.length).toBeGreaterThan(0);
+      expect(second).toEqual(first);
+    } finally {
+      await stream.close();
+    }
   });
 
   it('is taken only into an empty corpus; the next file goes through the normal path', async () => {
