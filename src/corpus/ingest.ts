@@ -33,7 +33,8 @@ export async function afterIngest(
   alsoRelink: Iterable<string> = [],
   worksAnalyzed?: Promise<void>,
 ): Promise<{ authors_recomputed: number; group_authors_relinked: number }> {
-  // The initial load's queued ranges as rows first: their authors are touched too.
+  // The initial load's queued ranges as rows first: their authors are touched too (the recompute
+  // turns ranges into rows itself as well, for its other callers; here it finds none left).
   await queuePendingRanges(db);
   const touched = await db.query<{ name_key: string }>(
     `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id

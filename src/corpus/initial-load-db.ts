@@ -49,6 +49,11 @@ export async function initialLoadStart(db: Database): Promise<InitialLoadStart |
     'SELECT NOT EXISTS (SELECT 1 FROM works) AND NOT EXISTS (SELECT 1 FROM authors) AS empty',
   );
   if (!rows[0]!.empty) return null;
+  // Each batch adds its works to its sources' counts, so the counts must start from the corpus's:
+  // none (a count left by works deleted by hand would otherwise stay).
+  await db.query(
+    'UPDATE sources SET works_count = 0 WHERE works_count <> 0 AND NOT EXISTS (SELECT 1 FROM works)',
+  );
   return nextIds(db, await idSequences(db));
 }
 
