@@ -7,6 +7,8 @@
 // line, so results and errors stay those of JSON.parse. The reader first tries the same scan over the
 // line's bytes (parseBytesWithInvertedIndex), which handles the common case with no string per word.
 
+import { randomBytes } from 'node:crypto';
+
 /** The entries of an abstract_inverted_index, in Object.entries order. */
 export class InvertedIndexEntries {
   constructor(readonly entries: readonly (readonly [string, number[]])[]) {}
@@ -227,27 +229,13 @@ function scanIndex(text: string, i: number): [InvertedIndexEntries, number] | nu
   return [new InvertedIndexEntries(numeric.length > 0 ? [...numeric, ...named] : named), i + 1];
 }
 
-// JSON.parse reads a member name written with escapes ("abstract\u005finverted_index") as the name
-// itself, so such a member, which the search for NAME does not see, would replace the scanned index
-// (or be the record's own when the scanned one is nested). Only an escape of an ASCII character
-// (\u0020 to \u007f) can spell the name, and JSON writers escape none (only control and non-ASCII
-// characters): a line with one outside the index is left to JSON.parse whole.
-const ASCII_ESCAPE = '\\u00';
-const ASCII_ESCAPE_BYTES = Buffer.from(ASCII_ESCAPE);
-
-/** Whether the line holds, outside the index at [start, end), what looks like a \u00XX escape of an ASCII character. */
-function hasAsciiEscapeOutside(line: string | Buffer, start: number, end: number): boolean {
-  for (let k = escapeAt(line, 0); k !== -1; k = escapeAt(line, k + 1)) {
-    if (k >= start && k < end) continue;
-    const digit = typeof line === 'string' ? line.charCodeAt(k + 4) : (line[k + 4] ?? 0);
-    if (digit >= 0x32 && digit <= 0x37) return true;
-  }
-  return false;
-}
-
-function escapeAt(line: string | Buffer, from: number): number {
-  return typeof line === 'string' ? line.indexOf(ASCII_ESCAPE, from) : line.indexOf(ASCII_ESCAPE_BYTES, from);
-}
+// What stands in the scanned index's place when JSON.parse reads the rest of the line: a string no
+// input can hold (a random nonce of this process). The parsed record's member is that string only if
+// the member replaced is the record's own and the last of its name: JSON.parse keeps the last of a
+// repeated name, also of one spelled with escapes ("abstract\u005finverted_index"), which the search
+// for NAME does not see; and a scanned index nested in another member leaves the record's own.
+const PLACEHOLDER = `"refmatch:${randomBytes(12).toString('hex')}"`;
+const PLACEHOLDER_VALUE = JSON.parse(PLACEHOLDER) as string;
 
 /**
  * JSON.parse of one line, with a top-level abstract_inverted_index object scanned into
@@ -265,24 +253,22 @@ export function parseWithInvertedIndex(line: string): unknown {
   const direct = scanIndexToAbstract(line, start);
   const scanned = direct === 'exact' ? scanIndex(line, start) : direct;
   if (!scanned) return undefined;
-  if (hasAsciiEscapeOutside(line, start, scanned[1])) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(`${line.slice(0, start)}null${line.slice(scanned[1])}`);
+    value = JSON.parse(`${line.slice(0, start)}${PLACEHOLDER}${line.slice(scanned[1])}`);
   } catch {
     return undefined;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
-  // Null only if the member replaced was the top-level one.
-  if (record.abstract_inverted_index !== null) return undefined;
+  if (record.abstract_inverted_index !== PLACEHOLDER_VALUE) return undefined;
   record.abstract_inverted_index = scanned[0];
   return record;
 }
 
 // The same scan over a line's UTF-8 bytes, for the common case only: plain keys (no escape), each
 // once, one word per position. The words' bytes are joined into the abstract, decoded once, and the
-// rest of the line is decoded and parsed with null in the index's place: no string is made per word.
+// rest of the line is decoded and parsed with PLACEHOLDER in the index's place: no string is made per word.
 // (The abstract put into the line as a JSON string instead, for a single decode, measured slower:
 // JSON.parse then scans it again.) Anything else answers undefined, and the caller decodes the line
 // and takes the path above.
@@ -426,7 +412,6 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   // A second occurrence is looked for after the index only: inside it the name could only be a word
   // (a key of the index, not a member of the record), which the scan handled like any other.
   if (line.indexOf(NAME_BYTES, end) >= 0) return undefined;
-  if (hasAsciiEscapeOutside(line, start, end)) return undefined;
   // The abstract: the words' bytes joined by spaces, holes and empty words skipped, decoded once.
   const seen = setBy;
   const starts = wordStart;
@@ -447,12 +432,12 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
     while (k < to) text[o++] = line[k++]!;
   }
   const abstract = text.toString('utf8', 0, o);
-  // The rest of the line, with null in the index's place, for JSON.parse.
-  const rest = start + 4 + (line.length - end);
+  // The rest of the line, with PLACEHOLDER in the index's place, for JSON.parse.
+  const rest = start + PLACEHOLDER.length + (line.length - end);
   if (rest > scratch.length) scratch = Buffer.allocUnsafe(Math.max(rest, scratch.length * 2));
   line.copy(scratch, 0, 0, start);
-  scratch.write('null', start, 'latin1');
-  line.copy(scratch, start + 4, end);
+  scratch.write(PLACEHOLDER, start, 'latin1');
+  line.copy(scratch, start + PLACEHOLDER.length, end);
   let value: unknown;
   try {
     value = JSON.parse(scratch.toString('utf8', 0, rest));
@@ -461,8 +446,7 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
-  // Null only if the member replaced was the top-level one.
-  if (record.abstract_inverted_index !== null) return undefined;
+  if (record.abstract_inverted_index !== PLACEHOLDER_VALUE) return undefined;
   record.abstract_inverted_index = new RebuiltAbstract(abstract);
   return record;
 }
