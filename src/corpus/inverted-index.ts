@@ -154,38 +154,17 @@ function scanIndexToAbstract(text: string, i: number): [RebuiltAbstract, number]
       if (text.charCodeAt(i) !== 0x3a) return null;
       i = skipSpace(text, i + 1);
       if (text.charCodeAt(i) !== 0x5b) return null;
-      i = skipSpace(text, i + 1);
-      if (text.charCodeAt(i) === 0x5d) i++;
-      else
-        for (;;) {
-          // scanPositions' number rule, inlined: a helper call per position measured ~10% slower.
-          const from = i;
-          let n = 0;
-          while (i < text.length) {
-            const d = text.charCodeAt(i) - 0x30;
-            if (d < 0 || d > 9) break;
-            n = n * 10 + d;
-            i++;
-          }
-          const digits = i - from;
-          if (digits === 0 || digits > 15 || (digits > 1 && text.charCodeAt(from) === 0x30)) return null;
-          if (n < MAX_POSITION) {
-            if (n >= setBy.length) growPositions(n);
-            if (setBy[n] === lineNumber) return 'exact';
-            setBy[n] = lineNumber;
-            wordAt[n] = word;
-            if (n >= length) length = n + 1;
-          }
-          i = skipSpace(text, i);
-          const c = text.charCodeAt(i);
-          if (c === 0x5d) {
-            i++;
-            break;
-          }
-          if (c !== 0x2c) return null;
-          i = skipSpace(text, i + 1);
-        }
-      i = skipSpace(text, i);
+      const positions = scanPositions(text, i);
+      if (!positions) return null;
+      for (const n of positions[0]) {
+        if (n >= MAX_POSITION) continue;
+        if (n >= setBy.length) growPositions(n);
+        if (setBy[n] === lineNumber) return 'exact';
+        setBy[n] = lineNumber;
+        wordAt[n] = word;
+        if (n >= length) length = n + 1;
+      }
+      i = skipSpace(text, positions[1]);
       const c = text.charCodeAt(i);
       if (c === 0x7d) break;
       if (c !== 0x2c) return null;
@@ -242,10 +221,10 @@ const PLACEHOLDER_VALUE = JSON.parse(PLACEHOLDER) as string;
  * InvertedIndexEntries; undefined when the line does not fit, for the caller to JSON.parse it whole.
  */
 export function parseWithInvertedIndex(line: string): unknown {
+  // The name cannot occur inside a JSON string (its quotes would be escaped there). Whether the
+  // member found is the record's own, and the last of its name, PLACEHOLDER tells after the parse.
   const at = line.indexOf(NAME);
-  // The name cannot occur inside a JSON string (its quotes would be escaped there): one occurrence
-  // means no duplicate member and no nested one, but for a name spelled with escapes (checked below).
-  if (at < 0 || line.indexOf(NAME, at + 1) >= 0) return undefined;
+  if (at < 0) return undefined;
   let start = skipSpace(line, at + NAME.length);
   if (line.charCodeAt(start) !== 0x3a) return undefined;
   start = skipSpace(line, start + 1);
@@ -409,9 +388,6 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   const scanned = scanIndexBytes(line, start);
   if (!scanned) return undefined;
   const [end, length] = scanned;
-  // A second occurrence is looked for after the index only: inside it the name could only be a word
-  // (a key of the index, not a member of the record), which the scan handled like any other.
-  if (line.indexOf(NAME_BYTES, end) >= 0) return undefined;
   // The abstract: the words' bytes joined by spaces, holes and empty words skipped, decoded once.
   const seen = setBy;
   const starts = wordStart;
