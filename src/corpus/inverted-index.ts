@@ -98,7 +98,23 @@ let setBy = new Int32Array(1024);
 const KEY_SLOTS = 4096;
 const keyAt: string[] = new Array<string>(KEY_SLOTS).fill('');
 const keyLine = new Int32Array(KEY_SLOTS);
+// The line being scanned, as the stamp in setBy and keyLine. The stamps are Int32: past 2^31 - 1
+// the next stamp would never equal what was stored, and a repeated key or position would go unnoticed
+// (a long-lived process scans every line it ingests), so the stamps start over from 1, cleared.
+const MAX_STAMP = 0x7fffffff;
 let lineNumber = 0;
+
+function nextLineStamp(): number {
+  if (lineNumber >= MAX_STAMP) restartLineStampsAt(0);
+  return ++lineNumber;
+}
+
+/** Clears every stamp and numbers the following lines from `last` + 1 (tests reach the bound with it). */
+export function restartLineStampsAt(last: number): void {
+  setBy.fill(0);
+  keyLine.fill(0);
+  lineNumber = last;
+}
 
 /** A JSON string key starting at the quote at i: its value, its hash and the index after it, or null. */
 function scanKey(text: string, i: number): [string, number, number] | null {
@@ -139,7 +155,7 @@ function firstTimeKey(key: string, hash: number, keys: number): boolean {
  * depends on Object.entries order, which scanIndex reproduces.
  */
 function scanIndexToAbstract(text: string, i: number): [RebuiltAbstract, number] | null | 'exact' {
-  lineNumber++;
+  nextLineStamp();
   let keys = 0;
   let length = 0;
   i = skipSpace(text, i + 1);
@@ -288,7 +304,7 @@ function firstTimeKeyBytes(bytes: Uint8Array, from: number, to: number, hash: nu
  * index after its closing brace and the number of positions, or null when it is not the plain case.
  */
 function scanIndexBytes(bytes: Uint8Array, i: number): [number, number] | null {
-  const line = ++lineNumber;
+  const line = nextLineStamp();
   // The module's arrays in locals: the loop below then reads them without a context load each time.
   let seen = setBy;
   let starts = wordStart;

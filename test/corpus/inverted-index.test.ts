@@ -5,6 +5,7 @@ import {
   parseBytesWithInvertedIndex,
   parseWithInvertedIndex,
   RebuiltAbstract,
+  restartLineStampsAt,
 } from '../../src/corpus/inverted-index.ts';
 import { parseWork } from '../../src/corpus/openalex-work.ts';
 import { FIXTURES } from './helpers.ts';
@@ -141,6 +142,29 @@ describe("abstract_inverted_index scanned from the line's bytes: the plain case,
     ]) {
       expect(changed).not.toBe(line);
       expect(parseBytesWithInvertedIndex(Buffer.from(changed))).toBeUndefined();
+    }
+  });
+});
+
+describe('the per-line stamps of the scan at their Int32 bound', () => {
+  it('still notices a repeated key and a shared position on the lines past 2^31 - 1', () => {
+    const repeatedKey = `{${base}, "abstract_inverted_index": {"a": [0], "b": [1], "a": [2]}}`;
+    const sharedPosition = `{${base}, "abstract_inverted_index": {"a": [0], "b": [0], "c": [1]}}`;
+    // Lines numbered 2^31 - 3 on: the bound falls among them, on both paths.
+    restartLineStampsAt(0x7fffffff - 3);
+    try {
+      for (let i = 0; i < 4; i++) {
+        for (const line of [repeatedKey, sharedPosition]) {
+          // The byte path leaves both shapes to the string path, which resolves them as JSON.parse does.
+          expect(parseBytesWithInvertedIndex(Buffer.from(line))).toBeUndefined();
+          const fast = parseWithInvertedIndex(line);
+          expect(fast).toBeDefined();
+          expect(parseWork(fast)).toEqual(parseWork(JSON.parse(line)));
+        }
+      }
+      expect(parseWork(parseWithInvertedIndex(repeatedKey)).abstract).toBe('b a');
+    } finally {
+      restartLineStampsAt(0);
     }
   });
 });
