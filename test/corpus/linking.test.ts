@@ -6,6 +6,9 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createTestOrg } from '../helpers/app.ts';
 import { AUTHORS_BY_EMAIL, findLink } from '../../src/corpus/linking.ts';
+import { ingestFiles } from '../../src/corpus/ingest.ts';
+import { worksKind } from '../../src/corpus/entities.ts';
+import type { Database } from '../../src/infra/db/index.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, tempDir, work, writeLines } from './helpers.ts';
 
 let t: TestApp;
@@ -249,6 +252,81 @@ describe('relinking on every write of an author from group, and after every inge
         `SELECT id FROM authors WHERE author_key = 'acl:person/yang-liu-edinburgh'`,
       );
       expect(res.json().author).toMatchObject({ id: rows[0]!.id, name: 'Yang Liu' });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('relinks a group author linked while the initial load ran, when the rest of the load changes the answer', async () => {
+    // Two people of one name at one university, in two batches of the corpus's first load. A group
+    // author written between the batches links to the only one there is then; once the second
+    // arrives, the right answer is none. The load's end takes its authors off the metrics queue,
+    // so only the name keys it hands over make the run relink that group author.
+    const fresh = await createTestApp();
+    try {
+      const org = await createTestOrg(fresh);
+      const group = await createGroup(fresh.db, org.id, 'Mid-load');
+      const url = `/api/external/author-from-group/${group.group_id}/garcia/`;
+      const dir = await tempDir();
+      const file = await writeLines(dir, 'garcia.jsonl', [
+        work({
+          authorships: [
+            authorship('https://openalex.org/A77770001', 'Maria Garcia', {
+              raw_affiliation_strings: ['Department of Physics, University of Valencia, Spain'],
+            }),
+          ],
+        }),
+        work({
+          authorships: [
+            authorship('https://openalex.org/A77770002', 'María García', {
+              raw_affiliation_strings: ['Dept. of Chemistry, Univ. of Valencia'],
+            }),
+          ],
+        }),
+      ]);
+      // The load waits, before its second batch, for the group author's write (on the same database,
+      // not through this handle): the write then sees exactly the first batch.
+      let midLoad: Promise<unknown> | null = null;
+      const pausing = new Proxy(fresh.db, {
+        get(target, prop, receiver) {
+          if (prop === 'transaction')
+            return async (...args: Parameters<Database['transaction']>) => {
+              await midLoad;
+              return target.transaction(...args);
+            };
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      let linkedMidLoad: unknown = null;
+      const report = await ingestFiles(
+        {
+          db: pausing,
+          progress: ({ done }) => {
+            if (done !== 1 || midLoad) return;
+            midLoad = (async () => {
+              await fresh.app.inject({
+                method: 'POST',
+                url,
+                headers: org.headers,
+                payload: { name: 'Maria Garcia', affiliations: ['University of Valencia, Valencia, Spain'] },
+              });
+              linkedMidLoad = (await fresh.app.inject({ method: 'GET', url, headers: org.headers })).json()
+                .author;
+            })();
+          },
+        },
+        worksKind,
+        [file],
+        1,
+      );
+      expect(report.files[0]!.initial_load).toBe(true);
+      const { rows } = await fresh.db.query<{ id: number }>(
+        `SELECT id FROM authors WHERE author_key = 'A77770001'`,
+      );
+      expect(linkedMidLoad).toMatchObject({ id: rows[0]!.id });
+      expect(report.group_authors_relinked).toBe(1);
+      expect((await fresh.app.inject({ method: 'GET', url, headers: org.headers })).json().author).toBeNull();
     } finally {
       await fresh.close();
     }
