@@ -109,7 +109,11 @@ export function titleKey(title: string): string {
   return title.toLowerCase().replace(/\s+/g, ' ').trim().replace(/[.]$/, '');
 }
 
-/** Candidates who wrote a work the manuscript cites: by DOI, else by title. */
+/**
+ * Candidates who wrote a work the manuscript cites: by DOI or by title. A reference with a DOI is
+ * matched by its title too: the corpus often holds the work without a DOI, or under another one
+ * (preprint and published version), and a missed citation is a missed conflict.
+ */
 export async function referencedAuthors(
   db: Queryable,
   references: readonly ManuscriptReference[],
@@ -120,7 +124,7 @@ export async function referencedAuthors(
   for (const ref of references) {
     const doi = normalizeDoi(ref.doi);
     if (doi) dois.push(doi);
-    else if (ref.title && ref.title.trim().length >= 10) {
+    if (ref.title && ref.title.trim().length >= 10) {
       const key = titleKey(ref.title);
       titles.push(key, `${key}.`);
     }
