@@ -80,6 +80,25 @@ export async function groupMembers(
   return byAuthor;
 }
 
+/**
+ * Per author id, every corpus author id with its ORCID, itself included: the catalogue sometimes
+ * splits one person across ids, and a conflict found through any of them is that person's.
+ */
+export async function sameOrcidAuthors(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, number[]>> {
+  const same = new Map(ids.map((id) => [id, [id]]));
+  if (!ids.length) return same;
+  const { rows } = await db.query<{ id: number; same: number[] }>(
+    `SELECT a.id, array_agg(b.id ORDER BY b.id) AS same FROM authors a JOIN authors b ON b.orcid = a.orcid
+     WHERE a.id = ANY($1::int[]) AND a.orcid IS NOT NULL GROUP BY a.id`,
+    [ids],
+  );
+  for (const r of rows) same.set(r.id, [...new Set([r.id, ...r.same])]);
+  return same;
+}
+
 export async function coauthorsOf(
   db: Queryable,
   manuscriptAuthorIds: readonly number[],

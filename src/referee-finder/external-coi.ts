@@ -75,6 +75,8 @@ export async function importCoi(
 
 export interface CoiSubject {
   authorId: number;
+  /** Every corpus id of the person (same ORCID), authorId included: a flag on any of them counts. */
+  sameAs?: readonly number[];
   orcid: string | null;
   emails: string[];
 }
@@ -94,7 +96,7 @@ export async function flaggedAuthors(
     [
       organizationId,
       originId,
-      subjects.map((s) => s.authorId),
+      subjects.flatMap((s) => s.sameAs ?? [s.authorId]),
       subjects.map((s) => s.orcid).filter(Boolean),
       subjects.flatMap((s) => s.emails.map((e) => e.toLowerCase())),
     ],
@@ -103,7 +105,7 @@ export async function flaggedAuthors(
   for (const s of subjects) {
     const hit = rows.some(
       (r) =>
-        r.author_id === s.authorId ||
+        (r.author_id !== null && (s.sameAs ?? [s.authorId]).includes(r.author_id)) ||
         (r.orcid !== null && r.orcid === s.orcid) ||
         (r.email !== null && s.emails.some((e) => e.toLowerCase() === r.email)),
     );

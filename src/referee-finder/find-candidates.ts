@@ -14,6 +14,7 @@ import {
   groupEmails,
   groupMembers,
   referencedAuthors,
+  sameOrcidAuthors,
   withRetractions,
   workSummaries,
   type CandidateRow,
@@ -93,10 +94,13 @@ export async function findCandidatesWith(
     resolveManuscriptAuthors(db, manuscript.authors),
     groupMembers(db, orgId, groupIds),
   ]);
+  // A manuscript author's other ids (same ORCID) are that author too: never candidates, and their
+  // co-authors are co-authors.
+  const manuscriptIds = [...new Set([...(await sameOrcidAuthors(db, [...resolved.all])).values()].flat())];
   const effect = options.groups?.effect ?? null;
   const outcome = await rankAuthors(index, dbAuthorships(db), q, {
     restrictTo: effect === 'limit_to' ? new Set(members.keys()) : null,
-    exclude: resolved.all,
+    exclude: new Set(manuscriptIds),
     currentYear: year,
     minPool: options.maxCandidates * 2,
     params: deps.params,
@@ -118,13 +122,20 @@ export async function findCandidatesWith(
     return row !== undefined && passesFilters(row, options.filters, now);
   });
   const ids = pool.map((a) => a.authorId);
-  const manuscriptIds = [...resolved.all];
-  const [emailsFromGroups, coauth, retracted, referenced] = await Promise.all([
+  // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
+  const sameAs = await sameOrcidAuthors(db, ids);
+  const personIds = [...new Set([...sameAs.values()].flat())];
+  const [emailsFromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
     groupEmails(db, orgId, ids),
-    coauthorsOf(db, manuscriptIds, ids),
-    withRetractions(db, ids),
-    referencedAuthors(db, manuscript.references, ids),
+    coauthorsOf(db, manuscriptIds, personIds),
+    withRetractions(db, personIds),
+    referencedAuthors(db, manuscript.references, personIds),
   ]);
+  const ofPerson = (found: Set<number>) =>
+    new Set(ids.filter((id) => sameAs.get(id)!.some((x) => found.has(x))));
+  const coauth = ofPerson(coauthIds);
+  const retracted = ofPerson(retractedIds);
+  const referenced = ofPerson(referencedIds);
   const emailsOf = (id: number) => [...(rows.get(id)?.emails ?? []), ...(emailsFromGroups.get(id) ?? [])];
   const flagged = await flaggedAuthors(
     db,
@@ -132,6 +143,7 @@ export async function findCandidatesWith(
     manuscript.originId,
     pool.map((a) => ({
       authorId: a.authorId,
+      sameAs: sameAs.get(a.authorId)!,
       orcid: rows.get(a.authorId)!.orcid,
       emails: emailsOf(a.authorId),
     })),

@@ -1,19 +1,57 @@
 // Conflicts of interest that must not be missed, seen through the upload (POST /api/external/proposal/):
-// a cited work found by its title when the reference's DOI is not the corpus's.
+// a cited work found by its title when the reference's DOI is not the corpus's, and a person the
+// corpus holds under two author ids (same ORCID).
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { tempDir } from '../corpus/helpers.ts';
 import { baseFields, upload, type FilePart } from '../manuscripts/upload-helpers.ts';
+import { runCommand } from '../manuscripts/cli-helpers.ts';
 import { makeDocx, paragraph } from '../parsing/make-files.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
 
+const MIA_ORCID = '0000-0002-7000-0001';
+const SAM_ORCID = '0000-0002-7000-0002';
+const RHEA_ORCID = '0000-0002-7000-0003';
+const LEV_ORCID = '0000-0002-7000-0004';
+const PIP_ORCID = '0000-0002-7000-0005';
+const FLO_ORCID = '0000-0002-7000-0006';
 const CITED_TITLE = 'Equivariant message passing for molecular graphs';
 
 beforeAll(async () => {
   t = await createTestApp();
   ids = await buildCorpus(t.db, [
+    // A person held under two author ids with one ORCID: "#2" is the id that co-wrote with the
+    // manuscript author, wrote the retracted work, the cited one, or was flagged by the organization.
+    {
+      authors: [
+        { name: 'Mia Manuscript', orcid: MIA_ORCID },
+        { name: 'Sam Split #2', orcid: SAM_ORCID },
+      ],
+    },
+    { authors: [{ name: 'Sam Split', orcid: SAM_ORCID }] },
+    { authors: [{ name: 'Sam Split', orcid: SAM_ORCID }] },
+    { authors: [{ name: 'Rhea Twice', orcid: RHEA_ORCID }] },
+    { authors: [{ name: 'Rhea Twice', orcid: RHEA_ORCID }] },
+    { authors: [{ name: 'Rhea Twice #2', orcid: RHEA_ORCID }], retracted: true },
+    { authors: [{ name: 'Pip Twice', orcid: PIP_ORCID }] },
+    { authors: [{ name: 'Pip Twice', orcid: PIP_ORCID }] },
+    { authors: [{ name: 'Pip Twice #2', orcid: PIP_ORCID }], doi: '10.9999/pip.1' },
+    { authors: [{ name: 'Flo Twice', orcid: FLO_ORCID }] },
+    { authors: [{ name: 'Flo Twice #2', orcid: FLO_ORCID }] },
+    // A manuscript author found by name and affiliation under one id; the other id of the same
+    // ORCID co-wrote with Kit.
+    {
+      authors: [
+        { name: 'Lev Linked', orcid: LEV_ORCID, affiliation: 'University of Lisbon, Lisbon, Portugal' },
+      ],
+    },
+    { authors: [{ name: 'Lev Linked #2', orcid: LEV_ORCID }, { name: 'Kit Coauthor' }] },
+    { authors: [{ name: 'Kit Coauthor' }] },
     // Cited by title; the corpus holds the work without a DOI.
     { authors: [{ name: 'Rita Refcited' }], title: CITED_TITLE },
     { authors: [{ name: 'Rita Refcited' }] },
@@ -55,6 +93,12 @@ function withName(candidates: Candidate[], name: string): Candidate {
   return found;
 }
 
+async function importCoi(orgId: number, lines: string[]) {
+  const file = path.join(await tempDir(), 'coi.csv');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return runCommand(t, 'coi import', { org: orgId, file });
+}
+
 describe('conflicts are never missed', () => {
   it('a work cited with a DOI the corpus does not hold is still found by its title', async () => {
     const org = await createTestOrg(t);
@@ -74,5 +118,42 @@ describe('conflicts are never missed', () => {
     );
     expect(withName(candidates, 'Rita Refcited').referenced_articles.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').referenced_articles.exists).toBe(false);
+  });
+
+  it("a candidate's conflicts through the other author id of the same ORCID are reported", async () => {
+    const org = await createTestOrg(t);
+    await importCoi(org.id, [`*,${ids.authorId('Flo Twice #2')}`]);
+    const docx = makeDocx([
+      paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
+      paragraph('References', 'Heading1'),
+      paragraph('[1] P. Twice. Graph networks for molecules. Chemistry Letters, 2021. doi:10.9999/PIP.1'),
+    ]);
+    const candidates = await candidatesFor(
+      org.apiKey,
+      {
+        origin_id: 'ms-split',
+        authors_count: 2,
+        author1_name: 'Mia Manuscript',
+        author1_orcid: MIA_ORCID,
+        author2_name: 'Lev Linked',
+        author2_aff: 'Univ. of Lisbon',
+      },
+      [{ name: 'ms.docx', bytes: Buffer.from(docx) }],
+    );
+    const having = (orcid: string) => candidates.filter((c) => c.orcid === orcid);
+    // Both ids of each person are candidates, and both carry the person's conflicts.
+    expect(having(SAM_ORCID)).toHaveLength(2);
+    for (const c of having(SAM_ORCID)) expect(c.coauth_conflicts.exists).toBe(true);
+    expect(having(RHEA_ORCID)).toHaveLength(2);
+    for (const c of having(RHEA_ORCID)) expect(c.retracted_articles.exists).toBe(true);
+    expect(having(PIP_ORCID)).toHaveLength(2);
+    for (const c of having(PIP_ORCID)) expect(c.referenced_articles.exists).toBe(true);
+    expect(having(FLO_ORCID)).toHaveLength(2);
+    for (const c of having(FLO_ORCID)) expect(c.external_coi.exists).toBe(true);
+    // The manuscript author found under one id is not a candidate under the other, and the co-author
+    // of that other id is flagged.
+    expect(having(LEV_ORCID)).toEqual([]);
+    expect(withName(candidates, 'Kit Coauthor').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 });
