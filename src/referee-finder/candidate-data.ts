@@ -1,7 +1,7 @@
 // What the finder reads about candidates once they are ranked: one query per kind of data for all
 // of them, never one per candidate.
 import type { Queryable } from '../infra/db/index.ts';
-import { normalizeDoi } from '../corpus/ids.ts';
+import { normalizeDoi, normalizeOrcid } from '../corpus/ids.ts';
 import type { ManuscriptReference } from './types.ts';
 
 export interface CandidateRow {
@@ -49,6 +49,26 @@ export async function groupEmails(
   const byAuthor = new Map<number, string[]>();
   for (const r of rows) {
     byAuthor.set(r.linked_author_id, [...(byAuthor.get(r.linked_author_id) ?? []), ...r.emails]);
+  }
+  return byAuthor;
+}
+
+/** ORCIDs the organization's own authors-group records hold for these corpus authors, normalized. */
+export async function groupOrcids(
+  db: Queryable,
+  organizationId: number,
+  ids: readonly number[],
+): Promise<Map<number, string[]>> {
+  if (!ids.length) return new Map();
+  const { rows } = await db.query<{ linked_author_id: number; orcids: string[] }>(
+    `SELECT linked_author_id, orcids FROM group_authors
+     WHERE organization_id = $1 AND linked_author_id = ANY($2::int[]) AND cardinality(orcids) > 0`,
+    [organizationId, ids],
+  );
+  const byAuthor = new Map<number, string[]>();
+  for (const r of rows) {
+    const orcids = r.orcids.map(normalizeOrcid).filter((o): o is string => o !== null);
+    byAuthor.set(r.linked_author_id, [...(byAuthor.get(r.linked_author_id) ?? []), ...orcids]);
   }
   return byAuthor;
 }

@@ -14,7 +14,10 @@ export interface CoiRow {
 /** One person identifier: an ORCID, an email or a corpus author id; null when it is none of them. */
 export function classifyPerson(value: string): Omit<CoiRow, 'originId'> | null {
   const v = value.trim();
-  if (/^\d+$/.test(v)) return { authorId: Number(v), orcid: null, email: null };
+  // An author id fits the column (int4); longer digit strings are ORCIDs written without hyphens.
+  if (/^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647) {
+    return { authorId: Number(v), orcid: null, email: null };
+  }
   if (v.includes('@')) return { authorId: null, orcid: null, email: v.toLowerCase() };
   const orcid = normalizeOrcid(v);
   if (orcid) return { authorId: null, orcid, email: null };
@@ -77,7 +80,8 @@ export interface CoiSubject {
   authorId: number;
   /** Every corpus id of the person (same ORCID), authorId included: a flag on any of them counts. */
   sameAs?: readonly number[];
-  orcid: string | null;
+  /** The corpus's ORCID and those the organization's own group records give the person. */
+  orcids: readonly string[];
   emails: string[];
 }
 
@@ -97,7 +101,7 @@ export async function flaggedAuthors(
       organizationId,
       originId,
       subjects.flatMap((s) => s.sameAs ?? [s.authorId]),
-      subjects.map((s) => s.orcid).filter(Boolean),
+      subjects.flatMap((s) => s.orcids),
       subjects.flatMap((s) => s.emails.map((e) => e.toLowerCase())),
     ],
   );
@@ -106,7 +110,7 @@ export async function flaggedAuthors(
     const hit = rows.some(
       (r) =>
         (r.author_id !== null && (s.sameAs ?? [s.authorId]).includes(r.author_id)) ||
-        (r.orcid !== null && r.orcid === s.orcid) ||
+        (r.orcid !== null && s.orcids.includes(r.orcid)) ||
         (r.email !== null && s.emails.some((e) => e.toLowerCase() === r.email)),
     );
     if (hit) flagged.add(s.authorId);

@@ -13,6 +13,7 @@ import {
   coauthorsOf,
   groupEmails,
   groupMembers,
+  groupOrcids,
   referencedAuthors,
   sameOrcidAuthors,
   withRetractions,
@@ -125,8 +126,9 @@ export async function findCandidatesWith(
   // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
   const sameAs = await sameOrcidAuthors(db, ids);
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [emailsFromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
+  const [emailsFromGroups, orcidsFromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
     groupEmails(db, orgId, ids),
+    groupOrcids(db, orgId, ids),
     coauthorsOf(db, manuscriptIds, personIds),
     withRetractions(db, personIds),
     referencedAuthors(db, manuscript.references, personIds),
@@ -144,7 +146,7 @@ export async function findCandidatesWith(
     pool.map((a) => ({
       authorId: a.authorId,
       sameAs: sameAs.get(a.authorId)!,
-      orcid: rows.get(a.authorId)!.orcid,
+      orcids: [rows.get(a.authorId)!.orcid ?? [], orcidsFromGroups.get(a.authorId) ?? []].flat(),
       emails: emailsOf(a.authorId),
     })),
   );

@@ -1,6 +1,7 @@
 // Conflicts of interest that must not be missed, seen through the upload (POST /api/external/proposal/):
-// a cited work found by its title when the reference's DOI is not the corpus's, and a person the
-// corpus holds under two author ids (same ORCID).
+// a cited work found by its title when the reference's DOI is not the corpus's, a person the corpus
+// holds under two author ids (same ORCID), and flags the organization imported in forms the corpus
+// itself does not hold (a compact ORCID, an ORCID known only to the organization's group records).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,9 @@ const RHEA_ORCID = '0000-0002-7000-0003';
 const LEV_ORCID = '0000-0002-7000-0004';
 const PIP_ORCID = '0000-0002-7000-0005';
 const FLO_ORCID = '0000-0002-7000-0006';
+const ORA_ORCID = '0000-0003-1415-9269';
+const OLI_ORCID = '0000-0002-1694-233X';
+const NIA_ORCID = '0000-0001-7000-0007';
 const CITED_TITLE = 'Equivariant message passing for molecular graphs';
 
 beforeAll(async () => {
@@ -55,6 +59,10 @@ beforeAll(async () => {
     // Cited by title; the corpus holds the work without a DOI.
     { authors: [{ name: 'Rita Refcited' }], title: CITED_TITLE },
     { authors: [{ name: 'Rita Refcited' }] },
+    // Declared conflicts.
+    { authors: [{ name: 'Ora Compact', orcid: ORA_ORCID }] },
+    { authors: [{ name: 'Oli Grouporcid' }] },
+    { authors: [{ name: 'Nia Otherorg' }] },
     { authors: [{ name: 'Nell Neutral' }] },
     { authors: [{ name: 'Nell Neutral' }] },
   ]);
@@ -98,6 +106,24 @@ async function importCoi(orgId: number, lines: string[]) {
   await writeFile(file, `${lines.join('\n')}\n`);
   return runCommand(t, 'coi import', { org: orgId, file });
 }
+
+async function groupRecord(orgId: number, name: string, orcids: string[]) {
+  const { rows } = await t.db.query<{ id: number }>(
+    `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
+    [orgId],
+  );
+  await t.db.query(
+    `INSERT INTO group_authors (group_id, client_id, organization_id, name, orcids, linked_author_id)
+     VALUES ($1, 'c1', $2, $3, $4, $5)`,
+    [rows[0]!.id, orgId, name, orcids, ids.authorId(name)],
+  );
+}
+
+const flaggedIn = (candidates: Candidate[]) =>
+  candidates
+    .filter((c) => c.external_coi.exists)
+    .map((c) => c.author_id)
+    .sort((a, b) => a - b);
 
 describe('conflicts are never missed', () => {
   it('a work cited with a DOI the corpus does not hold is still found by its title', async () => {
@@ -155,5 +181,31 @@ describe('conflicts are never missed', () => {
     expect(having(LEV_ORCID)).toEqual([]);
     expect(withName(candidates, 'Kit Coauthor').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a flag imported as an ORCID without hyphens flags that ORCID, not an author id', async () => {
+    const org = await createTestOrg(t);
+    const report = await importCoi(org.id, [`*,${ORA_ORCID.replaceAll('-', '')}`]);
+    expect(report).toMatchObject({ rows: 1, inserted: 1, rejected: [] });
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-compact',
+      author1_name: 'Nobody Incorpus',
+    });
+    expect(flaggedIn(candidates)).toEqual([ids.authorId('Ora Compact')]);
+  });
+
+  it("a flag by ORCID reaches a candidate whose ORCID only the organization's own group records hold", async () => {
+    const org = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    await groupRecord(org.id, 'Oli Grouporcid', [`https://orcid.org/${OLI_ORCID}`]);
+    // Another organization's records never speak for this one.
+    await groupRecord(other.id, 'Nia Otherorg', [NIA_ORCID]);
+    await importCoi(org.id, [`*,${OLI_ORCID}`, `*,${NIA_ORCID}`]);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-group',
+      author1_name: 'Nobody Incorpus',
+    });
+    expect(flaggedIn(candidates)).toEqual([ids.authorId('Oli Grouporcid')]);
+    expect(withName(candidates, 'Nia Otherorg').external_coi.exists).toBe(false);
   });
 });
