@@ -92,7 +92,7 @@ export async function findCandidatesWith(
   const concepts = manuscriptConcepts(index, q);
   const groupIds = options.groups?.groups.map((g) => g.id) ?? [];
   const [resolved, members] = await Promise.all([
-    resolveManuscriptAuthors(db, manuscript.authors),
+    resolveManuscriptAuthors(db, manuscript.authors, orgId),
     groupMembers(db, orgId, groupIds),
   ]);
   // A manuscript author's other ids (same ORCID) are that author too: never candidates, and their

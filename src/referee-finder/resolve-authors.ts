@@ -1,7 +1,8 @@
 // Which corpus authors are the manuscript's authors. A wrong match would flag conflicts that are not
 // there (and hide a good referee); a missed one would hide real conflicts. So: an ORCID or an email
-// the corpus knows settles it; a compatible name alone never does, it needs a second piece of
-// evidence: a co-authorship with another author of the manuscript, or a matching affiliation.
+// the corpus knows settles it, and so does one the caller's own group records link to a corpus
+// author (the corpus rarely holds emails); a compatible name alone never does, it needs a second
+// piece of evidence: a co-authorship with another author of the manuscript, or a matching affiliation.
 import type { Queryable } from '../infra/db/index.ts';
 import { normalizeOrcid } from '../corpus/ids.ts';
 import { nameKey, parsedNamesCompatible, parsePersonName, type PersonName } from '../corpus/names.ts';
@@ -25,6 +26,14 @@ interface CorpusAuthorRow {
 
 const FIND_AUTHORS = `SELECT id, display_name, name_variants, orcid, emails, recent_affiliation FROM authors
   WHERE orcid = ANY($1::text[]) OR emails && $2::text[] OR name_key = ANY($3::text[])`;
+
+// The organization's own group records linked to a corpus author, by an email or an ORCID (stored as
+// the client wrote them: compared case-folded, and the ORCID by its 16 characters).
+const GROUP_LINKS = `SELECT linked_author_id, emails, orcids FROM group_authors
+  WHERE organization_id = $1 AND linked_author_id IS NOT NULL
+    AND (EXISTS (SELECT 1 FROM unnest(emails) e WHERE lower(btrim(e)) = ANY($2::text[]))
+      OR EXISTS (SELECT 1 FROM unnest(orcids) o
+                 WHERE right(regexp_replace(upper(o), '[^0-9X]', '', 'g'), 16) = ANY($3::text[])))`;
 
 const AFFILIATIONS = `SELECT s.author_id, array_agg(DISTINCT x.aff) AS affs
   FROM authorships s CROSS JOIN LATERAL (
@@ -73,16 +82,34 @@ function compatibleRows(rows: readonly CorpusAuthorRow[]): (name: string) => Cor
   };
 }
 
+/**
+ * `organizationId`: the caller's organization, whose own group records (linked to corpus authors)
+ * also settle who an email or an ORCID is; no other organization's records are read.
+ */
 export async function resolveManuscriptAuthors(
   db: Queryable,
   authors: readonly ManuscriptAuthor[],
+  organizationId?: number,
 ): Promise<ResolvedAuthors> {
   const perAuthor: number[][] = authors.map(() => []);
   if (!authors.length) return { perAuthor, all: new Set() };
   const orcids = authors.map((a) => normalizeOrcid(a.orcid)).filter((o): o is string => !!o);
   const emails = authors.map((a) => lowerEmail(a.email)).filter((e): e is string => !!e);
   const keys = authors.map((a) => nameKey(a.name)).filter((k): k is string => !!k);
-  const { rows } = await db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]);
+  const bare = (orcid: string) => orcid.replaceAll('-', '');
+  const [{ rows }, groupLinks] = await Promise.all([
+    db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]),
+    organizationId !== undefined && (orcids.length || emails.length)
+      ? db.query<{ linked_author_id: number; emails: string[] | null; orcids: string[] | null }>(
+          GROUP_LINKS,
+          [organizationId, emails, orcids.map(bare)],
+        )
+      : Promise.resolve({ rows: [] }),
+  ]);
+  // Distinct corpus authors the organization's records link to this ORCID or email.
+  const linkedBy = (match: (r: (typeof groupLinks.rows)[number]) => boolean) => [
+    ...new Set(groupLinks.rows.filter(match).map((r) => r.linked_author_id)),
+  ];
 
   // Name-only candidates per manuscript author, settled below by a second piece of evidence.
   const pending: number[][] = authors.map(() => []);
@@ -95,9 +122,21 @@ export async function resolveManuscriptAuthors(
       perAuthor[k] = byOrcid.map((r) => r.id);
       return;
     }
+    const byGroupOrcid = orcid
+      ? linkedBy((r) => (r.orcids ?? []).some((o) => normalizeOrcid(o) === orcid))
+      : [];
+    if (byGroupOrcid.length === 1) {
+      perAuthor[k] = byGroupOrcid;
+      return;
+    }
     const byEmail = email ? rows.filter((r) => r.emails.some((e) => e.toLowerCase() === email)) : [];
     if (byEmail.length === 1) {
       perAuthor[k] = [byEmail[0]!.id];
+      return;
+    }
+    const byGroupEmail = email ? linkedBy((r) => (r.emails ?? []).some((e) => lowerEmail(e) === email)) : [];
+    if (byGroupEmail.length === 1) {
+      perAuthor[k] = byGroupEmail;
       return;
     }
     // A compatible name with an ORCID that differs from the one given is someone else.

@@ -1,7 +1,8 @@
 // Conflicts of interest that must not be missed, seen through the upload (POST /api/external/proposal/):
 // a cited work found by its title when the reference's DOI is not the corpus's, a person the corpus
 // holds under two author ids (same ORCID), and flags the organization imported in forms the corpus
-// itself does not hold (a compact ORCID, an ORCID known only to the organization's group records).
+// itself does not hold (a compact ORCID, an ORCID known only to the organization's group records),
+// and a manuscript author known by email only to the organization's own group records.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ const RHEA_ORCID = '0000-0002-7000-0003';
 const LEV_ORCID = '0000-0002-7000-0004';
 const PIP_ORCID = '0000-0002-7000-0005';
 const FLO_ORCID = '0000-0002-7000-0006';
+const CY_ORCID = '0000-0002-7000-0008';
 const ORA_ORCID = '0000-0003-1415-9269';
 const OLI_ORCID = '0000-0002-1694-233X';
 const NIA_ORCID = '0000-0001-7000-0007';
@@ -59,6 +61,16 @@ beforeAll(async () => {
     // Cited by title; the corpus holds the work without a DOI.
     { authors: [{ name: 'Rita Refcited' }], title: CITED_TITLE },
     { authors: [{ name: 'Rita Refcited' }] },
+    // Two people of one name each; the organization's group record says which one an email is.
+    { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
+    { authors: [{ name: 'Ada Twin #2' }] },
+    { authors: [{ name: 'Tom Twinpal' }] },
+    { authors: [{ name: 'Cy Twin' }] },
+    { authors: [{ name: 'Cy Twin #2' }, { name: 'Vi Cypal' }] },
+    { authors: [{ name: 'Vi Cypal' }] },
+    { authors: [{ name: 'Bo Twin' }, { name: 'Uma Bopal' }] },
+    { authors: [{ name: 'Bo Twin #2' }] },
+    { authors: [{ name: 'Uma Bopal' }] },
     // Declared conflicts.
     { authors: [{ name: 'Ora Compact', orcid: ORA_ORCID }] },
     { authors: [{ name: 'Oli Grouporcid' }] },
@@ -107,15 +119,15 @@ async function importCoi(orgId: number, lines: string[]) {
   return runCommand(t, 'coi import', { org: orgId, file });
 }
 
-async function groupRecord(orgId: number, name: string, orcids: string[]) {
+async function groupRecord(orgId: number, name: string, orcids: string[], emails: string[] = []) {
   const { rows } = await t.db.query<{ id: number }>(
     `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
     [orgId],
   );
   await t.db.query(
-    `INSERT INTO group_authors (group_id, client_id, organization_id, name, orcids, linked_author_id)
-     VALUES ($1, 'c1', $2, $3, $4, $5)`,
-    [rows[0]!.id, orgId, name, orcids, ids.authorId(name)],
+    `INSERT INTO group_authors (group_id, client_id, organization_id, name, orcids, emails, linked_author_id)
+     VALUES ($1, 'c1', $2, $3, $4, $5, $6)`,
+    [rows[0]!.id, orgId, name.replace(/ #\d+$/, ''), orcids, emails, ids.authorId(name)],
   );
 }
 
@@ -207,5 +219,33 @@ describe('conflicts are never missed', () => {
     });
     expect(flaggedIn(candidates)).toEqual([ids.authorId('Oli Grouporcid')]);
     expect(withName(candidates, 'Nia Otherorg').external_coi.exists).toBe(false);
+  });
+
+  it("a manuscript author is the corpus author the organization's own group record links to their email or ORCID", async () => {
+    const org = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    await groupRecord(org.id, 'Ada Twin', [], ['ada@twin.example']);
+    await groupRecord(org.id, 'Cy Twin #2', [`https://orcid.org/${CY_ORCID}`]);
+    // Another organization's record never decides who this organization's authors are.
+    await groupRecord(other.id, 'Bo Twin', [], ['bo@twin.example']);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-twins',
+      authors_count: 3,
+      author1_name: 'Ada Twin',
+      author1_email: 'ADA@twin.example',
+      author2_name: 'Bo Twin',
+      author2_email: 'bo@twin.example',
+      author3_name: 'Cy Twin',
+      author3_orcid: CY_ORCID,
+    });
+    const candidateIds = candidates.map((c) => c.author_id);
+    expect(candidateIds).not.toContain(ids.authorId('Ada Twin'));
+    expect(candidateIds).toContain(ids.authorId('Ada Twin #2'));
+    expect(withName(candidates, 'Tom Twinpal').coauth_conflicts.exists).toBe(true);
+    expect(candidateIds).not.toContain(ids.authorId('Cy Twin #2'));
+    expect(candidateIds).toContain(ids.authorId('Cy Twin'));
+    expect(withName(candidates, 'Vi Cypal').coauth_conflicts.exists).toBe(true);
+    expect(candidateIds).toContain(ids.authorId('Bo Twin'));
+    expect(withName(candidates, 'Uma Bopal').coauth_conflicts.exists).toBe(false);
   });
 });
