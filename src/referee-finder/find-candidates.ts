@@ -127,8 +127,8 @@ export async function findCandidatesWith(
   const sameAs = await sameOrcidAuthors(db, ids);
   const personIds = [...new Set([...sameAs.values()].flat())];
   const [emailsFromGroups, orcidsFromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
-    groupEmails(db, orgId, ids),
-    groupOrcids(db, orgId, ids),
+    groupEmails(db, orgId, personIds),
+    groupOrcids(db, orgId, personIds),
     coauthorsOf(db, manuscriptIds, personIds),
     withRetractions(db, personIds),
     referencedAuthors(db, manuscript.references, personIds),
@@ -146,8 +146,15 @@ export async function findCandidatesWith(
     pool.map((a) => ({
       authorId: a.authorId,
       sameAs: sameAs.get(a.authorId)!,
-      orcids: [rows.get(a.authorId)!.orcid ?? [], orcidsFromGroups.get(a.authorId) ?? []].flat(),
-      emails: emailsOf(a.authorId),
+      // The organization's records are linked to one id of a person; they speak for all of them.
+      orcids: [
+        rows.get(a.authorId)!.orcid ?? [],
+        ...sameAs.get(a.authorId)!.map((x) => orcidsFromGroups.get(x) ?? []),
+      ].flat(),
+      emails: [
+        rows.get(a.authorId)!.emails,
+        ...sameAs.get(a.authorId)!.map((x) => emailsFromGroups.get(x) ?? []),
+      ].flat(),
     })),
   );
   const manuscriptRows = await candidateRows(db, manuscriptIds);

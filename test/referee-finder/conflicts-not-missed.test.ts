@@ -22,6 +22,7 @@ const RHEA_ORCID = '0000-0002-7000-0003';
 const LEV_ORCID = '0000-0002-7000-0004';
 const PIP_ORCID = '0000-0002-7000-0005';
 const FLO_ORCID = '0000-0002-7000-0006';
+const GIA_ORCID = '0000-0002-7000-0009';
 const CY_ORCID = '0000-0002-7000-0008';
 const ORA_ORCID = '0000-0003-1415-9269';
 const OLI_ORCID = '0000-0002-1694-233X';
@@ -49,6 +50,8 @@ beforeAll(async () => {
     { authors: [{ name: 'Pip Twice #2', orcid: PIP_ORCID }], doi: '10.9999/pip.1' },
     { authors: [{ name: 'Flo Twice', orcid: FLO_ORCID }] },
     { authors: [{ name: 'Flo Twice #2', orcid: FLO_ORCID }] },
+    { authors: [{ name: 'Gia Twice', orcid: GIA_ORCID }] },
+    { authors: [{ name: 'Gia Twice #2', orcid: GIA_ORCID }] },
     // A manuscript author found by name and affiliation under one id; the other id of the same
     // ORCID co-wrote with Kit.
     {
@@ -160,7 +163,9 @@ describe('conflicts are never missed', () => {
 
   it("a candidate's conflicts through the other author id of the same ORCID are reported", async () => {
     const org = await createTestOrg(t);
-    await importCoi(org.id, [`*,${ids.authorId('Flo Twice #2')}`]);
+    // Gia's email is known only to the organization's record, linked to one of her two ids.
+    await groupRecord(org.id, 'Gia Twice', [], ['gia@lab.example']);
+    await importCoi(org.id, [`*,${ids.authorId('Flo Twice #2')}`, '*,gia@lab.example']);
     const docx = makeDocx([
       paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
       paragraph('References', 'Heading1'),
@@ -188,6 +193,8 @@ describe('conflicts are never missed', () => {
     for (const c of having(PIP_ORCID)) expect(c.referenced_articles.exists).toBe(true);
     expect(having(FLO_ORCID)).toHaveLength(2);
     for (const c of having(FLO_ORCID)) expect(c.external_coi.exists).toBe(true);
+    expect(having(GIA_ORCID)).toHaveLength(2);
+    for (const c of having(GIA_ORCID)) expect(c.external_coi.exists).toBe(true);
     // The manuscript author found under one id is not a candidate under the other, and the co-author
     // of that other id is flagged.
     expect(having(LEV_ORCID)).toEqual([]);
