@@ -33,42 +33,37 @@ export async function candidateRows(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Emails the organization's own authors-group records hold for these corpus authors. */
-export async function groupEmails(
+/** What the organization's own authors-group records say of a corpus author they are linked to. */
+export interface GroupRecordIds {
+  emails: string[];
+  /** Normalized (corpus/ids.ts normalizeOrcid); those that are no ORCID left out. */
+  orcids: string[];
+}
+
+/** Emails and ORCIDs the organization's own authors-group records hold for these corpus authors. */
+export async function groupRecordIds(
   db: Queryable,
   organizationId: number,
   ids: readonly number[],
-): Promise<Map<number, string[]>> {
+): Promise<Map<number, GroupRecordIds>> {
   if (!ids.length) return new Map();
-  const { rows } = await db.query<{ linked_author_id: number; emails: string[] }>(
-    `SELECT linked_author_id, emails FROM group_authors
-     WHERE organization_id = $1 AND linked_author_id = ANY($2::int[]) AND cardinality(emails) > 0
+  const { rows } = await db.query<{ linked_author_id: number; emails: string[]; orcids: string[] }>(
+    `SELECT linked_author_id, coalesce(emails, '{}') AS emails, coalesce(orcids, '{}') AS orcids
+       FROM group_authors
+     WHERE organization_id = $1 AND linked_author_id = ANY($2::int[])
+       AND (cardinality(emails) > 0 OR cardinality(orcids) > 0)
      ORDER BY group_id, client_id`,
     [organizationId, ids],
   );
-  const byAuthor = new Map<number, string[]>();
+  const byAuthor = new Map<number, GroupRecordIds>();
   for (const r of rows) {
-    byAuthor.set(r.linked_author_id, [...(byAuthor.get(r.linked_author_id) ?? []), ...r.emails]);
-  }
-  return byAuthor;
-}
-
-/** ORCIDs the organization's own authors-group records hold for these corpus authors, normalized. */
-export async function groupOrcids(
-  db: Queryable,
-  organizationId: number,
-  ids: readonly number[],
-): Promise<Map<number, string[]>> {
-  if (!ids.length) return new Map();
-  const { rows } = await db.query<{ linked_author_id: number; orcids: string[] }>(
-    `SELECT linked_author_id, orcids FROM group_authors
-     WHERE organization_id = $1 AND linked_author_id = ANY($2::int[]) AND cardinality(orcids) > 0`,
-    [organizationId, ids],
-  );
-  const byAuthor = new Map<number, string[]>();
-  for (const r of rows) {
-    const orcids = r.orcids.map(normalizeOrcid).filter((o): o is string => o !== null);
-    byAuthor.set(r.linked_author_id, [...(byAuthor.get(r.linked_author_id) ?? []), ...orcids]);
+    const known = byAuthor.get(r.linked_author_id) ?? { emails: [], orcids: [] };
+    known.emails.push(...r.emails);
+    for (const orcid of r.orcids) {
+      const normalized = normalizeOrcid(orcid);
+      if (normalized) known.orcids.push(normalized);
+    }
+    byAuthor.set(r.linked_author_id, known);
   }
   return byAuthor;
 }

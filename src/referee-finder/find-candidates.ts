@@ -11,9 +11,8 @@ import type { Queryable } from '../infra/db/index.ts';
 import {
   candidateRows,
   coauthorsOf,
-  groupEmails,
   groupMembers,
-  groupOrcids,
+  groupRecordIds,
   referencedAuthors,
   sameOrcidAuthors,
   withRetractions,
@@ -126,9 +125,8 @@ export async function findCandidatesWith(
   // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
   const sameAs = await sameOrcidAuthors(db, ids);
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [emailsFromGroups, orcidsFromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
-    groupEmails(db, orgId, personIds),
-    groupOrcids(db, orgId, personIds),
+  const [fromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
+    groupRecordIds(db, orgId, personIds),
     coauthorsOf(db, manuscriptIds, personIds),
     withRetractions(db, personIds),
     referencedAuthors(db, manuscript.references, personIds),
@@ -138,7 +136,7 @@ export async function findCandidatesWith(
   const coauth = ofPerson(coauthIds);
   const retracted = ofPerson(retractedIds);
   const referenced = ofPerson(referencedIds);
-  const emailsOf = (id: number) => [...(rows.get(id)?.emails ?? []), ...(emailsFromGroups.get(id) ?? [])];
+  const emailsOf = (id: number) => [...(rows.get(id)?.emails ?? []), ...(fromGroups.get(id)?.emails ?? [])];
   const flagged = await flaggedAuthors(
     db,
     orgId,
@@ -149,11 +147,11 @@ export async function findCandidatesWith(
       // The organization's records are linked to one id of a person; they speak for all of them.
       orcids: [
         rows.get(a.authorId)!.orcid ?? [],
-        ...sameAs.get(a.authorId)!.map((x) => orcidsFromGroups.get(x) ?? []),
+        ...sameAs.get(a.authorId)!.map((x) => fromGroups.get(x)?.orcids ?? []),
       ].flat(),
       emails: [
         rows.get(a.authorId)!.emails,
-        ...sameAs.get(a.authorId)!.map((x) => emailsFromGroups.get(x) ?? []),
+        ...sameAs.get(a.authorId)!.map((x) => fromGroups.get(x)?.emails ?? []),
       ].flat(),
     })),
   );
