@@ -27,13 +27,12 @@ interface CorpusAuthorRow {
 const FIND_AUTHORS = `SELECT id, display_name, name_variants, orcid, emails, recent_affiliation FROM authors
   WHERE orcid = ANY($1::text[]) OR emails && $2::text[] OR name_key = ANY($3::text[])`;
 
-// The organization's own group records linked to a corpus author, by an email or an ORCID (stored as
-// the client wrote them: compared case-folded, and the ORCID by its 16 characters).
-const GROUP_LINKS = `SELECT linked_author_id, emails, orcids FROM group_authors
+// The organization's own group records linked to a corpus author, by an email or an ORCID. Records
+// keep them as the client wrote them: the comparison is on their normalized keys (lower-case email,
+// the ORCID's 16 characters), which migration 0033 indexes.
+export const GROUP_LINKS = `SELECT linked_author_id, emails, orcids FROM group_authors
   WHERE organization_id = $1 AND linked_author_id IS NOT NULL
-    AND (EXISTS (SELECT 1 FROM unnest(emails) e WHERE lower(btrim(e)) = ANY($2::text[]))
-      OR EXISTS (SELECT 1 FROM unnest(orcids) o
-                 WHERE right(regexp_replace(upper(o), '[^0-9X]', '', 'g'), 16) = ANY($3::text[])))`;
+    AND (group_email_keys(emails) && $2::text[] OR group_orcid_keys(orcids) && $3::text[])`;
 
 const AFFILIATIONS = `SELECT s.author_id, array_agg(DISTINCT x.aff) AS affs
   FROM authorships s CROSS JOIN LATERAL (

@@ -12,6 +12,7 @@ import { baseFields, upload, type FilePart } from '../manuscripts/upload-helpers
 import { runCommand } from '../manuscripts/cli-helpers.ts';
 import { makeDocx, paragraph } from '../parsing/make-files.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
+import { GROUP_LINKS } from '../../src/referee-finder/resolve-authors.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -254,5 +255,40 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Vi Cypal').coauth_conflicts.exists).toBe(true);
     expect(candidateIds).toContain(ids.authorId('Bo Twin'));
     expect(withName(candidates, 'Uma Bopal').coauth_conflicts.exists).toBe(false);
+  });
+});
+
+describe("the look-up of a manuscript author in the organization's group records", () => {
+  it('reads the records whose email or ORCID keys match through their indexes, not every record', async () => {
+    // Read on every upload: an organization of many records must not have them all read (migration 0033).
+    const org = await createTestOrg(t);
+    const { rows } = await t.db.query<{ id: number }>(
+      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Pool') RETURNING id`,
+      [org.id],
+    );
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails, orcids, linked_author_id)
+       SELECT $1, 'p' || i, $2, 'Person ' || i, ARRAY[' Person' || i || '@Pool.example '],
+              ARRAY['https://orcid.org/0000-0002-' || lpad((i / 10000)::text, 4, '0') || '-' || lpad((i % 10000)::text, 4, '0')],
+              $3
+         FROM generate_series(1, 3000) AS i`,
+      [rows[0]!.id, org.id, ids.authorId('Ada Twin')],
+    );
+    await t.db.exec('ANALYZE group_authors');
+    const params = [org.id, ['person7@pool.example'], ['0000000200000012']];
+    const found = await t.db.query<{ emails: string[]; orcids: string[] }>(GROUP_LINKS, params);
+    // Both keys normalized: the email trimmed and lower-cased, the ORCID out of its URL.
+    expect(found.rows.map((r) => r.emails[0]).sort()).toEqual([
+      ' Person12@Pool.example ',
+      ' Person7@Pool.example ',
+    ]);
+    const literal = GROUP_LINKS.replace('$1', String(org.id))
+      .replace('$2::text[]', "'{person7@pool.example}'::text[]")
+      .replace('$3::text[]', "'{0000000200000012}'::text[]");
+    const plan = (await t.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${literal}`)).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toContain('group_authors_email_keys_idx');
+    expect(plan).toContain('group_authors_orcid_keys_idx');
   });
 });
