@@ -123,16 +123,17 @@ export function titleKey(title: string): string {
 }
 
 /**
- * Corpus works the references name, by DOI or by exact (folded) title. Titles are compared on
- * `lower(title)` (indexed) and then folded in code, so punctuation differences still match.
+ * Corpus works the references name: each reference by its DOI when the corpus holds a work with it,
+ * else by its exact (folded) title, so a reference whose DOI the corpus does not hold (a preprint's
+ * against the published version's, or a work stored without one) still counts for its journal, and
+ * one that the DOI finds counts once. Titles are compared on `lower(title)` (indexed) and then
+ * folded in code, so punctuation differences still match.
  */
 export async function citedWorks(
   db: Queryable,
   references: StoredManuscript['references'],
 ): Promise<Array<{ workId: number; sourceId: number }>> {
-  const dois = new Set<string>();
-  const titles = new Map<string, string>();
-  for (const r of references) {
+  const wanted = references.map((r) => {
     const doi =
       typeof r.doi === 'string'
         ? r.doi
@@ -140,25 +141,36 @@ export async function citedWorks(
             .toLowerCase()
             .replace(/^https?:\/\/(dx\.)?doi\.org\//, '')
         : '';
-    if (doi) dois.add(doi);
-    else if (typeof r.title === 'string' && r.title.trim().length >= 10) {
-      const t = r.title.trim().replace(/[.\s]+$/, '');
-      titles.set(t.toLowerCase(), titleKey(t));
-    }
-  }
-  if (dois.size === 0 && titles.size === 0) return [];
+    const title =
+      typeof r.title === 'string' && r.title.trim().length >= 10
+        ? r.title.trim().replace(/[.\s]+$/, '')
+        : null;
+    return { doi: doi || null, title };
+  });
+  const dois = [...new Set(wanted.flatMap((w) => (w.doi ? [w.doi] : [])))];
+  const titles = [...new Set(wanted.flatMap((w) => (w.title ? [w.title.toLowerCase()] : [])))];
+  if (dois.length === 0 && titles.length === 0) return [];
   const { rows } = await db.query<{ id: number; source_id: number; title: string; doi: string | null }>(
     `SELECT id, source_id, title, doi FROM works
       WHERE source_id IS NOT NULL
-        AND (doi = ANY($1::text[]) OR lower(title) = ANY($2::text[]) OR lower(title) = ANY($3::text[]))`,
-    [[...dois], [...titles.keys()], [...titles.keys()].map((t) => `${t}.`)],
+        AND (doi = ANY($1::text[]) OR lower(title) = ANY($2::text[]) OR lower(title) = ANY($3::text[]))
+      ORDER BY id`,
+    [dois, titles, titles.map((t) => `${t}.`)],
   );
-  const wanted = new Set(titles.values());
+  const byDoi = new Map<string, (typeof rows)[number]>();
+  const byTitle = new Map<string, Array<(typeof rows)[number]>>();
+  for (const r of rows) {
+    if (r.doi !== null) byDoi.set(r.doi, r);
+    const key = titleKey(r.title);
+    byTitle.set(key, [...(byTitle.get(key) ?? []), r]);
+  }
   const seen = new Set<number>();
   const out: Array<{ workId: number; sourceId: number }> = [];
-  for (const r of rows) {
-    const byDoi = r.doi !== null && dois.has(r.doi);
-    if ((byDoi || wanted.has(titleKey(r.title))) && !seen.has(r.id)) {
+  for (const w of wanted) {
+    const byItsDoi = w.doi ? byDoi.get(w.doi) : undefined;
+    const found = byItsDoi ? [byItsDoi] : w.title ? (byTitle.get(titleKey(w.title)) ?? []) : [];
+    for (const r of found) {
+      if (seen.has(r.id)) continue;
       seen.add(r.id);
       out.push({ workId: r.id, sourceId: r.source_id });
     }

@@ -241,6 +241,30 @@ describe('all_journals', () => {
     expect(ecology!.relevant_articles).toHaveLength(3);
   });
 
+  it("counts a cited journal by the reference's title when the corpus does not hold its DOI", async () => {
+    const org = await newOrgWithManuscript('cites-by-title');
+    // A reference list whose DOIs are the preprints', not the corpus's: the titles still name the works.
+    await t.db.query(
+      `UPDATE manuscripts SET "references" = $2::jsonb WHERE organization_id = $1 AND origin_id = 'cites-by-title'`,
+      [
+        org.id,
+        JSON.stringify(
+          [1, 2].map((i) => ({
+            raw: `Species distribution models under climate change ${i}. arXiv.`,
+            doi: `10.48550/arXiv.2401.0000${i}`,
+            title: `Species Distribution Models under Climate Change ${i}.`,
+          })),
+        ),
+      ],
+    );
+    const ecology = (await journals(org, 'cites-by-title')).find((j) => j.id === sources.ecology);
+    expect(ecology).toBeDefined();
+    expect(ecology!.relevant_articles.map((a) => a.title).sort()).toEqual([
+      'Species distribution models under climate change 1',
+      'Species distribution models under climate change 2',
+    ]);
+  });
+
   it('honours the limit parameter', async () => {
     const org = await newOrgWithManuscript();
     expect(await journals(org, 'ms-1', '?limit=1')).toHaveLength(1);
