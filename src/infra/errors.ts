@@ -2,6 +2,7 @@
 // `{ "error": { "code", "message", "details"? } }` with its real HTTP status; a 5xx never shows internals.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 
 export interface ErrorDetail {
   /** JSON path of the offending value, e.g. `/emails/0` or `body.name`. */
@@ -76,7 +77,7 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** Postgres errors that are the caller's fault, mapped by SQLSTATE; everything else is a 500. */
+/** Postgres errors that are the caller's fault (by SQLSTATE), or a database out of reach (503); else a 500. */
 function fromPostgres(error: { code?: unknown }): AppError | null {
   switch (error.code) {
     case '23505':
@@ -86,13 +87,8 @@ function fromPostgres(error: { code?: unknown }): AppError | null {
     case '22007':
     case '22008':
       return errors.validation('A value has the wrong form for its field');
-    case '57P01':
-    case '57P03':
-    case '08006':
-    case '08001':
-      return errors.unavailable('The database is not available');
     default:
-      return null;
+      return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
   }
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
@@ -151,6 +152,12 @@ describe('a 5xx shows no internals', () => {
       await db.query('SELECT no_such_column FROM organizations');
       return {};
     });
+    // A database server that refuses the connection (nothing listens on port 1).
+    app.get('/db-refused', async () => {
+      const refused = new pg.Client({ host: '127.0.0.1', port: 1, user: 'refmatch', database: 'refmatch' });
+      await refused.connect();
+      return {};
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -168,4 +175,13 @@ describe('a 5xx shows no internals', () => {
       expect(res.body).not.toMatch(/secret|no_such_column|SELECT/);
     });
   }
+
+  it('a database that cannot be reached: 503 unavailable, no internals', async () => {
+    const res = await app.inject({ method: 'GET', url: '/db-refused' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      error: { code: 'unavailable', message: 'The database is not available' },
+    });
+    expect(res.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
+  });
 });
