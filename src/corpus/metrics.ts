@@ -105,7 +105,6 @@ export async function recomputePendingMetrics(db: Database, chunk = 20_000): Pro
       // queue rows are locked. In one statement its snapshot would predate the locks, so a batch
       // that queued an author and committed in between would be taken off the queue unread.
       const locked = await tx.query<{ author_id: number }>(LOCK_PENDING, [chunk]);
-      // rows, not rowCount: PGlite counts a SELECT ... FOR UPDATE as affecting no row.
       if (locked.rows.length === 0) return 0;
       await tx.query(RECOMPUTE, [locked.rows.map((r) => r.author_id)]);
       return locked.rows.length;
