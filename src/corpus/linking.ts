@@ -67,7 +67,7 @@ export function classifyArticles(articles: readonly string[]): {
       out.pmids.push(pmid);
       continue;
     }
-    out.titles.push(text.replace(/[.\s]+$/, '').toLowerCase());
+    out.titles.push(text); // folded by the database (AUTHORS_OF_ARTICLES)
   }
   return out;
 }
@@ -94,6 +94,16 @@ async function byEmail(db: Queryable, emails: readonly string[]): Promise<number
   return rows.rows.map((r) => r.id);
 }
 
+/**
+ * The authors of the works named by DOI, arXiv id, PubMed id or title ($1-$4). Titles compare by
+ * title_key (migration 0034: case, punctuation and spacing aside), on the works_title_key_idx index.
+ */
+export const AUTHORS_OF_ARTICLES = `
+  SELECT DISTINCT w.id AS work_id, a.id, a.display_name, a.name_variants
+    FROM works w JOIN authorships s ON s.work_id = w.id JOIN authors a ON a.id = s.author_id
+   WHERE w.doi = ANY($1::text[]) OR w.arxiv_id = ANY($2::text[]) OR w.pmid = ANY($3::text[])
+      OR title_key(w.title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($4::text[]) AS t))`;
+
 /** Authors with a compatible name on the given articles, with how many of the articles each is on. */
 async function byArticles(
   db: Queryable,
@@ -103,13 +113,12 @@ async function byArticles(
   const { dois, arxiv, pmids, titles } = classifyArticles(articles);
   const counts = new Map<number, number>();
   if (dois.length + arxiv.length + pmids.length + titles.length === 0) return counts;
-  const rows = await db.query<CorpusName & { work_id: number }>(
-    `SELECT DISTINCT w.id AS work_id, a.id, a.display_name, a.name_variants
-       FROM works w JOIN authorships s ON s.work_id = w.id JOIN authors a ON a.id = s.author_id
-      WHERE w.doi = ANY($1::text[]) OR w.arxiv_id = ANY($2::text[]) OR w.pmid = ANY($3::text[])
-         OR lower(w.title) = ANY($4::text[])`,
-    [dois, arxiv, pmids, titles],
-  );
+  const rows = await db.query<CorpusName & { work_id: number }>(AUTHORS_OF_ARTICLES, [
+    dois,
+    arxiv,
+    pmids,
+    titles,
+  ]);
   for (const row of rows.rows) {
     if (compatibleWith(name, row)) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
   }

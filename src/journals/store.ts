@@ -114,62 +114,62 @@ export async function workIdsOfSources(db: Queryable, sourceIds: readonly number
   return new Set(rows.map((r) => r.id));
 }
 
-/** Folds a title for matching: case, punctuation and spacing do not count. */
-export function titleKey(title: string): string {
-  return title
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+/**
+ * One row per (reference, work) found, by DOI or by title ($1 the references' DOIs, $2 their titles,
+ * in one order); `ord` says which reference. Titles meet on the works_title_key_idx index.
+ */
+export const CITED_WORKS = `
+  WITH refs AS (
+    SELECT ord, doi, title_key(title) AS key
+      FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(doi, title, ord)
+  )
+  SELECT refs.ord, w.id, w.source_id, true AS by_doi
+    FROM refs JOIN works w ON w.doi = refs.doi
+   WHERE w.source_id IS NOT NULL
+  UNION ALL
+  SELECT refs.ord, w.id, w.source_id, false AS by_doi
+    FROM refs JOIN works w ON title_key(w.title) = refs.key
+   WHERE w.source_id IS NOT NULL
+  ORDER BY 1, 2`;
 
 /**
  * Corpus works the references name: each reference by its DOI when the corpus holds a work with it,
- * else by its exact (folded) title, so a reference whose DOI the corpus does not hold (a preprint's
- * against the published version's, or a work stored without one) still counts for its journal, and
- * one that the DOI finds counts once. Titles are compared on `lower(title)` (indexed) and then
- * folded in code, so punctuation differences still match.
+ * else by its title, so a reference whose DOI the corpus does not hold (a preprint's against the
+ * published version's, or a work stored without one) still counts for its journal, and one that the
+ * DOI finds counts once. Titles compare by `title_key` (migration 0034: case, punctuation and spacing
+ * aside), folded in the database on both sides, as the referee finder's conflict check does.
  */
 export async function citedWorks(
   db: Queryable,
   references: StoredManuscript['references'],
 ): Promise<Array<{ workId: number; sourceId: number }>> {
-  const wanted = references.map((r) => {
-    const doi =
-      typeof r.doi === 'string'
-        ? r.doi
-            .trim()
-            .toLowerCase()
-            .replace(/^https?:\/\/(dx\.)?doi\.org\//, '')
-        : '';
-    const title =
-      typeof r.title === 'string' && r.title.trim().length >= 10
-        ? r.title.trim().replace(/[.\s]+$/, '')
-        : null;
-    return { doi: doi || null, title };
-  });
-  const dois = [...new Set(wanted.flatMap((w) => (w.doi ? [w.doi] : [])))];
-  const titles = [...new Set(wanted.flatMap((w) => (w.title ? [w.title.toLowerCase()] : [])))];
-  if (dois.length === 0 && titles.length === 0) return [];
-  const { rows } = await db.query<{ id: number; source_id: number; title: string; doi: string | null }>(
-    `SELECT id, source_id, title, doi FROM works
-      WHERE source_id IS NOT NULL
-        AND (doi = ANY($1::text[]) OR lower(title) = ANY($2::text[]) OR lower(title) = ANY($3::text[]))
-      ORDER BY id`,
-    [dois, titles, titles.map((t) => `${t}.`)],
+  const dois = references.map((r) =>
+    typeof r.doi === 'string'
+      ? r.doi
+          .trim()
+          .toLowerCase()
+          .replace(/^https?:\/\/(dx\.)?doi\.org\//, '') || null
+      : null,
   );
-  const byDoi = new Map<string, (typeof rows)[number]>();
-  const byTitle = new Map<string, Array<(typeof rows)[number]>>();
+  const titles = references.map((r) =>
+    typeof r.title === 'string' && r.title.trim().length >= 10 ? r.title : null,
+  );
+  if (!dois.some(Boolean) && !titles.some(Boolean)) return [];
+  const { rows } = await db.query<{ ord: string; id: number; source_id: number; by_doi: boolean }>(
+    CITED_WORKS,
+    [dois, titles],
+  );
+  const found = new Map<number, { byDoi: typeof rows; byTitle: typeof rows }>();
   for (const r of rows) {
-    if (r.doi !== null) byDoi.set(r.doi, r);
-    const key = titleKey(r.title);
-    byTitle.set(key, [...(byTitle.get(key) ?? []), r]);
+    const ord = Number(r.ord);
+    let f = found.get(ord);
+    if (!f) found.set(ord, (f = { byDoi: [], byTitle: [] }));
+    (r.by_doi ? f.byDoi : f.byTitle).push(r);
   }
   const seen = new Set<number>();
   const out: Array<{ workId: number; sourceId: number }> = [];
-  for (const w of wanted) {
-    const byItsDoi = w.doi ? byDoi.get(w.doi) : undefined;
-    const found = byItsDoi ? [byItsDoi] : w.title ? (byTitle.get(titleKey(w.title)) ?? []) : [];
-    for (const r of found) {
+  for (const [, f] of [...found].sort((a, b) => a[0] - b[0])) {
+    for (const r of f.byDoi.length > 0 ? f.byDoi : f.byTitle) {
       if (seen.has(r.id)) continue;
       seen.add(r.id);
       out.push({ workId: r.id, sourceId: r.source_id });

@@ -138,15 +138,17 @@ export async function withRetractions(db: Queryable, candidateIds: readonly numb
   return new Set(rows.map((r) => r.author_id));
 }
 
-/** Lower-cased title, spaces collapsed, a trailing period dropped: how reference titles meet work titles. */
-export function titleKey(title: string): string {
-  return title.toLowerCase().replace(/\s+/g, ' ').trim().replace(/[.]$/, '');
-}
+/** Which of the candidates ($3) wrote a work of those DOIs ($1) or titles ($2, folded by title_key). */
+export const REFERENCED_AUTHORS = `
+  SELECT DISTINCT s.author_id FROM works w JOIN authorships s ON s.work_id = w.id
+   WHERE (w.doi = ANY($1::text[]) OR title_key(w.title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($2::text[]) AS t)))
+     AND s.author_id = ANY($3::int[])`;
 
 /**
  * Candidates who wrote a work the manuscript cites: by DOI or by title. A reference with a DOI is
  * matched by its title too: the corpus often holds the work without a DOI, or under another one
- * (preprint and published version), and a missed citation is a missed conflict.
+ * (preprint and published version), and a missed citation is a missed conflict. Titles compare by
+ * `title_key` (migration 0034: case, punctuation and spacing aside), folded in the database.
  */
 export async function referencedAuthors(
   db: Queryable,
@@ -158,17 +160,10 @@ export async function referencedAuthors(
   for (const ref of references) {
     const doi = normalizeDoi(ref.doi);
     if (doi) dois.push(doi);
-    if (ref.title && ref.title.trim().length >= 10) {
-      const key = titleKey(ref.title);
-      titles.push(key, `${key}.`);
-    }
+    if (ref.title && ref.title.trim().length >= 10) titles.push(ref.title);
   }
   if ((!dois.length && !titles.length) || !candidateIds.length) return new Set();
-  const { rows } = await db.query<{ author_id: number }>(
-    `SELECT DISTINCT s.author_id FROM works w JOIN authorships s ON s.work_id = w.id
-     WHERE (w.doi = ANY($1::text[]) OR lower(w.title) = ANY($2::text[])) AND s.author_id = ANY($3::int[])`,
-    [dois, titles, candidateIds],
-  );
+  const { rows } = await db.query<{ author_id: number }>(REFERENCED_AUTHORS, [dois, titles, candidateIds]);
   return new Set(rows.map((r) => r.author_id));
 }
 

@@ -97,6 +97,14 @@ describe('linking by articles', () => {
     expect(result).toEqual({ authorId: icsi, via: 'articles' });
   });
 
+  it('by title whatever its punctuation and spacing (a title copied from a reference list)', async () => {
+    const result = await findLink(t.db, {
+      name: 'Yang Liu',
+      articles: ['Using context-information for dialog act classification in  DNN framework?'],
+    });
+    expect(result).toEqual({ authorId: icsi, via: 'articles' });
+  });
+
   it('by PubMed id and arXiv id', async () => {
     const dir = await tempDir();
     const file = await writeLines(dir, 'ids.jsonl', [

@@ -265,6 +265,29 @@ describe('all_journals', () => {
     ]);
   });
 
+  it("matches a reference's title whatever its punctuation, case and spacing", async () => {
+    const org = await newOrgWithManuscript('cites-punctuated');
+    await t.db.query(
+      `UPDATE manuscripts SET "references" = $2::jsonb WHERE organization_id = $1 AND origin_id = 'cites-punctuated'`,
+      [
+        org.id,
+        JSON.stringify(
+          [1, 2].map((i) => ({
+            raw: `Species-distribution models: under climate change (${i}).`,
+            doi: null,
+            title: `Species-distribution models: under  CLIMATE change (${i})`,
+          })),
+        ),
+      ],
+    );
+    const ecology = (await journals(org, 'cites-punctuated')).find((j) => j.id === sources.ecology);
+    expect(ecology).toBeDefined();
+    expect(ecology!.relevant_articles.map((a) => a.title).sort()).toEqual([
+      'Species distribution models under climate change 1',
+      'Species distribution models under climate change 2',
+    ]);
+  });
+
   it('honours the limit parameter', async () => {
     const org = await newOrgWithManuscript();
     expect(await journals(org, 'ms-1', '?limit=1')).toHaveLength(1);

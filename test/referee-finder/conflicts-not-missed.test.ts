@@ -29,6 +29,7 @@ const ORA_ORCID = '0000-0003-1415-9269';
 const OLI_ORCID = '0000-0002-1694-233X';
 const NIA_ORCID = '0000-0001-7000-0007';
 const CITED_TITLE = 'Equivariant message passing for molecular graphs';
+const PUNCTUATED_TITLE = 'Graph Transformers: Message-Passing over Molecular Conformers';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -65,6 +66,9 @@ beforeAll(async () => {
     // Cited by title; the corpus holds the work without a DOI.
     { authors: [{ name: 'Rita Refcited' }], title: CITED_TITLE },
     { authors: [{ name: 'Rita Refcited' }] },
+    // Cited by title, punctuated differently in the reference list.
+    { authors: [{ name: 'Hana Hyphencited' }], title: PUNCTUATED_TITLE },
+    { authors: [{ name: 'Hana Hyphencited' }] },
     // Two people of one name each; the organization's group record says which one an email is.
     { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
     { authors: [{ name: 'Ada Twin #2' }] },
@@ -159,6 +163,25 @@ describe('conflicts are never missed', () => {
       [{ name: 'ms.docx', bytes: Buffer.from(docx) }],
     );
     expect(withName(candidates, 'Rita Refcited').referenced_articles.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').referenced_articles.exists).toBe(false);
+  });
+
+  it('a work cited by title is found whatever the punctuation, case and spacing of the reference', async () => {
+    const org = await createTestOrg(t);
+    const docx = makeDocx([
+      paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
+      paragraph('References', 'Heading1'),
+      paragraph(
+        '[1] H. Hyphencited. Graph transformers \u2014 message passing over molecular conformers. ' +
+          'Journal of Chemistry, 14(1):1-20, 2022.',
+      ),
+    ]);
+    const candidates = await candidatesFor(
+      org.apiKey,
+      { origin_id: 'ms-punctuated', author1_name: 'Nobody Incorpus' },
+      [{ name: 'ms.docx', bytes: Buffer.from(docx) }],
+    );
+    expect(withName(candidates, 'Hana Hyphencited').referenced_articles.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').referenced_articles.exists).toBe(false);
   });
 
