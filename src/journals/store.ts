@@ -1,6 +1,7 @@
 // SQL of journal recommendation: the stored manuscript, facts about works and sources, the
 // organization's linked journals, and the corpus works a manuscript's references point to.
 import type { Queryable } from '../infra/db/index.ts';
+import { normalizeDoi } from '../corpus/ids.ts';
 import type { WorkFacts } from './rank-journals.ts';
 
 export interface StoredManuscript {
@@ -143,14 +144,7 @@ export async function citedWorks(
   db: Queryable,
   references: StoredManuscript['references'],
 ): Promise<Array<{ workId: number; sourceId: number }>> {
-  const dois = references.map((r) =>
-    typeof r.doi === 'string'
-      ? r.doi
-          .trim()
-          .toLowerCase()
-          .replace(/^https?:\/\/(dx\.)?doi\.org\//, '') || null
-      : null,
-  );
+  const dois = references.map((r) => normalizeDoi(r.doi));
   const titles = references.map((r) =>
     typeof r.title === 'string' && r.title.trim().length >= 10 ? r.title : null,
   );

@@ -232,7 +232,17 @@ describe('all_journals', () => {
     // The upload stores references parsed from the source file; a file's parse is stood in for here.
     await t.db.query(
       `UPDATE manuscripts SET "references" = $2::jsonb WHERE organization_id = $1 AND origin_id = 'cites'`,
-      [org.id, JSON.stringify(ecologyDois.map((doi) => ({ raw: doi, doi: doi.toUpperCase(), title: null })))],
+      // Written as reference lists write them: a "doi:" prefix or a URL, capitals, a closing period.
+      [
+        org.id,
+        JSON.stringify(
+          ecologyDois.map((doi, i) => ({
+            raw: doi,
+            doi: i % 2 ? `doi:${doi.toUpperCase()}.` : `https://doi.org/${doi}`,
+            title: null,
+          })),
+        ),
+      ],
     );
     const after = await journals(org, 'cites');
     const ecology = after.find((j) => j.id === sources.ecology);
