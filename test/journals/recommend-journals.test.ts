@@ -111,6 +111,20 @@ async function newOrgWithManuscript(
   return org;
 }
 
+interface StoredReference {
+  raw: string;
+  doi: string | null;
+  title: string | null;
+}
+
+/** The upload stores references parsed from the source file; a file's parse is stood in for here. */
+async function storeReferences(org: TestOrg, originId: string, references: StoredReference[]) {
+  await t.db.query(
+    `UPDATE manuscripts SET "references" = $3::jsonb WHERE organization_id = $1 AND origin_id = $2`,
+    [org.id, originId, JSON.stringify(references)],
+  );
+}
+
 async function recommend(org: TestOrg, originId: string, query = '') {
   return t.app.inject({
     method: 'GET',
@@ -229,20 +243,15 @@ describe('all_journals', () => {
     const org = await newOrgWithManuscript('cites');
     const before = await journals(org, 'cites');
     expect(before.map((j) => j.id)).not.toContain(sources.ecology);
-    // The upload stores references parsed from the source file; a file's parse is stood in for here.
-    await t.db.query(
-      `UPDATE manuscripts SET "references" = $2::jsonb WHERE organization_id = $1 AND origin_id = 'cites'`,
-      // Written as reference lists write them: a "doi:" prefix or a URL, capitals, a closing period.
-      [
-        org.id,
-        JSON.stringify(
-          ecologyDois.map((doi, i) => ({
-            raw: doi,
-            doi: i % 2 ? `doi:${doi.toUpperCase()}.` : `https://doi.org/${doi}`,
-            title: null,
-          })),
-        ),
-      ],
+    // Written as reference lists write them: a "doi:" prefix or a URL, capitals, a closing period.
+    await storeReferences(
+      org,
+      'cites',
+      ecologyDois.map((doi, i) => ({
+        raw: doi,
+        doi: i % 2 ? `doi:${doi.toUpperCase()}.` : `https://doi.org/${doi}`,
+        title: null,
+      })),
     );
     const after = await journals(org, 'cites');
     const ecology = after.find((j) => j.id === sources.ecology);
@@ -251,46 +260,28 @@ describe('all_journals', () => {
     expect(ecology!.relevant_articles).toHaveLength(3);
   });
 
-  it("counts a cited journal by the reference's title when the corpus does not hold its DOI", async () => {
+  // Both name the works by title only: the DOIs are the preprints' (not the corpus's), or missing.
+  it.each([
+    {
+      rule: "counts a cited journal by the reference's title when the corpus does not hold its DOI",
+      reference: (i: number): StoredReference => ({
+        raw: `Species distribution models under climate change ${i}. arXiv.`,
+        doi: `10.48550/arXiv.2401.0000${i}`,
+        title: `Species Distribution Models under Climate Change ${i}.`,
+      }),
+    },
+    {
+      rule: "matches a reference's title whatever its punctuation, case and spacing",
+      reference: (i: number): StoredReference => ({
+        raw: `Species-distribution models: under climate change (${i}).`,
+        doi: null,
+        title: `Species-distribution models: under  CLIMATE change (${i})`,
+      }),
+    },
+  ])('$rule', async ({ reference }) => {
     const org = await newOrgWithManuscript('cites-by-title');
-    // A reference list whose DOIs are the preprints', not the corpus's: the titles still name the works.
-    await t.db.query(
-      `UPDATE manuscripts SET "references" = $2::jsonb WHERE organization_id = $1 AND origin_id = 'cites-by-title'`,
-      [
-        org.id,
-        JSON.stringify(
-          [1, 2].map((i) => ({
-            raw: `Species distribution models under climate change ${i}. arXiv.`,
-            doi: `10.48550/arXiv.2401.0000${i}`,
-            title: `Species Distribution Models under Climate Change ${i}.`,
-          })),
-        ),
-      ],
-    );
+    await storeReferences(org, 'cites-by-title', [1, 2].map(reference));
     const ecology = (await journals(org, 'cites-by-title')).find((j) => j.id === sources.ecology);
-    expect(ecology).toBeDefined();
-    expect(ecology!.relevant_articles.map((a) => a.title).sort()).toEqual([
-      'Species distribution models under climate change 1',
-      'Species distribution models under climate change 2',
-    ]);
-  });
-
-  it("matches a reference's title whatever its punctuation, case and spacing", async () => {
-    const org = await newOrgWithManuscript('cites-punctuated');
-    await t.db.query(
-      `UPDATE manuscripts SET "references" = $2::jsonb WHERE organization_id = $1 AND origin_id = 'cites-punctuated'`,
-      [
-        org.id,
-        JSON.stringify(
-          [1, 2].map((i) => ({
-            raw: `Species-distribution models: under climate change (${i}).`,
-            doi: null,
-            title: `Species-distribution models: under  CLIMATE change (${i})`,
-          })),
-        ),
-      ],
-    );
-    const ecology = (await journals(org, 'cites-punctuated')).find((j) => j.id === sources.ecology);
     expect(ecology).toBeDefined();
     expect(ecology!.relevant_articles.map((a) => a.title).sort()).toEqual([
       'Species distribution models under climate change 1',
