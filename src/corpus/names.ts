@@ -98,6 +98,34 @@ export function parsePersonName(raw: string): PersonName | null {
   return { given, family, suffix };
 }
 
+/**
+ * A name's readings: how it parses, then, where the family name may be compound, the other split
+ * between given and family names. Spanish and Portuguese double family names are written with a
+ * hyphen in one place and without in another ("María García-López", "María García López"), and the
+ * two parse to different family names (keys "garcia lopez" and "lopez"). The corpus keys an author
+ * by the first reading only; the referee finder looks a manuscript author up by every reading's key
+ * and takes a corpus name compatible with any reading (it still needs a second piece of evidence).
+ */
+export function nameReadings(raw: string): PersonName[] {
+  const parsed = parsePersonName(raw);
+  if (!parsed) return [];
+  const readings = [parsed];
+  const { given, family, suffix } = parsed;
+  if (family.some((t) => PARTICLES.has(t))) return readings;
+  // "García-López" (one written family name of two words): also "García" as a given name.
+  if (family.length >= 2) {
+    readings.push({ given: [...given, ...family.slice(0, -1)], family: family.slice(-1), suffix });
+  }
+  // "María García López", three written words or more in "given family" order: also "García López"
+  // as the family name, unless "García" is an initial ("John A. Smith").
+  const lastGiven = given[given.length - 1];
+  const writtenWords = raw.trim().split(/\s+/).length;
+  if (!raw.includes(',') && writtenWords >= 3 && given.length >= 2 && lastGiven && lastGiven.length > 1) {
+    readings.push({ given: given.slice(0, -1), family: [lastGiven, ...family], suffix });
+  }
+  return readings;
+}
+
 const keyCache = new Map<string, string | null>();
 
 /** The family name without particles, folded: what corpus authors are looked up by (`authors.name_key`). */

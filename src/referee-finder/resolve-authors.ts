@@ -5,7 +5,14 @@
 // piece of evidence: a co-authorship with another author of the manuscript, or a matching affiliation.
 import type { Queryable } from '../infra/db/index.ts';
 import { normalizeOrcid } from '../corpus/ids.ts';
-import { nameKey, parsedNamesCompatible, parsePersonName, type PersonName } from '../corpus/names.ts';
+import {
+  familyCore,
+  nameKey,
+  nameReadings,
+  parsedNamesCompatible,
+  parsePersonName,
+  type PersonName,
+} from '../corpus/names.ts';
 import { anyAffiliationMatches } from '../corpus/affiliations.ts';
 import type { ManuscriptAuthor } from './types.ts';
 
@@ -51,9 +58,9 @@ function lowerEmail(e: string | null): string | null {
 }
 
 /**
- * The corpus authors whose display name or a name variant is compatible with the manuscript
- * author's name. Only rows sharing the name's key can be (the key is the family name that
- * `namesCompatible` compares first), and each name is parsed once: with 20 manuscript authors
+ * The corpus authors whose display name or a name variant is compatible with a reading of the
+ * manuscript author's name (nameReadings). Only rows sharing a reading's key can be (the key is the
+ * family name that `namesCompatible` compares first), and each name is parsed once: with 20 manuscript authors
  * against the ~800 corpus authors of common family names ("Lee", "Yu"), parsing both names on
  * every comparison cost ~215 ms of CPU per upload.
  */
@@ -72,10 +79,11 @@ function compatibleRows(rows: readonly CorpusAuthorRow[]): (name: string) => Cor
     return parsedNames.get(written)!;
   };
   return (name) => {
-    const key = nameKey(name);
     const found = new Set<CorpusAuthorRow>();
-    for (const { row, written } of (key !== null && byKey.get(key)) || []) {
-      if (parsedNamesCompatible(parse(name), parse(written))) found.add(row);
+    for (const reading of nameReadings(name)) {
+      for (const { row, written } of byKey.get(familyCore(reading)) ?? []) {
+        if (parsedNamesCompatible(reading, parse(written))) found.add(row);
+      }
     }
     return [...found];
   };
@@ -94,7 +102,8 @@ export async function resolveManuscriptAuthors(
   if (!authors.length) return { perAuthor, all: new Set() };
   const orcids = authors.map((a) => normalizeOrcid(a.orcid)).filter((o): o is string => !!o);
   const emails = authors.map((a) => lowerEmail(a.email)).filter((e): e is string => !!e);
-  const keys = authors.map((a) => nameKey(a.name)).filter((k): k is string => !!k);
+  // Every reading's key: a compound family name is keyed one way or the other (nameReadings).
+  const keys = [...new Set(authors.flatMap((a) => nameReadings(a.name).map(familyCore)))];
   const bare = (orcid: string) => orcid.replaceAll('-', '');
   const [{ rows }, groupLinks] = await Promise.all([
     db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   familyCore,
   nameKey,
+  nameReadings,
   namesCompatible,
   parsePersonName,
   plainNameKey,
@@ -43,6 +44,33 @@ describe('names', () => {
     expect(namesCompatible('John A. Smith', 'John B. Smith')).toBe(false);
     expect(namesCompatible('Smith', 'John Smith')).toBe(false);
     expect(namesCompatible('Yang Liu', 'Yang Li')).toBe(false);
+  });
+
+  it('reads a possibly compound family name both ways, with a hyphen or without', () => {
+    const keys = (name: string) => nameReadings(name).map(familyCore);
+    // First the parse (the corpus's key), then the other split.
+    expect(keys('María García-López')).toEqual(['garcia lopez', 'lopez']);
+    expect(keys('María García López')).toEqual(['lopez', 'garcia lopez']);
+    expect(nameReadings('María García López')[1]).toEqual({
+      given: ['maria'],
+      family: ['garcia', 'lopez'],
+      suffix: null,
+    });
+    expect(nameReadings('García-López, María')[1]).toEqual({
+      given: ['maria', 'garcia'],
+      family: ['lopez'],
+      suffix: null,
+    });
+  });
+
+  it('reads other names one way only', () => {
+    const keys = (name: string) => nameReadings(name).map(familyCore);
+    expect(keys('Yang Liu')).toEqual(['liu']);
+    expect(keys('John A. Smith')).toEqual(['smith']); // an initial is not a family name
+    expect(keys('Jean-Pierre Dupont')).toEqual(['dupont']); // a hyphenated given name
+    expect(keys('Smith, John Paul')).toEqual(['smith']); // the comma says where the family name is
+    expect(keys('Ludwig van Beethoven')).toEqual(['beethoven']); // particles: left to the parse
+    expect(keys('')).toEqual([]);
   });
 });
 

@@ -69,6 +69,21 @@ beforeAll(async () => {
     // Cited by title, punctuated differently in the reference list.
     { authors: [{ name: 'Hana Hyphencited' }], title: PUNCTUATED_TITLE },
     { authors: [{ name: 'Hana Hyphencited' }] },
+    // Compound family names, written with a hyphen in one place and without in the other.
+    {
+      authors: [
+        { name: 'María García-López', affiliation: 'Universidad de Granada, Granada, Spain' },
+        { name: 'Pablo Paisano' },
+      ],
+    },
+    { authors: [{ name: 'Pablo Paisano' }] },
+    {
+      authors: [
+        { name: 'Inés Ruiz Moreno', affiliation: 'Universidad de Sevilla, Sevilla, Spain' },
+        { name: 'Tomás Tocayo' },
+      ],
+    },
+    { authors: [{ name: 'Tomás Tocayo' }] },
     // Two people of one name each; the organization's group record says which one an email is.
     { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
     { authors: [{ name: 'Ada Twin #2' }] },
@@ -223,6 +238,22 @@ describe('conflicts are never missed', () => {
     // of that other id is flagged.
     expect(having(LEV_ORCID)).toEqual([]);
     expect(withName(candidates, 'Kit Coauthor').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found whether their compound family name is hyphenated or not', async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-compound',
+      authors_count: 2,
+      // The corpus writes "María García-López" and "Inés Ruiz Moreno".
+      author1_name: 'María García López',
+      author1_aff: 'Universidad de Granada',
+      author2_name: 'Inés Ruiz-Moreno',
+      author2_aff: 'Universidad de Sevilla',
+    });
+    expect(withName(candidates, 'Pablo Paisano').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Tomás Tocayo').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 
