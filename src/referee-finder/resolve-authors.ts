@@ -60,9 +60,9 @@ function lowerEmail(e: string | null): string | null {
 /**
  * The corpus authors whose display name or a name variant is compatible with a reading of the
  * manuscript author's name (nameReadings). Only rows sharing a reading's key can be (the key is the
- * family name that `namesCompatible` compares first), and each name is parsed once: with 20 manuscript authors
- * against the ~800 corpus authors of common family names ("Lee", "Yu"), parsing both names on
- * every comparison cost ~215 ms of CPU per upload.
+ * family name that `namesCompatible` compares first), and each name is parsed once: with 20
+ * manuscript authors against the ~800 corpus authors of common family names ("Lee", "Yu"), parsing
+ * both names on every comparison cost ~215 ms of CPU per upload.
  */
 function compatibleRows(rows: readonly CorpusAuthorRow[]): (name: string) => CorpusAuthorRow[] {
   // Keys come from nameKey's own cache; names are parsed only for the keys asked about.
