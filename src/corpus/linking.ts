@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../infra/db/index.ts';
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from './ids.ts';
-import { nameKey, namesCompatible } from './names.ts';
+import { nameReadingKeys, nameReadings, parsedNamesCompatible, parsePersonName } from './names.ts';
 import { anyAffiliationMatches } from './affiliations.ts';
 
 export interface LinkInput {
@@ -30,10 +30,16 @@ interface CorpusName {
   name_variants: string[];
 }
 
+/**
+ * Whether a reading of the group author's name (a compound family name either way, nameReadings) is
+ * compatible with the corpus author's display name or a name variant.
+ */
 function compatibleWith(name: string, author: CorpusName): boolean {
-  return (
-    namesCompatible(name, author.display_name) || author.name_variants.some((v) => namesCompatible(name, v))
-  );
+  const readings = nameReadings(name);
+  return [author.display_name, ...author.name_variants].some((written) => {
+    const corpusName = parsePersonName(written);
+    return readings.some((reading) => parsedNamesCompatible(reading, corpusName));
+  });
 }
 
 /** Splits article descriptions into the identifiers they are (spec 4.3: DOIs, titles, arXiv ids, PubMed ids). */
@@ -131,16 +137,16 @@ async function byAffiliation(
   affiliations: readonly string[],
   among: readonly number[] | null,
 ): Promise<number[]> {
-  const key = nameKey(name);
-  if (!key || affiliations.length === 0) return [];
+  const keys = nameReadingKeys(name);
+  if (keys.length === 0 || affiliations.length === 0) return [];
   const rows = among
     ? await db.query<CorpusName & { recent_affiliation: string | null }>(
         'SELECT id, display_name, name_variants, recent_affiliation FROM authors WHERE id = ANY($1::int[])',
         [among],
       )
     : await db.query<CorpusName & { recent_affiliation: string | null }>(
-        'SELECT id, display_name, name_variants, recent_affiliation FROM authors WHERE name_key = $1',
-        [key],
+        'SELECT id, display_name, name_variants, recent_affiliation FROM authors WHERE name_key = ANY($1::text[])',
+        [keys],
       );
   const compatible = rows.rows.filter((a) => compatibleWith(name, a));
   if (compatible.length === 0) return [];
@@ -273,8 +279,8 @@ export async function relinkAfterIngest(
   );
   let changed = 0;
   for (const row of rows.rows) {
-    const key = nameKey(row.name);
-    if (row.linked_author_id !== null && !(key && touchedNameKeys.has(key))) continue;
+    const touched = nameReadingKeys(row.name).some((key) => touchedNameKeys.has(key));
+    if (row.linked_author_id !== null && !touched) continue;
     if (await relinkRow(db, row)) changed++;
   }
   return changed;

@@ -126,6 +126,18 @@ export function nameReadings(raw: string): PersonName[] {
   return readings;
 }
 
+/**
+ * The keys of every reading of a name (nameReadings), without parsing the names that have one
+ * reading only (a one-word family name, fewer than three written words): relinking after an ingest
+ * asks this for every author of every organization's groups.
+ */
+export function nameReadingKeys(raw: string): string[] {
+  const key = nameKey(raw);
+  if (key === null) return [];
+  if (!key.includes(' ') && raw.trim().split(/\s+/).length < 3) return [key];
+  return [...new Set(nameReadings(raw).map(familyCore))];
+}
+
 const keyCache = new Map<string, string | null>();
 
 /** The family name without particles, folded: what corpus authors are looked up by (`authors.name_key`). */

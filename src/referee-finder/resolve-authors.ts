@@ -8,6 +8,7 @@ import { normalizeOrcid } from '../corpus/ids.ts';
 import {
   familyCore,
   nameKey,
+  nameReadingKeys,
   nameReadings,
   parsedNamesCompatible,
   parsePersonName,
@@ -103,7 +104,7 @@ export async function resolveManuscriptAuthors(
   const orcids = authors.map((a) => normalizeOrcid(a.orcid)).filter((o): o is string => !!o);
   const emails = authors.map((a) => lowerEmail(a.email)).filter((e): e is string => !!e);
   // Every reading's key: a compound family name is keyed one way or the other (nameReadings).
-  const keys = [...new Set(authors.flatMap((a) => nameReadings(a.name).map(familyCore)))];
+  const keys = [...new Set(authors.flatMap((a) => nameReadingKeys(a.name)))];
   const bare = (orcid: string) => orcid.replaceAll('-', '');
   const [{ rows }, groupLinks] = await Promise.all([
     db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]),

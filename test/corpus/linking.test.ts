@@ -203,6 +203,35 @@ describe('linking by name and affiliation', () => {
   });
 });
 
+describe('linking compound family names, hyphenated in one place and not in the other', () => {
+  it('by an article and by an affiliation, either way round', async () => {
+    const dir = await tempDir();
+    const file = await writeLines(dir, 'compound.jsonl', [
+      work({
+        id: 'https://openalex.org/W77770011',
+        doi: 'https://doi.org/10.9999/compound.1',
+        authorships: [authorship('https://openalex.org/A77770011', 'María García-López')],
+      }),
+      work({
+        id: 'https://openalex.org/W77770012',
+        authorships: [
+          authorship('https://openalex.org/A77770012', 'Inés Ruiz Moreno', {
+            raw_affiliation_strings: ['Departamento de Lenguajes, Universidad de Sevilla, Sevilla, Spain'],
+          }),
+        ],
+      }),
+    ]);
+    await ingest(t.db, 'works', [file]);
+    expect(await findLink(t.db, { name: 'María García López', articles: ['10.9999/compound.1'] })).toEqual({
+      authorId: await authorId('A77770011'),
+      via: 'articles',
+    });
+    expect(
+      await findLink(t.db, { name: 'Inés Ruiz-Moreno', affiliations: ['Universidad de Sevilla'] }),
+    ).toEqual({ authorId: await authorId('A77770012'), via: 'affiliation' });
+  });
+});
+
 describe('relinking on every write of an author from group, and after every ingest', () => {
   it('links on create, unlinks on a replace that removes the evidence, relinks on partial update', async () => {
     const org = await createTestOrg(t);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   familyCore,
   nameKey,
+  nameReadingKeys,
   nameReadings,
   namesCompatible,
   parsePersonName,
@@ -71,6 +72,23 @@ describe('names', () => {
     expect(keys('Smith, John Paul')).toEqual(['smith']); // the comma says where the family name is
     expect(keys('Ludwig van Beethoven')).toEqual(['beethoven']); // particles: left to the parse
     expect(keys('')).toEqual([]);
+  });
+
+  it("gives every reading's key, the quick way for names of one reading", () => {
+    const slowly = (name: string) => [...new Set(nameReadings(name).map(familyCore))];
+    for (const name of [
+      'María García López',
+      'María García-López',
+      'Yang Liu',
+      'Liu, Yang',
+      'John A. Smith',
+      'Ludwig van Beethoven',
+      "Conan O'Brien",
+      'Smith JM',
+      '',
+    ]) {
+      expect(nameReadingKeys(name)).toEqual(slowly(name));
+    }
   });
 });
 
