@@ -138,11 +138,10 @@ export async function withRetractions(db: Queryable, candidateIds: readonly numb
   return new Set(rows.map((r) => r.author_id));
 }
 
-/** Which of the candidates ($3) wrote a work of those DOIs ($1) or titles ($2, folded by title_key). */
-export const REFERENCED_AUTHORS = `
-  SELECT DISTINCT s.author_id FROM works w JOIN authorships s ON s.work_id = w.id
-   WHERE (w.doi = ANY($1::text[]) OR title_key(w.title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($2::text[]) AS t)))
-     AND s.author_id = ANY($3::int[])`;
+/** The works of those DOIs ($1) or titles ($2, folded by title_key). */
+export const CITED_WORK_IDS = `
+  SELECT id FROM works
+   WHERE doi = ANY($1::text[]) OR title_key(title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($2::text[]) AS t))`;
 
 /**
  * Candidates who wrote a work the manuscript cites: by DOI or by title. A reference with a DOI is
@@ -163,7 +162,15 @@ export async function referencedAuthors(
     if (ref.title && ref.title.trim().length >= 10) titles.push(ref.title);
   }
   if ((!dois.length && !titles.length) || !candidateIds.length) return new Set();
-  const { rows } = await db.query<{ author_id: number }>(REFERENCED_AUTHORS, [dois, titles, candidateIds]);
+  // Two steps: the planner cannot tell how many works a list of titles finds (a handful), so one
+  // join read every authorship of the ~200 candidates (16k rows, ~8 ms at 42k works); with the
+  // works' ids in hand it reads just their authorships.
+  const cited = await db.query<{ id: number }>(CITED_WORK_IDS, [dois, titles]);
+  if (!cited.rows.length) return new Set();
+  const { rows } = await db.query<{ author_id: number }>(
+    'SELECT DISTINCT author_id FROM authorships WHERE work_id = ANY($1::int[]) AND author_id = ANY($2::int[])',
+    [cited.rows.map((r) => r.id), candidateIds],
+  );
   return new Set(rows.map((r) => r.author_id));
 }
 
