@@ -33,42 +33,6 @@ export async function candidateRows(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Affiliations an author stated: institution ids, and the names (raw strings, institutions'). */
-export interface StatedAffiliations {
-  institutionIds: number[];
-  names: string[];
-}
-
-/**
- * Every affiliation stated on each author's works of the last three years of their record (their
- * last publication year and the two before), all of a work's affiliations: a joint appointment's
- * second one, or the institution an author left last year, is a shared affiliation too. The
- * author's `recent_affiliation` keeps only the first affiliation of their latest work.
- */
-export async function recentAffiliations(
-  db: Queryable,
-  authorIds: readonly number[],
-): Promise<Map<number, StatedAffiliations>> {
-  if (!authorIds.length) return new Map();
-  const { rows } = await db.query<{ author_id: number; institution_ids: number[]; names: string[] }>(
-    `SELECT s.author_id,
-            array_remove(array_agg(DISTINCT x.institution_id), NULL) AS institution_ids,
-            array_remove(array_agg(DISTINCT x.name), NULL) AS names
-       FROM authorships s
-       JOIN authors a ON a.id = s.author_id
-       JOIN works w ON w.id = s.work_id
-       CROSS JOIN LATERAL (
-         SELECT NULL::int AS institution_id, unnest(s.raw_affiliations) AS name
-         UNION ALL
-         SELECT i.id, i.name FROM institutions i WHERE i.id = ANY(s.institution_ids)
-       ) x
-      WHERE s.author_id = ANY($1::int[]) AND w.publication_year >= a.last_publication_year - 2
-      GROUP BY s.author_id`,
-    [authorIds],
-  );
-  return new Map(rows.map((r) => [r.author_id, { institutionIds: r.institution_ids, names: r.names }]));
-}
-
 /** What the organization's own authors-group records say of a corpus author they are linked to. */
 export interface GroupRecordIds {
   emails: string[];

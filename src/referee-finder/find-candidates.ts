@@ -13,14 +13,12 @@ import {
   coauthorsOf,
   groupMembers,
   groupRecordIds,
-  recentAffiliations,
   referencedAuthors,
   sameOrcidAuthors,
   withRetractions,
   workSummaries,
   type CandidateRow,
   type GroupMembership,
-  type StatedAffiliations,
 } from './candidate-data.ts';
 import { manuscriptConcepts, sharedConcepts } from './concepts.ts';
 import { dbAuthorships } from './db-authorships.ts';
@@ -127,15 +125,12 @@ export async function findCandidatesWith(
   // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
   const sameAs = await sameOrcidAuthors(db, ids);
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauthIds, retractedIds, referencedIds, candidateAffs, manuscriptAffs] =
-    await Promise.all([
-      groupRecordIds(db, orgId, personIds),
-      coauthorsOf(db, manuscriptIds, personIds),
-      withRetractions(db, personIds),
-      referencedAuthors(db, manuscript.references, personIds),
-      recentAffiliations(db, personIds),
-      recentAffiliations(db, manuscriptIds),
-    ]);
+  const [fromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
+    groupRecordIds(db, orgId, personIds),
+    coauthorsOf(db, manuscriptIds, personIds),
+    withRetractions(db, personIds),
+    referencedAuthors(db, manuscript.references, personIds),
+  ]);
   const ofPerson = (found: Set<number>) =>
     new Set(ids.filter((id) => sameAs.get(id)!.some((x) => found.has(x))));
   const coauth = ofPerson(coauthIds);
@@ -161,16 +156,7 @@ export async function findCandidatesWith(
     })),
   );
   const manuscriptRows = await candidateRows(db, manuscriptIds);
-  const affConflict = affiliationConflicts(
-    manuscript,
-    [...manuscriptRows.values()],
-    [...manuscriptAffs.values()],
-  );
-  const statedBy = (id: number) =>
-    sameAs.get(id)!.flatMap((x) => {
-      const stated = candidateAffs.get(x);
-      return stated ? [stated] : [];
-    });
+  const affConflict = affiliationConflicts(manuscript, [...manuscriptRows.values()]);
 
   const kept: Array<{ author: RankedAuthor; row: CandidateRow; conflicts: Conflicts; email: string | null }> =
     [];
@@ -180,7 +166,7 @@ export async function findCandidatesWith(
     const email = emailsOf(author.authorId)[0] ?? null;
     const conflicts: Conflicts = {
       coauth_conflicts: { exists: coauth.has(author.authorId) },
-      aff_conflicts: { exists: affConflict(row, statedBy(author.authorId)) },
+      aff_conflicts: { exists: affConflict(row) },
       retracted_articles: { exists: retracted.has(author.authorId) },
       referenced_articles: { exists: referenced.has(author.authorId) },
       external_coi: { exists: flagged.has(author.authorId) },
@@ -225,49 +211,34 @@ type Conflicts = Pick<
 /**
  * Same institution as any manuscript author: by institution id where both sides know one, else by
  * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts).
- * Each side's affiliations: the most recent one, and every one stated in the last three years of
- * the record (recentAffiliations); the manuscript's authors also by what the upload gives.
  */
 function affiliationConflicts(
   manuscript: ManuscriptForRanking,
   manuscriptAuthors: CandidateRow[],
-  manuscriptStated: StatedAffiliations[],
-): (row: CandidateRow, stated: StatedAffiliations[]) => boolean {
-  const institutionIds = new Set([
-    ...manuscriptAuthors.map((r) => r.recent_institution_id).filter((id): id is number => id !== null),
-    ...manuscriptStated.flatMap((s) => s.institutionIds),
-  ]);
-  // Normalized once per distinct name: normalizing both names on each comparison (20 authors of a
-  // parsed PDF against every candidate in the pool) cost ~28 ms of CPU per upload.
-  const coreOf = new Map<string, string>();
-  const core = (name: string) => coreOf.get(name) ?? coreOf.set(name, affiliationCore(name)).get(name)!;
+): (row: CandidateRow) => boolean {
+  const institutionIds = new Set(
+    manuscriptAuthors.map((r) => r.recent_institution_id).filter((id): id is number => id !== null),
+  );
+  // Normalized once: normalizing both names on each comparison (20 authors of a parsed PDF against
+  // every candidate in the pool) cost ~28 ms of CPU per upload.
   const cores = [
     ...new Set(
       [
         ...manuscript.authors.map((a) => a.affiliation),
         ...manuscriptAuthors.flatMap((r) => [r.recent_affiliation, r.institution_name]),
-        ...manuscriptStated.flatMap((s) => s.names),
       ]
         .filter((n): n is string => !!n && n.trim() !== '')
-        .map(core),
+        .map(affiliationCore),
     ),
   ].filter(Boolean);
-  const matched = new Map<string, boolean>();
-  const matches = (name: string) => {
-    let m = matched.get(name);
-    if (m === undefined) {
-      const own = core(name);
-      m = own !== '' && cores.some((b) => affiliationCoresMatch(own, b));
-      matched.set(name, m);
-    }
-    return m;
-  };
-  return (row, stated) => {
-    const ids = [row.recent_institution_id, ...stated.flatMap((s) => s.institutionIds)];
-    if (ids.some((id) => id !== null && institutionIds.has(id))) return true;
+  return (row) => {
+    if (row.recent_institution_id !== null && institutionIds.has(row.recent_institution_id)) return true;
     if (cores.length === 0) return false;
-    const names = [row.recent_affiliation, row.institution_name, ...stated.flatMap((s) => s.names)];
-    return names.some((n) => !!n && matches(n));
+    const own = [row.recent_affiliation, row.institution_name].filter((n): n is string => !!n);
+    return own.some((a) => {
+      const core = affiliationCore(a);
+      return cores.some((b) => affiliationCoresMatch(core, b));
+    });
   };
 }
 

@@ -96,28 +96,6 @@ describe('conflicts of interest', () => {
     expect(clean.map((c) => c.name).sort()).toEqual(['Clara Clean', 'Gil Otheruni']);
   });
 
-  it('a shared affiliation counts from every affiliation of the last three years of a record', async () => {
-    const SPRINGFIELD = 'Department of Physics, University of Springfield, Springfield, USA';
-    const COLLEGE = 'Springfield College, Springfield, USA';
-    const { org, finder } = await setup([
-      // A joint appointment: the most recent affiliation is the first one stated, the college.
-      { authors: [{ name: 'Jo Jointappt', affiliation: [COLLEGE, SPRINGFIELD] }], year: 2023 },
-      // Moved to the college last year.
-      { authors: [{ name: 'Kim Moved', affiliation: SPRINGFIELD }], year: 2022 },
-      { authors: [{ name: 'Kim Moved', affiliation: COLLEGE }], year: 2023 },
-      // Left the university eight years before their latest work.
-      { authors: [{ name: 'Lou Longago', affiliation: SPRINGFIELD }], year: 2015 },
-      { authors: [{ name: 'Lou Longago', affiliation: COLLEGE }], year: 2023 },
-    ]);
-    const m = manuscript(org.id, {
-      authors: [author({ name: 'Zed Newcomer', affiliation: 'Univ. of Springfield' })],
-    });
-    const all = (await finder.find(m)).candidates;
-    expect(flags(byName(all, 'Jo Jointappt'))).toEqual(['aff_conflicts']);
-    expect(flags(byName(all, 'Kim Moved'))).toEqual(['aff_conflicts']);
-    expect(flags(byName(all, 'Lou Longago'))).toEqual([]);
-  });
-
   it('same-name trap: only the John Smith the evidence points to is excluded, and only his co-author flagged', async () => {
     const { ids, org, finder } = await setup([
       {

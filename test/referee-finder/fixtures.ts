@@ -24,8 +24,7 @@ export const OFF_TOPIC =
 export interface Person {
   name: string;
   orcid?: string;
-  /** Affiliations stated on the work (a joint appointment states two). */
-  affiliation?: string | string[];
+  affiliation?: string;
   institution?: { id: string; name: string };
 }
 
@@ -74,7 +73,7 @@ export async function buildCorpus(
           ? [{ id: p.institution.id, display_name: p.institution.name, country_code: 'US' }]
           : [],
         raw_author_name: p.name,
-        raw_affiliation_strings: p.affiliation ? [p.affiliation].flat() : [],
+        raw_affiliation_strings: p.affiliation ? [p.affiliation] : [],
       })),
     };
   });
