@@ -9,6 +9,14 @@ export function normalizeDoi(value: unknown): string | null {
   return match[0].replace(/[.,;]+$/, '').toLowerCase();
 }
 
+/**
+ * A reference's title, when it is long enough to look a work up by (title_key, migration 0034):
+ * at least 10 characters; shorter ones ("Editorial", "Reply") name too many works. Else null.
+ */
+export function matchableTitle(value: unknown): string | null {
+  return typeof value === 'string' && value.trim().length >= 10 ? value : null;
+}
+
 /** Any ORCID form → `0000-0002-1825-0097`; null when it is not one (checksum not enforced). */
 export function normalizeOrcid(value: unknown): string | null {
   if (typeof value !== 'string') return null;

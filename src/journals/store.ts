@@ -1,7 +1,7 @@
 // SQL of journal recommendation: the stored manuscript, facts about works and sources, the
 // organization's linked journals, and the corpus works a manuscript's references point to.
 import type { Queryable } from '../infra/db/index.ts';
-import { normalizeDoi } from '../corpus/ids.ts';
+import { matchableTitle, normalizeDoi } from '../corpus/ids.ts';
 import type { WorkFacts } from './rank-journals.ts';
 
 export interface StoredManuscript {
@@ -145,9 +145,7 @@ export async function citedWorks(
   references: StoredManuscript['references'],
 ): Promise<Array<{ workId: number; sourceId: number }>> {
   const dois = references.map((r) => normalizeDoi(r.doi));
-  const titles = references.map((r) =>
-    typeof r.title === 'string' && r.title.trim().length >= 10 ? r.title : null,
-  );
+  const titles = references.map((r) => matchableTitle(r.title));
   if (!dois.some(Boolean) && !titles.some(Boolean)) return [];
   const { rows } = await db.query<{ ord: string; id: number; source_id: number; by_doi: boolean }>(
     CITED_WORKS,
@@ -162,7 +160,8 @@ export async function citedWorks(
   }
   const seen = new Set<number>();
   const out: Array<{ workId: number; sourceId: number }> = [];
-  for (const [, f] of [...found].sort((a, b) => a[0] - b[0])) {
+  // In reference order: the rows come ordered by it, and a Map keeps insertion order.
+  for (const f of found.values()) {
     for (const r of f.byDoi.length > 0 ? f.byDoi : f.byTitle) {
       if (seen.has(r.id)) continue;
       seen.add(r.id);

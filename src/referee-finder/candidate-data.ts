@@ -1,7 +1,7 @@
 // What the finder reads about candidates once they are ranked: one query per kind of data for all
 // of them, never one per candidate.
 import type { Queryable } from '../infra/db/index.ts';
-import { normalizeDoi, normalizeOrcid } from '../corpus/ids.ts';
+import { matchableTitle, normalizeDoi, normalizeOrcid } from '../corpus/ids.ts';
 import type { ManuscriptReference } from './types.ts';
 
 export interface CandidateRow {
@@ -159,7 +159,8 @@ export async function referencedAuthors(
   for (const ref of references) {
     const doi = normalizeDoi(ref.doi);
     if (doi) dois.push(doi);
-    if (ref.title && ref.title.trim().length >= 10) titles.push(ref.title);
+    const title = matchableTitle(ref.title);
+    if (title) titles.push(title);
   }
   if ((!dois.length && !titles.length) || !candidateIds.length) return new Set();
   // Two steps: the planner cannot tell how many works a list of titles finds (a handful), so one
