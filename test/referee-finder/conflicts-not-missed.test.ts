@@ -130,6 +130,16 @@ async function candidatesFor(
   return (res.json() as { candidates: Candidate[] }).candidates;
 }
 
+/** A manuscript file with the upload's title and one reference, as its parse will find them. */
+function docxCiting(reference: string): FilePart[] {
+  const docx = makeDocx([
+    paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
+    paragraph('References', 'Heading1'),
+    paragraph(reference),
+  ]);
+  return [{ name: 'ms.docx', bytes: Buffer.from(docx) }];
+}
+
 function withName(candidates: Candidate[], name: string): Candidate {
   const found = candidates.find((c) => c.author_id === ids.authorId(name));
   if (!found) throw new Error(`${name} is not among the candidates`);
@@ -183,18 +193,13 @@ describe('conflicts are never missed', () => {
 
   it('a work cited by title is found whatever the punctuation, case and spacing of the reference', async () => {
     const org = await createTestOrg(t);
-    const docx = makeDocx([
-      paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
-      paragraph('References', 'Heading1'),
-      paragraph(
-        '[1] H. Hyphencited. Graph transformers \u2014 message passing over molecular conformers. ' +
-          'Journal of Chemistry, 14(1):1-20, 2022.',
-      ),
-    ]);
     const candidates = await candidatesFor(
       org.apiKey,
       { origin_id: 'ms-punctuated', author1_name: 'Nobody Incorpus' },
-      [{ name: 'ms.docx', bytes: Buffer.from(docx) }],
+      docxCiting(
+        '[1] H. Hyphencited. Graph transformers \u2014 message passing over molecular conformers. ' +
+          'Journal of Chemistry, 14(1):1-20, 2022.',
+      ),
     );
     expect(withName(candidates, 'Hana Hyphencited').referenced_articles.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').referenced_articles.exists).toBe(false);
@@ -205,11 +210,6 @@ describe('conflicts are never missed', () => {
     // Gia's email is known only to the organization's record, linked to one of her two ids.
     await groupRecord(org.id, 'Gia Twice', [], ['gia@lab.example']);
     await importCoi(org.id, [`*,${ids.authorId('Flo Twice #2')}`, '*,gia@lab.example']);
-    const docx = makeDocx([
-      paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
-      paragraph('References', 'Heading1'),
-      paragraph('[1] P. Twice. Graph networks for molecules. Chemistry Letters, 2021. doi:10.9999/PIP.1'),
-    ]);
     const candidates = await candidatesFor(
       org.apiKey,
       {
@@ -220,7 +220,7 @@ describe('conflicts are never missed', () => {
         author2_name: 'Lev Linked',
         author2_aff: 'Univ. of Lisbon',
       },
-      [{ name: 'ms.docx', bytes: Buffer.from(docx) }],
+      docxCiting('[1] P. Twice. Graph networks for molecules. Chemistry Letters, 2021. doi:10.9999/PIP.1'),
     );
     const having = (orcid: string) => candidates.filter((c) => c.orcid === orcid);
     // Both ids of each person are candidates, and both carry the person's conflicts.
