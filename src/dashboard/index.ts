@@ -1,0 +1,27 @@
+// The integrations dashboard at /dashboard/: every page registered by name (docs/dashboard.md).
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import { registerDashboardFramework } from './framework.ts';
+import { registerSignInPages } from './pages/sign-in.ts';
+import { registerHomePage } from './pages/home.ts';
+
+const STYLESHEET = readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8');
+
+export async function registerDashboard(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.decorate('dashboardRoutes', []);
+  await app.register(
+    async (scope) => {
+      registerDashboardFramework(scope, ctx);
+      scope.get('/assets/dashboard.css', { schema: { hide: true } }, async (_request, reply) =>
+        reply
+          .type('text/css; charset=utf-8')
+          .header('cache-control', 'public, max-age=3600')
+          .send(STYLESHEET),
+      );
+      registerSignInPages(scope, ctx);
+      registerHomePage(scope, ctx);
+    },
+    { prefix: '/dashboard' },
+  );
+}
