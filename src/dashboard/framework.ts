@@ -223,7 +223,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       back &&
       request.method === 'POST' &&
       request.dashboardSession &&
-      [400, 404, 409].includes(appError.status)
+      [400, 409].includes(appError.status)
     ) {
       return redirectTo(ctx, request, reply, back(request), { kind: 'error', message: appError.message });
     }

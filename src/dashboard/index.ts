@@ -5,6 +5,12 @@ import type { AppContext } from '../app-context.ts';
 import { registerDashboardFramework } from './framework.ts';
 import { registerSignInPages } from './pages/sign-in.ts';
 import { registerHomePage } from './pages/home.ts';
+import { registerSettingsPages } from './pages/settings.ts';
+import { registerApiKeyPages } from './pages/api-keys.ts';
+import { registerUserPages } from './pages/users.ts';
+import { registerCustomFieldPages } from './pages/custom-fields.ts';
+import { registerAuthorsGroupPages } from './pages/authors-groups.ts';
+import { registerFolderPages } from './pages/folders.ts';
 
 const STYLESHEET = readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8');
 
@@ -21,6 +27,12 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
       );
       registerSignInPages(scope, ctx);
       registerHomePage(scope, ctx);
+      registerSettingsPages(scope, ctx);
+      registerApiKeyPages(scope, ctx);
+      registerUserPages(scope, ctx);
+      registerCustomFieldPages(scope, ctx);
+      registerAuthorsGroupPages(scope, ctx);
+      registerFolderPages(scope, ctx);
     },
     { prefix: '/dashboard' },
   );
