@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { can, ROLES, type Role } from '../../src/users/roles.ts';
+import { can, ROLES, type Action, type Role } from '../../src/users/roles.ts';
 import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
@@ -80,8 +80,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-function routes(): DashboardRouteInfo[] {
-  return t.app.dashboardRoutes.filter((r) => r.action !== 'public');
+type SignedInRoute = DashboardRouteInfo & { action: Action };
+
+function routes(): SignedInRoute[] {
+  return t.app.dashboardRoutes.filter((r): r is SignedInRoute => r.action !== 'public');
 }
 
 async function call(session: InjectSession, route: DashboardRouteInfo, url: string) {

@@ -75,3 +75,12 @@ export async function expectAccessible(page: Page): Promise<void> {
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${page.url()}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
 }
+
+/**
+ * With DASHBOARD_SCREENSHOTS=<dir> set, saves a PNG of the page there (how docs/dashboard/ is made:
+ * `DASHBOARD_SCREENSHOTS=docs/dashboard npx vitest run test/dashboard/pages.browser.test.ts`).
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.DASHBOARD_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}

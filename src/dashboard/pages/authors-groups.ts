@@ -494,8 +494,8 @@ async function linkedAuthorView(ctx: AppContext, stored: StoredGroupAuthor): Pro
       : null;
   return html`<p>
       Linked${how ? html` ${how}` : null} to
-      <a href="/authors/${author.id}">${author.name}</a> (${author.articles_count} articles, h-index
-      ${author.h_index}).
+      <a href="/authors/${author.id}">${author.name}</a> (${author.articles_count}
+      ${author.articles_count === 1 ? 'article' : 'articles'}, h-index ${author.h_index}).
     </p>
     ${
       author.last_articles.length > 0

@@ -121,7 +121,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
               ? html`<h2>Add a field</h2>
                   <form method="post" action="/dashboard/custom-fields/" class="stack">
                     ${csrfField(request)}
-                    <label for="owner">For</label>
+                    <label for="owner">Owner</label>
                     <select id="owner" name="owner">
                       ${OWNERS.map((o) => html`<option value="${o}">${OWNER_LABELS[o]}</option>`)}
                     </select>
