@@ -181,10 +181,9 @@ describe('pages', () => {
     expect(html`<p title="${name}">${name}</p>`.value).toBe(
       '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>',
     );
-    expect(
-      html`<ul>
-        ${['<a>', html`<li>b</li>`, null, false]}
-      </ul>`.value,
-    ).toBe('<ul>&lt;a&gt;<li>b</li></ul>');
+    const list = html`<ul>
+      ${['<a>', html`<li>b</li>`, null, false]}
+    </ul>`.value;
+    expect(list.replace(/\s+/g, '')).toBe('<ul>&lt;a&gt;<li>b</li></ul>');
   });
 });
