@@ -24,4 +24,9 @@ export function registerUserCli(program: Program, run: RunCommand): void {
     .description('Disable a user and end their sessions')
     .requiredOption('--user <id>', 'user id', intOption)
     .action((o: { user: number }) => run('user disable', o));
+  user
+    .command('password')
+    .description('Give a user a new one-time password (to be changed at next sign-in) and end their sessions')
+    .requiredOption('--user <id>', 'user id', intOption)
+    .action((o: { user: number }) => run('user password', o));
 }

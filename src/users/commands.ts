@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/command.ts';
-import { createUser, disableUser, listUsers, setUserRole, type User } from './users.ts';
+import { createUser, disableUser, listUsers, resetPassword, setUserRole, type User } from './users.ts';
 
 /** A user as the CLI prints it (org_id, as `user create --org` names it). */
 function shown(user: User) {
@@ -49,4 +49,18 @@ export const userDisable = defineCommand({
   },
 });
 
-export const userCommands = [userCreate, userList, userRole, userDisable];
+export const userPassword = defineCommand({
+  name: 'user password',
+  async run(ctx, args: { user: number }) {
+    const user = await resetPassword(ctx.db, args.user);
+    return {
+      id: user.id,
+      email: user.email,
+      role: user.role,
+      org_id: user.organization_id,
+      password: user.password,
+    };
+  },
+});
+
+export const userCommands = [userCreate, userList, userRole, userDisable, userPassword];

@@ -139,3 +139,26 @@ export async function changePassword(
     input.keepSession,
   ]);
 }
+
+/** Gives a user a new generated one-time password (to be changed at next sign-in) and ends their sessions. */
+export async function resetPassword(
+  db: Queryable,
+  id: number,
+  organizationId?: number,
+): Promise<User & { password: string }> {
+  await requireUser(db, id, organizationId);
+  const password = generatePassword();
+  const { rows } = await db.query<User>(
+    `UPDATE users SET password_hash = $2, must_change_password = true WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, await hashPassword(password)],
+  );
+  await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [id]);
+  return { ...rows[0]!, password };
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<User | null> {
+  const { rows } = await db.query<User>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [
+    email.trim(),
+  ]);
+  return rows[0] ?? null;
+}
