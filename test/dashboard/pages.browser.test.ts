@@ -100,7 +100,6 @@ describe('integrations admin', () => {
     const key = (await page.getByTestId('new-key').textContent())!.trim();
     expect(key).toMatch(/^rm_[a-f0-9]{16}_/);
     await expectAccessible(page);
-    await screenshot(page, 'api-keys');
 
     expect((await uploadAs(key, 'key-1')).statusCode).toBe(200);
     await go(page, '/dashboard/api-keys/');
@@ -267,7 +266,6 @@ describe('editor', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     expect(await page.locator('caption').textContent()).toContain('1 record matching');
     await expectAccessible(page);
-    await screenshot(page, 'group');
     await page.getByRole('link', { name: 'Zed Renamed' }).click();
     await page.getByRole('button', { name: 'Delete record' }).click();
     expect(await flash(page)).toBe('The record was deleted.');
