@@ -17,6 +17,7 @@ import { registerSystemRoutes } from './system/routes.ts';
 import { registerExternalApi } from './external-api.ts';
 import { openWorkIndex } from './retrieval/db-work-index.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
+import { registerDashboard } from './dashboard/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +48,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: true } },
     forceCloseConnections: 'idle',
     frameworkErrors,
+    // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies are then Secure).
+    trustProxy: config.trustProxy,
   });
 
   const index = await openWorkIndex(db, {
@@ -87,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerSystemRoutes(app, ctx);
   registerCorpusPages(app, ctx);
+  await registerDashboard(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(

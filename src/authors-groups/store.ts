@@ -188,3 +188,83 @@ export async function deleteGroupAuthor(db: Database, key: GroupAuthorKey): Prom
   );
   return rowCount > 0;
 }
+
+export interface GroupWithCount extends AuthorsGroup {
+  authors: number;
+}
+
+export async function listGroupsWithCounts(db: Queryable, organizationId: number): Promise<GroupWithCount[]> {
+  const { rows } = await db.query<GroupWithCount>(
+    `SELECT g.id AS group_id, g.name,
+            (SELECT count(*)::integer FROM group_authors a WHERE a.group_id = g.id) AS authors
+       FROM authors_groups g WHERE g.organization_id = $1 ORDER BY g.id`,
+    [organizationId],
+  );
+  return rows;
+}
+
+/** The organization's group of that id; another organization's is "not found". */
+export async function requireGroup(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+): Promise<AuthorsGroup> {
+  const { rows } = await db.query<AuthorsGroup>(
+    'SELECT id AS group_id, name FROM authors_groups WHERE id = $1 AND organization_id = $2',
+    [groupId, organizationId],
+  );
+  if (!rows[0]) throw errors.notFound(`Authors group ${groupId}`);
+  return rows[0];
+}
+
+export interface GroupAuthorListItem {
+  client_id: string;
+  name: string;
+  emails: string[] | null;
+  linked_author_id: number | null;
+}
+
+/**
+ * A page of a group's authors, by name; `search` matches a part of the name, the client id or an
+ * email, ignoring case.
+ */
+export async function listGroupAuthors(
+  db: Queryable,
+  key: { organizationId: number; groupId: number },
+  options: { search: string; limit: number; offset: number },
+): Promise<{ total: number; authors: GroupAuthorListItem[] }> {
+  const pattern = `%${options.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = `organization_id = $1 AND group_id = $2
+     AND ($3 = '%%' OR name ILIKE $3 OR client_id ILIKE $3 OR array_to_string(emails, ' ') ILIKE $3)`;
+  const params = [key.organizationId, key.groupId, pattern];
+  const total = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
+    params,
+  );
+  const { rows } = await db.query<GroupAuthorListItem>(
+    `SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
+      ORDER BY lower(name), client_id LIMIT $4 OFFSET $5`,
+    [...params, options.limit, options.offset],
+  );
+  return { total: total.rows[0]!.n, authors: rows };
+}
+
+/**
+ * The limits of a record written from a form (the API's request schema states the same ones for
+ * JSON bodies, src/authors-groups/schemas.ts): a client id of 1-256 characters without NUL, a name
+ * of 1-1000, lists of at most 1000 items of at most 2000 characters.
+ */
+export function checkRecordLimits(clientId: string, record: GroupAuthorRecord): void {
+  if (clientId.length < 1 || clientId.length > 256 || clientId.includes('\u0000')) {
+    throw errors.validation('The client id must have 1 to 256 characters');
+  }
+  if (record.name.trim().length < 1 || record.name.length > 1000) {
+    throw errors.validation('The name must have 1 to 1000 characters');
+  }
+  for (const key of ['emails', 'orcids', 'articles', 'affiliations'] as const) {
+    const items = record[key] ?? [];
+    if (items.length > 1000 || items.some((item) => item.length > 2000)) {
+      throw errors.validation(`At most 1000 ${key} of at most 2000 characters each`);
+    }
+  }
+}

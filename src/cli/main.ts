@@ -14,6 +14,7 @@ import { registerRefereeFinderCli } from '../referee-finder/cli.ts';
 import { registerParsingCli } from '../parsing/cli.ts';
 import { registerFolderCli } from '../folders/cli.ts';
 import { registerManuscriptCli } from '../manuscripts/cli.ts';
+import { registerUserCli } from '../users/cli.ts';
 
 function makeRunner(getConfig: () => Config): RunCommand {
   return async (name, args) => {
@@ -60,6 +61,7 @@ export function buildProgram(getConfig: () => Config): Program {
   registerParsingCli(program, getConfig);
   registerFolderCli(program, run);
   registerManuscriptCli(program, run);
+  registerUserCli(program, run);
   return program;
 }
 

@@ -9,6 +9,7 @@ import { folderCommands } from '../folders/commands.ts';
 import { manuscriptCommands } from '../manuscripts/commands.ts';
 import { corpusCommands } from '../corpus/commands.ts';
 import { refereeFinderCommands } from '../referee-finder/commands.ts';
+import { userCommands } from '../users/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
 const commands: Command<any, unknown>[] = [
@@ -21,6 +22,7 @@ const commands: Command<any, unknown>[] = [
   ...manuscriptCommands,
   ...corpusCommands,
   ...refereeFinderCommands,
+  ...userCommands,
 ];
 
 const byName = new Map(commands.map((c) => [c.name, c]));

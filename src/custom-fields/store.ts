@@ -135,26 +135,36 @@ function assemble(fields: FieldRow[], options: OptionRow[]): Array<CustomField &
   }));
 }
 
-async function fieldRow(db: Queryable, apiId: string): Promise<FieldRow | null> {
+/** The field's row; with `organizationId`, only that organization's (another's is "not found"). */
+async function fieldRow(db: Queryable, apiId: string, organizationId?: number): Promise<FieldRow | null> {
   if (!isUuid(apiId)) return null;
   const { rows } = await db.query<FieldRow>(
     `SELECT api_id::text, organization_id, owner, data_kind, name, description
-       FROM custom_fields WHERE api_id = $1`,
-    [apiId],
+       FROM custom_fields WHERE api_id = $1 AND ($2::integer IS NULL OR organization_id = $2)`,
+    [apiId, organizationId ?? null],
   );
   return rows[0] ?? null;
 }
 
 export async function requireCustomField(db: Queryable, apiId: string): Promise<CustomField> {
-  const row = await fieldRow(db, apiId);
+  const { owner: _owner, ...field } = await requireOwnedCustomField(db, apiId);
+  return field;
+}
+
+/** The field with its owner; with `organizationId`, only that organization's (another's is "not found"). */
+export async function requireOwnedCustomField(
+  db: Queryable,
+  apiId: string,
+  organizationId?: number,
+): Promise<CustomField & { owner: Owner }> {
+  const row = await fieldRow(db, apiId, organizationId);
   if (!row) throw errors.notFound(`Custom field ${apiId}`);
   const { rows } = await db.query<OptionRow>(
     `SELECT api_id::text, field::text, option FROM custom_field_options
       WHERE field = $1 ORDER BY "order", api_id`,
     [apiId],
   );
-  const { owner: _owner, ...field } = assemble([row], rows)[0]!;
-  return field;
+  return assemble([row], rows)[0]!;
 }
 
 export async function listCustomFields(db: Queryable, organizationId: number): Promise<CustomFieldsByOwner> {
@@ -186,8 +196,9 @@ export async function updateCustomField(
   db: Database,
   apiId: string,
   changes: CustomFieldChanges,
+  organizationId?: number,
 ): Promise<CustomField> {
-  const row = await fieldRow(db, apiId);
+  const row = await fieldRow(db, apiId, organizationId);
   if (!row) throw errors.notFound(`Custom field ${apiId}`);
   const adding = checkOptions(changes.addOptions ?? []);
   const removing = [...new Set((changes.removeOptions ?? []).map((id) => id.toLowerCase()))];
@@ -258,8 +269,8 @@ async function forgetOptionValues(tx: Queryable, field: FieldRow, optionId: stri
   }
 }
 
-export async function deleteCustomField(db: Database, apiId: string): Promise<void> {
-  const row = await fieldRow(db, apiId);
+export async function deleteCustomField(db: Database, apiId: string, organizationId?: number): Promise<void> {
+  const row = await fieldRow(db, apiId, organizationId);
   if (!row) throw errors.notFound(`Custom field ${apiId}`);
   await db.transaction(async (tx) => {
     await tx.query('DELETE FROM custom_fields WHERE api_id = $1', [apiId]);

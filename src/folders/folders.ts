@@ -1,6 +1,7 @@
 // Folders of an organization and their referee finder settings. A folder is created by the first
 // upload (or CLI call) that names it; the upsert makes concurrent creators agree on one row.
 import type { Queryable } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
 import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
 import { findOrganizationGroups } from './groups.ts';
 
@@ -72,4 +73,67 @@ export async function saveFolderSettings(
        effect = EXCLUDED.effect, boost_multiplier = EXCLUDED.boost_multiplier, updated_at = now()`,
     [folderId, input.groupIds, input.effect, input.boostMultiplier],
   );
+}
+
+/**
+ * The rules of a folder's settings, for every way they are set (CLI, dashboard): a known effect, a
+ * multiplier with `boost` only (greater than 0, at most 1000), and only the organization's own groups
+ * (another organization's group id is refused like a missing one).
+ */
+export async function checkFolderSettings(
+  db: Queryable,
+  organizationId: number,
+  input: { groupIds: readonly number[]; effect: string; boostMultiplier: number | null },
+): Promise<FolderSettingsInput> {
+  if (!isGroupsEffect(input.effect))
+    throw errors.validation('The effect must be highlight, limit_to or boost');
+  const boost = input.boostMultiplier;
+  if (input.effect !== 'boost' && boost !== null) {
+    throw errors.validation('A boost multiplier applies only with the boost effect');
+  }
+  if (input.effect === 'boost' && (boost === null || !(boost > 0) || boost > 1000)) {
+    throw errors.validation('The boost effect needs a multiplier greater than 0 and at most 1000');
+  }
+  const groupIds = [...new Set(input.groupIds)];
+  const own = await findOrganizationGroups(db, organizationId, groupIds);
+  const missing = groupIds.filter((id) => !own.some((g) => g.id === id));
+  if (missing.length > 0) {
+    throw errors.notFound(`Authors group ${missing.join(', ')} of organization ${organizationId}`);
+  }
+  return { groupIds, effect: input.effect, boostMultiplier: boost };
+}
+
+export interface FolderRow {
+  id: number;
+  name: string;
+  authors_group_ids: number[];
+  effect: GroupsEffect | null;
+  boost_multiplier: number | null;
+  journals: number;
+}
+
+const FOLDER_ROWS = `
+  SELECT f.id, f.name, coalesce(s.authors_group_ids, '{}') AS authors_group_ids, s.effect, s.boost_multiplier,
+         (SELECT count(*)::integer FROM journal_links l WHERE l.folder_id = f.id) AS journals
+    FROM folders f LEFT JOIN folder_referee_settings s ON s.folder_id = f.id`;
+
+export async function listFolders(db: Queryable, organizationId: number): Promise<FolderRow[]> {
+  const { rows } = await db.query<FolderRow>(`${FOLDER_ROWS} WHERE f.organization_id = $1 ORDER BY f.name`, [
+    organizationId,
+  ]);
+  return rows;
+}
+
+/** The organization's folder of that id; another organization's is "not found". */
+export async function requireFolder(
+  db: Queryable,
+  organizationId: number,
+  folderId: number,
+): Promise<FolderRow> {
+  const { rows } = await db.query<FolderRow>(`${FOLDER_ROWS} WHERE f.organization_id = $1 AND f.id = $2`, [
+    organizationId,
+    folderId,
+  ]);
+  if (!rows[0]) throw errors.notFound(`Folder ${folderId}`);
+  return rows[0];
 }

@@ -24,6 +24,29 @@ export interface Config {
   /** Create a demo organization (and load the demo corpus) on first start. */
   demo: boolean;
   parsing: ParsingLimits;
+  /** Trust X-Forwarded-Proto and X-Forwarded-For from a reverse proxy (TLS ends there). */
+  trustProxy: boolean;
+  dashboard: DashboardConfig;
+}
+
+export interface DashboardConfig {
+  /** How long a dashboard session lasts after sign-in. */
+  sessionTtlMs: number;
+  login: LoginThrottleConfig;
+}
+
+/** How failed sign-ins slow down and then are refused (src/users/login-throttle.ts). */
+export interface LoginThrottleConfig {
+  /** Failures counted over this window. */
+  windowMs: number;
+  /** Failures of an account answered at full speed; each one past it doubles the delay. */
+  freeFailures: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Failures in the window after which an account is refused until the window has passed. */
+  accountLimit: number;
+  /** Same for one client address (higher: several people may share an address). */
+  addressLimit: number;
 }
 
 export interface ParsingLimits {
@@ -105,6 +128,18 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       maxDocxUncompressedBytes: intVar(env, 'PARSE_MAX_DOCX_BYTES', 200 * 1024 * 1024, 1024, 1024 ** 3 * 4),
       timeoutMs: intVar(env, 'PARSE_TIMEOUT_MS', 20_000, 100, 600_000),
       workers: intVar(env, 'PARSE_WORKERS', 2, 1, 64),
+    },
+    trustProxy: boolVar(env, 'TRUST_PROXY', false),
+    dashboard: {
+      sessionTtlMs: intVar(env, 'DASHBOARD_SESSION_TTL_MS', 8 * 3_600_000, 60_000, 30 * 24 * 3_600_000),
+      login: {
+        windowMs: 15 * 60_000,
+        freeFailures: 3,
+        baseDelayMs: 500,
+        maxDelayMs: 8_000,
+        accountLimit: 10,
+        addressLimit: 50,
+      },
     },
   };
 }

@@ -1,6 +1,6 @@
 // Linking journals (corpus sources) to an organization's folders: the account manager's job in the
 // spec, done here by the CLI. One folder per journal per organization; linking again moves it.
-import type { Database } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { ensureFolder } from '../folders/folders.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
@@ -84,6 +84,24 @@ export async function listLinks(db: Database, organizationId: number): Promise<L
        FROM journal_links l JOIN sources s ON s.id = l.source_id JOIN folders f ON f.id = l.folder_id
       WHERE l.organization_id = $1 ORDER BY f.name, s.title`,
     [organizationId],
+  );
+  return rows;
+}
+
+export interface SourceMatch {
+  id: number;
+  title: string;
+  publisher: string | null;
+  works: number;
+}
+
+/** Journals of the corpus whose title holds `text` (ignoring case), the largest first: what an account manager links. */
+export async function searchSources(db: Queryable, text: string, limit: number): Promise<SourceMatch[]> {
+  const pattern = `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await db.query<SourceMatch>(
+    `SELECT s.id, s.title, s.publisher, (SELECT count(*)::integer FROM works w WHERE w.source_id = s.id) AS works
+       FROM sources s WHERE s.title ILIKE $1 ORDER BY works DESC, s.title LIMIT $2`,
+    [pattern, limit],
   );
   return rows;
 }

@@ -51,6 +51,38 @@ async function findKey(db: Queryable, key: string): Promise<KeyRow | null> {
   return stored.length === given.length && timingSafeEqual(stored, given) ? row : null;
 }
 
+export interface ApiKeySummary {
+  id: number;
+  /** The public part that starts the key (rm_<key_id>_…): enough to tell keys apart, useless alone. */
+  key_id: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const UTC = `'YYYY-MM-DD HH24:MI "UTC"'`;
+
+/** The organization's keys, newest first, without anything that could authenticate. */
+export async function listApiKeys(db: Queryable, organizationId: number): Promise<ApiKeySummary[]> {
+  const { rows } = await db.query<ApiKeySummary>(
+    `SELECT id, key_id, to_char(created_at AT TIME ZONE 'UTC', ${UTC}) AS created_at,
+            to_char(last_used_at AT TIME ZONE 'UTC', ${UTC}) AS last_used_at,
+            to_char(revoked_at AT TIME ZONE 'UTC', ${UTC}) AS revoked_at
+       FROM api_keys WHERE organization_id = $1 ORDER BY revoked_at IS NOT NULL, id DESC`,
+    [organizationId],
+  );
+  return rows;
+}
+
+/** Revokes one of the organization's keys by its row id (the dashboard never holds the secret). */
+export async function revokeApiKeyById(db: Queryable, organizationId: number, id: number): Promise<void> {
+  const { rowCount } = await db.query(
+    'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND organization_id = $2',
+    [id, organizationId],
+  );
+  if (rowCount === 0) throw errors.notFound(`API key ${id}`);
+}
+
 export interface Tenant {
   organization: Organization;
 }
@@ -86,6 +118,12 @@ export class ApiKeyVerifier {
     );
     const organization = rows[0];
     if (!organization) throw errors.invalidApiKey();
+    // Here, on a cache miss, so that a busy key costs this write at most once a minute.
+    await this.db.query(
+      `UPDATE api_keys SET last_used_at = now()
+        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [found.id],
+    );
     if (this.ttlMs > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(cacheKey, { organization, expires: now + this.ttlMs });

@@ -4,6 +4,9 @@ import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/index.ts';
 import { createOrganization } from '../organizations/organizations.ts';
 import { loadDemoCorpusInBackground } from '../corpus/demo-corpus.ts';
+import { createUser, findUserByEmail } from '../users/users.ts';
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.refmatch.example';
 
 export async function ensureDemo(
   db: Database,
@@ -28,6 +31,7 @@ async function ensureDemoOrganization(
     out(
       `Demo organization: id ${existing.rows[0].id}. New key: npx refmatch key create --org ${existing.rows[0].id}`,
     );
+    await ensureDemoAdmin(db, existing.rows[0].id, url, out);
     return;
   }
   const org = await createOrganization(db, {
@@ -40,4 +44,24 @@ async function ensureDemoOrganization(
   out(`  ${org.api_key}`);
   out('Try it:');
   out(`  curl -s -H 'X-ApiKey: ${org.api_key}' ${url}/api/external/custom-fields/all/`);
+  await ensureDemoAdmin(db, org.id, url, out);
+}
+
+/** The demo organization's integrations admin, so the dashboard can be tried at once. */
+export async function ensureDemoAdmin(
+  db: Database,
+  organizationId: number,
+  url: string,
+  out: (line: string) => void,
+): Promise<void> {
+  const existing = await findUserByEmail(db, DEMO_ADMIN_EMAIL);
+  if (existing) {
+    out(`Dashboard: ${url}/dashboard/ (sign in as ${DEMO_ADMIN_EMAIL}).`);
+    out(`  Lost the password? npx refmatch user password --user ${existing.id}`);
+    return;
+  }
+  const admin = await createUser(db, { organizationId, email: DEMO_ADMIN_EMAIL, role: 'integrations_admin' });
+  out(`Dashboard: ${url}/dashboard/ — sign in as the demo organization's integrations admin:`);
+  out(`  Email: ${admin.email}`);
+  out(`  One-time password (choose your own at first sign-in): ${admin.password}`);
 }

@@ -192,4 +192,59 @@ describe('refmatch CLI on the embedded database', () => {
     const orgs = json<Array<{ name: string }>>(await cli('org', 'list'));
     expect(orgs.map((o) => o.name)).toEqual(['Acme Press', 'Beta Journal']);
   }, 600_000);
+
+  it('user create prints a one-time password; list, role and disable print the user', async () => {
+    const org = json<Org>(await cli('org', 'create', '--name', 'Gamma Review'));
+    const created = json<Record<string, unknown>>(
+      await cli('user', 'create', '--org', String(org.id), '--email', 'Ed@Example.org', '--role', 'editor'),
+    );
+    expect(created).toEqual({
+      id: expect.any(Number),
+      email: 'Ed@Example.org',
+      role: 'editor',
+      org_id: org.id,
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+    });
+    const duplicate = await cli(
+      'user',
+      'create',
+      '--org',
+      String(org.id),
+      '--email',
+      'ed@example.org',
+      '--role',
+      'viewer',
+    );
+    expect(JSON.parse(duplicate.stderr)).toEqual({
+      error: { code: 'conflict', message: expect.any(String) },
+    });
+    const badRole = await cli(
+      'user',
+      'create',
+      '--org',
+      String(org.id),
+      '--email',
+      'x@example.org',
+      '--role',
+      'owner',
+    );
+    expect(JSON.parse(badRole.stderr).error.code).toBe('validation_failed');
+
+    const user = { id: created.id, email: 'Ed@Example.org', org_id: org.id, created_at: expect.any(String) };
+    expect(json(await cli('user', 'list', '--org', String(org.id)))).toEqual([
+      { ...user, role: 'editor', must_change_password: true, disabled: false },
+    ]);
+    expect(json(await cli('user', 'role', '--user', String(created.id), '--role', 'viewer'))).toEqual({
+      ...user,
+      role: 'viewer',
+      must_change_password: true,
+      disabled: false,
+    });
+    expect(json(await cli('user', 'disable', '--user', String(created.id)))).toEqual({
+      ...user,
+      role: 'viewer',
+      must_change_password: true,
+      disabled: true,
+    });
+  }, 600_000);
 });

@@ -1,0 +1,50 @@
+// Reading and writing the dashboard's two cookies (the session, and the sign-in form's CSRF token).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const SESSION_COOKIE = 'rm_session';
+export const LOGIN_CSRF_COOKIE = 'rm_login_csrf';
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site form posts), Path=/dashboard,
+ * and Secure when the request came over TLS (directly, or through a proxy trusted by TRUST_PROXY).
+ */
+export function setCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+): void {
+  const attributes = [
+    `${name}=${encodeURIComponent(value)}`,
+    'Path=/dashboard',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
+  if (request.protocol === 'https') attributes.push('Secure');
+  const previous = reply.getHeader('set-cookie');
+  const list =
+    previous === undefined ? [] : Array.isArray(previous) ? previous.map(String) : [String(previous)];
+  void reply.header('set-cookie', [...list, attributes.join('; ')]);
+}
+
+export function clearCookie(request: FastifyRequest, reply: FastifyReply, name: string): void {
+  setCookie(request, reply, name, '', 0);
+}

@@ -1,0 +1,254 @@
+// The dashboard's request pipeline, shared by every page (docs/dashboard.md):
+//   session from the cookie (onRequest) -> after the body is parsed, before it is validated: signed in? -> password change pending? -> role may do the route's
+//   action (the one table in src/users/roles.ts)? -> CSRF token of a form post -> handler.
+// Pages declare a route with `dashboardRoute`, write HTML with `html`, and answer with `renderPage`
+// or `redirectTo`. Errors become an HTML page with the real status, or, for a form post that names
+// where its form lives (`back`), the message shown on that page.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { AppError, toAppError } from '../infra/errors.ts';
+import { can, type Action } from '../users/roles.ts';
+import { findSession, setFlash, type Flash, type Session } from '../users/sessions.ts';
+import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, readCookie } from './cookies.ts';
+import { html, type Html } from './html.ts';
+import { layout } from './layout.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dashboardSession: Session | null;
+  }
+  interface FastifyContextConfig {
+    dashboard?: RouteRule;
+  }
+  interface FastifyInstance {
+    /** Every dashboard route with the action it needs: what the permission-matrix test walks. */
+    dashboardRoutes: DashboardRouteInfo[];
+  }
+}
+
+interface RouteRule {
+  action: Action | 'public';
+  back?: (request: FastifyRequest) => string;
+  whilePasswordExpired?: boolean;
+}
+
+export interface DashboardRouteInfo {
+  method: 'GET' | 'POST';
+  url: string;
+  action: Action | 'public';
+}
+
+export interface DashboardRoute {
+  method: 'GET' | 'POST';
+  /** Under /dashboard, e.g. '/groups/:groupId/'. */
+  url: string;
+  /** What the route does, checked against the role's permissions; 'public' only for signing in. */
+  action: Action | 'public';
+  schema?: Pick<FastifySchema, 'params' | 'querystring' | 'body'>;
+  /** For a form post: the page its form is on, where a rejected value's message is shown. */
+  back?: (request: FastifyRequest) => string;
+  /** Reachable while the user must still replace a generated password (the password page, sign-out). */
+  whilePasswordExpired?: boolean;
+  handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+const HtmlPage = Type.String({ description: 'An HTML page' });
+const Redirect = Type.Null({ description: 'See Other: the Location header names the next page' });
+
+export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): void {
+  scope.route({
+    method: route.method,
+    url: route.url,
+    schema: {
+      ...route.schema,
+      hide: true,
+      response: { 200: HtmlPage, 303: Redirect, '4xx': HtmlPage },
+    },
+    config: {
+      dashboard: {
+        action: route.action,
+        ...(route.back ? { back: route.back } : {}),
+        ...(route.whilePasswordExpired ? { whilePasswordExpired: true } : {}),
+      },
+    },
+    handler: route.handler,
+  });
+}
+
+/** The signed-in session of a request to a route that is not public. */
+export function sessionOf(request: FastifyRequest): Session {
+  if (!request.dashboardSession) throw new Error('dashboard route reached without a session');
+  return request.dashboardSession;
+}
+
+/** The organization every query of the request is scoped to. */
+export function orgOf(request: FastifyRequest): number {
+  return sessionOf(request).user.organizationId;
+}
+
+export function mayDo(request: FastifyRequest, action: Action): boolean {
+  const session = request.dashboardSession;
+  return session !== null && can(session.user.role, action);
+}
+
+/** The hidden field every form posts: the session's CSRF token. */
+export function csrfField(request: FastifyRequest): Html {
+  return html`<input type="hidden" name="_csrf" value="${sessionOf(request).csrfToken}" />`;
+}
+
+export interface PageInput {
+  title: string;
+  body: Html;
+  status?: number;
+}
+
+/** Answers with the page in the layout; shows (and clears) the outcome of the last form. */
+export async function renderPage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: PageInput,
+): Promise<string> {
+  const session = request.dashboardSession;
+  const flash = session?.flash ?? null;
+  if (session && flash) await setFlash(ctx.db, session.tokenHash, null);
+  void reply.status(page.status ?? 200).type('text/html; charset=utf-8');
+  return layout({ title: page.title, body: page.body, session, path: request.url.split('?')[0]!, flash });
+}
+
+/** 303 See Other to a dashboard page, with a message for it. */
+export async function redirectTo(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  location: string,
+  flash?: Flash,
+): Promise<FastifyReply> {
+  if (flash && request.dashboardSession) await setFlash(ctx.db, request.dashboardSession.tokenHash, flash);
+  return reply.status(303).header('location', location).send();
+}
+
+// No script runs on any page; styles and images come only from this process; forms post only here.
+const CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function formToken(request: FastifyRequest): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  const token = body?._csrf;
+  return typeof token === 'string' ? token : undefined;
+}
+
+/** Form posts arrive URL-encoded; a name given several times (checkboxes, multi-selects) becomes a list. */
+function parseForm(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    const had = out[name];
+    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  }
+  return out;
+}
+
+export function registerDashboardFramework(scope: FastifyInstance, ctx: AppContext): void {
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, parseForm(body as string)),
+  );
+  scope.decorateRequest('dashboardSession', null);
+
+  scope.addHook('onRoute', (route) => {
+    const rule = route.config?.dashboard;
+    if (!rule) return;
+    const methods: string[] = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'GET' || method === 'POST') {
+        scope.dashboardRoutes.push({ method, url: route.url, action: rule.action });
+      }
+    }
+  });
+
+  scope.addHook('onRequest', async (request, reply) => {
+    void reply
+      .header('content-security-policy', CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'no-store');
+    const token = readCookie(request, SESSION_COOKIE);
+    request.dashboardSession = token ? await findSession(ctx.db, token) : null;
+  });
+
+  scope.addHook('preValidation', async (request, reply) => {
+    const rule = request.routeOptions.config.dashboard;
+    if (!rule) return;
+    if (rule.action === 'public') {
+      if (
+        request.method === 'POST' &&
+        !sameToken(formToken(request), readCookie(request, LOGIN_CSRF_COOKIE))
+      ) {
+        throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
+      }
+      return;
+    }
+    const session = request.dashboardSession;
+    if (!session) {
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      return reply.status(303).header('location', `/dashboard/sign-in/${next}`).send();
+    }
+    if (session.user.mustChangePassword && !rule.whilePasswordExpired) {
+      return reply.status(303).header('location', '/dashboard/password/').send();
+    }
+    if (!can(session.user.role, rule.action)) {
+      throw new AppError(403, 'forbidden', 'Your role does not allow this.');
+    }
+    if (request.method === 'POST' && !sameToken(formToken(request), session.csrfToken)) {
+      throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
+    }
+  });
+
+  scope.setErrorHandler(async (error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
+    const back = request.routeOptions.config?.dashboard?.back;
+    if (
+      back &&
+      request.method === 'POST' &&
+      request.dashboardSession &&
+      [400, 409].includes(appError.status)
+    ) {
+      return redirectTo(ctx, request, reply, back(request), { kind: 'error', message: appError.message });
+    }
+    return renderPage(ctx, request, reply, {
+      title: errorTitle(appError.status),
+      status: appError.status,
+      body: html`<p role="alert">${appError.message}</p>
+        <p><a href="/dashboard/">Back to the dashboard</a></p>`,
+    });
+  });
+
+  scope.setNotFoundHandler(async (request, reply) =>
+    renderPage(ctx, request, reply, {
+      title: 'Not found',
+      status: 404,
+      body: html`<p>There is no page at ${request.url.split('?')[0]}.</p>
+        <p><a href="/dashboard/">Back to the dashboard</a></p>`,
+    }),
+  );
+}
+
+function errorTitle(status: number): string {
+  if (status === 403) return 'Not allowed';
+  if (status === 404) return 'Not found';
+  if (status === 429) return 'Too many attempts';
+  if (status >= 500) return 'Something went wrong';
+  return 'That did not work';
+}

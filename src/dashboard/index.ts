@@ -1,0 +1,39 @@
+// The integrations dashboard at /dashboard/: every page registered by name (docs/dashboard.md).
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import { registerDashboardFramework } from './framework.ts';
+import { registerSignInPages } from './pages/sign-in.ts';
+import { registerHomePage } from './pages/home.ts';
+import { registerSettingsPages } from './pages/settings.ts';
+import { registerApiKeyPages } from './pages/api-keys.ts';
+import { registerUserPages } from './pages/users.ts';
+import { registerCustomFieldPages } from './pages/custom-fields.ts';
+import { registerAuthorsGroupPages } from './pages/authors-groups.ts';
+import { registerFolderPages } from './pages/folders.ts';
+
+const STYLESHEET = readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8');
+
+export async function registerDashboard(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.decorate('dashboardRoutes', []);
+  await app.register(
+    async (scope) => {
+      registerDashboardFramework(scope, ctx);
+      scope.get('/assets/dashboard.css', { schema: { hide: true } }, async (_request, reply) =>
+        reply
+          .type('text/css; charset=utf-8')
+          .header('cache-control', 'public, max-age=3600')
+          .send(STYLESHEET),
+      );
+      registerSignInPages(scope, ctx);
+      registerHomePage(scope, ctx);
+      registerSettingsPages(scope, ctx);
+      registerApiKeyPages(scope, ctx);
+      registerUserPages(scope, ctx);
+      registerCustomFieldPages(scope, ctx);
+      registerAuthorsGroupPages(scope, ctx);
+      registerFolderPages(scope, ctx);
+    },
+    { prefix: '/dashboard' },
+  );
+}

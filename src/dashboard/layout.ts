@@ -1,0 +1,75 @@
+// The page around every dashboard view: a skip link, the header with the organization and the
+// signed-in user, the navigation for their role, the outcome of the last form, then the view.
+import { html, type Html } from './html.ts';
+import { NAV } from './nav.ts';
+import { can, ROLE_LABELS } from '../users/roles.ts';
+import type { Flash, Session } from '../users/sessions.ts';
+
+export interface LayoutInput {
+  title: string;
+  body: Html;
+  session: Session | null;
+  /** The path being shown, to mark the current navigation entry. */
+  path: string;
+  flash: Flash | null;
+}
+
+export function layout(input: LayoutInput): string {
+  const { session } = input;
+  const header = session
+    ? html`<header class="top">
+          <span class="brand">refmatch</span>
+          <span class="org">${session.user.organizationName}</span>
+          <span class="who">${session.user.email} · ${ROLE_LABELS[session.user.role]}</span>
+          <form method="post" action="/dashboard/sign-out/" class="inline">
+            <input type="hidden" name="_csrf" value="${session.csrfToken}" />
+            <button type="submit" class="link">Sign out</button>
+          </form>
+        </header>
+        ${
+          session.user.mustChangePassword
+            ? null
+            : html`<nav aria-label="Dashboard">
+                <ul>
+                  ${NAV.filter((entry) => can(session.user.role, entry.action)).map(
+                    (entry) =>
+                      html`<li>
+                        <a
+                          href="${entry.href}"
+                          ${isCurrent(entry.href, input.path) ? html`aria-current="page"` : null}
+                          >${entry.label}</a
+                        >
+                      </li>`,
+                  )}
+                  <li><a href="/dashboard/password/">Password</a></li>
+                </ul>
+              </nav>`
+        }`
+    : html`<header class="top"><span class="brand">refmatch</span></header>`;
+  const flash = input.flash
+    ? html`<p class="flash ${input.flash.kind}" role="${input.flash.kind === 'error' ? 'alert' : 'status'}">
+        ${input.flash.message}
+      </p>`
+    : null;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${input.title} · refmatch dashboard</title>
+        <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        ${header}
+        <main id="main">
+          <h1>${input.title}</h1>
+          ${flash} ${input.body}
+        </main>
+      </body>
+    </html>`.value;
+}
+
+function isCurrent(href: string, path: string): boolean {
+  return href === '/dashboard/' ? path === '/dashboard/' || path === '/dashboard' : path.startsWith(href);
+}

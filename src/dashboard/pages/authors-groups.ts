@@ -1,0 +1,534 @@
+// Authors groups and their records (editor): groups listed and created; a group's records searched
+// and paged; a record added, edited (with its custom values) and deleted; and the corpus author it
+// is linked to, or why it is not. Reads and writes go through the stores the API uses.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { errors } from '../../infra/errors.ts';
+import {
+  checkRecordLimits,
+  createGroup,
+  deleteGroupAuthor,
+  findGroupAuthor,
+  listGroupAuthors,
+  listGroupsWithCounts,
+  requireGroup,
+  writeGroupAuthor,
+  type GroupAuthorRecord,
+  type StoredGroupAuthor,
+} from '../../authors-groups/store.ts';
+import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
+import { checkCustomValues, type CustomValue } from '../../custom-fields/values.ts';
+import { loadAuthorSummaries } from '../../corpus/author-summary.ts';
+import { findLink } from '../../corpus/linking.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { lines, list, text, type FormBody } from '../form-values.ts';
+import { dashboardPath, html, type Html } from '../html.ts';
+import { KIND_RULES } from './custom-fields.ts';
+
+const PAGE_SIZE = 50;
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const GroupParams = Type.Object({ groupId: Id });
+const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
+const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+});
+const CsrfOnly = Type.Object({ _csrf: Type.String() });
+const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });
+// Custom values arrive as cf_<api_id> fields, so the body names only what every record has.
+const RecordBody = Type.Object(
+  {
+    _csrf: Type.String(),
+    client_id: Type.Optional(Type.String({ maxLength: 1000 })),
+    name: Type.String({ maxLength: 10_000 }),
+    emails: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+    orcids: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+    articles: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+    affiliations: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+  },
+  { additionalProperties: true },
+);
+
+const LIST_FIELDS = [
+  { key: 'emails', label: 'Emails' },
+  { key: 'orcids', label: 'ORCID iDs' },
+  { key: 'articles', label: 'Articles (DOIs, titles, arXiv or PubMed ids)' },
+  { key: 'affiliations', label: 'Affiliations' },
+] as const;
+
+const WHY_NOT_LINKED: Record<'ambiguous' | 'no_evidence', string> = {
+  ambiguous:
+    'Not linked: more than one author of the corpus fits what this record says; a wrong link would be worse than none.',
+  no_evidence:
+    'Not linked: no author of the corpus shares an ORCID iD or an email with this record, wrote one of its articles under a compatible name, or has a compatible name and one of its affiliations.',
+};
+
+const HOW_LINKED: Record<'orcid' | 'email' | 'articles' | 'affiliation', string> = {
+  orcid: 'by ORCID iD',
+  email: 'by email',
+  articles: 'by the articles listed',
+  affiliation: 'by name and affiliation',
+};
+
+function recordPath(groupId: number, clientId: string, ...rest: string[]): string {
+  return dashboardPath('groups', groupId, 'records', clientId, ...rest);
+}
+
+/** One input per custom field of authors from groups, shaped by its kind. */
+function customInput(field: CustomField, value: CustomValue | undefined): Html {
+  const id = `cf_${field.api_id}`;
+  const rule = html`<p id="${id}-rule" class="hint">${KIND_RULES[field.data_kind]}</p>`;
+  switch (field.data_kind) {
+    case 'number':
+    case 'str':
+    case 'date':
+      return html`<label for="${id}">${field.name}</label>
+        <input
+          id="${id}"
+          name="${id}"
+          type="${field.data_kind === 'number' ? 'text' : field.data_kind === 'date' ? 'date' : 'text'}"
+          ${field.data_kind === 'number' ? html`inputmode="decimal"` : null}
+          value="${value === undefined ? '' : String(value)}"
+          aria-describedby="${id}-rule"
+        />
+        ${rule}`;
+    case 'single_option':
+      return html`<label for="${id}">${field.name}</label>
+        <select id="${id}" name="${id}" aria-describedby="${id}-rule">
+          <option value="">(none)</option>
+          ${(field.options ?? []).map(
+            (o) =>
+              html`<option value="${o.api_id}" ${value === o.api_id ? html`selected` : null}>
+                ${o.option}
+              </option>`,
+          )}
+        </select>
+        ${rule}`;
+    case 'multi_option':
+      return html`<fieldset aria-describedby="${id}-rule">
+        <legend>${field.name}</legend>
+        ${(field.options ?? []).map(
+          (o) =>
+            html`<label class="check"
+              ><input
+                type="checkbox"
+                name="${id}"
+                value="${o.api_id}"
+                ${Array.isArray(value) && value.includes(o.api_id) ? html`checked` : null}
+              />
+              ${o.option}</label
+            >`,
+        )}
+        ${rule}
+      </fieldset>`;
+  }
+}
+
+/** The form's custom values, typed, then checked by the same rules as the API's (2.5). */
+async function customValuesOf(
+  ctx: AppContext,
+  organizationId: number,
+  body: FormBody,
+): Promise<Record<string, CustomValue>> {
+  const rules = await loadFieldRules(ctx.db, organizationId, 'author_from_group');
+  const entries: Array<[string, unknown]> = [];
+  for (const [id, rule] of rules) {
+    const name = `cf_${id}`;
+    if (rule.dataKind === 'multi_option') {
+      const chosen = list(body, name);
+      if (chosen.length > 0) entries.push([id, chosen]);
+      continue;
+    }
+    const raw = text(body, name).trim();
+    if (raw === '') continue;
+    entries.push([
+      id,
+      rule.dataKind === 'number' ? (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw) ? Number(raw) : raw) : raw,
+    ]);
+  }
+  const checked = checkCustomValues(entries, rules, 'custom');
+  if (checked.problems.length > 0) {
+    const fields = (await listCustomFields(ctx.db, organizationId)).author_from_group;
+    const named = checked.problems.map((p) => {
+      const id = p.path.split('.')[1];
+      return `${fields.find((f) => f.api_id === id)?.name ?? id} ${p.message}`;
+    });
+    throw errors.validation(named.join('; '));
+  }
+  return checked.set;
+}
+
+function recordOf(body: FormBody, customValues: Record<string, CustomValue>): GroupAuthorRecord {
+  const listOrNull = (key: string) => {
+    const items = lines(body, key);
+    return items.length > 0 ? items : null;
+  };
+  return {
+    name: text(body, 'name').trim(),
+    emails: listOrNull('emails'),
+    orcids: listOrNull('orcids'),
+    articles: listOrNull('articles'),
+    affiliations: listOrNull('affiliations'),
+    custom_values: customValues,
+  };
+}
+
+async function recordForm(
+  ctx: AppContext,
+  request: FastifyRequest,
+  action: string,
+  stored: StoredGroupAuthor | null,
+): Promise<Html> {
+  const fields = (await listCustomFields(ctx.db, orgOf(request))).author_from_group;
+  return html`<form method="post" action="${action}" class="stack">
+    ${csrfField(request)}
+    ${
+      stored
+        ? null
+        : html`<label for="client_id">Client id</label>
+            <input
+              id="client_id"
+              name="client_id"
+              type="text"
+              required
+              maxlength="256"
+              aria-describedby="client-hint"
+            />
+            <p id="client-hint" class="hint">
+              The id your editorial system knows this person by, unique in the group.
+            </p>`
+    }
+    <label for="name">Name</label>
+    <input id="name" name="name" type="text" required maxlength="1000" value="${stored?.name ?? ''}" />
+    ${LIST_FIELDS.map(
+      (f) =>
+        html`<label for="${f.key}">${f.label}, one a line</label>
+          <textarea id="${f.key}" name="${f.key}">${(stored?.[f.key] ?? []).join('\n')}</textarea>`,
+    )}
+    ${
+      fields.length > 0
+        ? html`<h2>Custom fields</h2>
+            ${fields.map((f) => customInput(f, stored?.custom_values[f.api_id]))}`
+        : null
+    }
+    <button type="submit">${stored ? 'Save record' : 'Add record'}</button>
+  </form>`;
+}
+
+export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/groups/',
+    action: 'read',
+    handler: async (request, reply) => {
+      const groups = await listGroupsWithCounts(ctx.db, orgOf(request));
+      return renderPage(ctx, request, reply, {
+        title: 'Authors groups',
+        body: html`<p>
+            Your own pools of reviewers. A folder can highlight, limit to or boost a group's authors.
+          </p>
+          <table>
+            <caption>
+              Groups
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Group</th>
+                <th scope="col">Id</th>
+                <th scope="col">Authors</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                groups.length === 0
+                  ? html`<tr>
+                      <td colspan="3" class="muted">No groups yet.</td>
+                    </tr>`
+                  : groups.map(
+                      (g) =>
+                        html`<tr>
+                          <td><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
+                          <td>${g.group_id}</td>
+                          <td>${g.authors}</td>
+                        </tr>`,
+                    )
+              }
+            </tbody>
+          </table>
+          ${
+            mayDo(request, 'authors_groups_write')
+              ? html`<h2>Add a group</h2>
+                  <form method="post" action="/dashboard/groups/" class="row">
+                    ${csrfField(request)}
+                    <div>
+                      <label for="group-name">Group name</label>
+                      <input id="group-name" name="name" type="text" required maxlength="200" />
+                    </div>
+                    <button type="submit">Add group</button>
+                  </form>`
+              : null
+          }`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/',
+    action: 'authors_groups_write',
+    schema: { body: GroupBody },
+    back: () => '/dashboard/groups/',
+    handler: async (request, reply) => {
+      const group = await createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name);
+      return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {
+        kind: 'ok',
+        message: `The group ${group.name} was added.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/groups/:groupId/',
+    action: 'read',
+    schema: { params: GroupParams, querystring: ListQuery },
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
+      const organizationId = orgOf(request);
+      const group = await requireGroup(ctx.db, organizationId, groupId);
+      const { total, authors } = await listGroupAuthors(
+        ctx.db,
+        { organizationId, groupId },
+        { search: q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+      );
+      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const base = dashboardPath('groups', groupId);
+      const pageLink = (n: number) =>
+        `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+      return renderPage(ctx, request, reply, {
+        title: `Authors group ${group.name}`,
+        body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
+          ${
+            mayDo(request, 'authors_groups_write')
+              ? html`<p><a href="${base}records/new/">Add a record</a></p>`
+              : null
+          }
+          <form method="get" action="${base}" class="row" role="search">
+            <div>
+              <label for="q">Search by name, client id or email</label>
+              <input id="q" name="q" type="search" value="${q}" />
+            </div>
+            <button type="submit">Search</button>
+          </form>
+          <table>
+            <caption>
+              ${total} ${total === 1 ? 'record' : 'records'}${q ? html` matching “${q}”` : null}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Client id</th>
+                <th scope="col">Emails</th>
+                <th scope="col">Corpus author</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${authors.map(
+                (a) =>
+                  html`<tr>
+                    <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
+                    <td>${a.client_id}</td>
+                    <td>${(a.emails ?? []).join(', ')}</td>
+                    <td>
+                      ${a.linked_author_id === null ? html`<span class="muted">not linked</span>` : `#${a.linked_author_id}`}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+          <nav class="pager" aria-label="Pages">
+            ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
+            <span>Page ${page} of ${pages}</span>
+            ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
+          </nav>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/groups/:groupId/records/new/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams },
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const group = await requireGroup(ctx.db, orgOf(request), groupId);
+      return renderPage(ctx, request, reply, {
+        title: `Add a record to ${group.name}`,
+        body: await recordForm(ctx, request, dashboardPath('groups', groupId, 'records'), null),
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/records/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams, body: RecordBody },
+    back: (request) =>
+      dashboardPath('groups', (request.params as { groupId: number }).groupId, 'records', 'new'),
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const organizationId = orgOf(request);
+      await requireGroup(ctx.db, organizationId, groupId);
+      const body = request.body as FormBody;
+      const clientId = text(body, 'client_id').trim();
+      const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
+      checkRecordLimits(clientId, record);
+      const key = { organizationId, groupId, clientId };
+      if (await findGroupAuthor(ctx.db, key)) {
+        throw errors.conflict(`The group already has a record with the client id ${clientId}`);
+      }
+      await writeGroupAuthor(ctx.db, key, record);
+      return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
+        kind: 'ok',
+        message: `${record.name} was added.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/groups/:groupId/records/:clientId/',
+    action: 'read',
+    schema: { params: RecordParams },
+    handler: async (request, reply) => {
+      const { groupId, clientId } = request.params as { groupId: number; clientId: string };
+      const organizationId = orgOf(request);
+      const group = await requireGroup(ctx.db, organizationId, groupId);
+      const stored = await findGroupAuthor(ctx.db, { organizationId, groupId, clientId });
+      if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      const editable = mayDo(request, 'authors_groups_write');
+      return renderPage(ctx, request, reply, {
+        title: stored.name,
+        body: html`<p>
+            In <a href="${dashboardPath('groups', groupId)}">${group.name}</a>, client id
+            <code>${clientId}</code>.
+          </p>
+          <h2>Corpus author</h2>
+          ${await linkedAuthorView(ctx, stored)}
+          ${
+            editable
+              ? html`<h2>Edit</h2>
+                  ${await recordForm(ctx, request, recordPath(groupId, clientId), stored)}
+                  <form method="post" action="${recordPath(groupId, clientId, 'delete')}">
+                    ${csrfField(request)}
+                    <button type="submit" class="danger">Delete record</button>
+                  </form>`
+              : await readOnlyRecord(ctx, organizationId, stored)
+          }`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/records/:clientId/',
+    action: 'authors_groups_write',
+    schema: { params: RecordParams, body: RecordBody },
+    back: (request) => {
+      const { groupId, clientId } = request.params as { groupId: number; clientId: string };
+      return recordPath(groupId, clientId);
+    },
+    handler: async (request, reply) => {
+      const { groupId, clientId } = request.params as { groupId: number; clientId: string };
+      const organizationId = orgOf(request);
+      const key = { organizationId, groupId, clientId };
+      if (!(await findGroupAuthor(ctx.db, key)))
+        throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      const body = request.body as FormBody;
+      const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
+      checkRecordLimits(clientId, record);
+      await writeGroupAuthor(ctx.db, key, record);
+      return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
+        kind: 'ok',
+        message: 'Saved.',
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/records/:clientId/delete/',
+    action: 'authors_groups_write',
+    schema: { params: RecordParams, body: CsrfOnly },
+    handler: async (request, reply) => {
+      const { groupId, clientId } = request.params as { groupId: number; clientId: string };
+      const deleted = await deleteGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
+      if (!deleted) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
+        kind: 'ok',
+        message: 'The record was deleted.',
+      });
+    },
+  });
+}
+
+/** The linked corpus author with how the evidence links them, or why no author is linked. */
+async function linkedAuthorView(ctx: AppContext, stored: StoredGroupAuthor): Promise<Html> {
+  const link = await findLink(ctx.db, stored);
+  if (stored.linked_author_id === null) {
+    return html`<p>
+      ${link.via === 'ambiguous' || link.via === 'no_evidence' ? WHY_NOT_LINKED[link.via] : 'Not linked yet: the corpus is being linked; look again shortly.'}
+    </p>`;
+  }
+  const author = (await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, [stored.linked_author_id])).get(
+    stored.linked_author_id,
+  );
+  if (!author) return html`<p>Linked to author #${stored.linked_author_id}, no longer in the corpus.</p>`;
+  const how =
+    link.authorId === author.id && link.via in HOW_LINKED
+      ? HOW_LINKED[link.via as keyof typeof HOW_LINKED]
+      : null;
+  return html`<p>
+      Linked${how ? html` ${how}` : null} to
+      <a href="/authors/${author.id}">${author.name}</a> (${author.articles_count}
+      ${author.articles_count === 1 ? 'article' : 'articles'}, h-index ${author.h_index}).
+    </p>
+    ${
+      author.last_articles.length > 0
+        ? html`<ul>
+            ${author.last_articles.map((a) => html`<li>${a.title} (${a.year ?? 'n.d.'})</li>`)}
+          </ul>`
+        : null
+    }`;
+}
+
+async function readOnlyRecord(
+  ctx: AppContext,
+  organizationId: number,
+  stored: StoredGroupAuthor,
+): Promise<Html> {
+  const fields = (await listCustomFields(ctx.db, organizationId)).author_from_group;
+  const shown = (field: CustomField, value: CustomValue | undefined) => {
+    if (value === undefined) return '';
+    const names = new Map((field.options ?? []).map((o) => [o.api_id, o.option]));
+    return Array.isArray(value)
+      ? value.map((v) => names.get(v) ?? v).join(', ')
+      : (names.get(String(value)) ?? String(value));
+  };
+  return html`<dl>
+    ${LIST_FIELDS.map(
+      (f) =>
+        html`<dt>${f.label}</dt>
+          <dd>${(stored[f.key] ?? []).join('; ') || '—'}</dd>`,
+    )}
+    ${fields.map(
+      (f) =>
+        html`<dt>${f.name}</dt>
+          <dd>${shown(f, stored.custom_values[f.api_id]) || '—'}</dd>`,
+    )}
+  </dl>`;
+}

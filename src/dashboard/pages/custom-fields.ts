@@ -1,0 +1,278 @@
+// Custom fields (editor): create, edit, delete, options; the value rule of each kind (spec 2.5), and
+// the field exactly as the API's list of custom fields (4.7) shows it.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { errors } from '../../infra/errors.ts';
+import {
+  createCustomField,
+  DATA_KINDS,
+  deleteCustomField,
+  isOptionKind,
+  listCustomFields,
+  OWNERS,
+  requireOwnedCustomField,
+  updateCustomField,
+  type DataKind,
+  type Owner,
+} from '../../custom-fields/store.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { lines, list, text, type FormBody } from '../form-values.ts';
+import { dashboardPath, html } from '../html.ts';
+
+export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
+  author_from_group: 'Authors from groups',
+  folder: 'Folders',
+  proposal: 'Manuscripts (proposals)',
+};
+
+export const KIND_LABELS: Readonly<Record<DataKind, string>> = {
+  number: 'Number',
+  str: 'Text',
+  date: 'Date',
+  single_option: 'One option',
+  multi_option: 'Several options',
+};
+
+/** The value rule of each kind, as the API enforces it (src/custom-fields/values.ts). */
+export const KIND_RULES: Readonly<Record<DataKind, string>> = {
+  number: 'A number (a JSON number such as 3 or 2.5); text is refused.',
+  str: 'Text of at most 10,000 characters.',
+  date: 'A calendar date written YYYY-MM-DD; a day that does not exist (2023-02-29) is refused.',
+  single_option: "One of the field's options, given by its api_id.",
+  multi_option: "A list of the field's options, each given once by its api_id.",
+};
+
+const FieldParams = Type.Object({ fieldId: Type.String({ maxLength: 64 }) });
+const CreateBody = Type.Object({
+  _csrf: Type.String(),
+  owner: Type.String(),
+  data_kind: Type.String(),
+  name: Type.String({ maxLength: 1000 }),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  options: Type.Optional(Type.String({ maxLength: 100_000 })),
+});
+const UpdateBody = Type.Object({
+  _csrf: Type.String(),
+  name: Type.String({ maxLength: 1000 }),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  add_options: Type.Optional(Type.String({ maxLength: 100_000 })),
+  remove_option: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+});
+const CsrfOnly = Type.Object({ _csrf: Type.String() });
+
+function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
+  if (!(values as readonly string[]).includes(value)) throw errors.validation(`Unknown ${what}: ${value}`);
+  return value as T;
+}
+
+export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/custom-fields/',
+    action: 'read',
+    handler: async (request, reply) => {
+      const fields = await listCustomFields(ctx.db, orgOf(request));
+      const editable = mayDo(request, 'custom_fields_write');
+      return renderPage(ctx, request, reply, {
+        title: 'Custom fields',
+        body: html`<p>
+            Fields your organization adds to authors from groups, folders and manuscripts. The API lists them
+            at
+            <code>GET /api/external/custom-fields/all/</code>.
+          </p>
+          ${OWNERS.map(
+            (owner) =>
+              html`<table>
+                <caption>
+                  ${OWNER_LABELS[owner]}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Options</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${
+                    fields[owner].length === 0
+                      ? html`<tr>
+                          <td colspan="4" class="muted">No fields yet.</td>
+                        </tr>`
+                      : fields[owner].map(
+                          (field) =>
+                            html`<tr>
+                              <td>
+                                <a href="${dashboardPath('custom-fields', field.api_id)}">${field.name}</a>
+                              </td>
+                              <td>${KIND_LABELS[field.data_kind]}</td>
+                              <td>${field.description ?? ''}</td>
+                              <td>${(field.options ?? []).map((o) => o.option).join(', ')}</td>
+                            </tr>`,
+                        )
+                  }
+                </tbody>
+              </table>`,
+          )}
+          ${
+            editable
+              ? html`<h2>Add a field</h2>
+                  <form method="post" action="/dashboard/custom-fields/" class="stack">
+                    ${csrfField(request)}
+                    <label for="owner">Owner</label>
+                    <select id="owner" name="owner">
+                      ${OWNERS.map((o) => html`<option value="${o}">${OWNER_LABELS[o]}</option>`)}
+                    </select>
+                    <label for="data_kind">Kind of value</label>
+                    <select id="data_kind" name="data_kind" aria-describedby="kind-rules">
+                      ${DATA_KINDS.map((k) => html`<option value="${k}">${KIND_LABELS[k]}</option>`)}
+                    </select>
+                    <ul id="kind-rules" class="hint">
+                      ${DATA_KINDS.map((k) => html`<li><strong>${KIND_LABELS[k]}</strong>: ${KIND_RULES[k]}</li>`)}
+                    </ul>
+                    <label for="name">Name</label>
+                    <input id="name" name="name" type="text" required maxlength="200" />
+                    <label for="description">Description</label>
+                    <input id="description" name="description" type="text" />
+                    <label for="options">Options, one a line (for the option kinds only)</label>
+                    <textarea id="options" name="options"></textarea>
+                    <button type="submit">Add field</button>
+                  </form>`
+              : null
+          }`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/custom-fields/',
+    action: 'custom_fields_write',
+    schema: { body: CreateBody },
+    back: () => '/dashboard/custom-fields/',
+    handler: async (request, reply) => {
+      const body = request.body as FormBody;
+      const description = text(body, 'description').trim();
+      const field = await createCustomField(ctx.db, orgOf(request), {
+        owner: oneOf(OWNERS, text(body, 'owner'), 'owner'),
+        dataKind: oneOf(DATA_KINDS, text(body, 'data_kind'), 'kind of value'),
+        name: text(body, 'name'),
+        description: description === '' ? null : description,
+        options: lines(body, 'options'),
+      });
+      return redirectTo(ctx, request, reply, dashboardPath('custom-fields', field.api_id), {
+        kind: 'ok',
+        message: `The field ${field.name} was added.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/custom-fields/:fieldId/',
+    action: 'read',
+    schema: { params: FieldParams },
+    handler: async (request, reply) => {
+      const { fieldId } = request.params as { fieldId: string };
+      const { owner, ...field } = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
+      const editable = mayDo(request, 'custom_fields_write');
+      const path = dashboardPath('custom-fields', field.api_id);
+      return renderPage(ctx, request, reply, {
+        title: `Custom field ${field.name}`,
+        body: html`<dl>
+            <dt>For</dt>
+            <dd>${OWNER_LABELS[owner]}</dd>
+            <dt>Kind of value</dt>
+            <dd>${KIND_LABELS[field.data_kind]}: ${KIND_RULES[field.data_kind]}</dd>
+          </dl>
+          ${
+            editable
+              ? html`<form method="post" action="${path}" class="stack">
+                    ${csrfField(request)}
+                    <label for="name">Name</label>
+                    <input id="name" name="name" type="text" required maxlength="200" value="${field.name}" />
+                    <label for="description">Description</label>
+                    <input
+                      id="description"
+                      name="description"
+                      type="text"
+                      value="${field.description ?? ''}"
+                    />
+                    ${
+                      isOptionKind(field.data_kind)
+                        ? html`<fieldset>
+                              <legend>Remove options</legend>
+                              ${(field.options ?? []).map(
+                                (o) =>
+                                  html`<label class="check"
+                                    ><input type="checkbox" name="remove_option" value="${o.api_id}" />
+                                    ${o.option}</label
+                                  >`,
+                              )}
+                              <p class="hint">
+                                A removed option is also removed from every value that held it.
+                              </p>
+                            </fieldset>
+                            <label for="add_options">Add options, one a line</label>
+                            <textarea id="add_options" name="add_options"></textarea>`
+                        : null
+                    }
+                    <button type="submit">Save field</button>
+                  </form>
+                  <form method="post" action="${path}delete/">
+                    ${csrfField(request)}
+                    <p class="hint">Deleting the field also deletes every value stored for it.</p>
+                    <button type="submit" class="danger">Delete field</button>
+                  </form>`
+              : null
+          }
+          <h2>As the API lists it (4.7)</h2>
+          <pre><code>${JSON.stringify(field, null, 2)}</code></pre>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/custom-fields/:fieldId/',
+    action: 'custom_fields_write',
+    schema: { params: FieldParams, body: UpdateBody },
+    back: (request) => dashboardPath('custom-fields', (request.params as { fieldId: string }).fieldId),
+    handler: async (request, reply) => {
+      const { fieldId } = request.params as { fieldId: string };
+      const body = request.body as FormBody;
+      const field = await updateCustomField(
+        ctx.db,
+        fieldId,
+        {
+          name: text(body, 'name'),
+          description: text(body, 'description'),
+          addOptions: lines(body, 'add_options'),
+          removeOptions: list(body, 'remove_option'),
+        },
+        orgOf(request),
+      );
+      return redirectTo(ctx, request, reply, dashboardPath('custom-fields', field.api_id), {
+        kind: 'ok',
+        message: 'The field was saved.',
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/custom-fields/:fieldId/delete/',
+    action: 'custom_fields_write',
+    schema: { params: FieldParams, body: CsrfOnly },
+    handler: async (request, reply) => {
+      const { fieldId } = request.params as { fieldId: string };
+      await deleteCustomField(ctx.db, fieldId, orgOf(request));
+      return redirectTo(ctx, request, reply, '/dashboard/custom-fields/', {
+        kind: 'ok',
+        message: 'The field was deleted.',
+      });
+    },
+  });
+}

@@ -1,0 +1,348 @@
+// Folders: the referee finder settings of each (groups, effect, boost multiplier; editor) and the
+// journals linked to it (account manager), through the stores the CLI uses.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { errors } from '../../infra/errors.ts';
+import { listGroups } from '../../authors-groups/store.ts';
+import {
+  checkFolderSettings,
+  GROUPS_EFFECTS,
+  listFolders,
+  requireFolder,
+  saveFolderSettings,
+} from '../../folders/folders.ts';
+import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../journals/links.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { list, text, type FormBody } from '../form-values.ts';
+import { dashboardPath, html } from '../html.ts';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const FolderParams = Type.Object({ folderId: Id });
+const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
+const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: 200 })) });
+const CsrfOnly = Type.Object({ _csrf: Type.String() });
+const SettingsBody = Type.Object({
+  _csrf: Type.String(),
+  groups: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  effect: Type.String(),
+  boost: Type.Optional(Type.String({ maxLength: 50 })),
+});
+const LinkBody = Type.Object({ _csrf: Type.String(), source_id: Type.String({ maxLength: 20 }) });
+
+const EFFECT_LABELS = {
+  highlight: "Highlight the groups' authors among the candidates",
+  limit_to: "Limit the candidates to the groups' authors",
+  boost: "Boost the groups' authors' scores by a multiplier",
+} as const;
+
+export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/folders/',
+    action: 'read',
+    handler: async (request, reply) => {
+      const organizationId = orgOf(request);
+      const [folders, groups] = await Promise.all([
+        listFolders(ctx.db, organizationId),
+        listGroups(ctx.db, organizationId),
+      ]);
+      const groupName = new Map(groups.map((g) => [g.group_id, g.name]));
+      return renderPage(ctx, request, reply, {
+        title: 'Folders',
+        body: html`<p>A folder is a journal code or panel name; uploads create them.</p>
+          <table>
+            <caption>
+              Folders
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Folder</th>
+                <th scope="col">Authors groups</th>
+                <th scope="col">Effect</th>
+                <th scope="col">Linked journals</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                folders.length === 0
+                  ? html`<tr>
+                      <td colspan="4" class="muted">
+                        No folders yet: the first upload naming one creates it.
+                      </td>
+                    </tr>`
+                  : folders.map(
+                      (f) =>
+                        html`<tr>
+                          <td><a href="${dashboardPath('folders', f.id)}">${f.name}</a></td>
+                          <td>
+                            ${
+                              f.authors_group_ids
+                                .map((id) => groupName.get(id))
+                                .filter(Boolean)
+                                .join(', ') || '—'
+                            }
+                          </td>
+                          <td>
+                            ${
+                              f.effect && f.authors_group_ids.length > 0
+                                ? `${f.effect}${f.effect === 'boost' ? ` ×${f.boost_multiplier}` : ''}`
+                                : '—'
+                            }
+                          </td>
+                          <td>${f.journals}</td>
+                        </tr>`,
+                    )
+              }
+            </tbody>
+          </table>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/folders/:folderId/',
+    action: 'read',
+    schema: { params: FolderParams, querystring: FolderQuery },
+    handler: async (request, reply) => {
+      const { folderId } = request.params as { folderId: number };
+      const { journal = '' } = request.query as { journal?: string };
+      const organizationId = orgOf(request);
+      const folder = await requireFolder(ctx.db, organizationId, folderId);
+      const [groups, links] = await Promise.all([
+        listGroups(ctx.db, organizationId),
+        listLinks(ctx.db, organizationId),
+      ]);
+      const linked = links.filter((l) => l.folder_id === folderId);
+      const matches = journal.trim() ? await searchSources(ctx.db, journal, 20) : [];
+      const editSettings = mayDo(request, 'folder_settings_write');
+      const editLinks = mayDo(request, 'journals_link');
+      const disabled = editSettings ? null : html`disabled`;
+      const effect = folder.effect ?? 'highlight';
+      const path = dashboardPath('folders', folderId);
+      return renderPage(ctx, request, reply, {
+        title: `Folder ${folder.name}`,
+        body: html`<h2>Referee finder</h2>
+          <form method="post" action="${path}settings/" class="stack">
+            ${editSettings ? csrfField(request) : null}
+            <fieldset>
+              <legend>Authors groups</legend>
+              ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
+              ${groups.map(
+                (g) =>
+                  html`<label class="check"
+                    ><input
+                      type="checkbox"
+                      name="groups"
+                      value="${g.group_id}"
+                      ${folder.authors_group_ids.includes(g.group_id) ? html`checked` : null}
+                      ${disabled}
+                    />
+                    ${g.name}</label
+                  >`,
+              )}
+            </fieldset>
+            <fieldset>
+              <legend>Effect</legend>
+              ${GROUPS_EFFECTS.map(
+                (e) =>
+                  html`<label class="check"
+                    ><input
+                      type="radio"
+                      name="effect"
+                      value="${e}"
+                      ${effect === e ? html`checked` : null}
+                      ${disabled}
+                    />
+                    ${EFFECT_LABELS[e]}</label
+                  >`,
+              )}
+            </fieldset>
+            <label for="boost">Boost multiplier (with the boost effect only)</label>
+            <input
+              id="boost"
+              name="boost"
+              type="text"
+              inputmode="decimal"
+              value="${folder.boost_multiplier ?? ''}"
+              aria-describedby="boost-hint"
+              ${disabled}
+            />
+            <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5.</p>
+            ${editSettings ? html`<button type="submit">Save referee finder settings</button>` : null}
+          </form>
+          <h2>Linked journals</h2>
+          <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
+          <table>
+            <caption>
+              Journals linked to ${folder.name}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Journal</th>
+                <th scope="col">Id</th>
+                <th scope="col">Unlink</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                linked.length === 0
+                  ? html`<tr>
+                      <td colspan="3" class="muted">None.</td>
+                    </tr>`
+                  : linked.map(
+                      (l) =>
+                        html`<tr>
+                          <td>${l.source_title}</td>
+                          <td>${l.source_id}</td>
+                          <td>
+                            ${
+                              editLinks
+                                ? html`<form
+                                    method="post"
+                                    action="${path}journals/${l.source_id}/unlink/"
+                                    class="inline"
+                                  >
+                                    ${csrfField(request)}
+                                    <button
+                                      type="submit"
+                                      class="secondary"
+                                      aria-label="Unlink ${l.source_title}"
+                                    >
+                                      Unlink
+                                    </button>
+                                  </form>`
+                                : null
+                            }
+                          </td>
+                        </tr>`,
+                    )
+              }
+            </tbody>
+          </table>
+          ${
+            editLinks
+              ? html`<form method="get" action="${path}" class="row" role="search">
+                    <div>
+                      <label for="journal">Find a journal to link</label>
+                      <input id="journal" name="journal" type="search" value="${journal}" />
+                    </div>
+                    <button type="submit">Find</button>
+                  </form>
+                  ${
+                    journal.trim()
+                      ? html`<table>
+                          <caption>
+                            Journals matching “${journal}”
+                          </caption>
+                          <thead>
+                            <tr>
+                              <th scope="col">Journal</th>
+                              <th scope="col">Works</th>
+                              <th scope="col">Link</th>
+                            </tr>
+                          </thead>
+                          <tbody>
+                            ${
+                              matches.length === 0
+                                ? html`<tr>
+                                    <td colspan="3" class="muted">No journal of the corpus matches.</td>
+                                  </tr>`
+                                : matches.map(
+                                    (m) =>
+                                      html`<tr>
+                                        <td>
+                                          ${m.title}${m.publisher ? html` <span class="muted">(${m.publisher})</span>` : null}
+                                        </td>
+                                        <td>${m.works}</td>
+                                        <td>
+                                          <form method="post" action="${path}journals/" class="inline">
+                                            ${csrfField(request)}
+                                            <input type="hidden" name="source_id" value="${m.id}" />
+                                            <button type="submit" aria-label="Link ${m.title}">Link</button>
+                                          </form>
+                                        </td>
+                                      </tr>`,
+                                  )
+                            }
+                          </tbody>
+                        </table>`
+                      : null
+                  }`
+              : null
+          }`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/folders/:folderId/settings/',
+    action: 'folder_settings_write',
+    schema: { params: FolderParams, body: SettingsBody },
+    back: (request) => dashboardPath('folders', (request.params as { folderId: number }).folderId),
+    handler: async (request, reply) => {
+      const { folderId } = request.params as { folderId: number };
+      const organizationId = orgOf(request);
+      await requireFolder(ctx.db, organizationId, folderId);
+      const body = request.body as FormBody;
+      const groupIds = list(body, 'groups').map((id) => {
+        if (!/^\d{1,9}$/.test(id)) throw errors.validation(`Not a group id: ${id}`);
+        return Number(id);
+      });
+      const effect = text(body, 'effect');
+      const boostText = text(body, 'boost').trim();
+      if (effect === 'boost' && !/^\d+(\.\d+)?$/.test(boostText)) {
+        throw errors.validation('The boost multiplier must be a number such as 1.5');
+      }
+      const settings = await checkFolderSettings(ctx.db, organizationId, {
+        groupIds,
+        effect,
+        boostMultiplier: effect === 'boost' ? Number(boostText) : null,
+      });
+      await saveFolderSettings(ctx.db, folderId, settings);
+      return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
+        kind: 'ok',
+        message: 'The referee finder settings were saved.',
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/folders/:folderId/journals/',
+    action: 'journals_link',
+    schema: { params: FolderParams, body: LinkBody },
+    back: (request) => dashboardPath('folders', (request.params as { folderId: number }).folderId),
+    handler: async (request, reply) => {
+      const { folderId } = request.params as { folderId: number };
+      const organizationId = orgOf(request);
+      const folder = await requireFolder(ctx.db, organizationId, folderId);
+      const sourceId = text(request.body as FormBody, 'source_id');
+      if (!/^\d{1,9}$/.test(sourceId)) throw errors.validation('Not a journal id');
+      const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
+      return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
+        kind: 'ok',
+        message: `${link.source_title} is linked to ${folder.name}.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/folders/:folderId/journals/:sourceId/unlink/',
+    action: 'journals_link',
+    schema: { params: LinkParams, body: CsrfOnly },
+    handler: async (request, reply) => {
+      const { folderId, sourceId } = request.params as { folderId: number; sourceId: number };
+      const organizationId = orgOf(request);
+      const folder = await requireFolder(ctx.db, organizationId, folderId);
+      await unlinkJournal(ctx.db, organizationId, sourceId, folder.name);
+      return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
+        kind: 'ok',
+        message: 'The journal was unlinked.',
+      });
+    },
+  });
+}

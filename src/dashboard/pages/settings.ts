@@ -1,0 +1,116 @@
+// The organization's settings (integrations admin): what the next upload's response is built with.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { errors } from '../../infra/errors.ts';
+import { requireOrganization, updateSettings, type Prefer } from '../../organizations/organizations.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { checked, text, type FormBody } from '../form-values.ts';
+import { html } from '../html.ts';
+
+const SettingsBody = Type.Object({
+  _csrf: Type.String(),
+  prefer: Type.String(),
+  include_conflicts: Type.Optional(Type.String()),
+  include_without_email: Type.Optional(Type.String()),
+  max_candidates: Type.String(),
+});
+
+export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/settings/',
+    action: 'read',
+    handler: async (request, reply) => {
+      const org = await requireOrganization(ctx.db, orgOf(request));
+      const editable = mayDo(request, 'settings_write');
+      const disabled = editable ? null : html`disabled`;
+      return renderPage(ctx, request, reply, {
+        title: 'Settings',
+        body: html`<p>
+            How the candidates of every upload are chosen. A change applies from the next upload.
+          </p>
+          ${editable ? null : html`<p class="muted">Only an integrations admin can change these.</p>`}
+          <form method="post" action="/dashboard/settings/" class="stack">
+            ${editable ? csrfField(request) : null}
+            <fieldset>
+              <legend>When the parsed file and the supplied fields disagree, prefer</legend>
+              ${(['supplied', 'parsed'] as const).map(
+                (value) =>
+                  html`<label class="check"
+                    ><input
+                      type="radio"
+                      name="prefer"
+                      value="${value}"
+                      ${org.prefer === value ? html`checked` : null}
+                      ${disabled}
+                    />
+                    ${value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file'}</label
+                  >`,
+              )}
+            </fieldset>
+            <label class="check"
+              ><input
+                type="checkbox"
+                name="include_conflicts"
+                ${org.include_conflicts ? html`checked` : null}
+                ${disabled}
+              />
+              Include candidates with conflicts of interest</label
+            >
+            <label class="check"
+              ><input
+                type="checkbox"
+                name="include_without_email"
+                ${org.include_without_email ? html`checked` : null}
+                ${disabled}
+              />
+              Include candidates without an email</label
+            >
+            <label for="max_candidates">Maximum number of candidates</label>
+            <input
+              id="max_candidates"
+              name="max_candidates"
+              type="number"
+              min="1"
+              max="500"
+              required
+              value="${org.max_candidates}"
+              aria-describedby="max-hint"
+              ${disabled}
+            />
+            <p id="max-hint" class="hint">From 1 to 500.</p>
+            ${editable ? html`<button type="submit">Save settings</button>` : null}
+          </form>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/settings/',
+    action: 'settings_write',
+    schema: { body: SettingsBody },
+    back: () => '/dashboard/settings/',
+    handler: async (request, reply) => {
+      const body = request.body as FormBody;
+      const prefer = text(body, 'prefer');
+      if (prefer !== 'parsed' && prefer !== 'supplied') throw errors.validation('Prefer parsed or supplied');
+      const max = text(body, 'max_candidates').trim();
+      if (!/^\d+$/.test(max))
+        throw errors.validation('The maximum number of candidates must be a whole number');
+      await updateSettings(ctx.db, orgOf(request), {
+        prefer: prefer as Prefer,
+        include_conflicts: checked(body, 'include_conflicts'),
+        include_without_email: checked(body, 'include_without_email'),
+        max_candidates: Number(max),
+      });
+      // API keys remember their organization's settings for a few seconds; the next upload must see these.
+      ctx.keys.invalidate();
+      return redirectTo(ctx, request, reply, '/dashboard/settings/', {
+        kind: 'ok',
+        message: 'Settings saved.',
+      });
+    },
+  });
+}

@@ -1,0 +1,200 @@
+// Signing in and out, and changing one's password (forced after a generated one).
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { decoyHash, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
+import { changePassword, findCredentials } from '../../users/users.ts';
+import { closeSession, openSession } from '../../users/sessions.ts';
+import {
+  clearAccountFailures,
+  countFailures,
+  recordFailure,
+  throttleVerdict,
+} from '../../users/login-throttle.ts';
+import { clearCookie, LOGIN_CSRF_COOKIE, SESSION_COOKIE, setCookie } from '../cookies.ts';
+import { csrfField, dashboardRoute, redirectTo, renderPage, sessionOf } from '../framework.ts';
+import { html } from '../html.ts';
+
+const SignInBody = Type.Object({
+  _csrf: Type.String(),
+  email: Type.String({ maxLength: 320 }),
+  password: Type.String({ maxLength: 1024 }),
+  next: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+
+const PasswordBody = Type.Object({
+  _csrf: Type.String(),
+  current: Type.String({ maxLength: 1024 }),
+  password: Type.String({ maxLength: 1024 }),
+  confirm: Type.String({ maxLength: 1024 }),
+});
+
+/** Only a dashboard path may follow sign-in: `next` must not send anyone to another site. */
+function safeNext(next: string | undefined): string {
+  return next && /^\/dashboard\/[^\\]*$/.test(next) && !next.startsWith('//') ? next : '/dashboard/';
+}
+
+async function signInPage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { email?: string; next?: string; error?: string; status?: number },
+): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
+  return renderPage(ctx, request, reply, {
+    title: 'Sign in',
+    status: options.status ?? 200,
+    body: html`${options.error ? html`<p class="flash error" role="alert">${options.error}</p>` : null}
+      <form method="post" action="/dashboard/sign-in/" class="stack narrow">
+        <input type="hidden" name="_csrf" value="${token}" />
+        <input type="hidden" name="next" value="${safeNext(options.next)}" />
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value="${options.email ?? ''}"
+        />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit">Sign in</button>
+      </form>`,
+  });
+}
+
+export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): void {
+  const { login, sessionTtlMs } = ctx.config.dashboard;
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/sign-in/',
+    action: 'public',
+    schema: { querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })) }) },
+    handler: async (request, reply) => {
+      if (request.dashboardSession) return redirectTo(ctx, request, reply, '/dashboard/');
+      const { next } = request.query as { next?: string };
+      return signInPage(ctx, request, reply, { ...(next ? { next } : {}) });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/sign-in/',
+    action: 'public',
+    schema: { body: SignInBody },
+    handler: async (request, reply) => {
+      const body = request.body as { email: string; password: string; next?: string };
+      const again = { email: body.email, ...(body.next ? { next: body.next } : {}) };
+      const failures = await countFailures(ctx.db, login, body.email, request.ip);
+      const verdict = throttleVerdict(login, failures);
+      if (verdict.refused) {
+        return signInPage(ctx, request, reply, {
+          ...again,
+          status: 429,
+          error: 'Too many failed sign-ins. Wait a quarter of an hour, then try again.',
+        });
+      }
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+      const user = await findCredentials(ctx.db, body.email);
+      const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), body.password);
+      if (!user || !valid || user.disabled) {
+        await recordFailure(ctx.db, login, body.email, request.ip);
+        return signInPage(ctx, request, reply, {
+          ...again,
+          status: 401,
+          error: 'The email or the password is not right.',
+        });
+      }
+      await clearAccountFailures(ctx.db, body.email);
+      const token = await openSession(ctx.db, user.id, sessionTtlMs);
+      clearCookie(request, reply, LOGIN_CSRF_COOKIE);
+      setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
+      return reply.status(303).header('location', safeNext(body.next)).send();
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/sign-out/',
+    action: 'own_password',
+    whilePasswordExpired: true,
+    handler: async (request, reply) => {
+      await closeSession(ctx.db, sessionOf(request).tokenHash);
+      clearCookie(request, reply, SESSION_COOKIE);
+      return reply.status(303).header('location', '/dashboard/sign-in/').send();
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/password/',
+    action: 'own_password',
+    whilePasswordExpired: true,
+    handler: async (request, reply) => {
+      const forced = sessionOf(request).user.mustChangePassword;
+      return renderPage(ctx, request, reply, {
+        title: 'Change your password',
+        body: html`${
+            forced
+              ? html`<p class="flash" role="status">
+                  You signed in with a one-time password. Choose your own to continue.
+                </p>`
+              : null
+          }
+          <form method="post" action="/dashboard/password/" class="stack narrow">
+            ${csrfField(request)}
+            <label for="current">Current password</label>
+            <input id="current" name="current" type="password" autocomplete="current-password" required />
+            <label for="password">New password</label>
+            <input
+              id="password"
+              name="password"
+              type="password"
+              autocomplete="new-password"
+              minlength="${MIN_PASSWORD_LENGTH}"
+              aria-describedby="password-rule"
+              required
+            />
+            <p id="password-rule" class="hint">At least ${MIN_PASSWORD_LENGTH} characters.</p>
+            <label for="confirm">New password again</label>
+            <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
+            <button type="submit">Change password</button>
+          </form>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/password/',
+    action: 'own_password',
+    whilePasswordExpired: true,
+    back: () => '/dashboard/password/',
+    schema: { body: PasswordBody },
+    handler: async (request, reply) => {
+      const body = request.body as { current: string; password: string; confirm: string };
+      const session = sessionOf(request);
+      if (body.password !== body.confirm) {
+        return redirectTo(ctx, request, reply, '/dashboard/password/', {
+          kind: 'error',
+          message: 'The two new passwords differ.',
+        });
+      }
+      await changePassword(ctx.db, {
+        userId: session.user.id,
+        current: body.current,
+        next: body.password,
+        keepSession: session.tokenHash,
+      });
+      return redirectTo(ctx, request, reply, '/dashboard/', {
+        kind: 'ok',
+        message: 'Your password was changed.',
+      });
+    },
+  });
+}

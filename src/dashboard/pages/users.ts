@@ -1,0 +1,193 @@
+// Users of the organization (integrations admin): list, create (a one-time password shown once),
+// change role, disable.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { errors } from '../../infra/errors.ts';
+import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
+import { createUser, disableUser, listUsers, setUserRole } from '../../users/users.ts';
+import { csrfField, dashboardRoute, orgOf, redirectTo, renderPage, sessionOf } from '../framework.ts';
+import { dashboardPath, html } from '../html.ts';
+
+const UserParams = Type.Object({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const CreateBody = Type.Object({
+  _csrf: Type.String(),
+  email: Type.String({ maxLength: 320 }),
+  role: Type.String(),
+});
+const RoleBody = Type.Object({ _csrf: Type.String(), role: Type.String() });
+const CsrfOnly = Type.Object({ _csrf: Type.String() });
+
+function roleOptions(selected: string) {
+  return ROLES.map(
+    (role) =>
+      html`<option value="${role}" ${role === selected ? html`selected` : null}>
+        ${ROLE_LABELS[role]}
+      </option>`,
+  );
+}
+
+async function usersPage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  created: { email: string; password: string } | null,
+): Promise<string> {
+  const users = await listUsers(ctx.db, orgOf(request));
+  const me = sessionOf(request).user.id;
+  return renderPage(ctx, request, reply, {
+    title: 'Users',
+    body: html`${
+        created
+          ? html`<section aria-labelledby="new-user">
+              <h2 id="new-user">${created.email} can now sign in</h2>
+              <p>
+                Give them this one-time password; they choose their own at first sign-in. It is shown only
+                now.
+              </p>
+              <p class="secret" data-testid="one-time-password">${created.password}</p>
+            </section>`
+          : null
+      }
+      <h2>Add a user</h2>
+      <form method="post" action="/dashboard/users/" class="row">
+        ${csrfField(request)}
+        <div>
+          <label for="new-email">Email</label>
+          <input id="new-email" name="email" type="email" required />
+        </div>
+        <div>
+          <label for="new-role">Role</label>
+          <select id="new-role" name="role">
+            ${roleOptions('viewer')}
+          </select>
+        </div>
+        <button type="submit">Add user</button>
+      </form>
+      <table>
+        <caption>
+          People who can sign in to this organization
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Status</th>
+            <th scope="col">Disable</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${users.map(
+            (user) =>
+              html`<tr>
+                <td>${user.email}</td>
+                <td>
+                  ${
+                    user.disabled || user.id === me
+                      ? ROLE_LABELS[user.role]
+                      : html`<form
+                          method="post"
+                          action="${dashboardPath('users', user.id, 'role')}"
+                          class="row"
+                        >
+                          ${csrfField(request)}
+                          <label for="role-${user.id}" class="visually-hidden">Role of ${user.email}</label>
+                          <select id="role-${user.id}" name="role">
+                            ${roleOptions(user.role)}
+                          </select>
+                          <button type="submit" class="secondary">Change role</button>
+                        </form>`
+                  }
+                </td>
+                <td>
+                  ${user.disabled ? 'Disabled' : user.must_change_password ? 'Has not signed in yet' : 'Active'}
+                </td>
+                <td>
+                  ${
+                    user.disabled || user.id === me
+                      ? null
+                      : html`<form
+                          method="post"
+                          action="${dashboardPath('users', user.id, 'disable')}"
+                          class="inline"
+                        >
+                          ${csrfField(request)}
+                          <button type="submit" class="danger" aria-label="Disable ${user.email}">
+                            Disable
+                          </button>
+                        </form>`
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+  });
+}
+
+/** An admin changing their own role or disabling themselves could leave the organization with no admin. */
+function notSelf(request: FastifyRequest, userId: number): void {
+  if (userId === sessionOf(request).user.id) {
+    throw errors.validation('You cannot change your own role or disable yourself; ask another admin.');
+  }
+}
+
+export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/users/',
+    action: 'users_manage',
+    handler: async (request, reply) => usersPage(ctx, request, reply, null),
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/users/',
+    action: 'users_manage',
+    schema: { body: CreateBody },
+    back: () => '/dashboard/users/',
+    handler: async (request, reply) => {
+      const body = request.body as { email: string; role: string };
+      const user = await createUser(ctx.db, {
+        organizationId: orgOf(request),
+        email: body.email,
+        role: body.role,
+      });
+      return usersPage(ctx, request, reply, user);
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/users/:userId/role/',
+    action: 'users_manage',
+    schema: { params: UserParams, body: RoleBody },
+    back: () => '/dashboard/users/',
+    handler: async (request, reply) => {
+      const { userId } = request.params as { userId: number };
+      notSelf(request, userId);
+      const user = await setUserRole(ctx.db, userId, (request.body as { role: string }).role, orgOf(request));
+      return redirectTo(ctx, request, reply, '/dashboard/users/', {
+        kind: 'ok',
+        message: `${user.email} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/users/:userId/disable/',
+    action: 'users_manage',
+    schema: { params: UserParams, body: CsrfOnly },
+    back: () => '/dashboard/users/',
+    handler: async (request, reply) => {
+      const { userId } = request.params as { userId: number };
+      notSelf(request, userId);
+      const user = await disableUser(ctx.db, userId, orgOf(request));
+      return redirectTo(ctx, request, reply, '/dashboard/users/', {
+        kind: 'ok',
+        message: `${user.email} is disabled and signed out.`,
+      });
+    },
+  });
+}

@@ -1,0 +1,92 @@
+// Dashboard sessions, kept in the database so that every instance sees them and a sign-out, a
+// disabled user or a changed password ends them everywhere at once.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Queryable } from '../infra/db/index.ts';
+import type { Role } from './roles.ts';
+
+export interface Flash {
+  kind: 'ok' | 'error';
+  message: string;
+}
+
+export interface Session {
+  tokenHash: Buffer;
+  csrfToken: string;
+  flash: Flash | null;
+  user: {
+    id: number;
+    email: string;
+    role: Role;
+    organizationId: number;
+    organizationName: string;
+    mustChangePassword: boolean;
+  };
+}
+
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/** Opens a session; returns the token for the cookie (only its hash is stored). */
+export async function openSession(db: Queryable, userId: number, ttlMs: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.query(
+    `INSERT INTO dashboard_sessions (token_hash, user_id, csrf_token, expires_at)
+     VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
+    [hashToken(token), userId, randomBytes(32).toString('base64url'), ttlMs],
+  );
+  // Expired sessions are of no use to anyone; sweeping them here keeps the table small without a timer.
+  await db.query('DELETE FROM dashboard_sessions WHERE expires_at < now()');
+  return token;
+}
+
+interface SessionRow {
+  token_hash: Uint8Array;
+  csrf_token: string;
+  flash: Flash | null;
+  user_id: number;
+  email: string;
+  role: Role;
+  organization_id: number;
+  organization_name: string;
+  must_change_password: boolean;
+}
+
+/** The live session of a token: unexpired, of a user not disabled. */
+export async function findSession(db: Queryable, token: string): Promise<Session | null> {
+  const { rows } = await db.query<SessionRow>(
+    `SELECT s.token_hash, s.csrf_token, s.flash, u.id AS user_id, u.email, u.role, u.organization_id,
+            o.name AS organization_name, u.must_change_password
+       FROM dashboard_sessions s
+       JOIN users u ON u.id = s.user_id
+       JOIN organizations o ON o.id = u.organization_id
+      WHERE s.token_hash = $1 AND s.expires_at > now() AND u.disabled_at IS NULL`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    tokenHash: Buffer.from(row.token_hash),
+    csrfToken: row.csrf_token,
+    flash: row.flash,
+    user: {
+      id: row.user_id,
+      email: row.email,
+      role: row.role,
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      mustChangePassword: row.must_change_password,
+    },
+  };
+}
+
+export async function closeSession(db: Queryable, tokenHash: Buffer): Promise<void> {
+  await db.query('DELETE FROM dashboard_sessions WHERE token_hash = $1', [tokenHash]);
+}
+
+export async function setFlash(db: Queryable, tokenHash: Buffer, flash: Flash | null): Promise<void> {
+  await db.query('UPDATE dashboard_sessions SET flash = $2 WHERE token_hash = $1', [
+    tokenHash,
+    flash === null ? null : JSON.stringify(flash),
+  ]);
+}

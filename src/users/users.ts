@@ -1,0 +1,164 @@
+// Dashboard users: one organization each, one role each. The CLI and the dashboard's Users page both
+// go through these functions.
+import type { Queryable } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+import { requireOrganization } from '../organizations/organizations.ts';
+import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
+import { isRole, type Role } from './roles.ts';
+
+export interface User {
+  id: number;
+  organization_id: number;
+  email: string;
+  role: Role;
+  must_change_password: boolean;
+  disabled: boolean;
+  created_at: string;
+}
+
+const COLUMNS = `id, organization_id, email, role, must_change_password, disabled_at IS NOT NULL AS disabled,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at`;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  const trimmed = email.trim();
+  if (!EMAIL.test(trimmed) || trimmed.length > 320) throw errors.validation(`Not an email address: ${email}`);
+  return trimmed;
+}
+
+function checkRole(role: string): Role {
+  if (!isRole(role)) {
+    throw errors.validation(`Unknown role ${role}: integrations_admin, account_manager, editor or viewer`);
+  }
+  return role;
+}
+
+/** Creates a user with a generated one-time password, returned only here; it must be changed at first sign-in. */
+export async function createUser(
+  db: Queryable,
+  input: { organizationId: number; email: string; role: string },
+): Promise<User & { password: string }> {
+  const role = checkRole(input.role);
+  const email = normalizeEmail(input.email);
+  await requireOrganization(db, input.organizationId);
+  const password = generatePassword();
+  const { rows } = await db.query<User>(
+    `INSERT INTO users (organization_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+    [input.organizationId, email, role, await hashPassword(password)],
+  );
+  if (!rows[0]) throw errors.conflict(`A user with the email ${email} already exists`);
+  return { ...rows[0], password };
+}
+
+export async function listUsers(db: Queryable, organizationId: number): Promise<User[]> {
+  await requireOrganization(db, organizationId);
+  const { rows } = await db.query<User>(
+    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 ORDER BY lower(email)`,
+    [organizationId],
+  );
+  return rows;
+}
+
+/** A user by id; with `organizationId`, only one of that organization (another's is "not found"). */
+export async function requireUser(db: Queryable, id: number, organizationId?: number): Promise<User> {
+  const { rows } = await db.query<User>(
+    `SELECT ${COLUMNS} FROM users WHERE id = $1 AND ($2::integer IS NULL OR organization_id = $2)`,
+    [id, organizationId ?? null],
+  );
+  if (!rows[0]) throw errors.notFound(`User ${id}`);
+  return rows[0];
+}
+
+export async function setUserRole(
+  db: Queryable,
+  id: number,
+  role: string,
+  organizationId?: number,
+): Promise<User> {
+  const checked = checkRole(role);
+  await requireUser(db, id, organizationId);
+  const { rows } = await db.query<User>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
+    id,
+    checked,
+  ]);
+  return rows[0]!;
+}
+
+/** Disables a user and ends their sessions at once. */
+export async function disableUser(db: Queryable, id: number, organizationId?: number): Promise<User> {
+  await requireUser(db, id, organizationId);
+  const { rows } = await db.query<User>(
+    `UPDATE users SET disabled_at = coalesce(disabled_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id],
+  );
+  await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [id]);
+  return rows[0]!;
+}
+
+export interface Credentials {
+  id: number;
+  password_hash: string;
+  disabled: boolean;
+}
+
+export async function findCredentials(db: Queryable, email: string): Promise<Credentials | null> {
+  const { rows } = await db.query<Credentials>(
+    `SELECT id, password_hash, disabled_at IS NOT NULL AS disabled FROM users WHERE lower(email) = lower($1)`,
+    [email.trim()],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Replaces a user's password after checking the current one, clears "must change", and ends every
+ * other session of the user (someone who knew the old password is signed out).
+ */
+export async function changePassword(
+  db: Queryable,
+  input: { userId: number; current: string; next: string; keepSession: Buffer },
+): Promise<void> {
+  const { rows } = await db.query<{ password_hash: string }>(
+    'SELECT password_hash FROM users WHERE id = $1',
+    [input.userId],
+  );
+  const row = rows[0];
+  if (!row || !(await verifyPassword(row.password_hash, input.current))) {
+    throw errors.validation('The current password is not right');
+  }
+  checkNewPassword(input.next);
+  if (input.next === input.current)
+    throw errors.validation('The new password must differ from the current one');
+  await db.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [
+    input.userId,
+    await hashPassword(input.next),
+  ]);
+  await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1 AND token_hash <> $2', [
+    input.userId,
+    input.keepSession,
+  ]);
+}
+
+/** Gives a user a new generated one-time password (to be changed at next sign-in) and ends their sessions. */
+export async function resetPassword(
+  db: Queryable,
+  id: number,
+  organizationId?: number,
+): Promise<User & { password: string }> {
+  await requireUser(db, id, organizationId);
+  const password = generatePassword();
+  const { rows } = await db.query<User>(
+    `UPDATE users SET password_hash = $2, must_change_password = true WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, await hashPassword(password)],
+  );
+  await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [id]);
+  return { ...rows[0]!, password };
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<User | null> {
+  const { rows } = await db.query<User>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [
+    email.trim(),
+  ]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,172 @@
+// The server checks every dashboard action: each role on each registered dashboard route (a forbidden
+// action answers 403), and a user of one organization reaches nothing of another through any route
+// with an id in its path (404, and the other organization's rows unchanged).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { can, ROLES, type Action, type Role } from '../../src/users/roles.ts';
+import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
+import { ensureFolder } from '../../src/folders/folders.ts';
+import { createUser } from '../../src/users/users.ts';
+import type { DashboardRouteInfo } from '../../src/dashboard/framework.ts';
+
+let t: TestApp;
+/** Per path parameter, an id of a row of the organization the ids belong to. */
+type Rows = Record<string, string>;
+
+async function makeRows(orgId: number): Promise<Rows> {
+  const group = await createGroup(t.db, orgId, 'Board');
+  await writeGroupAuthor(
+    t.db,
+    { organizationId: orgId, groupId: group.group_id, clientId: 'r1' },
+    {
+      name: 'Ada Lovelace',
+      emails: null,
+      orcids: null,
+      articles: null,
+      affiliations: null,
+      custom_values: {},
+    },
+  );
+  const field = await createCustomField(t.db, orgId, { owner: 'folder', dataKind: 'str', name: 'Code' });
+  const folder = await ensureFolder(t.db, orgId, 'JFOLD');
+  const user = await createUser(t.db, {
+    organizationId: orgId,
+    email: `target.${orgId}@example.org`,
+    role: 'viewer',
+  });
+  const key = await t.db.query<{ id: number }>('SELECT id FROM api_keys WHERE organization_id = $1 LIMIT 1', [
+    orgId,
+  ]);
+  const source = await t.db.query<{ id: number }>(
+    `INSERT INTO sources (source_key, title) VALUES ($1, 'Journal of Tests') RETURNING id`,
+    [`S-${orgId}`],
+  );
+  return {
+    groupId: String(group.group_id),
+    clientId: 'r1',
+    fieldId: field.api_id,
+    folderId: String(folder),
+    userId: String(user.id),
+    keyId: String(key.rows[0]!.id),
+    sourceId: String(source.rows[0]!.id),
+  };
+}
+
+function fill(url: string, rows: Rows): string {
+  return url.replace(/:(\w+)/g, (_, name: string) => {
+    const value = rows[name];
+    if (value === undefined) throw new Error(`No row for the path parameter :${name}; add one to makeRows`);
+    return encodeURIComponent(value);
+  });
+}
+
+let orgA: number;
+let orgB: number;
+let rowsA: Rows;
+let rowsB: Rows;
+const users = new Map<Role, { email: string }>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  orgA = (await createTestOrg(t)).id;
+  orgB = (await createTestOrg(t)).id;
+  rowsA = await makeRows(orgA);
+  rowsB = await makeRows(orgB);
+  for (const role of ROLES) users.set(role, await createTestUser(t.db, orgA, role));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type SignedInRoute = DashboardRouteInfo & { action: Action };
+
+function routes(): SignedInRoute[] {
+  return t.app.dashboardRoutes.filter((r): r is SignedInRoute => r.action !== 'public');
+}
+
+async function call(session: InjectSession, route: DashboardRouteInfo, url: string) {
+  return route.method === 'GET'
+    ? t.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } })
+    : injectForm(t.app, session, url);
+}
+
+describe('the permission table is enforced on every dashboard route', () => {
+  it('covers the pages of part A at least', () => {
+    const urls = new Set(routes().map((r) => r.url));
+    for (const url of [
+      '/dashboard/settings/',
+      '/dashboard/api-keys/',
+      '/dashboard/users/',
+      '/dashboard/custom-fields/',
+    ]) {
+      expect(urls.has(url)).toBe(true);
+    }
+  });
+
+  for (const role of ROLES) {
+    it(`${role}: each action outside its permissions answers 403, each within them does not`, async () => {
+      const email = users.get(role)!.email;
+      let session = await injectSignIn(t.app, email);
+      for (const route of routes()) {
+        const res = await call(session, route, fill(route.url, rowsA));
+        const allowed = can(role, route.action);
+        expect(res.statusCode === 403, `${role} ${route.method} ${route.url} -> ${res.statusCode}`).toBe(
+          !allowed,
+        );
+        // An allowed post may have ended this session (sign-out): start a fresh one.
+        if (allowed && route.method === 'POST') session = await injectSignIn(t.app, email);
+      }
+    });
+  }
+});
+
+async function snapshotOf(orgId: number): Promise<string> {
+  const tables = [
+    `SELECT name, prefer, include_conflicts, include_without_email, max_candidates FROM organizations WHERE id = $1`,
+    `SELECT id, name FROM authors_groups WHERE organization_id = $1 ORDER BY id`,
+    `SELECT group_id, client_id, name, custom_values FROM group_authors WHERE organization_id = $1 ORDER BY 1, 2`,
+    `SELECT api_id, name, description FROM custom_fields WHERE organization_id = $1 ORDER BY 1`,
+    `SELECT f.id, f.name, s.authors_group_ids, s.effect FROM folders f LEFT JOIN folder_referee_settings s ON s.folder_id = f.id WHERE f.organization_id = $1 ORDER BY 1`,
+    `SELECT source_id, folder_id FROM journal_links WHERE organization_id = $1 ORDER BY 1`,
+    `SELECT id, email, role, disabled_at FROM users WHERE organization_id = $1 ORDER BY 1`,
+    `SELECT id, revoked_at FROM api_keys WHERE organization_id = $1 ORDER BY 1`,
+  ];
+  const parts = [];
+  for (const sql of tables) parts.push((await t.db.query(sql, [orgId])).rows);
+  return JSON.stringify(parts);
+}
+
+/** Ids that name no row at all. */
+const MISSING: Rows = {
+  groupId: '2147480001',
+  clientId: 'nobody',
+  fieldId: '00000000-0000-4000-8000-000000000000',
+  folderId: '2147480002',
+  userId: '2147480003',
+  keyId: '2147480004',
+  sourceId: '2147480005',
+};
+
+describe('a user of one organization sees nothing of another', () => {
+  it("every route with an id in its path treats another organization's ids as missing ones", async () => {
+    const before = await snapshotOf(orgB);
+    const sessions = new Map<Role, InjectSession>();
+    const withIds = routes().filter((r) => r.url.includes(':'));
+    expect(withIds.length).toBeGreaterThan(5);
+    for (const route of withIds) {
+      const role = ROLES.find((r) => can(r, route.action))!;
+      const session = sessions.get(role) ?? (await injectSignIn(t.app, users.get(role)!.email));
+      sessions.set(role, session);
+      const res = await call(session, route, fill(route.url, rowsB));
+      const missing = await call(session, route, fill(route.url, MISSING));
+      const what = `${route.method} ${route.url}: ${res.body.slice(0, 300)}`;
+      // A page answers 404; a form post may first refuse its (empty) form, exactly as for a missing id.
+      if (route.method === 'GET') expect(res.statusCode, what).toBe(404);
+      expect(res.statusCode, what).toBe(missing.statusCode);
+      expect(res.body).not.toContain('Ada Lovelace');
+    }
+    expect(await snapshotOf(orgB)).toBe(before);
+  });
+});

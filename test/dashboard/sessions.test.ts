@@ -1,0 +1,189 @@
+// Sessions, CSRF, headers and the sign-in throttle, over HTTP in-process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { throttleVerdict } from '../../src/users/login-throttle.ts';
+import { html } from '../../src/dashboard/html.ts';
+
+const login = {
+  windowMs: 60_000,
+  freeFailures: 1,
+  baseDelayMs: 1,
+  maxDelayMs: 4,
+  accountLimit: 3,
+  addressLimit: 6,
+};
+let t: TestApp;
+let orgId: number;
+
+beforeAll(async () => {
+  const base = testConfig();
+  t = await createTestApp({ trustProxy: true, dashboard: { ...base.dashboard, login } });
+  orgId = (await createTestOrg(t)).id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function attempt(email: string, password: string, address = '203.0.113.9') {
+  const form = await t.app.inject({ url: '/dashboard/sign-in/', headers: { 'x-forwarded-for': address } });
+  const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
+  return t.app.inject({
+    method: 'POST',
+    url: '/dashboard/sign-in/',
+    headers: { cookie: `rm_login_csrf=${token}`, 'x-forwarded-for': address },
+    payload: { _csrf: token, email, password },
+  });
+}
+
+describe('sign-in throttle', () => {
+  it('the delay doubles past the free failures, capped; refusal at the account or address limit', () => {
+    const config = {
+      ...login,
+      freeFailures: 3,
+      baseDelayMs: 500,
+      maxDelayMs: 8000,
+      accountLimit: 10,
+      addressLimit: 50,
+    };
+    const delay = (account: number, address = 0) => throttleVerdict(config, { account, address });
+    expect(delay(0)).toEqual({ refused: false, delayMs: 0 });
+    expect(delay(2)).toEqual({ refused: false, delayMs: 0 });
+    expect(delay(3)).toEqual({ refused: false, delayMs: 500 });
+    expect(delay(4)).toEqual({ refused: false, delayMs: 1000 });
+    expect(delay(9)).toEqual({ refused: false, delayMs: 8000 });
+    expect(delay(10)).toEqual({ refused: true });
+    expect(delay(0, 49)).toEqual({ refused: false, delayMs: 8000 });
+    expect(delay(0, 50)).toEqual({ refused: true });
+  });
+
+  it('an account is refused after repeated failures, even with the right password, while others still sign in', async () => {
+    const victim = await createTestUser(t.db, orgId, 'viewer');
+    for (let i = 0; i < login.accountLimit; i++) {
+      expect((await attempt(victim.email, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
+    }
+    const refused = await attempt(victim.email, TEST_PASSWORD, '198.51.100.200');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Too many failed sign-ins');
+    const other = await createTestUser(t.db, orgId, 'viewer');
+    expect((await attempt(other.email, TEST_PASSWORD, '198.51.100.201')).statusCode).toBe(303);
+  });
+
+  it('one address trying many accounts is refused, other addresses are not', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    for (let i = 0; i < login.addressLimit; i++) {
+      expect((await attempt(`nobody${i}@example.org`, 'guess', '192.0.2.50')).statusCode).toBe(401);
+    }
+    expect((await attempt(user.email, TEST_PASSWORD, '192.0.2.50')).statusCode).toBe(429);
+    expect((await attempt(user.email, TEST_PASSWORD, '192.0.2.51')).statusCode).toBe(303);
+  });
+});
+
+describe('sessions', () => {
+  it('cookies are HttpOnly and SameSite; Secure only when a trusted proxy says the request was https', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    const plain = await attempt(user.email, TEST_PASSWORD);
+    const cookie = String(plain.headers['set-cookie']);
+    expect(cookie).toMatch(/rm_session=[^;]+; Path=\/dashboard; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+    expect(cookie).not.toContain('Secure');
+
+    const form = await t.app.inject({
+      url: '/dashboard/sign-in/',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(String(form.headers['set-cookie'])).toContain('Secure');
+
+    const untrusting = await createTestApp({ trustProxy: false });
+    try {
+      const res = await untrusting.app.inject({
+        url: '/dashboard/sign-in/',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(String(res.headers['set-cookie'])).not.toContain('Secure');
+    } finally {
+      await untrusting.close();
+    }
+  });
+
+  it('a session ends when it expires, at sign-out, and when the user is disabled', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    const home = (cookie: string) => t.app.inject({ url: '/dashboard/', headers: { cookie } });
+
+    const expiring = await injectSignIn(t.app, user.email);
+    expect((await home(expiring.cookie)).statusCode).toBe(200);
+    await t.db.query(
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`,
+      [user.id],
+    );
+    const expired = await home(expiring.cookie);
+    expect(expired.statusCode).toBe(303);
+    expect(expired.headers.location).toBe('/dashboard/sign-in/?next=%2Fdashboard%2F');
+
+    const leaving = await injectSignIn(t.app, user.email);
+    expect((await injectForm(t.app, leaving, '/dashboard/sign-out/')).statusCode).toBe(303);
+    expect((await home(leaving.cookie)).statusCode).toBe(303);
+
+    const disabled = await injectSignIn(t.app, user.email);
+    await t.db.query('UPDATE users SET disabled_at = now() WHERE id = $1', [user.id]);
+    expect((await home(disabled.cookie)).statusCode).toBe(303);
+  });
+
+  it('a form post without the session CSRF token is refused with 403', async () => {
+    const admin = await createTestUser(t.db, orgId, 'integrations_admin');
+    const session = await injectSignIn(t.app, admin.email);
+    const forged = await injectForm(t.app, { ...session, csrf: 'forged' }, '/dashboard/settings/', {
+      prefer: 'parsed',
+      max_candidates: '3',
+    });
+    expect(forged.statusCode).toBe(403);
+    const noLoginToken = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/sign-in/',
+      payload: { _csrf: 'x', email: admin.email, password: TEST_PASSWORD },
+    });
+    expect(noLoginToken.statusCode).toBe(403);
+  });
+
+  it('after sign-in, only a dashboard path is followed (never another site)', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    for (const [next, location] of [
+      ['/dashboard/settings/', '/dashboard/settings/'],
+      ['//evil.example/dashboard/', '/dashboard/'],
+      ['https://evil.example/', '/dashboard/'],
+      ['/dashboard/\\evil', '/dashboard/'],
+    ]) {
+      const form = await t.app.inject({ url: '/dashboard/sign-in/' });
+      const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/dashboard/sign-in/',
+        headers: { cookie: `rm_login_csrf=${token}` },
+        payload: { _csrf: token, email: user.email, password: TEST_PASSWORD, next },
+      });
+      expect(res.headers.location, next).toBe(location);
+    }
+  });
+});
+
+describe('pages', () => {
+  it('every dashboard response carries the Content-Security-Policy and framing headers', async () => {
+    for (const url of ['/dashboard/sign-in/', '/dashboard/', '/dashboard/no-such-page/']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  it('the html template escapes every interpolation, and only html is kept as markup', () => {
+    const name = `<script>alert("x")</script>&'`;
+    expect(html`<p title="${name}">${name}</p>`.value).toBe(
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>',
+    );
+    const list = html`<ul>
+      ${['<a>', html`<li>b</li>`, null, false]}
+    </ul>`.value;
+    expect(list.replace(/\s+/g, '')).toBe('<ul>&lt;a&gt;<li>b</li></ul>');
+  });
+});

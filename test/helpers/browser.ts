@@ -1,0 +1,86 @@
+// Browser tests: the real app listening on 127.0.0.1 (port 0), Debian's Chromium driven headless by
+// playwright-core, and axe-core injected into each page to check accessibility.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { createTestApp, type TestApp } from './app.ts';
+import type { Config } from '../../src/infra/config.ts';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface ListeningApp extends TestApp {
+  url: string;
+}
+
+/** The real app on a real test database, listening on a port the OS chose. */
+export async function startListeningApp(overrides: Partial<Config> = {}): Promise<ListeningApp> {
+  const t = await createTestApp(overrides);
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { ...t, url: address };
+}
+
+/** Signs in through the form, as a person would: by the labels and the button's name. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/sign-in/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/**
+ * Runs axe-core on the page and fails on any serious or critical violation. The script is evaluated
+ * through the DevTools protocol, which the page's Content-Security-Policy does not govern, so the
+ * policy stays as strict as production's.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  // A string is evaluated as a script by the protocol itself (an eval inside the page would be refused).
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target),
+    }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `${page.url()}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}
+
+/**
+ * With DASHBOARD_SCREENSHOTS=<dir> set, saves a PNG of the page there (how docs/dashboard/ is made:
+ * `DASHBOARD_SCREENSHOTS=docs/dashboard npx vitest run test/dashboard/pages.browser.test.ts`).
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.DASHBOARD_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}

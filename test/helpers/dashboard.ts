@@ -1,0 +1,94 @@
+// Dashboard users and sessions for tests: a user with a password of the test's choosing (set through
+// the same store the password page uses), and sign-in over HTTP in-process for `app.inject` tests.
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { Queryable } from '../../src/infra/db/index.ts';
+import { changePassword, createUser } from '../../src/users/users.ts';
+import type { Role } from '../../src/users/roles.ts';
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+let counter = 0;
+
+export interface TestUser {
+  id: number;
+  email: string;
+  role: Role;
+  password: string;
+}
+
+/** A user who has already replaced the one-time password with TEST_PASSWORD. */
+export async function createTestUser(db: Queryable, organizationId: number, role: Role): Promise<TestUser> {
+  const email = `${role}.${++counter}.${process.pid}@example.org`;
+  const created = await createUser(db, { organizationId, email, role });
+  await changePassword(db, {
+    userId: created.id,
+    current: created.password,
+    next: TEST_PASSWORD,
+    keepSession: Buffer.alloc(0),
+  });
+  return { id: created.id, email, role, password: TEST_PASSWORD };
+}
+
+export interface InjectSession {
+  cookie: string;
+  csrf: string;
+}
+
+function cookiesOf(setCookie: string | string[] | undefined): Map<string, string> {
+  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  const out = new Map<string, string>();
+  for (const c of list) {
+    const [pair] = c.split(';');
+    const eq = pair!.indexOf('=');
+    out.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+  }
+  return out;
+}
+
+/** The hidden `_csrf` value of the first form on an HTML page. */
+export function csrfOf(page: string): string {
+  const token = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
+  if (!token) throw new Error('no CSRF field on the page');
+  return token;
+}
+
+/** Signs in through the real sign-in form; returns the session cookie and the session's CSRF token. */
+export async function injectSignIn(
+  app: FastifyInstance,
+  email: string,
+  password: string = TEST_PASSWORD,
+): Promise<InjectSession> {
+  const form = await app.inject({ method: 'GET', url: '/dashboard/sign-in/' });
+  const loginCsrf = cookiesOf(form.headers['set-cookie']).get('rm_login_csrf')!;
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/dashboard/sign-in/',
+    headers: { cookie: `rm_login_csrf=${loginCsrf}` },
+    payload: { _csrf: loginCsrf, email, password },
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(303);
+  const cookie = `rm_session=${cookiesOf(signedIn.headers['set-cookie']).get('rm_session')!}`;
+  const home = await app.inject({ method: 'GET', url: '/dashboard/password/', headers: { cookie } });
+  return { cookie, csrf: csrfOf(home.body) };
+}
+
+/** A form post as a signed-in browser sends it (URL-encoded, with the CSRF token). */
+export function injectForm(
+  app: FastifyInstance,
+  session: InjectSession,
+  url: string,
+  fields: Record<string, string | string[]> = {},
+) {
+  const body = new URLSearchParams();
+  body.append('_csrf', session.csrf);
+  for (const [name, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+  }
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: body.toString(),
+  });
+}
