@@ -117,22 +117,34 @@ const unit = (form: Form, source: string): UnitForm => ({
 });
 const UNIT_FORMS: UnitForm[] = [
   // Lee, B. D. / Pate, C. Marvin / El Gorsey, A. / Lamaire, R. O / ALLEN (J.P.)
-  unit('inverted', String.raw`${SURNAME}(?:\s${SURNAME_WORD})?${SUFFIX},\s?(?:${INITS}|${INIT_BARE})(?:\s${GIVEN})?${SUFFIX}`),
-  unit('inverted', String.raw`${SURNAME}(?:\s${SURNAME_WORD})?${SUFFIX},\s?(?:${INITS}|${INIT_BARE})${SUFFIX}`),
+  unit(
+    'inverted',
+    String.raw`${SURNAME}(?:\s${SURNAME_WORD})?${SUFFIX},\s?(?:${INITS}|${INIT_BARE})(?:\s${GIVEN})?${SUFFIX}`,
+  ),
+  unit(
+    'inverted',
+    String.raw`${SURNAME}(?:\s${SURNAME_WORD})?${SUFFIX},\s?(?:${INITS}|${INIT_BARE})${SUFFIX}`,
+  ),
   unit('inverted', String.raw`${SURNAME}\s\(${INITS}\)`),
   // Lee BD / ROSANVALLON P. / Harrison R.M.
   unit('vancouver', String.raw`${SURNAME}(?:\s${SURNAME_WORD})?\s(?:${INITS}|${INIT_BARE})${SUFFIX}`),
   // B. D. Lee / J.W. Lichtman / AM Trinkoff / R. Platt Jr
   unit('initialsFirst', String.raw`(?:${INIT_DOT}\s?|\p{Lu}{1,3}\s)(?:${GIVEN}\s)?${SURNAME}${SUFFIX}`),
   // Nichols, Bill / Cohen, William A. / BIASI, Pierre-Marc de / Tootell, Geoffrey MB
-  unit('invertedFull', String.raw`${SURNAME}${SUFFIX},\s${GIVEN}(?:\s(?:${GIVEN}|${INIT_DOT}|${INIT_BARE}))*(?:\s\p{Ll}{2,3})?`),
+  unit(
+    'invertedFull',
+    String.raw`${SURNAME}${SUFFIX},\s${GIVEN}(?:\s(?:${GIVEN}|${INIT_DOT}|${INIT_BARE}))*(?:\s\p{Ll}{2,3})?`,
+  ),
   unit('invertedFull', String.raw`${SURNAME}${SUFFIX},\s${GIVEN}`),
   // Joseph A. Schumpeter / Jaswinder Pal Singh / Barouh Emmy / KAHAN Marcel
   unit('natural', String.raw`${GIVEN}(?:\s(?:${INIT_DOT}|${INIT_BARE}|${GIVEN}))*\s${SURNAME}${SUFFIX}`),
   unit('natural', String.raw`${GIVEN}\s${SURNAME}${SUFFIX}`),
   unit('natural', String.raw`\p{Lu}{2,}(?:[-\s]\p{Lu}{2,})*\s${GIVEN}`),
   // An organisation as author, recognised only when the year follows at once: "UNHCR, 2015."
-  unit('group', String.raw`\p{Lu}[\p{L}&-]*(?:\s(?:of|for|and|the|\p{Lu}[\p{L}&-]*)){0,6}(?=,?\s\(?(?:1[5-9]|20)\d\d\b)`),
+  unit(
+    'group',
+    String.raw`\p{Lu}[\p{L}&-]*(?:\s(?:of|for|and|the|\p{Lu}[\p{L}&-]*)){0,6}(?=,?\s\(?(?:1[5-9]|20)\d\d\b)`,
+  ),
 ];
 
 /** Which forms may follow the first author's: "Derrick, D., I. Stavness and B. Gick". */
@@ -207,11 +219,70 @@ function scanAuthors(text: string): AuthorSpan | null {
   return attempt(0, null);
 }
 
-const ABBREVIATIONS = new Set(['vs', 'e.g', 'i.e', 'etc', 'Dr', 'St', 'Mr', 'Mrs', 'Ms', 'no', 'No', 'vol', 'Vol', 'al', 'cf', 'ca', 'Jr', 'Sr', 'pp', 'ed', 'eds', 'Ed', 'Eds']);
-const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'and', 'for', 'in', 'on', 'to', 'at', 'by', 'with', 'from', 'de', 'des', 'la', 'le', 'et', 'du', 'der', 'und', 'di', 'e', 'y']);
-const DATE_LEAD = /^(?:\([^()]{0,24}\b(?:1[5-9]\d\d|20\d\d)[a-z]?\b[^()]{0,24}\)|\((?:n\.\s?d\.|in press|forthcoming)\)|(?:1[5-9]\d\d|20\d\d)[a-z]?(?=[.,:;]|\s\p{Lu}))[.,:;]?\s*/iu;
+const ABBREVIATIONS = new Set([
+  'vs',
+  'e.g',
+  'i.e',
+  'etc',
+  'Dr',
+  'St',
+  'Mr',
+  'Mrs',
+  'Ms',
+  'no',
+  'No',
+  'vol',
+  'Vol',
+  'al',
+  'cf',
+  'ca',
+  'Jr',
+  'Sr',
+  'pp',
+  'ed',
+  'eds',
+  'Ed',
+  'Eds',
+]);
+const FUNCTION_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'and',
+  'for',
+  'in',
+  'on',
+  'to',
+  'at',
+  'by',
+  'with',
+  'from',
+  'de',
+  'des',
+  'la',
+  'le',
+  'et',
+  'du',
+  'der',
+  'und',
+  'di',
+  'e',
+  'y',
+]);
+const DATE_LEAD =
+  /^(?:\([^()]{0,24}\b(?:1[5-9]\d\d|20\d\d)[a-z]?\b[^()]{0,24}\)|\((?:n\.\s?d\.|in press|forthcoming)\)|(?:1[5-9]\d\d|20\d\d)[a-z]?(?=[.,:;]|\s\p{Lu}))[.,:;]?\s*/iu;
 const EDITOR_LEAD = /^(?:\((?:eds?|hrsg|coord|dir|ed\.\s?by)\.?\)|eds?\.|editors?\b)[.,:]?\s*/i;
-const QUOTES: [string, string][] = [['``', "''"], ['“', '”'], ['"', '"'], ['‘', '’'], ["'", "'"], ['«', '»'], ['„', '“'], ['”', '”']];
+const QUOTES: [string, string][] = [
+  ['``', "''"],
+  ['“', '”'],
+  ['"', '"'],
+  ['‘', '’'],
+  ["'", "'"],
+  ['«', '»'],
+  ['„', '“'],
+  ['”', '”'],
+];
 
 /** A sentence end closes no initial ("J."), known abbreviation, or run of journal abbreviations. */
 function closesSentence(text: string, i: number): boolean {
