@@ -4,7 +4,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { cleanText, joinLines } from '../text-utils.ts';
-import { dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
+import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 
 const LINK_PAGES = 2;
 
@@ -115,6 +115,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         break;
       }
     }
+    dropLineNumbers(pages);
     dropRunningHeads(pages);
     const lines: Line[] = [];
     pages.forEach((pg, i) => {
