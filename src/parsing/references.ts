@@ -289,7 +289,8 @@ function closesSentence(text: string, i: number): boolean {
   const word = /([\p{L}.]+)$/u.exec(text.slice(0, i))?.[1] ?? '';
   if (/^\p{Lu}$/u.test(word) || ABBREVIATIONS.has(word)) return false;
   // "Int. J. Wildland Fire": a short capitalised word before another abbreviation.
-  if (/^\p{Lu}\p{Ll}{0,3}$/u.test(word) && /^\s\p{Lu}\p{Ll}{0,4}\.\s/u.test(text.slice(i + 1))) return false;
+  if (/^\p{Lu}\p{Ll}{0,5}$/u.test(word) && /^\s\p{Lu}\p{Ll}{0,4}\.[\s,]/u.test(text.slice(i + 1)))
+    return false;
   return true;
 }
 
@@ -363,7 +364,8 @@ export function parseReference(rawWithMarker: string): ParsedReference {
   const doi = findDoi(raw);
   const year = findYear(raw);
   const listed = scanAuthors(raw);
-  const authors = listed?.authors.map((a) => a.trim()) ?? [];
+  // "Silva JR." keeps no period: in Vancouver it closes the list, not an initial.
+  const authors = listed?.authors.map((a) => a.trim().replace(/(\s\p{Lu}{2,3})\.$/u, '$1')) ?? [];
   // "———." stands for the previous entry's authors.
   const repeated = listed ? null : /^(?:[-—–_]{2,}|—)\s?[.,]?\s/.exec(raw);
   let rest = raw.slice(listed?.end ?? repeated?.[0].length ?? 0);
