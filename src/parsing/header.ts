@@ -256,7 +256,8 @@ function markedAffiliations(blocks: Block[], indices: number[], marks: Set<strin
 }
 
 function mentionedAuthors(text: string, authors: ParsedAuthor[]): number[] {
-  const norm = ` ${normalizeForCompare(text)} `;
+  // Affiliation marks set as plain digits touch the name ("Upshall1,2,3"): part them first.
+  const norm = ` ${normalizeForCompare(text.replace(/(\p{L})(\d)/gu, '$1 $2'))} `;
   const hits: { i: number; at: number }[] = [];
   authors.forEach((a, i) => {
     const surname = normalizeForCompare(surnameOf(a.name));

@@ -11,19 +11,19 @@ const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bare', re: /^(\d{1,4})\s+(?=\p{Lu})/u },
 ];
 
-function splitNumbered(lines: BlockLine[]): string[][] | null {
-  let best: string[][] | null = null;
+function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
+  let best: BlockLine[][] | null = null;
   for (const { re } of MARKERS) {
-    const refs: string[][] = [];
+    const refs: BlockLine[][] = [];
     let expected: number | null = null;
     for (const line of lines) {
       const m = re.exec(line.text);
       const n = m ? Number(m[1]) : NaN;
       const starts = m && (expected === null ? n <= 2 : n >= expected && n <= expected + 2);
       if (starts) {
-        refs.push([line.text]);
+        refs.push([line]);
         expected = n + 1;
-      } else if (refs.length) refs[refs.length - 1]!.push(line.text);
+      } else if (refs.length) refs[refs.length - 1]!.push(line);
     }
     if (refs.length >= 2 && (!best || refs.length > best.length)) best = refs;
   }
@@ -33,14 +33,14 @@ function splitNumbered(lines: BlockLine[]): string[][] | null {
   return covered >= 0.8 * lines.length ? best : null;
 }
 
-function splitByLayout(lines: BlockLine[]): string[][] {
+function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const indents = lines.map((l) => l.indent);
   const minIndent = Math.min(...indents);
   const hanging = lines.filter((l) => l.indent > minIndent + 0.8).length;
   const flush = lines.length - hanging;
   const useIndent = hanging >= 0.2 * lines.length && flush >= 2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
-  const refs: string[][] = [];
+  const refs: BlockLine[][] = [];
   lines.forEach((line, i) => {
     const prev = lines[i - 1];
     let starts = i === 0;
@@ -54,20 +54,54 @@ function splitByLayout(lines: BlockLine[]): string[][] {
         /[.]$/.test(prev.text) &&
         /^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text);
     }
-    if (starts) refs.push([line.text]);
-    else refs[refs.length - 1]!.push(line.text);
+    if (starts) refs.push([line]);
+    else refs[refs.length - 1]!.push(line);
   });
   return refs;
 }
 
-export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): string[] {
+interface Entry {
+  text: string;
+  links: string[];
+}
+
+function entry(lines: BlockLine[]): Entry {
+  return { text: joinLines(lines.map((l) => l.text)), links: lines.flatMap((l) => l.links ?? []) };
+}
+
+export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): Entry[] {
   const nonEmpty = lines.filter((l) => l.text.trim());
   if (nonEmpty.length === 0) return [];
   const numbered = splitNumbered(nonEmpty);
-  if (numbered) return numbered.map((r) => joinLines(r));
+  if (numbered) return numbered.map(entry);
   // Word documents: one paragraph per entry.
-  if (paragraphs && paragraphs.length >= 2) return paragraphs;
-  return splitByLayout(nonEmpty).map((r) => joinLines(r));
+  if (paragraphs && paragraphs.length >= 2) return paragraphs.map((text) => ({ text, links: [] }));
+  return splitByLayout(nonEmpty).map(entry);
+}
+
+/**
+ * The reference list's entries, parsed. A DOI printed only as a link ("[link]", "Crossref", a
+ * linked title) is read from the entry's link annotations when its text shows none.
+ */
+export function parseReferenceList(lines: BlockLine[], paragraphs: string[] | null): ParsedReference[] {
+  return splitReferences(lines, paragraphs)
+    .filter((e) => e.text.length >= 10)
+    .map((e) => {
+      const parsed = parseReference(e.text);
+      if (!parsed.doi) {
+        const linked = e.links.map((l) => findDoi(safeDecode(l))).find((d) => d !== null);
+        if (linked) parsed.doi = linked;
+      }
+      return parsed;
+    });
+}
+
+function safeDecode(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }
 
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;

@@ -1,6 +1,18 @@
 // Layout rules of the PDF reader on synthetic pages: positions and sizes only, as pdf.js reports them.
 import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { dropLineNumbers, type Item } from '../../src/parsing/pdf/geometry.ts';
+import { testConfig } from '../helpers/app.ts';
+import { makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+const prose = (page: number) =>
+  Array.from({ length: 25 }, (_, i) => ({
+    text: `Line ${i + 1} of page ${page} of the body text, long enough to read as running prose here.`,
+    size: 10,
+    x: 72,
+    y: 740 - i * 13,
+  }));
 
 const item = (str: string, x: number, y: number, size = 10, w = str.length * size * 0.5): Item => ({
   str,
@@ -53,5 +65,77 @@ describe('margin line numbers', () => {
     }
     const pages = [{ items }];
     expect(dropLineNumbers(pages)).toBe(0);
+  });
+});
+
+describe('links', () => {
+  it('reads a DOI given only as a link in a reference list on a late page', async () => {
+    const pdf = makeTextPdf(
+      [
+        [{ text: 'A Study of Linked References in Late Pages', size: 20, x: 72, y: 780 }, ...prose(1)],
+        prose(2),
+        prose(3),
+        [
+          { text: 'References', size: 12, x: 72, y: 760 },
+          {
+            text: '1. Roe J, Public JQ. A first result. Journal of Tests. 2020;1: 1-2.',
+            size: 9,
+            x: 72,
+            y: 740,
+          },
+          {
+            text: '2. Doe A. A second result. Journal of Tests. 2021;2: 3-4. [link]',
+            size: 9,
+            x: 72,
+            y: 726,
+          },
+          { text: '3. Poe E. A third result. Other Journal. 2022;3: 5-6.', size: 9, x: 72, y: 712 },
+        ],
+      ],
+      '',
+      [[], [], [], [{ rect: [292, 724, 316, 734], url: 'https://doi.org/10.1000/linked.2' }]],
+    );
+    const result = await parseManuscript(pdf, 'linked.pdf', limits);
+    expect(result.references.map((r) => r.doi)).toEqual([null, '10.1000/linked.2', null]);
+  });
+
+  it('ties ORCID links to names whose affiliation marks touch them ("Roe1,2")', async () => {
+    const pdf = makeTextPdf(
+      [
+        [
+          { text: 'A Study of Identifiers Beside Names', size: 20, x: 72, y: 780 },
+          // Marks are raised small type right after each name, as LaTeX classes set them.
+          { text: 'Jane Roe', size: 11, x: 72, y: 750 },
+          { text: '1,2,', size: 7, x: 118, y: 754 },
+          { text: 'and John Q. Public', size: 11, x: 134, y: 750 },
+          { text: '2', size: 7, x: 232, y: 754 },
+          {
+            text: '1 Department of Physics, University of Somewhere, Sometown, Country',
+            size: 9,
+            x: 72,
+            y: 730,
+          },
+          {
+            text: '2 Institute of Chemistry, Another University, Othertown, Country',
+            size: 9,
+            x: 72,
+            y: 718,
+          },
+          ...prose(1).map((l) => ({ ...l, y: l.y - 60 })),
+        ],
+      ],
+      '',
+      [
+        [
+          { rect: [72, 748, 117, 760], url: 'https://orcid.org/0000-0002-1825-0097' },
+          { rect: [155, 748, 230, 760], url: 'https://orcid.org/0000-0001-5109-3700' },
+        ],
+      ],
+    );
+    const result = await parseManuscript(pdf, 'orcid.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.orcid])).toEqual([
+      ['Jane Roe', '0000-0002-1825-0097'],
+      ['John Q. Public', '0000-0001-5109-3700'],
+    ]);
   });
 });
