@@ -378,7 +378,10 @@ export function extractHeader(doc: DocumentModel): Header {
       titleEnd < blocks.length &&
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
-      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize
+      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
+      // A title set at body size (APA title pages) stands apart by its face alone: the byline
+      // after it has the same size but not the same face.
+      (t.relSize >= 1.1 || blocks[titleEnd]!.emphasis === t.emphasis)
     ) {
       titleEnd++;
     }

@@ -139,3 +139,26 @@ describe('links', () => {
     ]);
   });
 });
+
+describe('title pages set at body size', () => {
+  it('ends the title where the face changes: an APA title page in bold, then the byline', async () => {
+    const pdf = makeTextPdf([
+      [
+        { text: 'Running head: SHORT TITLE', size: 12, x: 72, y: 800 },
+        { text: 'A Comparison of Complexity Indices', size: 12, x: 150, y: 640, bold: true },
+        { text: 'in Physiological Signals', size: 12, x: 200, y: 616, bold: true },
+        { text: 'Jane Roe and John Q. Public', size: 12, x: 180, y: 570 },
+        { text: 'Department of Psychology, University of Somewhere', size: 12, x: 150, y: 546 },
+      ],
+      Array.from({ length: 25 }, (_, i) => ({
+        text: `Line ${i + 1} of the body text, long enough to read as running prose here.`,
+        size: 12,
+        x: 72,
+        y: 740 - i * 24,
+      })),
+    ]);
+    const result = await parseManuscript(pdf, 'apa.pdf', limits);
+    expect(result.title).toBe('A Comparison of Complexity Indices in Physiological Signals');
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public']);
+  });
+});
