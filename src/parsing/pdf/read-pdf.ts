@@ -110,12 +110,16 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     dropLineNumbers(pages);
     dropRunningHeads(pages);
     // DOIs printed only as links ("[link]", a linked title) lie in the reference list: from the
-    // last page that starts one, read the links too.
+    // last page that starts one, read the links too. Reading them costs a third of the time of a
+    // long list, so only when the list's text shows few DOIs for its length.
     const listStart = pages.findLastIndex((pg) =>
       pg.items.some((it) => REFERENCES_HEADING.test(it.str.trim())),
     );
-    for (const pg of listStart >= 0 ? pages.slice(listStart) : []) {
-      if (pg.number > LINK_PAGES)
+    const listPages = listStart >= 0 ? pages.slice(listStart).filter((pg) => pg.number > LINK_PAGES) : [];
+    const listText = listPages.flatMap((pg) => pg.items.map((it) => it.str)).join(' ');
+    const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
+    if ((listText.match(/\b10\.\d{4,9}\//g)?.length ?? 0) < listRows / 8) {
+      for (const pg of listPages) {
         pg.links = await readLinks(
           await doc.getPage(pg.number),
           pg.origin[0],
@@ -123,6 +127,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
           pg.number,
           warnings,
         );
+      }
     }
     const lines: Line[] = [];
     pages.forEach((pg, i) => {
