@@ -135,6 +135,8 @@ function anystyleGold(): void {
   // Even-numbered entries were used to design the parser, odd-numbered ones were held out.
   const halves = { design: tally(), 'held out': tally(), whole: tally() };
   const norm = (s: string) => normalizeForCompare(s);
+  // The first pass compiles the name patterns and warms the JIT, as a parse worker's first upload
+  // does; the figures below are from that first pass, the time also from a second one.
   const started = performance.now();
   let index = -1;
   for (const seq of xml.matchAll(/<sequence>([\s\S]*?)<\/sequence>/g)) {
@@ -169,8 +171,16 @@ function anystyleGold(): void {
     }
   }
   const ms = performance.now() - started;
+  const warm = performance.now();
+  for (const seq of xml.matchAll(/<sequence>([\s\S]*?)<\/sequence>/g)) {
+    parseReference(
+      [...seq[1]!.matchAll(/<([\w-]+)>([\s\S]*?)<\/\1>/g)].map((m) => decode(m[2]!.trim())).join(' '),
+    );
+  }
+  const warmMs = performance.now() - warm;
   say(
-    `AnyStyle gold set (${halves.whole.n} labelled reference strings, ${(ms / halves.whole.n).toFixed(3)} ms each; targets: title exact ≥ 0.85, authors found ≥ 0.90):`,
+    `AnyStyle gold set (${halves.whole.n} labelled reference strings, ${(ms / halves.whole.n).toFixed(3)} ms each on the first pass, ` +
+      `${(warmMs / halves.whole.n).toFixed(3)} ms on the second; targets: title exact ≥ 0.85, authors found ≥ 0.90):`,
   );
   for (const [name, t] of Object.entries(halves)) {
     say(
@@ -266,6 +276,8 @@ async function speed(): Promise<void> {
 const NOTES = `- deep-rules prints no email address (neither the PDF nor document.xml contains an "@" address of an author), so its emails are left out of the email score; CERMINE fixtures carry them.
 - CERMINE test5's JATS lists 44 references, but the article numbers 40: JATS splits four of them (fragments like "(PMID: 17693180), doi: ..."). Two of its DOIs are truncated in the JATS ("10.1046/j.1523", "10.1053/j"); ours are the full DOIs, counted as misses.
 - deep-rules PDF: one DOI ("10.1377/hlthaff.2014.0048") loses its "ff" ligature in the PDF's text layer (no Unicode mapping; pdftotext loses it too).
+- Development set: truth written from each file's source (see bench/parsing-devset/LICENSES.md); fields a document does not print (ReScience's bibliography style prints no DOI, the ACM journal samples print no email) are not expected of the parser. acmart-sigplan is an anonymous review copy: no author is printed, so every author found there is a false positive. The acmart samples' Libertine fonts map the "tt" and "ffi" ligatures to no Unicode ("hp://", "Mahew"): no parser that reads the text layer recovers them.
+- AnyStyle gold set: the parser's rules were designed on the even-numbered entries; the odd-numbered ones were held out and are reported apart.
 - Timings are wall times on a shared 2-core machine; both sides of each ratio are measured in the same run.`;
 
 say(`# Parsing bench (npm run bench:parsing), ${new Date().toISOString()}`);
