@@ -126,7 +126,7 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   let references: ParseResult['references'] = [];
   if (refRange) {
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
-    const lines = refBlocks.flatMap((b) => b.lines);
+    const lines = refBlocks.flatMap((b) => b.lines).slice(refRange.skipLines);
     const paragraphs = doc.format === 'docx' ? refBlocks.map((b) => b.text) : null;
     references = parseReferenceList(lines, paragraphs);
   }

@@ -162,3 +162,47 @@ describe('title pages set at body size', () => {
     expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public']);
   });
 });
+
+describe('author-year reference lists with hanging indents', () => {
+  const entries = [
+    [
+      'Abbott, R. J., Brennan, A. C., and Chen, L. (2014). Hybrid speciation in plants',
+      'revisited with genomic data. Mol. Ecol. 23, 1234-1250. doi: 10.1111/mec.12345',
+    ],
+    ['Baker, T. (2019). Soil microbes and drought. Front. Plant Sci. 10:88.'],
+    [
+      'Chen, Y., Diaz, M., and Evans, P. Q. (2020). A long title about pollinator decline',
+      'across three continents and its consequences for the yield of crops that depend',
+      'on them. Nat. Ecol. Evol. 4, 77-89. doi: 10.1038/s41559-020-1111-1',
+    ],
+    ['Dupont, F. (2018). Leaf traits. Oikos 127, 1-9.'],
+  ];
+
+  it('splits the list at each flush line when the heading is set in the entries’ face with no space under it', async () => {
+    const lines = [{ text: 'REFERENCES', size: 9, x: 72, y: 755 }];
+    let y = 744;
+    for (const e of entries) {
+      e.forEach((text, i) => {
+        lines.push({ text, size: 9, x: i ? 81 : 72, y });
+        y -= 11;
+      });
+    }
+    const pdf = makeTextPdf([
+      [{ text: 'A Study of Hanging Indents in Lists', size: 20, x: 72, y: 780 }, ...prose(1)],
+      lines,
+    ]);
+    const result = await parseManuscript(pdf, 'hanging.pdf', limits);
+    expect(result.references.map((r) => r.authors[0])).toEqual([
+      'Abbott, R. J.',
+      'Baker, T.',
+      'Chen, Y.',
+      'Dupont, F.',
+    ]);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      '10.1111/mec.12345',
+      null,
+      '10.1038/s41559-020-1111-1',
+      null,
+    ]);
+  });
+});
