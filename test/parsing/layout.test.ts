@@ -206,3 +206,13 @@ describe('author-year reference lists with hanging indents', () => {
     ]);
   });
 });
+
+describe('TeX accents set as their own glyph', () => {
+  it('puts a spacing accent before a letter onto the letter', async () => {
+    const { composeAccents } = await import('../../src/parsing/text-utils.ts');
+    expect(composeAccents('Lars Thørv\u00a8ald and Jos\u00b4e Mu\u02dcnoz')).toBe(
+      'Lars Thørväld and José Muñoz',
+    );
+    expect(composeAccents('a diaeresis ¨ alone')).toBe('a diaeresis ¨ alone');
+  });
+});

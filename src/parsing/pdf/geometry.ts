@@ -1,5 +1,6 @@
 // Page geometry from pdf.js text items: lines, superscripts, columns and running heads. Everything
 // here reads positions and font sizes only, never the words, so it holds for layouts we have not seen.
+import { composeAccents } from '../text-utils.ts';
 
 export interface Item {
   str: string;
@@ -206,7 +207,8 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
     size,
     font,
     runs,
-    text: text.replace(/\s+/g, ' ').trim(),
+    // A TeX accent is its own glyph, set just before its letter.
+    text: composeAccents(text.replace(/\s+/g, ' ').trim()),
     links: [],
     columnLeft,
   };
