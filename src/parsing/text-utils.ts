@@ -22,9 +22,8 @@ const SPACING_ACCENTS: Record<string, string> = {
 
 /** Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld". */
 export function composeAccents(s: string): string {
-  return s.replace(
-    /([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da])(\p{L})/gu,
-    (_, accent: string, letter: string) => `${letter}${SPACING_ACCENTS[accent]}`.normalize('NFC'),
+  return s.replace(/([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da])(\p{L})/gu, (_, accent: string, letter: string) =>
+    `${letter}${SPACING_ACCENTS[accent]}`.normalize('NFC'),
   );
 }
 
