@@ -17,6 +17,7 @@ import {
   scoreFixture,
   type Counts,
   type FixtureScore,
+  type Truth,
 } from '../test/parsing/ground-truth.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -29,14 +30,38 @@ const say = (line = '') => {
 const f3 = (n: number) => n.toFixed(3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function quality(): Promise<void> {
-  const shared = path.resolve(root, '../shared/fixtures');
-  say(`Fixtures: ${FIXTURES} (copies of ${shared}${existsSync(shared) ? '' : ', which is missing here'})`);
+const DEVSET = path.join(root, 'bench/parsing-devset');
+
+/** The development set: public manuscripts from other templates, truth written from their sources. */
+function loadDevset(): Truth[] {
+  const entries = JSON.parse(readFileSync(path.join(DEVSET, 'truth.json'), 'utf8')) as {
+    file: string;
+    title: string;
+    authors: { name: string; email: string | null; orcid: string | null }[];
+    referenceCount: number;
+    referenceDois: string[];
+  }[];
+  return entries.map((e) => ({
+    name: e.file,
+    file: path.join(DEVSET, e.file),
+    title: e.title,
+    authors: e.authors.map((a) => ({ ...a, affiliations: [] })),
+    emailsInDocument: true,
+    referenceCount: e.referenceCount,
+    referenceDois: e.referenceDois,
+  }));
+}
+
+async function quality(label: string, truths: Truth[], targets: Record<string, string>): Promise<void> {
+  say(`## ${label}`);
+  say('');
   const scores: FixtureScore[] = [];
-  for (const truth of loadTruths()) {
+  let failed = 0;
+  for (const truth of truths) {
     const result = await parseManuscript(new Uint8Array(readFileSync(truth.file)), truth.file, limits);
     const s = scoreFixture(truth, result);
     scores.push(s);
+    if (result.error) failed++;
     const rc = s.referenceCount;
     say(
       `- ${s.name}: title ${s.titleExact ? 'exact' : 'WRONG'}; authors ${s.authors.tp}/${s.authors.tp + s.authors.fn} (+${s.authors.fp} extra); ` +
@@ -53,7 +78,7 @@ async function quality(): Promise<void> {
   say('|---|---|---|---|---|');
   const titles = scores.filter((s) => s.titleExact).length;
   say(
-    `| title (exact, case and spacing normalised) | ${f3(titles / scores.length)} | ${f3(titles / scores.length)} | ${f3(titles / scores.length)} | 1.0 |`,
+    `| title (exact, case and spacing normalised) | ${f3(titles / scores.length)} | ${f3(titles / scores.length)} | ${f3(titles / scores.length)} | ${targets.title} |`,
   );
   const row = (name: string, c: Counts, target: string) => {
     const m = prf(c);
@@ -62,32 +87,36 @@ async function quality(): Promise<void> {
   row(
     'author names',
     total((s) => s.authors),
-    'F1 ≥ 0.97',
+    targets.authors!,
   );
   row(
-    'emails (fixtures that print them)',
+    'emails (documents that print them)',
     total((s) => s.emails),
-    '1.0',
+    targets.emails!,
   );
   row(
     'ORCIDs',
     total((s) => s.orcids),
-    '1.0',
+    targets.orcids!,
   );
-  row(
-    'affiliations (per author)',
-    total((s) => s.affiliations),
-    '—',
-  );
+  if (targets.affiliations)
+    row(
+      'affiliations (per author)',
+      total((s) => s.affiliations),
+      targets.affiliations,
+    );
   row(
     'reference DOIs',
     total((s) => s.dois),
-    'recall ≥ 0.95',
+    targets.dois!,
   );
   const rcs = scores.flatMap((s) => (s.referenceCount ? [s.referenceCount] : []));
+  const meanError = rcs.reduce((a, r) => a + r.relativeError, 0) / rcs.length;
   say(
-    `| reference count, relative error | ${rcs.map((r) => `${r.parsed}/${r.truth}: ${(r.relativeError * 100).toFixed(1)}%`).join('; ')} | | | ≤ 3% |`,
+    `| reference count, relative error | mean ${(meanError * 100).toFixed(1)}% over ${rcs.length} files | | | ${targets.count} |`,
   );
+  say(`| files that failed to parse | ${failed} of ${scores.length} | | | 0 |`);
+  say('');
 }
 
 function anystyleGold(): void {
@@ -103,51 +132,76 @@ function anystyleGold(): void {
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&quot;/g, '"');
-  let n = 0;
-  let years = 0;
-  let yearsOk = 0;
-  let titles = 0;
-  let titlesOk = 0;
-  let authored = 0;
-  let authorsFound = 0;
-  let dois = 0;
-  let doisOk = 0;
+  // Even-numbered entries were used to design the parser, odd-numbered ones were held out.
+  const halves = { design: tally(), 'held out': tally(), whole: tally() };
   const norm = (s: string) => normalizeForCompare(s);
+  // The first pass compiles the name patterns and warms the JIT, as a parse worker's first upload
+  // does; the figures below are from that first pass, the time also from a second one.
   const started = performance.now();
+  let index = -1;
   for (const seq of xml.matchAll(/<sequence>([\s\S]*?)<\/sequence>/g)) {
+    index++;
     const fields = [...seq[1]!.matchAll(/<([\w-]+)>([\s\S]*?)<\/\1>/g)].map((m) => ({
       tag: m[1]!,
       text: decode(m[2]!.trim()),
     }));
     const raw = fields.map((f) => f.text).join(' ');
     const parsed = parseReference(raw);
-    n++;
     const date = fields.find((f) => f.tag === 'date')?.text.match(/\b(1[5-9]\d\d|20\d\d)\b/)?.[1];
-    if (date) {
-      years++;
-      if (parsed.year === Number(date)) yearsOk++;
-    }
     const title = fields.find((f) => f.tag === 'title')?.text;
-    if (title) {
-      titles++;
-      if (parsed.title && norm(parsed.title) === norm(title)) titlesOk++;
-    }
-    if (fields.some((f) => f.tag === 'author')) {
-      authored++;
-      if (parsed.authors.length > 0) authorsFound++;
-    }
     const doi = fields.find((f) => f.tag === 'doi')?.text.match(/10\.\d{4,9}\/\S+/)?.[0];
-    if (doi) {
-      dois++;
-      if (parsed.doi && doi.toLowerCase().startsWith(parsed.doi.toLowerCase())) doisOk++;
+    for (const t of [halves.whole, index % 2 ? halves['held out'] : halves.design]) {
+      t.n++;
+      if (date) {
+        t.years++;
+        if (parsed.year === Number(date)) t.yearsOk++;
+      }
+      if (title) {
+        t.titles++;
+        if (parsed.title && norm(parsed.title) === norm(title)) t.titlesOk++;
+      }
+      if (fields.some((f) => f.tag === 'author')) {
+        t.authored++;
+        if (parsed.authors.length > 0) t.authorsFound++;
+      }
+      if (doi) {
+        t.dois++;
+        if (parsed.doi && doi.toLowerCase().startsWith(parsed.doi.toLowerCase())) t.doisOk++;
+      }
     }
   }
   const ms = performance.now() - started;
+  const warm = performance.now();
+  for (const seq of xml.matchAll(/<sequence>([\s\S]*?)<\/sequence>/g)) {
+    parseReference(
+      [...seq[1]!.matchAll(/<([\w-]+)>([\s\S]*?)<\/\1>/g)].map((m) => decode(m[2]!.trim())).join(' '),
+    );
+  }
+  const warmMs = performance.now() - warm;
   say(
-    `AnyStyle gold set (${n} labelled reference strings, dev set, ${(ms / n).toFixed(3)} ms each): ` +
-      `year ${yearsOk}/${years} (${f3(yearsOk / years)}), title exact ${titlesOk}/${titles} (${f3(titlesOk / titles)}), ` +
-      `authors found ${authorsFound}/${authored} (${f3(authorsFound / authored)}), DOI ${doisOk}/${dois}`,
+    `AnyStyle gold set (${halves.whole.n} labelled reference strings, ${(ms / halves.whole.n).toFixed(3)} ms each on the first pass, ` +
+      `${(warmMs / halves.whole.n).toFixed(3)} ms on the second; targets: title exact ≥ 0.85, authors found ≥ 0.90):`,
   );
+  for (const [name, t] of Object.entries(halves)) {
+    say(
+      `- ${name} (${t.n}): year ${t.yearsOk}/${t.years} (${f3(t.yearsOk / t.years)}), title exact ${t.titlesOk}/${t.titles} (${f3(t.titlesOk / t.titles)}), ` +
+        `authors found ${t.authorsFound}/${t.authored} (${f3(t.authorsFound / t.authored)}), DOI ${t.doisOk}/${t.dois}`,
+    );
+  }
+}
+
+function tally() {
+  return {
+    n: 0,
+    years: 0,
+    yearsOk: 0,
+    titles: 0,
+    titlesOk: 0,
+    authored: 0,
+    authorsFound: 0,
+    dois: 0,
+    doisOk: 0,
+  };
 }
 
 async function speed(): Promise<void> {
@@ -222,12 +276,31 @@ async function speed(): Promise<void> {
 const NOTES = `- deep-rules prints no email address (neither the PDF nor document.xml contains an "@" address of an author), so its emails are left out of the email score; CERMINE fixtures carry them.
 - CERMINE test5's JATS lists 44 references, but the article numbers 40: JATS splits four of them (fragments like "(PMID: 17693180), doi: ..."). Two of its DOIs are truncated in the JATS ("10.1046/j.1523", "10.1053/j"); ours are the full DOIs, counted as misses.
 - deep-rules PDF: one DOI ("10.1377/hlthaff.2014.0048") loses its "ff" ligature in the PDF's text layer (no Unicode mapping; pdftotext loses it too).
+- Development set: truth written from each file's source (see bench/parsing-devset/LICENSES.md); fields a document does not print (ReScience's bibliography style prints no DOI, the ACM journal samples print no email) are not expected of the parser. acmart-sigplan is an anonymous review copy: no author is printed, so every author found there is a false positive. The acmart samples' Libertine fonts map the "tt" and "ffi" ligatures to no Unicode ("hp://", "Mahew"): no parser that reads the text layer recovers them.
+- AnyStyle gold set: the parser's rules were designed on the even-numbered entries; the odd-numbered ones were held out and are reported apart.
 - Timings are wall times on a shared 2-core machine; both sides of each ratio are measured in the same run.`;
 
 say(`# Parsing bench (npm run bench:parsing), ${new Date().toISOString()}`);
 say('');
-await quality();
-say('');
+const shared = path.resolve(root, '../shared/fixtures');
+say(`Fixtures: ${FIXTURES} (copies of ${shared}${existsSync(shared) ? '' : ', which is missing here'})`);
+await quality('Fixtures', loadTruths(), {
+  title: '1.0',
+  authors: 'F1 ≥ 0.97',
+  emails: '1.0',
+  orcids: '1.0',
+  affiliations: '—',
+  dois: 'recall ≥ 0.95',
+  count: '≤ 3%',
+});
+await quality(`Development set (${DEVSET}; sources and licences in its LICENSES.md)`, loadDevset(), {
+  title: '≥ 0.97',
+  authors: 'F1 ≥ 0.95',
+  emails: 'F1 ≥ 0.95',
+  orcids: 'F1 ≥ 0.95',
+  dois: 'recall ≥ 0.90',
+  count: '≤ 10%',
+});
 anystyleGold();
 await speed();
 writeFileSync(path.join(root, 'docs/benchmarks/parsing.md'), `${out.join('\n')}\n\nNotes:\n${NOTES}\n`);

@@ -256,7 +256,8 @@ function markedAffiliations(blocks: Block[], indices: number[], marks: Set<strin
 }
 
 function mentionedAuthors(text: string, authors: ParsedAuthor[]): number[] {
-  const norm = ` ${normalizeForCompare(text)} `;
+  // Affiliation marks set as plain digits touch the name ("Upshall1,2,3"): part them first.
+  const norm = ` ${normalizeForCompare(text.replace(/(\p{L})(\d)/gu, '$1 $2'))} `;
   const hits: { i: number; at: number }[] = [];
   authors.forEach((a, i) => {
     const surname = normalizeForCompare(surnameOf(a.name));
@@ -377,7 +378,10 @@ export function extractHeader(doc: DocumentModel): Header {
       titleEnd < blocks.length &&
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
-      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize
+      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
+      // A title set at body size (APA title pages) stands apart by its face alone: the byline
+      // after it has the same size but not the same face.
+      (t.relSize >= 1.1 || blocks[titleEnd]!.emphasis === t.emphasis)
     ) {
       titleEnd++;
     }

@@ -8,7 +8,7 @@ import { readDocx, DocxReadError } from './docx/read-docx.ts';
 import { ZipLimitError } from './docx/zip.ts';
 import { extractHeader } from './header.ts';
 import { findReferences, isHeading } from './sections.ts';
-import { parseReference, splitReferences } from './references.ts';
+import { parseReferenceList } from './references.ts';
 import {
   emptyCounts,
   type DocumentModel,
@@ -126,11 +126,9 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   let references: ParseResult['references'] = [];
   if (refRange) {
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
-    const lines = refBlocks.flatMap((b) => b.lines);
+    const lines = refBlocks.flatMap((b) => b.lines).slice(refRange.skipLines);
     const paragraphs = doc.format === 'docx' ? refBlocks.map((b) => b.text) : null;
-    references = splitReferences(lines, paragraphs)
-      .filter((r) => r.length >= 10)
-      .map(parseReference);
+    references = parseReferenceList(lines, paragraphs);
   }
   const allWarnings = [...warnings, ...doc.warnings];
   let text = sections

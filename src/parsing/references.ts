@@ -11,19 +11,19 @@ const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bare', re: /^(\d{1,4})\s+(?=\p{Lu})/u },
 ];
 
-function splitNumbered(lines: BlockLine[]): string[][] | null {
-  let best: string[][] | null = null;
+function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
+  let best: BlockLine[][] | null = null;
   for (const { re } of MARKERS) {
-    const refs: string[][] = [];
+    const refs: BlockLine[][] = [];
     let expected: number | null = null;
     for (const line of lines) {
       const m = re.exec(line.text);
       const n = m ? Number(m[1]) : NaN;
       const starts = m && (expected === null ? n <= 2 : n >= expected && n <= expected + 2);
       if (starts) {
-        refs.push([line.text]);
+        refs.push([line]);
         expected = n + 1;
-      } else if (refs.length) refs[refs.length - 1]!.push(line.text);
+      } else if (refs.length) refs[refs.length - 1]!.push(line);
     }
     if (refs.length >= 2 && (!best || refs.length > best.length)) best = refs;
   }
@@ -33,14 +33,14 @@ function splitNumbered(lines: BlockLine[]): string[][] | null {
   return covered >= 0.8 * lines.length ? best : null;
 }
 
-function splitByLayout(lines: BlockLine[]): string[][] {
+function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const indents = lines.map((l) => l.indent);
   const minIndent = Math.min(...indents);
   const hanging = lines.filter((l) => l.indent > minIndent + 0.8).length;
   const flush = lines.length - hanging;
   const useIndent = hanging >= 0.2 * lines.length && flush >= 2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
-  const refs: string[][] = [];
+  const refs: BlockLine[][] = [];
   lines.forEach((line, i) => {
     const prev = lines[i - 1];
     let starts = i === 0;
@@ -54,20 +54,54 @@ function splitByLayout(lines: BlockLine[]): string[][] {
         /[.]$/.test(prev.text) &&
         /^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text);
     }
-    if (starts) refs.push([line.text]);
-    else refs[refs.length - 1]!.push(line.text);
+    if (starts) refs.push([line]);
+    else refs[refs.length - 1]!.push(line);
   });
   return refs;
 }
 
-export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): string[] {
+interface Entry {
+  text: string;
+  links: string[];
+}
+
+function entry(lines: BlockLine[]): Entry {
+  return { text: joinLines(lines.map((l) => l.text)), links: lines.flatMap((l) => l.links ?? []) };
+}
+
+export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): Entry[] {
   const nonEmpty = lines.filter((l) => l.text.trim());
   if (nonEmpty.length === 0) return [];
   const numbered = splitNumbered(nonEmpty);
-  if (numbered) return numbered.map((r) => joinLines(r));
+  if (numbered) return numbered.map(entry);
   // Word documents: one paragraph per entry.
-  if (paragraphs && paragraphs.length >= 2) return paragraphs;
-  return splitByLayout(nonEmpty).map((r) => joinLines(r));
+  if (paragraphs && paragraphs.length >= 2) return paragraphs.map((text) => ({ text, links: [] }));
+  return splitByLayout(nonEmpty).map(entry);
+}
+
+/**
+ * The reference list's entries, parsed. A DOI printed only as a link ("[link]", "Crossref", a
+ * linked title) is read from the entry's link annotations when its text shows none.
+ */
+export function parseReferenceList(lines: BlockLine[], paragraphs: string[] | null): ParsedReference[] {
+  return splitReferences(lines, paragraphs)
+    .filter((e) => e.text.length >= 10)
+    .map((e) => {
+      const parsed = parseReference(e.text);
+      if (!parsed.doi) {
+        const linked = e.links.map((l) => findDoi(safeDecode(l))).find((d) => d !== null);
+        if (linked) parsed.doi = linked;
+      }
+      return parsed;
+    });
+}
+
+function safeDecode(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }
 
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
@@ -88,96 +122,314 @@ export function findDoi(text: string): string | null {
   return doi;
 }
 
-// Vancouver: Lee BD, de Souza MS, Chen Y-H
-const NAME_V = String.raw`(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)*\s\p{Lu}{1,3}(?:-\p{Lu}{1,2})?`;
-// Humanities: Nichols, Bill. / ROUSSILLON, René.
-const NAME_H = String.raw`\p{Lu}[\p{L}'’-]+,\s\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)*`;
-// Initials first, without periods: AM Trinkoff, JA Lipscomb
-const NAME_IN = String.raw`\p{Lu}{1,3}\s\p{Lu}[\p{L}'’-]+`;
-// Full names: Alexander Ratner, Christopher De Sa
-const NAME_F = String.raw`\p{Lu}\p{Ll}+(?:\s\p{Lu}\.?)*(?:\s(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{Ll}'’-]+)+`;
-const NAME_I = String.raw`(?:\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s?)+(?:\p{Ll}{1,3}\s)?\p{Lu}[\p{L}'’-]+`; // IEEE: B. D. Lee
-const NAME_A = String.raw`\p{Lu}[\p{L}'’-]+(?:\s\p{Lu}[\p{L}'’-]+)?,\s(?:\p{Lu}\.\s?-?)+`; // APA: Lee, B. D.
+// ---- field parsing ----
 
-// Built once: assembling and compiling these on every reference cost ~20 ms per 127-reference
-// PDF. None is global or sticky, so exec keeps no state between calls.
-const AUTHOR_LIST_PATTERNS = [
-  new RegExp(String.raw`^((?:${NAME_V})(?:,\s(?:${NAME_V}))*)(?:,?\s(?:et al\.?|and others))?[.:,]?\s`, 'u'),
-  new RegExp(String.raw`^((?:${NAME_I})(?:,?\s(?:and\s)?(?:${NAME_I}))*)(?:,?\s(?:et al\.?))?[,.:]\s`, 'u'),
-  new RegExp(String.raw`^((?:${NAME_A})(?:,?\s(?:&\s|and\s)?(?:${NAME_A}))*)(?:,?\s(?:et al\.?))?\s?`, 'u'),
-  new RegExp(String.raw`^((?:${NAME_F})(?:,\s(?:and\s)?(?:${NAME_F}))+)(?:,?\s(?:et al\.?))?\.\s`, 'u'),
-  new RegExp(String.raw`^((?:${NAME_H})(?:[,;.]?\s(?:and\s|&\s)?(?:${NAME_H}))*)[.,]\s`, 'u'),
-  new RegExp(
-    String.raw`^((?:${NAME_IN})(?:,?\s(?:and\s|&\s)?(?:${NAME_IN}))+)(?:,?\s(?:et al\.?))?[.:,]\s`,
-    'u',
+const PARTICLE = String.raw`(?:[vV]an|[vV]on|der|den|[dD]e|del|della|[dD]i|[dD]a|dos|du|[lL]e|[lL]a|el|[aA]l|bin|ten|ter|zu|St\.)`;
+const SURNAME_WORD = String.raw`(?:\p{Lu}['’])?\p{Lu}[\p{L}'’]*(?:-\s?\p{L}[\p{L}'’]*)*`;
+const SURNAME = String.raw`(?:${PARTICLE}\s)*${SURNAME_WORD}`;
+/** Initials with periods: "J.", "J. A.", "J.-P.", "Ch." */
+const INIT_DOT = String.raw`\p{Lu}\p{Ll}?\.(?:\s?-?\p{Lu}\p{Ll}?\.)*`;
+/** Initials without periods, Vancouver style: "BD", "Y-H". */
+const INIT_BARE = String.raw`\p{Lu}{1,3}(?:-\p{Lu}{1,2})?(?![\p{L}'’])\.?`;
+/** Initials mixing both: "R. O", "J.P". */
+const INITS = String.raw`(?:\p{Lu}\p{Ll}?\.|\p{Lu}(?![\p{L}'’]))(?:\s?-?(?:\p{Lu}\p{Ll}?\.|\p{Lu}(?![\p{L}'’])))*`;
+const GIVEN = String.raw`\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?`;
+const SUFFIX = String.raw`(?:,?\s(?:Jr|Sr|II|III|IV)\.?)?`;
+
+type Form = 'inverted' | 'vancouver' | 'initialsFirst' | 'invertedFull' | 'natural' | 'group';
+interface UnitForm {
+  form: Form;
+  /** Sticky, to match at a position. */
+  at: RegExp;
+  /** Anchored both ends, to test a shorter cut of a greedy match. */
+  whole: RegExp;
+}
+const unit = (form: Form, source: string): UnitForm => ({
+  form,
+  at: new RegExp(source, 'uy'),
+  whole: new RegExp(`^(?:${source})$`, 'u'),
+});
+const UNIT_FORMS: UnitForm[] = [
+  // Lee, B. D. / Pate, C. Marvin / El Gorsey, A. / Lamaire, R. O / ALLEN (J.P.)
+  unit(
+    'inverted',
+    String.raw`${SURNAME}(?:\s${SURNAME_WORD})?${SUFFIX},\s?(?:${INITS}|${INIT_BARE})(?:\s${GIVEN})?${SUFFIX}`,
+  ),
+  unit(
+    'inverted',
+    String.raw`${SURNAME}(?:\s${SURNAME_WORD})?${SUFFIX},\s?(?:${INITS}|${INIT_BARE})${SUFFIX}`,
+  ),
+  unit('inverted', String.raw`${SURNAME}\s\(${INITS}\)`),
+  // Lee BD / ROSANVALLON P. / Harrison R.M.
+  unit('vancouver', String.raw`${SURNAME}(?:\s${SURNAME_WORD})?\s(?:${INITS}|${INIT_BARE})${SUFFIX}`),
+  // B. D. Lee / J.W. Lichtman / AM Trinkoff / R. Platt Jr
+  unit('initialsFirst', String.raw`(?:${INIT_DOT}\s?|\p{Lu}{1,3}\s)(?:${GIVEN}\s)?${SURNAME}${SUFFIX}`),
+  // Nichols, Bill / Cohen, William A. / BIASI, Pierre-Marc de / Tootell, Geoffrey MB
+  unit(
+    'invertedFull',
+    String.raw`${SURNAME}${SUFFIX},\s${GIVEN}(?:\s(?:${GIVEN}|${INIT_DOT}|${INIT_BARE}))*(?:\s\p{Ll}{2,3})?`,
+  ),
+  unit('invertedFull', String.raw`${SURNAME}${SUFFIX},\s${GIVEN}`),
+  // Joseph A. Schumpeter / Jaswinder Pal Singh / Barouh Emmy / KAHAN Marcel
+  unit('natural', String.raw`${GIVEN}(?:\s(?:${INIT_DOT}|${INIT_BARE}|${GIVEN}))*\s${SURNAME}${SUFFIX}`),
+  unit('natural', String.raw`${GIVEN}\s${SURNAME}${SUFFIX}`),
+  unit('natural', String.raw`\p{Lu}{2,}(?:[-\s]\p{Lu}{2,})*\s${GIVEN}`),
+  // An organisation as author, recognised only when the year follows at once: "UNHCR, 2015."
+  unit(
+    'group',
+    String.raw`\p{Lu}[\p{L}&-]*(?:\s(?:of|for|and|the|\p{Lu}[\p{L}&-]*)){0,6}(?=,?\s\(?(?:1[5-9]|20)\d\d\b)`,
   ),
 ];
 
-function authorList(text: string): { authors: string[]; rest: string } | null {
-  for (const re of AUTHOR_LIST_PATTERNS) {
-    const m = re.exec(text);
-    if (!m) continue;
-    const listed = m[1]!;
-    const authors = listed
-      .split(/,\s(?:and\s|&\s)?|\s(?:and|&)\s/)
-      .map((a) => a.trim())
-      .filter(Boolean);
-    // APA lists split on every comma: put "Surname" and "I." back together.
-    const merged: string[] = [];
-    for (const a of authors) {
-      if (/^(?:\p{Lu}\.\s?-?)+$/u.test(a) && merged.length && !/\./.test(merged[merged.length - 1]!)) {
-        merged[merged.length - 1] += `, ${a}`;
-      } else merged.push(a);
+/** Which forms may follow the first author's: "Derrick, D., I. Stavness and B. Gick". */
+const FOLLOWS: Record<Form, Form[]> = {
+  inverted: ['inverted', 'initialsFirst', 'vancouver'],
+  vancouver: ['vancouver'],
+  initialsFirst: ['initialsFirst'],
+  invertedFull: ['invertedFull', 'natural', 'initialsFirst'],
+  natural: ['natural', 'initialsFirst'],
+  group: [],
+};
+
+const SEPARATOR = new RegExp(
+  String.raw`(?:,,?\s?(?:and\s|&\s|et\s|und\s|y\s|e\s)?|;\s(?:and\s|&\s)?|\s(?:[aA]nd|&|et|und)\s|,?\s&\s|,?\s(?:\.\.\.|…)\s|\s(?=\p{Lu}[\p{L}'’-]+,\s\p{Lu}\.))`,
+  'uy',
+);
+const LIST_TAIL = /(?:,?\s(?:et\s?al\.?|and others|\.\.\.|…))?/y;
+/** A list ends at punctuation, a parenthesis (year, "(Eds.)") or a year. */
+const LIST_END = /(?:[.:,;](?:\s|$)|\s?(?=\()|\s(?=(?:1[5-9]|20)\d\d\b)|$)/y;
+
+function at(re: RegExp, text: string, pos: number): number {
+  re.lastIndex = pos;
+  const m = re.exec(text);
+  return m ? pos + m[0].length : -1;
+}
+
+interface AuthorSpan {
+  authors: string[];
+  end: number;
+}
+
+/** The author list at the start of an entry: name units of one consistent form, then an end. */
+function scanAuthors(text: string): AuthorSpan | null {
+  // Memoised on (position, forms allowed): backtracking over separators stays linear.
+  const memo = new Map<string, AuthorSpan | null>();
+  const attempt = (pos: number, allowed: Form[] | null): AuthorSpan | null => {
+    const key = `${pos}:${allowed?.join() ?? ''}`;
+    if (memo.has(key)) return memo.get(key)!;
+    memo.set(key, null);
+    let found: AuthorSpan | null = null;
+    const candidates: { end: number; form: Form }[] = [];
+    for (const { form, at: re, whole } of UNIT_FORMS) {
+      if (allowed && !allowed.includes(form)) continue;
+      const end = at(re, text, pos);
+      if (end <= pos) continue;
+      // A greedy match may have swallowed the title's first words ("Moore, Basil J. An"): its
+      // shorter cuts at spaces are candidates too.
+      for (let k = end; k > pos; k = text.lastIndexOf(' ', k - 1)) {
+        if ((k === end || whole.test(text.slice(pos, k))) && !candidates.some((c) => c.end === k))
+          candidates.push({ end: k, form });
+      }
     }
-    return { authors: merged, rest: text.slice(m[0].length).trim() };
+    candidates.sort((a, b) => b.end - a.end);
+    for (const c of candidates) {
+      const name = text.slice(pos, c.end);
+      const sep = at(SEPARATOR, text, c.end);
+      const more = sep > 0 ? attempt(sep, allowed ?? FOLLOWS[c.form]) : null;
+      if (more) {
+        found = { authors: [name, ...more.authors], end: more.end };
+        break;
+      }
+      const tail = at(LIST_TAIL, text, c.end);
+      const closedByPeriod = text[tail - 1] === '.' && /\s/.test(text[tail] ?? '');
+      if (closedByPeriod || at(LIST_END, text, tail) >= 0) {
+        found = { authors: [name], end: tail };
+        break;
+      }
+    }
+    memo.set(key, found);
+    return found;
+  };
+  return attempt(0, null);
+}
+
+const ABBREVIATIONS = new Set([
+  'vs',
+  'e.g',
+  'i.e',
+  'etc',
+  'Dr',
+  'St',
+  'Mr',
+  'Mrs',
+  'Ms',
+  'no',
+  'No',
+  'vol',
+  'Vol',
+  'al',
+  'cf',
+  'ca',
+  'Jr',
+  'Sr',
+  'pp',
+  'ed',
+  'eds',
+  'Ed',
+  'Eds',
+]);
+const FUNCTION_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'and',
+  'for',
+  'in',
+  'on',
+  'to',
+  'at',
+  'by',
+  'with',
+  'from',
+  'de',
+  'des',
+  'la',
+  'le',
+  'et',
+  'du',
+  'der',
+  'und',
+  'di',
+  'e',
+  'y',
+]);
+const DATE_LEAD =
+  /^(?:\([^()]{0,24}\b(?:1[5-9]\d\d|20\d\d)[a-z]?\b[^()]{0,24}\)|\((?:n\.\s?d\.|in press|forthcoming)\)|(?:1[5-9]\d\d|20\d\d)[a-z]?(?=[.,:;]|\s\p{Lu}))[.,:;]?\s*/iu;
+const EDITOR_LEAD = /^(?:\((?:eds?|hrsg|coord|dir|ed\.\s?by)\.?\)|eds?\.|editors?\b)[.,:]?\s*/i;
+const QUOTES: [string, string][] = [
+  ['``', "''"],
+  ['“', '”'],
+  ['"', '"'],
+  ['‘', '’'],
+  ["'", "'"],
+  ['«', '»'],
+  ['„', '“'],
+  ['”', '”'],
+];
+
+/** A sentence end closes no initial ("J."), known abbreviation, or run of journal abbreviations. */
+function closesSentence(text: string, i: number): boolean {
+  const word = /([\p{L}.]+)$/u.exec(text.slice(0, i))?.[1] ?? '';
+  if (/^\p{Lu}$/u.test(word) || ABBREVIATIONS.has(word)) return false;
+  // "Int. J. Wildland Fire": a short capitalised word before another abbreviation.
+  if (/^\p{Lu}\p{Ll}{0,5}$/u.test(word) && /^\s\p{Lu}\p{Ll}{0,4}\.[\s,]/u.test(text.slice(i + 1)))
+    return false;
+  return true;
+}
+
+/** After "?" a title goes on when a sentence-case subtitle follows: "How many deer? A field guide". */
+function subtitleFollows(text: string): boolean {
+  const next = text.slice(0, sentenceEnd(text, false)).trim();
+  const words = next.split(/\s+/).slice(1);
+  return words.length >= 2 && words.some((w) => /^\p{Ll}{3,}/u.test(w) && !FUNCTION_WORDS.has(w));
+}
+
+/** Where the sentence starting the text ends; for a title, also before "In: ..." or "(Publisher: ...)". */
+function sentenceEnd(text: string, title: boolean): number {
+  for (let i = 1; i < text.length; i++) {
+    const ch = text[i]!;
+    const after = text[i + 1];
+    const atBreak = after === undefined || /\s/.test(after);
+    if ((ch === '?' || ch === '!') && atBreak) {
+      if (title && subtitleFollows(text.slice(i + 1))) continue;
+      return i + 1;
+    }
+    if (ch === '.' && atBreak && closesSentence(text, i)) return i;
+    if (!title) continue;
+    if (ch === ' ' && /^[,.]\s[Ii]n:?\s\p{Lu}/u.test(text.slice(i - 1, i + 6))) return i - 1;
+    if (ch === '(' && text[i - 1] === ' ') {
+      const inner = /^\(([^()]*)\)/.exec(text.slice(i))?.[1] ?? '';
+      if (/:|\b(?:1[5-9]\d\d|20\d\d)\b|\beds?\./.test(inner)) return i - 1;
+    }
+  }
+  return text.length;
+}
+
+/**
+ * In comma-delimited styles ("Author, Title, Journal, 12, 34-56") the title ends before the
+ * segment that precedes the first one carrying a number (the container), or before that
+ * numbered segment when it comes second ("Title, Series 2, Place, 1984").
+ */
+function commaTitleEnd(text: string, end: number): number {
+  const parts = text.slice(0, end).split(/,\s/);
+  if (parts.length < 2) return end;
+  const numbered = parts.findIndex((p, n) => n > 0 && /\d/.test(p));
+  const publisher = /\b(?:Press|University|Verlag|Publishers?)\b/.test(parts.at(-1)!) ? parts.length - 1 : -1;
+  const stop = numbered > 0 ? numbered : publisher;
+  if (stop < 1) return end;
+  return parts.slice(0, Math.max(1, stop - 1)).join(', ').length;
+}
+
+function quotedTitle(text: string): { title: string; end: number } | null {
+  const pair = QUOTES.find(([open]) => text.startsWith(open));
+  if (!pair) return null;
+  const [open, close] = pair;
+  for (let i = open.length; i < text.length; i++) {
+    if (!text.startsWith(close, i)) continue;
+    // An apostrophe inside a word ("Slavery’s") closes nothing.
+    if (/\p{L}/u.test(text[i + close.length] ?? '') && /\p{L}/u.test(text[i - 1] ?? '')) continue;
+    return { title: text.slice(open.length, i).replace(/[\s,.;:]+$/, ''), end: i + close.length };
   }
   return null;
 }
 
-/** The next sentence: up to a period (or ? !) followed by a space, not one closing an initial. */
-function sentence(text: string): { head: string; rest: string } {
-  const m = /^(.+?[^\s.]{2}[.?!])\s+(.*)$/su.exec(text);
-  if (!m) return { head: text.trim(), rest: '' };
-  return { head: m[1]!.replace(/\.$/, '').trim(), rest: m[2]!.trim() };
-}
-
 function findYear(text: string): number | null {
   const clean = text.replace(/\b10\.\d{4,9}\/\S+/g, ' ').replace(/https?:\/\/\S+/g, ' ');
-  const paren = /\((1[89]\d\d|20\d\d)[a-z]?\)/.exec(clean);
-  const any = paren ?? /\b(1[89]\d\d|20\d\d)[a-z]?\b/.exec(clean);
+  const paren = /\((?:[^()]{0,20}\s)?(1[5-9]\d\d|20\d\d)[a-z]?\)/.exec(clean);
+  const any = paren ?? /\b(1[5-9]\d\d|20\d\d)[a-z]?\b/.exec(clean);
   return any ? Number(any[1]) : null;
 }
 
+const NUMBER_MARKER = /^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\)|\d{1,4}(?=\s+\p{Lu}))\s*/u;
+
 export function parseReference(rawWithMarker: string): ParsedReference {
-  const raw = rawWithMarker
-    .replace(/^(?:\[\d{1,4}\]|\d{1,4}\.|\(\d{1,4}\)|\d{1,4}(?=\s+\p{Lu}))\s*/u, '')
-    .trim();
+  const raw = rawWithMarker.normalize('NFC').replace(NUMBER_MARKER, '').trim();
   const doi = findDoi(raw);
   const year = findYear(raw);
-  let authors: string[] = [];
-  let title: string | null = null;
-  let container: string | null = null;
-  const quoted = /[“"]([^”"]{5,})[”"]/.exec(raw);
-  const listed = authorList(raw);
-  if (quoted) {
-    title = quoted[1]!.replace(/[,.]$/, '').trim();
-    authors = listed?.authors ?? [];
-    const after = raw.slice((quoted.index ?? 0) + quoted[0].length).replace(/^[\s,.]+/, '');
-    container = after.split(/,\s*(?:vol\.|no\.|pp\.|p\.|\d)|\.\s/)[0]?.trim() || null;
-  } else if (listed) {
-    authors = listed.authors;
-    let rest = listed.rest.replace(/^\((?:1[89]\d\d|20\d\d)[a-z]?\)\.?\s*/, '');
-    const t = sentence(rest);
-    title = t.head || null;
-    rest = t.rest;
-    const c = sentence(rest);
-    container = c.head.replace(/[\s,;]*(?:\d{4}.*|\d+\s*[:(].*)$/, '').trim() || null;
-  } else {
-    const t = sentence(raw);
-    const c = sentence(t.rest);
-    title = c.head || null;
-    container = sentence(c.rest).head || null;
+  const listed = scanAuthors(raw);
+  // "Silva JR." keeps no period: in Vancouver it closes the list, not an initial.
+  const authors = listed?.authors.map((a) => a.trim().replace(/(\s\p{Lu}{2,3})\.$/u, '$1')) ?? [];
+  // "———." stands for the previous entry's authors.
+  const repeated = listed ? null : /^(?:[-—–_]{2,}|—)\s?[.,]?\s/.exec(raw);
+  let rest = raw.slice(listed?.end ?? repeated?.[0].length ?? 0);
+  // "Author, Title, Journal" or "Author: Title, Journal": commas, not periods, close the title.
+  let commaStyle = /^\s*[,:]/.test(rest);
+  rest = rest.replace(/^[\s.,:;]+/, '').replace(EDITOR_LEAD, '');
+  const dated = DATE_LEAD.exec(rest);
+  if (dated) {
+    commaStyle = /,\s*$/.test(dated[0]);
+    rest = rest.slice(dated[0].length);
   }
+  rest = rest.replace(/^[\s.,:;]+/, '');
+  let title: string;
+  let after: string;
+  const quoted = quotedTitle(rest);
+  if (quoted) {
+    title = quoted.title;
+    after = rest.slice(quoted.end);
+  } else {
+    let end = sentenceEnd(rest, true);
+    if (commaStyle) end = commaTitleEnd(rest, end);
+    title = rest.slice(0, end).trim();
+    after = rest.slice(end);
+  }
+  after = after.replace(/^[\s.,:;”’"']+/, '').replace(/^[Ii]n:?\s/, '');
+  let container: string | null =
+    after
+      .slice(0, sentenceEnd(after, false))
+      .replace(/[\s,;]*(?:\d{4}.*|\d+\s*[:(].*)$/, '')
+      .trim() || null;
   if (container && /^(?:doi|https?:|available)/i.test(container)) container = null;
-  return { raw, doi, title, authors, year, container };
+  return { raw, doi, title: title || null, authors, year, container };
 }

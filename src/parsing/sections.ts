@@ -34,11 +34,14 @@ export interface ReferenceRange {
   start: number;
   end: number;
   headingIndex: number | null;
+  /** Lines of the start block before the list: 1 when the heading was set into the list's block. */
+  skipLines: number;
 }
 
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
+  let inBlock: number | null = null;
   for (let i = blocks.length - 1; i >= 0; i--) {
     const b = blocks[i]!;
     if (
@@ -49,12 +52,19 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
       headingIndex = i;
       break;
     }
+    // A heading in the entries' own face and size, with no space under it, is read as the first
+    // line of the list's first paragraph.
+    if (b.lines.length > 1 && REFERENCES_HEADING.test(b.lines[0]!.text.trim())) {
+      inBlock = i;
+      break;
+    }
   }
   let start: number;
   if (headingIndex !== null) start = headingIndex + 1;
+  else if (inBlock !== null) start = inBlock;
   else if (bibliography >= 0) start = bibliography;
   else return null;
   let end = start;
   while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!))) end++;
-  return end > start ? { start, end, headingIndex } : null;
+  return end > start ? { start, end, headingIndex, skipLines: inBlock !== null ? 1 : 0 } : null;
 }

@@ -10,6 +10,23 @@ const LIGATURES: Record<string, string> = {
   '\ufb06': 'st',
 };
 
+/** Spacing accents that TeX fonts without precomposed letters set before the letter ("Thørv¨ald"). */
+const SPACING_ACCENTS: Record<string, string> = {
+  '\u00a8': '\u0308',
+  '\u00b4': '\u0301',
+  '\u02c6': '\u0302',
+  '\u02dc': '\u0303',
+  '\u02c7': '\u030c',
+  '\u02da': '\u030a',
+};
+
+/** Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld". */
+export function composeAccents(s: string): string {
+  return s.replace(/([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da])(\p{L})/gu, (_, accent: string, letter: string) =>
+    `${letter}${SPACING_ACCENTS[accent]}`.normalize('NFC'),
+  );
+}
+
 export function cleanText(s: string): string {
   return (
     s

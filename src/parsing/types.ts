@@ -104,6 +104,8 @@ export interface BlockLine {
   indent: number;
   /** Vertical gap above this line in body line heights (PDF only). */
   gapAbove: number;
+  /** Link annotations over this line (PDF only, on the pages read for links). */
+  links?: string[];
 }
 
 export interface DocumentModel {

@@ -7,6 +7,8 @@ interface PdfTextLine {
   size: number;
   x: number;
   y: number;
+  /** Set in Helvetica-Bold instead of Helvetica. */
+  bold?: boolean;
 }
 
 function pdfString(s: string): string {
@@ -32,26 +34,39 @@ function stream(content: string, dict = ''): string {
   return `<< /Length ${Buffer.byteLength(content, 'latin1')} ${dict}>>\nstream\n${content}\nendstream`;
 }
 
+/** A link annotation: the rectangle [x1, y1, x2, y2] it covers and where it points. */
+export interface PdfLink {
+  rect: [number, number, number, number];
+  url: string;
+}
+
 /** A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. */
-export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = ''): Uint8Array {
-  // 1 catalog, 2 pages, 3 font, then per page: page object and its content stream.
+export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = '', links: PdfLink[][] = []): Uint8Array {
+  // 1 catalog, 2 pages, 3 and 4 fonts, then per page: page object and its content stream.
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
   ];
   const kids: string[] = [];
-  for (const lines of pages) {
+  pages.forEach((lines, p) => {
     const pageId = objects.length + 1;
     kids.push(`${pageId} 0 R`);
     const content = lines
-      .map((l) => `BT /F1 ${l.size} Tf ${l.x} ${l.y} Td ${pdfString(l.text)} Tj ET`)
+      .map((l) => `BT /${l.bold ? 'F2' : 'F1'} ${l.size} Tf ${l.x} ${l.y} Td ${pdfString(l.text)} Tj ET`)
       .join('\n');
+    const annots = (links[p] ?? [])
+      .map(
+        (l) =>
+          `<< /Type /Annot /Subtype /Link /Rect [${l.rect.join(' ')}] /Border [0 0 0] /A << /S /URI /URI ${pdfString(l.url)} >> >>`,
+      )
+      .join(' ');
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageId + 1} 0 R ${annots ? `/Annots [${annots}] ` : ''}>>`,
     );
     objects.push(stream(content));
-  }
+  });
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
   return assemblePdf(objects, trailerExtra);
 }

@@ -1,5 +1,6 @@
 // Page geometry from pdf.js text items: lines, superscripts, columns and running heads. Everything
 // here reads positions and font sizes only, never the words, so it holds for layouts we have not seen.
+import { composeAccents } from '../text-utils.ts';
 
 export interface Item {
   str: string;
@@ -206,7 +207,8 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
     size,
     font,
     runs,
-    text: text.replace(/\s+/g, ' ').trim(),
+    // A TeX accent is its own glyph, set just before its letter.
+    text: composeAccents(text.replace(/\s+/g, ' ').trim()),
     links: [],
     columnLeft,
   };
@@ -301,6 +303,70 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
       const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
       if (row.key && (pageNumber || (pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats))) {
         for (const it of row.items) drop.add(it);
+      }
+    }
+    if (drop.size) {
+      dropped += drop.size;
+      p.items = p.items.filter((it) => !drop.has(it));
+    }
+  });
+  return dropped;
+}
+
+/**
+ * Drops margin line numbers (preprints and review copies: lineno, papaja, acmart review): a column
+ * of bare numbers at one right edge whose values rise by one step per printed line, so that the
+ * vertical distance per increment is the same all down the page. A numbered reference list also
+ * rises, but its entries take a varying number of lines, so its step is not constant.
+ */
+export function dropLineNumbers(pages: { items: Item[] }[]): number {
+  const edgeOf = (it: Item) => it.x + it.w;
+  const clustersOf = (items: Item[]): Item[][] => {
+    const numbers = items
+      .filter((it) => /^\d{1,4}$/.test(it.str.trim()))
+      .sort((a, b) => edgeOf(a) - edgeOf(b));
+    const clusters: Item[][] = [];
+    for (const it of numbers) {
+      const last = clusters[clusters.length - 1];
+      if (last && edgeOf(it) - edgeOf(last[last.length - 1]!) <= 3) last.push(it);
+      else clusters.push([it]);
+    }
+    return clusters;
+  };
+  const isLineNumbering = (cluster: Item[]): boolean => {
+    if (cluster.length < 5) return false;
+    const byY = [...cluster].sort((a, b) => b.y - a.y);
+    const steps: number[] = [];
+    for (let i = 1; i < byY.length; i++) {
+      const rise = Number(byY[i]!.str) - Number(byY[i - 1]!.str);
+      steps.push(rise >= 1 && rise <= 10 ? (byY[i - 1]!.y - byY[i]!.y) / rise : NaN);
+    }
+    const pitch = median(steps.filter((s) => !Number.isNaN(s)));
+    const size = median(cluster.map((it) => it.size));
+    // Small numbers beside double-spaced text (papaja) step by four times their own size.
+    if (pitch < 0.8 * size || pitch > 5 * size) return false;
+    return steps.filter((s) => Math.abs(s - pitch) <= 0.15 * pitch).length >= 0.8 * steps.length;
+  };
+  const perPage = pages.map((p) => clustersOf(p.items));
+  const edges = perPage.flatMap((clusters) =>
+    clusters.filter(isLineNumbering).map((c) => median(c.map(edgeOf))),
+  );
+  let dropped = 0;
+  pages.forEach((p, i) => {
+    const drop = new Set<Item>();
+    const text = p.items.filter((it) => !/^\d{1,4}$/.test(it.str.trim()));
+    const textLeft = Math.min(...text.map((it) => it.x));
+    const textRight = Math.max(...text.map(edgeOf));
+    for (const cluster of perPage[i] ?? []) {
+      if (isLineNumbering(cluster)) {
+        for (const it of cluster) drop.add(it);
+        continue;
+      }
+      // A page with few lines (a title page) numbers too few to tell: its numbers count when they
+      // stand at an edge numbered on other pages, outside the page's text.
+      for (const it of cluster) {
+        const atEdge = edges.some((e) => Math.abs(edgeOf(it) - e) <= 3);
+        if (atEdge && (edgeOf(it) <= textLeft + 1 || it.x >= textRight - 1)) drop.add(it);
       }
     }
     if (drop.size) {

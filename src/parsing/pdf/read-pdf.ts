@@ -3,8 +3,9 @@
 import { getDocumentProxy } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
+import { REFERENCES_HEADING } from '../sections.ts';
 import { cleanText, joinLines } from '../text-utils.ts';
-import { dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
+import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 
 const LINK_PAGES = 2;
 
@@ -59,6 +60,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       warnings.push(`The PDF has ${pageCount} pages; only the first ${limits.maxPages} were read`);
     }
     const pages: {
+      number: number;
+      origin: [number, number];
       items: Item[];
       height: number;
       width: number;
@@ -93,21 +96,10 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         });
         chars += raw.str.length;
       }
-      const links: { url: string; rect: number[] }[] = [];
       // Links matter for the header (ORCID and mailto links) and cost as much as the text: read
-      // them on the first pages only.
-      if (p <= LINK_PAGES)
-        try {
-          for (const a of (await page.getAnnotations()) as RawAnnotation[]) {
-            const url = a.url ?? a.unsafeUrl;
-            if (a.subtype === 'Link' && url && a.rect) {
-              links.push({ url, rect: [a.rect[0]! - x0, a.rect[1]! - y0, a.rect[2]! - x0, a.rect[3]! - y0] });
-            }
-          }
-        } catch {
-          warnings.push(`The links of page ${p} cannot be read`);
-        }
-      pages.push({ items, width: x1 - x0, height: y1 - y0, links });
+      // them on the first pages here, and on the reference list's pages below.
+      const links = p <= LINK_PAGES ? await readLinks(page, x0, y0, p, warnings) : [];
+      pages.push({ number: p, items, width: x1 - x0, height: y1 - y0, links, origin: [x0, y0] });
       // No page.cleanup() here: it throws away font data the next page needs again (a third of the
       // time on a 25-page manuscript); doc.destroy() below frees everything at once.
       if (chars > limits.maxChars) {
@@ -115,7 +107,28 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         break;
       }
     }
+    dropLineNumbers(pages);
     dropRunningHeads(pages);
+    // DOIs printed only as links ("[link]", a linked title) lie in the reference list: from the
+    // last page that starts one, read the links too. Reading them costs a third of the time of a
+    // long list, so only when the list's text shows few DOIs for its length.
+    const listStart = pages.findLastIndex((pg) =>
+      pg.items.some((it) => REFERENCES_HEADING.test(it.str.trim())),
+    );
+    const listPages = listStart >= 0 ? pages.slice(listStart).filter((pg) => pg.number > LINK_PAGES) : [];
+    const listText = listPages.flatMap((pg) => pg.items.map((it) => it.str)).join(' ');
+    const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
+    if ((listText.match(/\b10\.\d{4,9}\//g)?.length ?? 0) < listRows / 8) {
+      for (const pg of listPages) {
+        pg.links = await readLinks(
+          await doc.getPage(pg.number),
+          pg.origin[0],
+          pg.origin[1],
+          pg.number,
+          warnings,
+        );
+      }
+    }
     const lines: Line[] = [];
     pages.forEach((pg, i) => {
       const ordered = orderPage(pg.items, i + 1, pg.width);
@@ -158,6 +171,27 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
   } finally {
     await doc.destroy();
   }
+}
+
+async function readLinks(
+  page: { getAnnotations(): Promise<unknown[]> },
+  x0: number,
+  y0: number,
+  pageNumber: number,
+  warnings: string[],
+): Promise<{ url: string; rect: number[] }[]> {
+  const links: { url: string; rect: number[] }[] = [];
+  try {
+    for (const a of (await page.getAnnotations()) as RawAnnotation[]) {
+      const url = a.url ?? a.unsafeUrl;
+      if (a.subtype === 'Link' && url && a.rect) {
+        links.push({ url, rect: [a.rect[0]! - x0, a.rect[1]! - y0, a.rect[2]! - x0, a.rect[3]! - y0] });
+      }
+    }
+  } catch {
+    warnings.push(`The links of page ${pageNumber} cannot be read`);
+  }
+  return links;
 }
 
 function modeBy<T>(values: T[], weight: (v: T) => number, key: (v: T) => string): string | null {
@@ -209,6 +243,7 @@ function linesToBlocks(lines: Line[]): Block[] {
         text: l.text,
         indent: (l.x - l.columnLeft) / bodySize,
         gapAbove: current!.gaps[i] ?? 0,
+        links: l.links,
       })),
     });
     current = null;

@@ -1,0 +1,218 @@
+// Layout rules of the PDF reader on synthetic pages: positions and sizes only, as pdf.js reports them.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { dropLineNumbers, type Item } from '../../src/parsing/pdf/geometry.ts';
+import { testConfig } from '../helpers/app.ts';
+import { makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+const prose = (page: number) =>
+  Array.from({ length: 25 }, (_, i) => ({
+    text: `Line ${i + 1} of page ${page} of the body text, long enough to read as running prose here.`,
+    size: 10,
+    x: 72,
+    y: 740 - i * 13,
+  }));
+
+const item = (str: string, x: number, y: number, size = 10, w = str.length * size * 0.5): Item => ({
+  str,
+  x,
+  y,
+  w,
+  size,
+  font: 'F1',
+});
+
+/** A page of body lines, each with a margin number left of the text (lineno, papaja). */
+function numberedPage(first: number, lines: number, pitch: number, numberSize = 6): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i < lines; i++) {
+    const y = 700 - i * pitch;
+    const n = String(first + i);
+    items.push(item(n, 60 - n.length * 3, y, numberSize, n.length * 3));
+    items.push(item(`Body text of line ${first + i} that runs across the column`, 72, y, 12, 400));
+  }
+  return items;
+}
+
+describe('margin line numbers', () => {
+  it('drops a column of numbers rising one per line, also on double-spaced pages', () => {
+    const pages = [{ items: numberedPage(1, 20, 24) }, { items: numberedPage(21, 20, 14, 8) }];
+    expect(dropLineNumbers(pages)).toBe(40);
+    expect(pages.every((p) => p.items.every((it) => !/^\d+$/.test(it.str)))).toBe(true);
+  });
+
+  it('drops the few numbers of a title page at the edge numbered on the other pages', () => {
+    const title = [
+      item('1', 57, 600, 6, 3),
+      item('A Title in Large Type', 90, 600, 16, 300),
+      item('2', 57, 570, 6, 3),
+    ];
+    const pages = [{ items: title }, { items: numberedPage(3, 20, 24) }];
+    dropLineNumbers(pages);
+    expect(pages[0]!.items.map((it) => it.str)).toEqual(['A Title in Large Type']);
+  });
+
+  it('keeps the numbers of a numbered reference list, whose entries take varying numbers of lines', () => {
+    const items: Item[] = [];
+    let y = 700;
+    for (let n = 1; n <= 8; n++) {
+      items.push(item(String(n), 60, y, 10, 5));
+      const lines = 1 + (n % 3);
+      for (let l = 0; l < lines; l++)
+        items.push(item('Author A, Author B. A title of a work. Journal.', 72, y - l * 12, 10, 400));
+      y -= lines * 12 + 4;
+    }
+    const pages = [{ items }];
+    expect(dropLineNumbers(pages)).toBe(0);
+  });
+});
+
+describe('links', () => {
+  it('reads a DOI given only as a link in a reference list on a late page', async () => {
+    const pdf = makeTextPdf(
+      [
+        [{ text: 'A Study of Linked References in Late Pages', size: 20, x: 72, y: 780 }, ...prose(1)],
+        prose(2),
+        prose(3),
+        [
+          { text: 'References', size: 12, x: 72, y: 760 },
+          {
+            text: '1. Roe J, Public JQ. A first result. Journal of Tests. 2020;1: 1-2.',
+            size: 9,
+            x: 72,
+            y: 740,
+          },
+          {
+            text: '2. Doe A. A second result. Journal of Tests. 2021;2: 3-4. [link]',
+            size: 9,
+            x: 72,
+            y: 726,
+          },
+          { text: '3. Poe E. A third result. Other Journal. 2022;3: 5-6.', size: 9, x: 72, y: 712 },
+        ],
+      ],
+      '',
+      [[], [], [], [{ rect: [292, 724, 316, 734], url: 'https://doi.org/10.1000/linked.2' }]],
+    );
+    const result = await parseManuscript(pdf, 'linked.pdf', limits);
+    expect(result.references.map((r) => r.doi)).toEqual([null, '10.1000/linked.2', null]);
+  });
+
+  it('ties ORCID links to names whose affiliation marks touch them ("Roe1,2")', async () => {
+    const pdf = makeTextPdf(
+      [
+        [
+          { text: 'A Study of Identifiers Beside Names', size: 20, x: 72, y: 780 },
+          // Marks are raised small type right after each name, as LaTeX classes set them.
+          { text: 'Jane Roe', size: 11, x: 72, y: 750 },
+          { text: '1,2,', size: 7, x: 118, y: 754 },
+          { text: 'and John Q. Public', size: 11, x: 134, y: 750 },
+          { text: '2', size: 7, x: 232, y: 754 },
+          {
+            text: '1 Department of Physics, University of Somewhere, Sometown, Country',
+            size: 9,
+            x: 72,
+            y: 730,
+          },
+          {
+            text: '2 Institute of Chemistry, Another University, Othertown, Country',
+            size: 9,
+            x: 72,
+            y: 718,
+          },
+          ...prose(1).map((l) => ({ ...l, y: l.y - 60 })),
+        ],
+      ],
+      '',
+      [
+        [
+          { rect: [72, 748, 117, 760], url: 'https://orcid.org/0000-0002-1825-0097' },
+          { rect: [155, 748, 230, 760], url: 'https://orcid.org/0000-0001-5109-3700' },
+        ],
+      ],
+    );
+    const result = await parseManuscript(pdf, 'orcid.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.orcid])).toEqual([
+      ['Jane Roe', '0000-0002-1825-0097'],
+      ['John Q. Public', '0000-0001-5109-3700'],
+    ]);
+  });
+});
+
+describe('title pages set at body size', () => {
+  it('ends the title where the face changes: an APA title page in bold, then the byline', async () => {
+    const pdf = makeTextPdf([
+      [
+        { text: 'Running head: SHORT TITLE', size: 12, x: 72, y: 800 },
+        { text: 'A Comparison of Complexity Indices', size: 12, x: 150, y: 640, bold: true },
+        { text: 'in Physiological Signals', size: 12, x: 200, y: 616, bold: true },
+        { text: 'Jane Roe and John Q. Public', size: 12, x: 180, y: 570 },
+        { text: 'Department of Psychology, University of Somewhere', size: 12, x: 150, y: 546 },
+      ],
+      Array.from({ length: 25 }, (_, i) => ({
+        text: `Line ${i + 1} of the body text, long enough to read as running prose here.`,
+        size: 12,
+        x: 72,
+        y: 740 - i * 24,
+      })),
+    ]);
+    const result = await parseManuscript(pdf, 'apa.pdf', limits);
+    expect(result.title).toBe('A Comparison of Complexity Indices in Physiological Signals');
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public']);
+  });
+});
+
+describe('author-year reference lists with hanging indents', () => {
+  const entries = [
+    [
+      'Abbott, R. J., Brennan, A. C., and Chen, L. (2014). Hybrid speciation in plants',
+      'revisited with genomic data. Mol. Ecol. 23, 1234-1250. doi: 10.1111/mec.12345',
+    ],
+    ['Baker, T. (2019). Soil microbes and drought. Front. Plant Sci. 10:88.'],
+    [
+      'Chen, Y., Diaz, M., and Evans, P. Q. (2020). A long title about pollinator decline',
+      'across three continents and its consequences for the yield of crops that depend',
+      'on them. Nat. Ecol. Evol. 4, 77-89. doi: 10.1038/s41559-020-1111-1',
+    ],
+    ['Dupont, F. (2018). Leaf traits. Oikos 127, 1-9.'],
+  ];
+
+  it('splits the list at each flush line when the heading is set in the entries’ face with no space under it', async () => {
+    const lines = [{ text: 'REFERENCES', size: 9, x: 72, y: 755 }];
+    let y = 744;
+    for (const e of entries) {
+      e.forEach((text, i) => {
+        lines.push({ text, size: 9, x: i ? 81 : 72, y });
+        y -= 11;
+      });
+    }
+    const pdf = makeTextPdf([
+      [{ text: 'A Study of Hanging Indents in Lists', size: 20, x: 72, y: 780 }, ...prose(1)],
+      lines,
+    ]);
+    const result = await parseManuscript(pdf, 'hanging.pdf', limits);
+    expect(result.references.map((r) => r.authors[0])).toEqual([
+      'Abbott, R. J.',
+      'Baker, T.',
+      'Chen, Y.',
+      'Dupont, F.',
+    ]);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      '10.1111/mec.12345',
+      null,
+      '10.1038/s41559-020-1111-1',
+      null,
+    ]);
+  });
+});
+
+describe('TeX accents set as their own glyph', () => {
+  it('puts a spacing accent before a letter onto the letter', async () => {
+    const { composeAccents } = await import('../../src/parsing/text-utils.ts');
+    expect(composeAccents('Lars Thørv\u00a8ald and Jos\u00b4e Mu\u02dcnoz')).toBe(
+      'Lars Thørväld and José Muñoz',
+    );
+    expect(composeAccents('a diaeresis ¨ alone')).toBe('a diaeresis ¨ alone');
+  });
+});
