@@ -10,6 +10,7 @@ import { frameworkErrors, registerErrorHandling } from './infra/errors.ts';
 import { loggerOptions } from './infra/logger.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerApiKeyAuth } from './http/auth.ts';
+import { registerStorableTextCheck } from './http/storable-text.ts';
 import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
 import { ParserPool } from './parsing/parser-pool.ts';
@@ -66,6 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('refmatch', ctx);
 
   registerValidation(app);
+  registerStorableTextCheck(app);
   registerErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -2,6 +2,7 @@
 // that a 400 names each offending field at once.
 import type { FastifyRequest } from 'fastify';
 import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
+import { unstorableText } from '../http/storable-text.ts';
 import type { CandidateFilters } from '../referee-finder/types.ts';
 
 export interface UploadedFile {
@@ -52,6 +53,9 @@ async function collectParts(
   let file: UploadedFile | null = null;
   for await (const part of request.parts()) {
     const path = `body.${part.fieldname}`;
+    // A file part's text is its field name and file name (reported as body.<field>.filename).
+    const text = part.type === 'file' ? { filename: part.filename } : part.value;
+    problems.push(...unstorableText({ [part.fieldname]: text }, 'body'));
     if (part.type === 'file') {
       const bytes = await part.toBuffer();
       if (part.fieldname !== SOURCE_FILE_FIELD) {
