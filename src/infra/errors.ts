@@ -77,19 +77,38 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** Postgres errors that are the caller's fault (by SQLSTATE), or a database out of reach (503); else a 500. */
-function fromPostgres(error: { code?: unknown }): AppError | null {
-  switch (error.code) {
+/** The SQLSTATE of an error the database raised (both drivers give `code` and `severity`), else null. */
+export function sqlstateOf(error: unknown): string | null {
+  const e = error as { code?: unknown; severity?: unknown } | null;
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string'
+    ? e.code
+    : null;
+}
+
+/**
+ * Postgres errors that are the caller's fault (by SQLSTATE), or a database out of reach (503); else a
+ * 500. Class 22 ("data exception") is a value the database refused: its text, form or size. Input is
+ * checked before it reaches SQL, so one of these means a check is missing; the caller still gets a
+ * 400 and the error is logged (at warn) with its SQLSTATE for us to find it.
+ */
+function fromPostgres(error: unknown): AppError | null {
+  const code = sqlstateOf(error);
+  if (code === null)
+    return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
+  switch (code) {
     case '23505':
       return errors.conflict('The resource already exists');
-    case '22P02':
-    case '22003':
-    case '22007':
-    case '22008':
-      return errors.validation('A value has the wrong form for its field');
+    case '22021':
+    case '22P05':
+      return errors.validation('A value contains characters that cannot be stored (NUL or invalid Unicode)');
+    case '22001':
+    case '54000':
+      return errors.validation('A value is longer than its field can store');
     default:
-      return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
+      break;
   }
+  if (code.startsWith('22')) return errors.validation('A value has the wrong form for its field');
+  return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
 }
 
 interface AjvError {
@@ -147,7 +166,7 @@ export function toAppError(error: unknown): AppError {
   if (fe && Array.isArray(fe.validation)) {
     return errors.validation('The request is not valid', validationDetails(fe));
   }
-  const pg = fromPostgres(fe ?? {});
+  const pg = fromPostgres(fe);
   if (pg) return pg;
   switch (fe?.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -198,8 +217,12 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
+    // The log line names the error's code and the route (the request id is bound to request.log);
+    // `err` goes through the logger's serializer, which keeps no parameters or values (logger.ts).
+    const line = { code: appError.code, status: appError.status, route: request.routeOptions.url };
+    if (appError.status >= 500) request.log.error({ ...line, err: error }, 'request failed');
+    else if (sqlstateOf(error)) request.log.warn({ ...line, err: error }, 'request refused by the database');
+    else request.log.info(line, 'request rejected');
     void reply.status(appError.status).send(renderError(appError));
   });
   // Every route's path as a pattern, so that a known path asked with another method answers 405 with
