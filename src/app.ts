@@ -8,6 +8,11 @@ import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/index.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/errors.ts';
 import { loggerOptions } from './infra/logger.ts';
+import {
+  HTTP_SERVER_OPTIONS,
+  clientErrorHandler,
+  registerMalformedRequestHandling,
+} from './infra/client-errors.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerApiKeyAuth } from './http/auth.ts';
 import { registerStorableTextCheck } from './http/storable-text.ts';
@@ -51,6 +56,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors,
     // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies are then Secure).
     trustProxy: config.trustProxy,
+    clientErrorHandler,
+    http: HTTP_SERVER_OPTIONS,
   });
 
   const index = await openWorkIndex(db, {
@@ -66,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs), index, parser };
   app.decorate('refmatch', ctx);
 
+  registerMalformedRequestHandling(app);
   registerValidation(app);
   registerStorableTextCheck(app);
   registerErrorHandling(app);

@@ -57,7 +57,17 @@ export const errors = {
     ),
   conflict: (message: string) => new AppError(409, 'conflict', message),
   badUrl: () => new AppError(400, 'bad_url', 'The URL is not validly percent-encoded'),
-  uriTooLong: () => new AppError(414, 'uri_too_long', 'A path parameter is longer than the limit'),
+  uriTooLong: (message = 'A path parameter is longer than the limit') =>
+    new AppError(414, 'uri_too_long', message),
+  malformedRequest: (message: string) => new AppError(400, 'malformed_request', message),
+  requestTimeout: () =>
+    new AppError(408, 'request_timeout', 'The request was not received completely in time'),
+  expectationFailed: () =>
+    new AppError(417, 'expectation_failed', 'The Expect header asks for something this server does not do'),
+  headersTooLarge: () =>
+    new AppError(431, 'headers_too_large', 'The request line and headers are larger than the limit'),
+  methodNotImplemented: () =>
+    new AppError(501, 'method_not_implemented', 'The request method is not one this server knows'),
   payloadTooLarge: (message = 'The request body is larger than the limit') =>
     new AppError(413, 'payload_too_large', message),
   unsupportedMediaType: (message: string) => new AppError(415, 'unsupported_media_type', message),
