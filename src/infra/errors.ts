@@ -33,6 +33,13 @@ export const errors = {
       'missing_api_key',
       'An API key is required in the X-ApiKey header (the manuscript upload also accepts the api_key form field)',
     ),
+  apiKeyFieldTooLate: (windowBytes: number) =>
+    new AppError(
+      401,
+      'missing_api_key',
+      'An API key is required in the X-ApiKey header, or as the api_key form field placed before the file ' +
+        `and within the first ${windowBytes / 1024} KiB of the form`,
+    ),
   invalidApiKey: () => new AppError(401, 'invalid_api_key', 'The API key is unknown or has been revoked'),
   conflictingApiKeys: () =>
     new AppError(
@@ -233,6 +240,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.status >= 500) request.log.error({ ...line, err: error }, 'request failed');
     else if (sqlstateOf(error)) request.log.warn({ ...line, err: error }, 'request refused by the database');
     else request.log.info(line, 'request rejected');
+    // A request refused before its body was read (an unknown key, a limit) closes the connection:
+    // keeping it alive would mean Node reading and discarding the rest of the body first.
+    if (!request.raw.complete) void reply.header('connection', 'close');
     void reply.status(appError.status).send(renderError(appError));
   });
   // Every route's path as a pattern, so that a known path asked with another method answers 405 with
