@@ -14,7 +14,8 @@ import {
   registerMalformedRequestHandling,
 } from './infra/client-errors.ts';
 import { registerValidation } from './http/validation.ts';
-import { registerApiKeyAuth } from './http/auth.ts';
+import { Authentication, registerApiKeyAuth } from './http/auth.ts';
+import { RateLimits, registerRateLimits } from './http/rate-limits.ts';
 import { registerStorableTextCheck } from './http/storable-text.ts';
 import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
@@ -70,10 +71,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await parser.close();
   });
-  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs), index, parser };
+  const keys = new ApiKeyVerifier(db, config.authCacheTtlMs);
+  const limits = new RateLimits(config.rateLimits);
+  const ctx: AppContext = { config, db, keys, auth: new Authentication(keys, limits), index, parser };
   app.decorate('refmatch', ctx);
 
   registerMalformedRequestHandling(app);
+  registerRateLimits(app, limits);
   registerValidation(app);
   registerStorableTextCheck(app);
   registerErrorHandling(app);
@@ -105,7 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (external) => {
-      registerApiKeyAuth(external, ctx.keys);
+      registerApiKeyAuth(external, ctx.auth);
       external.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ apiKey: [] }] };
       });

@@ -17,6 +17,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: ErrorDetail[],
+    /** Response headers that belong to the error (Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -78,6 +80,10 @@ export const errors = {
   payloadTooLarge: (message = 'The request body is larger than the limit') =>
     new AppError(413, 'payload_too_large', message),
   unsupportedMediaType: (message: string) => new AppError(415, 'unsupported_media_type', message),
+  rateLimited: (what: string, retryAfterSeconds: number) =>
+    new AppError(429, 'rate_limited', `Too many ${what}; retry after ${retryAfterSeconds} s`, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    }),
   unavailable: (message = 'The service is not ready') => new AppError(503, 'unavailable', message),
   internal: () => new AppError(500, 'internal_error', 'An unexpected error occurred'),
 } as const;
@@ -243,6 +249,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A request refused before its body was read (an unknown key, a limit) closes the connection:
     // keeping it alive would mean Node reading and discarding the rest of the body first.
     if (!request.raw.complete) void reply.header('connection', 'close');
+    if (appError.headers) void reply.headers(appError.headers);
     void reply.status(appError.status).send(renderError(appError));
   });
   // Every route's path as a pattern, so that a known path asked with another method answers 405 with

@@ -55,12 +55,14 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           tags: ['manuscripts'],
           consumes: ['multipart/form-data'],
           body: UploadForm,
-          response: { 200: UploadResponse, ...errorResponses(400, 401, 413, 415, 500, 503) },
+          response: { 200: UploadResponse, ...errorResponses(400, 401, 413, 415, 429, 500, 503) },
         },
       },
       async (request) => {
         const fromHeader = headerKey(request);
-        let organization: Organization | null = fromHeader ? await ctx.keys.verify(fromHeader) : null;
+        let organization: Organization | null = fromHeader
+          ? await ctx.auth.authenticate(request, fromHeader)
+          : null;
         let raw: RawUpload;
         try {
           raw = await readUploadParts(
@@ -68,7 +70,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
             organization
               ? undefined
               : async (key) => {
-                  organization = await ctx.keys.verify(key);
+                  organization = await ctx.auth.authenticate(request, key);
                 },
           );
         } catch (error) {
