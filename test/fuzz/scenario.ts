@@ -4,6 +4,7 @@
 // only the first validation. Shared by test/system/fuzz.test.ts, bench/fuzz.ts and bench/soak.ts.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/infra/db/index.ts';
 import { ingestFiles } from '../../src/corpus/ingest.ts';
 import { worksKind } from '../../src/corpus/entities.ts';
@@ -37,6 +38,40 @@ export async function seedScenario(db: Database, name = 'Fuzz'): Promise<Scenari
     );
   }
   return { apiKey: org.api_key, organizationId: org.id, groupId: group.group_id, fields };
+}
+
+/** What the fuzz needs before it starts: a manuscript for 4.6 and group authors for 4.2-4.4. */
+export async function seedRecords(
+  app: FastifyInstance,
+  scenario: Scenario,
+): Promise<{ originIds: string[]; clientIds: string[] }> {
+  const headers = { 'x-apikey': scenario.apiKey };
+  const { body, contentType } = multipartBody([
+    ['folder', 'Fuzz'],
+    ['origin_id', 'fuzz-manuscript'],
+    ['title', 'Discourse parsing for machine translation'],
+    ['abstract', 'Summarization and translation with discourse structure.'],
+    ['authors_count', '1'],
+    ['author1_name', 'Yang Liu'],
+  ]);
+  const upload = await app.inject({
+    method: 'POST',
+    url: '/api/external/proposal/',
+    headers: { ...headers, 'content-type': contentType },
+    payload: body,
+  });
+  if (upload.statusCode !== 200) throw new Error(`seeding upload: ${upload.statusCode} ${upload.body}`);
+  const clientIds = ['fuzz-a1', 'fuzz-a2', 'fuzz-a3', 'fuzz-a4'];
+  for (const id of clientIds) {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/external/author-from-group/${scenario.groupId}/${id}/`,
+      headers,
+      payload: { name: 'Yang Liu', affiliations: ['University of Edinburgh'] },
+    });
+    if (res.statusCode !== 200) throw new Error(`seeding author: ${res.statusCode} ${res.body}`);
+  }
+  return { originIds: ['fuzz-manuscript'], clientIds };
 }
 
 /** Small well-formed files for the upload mix: a one-page article PDF and a short DOCX. */
