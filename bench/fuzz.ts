@@ -16,7 +16,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/index.ts';
@@ -92,15 +92,18 @@ async function fuzzDriver(driver: string, db: Database): Promise<void> {
     const endpoints = externalEndpoints(doc);
     if (args.endpoint !== undefined && args['only-seed'] !== undefined) {
       const endpoint = endpoints.find((e) => e.key === args.endpoint);
-      if (!endpoint) throw new Error(`no endpoint ${args.endpoint}; known: ${endpoints.map((e) => e.key).join(', ')}`);
+      if (!endpoint)
+        throw new Error(`no endpoint ${args.endpoint}; known: ${endpoints.map((e) => e.key).join(', ')}`);
       const request = requestFor(requestArbitrary(endpoint, ctx), Number(args['only-seed']));
-      const res = await app.inject(request as Parameters<FastifyInstance['inject']>[0] & object);
+      const res = await app.inject(request as InjectOptions);
       console.log({ ...request, payload: String(request.payload ?? '').slice(0, 2000) });
       console.log(res.statusCode, res.headers['content-type'], res.body.slice(0, 2000));
       return;
     }
     const healthz = await healthzRate(app);
-    console.log(`[${driver}] baseline: ${COUNT} x GET /healthz at ${CONCURRENCY} in flight: ${healthz.toFixed(0)} req/s`);
+    console.log(
+      `[${driver}] baseline: ${COUNT} x GET /healthz at ${CONCURRENCY} in flight: ${healthz.toFixed(0)} req/s`,
+    );
     const results: EndpointResult[] = [];
     for (const [i, endpoint] of endpoints.entries()) {
       const result: EndpointResult = { endpoint: endpoint.key, statuses: new Map(), rps: 0, problems: [] };
@@ -119,7 +122,10 @@ async function fuzzDriver(driver: string, db: Database): Promise<void> {
       );
       result.rps = COUNT / ((performance.now() - start) / 1000);
       results.push(result);
-      const counts = [...result.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
+      const counts = [...result.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ');
       console.log(
         `[${driver}] ${endpoint.key}: ${COUNT} requests, ${result.rps.toFixed(0)} req/s ` +
           `(${(result.rps / healthz).toFixed(3)} x /healthz); ${counts}; off-contract or 5xx: ${result.problems.length}`,
@@ -136,11 +142,18 @@ async function fuzzDriver(driver: string, db: Database): Promise<void> {
       0,
     );
     const off = results.reduce((s, r) => s + r.problems.length, 0);
-    console.log(`\n[${driver}] | endpoint | requests | req/s | vs /healthz (${healthz.toFixed(0)} req/s) | statuses |`);
+    console.log(
+      `\n[${driver}] | endpoint | requests | req/s | vs /healthz (${healthz.toFixed(0)} req/s) | statuses |`,
+    );
     console.log('|---|---|---|---|---|');
     for (const r of results) {
-      const counts = [...r.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
-      console.log(`| ${r.endpoint} | ${COUNT} | ${r.rps.toFixed(0)} | ${(r.rps / healthz).toFixed(3)} | ${counts} |`);
+      const counts = [...r.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ');
+      console.log(
+        `| ${r.endpoint} | ${COUNT} | ${r.rps.toFixed(0)} | ${(r.rps / healthz).toFixed(3)} | ${counts} |`,
+      );
     }
     console.log(`[${driver}] 5xx: ${total5xx}; answers off the documented shapes: ${off}`);
     if (total5xx > 0 || off > 0) process.exitCode = 1;
@@ -173,7 +186,10 @@ async function withPostgres(fn: (db: Database) => Promise<void>): Promise<void> 
 
 console.log(
   `bench:fuzz ${new Date().toISOString()}: ${COUNT} requests per endpoint, ${CONCURRENCY} in flight, seeds from ${FIRST_SEED}; ` +
-    `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores; rate limits off`,
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} on ${os.cpus().length} cores; rate limits off`,
 );
 for (const driver of DRIVERS) {
   if (driver === 'pglite') {
@@ -187,4 +203,9 @@ for (const driver of DRIVERS) {
     await withPostgres((db) => fuzzDriver('postgres', db));
   }
 }
-console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
+console.log(
+  `load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}`,
+);

@@ -183,7 +183,10 @@ class Client {
   /** One request of the mix; returns its name and whether it succeeded (2xx). */
   async step(): Promise<{ op: string; ok: boolean; status: number }> {
     let op = this.pick();
-    if ((op === 'author read' || op === 'author partial' || op === 'author delete') && this.authors.length === 0) {
+    if (
+      (op === 'author read' || op === 'author partial' || op === 'author delete') &&
+      this.authors.length === 0
+    ) {
       op = 'author replace';
     }
     if (op === 'journals' && this.manuscripts.length === 0) op = 'upload';
@@ -239,14 +242,19 @@ class Client {
         break;
       }
       case 'author read':
-        res = await fetch(authorUrl(this.authors[Math.floor(this.random() * this.authors.length)]!), { headers });
+        res = await fetch(authorUrl(this.authors[Math.floor(this.random() * this.authors.length)]!), {
+          headers,
+        });
         break;
       case 'author partial':
-        res = await fetch(`${authorUrl(this.authors[Math.floor(this.random() * this.authors.length)]!)}partial/`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ affiliations: ['Microsoft Research'] }),
-        });
+        res = await fetch(
+          `${authorUrl(this.authors[Math.floor(this.random() * this.authors.length)]!)}partial/`,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ affiliations: ['Microsoft Research'] }),
+          },
+        );
         break;
       case 'author delete': {
         const clientId = this.authors.splice(Math.floor(this.random() * this.authors.length), 1)[0]!;
@@ -439,7 +447,9 @@ for (const driver of args.drivers.split(',')) {
   const result = driver === 'pglite' ? await runPglite() : await runPostgres();
   if (result) results.push(result);
 }
-console.log('\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | flat (±10%) |');
+console.log(
+  '\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | flat (±10%) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
@@ -449,7 +459,12 @@ for (const r of results) {
   );
   for (const [label, count] of r.failures) console.log(`  ${r.driver} error: ${label} x${count}`);
 }
-console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
+console.log(
+  `load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}`,
+);
 const failed = results.some((r) => r.errors > 0 || !r.flat);
 console.log(failed ? 'TARGET MISSED (errors > 0 or RSS not flat)' : 'target met: 0 errors, RSS flat');
 process.exitCode = failed ? 1 : 0;

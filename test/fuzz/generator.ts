@@ -6,7 +6,7 @@
 // Responses are checked against the same document: every 2xx against the route's response schema,
 // every error against ErrorBody, and no 5xx.
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { multipartBody, smallManuscriptFiles, type Scenario } from './scenario.ts';
@@ -125,7 +125,9 @@ export function validValue(schema: Schema): fc.Arbitrary<unknown> {
     case 'array':
       return fc.array(validValue(schema.items ?? {}), { maxLength: Math.min(schema.maxItems ?? 5, 5) });
     case 'object': {
-      const props = Object.entries<Schema>(schema.properties ?? {}).filter(([, s]) => !s.description?.startsWith('Read-only'));
+      const props = Object.entries<Schema>(schema.properties ?? {}).filter(
+        ([, s]) => !s.description?.startsWith('Read-only'),
+      );
       const model = Object.fromEntries(props.map(([k, s]) => [k, validValue(s)]));
       return fc.record(model, { requiredKeys: (schema.required ?? []) as string[] }) as fc.Arbitrary<unknown>;
     }
@@ -141,9 +143,13 @@ function mutatedObject(base: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrar
       base,
       fc.array(fc.constantFrom('keep', 'drop', 'hostile'), { minLength: 12, maxLength: 12 }),
       fc.array(hostileValue, { minLength: 12, maxLength: 12 }),
-      fc.dictionary(fc.oneof(hostileString, fc.constantFrom('author', '__proto__', 'constructor', 'id')), hostileValue, {
-        maxKeys: 3,
-      }),
+      fc.dictionary(
+        fc.oneof(hostileString, fc.constantFrom('author', '__proto__', 'constructor', 'id')),
+        hostileValue,
+        {
+          maxKeys: 3,
+        },
+      ),
     )
     .map(([obj, fates, values, extra]) => {
       const out: Record<string, unknown> = {};
@@ -163,7 +169,20 @@ function segment(real: fc.Arbitrary<string>): fc.Arbitrary<string> {
     { arbitrary: fc.stringMatching(/^[A-Za-z0-9_.-]{1,40}$/), weight: 2 },
     { arbitrary: hostileString.filter((s) => s.length < 3000).map(encodeSegment), weight: 2 },
     {
-      arbitrary: fc.constantFrom('%00', 'a%00b', '%ff', '%ED%A0%80', '%C0%80', '%', '%zz', '..', '.', '%2F', '+', 'x'.repeat(5000)),
+      arbitrary: fc.constantFrom(
+        '%00',
+        'a%00b',
+        '%ff',
+        '%ED%A0%80',
+        '%C0%80',
+        '%',
+        '%zz',
+        '..',
+        '.',
+        '%2F',
+        '+',
+        'x'.repeat(5000),
+      ),
       weight: 2,
     },
   );
@@ -185,7 +204,12 @@ function apiKeyHeader(scenario: Scenario): fc.Arbitrary<Record<string, string>> 
     { arbitrary: fc.constant({ 'x-apikey': scenario.apiKey }), weight: 17 },
     { arbitrary: fc.constant({}), weight: 1 },
     { arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{0,80}$/).map((k) => ({ 'x-apikey': k })), weight: 1 },
-    { arbitrary: fc.constantFrom(scenario.apiKey.slice(0, -1), `${scenario.apiKey} `, 'x'.repeat(4000)).map((k) => ({ 'x-apikey': k })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(scenario.apiKey.slice(0, -1), `${scenario.apiKey} `, 'x'.repeat(4000))
+        .map((k) => ({ 'x-apikey': k })),
+      weight: 1,
+    },
   );
 }
 
@@ -207,7 +231,20 @@ const JSON_TYPES = fc.oneof(
 );
 
 const BAD_JSON = fc.oneof(
-  fc.constantFrom(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, `{"name":"a","emails":${'['.repeat(20_000)}`, '{', '{"name":', '[1,2', '{"name":"a"}}', 'nul', '{"name":"\\ud800"}', '{"name":"\\u0000"}', '\u0000', '{"a":1,"a":2}', ''),
+  fc.constantFrom(
+    `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    `{"name":"a","emails":${'['.repeat(20_000)}`,
+    '{',
+    '{"name":',
+    '[1,2',
+    '{"name":"a"}}',
+    'nul',
+    '{"name":"\\ud800"}',
+    '{"name":"\\u0000"}',
+    '\u0000',
+    '{"a":1,"a":2}',
+    '',
+  ),
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
@@ -224,8 +261,12 @@ function customFieldValues(scenario: Scenario, valid: boolean): fc.Arbitrary<Rec
           ? fc.oneof(fc.string({ maxLength: 50 }), fc.constant(null))
           : f.data_kind === 'date'
             ? fc.oneof(
-                fc.date({ noInvalidDate: true, min: new Date('0001-01-01'), max: new Date('9999-12-31') }).map((d) => d.toISOString().slice(0, 10)),
-                ...(valid ? [] : [fc.constantFrom('2024-02-30', '2024-13-01', '0000-00-00', '99999-01-01', '2024-1-1')]),
+                fc
+                  .date({ noInvalidDate: true, min: new Date('0001-01-01'), max: new Date('9999-12-31') })
+                  .map((d) => d.toISOString().slice(0, 10)),
+                ...(valid
+                  ? []
+                  : [fc.constantFrom('2024-02-30', '2024-13-01', '0000-00-00', '99999-01-01', '2024-1-1')]),
               )
             : f.data_kind === 'single_option'
               ? valid
@@ -234,19 +275,29 @@ function customFieldValues(scenario: Scenario, valid: boolean): fc.Arbitrary<Rec
               : valid
                 ? fc.uniqueArray(fc.constantFrom(...ids), { maxLength: ids.length })
                 : fc.array(fc.oneof(fc.constantFrom(...ids), fc.uuid()), { maxLength: 4 });
-    model[f.api_id] = valid ? plausible : fc.oneof({ arbitrary: plausible, weight: 4 }, { arbitrary: hostileValue, weight: 1 });
+    model[f.api_id] = valid
+      ? plausible
+      : fc.oneof({ arbitrary: plausible, weight: 4 }, { arbitrary: hostileValue, weight: 1 });
   }
   return fc.record(model, { requiredKeys: [] });
 }
 
 // ---- requests per endpoint ---------------------------------------------------------------------
 
-function jsonBody(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): fc.Arbitrary<{ payload: string; type: string }> {
+function jsonBody(
+  endpoint: Endpoint,
+  ctx: FuzzContext,
+  strict: boolean,
+): fc.Arbitrary<{ payload: string; type: string }> {
   const schema = endpoint.operation.requestBody.content['application/json'].schema as Schema;
   const valid = fc
-    .tuple(validValue(schema) as fc.Arbitrary<Record<string, unknown>>, customFieldValues(ctx.scenario, strict))
+    .tuple(
+      validValue(schema) as fc.Arbitrary<Record<string, unknown>>,
+      customFieldValues(ctx.scenario, strict),
+    )
     .map(([body, custom]) => ({ ...body, ...custom }));
-  if (strict) return fc.record({ payload: valid.map((v) => JSON.stringify(v)), type: fc.constant('application/json') });
+  if (strict)
+    return fc.record({ payload: valid.map((v) => JSON.stringify(v)), type: fc.constant('application/json') });
   const body = fc.oneof(
     { arbitrary: valid.map((v) => JSON.stringify(v)), weight: 4 },
     { arbitrary: mutatedObject(valid).map((v) => JSON.stringify(v) ?? 'null'), weight: 4 },
@@ -283,7 +334,9 @@ function randomFile(): fc.Arbitrary<{ name: string; type: string; bytes: Uint8Ar
       weight: 2,
     },
     {
-      arbitrary: fc.uint8Array({ maxLength: 2048 }).map((b) => Buffer.concat([Buffer.from('PK\u0003\u0004\u0014\u0000'), b])),
+      arbitrary: fc
+        .uint8Array({ maxLength: 2048 })
+        .map((b) => Buffer.concat([Buffer.from('PK\u0003\u0004\u0014\u0000'), b])),
       weight: 2,
     },
     { arbitrary: fc.constantFrom(pdf, docx), weight: 1 },
@@ -291,7 +344,12 @@ function randomFile(): fc.Arbitrary<{ name: string; type: string; bytes: Uint8Ar
   return fc.option(
     fc.record({
       name: FILE_NAMES,
-      type: fc.constantFrom('application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/octet-stream', 'text/plain'),
+      type: fc.constantFrom(
+        'application/pdf',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'application/octet-stream',
+        'text/plain',
+      ),
       bytes,
     }),
     { freq: 4 },
@@ -300,29 +358,45 @@ function randomFile(): fc.Arbitrary<{ name: string; type: string; bytes: Uint8Ar
 
 function uploadRequest(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): fc.Arbitrary<FuzzRequest> {
   const schema = endpoint.operation.requestBody.content['multipart/form-data'].schema as Schema;
-  const documented = Object.entries<Schema>(schema.properties).filter(([k]) => k !== 'source_file' && k !== 'api_key');
+  const documented = Object.entries<Schema>(schema.properties).filter(
+    ([k]) => k !== 'source_file' && k !== 'api_key',
+  );
   const fieldModel = Object.fromEntries(
     documented.map(([k, s]) => [
       k,
       strict
         ? validValue(s).map(String)
-        : fc.oneof({ arbitrary: validValue(s).map(String), weight: 5 }, { arbitrary: hostileString, weight: 1 }),
+        : fc.oneof(
+            { arbitrary: validValue(s).map(String), weight: 5 },
+            { arbitrary: hostileString, weight: 1 },
+          ),
     ]),
   );
-  const fields = fc.record(fieldModel, { requiredKeys: schema.required as string[] }).map((r) => Object.entries(r as Record<string, string>));
+  const fields = fc
+    .record(fieldModel, { requiredKeys: schema.required as string[] })
+    .map((r) => Object.entries(r as Record<string, string>));
   const authorFields = fc.array(
     fc.tuple(
       strict ? fc.integer({ min: 1, max: 3 }) : fc.integer({ min: 0, max: 12 }),
       strict ? fc.constantFrom('name', 'aff') : fc.constantFrom('name', 'aff', 'orcid', 'email', 'other'),
       strict
         ? fc.string({ minLength: 1, maxLength: 40 })
-        : fc.oneof({ arbitrary: fc.string({ maxLength: 40 }), weight: 4 }, { arbitrary: hostileString, weight: 1 }),
+        : fc.oneof(
+            { arbitrary: fc.string({ maxLength: 40 }), weight: 4 },
+            { arbitrary: hostileString, weight: 1 },
+          ),
     ),
     { maxLength: strict ? 3 : 10 },
   );
   const strangers = strict
     ? fc.constant([])
-    : fc.array(fc.tuple(hostileString.filter((s) => !/["\r\n]/.test(s)), hostileString), { maxLength: 2 });
+    : fc.array(
+        fc.tuple(
+          hostileString.filter((s) => !/["\r\n]/.test(s)),
+          hostileString,
+        ),
+        { maxLength: 2 },
+      );
   return fc
     .record({
       fields,
@@ -331,12 +405,18 @@ function uploadRequest(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): f
       keyInForm: fc.boolean(),
       headers: strict ? fc.constant({ 'x-apikey': ctx.scenario.apiKey }) : apiKeyHeader(ctx.scenario),
       file: randomFile(),
-      framing: strict ? fc.constant('ok') : fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'wrong-boundary', 'json-type', 'no-type'),
+      framing: strict
+        ? fc.constant('ok')
+        : fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'wrong-boundary', 'json-type', 'no-type'),
     })
     .map((r) => {
       const form: Array<[string, string]> = [];
       if (r.keyInForm && !strict) form.push(['api_key', ctx.scenario.apiKey]);
-      form.push(...r.fields, ...r.authorFields.map(([k, f, v]): [string, string] => [`author${k}_${f}`, v]), ...r.strangers);
+      form.push(
+        ...r.fields,
+        ...r.authorFields.map(([k, f, v]): [string, string] => [`author${k}_${f}`, v]),
+        ...r.strangers,
+      );
       const { body, contentType } = multipartBody(form, r.file, 'fuzzboundary');
       const headers: Record<string, string> = { ...r.headers };
       let payload: Buffer = body;
@@ -357,7 +437,8 @@ export function requestArbitrary(endpoint: Endpoint, ctx: FuzzContext): fc.Arbit
 }
 
 function requestOf(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): fc.Arbitrary<FuzzRequest> {
-  if (endpoint.operation.requestBody?.content?.['multipart/form-data']) return uploadRequest(endpoint, ctx, strict);
+  if (endpoint.operation.requestBody?.content?.['multipart/form-data'])
+    return uploadRequest(endpoint, ctx, strict);
   const params = (endpoint.operation.parameters ?? []) as Schema[];
   const pathValues: Record<string, fc.Arbitrary<string>> = {};
   const queryValues: Record<string, fc.Arbitrary<string>> = {};
@@ -367,16 +448,21 @@ function requestOf(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): fc.Ar
         p.name === 'group_id'
           ? strict
             ? fc.constant(String(ctx.scenario.groupId))
-            : fc.oneof(fc.constant(String(ctx.scenario.groupId)), fc.integer({ min: -5, max: 2 ** 40 }).map(String))
+            : fc.oneof(
+                fc.constant(String(ctx.scenario.groupId)),
+                fc.integer({ min: -5, max: 2 ** 40 }).map(String),
+              )
           : p.name === 'origin_id'
             ? fc.constantFrom(...ctx.originIds)
             : fc.oneof(fc.constantFrom(...ctx.clientIds), fc.stringMatching(/^[a-z0-9-]{1,12}$/));
       pathValues[p.name] = strict ? real : segment(real);
     } else if (p.in === 'query') {
-      queryValues[p.name] = strict ? validValue(p.schema).map(String) : fc.oneof(
-        { arbitrary: validValue(p.schema).map(String), weight: 4 },
-        { arbitrary: hostileString.filter((s) => s.length < 3000).map(encodeSegment), weight: 1 },
-      );
+      queryValues[p.name] = strict
+        ? validValue(p.schema).map(String)
+        : fc.oneof(
+            { arbitrary: validValue(p.schema).map(String), weight: 4 },
+            { arbitrary: hostileString.filter((s) => s.length < 3000).map(encodeSegment), weight: 1 },
+          );
     }
   }
   const body = endpoint.operation.requestBody ? jsonBody(endpoint, ctx, strict) : fc.constant(undefined);
@@ -384,7 +470,9 @@ function requestOf(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): fc.Ar
     .record({
       path: fc.record(pathValues),
       query: fc.record(queryValues, { requiredKeys: [] }),
-      extraQuery: strict ? fc.constant('') : fc.constantFrom('', '', '', '&limit=1&limit=2', '&x=%00', '&journals_corpus[]=a'),
+      extraQuery: strict
+        ? fc.constant('')
+        : fc.constantFrom('', '', '', '&limit=1&limit=2', '&x=%00', '&journals_corpus[]=a'),
       headers: strict ? fc.constant({ 'x-apikey': ctx.scenario.apiKey }) : apiKeyHeader(ctx.scenario),
       body,
     })
@@ -422,7 +510,8 @@ export class ResponseChecker {
   /** A description of what is wrong with the answer, or null when it keeps the contract. */
   check(endpoint: Endpoint, status: number, contentType: string | undefined, body: string): string | null {
     if (status >= 500) return `status ${status}`;
-    if (!contentType?.startsWith('application/json')) return `status ${status} with content-type ${contentType}`;
+    if (!contentType?.startsWith('application/json'))
+      return `status ${status} with content-type ${contentType}`;
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -435,7 +524,8 @@ export class ResponseChecker {
       const id = `${endpoint.key} ${status}`;
       validate = this.cache.get(id);
       if (!validate) {
-        const schema = endpoint.operation.responses?.[String(status)]?.content?.['application/json']?.schema as Schema;
+        const schema = endpoint.operation.responses?.[String(status)]?.content?.['application/json']
+          ?.schema as Schema;
         if (!schema) return `status ${status} is not documented for ${endpoint.key}`;
         validate = this.ajv.compile(schema);
         this.cache.set(id, validate);
@@ -472,14 +562,19 @@ export async function fuzzEndpoint(
     while (next < options.count) {
       const seed = options.firstSeed + next++;
       const request = requestFor(arbitrary, seed);
-      const res = await app.inject(request as Parameters<FastifyInstance['inject']>[0] & object);
+      const res = await app.inject(request as InjectOptions);
       const contentType = res.headers['content-type'];
       onOutcome({
         endpoint: endpoint.key,
         seed,
         status: res.statusCode,
         request,
-        problem: checker.check(endpoint, res.statusCode, typeof contentType === 'string' ? contentType : undefined, res.body),
+        problem: checker.check(
+          endpoint,
+          res.statusCode,
+          typeof contentType === 'string' ? contentType : undefined,
+          res.body,
+        ),
       });
     }
   };

@@ -32,9 +32,15 @@ export async function seedScenario(db: Database, name = 'Fuzz'): Promise<Scenari
   const group = await createGroup(db, org.id, `${name} group`);
   const fields: CustomField[] = [];
   for (const dataKind of DATA_KINDS) {
-    const options = dataKind === 'single_option' || dataKind === 'multi_option' ? ['red', 'green', 'blue'] : [];
+    const options =
+      dataKind === 'single_option' || dataKind === 'multi_option' ? ['red', 'green', 'blue'] : [];
     fields.push(
-      await createCustomField(db, org.id, { owner: 'author_from_group', dataKind, name: `f_${dataKind}`, options }),
+      await createCustomField(db, org.id, {
+        owner: 'author_from_group',
+        dataKind,
+        name: `f_${dataKind}`,
+        options,
+      }),
     );
   }
   return { apiKey: org.api_key, organizationId: org.id, groupId: group.group_id, fields };

@@ -19,7 +19,13 @@ beforeAll(async () => {
   // The limits are off: the fuzz sends thousands of requests from one address, some with wrong keys,
   // and must reach the routes rather than the limiter (tested on its own in rate-limits.test.ts).
   t = await createTestApp({
-    rateLimits: { windowSeconds: 60, perKey: 0, perAddress: 0, authFailuresPerAddress: 0, authFailureWindowSeconds: 60 },
+    rateLimits: {
+      windowSeconds: 60,
+      perKey: 0,
+      perAddress: 0,
+      authFailuresPerAddress: 0,
+      authFailureWindowSeconds: 60,
+    },
   });
   scenario = await seedScenario(t.db);
   seeded = await seedRecords(t.app, scenario);
