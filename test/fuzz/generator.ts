@@ -313,7 +313,9 @@ const FILE_NAMES = fc.oneof(
   fc.constant(`${'n'.repeat(10_000)}.docx`),
 );
 
-function randomFile(): fc.Arbitrary<{ name: string; type: string; bytes: Uint8Array } | undefined> {
+function randomFile(
+  strict: boolean,
+): fc.Arbitrary<{ name: string; type: string; bytes: Uint8Array } | undefined> {
   const { pdf, docx } = smallManuscriptFiles();
   const bytes = fc.oneof(
     { arbitrary: fc.constant(new Uint8Array(0)), weight: 2 },
@@ -341,6 +343,19 @@ function randomFile(): fc.Arbitrary<{ name: string; type: string; bytes: Uint8Ar
     },
     { arbitrary: fc.constantFrom(pdf, docx), weight: 1 },
   );
+  if (strict) {
+    return fc.option(
+      fc.constantFrom(
+        { name: 'manuscript.pdf', type: 'application/pdf', bytes: pdf },
+        {
+          name: 'manuscript.docx',
+          type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          bytes: docx,
+        },
+      ),
+      { freq: 2 },
+    );
+  }
   return fc.option(
     fc.record({
       name: FILE_NAMES,
@@ -365,7 +380,11 @@ function uploadRequest(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): f
     documented.map(([k, s]) => [
       k,
       strict
-        ? validValue(s).map(String)
+        ? s.pattern
+          ? fc.integer({ min: 0, max: 60 }).map(String)
+          : validValue(s)
+              .map(String)
+              .filter((v) => v.trim().length > 0)
         : fc.oneof(
             { arbitrary: validValue(s).map(String), weight: 5 },
             { arbitrary: hostileString, weight: 1 },
@@ -375,19 +394,29 @@ function uploadRequest(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): f
   const fields = fc
     .record(fieldModel, { requiredKeys: schema.required as string[] })
     .map((r) => Object.entries(r as Record<string, string>));
-  const authorFields = fc.array(
-    fc.tuple(
-      strict ? fc.integer({ min: 1, max: 3 }) : fc.integer({ min: 0, max: 12 }),
-      strict ? fc.constantFrom('name', 'aff') : fc.constantFrom('name', 'aff', 'orcid', 'email', 'other'),
-      strict
-        ? fc.string({ minLength: 1, maxLength: 40 })
-        : fc.oneof(
+  // Valid-shaped: authors 1..N each with a name and an affiliation, N = authors_count, bounds min <= max.
+  const authorFields: fc.Arbitrary<Array<[number, string, string]>> = strict
+    ? fc
+        .array(fc.tuple(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 40 })), {
+          maxLength: 3,
+        })
+        .map((authors) =>
+          authors.flatMap(([name, aff], i): Array<[number, string, string]> => [
+            [i + 1, 'name', name.trim() ? name : 'A. Author'],
+            [i + 1, 'aff', aff],
+          ]),
+        )
+    : fc.array(
+        fc.tuple(
+          fc.integer({ min: 0, max: 12 }),
+          fc.constantFrom('name', 'aff', 'orcid', 'email', 'other'),
+          fc.oneof(
             { arbitrary: fc.string({ maxLength: 40 }), weight: 4 },
             { arbitrary: hostileString, weight: 1 },
           ),
-    ),
-    { maxLength: strict ? 3 : 10 },
-  );
+        ),
+        { maxLength: 10 },
+      );
   const strangers = strict
     ? fc.constant([])
     : fc.array(
@@ -404,12 +433,23 @@ function uploadRequest(endpoint: Endpoint, ctx: FuzzContext, strict: boolean): f
       strangers,
       keyInForm: fc.boolean(),
       headers: strict ? fc.constant({ 'x-apikey': ctx.scenario.apiKey }) : apiKeyHeader(ctx.scenario),
-      file: randomFile(),
+      file: randomFile(strict),
       framing: strict
         ? fc.constant('ok')
         : fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'wrong-boundary', 'json-type', 'no-type'),
     })
     .map((r) => {
+      if (strict) {
+        const fields = Object.fromEntries(r.fields);
+        fields.authors_count = String(r.authorFields.length / 2);
+        for (const bound of ['h_index', 'academic_age', 'articles_count']) {
+          const [lo, hi] = [fields[`min_${bound}`], fields[`max_${bound}`]];
+          if (lo !== undefined && hi !== undefined && Number(lo) > Number(hi)) {
+            [fields[`min_${bound}`], fields[`max_${bound}`]] = [hi, lo];
+          }
+        }
+        r.fields = Object.entries(fields);
+      }
       const form: Array<[string, string]> = [];
       if (r.keyInForm && !strict) form.push(['api_key', ctx.scenario.apiKey]);
       form.push(
