@@ -164,7 +164,14 @@ async function benchDriver(driver: string, db: Database): Promise<Row[]> {
   await migrate(db);
   const org = await createOrganization(db, { name: 'Bench', features: [] });
   const group = await createGroup(db, org.id, 'Bench group');
-  const config = parseConfig({ LOG_LEVEL: 'silent', REFMATCH_DEMO: 'false', HOST: '127.0.0.1' });
+  // The rate limits are off: this measures the routes' overhead at full load, which the limits refuse.
+  const config = parseConfig({
+    LOG_LEVEL: 'silent',
+    REFMATCH_DEMO: 'false',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_KEY: '0',
+    RATE_LIMIT_PER_ADDRESS: '0',
+  });
   const app = await buildApp({ config, db });
   const bare = bareApp(db, org.id);
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });

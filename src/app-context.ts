@@ -5,11 +5,14 @@ import type { Database } from './infra/db/index.ts';
 import type { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { WorkIndex } from './retrieval/work-index.ts';
 import type { ParserPool } from './parsing/parser-pool.ts';
+import type { Authentication } from './http/auth.ts';
 
 export interface AppContext {
   config: Config;
   db: Database;
   keys: ApiKeyVerifier;
+  /** API keys verified under the rate limits (src/http/rate-limits.ts). */
+  auth: Authentication;
   /** Full-text index over the corpus's works, built at start and kept current (docs/retrieval.md). */
   index: WorkIndex;
   /** Worker threads that parse uploaded manuscripts, with the per-file limits (src/parsing). */

@@ -8,8 +8,15 @@ import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/index.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/errors.ts';
 import { loggerOptions } from './infra/logger.ts';
+import {
+  HTTP_SERVER_OPTIONS,
+  clientErrorHandler,
+  registerMalformedRequestHandling,
+} from './infra/client-errors.ts';
 import { registerValidation } from './http/validation.ts';
-import { registerApiKeyAuth } from './http/auth.ts';
+import { Authentication, registerApiKeyAuth } from './http/auth.ts';
+import { RateLimits, registerRateLimits } from './http/rate-limits.ts';
+import { registerStorableTextCheck } from './http/storable-text.ts';
 import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
 import { ParserPool } from './parsing/parser-pool.ts';
@@ -50,6 +57,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors,
     // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies are then Secure).
     trustProxy: config.trustProxy,
+    clientErrorHandler,
+    http: HTTP_SERVER_OPTIONS,
   });
 
   const index = await openWorkIndex(db, {
@@ -62,10 +71,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await parser.close();
   });
-  const ctx: AppContext = { config, db, keys: new ApiKeyVerifier(db, config.authCacheTtlMs), index, parser };
+  const keys = new ApiKeyVerifier(db, config.authCacheTtlMs);
+  const limits = new RateLimits(config.rateLimits);
+  const ctx: AppContext = { config, db, keys, auth: new Authentication(keys, limits), index, parser };
   app.decorate('refmatch', ctx);
 
+  registerMalformedRequestHandling(app);
+  registerRateLimits(app, limits);
   registerValidation(app);
+  registerStorableTextCheck(app);
   registerErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -95,7 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (external) => {
-      registerApiKeyAuth(external, ctx.keys);
+      registerApiKeyAuth(external, ctx.auth);
       external.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ apiKey: [] }] };
       });

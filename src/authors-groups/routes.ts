@@ -28,12 +28,6 @@ const known = new Set<string>(KNOWN_KEYS);
 
 function keyOf(request: FastifyRequest<{ Params: ParamsT }>): GroupAuthorKey {
   const { group_id, client_id } = request.params;
-  // Postgres text cannot hold NUL; refuse it as the caller's error rather than fail in SQL.
-  if (client_id.includes('\u0000')) {
-    throw errors.validation('The request is not valid', [
-      { path: 'params.client_id', message: 'must not contain NUL characters' },
-    ]);
-  }
   return { organizationId: tenantOf(request).id, groupId: group_id, clientId: client_id };
 }
 

@@ -68,6 +68,8 @@ export function parsePersonName(raw: string): PersonName | null {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  // Commas and spaces only: nothing name-like (such a name reached the linker from 4.2 and threw).
+  if (comma.length === 0) return null;
   if (comma.length >= 2 && !SUFFIXES.has(foldText(comma[1]!))) {
     familyPart = comma[0]!;
     givenPart = comma[1]!;

@@ -3,7 +3,9 @@
 // multipart upload's api_key field) sets `config: { auth: 'manual' }` and calls `authenticate` itself.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Organization } from '../organizations/organizations.ts';
-import type { ApiKeyVerifier } from '../organizations/api-keys.ts';
+import { keyIdOf, type ApiKeyVerifier } from '../organizations/api-keys.ts';
+import { AppError } from '../infra/errors.ts';
+import type { RateLimits } from './rate-limits.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,10 +27,33 @@ export function tenantOf(request: FastifyRequest): Organization {
   return request.organization;
 }
 
-export function registerApiKeyAuth(app: FastifyInstance, verifier: ApiKeyVerifier): void {
+/** Verifies keys under the rate limits: failed attempts per address, requests per key. */
+export class Authentication {
+  constructor(
+    private readonly keys: ApiKeyVerifier,
+    private readonly limits: RateLimits,
+  ) {}
+
+  async authenticate(request: FastifyRequest, key: string | undefined): Promise<Organization> {
+    if (key) await this.limits.checkAuthFailures(request.ip);
+    let organization: Organization;
+    try {
+      organization = await this.keys.verify(key);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'invalid_api_key') {
+        await this.limits.countAuthFailure(request.ip);
+      }
+      throw error;
+    }
+    await this.limits.countKey(keyIdOf(key!)!);
+    return organization;
+  }
+}
+
+export function registerApiKeyAuth(app: FastifyInstance, auth: Authentication): void {
   app.decorateRequest('organization', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.auth === 'manual') return;
-    request.organization = await verifier.verify(headerKey(request));
+    request.organization = await auth.authenticate(request, headerKey(request));
   });
 }

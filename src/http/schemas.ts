@@ -10,7 +10,7 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
 }
 
 /** The statuses every authenticated /api/external route can answer besides its own. */
-export const EXTERNAL_ERRORS = [400, 401, 403, 404, 413, 415, 500] as const;
+export const EXTERNAL_ERRORS = [400, 401, 403, 404, 413, 415, 429, 500] as const;
 
 export const Ok = Type.Object({ ok: Type.Boolean() }, { description: 'Success marker' });
 

@@ -27,6 +27,19 @@ export interface Config {
   /** Trust X-Forwarded-Proto and X-Forwarded-For from a reverse proxy (TLS ends there). */
   trustProxy: boolean;
   dashboard: DashboardConfig;
+  rateLimits: RateLimitSettings;
+}
+
+/** Rate limits, counted by each process in its own memory (docs/api.md); 0 turns a limit off. */
+export interface RateLimitSettings {
+  windowSeconds: number;
+  /** Requests per API key per window. */
+  perKey: number;
+  /** Requests per client address per window, on every route. */
+  perAddress: number;
+  /** Failed authentications (an unknown or revoked key) per client address per failure window. */
+  authFailuresPerAddress: number;
+  authFailureWindowSeconds: number;
 }
 
 export interface DashboardConfig {
@@ -140,6 +153,13 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
         accountLimit: 10,
         addressLimit: 50,
       },
+    },
+    rateLimits: {
+      windowSeconds: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+      perKey: intVar(env, 'RATE_LIMIT_PER_KEY', 1200, 0, 100_000_000),
+      perAddress: intVar(env, 'RATE_LIMIT_PER_ADDRESS', 2400, 0, 100_000_000),
+      authFailuresPerAddress: intVar(env, 'AUTH_FAILURES_PER_ADDRESS', 30, 0, 100_000_000),
+      authFailureWindowSeconds: intVar(env, 'AUTH_FAILURE_WINDOW_S', 900, 1, 86_400),
     },
   };
 }

@@ -17,6 +17,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: ErrorDetail[],
+    /** Response headers that belong to the error (Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -32,6 +34,13 @@ export const errors = {
       401,
       'missing_api_key',
       'An API key is required in the X-ApiKey header (the manuscript upload also accepts the api_key form field)',
+    ),
+  apiKeyFieldTooLate: (windowBytes: number) =>
+    new AppError(
+      401,
+      'missing_api_key',
+      'An API key is required in the X-ApiKey header, or as the api_key form field placed before the file ' +
+        `and within the first ${windowBytes / 1024} KiB of the form`,
     ),
   invalidApiKey: () => new AppError(401, 'invalid_api_key', 'The API key is unknown or has been revoked'),
   conflictingApiKeys: () =>
@@ -57,10 +66,24 @@ export const errors = {
     ),
   conflict: (message: string) => new AppError(409, 'conflict', message),
   badUrl: () => new AppError(400, 'bad_url', 'The URL is not validly percent-encoded'),
-  uriTooLong: () => new AppError(414, 'uri_too_long', 'A path parameter is longer than the limit'),
+  uriTooLong: (message = 'A path parameter is longer than the limit') =>
+    new AppError(414, 'uri_too_long', message),
+  malformedRequest: (message: string) => new AppError(400, 'malformed_request', message),
+  requestTimeout: () =>
+    new AppError(408, 'request_timeout', 'The request was not received completely in time'),
+  expectationFailed: () =>
+    new AppError(417, 'expectation_failed', 'The Expect header asks for something this server does not do'),
+  headersTooLarge: () =>
+    new AppError(431, 'headers_too_large', 'The request line and headers are larger than the limit'),
+  methodNotImplemented: () =>
+    new AppError(501, 'method_not_implemented', 'The request method is not one this server knows'),
   payloadTooLarge: (message = 'The request body is larger than the limit') =>
     new AppError(413, 'payload_too_large', message),
   unsupportedMediaType: (message: string) => new AppError(415, 'unsupported_media_type', message),
+  rateLimited: (what: string, retryAfterSeconds: number) =>
+    new AppError(429, 'rate_limited', `Too many ${what}; retry after ${retryAfterSeconds} s`, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    }),
   unavailable: (message = 'The service is not ready') => new AppError(503, 'unavailable', message),
   internal: () => new AppError(500, 'internal_error', 'An unexpected error occurred'),
 } as const;
@@ -77,19 +100,38 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** Postgres errors that are the caller's fault (by SQLSTATE), or a database out of reach (503); else a 500. */
-function fromPostgres(error: { code?: unknown }): AppError | null {
-  switch (error.code) {
+/** The SQLSTATE of an error the database raised (both drivers give `code` and `severity`), else null. */
+export function sqlstateOf(error: unknown): string | null {
+  const e = error as { code?: unknown; severity?: unknown } | null;
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string'
+    ? e.code
+    : null;
+}
+
+/**
+ * Postgres errors that are the caller's fault (by SQLSTATE), or a database out of reach (503); else a
+ * 500. Class 22 ("data exception") is a value the database refused: its text, form or size. Input is
+ * checked before it reaches SQL, so one of these means a check is missing; the caller still gets a
+ * 400 and the error is logged (at warn) with its SQLSTATE for us to find it.
+ */
+function fromPostgres(error: unknown): AppError | null {
+  const code = sqlstateOf(error);
+  if (code === null)
+    return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
+  switch (code) {
     case '23505':
       return errors.conflict('The resource already exists');
-    case '22P02':
-    case '22003':
-    case '22007':
-    case '22008':
-      return errors.validation('A value has the wrong form for its field');
+    case '22021':
+    case '22P05':
+      return errors.validation('A value contains characters that cannot be stored (NUL or invalid Unicode)');
+    case '22001':
+    case '54000':
+      return errors.validation('A value is longer than its field can store');
     default:
-      return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
+      break;
   }
+  if (code.startsWith('22')) return errors.validation('A value has the wrong form for its field');
+  return isDatabaseUnavailable(error) ? errors.unavailable('The database is not available') : null;
 }
 
 interface AjvError {
@@ -147,7 +189,7 @@ export function toAppError(error: unknown): AppError {
   if (fe && Array.isArray(fe.validation)) {
     return errors.validation('The request is not valid', validationDetails(fe));
   }
-  const pg = fromPostgres(fe ?? {});
+  const pg = fromPostgres(fe);
   if (pg) return pg;
   switch (fe?.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -198,8 +240,16 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
+    // The log line names the error's code and the route (the request id is bound to request.log);
+    // `err` goes through the logger's serializer, which keeps no parameters or values (logger.ts).
+    const line = { code: appError.code, status: appError.status, route: request.routeOptions.url };
+    if (appError.status >= 500) request.log.error({ ...line, err: error }, 'request failed');
+    else if (sqlstateOf(error)) request.log.warn({ ...line, err: error }, 'request refused by the database');
+    else request.log.info(line, 'request rejected');
+    // A request refused before its body was read (an unknown key, a limit) closes the connection:
+    // keeping it alive would mean Node reading and discarding the rest of the body first.
+    if (!request.raw.complete) void reply.header('connection', 'close');
+    if (appError.headers) void reply.headers(appError.headers);
     void reply.status(appError.status).send(renderError(appError));
   });
   // Every route's path as a pattern, so that a known path asked with another method answers 405 with

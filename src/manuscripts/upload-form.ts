@@ -2,6 +2,7 @@
 // that a 400 names each offending field at once.
 import type { FastifyRequest } from 'fastify';
 import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
+import { unstorableText } from '../http/storable-text.ts';
 import type { CandidateFilters } from '../referee-finder/types.ts';
 
 export interface UploadedFile {
@@ -16,16 +17,31 @@ export interface RawUpload {
 }
 
 export const SOURCE_FILE_FIELD = 'source_file';
+export const API_KEY_FIELD = 'api_key';
 
-/** Reads every part; files other than one `source_file` are drained and reported as problems. */
-export async function readUploadParts(request: FastifyRequest): Promise<RawUpload> {
+/**
+ * Without the X-ApiKey header the key must come as the `api_key` field, before the file and within
+ * the first FORM_KEY_WINDOW_BYTES of the form's fields, so an unauthenticated caller costs at most
+ * that much reading; past that point the upload is refused at once (401).
+ */
+export const FORM_KEY_WINDOW_BYTES = 64 * 1024;
+
+/**
+ * Reads every part; files other than one `source_file` are drained and reported as problems. With
+ * `verifyFormKey` (no key in the header), the `api_key` field is handed to it as soon as it is read,
+ * before any more of the body.
+ */
+export async function readUploadParts(
+  request: FastifyRequest,
+  verifyFormKey?: (key: string) => Promise<void>,
+): Promise<RawUpload> {
   if (!request.isMultipart()) {
     throw errors.unsupportedMediaType('The upload must be sent as multipart/form-data');
   }
   const fields = new Map<string, string>();
   const problems: ErrorDetail[] = [];
   try {
-    const file = await collectParts(request, fields, problems);
+    const file = await collectParts(request, fields, problems, verifyFormKey);
     return { fields, file, problems };
   } catch (error) {
     throw asClientError(error);
@@ -48,10 +64,27 @@ async function collectParts(
   request: FastifyRequest,
   fields: Map<string, string>,
   problems: ErrorDetail[],
+  verifyFormKey: ((key: string) => Promise<void>) | undefined,
 ): Promise<UploadedFile | null> {
   let file: UploadedFile | null = null;
+  let awaitingKey = verifyFormKey !== undefined;
+  let bytesBeforeKey = 0;
   for await (const part of request.parts()) {
     const path = `body.${part.fieldname}`;
+    if (awaitingKey) {
+      if (part.type === 'file') throw errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES);
+      const value = typeof part.value === 'string' ? part.value : String(part.value);
+      if (part.fieldname === API_KEY_FIELD) {
+        await verifyFormKey!(value);
+        awaitingKey = false;
+      } else {
+        bytesBeforeKey += Buffer.byteLength(part.fieldname) + Buffer.byteLength(value);
+        if (bytesBeforeKey > FORM_KEY_WINDOW_BYTES) throw errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES);
+      }
+    }
+    // A file part's text is its field name and file name (reported as body.<field>.filename).
+    const text = part.type === 'file' ? { filename: part.filename } : part.value;
+    problems.push(...unstorableText({ [part.fieldname]: text }, 'body'));
     if (part.type === 'file') {
       const bytes = await part.toBuffer();
       if (part.fieldname !== SOURCE_FILE_FIELD) {
@@ -70,6 +103,7 @@ async function collectParts(
     if (fields.has(part.fieldname)) problems.push({ path, message: 'was given more than once' });
     fields.set(part.fieldname, typeof part.value === 'string' ? part.value : String(part.value));
   }
+  if (awaitingKey) throw errors.missingApiKey();
   return file;
 }
 

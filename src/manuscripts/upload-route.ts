@@ -1,21 +1,31 @@
 // POST /api/external/proposal/ (spec 4.5), multipart. Multipart parsing is registered in this
 // route's own scope so no JSON route accepts multipart bodies. The key may come in the X-ApiKey
 // header or in the api_key form field (either suffices; two different keys are refused), so the route
-// authenticates itself (`auth: 'manual'`): the header, when sent, before any of the body is read.
+// authenticates itself (`auth: 'manual'`): the header, when sent, before any of the body is read;
+// else the field, as soon as it is read, which must be before the file (upload-form.ts).
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { headerKey } from '../http/auth.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import type { Organization } from '../organizations/organizations.ts';
-import { readUploadParts, validateUploadForm } from './upload-form.ts';
+import { API_KEY_FIELD, readUploadParts, validateUploadForm, type RawUpload } from './upload-form.ts';
 import { UploadForm, UploadResponse } from './upload-schema.ts';
 import { checkSourceFile, uploadManuscript, type CandidateFinder } from './upload.ts';
 import type { ManuscriptParser } from './parsed-document.ts';
 
 const MAX_FORM_FIELDS = 4200; // 1000 authors of 4 fields, and the rest of the form
 const MAX_FIELD_BYTES = 4 * 1024 * 1024; // an abstract, generously
+
+/**
+ * An upload refused before its body was read through (no key, a limit) reads no more of it: the
+ * form parser is cut off the request stream (the error handler then closes the connection).
+ */
+function stopReading(request: FastifyRequest): void {
+  request.raw.unpipe();
+  request.raw.pause();
+}
 
 export interface UploadRouteDeps {
   parser: ManuscriptParser;
@@ -45,16 +55,31 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           tags: ['manuscripts'],
           consumes: ['multipart/form-data'],
           body: UploadForm,
-          response: { 200: UploadResponse, ...errorResponses(400, 401, 413, 415, 500, 503) },
+          response: { 200: UploadResponse, ...errorResponses(400, 401, 413, 415, 429, 500, 503) },
         },
       },
       async (request) => {
         const fromHeader = headerKey(request);
-        let organization: Organization | null = fromHeader ? await ctx.keys.verify(fromHeader) : null;
-        const raw = await readUploadParts(request);
-        const fromField = raw.fields.get('api_key');
+        let organization: Organization | null = fromHeader
+          ? await ctx.auth.authenticate(request, fromHeader)
+          : null;
+        let raw: RawUpload;
+        try {
+          raw = await readUploadParts(
+            request,
+            organization
+              ? undefined
+              : async (key) => {
+                  organization = await ctx.auth.authenticate(request, key);
+                },
+          );
+        } catch (error) {
+          stopReading(request);
+          throw error;
+        }
+        const fromField = raw.fields.get(API_KEY_FIELD);
         if (fromHeader && fromField && fromField !== fromHeader) throw errors.conflictingApiKeys();
-        organization ??= await ctx.keys.verify(fromField);
+        if (!organization) throw errors.missingApiKey();
         request.organization = organization;
         const form = validateUploadForm(raw);
         checkSourceFile(raw.file);

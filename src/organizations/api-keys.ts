@@ -8,6 +8,11 @@ import type { Organization } from './organizations.ts';
 
 const KEY_PATTERN = /^rm_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
+/** The public part of a key in our format (what rate limits count by), or null for anything else. */
+export function keyIdOf(key: string): string | null {
+  return KEY_PATTERN.exec(key)?.[1] ?? null;
+}
+
 function hashKey(key: string): Buffer {
   return createHash('sha256').update(key).digest();
 }

@@ -56,6 +56,12 @@ afterAll(async () => {
 });
 
 describe('relinking on write', () => {
+  it('stores a name of commas only, unlinked (the fuzz found it answered 500: no name part to parse)', async () => {
+    await put('commas', { name: ',', affiliations: ['University of Edinburgh'] });
+    await put('commas', { name: ' , ,, ' });
+    expect(await linkedId('commas')).toBeNull();
+  });
+
   it('keeps the link on an unchanged replace and relinks when the name or an ORCID changes', async () => {
     const body = { name: 'H. Piwowar', orcids: [PIWOWAR_ORCID], emails: ['hp@example.org'] };
     await put('hp', body);

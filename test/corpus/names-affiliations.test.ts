@@ -18,6 +18,8 @@ describe('names', () => {
   it('parses given-first, family-first with a comma, PubMed style, particles and suffixes', () => {
     expect(parsePersonName('Jason Priem')).toEqual({ given: ['jason'], family: ['priem'], suffix: null });
     expect(parsePersonName('Liu, Yang')).toEqual({ given: ['yang'], family: ['liu'], suffix: null });
+    expect(parsePersonName(',')).toBeNull();
+    expect(parsePersonName(' , ,, ')).toBeNull();
     expect(parsePersonName('Smith JM')).toEqual({ given: ['j', 'm'], family: ['smith'], suffix: null });
     expect(parsePersonName('Ludwig van Beethoven')).toEqual({
       given: ['ludwig'],

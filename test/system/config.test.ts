@@ -16,6 +16,13 @@ describe('parseConfig (one pure function over the environment)', () => {
       fileLimitBytes: 50 * 1024 * 1024,
       authCacheTtlMs: 5000,
       demo: true,
+      rateLimits: {
+        windowSeconds: 60,
+        perKey: 1200,
+        perAddress: 2400,
+        authFailuresPerAddress: 30,
+        authFailureWindowSeconds: 900,
+      },
     });
   });
 
@@ -33,6 +40,11 @@ describe('parseConfig (one pure function over the environment)', () => {
         SHUTDOWN_TIMEOUT_MS: '250',
         AUTH_CACHE_TTL_MS: '0',
         REFMATCH_DEMO: 'false',
+        RATE_LIMIT_WINDOW_S: '10',
+        RATE_LIMIT_PER_KEY: '0',
+        RATE_LIMIT_PER_ADDRESS: '50',
+        AUTH_FAILURES_PER_ADDRESS: '5',
+        AUTH_FAILURE_WINDOW_S: '3600',
       },
       '/srv/app',
     );
@@ -48,6 +60,13 @@ describe('parseConfig (one pure function over the environment)', () => {
       shutdownTimeoutMs: 250,
       authCacheTtlMs: 0,
       demo: false,
+      rateLimits: {
+        windowSeconds: 10,
+        perKey: 0,
+        perAddress: 50,
+        authFailuresPerAddress: 5,
+        authFailureWindowSeconds: 3600,
+      },
     });
   });
 
@@ -76,6 +95,8 @@ describe('parseConfig (one pure function over the environment)', () => {
     [{ BODY_LIMIT_BYTES: '1MB' }, /BODY_LIMIT_BYTES must be a whole number/],
     [{ REFMATCH_DEMO: 'maybe' }, /REFMATCH_DEMO must be true or false/],
     [{ AUTH_CACHE_TTL_MS: '-5' }, /AUTH_CACHE_TTL_MS/],
+    [{ RATE_LIMIT_PER_KEY: 'lots' }, /RATE_LIMIT_PER_KEY must be a whole number/],
+    [{ RATE_LIMIT_WINDOW_S: '0' }, /RATE_LIMIT_WINDOW_S must be between/],
   ];
   for (const [env, message] of bad) {
     it(`fails loudly on ${JSON.stringify(env)}`, () => {

@@ -1,0 +1,71 @@
+// Rate limits (spec 8 leaves them open): requests per client address on every route, requests per
+// API key, and failed authentications per address, so that keys cannot be guessed at speed. Counted
+// in this process's memory (rate-limiter-flexible), not in the database: a shared store would cost a
+// write per request; with several instances each counts its own traffic (docs/api.md#rate-limits).
+import type { FastifyInstance } from 'fastify';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimitSettings } from '../infra/config.ts';
+import { errors } from '../infra/errors.ts';
+
+function limiter(points: number, seconds: number): RateLimiterMemory | null {
+  return points > 0 ? new RateLimiterMemory({ points, duration: seconds }) : null;
+}
+
+function retryAfterSeconds(res: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+async function consume(counter: RateLimiterMemory | null, key: string, what: string): Promise<void> {
+  if (!counter) return;
+  try {
+    await counter.consume(key);
+  } catch (refused) {
+    // The library rejects with its result object when the limit is passed, with an Error otherwise.
+    if (refused instanceof RateLimiterRes) throw errors.rateLimited(what, retryAfterSeconds(refused));
+    throw refused;
+  }
+}
+
+export class RateLimits {
+  private readonly perAddress: RateLimiterMemory | null;
+  private readonly perKey: RateLimiterMemory | null;
+  private readonly authFailures: RateLimiterMemory | null;
+
+  constructor(private readonly settings: RateLimitSettings) {
+    this.perAddress = limiter(settings.perAddress, settings.windowSeconds);
+    this.perKey = limiter(settings.perKey, settings.windowSeconds);
+    this.authFailures = limiter(settings.authFailuresPerAddress, settings.authFailureWindowSeconds);
+  }
+
+  /** Counts a request from a client address; 429 over the limit. */
+  countRequest(address: string): Promise<void> {
+    return consume(this.perAddress, address, 'requests from this address');
+  }
+
+  /** Counts a request made with an API key (by its public id); 429 over the limit. */
+  countKey(keyId: string): Promise<void> {
+    return consume(this.perKey, keyId, 'requests with this API key');
+  }
+
+  /**
+   * 429 while the address has used up its failed authentications. Checked before a key is verified,
+   * so that once refused, a right key answers exactly as a wrong one does.
+   */
+  async checkAuthFailures(address: string): Promise<void> {
+    const spent = await this.authFailures?.get(address);
+    if (spent && spent.consumedPoints >= this.settings.authFailuresPerAddress) {
+      throw errors.rateLimited('failed authentications from this address', retryAfterSeconds(spent));
+    }
+  }
+
+  async countAuthFailure(address: string): Promise<void> {
+    await this.authFailures?.penalty(address);
+  }
+}
+
+/** The one registration: every request counts against its address before anything else is done. */
+export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
+  app.addHook('onRequest', async (request) => {
+    await limits.countRequest(request.ip);
+  });
+}

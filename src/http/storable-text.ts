@@ -1,0 +1,70 @@
+// The one rule for text that PostgreSQL cannot store, applied to every input at the edge: a NUL
+// character (text columns refuse it: SQLSTATE 22021, and 22P05 inside jsonb) and a lone UTF-16
+// surrogate (it has no UTF-8 form; the drivers would silently store U+FFFD instead). JSON bodies,
+// path parameters and query strings are checked by a hook (`registerStorableTextCheck`), the upload
+// form's fields and file name by the form reader, all through `unstorableText`.
+import type { FastifyInstance } from 'fastify';
+import { errors, type ErrorDetail } from '../infra/errors.ts';
+
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function problemOf(text: string): string | null {
+  const found = UNSTORABLE.exec(text);
+  if (!found) return null;
+  return found[0] === '\0'
+    ? 'must not contain NUL characters'
+    : 'must not contain unpaired UTF-16 surrogates (text that is not valid Unicode)';
+}
+
+/** A property name as it can be shown in a path: what cannot be stored is written as `\uXXXX`. */
+function printable(key: string): string {
+  return key.replace(/[\0\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Every string in `value` (object keys included) that cannot be stored, by its dotted path under
+ * `root` (`body.emails.0`), in the form of validation details. Walks with its own stack: a deeply
+ * nested JSON body must not overflow the call stack.
+ */
+export function unstorableText(value: unknown, root: string): ErrorDetail[] {
+  const found: ErrorDetail[] = [];
+  const pending: Array<[unknown, string]> = [[value, root]];
+  while (pending.length > 0) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === 'string') {
+      const message = problemOf(item);
+      if (message) found.push({ path, message });
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${path}.${i}`]);
+    } else if (typeof item === 'object' && item !== null) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const keyProblem = problemOf(key);
+        if (keyProblem) found.push({ path: `${path}.${printable(key)}`, message: `its name ${keyProblem}` });
+        pending.push([child, `${path}.${printable(key)}`]);
+      }
+    }
+  }
+  return found;
+}
+
+export function unstorableTextError(details: ErrorDetail[]) {
+  return errors.validation('The request contains text that cannot be stored', details);
+}
+
+/**
+ * Checks path parameters, the query string and a parsed (JSON) body before any schema validation or
+ * handler sees them, for every route. A multipart body is not parsed yet at this point: the upload's
+ * form reader applies the same rule to each part.
+ */
+export function registerStorableTextCheck(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const details = [
+      ...unstorableText(request.params, 'params'),
+      ...unstorableText(request.query, 'querystring'),
+      ...unstorableText(request.body, 'body'),
+    ];
+    if (details.length > 0) throw unstorableTextError(details);
+  });
+}

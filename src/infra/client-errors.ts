@@ -1,0 +1,98 @@
+// Answers to requests that never reach a route because they are not valid HTTP, in the one error
+// shape: Node's HTTP parser rejects them (Fastify's `clientErrorHandler`, which writes to the raw
+// socket), Node answers them itself (an `Expect` other than 100-continue, a missing Host), or they
+// are valid but longer than we accept (a URL over MAX_URL_BYTES).
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { errors, renderError, type AppError } from './errors.ts';
+
+/** Longest request target (path and query) accepted; longer ones answer 414. */
+export const MAX_URL_BYTES = 8 * 1024;
+
+/** Node's option: we answer a missing Host ourselves (Node would send a 400 with no body). */
+export const HTTP_SERVER_OPTIONS: http.ServerOptions = { requireHostHeader: false };
+
+interface ParserError extends Error {
+  code?: string;
+  reason?: string;
+  /** The bytes the parser was reading when it failed (typed loosely by Fastify). */
+  rawPacket?: unknown;
+}
+
+/**
+ * Node's header limit (16 KiB for the request line and headers together) fails a request before
+ * Fastify sees it, so a URL longer than that arrives here as a header overflow. The bytes the parser
+ * was reading tell which it was: the start of a request whose first line is already over the URL
+ * limit is a long URL (414); anything else is too many or too large headers (431).
+ */
+function overflowError(rawPacket: unknown): AppError {
+  const start = Buffer.isBuffer(rawPacket)
+    ? rawPacket.subarray(0, MAX_URL_BYTES + 32).toString('latin1')
+    : '';
+  const requestLine = /^[A-Z]+ [^\r\n]*/.exec(start)?.[0];
+  if (requestLine !== undefined && requestLine.length > MAX_URL_BYTES) {
+    return errors.uriTooLong(`The URL is longer than ${MAX_URL_BYTES} bytes`);
+  }
+  return errors.headersTooLarge();
+}
+
+function clientErrorOf(error: ParserError): AppError {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return errors.requestTimeout();
+    case 'HPE_HEADER_OVERFLOW':
+      return overflowError(error.rawPacket);
+    case 'HPE_INVALID_METHOD':
+      return errors.methodNotImplemented();
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return errors.malformedRequest('The Content-Length header is not a number, or is sent more than once');
+    default:
+      return errors.malformedRequest(`The request is not valid HTTP/1.1 (${error.reason ?? 'parse error'})`);
+  }
+}
+
+function rawResponse(error: AppError): string {
+  const body = JSON.stringify(renderError(error));
+  return (
+    `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\n` +
+    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Connection: close\r\n\r\n${body}`
+  );
+}
+
+/** Fastify's `clientErrorHandler` option; `this` is the Fastify instance. */
+export function clientErrorHandler(this: FastifyInstance, error: ParserError, socket: Socket): void {
+  // A reset connection has no one to answer; a socket already answered (the parser may report more
+  // of the same bad request) gets nothing more.
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const appError = clientErrorOf(error);
+  this.log.info(
+    { code: appError.code, status: appError.status, parserCode: error.code },
+    'malformed request',
+  );
+  socket.end(rawResponse(appError));
+}
+
+/** Registers the answers Node would otherwise give without a body, and the URL length limit. */
+export function registerMalformedRequestHandling(app: FastifyInstance): void {
+  // With a listener, Node leaves `Expect` values other than 100-continue to us instead of an empty 417.
+  app.server.on('checkExpectation', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    const body = JSON.stringify(renderError(errors.expectationFailed()));
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    response.end(body);
+  });
+  app.addHook('onRequest', async (request) => {
+    if (Buffer.byteLength(request.url) > MAX_URL_BYTES) {
+      throw errors.uriTooLong(`The URL is longer than ${MAX_URL_BYTES} bytes`);
+    }
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw errors.malformedRequest('An HTTP/1.1 request must carry a Host header');
+    }
+  });
+}

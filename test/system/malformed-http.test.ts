@@ -1,0 +1,127 @@
+// Requests that are not valid HTTP, or that Node answers itself, are answered in the one error shape
+// with the documented status. Sent over raw sockets to a real server listening on 127.0.0.1, since
+// app.inject never goes through Node's HTTP parser.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { testConfig } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { buildApp } from '../../src/app.ts';
+
+let app: FastifyInstance;
+let db: TestDatabase;
+let port = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await buildApp({ config: testConfig(), db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+});
+afterAll(async () => {
+  await app.close();
+  await db.destroy();
+});
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Writes the bytes as they are and reads the whole answer (every answer here closes the connection). */
+function send(raw: string | Buffer): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+function expectError(res: RawResponse, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const parsed = JSON.parse(res.body) as { error: Record<string, unknown> };
+  expect(Object.keys(parsed)).toEqual(['error']);
+  expect(parsed.error.code).toBe(code);
+  expect(typeof parsed.error.message).toBe('string');
+}
+
+const HOST = 'Host: 127.0.0.1\r\n';
+
+describe('malformed HTTP answers 400 in the error shape', () => {
+  const cases: Array<[string, string | Buffer]> = [
+    ['a Content-Length that is not a number', `POST /healthz HTTP/1.1\r\n${HOST}Content-Length: abc\r\n\r\n`],
+    [
+      'two Content-Length headers',
+      `POST /healthz HTTP/1.1\r\n${HOST}Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd`,
+    ],
+    ['bare LF line ends', `GET /healthz HTTP/1.1\n${HOST.replace('\r\n', '\n')}\n`],
+    ['a raw space in the path', `GET /health z HTTP/1.1\r\n${HOST}\r\n`],
+    [
+      '8-bit bytes in the path',
+      Buffer.concat([
+        Buffer.from('GET /h'),
+        Buffer.from([0xe9, 0xff]),
+        Buffer.from(` HTTP/1.1\r\n${HOST}\r\n`),
+      ]),
+    ],
+    ['a NUL in a header', `GET /healthz HTTP/1.1\r\n${HOST}X-Note: a\u0000b\r\n\r\n`],
+  ];
+  for (const [name, raw] of cases) {
+    it(name, async () => {
+      expectError(await send(raw), 400, 'malformed_request');
+    });
+  }
+
+  it('a missing Host header (HTTP/1.1)', async () => {
+    expectError(await send('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'malformed_request');
+  });
+});
+
+describe('other statuses Node would answer without a body', () => {
+  it('an unknown method: 501 method_not_implemented', async () => {
+    expectError(await send(`FOO /healthz HTTP/1.1\r\n${HOST}\r\n`), 501, 'method_not_implemented');
+  });
+
+  it('Expect: garbage: 417 expectation_failed', async () => {
+    const res = await send(`GET /healthz HTTP/1.1\r\n${HOST}Expect: garbage\r\nConnection: close\r\n\r\n`);
+    expectError(res, 417, 'expectation_failed');
+  });
+
+  it('headers over the limit: 431 headers_too_large', async () => {
+    const res = await send(`GET /healthz HTTP/1.1\r\n${HOST}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectError(res, 431, 'headers_too_large');
+  });
+});
+
+describe('a URL over 8 KiB answers 414 uri_too_long', () => {
+  for (const length of [9_000, 20_000, 100_000]) {
+    it(`${length} bytes of query string`, async () => {
+      const res = await send(
+        `GET /healthz?q=${'a'.repeat(length)} HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`,
+      );
+      expectError(res, 414, 'uri_too_long');
+    });
+  }
+
+  it('a URL just under the limit is served', async () => {
+    const res = await send(
+      `GET /healthz?q=${'a'.repeat(8_000)} HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`,
+    );
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,119 @@
+// Rate limits: per API key, per client address, and failed authentications per address; a refusal
+// is 429 with Retry-After in the one error shape. Small limits make the rules visible; the defaults
+// are checked not to touch normal use.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
+import { authorUrl, orgWithGroup } from '../authors-groups/helpers.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import type { RateLimitSettings } from '../../src/infra/config.ts';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function appWith(limits: Partial<RateLimitSettings>): Promise<TestApp> {
+  t = await createTestApp({ rateLimits: { ...testConfig().rateLimits, ...limits } });
+  return t;
+}
+
+const FIELDS_URL = '/api/external/custom-fields/all/';
+
+function get(app: TestApp, url: string, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') {
+  return app.app.inject({ method: 'GET', url, headers, remoteAddress });
+}
+
+function expectRateLimited(
+  res: { statusCode: number; headers: Record<string, unknown>; json<T>(): T },
+  windowSeconds = 60,
+) {
+  expect(res.statusCode).toBe(429);
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(res.json()).toEqual({
+    error: { code: 'rate_limited', message: expect.stringMatching(/retry after/) },
+  });
+}
+
+describe('per API key', () => {
+  it('a burst over the limit gets 429 with Retry-After; other keys are not affected', async () => {
+    const app = await appWith({ perKey: 5, perAddress: 0 });
+    const org = await createTestOrg(app);
+    const other = await createTestOrg(app);
+    for (let i = 0; i < 5; i++) expect((await get(app, FIELDS_URL, org.headers)).statusCode).toBe(200);
+    expectRateLimited(await get(app, FIELDS_URL, org.headers));
+    // The key is limited wherever it comes from; another key is not.
+    expectRateLimited(await get(app, FIELDS_URL, org.headers, '10.0.0.9'));
+    expect((await get(app, FIELDS_URL, other.headers)).statusCode).toBe(200);
+  });
+
+  it('the upload counts against the same key, whether it comes in the header or the form', async () => {
+    const app = await appWith({ perKey: 2, perAddress: 0 });
+    const org = await createTestOrg(app);
+    expect((await get(app, FIELDS_URL, org.headers)).statusCode).toBe(200);
+    const fields = { api_key: org.apiKey, ...baseFields({ origin_id: 'rl-1' }) };
+    expect((await upload(app.app, { fields })).statusCode).toBe(200);
+    expectRateLimited(await upload(app.app, { fields: { ...fields, origin_id: 'rl-2' } }));
+  });
+});
+
+describe('per client address', () => {
+  it('every route counts, with or without a key; another address is not affected', async () => {
+    const app = await appWith({ perAddress: 5, perKey: 0 });
+    for (let i = 0; i < 5; i++) expect((await get(app, '/healthz')).statusCode).toBe(200);
+    expectRateLimited(await get(app, '/healthz'));
+    expectRateLimited(await get(app, FIELDS_URL));
+    expect((await get(app, '/healthz', {}, '10.0.0.2')).statusCode).toBe(200);
+  });
+});
+
+describe('failed authentications per address', () => {
+  it('wrong keys are refused 401 up to the limit, then 429, even for a right key from that address', async () => {
+    const app = await appWith({ authFailuresPerAddress: 3 });
+    const org = await createTestOrg(app);
+    const wrong = { 'x-apikey': `rm_${'0'.repeat(16)}_${'x'.repeat(43)}` };
+    for (let i = 0; i < 3; i++) {
+      const res = await get(app, FIELDS_URL, wrong, '10.0.0.3');
+      expect(res.statusCode).toBe(401);
+      expect(res.json<{ error: { code: string } }>().error.code).toBe('invalid_api_key');
+    }
+    expectRateLimited(await get(app, FIELDS_URL, wrong, '10.0.0.3'), 900);
+    // A guessed right key is not told apart from a wrong one once the address is refused.
+    expectRateLimited(await get(app, FIELDS_URL, org.headers, '10.0.0.3'), 900);
+    expect((await get(app, FIELDS_URL, org.headers, '10.0.0.4')).statusCode).toBe(200);
+  });
+
+  it('wrong keys in the upload form count too', async () => {
+    const app = await appWith({ authFailuresPerAddress: 2 });
+    const fields = { api_key: 'not-a-key', ...baseFields() };
+    expect((await upload(app.app, { fields })).statusCode).toBe(401);
+    expect((await upload(app.app, { fields })).statusCode).toBe(401);
+    expectRateLimited(await upload(app.app, { fields }), 900);
+  });
+});
+
+describe('the defaults', () => {
+  it('normal use is not limited: 400 requests of an editorial system, and missing keys, never 429', async () => {
+    const app = await appWith({});
+    const org = await orgWithGroup(app);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 100; i++) {
+      const url = authorUrl(org.groupId, `author-${i}`);
+      const payload = { name: `Author ${i}`, emails: [`a${i}@example.org`] };
+      statuses.add((await app.app.inject({ method: 'POST', url, headers: org.headers, payload })).statusCode);
+      statuses.add((await get(app, url, org.headers)).statusCode);
+      statuses.add((await get(app, FIELDS_URL, org.headers)).statusCode);
+      statuses.add((await get(app, FIELDS_URL)).statusCode);
+    }
+    for (let i = 0; i < 5; i++) {
+      statuses.add(
+        (await upload(app.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: `n-${i}` }) }))
+          .statusCode,
+      );
+    }
+    expect([...statuses].sort()).toEqual([200, 401]);
+  });
+});
