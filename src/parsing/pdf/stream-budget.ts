@@ -1,0 +1,125 @@
+// Counts what a PDF's compressed streams inflate to before pdf.js sees the file. pdf.js decodes a
+// content stream whole into one growing buffer (memory outside the worker's V8 heap, so no heap
+// limit stops it): a 1 MB file whose page content inflates to 400 MiB would cost that much and run
+// to the time limit. Here each deflated stream is inflated chunk by chunk, its bytes counted and
+// thrown away, and the count stopped the moment the file's total passes the limit.
+//
+// Image streams are skipped: text extraction never decodes an image, and inflating the figures of
+// a normal manuscript would cost time for nothing. A stream that calls itself an image but is a
+// page's /Contents is counted all the same, since pdf.js decodes page content whatever it says.
+import { createInflate, inflateSync } from 'node:zlib';
+
+export class PdfInflateLimitError extends Error {
+  override name = 'PdfInflateLimitError';
+}
+
+/** How far back from a `stream` keyword its dictionary is looked for. */
+const MAX_DICT_BYTES = 64 * 1024;
+
+interface StreamSpan {
+  objectNumber: number | null;
+  dict: string;
+  start: number;
+  end: number;
+}
+
+function* streams(buf: Buffer): Generator<StreamSpan> {
+  let from = 0;
+  // Each byte is read once: a dictionary is looked for only after the previous stream's end.
+  let previousEnd = 0;
+  for (;;) {
+    const at = buf.indexOf('stream', from, 'latin1');
+    if (at < 0) return;
+    from = at + 6;
+    // "endstream" and words that merely contain "stream" are not a stream's start.
+    const before = buf[at - 1];
+    if (before !== undefined && before !== 0x3e /* > */ && before > 0x20) continue;
+    let start = at + 6;
+    if (buf[start] === 0x0d) start++;
+    if (buf[start] === 0x0a) start++;
+    if (start === at + 6) continue;
+    const windowStart = Math.max(previousEnd, at - MAX_DICT_BYTES);
+    const head = buf.toString('latin1', windowStart, at);
+    const objAt = head.lastIndexOf(' obj');
+    const dict = objAt >= 0 ? head.slice(objAt) : head;
+    const number = objAt >= 0 ? /(\d+)\s+\d+\s*$/.exec(head.slice(Math.max(0, objAt - 24), objAt)) : null;
+    const endAt = buf.indexOf('endstream', start, 'latin1');
+    const end = endAt < 0 ? buf.length : endAt;
+    from = Math.max(from, end + 9);
+    previousEnd = end;
+    yield { objectNumber: number ? Number(number[1]) : null, dict, start, end };
+  }
+}
+
+/** Object numbers named as page content: `/Contents 12 0 R` or `/Contents [12 0 R 13 0 R]`. */
+function contentObjects(buf: Buffer): Set<number> {
+  const numbers = new Set<number>();
+  let from = 0;
+  for (;;) {
+    const at = buf.indexOf('/Contents', from, 'latin1');
+    if (at < 0) return numbers;
+    from = at + 9;
+    const tail = buf.toString('latin1', from, Math.min(buf.length, from + 4096));
+    const value = /^\s*(\[[^\]]*\]|\d+\s+\d+\s+R)/.exec(tail)?.[1] ?? '';
+    for (const ref of value.matchAll(/(\d+)\s+\d+\s+R/g)) numbers.add(Number(ref[1]));
+  }
+}
+
+const FLATE = /\/Filter\s*(?:\[\s*)?\/(?:FlateDecode|Fl)\b/;
+const IMAGE = /\/Subtype\s*\/Image\b/;
+
+/** Compressed size under which a stream is inflated in one synchronous call (fonts, most pages). */
+const SYNC_BYTES = 64 * 1024;
+
+/** Inflates `data`, counting its output against `budget`; resolves to the bytes counted. */
+async function countInflated(data: Buffer, budget: number): Promise<number> {
+  if (data.length <= SYNC_BYTES) {
+    try {
+      return inflateSync(data, { maxOutputLength: Math.max(1, budget + 1) }).length;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return budget + 1;
+      // Damaged: the chunked path below counts what it gives before the damage.
+    }
+  }
+  return new Promise((resolve) => {
+    const inflater = createInflate({ chunkSize: 64 * 1024 });
+    let count = 0;
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      inflater.destroy();
+      resolve(count);
+    };
+    inflater.on('data', (chunk: Buffer) => {
+      count += chunk.length;
+      if (count > budget) settle();
+    });
+    // A damaged stream counts for what it gave before the damage; pdf.js reads no further either.
+    inflater.on('error', settle);
+    inflater.on('end', settle);
+    inflater.end(data);
+  });
+}
+
+/**
+ * Throws PdfInflateLimitError when the deflated streams pdf.js may decode for the text inflate to
+ * more than `maxBytes` together; otherwise returns how many bytes they inflate to.
+ */
+export async function checkInflatedSize(bytes: Uint8Array, maxBytes: number): Promise<number> {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let contents: Set<number> | null = null;
+  let total = 0;
+  for (const s of streams(buf)) {
+    if (!FLATE.test(s.dict)) continue;
+    if (IMAGE.test(s.dict)) {
+      contents ??= contentObjects(buf);
+      if (s.objectNumber === null || !contents.has(s.objectNumber)) continue;
+    }
+    total += await countInflated(buf.subarray(s.start, s.end), maxBytes - total);
+    if (total > maxBytes) {
+      throw new PdfInflateLimitError(`its compressed streams inflate past the ${maxBytes} byte limit`);
+    }
+  }
+  return total;
+}
