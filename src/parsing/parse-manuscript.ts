@@ -6,7 +6,7 @@ import { detectFormat } from './detect-format.ts';
 import { readPdf, PdfReadError } from './pdf/read-pdf.ts';
 import { readDocx, DocxReadError } from './docx/read-docx.ts';
 import { ZipLimitError } from './docx/zip.ts';
-import { PdfInflateLimitError } from './pdf/stream-budget.ts';
+import { PdfLimitError } from './pdf/pre-check.ts';
 import { extractHeader } from './header.ts';
 import { findReferences, isHeading } from './sections.ts';
 import { parseReference, splitReferences } from './references.ts';
@@ -100,7 +100,9 @@ async function parseUnguarded(
     if (error instanceof PdfReadError || error instanceof DocxReadError) {
       return failedResult(error.code, error.message, format, nameWarnings);
     }
-    if (error instanceof ZipLimitError || error instanceof PdfInflateLimitError)
+    if (error instanceof PdfLimitError)
+      return failedResult(error.code, `Refused: ${error.message}`, format, nameWarnings);
+    if (error instanceof ZipLimitError)
       return failedResult('zip_bomb', `Refused: ${error.message}`, format, nameWarnings);
     const message = (error as Error)?.message ?? String(error);
     return failedResult(

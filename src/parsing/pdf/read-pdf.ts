@@ -4,7 +4,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { cleanText, joinLines } from '../text-utils.ts';
-import { checkInflatedSize } from './stream-budget.ts';
+import { precheckPdf } from './pre-check.ts';
 import { dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 
 const LINK_PAGES = 2;
@@ -51,7 +51,7 @@ async function openPdf(bytes: Uint8Array) {
 }
 
 export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise<DocumentModel> {
-  await checkInflatedSize(bytes, limits.maxInflatedBytes);
+  await precheckPdf(bytes, limits);
   const doc = await openPdf(bytes);
   const warnings: string[] = [];
   try {
