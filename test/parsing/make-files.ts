@@ -252,14 +252,22 @@ export function makeDocx(paragraphs: string[], extra: ZipEntry[] = [], omit: str
 
 // ---- Hostile files of issue 15: small on disk, costly for a naive reader ---------------------------
 
-/** A DOCX whose styles part opens `count` `<w:style>` elements and never closes one. */
+/**
+ * A DOCX whose styles part opens `count` `<w:style>` elements and never closes one. Style S1 is
+ * Word's "Title", and the first paragraph has it: a reader that reads the styles finds the title.
+ */
 export function makeUnclosedStylesDocx(count = 60_000): Uint8Array {
   const open = Array.from(
     { length: count },
-    (_, i) => `<w:style w:type="paragraph" w:styleId="S${i}"><w:name w:val="s${i}"/>`,
+    (_, i) =>
+      `<w:style w:type="paragraph" w:styleId="S${i}"><w:name w:val="${i === 1 ? 'Title' : `s${i}`}"/>`,
   ).join('');
   return makeDocx(
-    [paragraph('A Title', 'S1'), paragraph('Body text.')],
+    [
+      paragraph('Jane Roe, John Public'),
+      paragraph('A Study Of Styles Left Open', 'S1'),
+      paragraph('Body text that runs on. '.repeat(10)),
+    ],
     [{ name: 'word/styles.xml', data: Buffer.from(`<?xml version="1.0"?><w:styles ${W}>${open}`) }],
   );
 }
@@ -280,8 +288,11 @@ export function makeInflatingDocx(bytes: number, text = true): Uint8Array {
   ]);
 }
 
-/** A one-page PDF whose content stream, deflated, inflates to `bytes` of text-drawing operators. */
-export function makeInflatingPdf(bytes: number): Uint8Array {
+/**
+ * A one-page PDF whose content stream, deflated, inflates to `bytes` of text-drawing operators.
+ * `disguised` labels that stream an image, which text extraction would otherwise never decode.
+ */
+export function makeInflatingPdf(bytes: number, disguised = false): Uint8Array {
   const op = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n';
   const content = Buffer.from(op.repeat(Math.ceil(bytes / op.length)), 'latin1');
   const deflated = deflateSync(content, { level: 9 });
@@ -290,6 +301,6 @@ export function makeInflatingPdf(bytes: number): Uint8Array {
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${deflated.length} /Filter /FlateDecode >>\nstream\n${deflated.toString('latin1')}\nendstream`,
+    `<< /Length ${deflated.length} /Filter /FlateDecode ${disguised ? '/Subtype /Image ' : ''}>>\nstream\n${deflated.toString('latin1')}\nendstream`,
   ]);
 }
