@@ -67,7 +67,7 @@ describe('XML is read in one linear pass', () => {
 });
 
 describe('inflated bytes are counted and cut while they inflate', () => {
-  it('refuses a DOCX whose document.xml inflates past the per-part limit, having inflated little more than it', async () => {
+  it('refuses a DOCX whose document.xml declares more than the per-part limit, inflating nothing', async () => {
     const docx = makeInflatingDocx(8 * MiB, false);
     expect(docx.length).toBeLessThan(100 * 1024);
     const zip = await openDocxParts(docx, {
@@ -75,20 +75,43 @@ describe('inflated bytes are counted and cut while they inflate', () => {
       maxPartBytes: MiB,
       maxInflatedBytes: 200 * MiB,
     });
-    let seen = 0;
-    const read = zip.stream('word/document.xml', (text) => {
-      seen += text.length;
-      return true;
-    });
-    await expect(read).rejects.toThrow(ZipLimitError);
+    await expect(zip.stream('word/document.xml', () => true)).rejects.toThrow(ZipLimitError);
+    expect(zip.inflatedBytes).toBe(0);
     zip.close();
-    expect(zip.inflatedBytes).toBeGreaterThan(MiB);
-    expect(zip.inflatedBytes).toBeLessThan(2 * MiB);
-    expect(seen).toBeLessThanOrEqual(MiB);
 
     const r = await parseManuscript(docx, 'bomb.docx', limits);
     expect(r.error?.code).toBe('zip_bomb');
-    expect(r.error?.message).toMatch(/word\/document\.xml inflates past the 1048576 byte limit of a part/);
+    expect(r.error?.message).toMatch(
+      /word\/document\.xml declares \d+ bytes .* over the 1048576 byte limit of a part/,
+    );
+  });
+
+  it('counts the bytes inflated from all parts and stops inflating the part that passes the per-file limit', async () => {
+    const half = Buffer.from('<a>' + 'x'.repeat(600 * 1024) + '</a>');
+    const docx = makeDocx(
+      [],
+      [
+        { name: 'word/styles.xml', data: half },
+        { name: 'word/document.xml', data: half },
+      ],
+    );
+    const zip = await openDocxParts(docx, {
+      maxDeclaredBytes: 200 * MiB,
+      maxPartBytes: MiB,
+      maxInflatedBytes: MiB,
+    });
+    await zip.stream('word/styles.xml', () => true);
+    expect(zip.inflatedBytes).toBe(half.length);
+    let seen = 0;
+    const second = zip.stream('word/document.xml', (text) => {
+      seen += text.length;
+      return true;
+    });
+    await expect(second).rejects.toThrow(/byte limit of a file/);
+    zip.close();
+    expect(zip.inflatedBytes).toBeGreaterThan(MiB);
+    expect(zip.inflatedBytes).toBeLessThan(MiB + 128 * 1024);
+    expect(seen).toBeLessThan(half.length);
   });
 
   it('refuses a DOCX whose parts, each under the per-part limit, inflate past the per-file limit', async () => {
@@ -158,8 +181,8 @@ describe('each parse has a memory budget, and memory is given back', () => {
       maxDocxPartBytes: 64 * MiB,
       maxInflatedBytes: 64 * MiB,
     });
-    // 12 MiB of short paragraphs, every one kept: far more objects than 64 MB of heap holds.
-    const heavy = await pool.parse(makeInflatingDocx(12 * MiB, true), 'heavy.docx');
+    // One paragraph of 12.5 MB of text, kept whole: its copies alone pass 64 MB of heap.
+    const heavy = await pool.parse(makeDocx([paragraph('word '.repeat(2_500_000))]), 'heavy.docx');
     expect(heavy.error?.code).toBe('parser_failed');
     expect(heavy.error?.message).toMatch(/memory budget \(64 MB\)/);
     const next = await pool.parse(makeArticlePdf(), 'next.pdf');

@@ -129,6 +129,12 @@ export async function openDocxParts(bytes: Uint8Array, limits: ZipLimits): Promi
     async stream(name, reader) {
       const entry = byName.get(name);
       if (!entry) return false;
+      // A part that says it is too large is refused unread; one that lies is cut while inflating.
+      if (entry.uncompressedSize > limits.maxPartBytes) {
+        throw new ZipLimitError(
+          `${name} declares ${entry.uncompressedSize} bytes uncompressed, over the ${limits.maxPartBytes} byte limit of a part`,
+        );
+      }
       await stream(entry, reader);
       return true;
     },

@@ -69,22 +69,21 @@ function* streams(buf: Buffer): Generator<StreamSpan> {
   }
 }
 
-/** Entries of every `/Kids [...]` array in `text`, each array read once. */
-function countKids(text: string): number {
+/** Entries of every `/Kids [...]` array in `buf`, each array read once, nothing copied. */
+function countKids(buf: Buffer): number {
   let count = 0;
   let from = 0;
   for (;;) {
-    const at = text.indexOf('/Kids', from);
+    const at = buf.indexOf('/Kids', from, 'latin1');
     if (at < 0) return count;
-    const open = /^\s*\[/.exec(text.slice(at + 5, at + 64));
-    if (!open) {
-      from = at + 5;
-      continue;
-    }
-    const start = at + 5 + open[0].length;
-    const close = text.indexOf(']', start);
-    const end = close < 0 ? text.length : close;
-    count += text.slice(start, end).match(/\bR\b/g)?.length ?? 0;
+    let i = at + 5;
+    while (i < buf.length && buf[i]! <= 0x20) i++;
+    from = i;
+    if (buf[i] !== 0x5b /* [ */) continue;
+    const close = buf.indexOf(0x5d /* ] */, i);
+    const end = close < 0 ? buf.length : close;
+    // Each reference ends in "R" after a space: `12 0 R`.
+    for (let j = i + 1; j < end; j++) if (buf[j] === 0x52 && buf[j - 1]! <= 0x20) count++;
     from = end;
   }
 }
@@ -158,7 +157,7 @@ export async function precheckPdf(
 ): Promise<{ inflatedBytes: number; pageTreeKids: number }> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const maxKids = PAGE_TREE_FACTOR * limits.maxPages;
-  let kids = countKids(buf.toString('latin1'));
+  let kids = countKids(buf);
   const checkKids = () => {
     if (kids > maxKids) {
       throw new PdfLimitError(
@@ -186,7 +185,7 @@ export async function precheckPdf(
       );
     }
     if (keep) {
-      kids += countKids(Buffer.concat(parts).toString('latin1'));
+      kids += countKids(Buffer.concat(parts));
       checkKids();
     }
   }
