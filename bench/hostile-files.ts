@@ -303,7 +303,9 @@ async function main(): Promise<void> {
   say(
     "  inflating to 190 MiB of text 8.7 s; the 200k-page PDF took 11.8 s in pdf.js's getDocument alone and",
   );
-  say('  did not finish within 90 s (parseManuscript, 300 pages to read). Issue 15 reports the 400 MiB PDF running to the');
+  say(
+    '  did not finish within 90 s (parseManuscript, 300 pages to read). Issue 15 reports the 400 MiB PDF running to the',
+  );
   say('  20 s timeout and the 190 MiB DOCX adding 1.2-1.3 GB.');
   say('- What stays after the 200k-page file three at once (+174-214 MB) is not in the parser workers: with');
   say('  PARSE_WORKER_RECYCLE_MB=16 (every worker replaced after every file) it was +227 MB. Each upload of');
