@@ -2,7 +2,7 @@
 // linear pass, inflated bytes counted and cut while they inflate, page trees too large to walk
 // refused before pdf.js opens them, and each worker's memory capped and given back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDocx } from '../../src/parsing/docx/read-docx.ts';
+import { MAX_OPEN_PARAGRAPHS, readDocx } from '../../src/parsing/docx/read-docx.ts';
 import { XmlScanner } from '../../src/parsing/docx/xml-scan.ts';
 import { openDocxParts, ZipLimitError } from '../../src/parsing/docx/zip.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -63,6 +63,15 @@ describe('XML is read in one linear pass', () => {
     const whole = run(xml.length);
     expect(whole).toEqual([`<a x="1>2" y='q'>`, '<b/>', 't&uA<c>', '</a>']);
     for (const chunk of [1, 2, 3, 7]) expect(run(chunk)).toEqual(whole);
+  });
+});
+
+describe('what a part holds open is bounded', () => {
+  it('keeps at most MAX_OPEN_PARAGRAPHS paragraphs open, however many <w:p> are never closed', async () => {
+    const opened = '<w:p><w:r><w:t>Words in a paragraph left open.</w:t></w:r>'.repeat(5000);
+    const model = await readDocx(makeDocx([opened + '</w:p>'.repeat(200)]), testConfig().parsing);
+    expect(model.blocks.length).toBeGreaterThan(0);
+    expect(model.blocks.length).toBeLessThanOrEqual(MAX_OPEN_PARAGRAPHS);
   });
 });
 

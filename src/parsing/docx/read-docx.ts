@@ -140,6 +140,12 @@ async function readCore(zip: ZipParts): Promise<Record<(typeof CORE_TAGS)[number
   };
 }
 
+/**
+ * Paragraphs open at once. Word nests them only through text boxes and table cells, a few deep;
+ * millions of unclosed `<w:p>` would otherwise each hold an object until the part ends.
+ */
+export const MAX_OPEN_PARAGRAPHS = 64;
+
 interface Paragraph {
   style: string | null;
   outline: number | null;
@@ -187,7 +193,8 @@ function paragraphReader(
       const p = stack[stack.length - 1];
       switch (tag) {
         case 'w:p':
-          if (!selfClose) stack.push({ style: null, outline: null, segments: [] });
+          if (!selfClose && stack.length < MAX_OPEN_PARAGRAPHS)
+            stack.push({ style: null, outline: null, segments: [] });
           break;
         case 'w:r':
           bold = false;
