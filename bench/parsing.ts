@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseConfig } from '../src/infra/config.ts';
 import { parseManuscript } from '../src/parsing/parse-manuscript.ts';
 import { parseReference } from '../src/parsing/references.ts';
+import { docxLimits } from '../src/parsing/docx/read-docx.ts';
 import { openDocxParts } from '../src/parsing/docx/zip.ts';
 import { normalizeForCompare } from '../src/parsing/text-utils.ts';
 import {
@@ -262,8 +263,8 @@ async function speed(): Promise<void> {
     await parseManuscript(docxBytes, docx, limits);
     oursDocx.push(performance.now() - t);
     t = performance.now();
-    const zip = await openDocxParts(docxBytes, limits.maxDocxUncompressedBytes);
-    await zip.read('word/document.xml');
+    const zip = await openDocxParts(docxBytes, docxLimits(limits));
+    await zip.stream('word/document.xml', () => true);
     zip.close();
     unzip.push(performance.now() - t);
   }

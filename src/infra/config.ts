@@ -67,8 +67,16 @@ export interface ParsingLimits {
   maxChars: number;
   /** Largest total uncompressed size of a DOCX's entries, checked before inflating anything. */
   maxDocxUncompressedBytes: number;
+  /** Most bytes inflated from any one DOCX part; counted while inflating, whatever was declared. */
+  maxDocxPartBytes: number;
+  /** Most bytes inflated from one file: the DOCX parts read, or the compressed streams of a PDF. */
+  maxInflatedBytes: number;
   timeoutMs: number;
   workers: number;
+  /** V8 heap (old generation) of each parser worker, in MB: a file that needs more fails alone. */
+  workerHeapMb: number;
+  /** A worker whose memory stays above this many MB after a file is replaced, to give it back. */
+  workerRecycleMb: number;
 }
 
 export class ConfigError extends Error {
@@ -139,8 +147,12 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       maxPages: intVar(env, 'PARSE_MAX_PAGES', 300, 1, 100_000),
       maxChars: intVar(env, 'PARSE_MAX_CHARS', 2_000_000, 1000, 1_000_000_000),
       maxDocxUncompressedBytes: intVar(env, 'PARSE_MAX_DOCX_BYTES', 200 * 1024 * 1024, 1024, 1024 ** 3 * 4),
+      maxDocxPartBytes: intVar(env, 'PARSE_MAX_DOCX_PART_BYTES', 16 * 1024 * 1024, 1024, 1024 ** 3 * 4),
+      maxInflatedBytes: intVar(env, 'PARSE_MAX_INFLATED_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3 * 4),
       timeoutMs: intVar(env, 'PARSE_TIMEOUT_MS', 20_000, 100, 600_000),
       workers: intVar(env, 'PARSE_WORKERS', 2, 1, 64),
+      workerHeapMb: intVar(env, 'PARSE_WORKER_HEAP_MB', 384, 64, 16_384),
+      workerRecycleMb: intVar(env, 'PARSE_WORKER_RECYCLE_MB', 128, 16, 16_384),
     },
     trustProxy: boolVar(env, 'TRUST_PROXY', false),
     dashboard: {

@@ -6,6 +6,7 @@ import { detectFormat } from './detect-format.ts';
 import { readPdf, PdfReadError } from './pdf/read-pdf.ts';
 import { readDocx, DocxReadError } from './docx/read-docx.ts';
 import { ZipLimitError } from './docx/zip.ts';
+import { PdfLimitError } from './pdf/pre-check.ts';
 import { extractHeader } from './header.ts';
 import { findReferences, isHeading } from './sections.ts';
 import { parseReferenceList } from './references.ts';
@@ -99,6 +100,8 @@ async function parseUnguarded(
     if (error instanceof PdfReadError || error instanceof DocxReadError) {
       return failedResult(error.code, error.message, format, nameWarnings);
     }
+    if (error instanceof PdfLimitError)
+      return failedResult(error.code, `Refused: ${error.message}`, format, nameWarnings);
     if (error instanceof ZipLimitError)
       return failedResult('zip_bomb', `Refused: ${error.message}`, format, nameWarnings);
     const message = (error as Error)?.message ?? String(error);

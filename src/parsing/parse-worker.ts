@@ -15,9 +15,12 @@ const { limits, maxFileBytes } = workerData as { limits: ParsingLimits; maxFileB
 if (parentPort) {
   const port = parentPort;
   port.on('message', (job: Job) => {
-    void parseManuscript(job.bytes, job.fileName, limits, { maxFileBytes }).then((result) =>
-      port.postMessage({ type: 'result', id: job.id, result }),
-    );
+    void parseManuscript(job.bytes, job.fileName, limits, { maxFileBytes }).then((result) => {
+      // In a worker these are this isolate's own figures: what the file left behind in its heap and
+      // in buffers outside it, which the pool reads to decide whether to replace the worker.
+      const { heapTotal, external } = process.memoryUsage();
+      port.postMessage({ type: 'result', id: job.id, result, retainedMb: (heapTotal + external) / 2 ** 20 });
+    });
   });
   port.postMessage({ type: 'ready' });
 }

@@ -1,6 +1,9 @@
 // A fixed pool of worker threads that parse manuscripts, so that parsing never blocks the event
 // loop that serves requests, and one slow or hostile file costs one worker for at most the wall
 // time limit: past it the worker is terminated, replaced, and the file's result says "timeout".
+// Memory is bounded the same way: each worker's V8 heap has a hard limit (a file that needs more
+// fails alone), and a worker that holds more than PARSE_WORKER_RECYCLE_MB after a file is replaced,
+// since a V8 heap once grown is not given back to the system while its isolate lives.
 import { Worker } from 'node:worker_threads';
 import type { ParsingLimits } from '../infra/config.ts';
 import { DEFAULT_MAX_FILE_BYTES, failedResult } from './parse-manuscript.ts';
@@ -27,8 +30,17 @@ interface Slot {
 
 export interface ParserPoolOptions {
   maxFileBytes?: number;
-  /** Heap limit per worker; a file that needs more fails alone instead of taking the process down. */
-  maxHeapMb?: number;
+}
+
+/**
+ * Young generation of each worker, in MB: room enough that short-lived objects do not spill into
+ * the old generation, whose limit is the budget that matters.
+ */
+const YOUNG_GENERATION_MB = 32;
+
+/** Workers replaced after a file because they held too much, since the pool started. */
+export interface ParserPoolStats {
+  recycled: number;
 }
 
 export class ParserPool {
@@ -36,6 +48,7 @@ export class ParserPool {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
+  readonly stats: ParserPoolStats = { recycled: 0 };
 
   constructor(
     private readonly limits: ParsingLimits,
@@ -84,12 +97,15 @@ export class ParserPool {
         limits: this.limits,
         maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       },
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1024 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.limits.workerHeapMb,
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      },
       stdout: false,
       stderr: false,
     });
     const slot: Slot = { worker, ready: false, task: null, timer: null, started: 0 };
-    worker.on('message', (msg: { type: string; id?: number; result?: ParseResult }) => {
+    worker.on('message', (msg: { type: string; id?: number; result?: ParseResult; retainedMb?: number }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
         this.dispatch();
@@ -97,10 +113,20 @@ export class ParserPool {
         const task = slot.task;
         this.finish(slot);
         task.resolve(msg.result);
-        this.dispatch();
+        if ((msg.retainedMb ?? 0) > this.limits.workerRecycleMb) {
+          this.stats.recycled++;
+          this.replace(slot);
+        } else this.dispatch();
       }
     });
-    worker.on('error', (error) => this.fail(slot, `The parser worker failed: ${error.message}`));
+    worker.on('error', (error: Error & { code?: string }) =>
+      this.fail(
+        slot,
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `The file needs more than the parser's memory budget (${this.limits.workerHeapMb} MB)`
+          : `The parser worker failed: ${error.message}`,
+      ),
+    );
     worker.on('exit', (code) => this.fail(slot, `The parser worker exited (code ${code})`));
     return slot;
   }
@@ -145,7 +171,7 @@ export class ParserPool {
     task?.resolve(failedResult('parser_failed', message));
   }
 
-  /** Terminates a worker that timed out or died and starts a fresh one in its place. */
+  /** Terminates a worker that timed out, died or held too much, and starts a fresh one in its place. */
   private replace(slot: Slot): void {
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);

@@ -9,6 +9,7 @@ export type ParseErrorCode =
   | 'corrupt_file'
   | 'encrypted'
   | 'too_many_pages'
+  /** A DOCX part or a PDF stream inflates (or declares it will) past a limit. */
   | 'zip_bomb'
   | 'missing_part'
   | 'no_text'

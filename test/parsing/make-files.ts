@@ -1,6 +1,6 @@
 // Builds small PDFs and DOCX files byte by byte inside the tests, so that every hostile case
 // (truncated, encrypted, images only, zip bombs, missing parts) is made by the test that uses it.
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, deflateSync } from 'node:zlib';
 
 interface PdfTextLine {
   text: string;
@@ -239,8 +239,9 @@ export function paragraph(text: string, style?: string): string {
   return `<w:p>${pPr}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 }
 
+/** A DOCX of these paragraphs; an `extra` part replaces the default part of the same name. */
 export function makeDocx(paragraphs: string[], extra: ZipEntry[] = [], omit: string[] = []): Uint8Array {
-  const parts: ZipEntry[] = [
+  const defaults: ZipEntry[] = [
     {
       name: '[Content_Types].xml',
       data: Buffer.from(
@@ -259,7 +260,62 @@ export function makeDocx(paragraphs: string[], extra: ZipEntry[] = [], omit: str
         `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
       ),
     },
-    ...extra,
   ];
+  const parts = [...defaults.filter((d) => !extra.some((e) => e.name === d.name)), ...extra];
   return makeZip(parts.filter((p) => !omit.includes(p.name)));
+}
+
+// ---- Hostile files of issue 15: small on disk, costly for a naive reader ---------------------------
+
+/**
+ * A DOCX whose styles part opens `count` `<w:style>` elements and never closes one. Style S1 is
+ * Word's "Title", and the first paragraph has it: a reader that reads the styles finds the title.
+ */
+export function makeUnclosedStylesDocx(count = 60_000): Uint8Array {
+  const open = Array.from(
+    { length: count },
+    (_, i) =>
+      `<w:style w:type="paragraph" w:styleId="S${i}"><w:name w:val="${i === 1 ? 'Title' : `s${i}`}"/>`,
+  ).join('');
+  return makeDocx(
+    [
+      paragraph('Jane Roe, John Public'),
+      paragraph('A Study Of Styles Left Open', 'S1'),
+      paragraph('Body text that runs on. '.repeat(10)),
+    ],
+    [{ name: 'word/styles.xml', data: Buffer.from(`<?xml version="1.0"?><w:styles ${W}>${open}`) }],
+  );
+}
+
+/**
+ * A DOCX whose document.xml inflates to `bytes`: paragraph after paragraph of markup. With `text`
+ * false the paragraphs carry no text at all, so no character limit ever stops a reader.
+ */
+export function makeInflatingDocx(bytes: number, text = true): Uint8Array {
+  const unit = text
+    ? paragraph('Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.')
+    : '<w:p><w:pPr><w:pStyle w:val="Normal"/></w:pPr><w:r><w:rPr><w:b/></w:rPr></w:r></w:p>';
+  const head = `<?xml version="1.0"?><w:document ${W}><w:body>`;
+  const tail = '</w:body></w:document>';
+  const body = Buffer.from(unit.repeat(Math.ceil((bytes - head.length - tail.length) / unit.length)));
+  return makeZip([
+    { name: 'word/document.xml', data: Buffer.concat([Buffer.from(head), body, Buffer.from(tail)]) },
+  ]);
+}
+
+/**
+ * A one-page PDF whose content stream, deflated, inflates to `bytes` of text-drawing operators.
+ * `disguised` labels that stream an image, which text extraction would otherwise never decode.
+ */
+export function makeInflatingPdf(bytes: number, disguised = false): Uint8Array {
+  const op = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n';
+  const content = Buffer.from(op.repeat(Math.ceil(bytes / op.length)), 'latin1');
+  const deflated = deflateSync(content, { level: 9 });
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${deflated.length} /Filter /FlateDecode ${disguised ? '/Subtype /Image ' : ''}>>\nstream\n${deflated.toString('latin1')}\nendstream`,
+  ]);
 }

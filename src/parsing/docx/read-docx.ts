@@ -4,7 +4,8 @@
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, BlockLine, DocumentModel, Run } from '../types.ts';
 import { cleanText } from '../text-utils.ts';
-import { openDocxParts } from './zip.ts';
+import { attrValue, XmlScanner, type XmlHandler } from './xml-scan.ts';
+import { openDocxParts, type ZipLimits, type ZipParts } from './zip.ts';
 
 export class DocxReadError extends Error {
   constructor(
@@ -15,66 +16,135 @@ export class DocxReadError extends Error {
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decode(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : m;
-    }
-    return ENTITIES[e.toLowerCase()] ?? m;
-  });
-}
-
-function attr(attrs: string, name: string): string | null {
-  const m = new RegExp(`\\b${name}="([^"]*)"`).exec(attrs);
-  return m ? decode(m[1] ?? '') : null;
-}
-
 interface StyleInfo {
   level: number | null;
   name: string;
 }
 
-function readStyles(xml: string | null): Map<string, StyleInfo> {
-  const styles = new Map<string, StyleInfo>();
-  if (!xml) return styles;
-  const raw = new Map<string, { name: string; basedOn: string | null; outline: number | null }>();
-  for (const m of xml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
-    const id = attr(m[1] ?? '', 'w:styleId');
-    if (!id) continue;
-    const body = m[2] ?? '';
-    const name = attr(/<w:name\b([^>]*)\/?>/.exec(body)?.[1] ?? '', 'w:val') ?? id;
-    const basedOn = attr(/<w:basedOn\b([^>]*)\/?>/.exec(body)?.[1] ?? '', 'w:val');
-    const outlineRaw = attr(/<w:outlineLvl\b([^>]*)\/?>/.exec(body)?.[1] ?? '', 'w:val');
-    raw.set(id, { name, basedOn, outline: outlineRaw === null ? null : Number(outlineRaw) });
-  }
+interface RawStyle {
+  name: string;
+  basedOn: string | null;
+  outline: number | null;
+}
+
+/** Streams a part through the XML scanner; `more` says whether the reader still wants input. */
+async function scanPart(
+  zip: ZipParts,
+  name: string,
+  handler: XmlHandler,
+  more: () => boolean = () => true,
+): Promise<boolean> {
+  const scanner = new XmlScanner(handler);
+  const found = await zip.stream(name, (text) => {
+    scanner.feed(text);
+    return more();
+  });
+  if (found) scanner.end();
+  return found;
+}
+
+async function readStyles(zip: ZipParts): Promise<Map<string, StyleInfo> | null> {
+  const raw = new Map<string, RawStyle>();
+  let current: (RawStyle & { id: string }) | null = null;
+  const save = () => {
+    if (current) raw.set(current.id, current);
+    current = null;
+  };
+  const found = await scanPart(zip, 'word/styles.xml', {
+    open(tag, attrs, selfClosing) {
+      if (tag === 'w:style') {
+        // An unclosed style ends where the next one starts.
+        save();
+        const id = attrValue(attrs, 'w:styleId');
+        if (id && !selfClosing) current = { id, name: id, basedOn: null, outline: null };
+      } else if (current && tag === 'w:name') current.name = attrValue(attrs, 'w:val') ?? current.id;
+      else if (current && tag === 'w:basedOn') current.basedOn = attrValue(attrs, 'w:val');
+      else if (current && tag === 'w:outlineLvl') {
+        const v = attrValue(attrs, 'w:val');
+        current.outline = v === null ? null : Number(v);
+      }
+    },
+    close(tag) {
+      if (tag === 'w:style') save();
+    },
+    text() {},
+  });
+  if (!found) return null;
+  save();
+  const levels = new Map<string, number | null>();
   const levelOf = (id: string, depth = 0): number | null => {
     const s = raw.get(id);
     if (!s || depth > 10) return null;
+    const known = levels.get(id);
+    if (known !== undefined) return known;
     // Built-in style names are stable English identifiers whatever the display language.
     const name = s.name.toLowerCase();
-    if (name === 'title') return 0;
     const heading = /^heading (\d)$/.exec(name);
-    if (heading) return Number(heading[1]);
-    if (s.outline !== null && s.outline < 9) return s.outline + 1;
-    return s.basedOn ? levelOf(s.basedOn, depth + 1) : null;
+    const level =
+      name === 'title'
+        ? 0
+        : heading
+          ? Number(heading[1])
+          : s.outline !== null && s.outline < 9
+            ? s.outline + 1
+            : s.basedOn
+              ? levelOf(s.basedOn, depth + 1)
+              : null;
+    if (depth === 0) levels.set(id, level);
+    return level;
   };
+  const styles = new Map<string, StyleInfo>();
   for (const [id, s] of raw) styles.set(id, { level: levelOf(id), name: s.name });
   return styles;
 }
 
-function readRels(xml: string | null): Map<string, string> {
+async function readRels(zip: ZipParts): Promise<Map<string, string>> {
   const rels = new Map<string, string>();
-  if (!xml) return rels;
-  for (const m of xml.matchAll(/<Relationship\b([^>]*)\/?>/g)) {
-    const id = attr(m[1] ?? '', 'Id');
-    const target = attr(m[1] ?? '', 'Target');
-    if (id && target) rels.set(id, target);
-  }
+  await scanPart(zip, 'word/_rels/document.xml.rels', {
+    open(tag, attrs) {
+      if (tag !== 'Relationship') return;
+      const id = attrValue(attrs, 'Id');
+      const target = attrValue(attrs, 'Target');
+      if (id && target) rels.set(id, target);
+    },
+    close() {},
+    text() {},
+  });
   return rels;
 }
+
+/** Longest core property kept (a title, the keywords, the authors): more is not metadata. */
+const MAX_CORE_VALUE = 10_000;
+const CORE_TAGS = ['dc:title', 'cp:keywords', 'dc:creator'] as const;
+
+async function readCore(zip: ZipParts): Promise<Record<(typeof CORE_TAGS)[number], string | null>> {
+  const values: Record<string, string> = {};
+  let inside: string | null = null;
+  await scanPart(zip, 'docProps/core.xml', {
+    open(tag, _attrs, selfClosing) {
+      if (!selfClosing && (CORE_TAGS as readonly string[]).includes(tag)) inside = tag;
+    },
+    close(tag) {
+      if (tag === inside) inside = null;
+    },
+    text(text) {
+      if (inside && (values[inside] ?? '').length < MAX_CORE_VALUE)
+        values[inside] = (values[inside] ?? '') + text;
+    },
+  });
+  const value = (tag: string) => cleanText((values[tag] ?? '').slice(0, MAX_CORE_VALUE)) || null;
+  return {
+    'dc:title': value('dc:title'),
+    'cp:keywords': value('cp:keywords'),
+    'dc:creator': value('dc:creator'),
+  };
+}
+
+/**
+ * Paragraphs open at once. Word nests them only through text boxes and table cells, a few deep;
+ * millions of unclosed `<w:p>` would otherwise each hold an object until the part ends.
+ */
+export const MAX_OPEN_PARAGRAPHS = 64;
 
 interface Paragraph {
   style: string | null;
@@ -82,12 +152,16 @@ interface Paragraph {
   segments: { text: string; bold: boolean; sup: boolean; link: string | null; br: boolean }[];
 }
 
-const TOKEN =
-  /<(\/?)(w:p|w:r|w:t|w:tab|w:br|w:cr|w:pStyle|w:outlineLvl|w:vertAlign|w:b|w:hyperlink|w:rPr|w:pPr|w:instrText|w:delText)\b([^>]*?)(\/?)>|([^<]+)|<[^>]*>/g;
-
-/** A small streaming walk over WordprocessingML: enough state to know run formatting and links. */
-function readParagraphs(xml: string, rels: Map<string, string>): Paragraph[] {
-  const paragraphs: Paragraph[] = [];
+/**
+ * A walk over WordprocessingML with just enough state to know run formatting and links. Each
+ * paragraph goes to `onParagraph` as it closes, so nothing of the part is held but the open
+ * paragraphs. Every segment costs at least one unit of `budget`; past it the walk stops taking text.
+ */
+function paragraphReader(
+  rels: Map<string, string>,
+  budget: number,
+  onParagraph: (p: Paragraph) => void,
+): XmlHandler & { spent: () => number } {
   const stack: Paragraph[] = [];
   let inText = false;
   let inRPr = false;
@@ -95,70 +169,78 @@ function readParagraphs(xml: string, rels: Map<string, string>): Paragraph[] {
   let bold = false;
   let sup = false;
   let link: string | null = null;
-  for (const m of xml.matchAll(TOKEN)) {
-    const [, close, tag, attrs = '', selfClose, text] = m;
-    const p = stack[stack.length - 1];
-    if (text !== undefined) {
-      if (inText && p) p.segments.push({ text: decode(text), bold, sup, link, br: false });
-      continue;
-    }
-    if (!tag) continue;
-    if (close) {
+  let spent = 0;
+  const push = (p: Paragraph, segment: Paragraph['segments'][number]) => {
+    spent += Math.max(1, segment.text.length);
+    if (spent <= budget) p.segments.push(segment);
+  };
+  return {
+    spent: () => spent,
+    text(text) {
+      const p = stack[stack.length - 1];
+      if (inText && p) push(p, { text, bold, sup, link, br: false });
+    },
+    close(tag) {
       if (tag === 'w:p') {
         const done = stack.pop();
-        if (done) paragraphs.push(done);
+        if (done) onParagraph(done);
       } else if (tag === 'w:t') inText = false;
       else if (tag === 'w:rPr') inRPr = false;
       else if (tag === 'w:pPr') inPPr = false;
       else if (tag === 'w:hyperlink') link = null;
-      continue;
-    }
-    switch (tag) {
-      case 'w:p':
-        if (!selfClose) stack.push({ style: null, outline: null, segments: [] });
-        break;
-      case 'w:r':
-        bold = false;
-        sup = false;
-        break;
-      case 'w:t':
-        inText = !selfClose;
-        break;
-      case 'w:rPr':
-        inRPr = !selfClose;
-        break;
-      case 'w:pPr':
-        inPPr = !selfClose;
-        break;
-      case 'w:b':
-        if (inRPr && !inPPr) bold = attr(attrs, 'w:val') !== 'false' && attr(attrs, 'w:val') !== '0';
-        break;
-      case 'w:vertAlign':
-        if (inRPr) sup = attr(attrs, 'w:val') === 'superscript';
-        break;
-      case 'w:pStyle':
-        if (p) p.style = attr(attrs, 'w:val');
-        break;
-      case 'w:outlineLvl':
-        if (p && inPPr) p.outline = Number(attr(attrs, 'w:val'));
-        break;
-      case 'w:tab':
-        if (p && !inPPr) p.segments.push({ text: ' ', bold, sup: false, link, br: false });
-        break;
-      case 'w:br':
-      case 'w:cr':
-        if (p) p.segments.push({ text: '', bold, sup: false, link: null, br: true });
-        break;
-      case 'w:hyperlink': {
-        const id = attr(attrs, 'r:id');
-        link = id ? (rels.get(id) ?? null) : null;
-        break;
+    },
+    open(tag, attrs, selfClose) {
+      const p = stack[stack.length - 1];
+      switch (tag) {
+        case 'w:p':
+          if (!selfClose && stack.length < MAX_OPEN_PARAGRAPHS)
+            stack.push({ style: null, outline: null, segments: [] });
+          break;
+        case 'w:r':
+          bold = false;
+          sup = false;
+          break;
+        case 'w:t':
+          inText = !selfClose;
+          break;
+        case 'w:rPr':
+          inRPr = !selfClose;
+          break;
+        case 'w:pPr':
+          inPPr = !selfClose;
+          break;
+        case 'w:b':
+          if (inRPr && !inPPr) {
+            const v = attrValue(attrs, 'w:val');
+            bold = v !== 'false' && v !== '0';
+          }
+          break;
+        case 'w:vertAlign':
+          if (inRPr) sup = attrValue(attrs, 'w:val') === 'superscript';
+          break;
+        case 'w:pStyle':
+          if (p) p.style = attrValue(attrs, 'w:val');
+          break;
+        case 'w:outlineLvl':
+          if (p && inPPr) p.outline = Number(attrValue(attrs, 'w:val'));
+          break;
+        case 'w:tab':
+          if (p && !inPPr) push(p, { text: ' ', bold, sup: false, link, br: false });
+          break;
+        case 'w:br':
+        case 'w:cr':
+          if (p) push(p, { text: '', bold, sup: false, link: null, br: true });
+          break;
+        case 'w:hyperlink': {
+          const id = attrValue(attrs, 'r:id');
+          link = id ? (rels.get(id) ?? null) : null;
+          break;
+        }
+        default:
+          break;
       }
-      default:
-        break;
-    }
-  }
-  return paragraphs;
+    },
+  };
 }
 
 function toBlock(p: Paragraph, styles: Map<string, StyleInfo>): Block | null {
@@ -210,56 +292,58 @@ function toBlock(p: Paragraph, styles: Map<string, StyleInfo>): Block | null {
   };
 }
 
-function coreValue(xml: string | null, tag: string): string | null {
-  if (!xml) return null;
-  const m = new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`).exec(xml);
-  const v = m ? cleanText(decode(m[1] ?? '')) : '';
-  return v || null;
+export function docxLimits(limits: ParsingLimits): ZipLimits {
+  return {
+    maxDeclaredBytes: limits.maxDocxUncompressedBytes,
+    maxPartBytes: limits.maxDocxPartBytes,
+    maxInflatedBytes: limits.maxInflatedBytes,
+  };
 }
 
 export async function readDocx(bytes: Uint8Array, limits: ParsingLimits): Promise<DocumentModel> {
-  const zip = await openDocxParts(bytes, limits.maxDocxUncompressedBytes);
+  const zip = await openDocxParts(bytes, docxLimits(limits));
   const warnings: string[] = [];
   try {
-    const documentXml = await zip.read('word/document.xml');
-    if (documentXml === null) {
+    if (!zip.entries.includes('word/document.xml')) {
       throw new DocxReadError('missing_part', 'The DOCX has no word/document.xml: it is not a Word document');
     }
-    const [stylesXml, relsXml, footnotesXml, endnotesXml, coreXml] = await Promise.all([
-      zip.read('word/styles.xml'),
-      zip.read('word/_rels/document.xml.rels'),
-      zip.read('word/footnotes.xml'),
-      zip.read('word/endnotes.xml'),
-      zip.read('docProps/core.xml'),
-    ]);
-    if (stylesXml === null)
+    // Parts are read one after another: the limit on inflated bytes counts them in a known order.
+    const styles = (await readStyles(zip)) ?? new Map<string, StyleInfo>();
+    if (!zip.entries.includes('word/styles.xml'))
       warnings.push('The DOCX has no styles part; headings are read from formatting only');
-    const styles = readStyles(stylesXml);
-    const rels = readRels(relsXml);
+    const rels = await readRels(zip);
     const blocks: Block[] = [];
     let chars = 0;
-    for (const p of readParagraphs(documentXml, rels)) {
+    let full = false;
+    const body = paragraphReader(rels, limits.maxChars, (p) => {
+      if (full) return;
       const block = toBlock(p, styles);
-      if (!block) continue;
+      if (!block) return;
       chars += block.text.length;
-      if (chars > limits.maxChars) {
-        warnings.push(`The text passed ${limits.maxChars} characters; the rest was not read`);
-        break;
-      }
-      blocks.push(block);
+      if (chars > limits.maxChars) full = true;
+      else blocks.push(block);
+    });
+    // Once the text limit is passed the rest of the body is neither inflated nor read.
+    await scanPart(zip, 'word/document.xml', body, () => !full && body.spent() <= limits.maxChars);
+    if (full || body.spent() > limits.maxChars)
+      warnings.push(`The text passed ${limits.maxChars} characters; the rest was not read`);
+    const notes: string[] = [];
+    for (const part of ['word/footnotes.xml', 'word/endnotes.xml']) {
+      const reader = paragraphReader(new Map(), limits.maxChars, (p) => {
+        const text = cleanText(p.segments.map((s) => s.text).join(''));
+        if (text) notes.push(text);
+      });
+      await scanPart(zip, part, reader, () => reader.spent() <= limits.maxChars);
     }
-    const notes = [footnotesXml, endnotesXml]
-      .flatMap((xml) => (xml ? readParagraphs(xml, readRels(null)) : []))
-      .map((p) => cleanText(p.segments.map((s) => s.text).join('')))
-      .filter(Boolean);
-    const keywords = coreValue(coreXml, 'cp:keywords');
-    const creator = coreValue(coreXml, 'dc:creator');
+    const core = await readCore(zip);
+    const keywords = core['cp:keywords'];
+    const creator = core['dc:creator'];
     return {
       format: 'docx',
       blocks,
       pages: null,
       declared: {
-        title: coreValue(coreXml, 'dc:title'),
+        title: core['dc:title'],
         keywords: keywords
           ? keywords
               .split(/[;,]/)

@@ -1,16 +1,34 @@
 // Reads the few parts of a DOCX we need. The central directory is read first and the declared
-// uncompressed sizes summed, so a zip bomb is refused before a single byte is inflated; yauzl then
-// checks while inflating that no entry grows past what it declared.
+// uncompressed sizes summed, so a zip bomb that declares its size is refused before a single byte is
+// inflated. The parts we read are then inflated chunk by chunk into their reader, never held whole:
+// every inflated byte is counted against a limit per part and one per file, and inflating stops the
+// moment either is passed (or the reader has what it needs), whatever the headers declared.
+import { StringDecoder } from 'node:string_decoder';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
 export class ZipLimitError extends Error {
   override name = 'ZipLimitError';
 }
 
+export interface ZipLimits {
+  /** Largest sum of the uncompressed sizes the archive declares for all its entries. */
+  maxDeclaredBytes: number;
+  /** Most bytes inflated from any one part. */
+  maxPartBytes: number;
+  /** Most bytes inflated from all the parts read from this file together. */
+  maxInflatedBytes: number;
+}
+
+/** Takes a part's text chunk by chunk; answers false once it needs no more of the part. */
+export type ChunkReader = (text: string) => boolean;
+
 export interface ZipParts {
   entries: string[];
   totalUncompressed: number;
-  read(name: string): Promise<string | null>;
+  /** Bytes inflated so far, all parts together. */
+  readonly inflatedBytes: number;
+  /** Streams a part's text into `reader`; false when the archive has no such part. */
+  stream(name: string, reader: ChunkReader): Promise<boolean>;
   close(): void;
 }
 
@@ -36,46 +54,89 @@ function listEntries(zip: ZipFile): Promise<Entry[]> {
   });
 }
 
-function inflate(zip: ZipFile, entry: Entry, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (err, stream) => {
-      if (err || !stream) return reject(err ?? new Error('cannot read entry'));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          stream.destroy(new ZipLimitError(`${entry.fileName} inflates past ${maxBytes} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      stream.on('error', reject);
-      stream.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-  });
-}
-
-export async function openDocxParts(bytes: Uint8Array, maxUncompressed: number): Promise<ZipParts> {
+export async function openDocxParts(bytes: Uint8Array, limits: ZipLimits): Promise<ZipParts> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const zip = await openZip(buffer);
   const entries = await listEntries(zip);
   const totalUncompressed = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
-  if (totalUncompressed > maxUncompressed) {
+  if (totalUncompressed > limits.maxDeclaredBytes) {
     zip.close();
     throw new ZipLimitError(
-      `the archive declares ${totalUncompressed} bytes uncompressed, over the ${maxUncompressed} byte limit`,
+      `the archive declares ${totalUncompressed} bytes uncompressed, over the ${limits.maxDeclaredBytes} byte limit`,
     );
   }
   const byName = new Map(entries.map((e) => [e.fileName, e]));
+  let inflated = 0;
+
+  const stream = (entry: Entry, reader: ChunkReader): Promise<void> =>
+    new Promise((resolve, reject) => {
+      zip.openReadStream(entry, (err, input) => {
+        if (err || !input) return reject(err ?? new Error('cannot read entry'));
+        const decoder = new StringDecoder('utf8');
+        let partBytes = 0;
+        let done = false;
+        const finish = (error: Error | null) => {
+          if (done) return;
+          done = true;
+          input.removeAllListeners('data');
+          // Destroying the stream stops the inflater: nothing past this chunk is inflated.
+          input.destroy();
+          if (error) reject(error);
+          else resolve();
+        };
+        input.on('data', (chunk: Buffer) => {
+          partBytes += chunk.length;
+          inflated += chunk.length;
+          if (partBytes > limits.maxPartBytes) {
+            return finish(
+              new ZipLimitError(
+                `${entry.fileName} inflates past the ${limits.maxPartBytes} byte limit of a part`,
+              ),
+            );
+          }
+          if (inflated > limits.maxInflatedBytes) {
+            return finish(
+              new ZipLimitError(
+                `the parts read inflate past the ${limits.maxInflatedBytes} byte limit of a file (at ${entry.fileName})`,
+              ),
+            );
+          }
+          try {
+            if (!reader(decoder.write(chunk))) finish(null);
+          } catch (error) {
+            finish(error as Error);
+          }
+        });
+        input.on('error', (error) => finish(error));
+        input.on('end', () => {
+          if (done) return;
+          try {
+            reader(decoder.end());
+            finish(null);
+          } catch (error) {
+            finish(error as Error);
+          }
+        });
+      });
+    });
+
   return {
     entries: [...byName.keys()],
     totalUncompressed,
-    async read(name) {
+    get inflatedBytes() {
+      return inflated;
+    },
+    async stream(name, reader) {
       const entry = byName.get(name);
-      if (!entry) return null;
-      const data = await inflate(zip, entry, maxUncompressed);
-      return data.toString('utf8');
+      if (!entry) return false;
+      // A part that says it is too large is refused unread; one that lies is cut while inflating.
+      if (entry.uncompressedSize > limits.maxPartBytes) {
+        throw new ZipLimitError(
+          `${name} declares ${entry.uncompressedSize} bytes uncompressed, over the ${limits.maxPartBytes} byte limit of a part`,
+        );
+      }
+      await stream(entry, reader);
+      return true;
     },
     close: () => zip.close(),
   };

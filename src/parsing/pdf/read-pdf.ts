@@ -6,6 +6,7 @@ import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
 import { cleanText, joinLines } from '../text-utils.ts';
 import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
+import { precheckPdf } from './pre-check.ts';
 
 const LINK_PAGES = 2;
 
@@ -51,6 +52,7 @@ async function openPdf(bytes: Uint8Array) {
 }
 
 export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise<DocumentModel> {
+  await precheckPdf(bytes, limits);
   const doc = await openPdf(bytes);
   const warnings: string[] = [];
   try {

@@ -1,0 +1,220 @@
+// The parser's cost is bounded by its input's size, not its shape (issue 15): XML read in one
+// linear pass, inflated bytes counted and cut while they inflate, page trees too large to walk
+// refused before pdf.js opens them, and each worker's memory capped and given back.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_OPEN_PARAGRAPHS, readDocx } from '../../src/parsing/docx/read-docx.ts';
+import { XmlScanner } from '../../src/parsing/docx/xml-scan.ts';
+import { openDocxParts, ZipLimitError } from '../../src/parsing/docx/zip.ts';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { ParserPool } from '../../src/parsing/parser-pool.ts';
+import { precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
+import { testConfig } from '../helpers/app.ts';
+import {
+  makeArticlePdf,
+  makeDocx,
+  makeInflatingDocx,
+  makeInflatingPdf,
+  makeManyPagesPdf,
+  makeTextPdf,
+  makeUnclosedStylesDocx,
+  paragraph,
+} from './make-files.ts';
+
+const MiB = 1024 * 1024;
+const limits = {
+  ...testConfig().parsing,
+  maxDocxPartBytes: MiB,
+  maxInflatedBytes: 2 * MiB,
+};
+
+describe('XML is read in one linear pass', () => {
+  it('reads the styles of a styles part with 60,000 unclosed <w:style> elements, each ending where the next starts', async () => {
+    const docx = makeUnclosedStylesDocx(60_000);
+    const r = await parseManuscript(docx, 'styles.docx', testConfig().parsing);
+    expect(r.error).toBeNull();
+    // The paragraph in Word's Title style is the title: the style was read.
+    expect(r.title).toBe('A Study Of Styles Left Open');
+  });
+
+  it('gives the same events whatever the chunk boundaries, and never reads an unclosed tag as text', () => {
+    const xml =
+      '<?xml version="1.0"?><a x="1>2" y=\'q\'><!-- <b> --><b/>t&amp;u&#x41;<![CDATA[<c>]]></a><d attr="never closed';
+    const run = (chunk: number) => {
+      const events: string[] = [];
+      let inText = false;
+      const tag = (event: string) => {
+        events.push(event);
+        inText = false;
+      };
+      const scanner = new XmlScanner({
+        open: (name, attrs, self) => tag(`<${name}${attrs}${self ? '/' : ''}>`),
+        close: (name) => tag(`</${name}>`),
+        // Text may arrive in pieces: neighbouring pieces are one text.
+        text: (text) => {
+          if (inText) events.push(`${events.pop()!}${text}`);
+          else events.push(text);
+          inText = true;
+        },
+      });
+      for (let i = 0; i < xml.length; i += chunk) scanner.feed(xml.slice(i, i + chunk));
+      scanner.end();
+      return events;
+    };
+    const whole = run(xml.length);
+    expect(whole).toEqual([`<a x="1>2" y='q'>`, '<b/>', 't&uA<c>', '</a>']);
+    for (const chunk of [1, 2, 3, 7]) expect(run(chunk)).toEqual(whole);
+  });
+});
+
+describe('what a part holds open is bounded', () => {
+  it('keeps at most MAX_OPEN_PARAGRAPHS paragraphs open, however many <w:p> are never closed', async () => {
+    const opened = '<w:p><w:r><w:t>Words in a paragraph left open.</w:t></w:r>'.repeat(5000);
+    const model = await readDocx(makeDocx([opened + '</w:p>'.repeat(200)]), testConfig().parsing);
+    expect(model.blocks.length).toBeGreaterThan(0);
+    expect(model.blocks.length).toBeLessThanOrEqual(MAX_OPEN_PARAGRAPHS);
+  });
+});
+
+describe('inflated bytes are counted and cut while they inflate', () => {
+  it('refuses a DOCX whose document.xml declares more than the per-part limit, inflating nothing', async () => {
+    const docx = makeInflatingDocx(8 * MiB, false);
+    expect(docx.length).toBeLessThan(100 * 1024);
+    const zip = await openDocxParts(docx, {
+      maxDeclaredBytes: 200 * MiB,
+      maxPartBytes: MiB,
+      maxInflatedBytes: 200 * MiB,
+    });
+    await expect(zip.stream('word/document.xml', () => true)).rejects.toThrow(ZipLimitError);
+    expect(zip.inflatedBytes).toBe(0);
+    zip.close();
+
+    const r = await parseManuscript(docx, 'bomb.docx', limits);
+    expect(r.error?.code).toBe('zip_bomb');
+    expect(r.error?.message).toMatch(
+      /word\/document\.xml declares \d+ bytes .* over the 1048576 byte limit of a part/,
+    );
+  });
+
+  it('counts the bytes inflated from all parts and stops inflating the part that passes the per-file limit', async () => {
+    const half = Buffer.from('<a>' + 'x'.repeat(600 * 1024) + '</a>');
+    const docx = makeDocx(
+      [],
+      [
+        { name: 'word/styles.xml', data: half },
+        { name: 'word/document.xml', data: half },
+      ],
+    );
+    const zip = await openDocxParts(docx, {
+      maxDeclaredBytes: 200 * MiB,
+      maxPartBytes: MiB,
+      maxInflatedBytes: MiB,
+    });
+    await zip.stream('word/styles.xml', () => true);
+    expect(zip.inflatedBytes).toBe(half.length);
+    let seen = 0;
+    const second = zip.stream('word/document.xml', (text) => {
+      seen += text.length;
+      return true;
+    });
+    await expect(second).rejects.toThrow(/byte limit of a file/);
+    zip.close();
+    expect(zip.inflatedBytes).toBeGreaterThan(MiB);
+    expect(zip.inflatedBytes).toBeLessThan(MiB + 128 * 1024);
+    expect(seen).toBeLessThan(half.length);
+  });
+
+  it('refuses a DOCX whose parts, each under the per-part limit, inflate past the per-file limit', async () => {
+    const body = Array.from({ length: 9000 }, () => paragraph('Some words of the body.')).join('');
+    const styles = `<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${'<w:style w:styleId="X"><w:name w:val="x"/></w:style>'.repeat(20_000)}</w:styles>`;
+    const docx = makeDocx([body], [{ name: 'word/styles.xml', data: Buffer.from(styles) }]);
+    const r = await parseManuscript(docx, 'two.docx', { ...limits, maxInflatedBytes: 1.2 * MiB });
+    expect(r.error?.code).toBe('zip_bomb');
+    expect(r.error?.message).toMatch(/byte limit of a file/);
+  });
+
+  it('stops inflating the body once the text limit is reached, and says so', async () => {
+    const docx = makeInflatingDocx(8 * MiB, true);
+    const model = await readDocx(docx, { ...limits, maxDocxPartBytes: 16 * MiB, maxChars: 10_000 });
+    expect(model.warnings.join(' ')).toMatch(/passed 10000 characters/);
+    expect(model.blocks.reduce((n, b) => n + b.text.length, 0)).toBeLessThanOrEqual(10_000);
+  });
+
+  it('refuses a PDF whose content stream inflates past the per-file limit, and counts what a normal one inflates to', async () => {
+    const bomb = makeInflatingPdf(16 * MiB);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const r = await parseManuscript(bomb, 'bomb.pdf', limits);
+    expect(r.error?.code).toBe('zip_bomb');
+    expect(r.error?.message).toMatch(/inflate past the 2097152 byte limit/);
+    const counted = await precheckPdf(makeInflatingPdf(MiB), limits);
+    expect(counted.inflatedBytes).toBeGreaterThanOrEqual(MiB);
+    expect(counted.inflatedBytes).toBeLessThan(MiB + 1024);
+  });
+
+  it('counts a page content stream that calls itself an image', async () => {
+    const r = await parseManuscript(makeInflatingPdf(16 * MiB, true), 'disguised.pdf', limits);
+    expect(r.error?.code).toBe('zip_bomb');
+  });
+});
+
+describe('pages beyond the limit are never visited', () => {
+  it('refuses a PDF whose page tree lists more kids than ten per page read, before pdf.js walks it', async () => {
+    const r = await parseManuscript(makeManyPagesPdf(5000, 1), 'long.pdf', { ...limits, maxPages: 300 });
+    expect(r.error?.code).toBe('too_many_pages');
+    expect(r.error?.message).toMatch(/lists 5000 kids/);
+  });
+
+  it('still reads the first pages of a PDF within that bound', async () => {
+    const pages = Array.from({ length: 40 }, (_, i) => [
+      { text: `Page ${i + 1} text here`, size: 10, x: 72, y: 700 },
+    ]);
+    const r = await parseManuscript(makeTextPdf(pages), 'ok.pdf', { ...limits, maxPages: 4 });
+    expect(r.error).toBeNull();
+    expect(r.pages).toBe(40);
+    expect(r.warnings.join(' ')).toMatch(/only the first 4 were read/);
+  });
+});
+
+describe('each parse has a memory budget, and memory is given back', () => {
+  let pool: ParserPool | null = null;
+  afterEach(async () => {
+    await pool?.close();
+    pool = null;
+  });
+
+  it('a file that needs more heap than the budget fails alone, and the next file is served', async () => {
+    pool = new ParserPool({
+      ...testConfig().parsing,
+      workers: 1,
+      workerHeapMb: 64,
+      maxChars: 1_000_000_000,
+      maxDocxPartBytes: 64 * MiB,
+      maxInflatedBytes: 64 * MiB,
+    });
+    // One paragraph of 12.5 MB of text, kept whole: its copies alone pass 64 MB of heap.
+    const heavy = await pool.parse(makeDocx([paragraph('word '.repeat(2_500_000))]), 'heavy.docx');
+    expect(heavy.error?.code).toBe('parser_failed');
+    expect(heavy.error?.message).toMatch(/memory budget \(64 MB\)/);
+    const next = await pool.parse(makeArticlePdf(), 'next.pdf');
+    expect(next.error).toBeNull();
+    expect(next.title).toBe('A Study of Things That Parse Well');
+  });
+
+  it('replaces a worker that holds more than the recycle threshold after a file, and keeps serving', async () => {
+    pool = new ParserPool({ ...testConfig().parsing, workers: 1, workerRecycleMb: 16 });
+    const first = await pool.parse(makeArticlePdf(), 'a.pdf');
+    expect(first.error).toBeNull();
+    expect(pool.stats.recycled).toBe(1);
+    const second = await pool.parse(makeArticlePdf(), 'b.pdf');
+    expect(second.error).toBeNull();
+    expect(pool.stats.recycled).toBe(2);
+  });
+
+  it('keeps a worker that gave its memory back, and serves the next file after a refused one', async () => {
+    pool = new ParserPool({ ...limits, workers: 1 });
+    const bomb = await pool.parse(makeInflatingDocx(8 * MiB, false), 'bomb.docx');
+    expect(bomb.error?.code).toBe('zip_bomb');
+    const next = await pool.parse(makeArticlePdf(), 'next.pdf');
+    expect(next.error).toBeNull();
+    expect(pool.stats.recycled).toBe(0);
+  });
+});
