@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       'node_modules/**',
+      'dist/**',
       'data/**',
       'bin/**',
       'bench/.cache/**',
@@ -16,6 +17,11 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // The build script runs in Node before anything is compiled, so it is plain JavaScript.
+    files: ['scripts/**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

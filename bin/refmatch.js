@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly through tsx, so `npm ci && npm start` needs no build step.
-import { register } from 'tsx/esm/api';
+// The CLI runs the compiled build in dist/ (made by `npm ci` and by `npm start`). When dist/ is
+// missing or older than a source file (a checkout being edited), it runs the TypeScript sources
+// through tsx instead, so that what runs is never older than what was written.
+import { distIsFresh } from '../scripts/build.js';
 
-register();
-await import('../src/cli/main.ts');
+if (distIsFresh()) {
+  await import('../dist/cli/main.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}

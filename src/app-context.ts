@@ -6,6 +6,8 @@ import type { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { WorkIndex } from './retrieval/work-index.ts';
 import type { ParserPool } from './parsing/parser-pool.ts';
 import type { Authentication } from './http/auth.ts';
+import type { Readiness } from './system/readiness.ts';
+import type { AppMetrics } from './system/metrics.ts';
 
 export interface AppContext {
   config: Config;
@@ -17,4 +19,8 @@ export interface AppContext {
   index: WorkIndex;
   /** Worker threads that parse uploaded manuscripts, with the per-file limits (src/parsing). */
   parser: ParserPool;
+  /** What is still loading (the index, the demo corpus): /readyz and the corpus's readers ask it. */
+  readiness: Readiness;
+  /** Counters and timings served at /metrics. */
+  metrics: AppMetrics;
 }

@@ -22,7 +22,9 @@ import type { AppContext } from './app-context.ts';
 import { ParserPool } from './parsing/parser-pool.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 import { registerExternalApi } from './external-api.ts';
-import { openWorkIndex } from './retrieval/db-work-index.ts';
+import { DbWorkIndex } from './retrieval/db-work-index.ts';
+import { Readiness } from './system/readiness.ts';
+import { AppMetrics, registerMetricsRoute } from './system/metrics.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
 import { registerDashboard } from './dashboard/index.ts';
 
@@ -38,7 +40,14 @@ export interface BuildAppOptions {
   db: Database;
   /** Route logs somewhere other than stdout (tests pass a stream to inspect what was logged). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Return before the search index has read the corpus (the serving process: it listens, answers
+   * /healthz, and says it is not ready until the index is loaded). Otherwise buildApp waits for it.
+   */
+  loadIndexInBackground?: boolean;
 }
+
+const INDEX_RETRY_MS = 5_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -61,19 +70,43 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     http: HTTP_SERVER_OPTIONS,
   });
 
-  const index = await openWorkIndex(db, {
+  const index = new DbWorkIndex(db, {
+    pollMs: config.indexPollMs,
     onError: (error) => app.log.warn({ err: error }, 'work index refresh failed'),
   });
+  let closing = false;
   app.addHook('onClose', async () => {
+    closing = true;
     await index.close();
   });
+  const readiness = new Readiness();
+  if (options.loadIndexInBackground) {
+    // A failed first load (the database out of reach) is retried; until one succeeds, not ready.
+    const load = async () => {
+      for (;;) {
+        try {
+          await index.start();
+          return;
+        } catch (error) {
+          if (closing) return;
+          app.log.error({ err: error }, 'loading the search index failed; retrying');
+          await new Promise((resolve) => setTimeout(resolve, INDEX_RETRY_MS).unref());
+        }
+      }
+    };
+    readiness.track('index', 'the search index is loading', load());
+  } else {
+    await index.start();
+  }
   const parser = new ParserPool(config.parsing, { maxFileBytes: config.fileLimitBytes });
   app.addHook('onClose', async () => {
     await parser.close();
   });
   const keys = new ApiKeyVerifier(db, config.authCacheTtlMs);
   const limits = new RateLimits(config.rateLimits);
-  const ctx: AppContext = { config, db, keys, auth: new Authentication(keys, limits), index, parser };
+  const services = { config, db, keys, auth: new Authentication(keys, limits), index, parser, readiness };
+  const ctx: AppContext = { ...services, metrics: new AppMetrics(services) };
+  ctx.metrics.register(app);
   app.decorate('refmatch', ctx);
 
   registerMalformedRequestHandling(app);
@@ -103,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   registerSystemRoutes(app, ctx);
+  registerMetricsRoute(app, ctx);
   registerCorpusPages(app, ctx);
   await registerDashboard(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -12,5 +12,8 @@ export function registerExternalApi(external: FastifyInstance, ctx: AppContext):
   registerAuthorsGroupApi(external, ctx);
   registerCustomFieldRoutes(external, ctx);
   registerJournalRoutes(external, ctx);
-  registerUploadRoute(external, ctx, { parser: ctx.parser, findCandidates });
+  registerUploadRoute(external, ctx, {
+    parser: ctx.metrics.timedParser(ctx.parser),
+    findCandidates: ctx.metrics.timedFinder(findCandidates),
+  });
 }

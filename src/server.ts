@@ -32,7 +32,10 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   try {
     await migrate(db);
-    app = await buildApp({ config, db });
+    app = await buildApp({ config, db, loadIndexInBackground: true });
+    const { readiness, index } = app.refmatch;
+    // Pending from before the port opens: an upload must not meet the empty corpus the demo fills.
+    if (config.demo) readiness.begin('demo', 'the demo corpus is loading');
     const hooks: ServerHooks = { invalidateAuth: () => app?.refmatch.keys.invalidate(), afterCommand: [] };
     // Works a command ingested become searchable at once rather than at the next poll.
     hooks.afterCommand.push(async () => {
@@ -44,6 +47,13 @@ export async function startServer(
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
     const demo = config.demo ? await ensureDemo(db, config, url, out) : null;
+    // Ready once the loaded works are in the index too, not at the next poll.
+    void demo?.done
+      .then(() => index.refresh())
+      .catch((error: unknown) =>
+        app?.log.warn({ err: error }, 'refreshing the index after the demo corpus failed'),
+      )
+      .finally(() => readiness.end('demo'));
     if (!config.demo) out(`refmatch is listening on ${url} (docs: ${url}/docs)`);
 
     let shuttingDown: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 // Runs `readBatches` in a worker thread: on a large file, reading, parsing and staging (about half of
 // an ingest's CPU) then run on one core while the database writes on the other. Batches are asked
 // for a few ahead, so the thread stays busy, but no further: memory stays bounded by the window.
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../infra/worker-thread.ts';
 import type { BatchStream, ParsedBatch, SingleRecord } from './batches.ts';
 import type { InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
 import type { StagedBatch } from './load-works.ts';
@@ -44,8 +44,6 @@ export type ResolveReply =
   | { resolved: number; sources: Array<[string, number]>; institutions: Array<[string, number]> }
   | { resolved: number; error: string };
 
-const WORKER = new URL('../infra/ts-worker.js', import.meta.url);
-const ENTRY = new URL('./batch-worker.ts', import.meta.url).href;
 /** Batches parsed ahead of the one being written. */
 const READ_AHEAD = 2;
 
@@ -53,7 +51,7 @@ export async function readBatchesInThread(
   options: BatchThreadOptions,
   resolve?: ResolveEntities,
 ): Promise<BatchStream> {
-  const worker = new Worker(WORKER, { workerData: { ...options, entry: ENTRY } });
+  const worker = startWorker(import.meta.url, 'batch-worker', { workerData: options });
   const waiting = new Map<number, { resolve: (reply: BatchReply) => void; reject: (e: Error) => void }>();
   let failure: Error | null = null;
   const failAll = (error: Error) => {

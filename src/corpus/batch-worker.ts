@@ -13,7 +13,7 @@ import type {
   ResolveRequest,
 } from './batch-thread.ts';
 
-const options = workerData as BatchThreadOptions & { entry: string };
+const options = workerData as BatchThreadOptions;
 const port = parentPort!;
 // One kind per thread: which of the four does not matter to the reading loop.
 const kind = recordKinds[options.kind as RecordKindName] as RecordStaging<unknown>;

@@ -6,7 +6,7 @@ import {
   PARSE_THREAD_MODES,
   type InitialLoadMode,
   type ParseThreadMode,
-} from './ingest-runner.ts';
+} from './ingest-modes.ts';
 
 export function registerCorpusCli(program: Program, run: RunCommand): void {
   const ingest = program.command('ingest').description('Load scholarly records into the corpus');

@@ -2,13 +2,13 @@ import { defineCommand } from '../cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
+import type { RecordKind } from './ingest-runner.ts';
 import {
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
   type InitialLoadMode,
   type ParseThreadMode,
-  type RecordKind,
-} from './ingest-runner.ts';
+} from './ingest-modes.ts';
 import { ingestRetractions } from './retractions.ts';
 
 interface IngestArgs {

@@ -59,17 +59,22 @@ export async function ensureDemoCorpus(
   out(`Demo corpus loaded: ${report.records} works in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
-/** Starts loading in the background; `stop` interrupts between batches and waits for the load to end. */
-export function loadDemoCorpusInBackground(
-  db: Database,
-  out: (line: string) => void,
-): { stop(): Promise<void> } {
+export interface DemoCorpusLoad {
+  /** Settles when the load has ended (finished, failed, stopped) or was not needed. */
+  done: Promise<void>;
+  /** Interrupts between batches and waits for the load to end. */
+  stop(): Promise<void>;
+}
+
+/** Starts loading in the background. */
+export function loadDemoCorpusInBackground(db: Database, out: (line: string) => void): DemoCorpusLoad {
   const controller = new AbortController();
   const done = ensureDemoCorpus(db, out, DEMO_CORPUS, controller.signal).catch((error: unknown) => {
     if (controller.signal.aborted) out('Demo corpus loading stopped; it resumes on the next start.');
     else out(`Demo corpus loading failed: ${(error as Error).message}`);
   });
   return {
+    done,
     async stop() {
       controller.abort();
       await done;

@@ -17,6 +17,7 @@ import { InitialLoadStager, type InitialBatch } from './initial-load.ts';
 import { entityResolver, finishInitialLoad, initialLoadStart, writeInitialBatch } from './initial-load-db.ts';
 import type { StagedBatch } from './load-works.ts';
 import { openRecords } from './record-reader.ts';
+import type { InitialLoadMode, ParseThreadMode } from './ingest-modes.ts';
 
 export interface RecordKind<T> extends RecordStaging<T> {
   /** Writes a staged batch inside `tx`. */
@@ -34,12 +35,6 @@ export interface FileReport {
   /** The whole file went in by the initial load (works into an empty corpus; initial-load.ts). */
   initial_load: boolean;
 }
-
-export const PARSE_THREAD_MODES = ['auto', 'always', 'never'] as const;
-export type ParseThreadMode = (typeof PARSE_THREAD_MODES)[number];
-
-export const INITIAL_LOAD_MODES = ['auto', 'never'] as const;
-export type InitialLoadMode = (typeof INITIAL_LOAD_MODES)[number];
 
 export interface IngestOptions {
   /**

@@ -1,6 +1,6 @@
 import { Option, type Command as Program } from 'commander';
 import { collect, intOption, type RunCommand } from '../cli/options.ts';
-import { DATA_KINDS, OWNERS } from './store.ts';
+import { DATA_KINDS, OWNERS } from './kinds.ts';
 
 export function registerCustomFieldCli(program: Program, run: RunCommand): void {
   const field = program

@@ -1,13 +1,7 @@
 import { defineCommand } from '../cli/command.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
-import {
-  createCustomField,
-  deleteCustomField,
-  listCustomFields,
-  updateCustomField,
-  type DataKind,
-  type Owner,
-} from './store.ts';
+import { createCustomField, deleteCustomField, listCustomFields, updateCustomField } from './store.ts';
+import type { DataKind, Owner } from './kinds.ts';
 
 export const customFieldCreate = defineCommand({
   name: 'custom-field create',

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { tenantOf } from '../http/auth.ts';
 import { EXTERNAL_ERRORS, Nullable, errorResponses } from '../http/schemas.ts';
-import { DATA_KINDS, listCustomFields } from './store.ts';
+import { listCustomFields } from './store.ts';
+import { DATA_KINDS } from './kinds.ts';
 
 const Option = Type.Object({ api_id: Type.String({ format: 'uuid' }), option: Type.String() });
 

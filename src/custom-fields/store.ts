@@ -4,12 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
-
-export const OWNERS = ['author_from_group', 'folder', 'proposal'] as const;
-export type Owner = (typeof OWNERS)[number];
-
-export const DATA_KINDS = ['number', 'str', 'date', 'single_option', 'multi_option'] as const;
-export type DataKind = (typeof DATA_KINDS)[number];
+import { DATA_KINDS, OWNERS, type DataKind, type Owner } from './kinds.ts';
 
 export interface FieldOption {
   api_id: string;

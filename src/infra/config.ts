@@ -1,5 +1,6 @@
 // Configuration is read once, from an environment passed in as an argument, and fails loudly on any
 // value it cannot use: a typo in a deployment should stop the process, not run it with a default.
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -28,6 +29,10 @@ export interface Config {
   trustProxy: boolean;
   dashboard: DashboardConfig;
   rateLimits: RateLimitSettings;
+  /** How often the search index reads the works other processes changed, in ms. */
+  indexPollMs: number;
+  /** Client addresses /metrics answers (exact IPs), or 'all'; empty: nobody. */
+  metricsAllow: string[] | 'all';
 }
 
 /** Rate limits, counted by each process in its own memory (docs/api.md); 0 turns a limit off. */
@@ -121,6 +126,19 @@ function urlVar(env: Env, name: string, fallback: string | null, protocols: stri
   return raw.trim();
 }
 
+function addressListVar(env: Env, name: string, fallback: string[]): string[] | 'all' {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'all') return 'all';
+  if (raw === 'none') return [];
+  const list = raw.split(',').map((a) => a.trim());
+  const bad = list.find((a) => isIP(a) === 0);
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must be IP addresses separated by commas, 'all' or 'none', got "${bad}"`);
+  }
+  return list;
+}
+
 export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   const port = intVar(env, 'PORT', 8000, 0, 65535);
   const host = env.HOST?.trim() || '0.0.0.0';
@@ -173,5 +191,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       authFailuresPerAddress: intVar(env, 'AUTH_FAILURES_PER_ADDRESS', 30, 0, 100_000_000),
       authFailureWindowSeconds: intVar(env, 'AUTH_FAILURE_WINDOW_S', 900, 1, 86_400),
     },
+    indexPollMs: intVar(env, 'INDEX_POLL_MS', 1000, 100, 600_000),
+    metricsAllow: addressListVar(env, 'METRICS_ALLOW', ['127.0.0.1', '::1']),
   };
 }

@@ -55,6 +55,7 @@ export const errors = {
       'feature_not_in_plan',
       `The organization's plan does not include the ${feature} feature`,
     ),
+  forbidden: (message: string) => new AppError(403, 'forbidden', message),
   notFound: (what: string) => new AppError(404, 'not_found', `${what} was not found`),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}`),

@@ -1,6 +1,6 @@
-// Worker threads start without the parent's TypeScript loader: register tsx, then load the worker's
-// TypeScript entry named in workerData. Plain JavaScript so that it runs the same under the CLI, the
-// server and vitest.
+// Worker threads start without the parent's TypeScript loader: when the sources run (vitest, tsx),
+// worker-thread.ts starts threads here, which registers tsx and then loads the worker's TypeScript
+// entry named in workerData. The compiled build starts its .js workers directly.
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 

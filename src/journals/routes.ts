@@ -64,12 +64,13 @@ export function registerJournalRoutes(scope: FastifyInstance, ctx: AppContext): 
         tags: ['journals'],
         params: Params,
         querystring: Query,
-        response: { 200: Response, ...errorResponses(...EXTERNAL_ERRORS) },
+        response: { 200: Response, ...errorResponses(...EXTERNAL_ERRORS, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const organization = tenantOf(request);
       requireFeature(organization, 'recommend_journals');
+      ctx.readiness.assertReady(reply);
       const recommended = await recommendJournals(
         ctx,
         organization.id,

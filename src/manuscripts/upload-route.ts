@@ -58,7 +58,9 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           response: { 200: UploadResponse, ...errorResponses(400, 401, 413, 415, 429, 500, 503) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        // Before the body is read: while the corpus loads, candidates would come from part of it.
+        ctx.readiness.assertReady(reply);
         const fromHeader = headerKey(request);
         let organization: Organization | null = fromHeader
           ? await ctx.auth.authenticate(request, fromHeader)

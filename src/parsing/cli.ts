@@ -4,7 +4,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Command as Program } from 'commander';
 import type { Config } from '../infra/config.ts';
-import { ParserPool } from './parser-pool.ts';
 
 export function registerParsingCli(program: Program, getConfig: () => Config): void {
   program
@@ -27,6 +26,7 @@ export function registerParsingCli(program: Program, getConfig: () => Config): v
         );
       }
       const bytes = new Uint8Array(await readFile(file));
+      const { ParserPool } = await import('./parser-pool.ts');
       const pool = new ParserPool({ ...config.parsing, workers: 1 }, { maxFileBytes: config.fileLimitBytes });
       try {
         const result = await pool.parse(bytes, file);

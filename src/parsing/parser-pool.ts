@@ -4,14 +4,11 @@
 // Memory is bounded the same way: each worker's V8 heap has a hard limit (a file that needs more
 // fails alone), and a worker that holds more than PARSE_WORKER_RECYCLE_MB after a file is replaced,
 // since a V8 heap once grown is not given back to the system while its isolate lives.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ParsingLimits } from '../infra/config.ts';
 import { DEFAULT_MAX_FILE_BYTES, failedResult } from './parse-manuscript.ts';
 import type { ParseResult } from './types.ts';
-
-// Worker threads need the TypeScript loader registered first: the shared bootstrap does it.
-const WORKER = new URL('../infra/ts-worker.js', import.meta.url);
-const ENTRY = new URL('./parse-worker.ts', import.meta.url).href;
+import { startWorker } from '../infra/worker-thread.ts';
 
 interface Task {
   id: number;
@@ -38,8 +35,14 @@ export interface ParserPoolOptions {
  */
 const YOUNG_GENERATION_MB = 32;
 
-/** Workers replaced after a file because they held too much, since the pool started. */
 export interface ParserPoolStats {
+  /** Worker threads started and alive. */
+  workers: number;
+  /** Workers parsing a file now. */
+  busy: number;
+  /** Files waiting for a worker. */
+  queued: number;
+  /** Workers replaced after a file because they held too much, since the pool started. */
   recycled: number;
 }
 
@@ -48,7 +51,7 @@ export class ParserPool {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
-  readonly stats: ParserPoolStats = { recycled: 0 };
+  private recycled = 0;
 
   constructor(
     private readonly limits: ParsingLimits,
@@ -66,6 +69,16 @@ export class ParserPool {
       this.fill();
       this.dispatch();
     });
+  }
+
+  /** The pool's state now (for /metrics and tests). */
+  stats(): ParserPoolStats {
+    return {
+      workers: this.slots.length,
+      busy: this.busy(),
+      queued: this.queue.length,
+      recycled: this.recycled,
+    };
   }
 
   async close(): Promise<void> {
@@ -91,9 +104,8 @@ export class ParserPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER, {
+    const worker = startWorker(import.meta.url, 'parse-worker', {
       workerData: {
-        entry: ENTRY,
         limits: this.limits,
         maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       },
@@ -114,7 +126,7 @@ export class ParserPool {
         this.finish(slot);
         task.resolve(msg.result);
         if ((msg.retainedMb ?? 0) > this.limits.workerRecycleMb) {
-          this.stats.recycled++;
+          this.recycled++;
           this.replace(slot);
         } else this.dispatch();
       }

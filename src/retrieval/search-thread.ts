@@ -1,7 +1,8 @@
 // The main thread's side of the search worker (search-worker-main.ts). Postings and per-work arrays
 // are SharedArrayBuffers, so publishing the index after a refresh sends references, not copies.
 // Requests are answered in order; a new state is seen by every search sent after it.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../infra/worker-thread.ts';
 import type { Bm25Index } from './bm25-index.ts';
 import type { ScoredQuery, ScorerTuning, SearchHit } from './search.ts';
 import type { WorkerReply, WorkerSearch, WorkerState } from './search-worker-main.ts';
@@ -16,7 +17,7 @@ export class SearchThread {
   private failed: Error | null = null;
 
   constructor() {
-    this.worker = new Worker(new URL('./search-worker.mjs', import.meta.url));
+    this.worker = startWorker(import.meta.url, 'search-worker-main');
     this.worker.unref();
     this.worker.on('message', (reply: WorkerReply) => {
       const waiter = this.waiting.get(reply.id);

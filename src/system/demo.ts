@@ -3,7 +3,7 @@
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/index.ts';
 import { createOrganization } from '../organizations/organizations.ts';
-import { loadDemoCorpusInBackground } from '../corpus/demo-corpus.ts';
+import { loadDemoCorpusInBackground, type DemoCorpusLoad } from '../corpus/demo-corpus.ts';
 import { createUser, findUserByEmail } from '../users/users.ts';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.refmatch.example';
@@ -13,7 +13,7 @@ export async function ensureDemo(
   config: Config,
   url: string,
   out: (line: string) => void,
-): Promise<{ stop(): Promise<void> }> {
+): Promise<DemoCorpusLoad> {
   await ensureDemoOrganization(db, config, url, out);
   // After the organization's lines, so the key is on screen while the corpus loads; shutdown stops it.
   return loadDemoCorpusInBackground(db, out);

@@ -17,17 +17,18 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext): voi
     '/readyz',
     {
       schema: {
-        summary: 'The database answers',
+        summary: 'The database answers and the corpus is loaded (503 with the reason while loading)',
         tags: ['system'],
         response: { 200: Health, ...errorResponses(503) },
       },
     },
-    async () => {
+    async (_request, reply) => {
       try {
         await ctx.db.query('SELECT 1');
       } catch {
         throw errors.unavailable('The database does not answer');
       }
+      ctx.readiness.assertReady(reply);
       return { status: 'ready' };
     },
   );

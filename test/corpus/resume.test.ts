@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/infra/db/index.ts';
 import { openPostgres } from '../../src/infra/db/postgres.ts';
+import { migrate } from '../../src/infra/db/migrate.ts';
 import type { Database } from '../../src/infra/db/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { authorship, ingest, snapshot, tempDir, work, writeLines } from './helpers.ts';
@@ -61,6 +62,10 @@ async function target(dir: string): Promise<Target> {
     };
   }
   const dataDir = path.join(dir, 'data');
+  // The CLI refuses a directory with no database in it: make it, as `refmatch migrate` would.
+  const db = await openDatabase({ databaseUrl: null, dataDir });
+  await migrate(db);
+  await db.close();
   return {
     env: { REFMATCH_DATA_DIR: dataDir },
     open: () => openDatabase({ databaseUrl: null, dataDir }),

@@ -6,8 +6,8 @@ import {
   deleteCustomField,
   updateCustomField,
   type CustomField,
-  type DataKind,
 } from '../../src/custom-fields/store.ts';
+import type { DataKind } from '../../src/custom-fields/kinds.ts';
 
 let t: TestApp;
 beforeAll(async () => {

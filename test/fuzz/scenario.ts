@@ -9,7 +9,8 @@ import type { Database } from '../../src/infra/db/index.ts';
 import { ingestFiles } from '../../src/corpus/ingest.ts';
 import { worksKind } from '../../src/corpus/entities.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
-import { createCustomField, DATA_KINDS, type CustomField } from '../../src/custom-fields/store.ts';
+import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
+import { DATA_KINDS } from '../../src/custom-fields/kinds.ts';
 import { createOrganization } from '../../src/organizations/organizations.ts';
 import { makeArticlePdf, makeDocx, paragraph } from '../parsing/make-files.ts';
 

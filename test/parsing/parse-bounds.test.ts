@@ -203,10 +203,10 @@ describe('each parse has a memory budget, and memory is given back', () => {
     pool = new ParserPool({ ...testConfig().parsing, workers: 1, workerRecycleMb: 16 });
     const first = await pool.parse(makeArticlePdf(), 'a.pdf');
     expect(first.error).toBeNull();
-    expect(pool.stats.recycled).toBe(1);
+    expect(pool.stats().recycled).toBe(1);
     const second = await pool.parse(makeArticlePdf(), 'b.pdf');
     expect(second.error).toBeNull();
-    expect(pool.stats.recycled).toBe(2);
+    expect(pool.stats().recycled).toBe(2);
   });
 
   it('keeps a worker that gave its memory back, and serves the next file after a refused one', async () => {
@@ -215,6 +215,6 @@ describe('each parse has a memory budget, and memory is given back', () => {
     expect(bomb.error?.code).toBe('zip_bomb');
     const next = await pool.parse(makeArticlePdf(), 'next.pdf');
     expect(next.error).toBeNull();
-    expect(pool.stats.recycled).toBe(0);
+    expect(pool.stats().recycled).toBe(0);
   });
 });

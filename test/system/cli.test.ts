@@ -1,11 +1,13 @@
 // The CLI as a user runs it: real `node bin/refmatch.js` processes on a PGlite data directory, with
 // and without `refmatch serve` holding that directory.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,8 +40,12 @@ interface Run {
 }
 
 function cli(...args: string[]): Promise<Run> {
+  return cliIn(env, ...args);
+}
+
+function cliIn(runEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: runEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -83,8 +89,78 @@ interface Org {
   api_key: string;
 }
 
+describe('the CLI finds its database', () => {
+  it('refuses a data directory with no database, naming it, and creates nothing there', async () => {
+    const missing = path.join(dir, 'elsewhere');
+    const run = await cliIn({ ...env, REFMATCH_DATA_DIR: missing }, 'org', 'list');
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    const error = (JSON.parse(run.stderr) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('database_not_found');
+    expect(error.message).toContain(missing);
+    expect(existsSync(missing)).toBe(false);
+  }, 120_000);
+
+  it('reads ./data under the directory it runs in when REFMATCH_DATA_DIR is unset, as the server does', async () => {
+    const { REFMATCH_DATA_DIR: _unset, ...withoutDir } = env;
+    const run = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'org', 'list'], { cwd: dir, env: withoutDir });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(run.code).not.toBe(0);
+    expect(JSON.parse(run.stderr)).toMatchObject({
+      error: { code: 'database_not_found', message: expect.stringContaining(path.join(dir, 'data')) },
+    });
+  }, 120_000);
+
+  it('creates a new database when asked: --create-data-dir, or migrate', async () => {
+    const fresh = path.join(dir, 'fresh');
+    const created = await cliIn({ ...env, REFMATCH_DATA_DIR: fresh }, '--create-data-dir', 'org', 'list');
+    expect(json(created)).toEqual([]);
+    expect(json(await cliIn({ ...env, REFMATCH_DATA_DIR: fresh }, 'org', 'list'))).toEqual([]);
+    const migrated = path.join(dir, 'migrated');
+    expect(json(await cliIn({ ...env, REFMATCH_DATA_DIR: migrated }, 'migrate'))).toMatchObject({
+      applied: expect.arrayContaining([expect.any(String)]),
+    });
+  }, 300_000);
+});
+
+describe('the CLI finds its database on server PostgreSQL', () => {
+  const url = process.env.DATABASE_URL;
+  it.runIf(url)(
+    'refuses a database with no refmatch tables, naming it (runs only with DATABASE_URL)',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      try {
+        const target = new URL(url!);
+        target.searchParams.set('options', `-c search_path=${schema}`);
+        const run = await cliIn({ ...env, DATABASE_URL: target.toString() }, 'org', 'list');
+        expect(run.code).not.toBe(0);
+        expect(JSON.parse(run.stderr)).toMatchObject({
+          error: { code: 'database_not_found', message: expect.stringContaining(target.host) },
+        });
+        const tables = await admin.query('SELECT 1 FROM pg_tables WHERE schemaname = $1', [schema]);
+        expect(tables.rows).toEqual([]);
+      } finally {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      }
+    },
+    120_000,
+  );
+});
+
 describe('refmatch CLI on the embedded database', () => {
   it('without a server: opens the data directory itself; commands print JSON, errors go to stderr', async () => {
+    expect(json(await cli('migrate'))).toMatchObject({ applied: expect.any(Array) });
     const org = json<Org>(await cli('org', 'create', '--name', 'Acme Press', '--features', 'referee_finder'));
     expect(org).toEqual({
       id: expect.any(Number),

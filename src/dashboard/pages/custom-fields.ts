@@ -6,16 +6,13 @@ import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import {
   createCustomField,
-  DATA_KINDS,
   deleteCustomField,
   isOptionKind,
   listCustomFields,
-  OWNERS,
   requireOwnedCustomField,
   updateCustomField,
-  type DataKind,
-  type Owner,
 } from '../../custom-fields/store.ts';
+import { DATA_KINDS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
 import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
