@@ -15,5 +15,6 @@ export interface ParsedDocument {
 }
 
 export interface ManuscriptParser {
+  /** Never detaches nor changes `bytes`: an implementation that needs its own copy makes it. */
   parse(bytes: Uint8Array, fileName: string): Promise<ParsedDocument>;
 }

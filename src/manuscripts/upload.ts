@@ -62,9 +62,10 @@ async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string
   if (file.bytes.length === 0) return unparsed('the file is empty');
   let result: ParsedDocument;
   try {
-    // A copy as a plain Uint8Array: the parser may transfer (detach) what it is given, and pdf.js
-    // refuses Node Buffers.
-    result = await deps.parser.parse(new Uint8Array(file.bytes), file.fileName ?? 'source_file');
+    // No copy here: the parser leaves what it is given intact (the pool copies once, into the
+    // buffer it transfers to its worker), and a second copy of a 30 MB file per upload was what
+    // stayed in the process after hostile uploads.
+    result = await deps.parser.parse(file.bytes, file.fileName ?? 'source_file');
   } catch (error) {
     deps.log.error({ err: error }, 'manuscript parser failed');
     return unparsed('the parser failed');
