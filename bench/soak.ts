@@ -78,6 +78,10 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
       REFMATCH_DEMO: 'false',
       RATE_LIMIT_PER_KEY: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
+      // Passed through so that runs can compare the embedded database's cache sizes.
+      ...(process.env.PGLITE_SHARED_BUFFERS_MB
+        ? { PGLITE_SHARED_BUFFERS_MB: process.env.PGLITE_SHARED_BUFFERS_MB }
+        : {}),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -11,6 +11,12 @@ export interface Config {
   /** Server PostgreSQL; when null the embedded PGlite database under `dataDir` is used. */
   databaseUrl: string | null;
   dataDir: string;
+  /**
+   * Shared buffers of the embedded PGlite database, in MB. PGlite's memory lives in the process and
+   * WebAssembly memory once grown is never given back, so this cache is RSS that only grows; the
+   * data directory's files are cached by the operating system besides.
+   */
+  pgliteSharedBuffersMb: number;
   logLevel: LogLevel;
   /** Base of every profile and article link we hand out, without a trailing slash. */
   publicBaseUrl: string;
@@ -154,6 +160,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     host,
     databaseUrl: urlVar(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dataDir: path.resolve(cwd, env.REFMATCH_DATA_DIR?.trim() || 'data'),
+    pgliteSharedBuffersMb: intVar(env, 'PGLITE_SHARED_BUFFERS_MB', 32, 1, 16_384),
     logLevel: logLevelRaw as LogLevel,
     publicBaseUrl: publicBase.replace(/\/+$/, ''),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 ** 3),

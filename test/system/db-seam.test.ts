@@ -1,4 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../../src/infra/db/index.ts';
+import { parseConfig } from '../../src/infra/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let db: TestDatabase;
@@ -48,5 +53,31 @@ describe('copyCsv, from text and from UTF-8 bytes', () => {
     const row = (id: number) => ({ id, label: 'Zürich, "naïve" € 𝛼', tags: ['a\\b', 'c'] });
     const empty = (id: number) => ({ id, label: null, tags: [] });
     expect(rows).toEqual([row(1), empty(2), row(3), empty(4), row(5), empty(6)]);
+  });
+});
+
+// The embedded database's cache is memory the process never gives back (WebAssembly memory only
+// grows), so its size is the configuration's, not PGlite's 128 MB default.
+describe('the embedded database in a data directory', () => {
+  it('opens with the configured shared_buffers, also when reopened with another', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-buffers-'));
+    try {
+      const first = await openDatabase({ databaseUrl: null, dataDir, pgliteSharedBuffersMb: 24 });
+      expect((await first.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]).toEqual({
+        shared_buffers: '24MB',
+      });
+      await first.close();
+      const second = await openDatabase({ databaseUrl: null, dataDir, pgliteSharedBuffersMb: 40 });
+      expect((await second.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]).toEqual({
+        shared_buffers: '40MB',
+      });
+      await second.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('defaults to 32 MB', () => {
+    expect(parseConfig({}).pgliteSharedBuffersMb).toBe(32);
   });
 });

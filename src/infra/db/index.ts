@@ -12,11 +12,16 @@ export { isDatabaseUnavailable } from './unavailable.ts';
  * Server PostgreSQL when DATABASE_URL is set, else the embedded PGlite database in the data
  * directory, locked to this process until the database is closed.
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'pgliteSharedBuffersMb'>>,
+): Promise<Database> {
   if (config.databaseUrl) return openPostgres({ connectionString: config.databaseUrl });
   const release = await lockDataDir(config.dataDir);
   try {
-    const db = await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+    const db = await openPglite({
+      dataDir: path.join(config.dataDir, 'pglite'),
+      sharedBuffersMb: config.pgliteSharedBuffersMb,
+    });
     const close = db.close.bind(db);
     return {
       ...db,

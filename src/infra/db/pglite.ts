@@ -16,6 +16,8 @@ export interface PgliteOptions {
   dataDir?: string;
   /** A tarball from `dumpDataDir`, to start from an already-migrated template (tests). */
   loadDataDir?: Blob;
+  /** shared_buffers in MB (PGlite's own default is 128); undefined leaves the database's setting. */
+  sharedBuffersMb?: number;
 }
 
 const parsers = { [INT8_OID]: parseInt8, [DATE_OID]: parseDate, [NUMERIC_OID]: parseNumeric };
@@ -27,6 +29,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     parsers,
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(options.sharedBuffersMb ? { postgresqlconf: [`shared_buffers = ${options.sharedBuffersMb}MB`] } : {}),
   });
   await pglite.waitReady;
   if (options.dataDir) {
