@@ -14,7 +14,9 @@
 // measures the service, not the limiter.
 //
 // Warm-up: the first 2 minutes (or the first fifth of a shorter run). RSS is "flat" when every
-// sample after the warm-up is within 10% of the RSS at the end of the warm-up.
+// sample after the warm-up is within 10% of the RSS at the end of the warm-up; the drift (median RSS
+// of the last third of the samples after the warm-up over that of the first third) tells growth from
+// the garbage collector's sawtooth.
 //
 // Options: --minutes N (default 10), --clients N (default 8), --interval S (default 30),
 // --drivers pglite,postgres (default both; postgres is skipped with a message when unreachable).
@@ -306,6 +308,8 @@ interface SoakResult {
   rssMin: number;
   rssMax: number;
   rssEnd: number;
+  /** Median RSS of the last third after the warm-up over that of the first third, minus one. */
+  rssDrift: number;
   flat: boolean;
   failures: Map<string, number>;
 }
@@ -370,6 +374,11 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
   const warm = rss.filter((s) => s.t <= WARMUP_S + 1).at(-1)?.mb ?? rss[0]!.mb;
   const mbs = afterWarmup.map((s) => s.mb);
   const flat = mbs.every((mb) => Math.abs(mb - warm) <= warm * 0.1);
+  // Every sample is one point of the garbage collector's sawtooth; the drift compares levels, which
+  // is what tells a leak (or a cache still filling) from in-flight memory.
+  const third = Math.max(1, Math.floor(mbs.length / 3));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const rssDrift = mbs.length ? median(mbs.slice(-third)) / median(mbs.slice(0, third)) - 1 : 0;
   return {
     driver,
     requests: all.length,
@@ -383,6 +392,7 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     rssMin: Math.min(...mbs, warm),
     rssMax: Math.max(...mbs, warm),
     rssEnd: rss.at(-1)!.mb,
+    rssDrift,
     flat,
     failures,
   };
@@ -452,14 +462,14 @@ for (const driver of args.drivers.split(',')) {
   if (result) results.push(result);
 }
 console.log(
-  '\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | flat (±10%) |',
+  '\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | RSS drift | flat (±10%) |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
     `| ${r.driver} | ${r.requests} | ${r.rps.toFixed(1)} | ${(r.rps / r.healthzRps).toFixed(3)} (${r.healthzRps.toFixed(0)}) | ` +
       `${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.errors} | ` +
-      `${r.rssWarm.toFixed(0)} → ${r.rssMin.toFixed(0)} / ${r.rssMax.toFixed(0)} / ${r.rssEnd.toFixed(0)} | ${r.flat ? 'yes' : 'NO'} |`,
+      `${r.rssWarm.toFixed(0)} → ${r.rssMin.toFixed(0)} / ${r.rssMax.toFixed(0)} / ${r.rssEnd.toFixed(0)} | ${(r.rssDrift * 100).toFixed(1)}% | ${r.flat ? 'yes' : 'NO'} |`,
   );
   for (const [label, count] of r.failures) console.log(`  ${r.driver} error: ${label} x${count}`);
 }
