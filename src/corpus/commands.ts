@@ -10,6 +10,8 @@ import {
   type ParseThreadMode,
 } from './ingest-modes.ts';
 import { ingestRetractions } from './retractions.ts';
+import { ingestSnapshot } from './ingest-snapshot.ts';
+import { SNAPSHOT_ENTITIES, type SnapshotEntity } from './openalex-snapshot.ts';
 
 interface IngestArgs {
   files: string[];
@@ -18,29 +20,47 @@ interface IngestArgs {
   initialLoad?: InitialLoadMode;
 }
 
+/** The options every ingest shares, checked once: the CLI parses them, the admin channel passes them on. */
+function ingestOptions(args: Omit<IngestArgs, 'files'>) {
+  const batchSize = args.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
+    throw errors.validation('--batch-size must be between 1 and 100000');
+  }
+  const parseThread = args.parseThread ?? 'auto';
+  if (!PARSE_THREAD_MODES.includes(parseThread)) {
+    throw errors.validation('--parse-thread must be auto, always or never');
+  }
+  const initialLoad = args.initialLoad ?? 'auto';
+  if (!INITIAL_LOAD_MODES.includes(initialLoad)) {
+    throw errors.validation('--initial-load must be auto or never');
+  }
+  return { batchSize, parseThread, initialLoad };
+}
+
 function ingestCommand<T>(kind: RecordKind<T>) {
   return defineCommand({
     name: `ingest ${kind.kind}`,
     async run(ctx, args: IngestArgs) {
       if (!Array.isArray(args.files) || args.files.length === 0)
         throw errors.validation('Give at least one FILE');
-      const batchSize = args.batchSize ?? DEFAULT_BATCH_SIZE;
-      if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
-        throw errors.validation('--batch-size must be between 1 and 100000');
-      }
-      const parseThread = args.parseThread ?? 'auto';
-      if (!PARSE_THREAD_MODES.includes(parseThread)) {
-        throw errors.validation('--parse-thread must be auto, always or never');
-      }
-      const initialLoad = args.initialLoad ?? 'auto';
-      if (!INITIAL_LOAD_MODES.includes(initialLoad)) {
-        throw errors.validation('--initial-load must be auto or never');
-      }
+      const { batchSize, ...options } = ingestOptions(args);
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
-      return ingestFiles(ctx, kind, args.files, batchSize, { parseThread, initialLoad });
+      return ingestFiles(ctx, kind, args.files, batchSize, options);
     },
   });
 }
+
+export const ingestSnapshotCommand = defineCommand({
+  name: 'ingest openalex-snapshot',
+  async run(ctx, args: Omit<IngestArgs, 'files'> & { dir: string; entities?: string[] }) {
+    const entities = args.entities ?? [...SNAPSHOT_ENTITIES];
+    const unknown = entities.filter((e) => !(SNAPSHOT_ENTITIES as readonly string[]).includes(e));
+    if (unknown.length > 0 || entities.length === 0) {
+      throw errors.validation(`--entities takes some of ${SNAPSHOT_ENTITIES.join(', ')}`);
+    }
+    return ingestSnapshot(ctx, args.dir, { ...ingestOptions(args), entities: entities as SnapshotEntity[] });
+  },
+});
 
 export const ingestRetractionsCommand = defineCommand({
   name: 'ingest retractions',
@@ -55,4 +75,5 @@ export const corpusCommands = [
   ingestCommand(sourcesKind),
   ingestCommand(institutionsKind),
   ingestRetractionsCommand,
+  ingestSnapshotCommand,
 ];

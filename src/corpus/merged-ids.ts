@@ -1,0 +1,173 @@
+// OpenAlex merges duplicate entities: the merged id disappears from later records, and
+// `merged_ids/<entity>/<date>.csv.gz` (columns merge_date, id, merge_into_id) says which. The corpus
+// follows: a merged work is deleted (its survivor is a record of its own); a merged author, source or
+// institution hands everything that points at it to its survivor and is deleted, or, when the
+// survivor is not in the corpus yet, takes the survivor's key, so that later records find it.
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { parse } from 'csv-parse';
+import type { Database, Transaction } from '../infra/db/index.ts';
+import { openAlexKey } from './ids.ts';
+import { QUEUE_AUTHOR } from './metrics.ts';
+import type { SnapshotEntity } from './openalex-snapshot.ts';
+
+export interface MergedId {
+  from: string;
+  into: string;
+}
+
+/** Pairs per transaction: a merge file of a busy day holds hundreds of thousands. */
+const CHUNK = 5_000;
+
+/** The file's pairs, in chunks; rows without both ids are skipped (counted by the caller's total). */
+export async function* readMergedIds(file: string): AsyncGenerator<MergedId[]> {
+  const input = createReadStream(file);
+  const rows = (file.endsWith('.gz') ? input.pipe(createGunzip()) : input).pipe(
+    parse({ columns: true, skip_empty_lines: true, bom: true, relax_column_count: true }),
+  );
+  let chunk: MergedId[] = [];
+  for await (const row of rows as AsyncIterable<Record<string, string>>) {
+    const from = openAlexKey(row.id);
+    const into = openAlexKey(row.merge_into_id);
+    if (!from || !into || from === into) continue;
+    chunk.push({ from, into });
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** Applies one chunk of merges in one transaction; answers how many merged ids were in the corpus. */
+export function applyMerges(db: Database, entity: SnapshotEntity, pairs: MergedId[]): Promise<number> {
+  const from = pairs.map((p) => p.from);
+  const into = pairs.map((p) => p.into);
+  return db.transaction((tx) => MERGE[entity](tx, from, into));
+}
+
+/** `m(old_id, new_id)`: each merged row of `table` with its survivor's row id, or null if absent. */
+const pairsOf = (table: string, key: string) => `
+  m AS (
+    SELECT o.id AS old_id, n.id AS new_id, p.into_key
+      FROM unnest($1::text[], $2::text[]) AS p(from_key, into_key)
+      JOIN ${table} o ON o.${key} = p.from_key
+      LEFT JOIN ${table} n ON n.${key} = p.into_key
+  )`;
+
+type Merge = (tx: Transaction, from: string[], into: string[]) => Promise<number>;
+
+/**
+ * Rows whose survivor is not in the corpus take its key. Two merged rows with one absent survivor:
+ * the first takes the key, and the others are merged into it by the next statement of the caller.
+ */
+async function renameToSurvivor(tx: Transaction, table: string, key: string, from: string[], into: string[]) {
+  await tx.query(
+    `UPDATE ${table} t SET ${key} = p.into_key
+       FROM (SELECT DISTINCT ON (into_key) from_key, into_key
+               FROM unnest($1::text[], $2::text[]) AS p(from_key, into_key)
+              WHERE NOT EXISTS (SELECT 1 FROM ${table} n WHERE n.${key} = into_key)
+                AND EXISTS (SELECT 1 FROM ${table} o WHERE o.${key} = from_key)
+              ORDER BY into_key, from_key) p
+      WHERE t.${key} = p.from_key`,
+    [from, into],
+  );
+}
+
+const MERGE: Record<SnapshotEntity, Merge> = {
+  async works(tx, from) {
+    // Their authors' counts change: queued for the recompute at the end of the run.
+    await tx.query(
+      `INSERT INTO author_metrics_pending (author_id)
+       SELECT DISTINCT a.author_id FROM authorships a JOIN works w ON w.id = a.work_id
+        WHERE w.work_key = ANY($1::text[]) ORDER BY 1 ${QUEUE_AUTHOR}`,
+      [from],
+    );
+    await tx.query(
+      `UPDATE sources s SET works_count = greatest(0, s.works_count - d.n)
+         FROM (SELECT source_id, count(*)::int AS n FROM works
+                WHERE work_key = ANY($1::text[]) AND source_id IS NOT NULL GROUP BY source_id) d
+        WHERE s.id = d.source_id`,
+      [from],
+    );
+    // Authorships go with them (ON DELETE CASCADE); the search index learns of it from the
+    // work_deletions log (migration 0016).
+    const deleted = await tx.query('DELETE FROM works WHERE work_key = ANY($1::text[])', [from]);
+    return deleted.rowCount;
+  },
+
+  async authors(tx, from, into) {
+    const present = await tx.query('SELECT 1 FROM authors WHERE author_key = ANY($1::text[])', [from]);
+    await renameToSurvivor(tx, 'authors', 'author_key', from, into);
+    const merged = `WITH ${pairsOf('authors', 'author_key')} SELECT old_id, new_id FROM m WHERE new_id IS NOT NULL AND old_id <> new_id`;
+    await tx.query(
+      `WITH r AS (${merged}) UPDATE authorships a SET author_id = r.new_id FROM r WHERE a.author_id = r.old_id`,
+      [from, into],
+    );
+    await tx.query(
+      `WITH r AS (${merged}) UPDATE group_authors g SET linked_author_id = r.new_id FROM r WHERE g.linked_author_id = r.old_id`,
+      [from, into],
+    );
+    await tx.query(
+      `WITH r AS (${merged}) INSERT INTO author_metrics_pending (author_id)
+       SELECT DISTINCT new_id FROM r ORDER BY 1 ${QUEUE_AUTHOR}`,
+      [from, into],
+    );
+    await tx.query(`WITH r AS (${merged}) DELETE FROM authors a USING r WHERE a.id = r.old_id`, [from, into]);
+    return present.rowCount;
+  },
+
+  async sources(tx, from, into) {
+    const present = await tx.query('SELECT 1 FROM sources WHERE source_key = ANY($1::text[])', [from]);
+    await renameToSurvivor(tx, 'sources', 'source_key', from, into);
+    const merged = `WITH ${pairsOf('sources', 'source_key')} SELECT old_id, new_id FROM m WHERE new_id IS NOT NULL AND old_id <> new_id`;
+    await tx.query(
+      `WITH r AS (${merged}) UPDATE works w SET source_id = r.new_id FROM r WHERE w.source_id = r.old_id`,
+      [from, into],
+    );
+    // An organization's journal link follows the journal (one link per organization and source).
+    await tx.query(
+      `WITH r AS (${merged})
+       UPDATE journal_links j SET source_id = r.new_id FROM r
+        WHERE j.source_id = r.old_id
+          AND NOT EXISTS (SELECT 1 FROM journal_links k WHERE k.organization_id = j.organization_id AND k.source_id = r.new_id)`,
+      [from, into],
+    );
+    await tx.query(
+      `WITH r AS (${merged})
+       UPDATE sources s SET works_count = s.works_count + o.works_count
+         FROM r JOIN sources o ON o.id = r.old_id WHERE s.id = r.new_id`,
+      [from, into],
+    );
+    await tx.query(`WITH r AS (${merged}) DELETE FROM sources s USING r WHERE s.id = r.old_id`, [from, into]);
+    return present.rowCount;
+  },
+
+  async institutions(tx, from, into) {
+    const present = await tx.query('SELECT 1 FROM institutions WHERE institution_key = ANY($1::text[])', [
+      from,
+    ]);
+    await renameToSurvivor(tx, 'institutions', 'institution_key', from, into);
+    const merged = `WITH ${pairsOf('institutions', 'institution_key')} SELECT old_id, new_id FROM m WHERE new_id IS NOT NULL AND old_id <> new_id`;
+    await tx.query(
+      `WITH r AS (${merged}) UPDATE authors a SET recent_institution_id = r.new_id FROM r WHERE a.recent_institution_id = r.old_id`,
+      [from, into],
+    );
+    // One pass over the authorships that name any merged institution (a scan of authorships per
+    // chunk: institution merges are rare and few).
+    await tx.query(
+      `WITH r AS (${merged})
+       UPDATE authorships a
+          SET institution_ids = (SELECT array_agg(coalesce(r2.new_id, x) ORDER BY ord)
+                                   FROM unnest(a.institution_ids) WITH ORDINALITY u(x, ord)
+                                   LEFT JOIN r r2 ON r2.old_id = x)
+        WHERE a.institution_ids && (SELECT coalesce(array_agg(old_id), '{}') FROM r)`,
+      [from, into],
+    );
+    await tx.query(`WITH r AS (${merged}) DELETE FROM institutions i USING r WHERE i.id = r.old_id`, [
+      from,
+      into,
+    ]);
+    return present.rowCount;
+  },
+};
