@@ -6,8 +6,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Entities the corpus keeps, in the order they are loaded: a work's links find their rows. */
-export const SNAPSHOT_ENTITIES = ['institutions', 'sources', 'authors', 'works'] as const;
+/**
+ * Entities the corpus keeps, in the order they are loaded. Works first: into an empty corpus they
+ * take the initial load (COPY, initial-load.ts), which an author row already there would rule out;
+ * each work carries its authors, sources and institutions, which their own records then complete
+ * (name variants, ORCID, publisher, country).
+ */
+export const SNAPSHOT_ENTITIES = ['works', 'authors', 'sources', 'institutions'] as const;
 export type SnapshotEntity = (typeof SNAPSHOT_ENTITIES)[number];
 
 export interface PartitionFile {

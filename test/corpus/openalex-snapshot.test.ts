@@ -100,7 +100,9 @@ describe('ingest openalex-snapshot: the layout OpenAlex publishes', () => {
       files_unlisted: [],
       record_count_mismatches: [],
     });
-    expect(first.entities.map((e) => e.entity)).toEqual(['institutions', 'sources', 'authors', 'works']);
+    expect(first.entities.map((e) => e.entity)).toEqual(['works', 'authors', 'sources', 'institutions']);
+    // Works first, into the empty corpus: the initial load.
+    expect(worksReport.files[0]!.initial_load).toBe(true);
     expect(await count('SELECT count(*) AS n FROM works')).toBe(200);
     expect(await count('SELECT count(*) AS n FROM authors WHERE articles_count > 0')).toBeGreaterThan(100);
 
