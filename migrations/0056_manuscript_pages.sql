@@ -6,6 +6,8 @@
 CREATE TABLE IF NOT EXISTS manuscript_candidates (
   manuscript_id integer PRIMARY KEY REFERENCES manuscripts(id) ON DELETE CASCADE,
   candidates jsonb NOT NULL,
+  -- How many, for the list (reading the count out of the jsonb would read every candidate).
+  candidate_count integer NOT NULL,
   concepts text[] NOT NULL DEFAULT '{}',
   ranked_at timestamptz NOT NULL DEFAULT now()
 );

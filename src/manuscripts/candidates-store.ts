@@ -21,10 +21,11 @@ export async function saveCandidates(
   concepts: readonly string[],
 ): Promise<void> {
   await db.query(
-    `INSERT INTO manuscript_candidates (manuscript_id, candidates, concepts) VALUES ($1, $2::jsonb, $3)
+    `INSERT INTO manuscript_candidates (manuscript_id, candidates, candidate_count, concepts)
+     VALUES ($1, $2::jsonb, $3, $4)
      ON CONFLICT (manuscript_id) DO UPDATE SET candidates = EXCLUDED.candidates,
-       concepts = EXCLUDED.concepts, ranked_at = now()`,
-    [manuscriptId, JSON.stringify(candidates), concepts],
+       candidate_count = EXCLUDED.candidate_count, concepts = EXCLUDED.concepts, ranked_at = now()`,
+    [manuscriptId, JSON.stringify(candidates), candidates.length, concepts],
   );
 }
 
