@@ -158,7 +158,7 @@ describe('the manuscripts list', () => {
     let url: string | null = '/dashboard/manuscripts/';
     const pages: string[] = [];
     while (url) {
-      const body = (await get(session, url)).body;
+      const body: string = (await get(session, url)).body;
       pages.push(url);
       seen.push(...[...body.matchAll(/<code>(p-\d+)<\/code>/g)].map((m) => m[1]!));
       url = /href="([^"]+)" rel="next"/.exec(body)?.[1]?.replaceAll('&amp;', '&') ?? null;
