@@ -44,18 +44,29 @@ export async function listManuscripts(
   q: ListQuery,
 ): Promise<{ items: ManuscriptListItem[]; more: boolean }> {
   const backwards = q.after !== null && q.before === null;
+  // Only the conditions in use, as plain bounds: `$n IS NULL OR m.id < $n` would hide the keyset's
+  // bound from the index scan.
+  const where = ['m.organization_id = $1'];
+  const values: unknown[] = [organizationId];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  if (q.folderId !== null) where.push(`m.folder_id = ${param(q.folderId)}`);
+  const words = titleQuery(q.search);
+  if (words !== null) {
+    where.push(
+      `(to_tsvector('simple', m.title) @@ to_tsquery('simple', ${param(words)}) OR m.origin_id = ${param(q.search.trim())})`,
+    );
+  }
+  if (q.before !== null) where.push(`m.id < ${param(q.before)}`);
+  else if (q.after !== null) where.push(`m.id > ${param(q.after)}`);
   const { rows } = await db.query<ManuscriptListItem>(
     `SELECT m.id, m.origin_id, m.title, m.folder_id, f.name AS folder, m.updated_at,
             c.candidate_count AS candidates,
             (SELECT count(*)::int FROM manuscript_marks k WHERE k.manuscript_id = m.id) AS marks
        FROM manuscripts m JOIN folders f ON f.id = m.folder_id
        LEFT JOIN manuscript_candidates c ON c.manuscript_id = m.id
-      WHERE m.organization_id = $1
-        AND ($2::int IS NULL OR m.folder_id = $2)
-        AND ($3::text IS NULL OR to_tsvector('simple', m.title) @@ to_tsquery('simple', $3) OR m.origin_id = $4)
-        AND ($5::int IS NULL OR m.id < $5) AND ($6::int IS NULL OR m.id > $6)
-      ORDER BY m.id ${backwards ? 'ASC' : 'DESC'} LIMIT $7`,
-    [organizationId, q.folderId, titleQuery(q.search), q.search.trim(), q.before, q.after, q.limit + 1],
+      WHERE ${where.join(' AND ')}
+      ORDER BY m.id ${backwards ? 'ASC' : 'DESC'} LIMIT ${param(q.limit + 1)}`,
+    values,
   );
   const more = rows.length > q.limit;
   const items = rows.slice(0, q.limit);
