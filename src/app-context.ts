@@ -8,6 +8,7 @@ import type { ParserPool } from './parsing/parser-pool.ts';
 import type { Authentication } from './http/auth.ts';
 import type { Readiness } from './system/readiness.ts';
 import type { AppMetrics } from './system/metrics.ts';
+import type { WebhookWorker } from './webhooks/delivery.ts';
 
 export interface AppContext {
   config: Config;
@@ -23,4 +24,6 @@ export interface AppContext {
   readiness: Readiness;
   /** Counters and timings served at /metrics. */
   metrics: AppMetrics;
+  /** Delivers webhook events from the outbox (docs/webhooks.md); poke() after writing one. */
+  webhooks: WebhookWorker;
 }

@@ -27,6 +27,7 @@ import { Readiness } from './system/readiness.ts';
 import { AppMetrics, registerMetricsRoute } from './system/metrics.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
 import { registerDashboard } from './dashboard/index.ts';
+import { WebhookWorker } from './webhooks/delivery.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,7 +105,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const keys = new ApiKeyVerifier(db, config.authCacheTtlMs);
   const limits = new RateLimits(config.rateLimits);
-  const services = { config, db, keys, auth: new Authentication(keys, limits), index, parser, readiness };
+  const webhooks = new WebhookWorker(db, config.webhooks, app.log);
+  if (config.webhooks.worker) webhooks.start();
+  app.addHook('onClose', async () => {
+    await webhooks.stop();
+  });
+  const services = {
+    config,
+    db,
+    keys,
+    auth: new Authentication(keys, limits),
+    index,
+    parser,
+    readiness,
+    webhooks,
+  };
   const ctx: AppContext = { ...services, metrics: new AppMetrics(services) };
   ctx.metrics.register(app);
   app.decorate('refmatch', ctx);

@@ -11,6 +11,8 @@ import { registerUserPages } from './pages/users.ts';
 import { registerCustomFieldPages } from './pages/custom-fields.ts';
 import { registerAuthorsGroupPages } from './pages/authors-groups.ts';
 import { registerFolderPages } from './pages/folders.ts';
+import { registerManuscriptPages } from './pages/manuscripts.ts';
+import { registerWebhookPages } from './pages/webhooks.ts';
 
 const STYLESHEET = readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8');
 
@@ -33,6 +35,8 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
       registerCustomFieldPages(scope, ctx);
       registerAuthorsGroupPages(scope, ctx);
       registerFolderPages(scope, ctx);
+      registerManuscriptPages(scope, ctx);
+      registerWebhookPages(scope, ctx);
     },
     { prefix: '/dashboard' },
   );

@@ -15,4 +15,6 @@ export const NAV: readonly NavEntry[] = [
   { href: '/dashboard/custom-fields/', label: 'Custom fields', action: 'read' },
   { href: '/dashboard/groups/', label: 'Authors groups', action: 'read' },
   { href: '/dashboard/folders/', label: 'Folders', action: 'read' },
+  { href: '/dashboard/manuscripts/', label: 'Manuscripts', action: 'read' },
+  { href: '/dashboard/webhooks/', label: 'Webhooks', action: 'webhooks_manage' },
 ];

@@ -39,6 +39,22 @@ export interface Config {
   indexPollMs: number;
   /** Client addresses /metrics answers (exact IPs), or 'all'; empty: nobody. */
   metricsAllow: string[] | 'all';
+  webhooks: WebhookConfig;
+}
+
+/** Delivery of webhook events (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Run the delivery worker in this process. */
+  worker: boolean;
+  /** How often the worker looks for due events, in ms. */
+  pollMs: number;
+  /** How long one delivery may take before it counts as failed, in ms. */
+  timeoutMs: number;
+  /** Delay before the first retry; each later one doubles it, up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Attempts after which an event is marked failed (it stays in the log and can be retried). */
+  maxAttempts: number;
 }
 
 /** Rate limits, counted by each process in its own memory (docs/api.md); 0 turns a limit off. */
@@ -200,5 +216,13 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     },
     indexPollMs: intVar(env, 'INDEX_POLL_MS', 1000, 100, 600_000),
     metricsAllow: addressListVar(env, 'METRICS_ALLOW', ['127.0.0.1', '::1']),
+    webhooks: {
+      worker: boolVar(env, 'WEBHOOK_WORKER', true),
+      pollMs: intVar(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
+      timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      retryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+      retryMaxMs: intVar(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
+      maxAttempts: intVar(env, 'WEBHOOK_MAX_ATTEMPTS', 25, 1, 1000),
+    },
   };
 }

@@ -2,7 +2,7 @@ import { defineCommand } from '../cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { findManuscriptId } from './manuscripts-store.ts';
-import { removeMark, setMark } from './marks.ts';
+import { changeMark } from './marks.ts';
 
 export interface MarkArgs {
   org: number;
@@ -24,14 +24,27 @@ export const mark = defineCommand({
     }
     const base = { manuscript_id: manuscriptId, origin_id: args.originId, author_id: args.author };
     if (args.unmark) {
-      await removeMark(ctx.db, manuscriptId, args.author);
+      const by = args.by?.trim().toLowerCase() || null;
+      await changeMark(ctx.db, {
+        organizationId: args.org,
+        manuscriptId,
+        authorId: args.author,
+        marked: false,
+        by,
+      });
       return { ...base, marked: false, marked_by: null };
     }
     const by = args.by?.trim().toLowerCase();
     if (!by || !EMAIL.test(by)) throw errors.validation('--by must be the email of the user who marks');
     const { rows } = await ctx.db.query('SELECT 1 FROM authors WHERE id = $1', [args.author]);
     if (rows.length === 0) throw errors.notFound(`Author ${args.author}`);
-    await setMark(ctx.db, manuscriptId, args.author, by);
+    await changeMark(ctx.db, {
+      organizationId: args.org,
+      manuscriptId,
+      authorId: args.author,
+      marked: true,
+      by,
+    });
     return { ...base, marked: true, marked_by: by };
   },
 });

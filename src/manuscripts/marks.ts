@@ -1,6 +1,8 @@
 // Candidates marked as referees of a manuscript. Marks hang off the manuscript id, which a re-upload
 // of the same origin_id keeps, so they survive re-uploads.
-import type { Queryable } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+import { enqueueEvent } from '../webhooks/store.ts';
 
 export interface Mark {
   author_id: number;
@@ -35,4 +37,47 @@ export async function removeMark(db: Queryable, manuscriptId: number, authorId: 
     [manuscriptId, authorId],
   );
   return rowCount > 0;
+}
+
+export interface MarkChange {
+  organizationId: number;
+  manuscriptId: number;
+  authorId: number;
+  /** true: mark as referee; false: unmark. */
+  marked: boolean;
+  /** Email of the user who marks (required to mark) or unmarks (null when unknown, e.g. the CLI). */
+  by: string | null;
+}
+
+/**
+ * Marks or unmarks a candidate and writes the `mark_as_proposal_referee` webhook event in the same
+ * transaction (docs/webhooks.md): the event exists if and only if the change committed.
+ * Returns false when there was nothing to unmark (no event then).
+ */
+export async function changeMark(db: Database, change: MarkChange): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ origin_id: string; folder: string }>(
+      `SELECT m.origin_id, f.name AS folder FROM manuscripts m JOIN folders f ON f.id = m.folder_id
+        WHERE m.id = $1 AND m.organization_id = $2`,
+      [change.manuscriptId, change.organizationId],
+    );
+    const manuscript = rows[0];
+    if (!manuscript) throw errors.notFound('Manuscript');
+    if (change.marked) {
+      if (!change.by) throw errors.validation('A mark needs the email of the user who marks');
+      await setMark(tx, change.manuscriptId, change.authorId, change.by);
+    } else if (!(await removeMark(tx, change.manuscriptId, change.authorId))) {
+      return false;
+    }
+    await enqueueEvent(tx, change.organizationId, 'mark_as_proposal_referee', {
+      manuscript_id: change.manuscriptId,
+      origin_id: manuscript.origin_id,
+      folder: manuscript.folder,
+      author_id: change.authorId,
+      marked: change.marked,
+      marked_by: change.marked ? change.by : null,
+      changed_by: change.by,
+    });
+    return true;
+  });
 }

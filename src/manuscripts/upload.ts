@@ -14,6 +14,8 @@ import type {
 } from '../referee-finder/types.ts';
 import { ensureFolder, folderGroupsSettings } from '../folders/folders.ts';
 import { sniffSourceFormat } from './file-type.ts';
+import { enqueueEvent } from '../webhooks/store.ts';
+import { clearCandidates, saveCandidates } from './candidates-store.ts';
 import { marksOf } from './marks.ts';
 import { mergeMetadata } from './merge.ts';
 import {
@@ -141,11 +143,14 @@ export async function uploadManuscript(
   }
 
   const { manuscriptId, folderId } = await storeManuscript(db, organization, form, merged, source, warnings);
+  deps.ctx.webhooks.poke();
   const groups = await folderGroupsSettings(db, organization.id, folderId);
 
   let candidates: Candidate[] | null = null;
   let concepts = 0;
-  if (!form.excludeCandidates && organization.features.includes('referee_finder')) {
+  if (form.excludeCandidates || !organization.features.includes('referee_finder')) {
+    await clearCandidates(db, manuscriptId);
+  } else {
     const result = await deps.findCandidates(
       deps.ctx,
       {
@@ -170,6 +175,12 @@ export async function uploadManuscript(
     );
     concepts = result.concepts.length;
     await recordExtractedConcepts(db, manuscriptId, concepts);
+    await saveCandidates(
+      db,
+      manuscriptId,
+      result.candidates.map((c) => ({ ...c, conflicts: result.conflicts.get(c.author_id) ?? [] })),
+      result.concepts,
+    );
     const marks = await marksOf(
       db,
       manuscriptId,
@@ -224,6 +235,12 @@ async function storeManuscript(
       authors: merged.authors,
       source,
       warnings,
+    });
+    await enqueueEvent(tx, organization.id, 'proposal_uploaded', {
+      manuscript_id: manuscriptId,
+      origin_id: form.originId,
+      folder: form.folder,
+      title: merged.title,
     });
     return { manuscriptId, folderId };
   });

@@ -1,8 +1,7 @@
 // What the finder reads about candidates once they are ranked: one query per kind of data for all
 // of them, never one per candidate.
 import type { Queryable } from '../infra/db/index.ts';
-import { matchableTitle, normalizeDoi, normalizeOrcid } from '../corpus/ids.ts';
-import type { ManuscriptReference } from './types.ts';
+import { normalizeOrcid } from '../corpus/ids.ts';
 
 export interface CandidateRow {
   id: number;
@@ -112,67 +111,6 @@ export async function sameOrcidAuthors(
   );
   for (const r of rows) same.set(r.id, [...new Set([r.id, ...r.same])]);
   return same;
-}
-
-export async function coauthorsOf(
-  db: Queryable,
-  manuscriptAuthorIds: readonly number[],
-  candidateIds: readonly number[],
-): Promise<Set<number>> {
-  if (!manuscriptAuthorIds.length || !candidateIds.length) return new Set();
-  const { rows } = await db.query<{ author_id: number }>(
-    `SELECT DISTINCT b.author_id FROM authorships a JOIN authorships b ON b.work_id = a.work_id
-     WHERE a.author_id = ANY($1::int[]) AND b.author_id = ANY($2::int[])`,
-    [manuscriptAuthorIds, candidateIds],
-  );
-  return new Set(rows.map((r) => r.author_id));
-}
-
-export async function withRetractions(db: Queryable, candidateIds: readonly number[]): Promise<Set<number>> {
-  if (!candidateIds.length) return new Set();
-  const { rows } = await db.query<{ author_id: number }>(
-    `SELECT DISTINCT s.author_id FROM authorships s JOIN works w ON w.id = s.work_id
-     WHERE s.author_id = ANY($1::int[]) AND w.is_retracted`,
-    [candidateIds],
-  );
-  return new Set(rows.map((r) => r.author_id));
-}
-
-/** The works of those DOIs ($1) or titles ($2, folded by title_key). */
-export const CITED_WORK_IDS = `
-  SELECT id FROM works
-   WHERE doi = ANY($1::text[]) OR title_key(title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($2::text[]) AS t))`;
-
-/**
- * Candidates who wrote a work the manuscript cites: by DOI or by title. A reference with a DOI is
- * matched by its title too: the corpus often holds the work without a DOI, or under another one
- * (preprint and published version), and a missed citation is a missed conflict. Titles compare by
- * `title_key` (migration 0034: case, punctuation and spacing aside), folded in the database.
- */
-export async function referencedAuthors(
-  db: Queryable,
-  references: readonly ManuscriptReference[],
-  candidateIds: readonly number[],
-): Promise<Set<number>> {
-  const dois: string[] = [];
-  const titles: string[] = [];
-  for (const ref of references) {
-    const doi = normalizeDoi(ref.doi);
-    if (doi) dois.push(doi);
-    const title = matchableTitle(ref.title);
-    if (title) titles.push(title);
-  }
-  if ((!dois.length && !titles.length) || !candidateIds.length) return new Set();
-  // Two steps: the planner cannot tell how many works a list of titles finds (a handful), so one
-  // join read every authorship of the ~200 candidates (16k rows, ~8 ms at 42k works); with the
-  // works' ids in hand it reads just their authorships.
-  const cited = await db.query<{ id: number }>(CITED_WORK_IDS, [dois, titles]);
-  if (!cited.rows.length) return new Set();
-  const { rows } = await db.query<{ author_id: number }>(
-    'SELECT DISTINCT author_id FROM authorships WHERE work_id = ANY($1::int[]) AND author_id = ANY($2::int[])',
-    [cited.rows.map((r) => r.id), candidateIds],
-  );
-  return new Set(rows.map((r) => r.author_id));
 }
 
 export async function workSummaries(

@@ -1,7 +1,7 @@
 // Conflicts of interest declared by the organization (spec 2.3 `external_coi`): imported from CSV,
-// checked per candidate at ranking time.
+// matched to candidates by the conflict policy (conflict-policy.ts; read in conflict-facts.ts).
 import { parse } from 'csv-parse/sync';
-import type { Database, Queryable } from '../infra/db/index.ts';
+import type { Database } from '../infra/db/index.ts';
 import { normalizeOrcid } from '../corpus/ids.ts';
 
 export interface CoiRow {
@@ -74,46 +74,4 @@ export async function importCoi(
     );
     return { inserted: done[0]?.n ?? 0 };
   });
-}
-
-export interface CoiSubject {
-  authorId: number;
-  /** Every corpus id of the person (same ORCID), authorId included: a flag on any of them counts. */
-  sameAs?: readonly number[];
-  /** The corpus's ORCID and those the organization's own group records give the person. */
-  orcids: readonly string[];
-  emails: string[];
-}
-
-/** The candidates the organization flagged for this manuscript (or for every manuscript). */
-export async function flaggedAuthors(
-  db: Queryable,
-  organizationId: number,
-  originId: string,
-  subjects: readonly CoiSubject[],
-): Promise<Set<number>> {
-  if (!subjects.length) return new Set();
-  const { rows } = await db.query<{ author_id: number | null; orcid: string | null; email: string | null }>(
-    `SELECT author_id, orcid, email FROM external_coi
-     WHERE organization_id = $1 AND (origin_id IS NULL OR origin_id = $2)
-       AND (author_id = ANY($3::int[]) OR orcid = ANY($4::text[]) OR email = ANY($5::text[]))`,
-    [
-      organizationId,
-      originId,
-      subjects.flatMap((s) => s.sameAs ?? [s.authorId]),
-      subjects.flatMap((s) => s.orcids),
-      subjects.flatMap((s) => s.emails.map((e) => e.toLowerCase())),
-    ],
-  );
-  const flagged = new Set<number>();
-  for (const s of subjects) {
-    const hit = rows.some(
-      (r) =>
-        (r.author_id !== null && (s.sameAs ?? [s.authorId]).includes(r.author_id)) ||
-        (r.orcid !== null && s.orcids.includes(r.orcid)) ||
-        (r.email !== null && s.emails.some((e) => e.toLowerCase() === r.email)),
-    );
-    if (hit) flagged.add(s.authorId);
-  }
-  return flagged;
 }

@@ -2,7 +2,6 @@
 // the ones the upload's filters and the organization's settings allow, flags conflicts of interest,
 // and explains each candidate by shared concepts and matching works.
 import type { AppContext } from '../app-context.ts';
-import { affiliationCore, affiliationCoresMatch } from '../corpus/affiliations.ts';
 import { authorUrl, workUrl } from '../corpus/author-summary.ts';
 import { academicAge } from '../corpus/metrics.ts';
 import { nameParts } from '../corpus/names.ts';
@@ -10,19 +9,16 @@ import { errors } from '../infra/errors.ts';
 import type { Queryable } from '../infra/db/index.ts';
 import {
   candidateRows,
-  coauthorsOf,
   groupMembers,
-  groupRecordIds,
-  referencedAuthors,
   sameOrcidAuthors,
-  withRetractions,
   workSummaries,
   type CandidateRow,
   type GroupMembership,
 } from './candidate-data.ts';
 import { manuscriptConcepts, sharedConcepts } from './concepts.ts';
 import { dbAuthorships } from './db-authorships.ts';
-import { flaggedAuthors } from './external-coi.ts';
+import { gatherConflictFacts } from './conflict-facts.ts';
+import { conflictFlags, conflictPolicy, type Conflict } from './conflict-policy.ts';
 import { buildQuery } from './query.ts';
 import { rankAuthors, type RankedAuthor, type RankingParams } from './rank-authors.ts';
 import type { RankingIndex } from './ranking-index.ts';
@@ -122,57 +118,28 @@ export async function findCandidatesWith(
     return row !== undefined && passesFilters(row, options.filters, now);
   });
   const ids = pool.map((a) => a.authorId);
-  // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
-  const sameAs = await sameOrcidAuthors(db, ids);
-  const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
-    groupRecordIds(db, orgId, personIds),
-    coauthorsOf(db, manuscriptIds, personIds),
-    withRetractions(db, personIds),
-    referencedAuthors(db, manuscript.references, personIds),
-  ]);
-  const ofPerson = (found: Set<number>) =>
-    new Set(ids.filter((id) => sameAs.get(id)!.some((x) => found.has(x))));
-  const coauth = ofPerson(coauthIds);
-  const retracted = ofPerson(retractedIds);
-  const referenced = ofPerson(referencedIds);
-  const emailsOf = (id: number) => [...(rows.get(id)?.emails ?? []), ...(fromGroups.get(id)?.emails ?? [])];
-  const flagged = await flaggedAuthors(
+  const { facts, flags, manuscriptFacts, contactEmail } = await gatherConflictFacts(
     db,
-    orgId,
-    manuscript.originId,
-    pool.map((a) => ({
-      authorId: a.authorId,
-      sameAs: sameAs.get(a.authorId)!,
-      // The organization's records are linked to one id of a person; they speak for all of them.
-      orcids: [
-        rows.get(a.authorId)!.orcid ?? [],
-        ...sameAs.get(a.authorId)!.map((x) => fromGroups.get(x)?.orcids ?? []),
-      ].flat(),
-      emails: [
-        rows.get(a.authorId)!.emails,
-        ...sameAs.get(a.authorId)!.map((x) => fromGroups.get(x)?.emails ?? []),
-      ].flat(),
-    })),
+    manuscript,
+    manuscriptIds,
+    ids,
+    rows,
   );
-  const manuscriptRows = await candidateRows(db, manuscriptIds);
-  const affConflict = affiliationConflicts(manuscript, [...manuscriptRows.values()]);
+  const policy = conflictPolicy(manuscriptFacts, flags);
 
+  const evidence = new Map<number, Conflict[]>();
   const kept: Array<{ author: RankedAuthor; row: CandidateRow; conflicts: Conflicts; email: string | null }> =
     [];
   for (const author of pool) {
     if (kept.length >= options.maxCandidates) break;
     const row = rows.get(author.authorId)!;
-    const email = emailsOf(author.authorId)[0] ?? null;
-    const conflicts: Conflicts = {
-      coauth_conflicts: { exists: coauth.has(author.authorId) },
-      aff_conflicts: { exists: affConflict(row) },
-      retracted_articles: { exists: retracted.has(author.authorId) },
-      referenced_articles: { exists: referenced.has(author.authorId) },
-      external_coi: { exists: flagged.has(author.authorId) },
-    };
-    if (!options.includeConflicts && Object.values(conflicts).some((c) => c.exists)) continue;
+    const person = facts.get(author.authorId)!;
+    const email = contactEmail.get(author.authorId) ?? null;
+    const found = policy(person);
+    const conflicts = conflictFlags(found);
+    if (!options.includeConflicts && found.length > 0) continue;
     if (!options.includeWithoutEmail && !email) continue;
+    evidence.set(author.authorId, found);
     kept.push({ author, row, conflicts, email });
   }
 
@@ -200,47 +167,10 @@ export async function findCandidatesWith(
       groupIds.length > 0,
     ),
   );
-  return { candidates, concepts: concepts.map((c) => c.label) };
+  return { candidates, concepts: concepts.map((c) => c.label), conflicts: evidence };
 }
 
-type Conflicts = Pick<
-  RankedCandidate,
-  'coauth_conflicts' | 'aff_conflicts' | 'retracted_articles' | 'referenced_articles' | 'external_coi'
->;
-
-/**
- * Same institution as any manuscript author: by institution id where both sides know one, else by
- * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts).
- */
-function affiliationConflicts(
-  manuscript: ManuscriptForRanking,
-  manuscriptAuthors: CandidateRow[],
-): (row: CandidateRow) => boolean {
-  const institutionIds = new Set(
-    manuscriptAuthors.map((r) => r.recent_institution_id).filter((id): id is number => id !== null),
-  );
-  // Normalized once: normalizing both names on each comparison (20 authors of a parsed PDF against
-  // every candidate in the pool) cost ~28 ms of CPU per upload.
-  const cores = [
-    ...new Set(
-      [
-        ...manuscript.authors.map((a) => a.affiliation),
-        ...manuscriptAuthors.flatMap((r) => [r.recent_affiliation, r.institution_name]),
-      ]
-        .filter((n): n is string => !!n && n.trim() !== '')
-        .map(affiliationCore),
-    ),
-  ].filter(Boolean);
-  return (row) => {
-    if (row.recent_institution_id !== null && institutionIds.has(row.recent_institution_id)) return true;
-    if (cores.length === 0) return false;
-    const own = [row.recent_affiliation, row.institution_name].filter((n): n is string => !!n);
-    return own.some((a) => {
-      const core = affiliationCore(a);
-      return cores.some((b) => affiliationCoresMatch(core, b));
-    });
-  };
-}
+type Conflicts = ReturnType<typeof conflictFlags>;
 
 function toCandidate(
   baseUrl: string,

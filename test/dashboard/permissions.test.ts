@@ -9,6 +9,7 @@ import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { createUser } from '../../src/users/users.ts';
+import { enqueueEvent, saveWebhook } from '../../src/webhooks/store.ts';
 import type { DashboardRouteInfo } from '../../src/dashboard/framework.ts';
 
 let t: TestApp;
@@ -43,7 +44,28 @@ async function makeRows(orgId: number): Promise<Rows> {
     `INSERT INTO sources (source_key, title) VALUES ($1, 'Journal of Tests') RETURNING id`,
     [`S-${orgId}`],
   );
+  const manuscript = await t.db.query<{ id: number }>(
+    `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, title, abstract)
+     VALUES ($1, 'ms-perm', $2, '{"title": "Ada Lovelace notes", "abstract": "", "authors": []}', 0,
+       'Ada Lovelace notes', '') RETURNING id`,
+    [orgId, folder],
+  );
+  const author = await t.db.query<{ id: number }>(
+    `INSERT INTO authors (author_key, display_name) VALUES ($1, 'Grace Hopper') RETURNING id`,
+    [`test:perm-${orgId}`],
+  );
+  await saveWebhook(t.db, orgId, { url: 'http://127.0.0.1:9/hook', secret: null, enabled: false });
+  await t.db.query('UPDATE webhooks SET enabled = true WHERE organization_id = $1', [orgId]);
+  await enqueueEvent(t.db, orgId, 'proposal_uploaded', { origin_id: 'ms-perm', title: 'Ada Lovelace notes' });
+  await t.db.query('UPDATE webhooks SET enabled = false WHERE organization_id = $1', [orgId]);
+  const delivery = await t.db.query<{ id: number }>(
+    'SELECT id::int AS id FROM webhook_outbox WHERE organization_id = $1',
+    [orgId],
+  );
   return {
+    manuscriptId: String(manuscript.rows[0]!.id),
+    authorId: String(author.rows[0]!.id),
+    deliveryId: String(delivery.rows[0]!.id),
     groupId: String(group.group_id),
     clientId: 'r1',
     fieldId: field.api_id,
@@ -93,13 +115,19 @@ async function call(session: InjectSession, route: DashboardRouteInfo, url: stri
 }
 
 describe('the permission table is enforced on every dashboard route', () => {
-  it('covers the pages of part A at least', () => {
+  it('covers the pages of part A and the manuscripts and webhooks pages at least', () => {
     const urls = new Set(routes().map((r) => r.url));
     for (const url of [
       '/dashboard/settings/',
       '/dashboard/api-keys/',
       '/dashboard/users/',
       '/dashboard/custom-fields/',
+      '/dashboard/manuscripts/',
+      '/dashboard/manuscripts/:manuscriptId/',
+      '/dashboard/manuscripts/:manuscriptId/candidates/:authorId/mark/',
+      '/dashboard/manuscripts/:manuscriptId/candidates/:authorId/unmark/',
+      '/dashboard/webhooks/',
+      '/dashboard/webhooks/deliveries/:deliveryId/retry/',
     ]) {
       expect(urls.has(url)).toBe(true);
     }
@@ -132,6 +160,9 @@ async function snapshotOf(orgId: number): Promise<string> {
     `SELECT source_id, folder_id FROM journal_links WHERE organization_id = $1 ORDER BY 1`,
     `SELECT id, email, role, disabled_at FROM users WHERE organization_id = $1 ORDER BY 1`,
     `SELECT id, revoked_at FROM api_keys WHERE organization_id = $1 ORDER BY 1`,
+    `SELECT k.author_id, k.marked_by FROM manuscript_marks k JOIN manuscripts m ON m.id = k.manuscript_id WHERE m.organization_id = $1 ORDER BY 1`,
+    `SELECT url, secret, enabled FROM webhooks WHERE organization_id = $1`,
+    `SELECT id, status, next_attempt_at FROM webhook_outbox WHERE organization_id = $1 ORDER BY 1`,
   ];
   const parts = [];
   for (const sql of tables) parts.push((await t.db.query(sql, [orgId])).rows);
@@ -147,6 +178,9 @@ const MISSING: Rows = {
   userId: '2147480003',
   keyId: '2147480004',
   sourceId: '2147480005',
+  manuscriptId: '2147480006',
+  authorId: '2147480007',
+  deliveryId: '2147480008',
 };
 
 describe('a user of one organization sees nothing of another', () => {

@@ -1,0 +1,620 @@
+// Manuscripts (read; marking: editor): the organization's uploads listed by folder and searched by
+// title, and a manuscript's page: what was supplied and what was parsed, the candidates of its last
+// upload (every field of spec 2.3, sortable and filterable) with each conflict's evidence from the
+// conflict policy, marking and unmarking as referee (manuscripts/marks.ts, the store the upload
+// reads `marked_by` from), and the recommended journals (journals/cache.ts over journals/recommend.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { authorUrl, workUrl } from '../../corpus/author-summary.ts';
+import { errors } from '../../infra/errors.ts';
+import { listFolders } from '../../folders/folders.ts';
+import { journalsForManuscript } from '../../journals/cache.ts';
+import { loadCandidates, type StoredCandidate } from '../../manuscripts/candidates-store.ts';
+import { listManuscripts, requireManuscript, type ManuscriptDetail } from '../../manuscripts/list.ts';
+import { changeMark, marksOf } from '../../manuscripts/marks.ts';
+import { requireOrganization } from '../../organizations/organizations.ts';
+import { CONFLICT_KINDS, type Conflict, type ConflictKind } from '../../referee-finder/conflict-policy.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage, sessionOf } from '../framework.ts';
+import { dashboardPath, html, type Html } from '../html.ts';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const PAGE_SIZE = 50;
+
+const ListQuery = Type.Object({
+  folder: Type.Optional(Type.String({ maxLength: 12 })),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  before: Type.Optional(Id),
+  after: Type.Optional(Id),
+});
+
+const SORTS = {
+  score: { label: 'Score', numeric: true },
+  hIndex: { label: 'h-index', numeric: true },
+  citationsCount: { label: 'Citations', numeric: true },
+  articlesCount: { label: 'Articles', numeric: true },
+  name: { label: 'Name', numeric: false },
+} as const;
+type SortKey = keyof typeof SORTS;
+
+const PageQuery = Type.Object({
+  sort: Type.Optional(Type.Union(Object.keys(SORTS).map((k) => Type.Literal(k)))),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  find: Type.Optional(Type.String({ maxLength: 200 })),
+  conflicts: Type.Optional(
+    Type.Union([
+      Type.Literal('all'),
+      Type.Literal('none'),
+      Type.Literal('any'),
+      ...CONFLICT_KINDS.map((k) => Type.Literal(k)),
+    ]),
+  ),
+  marked: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('yes'), Type.Literal('no')])),
+});
+type PageFilters = {
+  sort?: SortKey;
+  order?: 'asc' | 'desc';
+  find?: string;
+  conflicts?: 'all' | 'none' | 'any' | ConflictKind;
+  marked?: 'all' | 'yes' | 'no';
+};
+
+const MarkParams = Type.Object({ manuscriptId: Id, authorId: Id });
+const CsrfOnly = Type.Object({ _csrf: Type.String() });
+
+export const CONFLICT_LABELS: Record<ConflictKind, string> = {
+  coauth_conflicts: 'Co-authorship',
+  aff_conflicts: 'Shared affiliation',
+  retracted_articles: 'Retracted work',
+  referenced_articles: 'Cited in the manuscript',
+  external_coi: "Organization's flag",
+};
+
+const dateTime = (d: Date) => new Date(d).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+
+export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/manuscripts/',
+    action: 'read',
+    schema: { querystring: ListQuery },
+    handler: async (request, reply) => {
+      const query = request.query as { folder?: string; q?: string; before?: number; after?: number };
+      const organizationId = orgOf(request);
+      const folderId = /^\d{1,10}$/.test(query.folder ?? '') ? Number(query.folder) : null;
+      const search = query.q ?? '';
+      const [folders, page] = await Promise.all([
+        listFolders(ctx.db, organizationId),
+        listManuscripts(ctx.db, organizationId, {
+          folderId,
+          search,
+          before: query.before ?? null,
+          after: query.after ?? null,
+          limit: PAGE_SIZE,
+        }),
+      ]);
+      const keep = new URLSearchParams();
+      if (folderId !== null) keep.set('folder', String(folderId));
+      if (search) keep.set('q', search);
+      const link = (extra: Record<string, number>) => {
+        const params = new URLSearchParams(keep);
+        for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
+        return `/dashboard/manuscripts/?${params.toString()}`;
+      };
+      const first = page.items[0];
+      const last = page.items[page.items.length - 1];
+      const backwards = query.after !== undefined && query.before === undefined;
+      const hasNewer =
+        first !== undefined &&
+        (backwards ? page.more : query.before !== undefined || query.after !== undefined);
+      const hasOlder = last !== undefined && (backwards ? true : page.more);
+      return renderPage(ctx, request, reply, {
+        title: 'Manuscripts',
+        body: html`<form method="get" action="/dashboard/manuscripts/" class="row" role="search">
+            <div>
+              <label for="q">Search titles or an origin id</label>
+              <input id="q" name="q" type="search" value="${search}" />
+            </div>
+            <div>
+              <label for="folder">Folder</label>
+              <select id="folder" name="folder">
+                <option value="">All folders</option>
+                ${folders.map(
+                  (f) =>
+                    html`<option value="${f.id}" ${f.id === folderId ? html`selected` : null}>
+                      ${f.name}
+                    </option>`,
+                )}
+              </select>
+            </div>
+            <button type="submit">Search</button>
+          </form>
+          <table>
+            <caption>
+              ${search ? html`Manuscripts matching “${search}”` : 'Manuscripts, newest first'}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Origin id</th>
+                <th scope="col">Folder</th>
+                <th scope="col">Candidates</th>
+                <th scope="col">Marked referees</th>
+                <th scope="col">Last upload</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                page.items.length === 0
+                  ? html`<tr>
+                      <td colspan="6" class="muted">
+                        ${search || folderId !== null ? 'No manuscript matches.' : 'No manuscripts yet: uploads appear here.'}
+                      </td>
+                    </tr>`
+                  : page.items.map(
+                      (m) =>
+                        html`<tr>
+                          <td>
+                            <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
+                          </td>
+                          <td><code>${m.origin_id}</code></td>
+                          <td>${m.folder}</td>
+                          <td>${m.candidates ?? '—'}</td>
+                          <td>${m.marks}</td>
+                          <td>${dateTime(m.updated_at)}</td>
+                        </tr>`,
+                    )
+              }
+            </tbody>
+          </table>
+          <nav class="pager" aria-label="Pages of manuscripts">
+            ${hasNewer ? html`<a href="${link({ after: first.id })}" rel="prev">Newer</a>` : null}
+            ${hasOlder ? html`<a href="${link({ before: last.id })}" rel="next">Older</a>` : null}
+          </nav>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/manuscripts/:manuscriptId/',
+    action: 'read',
+    schema: { params: Type.Object({ manuscriptId: Id }), querystring: PageQuery },
+    handler: async (request, reply) => {
+      const { manuscriptId } = request.params as { manuscriptId: number };
+      const filters = request.query as PageFilters;
+      const organizationId = orgOf(request);
+      const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
+      const [org, stored] = await Promise.all([
+        requireOrganization(ctx.db, organizationId),
+        loadCandidates(ctx.db, manuscriptId),
+      ]);
+      const candidates = stored?.candidates ?? [];
+      const marks = await marksOf(
+        ctx.db,
+        manuscriptId,
+        candidates.map((c) => c.author_id),
+      );
+      const journals = org.features.includes('recommend_journals')
+        ? await journalsForManuscript(ctx, organizationId, {
+            id: manuscript.id,
+            originId: manuscript.origin_id,
+          })
+        : null;
+      return renderPage(ctx, request, reply, {
+        title: manuscript.title || `Manuscript ${manuscript.origin_id}`,
+        body: html`${summary(manuscript)} ${metadata(manuscript)}
+          <h2 id="candidates">Candidates</h2>
+          ${
+            stored
+              ? html`<p class="hint">
+                    Ranked at the last upload (${dateTime(stored.rankedAt)}); key concepts:
+                    ${stored.concepts.join(', ') || 'none'}.
+                  </p>
+                  ${candidateFilters(request, manuscriptId, filters)}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters)}`
+              : html`<p class="muted">
+                  No candidates: the last upload asked for none, or the organization's plan has no referee
+                  finder.
+                </p>`
+          }
+          <h2 id="journals">Recommended journals</h2>
+          ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
+      });
+    },
+  });
+
+  for (const marked of [true, false]) {
+    dashboardRoute(scope, {
+      method: 'POST',
+      url: `/manuscripts/:manuscriptId/candidates/:authorId/${marked ? 'mark' : 'unmark'}/`,
+      action: 'candidates_mark',
+      schema: { params: MarkParams, body: CsrfOnly },
+      back: (request) =>
+        dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId),
+      handler: async (request, reply) => {
+        const { manuscriptId, authorId } = request.params as { manuscriptId: number; authorId: number };
+        const organizationId = orgOf(request);
+        await requireManuscript(ctx.db, organizationId, manuscriptId);
+        const { rows } = await ctx.db.query<{ display_name: string }>(
+          'SELECT display_name FROM authors WHERE id = $1',
+          [authorId],
+        );
+        if (!rows[0]) throw errors.notFound('Author');
+        const by = sessionOf(request).user.email.toLowerCase();
+        await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
+        ctx.webhooks.poke();
+        return redirectTo(ctx, request, reply, `${dashboardPath('manuscripts', manuscriptId)}#candidates`, {
+          kind: 'ok',
+          message: marked
+            ? `${rows[0].display_name} is marked as referee.`
+            : `${rows[0].display_name} is no longer marked as referee.`,
+        });
+      },
+    });
+  }
+}
+
+function summary(m: ManuscriptDetail): Html {
+  return html`<dl>
+    <dt>Origin id</dt>
+    <dd><code>${m.origin_id}</code> (manuscript ${m.id})</dd>
+    <dt>Folder</dt>
+    <dd><a href="${dashboardPath('folders', m.folder_id)}">${m.folder}</a></dd>
+    <dt>Uploaded</dt>
+    <dd>first ${dateTime(m.created_at)}, last ${dateTime(m.updated_at)}</dd>
+    <dt>Source file</dt>
+    <dd>
+      ${
+        m.source_file || m.source_format
+          ? html`${m.source_file ?? '(unnamed)'} (${m.source_format?.toUpperCase() ?? 'unknown format'}):
+            ${m.parse_error ? html`not parsed: ${m.parse_error}` : html`${m.parsed_text_len} characters, ${m.parsed_references} references read`}`
+          : 'none sent'
+      }
+    </dd>
+    ${
+      m.warnings.length
+        ? html`<dt>Warnings</dt>
+            <dd>
+              <ul>
+                ${m.warnings.map((w) => html`<li>${w}</li>`)}
+              </ul>
+            </dd>`
+        : null
+    }
+  </dl>`;
+}
+
+function authorList(authors: ReadonlyArray<{ name: string; detail: string[] }>): Html {
+  if (!authors.length) return html`<span class="muted">none</span>`;
+  return html`<ol>
+    ${authors.map((a) => html`<li>${a.name}${a.detail.length ? html` <span class="muted">(${a.detail.join('; ')})</span>` : null}</li>`)}
+  </ol>`;
+}
+
+function metadata(m: ManuscriptDetail): Html {
+  const supplied = m.supplied;
+  const parsed = m.parsed;
+  const none = html`<span class="muted">—</span>`;
+  const row = (label: string, s: Html | string | null, p: Html | string | null, used: Html | string) =>
+    html`<tr>
+      <th scope="row">${label}</th>
+      <td>${s || none}</td>
+      <td>${p || none}</td>
+      <td>${used || none}</td>
+    </tr>`;
+  return html`<table>
+    <caption>
+      What was supplied, what was parsed from the file, and what was used
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Field</th>
+        <th scope="col">Supplied</th>
+        <th scope="col">Parsed</th>
+        <th scope="col">Used</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${row('Title', supplied.title, parsed?.title ?? null, m.title)}
+      ${row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract)}
+      ${row('Keywords', null, parsed?.keywords.join(', ') ?? null, m.keywords.join(', '))}
+      ${row(
+        'Authors',
+        authorList(
+          supplied.authors.map((a) => ({
+            name: a.name,
+            detail: [a.email, a.orcid, a.affiliation].filter((x): x is string => !!x),
+          })),
+        ),
+        parsed
+          ? authorList(
+              parsed.authors.map((a) => ({
+                name: a.name,
+                detail: [...a.emails, a.orcid, ...a.affiliations].filter((x): x is string => !!x),
+              })),
+            )
+          : null,
+        authorList(
+          m.authors.map((a) => ({
+            name: a.name,
+            detail: [a.email, a.orcid, a.affiliation].filter((x): x is string => !!x),
+          })),
+        ),
+      )}
+    </tbody>
+  </table>`;
+}
+
+function candidateFilters(request: FastifyRequest, manuscriptId: number, f: PageFilters): Html {
+  const option = (value: string, label: string, current: string | undefined) =>
+    html`<option value="${value}" ${value === (current ?? 'all') ? html`selected` : null}>${label}</option>`;
+  void request;
+  return html`<form
+    method="get"
+    action="${dashboardPath('manuscripts', manuscriptId)}#candidates"
+    class="row"
+  >
+    <div>
+      <label for="find">Name, email or affiliation</label>
+      <input id="find" name="find" type="search" value="${f.find ?? ''}" />
+    </div>
+    <div>
+      <label for="conflicts">Conflicts</label>
+      <select id="conflicts" name="conflicts">
+        ${option('all', 'All candidates', f.conflicts)} ${option('none', 'Without conflicts', f.conflicts)}
+        ${option('any', 'With any conflict', f.conflicts)}
+        ${CONFLICT_KINDS.map((k) => option(k, `With: ${CONFLICT_LABELS[k]}`, f.conflicts))}
+      </select>
+    </div>
+    <div>
+      <label for="marked">Marked as referee</label>
+      <select id="marked" name="marked">
+        ${option('all', 'All', f.marked)} ${option('yes', 'Marked', f.marked)}
+        ${option('no', 'Not marked', f.marked)}
+      </select>
+    </div>
+    ${f.sort ? html`<input type="hidden" name="sort" value="${f.sort}" />` : null}
+    ${f.order ? html`<input type="hidden" name="order" value="${f.order}" />` : null}
+    <button type="submit">Filter</button>
+  </form>`;
+}
+
+/** Candidates kept by the page's filters, in its order (score, highest first, by default). */
+export function filterCandidates(
+  candidates: readonly StoredCandidate[],
+  marks: Map<number, string>,
+  f: PageFilters,
+): StoredCandidate[] {
+  const needle = f.find?.trim().toLowerCase() ?? '';
+  const kept = candidates.filter((c) => {
+    if (
+      needle &&
+      ![c.name, c.email ?? '', c.affiliation ?? ''].some((s) => s.toLowerCase().includes(needle))
+    ) {
+      return false;
+    }
+    const kinds = new Set(c.conflicts.map((x) => x.kind));
+    if (f.conflicts === 'none' && kinds.size > 0) return false;
+    if (f.conflicts === 'any' && kinds.size === 0) return false;
+    if (
+      f.conflicts &&
+      CONFLICT_KINDS.includes(f.conflicts as ConflictKind) &&
+      !kinds.has(f.conflicts as ConflictKind)
+    ) {
+      return false;
+    }
+    if (f.marked === 'yes' && !marks.has(c.author_id)) return false;
+    if (f.marked === 'no' && marks.has(c.author_id)) return false;
+    return true;
+  });
+  const sort = f.sort ?? 'score';
+  const dir = (f.order ?? (SORTS[sort].numeric ? 'desc' : 'asc')) === 'asc' ? 1 : -1;
+  return kept.sort((a, b) => {
+    const d =
+      sort === 'name'
+        ? a.last_name.localeCompare(b.last_name) || a.name.localeCompare(b.name)
+        : a[sort] - b[sort];
+    return d * dir || b.score - a.score || a.author_id - b.author_id;
+  });
+}
+
+function candidateTable(
+  ctx: AppContext,
+  request: FastifyRequest,
+  manuscriptId: number,
+  all: readonly StoredCandidate[],
+  marks: Map<number, string>,
+  f: PageFilters,
+): Html {
+  const shown = filterCandidates(all, marks, f);
+  const base = ctx.config.publicBaseUrl;
+  const canMark = mayDo(request, 'candidates_mark');
+  const sort = f.sort ?? 'score';
+  const header = (key: SortKey) => {
+    const current = sort === key;
+    const defaultDir = SORTS[key].numeric ? 'desc' : 'asc';
+    const dir = current ? (f.order ?? defaultDir) : defaultDir;
+    const next = current ? (dir === 'asc' ? 'desc' : 'asc') : defaultDir;
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries({ find: f.find, conflicts: f.conflicts, marked: f.marked })) {
+      if (v) params.set(k, v);
+    }
+    params.set('sort', key);
+    params.set('order', next);
+    return html`<th
+      scope="col"
+      ${current ? html`aria-sort="${dir === 'asc' ? 'ascending' : 'descending'}"` : null}
+    >
+      <a href="${dashboardPath('manuscripts', manuscriptId)}?${params.toString()}#candidates"
+        >${SORTS[key].label}<span class="visually-hidden"
+          >, sort ${next === 'asc' ? 'ascending' : 'descending'}</span
+        ></a
+      >
+    </th>`;
+  };
+  return html`<table class="candidates">
+    <caption>
+      ${shown.length} of ${all.length} candidates
+    </caption>
+    <thead>
+      <tr>
+        ${header('name')} ${header('score')} ${header('hIndex')} ${header('citationsCount')}
+        ${header('articlesCount')}
+        <th scope="col">Relevant concepts and articles</th>
+        <th scope="col">Authors groups</th>
+        <th scope="col">Conflicts</th>
+        <th scope="col">Referee</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${shown.map((c) => {
+        const markedBy = marks.get(c.author_id) ?? null;
+        return html`<tr id="candidate-${c.author_id}">
+          <td>
+            <a href="${c.url}">${c.name}</a>
+            <div class="hint">
+              ${[c.first_name, c.middle_name, c.last_name, c.suffix].filter(Boolean).join(' · ')} · author
+              ${c.author_id}
+            </div>
+            <div>
+              ${c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : html`<span class="muted">no email</span>`}
+            </div>
+            ${c.orcid ? html`<div>ORCID <code>${c.orcid}</code></div>` : null}
+            ${c.affiliation ? html`<div>${c.affiliation}</div>` : null}
+          </td>
+          <td>${c.score.toFixed(3)}</td>
+          <td>${c.hIndex}</td>
+          <td>${c.citationsCount}</td>
+          <td>${c.articlesCount}</td>
+          <td>
+            ${c.relevant_concepts.length ? html`<div>${c.relevant_concepts.join(', ')}</div>` : null}
+            ${
+              c.relevant_articles.length
+                ? html`<ul>
+                    ${c.relevant_articles.map(
+                      (a) => html`<li><a href="${a.url}">${a.title}</a> (${a.year || 'year unknown'})</li>`,
+                    )}
+                  </ul>`
+                : null
+            }
+          </td>
+          <td>
+            ${
+              c.authors_groups.length
+                ? c.authors_groups.map(
+                    (g) =>
+                      html`<div>
+                        <a href="${dashboardPath('groups', g.group_id)}">group ${g.group_id}</a
+                        >${g.client_id ? html` (${g.client_id})` : null}
+                      </div>`,
+                  )
+                : html`<span class="muted">—</span>`
+            }
+          </td>
+          <td>${conflictList(base, c.conflicts)}</td>
+          <td>
+            ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
+            ${
+              canMark
+                ? html`<form
+                    method="post"
+                    action="${dashboardPath('manuscripts', manuscriptId, 'candidates', c.author_id, markedBy ? 'unmark' : 'mark')}"
+                    class="inline"
+                  >
+                    ${csrfField(request)}
+                    <button type="submit" class="${markedBy ? 'secondary' : ''}">
+                      ${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
+                        ${c.name}</span
+                      >
+                    </button>
+                  </form>`
+                : null
+            }
+          </td>
+        </tr>`;
+      })}
+    </tbody>
+  </table>`;
+}
+
+function workLink(base: string, w: { id: number; title: string; year: number | null }): Html {
+  return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
+}
+
+/** Each conflict and the evidence the policy gave for it. */
+export function conflictList(base: string, conflicts: readonly Conflict[]): Html {
+  if (!conflicts.length) return html`<span class="muted">None found</span>`;
+  return html`<ul class="conflicts">
+    ${conflicts.map((c) => {
+      const label = html`<strong>${CONFLICT_LABELS[c.kind]}</strong>: `;
+      switch (c.kind) {
+        case 'coauth_conflicts':
+          return html`<li>
+            ${label}co-wrote ${workLink(base, c.evidence.work)} with
+            <a href="${authorUrl(base, c.evidence.manuscript_author_id)}">the manuscript's author</a>
+          </li>`;
+        case 'aff_conflicts':
+          return html`<li>
+            ${label}“${c.evidence.candidate_affiliation}” and the manuscript author's
+            “${c.evidence.manuscript_affiliation}”
+            (${c.evidence.by === 'institution' ? 'same institution' : 'same organization name'})
+          </li>`;
+        case 'retracted_articles':
+          return html`<li>${label}${workLink(base, c.evidence.work)} is retracted</li>`;
+        case 'referenced_articles':
+          return html`<li>
+            ${label}wrote ${workLink(base, c.evidence.work)}, cited as “${c.evidence.reference}”
+          </li>`;
+        case 'external_coi':
+          return html`<li>
+            ${label}flagged ${c.evidence.origin_id === null ? 'for every manuscript' : 'for this manuscript'}
+            by
+            ${c.evidence.matched === 'author_id' ? 'author id' : c.evidence.matched === 'orcid' ? 'ORCID' : 'email'}
+            <code>${c.evidence.value}</code>
+          </li>`;
+      }
+    })}
+  </ul>`;
+}
+
+function journalTable(
+  journals: ReadonlyArray<{
+    id: number;
+    title: string;
+    score: number;
+    publisher_name: string | null;
+    folder_name: string | null;
+    relevant_articles: Array<{ id: number; title: string; year: number }>;
+  }>,
+): Html {
+  if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
+  return html`<table>
+    <caption>
+      Journals that fit the manuscript, best first
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Journal</th>
+        <th scope="col">Score</th>
+        <th scope="col">Linked folder</th>
+        <th scope="col">Relevant articles</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${journals.map(
+        (j) =>
+          html`<tr>
+            <td>${j.title}${j.publisher_name ? html`<div class="hint">${j.publisher_name}</div>` : null}</td>
+            <td>${j.score.toFixed(3)}</td>
+            <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
+            <td>
+              <ul>
+                ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${a.title} (${a.year || 'year unknown'})</li>`)}
+              </ul>
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}

@@ -1,0 +1,218 @@
+// Webhooks (integrations admin): the organization's endpoint and signing secret, and the delivery log
+// with each event's status, attempts and last error, and a button to send one again
+// (docs/webhooks.md).
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import {
+  findWebhook,
+  listDeliveries,
+  retryDelivery,
+  rotateSecret,
+  saveWebhook,
+} from '../../webhooks/store.ts';
+import { csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { checked, text, type FormBody } from '../form-values.ts';
+import { dashboardPath, html } from '../html.ts';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const LOG_PAGE = 50;
+const PAGE = '/dashboard/webhooks/';
+
+const SaveBody = Type.Object({
+  _csrf: Type.String(),
+  url: Type.String({ maxLength: 2100 }),
+  secret: Type.Optional(Type.String({ maxLength: 300 })),
+  enabled: Type.Optional(Type.String()),
+});
+const CsrfOnly = Type.Object({ _csrf: Type.String() });
+
+const dateTime = (d: Date | null) =>
+  d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') + ' UTC' : '—';
+
+export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/webhooks/',
+    action: 'webhooks_manage',
+    schema: { querystring: Type.Object({ before: Type.Optional(Id) }) },
+    handler: async (request, reply) => {
+      const organizationId = orgOf(request);
+      const { before } = request.query as { before?: number };
+      const [hook, log] = await Promise.all([
+        findWebhook(ctx.db, organizationId),
+        listDeliveries(ctx.db, organizationId, LOG_PAGE + 1, before ?? null),
+      ]);
+      const rows = log.slice(0, LOG_PAGE);
+      const last = rows[rows.length - 1];
+      return renderPage(ctx, request, reply, {
+        title: 'Webhooks',
+        body: html`<p>
+            refmatch POSTs a signed JSON event to this URL when a candidate is marked or unmarked as referee
+            (<code>mark_as_proposal_referee</code>) and when a manuscript is uploaded
+            (<code>proposal_uploaded</code>). Each body is signed with the secret: the
+            <code>X-Refmatch-Signature</code> header is <code>sha256=</code> and the hex HMAC-SHA256 of the
+            body. A delivery that fails is tried again, waiting longer each time.
+          </p>
+          <form method="post" action="${PAGE}" class="stack">
+            ${csrfField(request)}
+            <label for="url">Endpoint URL</label>
+            <input id="url" name="url" type="text" inputmode="url" required value="${hook?.url ?? ''}" />
+            <label for="secret">Signing secret</label>
+            <input
+              id="secret"
+              name="secret"
+              type="text"
+              autocomplete="off"
+              aria-describedby="secret-hint"
+              value=""
+            />
+            <p id="secret-hint" class="hint">
+              16 to 200 characters. Leave empty to keep the current one (or, for a new webhook, to have one
+              generated).
+            </p>
+            <label class="check"
+              ><input type="checkbox" name="enabled" ${!hook || hook.enabled ? html`checked` : null} /> Send
+              events</label
+            >
+            <button type="submit">Save webhook</button>
+          </form>
+          ${
+            hook
+              ? html`<h2>Signing secret</h2>
+                  <p class="secret">${hook.secret}</p>
+                  <form method="post" action="${PAGE}secret/">
+                    ${csrfField(request)}
+                    <button type="submit" class="secondary">Generate a new secret</button>
+                  </form>`
+              : null
+          }
+          <h2>Deliveries</h2>
+          <table>
+            <caption>
+              Events, newest first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Event</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                rows.length === 0
+                  ? html`<tr>
+                      <td colspan="7" class="muted">No events yet.</td>
+                    </tr>`
+                  : rows.map(
+                      (d) =>
+                        html`<tr>
+                          <td>${d.order}</td>
+                          <td>
+                            <code>${d.event}</code>
+                            <div class="hint">
+                              ${String(d.data.origin_id ?? '')}${
+                                d.event === 'mark_as_proposal_referee'
+                                  ? ` · author ${String(d.data.author_id)} ${d.data.marked ? 'marked' : 'unmarked'}`
+                                  : ''
+                              }
+                            </div>
+                          </td>
+                          <td>${dateTime(d.created_at)}</td>
+                          <td>
+                            ${d.status}${
+                              d.status === 'delivered'
+                                ? html`<div class="hint">${dateTime(d.delivered_at)}</div>`
+                                : d.status === 'pending' && d.attempts > 0
+                                  ? html`<div class="hint">next try ${dateTime(d.next_attempt_at)}</div>`
+                                  : null
+                            }
+                          </td>
+                          <td>${d.attempts}</td>
+                          <td>
+                            ${d.last_status !== null ? html`HTTP ${d.last_status}` : null}
+                            ${d.last_error ? html`<div>${d.last_error}</div>` : null}
+                            ${d.last_status === null && !d.last_error ? '—' : null}
+                          </td>
+                          <td>
+                            <form method="post" action="${PAGE}deliveries/${d.id}/retry/" class="inline">
+                              ${csrfField(request)}
+                              <button type="submit" class="secondary">
+                                ${d.status === 'delivered' ? 'Send again' : 'Retry now'}<span
+                                  class="visually-hidden"
+                                >
+                                  event ${d.order}</span
+                                >
+                              </button>
+                            </form>
+                          </td>
+                        </tr>`,
+                    )
+              }
+            </tbody>
+          </table>
+          ${
+            log.length > LOG_PAGE && last
+              ? html`<nav class="pager" aria-label="Pages of deliveries">
+                  <a href="${PAGE}?before=${last.id}" rel="next">Older</a>
+                </nav>`
+              : null
+          }`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/webhooks/',
+    action: 'webhooks_manage',
+    schema: { body: SaveBody },
+    back: () => PAGE,
+    handler: async (request, reply) => {
+      const body = request.body as FormBody;
+      await saveWebhook(ctx.db, orgOf(request), {
+        url: text(body, 'url'),
+        secret: text(body, 'secret') || null,
+        enabled: checked(body, 'enabled'),
+      });
+      return redirectTo(ctx, request, reply, PAGE, { kind: 'ok', message: 'Webhook saved.' });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/webhooks/secret/',
+    action: 'webhooks_manage',
+    schema: { body: CsrfOnly },
+    back: () => PAGE,
+    handler: async (request, reply) => {
+      await rotateSecret(ctx.db, orgOf(request));
+      return redirectTo(ctx, request, reply, PAGE, {
+        kind: 'ok',
+        message: 'A new secret signs every event from now on; give it to the receiver.',
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/webhooks/deliveries/:deliveryId/retry/',
+    action: 'webhooks_manage',
+    schema: { params: Type.Object({ deliveryId: Id }), body: CsrfOnly },
+    back: () => PAGE,
+    handler: async (request, reply) => {
+      const { deliveryId } = request.params as { deliveryId: number };
+      await retryDelivery(ctx.db, orgOf(request), deliveryId);
+      ctx.webhooks.poke();
+      return redirectTo(ctx, request, reply, dashboardPath('webhooks'), {
+        kind: 'ok',
+        message: 'The event is due again; it is sent within seconds.',
+      });
+    },
+  });
+}

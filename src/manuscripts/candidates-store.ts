@@ -1,0 +1,44 @@
+// The candidates of a manuscript's last upload, kept for the dashboard's manuscript page (migration
+// 0056): ranked once at upload, shown on every view without ranking again. Each carries the
+// conflicts the policy found with their evidence (referee-finder/conflict-policy.ts). Marks are not
+// kept here: manuscript_marks is their one store, read when the page is shown.
+import type { Queryable } from '../infra/db/index.ts';
+import type { Conflict } from '../referee-finder/conflict-policy.ts';
+import type { RankedCandidate } from '../referee-finder/types.ts';
+
+export type StoredCandidate = RankedCandidate & { conflicts: Conflict[] };
+
+export interface StoredCandidates {
+  candidates: StoredCandidate[];
+  concepts: string[];
+  rankedAt: Date;
+}
+
+export async function saveCandidates(
+  db: Queryable,
+  manuscriptId: number,
+  candidates: readonly StoredCandidate[],
+  concepts: readonly string[],
+): Promise<void> {
+  await db.query(
+    `INSERT INTO manuscript_candidates (manuscript_id, candidates, candidate_count, concepts)
+     VALUES ($1, $2::jsonb, $3, $4)
+     ON CONFLICT (manuscript_id) DO UPDATE SET candidates = EXCLUDED.candidates,
+       candidate_count = EXCLUDED.candidate_count, concepts = EXCLUDED.concepts, ranked_at = now()`,
+    [manuscriptId, JSON.stringify(candidates), candidates.length, concepts],
+  );
+}
+
+/** An upload that asked for no candidates (or whose plan has none) leaves none to show. */
+export async function clearCandidates(db: Queryable, manuscriptId: number): Promise<void> {
+  await db.query('DELETE FROM manuscript_candidates WHERE manuscript_id = $1', [manuscriptId]);
+}
+
+export async function loadCandidates(db: Queryable, manuscriptId: number): Promise<StoredCandidates | null> {
+  const { rows } = await db.query<{ candidates: StoredCandidate[]; concepts: string[]; ranked_at: Date }>(
+    'SELECT candidates, concepts, ranked_at FROM manuscript_candidates WHERE manuscript_id = $1',
+    [manuscriptId],
+  );
+  const row = rows[0];
+  return row ? { candidates: row.candidates, concepts: row.concepts, rankedAt: row.ranked_at } : null;
+}

@@ -1,0 +1,196 @@
+// Conflicts of interest: ONE pure policy (docs/conflicts.md). Facts about the manuscript's authors and
+// about a candidate in, every conflict with its evidence out. No database here: the facts are gathered
+// by conflict-facts.ts; the upload's flags (spec 2.3, `{exists}`) and the dashboard's evidence are both
+// read from what this returns.
+import { affiliationCore, affiliationCoresMatch } from '../corpus/affiliations.ts';
+
+export const CONFLICT_KINDS = [
+  'coauth_conflicts',
+  'aff_conflicts',
+  'retracted_articles',
+  'referenced_articles',
+  'external_coi',
+] as const;
+export type ConflictKind = (typeof CONFLICT_KINDS)[number];
+
+export interface WorkRef {
+  id: number;
+  title: string;
+  year: number | null;
+}
+
+export type Conflict =
+  | {
+      kind: 'coauth_conflicts';
+      /** The shared work, and which of the manuscript's authors (corpus id) wrote it with the candidate. */
+      evidence: { work: WorkRef; manuscript_author_id: number };
+    }
+  | {
+      kind: 'aff_conflicts';
+      /** The candidate's affiliation and the manuscript author's one it matches (same institution id or name). */
+      evidence: { candidate_affiliation: string; manuscript_affiliation: string; by: 'institution' | 'name' };
+    }
+  | { kind: 'retracted_articles'; evidence: { work: WorkRef } }
+  | {
+      kind: 'referenced_articles';
+      /** The candidate's work and the manuscript's reference that cites it (its raw text or title). */
+      evidence: { work: WorkRef; reference: string };
+    }
+  | {
+      kind: 'external_coi';
+      /** The organization's flag: for this manuscript (origin_id) or all (null), and what it names. */
+      evidence: { origin_id: string | null; matched: 'author_id' | 'orcid' | 'email'; value: string };
+    };
+
+/** The manuscript's side, as conflict-facts.ts reads it. */
+export interface ManuscriptFacts {
+  /** Affiliations given with the manuscript's authors (form or parsed file). */
+  statedAffiliations: ReadonlyArray<string | null>;
+  /** The manuscript's authors found in the corpus (every id of each person). */
+  corpusAuthors: ReadonlyArray<{
+    institutionId: number | null;
+    institutionName: string | null;
+    recentAffiliation: string | null;
+  }>;
+}
+
+/** A candidate's side: every fact is the person's, found through any of their ids. */
+export interface CandidateFacts {
+  institutionId: number | null;
+  institutionName: string | null;
+  recentAffiliation: string | null;
+  /** Every corpus id of the person (same ORCID). */
+  ids: readonly number[];
+  /** The corpus's ORCID and those the organization's group records give the person (normalized). */
+  orcids: readonly string[];
+  emails: readonly string[];
+  coauthoredWorks: ReadonlyArray<{ work: WorkRef; manuscriptAuthorId: number }>;
+  retractedWorks: readonly WorkRef[];
+  citedWorks: ReadonlyArray<{ work: WorkRef; reference: string }>;
+}
+
+/** A row the organization imported (`refmatch coi import`), already scoped to this manuscript or all. */
+export interface OrganizationFlag {
+  originId: string | null;
+  authorId: number | null;
+  orcid: string | null;
+  email: string | null;
+}
+
+interface Affiliation {
+  name: string;
+  core: string;
+}
+
+/**
+ * The policy for one manuscript. Normalizes the manuscript side once: normalizing both names on each
+ * comparison (20 authors of a parsed PDF against every candidate of the pool) cost ~28 ms per upload.
+ */
+export function conflictPolicy(
+  manuscript: ManuscriptFacts,
+  flags: readonly OrganizationFlag[],
+): (candidate: CandidateFacts) => Conflict[] {
+  const institutions = new Map<number, string>();
+  for (const a of manuscript.corpusAuthors) {
+    if (a.institutionId !== null && !institutions.has(a.institutionId)) {
+      institutions.set(
+        a.institutionId,
+        a.institutionName ?? a.recentAffiliation ?? `institution ${a.institutionId}`,
+      );
+    }
+  }
+  const seen = new Set<string>();
+  const affiliations: Affiliation[] = [];
+  for (const name of [
+    ...manuscript.statedAffiliations,
+    ...manuscript.corpusAuthors.flatMap((a) => [a.recentAffiliation, a.institutionName]),
+  ]) {
+    if (!name || name.trim() === '' || seen.has(name)) continue;
+    seen.add(name);
+    const core = affiliationCore(name);
+    if (core) affiliations.push({ name, core });
+  }
+
+  return (c) => {
+    const out: Conflict[] = [];
+    for (const w of c.coauthoredWorks) {
+      out.push({
+        kind: 'coauth_conflicts',
+        evidence: { work: w.work, manuscript_author_id: w.manuscriptAuthorId },
+      });
+    }
+    const aff = affiliationConflict(c, institutions, affiliations);
+    if (aff) out.push(aff);
+    for (const work of c.retractedWorks) out.push({ kind: 'retracted_articles', evidence: { work } });
+    for (const w of c.citedWorks) {
+      out.push({ kind: 'referenced_articles', evidence: { work: w.work, reference: w.reference } });
+    }
+    for (const flag of flags) {
+      const matched = flagMatch(flag, c);
+      if (matched) out.push({ kind: 'external_coi', evidence: { origin_id: flag.originId, ...matched } });
+    }
+    return out;
+  };
+}
+
+/**
+ * Same institution as any manuscript author: by institution id where both sides know one, else by
+ * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts).
+ */
+function affiliationConflict(
+  c: CandidateFacts,
+  institutions: Map<number, string>,
+  affiliations: readonly Affiliation[],
+): Conflict | null {
+  const own = c.recentAffiliation ?? c.institutionName;
+  if (c.institutionId !== null && institutions.has(c.institutionId)) {
+    return {
+      kind: 'aff_conflicts',
+      evidence: {
+        candidate_affiliation: own ?? institutions.get(c.institutionId)!,
+        manuscript_affiliation: institutions.get(c.institutionId)!,
+        by: 'institution',
+      },
+    };
+  }
+  if (affiliations.length === 0) return null;
+  for (const name of [c.recentAffiliation, c.institutionName]) {
+    if (!name) continue;
+    const core = affiliationCore(name);
+    const hit = affiliations.find((a) => affiliationCoresMatch(core, a.core));
+    if (hit) {
+      return {
+        kind: 'aff_conflicts',
+        evidence: { candidate_affiliation: name, manuscript_affiliation: hit.name, by: 'name' },
+      };
+    }
+  }
+  return null;
+}
+
+function flagMatch(
+  flag: OrganizationFlag,
+  c: CandidateFacts,
+): { matched: 'author_id' | 'orcid' | 'email'; value: string } | null {
+  if (flag.authorId !== null && c.ids.includes(flag.authorId)) {
+    return { matched: 'author_id', value: String(flag.authorId) };
+  }
+  if (flag.orcid !== null && c.orcids.includes(flag.orcid)) return { matched: 'orcid', value: flag.orcid };
+  if (flag.email !== null) {
+    const email = flag.email.toLowerCase();
+    if (c.emails.some((e) => e.toLowerCase() === email)) return { matched: 'email', value: flag.email };
+  }
+  return null;
+}
+
+/** The five flags of spec 2.3, each `{exists}`: what the upload answers. */
+export function conflictFlags(conflicts: readonly Conflict[]): Record<ConflictKind, { exists: boolean }> {
+  const kinds = new Set(conflicts.map((c) => c.kind));
+  return {
+    coauth_conflicts: { exists: kinds.has('coauth_conflicts') },
+    aff_conflicts: { exists: kinds.has('aff_conflicts') },
+    retracted_articles: { exists: kinds.has('retracted_articles') },
+    referenced_articles: { exists: kinds.has('referenced_articles') },
+    external_coi: { exists: kinds.has('external_coi') },
+  };
+}

@@ -1,0 +1,156 @@
+// Delivery of webhook events (docs/webhooks.md): a worker in each serving process polls the outbox,
+// claims due events with a lease, POSTs each as JSON signed with the organization's secret, and
+// records the outcome: delivered on a 2xx, otherwise retried later with exponential backoff. At least
+// once: a process that dies mid-delivery leaves a lease that runs out, and the event is sent again.
+import { createHmac } from 'node:crypto';
+import type { Database } from '../infra/db/index.ts';
+import type { WebhookConfig } from '../infra/config.ts';
+import { claimDueEvents, recordDelivered, recordFailure, type OutboxEvent } from './store.ts';
+
+export const SIGNATURE_HEADER = 'x-refmatch-signature';
+const BATCH = 20;
+// A lease outlives the request's own timeout, so a slow receiver is never sent the event twice at once.
+const LEASE_MARGIN_MS = 5_000;
+
+/** `sha256=` and the hex HMAC-SHA256 of the exact body bytes under the secret. */
+export function signBody(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/** The JSON body of an event: the same bytes on every attempt. */
+export function eventBody(
+  e: Pick<OutboxEvent, 'id' | 'event' | 'order' | 'organization_id' | 'created_at' | 'data'>,
+): string {
+  return JSON.stringify({
+    id: e.id,
+    event: e.event,
+    order: e.order,
+    organization_id: e.organization_id,
+    occurred_at: new Date(e.created_at).toISOString(),
+    data: e.data,
+  });
+}
+
+/** Delay before the next attempt after `attempts` failed ones; null when no attempt is left. */
+export function retryDelayMs(config: WebhookConfig, attempts: number): number | null {
+  if (attempts >= config.maxAttempts) return null;
+  return Math.min(config.retryMaxMs, config.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+export interface DeliveryLog {
+  warn(obj: object, msg: string): void;
+}
+
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private again = false;
+  // Aborts the requests in flight when the process stops: their leases run out and they are sent again.
+  private aborter = new AbortController();
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: WebhookConfig,
+    private readonly log: DeliveryLog,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.aborter = new AbortController();
+    this.schedule(0);
+  }
+
+  /** Look now (an event was just written) rather than at the next poll. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.aborter.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.tick().finally(() => {
+        this.running = null;
+        const again = this.again;
+        this.again = false;
+        this.schedule(again ? 0 : this.config.pollMs);
+      });
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Claims and sends one batch after another until nothing is due. */
+  async tick(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const events = await claimDueEvents(this.db, BATCH, this.config.timeoutMs + LEASE_MARGIN_MS);
+        if (events.length === 0) return;
+        // In `order` within an organization, organizations side by side.
+        const byOrg = new Map<number, OutboxEvent[]>();
+        for (const e of events) byOrg.set(e.organization_id, [...(byOrg.get(e.organization_id) ?? []), e]);
+        await Promise.all(
+          [...byOrg.values()].map(async (list) => {
+            for (const e of list) await this.deliver(e);
+          }),
+        );
+      }
+    } catch (error) {
+      if (!this.stopped) this.log.warn({ err: error }, 'webhook delivery round failed');
+    }
+  }
+
+  private async deliver(e: OutboxEvent): Promise<void> {
+    const body = eventBody(e);
+    let status: number | null = null;
+    let error: string;
+    try {
+      const res = await fetch(e.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'refmatch-webhooks',
+          'x-refmatch-event': e.event,
+          'x-refmatch-delivery': String(e.id),
+          [SIGNATURE_HEADER]: signBody(e.secret, body),
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(this.config.timeoutMs), this.aborter.signal]),
+      });
+      status = res.status;
+      // The answer's body is not needed; reading it frees the connection.
+      await res.arrayBuffer().catch(() => undefined);
+      if (status >= 200 && status < 300) {
+        await recordDelivered(this.db, e.id, status);
+        return;
+      }
+      error = `The receiver answered HTTP ${status}`;
+    } catch (err) {
+      if (this.stopped) return;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      error =
+        (err as Error).name === 'TimeoutError'
+          ? `No answer within ${this.config.timeoutMs} ms`
+          : `Could not reach the receiver: ${cause?.code ?? cause?.message ?? (err as Error).message}`;
+    }
+    const retryInMs = retryDelayMs(this.config, e.attempts);
+    await recordFailure(this.db, e.id, { status, error, retryInMs });
+    this.log.warn({ delivery: e.id, event: e.event, status, error, retryInMs }, 'webhook delivery failed');
+  }
+}

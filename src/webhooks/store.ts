@@ -1,0 +1,191 @@
+// SQL of webhooks (docs/webhooks.md): the organization's endpoint, the outbox events are written to in
+// the transaction of what they report, and the worker's claims and outcomes.
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../infra/db/index.ts';
+import { errors } from '../infra/errors.ts';
+
+export const WEBHOOK_EVENTS = ['mark_as_proposal_referee', 'proposal_uploaded'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface Webhook {
+  organization_id: number;
+  url: string;
+  secret: string;
+  enabled: boolean;
+}
+
+export async function findWebhook(db: Queryable, organizationId: number): Promise<Webhook | null> {
+  const { rows } = await db.query<Webhook>(
+    'SELECT organization_id, url, secret, enabled FROM webhooks WHERE organization_id = $1',
+    [organizationId],
+  );
+  return rows[0] ?? null;
+}
+
+/** A URL a webhook may be sent to: http or https, with a host. */
+export function checkWebhookUrl(value: string): string {
+  const url = value.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw errors.validation('The URL is not a valid URL (e.g. https://example.org/refmatch-events)');
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol) || !parsed.hostname) {
+    throw errors.validation('The URL must start with https:// (or http://)');
+  }
+  if (url.length > 2000) throw errors.validation('The URL is longer than 2,000 characters');
+  return url;
+}
+
+export function generateSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64url')}`;
+}
+
+export async function saveWebhook(
+  db: Queryable,
+  organizationId: number,
+  input: { url: string; secret: string | null; enabled: boolean },
+): Promise<Webhook> {
+  const url = checkWebhookUrl(input.url);
+  const secret = input.secret?.trim() || null;
+  if (secret !== null && (secret.length < 16 || secret.length > 200)) {
+    throw errors.validation('The secret must be 16 to 200 characters long (or left empty to keep it)');
+  }
+  const { rows } = await db.query<Webhook>(
+    `INSERT INTO webhooks (organization_id, url, secret, enabled) VALUES ($1, $2, coalesce($3, $4), $5)
+     ON CONFLICT (organization_id) DO UPDATE SET url = EXCLUDED.url,
+       secret = coalesce($3, webhooks.secret), enabled = EXCLUDED.enabled, updated_at = now()
+     RETURNING organization_id, url, secret, enabled`,
+    [organizationId, url, secret, generateSecret(), input.enabled],
+  );
+  return rows[0]!;
+}
+
+export async function rotateSecret(db: Queryable, organizationId: number): Promise<void> {
+  const { rowCount } = await db.query(
+    'UPDATE webhooks SET secret = $2, updated_at = now() WHERE organization_id = $1',
+    [organizationId, generateSecret()],
+  );
+  if (rowCount === 0) throw errors.notFound('Webhook');
+}
+
+/**
+ * Writes an event to the outbox with the organization's next `order`, when it has an enabled
+ * webhook; call it with the transaction that writes what the event reports. The row lock on the
+ * webhook row makes `order` increase in commit order.
+ */
+export async function enqueueEvent(
+  tx: Queryable,
+  organizationId: number,
+  event: WebhookEvent,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await tx.query(
+    `WITH w AS (
+       UPDATE webhooks SET last_order = last_order + 1 WHERE organization_id = $1 AND enabled
+       RETURNING organization_id, last_order)
+     INSERT INTO webhook_outbox (organization_id, "order", event, data)
+     SELECT organization_id, last_order, $2, $3::jsonb FROM w`,
+    [organizationId, event, JSON.stringify(data)],
+  );
+}
+
+export interface OutboxEvent {
+  id: number;
+  organization_id: number;
+  order: number;
+  event: WebhookEvent;
+  data: Record<string, unknown>;
+  created_at: Date;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+/**
+ * Claims up to `limit` due events with a lease (FOR UPDATE SKIP LOCKED: two workers never take one
+ * event) in a single statement, so no transaction stays open while the receiver answers.
+ */
+export async function claimDueEvents(db: Queryable, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
+  const { rows } = await db.query<OutboxEvent>(
+    `WITH due AS (
+       SELECT o.id FROM webhook_outbox o JOIN webhooks w ON w.organization_id = o.organization_id AND w.enabled
+        WHERE o.status = 'pending' AND o.next_attempt_at <= now()
+          AND (o.locked_until IS NULL OR o.locked_until < now())
+        ORDER BY o.next_attempt_at, o.id
+        LIMIT $1 FOR UPDATE OF o SKIP LOCKED)
+     UPDATE webhook_outbox o SET locked_until = now() + make_interval(secs => $2::float8 / 1000),
+       attempts = o.attempts + 1
+       FROM due, webhooks w
+      WHERE o.id = due.id AND w.organization_id = o.organization_id
+     RETURNING o.id::int AS id, o.organization_id, o."order"::int AS "order", o.event, o.data, o.created_at,
+       o.attempts, w.url, w.secret`,
+    [limit, leaseMs],
+  );
+  return rows.sort((a, b) => a.organization_id - b.organization_id || a.order - b.order);
+}
+
+export async function recordDelivered(db: Queryable, id: number, status: number): Promise<void> {
+  await db.query(
+    `UPDATE webhook_outbox SET status = 'delivered', delivered_at = now(), last_status = $2,
+       last_error = NULL, locked_until = NULL WHERE id = $1`,
+    [id, status],
+  );
+}
+
+export async function recordFailure(
+  db: Queryable,
+  id: number,
+  outcome: { status: number | null; error: string; retryInMs: number | null },
+): Promise<void> {
+  await db.query(
+    `UPDATE webhook_outbox SET last_status = $2, last_error = $3, locked_until = NULL,
+       status = CASE WHEN $4::float8 IS NULL THEN 'failed' ELSE 'pending' END,
+       next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
+                              ELSE now() + make_interval(secs => $4::float8 / 1000) END
+     WHERE id = $1`,
+    [id, outcome.status, outcome.error.slice(0, 1000), outcome.retryInMs],
+  );
+}
+
+export interface DeliveryRow {
+  id: number;
+  order: number;
+  event: WebhookEvent;
+  data: Record<string, unknown>;
+  created_at: Date;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
+/** The organization's delivery log, newest first, by keyset (ids below `before`). */
+export async function listDeliveries(
+  db: Queryable,
+  organizationId: number,
+  limit: number,
+  before: number | null,
+): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT id::int AS id, "order"::int AS "order", event, data, created_at, status, attempts, next_attempt_at,
+            last_status, last_error, delivered_at
+       FROM webhook_outbox WHERE organization_id = $1 AND ($2::bigint IS NULL OR id < $2)
+      ORDER BY id DESC LIMIT $3`,
+    [organizationId, before, limit],
+  );
+  return rows;
+}
+
+/** Makes a delivered or failed event due again now (the log's retry button). */
+export async function retryDelivery(db: Queryable, organizationId: number, id: number): Promise<void> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_outbox SET status = 'pending', next_attempt_at = now(), locked_until = NULL
+      WHERE organization_id = $1 AND id = $2`,
+    [organizationId, id],
+  );
+  if (rowCount === 0) throw errors.notFound('Delivery');
+}

@@ -1,0 +1,187 @@
+// The manuscript flow in Chromium: an integrations admin sets the webhook on its page; an editor
+// opens a manuscript, reads a conflict's evidence, marks a candidate; the next upload's `marked_by`
+// shows it over the API and the webhook receiver (a real HTTP server on loopback) gets the event.
+// A viewer sees no marking button; axe checks every new page.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrg, type TestOrg } from '../helpers/app.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startListeningApp,
+  type ListeningApp,
+} from '../helpers/browser.ts';
+import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
+import type { Role } from '../../src/users/roles.ts';
+
+let browser: Browser;
+let t: ListeningApp;
+let org: TestOrg;
+let receiver: Receiver;
+let ids: Awaited<ReturnType<typeof buildCorpus>>;
+const ADA_ORCID = '0000-0002-9079-593X';
+const SHARED = 'Graph neural networks for molecules, written by Ada and Cole';
+
+beforeAll(async () => {
+  [browser, t, receiver] = await Promise.all([
+    launchBrowser(),
+    startListeningApp({
+      webhooks: {
+        worker: true,
+        pollMs: 200,
+        timeoutMs: 5_000,
+        retryBaseMs: 200,
+        retryMaxMs: 2_000,
+        maxAttempts: 50,
+      },
+    }),
+    startReceiver(),
+  ]);
+  ids = await buildCorpus(t.db, [
+    {
+      authors: [{ name: 'Ada Expert', orcid: ADA_ORCID }, { name: 'Cole Coauthor' }],
+      title: SHARED,
+      year: 2021,
+    },
+    { authors: [{ name: 'Nell Neutral' }] },
+    { authors: [{ name: 'Nell Neutral' }] },
+    { authors: [{ name: 'Cole Coauthor' }] },
+  ]);
+  await t.app.refmatch.index.refresh();
+  org = await createTestOrg(t);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await receiver?.close();
+});
+
+async function as(role: Role, orgId = org.id): Promise<Page> {
+  const user = await createTestUser(t.db, orgId, role);
+  const page = await (await browser.newContext()).newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  expect(new URL(page.url()).pathname).toBe('/dashboard/');
+  return page;
+}
+
+async function go(page: Page, path: string): Promise<void> {
+  await page.goto(`${t.url}${path}`);
+  await expectAccessible(page);
+}
+
+async function uploadMs(originId: string) {
+  const fields = baseFields({
+    origin_id: originId,
+    title: 'Message passing graph neural networks for molecular property prediction',
+    abstract: TOPIC,
+    author1_name: 'Ada Expert',
+    author1_orcid: ADA_ORCID,
+  });
+  delete fields.exclude_candidates;
+  const res = await upload(t.app, { apiKey: org.apiKey, fields });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as {
+    manuscript_id: number;
+    candidates: Array<{ author_id: number; marked: boolean; marked_by: string | null }>;
+  };
+}
+
+describe('the manuscript flow', () => {
+  it('admin sets the webhook; editor sees the evidence, marks; the API and the receiver see the mark', async () => {
+    const admin = await as('integrations_admin');
+    await go(admin, '/dashboard/webhooks/');
+    await admin.getByLabel('Endpoint URL').fill(receiver.url);
+    await admin.getByLabel('Signing secret').fill('a-secret-for-the-browser-test');
+    await admin.getByRole('button', { name: 'Save webhook' }).click();
+    await admin.waitForLoadState();
+    expect(await admin.locator('.flash').first().textContent()).toContain('Webhook saved.');
+
+    const { manuscript_id: id } = await uploadMs('ms-browser');
+    const nellId = ids.authorId('Nell Neutral');
+    const coleId = ids.authorId('Cole Coauthor');
+
+    const editor = await as('editor');
+    await go(editor, '/dashboard/manuscripts/');
+    await screenshot(editor, 'manuscripts');
+    await editor.getByLabel('Search titles or an origin id').fill('message passing');
+    await editor.getByRole('button', { name: 'Search' }).click();
+    await editor.waitForLoadState();
+    await expectAccessible(editor);
+    await editor.getByRole('link', { name: /Message passing graph neural networks/ }).click();
+    await editor.waitForLoadState();
+    expect(new URL(editor.url()).pathname).toBe(`/dashboard/manuscripts/${id}/`);
+    await expectAccessible(editor);
+    await screenshot(editor, 'manuscript');
+
+    const coleRow = editor.locator(`#candidate-${coleId}`);
+    const evidence = (await coleRow.locator('ul.conflicts').innerText()).replace(/\s+/g, ' ');
+    expect(evidence).toContain('Co-authorship');
+    expect(evidence).toContain(`${SHARED} (2021)`);
+
+    await editor
+      .locator(`#candidate-${nellId}`)
+      .getByRole('button', { name: /Mark as referee/ })
+      .click();
+    await editor.waitForLoadState();
+    await expectAccessible(editor);
+    expect(await editor.locator('.flash').first().textContent()).toContain(
+      'Nell Neutral is marked as referee.',
+    );
+    const editorEmail = (await editor.locator('header .who').innerText()).split(' · ')[0]!.toLowerCase();
+    expect(await editor.locator(`#candidate-${nellId}`).innerText()).toContain(`Marked by ${editorEmail}`);
+
+    const next = await uploadMs('ms-browser');
+    expect(next.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      marked: true,
+      marked_by: editorEmail,
+    });
+    await receiver.waitFor(
+      (got) =>
+        got.some((e) => e.json.event === 'mark_as_proposal_referee' && e.json.data.author_id === nellId),
+      'the mark event',
+    );
+    const event = receiver.received.find((e) => e.json.event === 'mark_as_proposal_referee')!;
+    expect(event.json.data).toMatchObject({
+      manuscript_id: id,
+      origin_id: 'ms-browser',
+      marked: true,
+      marked_by: editorEmail,
+    });
+
+    // The delivery log shows it delivered.
+    await receiver.waitFor((got) => got.length >= 3, 'the uploads and the mark');
+    await go(admin, '/dashboard/webhooks/');
+    await screenshot(admin, 'webhooks');
+    expect(await admin.locator('table').last().innerText()).toContain('mark_as_proposal_referee');
+  });
+
+  it('a viewer reads the manuscript but has no marking button, and a forced post is refused', async () => {
+    const { manuscript_id: id } = await uploadMs('ms-viewer');
+    const viewer = await as('viewer');
+    await go(viewer, `/dashboard/manuscripts/${id}/`);
+    expect(await viewer.getByRole('button', { name: /Mark as referee/ }).count()).toBe(0);
+    // The browser's own cookies, posted without the page (which offers no such form).
+    const forced = await viewer.request.post(
+      `${t.url}/dashboard/manuscripts/${id}/candidates/${ids.authorId('Nell Neutral')}/mark/`,
+      { form: { _csrf: 'x' }, maxRedirects: 0 },
+    );
+    expect(forced.status()).toBe(403);
+    expect((await viewer.goto(`${t.url}/dashboard/webhooks/`))!.status()).toBe(403);
+  });
+
+  it("another organization's user gets 404 for the manuscript", async () => {
+    const { manuscript_id: id } = await uploadMs('ms-private');
+    const other = await createTestOrg(t);
+    const stranger = await as('editor', other.id);
+    const res = await stranger.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    expect(res!.status()).toBe(404);
+    expect(await stranger.locator('main').innerText()).not.toContain('Message passing');
+    await expectAccessible(stranger);
+  });
+});

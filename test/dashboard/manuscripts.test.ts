@@ -1,0 +1,175 @@
+// The manuscripts pages over HTTP in-process: the list (search, folder, keyset paging), a manuscript's
+// page (what was supplied and parsed, candidates with each conflict's evidence, escaped), and marking
+// from the page, which the next upload's `marked_by` shows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
+import { ensureFolder } from '../../src/folders/folders.ts';
+
+let t: TestApp;
+let ids: Awaited<ReturnType<typeof buildCorpus>>;
+let org: TestOrg;
+let editor: InjectSession;
+let viewer: InjectSession;
+let editorEmail: string;
+const ADA_ORCID = '0000-0002-9079-593X';
+const SHARED = 'Graph neural networks for molecules, shared by Ada and Cole';
+const TITLE = 'Message passing graph neural networks <script>alert("x")</script>';
+
+interface Candidate {
+  author_id: number;
+  marked: boolean;
+  marked_by: string | null;
+  coauth_conflicts: { exists: boolean };
+}
+
+async function uploadMs(extra: Record<string, string | number> = {}) {
+  const fields = baseFields({
+    origin_id: 'ms-dash',
+    title: TITLE,
+    abstract: TOPIC,
+    author1_name: 'Ada Expert',
+    author1_orcid: ADA_ORCID,
+    ...extra,
+  });
+  delete fields.exclude_candidates;
+  const res = await upload(t.app, { apiKey: org.apiKey, fields });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { manuscript_id: number; candidates: Candidate[] };
+}
+
+const get = (session: InjectSession, url: string) =>
+  t.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ids = await buildCorpus(t.db, [
+    {
+      authors: [{ name: 'Ada Expert', orcid: ADA_ORCID }, { name: 'Cole Coauthor' }],
+      title: SHARED,
+      year: 2020,
+    },
+    { authors: [{ name: 'Ada Expert', orcid: ADA_ORCID }] },
+    { authors: [{ name: 'Cole Coauthor' }] },
+    { authors: [{ name: 'Nell Neutral' }] },
+    { authors: [{ name: 'Nell Neutral' }] },
+  ]);
+  await t.app.refmatch.index.refresh();
+  org = await createTestOrg(t);
+  const ed = await createTestUser(t.db, org.id, 'editor');
+  editorEmail = ed.email;
+  editor = await injectSignIn(t.app, ed.email);
+  viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+});
+afterAll(async () => t?.close());
+
+describe('a manuscript page', () => {
+  it('shows what was supplied and used, escaped, and each conflict with its evidence', async () => {
+    const { manuscript_id: id, candidates } = await uploadMs();
+    const cole = candidates.find((c) => c.author_id === ids.authorId('Cole Coauthor'))!;
+    expect(cole.coauth_conflicts).toEqual({ exists: true });
+
+    const page = await get(viewer, `/dashboard/manuscripts/${id}/`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('<script>alert');
+    expect(page.body).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(page.body).toContain('What was supplied, what was parsed from the file, and what was used');
+    // The co-authorship's evidence: the shared work, linked, with its year.
+    const row = page.body.slice(page.body.indexOf(`id="candidate-${cole.author_id}"`));
+    const coleRow = row.slice(0, row.indexOf('</tr>'));
+    expect(coleRow).toContain('Co-authorship');
+    expect(coleRow).toContain(`http://refmatch.test/works/${ids.workId(SHARED)}`);
+    expect(coleRow).toContain(`${SHARED}</a> (2020)`);
+    // A viewer sees no marking button.
+    expect(page.body).not.toContain('Mark as referee');
+  });
+
+  it('filters and sorts the candidates', async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const withConflicts = await get(editor, `/dashboard/manuscripts/${id}/?conflicts=coauth_conflicts`);
+    expect(withConflicts.body).toContain(`id="candidate-${ids.authorId('Cole Coauthor')}"`);
+    expect(withConflicts.body).not.toContain(`id="candidate-${ids.authorId('Nell Neutral')}"`);
+    const without = await get(editor, `/dashboard/manuscripts/${id}/?conflicts=none`);
+    expect(without.body).not.toContain(`id="candidate-${ids.authorId('Cole Coauthor')}"`);
+    expect(without.body).toContain(`id="candidate-${ids.authorId('Nell Neutral')}"`);
+    const byName = await get(editor, `/dashboard/manuscripts/${id}/?sort=name&order=desc`);
+    const nell = byName.body.indexOf(`id="candidate-${ids.authorId('Nell Neutral')}"`);
+    const cole = byName.body.indexOf(`id="candidate-${ids.authorId('Cole Coauthor')}"`);
+    expect(nell).toBeGreaterThan(0);
+    expect(nell).toBeLessThan(cole);
+    expect(byName.body).toContain('aria-sort="descending"');
+    const found = await get(editor, `/dashboard/manuscripts/${id}/?find=nell`);
+    expect(found.body).toContain('1 of ');
+  });
+
+  it('an editor marks and unmarks a candidate; the next upload shows marked_by, then no mark', async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const nellId = ids.authorId('Nell Neutral');
+    const marked = await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/mark/`);
+    expect(marked.statusCode).toBe(303);
+    const page = await get(editor, `/dashboard/manuscripts/${id}/`);
+    expect(page.body).toContain(`Marked by ${editorEmail.toLowerCase()}`);
+    const next = await uploadMs();
+    expect(next.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      marked: true,
+      marked_by: editorEmail.toLowerCase(),
+    });
+    // The viewer may not mark.
+    const refused = await injectForm(
+      t.app,
+      viewer,
+      `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`,
+    );
+    expect(refused.statusCode).toBe(403);
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
+    const after = await uploadMs();
+    expect(after.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      marked: false,
+      marked_by: null,
+    });
+  });
+});
+
+describe('the manuscripts list', () => {
+  it('searches titles by word prefixes or an exact origin id, and filters by folder', async () => {
+    await uploadMs();
+    const list = await get(viewer, '/dashboard/manuscripts/');
+    expect(list.body).toContain('ms-dash');
+    expect(list.body).not.toContain('<script>alert');
+    expect((await get(viewer, '/dashboard/manuscripts/?q=passing+neur')).body).toContain('ms-dash');
+    expect((await get(viewer, '/dashboard/manuscripts/?q=ms-dash')).body).toContain('ms-dash');
+    expect((await get(viewer, '/dashboard/manuscripts/?q=zebrafish')).body).not.toContain('ms-dash');
+    const other = await ensureFolder(t.db, org.id, 'OTHER');
+    expect((await get(viewer, `/dashboard/manuscripts/?folder=${other}`)).body).not.toContain('ms-dash');
+  });
+
+  it('pages through every manuscript once, newest first, and back', async () => {
+    const paged = await createTestOrg(t);
+    const folder = await ensureFolder(t.db, paged.id, 'PAGED');
+    await t.db.query(
+      `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, title, abstract)
+       SELECT $1, 'p-' || n, $2, '{}'::jsonb, 1, 'Paged manuscript ' || n, '' FROM generate_series(1, 120) n`,
+      [paged.id, folder],
+    );
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, paged.id, 'viewer')).email);
+    const seen: string[] = [];
+    let url: string | null = '/dashboard/manuscripts/';
+    const pages: string[] = [];
+    while (url) {
+      const body: string = (await get(session, url)).body;
+      pages.push(url);
+      seen.push(...[...body.matchAll(/<code>(p-\d+)<\/code>/g)].map((m) => m[1]!));
+      url = /href="([^"]+)" rel="next"/.exec(body)?.[1]?.replaceAll('&amp;', '&') ?? null;
+    }
+    expect(pages).toHaveLength(3);
+    expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => `p-${120 - i}`));
+    const last = (await get(session, pages[2]!)).body;
+    const newer = /href="([^"]+)" rel="prev"/.exec(last)![1]!.replaceAll('&amp;', '&');
+    const back = (await get(session, newer)).body;
+    expect([...back.matchAll(/<code>(p-\d+)<\/code>/g)].map((m) => m[1])).toEqual(
+      Array.from({ length: 50 }, (_, i) => `p-${70 - i}`),
+    );
+  });
+});

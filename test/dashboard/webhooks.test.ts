@@ -1,0 +1,63 @@
+// The webhooks page over HTTP in-process: saving the endpoint (a bad URL refused on the page), the
+// secret shown to the integrations admin, the delivery log, and the retry button.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  // The worker stays off: these tests look at the log, not at deliveries.
+  t = await createTestApp({
+    webhooks: {
+      worker: false,
+      pollMs: 1000,
+      timeoutMs: 1000,
+      retryBaseMs: 1000,
+      retryMaxMs: 1000,
+      maxAttempts: 3,
+    },
+  });
+});
+afterAll(async () => t?.close());
+
+describe('the webhooks page', () => {
+  it('saves an endpoint, refuses a bad URL, logs events and makes a failed one due again', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const bad = await injectForm(t.app, admin, '/dashboard/webhooks/', {
+      url: 'ftp://example.org/x',
+      enabled: 'on',
+    });
+    expect(bad.statusCode).toBe(303);
+    const shown = await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } });
+    expect(shown.body).toContain('must start with https://');
+
+    const saved = await injectForm(t.app, admin, '/dashboard/webhooks/', {
+      url: 'http://127.0.0.1:9/hook?a=<b>',
+      secret: 'sixteen-chars-secret',
+      enabled: 'on',
+    });
+    expect(saved.statusCode).toBe(303);
+    await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'ms-hook' }) });
+    const page = await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } });
+    expect(page.body).toContain('value="http://127.0.0.1:9/hook?a=&lt;b&gt;"');
+    expect(page.body).toContain('sixteen-chars-secret');
+    expect(page.body).toContain('<code>proposal_uploaded</code>');
+    expect(page.body).toContain('ms-hook');
+
+    const { rows } = await t.db.query<{ id: number }>(
+      `UPDATE webhook_outbox SET status = 'failed', attempts = 3, last_error = 'The receiver answered HTTP 500'
+        WHERE organization_id = $1 RETURNING id::int AS id`,
+      [org.id],
+    );
+    const failed = await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } });
+    expect(failed.body).toContain('The receiver answered HTTP 500');
+    const retried = await injectForm(t.app, admin, `/dashboard/webhooks/deliveries/${rows[0]!.id}/retry/`);
+    expect(retried.statusCode).toBe(303);
+    const after = await t.db.query<{ status: string }>('SELECT status FROM webhook_outbox WHERE id = $1', [
+      rows[0]!.id,
+    ]);
+    expect(after.rows[0]!.status).toBe('pending');
+  });
+});

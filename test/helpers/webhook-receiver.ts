@@ -1,0 +1,79 @@
+// A real webhook receiver on loopback (node:http): records each request, answers as the test says
+// (a status, a delay), and can be closed and started again on the same port.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: {
+    id: number;
+    event: string;
+    order: number;
+    organization_id: number;
+    occurred_at: string;
+    data: Record<string, unknown>;
+  };
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Requests answered so far (whatever the status). */
+  attempts: number;
+  /** What the next requests get: a status (default 200) and a delay before answering. */
+  respond: { status: number; delayMs: number };
+  close(): Promise<void>;
+  /** Listens again on the same port after close(). */
+  reopen(): Promise<void>;
+  /** Resolves once `predicate` holds for what was received; polls, no fixed sleep. */
+  waitFor(predicate: (received: Received[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
+}
+
+export async function startReceiver(port = 0): Promise<Receiver> {
+  let server: Server;
+  const r: Receiver = {
+    url: '',
+    port,
+    received: [],
+    attempts: 0,
+    respond: { status: 200, delayMs: 0 },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    async reopen() {
+      await listen(r.port);
+    },
+    async waitFor(predicate, what, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(r.received)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+  const listen = async (on: number) => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        r.attempts += 1;
+        const { status, delayMs } = r.respond;
+        setTimeout(() => {
+          if (status >= 200 && status < 300) {
+            const body = Buffer.concat(chunks).toString('utf8');
+            r.received.push({ headers: req.headers, body, json: JSON.parse(body) as Received['json'] });
+          }
+          res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+        }, delayMs);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(on, '127.0.0.1', resolve));
+    r.port = (server.address() as AddressInfo).port;
+    r.url = `http://127.0.0.1:${r.port}/hook`;
+  };
+  await listen(port);
+  return r;
+}

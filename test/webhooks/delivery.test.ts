@@ -1,0 +1,262 @@
+// Webhooks over a real HTTP receiver on loopback: events written with what they report, signed,
+// ordered per organization, and delivered at least once whatever the receiver does (down, slow,
+// answering 500) and across a restart of refmatch between the mark and the delivery.
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/infra/config.ts';
+import { changeMark } from '../../src/manuscripts/marks.ts';
+import { saveWebhook } from '../../src/webhooks/store.ts';
+import { retryDelayMs } from '../../src/webhooks/delivery.ts';
+import { createTestOrg, testConfig } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+
+const SECRET = 'a-test-secret-of-some-length';
+// Fast retries so the tests wait little; the schedule's shape is checked on its own below.
+const FAST = {
+  pollMs: 20,
+  timeoutMs: 1_000,
+  retryBaseMs: 30,
+  retryMaxMs: 200,
+  maxAttempts: 50,
+  worker: true,
+};
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+async function database(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  cleanup.push(() => db.destroy());
+  return db;
+}
+
+async function app(db: TestDatabase, webhooks: Partial<Config['webhooks']> = {}): Promise<FastifyInstance> {
+  const built = await buildApp({ config: testConfig({ webhooks: { ...FAST, ...webhooks } }), db });
+  await built.ready();
+  let closed = false;
+  cleanup.push(async () => {
+    if (!closed) await built.close();
+  });
+  const close = built.close.bind(built);
+  built.close = (async () => {
+    closed = true;
+    return close();
+  }) as typeof built.close;
+  return built;
+}
+
+async function receiver(): Promise<Receiver> {
+  const r = await startReceiver();
+  cleanup.push(() => r.close().catch(() => undefined));
+  return r;
+}
+
+async function authorId(db: TestDatabase, key: string): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO authors (author_key, display_name) VALUES ($1, 'Grace Hopper') RETURNING id`,
+    [key],
+  );
+  return rows[0]!.id;
+}
+
+async function outbox(db: TestDatabase, orgId: number) {
+  const { rows } = await db.query<{
+    event: string;
+    status: string;
+    attempts: number;
+    last_error: string | null;
+  }>(
+    'SELECT event, status, attempts, last_error FROM webhook_outbox WHERE organization_id = $1 ORDER BY id',
+    [orgId],
+  );
+  return rows;
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('webhook events', () => {
+  it('an upload and a mark reach the receiver, signed over the body, in increasing order', async () => {
+    const db = await database();
+    const a = await app(db);
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    const up = await upload(a, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'ms-7' }) });
+    expect(up.statusCode).toBe(200);
+    const manuscriptId = up.json().manuscript_id as number;
+    const author = await authorId(db, 'test:wh-1');
+    await changeMark(db, {
+      organizationId: org.id,
+      manuscriptId,
+      authorId: author,
+      marked: true,
+      by: 'ed@x.org',
+    });
+    await changeMark(db, {
+      organizationId: org.id,
+      manuscriptId,
+      authorId: author,
+      marked: false,
+      by: 'ed@x.org',
+    });
+    await r.waitFor((got) => got.length >= 3, 'three events');
+
+    const events = [...r.received].sort((x, y) => x.json.order - y.json.order);
+    expect(events.map((e) => e.json.event)).toEqual([
+      'proposal_uploaded',
+      'mark_as_proposal_referee',
+      'mark_as_proposal_referee',
+    ]);
+    expect(events.map((e) => e.json.order)).toEqual([1, 2, 3]);
+    expect(events[0]!.json.data).toEqual({
+      manuscript_id: manuscriptId,
+      origin_id: 'ms-7',
+      folder: 'JOUR',
+      title: 'Graph neural networks for protein folding',
+    });
+    expect(events[1]!.json.data).toEqual({
+      manuscript_id: manuscriptId,
+      origin_id: 'ms-7',
+      folder: 'JOUR',
+      author_id: author,
+      marked: true,
+      marked_by: 'ed@x.org',
+      changed_by: 'ed@x.org',
+    });
+    expect(events[2]!.json.data).toMatchObject({ marked: false, marked_by: null });
+    for (const e of events) {
+      const expected = `sha256=${createHmac('sha256', SECRET).update(e.body).digest('hex')}`;
+      expect(e.headers['x-refmatch-signature']).toBe(expected);
+      expect(e.headers['x-refmatch-event']).toBe(e.json.event);
+      expect(e.json.organization_id).toBe(org.id);
+    }
+    await waitUntil(
+      async () => (await outbox(db, org.id)).every((o) => o.status === 'delivered'),
+      'delivered',
+    );
+  });
+
+  it('nothing is queued for an organization without a webhook, and a failed mark queues nothing', async () => {
+    const db = await database();
+    const a = await app(db);
+    const org = await createTestOrg({ db });
+    const up = await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    const manuscriptId = up.json().manuscript_id as number;
+    await changeMark(db, { organizationId: org.id, manuscriptId, authorId: 1, marked: true, by: 'e@x.org' });
+    expect(await outbox(db, org.id)).toEqual([]);
+
+    const r = await receiver();
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    // Unmarking a candidate who is not marked changes nothing: no event.
+    await changeMark(db, { organizationId: org.id, manuscriptId, authorId: 2, marked: false, by: 'e@x.org' });
+    // Another organization's manuscript: refused, and no event.
+    const other = await createTestOrg({ db });
+    await saveWebhook(db, other.id, { url: r.url, secret: SECRET, enabled: true });
+    await expect(
+      changeMark(db, { organizationId: other.id, manuscriptId, authorId: 1, marked: true, by: 'e@x.org' }),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(await outbox(db, org.id)).toEqual([]);
+    expect(await outbox(db, other.id)).toEqual([]);
+  });
+
+  it('a receiver answering 500, then one too slow, then one that is down: the event arrives once it recovers', async () => {
+    const db = await database();
+    const a = await app(db, { timeoutMs: 300 });
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+
+    r.respond = { status: 500, delayMs: 0 };
+    await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => (await outbox(db, org.id))[0]!.attempts >= 2, 'two failed attempts');
+    expect((await outbox(db, org.id))[0]).toMatchObject({
+      status: 'pending',
+      last_error: 'The receiver answered HTTP 500',
+    });
+
+    r.respond = { status: 200, delayMs: 2_000 };
+    const before = (await outbox(db, org.id))[0]!.attempts;
+    await waitUntil(
+      async () => (await outbox(db, org.id))[0]!.last_error === 'No answer within 300 ms',
+      'a timed-out attempt',
+    );
+    expect((await outbox(db, org.id))[0]!.attempts).toBeGreaterThan(before);
+
+    await r.close();
+    await waitUntil(
+      async () => /Could not reach the receiver/.test((await outbox(db, org.id))[0]!.last_error ?? ''),
+      'an attempt on a closed port',
+    );
+    r.received.length = 0;
+    r.respond = { status: 200, delayMs: 0 };
+    await r.reopen();
+    await r.waitFor((got) => got.some((e) => e.json.event === 'proposal_uploaded'), 'the upload event');
+    await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
+  });
+
+  it('refmatch closed between the mark and the delivery: a new app on the same database delivers it', async () => {
+    const db = await database();
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    // The first process marks, then stops before any delivery (its worker is off).
+    const first = await app(db, { worker: false });
+    const up = await upload(first, { apiKey: org.apiKey, fields: baseFields() });
+    const manuscriptId = up.json().manuscript_id as number;
+    const author = await authorId(db, 'test:wh-restart');
+    await changeMark(db, {
+      organizationId: org.id,
+      manuscriptId,
+      authorId: author,
+      marked: true,
+      by: 'e@x.org',
+    });
+    await first.close();
+    expect(r.received).toEqual([]);
+    expect((await outbox(db, org.id)).map((o) => o.status)).toEqual(['pending', 'pending']);
+
+    await app(db);
+    await r.waitFor((got) => got.length >= 2, 'both events after the restart');
+    expect(r.received.map((e) => e.json.event).sort()).toEqual([
+      'mark_as_proposal_referee',
+      'proposal_uploaded',
+    ]);
+  });
+
+  it('a process stopped while the receiver is down leaves the event due; the next one delivers it', async () => {
+    const db = await database();
+    const r = await receiver();
+    await r.close();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    const first = await app(db);
+    await upload(first, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => (await outbox(db, org.id))[0]!.attempts >= 1, 'an attempt');
+    await first.close();
+    await r.reopen();
+    await app(db);
+    await r.waitFor((got) => got.length >= 1, 'the event after the restart');
+    await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
+  });
+});
+
+describe('the retry schedule', () => {
+  it('doubles from the base delay up to the cap, and stops after the last attempt', () => {
+    const config = { ...FAST, retryBaseMs: 10_000, retryMaxMs: 3_600_000, maxAttempts: 25 };
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(config, n))).toEqual([10_000, 20_000, 40_000, 80_000]);
+    expect(retryDelayMs(config, 20)).toBe(3_600_000);
+    expect(retryDelayMs(config, 25)).toBeNull();
+  });
+});
