@@ -1,22 +1,20 @@
 // Referee ranking quality on the ACL Anthology: 2,000 works held out (bench/lib/acl-holdout.ts), the
 // rest is the corpus. For each held-out work we ask for candidates from its title and abstract only
 // and see how highly its real authors (those with at least 3 other works in the corpus) rank.
-// The corpus is built in memory (the service's Bm25Index + an in-memory authorship source) and ranked by
-// the same rankAuthors/buildQuery code the service runs over its database; the SQL-side parts of
+// The corpus is built in memory (the service's in-process WorkIndex + an in-memory authorship source)
+// and ranked by the same manuscriptQuery/rankAuthors code the service runs over its database; the SQL-side parts of
 // findCandidates (conflicts, filters, settings) do not change the order for authorless queries.
 // Baseline in the same run: JANE (50 most similar works by BM25; author score = sum of similarities).
 //   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
 import { aclDataAvailable, ACL_WORKS_PATH, loadAclWorks, splitHoldout } from './lib/acl-holdout.ts';
-import { Bm25Index } from '../src/retrieval/bm25-index.ts';
-import { buildQuery } from '../src/referee-finder/query.ts';
+import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
+import { manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
 import {
-  DEFAULT_PARAMS,
   rankAuthors,
-  scoreWorks,
-  topDocs,
+  type Authorship,
+  type AuthorshipSource,
   type RankingParams,
 } from '../src/referee-finder/rank-authors.ts';
-import type { Authorship, AuthorshipSource } from '../src/referee-finder/ranking-index.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,7 +78,7 @@ async function main(): Promise<void> {
     ofAuthors: async (ids) =>
       ids.flatMap((id) => (byAuthor.get(id) ?? []).map((a) => ({ ...a, authorsCount: 0 }))),
   };
-  const index = new Bm25Index();
+  const index = new LocalWorkIndex({ workerMinWorks: Infinity });
   corpus.forEach((w, i) =>
     index.upsert({ workId: i + 1, title: w.title, abstract: w.abstract, year: w.year, changeSeq: 1 }),
   );
@@ -104,7 +102,7 @@ async function main(): Promise<void> {
         .filter((id): id is number => id !== undefined && (byAuthor.get(id)?.length ?? 0) >= 3);
       if (!relevant.length) continue;
       const t0 = performance.now();
-      const q = buildQuery(index, {
+      const q = await manuscriptQuery(index, {
         title: work.title,
         abstract: work.abstract,
         keywords: [],
@@ -119,11 +117,10 @@ async function main(): Promise<void> {
       queryMs += performance.now() - t0;
       ours.push({ ranked: outcome.authors.map((a) => a.authorId), relevant });
 
-      const scores = scoreWorks(index, q, { ...DEFAULT_PARAMS, ...params });
       const sums = new Map<number, number>();
-      for (const doc of topDocs(scores, 50)) {
-        for (const a of byWork.get(index.workIdOf(doc)) ?? []) {
-          sums.set(a.authorId, (sums.get(a.authorId) ?? 0) + scores[doc]!);
+      for (const hit of await index.search({ query: q, k: 50 })) {
+        for (const a of byWork.get(hit.workId) ?? []) {
+          sums.set(a.authorId, (sums.get(a.authorId) ?? 0) + hit.score);
         }
       }
       jane.push({ ranked: [...sums.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id), relevant });

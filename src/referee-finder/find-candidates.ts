@@ -6,7 +6,6 @@ import { affiliationCore, affiliationCoresMatch } from '../corpus/affiliations.t
 import { authorUrl, workUrl } from '../corpus/author-summary.ts';
 import { academicAge } from '../corpus/metrics.ts';
 import { nameParts } from '../corpus/names.ts';
-import { errors } from '../infra/errors.ts';
 import type { Queryable } from '../infra/db/index.ts';
 import {
   candidateRows,
@@ -20,12 +19,12 @@ import {
   type CandidateRow,
   type GroupMembership,
 } from './candidate-data.ts';
-import { manuscriptConcepts, sharedConcepts } from './concepts.ts';
+import { manuscriptQuery } from '../retrieval/manuscript-query.ts';
+import type { WorkIndex } from '../retrieval/work-index.ts';
+import { explainRanking, type Explanation } from './concepts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { flaggedAuthors } from './external-coi.ts';
-import { buildQuery } from './query.ts';
 import { rankAuthors, type RankedAuthor, type RankingParams } from './rank-authors.ts';
-import type { RankingIndex } from './ranking-index.ts';
 import { resolveManuscriptAuthors } from './resolve-authors.ts';
 import type {
   CandidateFilters,
@@ -36,19 +35,10 @@ import type {
 } from './types.ts';
 
 const RELEVANT_ARTICLES = 5;
-// Works per candidate whose wording counts for their shared concepts.
-const CONCEPT_WORKS = 10;
-
-/** The postings-level index behind the service's work index (`Bm25Index`, as `DbWorkIndex.core`). */
-export function rankingIndexOf(ctx: Pick<AppContext, 'index'>): RankingIndex {
-  const core = (ctx.index as unknown as { core?: RankingIndex }).core;
-  if (!core) throw errors.unavailable('The corpus index does not expose postings for ranking');
-  return core;
-}
 
 export interface FinderDeps {
   db: Queryable;
-  index: RankingIndex;
+  index: WorkIndex;
   publicBaseUrl: string;
   now?: Date;
   params?: Partial<RankingParams>;
@@ -60,7 +50,7 @@ export function findCandidates(
   options: FindCandidatesOptions,
 ): Promise<FindCandidatesResult> {
   return findCandidatesWith(
-    { db: ctx.db, index: rankingIndexOf(ctx), publicBaseUrl: ctx.config.publicBaseUrl },
+    { db: ctx.db, index: ctx.index, publicBaseUrl: ctx.config.publicBaseUrl },
     manuscript,
     options,
   );
@@ -87,8 +77,7 @@ export async function findCandidatesWith(
   const now = deps.now ?? new Date();
   const year = now.getUTCFullYear();
   const orgId = manuscript.organizationId;
-  const q = buildQuery(index, manuscript);
-  const concepts = manuscriptConcepts(index, q);
+  const q = await manuscriptQuery(index, manuscript);
   const groupIds = options.groups?.groups.map((g) => g.id) ?? [];
   const [resolved, members] = await Promise.all([
     resolveManuscriptAuthors(db, manuscript.authors, orgId),
@@ -176,12 +165,10 @@ export async function findCandidatesWith(
     kept.push({ author, row, conflicts, email });
   }
 
-  const shared = sharedConcepts(
+  const { concepts, explanations } = await explainRanking(
     index,
-    concepts,
-    new Map(
-      kept.map(({ author }) => [author.authorId, author.works.slice(0, CONCEPT_WORKS).map((w) => w.workId)]),
-    ),
+    q,
+    kept.map((k) => k.author),
   );
   const articles = await workSummaries(
     db,
@@ -194,13 +181,13 @@ export async function findCandidatesWith(
       row,
       email,
       conflicts,
-      shared,
+      explanations,
       articles,
       members,
       groupIds.length > 0,
     ),
   );
-  return { candidates, concepts: concepts.map((c) => c.label) };
+  return { candidates, concepts, explanations };
 }
 
 type Conflicts = Pick<
@@ -248,7 +235,7 @@ function toCandidate(
   row: CandidateRow,
   email: string | null,
   conflicts: Conflicts,
-  shared: Map<number, string[]>,
+  explanations: Map<number, Explanation>,
   articles: Map<number, { title: string; year: number | null }>,
   members: Map<number, GroupMembership[]>,
   groupsNamed: boolean,
@@ -269,7 +256,7 @@ function toCandidate(
     hIndex: row.h_index,
     score: Math.round(author.score * 1e6) / 1e6,
     url: authorUrl(baseUrl, row.id),
-    relevant_concepts: shared.get(row.id) ?? [],
+    relevant_concepts: explanations.get(row.id)?.concepts ?? [],
     relevant_articles: author.works.slice(0, RELEVANT_ARTICLES).flatMap((w) => {
       const work = articles.get(w.workId);
       return work

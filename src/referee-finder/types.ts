@@ -1,6 +1,7 @@
 // The contract between the manuscript upload (src/manuscripts/) and the referee finder
 // (src/referee-finder/): what the upload hands over, and what comes back for the response.
 import type { ParsedReference } from '../parsing/types.ts';
+import type { Explanation } from './concepts.ts';
 
 /** One author of the manuscript, after merging supplied and parsed metadata. */
 export interface ManuscriptAuthor {
@@ -86,4 +87,6 @@ export interface FindCandidatesResult {
   candidates: RankedCandidate[];
   /** The manuscript's key concepts (debug_info.extracted_concepts is their count). */
   concepts: string[];
+  /** Why each candidate is there, by author id (docs/ranking.md); not part of the API's answer. */
+  explanations: Map<number, Explanation>;
 }
