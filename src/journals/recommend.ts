@@ -12,7 +12,6 @@ import {
   findWorks,
   linkedJournals,
   workIdsOfSources,
-  type StoredManuscript,
 } from './store.ts';
 
 export const JOURNALS_CORPORA = ['all_journals', 'org_journals'] as const;
