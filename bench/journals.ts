@@ -14,7 +14,7 @@ import {
 } from './lib/acl-holdout.ts';
 import { scaleUp } from './retrieval-corpus.ts';
 import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
-import { manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
+import { MANUSCRIPT_QUERY_OPTIONS, manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
 import type { SearchHit } from '../src/retrieval/work-index.ts';
 import {
   DEFAULT_RANKING,
@@ -29,6 +29,8 @@ const { values: opts } = parseArgs({
     scale: { type: 'string', default: '1000000' },
     'no-scale': { type: 'boolean', default: false },
     'latency-queries': { type: 'string', default: '400' },
+    // '{"maxDfRatio":0.5}': the manuscript query's options changed, for an ablation.
+    query: { type: 'string', default: '{}' },
   },
 });
 
@@ -93,13 +95,13 @@ function addWork(
 const HITS = Math.max(DEFAULT_RANKING.votingWorks, 50);
 
 /** Ours searches as the route does (the manuscript's query); JANE plain BM25 over the text. */
+const queryOptions = { ...MANUSCRIPT_QUERY_OPTIONS, ...(JSON.parse(opts.query) as object) };
 async function search(c: Corpus, work: AclWork): Promise<SearchHit[]> {
-  const query = await manuscriptQuery(c.index, {
-    title: work.title,
-    abstract: work.abstract,
-    keywords: [],
-    fullText: null,
-  });
+  const query = await manuscriptQuery(
+    c.index,
+    { title: work.title, abstract: work.abstract, keywords: [], fullText: null },
+    queryOptions,
+  );
   return c.index.search({ query, k: HITS });
 }
 function plainSearch(c: Corpus, work: AclWork): Promise<SearchHit[]> {

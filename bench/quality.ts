@@ -8,7 +8,7 @@
 //   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
 import { aclDataAvailable, ACL_WORKS_PATH, loadAclWorks, splitHoldout } from './lib/acl-holdout.ts';
 import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
-import { manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
+import { MANUSCRIPT_QUERY_OPTIONS, manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
 import {
   rankAuthors,
   type Authorship,
@@ -84,6 +84,8 @@ async function main(): Promise<void> {
   );
   index.flush();
   const built = Date.now();
+  // --query '{"maxDfRatio":0.5}': the manuscript query's options changed, for an ablation.
+  const queryOptions = { ...MANUSCRIPT_QUERY_OPTIONS, ...(JSON.parse(arg('query') ?? '{}') as object) };
   const given = JSON.parse(arg('params') ?? '{}') as Partial<RankingParams> | Partial<RankingParams>[];
   // An array of parameter sets is a sweep: the corpus is loaded and indexed once for all of them.
   for (const params of Array.isArray(given) ? given : [given]) {
@@ -96,18 +98,24 @@ async function main(): Promise<void> {
     const jane: Array<{ ranked: number[]; relevant: number[] }> = [];
     const currentYear = new Date().getUTCFullYear();
     let queryMs = 0;
+    let queryCpuMs = 0;
     for (const work of heldOut.slice(0, limit)) {
       const relevant = work.authors
         .map((a) => authorIds.get(a.key))
         .filter((id): id is number => id !== undefined && (byAuthor.get(id)?.length ?? 0) >= 3);
       if (!relevant.length) continue;
       const t0 = performance.now();
-      const q = await manuscriptQuery(index, {
-        title: work.title,
-        abstract: work.abstract,
-        keywords: [],
-        fullText: null,
-      });
+      const cpu0 = process.cpuUsage();
+      const q = await manuscriptQuery(
+        index,
+        {
+          title: work.title,
+          abstract: work.abstract,
+          keywords: [],
+          fullText: null,
+        },
+        queryOptions,
+      );
       const outcome = await rankAuthors(index, source, q, {
         restrictTo: null,
         exclude: new Set(),
@@ -115,6 +123,8 @@ async function main(): Promise<void> {
         params,
       });
       queryMs += performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      queryCpuMs += (cpu.user + cpu.system) / 1000;
       ours.push({ ranked: outcome.authors.map((a) => a.authorId), relevant });
 
       const sums = new Map<number, number>();
@@ -132,7 +142,7 @@ async function main(): Promise<void> {
       JSON.stringify({ corpusWorks: corpus.length, heldOut: heldOut.length, evaluated: ours.length, params }),
     );
     console.log(
-      `load+index ${((built - started) / 1000).toFixed(1)} s; ranking ${(queryMs / ours.length).toFixed(1)} ms/query`,
+      `load+index ${((built - started) / 1000).toFixed(1)} s; ranking ${(queryMs / ours.length).toFixed(1)} ms/query (CPU ${(queryCpuMs / ours.length).toFixed(1)} ms)`,
     );
     console.log(`             MRR     recall@10 recall@50`);
     console.log(`refmatch     ${f(o.mrr)}  ${f(o.r10)}    ${f(o.r50)}`);
