@@ -63,7 +63,7 @@ export async function explainRanking(
   // Candidate concepts: the query's bigrams that are known beyond one work.
   const conceptTerms = new Map<string, { label: string; prior: number; explained: number }>();
   for (const t of query.terms) {
-    if (!t.bigram || t.df < MIN_DOC_FREQ) continue;
+    if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback) continue;
     conceptTerms.set(t.term, { label: t.surface || t.term, prior: t.queryWeight * t.idf, explained: 0 });
   }
 

@@ -167,7 +167,7 @@ export async function findCandidatesWith(
 
   const { concepts, explanations } = await explainRanking(
     index,
-    q,
+    outcome.query,
     kept.map((k) => k.author),
   );
   const articles = await workSummaries(

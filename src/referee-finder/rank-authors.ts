@@ -39,6 +39,10 @@ export interface RankingParams {
   fusion: 'rank' | 'z';
   rankK: number;
   profileWeight: number;
+  /** Pseudo-relevance feedback: terms added from the best `feedbackWorks` works (0: none). */
+  feedbackTerms: number;
+  feedbackWorks: number;
+  feedbackWeight: number;
 }
 
 export const DEFAULT_PARAMS: RankingParams = {
@@ -53,6 +57,9 @@ export const DEFAULT_PARAMS: RankingParams = {
   fusion: 'z',
   rankK: 20,
   profileWeight: 1,
+  feedbackTerms: 0,
+  feedbackWorks: 10,
+  feedbackWeight: 0.3,
 };
 
 export interface RankAuthorsOptions {
@@ -85,6 +92,8 @@ export interface RankedAuthor {
 
 export interface RankingOutcome {
   authors: RankedAuthor[];
+  /** The query the works were scored with (the manuscript's, with feedback terms when asked). */
+  query: PreparedQuery;
   /** Every candidate's works, as fetched (the finder reuses them for concepts and conflicts). */
   authorships: Authorship[];
 }
@@ -156,10 +165,20 @@ async function seedCandidates(
 export async function rankAuthors(
   index: WorkIndex,
   source: AuthorshipSource,
-  query: PreparedQuery,
+  manuscript: PreparedQuery,
   options: RankAuthorsOptions,
 ): Promise<RankingOutcome> {
   const p = { ...DEFAULT_PARAMS, ...options.params };
+  let query = manuscript;
+  let seeds: SearchHit[] | null = null;
+  if (!options.restrictTo || p.feedbackTerms > 0) seeds = await index.search({ query, k: p.seedWorks });
+  if (p.feedbackTerms > 0 && seeds && seeds.length > 0) {
+    query = await index.expand(query, seeds.slice(0, p.feedbackWorks), {
+      terms: p.feedbackTerms,
+      weight: p.feedbackWeight,
+    });
+    if (!options.restrictTo) seeds = await index.search({ query, k: p.seedWorks });
+  }
   // Authors per work where known (the seed works), to tell last authors apart.
   const authorsCount = new Map<number, number>();
   const candidateIds = options.restrictTo
@@ -233,5 +252,5 @@ export async function rankAuthors(
       : [],
   );
   authors.sort((a, b) => b.score - a.score || b.docScore - a.docScore || a.authorId - b.authorId);
-  return { authors, authorships };
+  return { authors, query, authorships };
 }

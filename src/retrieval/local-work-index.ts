@@ -4,6 +4,7 @@
 // index (db-work-index.ts) in the service, directly by the benches.
 import { Bm25Index, type IndexOptions, type WorkText } from './bm25-index.ts';
 import { Scorer, prepareQuery, type PreparedQuery, type QueryField, type QueryOptions } from './search.ts';
+import { expandQuery, type FeedbackOptions } from './feedback.ts';
 import { SearchThread } from './search-thread.ts';
 import type {
   IndexStats,
@@ -68,6 +69,14 @@ export class LocalWorkIndex implements WorkIndex {
 
   async prepare(fields: readonly QueryField[], options?: QueryOptions): Promise<PreparedQuery> {
     return prepareQuery(this.core, fields, options);
+  }
+
+  async expand(
+    query: PreparedQuery,
+    works: readonly SearchHit[],
+    options: FeedbackOptions,
+  ): Promise<PreparedQuery> {
+    return expandQuery(this.core, query, works, options);
   }
 
   private prepared(spec: QuerySpec): PreparedQuery {

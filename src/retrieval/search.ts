@@ -70,6 +70,8 @@ export interface QueryTerm {
   queryWeight: number;
   /** queryWeight * idf * (k1 + 1): the most a work can get from this term. */
   weight: number;
+  /** Added by pseudo-relevance feedback (not in the manuscript's text: no surface form). */
+  feedback?: boolean;
 }
 
 export interface PreparedQuery {

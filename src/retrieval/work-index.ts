@@ -3,9 +3,11 @@
 // outgrows one machine's memory (docs/retrieval.md gives the limit). Every call is async for that
 // reason, though the in-process one answers synchronously underneath.
 import type { MatchedTerm, PreparedQuery, QueryField, QueryOptions, QueryTerm, SearchHit } from './search.ts';
+import type { FeedbackOptions } from './feedback.ts';
 import type { ProfileOptions, ProfileScores } from './work-scoring.ts';
 
 export type {
+  FeedbackOptions,
   MatchedTerm,
   PreparedQuery,
   ProfileOptions,
@@ -76,6 +78,11 @@ export interface RefreshResult {
 export interface WorkIndex {
   /** Analyses a query once (terms, weights, the self-score that normalises every score). */
   prepare(fields: readonly QueryField[], options?: QueryOptions): Promise<PreparedQuery>;
+  /**
+   * The query with pseudo-relevance feedback: the terms that weigh most in the given works (its
+   * best hits) added at a fraction of a query term's weight.
+   */
+  expand(query: PreparedQuery, works: readonly SearchHit[], options: FeedbackOptions): Promise<PreparedQuery>;
   /** The k works most relevant to the query, best first; scores are normalised by the query. */
   search(request: SearchRequest): Promise<SearchHit[]>;
   /** Scores the given works against the query (e.g. one author's works); unknown ids are left out. */

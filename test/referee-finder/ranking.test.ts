@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { createTestOrg } from '../helpers/app.ts';
 import { openWorkIndex } from '../../src/retrieval/db-work-index.ts';
 import { manuscriptQuery } from '../../src/retrieval/manuscript-query.ts';
-import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, type Finder } from './fixtures.ts';
+import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, TOPIC, type Finder } from './fixtures.ts';
 
 const open: Array<{ db: TestDatabase; finder?: Finder }> = [];
 afterEach(async () => {
@@ -74,6 +74,38 @@ describe('referee ranking', () => {
     const ada = result.candidates[0]!;
     expect(ada.relevant_concepts.length).toBeGreaterThan(0);
     for (const c of ada.relevant_concepts) expect(result.concepts).toContain(c);
+  });
+
+  it('finds at least five multi-word concepts from a file with no abstract, ranked by what explains the match', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    await buildCorpus(db, [
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Bo Second' }] },
+      { authors: [{ name: 'Dee Other' }], title: 'Reef fish', abstract: OFF_TOPIC },
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, { title: 'Molecules', abstract: '', fullText: `Introduction. ${TOPIC} ${TOPIC}` }),
+    );
+    expect(result.concepts.length).toBeGreaterThanOrEqual(5);
+    for (const c of result.concepts) expect(c).toMatch(/^\S+ \S+$/);
+    expect(result.concepts).toContain('message passing');
+    // Why Ada is there: her works, each with the terms that made its score, adding up to it.
+    const ada = result.candidates[0]!;
+    const why = result.explanations.get(ada.author_id)!;
+    expect(why.works.length).toBe(2);
+    for (const w of why.works) {
+      expect(w.terms.length).toBeGreaterThan(0);
+      const sum = w.terms.reduce((t, x) => t + x.contribution, 0);
+      expect(sum).toBeLessThanOrEqual(w.score + 1e-9);
+    }
+    expect(why.terms[0]!.contribution).toBeGreaterThanOrEqual(why.terms.at(-1)!.contribution);
+    expect(why.concepts.length).toBeGreaterThan(0);
+    expect(ada.relevant_concepts).toEqual(why.concepts);
+    expect(result.explanations.has(idsOf(result).find((id) => id !== ada.author_id)!)).toBe(true);
   });
 
   it('returns at most maxCandidates', async () => {
