@@ -1,22 +1,20 @@
 // Referee ranking quality on the ACL Anthology: 2,000 works held out (bench/lib/acl-holdout.ts), the
 // rest is the corpus. For each held-out work we ask for candidates from its title and abstract only
 // and see how highly its real authors (those with at least 3 other works in the corpus) rank.
-// The corpus is built in memory (the service's Bm25Index + an in-memory authorship source) and ranked by
-// the same rankAuthors/buildQuery code the service runs over its database; the SQL-side parts of
+// The corpus is built in memory (the service's in-process WorkIndex + an in-memory authorship source)
+// and ranked by the same manuscriptQuery/rankAuthors code the service runs over its database; the SQL-side parts of
 // findCandidates (conflicts, filters, settings) do not change the order for authorless queries.
 // Baseline in the same run: JANE (50 most similar works by BM25; author score = sum of similarities).
 //   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
 import { aclDataAvailable, ACL_WORKS_PATH, loadAclWorks, splitHoldout } from './lib/acl-holdout.ts';
-import { Bm25Index } from '../src/retrieval/bm25-index.ts';
-import { buildQuery } from '../src/referee-finder/query.ts';
+import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
+import { MANUSCRIPT_QUERY_OPTIONS, manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
 import {
-  DEFAULT_PARAMS,
   rankAuthors,
-  scoreWorks,
-  topDocs,
+  type Authorship,
+  type AuthorshipSource,
   type RankingParams,
 } from '../src/referee-finder/rank-authors.ts';
-import type { Authorship, AuthorshipSource } from '../src/referee-finder/ranking-index.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,12 +78,14 @@ async function main(): Promise<void> {
     ofAuthors: async (ids) =>
       ids.flatMap((id) => (byAuthor.get(id) ?? []).map((a) => ({ ...a, authorsCount: 0 }))),
   };
-  const index = new Bm25Index();
+  const index = new LocalWorkIndex({ workerMinWorks: Infinity });
   corpus.forEach((w, i) =>
     index.upsert({ workId: i + 1, title: w.title, abstract: w.abstract, year: w.year, changeSeq: 1 }),
   );
   index.flush();
   const built = Date.now();
+  // --query '{"maxDfRatio":0.5}': the manuscript query's options changed, for an ablation.
+  const queryOptions = { ...MANUSCRIPT_QUERY_OPTIONS, ...(JSON.parse(arg('query') ?? '{}') as object) };
   const given = JSON.parse(arg('params') ?? '{}') as Partial<RankingParams> | Partial<RankingParams>[];
   // An array of parameter sets is a sweep: the corpus is loaded and indexed once for all of them.
   for (const params of Array.isArray(given) ? given : [given]) {
@@ -98,18 +98,24 @@ async function main(): Promise<void> {
     const jane: Array<{ ranked: number[]; relevant: number[] }> = [];
     const currentYear = new Date().getUTCFullYear();
     let queryMs = 0;
+    let queryCpuMs = 0;
     for (const work of heldOut.slice(0, limit)) {
       const relevant = work.authors
         .map((a) => authorIds.get(a.key))
         .filter((id): id is number => id !== undefined && (byAuthor.get(id)?.length ?? 0) >= 3);
       if (!relevant.length) continue;
       const t0 = performance.now();
-      const q = buildQuery(index, {
-        title: work.title,
-        abstract: work.abstract,
-        keywords: [],
-        fullText: null,
-      });
+      const cpu0 = process.cpuUsage();
+      const q = await manuscriptQuery(
+        index,
+        {
+          title: work.title,
+          abstract: work.abstract,
+          keywords: [],
+          fullText: null,
+        },
+        queryOptions,
+      );
       const outcome = await rankAuthors(index, source, q, {
         restrictTo: null,
         exclude: new Set(),
@@ -117,13 +123,14 @@ async function main(): Promise<void> {
         params,
       });
       queryMs += performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      queryCpuMs += (cpu.user + cpu.system) / 1000;
       ours.push({ ranked: outcome.authors.map((a) => a.authorId), relevant });
 
-      const scores = scoreWorks(index, q, { ...DEFAULT_PARAMS, ...params });
       const sums = new Map<number, number>();
-      for (const doc of topDocs(scores, 50)) {
-        for (const a of byWork.get(index.workIdOf(doc)) ?? []) {
-          sums.set(a.authorId, (sums.get(a.authorId) ?? 0) + scores[doc]!);
+      for (const hit of await index.search({ query: q, k: 50 })) {
+        for (const a of byWork.get(hit.workId) ?? []) {
+          sums.set(a.authorId, (sums.get(a.authorId) ?? 0) + hit.score);
         }
       }
       jane.push({ ranked: [...sums.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id), relevant });
@@ -135,7 +142,7 @@ async function main(): Promise<void> {
       JSON.stringify({ corpusWorks: corpus.length, heldOut: heldOut.length, evaluated: ours.length, params }),
     );
     console.log(
-      `load+index ${((built - started) / 1000).toFixed(1)} s; ranking ${(queryMs / ours.length).toFixed(1)} ms/query`,
+      `load+index ${((built - started) / 1000).toFixed(1)} s; ranking ${(queryMs / ours.length).toFixed(1)} ms/query (CPU ${(queryCpuMs / ours.length).toFixed(1)} ms)`,
     );
     console.log(`             MRR     recall@10 recall@50`);
     console.log(`refmatch     ${f(o.mrr)}  ${f(o.r10)}    ${f(o.r50)}`);

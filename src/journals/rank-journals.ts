@@ -2,14 +2,7 @@
 // the works most similar to it (each votes for its venue) and the works it cites (a venue the
 // manuscript cites often is a likely home). Pure: the caller fetches hits and facts, so the bench
 // and the HTTP route run the very same ranking. docs/journals.md explains the choices.
-import type { QueryOptions } from '../retrieval/search.ts';
 import type { SearchHit } from '../retrieval/work-index.ts';
-
-/**
- * The search for voting works follows the retrieval defaults (200 most informative query terms).
- * Narrower queries were measured and lost accuracy for little time saved (bench:journals).
- */
-export const JOURNAL_QUERY_OPTIONS: QueryOptions = {};
 
 export interface WorkFacts {
   sourceId: number | null;

@@ -2,8 +2,9 @@
 // upload kept, let similar and cited works vote for their venues, and describe the best venues.
 import type { Database } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
-import type { QueryField, WorkIndex } from '../retrieval/work-index.ts';
-import { DEFAULT_RANKING, JOURNAL_QUERY_OPTIONS, rankVenues, type RankedVenue } from './rank-journals.ts';
+import { manuscriptQuery } from '../retrieval/manuscript-query.ts';
+import type { WorkIndex } from '../retrieval/work-index.ts';
+import { DEFAULT_RANKING, rankVenues, type RankedVenue } from './rank-journals.ts';
 import {
   citedWorks,
   findManuscript,
@@ -11,18 +12,12 @@ import {
   findWorks,
   linkedJournals,
   workIdsOfSources,
-  type StoredManuscript,
 } from './store.ts';
 
 export const JOURNALS_CORPORA = ['all_journals', 'org_journals'] as const;
 export type JournalsCorpus = (typeof JOURNALS_CORPORA)[number];
 
 export const DEFAULT_JOURNALS = 20;
-// Full text counts less than title and abstract (it is long and partly off-topic: methods,
-// acknowledgements), and only its head is analysed, so one huge upload cannot stall the event loop.
-const FULL_TEXT_WEIGHT = 0.3;
-const FULL_TEXT_CHARS = 60_000;
-
 export interface RecommendedJournal {
   id: number;
   title: string;
@@ -36,16 +31,6 @@ export interface RecommendedJournal {
 export interface RecommendDeps {
   db: Database;
   index: WorkIndex;
-}
-
-export function queryFields(m: StoredManuscript): QueryField[] {
-  const fields: QueryField[] = [
-    { text: m.title, weight: 1 },
-    { text: m.abstract, weight: 1 },
-  ];
-  if (m.keywords.length > 0) fields.push({ text: m.keywords.join('. '), weight: 1 });
-  if (m.fullText) fields.push({ text: m.fullText.slice(0, FULL_TEXT_CHARS), weight: FULL_TEXT_WEIGHT });
-  return fields;
 }
 
 export async function recommendJournals(
@@ -65,9 +50,8 @@ export async function recommendJournals(
   const allowed = onlyLinked ? new Set(links.keys()) : undefined;
   const allowedWorks = allowed ? await workIdsOfSources(db, [...allowed]) : null;
   const hits = await index.search({
-    fields: queryFields(manuscript),
+    query: await manuscriptQuery(index, manuscript),
     k: DEFAULT_RANKING.votingWorks,
-    ...JOURNAL_QUERY_OPTIONS,
     ...(allowedWorks ? { filter: (workId: number) => allowedWorks.has(workId) } : {}),
   });
   const cited = await citedWorks(db, manuscript.references);

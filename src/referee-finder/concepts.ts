@@ -1,58 +1,118 @@
-// Key concepts: the manuscript's multi-word terms (adjacent-word bigrams) that the corpus knows,
-// weighted by how often the manuscript uses them times how informative they are in the corpus (IDF
-// over the whole corpus). Shown as the words the manuscript wrote, not as stems.
-import { idf, type RankingIndex } from './ranking-index.ts';
-import { informative, type WeightedQuery } from './query.ts';
-
-export interface Concept {
-  termId: number;
-  label: string;
-  weight: number;
-}
+// Key concepts and the explanation of each candidate, both from what the index says made the
+// score: the query terms each of the candidates' works matched, with their share of its score
+// (WorkIndex.matchedTerms). A concept is a multi-word term of the field (an adjacent-word bigram the
+// corpus knows, in the words the manuscript wrote), ranked by how much of the candidates' evidence
+// it carries, then by how informative it is in the manuscript (query weight x IDF).
+import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
+import type { RankedAuthor } from './rank-authors.ts';
 
 const MAX_CONCEPTS = 15;
 // Phrases seen in a single work are more often accidents of wording than concepts.
 const MIN_DOC_FREQ = 2;
+/** Works per candidate whose matched terms explain them (and count for concepts). */
+export const EXPLAINED_WORKS = 10;
+const TERMS_PER_WORK = 8;
 
-export function manuscriptConcepts(index: RankingIndex, q: WeightedQuery): Concept[] {
-  const concepts: Concept[] = [];
-  for (const [term, count] of q.metaCounts) {
-    if (!term.includes(' ') || !informative(term)) continue;
-    const termId = index.termId(term);
-    if (termId < 0 || index.docFreq(termId) < MIN_DOC_FREQ) continue;
-    const label = q.surfaces.get(term) ?? term;
-    concepts.push({ termId, label, weight: (1 + Math.log(count)) * idf(index, termId) });
-  }
-  concepts.sort((a, b) => b.weight - a.weight || a.label.localeCompare(b.label));
-  // "neural machine" and "machine translation" from one phrase: keep both; drop exact repeats.
-  const seen = new Set<string>();
-  return concepts.filter((c) => !seen.has(c.label) && seen.add(c.label)).slice(0, MAX_CONCEPTS);
+export interface ExplainedWork {
+  workId: number;
+  /** The work's score against the manuscript (normalised by the query). */
+  score: number;
+  /** What it added to the author's document-model evidence (score x recency x position). */
+  weighted: number;
+  /** Its matched query terms, most contributing first, with their share of its score. */
+  terms: Array<{ label: string; contribution: number }>;
 }
 
-/** For each author, the manuscript's concepts that their given works contain, in concept order. */
-export function sharedConcepts(
-  index: RankingIndex,
-  concepts: readonly Concept[],
-  worksByAuthor: ReadonlyMap<number, readonly number[]>,
-): Map<number, string[]> {
-  const authorsOfDoc = new Map<number, number[]>();
-  for (const [authorId, workIds] of worksByAuthor) {
-    for (const workId of workIds) {
-      const doc = index.docOf(workId);
-      if (doc < 0) continue;
-      const list = authorsOfDoc.get(doc);
-      if (list) list.push(authorId);
-      else authorsOfDoc.set(doc, [authorId]);
-    }
+/** Why a candidate is there: the score's parts, the works and the terms behind them. */
+export interface Explanation {
+  authorId: number;
+  score: number;
+  /** The document model's part: the mean of the top works' weighted scores. */
+  docScore: number;
+  /** The candidate model's part: the author's works scored as one profile. */
+  profileScore: number;
+  works: ExplainedWork[];
+  /** The terms summed over those works, most contributing first (multi-word and single words). */
+  terms: Array<{ label: string; contribution: number; multiWord: boolean }>;
+  /** The manuscript's concepts these works share, most contributing first. */
+  concepts: string[];
+}
+
+export interface ConceptsAndExplanations {
+  /** The manuscript's key concepts, most explaining first. */
+  concepts: string[];
+  explanations: Map<number, Explanation>;
+}
+
+/**
+ * The manuscript's concepts and, for each author given (best first), the explanation of their
+ * place: one read of each author's top works' rows.
+ */
+export async function explainRanking(
+  index: WorkIndex,
+  query: PreparedQuery,
+  authors: readonly RankedAuthor[],
+): Promise<ConceptsAndExplanations> {
+  const workIds = [
+    ...new Set(authors.flatMap((a) => a.works.slice(0, EXPLAINED_WORKS).map((w) => w.workId))),
+  ];
+  const matched = workIds.length
+    ? await index.matchedTerms({ query, workIds })
+    : new Map<number, MatchedTerm[]>();
+
+  // Candidate concepts: the query's bigrams that are known beyond one work.
+  const conceptTerms = new Map<string, { label: string; prior: number; explained: number }>();
+  for (const t of query.terms) {
+    if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback) continue;
+    conceptTerms.set(t.term, { label: t.surface || t.term, prior: t.queryWeight * t.idf, explained: 0 });
   }
-  const shared = new Map<number, Set<string>>();
-  for (const concept of concepts) {
-    const { docs } = index.postings(concept.termId);
-    for (let j = 0; j < docs.length; j++) {
-      for (const authorId of authorsOfDoc.get(docs[j]!) ?? []) {
-        (shared.get(authorId) ?? shared.set(authorId, new Set()).get(authorId)!).add(concept.label);
+
+  const explanations = new Map<number, Explanation>();
+  for (const author of authors) {
+    const totals = new Map<string, { label: string; contribution: number; multiWord: boolean }>();
+    const works: ExplainedWork[] = author.works.slice(0, EXPLAINED_WORKS).map((w) => {
+      const terms = matched.get(w.workId) ?? [];
+      for (const m of terms) {
+        const label = m.surface || m.term;
+        const t = totals.get(m.term) ?? { label, contribution: 0, multiWord: m.bigram };
+        t.contribution += m.contribution;
+        totals.set(m.term, t);
+        const c = conceptTerms.get(m.term);
+        if (c) c.explained += m.contribution;
       }
-    }
+      return {
+        workId: w.workId,
+        score: w.score,
+        weighted: w.weighted,
+        terms: terms
+          .slice(0, TERMS_PER_WORK)
+          .map((m) => ({ label: m.surface || m.term, contribution: m.contribution })),
+      };
+    });
+    const ranked = [...totals.entries()].sort(
+      (x, y) => y[1].contribution - x[1].contribution || (x[0] < y[0] ? -1 : 1),
+    );
+    explanations.set(author.authorId, {
+      authorId: author.authorId,
+      score: author.score,
+      docScore: author.docScore,
+      profileScore: author.profileScore,
+      works,
+      terms: ranked.map(([, t]) => t),
+      concepts: uniqueLabels(ranked.filter(([term]) => conceptTerms.has(term)).map(([, t]) => t.label)),
+    });
   }
-  return new Map([...shared].map(([id, labels]) => [id, [...labels]]));
+  const concepts = uniqueLabels(
+    [...conceptTerms.values()]
+      .sort((x, y) => y.explained - x.explained || y.prior - x.prior || x.label.localeCompare(y.label))
+      .map((c) => c.label),
+  ).slice(0, MAX_CONCEPTS);
+  const shown = new Set(concepts);
+  for (const e of explanations.values()) e.concepts = e.concepts.filter((c) => shown.has(c));
+  return { concepts, explanations };
+}
+
+// "neural networks" and "neural network" stem alike and are one term; exact repeats of a label go.
+function uniqueLabels(labels: string[]): string[] {
+  return [...new Set(labels)];
 }

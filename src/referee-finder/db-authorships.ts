@@ -1,6 +1,6 @@
 // Authorships for the ranking, read from the database in one query per call (never per author).
 import type { Queryable } from '../infra/db/index.ts';
-import type { Authorship, AuthorshipSource } from './ranking-index.ts';
+import type { Authorship, AuthorshipSource } from './rank-authors.ts';
 
 interface Row {
   work_id: number;

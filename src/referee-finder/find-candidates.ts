@@ -5,7 +5,6 @@ import type { AppContext } from '../app-context.ts';
 import { authorUrl, workUrl } from '../corpus/author-summary.ts';
 import { academicAge } from '../corpus/metrics.ts';
 import { nameParts } from '../corpus/names.ts';
-import { errors } from '../infra/errors.ts';
 import type { Queryable } from '../infra/db/index.ts';
 import {
   candidateRows,
@@ -15,13 +14,13 @@ import {
   type CandidateRow,
   type GroupMembership,
 } from './candidate-data.ts';
-import { manuscriptConcepts, sharedConcepts } from './concepts.ts';
+import { manuscriptQuery } from '../retrieval/manuscript-query.ts';
+import type { WorkIndex } from '../retrieval/work-index.ts';
+import { explainRanking, type Explanation } from './concepts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { gatherConflictFacts } from './conflict-facts.ts';
 import { conflictFlags, conflictPolicy, type Conflict } from './conflict-policy.ts';
-import { buildQuery } from './query.ts';
 import { rankAuthors, type RankedAuthor, type RankingParams } from './rank-authors.ts';
-import type { RankingIndex } from './ranking-index.ts';
 import { resolveManuscriptAuthors } from './resolve-authors.ts';
 import type {
   CandidateFilters,
@@ -32,19 +31,10 @@ import type {
 } from './types.ts';
 
 const RELEVANT_ARTICLES = 5;
-// Works per candidate whose wording counts for their shared concepts.
-const CONCEPT_WORKS = 10;
-
-/** The postings-level index behind the service's work index (`Bm25Index`, as `DbWorkIndex.core`). */
-export function rankingIndexOf(ctx: Pick<AppContext, 'index'>): RankingIndex {
-  const core = (ctx.index as unknown as { core?: RankingIndex }).core;
-  if (!core) throw errors.unavailable('The corpus index does not expose postings for ranking');
-  return core;
-}
 
 export interface FinderDeps {
   db: Queryable;
-  index: RankingIndex;
+  index: WorkIndex;
   publicBaseUrl: string;
   now?: Date;
   params?: Partial<RankingParams>;
@@ -56,7 +46,7 @@ export function findCandidates(
   options: FindCandidatesOptions,
 ): Promise<FindCandidatesResult> {
   return findCandidatesWith(
-    { db: ctx.db, index: rankingIndexOf(ctx), publicBaseUrl: ctx.config.publicBaseUrl },
+    { db: ctx.db, index: ctx.index, publicBaseUrl: ctx.config.publicBaseUrl },
     manuscript,
     options,
   );
@@ -83,8 +73,7 @@ export async function findCandidatesWith(
   const now = deps.now ?? new Date();
   const year = now.getUTCFullYear();
   const orgId = manuscript.organizationId;
-  const q = buildQuery(index, manuscript);
-  const concepts = manuscriptConcepts(index, q);
+  const q = await manuscriptQuery(index, manuscript);
   const groupIds = options.groups?.groups.map((g) => g.id) ?? [];
   const [resolved, members] = await Promise.all([
     resolveManuscriptAuthors(db, manuscript.authors, orgId),
@@ -143,12 +132,10 @@ export async function findCandidatesWith(
     kept.push({ author, row, conflicts, email });
   }
 
-  const shared = sharedConcepts(
+  const { concepts, explanations } = await explainRanking(
     index,
-    concepts,
-    new Map(
-      kept.map(({ author }) => [author.authorId, author.works.slice(0, CONCEPT_WORKS).map((w) => w.workId)]),
-    ),
+    outcome.query,
+    kept.map((k) => k.author),
   );
   const articles = await workSummaries(
     db,
@@ -161,13 +148,13 @@ export async function findCandidatesWith(
       row,
       email,
       conflicts,
-      shared,
+      explanations,
       articles,
       members,
       groupIds.length > 0,
     ),
   );
-  return { candidates, concepts: concepts.map((c) => c.label), conflicts: evidence };
+  return { candidates, concepts, explanations, conflicts: evidence };
 }
 
 type Conflicts = ReturnType<typeof conflictFlags>;
@@ -178,7 +165,7 @@ function toCandidate(
   row: CandidateRow,
   email: string | null,
   conflicts: Conflicts,
-  shared: Map<number, string[]>,
+  explanations: Map<number, Explanation>,
   articles: Map<number, { title: string; year: number | null }>,
   members: Map<number, GroupMembership[]>,
   groupsNamed: boolean,
@@ -199,7 +186,7 @@ function toCandidate(
     hIndex: row.h_index,
     score: Math.round(author.score * 1e6) / 1e6,
     url: authorUrl(baseUrl, row.id),
-    relevant_concepts: shared.get(row.id) ?? [],
+    relevant_concepts: explanations.get(row.id)?.concepts ?? [],
     relevant_articles: author.works.slice(0, RELEVANT_ARTICLES).flatMap((w) => {
       const work = articles.get(w.workId);
       return work

@@ -1,6 +1,7 @@
 // The contract between the manuscript upload (src/manuscripts/) and the referee finder
 // (src/referee-finder/): what the upload hands over, and what comes back for the response.
 import type { ParsedReference } from '../parsing/types.ts';
+import type { Explanation } from './concepts.ts';
 import type { Conflict } from './conflict-policy.ts';
 
 /** One author of the manuscript, after merging supplied and parsed metadata. */
@@ -89,4 +90,6 @@ export interface FindCandidatesResult {
   concepts: string[];
   /** Per candidate (author_id), every conflict the policy found with its evidence (conflict-policy.ts). */
   conflicts: Map<number, Conflict[]>;
+  /** Why each candidate is there, by author id (docs/ranking.md); not part of the API's answer. */
+  explanations: Map<number, Explanation>;
 }

@@ -6,6 +6,7 @@
 import { stemmer } from 'stemmer';
 import { BIGRAM_SEPARATOR, analyze, forEachWord, isContentWord, type AnalyzedText } from './analyzer.ts';
 import { PairTable } from './pair-table.ts';
+import type { ScoringArrays } from './search.ts';
 import {
   IMPACT_SCALE,
   MAX_SEGMENT_POSTINGS,
@@ -101,7 +102,7 @@ export class Bm25Index {
   private slotState = new Uint8Array(new SharedArrayBuffer(1024));
   private slotLength = new Float32Array(1024);
   private slotNorm = new Float32Array(new SharedArrayBuffer(1024 * 4));
-  private slotYear = new Int16Array(1024);
+  private slotYear = new Int16Array(new SharedArrayBuffer(1024 * 2));
   private slotSeq = new Float64Array(1024);
   private slotOfWork = new Int32Array(1024).fill(-1);
   /**
@@ -540,8 +541,14 @@ export class Bm25Index {
   }
 
   /** Direct read access for the scorer (hot loops avoid the per-call accessors). */
-  internals(): { norms: Float32Array; states: Uint8Array; slotWork: Int32Array; bounds: Float32Array } {
-    return { norms: this.slotNorm, states: this.slotState, slotWork: this.slotWork, bounds: this.termBound };
+  internals(): ScoringArrays {
+    return {
+      norms: this.slotNorm,
+      states: this.slotState,
+      slotWork: this.slotWork,
+      years: this.slotYear,
+      bounds: this.termBound,
+    };
   }
 }
 

@@ -3,38 +3,14 @@
 // another process appear within a poll. A changed work replaces its old version; deleted works are
 // found by comparing counts (cheap) and then ids (only when the counts differ).
 import type { Database } from '../infra/db/index.ts';
-import { Bm25Index, type IndexOptions } from './bm25-index.ts';
-import {
-  Scorer,
-  matchedTerms,
-  prepareQuery,
-  scoreWorks,
-  type QueryField,
-  type QueryOptions,
-} from './search.ts';
-import type {
-  IndexStats,
-  RefreshResult,
-  ScoreRequest,
-  SearchRequest,
-  TermStatistics,
-  WorkIndex,
-} from './work-index.ts';
-import type { MatchedTerm, QueryTerm, SearchHit } from './search.ts';
-import { SearchThread } from './search-thread.ts';
+import { LocalWorkIndex, type LocalWorkIndexOptions } from './local-work-index.ts';
+import type { RefreshResult, WorkIndex } from './work-index.ts';
 
-export interface DbWorkIndexOptions {
+export interface DbWorkIndexOptions extends LocalWorkIndexOptions {
   /** Poll interval in ms; 0 turns polling off (refresh() still works). Default 2000. */
   pollMs?: number;
-  index?: Partial<IndexOptions>;
   /** Told of a failed background refresh (the next poll retries). */
   onError?: (error: unknown) => void;
-  /**
-   * From this many works on, searches run in a worker thread over the shared postings, so the
-   * event loop stays free (docs/benchmarks/retrieval.md: a query at 1M works costs milliseconds of
-   * CPU). Below it, the main thread answers directly. Default 100,000; Infinity turns it off.
-   */
-  workerMinWorks?: number;
 }
 
 interface WorkRow {
@@ -66,27 +42,19 @@ const SELECT_ALL_IDS = `SELECT id FROM works`;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export class DbWorkIndex implements WorkIndex {
-  /** The index itself: also the `RankingIndex` the referee finder reads postings from. */
-  readonly core: Bm25Index;
-  private readonly scorer: Scorer;
+export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   private lastSeq = 0;
   /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
   private lastDeletion: number | null = null;
   private running: Promise<RefreshResult> | null = null;
   private queued: Promise<RefreshResult> | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private thread: SearchThread | null = null;
-  private closed = false;
-  private lastRefreshAt: Date | null = null;
-  private lastRefreshMs: number | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly options: DbWorkIndexOptions = {},
   ) {
-    this.core = new Bm25Index(options.index);
-    this.scorer = new Scorer(this.core);
+    super(options);
   }
 
   /** Loads every work, then starts polling. */
@@ -103,7 +71,7 @@ export class DbWorkIndex implements WorkIndex {
     return this;
   }
 
-  refresh(): Promise<RefreshResult> {
+  override refresh(): Promise<RefreshResult> {
     return this.refreshNow(true);
   }
 
@@ -178,8 +146,7 @@ export class DbWorkIndex implements WorkIndex {
       }
     }
 
-    if (upserted > 0 || removed > 0) this.core.flush();
-    this.publishToWorker(upserted > 0 || removed > 0);
+    this.flush(upserted > 0 || removed > 0);
     this.lastRefreshAt = new Date();
     this.lastRefreshMs = performance.now() - started;
     return { upserted, removed, ms: this.lastRefreshMs };
@@ -195,7 +162,7 @@ export class DbWorkIndex implements WorkIndex {
   }
 
   private apply(row: WorkRow): boolean {
-    return this.core.upsert({
+    return this.upsert({
       workId: row.id,
       title: row.title,
       abstract: row.abstract,
@@ -204,81 +171,17 @@ export class DbWorkIndex implements WorkIndex {
     });
   }
 
-  private publishToWorker(changed: boolean): void {
-    if (this.closed) return;
-    const min = this.options.workerMinWorks ?? 100_000;
-    if (!this.thread && this.core.liveWorks >= min && Number.isFinite(min)) {
-      this.thread = new SearchThread();
-      changed = true;
-    }
-    if (changed && this.thread?.usable) this.thread.publish(this.core);
+  protected override changeSeq(): number {
+    return this.lastSeq;
   }
 
-  async search(request: SearchRequest): Promise<SearchHit[]> {
-    const query = prepareQuery(this.core, request.fields, request);
-    const k = request.k ?? 100;
-    if (this.thread?.usable && query.terms.length > 0) {
-      // A filter cannot cross threads: ask for more and filter here; if too many were filtered
-      // out, the main thread answers exactly.
-      const want = request.filter ? k * 2 + 50 : k;
-      const hits = await this.thread.search(query, want).catch(() => null);
-      if (hits && !request.filter) return hits;
-      if (hits) {
-        const kept = hits.filter((h) => request.filter!(h.workId));
-        if (kept.length >= k || hits.length < want) return kept.slice(0, k);
-      }
-    }
-    return this.scorer.search(query, k, request.filter);
-  }
-
-  async scoreWorks(request: ScoreRequest): Promise<SearchHit[]> {
-    return scoreWorks(this.core, prepareQuery(this.core, request.fields, request), request.workIds);
-  }
-
-  async matchedTerms(request: ScoreRequest): Promise<Map<number, MatchedTerm[]>> {
-    const query = prepareQuery(this.core, request.fields, request);
-    const out = new Map<number, MatchedTerm[]>();
-    for (const id of request.workIds) out.set(id, matchedTerms(this.core, query, id));
-    return out;
-  }
-
-  async queryTerms(fields: readonly QueryField[], options?: QueryOptions): Promise<QueryTerm[]> {
-    return prepareQuery(this.core, fields, options).terms;
-  }
-
-  async termStatistics(terms: readonly string[]): Promise<TermStatistics> {
-    return {
-      docCount: this.core.docCount,
-      avgDocLength: this.core.avgDocLength,
-      terms: terms.map((term) => {
-        const id = this.core.termId(term);
-        return { term, df: this.core.docFreq(id), idf: id < 0 ? 0 : this.core.idf(id) };
-      }),
-    };
-  }
-
-  stats(): IndexStats {
-    return {
-      works: this.core.liveWorks,
-      changeSeq: this.lastSeq,
-      terms: this.core.termCount,
-      postings: this.core.postingCount(),
-      segments: this.core.segments.length,
-      arrayBytes: this.core.arrayBytes(),
-      lastRefreshAt: this.lastRefreshAt?.toISOString() ?? null,
-      lastRefreshMs: this.lastRefreshMs,
-      searchInWorker: this.thread?.usable ?? false,
-    };
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running?.catch(() => undefined);
     await this.queued?.catch(() => undefined);
-    await this.thread?.close();
-    this.thread = null;
+    await super.close();
   }
 }
 

@@ -42,7 +42,7 @@ export class SearchThread {
   }
 
   publish(index: Bm25Index): void {
-    const { norms, states, slotWork, bounds } = index.internals();
+    const { norms, states, slotWork, years, bounds } = index.internals();
     const state: WorkerState = {
       type: 'state',
       segments: index.segments.map((s) => ({ ...s })),
@@ -51,6 +51,7 @@ export class SearchThread {
       norms,
       states,
       slotWork,
+      years,
       bounds,
     };
     this.worker.postMessage(state);

@@ -13,6 +13,7 @@ export interface WorkerState {
   norms: Float32Array;
   states: Uint8Array;
   slotWork: Int32Array;
+  years: Int16Array;
   bounds: Float32Array;
 }
 
@@ -42,8 +43,8 @@ class View implements ScoringSource {
     return this.state.docCount;
   }
   internals() {
-    const { norms, states, slotWork, bounds } = this.state;
-    return { norms, states, slotWork, bounds };
+    const { norms, states, slotWork, years, bounds } = this.state;
+    return { norms, states, slotWork, years, bounds };
   }
 }
 

@@ -4,14 +4,25 @@
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
 import { forEachTerm, isBigram } from './analyzer.ts';
 import { LIVE, type Bm25Index } from './bm25-index.ts';
-import { IMPACT_SCALE, TF_SCALE, findSlot, findTerm, type Segment } from './segment.ts';
+import { QueryTable } from './query-table.ts';
+import { IMPACT_SCALE, TF_SCALE, type Segment } from './segment.ts';
 
 /** What the scorer reads: the index itself, or a search worker's view of its shared arrays. */
 export interface ScoringSource {
   readonly segments: readonly Segment[];
   readonly slotCount: number;
   readonly docCount: number;
-  internals(): { norms: Float32Array; states: Uint8Array; slotWork: Int32Array; bounds: Float32Array };
+  internals(): ScoringArrays;
+}
+
+/** The per-work arrays the scorer reads (shared with a search worker). */
+export interface ScoringArrays {
+  norms: Float32Array;
+  states: Uint8Array;
+  slotWork: Int32Array;
+  /** Publication year per slot, 0 when unknown. */
+  years: Int16Array;
+  bounds: Float32Array;
 }
 
 /** The part of a prepared query the scorer needs (what is sent to a search worker). */
@@ -24,6 +35,11 @@ export interface QueryField {
   text: string;
   /** How much one occurrence in this field counts (e.g. title 1, abstract 1, full text 0.4). */
   weight: number;
+  /**
+   * Keep only this field's most informative terms (weight times IDF): a long field (a full text)
+   * adds its core vocabulary without its every passing word.
+   */
+  maxTerms?: number;
 }
 
 export interface QueryOptions {
@@ -31,11 +47,16 @@ export interface QueryOptions {
   maxDfRatio?: number;
   /** Keep only this many terms, the most informative (query weight times IDF) first. */
   maxTerms?: number;
+  /** Analysed terms for which this is false are left out (e.g. the wording of any abstract). */
+  keepTerm?: (term: string) => boolean;
 }
 
 const MIN_COMMON_DF = 100;
 
-export const DEFAULT_QUERY_OPTIONS: Required<QueryOptions> = { maxDfRatio: 0.5, maxTerms: 200 };
+export const DEFAULT_QUERY_OPTIONS: Required<Omit<QueryOptions, 'keepTerm'>> = {
+  maxDfRatio: 0.5,
+  maxTerms: 200,
+};
 
 export interface QueryTerm {
   term: string;
@@ -49,6 +70,8 @@ export interface QueryTerm {
   queryWeight: number;
   /** queryWeight * idf * (k1 + 1): the most a work can get from this term. */
   weight: number;
+  /** Added by pseudo-relevance feedback (not in the manuscript's text: no surface form). */
+  feedback?: boolean;
 }
 
 export interface PreparedQuery {
@@ -65,6 +88,8 @@ export interface SearchHit {
   workId: number;
   /** Raw BM25 divided by the query's self-score: about 0..1, comparable across queries. */
   score: number;
+  /** The work's publication year, 0 when unknown (for recency, without another look-up). */
+  year: number;
 }
 
 export interface MatchedTerm {
@@ -81,10 +106,29 @@ export function prepareQuery(
   options: QueryOptions = {},
 ): PreparedQuery {
   const { maxDfRatio, maxTerms } = { ...DEFAULT_QUERY_OPTIONS, ...options };
+  const keepTerm = options.keepTerm;
   const { k1, b } = index.options;
+  const n = index.docCount;
   const weights = new Map<string, number>();
   const rawCounts = new Map<string, number>();
   const surfaces = new Map<string, string>();
+  // Per distinct term: its id, or -1 (unknown), -2 (too common) or -3 (not kept).
+  const ids = new Map<string, number>();
+  const idOf = (term: string): number => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      id = index.termId(term);
+      const df = index.docFreq(id);
+      // In a small corpus every term is "common"; the cut-off only matters (for cost) in a large one.
+      if (df === 0) id = -1;
+      else if (df > n * maxDfRatio && df > MIN_COMMON_DF) id = -2;
+      else if (keepTerm && !keepTerm(term)) id = -3;
+      ids.set(term, id);
+    }
+    return id;
+  };
+  // Saturated like a document's tf: once counts 1, many times approaches k1 + 1.
+  const saturated = (tf: number) => ((k1 + 1) * tf) / (k1 + tf);
   let queryLength = 0;
   for (const field of fields) {
     if (!field.text || field.weight <= 0) continue;
@@ -98,42 +142,44 @@ export function prepareQuery(
       true,
     );
     queryLength += length * field.weight;
-    for (const [term, tf] of counts) {
-      // Saturated like a document's tf: once counts 1, many times approaches k1 + 1.
-      weights.set(term, (weights.get(term) ?? 0) + (field.weight * (k1 + 1) * tf) / (k1 + tf));
+    let entries = [...counts];
+    if (field.maxTerms !== undefined && entries.length > field.maxTerms) {
+      const informative = entries
+        .map(([term, tf]) => {
+          const id = idOf(term);
+          return { term, tf, value: id < 0 ? -1 : saturated(tf) * index.idf(id) };
+        })
+        .filter((e) => e.value > 0)
+        .sort((x, y) => y.value - x.value || (x.term < y.term ? -1 : 1));
+      entries = informative.slice(0, field.maxTerms).map((e) => [e.term, e.tf]);
+    }
+    for (const [term, tf] of entries) {
+      weights.set(term, (weights.get(term) ?? 0) + field.weight * saturated(tf));
       rawCounts.set(term, (rawCounts.get(term) ?? 0) + field.weight * tf);
     }
   }
 
-  const n = index.docCount;
   const terms: QueryTerm[] = [];
   const commonTerms: string[] = [];
   let unknownTerms = 0;
   for (const [term, queryWeight] of weights) {
-    const termId = index.termId(term);
-    const df = index.docFreq(termId);
-    if (df === 0) {
-      unknownTerms++;
-      continue;
-    }
-    // In a small corpus every term is "common"; the cut-off only matters (for cost) in a large one.
-    if (df > n * maxDfRatio && df > MIN_COMMON_DF) {
-      commonTerms.push(term);
-      continue;
-    }
+    const termId = idOf(term);
+    if (termId === -1) unknownTerms++;
+    if (termId === -2) commonTerms.push(term);
+    if (termId < 0) continue;
     const idf = index.idf(termId);
     terms.push({
       term,
       surface: surfaces.get(term) ?? term,
       termId,
-      df,
+      df: index.docFreq(termId),
       idf,
       bigram: isBigram(term),
       queryWeight,
       weight: queryWeight * idf * (k1 + 1),
     });
   }
-  terms.sort((x, y) => y.weight - x.weight);
+  terms.sort((x, y) => y.weight - x.weight || (x.term < y.term ? -1 : 1));
   if (terms.length > maxTerms) terms.length = maxTerms;
 
   const avg = Math.max(1, index.avgDocLength);
@@ -190,8 +236,6 @@ const MIN_ESTIMATE_DF = 1000;
 // Float32 accumulators and bounds round differently from the float64 sums of exact scores:
 // pruning keeps this relative margin so that rounding never drops a work that belongs in the top k.
 const PRUNE_SLACK = 1 + 1e-4;
-// Fibonacci hashing of a term's position in a segment, for the per-query term tables.
-const HASH_MULTIPLIER = 0x9e3779b1;
 
 /** Counters of the last search, for the benchmark and the tests. */
 export interface SearchTrace {
@@ -237,13 +281,9 @@ export class Scorer {
   /** Per query: for term i and segment s, its postings [starts[i*S+s], ends[i*S+s]). */
   private starts = new Int32Array(0);
   private ends = new Int32Array(0);
-  /**
-   * Per query and segment s: an open-addressing table (2^tableBits entries from s << tableBits)
-   * from a query term's position in the segment's termIds to its weight; -1 marks a free entry.
-   */
-  private tableKeys = new Int32Array(0);
-  private tableWeights = new Float64Array(0);
-  private tableBits = 0;
+  /** The query over the segments' forward rows, and each query term's weight by its number. */
+  private readonly table = new QueryTable();
+  private termWeights = new Float64Array(0);
   private readonly tuning: ScorerTuning;
   /** Counters of the last search. */
   trace: SearchTrace = emptyTrace();
@@ -273,7 +313,7 @@ export class Scorer {
       ...this.tuning,
       ...tuning,
     };
-    const { states, slotWork, bounds } = index.internals();
+    const { states, slotWork, years, bounds } = index.internals();
     const accept = (slot: number) => states[slot] === LIVE && (!filter || filter(slotWork[slot]!));
     this.touchedCount = 0;
 
@@ -320,7 +360,11 @@ export class Scorer {
         );
     const hits: SearchHit[] = [];
     for (let j = 0; j < top.size; j++)
-      hits.push({ workId: slotWork[top.slots[j]!]!, score: top.scores[j]! / query.selfScore });
+      hits.push({
+        workId: slotWork[top.slots[j]!]!,
+        score: top.scores[j]! / query.selfScore,
+        year: years[top.slots[j]!]!,
+      });
     return hits;
   }
 
@@ -357,7 +401,7 @@ export class Scorer {
     return top.ranked();
   }
 
-  /** Finds each term's postings in each segment, and fills the per-segment term tables. */
+  /** Finds each term's postings in each segment, and lays the terms over the segments' rows. */
   private locate(terms: OrderedTerm[]): void {
     const segments = this.index.segments;
     const size = terms.length * segments.length;
@@ -365,31 +409,19 @@ export class Scorer {
       this.starts = new Int32Array(size * 2);
       this.ends = new Int32Array(size * 2);
     }
-    // Tables at most a quarter full: a row entry that is not a query term costs one probe or two.
-    let bits = 4;
-    while (1 << bits < terms.length * 4) bits++;
-    const tableSize = segments.length << bits;
-    if (this.tableKeys.length < tableSize) {
-      this.tableKeys = new Int32Array(tableSize);
-      this.tableWeights = new Float64Array(tableSize);
-    }
-    this.tableBits = bits;
-    const keys = this.tableKeys;
-    keys.fill(-1, 0, tableSize);
-    const mask = (1 << bits) - 1;
-    let at = 0;
-    for (const t of terms) {
+    if (this.termWeights.length < terms.length) this.termWeights = new Float64Array(terms.length * 2);
+    this.table.build(
+      segments,
+      terms.map((t) => t.termId),
+    );
+    const positions = this.table.positions;
+    for (let j = 0; j < terms.length; j++) {
+      this.termWeights[j] = terms[j]!.weight;
       for (let s = 0; s < segments.length; s++) {
-        const seg = segments[s]!;
-        const k = findTerm(seg, t.termId);
-        this.starts[at] = k < 0 ? 0 : seg.offsets[k]!;
-        this.ends[at] = k < 0 ? 0 : seg.offsets[k + 1]!;
-        at++;
-        if (k < 0) continue;
-        let h = Math.imul(k, HASH_MULTIPLIER) >>> (32 - bits);
-        while (keys[(s << bits) + h] !== -1) h = (h + 1) & mask;
-        keys[(s << bits) + h] = k;
-        this.tableWeights[(s << bits) + h] = t.weight;
+        const at = j * segments.length + s;
+        const k = positions[at]!;
+        this.starts[at] = k < 0 ? 0 : segments[s]!.offsets[k]!;
+        this.ends[at] = k < 0 ? 0 : segments[s]!.offsets[k + 1]!;
       }
     }
   }
@@ -445,41 +477,14 @@ export class Scorer {
 
   /** A work's score over every query term, from its forward row. */
   private exactScore(slot: number): number {
-    const segments = this.index.segments;
-    let lo = 0;
-    let hi = segments.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (segments[mid]!.lastSlot < slot) lo = mid + 1;
-      else hi = mid;
-    }
-    const seg = segments[lo]!;
-    if (slot < seg.firstSlot || slot > seg.lastSlot) return 0;
-    const bits = this.tableBits;
-    const mask = (1 << bits) - 1;
-    const base = lo << bits;
-    const shift = 32 - bits;
-    const keys = this.tableKeys;
-    const weights = this.tableWeights;
-    const forward = seg.forward;
-    const row = slot - seg.firstSlot;
-    const end = seg.forwardOffsets[row + 1]!;
+    const table = this.table;
+    const n = table.matchRow(slot);
     const norm = this.index.internals().norms[slot]!;
+    const weights = this.termWeights;
     let score = 0;
-    for (let p = seg.forwardOffsets[row]!; p < end; p++) {
-      const entry = forward[p]!;
-      const key = entry >>> 8;
-      let h = Math.imul(key, HASH_MULTIPLIER) >>> shift;
-      for (;;) {
-        const found = keys[base + h]!;
-        if (found === key) {
-          const tf = (entry & 0xff) / TF_SCALE;
-          score += (weights[base + h]! * tf) / (tf + norm);
-          break;
-        }
-        if (found < 0) break;
-        h = (h + 1) & mask;
-      }
+    for (let m = 0; m < n; m++) {
+      const tf = table.matchTfs[m]!;
+      score += (weights[table.matchTerms[m]!]! * tf) / (tf + norm);
     }
     return score;
   }
@@ -617,56 +622,4 @@ interface Ranked {
 /** Whether (a, slotA) ranks below (b, slotB). */
 function worse(a: number, slotA: number, b: number, slotB: number): boolean {
   return a < b || (a === b && slotA > slotB);
-}
-
-/**
- * Scores given works against the query (e.g. every work of one author), without a corpus-wide
- * pass: each (term, work) pair is a binary search. Works not indexed are left out.
- */
-export function scoreWorks(index: Bm25Index, query: PreparedQuery, workIds: readonly number[]): SearchHit[] {
-  const hits: SearchHit[] = [];
-  if (query.selfScore <= 0) return hits;
-  for (const workId of workIds) {
-    const doc = index.docOf(workId);
-    if (doc < 0) continue;
-    let score = 0;
-    for (const c of contributions(index, query, doc)) score += c.value;
-    hits.push({ workId, score: score / query.selfScore });
-  }
-  hits.sort((x, y) => y.score - x.score || x.workId - y.workId);
-  return hits;
-}
-
-/** The query terms a work matches, most contributing first (for "relevant concepts"). */
-export function matchedTerms(index: Bm25Index, query: PreparedQuery, workId: number): MatchedTerm[] {
-  const doc = index.docOf(workId);
-  if (doc < 0 || query.selfScore <= 0) return [];
-  return contributions(index, query, doc)
-    .sort((x, y) => y.value - x.value)
-    .map(({ term, value }) => ({
-      term: term.term,
-      surface: term.surface,
-      bigram: term.bigram,
-      contribution: value / query.selfScore,
-    }));
-}
-
-function contributions(
-  index: Bm25Index,
-  query: PreparedQuery,
-  doc: number,
-): Array<{ term: QueryTerm; value: number }> {
-  const seg = index.segments.find((s) => doc >= s.firstSlot && doc <= s.lastSlot);
-  if (!seg) return [];
-  const norm = index.docNorm(doc);
-  const out: Array<{ term: QueryTerm; value: number }> = [];
-  for (const t of query.terms) {
-    const k = findTerm(seg, t.termId);
-    if (k < 0) continue;
-    const at = findSlot(seg.slots, seg.offsets[k]!, seg.offsets[k + 1]!, doc);
-    if (at < 0) continue;
-    const tf = seg.tfs[at]! / TF_SCALE;
-    out.push({ term: t, value: (t.weight * tf) / (tf + norm) });
-  }
-  return out;
 }

@@ -137,7 +137,7 @@ export async function openFinder(db: Database): Promise<Finder> {
   const index: DbWorkIndex = await openWorkIndex(db, { pollMs: 0 });
   return {
     find: (m, o) =>
-      findCandidatesWith({ db, index: index.core, publicBaseUrl: 'http://refmatch.test' }, m, options(o)),
+      findCandidatesWith({ db, index, publicBaseUrl: 'http://refmatch.test' }, m, options(o)),
     close: () => index.close(),
   };
 }

@@ -4,9 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { createTestOrg } from '../helpers/app.ts';
 import { openWorkIndex } from '../../src/retrieval/db-work-index.ts';
-import { buildQuery } from '../../src/referee-finder/query.ts';
-import { DEFAULT_PARAMS, scoreWorks, scoreWorksInSlices } from '../../src/referee-finder/rank-authors.ts';
-import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, type Finder } from './fixtures.ts';
+import { manuscriptQuery } from '../../src/retrieval/manuscript-query.ts';
+import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, TOPIC, type Finder } from './fixtures.ts';
 
 const open: Array<{ db: TestDatabase; finder?: Finder }> = [];
 afterEach(async () => {
@@ -75,6 +74,38 @@ describe('referee ranking', () => {
     const ada = result.candidates[0]!;
     expect(ada.relevant_concepts.length).toBeGreaterThan(0);
     for (const c of ada.relevant_concepts) expect(result.concepts).toContain(c);
+  });
+
+  it('finds at least five multi-word concepts from a file with no abstract, ranked by what explains the match', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    await buildCorpus(db, [
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Bo Second' }] },
+      { authors: [{ name: 'Dee Other' }], title: 'Reef fish', abstract: OFF_TOPIC },
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, { title: 'Molecules', abstract: '', fullText: `Introduction. ${TOPIC} ${TOPIC}` }),
+    );
+    expect(result.concepts.length).toBeGreaterThanOrEqual(5);
+    for (const c of result.concepts) expect(c).toMatch(/^\S+ \S+$/);
+    expect(result.concepts).toContain('message passing');
+    // Why Ada is there: her works, each with the terms that made its score, adding up to it.
+    const ada = result.candidates[0]!;
+    const why = result.explanations.get(ada.author_id)!;
+    expect(why.works.length).toBe(2);
+    for (const w of why.works) {
+      expect(w.terms.length).toBeGreaterThan(0);
+      const sum = w.terms.reduce((t, x) => t + x.contribution, 0);
+      expect(sum).toBeLessThanOrEqual(w.score + 1e-9);
+    }
+    expect(why.terms[0]!.contribution).toBeGreaterThanOrEqual(why.terms.at(-1)!.contribution);
+    expect(why.concepts.length).toBeGreaterThan(0);
+    expect(ada.relevant_concepts).toEqual(why.concepts);
+    expect(result.explanations.has(idsOf(result).find((id) => id !== ada.author_id)!)).toBe(true);
   });
 
   it('returns at most maxCandidates', async () => {
@@ -146,34 +177,35 @@ describe('referee ranking', () => {
   });
 });
 
-describe('the scoring pass and the event loop', () => {
-  it('gives other work a turn between slices and scores exactly as one uninterrupted pass', async () => {
+describe('one search seam: works and profiles scored like the search scores them', () => {
+  it('gives a work the same score through search, scoreWorks and scoreProfiles, and a profile the BM25 of its works joined', async () => {
     const entry = await setup();
-    await buildCorpus(entry.db, [
+    const ids = await buildCorpus(entry.db, [
       { authors: [{ name: 'Ada Expert' }] },
+      { authors: [{ name: 'Ada Expert' }], title: 'Graph neural networks for chemistry' },
       { authors: [{ name: 'Ben Partial' }], title: 'Reef fish stocks', abstract: OFF_TOPIC },
       { authors: [{ name: 'Cy Other' }] },
     ]);
     const index = await openWorkIndex(entry.db, { pollMs: 0 });
     try {
-      const m = manuscript(1);
-      const q = buildQuery(index.core, { ...m, fullText: null });
-      expect(q.termIds.length).toBeGreaterThan(3);
-      const whole = scoreWorks(index.core, q, DEFAULT_PARAMS);
-
-      // A slice budget of 0 ms: a turn of the event loop after every term.
-      let turns = 0;
-      let counting = true;
-      const tick = () => {
-        turns++;
-        if (counting) setImmediate(tick);
-      };
-      setImmediate(tick);
-      const sliced = await scoreWorksInSlices(index.core, q, DEFAULT_PARAMS, 0);
-      counting = false;
-      expect(turns).toBeGreaterThanOrEqual(q.termIds.length - 1);
-      expect([...sliced.scores]).toEqual([...whole]);
-      expect(sliced.lists).toHaveLength(q.termIds.length);
+      const query = await manuscriptQuery(index, manuscript(1));
+      expect(query.terms.length).toBeGreaterThan(3);
+      // The wording of any abstract is no query term.
+      expect(query.terms.map((t) => t.term)).not.toContain('propos');
+      const searched = await index.search({ query, k: 10 });
+      const workIds = searched.map((h) => h.workId);
+      const scored = await index.scoreWorks({ query, workIds });
+      const profiles = await index.scoreProfiles({ query, profiles: [workIds.slice(0, 1), workIds], b: 0.5 });
+      for (const hit of searched) {
+        expect(scored.find((s) => s.workId === hit.workId)!.score).toBeCloseTo(hit.score, 5);
+        expect(profiles.works.get(hit.workId)!.score).toBeCloseTo(hit.score, 5);
+        expect(hit.year).toBe(2022);
+      }
+      // More matching works, more evidence in one profile; none of it for an unknown work.
+      expect(profiles.profiles[1]!).toBeGreaterThan(profiles.profiles[0]!);
+      const none = await index.scoreProfiles({ query, profiles: [[999_999]], b: 0.5 });
+      expect([...none.profiles]).toEqual([0]);
+      expect(ids.authorId('Ada Expert')).toBeGreaterThan(0);
     } finally {
       await index.close();
     }

@@ -122,7 +122,7 @@ describe('work index built from the database', () => {
     expect(bi!.df).toBeGreaterThan(0);
     expect(bi!.idf).toBeGreaterThan(uni!.idf);
     expect(none).toEqual({ term: 'no-such-term', df: 0, idf: 0 });
-    const terms = await index.queryTerms([
+    const { terms } = await index.prepare([
       { text: 'Biodiversity conservation finance in Guatemala', weight: 1 },
     ]);
     expect(terms.map((t) => t.term)).toContain('biodivers conserv');
