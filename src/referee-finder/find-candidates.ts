@@ -13,14 +13,16 @@ import {
   coauthorsOf,
   groupMembers,
   groupRecordIds,
+  personsOf,
+  recordEmails,
   referencedAuthors,
-  sameOrcidAuthors,
   withRetractions,
   workSummaries,
   type CandidateRow,
   type GroupMembership,
 } from './candidate-data.ts';
 import { manuscriptConcepts, sharedConcepts } from './concepts.ts';
+import { contactEmail, learnManuscriptEmails, learntEmails } from './contacts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { flaggedAuthors } from './external-coi.ts';
 import { buildQuery } from './query.ts';
@@ -94,13 +96,20 @@ export async function findCandidatesWith(
     resolveManuscriptAuthors(db, manuscript.authors, orgId),
     groupMembers(db, orgId, groupIds),
   ]);
-  // A manuscript author's other ids (same ORCID) are that author too: never candidates, and their
-  // co-authors are co-authors.
-  const manuscriptIds = [...new Set([...(await sameOrcidAuthors(db, [...resolved.all])).values()].flat())];
+  // A manuscript author's other records (one person, or the same ORCID) are that author too: never
+  // candidates, and their co-authors are co-authors. The ranking goes by person (db-authorships.ts).
+  const manuscriptPeople = await personsOf(db, [...resolved.all]);
+  const manuscriptIds = [...new Set([...manuscriptPeople.values()].flatMap((p) => p.records))];
+  await learnManuscriptEmails(
+    db,
+    orgId,
+    manuscript.authors,
+    resolved.perAuthor.map((ids) => ids.map((id) => manuscriptPeople.get(id)!.person)),
+  );
   const effect = options.groups?.effect ?? null;
   const outcome = await rankAuthors(index, dbAuthorships(db), q, {
     restrictTo: effect === 'limit_to' ? new Set(members.keys()) : null,
-    exclude: new Set(manuscriptIds),
+    exclude: new Set([...manuscriptIds, ...[...manuscriptPeople.values()].map((p) => p.person)]),
     currentYear: year,
     minPool: options.maxCandidates * 2,
     params: deps.params,
@@ -122,21 +131,29 @@ export async function findCandidatesWith(
     return row !== undefined && passesFilters(row, options.filters, now);
   });
   const ids = pool.map((a) => a.authorId);
-  // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
-  const sameAs = await sameOrcidAuthors(db, ids);
+  // Conflicts and emails are the person's: found through any of the person's records (or ORCID).
+  const people = await personsOf(db, ids);
+  const sameAs = new Map(ids.map((id) => [id, people.get(id)!.records]));
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauthIds, retractedIds, referencedIds] = await Promise.all([
+  const [fromGroups, coauthIds, retractedIds, referencedIds, learnt] = await Promise.all([
     groupRecordIds(db, orgId, personIds),
     coauthorsOf(db, manuscriptIds, personIds),
     withRetractions(db, personIds),
     referencedAuthors(db, manuscript.references, personIds),
+    learntEmails(db, orgId, [...new Set([...ids, ...personIds])]),
   ]);
+  const corpusEmails = await recordEmails(db, personIds);
   const ofPerson = (found: Set<number>) =>
     new Set(ids.filter((id) => sameAs.get(id)!.some((x) => found.has(x))));
   const coauth = ofPerson(coauthIds);
   const retracted = ofPerson(retractedIds);
   const referenced = ofPerson(referencedIds);
-  const emailsOf = (id: number) => [...(rows.get(id)?.emails ?? []), ...(fromGroups.get(id)?.emails ?? [])];
+  const emailsOf = (id: number) =>
+    contactEmail(sameAs.get(id) ?? [id], [
+      (x) => fromGroups.get(x)?.emails,
+      (x) => learnt.get(x),
+      (x) => corpusEmails.get(x),
+    ]);
   const flagged = await flaggedAuthors(
     db,
     orgId,
@@ -150,7 +167,7 @@ export async function findCandidatesWith(
         ...sameAs.get(a.authorId)!.map((x) => fromGroups.get(x)?.orcids ?? []),
       ].flat(),
       emails: [
-        rows.get(a.authorId)!.emails,
+        ...sameAs.get(a.authorId)!.map((x) => corpusEmails.get(x) ?? []),
         ...sameAs.get(a.authorId)!.map((x) => fromGroups.get(x)?.emails ?? []),
       ].flat(),
     })),
@@ -163,7 +180,7 @@ export async function findCandidatesWith(
   for (const author of pool) {
     if (kept.length >= options.maxCandidates) break;
     const row = rows.get(author.authorId)!;
-    const email = emailsOf(author.authorId)[0] ?? null;
+    const email = emailsOf(author.authorId);
     const conflicts: Conflicts = {
       coauth_conflicts: { exists: coauth.has(author.authorId) },
       aff_conflicts: { exists: affConflict(row) },
