@@ -188,7 +188,10 @@ export interface LinkPeopleReport {
  * person_id. Records whose person changed are queued for the metrics recompute, with every record
  * of their persons: a person's metrics are computed over all of them (corpus/metrics.ts).
  */
-export async function linkPeople(db: Database, nameKeys: Iterable<string> | 'all'): Promise<LinkPeopleReport> {
+export async function linkPeople(
+  db: Database,
+  nameKeys: Iterable<string> | 'all',
+): Promise<LinkPeopleReport> {
   let keys: string[];
   if (nameKeys === 'all') {
     keys = (await db.query<{ name_key: string }>(LINKABLE_NAME_KEYS)).rows.map((r) => r.name_key);
@@ -240,7 +243,10 @@ async function linkPass(db: Database, keys: string[]): Promise<number> {
     db.query<{ author_id: number; coauthor: number }>(COAUTHORS_OF, [ids]),
   ]);
   const facts = new Map(
-    ids.map((id) => [id, { works: new Set<number>(), coauthors: new Set<number>(), affiliations: new Set<string>() }]),
+    ids.map((id) => [
+      id,
+      { works: new Set<number>(), coauthors: new Set<number>(), affiliations: new Set<string>() },
+    ]),
   );
   for (const w of works.rows) {
     const f = facts.get(w.author_id)!;
