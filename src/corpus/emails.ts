@@ -11,10 +11,15 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}
 /** The addresses written in a text, lower-cased, without trailing dots; in order, once each. */
 export function emailsIn(text: string): string[] {
   if (!text.includes('@')) return [];
-  const found = text.match(EMAIL) ?? [];
-  return [...new Set(found.map((e) => e.replace(/^[._%+-]+|[._%+-]+$/g, '').toLowerCase()))].filter(
-    (e) => e.indexOf('@') > 0,
+  const found = (text.match(EMAIL) ?? []).map((e) =>
+    e
+      // A sentence glued after the address ("jruiz@worldbank.orgStefano Pagiola is ..."): domains are
+      // written in lower case, so a capital after lower-case letters in the last label ends it.
+      .replace(/(\.[a-z]{2,})[A-Z][A-Za-z]*$/, '$1')
+      .replace(/^[._%+-]+|[._%+-]+$/g, '')
+      .toLowerCase(),
   );
+  return [...new Set(found)].filter((e) => e.indexOf('@') > 0);
 }
 
 /** Letters of the name parts an address may spell: family tokens (3+ letters), first given name. */
