@@ -73,6 +73,11 @@ describe('addresses in affiliation strings', () => {
     expect(byName.get('Alfonso Aguirre‐Muñoz')).toEqual(['alfonso.aguirre@conservaciondeislas.org']);
     expect(byName.has('José Gobbi')).toBe(false);
     expect(byName.has('Donald A. Croll')).toBe(false);
+    // A record listing each author twice (with an id, then "Family, Given" without) makes one author.
+    const twice = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM authors WHERE display_name IN ('Bond, Ivan', 'Grieg-Gran, Maryanne')`,
+    );
+    expect(twice.rows[0]!.n).toBe(0);
     // Every address went to an author whose name it spells.
     for (const r of rows) for (const e of r.emails) expect(emailSpellsName(e, r.display_name)).toBe(true);
   });
