@@ -273,6 +273,14 @@ async function runCorpus(corpus: string): Promise<void> {
         `[${corpus}] people relink (whole corpus) in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
         relink,
       );
+      // A sample of the people of several records, to read by eye (the rule's precision has no
+      // ground truth here): every 1 in N by person id, the names of their records.
+      const sample = await db.query<{ names: string[]; keys: string[] }>(
+        `SELECT array_agg(display_name ORDER BY id) AS names, array_agg(author_key ORDER BY id) AS keys
+           FROM authors WHERE person_id IS NOT NULL GROUP BY person_id ORDER BY md5(person_id::text) LIMIT 25`,
+      );
+      console.log(`[${corpus}] sample of people of several records:`);
+      for (const r of sample.rows) console.log(`  ${r.names.join(' | ')}   (${r.keys.join(', ')})`);
       const people = await measure(db, find, queries, org.id);
       console.log(`[${corpus}] ${line('baseline', baseline)}`);
       console.log(`[${corpus}] ${line('people', people)}`);
