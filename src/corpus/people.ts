@@ -228,10 +228,26 @@ async function linkPass(db: Database, keys: string[]): Promise<number> {
       byBlock.set(k, list);
     }
   });
+  // A record needs its facts only if some record could be its person: the same ORCID, or a name
+  // compatible with its own but written differently (most records of a block are neither).
   const needed = new Set<number>();
+  const folded = authors.map((a) => foldText(a.display_name));
   for (const members of byBlock.values()) {
-    if (members.length < 2) continue;
-    for (const i of members) needed.add(authors[i]!.id);
+    for (let x = 0; x < members.length; x++) {
+      for (let y = x + 1; y < members.length; y++) {
+        const i = members[x]!;
+        const j = members[y]!;
+        const a = authors[i]!;
+        const b = authors[j]!;
+        const linkable =
+          (a.orcid !== null && a.orcid === b.orcid) ||
+          (folded[i] !== folded[j] && parsedNamesCompatible(parsedNames[i]!, parsedNames[j]!));
+        if (linkable) {
+          needed.add(a.id);
+          needed.add(b.id);
+        }
+      }
+    }
   }
   for (const a of authors) if (a.person_id !== null) needed.add(a.id);
   const ids = [...needed];
