@@ -72,4 +72,10 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
     .command('retractions <file>')
     .description('Retraction Watch CSV: marks the original papers of retractions as retracted')
     .action((file: string) => run('ingest retractions', { file: path.resolve(file) }));
+  program
+    .command('people')
+    .description('One person, one candidate: author records of one researcher')
+    .command('relink')
+    .description("decide every record's person again and read addresses from affiliation strings")
+    .action(() => run('people relink', {}));
 }

@@ -12,6 +12,9 @@ import {
 import { ingestRetractions } from './retractions.ts';
 import { ingestSnapshot } from './ingest-snapshot.ts';
 import { SNAPSHOT_ENTITIES, type SnapshotEntity } from './openalex-snapshot.ts';
+import { extractCorpusEmails } from './emails.ts';
+import { recomputePendingMetrics } from './metrics.ts';
+import { linkPeople } from './people.ts';
 
 interface IngestArgs {
   files: string[];
@@ -69,7 +72,33 @@ export const ingestRetractionsCommand = defineCommand({
   },
 });
 
+/**
+ * The backfill of a corpus loaded before people and affiliation addresses existed (or after their
+ * rules changed): every record's person decided again, every affiliation string read for addresses.
+ */
+export const peopleRelinkCommand = defineCommand({
+  name: 'people relink',
+  async run(ctx) {
+    const authorsGivenEmails = await extractCorpusEmails(ctx.db, 'all');
+    const { authors_relinked } = await linkPeople(ctx.db, 'all');
+    const recomputed = await recomputePendingMetrics(ctx.db);
+    if (recomputed > 0) await ctx.db.exec('ANALYZE authors');
+    const { rows } = await ctx.db.query<{ people: number; records: number }>(
+      `SELECT count(DISTINCT person_id)::int AS people, count(*)::int AS records
+         FROM authors WHERE person_id IS NOT NULL`,
+    );
+    return {
+      authors_given_emails: authorsGivenEmails,
+      authors_relinked,
+      authors_recomputed: recomputed,
+      people_of_several_records: rows[0]?.people ?? 0,
+      records_in_them: rows[0]?.records ?? 0,
+    };
+  },
+});
+
 export const corpusCommands = [
+  peopleRelinkCommand,
   ingestCommand(worksKind),
   ingestCommand(authorsKind),
   ingestCommand(sourcesKind),

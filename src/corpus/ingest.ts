@@ -5,17 +5,17 @@ import type { Database } from '../infra/db/index.ts';
 import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './ingest-runner.ts';
 import { queuePendingRanges, recomputePendingMetrics } from './metrics.ts';
 import { relinkAfterIngest } from './linking.ts';
+import { extractCorpusEmails } from './emails.ts';
+import { linkPeople } from './people.ts';
 
 // Fewer, larger statements: 5,000 works per batch cost ~15% less database CPU than 2,000 on the ACL
 // works; the parse thread holds at most three batches (a few tens of MB).
 export const DEFAULT_BATCH_SIZE = 5_000;
 
-export interface IngestReport {
+export interface IngestReport extends AfterIngestReport {
   files: FileReport[];
   records: number;
   bad_count: number;
-  authors_recomputed: number;
-  group_authors_relinked: number;
 }
 
 /** ANALYZE of each of these, at once: on the server each runs on a connection (and core) of its own. */
@@ -32,7 +32,7 @@ export async function afterIngest(
   db: Database,
   alsoRelink: Iterable<string> = [],
   worksAnalyzed?: Promise<void>,
-): Promise<{ authors_recomputed: number; group_authors_relinked: number }> {
+): Promise<AfterIngestReport> {
   // The initial load's queued ranges as rows first: their authors are touched too (the recompute
   // turns ranges into rows itself as well, for its other callers; here it finds none left).
   await queuePendingRanges(db);
@@ -47,14 +47,29 @@ export async function afterIngest(
     worksAnalyzed ?? analyze(db, ['works', 'authorships']),
     analyze(db, ['authors, author_metrics_pending']),
   ]);
+  const nameKeys = new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]);
+  // Addresses and people before the metrics: a person's metrics are computed over all its records.
+  const emails = await extractCorpusEmails(db, nameKeys);
+  const people = await linkPeople(db, nameKeys);
   const authors = await recomputePendingMetrics(db);
   // Again for authors alone: the recompute has just set the metric columns the filters read.
   if (authors > 0) await db.exec('ANALYZE authors');
-  const relinked = await relinkAfterIngest(
-    db,
-    new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]),
-  );
-  return { authors_recomputed: authors, group_authors_relinked: relinked };
+  const relinked = await relinkAfterIngest(db, nameKeys);
+  return {
+    authors_recomputed: authors,
+    group_authors_relinked: relinked,
+    authors_given_emails: emails,
+    authors_relinked_to_people: people.authors_relinked,
+  };
+}
+
+export interface AfterIngestReport {
+  authors_recomputed: number;
+  group_authors_relinked: number;
+  /** Authors who gained an address from their works' affiliation strings (corpus/emails.ts). */
+  authors_given_emails: number;
+  /** Author records whose person changed (corpus/people.ts). */
+  authors_relinked_to_people: number;
 }
 
 export async function ingestFiles<T>(

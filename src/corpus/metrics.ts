@@ -15,36 +15,46 @@ import type { Database } from '../infra/db/index.ts';
  */
 export const QUEUE_AUTHOR = 'ON CONFLICT (author_id) DO UPDATE SET author_id = excluded.author_id';
 
-// h-index: with an author's works ranked by citations (1 = most cited), the number of works whose
+// A person's metrics (corpus/people.ts): every record of a person holds the metrics of all the
+// person's records' works, so a candidate, a filter and an author page read one figure whichever
+// record they start from. A record alone is a person of its own.
+// h-index: with a person's works ranked by citations (1 = most cited), the number of works whose
 // citations are at least their rank. The most recent affiliation is taken from the newest work that
 // states one, preferring the institution's name to the raw string.
 export const RECOMPUTE = `
-WITH p AS (SELECT unnest($1::int[]) AS author_id),
--- The pending authors' authorships with their works, read once for both the counts and the
--- affiliation (two joins of authorships and works cost ~20% more).
+WITH q AS (SELECT unnest($1::int[]) AS author_id),
+-- The pending records with every record of their persons.
+p AS (
+  SELECT a.id AS author_id, coalesce(a.person_id, a.id) AS person_id FROM authors a JOIN q ON q.author_id = a.id
+  UNION
+  SELECT b.id, b.person_id FROM authors a JOIN q ON q.author_id = a.id JOIN authors b ON b.person_id = a.person_id
+   WHERE a.person_id IS NOT NULL
+),
+-- The persons' authorships with their works, read once for both the counts and the affiliation (two
+-- joins of authorships and works cost ~20% more).
 aw AS MATERIALIZED (
-  SELECT a.author_id, a.work_id, a.position, w.cited_by_count, w.publication_year,
+  SELECT p.person_id, a.work_id, a.position, w.cited_by_count, w.publication_year,
          a.institution_ids[1] AS institution_id, a.raw_affiliations[1] AS raw_affiliation,
          cardinality(a.institution_ids) > 0 OR cardinality(a.raw_affiliations) > 0 AS states_affiliation
     FROM authorships a JOIN p USING (author_id) JOIN works w ON w.id = a.work_id
 ),
 ranked AS (
-  SELECT author_id, cited_by_count, publication_year,
-         row_number() OVER (PARTITION BY author_id ORDER BY cited_by_count DESC) AS rank
-    FROM (SELECT DISTINCT author_id, work_id, cited_by_count, publication_year FROM aw) d
+  SELECT person_id, cited_by_count, publication_year,
+         row_number() OVER (PARTITION BY person_id ORDER BY cited_by_count DESC) AS rank
+    FROM (SELECT DISTINCT person_id, work_id, cited_by_count, publication_year FROM aw) d
 ),
 m AS (
-  SELECT author_id, count(*)::int AS articles, coalesce(sum(cited_by_count), 0)::int AS citations,
+  SELECT person_id, count(*)::int AS articles, coalesce(sum(cited_by_count), 0)::int AS citations,
          count(*) FILTER (WHERE cited_by_count >= rank)::int AS h,
          min(publication_year) AS first_year, max(publication_year) AS last_year
-    FROM ranked GROUP BY author_id
+    FROM ranked GROUP BY person_id
 ),
 aff AS (
-  SELECT DISTINCT ON (aw.author_id) aw.author_id,
+  SELECT DISTINCT ON (aw.person_id) aw.person_id,
          coalesce(i.name, aw.raw_affiliation) AS affiliation, i.id AS institution_id
     FROM aw LEFT JOIN institutions i ON i.id = aw.institution_id
    WHERE aw.states_affiliation
-   ORDER BY aw.author_id, aw.publication_year DESC NULLS LAST, aw.work_id DESC, aw.position
+   ORDER BY aw.person_id, aw.publication_year DESC NULLS LAST, aw.work_id DESC, aw.position
 ),
 updated AS (
   UPDATE authors SET
@@ -54,8 +64,8 @@ updated AS (
     first_publication_year = m.first_year,
     last_publication_year = m.last_year,
     recent_affiliation = coalesce(aff.affiliation, authors.recent_affiliation),
-    recent_institution_id = CASE WHEN aff.author_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END
-  FROM p LEFT JOIN m USING (author_id) LEFT JOIN aff USING (author_id)
+    recent_institution_id = CASE WHEN aff.person_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END
+  FROM p LEFT JOIN m USING (person_id) LEFT JOIN aff USING (person_id)
   WHERE authors.id = p.author_id
     -- Unchanged metrics are not rewritten (a re-ingest of unchanged works then writes nothing).
     AND (authors.articles_count, authors.citations_count, authors.h_index, authors.first_publication_year,
@@ -63,10 +73,10 @@ updated AS (
         IS DISTINCT FROM
         (coalesce(m.articles, 0), coalesce(m.citations, 0), coalesce(m.h, 0), m.first_year, m.last_year,
          coalesce(aff.affiliation, authors.recent_affiliation),
-         CASE WHEN aff.author_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END)
+         CASE WHEN aff.person_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END)
   RETURNING authors.id
 )
-DELETE FROM author_metrics_pending d USING p WHERE d.author_id = p.author_id`;
+DELETE FROM author_metrics_pending d USING q WHERE d.author_id = q.author_id`;
 
 // The queue rows and the authors' rows are both locked, skipping any another transaction holds, so
 // that the recompute never waits: a batch in flight holds them (QUEUE_AUTHOR, the authors upsert),

@@ -2,7 +2,7 @@
 // into the row shapes the corpus stores. A record that cannot become a work throws BadRecord with the
 // reason the ingest report shows.
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, openAlexKey } from './ids.ts';
-import { foldText, nameKey } from './names.ts';
+import { foldText, nameKey, parsePersonName } from './names.ts';
 import { normalizeAffiliation } from './affiliations.ts';
 import { InvertedIndexEntries, RebuiltAbstract } from './inverted-index.ts';
 
@@ -145,6 +145,38 @@ function sourceRow(value: unknown): SourceRow | null {
  * name inside the work's id space (`acl:name/jane doe`), so that name-keyed authors of one source
  * never merge with another source's (docs/corpus.md).
  */
+/** A name's parts, order aside: "Bond, Ivan" and "Ivan Bond" give one. */
+function writtenNameKey(name: string): string | null {
+  const parsed = parsePersonName(name);
+  return parsed && parsed.given.length ? `${parsed.given.join(' ')}|${parsed.family.join(' ')}` : null;
+}
+
+/**
+ * Authorships without an author id that repeat, in another order, the name of an author of the same
+ * work who has one: some records list every author twice ("Ivan Bond" with an id, then "Bond, Ivan"
+ * without), and each copy would become a corpus author of its own, on the same work as the real one.
+ */
+function authorsListedTwice(entries: unknown[]): Set<number> {
+  const identified = new Set<string>();
+  for (const entry of entries) {
+    const author = obj(obj(entry)?.author);
+    const name = str(author?.display_name);
+    const key = author && str(author.id) && name ? writtenNameKey(name) : null;
+    if (key) identified.add(key);
+  }
+  const twice = new Set<number>();
+  if (identified.size === 0) return twice;
+  entries.forEach((entry, i) => {
+    const authorship = obj(entry);
+    const author = obj(authorship?.author);
+    if (str(author?.id)) return;
+    const name = str(author?.display_name) ?? str(authorship?.raw_author_name);
+    const key = name ? writtenNameKey(name) : null;
+    if (key && identified.has(key)) twice.add(i);
+  });
+  return twice;
+}
+
 export function authorKey(id: unknown, orcid: string | null, name: string, space: string): string | null {
   const key = openAlexKey(id);
   if (key) return key;
@@ -219,7 +251,10 @@ export function parseWork(value: unknown): WorkRecord {
   const authors = new Map<string, AuthorRow>();
   const institutions = new Map<string, InstitutionRow>();
   const authorships: AuthorshipRow[] = [];
-  for (const entry of arr(record.authorships)) {
+  const entries = arr(record.authorships);
+  const listedTwice = authorsListedTwice(entries);
+  for (const [n, entry] of entries.entries()) {
+    if (listedTwice.has(n)) continue;
     const authorship = obj(entry);
     const author = obj(authorship?.author);
     const name = str(author?.display_name) ?? str(authorship?.raw_author_name);

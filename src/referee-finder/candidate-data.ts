@@ -32,6 +32,16 @@ export async function candidateRows(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** The corpus's own addresses of these records (corpus/emails.ts), where they have any. */
+export async function recordEmails(db: Queryable, ids: readonly number[]): Promise<Map<number, string[]>> {
+  if (!ids.length) return new Map();
+  const { rows } = await db.query<{ id: number; emails: string[] }>(
+    `SELECT id, emails FROM authors WHERE id = ANY($1::int[]) AND emails <> '{}'`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.emails]));
+}
+
 /** What the organization's own authors-group records say of a corpus author they are linked to. */
 export interface GroupRecordIds {
   emails: string[];
@@ -72,7 +82,10 @@ export interface GroupMembership {
   client_id: string | null;
 }
 
-/** Corpus authors held by the named groups of the organization, with the records holding them. */
+/**
+ * Corpus persons held by the named groups of the organization (by the person of the record each group
+ * record is linked to), with the group records holding them.
+ */
 export async function groupMembers(
   db: Queryable,
   organizationId: number,
@@ -80,9 +93,10 @@ export async function groupMembers(
 ): Promise<Map<number, GroupMembership[]>> {
   if (!groupIds.length) return new Map();
   const { rows } = await db.query<{ group_id: number; client_id: string; linked_author_id: number }>(
-    `SELECT group_id, client_id, linked_author_id FROM group_authors
-     WHERE organization_id = $1 AND group_id = ANY($2::int[]) AND linked_author_id IS NOT NULL
-     ORDER BY group_id, client_id`,
+    `SELECT g.group_id, g.client_id, coalesce(a.person_id, g.linked_author_id) AS linked_author_id
+       FROM group_authors g JOIN authors a ON a.id = g.linked_author_id
+     WHERE g.organization_id = $1 AND g.group_id = ANY($2::int[])
+     ORDER BY g.group_id, g.client_id`,
     [organizationId, groupIds],
   );
   const byAuthor = new Map<number, GroupMembership[]>();
@@ -94,23 +108,32 @@ export async function groupMembers(
   return byAuthor;
 }
 
+export interface PersonOfRecord {
+  /** The person's id (corpus/people.ts): the one the ranking and the candidate list go by. */
+  person: number;
+  /** Every record of the person, and every record with its ORCID, itself included. */
+  records: number[];
+}
+
+// Three index look-ups, not one OR (which would read the whole table for each id).
+const PERSONS_OF = `
+SELECT a.id, coalesce(a.person_id, a.id) AS person,
+       ARRAY(SELECT a.id
+             UNION SELECT b.id FROM authors b WHERE a.person_id IS NOT NULL AND b.person_id = a.person_id
+             UNION SELECT b.id FROM authors b WHERE a.orcid IS NOT NULL AND b.orcid = a.orcid
+             ORDER BY 1) AS records
+  FROM authors a WHERE a.id = ANY($1::int[])`;
+
 /**
- * Per author id, every corpus author id with its ORCID, itself included: the catalogue sometimes
- * splits one person across ids, and a conflict found through any of them is that person's.
+ * Per corpus author record, its person and every record of it: a conflict found through any of them
+ * is the person's, and so is an email.
  */
-export async function sameOrcidAuthors(
-  db: Queryable,
-  ids: readonly number[],
-): Promise<Map<number, number[]>> {
-  const same = new Map(ids.map((id) => [id, [id]]));
-  if (!ids.length) return same;
-  const { rows } = await db.query<{ id: number; same: number[] }>(
-    `SELECT a.id, array_agg(b.id ORDER BY b.id) AS same FROM authors a JOIN authors b ON b.orcid = a.orcid
-     WHERE a.id = ANY($1::int[]) AND a.orcid IS NOT NULL GROUP BY a.id`,
-    [ids],
-  );
-  for (const r of rows) same.set(r.id, [...new Set([r.id, ...r.same])]);
-  return same;
+export async function personsOf(db: Queryable, ids: readonly number[]): Promise<Map<number, PersonOfRecord>> {
+  const out = new Map(ids.map((id) => [id, { person: id, records: [id] }]));
+  if (!ids.length) return out;
+  const { rows } = await db.query<{ id: number; person: number; records: number[] }>(PERSONS_OF, [ids]);
+  for (const r of rows) out.set(r.id, { person: r.person, records: r.records });
+  return out;
 }
 
 export async function workSummaries(

@@ -2,7 +2,14 @@
 // kind of fact for all candidates at once, never one per candidate. No rule lives here.
 import type { Queryable } from '../infra/db/index.ts';
 import { matchableTitle, normalizeDoi } from '../corpus/ids.ts';
-import { candidateRows, groupRecordIds, sameOrcidAuthors, type CandidateRow } from './candidate-data.ts';
+import {
+  candidateRows,
+  groupRecordIds,
+  personsOf,
+  recordEmails,
+  type CandidateRow,
+} from './candidate-data.ts';
+import { contactEmail as firstEmail, learntEmails } from './contacts.ts';
 import type { CandidateFacts, ManuscriptFacts, OrganizationFlag, WorkRef } from './conflict-policy.ts';
 import type { ManuscriptForRanking, ManuscriptReference } from './types.ts';
 
@@ -191,19 +198,23 @@ export async function gatherConflictFacts(
   manuscriptFacts: ManuscriptFacts;
   flags: OrganizationFlag[];
   facts: Map<number, CandidateFacts>;
-  /** The email the response gives: the author row's first, else the first of their group records'. */
+  /** The email the response gives (referee-finder/contacts.ts: group records, learnt, corpus). */
   contactEmail: Map<number, string | null>;
 }> {
   const orgId = manuscript.organizationId;
-  // Conflicts are the person's: found through any of the candidate's ids (same ORCID).
-  const sameAs = await sameOrcidAuthors(db, candidateIds);
+  // Conflicts and emails are the person's: found through any of the person's records (one person,
+  // corpus/people.ts, or the same ORCID).
+  const people = await personsOf(db, candidateIds);
+  const sameAs = new Map(candidateIds.map((id) => [id, people.get(id)!.records]));
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauth, retracted, cited, manuscriptRows] = await Promise.all([
+  const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, corpusEmails] = await Promise.all([
     groupRecordIds(db, orgId, personIds),
     coauthoredWorks(db, manuscriptIds, personIds),
     retractedWorks(db, personIds),
     citedWorks(db, manuscript.references, personIds),
     candidateRows(db, manuscriptIds),
+    learntEmails(db, orgId, [...new Set([...candidateIds, ...personIds])]),
+    recordEmails(db, personIds),
   ]);
   const facts = new Map<number, CandidateFacts>();
   const contactEmail = new Map<number, string | null>();
@@ -211,7 +222,11 @@ export async function gatherConflictFacts(
     const row = rows.get(id);
     if (!row) continue;
     const same = sameAs.get(id)!;
-    contactEmail.set(id, row.emails[0] ?? fromGroups.get(id)?.emails[0] ?? null);
+    // The organization's own records first, then what its manuscripts told it, then the corpus.
+    contactEmail.set(
+      id,
+      firstEmail(same, [(x) => fromGroups.get(x)?.emails, (x) => learnt.get(x), (x) => corpusEmails.get(x)]),
+    );
     // The organization's records are linked to one id of a person; they speak for all of them.
     facts.set(
       id,
@@ -222,7 +237,10 @@ export async function gatherConflictFacts(
           institutionName: row.institution_name,
           recentAffiliation: row.recent_affiliation,
           orcids: [row.orcid ?? [], ...same.map((x) => fromGroups.get(x)?.orcids ?? [])].flat(),
-          emails: [row.emails, ...same.map((x) => fromGroups.get(x)?.emails ?? [])].flat(),
+          emails: [
+            ...same.map((x) => corpusEmails.get(x) ?? []),
+            ...same.map((x) => fromGroups.get(x)?.emails ?? []),
+          ].flat(),
         },
         coauth,
         retracted,

@@ -8,11 +8,16 @@ interface Row {
   position: number;
 }
 
+// By person (corpus/people.ts): every author id the ranking sees is a person's id, and a person's
+// works are those of all its records.
 // Plain index lookups: counting each work's authors per row cost hundreds of milliseconds for a
 // pool of prolific authors. `authorsCount` is the count among the rows returned for that work, which
 // is exact for `ofWorks` (all authors of the work) and 0 (unknown) for `ofAuthors`.
-const OF_WORKS = 'SELECT work_id, author_id, position FROM authorships WHERE work_id = ANY($1::int[])';
-const OF_AUTHORS = 'SELECT work_id, author_id, position FROM authorships WHERE author_id = ANY($1::int[])';
+const OF_WORKS = `SELECT s.work_id, coalesce(a.person_id, s.author_id) AS author_id, s.position
+  FROM authorships s JOIN authors a ON a.id = s.author_id WHERE s.work_id = ANY($1::int[])`;
+const OF_AUTHORS = `SELECT s.work_id, coalesce(a.person_id, a.id) AS author_id, s.position
+  FROM authors a JOIN authorships s ON s.author_id = a.id
+ WHERE (a.id = ANY($1::int[]) AND a.person_id IS NULL) OR a.person_id = ANY($1::int[])`;
 
 function toAuthorships(rows: Row[], counted: boolean): Authorship[] {
   const counts = new Map<number, number>();

@@ -9,7 +9,7 @@ import type { Queryable } from '../infra/db/index.ts';
 import {
   candidateRows,
   groupMembers,
-  sameOrcidAuthors,
+  personsOf,
   workSummaries,
   type CandidateRow,
   type GroupMembership,
@@ -17,6 +17,7 @@ import {
 import { manuscriptQuery } from '../retrieval/manuscript-query.ts';
 import type { WorkIndex } from '../retrieval/work-index.ts';
 import { explainRanking, type Explanation } from './concepts.ts';
+import { learnManuscriptEmails } from './contacts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { gatherConflictFacts } from './conflict-facts.ts';
 import { conflictFlags, conflictPolicy, type Conflict } from './conflict-policy.ts';
@@ -79,13 +80,20 @@ export async function findCandidatesWith(
     resolveManuscriptAuthors(db, manuscript.authors, orgId),
     groupMembers(db, orgId, groupIds),
   ]);
-  // A manuscript author's other ids (same ORCID) are that author too: never candidates, and their
-  // co-authors are co-authors.
-  const manuscriptIds = [...new Set([...(await sameOrcidAuthors(db, [...resolved.all])).values()].flat())];
+  // A manuscript author's other records (one person, or the same ORCID) are that author too: never
+  // candidates, and their co-authors are co-authors. The ranking goes by person (db-authorships.ts).
+  const manuscriptPeople = await personsOf(db, [...resolved.all]);
+  const manuscriptIds = [...new Set([...manuscriptPeople.values()].flatMap((p) => p.records))];
+  await learnManuscriptEmails(
+    db,
+    orgId,
+    manuscript.authors,
+    resolved.perAuthor.map((ids) => ids.map((id) => manuscriptPeople.get(id)!.person)),
+  );
   const effect = options.groups?.effect ?? null;
   const outcome = await rankAuthors(index, dbAuthorships(db), q, {
     restrictTo: effect === 'limit_to' ? new Set(members.keys()) : null,
-    exclude: new Set(manuscriptIds),
+    exclude: new Set([...manuscriptIds, ...[...manuscriptPeople.values()].map((p) => p.person)]),
     currentYear: year,
     minPool: options.maxCandidates * 2,
     params: deps.params,

@@ -1,0 +1,319 @@
+// One person, one candidate: author records of the corpus that are one researcher share a person
+// (authors.person_id, migration 0065). The rule (`groupPeople`, pure) and the SQL that gathers its
+// facts (`linkPeople`) are apart.
+//
+// Two records are one person when
+//   - they carry the same ORCID; or
+//   - their names are compatible but written differently ("Derek F. Wong", "Derek Fai Wong", "D. F.
+//     Wong": corpus/names.ts) and the works agree: a shared co-author, or a shared affiliation (with
+//     an initial for a given name: two shared co-authors, or one and the affiliation).
+// Never when
+//   - they carry different ORCIDs;
+//   - they are on one work together (two people wrote it);
+//   - their names are written identically: the catalogue had the name and kept the records apart on
+//     purpose (the ACL Anthology's "Yang Liu" of ICT and of Edinburgh; OpenAlex's disambiguation),
+//     and a shared co-author is no evidence against that decision;
+//   - merging would put two names that are not compatible in one person ("J. Smith" joining both
+//     "John Smith" and "Jane Smith").
+import type { Database, Queryable } from '../infra/db/index.ts';
+import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
+import { QUEUE_AUTHOR } from './metrics.ts';
+import { familyCore, foldText, parsedNamesCompatible, parsePersonName, type PersonName } from './names.ts';
+
+export interface AuthorRecord {
+  id: number;
+  name: string;
+  orcid: string | null;
+  /** Ids of the record's works. */
+  works: ReadonlySet<number>;
+  /** The record's co-authors (their person or record ids). */
+  coauthors: ReadonlySet<number>;
+  /** Affiliation cores (corpus/affiliations.ts affiliationCore) of the record's works. */
+  affiliations: readonly string[];
+}
+
+interface Parsed {
+  record: AuthorRecord;
+  name: PersonName | null;
+  folded: string;
+  initialOnly: boolean;
+}
+
+function parse(record: AuthorRecord): Parsed {
+  const name = parsePersonName(record.name);
+  return {
+    record,
+    name,
+    folded: foldText(record.name),
+    initialOnly: !name || (name.given[0]?.length ?? 0) <= 1,
+  };
+}
+
+function shareWork(a: AuthorRecord, b: AuthorRecord): boolean {
+  const [small, large] = a.works.size <= b.works.size ? [a.works, b.works] : [b.works, a.works];
+  for (const w of small) if (large.has(w)) return true;
+  return false;
+}
+
+function sameOrcid(a: Parsed, b: Parsed): boolean {
+  return a.record.orcid !== null && a.record.orcid === b.record.orcid;
+}
+
+/** Whether two records may never be one person (checked across every pair a merge would join). */
+function apart(a: Parsed, b: Parsed): boolean {
+  if (a.record.orcid && b.record.orcid && a.record.orcid !== b.record.orcid) return true;
+  if (shareWork(a.record, b.record)) return true;
+  if (sameOrcid(a, b)) return false;
+  if (a.folded === b.folded) return true;
+  return !parsedNamesCompatible(a.name, b.name);
+}
+
+/** How strongly two records' works say they are one person (0: not enough); names aside. */
+function evidence(a: Parsed, b: Parsed): number {
+  if (sameOrcid(a, b)) return 1000;
+  let shared = 0;
+  const [small, large] =
+    a.record.coauthors.size <= b.record.coauthors.size
+      ? [a.record.coauthors, b.record.coauthors]
+      : [b.record.coauthors, a.record.coauthors];
+  for (const c of small) if (c !== a.record.id && c !== b.record.id && large.has(c)) shared++;
+  const affiliation = a.record.affiliations.some((x) =>
+    b.record.affiliations.some((y) => affiliationCoresMatch(x, y)),
+  );
+  const strength = shared * 2 + (affiliation ? 1 : 0);
+  // An initial ("D. Wong") is weaker than a written given name: it needs more.
+  const needed = a.initialOnly || b.initialOnly ? 3 : 1;
+  return strength >= needed ? strength : 0;
+}
+
+/**
+ * The people among these records: lists of record ids of two or more records each (records alone are
+ * left out). Pairs are considered strongest evidence first, and a pair is joined only if no two
+ * records of the joined people are `apart`.
+ */
+export function groupPeople(records: readonly AuthorRecord[]): number[][] {
+  const parsed = records.map(parse);
+  // Candidate pairs: same family name and first initial (names), or the same ORCID.
+  const blocks = new Map<string, number[]>();
+  parsed.forEach((p, i) => {
+    const keys: string[] = [];
+    if (p.name && p.name.given[0]) keys.push(`n:${familyCore(p.name)}:${p.name.given[0][0]}`);
+    if (p.record.orcid) keys.push(`o:${p.record.orcid}`);
+    for (const k of keys) {
+      const list = blocks.get(k) ?? [];
+      list.push(i);
+      blocks.set(k, list);
+    }
+  });
+  const pairs: Array<{ i: number; j: number; strength: number }> = [];
+  const seen = new Set<string>();
+  for (const members of blocks.values()) {
+    for (let x = 0; x < members.length; x++) {
+      for (let y = x + 1; y < members.length; y++) {
+        const i = members[x]!;
+        const j = members[y]!;
+        const key = i < j ? `${i}:${j}` : `${j}:${i}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (apart(parsed[i]!, parsed[j]!)) continue;
+        const strength = evidence(parsed[i]!, parsed[j]!);
+        if (strength > 0) pairs.push({ i, j, strength });
+      }
+    }
+  }
+  pairs.sort((a, b) => b.strength - a.strength || a.i - b.i || a.j - b.j);
+  const members = parsed.map((_, i) => [i]);
+  const root = parsed.map((_, i) => i);
+  for (const { i, j } of pairs) {
+    const ri = root[i]!;
+    const rj = root[j]!;
+    if (ri === rj) continue;
+    const a = members[ri]!;
+    const b = members[rj]!;
+    if (a.some((x) => b.some((y) => apart(parsed[x]!, parsed[y]!)))) continue;
+    for (const y of b) root[y] = ri;
+    a.push(...b);
+    members[rj] = [];
+  }
+  return members
+    .filter((m, i) => m.length > 1 && root[i] === i)
+    .map((m) => m.map((i) => parsed[i]!.record.id).sort((x, y) => x - y));
+}
+
+// The records of these name keys, of the name keys their ORCIDs and persons reach, with their facts.
+const BLOCK_AUTHORS = `
+WITH k AS (SELECT unnest($1::text[]) AS name_key),
+base AS (SELECT a.id, a.orcid, a.person_id FROM authors a JOIN k USING (name_key)),
+keys AS (
+  SELECT name_key FROM k
+  UNION SELECT b.name_key FROM base JOIN authors b ON b.orcid = base.orcid WHERE base.orcid IS NOT NULL
+  UNION SELECT b.name_key FROM base JOIN authors b ON b.person_id = base.person_id WHERE base.person_id IS NOT NULL
+)
+SELECT a.id, a.display_name, a.orcid, a.person_id FROM authors a JOIN keys USING (name_key)`;
+
+const WORKS_OF = `
+SELECT s.author_id, s.work_id, s.raw_affiliations, i.name AS institution
+  FROM authorships s LEFT JOIN institutions i ON i.id = s.institution_ids[1]
+ WHERE s.author_id = ANY($1::int[])`;
+
+const COAUTHORS_OF = `
+SELECT DISTINCT s.author_id, coalesce(p.person_id, o.author_id) AS coauthor
+  FROM authorships s JOIN authorships o ON o.work_id = s.work_id AND o.author_id <> s.author_id
+  JOIN authors p ON p.id = o.author_id
+ WHERE s.author_id = ANY($1::int[])`;
+
+const SET_PERSONS = `
+UPDATE authors SET person_id = x.person_id
+  FROM unnest($1::int[], $2::int[]) AS x(id, person_id)
+ WHERE authors.id = x.id AND authors.person_id IS DISTINCT FROM x.person_id`;
+
+const QUEUE = `
+INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT unnest($1::int[]) ORDER BY 1 ${QUEUE_AUTHOR}`;
+
+/** Name keys shared by two or more records, or holding a record of a person. */
+const LINKABLE_NAME_KEYS = `
+SELECT name_key FROM authors WHERE name_key IS NOT NULL GROUP BY name_key
+HAVING count(*) > 1 OR bool_or(person_id IS NOT NULL) OR bool_or(orcid IS NOT NULL) ORDER BY name_key`;
+
+const KEYS_PER_PASS = 5_000;
+
+export interface LinkPeopleReport {
+  /** Records whose person changed (their metrics are queued for the recompute). */
+  authors_relinked: number;
+}
+
+/**
+ * Decides the people among the records of these name keys (every name key when 'all': the backfill
+ * of a corpus loaded before people existed, or after the rule changed) and writes each record's
+ * person_id. Records whose person changed are queued for the metrics recompute, with every record
+ * of their persons: a person's metrics are computed over all of them (corpus/metrics.ts).
+ */
+export async function linkPeople(
+  db: Database,
+  nameKeys: Iterable<string> | 'all',
+): Promise<LinkPeopleReport> {
+  let keys: string[];
+  if (nameKeys === 'all') {
+    keys = (await db.query<{ name_key: string }>(LINKABLE_NAME_KEYS)).rows.map((r) => r.name_key);
+  } else {
+    keys = [...new Set(nameKeys)].sort();
+  }
+  let relinked = 0;
+  for (let i = 0; i < keys.length; i += KEYS_PER_PASS) {
+    relinked += await linkPass(db, keys.slice(i, i + KEYS_PER_PASS));
+  }
+  return { authors_relinked: relinked };
+}
+
+async function linkPass(db: Database, keys: string[]): Promise<number> {
+  const { rows: authors } = await db.query<{
+    id: number;
+    display_name: string;
+    orcid: string | null;
+    person_id: number | null;
+  }>(BLOCK_AUTHORS, [keys]);
+  if (authors.length < 2) return 0;
+  // Facts only for records that have someone to be compared with (most records have nobody).
+  const parsedNames = authors.map((a) => parsePersonName(a.display_name));
+  const byBlock = new Map<string, number[]>();
+  authors.forEach((a, i) => {
+    const n = parsedNames[i];
+    const blockKeys = [
+      ...(n && n.given[0] ? [`n:${familyCore(n)}:${n.given[0][0]}`] : []),
+      ...(a.orcid ? [`o:${a.orcid}`] : []),
+    ];
+    for (const k of blockKeys) {
+      const list = byBlock.get(k) ?? [];
+      list.push(i);
+      byBlock.set(k, list);
+    }
+  });
+  // A record needs its facts only if some record could be its person: the same ORCID, or a name
+  // compatible with its own but written differently (most records of a block are neither).
+  const needed = new Set<number>();
+  const folded = authors.map((a) => foldText(a.display_name));
+  for (const members of byBlock.values()) {
+    for (let x = 0; x < members.length; x++) {
+      for (let y = x + 1; y < members.length; y++) {
+        const i = members[x]!;
+        const j = members[y]!;
+        const a = authors[i]!;
+        const b = authors[j]!;
+        const linkable =
+          (a.orcid !== null && a.orcid === b.orcid) ||
+          (folded[i] !== folded[j] && parsedNamesCompatible(parsedNames[i]!, parsedNames[j]!));
+        if (linkable) {
+          needed.add(a.id);
+          needed.add(b.id);
+        }
+      }
+    }
+  }
+  for (const a of authors) if (a.person_id !== null) needed.add(a.id);
+  const ids = [...needed];
+  const [works, coauthors] = await Promise.all([
+    db.query<{ author_id: number; work_id: number; raw_affiliations: string[]; institution: string | null }>(
+      WORKS_OF,
+      [ids],
+    ),
+    db.query<{ author_id: number; coauthor: number }>(COAUTHORS_OF, [ids]),
+  ]);
+  const facts = new Map(
+    ids.map((id) => [
+      id,
+      { works: new Set<number>(), coauthors: new Set<number>(), affiliations: new Set<string>() },
+    ]),
+  );
+  for (const w of works.rows) {
+    const f = facts.get(w.author_id)!;
+    f.works.add(w.work_id);
+    for (const raw of [w.institution, ...w.raw_affiliations]) {
+      if (!raw) continue;
+      const core = affiliationCore(raw);
+      if (core) f.affiliations.add(core);
+    }
+  }
+  for (const c of coauthors.rows) facts.get(c.author_id)!.coauthors.add(c.coauthor);
+  const records: AuthorRecord[] = authors
+    .filter((a) => facts.has(a.id))
+    .map((a) => {
+      const f = facts.get(a.id)!;
+      return {
+        id: a.id,
+        name: a.display_name,
+        orcid: a.orcid,
+        works: f.works,
+        coauthors: f.coauthors,
+        affiliations: [...f.affiliations],
+      };
+    });
+  const personOf = new Map<number, number | null>(authors.map((a) => [a.id, null]));
+  for (const group of groupPeople(records)) {
+    // The canonical record: the one with most works (its name is the one most often written).
+    const canonical = [...group].sort(
+      (x, y) => facts.get(y)!.works.size - facts.get(x)!.works.size || x - y,
+    )[0]!;
+    for (const id of group) personOf.set(id, canonical);
+  }
+  const changed = authors.filter((a) => personOf.get(a.id) !== a.person_id);
+  if (changed.length === 0) return 0;
+  await db.transaction(async (tx) => {
+    await tx.query(SET_PERSONS, [changed.map((a) => a.id), changed.map((a) => personOf.get(a.id) ?? null)]);
+    // The metrics of every record of the old and the new persons change.
+    const touched = new Set(changed.map((a) => a.id));
+    const persons = new Set(
+      changed.flatMap((a) => [a.person_id, personOf.get(a.id) ?? null]).filter((p) => p !== null),
+    );
+    for (const a of authors) {
+      const now = personOf.get(a.id) ?? null;
+      if ((a.person_id !== null && persons.has(a.person_id)) || (now !== null && persons.has(now)))
+        touched.add(a.id);
+    }
+    await queueMetrics(tx, [...touched]);
+  });
+  return changed.length;
+}
+
+async function queueMetrics(db: Queryable, ids: number[]): Promise<void> {
+  if (ids.length) await db.query(QUEUE, [ids.sort((a, b) => a - b)]);
+}

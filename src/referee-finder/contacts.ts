@@ -1,0 +1,74 @@
+// A candidate's email, from every source we hold, in this order: the organization's own group records
+// linked to the person, the authors of manuscripts the same organization uploaded (learnt at upload,
+// migration 0066), and the corpus records' own addresses (affiliation strings, corpus/emails.ts). What
+// one organization learnt is never read for another: every query here takes its organization_id.
+import type { Queryable } from '../infra/db/index.ts';
+import type { ManuscriptAuthor } from './types.ts';
+
+const LEARN = `
+INSERT INTO organization_author_emails (organization_id, author_id, email)
+SELECT $1, u.author_id, u.email FROM unnest($2::int[], $3::text[]) AS u(author_id, email)
+ON CONFLICT DO NOTHING`;
+
+const LEARNT = `
+SELECT author_id, email FROM organization_author_emails
+ WHERE organization_id = $1 AND author_id = ANY($2::int[])
+ ORDER BY learnt_at DESC, email`;
+
+function address(value: string | null): string | null {
+  const v = value?.trim().toLowerCase();
+  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : null;
+}
+
+/**
+ * Remembers, for the organization alone, the email each manuscript author was given with, on the
+ * corpus person they were resolved to; only when they were resolved to exactly one person (an
+ * author whose name fits two people teaches nothing).
+ */
+export async function learnManuscriptEmails(
+  db: Queryable,
+  organizationId: number,
+  authors: readonly ManuscriptAuthor[],
+  personsPerAuthor: ReadonlyArray<readonly number[]>,
+): Promise<void> {
+  const ids: number[] = [];
+  const emails: string[] = [];
+  authors.forEach((author, k) => {
+    const email = address(author.email);
+    const persons = new Set(personsPerAuthor[k] ?? []);
+    if (!email || persons.size !== 1) return;
+    ids.push([...persons][0]!);
+    emails.push(email);
+  });
+  if (ids.length) await db.query(LEARN, [organizationId, ids, emails]);
+}
+
+/** Emails the organization learnt from its own manuscripts, per corpus author record or person id. */
+export async function learntEmails(
+  db: Queryable,
+  organizationId: number,
+  ids: readonly number[],
+): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ids.length) return out;
+  const { rows } = await db.query<{ author_id: number; email: string }>(LEARNT, [organizationId, ids]);
+  for (const r of rows) (out.get(r.author_id) ?? out.set(r.author_id, []).get(r.author_id)!).push(r.email);
+  return out;
+}
+
+/**
+ * The first email of a person: the organization's group records, then what it learnt from its
+ * manuscripts, then the corpus, each over every record of the person.
+ */
+export function contactEmail(
+  records: readonly number[],
+  sources: ReadonlyArray<(id: number) => readonly string[] | undefined>,
+): string | null {
+  for (const source of sources) {
+    for (const id of records) {
+      const email = source(id)?.[0];
+      if (email) return email;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,193 @@
+// One person, one candidate: which corpus records are one researcher (corpus/people.ts), on real
+// ACL Anthology records (one person written three ways, five namesakes who share co-authors), and the
+// rule's limits on made-up ones.
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { groupPeople, type AuthorRecord } from '../../src/corpus/people.ts';
+import { peopleRelinkCommand } from '../../src/corpus/commands.ts';
+import { testConfig } from '../helpers/app.ts';
+import { FIXTURES, authorship, ingest, tempDir, work, writeLines } from './helpers.ts';
+
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+const ACL_PEOPLE = path.join(FIXTURES, 'acl-people', 'works.jsonl');
+
+async function personOf(key: string): Promise<number> {
+  const { rows } = await db.query<{ person: number }>(
+    'SELECT coalesce(person_id, id) AS person FROM authors WHERE author_key = $1',
+    [key],
+  );
+  return rows[0]!.person;
+}
+
+async function row(key: string) {
+  const { rows } = await db.query<{
+    articles_count: number;
+    h_index: number;
+    first_publication_year: number;
+  }>('SELECT articles_count, h_index, first_publication_year FROM authors WHERE author_key = $1', [key]);
+  return rows[0]!;
+}
+
+const DEREK = ['acl:person/derek-f-wong', 'acl:person/derek-wong', 'acl:person/derek-fai-wong'];
+const YANG_LIU = [
+  'acl:person/yang-liu',
+  'acl:person/yang-liu-ict',
+  'acl:person/yang-liu-edinburgh',
+  'acl:person/yang-liu-microsoft',
+  'acl:person/yang-liu-icsi',
+];
+
+describe('people on real ACL Anthology records', () => {
+  it('"Derek F. Wong", "Derek Wong" and "Derek Fai Wong" are one person, with one set of metrics', async () => {
+    await ingest(db, 'works', [ACL_PEOPLE]);
+    const persons = await Promise.all(DEREK.map(personOf));
+    expect(new Set(persons).size).toBe(1);
+    // The person's metrics count the works of all three records (48 works, none shared).
+    for (const key of DEREK) expect((await row(key)).articles_count).toBe(48);
+  });
+
+  it('five namesakes called "Yang Liu" stay five people, though they share co-authors', async () => {
+    await ingest(db, 'works', [ACL_PEOPLE]);
+    const persons = await Promise.all(YANG_LIU.map(personOf));
+    expect(new Set(persons).size).toBe(YANG_LIU.length);
+  });
+
+  it("'refmatch people relink' rebuilds the people of a corpus loaded before them", async () => {
+    await ingest(db, 'works', [ACL_PEOPLE]);
+    await db.query('UPDATE authors SET person_id = NULL');
+    const report = await peopleRelinkCommand.run(
+      { config: testConfig(), db, progress: () => {} },
+      {} as Record<string, never>,
+    );
+    expect(report.authors_relinked).toBeGreaterThanOrEqual(3);
+    expect(new Set(await Promise.all(DEREK.map(personOf))).size).toBe(1);
+    expect(new Set(await Promise.all(YANG_LIU.map(personOf))).size).toBe(YANG_LIU.length);
+    // Running it again changes nothing.
+    const again = await peopleRelinkCommand.run(
+      { config: testConfig(), db, progress: () => {} },
+      {} as Record<string, never>,
+    );
+    expect(again.authors_relinked).toBe(0);
+  });
+
+  it('a later ingest joins a new record of a known person, and the metrics follow', async () => {
+    const dir = await tempDir();
+    // Stored by their OpenAlex ids, without the URL.
+    const A = 'A66600001';
+    const B = 'A66600002';
+    const CO = 'A66600003';
+    const url = (id: string) => `https://openalex.org/${id}`;
+    await ingest(db, 'works', [
+      await writeLines(dir, 'a.jsonl', [
+        work({
+          publication_year: 2010,
+          cited_by_count: 4,
+          authorships: [authorship(url(A), 'Marta Q. Kovalenko'), authorship(url(CO), 'Ivo Coauthor')],
+        }),
+        work({
+          publication_year: 2012,
+          cited_by_count: 4,
+          authorships: [authorship(url(A), 'Marta Q. Kovalenko')],
+        }),
+      ]),
+    ]);
+    expect((await row(A)).h_index).toBe(2);
+    await ingest(db, 'works', [
+      await writeLines(dir, 'b.jsonl', [
+        work({
+          publication_year: 2020,
+          cited_by_count: 3,
+          authorships: [authorship(url(B), 'Marta Quinn Kovalenko'), authorship(url(CO), 'Ivo Coauthor')],
+        }),
+      ]),
+    ]);
+    expect(await personOf(A)).toBe(await personOf(B));
+    for (const key of [A, B]) {
+      const m = await row(key);
+      expect(m.articles_count).toBe(3);
+      expect(m.h_index).toBe(3);
+      expect(m.first_publication_year).toBe(2010);
+    }
+  });
+});
+
+function rec(id: number, name: string, facts: Partial<AuthorRecord> = {}): AuthorRecord {
+  return {
+    id,
+    name,
+    orcid: null,
+    works: new Set([id * 100]),
+    coauthors: new Set(),
+    affiliations: [],
+    ...facts,
+  };
+}
+
+describe('the rule', () => {
+  const co = new Set([901, 902]);
+  it('same ORCID: one person, whatever the names', () => {
+    expect(groupPeople([rec(1, 'Ann Lee', { orcid: 'X' }), rec(2, 'A. Lee-Smith', { orcid: 'X' })])).toEqual([
+      [1, 2],
+    ]);
+  });
+  it('different ORCIDs: never', () => {
+    expect(
+      groupPeople([
+        rec(1, 'Ann Lee', { orcid: 'X', coauthors: co }),
+        rec(2, 'Ann B. Lee', { orcid: 'Y', coauthors: co }),
+      ]),
+    ).toEqual([]);
+  });
+  it('compatible names need a shared co-author or affiliation', () => {
+    expect(groupPeople([rec(1, 'Ann Lee'), rec(2, 'Ann B. Lee')])).toEqual([]);
+    expect(
+      groupPeople([rec(1, 'Ann Lee', { coauthors: co }), rec(2, 'Ann B. Lee', { coauthors: co })]),
+    ).toEqual([[1, 2]]);
+    expect(
+      groupPeople([
+        rec(1, 'Ann Lee', { affiliations: ['university of macau'] }),
+        rec(2, 'Ann B. Lee', { affiliations: ['university of macau'] }),
+      ]),
+    ).toEqual([[1, 2]]);
+  });
+  it('an initial needs more: one shared co-author is not enough', () => {
+    const one = new Set([901]);
+    expect(
+      groupPeople([rec(1, 'Ann Lee', { coauthors: one }), rec(2, 'A. Lee', { coauthors: one })]),
+    ).toEqual([]);
+    expect(groupPeople([rec(1, 'Ann Lee', { coauthors: co }), rec(2, 'A. Lee', { coauthors: co })])).toEqual([
+      [1, 2],
+    ]);
+  });
+  it('the same written name in two records: never (the catalogue kept them apart)', () => {
+    expect(
+      groupPeople([rec(1, 'Yang Liu', { coauthors: co }), rec(2, 'Yang Liu', { coauthors: co })]),
+    ).toEqual([]);
+  });
+  it('two records on one work: never', () => {
+    const w = new Set([5]);
+    expect(
+      groupPeople([
+        rec(1, 'Ann Lee', { coauthors: co, works: w }),
+        rec(2, 'Ann B. Lee', { coauthors: co, works: w }),
+      ]),
+    ).toEqual([]);
+  });
+  it('an initial never joins two people whose names differ ("J. Smith" between John and Jane)', () => {
+    const people = groupPeople([
+      rec(1, 'John Smith', { coauthors: co }),
+      rec(2, 'Jane Smith', { coauthors: co }),
+      rec(3, 'J. Smith', { coauthors: co }),
+    ]);
+    expect(people.length).toBeLessThanOrEqual(1);
+    for (const p of people) expect(p).not.toEqual(expect.arrayContaining([1, 2]));
+  });
+});
