@@ -32,6 +32,10 @@ const f3 = (n: number) => n.toFixed(3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const DEVSET = path.join(root, 'bench/parsing-devset');
+// The steering folder beside the checkout (../shared), or beside the worktrees' parent (../../shared).
+const SHARED =
+  [path.resolve(root, '../shared'), path.resolve(root, '../../shared')].find((d) => existsSync(d)) ??
+  path.resolve(root, '../shared');
 
 /** The development set: public manuscripts from other templates, truth written from their sources. */
 function loadDevset(): Truth[] {
@@ -121,7 +125,7 @@ async function quality(label: string, truths: Truth[], targets: Record<string, s
 }
 
 function anystyleGold(): void {
-  const file = path.resolve(root, '../shared/data/references/anystyle-gold.xml');
+  const file = path.join(SHARED, 'data/references/anystyle-gold.xml');
   if (!existsSync(file)) {
     say(`AnyStyle gold set: MISSING (${file}); reference field parsing not measured`);
     return;
@@ -283,7 +287,7 @@ const NOTES = `- deep-rules prints no email address (neither the PDF nor documen
 
 say(`# Parsing bench (npm run bench:parsing), ${new Date().toISOString()}`);
 say('');
-const shared = path.resolve(root, '../shared/fixtures');
+const shared = path.join(SHARED, 'fixtures');
 say(`Fixtures: ${FIXTURES} (copies of ${shared}${existsSync(shared) ? '' : ', which is missing here'})`);
 await quality('Fixtures', loadTruths(), {
   title: '1.0',
