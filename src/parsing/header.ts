@@ -123,22 +123,40 @@ function isHandleLine(s: string): boolean {
 }
 
 /** One author per paragraph or line: a name line, then lines with identifiers and affiliations. */
-function stackedAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+function stackedAuthors(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number>; sideBySide: boolean } {
   const entries: Entry[] = [];
   const used = new Set<number>();
-  const lines: { text: string; block: number; emphasis: boolean; links: string[] }[] = [];
+  const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] =
+    [];
   for (let i = from; i < to; i++) {
     const b = blocks[i]!;
-    for (const l of b.lines) lines.push({ text: l.text, block: i, emphasis: b.emphasis, links: b.links });
+    for (const l of b.lines)
+      lines.push({ text: l.text, block: i, emphasis: b.emphasis, links: l.links ?? b.links, cellTop: l.cellTop });
   }
   let current: Entry | null = null;
+  let sideBySide = false;
   lines.forEach((line, k) => {
     const next = lines[k + 1];
+    // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
+    // by the ORCID under it.
     const nameLine =
       isNameLike(line.text.replace(/[*†‡§¶✉]+$/u, '')) &&
-      (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0));
+      !INSTITUTION.test(line.text) &&
+      (line.cellTop ??
+        (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)));
     if (nameLine) {
-      current = { name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(), marks: [], lines: [], links: [] };
+      sideBySide ||= line.cellTop === true;
+      current = {
+        name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(),
+        marks: [],
+        lines: [],
+        // An ORCID or mailto link may lie on the name itself.
+        links: [...line.links],
+      };
       entries.push(current);
       used.add(line.block);
       return;
@@ -151,7 +169,7 @@ function stackedAuthors(blocks: Block[], from: number, to: number): { entries: E
   });
   // A name followed by nothing that identifies a person is more likely a heading or a caption.
   const real = entries.filter((e) => e.lines.length > 0);
-  return { entries: real.length >= 2 ? real : [], used };
+  return { entries: real.length >= 2 ? real : [], used, sideBySide };
 }
 
 function affiliationsFromEntry(entry: Entry): string[] {
@@ -397,7 +415,12 @@ export function extractHeader(doc: DocumentModel): Header {
   const frontEnd = Math.max(start, findFrontEnd(blocks, start));
   const inline = inlineAuthors(blocks, start, frontEnd);
   const stacked = stackedAuthors(blocks, start, frontEnd);
-  const chosen = stacked.entries.length > inline.entries.length ? stacked : inline;
+  // Blocks set side by side are read as such: across them, a byline reader would take each
+  // block's affiliation lines for names.
+  const chosen =
+    stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+      ? stacked
+      : inline;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
     name: e.name,
     emails: [],

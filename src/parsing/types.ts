@@ -107,6 +107,8 @@ export interface BlockLine {
   gapAbove: number;
   /** Link annotations over this line (PDF only, on the pages read for links). */
   links?: string[];
+  /** In blocks set side by side on a title page (PDF only): true on a block's first line, false on its others. */
+  cellTop?: boolean;
 }
 
 export interface DocumentModel {

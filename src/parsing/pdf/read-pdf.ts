@@ -246,6 +246,7 @@ function linesToBlocks(lines: Line[]): Block[] {
         indent: (l.x - l.columnLeft) / bodySize,
         gapAbove: current!.gaps[i] ?? 0,
         links: l.links,
+        ...(l.cellTop !== undefined ? { cellTop: l.cellTop } : {}),
       })),
     });
     current = null;
@@ -264,10 +265,15 @@ function linesToBlocks(lines: Line[]): Block[] {
         line.x - line.columnLeft > 0.8 * line.size && prev.x - prev.columnLeft < 0.3 * prev.size;
       if (!sameFlow) {
         // A paragraph may run on into the next column or page; it ends where a sentence ends.
-        breakHere = /[.!?:]$/.test(prev.text) || sizeChange || fontChange || !/^[\p{Ll}(]/u.test(line.text);
+        breakHere =
+          /[.!?:]$/.test(prev.text) ||
+          sizeChange ||
+          fontChange ||
+          !/^[\p{Ll}(]/u.test(line.text) ||
+          line.cellTop === true;
         gap = 0;
       } else {
-        breakHere = sizeChange || fontChange || gap > 0.45 || indentStart;
+        breakHere = sizeChange || fontChange || gap > 0.45 || indentStart || line.cellTop === true;
       }
     }
     if (breakHere) {
