@@ -139,8 +139,14 @@ function stackedAuthors(
   }
   let current: Entry | null = null;
   let sideBySide = false;
+  const markOnly = (text: string) => /^[\s*†‡§¶#✉,]+$/u.test(text);
   lines.forEach((line, k) => {
-    const next = lines[k + 1];
+    // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
+    if (markOnly(line.text)) {
+      if (current) current.marks.push(...splitMarks(line.text));
+      return;
+    }
+    const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
     // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
     // by the ORCID under it.
     const nameLine =
@@ -161,6 +167,10 @@ function stackedAuthors(
       used.add(line.block);
       return;
     }
+    // A sentence in a paragraph of its own after the last block (a correspondence or an
+    // equal-contribution note) belongs to no one author: it is read with the other notes.
+    const sentence = /\.$/.test(line.text) && line.text.split(/\s+/).length >= 8;
+    if (current && sentence && line.block !== lines[k - 1]?.block) current = null;
     if (current) {
       current.lines.push(line.text);
       current.links.push(...line.links);

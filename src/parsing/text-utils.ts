@@ -91,7 +91,11 @@ export function findEmails(text: string): string[] {
     }
   }
   const withoutGroups = text.replace(EMAIL_GROUP_RE, ' ');
-  for (const m of withoutGroups.matchAll(EMAIL_RE)) found.push(m[0].replace(/\.$/, ''));
+  for (const m of withoutGroups.matchAll(EMAIL_RE)) {
+    // "@user@server.social" is a fediverse handle, not an address.
+    if (withoutGroups[(m.index ?? 0) - 1] === '@') continue;
+    found.push(m[0].replace(/\.$/, ''));
+  }
   return unique(found.map((e) => e.replace(/^mailto:/i, '')));
 }
 
