@@ -130,12 +130,17 @@ function stackedAuthors(
 ): { entries: Entry[]; used: Set<number>; sideBySide: boolean } {
   const entries: Entry[] = [];
   const used = new Set<number>();
-  const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] =
-    [];
+  const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] = [];
   for (let i = from; i < to; i++) {
     const b = blocks[i]!;
     for (const l of b.lines)
-      lines.push({ text: l.text, block: i, emphasis: b.emphasis, links: l.links ?? b.links, cellTop: l.cellTop });
+      lines.push({
+        text: l.text,
+        block: i,
+        emphasis: b.emphasis,
+        links: l.links ?? b.links,
+        cellTop: l.cellTop,
+      });
   }
   let current: Entry | null = null;
   let sideBySide = false;
@@ -152,8 +157,7 @@ function stackedAuthors(
     const nameLine =
       isNameLike(line.text.replace(/[*†‡§¶✉]+$/u, '')) &&
       !INSTITUTION.test(line.text) &&
-      (line.cellTop ??
-        (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)));
+      (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
       current = {

@@ -1,0 +1,68 @@
+// Layout rules read from small public manuscripts of the development set (bench/parsing-devset,
+// sources and licences in its LICENSES.md): each test fails if its rule breaks.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { findEmails } from '../../src/parsing/text-utils.ts';
+import { testConfig } from '../helpers/app.ts';
+
+const limits = testConfig().parsing;
+const DEVSET = path.resolve(import.meta.dirname, '../../bench/parsing-devset');
+const parse = (file: string) =>
+  parseManuscript(new Uint8Array(readFileSync(path.join(DEVSET, file))), file, limits);
+const byName = (authors: { name: string; emails: string[] }[]) =>
+  Object.fromEntries(authors.map((a) => [a.name, a.emails]));
+
+describe('author blocks set side by side on a title page', () => {
+  it('reads each block (name, affiliation, email) apart: arXiv preprint style, two blocks', async () => {
+    const r = await parse('arxiv-style.pdf');
+    expect(byName(r.authors)).toEqual({
+      'David S. Hippocampus': ['hippo@cs.cranberry-lemon.edu'],
+      'Elias D. Striatum': ['stariate@ee.mount-sheikh.edu'],
+    });
+  });
+
+  it('reads a grid of eight blocks in rows of three (ACM sigconf) with every name and email', async () => {
+    const r = await parse('acmart-sigconf.pdf');
+    expect(r.authors.map((a) => a.name).sort()).toEqual(
+      [
+        'Ben Trovato',
+        'G.K.M. Tobin',
+        'Lars Thørväld',
+        'Lawrence P. Leipuner',
+        'Sean Fogarty',
+        'Charles Palmer',
+        'John Smith',
+        'Julius P. Kumquat',
+      ].sort(),
+    );
+    expect(r.authors.flatMap((a) => a.emails)).toHaveLength(8);
+    expect(byName(r.authors)['Ben Trovato']).toEqual(['trovato@corporation.com']);
+  });
+
+  it('takes no affiliation line of a block for a name (JSS)', async () => {
+    const r = await parse('quarto-jss.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['Achim Zeileis', 'Second Author']);
+  });
+});
+
+describe('stacked author paragraphs (Manubot Word file)', () => {
+  it('finds all 17 authors with their ORCIDs, also those whose marks (✉, †) stand on a line of their own', async () => {
+    const r = await parse('manubot-sortee.docx');
+    expect(r.authors).toHaveLength(17);
+    expect(r.authors.every((a) => a.orcid)).toBe(true);
+    expect(r.authors[0]).toMatchObject({
+      name: 'Pedro Henrique Pereira Braga',
+      orcid: '0000-0002-1308-1562',
+      // The correspondence note under the list names him; the handle @pedrobraga@ecoevo.social
+      // in his own paragraph is not an address.
+      emails: ['ph.pereirabraga@gmail.com'],
+    });
+    expect(r.authors[16]!.emails).toEqual([]);
+  });
+
+  it('does not read a fediverse handle as an email', () => {
+    expect(findEmails('@jane@ecoevo.social · jane.roe@example.org')).toEqual(['jane.roe@example.org']);
+  });
+});
