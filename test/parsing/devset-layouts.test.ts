@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { UNMAPPED, repairLigatures, vocabulary } from '../../src/parsing/pdf/ligatures.ts';
 import { findEmails } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
 
@@ -64,5 +65,23 @@ describe('stacked author paragraphs (Manubot Word file)', () => {
 
   it('does not read a fediverse handle as an email', () => {
     expect(findEmails('@jane@ecoevo.social · jane.roe@example.org')).toEqual(['jane.roe@example.org']);
+  });
+});
+
+describe('ligatures the font maps to no Unicode', () => {
+  it('recovers "fi" in a name from the same word spelled out in a link (Manubot PDF, WeasyPrint font)', async () => {
+    const r = await parse('manubot-sortee.pdf');
+    expect(r.authors.map((a) => a.name)).toContain('Saeed Shafiei Sabet');
+    expect(r.authors).toHaveLength(17);
+  });
+
+  it('takes the ligature the document spells elsewhere, else "ff" at a word end and "fi" inside', () => {
+    const words = vocabulary(['Moffitt Cancer Center', 'https://github.com/shafieisabets']);
+    expect(repairLigatures(`Mo${UNMAPPED}tt`, words)).toBe('Moffitt');
+    expect(repairLigatures(`Sha${UNMAPPED}ei`, words)).toBe('Shafiei');
+    expect(repairLigatures(`classi${UNMAPPED}cation of sta${UNMAPPED}`, words)).toBe(
+      'classification of staff',
+    );
+    expect(repairLigatures('no glyph missing', words)).toBe('no glyph missing');
   });
 });

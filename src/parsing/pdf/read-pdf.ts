@@ -7,6 +7,7 @@ import { REFERENCES_HEADING } from '../sections.ts';
 import { cleanText, joinLines } from '../text-utils.ts';
 import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 import { precheckPdf } from './pre-check.ts';
+import { UNMAPPED, repairLigatures, vocabulary } from './ligatures.ts';
 
 const LINK_PAGES = 2;
 
@@ -89,7 +90,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         const size = Math.abs(t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0);
         if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
         items.push({
-          str: cleanText(raw.str) || ' ',
+          // An unmapped glyph (U+0000) is kept as a mark for the ligature repair below.
+          str: cleanText(raw.str.replaceAll('\u0000', UNMAPPED)) || ' ',
           x: (t[4] ?? 0) - x0,
           y: (t[5] ?? 0) - y0,
           w: raw.width ?? 0,
@@ -130,6 +132,13 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
           warnings,
         );
       }
+    }
+    if (pages.some((pg) => pg.items.some((it) => it.str.includes(UNMAPPED)))) {
+      const words = vocabulary([
+        ...pages.flatMap((pg) => pg.items.map((it) => it.str)),
+        ...pages.flatMap((pg) => pg.links.map((l) => l.url)),
+      ]);
+      for (const pg of pages) for (const it of pg.items) it.str = repairLigatures(it.str, words);
     }
     const lines: Line[] = [];
     pages.forEach((pg, i) => {
