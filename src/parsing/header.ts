@@ -519,9 +519,40 @@ export function extractHeader(doc: DocumentModel): Header {
         (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
       );
       if (!ids.length) continue;
+      // "0000-0001-... (V. Alexiev); 0000-0002-... (N. Keberle)": an identifier with a name in
+      // brackets after it, or one identifier and one name to a segment, pair up whatever else the
+      // paragraph mentions.
+      for (const m of text.matchAll(/(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\s*\(([^()]{2,60})\)/g)) {
+        const named = mentionedAuthors(m[2]!, authors).filter((i) => !authors[i]!.orcid);
+        const id = m[1]!;
+        if (named.length === 1 && ids.includes(id) && !authors.some((a) => a.orcid === id))
+          authors[named[0]!]!.orcid = id;
+      }
+      for (const segment of text.split(/[;\n]/)) {
+        const own = findOrcids(segment).filter(
+          (id) => ids.includes(id) && !authors.some((a) => a.orcid === id),
+        );
+        const named = mentionedAuthors(segment, authors).filter((i) => !authors[i]!.orcid);
+        if (own.length === 1 && named.length === 1) authors[named[0]!]!.orcid = own[0]!;
+      }
+      const left = ids.filter((id) => !authors.some((a) => a.orcid === id));
       const mentioned = mentionedAuthors(text, authors).filter((i) => !authors[i]!.orcid);
-      if (mentioned.length === ids.length) mentioned.forEach((ai, k) => (authors[ai]!.orcid = ids[k]!));
+      if (left.length && mentioned.length === left.length)
+        mentioned.forEach((ai, k) => (authors[ai]!.orcid = left[k]!));
     }
+  }
+
+  // ORCID icons linked beside a name: the name right before the icon (or, failing that, right
+  // after it) is the identifier's owner.
+  for (const anchor of doc.orcidAnchors ?? []) {
+    if (!validOrcid(anchor.orcid) || authors.some((a) => a.orcid === anchor.orcid)) continue;
+    const clean = (t: string) => ` ${normalizeForCompare(t.replace(/\d+/g, ' '))} `;
+    const before = clean(anchor.before);
+    const after = clean(anchor.after);
+    const owner =
+      authors.find((a) => !a.orcid && before.endsWith(` ${normalizeForCompare(a.name)} `)) ??
+      authors.find((a) => !a.orcid && after.startsWith(` ${normalizeForCompare(a.name)} `));
+    if (owner) owner.orcid = anchor.orcid;
   }
 
   const abstract = findAbstract(blocks, frontEnd);

@@ -119,6 +119,11 @@ export interface DocumentModel {
   declared: { title: string | null; keywords: string[]; authors: string[] };
   /** Footnotes (DOCX) that may carry correspondence lines. */
   notes: string[];
+  /**
+   * ORCID links set as an icon beside a name (PDF): the text just left and right of the link on
+   * its line, to tie the identifier to the name it stands next to.
+   */
+  orcidAnchors?: { orcid: string; before: string; after: string }[];
   warnings: string[];
 }
 

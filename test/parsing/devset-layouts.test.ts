@@ -85,3 +85,23 @@ describe('ligatures the font maps to no Unicode', () => {
     expect(repairLigatures('no glyph missing', words)).toBe('no glyph missing');
   });
 });
+
+describe('ORCIDs tied to their names', () => {
+  it('gives an ORCID icon linked beside a name to that name (JOSS draft)', async () => {
+    const r = await parse('joss-multivae.pdf');
+    expect(r.authors.map((a) => [a.name, a.orcid])).toEqual([
+      ['Agathe Senellart', '0009-0000-3176-6461'],
+      ['Clément Chadebec', null],
+      ['Stéphanie Allassonnière', null],
+    ]);
+  });
+
+  it('pairs "ORCID (V. Surname)" in a footnote that also names other authors (CEUR-WS)', async () => {
+    const r = await parse('ceurart-bsdd.pdf');
+    expect(r.authors.map((a) => [a.name, a.orcid])).toEqual([
+      ['Vladimir Alexiev', '0000-0001-7508-7428'],
+      ['Mihail Radkov', null],
+      ['Nataliya Keberle', '0000-0001-7398-3464'],
+    ]);
+  });
+});

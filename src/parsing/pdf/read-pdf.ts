@@ -4,7 +4,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
-import { cleanText, joinLines } from '../text-utils.ts';
+import { cleanText, findOrcids, joinLines } from '../text-utils.ts';
 import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 import { precheckPdf } from './pre-check.ts';
 import { UNMAPPED, repairLigatures, vocabulary } from './ligatures.ts';
@@ -140,6 +140,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       ]);
       for (const pg of pages) for (const it of pg.items) it.str = repairLigatures(it.str, words);
     }
+    const orcidAnchors = pages.flatMap((pg) => anchorsOf(pg.items, pg.links));
     const lines: Line[] = [];
     pages.forEach((pg, i) => {
       const ordered = orderPage(pg.items, i + 1, pg.width);
@@ -177,11 +178,37 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
             : [],
       },
       notes: [],
+      orcidAnchors,
       warnings,
     };
   } finally {
     await doc.destroy();
   }
+}
+
+/** The text beside each ORCID link on its own line: where an icon stands, the name is next to it. */
+function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
+  const out: { orcid: string; before: string; after: string }[] = [];
+  for (const link of links) {
+    const orcid = findOrcids(link.url)[0];
+    if (!orcid) continue;
+    const [lx1, ly1, lx2, ly2] = link.rect as [number, number, number, number];
+    const row = items
+      .filter((it) => it.y >= ly1 - 0.5 * it.size && it.y <= ly2 && it.y + it.size >= ly1)
+      .sort((a, b) => a.x - b.x);
+    const text = (its: Item[]) =>
+      its
+        .map((it) => it.str)
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    out.push({
+      orcid,
+      before: text(row.filter((it) => it.x + it.w <= lx1 + 2)).slice(-60),
+      after: text(row.filter((it) => it.x >= lx2 - 2)).slice(0, 60),
+    });
+  }
+  return out;
 }
 
 async function readLinks(
