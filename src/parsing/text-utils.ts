@@ -58,7 +58,9 @@ export function joinLines(lines: string[]): string {
       continue;
     }
     const tail = IDENTIFIER_TAIL.exec(out);
-    if (tail && /[-/._=?&#]$/.test(out) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
+    if (/\bhttps?:$/i.test(out) && line.startsWith('//')) {
+      out += line;
+    } else if (tail && /[-/._=?&#]$/.test(out) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
       out += line;
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(out) && /^\p{Ll}/u.test(line)) {
       out = out.slice(0, -1) + line;

@@ -105,3 +105,13 @@ describe('ORCIDs tied to their names', () => {
     ]);
   });
 });
+
+describe('margin line numbers unevenly spaced by paragraph gaps', () => {
+  it('drops the small numbers beside a JOSS draft reference list and reads its 25 hanging-indent entries with their 11 DOIs', async () => {
+    const r = await parse('joss-multivae.pdf');
+    expect(r.references).toHaveLength(25);
+    expect(r.references.filter((x) => x.doi)).toHaveLength(11);
+    expect(r.references.every((x) => !/^\d{2,3}\s/.test(x.raw))).toBe(true);
+    expect(r.references.map((x) => x.doi)).toContain('10.61603/ceas.v2i1.33');
+  });
+});

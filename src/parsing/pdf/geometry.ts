@@ -414,23 +414,40 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     }
     return clusters;
   };
-  const isLineNumbering = (cluster: Item[]): boolean => {
+  const isLineNumbering = (cluster: Item[], textSize: number): boolean => {
     if (cluster.length < 5) return false;
     const byY = [...cluster].sort((a, b) => b.y - a.y);
     const steps: number[] = [];
+    let ones = 0;
     for (let i = 1; i < byY.length; i++) {
       const rise = Number(byY[i]!.str) - Number(byY[i - 1]!.str);
+      if (rise === 1) ones++;
       steps.push(rise >= 1 && rise <= 10 ? (byY[i - 1]!.y - byY[i]!.y) / rise : NaN);
     }
-    const pitch = median(steps.filter((s) => !Number.isNaN(s)));
+    const valid = steps.filter((s) => !Number.isNaN(s));
+    const pitch = median(valid);
     const size = median(cluster.map((it) => it.size));
     // Small numbers beside double-spaced text (papaja) step by four times their own size.
     if (pitch < 0.8 * size || pitch > 5 * size) return false;
-    return steps.filter((s) => Math.abs(s - pitch) <= 0.15 * pitch).length >= 0.8 * steps.length;
+    if (steps.filter((s) => Math.abs(s - pitch) <= 0.15 * pitch).length >= 0.8 * steps.length) return true;
+    // Numbers in type much smaller than the text, one per line, where paragraph spacing makes the
+    // step uneven (a JOSS draft's reference list): every step rises by one, and none is more than
+    // a blank line's worth longer than the shortest. A numbered list sets its numbers in the
+    // text's own size.
+    const shortest = Math.min(...valid);
+    return (
+      size <= 0.7 * textSize &&
+      cluster.length >= 8 &&
+      ones >= 0.9 * steps.length &&
+      valid.every((s) => s <= 2.5 * shortest)
+    );
   };
   const perPage = pages.map((p) => clustersOf(p.items));
-  const edges = perPage.flatMap((clusters) =>
-    clusters.filter(isLineNumbering).map((c) => median(c.map(edgeOf))),
+  const textSizes = pages.map((p) =>
+    median(p.items.filter((it) => !/^\d{1,4}$/.test(it.str.trim())).map((it) => it.size)),
+  );
+  const edges = perPage.flatMap((clusters, i) =>
+    clusters.filter((c) => isLineNumbering(c, textSizes[i]!)).map((c) => median(c.map(edgeOf))),
   );
   let dropped = 0;
   pages.forEach((p, i) => {
@@ -439,7 +456,7 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     const textLeft = Math.min(...text.map((it) => it.x));
     const textRight = Math.max(...text.map(edgeOf));
     for (const cluster of perPage[i] ?? []) {
-      if (isLineNumbering(cluster)) {
+      if (isLineNumbering(cluster, textSizes[i]!)) {
         for (const it of cluster) drop.add(it);
         continue;
       }
