@@ -505,8 +505,23 @@ export function extractHeader(doc: DocumentModel): Header {
   }
 
   const starred = authors.map((a, i) => (a.corresponding ? i : -1)).filter((i) => i >= 0);
+  // A paragraph broken into one block per line (double-spaced title pages) leaves an address on
+  // a line of its own: read it with the unfinished line above it ("... addressed to Ana Fulano,
+  // ..., Email:").
+  const withRunIn = (i: number): string => {
+    const b = blocks[i]!;
+    if (b.text.length >= 80 || findEmails(b.text).length === 0) return b.text;
+    let text = b.text;
+    for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+      const above = blocks[j]!;
+      if (above.page !== b.page || /[.!?]$/.test(above.text) || above.text.length > 300) break;
+      text = `${above.text} ${text}`;
+      if (/^\W*(?:correspond|e-?mail|✉)/iu.test(above.text)) break;
+    }
+    return text;
+  };
   const texts = [
-    ...headerBlocks.map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
+    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links })),
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];

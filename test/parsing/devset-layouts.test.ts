@@ -86,6 +86,13 @@ describe('ligatures the font maps to no Unicode', () => {
   });
 });
 
+describe('double-spaced title pages (one block per line)', () => {
+  it('reads the address on its own line with the correspondence sentence above it (apaquarto)', async () => {
+    const r = await parse('apaquarto-manuscript.pdf');
+    expect(byName(r.authors)['Ana Fulano']).toEqual(['sm@example.org']);
+  });
+});
+
 describe('ORCIDs tied to their names', () => {
   it('gives an ORCID icon linked beside a name to that name (JOSS draft)', async () => {
     const r = await parse('joss-multivae.pdf');
