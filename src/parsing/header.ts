@@ -30,6 +30,9 @@ export interface Header {
 
 const INSTITUTION =
   /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
+/** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
+const INSTITUTION_WORD =
+  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -99,19 +102,36 @@ function findFrontEnd(blocks: Block[], from: number): number {
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
   const used = new Set<number>();
-  for (let i = from; i < Math.min(to, from + 8); i++) {
+  for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
       if (entries.length) break;
       continue;
     }
     const names = splitByline(b.runs);
-    const good = names.filter((n) => isNameLike(n.name));
-    if (names.length && good.length >= Math.max(1, 0.7 * names.length)) {
+    let good = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+    // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
+    const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
+    if (good.some((n) => upper(n.name)) && good.some((n) => !upper(n.name)))
+      good = good.filter((n) => upper(n.name));
+    // "GANG ZHOU, College of William and Mary": an affiliation set after the names on the same
+    // line (ACM journals) is neither a name nor a reason to doubt the line.
+    const capitals = good.some((g) => upper(g.name));
+    const institutional = names.filter(
+      (n) => !good.includes(n) && (INSTITUTION.test(n.name) || (capitals && !upper(n.name))),
+    ).length;
+    // Such a line still opens with a name; an affiliation line opens with its institution.
+    const opensWithName = institutional === 0 || (names[0] !== undefined && good.includes(names[0]));
+    if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
       if (names.length === 1 && !b.emphasis && good[0]!.marks.length === 0 && entries.length === 0) continue;
       for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
       used.add(i);
-    } else if (entries.length) break;
+    } else if (entries.length) {
+      // "University of Virginia and": an affiliation line that leaves the byline's sentence open
+      // (ACM journals set one per author group) is stepped over, not the end of the byline.
+      const continues = names.length > 0 && institutional === names.length && /(?:,|\band)$/.test(b.text);
+      if (!continues) break;
+    }
   }
   return { entries, used };
 }
@@ -399,6 +419,14 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
+function fromCapitals(name: string): string {
+  if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
+  return name.replace(/\p{Lu}+/gu, (w, at: number) =>
+    w.length === 1 || name[at + w.length] === '.' ? w : w[0] + w.slice(1).toLowerCase(),
+  );
+}
+
 export function extractHeader(doc: DocumentModel): Header {
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
@@ -436,7 +464,7 @@ export function extractHeader(doc: DocumentModel): Header {
       ? stacked
       : inline;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
-    name: e.name,
+    name: fromCapitals(e.name),
     emails: [],
     orcid: null,
     affiliations: [],

@@ -122,3 +122,24 @@ describe('margin line numbers unevenly spaced by paragraph gaps', () => {
     expect(r.references.map((x) => x.doi)).toContain('10.61603/ceas.v2i1.33');
   });
 });
+
+describe('bylines that carry their affiliations (ACM journals)', () => {
+  it('reads the names set in capitals before each affiliation, one group per line, and title-cases them', async () => {
+    const r = await parse('acmart-acmsmall.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Gang Zhou',
+      'Yafeng Wu',
+      'Ting Yan',
+      'Tian He',
+      'Chengdu Huang',
+      'John A. Stankovic',
+      'Tarek F. Abdelzaher',
+    ]);
+  });
+
+  it('does not take a name-like affiliation for an author (Quarto ACM)', async () => {
+    const r = await parse('quarto-acm.pdf');
+    expect(r.authors).toHaveLength(9);
+    expect(r.authors.map((a) => a.name)).not.toContain('The Thørväld Group');
+  });
+});
