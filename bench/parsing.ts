@@ -32,6 +32,10 @@ const f3 = (n: number) => n.toFixed(3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const DEVSET = path.join(root, 'bench/parsing-devset');
+// The steering folder beside the checkout (../shared), or beside the worktrees' parent (../../shared).
+const SHARED =
+  [path.resolve(root, '../shared'), path.resolve(root, '../../shared')].find((d) => existsSync(d)) ??
+  path.resolve(root, '../shared');
 
 /** The development set: public manuscripts from other templates, truth written from their sources. */
 function loadDevset(): Truth[] {
@@ -121,7 +125,7 @@ async function quality(label: string, truths: Truth[], targets: Record<string, s
 }
 
 function anystyleGold(): void {
-  const file = path.resolve(root, '../shared/data/references/anystyle-gold.xml');
+  const file = path.join(SHARED, 'data/references/anystyle-gold.xml');
   if (!existsSync(file)) {
     say(`AnyStyle gold set: MISSING (${file}); reference field parsing not measured`);
     return;
@@ -276,14 +280,14 @@ async function speed(): Promise<void> {
 
 const NOTES = `- deep-rules prints no email address (neither the PDF nor document.xml contains an "@" address of an author), so its emails are left out of the email score; CERMINE fixtures carry them.
 - CERMINE test5's JATS lists 44 references, but the article numbers 40: JATS splits four of them (fragments like "(PMID: 17693180), doi: ..."). Two of its DOIs are truncated in the JATS ("10.1046/j.1523", "10.1053/j"); ours are the full DOIs, counted as misses.
-- deep-rules PDF: one DOI ("10.1377/hlthaff.2014.0048") loses its "ff" ligature in the PDF's text layer (no Unicode mapping; pdftotext loses it too).
+- deep-rules PDF: one DOI ("10.1377/hlthaff.2014.0048") has its "ff" ligature mapped to no Unicode in the PDF's text layer (pdftotext loses it); the ligature repair (src/parsing/pdf/ligatures.ts) restores it.
 - Development set: truth written from each file's source (see bench/parsing-devset/LICENSES.md); fields a document does not print (ReScience's bibliography style prints no DOI, the ACM journal samples print no email) are not expected of the parser. acmart-sigplan is an anonymous review copy: no author is printed, so every author found there is a false positive. The acmart samples' Libertine fonts map the "tt" and "ffi" ligatures to no Unicode ("hp://", "Mahew"): no parser that reads the text layer recovers them.
 - AnyStyle gold set: the parser's rules were designed on the even-numbered entries; the odd-numbered ones were held out and are reported apart.
 - Timings are wall times on a shared 2-core machine; both sides of each ratio are measured in the same run.`;
 
 say(`# Parsing bench (npm run bench:parsing), ${new Date().toISOString()}`);
 say('');
-const shared = path.resolve(root, '../shared/fixtures');
+const shared = path.join(SHARED, 'fixtures');
 say(`Fixtures: ${FIXTURES} (copies of ${shared}${existsSync(shared) ? '' : ', which is missing here'})`);
 await quality('Fixtures', loadTruths(), {
   title: '1.0',

@@ -30,6 +30,9 @@ export interface Header {
 
 const INSTITUTION =
   /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
+/** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
+const INSTITUTION_WORD =
+  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -99,19 +102,36 @@ function findFrontEnd(blocks: Block[], from: number): number {
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
   const used = new Set<number>();
-  for (let i = from; i < Math.min(to, from + 8); i++) {
+  for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
       if (entries.length) break;
       continue;
     }
     const names = splitByline(b.runs);
-    const good = names.filter((n) => isNameLike(n.name));
-    if (names.length && good.length >= Math.max(1, 0.7 * names.length)) {
+    let good = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+    // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
+    const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
+    if (good.some((n) => upper(n.name)) && good.some((n) => !upper(n.name)))
+      good = good.filter((n) => upper(n.name));
+    // "GANG ZHOU, College of William and Mary": an affiliation set after the names on the same
+    // line (ACM journals) is neither a name nor a reason to doubt the line.
+    const capitals = good.some((g) => upper(g.name));
+    const institutional = names.filter(
+      (n) => !good.includes(n) && (INSTITUTION.test(n.name) || (capitals && !upper(n.name))),
+    ).length;
+    // Such a line still opens with a name; an affiliation line opens with its institution.
+    const opensWithName = institutional === 0 || (names[0] !== undefined && good.includes(names[0]));
+    if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
       if (names.length === 1 && !b.emphasis && good[0]!.marks.length === 0 && entries.length === 0) continue;
       for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
       used.add(i);
-    } else if (entries.length) break;
+    } else if (entries.length) {
+      // "University of Virginia and": an affiliation line that leaves the byline's sentence open
+      // (ACM journals set one per author group) is stepped over, not the end of the byline.
+      const continues = names.length > 0 && institutional === names.length && /(?:,|\band)$/.test(b.text);
+      if (!continues) break;
+    }
   }
   return { entries, used };
 }
@@ -123,26 +143,58 @@ function isHandleLine(s: string): boolean {
 }
 
 /** One author per paragraph or line: a name line, then lines with identifiers and affiliations. */
-function stackedAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+function stackedAuthors(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number>; sideBySide: boolean } {
   const entries: Entry[] = [];
   const used = new Set<number>();
-  const lines: { text: string; block: number; emphasis: boolean; links: string[] }[] = [];
+  const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] = [];
   for (let i = from; i < to; i++) {
     const b = blocks[i]!;
-    for (const l of b.lines) lines.push({ text: l.text, block: i, emphasis: b.emphasis, links: b.links });
+    for (const l of b.lines)
+      lines.push({
+        text: l.text,
+        block: i,
+        emphasis: b.emphasis,
+        links: l.links ?? b.links,
+        cellTop: l.cellTop,
+      });
   }
   let current: Entry | null = null;
+  let sideBySide = false;
+  const markOnly = (text: string) => /^[\s*†‡§¶#✉,]+$/u.test(text);
   lines.forEach((line, k) => {
-    const next = lines[k + 1];
+    // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
+    if (markOnly(line.text)) {
+      if (current) current.marks.push(...splitMarks(line.text));
+      return;
+    }
+    const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
+    // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
+    // by the ORCID under it.
     const nameLine =
       isNameLike(line.text.replace(/[*†‡§¶✉]+$/u, '')) &&
-      (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0));
+      !INSTITUTION.test(line.text) &&
+      (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)));
     if (nameLine) {
-      current = { name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(), marks: [], lines: [], links: [] };
+      sideBySide ||= line.cellTop === true;
+      current = {
+        name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(),
+        marks: [],
+        lines: [],
+        // An ORCID or mailto link may lie on the name itself.
+        links: [...line.links],
+      };
       entries.push(current);
       used.add(line.block);
       return;
     }
+    // A sentence in a paragraph of its own after the last block (a correspondence or an
+    // equal-contribution note) belongs to no one author: it is read with the other notes.
+    const sentence = /\.$/.test(line.text) && line.text.split(/\s+/).length >= 8;
+    if (current && sentence && line.block !== lines[k - 1]?.block) current = null;
     if (current) {
       current.lines.push(line.text);
       current.links.push(...line.links);
@@ -151,7 +203,7 @@ function stackedAuthors(blocks: Block[], from: number, to: number): { entries: E
   });
   // A name followed by nothing that identifies a person is more likely a heading or a caption.
   const real = entries.filter((e) => e.lines.length > 0);
-  return { entries: real.length >= 2 ? real : [], used };
+  return { entries: real.length >= 2 ? real : [], used, sideBySide };
 }
 
 function affiliationsFromEntry(entry: Entry): string[] {
@@ -367,6 +419,14 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
+function fromCapitals(name: string): string {
+  if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
+  return name.replace(/\p{Lu}+/gu, (w, at: number) =>
+    w.length === 1 || name[at + w.length] === '.' ? w : w[0] + w.slice(1).toLowerCase(),
+  );
+}
+
 export function extractHeader(doc: DocumentModel): Header {
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
@@ -397,9 +457,14 @@ export function extractHeader(doc: DocumentModel): Header {
   const frontEnd = Math.max(start, findFrontEnd(blocks, start));
   const inline = inlineAuthors(blocks, start, frontEnd);
   const stacked = stackedAuthors(blocks, start, frontEnd);
-  const chosen = stacked.entries.length > inline.entries.length ? stacked : inline;
+  // Blocks set side by side are read as such: across them, a byline reader would take each
+  // block's affiliation lines for names.
+  const chosen =
+    stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+      ? stacked
+      : inline;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
-    name: e.name,
+    name: fromCapitals(e.name),
     emails: [],
     orcid: null,
     affiliations: [],
@@ -468,8 +533,23 @@ export function extractHeader(doc: DocumentModel): Header {
   }
 
   const starred = authors.map((a, i) => (a.corresponding ? i : -1)).filter((i) => i >= 0);
+  // A paragraph broken into one block per line (double-spaced title pages) leaves an address on
+  // a line of its own: read it with the unfinished line above it ("... addressed to Ana Fulano,
+  // ..., Email:").
+  const withRunIn = (i: number): string => {
+    const b = blocks[i]!;
+    if (b.text.length >= 80 || findEmails(b.text).length === 0) return b.text;
+    let text = b.text;
+    for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+      const above = blocks[j]!;
+      if (above.page !== b.page || /[.!?]$/.test(above.text) || above.text.length > 300) break;
+      text = `${above.text} ${text}`;
+      if (/^\W*(?:correspond|e-?mail|✉)/iu.test(above.text)) break;
+    }
+    return text;
+  };
   const texts = [
-    ...headerBlocks.map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
+    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links })),
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];
@@ -482,9 +562,40 @@ export function extractHeader(doc: DocumentModel): Header {
         (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
       );
       if (!ids.length) continue;
+      // "0000-0001-... (V. Alexiev); 0000-0002-... (N. Keberle)": an identifier with a name in
+      // brackets after it, or one identifier and one name to a segment, pair up whatever else the
+      // paragraph mentions.
+      for (const m of text.matchAll(/(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\s*\(([^()]{2,60})\)/g)) {
+        const named = mentionedAuthors(m[2]!, authors).filter((i) => !authors[i]!.orcid);
+        const id = m[1]!;
+        if (named.length === 1 && ids.includes(id) && !authors.some((a) => a.orcid === id))
+          authors[named[0]!]!.orcid = id;
+      }
+      for (const segment of text.split(/[;\n]/)) {
+        const own = findOrcids(segment).filter(
+          (id) => ids.includes(id) && !authors.some((a) => a.orcid === id),
+        );
+        const named = mentionedAuthors(segment, authors).filter((i) => !authors[i]!.orcid);
+        if (own.length === 1 && named.length === 1) authors[named[0]!]!.orcid = own[0]!;
+      }
+      const left = ids.filter((id) => !authors.some((a) => a.orcid === id));
       const mentioned = mentionedAuthors(text, authors).filter((i) => !authors[i]!.orcid);
-      if (mentioned.length === ids.length) mentioned.forEach((ai, k) => (authors[ai]!.orcid = ids[k]!));
+      if (left.length && mentioned.length === left.length)
+        mentioned.forEach((ai, k) => (authors[ai]!.orcid = left[k]!));
     }
+  }
+
+  // ORCID icons linked beside a name: the name right before the icon (or, failing that, right
+  // after it) is the identifier's owner.
+  for (const anchor of doc.orcidAnchors ?? []) {
+    if (!validOrcid(anchor.orcid) || authors.some((a) => a.orcid === anchor.orcid)) continue;
+    const clean = (t: string) => ` ${normalizeForCompare(t.replace(/\d+/g, ' '))} `;
+    const before = clean(anchor.before);
+    const after = clean(anchor.after);
+    const owner =
+      authors.find((a) => !a.orcid && before.endsWith(` ${normalizeForCompare(a.name)} `)) ??
+      authors.find((a) => !a.orcid && after.startsWith(` ${normalizeForCompare(a.name)} `));
+    if (owner) owner.orcid = anchor.orcid;
   }
 
   const abstract = findAbstract(blocks, frontEnd);

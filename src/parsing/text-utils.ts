@@ -58,7 +58,9 @@ export function joinLines(lines: string[]): string {
       continue;
     }
     const tail = IDENTIFIER_TAIL.exec(out);
-    if (tail && /[-/._=?&#]$/.test(out) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
+    if (/\bhttps?:$/i.test(out) && line.startsWith('//')) {
+      out += line;
+    } else if (tail && /[-/._=?&#]$/.test(out) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
       out += line;
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(out) && /^\p{Ll}/u.test(line)) {
       out = out.slice(0, -1) + line;
@@ -91,7 +93,11 @@ export function findEmails(text: string): string[] {
     }
   }
   const withoutGroups = text.replace(EMAIL_GROUP_RE, ' ');
-  for (const m of withoutGroups.matchAll(EMAIL_RE)) found.push(m[0].replace(/\.$/, ''));
+  for (const m of withoutGroups.matchAll(EMAIL_RE)) {
+    // "@user@server.social" is a fediverse handle, not an address.
+    if (withoutGroups[(m.index ?? 0) - 1] === '@') continue;
+    found.push(m[0].replace(/\.$/, ''));
+  }
   return unique(found.map((e) => e.replace(/^mailto:/i, '')));
 }
 

@@ -107,6 +107,8 @@ export interface BlockLine {
   gapAbove: number;
   /** Link annotations over this line (PDF only, on the pages read for links). */
   links?: string[];
+  /** In blocks set side by side on a title page (PDF only): true on a block's first line, false on its others. */
+  cellTop?: boolean;
 }
 
 export interface DocumentModel {
@@ -117,6 +119,11 @@ export interface DocumentModel {
   declared: { title: string | null; keywords: string[]; authors: string[] };
   /** Footnotes (DOCX) that may carry correspondence lines. */
   notes: string[];
+  /**
+   * ORCID links set as an icon beside a name (PDF): the text just left and right of the link on
+   * its line, to tie the identifier to the name it stands next to.
+   */
+  orcidAnchors?: { orcid: string; before: string; after: string }[];
   warnings: string[];
 }
 

@@ -26,6 +26,11 @@ export interface Line {
   links: string[];
   /** Left edge of the line's column, for indentation. */
   columnLeft: number;
+  /**
+   * In blocks set side by side (authors on a title page): true on a block's first line, false on
+   * its other lines; absent elsewhere.
+   */
+  cellTop?: boolean;
 }
 
 const median = (xs: number[]): number => {
@@ -239,6 +244,7 @@ export function orderPage(items: Item[], page: number, pageWidth: number): Line[
     for (const group of groupIntoLines(its)) lines.push(buildLine(group, page, c, left));
   }
   const spanning = lines.filter((l) => l.column < 0).sort((a, b) => b.y - a.y);
+  const units = page === 1 ? sideBySideBlocks(spanning, byColumn.get(-1) ?? []) : spanning.map((l) => [l]);
   const ordered: Line[] = [];
   let upper = Infinity;
   const columns = [...byColumn.keys()].filter((c) => c >= 0).sort((a, b) => a - b);
@@ -251,13 +257,88 @@ export function orderPage(items: Item[], page: number, pageWidth: number): Line[
       );
     }
   };
-  for (const s of spanning) {
-    emitBand(upper, s.y);
-    ordered.push(s);
-    upper = s.y;
+  for (const unit of units) {
+    emitBand(upper, unit[0]!.y);
+    ordered.push(...unit);
+    upper = Math.min(...unit.map((l) => l.y));
   }
   emitBand(upper, -Infinity);
   return ordered;
+}
+
+/** Pieces of a line split where the gap between two items is wider than a few letters. */
+function cellsOf(line: Line, items: Item[]): Item[][] {
+  const own = items
+    .filter((it) => it.y <= line.y + 0.75 * line.size && it.y >= line.y - 0.45 * line.size)
+    .filter((it) => it.x >= line.x - 0.5 && it.x + it.w <= line.right + 0.5)
+    .sort((a, b) => a.x - b.x);
+  const cells: Item[][] = [];
+  let prevEnd = -Infinity;
+  for (const it of own) {
+    if (cells.length === 0 || it.x - prevEnd > 2.5 * line.size) cells.push([it]);
+    else cells[cells.length - 1]!.push(it);
+    prevEnd = Math.max(prevEnd, it.x + it.w);
+  }
+  return cells;
+}
+
+/**
+ * Author blocks set side by side on a title page (arXiv, JSS, ACM and Quarto templates): rows of
+ * short pieces parted by wide gaps, stacked over each other. Each such band is read block by block,
+ * column after column, as a reader does, instead of across the page, which interleaves the names
+ * with each other's affiliations. Other spanning lines stay units of their own.
+ */
+function sideBySideBlocks(spanning: Line[], items: Item[]): Line[][] {
+  const units: Line[][] = [];
+  let band: { line: Line; cells: Item[][] }[] = [];
+  const flush = () => {
+    if (band.length >= 2) {
+      // Column centres from the row with the most pieces; every piece goes to the nearest one.
+      const widest = band.reduce((a, b) => (b.cells.length > a.cells.length ? b : a));
+      const centres = widest.cells.map((c) => (c[0]!.x + Math.max(...c.map((i) => i.x + i.w))) / 2);
+      const columns: Line[][] = centres.map(() => []);
+      for (const { line, cells } of band) {
+        for (const cell of cells) {
+          const mid = (cell[0]!.x + Math.max(...cell.map((i) => i.x + i.w))) / 2;
+          let k = 0;
+          centres.forEach((c, j) => {
+            if (Math.abs(c - mid) < Math.abs(centres[k]! - mid)) k = j;
+          });
+          columns[k]!.push(buildLine(cell, line.page, -1, line.columnLeft));
+        }
+      }
+      // A block starts a column, or under a gap wider than the column's own leading.
+      for (const column of columns) {
+        const pitch = median(column.slice(1).map((l, i) => column[i]!.y - l.y));
+        column.forEach((l, i) => {
+          const above = column[i - 1];
+          l.cellTop = !above || above.y - l.y > 1.45 * pitch;
+        });
+      }
+      units.push(columns.flat());
+    } else units.push(...band.map((b) => [b.line]));
+    band = [];
+  };
+  for (const line of spanning) {
+    const cells = cellsOf(line, items);
+    const prev = band[band.length - 1]?.line;
+    const fits =
+      cells.length >= 2 &&
+      cells.length <= 4 &&
+      cells.every((c) => c.reduce((n, i) => n + i.str.length, 0) <= 60) &&
+      (!prev || prev.y - line.y <= 3 * Math.max(prev.size, line.size));
+    if (!fits) {
+      flush();
+      if (cells.length >= 2 && cells.length <= 4) {
+        band.push({ line, cells });
+        if (!cells.every((c) => c.reduce((n, i) => n + i.str.length, 0) <= 60)) flush();
+      } else units.push([line]);
+      continue;
+    }
+    band.push({ line, cells });
+  }
+  flush();
+  return units;
 }
 
 /** Normalised text of a running head or foot: digits vary from page to page, the rest does not. */
@@ -333,23 +414,40 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     }
     return clusters;
   };
-  const isLineNumbering = (cluster: Item[]): boolean => {
+  const isLineNumbering = (cluster: Item[], textSize: number): boolean => {
     if (cluster.length < 5) return false;
     const byY = [...cluster].sort((a, b) => b.y - a.y);
     const steps: number[] = [];
+    let ones = 0;
     for (let i = 1; i < byY.length; i++) {
       const rise = Number(byY[i]!.str) - Number(byY[i - 1]!.str);
+      if (rise === 1) ones++;
       steps.push(rise >= 1 && rise <= 10 ? (byY[i - 1]!.y - byY[i]!.y) / rise : NaN);
     }
-    const pitch = median(steps.filter((s) => !Number.isNaN(s)));
+    const valid = steps.filter((s) => !Number.isNaN(s));
+    const pitch = median(valid);
     const size = median(cluster.map((it) => it.size));
     // Small numbers beside double-spaced text (papaja) step by four times their own size.
     if (pitch < 0.8 * size || pitch > 5 * size) return false;
-    return steps.filter((s) => Math.abs(s - pitch) <= 0.15 * pitch).length >= 0.8 * steps.length;
+    if (steps.filter((s) => Math.abs(s - pitch) <= 0.15 * pitch).length >= 0.8 * steps.length) return true;
+    // Numbers in type much smaller than the text, one per line, where paragraph spacing makes the
+    // step uneven (a JOSS draft's reference list): every step rises by one, and none is more than
+    // a blank line's worth longer than the shortest. A numbered list sets its numbers in the
+    // text's own size.
+    const shortest = Math.min(...valid);
+    return (
+      size <= 0.7 * textSize &&
+      cluster.length >= 8 &&
+      ones >= 0.9 * steps.length &&
+      valid.every((s) => s <= 2.5 * shortest)
+    );
   };
   const perPage = pages.map((p) => clustersOf(p.items));
-  const edges = perPage.flatMap((clusters) =>
-    clusters.filter(isLineNumbering).map((c) => median(c.map(edgeOf))),
+  const textSizes = pages.map((p) =>
+    median(p.items.filter((it) => !/^\d{1,4}$/.test(it.str.trim())).map((it) => it.size)),
+  );
+  const edges = perPage.flatMap((clusters, i) =>
+    clusters.filter((c) => isLineNumbering(c, textSizes[i]!)).map((c) => median(c.map(edgeOf))),
   );
   let dropped = 0;
   pages.forEach((p, i) => {
@@ -358,7 +456,7 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     const textLeft = Math.min(...text.map((it) => it.x));
     const textRight = Math.max(...text.map(edgeOf));
     for (const cluster of perPage[i] ?? []) {
-      if (isLineNumbering(cluster)) {
+      if (isLineNumbering(cluster, textSizes[i]!)) {
         for (const it of cluster) drop.add(it);
         continue;
       }

@@ -4,9 +4,10 @@ import { getDocumentProxy } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
-import { cleanText, joinLines } from '../text-utils.ts';
+import { cleanText, findOrcids, joinLines } from '../text-utils.ts';
 import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
 import { precheckPdf } from './pre-check.ts';
+import { UNMAPPED, repairLigatures, vocabulary } from './ligatures.ts';
 
 const LINK_PAGES = 2;
 
@@ -89,7 +90,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         const size = Math.abs(t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0);
         if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
         items.push({
-          str: cleanText(raw.str) || ' ',
+          // An unmapped glyph (U+0000) is kept as a mark for the ligature repair below.
+          str: cleanText(raw.str.replaceAll('\u0000', UNMAPPED)) || ' ',
           x: (t[4] ?? 0) - x0,
           y: (t[5] ?? 0) - y0,
           w: raw.width ?? 0,
@@ -131,6 +133,14 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         );
       }
     }
+    if (pages.some((pg) => pg.items.some((it) => it.str.includes(UNMAPPED)))) {
+      const words = vocabulary([
+        ...pages.flatMap((pg) => pg.items.map((it) => it.str)),
+        ...pages.flatMap((pg) => pg.links.map((l) => l.url)),
+      ]);
+      for (const pg of pages) for (const it of pg.items) it.str = repairLigatures(it.str, words);
+    }
+    const orcidAnchors = pages.flatMap((pg) => anchorsOf(pg.items, pg.links));
     const lines: Line[] = [];
     pages.forEach((pg, i) => {
       const ordered = orderPage(pg.items, i + 1, pg.width);
@@ -168,11 +178,37 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
             : [],
       },
       notes: [],
+      orcidAnchors,
       warnings,
     };
   } finally {
     await doc.destroy();
   }
+}
+
+/** The text beside each ORCID link on its own line: where an icon stands, the name is next to it. */
+function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
+  const out: { orcid: string; before: string; after: string }[] = [];
+  for (const link of links) {
+    const orcid = findOrcids(link.url)[0];
+    if (!orcid) continue;
+    const [lx1, ly1, lx2, ly2] = link.rect as [number, number, number, number];
+    const row = items
+      .filter((it) => it.y >= ly1 - 0.5 * it.size && it.y <= ly2 && it.y + it.size >= ly1)
+      .sort((a, b) => a.x - b.x);
+    const text = (its: Item[]) =>
+      its
+        .map((it) => it.str)
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    out.push({
+      orcid,
+      before: text(row.filter((it) => it.x + it.w <= lx1 + 2)).slice(-60),
+      after: text(row.filter((it) => it.x >= lx2 - 2)).slice(0, 60),
+    });
+  }
+  return out;
 }
 
 async function readLinks(
@@ -246,6 +282,7 @@ function linesToBlocks(lines: Line[]): Block[] {
         indent: (l.x - l.columnLeft) / bodySize,
         gapAbove: current!.gaps[i] ?? 0,
         links: l.links,
+        ...(l.cellTop !== undefined ? { cellTop: l.cellTop } : {}),
       })),
     });
     current = null;
@@ -264,10 +301,15 @@ function linesToBlocks(lines: Line[]): Block[] {
         line.x - line.columnLeft > 0.8 * line.size && prev.x - prev.columnLeft < 0.3 * prev.size;
       if (!sameFlow) {
         // A paragraph may run on into the next column or page; it ends where a sentence ends.
-        breakHere = /[.!?:]$/.test(prev.text) || sizeChange || fontChange || !/^[\p{Ll}(]/u.test(line.text);
+        breakHere =
+          /[.!?:]$/.test(prev.text) ||
+          sizeChange ||
+          fontChange ||
+          !/^[\p{Ll}(]/u.test(line.text) ||
+          line.cellTop === true;
         gap = 0;
       } else {
-        breakHere = sizeChange || fontChange || gap > 0.45 || indentStart;
+        breakHere = sizeChange || fontChange || gap > 0.45 || indentStart || line.cellTop === true;
       }
     }
     if (breakHere) {

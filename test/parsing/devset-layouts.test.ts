@@ -1,0 +1,145 @@
+// Layout rules read from small public manuscripts of the development set (bench/parsing-devset,
+// sources and licences in its LICENSES.md): each test fails if its rule breaks.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { UNMAPPED, repairLigatures, vocabulary } from '../../src/parsing/pdf/ligatures.ts';
+import { findEmails } from '../../src/parsing/text-utils.ts';
+import { testConfig } from '../helpers/app.ts';
+
+const limits = testConfig().parsing;
+const DEVSET = path.resolve(import.meta.dirname, '../../bench/parsing-devset');
+const parse = (file: string) =>
+  parseManuscript(new Uint8Array(readFileSync(path.join(DEVSET, file))), file, limits);
+const byName = (authors: { name: string; emails: string[] }[]) =>
+  Object.fromEntries(authors.map((a) => [a.name, a.emails]));
+
+describe('author blocks set side by side on a title page', () => {
+  it('reads each block (name, affiliation, email) apart: arXiv preprint style, two blocks', async () => {
+    const r = await parse('arxiv-style.pdf');
+    expect(byName(r.authors)).toEqual({
+      'David S. Hippocampus': ['hippo@cs.cranberry-lemon.edu'],
+      'Elias D. Striatum': ['stariate@ee.mount-sheikh.edu'],
+    });
+  });
+
+  it('reads a grid of eight blocks in rows of three (ACM sigconf) with every name and email', async () => {
+    const r = await parse('acmart-sigconf.pdf');
+    expect(r.authors.map((a) => a.name).sort()).toEqual(
+      [
+        'Ben Trovato',
+        'G.K.M. Tobin',
+        'Lars Thørväld',
+        'Lawrence P. Leipuner',
+        'Sean Fogarty',
+        'Charles Palmer',
+        'John Smith',
+        'Julius P. Kumquat',
+      ].sort(),
+    );
+    expect(r.authors.flatMap((a) => a.emails)).toHaveLength(8);
+    expect(byName(r.authors)['Ben Trovato']).toEqual(['trovato@corporation.com']);
+  });
+
+  it('takes no affiliation line of a block for a name (JSS)', async () => {
+    const r = await parse('quarto-jss.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['Achim Zeileis', 'Second Author']);
+  });
+});
+
+describe('stacked author paragraphs (Manubot Word file)', () => {
+  it('finds all 17 authors with their ORCIDs, also those whose marks (✉, †) stand on a line of their own', async () => {
+    const r = await parse('manubot-sortee.docx');
+    expect(r.authors).toHaveLength(17);
+    expect(r.authors.every((a) => a.orcid)).toBe(true);
+    expect(r.authors[0]).toMatchObject({
+      name: 'Pedro Henrique Pereira Braga',
+      orcid: '0000-0002-1308-1562',
+      // The correspondence note under the list names him; the handle @pedrobraga@ecoevo.social
+      // in his own paragraph is not an address.
+      emails: ['ph.pereirabraga@gmail.com'],
+    });
+    expect(r.authors[16]!.emails).toEqual([]);
+  });
+
+  it('does not read a fediverse handle as an email', () => {
+    expect(findEmails('@jane@ecoevo.social · jane.roe@example.org')).toEqual(['jane.roe@example.org']);
+  });
+});
+
+describe('ligatures the font maps to no Unicode', () => {
+  it('recovers "fi" in a name from the same word spelled out in a link (Manubot PDF, WeasyPrint font)', async () => {
+    const r = await parse('manubot-sortee.pdf');
+    expect(r.authors.map((a) => a.name)).toContain('Saeed Shafiei Sabet');
+    expect(r.authors).toHaveLength(17);
+  });
+
+  it('takes the ligature the document spells elsewhere, else "ff" at a word end and "fi" inside', () => {
+    const words = vocabulary(['Moffitt Cancer Center', 'https://github.com/shafieisabets']);
+    expect(repairLigatures(`Mo${UNMAPPED}tt`, words)).toBe('Moffitt');
+    expect(repairLigatures(`Sha${UNMAPPED}ei`, words)).toBe('Shafiei');
+    expect(repairLigatures(`classi${UNMAPPED}cation of sta${UNMAPPED}`, words)).toBe(
+      'classification of staff',
+    );
+    expect(repairLigatures('no glyph missing', words)).toBe('no glyph missing');
+  });
+});
+
+describe('double-spaced title pages (one block per line)', () => {
+  it('reads the address on its own line with the correspondence sentence above it (apaquarto)', async () => {
+    const r = await parse('apaquarto-manuscript.pdf');
+    expect(byName(r.authors)['Ana Fulano']).toEqual(['sm@example.org']);
+  });
+});
+
+describe('ORCIDs tied to their names', () => {
+  it('gives an ORCID icon linked beside a name to that name (JOSS draft)', async () => {
+    const r = await parse('joss-multivae.pdf');
+    expect(r.authors.map((a) => [a.name, a.orcid])).toEqual([
+      ['Agathe Senellart', '0009-0000-3176-6461'],
+      ['Clément Chadebec', null],
+      ['Stéphanie Allassonnière', null],
+    ]);
+  });
+
+  it('pairs "ORCID (V. Surname)" in a footnote that also names other authors (CEUR-WS)', async () => {
+    const r = await parse('ceurart-bsdd.pdf');
+    expect(r.authors.map((a) => [a.name, a.orcid])).toEqual([
+      ['Vladimir Alexiev', '0000-0001-7508-7428'],
+      ['Mihail Radkov', null],
+      ['Nataliya Keberle', '0000-0001-7398-3464'],
+    ]);
+  });
+});
+
+describe('margin line numbers unevenly spaced by paragraph gaps', () => {
+  it('drops the small numbers beside a JOSS draft reference list and reads its 25 hanging-indent entries with their 11 DOIs', async () => {
+    const r = await parse('joss-multivae.pdf');
+    expect(r.references).toHaveLength(25);
+    expect(r.references.filter((x) => x.doi)).toHaveLength(11);
+    expect(r.references.every((x) => !/^\d{2,3}\s/.test(x.raw))).toBe(true);
+    expect(r.references.map((x) => x.doi)).toContain('10.61603/ceas.v2i1.33');
+  });
+});
+
+describe('bylines that carry their affiliations (ACM journals)', () => {
+  it('reads the names set in capitals before each affiliation, one group per line, and title-cases them', async () => {
+    const r = await parse('acmart-acmsmall.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Gang Zhou',
+      'Yafeng Wu',
+      'Ting Yan',
+      'Tian He',
+      'Chengdu Huang',
+      'John A. Stankovic',
+      'Tarek F. Abdelzaher',
+    ]);
+  });
+
+  it('does not take a name-like affiliation for an author (Quarto ACM)', async () => {
+    const r = await parse('quarto-acm.pdf');
+    expect(r.authors).toHaveLength(9);
+    expect(r.authors.map((a) => a.name)).not.toContain('The Thørväld Group');
+  });
+});
