@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option, type Command as Program } from 'commander';
-import { intOption, type RunCommand } from '../cli/options.ts';
+import { intOption, runOrQueue, type RunCommand } from '../cli/options.ts';
 import {
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
@@ -28,13 +28,14 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
           .choices(INITIAL_LOAD_MODES)
           .default('auto'),
       )
+      .option('--wait', 'run here and now and print the report (without it: queue a job and print it)')
       // Paths are resolved here: a server reached through the admin channel has another working directory.
       .action(
         (
           files: string[],
-          o: { batchSize?: number; parseThread: ParseThreadMode; initialLoad: InitialLoadMode },
+          o: { batchSize?: number; parseThread: ParseThreadMode; initialLoad: InitialLoadMode; wait?: boolean },
         ) =>
-          run(`ingest ${kind}`, {
+          runOrQueue(run, o.wait === true, `ingest ${kind}`, {
             files: files.map((f) => path.resolve(f)),
             ...(o.batchSize ? { batchSize: o.batchSize } : {}),
             parseThread: o.parseThread,
@@ -45,5 +46,23 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
   ingest
     .command('retractions <file>')
     .description('Retraction Watch CSV: marks the original papers of retractions as retracted')
-    .action((file: string) => run('ingest retractions', { file: path.resolve(file) }));
+    .option('--wait', 'run here and now and print the report (without it: queue a job and print it)')
+    .action((file: string, o: { wait?: boolean }) =>
+      runOrQueue(run, o.wait === true, 'ingest retractions', { file: path.resolve(file) }),
+    );
+
+  const corpus = program.command('corpus').description('Corpus upkeep (runs as a job unless --wait)');
+  corpus
+    .command('metrics')
+    .description('Recompute the metrics of the authors queued for it (h-index, citations, academic age)')
+    .option('--all', 'queue every author first')
+    .option('--wait', 'run here and now and print the report (without it: queue a job and print it)')
+    .action((o: { all?: boolean; wait?: boolean }) =>
+      runOrQueue(run, o.wait === true, 'corpus metrics', { all: o.all === true }),
+    );
+  corpus
+    .command('relink')
+    .description("Link every authors group's records to the corpus's authors again")
+    .option('--wait', 'run here and now and print the report (without it: queue a job and print it)')
+    .action((o: { wait?: boolean }) => runOrQueue(run, o.wait === true, 'corpus relink', {}));
 }

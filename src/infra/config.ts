@@ -33,6 +33,8 @@ export interface Config {
   indexPollMs: number;
   /** Client addresses /metrics answers (exact IPs), or 'all'; empty: nobody. */
   metricsAllow: string[] | 'all';
+  /** The job worker of a serving process (src/jobs). */
+  jobs: { worker: boolean; pollMs: number; leaseMs: number };
 }
 
 /** Rate limits, counted by each process in its own memory (docs/api.md); 0 turns a limit off. */
@@ -193,5 +195,10 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     },
     indexPollMs: intVar(env, 'INDEX_POLL_MS', 1000, 100, 600_000),
     metricsAllow: addressListVar(env, 'METRICS_ALLOW', ['127.0.0.1', '::1']),
+    jobs: {
+      worker: boolVar(env, 'JOB_WORKER', true),
+      pollMs: intVar(env, 'JOB_POLL_MS', 1000, 50, 600_000),
+      leaseMs: intVar(env, 'JOB_LEASE_MS', 60_000, 300, 86_400_000),
+    },
   };
 }
