@@ -118,18 +118,12 @@ export class AppMetrics {
         this.set({ state: 'idle' }, workers - busy);
       },
     });
-    // One query serves both job gauges at a scrape: the first to collect reads, the other reuses it.
-    let jobCounts: ReturnType<typeof countJobs> | undefined;
-    const readJobCounts = () => {
-      jobCounts ??= countJobs(ctx.db).finally(() => setImmediate(() => (jobCounts = undefined)));
-      return jobCounts;
-    };
     new Gauge({
       name: 'refmatch_job_queue_depth',
       help: 'Jobs queued and not yet claimed by a worker (src/jobs)',
       registers,
       async collect() {
-        this.set((await readJobCounts()).queued);
+        this.set((await countJobs(ctx.db)).queued);
       },
     });
     new Gauge({
@@ -138,7 +132,7 @@ export class AppMetrics {
       labelNames: ['state'] as const,
       registers,
       async collect() {
-        const counts = await readJobCounts();
+        const counts = await countJobs(ctx.db);
         for (const state of JOB_STATES) this.set({ state }, counts[state]);
       },
     });
