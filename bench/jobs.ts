@@ -62,7 +62,10 @@ async function direct(): Promise<{ seconds: number; records: number; note?: stri
   const { db, drop } = await freshDatabase();
   try {
     const started = performance.now();
-    const report = (await findCommand('ingest works')!.run({ config, db, progress: () => {} }, ingestArgs)) as {
+    const report = (await findCommand('ingest works')!.run(
+      { config, db, progress: () => {} },
+      ingestArgs,
+    )) as {
       records: number;
     };
     return { seconds: (performance.now() - started) / 1000, records: report.records };
@@ -94,7 +97,8 @@ async function queued(): Promise<{ seconds: number; records: number; note?: stri
       await new Promise((r) => setTimeout(r, 200));
     }
     const seconds = (performance.now() - started) / 1000;
-    if (done.state !== 'completed') throw new Error(`the job ended ${done.state}: ${JSON.stringify(done.error)}`);
+    if (done.state !== 'completed')
+      throw new Error(`the job ended ${done.state}: ${JSON.stringify(done.error)}`);
     const at = (t: string | null) => Date.parse(t!) / 1000;
     return {
       seconds,
@@ -110,7 +114,9 @@ async function queued(): Promise<{ seconds: number; records: number; note?: stri
 const rows: string[] = [];
 const directTimes: number[] = [];
 const queuedTimes: number[] = [];
-console.log(`demo corpus into ${onServer ? 'server PostgreSQL' : 'PGlite'}, ${rounds} rounds, load ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `demo corpus into ${onServer ? 'server PostgreSQL' : 'PGlite'}, ${rounds} rounds, load ${os.loadavg()[0]!.toFixed(1)}`,
+);
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? (['direct', 'queued'] as const) : (['queued', 'direct'] as const);
   for (const kind of order) {

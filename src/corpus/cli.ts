@@ -33,7 +33,12 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
       .action(
         (
           files: string[],
-          o: { batchSize?: number; parseThread: ParseThreadMode; initialLoad: InitialLoadMode; wait?: boolean },
+          o: {
+            batchSize?: number;
+            parseThread: ParseThreadMode;
+            initialLoad: InitialLoadMode;
+            wait?: boolean;
+          },
         ) =>
           runOrQueue(run, o.wait === true, `ingest ${kind}`, {
             files: files.map((f) => path.resolve(f)),

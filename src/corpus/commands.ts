@@ -19,7 +19,8 @@ interface IngestArgs {
 }
 
 function validateIngest(args: IngestArgs): void {
-  if (!Array.isArray(args.files) || args.files.length === 0) throw errors.validation('Give at least one FILE');
+  if (!Array.isArray(args.files) || args.files.length === 0)
+    throw errors.validation('Give at least one FILE');
   const batchSize = args.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
     throw errors.validation('--batch-size must be between 1 and 100000');

@@ -26,9 +26,11 @@ export const relinkCommand = defineCommand({
   name: 'corpus relink',
   queueable: true,
   async run(ctx) {
-    const { rows } = await ctx.db.query<{ group_id: number; client_id: string; linked_author_id: number | null }>(
-      'SELECT group_id, client_id, linked_author_id FROM group_authors ORDER BY group_id, client_id',
-    );
+    const { rows } = await ctx.db.query<{
+      group_id: number;
+      client_id: string;
+      linked_author_id: number | null;
+    }>('SELECT group_id, client_id, linked_author_id FROM group_authors ORDER BY group_id, client_id');
     let changed = 0;
     for (const [i, row] of rows.entries()) {
       ctx.signal?.throwIfAborted();

@@ -68,10 +68,7 @@ export async function getJob(db: Queryable, id: number): Promise<Job> {
   return toJob(rows[0]);
 }
 
-export async function listJobs(
-  db: Queryable,
-  filter: { state?: JobState; limit: number },
-): Promise<Job[]> {
+export async function listJobs(db: Queryable, filter: { state?: JobState; limit: number }): Promise<Job[]> {
   const { rows } = await db.query<JobRow>(
     `SELECT ${COLUMNS} FROM jobs WHERE ($1::text IS NULL OR state = $1) ORDER BY id DESC LIMIT $2`,
     [filter.state ?? null, filter.limit],
@@ -171,7 +168,12 @@ export type JobOutcome =
   /** Back to the queue (shutdown, or the database went away): claimed again and resumed. */
   | { state: 'queued'; progress: unknown };
 
-export async function settleJob(db: Queryable, id: number, worker: string, outcome: JobOutcome): Promise<void> {
+export async function settleJob(
+  db: Queryable,
+  id: number,
+  worker: string,
+  outcome: JobOutcome,
+): Promise<void> {
   const final = outcome.state !== 'queued';
   await db.query(
     `UPDATE jobs SET state = $3, result = $4::jsonb, error = $5::jsonb,

@@ -9,7 +9,14 @@ import type { CommandContext, ProgressEvent, ServerHooks } from '../cli/command.
 import type { Config } from '../infra/config.ts';
 import { isDatabaseUnavailable, type Database } from '../infra/db/index.ts';
 import type { FindCommand } from './commands.ts';
-import { claimJob, releaseOrphanedJobs, renewLease, settleJob, type ClaimedJob, type JobOutcome } from './queue.ts';
+import {
+  claimJob,
+  releaseOrphanedJobs,
+  renewLease,
+  settleJob,
+  type ClaimedJob,
+  type JobOutcome,
+} from './queue.ts';
 
 export interface JobWorkerOptions {
   config: Config;
@@ -100,14 +107,18 @@ export class JobWorker {
       }
     };
     let renewing: Promise<void> | undefined;
-    const heartbeat = setInterval(() => {
-      renewing ??= renew().finally(() => (renewing = undefined));
-    }, Math.max(50, Math.floor(config.jobs.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        renewing ??= renew().finally(() => (renewing = undefined));
+      },
+      Math.max(50, Math.floor(config.jobs.leaseMs / 3)),
+    );
     log.info({ job: job.id, name: job.name, attempt: job.attempts, worker: this.name }, 'job started');
     let outcome: JobOutcome | undefined;
     try {
       const command = find(job.name);
-      if (!command?.queueable) throw Object.assign(new Error(`${job.name} cannot run as a job`), { code: 'unknown_command' });
+      if (!command?.queueable)
+        throw Object.assign(new Error(`${job.name} cannot run as a job`), { code: 'unknown_command' });
       const ctx: CommandContext = {
         config,
         db,

@@ -111,54 +111,63 @@ function makeWorks(): Record<string, unknown>[] {
 }
 
 describe('kill -9 of the worker running a job', () => {
-  it('resumes the job from its checkpoint after a restart; the corpus is that of one clean run', { timeout: 900_000 }, async () => {
-    const dir = await tempDir();
-    const file = await writeLines(dir, 'works.jsonl', makeWorks());
-    const t = await target(dir);
+  it(
+    'resumes the job from its checkpoint after a restart; the corpus is that of one clean run',
+    { timeout: 900_000 },
+    async () => {
+      const dir = await tempDir();
+      const file = await writeLines(dir, 'works.jsonl', makeWorks());
+      const t = await target(dir);
 
-    const server = await serve(t.env);
-    const queued = (await cli(t.env, 'ingest', 'works', file, '--batch-size', '20')) as Job;
-    expect(queued).toMatchObject({ name: 'ingest works', state: 'queued' });
-    // Killed once the job has reported progress: some batches committed, not all.
-    await poll(t.env, queued.id, (j) => ((j.progress as { done?: number } | null)?.done ?? 0) > 0);
-    server.kill('SIGKILL');
-    await new Promise((r) => server.once('exit', r));
+      const server = await serve(t.env);
+      const queued = (await cli(t.env, 'ingest', 'works', file, '--batch-size', '20')) as Job;
+      expect(queued).toMatchObject({ name: 'ingest works', state: 'queued' });
+      // Killed once the job has reported progress: some batches committed, not all.
+      await poll(t.env, queued.id, (j) => ((j.progress as { done?: number } | null)?.done ?? 0) > 0);
+      server.kill('SIGKILL');
+      await new Promise((r) => server.once('exit', r));
 
-    let db = await t.open();
-    const mid = (await db.query<{ lines_done: number }>('SELECT lines_done FROM ingest_checkpoints')).rows[0]!;
-    const stuck = (await db.query<{ state: string }>('SELECT state FROM jobs WHERE id = $1', [queued.id])).rows[0]!;
-    await db.close();
-    expect(stuck.state).toBe('running');
-    expect(mid.lines_done).toBeGreaterThan(0);
-    expect(mid.lines_done).toBeLessThan(WORKS);
+      let db = await t.open();
+      const mid = (await db.query<{ lines_done: number }>('SELECT lines_done FROM ingest_checkpoints'))
+        .rows[0]!;
+      const stuck = (await db.query<{ state: string }>('SELECT state FROM jobs WHERE id = $1', [queued.id]))
+        .rows[0]!;
+      await db.close();
+      expect(stuck.state).toBe('running');
+      expect(mid.lines_done).toBeGreaterThan(0);
+      expect(mid.lines_done).toBeLessThan(WORKS);
 
-    const restarted = await serve(t.env);
-    const done = await poll(t.env, queued.id, (j) => j.state !== 'running' && j.state !== 'queued');
-    restarted.kill('SIGTERM');
-    await new Promise((r) => restarted.once('exit', r));
-    expect(done).toMatchObject({ state: 'completed', attempts: 2, error: null });
-    const report = done.result as { records: number; files: Array<{ resumed_from_line: number; lines: number }> };
-    expect(report.files[0]!.resumed_from_line).toBe(mid.lines_done);
-    expect(report.files[0]!.lines).toBe(WORKS);
-    expect(report.records).toBe(WORKS);
+      const restarted = await serve(t.env);
+      const done = await poll(t.env, queued.id, (j) => j.state !== 'running' && j.state !== 'queued');
+      restarted.kill('SIGTERM');
+      await new Promise((r) => restarted.once('exit', r));
+      expect(done).toMatchObject({ state: 'completed', attempts: 2, error: null });
+      const report = done.result as {
+        records: number;
+        files: Array<{ resumed_from_line: number; lines: number }>;
+      };
+      expect(report.files[0]!.resumed_from_line).toBe(mid.lines_done);
+      expect(report.files[0]!.lines).toBe(WORKS);
+      expect(report.records).toBe(WORKS);
 
-    db = await t.open();
-    const resumed = await snapshot(db);
-    const counts = (
-      await db.query<{ works: number; authorships: number }>(
-        'SELECT (SELECT count(*)::int FROM works) AS works, (SELECT count(*)::int FROM authorships) AS authorships',
-      )
-    ).rows[0]!;
-    await db.close();
-    expect(counts).toEqual({ works: WORKS, authorships: 2 * WORKS });
-    console.info(
-      `kill -9 at line ${mid.lines_done} of ${WORKS}; resumed there on attempt ${done.attempts}; ` +
-        `${counts.works} works, ${counts.authorships} authorships after the restart`,
-    );
+      db = await t.open();
+      const resumed = await snapshot(db);
+      const counts = (
+        await db.query<{ works: number; authorships: number }>(
+          'SELECT (SELECT count(*)::int FROM works) AS works, (SELECT count(*)::int FROM authorships) AS authorships',
+        )
+      ).rows[0]!;
+      await db.close();
+      expect(counts).toEqual({ works: WORKS, authorships: 2 * WORKS });
+      console.info(
+        `kill -9 at line ${mid.lines_done} of ${WORKS}; resumed there on attempt ${done.attempts}; ` +
+          `${counts.works} works, ${counts.authorships} authorships after the restart`,
+      );
 
-    const clean = await createTestDatabase();
-    cleanup.push(() => clean.destroy());
-    await ingest(clean, 'works', [file], 20);
-    expect(resumed).toEqual(await snapshot(clean));
-  });
+      const clean = await createTestDatabase();
+      cleanup.push(() => clean.destroy());
+      await ingest(clean, 'works', [file], 20);
+      expect(resumed).toEqual(await snapshot(clean));
+    },
+  );
 });

@@ -61,7 +61,9 @@ async function worksFile(n: number): Promise<string> {
     work({
       id: `https://openalex.org/W7${String(i).padStart(7, '0')}`,
       title: `Queued ingestion study ${i}`,
-      authorships: [authorship(`https://openalex.org/A7${String(i % 13).padStart(7, '0')}`, `Queue Author${i % 13}`)],
+      authorships: [
+        authorship(`https://openalex.org/A7${String(i % 13).padStart(7, '0')}`, `Queue Author${i % 13}`),
+      ],
     }),
   );
   return writeLines(await tempDir(), 'works.jsonl', records);
@@ -97,7 +99,7 @@ describe('claiming', () => {
     expect(claims.filter((c) => c !== null).map((c) => c!.id)).toEqual([job.id]);
   });
 
-  it("takes over a job whose lease has passed, and the old worker can then neither renew nor settle it", async () => {
+  it('takes over a job whose lease has passed, and the old worker can then neither renew nor settle it', async () => {
     const { db, config } = await setup();
     const job = await enqueue(db, config, 'corpus relink');
     expect((await claimJob(db, 'dead', 1))?.id).toBe(job.id);
@@ -105,7 +107,11 @@ describe('claiming', () => {
     const taken = await claimJob(db, 'alive', 60_000);
     expect(taken).toMatchObject({ id: job.id, attempts: 2 });
     expect((await renewLease(db, job.id, 'dead', 60_000, undefined)).held).toBe(false);
-    await settleJob(db, job.id, 'dead', { state: 'failed', error: { code: 'x', message: 'x' }, progress: null });
+    await settleJob(db, job.id, 'dead', {
+      state: 'failed',
+      error: { code: 'x', message: 'x' },
+      progress: null,
+    });
     expect(await getJob(db, job.id)).toMatchObject({ state: 'running', worker: 'alive' });
   });
 
@@ -128,14 +134,22 @@ describe('cancelling', () => {
     expect(cancelled).toMatchObject({ state: 'cancelled', cancel_requested: true });
     expect(cancelled.finished_at).not.toBeNull();
     expect(await claimJob(db, 'w', 60_000)).toBeNull();
-    await expect(command(db, config, 'job cancel', { id: job.id })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(command(db, config, 'job show', { id: 999_999 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(command(db, config, 'job cancel', { id: job.id })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await expect(command(db, config, 'job show', { id: 999_999 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('stops a running ingest between batches; what committed stays', async () => {
     const { db, config } = await setup({ leaseMs: 300 });
     const file = await worksFile(3_000);
-    const job = await enqueue(db, config, 'ingest works', { files: [file], batchSize: 10, initialLoad: 'never' });
+    const job = await enqueue(db, config, 'ingest works', {
+      files: [file],
+      batchSize: 10,
+      initialLoad: 'never',
+    });
     startWorker(db, config);
     await until(db, job.id, (j) => j.state === 'running');
     await command(db, config, 'job cancel', { id: job.id });
@@ -178,7 +192,11 @@ describe('the worker', () => {
   it('puts the running job back on the queue when it stops (shutdown)', async () => {
     const { db, config } = await setup();
     const file = await worksFile(3_000);
-    const job = await enqueue(db, config, 'ingest works', { files: [file], batchSize: 10, initialLoad: 'never' });
+    const job = await enqueue(db, config, 'ingest works', {
+      files: [file],
+      batchSize: 10,
+      initialLoad: 'never',
+    });
     const worker = startWorker(db, config);
     await until(db, job.id, (j) => j.state === 'running');
     await worker.stop();
