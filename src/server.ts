@@ -8,6 +8,8 @@ import { buildApp } from './app.ts';
 import { startAdminChannel } from './cli/admin-channel.ts';
 import type { ServerHooks } from './cli/command.ts';
 import { ensureDemo } from './system/demo.ts';
+import { JobWorker } from './jobs/worker.ts';
+import { findCommand } from './cli/registry.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -41,6 +43,14 @@ export async function startServer(
     hooks.afterCommand.push(async () => {
       await app?.refmatch.index.refresh();
     });
+    // The serving process runs the queued jobs (src/jobs); a job queued through its admin channel is
+    // looked for at once.
+    const worker = config.jobs.worker
+      ? new JobWorker({ config, db, find: findCommand, hooks, log: app.log })
+      : null;
+    hooks.afterCommand.push(async (name) => {
+      if (name === 'job enqueue') worker?.wake();
+    });
     const admin = config.databaseUrl ? null : await startAdminChannel(config, db, hooks);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -55,6 +65,7 @@ export async function startServer(
       )
       .finally(() => readiness.end('demo'));
     if (!config.demo) out(`refmatch is listening on ${url} (docs: ${url}/docs)`);
+    worker?.start();
 
     let shuttingDown: Promise<void> | undefined;
     const running: RunningServer = {
@@ -71,6 +82,9 @@ export async function startServer(
             app!.server.closeAllConnections();
           }
           await demo?.stop();
+          // The running job (if any) stops between its steps and goes back on the queue.
+          const stopped = await withTimeout(worker?.stop() ?? Promise.resolve(), config.shutdownTimeoutMs);
+          if (stopped === 'timeout') app!.log.warn('the running job did not stop in time');
           await admin?.close();
           await db.close();
         })();

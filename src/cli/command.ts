@@ -20,6 +20,10 @@ export interface CommandContext {
   progress(event: ProgressEvent): void;
   /** Set when the command runs inside a serving process: lets it refresh in-memory state. */
   server?: ServerHooks;
+  /** Set when the command runs as a job: aborted on cancel or shutdown; a long command stops between steps. */
+  signal?: AbortSignal;
+  /** Set when the command runs as a job claimed again after its worker stopped without finishing it. */
+  resumed?: boolean;
 }
 
 /** What a running server exposes to commands executed on its behalf. */
@@ -35,6 +39,13 @@ export interface Command<A = Record<string, unknown>, R = unknown> {
   name: string;
   /** Whether the command only reads or changes nothing important; informational. */
   run(ctx: CommandContext, args: A): Promise<R>;
+  /**
+   * Can run as a job on the queue (src/jobs): its work resumes safely when a killed worker's job is
+   * claimed again. `validate` is then also called when the job is queued, so bad arguments are refused
+   * at once rather than by a failed job.
+   */
+  queueable?: boolean;
+  validate?(args: A): void;
 }
 
 export function defineCommand<A, R>(command: Command<A, R>): Command<A, R> {

@@ -13,6 +13,7 @@ import { registerParsingCli } from '../parsing/cli.ts';
 import { registerFolderCli } from '../folders/cli.ts';
 import { registerManuscriptCli } from '../manuscripts/cli.ts';
 import { registerUserCli } from '../users/cli.ts';
+import { registerJobCli } from '../jobs/cli.ts';
 
 function makeRunner(getConfig: () => Config, create: () => boolean): RunCommand {
   return async (name, args) => {
@@ -72,6 +73,7 @@ export function buildProgram(getConfig: () => Config): Program {
   registerFolderCli(program, run);
   registerManuscriptCli(program, run);
   registerUserCli(program, run);
+  registerJobCli(program, run);
   return program;
 }
 

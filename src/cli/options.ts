@@ -19,3 +19,11 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /** Runs a named command and prints its JSON result; the one way every CLI action ends. */
 export type RunCommand = (name: string, args: Record<string, unknown>) => Promise<void>;
+
+/**
+ * A long command: with --wait it runs at once and prints its result (as before there were jobs);
+ * without, it is queued as a job (src/jobs) and the job is printed.
+ */
+export function runOrQueue(run: RunCommand, wait: boolean, name: string, args: Record<string, unknown>) {
+  return wait ? run(name, args) : run('job enqueue', { name, args });
+}

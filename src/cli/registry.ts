@@ -10,6 +10,8 @@ import { manuscriptCommands } from '../manuscripts/commands.ts';
 import { corpusCommands } from '../corpus/commands.ts';
 import { refereeFinderCommands } from '../referee-finder/commands.ts';
 import { userCommands } from '../users/commands.ts';
+import { maintenanceCommands } from '../corpus/maintenance-commands.ts';
+import { jobCommands } from '../jobs/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
 const commands: Command<any, unknown>[] = [
@@ -23,9 +25,11 @@ const commands: Command<any, unknown>[] = [
   ...corpusCommands,
   ...refereeFinderCommands,
   ...userCommands,
+  ...maintenanceCommands,
 ];
 
 const byName = new Map(commands.map((c) => [c.name, c]));
+for (const command of jobCommands((name) => byName.get(name))) byName.set(command.name, command);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function findCommand(name: string): Command<any, unknown> | undefined {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option, type Command as Program } from 'commander';
-import { intOption, type RunCommand } from '../cli/options.ts';
+import { intOption, runOrQueue, type RunCommand } from '../cli/options.ts';
 import {
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
@@ -13,7 +13,10 @@ interface IngestFlags {
   batchSize?: number;
   parseThread: ParseThreadMode;
   initialLoad: InitialLoadMode;
+  wait?: boolean;
 }
+
+const WAIT = 'run here and now and print the report (without it: queue a job and print it)';
 
 /** The options every ingest of records shares. */
 function withIngestOptions(command: Program): Program {
@@ -28,7 +31,8 @@ function withIngestOptions(command: Program): Program {
       new Option('--initial-load <mode>', 'works into an empty corpus: COPY straight into the tables (auto)')
         .choices(INITIAL_LOAD_MODES)
         .default('auto'),
-    );
+    )
+    .option('--wait', WAIT);
 }
 
 function ingestArgs(o: IngestFlags) {
@@ -48,7 +52,10 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
         .command(`${kind} <files...>`)
         .description(`OpenAlex ${kind} records: JSON lines (plain or .gz) or one JSON object per file`),
     ).action((files: string[], o: IngestFlags) =>
-      run(`ingest ${kind}`, { files: files.map((f) => path.resolve(f)), ...ingestArgs(o) }),
+      runOrQueue(run, o.wait === true, `ingest ${kind}`, {
+        files: files.map((f) => path.resolve(f)),
+        ...ingestArgs(o),
+      }),
     );
   }
   withIngestOptions(
@@ -62,7 +69,7 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
         v.split(',').map((e) => e.trim()),
       ),
   ).action((dir: string, o: IngestFlags & { entities?: string[] }) =>
-    run('ingest openalex-snapshot', {
+    runOrQueue(run, o.wait === true, 'ingest openalex-snapshot', {
       dir: path.resolve(dir),
       ...(o.entities ? { entities: o.entities } : {}),
       ...ingestArgs(o),
@@ -71,7 +78,25 @@ export function registerCorpusCli(program: Program, run: RunCommand): void {
   ingest
     .command('retractions <file>')
     .description('Retraction Watch CSV: marks the original papers of retractions as retracted')
-    .action((file: string) => run('ingest retractions', { file: path.resolve(file) }));
+    .option('--wait', WAIT)
+    .action((file: string, o: { wait?: boolean }) =>
+      runOrQueue(run, o.wait === true, 'ingest retractions', { file: path.resolve(file) }),
+    );
+
+  const corpus = program.command('corpus').description('Corpus upkeep (runs as a job unless --wait)');
+  corpus
+    .command('metrics')
+    .description('Recompute the metrics of the authors queued for it (h-index, citations, academic age)')
+    .option('--all', 'queue every author first')
+    .option('--wait', WAIT)
+    .action((o: { all?: boolean; wait?: boolean }) =>
+      runOrQueue(run, o.wait === true, 'corpus metrics', { all: o.all === true }),
+    );
+  corpus
+    .command('relink')
+    .description("Link every authors group's records to the corpus's authors again")
+    .option('--wait', WAIT)
+    .action((o: { wait?: boolean }) => runOrQueue(run, o.wait === true, 'corpus relink', {}));
   program
     .command('people')
     .description('One person, one candidate: author records of one researcher')

@@ -1,8 +1,8 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand, type CommandContext } from '../cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
-import type { RecordKind } from './ingest-runner.ts';
+import type { IngestOptions, RecordKind } from './ingest-runner.ts';
 import {
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
@@ -24,49 +24,84 @@ interface IngestArgs {
 }
 
 /** The options every ingest shares, checked once: the CLI parses them, the admin channel passes them on. */
-function ingestOptions(args: Omit<IngestArgs, 'files'>) {
+function validateIngestOptions(args: Omit<IngestArgs, 'files'>): void {
   const batchSize = args.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) {
     throw errors.validation('--batch-size must be between 1 and 100000');
   }
-  const parseThread = args.parseThread ?? 'auto';
-  if (!PARSE_THREAD_MODES.includes(parseThread)) {
+  if (!PARSE_THREAD_MODES.includes(args.parseThread ?? 'auto')) {
     throw errors.validation('--parse-thread must be auto, always or never');
   }
-  const initialLoad = args.initialLoad ?? 'auto';
-  if (!INITIAL_LOAD_MODES.includes(initialLoad)) {
+  if (!INITIAL_LOAD_MODES.includes(args.initialLoad ?? 'auto')) {
     throw errors.validation('--initial-load must be auto or never');
   }
-  return { batchSize, parseThread, initialLoad };
+}
+
+function validateIngest(args: IngestArgs): void {
+  if (!Array.isArray(args.files) || args.files.length === 0)
+    throw errors.validation('Give at least one FILE');
+  validateIngestOptions(args);
+}
+
+function ingestOptions(ctx: CommandContext, args: Omit<IngestArgs, 'files'>): IngestOptions {
+  return {
+    parseThread: args.parseThread ?? 'auto',
+    initialLoad: args.initialLoad ?? 'auto',
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  };
 }
 
 function ingestCommand<T>(kind: RecordKind<T>) {
   return defineCommand({
     name: `ingest ${kind.kind}`,
+    // Each batch commits with its checkpoint: a job claimed again resumes where the last one stopped.
+    queueable: true,
+    validate: validateIngest,
     async run(ctx, args: IngestArgs) {
-      if (!Array.isArray(args.files) || args.files.length === 0)
-        throw errors.validation('Give at least one FILE');
-      const { batchSize, ...options } = ingestOptions(args);
+      validateIngest(args);
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
-      return ingestFiles(ctx, kind, args.files, batchSize, options);
+      return ingestFiles(
+        ctx,
+        kind,
+        args.files,
+        args.batchSize ?? DEFAULT_BATCH_SIZE,
+        ingestOptions(ctx, args),
+      );
     },
   });
 }
 
+type SnapshotArgs = Omit<IngestArgs, 'files'> & { dir: string; entities?: string[] };
+
+function validateSnapshot(args: SnapshotArgs): void {
+  const entities = args.entities ?? SNAPSHOT_ENTITIES;
+  const unknown = entities.filter((e) => !(SNAPSHOT_ENTITIES as readonly string[]).includes(e));
+  if (unknown.length > 0 || entities.length === 0) {
+    throw errors.validation(`--entities takes some of ${SNAPSHOT_ENTITIES.join(', ')}`);
+  }
+  validateIngestOptions(args);
+}
+
 export const ingestSnapshotCommand = defineCommand({
   name: 'ingest openalex-snapshot',
-  async run(ctx, args: Omit<IngestArgs, 'files'> & { dir: string; entities?: string[] }) {
-    const entities = args.entities ?? [...SNAPSHOT_ENTITIES];
-    const unknown = entities.filter((e) => !(SNAPSHOT_ENTITIES as readonly string[]).includes(e));
-    if (unknown.length > 0 || entities.length === 0) {
-      throw errors.validation(`--entities takes some of ${SNAPSHOT_ENTITIES.join(', ')}`);
-    }
-    return ingestSnapshot(ctx, args.dir, { ...ingestOptions(args), entities: entities as SnapshotEntity[] });
+  // Files resume from their checkpoints, loaded partitions and applied merged-ids files are recorded,
+  // and a chunk of merges applied again changes nothing: a job claimed again ends the same.
+  queueable: true,
+  validate: validateSnapshot,
+  async run(ctx, args: SnapshotArgs) {
+    validateSnapshot(args);
+    return ingestSnapshot(ctx, args.dir, {
+      ...ingestOptions(ctx, args),
+      batchSize: args.batchSize ?? DEFAULT_BATCH_SIZE,
+      ...(args.entities ? { entities: args.entities as SnapshotEntity[] } : {}),
+    });
   },
 });
 
 export const ingestRetractionsCommand = defineCommand({
   name: 'ingest retractions',
+  // Marking a work retracted again changes nothing: run again from the start, it ends the same.
+  queueable: true,
   async run(ctx, args: { file: string }) {
     return ingestRetractions(ctx, args.file);
   },

@@ -40,6 +40,8 @@ export interface Config {
   /** Client addresses /metrics answers (exact IPs), or 'all'; empty: nobody. */
   metricsAllow: string[] | 'all';
   webhooks: WebhookConfig;
+  /** The job worker of a serving process (src/jobs). */
+  jobs: { worker: boolean; pollMs: number; leaseMs: number };
 }
 
 /** Delivery of webhook events (docs/webhooks.md). */
@@ -223,6 +225,11 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       retryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
       retryMaxMs: intVar(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
       maxAttempts: intVar(env, 'WEBHOOK_MAX_ATTEMPTS', 25, 1, 1000),
+    },
+    jobs: {
+      worker: boolVar(env, 'JOB_WORKER', true),
+      pollMs: intVar(env, 'JOB_POLL_MS', 1000, 50, 600_000),
+      leaseMs: intVar(env, 'JOB_LEASE_MS', 60_000, 300, 86_400_000),
     },
   };
 }

@@ -10,6 +10,7 @@ import { errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import type { CandidateFinder } from '../manuscripts/upload.ts';
 import type { ManuscriptParser } from '../manuscripts/parsed-document.ts';
+import { countJobs, JOB_STATES } from '../jobs/queue.ts';
 
 const SECONDS = (ms: number) => ms / 1000;
 
@@ -115,6 +116,24 @@ export class AppMetrics {
         const { workers, busy } = ctx.parser.stats();
         this.set({ state: 'busy' }, busy);
         this.set({ state: 'idle' }, workers - busy);
+      },
+    });
+    new Gauge({
+      name: 'refmatch_job_queue_depth',
+      help: 'Jobs queued and not yet claimed by a worker (src/jobs)',
+      registers,
+      async collect() {
+        this.set((await countJobs(ctx.db)).queued);
+      },
+    });
+    new Gauge({
+      name: 'refmatch_jobs',
+      help: 'Jobs on the queue, by state (queued, running, completed, failed, cancelled)',
+      labelNames: ['state'] as const,
+      registers,
+      async collect() {
+        const counts = await countJobs(ctx.db);
+        for (const state of JOB_STATES) this.set({ state }, counts[state]);
       },
     });
     new Gauge({

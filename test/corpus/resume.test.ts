@@ -104,7 +104,7 @@ describe('resume after kill -9', () => {
 
       const killed = await runCli(
         t.env,
-        ['ingest', 'works', file, '--batch-size', '100', '--parse-thread', parseThread],
+        ['ingest', 'works', file, '--wait', '--batch-size', '100', '--parse-thread', parseThread],
         true,
       );
       expect(killed.signal).toBe('SIGKILL');
@@ -127,7 +127,7 @@ describe('resume after kill -9', () => {
 
       const rerun = await runCli(
         t.env,
-        ['ingest', 'works', file, '--batch-size', '100', '--parse-thread', parseThread],
+        ['ingest', 'works', file, '--wait', '--batch-size', '100', '--parse-thread', parseThread],
         false,
       );
       expect(rerun.code, rerun.stderr).toBe(0);

@@ -70,7 +70,7 @@ describe('the compiled build', () => {
       applied: expect.arrayContaining([expect.any(String)]),
     });
     const file = path.join(ROOT, 'test/fixtures/corpus/yang-liu-acl.jsonl');
-    const ingested = await cli('ingest', 'works', '--parse-thread', 'always', file);
+    const ingested = await cli('ingest', 'works', '--wait', '--parse-thread', 'always', file);
     expect(ingested.code, ingested.stderr).toBe(0);
     expect(JSON.parse(ingested.stdout)).toMatchObject({ records: 8, bad_count: 0 });
   }, 120_000);

@@ -1,0 +1,46 @@
+// Corpus upkeep an operator runs as a job (or with --wait): recomputing author metrics and relinking
+// the authors from groups to the corpus. Both are safe to run again: a job claimed again after its
+// worker died redoes at most the step it was in.
+import { defineCommand } from '../cli/command.ts';
+import { relinkGroupAuthor } from './linking.ts';
+import { recomputePendingMetrics } from './metrics.ts';
+
+export const recomputeMetricsCommand = defineCommand({
+  name: 'corpus metrics',
+  queueable: true,
+  async run(ctx, args: { all?: boolean }) {
+    // `--all` queues every author (one range of ids); the recompute then takes the queue in chunks,
+    // each deleting its queue rows as it commits, so a resumed job continues with what is left.
+    if (args.all === true && !ctx.resumed) {
+      await ctx.db.query(
+        `INSERT INTO author_metrics_pending_ranges (first_author_id, next_author_id)
+         SELECT min(id), max(id) + 1 FROM authors HAVING count(*) > 0`,
+      );
+    }
+    const authors = await recomputePendingMetrics(ctx.db);
+    return { authors_recomputed: authors };
+  },
+});
+
+export const relinkCommand = defineCommand({
+  name: 'corpus relink',
+  queueable: true,
+  async run(ctx) {
+    const { rows } = await ctx.db.query<{
+      group_id: number;
+      client_id: string;
+      linked_author_id: number | null;
+    }>('SELECT group_id, client_id, linked_author_id FROM group_authors ORDER BY group_id, client_id');
+    let changed = 0;
+    for (const [i, row] of rows.entries()) {
+      ctx.signal?.throwIfAborted();
+      const linked = await relinkGroupAuthor(ctx.db, row.group_id, row.client_id);
+      if (linked !== row.linked_author_id) changed++;
+      if (i % 100 === 99) ctx.progress({ unit: 'group authors', done: i + 1, total: rows.length });
+    }
+    ctx.progress({ unit: 'group authors', done: rows.length, total: rows.length });
+    return { group_authors: rows.length, group_authors_relinked: changed };
+  },
+});
+
+export const maintenanceCommands = [recomputeMetricsCommand, relinkCommand];

@@ -1,0 +1,173 @@
+// Kill -9 of a worker mid-job: a real `refmatch serve` runs a queued ingest, is killed with SIGKILL
+// in the middle of the file, and is started again. The job must resume from the ingest's checkpoint
+// and finish with the corpus of one clean run: nothing doubled, nothing lost.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/infra/db/index.ts';
+import { openPostgres } from '../../src/infra/db/postgres.ts';
+import { migrate } from '../../src/infra/db/migrate.ts';
+import type { Job } from '../../src/jobs/queue.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { authorship, ingest, snapshot, tempDir, work, writeLines } from '../corpus/helpers.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
+const WORKS = 6_000;
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+interface Target {
+  env: Record<string, string>;
+  open(): Promise<Database>;
+}
+
+async function target(dir: string): Promise<Target> {
+  const base = { REFMATCH_DEMO: 'false', LOG_LEVEL: 'warn', JOB_LEASE_MS: '1500', JOB_POLL_MS: '200' };
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const schemaDb: TestDatabase = await createTestDatabase();
+    cleanup.push(() => schemaDb.destroy());
+    const withSchema = new URL(url);
+    withSchema.searchParams.set('options', `-c search_path=${schemaDb.schema},public`);
+    return {
+      env: { ...base, DATABASE_URL: withSchema.toString(), REFMATCH_DATA_DIR: path.join(dir, 'data') },
+      open: async () => openPostgres({ connectionString: url, schema: schemaDb.schema, maxConnections: 2 }),
+    };
+  }
+  const dataDir = path.join(dir, 'data');
+  const db = await openDatabase({ databaseUrl: null, dataDir });
+  await migrate(db);
+  await db.close();
+  return {
+    env: { ...base, DATABASE_URL: '', REFMATCH_DATA_DIR: dataDir },
+    open: () => openDatabase({ databaseUrl: null, dataDir }),
+  };
+}
+
+function cli(env: Record<string, string>, ...args: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(JSON.parse(stdout));
+      else reject(new Error(`refmatch ${args.join(' ')} exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+function serve(env: Record<string, string>): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
+    });
+    cleanup.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await new Promise((r) => child.once('exit', r));
+      }
+    });
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString('utf8');
+      if (/refmatch is listening on/.test(out)) {
+        child.stdout.off('data', onData);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+}
+
+async function poll(env: Record<string, string>, id: number, done: (job: Job) => boolean): Promise<Job> {
+  for (;;) {
+    const job = (await cli(env, 'job', 'show', String(id))) as Job;
+    if (done(job)) return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function makeWorks(): Record<string, unknown>[] {
+  return Array.from({ length: WORKS }, (_, i) =>
+    work({
+      id: `https://openalex.org/W6${String(i).padStart(7, '0')}`,
+      title: `Job resumption study ${i}`,
+      cited_by_count: i % 19,
+      publication_year: 1990 + (i % 30),
+      abstract_inverted_index: { Queue: [0], job: [1], [`k${i}`]: [2] },
+      authorships: [
+        authorship(`https://openalex.org/A6${String(i % 400).padStart(7, '0')}`, `Worker Person${i % 400}`),
+        authorship(`https://openalex.org/A8${String(i % 97).padStart(7, '0')}`, `Lease Holder${i % 97}`),
+      ],
+    }),
+  );
+}
+
+describe('kill -9 of the worker running a job', () => {
+  it(
+    'resumes the job from its checkpoint after a restart; the corpus is that of one clean run',
+    { timeout: 900_000 },
+    async () => {
+      const dir = await tempDir();
+      const file = await writeLines(dir, 'works.jsonl', makeWorks());
+      const t = await target(dir);
+
+      const server = await serve(t.env);
+      const queued = (await cli(t.env, 'ingest', 'works', file, '--batch-size', '20')) as Job;
+      expect(queued).toMatchObject({ name: 'ingest works', state: 'queued' });
+      // Killed once the job has reported progress: some batches committed, not all.
+      await poll(t.env, queued.id, (j) => ((j.progress as { done?: number } | null)?.done ?? 0) > 0);
+      server.kill('SIGKILL');
+      await new Promise((r) => server.once('exit', r));
+
+      let db = await t.open();
+      const mid = (await db.query<{ lines_done: number }>('SELECT lines_done FROM ingest_checkpoints'))
+        .rows[0]!;
+      const stuck = (await db.query<{ state: string }>('SELECT state FROM jobs WHERE id = $1', [queued.id]))
+        .rows[0]!;
+      await db.close();
+      expect(stuck.state).toBe('running');
+      expect(mid.lines_done).toBeGreaterThan(0);
+      expect(mid.lines_done).toBeLessThan(WORKS);
+
+      const restarted = await serve(t.env);
+      const done = await poll(t.env, queued.id, (j) => j.state !== 'running' && j.state !== 'queued');
+      restarted.kill('SIGTERM');
+      await new Promise((r) => restarted.once('exit', r));
+      expect(done).toMatchObject({ state: 'completed', attempts: 2, error: null });
+      const report = done.result as {
+        records: number;
+        files: Array<{ resumed_from_line: number; lines: number }>;
+      };
+      expect(report.files[0]!.resumed_from_line).toBe(mid.lines_done);
+      expect(report.files[0]!.lines).toBe(WORKS);
+      expect(report.records).toBe(WORKS);
+
+      db = await t.open();
+      const resumed = await snapshot(db);
+      const counts = (
+        await db.query<{ works: number; authorships: number }>(
+          'SELECT (SELECT count(*)::int FROM works) AS works, (SELECT count(*)::int FROM authorships) AS authorships',
+        )
+      ).rows[0]!;
+      await db.close();
+      expect(counts).toEqual({ works: WORKS, authorships: 2 * WORKS });
+      console.info(
+        `kill -9 at line ${mid.lines_done} of ${WORKS}; resumed there on attempt ${done.attempts}; ` +
+          `${counts.works} works, ${counts.authorships} authorships after the restart`,
+      );
+
+      const clean = await createTestDatabase();
+      cleanup.push(() => clean.destroy());
+      await ingest(clean, 'works', [file], 20);
+      expect(resumed).toEqual(await snapshot(clean));
+    },
+  );
+});
