@@ -189,13 +189,21 @@ describe('the rule', () => {
     ]);
     expect(people).toEqual([]);
   });
-  it('a short name beside two fuller ones of different people joins neither ("Wei Zhang")', () => {
+  it('a short name whose works point to two people joins neither ("Wei Zhang")', () => {
     const people = groupPeople([
       rec(1, 'Wei Zhang', { coauthors: co, affiliations: ['tsinghua university'] }),
       rec(2, 'Wei-Qiang Zhang', { coauthors: co, affiliations: ['tsinghua university'] }),
       rec(3, 'Wei-Nan Zhang', { coauthors: co }),
     ]);
     expect(people).toEqual([]);
+    // Beside a second fuller name its works do not point to, it joins the one they do.
+    expect(
+      groupPeople([
+        rec(1, 'Thien Nguyen', { coauthors: co }),
+        rec(2, 'Thien Huu Nguyen', { coauthors: co }),
+        rec(3, 'Thien Hai Nguyen', { coauthors: new Set([903]) }),
+      ]),
+    ).toEqual([[1, 2]]);
     // Alone beside one fuller name, it joins it.
     expect(
       groupPeople([rec(1, 'Wei Zhang', { coauthors: co }), rec(2, 'Wei-Qiang Zhang', { coauthors: co })]),
