@@ -113,6 +113,18 @@ const MERGE: Record<SnapshotEntity, Merge> = {
        SELECT DISTINCT new_id FROM r ORDER BY 1 ${QUEUE_AUTHOR}`,
       [from, into],
     );
+    // Records whose person (corpus/people.ts) was a deleted record lose it, and are queued: the end
+    // of the run links the people of the name keys it touched again.
+    await tx.query(
+      `WITH r AS (${merged}) INSERT INTO author_metrics_pending (author_id)
+       SELECT DISTINCT a.id FROM authors a JOIN r ON a.person_id = r.old_id WHERE a.id <> r.old_id
+        ORDER BY 1 ${QUEUE_AUTHOR}`,
+      [from, into],
+    );
+    await tx.query(
+      `WITH r AS (${merged}) UPDATE authors a SET person_id = NULL FROM r WHERE a.person_id = r.old_id`,
+      [from, into],
+    );
     await tx.query(`WITH r AS (${merged}) DELETE FROM authors a USING r WHERE a.id = r.old_id`, [from, into]);
     return present.rowCount;
   },

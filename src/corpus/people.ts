@@ -14,7 +14,10 @@
 //     purpose (the ACL Anthology's "Yang Liu" of ICT and of Edinburgh; OpenAlex's disambiguation),
 //     and a shared co-author is no evidence against that decision;
 //   - merging would put two names that are not compatible in one person ("J. Smith" joining both
-//     "John Smith" and "Jane Smith").
+//     "John Smith" and "Jane Smith");
+//   - by names, a record whose works point to two records that cannot be one person ("Wei Zhang"
+//     sharing co-authors with "Wei-Qiang Zhang" and "Wei-Nan Zhang"): a short name is often a
+//     catalogue's bucket for several people.
 import type { Database, Queryable } from '../infra/db/index.ts';
 import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
 import { QUEUE_AUTHOR } from './metrics.ts';
@@ -105,7 +108,9 @@ export function groupPeople(records: readonly AuthorRecord[]): number[][] {
       blocks.set(k, list);
     }
   });
-  const pairs: Array<{ i: number; j: number; strength: number }> = [];
+  const sameName = (i: number, j: number) =>
+    parsed[i]!.folded !== parsed[j]!.folded && parsedNamesCompatible(parsed[i]!.name, parsed[j]!.name);
+  const found: Array<{ i: number; j: number; strength: number; byOrcid: boolean }> = [];
   const seen = new Set<string>();
   for (const members of blocks.values()) {
     for (let x = 0; x < members.length; x++) {
@@ -117,10 +122,21 @@ export function groupPeople(records: readonly AuthorRecord[]): number[][] {
         seen.add(key);
         if (apart(parsed[i]!, parsed[j]!)) continue;
         const strength = evidence(parsed[i]!, parsed[j]!);
-        if (strength > 0) pairs.push({ i, j, strength });
+        if (strength > 0) found.push({ i, j, strength, byOrcid: sameOrcid(parsed[i]!, parsed[j]!) });
       }
     }
   }
+  // A record whose works point to two records that cannot be one person ("Wei Zhang" sharing
+  // co-authors with "Wei-Qiang Zhang" and with "Wei-Nan Zhang"; "Y. Liu" with two "Yang Liu"s) is
+  // merged by its ORCID only: such a short name is often a catalogue's bucket for several people.
+  const partners = parsed.map(() => [] as number[]);
+  for (const p of found) {
+    if (p.byOrcid) continue;
+    partners[p.i]!.push(p.j);
+    partners[p.j]!.push(p.i);
+  }
+  const ambiguous = partners.map((ps) => ps.some((a, x) => ps.slice(x + 1).some((b) => !sameName(a, b))));
+  const pairs = found.filter((p) => p.byOrcid || (!ambiguous[p.i] && !ambiguous[p.j]));
   pairs.sort((a, b) => b.strength - a.strength || a.i - b.i || a.j - b.j);
   const members = parsed.map((_, i) => [i]);
   const root = parsed.map((_, i) => i);

@@ -226,6 +226,8 @@ describe('ingest openalex-snapshot: merged ids', () => {
       `INSERT INTO group_authors (group_id, organization_id, client_id, name, linked_author_id) VALUES ($1, $3, 'c1', 'Someone', $2)`,
       [group.rows[0]!.id, merged!.id, org.rows[0]!.id],
     );
+    // A record whose person is the merged record (corpus/people.ts) must not point at a deleted row.
+    await db.query('UPDATE authors SET person_id = $1 WHERE id = $2', [merged!.id, renamed!.id]);
     await writeMergedIds('authors', '2026-11-21', [
       [merged!.author_key, survivor!.author_key],
       [renamed!.author_key, 'A9999999999'],
@@ -246,6 +248,7 @@ describe('ingest openalex-snapshot: merged ids', () => {
       await count('SELECT linked_author_id AS n FROM group_authors WHERE group_id = $1', [group.rows[0]!.id]),
     ).toBe(survivor!.id);
     expect(await count(`SELECT id AS n FROM authors WHERE author_key = 'A9999999999'`)).toBe(renamed!.id);
+    expect(await count('SELECT count(*) AS n FROM authors WHERE person_id = $1', [merged!.id])).toBe(0);
   });
 
   it('moves works and an organization’s journal link from a merged source to its survivor', async () => {
