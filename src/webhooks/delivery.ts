@@ -44,7 +44,8 @@ export interface DeliveryLog {
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private stopped = false;
+  // Until start(): a process with WEBHOOK_WORKER=false never delivers, even when poked.
+  private stopped = true;
   private again = false;
   // Aborts the requests in flight when the process stops: their leases run out and they are sent again.
   private aborter = new AbortController();

@@ -62,12 +62,13 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         r.attempts += 1;
         const { status, delayMs } = r.respond;
         setTimeout(() => {
-          if (status >= 200 && status < 300) {
+          // An answer the client gave up waiting for is not a delivery.
+          if (status >= 200 && status < 300 && !res.destroyed) {
             const body = Buffer.concat(chunks).toString('utf8');
             r.received.push({ headers: req.headers, body, json: JSON.parse(body) as Received['json'] });
           }
-          res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
-        }, delayMs);
+          if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+        }, delayMs).unref();
       });
     });
     await new Promise<void>((resolve) => server.listen(on, '127.0.0.1', resolve));

@@ -173,26 +173,25 @@ describe('webhook events', () => {
 
   it('a receiver answering 500, then one too slow, then one that is down: the event arrives once it recovers', async () => {
     const db = await database();
-    const a = await app(db, { timeoutMs: 300 });
+    const a = await app(db, { timeoutMs: 1_500 });
     const r = await receiver();
     const org = await createTestOrg({ db });
     await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
 
     r.respond = { status: 500, delayMs: 0 };
     await upload(a, { apiKey: org.apiKey, fields: baseFields() });
-    await waitUntil(async () => (await outbox(db, org.id))[0]!.attempts >= 2, 'two failed attempts');
-    expect((await outbox(db, org.id))[0]).toMatchObject({
-      status: 'pending',
-      last_error: 'The receiver answered HTTP 500',
-    });
+    await waitUntil(async () => {
+      const [event] = await outbox(db, org.id);
+      return event!.attempts >= 2 && event!.last_error === 'The receiver answered HTTP 500';
+    }, 'two failed attempts, the last answered 500');
+    expect((await outbox(db, org.id))[0]!.status).toBe('pending');
 
-    r.respond = { status: 200, delayMs: 2_000 };
-    const before = (await outbox(db, org.id))[0]!.attempts;
+    // Far longer than the timeout, whatever the machine's load.
+    r.respond = { status: 200, delayMs: 30_000 };
     await waitUntil(
-      async () => (await outbox(db, org.id))[0]!.last_error === 'No answer within 300 ms',
+      async () => (await outbox(db, org.id))[0]!.last_error === 'No answer within 1500 ms',
       'a timed-out attempt',
     );
-    expect((await outbox(db, org.id))[0]!.attempts).toBeGreaterThan(before);
 
     await r.close();
     await waitUntil(

@@ -1,0 +1,73 @@
+// The journals on a manuscript's page: the API's recommendation, computed at the first view and kept
+// while the manuscript is unchanged; a re-upload computes them again, and linked folders show at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestUser, injectSignIn } from '../helpers/dashboard.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { linkJournal } from '../../src/journals/links.ts';
+
+let t: TestApp;
+let protein = 0;
+
+async function addSource(key: string, title: string, topic: string): Promise<number> {
+  const { rows } = await t.db.query<{ id: number }>(
+    `INSERT INTO sources (source_key, title, type) VALUES ($1, $2, 'journal') RETURNING id`,
+    [key, title],
+  );
+  const id = rows[0]!.id;
+  for (let i = 0; i < 4; i++) {
+    await t.db.query(
+      `INSERT INTO works (work_key, title, abstract, publication_year, source_id) VALUES ($1, $2, $3, 2022, $4)`,
+      [`${key}:${i}`, `${topic} study ${i}`, `${topic} ${topic} methods and results, part ${i}.`, id],
+    );
+  }
+  return id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  protein = await addSource('test:protein', 'Journal of Protein Structure', 'protein folding structure');
+  await addSource('test:mt', 'Machine Translation Letters', 'machine translation bilingual');
+  await t.app.refmatch.index.refresh();
+});
+afterAll(async () => t?.close());
+
+describe("a manuscript page's journals", () => {
+  it('are computed once, show linked folders at once, and follow a re-upload', async () => {
+    const org = await createTestOrg(t);
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    const fields = baseFields({
+      origin_id: 'ms-j',
+      title: 'Protein folding structure prediction',
+      abstract: 'protein folding',
+    });
+    const id = (await upload(t.app, { apiKey: org.apiKey, fields })).json().manuscript_id as number;
+    const view = async () =>
+      (await t.app.inject({ url: `/dashboard/manuscripts/${id}/`, headers: { cookie: session.cookie } }))
+        .body;
+    const journalsPart = (body: string) => body.slice(body.indexOf('id="journals"'));
+
+    expect(journalsPart(await view())).toContain('Journal of Protein Structure');
+    const cached = await t.db.query('SELECT 1 FROM manuscript_journals WHERE manuscript_id = $1', [id]);
+    expect(cached.rows).toHaveLength(1);
+
+    await linkJournal(t.db, org.id, 'PROTEINS', protein);
+    expect(journalsPart(await view())).toContain('PROTEINS');
+
+    await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: {
+        ...fields,
+        title: 'Machine translation for bilingual text',
+        abstract: 'machine translation bilingual',
+      },
+    });
+    const after = journalsPart(await view());
+    expect(after.indexOf('Machine Translation Letters')).toBeGreaterThan(0);
+    expect(after.indexOf('Machine Translation Letters')).toBeLessThan(
+      after.indexOf('Journal of Protein Structure') === -1
+        ? Infinity
+        : after.indexOf('Journal of Protein Structure'),
+    );
+  });
+});
