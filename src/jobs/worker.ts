@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CommandContext, ProgressEvent, ServerHooks } from '../cli/command.ts';
+import type { CommandContext, ProgressEvent, ServerHooks } from '../infra/cli/command.ts';
 import type { Config } from '../infra/config.ts';
 import { isDatabaseUnavailable, type Database } from '../infra/db/index.ts';
 import type { FindCommand } from './commands.ts';
