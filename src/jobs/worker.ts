@@ -99,6 +99,8 @@ export class JobWorker {
       reported = progress;
       try {
         const lease = await renewLease(db, job.id, this.name, config.jobs.leaseMs, latest);
+        // What `refmatch job show` would say, in the log too: once a renewal, when it moved.
+        if (latest) log.info({ job: job.id, progress: latest }, 'job progress');
         if (!lease.held) controller.abort('lease_lost' satisfies StopReason);
         else if (lease.cancelRequested) controller.abort('cancel' satisfies StopReason);
       } catch (error) {
