@@ -6,7 +6,7 @@ import { openDatabase, type Database } from './infra/db/index.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { buildApp } from './app.ts';
 import { startAdminChannel } from './cli/admin-channel.ts';
-import type { ServerHooks } from './cli/command.ts';
+import type { ServerHooks } from './infra/cli/command.ts';
 import { ensureDemo } from './system/demo.ts';
 import { JobWorker } from './jobs/worker.ts';
 import { findCommand } from './cli/registry.ts';

@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { createGroup, listGroups } from './store.ts';
 

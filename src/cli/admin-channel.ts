@@ -6,7 +6,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandContext, ProgressEvent, ServerHooks } from './command.ts';
+import type { CommandContext, ProgressEvent, ServerHooks } from '../infra/cli/command.ts';
 import { findCommand } from './registry.ts';
 import { AppError, toAppError } from '../infra/errors.ts';
 import type { Config } from '../infra/config.ts';

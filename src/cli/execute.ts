@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config } from '../infra/config.ts';
 import { openDatabase, type Database } from '../infra/db/index.ts';
 import { migrate } from '../infra/db/migrate.ts';
-import type { ProgressEvent } from './command.ts';
+import type { ProgressEvent } from '../infra/cli/command.ts';
 import { findCommand } from './registry.ts';
 import { AdminChannelUnavailable, readAdminEndpoint, sendCommand } from './admin-channel.ts';
 

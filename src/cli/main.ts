@@ -1,7 +1,7 @@
 // The `refmatch` CLI. Each command prints JSON on stdout and errors on stderr with a non-zero exit;
 // names and output shapes are a contract that scripts rely on: add, never rename.
 import { Command as Program } from 'commander';
-import type { RunCommand } from './options.ts';
+import type { RunCommand } from '../infra/cli/options.ts';
 import { parseConfig, type Config } from '../infra/config.ts';
 import { registerOrganizationCli } from '../organizations/cli.ts';
 import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
@@ -21,7 +21,7 @@ function makeRunner(getConfig: () => Config, create: () => boolean): RunCommand 
     // `--help` and argument errors do without (the CLI answers --help in a fraction of the time).
     const [{ executeCommand }, { progressRenderer }] = await Promise.all([
       import('./execute.ts'),
-      import('./progress.ts'),
+      import('../infra/cli/progress.ts'),
     ]);
     const progress = progressRenderer(process.stderr);
     try {

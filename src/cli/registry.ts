@@ -1,5 +1,5 @@
 // Every command the CLI and the admin channel can execute, listed by name.
-import type { Command } from './command.ts';
+import type { Command } from '../infra/cli/command.ts';
 import { migrateCommand } from '../system/commands.ts';
 import { organizationCommands } from '../organizations/commands.ts';
 import { authorsGroupCommands } from '../authors-groups/commands.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option, type Command as Program } from 'commander';
-import { intOption, runOrQueue, type RunCommand } from '../cli/options.ts';
+import { intOption, runOrQueue, type RunCommand } from '../infra/cli/options.ts';
 import {
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,

@@ -1,4 +1,4 @@
-import { defineCommand, type CommandContext } from '../cli/command.ts';
+import { defineCommand, type CommandContext } from '../infra/cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';

@@ -1,7 +1,7 @@
 // The ingestion loop shared by every record kind: read a file as batches (batches.ts), write each
 // batch with its checkpoint in one transaction, count bad records without stopping. On a large file
 // the reading runs in a thread of its own, ahead of the database's writing.
-import type { CommandContext } from '../cli/command.ts';
+import type { CommandContext } from '../infra/cli/command.ts';
 import { isDatabaseUnavailable, type Database, type Transaction } from '../infra/db/index.ts';
 import { readBatchesInThread } from './batch-thread.ts';
 import {

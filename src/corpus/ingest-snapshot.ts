@@ -5,7 +5,7 @@
 // run reads only the partitions not loaded yet, and the newest one loaded again if a later release
 // gave it other files (a release taken during a day): incremental by `updated_date`, as OpenAlex
 // publishes it (a changed record leaves its old partition for the day it changed).
-import type { CommandContext } from '../cli/command.ts';
+import type { CommandContext } from '../infra/cli/command.ts';
 import type { Database } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { recordKinds } from './entities.ts';

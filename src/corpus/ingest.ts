@@ -1,6 +1,6 @@
 // An ingest run over several files: each file through the ingestion loop, then the author metrics of
 // the authors it touched, then the group authors whose links may have changed.
-import type { CommandContext } from '../cli/command.ts';
+import type { CommandContext } from '../infra/cli/command.ts';
 import type { Database } from '../infra/db/index.ts';
 import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './ingest-runner.ts';
 import { queuePendingRanges, recomputePendingMetrics } from './metrics.ts';

@@ -1,7 +1,7 @@
 // Corpus upkeep an operator runs as a job (or with --wait): recomputing author metrics and relinking
 // the authors from groups to the corpus. Both are safe to run again: a job claimed again after its
 // worker died redoes at most the step it was in.
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { relinkGroupAuthor } from './linking.ts';
 import { recomputePendingMetrics } from './metrics.ts';
 

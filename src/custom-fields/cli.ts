@@ -1,5 +1,5 @@
 import { Option, type Command as Program } from 'commander';
-import { collect, intOption, type RunCommand } from '../cli/options.ts';
+import { collect, intOption, type RunCommand } from '../infra/cli/options.ts';
 import { DATA_KINDS, OWNERS } from './kinds.ts';
 
 export function registerCustomFieldCli(program: Program, run: RunCommand): void {

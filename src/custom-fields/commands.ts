@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { createCustomField, deleteCustomField, listCustomFields, updateCustomField } from './store.ts';
 import type { DataKind, Owner } from './kinds.ts';

@@ -1,5 +1,5 @@
 import type { Command as Program } from 'commander';
-import { intOption, type RunCommand } from '../cli/options.ts';
+import { intOption, type RunCommand } from '../infra/cli/options.ts';
 
 export function registerJobCli(program: Program, run: RunCommand): void {
   const job = program

@@ -1,7 +1,7 @@
 // `refmatch job list|show|cancel`, and the queueing of a queueable command (what `refmatch ingest …`
 // without --wait does). The commands a job may run are found through `find`, the CLI's registry,
 // which lists these too.
-import { defineCommand, type Command } from '../cli/command.ts';
+import { defineCommand, type Command } from '../infra/cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { cancelJob, enqueueJob, getJob, JOB_STATES, listJobs, type JobState } from './queue.ts';
 

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CommandContext, ProgressEvent, ServerHooks } from '../cli/command.ts';
+import type { CommandContext, ProgressEvent, ServerHooks } from '../infra/cli/command.ts';
 import type { Config } from '../infra/config.ts';
 import { isDatabaseUnavailable, type Database } from '../infra/db/index.ts';
 import type { FindCommand } from './commands.ts';
@@ -99,6 +99,8 @@ export class JobWorker {
       reported = progress;
       try {
         const lease = await renewLease(db, job.id, this.name, config.jobs.leaseMs, latest);
+        // What `refmatch job show` would say, in the log too: once a renewal, when it moved.
+        if (latest) log.info({ job: job.id, progress: latest }, 'job progress');
         if (!lease.held) controller.abort('lease_lost' satisfies StopReason);
         else if (lease.cancelRequested) controller.abort('cancel' satisfies StopReason);
       } catch (error) {

@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { linkJournal, listLinks, unlinkJournal } from './links.ts';
 
 export const journalLink = defineCommand({

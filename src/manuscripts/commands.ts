@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { findManuscriptId } from './manuscripts-store.ts';

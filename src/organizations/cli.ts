@@ -1,5 +1,5 @@
 import type { Command as Program } from 'commander';
-import { boolOption, intOption, type RunCommand } from '../cli/options.ts';
+import { boolOption, intOption, type RunCommand } from '../infra/cli/options.ts';
 
 export function registerOrganizationCli(program: Program, run: RunCommand): void {
   const org = program.command('org').description('Organizations: create, list, settings');

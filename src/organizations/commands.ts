@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { createApiKey, revokeApiKey } from './api-keys.ts';
 import {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command as Program } from 'commander';
-import { intOption, type RunCommand } from '../cli/options.ts';
+import { intOption, type RunCommand } from '../infra/cli/options.ts';
 
 export function registerRefereeFinderCli(program: Program, run: RunCommand): void {
   const coi = program.command('coi').description('Conflicts of interest declared by an organization');

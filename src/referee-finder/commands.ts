@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { errors } from '../infra/errors.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { importCoi, parseCoiCsv } from './external-coi.ts';

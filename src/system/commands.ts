@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { migrate } from '../infra/db/migrate.ts';
 
 export const migrateCommand = defineCommand({

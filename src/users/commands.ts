@@ -1,4 +1,4 @@
-import { defineCommand } from '../cli/command.ts';
+import { defineCommand } from '../infra/cli/command.ts';
 import { createUser, disableUser, listUsers, resetPassword, setUserRole, type User } from './users.ts';
 
 /** A user as the CLI prints it (org_id, as `user create --org` names it). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { embeddedServerConfig } from '../helpers/server.ts';
 import { startServer } from '../../src/server.ts';
 import { executeCommand } from '../../src/cli/execute.ts';
-import type { ProgressEvent } from '../../src/cli/command.ts';
+import type { ProgressEvent } from '../../src/infra/cli/command.ts';
 import type { IngestReport } from '../../src/corpus/ingest.ts';
 import { FIXTURES } from './helpers.ts';
 

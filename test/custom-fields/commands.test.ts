@@ -2,7 +2,7 @@
 // test/system/cli.test.ts covers how they are reached).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import type { CommandContext } from '../../src/cli/command.ts';
+import type { CommandContext } from '../../src/infra/cli/command.ts';
 import { groupCreate, groupList } from '../../src/authors-groups/commands.ts';
 import {
   customFieldCreate,

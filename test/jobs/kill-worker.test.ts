@@ -24,7 +24,7 @@ interface Target {
 }
 
 async function target(dir: string): Promise<Target> {
-  const base = { REFMATCH_DEMO: 'false', LOG_LEVEL: 'warn', JOB_LEASE_MS: '1500', JOB_POLL_MS: '200' };
+  const base = { REFMATCH_DEMO: 'false', LOG_LEVEL: 'info', JOB_LEASE_MS: '1500', JOB_POLL_MS: '200' };
   const url = process.env.DATABASE_URL;
   if (url) {
     const schemaDb: TestDatabase = await createTestDatabase();
@@ -122,8 +122,20 @@ describe('kill -9 of the worker running a job', () => {
       const server = await serve(t.env);
       const queued = (await cli(t.env, 'ingest', 'works', file, '--batch-size', '20')) as Job;
       expect(queued).toMatchObject({ name: 'ingest works', state: 'queued' });
-      // Killed once the job has reported progress: some batches committed, not all.
-      await poll(t.env, queued.id, (j) => ((j.progress as { done?: number } | null)?.done ?? 0) > 0);
+      // Killed as soon as the worker logs the job's first progress (at its first lease renewal, after
+      // some batches committed): read from the server's own log, not by polling, so that a slow machine
+      // does not let the job finish first.
+      await new Promise<void>((resolve) => {
+        let out = '';
+        const onData = (c: Buffer) => {
+          out += c.toString('utf8');
+          if (/"msg":"job progress"/.test(out)) {
+            server.stdout!.off('data', onData);
+            resolve();
+          }
+        };
+        server.stdout!.on('data', onData);
+      });
       server.kill('SIGKILL');
       await new Promise((r) => server.once('exit', r));
 

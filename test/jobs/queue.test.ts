@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/infra/config.ts';
 import { findCommand } from '../../src/cli/registry.ts';
-import type { CommandContext, ServerHooks } from '../../src/cli/command.ts';
+import type { CommandContext, ServerHooks } from '../../src/infra/cli/command.ts';
 import type { Job } from '../../src/jobs/queue.ts';
 import { claimJob, renewLease, settleJob, getJob } from '../../src/jobs/queue.ts';
 import { JobWorker } from '../../src/jobs/worker.ts';

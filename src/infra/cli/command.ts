@@ -1,8 +1,8 @@
 // A CLI command is a named operation over the database. Defining it once lets the same code run in
 // the CLI's own process (server PostgreSQL, or PGlite when no server holds the data directory) or
 // inside the running server, reached through its loopback admin channel (admin-channel.ts).
-import type { Config } from '../infra/config.ts';
-import type { Database } from '../infra/db/index.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
 
 export interface ProgressEvent {
   /** What is being counted, e.g. "works". */
