@@ -97,7 +97,8 @@ export class LocalWorkIndex implements WorkIndex {
         if (kept.length >= k || hits.length < want) return kept.slice(0, k);
       }
     }
-    return this.scorer.search(query, k, request.filter);
+    const exhaustive = this.scorer.exhaustiveIsCheaper(query, k);
+    return this.scorer.search(query, k, request.filter, exhaustive ? { exhaustive } : {});
   }
 
   async scoreWorks(request: ScoreRequest): Promise<SearchHit[]> {

@@ -298,6 +298,21 @@ export class Scorer {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
   }
 
+  private candidateCap(k: number, candidates: number, candidateShare: number): number {
+    return Math.max(Math.min(candidates, Math.ceil(candidateShare * this.index.docCount)), 10 * k);
+  }
+
+  /**
+   * Whether scoring every posting exactly costs no more than the pruned search: once the query's
+   * postings are fewer than the candidates' forward-row entries would be (a small corpus, a deep k).
+   */
+  exhaustiveIsCheaper(query: ScoredQuery, k: number): boolean {
+    const cap = this.candidateCap(k, this.tuning.candidates, this.tuning.candidateShare);
+    let postings = 0;
+    for (const t of query.terms) postings += t.df;
+    return postings <= cap * EXHAUSTIVE_ROW_ENTRIES;
+  }
+
   search(
     query: ScoredQuery,
     k: number,
@@ -316,13 +331,8 @@ export class Scorer {
       ...this.tuning,
       ...tuning,
     };
-    let exhaustive = tuning.exhaustive ?? this.tuning.exhaustive;
-    const cap = Math.max(Math.min(candidates, Math.ceil(candidateShare * index.docCount)), 10 * k);
-    // Scoring every posting exactly costs about what scoring the candidates from their rows does
-    // once the postings are fewer than the candidates' row entries (a small corpus, a deep k).
-    let postings = 0;
-    for (const t of query.terms) postings += t.df;
-    if (postings <= cap * EXHAUSTIVE_ROW_ENTRIES) exhaustive = true;
+    const exhaustive = tuning.exhaustive ?? this.tuning.exhaustive;
+    const cap = this.candidateCap(k, candidates, candidateShare);
     const { states, slotWork, years, bounds } = index.internals();
     const accept = (slot: number) => states[slot] === LIVE && (!filter || filter(slotWork[slot]!));
     this.touchedCount = 0;
