@@ -136,8 +136,7 @@ export interface Finder {
 export async function openFinder(db: Database): Promise<Finder> {
   const index: DbWorkIndex = await openWorkIndex(db, { pollMs: 0 });
   return {
-    find: (m, o) =>
-      findCandidatesWith({ db, index, publicBaseUrl: 'http://refmatch.test' }, m, options(o)),
+    find: (m, o) => findCandidatesWith({ db, index, publicBaseUrl: 'http://refmatch.test' }, m, options(o)),
     close: () => index.close(),
   };
 }
