@@ -259,15 +259,9 @@ export class WorkScorer {
 
   private growHits(): void {
     const size = this.hitK.length * 2;
-    const k = new Int32Array(size);
-    k.set(this.hitK);
-    const j = new Int32Array(size);
-    j.set(this.hitJ);
-    const tf = new Float32Array(size);
-    tf.set(this.hitTf);
-    this.hitK = k;
-    this.hitJ = j;
-    this.hitTf = tf;
+    this.hitK = withCopy(new Int32Array(size), this.hitK);
+    this.hitJ = withCopy(new Int32Array(size), this.hitJ);
+    this.hitTf = withCopy(new Float32Array(size), this.hitTf);
   }
 
   /** A slot -> local number array, all -1, reset by its user before it returns. */
@@ -275,4 +269,9 @@ export class WorkScorer {
     if (this.scratch.length < size) this.scratch = new Int32Array(Math.ceil(size * 1.25)).fill(-1);
     return this.scratch;
   }
+}
+
+function withCopy<T extends Int32Array | Float32Array>(to: T, from: T): T {
+  to.set(from);
+  return to;
 }
