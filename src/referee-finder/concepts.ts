@@ -3,6 +3,7 @@
 // (WorkIndex.matchedTerms). A concept is a multi-word term of the field (an adjacent-word bigram the
 // corpus knows, in the words the manuscript wrote), ranked by how much of the candidates' evidence
 // it carries, then by how informative it is in the manuscript (query weight x IDF).
+import { informative } from '../retrieval/manuscript-query.ts';
 import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
 import type { RankedAuthor } from './rank-authors.ts';
 
@@ -63,7 +64,7 @@ export async function explainRanking(
   // Candidate concepts: the query's bigrams that are known beyond one work.
   const conceptTerms = new Map<string, { label: string; prior: number; explained: number }>();
   for (const t of query.terms) {
-    if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback) continue;
+    if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback || !informative(t.term)) continue;
     conceptTerms.set(t.term, { label: t.surface || t.term, prior: t.queryWeight * t.idf, explained: 0 });
   }
 

@@ -466,6 +466,14 @@ export class Bm25Index {
     return at < 0 ? 0 : seg.tfs[at]! / TF_SCALE;
   }
 
+  /** Entries in a slot's forward row (its distinct terms), 0 when it has none. */
+  rowLength(doc: number): number {
+    const seg = this.segments[this.segmentOfSlot(doc)];
+    if (!seg) return 0;
+    const row = doc - seg.firstSlot;
+    return seg.forwardOffsets[row + 1]! - seg.forwardOffsets[row]!;
+  }
+
   docLength(doc: number): number {
     return this.slotLength[doc] ?? 0;
   }

@@ -86,18 +86,19 @@ export class LocalWorkIndex implements WorkIndex {
   async search(request: SearchRequest): Promise<SearchHit[]> {
     const query = this.prepared(request);
     const k = request.k ?? 100;
+    const tuning = this.scorer.exhaustiveIsCheaper(query, k) ? { exhaustive: true } : {};
     if (this.thread?.usable && query.terms.length > 0) {
       // A filter cannot cross threads: ask for more and filter here; if too many were filtered
       // out, the main thread answers exactly.
       const want = request.filter ? k * 2 + 50 : k;
-      const hits = await this.thread.search(query, want).catch(() => null);
+      const hits = await this.thread.search(query, want, tuning).catch(() => null);
       if (hits && !request.filter) return hits;
       if (hits) {
         const kept = hits.filter((h) => request.filter!(h.workId));
         if (kept.length >= k || hits.length < want) return kept.slice(0, k);
       }
     }
-    return this.scorer.search(query, k, request.filter);
+    return this.scorer.search(query, k, request.filter, tuning);
   }
 
   async scoreWorks(request: ScoreRequest): Promise<SearchHit[]> {

@@ -20,8 +20,8 @@ export const FULL_TEXT_TERMS = 80;
 // It also bounds the analysis of one huge upload on the event loop.
 export const FULL_TEXT_CHARS = 60_000;
 
-// The wording of any abstract ("we propose a novel approach", "results show"): the index keeps
-// these words, but as query terms, and in bigrams above all, they match style rather than topic.
+// The wording of any abstract ("we propose a novel approach", "results show"): shown as a concept
+// it says nothing of the topic. (As query terms they help: see MANUSCRIPT_QUERY_OPTIONS.)
 const BOILERPLATE = new Set(
   (
     'paper papers propose proposed proposes present presents presented show shows shown study ' +
@@ -41,16 +41,16 @@ export function informative(term: string): boolean {
 }
 
 /**
- * The query's parameters. Terms in more than half the works are left out (the retrieval default).
- * The referee finder used to cut at 10%, for the cost of its own pass over every posting; through
- * the pruned search and forward rows common terms cost little, and the cut at 10% lost quality on
- * both benches (2026-11-24: referees MRR 0.2963 against 0.2972 at 0.5; journals accuracy@5 0.744
- * against 0.760).
+ * The query's parameters: the retrieval defaults (terms in more than half the works left out, the
+ * 200 most informative kept). Measured on 2026-11-24 (docs/benchmarks/quality.md, journals.md):
+ * the referee finder's old cut at 10% of the works lost on both benches (referees MRR 0.2963,
+ * journals accuracy@5 0.744), and so did leaving out the wording of any abstract (`informative`:
+ * MRR 0.2972 against 0.3059 with it kept; accuracy@5 0.752 against 0.760). That wording still keeps
+ * phrases like "proposed method" out of the concepts shown to people.
  */
 export const MANUSCRIPT_QUERY_OPTIONS: QueryOptions = {
   maxDfRatio: 0.5,
   maxTerms: 200,
-  keepTerm: informative,
 };
 
 export function manuscriptFields(m: ManuscriptText): QueryField[] {

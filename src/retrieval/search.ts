@@ -230,6 +230,9 @@ export const DEFAULT_TUNING: ScorerTuning = {
   estimatePool: 120,
   postingBudget: 400_000,
 };
+// A work's forward row holds ~120 entries (ACL titles and abstracts, bigrams too); exact scores from
+// rows also cost a hash probe each, so the postings win up to a few times that (measured at 42k works).
+const EXHAUSTIVE_ROW_ENTRIES = 400;
 // The threshold is estimated before the first term in more than this share of the works.
 const ESTIMATE_DF_RATIO = 0.002;
 const MIN_ESTIMATE_DF = 1000;
@@ -295,6 +298,21 @@ export class Scorer {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
   }
 
+  private candidateCap(k: number, candidates: number, candidateShare: number): number {
+    return Math.max(Math.min(candidates, Math.ceil(candidateShare * this.index.docCount)), 10 * k);
+  }
+
+  /**
+   * Whether scoring every posting exactly costs no more than the pruned search: once the query's
+   * postings are fewer than the candidates' forward-row entries would be (a small corpus, a deep k).
+   */
+  exhaustiveIsCheaper(query: ScoredQuery, k: number): boolean {
+    const cap = this.candidateCap(k, this.tuning.candidates, this.tuning.candidateShare);
+    let postings = 0;
+    for (const t of query.terms) postings += t.df;
+    return postings <= cap * EXHAUSTIVE_ROW_ENTRIES;
+  }
+
   search(
     query: ScoredQuery,
     k: number,
@@ -309,10 +327,12 @@ export class Scorer {
       this.acc = new Float32Array(Math.ceil(slotCount * 1.25));
       this.touched = new Int32Array(this.acc.length);
     }
-    const { exhaustive, thresholdBoost, candidates, candidateShare, estimatePool, postingBudget } = {
+    const { thresholdBoost, candidates, candidateShare, estimatePool, postingBudget } = {
       ...this.tuning,
       ...tuning,
     };
+    const exhaustive = tuning.exhaustive ?? this.tuning.exhaustive;
+    const cap = this.candidateCap(k, candidates, candidateShare);
     const { states, slotWork, years, bounds } = index.internals();
     const accept = (slot: number) => states[slot] === LIVE && (!filter || filter(slotWork[slot]!));
     this.touchedCount = 0;
@@ -351,13 +371,7 @@ export class Scorer {
     // Partial scores from impacts are rounded up: the candidates get their exact scores.
     const top = exhaustive
       ? this.takeBest(k, 0, accept)
-      : this.finishCandidates(
-          rest[i]!,
-          threshold,
-          Math.max(Math.min(candidates, Math.ceil(candidateShare * index.docCount)), 10 * k),
-          k,
-          accept,
-        );
+      : this.finishCandidates(rest[i]!, threshold, cap, k, accept);
     const hits: SearchHit[] = [];
     for (let j = 0; j < top.size; j++)
       hits.push({

@@ -6,6 +6,7 @@
 import type { Bm25Index } from './bm25-index.ts';
 import { QueryTable } from './query-table.ts';
 import type { MatchedTerm, PreparedQuery, SearchHit } from './search.ts';
+import { TF_SCALE } from './segment.ts';
 
 export interface ProfileOptions {
   /** BM25's b for profiles: their lengths vary far more than works' do. */
@@ -100,7 +101,9 @@ export class WorkScorer {
   /**
    * Profiles (lists of work ids) scored as single documents: term frequencies summed over the
    * works (each weighed by `workWeight` of its year), lengths summed, BM25 with the profiles'
-   * average length. The works' own scores come from the same read of their rows.
+   * average length. The works' own scores come from the same read. The matches are read from the
+   * works' forward rows or from the query terms' postings, whichever is fewer entries: in a small
+   * corpus a few thousand candidate works hold more row entries than the query's postings.
    */
   scoreProfiles(
     query: PreparedQuery,
@@ -112,54 +115,58 @@ export class WorkScorer {
     if (query.selfScore <= 0 || profiles.length === 0) return { profiles: scores, works };
     this.prepare(query);
     const index = this.index;
-    const table = this.table;
-    // Each distinct work read once: its matches kept in compressed rows (local numbering).
+    // Distinct works in local numbering, and which local works each profile holds.
     const local = new Map<number, number>();
-    const rowStart: number[] = [0];
-    const rowTerms: number[] = [];
-    const rowTfs: number[] = [];
-    const lengths: number[] = [];
-    const profileLength = new Float64Array(profiles.length);
-    profiles.forEach((workIds, i) => {
-      for (const workId of workIds) {
+    const slots: number[] = [];
+    const members: Int32Array[] = profiles.map((workIds) => {
+      const list = new Int32Array(workIds.length);
+      workIds.forEach((workId, x) => {
         let k = local.get(workId);
         if (k === undefined) {
-          const slot = index.docOf(workId);
-          k = lengths.length;
+          k = slots.length;
           local.set(workId, k);
-          let matches = 0;
-          if (slot >= 0) {
-            matches = table.matchRow(slot);
-            const year = index.yearOf(slot);
-            const weight = options.workWeight?.(year) ?? 1;
-            for (let m = 0; m < matches; m++) {
-              rowTerms.push(table.matchTerms[m]!);
-              rowTfs.push(table.matchTfs[m]! * weight);
-            }
-            if (matches > 0) {
-              const score = this.rowScore(slot, matches) / query.selfScore;
-              works.set(workId, { workId, score, year });
-            }
-          }
-          lengths.push(slot >= 0 ? index.docLength(slot) : 0);
-          rowStart.push(rowTerms.length);
+          slots.push(index.docOf(workId));
         }
-        profileLength[i]! += lengths[k]!;
-      }
+        list[x] = k;
+      });
+      return list;
     });
-    let avg = 0;
-    for (const len of profileLength) avg += len;
-    avg = avg / profiles.length || 1;
+    const m = this.readMatches(query, slots);
+    const n = slots.length;
+    const weightOf = new Float64Array(n);
+    const lengths = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const slot = slots[k]!;
+      if (slot < 0) continue;
+      lengths[k] = index.docLength(slot);
+      const year = index.yearOf(slot);
+      weightOf[k] = options.workWeight?.(year) ?? 1;
+      if (m.start[k + 1]! > m.start[k]!) {
+        const norm = index.docNorm(slot);
+        let score = 0;
+        for (let r = m.start[k]!; r < m.start[k + 1]!; r++) {
+          const tf = m.tfs[r]!;
+          score += (this.weights[m.terms[r]!]! * tf) / (tf + norm);
+        }
+        works.set(index.workIdOf(slot), {
+          workId: index.workIdOf(slot),
+          score: score / query.selfScore,
+          year,
+        });
+      }
+    }
+    const profileLength = members.map((list) => list.reduce((t, k) => t + lengths[k]!, 0));
+    const avg = profileLength.reduce((t, v) => t + v, 0) / profiles.length || 1;
     const { k1 } = index.options;
     const tf = this.tf;
     const touched: number[] = [];
-    profiles.forEach((workIds, i) => {
-      for (const workId of workIds) {
-        const k = local.get(workId)!;
-        for (let r = rowStart[k]!; r < rowStart[k + 1]!; r++) {
-          const j = rowTerms[r]!;
+    members.forEach((list, i) => {
+      for (const k of list) {
+        const w = weightOf[k]!;
+        for (let r = m.start[k]!; r < m.start[k + 1]!; r++) {
+          const j = m.terms[r]!;
           if (tf[j] === 0) touched.push(j);
-          tf[j]! += rowTfs[r]!;
+          tf[j]! += m.tfs[r]! * w;
         }
       }
       const norm = k1 * (1 - options.b + (options.b * profileLength[i]!) / avg);
@@ -173,4 +180,98 @@ export class WorkScorer {
     });
     return { profiles: scores, works };
   }
+
+  /**
+   * The query terms each of the given slots holds (-1: none), as compressed rows in the slots'
+   * order: row k is terms / tfs [start[k], start[k + 1]). From the forward rows or the postings.
+   */
+  private readMatches(
+    query: PreparedQuery,
+    slots: readonly number[],
+  ): { start: Int32Array; terms: Int32Array; tfs: Float32Array } {
+    const index = this.index;
+    const table = this.table;
+    const n = slots.length;
+    const start = new Int32Array(n + 1);
+    let rowEntries = 0;
+    for (const slot of slots) if (slot >= 0) rowEntries += index.rowLength(slot);
+    let postings = 0;
+    for (const t of query.terms) postings += t.df;
+    if (rowEntries <= postings) {
+      const terms: number[] = [];
+      const tfs: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const slot = slots[k]!;
+        const count = slot < 0 ? 0 : table.matchRow(slot);
+        for (let x = 0; x < count; x++) {
+          terms.push(table.matchTerms[x]!);
+          tfs.push(table.matchTfs[x]!);
+        }
+        start[k + 1] = terms.length;
+      }
+      return { start, terms: Int32Array.from(terms), tfs: Float32Array.from(tfs) };
+    }
+    // By postings: each query term's postings, kept where the slot is one of ours; then the
+    // matches regrouped by work (a counting sort).
+    const localOf = this.localScratch(index.slotCount);
+    for (let k = 0; k < n; k++) if (slots[k]! >= 0) localOf[slots[k]!] = k;
+    let hits = 0;
+    const segments = index.segments;
+    try {
+      for (let j = 0; j < query.terms.length; j++) {
+        for (let s = 0; s < segments.length; s++) {
+          const at = table.positions[j * segments.length + s]!;
+          if (at < 0) continue;
+          const seg = segments[s]!;
+          for (let p = seg.offsets[at]!, end = seg.offsets[at + 1]!; p < end; p++) {
+            const k = localOf[seg.slots[p]!]!;
+            if (k < 0) continue;
+            if (hits === this.hitK.length) this.growHits();
+            this.hitK[hits] = k;
+            this.hitJ[hits] = j;
+            this.hitTf[hits] = seg.tfs[p]! / TF_SCALE;
+            hits++;
+          }
+        }
+      }
+    } finally {
+      for (const slot of slots) if (slot >= 0) localOf[slot] = -1;
+    }
+    const { hitK, hitJ, hitTf } = this;
+    for (let h = 0; h < hits; h++) start[hitK[h]! + 1]!++;
+    for (let k = 0; k < n; k++) start[k + 1]! += start[k]!;
+    const fill = start.slice(0, n);
+    const terms = new Int32Array(hits);
+    const tfs = new Float32Array(hits);
+    for (let h = 0; h < hits; h++) {
+      const r = fill[hitK[h]!]!++;
+      terms[r] = hitJ[h]!;
+      tfs[r] = hitTf[h]!;
+    }
+    return { start, terms, tfs };
+  }
+
+  private scratch = new Int32Array(0);
+  // Matches found through postings, before they are grouped by work (reused across calls).
+  private hitK = new Int32Array(4096);
+  private hitJ = new Int32Array(4096);
+  private hitTf = new Float32Array(4096);
+
+  private growHits(): void {
+    const size = this.hitK.length * 2;
+    this.hitK = withCopy(new Int32Array(size), this.hitK);
+    this.hitJ = withCopy(new Int32Array(size), this.hitJ);
+    this.hitTf = withCopy(new Float32Array(size), this.hitTf);
+  }
+
+  /** A slot -> local number array, all -1, reset by its user before it returns. */
+  private localScratch(size: number): Int32Array {
+    if (this.scratch.length < size) this.scratch = new Int32Array(Math.ceil(size * 1.25)).fill(-1);
+    return this.scratch;
+  }
+}
+
+function withCopy<T extends Int32Array | Float32Array>(to: T, from: T): T {
+  to.set(from);
+  return to;
 }
