@@ -46,22 +46,24 @@ export function applyMerges(db: Database, entity: SnapshotEntity, pairs: MergedI
   return db.transaction((tx) => MERGE[entity](tx, from, into));
 }
 
-/** `m(old_id, new_id)`: each merged row of `table` with its survivor's row id, or null if absent. */
-const pairsOf = (table: string, key: string) => `
-  m AS (
-    SELECT o.id AS old_id, n.id AS new_id, p.into_key
-      FROM unnest($1::text[], $2::text[]) AS p(from_key, into_key)
-      JOIN ${table} o ON o.${key} = p.from_key
-      LEFT JOIN ${table} n ON n.${key} = p.into_key
-  )`;
-
 type Merge = (tx: Transaction, from: string[], into: string[]) => Promise<number>;
 
 /**
- * Rows whose survivor is not in the corpus take its key. Two merged rows with one absent survivor:
- * the first takes the key, and the others are merged into it by the next statement of the caller.
+ * Folds merged rows of `table` into their survivors: rows whose survivor is not in the corpus take
+ * its key (two merged rows with one absent survivor: the first takes it, the others fold into it);
+ * then each statement runs with `r(old_id, new_id)`, the other merged rows and their survivors'
+ * rows, to point what referred to the merged row at its survivor; then the merged rows are deleted.
+ * Answers how many of the merged ids were in the corpus.
  */
-async function renameToSurvivor(tx: Transaction, table: string, key: string, from: string[], into: string[]) {
+async function fold(
+  tx: Transaction,
+  table: string,
+  key: string,
+  from: string[],
+  into: string[],
+  statements: string[],
+): Promise<number> {
+  const present = await tx.query(`SELECT 1 FROM ${table} WHERE ${key} = ANY($1::text[])`, [from]);
   await tx.query(
     `UPDATE ${table} t SET ${key} = p.into_key
        FROM (SELECT DISTINCT ON (into_key) from_key, into_key
@@ -72,6 +74,16 @@ async function renameToSurvivor(tx: Transaction, table: string, key: string, fro
       WHERE t.${key} = p.from_key`,
     [from, into],
   );
+  const pairs = `r AS (
+    SELECT o.id AS old_id, n.id AS new_id
+      FROM unnest($1::text[], $2::text[]) AS p(from_key, into_key)
+      JOIN ${table} o ON o.${key} = p.from_key
+      JOIN ${table} n ON n.${key} = p.into_key
+     WHERE o.id <> n.id)`;
+  for (const statement of [...statements, `DELETE FROM ${table} t USING r WHERE t.id = r.old_id`]) {
+    await tx.query(`WITH ${pairs} ${statement}`, [from, into]);
+  }
+  return present.rowCount;
 }
 
 const MERGE: Record<SnapshotEntity, Merge> = {
@@ -96,90 +108,39 @@ const MERGE: Record<SnapshotEntity, Merge> = {
     return deleted.rowCount;
   },
 
-  async authors(tx, from, into) {
-    const present = await tx.query('SELECT 1 FROM authors WHERE author_key = ANY($1::text[])', [from]);
-    await renameToSurvivor(tx, 'authors', 'author_key', from, into);
-    const merged = `WITH ${pairsOf('authors', 'author_key')} SELECT old_id, new_id FROM m WHERE new_id IS NOT NULL AND old_id <> new_id`;
-    await tx.query(
-      `WITH r AS (${merged}) UPDATE authorships a SET author_id = r.new_id FROM r WHERE a.author_id = r.old_id`,
-      [from, into],
-    );
-    await tx.query(
-      `WITH r AS (${merged}) UPDATE group_authors g SET linked_author_id = r.new_id FROM r WHERE g.linked_author_id = r.old_id`,
-      [from, into],
-    );
-    await tx.query(
-      `WITH r AS (${merged}) INSERT INTO author_metrics_pending (author_id)
-       SELECT DISTINCT new_id FROM r ORDER BY 1 ${QUEUE_AUTHOR}`,
-      [from, into],
-    );
-    // Records whose person (corpus/people.ts) was a deleted record lose it, and are queued: the end
-    // of the run links the people of the name keys it touched again.
-    await tx.query(
-      `WITH r AS (${merged}) INSERT INTO author_metrics_pending (author_id)
+  authors: (tx, from, into) =>
+    fold(tx, 'authors', 'author_key', from, into, [
+      'UPDATE authorships a SET author_id = r.new_id FROM r WHERE a.author_id = r.old_id',
+      'UPDATE group_authors g SET linked_author_id = r.new_id FROM r WHERE g.linked_author_id = r.old_id',
+      `INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT new_id FROM r ORDER BY 1 ${QUEUE_AUTHOR}`,
+      // Records whose person (corpus/people.ts) is a merged record lose it, and are queued: the end
+      // of the run links the people of the name keys it touched again.
+      `INSERT INTO author_metrics_pending (author_id)
        SELECT DISTINCT a.id FROM authors a JOIN r ON a.person_id = r.old_id WHERE a.id <> r.old_id
         ORDER BY 1 ${QUEUE_AUTHOR}`,
-      [from, into],
-    );
-    await tx.query(
-      `WITH r AS (${merged}) UPDATE authors a SET person_id = NULL FROM r WHERE a.person_id = r.old_id`,
-      [from, into],
-    );
-    await tx.query(`WITH r AS (${merged}) DELETE FROM authors a USING r WHERE a.id = r.old_id`, [from, into]);
-    return present.rowCount;
-  },
+      'UPDATE authors a SET person_id = NULL FROM r WHERE a.person_id = r.old_id',
+    ]),
 
-  async sources(tx, from, into) {
-    const present = await tx.query('SELECT 1 FROM sources WHERE source_key = ANY($1::text[])', [from]);
-    await renameToSurvivor(tx, 'sources', 'source_key', from, into);
-    const merged = `WITH ${pairsOf('sources', 'source_key')} SELECT old_id, new_id FROM m WHERE new_id IS NOT NULL AND old_id <> new_id`;
-    await tx.query(
-      `WITH r AS (${merged}) UPDATE works w SET source_id = r.new_id FROM r WHERE w.source_id = r.old_id`,
-      [from, into],
-    );
-    // An organization's journal link follows the journal (one link per organization and source).
-    await tx.query(
-      `WITH r AS (${merged})
-       UPDATE journal_links j SET source_id = r.new_id FROM r
+  sources: (tx, from, into) =>
+    fold(tx, 'sources', 'source_key', from, into, [
+      'UPDATE works w SET source_id = r.new_id FROM r WHERE w.source_id = r.old_id',
+      // An organization's journal link follows the journal (one link per organization and source).
+      `UPDATE journal_links j SET source_id = r.new_id FROM r
         WHERE j.source_id = r.old_id
           AND NOT EXISTS (SELECT 1 FROM journal_links k WHERE k.organization_id = j.organization_id AND k.source_id = r.new_id)`,
-      [from, into],
-    );
-    await tx.query(
-      `WITH r AS (${merged})
-       UPDATE sources s SET works_count = s.works_count + o.works_count
+      `UPDATE sources s SET works_count = s.works_count + o.works_count
          FROM r JOIN sources o ON o.id = r.old_id WHERE s.id = r.new_id`,
-      [from, into],
-    );
-    await tx.query(`WITH r AS (${merged}) DELETE FROM sources s USING r WHERE s.id = r.old_id`, [from, into]);
-    return present.rowCount;
-  },
+    ]),
 
-  async institutions(tx, from, into) {
-    const present = await tx.query('SELECT 1 FROM institutions WHERE institution_key = ANY($1::text[])', [
-      from,
-    ]);
-    await renameToSurvivor(tx, 'institutions', 'institution_key', from, into);
-    const merged = `WITH ${pairsOf('institutions', 'institution_key')} SELECT old_id, new_id FROM m WHERE new_id IS NOT NULL AND old_id <> new_id`;
-    await tx.query(
-      `WITH r AS (${merged}) UPDATE authors a SET recent_institution_id = r.new_id FROM r WHERE a.recent_institution_id = r.old_id`,
-      [from, into],
-    );
-    // One pass over the authorships that name any merged institution (a scan of authorships per
-    // chunk: institution merges are rare and few).
-    await tx.query(
-      `WITH r AS (${merged})
-       UPDATE authorships a
+  institutions: (tx, from, into) =>
+    fold(tx, 'institutions', 'institution_key', from, into, [
+      'UPDATE authors a SET recent_institution_id = r.new_id FROM r WHERE a.recent_institution_id = r.old_id',
+      // One pass over the authorships that name any merged institution (a scan of authorships per
+      // chunk: institution merges are rare and few).
+      `UPDATE authorships a
           SET institution_ids = (SELECT array_agg(coalesce(r2.new_id, x) ORDER BY ord)
                                    FROM unnest(a.institution_ids) WITH ORDINALITY u(x, ord)
                                    LEFT JOIN r r2 ON r2.old_id = x)
         WHERE a.institution_ids && (SELECT coalesce(array_agg(old_id), '{}') FROM r)`,
-      [from, into],
-    );
-    await tx.query(`WITH r AS (${merged}) DELETE FROM institutions i USING r WHERE i.id = r.old_id`, [
-      from,
-      into,
-    ]);
-    return present.rowCount;
-  },
+    ]),
 };
