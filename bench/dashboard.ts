@@ -153,7 +153,9 @@ async function time(
 
 async function main() {
   if (CORPUS === 'acl' && !aclDataAvailable()) {
-    throw new Error(`BENCH_CORPUS=acl needs the ACL Anthology works at ${ACL_WORKS_PATH} (../shared/data); it is missing`);
+    throw new Error(
+      `BENCH_CORPUS=acl needs the ACL Anthology works at ${ACL_WORKS_PATH} (../shared/data); it is missing`,
+    );
   }
   const loadBefore = os.loadavg()[0]!.toFixed(2);
   const { db, cleanup, driver } = await openDb();

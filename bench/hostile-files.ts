@@ -171,7 +171,11 @@ async function benchDriver(driver: string, list: Case[]): Promise<{ baseline: nu
   } else delete env.DATABASE_URL;
   let server: ChildProcess | null = null;
   try {
-    const { stdout } = await run(process.execPath, [CLI, '--create-data-dir', 'org', 'create', '--name', 'bench'], { env });
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, '--create-data-dir', 'org', 'create', '--name', 'bench'],
+      { env },
+    );
     const apiKey = (JSON.parse(stdout) as { api_key: string }).api_key;
     const port = await freePort();
     server = await startServer(env, port);
@@ -308,8 +312,12 @@ async function main(): Promise<void> {
   );
   say('  20 s timeout and the 190 MiB DOCX adding 1.2-1.3 GB.');
   say('- What stays after the 200k-page file three at once (+167-182 MB on 2026-11-24 21:06Z; +174-214 MB');
-  say('  earlier that day, when the upload still copied the file once more) is not in the parser workers: with');
-  say('  PARSE_WORKER_RECYCLE_MB=16 (every worker replaced after every file) it was +227 MB (earlier run). Each upload of');
+  say(
+    '  earlier that day, when the upload still copied the file once more) is not in the parser workers: with',
+  );
+  say(
+    '  PARSE_WORKER_RECYCLE_MB=16 (every worker replaced after every file) it was +227 MB (earlier run). Each upload of',
+  );
   say("  that 31 MB file is held twice in the main thread (the multipart body and the pool's transfer copy)");
   say("  until V8 gives the pages back; that path is the HTTP edge's, not the parser's.");
   say('- On a loaded machine (load 24-30 on the two cores) wall times vary by 2-3x from run to run: the');
