@@ -15,9 +15,15 @@ interface Row {
 // is exact for `ofWorks` (all authors of the work) and 0 (unknown) for `ofAuthors`.
 const OF_WORKS = `SELECT s.work_id, coalesce(a.person_id, s.author_id) AS author_id, s.position
   FROM authorships s JOIN authors a ON a.id = s.author_id WHERE s.work_id = ANY($1::int[])`;
-const OF_AUTHORS = `SELECT s.work_id, coalesce(a.person_id, a.id) AS author_id, s.position
-  FROM authors a JOIN authorships s ON s.author_id = a.id
- WHERE (a.id = ANY($1::int[]) AND a.person_id IS NULL) OR a.person_id = ANY($1::int[])`;
+// The person's records first, then their authorships by one array lookup: joined row by row
+// (a nested loop of index scans, as the planner chose for the OR) it took 33-48 ms for a pool of 200
+// prolific authors on the ACL corpus, against 9-19 ms this way (16k rows, server PostgreSQL).
+const OF_AUTHORS = `WITH records AS MATERIALIZED (
+  SELECT a.id, coalesce(a.person_id, a.id) AS person FROM authors a
+   WHERE (a.id = ANY($1::int[]) AND a.person_id IS NULL) OR a.person_id = ANY($1::int[]))
+SELECT s.work_id, r.person AS author_id, s.position
+  FROM authorships s JOIN records r ON r.id = s.author_id
+ WHERE s.author_id = ANY(ARRAY(SELECT id FROM records))`;
 
 function toAuthorships(rows: Row[], counted: boolean): Authorship[] {
   const counts = new Map<number, number>();

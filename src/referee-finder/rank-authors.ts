@@ -179,11 +179,18 @@ export async function rankAuthors(
     });
     if (!options.restrictTo) seeds = await index.search({ query, k: p.seedWorks });
   }
-  // Authors per work where known (the seed works), to tell last authors apart.
+  // Authors per work where known (the seed works), to tell last authors apart. The seeds are the
+  // final query's best works, already searched above unless the pool is restricted.
   const authorsCount = new Map<number, number>();
   const candidateIds = options.restrictTo
     ? [...options.restrictTo].filter((id) => !options.exclude.has(id))
-    : await seedCandidates(await index.search({ query, k: p.seedWorks }), source, options, p, authorsCount);
+    : await seedCandidates(
+        seeds ?? (await index.search({ query, k: p.seedWorks })),
+        source,
+        options,
+        p,
+        authorsCount,
+      );
   const authorships = candidateIds.length ? await source.ofAuthors(candidateIds) : [];
   const slot = new Map(candidateIds.map((id, i) => [id, i]));
   const n = candidateIds.length;
