@@ -16,7 +16,10 @@
 // Warm-up: the first 2 minutes (or the first fifth of a shorter run). RSS is "flat" when every
 // sample after the warm-up is within 10% of the RSS at the end of the warm-up; the drift (median RSS
 // of the last third of the samples after the warm-up over that of the first third) tells growth from
-// the garbage collector's sawtooth.
+// the garbage collector's sawtooth. RSS is also read every second: each 30-s window's lowest reading
+// (its floor: what the process keeps after the collector has run) is what a leak raises, so the
+// floors are "flat" when every window's floor after the warm-up is within 10% of the warm-up's last
+// floor. Both rules are printed; neither replaces the other.
 //
 // Options: --minutes N (default 10), --clients N (default 8), --interval S (default 30),
 // --drivers pglite,postgres (default both; postgres is skipped with a message when unreachable).
@@ -311,6 +314,11 @@ interface SoakResult {
   /** Median RSS of the last third after the warm-up over that of the first third, minus one. */
   rssDrift: number;
   flat: boolean;
+  /** The warm-up's last window floor, and every later floor's least and greatest. */
+  floorWarm: number;
+  floorMin: number;
+  floorMax: number;
+  floorsFlat: boolean;
   failures: Map<string, number>;
 }
 
@@ -326,6 +334,11 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
   let errors = 0;
   const failures = new Map<string, number>();
   const rss: Array<{ t: number; mb: number }> = [];
+  const floors: Array<{ t: number; mb: number }> = [];
+  let windowFloor = Infinity;
+  const floorTimer = setInterval(() => {
+    windowFloor = Math.min(windowFloor, rssMb(pid));
+  }, 1000);
   let lastTick = started;
   const tick = () => {
     const now = performance.now();
@@ -334,10 +347,13 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     const mb = rssMb(pid);
     const t = (now - started) / 1000;
     rss.push({ t, mb });
+    const floor = Math.min(windowFloor, mb);
+    floors.push({ t, mb: floor });
+    windowFloor = Infinity;
     console.log(
       `[${driver}] t=${t.toFixed(0).padStart(4)}s  ${(window.length / ((now - lastTick) / 1000)).toFixed(1).padStart(7)} req/s` +
         `  p50 ${percentile(lat, 50).toFixed(0)} ms  p95 ${percentile(lat, 95).toFixed(0)} ms  p99 ${percentile(lat, 99).toFixed(0)} ms` +
-        `  errors ${windowErrors} (total ${errors})  RSS ${mb.toFixed(0)} MB${t <= WARMUP_S + 1 ? ' (warm-up)' : ''}`,
+        `  errors ${windowErrors} (total ${errors})  RSS ${mb.toFixed(0)} MB (floor ${floor.toFixed(0)})${t <= WARMUP_S + 1 ? ' (warm-up)' : ''}`,
     );
     window = [];
     lastTick = now;
@@ -368,6 +384,7 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
   );
   clearInterval(timer);
   if (window.length > 0) tick();
+  clearInterval(floorTimer);
   const elapsed = (performance.now() - started) / 1000;
   all.sort((a, b) => a - b);
   const afterWarmup = rss.filter((s) => s.t > WARMUP_S + 1);
@@ -379,6 +396,9 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
   const third = Math.max(1, Math.floor(mbs.length / 3));
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const rssDrift = mbs.length ? median(mbs.slice(-third)) / median(mbs.slice(0, third)) - 1 : 0;
+  const floorWarm = floors.filter((s) => s.t <= WARMUP_S + 1).at(-1)?.mb ?? floors[0]!.mb;
+  const laterFloors = floors.filter((s) => s.t > WARMUP_S + 1).map((s) => s.mb);
+  const floorsFlat = laterFloors.every((mb) => Math.abs(mb - floorWarm) <= floorWarm * 0.1);
   return {
     driver,
     requests: all.length,
@@ -394,6 +414,10 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     rssEnd: rss.at(-1)!.mb,
     rssDrift,
     flat,
+    floorWarm,
+    floorMin: Math.min(...laterFloors, floorWarm),
+    floorMax: Math.max(...laterFloors, floorWarm),
+    floorsFlat,
     failures,
   };
 }
@@ -462,14 +486,15 @@ for (const driver of args.drivers.split(',')) {
   if (result) results.push(result);
 }
 console.log(
-  '\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | RSS drift | flat (±10%) |',
+  '\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | RSS drift | flat (±10%) | window floors after warm-up → min / max (MB) | floors flat (±10%) |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
     `| ${r.driver} | ${r.requests} | ${r.rps.toFixed(1)} | ${(r.rps / r.healthzRps).toFixed(3)} (${r.healthzRps.toFixed(0)}) | ` +
       `${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.errors} | ` +
-      `${r.rssWarm.toFixed(0)} → ${r.rssMin.toFixed(0)} / ${r.rssMax.toFixed(0)} / ${r.rssEnd.toFixed(0)} | ${(r.rssDrift * 100).toFixed(1)}% | ${r.flat ? 'yes' : 'NO'} |`,
+      `${r.rssWarm.toFixed(0)} → ${r.rssMin.toFixed(0)} / ${r.rssMax.toFixed(0)} / ${r.rssEnd.toFixed(0)} | ${(r.rssDrift * 100).toFixed(1)}% | ${r.flat ? 'yes' : 'NO'} | ` +
+      `${r.floorWarm.toFixed(0)} → ${r.floorMin.toFixed(0)} / ${r.floorMax.toFixed(0)} | ${r.floorsFlat ? 'yes' : 'NO'} |`,
   );
   for (const [label, count] of r.failures) console.log(`  ${r.driver} error: ${label} x${count}`);
 }
@@ -481,4 +506,10 @@ console.log(
 );
 const failed = results.some((r) => r.errors > 0 || !r.flat);
 console.log(failed ? 'TARGET MISSED (errors > 0 or RSS not flat)' : 'target met: 0 errors, RSS flat');
+const floorsFailed = results.some((r) => r.errors > 0 || !r.floorsFlat);
+console.log(
+  floorsFailed
+    ? 'by window floors: MISSED (errors > 0 or a floor moved more than 10%)'
+    : 'by window floors: 0 errors, every floor within 10%',
+);
 process.exitCode = failed ? 1 : 0;
