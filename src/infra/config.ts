@@ -54,6 +54,9 @@ export type SearchEngineConfig =
       url: string;
       /** The index holding the works. */
       index: string;
+      /** Primary shards and replicas of the index when this process creates it. */
+      shards: number;
+      replicas: number;
     };
 
 /** Delivery of webhook events (docs/webhooks.md). */
@@ -195,7 +198,13 @@ function searchEngineVar(env: Env): SearchEngineConfig {
       `OPENSEARCH_INDEX must be lower-case letters, digits, '_', '-' or '.', got "${env.OPENSEARCH_INDEX}"`,
     );
   }
-  return { engine: 'opensearch', url, index };
+  return {
+    engine: 'opensearch',
+    url,
+    index,
+    shards: intVar(env, 'OPENSEARCH_SHARDS', 1, 1, 1024),
+    replicas: intVar(env, 'OPENSEARCH_REPLICAS', 0, 0, 16),
+  };
 }
 
 export function parseConfig(env: Env, cwd: string = process.cwd()): Config {

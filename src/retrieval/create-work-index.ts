@@ -31,6 +31,8 @@ export function createWorkIndex(
       return new OpenSearchWorkIndex(db, {
         url: engine.url,
         index: engine.index,
+        shards: engine.shards,
+        replicas: engine.replicas,
         pollMs,
         onError,
       });

@@ -92,6 +92,8 @@ describe('parseConfig (one pure function over the environment)', () => {
         engine: 'opensearch',
         url: 'https://os.example:9200',
         index: 'refmatch-works',
+        shards: 1,
+        replicas: 0,
       });
       expect(
         parseConfig({
@@ -132,6 +134,10 @@ describe('parseConfig (one pure function over the environment)', () => {
     [
       { SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://os:9200', OPENSEARCH_INDEX: 'Works' },
       /OPENSEARCH_INDEX must be lower-case/,
+    ],
+    [
+      { SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://os:9200', OPENSEARCH_SHARDS: '0' },
+      /OPENSEARCH_SHARDS must be between 1 and 1024/,
     ],
   ];
   for (const [env, message] of bad) {
