@@ -85,7 +85,7 @@ describe('parseConfig (one pure function over the environment)', () => {
       });
     });
 
-    it('is OpenSearch at the given URL, on the default index or the one named', () => {
+    it('is OpenSearch at the given URL, on the default index and layout or the ones named', () => {
       expect(
         parseConfig({ SEARCH_ENGINE: 'OpenSearch', OPENSEARCH_URL: 'https://os.example:9200' }).search,
       ).toEqual({
@@ -100,8 +100,10 @@ describe('parseConfig (one pure function over the environment)', () => {
           SEARCH_ENGINE: 'opensearch',
           OPENSEARCH_URL: 'http://os:9200',
           OPENSEARCH_INDEX: 'works-v2',
+          OPENSEARCH_SHARDS: '16',
+          OPENSEARCH_REPLICAS: '1',
         }).search,
-      ).toEqual({ engine: 'opensearch', url: 'http://os:9200', index: 'works-v2' });
+      ).toEqual({ engine: 'opensearch', url: 'http://os:9200', index: 'works-v2', shards: 16, replicas: 1 });
     });
   });
 
