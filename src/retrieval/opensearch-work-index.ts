@@ -20,7 +20,6 @@ import { Client } from '@opensearch-project/opensearch';
 import type { Database } from '../infra/db/index.ts';
 import { forEachTerm } from './analyzer.ts';
 import { DEFAULT_INDEX_OPTIONS, type WorkText } from './bm25-index.ts';
-import { withFeedbackTerms } from './feedback.ts';
 import {
   ANALYSIS_VERSION,
   FetchedStatistics,
@@ -78,7 +77,13 @@ import type {
   TermStatistics,
   WorkIndex,
 } from './work-index.ts';
-import { scoreProfileRows, type ProfileWorkRows } from './work-scoring.ts';
+import {
+  expandFromStoredWorks,
+  feedbackCandidates,
+  matchedTermsOfStoredWorks,
+  profileWorkIds,
+  scoreStoredProfiles,
+} from './stored-work-scoring.ts';
 
 export interface OpenSearchWorkIndexOptions {
   /** The cluster, e.g. http://127.0.0.1:9200 (credentials in the URL's user-info part). */
@@ -347,24 +352,8 @@ export class OpenSearchWorkIndex implements WorkIndex {
   ): Promise<PreparedQuery> {
     if (works.length === 0 || options.terms <= 0) return query;
     const stored = await this.storedWorks(works.map((w) => w.workId));
-    const inQuery = new Set(query.terms.map((t) => t.term));
-    const candidates = new Set<string>();
-    for (const work of stored.values())
-      for (const term of work.tfs.keys()) if (!inQuery.has(term)) candidates.add(term);
-    // Numbered in text order: feedback terms of equal value are then taken alphabetically.
-    const stats = await this.statistics([...candidates].sort());
-    const values = new Map<number, number>();
-    for (const { workId, score } of works) {
-      const work = stored.get(workId);
-      if (!work) continue;
-      const norm = stats.norm(work.length);
-      for (const [term, tf] of work.tfs) {
-        const id = stats.termId(term);
-        if (id < 0 || inQuery.has(term)) continue;
-        values.set(id, (values.get(id) ?? 0) + (score * tf) / (tf + norm));
-      }
-    }
-    return withFeedbackTerms(stats, query, values, options);
+    const stats = await this.statistics(feedbackCandidates(query, stored));
+    return expandFromStoredWorks(query, works, stored, stats, options);
   }
 
   async search(request: SearchRequest): Promise<SearchHit[]> {
@@ -408,30 +397,9 @@ export class OpenSearchWorkIndex implements WorkIndex {
 
   async matchedTerms(request: ScoreRequest): Promise<Map<number, MatchedTerm[]>> {
     const query = await this.prepared(request);
-    const out = new Map<number, MatchedTerm[]>();
-    if (query.selfScore <= 0 || request.workIds.length === 0) return out;
+    if (query.selfScore <= 0 || request.workIds.length === 0) return new Map();
     const [stored, stats] = await Promise.all([this.storedWorks(request.workIds), this.statistics([])]);
-    for (const workId of request.workIds) {
-      const work = stored.get(workId);
-      if (!work) continue;
-      const norm = stats.norm(work.length);
-      const matched: MatchedTerm[] = [];
-      for (const term of query.terms) {
-        const tf = work.tfs.get(term.term);
-        if (!tf) continue;
-        matched.push({
-          term: term.term,
-          surface: term.surface,
-          bigram: term.bigram,
-          contribution: (term.weight * tf) / (tf + norm) / query.selfScore,
-        });
-      }
-      out.set(
-        workId,
-        matched.sort((x, y) => y.contribution - x.contribution || (x.term < y.term ? -1 : 1)),
-      );
-    }
-    return out;
+    return matchedTermsOfStoredWorks(query, request.workIds, stored, stats);
   }
 
   async scoreProfiles(request: ProfileRequest): Promise<ProfileScores> {
@@ -439,52 +407,11 @@ export class OpenSearchWorkIndex implements WorkIndex {
     const { profiles } = request;
     if (query.selfScore <= 0 || profiles.length === 0)
       return { profiles: new Float64Array(profiles.length), works: new Map() };
-    const local = new Map<number, number>();
-    const ids: number[] = [];
-    const members = profiles.map((workIds) =>
-      Int32Array.from(workIds, (workId) => {
-        let k = local.get(workId);
-        if (k === undefined) {
-          k = ids.length;
-          local.set(workId, k);
-          ids.push(workId);
-        }
-        return k;
-      }),
-    );
-    const [stored, stats] = await Promise.all([this.storedWorks(ids), this.statistics([])]);
-    const termNumber = new Map(query.terms.map((t, j) => [t.term, j]));
-    const n = ids.length;
-    const rows: ProfileWorkRows = {
-      start: new Int32Array(n + 1),
-      terms: new Int32Array(0),
-      tfs: new Float32Array(0),
-      workIds: new Int32Array(n).fill(-1),
-      lengths: new Float64Array(n),
-      norms: new Float64Array(n),
-      years: new Int32Array(n),
-    };
-    const terms: number[] = [];
-    const tfs: number[] = [];
-    ids.forEach((workId, k) => {
-      const work = stored.get(workId);
-      if (work) {
-        rows.workIds[k] = workId;
-        rows.lengths[k] = work.length;
-        rows.norms[k] = stats.norm(work.length);
-        rows.years[k] = work.year;
-        for (const [term, tf] of work.tfs) {
-          const j = termNumber.get(term);
-          if (j === undefined) continue;
-          terms.push(j);
-          tfs.push(tf);
-        }
-      }
-      rows.start[k + 1] = terms.length;
-    });
-    rows.terms = Int32Array.from(terms);
-    rows.tfs = Float32Array.from(tfs);
-    return scoreProfileRows(query, members, rows, this.bm25.k1, request);
+    const [stored, stats] = await Promise.all([
+      this.storedWorks(profileWorkIds(profiles)),
+      this.statistics([]),
+    ]);
+    return scoreStoredProfiles(query, profiles, stored, stats, request);
   }
 
   async termStatistics(terms: readonly string[]): Promise<TermStatistics> {
