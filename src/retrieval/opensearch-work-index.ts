@@ -11,9 +11,9 @@
 //   same scale as the in-process index's, not equal to them.
 // - N and document frequencies come from the cluster's live works; Lucene's own statistics still
 //   count deleted works until their segment merges (as the in-process index's do).
-// - scoreProfiles and matchedTerms cannot run in the cluster (a profile is no document there):
-//   they read the works' stored terms and compute our BM25 here, exactly as the in-process index
-//   does, from the cluster's statistics.
+// - scoreProfiles, matchedTerms and expand cannot run in the cluster (a profile is no document
+//   there): they read the works' stored terms and compute our BM25 here (stored-work-scoring.ts),
+//   exactly as the in-process index does, from the cluster's statistics.
 // - stats() knows the works, the change cursor and the refresh times; terms, postings, segments
 //   and bytes live in the cluster and are reported as 0.
 import { Client } from '@opensearch-project/opensearch';
