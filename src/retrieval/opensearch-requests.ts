@@ -151,12 +151,22 @@ export class OpenSearchItemError extends Error {
 }
 
 /**
- * One query term as a clause. Lucene's BM25 scores a term `boost * idf * tf / (tf + norm)` (no
- * k1 + 1 factor since Lucene 8) with Lucene's IDF, which is ours (bm25Idf); our term's weight is
- * queryWeight * idf * (k1 + 1), so the boost is queryWeight * (k1 + 1).
+ * What each query term's queryWeight is multiplied by to make its boost. Lucene's BM25 scores a
+ * term `boost * idf * tf / (tf + norm)` with our IDF (bm25Idf) and our norm's form; our term's
+ * weight is queryWeight * idf * (k1 + 1). OpenSearch's "BM25" similarity is Lucene's own from 3.0
+ * on, so the boost carries the k1 + 1; before 3.0 it is LegacyBM25Similarity, which multiplies
+ * every score by k1 + 1 itself, so the boost is queryWeight alone. `version` is the cluster's
+ * `version.number` (GET /).
  */
-export function termClause(term: PreparedQuery['terms'][number], k1: number) {
-  return { term: { [TERMS_FIELD]: { value: encodeTerm(term.term), boost: term.queryWeight * (k1 + 1) } } };
+export function termBoostFactor(version: string, k1: number): number {
+  const major = Number.parseInt(version, 10);
+  if (!Number.isFinite(major)) throw new Error(`unreadable OpenSearch version "${version}"`);
+  return major >= 3 ? k1 + 1 : 1;
+}
+
+/** One query term as a clause, boosted so that the cluster's BM25 for it equals ours. */
+export function termClause(term: PreparedQuery['terms'][number], boostFactor: number) {
+  return { term: { [TERMS_FIELD]: { value: encodeTerm(term.term), boost: term.queryWeight * boostFactor } } };
 }
 
 /**
@@ -164,7 +174,7 @@ export function termClause(term: PreparedQuery['terms'][number], k1: number) {
  * earlier (the in-process index's order). Sent with `search_type: dfs_query_then_fetch`, so that
  * every shard scores with the whole index's document frequencies.
  */
-export function searchBody(query: PreparedQuery, size: number, bm25: Bm25Parameters) {
+export function searchBody(query: PreparedQuery, size: number, boostFactor: number) {
   return {
     size,
     track_total_hits: false,
@@ -172,7 +182,7 @@ export function searchBody(query: PreparedQuery, size: number, bm25: Bm25Paramet
     docvalue_fields: ['year'],
     sort: [{ _score: { order: 'desc' } }, { change_seq: { order: 'asc' } }],
     track_scores: true,
-    query: { bool: { should: query.terms.map((t) => termClause(t, bm25.k1)) } },
+    query: { bool: { should: query.terms.map((t) => termClause(t, boostFactor)) } },
   };
 }
 
@@ -180,7 +190,7 @@ export function searchBody(query: PreparedQuery, size: number, bm25: Bm25Paramet
  * The given works scored against the query: the same clauses, restricted to their ids. A work
  * that matches no term scores 0 and is still returned (as the in-process index returns it).
  */
-export function scoreWorksBody(query: PreparedQuery, workIds: readonly number[], bm25: Bm25Parameters) {
+export function scoreWorksBody(query: PreparedQuery, workIds: readonly number[], boostFactor: number) {
   return {
     size: workIds.length,
     track_total_hits: false,
@@ -188,7 +198,7 @@ export function scoreWorksBody(query: PreparedQuery, workIds: readonly number[],
     docvalue_fields: ['year'],
     query: {
       bool: {
-        should: query.terms.map((t) => termClause(t, bm25.k1)),
+        should: query.terms.map((t) => termClause(t, boostFactor)),
         filter: [{ ids: { values: workIds.map(String) } }],
       },
     },

@@ -4,7 +4,8 @@
 // indexes our analyzer's terms (opensearch-requests.ts), so both engines score the same terms.
 //
 // Where it is not exact:
-// - search and scoreWorks are scored by Lucene's BM25: a work's length there counts every term
+// - search and scoreWorks are scored by the cluster's BM25 (Lucene's; LegacyBM25Similarity before
+//   OpenSearch 3.0, told apart by the cluster's version: termBoostFactor): a work's length there counts every term
 //   indexed (bigrams and joined compounds too, against an average counted the same way) and is
 //   stored in one byte (exact to 24 terms, then within about 6%); tf is not capped at 63.75.
 //   Scores are divided by the query's self-score computed with our lengths, so they are on the
@@ -35,6 +36,7 @@ import {
   searchBody,
   statisticsBody,
   statisticsChunks,
+  termBoostFactor,
   type Bm25Parameters,
   type BulkItem,
   type SearchResponseHit,
@@ -107,6 +109,8 @@ const SCROLL_PAGE = 10_000;
 export class OpenSearchWorkIndex implements WorkIndex {
   private readonly client: Client;
   private readonly bm25: Bm25Parameters = { k1: DEFAULT_INDEX_OPTIONS.k1, b: DEFAULT_INDEX_OPTIONS.b };
+  /** Set at start from the cluster's version (termBoostFactor). */
+  private boostFactor = DEFAULT_INDEX_OPTIONS.k1 + 1;
   private readonly schedule = new RefreshSchedule((reconcile) => this.sync(reconcile));
   private lastSeq = 0;
   /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
@@ -142,6 +146,8 @@ export class OpenSearchWorkIndex implements WorkIndex {
   }
 
   private async ensureIndex(): Promise<void> {
+    const info = await this.client.info();
+    this.boostFactor = termBoostFactor(String(info.body.version.number), this.bm25.k1);
     const exists = await this.client.indices.exists({ index: this.index });
     if (!exists.body) {
       const definition = indexDefinition(this.bm25, {
@@ -368,7 +374,7 @@ export class OpenSearchWorkIndex implements WorkIndex {
       const response = await this.client.search({
         index: this.index,
         search_type: 'dfs_query_then_fetch',
-        body: searchBody(query, want, this.bm25) as never,
+        body: searchBody(query, want, this.boostFactor) as never,
       });
       const hits = readHits(response.body.hits.hits as SearchResponseHit[], query.selfScore).filter(
         (h) => h.score > 0,
@@ -388,7 +394,11 @@ export class OpenSearchWorkIndex implements WorkIndex {
       const response = await this.client.search({
         index: this.index,
         search_type: 'dfs_query_then_fetch',
-        body: scoreWorksBody(query, request.workIds.slice(i, i + MAX_RESULT_WINDOW), this.bm25) as never,
+        body: scoreWorksBody(
+          query,
+          request.workIds.slice(i, i + MAX_RESULT_WINDOW),
+          this.boostFactor,
+        ) as never,
       });
       hits.push(...readHits(response.body.hits.hits as SearchResponseHit[], query.selfScore));
     }

@@ -23,6 +23,7 @@ import {
   searchBody,
   statisticsBody,
   statisticsChunks,
+  termBoostFactor,
   workDocument,
 } from '../../src/retrieval/opensearch-requests.ts';
 import { prepareQuery } from '../../src/retrieval/search.ts';
@@ -177,13 +178,21 @@ describe('a work as indexed', () => {
 });
 
 describe('the search bodies built from a prepared query', () => {
-  it('send each query term as a term clause boosted to queryWeight x (k1 + 1), so Lucene’s BM25 is ours', async () => {
+  it('boost by k1 + 1 on OpenSearch 3 (Lucene’s BM25), by 1 before it (LegacyBM25 multiplies by k1 + 1 itself)', () => {
+    expect(termBoostFactor('3.1.0', 1.2)).toBeCloseTo(2.2, 12);
+    expect(termBoostFactor('4.0.0-SNAPSHOT', 0.9)).toBeCloseTo(1.9, 12);
+    expect(termBoostFactor('2.19.1', 1.2)).toBe(1);
+    expect(termBoostFactor('1.3.20', 1.2)).toBe(1);
+    expect(() => termBoostFactor('unknown', 1.2)).toThrow(/unreadable OpenSearch version/);
+  });
+
+  it('send each query term as a term clause boosted to queryWeight x the factor, so the cluster’s BM25 is ours', async () => {
     const index = await localIndex();
     const query = await index.prepare([
       { text: records[4]!.title!, weight: 1 },
       { text: records[4]!.abstract!, weight: 1 },
     ]);
-    const body = searchBody(query, 25, bm25);
+    const body = searchBody(query, 25, termBoostFactor('3.0.0', bm25.k1));
     expect(body).toMatchObject({
       size: 25,
       _source: false,
@@ -199,13 +208,18 @@ describe('the search bodies built from a prepared query', () => {
       // Lucene: boost x idf x tf / (tf + norm); ours: weight x tf / (tf + norm).
       expect(clause.boost * t.idf).toBeCloseTo(t.weight, 9);
     });
+    const legacy = searchBody(query, 25, termBoostFactor('2.19.0', bm25.k1));
+    // LegacyBM25: (k1 + 1) x boost x idf x tf / (tf + norm).
+    legacy.query.bool.should.forEach((c, i) =>
+      expect(2.2 * c.term.terms.boost * query.terms[i]!.idf).toBeCloseTo(query.terms[i]!.weight, 9),
+    );
     expect(body.query.bool.should.some((c) => c.term.terms.value.includes('_'))).toBe(true);
   });
 
   it('restrict scoring to the given ids, returning each of them', async () => {
     const index = await localIndex();
     const query = await index.prepare([{ text: 'biodiversity offsets', weight: 1 }]);
-    const body = scoreWorksBody(query, [3, 1, 999], bm25);
+    const body = scoreWorksBody(query, [3, 1, 999], 2.2);
     expect(body.size).toBe(3);
     expect(body.query.bool.filter).toEqual([{ ids: { values: ['3', '1', '999'] } }]);
     expect(body.query.bool.should.map((c) => c.term.terms.value)).toEqual(
