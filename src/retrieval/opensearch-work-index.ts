@@ -282,8 +282,15 @@ export class OpenSearchWorkIndex implements WorkIndex {
     upserts: WorkText[],
     deletions: number[],
   ): Promise<{ upserted: number; removed: number }> {
-    const response = await this.client.bulk({ index: this.index, body: bulkBody(upserts, deletions) });
-    const result = readBulkResult(response.body.items as BulkItem[]);
+    const result = { upserted: 0, removed: 0 };
+    // One bulk request per page of works: a reconciliation can hand over a whole corpus's ids.
+    for (let i = 0; i < Math.max(upserts.length, deletions.length); i += CHANGES_PAGE) {
+      const body = bulkBody(upserts.slice(i, i + CHANGES_PAGE), deletions.slice(i, i + CHANGES_PAGE));
+      const response = await this.client.bulk({ index: this.index, body });
+      const written = readBulkResult(response.body.items as BulkItem[]);
+      result.upserted += written.upserted;
+      result.removed += written.removed;
+    }
     // A version the cluster already held (another instance wrote it) counts as applied here too.
     for (const work of upserts)
       if (work.changeSeq > this.lastSeq - CHANGES_LOOKBACK) this.recent.set(work.workId, work.changeSeq);
