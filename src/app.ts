@@ -22,7 +22,7 @@ import type { AppContext } from './app-context.ts';
 import { ParserPool } from './parsing/parser-pool.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 import { registerExternalApi } from './external-api.ts';
-import { DbWorkIndex } from './retrieval/db-work-index.ts';
+import { createWorkIndex } from './retrieval/create-work-index.ts';
 import { Readiness } from './system/readiness.ts';
 import { AppMetrics, registerMetricsRoute } from './system/metrics.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
@@ -71,7 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     http: HTTP_SERVER_OPTIONS,
   });
 
-  const index = new DbWorkIndex(db, {
+  const index = createWorkIndex(db, config.search, {
     pollMs: config.indexPollMs,
     onError: (error) => app.log.warn({ err: error }, 'work index refresh failed'),
   });

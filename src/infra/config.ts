@@ -37,12 +37,27 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** How often the search index reads the works other processes changed, in ms. */
   indexPollMs: number;
+  search: SearchEngineConfig;
   /** Client addresses /metrics answers (exact IPs), or 'all'; empty: nobody. */
   metricsAllow: string[] | 'all';
   webhooks: WebhookConfig;
   /** The job worker of a serving process (src/jobs). */
   jobs: { worker: boolean; pollMs: number; leaseMs: number };
 }
+
+/** Which engine implements the search index (docs/scale.md). */
+export type SearchEngineConfig =
+  | { engine: 'local' }
+  | {
+      engine: 'opensearch';
+      /** The cluster's URL (credentials, if any, in its user-info part). */
+      url: string;
+      /** The index holding the works. */
+      index: string;
+      /** Primary shards and replicas of the index when this process creates it. */
+      shards: number;
+      replicas: number;
+    };
 
 /** Delivery of webhook events (docs/webhooks.md). */
 export interface WebhookConfig {
@@ -163,6 +178,35 @@ function addressListVar(env: Env, name: string, fallback: string[]): string[] | 
   return list;
 }
 
+const SEARCH_ENGINES = ['local', 'opensearch'] as const;
+// OpenSearch's own rule for index names, narrowed to what a deployment needs.
+const INDEX_NAME_RE = /^[a-z0-9][a-z0-9_.-]{0,199}$/;
+
+function searchEngineVar(env: Env): SearchEngineConfig {
+  const engine = (env.SEARCH_ENGINE?.trim() || 'local').toLowerCase();
+  if (!(SEARCH_ENGINES as readonly string[]).includes(engine)) {
+    throw new ConfigError(
+      `SEARCH_ENGINE must be one of ${SEARCH_ENGINES.join(', ')}, got "${env.SEARCH_ENGINE}"`,
+    );
+  }
+  const url = urlVar(env, 'OPENSEARCH_URL', null, ['http:', 'https:']);
+  if (engine === 'local') return { engine: 'local' };
+  if (url === null) throw new ConfigError('SEARCH_ENGINE=opensearch needs OPENSEARCH_URL');
+  const index = env.OPENSEARCH_INDEX?.trim() || 'refmatch-works';
+  if (!INDEX_NAME_RE.test(index)) {
+    throw new ConfigError(
+      `OPENSEARCH_INDEX must be lower-case letters, digits, '_', '-' or '.', got "${env.OPENSEARCH_INDEX}"`,
+    );
+  }
+  return {
+    engine: 'opensearch',
+    url,
+    index,
+    shards: intVar(env, 'OPENSEARCH_SHARDS', 1, 1, 1024),
+    replicas: intVar(env, 'OPENSEARCH_REPLICAS', 0, 0, 16),
+  };
+}
+
 export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   const port = intVar(env, 'PORT', 8000, 0, 65535);
   const host = env.HOST?.trim() || '0.0.0.0';
@@ -217,6 +261,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       authFailureWindowSeconds: intVar(env, 'AUTH_FAILURE_WINDOW_S', 900, 1, 86_400),
     },
     indexPollMs: intVar(env, 'INDEX_POLL_MS', 1000, 100, 600_000),
+    search: searchEngineVar(env),
     metricsAllow: addressListVar(env, 'METRICS_ALLOW', ['127.0.0.1', '::1']),
     webhooks: {
       worker: boolVar(env, 'WEBHOOK_WORKER', true),

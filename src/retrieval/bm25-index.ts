@@ -37,6 +37,11 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   segmentWorks: 50_000,
 };
 
+/** BM25's IDF (Lucene's, always positive) of a term in `df` of `docCount` documents: one definition for every engine. */
+export function bm25Idf(docCount: number, df: number): number {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+
 export interface WorkText {
   workId: number;
   title: string;
@@ -428,8 +433,7 @@ export class Bm25Index {
   }
 
   idf(termId: number): number {
-    const df = this.docFreq(termId);
-    return Math.log(1 + (this.storedDocs - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.storedDocs, this.docFreq(termId));
   }
 
   /** Postings of live works for a term across segments (a copy; flushed works only). */

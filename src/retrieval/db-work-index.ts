@@ -5,6 +5,21 @@
 import type { Database } from '../infra/db/index.ts';
 import { LocalWorkIndex, type LocalWorkIndexOptions } from './local-work-index.ts';
 import type { RefreshResult, WorkIndex } from './work-index.ts';
+import {
+  CHANGES_LOOKBACK,
+  CHANGES_PAGE,
+  COUNT_WORKS,
+  DELETIONS_LOOKBACK,
+  RefreshSchedule,
+  SELECT_ALL_IDS,
+  SELECT_BY_IDS,
+  SELECT_CHANGED,
+  SELECT_DELETIONS,
+  SELECT_DELETIONS_END,
+  SELECT_RECENT_VERSIONS,
+  workText,
+  type WorkRow,
+} from './work-changes.ts';
 
 export interface DbWorkIndexOptions extends LocalWorkIndexOptions {
   /** Poll interval in ms; 0 turns polling off (refresh() still works). Default 2000. */
@@ -13,42 +28,13 @@ export interface DbWorkIndexOptions extends LocalWorkIndexOptions {
   onError?: (error: unknown) => void;
 }
 
-interface WorkRow {
-  id: number;
-  title: string;
-  abstract: string | null;
-  publication_year: number | null;
-  change_seq: number;
-}
-
-const PAGE = 1000;
-// Sequence numbers are taken at insert but become visible at commit, so a transaction that took a
-// lower number can commit after we read past it. Each poll re-reads the ids and sequence numbers of
-// this many recent changes and fetches any version it has not indexed.
-const LOOKBACK = 5000;
-// Deletions are read from `work_deletions` (filled by a trigger) on every poll. Only an explicit
-// `refresh()` also reconciles the whole table (a count, and the ids when it differs): a scan of
-// `works` that the periodic poll must not pay (on the embedded database it runs on the serving
-// thread). Like change_seq, a deletion's number becomes visible at commit: re-read this many.
-const DELETIONS_LOOKBACK = 1000;
-
-const SELECT_CHANGED = `SELECT id, title, abstract, publication_year, change_seq FROM works
-  WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`;
-const SELECT_RECENT_VERSIONS = `SELECT id, change_seq FROM works WHERE change_seq > $1 AND change_seq <= $2`;
-const SELECT_BY_IDS = `SELECT id, title, abstract, publication_year, change_seq FROM works WHERE id = ANY($1::int[])`;
-const COUNT_WORKS = `SELECT count(*)::int AS n FROM works`;
-const SELECT_DELETIONS = `SELECT seq, work_id FROM work_deletions WHERE seq > $1 ORDER BY seq`;
-const SELECT_ALL_IDS = `SELECT id FROM works`;
-
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   private lastSeq = 0;
   /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
   private lastDeletion: number | null = null;
-  private running: Promise<RefreshResult> | null = null;
-  private queued: Promise<RefreshResult> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly schedule = new RefreshSchedule((reconcile) => this.sync(reconcile));
 
   constructor(
     private readonly db: Database,
@@ -60,36 +46,12 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   /** Loads every work, then starts polling. */
   async start(): Promise<this> {
     await this.refresh();
-    const pollMs = this.options.pollMs ?? 2000;
-    if (pollMs > 0 && !this.closed) {
-      this.timer = setInterval(() => {
-        if (this.running) return;
-        this.refreshNow(false).catch((error: unknown) => this.options.onError?.(error));
-      }, pollMs);
-      this.timer.unref();
-    }
+    if (!this.closed) this.schedule.poll(this.options.pollMs ?? 2000, this.options.onError);
     return this;
   }
 
   override refresh(): Promise<RefreshResult> {
-    return this.refreshNow(true);
-  }
-
-  /** One refresh at a time; a call during one runs once more after it (changes may have landed since). */
-  private refreshNow(reconcile: boolean): Promise<RefreshResult> {
-    if (!this.running) {
-      this.running = this.sync(reconcile).finally(() => {
-        this.running = null;
-      });
-      return this.running;
-    }
-    this.queued ??= this.running
-      .catch(() => undefined)
-      .then(() => {
-        this.queued = null;
-        return this.refreshNow(reconcile);
-      });
-    return this.queued;
+    return this.schedule.refresh(true);
   }
 
   private async sync(reconcile: boolean): Promise<RefreshResult> {
@@ -102,7 +64,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
     // (its rows are gone by the time the changes are read).
     if (this.lastDeletion === null) {
       // At start the table is read whole, so the log's past does not matter: only its end.
-      const end = await this.db.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM work_deletions');
+      const end = await this.db.query<{ seq: number | null }>(SELECT_DELETIONS_END);
       this.lastDeletion = Number(end.rows[0]?.seq ?? 0);
     } else {
       const deleted = await this.db.query<{ seq: number; work_id: number }>(SELECT_DELETIONS, [
@@ -116,7 +78,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
 
     if (this.lastSeq > 0) {
       const recent = await this.db.query<{ id: number; change_seq: number }>(SELECT_RECENT_VERSIONS, [
-        Math.max(0, this.lastSeq - LOOKBACK),
+        Math.max(0, this.lastSeq - CHANGES_LOOKBACK),
         this.lastSeq,
       ]);
       const missed = recent.rows.filter((r) => this.core.changeSeqOf(r.id) !== r.change_seq).map((r) => r.id);
@@ -124,12 +86,12 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
     }
 
     for (;;) {
-      const page = await this.db.query<WorkRow>(SELECT_CHANGED, [this.lastSeq, PAGE]);
+      const page = await this.db.query<WorkRow>(SELECT_CHANGED, [this.lastSeq, CHANGES_PAGE]);
       for (const row of page.rows) {
         if (this.apply(row)) upserted++;
         if (row.change_seq > this.lastSeq) this.lastSeq = row.change_seq;
       }
-      if (page.rows.length < PAGE) break;
+      if (page.rows.length < CHANGES_PAGE) break;
       // Indexing a page is CPU work: let requests in between pages.
       await yieldToEventLoop();
     }
@@ -154,21 +116,15 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
 
   private async fetchAndApply(ids: number[]): Promise<number> {
     let applied = 0;
-    for (let i = 0; i < ids.length; i += PAGE) {
-      const { rows } = await this.db.query<WorkRow>(SELECT_BY_IDS, [ids.slice(i, i + PAGE)]);
+    for (let i = 0; i < ids.length; i += CHANGES_PAGE) {
+      const { rows } = await this.db.query<WorkRow>(SELECT_BY_IDS, [ids.slice(i, i + CHANGES_PAGE)]);
       for (const row of rows) if (this.apply(row)) applied++;
     }
     return applied;
   }
 
   private apply(row: WorkRow): boolean {
-    return this.upsert({
-      workId: row.id,
-      title: row.title,
-      abstract: row.abstract,
-      year: row.publication_year,
-      changeSeq: row.change_seq,
-    });
+    return this.upsert(workText(row));
   }
 
   protected override changeSeq(): number {
@@ -177,10 +133,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
 
   override async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
-    await this.queued?.catch(() => undefined);
+    await this.schedule.stop();
     await super.close();
   }
 }

@@ -40,6 +40,28 @@ export function expandQuery(
       values.set(termId, (values.get(termId) ?? 0) + (score * tf) / (tf + norm));
     }
   }
+  return withFeedbackTerms(index, query, values, options);
+}
+
+/** What choosing feedback terms reads of an index (the in-process one, or statistics fetched). */
+export interface FeedbackStatistics {
+  readonly options: { readonly k1: number };
+  readonly docCount: number;
+  docFreq(termId: number): number;
+  idf(termId: number): number;
+  termText(termId: number): string;
+}
+
+/**
+ * `query` with the best feedback terms added: `values` holds, per term not in the query, the sum
+ * over the feedback works of the work's score times the term's tf / (tf + norm) there.
+ */
+export function withFeedbackTerms(
+  index: FeedbackStatistics,
+  query: PreparedQuery,
+  values: ReadonlyMap<number, number>,
+  options: FeedbackOptions,
+): PreparedQuery {
   const maxDf = (options.maxDfRatio ?? 0.5) * index.docCount;
   const scored: Array<{ termId: number; value: number }> = [];
   for (const [termId, v] of values) {

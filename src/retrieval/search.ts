@@ -3,7 +3,7 @@
 // reusable accumulator, and the top k are normalised by the query's self-score so that a long
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
 import { forEachTerm, isBigram } from './analyzer.ts';
-import { LIVE, type Bm25Index } from './bm25-index.ts';
+import { LIVE } from './bm25-index.ts';
 import { QueryTable } from './query-table.ts';
 import { IMPACT_SCALE, TF_SCALE, type Segment } from './segment.ts';
 
@@ -100,8 +100,23 @@ export interface MatchedTerm {
   contribution: number;
 }
 
+/**
+ * What preparing a query reads of an index: its BM25 parameters, N, the average length, and each
+ * term's number, document frequency and IDF. The in-process index is one; the OpenSearch index
+ * builds one from statistics it fetched for the query's terms (opensearch-work-index.ts).
+ */
+export interface QueryStatistics {
+  readonly options: { readonly k1: number; readonly b: number };
+  readonly docCount: number;
+  readonly avgDocLength: number;
+  /** -1 for a term the corpus does not hold. */
+  termId(term: string): number;
+  docFreq(termId: number): number;
+  idf(termId: number): number;
+}
+
 export function prepareQuery(
-  index: Bm25Index,
+  index: QueryStatistics,
   fields: readonly QueryField[],
   options: QueryOptions = {},
 ): PreparedQuery {

@@ -1,7 +1,7 @@
 // What the service asks of a full-text index over the corpus's works. The in-process BM25 index
-// (db-work-index.ts) implements it; a distributed search engine can take its place when the corpus
-// outgrows one machine's memory (docs/retrieval.md gives the limit). Every call is async for that
-// reason, though the in-process one answers synchronously underneath.
+// (db-work-index.ts) implements it, and OpenSearch (opensearch-work-index.ts) takes its place when
+// the corpus outgrows one machine's memory (docs/scale.md); create-work-index.ts picks one. Every
+// call is async for that reason, though the in-process one answers synchronously underneath.
 import type { MatchedTerm, PreparedQuery, QueryField, QueryOptions, QueryTerm, SearchHit } from './search.ts';
 import type { FeedbackOptions } from './feedback.ts';
 import type { ProfileOptions, ProfileScores } from './work-scoring.ts';

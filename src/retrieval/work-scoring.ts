@@ -22,11 +22,91 @@ export interface ProfileScores {
   works: Map<number, SearchHit>;
 }
 
+/** The query terms each work holds, as compressed rows: row k is terms / tfs [start[k], start[k + 1]). */
+export interface MatchRows {
+  start: Int32Array;
+  /** Numbers into the query's terms. */
+  terms: Int32Array;
+  tfs: Float32Array;
+}
+
+/** The works of some profiles in one local numbering: their matches and what BM25 reads of each. */
+export interface ProfileWorkRows extends MatchRows {
+  /** The work's id; -1 for a work that is not indexed (it adds nothing to its profiles). */
+  workIds: Int32Array;
+  lengths: Float64Array;
+  /** BM25's k1 * (1 - b + b * length / avgLength) of the work. */
+  norms: Float64Array;
+  /** Publication year, 0 when unknown. */
+  years: Int32Array;
+}
+
+/**
+ * Profiles scored as single documents (the candidate model), and each matching work with its own
+ * score, from the works' rows: the one definition every index implementation uses, however it
+ * read the rows (the in-process one from its forward rows or postings, OpenSearch from the terms
+ * it stored). `members[i]` lists profile i's works by their local number.
+ */
+export function scoreProfileRows(
+  query: PreparedQuery,
+  members: readonly Int32Array[],
+  rows: ProfileWorkRows,
+  k1: number,
+  options: ProfileOptions,
+): ProfileScores {
+  const scores = new Float64Array(members.length);
+  const works = new Map<number, SearchHit>();
+  if (query.selfScore <= 0 || members.length === 0) return { profiles: scores, works };
+  const weights = Float64Array.from(query.terms, (t) => t.weight);
+  const m = rows;
+  const n = rows.workIds.length;
+  const weightOf = new Float64Array(n);
+  const lengths = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const workId = rows.workIds[k]!;
+    if (workId < 0) continue;
+    lengths[k] = rows.lengths[k]!;
+    const year = rows.years[k]!;
+    weightOf[k] = options.workWeight?.(year) ?? 1;
+    if (m.start[k + 1]! > m.start[k]!) {
+      const norm = rows.norms[k]!;
+      let score = 0;
+      for (let r = m.start[k]!; r < m.start[k + 1]!; r++) {
+        const tf = m.tfs[r]!;
+        score += (weights[m.terms[r]!]! * tf) / (tf + norm);
+      }
+      works.set(workId, { workId, score: score / query.selfScore, year });
+    }
+  }
+  const profileLength = members.map((list) => list.reduce((t, k) => t + lengths[k]!, 0));
+  const avg = profileLength.reduce((t, v) => t + v, 0) / members.length || 1;
+  const tf = new Float64Array(query.terms.length);
+  const touched: number[] = [];
+  members.forEach((list, i) => {
+    for (const k of list) {
+      const w = weightOf[k]!;
+      for (let r = m.start[k]!; r < m.start[k + 1]!; r++) {
+        const j = m.terms[r]!;
+        if (tf[j] === 0) touched.push(j);
+        tf[j]! += m.tfs[r]! * w;
+      }
+    }
+    const norm = k1 * (1 - options.b + (options.b * profileLength[i]!) / avg);
+    let score = 0;
+    for (const j of touched) {
+      score += (weights[j]! * tf[j]!) / (tf[j]! + norm);
+      tf[j] = 0;
+    }
+    touched.length = 0;
+    scores[i] = score / query.selfScore;
+  });
+  return { profiles: scores, works };
+}
+
 /** Reads works' rows against one query; not reentrant (one per call, or per index used in turn). */
 export class WorkScorer {
   private readonly table = new QueryTable();
   private weights = new Float64Array(0);
-  private tf = new Float64Array(0);
 
   constructor(private readonly index: Bm25Index) {}
 
@@ -37,7 +117,6 @@ export class WorkScorer {
     );
     if (this.weights.length < query.terms.length) {
       this.weights = new Float64Array(query.terms.length * 2);
-      this.tf = new Float64Array(query.terms.length * 2);
     }
     query.terms.forEach((t, j) => (this.weights[j] = t.weight));
   }
@@ -110,9 +189,8 @@ export class WorkScorer {
     profiles: ReadonlyArray<readonly number[]>,
     options: ProfileOptions,
   ): ProfileScores {
-    const scores = new Float64Array(profiles.length);
-    const works = new Map<number, SearchHit>();
-    if (query.selfScore <= 0 || profiles.length === 0) return { profiles: scores, works };
+    if (query.selfScore <= 0 || profiles.length === 0)
+      return { profiles: new Float64Array(profiles.length), works: new Map() };
     this.prepare(query);
     const index = this.index;
     // Distinct works in local numbering, and which local works each profile holds.
@@ -133,62 +211,29 @@ export class WorkScorer {
     });
     const m = this.readMatches(query, slots);
     const n = slots.length;
-    const weightOf = new Float64Array(n);
-    const lengths = new Float64Array(n);
+    const rows: ProfileWorkRows = {
+      ...m,
+      workIds: new Int32Array(n).fill(-1),
+      lengths: new Float64Array(n),
+      norms: new Float64Array(n),
+      years: new Int32Array(n),
+    };
     for (let k = 0; k < n; k++) {
       const slot = slots[k]!;
       if (slot < 0) continue;
-      lengths[k] = index.docLength(slot);
-      const year = index.yearOf(slot);
-      weightOf[k] = options.workWeight?.(year) ?? 1;
-      if (m.start[k + 1]! > m.start[k]!) {
-        const norm = index.docNorm(slot);
-        let score = 0;
-        for (let r = m.start[k]!; r < m.start[k + 1]!; r++) {
-          const tf = m.tfs[r]!;
-          score += (this.weights[m.terms[r]!]! * tf) / (tf + norm);
-        }
-        works.set(index.workIdOf(slot), {
-          workId: index.workIdOf(slot),
-          score: score / query.selfScore,
-          year,
-        });
-      }
+      rows.workIds[k] = index.workIdOf(slot);
+      rows.lengths[k] = index.docLength(slot);
+      rows.norms[k] = index.docNorm(slot);
+      rows.years[k] = index.yearOf(slot);
     }
-    const profileLength = members.map((list) => list.reduce((t, k) => t + lengths[k]!, 0));
-    const avg = profileLength.reduce((t, v) => t + v, 0) / profiles.length || 1;
-    const { k1 } = index.options;
-    const tf = this.tf;
-    const touched: number[] = [];
-    members.forEach((list, i) => {
-      for (const k of list) {
-        const w = weightOf[k]!;
-        for (let r = m.start[k]!; r < m.start[k + 1]!; r++) {
-          const j = m.terms[r]!;
-          if (tf[j] === 0) touched.push(j);
-          tf[j]! += m.tfs[r]! * w;
-        }
-      }
-      const norm = k1 * (1 - options.b + (options.b * profileLength[i]!) / avg);
-      let score = 0;
-      for (const j of touched) {
-        score += (this.weights[j]! * tf[j]!) / (tf[j]! + norm);
-        tf[j] = 0;
-      }
-      touched.length = 0;
-      scores[i] = score / query.selfScore;
-    });
-    return { profiles: scores, works };
+    return scoreProfileRows(query, members, rows, index.options.k1, options);
   }
 
   /**
    * The query terms each of the given slots holds (-1: none), as compressed rows in the slots'
    * order: row k is terms / tfs [start[k], start[k + 1]). From the forward rows or the postings.
    */
-  private readMatches(
-    query: PreparedQuery,
-    slots: readonly number[],
-  ): { start: Int32Array; terms: Int32Array; tfs: Float32Array } {
+  private readMatches(query: PreparedQuery, slots: readonly number[]): MatchRows {
     const index = this.index;
     const table = this.table;
     const n = slots.length;

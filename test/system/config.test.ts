@@ -74,6 +74,39 @@ describe('parseConfig (one pure function over the environment)', () => {
     expect(parseConfig({ HOST: '10.0.0.5', PORT: '81' }).publicBaseUrl).toBe('http://10.0.0.5:81');
   });
 
+  describe('search engine (SEARCH_ENGINE, OPENSEARCH_URL, OPENSEARCH_INDEX)', () => {
+    it('is the in-process index by default', () => {
+      expect(parseConfig({}).search).toEqual({ engine: 'local' });
+    });
+
+    it('is the local index when asked, even with an OpenSearch URL set', () => {
+      expect(parseConfig({ SEARCH_ENGINE: 'local', OPENSEARCH_URL: 'http://os:9200' }).search).toEqual({
+        engine: 'local',
+      });
+    });
+
+    it('is OpenSearch at the given URL, on the default index and layout or the ones named', () => {
+      expect(
+        parseConfig({ SEARCH_ENGINE: 'OpenSearch', OPENSEARCH_URL: 'https://os.example:9200' }).search,
+      ).toEqual({
+        engine: 'opensearch',
+        url: 'https://os.example:9200',
+        index: 'refmatch-works',
+        shards: 1,
+        replicas: 0,
+      });
+      expect(
+        parseConfig({
+          SEARCH_ENGINE: 'opensearch',
+          OPENSEARCH_URL: 'http://os:9200',
+          OPENSEARCH_INDEX: 'works-v2',
+          OPENSEARCH_SHARDS: '16',
+          OPENSEARCH_REPLICAS: '1',
+        }).search,
+      ).toEqual({ engine: 'opensearch', url: 'http://os:9200', index: 'works-v2', shards: 16, replicas: 1 });
+    });
+  });
+
   it('treats empty values as unset', () => {
     expect(parseConfig({ PORT: '', LOG_LEVEL: ' ', DATABASE_URL: '' })).toMatchObject({
       port: 8000,
@@ -97,6 +130,17 @@ describe('parseConfig (one pure function over the environment)', () => {
     [{ AUTH_CACHE_TTL_MS: '-5' }, /AUTH_CACHE_TTL_MS/],
     [{ RATE_LIMIT_PER_KEY: 'lots' }, /RATE_LIMIT_PER_KEY must be a whole number/],
     [{ RATE_LIMIT_WINDOW_S: '0' }, /RATE_LIMIT_WINDOW_S must be between/],
+    [{ SEARCH_ENGINE: 'elastic' }, /SEARCH_ENGINE must be one of local, opensearch/],
+    [{ SEARCH_ENGINE: 'opensearch' }, /SEARCH_ENGINE=opensearch needs OPENSEARCH_URL/],
+    [{ OPENSEARCH_URL: 'postgres://x' }, /OPENSEARCH_URL must use http: or https:/],
+    [
+      { SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://os:9200', OPENSEARCH_INDEX: 'Works' },
+      /OPENSEARCH_INDEX must be lower-case/,
+    ],
+    [
+      { SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://os:9200', OPENSEARCH_SHARDS: '0' },
+      /OPENSEARCH_SHARDS must be between 1 and 1024/,
+    ],
   ];
   for (const [env, message] of bad) {
     it(`fails loudly on ${JSON.stringify(env)}`, () => {
