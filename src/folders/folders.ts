@@ -1,5 +1,5 @@
 // Folders of an organization and their referee finder settings. A folder is created by the first
-// upload (or CLI call) that names it; the upsert makes concurrent creators agree on one row.
+// upload (or CLI call) that names it; concurrent creators agree on one row (ensureFolder).
 import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
@@ -13,14 +13,23 @@ export function isGroupsEffect(value: string): value is GroupsEffect {
 
 /** The id of the organization's folder of that name, created when missing. */
 export async function ensureFolder(db: Queryable, organizationId: number, name: string): Promise<number> {
-  // DO UPDATE (a no-op write) rather than DO NOTHING so RETURNING yields the row in both cases.
-  const { rows } = await db.query<{ id: number }>(
+  // Read first: a folder exists for all but an organization's first upload to it. The upsert that
+  // returned the row in one statement (ON CONFLICT DO UPDATE, a no-op write) wrote a new version of
+  // the row at every upload and held its lock until the upload's transaction ended, so concurrent
+  // uploads to one folder waited on each other.
+  const select = 'SELECT id FROM folders WHERE organization_id = $1 AND name = $2';
+  const found = await db.query<{ id: number }>(select, [organizationId, name]);
+  if (found.rows[0]) return found.rows[0].id;
+  const inserted = await db.query<{ id: number }>(
     `INSERT INTO folders (organization_id, name) VALUES ($1, $2)
-     ON CONFLICT (organization_id, name) DO UPDATE SET name = EXCLUDED.name
-     RETURNING id`,
+     ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
     [organizationId, name],
   );
-  return rows[0]!.id;
+  if (inserted.rows[0]) return inserted.rows[0].id;
+  // Another upload created it between the two statements; its row is committed (the insert waited
+  // for it to settle the conflict).
+  const raced = await db.query<{ id: number }>(select, [organizationId, name]);
+  return raced.rows[0]!.id;
 }
 
 interface SettingsRow {

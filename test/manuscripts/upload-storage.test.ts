@@ -98,6 +98,35 @@ describe('manuscripts by origin_id', () => {
     expect(await folders(org.id)).toEqual(['RACE']);
   });
 
+  it('makes one folder from eight concurrent first uploads of different manuscripts to it', async () => {
+    const org = await createTestOrg(t);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        upload(t.app, {
+          apiKey: org.apiKey,
+          fields: baseFields({ origin_id: `crowd-${i}`, folder: 'CROWD' }),
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect(await stored(org.id)).toHaveLength(8);
+    expect(await folders(org.id)).toEqual(['CROWD']);
+  });
+
+  it('leaves an existing folder row unwritten by later uploads (no lock held on it for their transactions)', async () => {
+    const org = await createTestOrg(t);
+    await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'first', folder: 'STILL' }) });
+    const version = async () =>
+      (
+        await t.db.query<{ v: string }>('SELECT xmin::text AS v FROM folders WHERE organization_id = $1', [
+          org.id,
+        ])
+      ).rows[0]!.v;
+    const before = await version();
+    await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'second', folder: 'STILL' }) });
+    expect(await version()).toBe(before);
+  });
+
   it('keeps organizations apart: the same origin_id and folder name are separate manuscripts', async () => {
     const a = await createTestOrg(t);
     const b = await createTestOrg(t);
