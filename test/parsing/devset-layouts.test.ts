@@ -143,3 +143,25 @@ describe('bylines that carry their affiliations (ACM journals)', () => {
     expect(r.authors.map((a) => a.name)).not.toContain('The Thørväld Group');
   });
 });
+
+describe('reference lists set in two columns', () => {
+  it('reads a numbered list that opens the right column under its heading, beside a column of formulas (elsarticle 5p)', async () => {
+    const r = await parse('elsarticle-elstest-5p.pdf');
+    expect(r.references).toHaveLength(17);
+    expect(r.references[0]!.raw).toBe('G. Kavoulakis and G. Baym, Phys. Rev. B 53, 7227 (1996).');
+    // The list ends at the numbered heading of the appendix, which the left column goes on with.
+    expect(r.references[16]!.raw).toBe('A. J. Leggett, Rev. Mod. Phys. 73, 307 (2001).');
+  });
+
+  it('reads an author-year list with hanging indents to its last page, whose right column holds one entry (ACM TOG)', async () => {
+    const r = await parse('acmart-acmtog.pdf');
+    expect(r.references.length).toBeGreaterThanOrEqual(38);
+    const dois = r.references.map((x) => x.doi);
+    expect(dois).toContain('10.1137/080734467');
+    expect(dois).toContain('10.1145/1057270.1057278');
+    expect(r.references.map((x) => x.raw)).toContain(
+      'G. Zhou, J. Lu, C.-Y. Wan, M. D. Yarvis, and J. A. Stankovic. 2008. Body Sensor Networks. MIT Press, Cambridge, MA.',
+    );
+    expect(r.references.some((x) => x.raw.includes('Publication date'))).toBe(false);
+  });
+});
