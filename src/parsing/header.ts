@@ -128,8 +128,11 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       used.add(i);
     } else if (entries.length) {
       // "University of Virginia and": an affiliation line that leaves the byline's sentence open
-      // (ACM journals set one per author group) is stepped over, not the end of the byline.
-      const continues = names.length > 0 && institutional === names.length && /(?:,|\band)$/.test(b.text);
+      // (ACM journals set one per author group) is stepped over, not the end of the byline. It
+      // reads as an institution, or it is set in another size than the names ("Google and").
+      const bylineSize = blocks[Math.min(...used)]!.relSize;
+      const apart = institutional === names.length || Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize;
+      const continues = names.length > 0 && apart && /(?:,|\band)$/.test(b.text);
       if (!continues) break;
     }
   }

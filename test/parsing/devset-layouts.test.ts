@@ -137,6 +137,19 @@ describe('bylines that carry their affiliations (ACM journals)', () => {
     ]);
   });
 
+  it('steps over an affiliation line set smaller than the names that ends the group with "and" (ACM TOG)', async () => {
+    const r = await parse('acmart-acmtog.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Gang Zhou',
+      'Yafeng Wu',
+      'Ting Yan',
+      'Tian He',
+      'Chengdu Huang',
+      'John A. Stankovic',
+      'Tarek F. Abdelzaher',
+    ]);
+  });
+
   it('does not take a name-like affiliation for an author (Quarto ACM)', async () => {
     const r = await parse('quarto-acm.pdf');
     expect(r.authors).toHaveLength(9);
