@@ -317,6 +317,24 @@ describe('running heads and feet', () => {
   });
 });
 
+describe('page numbers', () => {
+  it('drops a number that is the last row of its page, set higher than the running-foot band', () => {
+    const pages = [
+      {
+        height: 792,
+        items: [
+          ...prose(3).map((l) => item(l.text, l.x, l.y, l.size, 400)),
+          item('Annals of Physics 24, 118-173. doi:10.1016/0003-4916(63)90068-X.', 72, 400, 10, 300),
+          item('3', 295, 93, 10, 5),
+        ],
+      },
+    ];
+    dropRunningHeads(pages);
+    expect(pages[0]!.items.map((it) => it.str)).not.toContain('3');
+    expect(pages[0]!.items).toHaveLength(26);
+  });
+});
+
 describe('the end of a reference list', () => {
   const block = (text: string): Block => ({
     text,

@@ -449,8 +449,13 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
   const band = (p: { height: number }) => 0.1 * p.height;
   const rowsOf = (p: { items: Item[]; height: number }) => {
     const rows = new Map<number, Item[]>();
+    // The page's first and last rows count wherever they stand: a page number set higher than
+    // the band (elsarticle's at 12% of the height) is still the last thing on its page.
+    const lowest = Math.min(...p.items.map((it) => it.y));
+    const highest = Math.max(...p.items.map((it) => it.y));
     for (const it of p.items) {
-      if (it.y > p.height - band(p) || it.y < band(p)) {
+      const edgeRow = Math.abs(it.y - lowest) < 1.5 || Math.abs(it.y - highest) < 1.5;
+      if (it.y > p.height - band(p) || it.y < band(p) || edgeRow) {
         const key = Math.round(it.y / 3);
         const row = rows.get(key);
         if (row) row.push(it);
