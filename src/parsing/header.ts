@@ -60,9 +60,15 @@ function findTitle(doc: DocumentModel): number | null {
     if (match) return match.i;
   }
   // The largest type on the first page; a short label ("Research Article") may share the size,
-  // so among the largest the longest wins.
-  const maxSize = Math.max(0, ...firstPage.map(({ b }) => b.relSize));
-  const largest = firstPage.filter(({ b }) => b.relSize >= 0.97 * maxSize);
+  // so among the largest the longest wins. Section headings set as large as the title (PLOS)
+  // come after the abstract's label, and a title never does.
+  const abstractAt = doc.blocks.findIndex(
+    (b) => b.page === 1 && b.text.length < 20 && ABSTRACT_LABEL.test(b.text),
+  );
+  const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
+  const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
+  const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
+  const largest = candidates.filter(({ b }) => b.relSize >= 0.97 * maxSize);
   const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading.

@@ -148,6 +148,30 @@ describe('links', () => {
   });
 });
 
+describe('titles set as large as the section headings', () => {
+  it('takes the largest block before the abstract, not a longer heading after it (PLOS)', async () => {
+    const body = (y: number) =>
+      Array.from({ length: 6 }, (_, i) => ({
+        text: `Running text line ${i + 1}, long enough to read as the prose of a section here.`,
+        size: 10,
+        x: 72,
+        y: y - i * 13,
+      }));
+    const pdf = makeTextPdf([
+      [
+        { text: 'Short Title', size: 14, x: 72, y: 780, bold: true },
+        { text: 'Jane Roe and John Q. Public', size: 10, x: 72, y: 756 },
+        { text: 'Abstract', size: 14, x: 72, y: 720, bold: true },
+        ...body(700),
+        { text: 'A Much Longer Section Heading Set in the Same Type', size: 14, x: 72, y: 600, bold: true },
+        ...body(580),
+      ],
+    ]);
+    const result = await parseManuscript(pdf, 'plos-like.pdf', limits);
+    expect(result.title).toBe('Short Title');
+  });
+});
+
 describe('title pages set at body size', () => {
   it('ends the title where the face changes: an APA title page in bold, then the byline', async () => {
     const pdf = makeTextPdf([
