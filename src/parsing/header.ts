@@ -11,7 +11,7 @@ import {
   unique,
   validOrcid,
 } from './text-utils.ts';
-import { isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
+import { inCapitals, isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 
 export interface Header {
@@ -108,6 +108,8 @@ function findFrontEnd(blocks: Block[], from: number): number {
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
   const used = new Set<number>();
+  // A name wrapped at the end of a byline block ("Susanne" / "K. Laborator") runs on into the next.
+  let carry: string | null = null;
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
@@ -115,6 +117,19 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       continue;
     }
     const names = splitByline(b.runs);
+    if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
+      names[0].name = `${carry} ${names[0].name}`;
+    const last = names[names.length - 1];
+    const beforeLast = names[names.length - 2];
+    carry =
+      last &&
+      last.marks.length === 0 &&
+      !last.name.includes(' ') &&
+      (beforeLast === undefined ||
+        (isNameLike(beforeLast.name) && inCapitals(beforeLast.name) === inCapitals(last.name))) &&
+      !/(?:[,;&]|\band)$/.test(b.text.trim())
+        ? last.name
+        : null;
     let good = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
     // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);

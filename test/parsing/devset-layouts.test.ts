@@ -178,3 +178,22 @@ describe('reference lists set in two columns', () => {
     expect(r.references.some((x) => x.raw.includes('Publication date'))).toBe(false);
   });
 });
+
+describe('bylines and titles of the ACS template (achemso)', () => {
+  it('keeps the raised "A" of the LaTeX logo in the title', async () => {
+    const r = await parse('quarto-acs.pdf');
+    expect(r.title).toBe('A demonstration of the achemso LATEX class');
+  });
+
+  it('joins a name wrapped from one byline line to the next ("Susanne" / "K. Laborator")', async () => {
+    const r = await parse('quarto-acs.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Andrew N. Other',
+      'Fred T. Secondauthor',
+      'I. Ken Groupleader',
+      'Susanne K. Laborator',
+      'Kay T. Finally',
+    ]);
+    expect(r.authors[3]!.emails).toEqual(['s.k.laborator@bigpharma.co']);
+  });
+});

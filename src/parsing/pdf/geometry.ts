@@ -236,8 +236,18 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
   const fontChars = new Map<string, number>();
   let prevEnd: number | null = null;
   let text = '';
-  for (const it of items) {
-    const sup = it.size < 0.85 * size && it.y > base.y + 0.15 * size;
+  items.forEach((it, k) => {
+    // Raised small letters set inside a word, touching it on both sides (the "A" of the LaTeX
+    // logo), are part of it; a mark stands after its word, before a space or a comma.
+    const touching = (a: Item | undefined, b: Item | undefined) =>
+      a !== undefined && b !== undefined && b.x - (a.x + a.w) < 0.1 * size;
+    const inWord =
+      /^\p{L}+$/u.test(it.str) &&
+      touching(items[k - 1], it) &&
+      touching(it, items[k + 1]) &&
+      /\p{L}$/u.test(items[k - 1]!.str) &&
+      /^\p{L}/u.test(items[k + 1]!.str);
+    const sup = it.size < 0.85 * size && it.y > base.y + 0.15 * size && !inWord;
     const gap = prevEnd === null ? 0 : it.x - prevEnd;
     const needsSpace =
       prevEnd !== null && gap > 0.2 * it.size && !text.endsWith(' ') && !it.str.startsWith(' ');
@@ -248,7 +258,7 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
     text += piece;
     prevEnd = it.x + it.w;
     if (!sup) fontChars.set(it.font, (fontChars.get(it.font) ?? 0) + it.str.length);
-  }
+  });
   const font = [...fontChars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? base.font;
   const first = items[0]!;
   const lastItem = items[items.length - 1]!;
