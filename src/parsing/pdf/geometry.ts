@@ -459,8 +459,9 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
   const band = (p: { height: number }) => 0.1 * p.height;
   const rowsOf = (p: { items: Item[]; height: number }) => {
     const rows = new Map<number, Item[]>();
-    // The page's first and last rows count wherever they stand: a page number set higher than
-    // the band (elsarticle's at 12% of the height) is still the last thing on its page.
+    // The page's first and last rows are read for a page number wherever they stand: one set
+    // higher than the band (elsarticle's at 12% of the height) is still the last thing on its
+    // page. Only rows in the band may go for recurring.
     const lowest = Math.min(...p.items.map((it) => it.y));
     const highest = Math.max(...p.items.map((it) => it.y));
     for (const it of p.items) {
@@ -474,6 +475,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     }
     return [...rows.values()].map((its) => ({
       items: its,
+      inBand: its.some((it) => it.y > p.height - band(p) || it.y < band(p)),
       key: marginKey(
         its
           .sort((a, b) => a.x - b.x)
@@ -492,7 +494,8 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     const drop = new Set<Item>();
     for (const row of perPage[i] ?? []) {
       const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
-      if (row.key && (pageNumber || (pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats))) {
+      const recurs = row.inBand && pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats;
+      if (row.key && (pageNumber || recurs)) {
         for (const it of row.items) drop.add(it);
       }
     }
