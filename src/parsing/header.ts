@@ -443,6 +443,40 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/**
+ * Addresses printed after the article (JSS, many society journals): a line that is an author's
+ * whole name, the address lines under it, then the email. Read for authors the front matter gave
+ * no email, and only from short lines: a name in running text is no address.
+ */
+function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAuthor[]): void {
+  const lines = blocks
+    .slice(frontEnd)
+    .flatMap((b) => b.lines.map((l) => ({ text: l.text, links: l.links ?? [] })));
+  const owner = (text: string) =>
+    text.length <= 60
+      ? authors.find((a) => normalizeForCompare(a.name) === normalizeForCompare(text))
+      : undefined;
+  const taken = new Set(authors.flatMap((a) => a.emails));
+  lines.forEach((line, k) => {
+    const author = owner(line.text);
+    if (!author || author.emails.length) return;
+    for (const next of lines.slice(k + 1, k + 10)) {
+      if (next.text.length > 100 || owner(next.text)) return;
+      const email = [
+        ...findEmails(next.text),
+        ...next.links
+          .filter((l) => /^mailto:/i.test(l))
+          .map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
+      ].find((e) => !taken.has(e));
+      if (email) {
+        author.emails.push(email);
+        taken.add(email);
+        return;
+      }
+    }
+  });
+}
+
 /** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
 function fromCapitals(name: string): string {
   if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
@@ -578,6 +612,7 @@ export function extractHeader(doc: DocumentModel): Header {
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];
   const unassignedEmails = authors.length ? assignEmails(authors, texts, starred) : [];
+  if (authors.some((a) => a.emails.length === 0)) addressesAtTheEnd(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {

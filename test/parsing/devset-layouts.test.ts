@@ -197,3 +197,13 @@ describe('bylines and titles of the ACS template (achemso)', () => {
     expect(r.authors[3]!.emails).toEqual(['s.k.laborator@bigpharma.co']);
   });
 });
+
+describe('addresses printed after the article', () => {
+  it('gives an author the email under their name in the closing address block (JSS)', async () => {
+    const r = await parse('jss-article.pdf');
+    expect(byName(r.authors)).toEqual({
+      'Achim Zeileis': ['Achim.Zeileis@R-project.org'],
+      'Second Author': [],
+    });
+  });
+});
