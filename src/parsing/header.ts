@@ -143,17 +143,39 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     ).length;
     // Such a line still opens with a name; an affiliation line opens with its institution.
     const opensWithName = institutional === 0 || (names[0] !== undefined && good.includes(names[0]));
+    // A byline block in smaller type than this one follows: this one is a subtitle ("A Short
+    // Subtitle" under the title), not a name.
+    const next = blocks[i + 1];
+    const nextIsByline = (size: number) => {
+      if (next === undefined || next.text.length >= 300 || Math.abs(next.relSize - size) > 0.05 * size)
+        return false;
+      const pieces = splitByline(next.runs);
+      const people = pieces.filter((n) => isNameLike(n.name) && !INSTITUTION.test(n.name));
+      return people.length >= Math.max(1, 0.7 * pieces.length);
+    };
     if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
       if (names.length === 1 && !b.emphasis && good[0]!.marks.length === 0 && entries.length === 0) continue;
+      const subtitle =
+        entries.length === 0 &&
+        i === from &&
+        names.length === 1 &&
+        good[0]!.marks.length === 0 &&
+        next !== undefined &&
+        next.relSize < 0.95 * b.relSize &&
+        nextIsByline(next.relSize);
+      if (subtitle) continue;
       for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
       used.add(i);
     } else if (entries.length) {
       // "University of Virginia and": an affiliation line that leaves the byline's sentence open
       // (ACM journals set one per author group) is stepped over, not the end of the byline. It
       // reads as an institution, or it is set in another size than the names ("Google and").
+      // So is an affiliation set smaller under each name, with the next name after it
+      // (elsarticle's separate affiliations).
       const bylineSize = blocks[Math.min(...used)]!.relSize;
       const apart = institutional === names.length || Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize;
-      const continues = names.length > 0 && apart && /(?:,|\band)$/.test(b.text);
+      const continues =
+        names.length > 0 && apart && (/(?:,|\band)$/.test(b.text) || nextIsByline(bylineSize));
       if (!continues) break;
     }
   }

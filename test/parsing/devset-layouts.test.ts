@@ -207,3 +207,25 @@ describe('addresses printed after the article', () => {
     });
   });
 });
+
+describe('what stands between the title and the byline, and between names', () => {
+  it('takes a subtitle set larger than the byline under it for no name (Quarto Elsevier)', async () => {
+    const r = await parse('quarto-elsevier.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Alice Anonymous',
+      'Bob Security',
+      'Cat Memes',
+      'Derek Zoolander',
+    ]);
+  });
+
+  it('keeps a single author with marks above a smaller affiliation line (ReScience)', async () => {
+    const r = await parse('rescience-broman.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['Karl W. Broman']);
+  });
+
+  it('steps over the affiliation set smaller under each name to the next name (elsarticle, separate affiliations)', async () => {
+    const r = await parse('elsarticle-1pseperateaug.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['J.K. Krishnan', 'Han Thane', 'T. Rafeeq']);
+  });
+});
