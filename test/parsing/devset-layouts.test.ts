@@ -229,3 +229,13 @@ describe('what stands between the title and the byline, and between names', () =
     expect(r.authors.map((a) => a.name)).toEqual(['J.K. Krishnan', 'Han Thane', 'T. Rafeeq']);
   });
 });
+
+describe('single-column author-year lists on facing pages', () => {
+  it('reads the hanging indent of each page against that page’s margin, and drops a foot set high (acmart manuscript)', async () => {
+    const r = await parse('acmart-manuscript.pdf');
+    expect(r.references.length).toBeGreaterThanOrEqual(38);
+    expect(r.references.length).toBeLessThanOrEqual(39);
+    expect(r.references.some((x) => /Manuscript submi/.test(x.raw))).toBe(false);
+    expect(r.references.map((x) => x.doi)).toContain('10.1145/90417.90738');
+  });
+});

@@ -457,11 +457,13 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
   // A tenth of the page: ACM journals set their running foot at 9.5% of the height. A line of
   // text so low goes only if it recurs on other pages, which body text does not.
   const band = (p: { height: number }) => 0.1 * p.height;
+  const rowCount = (p: { items: Item[] }) => new Set(p.items.map((it) => Math.round(it.y / 3))).size;
   const rowsOf = (p: { items: Item[]; height: number }) => {
     const rows = new Map<number, Item[]>();
-    // The page's first and last rows are read for a page number wherever they stand: one set
-    // higher than the band (elsarticle's at 12% of the height) is still the last thing on its
-    // page. Only rows in the band may go for recurring.
+    // The page's first and last rows are read wherever they stand: a page number or a foot set
+    // higher than the band (elsarticle's number at 12% of the height, acmart's manuscript foot at
+    // 16%) is still the last thing on its page. On a page of a few rows, whose text may be all
+    // alike, only rows in the band may go for recurring.
     const lowest = Math.min(...p.items.map((it) => it.y));
     const highest = Math.max(...p.items.map((it) => it.y));
     for (const it of p.items) {
@@ -475,7 +477,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     }
     return [...rows.values()].map((its) => ({
       items: its,
-      inBand: its.some((it) => it.y > p.height - band(p) || it.y < band(p)),
+      mayRecur: its.some((it) => it.y > p.height - band(p) || it.y < band(p)) || rowCount(p) >= 5,
       key: marginKey(
         its
           .sort((a, b) => a.x - b.x)
@@ -494,7 +496,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     const drop = new Set<Item>();
     for (const row of perPage[i] ?? []) {
       const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
-      const recurs = row.inBand && pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats;
+      const recurs = row.mayRecur && pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats;
       if (row.key && (pageNumber || recurs)) {
         for (const it of row.items) drop.add(it);
       }
