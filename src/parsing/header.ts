@@ -11,7 +11,7 @@ import {
   unique,
   validOrcid,
 } from './text-utils.ts';
-import { isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
+import { inCapitals, isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 
 export interface Header {
@@ -60,9 +60,15 @@ function findTitle(doc: DocumentModel): number | null {
     if (match) return match.i;
   }
   // The largest type on the first page; a short label ("Research Article") may share the size,
-  // so among the largest the longest wins.
-  const maxSize = Math.max(0, ...firstPage.map(({ b }) => b.relSize));
-  const largest = firstPage.filter(({ b }) => b.relSize >= 0.97 * maxSize);
+  // so among the largest the longest wins. Section headings set as large as the title (PLOS)
+  // come after the abstract's label, and a title never does.
+  const abstractAt = doc.blocks.findIndex(
+    (b) => b.page === 1 && b.text.length < 20 && ABSTRACT_LABEL.test(b.text),
+  );
+  const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
+  const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
+  const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
+  const largest = candidates.filter(({ b }) => b.relSize >= 0.97 * maxSize);
   const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
@@ -102,6 +108,8 @@ function findFrontEnd(blocks: Block[], from: number): number {
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
   const used = new Set<number>();
+  // A name wrapped at the end of a byline block ("Susanne" / "K. Laborator") runs on into the next.
+  let carry: string | null = null;
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
@@ -109,6 +117,19 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       continue;
     }
     const names = splitByline(b.runs);
+    if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
+      names[0].name = `${carry} ${names[0].name}`;
+    const last = names[names.length - 1];
+    const beforeLast = names[names.length - 2];
+    carry =
+      last &&
+      last.marks.length === 0 &&
+      !last.name.includes(' ') &&
+      (beforeLast === undefined ||
+        (isNameLike(beforeLast.name) && inCapitals(beforeLast.name) === inCapitals(last.name))) &&
+      !/(?:[,;&]|\band)$/.test(b.text.trim())
+        ? last.name
+        : null;
     let good = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
     // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
@@ -122,14 +143,39 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     ).length;
     // Such a line still opens with a name; an affiliation line opens with its institution.
     const opensWithName = institutional === 0 || (names[0] !== undefined && good.includes(names[0]));
+    // A byline block in smaller type than this one follows: this one is a subtitle ("A Short
+    // Subtitle" under the title), not a name.
+    const next = blocks[i + 1];
+    const nextIsByline = (size: number) => {
+      if (next === undefined || next.text.length >= 300 || Math.abs(next.relSize - size) > 0.05 * size)
+        return false;
+      const pieces = splitByline(next.runs);
+      const people = pieces.filter((n) => isNameLike(n.name) && !INSTITUTION.test(n.name));
+      return people.length >= Math.max(1, 0.7 * pieces.length);
+    };
     if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
       if (names.length === 1 && !b.emphasis && good[0]!.marks.length === 0 && entries.length === 0) continue;
+      const subtitle =
+        entries.length === 0 &&
+        i === from &&
+        names.length === 1 &&
+        good[0]!.marks.length === 0 &&
+        next !== undefined &&
+        next.relSize < 0.95 * b.relSize &&
+        nextIsByline(next.relSize);
+      if (subtitle) continue;
       for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
       used.add(i);
     } else if (entries.length) {
       // "University of Virginia and": an affiliation line that leaves the byline's sentence open
-      // (ACM journals set one per author group) is stepped over, not the end of the byline.
-      const continues = names.length > 0 && institutional === names.length && /(?:,|\band)$/.test(b.text);
+      // (ACM journals set one per author group) is stepped over, not the end of the byline. It
+      // reads as an institution, or it is set in another size than the names ("Google and").
+      // So is an affiliation set smaller under each name, with the next name after it
+      // (elsarticle's separate affiliations).
+      const bylineSize = blocks[Math.min(...used)]!.relSize;
+      const apart = institutional === names.length || Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize;
+      const continues =
+        names.length > 0 && apart && (/(?:,|\band)$/.test(b.text) || nextIsByline(bylineSize));
       if (!continues) break;
     }
   }
@@ -419,6 +465,40 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/**
+ * Addresses printed after the article (JSS, many society journals): a line that is an author's
+ * whole name, the address lines under it, then the email. Read for authors the front matter gave
+ * no email, and only from short lines: a name in running text is no address.
+ */
+function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAuthor[]): void {
+  const lines = blocks
+    .slice(frontEnd)
+    .flatMap((b) => b.lines.map((l) => ({ text: l.text, links: l.links ?? [] })));
+  const owner = (text: string) =>
+    text.length <= 60
+      ? authors.find((a) => normalizeForCompare(a.name) === normalizeForCompare(text))
+      : undefined;
+  const taken = new Set(authors.flatMap((a) => a.emails));
+  lines.forEach((line, k) => {
+    const author = owner(line.text);
+    if (!author || author.emails.length) return;
+    for (const next of lines.slice(k + 1, k + 10)) {
+      if (next.text.length > 100 || owner(next.text)) return;
+      const email = [
+        ...findEmails(next.text),
+        ...next.links
+          .filter((l) => /^mailto:/i.test(l))
+          .map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
+      ].find((e) => !taken.has(e));
+      if (email) {
+        author.emails.push(email);
+        taken.add(email);
+        return;
+      }
+    }
+  });
+}
+
 /** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
 function fromCapitals(name: string): string {
   if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
@@ -554,6 +634,7 @@ export function extractHeader(doc: DocumentModel): Header {
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];
   const unassignedEmails = authors.length ? assignEmails(authors, texts, starred) : [];
+  if (authors.some((a) => a.emails.length === 0)) addressesAtTheEnd(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {

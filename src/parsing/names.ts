@@ -49,6 +49,11 @@ export function isNameLike(raw: string): boolean {
   return capitalised >= 2 && letters >= 4 && words.some((w) => /\p{L}{2,}/u.test(w));
 }
 
+/** Set in capitals (small caps): "JOHN SMITH", not "John Smith" nor "J. Smith". */
+export function inCapitals(text: string): boolean {
+  return text === text.toUpperCase() && /\p{Lu}{2}/u.test(text);
+}
+
 export interface BylineName {
   name: string;
   marks: string[];
@@ -94,7 +99,20 @@ export function splitByline(runs: Run[]): BylineName[] {
     current = '';
     currentMarks = [];
   };
+  // Plain runs side by side are one text: a line break is a run of its own between them.
+  const merged: Run[] = [];
   for (const run of runs) {
+    const last = merged[merged.length - 1];
+    if (last && !last.sup && !run.sup) last.text += run.text;
+    else merged.push({ ...run });
+  }
+  const words = (s: string) =>
+    s
+      .replace(/[\d*†‡§¶#✉]+$/u, '')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean).length;
+  for (const run of merged) {
     if (run.sup) {
       const marks = splitMarks(run.text);
       if (current.trim()) currentMarks.push(...marks);
@@ -103,8 +121,25 @@ export function splitByline(runs: Run[]): BylineName[] {
     }
     const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&)\s*)/);
     parts.forEach((part, i) => {
-      if (i % 2 === 1) close();
-      else current += part;
+      if (i % 2 === 0) {
+        current += part;
+        return;
+      }
+      // A name wrapped at the line's end ("Brooke L" / "Fridley"): a bare line break with one
+      // word on either side, no mark before it, after a name (not after an affiliation's
+      // "..., USA"), all three in the same case (names in capitals, affiliations not).
+      const next = parts[i + 1] ?? '';
+      const prev = out[out.length - 1];
+      const wrapped =
+        /^\s*\n\s*$/.test(part) &&
+        currentMarks.length === 0 &&
+        current.trim() !== '' &&
+        next.trim() !== '' &&
+        (words(current) === 1 || words(next) === 1) &&
+        (prev === undefined || (isNameLike(prev.name) && inCapitals(prev.name) === inCapitals(current))) &&
+        inCapitals(current) === inCapitals(next);
+      if (wrapped) current += ' ';
+      else close();
     });
   }
   close();

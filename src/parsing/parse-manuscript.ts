@@ -129,7 +129,7 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   let references: ParseResult['references'] = [];
   if (refRange) {
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
-    const lines = refBlocks.flatMap((b) => b.lines).slice(refRange.skipLines);
+    const lines = alignPages(refBlocks).slice(refRange.skipLines);
     const paragraphs = doc.format === 'docx' ? refBlocks.map((b) => b.text) : null;
     references = parseReferenceList(lines, paragraphs);
   }
@@ -184,6 +184,17 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
     error: null,
     elapsed_ms: 0,
   };
+}
+
+/**
+ * The blocks' lines with each page's indents taken from that page's leftmost line: facing pages
+ * have different margins, and a hanging indent is read against the list's own left edge.
+ */
+function alignPages(blocks: DocumentModel['blocks']): DocumentModel['blocks'][number]['lines'] {
+  const left = new Map<number, number>();
+  for (const b of blocks)
+    for (const l of b.lines) left.set(b.page, Math.min(left.get(b.page) ?? Infinity, l.indent));
+  return blocks.flatMap((b) => b.lines.map((l) => ({ ...l, indent: l.indent - (left.get(b.page) ?? 0) })));
 }
 
 function buildSections(

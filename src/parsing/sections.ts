@@ -19,11 +19,31 @@ export function isHeading(block: Block): boolean {
   return (block.emphasis && block.relSize >= 0.95) || block.relSize >= 1.15;
 }
 
-/** Stricter test inside a reference list, where bold names or journal titles are common. */
-export function endsReferenceList(block: Block): boolean {
+const SECTION_NUMBER = /^(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?\s+(?=\p{Lu})/u;
+
+/**
+ * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
+ * holds the texts of the list's blocks so far: an entry set in bold whose number goes on
+ * from theirs ("5. Foundations of ...") is no heading.
+ */
+export function endsReferenceList(block: Block, listed: string[] = []): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   if (!isHeading(block)) return false;
-  return !/\d/.test(block.text) && !/,/.test(block.text) && block.text.split(/\s+/).length <= 6;
+  // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
+  // comma or period; digits elsewhere (a volume in bold) do not make one.
+  const numbered = SECTION_NUMBER.exec(block.text);
+  const text = numbered ? block.text.slice(numbered[0].length) : block.text;
+  if (numbered) {
+    if (text.includes('.')) return false;
+    const n = Number(/^\d+/.exec(numbered[0])?.[0] ?? NaN);
+    const form = (s: string) => s.replace(/\d+/, '#').trim();
+    const goesOn = listed.some((l) => {
+      const m = SECTION_NUMBER.exec(l);
+      return m !== null && Number(/^\d+/.exec(m[0])?.[0]) === n - 1 && form(m[0]) === form(numbered[0]);
+    });
+    if (goesOn) return false;
+  }
+  return !/\d/.test(text) && !/,/.test(text) && text.split(/\s+/).length <= 6;
 }
 
 export function isProse(block: Block): boolean {
@@ -65,6 +85,10 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   else if (bibliography >= 0) start = bibliography;
   else return null;
   let end = start;
-  while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!))) end++;
+  const listed: string[] = [];
+  while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!, listed))) {
+    listed.push(blocks[end]!.text);
+    end++;
+  }
   return end > start ? { start, end, headingIndex, skipLines: inBlock !== null ? 1 : 0 } : null;
 }

@@ -137,9 +137,105 @@ describe('bylines that carry their affiliations (ACM journals)', () => {
     ]);
   });
 
+  it('steps over an affiliation line set smaller than the names that ends the group with "and" (ACM TOG)', async () => {
+    const r = await parse('acmart-acmtog.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Gang Zhou',
+      'Yafeng Wu',
+      'Ting Yan',
+      'Tian He',
+      'Chengdu Huang',
+      'John A. Stankovic',
+      'Tarek F. Abdelzaher',
+    ]);
+  });
+
   it('does not take a name-like affiliation for an author (Quarto ACM)', async () => {
     const r = await parse('quarto-acm.pdf');
     expect(r.authors).toHaveLength(9);
     expect(r.authors.map((a) => a.name)).not.toContain('The Thørväld Group');
+  });
+});
+
+describe('reference lists set in two columns', () => {
+  it('reads a numbered list that opens the right column under its heading, beside a column of formulas (elsarticle 5p)', async () => {
+    const r = await parse('elsarticle-elstest-5p.pdf');
+    expect(r.references).toHaveLength(17);
+    expect(r.references[0]!.raw).toBe('G. Kavoulakis and G. Baym, Phys. Rev. B 53, 7227 (1996).');
+    // The list ends at the numbered heading of the appendix, which the left column goes on with.
+    expect(r.references[16]!.raw).toBe('A. J. Leggett, Rev. Mod. Phys. 73, 307 (2001).');
+  });
+
+  it('reads an author-year list with hanging indents to its last page, whose right column holds one entry (ACM TOG)', async () => {
+    const r = await parse('acmart-acmtog.pdf');
+    expect(r.references.length).toBeGreaterThanOrEqual(38);
+    const dois = r.references.map((x) => x.doi);
+    expect(dois).toContain('10.1137/080734467');
+    expect(dois).toContain('10.1145/1057270.1057278');
+    expect(r.references.map((x) => x.raw)).toContain(
+      'G. Zhou, J. Lu, C.-Y. Wan, M. D. Yarvis, and J. A. Stankovic. 2008. Body Sensor Networks. MIT Press, Cambridge, MA.',
+    );
+    expect(r.references.some((x) => x.raw.includes('Publication date'))).toBe(false);
+  });
+});
+
+describe('bylines and titles of the ACS template (achemso)', () => {
+  it('keeps the raised "A" of the LaTeX logo in the title', async () => {
+    const r = await parse('quarto-acs.pdf');
+    expect(r.title).toBe('A demonstration of the achemso LATEX class');
+  });
+
+  it('joins a name wrapped from one byline line to the next ("Susanne" / "K. Laborator")', async () => {
+    const r = await parse('quarto-acs.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Andrew N. Other',
+      'Fred T. Secondauthor',
+      'I. Ken Groupleader',
+      'Susanne K. Laborator',
+      'Kay T. Finally',
+    ]);
+    expect(r.authors[3]!.emails).toEqual(['s.k.laborator@bigpharma.co']);
+  });
+});
+
+describe('addresses printed after the article', () => {
+  it('gives an author the email under their name in the closing address block (JSS)', async () => {
+    const r = await parse('jss-article.pdf');
+    expect(byName(r.authors)).toEqual({
+      'Achim Zeileis': ['Achim.Zeileis@R-project.org'],
+      'Second Author': [],
+    });
+  });
+});
+
+describe('what stands between the title and the byline, and between names', () => {
+  it('takes a subtitle set larger than the byline under it for no name (Quarto Elsevier)', async () => {
+    const r = await parse('quarto-elsevier.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual([
+      'Alice Anonymous',
+      'Bob Security',
+      'Cat Memes',
+      'Derek Zoolander',
+    ]);
+  });
+
+  it('keeps a single author with marks above a smaller affiliation line (ReScience)', async () => {
+    const r = await parse('rescience-broman.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['Karl W. Broman']);
+  });
+
+  it('steps over the affiliation set smaller under each name to the next name (elsarticle, separate affiliations)', async () => {
+    const r = await parse('elsarticle-1pseperateaug.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['J.K. Krishnan', 'Han Thane', 'T. Rafeeq']);
+  });
+});
+
+describe('single-column author-year lists on facing pages', () => {
+  it('reads the hanging indent of each page against that page’s margin, and drops a foot set high (acmart manuscript)', async () => {
+    const r = await parse('acmart-manuscript.pdf');
+    expect(r.references.length).toBeGreaterThanOrEqual(38);
+    expect(r.references.length).toBeLessThanOrEqual(39);
+    expect(r.references.some((x) => /Manuscript submi/.test(x.raw))).toBe(false);
+    expect(r.references.map((x) => x.doi)).toContain('10.1145/90417.90738');
   });
 });

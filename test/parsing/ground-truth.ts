@@ -188,3 +188,49 @@ export function scoreFixture(truth: Truth, result: ParseResult): FixtureScore {
           ),
   };
 }
+
+export interface FixtureMisses {
+  title: { expected: string; found: string | null } | null;
+  authors: { missed: string[]; extra: string[] };
+  emails: { missed: string[]; extra: string[] } | null;
+  orcids: { missed: string[]; extra: string[] };
+  dois: { missed: string[]; extra: string[] } | null;
+}
+
+const setDiff = (predicted: string[], truth: string[]) => {
+  const p = new Set(predicted);
+  const t = new Set(truth);
+  return { missed: [...t].filter((x) => !p.has(x)), extra: [...p].filter((x) => !t.has(x)) };
+};
+
+/** What scoreFixture counts as misses, spelled out: the bench lists them to group them by cause. */
+export function fixtureMisses(truth: Truth, result: ParseResult): FixtureMisses {
+  const named = truth.authors.filter((a) => a.name);
+  return {
+    title:
+      normTitle(result.title ?? '') === normTitle(truth.title)
+        ? null
+        : { expected: truth.title, found: result.title },
+    authors: setDiff(
+      result.authors.map((a) => normName(a.name)),
+      named.map((a) => normName(a.name)),
+    ),
+    emails: truth.emailsInDocument
+      ? setDiff(
+          result.authors.flatMap((a) => a.emails.map((e) => e.toLowerCase())),
+          truth.authors.flatMap((a) => (a.email ? [a.email.toLowerCase()] : [])),
+        )
+      : null,
+    orcids: setDiff(
+      result.authors.flatMap((a) => (a.orcid ? [a.orcid.toUpperCase()] : [])),
+      truth.authors.flatMap((a) => (a.orcid ? [a.orcid.toUpperCase()] : [])),
+    ),
+    dois:
+      truth.referenceDois === null
+        ? null
+        : setDiff(
+            result.references.flatMap((r) => (r.doi ? [r.doi.toLowerCase()] : [])),
+            truth.referenceDois,
+          ),
+  };
+}

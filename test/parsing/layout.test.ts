@@ -1,7 +1,15 @@
 // Layout rules of the PDF reader on synthetic pages: positions and sizes only, as pdf.js reports them.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
-import { dropLineNumbers, type Item } from '../../src/parsing/pdf/geometry.ts';
+import {
+  documentGutters,
+  dropLineNumbers,
+  dropRunningHeads,
+  orderPage,
+  type Item,
+} from '../../src/parsing/pdf/geometry.ts';
+import { endsReferenceList } from '../../src/parsing/sections.ts';
+import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
 import { makeTextPdf } from './make-files.ts';
 
@@ -140,6 +148,30 @@ describe('links', () => {
   });
 });
 
+describe('titles set as large as the section headings', () => {
+  it('takes the largest block before the abstract, not a longer heading after it (PLOS)', async () => {
+    const body = (y: number) =>
+      Array.from({ length: 6 }, (_, i) => ({
+        text: `Running text line ${i + 1}, long enough to read as the prose of a section here.`,
+        size: 10,
+        x: 72,
+        y: y - i * 13,
+      }));
+    const pdf = makeTextPdf([
+      [
+        { text: 'Short Title', size: 14, x: 72, y: 780, bold: true },
+        { text: 'Jane Roe and John Q. Public', size: 10, x: 72, y: 756 },
+        { text: 'Abstract', size: 14, x: 72, y: 720, bold: true },
+        ...body(700),
+        { text: 'A Much Longer Section Heading Set in the Same Type', size: 14, x: 72, y: 600, bold: true },
+        ...body(580),
+      ],
+    ]);
+    const result = await parseManuscript(pdf, 'plos-like.pdf', limits);
+    expect(result.title).toBe('Short Title');
+  });
+});
+
 describe('title pages set at body size', () => {
   it('ends the title where the face changes: an APA title page in bold, then the byline', async () => {
     const pdf = makeTextPdf([
@@ -214,5 +246,137 @@ describe('TeX accents set as their own glyph', () => {
       'Lars Thørväld and José Muñoz',
     );
     expect(composeAccents('a diaeresis ¨ alone')).toBe('a diaeresis ¨ alone');
+  });
+});
+
+/** Lines of a two-column page: left column at x 50, right column at x 320, 12 pt apart. */
+function twoColumns(leftLines: number, rightLines: number, top = 740): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i < leftLines; i++)
+    items.push(item(`left column line ${i + 1} of running text`, 50, top - i * 12, 10, 250));
+  for (let i = 0; i < rightLines; i++)
+    items.push(item(`right column line ${i + 1} of running text`, 320, top - i * 12, 10, 250));
+  return items;
+}
+const readingOrder = (items: Item[], gutters: ReturnType<typeof documentGutters>[number]) =>
+  orderPage(items, 2, gutters).map((l) => l.text);
+
+describe('columns', () => {
+  it('reads a page whose right column holds only a few lines with the gutter the other pages share', () => {
+    const pages = [twoColumns(40, 40), twoColumns(40, 40), twoColumns(30, 2)].map((items) => ({
+      items,
+      width: 612,
+    }));
+    const gutters = documentGutters(pages);
+    const order = readingOrder(pages[2]!.items, gutters[2]!);
+    // Left column first, top to bottom, then the right column's two lines.
+    expect(order.slice(0, 2)).toEqual([
+      'left column line 1 of running text',
+      'left column line 2 of running text',
+    ]);
+    expect(order.slice(-2)).toEqual([
+      'right column line 1 of running text',
+      'right column line 2 of running text',
+    ]);
+  });
+
+  it('finds the gutter of a column set in several faces per line (labels, formulas), counting lines, not items', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 30; i++) {
+      const y = 740 - i * 12;
+      // Left column: running text broken into many items that follow each other (the symbols
+      // of a formula), several of them lined up from line to line.
+      for (let k = 0; k < 8; k++) items.push(item(k % 2 ? 'x' : 'term', 50 + k * 30, y, 10, 29));
+      // Right column: a label, then the entry, as a numbered reference list sets them.
+      items.push(item(`[${i + 1}]`, 320, y, 10, 12));
+      items.push(item(`A. Author, Journal ${i + 1}, ${100 + i} (2001).`, 336, y, 10, 200));
+    }
+    const [gutters] = documentGutters([{ items, width: 612 }]);
+    expect(gutters).toHaveLength(1);
+    const order = readingOrder(items, gutters!);
+    expect(order[0]).toBe('termxtermxtermxtermx');
+    expect(order.findIndex((t) => t.startsWith('[1]'))).toBe(30);
+  });
+
+  it('reads on down the left column after the right column has ended, before the right column', () => {
+    const items = twoColumns(40, 20);
+    const [gutters] = documentGutters([{ items, width: 612 }]);
+    const order = readingOrder(items, gutters!);
+    expect(order[39]).toBe('left column line 40 of running text');
+    expect(order[40]).toBe('right column line 1 of running text');
+  });
+
+  it('cuts left of the flush first lines of a hanging indent in the right column', () => {
+    const items = twoColumns(40, 0);
+    for (let i = 0; i < 40; i++) {
+      const first = i % 5 === 0;
+      items.push(
+        item(
+          first ? `Author ${i}. 2001. A title.` : `continued entry text ${i}`,
+          first ? 318 : 327,
+          740 - i * 12,
+          10,
+          230,
+        ),
+      );
+    }
+    const [gutters] = documentGutters([{ items, width: 612 }]);
+    const order = readingOrder(items, gutters!);
+    expect(order.slice(0, 40).every((t) => t.startsWith('left column'))).toBe(true);
+    expect(order[40]).toBe('Author 0. 2001. A title.');
+  });
+});
+
+describe('running heads and feet', () => {
+  it('drops a foot set at 9.5% of the page height that recurs on every page', () => {
+    const pages = [1, 2, 3].map((n) => ({
+      height: 792,
+      items: [
+        ...prose(n).map((l) => item(l.text, l.x, l.y, l.size, 400)),
+        item('Journal of Tests, Vol. 9, No. 4, Article 39. Publication date: March 2010.', 314, 75, 7, 246),
+      ],
+    }));
+    dropRunningHeads(pages);
+    expect(pages.every((p) => p.items.every((it) => !it.str.startsWith('Journal of Tests')))).toBe(true);
+  });
+});
+
+describe('page numbers', () => {
+  it('drops a number that is the last row of its page, set higher than the running-foot band', () => {
+    const pages = [
+      {
+        height: 792,
+        items: [
+          ...prose(3).map((l) => item(l.text, l.x, l.y, l.size, 400)),
+          item('Annals of Physics 24, 118-173. doi:10.1016/0003-4916(63)90068-X.', 72, 400, 10, 300),
+          item('3', 295, 93, 10, 5),
+        ],
+      },
+    ];
+    dropRunningHeads(pages);
+    expect(pages[0]!.items.map((it) => it.str)).not.toContain('3');
+    expect(pages[0]!.items).toHaveLength(26);
+  });
+});
+
+describe('the end of a reference list', () => {
+  const block = (text: string): Block => ({
+    text,
+    relSize: 1,
+    emphasis: true,
+    styleLevel: null,
+    page: 4,
+    runs: [{ text, sup: false }],
+    links: [],
+    lines: [{ text, indent: 0, gapAbove: 1 }],
+  });
+
+  it('is a numbered section heading ("4. Appendix")', () => {
+    expect(endsReferenceList(block('4. Appendix'), ['[17] A. Author, Journal 73, 307 (2001).'])).toBe(true);
+  });
+
+  it('is not an entry in bold whose number goes on from the list’s ("5. Foundations of JSON Schema")', () => {
+    const listed = ['4. PMLB: a large benchmark suite', 'Randal S. Olson, William La Cava'];
+    expect(endsReferenceList(block('5. Foundations of JSON Schema'), listed)).toBe(false);
   });
 });

@@ -49,7 +49,11 @@ export interface Gutter {
  * Vertical stretches where a column edge holds: runs of lines starting at it, broken wherever a
  * line crosses it (a byline, a full-width figure caption) or the starts stop for a long way.
  */
-function columnRanges(starters: Item[], crossers: Item[]): { ranges: [number, number][]; count: number } {
+function columnRanges(
+  starters: Item[],
+  crossers: Item[],
+  items: Item[],
+): { ranges: [number, number][]; count: number } {
   const events = [
     ...starters.map((it) => ({ it, start: true })),
     ...crossers.map((it) => ({ it, start: false })),
@@ -66,10 +70,17 @@ function columnRanges(starters: Item[], crossers: Item[]): { ranges: [number, nu
       const bottom = run[run.length - 1]!.y;
       const above = crossers.filter((c) => c.y > top).map((c) => c.y);
       const below = crossers.filter((c) => c.y < bottom).map((c) => c.y);
-      ranges.push([
-        Math.min(top + reach, Math.min(...above, Infinity) - 0.5),
-        Math.max(bottom - reach, Math.max(...below, -Infinity) + 0.5),
-      ]);
+      const ceiling = Math.min(...above, Infinity) - 0.5;
+      // Below the run, one column may go on after the other has ended (the last page of a
+      // reference list): down through the lines that follow at text spacing, to the first line
+      // that crosses the gutter.
+      const floor = Math.max(...below, -Infinity) + 0.5;
+      let downTo = bottom;
+      for (const it of items.filter((i) => i.y < bottom && i.y > floor).sort((a, b) => b.y - a.y)) {
+        if (downTo - it.y > 2.5 * it.size) break;
+        downTo = Math.min(downTo, it.y);
+      }
+      ranges.push([Math.min(top + reach, ceiling), Math.max(Math.min(bottom - reach, downTo - 0.5), floor)]);
       count += run.length;
     }
     run = [];
@@ -105,6 +116,19 @@ function refineCut(items: Item[], cut: number): number {
   return best ? (best.from + best.to) / 2 : cut;
 }
 
+/** Items with nothing just left of them on their row (closer than a wide word space). */
+function startsOfLines(items: Item[]): Item[] {
+  const byY = [...items].sort((a, b) => b.y - a.y);
+  return byY.filter((it, i) => {
+    const near = (o: Item) =>
+      o !== it && o.x < it.x && o.x + o.w > it.x - 0.5 * it.size && Math.abs(o.y - it.y) <= 0.5 * it.size;
+    for (let j = i - 1; j >= 0 && byY[j]!.y - it.y <= 0.5 * it.size; j--) if (near(byY[j]!)) return false;
+    for (let j = i + 1; j < byY.length && it.y - byY[j]!.y <= 0.5 * it.size; j++)
+      if (near(byY[j]!)) return false;
+    return true;
+  });
+}
+
 /**
  * Finds vertical gutters: an x where many lines start (a column's left edge) with text to its
  * left and no line crossing it. Searched again inside each side, so a sidebar beside two columns
@@ -115,21 +139,46 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
   const width = right - left;
   if (inside.length < 12 || width < 150 || depth > 1) return [];
   const bin = 3;
+  // A column edge is where lines start. Items that go on a line (a word in another face, a
+  // subscript in a formula) line up by chance, and a page of formulas or of references set in
+  // several faces has many of them: only line starts count, against the number of lines.
+  const lineStarts = startsOfLines(inside);
   const starts = new Map<number, number>();
-  for (const it of inside) {
+  for (const it of lineStarts) {
     const b = Math.round(it.x / bin);
     starts.set(b, (starts.get(b) ?? 0) + 1);
   }
-  const minCount = Math.max(5, 0.12 * inside.length);
+  const rows = new Set(inside.map((it) => Math.round(it.y))).size;
+  const minCount = Math.max(5, 0.12 * rows);
   let best: (Gutter & { score: number }) | null = null;
   for (const [b, count] of starts) {
     const x = b * bin;
     if (x < left + 0.2 * width || x > right - 0.15 * width) continue;
-    if (count + (starts.get(b - 1) ?? 0) + (starts.get(b + 1) ?? 0) < minCount) continue;
-    const cut = x - bin - 1;
-    const starters = inside.filter((it) => Math.abs(it.x - x) <= bin * 1.5);
+    // Right-aligned labels ("[9]", "[10]") start a digit's width apart.
+    const near = [-2, -1, 1, 2].reduce((n, d) => n + (starts.get(b + d) ?? 0), count);
+    if (near < minCount) continue;
+    const aligned = lineStarts.filter((it) => Math.abs(it.x - x) <= bin * 1.5);
+    // Lines of a column may start a little left of where most of them start: the first lines of
+    // a hanging indent (an author-year reference list), labels ("[12]"), a heading. They would
+    // cross a cut set just before the aligned starts; the cut goes into the empty strip left of
+    // them, among the lines beside the starts (a line that covers the whole strip crosses it).
+    const top = Math.max(...aligned.map((it) => it.y));
+    const bottom = Math.min(...aligned.map((it) => it.y));
+    const strip = [x - bin - 41, x - bin - 1];
+    const cut = refineCut(
+      inside.filter(
+        (it) =>
+          it.y <= top + 3 * it.size &&
+          it.y >= bottom &&
+          it.x < strip[1]! &&
+          it.x + it.w > strip[0]! &&
+          !(it.x <= strip[0]! && it.x + it.w >= strip[1]!),
+      ),
+      x - bin - 1,
+    );
+    const starters = [...aligned, ...lineStarts.filter((it) => it.x >= cut && it.x < x - bin * 1.5)];
     const crossers = inside.filter((it) => it.x < cut - 1 && it.x + it.w > cut + 0.5);
-    const { ranges, count: n } = columnRanges(starters, crossers);
+    const { ranges, count: n } = columnRanges(starters, crossers, inside);
     if (n < minCount) continue;
     const inRange = (it: Item) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom);
     // Left of the column edge there must be text too, or this is just an indented block.
@@ -187,8 +236,18 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
   const fontChars = new Map<string, number>();
   let prevEnd: number | null = null;
   let text = '';
-  for (const it of items) {
-    const sup = it.size < 0.85 * size && it.y > base.y + 0.15 * size;
+  items.forEach((it, k) => {
+    // Raised small letters set inside a word, touching it on both sides (the "A" of the LaTeX
+    // logo), are part of it; a mark stands after its word, before a space or a comma.
+    const touching = (a: Item | undefined, b: Item | undefined) =>
+      a !== undefined && b !== undefined && b.x - (a.x + a.w) < 0.1 * size;
+    const inWord =
+      /^\p{L}+$/u.test(it.str) &&
+      touching(items[k - 1], it) &&
+      touching(it, items[k + 1]) &&
+      /\p{L}$/u.test(items[k - 1]!.str) &&
+      /^\p{L}/u.test(items[k + 1]!.str);
+    const sup = it.size < 0.85 * size && it.y > base.y + 0.15 * size && !inWord;
     const gap = prevEnd === null ? 0 : it.x - prevEnd;
     const needsSpace =
       prevEnd !== null && gap > 0.2 * it.size && !text.endsWith(' ') && !it.str.startsWith(' ');
@@ -199,7 +258,7 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
     text += piece;
     prevEnd = it.x + it.w;
     if (!sup) fontChars.set(it.font, (fontChars.get(it.font) ?? 0) + it.str.length);
-  }
+  });
   const font = [...fontChars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? base.font;
   const first = items[0]!;
   const lastItem = items[items.length - 1]!;
@@ -219,10 +278,54 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
   };
 }
 
+/**
+ * A gutter at a known x on one page: the stretches where no line crosses it and text stands on
+ * both sides of it.
+ */
+function gutterAt(items: Item[], x: number): Gutter | null {
+  const crossing = items.filter((it) => it.x < x - 1 && it.x + it.w > x + 1);
+  // Whatever shares a row with a crossing line belongs to that line, on either side.
+  const inCrossingRow = (it: Item) => crossing.some((c) => Math.abs(c.y - it.y) <= 0.5 * c.size);
+  const rows = (its: Item[]) => new Set(its.map((it) => Math.round(it.y))).size;
+  const ranges: [number, number][] = [];
+  let stretch: Item[] = [];
+  const close = () => {
+    const left = stretch.filter((it) => it.x + it.w <= x + 1);
+    const right = stretch.filter((it) => it.x >= x - 1);
+    if (rows(left) >= 2 && rows(right) >= 2)
+      ranges.push([stretch[0]!.y + 0.5, stretch[stretch.length - 1]!.y - 0.5]);
+    stretch = [];
+  };
+  for (const it of [...items].sort((a, b) => b.y - a.y)) {
+    if (inCrossingRow(it)) close();
+    else stretch.push(it);
+  }
+  close();
+  return ranges.length ? { x, ranges } : null;
+}
+
+/**
+ * The gutters of every page. A page whose columns are too short to show their edges (the last
+ * page of a reference list, with a few lines in its right column) takes the gutter the other
+ * pages share, wherever no line crosses it. The first page keeps its own reading: there a title
+ * and author blocks stand side by side above the columns.
+ */
+export function documentGutters(pages: { items: Item[]; width: number }[]): Gutter[][] {
+  const found = pages.map((p) => findGutters(p.items, 0, p.width).sort((a, b) => a.x - b.x));
+  const single = found.filter((g) => g.length === 1).map((g) => g[0]!.x);
+  const shared = median(single);
+  const agreeing = single.filter((x) => Math.abs(x - shared) <= 6).length;
+  if (agreeing < 2 || agreeing < 0.5 * found.filter((g) => g.length > 0).length) return found;
+  return found.map((g, i) => {
+    if (g.length > 0 || i === 0) return g;
+    const fallback = gutterAt(pages[i]!.items, shared);
+    return fallback ? [fallback] : g;
+  });
+}
+
 /** Lines of one page in reading order: bands between spanning lines, each band column by column. */
-export function orderPage(items: Item[], page: number, pageWidth: number): Line[] {
+export function orderPage(items: Item[], page: number, gutters: Gutter[]): Line[] {
   if (items.length === 0) return [];
-  const gutters = findGutters(items, 0, pageWidth).sort((a, b) => a.x - b.x);
   // A gutter exists only over the height of its columns: above and below it (a title, a full-width
   // abstract, a footnote across the page) lines span the page.
   const columnOf = (it: Item): number => {
@@ -351,11 +454,21 @@ function marginKey(text: string): string {
  * text recurs on several pages, and rows that are only a number.
  */
 export function dropRunningHeads(pages: { items: Item[]; height: number }[]): number {
-  const band = (p: { height: number }) => 0.085 * p.height;
+  // A tenth of the page: ACM journals set their running foot at 9.5% of the height. A line of
+  // text so low goes only if it recurs on other pages, which body text does not.
+  const band = (p: { height: number }) => 0.1 * p.height;
+  const rowCount = (p: { items: Item[] }) => new Set(p.items.map((it) => Math.round(it.y / 3))).size;
   const rowsOf = (p: { items: Item[]; height: number }) => {
     const rows = new Map<number, Item[]>();
+    // The page's first and last rows are read wherever they stand: a page number or a foot set
+    // higher than the band (elsarticle's number at 12% of the height, acmart's manuscript foot at
+    // 16%) is still the last thing on its page. On a page of a few rows, whose text may be all
+    // alike, only rows in the band may go for recurring.
+    const lowest = Math.min(...p.items.map((it) => it.y));
+    const highest = Math.max(...p.items.map((it) => it.y));
     for (const it of p.items) {
-      if (it.y > p.height - band(p) || it.y < band(p)) {
+      const edgeRow = Math.abs(it.y - lowest) < 1.5 || Math.abs(it.y - highest) < 1.5;
+      if (it.y > p.height - band(p) || it.y < band(p) || edgeRow) {
         const key = Math.round(it.y / 3);
         const row = rows.get(key);
         if (row) row.push(it);
@@ -364,6 +477,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     }
     return [...rows.values()].map((its) => ({
       items: its,
+      mayRecur: its.some((it) => it.y > p.height - band(p) || it.y < band(p)) || rowCount(p) >= 5,
       key: marginKey(
         its
           .sort((a, b) => a.x - b.x)
@@ -382,7 +496,8 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     const drop = new Set<Item>();
     for (const row of perPage[i] ?? []) {
       const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
-      if (row.key && (pageNumber || (pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats))) {
+      const recurs = row.mayRecur && pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats;
+      if (row.key && (pageNumber || recurs)) {
         for (const it of row.items) drop.add(it);
       }
     }

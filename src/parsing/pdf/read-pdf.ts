@@ -5,7 +5,14 @@ import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
 import { cleanText, findOrcids, joinLines } from '../text-utils.ts';
-import { dropLineNumbers, dropRunningHeads, orderPage, type Item, type Line } from './geometry.ts';
+import {
+  documentGutters,
+  dropLineNumbers,
+  dropRunningHeads,
+  orderPage,
+  type Item,
+  type Line,
+} from './geometry.ts';
 import { precheckPdf } from './pre-check.ts';
 import { UNMAPPED, repairLigatures, vocabulary } from './ligatures.ts';
 
@@ -142,8 +149,9 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     }
     const orcidAnchors = pages.flatMap((pg) => anchorsOf(pg.items, pg.links));
     const lines: Line[] = [];
+    const gutters = documentGutters(pages);
     pages.forEach((pg, i) => {
-      const ordered = orderPage(pg.items, i + 1, pg.width);
+      const ordered = orderPage(pg.items, i + 1, gutters[i]!);
       for (const link of pg.links) {
         const [lx1, ly1, lx2, ly2] = link.rect as [number, number, number, number];
         for (const l of ordered) {

@@ -1,0 +1,44 @@
+// Bylines split into names: what a name looks like and where one ends.
+import { describe, expect, it } from 'vitest';
+import { splitByline } from '../../src/parsing/names.ts';
+
+const line = (...texts: string[]) =>
+  texts.flatMap((text, i) =>
+    i === 0
+      ? [{ text, sup: false }]
+      : [
+          { text: '\n', sup: false },
+          { text, sup: false },
+        ],
+  );
+
+describe('a name wrapped at the end of a byline line', () => {
+  it('runs on into the next line when one word stands on either side of the break (JOSS)', () => {
+    const names = splitByline(
+      line('Kimberly R. Ward1, Lauren C Peres3, Brooke L', 'Fridley4, 5, Steven Eschrich6'),
+    );
+    // ("5", the second mark after a comma, is left for the byline reader to drop as no name.)
+    expect(names.map((n) => n.name).filter((n) => /\p{L}/u.test(n))).toEqual([
+      'Kimberly R. Ward',
+      'Lauren C Peres',
+      'Brooke L Fridley',
+      'Steven Eschrich',
+    ]);
+    expect(names[2]!.marks).toEqual(['4']);
+  });
+
+  it('does not join an affiliation’s last word to the next line’s name (names in capitals)', () => {
+    const names = splitByline(
+      line('CHARLES PALMER, Palmer Research Laboratories, USA', 'JOHN SMITH, The Thørväld Group, Iceland'),
+    );
+    expect(names.map((n) => n.name)).toContain('JOHN SMITH');
+    expect(names.map((n) => n.name)).not.toContain('USA JOHN SMITH');
+  });
+
+  it('does not join names set one to a line', () => {
+    expect(splitByline(line('Jane Roe', 'John Q. Public')).map((n) => n.name)).toEqual([
+      'Jane Roe',
+      'John Q. Public',
+    ]);
+  });
+});
