@@ -348,7 +348,8 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     const t = (now - started) / 1000;
     rss.push({ t, mb });
     const floor = Math.min(windowFloor, mb);
-    floors.push({ t, mb: floor });
+    // The last window ends with the run and may last a moment: one reading is no floor.
+    if (now - lastTick >= (INTERVAL_S * 1000) / 2) floors.push({ t, mb: floor });
     windowFloor = Infinity;
     console.log(
       `[${driver}] t=${t.toFixed(0).padStart(4)}s  ${(window.length / ((now - lastTick) / 1000)).toFixed(1).padStart(7)} req/s` +
