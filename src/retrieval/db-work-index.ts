@@ -96,6 +96,9 @@ const SNAPSHOT_MAX_CHANGES = 20_000;
 const SNAPSHOT_CHANGE_SHARE = 0.02;
 const SNAPSHOT_MIN_INTERVAL_MS = 60_000;
 const SNAPSHOT_COST_FACTOR = 50;
+// After a failed write (a full disk, a directory not writable) the wait doubles, up to an hour: a
+// write that fails late has cost the whole write.
+const SNAPSHOT_MAX_RETRY_MS = 3_600_000;
 
 /** The database's cursors: nothing a snapshot made from this database can be ahead of. */
 const SELECT_CURSOR_CEILINGS = `SELECT
@@ -115,6 +118,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   private changesSinceSnapshot: number | null = null;
   private lastSnapshotAt = 0;
   private lastSnapshotMs = 0;
+  private failedSnapshots = 0;
   /** Set once the start has caught up: snapshots are written while serving, never before. */
   private serving = false;
   private lastStartup: IndexStartup | null = null;
@@ -291,7 +295,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
         { file: this.snapshotFile, reason: read.reason, detail: read.detail },
         'search index snapshot refused; building the index from the database',
       );
-      await rm(this.snapshotFile, { force: true });
+      await rm(this.snapshotFile, { force: true }).catch(() => undefined);
       return { used: false, bytes: 0, rejected: { reason: read.reason, detail: read.detail } };
     }
     this.lastSeq = read.header.changeSeq;
@@ -343,7 +347,10 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
       if (changes < enough) return false;
     }
     if (this.lastSnapshotAt === 0) return true;
-    const interval = Math.max(SNAPSHOT_MIN_INTERVAL_MS, SNAPSHOT_COST_FACTOR * this.lastSnapshotMs);
+    const interval =
+      this.failedSnapshots > 0
+        ? Math.min(SNAPSHOT_MAX_RETRY_MS, SNAPSHOT_MIN_INTERVAL_MS * 2 ** (this.failedSnapshots - 1))
+        : Math.max(SNAPSHOT_MIN_INTERVAL_MS, SNAPSHOT_COST_FACTOR * this.lastSnapshotMs);
     return Date.now() - this.lastSnapshotAt >= interval;
   }
 
@@ -359,6 +366,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
       );
       if (bytes === null) return;
       this.changesSinceSnapshot = 0;
+      this.failedSnapshots = 0;
       this.lastSnapshotMs = performance.now() - started;
       this.options.log?.info(
         { file, works: this.core.liveWorks, bytes, ms: Math.round(this.lastSnapshotMs) },
@@ -366,6 +374,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
       );
     } catch (error) {
       // Serving goes on without it; the next start builds from the database (or an older snapshot).
+      this.failedSnapshots++;
       this.options.log?.warn({ err: error, file }, 'writing the search index snapshot failed');
     } finally {
       this.lastSnapshotAt = Date.now();

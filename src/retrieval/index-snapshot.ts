@@ -295,9 +295,10 @@ export async function readIndexSnapshot(
   try {
     fh = await open(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return refuse('missing', `no snapshot at ${file}`);
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return refuse('missing', `no snapshot at ${file}`);
+    // Not readable (permissions, I/O): the index is built from the database; the write will say more.
+    return refuse('corrupt', `unreadable: ${(error as Error).message}`);
   }
   let checkFailed = false;
   try {

@@ -3,13 +3,13 @@
 // truncated, made by another format or analysis, made from another database or ahead of this one is
 // refused and the index built from the database instead: never served. On PGlite, and on server
 // PostgreSQL when DATABASE_URL is set (tests/helpers/db.ts).
-import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Queryable } from '../../src/infra/db/index.ts';
-import { DbWorkIndex, type DbWorkIndexOptions } from '../../src/retrieval/db-work-index.ts';
+import { DbWorkIndex, type DbWorkIndexOptions, type IndexLog } from '../../src/retrieval/db-work-index.ts';
 import { SNAPSHOT_FILE } from '../../src/retrieval/index-snapshot.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
@@ -226,5 +226,85 @@ describe('a snapshot that cannot be used is refused and the index built from the
       header.changeSeq = Number(header.changeSeq) + 1000;
     });
     await expectRebuilt(db, dir, 'stale', /ahead of the database/);
+  });
+});
+
+/** The index's log lines, by message. */
+function logLines(): { log: IndexLog; messages: string[] } {
+  const messages: string[] = [];
+  const push = (_fields: object, message: string) => void messages.push(message);
+  return { log: { info: push, warn: push }, messages };
+}
+
+const written = (messages: string[]) => messages.filter((m) => m === 'search index snapshot written').length;
+
+describe('when a snapshot is written while serving', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('once enough works changed since the last one, and not sooner than a minute after it', async () => {
+    const { db } = await corpus();
+    const dir = await snapshotDir();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { log, messages } = logLines();
+    const index = await openIndex(db, dir, { log });
+    await index.refresh();
+    expect(written(messages)).toBe(1);
+
+    // Fewer changes than the threshold (1,000 at this size): none, however long after.
+    await insertWork(db, 'w:one', 'One more work', 'Not enough to write again.');
+    vi.setSystemTime(Date.now() + 3_600_000);
+    await index.refresh();
+    expect(written(messages)).toBe(1);
+
+    await db.query(`INSERT INTO works (work_key, title, abstract, publication_year)
+      SELECT 'bulk:' || i, 'Bulk work ' || i, 'Padding text for the threshold.', 2021 FROM generate_series(1, 1000) AS i`);
+    vi.setSystemTime(Date.now() + 3_600_000);
+    await index.refresh();
+    expect(written(messages)).toBe(2);
+
+    // Enough changes again, but within the minute after the last write: not yet.
+    await db.query(`INSERT INTO works (work_key, title, abstract, publication_year)
+      SELECT 'more:' || i, 'More work ' || i, 'Padding text for the threshold.', 2021 FROM generate_series(1, 1000) AS i`);
+    vi.setSystemTime(Date.now() + 30_000);
+    await index.refresh();
+    expect(written(messages)).toBe(2);
+    vi.setSystemTime(Date.now() + 31_000);
+    await index.refresh();
+    expect(written(messages)).toBe(3);
+    await index.close();
+
+    const restarted = await openIndex(db, dir);
+    expect(restarted.startup).toMatchObject({ source: 'snapshot', fromDatabase: { upserted: 0 } });
+    expect(restarted.stats().works).toBe(WORKS.length + 2001);
+  });
+
+  it('a write that fails leaves the index serving, and is not retried at once', async () => {
+    const { db } = await corpus();
+    const dir = await snapshotDir();
+    const notADirectory = path.join(dir, 'file');
+    await writeFile(notADirectory, 'in the way');
+    const { log, messages } = logLines();
+    const index = await openIndex(db, notADirectory, { log });
+    await index.refresh();
+    await index.refresh();
+    expect(messages.filter((m) => m === 'writing the search index snapshot failed')).toHaveLength(1);
+    expect((await search(index, 'coral reef'))[0]?.workId).toBeGreaterThan(0);
+  });
+
+  it('a start removes temporary files a killed writer left behind, not one being written', async () => {
+    const { db } = await corpus();
+    const dir = await snapshotDir();
+    const abandoned = path.join(dir, `${SNAPSHOT_FILE}.tmp-1-dead`);
+    const fresh = path.join(dir, `${SNAPSHOT_FILE}.tmp-2-busy`);
+    await writeFile(abandoned, 'half a snapshot');
+    await writeFile(fresh, 'another writer, now');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(abandoned, twoHoursAgo, twoHoursAgo);
+    await openIndex(db, dir);
+    const names = await readdir(dir);
+    expect(names).not.toContain(path.basename(abandoned));
+    expect(names).toContain(path.basename(fresh));
   });
 });

@@ -9,9 +9,11 @@ const SELECT_IDENTITY = `SELECT id::text AS id FROM database_identity`;
 
 /** The database's id, created by the first caller (concurrent callers agree on the one written). */
 export async function databaseIdentity(db: Queryable): Promise<string> {
+  // Read first: once claimed, asking needs no write.
+  const known = (await db.query<{ id: string }>(SELECT_IDENTITY)).rows[0]?.id;
+  if (known) return known;
   await db.query(CLAIM_IDENTITY, [randomUUID()]);
-  const { rows } = await db.query<{ id: string }>(SELECT_IDENTITY);
-  const id = rows[0]?.id;
+  const id = (await db.query<{ id: string }>(SELECT_IDENTITY)).rows[0]?.id;
   if (!id) throw new Error('database_identity has no row after it was claimed');
   return id;
 }
