@@ -11,12 +11,14 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import type { Database } from '../src/infra/db/index.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { DbWorkIndex, type IndexLog, type IndexStartup } from '../src/retrieval/db-work-index.ts';
+import { SNAPSHOT_FILE } from '../src/retrieval/index-snapshot.ts';
 import { loadWorks, readAclWorks, scaleUp, type BenchWork } from './retrieval-corpus.ts';
 
 const args = process.argv.slice(2);
@@ -133,6 +135,18 @@ async function startOnce(
   return figures;
 }
 
+/**
+ * The disk's own read speed for the snapshot, past the page cache (dd with O_DIRECT): what a start
+ * after a reboot reads at, where the runs above read a file just written, from memory.
+ */
+function directReadSpeed(file: string): string {
+  const dd = spawnSync('dd', [`if=${file}`, 'of=/dev/null', 'bs=8M', 'iflag=direct'], { encoding: 'utf8' });
+  const line = dd.stderr?.split('\n').find((l) => l.includes('copied'));
+  return dd.status === 0 && line
+    ? line.trim()
+    : `not measured (dd: ${dd.error?.message ?? dd.stderr?.trim()})`;
+}
+
 async function main() {
   const out: string[] = [
     `## bench:restart, ${new Date().toISOString()}`,
@@ -170,6 +184,7 @@ async function main() {
     out.push(
       `${ADDED.toLocaleString('en')} works added after the snapshot in ${s(performance.now() - t)} s.`,
     );
+    const direct = directReadSpeed(path.join(dir, SNAPSHOT_FILE));
     const caughtUp = await startOnce(db, dir, query, false);
     console.error(`read from the snapshot and caught up in ${s(caughtUp.wallMs)} s; load ${load()}`);
 
@@ -192,6 +207,7 @@ async function main() {
       '',
       `Ratio snapshot start / full build: **${(loaded.wallMs / built.wallMs).toFixed(3)}** (with the catch-up: ${(caughtUp.wallMs / built.wallMs).toFixed(3)}).`,
       `Snapshot file: ${write ? `${mb(write.bytes)} MB, written in ${s(write.ms)} s (in the background, after the start)` : 'not written?'}; read at ${loaded.startup.snapshotMs > 0 ? ((loaded.startup.snapshotBytes / 2 ** 20 / loaded.startup.snapshotMs) * 1000).toFixed(0) : '-'} MB/s with checksums (from the page cache: the file was just written).`,
+      `Reading the snapshot file past the page cache (dd iflag=direct, what a start after a reboot would read at): ${direct}.`,
       `Load average at end ${load()}.`,
     );
   } finally {
