@@ -26,6 +26,7 @@ const MAGIC = 'RMWIDXSN';
 const PREFIX_BYTES = 32;
 // Checksums are taken in pieces so that writing in the background never holds the event loop long.
 const CRC_PIECE = 8 * 2 ** 20;
+const READ_CONCURRENCY = 3;
 // A temporary file this old belongs to a writer that died (a write takes seconds).
 const ABANDONED_TEMP_MS = 60 * 60_000;
 
@@ -344,29 +345,36 @@ export async function readIndexSnapshot(
     }
     if (refused) return refuse(refused.reason, refused.detail);
 
-    const arrays = new Map<string, AnyTypedArray>();
-    // Each array is read into its own SharedArrayBuffer (a search worker reads them without a
-    // copy), and its checksum taken while the next one is being read.
-    let previous: { entry: ArrayEntry; bytes: Uint8Array } | null = null;
-    const verify = (p: { entry: ArrayEntry; bytes: Uint8Array }) => crcOf(p.bytes) === p.entry.crc;
     for (const entry of header.arrays) {
       const Kind = KINDS[entry.kind];
       if (!Kind || !Number.isSafeInteger(entry.length) || entry.length < 0)
         return refuse('corrupt', `array ${entry.name}`);
-      const byteLength = entry.length * Kind.BYTES_PER_ELEMENT;
-      if (entry.offset < PREFIX_BYTES || entry.offset + byteLength > headerOffset)
+      if (entry.offset < PREFIX_BYTES || entry.offset + entry.length * Kind.BYTES_PER_ELEMENT > headerOffset)
         return refuse('corrupt', `array ${entry.name} lies outside the file`);
-      const buffer = new SharedArrayBuffer(Math.max(1, byteLength));
-      const bytes = new Uint8Array(buffer, 0, byteLength);
-      const reading = readFully(fh, bytes, entry.offset);
-      const previousIntact = !previous || verify(previous);
-      const read = await reading;
-      if (!previousIntact) return refuse('corrupt', `checksum of ${previous!.entry.name}`);
-      if (read < byteLength) return refuse('truncated', `array ${entry.name}`);
-      arrays.set(entry.name, viewOf(entry.kind, buffer, entry.length));
-      previous = { entry, bytes };
     }
-    if (previous && !verify(previous)) return refuse('corrupt', `checksum of ${previous.entry.name}`);
+    // Each array is read into its own SharedArrayBuffer (a search worker reads them without a
+    // copy). A few reads run at once on libuv's pool (the kernel's copy into fresh pages is most of
+    // a read from the page cache, and it spreads over the cores), each checksum taken here as its
+    // read completes.
+    const arrays = new Map<string, AnyTypedArray>();
+    // Held in an object: the readers set it, and the check after them must not be narrowed away.
+    const outcome: { failure: { reason: SnapshotRejection; detail: string } | null } = { failure: null };
+    let next = 0;
+    const reader = async () => {
+      while (outcome.failure === null && next < header.arrays.length) {
+        const entry = header.arrays[next++]!;
+        const byteLength = entry.length * KINDS[entry.kind].BYTES_PER_ELEMENT;
+        const buffer = new SharedArrayBuffer(Math.max(1, byteLength));
+        const bytes = new Uint8Array(buffer, 0, byteLength);
+        if ((await readFully(fh, bytes, entry.offset)) < byteLength)
+          outcome.failure ??= { reason: 'truncated', detail: `array ${entry.name}` };
+        else if (crcOf(bytes) !== entry.crc)
+          outcome.failure ??= { reason: 'corrupt', detail: `checksum of ${entry.name}` };
+        else arrays.set(entry.name, viewOf(entry.kind, buffer, entry.length));
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
+    if (outcome.failure) return refuse(outcome.failure.reason, outcome.failure.detail);
     const state = stateOf(header, arrays, options);
     return state ? { ok: true, header, state, bytes: size } : refuse('corrupt', 'arrays do not fit together');
   } catch (error) {
