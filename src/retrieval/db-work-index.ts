@@ -122,6 +122,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   /** Set once the start has caught up: snapshots are written while serving, never before. */
   private serving = false;
   private lastStartup: IndexStartup | null = null;
+  private snapshotLoad: Awaited<ReturnType<DbWorkIndex['loadSnapshot']>> = null;
 
   constructor(
     private readonly db: Database,
@@ -142,8 +143,9 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
    */
   async start(): Promise<this> {
     const started = performance.now();
-    // A start retried after a failure keeps what an earlier attempt restored.
-    const loaded = this.core.slotCount === 0 && this.lastSeq === 0 ? await this.loadSnapshot() : null;
+    // A start retried after a failure (the database out of reach) keeps what an earlier attempt read.
+    this.snapshotLoad ??= await this.loadSnapshot();
+    const loaded = this.snapshotLoad;
     const snapshotRead = performance.now();
     const fromDatabase = await this.refresh();
     this.lastStartup = {
