@@ -2,6 +2,7 @@
 // generator that scales them up to any size.
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { Database } from '../src/infra/db/index.ts';
 import { ACL_WORKS_PATH, abstractFromInvertedIndex, seededRandom } from './lib/acl-holdout.ts';
 
 export interface BenchWork {
@@ -75,4 +76,30 @@ export function* scaleUp(
       builtFrom: base[topic]!.id,
     };
   }
+}
+
+function csvField(v: string | number | null): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return String(v);
+  return '"' + v.replace(/"/g, '""') + '"';
+}
+
+/** COPYs works (title, abstract, year; key `bench:<id>`) into `works`, 5,000 a batch; returns the count. */
+export async function loadWorks(db: Database, works: Iterable<BenchWork>): Promise<number> {
+  let batch: string[] = [];
+  let n = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await db.copyCsv('works', ['work_key', 'title', 'abstract', 'publication_year'], batch.join('\n') + '\n');
+    batch = [];
+  };
+  for (const w of works) {
+    batch.push(
+      [csvField(`bench:${w.id}`), csvField(w.title), csvField(w.abstract), csvField(w.year)].join(','),
+    );
+    n++;
+    if (batch.length === 5000) await flush();
+  }
+  await flush();
+  return n;
 }

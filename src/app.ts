@@ -74,6 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const index = createWorkIndex(db, config.search, {
     pollMs: config.indexPollMs,
     onError: (error) => app.log.warn({ err: error }, 'work index refresh failed'),
+    snapshotDir: config.indexSnapshotDir,
+    log: app.log,
   });
   let closing = false;
   app.addHook('onClose', async () => {

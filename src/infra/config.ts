@@ -38,6 +38,12 @@ export interface Config {
   /** How often the search index reads the works other processes changed, in ms. */
   indexPollMs: number;
   search: SearchEngineConfig;
+  /**
+   * Where the search index keeps its snapshot, read at start instead of rebuilding the index from
+   * the database (src/retrieval/index-snapshot.ts); null: none. By default under the data directory
+   * on the embedded database, none on server PostgreSQL (no directory of ours is known there).
+   */
+  indexSnapshotDir: string | null;
   /** Client addresses /metrics answers (exact IPs), or 'all'; empty: nobody. */
   metricsAllow: string[] | 'all';
   webhooks: WebhookConfig;
@@ -207,6 +213,14 @@ function searchEngineVar(env: Env): SearchEngineConfig {
   };
 }
 
+/** INDEX_SNAPSHOT_DIR: a directory, or `none`; unset, `<dataDir>/index-snapshot` on PGlite only. */
+function snapshotDirVar(env: Env, cwd: string, dataDir: string, databaseUrl: string | null): string | null {
+  const raw = env.INDEX_SNAPSHOT_DIR?.trim();
+  if (raw === undefined || raw === '') return databaseUrl ? null : path.join(dataDir, 'index-snapshot');
+  if (raw.toLowerCase() === 'none') return null;
+  return path.resolve(cwd, raw);
+}
+
 export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   const port = intVar(env, 'PORT', 8000, 0, 65535);
   const host = env.HOST?.trim() || '0.0.0.0';
@@ -217,11 +231,13 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   const publicBase =
     urlVar(env, 'PUBLIC_BASE_URL', null, ['http:', 'https:']) ??
     `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  const databaseUrl = urlVar(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']);
+  const dataDir = path.resolve(cwd, env.REFMATCH_DATA_DIR?.trim() || 'data');
   return {
     port,
     host,
-    databaseUrl: urlVar(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
-    dataDir: path.resolve(cwd, env.REFMATCH_DATA_DIR?.trim() || 'data'),
+    databaseUrl,
+    dataDir,
     pgliteSharedBuffersMb: intVar(env, 'PGLITE_SHARED_BUFFERS_MB', 32, 1, 16_384),
     logLevel: logLevelRaw as LogLevel,
     publicBaseUrl: publicBase.replace(/\/+$/, ''),
@@ -262,6 +278,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     },
     indexPollMs: intVar(env, 'INDEX_POLL_MS', 1000, 100, 600_000),
     search: searchEngineVar(env),
+    indexSnapshotDir: snapshotDirVar(env, cwd, dataDir, databaseUrl),
     metricsAllow: addressListVar(env, 'METRICS_ALLOW', ['127.0.0.1', '::1']),
     webhooks: {
       worker: boolVar(env, 'WEBHOOK_WORKER', true),

@@ -3,6 +3,7 @@
 // Terms are stemmed unigrams plus bigrams of two adjacent content words ("neural network"): stemming
 // and bigrams helped ranking only together (RANKING.md). A bigram never spans a stop word or a
 // punctuation mark, so it stays inside one phrase.
+import { createHash } from 'node:crypto';
 import { stemmer } from 'stemmer';
 import { STOP_WORDS } from './stop-words.ts';
 
@@ -212,4 +213,26 @@ export function analyze(text: string, keepSurfaces = false): AnalyzedText {
 
 export function isBigram(term: string): boolean {
   return term.includes(BIGRAM_SEPARATOR);
+}
+
+/**
+ * Raised by hand when the analysis changes in a way the probe below may not show. An index built
+ * by another analysis would answer queries analysed by this one wrongly, so a snapshot records the
+ * fingerprint and is refused when it differs (index-snapshot.ts).
+ */
+const ANALYZER_REVISION = 1;
+// Folding, joiners, breaks, stop words, stemming and bigrams, each at least once.
+const PROBE =
+  "Ünïcode ﬁle-systems aren't neural networks: the Transformer's attention (over 2,048 tokens) " +
+  'generalizes; Łódź, straße and Œuvre in self-supervised pre-training of large language models.';
+
+let fingerprint: string | null = null;
+
+/** Identifies this analysis: its revision, its stop words and what it makes of a probe text. */
+export function analyzerFingerprint(): string {
+  fingerprint ??= createHash('sha256')
+    .update(JSON.stringify([ANALYZER_REVISION, [...STOP_WORDS].sort(), analyze(PROBE).terms]))
+    .digest('hex')
+    .slice(0, 16);
+  return fingerprint;
 }

@@ -51,6 +51,35 @@ export interface WorkText {
   changeSeq: number;
 }
 
+/**
+ * Everything that makes a flushed index what it is, as typed arrays plus a few numbers: what a
+ * snapshot stores (index-snapshot.ts) and `restore` takes back. Arrays are exactly as long as their
+ * count (termCount, slotCount); the lookup tables (term texts to ids, bigram pairs, works to slots)
+ * are rebuilt from them.
+ */
+export interface IndexState {
+  options: IndexOptions;
+  /** Unigram term texts in term-id order (bigram ids, whose termLeft is >= 0, are skipped). */
+  unigrams: string[];
+  termLeft: Int32Array;
+  termRight: Int32Array;
+  dfs: Int32Array;
+  termBound: Float32Array;
+  slotWork: Int32Array;
+  slotState: Uint8Array;
+  slotLength: Float32Array;
+  slotNorm: Float32Array;
+  slotYear: Int16Array;
+  slotSeq: Float64Array;
+  segments: Segment[];
+  segmentDead: number[];
+  segmentStored: number[];
+  liveWorks: number;
+  storedDocs: number;
+  storedLength: number;
+  normAverage: number;
+}
+
 export interface Postings {
   /** Slots (document numbers), ascending. */
   docs: Int32Array;
@@ -71,6 +100,19 @@ type TypedArray = Int32Array | Float32Array | Float64Array | Uint8Array | Int16A
 type TypedArrayClass<T> = { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number };
 
 /** A larger copy of `array` (same kind of buffer: arrays a search worker reads stay shared). */
+/** `array` when it holds at least `n` entries, else a copy that long (grown() doubles its length). */
+function atLeast<T extends TypedArray>(array: T, n: number, fill = 0): T {
+  if (array.length >= n) return array;
+  const Kind = array.constructor as unknown as TypedArrayClass<T>;
+  const bytes = n * Kind.BYTES_PER_ELEMENT;
+  const next = new Kind(
+    array.buffer instanceof SharedArrayBuffer ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes),
+  );
+  next.set(array);
+  if (fill !== 0) next.fill(fill, array.length);
+  return next;
+}
+
 function grown<T extends TypedArray>(array: T, need: number, fill = 0): T {
   if (need <= array.length) return array;
   let size = array.length * 2;
@@ -92,31 +134,31 @@ export class Bm25Index {
   private readonly pairs = new PairTable();
   /** Unigram text by term id ('' for a bigram, whose text is made from its two halves). */
   private readonly termTexts: string[] = [];
-  private termLeft = new Int32Array(1024);
-  private termRight = new Int32Array(1024);
-  private dfs = new Int32Array(1024);
+  private termLeft: Int32Array = new Int32Array(1024);
+  private termRight: Int32Array = new Int32Array(1024);
+  private dfs: Int32Array = new Int32Array(1024);
   /** Folded word -> unigram term id, -1 for a word that is not indexed; bounded, cleared when full. */
   private wordCache = new Map<string, number>();
   // Per-work term counts while indexing one work, reused.
-  private docTf = new Float32Array(1024);
+  private docTf: Float32Array = new Float32Array(1024);
   private docTerms = new Int32Array(256);
   private docTermCount = 0;
 
   // Shared with a search worker: slot -> work id, state, and BM25 length norm.
-  private slotWork = new Int32Array(new SharedArrayBuffer(1024 * 4));
-  private slotState = new Uint8Array(new SharedArrayBuffer(1024));
-  private slotLength = new Float32Array(1024);
-  private slotNorm = new Float32Array(new SharedArrayBuffer(1024 * 4));
-  private slotYear = new Int16Array(new SharedArrayBuffer(1024 * 2));
-  private slotSeq = new Float64Array(1024);
-  private slotOfWork = new Int32Array(1024).fill(-1);
+  private slotWork: Int32Array = new Int32Array(new SharedArrayBuffer(1024 * 4));
+  private slotState: Uint8Array = new Uint8Array(new SharedArrayBuffer(1024));
+  private slotLength: Float32Array = new Float32Array(1024);
+  private slotNorm: Float32Array = new Float32Array(new SharedArrayBuffer(1024 * 4));
+  private slotYear: Int16Array = new Int16Array(new SharedArrayBuffer(1024 * 2));
+  private slotSeq: Float64Array = new Float64Array(1024);
+  private slotOfWork: Int32Array = new Int32Array(1024).fill(-1);
   /**
    * Per term, the largest tf / (tf + norm) over its stored postings: a term's contribution to any
    * work is at most its query weight times this, which lets the scorer skip works that cannot
    * reach the top k (search.ts). Raised as segments are sealed, recomputed when norms change;
    * merges only drop postings, so a bound stays safe (perhaps loose) until then.
    */
-  private termBound = new Float32Array(new SharedArrayBuffer(1024 * 4));
+  private termBound: Float32Array = new Float32Array(new SharedArrayBuffer(1024 * 4));
   /** Slots handed out so far; slot numbers are never reused. */
   slotCount = 0;
 
@@ -404,6 +446,92 @@ export class Bm25Index {
     this.segments.splice(from, parts.length, merged);
     this.segmentDead.splice(from, parts.length, 0);
     this.segmentStored.splice(from, parts.length, stored);
+  }
+
+  // ---- Snapshot (index-snapshot.ts) ----
+
+  /** The index's state, for a snapshot: views of the live arrays, not copies. Flushed state only. */
+  state(): IndexState {
+    if (this.pendingFrom !== this.slotCount || this.pending.length > 0)
+      throw new Error('the index has unflushed works: flush() before taking its state');
+    const terms = this.termTexts.length;
+    const slots = this.slotCount;
+    const unigrams: string[] = [];
+    for (let t = 0; t < terms; t++) if (this.termLeft[t]! < 0) unigrams.push(this.termTexts[t]!);
+    return {
+      options: { ...this.options },
+      unigrams,
+      termLeft: this.termLeft.subarray(0, terms),
+      termRight: this.termRight.subarray(0, terms),
+      dfs: this.dfs.subarray(0, terms),
+      termBound: this.termBound.subarray(0, terms),
+      slotWork: this.slotWork.subarray(0, slots),
+      slotState: this.slotState.subarray(0, slots),
+      slotLength: this.slotLength.subarray(0, slots),
+      slotNorm: this.slotNorm.subarray(0, slots),
+      slotYear: this.slotYear.subarray(0, slots),
+      slotSeq: this.slotSeq.subarray(0, slots),
+      segments: [...this.segments],
+      segmentDead: [...this.segmentDead],
+      segmentStored: [...this.segmentStored],
+      liveWorks: this.liveWorks,
+      storedDocs: this.storedDocs,
+      storedLength: this.storedLength,
+      normAverage: this.normAverage,
+    };
+  }
+
+  /**
+   * Takes over a state made by `state()` (read back from a snapshot), in place of an empty index.
+   * The arrays are used as they are (those a search worker reads must be SharedArrayBuffers); the
+   * lookup tables are rebuilt from them, which costs a pass over the terms and one over the slots.
+   */
+  restore(state: IndexState): void {
+    if (this.slotCount > 0 || this.termTexts.length > 0) throw new Error('restore() needs an empty index');
+    const terms = state.termLeft.length;
+    const slots = state.slotWork.length;
+    let unigramIds = 0;
+    for (let t = 0; t < terms; t++) if (state.termLeft[t]! < 0) unigramIds++;
+    if (unigramIds !== state.unigrams.length)
+      throw new Error(`state has ${state.unigrams.length} unigram texts for ${unigramIds} unigram ids`);
+    let u = 0;
+    for (let t = 0; t < terms; t++) {
+      const left = state.termLeft[t]!;
+      if (left < 0) {
+        const text = state.unigrams[u++]!;
+        this.termTexts.push(text);
+        this.unigramIds.set(text, t);
+      } else {
+        this.termTexts.push('');
+        this.pairs.set(left, state.termRight[t]!, t);
+      }
+    }
+    const capacity = 1024;
+    this.termLeft = atLeast(state.termLeft, capacity);
+    this.termRight = atLeast(state.termRight, capacity);
+    this.dfs = atLeast(state.dfs, capacity);
+    this.termBound = atLeast(state.termBound, capacity);
+    this.docTf = new Float32Array(Math.max(capacity, terms));
+    this.slotWork = atLeast(state.slotWork, capacity);
+    this.slotState = atLeast(state.slotState, capacity);
+    this.slotLength = atLeast(state.slotLength, capacity);
+    this.slotNorm = atLeast(state.slotNorm, capacity);
+    this.slotYear = atLeast(state.slotYear, capacity);
+    this.slotSeq = atLeast(state.slotSeq, capacity);
+    let maxWork = -1;
+    for (let s = 0; s < slots; s++)
+      if (state.slotState[s] === ALIVE) maxWork = Math.max(maxWork, state.slotWork[s]!);
+    this.slotOfWork = new Int32Array(Math.max(capacity, maxWork + 1)).fill(-1);
+    for (let s = 0; s < slots; s++) if (state.slotState[s] === ALIVE) this.slotOfWork[state.slotWork[s]!] = s;
+    this.slotCount = slots;
+    this.pendingFrom = slots;
+    this.segments = [...state.segments];
+    this.segmentDead = [...state.segmentDead];
+    this.segmentStored = [...state.segmentStored];
+    this.liveWorks = state.liveWorks;
+    this.storedDocs = state.storedDocs;
+    this.storedLength = state.storedLength;
+    this.normAverage = state.normAverage;
   }
 
   // ---- Read access (also the `RankingIndex` shape the referee finder consumes) ----

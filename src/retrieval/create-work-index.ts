@@ -2,7 +2,7 @@
 // else that serves searches, asks for a WorkIndex here and never learns which one it got.
 import type { SearchEngineConfig } from '../infra/config.ts';
 import type { Database } from '../infra/db/index.ts';
-import { DbWorkIndex } from './db-work-index.ts';
+import { DbWorkIndex, type IndexLog } from './db-work-index.ts';
 import { OpenSearchWorkIndex } from './opensearch-work-index.ts';
 import type { WorkIndex } from './work-index.ts';
 
@@ -16,6 +16,12 @@ export interface WorkIndexSettings {
   pollMs: number;
   /** Told of a failed background refresh (the next poll retries). */
   onError?: (error: unknown) => void;
+  /**
+   * Where the in-process index keeps its snapshot (INDEX_SNAPSHOT_DIR; null: none). OpenSearch keeps
+   * its own index on the cluster and has no use for one.
+   */
+  snapshotDir?: string | null;
+  log?: IndexLog;
 }
 
 export function createWorkIndex(
@@ -23,10 +29,10 @@ export function createWorkIndex(
   engine: SearchEngineConfig,
   settings: WorkIndexSettings,
 ): DatabaseWorkIndex {
-  const { pollMs, onError } = settings;
+  const { pollMs, onError, snapshotDir, log } = settings;
   switch (engine.engine) {
     case 'local':
-      return new DbWorkIndex(db, { pollMs, onError });
+      return new DbWorkIndex(db, { pollMs, onError, snapshotDir, log });
     case 'opensearch':
       return new OpenSearchWorkIndex(db, {
         url: engine.url,

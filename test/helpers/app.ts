@@ -9,6 +9,9 @@ import { createTestDatabase, type TestDatabase } from './db.ts';
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://refmatch.test', REFMATCH_DEMO: 'false' }),
+    // The test databases live in memory while the data directory is the checkout's own, shared by
+    // every test: no snapshot, unless a test gives a directory of its own.
+    indexSnapshotDir: null,
     ...overrides,
   };
 }

@@ -3,6 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/infra/config.ts';
 
 describe('parseConfig (one pure function over the environment)', () => {
+  it('keeps the search index snapshot under the data directory on PGlite, nowhere by default on a server', () => {
+    expect(parseConfig({}, '/srv/app').indexSnapshotDir).toBe('/srv/app/data/index-snapshot');
+    expect(parseConfig({ REFMATCH_DATA_DIR: '/var/refmatch' }).indexSnapshotDir).toBe(
+      '/var/refmatch/index-snapshot',
+    );
+    expect(parseConfig({ DATABASE_URL: 'postgres://db/refmatch' }).indexSnapshotDir).toBeNull();
+    expect(
+      parseConfig({ DATABASE_URL: 'postgres://db/refmatch', INDEX_SNAPSHOT_DIR: 'snap' }, '/srv/app')
+        .indexSnapshotDir,
+    ).toBe('/srv/app/snap');
+    expect(parseConfig({ INDEX_SNAPSHOT_DIR: '/fast/disk' }).indexSnapshotDir).toBe('/fast/disk');
+    expect(parseConfig({ INDEX_SNAPSHOT_DIR: 'none' }).indexSnapshotDir).toBeNull();
+    expect(parseConfig({ INDEX_SNAPSHOT_DIR: ' NONE ' }).indexSnapshotDir).toBeNull();
+  });
+
   it('has documented defaults for an empty environment', () => {
     const config = parseConfig({}, '/srv/app');
     expect(config).toMatchObject({

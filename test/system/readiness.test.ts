@@ -1,6 +1,10 @@
 // While the search index or the demo corpus is loading, /readyz says so and the routes that read the
 // corpus answer 503 `unavailable` with Retry-After, rather than candidates from part of the corpus
 // (at first an empty list, as if the corpus were empty).
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -82,6 +86,52 @@ describe('an app that loads its index in the background (the serving process)', 
     } finally {
       await app.close();
       await db.destroy();
+    }
+  });
+});
+
+describe('an app that reads its index from a snapshot in the background', () => {
+  it('is not ready until the snapshot is read and the index caught up with the database', async () => {
+    const db = await createTestDatabase();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-readiness-snapshot-'));
+    try {
+      await buildCorpus(db, [{ authors: [{ name: 'Nora Network' }] }]);
+      const org = await createTestOrg({ db });
+      const first = await buildApp({ config: testConfig({ indexSnapshotDir: dir }), db });
+      await first.refmatch.index.refresh(); // queued behind the first snapshot's write
+      await first.close();
+
+      const lines: string[] = [];
+      const logStream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+          done();
+        },
+      });
+      const config = testConfig({ indexSnapshotDir: dir, logLevel: 'info' });
+      const app = await buildApp({ config, db, logStream, loadIndexInBackground: true });
+      try {
+        const started = () =>
+          lines.some((l) => l.includes('search index read from its snapshot and caught up'));
+        for (;;) {
+          const res = await app.inject({ method: 'GET', url: '/readyz' });
+          if (res.statusCode === 200) break;
+          expectUnavailable(res);
+          expect(res.json<{ error: { message: string } }>().error.message).toContain(
+            'search index is loading',
+          );
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        // Ready only once the start (snapshot read, caught up) has finished.
+        expect(started()).toBe(true);
+        const res = await uploadOn(app, org, 'ms-after-restart');
+        expect(res.json<{ candidates: unknown[] }>().candidates.length).toBeGreaterThan(0);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await db.destroy();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
