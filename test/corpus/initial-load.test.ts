@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
-import { hIndex } from '../../src/corpus/initial-load.ts';
+import { hIndex } from '../../src/corpus/author-metrics.ts';
 import { ingestFile } from '../../src/corpus/ingest-runner.ts';
 import { readBatchesInThread } from '../../src/corpus/batch-thread.ts';
 import { entityResolver } from '../../src/corpus/initial-load-db.ts';

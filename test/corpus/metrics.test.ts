@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { academicAge } from '../../src/corpus/metrics.ts';
+import { academicAge } from '../../src/corpus/author-metrics.ts';
 import { authorship, ingest, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;

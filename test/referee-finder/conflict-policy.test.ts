@@ -8,6 +8,9 @@ import {
   type OrganizationFlag,
 } from '../../src/referee-finder/conflict-policy.ts';
 
+// The current year the policy is told (what counts as recent).
+const NOW = { currentYear: 2026 };
+
 const NO_MANUSCRIPT_FACTS: ManuscriptFacts = { statedAffiliations: [], corpusAuthors: [] };
 
 function candidate(over: Partial<CandidateFacts> = {}): CandidateFacts {
@@ -29,9 +32,11 @@ const work = { id: 7, title: 'Shared results', year: 2019 };
 
 describe('the conflict policy', () => {
   it('finds nothing for a candidate with no shared work, affiliation, retraction, citation or flag', () => {
-    const found = conflictPolicy({ statedAffiliations: ['University of Springfield'], corpusAuthors: [] }, [
-      { originId: null, authorId: 99, orcid: null, email: null },
-    ])(candidate({ recentAffiliation: 'Shelbyville Institute of Technology' }));
+    const found = conflictPolicy(
+      { statedAffiliations: ['University of Springfield'], corpusAuthors: [] },
+      [{ originId: null, authorId: 99, orcid: null, email: null }],
+      NOW,
+    )(candidate({ recentAffiliation: 'Shelbyville Institute of Technology' }));
     expect(found).toEqual([]);
     expect(Object.values(conflictFlags(found)).every((f) => !f.exists)).toBe(true);
   });
@@ -40,6 +45,7 @@ describe('the conflict policy', () => {
     const found = conflictPolicy(
       NO_MANUSCRIPT_FACTS,
       [],
+      NOW,
     )(candidate({ coauthoredWorks: [{ work, manuscriptAuthorId: 3 }] }));
     expect(found).toEqual([{ kind: 'coauth_conflicts', evidence: { work, manuscript_author_id: 3 } }]);
     expect(conflictFlags(found).coauth_conflicts.exists).toBe(true);
@@ -52,6 +58,7 @@ describe('the conflict policy', () => {
         corpusAuthors: [{ institutionId: 5, institutionName: 'Shelbyville Tech', recentAffiliation: null }],
       },
       [],
+      NOW,
     )(candidate({ institutionId: 5, recentAffiliation: 'Dept. of Physics, Shelbyville Tech' }));
     expect(found).toEqual([
       {
@@ -69,6 +76,7 @@ describe('the conflict policy', () => {
     const policy = conflictPolicy(
       { statedAffiliations: ['University of Springfield, Springfield, USA'], corpusAuthors: [] },
       [],
+      NOW,
     );
     const same = policy(candidate({ recentAffiliation: 'Department of Physics, University of Springfield' }));
     expect(same.map((c) => c.kind)).toEqual(['aff_conflicts']);
@@ -84,6 +92,7 @@ describe('the conflict policy', () => {
     const found = conflictPolicy(
       NO_MANUSCRIPT_FACTS,
       [],
+      NOW,
     )(
       candidate({
         retractedWorks: [other],
@@ -104,7 +113,7 @@ describe('the conflict policy', () => {
       { originId: null, authorId: null, orcid: '0000-0002-1825-0097', email: null },
       { originId: null, authorId: null, orcid: null, email: 'ada@example.org' },
     ];
-    const policy = conflictPolicy(NO_MANUSCRIPT_FACTS, flags);
+    const policy = conflictPolicy(NO_MANUSCRIPT_FACTS, flags, NOW);
     expect(policy(candidate({ ids: [10, 11] }))).toEqual([
       { kind: 'external_coi', evidence: { origin_id: 'ms-1', matched: 'author_id', value: '11' } },
     ]);
@@ -126,6 +135,7 @@ describe('the conflict policy', () => {
         corpusAuthors: [{ institutionId: 1, institutionName: 'X', recentAffiliation: null }],
       },
       [{ originId: null, authorId: 10, orcid: null, email: null }],
+      NOW,
     )(candidate({ institutionId: 1, coauthoredWorks: [{ work, manuscriptAuthorId: 2 }] }));
     expect(found.map((c) => c.kind)).toEqual(['coauth_conflicts', 'aff_conflicts', 'external_coi']);
     expect(conflictFlags(found)).toEqual({
