@@ -65,6 +65,42 @@ describe('author metrics, after each ingest', () => {
     expect(academicAge(2010, new Date('2026-05-01'))).toBe(16);
   });
 
+  it('keeps every affiliation of the last three years, one per organization, newest first', async () => {
+    const dir = await tempDir();
+    const y = new Date().getUTCFullYear();
+    const by = (year: number, extra: Record<string, unknown>) =>
+      work({ publication_year: year, authorships: [authorship(AUTHOR, 'Kadri Tamm', extra)] });
+    await ingest(db, 'works', [
+      await writeLines(dir, 'a.jsonl', [
+        // The institution and a string naming it are one organization.
+        by(y, { institutions: [inst], raw_affiliation_strings: ['Univ. of Tartu, Estonia'] }),
+        // Two spellings of one organization: the later one named, stated last in the later year.
+        by(y - 1, { raw_affiliation_strings: ['Tallinn University'] }),
+        by(y - 3, { raw_affiliation_strings: ['Dept. of Informatics, Tallinn University, Estonia'] }),
+        // Four years back: not recent.
+        by(y - 4, { raw_affiliation_strings: ['Estonian Academy of Sciences'] }),
+        by(y - 4, {
+          institutions: [{ ...inst, id: 'https://openalex.org/I5550009', display_name: 'Old Place' }],
+        }),
+      ]),
+    ]);
+    const { rows } = await db.query<{ recent_affiliations: unknown }>(
+      `SELECT recent_affiliations FROM authors WHERE author_key = 'A55550001'`,
+    );
+    const tartu = await db.query<{ id: number }>(
+      `SELECT id FROM institutions WHERE institution_key = 'I5550001'`,
+    );
+    expect(rows[0]!.recent_affiliations).toEqual([
+      {
+        institution_id: tartu.rows[0]!.id,
+        name: 'University of Tartu',
+        core: 'university of tartu',
+        year: y,
+      },
+      { institution_id: null, name: 'Tallinn University', core: 'tallinn university', year: y - 1 },
+    ]);
+  });
+
   it('updates incrementally: only the authors a new ingest touched are recomputed', async () => {
     const dir = await tempDir();
     const first = work({
