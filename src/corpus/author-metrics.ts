@@ -68,6 +68,24 @@ function coreOf(name: string): string {
   return core;
 }
 
+/** `list` (key, year, key, year...) with `key` stated in `year`: added, or its year raised. */
+function stated<K extends string | number>(list: Array<K | number>, key: K, year: number): Array<K | number> {
+  for (let i = 0; i < list.length; i += 2) {
+    if (list[i] === key) {
+      if ((list[i + 1] as number) < year) list[i + 1] = year;
+      return list;
+    }
+  }
+  list.push(key, year);
+  return list;
+}
+
+function pairs<K>(list: Array<K | number> | null): Array<[K, number]> {
+  const out: Array<[K, number]> = [];
+  if (list) for (let i = 0; i < list.length; i += 2) out.push([list[i] as K, list[i + 1] as number]);
+  return out;
+}
+
 /** Newest year first (no year last), then the highest work id, then the lowest position. */
 function newer(
   year: number | null,
@@ -100,9 +118,13 @@ export class AuthorMetricsAccumulator {
     institutionId: number | null;
     raw: string | null;
   } | null = null;
-  /** Recent institutions and affiliation strings, with the latest year each was stated (made when needed). */
-  private recentInstitutions: Map<number, number> | null = null;
-  private recentNames: Map<string, number> | null = null;
+  /**
+   * Recent institutions and affiliation strings, each followed by the latest year it was stated
+   * (made when needed). Flat lists of a handful, searched in turn: the initial load keeps one
+   * accumulator per author of the run, and a Map costs several times their memory.
+   */
+  private recentInstitutions: number[] | null = null;
+  private recentNames: Array<string | number> | null = null;
 
   /** `since`: the first year whose affiliations are recent (recentSince). */
   constructor(private readonly since: number) {}
@@ -134,14 +156,9 @@ export class AuthorMetricsAccumulator {
       };
     }
     if (year === null || year < this.since) return;
-    for (const id of institutionIds) {
-      this.recentInstitutions ??= new Map();
-      if ((this.recentInstitutions.get(id) ?? -Infinity) < year) this.recentInstitutions.set(id, year);
-    }
-    for (const raw of rawAffiliations) {
-      this.recentNames ??= new Map();
-      if ((this.recentNames.get(raw) ?? -Infinity) < year) this.recentNames.set(raw, year);
-    }
+    for (const id of institutionIds)
+      this.recentInstitutions = stated(this.recentInstitutions ?? [], id, year);
+    for (const raw of rawAffiliations) this.recentNames = stated(this.recentNames ?? [], raw, year);
   }
 
   /** The metrics; `institutionName` answers an institution's name (undefined when unknown). */
@@ -171,7 +188,7 @@ export class AuthorMetricsAccumulator {
   private recentAffiliations(institutionName: (id: number) => string | undefined): RecentAffiliation[] {
     const out: RecentAffiliation[] = [];
     const byCore = new Map<string, RecentAffiliation>();
-    const institutions = [...(this.recentInstitutions ?? [])].sort((a, b) => a[0] - b[0]);
+    const institutions = pairs(this.recentInstitutions).sort((a, b) => a[0] - b[0]);
     for (const [id, year] of institutions) {
       const name = institutionName(id);
       if (name === undefined) continue;
@@ -179,7 +196,7 @@ export class AuthorMetricsAccumulator {
       out.push(entry);
       if (entry.core && !byCore.has(entry.core)) byCore.set(entry.core, entry);
     }
-    const names = [...(this.recentNames ?? [])].sort(
+    const names = pairs(this.recentNames).sort(
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
     );
     for (const [name, year] of names) {
