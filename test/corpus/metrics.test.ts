@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { academicAge } from '../../src/corpus/author-metrics.ts';
+import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
+import { migrate } from '../../src/infra/db/migrate.ts';
 import { authorship, ingest, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;
@@ -99,6 +101,28 @@ describe('author metrics, after each ingest', () => {
       },
       { institution_id: null, name: 'Tallinn University', core: 'tallinn university', year: y - 1 },
     ]);
+  });
+
+  it('a corpus loaded before migration 0090 has every author queued by it, and the recompute fills their recent affiliations', async () => {
+    const dir = await tempDir();
+    const y = new Date().getUTCFullYear();
+    await ingest(db, 'works', [
+      await writeLines(dir, 'a.jsonl', [
+        work({
+          publication_year: y,
+          authorships: [authorship(AUTHOR, 'Kadri Tamm', { institutions: [inst] })],
+        }),
+      ]),
+    ]);
+    // As the corpus was before the migration: no list, and the migration not applied.
+    await db.query('UPDATE authors SET recent_affiliations = NULL');
+    await db.query(`DELETE FROM schema_migrations WHERE version = '0090'`);
+    expect(await migrate(db)).toEqual(['0090_recent_affiliations.sql']);
+    expect(await recomputePendingMetrics(db)).toBe(1);
+    const { rows } = await db.query<{ recent_affiliations: Array<{ name: string }> | null }>(
+      'SELECT recent_affiliations FROM authors',
+    );
+    expect(rows.map((r) => r.recent_affiliations?.map((a) => a.name))).toEqual([['University of Tartu']]);
   });
 
   it('updates incrementally: only the authors a new ingest touched are recomputed', async () => {
