@@ -30,13 +30,18 @@ SELECT b.id, b.person_id FROM authors a JOIN authors b ON b.person_id = a.person
  WHERE a.id = ANY($1::int[]) AND a.person_id IS NOT NULL`;
 
 // The persons' authorships with their works, each work's authorships together (the accumulator
-// counts a work once).
+// counts a work once): one row per person, its authorships as one JSON list of
+// [work_id, position, cited_by_count, publication_year, institution_ids, raw_affiliations] (a row
+// per authorship cost PGlite more to hand over).
 const PERSON_AUTHORSHIPS = `
-SELECT p.person_id, s.work_id, s.position, w.cited_by_count, w.publication_year, s.institution_ids,
-       s.raw_affiliations
+SELECT p.person_id,
+       json_agg(json_build_array(s.work_id, s.position, w.cited_by_count, w.publication_year,
+                                 s.institution_ids, s.raw_affiliations) ORDER BY s.work_id, s.position)::text AS authorships
   FROM unnest($1::int[], $2::int[]) AS p(author_id, person_id)
   JOIN authorships s ON s.author_id = p.author_id JOIN works w ON w.id = s.work_id
- ORDER BY p.person_id, s.work_id, s.position`;
+ GROUP BY p.person_id`;
+
+type AuthorshipFacts = [number, number, number, number | null, number[], string[]];
 
 const INSTITUTION_NAMES = 'SELECT id, name FROM institutions WHERE id = ANY($1::int[])';
 
@@ -102,30 +107,22 @@ WHERE authors.id = v.id
 /** Recomputes the metrics of these records and of every record of their persons, inside `tx`. */
 async function recompute(tx: Queryable, ids: readonly number[], currentYear: number): Promise<void> {
   const persons = await tx.query<{ author_id: number; person_id: number }>(PERSONS, [ids]);
-  const { rows } = await tx.query<{
-    person_id: number;
-    work_id: number;
-    position: number;
-    cited_by_count: number;
-    publication_year: number | null;
-    institution_ids: number[];
-    raw_affiliations: string[];
-  }>(PERSON_AUTHORSHIPS, [persons.rows.map((p) => p.author_id), persons.rows.map((p) => p.person_id)]);
+  const { rows } = await tx.query<{ person_id: number; authorships: string }>(PERSON_AUTHORSHIPS, [
+    persons.rows.map((p) => p.author_id),
+    persons.rows.map((p) => p.person_id),
+  ]);
   const since = recentSince(currentYear);
   const byPerson = new Map<number, AuthorMetricsAccumulator>();
   const institutionIds = new Set<number>();
   for (const r of rows) {
-    let acc = byPerson.get(r.person_id);
-    if (!acc) byPerson.set(r.person_id, (acc = new AuthorMetricsAccumulator(since)));
-    acc.add(
-      r.work_id,
-      r.cited_by_count,
-      r.publication_year,
-      r.position,
-      r.institution_ids,
-      r.raw_affiliations,
-    );
-    for (const id of r.institution_ids) institutionIds.add(id);
+    const acc = new AuthorMetricsAccumulator(since);
+    byPerson.set(r.person_id, acc);
+    for (const [workId, position, cited, year, institutions, raw] of JSON.parse(
+      r.authorships,
+    ) as AuthorshipFacts[]) {
+      acc.add(workId, cited, year, position, institutions, raw);
+      for (const id of institutions) institutionIds.add(id);
+    }
   }
   const names = new Map<number, string>();
   if (institutionIds.size > 0) {
