@@ -182,10 +182,10 @@ async function ensure1m(db: Database, label: string, acl: readonly AclWork[]): P
   await db.query(
     `INSERT INTO authors (author_key, display_name, orcid, name_variants, emails, articles_count,
        citations_count, h_index, first_publication_year, last_publication_year, recent_affiliation,
-       recent_institution_id, name_key)
+       recent_institution_id, recent_affiliations, name_key)
      SELECT '${CLONE_KEY}' || g || ':' || a.author_key, a.display_name, NULL, a.name_variants, '{}',
        a.articles_count, a.citations_count, a.h_index, a.first_publication_year,
-       a.last_publication_year, a.recent_affiliation, a.recent_institution_id, a.name_key
+       a.last_publication_year, a.recent_affiliation, a.recent_institution_id, a.recent_affiliations, a.name_key
      FROM authors a CROSS JOIN generate_series(1, $1::int) g`,
     [generations],
   );

@@ -180,7 +180,8 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
           UPDATE authors SET
             articles_count = m.articles_count, citations_count = m.citations_count, h_index = m.h_index,
             first_publication_year = m.first_publication_year, last_publication_year = m.last_publication_year,
-            recent_affiliation = m.recent_affiliation, recent_institution_id = m.recent_institution_id
+            recent_affiliation = m.recent_affiliation, recent_institution_id = m.recent_institution_id,
+            recent_affiliations = m.recent_affiliations
           FROM stage_author_metrics m WHERE authors.id = m.author_id`);
       }
       await tx.query(

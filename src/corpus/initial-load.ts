@@ -10,8 +10,10 @@
 // Nothing here touches the database: ids of sources and institutions, which may exist already, come
 // from `resolve` (which inserts the new sources and upserts institutions); the batch upserts its new
 // or changed sources' rows.
+import { AuthorMetricsAccumulator, recentSince } from './author-metrics.ts';
 import { csvBytes, type CsvValue } from './csv.ts';
 import { mergeBatchAuthors, stageSources, workColumns, workRow, type StagedCopy } from './load-works.ts';
+import { METRIC_COLUMNS, metricValues } from './metrics.ts';
 import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
 
 /** Upserts these sources and institutions and answers their ids, by key. */
@@ -63,17 +65,6 @@ export const MAX_INITIAL_LOAD_AUTHORS = 1_000_000;
 
 export const WORK_COLUMNS = ['id', ...workColumns('source_id')];
 
-/** The author metrics RECOMPUTE (corpus/metrics.ts) derives from the works, as columns of authors. */
-const METRIC_FIELDS = [
-  'articles_count',
-  'citations_count',
-  'h_index',
-  'first_publication_year',
-  'last_publication_year',
-  'recent_affiliation',
-  'recent_institution_id',
-] as const;
-
 export const AUTHOR_COLUMNS = [
   'id',
   'author_key',
@@ -81,7 +72,7 @@ export const AUTHOR_COLUMNS = [
   'orcid',
   'name_variants',
   'name_key',
-  ...METRIC_FIELDS,
+  ...METRIC_COLUMNS,
 ] as const;
 
 export const AUTHORSHIP_COLUMNS = [
@@ -95,16 +86,7 @@ export const AUTHORSHIP_COLUMNS = [
 
 export const AUTHOR_UPDATE_COLUMNS = ['id', 'display_name', 'orcid', 'name_variants', 'name_key'] as const;
 
-export const METRICS_COLUMNS = ['author_id', ...METRIC_FIELDS] as const;
-
-/** The authorship that gives an author's most recent affiliation (corpus/metrics.ts RECOMPUTE's order). */
-interface AffiliationSource {
-  year: number | null;
-  workId: number;
-  position: number;
-  institutionId: number | null;
-  raw: string | null;
-}
+export const METRICS_COLUMNS = ['author_id', ...METRIC_COLUMNS] as const;
 
 interface AuthorState {
   id: number;
@@ -114,33 +96,11 @@ interface AuthorState {
   /** Every name variant written so far (a handful: a list is lighter than a Set). */
   variants: string[];
   nameKey: string | null;
-  /** cited_by_count of each of the author's works (one entry per work). */
-  citations: number[];
-  firstYear: number | null;
-  lastYear: number | null;
-  lastWorkId: number;
-  affiliation: AffiliationSource | null;
+  /** The author's metrics so far (author-metrics.ts, as the recompute computes them). */
+  metrics: AuthorMetricsAccumulator;
   insertedInBatch: number;
   /** Gained works after the batch that inserted it: its metrics must be written at the end. */
   changed: boolean;
-}
-
-/** RECOMPUTE's order: newest year first (no year last), then the highest work id, then the position. */
-function newerAffiliation(a: AffiliationSource, b: AffiliationSource): boolean {
-  if (a.year !== b.year) {
-    if (a.year === null) return false;
-    if (b.year === null) return true;
-    return a.year > b.year;
-  }
-  if (a.workId !== b.workId) return a.workId > b.workId;
-  return a.position < b.position;
-}
-
-export function hIndex(citations: readonly number[]): number {
-  const sorted = [...citations].sort((a, b) => b - a);
-  let h = 0;
-  while (h < sorted.length && sorted[h]! >= h + 1) h++;
-  return h;
 }
 
 function byAuthorKey(a: AuthorRow, b: AuthorRow): number {
@@ -155,6 +115,8 @@ export class InitialLoadStager {
   private nextWorkId: number;
   private nextAuthorId: number;
   private readonly firstAuthorId: number;
+  /** The first year whose affiliations are recent (author-metrics.ts), as the recompute takes it. */
+  private readonly recentSince = recentSince(new Date().getUTCFullYear());
   private readonly authors = new Map<string, AuthorState>();
   private readonly sources = new Map<string, { id: number; row: SourceRow }>();
   private readonly institutions = new Map<string, { id: number; row: InstitutionRow }>();
@@ -277,11 +239,7 @@ export class InitialLoadStager {
         orcid: a.orcid,
         variants: [...a.name_variants],
         nameKey: a.name_key,
-        citations: [],
-        firstYear: null,
-        lastYear: null,
-        lastWorkId: 0,
-        affiliation: null,
+        metrics: new AuthorMetricsAccumulator(this.recentSince),
         insertedInBatch: batch,
         changed: false,
       };
@@ -317,18 +275,15 @@ export class InitialLoadStager {
           s.raw_affiliations,
           s.is_corresponding,
         ]);
-        this.countWork(author, batch, workId, w);
-        if (institutionIds.length > 0 || s.raw_affiliations.length > 0) {
-          const candidate: AffiliationSource = {
-            year: w.publication_year,
-            workId,
-            position: s.position,
-            institutionId: institutionIds[0] ?? null,
-            raw: s.raw_affiliations[0] ?? null,
-          };
-          if (!author.affiliation || newerAffiliation(candidate, author.affiliation))
-            author.affiliation = candidate;
-        }
+        author.metrics.add(
+          workId,
+          w.cited_by_count,
+          w.publication_year,
+          s.position,
+          institutionIds,
+          s.raw_affiliations,
+        );
+        if (author.insertedInBatch !== batch) author.changed = true;
       }
       return [workId, ...workRow(w, sourceId)];
     });
@@ -357,37 +312,9 @@ export class InitialLoadStager {
     };
   }
 
-  private countWork(author: AuthorState, batch: number, workId: number, w: WorkRecord): void {
-    // One entry per work, however many times the author appears on it (RECOMPUTE's DISTINCT).
-    if (author.lastWorkId === workId) return;
-    author.lastWorkId = workId;
-    author.citations.push(w.cited_by_count);
-    const year = w.publication_year;
-    if (year !== null) {
-      if (author.firstYear === null || year < author.firstYear) author.firstYear = year;
-      if (author.lastYear === null || year > author.lastYear) author.lastYear = year;
-    }
-    if (author.insertedInBatch !== batch) author.changed = true;
-  }
-
-  /** articles_count ... recent_institution_id, as RECOMPUTE computes them. */
+  /** The metric columns' values, as the recompute computes them (author-metrics.ts). */
   private metricsOf(a: AuthorState): CsvValue[] {
-    const aff = a.affiliation;
-    const affiliation =
-      aff === null
-        ? null
-        : aff.institutionId !== null
-          ? (this.institutionNames.get(aff.institutionId) ?? aff.raw)
-          : aff.raw;
-    return [
-      a.citations.length,
-      a.citations.reduce((n, c) => n + c, 0),
-      hIndex(a.citations),
-      a.firstYear,
-      a.lastYear,
-      affiliation,
-      aff === null ? null : aff.institutionId,
-    ];
+    return metricValues(a.metrics.metrics((id) => this.institutionNames.get(id)));
   }
 
   /**

@@ -28,7 +28,7 @@ const STAGING_TABLES: Record<string, string> = {
   stage_author_updates: '(id integer, display_name text, orcid text, name_variants text[], name_key text)',
   stage_author_metrics: `(author_id integer, articles_count integer, citations_count integer, h_index integer,
     first_publication_year integer, last_publication_year integer, recent_affiliation text,
-    recent_institution_id integer)`,
+    recent_institution_id integer, recent_affiliations jsonb)`,
 };
 
 /** Makes sure the named staging tables exist in this session (empty, as every commit leaves them). */

@@ -136,11 +136,16 @@ const MERGE: Record<SnapshotEntity, Merge> = {
     fold(tx, 'institutions', 'institution_key', from, into, [
       'UPDATE authors a SET recent_institution_id = r.new_id FROM r WHERE a.recent_institution_id = r.old_id',
       // One pass over the authorships that name any merged institution (a scan of authorships per
-      // chunk: institution merges are rare and few).
-      `UPDATE authorships a
-          SET institution_ids = (SELECT array_agg(coalesce(r2.new_id, x) ORDER BY ord)
-                                   FROM unnest(a.institution_ids) WITH ORDINALITY u(x, ord)
-                                   LEFT JOIN r r2 ON r2.old_id = x)
-        WHERE a.institution_ids && (SELECT coalesce(array_agg(old_id), '{}') FROM r)`,
+      // chunk: institution merges are rare and few). Their authors are queued for the recompute,
+      // which gives their recent affiliations (corpus/author-metrics.ts) the survivor's id and name.
+      `, moved AS (
+         UPDATE authorships a
+            SET institution_ids = (SELECT array_agg(coalesce(r2.new_id, x) ORDER BY ord)
+                                     FROM unnest(a.institution_ids) WITH ORDINALITY u(x, ord)
+                                     LEFT JOIN r r2 ON r2.old_id = x)
+          WHERE a.institution_ids && (SELECT coalesce(array_agg(old_id), '{}') FROM r)
+         RETURNING a.author_id)
+       INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT author_id FROM moved ORDER BY 1
+       ${QUEUE_AUTHOR}`,
     ]),
 };

@@ -2,7 +2,8 @@
 // (author_metrics_pending, or a range of ids in author_metrics_pending_ranges, in the batch's own
 // transaction), and this recomputes exactly those, from their works, in chunks. Nothing here scans
 // the whole corpus.
-import type { Database } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../infra/db/index.ts';
+import { AuthorMetricsAccumulator, recentSince, type AuthorMetrics } from './author-metrics.ts';
 
 /**
  * How a batch queues authors: an author already queued has its queue row locked, not left alone
@@ -17,66 +18,129 @@ export const QUEUE_AUTHOR = 'ON CONFLICT (author_id) DO UPDATE SET author_id = e
 
 // A person's metrics (corpus/people.ts): every record of a person holds the metrics of all the
 // person's records' works, so a candidate, a filter and an author page read one figure whichever
-// record they start from. A record alone is a person of its own.
-// h-index: with a person's works ranked by citations (1 = most cited), the number of works whose
-// citations are at least their rank. The most recent affiliation is taken from the newest work that
-// states one, preferring the institution's name to the raw string.
-export const RECOMPUTE = `
-WITH q AS (SELECT unnest($1::int[]) AS author_id),
--- The pending records with every record of their persons.
-p AS (
-  SELECT a.id AS author_id, coalesce(a.person_id, a.id) AS person_id FROM authors a JOIN q ON q.author_id = a.id
-  UNION
-  SELECT b.id, b.person_id FROM authors a JOIN q ON q.author_id = a.id JOIN authors b ON b.person_id = a.person_id
-   WHERE a.person_id IS NOT NULL
+// record they start from. A record alone is a person of its own. What each metric is, is defined
+// once, in author-metrics.ts; here the recompute reads the persons' authorships back and writes what
+// it answers.
+
+// The pending records with every record of their persons.
+const PERSONS = `
+SELECT a.id AS author_id, coalesce(a.person_id, a.id) AS person_id FROM authors a WHERE a.id = ANY($1::int[])
+UNION
+SELECT b.id, b.person_id FROM authors a JOIN authors b ON b.person_id = a.person_id
+ WHERE a.id = ANY($1::int[]) AND a.person_id IS NOT NULL`;
+
+// The persons' authorships with their works, each work's authorships together (the accumulator
+// counts a work once): one row per person, its authorships as one JSON list of
+// [work_id, position, cited_by_count, publication_year, institution_ids, raw_affiliations] (a row
+// per authorship cost PGlite more to hand over).
+const PERSON_AUTHORSHIPS = `
+SELECT p.person_id,
+       json_agg(json_build_array(s.work_id, s.position, w.cited_by_count, w.publication_year,
+                                 s.institution_ids, s.raw_affiliations) ORDER BY s.work_id, s.position)::text AS authorships
+  FROM unnest($1::int[], $2::int[]) AS p(author_id, person_id)
+  JOIN authorships s ON s.author_id = p.author_id JOIN works w ON w.id = s.work_id
+ GROUP BY p.person_id`;
+
+type AuthorshipFacts = [number, number, number, number | null, number[], string[]];
+
+const INSTITUTION_NAMES = 'SELECT id, name FROM institutions WHERE id = ANY($1::int[])';
+
+/** The metric columns of authors, as WRITE_METRICS and the initial load's COPY name them. */
+export const METRIC_COLUMNS = [
+  'articles_count',
+  'citations_count',
+  'h_index',
+  'first_publication_year',
+  'last_publication_year',
+  'recent_affiliation',
+  'recent_institution_id',
+  'recent_affiliations',
+] as const;
+
+/** The metric columns' values (METRIC_COLUMNS' order), as the initial load COPYs them. */
+export function metricValues(
+  m: AuthorMetrics,
+): [number, number, number, number | null, number | null, string | null, number | null, string] {
+  return [
+    m.articles_count,
+    m.citations_count,
+    m.h_index,
+    m.first_publication_year,
+    m.last_publication_year,
+    m.recent_affiliation,
+    m.recent_institution_id,
+    JSON.stringify(m.recent_affiliations),
+  ];
+}
+
+// Unchanged metrics are not rewritten (a re-ingest of unchanged works then writes nothing). Where no
+// work states an affiliation, the row keeps the one an author entity gave it (corpus/entities.ts).
+const WRITE_METRICS = `
+WITH m AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(
+    author_id integer, articles_count integer, citations_count integer, h_index integer,
+    first_publication_year integer, last_publication_year integer, recent_affiliation text,
+    recent_institution_id integer, states_affiliation boolean, recent_affiliations jsonb)
 ),
--- The persons' authorships with their works, read once for both the counts and the affiliation (two
--- joins of authorships and works cost ~20% more).
-aw AS MATERIALIZED (
-  SELECT p.person_id, a.work_id, a.position, w.cited_by_count, w.publication_year,
-         a.institution_ids[1] AS institution_id, a.raw_affiliations[1] AS raw_affiliation,
-         cardinality(a.institution_ids) > 0 OR cardinality(a.raw_affiliations) > 0 AS states_affiliation
-    FROM authorships a JOIN p USING (author_id) JOIN works w ON w.id = a.work_id
-),
-ranked AS (
-  SELECT person_id, cited_by_count, publication_year,
-         row_number() OVER (PARTITION BY person_id ORDER BY cited_by_count DESC) AS rank
-    FROM (SELECT DISTINCT person_id, work_id, cited_by_count, publication_year FROM aw) d
-),
-m AS (
-  SELECT person_id, count(*)::int AS articles, coalesce(sum(cited_by_count), 0)::int AS citations,
-         count(*) FILTER (WHERE cited_by_count >= rank)::int AS h,
-         min(publication_year) AS first_year, max(publication_year) AS last_year
-    FROM ranked GROUP BY person_id
-),
-aff AS (
-  SELECT DISTINCT ON (aw.person_id) aw.person_id,
-         coalesce(i.name, aw.raw_affiliation) AS affiliation, i.id AS institution_id
-    FROM aw LEFT JOIN institutions i ON i.id = aw.institution_id
-   WHERE aw.states_affiliation
-   ORDER BY aw.person_id, aw.publication_year DESC NULLS LAST, aw.work_id DESC, aw.position
-),
-updated AS (
-  UPDATE authors SET
-    articles_count = coalesce(m.articles, 0),
-    citations_count = coalesce(m.citations, 0),
-    h_index = coalesce(m.h, 0),
-    first_publication_year = m.first_year,
-    last_publication_year = m.last_year,
-    recent_affiliation = coalesce(aff.affiliation, authors.recent_affiliation),
-    recent_institution_id = CASE WHEN aff.person_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END
-  FROM p LEFT JOIN m USING (person_id) LEFT JOIN aff USING (person_id)
-  WHERE authors.id = p.author_id
-    -- Unchanged metrics are not rewritten (a re-ingest of unchanged works then writes nothing).
-    AND (authors.articles_count, authors.citations_count, authors.h_index, authors.first_publication_year,
-         authors.last_publication_year, authors.recent_affiliation, authors.recent_institution_id)
-        IS DISTINCT FROM
-        (coalesce(m.articles, 0), coalesce(m.citations, 0), coalesce(m.h, 0), m.first_year, m.last_year,
-         coalesce(aff.affiliation, authors.recent_affiliation),
-         CASE WHEN aff.person_id IS NULL THEN authors.recent_institution_id ELSE aff.institution_id END)
-  RETURNING authors.id
+v AS (
+  SELECT a.id, m.articles_count, m.citations_count, m.h_index, m.first_publication_year,
+         m.last_publication_year,
+         CASE WHEN m.states_affiliation THEN m.recent_affiliation ELSE a.recent_affiliation END AS recent_affiliation,
+         CASE WHEN m.states_affiliation THEN m.recent_institution_id ELSE a.recent_institution_id END AS recent_institution_id,
+         m.recent_affiliations
+    FROM m JOIN authors a ON a.id = m.author_id
 )
-DELETE FROM author_metrics_pending d USING q WHERE d.author_id = q.author_id`;
+UPDATE authors SET
+  articles_count = v.articles_count, citations_count = v.citations_count, h_index = v.h_index,
+  first_publication_year = v.first_publication_year, last_publication_year = v.last_publication_year,
+  recent_affiliation = v.recent_affiliation, recent_institution_id = v.recent_institution_id,
+  recent_affiliations = v.recent_affiliations
+FROM v
+WHERE authors.id = v.id
+  AND (authors.articles_count, authors.citations_count, authors.h_index, authors.first_publication_year,
+       authors.last_publication_year, authors.recent_affiliation, authors.recent_institution_id,
+       authors.recent_affiliations)
+      IS DISTINCT FROM
+      (v.articles_count, v.citations_count, v.h_index, v.first_publication_year, v.last_publication_year,
+       v.recent_affiliation, v.recent_institution_id, v.recent_affiliations)`;
+
+/** Recomputes the metrics of these records and of every record of their persons, inside `tx`. */
+async function recompute(tx: Queryable, ids: readonly number[], currentYear: number): Promise<void> {
+  const persons = await tx.query<{ author_id: number; person_id: number }>(PERSONS, [ids]);
+  const { rows } = await tx.query<{ person_id: number; authorships: string }>(PERSON_AUTHORSHIPS, [
+    persons.rows.map((p) => p.author_id),
+    persons.rows.map((p) => p.person_id),
+  ]);
+  const since = recentSince(currentYear);
+  const byPerson = new Map<number, AuthorMetricsAccumulator>();
+  const institutionIds = new Set<number>();
+  for (const r of rows) {
+    const acc = new AuthorMetricsAccumulator(since);
+    byPerson.set(r.person_id, acc);
+    for (const [workId, position, cited, year, institutions, raw] of JSON.parse(
+      r.authorships,
+    ) as AuthorshipFacts[]) {
+      acc.add(workId, cited, year, position, institutions, raw);
+      for (const id of institutions) institutionIds.add(id);
+    }
+  }
+  const names = new Map<number, string>();
+  if (institutionIds.size > 0) {
+    const found = await tx.query<{ id: number; name: string }>(INSTITUTION_NAMES, [[...institutionIds]]);
+    for (const r of found.rows) names.set(r.id, r.name);
+  }
+  const none = new AuthorMetricsAccumulator(since);
+  const metricsOf = new Map<number, AuthorMetrics>();
+  const records = persons.rows.map((p) => {
+    let m = metricsOf.get(p.person_id);
+    if (!m) {
+      m = (byPerson.get(p.person_id) ?? none).metrics((id) => names.get(id));
+      metricsOf.set(p.person_id, m);
+    }
+    return { author_id: p.author_id, ...m };
+  });
+  await tx.query(WRITE_METRICS, [JSON.stringify(records)]);
+}
 
 // The queue rows and the authors' rows are both locked, skipping any another transaction holds, so
 // that the recompute never waits: a batch in flight holds them (QUEUE_AUTHOR, the authors upsert),
@@ -106,7 +170,11 @@ export async function queuePendingRanges(db: Database): Promise<void> {
 }
 
 /** Recomputes the metrics of every pending author; returns how many were recomputed. */
-export async function recomputePendingMetrics(db: Database, chunk = 20_000): Promise<number> {
+export async function recomputePendingMetrics(
+  db: Database,
+  chunk = 20_000,
+  currentYear = new Date().getUTCFullYear(),
+): Promise<number> {
   await queuePendingRanges(db);
   let total = 0;
   for (;;) {
@@ -116,15 +184,12 @@ export async function recomputePendingMetrics(db: Database, chunk = 20_000): Pro
       // that queued an author and committed in between would be taken off the queue unread.
       const locked = await tx.query<{ author_id: number }>(LOCK_PENDING, [chunk]);
       if (locked.rows.length === 0) return 0;
-      await tx.query(RECOMPUTE, [locked.rows.map((r) => r.author_id)]);
+      const ids = locked.rows.map((r) => r.author_id);
+      await recompute(tx, ids, currentYear);
+      await tx.query('DELETE FROM author_metrics_pending WHERE author_id = ANY($1::int[])', [ids]);
       return locked.rows.length;
     });
     total += done;
     if (done < chunk) return total;
   }
-}
-
-/** Academic age as the candidate and author pages show it: years since the first publication. */
-export function academicAge(firstPublicationYear: number | null, now = new Date()): number | null {
-  return firstPublicationYear === null ? null : now.getUTCFullYear() - firstPublicationYear;
 }

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import { authorUrl, workUrl } from './author-summary.ts';
-import { academicAge } from './metrics.ts';
+import { academicAge } from './author-metrics.ts';
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const Html = Type.String({ description: 'An HTML page' });

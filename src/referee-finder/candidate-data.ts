@@ -1,6 +1,7 @@
 // What the finder reads about candidates once they are ranked: one query per kind of data for all
 // of them, never one per candidate.
 import type { Queryable } from '../infra/db/index.ts';
+import type { RecentAffiliation } from '../corpus/author-metrics.ts';
 import { normalizeOrcid } from '../corpus/ids.ts';
 
 export interface CandidateRow {
@@ -15,6 +16,8 @@ export interface CandidateRow {
   recent_affiliation: string | null;
   recent_institution_id: number | null;
   institution_name: string | null;
+  /** Null until the recompute has computed it (migration 0090). */
+  recent_affiliations: RecentAffiliation[] | null;
 }
 
 export async function candidateRows(
@@ -24,7 +27,8 @@ export async function candidateRows(
   if (!ids.length) return new Map();
   const { rows } = await db.query<CandidateRow>(
     `SELECT a.id, a.display_name, a.orcid, a.emails, a.articles_count, a.citations_count, a.h_index,
-       a.first_publication_year, a.recent_affiliation, a.recent_institution_id, i.name AS institution_name
+       a.first_publication_year, a.recent_affiliation, a.recent_institution_id, i.name AS institution_name,
+       a.recent_affiliations
      FROM authors a LEFT JOIN institutions i ON i.id = a.recent_institution_id
      WHERE a.id = ANY($1::int[])`,
     [ids],
@@ -32,14 +36,30 @@ export async function candidateRows(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The corpus's own addresses of these records (corpus/emails.ts), where they have any. */
-export async function recordEmails(db: Queryable, ids: readonly number[]): Promise<Map<number, string[]>> {
+/** What the conflicts and the contact email read of each record of a candidate's person. */
+export interface RecordFacts {
+  /** The corpus's own addresses (corpus/emails.ts). */
+  emails: string[];
+  /** Null until the recompute has computed it (migration 0090). */
+  recentAffiliations: RecentAffiliation[] | null;
+}
+
+/**
+ * The corpus's own addresses and recent affiliations of these records, where they have any: one read
+ * of the person's author rows for both.
+ */
+export async function recordFacts(db: Queryable, ids: readonly number[]): Promise<Map<number, RecordFacts>> {
   if (!ids.length) return new Map();
-  const { rows } = await db.query<{ id: number; emails: string[] }>(
-    `SELECT id, emails FROM authors WHERE id = ANY($1::int[]) AND emails <> '{}'`,
+  const { rows } = await db.query<{
+    id: number;
+    emails: string[];
+    recent_affiliations: RecentAffiliation[] | null;
+  }>(
+    `SELECT id, emails, recent_affiliations FROM authors
+      WHERE id = ANY($1::int[]) AND (emails <> '{}' OR recent_affiliations <> '[]'::jsonb)`,
     [ids],
   );
-  return new Map(rows.map((r) => [r.id, r.emails]));
+  return new Map(rows.map((r) => [r.id, { emails: r.emails, recentAffiliations: r.recent_affiliations }]));
 }
 
 /** What the organization's own authors-group records say of a corpus author they are linked to. */

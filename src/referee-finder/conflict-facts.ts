@@ -6,12 +6,14 @@ import {
   candidateRows,
   groupRecordIds,
   personsOf,
-  recordEmails,
+  recordFacts,
   type CandidateRow,
+  type RecordFacts,
 } from './candidate-data.ts';
 import { contactEmail as firstEmail, learntEmails } from './contacts.ts';
 import type { CandidateFacts, ManuscriptFacts, OrganizationFlag, WorkRef } from './conflict-policy.ts';
 import type { ManuscriptForRanking, ManuscriptReference } from './types.ts';
+import type { RecentAffiliation } from '../corpus/author-metrics.ts';
 
 // Evidence kept per candidate and kind: enough to show why, without carrying a prolific
 // co-author's whole list.
@@ -157,7 +159,10 @@ export async function organizationFlags(
 /** Per candidate (by ranked id), the person's facts merged over all their ids (same ORCID). */
 export function mergePersonFacts(
   sameAs: readonly number[],
-  base: Pick<CandidateFacts, 'institutionId' | 'institutionName' | 'recentAffiliation' | 'orcids' | 'emails'>,
+  base: Pick<
+    CandidateFacts,
+    'institutionId' | 'institutionName' | 'recentAffiliation' | 'recentAffiliations' | 'orcids' | 'emails'
+  >,
   coauth: Map<number, Array<{ work: WorkRef; manuscriptAuthorId: number }>>,
   retracted: Map<number, WorkRef[]>,
   cited: Map<number, Array<{ work: WorkRef; reference: string }>>,
@@ -185,6 +190,32 @@ export function mergePersonFacts(
 }
 
 /**
+ * The recent affiliations of every record of a candidate's person (a record of the same person holds
+ * the person's already, one of the same ORCID may hold others); null while the candidate's own row
+ * has none computed and no other record adds any.
+ */
+function personAffiliations(
+  row: CandidateRow,
+  same: readonly number[],
+  records: Map<number, RecordFacts>,
+): RecentAffiliation[] | null {
+  const lists = [
+    row.recent_affiliations,
+    ...same.filter((x) => x !== row.id).map((x) => records.get(x)?.recentAffiliations),
+  ];
+  if (lists.every((l) => l === null || l === undefined || l.length === 0)) return row.recent_affiliations;
+  const seen = new Set<string>();
+  const out: RecentAffiliation[] = [];
+  for (const r of lists.flatMap((l) => l ?? [])) {
+    const key = `${r.institution_id ?? ''}|${r.core}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(r);
+  }
+  return out;
+}
+
+/**
  * Everything the policy needs for one manuscript and its candidates (ranked ids, with their author
  * rows already read): the manuscript side, the organization's flags, and each candidate's facts.
  */
@@ -207,14 +238,14 @@ export async function gatherConflictFacts(
   const people = await personsOf(db, candidateIds);
   const sameAs = new Map(candidateIds.map((id) => [id, people.get(id)!.records]));
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, corpusEmails] = await Promise.all([
+  const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, records] = await Promise.all([
     groupRecordIds(db, orgId, personIds),
     coauthoredWorks(db, manuscriptIds, personIds),
     retractedWorks(db, personIds),
     citedWorks(db, manuscript.references, personIds),
     candidateRows(db, manuscriptIds),
     learntEmails(db, orgId, [...new Set([...candidateIds, ...personIds])]),
-    recordEmails(db, personIds),
+    recordFacts(db, personIds),
   ]);
   const facts = new Map<number, CandidateFacts>();
   const contactEmail = new Map<number, string | null>();
@@ -225,7 +256,11 @@ export async function gatherConflictFacts(
     // The organization's own records first, then what its manuscripts told it, then the corpus.
     contactEmail.set(
       id,
-      firstEmail(same, [(x) => fromGroups.get(x)?.emails, (x) => learnt.get(x), (x) => corpusEmails.get(x)]),
+      firstEmail(same, [
+        (x) => fromGroups.get(x)?.emails,
+        (x) => learnt.get(x),
+        (x) => records.get(x)?.emails,
+      ]),
     );
     // The organization's records are linked to one id of a person; they speak for all of them.
     facts.set(
@@ -236,9 +271,10 @@ export async function gatherConflictFacts(
           institutionId: row.recent_institution_id,
           institutionName: row.institution_name,
           recentAffiliation: row.recent_affiliation,
+          recentAffiliations: personAffiliations(row, same, records),
           orcids: [row.orcid ?? [], ...same.map((x) => fromGroups.get(x)?.orcids ?? [])].flat(),
           emails: [
-            ...same.map((x) => corpusEmails.get(x) ?? []),
+            ...same.map((x) => records.get(x)?.emails ?? []),
             ...same.map((x) => fromGroups.get(x)?.emails ?? []),
           ].flat(),
         },
@@ -261,6 +297,7 @@ export async function gatherConflictFacts(
         institutionId: r.recent_institution_id,
         institutionName: r.institution_name,
         recentAffiliation: r.recent_affiliation,
+        recentAffiliations: r.recent_affiliations,
       })),
     },
     flags,

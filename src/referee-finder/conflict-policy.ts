@@ -3,6 +3,7 @@
 // by conflict-facts.ts; the upload's flags (spec 2.3, `{exists}`) and the dashboard's evidence are both
 // read from what this returns.
 import { affiliationCore, affiliationCoresMatch } from '../corpus/affiliations.ts';
+import { recentSince, type RecentAffiliation } from '../corpus/author-metrics.ts';
 
 export const CONFLICT_KINDS = [
   'coauth_conflicts',
@@ -51,14 +52,23 @@ export interface ManuscriptFacts {
     institutionId: number | null;
     institutionName: string | null;
     recentAffiliation: string | null;
+    /** Every affiliation of their recent works (authors.recent_affiliations); null: not computed yet. */
+    recentAffiliations?: readonly RecentAffiliation[] | null;
   }>;
 }
 
 /** A candidate's side: every fact is the person's, found through any of their ids. */
 export interface CandidateFacts {
+  /** The most recent affiliation (the newest work's first), compared only while the list below is not computed. */
   institutionId: number | null;
   institutionName: string | null;
   recentAffiliation: string | null;
+  /**
+   * Every affiliation the person's records stated in recent works, with the year last stated
+   * (authors.recent_affiliations); null or absent: not computed yet (a corpus loaded before
+   * migration 0090 and not recomputed since).
+   */
+  recentAffiliations?: readonly RecentAffiliation[] | null;
   /** Every corpus id of the person (same ORCID). */
   ids: readonly number[];
   /** The corpus's ORCID and those the organization's group records give the person (normalized). */
@@ -82,33 +92,48 @@ interface Affiliation {
   core: string;
 }
 
+/** What the policy is told besides the facts. */
+export interface PolicyOptions {
+  /** Affiliations count while stated in works of RECENT_AFFILIATION_YEARS before it, or later (author-metrics.ts). */
+  currentYear: number;
+}
+
 /**
  * The policy for one manuscript. Normalizes the manuscript side once: normalizing both names on each
  * comparison (20 authors of a parsed PDF against every candidate of the pool) cost ~28 ms per upload.
+ * The corpus's recent affiliations carry their normalised names, so a candidate costs no normalizing.
  */
 export function conflictPolicy(
   manuscript: ManuscriptFacts,
   flags: readonly OrganizationFlag[],
+  options: PolicyOptions,
 ): (candidate: CandidateFacts) => Conflict[] {
+  const since = recentSince(options.currentYear);
   const institutions = new Map<number, string>();
-  for (const a of manuscript.corpusAuthors) {
-    if (a.institutionId !== null && !institutions.has(a.institutionId)) {
-      institutions.set(
-        a.institutionId,
-        a.institutionName ?? a.recentAffiliation ?? `institution ${a.institutionId}`,
-      );
-    }
-  }
+  const addInstitution = (id: number | null, name: string | null) => {
+    if (id !== null && !institutions.has(id)) institutions.set(id, name ?? `institution ${id}`);
+  };
   const seen = new Set<string>();
   const affiliations: Affiliation[] = [];
-  for (const name of [
-    ...manuscript.statedAffiliations,
-    ...manuscript.corpusAuthors.flatMap((a) => [a.recentAffiliation, a.institutionName]),
-  ]) {
-    if (!name || name.trim() === '' || seen.has(name)) continue;
+  const addName = (name: string | null, core?: string) => {
+    if (!name || name.trim() === '' || seen.has(name)) return;
     seen.add(name);
-    const core = affiliationCore(name);
+    core ??= affiliationCore(name);
     if (core) affiliations.push({ name, core });
+  };
+  // A manuscript author's affiliation: as given, their most recent one in the corpus (a manuscript
+  // is written now: their latest is their best-known current one, however old), and every one of
+  // their recent works.
+  for (const name of manuscript.statedAffiliations) addName(name);
+  for (const a of manuscript.corpusAuthors) {
+    addInstitution(a.institutionId, a.institutionName ?? a.recentAffiliation);
+    addName(a.recentAffiliation);
+    addName(a.institutionName);
+    for (const r of a.recentAffiliations ?? []) {
+      if (r.year < since) continue;
+      addInstitution(r.institution_id, r.name);
+      addName(r.name, r.core);
+    }
   }
 
   return (c) => {
@@ -119,7 +144,7 @@ export function conflictPolicy(
         evidence: { work: w.work, manuscript_author_id: w.manuscriptAuthorId },
       });
     }
-    const aff = affiliationConflict(c, institutions, affiliations);
+    const aff = affiliationConflict(candidateAffiliations(c, since), institutions, affiliations);
     if (aff) out.push(aff);
     for (const work of c.retractedWorks) out.push({ kind: 'retracted_articles', evidence: { work } });
     for (const w of c.citedWorks) {
@@ -133,35 +158,60 @@ export function conflictPolicy(
   };
 }
 
+/** An affiliation of the candidate to compare: an institution id, or a name (with its normalised core). */
+interface CandidateAffiliation {
+  institutionId: number | null;
+  name: string | null;
+  core: string | null;
+}
+
+/**
+ * The candidate's affiliations to compare: every one stated in their recent works (any record of the
+ * person), newest first; where those are not computed yet, the most recent affiliation, however old.
+ */
+function candidateAffiliations(c: CandidateFacts, since: number): CandidateAffiliation[] {
+  if (c.recentAffiliations === null || c.recentAffiliations === undefined) {
+    return [
+      { institutionId: c.institutionId, name: c.recentAffiliation ?? c.institutionName, core: null },
+      ...[c.recentAffiliation, c.institutionName].map((name) => ({ institutionId: null, name, core: null })),
+    ];
+  }
+  return c.recentAffiliations
+    .filter((r) => r.year >= since)
+    .map((r) => ({ institutionId: r.institution_id, name: r.name, core: r.core }));
+}
+
 /**
  * Same institution as any manuscript author: by institution id where both sides know one, else by
- * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts).
+ * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts). The
+ * evidence names the candidate's affiliation that matched.
  */
 function affiliationConflict(
-  c: CandidateFacts,
+  own: readonly CandidateAffiliation[],
   institutions: Map<number, string>,
   affiliations: readonly Affiliation[],
 ): Conflict | null {
-  const own = c.recentAffiliation ?? c.institutionName;
-  if (c.institutionId !== null && institutions.has(c.institutionId)) {
+  for (const a of own) {
+    if (a.institutionId === null || !institutions.has(a.institutionId)) continue;
+    const theirs = institutions.get(a.institutionId)!;
     return {
       kind: 'aff_conflicts',
       evidence: {
-        candidate_affiliation: own ?? institutions.get(c.institutionId)!,
-        manuscript_affiliation: institutions.get(c.institutionId)!,
+        candidate_affiliation: a.name ?? theirs,
+        manuscript_affiliation: theirs,
         by: 'institution',
       },
     };
   }
   if (affiliations.length === 0) return null;
-  for (const name of [c.recentAffiliation, c.institutionName]) {
-    if (!name) continue;
-    const core = affiliationCore(name);
-    const hit = affiliations.find((a) => affiliationCoresMatch(core, a.core));
+  for (const a of own) {
+    if (!a.name) continue;
+    const core = a.core ?? affiliationCore(a.name);
+    const hit = affiliations.find((m) => affiliationCoresMatch(core, m.core));
     if (hit) {
       return {
         kind: 'aff_conflicts',
-        evidence: { candidate_affiliation: name, manuscript_affiliation: hit.name, by: 'name' },
+        evidence: { candidate_affiliation: a.name, manuscript_affiliation: hit.name, by: 'name' },
       };
     }
   }

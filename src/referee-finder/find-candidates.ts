@@ -3,7 +3,7 @@
 // and explains each candidate by shared concepts and matching works.
 import type { AppContext } from '../app-context.ts';
 import { authorUrl, workUrl } from '../corpus/author-summary.ts';
-import { academicAge } from '../corpus/metrics.ts';
+import { academicAge } from '../corpus/author-metrics.ts';
 import { nameParts } from '../corpus/names.ts';
 import type { Queryable } from '../infra/db/index.ts';
 import {
@@ -122,7 +122,7 @@ export async function findCandidatesWith(
     ids,
     rows,
   );
-  const policy = conflictPolicy(manuscriptFacts, flags);
+  const policy = conflictPolicy(manuscriptFacts, flags, { currentYear: year });
 
   const evidence = new Map<number, Conflict[]>();
   const kept: Array<{ author: RankedAuthor; row: CandidateRow; conflicts: Conflicts; email: string | null }> =

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
-import { hIndex } from '../../src/corpus/initial-load.ts';
+import { hIndex } from '../../src/corpus/author-metrics.ts';
 import { ingestFile } from '../../src/corpus/ingest-runner.ts';
 import { readBatchesInThread } from '../../src/corpus/batch-thread.ts';
 import { entityResolver } from '../../src/corpus/initial-load-db.ts';
 import { worksKind } from '../../src/corpus/entities.ts';
+import { DEMO_CORPUS } from '../../src/corpus/demo-corpus.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 const open: TestDatabase[] = [];
@@ -88,6 +91,34 @@ function trickyWorks(): Record<string, unknown>[] {
   ];
 }
 
+/**
+ * Real records whose works are recent, so that their affiliations are kept: the OpenAlex records
+ * (1977-2010) moved forward so that their newest year is this one, and every 20th record of the demo
+ * corpus (ACL Anthology, 2023-2025).
+ */
+async function recentRecords(): Promise<string[]> {
+  const dir = await tempDir();
+  const openalex = (
+    await readFile(path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl'), 'utf8')
+  )
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { publication_year: number | null });
+  const shift = new Date().getUTCFullYear() - Math.max(...openalex.map((w) => w.publication_year ?? 0));
+  const moved = openalex.map((w) => ({
+    ...w,
+    publication_year: w.publication_year === null ? null : w.publication_year + shift,
+  }));
+  const demo = gunzipSync(await readFile(DEMO_CORPUS))
+    .toString('utf8')
+    .split('\n')
+    .filter((l, i) => l.trim() && i % 20 === 0);
+  return [
+    await writeLines(dir, 'openalex-recent.jsonl', moved),
+    await writeLines(dir, 'demo-slice.jsonl', demo),
+  ];
+}
+
 /** Authors queued for the metrics recompute: queue rows, and ranges of ids (the initial load's). */
 async function pending(db: TestDatabase): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
@@ -149,6 +180,32 @@ describe('the initial load (works into an empty corpus)', () => {
       await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
       expect(await recomputePendingMetrics(initial)).toBeGreaterThan(0);
       expect(await snapshot(initial)).toEqual(loaded);
+    }
+  });
+
+  it('keeps the recent affiliations of real records alike on both paths', async () => {
+    // The OpenAlex records' institutions and the ACL records' affiliation strings, in recent works:
+    // what the shared-affiliation conflict compares (author-metrics.ts), one definition on both paths.
+    for (const file of await recentRecords()) {
+      const normal = await database();
+      await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
+      const initial = await database();
+      const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
+      expect(report.files[0]!.initial_load).toBe(true);
+      const loaded = await snapshot(initial);
+      expect(loaded).toEqual(await snapshot(normal));
+      await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
+      await recomputePendingMetrics(initial);
+      expect(await snapshot(initial)).toEqual(loaded);
+      const { rows } = await initial.query<{ authors: number; institutions: number; names: number }>(
+        `SELECT count(*) FILTER (WHERE jsonb_array_length(recent_affiliations) > 0)::int AS authors,
+                count(*) FILTER (WHERE jsonb_path_exists(recent_affiliations, '$[*] ? (@.institution_id != null)'))::int AS institutions,
+                count(*) FILTER (WHERE jsonb_path_exists(recent_affiliations, '$[*] ? (@.institution_id == null)'))::int AS names
+           FROM authors`,
+      );
+      expect(rows[0]!.authors).toBeGreaterThan(50);
+      if (file.endsWith('openalex-recent.jsonl')) expect(rows[0]!.institutions).toBeGreaterThan(20);
+      else expect(rows[0]!.names).toBeGreaterThan(50);
     }
   });
 

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { academicAge } from '../../src/corpus/metrics.ts';
+import { academicAge } from '../../src/corpus/author-metrics.ts';
+import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
+import { migrate } from '../../src/infra/db/migrate.ts';
 import { authorship, ingest, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;
@@ -63,6 +65,64 @@ describe('author metrics, after each ingest', () => {
     });
     expect(await metrics('A55550002')).toMatchObject({ articles_count: 1, citations_count: 3, h_index: 1 });
     expect(academicAge(2010, new Date('2026-05-01'))).toBe(16);
+  });
+
+  it('keeps every affiliation of the last three years, one per organization, newest first', async () => {
+    const dir = await tempDir();
+    const y = new Date().getUTCFullYear();
+    const by = (year: number, extra: Record<string, unknown>) =>
+      work({ publication_year: year, authorships: [authorship(AUTHOR, 'Kadri Tamm', extra)] });
+    await ingest(db, 'works', [
+      await writeLines(dir, 'a.jsonl', [
+        // The institution and a string naming it are one organization.
+        by(y, { institutions: [inst], raw_affiliation_strings: ['Univ. of Tartu, Estonia'] }),
+        // Two spellings of one organization: the later one named, stated last in the later year.
+        by(y - 1, { raw_affiliation_strings: ['Tallinn University'] }),
+        by(y - 3, { raw_affiliation_strings: ['Dept. of Informatics, Tallinn University, Estonia'] }),
+        // Four years back: not recent.
+        by(y - 4, { raw_affiliation_strings: ['Estonian Academy of Sciences'] }),
+        by(y - 4, {
+          institutions: [{ ...inst, id: 'https://openalex.org/I5550009', display_name: 'Old Place' }],
+        }),
+      ]),
+    ]);
+    const { rows } = await db.query<{ recent_affiliations: unknown }>(
+      `SELECT recent_affiliations FROM authors WHERE author_key = 'A55550001'`,
+    );
+    const tartu = await db.query<{ id: number }>(
+      `SELECT id FROM institutions WHERE institution_key = 'I5550001'`,
+    );
+    expect(rows[0]!.recent_affiliations).toEqual([
+      {
+        institution_id: tartu.rows[0]!.id,
+        name: 'University of Tartu',
+        core: 'university of tartu',
+        year: y,
+      },
+      { institution_id: null, name: 'Tallinn University', core: 'tallinn university', year: y - 1 },
+    ]);
+  });
+
+  it('a corpus loaded before migration 0090 has every author queued by it, and the recompute fills their recent affiliations', async () => {
+    const dir = await tempDir();
+    const y = new Date().getUTCFullYear();
+    await ingest(db, 'works', [
+      await writeLines(dir, 'a.jsonl', [
+        work({
+          publication_year: y,
+          authorships: [authorship(AUTHOR, 'Kadri Tamm', { institutions: [inst] })],
+        }),
+      ]),
+    ]);
+    // As the corpus was before the migration: no list, and the migration not applied.
+    await db.query('UPDATE authors SET recent_affiliations = NULL');
+    await db.query(`DELETE FROM schema_migrations WHERE version = '0090'`);
+    expect(await migrate(db)).toEqual(['0090_recent_affiliations.sql']);
+    expect(await recomputePendingMetrics(db)).toBe(1);
+    const { rows } = await db.query<{ recent_affiliations: Array<{ name: string }> | null }>(
+      'SELECT recent_affiliations FROM authors',
+    );
+    expect(rows.map((r) => r.recent_affiliations?.map((a) => a.name))).toEqual([['University of Tartu']]);
   });
 
   it('updates incrementally: only the authors a new ingest touched are recomputed', async () => {

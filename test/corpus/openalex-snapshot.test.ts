@@ -286,7 +286,12 @@ describe('ingest openalex-snapshot: merged ids', () => {
   });
 
   it('replaces a merged institution in authorships and authors, keeping each list’s order', async () => {
-    await writeEntity('works', works);
+    // Recent works, so that their authors keep the institutions among their recent affiliations.
+    const year = new Date().getUTCFullYear();
+    await writeEntity(
+      'works',
+      works.map((w) => ({ ...w, publication_year: year })),
+    );
     await load(['works']);
     const institutions = await db.query<{ id: number; institution_key: string }>(
       `SELECT i.id, i.institution_key FROM institutions i
@@ -298,6 +303,13 @@ describe('ingest openalex-snapshot: merged ids', () => {
       merged!.id,
     ]);
     expect(usedBefore).toBeGreaterThan(0);
+    const naming = (id: number) =>
+      count(
+        `SELECT count(*) AS n FROM authors
+          WHERE recent_affiliations @> jsonb_build_array(jsonb_build_object('institution_id', $1::int))`,
+        [id],
+      );
+    expect(await naming(merged!.id)).toBeGreaterThan(0);
     await writeMergedIds('institutions', '2026-11-21', [
       [merged!.institution_key, survivor!.institution_key],
     ]);
@@ -310,6 +322,9 @@ describe('ingest openalex-snapshot: merged ids', () => {
     expect(
       await count('SELECT count(*) AS n FROM authors WHERE recent_institution_id = $1', [merged!.id]),
     ).toBe(0);
+    // The recent affiliations name the survivor instead (recomputed at the end of the run).
+    expect(await naming(merged!.id)).toBe(0);
+    expect(await naming(survivor!.id)).toBeGreaterThan(0);
   });
 });
 

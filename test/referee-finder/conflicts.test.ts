@@ -6,6 +6,8 @@ import { finderScope, manuscript, type Person } from './fixtures.ts';
 
 const setup = finderScope(afterEach);
 
+// A candidate's affiliations count in works of the last three years (docs/conflicts.md).
+const RECENT = new Date().getUTCFullYear() - 1;
 const MS_ORCID = '0000-0001-5109-3700';
 const author = (over: Partial<{ name: string; orcid: string; email: string; affiliation: string }>) => ({
   name: 'Someone Else',
@@ -47,9 +49,10 @@ describe('conflicts of interest', () => {
             affiliation: 'Department of Physics, University of Springfield, Springfield, USA',
           },
         ],
+        year: RECENT,
       },
       { authors: [{ name: 'Gil Otheruni', affiliation: 'Springfield College, Springfield, USA' }] },
-      { authors: [{ name: 'Hal Sameinst', institution: shelby }] },
+      { authors: [{ name: 'Hal Sameinst', institution: shelby }], year: RECENT },
       { authors: [{ name: 'Rex Retracted' }], retracted: true },
       { authors: [{ name: 'Rex Retracted' }] },
       { authors: [{ name: 'Pia Cited' }], doi: '10.5555/cited.1' },
