@@ -17,7 +17,7 @@ export function recentSince(currentYear: number): number {
 }
 
 /**
- * One affiliation the author stated in a recent work (authors.recent_affiliations, migration 0090):
+ * One affiliation the author stated in a recent work (authors.recent_affiliations, migration 0091):
  * an institution (its id and name) or an affiliation string, with the normalised name the conflict
  * check compares (corpus/affiliations.ts affiliationCore) and the latest year it was stated.
  */

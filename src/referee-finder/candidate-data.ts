@@ -16,7 +16,7 @@ export interface CandidateRow {
   recent_affiliation: string | null;
   recent_institution_id: number | null;
   institution_name: string | null;
-  /** Null until the recompute has computed it (migration 0090). */
+  /** Null until the recompute has computed it (migration 0091). */
   recent_affiliations: RecentAffiliation[] | null;
 }
 
@@ -40,7 +40,7 @@ export async function candidateRows(
 export interface RecordFacts {
   /** The corpus's own addresses (corpus/emails.ts). */
   emails: string[];
-  /** Null until the recompute has computed it (migration 0090). */
+  /** Null until the recompute has computed it (migration 0091). */
   recentAffiliations: RecentAffiliation[] | null;
 }
 

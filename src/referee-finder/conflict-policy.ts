@@ -66,7 +66,7 @@ export interface CandidateFacts {
   /**
    * Every affiliation the person's records stated in recent works, with the year last stated
    * (authors.recent_affiliations); null or absent: not computed yet (a corpus loaded before
-   * migration 0090 and not recomputed since).
+   * migration 0091 and not recomputed since).
    */
   recentAffiliations?: readonly RecentAffiliation[] | null;
   /** Every corpus id of the person (same ORCID). */

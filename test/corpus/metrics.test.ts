@@ -103,7 +103,7 @@ describe('author metrics, after each ingest', () => {
     ]);
   });
 
-  it('a corpus loaded before migration 0090 has every author queued by it, and the recompute fills their recent affiliations', async () => {
+  it('a corpus loaded before migration 0091 has every author queued by it, and the recompute fills their recent affiliations', async () => {
     const dir = await tempDir();
     const y = new Date().getUTCFullYear();
     await ingest(db, 'works', [
@@ -116,8 +116,8 @@ describe('author metrics, after each ingest', () => {
     ]);
     // As the corpus was before the migration: no list, and the migration not applied.
     await db.query('UPDATE authors SET recent_affiliations = NULL');
-    await db.query(`DELETE FROM schema_migrations WHERE version = '0090'`);
-    expect(await migrate(db)).toEqual(['0090_recent_affiliations.sql']);
+    await db.query(`DELETE FROM schema_migrations WHERE version = '0091'`);
+    expect(await migrate(db)).toEqual(['0091_recent_affiliations.sql']);
     expect(await recomputePendingMetrics(db)).toBe(1);
     const { rows } = await db.query<{ recent_affiliations: Array<{ name: string }> | null }>(
       'SELECT recent_affiliations FROM authors',
