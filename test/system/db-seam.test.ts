@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/infra/db/index.ts';
+import { listMigrations } from '../../src/infra/db/migrate.ts';
 import { parseConfig } from '../../src/infra/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
@@ -79,5 +80,25 @@ describe('the embedded database in a data directory', () => {
 
   it('defaults to 32 MB', () => {
     expect(parseConfig({}).pgliteSharedBuffersMb).toBe(32);
+  });
+});
+
+describe('the numbered migrations', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-migrations-'));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it('have one file per number in the project', async () => {
+    const versions = (await listMigrations()).map((m) => m.version);
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it('refuse two files with one number (the second would be skipped as applied)', async () => {
+    await writeFile(path.join(dir, '0001_first.sql'), 'SELECT 1;');
+    await writeFile(path.join(dir, '0002_a.sql'), 'SELECT 1;');
+    await writeFile(path.join(dir, '0002_b.sql'), 'SELECT 1;');
+    await expect(listMigrations(dir)).rejects.toThrow(/0002_a\.sql and 0002_b\.sql share the number 0002/);
   });
 });

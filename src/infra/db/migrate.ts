@@ -19,6 +19,15 @@ export interface Migration {
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  // A migration is recorded by its number alone, so a second file with the same number (two
+  // branches that each took the next free one) would be skipped as applied, silently.
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const version = file.slice(0, 4);
+    const other = seen.get(version);
+    if (other) throw new Error(`migrations ${other} and ${file} share the number ${version}: renumber one`);
+    seen.set(version, file);
+  }
   return files.map((file) => ({ version: file.slice(0, 4), file: path.join(dir, file) }));
 }
 
