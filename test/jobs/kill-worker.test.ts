@@ -12,7 +12,10 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { authorship, ingest, snapshot, tempDir, work, writeLines } from '../corpus/helpers.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
-const WORKS = 6_000;
+// Enough lines that the first progress report (a lease renewal, every JOB_LEASE_MS / 3 = 500 ms) comes
+// well before the end: on a quiet machine 6,000 were all read by then (killed at 1,080-2,520 of 6,000
+// under load).
+const WORKS = 20_000;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
