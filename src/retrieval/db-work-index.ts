@@ -22,17 +22,12 @@ import {
 import { LocalWorkIndex, type LocalWorkIndexOptions } from './local-work-index.ts';
 import type { RefreshResult, WorkIndex } from './work-index.ts';
 import {
-  CHANGES_LOOKBACK,
   CHANGES_PAGE,
   COUNT_WORKS,
-  DELETIONS_LOOKBACK,
+  ChangeCursor,
   RefreshSchedule,
   SELECT_ALL_IDS,
   SELECT_BY_IDS,
-  SELECT_CHANGED,
-  SELECT_DELETIONS,
-  SELECT_DELETIONS_END,
-  SELECT_RECENT_VERSIONS,
   workText,
   type WorkRow,
 } from './work-changes.ts';
@@ -94,9 +89,7 @@ const SELECT_CURSOR_CEILINGS = `SELECT
   (SELECT coalesce(max(seq), 0) FROM work_deletions) AS deletion_seq`;
 
 export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
-  private lastSeq = 0;
-  /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
-  private lastDeletion: number | null = null;
+  private readonly cursor = new ChangeCursor();
   private readonly schedule = new RefreshSchedule((reconcile) => this.sync(reconcile));
   private readonly snapshotFile: string | null;
   private databaseId: string | null = null;
@@ -170,36 +163,16 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
 
     // Deletions first: read before the changes, a work deleted meanwhile is never indexed again
     // (its rows are gone by the time the changes are read).
-    if (this.lastDeletion === null) {
-      // At start the table is read whole, so the log's past does not matter: only its end.
-      const end = await this.db.query<{ seq: number | null }>(SELECT_DELETIONS_END);
-      this.lastDeletion = Number(end.rows[0]?.seq ?? 0);
-    } else {
-      const deleted = await this.db.query<{ seq: number; work_id: number }>(SELECT_DELETIONS, [
-        Math.max(0, this.lastDeletion - DELETIONS_LOOKBACK),
-      ]);
-      for (const row of deleted.rows) {
-        if (this.core.remove(row.work_id)) removed++;
-        this.lastDeletion = Math.max(this.lastDeletion, Number(row.seq));
-      }
-    }
+    for (const id of await this.cursor.deletions(this.db)) if (this.core.remove(id)) removed++;
 
-    if (this.lastSeq > 0) {
-      const recent = await this.db.query<{ id: number; change_seq: number }>(SELECT_RECENT_VERSIONS, [
-        Math.max(0, this.lastSeq - CHANGES_LOOKBACK),
-        this.lastSeq,
-      ]);
-      const missed = recent.rows.filter((r) => this.core.changeSeqOf(r.id) !== r.change_seq).map((r) => r.id);
-      if (missed.length > 0) upserted += await this.fetchAndApply(missed);
-    }
+    const missed = await this.cursor.missedVersions(this.db, (id) => this.core.changeSeqOf(id));
+    if (missed.length > 0) upserted += await this.fetchAndApply(missed);
 
     for (;;) {
-      const page = await this.db.query<WorkRow>(SELECT_CHANGED, [this.lastSeq, CHANGES_PAGE]);
-      for (const row of page.rows) {
-        if (this.apply(row)) upserted++;
-        if (row.change_seq > this.lastSeq) this.lastSeq = row.change_seq;
-      }
-      if (page.rows.length < CHANGES_PAGE) break;
+      const page = await this.cursor.nextChanges(this.db);
+      for (const row of page) if (this.apply(row)) upserted++;
+      this.cursor.passed(page);
+      if (page.length < CHANGES_PAGE) break;
       // Indexing a page is CPU work: let requests in between pages.
       await yieldToEventLoop();
     }
@@ -262,8 +235,8 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
       await rm(this.snapshotFile, { force: true }).catch(() => undefined);
       return { used: false, bytes: 0, rejected: { reason: read.reason, detail: read.detail } };
     }
-    this.lastSeq = read.header.changeSeq;
-    this.lastDeletion = read.header.deletionSeq;
+    this.cursor.changeSeq = read.header.changeSeq;
+    this.cursor.deletionSeq = read.header.deletionSeq;
     this.changesSinceSnapshot = 0;
     return { used: true, bytes: read.bytes, rejected: null };
   }
@@ -325,7 +298,11 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
       const bytes = await writeIndexSnapshot(
         file,
         this.core.state(),
-        { databaseId: this.databaseId!, changeSeq: this.lastSeq, deletionSeq: this.lastDeletion ?? 0 },
+        {
+          databaseId: this.databaseId!,
+          changeSeq: this.cursor.changeSeq,
+          deletionSeq: this.cursor.deletionSeq ?? 0,
+        },
         { shouldStop: () => this.closed },
       );
       if (bytes === null) return;
@@ -359,7 +336,7 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   }
 
   protected override changeSeq(): number {
-    return this.lastSeq;
+    return this.cursor.changeSeq;
   }
 
   override async close(): Promise<void> {

@@ -55,14 +55,10 @@ import {
   CHANGES_LOOKBACK,
   CHANGES_PAGE,
   COUNT_WORKS,
-  DELETIONS_LOOKBACK,
+  ChangeCursor,
   RefreshSchedule,
   SELECT_ALL_IDS,
   SELECT_BY_IDS,
-  SELECT_CHANGED,
-  SELECT_DELETIONS,
-  SELECT_DELETIONS_END,
-  SELECT_RECENT_VERSIONS,
   workText,
   type WorkRow,
 } from './work-changes.ts';
@@ -112,9 +108,7 @@ export class OpenSearchWorkIndex implements WorkIndex {
   /** Set at start from the cluster's version (termBoostFactor). */
   private boostFactor = DEFAULT_INDEX_OPTIONS.k1 + 1;
   private readonly schedule = new RefreshSchedule((reconcile) => this.sync(reconcile));
-  private lastSeq = 0;
-  /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
-  private lastDeletion: number | null = null;
+  private readonly cursor = new ChangeCursor();
   /**
    * The versions applied within CHANGES_LOOKBACK of the cursor (work id -> change_seq): what the
    * look-back compares against without asking the cluster. Bounded by that window.
@@ -182,15 +176,15 @@ export class OpenSearchWorkIndex implements WorkIndex {
       body: { size: 0, aggs: { seq: { max: { field: 'change_seq' } } } } as never,
     });
     const aggs = top.body.aggregations as { seq?: { value: number | null } } | undefined;
-    this.lastSeq = Number(aggs?.seq?.value ?? 0);
-    if (this.lastSeq <= 0) return;
+    this.cursor.changeSeq = Number(aggs?.seq?.value ?? 0);
+    if (this.cursor.changeSeq <= 0) return;
     const window = await this.client.search({
       index: this.index,
       body: {
         size: Math.min(CHANGES_LOOKBACK, MAX_RESULT_WINDOW),
         _source: false,
         docvalue_fields: ['change_seq'],
-        query: { range: { change_seq: { gt: this.lastSeq - CHANGES_LOOKBACK } } },
+        query: { range: { change_seq: { gt: this.cursor.changeSeq - CHANGES_LOOKBACK } } },
       } as never,
     });
     for (const hit of window.body.hits.hits as SearchResponseHit[] as Array<
@@ -210,39 +204,21 @@ export class OpenSearchWorkIndex implements WorkIndex {
     if (this.closed) return { upserted, removed, ms: 0 };
 
     // Deletions first, as the in-process index does (db-work-index.ts).
-    const deletions: number[] = [];
-    if (this.lastDeletion === null) {
-      const end = await this.db.query<{ seq: number | null }>(SELECT_DELETIONS_END);
-      this.lastDeletion = Number(end.rows[0]?.seq ?? 0);
-    } else {
-      const deleted = await this.db.query<{ seq: number; work_id: number }>(SELECT_DELETIONS, [
-        Math.max(0, this.lastDeletion - DELETIONS_LOOKBACK),
-      ]);
-      for (const row of deleted.rows) {
-        deletions.push(row.work_id);
-        this.lastDeletion = Math.max(this.lastDeletion, Number(row.seq));
-      }
-    }
+    const deletions = await this.cursor.deletions(this.db);
     if (deletions.length > 0) {
       removed += (await this.write([], deletions)).removed;
       for (const id of deletions) this.recent.delete(id);
     }
 
-    if (this.lastSeq > 0) {
-      const recent = await this.db.query<{ id: number; change_seq: number }>(SELECT_RECENT_VERSIONS, [
-        Math.max(0, this.lastSeq - CHANGES_LOOKBACK),
-        this.lastSeq,
-      ]);
-      const missed = recent.rows.filter((r) => this.recent.get(r.id) !== r.change_seq).map((r) => r.id);
-      if (missed.length > 0) upserted += await this.fetchAndWrite(missed);
-    }
+    const missed = await this.cursor.missedVersions(this.db, (id) => this.recent.get(id));
+    if (missed.length > 0) upserted += await this.fetchAndWrite(missed);
 
     for (;;) {
-      const page = await this.db.query<WorkRow>(SELECT_CHANGED, [this.lastSeq, CHANGES_PAGE]);
-      if (page.rows.length > 0) upserted += (await this.write(page.rows.map(workText), [])).upserted;
-      for (const row of page.rows) if (row.change_seq > this.lastSeq) this.lastSeq = row.change_seq;
-      this.forgetBefore(this.lastSeq - CHANGES_LOOKBACK);
-      if (page.rows.length < CHANGES_PAGE) break;
+      const page = await this.cursor.nextChanges(this.db);
+      if (page.length > 0) upserted += (await this.write(page.map(workText), [])).upserted;
+      this.cursor.passed(page);
+      this.forgetBefore(this.cursor.changeSeq - CHANGES_LOOKBACK);
+      if (page.length < CHANGES_PAGE) break;
     }
 
     if (reconcile) {
@@ -293,7 +269,8 @@ export class OpenSearchWorkIndex implements WorkIndex {
     }
     // A version the cluster already held (another instance wrote it) counts as applied here too.
     for (const work of upserts)
-      if (work.changeSeq > this.lastSeq - CHANGES_LOOKBACK) this.recent.set(work.workId, work.changeSeq);
+      if (work.changeSeq > this.cursor.changeSeq - CHANGES_LOOKBACK)
+        this.recent.set(work.workId, work.changeSeq);
     return result;
   }
 
@@ -467,7 +444,7 @@ export class OpenSearchWorkIndex implements WorkIndex {
   stats(): IndexStats {
     return {
       works: this.works,
-      changeSeq: this.lastSeq,
+      changeSeq: this.cursor.changeSeq,
       terms: 0,
       postings: 0,
       segments: 0,

@@ -2,6 +2,7 @@
 // and `work_deletions`, their paging and look-back, and the one-refresh-at-a-time schedule with
 // its poll timer. The in-process index (db-work-index.ts) and the OpenSearch one
 // (opensearch-work-index.ts) both catch up from `works.change_seq` through these.
+import type { Queryable } from '../infra/db/index.ts';
 import type { WorkText } from './bm25-index.ts';
 import type { RefreshResult } from './work-index.ts';
 
@@ -22,15 +23,15 @@ export const CHANGES_LOOKBACK = 5000;
 // `refresh()` also reconciles the whole table (a count, and the ids when it differs): a scan of
 // `works` that the periodic poll must not pay (on the embedded database it runs on the serving
 // thread). Like change_seq, a deletion's number becomes visible at commit: re-read this many.
-export const DELETIONS_LOOKBACK = 1000;
+const DELETIONS_LOOKBACK = 1000;
 
-export const SELECT_CHANGED = `SELECT id, title, abstract, publication_year, change_seq FROM works
+const SELECT_CHANGED = `SELECT id, title, abstract, publication_year, change_seq FROM works
   WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`;
-export const SELECT_RECENT_VERSIONS = `SELECT id, change_seq FROM works WHERE change_seq > $1 AND change_seq <= $2`;
+const SELECT_RECENT_VERSIONS = `SELECT id, change_seq FROM works WHERE change_seq > $1 AND change_seq <= $2`;
 export const SELECT_BY_IDS = `SELECT id, title, abstract, publication_year, change_seq FROM works WHERE id = ANY($1::int[])`;
 export const COUNT_WORKS = `SELECT count(*)::int AS n FROM works`;
-export const SELECT_DELETIONS = `SELECT seq, work_id FROM work_deletions WHERE seq > $1 ORDER BY seq`;
-export const SELECT_DELETIONS_END = 'SELECT max(seq) AS seq FROM work_deletions';
+const SELECT_DELETIONS = `SELECT seq, work_id FROM work_deletions WHERE seq > $1 ORDER BY seq`;
+const SELECT_DELETIONS_END = 'SELECT max(seq) AS seq FROM work_deletions';
 export const SELECT_ALL_IDS = `SELECT id FROM works`;
 
 export function workText(row: WorkRow): WorkText {
@@ -41,6 +42,62 @@ export function workText(row: WorkRow): WorkText {
     year: row.publication_year,
     changeSeq: row.change_seq,
   };
+}
+
+/**
+ * Where an index stands in the corpus's changes, and the reads that move it on: each refresh takes
+ * the deletions since the cursor, then the recent changes it may have missed, then the pages of
+ * changes after it. What the index does with them (apply in process, write to a cluster) is its own.
+ */
+export class ChangeCursor {
+  /** Highest `works.change_seq` the index holds. */
+  changeSeq = 0;
+  /** Highest `work_deletions.seq` read; null until the first refresh has read the log's end. */
+  deletionSeq: number | null = null;
+
+  /**
+   * The works deleted since the last call. The first call reads only the log's end: a start reads
+   * the table whole, so the log's past does not matter.
+   */
+  async deletions(db: Queryable): Promise<number[]> {
+    if (this.deletionSeq === null) {
+      const end = await db.query<{ seq: number | null }>(SELECT_DELETIONS_END);
+      this.deletionSeq = Number(end.rows[0]?.seq ?? 0);
+      return [];
+    }
+    const deleted = await db.query<{ seq: number; work_id: number }>(SELECT_DELETIONS, [
+      Math.max(0, this.deletionSeq - DELETIONS_LOOKBACK),
+    ]);
+    const ids: number[] = [];
+    for (const row of deleted.rows) {
+      ids.push(row.work_id);
+      this.deletionSeq = Math.max(this.deletionSeq, Number(row.seq));
+    }
+    return ids;
+  }
+
+  /**
+   * Among the last CHANGES_LOOKBACK changes, the works whose version the index does not hold
+   * (`versionOf`): committed after a later number was read.
+   */
+  async missedVersions(db: Queryable, versionOf: (id: number) => number | undefined): Promise<number[]> {
+    if (this.changeSeq <= 0) return [];
+    const recent = await db.query<{ id: number; change_seq: number }>(SELECT_RECENT_VERSIONS, [
+      Math.max(0, this.changeSeq - CHANGES_LOOKBACK),
+      this.changeSeq,
+    ]);
+    return recent.rows.filter((r) => versionOf(r.id) !== r.change_seq).map((r) => r.id);
+  }
+
+  /** The next page of works changed after the cursor, oldest first; `passed` once it is applied. */
+  async nextChanges(db: Queryable): Promise<WorkRow[]> {
+    return (await db.query<WorkRow>(SELECT_CHANGED, [this.changeSeq, CHANGES_PAGE])).rows;
+  }
+
+  /** Moves the cursor past a page the index now holds. */
+  passed(page: readonly WorkRow[]): void {
+    for (const row of page) if (row.change_seq > this.changeSeq) this.changeSeq = row.change_seq;
+  }
 }
 
 /**
