@@ -2,7 +2,6 @@
 // can run on these machines; the contract suite runs against one when OPENSEARCH_URL is set). The
 // queries are prepared by the in-process index over real records, so the bodies are built from
 // real prepared queries.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/retrieval/analyzer.ts';
 import { DEFAULT_INDEX_OPTIONS, bm25Idf } from '../../src/retrieval/bm25-index.ts';
@@ -27,24 +26,9 @@ import {
   workDocument,
 } from '../../src/retrieval/opensearch-requests.ts';
 import { prepareQuery } from '../../src/retrieval/search.ts';
+import { fixtureWorksWithAbstracts } from './fixture-works.ts';
 
-interface FixtureWork {
-  id: string;
-  title: string | null;
-  abstract: string | null;
-  publication_year: number | null;
-}
-
-const FIXTURE = new URL(
-  '../fixtures/openalex/openalexPro-biodiversity-finance-200works.jsonl',
-  import.meta.url,
-);
-const records: FixtureWork[] = readFileSync(FIXTURE, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as FixtureWork)
-  .filter((r) => r.title && r.abstract && r.abstract.length > 300)
-  .slice(0, 30);
+const records = fixtureWorksWithAbstracts().slice(0, 30);
 
 const works = records.map((r, i) => ({
   workId: i + 1,

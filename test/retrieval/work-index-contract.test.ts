@@ -4,7 +4,6 @@
 // OpenAlex records (biodiversity finance) inserted into a fresh database; each index is built from
 // that database by the factory the app uses (createWorkIndex), so only the engine differs.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Client } from '@opensearch-project/opensearch';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { SearchEngineConfig } from '../../src/infra/config.ts';
@@ -12,24 +11,9 @@ import type { Queryable } from '../../src/infra/db/index.ts';
 import { analyze } from '../../src/retrieval/analyzer.ts';
 import { createWorkIndex, type DatabaseWorkIndex } from '../../src/retrieval/create-work-index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { fixtureWorksWithAbstracts, type FixtureWork } from './fixture-works.ts';
 
-interface FixtureWork {
-  id: string;
-  title: string | null;
-  abstract: string | null;
-  publication_year: number | null;
-}
-
-const FIXTURE = new URL(
-  '../fixtures/openalex/openalexPro-biodiversity-finance-200works.jsonl',
-  import.meta.url,
-);
-const records: FixtureWork[] = readFileSync(FIXTURE, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as FixtureWork)
-  .filter((r) => r.title && r.abstract && r.abstract.length > 300)
-  .slice(0, 40);
+const records = fixtureWorksWithAbstracts().slice(0, 40);
 
 const OPENSEARCH_URL = process.env.OPENSEARCH_URL?.trim() || null;
 

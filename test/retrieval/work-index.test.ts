@@ -1,28 +1,13 @@
 // The DB-backed index over real OpenAlex records (the biodiversity-finance search results): it is
 // built from `works` at start and follows inserts, updates and deletions, also by other connections.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import type { Queryable } from '../../src/infra/db/index.ts';
 import { openWorkIndex, type DbWorkIndex } from '../../src/retrieval/db-work-index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { fixtureWorksWithAbstracts } from './fixture-works.ts';
 
-interface FixtureWork {
-  id: string;
-  title: string | null;
-  abstract: string | null;
-  publication_year: number | null;
-}
-
-const FIXTURE = new URL(
-  '../fixtures/openalex/openalexPro-biodiversity-finance-200works.jsonl',
-  import.meta.url,
-);
-const records: FixtureWork[] = readFileSync(FIXTURE, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as FixtureWork)
-  .filter((r) => r.title && r.abstract && r.abstract.length > 300);
+const records = fixtureWorksWithAbstracts();
 
 async function insertWork(db: Queryable, key: string, title: string, abstract: string | null, year = 2020) {
   const { rows } = await db.query<{ id: number }>(
