@@ -124,30 +124,25 @@ describe('margin line numbers unevenly spaced by paragraph gaps', () => {
 });
 
 describe('bylines that carry their affiliations (ACM journals)', () => {
+  // acmart's sample article, set in two of its formats.
+  const ACM_SAMPLE_AUTHORS = [
+    'Gang Zhou',
+    'Yafeng Wu',
+    'Ting Yan',
+    'Tian He',
+    'Chengdu Huang',
+    'John A. Stankovic',
+    'Tarek F. Abdelzaher',
+  ];
+
   it('reads the names set in capitals before each affiliation, one group per line, and title-cases them', async () => {
     const r = await parse('acmart-acmsmall.pdf');
-    expect(r.authors.map((a) => a.name)).toEqual([
-      'Gang Zhou',
-      'Yafeng Wu',
-      'Ting Yan',
-      'Tian He',
-      'Chengdu Huang',
-      'John A. Stankovic',
-      'Tarek F. Abdelzaher',
-    ]);
+    expect(r.authors.map((a) => a.name)).toEqual(ACM_SAMPLE_AUTHORS);
   });
 
   it('steps over an affiliation line set smaller than the names that ends the group with "and" (ACM TOG)', async () => {
     const r = await parse('acmart-acmtog.pdf');
-    expect(r.authors.map((a) => a.name)).toEqual([
-      'Gang Zhou',
-      'Yafeng Wu',
-      'Ting Yan',
-      'Tian He',
-      'Chengdu Huang',
-      'John A. Stankovic',
-      'Tarek F. Abdelzaher',
-    ]);
+    expect(r.authors.map((a) => a.name)).toEqual(ACM_SAMPLE_AUTHORS);
   });
 
   it('does not take a name-like affiliation for an author (Quarto ACM)', async () => {
