@@ -12,17 +12,17 @@ import type { Database } from '../src/infra/db/index.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
-import { worksKind } from '../src/corpus/entities.ts';
-import { DEFAULT_BATCH_SIZE, ingestFiles } from '../src/corpus/ingest.ts';
-import { readBatchesInThread } from '../src/corpus/batch-thread.ts';
-import type { InitialBatch } from '../src/corpus/initial-load.ts';
+import { worksKind } from '../src/corpus/openalex/entities.ts';
+import { DEFAULT_BATCH_SIZE, ingestFiles } from '../src/corpus/ingest/ingest.ts';
+import { readBatchesInThread } from '../src/corpus/ingest/batch-thread.ts';
+import type { InitialBatch } from '../src/corpus/ingest/initial-load.ts';
 import {
   entityResolver,
   finishInitialLoad,
   initialLoadStart,
   writeInitialBatch,
-} from '../src/corpus/initial-load-db.ts';
-import { openRecords } from '../src/corpus/record-reader.ts';
+} from '../src/corpus/ingest/initial-load-db.ts';
+import { openRecords } from '../src/corpus/openalex/record-reader.ts';
 
 const SOURCE = path.resolve(import.meta.dirname, '../../shared/data/acl-anthology/works.jsonl.gz');
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -372,7 +372,7 @@ Machine: the shared 2-core development box, load average ${loadAtStart} at the s
 Input: the ${results[0]!.works.toLocaleString('en-US')} ACL Anthology works (\`../shared/data/acl-anthology/works.jsonl.gz\`,
 gzip JSON lines), ingested with \`refmatch ingest works\`'s code path, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')}.
 Each target starts empty (a fresh temporary PGlite data directory; a fresh server database, dropped
-after), so "ingest" is the initial load (src/corpus/initial-load.ts: works, the
+after), so "ingest" is the initial load (src/corpus/ingest/initial-load.ts: works, the
 ${results[0]!.authors.toLocaleString('en-US')} authors and their authorships COPYed straight into their tables, metrics
 computed while reading). "Normal path" is the same file into the same corpus emptied again, with
 \`--initial-load never\`: COPY into staging tables, upserts by key, then the metrics recompute, which

@@ -14,7 +14,7 @@ import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { findCommand } from '../src/cli/registry.ts';
-import { DEMO_CORPUS } from '../src/corpus/demo-corpus.ts';
+import { DEMO_CORPUS } from '../src/corpus/ingest/demo-corpus.ts';
 import { getJob, type Job } from '../src/jobs/queue.ts';
 import { JobWorker } from '../src/jobs/worker.ts';
 

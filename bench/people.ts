@@ -5,7 +5,7 @@
 //   - baseline: every record its own person (authors.person_id cleared);
 //   - people: after `refmatch people relink` (timed: the backfill of a whole corpus).
 // In each top 50, pairs of candidates that look like one person written twice: names compatible
-// (corpus/names.ts) but written differently ("Derek F. Wong", "Derek Wong"), and of those the ones
+// (corpus/authors/names.ts) but written differently ("Derek F. Wong", "Derek Wong"), and of those the ones
 // with a shared co-author (strong). Pairs written identically are reported apart: on the ACL the
 // Anthology gives one id to a name unless it has told its people apart, so two candidates with one
 // written name are namesakes it separated, not duplicates. The oracle is name-based: it is the
@@ -19,16 +19,16 @@ import pg from 'pg';
 import type { Database } from '../src/infra/db/index.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
-import { ingestFiles } from '../src/corpus/ingest.ts';
-import { worksKind } from '../src/corpus/entities.ts';
+import { ingestFiles } from '../src/corpus/ingest/ingest.ts';
+import { worksKind } from '../src/corpus/openalex/entities.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import { openWorkIndex } from '../src/retrieval/db-work-index.ts';
 import { findCandidatesWith } from '../src/referee-finder/find-candidates.ts';
 import type { ManuscriptForRanking, RankedCandidate } from '../src/referee-finder/types.ts';
 import { peopleRelinkCommand } from '../src/corpus/commands.ts';
 import { parseConfig } from '../src/infra/config.ts';
-import { foldText, namesCompatible } from '../src/corpus/names.ts';
-import { DEMO_CORPUS } from '../src/corpus/demo-corpus.ts';
+import { foldText, namesCompatible } from '../src/corpus/authors/names.ts';
+import { DEMO_CORPUS } from '../src/corpus/ingest/demo-corpus.ts';
 import {
   abstractFromInvertedIndex,
   ACL_WORKS_PATH,

@@ -28,11 +28,11 @@ import type { Database } from '../src/infra/db/index.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
-import { ingestFiles } from '../src/corpus/ingest.ts';
-import { worksKind } from '../src/corpus/entities.ts';
+import { ingestFiles } from '../src/corpus/ingest/ingest.ts';
+import { worksKind } from '../src/corpus/openalex/entities.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import type { AppContext } from '../src/app-context.ts';
-import { csvRows } from '../src/corpus/csv.ts';
+import { csvRows } from '../src/corpus/ingest/csv.ts';
 import {
   aclDataAvailable,
   ACL_WORKS_PATH,

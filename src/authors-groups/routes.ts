@@ -7,7 +7,7 @@ import { EXTERNAL_ERRORS, Ok, errorResponses } from '../http/schemas.ts';
 import { errors, toAppError, type ErrorDetail } from '../infra/errors.ts';
 import { loadFieldRules } from '../custom-fields/store.ts';
 import { checkCustomValues, type CustomValuesInput } from '../custom-fields/values.ts';
-import { loadAuthorSummaries } from '../corpus/author-summary.ts';
+import { loadAuthorSummaries } from '../corpus/authors/author-summary.ts';
 import { AuthorFromGroup, KNOWN_KEYS, LIST_KEYS, Params, PartialBody, ReplaceBody } from './schemas.ts';
 import {
   deleteGroupAuthor,

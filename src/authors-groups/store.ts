@@ -3,7 +3,7 @@
 import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
-import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/linking.ts';
+import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/authors/linking.ts';
 
 export interface AuthorsGroup {
   group_id: number;

@@ -6,8 +6,8 @@ import {
   PARSE_THREAD_MODES,
   type InitialLoadMode,
   type ParseThreadMode,
-} from './ingest-modes.ts';
-import { SNAPSHOT_ENTITIES } from './openalex-snapshot.ts';
+} from './ingest/modes.ts';
+import { SNAPSHOT_ENTITIES } from './openalex/openalex-snapshot.ts';
 
 interface IngestFlags {
   batchSize?: number;

@@ -1,20 +1,20 @@
 import { defineCommand, type CommandContext } from '../infra/cli/command.ts';
 import { errors } from '../infra/errors.ts';
-import { authorsKind, institutionsKind, sourcesKind, worksKind } from './entities.ts';
-import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
-import type { IngestOptions, RecordKind } from './ingest-runner.ts';
+import { authorsKind, institutionsKind, sourcesKind, worksKind } from './openalex/entities.ts';
+import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest/ingest.ts';
+import type { IngestOptions, RecordKind } from './ingest/runner.ts';
 import {
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
   type InitialLoadMode,
   type ParseThreadMode,
-} from './ingest-modes.ts';
-import { ingestRetractions } from './retractions.ts';
-import { ingestSnapshot } from './ingest-snapshot.ts';
-import { SNAPSHOT_ENTITIES, type SnapshotEntity } from './openalex-snapshot.ts';
-import { extractCorpusEmails } from './emails.ts';
-import { recomputePendingMetrics } from './metrics.ts';
-import { linkPeople } from './people.ts';
+} from './ingest/modes.ts';
+import { ingestRetractions } from './ingest/retractions.ts';
+import { ingestSnapshot } from './ingest/snapshot-load.ts';
+import { SNAPSHOT_ENTITIES, type SnapshotEntity } from './openalex/openalex-snapshot.ts';
+import { extractCorpusEmails } from './authors/emails.ts';
+import { recomputePendingMetrics } from './authors/metrics-refresh.ts';
+import { linkPeople } from './authors/people.ts';
 
 interface IngestArgs {
   files: string[];

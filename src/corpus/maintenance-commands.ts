@@ -2,8 +2,8 @@
 // the authors from groups to the corpus. Both are safe to run again: a job claimed again after its
 // worker died redoes at most the step it was in.
 import { defineCommand } from '../infra/cli/command.ts';
-import { relinkGroupAuthor } from './linking.ts';
-import { recomputePendingMetrics } from './metrics.ts';
+import { relinkGroupAuthor } from './authors/linking.ts';
+import { recomputePendingMetrics } from './authors/metrics-refresh.ts';
 
 export const recomputeMetricsCommand = defineCommand({
   name: 'corpus metrics',

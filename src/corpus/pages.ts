@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
-import { authorUrl, workUrl } from './author-summary.ts';
-import { academicAge } from './author-metrics.ts';
+import { authorUrl, workUrl } from './authors/author-summary.ts';
+import { academicAge } from './authors/metrics.ts';
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const Html = Type.String({ description: 'An HTML page' });

@@ -1,7 +1,7 @@
 // SQL of journal recommendation: the stored manuscript, facts about works and sources, the
 // organization's linked journals, and the corpus works a manuscript's references point to.
 import type { Queryable } from '../infra/db/index.ts';
-import { matchableTitle, normalizeDoi } from '../corpus/ids.ts';
+import { matchableTitle, normalizeDoi } from '../corpus/openalex/ids.ts';
 import type { WorkFacts } from './rank-journals.ts';
 
 export interface StoredManuscript {

@@ -1,8 +1,8 @@
 // What the finder reads about candidates once they are ranked: one query per kind of data for all
 // of them, never one per candidate.
 import type { Queryable } from '../infra/db/index.ts';
-import type { RecentAffiliation } from '../corpus/author-metrics.ts';
-import { normalizeOrcid } from '../corpus/ids.ts';
+import type { RecentAffiliation } from '../corpus/authors/metrics.ts';
+import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 
 export interface CandidateRow {
   id: number;
@@ -38,7 +38,7 @@ export async function candidateRows(
 
 /** What the conflicts and the contact email read of each record of a candidate's person. */
 export interface RecordFacts {
-  /** The corpus's own addresses (corpus/emails.ts). */
+  /** The corpus's own addresses (corpus/authors/emails.ts). */
   emails: string[];
   /** Null until the recompute has computed it (migration 0091). */
   recentAffiliations: RecentAffiliation[] | null;
@@ -65,7 +65,7 @@ export async function recordFacts(db: Queryable, ids: readonly number[]): Promis
 /** What the organization's own authors-group records say of a corpus author they are linked to. */
 export interface GroupRecordIds {
   emails: string[];
-  /** Normalized (corpus/ids.ts normalizeOrcid); those that are no ORCID left out. */
+  /** Normalized (corpus/openalex/ids.ts normalizeOrcid); those that are no ORCID left out. */
   orcids: string[];
 }
 
@@ -129,7 +129,7 @@ export async function groupMembers(
 }
 
 export interface PersonOfRecord {
-  /** The person's id (corpus/people.ts): the one the ranking and the candidate list go by. */
+  /** The person's id (corpus/authors/people.ts): the one the ranking and the candidate list go by. */
   person: number;
   /** Every record of the person, and every record with its ORCID, itself included. */
   records: number[];

@@ -1,7 +1,7 @@
 // The facts the conflict policy (conflict-policy.ts) decides on, read from the database: one query per
 // kind of fact for all candidates at once, never one per candidate. No rule lives here.
 import type { Queryable } from '../infra/db/index.ts';
-import { matchableTitle, normalizeDoi } from '../corpus/ids.ts';
+import { matchableTitle, normalizeDoi } from '../corpus/openalex/ids.ts';
 import {
   candidateRows,
   groupRecordIds,
@@ -13,7 +13,7 @@ import {
 import { contactEmail as firstEmail, learntEmails } from './contacts.ts';
 import type { CandidateFacts, ManuscriptFacts, OrganizationFlag, WorkRef } from './conflict-policy.ts';
 import type { ManuscriptForRanking, ManuscriptReference } from './types.ts';
-import type { RecentAffiliation } from '../corpus/author-metrics.ts';
+import type { RecentAffiliation } from '../corpus/authors/metrics.ts';
 
 // Evidence kept per candidate and kind: enough to show why, without carrying a prolific
 // co-author's whole list.
@@ -234,7 +234,7 @@ export async function gatherConflictFacts(
 }> {
   const orgId = manuscript.organizationId;
   // Conflicts and emails are the person's: found through any of the person's records (one person,
-  // corpus/people.ts, or the same ORCID).
+  // corpus/authors/people.ts, or the same ORCID).
   const people = await personsOf(db, candidateIds);
   const sameAs = new Map(candidateIds.map((id) => [id, people.get(id)!.records]));
   const personIds = [...new Set([...sameAs.values()].flat())];

@@ -2,8 +2,8 @@
 // about a candidate in, every conflict with its evidence out. No database here: the facts are gathered
 // by conflict-facts.ts; the upload's flags (spec 2.3, `{exists}`) and the dashboard's evidence are both
 // read from what this returns.
-import { affiliationCore, affiliationCoresMatch } from '../corpus/affiliations.ts';
-import { recentSince, type RecentAffiliation } from '../corpus/author-metrics.ts';
+import { affiliationCore, affiliationCoresMatch } from '../corpus/authors/affiliations.ts';
+import { recentSince, type RecentAffiliation } from '../corpus/authors/metrics.ts';
 
 export const CONFLICT_KINDS = [
   'coauth_conflicts',
@@ -94,7 +94,7 @@ interface Affiliation {
 
 /** What the policy is told besides the facts. */
 export interface PolicyOptions {
-  /** Affiliations count while stated in works of RECENT_AFFILIATION_YEARS before it, or later (author-metrics.ts). */
+  /** Affiliations count while stated in works of RECENT_AFFILIATION_YEARS before it, or later (authors/metrics.ts). */
   currentYear: number;
 }
 
@@ -183,7 +183,7 @@ function candidateAffiliations(c: CandidateFacts, since: number): CandidateAffil
 
 /**
  * Same institution as any manuscript author: by institution id where both sides know one, else by
- * affiliation names (departments and campuses of one university agree, corpus/affiliations.ts). The
+ * affiliation names (departments and campuses of one university agree, corpus/authors/affiliations.ts). The
  * evidence names the candidate's affiliation that matched.
  */
 function affiliationConflict(

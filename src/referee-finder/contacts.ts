@@ -1,6 +1,6 @@
 // A candidate's email, from every source we hold, in this order: the organization's own group records
 // linked to the person, the authors of manuscripts the same organization uploaded (learnt at upload,
-// migration 0066), and the corpus records' own addresses (affiliation strings, corpus/emails.ts). What
+// migration 0066), and the corpus records' own addresses (affiliation strings, corpus/authors/emails.ts). What
 // one organization learnt is never read for another: every query here takes its organization_id.
 import type { Queryable } from '../infra/db/index.ts';
 import type { ManuscriptAuthor } from './types.ts';

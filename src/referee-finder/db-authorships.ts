@@ -8,7 +8,7 @@ interface Row {
   position: number;
 }
 
-// By person (corpus/people.ts): every author id the ranking sees is a person's id, and a person's
+// By person (corpus/authors/people.ts): every author id the ranking sees is a person's id, and a person's
 // works are those of all its records.
 // Plain index lookups: counting each work's authors per row cost hundreds of milliseconds for a
 // pool of prolific authors. `authorsCount` is the count among the rows returned for that work, which

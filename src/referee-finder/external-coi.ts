@@ -2,7 +2,7 @@
 // matched to candidates by the conflict policy (conflict-policy.ts; read in conflict-facts.ts).
 import { parse } from 'csv-parse/sync';
 import type { Database } from '../infra/db/index.ts';
-import { normalizeOrcid } from '../corpus/ids.ts';
+import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 
 export interface CoiRow {
   originId: string | null;

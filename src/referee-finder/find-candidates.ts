@@ -2,9 +2,9 @@
 // the ones the upload's filters and the organization's settings allow, flags conflicts of interest,
 // and explains each candidate by shared concepts and matching works.
 import type { AppContext } from '../app-context.ts';
-import { authorUrl, workUrl } from '../corpus/author-summary.ts';
-import { academicAge } from '../corpus/author-metrics.ts';
-import { nameParts } from '../corpus/names.ts';
+import { authorUrl, workUrl } from '../corpus/authors/author-summary.ts';
+import { academicAge } from '../corpus/authors/metrics.ts';
+import { nameParts } from '../corpus/authors/names.ts';
 import type { Queryable } from '../infra/db/index.ts';
 import {
   candidateRows,

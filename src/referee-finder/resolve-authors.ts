@@ -4,7 +4,7 @@
 // author (the corpus rarely holds emails); a compatible name alone never does, it needs a second
 // piece of evidence: a co-authorship with another author of the manuscript, or a matching affiliation.
 import type { Queryable } from '../infra/db/index.ts';
-import { normalizeOrcid } from '../corpus/ids.ts';
+import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 import {
   familyCore,
   nameKey,
@@ -13,8 +13,8 @@ import {
   parsedNamesCompatible,
   parsePersonName,
   type PersonName,
-} from '../corpus/names.ts';
-import { anyAffiliationMatches } from '../corpus/affiliations.ts';
+} from '../corpus/authors/names.ts';
+import { anyAffiliationMatches } from '../corpus/authors/affiliations.ts';
 import type { ManuscriptAuthor } from './types.ts';
 
 export interface ResolvedAuthors {

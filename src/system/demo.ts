@@ -3,7 +3,7 @@
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/index.ts';
 import { createOrganization } from '../organizations/organizations.ts';
-import { loadDemoCorpusInBackground, type DemoCorpusLoad } from '../corpus/demo-corpus.ts';
+import { loadDemoCorpusInBackground, type DemoCorpusLoad } from '../corpus/ingest/demo-corpus.ts';
 import { createUser, findUserByEmail } from '../users/users.ts';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.refmatch.example';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import type { Queryable } from '../../src/infra/db/index.ts';
-import { loadAuthorSummaries } from '../../src/corpus/author-summary.ts';
+import { loadAuthorSummaries } from '../../src/corpus/authors/author-summary.ts';
 import { authorUrl, orgWithGroup } from './helpers.ts';
 
 let t: TestApp;

@@ -6,7 +6,7 @@ import { embeddedServerConfig } from '../helpers/server.ts';
 import { startServer } from '../../src/server.ts';
 import { executeCommand } from '../../src/cli/execute.ts';
 import type { ProgressEvent } from '../../src/infra/cli/command.ts';
-import type { IngestReport } from '../../src/corpus/ingest.ts';
+import type { IngestReport } from '../../src/corpus/ingest/ingest.ts';
 import { FIXTURES } from './helpers.ts';
 
 describe('ingest through the admin channel of a running server', () => {

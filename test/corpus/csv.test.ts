@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { csvBytes, csvRows, csvRowsJoined, type CsvValue } from '../../src/corpus/csv.ts';
-import { workRow } from '../../src/corpus/load-works.ts';
-import { parseWork } from '../../src/corpus/openalex-work.ts';
+import { csvBytes, csvRows, csvRowsJoined, type CsvValue } from '../../src/corpus/ingest/csv.ts';
+import { workRow } from '../../src/corpus/ingest/load-works.ts';
+import { parseWork } from '../../src/corpus/openalex/openalex-work.ts';
 import { FIXTURES, OPENALEX } from './helpers.ts';
 
 const long = (text: string) => text.repeat(70);

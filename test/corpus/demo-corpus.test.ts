@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { DEMO_CORPUS, ensureDemoCorpus } from '../../src/corpus/demo-corpus.ts';
+import { DEMO_CORPUS, ensureDemoCorpus } from '../../src/corpus/ingest/demo-corpus.ts';
 import { existsSync, statSync } from 'node:fs';
 import { FIXTURES } from './helpers.ts';
 

@@ -1,10 +1,10 @@
-// Addresses in the corpus records' raw affiliation strings (corpus/emails.ts), on real OpenAlex
+// Addresses in the corpus records' raw affiliation strings (corpus/authors/emails.ts), on real OpenAlex
 // records: one string listing four World Bank addresses repeated on all eight authors of a work, and
 // an address of one author written in another author's affiliation.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { attributeEmails, emailSpellsName, emailsIn } from '../../src/corpus/emails.ts';
+import { attributeEmails, emailSpellsName, emailsIn } from '../../src/corpus/authors/emails.ts';
 import { OPENALEX, ingest } from './helpers.ts';
 
 let db: TestDatabase;

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { inject } from 'vitest';
 import type { Database } from '../../src/infra/db/index.ts';
-import { authorsKind, institutionsKind, sourcesKind, worksKind } from '../../src/corpus/entities.ts';
-import { ingestFiles, type IngestReport } from '../../src/corpus/ingest.ts';
-import type { IngestOptions } from '../../src/corpus/ingest-runner.ts';
+import { authorsKind, institutionsKind, sourcesKind, worksKind } from '../../src/corpus/openalex/entities.ts';
+import { ingestFiles, type IngestReport } from '../../src/corpus/ingest/ingest.ts';
+import type { IngestOptions } from '../../src/corpus/ingest/runner.ts';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const OPENALEX = path.join(FIXTURES, 'openalex');

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { worksKind } from '../../src/corpus/entities.ts';
-import { ingestFiles } from '../../src/corpus/ingest.ts';
+import { worksKind } from '../../src/corpus/openalex/entities.ts';
+import { ingestFiles } from '../../src/corpus/ingest/ingest.ts';
 import { authorship, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
-import { hIndex } from '../../src/corpus/author-metrics.ts';
-import { ingestFile } from '../../src/corpus/ingest-runner.ts';
-import { readBatchesInThread } from '../../src/corpus/batch-thread.ts';
-import { entityResolver } from '../../src/corpus/initial-load-db.ts';
-import { worksKind } from '../../src/corpus/entities.ts';
-import { DEMO_CORPUS } from '../../src/corpus/demo-corpus.ts';
+import { recomputePendingMetrics } from '../../src/corpus/authors/metrics-refresh.ts';
+import { hIndex } from '../../src/corpus/authors/metrics.ts';
+import { ingestFile } from '../../src/corpus/ingest/runner.ts';
+import { readBatchesInThread } from '../../src/corpus/ingest/batch-thread.ts';
+import { entityResolver } from '../../src/corpus/ingest/initial-load-db.ts';
+import { worksKind } from '../../src/corpus/openalex/entities.ts';
+import { DEMO_CORPUS } from '../../src/corpus/ingest/demo-corpus.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 const open: TestDatabase[] = [];
@@ -185,7 +185,7 @@ describe('the initial load (works into an empty corpus)', () => {
 
   it('keeps the recent affiliations of real records alike on both paths', async () => {
     // The OpenAlex records' institutions and the ACL records' affiliation strings, in recent works:
-    // what the shared-affiliation conflict compares (author-metrics.ts), one definition on both paths.
+    // what the shared-affiliation conflict compares (authors/metrics.ts), one definition on both paths.
     for (const file of await recentRecords()) {
       const normal = await database();
       await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
@@ -340,7 +340,7 @@ describe('the initial load (works into an empty corpus)', () => {
       const a = await writeLines(dir, 'a.jsonl', left);
       const b = await writeLines(dir, 'b.jsonl', right);
       const db = await database();
-      // Each run's recompute may meet the other's uncommitted batches (QUEUE_AUTHOR in metrics.ts):
+      // Each run's recompute may meet the other's uncommitted batches (QUEUE_AUTHOR in corpus/authors/metrics-refresh.ts):
       // no author may end with metrics that miss a committed work.
       const reports = await Promise.all([
         ingest(db, 'works', [a], 5, { initialLoad }),

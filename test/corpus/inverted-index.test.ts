@@ -6,8 +6,8 @@ import {
   parseWithInvertedIndex,
   RebuiltAbstract,
   restartLineStampsAt,
-} from '../../src/corpus/inverted-index.ts';
-import { parseWork } from '../../src/corpus/openalex-work.ts';
+} from '../../src/corpus/openalex/inverted-index.ts';
+import { parseWork } from '../../src/corpus/openalex/openalex-work.ts';
 import { FIXTURES } from './helpers.ts';
 
 const base = '"id": "https://openalex.org/W1", "title": "T"';

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createTestOrg } from '../helpers/app.ts';
-import { AUTHORS_BY_EMAIL, findLink } from '../../src/corpus/linking.ts';
-import { ingestFiles } from '../../src/corpus/ingest.ts';
-import { worksKind } from '../../src/corpus/entities.ts';
+import { AUTHORS_BY_EMAIL, findLink } from '../../src/corpus/authors/linking.ts';
+import { ingestFiles } from '../../src/corpus/ingest/ingest.ts';
+import { worksKind } from '../../src/corpus/openalex/entities.ts';
 import type { Database } from '../../src/infra/db/index.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, tempDir, work, writeLines } from './helpers.ts';
 

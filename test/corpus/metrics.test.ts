@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { academicAge } from '../../src/corpus/author-metrics.ts';
-import { recomputePendingMetrics } from '../../src/corpus/metrics.ts';
+import { academicAge } from '../../src/corpus/authors/metrics.ts';
+import { recomputePendingMetrics } from '../../src/corpus/authors/metrics-refresh.ts';
 import { migrate } from '../../src/infra/db/migrate.ts';
 import { authorship, ingest, tempDir, work, writeLines } from './helpers.ts';
 

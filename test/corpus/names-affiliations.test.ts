@@ -9,9 +9,14 @@ import {
   namesCompatible,
   parsePersonName,
   plainNameKey,
-} from '../../src/corpus/names.ts';
-import { affiliationCore, affiliationsMatch } from '../../src/corpus/affiliations.ts';
-import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../../src/corpus/ids.ts';
+} from '../../src/corpus/authors/names.ts';
+import { affiliationCore, affiliationsMatch } from '../../src/corpus/authors/affiliations.ts';
+import {
+  normalizeArxivId,
+  normalizeDoi,
+  normalizeOrcid,
+  normalizePmid,
+} from '../../src/corpus/openalex/ids.ts';
 import { FIXTURES, OPENALEX } from './helpers.ts';
 
 describe('names', () => {
@@ -135,7 +140,7 @@ describe('identifiers', () => {
 
 describe('name parts for display', () => {
   it('splits first, middle, last and suffix as written', async () => {
-    const { nameParts } = await import('../../src/corpus/names.ts');
+    const { nameParts } = await import('../../src/corpus/authors/names.ts');
     expect(nameParts('Martin Luther King Jr.')).toEqual({
       first: 'Martin',
       middle: 'Luther',

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestSnapshot, type SnapshotReport } from '../../src/corpus/ingest-snapshot.ts';
+import { ingestSnapshot, type SnapshotReport } from '../../src/corpus/ingest/snapshot-load.ts';
 import { ingestSnapshotCommand } from '../../src/corpus/commands.ts';
 import { parseConfig } from '../../src/infra/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -226,7 +226,7 @@ describe('ingest openalex-snapshot: merged ids', () => {
       `INSERT INTO group_authors (group_id, organization_id, client_id, name, linked_author_id) VALUES ($1, $3, 'c1', 'Someone', $2)`,
       [group.rows[0]!.id, merged!.id, org.rows[0]!.id],
     );
-    // A record whose person is the merged record (corpus/people.ts) must not point at a deleted row.
+    // A record whose person is the merged record (corpus/authors/people.ts) must not point at a deleted row.
     await db.query('UPDATE authors SET person_id = $1 WHERE id = $2', [merged!.id, renamed!.id]);
     await writeMergedIds('authors', '2026-11-21', [
       [merged!.author_key, survivor!.author_key],

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { loadAuthorSummaries } from '../../src/corpus/author-summary.ts';
+import { loadAuthorSummaries } from '../../src/corpus/authors/author-summary.ts';
 import { FIXTURES, ingest, OPENALEX } from './helpers.ts';
 
 let t: TestApp;

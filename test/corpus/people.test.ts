@@ -1,10 +1,10 @@
-// One person, one candidate: which corpus records are one researcher (corpus/people.ts), on real
+// One person, one candidate: which corpus records are one researcher (corpus/authors/people.ts), on real
 // ACL Anthology records (one person written three ways, five namesakes who share co-authors), and the
 // rule's limits on made-up ones.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { groupPeople, type AuthorRecord } from '../../src/corpus/people.ts';
+import { groupPeople, type AuthorRecord } from '../../src/corpus/authors/people.ts';
 import { peopleRelinkCommand } from '../../src/corpus/commands.ts';
 import { testConfig } from '../helpers/app.ts';
 import { FIXTURES, authorship, ingest, tempDir, work, writeLines } from './helpers.ts';

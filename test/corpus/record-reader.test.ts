@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseWork } from '../../src/corpus/openalex-work.ts';
-import { openRecords, readJsonLines, splitLines } from '../../src/corpus/record-reader.ts';
+import { parseWork } from '../../src/corpus/openalex/openalex-work.ts';
+import { openRecords, readJsonLines, splitLines } from '../../src/corpus/openalex/record-reader.ts';
 import { FIXTURES, OPENALEX, tempDir } from './helpers.ts';
 import { writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { ingestRetractions } from '../../src/corpus/retractions.ts';
+import { ingestRetractions } from '../../src/corpus/ingest/retractions.ts';
 import { ingest, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;

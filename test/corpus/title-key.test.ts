@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { CITED_WORKS } from '../../src/journals/store.ts';
-import { AUTHORS_OF_ARTICLES } from '../../src/corpus/linking.ts';
+import { AUTHORS_OF_ARTICLES } from '../../src/corpus/authors/linking.ts';
 import { CITED_WORK_IDS } from '../../src/referee-finder/conflict-facts.ts';
 
 let db: TestDatabase;

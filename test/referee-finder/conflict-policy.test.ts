@@ -7,7 +7,7 @@ import {
   type ManuscriptFacts,
   type OrganizationFlag,
 } from '../../src/referee-finder/conflict-policy.ts';
-import { affiliationCore } from '../../src/corpus/affiliations.ts';
+import { affiliationCore } from '../../src/corpus/authors/affiliations.ts';
 
 // The current year the policy is told (what counts as recent).
 const NOW = { currentYear: 2026 };

@@ -223,7 +223,7 @@ describe('conflicts are never missed', () => {
       docxCiting('[1] P. Twice. Graph networks for molecules. Chemistry Letters, 2021. doi:10.9999/PIP.1'),
     );
     const having = (orcid: string) => candidates.filter((c) => c.orcid === orcid);
-    // The two ids of each person are one person (corpus/people.ts): one candidate, carrying the
+    // The two ids of each person are one person (corpus/authors/people.ts): one candidate, carrying the
     // conflicts found through either id.
     expect(having(SAM_ORCID)).toHaveLength(1);
     for (const c of having(SAM_ORCID)) expect(c.coauth_conflicts.exists).toBe(true);

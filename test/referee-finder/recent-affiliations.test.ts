@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
-import { RECENT_AFFILIATION_YEARS } from '../../src/corpus/author-metrics.ts';
+import { RECENT_AFFILIATION_YEARS } from '../../src/corpus/authors/metrics.ts';
 import type { Conflict } from '../../src/referee-finder/conflict-policy.ts';
 
 // Years relative to now: what is recent moves with the clock, as the rule does.

@@ -116,7 +116,7 @@ describe('a restart with a snapshot', () => {
       'Gluons and quarks.',
     );
     await db.query('DELETE FROM works WHERE id = $1', [ids[2]]);
-    // As the ingest does: a changed title takes the next change_seq (src/corpus/load-works.ts).
+    // As the ingest does: a changed title takes the next change_seq (src/corpus/ingest/load-works.ts).
     await db.query(
       `UPDATE works SET title = 'Reinforcement learning for robot grasping', change_seq = nextval('works_change_seq') WHERE id = $1`,
       [ids[4]],

@@ -19,8 +19,8 @@ import {
 } from '../../authors-groups/store.ts';
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues, type CustomValue } from '../../custom-fields/values.ts';
-import { loadAuthorSummaries } from '../../corpus/author-summary.ts';
-import { findLink } from '../../corpus/linking.ts';
+import { loadAuthorSummaries } from '../../corpus/authors/author-summary.ts';
+import { findLink } from '../../corpus/authors/linking.ts';
 import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';

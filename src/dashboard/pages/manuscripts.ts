@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { authorUrl, workUrl } from '../../corpus/author-summary.ts';
+import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';

@@ -2,8 +2,8 @@
 // (author_metrics_pending, or a range of ids in author_metrics_pending_ranges, in the batch's own
 // transaction), and this recomputes exactly those, from their works, in chunks. Nothing here scans
 // the whole corpus.
-import type { Database, Queryable } from '../infra/db/index.ts';
-import { AuthorMetricsAccumulator, recentSince, type AuthorMetrics } from './author-metrics.ts';
+import type { Database, Queryable } from '../../infra/db/index.ts';
+import { AuthorMetricsAccumulator, recentSince, type AuthorMetrics } from './metrics.ts';
 
 /**
  * How a batch queues authors: an author already queued has its queue row locked, not left alone
@@ -16,10 +16,10 @@ import { AuthorMetricsAccumulator, recentSince, type AuthorMetrics } from './aut
  */
 export const QUEUE_AUTHOR = 'ON CONFLICT (author_id) DO UPDATE SET author_id = excluded.author_id';
 
-// A person's metrics (corpus/people.ts): every record of a person holds the metrics of all the
+// A person's metrics (corpus/authors/people.ts): every record of a person holds the metrics of all the
 // person's records' works, so a candidate, a filter and an author page read one figure whichever
 // record they start from. A record alone is a person of its own. What each metric is, is defined
-// once, in author-metrics.ts; here the recompute reads the persons' authorships back and writes what
+// once, in authors/metrics.ts; here the recompute reads the persons' authorships back and writes what
 // it answers.
 
 // The pending records with every record of their persons.
@@ -74,7 +74,7 @@ export function metricValues(
 }
 
 // Unchanged metrics are not rewritten (a re-ingest of unchanged works then writes nothing). Where no
-// work states an affiliation, the row keeps the one an author entity gave it (corpus/entities.ts).
+// work states an affiliation, the row keeps the one an author entity gave it (corpus/openalex/entities.ts).
 const WRITE_METRICS = `
 WITH m AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(

@@ -1,11 +1,11 @@
 // Runs `readBatches` in a worker thread: on a large file, reading, parsing and staging (about half of
 // an ingest's CPU) then run on one core while the database writes on the other. Batches are asked
 // for a few ahead, so the thread stays busy, but no further: memory stays bounded by the window.
-import { startWorker } from '../infra/worker-thread.ts';
+import { startWorker } from '../../infra/worker-thread.ts';
 import type { BatchStream, ParsedBatch, SingleRecord } from './batches.ts';
 import type { InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
 import type { StagedBatch } from './load-works.ts';
-import type { InstitutionRow, SourceRow } from './openalex-work.ts';
+import type { InstitutionRow, SourceRow } from '../openalex/openalex-work.ts';
 
 export interface BatchThreadOptions {
   kind: string;

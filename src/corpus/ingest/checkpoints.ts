@@ -2,7 +2,7 @@
 // its last run did not complete; otherwise it is read again from the start, which is safe because
 // every write is an upsert.
 import path from 'node:path';
-import type { Database, Queryable } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../../infra/db/index.ts';
 
 export interface Checkpoint {
   fileKey: string;

@@ -3,10 +3,10 @@
 // a work's `change_seq` moves only when what the retrieval index reads (title, abstract, year,
 // source) changed, so re-ingesting a file costs the index nothing. Rows are upserted in key order so
 // that two ingests running at once lock rows in one order.
-import type { Database, Transaction } from '../infra/db/index.ts';
+import type { Database, Transaction } from '../../infra/db/index.ts';
 import { csvBytes, type CsvValue } from './csv.ts';
-import { QUEUE_AUTHOR } from './metrics.ts';
-import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
+import { QUEUE_AUTHOR } from '../authors/metrics-refresh.ts';
+import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from '../openalex/openalex-work.ts';
 
 // Staging tables live for the session and empty themselves at each commit: creating them once per
 // connection, not once per batch, spares the catalog writes that CREATE/DROP would cost every batch.

@@ -1,6 +1,6 @@
 // The linked-author object of spec 2.1 (`author`): profile link, name, counts and the last three
 // articles. Shared by every response that shows a corpus author this way.
-import type { Queryable } from '../infra/db/index.ts';
+import type { Queryable } from '../../infra/db/index.ts';
 
 export interface ArticleSummary {
   service_url: string;

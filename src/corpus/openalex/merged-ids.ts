@@ -6,9 +6,9 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
-import type { Database, Transaction } from '../infra/db/index.ts';
+import type { Database, Transaction } from '../../infra/db/index.ts';
 import { openAlexKey } from './ids.ts';
-import { QUEUE_AUTHOR } from './metrics.ts';
+import { QUEUE_AUTHOR } from '../authors/metrics-refresh.ts';
 import type { SnapshotEntity } from './openalex-snapshot.ts';
 
 export interface MergedId {
@@ -113,7 +113,7 @@ const MERGE: Record<SnapshotEntity, Merge> = {
       'UPDATE authorships a SET author_id = r.new_id FROM r WHERE a.author_id = r.old_id',
       'UPDATE group_authors g SET linked_author_id = r.new_id FROM r WHERE g.linked_author_id = r.old_id',
       `INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT new_id FROM r ORDER BY 1 ${QUEUE_AUTHOR}`,
-      // Records whose person (corpus/people.ts) is a merged record lose it, and are queued: the end
+      // Records whose person (corpus/authors/people.ts) is a merged record lose it, and are queued: the end
       // of the run links the people of the name keys it touched again.
       `INSERT INTO author_metrics_pending (author_id)
        SELECT DISTINCT a.id FROM authors a JOIN r ON a.person_id = r.old_id WHERE a.id <> r.old_id
@@ -137,7 +137,7 @@ const MERGE: Record<SnapshotEntity, Merge> = {
       'UPDATE authors a SET recent_institution_id = r.new_id FROM r WHERE a.recent_institution_id = r.old_id',
       // One pass over the authorships that name any merged institution (a scan of authorships per
       // chunk: institution merges are rare and few). Their authors are queued for the recompute,
-      // which gives their recent affiliations (corpus/author-metrics.ts) the survivor's id and name.
+      // which gives their recent affiliations (corpus/authors/metrics.ts) the survivor's id and name.
       `, moved AS (
          UPDATE authorships a
             SET institution_ids = (SELECT array_agg(coalesce(r2.new_id, x) ORDER BY ord)

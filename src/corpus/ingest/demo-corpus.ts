@@ -5,13 +5,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from '../infra/db/index.ts';
+import type { Database } from '../../infra/db/index.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
-import { worksKind } from './entities.ts';
+import { worksKind } from '../openalex/entities.ts';
 
 export const DEMO_CORPUS = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../demo/acl-sample.jsonl.gz',
+  '../../../demo/acl-sample.jsonl.gz',
 );
 const LINE_EVERY = 2_000;
 

@@ -2,8 +2,8 @@
 // into the row shapes the corpus stores. A record that cannot become a work throws BadRecord with the
 // reason the ingest report shows.
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, openAlexKey } from './ids.ts';
-import { foldText, nameKey, parsePersonName } from './names.ts';
-import { normalizeAffiliation } from './affiliations.ts';
+import { foldText, nameKey, parsePersonName } from '../authors/names.ts';
+import { normalizeAffiliation } from '../authors/affiliations.ts';
 import { InvertedIndexEntries, RebuiltAbstract } from './inverted-index.ts';
 
 export class BadRecord extends Error {

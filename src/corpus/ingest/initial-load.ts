@@ -10,11 +10,11 @@
 // Nothing here touches the database: ids of sources and institutions, which may exist already, come
 // from `resolve` (which inserts the new sources and upserts institutions); the batch upserts its new
 // or changed sources' rows.
-import { AuthorMetricsAccumulator, recentSince } from './author-metrics.ts';
+import { AuthorMetricsAccumulator, recentSince } from '../authors/metrics.ts';
 import { csvBytes, type CsvValue } from './csv.ts';
 import { mergeBatchAuthors, stageSources, workColumns, workRow, type StagedCopy } from './load-works.ts';
-import { METRIC_COLUMNS, metricValues } from './metrics.ts';
-import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from './openalex-work.ts';
+import { METRIC_COLUMNS, metricValues } from '../authors/metrics-refresh.ts';
+import type { AuthorRow, InstitutionRow, SourceRow, WorkRecord } from '../openalex/openalex-work.ts';
 
 /** Upserts these sources and institutions and answers their ids, by key. */
 export type ResolveEntities = (
@@ -96,7 +96,7 @@ interface AuthorState {
   /** Every name variant written so far (a handful: a list is lighter than a Set). */
   variants: string[];
   nameKey: string | null;
-  /** The author's metrics so far (author-metrics.ts, as the recompute computes them). */
+  /** The author's metrics so far (authors/metrics.ts, as the recompute computes them). */
   metrics: AuthorMetricsAccumulator;
   insertedInBatch: number;
   /** Gained works after the batch that inserted it: its metrics must be written at the end. */
@@ -115,7 +115,7 @@ export class InitialLoadStager {
   private nextWorkId: number;
   private nextAuthorId: number;
   private readonly firstAuthorId: number;
-  /** The first year whose affiliations are recent (author-metrics.ts), as the recompute takes it. */
+  /** The first year whose affiliations are recent (authors/metrics.ts), as the recompute takes it. */
   private readonly recentSince = recentSince(new Date().getUTCFullYear());
   private readonly authors = new Map<string, AuthorState>();
   private readonly sources = new Map<string, { id: number; row: SourceRow }>();
@@ -312,7 +312,7 @@ export class InitialLoadStager {
     };
   }
 
-  /** The metric columns' values, as the recompute computes them (author-metrics.ts). */
+  /** The metric columns' values, as the recompute computes them (authors/metrics.ts). */
   private metricsOf(a: AuthorState): CsvValue[] {
     return metricValues(a.metrics.metrics((id) => this.institutionNames.get(id)));
   }

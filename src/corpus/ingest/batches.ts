@@ -5,8 +5,8 @@
 import type { BadLine } from './checkpoints.ts';
 import type { InitialBatch, InitialLoadMetrics } from './initial-load.ts';
 import type { StagedBatch } from './load-works.ts';
-import { BadRecord } from './openalex-work.ts';
-import { openRecords } from './record-reader.ts';
+import { BadRecord } from '../openalex/openalex-work.ts';
+import { openRecords } from '../openalex/record-reader.ts';
 
 /** How one kind of record is parsed, keyed, staged and written (see entities.ts). */
 export interface RecordStaging<T> {

@@ -1,12 +1,12 @@
 // An ingest run over several files: each file through the ingestion loop, then the author metrics of
 // the authors it touched, then the group authors whose links may have changed.
-import type { CommandContext } from '../infra/cli/command.ts';
-import type { Database } from '../infra/db/index.ts';
-import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './ingest-runner.ts';
-import { queuePendingRanges, recomputePendingMetrics } from './metrics.ts';
-import { relinkAfterIngest } from './linking.ts';
-import { extractCorpusEmails } from './emails.ts';
-import { linkPeople } from './people.ts';
+import type { CommandContext } from '../../infra/cli/command.ts';
+import type { Database } from '../../infra/db/index.ts';
+import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './runner.ts';
+import { queuePendingRanges, recomputePendingMetrics } from '../authors/metrics-refresh.ts';
+import { relinkAfterIngest } from '../authors/linking.ts';
+import { extractCorpusEmails } from '../authors/emails.ts';
+import { linkPeople } from '../authors/people.ts';
 
 // Fewer, larger statements: 5,000 works per batch cost ~15% less database CPU than 2,000 on the ACL
 // works; the parse thread holds at most three batches (a few tens of MB).
@@ -66,9 +66,9 @@ export async function afterIngest(
 export interface AfterIngestReport {
   authors_recomputed: number;
   group_authors_relinked: number;
-  /** Authors who gained an address from their works' affiliation strings (corpus/emails.ts). */
+  /** Authors who gained an address from their works' affiliation strings (corpus/authors/emails.ts). */
   authors_given_emails: number;
-  /** Author records whose person changed (corpus/people.ts). */
+  /** Author records whose person changed (corpus/authors/people.ts). */
   authors_relinked_to_people: number;
 }
 

@@ -1,8 +1,8 @@
 // The ingestion loop shared by every record kind: read a file as batches (batches.ts), write each
 // batch with its checkpoint in one transaction, count bad records without stopping. On a large file
 // the reading runs in a thread of its own, ahead of the database's writing.
-import type { CommandContext } from '../infra/cli/command.ts';
-import { isDatabaseUnavailable, type Database, type Transaction } from '../infra/db/index.ts';
+import type { CommandContext } from '../../infra/cli/command.ts';
+import { isDatabaseUnavailable, type Database, type Transaction } from '../../infra/db/index.ts';
 import { readBatchesInThread } from './batch-thread.ts';
 import {
   readBatches,
@@ -11,13 +11,13 @@ import {
   type ParsedBatch,
   type RecordStaging,
 } from './batches.ts';
-import { recordKinds } from './entities.ts';
+import { recordKinds } from '../openalex/entities.ts';
 import { advance, finishFile, startFile, type BadLine } from './checkpoints.ts';
 import { InitialLoadStager, type InitialBatch } from './initial-load.ts';
 import { entityResolver, finishInitialLoad, initialLoadStart, writeInitialBatch } from './initial-load-db.ts';
 import type { StagedBatch } from './load-works.ts';
-import { openRecords } from './record-reader.ts';
-import type { InitialLoadMode, ParseThreadMode } from './ingest-modes.ts';
+import { openRecords } from '../openalex/record-reader.ts';
+import type { InitialLoadMode, ParseThreadMode } from './modes.ts';
 
 export interface RecordKind<T> extends RecordStaging<T> {
   /** Writes a staged batch inside `tx`. */

@@ -2,7 +2,7 @@
 // one request at a time, in the order they came.
 import { parentPort, workerData } from 'node:worker_threads';
 import { readBatches, type InitialStaging, type RecordStaging } from './batches.ts';
-import { recordKinds, type RecordKindName } from './entities.ts';
+import { recordKinds, type RecordKindName } from '../openalex/entities.ts';
 import { InitialLoadStager, type ResolveEntities } from './initial-load.ts';
 import type { StagedCopy } from './load-works.ts';
 import type {

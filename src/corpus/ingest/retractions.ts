@@ -4,8 +4,8 @@
 // (retraction_notices) so that works ingested later are marked too.
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import type { CommandContext } from '../infra/cli/command.ts';
-import { normalizeDoi, normalizePmid } from './ids.ts';
+import type { CommandContext } from '../../infra/cli/command.ts';
+import { normalizeDoi, normalizePmid } from '../openalex/ids.ts';
 import { csvRows } from './csv.ts';
 import type { BadLine } from './checkpoints.ts';
 

@@ -1,17 +1,17 @@
 // Loading an OpenAlex snapshot (openalex-snapshot.ts reads its layout): per entity, the partitions
-// not loaded yet, oldest first, each file through the ingestion loop (ingest-runner.ts, with its
+// not loaded yet, oldest first, each file through the ingestion loop (runner.ts, with its
 // checkpoints: a run killed mid-file resumes there); then the merged-ids files not applied yet; then,
 // once for the whole run, the metrics of the authors touched and the group authors' links. The next
 // run reads only the partitions not loaded yet, and the newest one loaded again if a later release
 // gave it other files (a release taken during a day): incremental by `updated_date`, as OpenAlex
 // publishes it (a changed record leaves its old partition for the day it changed).
-import type { CommandContext } from '../infra/cli/command.ts';
-import type { Database } from '../infra/db/index.ts';
-import { errors } from '../infra/errors.ts';
-import { recordKinds } from './entities.ts';
+import type { CommandContext } from '../../infra/cli/command.ts';
+import type { Database } from '../../infra/db/index.ts';
+import { errors } from '../../infra/errors.ts';
+import { recordKinds } from '../openalex/entities.ts';
 import { afterIngest } from './ingest.ts';
-import { ingestFile, type FileReport, type IngestOptions } from './ingest-runner.ts';
-import { applyMerges, readMergedIds } from './merged-ids.ts';
+import { ingestFile, type FileReport, type IngestOptions } from './runner.ts';
+import { applyMerges, readMergedIds } from '../openalex/merged-ids.ts';
 import {
   listMergedIdFiles,
   listPartitions,
@@ -21,7 +21,7 @@ import {
   type ManifestEntry,
   type Partition,
   type SnapshotEntity,
-} from './openalex-snapshot.ts';
+} from '../openalex/openalex-snapshot.ts';
 
 export interface ManifestReport {
   /** Files the manifest lists under the partitions on disk. */

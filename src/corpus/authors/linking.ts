@@ -3,8 +3,8 @@
 // title) carrying a compatible name; a compatible name with a matching affiliation. When the evidence
 // leaves two plausible authors, the record stays unlinked: a wrong link is worse than none.
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../infra/db/index.ts';
-import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from './ids.ts';
+import type { Queryable } from '../../infra/db/index.ts';
+import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../openalex/ids.ts';
 import { nameReadingKeys, nameReadings, parsedNamesCompatible, parsePersonName } from './names.ts';
 import { anyAffiliationMatches } from './affiliations.ts';
 

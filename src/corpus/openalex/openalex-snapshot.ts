@@ -2,7 +2,7 @@
 // entity, its records split by the date they last changed, `<entity>/updated_date=YYYY-MM-DD/*.gz`
 // (gzip JSON lines), a `manifest` per entity listing every data file with its record count (Redshift
 // manifest format), and `merged_ids/<entity>/YYYY-MM-DD.csv.gz` naming the ids merged into others.
-// This reads that layout; loading is corpus/ingest-snapshot.ts.
+// This reads that layout; loading is corpus/ingest/snapshot-load.ts.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 

@@ -1,7 +1,7 @@
 // OpenAlex entity records (authors, sources, institutions) as the API returns them, and how each kind
 // of record is parsed and loaded by the ingestion loop.
 import { normalizeOrcid, openAlexKey } from './ids.ts';
-import { nameKey } from './names.ts';
+import { nameKey } from '../authors/names.ts';
 import {
   BadRecord,
   institutionRow,
@@ -21,8 +21,8 @@ import {
   UPSERT_INSTITUTIONS,
   UPSERT_SOURCES,
   writeWorks,
-} from './load-works.ts';
-import type { RecordKind } from './ingest-runner.ts';
+} from '../ingest/load-works.ts';
+import type { RecordKind } from '../ingest/runner.ts';
 
 type Json = Record<string, unknown>;
 

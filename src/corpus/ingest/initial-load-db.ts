@@ -8,7 +8,7 @@
 // caught either by the next check or by a key collision, and the run then goes on through the
 // normal path (whose upserts are always right), leaving every author it touched queued for the
 // metrics recompute.
-import { isDatabaseUnavailable, type Database, type Transaction } from '../infra/db/index.ts';
+import { isDatabaseUnavailable, type Database, type Transaction } from '../../infra/db/index.ts';
 import type { InitialBatch, InitialLoadMetrics, InitialLoadStart, ResolveEntities } from './initial-load.ts';
 import {
   copyStaged,

@@ -5,7 +5,7 @@
 // Two records are one person when
 //   - they carry the same ORCID; or
 //   - their names are compatible but written differently ("Derek F. Wong", "Derek Fai Wong", "D. F.
-//     Wong": corpus/names.ts) and the works agree: a shared co-author, or a shared affiliation (with
+//     Wong": corpus/authors/names.ts) and the works agree: a shared co-author, or a shared affiliation (with
 //     an initial for a given name: two shared co-authors, or one and the affiliation).
 // Never when
 //   - they carry different ORCIDs;
@@ -18,9 +18,9 @@
 //   - by names, a record whose works point to two records that cannot be one person ("Wei Zhang"
 //     sharing co-authors with "Wei-Qiang Zhang" and "Wei-Nan Zhang"): a short name is often a
 //     catalogue's bucket for several people.
-import type { Database, Queryable } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../../infra/db/index.ts';
 import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
-import { QUEUE_AUTHOR } from './metrics.ts';
+import { QUEUE_AUTHOR } from './metrics-refresh.ts';
 import { familyCore, foldText, parsedNamesCompatible, parsePersonName, type PersonName } from './names.ts';
 
 export interface AuthorRecord {
@@ -31,7 +31,7 @@ export interface AuthorRecord {
   works: ReadonlySet<number>;
   /** The record's co-authors (their person or record ids). */
   coauthors: ReadonlySet<number>;
-  /** Affiliation cores (corpus/affiliations.ts affiliationCore) of the record's works. */
+  /** Affiliation cores (corpus/authors/affiliations.ts affiliationCore) of the record's works. */
   affiliations: readonly string[];
 }
 
@@ -202,7 +202,7 @@ export interface LinkPeopleReport {
  * Decides the people among the records of these name keys (every name key when 'all': the backfill
  * of a corpus loaded before people existed, or after the rule changed) and writes each record's
  * person_id. Records whose person changed are queued for the metrics recompute, with every record
- * of their persons: a person's metrics are computed over all of them (corpus/metrics.ts).
+ * of their persons: a person's metrics are computed over all of them (corpus/authors/metrics-refresh.ts).
  */
 export async function linkPeople(
   db: Database,

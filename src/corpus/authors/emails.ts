@@ -2,7 +2,7 @@
 // wrote them; many end with "Electronic address: x@y" or list every author's address). One string is
 // often repeated on every author of the work, so an address is never given to the author whose string
 // holds it: it goes to the one author of the work whose name its local part spells, or to nobody.
-import type { Database, Queryable } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../../infra/db/index.ts';
 import { foldText, parsePersonName } from './names.ts';
 
 // Deliberately plain: a local part of letters, digits and . _ % + -, a dotted domain ending in letters.

@@ -1,6 +1,6 @@
 // Author metrics, defined once. Both load paths feed a person's authorships to one accumulator and
 // write what it answers: the initial load as the works stream through its parse thread
-// (initial-load.ts), the incremental recompute from the authorships it reads back (metrics.ts). A
+// (ingest/initial-load.ts), the incremental recompute from the authorships it reads back (metrics-refresh.ts). A
 // test (test/corpus/initial-load.test.ts) checks the two give the same rows on real records.
 import { affiliationCore } from './affiliations.ts';
 
@@ -19,7 +19,7 @@ export function recentSince(currentYear: number): number {
 /**
  * One affiliation the author stated in a recent work (authors.recent_affiliations, migration 0091):
  * an institution (its id and name) or an affiliation string, with the normalised name the conflict
- * check compares (corpus/affiliations.ts affiliationCore) and the latest year it was stated.
+ * check compares (corpus/authors/affiliations.ts affiliationCore) and the latest year it was stated.
  */
 export interface RecentAffiliation {
   institution_id: number | null;
