@@ -184,7 +184,12 @@ async function main() {
       features: ['referee_finder', 'recommend_journals'],
     });
     // Events are written (the webhooks page has a log to show) but not delivered: the worker is off.
-    await saveWebhook(db, org.id, { url: 'http://127.0.0.1:9/refmatch', secret: null, enabled: true });
+    await saveWebhook(
+      db,
+      org.id,
+      { url: 'http://127.0.0.1:9/refmatch', secret: null, enabled: true },
+      { allowPrivateAddresses: true },
+    );
     const users: Record<string, string> = {};
     for (const role of ['integrations_admin', 'editor']) {
       const u = await createUser(db, { organizationId: org.id, email: `${role}@bench.example`, role });

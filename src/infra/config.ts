@@ -78,6 +78,8 @@ export interface WebhookConfig {
   retryMaxMs: number;
   /** Attempts after which an event is marked failed (it stays in the log and can be retried). */
   maxAttempts: number;
+  /** Deliver to loopback, private and link-local addresses too (off: public addresses only). */
+  allowPrivateAddresses: boolean;
 }
 
 /** Rate limits, counted by each process in its own memory (docs/api.md); 0 turns a limit off. */
@@ -287,6 +289,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       retryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
       retryMaxMs: intVar(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
       maxAttempts: intVar(env, 'WEBHOOK_MAX_ATTEMPTS', 25, 1, 1000),
+      allowPrivateAddresses: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     },
     jobs: {
       worker: boolVar(env, 'JOB_WORKER', true),

@@ -3,9 +3,12 @@
 // records the outcome: delivered on a 2xx, otherwise retried later with exponential backoff. At least
 // once: a process that dies mid-delivery leaves a lease that runs out, and the event is sent again.
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Database } from '../infra/db/index.ts';
 import type { WebhookConfig } from '../infra/config.ts';
 import { claimDueEvents, recordDelivered, recordFailure, type OutboxEvent } from './store.ts';
+import { DestinationRefused, literalNonPublicHost, publicOnlyLookup } from './destination.ts';
 
 export const SIGNATURE_HEADER = 'x-refmatch-signature';
 const BATCH = 20;
@@ -121,22 +124,20 @@ export class WebhookWorker {
     let status: number | null = null;
     let error: string;
     try {
-      const res = await fetch(e.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
+      status = await postJson(
+        e.url,
+        {
           'user-agent': 'refmatch-webhooks',
           'x-refmatch-event': e.event,
           'x-refmatch-delivery': String(e.id),
           [SIGNATURE_HEADER]: signBody(e.secret, body),
         },
         body,
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.config.timeoutMs), this.aborter.signal]),
-      });
-      status = res.status;
-      // The answer's body is not needed; reading it frees the connection.
-      await res.arrayBuffer().catch(() => undefined);
+        {
+          signal: AbortSignal.any([AbortSignal.timeout(this.config.timeoutMs), this.aborter.signal]),
+          allowPrivate: this.config.allowPrivateAddresses,
+        },
+      );
       if (status >= 200 && status < 300) {
         await recordDelivered(this.db, e.id, status);
         return;
@@ -144,14 +145,56 @@ export class WebhookWorker {
       error = `The receiver answered HTTP ${status}`;
     } catch (err) {
       if (this.stopped) return;
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const code = (err as { code?: string }).code;
       error =
-        (err as Error).name === 'TimeoutError'
-          ? `No answer within ${this.config.timeoutMs} ms`
-          : `Could not reach the receiver: ${cause?.code ?? cause?.message ?? (err as Error).message}`;
+        err instanceof DestinationRefused
+          ? err.message
+          : (err as Error).name === 'TimeoutError'
+            ? `No answer within ${this.config.timeoutMs} ms`
+            : `Could not reach the receiver: ${code ?? (err as Error).message}`;
     }
     const retryInMs = retryDelayMs(this.config, e.attempts);
     await recordFailure(this.db, e.id, { status, error, retryInMs });
     this.log.warn({ delivery: e.id, event: e.event, status, error, retryInMs }, 'webhook delivery failed');
   }
+}
+
+/**
+ * POSTs a JSON body and answers the status. Redirects are not followed (a redirect could lead past the
+ * destination check); the answer's body is read and dropped, which frees the connection. Unless
+ * private addresses are allowed, the connection goes only to public ones (destination.ts).
+ */
+function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { signal: AbortSignal; allowPrivate: boolean },
+): Promise<number> {
+  if (!options.allowPrivate && literalNonPublicHost(url) !== null) {
+    return Promise.reject(new DestinationRefused());
+  }
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+        signal: options.signal,
+        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      },
+      (res) => {
+        res.on('error', () => undefined);
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', (error) => reject(options.signal.aborted ? (options.signal.reason as Error) : error));
+    req.end(body);
+  });
 }

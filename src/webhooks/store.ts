@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { literalNonPublicHost, NOT_PUBLIC_MESSAGE } from './destination.ts';
 
 export const WEBHOOK_EVENTS = ['mark_as_proposal_referee', 'proposal_uploaded'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -22,8 +23,11 @@ export async function findWebhook(db: Queryable, organizationId: number): Promis
   return rows[0] ?? null;
 }
 
-/** A URL a webhook may be sent to: http or https, with a host. */
-export function checkWebhookUrl(value: string): string {
+/**
+ * A URL a webhook may be sent to: http or https, with a host; unless private addresses are allowed, not
+ * one written as a loopback, private or link-local address (names are checked at each delivery).
+ */
+export function checkWebhookUrl(value: string, allowPrivateAddresses: boolean): string {
   const url = value.trim();
   let parsed: URL;
   try {
@@ -35,6 +39,8 @@ export function checkWebhookUrl(value: string): string {
     throw errors.validation('The URL must start with https:// (or http://)');
   }
   if (url.length > 2000) throw errors.validation('The URL is longer than 2,000 characters');
+  if (!allowPrivateAddresses && literalNonPublicHost(url) !== null)
+    throw errors.validation(NOT_PUBLIC_MESSAGE);
   return url;
 }
 
@@ -46,8 +52,9 @@ export async function saveWebhook(
   db: Queryable,
   organizationId: number,
   input: { url: string; secret: string | null; enabled: boolean },
+  options: { allowPrivateAddresses: boolean },
 ): Promise<Webhook> {
-  const url = checkWebhookUrl(input.url);
+  const url = checkWebhookUrl(input.url, options.allowPrivateAddresses);
   const secret = input.secret?.trim() || null;
   if (secret !== null && (secret.length < 16 || secret.length > 200)) {
     throw errors.validation('The secret must be 16 to 200 characters long (or left empty to keep it)');

@@ -38,6 +38,8 @@ beforeAll(async () => {
         retryBaseMs: 200,
         retryMaxMs: 2_000,
         maxAttempts: 50,
+        // The receiver listens on loopback.
+        allowPrivateAddresses: true,
       },
     }),
     startReceiver(),

@@ -54,7 +54,14 @@ async function makeRows(orgId: number): Promise<Rows> {
     `INSERT INTO authors (author_key, display_name) VALUES ($1, 'Grace Hopper') RETURNING id`,
     [`test:perm-${orgId}`],
   );
-  await saveWebhook(t.db, orgId, { url: 'http://127.0.0.1:9/hook', secret: null, enabled: false });
+  await saveWebhook(
+    t.db,
+    orgId,
+    { url: 'https://hooks.example.org/hook', secret: null, enabled: false },
+    {
+      allowPrivateAddresses: false,
+    },
+  );
   await t.db.query('UPDATE webhooks SET enabled = true WHERE organization_id = $1', [orgId]);
   await enqueueEvent(t.db, orgId, 'proposal_uploaded', { origin_id: 'ms-perm', title: 'Ada Lovelace notes' });
   await t.db.query('UPDATE webhooks SET enabled = false WHERE organization_id = $1', [orgId]);

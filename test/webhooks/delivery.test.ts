@@ -23,7 +23,10 @@ const FAST = {
   retryMaxMs: 200,
   maxAttempts: 50,
   worker: true,
+  // The receiver listens on loopback, which deliveries reach only when private addresses are allowed.
+  allowPrivateAddresses: true,
 };
+const LOOPBACK = { allowPrivateAddresses: true };
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -92,7 +95,7 @@ describe('webhook events', () => {
     const a = await app(db);
     const r = await receiver();
     const org = await createTestOrg({ db });
-    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
     const up = await upload(a, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'ms-7' }) });
     expect(up.statusCode).toBe(200);
     const manuscriptId = up.json().manuscript_id as number;
@@ -158,12 +161,12 @@ describe('webhook events', () => {
     expect(await outbox(db, org.id)).toEqual([]);
 
     const r = await receiver();
-    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
     // Unmarking a candidate who is not marked changes nothing: no event.
     await changeMark(db, { organizationId: org.id, manuscriptId, authorId: 2, marked: false, by: 'e@x.org' });
     // Another organization's manuscript: refused, and no event.
     const other = await createTestOrg({ db });
-    await saveWebhook(db, other.id, { url: r.url, secret: SECRET, enabled: true });
+    await saveWebhook(db, other.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
     await expect(
       changeMark(db, { organizationId: other.id, manuscriptId, authorId: 1, marked: true, by: 'e@x.org' }),
     ).rejects.toMatchObject({ status: 404 });
@@ -176,7 +179,7 @@ describe('webhook events', () => {
     const a = await app(db, { timeoutMs: 1_500 });
     const r = await receiver();
     const org = await createTestOrg({ db });
-    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
 
     r.respond = { status: 500, delayMs: 0 };
     await upload(a, { apiKey: org.apiKey, fields: baseFields() });
@@ -209,7 +212,7 @@ describe('webhook events', () => {
     const db = await database();
     const r = await receiver();
     const org = await createTestOrg({ db });
-    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
     // The first process marks, then stops before any delivery (its worker is off).
     const first = await app(db, { worker: false });
     const up = await upload(first, { apiKey: org.apiKey, fields: baseFields() });
@@ -239,7 +242,7 @@ describe('webhook events', () => {
     const r = await receiver();
     await r.close();
     const org = await createTestOrg({ db });
-    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
     const first = await app(db);
     await upload(first, { apiKey: org.apiKey, fields: baseFields() });
     await waitUntil(async () => (await outbox(db, org.id))[0]!.attempts >= 1, 'an attempt');

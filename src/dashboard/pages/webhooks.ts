@@ -175,11 +175,16 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     back: () => PAGE,
     handler: async (request, reply) => {
       const body = request.body as FormBody;
-      await saveWebhook(ctx.db, orgOf(request), {
-        url: text(body, 'url'),
-        secret: text(body, 'secret') || null,
-        enabled: checked(body, 'enabled'),
-      });
+      await saveWebhook(
+        ctx.db,
+        orgOf(request),
+        {
+          url: text(body, 'url'),
+          secret: text(body, 'secret') || null,
+          enabled: checked(body, 'enabled'),
+        },
+        { allowPrivateAddresses: ctx.config.webhooks.allowPrivateAddresses },
+      );
       return redirectTo(ctx, request, reply, PAGE, { kind: 'ok', message: 'Webhook saved.' });
     },
   });
