@@ -80,6 +80,8 @@ export interface WebhookConfig {
   maxAttempts: number;
   /** Deliver to loopback, private and link-local addresses too (off: public addresses only). */
   allowPrivateAddresses: boolean;
+  /** Days a delivered or failed event stays in the outbox (and the delivery log) before it is deleted. */
+  retentionDays: number;
 }
 
 /** Rate limits, counted by each process in its own memory (docs/api.md); 0 turns a limit off. */
@@ -290,6 +292,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       retryMaxMs: intVar(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
       maxAttempts: intVar(env, 'WEBHOOK_MAX_ATTEMPTS', 25, 1, 1000),
       allowPrivateAddresses: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      retentionDays: intVar(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     },
     jobs: {
       worker: boolVar(env, 'JOB_WORKER', true),

@@ -7,13 +7,22 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Database } from '../infra/db/index.ts';
 import type { WebhookConfig } from '../infra/config.ts';
-import { claimDueEvents, recordDelivered, recordFailure, type OutboxEvent } from './store.ts';
+import {
+  claimDueEvents,
+  pruneFinishedEvents,
+  recordDelivered,
+  recordFailure,
+  type OutboxEvent,
+} from './store.ts';
 import { DestinationRefused, literalNonPublicHost, publicOnlyLookup } from './destination.ts';
 
 export const SIGNATURE_HEADER = 'x-refmatch-signature';
 const BATCH = 20;
 // A lease outlives the request's own timeout, so a slow receiver is never sent the event twice at once.
 const LEASE_MARGIN_MS = 5_000;
+// Finished events older than the retention are deleted at most this often, in rounds of PRUNE_BATCH.
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 5_000;
 
 /** `sha256=` and the hex HMAC-SHA256 of the exact body bytes under the secret. */
 export function signBody(secret: string, body: string): string {
@@ -52,6 +61,7 @@ export class WebhookWorker {
   private again = false;
   // Aborts the requests in flight when the process stops: their leases run out and they are sent again.
   private aborter = new AbortController();
+  private prunedAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -101,6 +111,7 @@ export class WebhookWorker {
   /** Claims and sends one batch after another until nothing is due. */
   async tick(): Promise<void> {
     try {
+      await this.pruneWhenDue();
       for (;;) {
         if (this.stopped) return;
         const events = await claimDueEvents(this.db, BATCH, this.config.timeoutMs + LEASE_MARGIN_MS);
@@ -117,6 +128,16 @@ export class WebhookWorker {
     } catch (error) {
       if (!this.stopped) this.log.warn({ err: error }, 'webhook delivery round failed');
     }
+  }
+
+  /** The outbox keeps finished events for the retention only (the log shows recent ones). */
+  private async pruneWhenDue(): Promise<void> {
+    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = Date.now();
+    while (
+      !this.stopped &&
+      (await pruneFinishedEvents(this.db, this.config.retentionDays, PRUNE_BATCH)) === PRUNE_BATCH
+    );
   }
 
   private async deliver(e: OutboxEvent): Promise<void> {

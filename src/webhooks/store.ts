@@ -187,6 +187,26 @@ export async function listDeliveries(
   return rows;
 }
 
+/**
+ * Deletes events that are finished (delivered, or failed for good) and older than the retention, at
+ * most `limit` at a time so that no statement holds many rows; answers how many went. Pending events
+ * stay whatever their age. The organization's `order` lives on its webhook row, so it never restarts.
+ */
+export async function pruneFinishedEvents(
+  db: Queryable,
+  retentionDays: number,
+  limit: number,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM webhook_outbox WHERE id IN (
+       SELECT id FROM webhook_outbox
+        WHERE status IN ('delivered', 'failed') AND created_at < now() - make_interval(days => $1)
+        LIMIT $2)`,
+    [retentionDays, limit],
+  );
+  return rowCount ?? 0;
+}
+
 /** Makes a delivered or failed event due again now (the log's retry button). */
 export async function retryDelivery(db: Queryable, organizationId: number, id: number): Promise<void> {
   const { rowCount } = await db.query(

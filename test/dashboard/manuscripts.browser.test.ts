@@ -40,6 +40,7 @@ beforeAll(async () => {
         maxAttempts: 50,
         // The receiver listens on loopback.
         allowPrivateAddresses: true,
+        retentionDays: 30,
       },
     }),
     startReceiver(),

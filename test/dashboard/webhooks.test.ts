@@ -18,6 +18,7 @@ beforeAll(async () => {
       maxAttempts: 3,
       // The endpoint saved below is on loopback; destination.test.ts tests the default, which refuses it.
       allowPrivateAddresses: true,
+      retentionDays: 30,
     },
   });
 });

@@ -25,6 +25,7 @@ const FAST = {
   worker: true,
   // The receiver listens on loopback, which deliveries reach only when private addresses are allowed.
   allowPrivateAddresses: true,
+  retentionDays: 30,
 };
 const LOOPBACK = { allowPrivateAddresses: true };
 
@@ -251,6 +252,54 @@ describe('webhook events', () => {
     await app(db);
     await r.waitFor((got) => got.length >= 1, 'the event after the restart');
     await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
+  });
+});
+
+describe('the outbox retention', () => {
+  it('deletes finished events older than the retention, keeps pending and recent ones, and order goes on', async () => {
+    const db = await database();
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+    const first = await app(db, { worker: false });
+    for (const id of ['old-delivered', 'old-failed', 'old-pending', 'recent-delivered']) {
+      await upload(first, { apiKey: org.apiKey, fields: baseFields({ origin_id: id }) });
+    }
+    await first.close();
+    const set = (originId: string, sql: string) =>
+      db.query(`UPDATE webhook_outbox SET ${sql} WHERE organization_id = $1 AND data->>'origin_id' = $2`, [
+        org.id,
+        originId,
+      ]);
+    await set('old-delivered', `status = 'delivered', created_at = now() - interval '31 days'`);
+    await set('old-failed', `status = 'failed', created_at = now() - interval '40 days'`);
+    // Pending however old, but not due during the test.
+    await set(
+      'old-pending',
+      `created_at = now() - interval '90 days', next_attempt_at = now() + interval '1 day'`,
+    );
+    await set('recent-delivered', `status = 'delivered', created_at = now() - interval '29 days'`);
+
+    // The worker prunes in its first round.
+    await app(db, { retentionDays: 30 });
+    const left = async () =>
+      (
+        await db.query<{ origin_id: string }>(
+          `SELECT data->>'origin_id' AS origin_id FROM webhook_outbox WHERE organization_id = $1 ORDER BY id`,
+          [org.id],
+        )
+      ).rows.map((row) => row.origin_id);
+    await waitUntil(async () => (await left()).length === 2, 'the old finished events deleted');
+    expect(await left()).toEqual(['old-pending', 'recent-delivered']);
+
+    // The organization's order continues after the deleted events.
+    const again = await app(db, { worker: false });
+    await upload(again, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'after' }) });
+    const orders = await db.query<{ order: number }>(
+      `SELECT "order"::int AS "order" FROM webhook_outbox WHERE organization_id = $1 ORDER BY id`,
+      [org.id],
+    );
+    expect(orders.rows.map((row) => row.order)).toEqual([3, 4, 5]);
   });
 });
 

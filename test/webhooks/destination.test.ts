@@ -136,6 +136,7 @@ describe('a webhook aimed at a non-public address', () => {
           retryMaxMs: 200,
           maxAttempts: 2,
           allowPrivateAddresses: false,
+          retentionDays: 30,
         },
       }),
       db,
