@@ -4,8 +4,8 @@
 // hold word-for-word alike works on the manuscript's topic, one venue a few more of them, and the
 // other the works of the manuscript's author on another topic.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { rankedVenueIds } from './ranked-venues.ts';
 import { nameKey } from '../../src/corpus/names.ts';
 
 let t: TestApp;
@@ -92,41 +92,25 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function rankedVenueIds(originId: string, author: Record<string, string>): Promise<number[]> {
-  const org = await createTestOrg(t);
-  const res = await upload(t.app, {
-    apiKey: org.apiKey,
-    fields: baseFields({
-      origin_id: originId,
-      title: 'Coral bleaching under marine heatwaves',
-      abstract: CORAL_ABSTRACT,
-      ...author,
-    }),
-  });
-  expect(res.statusCode).toBe(200);
-  const answer = await t.app.inject({
-    method: 'GET',
-    url: `/api/external/recommend-journals/${originId}/`,
-    headers: org.headers,
-  });
-  expect(answer.statusCode).toBe(200);
-  const list = (answer.json() as { recommended_journals: Array<{ id: number }> }).recommended_journals;
-  return list.map((j) => j.id);
-}
+const manuscript = { title: 'Coral bleaching under marine heatwaves', abstract: CORAL_ABSTRACT };
 
 describe("the authors' venues", () => {
   it('without authors the corpus knows, the venue with more similar works comes first', async () => {
-    const ids = await rankedVenueIds('unknown-author', { author1_name: 'Ada Lovelace' });
+    const ids = await rankedVenueIds(t, 'unknown-author', { ...manuscript, author1_name: 'Ada Lovelace' });
     expect(ids).toEqual([venues.reefs, venues.heat]);
   });
 
   it('a venue the authors publish in comes before one with a few more similar works', async () => {
-    const ids = await rankedVenueIds('known-author', { author1_name: AUTHOR, author1_orcid: ORCID });
+    const ids = await rankedVenueIds(t, 'known-author', {
+      ...manuscript,
+      author1_name: AUTHOR,
+      author1_orcid: ORCID,
+    });
     expect(ids).toEqual([venues.heat, venues.reefs]);
   });
 
   it("a namesake's venues do not count: a name alone does not say who the author is", async () => {
-    const ids = await rankedVenueIds('namesake', { author1_name: AUTHOR });
+    const ids = await rankedVenueIds(t, 'namesake', { ...manuscript, author1_name: AUTHOR });
     expect(ids).toEqual([venues.reefs, venues.heat]);
   });
 });
