@@ -4,8 +4,10 @@ import type { Database } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { manuscriptQuery } from '../retrieval/manuscript-query.ts';
 import type { WorkIndex } from '../retrieval/work-index.ts';
+import { resolveManuscriptAuthors } from '../referee-finder/resolve-authors.ts';
 import { DEFAULT_RANKING, rankVenues, type RankedVenue } from './rank-journals.ts';
 import {
+  authorVenueCounts,
   citedWorks,
   findManuscript,
   findSources,
@@ -49,11 +51,20 @@ export async function recommendJournals(
 
   const allowed = onlyLinked ? new Set(links.keys()) : undefined;
   const allowedWorks = allowed ? await workIdsOfSources(db, [...allowed]) : null;
-  const hits = await index.search({
-    query: await manuscriptQuery(index, manuscript),
-    k: DEFAULT_RANKING.votingWorks,
-    ...(allowedWorks ? { filter: (workId: number) => allowedWorks.has(workId) } : {}),
-  });
+  const [hits, authorVenues] = await Promise.all([
+    manuscriptQuery(index, manuscript).then((query) =>
+      index.search({
+        query,
+        k: DEFAULT_RANKING.votingWorks,
+        ...(allowedWorks ? { filter: (workId: number) => allowedWorks.has(workId) } : {}),
+      }),
+    ),
+    // Who the authors are in the corpus: the referee finder's rule (an ORCID or email settles it, a
+    // name needs a co-author or an affiliation besides), so a namesake's venues never count.
+    resolveManuscriptAuthors(db, manuscript.authors, organizationId).then((r) =>
+      authorVenueCounts(db, [...r.all]),
+    ),
+  ]);
   const cited = await citedWorks(db, manuscript.references);
   const works = await findWorks(db, [
     ...new Set([...hits.map((h) => h.workId), ...cited.map((c) => c.workId)]),
@@ -67,6 +78,8 @@ export async function recommendJournals(
     facts: works,
     venueSize: (id) => sources.get(id)?.worksCount ?? 0,
     citedWorks: cited,
+    authorVenues,
+    corpusWorks: index.stats().works,
     currentYear: new Date().getUTCFullYear(),
     ...(allowed ? { allowed } : {}),
   });

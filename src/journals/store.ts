@@ -2,6 +2,7 @@
 // organization's linked journals, and the corpus works a manuscript's references point to.
 import type { Queryable } from '../infra/db/index.ts';
 import { matchableTitle, normalizeDoi } from '../corpus/openalex/ids.ts';
+import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { WorkFacts } from './rank-journals.ts';
 
 export interface StoredManuscript {
@@ -10,6 +11,7 @@ export interface StoredManuscript {
   abstract: string;
   keywords: string[];
   fullText: string | null;
+  authors: ManuscriptAuthor[];
   references: Array<{ doi?: string | null; title?: string | null }>;
 }
 
@@ -24,9 +26,10 @@ export async function findManuscript(
     abstract: string;
     keywords: string[];
     full_text: string | null;
+    authors: unknown;
     references: unknown;
   }>(
-    `SELECT id, title, abstract, keywords, full_text, "references"
+    `SELECT id, title, abstract, keywords, full_text, authors, "references"
        FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
     [organizationId, originId],
   );
@@ -38,6 +41,7 @@ export async function findManuscript(
     abstract: row.abstract,
     keywords: row.keywords,
     fullText: row.full_text,
+    authors: Array.isArray(row.authors) ? (row.authors as ManuscriptAuthor[]) : [],
     references: Array.isArray(row.references) ? (row.references as StoredManuscript['references']) : [],
   };
 }
@@ -80,6 +84,25 @@ export async function findSources(db: Queryable, ids: readonly number[]): Promis
   for (const r of rows)
     out.set(r.id, { id: r.id, title: r.title, publisher: r.publisher, worksCount: r.works_count });
   return out;
+}
+
+/**
+ * Works per source of the given corpus authors (the manuscript's, as resolved by the referee
+ * finder's rule): one count per authorship, so a work two of them wrote counts twice.
+ */
+export async function authorVenueCounts(
+  db: Queryable,
+  authorIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (authorIds.length === 0) return new Map();
+  const { rows } = await db.query<{ source_id: number; n: number }>(
+    `SELECT w.source_id, count(*)::int AS n
+       FROM authorships a JOIN works w ON w.id = a.work_id
+      WHERE a.author_id = ANY($1::int[]) AND w.source_id IS NOT NULL
+      GROUP BY w.source_id`,
+    [authorIds],
+  );
+  return new Map(rows.map((r) => [r.source_id, r.n]));
 }
 
 export interface JournalLink {

@@ -3,8 +3,8 @@
 // more matching works still does. Over HTTP, on a corpus made here where the matching works of both
 // venues are word for word alike, so only their number and the venues' sizes differ.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { rankedVenueIds } from './ranked-venues.ts';
 
 let t: TestApp;
 const venues = { broad: 0, reefs: 0, glacierNote: 0 };
@@ -60,33 +60,22 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function rankedVenueIds(originId: string, title: string, abstract: string): Promise<number[]> {
-  const org = await createTestOrg(t);
-  const res = await upload(t.app, {
-    apiKey: org.apiKey,
-    fields: baseFields({ origin_id: originId, title, abstract }),
-  });
-  expect(res.statusCode).toBe(200);
-  const answer = await t.app.inject({
-    method: 'GET',
-    url: `/api/external/recommend-journals/${originId}/`,
-    headers: org.headers,
-  });
-  expect(answer.statusCode).toBe(200);
-  const list = (answer.json() as { recommended_journals: Array<{ id: number }> }).recommended_journals;
-  return list.map((j) => j.id);
-}
-
 describe('venue size', () => {
   it('a small venue devoted to the topic beats a huge broad venue with a few more equally close works', async () => {
     // Summed votes (the JANE method) would put the broad venue first: 4 alike works against 3.
-    const ids = await rankedVenueIds('coral', 'Coral bleaching under marine heatwaves', CORAL_ABSTRACT);
+    const ids = await rankedVenueIds(t, 'coral', {
+      title: 'Coral bleaching under marine heatwaves',
+      abstract: CORAL_ABSTRACT,
+    });
     expect(ids.slice(0, 2)).toEqual([venues.reefs, venues.broad]);
   });
 
   it('a huge venue with many more close works still beats a one-work venue', async () => {
     // The size prior keeps a tiny venue from winning on a single vote.
-    const ids = await rankedVenueIds('glacier', 'Runoff of glacier meltwater', GLACIER_ABSTRACT);
+    const ids = await rankedVenueIds(t, 'glacier', {
+      title: 'Runoff of glacier meltwater',
+      abstract: GLACIER_ABSTRACT,
+    });
     expect(ids.slice(0, 2)).toEqual([venues.broad, venues.glacierNote]);
   });
 });
