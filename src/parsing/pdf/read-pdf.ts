@@ -46,6 +46,14 @@ interface RawAnnotation {
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type Link = { url: string; rect: number[] };
 
+/**
+ * Loads pdf.js itself (a 1.6 MB module that unpdf imports on the first document it opens), so that
+ * a worker can do it before it takes its first file.
+ */
+export async function loadPdfjs(): Promise<void> {
+  await getResolvedPDFJS();
+}
+
 async function openPdf(bytes: Uint8Array) {
   try {
     // pdf.js takes ownership of (and empties) the buffer it is given: hand it a copy.
