@@ -27,7 +27,11 @@ export function composeAccents(s: string): string {
   );
 }
 
+/** Whatever cleanText changes; a string without any is returned as it is. */
+const NEEDS_CLEANING = /[\ufb00-\ufb06\u00ad\u200b\ufeff\u00a0\u2002-\u200a\u202f]|\p{Cc}| {2}|^\s|\s$/u;
+
 export function cleanText(s: string): string {
+  if (!NEEDS_CLEANING.test(s)) return s;
   return (
     s
       .replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c)
@@ -86,6 +90,8 @@ export const EMAIL_GROUP_RE = /\{([^{}@]+)\}\s*@\s*([\p{L}\p{N}-]+(?:\.[\p{L}\p{
 export const ORCID_RE = /\b(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b/g;
 
 export function findEmails(text: string): string[] {
+  // Both patterns need an "@": most texts (every line of a long article) have none.
+  if (!text.includes('@')) return [];
   const found: string[] = [];
   for (const m of text.matchAll(EMAIL_GROUP_RE)) {
     for (const local of (m[1] ?? '').split(/[,;|\s]+/)) {
