@@ -474,10 +474,13 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
   const lines = blocks
     .slice(frontEnd)
     .flatMap((b) => b.lines.map((l) => ({ text: l.text, links: l.links ?? [] })));
-  const owner = (text: string) =>
-    text.length <= 60
-      ? authors.find((a) => normalizeForCompare(a.name) === normalizeForCompare(text))
-      : undefined;
+  // Each name normalised once, not once for every line of the document.
+  const byName = new Map<string, ParsedAuthor>();
+  for (const a of authors) {
+    const key = normalizeForCompare(a.name);
+    if (!byName.has(key)) byName.set(key, a);
+  }
+  const owner = (text: string) => (text.length <= 60 ? byName.get(normalizeForCompare(text)) : undefined);
   const taken = new Set(authors.flatMap((a) => a.emails));
   lines.forEach((line, k) => {
     const author = owner(line.text);

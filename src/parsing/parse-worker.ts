@@ -1,8 +1,10 @@
 // The worker side of the pool: parse what the parent sends, answer with the result. Importing the
-// parser (and pdf.js with it) before saying "ready" keeps start-up out of the per-file time limit.
+// parser and loading pdf.js (which unpdf would otherwise import on the first PDF, a few hundred ms)
+// before saying "ready" keeps start-up out of the per-file time limit.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ParsingLimits } from '../infra/config.ts';
 import { parseManuscript } from './parse-manuscript.ts';
+import { loadPdfjs } from './pdf/read-pdf.ts';
 
 interface Job {
   id: number;
@@ -14,6 +16,7 @@ const { limits, maxFileBytes } = workerData as { limits: ParsingLimits; maxFileB
 
 if (parentPort) {
   const port = parentPort;
+  await loadPdfjs();
   port.on('message', (job: Job) => {
     void parseManuscript(job.bytes, job.fileName, limits, { maxFileBytes }).then((result) => {
       // In a worker these are this isolate's own figures: what the file left behind in its heap and

@@ -318,9 +318,14 @@ const QUOTES: [string, string][] = [
   ['”', '”'],
 ];
 
+/** Longer than any abbreviation (and than the six letters of "Int. J." style words) by far. */
+const WORD_WINDOW = 64;
+
 /** A sentence end closes no initial ("J."), known abbreviation, or run of journal abbreviations. */
 function closesSentence(text: string, i: number): boolean {
-  const word = /([\p{L}.]+)$/u.exec(text.slice(0, i))?.[1] ?? '';
+  // The word before the period, looked for in the few characters before it, not in all the text
+  // before it: a word longer than that window is no initial or abbreviation either way.
+  const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, i - WORD_WINDOW), i))?.[1] ?? '';
   if (/^\p{Lu}$/u.test(word) || ABBREVIATIONS.has(word)) return false;
   // "Int. J. Wildland Fire": a short capitalised word before another abbreviation.
   if (/^\p{Lu}\p{Ll}{0,5}$/u.test(word) && /^\s\p{Lu}\p{Ll}{0,4}\.[\s,]/u.test(text.slice(i + 1)))

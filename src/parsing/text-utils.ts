@@ -27,7 +27,11 @@ export function composeAccents(s: string): string {
   );
 }
 
+/** Whatever cleanText changes; a string without any is returned as it is. */
+const NEEDS_CLEANING = /[\ufb00-\ufb06\u00ad\u200b\ufeff\u00a0\u2002-\u200a\u202f]|\p{Cc}| {2}|^\s|\s$/u;
+
 export function cleanText(s: string): string {
+  if (!NEEDS_CLEANING.test(s)) return s;
   return (
     s
       .replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c)
@@ -43,6 +47,13 @@ export function cleanText(s: string): string {
 /** Ends like a URL or DOI cut at a line end, where the break character belongs to the identifier. */
 const IDENTIFIER_TAIL = /(?:https?:\/\/|www\.|doi:|\b10\.\d{4,9}\/)\S*$/i;
 
+/** The text after the last white space of `s` (all of `s` when it has none). */
+function lastWord(s: string): string {
+  let i = s.length;
+  while (i > 0 && !/\s/.test(s[i - 1]!)) i--;
+  return s.slice(i);
+}
+
 /**
  * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
  * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
@@ -57,12 +68,15 @@ export function joinLines(lines: string[]): string {
       out = line;
       continue;
     }
-    const tail = IDENTIFIER_TAIL.exec(out);
-    if (/\bhttps?:$/i.test(out) && line.startsWith('//')) {
+    // Every test below looks at the end of the text so far, which lies in its last word: testing
+    // that word alone keeps a long paragraph's join linear.
+    const end = lastWord(out);
+    const tail = IDENTIFIER_TAIL.exec(end);
+    if (/\bhttps?:$/i.test(end) && line.startsWith('//')) {
       out += line;
-    } else if (tail && /[-/._=?&#]$/.test(out) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
+    } else if (tail && /[-/._=?&#]$/.test(end) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
       out += line;
-    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(out) && /^\p{Ll}/u.test(line)) {
+    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {
       out = out.slice(0, -1) + line;
     } else {
       out += ' ' + line;
@@ -86,6 +100,8 @@ export const EMAIL_GROUP_RE = /\{([^{}@]+)\}\s*@\s*([\p{L}\p{N}-]+(?:\.[\p{L}\p{
 export const ORCID_RE = /\b(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b/g;
 
 export function findEmails(text: string): string[] {
+  // Both patterns need an "@": most texts (every line of a long article) have none.
+  if (!text.includes('@')) return [];
   const found: string[] = [];
   for (const m of text.matchAll(EMAIL_GROUP_RE)) {
     for (const local of (m[1] ?? '').split(/[,;|\s]+/)) {

@@ -1,6 +1,6 @@
 // PDF to the shared document model, through pdf.js (bundled by unpdf): text items with their
 // positions and fonts, link annotations, and the document's declared metadata.
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
@@ -35,10 +35,23 @@ interface RawTextItem {
 }
 
 interface RawAnnotation {
-  subtype?: string;
+  pageIndex?: number;
+  annotationFlags?: number;
+  quadPoints?: unknown;
   url?: string;
   unsafeUrl?: string;
   rect?: number[];
+}
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type Link = { url: string; rect: number[] };
+
+/**
+ * Loads pdf.js itself (a 1.6 MB module that unpdf imports on the first document it opens), so that
+ * a worker can do it before it takes its first file.
+ */
+export async function loadPdfjs(): Promise<void> {
+  await getResolvedPDFJS();
 }
 
 async function openPdf(bytes: Uint8Array) {
@@ -75,7 +88,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       items: Item[];
       height: number;
       width: number;
-      links: { url: string; rect: number[] }[];
+      links: Link[];
     }[] = [];
     let chars = 0;
     for (let p = 1; p <= readPages; p++) {
@@ -107,10 +120,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         });
         chars += raw.str.length;
       }
-      // Links matter for the header (ORCID and mailto links) and cost as much as the text: read
-      // them on the first pages here, and on the reference list's pages below.
-      const links = p <= LINK_PAGES ? await readLinks(page, x0, y0, p, warnings) : [];
-      pages.push({ number: p, items, width: x1 - x0, height: y1 - y0, links, origin: [x0, y0] });
+      pages.push({ number: p, items, width: x1 - x0, height: y1 - y0, links: [], origin: [x0, y0] });
       // No page.cleanup() here: it throws away font data the next page needs again (a third of the
       // time on a 25-page manuscript); doc.destroy() below frees everything at once.
       if (chars > limits.maxChars) {
@@ -118,6 +128,13 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         break;
       }
     }
+    // Links matter for the header (ORCID and mailto links): read them on the first pages here, and
+    // on the reference list's pages below.
+    await readLinks(
+      doc,
+      pages.filter((pg) => pg.number <= LINK_PAGES),
+      warnings,
+    );
     dropLineNumbers(pages);
     dropRunningHeads(pages);
     // DOIs printed only as links ("[link]", a linked title) lie in the reference list: from the
@@ -130,15 +147,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     const listText = listPages.flatMap((pg) => pg.items.map((it) => it.str)).join(' ');
     const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
     if ((listText.match(/\b10\.\d{4,9}\//g)?.length ?? 0) < listRows / 8) {
-      for (const pg of listPages) {
-        pg.links = await readLinks(
-          await doc.getPage(pg.number),
-          pg.origin[0],
-          pg.origin[1],
-          pg.number,
-          warnings,
-        );
-      }
+      await readLinks(doc, listPages, warnings);
     }
     if (pages.some((pg) => pg.items.some((it) => it.str.includes(UNMAPPED)))) {
       const words = vocabulary([
@@ -219,25 +228,47 @@ function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
   return out;
 }
 
+/** Annotation flags (PDF 32000-1, 12.5.3) under which a viewer shows no link. */
+const INVISIBLE = 1;
+const NO_VIEW = 32;
+
+/**
+ * Sets the links (URI link annotations) of `pages`, in their pages' coordinates. Asked of the
+ * document by type, not of each page: a page's getAnnotations() also extracts the text under every
+ * link, which costs as much as the page's own text.
+ */
 async function readLinks(
-  page: { getAnnotations(): Promise<unknown[]> },
-  x0: number,
-  y0: number,
-  pageNumber: number,
+  doc: PdfDocument,
+  pages: { number: number; origin: [number, number]; links: Link[] }[],
   warnings: string[],
-): Promise<{ url: string; rect: number[] }[]> {
-  const links: { url: string; rect: number[] }[] = [];
+): Promise<void> {
+  if (pages.length === 0) return;
+  const wanted = new Set(pages.map((pg) => pg.number - 1));
+  const skip = new Set<number>();
+  for (let i = 0; i < doc.numPages; i++) if (!wanted.has(i)) skip.add(i);
+  let annotations: RawAnnotation[];
   try {
-    for (const a of (await page.getAnnotations()) as RawAnnotation[]) {
-      const url = a.url ?? a.unsafeUrl;
-      if (a.subtype === 'Link' && url && a.rect) {
-        links.push({ url, rect: [a.rect[0]! - x0, a.rect[1]! - y0, a.rect[2]! - x0, a.rect[3]! - y0] });
-      }
-    }
+    const { AnnotationType } = await getResolvedPDFJS();
+    // null when the document has no catalogue to read annotations against.
+    annotations = ((await doc.getAnnotationsByType(new Set([AnnotationType.LINK]), skip)) ??
+      []) as RawAnnotation[];
   } catch {
-    warnings.push(`The links of page ${pageNumber} cannot be read`);
+    warnings.push(
+      `The links of page${pages.length > 1 ? 's' : ''} ${pages.map((pg) => pg.number).join(', ')} cannot be read`,
+    );
+    return;
   }
-  return links;
+  const byIndex = new Map(pages.map((pg) => [pg.number - 1, pg]));
+  for (const a of annotations) {
+    const pg = byIndex.get(a.pageIndex ?? -1);
+    const url = a.url ?? a.unsafeUrl;
+    const flags = a.annotationFlags ?? 0;
+    // What a page's getAnnotations() leaves out as not viewable.
+    const hidden = a.quadPoints === null || (flags !== 0 && (flags & (INVISIBLE | NO_VIEW)) !== 0);
+    if (!pg || !url || !a.rect || hidden) continue;
+    const [x0, y0] = pg.origin;
+    pg.links.push({ url, rect: [a.rect[0]! - x0, a.rect[1]! - y0, a.rect[2]! - x0, a.rect[3]! - y0] });
+  }
 }
 
 function modeBy<T>(values: T[], weight: (v: T) => number, key: (v: T) => string): string | null {
