@@ -11,7 +11,16 @@ import {
   unique,
   validOrcid,
 } from './text-utils.ts';
-import { inCapitals, isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
+import {
+  inCapitals,
+  isDocumentWord,
+  isMarkedNameLike,
+  isNameLike,
+  isNameSlot,
+  splitByline,
+  splitMarks,
+  surnameOf,
+} from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 
 export interface Header {
@@ -70,6 +79,23 @@ function findTitle(doc: DocumentModel): number | null {
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
   const largest = candidates.filter(({ b }) => b.relSize >= 0.97 * maxSize);
   const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
+  // A one-word title ("Title" in a template, a short product name) is left out of the candidates
+  // above; it still wins when it is set well above all of them, before the abstract, and reads
+  // as no document kind or label.
+  const oneWord = doc.blocks
+    .map((b, i) => ({ b, i }))
+    .filter(
+      ({ b, i }) =>
+        b.page === 1 &&
+        i < MAX_FRONT_BLOCKS &&
+        (abstractAt < 0 || i < abstractAt) &&
+        /^\p{Lu}\p{L}{2,}$/u.test(titleText(b)) &&
+        !ABSTRACT_LABEL.test(b.text) &&
+        !KEYWORDS_LABEL.test(b.text) &&
+        !isDocumentWord(titleText(b)),
+    )
+    .sort((x, y) => y.b.relSize - x.b.relSize)[0];
+  if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize) return oneWord.i;
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
   const firstHeading = doc.blocks.findIndex(
@@ -130,7 +156,9 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       !/(?:[,;&]|\band)$/.test(b.text.trim())
         ? last.name
         : null;
-    let good = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+    let good = names.filter(
+      (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+    );
     // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
     if (good.some((n) => upper(n.name)) && good.some((n) => !upper(n.name)))
@@ -210,7 +238,38 @@ function stackedAuthors(
   }
   let current: Entry | null = null;
   let sideBySide = false;
-  const markOnly = (text: string) => /^[\s*†‡§¶#✉,]+$/u.test(text);
+  const markOnly = (text: string) => /^[\s*∗†‡§¶#✉,]+$/u.test(text);
+  const unmarked = (text: string) => text.replace(/[*∗†‡§¶✉]+$/u, '').trim();
+  const andLine = (text: string) => /^(?:and|&)$/i.test(text.trim());
+  // Author groups joined by a line "and" (a name, its affiliation lines, "and", the next name):
+  // the first line of each group is a name by its place, whatever it looks like ("Author 1").
+  const groupOpeners = new Set<number>();
+  for (const block of new Set(lines.filter((l) => andLine(l.text)).map((l) => l.block))) {
+    const own = lines.map((l, k) => ({ l, k })).filter(({ l }) => l.block === block);
+    const openers = own.filter(({ l }, j) => j === 0 || (andLine(own[j - 1]!.l.text) && !andLine(l.text)));
+    const identified = openers.every(({ k }) => {
+      const after = lines[k + 1];
+      return (
+        isNameSlot(unmarked(lines[k]!.text)) &&
+        !INSTITUTION.test(lines[k]!.text) &&
+        after !== undefined &&
+        after.block === block &&
+        (INSTITUTION.test(after.text) || findEmails(after.text).length > 0)
+      );
+    });
+    if (openers.length >= 2 && identified) openers.forEach(({ k }) => groupOpeners.add(k));
+  }
+  // Blocks set side by side: a block's top line beside blocks that open with a name, in the same
+  // type, opens with a name too, even one a byline reader would not take ("his friend").
+  const sizeOf = (l: (typeof lines)[number]) => blocks[l.block]!.relSize;
+  const namedCellSizes = lines
+    .filter((l) => l.cellTop === true && isNameLike(unmarked(l.text)) && !INSTITUTION.test(l.text))
+    .map(sizeOf);
+  const besideNamedCell = (l: (typeof lines)[number]) =>
+    l.cellTop === true &&
+    isNameSlot(unmarked(l.text), true) &&
+    !INSTITUTION.test(l.text) &&
+    namedCellSizes.some((size) => Math.abs(size - sizeOf(l)) <= 0.05 * size);
   lines.forEach((line, k) => {
     // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
     if (markOnly(line.text)) {
@@ -220,14 +279,17 @@ function stackedAuthors(
     const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
     // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
     // by the ORCID under it.
+    if (andLine(line.text) && groupOpeners.size) return;
     const nameLine =
-      isNameLike(line.text.replace(/[*†‡§¶✉]+$/u, '')) &&
-      !INSTITUTION.test(line.text) &&
-      (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)));
+      groupOpeners.has(k) ||
+      besideNamedCell(line) ||
+      (isNameLike(unmarked(line.text)) &&
+        !INSTITUTION.test(line.text) &&
+        (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
       current = {
-        name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(),
+        name: unmarked(line.text),
         marks: [],
         lines: [],
         // An ORCID or mailto link may lie on the name itself.

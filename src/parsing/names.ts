@@ -28,7 +28,18 @@ const PARTICLES = new Set([
   'st.',
 ]);
 const SUFFIX = /^(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i;
+/**
+ * Words that name a kind of document or publication, never a person: a line under the title set
+ * like a byline ("Extended Abstract", "Research Article", a journal's name) is none.
+ */
+const DOCUMENT_WORD =
+  /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|correspondence|affiliations?)$/i;
 const NAME_WORD = /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?)$/u;
+
+/** "Abstract", "Journal", "Preprint": a word that names a kind of document. */
+export function isDocumentWord(word: string): boolean {
+  return DOCUMENT_WORD.test(word.trim());
+}
 
 export function isNameLike(raw: string): boolean {
   const text = raw.replace(/\s+/g, ' ').trim();
@@ -36,6 +47,7 @@ export function isNameLike(raw: string): boolean {
   if (text.replace(/,\s*(?:jr|sr|ii|iii|iv)\.?$/i, '').includes(',')) return false;
   const words = text.split(' ');
   if (words.length < 2 || words.length > 6) return false;
+  if (words.some((w) => DOCUMENT_WORD.test(w.replace(/[.,]$/, '')))) return false;
   let letters = 0;
   let capitalised = 0;
   for (const w of words) {
@@ -49,6 +61,35 @@ export function isNameLike(raw: string): boolean {
   return capitalised >= 2 && letters >= 4 && words.some((w) => /\p{L}{2,}/u.test(w));
 }
 
+/**
+ * A byline entry that carries superscript marks is a name by its place: digits inside its words
+ * ("Name1 Surname", a template's sample author as printed) do not make it something else.
+ */
+export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
+  if (isNameLike(raw)) return true;
+  return supMarked && /\p{L}\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})\d+/gu, '$1'));
+}
+
+/**
+ * A line whose place makes it a name (the first line of an author group, the top line of an
+ * author block beside a named one): a short run of words with no sentence or address punctuation,
+ * no institution or document word. A template's sample name ("Author 1") passes; a lower-case
+ * first word passes only where the caller allows it.
+ */
+export function isNameSlot(raw: string, lowerCase = false): boolean {
+  const text = raw
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/,\s*(?:jr|sr|ii|iii|iv)\.?$/i, '');
+  if (text.length < 3 || text.length > 60 || /[@:;,()[\]/!?]|[.]$/.test(text)) return false;
+  const words = text.split(' ');
+  if (words.length > 6 || words.some((w) => DOCUMENT_WORD.test(w))) return false;
+  if (words.filter((w) => /\d/.test(w)).length > 1 || words.some((w) => /\d/.test(w) && !/^\d{1,2}$/.test(w)))
+    return false;
+  if (!lowerCase && !/^\p{Lu}/u.test(text)) return false;
+  return /\p{L}{2}/u.test(text);
+}
+
 /** Set in capitals (small caps): "JOHN SMITH", not "John Smith" nor "J. Smith". */
 export function inCapitals(text: string): boolean {
   return text === text.toUpperCase() && /\p{Lu}{2}/u.test(text);
@@ -57,6 +98,8 @@ export function inCapitals(text: string): boolean {
 export interface BylineName {
   name: string;
   marks: string[];
+  /** Some of its marks were set as superscripts. */
+  sup?: boolean;
 }
 
 const MARK_SYMBOLS = /[*†‡§¶#✉]/u;
@@ -66,9 +109,15 @@ export function splitMarks(raw: string): string[] {
   for (const part of raw.split(/[\s,;]+/)) {
     if (!part) continue;
     const m = /^([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
-    if (!m) continue;
-    if (m[1]) marks.push(m[1]);
-    for (const sym of m[2] ?? '') marks.push(sym);
+    if (m) {
+      if (m[1]) marks.push(m[1]);
+      for (const sym of m[2] ?? '') marks.push(sym);
+      continue;
+    }
+    // A number followed by a note symbol the font maps to no known character ("2¤b", "1Y"):
+    // the number still keys an affiliation.
+    const numbered = /^([0-9]+)\P{N}/u.exec(part);
+    if (numbered) marks.push(numbered[1]!, ...[...part].filter((c) => MARK_SYMBOLS.test(c)));
   }
   return marks;
 }
@@ -81,6 +130,7 @@ export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];
   let current = '';
   let currentMarks: string[] = [];
+  let currentSup = false;
   const close = () => {
     let name = current.replace(/\s+/g, ' ').trim();
     const glued = name.length <= 80 ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
@@ -92,12 +142,13 @@ export function splitByline(runs: Run[]): BylineName[] {
     if (name) {
       const prev = out[out.length - 1];
       if (prev && SUFFIX.test(name)) prev.name += `, ${name}`;
-      else out.push({ name, marks: currentMarks });
+      else out.push({ name, marks: currentMarks, sup: currentSup });
     } else if (currentMarks.length && out.length) {
       out[out.length - 1]!.marks.push(...currentMarks);
     }
     current = '';
     currentMarks = [];
+    currentSup = false;
   };
   // Plain runs side by side are one text: a line break is a run of its own between them.
   const merged: Run[] = [];
@@ -115,8 +166,13 @@ export function splitByline(runs: Run[]): BylineName[] {
   for (const run of merged) {
     if (run.sup) {
       const marks = splitMarks(run.text);
-      if (current.trim()) currentMarks.push(...marks);
-      else if (out.length) out[out.length - 1]!.marks.push(...marks);
+      if (current.trim()) {
+        currentMarks.push(...marks);
+        currentSup ||= run.text.trim() !== '';
+      } else if (out.length) {
+        out[out.length - 1]!.marks.push(...marks);
+        out[out.length - 1]!.sup ||= run.text.trim() !== '';
+      }
       continue;
     }
     const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&)\s*)/);

@@ -1,6 +1,6 @@
 // Bylines split into names: what a name looks like and where one ends.
 import { describe, expect, it } from 'vitest';
-import { splitByline } from '../../src/parsing/names.ts';
+import { splitByline, splitMarks } from '../../src/parsing/names.ts';
 
 const line = (...texts: string[]) =>
   texts.flatMap((text, i) =>
@@ -40,5 +40,13 @@ describe('a name wrapped at the end of a byline line', () => {
       'Jane Roe',
       'John Q. Public',
     ]);
+  });
+});
+
+describe('affiliation marks', () => {
+  it('keeps the number of a mark followed by a note symbol the font maps to no known character', () => {
+    expect(splitMarks('1,2Y')).toEqual(['1', '2']);
+    expect(splitMarks('2,3¤a')).toEqual(['2', '3']);
+    expect(splitMarks('1,2,3*')).toEqual(['1', '2', '3', '*']);
   });
 });
