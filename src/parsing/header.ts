@@ -12,6 +12,7 @@ import {
   validOrcid,
 } from './text-utils.ts';
 import {
+  hasTypedSuperscripts,
   inCapitals,
   isDocumentWord,
   isMarkedNameLike,
@@ -20,6 +21,7 @@ import {
   splitByline,
   splitMarks,
   surnameOf,
+  typedSuperscripts,
 } from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 
@@ -163,6 +165,19 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
     if (good.some((n) => upper(n.name)) && good.some((n) => !upper(n.name)))
       good = good.filter((n) => upper(n.name));
+    // In a byline the other entries prove (two names or more, each with superscript marks), an
+    // entry with superscript marks is a name by its place, though it reads as none ("Senior
+    // author", a template's sample).
+    if (good.filter((n) => n.sup === true).length >= 2)
+      good = names.filter(
+        (n) =>
+          good.includes(n) ||
+          (n.sup === true &&
+            n.name.includes(' ') &&
+            isNameSlot(n.name) &&
+            !INSTITUTION.test(n.name) &&
+            !INSTITUTION_WORD.test(n.name)),
+      );
     // "GANG ZHOU, College of William and Mary": an affiliation set after the names on the same
     // line (ACM journals) is neither a name nor a reason to doubt the line.
     const capitals = good.some((g) => upper(g.name));
@@ -239,7 +254,7 @@ function stackedAuthors(
   let current: Entry | null = null;
   let sideBySide = false;
   const markOnly = (text: string) => /^[\s*∗†‡§¶#✉,]+$/u.test(text);
-  const unmarked = (text: string) => text.replace(/[*∗†‡§¶✉]+$/u, '').trim();
+  const unmarked = (text: string) => text.replace(/[*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,]+$/u, '').trim();
   const andLine = (text: string) => /^(?:and|&)$/i.test(text.trim());
   // Author groups joined by a line "and" (a name, its affiliation lines, "and", the next name):
   // the first line of each group is a name by its place, whatever it looks like ("Author 1").
@@ -569,7 +584,13 @@ function fromCapitals(name: string): string {
   );
 }
 
-export function extractHeader(doc: DocumentModel): Header {
+export function extractHeader(source: DocumentModel): Header {
+  const doc = {
+    ...source,
+    blocks: source.blocks.map((b) =>
+      hasTypedSuperscripts(b.text) ? { ...b, runs: typedSuperscripts(b.runs) } : b,
+    ),
+  };
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
   // A title set over several lines may break into blocks where a word is in italics.
@@ -581,9 +602,11 @@ export function extractHeader(doc: DocumentModel): Header {
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
-      // A title set at body size (APA title pages) stands apart by its face alone: the byline
-      // after it has the same size but not the same face.
-      (t.relSize >= 1.1 || blocks[titleEnd]!.emphasis === t.emphasis)
+      // A title set at body size (APA title pages) stands apart by its face, or by the space
+      // under it: the byline after it has the same size, and either another face or a gap
+      // wider than a double-spaced line's above it.
+      (t.relSize >= 1.1 ||
+        (blocks[titleEnd]!.emphasis === t.emphasis && (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5))
     ) {
       titleEnd++;
     }
@@ -606,7 +629,8 @@ export function extractHeader(doc: DocumentModel): Header {
       ? stacked
       : inline;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
-    name: fromCapitals(e.name),
+    // "Dr. Blaine Mooers": a title before the name is no part of it.
+    name: fromCapitals(e.name).replace(/^(?:dr|prof|professor|mr|mrs|ms)\.?\s+(?=\p{Lu})/iu, ''),
     emails: [],
     orcid: null,
     affiliations: [],

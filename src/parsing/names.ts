@@ -33,7 +33,7 @@ const SUFFIX = /^(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i;
  * like a byline ("Extended Abstract", "Research Article", a journal's name) is none.
  */
 const DOCUMENT_WORD =
-  /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|correspondence|affiliations?)$/i;
+  /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|notes?|correspondence|affiliations?)$/i;
 const NAME_WORD = /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?)$/u;
 
 /** "Abstract", "Journal", "Preprint": a word that names a kind of document. */
@@ -88,6 +88,44 @@ export function isNameSlot(raw: string, lowerCase = false): boolean {
     return false;
   if (!lowerCase && !/^\p{Lu}/u.test(text)) return false;
   return /\p{L}{2}/u.test(text);
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const TYPED_SUPERSCRIPT = /[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[,⁄]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)*/gu;
+
+/**
+ * Marks typed as superscript characters ("Student¹", Typst's and Word's superscript digits) are
+ * the same marks as raised runs: they become superscript runs of plain digits.
+ */
+export function typedSuperscripts(runs: Run[]): Run[] {
+  const out: Run[] = [];
+  const push = (text: string, sup: boolean) => {
+    const last = out[out.length - 1];
+    if (last && last.sup === sup) last.text += text;
+    else if (text) out.push({ text, sup });
+  };
+  for (const run of runs) {
+    if (run.sup) {
+      push(run.text, true);
+      continue;
+    }
+    let at = 0;
+    for (const m of run.text.matchAll(TYPED_SUPERSCRIPT)) {
+      push(run.text.slice(at, m.index), false);
+      const digits = [...m[0]].map((c) => {
+        const d = SUPERSCRIPT_DIGITS.indexOf(c);
+        return d >= 0 ? String(d) : ',';
+      });
+      push(digits.join(''), true);
+      at = m.index + m[0].length;
+    }
+    push(run.text.slice(at), false);
+  }
+  return out;
+}
+
+export function hasTypedSuperscripts(text: string): boolean {
+  return /[⁰¹²³⁴⁵⁶⁷⁸⁹]/u.test(text);
 }
 
 /** Set in capitals (small caps): "JOHN SMITH", not "John Smith" nor "J. Smith". */

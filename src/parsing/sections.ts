@@ -3,7 +3,7 @@
 import type { Block } from './types.ts';
 
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations)\s*:?$/i;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations)\s*:?$/i;
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 export const KEYWORDS_LABEL = /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s)\s*[:.—–-]?\s*/i;
 

@@ -3,9 +3,15 @@
 // document's kind rather than a person.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
-import { isDocumentWord, isMarkedNameLike, isNameLike, isNameSlot } from '../../src/parsing/names.ts';
+import {
+  isDocumentWord,
+  isMarkedNameLike,
+  isNameLike,
+  isNameSlot,
+  typedSuperscripts,
+} from '../../src/parsing/names.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeTextPdf } from './make-files.ts';
+import { makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -181,5 +187,95 @@ describe('author blocks set side by side', () => {
       ],
     ]);
     expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'his friend']);
+  });
+});
+
+describe('marks typed as superscript characters (Typst, Word)', () => {
+  it('reads "Student¹" as a name with mark 1, and keys the affiliation lines by their typed marks', async () => {
+    const docx = makeDocx([
+      paragraph('A Generic First Submission Journal Article', 'Title'),
+      paragraph('Graduate Student¹, Senior Collaborator², and Senior author¹,²*'),
+      paragraph('¹Department of Biochemistry, University of Somewhere, City, Country'),
+      paragraph('²Cancer Center, University of Somewhere, City, Country'),
+      paragraph('Abstract', 'Heading1'),
+      paragraph('This study reads bylines by their place on the title page, not by their strings.'),
+    ]);
+    const result = await parseManuscript(docx, 'typed.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual([
+      'Graduate Student',
+      'Senior Collaborator',
+      'Senior author',
+    ]);
+    expect(result.authors[1]!.affiliations).toEqual([
+      'Cancer Center, University of Somewhere, City, Country',
+    ]);
+    expect(result.authors[2]!.affiliations).toHaveLength(2);
+    expect(result.authors[2]!.corresponding).toBe(true);
+  });
+
+  it('turns typed superscript digits into superscript runs of plain digits', () => {
+    expect(typedSuperscripts([{ text: 'Ann Lee¹,², Bo Ma³', sup: false }])).toEqual([
+      { text: 'Ann Lee', sup: false },
+      { text: '1,2', sup: true },
+      { text: ', Bo Ma', sup: false },
+      { text: '3', sup: true },
+    ]);
+  });
+});
+
+describe('a title page set at body size in one face (APA, papaja)', () => {
+  it('ends the title at the wide space above the byline, and reads no section label under it as a name', async () => {
+    // As LaTeX writes it (hyperref), the file declares its title; the page sets it in the byline's type.
+    const title = 'How to Read Title Pages: An Example Manuscript';
+    const pdf = makeTextPdf(
+      [
+        [
+          { text: 'Running head: SHORT TITLE', size: 12, x: 72, y: 770 },
+          { text: 'How to Read Title Pages: An Example Manuscript', size: 12, x: 150, y: 600 },
+          { text: 'Jane Roe', size: 12, x: 270, y: 560 },
+          { text: '1', size: 8, x: 270 + width('Jane Roe', 12), y: 565 },
+          { text: '1', size: 8, x: 220, y: 537 },
+          { text: 'University of Somewhere', size: 12, x: 225, y: 532 },
+          { text: 'Author Note', size: 12, x: 270, y: 380 },
+          {
+            text: 'Correspondence concerning this article should be addressed to Jane Roe,',
+            size: 12,
+            x: 100,
+            y: 350,
+          },
+          { text: 'University of Somewhere. E-mail: jane.roe@example.edu', size: 12, x: 72, y: 326 },
+        ],
+        Array.from({ length: 25 }, (_, i) => ({
+          text: `Line ${i + 1} of the body text, long enough to read as running prose here.`,
+          size: 12,
+          x: 72,
+          y: 740 - i * 24,
+        })),
+      ],
+      `/Info << /Title (${title}) >> `,
+    );
+    const result = await parseManuscript(pdf, 'apa.pdf', limits);
+    expect(result.title).toBe(title);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe']);
+    expect(result.authors[0]!.emails).toEqual(['jane.roe@example.edu']);
+  });
+});
+
+describe('titles before a name', () => {
+  it('drops "Dr." from the name of an author block', async () => {
+    const result = await parse([
+      [
+        { text: 'A Study of Things That Parse Well', size: 18, x: 110, y: 770, bold: true },
+        { text: 'Jane Roe', size: 12, x: 120, y: 735 },
+        { text: 'Somewhere University', size: 12, x: 110, y: 720 },
+        { text: 'jroe@example.org', size: 12, x: 110, y: 705 },
+        { text: 'Dr. John Q. Public', size: 12, x: 360, y: 735 },
+        { text: 'Elsewhere Institute', size: 12, x: 350, y: 720 },
+        { text: 'jqp@example.org', size: 12, x: 350, y: 705 },
+        { text: 'Abstract', size: 11, x: 280, y: 650, bold: true },
+        ...prose(630),
+      ],
+    ]);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public']);
   });
 });

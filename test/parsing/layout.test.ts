@@ -8,7 +8,7 @@ import {
   orderPage,
   type Item,
 } from '../../src/parsing/pdf/geometry.ts';
-import { endsReferenceList } from '../../src/parsing/sections.ts';
+import { REFERENCES_HEADING, endsReferenceList } from '../../src/parsing/sections.ts';
 import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
 import { makeTextPdf } from './make-files.ts';
@@ -59,6 +59,29 @@ describe('margin line numbers', () => {
     const pages = [{ items: title }, { items: numberedPage(3, 20, 24) }];
     dropLineNumbers(pages);
     expect(pages[0]!.items.map((it) => it.str)).toEqual(['A Title in Large Type']);
+  });
+
+  it('drops numbers in the text’s own size beside every line when the lines’ heights make the steps uneven (Typst)', () => {
+    // A heading, a double-spaced paragraph and single-spaced lines: steps of 15, 22 and 30 points.
+    const items: Item[] = [];
+    const baselines = [
+      744, 716, 701, 686, 664, 633, 617, 602, 587, 572, 557, 536, 521, 490, 474, 444, 414, 384,
+    ];
+    baselines.forEach((y, i) => {
+      const n = String(i + 1);
+      items.push(item(n, 20 - n.length * 6, y, 11, n.length * 6));
+      items.push(
+        item(
+          i === 0 ? 'A Title in Large Type' : 'Text of a line that runs across the page',
+          36,
+          y,
+          i === 0 ? 17 : 11,
+          500,
+        ),
+      );
+    });
+    const pages = [{ items }];
+    expect(dropLineNumbers(pages)).toBe(baselines.length);
   });
 
   it('keeps the numbers of a numbered reference list, whose entries take varying numbers of lines', () => {
@@ -378,5 +401,12 @@ describe('the end of a reference list', () => {
   it('is not an entry in bold whose number goes on from the list’s ("5. Foundations of JSON Schema")', () => {
     const listed = ['4. PMLB: a large benchmark suite', 'Randal S. Olson, William La Cava'];
     expect(endsReferenceList(block('5. Foundations of JSON Schema'), listed)).toBe(false);
+  });
+});
+
+describe('the reference list’s heading', () => {
+  it('is also "Cited References" (a Typst manuscript template)', () => {
+    expect(REFERENCES_HEADING.test('Cited References')).toBe(true);
+    expect(REFERENCES_HEADING.test('Cited references of the study were checked')).toBe(false);
   });
 });
