@@ -43,7 +43,7 @@ const INSTITUTION =
   /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD =
-  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
+  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -106,11 +106,18 @@ function findTitle(doc: DocumentModel): number | null {
   return firstHeading >= 0 ? firstHeading : null;
 }
 
+/** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
+function joinHyphenated(text: string): string {
+  return text.replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1');
+}
+
 function titleText(block: Block): string {
-  return block.runs
-    .filter((r) => !r.sup)
-    .map((r) => r.text)
-    .join('')
+  return joinHyphenated(
+    block.runs
+      .filter((r) => !r.sup)
+      .map((r) => r.text)
+      .join(''),
+  )
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[*†‡§¶✉]+$/u, '')
@@ -144,6 +151,9 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       if (entries.length) break;
       continue;
     }
+    // Marks follow the names in a byline; a block that opens with a superscript mark is the
+    // list of affiliations under it.
+    if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
     const names = splitByline(b.runs);
     if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
       names[0].name = `${carry} ${names[0].name}`;
@@ -613,7 +623,9 @@ export function extractHeader(source: DocumentModel): Header {
   }
   const title =
     titleIndex !== null
-      ? blocks.slice(titleIndex, titleEnd).map(titleText).join(' ').replace(/\s+/g, ' ').trim() || null
+      ? joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
+          .replace(/\s+/g, ' ')
+          .trim() || null
       : doc.declared.title;
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),

@@ -177,6 +177,11 @@ export function splitByline(runs: Run[]): BylineName[] {
       currentMarks.push(...splitMarks(glued[2] ?? ''));
     }
     name = name.replace(/^(?:and|&)\s+/i, '').trim();
+    // A symbol left after a name's superscript marks ("author¹ʼ²*") is one more of its marks.
+    if (/^[*†‡§¶#✉]+$/u.test(name) && out.length && currentMarks.length === 0) {
+      out[out.length - 1]!.marks.push(...splitMarks(name));
+      name = '';
+    }
     if (name) {
       const prev = out[out.length - 1];
       if (prev && SUFFIX.test(name)) prev.name += `, ${name}`;
@@ -207,6 +212,9 @@ export function splitByline(runs: Run[]): BylineName[] {
       if (current.trim()) {
         currentMarks.push(...marks);
         currentSup ||= run.text.trim() !== '';
+        // Marks end a name: bylines that set names apart by their marks alone ("Tanya
+        // Strydom¹ʼ² Giulio V. Dalla Riva³") have no comma to split on.
+        if (marks.length) close();
       } else if (out.length) {
         out[out.length - 1]!.marks.push(...marks);
         out[out.length - 1]!.sup ||= run.text.trim() !== '';

@@ -279,3 +279,40 @@ describe('titles before a name', () => {
     expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public']);
   });
 });
+
+describe('a byline without commas, over affiliations that open with their marks', () => {
+  it('reads each marked name, takes no affiliation for a name, and joins a title word broken by a hyphen', async () => {
+    const names: [string, string][] = [
+      ['Jane Roe', '1,2'],
+      ['John Q. Public', '3'],
+    ];
+    const byline: Line[] = [];
+    let x = 72;
+    for (const [name, marks] of names) {
+      byline.push({ text: name, size: 10, x, y: 700 });
+      x += width(name, 10);
+      byline.push({ text: marks, size: 7, x, y: 703.5 });
+      x += width(marks, 7) + 8;
+    }
+    const result = await parse([
+      [
+        { text: 'Entropy reveals the high complexity of eco-', size: 14, x: 72, y: 760, bold: true },
+        { text: 'logical networks', size: 14, x: 72, y: 742, bold: true },
+        ...byline,
+        { text: '1', size: 7, x: 72, y: 683.5 },
+        { text: 'Département de Sciences Biologiques, Université de Montréal', size: 10, x: 77, y: 680 },
+        { text: '2', size: 7, x: 72, y: 669.5 },
+        { text: 'Centre for Biodiversity Sciences', size: 10, x: 77, y: 666 },
+        { text: '3', size: 7, x: 72, y: 655.5 },
+        { text: 'School of Mathematics and Statistics, University of Canterbury', size: 10, x: 77, y: 652 },
+        { text: 'Abstract', size: 12, x: 72, y: 620, bold: true },
+        ...prose(600),
+      ],
+    ]);
+    expect(result.title).toBe('Entropy reveals the high complexity of ecological networks');
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public']);
+    expect(result.authors[1]!.affiliations).toEqual([
+      'School of Mathematics and Statistics, University of Canterbury',
+    ]);
+  });
+});

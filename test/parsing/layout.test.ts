@@ -398,6 +398,23 @@ describe('the end of a reference list', () => {
     expect(endsReferenceList(block('4. Appendix'), ['[17] A. Author, Journal 73, 307 (2001).'])).toBe(true);
   });
 
+  it('is a figure or table caption set after the list (a draft with its figures at the end)', () => {
+    const caption = {
+      ...block('Figure 1: The relationship between richness and entropy of the networks.'),
+      emphasis: false,
+    };
+    expect(endsReferenceList(caption)).toBe(true);
+    expect(endsReferenceList({ ...block('Table 2. Counts of networks by type.'), emphasis: false })).toBe(
+      true,
+    );
+    expect(
+      endsReferenceList({
+        ...block('Figueroa, A. 2001. A study of tables. Journal 3: 1-9.'),
+        emphasis: false,
+      }),
+    ).toBe(false);
+  });
+
   it('is not an entry in bold whose number goes on from the list’s ("5. Foundations of JSON Schema")', () => {
     const listed = ['4. PMLB: a large benchmark suite', 'Randal S. Olson, William La Cava'];
     expect(endsReferenceList(block('5. Foundations of JSON Schema'), listed)).toBe(false);

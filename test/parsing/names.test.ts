@@ -50,3 +50,21 @@ describe('affiliation marks', () => {
     expect(splitMarks('1,2,3*')).toEqual(['1', '2', '3', '*']);
   });
 });
+
+describe('names set apart by their marks alone', () => {
+  it('ends a name at its superscript marks when no comma follows', () => {
+    const names = splitByline([
+      { text: 'Tanya Strydom', sup: false },
+      { text: '1,2', sup: true },
+      { text: ' Giulio V. Dalla Riva', sup: false },
+      { text: '3', sup: true },
+      { text: ' Timothée Poisot', sup: false },
+      { text: '1,2', sup: true },
+    ]);
+    expect(names.map((n) => [n.name, n.marks])).toEqual([
+      ['Tanya Strydom', ['1', '2']],
+      ['Giulio V. Dalla Riva', ['3']],
+      ['Timothée Poisot', ['1', '2']],
+    ]);
+  });
+});
