@@ -641,8 +641,8 @@ export function extractHeader(source: DocumentModel): Header {
       ? stacked
       : inline;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
-    // "Dr. Blaine Mooers": a title before the name is no part of it.
-    name: fromCapitals(e.name).replace(/^(?:dr|prof|professor|mr|mrs|ms)\.?\s+(?=\p{Lu})/iu, ''),
+    // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
+    name: fromCapitals(e.name).replace(/^(?:(?:dr|prof|professor|mr|mrs|ms)\.?\s+)+(?=\p{Lu})/iu, ''),
     emails: [],
     orcid: null,
     affiliations: [],

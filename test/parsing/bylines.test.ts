@@ -262,14 +262,14 @@ describe('a title page set at body size in one face (APA, papaja)', () => {
 });
 
 describe('titles before a name', () => {
-  it('drops "Dr." from the name of an author block', async () => {
+  it('drops "Prof. Dr." from the name of an author block', async () => {
     const result = await parse([
       [
         { text: 'A Study of Things That Parse Well', size: 18, x: 110, y: 770, bold: true },
         { text: 'Jane Roe', size: 12, x: 120, y: 735 },
         { text: 'Somewhere University', size: 12, x: 110, y: 720 },
         { text: 'jroe@example.org', size: 12, x: 110, y: 705 },
-        { text: 'Dr. John Q. Public', size: 12, x: 360, y: 735 },
+        { text: 'Prof. Dr. John Q. Public', size: 12, x: 345, y: 735 },
         { text: 'Elsewhere Institute', size: 12, x: 350, y: 720 },
         { text: 'jqp@example.org', size: 12, x: 350, y: 705 },
         { text: 'Abstract', size: 11, x: 280, y: 650, bold: true },
