@@ -295,6 +295,50 @@ function stackedAuthors(
     isNameSlot(unmarked(l.text), true) &&
     !INSTITUTION.test(l.text) &&
     namedCellSizes.some((size) => Math.abs(size - sizeOf(l)) <= 0.05 * size);
+  // Author paragraphs in a row (Manubot): a paragraph that opens with a name followed by its
+  // ORCID, or set in bold, proves the layout; a neighbouring paragraph of the same shape opens
+  // with a name too when its other lines identify a person (an affiliation, a handle, an email),
+  // though its author has no ORCID.
+  const firstLine = new Map<number, number>();
+  lines.forEach((l, k) => {
+    if (!firstLine.has(l.block)) firstLine.set(l.block, k);
+  });
+  const namedParagraph = (block: number): boolean => {
+    const k = firstLine.get(block);
+    const first = k === undefined ? undefined : lines[k];
+    return (
+      first !== undefined &&
+      first.cellTop === undefined &&
+      isNameLike(unmarked(first.text)) &&
+      !INSTITUTION.test(first.text) &&
+      lines.some((l) => l.block === block && l !== first)
+    );
+  };
+  const identifies = (block: number) =>
+    lines.some(
+      (l, k) =>
+        l.block === block &&
+        k !== firstLine.get(block) &&
+        (INSTITUTION.test(l.text) || findEmails(l.text).length > 0 || findOrcids(l.text).length > 0),
+    );
+  const proven = new Set(
+    [...firstLine.keys()].filter((block) => {
+      if (!namedParagraph(block)) return false;
+      const k = firstLine.get(block)!;
+      const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
+      return lines[k]!.emphasis || (next?.block === block && findOrcids(next.text).length > 0);
+    }),
+  );
+  for (let grew = proven.size > 0; grew;) {
+    grew = false;
+    for (const block of firstLine.keys()) {
+      if (proven.has(block) || !(proven.has(block - 1) || proven.has(block + 1))) continue;
+      if (namedParagraph(block) && identifies(block)) {
+        proven.add(block);
+        grew = true;
+      }
+    }
+  }
   lines.forEach((line, k) => {
     // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
     if (markOnly(line.text)) {
@@ -308,6 +352,7 @@ function stackedAuthors(
     const nameLine =
       groupOpeners.has(k) ||
       besideNamedCell(line) ||
+      (proven.has(line.block) && firstLine.get(line.block) === k) ||
       (isNameLike(unmarked(line.text)) &&
         !INSTITUTION.test(line.text) &&
         (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));

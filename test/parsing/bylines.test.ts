@@ -316,3 +316,31 @@ describe('a byline without commas, over affiliations that open with their marks'
     ]);
   });
 });
+
+describe('author paragraphs in a row (Manubot Word file)', () => {
+  /** A name in bold, then its identifiers and affiliation in plain type, in one paragraph. */
+  const author = (name: string, rest: string) =>
+    `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${name}</w:t></w:r>` +
+    `<w:r><w:t xml:space="preserve"> ${rest}</w:t></w:r></w:p>`;
+
+  it('reads the authors without an ORCID between those with one', async () => {
+    const docx = makeDocx([
+      paragraph('Not Just for Programmers: Collaborative Research in Ecology', 'Title'),
+      paragraph('Authors', 'Heading1'),
+      author('Jane Roe', '0000-0002-1825-0097 · janeroe Department of Biology, Concordia University, Canada'),
+      author('John Q. Public', '· jqpublic Département de biologie, Université de Sherbrooke, Canada'),
+      author('Ann Lee', '· annlee Department of Biology, Carleton University, Canada'),
+      author('Bo Ma', '0000-0001-5109-3700 · boma School of Biological Sciences, University of Somewhere'),
+      paragraph('Abstract', 'Heading1'),
+      paragraph('This study reads bylines by their place on the title page, not by their strings.'),
+    ]);
+    const result = await parseManuscript(docx, 'manubot.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'John Q. Public', 'Ann Lee', 'Bo Ma']);
+    expect(result.authors.map((a) => a.orcid)).toEqual([
+      '0000-0002-1825-0097',
+      null,
+      null,
+      '0000-0001-5109-3700',
+    ]);
+  });
+});
