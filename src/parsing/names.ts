@@ -26,6 +26,20 @@ const PARTICLES = new Set([
   'ter',
   'zu',
   'st.',
+  // Spanish, Italian, Dutch, German, Scandinavian and Arabic particles ("María de los Ángeles
+  // García"); not "do", an English word in headings ("Why do Birds Sing").
+  'los',
+  'las',
+  'dei',
+  'degli',
+  'het',
+  'vom',
+  'zum',
+  'zur',
+  'af',
+  'av',
+  'ibn',
+  'ben',
 ]);
 const SUFFIX = /^(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i;
 /**

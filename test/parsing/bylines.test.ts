@@ -49,6 +49,8 @@ describe('what a name looks like', () => {
     for (const s of ['Extended Abstract', 'Research Article', 'Demo Journal', 'Original Paper'])
       expect(isNameLike(s)).toBe(false);
     expect(isNameLike('Jane Q. Roe')).toBe(true);
+    expect(isNameLike('María de los Ángeles García')).toBe(true);
+    expect(isNameLike('Why do Birds Sing')).toBe(false);
     expect(isDocumentWord('Preprint')).toBe(true);
     expect(isDocumentWord('Roe')).toBe(false);
   });
