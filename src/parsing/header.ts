@@ -11,7 +11,18 @@ import {
   unique,
   validOrcid,
 } from './text-utils.ts';
-import { inCapitals, isNameLike, splitByline, splitMarks, surnameOf } from './names.ts';
+import {
+  hasTypedSuperscripts,
+  inCapitals,
+  isDocumentWord,
+  isMarkedNameLike,
+  isNameLike,
+  isNameSlot,
+  splitByline,
+  splitMarks,
+  surnameOf,
+  typedSuperscripts,
+} from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 
 export interface Header {
@@ -32,7 +43,7 @@ const INSTITUTION =
   /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD =
-  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
+  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -70,6 +81,23 @@ function findTitle(doc: DocumentModel): number | null {
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
   const largest = candidates.filter(({ b }) => b.relSize >= 0.97 * maxSize);
   const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
+  // A one-word title ("Title" in a template, a short product name) is left out of the candidates
+  // above; it still wins when it is set well above all of them, before the abstract, and reads
+  // as no document kind or label.
+  const oneWord = doc.blocks
+    .map((b, i) => ({ b, i }))
+    .filter(
+      ({ b, i }) =>
+        b.page === 1 &&
+        i < MAX_FRONT_BLOCKS &&
+        (abstractAt < 0 || i < abstractAt) &&
+        /^\p{Lu}\p{L}{2,}$/u.test(titleText(b)) &&
+        !ABSTRACT_LABEL.test(b.text) &&
+        !KEYWORDS_LABEL.test(b.text) &&
+        !isDocumentWord(titleText(b)),
+    )
+    .sort((x, y) => y.b.relSize - x.b.relSize)[0];
+  if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize) return oneWord.i;
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
   const firstHeading = doc.blocks.findIndex(
@@ -78,11 +106,18 @@ function findTitle(doc: DocumentModel): number | null {
   return firstHeading >= 0 ? firstHeading : null;
 }
 
+/** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
+function joinHyphenated(text: string): string {
+  return text.replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1');
+}
+
 function titleText(block: Block): string {
-  return block.runs
-    .filter((r) => !r.sup)
-    .map((r) => r.text)
-    .join('')
+  return joinHyphenated(
+    block.runs
+      .filter((r) => !r.sup)
+      .map((r) => r.text)
+      .join(''),
+  )
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[*†‡§¶✉]+$/u, '')
@@ -116,6 +151,9 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       if (entries.length) break;
       continue;
     }
+    // Marks follow the names in a byline; a block that opens with a superscript mark is the
+    // list of affiliations under it.
+    if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
     const names = splitByline(b.runs);
     if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
       names[0].name = `${carry} ${names[0].name}`;
@@ -130,11 +168,26 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       !/(?:[,;&]|\band)$/.test(b.text.trim())
         ? last.name
         : null;
-    let good = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+    let good = names.filter(
+      (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+    );
     // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
     if (good.some((n) => upper(n.name)) && good.some((n) => !upper(n.name)))
       good = good.filter((n) => upper(n.name));
+    // In a byline the other entries prove (two names or more, each with superscript marks), an
+    // entry with superscript marks is a name by its place, though it reads as none ("Senior
+    // author", a template's sample).
+    if (good.filter((n) => n.sup === true).length >= 2)
+      good = names.filter(
+        (n) =>
+          good.includes(n) ||
+          (n.sup === true &&
+            n.name.includes(' ') &&
+            isNameSlot(n.name) &&
+            !INSTITUTION.test(n.name) &&
+            !INSTITUTION_WORD.test(n.name)),
+      );
     // "GANG ZHOU, College of William and Mary": an affiliation set after the names on the same
     // line (ACM journals) is neither a name nor a reason to doubt the line.
     const capitals = good.some((g) => upper(g.name));
@@ -210,7 +263,82 @@ function stackedAuthors(
   }
   let current: Entry | null = null;
   let sideBySide = false;
-  const markOnly = (text: string) => /^[\s*†‡§¶#✉,]+$/u.test(text);
+  const markOnly = (text: string) => /^[\s*∗†‡§¶#✉,]+$/u.test(text);
+  const unmarked = (text: string) => text.replace(/[*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,]+$/u, '').trim();
+  const andLine = (text: string) => /^(?:and|&)$/i.test(text.trim());
+  // Author groups joined by a line "and" (a name, its affiliation lines, "and", the next name):
+  // the first line of each group is a name by its place, whatever it looks like ("Author 1").
+  const groupOpeners = new Set<number>();
+  for (const block of new Set(lines.filter((l) => andLine(l.text)).map((l) => l.block))) {
+    const own = lines.map((l, k) => ({ l, k })).filter(({ l }) => l.block === block);
+    const openers = own.filter(({ l }, j) => j === 0 || (andLine(own[j - 1]!.l.text) && !andLine(l.text)));
+    const identified = openers.every(({ k }) => {
+      const after = lines[k + 1];
+      return (
+        isNameSlot(unmarked(lines[k]!.text)) &&
+        !INSTITUTION.test(lines[k]!.text) &&
+        after !== undefined &&
+        after.block === block &&
+        (INSTITUTION.test(after.text) || findEmails(after.text).length > 0)
+      );
+    });
+    if (openers.length >= 2 && identified) openers.forEach(({ k }) => groupOpeners.add(k));
+  }
+  // Blocks set side by side: a block's top line beside blocks that open with a name, in the same
+  // type, opens with a name too, even one a byline reader would not take ("his friend").
+  const sizeOf = (l: (typeof lines)[number]) => blocks[l.block]!.relSize;
+  const namedCellSizes = lines
+    .filter((l) => l.cellTop === true && isNameLike(unmarked(l.text)) && !INSTITUTION.test(l.text))
+    .map(sizeOf);
+  const besideNamedCell = (l: (typeof lines)[number]) =>
+    l.cellTop === true &&
+    isNameSlot(unmarked(l.text), true) &&
+    !INSTITUTION.test(l.text) &&
+    namedCellSizes.some((size) => Math.abs(size - sizeOf(l)) <= 0.05 * size);
+  // Author paragraphs in a row (Manubot): a paragraph that opens with a name followed by its
+  // ORCID, or set in bold, proves the layout; a neighbouring paragraph of the same shape opens
+  // with a name too when its other lines identify a person (an affiliation, a handle, an email),
+  // though its author has no ORCID.
+  const firstLine = new Map<number, number>();
+  lines.forEach((l, k) => {
+    if (!firstLine.has(l.block)) firstLine.set(l.block, k);
+  });
+  const namedParagraph = (block: number): boolean => {
+    const k = firstLine.get(block);
+    const first = k === undefined ? undefined : lines[k];
+    return (
+      first !== undefined &&
+      first.cellTop === undefined &&
+      isNameLike(unmarked(first.text)) &&
+      !INSTITUTION.test(first.text) &&
+      lines.some((l) => l.block === block && l !== first)
+    );
+  };
+  const identifies = (block: number) =>
+    lines.some(
+      (l, k) =>
+        l.block === block &&
+        k !== firstLine.get(block) &&
+        (INSTITUTION.test(l.text) || findEmails(l.text).length > 0 || findOrcids(l.text).length > 0),
+    );
+  const proven = new Set(
+    [...firstLine.keys()].filter((block) => {
+      if (!namedParagraph(block)) return false;
+      const k = firstLine.get(block)!;
+      const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
+      return lines[k]!.emphasis || (next?.block === block && findOrcids(next.text).length > 0);
+    }),
+  );
+  for (let grew = proven.size > 0; grew;) {
+    grew = false;
+    for (const block of firstLine.keys()) {
+      if (proven.has(block) || !(proven.has(block - 1) || proven.has(block + 1))) continue;
+      if (namedParagraph(block) && identifies(block)) {
+        proven.add(block);
+        grew = true;
+      }
+    }
+  }
   lines.forEach((line, k) => {
     // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
     if (markOnly(line.text)) {
@@ -220,14 +348,18 @@ function stackedAuthors(
     const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
     // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
     // by the ORCID under it.
+    if (andLine(line.text) && groupOpeners.size) return;
     const nameLine =
-      isNameLike(line.text.replace(/[*†‡§¶✉]+$/u, '')) &&
-      !INSTITUTION.test(line.text) &&
-      (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)));
+      groupOpeners.has(k) ||
+      besideNamedCell(line) ||
+      (proven.has(line.block) && firstLine.get(line.block) === k) ||
+      (isNameLike(unmarked(line.text)) &&
+        !INSTITUTION.test(line.text) &&
+        (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
       current = {
-        name: line.text.replace(/[*†‡§¶✉]+$/u, '').trim(),
+        name: unmarked(line.text),
         marks: [],
         lines: [],
         // An ORCID or mailto link may lie on the name itself.
@@ -510,7 +642,13 @@ function fromCapitals(name: string): string {
   );
 }
 
-export function extractHeader(doc: DocumentModel): Header {
+export function extractHeader(source: DocumentModel): Header {
+  const doc = {
+    ...source,
+    blocks: source.blocks.map((b) =>
+      hasTypedSuperscripts(b.text) ? { ...b, runs: typedSuperscripts(b.runs) } : b,
+    ),
+  };
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
   // A title set over several lines may break into blocks where a word is in italics.
@@ -522,16 +660,20 @@ export function extractHeader(doc: DocumentModel): Header {
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
-      // A title set at body size (APA title pages) stands apart by its face alone: the byline
-      // after it has the same size but not the same face.
-      (t.relSize >= 1.1 || blocks[titleEnd]!.emphasis === t.emphasis)
+      // A title set at body size (APA title pages) stands apart by its face, or by the space
+      // under it: the byline after it has the same size, and either another face or a gap
+      // wider than a double-spaced line's above it.
+      (t.relSize >= 1.1 ||
+        (blocks[titleEnd]!.emphasis === t.emphasis && (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5))
     ) {
       titleEnd++;
     }
   }
   const title =
     titleIndex !== null
-      ? blocks.slice(titleIndex, titleEnd).map(titleText).join(' ').replace(/\s+/g, ' ').trim() || null
+      ? joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
+          .replace(/\s+/g, ' ')
+          .trim() || null
       : doc.declared.title;
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
@@ -547,7 +689,8 @@ export function extractHeader(doc: DocumentModel): Header {
       ? stacked
       : inline;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
-    name: fromCapitals(e.name),
+    // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
+    name: fromCapitals(e.name).replace(/^(?:(?:dr|prof|professor|mr|mrs|ms)\.?\s+)+(?=\p{Lu})/iu, ''),
     emails: [],
     orcid: null,
     affiliations: [],

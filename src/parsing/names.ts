@@ -26,9 +26,34 @@ const PARTICLES = new Set([
   'ter',
   'zu',
   'st.',
+  // Spanish, Italian, Dutch, German, Scandinavian and Arabic particles ("María de los Ángeles
+  // García"); not "do", an English word in headings ("Why do Birds Sing").
+  'los',
+  'las',
+  'dei',
+  'degli',
+  'het',
+  'vom',
+  'zum',
+  'zur',
+  'af',
+  'av',
+  'ibn',
+  'ben',
 ]);
 const SUFFIX = /^(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i;
+/**
+ * Words that name a kind of document or publication, never a person: a line under the title set
+ * like a byline ("Extended Abstract", "Research Article", a journal's name) is none.
+ */
+const DOCUMENT_WORD =
+  /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|notes?|correspondence|affiliations?)$/i;
 const NAME_WORD = /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?)$/u;
+
+/** "Abstract", "Journal", "Preprint": a word that names a kind of document. */
+export function isDocumentWord(word: string): boolean {
+  return DOCUMENT_WORD.test(word.trim());
+}
 
 export function isNameLike(raw: string): boolean {
   const text = raw.replace(/\s+/g, ' ').trim();
@@ -36,6 +61,7 @@ export function isNameLike(raw: string): boolean {
   if (text.replace(/,\s*(?:jr|sr|ii|iii|iv)\.?$/i, '').includes(',')) return false;
   const words = text.split(' ');
   if (words.length < 2 || words.length > 6) return false;
+  if (words.some((w) => DOCUMENT_WORD.test(w.replace(/[.,]$/, '')))) return false;
   let letters = 0;
   let capitalised = 0;
   for (const w of words) {
@@ -49,6 +75,73 @@ export function isNameLike(raw: string): boolean {
   return capitalised >= 2 && letters >= 4 && words.some((w) => /\p{L}{2,}/u.test(w));
 }
 
+/**
+ * A byline entry that carries superscript marks is a name by its place: digits inside its words
+ * ("Name1 Surname", a template's sample author as printed) do not make it something else.
+ */
+export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
+  if (isNameLike(raw)) return true;
+  return supMarked && /\p{L}\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})\d+/gu, '$1'));
+}
+
+/**
+ * A line whose place makes it a name (the first line of an author group, the top line of an
+ * author block beside a named one): a short run of words with no sentence or address punctuation,
+ * no institution or document word. A template's sample name ("Author 1") passes; a lower-case
+ * first word passes only where the caller allows it.
+ */
+export function isNameSlot(raw: string, lowerCase = false): boolean {
+  const text = raw
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/,\s*(?:jr|sr|ii|iii|iv)\.?$/i, '');
+  if (text.length < 3 || text.length > 60 || /[@:;,()[\]/!?]|[.]$/.test(text)) return false;
+  const words = text.split(' ');
+  if (words.length > 6 || words.some((w) => DOCUMENT_WORD.test(w))) return false;
+  if (words.filter((w) => /\d/.test(w)).length > 1 || words.some((w) => /\d/.test(w) && !/^\d{1,2}$/.test(w)))
+    return false;
+  if (!lowerCase && !/^\p{Lu}/u.test(text)) return false;
+  return /\p{L}{2}/u.test(text);
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const TYPED_SUPERSCRIPT = /[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[,⁄]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)*/gu;
+
+/**
+ * Marks typed as superscript characters ("Student¹", Typst's and Word's superscript digits) are
+ * the same marks as raised runs: they become superscript runs of plain digits.
+ */
+export function typedSuperscripts(runs: Run[]): Run[] {
+  const out: Run[] = [];
+  const push = (text: string, sup: boolean) => {
+    const last = out[out.length - 1];
+    if (last && last.sup === sup) last.text += text;
+    else if (text) out.push({ text, sup });
+  };
+  for (const run of runs) {
+    if (run.sup) {
+      push(run.text, true);
+      continue;
+    }
+    let at = 0;
+    for (const m of run.text.matchAll(TYPED_SUPERSCRIPT)) {
+      push(run.text.slice(at, m.index), false);
+      const digits = [...m[0]].map((c) => {
+        const d = SUPERSCRIPT_DIGITS.indexOf(c);
+        return d >= 0 ? String(d) : ',';
+      });
+      push(digits.join(''), true);
+      at = m.index + m[0].length;
+    }
+    push(run.text.slice(at), false);
+  }
+  return out;
+}
+
+export function hasTypedSuperscripts(text: string): boolean {
+  return /[⁰¹²³⁴⁵⁶⁷⁸⁹]/u.test(text);
+}
+
 /** Set in capitals (small caps): "JOHN SMITH", not "John Smith" nor "J. Smith". */
 export function inCapitals(text: string): boolean {
   return text === text.toUpperCase() && /\p{Lu}{2}/u.test(text);
@@ -57,6 +150,8 @@ export function inCapitals(text: string): boolean {
 export interface BylineName {
   name: string;
   marks: string[];
+  /** Some of its marks were set as superscripts. */
+  sup?: boolean;
 }
 
 const MARK_SYMBOLS = /[*†‡§¶#✉]/u;
@@ -66,9 +161,15 @@ export function splitMarks(raw: string): string[] {
   for (const part of raw.split(/[\s,;]+/)) {
     if (!part) continue;
     const m = /^([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
-    if (!m) continue;
-    if (m[1]) marks.push(m[1]);
-    for (const sym of m[2] ?? '') marks.push(sym);
+    if (m) {
+      if (m[1]) marks.push(m[1]);
+      for (const sym of m[2] ?? '') marks.push(sym);
+      continue;
+    }
+    // A number followed by a note symbol the font maps to no known character ("2¤b", "1Y"):
+    // the number still keys an affiliation.
+    const numbered = /^([0-9]+)\P{N}/u.exec(part);
+    if (numbered) marks.push(numbered[1]!, ...[...part].filter((c) => MARK_SYMBOLS.test(c)));
   }
   return marks;
 }
@@ -81,6 +182,7 @@ export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];
   let current = '';
   let currentMarks: string[] = [];
+  let currentSup = false;
   const close = () => {
     let name = current.replace(/\s+/g, ' ').trim();
     const glued = name.length <= 80 ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
@@ -89,15 +191,21 @@ export function splitByline(runs: Run[]): BylineName[] {
       currentMarks.push(...splitMarks(glued[2] ?? ''));
     }
     name = name.replace(/^(?:and|&)\s+/i, '').trim();
+    // A symbol left after a name's superscript marks ("author¹ʼ²*") is one more of its marks.
+    if (/^[*†‡§¶#✉]+$/u.test(name) && out.length && currentMarks.length === 0) {
+      out[out.length - 1]!.marks.push(...splitMarks(name));
+      name = '';
+    }
     if (name) {
       const prev = out[out.length - 1];
       if (prev && SUFFIX.test(name)) prev.name += `, ${name}`;
-      else out.push({ name, marks: currentMarks });
+      else out.push({ name, marks: currentMarks, sup: currentSup });
     } else if (currentMarks.length && out.length) {
       out[out.length - 1]!.marks.push(...currentMarks);
     }
     current = '';
     currentMarks = [];
+    currentSup = false;
   };
   // Plain runs side by side are one text: a line break is a run of its own between them.
   const merged: Run[] = [];
@@ -115,8 +223,16 @@ export function splitByline(runs: Run[]): BylineName[] {
   for (const run of merged) {
     if (run.sup) {
       const marks = splitMarks(run.text);
-      if (current.trim()) currentMarks.push(...marks);
-      else if (out.length) out[out.length - 1]!.marks.push(...marks);
+      if (current.trim()) {
+        currentMarks.push(...marks);
+        currentSup ||= run.text.trim() !== '';
+        // Marks end a name: bylines that set names apart by their marks alone ("Tanya
+        // Strydom¹ʼ² Giulio V. Dalla Riva³") have no comma to split on.
+        if (marks.length) close();
+      } else if (out.length) {
+        out[out.length - 1]!.marks.push(...marks);
+        out[out.length - 1]!.sup ||= run.text.trim() !== '';
+      }
       continue;
     }
     const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&)\s*)/);

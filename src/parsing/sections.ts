@@ -3,7 +3,8 @@
 import type { Block } from './types.ts';
 
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations)\s*:?$/i;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations)\s*:?$/i;
+const CAPTION_LABEL = /^(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:]\s/i;
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 export const KEYWORDS_LABEL = /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s)\s*[:.—–-]?\s*/i;
 
@@ -28,6 +29,9 @@ const SECTION_NUMBER = /^(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?\s+(?=\p{Lu})/u;
  */
 export function endsReferenceList(block: Block, listed: string[] = []): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
+  // Figure and table captions set after the list (a draft that puts its figures at the end)
+  // open with their label; no reference does.
+  if (CAPTION_LABEL.test(block.text)) return true;
   if (!isHeading(block)) return false;
   // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
   // comma or period; digits elsewhere (a volume in bold) do not make one.

@@ -234,3 +234,28 @@ describe('single-column author-year lists on facing pages', () => {
     expect(r.references.map((x) => x.doi)).toContain('10.1145/90417.90738');
   });
 });
+
+describe('template bylines read by their place (issue 16)', () => {
+  it('reads every entry of a byline with superscript marks, digits and all, and gives the starred one the email (PLOS)', async () => {
+    const r = await parse('plos-latex-template.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(Array.from({ length: 7 }, (_, i) => `Name${i + 1} Surname`));
+    expect(r.authors[6]!.emails).toEqual(['correspondingauthor@institute.edu']);
+    expect(r.authors.every((a) => a.affiliations.length > 0)).toBe(true);
+  });
+
+  it('reads author groups joined by "and" under a one-word title (Quarto JASA)', async () => {
+    const r = await parse('quarto-jasa.pdf');
+    expect(r.title).toBe('Title');
+    expect(r.authors.map((a) => a.name)).toEqual(['Author 1', 'Author 2']);
+  });
+
+  it('reads the second of two author blocks set side by side, and no journal line for a name (Quarto aft)', async () => {
+    const r = await parse('quarto-aft.pdf');
+    expect(r.authors.map((a) => a.name)).toEqual(['John Doe', 'his friend']);
+  });
+
+  it('takes the document kind under the title for no name in an anonymous copy (acmart sigplan)', async () => {
+    const r = await parse('acmart-sigplan.pdf');
+    expect(r.authors).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@ import {
   orderPage,
   type Item,
 } from '../../src/parsing/pdf/geometry.ts';
-import { endsReferenceList } from '../../src/parsing/sections.ts';
+import { REFERENCES_HEADING, endsReferenceList } from '../../src/parsing/sections.ts';
 import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
 import { makeTextPdf } from './make-files.ts';
@@ -59,6 +59,29 @@ describe('margin line numbers', () => {
     const pages = [{ items: title }, { items: numberedPage(3, 20, 24) }];
     dropLineNumbers(pages);
     expect(pages[0]!.items.map((it) => it.str)).toEqual(['A Title in Large Type']);
+  });
+
+  it('drops numbers in the text’s own size beside every line when the lines’ heights make the steps uneven (Typst)', () => {
+    // A heading, a double-spaced paragraph and single-spaced lines: steps of 15, 22 and 30 points.
+    const items: Item[] = [];
+    const baselines = [
+      744, 716, 701, 686, 664, 633, 617, 602, 587, 572, 557, 536, 521, 490, 474, 444, 414, 384,
+    ];
+    baselines.forEach((y, i) => {
+      const n = String(i + 1);
+      items.push(item(n, 20 - n.length * 6, y, 11, n.length * 6));
+      items.push(
+        item(
+          i === 0 ? 'A Title in Large Type' : 'Text of a line that runs across the page',
+          36,
+          y,
+          i === 0 ? 17 : 11,
+          500,
+        ),
+      );
+    });
+    const pages = [{ items }];
+    expect(dropLineNumbers(pages)).toBe(baselines.length);
   });
 
   it('keeps the numbers of a numbered reference list, whose entries take varying numbers of lines', () => {
@@ -375,8 +398,32 @@ describe('the end of a reference list', () => {
     expect(endsReferenceList(block('4. Appendix'), ['[17] A. Author, Journal 73, 307 (2001).'])).toBe(true);
   });
 
+  it('is a figure or table caption set after the list (a draft with its figures at the end)', () => {
+    const caption = {
+      ...block('Figure 1: The relationship between richness and entropy of the networks.'),
+      emphasis: false,
+    };
+    expect(endsReferenceList(caption)).toBe(true);
+    expect(endsReferenceList({ ...block('Table 2. Counts of networks by type.'), emphasis: false })).toBe(
+      true,
+    );
+    expect(
+      endsReferenceList({
+        ...block('Figueroa, A. 2001. A study of tables. Journal 3: 1-9.'),
+        emphasis: false,
+      }),
+    ).toBe(false);
+  });
+
   it('is not an entry in bold whose number goes on from the list’s ("5. Foundations of JSON Schema")', () => {
     const listed = ['4. PMLB: a large benchmark suite', 'Randal S. Olson, William La Cava'];
     expect(endsReferenceList(block('5. Foundations of JSON Schema'), listed)).toBe(false);
+  });
+});
+
+describe('the reference list’s heading', () => {
+  it('is also "Cited References" (a Typst manuscript template)', () => {
+    expect(REFERENCES_HEADING.test('Cited References')).toBe(true);
+    expect(REFERENCES_HEADING.test('Cited references of the study were checked')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // Bylines split into names: what a name looks like and where one ends.
 import { describe, expect, it } from 'vitest';
-import { splitByline } from '../../src/parsing/names.ts';
+import { splitByline, splitMarks } from '../../src/parsing/names.ts';
 
 const line = (...texts: string[]) =>
   texts.flatMap((text, i) =>
@@ -39,6 +39,32 @@ describe('a name wrapped at the end of a byline line', () => {
     expect(splitByline(line('Jane Roe', 'John Q. Public')).map((n) => n.name)).toEqual([
       'Jane Roe',
       'John Q. Public',
+    ]);
+  });
+});
+
+describe('affiliation marks', () => {
+  it('keeps the number of a mark followed by a note symbol the font maps to no known character', () => {
+    expect(splitMarks('1,2Y')).toEqual(['1', '2']);
+    expect(splitMarks('2,3¤a')).toEqual(['2', '3']);
+    expect(splitMarks('1,2,3*')).toEqual(['1', '2', '3', '*']);
+  });
+});
+
+describe('names set apart by their marks alone', () => {
+  it('ends a name at its superscript marks when no comma follows', () => {
+    const names = splitByline([
+      { text: 'Tanya Strydom', sup: false },
+      { text: '1,2', sup: true },
+      { text: ' Giulio V. Dalla Riva', sup: false },
+      { text: '3', sup: true },
+      { text: ' Timothée Poisot', sup: false },
+      { text: '1,2', sup: true },
+    ]);
+    expect(names.map((n) => [n.name, n.marks])).toEqual([
+      ['Tanya Strydom', ['1', '2']],
+      ['Giulio V. Dalla Riva', ['3']],
+      ['Timothée Poisot', ['1', '2']],
     ]);
   });
 });

@@ -515,6 +515,30 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
  * vertical distance per increment is the same all down the page. A numbered reference list also
  * rises, but its entries take a varying number of lines, so its step is not constant.
  */
+/**
+ * Numbers in the text's own size whose steps vary with the lines' heights (Typst numbers every
+ * line, headings and double-spaced paragraphs alike): they rise by one from each to the next and
+ * stand left of the text, each on the baseline of a text line, and few text lines between the
+ * first and the last go without one (a table's rows, an equation's parts). A numbered list's
+ * entries run over lines of their own.
+ */
+function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
+  if (cluster.length < 8) return false;
+  const byY = [...cluster].sort((a, b) => b.y - a.y);
+  for (let i = 1; i < byY.length; i++) if (Number(byY[i]!.str) - Number(byY[i - 1]!.str) !== 1) return false;
+  const right = Math.max(...cluster.map((it) => it.x + it.w));
+  const top = byY[0]!.y;
+  const bottom = byY[byY.length - 1]!.y;
+  const tolerance = (it: Item) => 0.3 * it.size;
+  const baselines: number[] = [];
+  for (const it of items) {
+    if (cluster.includes(it) || it.x < right || it.y > top + 1 || it.y < bottom - 1) continue;
+    if (!baselines.some((y) => Math.abs(y - it.y) <= tolerance(it))) baselines.push(it.y);
+  }
+  const numbered = baselines.filter((y) => byY.some((n) => Math.abs(n.y - y) <= tolerance(n)));
+  return numbered.length >= 0.9 * cluster.length && numbered.length >= 0.7 * baselines.length;
+}
+
 export function dropLineNumbers(pages: { items: Item[] }[]): number {
   const edgeOf = (it: Item) => it.x + it.w;
   const clustersOf = (items: Item[]): Item[][] => {
@@ -529,8 +553,9 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     }
     return clusters;
   };
-  const isLineNumbering = (cluster: Item[], textSize: number): boolean => {
+  const isLineNumbering = (cluster: Item[], textSize: number, items: Item[]): boolean => {
     if (cluster.length < 5) return false;
+    if (numbersEveryLine(cluster, items)) return true;
     const byY = [...cluster].sort((a, b) => b.y - a.y);
     const steps: number[] = [];
     let ones = 0;
@@ -562,7 +587,9 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     median(p.items.filter((it) => !/^\d{1,4}$/.test(it.str.trim())).map((it) => it.size)),
   );
   const edges = perPage.flatMap((clusters, i) =>
-    clusters.filter((c) => isLineNumbering(c, textSizes[i]!)).map((c) => median(c.map(edgeOf))),
+    clusters
+      .filter((c) => isLineNumbering(c, textSizes[i]!, pages[i]!.items))
+      .map((c) => median(c.map(edgeOf))),
   );
   let dropped = 0;
   pages.forEach((p, i) => {
@@ -571,7 +598,7 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
     const textLeft = Math.min(...text.map((it) => it.x));
     const textRight = Math.max(...text.map(edgeOf));
     for (const cluster of perPage[i] ?? []) {
-      if (isLineNumbering(cluster, textSizes[i]!)) {
+      if (isLineNumbering(cluster, textSizes[i]!, p.items)) {
         for (const it of cluster) drop.add(it);
         continue;
       }
