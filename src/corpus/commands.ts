@@ -67,7 +67,10 @@ function ingestOptions(ctx: CommandContext, args: Omit<IngestArgs, 'files'>): In
   };
 }
 
-function ingestCommand(kind: RecordKindName) {
+type Entities = typeof import('./openalex/entities.ts');
+
+/** `ingest <kind>`; `pick` finds the record kind in the entities module once that is loaded. */
+function ingestCommand<T>(kind: RecordKindName, pick: (entities: Entities) => RecordKind<T>) {
   return defineCommand({
     name: `ingest ${kind}`,
     description: `OpenAlex ${kind} records: JSON lines (plain or .gz) or one JSON object per file`,
@@ -78,15 +81,14 @@ function ingestCommand(kind: RecordKindName) {
     validate: validateIngest,
     async run(ctx, args: IngestArgs) {
       validateIngest(args);
-      const [{ recordKinds }, { ingestFiles }] = await Promise.all([
+      const [entities, { ingestFiles }] = await Promise.all([
         import('./openalex/entities.ts'),
         import('./ingest/ingest.ts'),
       ]);
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
-      const recordKind: RecordKind<unknown> = recordKinds[kind] as RecordKind<never>;
       return ingestFiles(
         ctx,
-        recordKind,
+        pick(entities),
         args.files,
         args.batchSize ?? DEFAULT_BATCH_SIZE,
         ingestOptions(ctx, args),
@@ -180,10 +182,10 @@ export const peopleRelinkCommand = defineCommand({
 
 export const corpusCommands = [
   defineGroup('ingest', 'Load scholarly records into the corpus'),
-  ingestCommand('works'),
-  ingestCommand('authors'),
-  ingestCommand('sources'),
-  ingestCommand('institutions'),
+  ingestCommand('works', (e) => e.worksKind),
+  ingestCommand('authors', (e) => e.authorsKind),
+  ingestCommand('sources', (e) => e.sourcesKind),
+  ingestCommand('institutions', (e) => e.institutionsKind),
   ingestSnapshotCommand,
   ingestRetractionsCommand,
   defineGroup('corpus', 'Corpus upkeep (runs as a job unless --wait)'),
