@@ -49,9 +49,9 @@ function argumentKey(syntax: string): string {
 }
 
 /**
- * Adds one declared command to the program and returns the values its action receives as the
- * command's args: arguments first, then options in declared order, a flag without a value as true or
- * false, an absent option left out.
+ * Adds one declared command to the program. Its action hands on the parsed values as the command's
+ * args: arguments first, then options in declared order, a flag without a value as true or false, an
+ * absent option left out (the handler's validation sees what was typed, and applies its defaults).
  */
 function addCommand(
   parent: Program,
