@@ -1,19 +1,25 @@
 // The `refmatch` CLI. Each command prints JSON on stdout and errors on stderr with a non-zero exit;
-// names and output shapes are a contract that scripts rely on: add, never rename.
-import { Command as Program } from 'commander';
-import type { RunCommand } from '../infra/cli/options.ts';
+// names and output shapes are a contract that scripts rely on: add, never rename. The commands are
+// declared in their domains (registry.ts lists them); this file turns the declarations into commander's
+// parser: `folder settings` becomes `folder` > `settings`, each declared option a commander option.
+import { Argument, Option, Command as Program } from 'commander';
+import { defineLocalCommand, type Command, type LocalCommand } from '../infra/cli/command.ts';
 import { parseConfig, type Config } from '../infra/config.ts';
-import { registerOrganizationCli } from '../organizations/cli.ts';
-import { registerAuthorsGroupCli } from '../authors-groups/cli.ts';
-import { registerCustomFieldCli } from '../custom-fields/cli.ts';
-import { registerJournalCli } from '../journals/cli.ts';
-import { registerCorpusCli } from '../corpus/cli.ts';
-import { registerRefereeFinderCli } from '../referee-finder/cli.ts';
-import { registerParsingCli } from '../parsing/cli.ts';
-import { registerFolderCli } from '../folders/cli.ts';
-import { registerManuscriptCli } from '../manuscripts/cli.ts';
-import { registerUserCli } from '../users/cli.ts';
-import { registerJobCli } from '../jobs/cli.ts';
+import { cliDeclarations } from './registry.ts';
+
+type RunCommand = (name: string, args: Record<string, unknown>) => Promise<void>;
+
+const WAIT = 'run here and now and print the report (without it: queue a job and print it)';
+
+const serveCommand = defineLocalCommand({
+  name: 'serve',
+  description: 'Start the HTTP service (what `npm start` runs)',
+  async run(config) {
+    // Loaded only here: the server pulls in the whole app, which every other command can do without.
+    const { startServer, handleSignals } = await import('../server.ts');
+    handleSignals(await startServer(config));
+  },
+});
 
 function makeRunner(getConfig: () => Config, create: () => boolean): RunCommand {
   return async (name, args) => {
@@ -37,6 +43,60 @@ function makeRunner(getConfig: () => Config, create: () => boolean): RunCommand 
   };
 }
 
+/** The name under which commander keeps an argument's value: `<files...>` -> files. */
+function argumentKey(syntax: string): string {
+  return syntax.replace(/[<>[\].]/g, '');
+}
+
+/**
+ * Adds one declared command to the program. Its action hands on the parsed values as the command's
+ * args: arguments first, then options in declared order, a flag without a value as true or false, an
+ * absent option left out (the handler's validation sees what was typed, and applies its defaults).
+ */
+function addCommand(
+  parent: Program,
+  word: string,
+  declared: Command<never, unknown> | LocalCommand<never>,
+  action: (args: Record<string, unknown>, wait: boolean) => Promise<void>,
+): void {
+  const command = parent.command(word);
+  if (declared.description) command.description(declared.description);
+  for (const spec of declared.arguments ?? []) {
+    const argument = new Argument(spec.syntax, spec.description);
+    const parse = spec.parse;
+    if (parse && argument.variadic) {
+      argument.argParser((value: string, previous: unknown[] = []) => [...previous, parse(value)]);
+    } else if (parse) argument.argParser<unknown>(parse);
+    command.addArgument(argument);
+  }
+  const options = (declared.options ?? []).map((spec) => {
+    const option = new Option(spec.flags, spec.description);
+    if (spec.choices) option.choices(spec.choices);
+    // The previous value commander passes is the parser's own earlier result (or undefined).
+    if (spec.parse) option.argParser(spec.parse as (value: string, previous: unknown) => unknown);
+    if (spec.default !== undefined) option.default(spec.default);
+    if (spec.required) option.makeOptionMandatory();
+    command.addOption(option);
+    return option;
+  });
+  const queueable = 'queueable' in declared && declared.queueable === true;
+  if (queueable) command.option('--wait', WAIT);
+  command.action(async (...received: unknown[]) => {
+    const args: Record<string, unknown> = {};
+    (declared.arguments ?? []).forEach((spec, i) => {
+      if (received[i] !== undefined) args[argumentKey(spec.syntax)] = received[i];
+    });
+    const values = command.opts<Record<string, unknown>>();
+    for (const option of options) {
+      const key = option.attributeName();
+      const value = values[key];
+      if (option.isBoolean() && !option.negate) args[key] = value === true;
+      else if (value !== undefined) args[key] = value;
+    }
+    await action(args, values.wait === true);
+  });
+}
+
 export function buildProgram(getConfig: () => Config): Program {
   const program = new Program('refmatch')
     .description('Referee and journal recommendation service')
@@ -48,32 +108,29 @@ export function buildProgram(getConfig: () => Config): Program {
     .exitOverride();
   const run = makeRunner(getConfig, () => program.opts<{ createDataDir?: boolean }>().createDataDir === true);
 
-  program
-    .command('serve')
-    .description('Start the HTTP service (what `npm start` runs)')
-    .action(async () => {
-      // Loaded only here: the server pulls in the whole app, which every other command can do without.
-      const { startServer, handleSignals } = await import('../server.ts');
-      const server = await startServer(getConfig());
-      handleSignals(server);
-    });
-
-  program
-    .command('migrate')
-    .description('Apply database migrations')
-    .action(() => run('migrate', {}));
-
-  registerOrganizationCli(program, run);
-  registerAuthorsGroupCli(program, run);
-  registerCustomFieldCli(program, run);
-  registerJournalCli(program, run);
-  registerCorpusCli(program, run);
-  registerRefereeFinderCli(program, run);
-  registerParsingCli(program, getConfig);
-  registerFolderCli(program, run);
-  registerManuscriptCli(program, run);
-  registerUserCli(program, run);
-  registerJobCli(program, run);
+  const groups = new Map<string, Program>();
+  for (const declared of [serveCommand, ...cliDeclarations]) {
+    if ('group' in declared) {
+      groups.set(declared.group, program.command(declared.group).description(declared.description));
+      continue;
+    }
+    if (declared.internal) continue;
+    const words = declared.name.split(' ');
+    const [first, second] = words;
+    const parent = second === undefined ? program : groups.get(first!);
+    if (!parent || words.length > 2) throw new Error(`No group declared for the command ${declared.name}`);
+    const word = second ?? first!;
+    if ('local' in declared) {
+      const local = declared as LocalCommand<Record<string, unknown>>;
+      addCommand(parent, word, declared, (args) => local.run(getConfig(), args));
+    } else {
+      const name = declared.name;
+      // A queueable command without --wait is queued as a job (src/jobs) and the job is printed.
+      addCommand(parent, word, declared, (args, wait) =>
+        declared.queueable && !wait ? run('job enqueue', { name, args }) : run(name, args),
+      );
+    }
+  }
   return program;
 }
 

@@ -1,5 +1,7 @@
-// Every command the CLI and the admin channel can execute, listed by name.
-import type { Command } from '../infra/cli/command.ts';
+// Every command the CLI, the admin channel and the job worker can execute, as declared in its domain,
+// in the order `refmatch --help` lists them. The declarations are cheap to load (their handlers load
+// what they need when they run), so the CLI builds its parser from them without loading the domains.
+import type { Command, CommandGroup, LocalCommand } from '../infra/cli/command.ts';
 import { migrateCommand } from '../system/commands.ts';
 import { organizationCommands } from '../organizations/commands.ts';
 import { authorsGroupCommands } from '../authors-groups/commands.ts';
@@ -12,26 +14,33 @@ import { refereeFinderCommands } from '../referee-finder/commands.ts';
 import { userCommands } from '../users/commands.ts';
 import { maintenanceCommands } from '../corpus/maintenance-commands.ts';
 import { jobCommands } from '../jobs/commands.ts';
+import { parseCommand } from '../parsing/commands.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command narrows its own args
-const commands: Command<any, unknown>[] = [
+type AnyCommand = Command<any, unknown>;
+
+const byName = new Map<string, AnyCommand>();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function findCommand(name: string): Command<any, unknown> | undefined {
+  return byName.get(name);
+}
+
+export const cliDeclarations: ReadonlyArray<AnyCommand | LocalCommand<never> | CommandGroup> = [
   migrateCommand,
   ...organizationCommands,
   ...authorsGroupCommands,
   ...customFieldCommands,
   ...journalCommands,
+  ...corpusCommands,
+  ...maintenanceCommands,
+  ...refereeFinderCommands,
+  parseCommand,
   ...folderCommands,
   ...manuscriptCommands,
-  ...corpusCommands,
-  ...refereeFinderCommands,
   ...userCommands,
-  ...maintenanceCommands,
+  ...jobCommands(findCommand),
 ];
 
-const byName = new Map(commands.map((c) => [c.name, c]));
-for (const command of jobCommands((name) => byName.get(name))) byName.set(command.name, command);
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function findCommand(name: string): Command<any, unknown> | undefined {
-  return byName.get(name);
+for (const declared of cliDeclarations) {
+  if ('run' in declared && !('local' in declared)) byName.set(declared.name, declared);
 }

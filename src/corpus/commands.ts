@@ -1,20 +1,19 @@
-import { defineCommand, type CommandContext } from '../infra/cli/command.ts';
-import { errors } from '../infra/errors.ts';
-import { authorsKind, institutionsKind, sourcesKind, worksKind } from './openalex/entities.ts';
-import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest/ingest.ts';
+// The corpus's commands: `refmatch ingest ...` (queued as jobs unless --wait) and `refmatch people
+// relink`. Declared here with their options; each handler loads the ingest runner when it runs, so
+// that `refmatch --help` does not (see src/cli/registry.ts).
+import { defineCommand, defineGroup, type CommandContext, type OptionSpec } from '../infra/cli/command.ts';
+import { commaList, intOption, pathArgument } from '../infra/cli/options.ts';
+import { errors } from '../infra/app-error.ts';
 import type { IngestOptions, RecordKind } from './ingest/runner.ts';
 import {
+  DEFAULT_BATCH_SIZE,
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
   type InitialLoadMode,
   type ParseThreadMode,
 } from './ingest/modes.ts';
-import { ingestRetractions } from './ingest/retractions.ts';
-import { ingestSnapshot } from './ingest/snapshot-load.ts';
 import { SNAPSHOT_ENTITIES, type SnapshotEntity } from './openalex/openalex-snapshot.ts';
-import { extractCorpusEmails } from './authors/emails.ts';
-import { recomputePendingMetrics } from './authors/metrics-refresh.ts';
-import { linkPeople } from './authors/people.ts';
+import type { RecordKindName } from './openalex/entities.ts';
 
 interface IngestArgs {
   files: string[];
@@ -22,6 +21,23 @@ interface IngestArgs {
   parseThread?: ParseThreadMode;
   initialLoad?: InitialLoadMode;
 }
+
+/** The options every ingest of records shares. */
+const INGEST_OPTIONS: OptionSpec[] = [
+  { flags: '--batch-size <n>', description: 'records per transaction', parse: intOption },
+  {
+    flags: '--parse-thread <mode>',
+    description: 'read and parse in a worker thread beside the database writes',
+    choices: PARSE_THREAD_MODES,
+    default: 'auto',
+  },
+  {
+    flags: '--initial-load <mode>',
+    description: 'works into an empty corpus: COPY straight into the tables (auto)',
+    choices: INITIAL_LOAD_MODES,
+    default: 'auto',
+  },
+];
 
 /** The options every ingest shares, checked once: the CLI parses them, the admin channel passes them on. */
 function validateIngestOptions(args: Omit<IngestArgs, 'files'>): void {
@@ -51,18 +67,28 @@ function ingestOptions(ctx: CommandContext, args: Omit<IngestArgs, 'files'>): In
   };
 }
 
-function ingestCommand<T>(kind: RecordKind<T>) {
+type Entities = typeof import('./openalex/entities.ts');
+
+/** `ingest <kind>`; `pick` finds the record kind in the entities module once that is loaded. */
+function ingestCommand<T>(kind: RecordKindName, pick: (entities: Entities) => RecordKind<T>) {
   return defineCommand({
-    name: `ingest ${kind.kind}`,
+    name: `ingest ${kind}`,
+    description: `OpenAlex ${kind} records: JSON lines (plain or .gz) or one JSON object per file`,
+    arguments: [{ syntax: '<files...>', parse: pathArgument }],
+    options: INGEST_OPTIONS,
     // Each batch commits with its checkpoint: a job claimed again resumes where the last one stopped.
     queueable: true,
     validate: validateIngest,
     async run(ctx, args: IngestArgs) {
       validateIngest(args);
+      const [entities, { ingestFiles }] = await Promise.all([
+        import('./openalex/entities.ts'),
+        import('./ingest/ingest.ts'),
+      ]);
       // Inside a server, the admin channel runs its after-command hooks (e.g. an index refresh).
       return ingestFiles(
         ctx,
-        kind,
+        pick(entities),
         args.files,
         args.batchSize ?? DEFAULT_BATCH_SIZE,
         ingestOptions(ctx, args),
@@ -84,12 +110,25 @@ function validateSnapshot(args: SnapshotArgs): void {
 
 export const ingestSnapshotCommand = defineCommand({
   name: 'ingest openalex-snapshot',
+  description:
+    'An OpenAlex snapshot as published (<entity>/updated_date=*/*.gz, manifests, merged_ids): the ' +
+    'partitions not loaded yet, then the merged ids not applied yet (docs/corpus.md)',
+  arguments: [{ syntax: '<dir>', parse: pathArgument }],
+  options: [
+    {
+      flags: '--entities <list>',
+      description: `comma-separated, of ${SNAPSHOT_ENTITIES.join(',')} (default: all)`,
+      parse: commaList,
+    },
+    ...INGEST_OPTIONS,
+  ],
   // Files resume from their checkpoints, loaded partitions and applied merged-ids files are recorded,
   // and a chunk of merges applied again changes nothing: a job claimed again ends the same.
   queueable: true,
   validate: validateSnapshot,
   async run(ctx, args: SnapshotArgs) {
     validateSnapshot(args);
+    const { ingestSnapshot } = await import('./ingest/snapshot-load.ts');
     return ingestSnapshot(ctx, args.dir, {
       ...ingestOptions(ctx, args),
       batchSize: args.batchSize ?? DEFAULT_BATCH_SIZE,
@@ -100,9 +139,12 @@ export const ingestSnapshotCommand = defineCommand({
 
 export const ingestRetractionsCommand = defineCommand({
   name: 'ingest retractions',
+  description: 'Retraction Watch CSV: marks the original papers of retractions as retracted',
+  arguments: [{ syntax: '<file>', parse: pathArgument }],
   // Marking a work retracted again changes nothing: run again from the start, it ends the same.
   queueable: true,
   async run(ctx, args: { file: string }) {
+    const { ingestRetractions } = await import('./ingest/retractions.ts');
     return ingestRetractions(ctx, args.file);
   },
 });
@@ -113,7 +155,13 @@ export const ingestRetractionsCommand = defineCommand({
  */
 export const peopleRelinkCommand = defineCommand({
   name: 'people relink',
+  description: "decide every record's person again and read addresses from affiliation strings",
   async run(ctx) {
+    const [{ extractCorpusEmails }, { linkPeople }, { recomputePendingMetrics }] = await Promise.all([
+      import('./authors/emails.ts'),
+      import('./authors/people.ts'),
+      import('./authors/metrics-refresh.ts'),
+    ]);
     const authorsGivenEmails = await extractCorpusEmails(ctx.db, 'all');
     const { authors_relinked } = await linkPeople(ctx.db, 'all');
     const recomputed = await recomputePendingMetrics(ctx.db);
@@ -133,11 +181,14 @@ export const peopleRelinkCommand = defineCommand({
 });
 
 export const corpusCommands = [
-  peopleRelinkCommand,
-  ingestCommand(worksKind),
-  ingestCommand(authorsKind),
-  ingestCommand(sourcesKind),
-  ingestCommand(institutionsKind),
-  ingestRetractionsCommand,
+  defineGroup('ingest', 'Load scholarly records into the corpus'),
+  ingestCommand('works', (e) => e.worksKind),
+  ingestCommand('authors', (e) => e.authorsKind),
+  ingestCommand('sources', (e) => e.sourcesKind),
+  ingestCommand('institutions', (e) => e.institutionsKind),
   ingestSnapshotCommand,
+  ingestRetractionsCommand,
+  defineGroup('corpus', 'Corpus upkeep (runs as a job unless --wait)'),
+  defineGroup('people', 'One person, one candidate: author records of one researcher'),
+  peopleRelinkCommand,
 ];

@@ -1,14 +1,16 @@
 // Corpus upkeep an operator runs as a job (or with --wait): recomputing author metrics and relinking
 // the authors from groups to the corpus. Both are safe to run again: a job claimed again after its
 // worker died redoes at most the step it was in.
+// Declared with their options; each handler loads what it needs when it runs (see src/cli/registry.ts).
 import { defineCommand } from '../infra/cli/command.ts';
-import { relinkGroupAuthor } from './authors/linking.ts';
-import { recomputePendingMetrics } from './authors/metrics-refresh.ts';
 
 export const recomputeMetricsCommand = defineCommand({
   name: 'corpus metrics',
+  description: 'Recompute the metrics of the authors queued for it (h-index, citations, academic age)',
+  options: [{ flags: '--all', description: 'queue every author first' }],
   queueable: true,
   async run(ctx, args: { all?: boolean }) {
+    const { recomputePendingMetrics } = await import('./authors/metrics-refresh.ts');
     // `--all` queues every author (one range of ids); the recompute then takes the queue in chunks,
     // each deleting its queue rows as it commits, so a resumed job continues with what is left.
     if (args.all === true && !ctx.resumed) {
@@ -24,8 +26,10 @@ export const recomputeMetricsCommand = defineCommand({
 
 export const relinkCommand = defineCommand({
   name: 'corpus relink',
+  description: "Link every authors group's records to the corpus's authors again",
   queueable: true,
   async run(ctx) {
+    const { relinkGroupAuthor } = await import('./authors/linking.ts');
     const { rows } = await ctx.db.query<{
       group_id: number;
       client_id: string;

@@ -1,10 +1,25 @@
-import { defineCommand } from '../infra/cli/command.ts';
-import { requireOrganization } from '../organizations/organizations.ts';
-import { createCustomField, deleteCustomField, listCustomFields, updateCustomField } from './store.ts';
-import type { DataKind, Owner } from './kinds.ts';
+// `refmatch custom-field ...`. Handlers load the stores when they run (see src/cli/registry.ts).
+import { defineCommand, defineGroup } from '../infra/cli/command.ts';
+import { collect } from '../infra/cli/options.ts';
+import { orgOption } from '../organizations/commands.ts';
+import { DATA_KINDS, OWNERS, type DataKind, type Owner } from './kinds.ts';
+
+const FIELD = { flags: '--field <api_id>', description: 'the field api_id', required: true };
 
 export const customFieldCreate = defineCommand({
   name: 'custom-field create',
+  options: [
+    orgOption,
+    { flags: '--owner <owner>', description: 'what the field belongs to', choices: OWNERS, required: true },
+    { flags: '--kind <kind>', description: 'data kind', choices: DATA_KINDS, required: true },
+    { flags: '--name <name>', description: 'field name', required: true },
+    { flags: '--description <text>', description: 'field description' },
+    {
+      flags: '--option <text>',
+      description: 'an option (single_option, multi_option); repeat for more',
+      parse: collect,
+    },
+  ],
   async run(
     ctx,
     args: {
@@ -16,6 +31,7 @@ export const customFieldCreate = defineCommand({
       option?: string[];
     },
   ) {
+    const { createCustomField } = await import('./store.ts');
     return createCustomField(ctx.db, args.org, {
       owner: args.owner,
       dataKind: args.kind,
@@ -28,6 +44,17 @@ export const customFieldCreate = defineCommand({
 
 export const customFieldUpdate = defineCommand({
   name: 'custom-field update',
+  options: [
+    FIELD,
+    { flags: '--name <name>', description: 'new name' },
+    { flags: '--description <text>', description: 'new description; an empty string clears it' },
+    { flags: '--add-option <text>', description: 'add an option; repeat for more', parse: collect },
+    {
+      flags: '--remove-option <api_id>',
+      description: 'remove an option by api_id; repeat for more',
+      parse: collect,
+    },
+  ],
   async run(
     ctx,
     args: {
@@ -38,6 +65,7 @@ export const customFieldUpdate = defineCommand({
       removeOption?: string[];
     },
   ) {
+    const { updateCustomField } = await import('./store.ts');
     return updateCustomField(ctx.db, args.field, {
       ...(args.name !== undefined ? { name: args.name } : {}),
       ...(args.description !== undefined ? { description: args.description } : {}),
@@ -49,7 +77,9 @@ export const customFieldUpdate = defineCommand({
 
 export const customFieldDelete = defineCommand({
   name: 'custom-field delete',
+  options: [FIELD],
   async run(ctx, args: { field: string }) {
+    const { deleteCustomField } = await import('./store.ts');
     await deleteCustomField(ctx.db, args.field);
     return { deleted: true, api_id: args.field };
   },
@@ -57,10 +87,24 @@ export const customFieldDelete = defineCommand({
 
 export const customFieldList = defineCommand({
   name: 'custom-field list',
+  options: [orgOption],
   async run(ctx, args: { org: number }) {
+    const [{ requireOrganization }, { listCustomFields }] = await Promise.all([
+      import('../organizations/organizations.ts'),
+      import('./store.ts'),
+    ]);
     await requireOrganization(ctx.db, args.org);
     return listCustomFields(ctx.db, args.org);
   },
 });
 
-export const customFieldCommands = [customFieldCreate, customFieldUpdate, customFieldDelete, customFieldList];
+export const customFieldCommands = [
+  defineGroup(
+    'custom-field',
+    'Custom fields (the spec\'s "user interface" for them): create, update, delete, list',
+  ),
+  customFieldCreate,
+  customFieldUpdate,
+  customFieldDelete,
+  customFieldList,
+];

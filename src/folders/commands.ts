@@ -1,7 +1,7 @@
-import { defineCommand } from '../infra/cli/command.ts';
-import { errors } from '../infra/errors.ts';
-import { requireOrganization } from '../organizations/organizations.ts';
-import { checkFolderSettings, ensureFolder, folderGroupsSettings, saveFolderSettings } from './folders.ts';
+// `refmatch folder settings`. The handler loads the stores when it runs (see src/cli/registry.ts).
+import { defineCommand, defineGroup } from '../infra/cli/command.ts';
+import { errors } from '../infra/app-error.ts';
+import { orgOption } from '../organizations/commands.ts';
 
 export interface FolderSettingsArgs {
   org: number;
@@ -31,7 +31,26 @@ function parseBoost(boost: string | undefined): number | null {
 
 export const folderSettings = defineCommand({
   name: 'folder settings',
+  description: 'Name the authors groups of a folder and their effect (creates the folder if missing)',
+  options: [
+    orgOption,
+    { flags: '--folder <name>', description: 'folder name, as the upload sends it', required: true },
+    {
+      flags: '--groups <ids>',
+      description: 'comma-separated authors group ids of the organization ("" for none)',
+      required: true,
+    },
+    { flags: '--effect <effect>', description: 'highlight | limit_to | boost', required: true },
+    {
+      flags: '--boost <multiplier>',
+      description: 'score multiplier for group members (with --effect boost)',
+    },
+  ],
   async run(ctx, args: FolderSettingsArgs) {
+    const [
+      { requireOrganization },
+      { checkFolderSettings, ensureFolder, folderGroupsSettings, saveFolderSettings },
+    ] = await Promise.all([import('../organizations/organizations.ts'), import('./folders.ts')]);
     await requireOrganization(ctx.db, args.org);
     const name = args.folder.trim();
     if (!name || name.length > 256) throw errors.validation('--folder must have 1 to 256 characters');
@@ -56,4 +75,4 @@ export const folderSettings = defineCommand({
   },
 });
 
-export const folderCommands = [folderSettings];
+export const folderCommands = [defineGroup('folder', 'Folders: referee finder settings'), folderSettings];

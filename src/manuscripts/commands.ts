@@ -1,8 +1,8 @@
+// `refmatch mark`. The handler loads the stores when it runs (see src/cli/registry.ts).
 import { defineCommand } from '../infra/cli/command.ts';
-import { errors } from '../infra/errors.ts';
-import { requireOrganization } from '../organizations/organizations.ts';
-import { findManuscriptId } from './manuscripts-store.ts';
-import { changeMark } from './marks.ts';
+import { intOption } from '../infra/cli/options.ts';
+import { errors } from '../infra/app-error.ts';
+import { orgOption } from '../organizations/commands.ts';
 
 export interface MarkArgs {
   org: number;
@@ -16,7 +16,20 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const mark = defineCommand({
   name: 'mark',
+  description: 'Mark a candidate as a referee of a manuscript (or --unmark)',
+  options: [
+    orgOption,
+    { flags: '--origin-id <id>', description: "the manuscript's origin_id", required: true },
+    { flags: '--author <id>', description: 'author id of the candidate', required: true, parse: intOption },
+    { flags: '--by <email>', description: 'email of the user who marks (required unless --unmark)' },
+    { flags: '--unmark', description: 'remove the mark' },
+  ],
   async run(ctx, args: MarkArgs) {
+    const [{ requireOrganization }, { findManuscriptId }, { changeMark }] = await Promise.all([
+      import('../organizations/organizations.ts'),
+      import('./manuscripts-store.ts'),
+      import('./marks.ts'),
+    ]);
     await requireOrganization(ctx.db, args.org);
     const manuscriptId = await findManuscriptId(ctx.db, args.org, args.originId);
     if (manuscriptId === null) {

@@ -1,18 +1,29 @@
-import { defineCommand } from '../infra/cli/command.ts';
-import { errors } from '../infra/errors.ts';
-import { createApiKey, revokeApiKey } from './api-keys.ts';
-import {
-  createOrganization,
-  listOrganizations,
-  parseFeatures,
-  requireOrganization,
-  updateSettings,
-  type Prefer,
-} from './organizations.ts';
+// `refmatch org ...` and `refmatch key ...`. Handlers load the stores when they run (see registry.ts).
+import { defineCommand, defineGroup } from '../infra/cli/command.ts';
+import { boolOption, intOption } from '../infra/cli/options.ts';
+import { errors } from '../infra/app-error.ts';
+import type { Prefer } from './organizations.ts';
+
+/** `--org <id>`, the option of every command that acts within one organization. */
+export const orgOption = {
+  flags: '--org <id>',
+  description: 'organization id',
+  required: true,
+  parse: intOption,
+};
 
 export const orgCreate = defineCommand({
   name: 'org create',
+  options: [
+    { flags: '--name <name>', description: 'organization name', required: true },
+    {
+      flags: '--features <list>',
+      description: 'comma-separated: referee_finder,recommend_journals',
+      default: 'referee_finder,recommend_journals',
+    },
+  ],
   async run(ctx, args: { name: string; features?: string }) {
+    const { createOrganization, parseFeatures } = await import('./organizations.ts');
     const org = await createOrganization(ctx.db, {
       name: args.name,
       features: parseFeatures(args.features ?? 'referee_finder,recommend_journals'),
@@ -24,12 +35,21 @@ export const orgCreate = defineCommand({
 export const orgList = defineCommand({
   name: 'org list',
   async run(ctx) {
+    const { listOrganizations } = await import('./organizations.ts');
     return listOrganizations(ctx.db);
   },
 });
 
 export const orgSettings = defineCommand({
   name: 'org settings',
+  options: [
+    orgOption,
+    { flags: '--prefer <source>', description: 'parsed | supplied' },
+    { flags: '--include-conflicts <bool>', description: 'true | false', parse: boolOption },
+    { flags: '--include-without-email <bool>', description: 'true | false', parse: boolOption },
+    { flags: '--max-candidates <n>', description: 'candidates returned per upload, 1-500', parse: intOption },
+    { flags: '--features <list>', description: 'replace the plan: comma-separated features' },
+  ],
   async run(
     ctx,
     args: {
@@ -44,6 +64,7 @@ export const orgSettings = defineCommand({
     if (args.prefer !== undefined && args.prefer !== 'parsed' && args.prefer !== 'supplied') {
       throw errors.validation('--prefer must be parsed or supplied');
     }
+    const { parseFeatures, updateSettings } = await import('./organizations.ts');
     const org = await updateSettings(ctx.db, args.org, {
       ...(args.prefer !== undefined ? { prefer: args.prefer } : {}),
       ...(args.includeConflicts !== undefined ? { include_conflicts: args.includeConflicts } : {}),
@@ -57,7 +78,12 @@ export const orgSettings = defineCommand({
 
 export const keyCreate = defineCommand({
   name: 'key create',
+  options: [orgOption],
   async run(ctx, args: { org: number }) {
+    const [{ requireOrganization }, { createApiKey }] = await Promise.all([
+      import('./organizations.ts'),
+      import('./api-keys.ts'),
+    ]);
     await requireOrganization(ctx.db, args.org);
     return { organization_id: args.org, api_key: await createApiKey(ctx.db, args.org) };
   },
@@ -65,10 +91,20 @@ export const keyCreate = defineCommand({
 
 export const keyRevoke = defineCommand({
   name: 'key revoke',
+  options: [{ flags: '--key <key>', description: 'the full API key', required: true }],
   async run(ctx, args: { key: string }) {
+    const { revokeApiKey } = await import('./api-keys.ts');
     if (!(await revokeApiKey(ctx.db, args.key))) throw errors.notFound('An active API key with that value');
     return { revoked: true };
   },
 });
 
-export const organizationCommands = [orgCreate, orgList, orgSettings, keyCreate, keyRevoke];
+export const organizationCommands = [
+  defineGroup('org', 'Organizations: create, list, settings'),
+  orgCreate,
+  orgList,
+  orgSettings,
+  defineGroup('key', 'API keys'),
+  keyCreate,
+  keyRevoke,
+];

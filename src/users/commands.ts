@@ -1,5 +1,15 @@
-import { defineCommand } from '../infra/cli/command.ts';
-import { createUser, disableUser, listUsers, resetPassword, setUserRole, type User } from './users.ts';
+// `refmatch user ...`. Handlers load the stores when they run (see src/cli/registry.ts).
+import { defineCommand, defineGroup } from '../infra/cli/command.ts';
+import { intOption } from '../infra/cli/options.ts';
+import { orgOption } from '../organizations/commands.ts';
+import type { User } from './users.ts';
+
+const USER = { flags: '--user <id>', description: 'user id', required: true, parse: intOption };
+const ROLE = {
+  flags: '--role <role>',
+  description: 'integrations_admin | account_manager | editor | viewer',
+  required: true,
+};
 
 /** A user as the CLI prints it (org_id, as `user create --org` names it). */
 function shown(user: User) {
@@ -16,7 +26,14 @@ function shown(user: User) {
 
 export const userCreate = defineCommand({
   name: 'user create',
+  description: 'Create a user; prints a one-time password, to be changed at first sign-in',
+  options: [
+    orgOption,
+    { flags: '--email <email>', description: 'the address the user signs in with', required: true },
+    ROLE,
+  ],
   async run(ctx, args: { org: number; email: string; role: string }) {
+    const { createUser } = await import('./users.ts');
     const user = await createUser(ctx.db, { organizationId: args.org, email: args.email, role: args.role });
     return {
       id: user.id,
@@ -30,28 +47,38 @@ export const userCreate = defineCommand({
 
 export const userList = defineCommand({
   name: 'user list',
+  options: [orgOption],
   async run(ctx, args: { org: number }) {
+    const { listUsers } = await import('./users.ts');
     return (await listUsers(ctx.db, args.org)).map(shown);
   },
 });
 
 export const userRole = defineCommand({
   name: 'user role',
+  options: [USER, ROLE],
   async run(ctx, args: { user: number; role: string }) {
+    const { setUserRole } = await import('./users.ts');
     return shown(await setUserRole(ctx.db, args.user, args.role));
   },
 });
 
 export const userDisable = defineCommand({
   name: 'user disable',
+  description: 'Disable a user and end their sessions',
+  options: [USER],
   async run(ctx, args: { user: number }) {
+    const { disableUser } = await import('./users.ts');
     return shown(await disableUser(ctx.db, args.user));
   },
 });
 
 export const userPassword = defineCommand({
   name: 'user password',
+  description: 'Give a user a new one-time password (to be changed at next sign-in) and end their sessions',
+  options: [USER],
   async run(ctx, args: { user: number }) {
+    const { resetPassword } = await import('./users.ts');
     const user = await resetPassword(ctx.db, args.user);
     return {
       id: user.id,
@@ -63,4 +90,11 @@ export const userPassword = defineCommand({
   },
 });
 
-export const userCommands = [userCreate, userList, userRole, userDisable, userPassword];
+export const userCommands = [
+  defineGroup('user', 'Dashboard users: create, list, role, disable'),
+  userCreate,
+  userList,
+  userRole,
+  userDisable,
+  userPassword,
+];

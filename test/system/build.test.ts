@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,6 +51,32 @@ describe('the compiled build', () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('serve');
+  });
+
+  it('answers --help from the command declarations alone: no database driver, store or schema library', async () => {
+    // A module hook that names every module loaded; the declarations' handlers load their stores when
+    // they run, so the parser built from the declarations must not pull them in.
+    const hooks = path.join(dataDir, 'log-loads.mjs');
+    await writeFile(
+      hooks,
+      `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('loaded ' + r.url + '\\n'); return r; }`,
+    );
+    const register = path.join(dataDir, 'log-loads-register.mjs');
+    await writeFile(
+      register,
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+    );
+    const help = await node(['--import', register, path.join(OUT, 'cli/main.js'), '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    const loaded = help.stderr.split('\n').filter((line) => line.startsWith('loaded '));
+    expect(loaded.some((line) => line.endsWith('/cli/registry.js'))).toBe(true);
+    expect(
+      loaded.filter((line) =>
+        /node_modules\/(pg|@electric-sql|typebox|fastify)\/|\/infra\/(db|errors)|store\.js$|\/server\.js$/.test(
+          line,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('parses in the parser pool thread, from compiled JavaScript', async () => {

@@ -1,4 +1,5 @@
-// Option parsers and the runner type shared by every domain's CLI registration.
+// Parsers of option and argument values, shared by every domain's command declarations.
+import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 
 export function intOption(value: string): number {
@@ -17,13 +18,12 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** Runs a named command and prints its JSON result; the one way every CLI action ends. */
-export type RunCommand = (name: string, args: Record<string, unknown>) => Promise<void>;
+/** `a, b,c` gives ['a', 'b', 'c']. */
+export function commaList(value: string): string[] {
+  return value.split(',').map((e) => e.trim());
+}
 
-/**
- * A long command: with --wait it runs at once and prints its result (as before there were jobs);
- * without, it is queued as a job (src/jobs) and the job is printed.
- */
-export function runOrQueue(run: RunCommand, wait: boolean, name: string, args: Record<string, unknown>) {
-  return wait ? run(name, args) : run('job enqueue', { name, args });
+/** A path resolved where it is typed: a server reached through the admin channel has another working directory. */
+export function pathArgument(value: string): string {
+  return path.resolve(value);
 }
