@@ -21,8 +21,14 @@
 // floors are "flat" when every window's floor after the warm-up is within 10% of the warm-up's last
 // floor. Both rules are printed; neither replaces the other.
 //
+// Every window also prints the server's memory by kind from its /metrics (heap, external, array
+// buffers, PGlite's WebAssembly memory, the parser workers' heaps); the end table its CPU per request.
+//
 // Options: --minutes N (default 10), --clients N (default 8), --interval S (default 30),
-// --drivers pglite,postgres (default both; postgres is skipped with a message when unreachable).
+// --drivers pglite,postgres (default both; postgres is skipped with a message when unreachable),
+// --heap-snapshots DIR (heap snapshots of the server's main thread at the start, the end of the
+// warm-up and the end; they cost RSS, so such a run's RSS figures mean little), --node-flags="…"
+// (V8 or Node flags for the server process, for experiments).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
