@@ -21,8 +21,14 @@
 // floors are "flat" when every window's floor after the warm-up is within 10% of the warm-up's last
 // floor. Both rules are printed; neither replaces the other.
 //
+// Every window also prints the server's memory by kind from its /metrics (heap, external, array
+// buffers, PGlite's WebAssembly memory, the parser workers' heaps); the end table its CPU per request.
+//
 // Options: --minutes N (default 10), --clients N (default 8), --interval S (default 30),
-// --drivers pglite,postgres (default both; postgres is skipped with a message when unreachable).
+// --drivers pglite,postgres (default both; postgres is skipped with a message when unreachable),
+// --heap-snapshots DIR (heap snapshots of the server's main thread at the start, the end of the
+// warm-up and the end; they cost RSS, so such a run's RSS figures mean little), --node-flags="…"
+// (V8 or Node flags for the server process, for experiments).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +49,8 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '8' },
     interval: { type: 'string', default: '30' },
     drivers: { type: 'string', default: 'pglite,postgres' },
+    'heap-snapshots': { type: 'string' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -51,6 +59,7 @@ const INTERVAL_S = Number(args.interval);
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const WARMUP_S = Math.min(120, (MINUTES * 60) / 5);
 const BASELINE_S = 10;
+const SNAPSHOT_DIR = args['heap-snapshots'] ? path.resolve(args['heap-snapshots']) : null;
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -63,6 +72,43 @@ function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** The server's memory by kind, from its /metrics (MB): what RSS alone cannot tell apart. */
+async function memorySplit(base: string): Promise<string> {
+  try {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const value = (name: string) => {
+      const m = new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text);
+      return m ? (Number(m[1]) / 2 ** 20).toFixed(0) : '-';
+    };
+    return (
+      `heap used ${value('nodejs_heap_size_used_bytes')} of ${value('nodejs_heap_size_total_bytes')}, ` +
+      `external ${value('nodejs_external_memory_bytes')} (array buffers ${value('refmatch_process_array_buffers_bytes')}), ` +
+      `PGlite ${value('refmatch_database_memory_bytes')}, parser workers ${value('refmatch_parser_workers_retained_bytes')}, ` +
+      `index arrays ${value('refmatch_index_array_bytes')} MB`
+    );
+  } catch (err) {
+    return `memory split unavailable (${(err as Error).message})`;
+  }
+}
+
+/** Writes a heap snapshot of the server's main thread (--heap-snapshots DIR) and waits for it. */
+async function heapSnapshot(pid: number, base: string, label: string): Promise<void> {
+  if (!SNAPSHOT_DIR) return;
+  const started = performance.now();
+  process.kill(pid, 'SIGUSR2');
+  // The snapshot is written on the server's main thread: /healthz answers once it is done.
+  await new Promise((r) => setTimeout(r, 500));
+  await (await fetch(`${base}/healthz`)).arrayBuffer();
+  console.log(`heap snapshot (${label}) written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** CPU seconds the process has used (user + system, every thread), from /proc/PID/stat (USER_HZ 100). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -73,7 +119,8 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/refmatch.js'), 'serve'], {
+  const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, 'bin/refmatch.js'), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -83,9 +130,13 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
       REFMATCH_DEMO: 'false',
       RATE_LIMIT_PER_KEY: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
-      // Passed through so that runs can compare the embedded database's cache sizes.
+      // Passed through so that runs can compare the embedded database's cache sizes and heap growth.
       ...(process.env.PGLITE_SHARED_BUFFERS_MB
         ? { PGLITE_SHARED_BUFFERS_MB: process.env.PGLITE_SHARED_BUFFERS_MB }
+        : {}),
+      ...(process.env.HEAP_GROWING_PERCENT ? { HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT } : {}),
+      ...(SNAPSHOT_DIR
+        ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` }
         : {}),
       ...env,
     },
@@ -319,14 +370,19 @@ interface SoakResult {
   floorMin: number;
   floorMax: number;
   floorsFlat: boolean;
+  /** The server's CPU time over the mix per request, in ms (wall time on a shared machine lies). */
+  cpuMsPerRequest: number;
   failures: Map<string, number>;
 }
 
 async function soak(driver: string, base: string, pid: number, scenario: Scenario): Promise<SoakResult> {
   const healthzRps = await baselineRate(base);
   console.log(`[${driver}] baseline GET /healthz at ${CLIENTS} clients: ${healthzRps.toFixed(0)} req/s`);
+  console.log(`[${driver}] before the mix: RSS ${rssMb(pid).toFixed(0)} MB, ${await memorySplit(base)}`);
+  await heapSnapshot(pid, base, `${driver}, start`);
   const files = smallManuscriptFiles();
   const clients = Array.from({ length: CLIENTS }, (_, i) => new Client(i, base, scenario, files));
+  const cpuAtStart = cpuSeconds(pid);
   const started = performance.now();
   const until = started + MINUTES * 60_000;
   let window: Sample[] = [];
@@ -340,7 +396,7 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     windowFloor = Math.min(windowFloor, rssMb(pid));
   }, 1000);
   let lastTick = started;
-  const tick = () => {
+  const tick = async () => {
     const now = performance.now();
     const lat = window.map((s) => s.ms).sort((a, b) => a - b);
     const windowErrors = window.filter((s) => !s.ok).length;
@@ -358,8 +414,13 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     );
     window = [];
     lastTick = now;
+    console.log(`[${driver}]          ${await memorySplit(base)}`);
   };
-  const timer = setInterval(tick, INTERVAL_S * 1000);
+  const timer = setInterval(() => void tick(), INTERVAL_S * 1000);
+  const warmSnapshot = setTimeout(
+    () => void heapSnapshot(pid, base, `${driver}, end of warm-up`),
+    WARMUP_S * 1000 + 5000,
+  );
   await Promise.all(
     clients.map(async (client) => {
       while (performance.now() < until) {
@@ -383,9 +444,12 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
       }
     }),
   );
+  const serverCpu = cpuSeconds(pid) - cpuAtStart;
   clearInterval(timer);
-  if (window.length > 0) tick();
+  clearTimeout(warmSnapshot);
+  if (window.length > 0) await tick();
   clearInterval(floorTimer);
+  await heapSnapshot(pid, base, `${driver}, end`);
   const elapsed = (performance.now() - started) / 1000;
   all.sort((a, b) => a - b);
   const afterWarmup = rss.filter((s) => s.t > WARMUP_S + 1);
@@ -419,6 +483,7 @@ async function soak(driver: string, base: string, pid: number, scenario: Scenari
     floorMin: Math.min(...laterFloors, floorWarm),
     floorMax: Math.max(...laterFloors, floorWarm),
     floorsFlat,
+    cpuMsPerRequest: (serverCpu * 1000) / Math.max(1, all.length),
     failures,
   };
 }
@@ -487,12 +552,12 @@ for (const driver of args.drivers.split(',')) {
   if (result) results.push(result);
 }
 console.log(
-  '\n| driver | requests | req/s | vs /healthz | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | RSS drift | flat (±10%) | window floors after warm-up → min / max (MB) | floors flat (±10%) |',
+  '\n| driver | requests | req/s | vs /healthz | server CPU ms/request | p50 ms | p95 ms | p99 ms | errors | RSS after warm-up → min / max / end (MB) | RSS drift | flat (±10%) | window floors after warm-up → min / max (MB) | floors flat (±10%) |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
-    `| ${r.driver} | ${r.requests} | ${r.rps.toFixed(1)} | ${(r.rps / r.healthzRps).toFixed(3)} (${r.healthzRps.toFixed(0)}) | ` +
+    `| ${r.driver} | ${r.requests} | ${r.rps.toFixed(1)} | ${(r.rps / r.healthzRps).toFixed(3)} (${r.healthzRps.toFixed(0)}) | ${r.cpuMsPerRequest.toFixed(2)} | ` +
       `${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.errors} | ` +
       `${r.rssWarm.toFixed(0)} → ${r.rssMin.toFixed(0)} / ${r.rssMax.toFixed(0)} / ${r.rssEnd.toFixed(0)} | ${(r.rssDrift * 100).toFixed(1)}% | ${r.flat ? 'yes' : 'NO'} | ` +
       `${r.floorWarm.toFixed(0)} → ${r.floorMin.toFixed(0)} / ${r.floorMax.toFixed(0)} | ${r.floorsFlat ? 'yes' : 'NO'} |`,

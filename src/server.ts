@@ -1,5 +1,6 @@
 // The serving process: opens the database, applies migrations, builds the app, listens, and owns
 // signals. Shutdown is bounded and safe to call twice; the database is closed last.
+import v8 from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './infra/config.ts';
 import { openDatabase, type Database } from './infra/db/index.ts';
@@ -18,6 +19,17 @@ export interface RunningServer {
   shutdown(reason?: string): Promise<void>;
 }
 
+/**
+ * Bounds how far every V8 heap of this process grows between full collections (HEAP_GROWING_PERCENT).
+ * V8's own factor follows the allocation rate (up to 4x what a collection kept), so the heaps, and
+ * the process's RSS with them, rose and fell with the traffic by a third or more while what they
+ * kept did not move (docs/benchmarks/fuzz-soak.md). 30% is the factor V8 itself uses when it is
+ * told to favor memory. Set before the workers start; V8 reads it at each collection.
+ */
+function applyHeapGrowth(percent: number): void {
+  if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<'timeout'>((resolve) => {
@@ -30,6 +42,7 @@ export async function startServer(
   config: Config,
   out: (line: string) => void = console.log,
 ): Promise<RunningServer> {
+  applyHeapGrowth(config.heapGrowingPercent);
   const db = await openDatabase(config);
   let app: FastifyInstance | undefined;
   try {

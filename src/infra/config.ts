@@ -28,6 +28,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long a verified API key is remembered in this process; revocations elsewhere take this long. */
   authCacheTtlMs: number;
+  /**
+   * How far V8 lets each heap (the main thread's and every worker's) grow past what its last full
+   * collection kept, in percent (V8's --heap-growing-percent); 0 leaves V8's own factor, which moves
+   * between 10% and 300% with the allocation rate, so that memory follows the traffic.
+   */
+  heapGrowingPercent: number;
   /** Create a demo organization (and load the demo corpus) on first start. */
   demo: boolean;
   parsing: ParsingLimits;
@@ -249,6 +255,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     fileLimitBytes: intVar(env, 'FILE_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 1024 ** 3),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     authCacheTtlMs: intVar(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 3_600_000),
+    heapGrowingPercent: intVar(env, 'HEAP_GROWING_PERCENT', 30, 0, 300),
     demo: boolVar(env, 'REFMATCH_DEMO', true),
     parsing: {
       maxPages: intVar(env, 'PARSE_MAX_PAGES', 300, 1, 100_000),

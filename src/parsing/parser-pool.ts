@@ -23,6 +23,8 @@ interface Slot {
   task: Task | null;
   timer: NodeJS.Timeout | null;
   started: number;
+  /** The worker's heap and external memory after its last file, in MB, as it reported them. */
+  retainedMb: number;
 }
 
 export interface ParserPoolOptions {
@@ -44,6 +46,8 @@ export interface ParserPoolStats {
   queued: number;
   /** Workers replaced after a file because they held too much, since the pool started. */
   recycled: number;
+  /** The workers' heaps and external memory after their last files, in MB, summed (0 before any). */
+  retainedMb: number;
 }
 
 export class ParserPool {
@@ -78,6 +82,7 @@ export class ParserPool {
       busy: this.busy(),
       queued: this.queue.length,
       recycled: this.recycled,
+      retainedMb: this.slots.reduce((sum, slot) => sum + slot.retainedMb, 0),
     };
   }
 
@@ -116,7 +121,7 @@ export class ParserPool {
       stdout: false,
       stderr: false,
     });
-    const slot: Slot = { worker, ready: false, task: null, timer: null, started: 0 };
+    const slot: Slot = { worker, ready: false, task: null, timer: null, started: 0, retainedMb: 0 };
     worker.on('message', (msg: { type: string; id?: number; result?: ParseResult; retainedMb?: number }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
@@ -124,6 +129,7 @@ export class ParserPool {
       } else if (msg.type === 'result' && slot.task && msg.id === slot.task.id && msg.result) {
         const task = slot.task;
         this.finish(slot);
+        slot.retainedMb = msg.retainedMb ?? 0;
         task.resolve(msg.result);
         if ((msg.retainedMb ?? 0) > this.limits.workerRecycleMb) {
           this.recycled++;

@@ -137,6 +137,33 @@ export class AppMetrics {
       },
     });
     new Gauge({
+      name: 'refmatch_parser_workers_retained_bytes',
+      help: "The parser workers' V8 heaps and external memory after their last files, summed (each is replaced above PARSE_WORKER_RECYCLE_MB)",
+      registers,
+      collect() {
+        this.set(ctx.parser.stats().retainedMb * 2 ** 20);
+      },
+    });
+    new Gauge({
+      name: 'refmatch_process_array_buffers_bytes',
+      help: "Bytes of the main thread's ArrayBuffers and Buffers (process.memoryUsage().arrayBuffers, part of nodejs_external_memory_bytes)",
+      registers,
+      collect() {
+        this.set(process.memoryUsage().arrayBuffers);
+      },
+    });
+    if (ctx.db.memoryBytes) {
+      const memoryBytes = ctx.db.memoryBytes.bind(ctx.db);
+      new Gauge({
+        name: 'refmatch_database_memory_bytes',
+        help: 'Bytes the embedded database (PGlite) holds in this process: its WebAssembly memory, never given back',
+        registers,
+        collect() {
+          this.set(memoryBytes());
+        },
+      });
+    }
+    new Gauge({
       name: 'refmatch_parser_queue_depth',
       help: 'Uploaded files waiting for a parser worker',
       registers,

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   familyCore,
+  KEY_CACHE_LIMIT,
   nameKey,
+  nameKeyCacheSize,
   nameReadingKeys,
   nameReadings,
   namesCompatible,
@@ -96,6 +98,21 @@ describe('names', () => {
     ]) {
       expect(nameReadingKeys(name)).toEqual(slowly(name));
     }
+  });
+
+  it("remembers at most KEY_CACHE_LIMIT names' keys, however many distinct names it is asked", () => {
+    // Distinct family names of letters only (i written in base 26, a-z).
+    const letters = (i: number) =>
+      i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)));
+    let largest = 0;
+    for (let i = 0; i < KEY_CACHE_LIMIT + 1000; i++) {
+      const key = nameKey(`Ada Cache${letters(i)}`);
+      if (i % 50_000 === 0) expect(key).toBe(`cache${letters(i)}`);
+      largest = Math.max(largest, nameKeyCacheSize());
+    }
+    expect(largest).toBe(KEY_CACHE_LIMIT);
+    expect(nameKeyCacheSize()).toBeGreaterThan(0);
+    expect(nameKeyCacheSize()).toBeLessThanOrEqual(KEY_CACHE_LIMIT);
   });
 });
 

@@ -30,6 +30,7 @@ describe('parseConfig (one pure function over the environment)', () => {
       bodyLimitBytes: 1024 * 1024,
       fileLimitBytes: 50 * 1024 * 1024,
       authCacheTtlMs: 5000,
+      heapGrowingPercent: 30,
       demo: true,
       rateLimits: {
         windowSeconds: 60,
@@ -83,6 +84,13 @@ describe('parseConfig (one pure function over the environment)', () => {
         authFailureWindowSeconds: 3600,
       },
     });
+  });
+
+  it('reads HEAP_GROWING_PERCENT (0 leaves V8 its own factor) and refuses values out of range', () => {
+    expect(parseConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(parseConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).toBe(50);
+    expect(() => parseConfig({ HEAP_GROWING_PERCENT: '301' })).toThrow(/HEAP_GROWING_PERCENT/);
+    expect(() => parseConfig({ HEAP_GROWING_PERCENT: '-1' })).toThrow(/HEAP_GROWING_PERCENT/);
   });
 
   it('derives the public base URL from HOST and PORT when not given', () => {

@@ -82,6 +82,13 @@ describe('GET /metrics', () => {
     expect(value(after, 'refmatch_parser_workers{state="idle"}')).toBeGreaterThanOrEqual(1);
     expect(value(after, 'refmatch_parser_workers{state="busy"}')).toBe(0);
     expect(after.get('refmatch_parser_queue_depth')).toBe(0);
+    // What the worker kept after the file (its heap and buffers), beside the main thread's buffers.
+    expect(value(after, 'refmatch_parser_workers_retained_bytes')).toBeGreaterThan(0);
+    expect(value(after, 'refmatch_process_array_buffers_bytes')).toBeGreaterThan(0);
+    // The embedded database's WebAssembly memory, which only PGlite holds in this process.
+    if (t.db.driver === 'pglite')
+      expect(value(after, 'refmatch_database_memory_bytes')).toBeGreaterThanOrEqual(2 ** 20);
+    else expect(after.has('refmatch_database_memory_bytes')).toBe(false);
   });
 
   it('reports the index: its size, the change it reflects, and its lag behind the database', async () => {

@@ -141,14 +141,23 @@ export function nameReadingKeys(raw: string): string[] {
 }
 
 const keyCache = new Map<string, string | null>();
+/** Most names whose keys are remembered (nameKey); the cache is emptied when it is full. */
+export const KEY_CACHE_LIMIT = 200_000;
+
+/** Names whose keys are remembered now (for tests: the cache never holds more than its limit). */
+export function nameKeyCacheSize(): number {
+  return keyCache.size;
+}
 
 /** The family name without particles, folded: what corpus authors are looked up by (`authors.name_key`). */
 export function nameKey(raw: string): string | null {
   const cached = keyCache.get(raw);
   if (cached !== undefined) return cached;
   const key = computeNameKey(raw);
-  // Bounded: ingestion sees millions of names; repeats are what the cache is for.
-  if (keyCache.size >= 200_000) keyCache.clear();
+  // Bounded: ingestion sees millions of names; repeats are what the cache is for. An entry costs
+  // about 125 bytes for a 20-character name, so the serving process holds at most ~24 MB here
+  // (docs/benchmarks/fuzz-soak.md: the one structure its heap snapshots saw grow with traffic).
+  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
   keyCache.set(raw, key);
   return key;
 }

@@ -82,6 +82,11 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
       const handle = tx ? txHandles.get(tx) : undefined;
       await copyCsvOn(handle ?? pglite, table, columns, csv);
     },
+    memoryBytes() {
+      // PGlite keeps its Emscripten module private; its heap view is the WebAssembly memory.
+      const mod = (pglite as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod;
+      return mod?.HEAPU8?.byteLength ?? 0;
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -27,5 +27,10 @@ export interface Database extends Queryable {
    * a producer that writes bytes spares decoding them into a string only to encode it again).
    */
   copyCsv(table: string, columns: readonly string[], csv: string | Uint8Array, tx?: Queryable): Promise<void>;
+  /**
+   * Bytes the database itself holds inside this process (PGlite: its WebAssembly memory, which
+   * grows and is never given back); absent for server PostgreSQL, whose memory is its own processes'.
+   */
+  memoryBytes?(): number;
   close(): Promise<void>;
 }
