@@ -2,8 +2,10 @@ import path from 'node:path';
 import { Option, type Command as Program } from 'commander';
 import { intOption, runOrQueue, type RunCommand } from '../infra/cli/options.ts';
 import {
+  BULK_MODES,
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
+  type BulkMode,
   type InitialLoadMode,
   type ParseThreadMode,
 } from './ingest/modes.ts';
@@ -13,6 +15,7 @@ interface IngestFlags {
   batchSize?: number;
   parseThread: ParseThreadMode;
   initialLoad: InitialLoadMode;
+  bulk: BulkMode;
   wait?: boolean;
 }
 
@@ -32,6 +35,14 @@ function withIngestOptions(command: Program): Program {
         .choices(INITIAL_LOAD_MODES)
         .default('auto'),
     )
+    .addOption(
+      new Option(
+        '--bulk <mode>',
+        'initial load: build the secondary indexes after the COPYs (auto: files from 2 MB)',
+      )
+        .choices(BULK_MODES)
+        .default('auto'),
+    )
     .option('--wait', WAIT);
 }
 
@@ -40,6 +51,7 @@ function ingestArgs(o: IngestFlags) {
     ...(o.batchSize ? { batchSize: o.batchSize } : {}),
     parseThread: o.parseThread,
     initialLoad: o.initialLoad,
+    bulk: o.bulk,
   };
 }
 

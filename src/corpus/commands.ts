@@ -4,8 +4,10 @@ import { authorsKind, institutionsKind, sourcesKind, worksKind } from './openale
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest/ingest.ts';
 import type { IngestOptions, RecordKind } from './ingest/runner.ts';
 import {
+  BULK_MODES,
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
+  type BulkMode,
   type InitialLoadMode,
   type ParseThreadMode,
 } from './ingest/modes.ts';
@@ -21,6 +23,7 @@ interface IngestArgs {
   batchSize?: number;
   parseThread?: ParseThreadMode;
   initialLoad?: InitialLoadMode;
+  bulk?: BulkMode;
 }
 
 /** The options every ingest shares, checked once: the CLI parses them, the admin channel passes them on. */
@@ -35,6 +38,9 @@ function validateIngestOptions(args: Omit<IngestArgs, 'files'>): void {
   if (!INITIAL_LOAD_MODES.includes(args.initialLoad ?? 'auto')) {
     throw errors.validation('--initial-load must be auto or never');
   }
+  if (!BULK_MODES.includes(args.bulk ?? 'auto')) {
+    throw errors.validation('--bulk must be auto, always or never');
+  }
 }
 
 function validateIngest(args: IngestArgs): void {
@@ -47,6 +53,7 @@ function ingestOptions(ctx: CommandContext, args: Omit<IngestArgs, 'files'>): In
   return {
     parseThread: args.parseThread ?? 'auto',
     initialLoad: args.initialLoad ?? 'auto',
+    bulk: args.bulk ?? 'auto',
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
 }

@@ -5,3 +5,6 @@ export type ParseThreadMode = (typeof PARSE_THREAD_MODES)[number];
 
 export const INITIAL_LOAD_MODES = ['auto', 'never'] as const;
 export type InitialLoadMode = (typeof INITIAL_LOAD_MODES)[number];
+
+export const BULK_MODES = ['auto', 'always', 'never'] as const;
+export type BulkMode = (typeof BULK_MODES)[number];
