@@ -70,21 +70,49 @@ interface SidesApart {
 
 // The machine is shared: wall-clock rates depend on what else runs. CPU seconds consumed by this
 // process and by the server backends of the bench database do not, so they are reported beside.
-function backendCpuSeconds(database: string | null): number {
-  if (!database) return 0;
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+// The pool closes a connection idle for 10 s, and its backend's CPU would vanish from a sum taken at
+// the end (the bulk mode's index builds use connections of their own): every backend is sampled
+// twice a second and one that ended keeps its last reading.
+const backendTicks = new Map<number, number>();
+const notBackends = new Set<number>();
+let backendDatabase: string | null = null;
+
+function sampleBackends(): void {
+  if (!backendDatabase) return;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (notBackends.has(pid)) continue;
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.startsWith('postgres: ') || !cmd.includes(` ${database} `)) continue;
+      if (!backendTicks.has(pid)) {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmd.startsWith('postgres: ') || !cmd.includes(` ${backendDatabase} `)) {
+          notBackends.add(pid);
+          continue;
+        }
+      }
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      backendTicks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
-      // The process ended between listing and reading.
+      // The process ended between listing and reading: its last reading stays.
     }
   }
+}
+
+function backendCpuSeconds(database: string | null): number {
+  if (!database) return 0;
+  if (backendDatabase !== database) {
+    backendDatabase = database;
+    backendTicks.clear();
+    notBackends.clear();
+  }
+  sampleBackends();
+  let ticks = 0;
+  for (const t of backendTicks.values()) ticks += t;
   return ticks / 100;
 }
+
+setInterval(sampleBackends, 500).unref();
 
 function cpuNow(database: string | null): number {
   const own = process.cpuUsage();
