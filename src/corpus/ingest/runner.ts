@@ -144,11 +144,6 @@ export async function ingestFile<T>(
     kind === (recordKinds.works as unknown) && (options.initialLoad ?? 'auto') === 'auto'
       ? await initialLoadStart(db)
       : null;
-  const bulkMode = options.bulk ?? 'auto';
-  let deferred =
-    initialStart !== null &&
-    (bulkMode === 'always' || (bulkMode === 'auto' && probe.size >= PARSE_THREAD_MIN_BYTES)) &&
-    (await deferIndexes(db)) > 0;
   // The initial load's resolving of source and institution ids (asked by the reader, ahead) runs
   // beside the batches' writes: it takes no row lock they take (entityResolver). Waiting for the
   // batch being written held the reader up for as long.
@@ -171,6 +166,15 @@ export async function ingestFile<T>(
   let initialLoad = initialStart !== null;
   let relinkNameKeys: string[] | null = null;
   let done = checkpoint.linesDone;
+  const bulkMode = options.bulk ?? 'auto';
+  // Dropped once the stream is open, so that the finally below builds them again if anything fails.
+  let deferred =
+    initialStart !== null &&
+    (bulkMode === 'always' || (bulkMode === 'auto' && probe.size >= PARSE_THREAD_MIN_BYTES)) &&
+    (await deferIndexes(db).catch(async (error: unknown) => {
+      await stream.close();
+      throw error;
+    })) > 0;
   try {
     for (;;) {
       // Stop between batches: what committed stays, and the checkpoint says where to resume.
