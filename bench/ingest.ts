@@ -2,6 +2,9 @@
 // PGlite (fresh temporary data directory) and into server PostgreSQL (a fresh database, dropped
 // after), each beside the floor measured in the same run: the same file read, parsed and COPYed into a
 // bare table (no keys, no indexes, no upserts, no authors). Also times a second, unchanged ingest.
+// The initial load is measured twice in the same run, with its bulk mode (the secondary indexes built
+// after the load: src/corpus/ingest/deferred-indexes.ts) and without (`--bulk never`), each beside the
+// bound its two sides set (its database side measured alone the same way).
 // Usage: npm run bench:ingest [-- --limit N] [--no-pglite] [--no-server]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +25,7 @@ import {
   initialLoadStart,
   writeInitialBatch,
 } from '../src/corpus/ingest/initial-load-db.ts';
+import { deferIndexes, restoreDeferredIndexes } from '../src/corpus/ingest/deferred-indexes.ts';
 import { openRecords } from '../src/corpus/openalex/record-reader.ts';
 
 const SOURCE = path.resolve(import.meta.dirname, '../../shared/data/acl-anthology/works.jsonl.gz');
@@ -35,6 +39,12 @@ interface Figures {
   works: number;
   floorSeconds: number;
   ingestSeconds: number;
+  /** The ingest until the file's end, before the run's end (afterIngest). */
+  fileSeconds: number;
+  /** The same initial load without its bulk mode (--bulk never). */
+  plainSeconds: number;
+  plainFileSeconds: number;
+  plainCpu: number;
   /** The same file into the emptied corpus through the normal path (--initial-load never). */
   normalSeconds: number;
   reingestSeconds: number;
@@ -50,9 +60,12 @@ interface SidesApart {
   /** The parse thread reading, parsing and staging the file, nothing written: wall and CPU seconds. */
   parseSeconds: number;
   parseCpu: number;
-  /** The database writing those staged batches and the run's end, nothing parsed. */
+  /** The database writing those staged batches and the run's end, nothing parsed; in bulk mode. */
   databaseSeconds: number;
   databaseCpu: number;
+  /** The same without the bulk mode. */
+  plainDatabaseSeconds: number;
+  plainDatabaseCpu: number;
   /** The database's least work for the same rows under any design (leastDatabaseWork). */
   leastSeconds: number;
   leastCpu: number;
@@ -60,21 +73,49 @@ interface SidesApart {
 
 // The machine is shared: wall-clock rates depend on what else runs. CPU seconds consumed by this
 // process and by the server backends of the bench database do not, so they are reported beside.
-function backendCpuSeconds(database: string | null): number {
-  if (!database) return 0;
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+// The pool closes a connection idle for 10 s, and its backend's CPU would vanish from a sum taken at
+// the end (the bulk mode's index builds use connections of their own): every backend is sampled
+// twice a second and one that ended keeps its last reading.
+const backendTicks = new Map<number, number>();
+const notBackends = new Set<number>();
+let backendDatabase: string | null = null;
+
+function sampleBackends(): void {
+  if (!backendDatabase) return;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (notBackends.has(pid)) continue;
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.startsWith('postgres: ') || !cmd.includes(` ${database} `)) continue;
+      if (!backendTicks.has(pid)) {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmd.startsWith('postgres: ') || !cmd.includes(` ${backendDatabase} `)) {
+          notBackends.add(pid);
+          continue;
+        }
+      }
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      backendTicks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
-      // The process ended between listing and reading.
+      // The process ended between listing and reading: its last reading stays.
     }
   }
+}
+
+function backendCpuSeconds(database: string | null): number {
+  if (!database) return 0;
+  if (backendDatabase !== database) {
+    backendDatabase = database;
+    backendTicks.clear();
+    notBackends.clear();
+  }
+  sampleBackends();
+  let ticks = 0;
+  for (const t of backendTicks.values()) ticks += t;
   return ticks / 100;
 }
+
+setInterval(sampleBackends, 500).unref();
 
 function cpuNow(database: string | null): number {
   const own = process.cpuUsage();
@@ -140,8 +181,8 @@ const CORPUS_TABLES = `works, authors, authorships, sources, institutions, autho
 async function sidesApart(db: Database, file: string, database: string | null): Promise<SidesApart> {
   const start = await initialLoadStart(db);
   if (!start) throw new Error('bench:ingest: the corpus must be empty');
-  let cpu = cpuNow(database);
-  let started = performance.now();
+  const cpu = cpuNow(database);
+  const started = performance.now();
   const stream = await readBatchesInThread(
     { kind: 'works', file, skipLines: 0, batchSize: DEFAULT_BATCH_SIZE, initial: start },
     entityResolver(db),
@@ -162,19 +203,43 @@ async function sidesApart(db: Database, file: string, database: string | null): 
   const parseCpu = cpuNow(database) - cpu;
   if (!metrics) throw new Error('bench:ingest: the parse thread computed no metrics');
 
-  cpu = cpuNow(database);
-  started = performance.now();
-  for (const batch of batches)
-    if (!(await db.transaction((tx) => writeInitialBatch(db, tx, batch))))
-      throw new Error('bench:ingest: a batch of the initial load was refused');
-  const analyze = (table: string) => db.exec(`ANALYZE ${table}`);
-  await Promise.all([finishInitialLoad(db, metrics), analyze('works'), analyze('authorships')]);
-  await analyze('authors');
-  const databaseSeconds = (performance.now() - started) / 1000;
-  const databaseCpu = cpuNow(database) - cpu;
+  // The database side as the ingest runs it (runner.ts), without the bulk mode, then, the rows taken
+  // out again (the sequences restarted: the batches' ids hold), with it.
+  const write = async (bulk: boolean) => {
+    const cpu = cpuNow(database);
+    const started = performance.now();
+    if (bulk) await deferIndexes(db);
+    for (const batch of batches)
+      if (!(await db.transaction((tx) => writeInitialBatch(db, tx, batch))))
+        throw new Error('bench:ingest: a batch of the initial load was refused');
+    const analyze = (table: string) => db.exec(`ANALYZE ${table}`);
+    const rebuilt = bulk ? restoreDeferredIndexes(db, ['works', 'authorships']) : Promise.resolve(0);
+    await Promise.all([
+      finishInitialLoad(db, metrics),
+      rebuilt.then(() => Promise.all([analyze('works'), analyze('authorships')])),
+    ]);
+    if (bulk) await restoreDeferredIndexes(db, ['authors']);
+    await analyze('authors');
+    return { seconds: (performance.now() - started) / 1000, cpu: cpuNow(database) - cpu };
+  };
+  const plain = await write(false);
+  await db.exec(
+    'TRUNCATE works, authors, authorships, author_metrics_pending, author_metrics_pending_ranges RESTART IDENTITY CASCADE',
+  );
+  const bulk = await write(true);
+  const databaseSeconds = bulk.seconds;
+  const databaseCpu = bulk.cpu;
   await db.exec(`TRUNCATE ${CORPUS_TABLES} RESTART IDENTITY CASCADE`);
   const least = await leastDatabaseWork(db, batches, database);
-  return { parseSeconds, parseCpu, databaseSeconds, databaseCpu, ...least };
+  return {
+    parseSeconds,
+    parseCpu,
+    databaseSeconds,
+    databaseCpu,
+    plainDatabaseSeconds: plain.seconds,
+    plainDatabaseCpu: plain.cpu,
+    ...least,
+  };
 }
 
 const LOADED_TABLES = ['works', 'authors', 'authorships'];
@@ -252,11 +317,24 @@ async function measure(
   const floorCpu = cpuNow(database) - cpu;
   await db.exec('DROP TABLE bench_raw_works');
   const sides = await sidesApart(db, file, database);
-  const ctx = { db, progress: () => {} };
+  // The file's last progress report comes at its end, before the run's end (afterIngest: emails,
+  // people, the metrics recompute, relinking), which neither side includes.
+  let lastProgress = 0;
+  const ctx = { db, progress: () => void (lastProgress = performance.now()) };
   let started = performance.now();
+  cpu = cpuNow(database);
+  const withoutBulk = await ingestFiles(ctx, worksKind, [file], DEFAULT_BATCH_SIZE, { bulk: 'never' });
+  const plainSeconds = (performance.now() - started) / 1000;
+  const plainFileSeconds = (lastProgress - started) / 1000;
+  const plainCpu = cpuNow(database) - cpu;
+  if (!withoutBulk.files.every((f) => f.initial_load))
+    console.log('  the initial load was not kept to the end');
+  await db.exec(`TRUNCATE ${CORPUS_TABLES} RESTART IDENTITY CASCADE`);
+  started = performance.now();
   cpu = cpuNow(database);
   const first = await ingestFiles(ctx, worksKind, [file]);
   const ingestSeconds = (performance.now() - started) / 1000;
+  const fileSeconds = (lastProgress - started) / 1000;
   const ingestCpu = cpuNow(database) - cpu;
   if (first.bad_count > 0) console.log(`  ${first.bad_count} bad records`);
   if (!first.files.every((f) => f.initial_load)) console.log('  the initial load was not kept to the end');
@@ -274,6 +352,10 @@ async function measure(
     works,
     floorSeconds,
     ingestSeconds,
+    fileSeconds,
+    plainSeconds,
+    plainFileSeconds,
+    plainCpu,
     normalSeconds,
     reingestSeconds,
     authors,
@@ -293,11 +375,31 @@ function boundSeconds(aSeconds: number, aCpu: number, bSeconds: number, bCpu: nu
 function sidesLine(f: Figures): string {
   const rate = (s: number) => Math.round(f.works / s).toLocaleString('en-US');
   const s = f.sides;
-  const bound = boundSeconds(s.parseSeconds, s.parseCpu, s.databaseSeconds, s.databaseCpu);
-  const leastBound = boundSeconds(s.parseSeconds, s.parseCpu, s.leastSeconds, s.leastCpu);
   const side = (seconds: number, cpu: number) =>
     `${rate(seconds)} (${seconds.toFixed(1)} s, ${cpu.toFixed(1)} CPU s)`;
-  return `| ${f.target} | ${rate(f.ingestSeconds)} (${f.ingestSeconds.toFixed(1)} s) | ${side(s.parseSeconds, s.parseCpu)} | ${side(s.databaseSeconds, s.databaseCpu)} | ${rate(bound)} (${bound.toFixed(1)} s) | ${(bound / f.ingestSeconds).toFixed(2)} | ${side(s.leastSeconds, s.leastCpu)} | ${rate(leastBound)} (${leastBound.toFixed(1)} s) |`;
+  const leastBound = boundSeconds(s.parseSeconds, s.parseCpu, s.leastSeconds, s.leastCpu);
+  const row = (
+    label: string,
+    ingest: number,
+    file: number,
+    ingestCpu: number,
+    dbSeconds: number,
+    dbCpu: number,
+  ) => {
+    const bound = boundSeconds(s.parseSeconds, s.parseCpu, dbSeconds, dbCpu);
+    return `| ${f.target}, ${label} | ${rate(ingest)} (${ingest.toFixed(1)} s, ${ingestCpu.toFixed(1)} CPU s) | ${file.toFixed(1)} s | ${side(s.parseSeconds, s.parseCpu)} | ${side(dbSeconds, dbCpu)} | ${rate(bound)} (${bound.toFixed(1)} s) | ${(bound / ingest).toFixed(2)} | **${(bound / file).toFixed(2)}** | ${side(s.leastSeconds, s.leastCpu)} | ${rate(leastBound)} (${leastBound.toFixed(1)} s) |`;
+  };
+  return [
+    row(
+      'without the bulk mode',
+      f.plainSeconds,
+      f.plainFileSeconds,
+      f.plainCpu,
+      s.plainDatabaseSeconds,
+      s.plainDatabaseCpu,
+    ),
+    row('bulk mode', f.ingestSeconds, f.fileSeconds, f.ingestCpu, s.databaseSeconds, s.databaseCpu),
+  ].join('\n');
 }
 
 function line(f: Figures): string {
@@ -358,8 +460,8 @@ async function main() {
     ...results.map(line),
   ].join('\n');
   const sidesTable = [
-    `| target | ingest: works/s (time) | parse side alone: works/s (time, CPU s) | database side alone: works/s (time, CPU s) | bound: the slower side, or both sides' CPU over ${CORES} cores | ingest / bound speed | the database's least work: works/s (time, CPU s) | bound with the parse side as it is and the database's least work |`,
-    '|---|---|---|---|---|---|---|---|',
+    `| target | ingest: works/s (time, CPU s) | of which the file (before the run's end: emails, people, recompute, relinking) | parse side alone: works/s (time, CPU s) | database side alone: works/s (time, CPU s) | bound: the slower side, or both sides' CPU over ${CORES} cores | ingest / bound speed | the file / bound speed | the database's least work: works/s (time, CPU s) | bound with the parse side as it is and the database's least work |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...results.map(sidesLine),
   ].join('\n');
   console.log(`\n${table}\n\n${sidesTable}`);
@@ -372,9 +474,10 @@ Machine: the shared 2-core development box, load average ${loadAtStart} at the s
 Input: the ${results[0]!.works.toLocaleString('en-US')} ACL Anthology works (\`../shared/data/acl-anthology/works.jsonl.gz\`,
 gzip JSON lines), ingested with \`refmatch ingest works\`'s code path, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')}.
 Each target starts empty (a fresh temporary PGlite data directory; a fresh server database, dropped
-after), so "ingest" is the initial load (src/corpus/ingest/initial-load.ts: works, the
+after), so "ingest" is the initial load in its bulk mode (src/corpus/ingest/initial-load.ts: works, the
 ${results[0]!.authors.toLocaleString('en-US')} authors and their authorships COPYed straight into their tables, metrics
-computed while reading). "Normal path" is the same file into the same corpus emptied again, with
+computed while reading; the secondary indexes of those tables dropped before and built after:
+src/corpus/ingest/deferred-indexes.ts). "Normal path" is the same file into the same corpus emptied again, with
 \`--initial-load never\`: COPY into staging tables, upserts by key, then the metrics recompute, which
 is what every ingest into a non-empty corpus does. The floor is measured in the same run on the same
 database: the same file read, parsed and COPYed (same batches) into a bare table with no keys,
@@ -392,7 +495,9 @@ database overlap on the two cores).
 The initial load's two sides apart, each measured alone in the same run (bench/ingest.ts
 \`sidesApart\`): the parse thread reading, parsing and staging the file with nothing written (the
 sources' ids resolved by the database), then the database writing the batches it staged, as the
-ingest writes them, and the run's end (metrics, ANALYZE). The ingest runs the two at once, so it can
+ingest writes them, and the run's end (metrics, ANALYZE): without the bulk mode, then with it (the
+indexes dropped before the batches, built after). The initial load is timed both ways as well
+(\`--bulk never\`, then the bulk mode), each row against its own bound. The ingest runs the two at once, so it can
 go no faster than the slower side alone, nor than the two sides' CPU spread over the machine's
 ${CORES} cores: that is the bound. "The database's least work" (\`leastDatabaseWork\`) is what any
 design must have the database do with the same rows: COPY into bare copies of the three tables (a

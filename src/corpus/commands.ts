@@ -6,9 +6,11 @@ import { commaList, intOption, pathArgument } from '../infra/cli/options.ts';
 import { errors } from '../infra/app-error.ts';
 import type { IngestOptions, RecordKind } from './ingest/runner.ts';
 import {
+  BULK_MODES,
   DEFAULT_BATCH_SIZE,
   INITIAL_LOAD_MODES,
   PARSE_THREAD_MODES,
+  type BulkMode,
   type InitialLoadMode,
   type ParseThreadMode,
 } from './ingest/modes.ts';
@@ -20,6 +22,7 @@ interface IngestArgs {
   batchSize?: number;
   parseThread?: ParseThreadMode;
   initialLoad?: InitialLoadMode;
+  bulk?: BulkMode;
 }
 
 /** The options every ingest of records shares. */
@@ -37,6 +40,13 @@ const INGEST_OPTIONS: OptionSpec[] = [
     choices: INITIAL_LOAD_MODES,
     default: 'auto',
   },
+  {
+    flags: '--bulk <mode>',
+    description:
+      'initial load: build the secondary indexes after the COPYs (auto: on server PostgreSQL, files from 2 MB)',
+    choices: BULK_MODES,
+    default: 'auto',
+  },
 ];
 
 /** The options every ingest shares, checked once: the CLI parses them, the admin channel passes them on. */
@@ -51,6 +61,9 @@ function validateIngestOptions(args: Omit<IngestArgs, 'files'>): void {
   if (!INITIAL_LOAD_MODES.includes(args.initialLoad ?? 'auto')) {
     throw errors.validation('--initial-load must be auto or never');
   }
+  if (!BULK_MODES.includes(args.bulk ?? 'auto')) {
+    throw errors.validation('--bulk must be auto, always or never');
+  }
 }
 
 function validateIngest(args: IngestArgs): void {
@@ -63,6 +76,7 @@ function ingestOptions(ctx: CommandContext, args: Omit<IngestArgs, 'files'>): In
   return {
     parseThread: args.parseThread ?? 'auto',
     initialLoad: args.initialLoad ?? 'auto',
+    bulk: args.bulk ?? 'auto',
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
 }

@@ -10,6 +10,11 @@ import { ingestFile } from '../../src/corpus/ingest/runner.ts';
 import { readBatchesInThread } from '../../src/corpus/ingest/batch-thread.ts';
 import { entityResolver } from '../../src/corpus/ingest/initial-load-db.ts';
 import { worksKind } from '../../src/corpus/openalex/entities.ts';
+import {
+  BULK_TABLES,
+  deferIndexes,
+  restoreDeferredIndexes,
+} from '../../src/corpus/ingest/deferred-indexes.ts';
 import { DEMO_CORPUS } from '../../src/corpus/ingest/demo-corpus.ts';
 import { authorship, FIXTURES, ingest, OPENALEX, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
@@ -397,6 +402,62 @@ describe('the initial load (works into an empty corpus)', () => {
     );
     expect(rows.map((r) => r.is_retracted).sort()).toEqual([false, true, true]);
     expect(rows.find((r) => r.doi === '10.1234/fine')!.is_retracted).toBe(false);
+  });
+});
+
+/** The indexes of the tables the bulk mode rebuilds, with which of their columns keep no statistics. */
+async function indexes(db: TestDatabase): Promise<string[]> {
+  const { rows } = await db.query<{ definition: string; statistics_off: number[] }>(
+    `SELECT regexp_replace(pg_get_indexdef(i.indexrelid), ' ON \\S+\\.', ' ON ') AS definition,
+            coalesce((SELECT array_agg(a.attnum ORDER BY a.attnum) FROM pg_attribute a
+                       WHERE a.attrelid = i.indexrelid AND a.attstattarget = 0), '{}') AS statistics_off
+       FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
+      WHERE t.relnamespace = current_schema()::regnamespace AND t.relname = ANY($1::text[])`,
+    [BULK_TABLES],
+  );
+  return rows.map((r) => `${r.definition} statistics off: ${r.statistics_off.join(',')}`).sort();
+}
+
+describe('the bulk mode (secondary indexes built after the load)', () => {
+  it('gives the corpus the normal path gives, with every index built again as the schema has it', async () => {
+    const file = path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl');
+    const normal = await database();
+    await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
+    const schema = await indexes(normal);
+    expect(schema.some((d) => d.includes('title_key') && d.endsWith('statistics off: 1'))).toBe(true);
+    const bulk = await database();
+    const report = await ingest(bulk, 'works', [file], 37, { parseThread: 'always', bulk: 'always' });
+    expect(report.files[0]!.initial_load).toBe(true);
+    expect(await snapshot(bulk)).toEqual(await snapshot(normal));
+    expect(await indexes(bulk)).toEqual(schema);
+    const { rows } = await bulk.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_indexes');
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('builds the indexes again before handing over to the normal path', async () => {
+    const dir = await tempDir();
+    const [a, b, c] = trickyWorks();
+    const file = await writeLines(dir, 'repeat.jsonl', [a, b, c, { ...a, title: 'Retitled' }]);
+    const normal = await database();
+    await ingest(normal, 'works', [file], 2, { initialLoad: 'never' });
+    const db = await database();
+    const report = await ingest(db, 'works', [file], 2, { bulk: 'always' });
+    expect(report.files[0]!.initial_load).toBe(false);
+    expect(await snapshot(db)).toEqual(await snapshot(normal));
+    expect(await indexes(db)).toEqual(await indexes(normal));
+  });
+
+  it('leaves the indexes it dropped listed until they are built, by the next ingest if need be', async () => {
+    const db = await database();
+    const schema = await indexes(db);
+    // What a run killed between its first batch and its end leaves (the kill itself: resume.test.ts).
+    expect(await deferIndexes(db)).toBeGreaterThan(5);
+    expect((await indexes(db)).length).toBeLessThan(schema.length);
+    const dir = await tempDir();
+    const file = await writeLines(dir, 'one.jsonl', [work()]);
+    await ingest(db, 'works', [file], 10, { bulk: 'never' });
+    expect(await indexes(db)).toEqual(schema);
+    expect(await restoreDeferredIndexes(db)).toBe(0);
   });
 });
 

@@ -72,6 +72,15 @@ async function target(dir: string): Promise<Target> {
   };
 }
 
+/** The indexes of works, authors and authorships. */
+async function indexCount(db: Database): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_indexes
+      WHERE schemaname = current_schema() AND tablename IN ('works', 'authors', 'authorships')`,
+  );
+  return rows[0]!.n;
+}
+
 function runCli(env: Record<string, string>, args: string[], killAfterFirstProgress: boolean) {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, ...env, REFMATCH_DEMO: 'false', LOG_LEVEL: 'silent' },
@@ -93,18 +102,34 @@ function runCli(env: Record<string, string>, args: string[], killAfterFirstProgr
 }
 
 describe('resume after kill -9', () => {
-  // 'never' reads in the ingesting thread; 'always' in the parse thread (what a large file gets).
-  it.each(['never', 'always'])(
-    'a run killed mid-file and run again gives the corpus of one clean run (parse thread: %s)',
+  // 'never' reads in the ingesting thread; 'always' in the parse thread (what a large file gets). The
+  // bulk mode (deferred-indexes.ts) is killed with the secondary indexes dropped: the rerun builds them.
+  it.each([
+    ['never', 'never'],
+    ['always', 'never'],
+    ['always', 'always'],
+  ])(
+    'a run killed mid-file and run again gives the corpus of one clean run (parse thread: %s, bulk: %s)',
     { timeout: 600_000 },
-    async (parseThread) => {
+    async (parseThread, bulk) => {
       const dir = await tempDir();
       const file = await writeLines(dir, 'works.jsonl', makeWorks());
       const t = await target(dir);
 
       const killed = await runCli(
         t.env,
-        ['ingest', 'works', file, '--wait', '--batch-size', '100', '--parse-thread', parseThread],
+        [
+          'ingest',
+          'works',
+          file,
+          '--wait',
+          '--batch-size',
+          '100',
+          '--parse-thread',
+          parseThread,
+          '--bulk',
+          bulk,
+        ],
         true,
       );
       expect(killed.signal).toBe('SIGKILL');
@@ -118,7 +143,12 @@ describe('resume after kill -9', () => {
       const queued = await db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM author_metrics_pending_ranges',
       );
+      const deferred = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_indexes');
+      const indexesMid = await indexCount(db);
       await db.close();
+      // Killed in bulk mode: the secondary indexes are gone and listed.
+      if (bulk === 'always') expect(deferred.rows[0]!.n).toBeGreaterThan(5);
+      else expect(deferred.rows[0]!.n).toBe(0);
       expect(queued.rows[0]!.n).toBeGreaterThan(0);
       // Killed in the middle: some batches committed, not all.
       expect(mid.rows[0]!.completed).toBe(false);
@@ -127,7 +157,18 @@ describe('resume after kill -9', () => {
 
       const rerun = await runCli(
         t.env,
-        ['ingest', 'works', file, '--wait', '--batch-size', '100', '--parse-thread', parseThread],
+        [
+          'ingest',
+          'works',
+          file,
+          '--wait',
+          '--batch-size',
+          '100',
+          '--parse-thread',
+          parseThread,
+          '--bulk',
+          bulk,
+        ],
         false,
       );
       expect(rerun.code, rerun.stderr).toBe(0);
@@ -139,12 +180,18 @@ describe('resume after kill -9', () => {
 
       db = await t.open();
       const resumed = await snapshot(db);
+      const indexesAfter = await indexCount(db);
+      const left = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_indexes');
       await db.close();
 
       const clean = await createTestDatabase();
       cleanup.push(() => clean.destroy());
       await ingest(clean, 'works', [file], 100);
       expect(resumed).toEqual(await snapshot(clean));
+      // Every index there again, as in the clean run.
+      expect(left.rows[0]!.n).toBe(0);
+      expect(indexesAfter).toBe(await indexCount(clean));
+      if (bulk === 'always') expect(indexesMid).toBeLessThan(indexesAfter);
     },
   );
 });

@@ -9,3 +9,6 @@ export type InitialLoadMode = (typeof INITIAL_LOAD_MODES)[number];
 // Fewer, larger statements: 5,000 works per batch cost ~15% less database CPU than 2,000 on the ACL
 // works; the parse thread holds at most three batches (a few tens of MB).
 export const DEFAULT_BATCH_SIZE = 5_000;
+
+export const BULK_MODES = ['auto', 'always', 'never'] as const;
+export type BulkMode = (typeof BULK_MODES)[number];

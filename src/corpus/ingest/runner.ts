@@ -17,7 +17,8 @@ import { InitialLoadStager, type InitialBatch } from './initial-load.ts';
 import { entityResolver, finishInitialLoad, initialLoadStart, writeInitialBatch } from './initial-load-db.ts';
 import type { StagedBatch } from './load-works.ts';
 import { openRecords } from '../openalex/record-reader.ts';
-import type { InitialLoadMode, ParseThreadMode } from './modes.ts';
+import type { BulkMode, InitialLoadMode, ParseThreadMode } from './modes.ts';
+import { deferIndexes, restoreDeferredIndexes } from './deferred-indexes.ts';
 
 export interface RecordKind<T> extends RecordStaging<T> {
   /** Writes a staged batch inside `tx`. */
@@ -47,6 +48,11 @@ export interface IngestOptions {
    * tables, metrics computed while reading); 'never' always takes the normal path.
    */
   initialLoad?: InitialLoadMode;
+  /**
+   * The initial load's bulk mode (deferred-indexes.ts): the secondary indexes dropped before the
+   * first batch and built after the last. 'auto' from PARSE_THREAD_MIN_BYTES on.
+   */
+  bulk?: BulkMode;
   signal?: AbortSignal;
   /** Called once every batch of the file is written, before the initial load's end (if any). */
   onBatchesWritten?: () => void;
@@ -125,6 +131,8 @@ export async function ingestFile<T>(
   options: IngestOptions = {},
 ): Promise<FileOutcome> {
   const { db } = ctx;
+  // What a bulk load killed midway left to build, first: every ingest finds the schema whole.
+  await restoreDeferredIndexes(db);
   const probe = await openRecords(file);
   const checkpoint = await startFile(db, kind.kind, file, probe.size, probe.mtimeMs);
   const mode = options.parseThread ?? 'auto';
@@ -158,6 +166,20 @@ export async function ingestFile<T>(
   let initialLoad = initialStart !== null;
   let relinkNameKeys: string[] | null = null;
   let done = checkpoint.linesDone;
+  const bulkMode = options.bulk ?? 'auto';
+  // `auto` is the server's only: on PGlite the rebuild runs on the one thread after the file, where the
+  // indexes' upkeep overlapped the parsing, and on a quiet machine it was slower (bench:ingest run 5).
+  const bulk =
+    bulkMode === 'always' ||
+    (bulkMode === 'auto' && db.driver === 'postgres' && probe.size >= PARSE_THREAD_MIN_BYTES);
+  // Dropped once the stream is open, so that the finally below builds them again if anything fails.
+  let deferred =
+    initialStart !== null &&
+    bulk &&
+    (await deferIndexes(db).catch(async (error: unknown) => {
+      await stream.close();
+      throw error;
+    })) > 0;
   try {
     for (;;) {
       // Stop between batches: what committed stays, and the checkpoint says where to resume.
@@ -174,6 +196,11 @@ export async function ingestFile<T>(
             initialLoad = false;
             await stream.endInitialLoad();
           }
+          // The normal path's lookups need the indexes.
+          if (deferred) {
+            await restoreDeferredIndexes(db);
+            deferred = false;
+          }
           batch.staged = await stream.restage(batch.seq);
         }
         await writeBatch(db, kind, checkpoint.fileKey, stream, batch);
@@ -184,13 +211,26 @@ export async function ingestFile<T>(
       const estimate = fraction > 0.01 ? Math.max(done, Math.round(done / fraction)) : null;
       ctx.progress({ unit: kind.kind, done, total: estimate, message: file });
     }
-    options.onBatchesWritten?.();
+    // In bulk mode the indexes of works and authorships are built while the metrics are written to
+    // authors (on connections of their own on the server), then those of authors.
+    const rebuilt = deferred ? restoreDeferredIndexes(db, ['works', 'authorships']) : null;
+    rebuilt?.catch(() => {});
+    if (!rebuilt) options.onBatchesWritten?.();
     if (initialLoad) {
       const metrics = await stream.initialLoadMetrics();
       if (metrics) relinkNameKeys = await finishInitialLoad(db, metrics);
     }
+    if (rebuilt) {
+      await rebuilt;
+      options.onBatchesWritten?.();
+      await restoreDeferredIndexes(db, ['authors']);
+      deferred = false;
+    }
   } finally {
     await stream.close();
+    // Stopped midway (a cancel, a refused batch): the indexes are built again now if the database
+    // answers, else by the next ingest.
+    if (deferred) await restoreDeferredIndexes(db).catch(() => {});
   }
   const final = await finishFile(db, checkpoint.fileKey);
   ctx.progress({ unit: kind.kind, done: final.lines, total: final.lines, message: file });
