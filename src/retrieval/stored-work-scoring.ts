@@ -7,6 +7,8 @@ import { withFeedbackTerms, type FeedbackOptions } from './feedback.ts';
 import type { FetchedStatistics, StoredWork } from './opensearch-requests.ts';
 import type { MatchedTerm, PreparedQuery, SearchHit } from './search.ts';
 import {
+  byContribution,
+  matchedTerm,
   scoreProfileRows,
   type ProfileOptions,
   type ProfileScores,
@@ -66,18 +68,9 @@ export function matchedTermsOfStoredWorks(
     const matched: MatchedTerm[] = [];
     for (const term of query.terms) {
       const tf = work.tfs.get(term.term);
-      if (!tf) continue;
-      matched.push({
-        term: term.term,
-        surface: term.surface,
-        bigram: term.bigram,
-        contribution: (term.weight * tf) / (tf + norm) / query.selfScore,
-      });
+      if (tf) matched.push(matchedTerm(query, term, tf, norm));
     }
-    out.set(
-      workId,
-      matched.sort((x, y) => y.contribution - x.contribution || (x.term < y.term ? -1 : 1)),
-    );
+    out.set(workId, matched.sort(byContribution));
   }
   return out;
 }

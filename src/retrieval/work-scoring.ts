@@ -5,8 +5,26 @@
 // its own length normalisation against the other profiles scored with it.
 import type { Bm25Index } from './bm25-index.ts';
 import { QueryTable } from './query-table.ts';
-import type { MatchedTerm, PreparedQuery, SearchHit } from './search.ts';
+import type { MatchedTerm, PreparedQuery, QueryTerm, SearchHit } from './search.ts';
 import { TF_SCALE } from './segment.ts';
+
+/**
+ * A query term's share of the query's own score in one work (`tf` its frequency there, `norm` the
+ * work's BM25 length norm): the one definition every index's explanations use.
+ */
+export function matchedTerm(query: PreparedQuery, term: QueryTerm, tf: number, norm: number): MatchedTerm {
+  return {
+    term: term.term,
+    surface: term.surface,
+    bigram: term.bigram,
+    contribution: (term.weight * tf) / (tf + norm) / query.selfScore,
+  };
+}
+
+/** Larger contributions first; equal ones by term, so explanations read the same on every index. */
+export function byContribution(x: MatchedTerm, y: MatchedTerm): number {
+  return y.contribution - x.contribution || (x.term < y.term ? -1 : 1);
+}
 
 export interface ProfileOptions {
   /** BM25's b for profiles: their lengths vary far more than works' do. */
@@ -160,19 +178,9 @@ export class WorkScorer {
       const norm = this.index.docNorm(slot);
       const matched: MatchedTerm[] = [];
       for (let m = 0, n = table.matchRow(slot); m < n; m++) {
-        const term = query.terms[table.matchTerms[m]!]!;
-        const tf = table.matchTfs[m]!;
-        matched.push({
-          term: term.term,
-          surface: term.surface,
-          bigram: term.bigram,
-          contribution: (term.weight * tf) / (tf + norm) / query.selfScore,
-        });
+        matched.push(matchedTerm(query, query.terms[table.matchTerms[m]!]!, table.matchTfs[m]!, norm));
       }
-      out.set(
-        workId,
-        matched.sort((x, y) => y.contribution - x.contribution || (x.term < y.term ? -1 : 1)),
-      );
+      out.set(workId, matched.sort(byContribution));
     }
     return out;
   }
