@@ -9,7 +9,7 @@
 // BENCH_FILES, words that pick the hostile files by name (default all; the normal one always runs).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './lib/served-process.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,16 +57,6 @@ async function cases(): Promise<Case[]> {
     },
     { name: '200k pages (PDF)', file: 'pages.pdf', bytes: makeManyPagesPdf(200_000) },
   ].filter((c, i) => i === 0 || !ONLY || ONLY.some((word) => c.name.includes(word)));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function rssMb(pid: number): Promise<number> {

@@ -19,7 +19,7 @@ import vm from 'node:vm';
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { benchServerEnv, freePort } from './lib/served-process.ts';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Database } from '../src/infra/db/index.ts';
@@ -164,14 +164,6 @@ interface ProcessStart {
   rssMb: number;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** utime + stime of a process from /proc (clock ticks of 10 ms on Linux). */
 function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -209,13 +201,7 @@ async function startProcess(
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/refmatch.js'), 'serve'], {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      REFMATCH_DEMO: 'false',
-      RATE_LIMIT_PER_KEY: '0',
-      RATE_LIMIT_PER_ADDRESS: '0',
+      ...benchServerEnv(port),
       DATABASE_URL: databaseUrl,
       INDEX_SNAPSHOT_DIR: snapshotDir,
     },

@@ -32,7 +32,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
+import { benchServerEnv, freePort } from './lib/served-process.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,27 +109,13 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, 'bin/refmatch.js'), 'serve'], {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      REFMATCH_DEMO: 'false',
-      RATE_LIMIT_PER_KEY: '0',
-      RATE_LIMIT_PER_ADDRESS: '0',
+      ...benchServerEnv(port),
       // Passed through so that runs can compare the embedded database's cache sizes and heap growth.
       ...(process.env.PGLITE_SHARED_BUFFERS_MB
         ? { PGLITE_SHARED_BUFFERS_MB: process.env.PGLITE_SHARED_BUFFERS_MB }
