@@ -116,22 +116,19 @@ describe('resume after kill -9', () => {
       const file = await writeLines(dir, 'works.jsonl', makeWorks());
       const t = await target(dir);
 
-      const killed = await runCli(
-        t.env,
-        [
-          'ingest',
-          'works',
-          file,
-          '--wait',
-          '--batch-size',
-          '100',
-          '--parse-thread',
-          parseThread,
-          '--bulk',
-          bulk,
-        ],
-        true,
-      );
+      const ingestArgs = [
+        'ingest',
+        'works',
+        file,
+        '--wait',
+        '--batch-size',
+        '100',
+        '--parse-thread',
+        parseThread,
+        '--bulk',
+        bulk,
+      ];
+      const killed = await runCli(t.env, ingestArgs, true);
       expect(killed.signal).toBe('SIGKILL');
 
       let db = await t.open();
@@ -155,22 +152,7 @@ describe('resume after kill -9', () => {
       expect(mid.rows[0]!.lines_done).toBeGreaterThan(0);
       expect(mid.rows[0]!.lines_done).toBeLessThan(WORKS);
 
-      const rerun = await runCli(
-        t.env,
-        [
-          'ingest',
-          'works',
-          file,
-          '--wait',
-          '--batch-size',
-          '100',
-          '--parse-thread',
-          parseThread,
-          '--bulk',
-          bulk,
-        ],
-        false,
-      );
+      const rerun = await runCli(t.env, ingestArgs, false);
       expect(rerun.code, rerun.stderr).toBe(0);
       const report = JSON.parse(rerun.stdout) as {
         files: Array<{ resumed_from_line: number; lines: number; bad_count: number }>;
