@@ -2,13 +2,14 @@
 // field parsing on the AnyStyle gold set, and speed beside Poppler's pdftotext and a plain unzip.
 // Writes the figures to docs/benchmarks/parsing.md.
 //
-// Options (environment): BENCH_RUNS=n speed runs (5); BENCH_PARTS=fixtures,devset,anystyle,speed
+// Options (environment): BENCH_RUNS=n speed runs (5); BENCH_PARTS=fixtures,devset,anystyle,speed,engines
 // runs only those parts and writes no page; BENCH_MISSES=1 also prints every miss of each file
 // (titles, names, emails, ORCIDs, DOIs missed or extra) to the console, to group them by cause.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../src/infra/config.ts';
+import { measurePdfEngines } from './lib/pdf-engines.ts';
 import { parseManuscript } from '../src/parsing/parse-manuscript.ts';
 import { parseReference } from '../src/parsing/references.ts';
 import { docxLimits } from '../src/parsing/docx/read-docx.ts';
@@ -37,7 +38,7 @@ const f3 = (n: number) => n.toFixed(3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const DEVSET = path.join(root, 'bench/parsing-devset');
-const PARTS = ['fixtures', 'devset', 'anystyle', 'speed'] as const;
+const PARTS = ['fixtures', 'devset', 'anystyle', 'speed', 'engines'] as const;
 const chosenParts = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
 const unknownPart = chosenParts?.find((p) => !(PARTS as readonly string[]).includes(p));
 if (unknownPart) throw new Error(`BENCH_PARTS: unknown part "${unknownPart}" (parts: ${PARTS.join(', ')})`);
@@ -331,6 +332,31 @@ async function speed(): Promise<void> {
   );
 }
 
+/** The extractors that ship in a package, doing what the layout rules need, against pdftotext. */
+async function engines(): Promise<void> {
+  const pdf = path.join(FIXTURES, 'manuscripts/deep-rules/manuscript.pdf');
+  say('');
+  if (spawnSync('pdftotext', ['-v']).error) {
+    say('PDF engines: pdftotext MISSING (install Debian poppler-utils): no ratios');
+    return;
+  }
+  const rounds = Math.max(Number(process.env.BENCH_RUNS ?? 5), 10);
+  const os = await import('node:os');
+  say(
+    `PDF engines on the 25-page PDF, CPU time of one extraction, ${rounds} rounds interleaved with pdftotext (load average at start: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores):`,
+  );
+  for (const f of await measurePdfEngines(pdf, rounds)) {
+    say(
+      f.cpuMs === null
+        ? `- ${f.engine} (${f.licence}): ${f.missing}`
+        : `- ${f.engine} (${f.licence}), ${f.work}: ${f.cpuMs.toFixed(0)} ms against pdftotext's ${f.pdftotextCpuMs!.toFixed(0)} ms: ${(f.cpuMs / f.pdftotextCpuMs!).toFixed(2)}×`,
+    );
+  }
+}
+
+/** Everything after this line of docs/benchmarks/parsing.md is written by hand and kept by a full run. */
+const KEPT_MARKER = '<!-- Written by hand below this line: a full run of the bench keeps it. -->';
+
 const NOTES = `- deep-rules prints no email address (neither the PDF nor document.xml contains an "@" address of an author), so its emails are left out of the email score; CERMINE fixtures carry them.
 - CERMINE test5's JATS lists 44 references, but the article numbers 40: JATS splits four of them (fragments like "(PMID: 17693180), doi: ..."). Two of its DOIs are truncated in the JATS ("10.1046/j.1523", "10.1053/j"); ours are the full DOIs, counted as misses.
 - deep-rules PDF: one DOI ("10.1377/hlthaff.2014.0048") has its "ff" ligature mapped to no Unicode in the PDF's text layer (pdftotext loses it); the ligature repair (src/parsing/pdf/ligatures.ts) restores it.
@@ -355,7 +381,7 @@ if (wanted('fixtures'))
     count: '≤ 3%',
   });
 if (wanted('devset'))
-  await quality(`Development set (${DEVSET}; sources and licences in its LICENSES.md)`, loadDevset(), {
+  await quality(`Development set (${path.relative(root, DEVSET)}; sources and licences in its LICENSES.md)`, loadDevset(), {
     title: '≥ 0.97',
     authors: 'F1 ≥ 0.95',
     emails: 'F1 ≥ 0.95',
@@ -365,5 +391,12 @@ if (wanted('devset'))
   });
 if (wanted('anystyle')) anystyleGold();
 if (wanted('speed')) await speed();
-if (!chosenParts)
-  writeFileSync(path.join(root, 'docs/benchmarks/parsing.md'), `${out.join('\n')}\n\nNotes:\n${NOTES}\n`);
+if (wanted('engines')) await engines();
+if (!chosenParts) {
+  // The page's hand-written sections (investigations, A/B runs) follow the marker and are kept.
+  const page = path.join(root, 'docs/benchmarks/parsing.md');
+  const previous = existsSync(page) ? readFileSync(page, 'utf8') : '';
+  const at = previous.indexOf(KEPT_MARKER);
+  const kept = at >= 0 ? previous.slice(at) : `${KEPT_MARKER}\n`;
+  writeFileSync(page, `${out.join('\n')}\n\nNotes:\n${NOTES}\n\n${kept}`);
+}
