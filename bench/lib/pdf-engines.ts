@@ -73,7 +73,9 @@ async function pdfiumExtractor(): Promise<Extract> {
     'pdfium.wasm',
   );
   const wasm = readFileSync(wasmPath);
-  const p = await mod.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) });
+  const p = await mod.init({
+    wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength),
+  });
   p.PDFiumExt_Init();
   const m = p.pdfium;
   return async (bytes) => {
