@@ -19,15 +19,22 @@ import {
   type RankingParams,
 } from '../src/referee-finder/rank-authors.ts';
 import {
+  commonDirection,
   cosine,
   documentVector,
+  withoutDirection,
   trainWordVectors,
   type TermWeighting,
   type WordVectorOptions,
-  type WordVectors,
 } from '../src/retrieval/word-vectors.ts';
 
-type VectorTrial = Partial<WordVectorOptions> & { weighting?: TermWeighting };
+/** The corpus works' vectors (index = work id - 1) and how a manuscript's is made. */
+interface WorkVectors {
+  works: Array<Float32Array | null>;
+  vectorOf: (text: string) => Float32Array | null;
+}
+
+type VectorTrial = Partial<WordVectorOptions> & { weighting?: TermWeighting; removeCommon?: boolean };
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -108,10 +115,9 @@ async function main(): Promise<void> {
     : Array.isArray(vectorTrials)
       ? vectorTrials
       : [vectorTrials]) {
-    let vectors: { model: WordVectors; works: Array<Float32Array | null>; weighting: TermWeighting } | null =
-      null;
+    let vectors: WorkVectors | null = null;
     if (trial) {
-      const { weighting = 'sif', ...options } = trial;
+      const { weighting = 'sif', removeCommon = false, ...options } = trial;
       const cpu0 = process.cpuUsage();
       const { model, stats } = trainWordVectors(
         corpus.map((w) => text(w)),
@@ -119,10 +125,16 @@ async function main(): Promise<void> {
       );
       const cpu = process.cpuUsage(cpu0);
       const t0 = performance.now();
-      const works = corpus.map((w) => documentVector(model, text(w), weighting));
+      const raw = corpus.map((w) => documentVector(model, text(w), weighting));
+      const common = removeCommon ? commonDirection(raw, model.dims) : null;
+      const vectorOf = (t: string) => {
+        const v = documentVector(model, t, weighting);
+        return v && common ? withoutDirection(v, common) : v;
+      };
+      const works = common ? raw.map((v) => v && withoutDirection(v, common)) : raw;
       const workMs = performance.now() - t0;
       const bytes = model.vectors.byteLength + works.reduce((t, v) => t + (v?.byteLength ?? 0), 0);
-      vectors = { model, works, weighting };
+      vectors = { works, vectorOf };
       console.log(
         JSON.stringify({
           vectors: trial,
@@ -146,10 +158,7 @@ async function main(): Promise<void> {
     }
   }
 
-  async function run(
-    params: Partial<RankingParams>,
-    vectors: { model: WordVectors; works: Array<Float32Array | null>; weighting: TermWeighting } | null,
-  ): Promise<void> {
+  async function run(params: Partial<RankingParams>, vectors: WorkVectors | null): Promise<void> {
     const limit = Number(arg('queries') ?? heldOut.length);
     const ours: Array<{ ranked: number[]; relevant: number[] }> = [];
     const jane: Array<{ ranked: number[]; relevant: number[] }> = [];
@@ -173,7 +182,7 @@ async function main(): Promise<void> {
         },
         queryOptions,
       );
-      const manuscriptVector = vectors && documentVector(vectors.model, text(work), vectors.weighting);
+      const manuscriptVector = vectors?.vectorOf(text(work));
       const outcome = await rankAuthors(index, source, q, {
         restrictTo: null,
         exclude: new Set(),

@@ -455,3 +455,37 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }
+
+/**
+ * The direction every document vector shares (the first singular vector of the documents,
+ * uncentred), by power iteration; SIF removes it so that similarity reflects what sets documents
+ * apart rather than their common vocabulary.
+ */
+export function commonDirection(documents: ReadonlyArray<Float32Array | null>, dims: number): Float32Array {
+  let x = new Float64Array(dims).fill(1 / Math.sqrt(dims));
+  for (let it = 0; it < 30; it++) {
+    const next = new Float64Array(dims);
+    for (const d of documents) {
+      if (!d) continue;
+      let dot = 0;
+      for (let c = 0; c < dims; c++) dot += d[c]! * x[c]!;
+      for (let c = 0; c < dims; c++) next[c]! += dot * d[c]!;
+    }
+    let norm = 0;
+    for (const v of next) norm += v * v;
+    norm = Math.sqrt(norm);
+    if (norm === 0) break;
+    x = next.map((v) => v / norm);
+  }
+  return Float32Array.from(x);
+}
+
+/** The vector less its projection on a unit direction, unit length again (null if nothing is left). */
+export function withoutDirection(v: Float32Array, direction: Float32Array): Float32Array | null {
+  const dot = cosine(v, direction);
+  const out = v.map((x, i) => x - dot * direction[i]!);
+  let norm = 0;
+  for (const x of out) norm += x * x;
+  norm = Math.sqrt(norm);
+  return norm > 1e-9 ? out.map((x) => x / norm) : null;
+}

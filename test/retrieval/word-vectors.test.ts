@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, isBigram } from '../../src/retrieval/analyzer.ts';
 import { seededGaussian } from '../../src/retrieval/seeded-random.ts';
 import {
+  commonDirection,
   cooccurrence,
   cosine,
   documentVector,
@@ -11,6 +12,7 @@ import {
   trainWordVectors,
   truncatedSvd,
   unigramStems,
+  withoutDirection,
   type SparseRows,
 } from '../../src/retrieval/word-vectors.ts';
 
@@ -192,5 +194,20 @@ describe('word vectors: training and documents', () => {
       expect(cosine(a, b)).toBeGreaterThan(cosine(a, c));
     }
     expect(documentVector(model, 'entirely unrelated vocabulary')).toBeNull();
+  });
+
+  it('finds the direction all documents share and takes it out of a vector', () => {
+    const unit = (xs: number[]) => {
+      const n = Math.hypot(...xs);
+      return Float32Array.from(xs, (x) => x / n);
+    };
+    // Every document leans along the first axis, and differs along the others.
+    const docs = [unit([3, 1, 0]), unit([3, -1, 0]), unit([3, 0, 1]), unit([3, 0, -1]), null];
+    const common = commonDirection(docs, 3);
+    expect(Math.abs(common[0]!)).toBeCloseTo(1, 5);
+    const v = withoutDirection(docs[0]!, common)!;
+    expect(cosine(v, common)).toBeCloseTo(0, 6);
+    expect(cosine(v, v)).toBeCloseTo(1, 6);
+    expect(withoutDirection(common, common)).toBeNull();
   });
 });
