@@ -416,11 +416,12 @@ export function trainWordVectors(
   };
 }
 
-export type TermWeighting = 'idf' | 'sif';
+/** Per occurrence: 1 ('tf', the plain frequency-weighted mean), the word's IDF, or SIF's weight. */
+export type TermWeighting = 'tf' | 'idf' | 'sif';
 
 /**
- * A text's vector: the average of its words' vectors, each occurrence weighted by the word's IDF
- * or by SIF's a / (a + p(w)) (Arora et al. 2017), unit length; null when no word is known.
+ * A text's vector: the average of its words' vectors, each occurrence weighted by 1, by the word's
+ * IDF or by SIF's a / (a + p(w)) (Arora et al. 2017), unit length; null when no word is known.
  */
 export function documentVector(
   model: WordVectors,
@@ -435,9 +436,11 @@ export function documentVector(
     const i = model.vocabulary.get(s);
     if (i === undefined) continue;
     const w =
-      weighting === 'idf'
-        ? Math.log((model.texts + 1) / (model.documentFrequency[i]! + 0.5))
-        : sifA / (sifA + model.counts[i]! / model.totalCount);
+      weighting === 'tf'
+        ? 1
+        : weighting === 'idf'
+          ? Math.log((model.texts + 1) / (model.documentFrequency[i]! + 0.5))
+          : sifA / (sifA + model.counts[i]! / model.totalCount);
     const o = i * d;
     for (let c = 0; c < d; c++) sum[c]! += w * model.vectors[o + c]!;
     any = true;

@@ -186,7 +186,7 @@ describe('word vectors: training and documents', () => {
   });
 
   it('gives a document a unit vector near its field, and none to a text of unknown words', () => {
-    for (const weighting of ['sif', 'idf'] as const) {
+    for (const weighting of ['sif', 'idf', 'tf'] as const) {
       const a = documentVector(model, 'Residue contacts in protein folding', weighting)!;
       const b = documentVector(model, 'Amino acid structure prediction', weighting)!;
       const c = documentVector(model, 'Galaxy redshift and dark matter', weighting)!;
