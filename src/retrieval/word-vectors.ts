@@ -184,28 +184,15 @@ export function ppmi(counts: SparseRows, smoothing: number): SparseRows {
   };
 }
 
-/** A x X, X dense row-major (A.cols x k). */
-function times(a: SparseRows, x: Float64Array, k: number): Float64Array {
-  const out = new Float64Array(a.rows * k);
+/** A x X (X dense row-major, A.cols x k), or A^T x X when `transposed` (X is A.rows x k). */
+function sparseTimes(a: SparseRows, x: Float64Array, k: number, transposed: boolean): Float64Array {
+  const out = new Float64Array((transposed ? a.cols : a.rows) * k);
   for (let r = 0; r < a.rows; r++) {
-    const o = r * k;
     for (let p = a.start[r]!; p < a.start[r + 1]!; p++) {
       const v = a.value[p]!;
-      const xo = a.col[p]! * k;
-      for (let j = 0; j < k; j++) out[o + j]! += v * x[xo + j]!;
-    }
-  }
-  return out;
-}
-
-/** A^T x X, X dense row-major (A.rows x k). */
-function transposeTimes(a: SparseRows, x: Float64Array, k: number): Float64Array {
-  const out = new Float64Array(a.cols * k);
-  for (let r = 0; r < a.rows; r++) {
-    const xo = r * k;
-    for (let p = a.start[r]!; p < a.start[r + 1]!; p++) {
-      const v = a.value[p]!;
-      const o = a.col[p]! * k;
+      // Row r of A pairs row r of the output with row col of X, or the other way round.
+      const o = (transposed ? a.col[p]! : r) * k;
+      const xo = (transposed ? r : a.col[p]!) * k;
       for (let j = 0; j < k; j++) out[o + j]! += v * x[xo + j]!;
     }
   }
@@ -333,16 +320,16 @@ export function truncatedSvd(
   const gaussian = seededGaussian(options.seed);
   const omega = new Float64Array(a.cols * k);
   for (let i = 0; i < omega.length; i++) omega[i] = gaussian();
-  let q = times(a, omega, k);
+  let q = sparseTimes(a, omega, k, false);
   orthonormalize(q, a.rows, k);
   for (let it = 0; it < options.powerIterations; it++) {
-    const z = transposeTimes(a, q, k);
+    const z = sparseTimes(a, q, k, true);
     orthonormalize(z, a.cols, k);
-    q = times(a, z, k);
+    q = sparseTimes(a, z, k, false);
     orthonormalize(q, a.rows, k);
   }
   // B = Q^T A (k x cols); B B^T = (A^T Q)^T (A^T Q), whose eigenvectors W give U = Q W.
-  const bt = transposeTimes(a, q, k);
+  const bt = sparseTimes(a, q, k, true);
   const { values, vectors } = symmetricEigen(gram(bt, a.cols, k), k);
   const order = [...values.keys()].sort((x, y) => values[y]! - values[x]!).slice(0, d);
   const s = Float64Array.from(order, (i) => Math.sqrt(Math.max(0, values[i]!)));
