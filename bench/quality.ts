@@ -6,6 +6,9 @@
 // findCandidates (conflicts, filters, settings) do not change the order for authorless queries.
 // Baseline in the same run: JANE (50 most similar works by BM25; author score = sum of similarities).
 //   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
+// With --vectors '{"dims":200,"weighting":"sif"}' (or an array of such), word vectors are trained on
+// the corpus works' titles and abstracts (never the held-out ones) and passed to rankAuthors as
+// `workSimilarity`; its weight is a ranking parameter (--params '{"vectorWeight":0.3}').
 import { aclDataAvailable, ACL_WORKS_PATH, loadAclWorks, splitHoldout } from './lib/acl-holdout.ts';
 import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
 import { MANUSCRIPT_QUERY_OPTIONS, manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
@@ -15,6 +18,23 @@ import {
   type AuthorshipSource,
   type RankingParams,
 } from '../src/referee-finder/rank-authors.ts';
+import {
+  commonDirection,
+  cosine,
+  documentVector,
+  withoutDirection,
+  trainWordVectors,
+  type TermWeighting,
+  type WordVectorOptions,
+} from '../src/retrieval/word-vectors.ts';
+
+/** The corpus works' vectors (index = work id - 1) and how a manuscript's is made. */
+interface WorkVectors {
+  works: Array<Float32Array | null>;
+  vectorOf: (text: string) => Float32Array | null;
+}
+
+type VectorTrial = Partial<WordVectorOptions> & { weighting?: TermWeighting; removeCommon?: boolean };
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -87,12 +107,58 @@ async function main(): Promise<void> {
   // --query '{"maxDfRatio":0.5}': the manuscript query's options changed, for an ablation.
   const queryOptions = { ...MANUSCRIPT_QUERY_OPTIONS, ...(JSON.parse(arg('query') ?? '{}') as object) };
   const given = JSON.parse(arg('params') ?? '{}') as Partial<RankingParams> | Partial<RankingParams>[];
+  const text = (w: { title: string; abstract: string }) => `${w.title}. ${w.abstract}`;
+  const vectorTrials = JSON.parse(arg('vectors') ?? 'null') as VectorTrial | VectorTrial[] | null;
   // An array of parameter sets is a sweep: the corpus is loaded and indexed once for all of them.
-  for (const params of Array.isArray(given) ? given : [given]) {
-    await run(params);
+  for (const trial of vectorTrials === null
+    ? [null]
+    : Array.isArray(vectorTrials)
+      ? vectorTrials
+      : [vectorTrials]) {
+    let vectors: WorkVectors | null = null;
+    if (trial) {
+      const { weighting = 'sif', removeCommon = false, ...options } = trial;
+      const cpu0 = process.cpuUsage();
+      const { model, stats } = trainWordVectors(
+        corpus.map((w) => text(w)),
+        options,
+      );
+      const cpu = process.cpuUsage(cpu0);
+      const t0 = performance.now();
+      const raw = corpus.map((w) => documentVector(model, text(w), weighting));
+      const common = removeCommon ? commonDirection(raw, model.dims) : null;
+      const vectorOf = (t: string) => {
+        const v = documentVector(model, t, weighting);
+        return v && common ? withoutDirection(v, common) : v;
+      };
+      const works = common ? raw.map((v) => v && withoutDirection(v, common)) : raw;
+      const workMs = performance.now() - t0;
+      const bytes = model.vectors.byteLength + works.reduce((t, v) => t + (v?.byteLength ?? 0), 0);
+      vectors = { works, vectorOf };
+      console.log(
+        JSON.stringify({
+          vectors: trial,
+          vocabulary: stats.vocabulary,
+          tokens: stats.tokens,
+          nnz: stats.nnz,
+          dims: model.dims,
+        }),
+      );
+      console.log(
+        `vectors: counting+PPMI ${(stats.countMs / 1000).toFixed(1)} s, SVD ${(stats.svdMs / 1000).toFixed(1)} s ` +
+          `(CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); work vectors ${(workMs / 1000).toFixed(1)} s; ` +
+          `vectors ${(bytes / 2 ** 20).toFixed(0)} MB (words + works); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; top singular values ${stats.singularValues
+            .slice(0, 3)
+            .map((x) => x.toFixed(1))
+            .join(', ')}, last ${stats.singularValues.at(-1)?.toFixed(1)}`,
+      );
+    }
+    for (const params of Array.isArray(given) ? given : [given]) {
+      await run(params, vectors);
+    }
   }
 
-  async function run(params: Partial<RankingParams>): Promise<void> {
+  async function run(params: Partial<RankingParams>, vectors: WorkVectors | null): Promise<void> {
     const limit = Number(arg('queries') ?? heldOut.length);
     const ours: Array<{ ranked: number[]; relevant: number[] }> = [];
     const jane: Array<{ ranked: number[]; relevant: number[] }> = [];
@@ -116,11 +182,19 @@ async function main(): Promise<void> {
         },
         queryOptions,
       );
+      const manuscriptVector = vectors?.vectorOf(text(work));
       const outcome = await rankAuthors(index, source, q, {
         restrictTo: null,
         exclude: new Set(),
         currentYear,
         params,
+        workSimilarity:
+          vectors && manuscriptVector
+            ? (workId) => {
+                const v = vectors.works[workId - 1];
+                return v ? cosine(manuscriptVector, v) : undefined;
+              }
+            : undefined,
       });
       queryMs += performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);

@@ -4,6 +4,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
+import { seededRandom } from '../../src/retrieval/seeded-random.ts';
 
 export const ACL_WORKS_PATH = path.resolve(
   import.meta.dirname,
@@ -83,17 +84,7 @@ export async function loadAclWorks(file = ACL_WORKS_PATH): Promise<AclWork[]> {
   return works;
 }
 
-// mulberry32: a tiny seeded generator; Math.random cannot be seeded.
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** Splits the works, in file order, into the held-out set and the corpus, by a seeded shuffle. */
 export function splitHoldout(

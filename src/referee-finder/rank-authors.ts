@@ -43,6 +43,13 @@ export interface RankingParams {
   feedbackTerms: number;
   feedbackWorks: number;
   feedbackWeight: number;
+  /**
+   * A third signal, fused by z-score at this weight when `workSimilarity` is given (0: off): the
+   * mean of the author's `vectorTopN` most similar works (0: all of them), each weighed by
+   * authorship position.
+   */
+  vectorWeight: number;
+  vectorTopN: number;
 }
 
 export const DEFAULT_PARAMS: RankingParams = {
@@ -60,6 +67,8 @@ export const DEFAULT_PARAMS: RankingParams = {
   feedbackTerms: 0,
   feedbackWorks: 10,
   feedbackWeight: 0.3,
+  vectorWeight: 0,
+  vectorTopN: 3,
 };
 
 export interface RankAuthorsOptions {
@@ -70,6 +79,11 @@ export interface RankAuthorsOptions {
   /** At least this many authors are ranked in full (filters and settings may drop many). */
   minPool?: number;
   params?: Partial<RankingParams>;
+  /**
+   * The manuscript's similarity to a corpus work by another model than the index's (e.g. word
+   * vectors, word-vectors.ts); undefined for a work the model does not know.
+   */
+  workSimilarity?: (workId: number) => number | undefined;
 }
 
 /** One of an author's works as evidence: its own score and what it added to the author's. */
@@ -162,6 +176,35 @@ async function seedCandidates(
     .map((c) => c.id);
 }
 
+/**
+ * Per candidate, the mean of their best works by `options.workSimilarity`, each weighed by
+ * authorship position (not recency: a work the index did not match has no year here); null when
+ * that signal is off. Rank fusion ignores it.
+ */
+function vectorEvidence(
+  authorships: readonly Authorship[],
+  slot: ReadonlyMap<number, number>,
+  n: number,
+  options: RankAuthorsOptions,
+  p: RankingParams,
+  authorsCount: ReadonlyMap<number, number>,
+): Float64Array | null {
+  const similarity = options.workSimilarity;
+  if (!similarity || p.vectorWeight === 0 || p.fusion !== 'z') return null;
+  const perAuthor: number[][] = Array.from({ length: n }, () => []);
+  for (const a of authorships) {
+    const i = slot.get(a.authorId);
+    const s = similarity(a.workId);
+    if (i === undefined || s === undefined) continue;
+    perAuthor[i]!.push(s * positionWeight(a, p, a.authorsCount || authorsCount.get(a.workId)));
+  }
+  return Float64Array.from(perAuthor, (values) => {
+    if (!values.length) return 0;
+    const top = p.vectorTopN > 0 ? values.sort((x, y) => y - x).slice(0, p.vectorTopN) : values;
+    return top.reduce((t, v) => t + v, 0) / top.length;
+  });
+}
+
 export async function rankAuthors(
   index: WorkIndex,
   source: AuthorshipSource,
@@ -227,6 +270,7 @@ export async function rankAuthors(
     works[i]!.sort((a, b) => b.score - a.score || a.workId - b.workId);
   }
 
+  const vectorScore = vectorEvidence(authorships, slot, n, options, p, authorsCount);
   const fused = new Float64Array(n);
   if (p.fusion === 'rank') {
     const rd = ranks(docScore);
@@ -236,10 +280,12 @@ export async function rankAuthors(
   } else {
     const zd = zscores(docScore);
     const zp = zscores(profileScore);
+    const zv = vectorScore && zscores(vectorScore);
     // Softplus keeps the fused z-scores in order but positive, so a group boost (a multiplier)
     // always raises a score.
     for (let i = 0; i < n; i++) {
-      const z = zd[i]! + p.profileWeight * zp[i]!;
+      let z = zd[i]! + p.profileWeight * zp[i]!;
+      if (zv) z += p.vectorWeight * zv[i]!;
       fused[i] = z > 30 ? z : Math.log1p(Math.exp(z));
     }
   }
