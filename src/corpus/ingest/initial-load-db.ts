@@ -156,10 +156,19 @@ export async function writeInitialBatch(
 
 class PremiseBroken extends Error {}
 
+// The metrics the run computed, over the columns the recompute sets.
+const UPDATE_METRICS = `
+UPDATE authors SET
+  articles_count = m.articles_count, citations_count = m.citations_count, h_index = m.h_index,
+  first_publication_year = m.first_publication_year, last_publication_year = m.last_publication_year,
+  recent_affiliation = m.recent_affiliation, recent_institution_id = m.recent_institution_id,
+  recent_affiliations = m.recent_affiliations
+FROM stage_author_metrics m WHERE authors.id = m.author_id`;
+
 /**
  * Writes the metrics the run computed and takes its authors off the metrics queue. Returns the name
- * keys of the run's authors (for relinking), or null when someone else wrote meanwhile: then nothing
- * is written and the queued authors are recomputed from the database as after any ingest.
+ * keys of the run's authors (for relinking), or null when someone else wrote meanwhile: then the
+ * authors stay queued and are recomputed from the database as after any ingest.
  */
 export async function finishInitialLoad(db: Database, metrics: InitialLoadMetrics): Promise<string[] | null> {
   const seq = await sequencesOf(db);
@@ -172,18 +181,20 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
   );
   keys.catch(() => {});
   try {
+    // The metrics first, each part in a transaction of its own: on the server the parts' UPDATEs
+    // share the cores (the run's last long statement, with the parse thread done). The authors stay
+    // queued until the transaction below: if the premise turns out broken, or the run dies before,
+    // the recompute writes their metrics again from the database.
+    await Promise.all(
+      metrics.copies.map((copy) =>
+        db.transaction(async (tx) => {
+          await ensureStaging(tx, ['stage_author_metrics']);
+          await db.copyCsv(copy.table, copy.columns, copy.csv, tx);
+          await tx.query(UPDATE_METRICS);
+        }),
+      ),
+    );
     await db.transaction(async (tx) => {
-      if (metrics.copy) {
-        await ensureStaging(tx, ['stage_author_metrics']);
-        await db.copyCsv(metrics.copy.table, metrics.copy.columns, metrics.copy.csv, tx);
-        await tx.query(`
-          UPDATE authors SET
-            articles_count = m.articles_count, citations_count = m.citations_count, h_index = m.h_index,
-            first_publication_year = m.first_publication_year, last_publication_year = m.last_publication_year,
-            recent_affiliation = m.recent_affiliation, recent_institution_id = m.recent_institution_id,
-            recent_affiliations = m.recent_affiliations
-          FROM stage_author_metrics m WHERE authors.id = m.author_id`);
-      }
       await tx.query(
         'DELETE FROM author_metrics_pending_ranges WHERE first_author_id >= $1 AND next_author_id <= $2',
         range,

@@ -10,6 +10,7 @@
 // Nothing here touches the database: ids of sources and institutions, which may exist already, come
 // from `resolve` (which inserts the new sources and upserts institutions); the batch upserts its new
 // or changed sources' rows.
+import { availableParallelism } from 'node:os';
 import { AuthorMetricsAccumulator, recentSince } from '../authors/metrics.ts';
 import { csvBytes, type CsvValue } from './csv.ts';
 import { mergeBatchAuthors, stageSources, workColumns, workRow, type StagedCopy } from './load-works.ts';
@@ -56,7 +57,11 @@ export interface InitialLoadMetrics {
   nextAuthorId: number;
   /** Where the works' sequence must still be: the premise's last check. */
   nextWorkId: number;
-  copy: StagedCopy | null;
+  /**
+   * The metrics' rows in parts of about equal size, one per core (none when no author changed): on
+   * the server each part is written on a connection of its own (finishInitialLoad).
+   */
+  copies: StagedCopy[];
 }
 
 // The bound on what the run keeps in memory (a few hundred bytes an author, ~300 MB at the bound);
@@ -301,14 +306,17 @@ export class InitialLoadStager {
   private computeMetrics(): InitialLoadMetrics {
     const rows: CsvValue[][] = [];
     for (const a of this.authors.values()) if (a.changed) rows.push([a.id, ...this.metricsOf(a)]);
+    const parts = Math.min(availableParallelism(), rows.length);
+    const size = Math.ceil(rows.length / Math.max(parts, 1));
     return {
       firstAuthorId: this.firstAuthorId,
       nextAuthorId: this.nextAuthorId,
       nextWorkId: this.nextWorkId,
-      copy:
-        rows.length > 0
-          ? { table: 'stage_author_metrics', columns: METRICS_COLUMNS, csv: csvBytes(rows) }
-          : null,
+      copies: Array.from({ length: parts }, (_, i) => ({
+        table: 'stage_author_metrics',
+        columns: METRICS_COLUMNS,
+        csv: csvBytes(rows.slice(i * size, (i + 1) * size)),
+      })),
     };
   }
 

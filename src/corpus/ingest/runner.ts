@@ -18,7 +18,12 @@ import { entityResolver, finishInitialLoad, initialLoadStart, writeInitialBatch 
 import type { StagedBatch } from './load-works.ts';
 import { openRecords } from '../openalex/record-reader.ts';
 import type { BulkMode, InitialLoadMode, ParseThreadMode } from './modes.ts';
-import { deferIndexes, restoreDeferredIndexes } from './deferred-indexes.ts';
+import {
+  deferIndexes,
+  EARLY_BUILD_SHARE,
+  EARLY_BUILD_TABLES,
+  restoreDeferredIndexes,
+} from './deferred-indexes.ts';
 
 export interface RecordKind<T> extends RecordStaging<T> {
   /** Writes a staged batch inside `tx`. */
@@ -149,37 +154,49 @@ export async function ingestFile<T>(
   // batch being written held the reader up for as long.
   const resolve = entityResolver(db);
   const skipLines = checkpoint.linesDone;
-  const stream = inThread
-    ? await readBatchesInThread(
-        { kind: kind.kind, file, skipLines, batchSize, ...(initialStart ? { initial: initialStart } : {}) },
-        resolve,
-      )
-    : await readBatches(
-        kind,
-        file,
-        skipLines,
-        batchSize,
-        initialStart
-          ? (new InitialLoadStager(initialStart, resolve) as unknown as InitialStaging<T>)
-          : undefined,
-      );
-  let initialLoad = initialStart !== null;
-  let relinkNameKeys: string[] | null = null;
-  let done = checkpoint.linesDone;
   const bulkMode = options.bulk ?? 'auto';
   // `auto` is the server's only: on PGlite the rebuild runs on the one thread after the file, where the
   // indexes' upkeep overlapped the parsing, and on a quiet machine it was slower (bench:ingest run 5).
   const bulk =
     bulkMode === 'always' ||
     (bulkMode === 'auto' && db.driver === 'postgres' && probe.size >= PARSE_THREAD_MIN_BYTES);
-  // Dropped once the stream is open, so that the finally below builds them again if anything fails.
+  // Dropped while the parse thread starts (the first batch waits for neither); if the stream cannot
+  // be opened they are built again at once, and once it is open the finally below does if anything
+  // fails.
+  const deferring = initialStart !== null && bulk ? deferIndexes(db) : Promise.resolve(0);
+  deferring.catch(() => {});
+  let stream: BatchStream;
+  try {
+    stream = inThread
+      ? await readBatchesInThread(
+          { kind: kind.kind, file, skipLines, batchSize, ...(initialStart ? { initial: initialStart } : {}) },
+          resolve,
+        )
+      : await readBatches(
+          kind,
+          file,
+          skipLines,
+          batchSize,
+          initialStart
+            ? (new InitialLoadStager(initialStart, resolve) as unknown as InitialStaging<T>)
+            : undefined,
+        );
+  } catch (error) {
+    if ((await deferring.catch(() => 0)) > 0) await restoreDeferredIndexes(db).catch(() => {});
+    throw error;
+  }
+  let initialLoad = initialStart !== null;
+  let relinkNameKeys: string[] | null = null;
+  let done = checkpoint.linesDone;
   let deferred =
-    initialStart !== null &&
-    bulk &&
-    (await deferIndexes(db).catch(async (error: unknown) => {
+    (await deferring.catch(async (error: unknown) => {
       await stream.close();
       throw error;
     })) > 0;
+  // The indexes built before the file's end (EARLY_BUILD_SHARE), while the parse thread reads on.
+  let earlyBuilds: Promise<number> | null = null;
+  const earlyBuildsDone = () => earlyBuilds?.catch(() => 0) ?? Promise.resolve(0);
+  let closing: Promise<void> | null = null;
   try {
     for (;;) {
       // Stop between batches: what committed stays, and the checkpoint says where to resume.
@@ -198,6 +215,7 @@ export async function ingestFile<T>(
           }
           // The normal path's lookups need the indexes.
           if (deferred) {
+            await earlyBuildsDone();
             await restoreDeferredIndexes(db);
             deferred = false;
           }
@@ -208,18 +226,26 @@ export async function ingestFile<T>(
       stream.committed(batch.seq);
       done = batch.lastLine;
       const fraction = batch.bytesRead / Math.max(probe.size, 1);
+      if (deferred && !earlyBuilds && fraction >= EARLY_BUILD_SHARE) {
+        // One connection: the parse thread holds the other core. The next batches' COPYs into a
+        // table wait for its index being built; the parse thread reads on meanwhile.
+        earlyBuilds = restoreDeferredIndexes(db, EARLY_BUILD_TABLES, 1);
+        earlyBuilds.catch(() => {});
+      }
       const estimate = fraction > 0.01 ? Math.max(done, Math.round(done / fraction)) : null;
       ctx.progress({ unit: kind.kind, done, total: estimate, message: file });
     }
-    // In bulk mode the indexes of works and authorships are built while the metrics are written to
-    // authors (on connections of their own on the server), then those of authors.
-    const rebuilt = deferred ? restoreDeferredIndexes(db, ['works', 'authorships']) : null;
+    const metrics = initialLoad ? await stream.initialLoadMetrics() : null;
+    // The parse thread has nothing left to do: it ends (and frees its memory) beside the run's end.
+    closing = stream.close();
+    // In bulk mode the indexes of works and authorships left are built while the metrics are written
+    // to authors (on connections of their own on the server), then those of authors.
+    const rebuilt = deferred
+      ? (earlyBuilds ?? Promise.resolve(0)).then(() => restoreDeferredIndexes(db, ['works', 'authorships']))
+      : null;
     rebuilt?.catch(() => {});
     if (!rebuilt) options.onBatchesWritten?.();
-    if (initialLoad) {
-      const metrics = await stream.initialLoadMetrics();
-      if (metrics) relinkNameKeys = await finishInitialLoad(db, metrics);
-    }
+    if (metrics) relinkNameKeys = await finishInitialLoad(db, metrics);
     if (rebuilt) {
       await rebuilt;
       options.onBatchesWritten?.();
@@ -227,10 +253,13 @@ export async function ingestFile<T>(
       deferred = false;
     }
   } finally {
-    await stream.close();
+    await (closing ?? stream.close());
     // Stopped midway (a cancel, a refused batch): the indexes are built again now if the database
     // answers, else by the next ingest.
-    if (deferred) await restoreDeferredIndexes(db).catch(() => {});
+    if (deferred) {
+      await earlyBuildsDone();
+      await restoreDeferredIndexes(db).catch(() => {});
+    }
   }
   const final = await finishFile(db, checkpoint.fileKey);
   ctx.progress({ unit: kind.kind, done: final.lines, total: final.lines, message: file });
