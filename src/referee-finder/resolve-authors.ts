@@ -32,8 +32,19 @@ interface CorpusAuthorRow {
   recent_affiliation: string | null;
 }
 
-const FIND_AUTHORS = `SELECT id, display_name, name_variants, orcid, emails, recent_affiliation FROM authors
-  WHERE orcid = ANY($1::text[]) OR emails && $2::text[] OR name_key = ANY($3::text[])`;
+// Three lookups, each through its own index, and a record found twice is kept once (`distinctById`).
+// Written as one OR, the planner could use no index (the emails index is partial: emails <> '{}')
+// and read every author: 327 ms at 1.4M authors on server PostgreSQL, against 46-62 ms this way,
+// most of it the ~22,000 records of a common family name.
+const COLUMNS = 'id, display_name, name_variants, orcid, emails, recent_affiliation';
+const FIND_AUTHORS = `SELECT ${COLUMNS} FROM authors WHERE orcid = ANY($1::text[])
+UNION ALL SELECT ${COLUMNS} FROM authors WHERE emails <> '{}' AND emails && $2::text[]
+UNION ALL SELECT ${COLUMNS} FROM authors WHERE name_key = ANY($3::text[])`;
+
+function distinctById<R extends { id: number }>(rows: readonly R[]): R[] {
+  const seen = new Set<number>();
+  return rows.filter((r) => !seen.has(r.id) && seen.add(r.id));
+}
 
 // The organization's own group records linked to a corpus author, by an email or an ORCID. Records
 // keep them as the client wrote them: the comparison is on their normalized keys (lower-case email,
@@ -106,7 +117,7 @@ export async function resolveManuscriptAuthors(
   // Every reading's key: a compound family name is keyed one way or the other (nameReadings).
   const keys = [...new Set(authors.flatMap((a) => nameReadingKeys(a.name)))];
   const bare = (orcid: string) => orcid.replaceAll('-', '');
-  const [{ rows }, groupLinks] = await Promise.all([
+  const [found, groupLinks] = await Promise.all([
     db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]),
     organizationId !== undefined && (orcids.length || emails.length)
       ? db.query<{ linked_author_id: number; emails: string[] | null; orcids: string[] | null }>(
@@ -115,6 +126,7 @@ export async function resolveManuscriptAuthors(
         )
       : Promise.resolve({ rows: [] }),
   ]);
+  const rows = distinctById(found.rows);
   // Distinct corpus authors the organization's records link to this ORCID or email.
   const linkedBy = (match: (r: (typeof groupLinks.rows)[number]) => boolean) => [
     ...new Set(groupLinks.rows.filter(match).map((r) => r.linked_author_id)),
