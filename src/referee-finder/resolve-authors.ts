@@ -32,19 +32,18 @@ interface CorpusAuthorRow {
   recent_affiliation: string | null;
 }
 
-// Three lookups, each through its own index, and a record found twice is kept once (`distinctById`).
-// Written as one OR, the planner could use no index (the emails index is partial: emails <> '{}')
-// and read every author: 327 ms at 1.4M authors on server PostgreSQL, against 46-62 ms this way,
-// most of it the ~22,000 records of a common family name.
+// Each lookup through its own index: written as one OR, the planner could use none (the emails index
+// is partial: emails <> '{}') and read every author, 327 ms at 1.4M authors on server PostgreSQL.
+// The records of the manuscript authors' family names come names only: a common one ("Liu") has
+// ~22,000 of them at 1M works, and PGlite spent ~250 ms a PDF upload handing all their columns over;
+// only the few whose names are compatible are read in full (DETAILS).
 const COLUMNS = 'id, display_name, name_variants, orcid, emails, recent_affiliation';
-const FIND_AUTHORS = `SELECT ${COLUMNS} FROM authors WHERE orcid = ANY($1::text[])
-UNION ALL SELECT ${COLUMNS} FROM authors WHERE emails <> '{}' AND emails && $2::text[]
-UNION ALL SELECT ${COLUMNS} FROM authors WHERE name_key = ANY($3::text[])`;
+const FIND_BY_IDENTIFIERS = `SELECT ${COLUMNS} FROM authors WHERE orcid = ANY($1::text[])
+UNION ALL SELECT ${COLUMNS} FROM authors WHERE emails <> '{}' AND emails && $2::text[]`;
+const FIND_BY_NAME_KEY = `SELECT id, display_name, name_variants FROM authors WHERE name_key = ANY($1::text[])`;
+const DETAILS = `SELECT ${COLUMNS} FROM authors WHERE id = ANY($1::int[])`;
 
-function distinctById<R extends { id: number }>(rows: readonly R[]): R[] {
-  const seen = new Set<number>();
-  return rows.filter((r) => !seen.has(r.id) && seen.add(r.id));
-}
+type NameRow = Pick<CorpusAuthorRow, 'id' | 'display_name' | 'name_variants'>;
 
 // The organization's own group records linked to a corpus author, by an email or an ORCID. Records
 // keep them as the client wrote them: the comparison is on their normalized keys (lower-case email,
@@ -76,9 +75,9 @@ function lowerEmail(e: string | null): string | null {
  * manuscript authors against the ~800 corpus authors of common family names ("Lee", "Yu"), parsing
  * both names on every comparison cost ~215 ms of CPU per upload.
  */
-function compatibleRows(rows: readonly CorpusAuthorRow[]): (name: string) => CorpusAuthorRow[] {
+function compatibleRows<R extends NameRow>(rows: readonly R[]): (name: string) => R[] {
   // Keys come from nameKey's own cache; names are parsed only for the keys asked about.
-  const byKey = new Map<string, Array<{ row: CorpusAuthorRow; written: string }>>();
+  const byKey = new Map<string, Array<{ row: R; written: string }>>();
   for (const row of rows) {
     for (const written of new Set([row.display_name, ...row.name_variants])) {
       const key = nameKey(written);
@@ -91,7 +90,7 @@ function compatibleRows(rows: readonly CorpusAuthorRow[]): (name: string) => Cor
     return parsedNames.get(written)!;
   };
   return (name) => {
-    const found = new Set<CorpusAuthorRow>();
+    const found = new Set<R>();
     for (const reading of nameReadings(name)) {
       for (const { row, written } of byKey.get(familyCore(reading)) ?? []) {
         if (parsedNamesCompatible(reading, parse(written))) found.add(row);
@@ -117,8 +116,9 @@ export async function resolveManuscriptAuthors(
   // Every reading's key: a compound family name is keyed one way or the other (nameReadings).
   const keys = [...new Set(authors.flatMap((a) => nameReadingKeys(a.name)))];
   const bare = (orcid: string) => orcid.replaceAll('-', '');
-  const [found, groupLinks] = await Promise.all([
-    db.query<CorpusAuthorRow>(FIND_AUTHORS, [orcids, emails, keys]),
+  const [identified, named, groupLinks] = await Promise.all([
+    db.query<CorpusAuthorRow>(FIND_BY_IDENTIFIERS, [orcids, emails]),
+    db.query<NameRow>(FIND_BY_NAME_KEY, [keys]),
     organizationId !== undefined && (orcids.length || emails.length)
       ? db.query<{ linked_author_id: number; emails: string[] | null; orcids: string[] | null }>(
           GROUP_LINKS,
@@ -126,7 +126,16 @@ export async function resolveManuscriptAuthors(
         )
       : Promise.resolve({ rows: [] }),
   ]);
-  const rows = distinctById(found.rows);
+  // Name-compatible records per manuscript author, read in full beside those found by identifier (a
+  // record found twice is kept once).
+  const compatibleWith = compatibleRows(named.rows);
+  const compatibleIds = authors.map((a) => compatibleWith(a.name).map((r) => r.id));
+  const byId = new Map(identified.rows.map((r) => [r.id, r]));
+  const unread = [...new Set(compatibleIds.flat())].filter((id) => !byId.has(id));
+  if (unread.length) {
+    for (const r of (await db.query<CorpusAuthorRow>(DETAILS, [unread])).rows) byId.set(r.id, r);
+  }
+  const rows = [...byId.values()];
   // Distinct corpus authors the organization's records link to this ORCID or email.
   const linkedBy = (match: (r: (typeof groupLinks.rows)[number]) => boolean) => [
     ...new Set(groupLinks.rows.filter(match).map((r) => r.linked_author_id)),
@@ -134,7 +143,6 @@ export async function resolveManuscriptAuthors(
 
   // Name-only candidates per manuscript author, settled below by a second piece of evidence.
   const pending: number[][] = authors.map(() => []);
-  const compatibleWith = compatibleRows(rows);
   authors.forEach((author, k) => {
     const orcid = normalizeOrcid(author.orcid);
     const email = lowerEmail(author.email);
@@ -161,9 +169,10 @@ export async function resolveManuscriptAuthors(
       return;
     }
     // A compatible name with an ORCID that differs from the one given is someone else.
-    pending[k] = compatibleWith(author.name)
-      .filter((r) => !(orcid && r.orcid && r.orcid !== orcid))
-      .map((r) => r.id);
+    pending[k] = compatibleIds[k]!.flatMap((id) => {
+      const r = byId.get(id);
+      return r && !(orcid && r.orcid && r.orcid !== orcid) ? [r.id] : [];
+    });
   });
 
   const namePending = [...new Set(pending.flat())];
