@@ -40,6 +40,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/infra/db/index.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
+import { seededRandom } from '../src/retrieval/seeded-random.ts';
 import { multipartBody, seedScenario, smallManuscriptFiles, type Scenario } from '../test/fuzz/scenario.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -150,18 +151,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** A small deterministic generator (mulberry32), one per client, so a run's mix can be repeated. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Sample {
   ms: number;
   ok: boolean;
@@ -198,7 +187,8 @@ class Client {
     private readonly scenario: Scenario,
     private readonly files: { pdf: Uint8Array; docx: Uint8Array },
   ) {
-    this.random = prng(1000 + id);
+    // One deterministic generator per client, so a run's mix can be repeated.
+    this.random = seededRandom(1000 + id);
   }
 
   private pick(): string {
