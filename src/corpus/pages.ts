@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import { authorUrl, workUrl } from './authors/author-summary.ts';
-import { academicAge } from './authors/metrics.ts';
+import { academicAge, type AuthorMetrics } from './authors/metrics.ts';
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const Html = Type.String({ description: 'An HTML page' });
@@ -25,17 +25,16 @@ dt{font-weight:600}dd{margin:0 0 .5rem}li{margin:.3rem 0}.retracted{color:#a00;f
 </head><body>${body}</body></html>`;
 }
 
-interface AuthorRow {
-  id: number;
-  display_name: string;
-  orcid: string | null;
-  articles_count: number;
-  citations_count: number;
-  h_index: number;
-  first_publication_year: number | null;
-  last_publication_year: number | null;
-  recent_affiliation: string | null;
-}
+// The page shows the metrics columns as corpus/authors/metrics.ts defines them.
+type AuthorRow = { id: number; display_name: string; orcid: string | null } & Pick<
+  AuthorMetrics,
+  | 'articles_count'
+  | 'citations_count'
+  | 'h_index'
+  | 'first_publication_year'
+  | 'last_publication_year'
+  | 'recent_affiliation'
+>;
 
 interface WorkListRow {
   id: number;
