@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../src/infra/config.ts';
+import { processCpuMs, reapedChildrenCpuMs } from './lib/cpu-time.ts';
 import { measurePdfEngines } from './lib/pdf-engines.ts';
 import { parseManuscript } from '../src/parsing/parse-manuscript.ts';
 import { parseReference } from '../src/parsing/references.ts';
@@ -279,25 +280,18 @@ async function speed(): Promise<void> {
     }
     // Wall times on a shared machine swing with the other processes' load; CPU time much less.
     // Both sides interleaved, run after run, and their CPU seconds summed: ours from this
-    // process's own usage, pdftotext's from the children's times the kernel adds up in
-    // /proc/self/stat once each child is reaped.
-    const childTicks = () => {
-      const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-      return Number(fields[13]) + Number(fields[14]); // cutime + cstime, in clock ticks
-    };
+    // process's own usage, pdftotext's from its reaped children's.
     const cpuRuns = Math.max(runs, 10);
     let oursCpu = 0;
-    let popplerTicks = 0;
+    let popplerCpu = 0;
     for (let i = 0; i < cpuRuns; i++) {
-      const before = process.cpuUsage();
+      const before = processCpuMs();
       await parseManuscript(pdfBytes, pdf, limits);
-      const used = process.cpuUsage(before);
-      oursCpu += (used.user + used.system) / 1000;
-      const ticks = childTicks();
+      oursCpu += processCpuMs() - before;
+      const children = reapedChildrenCpuMs();
       spawnSync('pdftotext', [pdf, '/dev/null']);
-      popplerTicks += childTicks() - ticks;
+      popplerCpu += reapedChildrenCpuMs() - children;
     }
-    const popplerCpu = (popplerTicks * 1000) / 100; // USER_HZ is 100 on Linux
     const version = (probe.stderr || probe.stdout).split('\n')[0];
     say(
       `- PDF (25 pages): ours ${median(ours).toFixed(0)} ms, pdftotext (${version}, process included) ${median(poppler).toFixed(0)} ms: ` +

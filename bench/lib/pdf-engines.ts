@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { processCpuMs, reapedChildrenCpuMs } from './cpu-time.ts';
 
 export type EngineFigure = {
   engine: string;
@@ -24,17 +25,6 @@ export type EngineFigure = {
 };
 
 type Extract = (bytes: Uint8Array) => Promise<number>;
-
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-/** CPU ms the reaped children used so far (cutime + cstime, clock ticks of 10 ms on Linux). */
-const childCpuMs = () => {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-};
 
 // Optional packages: loaded by a name the type checker does not resolve, so the bench compiles
 // without them.
@@ -196,12 +186,12 @@ export async function measurePdfEngines(file: string, rounds: number): Promise<E
     let ours = 0;
     let poppler = 0;
     for (let i = 0; i < rounds; i++) {
-      const before = cpuMs();
+      const before = processCpuMs();
       await extract(bytes);
-      ours += cpuMs() - before;
-      const children = childCpuMs();
+      ours += processCpuMs() - before;
+      const children = reapedChildrenCpuMs();
       spawnSync('pdftotext', [file, '/dev/null']);
-      poppler += childCpuMs() - children;
+      poppler += reapedChildrenCpuMs() - children;
     }
     figures.push({ ...e, cpuMs: ours / rounds, pdftotextCpuMs: poppler / rounds });
   }
