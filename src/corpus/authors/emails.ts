@@ -108,8 +108,19 @@ const CHUNK = 20_000;
  * work when 'all') and adds each to its author's `emails`. Returns how many authors gained one.
  */
 export async function extractCorpusEmails(db: Database, nameKeys: Iterable<string> | 'all'): Promise<number> {
+  return addCorpusEmails(db, await findCorpusEmails(db, nameKeys));
+}
+
+/**
+ * The addresses extractCorpusEmails would add, by author id, found without writing: an ingest's end
+ * reads them while it links people (corpus/ingest/ingest.ts), and writes them after.
+ */
+export async function findCorpusEmails(
+  db: Queryable,
+  nameKeys: Iterable<string> | 'all',
+): Promise<Map<number, Set<string>>> {
   const chunks = nameKeys === 'all' ? [null] : chunked([...new Set(nameKeys)], CHUNK);
-  let changed = 0;
+  const found = new Map<number, Set<string>>();
   for (const chunk of chunks) {
     const { rows } = await db.query<{
       work_id: number;
@@ -117,7 +128,6 @@ export async function extractCorpusEmails(db: Database, nameKeys: Iterable<strin
       display_name: string;
       raw_affiliations: string[];
     }>(chunk === null ? ALL_WORKS_WITH_ADDRESSES : WORKS_WITH_ADDRESSES, chunk === null ? [] : [chunk]);
-    const found = new Map<number, Set<string>>();
     let i = 0;
     while (i < rows.length) {
       const work = rows[i]!.work_id;
@@ -132,12 +142,22 @@ export async function extractCorpusEmails(db: Database, nameKeys: Iterable<strin
         found.set(id, set);
       }
     }
-    if (found.size === 0) continue;
-    const ids = [...found.keys()];
+  }
+  return found;
+}
+
+/** Adds these addresses to their authors' `emails`; returns how many authors gained one. */
+export async function addCorpusEmails(
+  db: Queryable,
+  found: ReadonlyMap<number, ReadonlySet<string>>,
+): Promise<number> {
+  let changed = 0;
+  const ids = [...found.keys()];
+  for (const chunk of chunked(ids, CHUNK)) {
     changed += await addEmails(
       db,
-      ids,
-      ids.map((id) => [...found.get(id)!].join(' ')),
+      chunk,
+      chunk.map((id) => [...found.get(id)!].join(' ')),
     );
   }
   return changed;

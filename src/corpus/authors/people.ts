@@ -42,12 +42,15 @@ interface Parsed {
   initialOnly: boolean;
 }
 
-function parse(record: AuthorRecord): Parsed {
-  const name = parsePersonName(record.name);
+function parse(
+  record: AuthorRecord,
+  name = parsePersonName(record.name),
+  folded = foldText(record.name),
+): Parsed {
   return {
     record,
     name,
-    folded: foldText(record.name),
+    folded,
     initialOnly: !name || (name.given[0]?.length ?? 0) <= 1,
   };
 }
@@ -95,7 +98,11 @@ function evidence(a: Parsed, b: Parsed): number {
  * records of the joined people are `apart`.
  */
 export function groupPeople(records: readonly AuthorRecord[]): number[][] {
-  const parsed = records.map(parse);
+  return groupParsed(records.map((r) => parse(r)));
+}
+
+/** groupPeople over records whose names the caller has parsed already (linkPass parses each once). */
+function groupParsed(parsed: readonly Parsed[]): number[][] {
   // Candidate pairs: same family name and first initial (names), or the same ORCID.
   const blocks = new Map<string, number[]>();
   parsed.forEach((p, i) => {
@@ -186,10 +193,15 @@ UPDATE authors SET person_id = x.person_id
 const QUEUE = `
 INSERT INTO author_metrics_pending (author_id) SELECT DISTINCT unnest($1::int[]) ORDER BY 1 ${QUEUE_AUTHOR}`;
 
-/** Name keys shared by two or more records, or holding a record of a person. */
-const LINKABLE_NAME_KEYS = `
-SELECT name_key FROM authors WHERE name_key IS NOT NULL GROUP BY name_key
+// Name keys where a link can be made or undone: shared by two or more records, or holding a record
+// with an ORCID (other name keys' records may carry it) or of a person. A name key's records are
+// the only ones whose names can be compatible with each other (`nameKey` is the family core the
+// blocks below start with), so a key with one record, no ORCID and no person has nothing to decide:
+// most of an ingest's keys (69% of the ACL records' keys hold one record).
+const LINKABLE = `GROUP BY name_key
 HAVING count(*) > 1 OR bool_or(person_id IS NOT NULL) OR bool_or(orcid IS NOT NULL) ORDER BY name_key`;
+const LINKABLE_NAME_KEYS = `SELECT name_key FROM authors WHERE name_key IS NOT NULL ${LINKABLE}`;
+const LINKABLE_AMONG = `SELECT name_key FROM authors WHERE name_key = ANY($1::text[]) ${LINKABLE}`;
 
 const KEYS_PER_PASS = 5_000;
 
@@ -208,12 +220,11 @@ export async function linkPeople(
   db: Database,
   nameKeys: Iterable<string> | 'all',
 ): Promise<LinkPeopleReport> {
-  let keys: string[];
-  if (nameKeys === 'all') {
-    keys = (await db.query<{ name_key: string }>(LINKABLE_NAME_KEYS)).rows.map((r) => r.name_key);
-  } else {
-    keys = [...new Set(nameKeys)].sort();
-  }
+  const { rows } =
+    nameKeys === 'all'
+      ? await db.query<{ name_key: string }>(LINKABLE_NAME_KEYS)
+      : await db.query<{ name_key: string }>(LINKABLE_AMONG, [[...new Set(nameKeys)]]);
+  const keys = rows.map((r) => r.name_key);
   let relinked = 0;
   for (let i = 0; i < keys.length; i += KEYS_PER_PASS) {
     relinked += await linkPass(db, keys.slice(i, i + KEYS_PER_PASS));
@@ -230,6 +241,7 @@ async function linkPass(db: Database, keys: string[]): Promise<number> {
   }>(BLOCK_AUTHORS, [keys]);
   if (authors.length < 2) return 0;
   // Facts only for records that have someone to be compared with (most records have nobody).
+  // Each name parsed and folded once, for the blocks here and for the rule (groupParsed).
   const parsedNames = authors.map((a) => parsePersonName(a.display_name));
   const byBlock = new Map<string, number[]>();
   authors.forEach((a, i) => {
@@ -290,21 +302,22 @@ async function linkPass(db: Database, keys: string[]): Promise<number> {
     }
   }
   for (const c of coauthors.rows) facts.get(c.author_id)!.coauthors.add(c.coauthor);
-  const records: AuthorRecord[] = authors
-    .filter((a) => facts.has(a.id))
-    .map((a) => {
-      const f = facts.get(a.id)!;
-      return {
-        id: a.id,
-        name: a.display_name,
-        orcid: a.orcid,
-        works: f.works,
-        coauthors: f.coauthors,
-        affiliations: [...f.affiliations],
-      };
-    });
+  const records: Parsed[] = [];
+  authors.forEach((a, i) => {
+    const f = facts.get(a.id);
+    if (!f) return;
+    const record: AuthorRecord = {
+      id: a.id,
+      name: a.display_name,
+      orcid: a.orcid,
+      works: f.works,
+      coauthors: f.coauthors,
+      affiliations: [...f.affiliations],
+    };
+    records.push(parse(record, parsedNames[i]!, folded[i]!));
+  });
   const personOf = new Map<number, number | null>(authors.map((a) => [a.id, null]));
-  for (const group of groupPeople(records)) {
+  for (const group of groupParsed(records)) {
     // The canonical record: the one with most works (its name is the one most often written).
     const canonical = [...group].sort(
       (x, y) => facts.get(y)!.works.size - facts.get(x)!.works.size || x - y,

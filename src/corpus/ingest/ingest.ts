@@ -5,7 +5,7 @@ import type { Database } from '../../infra/db/index.ts';
 import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './runner.ts';
 import { queuePendingRanges, recomputePendingMetrics } from '../authors/metrics-refresh.ts';
 import { relinkAfterIngest } from '../authors/linking.ts';
-import { extractCorpusEmails } from '../authors/emails.ts';
+import { addCorpusEmails, findCorpusEmails } from '../authors/emails.ts';
 import { linkPeople } from '../authors/people.ts';
 import { DEFAULT_BATCH_SIZE } from './modes.ts';
 
@@ -22,15 +22,29 @@ function analyze(db: Database, tables: readonly string[]): Promise<void> {
   return Promise.all(tables.map((t) => db.exec(`ANALYZE ${t}`))).then(() => {});
 }
 
+/** ANALYZEs of works and of authorships, started by the run once it writes neither any more. */
+export interface WorksAnalyzed {
+  works: Promise<void>;
+  authorships: Promise<void>;
+}
+
+function analyzeWorks(db: Database): WorksAnalyzed {
+  const started = { works: analyze(db, ['works']), authorships: analyze(db, ['authorships']) };
+  // Awaited by afterIngest; a failure meanwhile must not surface as unhandled.
+  started.works.catch(() => {});
+  started.authorships.catch(() => {});
+  return started;
+}
+
 /**
  * Metrics of the pending authors, then relinking; also what a run resumed after a crash finishes.
- * `worksAnalyzed`: an ANALYZE of works and authorships already started after the run's last write
+ * `worksAnalyzed`: the ANALYZEs of works and authorships already started after the run's last write
  * to them.
  */
 export async function afterIngest(
   db: Database,
   alsoRelink: Iterable<string> = [],
-  worksAnalyzed?: Promise<void>,
+  worksAnalyzed: WorksAnalyzed = analyzeWorks(db),
 ): Promise<AfterIngestReport> {
   // The initial load's queued ranges as rows first: their authors are touched too (the recompute
   // turns ranges into rows itself as well, for its other callers; here it finds none left).
@@ -39,20 +53,27 @@ export async function afterIngest(
     `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
       WHERE a.name_key IS NOT NULL`,
   );
-  // Statistics first: after a bulk load the planner would otherwise plan the recompute's joins for
-  // the near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
+  // Statistics first: after a bulk load the planner would otherwise plan the joins below for the
+  // near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
   // 150-work authorship lookup to match most of the table and scanned all of it: 4-10x slower).
-  await Promise.all([
-    worksAnalyzed ?? analyze(db, ['works', 'authorships']),
-    analyze(db, ['authors, author_metrics_pending']),
-  ]);
+  // The addresses and people read authors and authorships only; works' ANALYZE (the longest, 0.35 s
+  // of the ACL's end) goes on beside them until the recompute, which joins works.
+  await Promise.all([worksAnalyzed.authorships, analyze(db, ['authors, author_metrics_pending'])]);
   const nameKeys = new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]);
   // Addresses and people before the metrics: a person's metrics are computed over all its records.
-  const emails = await extractCorpusEmails(db, nameKeys);
+  // The addresses are read while the people are linked (neither depends on the other) and written
+  // after, so that the two never update authors at once.
+  const emailsFound = findCorpusEmails(db, nameKeys);
+  emailsFound.catch(() => {});
   const people = await linkPeople(db, nameKeys);
+  const emails = await addCorpusEmails(db, await emailsFound);
+  await worksAnalyzed.works;
   const authors = await recomputePendingMetrics(db);
-  // Again for authors alone: the recompute has just set the metric columns the filters read.
-  if (authors > 0) await db.exec('ANALYZE authors');
+  // Again for authors alone when the recompute rewrote enough of them to move the statistics the
+  // filters read (the metric columns): the share at which autovacuum would analyze the table. An
+  // initial load wrote its metrics before the ANALYZE above; its recompute is the people's few.
+  if (authors > 0 && authors >= REANALYZE_SHARE * (await estimatedAuthors(db)))
+    await db.exec('ANALYZE authors');
   const relinked = await relinkAfterIngest(db, nameKeys);
   return {
     authors_recomputed: authors,
@@ -60,6 +81,17 @@ export async function afterIngest(
     authors_given_emails: emails,
     authors_relinked_to_people: people.authors_relinked,
   };
+}
+
+/** autovacuum_analyze_scale_factor's default. */
+const REANALYZE_SHARE = 0.1;
+
+/** The authors' row count as the last ANALYZE estimated it (0 before any). */
+async function estimatedAuthors(db: Database): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'authors'::regclass`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 export interface AfterIngestReport {
@@ -80,7 +112,7 @@ export async function ingestFiles<T>(
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
   const relink: string[] = [];
-  let worksAnalyzed: Promise<void> | undefined;
+  let worksAnalyzed: WorksAnalyzed | undefined;
   for (const [i, file] of files.entries()) {
     const last = i === files.length - 1;
     const outcome = await ingestFile(ctx, kind, file, batchSize, {
@@ -88,15 +120,7 @@ export async function ingestFiles<T>(
       // Once the last file's batches are in, the run writes no more works or authorships (the
       // initial load's end and the recompute write authors): their statistics are gathered
       // meanwhile.
-      ...(last
-        ? {
-            onBatchesWritten: () => {
-              worksAnalyzed = analyze(ctx.db, ['works', 'authorships']);
-              // Awaited by afterIngest; a failure meanwhile must not surface as unhandled.
-              worksAnalyzed.catch(() => {});
-            },
-          }
-        : {}),
+      ...(last ? { onBatchesWritten: () => void (worksAnalyzed = analyzeWorks(ctx.db)) } : {}),
     });
     reports.push(outcome.report);
     relink.push(...outcome.relinkNameKeys);
