@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { ingest, OPENALEX } from './helpers.ts';
+import { parseWork } from '../../src/corpus/openalex/openalex-work.ts';
 
 let db: TestDatabase;
 beforeEach(async () => {
@@ -145,5 +146,40 @@ describe('ingest authors|sources|institutions: OpenAlex entity records', () => {
       line: 1,
       reason: 'id S137773608 is not an OpenAlex author id',
     });
+  });
+});
+
+describe('authors a record lists twice', () => {
+  const entry = (name: string, id?: string) => ({
+    author_position: 'middle',
+    author: { ...(id ? { id } : {}), display_name: name },
+    raw_author_name: name,
+    institutions: [],
+  });
+  const record = (authorships: unknown[]) => ({
+    id: 'https://openalex.org/W1',
+    title: 'A work',
+    publication_year: 2020,
+    authorships,
+  });
+
+  it('drops an authorship without an id that repeats, in another order, the name of one with an id', () => {
+    const work = parseWork(
+      record([
+        entry('Ivan Bond', 'https://openalex.org/A1'),
+        entry('Ann Lee', 'https://openalex.org/A2'),
+        entry('Bond, Ivan'),
+      ]),
+    );
+    expect(work.authors.map((a) => a.author_key)).toEqual(['A1', 'A2']);
+  });
+
+  it('keeps every authorship when all have ids, the same name in two orders included, and when none repeats', () => {
+    const identified = parseWork(
+      record([entry('Ivan Bond', 'https://openalex.org/A1'), entry('Bond, Ivan', 'https://openalex.org/A3')]),
+    );
+    expect(identified.authors.map((a) => a.author_key)).toEqual(['A1', 'A3']);
+    const anonymous = parseWork(record([entry('Ivan Bond', 'https://openalex.org/A1'), entry('Jane Roe')]));
+    expect(anonymous.authors).toHaveLength(2);
   });
 });

@@ -157,6 +157,10 @@ function writtenNameKey(name: string): string | null {
  * without), and each copy would become a corpus author of its own, on the same work as the real one.
  */
 function authorsListedTwice(entries: unknown[]): Set<number> {
+  const twice = new Set<number>();
+  // Only an authorship without an author id can be such a copy, and most works have none: their
+  // names are not parsed (that parse was a tenth of the ingest's parse thread on the ACL works).
+  if (entries.every((entry) => str(obj(obj(entry)?.author)?.id))) return twice;
   const identified = new Set<string>();
   for (const entry of entries) {
     const author = obj(obj(entry)?.author);
@@ -164,7 +168,6 @@ function authorsListedTwice(entries: unknown[]): Set<number> {
     const key = author && str(author.id) && name ? writtenNameKey(name) : null;
     if (key) identified.add(key);
   }
-  const twice = new Set<number>();
   if (identified.size === 0) return twice;
   entries.forEach((entry, i) => {
     const authorship = obj(entry);
