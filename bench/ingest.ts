@@ -194,7 +194,8 @@ async function settle(db: Database): Promise<void> {
   await db.exec('CHECKPOINT');
 }
 
-async function sidesApart(db: Database, file: string, database: string | null): Promise<SidesApart> {
+/** The parse side alone: the parse thread reading, parsing and staging the file, nothing written. */
+async function parseSide(db: Database, file: string, database: string | null) {
   const start = await initialLoadStart(db);
   if (!start) throw new Error('bench:ingest: the corpus must be empty');
   const cpu = cpuNow(database);
@@ -219,9 +220,22 @@ async function sidesApart(db: Database, file: string, database: string | null): 
   } finally {
     await stream.close();
   }
-  const parseSeconds = (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   const parseCpu = cpuNow(database) - cpu;
   if (!metrics) throw new Error('bench:ingest: the parse thread computed no metrics');
+  return { seconds, cpu: parseCpu, batches, shares, metrics };
+}
+
+async function sidesApart(db: Database, file: string, database: string | null): Promise<SidesApart> {
+  // Twice, the faster kept: on this shared machine one run of it swung 3.2-4.1 s minutes apart
+  // (2026-11-25 06:24Z), and the bound is what the parse side can do alone.
+  const first = await parseSide(db, file, database);
+  const second = await parseSide(db, file, database);
+  const fastest = first.seconds <= second.seconds ? first : second;
+  console.log(`  parse side alone: ${first.seconds.toFixed(2)} s, ${second.seconds.toFixed(2)} s`);
+  const parseSeconds = fastest.seconds;
+  const parseCpu = fastest.cpu;
+  const { batches, shares, metrics } = second;
 
   // The database side as the ingest runs it (runner.ts), without the bulk mode, then, the rows taken
   // out again (the sequences restarted: the batches' ids hold), with it.
@@ -543,7 +557,7 @@ database overlap on the two cores).
 
 The initial load's two sides apart, each measured alone in the same run (bench/ingest.ts
 \`sidesApart\`): the parse thread reading, parsing and staging the file with nothing written (the
-sources' ids resolved by the database), then the database writing the batches it staged, as the
+sources' ids resolved by the database; twice, the faster kept), then the database writing the batches it staged, as the
 ingest writes them, and the run's end (metrics, ANALYZE): without the bulk mode, then with it (the
 indexes dropped before the batches, built after the batches the ingest builds them after). The initial load is timed both ways as well,
 each twice in the order ABBA, every timed step after a CHECKPOINT (\`--bulk never\`; the bulk mode with
