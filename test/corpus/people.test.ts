@@ -82,6 +82,32 @@ describe('people on real ACL Anthology records', () => {
     expect(again.authors_relinked).toBe(0);
   });
 
+  it('co-authors count as the people they turn out to be: one ingest links what a second relink would', async () => {
+    // "Kate Knill" and "Kate M. Knill" share no co-author record, only a person: "Mark Gales" and
+    // "Mark J. F. Gales", one person by their shared co-author. All four are decided in one pass,
+    // which reads co-authors as their persons before it has made any.
+    const dir = await tempDir();
+    const url = (id: string) => `https://openalex.org/${id}`;
+    const [M1, M2, P, K1, K2] = ['A67700001', 'A67700002', 'A67700003', 'A67700004', 'A67700005'];
+    await ingest(db, 'works', [
+      await writeLines(dir, 'w.jsonl', [
+        work({ authorships: [authorship(url(M1), 'Mark Gales'), authorship(url(P), 'Phil Woodland')] }),
+        work({ authorships: [authorship(url(M2), 'Mark J. F. Gales'), authorship(url(P), 'Phil Woodland')] }),
+        work({ authorships: [authorship(url(K1), 'Kate Knill'), authorship(url(M1), 'Mark Gales')] }),
+        work({
+          authorships: [authorship(url(K2), 'Kate M. Knill'), authorship(url(M2), 'Mark J. F. Gales')],
+        }),
+      ]),
+    ]);
+    expect(await personOf(M1)).toBe(await personOf(M2));
+    expect(await personOf(K1)).toBe(await personOf(K2));
+    const again = await peopleRelinkCommand.run(
+      { config: testConfig(), db, progress: () => {} },
+      {} as Record<string, never>,
+    );
+    expect(again.authors_relinked).toBe(0);
+  });
+
   it('a later ingest joins a new record of a known person, and the metrics follow', async () => {
     const dir = await tempDir();
     // Stored by their OpenAlex ids, without the URL.
