@@ -222,8 +222,10 @@ SELECT s.author_id, s.work_id, s.raw_affiliations, i.name AS institution
   FROM authorships s LEFT JOIN institutions i ON i.id = s.institution_ids[1]
  WHERE s.author_id = ANY($1::int[])`;
 
+// Each record's co-authors as records, with the person each was in when read: a pass reads its own
+// records' co-authors as the persons it decides (linkPass), the others' as they are.
 const COAUTHORS_OF = `
-SELECT DISTINCT s.author_id, coalesce(p.person_id, o.author_id) AS coauthor
+SELECT DISTINCT s.author_id, o.author_id AS coauthor, p.person_id
   FROM authorships s JOIN authorships o ON o.work_id = s.work_id AND o.author_id <> s.author_id
   JOIN authors p ON p.id = o.author_id
  WHERE s.author_id = ANY($1::int[])`;
@@ -245,15 +247,21 @@ const LINKABLE = `GROUP BY name_key
 HAVING count(*) > 1 OR bool_or(person_id IS NOT NULL) OR bool_or(orcid IS NOT NULL) ORDER BY name_key`;
 const LINKABLE_NAME_KEYS = `SELECT name_key FROM authors WHERE name_key IS NOT NULL ${LINKABLE}`;
 const LINKABLE_AMONG = `SELECT name_key FROM authors WHERE name_key = ANY($1::text[]) ${LINKABLE}`;
-/** The name keys of records among $1 that share a work with a record among $2. */
-const KEYS_OF_COAUTHORS = `
-SELECT DISTINCT a.name_key FROM authorships o
+/** Pairs of a record among $1 and a co-author of theirs among $2, with the record's name key. */
+const COAUTHOR_PAIRS = `
+SELECT DISTINCT s.author_id AS id, a.name_key, o.author_id AS coauthor FROM authorships o
   JOIN authorships s ON s.work_id = o.work_id AND s.author_id <> o.author_id
   JOIN authors a ON a.id = s.author_id
- WHERE o.author_id = ANY($2::int[]) AND s.author_id = ANY($1::int[]) AND a.name_key IS NOT NULL
- ORDER BY 1`;
+ WHERE o.author_id = ANY($2::int[]) AND s.author_id = ANY($1::int[]) AND a.name_key IS NOT NULL`;
 
-const KEYS_PER_PASS = 5_000;
+/**
+ * Name keys decided in one pass: records of one pass are decided together until they agree (linkPass),
+ * records of different passes in rounds, each reading the whole of its name keys again; so the larger
+ * the pass, the fewer the rounds (the ACL's 6,876 linkable keys in passes of 5,000 took a second round
+ * over 289 of them). Bounded for memory: a pass holds its keys' records, and the facts of those that
+ * have a possible partner.
+ */
+export const KEYS_PER_PASS = 10_000;
 
 export interface LinkPeopleReport {
   /** Records whose person changed (their metrics are queued for the recompute). */
@@ -269,43 +277,105 @@ export interface LinkPeopleReport {
 export async function linkPeople(
   db: Database,
   nameKeys: Iterable<string> | 'all',
+  keysPerPass = KEYS_PER_PASS,
 ): Promise<LinkPeopleReport> {
   let { rows } =
     nameKeys === 'all'
       ? await db.query<{ name_key: string }>(LINKABLE_NAME_KEYS)
       : await db.query<{ name_key: string }>(LINKABLE_AMONG, [[...new Set(nameKeys)]]);
   const relinked = new Set<number>();
-  const compared = new Set<number>();
   // A pass reads co-authors as their persons, so the evidence of two records changes when a co-author
-  // of theirs joins or leaves a person. After a round, the name keys of the records it compared
-  // (those with a possible partner) that share a work with a record whose person changed are decided
-  // again, until nothing changes (the ACL works: 6,876 name keys, then 710, 60 and 4; 2,073 records in
-  // 1,017 people, where one round made 2,040 in 1,001). Without it a second relink changed what the
-  // first decided, and the ingest's people depended on where its passes split. Bounded: more
-  // evidence can also be less (two co-authors become one person), so the rounds stop after
-  // MAX_ROUNDS whatever happens.
+  // of theirs joins or leaves a person. Within a pass, its own records' persons are decided until they
+  // no longer change (linkPass). A record decided in an earlier pass (or round) than a change to one of
+  // its co-authors read that co-author as it was: after each round those records are decided again,
+  // with what they reach (`reach`), until nothing changes. Without it a second relink changed what the
+  // first decided, and the ingest's people depended on where its passes split. Bounded: more evidence
+  // can also be less (two co-authors become one person), so the rounds stop after MAX_ROUNDS whatever
+  // happens.
+  const decidedAt = new Map<number, number>();
+  let passes = 0;
+  let focus: Set<number> | undefined;
   for (let round = 0; round < MAX_ROUNDS && rows.length > 0; round++) {
     const keys = rows.map((r) => r.name_key);
-    const changed: number[] = [];
-    for (let i = 0; i < keys.length; i += KEYS_PER_PASS) {
-      const pass = await linkPass(db, keys.slice(i, i + KEYS_PER_PASS));
-      changed.push(...pass.changed);
-      for (const id of pass.compared) compared.add(id);
+    const changedAt = new Map<number, number>();
+    for (let i = 0; i < keys.length; i += keysPerPass) {
+      const pass = await linkPass(db, keys.slice(i, i + keysPerPass), focus);
+      passes++;
+      for (const id of pass.compared) decidedAt.set(id, passes);
+      for (const id of pass.changed) changedAt.set(id, passes);
     }
-    for (const id of changed) relinked.add(id);
-    if (changed.length === 0) break;
-    ({ rows } = await db.query<{ name_key: string }>(KEYS_OF_COAUTHORS, [[...compared], changed]));
+    for (const id of changedAt.keys()) relinked.add(id);
+    if (changedAt.size === 0) break;
+    // Stale only if a decision came before a change (never when the round was one pass).
+    let firstDecided = Infinity;
+    for (const at of decidedAt.values()) firstDecided = Math.min(firstDecided, at);
+    if (firstDecided >= passes) break;
+    const pairs = await db.query<{ id: number; name_key: string; coauthor: number }>(COAUTHOR_PAIRS, [
+      [...decidedAt.keys()],
+      [...changedAt.keys()],
+    ]);
+    const stale = pairs.rows.filter((p) => decidedAt.get(p.id)! < changedAt.get(p.coauthor)!);
+    focus = new Set(stale.map((p) => p.id));
+    rows = [...new Set(stale.map((p) => p.name_key))].sort().map((name_key) => ({ name_key }));
   }
   return { authors_relinked: relinked.size };
 }
 
 const MAX_ROUNDS = 5;
+/** Decisions of one pass's persons, each reading its co-authors as the one before decided them. */
+const MAX_ITERATIONS = 5;
+
+/** The records (indexes) and blocks connected to the focus records through blocks and persons. */
+function reach(
+  authors: ReadonlyArray<{ id: number; person_id: number | null }>,
+  blocksOf: readonly string[][],
+  byBlock: ReadonlyMap<string, number[]>,
+  focus: ReadonlySet<number>,
+): { records: Set<number>; blocks: Set<string> } {
+  const byPerson = new Map<number, number[]>();
+  authors.forEach((a, i) => {
+    if (a.person_id === null) return;
+    const list = byPerson.get(a.person_id) ?? [];
+    list.push(i);
+    byPerson.set(a.person_id, list);
+  });
+  const records = new Set<number>();
+  const blocks = new Set<string>();
+  const persons = new Set<number>();
+  const queue: number[] = [];
+  const visit = (i: number) => {
+    if (records.has(i)) return;
+    records.add(i);
+    queue.push(i);
+  };
+  authors.forEach((a, i) => {
+    if (focus.has(a.id)) visit(i);
+  });
+  while (queue.length > 0) {
+    const i = queue.pop()!;
+    for (const block of blocksOf[i]!) {
+      if (blocks.has(block)) continue;
+      blocks.add(block);
+      for (const j of byBlock.get(block)!) visit(j);
+    }
+    const person = authors[i]!.person_id;
+    if (person !== null && !persons.has(person)) {
+      persons.add(person);
+      for (const j of byPerson.get(person)!) visit(j);
+    }
+  }
+  return { records, blocks };
+}
 
 /**
  * Decides the people of these name keys' records. Returns the records whose person changed, and those
  * compared with another (the only ones whose decision co-authors can change).
  */
-async function linkPass(db: Database, keys: string[]): Promise<{ changed: number[]; compared: number[] }> {
+async function linkPass(
+  db: Database,
+  keys: string[],
+  focus?: ReadonlySet<number>,
+): Promise<{ changed: number[]; compared: number[] }> {
   const { rows: authors } = await db.query<{
     id: number;
     display_name: string;
@@ -317,7 +387,7 @@ async function linkPass(db: Database, keys: string[]): Promise<{ changed: number
   // Each name parsed and folded once, for the blocks here and for the rule (groupParsed).
   const parsedNames = authors.map((a) => parsePersonName(a.display_name));
   const byBlock = new Map<string, number[]>();
-  authors.forEach((a, i) => {
+  const blocksOf = authors.map((a, i) => {
     const n = parsedNames[i];
     const blockKeys = [
       ...(n && n.given[0] ? [`n:${familyCore(n)}:${n.given[0][0]}`] : []),
@@ -328,12 +398,17 @@ async function linkPass(db: Database, keys: string[]): Promise<{ changed: number
       list.push(i);
       byBlock.set(k, list);
     }
+    return blockKeys;
   });
+  // In a later round only what the focus records reach is decided again (their blocks, and the
+  // blocks and persons those reach): a decision joins records of one block, or of one person, only.
+  const decided = focus ? reach(authors, blocksOf, byBlock, focus) : null;
   // A record needs its facts only if some record could be its person: the same ORCID, or a name
   // compatible with its own but written differently (most records of a block are neither).
   const needed = new Set<number>();
   const folded = authors.map((a) => foldText(a.display_name));
   for (const [block, members] of byBlock) {
+    if (decided && !decided.blocks.has(block)) continue;
     forEachBlockPair(block, members, parsedNames, (i, j) => {
       const a = authors[i]!;
       const b = authors[j]!;
@@ -346,19 +421,25 @@ async function linkPass(db: Database, keys: string[]): Promise<{ changed: number
       }
     });
   }
-  for (const a of authors) if (a.person_id !== null) needed.add(a.id);
+  authors.forEach((a, i) => {
+    if (a.person_id !== null && (!decided || decided.records.has(i))) needed.add(a.id);
+  });
   const ids = [...needed];
   const [works, coauthors] = await Promise.all([
     db.query<{ author_id: number; work_id: number; raw_affiliations: string[]; institution: string | null }>(
       WORKS_OF,
       [ids],
     ),
-    db.query<{ author_id: number; coauthor: number }>(COAUTHORS_OF, [ids]),
+    db.query<{ author_id: number; coauthor: number; person_id: number | null }>(COAUTHORS_OF, [ids]),
   ]);
   const facts = new Map(
     ids.map((id) => [
       id,
-      { works: new Set<number>(), coauthors: new Set<number>(), affiliations: new Set<string>() },
+      {
+        works: new Set<number>(),
+        coauthors: [] as Array<{ id: number; person: number | null }>,
+        affiliations: new Set<string>(),
+      },
     ]),
   );
   for (const w of works.rows) {
@@ -370,40 +451,59 @@ async function linkPass(db: Database, keys: string[]): Promise<{ changed: number
       if (core) f.affiliations.add(core);
     }
   }
-  for (const c of coauthors.rows) facts.get(c.author_id)!.coauthors.add(c.coauthor);
-  const records: Parsed[] = [];
-  authors.forEach((a, i) => {
-    const f = facts.get(a.id);
-    if (!f) return;
-    const record: AuthorRecord = {
-      id: a.id,
-      name: a.display_name,
-      orcid: a.orcid,
-      works: f.works,
-      coauthors: f.coauthors,
-      affiliations: [...f.affiliations],
-    };
-    records.push(parse(record, parsedNames[i]!, folded[i]!));
-  });
-  const personOf = new Map<number, number | null>(authors.map((a) => [a.id, null]));
-  for (const group of groupParsed(records)) {
-    // The canonical record: the one with most works (its name is the one most often written).
-    const canonical = [...group].sort(
-      (x, y) => facts.get(y)!.works.size - facts.get(x)!.works.size || x - y,
-    )[0]!;
-    for (const id of group) personOf.set(id, canonical);
+  for (const c of coauthors.rows)
+    facts.get(c.author_id)!.coauthors.push({ id: c.coauthor, person: c.person_id });
+  // The persons of the records compared, as decided so far: first as they are stored. Every other
+  // record of the pass is alone, or keeps its person when outside the focus's reach.
+  let current = new Map<number, number | null>(
+    authors.filter((a) => facts.has(a.id)).map((a) => [a.id, a.person_id]),
+  );
+  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+    const records: Parsed[] = [];
+    authors.forEach((a, i) => {
+      const f = facts.get(a.id);
+      if (!f) return;
+      // A co-author compared here counts as the person decided for it; another as it was read.
+      const coauthorsNow = new Set(
+        f.coauthors.map((c) => (current.has(c.id) ? current.get(c.id) : c.person) ?? c.id),
+      );
+      const record: AuthorRecord = {
+        id: a.id,
+        name: a.display_name,
+        orcid: a.orcid,
+        works: f.works,
+        coauthors: coauthorsNow,
+        affiliations: [...f.affiliations],
+      };
+      records.push(parse(record, parsedNames[i]!, folded[i]!));
+    });
+    const next = new Map<number, number | null>(ids.map((id) => [id, null]));
+    for (const group of groupParsed(records)) {
+      // The canonical record: the one with most works (its name is the one most often written).
+      const canonical = [...group].sort(
+        (x, y) => facts.get(y)!.works.size - facts.get(x)!.works.size || x - y,
+      )[0]!;
+      for (const id of group) next.set(id, canonical);
+    }
+    const moved = new Set(ids.filter((id) => next.get(id) !== current.get(id)));
+    current = next;
+    // Decided again only if a record compared here has a co-author whose person just changed.
+    if (![...facts.values()].some((f) => f.coauthors.some((c) => moved.has(c.id)))) break;
   }
-  const changed = authors.filter((a) => personOf.get(a.id) !== a.person_id);
+  const personOf = (a: { id: number; person_id: number | null }, i: number): number | null =>
+    current.has(a.id) ? current.get(a.id)! : decided && !decided.records.has(i) ? a.person_id : null;
+  const decision = new Map(authors.map((a, i) => [a.id, personOf(a, i)]));
+  const changed = authors.filter((a) => decision.get(a.id) !== a.person_id);
   if (changed.length === 0) return { changed: [], compared: ids };
   await db.transaction(async (tx) => {
-    await tx.query(SET_PERSONS, [changed.map((a) => a.id), changed.map((a) => personOf.get(a.id) ?? null)]);
+    await tx.query(SET_PERSONS, [changed.map((a) => a.id), changed.map((a) => decision.get(a.id) ?? null)]);
     // The metrics of every record of the old and the new persons change.
     const touched = new Set(changed.map((a) => a.id));
     const persons = new Set(
-      changed.flatMap((a) => [a.person_id, personOf.get(a.id) ?? null]).filter((p) => p !== null),
+      changed.flatMap((a) => [a.person_id, decision.get(a.id) ?? null]).filter((p) => p !== null),
     );
     for (const a of authors) {
-      const now = personOf.get(a.id) ?? null;
+      const now = decision.get(a.id) ?? null;
       if ((a.person_id !== null && persons.has(a.person_id)) || (now !== null && persons.has(now)))
         touched.add(a.id);
     }
