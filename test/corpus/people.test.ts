@@ -82,23 +82,33 @@ describe('people on real ACL Anthology records', () => {
     expect(again.authors_relinked).toBe(0);
   });
 
-  it('co-authors count as the people they turn out to be: one ingest links what a second relink would', async () => {
-    // "Kate Knill" and "Kate M. Knill" share no co-author record, only a person: "Mark Gales" and
-    // "Mark J. F. Gales", one person by their shared co-author. All four are decided in one pass,
-    // which reads co-authors as their persons before it has made any.
+  /**
+   * "Kate Knill" and "Kate M. Knill" share no co-author record, only a person: Mark's two records,
+   * one person by their shared co-author Phil Woodland. Returns the records' ids by role.
+   */
+  async function ingestChain(
+    markFamily: string,
+    extra: (url: (id: string) => string, phil: string) => unknown[] = () => [],
+  ) {
     const dir = await tempDir();
     const url = (id: string) => `https://openalex.org/${id}`;
-    const [M1, M2, P, K1, K2] = ['A67700001', 'A67700002', 'A67700003', 'A67700004', 'A67700005'];
+    const ids = { M1: 'A67700001', M2: 'A67700002', P: 'A67700003', K1: 'A67700004', K2: 'A67700005' };
+    const [mark, markJF] = [`Mark ${markFamily}`, `Mark J. F. ${markFamily}`];
     await ingest(db, 'works', [
       await writeLines(dir, 'w.jsonl', [
-        work({ authorships: [authorship(url(M1), 'Mark Gales'), authorship(url(P), 'Phil Woodland')] }),
-        work({ authorships: [authorship(url(M2), 'Mark J. F. Gales'), authorship(url(P), 'Phil Woodland')] }),
-        work({ authorships: [authorship(url(K1), 'Kate Knill'), authorship(url(M1), 'Mark Gales')] }),
-        work({
-          authorships: [authorship(url(K2), 'Kate M. Knill'), authorship(url(M2), 'Mark J. F. Gales')],
-        }),
+        work({ authorships: [authorship(url(ids.M1), mark), authorship(url(ids.P), 'Phil Woodland')] }),
+        work({ authorships: [authorship(url(ids.M2), markJF), authorship(url(ids.P), 'Phil Woodland')] }),
+        work({ authorships: [authorship(url(ids.K1), 'Kate Knill'), authorship(url(ids.M1), mark)] }),
+        work({ authorships: [authorship(url(ids.K2), 'Kate M. Knill'), authorship(url(ids.M2), markJF)] }),
+        ...extra(url, ids.P),
       ]),
     ]);
+    return ids;
+  }
+
+  it('co-authors count as the people they turn out to be: one ingest links what a second relink would', async () => {
+    // All four are decided in one pass, which reads co-authors as their persons before it has made any.
+    const { M1, M2, K1, K2 } = await ingestChain('Gales');
     expect(await personOf(M1)).toBe(await personOf(M2));
     expect(await personOf(K1)).toBe(await personOf(K2));
     const again = await peopleRelinkCommand.run(
@@ -109,34 +119,16 @@ describe('people on real ACL Anthology records', () => {
   });
 
   it('where the passes split does not change the people: one name key a pass gives what one pass gives', async () => {
-    // The chain above across passes: name keys are decided in their order, so "knill" comes before
+    // The chain across passes: name keys are decided in their order, so "knill" comes before
     // "zeller" and reads Mark Zeller's two records as two people; only a later round, over the
     // records decided before a co-author's person changed, links Kate Knill.
-    const dir = await tempDir();
-    const url = (id: string) => `https://openalex.org/${id}`;
-    const [M1, M2, P, K1, K2, Q1, Q2] = [
-      'A67800001',
-      'A67800002',
-      'A67800003',
-      'A67800004',
-      'A67800005',
-      'A67800006',
-      'A67800007',
-    ];
-    await ingest(db, 'works', [
-      await writeLines(dir, 'w.jsonl', [
-        work({ authorships: [authorship(url(M1), 'Mark Zeller'), authorship(url(P), 'Phil Woodland')] }),
-        work({
-          authorships: [authorship(url(M2), 'Mark J. F. Zeller'), authorship(url(P), 'Phil Woodland')],
-        }),
-        work({ authorships: [authorship(url(K1), 'Kate Knill'), authorship(url(M1), 'Mark Zeller')] }),
-        work({
-          authorships: [authorship(url(K2), 'Kate M. Knill'), authorship(url(M2), 'Mark J. F. Zeller')],
-        }),
-        // Namesakes of Knill's name key outside the chain keep their own decision: two people.
-        work({ authorships: [authorship(url(Q1), 'Quentin Knill'), authorship(url(P), 'Phil Woodland')] }),
-        work({ authorships: [authorship(url(Q2), 'Quentin Knill')] }),
-      ]),
+    const [Q1, Q2] = ['A67700006', 'A67700007'];
+    const { K1, K2 } = await ingestChain('Zeller', (url, phil) => [
+      // Namesakes in Knill's name key, outside the chain, keep their own decision: two people.
+      work({
+        authorships: [authorship(url(Q1), 'Quentin Knill'), authorship(url(phil), 'Phil Woodland')],
+      }),
+      work({ authorships: [authorship(url(Q2), 'Quentin Knill')] }),
     ]);
     const persons = 'SELECT id, person_id FROM authors WHERE person_id IS NOT NULL ORDER BY id';
     const onePass = (await db.query(persons)).rows;
