@@ -31,6 +31,7 @@ import {
   workText,
   type WorkRow,
 } from './work-changes.ts';
+import { yieldToEventLoop } from '../infra/event-loop.ts';
 
 /** Where the log lines about the snapshot go (a pino logger fits). */
 export interface IndexLog {
@@ -66,8 +67,6 @@ export interface IndexStartup {
   fromDatabase: RefreshResult;
   totalMs: number;
 }
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // When to write a new snapshot while serving. Catching up costs about what indexing costs (~60 µs
 // of CPU a work, plus reading the rows), so the changes since the last snapshot are kept below what

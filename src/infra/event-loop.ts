@@ -1,0 +1,49 @@
+// Long synchronous work on the serving thread (a job the server runs: people linking after an ingest,
+// the index catching up) gives the event loop a turn now and then, so that requests are not held
+// behind it.
+
+/** Resolves once the event loop has run the callbacks waiting now (I/O, timers). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** How long a slice of synchronous work may hold the event loop. */
+export const SLICE_MS = 10;
+
+/**
+ * Slices a loop over many items: `if (slicer.due) await slicer.pause()` in the loop yields to the
+ * event loop once `sliceMs` have passed since the last pause (checking costs a clock read, and no
+ * await when not due).
+ */
+export class TimeSlicer {
+  private since = performance.now();
+
+  constructor(private readonly sliceMs = SLICE_MS) {}
+
+  get due(): boolean {
+    return performance.now() - this.since >= this.sliceMs;
+  }
+
+  async pause(): Promise<void> {
+    await yieldToEventLoop();
+    this.since = performance.now();
+  }
+}
+
+/**
+ * Calls `fn` for each item, yielding to the event loop whenever the slicer's slice is used up. The
+ * items between two pauses run in a plain loop (an await inside a hot loop costs a microtask each
+ * time, and keeps the loop from being optimised as well).
+ */
+export async function forEachSliced<T>(
+  items: readonly T[],
+  fn: (item: T, index: number) => void,
+  slicer = new TimeSlicer(),
+): Promise<void> {
+  let i = 0;
+  while (i < items.length) {
+    do fn(items[i]!, i);
+    while (++i < items.length && (i % 64 !== 0 || !slicer.due));
+    if (i < items.length) await slicer.pause();
+  }
+}
