@@ -13,6 +13,7 @@
 // Emails: the share of the top-50 candidates with an email, by source (corpus affiliation strings).
 //   npm run bench:people [-- --corpus acl,demo,openalex] [--queries 300]
 import { readFile } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -265,12 +266,18 @@ async function runCorpus(corpus: string): Promise<void> {
       await db.query('UPDATE authors SET person_id = NULL WHERE person_id IS NOT NULL');
       const baseline = await measure(db, find, queries, org.id);
       const t1 = Date.now();
+      // The relink runs on the serving thread when the server runs it as a job: how long it held
+      // the event loop at most (a timer every millisecond, delayed by whatever ran in between).
+      const stalls = monitorEventLoopDelay({ resolution: 1 });
+      stalls.enable();
       const relink = await peopleRelinkCommand.run(
         { config: parseConfig({ LOG_LEVEL: 'silent' }), db, progress: () => {} },
         {} as Record<string, never>,
       );
+      stalls.disable();
       console.log(
-        `[${corpus}] people relink (whole corpus) in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+        `[${corpus}] people relink (whole corpus) in ${((Date.now() - t1) / 1000).toFixed(1)} s; ` +
+          `the event loop held at most ${(stalls.max / 1e6).toFixed(0)} ms (p99 ${(stalls.percentile(99) / 1e6).toFixed(0)} ms)`,
         relink,
       );
       // A sample of the people of several records, to read by eye (the rule's precision has no
