@@ -369,6 +369,36 @@ function reach(
 }
 
 /**
+ * The given records (indexes) in sets that share blocks, directly or through others; each set in the
+ * records' order, the sets in the order of their first record.
+ */
+function connectedByBlocks(records: readonly number[], blocksOf: readonly string[][]): number[][] {
+  const root = new Map<number, number>(records.map((i) => [i, i]));
+  const find = (i: number): number => {
+    let r = i;
+    while (root.get(r) !== r) r = root.get(r)!;
+    root.set(i, r);
+    return r;
+  };
+  const firstOfBlock = new Map<string, number>();
+  for (const i of records) {
+    for (const block of blocksOf[i]!) {
+      const first = firstOfBlock.get(block);
+      if (first === undefined) firstOfBlock.set(block, i);
+      else root.set(find(i), find(first));
+    }
+  }
+  const sets = new Map<number, number[]>();
+  for (const i of records) {
+    const r = find(i);
+    const set = sets.get(r);
+    if (set) set.push(i);
+    else sets.set(r, [i]);
+  }
+  return [...sets.values()];
+}
+
+/**
  * Decides the people of these name keys' records. Returns the records whose person changed, and those
  * compared with another (the only ones whose decision co-authors can change).
  */
@@ -477,39 +507,44 @@ async function linkPass(
   let current = new Map<number, number | null>(
     authors.filter((a) => facts.has(a.id)).map((a) => [a.id, a.person_id]),
   );
+  // The rule joins records of one block only, so it decides each set of records that blocks
+  // connect on its own, each in one piece between two turns of the event loop.
+  const components = connectedByBlocks(
+    authors.flatMap((a, i) => (facts.has(a.id) ? [i] : [])),
+    blocksOf,
+  );
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
-    const records: Parsed[] = [];
+    const next = new Map<number, number | null>(ids.map((id) => [id, null]));
     await forEachSliced(
-      authors,
-      (a, i) => {
-        const f = facts.get(a.id);
-        if (!f) return;
-        // A co-author compared here counts as the person decided for it; another as it was read.
-        const coauthorsNow = new Set(
-          f.coauthors.map((c) => (current.has(c.id) ? current.get(c.id) : c.person) ?? c.id),
-        );
-        const record: AuthorRecord = {
-          id: a.id,
-          name: a.display_name,
-          orcid: a.orcid,
-          works: f.works,
-          coauthors: coauthorsNow,
-          affiliations: [...f.affiliations],
-        };
-        records.push(parse(record, parsedNames[i]!, folded[i]!));
+      components,
+      (members) => {
+        const records = members.map((i) => {
+          const a = authors[i]!;
+          const f = facts.get(a.id)!;
+          // A co-author compared here counts as the person decided for it; another as it was read.
+          const coauthorsNow = new Set(
+            f.coauthors.map((c) => (current.has(c.id) ? current.get(c.id) : c.person) ?? c.id),
+          );
+          const record: AuthorRecord = {
+            id: a.id,
+            name: a.display_name,
+            orcid: a.orcid,
+            works: f.works,
+            coauthors: coauthorsNow,
+            affiliations: [...f.affiliations],
+          };
+          return parse(record, parsedNames[i]!, folded[i]!);
+        });
+        for (const group of groupParsed(records)) {
+          // The canonical record: the one with most works (its name is the one most often written).
+          const canonical = [...group].sort(
+            (x, y) => facts.get(y)!.works.size - facts.get(x)!.works.size || x - y,
+          )[0]!;
+          for (const id of group) next.set(id, canonical);
+        }
       },
       slicer,
     );
-    if (slicer.due) await slicer.pause();
-    // The rule itself runs in one piece (on the ACL's 4,126 records of a pass, 75-120 ms).
-    const next = new Map<number, number | null>(ids.map((id) => [id, null]));
-    for (const group of groupParsed(records)) {
-      // The canonical record: the one with most works (its name is the one most often written).
-      const canonical = [...group].sort(
-        (x, y) => facts.get(y)!.works.size - facts.get(x)!.works.size || x - y,
-      )[0]!;
-      for (const id of group) next.set(id, canonical);
-    }
     const moved = new Set(ids.filter((id) => next.get(id) !== current.get(id)));
     current = next;
     // Decided again only if a record compared here has a co-author whose person just changed.
