@@ -41,18 +41,33 @@ interface Parsed {
   name: PersonName | null;
   folded: string;
   initialOnly: boolean;
+  /** The blocks the record is compared within (blockKeys). */
+  blocks: readonly string[];
+}
+
+/**
+ * The blocks a record is compared within: its family name and first initial, and its ORCID. Two
+ * records can be one person only if they share one.
+ */
+function blockKeys(name: PersonName | null, orcid: string | null): string[] {
+  const keys: string[] = [];
+  if (name && name.given[0]) keys.push(`n:${familyCore(name)}:${name.given[0][0]}`);
+  if (orcid) keys.push(`o:${orcid}`);
+  return keys;
 }
 
 function parse(
   record: AuthorRecord,
   name = parsePersonName(record.name),
   folded = foldText(record.name),
+  blocks = blockKeys(name, record.orcid),
 ): Parsed {
   return {
     record,
     name,
     folded,
     initialOnly: !name || (name.given[0]?.length ?? 0) <= 1,
+    blocks,
   };
 }
 
@@ -96,14 +111,15 @@ function forEachAgreeingPair(
       else byFirst.set(first, [i]);
     }
   }
-  const within = (list: readonly number[]) => {
-    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) visit(list[x]!, list[y]!);
-  };
-  within(initials);
+  forEachPair(initials, visit);
   for (const list of byFirst.values()) {
-    within(list);
+    forEachPair(list, visit);
     for (const i of initials) for (const j of list) visit(i, j);
   }
+}
+
+function forEachPair(list: readonly number[], visit: (i: number, j: number) => void): void {
+  for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) visit(list[x]!, list[y]!);
 }
 
 /** Calls `visit` for each pair of a block's members that could be one person by name or ORCID. */
@@ -114,9 +130,7 @@ function forEachBlockPair(
   visit: (i: number, j: number) => void,
 ): void {
   if (block.startsWith('n:')) forEachAgreeingPair(members, names, visit);
-  else
-    for (let x = 0; x < members.length; x++)
-      for (let y = x + 1; y < members.length; y++) visit(members[x]!, members[y]!);
+  else forEachPair(members, visit);
 }
 
 /** How strongly two records' works say they are one person (0: not enough); names aside. */
@@ -151,10 +165,7 @@ function groupParsed(parsed: readonly Parsed[]): number[][] {
   // Candidate pairs: same family name and first initial (names), or the same ORCID.
   const blocks = new Map<string, number[]>();
   parsed.forEach((p, i) => {
-    const keys: string[] = [];
-    if (p.name && p.name.given[0]) keys.push(`n:${familyCore(p.name)}:${p.name.given[0][0]}`);
-    if (p.record.orcid) keys.push(`o:${p.record.orcid}`);
-    for (const k of keys) {
+    for (const k of p.blocks) {
       const list = blocks.get(k) ?? [];
       list.push(i);
       blocks.set(k, list);
@@ -330,49 +341,32 @@ const MAX_ITERATIONS = 5;
 function reach(
   authors: ReadonlyArray<{ id: number; person_id: number | null }>,
   blocksOf: readonly string[][],
-  byBlock: ReadonlyMap<string, number[]>,
   focus: ReadonlySet<number>,
 ): { records: Set<number>; blocks: Set<string> } {
-  const byPerson = new Map<number, number[]>();
-  authors.forEach((a, i) => {
-    if (a.person_id === null) return;
-    const list = byPerson.get(a.person_id) ?? [];
-    list.push(i);
-    byPerson.set(a.person_id, list);
-  });
+  const sets = connectedSets(
+    authors.map((_, i) => i),
+    (i) => {
+      const person = authors[i]!.person_id;
+      return person === null ? blocksOf[i]! : [...blocksOf[i]!, `p:${person}`];
+    },
+  );
   const records = new Set<number>();
   const blocks = new Set<string>();
-  const persons = new Set<number>();
-  const queue: number[] = [];
-  const visit = (i: number) => {
-    if (records.has(i)) return;
-    records.add(i);
-    queue.push(i);
-  };
-  authors.forEach((a, i) => {
-    if (focus.has(a.id)) visit(i);
-  });
-  while (queue.length > 0) {
-    const i = queue.pop()!;
-    for (const block of blocksOf[i]!) {
-      if (blocks.has(block)) continue;
-      blocks.add(block);
-      for (const j of byBlock.get(block)!) visit(j);
-    }
-    const person = authors[i]!.person_id;
-    if (person !== null && !persons.has(person)) {
-      persons.add(person);
-      for (const j of byPerson.get(person)!) visit(j);
+  for (const set of sets) {
+    if (!set.some((i) => focus.has(authors[i]!.id))) continue;
+    for (const i of set) {
+      records.add(i);
+      for (const block of blocksOf[i]!) blocks.add(block);
     }
   }
   return { records, blocks };
 }
 
 /**
- * The given records (indexes) in sets that share blocks, directly or through others; each set in the
+ * The given records (indexes) in sets that share a key, directly or through others; each set in the
  * records' order, the sets in the order of their first record.
  */
-function connectedByBlocks(records: readonly number[], blocksOf: readonly string[][]): number[][] {
+function connectedSets(records: readonly number[], keysOf: (i: number) => readonly string[]): number[][] {
   const root = new Map<number, number>(records.map((i) => [i, i]));
   const find = (i: number): number => {
     let r = i;
@@ -380,11 +374,11 @@ function connectedByBlocks(records: readonly number[], blocksOf: readonly string
     root.set(i, r);
     return r;
   };
-  const firstOfBlock = new Map<string, number>();
+  const firstOfKey = new Map<string, number>();
   for (const i of records) {
-    for (const block of blocksOf[i]!) {
-      const first = firstOfBlock.get(block);
-      if (first === undefined) firstOfBlock.set(block, i);
+    for (const key of keysOf(i)) {
+      const first = firstOfKey.get(key);
+      if (first === undefined) firstOfKey.set(key, i);
       else root.set(find(i), find(first));
     }
   }
@@ -429,22 +423,19 @@ async function linkPass(
       const n = parsePersonName(a.display_name);
       parsedNames.push(n);
       folded.push(foldText(a.display_name));
-      const blockKeys = [
-        ...(n && n.given[0] ? [`n:${familyCore(n)}:${n.given[0][0]}`] : []),
-        ...(a.orcid ? [`o:${a.orcid}`] : []),
-      ];
-      for (const k of blockKeys) {
+      const blocks = blockKeys(n, a.orcid);
+      for (const k of blocks) {
         const list = byBlock.get(k) ?? [];
         list.push(i);
         byBlock.set(k, list);
       }
-      blocksOf.push(blockKeys);
+      blocksOf.push(blocks);
     },
     slicer,
   );
   // In a later round only what the focus records reach is decided again (their blocks, and the
   // blocks and persons those reach): a decision joins records of one block, or of one person, only.
-  const decided = focus ? reach(authors, blocksOf, byBlock, focus) : null;
+  const decided = focus ? reach(authors, blocksOf, focus) : null;
   // A record needs its facts only if some record could be its person: the same ORCID, or a name
   // compatible with its own but written differently (most records of a block are neither).
   const needed = new Set<number>();
@@ -509,9 +500,9 @@ async function linkPass(
   );
   // The rule joins records of one block only, so it decides each set of records that blocks
   // connect on its own, each in one piece between two turns of the event loop.
-  const components = connectedByBlocks(
+  const components = connectedSets(
     authors.flatMap((a, i) => (facts.has(a.id) ? [i] : [])),
-    blocksOf,
+    (i) => blocksOf[i]!,
   );
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     const next = new Map<number, number | null>(ids.map((id) => [id, null]));
@@ -533,7 +524,7 @@ async function linkPass(
             coauthors: coauthorsNow,
             affiliations: [...f.affiliations],
           };
-          return parse(record, parsedNames[i]!, folded[i]!);
+          return parse(record, parsedNames[i]!, folded[i]!, blocksOf[i]!);
         });
         for (const group of groupParsed(records)) {
           // The canonical record: the one with most works (its name is the one most often written).
@@ -550,9 +541,12 @@ async function linkPass(
     // Decided again only if a record compared here has a co-author whose person just changed.
     if (![...facts.values()].some((f) => f.coauthors.some((c) => moved.has(c.id)))) break;
   }
-  const personOf = (a: { id: number; person_id: number | null }, i: number): number | null =>
-    current.has(a.id) ? current.get(a.id)! : decided && !decided.records.has(i) ? a.person_id : null;
-  const decision = new Map(authors.map((a, i) => [a.id, personOf(a, i)]));
+  const decision = new Map(
+    authors.map((a, i) => [
+      a.id,
+      current.has(a.id) ? current.get(a.id)! : decided && !decided.records.has(i) ? a.person_id : null,
+    ]),
+  );
   const changed = authors.filter((a) => decision.get(a.id) !== a.person_id);
   if (changed.length === 0) return { changed: [], compared: ids };
   await db.transaction(async (tx) => {
