@@ -36,8 +36,15 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
     version text PRIMARY KEY,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
+  // A recorded migration is never taken back, so those already recorded are skipped without a
+  // transaction each: every CLI command and server start runs this, and its 30 empty transactions cost
+  // it 0.4-0.6 s on PGlite. Each one still missing is checked again under the lock below.
+  const recorded = new Set(
+    (await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+  );
   const applied: string[] = [];
   for (const migration of await listMigrations(dir)) {
+    if (recorded.has(migration.version)) continue;
     const sql = await readFile(migration.file, 'utf8');
     const ran = await db.transaction(async (tx) => {
       if (db.driver === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
