@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../infra/config.ts';
-import { openDatabase, type Database } from '../infra/db/index.ts';
+import { embeddedDatabaseDir, openDatabase, type Database } from '../infra/db/index.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import type { ProgressEvent } from '../infra/cli/command.ts';
 import { findCommand } from './registry.ts';
@@ -26,7 +26,7 @@ const HOW_TO =
 
 /** PGlite writes PG_VERSION when it creates its directory: without it, opening would create one. */
 function hasEmbeddedDatabase(dataDir: string): boolean {
-  return existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
+  return existsSync(path.join(embeddedDatabaseDir(dataDir), 'PG_VERSION'));
 }
 
 async function hasBeenMigrated(db: Database): Promise<boolean> {

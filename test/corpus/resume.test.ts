@@ -5,9 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/infra/db/index.ts';
 import { openPostgres } from '../../src/infra/db/postgres.ts';
-import { migrate } from '../../src/infra/db/migrate.ts';
 import type { Database } from '../../src/infra/db/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, createTestDataDir, type TestDatabase } from '../helpers/db.ts';
 import { authorship, ingest, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
@@ -63,9 +62,7 @@ async function target(dir: string): Promise<Target> {
   }
   const dataDir = path.join(dir, 'data');
   // The CLI refuses a directory with no database in it: make it, as `refmatch migrate` would.
-  const db = await openDatabase({ databaseUrl: null, dataDir });
-  await migrate(db);
-  await db.close();
+  await createTestDataDir(dataDir);
   return {
     env: { REFMATCH_DATA_DIR: dataDir },
     open: () => openDatabase({ databaseUrl: null, dataDir }),

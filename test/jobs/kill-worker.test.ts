@@ -6,9 +6,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/infra/db/index.ts';
 import { openPostgres } from '../../src/infra/db/postgres.ts';
-import { migrate } from '../../src/infra/db/migrate.ts';
 import type { Job } from '../../src/jobs/queue.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, createTestDataDir, type TestDatabase } from '../helpers/db.ts';
 import { authorship, ingest, snapshot, tempDir, work, writeLines } from '../corpus/helpers.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
@@ -40,9 +39,7 @@ async function target(dir: string): Promise<Target> {
     };
   }
   const dataDir = path.join(dir, 'data');
-  const db = await openDatabase({ databaseUrl: null, dataDir });
-  await migrate(db);
-  await db.close();
+  await createTestDataDir(dataDir);
   return {
     env: { ...base, DATABASE_URL: '', REFMATCH_DATA_DIR: dataDir },
     open: () => openDatabase({ databaseUrl: null, dataDir }),
@@ -64,7 +61,13 @@ function cli(env: Record<string, string>, ...args: string[]): Promise<unknown> {
   });
 }
 
-function serve(env: Record<string, string>): Promise<ChildProcess> {
+interface Served {
+  child: ChildProcess;
+  /** Resolves once the server's log (from its start) holds a line matching `pattern`. */
+  logged(pattern: RegExp): Promise<void>;
+}
+
+function serve(env: Record<string, string>): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
@@ -76,25 +79,25 @@ function serve(env: Record<string, string>): Promise<ChildProcess> {
       }
     });
     let out = '';
+    const waiters: Array<{ pattern: RegExp; done: () => void }> = [];
     const onData = (c: Buffer) => {
       out += c.toString('utf8');
-      if (/refmatch is listening on/.test(out)) {
-        child.stdout.off('data', onData);
-        resolve(child);
+      for (const w of waiters.filter((w) => w.pattern.test(out))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.done();
       }
     };
+    const logged = (pattern: RegExp) =>
+      pattern.test(out) ? Promise.resolve() : new Promise<void>((done) => waiters.push({ pattern, done }));
     child.stdout.on('data', onData);
-    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    child.stderr.on('data', onData);
+    const onExit = (code: number | null) => reject(new Error(`serve exited with ${code}: ${out}`));
+    child.once('exit', onExit);
+    void logged(/refmatch is listening on/).then(() => {
+      child.off('exit', onExit);
+      resolve({ child, logged });
+    });
   });
-}
-
-async function poll(env: Record<string, string>, id: number, done: (job: Job) => boolean): Promise<Job> {
-  for (;;) {
-    const job = (await cli(env, 'job', 'show', String(id))) as Job;
-    if (done(job)) return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function makeWorks(): Record<string, unknown>[] {
@@ -128,19 +131,9 @@ describe('kill -9 of the worker running a job', () => {
       // Killed as soon as the worker logs the job's first progress (at its first lease renewal, after
       // some batches committed): read from the server's own log, not by polling, so that a slow machine
       // does not let the job finish first.
-      await new Promise<void>((resolve) => {
-        let out = '';
-        const onData = (c: Buffer) => {
-          out += c.toString('utf8');
-          if (/"msg":"job progress"/.test(out)) {
-            server.stdout!.off('data', onData);
-            resolve();
-          }
-        };
-        server.stdout!.on('data', onData);
-      });
-      server.kill('SIGKILL');
-      await new Promise((r) => server.once('exit', r));
+      await server.logged(/"msg":"job progress"/);
+      server.child.kill('SIGKILL');
+      await new Promise((r) => server.child.once('exit', r));
 
       let db = await t.open();
       const mid = (await db.query<{ lines_done: number }>('SELECT lines_done FROM ingest_checkpoints'))
@@ -153,9 +146,12 @@ describe('kill -9 of the worker running a job', () => {
       expect(mid.lines_done).toBeLessThan(WORKS);
 
       const restarted = await serve(t.env);
-      const done = await poll(t.env, queued.id, (j) => j.state !== 'running' && j.state !== 'queued');
-      restarted.kill('SIGTERM');
-      await new Promise((r) => restarted.once('exit', r));
+      // The end of the job read from the server's log, then asked once: `refmatch job show` in a loop
+      // started a process a second beside the server and slowed the job it waited for.
+      await restarted.logged(new RegExp(`"job":${queued.id},[^\\n]*"msg":"job stopped"`));
+      const done = (await cli(t.env, 'job', 'show', String(queued.id))) as Job;
+      restarted.child.kill('SIGTERM');
+      await new Promise((r) => restarted.child.once('exit', r));
       expect(done).toMatchObject({ state: 'completed', attempts: 2, error: null });
       const report = done.result as {
         records: number;

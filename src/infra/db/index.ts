@@ -8,6 +8,11 @@ import type { Database } from './types.ts';
 export type { Database, Queryable, QueryResult, Transaction } from './types.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 
+/** Where the embedded database lives inside the data directory (which also holds its lock). */
+export function embeddedDatabaseDir(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
 /**
  * Server PostgreSQL when DATABASE_URL is set, else the embedded PGlite database in the data
  * directory, locked to this process until the database is closed.
@@ -19,7 +24,7 @@ export async function openDatabase(
   const release = await lockDataDir(config.dataDir);
   try {
     const db = await openPglite({
-      dataDir: path.join(config.dataDir, 'pglite'),
+      dataDir: embeddedDatabaseDir(config.dataDir),
       sharedBuffersMb: config.pgliteSharedBuffersMb,
     });
     const close = db.close.bind(db);
