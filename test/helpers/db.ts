@@ -12,6 +12,13 @@ import { migrate } from '../../src/infra/db/migrate.ts';
 
 let template: Blob | undefined;
 
+/**
+ * The suite runs against server PostgreSQL (DATABASE_URL set: `.ci/run`'s second pass). Tests of the
+ * embedded database alone, which set DATABASE_URL empty for the processes they start whatever the
+ * suite's, skip that pass: it would run them again unchanged.
+ */
+export const suiteOnServerPostgres = Boolean(process.env.DATABASE_URL);
+
 export interface TestDatabase extends Database {
   /** Drops the schema (server) or closes the in-memory database (PGlite). Safe to call twice. */
   destroy(): Promise<void>;

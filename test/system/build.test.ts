@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteOnServerPostgres } from '../helpers/db.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = path.join(ROOT, `.tmp-build-${process.pid}`);
@@ -36,17 +37,18 @@ function node(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
 
 const cli = (...args: string[]) => node([path.join(OUT, 'cli/main.js'), ...args]);
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-build-'));
-  const built = await node([path.join(ROOT, 'scripts/build.js'), '--out-dir', OUT]);
-  expect(built.code, built.stderr).toBe(0);
-}, 300_000);
-afterAll(async () => {
-  await rm(OUT, { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
-});
+// The built processes run on the embedded database whatever the suite's (DATABASE_URL empty).
+describe.skipIf(suiteOnServerPostgres)('the compiled build', () => {
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-build-'));
+    const built = await node([path.join(ROOT, 'scripts/build.js'), '--out-dir', OUT]);
+    expect(built.code, built.stderr).toBe(0);
+  }, 300_000);
+  afterAll(async () => {
+    await rm(OUT, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
-describe('the compiled build', () => {
   it('answers --help', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);

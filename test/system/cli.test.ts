@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteOnServerPostgres } from '../helpers/db.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/refmatch.js');
@@ -89,7 +90,7 @@ interface Org {
   api_key: string;
 }
 
-describe('the CLI finds its database', () => {
+describe.skipIf(suiteOnServerPostgres)('the CLI finds its database', () => {
   it('refuses a data directory with no database, naming it, and creates nothing there', async () => {
     const missing = path.join(dir, 'elsewhere');
     const run = await cliIn({ ...env, REFMATCH_DATA_DIR: missing }, 'org', 'list');
@@ -158,7 +159,7 @@ describe('the CLI finds its database on server PostgreSQL', () => {
   );
 });
 
-describe('refmatch CLI on the embedded database', () => {
+describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', () => {
   it('without a server: opens the data directory itself; commands print JSON, errors go to stderr', async () => {
     expect(json(await cli('migrate'))).toMatchObject({ applied: expect.any(Array) });
     const org = json<Org>(await cli('org', 'create', '--name', 'Acme Press', '--features', 'referee_finder'));
