@@ -79,7 +79,10 @@ function serve(env: Record<string, string>): Promise<Served> {
       }
     });
     let out = '';
-    const waiters: Array<{ pattern: RegExp; done: () => void }> = [];
+    // A server that dies (other than by the test's own kill) fails every wait at once rather than
+    // leaving the test to its 15-minute timeout.
+    let exited: Error | null = null;
+    const waiters: Array<{ pattern: RegExp; done: () => void; fail: (e: Error) => void }> = [];
     const onData = (c: Buffer) => {
       out += c.toString('utf8');
       for (const w of waiters.filter((w) => w.pattern.test(out))) {
@@ -88,15 +91,19 @@ function serve(env: Record<string, string>): Promise<Served> {
       }
     };
     const logged = (pattern: RegExp) =>
-      pattern.test(out) ? Promise.resolve() : new Promise<void>((done) => waiters.push({ pattern, done }));
+      pattern.test(out)
+        ? Promise.resolve()
+        : exited
+          ? Promise.reject(exited)
+          : new Promise<void>((done, fail) => waiters.push({ pattern, done, fail }));
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    const onExit = (code: number | null) => reject(new Error(`serve exited with ${code}: ${out}`));
-    child.once('exit', onExit);
-    void logged(/refmatch is listening on/).then(() => {
-      child.off('exit', onExit);
-      resolve({ child, logged });
+    // 'close', not 'exit': the last of its output may still be in the pipes when it exits.
+    child.once('close', (code, signal) => {
+      exited = new Error(`serve exited (code ${code}, signal ${signal}) before its log said so: ${out}`);
+      for (const w of waiters.splice(0)) w.fail(exited);
     });
+    logged(/refmatch is listening on/).then(() => resolve({ child, logged }), reject);
   });
 }
 
