@@ -6,6 +6,8 @@
 // findCandidates (conflicts, filters, settings) do not change the order for authorless queries.
 // Baseline in the same run: JANE (50 most similar works by BM25; author score = sum of similarities).
 //   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
+// After the MRR it prints how the scores compare across manuscripts (acrossManuscripts), as the
+// expert-judged benchmark compares a reviewer's scores for different papers.
 // With --vectors '{"dims":200,"weighting":"sif"}' (or an array of such), word vectors are trained on
 // the corpus works' titles and abstracts (never the held-out ones) and passed to rankAuthors as
 // `workSimilarity`; its weight is a ranking parameter (--params '{"vectorWeight":0.3}').
@@ -60,6 +62,135 @@ function evaluate(rankings: Array<{ ranked: number[]; relevant: number[] }>): Me
   }
   const n = rankings.length || 1;
   return { mrr: mrr / n, r10: r10 / n, r50: r50 / n };
+}
+
+/** One query's ranked candidates with the parts of their scores. */
+interface ScoredPool {
+  relevant: number[];
+  authors: Array<{ authorId: number; score: number; docScore: number; profileScore: number }>;
+}
+
+type FinalScore = (pool: ScoredPool['authors']) => Map<number, number>;
+
+/**
+ * Scores compared across manuscripts, as the expert-judged benchmark compares them (RANKING.md: each
+ * reviewer's ratings of ~10 papers against the scores the system gave that reviewer for each). The
+ * stand-in here: an author's score for their own held-out work must beat their score for any other
+ * held-out work whose list holds them (a pair per such work; a tie counts half; an author missing
+ * from the first `listed` of their own work's list scores 0 there, as one the answer leaves out).
+ * "hard": only the other works whose list has the author in its first 10 (the service's order).
+ * Returns the share of pairs ordered wrongly (0 perfect, 0.5 random) and the MRR the score's order
+ * gives within each query.
+ */
+function acrossManuscripts(pools: readonly ScoredPool[], final: FinalScore, listed: number) {
+  const perQuery = pools.map((p) => {
+    const scores = final(p.authors);
+    const order = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, listed);
+    const serviceTop = new Set(p.authors.slice(0, 10).map((a) => a.authorId));
+    return { scores: new Map(order), ranked: order.map(([id]) => id), serviceTop };
+  });
+  const appearances = new Map<number, number[]>();
+  perQuery.forEach((q, i) => {
+    for (const id of q.scores.keys()) {
+      const list = appearances.get(id);
+      if (list) list.push(i);
+      else appearances.set(id, [i]);
+    }
+  });
+  let pairs = 0;
+  let wrong = 0;
+  let hardPairs = 0;
+  let hardWrong = 0;
+  let bothPairs = 0;
+  let bothWrong = 0;
+  pools.forEach((p, i) => {
+    for (const author of p.relevant) {
+      const own = perQuery[i]!.scores.get(author) ?? 0;
+      for (const j of appearances.get(author) ?? []) {
+        if (j === i || pools[j]!.relevant.includes(author)) continue;
+        const other = perQuery[j]!.scores.get(author)!;
+        const miss = own > other ? 0 : own === other ? 0.5 : 1;
+        pairs++;
+        wrong += miss;
+        if (perQuery[j]!.serviceTop.has(author)) {
+          hardPairs++;
+          hardWrong += miss;
+        }
+        if (perQuery[i]!.scores.has(author)) {
+          bothPairs++;
+          bothWrong += miss;
+        }
+      }
+    }
+  });
+  const { mrr } = evaluate(perQuery.map((q, i) => ({ ranked: q.ranked, relevant: pools[i]!.relevant })));
+  return {
+    loss: wrong / (pairs || 1),
+    pairs,
+    hardLoss: hardWrong / (hardPairs || 1),
+    hardPairs,
+    bothLoss: bothWrong / (bothPairs || 1),
+    bothPairs,
+    mrr,
+  };
+}
+
+/**
+ * The service's order (z-scores fused in the pool) mapped onto an absolute scale: the pool's mean
+ * and spread of doc + w x profile (both normalised by the query, so comparable across manuscripts).
+ */
+function absoluteScale(w: number): FinalScore {
+  return (authors) => {
+    const z = authors.map((a) => Math.log(Math.expm1(Math.min(a.score, 30)) || 1e-300));
+    const abs = authors.map((a) => a.docScore + w * a.profileScore);
+    const stats = (xs: number[]) => {
+      const m = xs.reduce((t, x) => t + x, 0) / (xs.length || 1);
+      return [m, Math.sqrt(xs.reduce((t, x) => t + (x - m) ** 2, 0) / (xs.length || 1)) || 1] as const;
+    };
+    const [mz, sz] = stats(z);
+    const [ma, sa] = stats(abs);
+    return new Map(authors.map((a, i) => [a.authorId, ma + (sa * (z[i]! - mz)) / sz]));
+  };
+}
+
+function printAcrossManuscripts(pools: readonly ScoredPool[], janePools: readonly ScoredPool[]): void {
+  const asIs: FinalScore = (authors) => new Map(authors.map((a) => [a.authorId, a.score]));
+  // The two parts' spread in a pool, over all pools: the weight that puts them on one footing.
+  const sd = (xs: number[]) => {
+    const m = xs.reduce((t, x) => t + x, 0) / (xs.length || 1);
+    return Math.sqrt(xs.reduce((t, x) => t + (x - m) ** 2, 0) / (xs.length || 1));
+  };
+  const ratios = pools
+    .map((p) => sd(p.authors.map((a) => a.docScore)) / sd(p.authors.map((a) => a.profileScore)))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const lambda = ratios[Math.floor(ratios.length / 2)] ?? 1;
+  const linear =
+    (w: number): FinalScore =>
+    (authors) =>
+      new Map(authors.map((a) => [a.authorId, a.docScore + w * a.profileScore]));
+  const variants: Array<[string, readonly ScoredPool[], FinalScore]> = [
+    ['the service (z-scores in the pool)', pools, asIs],
+    ['document model alone', pools, (as) => new Map(as.map((a) => [a.authorId, a.docScore]))],
+    ['profile model alone', pools, (as) => new Map(as.map((a) => [a.authorId, a.profileScore]))],
+    [`doc + ${lambda.toFixed(2)} x profile (median spread ratio)`, pools, linear(lambda)],
+    [`doc + ${(lambda / 2).toFixed(2)} x profile`, pools, linear(lambda / 2)],
+    [`doc + ${(lambda * 2).toFixed(2)} x profile`, pools, linear(lambda * 2)],
+    ['service order, absolute scale', pools, absoluteScale(lambda)],
+    ['JANE (sum of similarities)', janePools, asIs],
+  ];
+  for (const listed of [50, Infinity]) {
+    console.log(
+      `across manuscripts, ${listed === Infinity ? 'every ranked candidate' : `the first ${listed} listed`}: ` +
+        `pairs (own work vs another) ordered wrongly, all / hard / listed in both; MRR of the score's order`,
+    );
+    for (const [name, ps, final] of variants) {
+      const r = acrossManuscripts(ps, final, listed);
+      console.log(
+        `  ${name.padEnd(44)} ${r.loss.toFixed(4)} (${r.pairs} pairs) / ${r.hardLoss.toFixed(4)} (${r.hardPairs}) / ${r.bothLoss.toFixed(4)} (${r.bothPairs})  MRR ${r.mrr.toFixed(4)}`,
+      );
+    }
+  }
 }
 
 async function main(): Promise<void> {
@@ -162,6 +293,9 @@ async function main(): Promise<void> {
     const limit = Number(arg('queries') ?? heldOut.length);
     const ours: Array<{ ranked: number[]; relevant: number[] }> = [];
     const jane: Array<{ ranked: number[]; relevant: number[] }> = [];
+    // Every query's scored pool, for the across-manuscripts measure below.
+    const pools: ScoredPool[] = [];
+    const janePools: ScoredPool[] = [];
     const currentYear = new Date().getUTCFullYear();
     let queryMs = 0;
     let queryCpuMs = 0;
@@ -200,6 +334,7 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage(cpu0);
       queryCpuMs += (cpu.user + cpu.system) / 1000;
       ours.push({ ranked: outcome.authors.map((a) => a.authorId), relevant });
+      pools.push({ relevant, authors: outcome.authors });
 
       const sums = new Map<number, number>();
       for (const hit of await index.search({ query: q, k: 50 })) {
@@ -208,6 +343,15 @@ async function main(): Promise<void> {
         }
       }
       jane.push({ ranked: [...sums.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id), relevant });
+      janePools.push({
+        relevant,
+        authors: [...sums.entries()].map(([authorId, score]) => ({
+          authorId,
+          score,
+          docScore: score,
+          profileScore: 0,
+        })),
+      });
     }
     const o = evaluate(ours);
     const j = evaluate(jane);
@@ -224,6 +368,7 @@ async function main(): Promise<void> {
     console.log(
       `ratio        ${(o.mrr / j.mrr).toFixed(3)}   ${(o.r10 / j.r10).toFixed(3)}     ${(o.r50 / j.r50).toFixed(3)}`,
     );
+    printAcrossManuscripts(pools, janePools);
   }
 }
 
