@@ -98,6 +98,36 @@ export function csrfField(request: FastifyRequest): Html {
   return html`<input type="hidden" name="_csrf" value="${sessionOf(request).csrfToken}" />`;
 }
 
+/**
+ * A one-button form posting to `action` (a row's revoke, disable, retry, link...), with the CSRF
+ * field. `label` is what the button shows; `accessibleName`, when the label alone would be ambiguous
+ * in a table of such buttons, is what a screen reader announces instead; `hidden` fields go along.
+ */
+export function actionButton(
+  request: FastifyRequest,
+  input: {
+    action: string;
+    label: Html | string;
+    accessibleName?: string;
+    kind?: 'danger' | 'secondary';
+    hidden?: Record<string, string | number>;
+  },
+): Html {
+  const fields = Object.entries(input.hidden ?? {}).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${String(value)}" />`,
+  );
+  return html`<form method="post" action="${input.action}" class="inline">
+    ${csrfField(request)} ${fields}
+    <button
+      type="submit"
+      ${input.kind ? html`class="${input.kind}"` : null}
+      ${input.accessibleName ? html`aria-label="${input.accessibleName}"` : null}
+    >
+      ${input.label}
+    </button>
+  </form>`;
+}
+
 export interface PageInput {
   title: string;
   body: Html;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { createApiKey, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
-import { csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { actionButton, csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
 import { dashboardPath, html } from '../html.ts';
 
 const KeyParams = Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -54,16 +54,12 @@ async function keysPage(
                   ${
                     key.revoked_at
                       ? html`Revoked ${key.revoked_at}`
-                      : html`<form
-                          method="post"
-                          action="${dashboardPath('api-keys', key.id, 'revoke')}"
-                          class="inline"
-                        >
-                          ${csrfField(request)}
-                          <button type="submit" class="danger" aria-label="Revoke key rm_${key.key_id}">
-                            Revoke
-                          </button>
-                        </form>`
+                      : actionButton(request, {
+                          action: dashboardPath('api-keys', key.id, 'revoke'),
+                          label: 'Revoke',
+                          accessibleName: `Revoke key rm_${key.key_id}`,
+                          kind: 'danger',
+                        })
                   }
                 </td>
               </tr>`,

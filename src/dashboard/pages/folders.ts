@@ -13,7 +13,15 @@ import {
   saveFolderSettings,
 } from '../../folders/folders.ts';
 import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../journals/links.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import {
+  actionButton,
+  csrfField,
+  dashboardRoute,
+  mayDo,
+  orgOf,
+  redirectTo,
+  renderPage,
+} from '../framework.ts';
 import { list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 
@@ -199,20 +207,12 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                           <td>
                             ${
                               editLinks
-                                ? html`<form
-                                    method="post"
-                                    action="${path}journals/${l.source_id}/unlink/"
-                                    class="inline"
-                                  >
-                                    ${csrfField(request)}
-                                    <button
-                                      type="submit"
-                                      class="secondary"
-                                      aria-label="Unlink ${l.source_title}"
-                                    >
-                                      Unlink
-                                    </button>
-                                  </form>`
+                                ? actionButton(request, {
+                                    action: `${path}journals/${l.source_id}/unlink/`,
+                                    label: 'Unlink',
+                                    accessibleName: `Unlink ${l.source_title}`,
+                                    kind: 'secondary',
+                                  })
                                 : null
                             }
                           </td>
@@ -257,11 +257,12 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                         </td>
                                         <td>${m.works}</td>
                                         <td>
-                                          <form method="post" action="${path}journals/" class="inline">
-                                            ${csrfField(request)}
-                                            <input type="hidden" name="source_id" value="${m.id}" />
-                                            <button type="submit" aria-label="Link ${m.title}">Link</button>
-                                          </form>
+                                          ${actionButton(request, {
+                                            action: `${path}journals/`,
+                                            label: 'Link',
+                                            accessibleName: `Link ${m.title}`,
+                                            hidden: { source_id: m.id },
+                                          })}
                                         </td>
                                       </tr>`,
                                   )

@@ -15,7 +15,15 @@ import { listManuscripts, requireManuscript, type ManuscriptDetail } from '../..
 import { changeMark, marksOf } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import { CONFLICT_KINDS, type Conflict, type ConflictKind } from '../../referee-finder/conflict-policy.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage, sessionOf } from '../framework.ts';
+import {
+  actionButton,
+  dashboardRoute,
+  mayDo,
+  orgOf,
+  redirectTo,
+  renderPage,
+  sessionOf,
+} from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -517,18 +525,19 @@ function candidateTable(
             ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
             ${
               canMark
-                ? html`<form
-                    method="post"
-                    action="${dashboardPath('manuscripts', manuscriptId, 'candidates', c.author_id, markedBy ? 'unmark' : 'mark')}"
-                    class="inline"
-                  >
-                    ${csrfField(request)}
-                    <button type="submit" class="${markedBy ? 'secondary' : ''}">
-                      ${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
+                ? actionButton(request, {
+                    action: dashboardPath(
+                      'manuscripts',
+                      manuscriptId,
+                      'candidates',
+                      c.author_id,
+                      markedBy ? 'unmark' : 'mark',
+                    ),
+                    label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
                         ${c.name}</span
-                      >
-                    </button>
-                  </form>`
+                      >`,
+                    ...(markedBy ? { kind: 'secondary' as const } : {}),
+                  })
                 : null
             }
           </td>

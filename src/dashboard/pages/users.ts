@@ -6,7 +6,15 @@ import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
 import { createUser, disableUser, listUsers, setUserRole } from '../../users/users.ts';
-import { csrfField, dashboardRoute, orgOf, redirectTo, renderPage, sessionOf } from '../framework.ts';
+import {
+  actionButton,
+  csrfField,
+  dashboardRoute,
+  orgOf,
+  redirectTo,
+  renderPage,
+  sessionOf,
+} from '../framework.ts';
 import { dashboardPath, html } from '../html.ts';
 
 const UserParams = Type.Object({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -106,16 +114,12 @@ async function usersPage(
                   ${
                     user.disabled || user.id === me
                       ? null
-                      : html`<form
-                          method="post"
-                          action="${dashboardPath('users', user.id, 'disable')}"
-                          class="inline"
-                        >
-                          ${csrfField(request)}
-                          <button type="submit" class="danger" aria-label="Disable ${user.email}">
-                            Disable
-                          </button>
-                        </form>`
+                      : actionButton(request, {
+                          action: dashboardPath('users', user.id, 'disable'),
+                          label: 'Disable',
+                          accessibleName: `Disable ${user.email}`,
+                          kind: 'danger',
+                        })
                   }
                 </td>
               </tr>`,

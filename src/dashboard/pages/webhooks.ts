@@ -11,7 +11,7 @@ import {
   rotateSecret,
   saveWebhook,
 } from '../../webhooks/store.ts';
-import { csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { actionButton, csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 
@@ -140,16 +140,15 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
                             ${d.last_status === null && !d.last_error ? '—' : null}
                           </td>
                           <td>
-                            <form method="post" action="${PAGE}deliveries/${d.id}/retry/" class="inline">
-                              ${csrfField(request)}
-                              <button type="submit" class="secondary">
-                                ${d.status === 'delivered' ? 'Send again' : 'Retry now'}<span
+                            ${actionButton(request, {
+                              action: `${PAGE}deliveries/${d.id}/retry/`,
+                              label: html`${d.status === 'delivered' ? 'Send again' : 'Retry now'}<span
                                   class="visually-hidden"
                                 >
                                   event ${d.order}</span
-                                >
-                              </button>
-                            </form>
+                                >`,
+                              kind: 'secondary',
+                            })}
                           </td>
                         </tr>`,
                     )
