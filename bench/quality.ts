@@ -8,11 +8,20 @@
 //   npm run bench:quality [-- --queries N] [-- --params '{"fusion":"z"}']
 // After the MRR it prints how the scores compare across manuscripts (acrossManuscripts), as the
 // expert-judged benchmark compares a reviewer's scores for different papers.
+// --reviewers N [--limit-to]: a small reviewer pool of the expert-judged benchmark's shape instead of the
+// hold-out (reviewerPoolSplit); --index '{"b":0.6}': the index's BM25 options, for an ablation.
 // With --vectors '{"dims":200,"weighting":"sif"}' (or an array of such), word vectors are trained on
 // the corpus works' titles and abstracts (never the held-out ones) and passed to rankAuthors as
 // `workSimilarity`; its weight is a ranking parameter (--params '{"vectorWeight":0.3}').
-import { aclDataAvailable, ACL_WORKS_PATH, loadAclWorks, splitHoldout } from './lib/acl-holdout.ts';
+import {
+  aclDataAvailable,
+  ACL_WORKS_PATH,
+  loadAclWorks,
+  reviewerPoolSplit,
+  splitHoldout,
+} from './lib/acl-holdout.ts';
 import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
+import type { IndexOptions } from '../src/retrieval/bm25-index.ts';
 import { MANUSCRIPT_QUERY_OPTIONS, manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
 import {
   rankAuthors,
@@ -200,7 +209,14 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const all = await loadAclWorks();
-  const { heldOut, corpus } = splitHoldout(all);
+  // --reviewers N: a pool of N reviewers with small profiles, the expert-judged benchmark's shape
+  // (reviewerPoolSplit); only they are evaluated and listed. --limit-to ranks them alone, as an
+  // authors group set to `limit_to` would.
+  const reviewerCount = arg('reviewers');
+  const { heldOut, corpus, reviewerKeys } = reviewerCount
+    ? reviewerPoolSplit(all, { reviewers: Number(reviewerCount) })
+    : { ...splitHoldout(all), reviewerKeys: null };
+  const limitTo = process.argv.includes('--limit-to');
   const authorIds = new Map<string, number>();
   const idOf = (key: string) => {
     let id = authorIds.get(key);
@@ -223,13 +239,21 @@ async function main(): Promise<void> {
       else byAuthor.set(a.authorId, [a]);
     }
   });
+  const reviewerIds = reviewerKeys
+    ? new Set([...reviewerKeys].map((k) => authorIds.get(k)).filter((id): id is number => id !== undefined))
+    : null;
+  const listed = (id: number) => !reviewerIds || reviewerIds.has(id);
   const source: AuthorshipSource = {
     ofWorks: async (ids) => ids.flatMap((id) => byWork.get(id) ?? []),
     // As the database source does: author counts only for works fetched whole.
     ofAuthors: async (ids) =>
       ids.flatMap((id) => (byAuthor.get(id) ?? []).map((a) => ({ ...a, authorsCount: 0 }))),
   };
-  const index = new LocalWorkIndex({ workerMinWorks: Infinity });
+  // --index '{"b":0.6}': the index's BM25 options changed, for an ablation (bm25-index.ts).
+  const index = new LocalWorkIndex({
+    workerMinWorks: Infinity,
+    index: JSON.parse(arg('index') ?? '{}') as Partial<IndexOptions>,
+  });
   corpus.forEach((w, i) =>
     index.upsert({ workId: i + 1, title: w.title, abstract: w.abstract, year: w.year, changeSeq: 1 }),
   );
@@ -302,7 +326,8 @@ async function main(): Promise<void> {
     for (const work of heldOut.slice(0, limit)) {
       const relevant = work.authors
         .map((a) => authorIds.get(a.key))
-        .filter((id): id is number => id !== undefined && (byAuthor.get(id)?.length ?? 0) >= 3);
+        .filter((id): id is number => id !== undefined && (byAuthor.get(id)?.length ?? 0) >= 3)
+        .filter(listed);
       if (!relevant.length) continue;
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
@@ -318,7 +343,7 @@ async function main(): Promise<void> {
       );
       const manuscriptVector = vectors?.vectorOf(text(work));
       const outcome = await rankAuthors(index, source, q, {
-        restrictTo: null,
+        restrictTo: limitTo ? reviewerIds : null,
         exclude: new Set(),
         currentYear,
         params,
@@ -333,12 +358,13 @@ async function main(): Promise<void> {
       queryMs += performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       queryCpuMs += (cpu.user + cpu.system) / 1000;
-      ours.push({ ranked: outcome.authors.map((a) => a.authorId), relevant });
-      pools.push({ relevant, authors: outcome.authors });
+      const rankedAuthors = outcome.authors.filter((a) => listed(a.authorId));
+      ours.push({ ranked: rankedAuthors.map((a) => a.authorId), relevant });
+      pools.push({ relevant, authors: rankedAuthors });
 
       const sums = new Map<number, number>();
       for (const hit of await index.search({ query: q, k: 50 })) {
-        for (const a of byWork.get(hit.workId) ?? []) {
+        for (const a of (byWork.get(hit.workId) ?? []).filter((a) => listed(a.authorId))) {
           sums.set(a.authorId, (sums.get(a.authorId) ?? 0) + hit.score);
         }
       }
@@ -357,7 +383,13 @@ async function main(): Promise<void> {
     const j = evaluate(jane);
     const f = (x: number) => x.toFixed(4);
     console.log(
-      JSON.stringify({ corpusWorks: corpus.length, heldOut: heldOut.length, evaluated: ours.length, params }),
+      JSON.stringify({
+        corpusWorks: corpus.length,
+        heldOut: heldOut.length,
+        evaluated: ours.length,
+        params,
+        index: JSON.parse(arg('index') ?? '{}') as object,
+      }),
     );
     console.log(
       `load+index ${((built - started) / 1000).toFixed(1)} s; ranking ${(queryMs / ours.length).toFixed(1)} ms/query (CPU ${(queryCpuMs / ours.length).toFixed(1)} ms)`,
