@@ -2,7 +2,11 @@
 // score: the query terms each of the candidates' works matched, with their share of its score
 // (WorkIndex.matchedTerms). A concept is a multi-word term of the field (an adjacent-word bigram the
 // corpus knows, in the words the manuscript wrote), ranked by how much of the candidates' evidence
-// it carries, then by how informative it is in the manuscript (query weight x IDF).
+// it carries, then by how informative it is in the manuscript (query weight x IDF). Bigrams that the
+// manuscript writes one after the other are one phrase of three or four words ("neural machine" and
+// "machine translation" in "neural machine translation"): the fragments alone read as nothing an
+// editor would say ("neural machine", "resource languages").
+import { forEachPhrase, isBigram } from '../retrieval/analyzer.ts';
 import { informative } from '../retrieval/manuscript-query.ts';
 import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
 import type { RankedAuthor } from './rank-authors.ts';
@@ -47,12 +51,14 @@ export interface ConceptsAndExplanations {
 
 /**
  * The manuscript's concepts and, for each author given (best first), the explanation of their
- * place: one read of each author's top works' rows.
+ * place: one read of each author's top works' rows. `texts` are the manuscript's fields the query
+ * was made from (manuscriptFields), where bigrams written one after the other are found.
  */
 export async function explainRanking(
   index: WorkIndex,
   query: PreparedQuery,
   authors: readonly RankedAuthor[],
+  texts: readonly string[] = [],
 ): Promise<ConceptsAndExplanations> {
   const workIds = [
     ...new Set(authors.flatMap((a) => a.works.slice(0, EXPLAINED_WORKS).map((w) => w.workId))),
@@ -67,6 +73,26 @@ export async function explainRanking(
     if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback || !informative(t.term)) continue;
     conceptTerms.set(t.term, { label: t.surface || t.term, prior: t.queryWeight * t.idf, explained: 0 });
   }
+
+  // The phrases those bigrams make in the manuscript, and the phrases each bigram is part of. A
+  // bigram too common to be a query term ("language models" in a corpus of language models) may join
+  // a phrase ("large language models"), never make one alone.
+  const common = new Set(query.commonTerms.filter((t) => isBigram(t) && informative(t)));
+  const phrases = new Map<string, string[]>();
+  const phrasesOf = new Map<string, string[]>();
+  for (const text of texts)
+    forEachPhrase(
+      text,
+      (bigram) => conceptTerms.has(bigram) || common.has(bigram),
+      (run, surface) => {
+        const bigrams = run.filter((b) => conceptTerms.has(b));
+        if (bigrams.length === 0 || phrases.has(surface)) return;
+        phrases.set(surface, bigrams);
+        for (const b of bigrams) phrasesOf.set(b, [...(phrasesOf.get(b) ?? []), surface]);
+      },
+    );
+  /** The concepts a bigram shows as: the phrases it is part of, else itself. */
+  const shownAs = (term: string): string[] => phrasesOf.get(term) ?? [conceptTerms.get(term)!.label];
 
   const explanations = new Map<number, Explanation>();
   for (const author of authors) {
@@ -100,17 +126,48 @@ export async function explainRanking(
       profileScore: author.profileScore,
       works,
       terms: ranked.map(([, t]) => t),
-      concepts: uniqueLabels(ranked.filter(([term]) => conceptTerms.has(term)).map(([, t]) => t.label)),
+      concepts: conceptsOf(
+        ranked.filter(([term]) => conceptTerms.has(term)),
+        shownAs,
+      ),
     });
   }
+  // A phrase carries what its bigrams carry; a bigram inside a phrase is not shown alone.
+  const entries = [...conceptTerms.entries()]
+    .filter(([term]) => !phrasesOf.has(term))
+    .map(([, c]) => c)
+    .concat(
+      [...phrases].map(([label, bigrams]) => {
+        const parts = bigrams.map((b) => conceptTerms.get(b)!);
+        return {
+          label,
+          prior: Math.max(...parts.map((c) => c.prior)),
+          explained: [...new Set(parts)].reduce((t, c) => t + c.explained, 0),
+        };
+      }),
+    );
   const concepts = uniqueLabels(
-    [...conceptTerms.values()]
+    entries
       .sort((x, y) => y.explained - x.explained || y.prior - x.prior || x.label.localeCompare(y.label))
       .map((c) => c.label),
   ).slice(0, MAX_CONCEPTS);
   const shown = new Set(concepts);
   for (const e of explanations.values()) e.concepts = e.concepts.filter((c) => shown.has(c));
   return { concepts, explanations };
+}
+
+/**
+ * A candidate's concepts from their matched concept bigrams (most contributing first): each shown
+ * as the phrases it is part of, a phrase ranked by what its bigrams contributed together.
+ */
+function conceptsOf(
+  matched: ReadonlyArray<readonly [string, { contribution: number }]>,
+  shownAs: (term: string) => string[],
+): string[] {
+  const totals = new Map<string, number>();
+  for (const [term, t] of matched)
+    for (const label of shownAs(term)) totals.set(label, (totals.get(label) ?? 0) + t.contribution);
+  return [...totals].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([label]) => label);
 }
 
 // "neural networks" and "neural network" stem alike and are one term; exact repeats of a label go.

@@ -14,7 +14,7 @@ import {
   type CandidateRow,
   type GroupMembership,
 } from './candidate-data.ts';
-import { manuscriptQuery } from '../retrieval/manuscript-query.ts';
+import { manuscriptFields, manuscriptQuery } from '../retrieval/manuscript-query.ts';
 import type { WorkIndex } from '../retrieval/work-index.ts';
 import { explainRanking, type Explanation } from './concepts.ts';
 import { learnManuscriptEmails } from './contacts.ts';
@@ -144,6 +144,7 @@ export async function findCandidatesWith(
     index,
     outcome.query,
     kept.map((k) => k.author),
+    manuscriptFields(manuscript).map((f) => f.text),
   );
   const articles = await workSummaries(
     db,

@@ -181,6 +181,56 @@ export function forEachTerm(
   return length;
 }
 
+/**
+ * Calls `emit(bigrams, surface)` for each run of adjacent-word bigrams of `text` (as forEachTerm makes
+ * them) that are all `isPart`, of 2 to `maxBigrams` bigrams: "neural machine" and "machine
+ * translation" adjacent in "neural machine translation" give one run of three words, surface as the
+ * text folds its words. A run breaks where forEachTerm's bigrams break, and at a bigram not `isPart`.
+ */
+export function forEachPhrase(
+  text: string,
+  isPart: (bigram: string) => boolean,
+  emit: (bigrams: string[], surface: string) => void,
+  maxBigrams = 3,
+): void {
+  let prev: string | null = null;
+  let words: string[] = [];
+  let bigrams: string[] = [];
+  const close = () => {
+    if (bigrams.length >= 2 && bigrams.length <= maxBigrams) emit(bigrams, words.join(' '));
+    bigrams = [];
+    words = [];
+  };
+  forEachWord(
+    text,
+    (word, extra) => {
+      if (!isContentWord(word)) {
+        if (!extra) {
+          prev = null;
+          close();
+        }
+        return;
+      }
+      if (extra) return;
+      const s = stem(word);
+      const bigram = prev === null ? null : prev + BIGRAM_SEPARATOR + s;
+      if (bigram !== null && isPart(bigram)) {
+        bigrams.push(bigram);
+        words.push(word);
+      } else {
+        close();
+        words = [word];
+      }
+      prev = s;
+    },
+    () => {
+      prev = null;
+      close();
+    },
+  );
+  close();
+}
+
 /** Term counts of a text, each occurrence counted `weight` times, added into `counts`. */
 export function analyzeInto(text: string, weight: number, counts: Map<string, number>): number {
   return (

@@ -69,8 +69,10 @@ describe('referee ranking', () => {
     entry.finder = await openFinder(db);
     const result = await entry.finder.find(manuscript(org.id));
     expect(result.concepts).toContain('message passing');
-    expect(result.concepts).toContain('property prediction');
-    for (const c of result.concepts) expect(c).toMatch(/^\S+ \S+$/);
+    // "molecular property" and "property prediction", written one after the other, are one phrase.
+    expect(result.concepts).toContain('molecular property prediction');
+    expect(result.concepts).not.toContain('property prediction');
+    for (const c of result.concepts) expect(c).toMatch(/^\S+( \S+){1,3}$/);
     const ada = result.candidates[0]!;
     expect(ada.relevant_concepts.length).toBeGreaterThan(0);
     for (const c of ada.relevant_concepts) expect(result.concepts).toContain(c);
@@ -91,7 +93,7 @@ describe('referee ranking', () => {
       manuscript(org.id, { title: 'Molecules', abstract: '', fullText: `Introduction. ${TOPIC} ${TOPIC}` }),
     );
     expect(result.concepts.length).toBeGreaterThanOrEqual(5);
-    for (const c of result.concepts) expect(c).toMatch(/^\S+ \S+$/);
+    for (const c of result.concepts) expect(c).toMatch(/^\S+( \S+){1,3}$/);
     expect(result.concepts).toContain('message passing');
     // Why Ada is there: her works, each with the terms that made its score, adding up to it.
     const ada = result.candidates[0]!;
@@ -106,6 +108,40 @@ describe('referee ranking', () => {
     expect(why.concepts.length).toBeGreaterThan(0);
     expect(ada.relevant_concepts).toEqual(why.concepts);
     expect(result.explanations.has(idsOf(result).find((id) => id !== ada.author_id)!)).toBe(true);
+  });
+
+  it('shows bigrams the manuscript writes one after the other as one phrase, never its fragments', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    const mt = (title: string) => ({
+      authors: [{ name: 'Mia Translator' }],
+      title,
+      abstract:
+        'Neural machine translation for low-resource languages: we train translation models with ' +
+        'little parallel data, using transfer learning from high-resource languages.',
+    });
+    await buildCorpus(db, [
+      mt('Neural machine translation with transfer learning'),
+      mt('Low-resource languages and parallel data'),
+      mt('Unsupervised neural machine translation'),
+      { authors: [{ name: 'Dee Other' }], title: 'Reef fish', abstract: OFF_TOPIC },
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, {
+        title: 'Neural machine translation for low-resource languages',
+        abstract: 'We study transfer learning for translation between languages with little parallel data.',
+      }),
+    );
+    expect(result.concepts).toEqual(
+      expect.arrayContaining(['neural machine translation', 'low resource languages', 'transfer learning']),
+    );
+    for (const fragment of ['neural machine', 'machine translation', 'low resource', 'resource languages'])
+      expect(result.concepts).not.toContain(fragment);
+    const mia = result.candidates[0]!;
+    expect(mia.relevant_concepts).toContain('neural machine translation');
+    for (const c of mia.relevant_concepts) expect(result.concepts).toContain(c);
   });
 
   it('returns at most maxCandidates', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, foldText } from '../../src/retrieval/analyzer.ts';
+import { analyze, foldText, forEachPhrase } from '../../src/retrieval/analyzer.ts';
 import { Bm25Index } from '../../src/retrieval/bm25-index.ts';
 import { Scorer, prepareQuery } from '../../src/retrieval/search.ts';
 
@@ -48,5 +48,43 @@ describe('analyzer', () => {
     expect(index.termId('translating')).toBe(-1);
     const hits = new Scorer(index).search(prepareQuery(index, [{ text: 'translation', weight: 1 }]), 5);
     expect(hits.map((h) => h.workId)).toEqual([1]);
+  });
+});
+
+describe('phrases of adjacent bigrams', () => {
+  const phrases = (text: string, parts: string[], max?: number) => {
+    const kept = new Set(parts.map((p) => analyze(p).terms.find((t) => t.includes(' '))!));
+    const out: string[] = [];
+    forEachPhrase(
+      text,
+      (b) => kept.has(b),
+      (_, surface) => out.push(surface),
+      max,
+    );
+    return out;
+  };
+
+  it('joins bigrams written one after the other, and only those the caller keeps', () => {
+    const parts = ['neural machine', 'machine translation', 'low resource', 'resource languages'];
+    expect(phrases('Neural machine translation for low-resource languages.', parts)).toEqual([
+      'neural machine translation',
+      'low resource languages',
+    ]);
+    // "machine translation" alone is one bigram: no phrase; a bigram not kept breaks the run.
+    expect(phrases('Statistical machine translation.', parts)).toEqual([]);
+    expect(phrases('Neural machine translation', ['neural machine'])).toEqual([]);
+  });
+
+  it('breaks at a stop word or a sentence end, and leaves runs longer than the bound alone', () => {
+    const parts = ['graph neural', 'neural networks', 'networks learn', 'learn molecular'];
+    expect(phrases('graph neural. networks learn', parts)).toEqual([]);
+    expect(phrases('graph neural networks and networks learn molecular', parts)).toEqual([
+      'graph neural networks',
+      'networks learn molecular',
+    ]);
+    expect(phrases('graph neural networks learn molecular', parts)).toEqual([]);
+    expect(phrases('graph neural networks learn molecular', parts, 4)).toEqual([
+      'graph neural networks learn molecular',
+    ]);
   });
 });
