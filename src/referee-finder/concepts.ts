@@ -12,6 +12,14 @@ import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-in
 import type { RankedAuthor } from './rank-authors.ts';
 
 const MAX_CONCEPTS = 15;
+/** A phrase is at most four words; a longer run is rarely one concept ("message passing neural networks learn"). */
+const MAX_PHRASE_BIGRAMS = 3;
+/**
+ * Adjacent terms join only when the rarer is found in at least this share of the works the commoner
+ * is: "neural machine" (1,345 ACL works) and "machine translation" (3,245) are one phrase,
+ * "analyzing knowledge" (a handful) does not stick to "knowledge distillation" (hundreds).
+ */
+const PHRASE_DF_RATIO = 0.25;
 // Phrases seen in a single work are more often accidents of wording than concepts.
 const MIN_DOC_FREQ = 2;
 /** Works per candidate whose matched terms explain them (and count for concepts). */
@@ -68,10 +76,15 @@ export async function explainRanking(
     : new Map<number, MatchedTerm[]>();
 
   // Candidate concepts: the query's bigrams that are known beyond one work.
-  const conceptTerms = new Map<string, { label: string; prior: number; explained: number }>();
+  const conceptTerms = new Map<string, { label: string; prior: number; explained: number; df: number }>();
   for (const t of query.terms) {
     if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback || !informative(t.term)) continue;
-    conceptTerms.set(t.term, { label: t.surface || t.term, prior: t.queryWeight * t.idf, explained: 0 });
+    conceptTerms.set(t.term, {
+      label: t.surface || t.term,
+      prior: t.queryWeight * t.idf,
+      explained: 0,
+      df: t.df,
+    });
   }
 
   // The phrases those bigrams make in the manuscript, and the phrases each bigram is part of. A
@@ -80,16 +93,23 @@ export async function explainRanking(
   const common = new Set(query.commonTerms.filter((t) => isBigram(t) && informative(t)));
   const phrases = new Map<string, string[]>();
   const phrasesOf = new Map<string, string[]>();
+  const addPhrase = (run: readonly string[], surface: string) => {
+    const bigrams = run.filter((b) => conceptTerms.has(b));
+    if (bigrams.length === 0 || phrases.has(surface)) return;
+    phrases.set(surface, bigrams);
+    for (const b of bigrams) phrasesOf.set(b, [...(phrasesOf.get(b) ?? []), surface]);
+  };
   for (const text of texts)
     forEachPhrase(
       text,
       (bigram) => conceptTerms.has(bigram) || common.has(bigram),
       (run, surface) => {
-        const bigrams = run.filter((b) => conceptTerms.has(b));
-        if (bigrams.length === 0 || phrases.has(surface)) return;
-        phrases.set(surface, bigrams);
-        for (const b of bigrams) phrasesOf.set(b, [...(phrasesOf.get(b) ?? []), surface]);
+        const words = surface.split(' ');
+        const range = phraseRange(run, (b) => conceptTerms.get(b)?.df ?? null);
+        if (!range || range[1] - range[0] > MAX_PHRASE_BIGRAMS) return;
+        addPhrase(run.slice(range[0], range[1]), words.slice(range[0], range[1] + 1).join(' '));
       },
+      Infinity,
     );
   /** The concepts a bigram shows as: the phrases it is part of, else itself. */
   const shownAs = (term: string): string[] => phrasesOf.get(term) ?? [conceptTerms.get(term)!.label];
@@ -133,19 +153,19 @@ export async function explainRanking(
     });
   }
   // A phrase carries what its bigrams carry; a bigram inside a phrase is not shown alone.
-  const entries = [...conceptTerms.entries()]
+  const entries: Array<{ label: string; prior: number; explained: number }> = [...conceptTerms.entries()]
     .filter(([term]) => !phrasesOf.has(term))
-    .map(([, c]) => c)
-    .concat(
-      [...phrases].map(([label, bigrams]) => {
-        const parts = bigrams.map((b) => conceptTerms.get(b)!);
-        return {
-          label,
-          prior: Math.max(...parts.map((c) => c.prior)),
-          explained: [...new Set(parts)].reduce((t, c) => t + c.explained, 0),
-        };
-      }),
-    );
+    .map(([, c]) => c);
+  entries.push(
+    ...[...phrases].map(([label, bigrams]) => {
+      const parts = bigrams.map((b) => conceptTerms.get(b)!);
+      return {
+        label,
+        prior: Math.max(...parts.map((c) => c.prior)),
+        explained: [...new Set(parts)].reduce((t, c) => t + c.explained, 0),
+      };
+    }),
+  );
   const concepts = uniqueLabels(
     entries
       .sort((x, y) => y.explained - x.explained || y.prior - x.prior || x.label.localeCompare(y.label))
@@ -154,6 +174,30 @@ export async function explainRanking(
   const shown = new Set(concepts);
   for (const e of explanations.values()) e.concepts = e.concepts.filter((c) => shown.has(c));
   return { concepts, explanations };
+}
+
+/**
+ * The part of a run of adjacent bigrams that makes a phrase, as a [from, to) range of at least two
+ * bigrams, or null: a bigram at either end is trimmed while it is found in fewer than
+ * PHRASE_DF_RATIO of the works its neighbour is (the verb that stuck to a term of the field:
+ * "analyzing knowledge distillation"). A weak bigram inside is kept: "document level relation
+ * extraction" is one phrase though "level relation" is rarer than its neighbours. `df` is null for a
+ * bigram too common to be a query term, which never trims.
+ */
+function phraseRange(run: readonly string[], df: (bigram: string) => number | null): [number, number] | null {
+  const weaker = (x: string, than: string) => {
+    const a = df(x);
+    const b = df(than);
+    return a !== null && b !== null && a < PHRASE_DF_RATIO * b;
+  };
+  let from = 0;
+  let to = run.length;
+  for (;;) {
+    if (to - from < 2) return null;
+    if (weaker(run[from]!, run[from + 1]!)) from++;
+    else if (weaker(run[to - 1]!, run[to - 2]!)) to--;
+    else return [from, to];
+  }
 }
 
 /**

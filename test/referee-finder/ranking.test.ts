@@ -144,6 +144,33 @@ describe('referee ranking', () => {
     for (const c of mia.relevant_concepts) expect(result.concepts).toContain(c);
   });
 
+  it('does not join a rare term to a phrase of the field ("analyzing" + "neural machine translation")', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    await buildCorpus(db, [
+      ...Array.from({ length: 10 }, (_, i) => ({
+        authors: [{ name: 'Mia Translator' }],
+        title: `Neural machine translation of domain ${i}`,
+        abstract: 'Neural machine translation with attention over subword units.',
+      })),
+      ...Array.from({ length: 2 }, () => ({
+        authors: [{ name: 'Bo Probe' }],
+        title: 'Analyzing neural representations',
+        abstract: 'Probing classifiers for linguistic structure.',
+      })),
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, {
+        title: 'Analyzing neural machine translation',
+        abstract: 'Neural machine translation with attention, probed layer by layer.',
+      }),
+    );
+    expect(result.concepts).toContain('neural machine translation');
+    expect(result.concepts.some((c) => c.startsWith('analyzing neural machine'))).toBe(false);
+  });
+
   it('returns at most maxCandidates', async () => {
     const entry = await setup();
     const { db } = entry;
