@@ -13,8 +13,9 @@ import { authorship, ingest, snapshot, tempDir, work, writeLines } from '../corp
 const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
 // Enough lines that the first progress report (a lease renewal, every JOB_LEASE_MS / 3 = 500 ms) comes
 // well before the end: on a quiet machine 6,000 were all read by then (killed at 1,080-2,520 of 6,000
-// under load).
-const WORKS = 20_000;
+// under load); of 20,000, killed at 500-3,680 alone and at 10,080-14,980 with the suite's other
+// worker beside it (2026-11-29), so 30,000.
+const WORKS = 30_000;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
