@@ -16,6 +16,7 @@ import {
   ACL_WORKS_PATH,
   loadAclWorks,
   seededRandom,
+  seededShuffle,
   splitHoldout,
   type AclWork,
 } from './lib/acl-holdout.ts';
@@ -284,12 +285,10 @@ const cpuText = (l: { cpuP50: number; cpuP95: number }) =>
 function timeSplit(works: readonly AclWork[], yearsBack = 0): { heldOut: AclWork[]; corpus: AclWork[] } {
   const last = Math.max(...works.map((w) => w.year ?? 0)) - yearsBack;
   const latest = works.filter((w) => w.year === last);
-  const random = seededRandom(20261129);
-  const order = latest.map((_, i) => i);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
+  const order = seededShuffle(
+    latest.map((_, i) => i),
+    seededRandom(20261129),
+  );
   return {
     heldOut: order.slice(0, 2000).map((i) => latest[i]!),
     corpus: works.filter((w) => w.year !== null && w.year < last),
@@ -320,12 +319,10 @@ console.log(
 
 // The dev split: 2,000 corpus works drawn with seed 777, each left out of its own evidence.
 function devProbes(): Probe[] {
-  const order = rest.map((_, i) => i);
-  const random = seededRandom(777);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
+  const order = seededShuffle(
+    rest.map((_, i) => i),
+    seededRandom(777),
+  );
   return order.slice(0, 2000).flatMap((i) => {
     const venue = venueId(rest[i]!.venueKey);
     return venue === null ? [] : [{ work: rest[i]!, self: { workId: i + 1, venue } }];

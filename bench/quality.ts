@@ -144,6 +144,12 @@ function acrossManuscripts(pools: readonly ScoredPool[], final: FinalScore, list
   };
 }
 
+/** Mean and standard deviation (over the values themselves, as the ranking's z-scores take it). */
+function meanAndSpread(xs: readonly number[]): [number, number] {
+  const m = xs.reduce((t, x) => t + x, 0) / (xs.length || 1);
+  return [m, Math.sqrt(xs.reduce((t, x) => t + (x - m) ** 2, 0) / (xs.length || 1))];
+}
+
 /**
  * The service's order (z-scores fused in the pool) mapped onto an absolute scale: the pool's mean
  * and spread of doc + w x profile (both normalised by the query, so comparable across manuscripts).
@@ -152,23 +158,16 @@ function absoluteScale(w: number): FinalScore {
   return (authors) => {
     const z = authors.map((a) => Math.log(Math.expm1(Math.min(a.score, 30)) || 1e-300));
     const abs = authors.map((a) => a.docScore + w * a.profileScore);
-    const stats = (xs: number[]) => {
-      const m = xs.reduce((t, x) => t + x, 0) / (xs.length || 1);
-      return [m, Math.sqrt(xs.reduce((t, x) => t + (x - m) ** 2, 0) / (xs.length || 1)) || 1] as const;
-    };
-    const [mz, sz] = stats(z);
-    const [ma, sa] = stats(abs);
-    return new Map(authors.map((a, i) => [a.authorId, ma + (sa * (z[i]! - mz)) / sz]));
+    const [mz, sz] = meanAndSpread(z);
+    const [ma, sa] = meanAndSpread(abs);
+    return new Map(authors.map((a, i) => [a.authorId, ma + ((sa || 1) * (z[i]! - mz)) / (sz || 1)]));
   };
 }
 
 function printAcrossManuscripts(pools: readonly ScoredPool[], janePools: readonly ScoredPool[]): void {
   const asIs: FinalScore = (authors) => new Map(authors.map((a) => [a.authorId, a.score]));
   // The two parts' spread in a pool, over all pools: the weight that puts them on one footing.
-  const sd = (xs: number[]) => {
-    const m = xs.reduce((t, x) => t + x, 0) / (xs.length || 1);
-    return Math.sqrt(xs.reduce((t, x) => t + (x - m) ** 2, 0) / (xs.length || 1));
-  };
+  const sd = (xs: number[]) => meanAndSpread(xs)[1];
   const ratios = pools
     .map((p) => sd(p.authors.map((a) => a.docScore)) / sd(p.authors.map((a) => a.profileScore)))
     .filter(Number.isFinite)
@@ -250,10 +249,8 @@ async function main(): Promise<void> {
       ids.flatMap((id) => (byAuthor.get(id) ?? []).map((a) => ({ ...a, authorsCount: 0 }))),
   };
   // --index '{"b":0.6}': the index's BM25 options changed, for an ablation (bm25-index.ts).
-  const index = new LocalWorkIndex({
-    workerMinWorks: Infinity,
-    index: JSON.parse(arg('index') ?? '{}') as Partial<IndexOptions>,
-  });
+  const indexOptions = JSON.parse(arg('index') ?? '{}') as Partial<IndexOptions>;
+  const index = new LocalWorkIndex({ workerMinWorks: Infinity, index: indexOptions });
   corpus.forEach((w, i) =>
     index.upsert({ workId: i + 1, title: w.title, abstract: w.abstract, year: w.year, changeSeq: 1 }),
   );
@@ -388,7 +385,7 @@ async function main(): Promise<void> {
         heldOut: heldOut.length,
         evaluated: ours.length,
         params,
-        index: JSON.parse(arg('index') ?? '{}') as object,
+        index: indexOptions,
       }),
     );
     console.log(

@@ -4,7 +4,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
-import { seededRandom } from '../../src/retrieval/seeded-random.ts';
+import { seededRandom, seededShuffle } from '../../src/retrieval/seeded-random.ts';
 
 export const ACL_WORKS_PATH = path.resolve(
   import.meta.dirname,
@@ -84,7 +84,7 @@ export async function loadAclWorks(file = ACL_WORKS_PATH): Promise<AclWork[]> {
   return works;
 }
 
-export { seededRandom };
+export { seededRandom, seededShuffle };
 
 /** Splits the works, in file order, into the held-out set and the corpus, by a seeded shuffle. */
 export function splitHoldout(
@@ -92,12 +92,10 @@ export function splitHoldout(
   size = HOLDOUT_SIZE,
   seed = HOLDOUT_SEED,
 ): { heldOut: AclWork[]; corpus: AclWork[] } {
-  const order = works.map((_, i) => i);
-  const random = seededRandom(seed);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
+  const order = seededShuffle(
+    works.map((_, i) => i),
+    seededRandom(seed),
+  );
   const held = new Set(order.slice(0, size));
   return {
     heldOut: works.filter((_, i) => held.has(i)),
@@ -125,13 +123,7 @@ export function reviewerPoolSplit(
     }
   });
   const random = seededRandom(seed);
-  const shuffle = <T>(xs: T[]): T[] => {
-    for (let i = xs.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [xs[i], xs[j]] = [xs[j]!, xs[i]!];
-    }
-    return xs;
-  };
+  const shuffle = <T>(xs: T[]): T[] => seededShuffle(xs, random);
   const eligible = shuffle([...worksOf.keys()].filter((k) => worksOf.get(k)!.length >= minWorks).sort());
   const reviewerKeys = new Set(eligible.slice(0, reviewers));
   const queries = new Set<number>();

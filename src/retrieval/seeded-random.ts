@@ -13,6 +13,15 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** Shuffles `xs` in place by Fisher-Yates with `random` (e.g. seededRandom's) and returns it. */
+export function seededShuffle<T>(xs: T[], random: () => number): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+
 /** Standard normal, by Box-Muller over `seededRandom`. */
 export function seededGaussian(seed: number): () => number {
   const uniform = seededRandom(seed);
