@@ -9,6 +9,8 @@ import {
   nameReadingKeys,
   nameReadings,
   namesCompatible,
+  parsedNamesCompatible,
+  givenNameShortened,
   parsePersonName,
   plainNameKey,
 } from '../../src/corpus/authors/names.ts';
@@ -54,6 +56,55 @@ describe('names', () => {
     expect(namesCompatible('John A. Smith', 'John B. Smith')).toBe(false);
     expect(namesCompatible('Smith', 'John Smith')).toBe(false);
     expect(namesCompatible('Yang Liu', 'Yang Li')).toBe(false);
+  });
+
+  it('takes a hyphenated given name as one name: its parts apart, together or as initials; its first part alone only as weaker evidence', () => {
+    expect(parsePersonName('Wei-Qiang Zhang')).toEqual({
+      given: ['wei', 'qiang'],
+      family: ['zhang'],
+      suffix: null,
+      hyphenated: [0],
+    });
+    // Initials joined by a hyphen are initials, as before.
+    expect(parsePersonName('J.-P. Dupont')).toEqual({ given: ['j', 'p'], family: ['dupont'], suffix: null });
+    const agreement = (a: string, b: string) => {
+      const [x, y] = [parsePersonName(a), parsePersonName(b)];
+      const compatible = parsedNamesCompatible(x, y);
+      expect(parsedNamesCompatible(y, x)).toBe(compatible);
+      expect(givenNameShortened(y, x)).toBe(givenNameShortened(x, y));
+      return !compatible ? 'none' : givenNameShortened(x, y) ? 'shortened' : 'full';
+    };
+    const full = [
+      ['Wei-Nan Zhang', 'Weinan Zhang'],
+      ['Zhen-Hua Ling', 'Zhenhua Ling'],
+      ['Mei-Hua Chen', 'MeiHua Chen'],
+      ['Wei-Qiang Zhang', 'Wei Qiang Zhang'],
+      ['Wei-Qiang Zhang', 'W. Q. Zhang'],
+      ['Wei-Qiang Zhang', 'Zhang, W.'],
+      ['Jean-Pierre Dupont', 'Jean P. Dupont'],
+      ['Jean-Pierre Dupont', 'J.-P. Dupont'],
+      ['Jean-Pierre Dupont', 'Dupont JP'],
+      ['Yun-Nung Chen', 'Yun-Nung Chen'],
+      ['Derek F. Wong', 'Derek Wong'],
+    ];
+    // Real ACL Anthology pairs: one person ("Dumitru Cercel", three shared co-authors) or two.
+    const shortened = [
+      ['Dumitru-Clementin Cercel', 'Dumitru Cercel'],
+      ['Wei-Qiang Zhang', 'Wei Zhang'],
+      ['Yun-Nung Chen', 'Yun Chen'],
+      ['Jean-Pierre Dupont', 'Jean Dupont'],
+    ];
+    const none = [
+      ['Wei-Qiang Zhang', 'Wei-Nan Zhang'],
+      ['Wei-Qiang Zhang', 'Weinan Zhang'],
+      ['Wei-Qiang Zhang', 'Wei Ming Zhang'],
+      ['Weinan Zhang', 'Wei Zhang'],
+    ];
+    expect(full.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(full.map(([a, b]) => [a, b, 'full']));
+    expect(shortened.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(
+      shortened.map(([a, b]) => [a, b, 'shortened']),
+    );
+    expect(none.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(none.map(([a, b]) => [a, b, 'none']));
   });
 
   it('reads a possibly compound family name both ways, with a hyphen or without', () => {

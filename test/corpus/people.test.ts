@@ -271,7 +271,40 @@ describe('the rule', () => {
     ).toEqual([[1, 2]]);
     // Alone beside one fuller name, it joins it.
     expect(
+      groupPeople([rec(1, 'Thien Nguyen', { coauthors: co }), rec(2, 'Thien Huu Nguyen', { coauthors: co })]),
+    ).toEqual([[1, 2]]);
+  });
+  it('the first part of a hyphenated given name alone is weaker, as an initial is; its parts written together are not', () => {
+    // "Wei Zhang" for "Wei-Qiang Zhang": one shared co-author is not enough, two are.
+    expect(
+      groupPeople([
+        rec(1, 'Wei Zhang', { coauthors: new Set([901]) }),
+        rec(2, 'Wei-Qiang Zhang', { coauthors: new Set([901]) }),
+      ]),
+    ).toEqual([]);
+    expect(
       groupPeople([rec(1, 'Wei Zhang', { coauthors: co }), rec(2, 'Wei-Qiang Zhang', { coauthors: co })]),
+    ).toEqual([[1, 2]]);
+    // "Weinan" is "Wei-Nan" written together: one shared co-author, as for any full name.
+    expect(
+      groupPeople([
+        rec(1, 'Weinan Zhang', { coauthors: new Set([901]) }),
+        rec(2, 'Wei-Nan Zhang', { coauthors: new Set([901]) }),
+      ]),
+    ).toEqual([[1, 2]]);
+    expect(
+      groupPeople([
+        rec(1, 'Weinan Zhang', { coauthors: new Set([901]) }),
+        rec(2, 'Wei-Nan Zhang', { coauthors: new Set([902]) }),
+      ]),
+    ).toEqual([]);
+    // In a block of one family name and first initial the pairing meets both forms.
+    expect(
+      groupPeople([
+        rec(1, 'Wei-Nan Zhang', { coauthors: co }),
+        rec(2, 'Weinan Zhang', { coauthors: co }),
+        rec(3, 'Wei Ming Zhang', { coauthors: new Set([950]) }),
+      ]),
     ).toEqual([[1, 2]]);
   });
 });

@@ -33,6 +33,11 @@ export interface PersonName {
   /** Family name tokens, particles included ("van", "der"). */
   family: string[];
   suffix: string | null;
+  /**
+   * Where a given name was written as one hyphenated name of full parts ("Wei-Qiang": given
+   * wei, qiang; hyphenated [0]): each index i whose name continues in given[i + 1]. Absent when none.
+   */
+  hyphenated?: number[];
 }
 
 /** Lower-case, accents removed, punctuation to spaces, spaces collapsed. */
@@ -55,6 +60,11 @@ function splitGiven(token: string): string[] {
   // "J.M." / "JM" (PubMed style, given after the family name) are two initials.
   if (/^(\p{Lu}\.?){2,3}$/u.test(token)) return token.replace(/\./g, '').toLowerCase().split('');
   return foldText(token).split(' ').filter(Boolean);
+}
+
+/** "Wei-Qiang", "Jean-Pierre": one given name of full parts joined by a hyphen ("J.-P." is initials). */
+function isHyphenatedName(token: string, parts: readonly string[]): boolean {
+  return parts.length > 1 && /\p{L}[-\u2010\u2011]\p{L}/u.test(token) && parts.every((p) => p.length > 1);
 }
 
 /** Parses "First Middle Last", "Last, First M." and "Last FM"; null when nothing name-like is left. */
@@ -96,8 +106,18 @@ export function parsePersonName(raw: string): PersonName | null {
   }
   const family = foldText(familyPart).split(' ').filter(Boolean);
   if (family.length === 0) return null;
-  const given = givenPart.split(/[\s]+/).filter(Boolean).flatMap(splitGiven);
-  return { given, family, suffix };
+  const given: string[] = [];
+  let hyphenated: number[] | undefined;
+  for (const token of givenPart.split(/[\s]+/)) {
+    if (!token) continue;
+    const parts = splitGiven(token);
+    if (isHyphenatedName(token, parts)) {
+      hyphenated ??= [];
+      for (let i = 0; i < parts.length - 1; i++) hyphenated.push(given.length + i);
+    }
+    given.push(...parts);
+  }
+  return hyphenated ? { given, family, suffix, hyphenated } : { given, family, suffix };
 }
 
 /**
@@ -112,20 +132,33 @@ export function nameReadings(raw: string): PersonName[] {
   const parsed = parsePersonName(raw);
   if (!parsed) return [];
   const readings = [parsed];
-  const { given, family, suffix } = parsed;
+  const { given, family, suffix, hyphenated } = parsed;
   if (family.some((t) => PARTICLES.has(t))) return readings;
   // "García-López" (one written family name of two words): also "García" as a given name.
   if (family.length >= 2) {
-    readings.push({ given: [...given, ...family.slice(0, -1)], family: family.slice(-1), suffix });
+    readings.push(
+      withHyphenated(
+        { given: [...given, ...family.slice(0, -1)], family: family.slice(-1), suffix },
+        hyphenated,
+      ),
+    );
   }
   // "María García López", three written words or more in "given family" order: also "García López"
   // as the family name, unless "García" is an initial ("John A. Smith").
   const lastGiven = given[given.length - 1];
   const writtenWords = raw.trim().split(/\s+/).length;
   if (!raw.includes(',') && writtenWords >= 3 && given.length >= 2 && lastGiven && lastGiven.length > 1) {
-    readings.push({ given: given.slice(0, -1), family: [lastGiven, ...family], suffix });
+    readings.push(
+      withHyphenated({ given: given.slice(0, -1), family: [lastGiven, ...family], suffix }, hyphenated),
+    );
   }
   return readings;
+}
+
+/** A reading keeps the hyphenated given names it still holds whole. */
+function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefined): PersonName {
+  const kept = hyphenated?.filter((i) => i + 1 < name.given.length);
+  return kept && kept.length > 0 ? { ...name, hyphenated: kept } : name;
 }
 
 /**
@@ -225,7 +258,9 @@ export function familyCore(name: PersonName): string {
 /**
  * Whether two written names could belong to one person. Requires the same family name and a known,
  * agreeing first given name; middle names must agree where both give one. A name with no given
- * name at all is compatible with nothing: a bare family name is not evidence.
+ * name at all is compatible with nothing: a bare family name is not evidence. A hyphenated given
+ * name agrees with its parts written apart, together ("Weinan" for "Wei-Nan") or as initials, and,
+ * as weaker evidence, with its first part alone (`givenNameShortened`).
  */
 export function namesCompatible(a: string, b: string): boolean {
   return parsedNamesCompatible(parsePersonName(a), parsePersonName(b));
@@ -233,16 +268,75 @@ export function namesCompatible(a: string, b: string): boolean {
 
 /** `namesCompatible` on names parsed once by the caller (comparing one name with many). */
 export function parsedNamesCompatible(x: PersonName | null, y: PersonName | null): boolean {
-  if (!x || !y) return false;
-  if (familyCore(x) !== familyCore(y)) return false;
-  if (x.given.length === 0 || y.given.length === 0) return false;
-  // Hyphenated given names fold to two tokens ("jean pierre"); "jean-pierre" ~ "jp" ~ "j".
-  if (!givenAgree(x.given[0]!, y.given[0]!)) return false;
-  const n = Math.min(x.given.length, y.given.length);
-  for (let i = 1; i < n; i++) {
-    if (!givenAgree(x.given[i]!, y.given[i]!)) return false;
+  return givenAgreement(x, y) !== 'none';
+}
+
+/**
+ * Whether two compatible names agree only through one of them giving the first part of the other's
+ * hyphenated given name alone ("Wei Zhang", "Wei-Qiang Zhang"; "Dumitru Cercel", "Dumitru-Clementin
+ * Cercel"). In the ACL Anthology such pairs with a shared co-author are mostly one person, but the
+ * short form is also a common name of its own: like an initial, it asks the works for more (people.ts).
+ */
+export function givenNameShortened(x: PersonName | null, y: PersonName | null): boolean {
+  return givenAgreement(x, y) === 'shortened';
+}
+
+/** How two names' given names agree: not at all, only through a shortened hyphenated name, or fully. */
+type Agreement = 'none' | 'shortened' | 'full';
+
+function givenAgreement(x: PersonName | null, y: PersonName | null): Agreement {
+  if (!x || !y) return 'none';
+  if (familyCore(x) !== familyCore(y)) return 'none';
+  if (x.given.length === 0 || y.given.length === 0) return 'none';
+  if (!x.hyphenated && !y.hyphenated) return givenNamesAgree(x.given, y.given) ? 'full' : 'none';
+  let found: Agreement = 'none';
+  for (const vx of givenForms(x)) {
+    for (const vy of givenForms(y)) {
+      if (!givenNamesAgree(vx.given, vy.given)) continue;
+      if (!endsInsideHyphenated(vx, vy.given) && !endsInsideHyphenated(vy, vx.given)) return 'full';
+      found = 'shortened';
+    }
+  }
+  return found;
+}
+
+/** The first given names agree, and every later one both names give. */
+function givenNamesAgree(x: readonly string[], y: readonly string[]): boolean {
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    if (!givenAgree(x[i]!, y[i]!)) return false;
   }
   return true;
+}
+
+type GivenForm = Pick<PersonName, 'given' | 'hyphenated'>;
+
+/** A name's given names with its hyphenated ones apart ("wei", "nan"), then written together ("weinan"). */
+function givenForms(name: PersonName): GivenForm[] {
+  if (!name.hyphenated) return [name];
+  const joined: string[] = [];
+  name.given.forEach((part, i) => {
+    if (i > 0 && name.hyphenated!.includes(i - 1)) joined[joined.length - 1] += part;
+    else joined.push(part);
+  });
+  return [name, { given: joined }];
+}
+
+/** `other` stops inside one of the name's hyphenated given names, after a full part: "Wei" of "Wei-Qiang". */
+function endsInsideHyphenated(name: GivenForm, other: readonly string[]): boolean {
+  for (const i of name.hyphenated ?? []) if (other.length === i + 1 && other[i]!.length > 1) return true;
+  return false;
+}
+
+/**
+ * The first given name as the pairing of a name block can meet it: written as it is, and, when it
+ * is hyphenated, its parts together ("wei" and "weinan" for "Wei-Nan"; people.ts pairs records whose
+ * first given names are equal or an initial).
+ */
+export function firstGivenForms(name: PersonName): string[] {
+  const first = name.given[0]!;
+  if (!name.hyphenated?.includes(0)) return [first];
+  return [first, givenForms(name)[1]!.given[0]!];
 }
 
 /** Splits a parsed name for display fields (first, middle, last, suffix), as the candidate object has them. */

@@ -5,8 +5,9 @@
 // Two records are one person when
 //   - they carry the same ORCID; or
 //   - their names are compatible but written differently ("Derek F. Wong", "Derek Fai Wong", "D. F.
-//     Wong": corpus/authors/names.ts) and the works agree: a shared co-author, or a shared affiliation (with
-//     an initial for a given name: two shared co-authors, or one and the affiliation).
+//     Wong", "Wei-Nan" and "Weinan": corpus/authors/names.ts) and the works agree: a shared co-author,
+//     or a shared affiliation (with an initial for a given name, or the first part of a hyphenated
+//     one alone, "Wei" for "Wei-Qiang": two shared co-authors, or one and the affiliation).
 // Never when
 //   - they carry different ORCIDs;
 //   - they are on one work together (two people wrote it);
@@ -22,7 +23,15 @@ import type { Database, Queryable } from '../../infra/db/index.ts';
 import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
 import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
 import { QUEUE_AUTHOR } from './metrics-refresh.ts';
-import { familyCore, foldText, parsedNamesCompatible, parsePersonName, type PersonName } from './names.ts';
+import {
+  familyCore,
+  firstGivenForms,
+  foldText,
+  givenNameShortened,
+  parsedNamesCompatible,
+  parsePersonName,
+  type PersonName,
+} from './names.ts';
 
 export interface AuthorRecord {
   id: number;
@@ -103,9 +112,14 @@ function forEachAgreeingPair(
   const initials: number[] = [];
   const byFirst = new Map<string, number[]>();
   for (const i of members) {
-    const first = names[i]!.given[0]!;
-    if (first.length === 1) initials.push(i);
-    else {
+    const name = names[i]!;
+    if (name.given[0]!.length === 1) {
+      initials.push(i);
+      continue;
+    }
+    // A hyphenated first name meets its parts together too ("Wei-Nan", "Weinan"): a pair it is in
+    // twice is visited twice, which every caller's `visit` allows.
+    for (const first of firstGivenForms(name)) {
       const list = byFirst.get(first);
       if (list) list.push(i);
       else byFirst.set(first, [i]);
@@ -146,8 +160,9 @@ function evidence(a: Parsed, b: Parsed): number {
     b.record.affiliations.some((y) => affiliationCoresMatch(x, y)),
   );
   const strength = shared * 2 + (affiliation ? 1 : 0);
-  // An initial ("D. Wong") is weaker than a written given name: it needs more.
-  const needed = a.initialOnly || b.initialOnly ? 3 : 1;
+  // An initial ("D. Wong") is weaker than a written given name, and so is the first part of a
+  // hyphenated one alone ("Wei Zhang" for "Wei-Qiang Zhang"): they need more.
+  const needed = a.initialOnly || b.initialOnly || givenNameShortened(a.name, b.name) ? 3 : 1;
   return strength >= needed ? strength : 0;
 }
 
