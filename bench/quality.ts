@@ -38,6 +38,7 @@ import {
   type TermWeighting,
   type WordVectorOptions,
 } from '../src/retrieval/word-vectors.ts';
+import { appendTo } from '../src/infra/collections.ts';
 
 /** The corpus works' vectors (index = work id - 1) and how a manuscript's is made. */
 interface WorkVectors {
@@ -101,9 +102,7 @@ function acrossManuscripts(pools: readonly ScoredPool[], final: FinalScore, list
   const appearances = new Map<number, number[]>();
   perQuery.forEach((q, i) => {
     for (const id of q.scores.keys()) {
-      const list = appearances.get(id);
-      if (list) list.push(i);
-      else appearances.set(id, [i]);
+      appendTo(appearances, id, i);
     }
   });
   let pairs = 0;
@@ -232,11 +231,7 @@ async function main(): Promise<void> {
       authorsCount: w.authors.length,
     }));
     byWork.set(i + 1, list);
-    for (const a of list) {
-      const l = byAuthor.get(a.authorId);
-      if (l) l.push(a);
-      else byAuthor.set(a.authorId, [a]);
-    }
+    for (const a of list) appendTo(byAuthor, a.authorId, a);
   });
   const reviewerIds = reviewerKeys
     ? new Set([...reviewerKeys].map((k) => authorIds.get(k)).filter((id): id is number => id !== undefined))

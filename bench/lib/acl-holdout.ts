@@ -5,6 +5,7 @@ import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { seededRandom, seededShuffle } from '../../src/retrieval/seeded-random.ts';
+import { appendTo } from '../../src/infra/collections.ts';
 
 export const ACL_WORKS_PATH = path.resolve(
   import.meta.dirname,
@@ -116,11 +117,7 @@ export function reviewerPoolSplit(
 ): { heldOut: AclWork[]; corpus: AclWork[]; reviewerKeys: Set<string> } {
   const worksOf = new Map<string, number[]>();
   works.forEach((w, i) => {
-    for (const a of w.authors) {
-      const list = worksOf.get(a.key);
-      if (list) list.push(i);
-      else worksOf.set(a.key, [i]);
-    }
+    for (const a of w.authors) appendTo(worksOf, a.key, i);
   });
   const random = seededRandom(seed);
   const shuffle = <T>(xs: T[]): T[] => seededShuffle(xs, random);

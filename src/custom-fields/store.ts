@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { DATA_KINDS, OWNERS, type DataKind, type Owner } from './kinds.ts';
+import { appendTo } from '../infra/collections.ts';
 
 export interface FieldOption {
   api_id: string;
@@ -116,9 +117,7 @@ interface OptionRow {
 function assemble(fields: FieldRow[], options: OptionRow[]): Array<CustomField & { owner: Owner }> {
   const byField = new Map<string, FieldOption[]>();
   for (const o of options) {
-    const list = byField.get(o.field) ?? [];
-    list.push({ api_id: o.api_id, option: o.option });
-    byField.set(o.field, list);
+    appendTo(byField, o.field, { api_id: o.api_id, option: o.option });
   }
   return fields.map((f) => ({
     owner: f.owner,

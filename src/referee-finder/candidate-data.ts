@@ -3,6 +3,7 @@
 import type { Queryable } from '../infra/db/index.ts';
 import type { RecentAffiliation } from '../corpus/authors/metrics.ts';
 import { normalizeOrcid } from '../corpus/openalex/ids.ts';
+import { appendTo } from '../infra/collections.ts';
 
 export interface CandidateRow {
   id: number;
@@ -121,9 +122,7 @@ export async function groupMembers(
   );
   const byAuthor = new Map<number, GroupMembership[]>();
   for (const r of rows) {
-    const list = byAuthor.get(r.linked_author_id) ?? [];
-    list.push({ group_id: r.group_id, client_id: r.client_id });
-    byAuthor.set(r.linked_author_id, list);
+    appendTo(byAuthor, r.linked_author_id, { group_id: r.group_id, client_id: r.client_id });
   }
   return byAuthor;
 }

@@ -10,6 +10,7 @@ import { forEachPhrase, isBigram } from '../retrieval/analyzer.ts';
 import { informative } from '../retrieval/manuscript-query.ts';
 import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
 import type { RankedAuthor } from './rank-authors.ts';
+import { appendTo } from '../infra/collections.ts';
 
 const MAX_CONCEPTS = 15;
 /** A phrase is at most four words; a longer run is rarely one concept ("message passing neural networks learn"). */
@@ -97,7 +98,7 @@ export async function explainRanking(
     const bigrams = run.filter((b) => conceptTerms.has(b));
     if (bigrams.length === 0 || phrases.has(surface)) return;
     phrases.set(surface, bigrams);
-    for (const b of bigrams) phrasesOf.set(b, [...(phrasesOf.get(b) ?? []), surface]);
+    for (const b of bigrams) appendTo(phrasesOf, b, surface);
   };
   for (const text of texts)
     forEachPhrase(

@@ -8,6 +8,7 @@
 // The two are fused by z-score (or by rank), which trials found better than adding raw scores; on
 // the ACL bench z-score fusion beat rank fusion (docs/benchmarks/quality.md).
 import type { PreparedQuery, SearchHit, WorkIndex } from '../retrieval/work-index.ts';
+import { appendTo } from '../infra/collections.ts';
 
 /** An author on a work, as the ranking weighs it. */
 export interface Authorship {
@@ -160,9 +161,7 @@ async function seedCandidates(
     const hit = hitOf.get(a.workId);
     if (options.exclude.has(a.authorId) || !hit) continue;
     const v = hit.score * recency(hit.year, options.currentYear, p) * positionWeight(a, p);
-    const list = estimates.get(a.authorId);
-    if (list) list.push(v);
-    else estimates.set(a.authorId, [v]);
+    appendTo(estimates, a.authorId, v);
   }
   const estimate = (vs: number[]) =>
     vs

@@ -15,6 +15,7 @@ import {
   type OutboxEvent,
 } from './store.ts';
 import { DestinationRefused, literalNonPublicHost, publicOnlyLookup } from './destination.ts';
+import { appendTo } from '../infra/collections.ts';
 
 export const SIGNATURE_HEADER = 'x-refmatch-signature';
 const BATCH = 20;
@@ -118,7 +119,7 @@ export class WebhookWorker {
         if (events.length === 0) return;
         // In `order` within an organization, organizations side by side.
         const byOrg = new Map<number, OutboxEvent[]>();
-        for (const e of events) byOrg.set(e.organization_id, [...(byOrg.get(e.organization_id) ?? []), e]);
+        for (const e of events) appendTo(byOrg, e.organization_id, e);
         await Promise.all(
           [...byOrg.values()].map(async (list) => {
             for (const e of list) await this.deliver(e);

@@ -4,6 +4,7 @@
 // holds it: it goes to the one author of the work whose name its local part spells, or to nobody.
 import type { Database, Queryable } from '../../infra/db/index.ts';
 import { foldText, parsePersonName } from './names.ts';
+import { appendTo } from '../../infra/collections.ts';
 
 // Deliberately plain: a local part of letters, digits and . _ % + -, a dotted domain ending in letters.
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
@@ -70,9 +71,7 @@ export function attributeEmails(authors: readonly WorkAuthorAffiliations[]): Map
     const owners = new Set(authors.filter((a) => emailSpellsName(email, a.name)).map((a) => a.authorId));
     if (owners.size !== 1) continue;
     const [owner] = owners;
-    const list = out.get(owner!) ?? [];
-    list.push(email);
-    out.set(owner!, list);
+    appendTo(out, owner!, email);
   }
   return out;
 }

@@ -32,6 +32,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
+import { appendTo } from '../../infra/collections.ts';
 
 export interface AuthorRecord {
   id: number;
@@ -119,11 +120,7 @@ function forEachAgreeingPair(
     }
     // A hyphenated first name meets its parts together too ("Wei-Nan", "Weinan"): a pair it is in
     // twice is visited twice, which every caller's `visit` allows.
-    for (const first of firstGivenForms(name)) {
-      const list = byFirst.get(first);
-      if (list) list.push(i);
-      else byFirst.set(first, [i]);
-    }
+    for (const first of firstGivenForms(name)) appendTo(byFirst, first, i);
   }
   forEachPair(initials, visit);
   for (const list of byFirst.values()) {
@@ -180,11 +177,7 @@ function groupParsed(parsed: readonly Parsed[]): number[][] {
   // Candidate pairs: same family name and first initial (names), or the same ORCID.
   const blocks = new Map<string, number[]>();
   parsed.forEach((p, i) => {
-    for (const k of p.blocks) {
-      const list = blocks.get(k) ?? [];
-      list.push(i);
-      blocks.set(k, list);
-    }
+    for (const k of p.blocks) appendTo(blocks, k, i);
   });
   const sameName = (i: number, j: number) =>
     parsed[i]!.folded !== parsed[j]!.folded && parsedNamesCompatible(parsed[i]!.name, parsed[j]!.name);
@@ -439,11 +432,7 @@ async function linkPass(
       parsedNames.push(n);
       folded.push(foldText(a.display_name));
       const blocks = blockKeys(n, a.orcid);
-      for (const k of blocks) {
-        const list = byBlock.get(k) ?? [];
-        list.push(i);
-        byBlock.set(k, list);
-      }
+      for (const k of blocks) appendTo(byBlock, k, i);
       blocksOf.push(blocks);
     },
     slicer,

@@ -1,6 +1,7 @@
 // Page geometry from pdf.js text items: lines, superscripts, columns and running heads. Everything
 // here reads positions and font sizes only, never the words, so it holds for layouts we have not seen.
 import { composeAccents } from '../text-utils.ts';
+import { appendTo } from '../../infra/collections.ts';
 
 export interface Item {
   str: string;
@@ -337,9 +338,7 @@ export function orderPage(items: Item[], page: number, gutters: Gutter[]): Line[
   const byColumn = new Map<number, Item[]>();
   for (const it of items) {
     const c = columnOf(it);
-    const list = byColumn.get(c);
-    if (list) list.push(it);
-    else byColumn.set(c, [it]);
+    appendTo(byColumn, c, it);
   }
   const lines: Line[] = [];
   for (const [c, its] of byColumn) {
