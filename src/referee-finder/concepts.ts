@@ -110,7 +110,6 @@ export async function explainRanking(
         if (!range || range[1] - range[0] > MAX_PHRASE_BIGRAMS) return;
         addPhrase(run.slice(range[0], range[1]), words.slice(range[0], range[1] + 1).join(' '));
       },
-      Infinity,
     );
   /** The concepts a bigram shows as: the phrases it is part of, else itself. */
   const shownAs = (term: string): string[] => phrasesOf.get(term) ?? [conceptTerms.get(term)!.label];

@@ -182,22 +182,23 @@ export function forEachTerm(
 }
 
 /**
- * Calls `emit(bigrams, surface)` for each run of adjacent-word bigrams of `text` (as forEachTerm makes
- * them) that are all `isPart`, of 2 to `maxBigrams` bigrams: "neural machine" and "machine
- * translation" adjacent in "neural machine translation" give one run of three words, surface as the
- * text folds its words. A run breaks where forEachTerm's bigrams break, and at a bigram not `isPart`.
+ * Calls `emit(bigrams, surface)` for each run of two or more adjacent-word bigrams of `text` (as
+ * forEachTerm makes them) that are all `isPart`: "neural machine" and "machine translation"
+ * adjacent in "neural machine translation" give one run of three words, surface as the text folds
+ * its words. A run breaks where forEachTerm's bigrams break, and at a bigram not `isPart`. Every
+ * run is emitted whole, however long: which part of it is a phrase is the caller's to say
+ * (concepts.ts trims a run's ends, then bounds its length).
  */
 export function forEachPhrase(
   text: string,
   isPart: (bigram: string) => boolean,
   emit: (bigrams: string[], surface: string) => void,
-  maxBigrams = 3,
 ): void {
   let prev: string | null = null;
   let words: string[] = [];
   let bigrams: string[] = [];
   const close = () => {
-    if (bigrams.length >= 2 && bigrams.length <= maxBigrams) emit(bigrams, words.join(' '));
+    if (bigrams.length >= 2) emit(bigrams, words.join(' '));
     bigrams = [];
     words = [];
   };

@@ -171,6 +171,30 @@ describe('referee ranking', () => {
     expect(result.concepts.some((c) => c.startsWith('analyzing neural machine'))).toBe(false);
   });
 
+  it('leaves a run of more than four words as its terms: a five-word phrase is rarely one concept', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    await buildCorpus(
+      db,
+      Array.from({ length: 3 }, (_, i) => ({
+        authors: [{ name: 'Gia Graph' }],
+        title: `Graph neural networks message passing, study ${i}`,
+        abstract: 'Graph neural networks message passing over molecules.',
+      })),
+    );
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, {
+        title: 'Graph neural networks message passing',
+        abstract: 'We revisit graph neural networks message passing for chemistry.',
+      }),
+    );
+    expect(result.concepts.length).toBeGreaterThan(0);
+    expect(result.concepts).not.toContain('graph neural networks message passing');
+    for (const c of result.concepts) expect(c.split(' ').length).toBeLessThanOrEqual(4);
+  });
+
   it('returns at most maxCandidates', async () => {
     const entry = await setup();
     const { db } = entry;
