@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/infra/db/index.ts';
 import { listMigrations } from '../../src/infra/db/migrate.ts';
 import { parseConfig } from '../../src/infra/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { queryPacked } from '../../src/infra/db/packed-rows.ts';
 
 let db: TestDatabase;
 beforeEach(async () => {
@@ -100,5 +101,27 @@ describe('the numbered migrations', () => {
     await writeFile(path.join(dir, '0002_a.sql'), 'SELECT 1;');
     await writeFile(path.join(dir, '0002_b.sql'), 'SELECT 1;');
     await expect(listMigrations(dir)).rejects.toThrow(/0002_a\.sql and 0002_b\.sql share the number 0002/);
+  });
+});
+
+// Many small rows as one JSON document (queryPacked): the same values as the rows, on both drivers.
+describe('packed rows', () => {
+  const SQL = `SELECT * FROM (VALUES
+      (1, 'O''Brien "Jr" \\ é', ARRAY['Ann-Marie', 'A. M.']::text[], true),
+      (2, E'tab\there', '{}'::text[], false),
+      (3, NULL, ARRAY[NULL, 'x']::text[], NULL)
+    ) v(id, name, variants, flag) WHERE id = ANY($1::int[]) ORDER BY id`;
+  const COLUMNS = ['id', 'name', 'variants', 'flag'] as const;
+  type Row = { id: number; name: string | null; variants: Array<string | null>; flag: boolean | null };
+
+  it('gives the rows the query gives, field for field and in order', async () => {
+    const rows = (await db.query<Row>(SQL, [[1, 2, 3]])).rows;
+    expect(rows).toHaveLength(3);
+    expect(await queryPacked<Row>(db, SQL, [[1, 2, 3]], COLUMNS)).toEqual(rows);
+    expect(await queryPacked<Row>(db, SQL, [[3, 1]], COLUMNS)).toEqual([rows[0], rows[2]]);
+  });
+
+  it('gives no rows as an empty list', async () => {
+    expect(await queryPacked<Row>(db, SQL, [[]], COLUMNS)).toEqual([]);
   });
 });
