@@ -9,6 +9,9 @@ import type { Queryable } from './types.ts';
  * prolific authors at 1M works) took it 100-140 ms as rows and 26-33 ms as one document, and the
  * 18,504 name records of "Lee", "Yu" and 20 other family names 145-150 ms against 36-50 ms.
  *
+ * (The metrics recompute packs its authorships the same way, one document per person:
+ * corpus/authors/metrics-refresh.ts.)
+ *
  * `columns` are the row's fields, in order. Only for integers, text, booleans and arrays of them:
  * JSON has no dates, and numbers beyond 2^53 lose digits.
  */
