@@ -85,7 +85,9 @@ export async function snapshot(db: Database): Promise<unknown> {
   );
   const authors = await db.query(
     `SELECT a.author_key, a.display_name, a.orcid, a.name_variants, a.articles_count, a.citations_count, a.h_index,
-            a.first_publication_year, a.last_publication_year, a.recent_affiliation, i.institution_key,
+            a.first_publication_year, a.last_publication_year, a.recent_affiliation, i.institution_key, a.emails,
+            -- The person by its record's key: ids depend on the load's order.
+            (SELECT p.author_key FROM authors p WHERE p.id = a.person_id) AS person_key,
             -- Institutions by key, in an order that does not depend on their ids.
             (SELECT jsonb_agg(e - 'institution_id' || jsonb_build_object('institution', r.institution_key)
                               ORDER BY (e->>'year')::int DESC, r.institution_key, e->>'name')

@@ -269,7 +269,7 @@ export async function relinkGroupAuthor(
  */
 export async function relinkAfterIngest(
   db: Queryable,
-  touchedNameKeys: ReadonlySet<string>,
+  touchedNameKeys: ReadonlySet<string> | 'all',
 ): Promise<number> {
   // The corpus changed: no stored link counts as evaluated against it any more, so the next write
   // of each record runs the linker even when its inputs are unchanged.
@@ -279,7 +279,8 @@ export async function relinkAfterIngest(
   );
   let changed = 0;
   for (const row of rows.rows) {
-    const touched = nameReadingKeys(row.name).some((key) => touchedNameKeys.has(key));
+    const touched =
+      touchedNameKeys === 'all' || nameReadingKeys(row.name).some((key) => touchedNameKeys.has(key));
     if (row.linked_author_id !== null && !touched) continue;
     if (await relinkRow(db, row)) changed++;
   }

@@ -2,7 +2,14 @@
 // the authors it touched, then the group authors whose links may have changed.
 import type { CommandContext } from '../../infra/cli/command.ts';
 import type { Database } from '../../infra/db/index.ts';
-import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './runner.ts';
+import {
+  ingestFile,
+  joinRelinkKeys,
+  type FileReport,
+  type IngestOptions,
+  type RecordKind,
+  type RelinkKeys,
+} from './runner.ts';
 import { queuePendingRanges, recomputePendingMetrics } from '../authors/metrics-refresh.ts';
 import { relinkAfterIngest } from '../authors/linking.ts';
 import { addCorpusEmails, findCorpusEmails } from '../authors/emails.ts';
@@ -43,23 +50,29 @@ function analyzeWorks(db: Database): WorksAnalyzed {
  */
 export async function afterIngest(
   db: Database,
-  alsoRelink: Iterable<string> = [],
+  alsoRelink: RelinkKeys = [],
   worksAnalyzed: WorksAnalyzed = analyzeWorks(db),
 ): Promise<AfterIngestReport> {
   // The initial load's queued ranges as rows first: their authors are touched too (the recompute
   // turns ranges into rows itself as well, for its other callers; here it finds none left).
   await queuePendingRanges(db);
-  const touched = await db.query<{ name_key: string }>(
-    `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
-      WHERE a.name_key IS NOT NULL`,
-  );
+  const touched =
+    alsoRelink === 'all'
+      ? null
+      : await db.query<{ name_key: string }>(
+          `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
+            WHERE a.name_key IS NOT NULL`,
+        );
   // Statistics first: after a bulk load the planner would otherwise plan the joins below for the
   // near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
   // 150-work authorship lookup to match most of the table and scanned all of it: 4-10x slower).
   // The addresses and people read authors and authorships only; works' ANALYZE (the longest, 0.35 s
   // of the ACL's end) goes on beside them until the recompute, which joins works.
   await Promise.all([worksAnalyzed.authorships, analyze(db, ['authors, author_metrics_pending'])]);
-  const nameKeys = new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]);
+  const nameKeys: ReadonlySet<string> | 'all' =
+    touched === null || alsoRelink === 'all'
+      ? 'all'
+      : new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]);
   // Addresses and people before the metrics: a person's metrics are computed over all its records.
   // The addresses are read while the people are linked (neither depends on the other) and written
   // after, so that the two never update authors at once.
@@ -111,7 +124,7 @@ export async function ingestFiles<T>(
   options: IngestOptions = {},
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
-  const relink: string[] = [];
+  let relink: RelinkKeys = [];
   let worksAnalyzed: WorksAnalyzed | undefined;
   for (const [i, file] of files.entries()) {
     const last = i === files.length - 1;
@@ -123,7 +136,7 @@ export async function ingestFiles<T>(
       ...(last ? { onBatchesWritten: () => void (worksAnalyzed = analyzeWorks(ctx.db)) } : {}),
     });
     reports.push(outcome.report);
-    relink.push(...outcome.relinkNameKeys);
+    relink = joinRelinkKeys(relink, outcome.relinkNameKeys);
   }
   const after = await afterIngest(ctx.db, relink, worksAnalyzed);
   return {

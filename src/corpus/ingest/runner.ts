@@ -66,8 +66,19 @@ export interface IngestOptions {
 /** What a file's ingest leaves for the end of the run, beside its report. */
 export interface FileOutcome {
   report: FileReport;
-  /** Name keys of authors whose metrics the initial load wrote (no longer queued): to relink. */
-  relinkNameKeys: string[];
+  /**
+   * Name keys of authors whose metrics the initial load wrote (no longer queued), to relink: 'all'
+   * after an initial load (its authors are the corpus's), else none.
+   */
+  relinkNameKeys: RelinkKeys;
+}
+
+/** Name keys to relink at a run's end: these, or every name key of the corpus. */
+export type RelinkKeys = readonly string[] | 'all';
+
+/** The keys of both: 'all' when either is. */
+export function joinRelinkKeys(a: RelinkKeys, b: RelinkKeys): RelinkKeys {
+  return a === 'all' || b === 'all' ? 'all' : [...a, ...b];
 }
 
 export const PARSE_THREAD_MIN_BYTES = 2 * 1024 * 1024;
@@ -186,7 +197,7 @@ export async function ingestFile<T>(
     throw error;
   }
   let initialLoad = initialStart !== null;
-  let relinkNameKeys: string[] | null = null;
+  let relinkNameKeys: 'all' | null = null;
   let done = checkpoint.linesDone;
   let deferred =
     (await deferring.catch(async (error: unknown) => {

@@ -10,7 +10,13 @@ import type { Database } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { recordKinds } from '../openalex/entities.ts';
 import { afterIngest } from './ingest.ts';
-import { ingestFile, type FileReport, type IngestOptions } from './runner.ts';
+import {
+  ingestFile,
+  joinRelinkKeys,
+  type FileReport,
+  type IngestOptions,
+  type RelinkKeys,
+} from './runner.ts';
 import { applyMerges, readMergedIds } from '../openalex/merged-ids.ts';
 import {
   listMergedIdFiles,
@@ -111,7 +117,7 @@ async function loadEntity(
   dataDir: string,
   entity: SnapshotEntity,
   options: SnapshotOptions,
-  relink: string[],
+  relink: { keys: RelinkKeys },
 ): Promise<EntityReport> {
   const { db } = ctx;
   const partitions = await listPartitions(dataDir, entity);
@@ -167,7 +173,7 @@ async function loadEntity(
         options.batchSize,
         options,
       );
-      relink.push(...outcome.relinkNameKeys);
+      relink.keys = joinRelinkKeys(relink.keys, outcome.relinkNameKeys);
       const fileReport = outcome.report;
       report.files.push(fileReport);
       records += fileReport.records;
@@ -234,12 +240,12 @@ export async function ingestSnapshot(
     );
   }
   const wanted = options.entities ?? SNAPSHOT_ENTITIES;
-  const relink: string[] = [];
+  const relink: { keys: RelinkKeys } = { keys: [] };
   const entities: EntityReport[] = [];
   for (const entity of SNAPSHOT_ENTITIES) {
     if (wanted.includes(entity)) entities.push(await loadEntity(ctx, dataDir, entity, options, relink));
   }
-  const after = await afterIngest(ctx.db, relink);
+  const after = await afterIngest(ctx.db, relink.keys);
   return {
     data_dir: dataDir,
     entities,
