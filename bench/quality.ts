@@ -24,6 +24,7 @@ import { LocalWorkIndex } from '../src/retrieval/local-work-index.ts';
 import type { IndexOptions } from '../src/retrieval/bm25-index.ts';
 import { MANUSCRIPT_QUERY_OPTIONS, manuscriptQuery } from '../src/retrieval/manuscript-query.ts';
 import {
+  meanAndSpread,
   rankAuthors,
   type Authorship,
   type AuthorshipSource,
@@ -141,12 +142,6 @@ function acrossManuscripts(pools: readonly ScoredPool[], final: FinalScore, list
     bothPairs,
     mrr,
   };
-}
-
-/** Mean and standard deviation (over the values themselves, as the ranking's z-scores take it). */
-function meanAndSpread(xs: readonly number[]): [number, number] {
-  const m = xs.reduce((t, x) => t + x, 0) / (xs.length || 1);
-  return [m, Math.sqrt(xs.reduce((t, x) => t + (x - m) ** 2, 0) / (xs.length || 1))];
 }
 
 /**

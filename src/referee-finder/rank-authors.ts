@@ -132,13 +132,20 @@ function ranks(values: Float64Array): Float64Array {
   return r;
 }
 
-function zscores(values: Float64Array): Float64Array {
+/** Mean and standard deviation over the values themselves (0 and 0 for none): what a z-score takes. */
+export function meanAndSpread(values: ArrayLike<number>): [number, number] {
+  const n = values.length;
   let mean = 0;
-  for (const v of values) mean += v;
-  mean /= values.length || 1;
+  for (let i = 0; i < n; i++) mean += values[i]!;
+  mean /= n || 1;
   let variance = 0;
-  for (const v of values) variance += (v - mean) ** 2;
-  const sd = Math.sqrt(variance / (values.length || 1)) || 1;
+  for (let i = 0; i < n; i++) variance += (values[i]! - mean) ** 2;
+  return [mean, Math.sqrt(variance / (n || 1))];
+}
+
+function zscores(values: Float64Array): Float64Array {
+  const [mean, spread] = meanAndSpread(values);
+  const sd = spread || 1;
   return values.map((v) => (v - mean) / sd);
 }
 
