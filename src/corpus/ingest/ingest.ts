@@ -2,14 +2,7 @@
 // the authors it touched, then the group authors whose links may have changed.
 import type { CommandContext } from '../../infra/cli/command.ts';
 import type { Database } from '../../infra/db/index.ts';
-import {
-  ingestFile,
-  joinRelinkKeys,
-  type FileReport,
-  type IngestOptions,
-  type RecordKind,
-  type RelinkKeys,
-} from './runner.ts';
+import { ingestFile, type FileReport, type IngestOptions, type RecordKind } from './runner.ts';
 import { queuePendingRanges, recomputePendingMetrics } from '../authors/metrics-refresh.ts';
 import { relinkAfterIngest } from '../authors/linking.ts';
 import { addCorpusEmails, findCorpusEmails } from '../authors/emails.ts';
@@ -45,34 +38,35 @@ function analyzeWorks(db: Database): WorksAnalyzed {
 
 /**
  * Metrics of the pending authors, then relinking; also what a run resumed after a crash finishes.
- * `worksAnalyzed`: the ANALYZEs of works and authorships already started after the run's last write
- * to them.
+ * `relinkAll`: a file of the run took the initial load, whose authors are every author of the
+ * corpus (and are no longer queued): every name key is relinked. `worksAnalyzed`: the ANALYZEs of
+ * works and authorships already started after the run's last write to them.
  */
 export async function afterIngest(
   db: Database,
-  alsoRelink: RelinkKeys = [],
+  relinkAll = false,
   worksAnalyzed: WorksAnalyzed = analyzeWorks(db),
 ): Promise<AfterIngestReport> {
   // The initial load's queued ranges as rows first: their authors are touched too (the recompute
   // turns ranges into rows itself as well, for its other callers; here it finds none left).
   await queuePendingRanges(db);
-  const touched =
-    alsoRelink === 'all'
-      ? null
-      : await db.query<{ name_key: string }>(
-          `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
-            WHERE a.name_key IS NOT NULL`,
-        );
+  // After an initial load every name key is touched (its authors are the corpus's), and read as such.
+  const nameKeys: ReadonlySet<string> | 'all' = relinkAll
+    ? 'all'
+    : new Set(
+        (
+          await db.query<{ name_key: string }>(
+            `SELECT DISTINCT a.name_key FROM author_metrics_pending p JOIN authors a ON a.id = p.author_id
+              WHERE a.name_key IS NOT NULL`,
+          )
+        ).rows.map((r) => r.name_key),
+      );
   // Statistics first: after a bulk load the planner would otherwise plan the joins below for the
   // near-empty tables it last saw; the referee finder's authorship queries too (it guessed a
   // 150-work authorship lookup to match most of the table and scanned all of it: 4-10x slower).
   // The addresses and people read authors and authorships only; works' ANALYZE (the longest, 0.35 s
   // of the ACL's end) goes on beside them until the recompute, which joins works.
   await Promise.all([worksAnalyzed.authorships, analyze(db, ['authors, author_metrics_pending'])]);
-  const nameKeys: ReadonlySet<string> | 'all' =
-    touched === null || alsoRelink === 'all'
-      ? 'all'
-      : new Set([...touched.rows.map((r) => r.name_key), ...alsoRelink]);
   // Addresses and people before the metrics: a person's metrics are computed over all its records.
   // The addresses are read while the people are linked (neither depends on the other) and written
   // after, so that the two never update authors at once.
@@ -124,7 +118,7 @@ export async function ingestFiles<T>(
   options: IngestOptions = {},
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
-  let relink: RelinkKeys = [];
+  let relinkAll = false;
   let worksAnalyzed: WorksAnalyzed | undefined;
   for (const [i, file] of files.entries()) {
     const last = i === files.length - 1;
@@ -136,9 +130,9 @@ export async function ingestFiles<T>(
       ...(last ? { onBatchesWritten: () => void (worksAnalyzed = analyzeWorks(ctx.db)) } : {}),
     });
     reports.push(outcome.report);
-    relink = joinRelinkKeys(relink, outcome.relinkNameKeys);
+    relinkAll ||= outcome.report.initial_load;
   }
-  const after = await afterIngest(ctx.db, relink, worksAnalyzed);
+  const after = await afterIngest(ctx.db, relinkAll, worksAnalyzed);
   return {
     files: reports,
     records: reports.reduce((n, r) => n + r.records, 0),

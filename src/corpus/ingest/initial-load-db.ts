@@ -166,12 +166,12 @@ UPDATE authors SET
 FROM stage_author_metrics m WHERE authors.id = m.author_id`;
 
 /**
- * Writes the metrics the run computed and takes its authors off the metrics queue. Returns 'all' (the
- * run's authors are every author of the corpus, so every name key is to be relinked), or null when
+ * Writes the metrics the run computed and takes its authors off the metrics queue. Returns true (the
+ * run's authors are every author of the corpus, so every name key is to be relinked), or false when
  * someone else wrote meanwhile: then the authors stay queued and are recomputed from the database as
  * after any ingest.
  */
-export async function finishInitialLoad(db: Database, metrics: InitialLoadMetrics): Promise<'all' | null> {
+export async function finishInitialLoad(db: Database, metrics: InitialLoadMetrics): Promise<boolean> {
   const seq = await sequencesOf(db);
   const range = [metrics.firstAuthorId, metrics.nextAuthorId];
   try {
@@ -201,18 +201,18 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
         throw new PremiseBroken();
       // The corpus was empty when the run began (initialLoadStart) and no sequence moved since: its
       // authors are the run's. Every name key is then to be relinked, which the end's steps read as
-      // 'all' without the run's 25,520 keys (the ACL) going to the database and back several times.
+      // every key without the run's 25,520 keys (the ACL) going to the database and back several times.
       const { rows } = await tx.query<{ before: boolean }>(
         'SELECT EXISTS (SELECT 1 FROM authors WHERE id < $1) AS before',
         [metrics.firstAuthorId],
       );
       if (rows[0]!.before) throw new PremiseBroken();
     });
-    return 'all';
+    return true;
   } catch (error) {
     // Someone else wrote meanwhile, or a concurrent batch's locks ended in a deadlock: the queued
     // authors are recomputed from the database instead. Only a database gone fails the run.
-    if (error instanceof PremiseBroken || !isDatabaseUnavailable(error)) return null;
+    if (error instanceof PremiseBroken || !isDatabaseUnavailable(error)) return false;
     throw error;
   }
 }

@@ -63,22 +63,13 @@ export interface IngestOptions {
   onBatchesWritten?: () => void;
 }
 
-/** What a file's ingest leaves for the end of the run, beside its report. */
+/**
+ * What a file's ingest leaves for the end of the run. A file taken by the initial load
+ * (`report.initial_load`) wrote the metrics of every author of the corpus and took them off the
+ * queue: the run's end then relinks every name key (afterIngest's `relinkAll`).
+ */
 export interface FileOutcome {
   report: FileReport;
-  /**
-   * Name keys of authors whose metrics the initial load wrote (no longer queued), to relink: 'all'
-   * after an initial load (its authors are the corpus's), else none.
-   */
-  relinkNameKeys: RelinkKeys;
-}
-
-/** Name keys to relink at a run's end: these, or every name key of the corpus. */
-export type RelinkKeys = readonly string[] | 'all';
-
-/** The keys of both: 'all' when either is. */
-export function joinRelinkKeys(a: RelinkKeys, b: RelinkKeys): RelinkKeys {
-  return a === 'all' || b === 'all' ? 'all' : [...a, ...b];
 }
 
 export const PARSE_THREAD_MIN_BYTES = 2 * 1024 * 1024;
@@ -197,7 +188,7 @@ export async function ingestFile<T>(
     throw error;
   }
   let initialLoad = initialStart !== null;
-  let relinkNameKeys: 'all' | null = null;
+  let initialLoadFinished = false;
   let done = checkpoint.linesDone;
   let deferred =
     (await deferring.catch(async (error: unknown) => {
@@ -256,7 +247,7 @@ export async function ingestFile<T>(
       : null;
     rebuilt?.catch(() => {});
     if (!rebuilt) options.onBatchesWritten?.();
-    if (metrics) relinkNameKeys = await finishInitialLoad(db, metrics);
+    if (metrics) initialLoadFinished = await finishInitialLoad(db, metrics);
     if (rebuilt) {
       await rebuilt;
       options.onBatchesWritten?.();
@@ -282,8 +273,7 @@ export async function ingestFile<T>(
       records: final.records_ok,
       bad_count: final.bad_count,
       bad_records: final.bad_records,
-      initial_load: relinkNameKeys !== null,
+      initial_load: initialLoadFinished,
     },
-    relinkNameKeys: relinkNameKeys ?? [],
   };
 }

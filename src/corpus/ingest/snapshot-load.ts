@@ -10,13 +10,7 @@ import type { Database } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { recordKinds } from '../openalex/entities.ts';
 import { afterIngest } from './ingest.ts';
-import {
-  ingestFile,
-  joinRelinkKeys,
-  type FileReport,
-  type IngestOptions,
-  type RelinkKeys,
-} from './runner.ts';
+import { ingestFile, type FileReport, type IngestOptions } from './runner.ts';
 import { applyMerges, readMergedIds } from '../openalex/merged-ids.ts';
 import {
   listMergedIdFiles,
@@ -117,7 +111,7 @@ async function loadEntity(
   dataDir: string,
   entity: SnapshotEntity,
   options: SnapshotOptions,
-  relink: { keys: RelinkKeys },
+  relink: { all: boolean },
 ): Promise<EntityReport> {
   const { db } = ctx;
   const partitions = await listPartitions(dataDir, entity);
@@ -173,8 +167,8 @@ async function loadEntity(
         options.batchSize,
         options,
       );
-      relink.keys = joinRelinkKeys(relink.keys, outcome.relinkNameKeys);
       const fileReport = outcome.report;
+      relink.all ||= fileReport.initial_load;
       report.files.push(fileReport);
       records += fileReport.records;
       report.records += fileReport.records;
@@ -240,12 +234,12 @@ export async function ingestSnapshot(
     );
   }
   const wanted = options.entities ?? SNAPSHOT_ENTITIES;
-  const relink: { keys: RelinkKeys } = { keys: [] };
+  const relink = { all: false };
   const entities: EntityReport[] = [];
   for (const entity of SNAPSHOT_ENTITIES) {
     if (wanted.includes(entity)) entities.push(await loadEntity(ctx, dataDir, entity, options, relink));
   }
-  const after = await afterIngest(ctx.db, relink.keys);
+  const after = await afterIngest(ctx.db, relink.all);
   return {
     data_dir: dataDir,
     entities,
