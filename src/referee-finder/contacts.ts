@@ -4,6 +4,7 @@
 // one organization learnt is never read for another: every query here takes its organization_id.
 import type { Queryable } from '../infra/db/index.ts';
 import type { ManuscriptAuthor } from './types.ts';
+import { appendTo } from '../infra/collections.ts';
 
 const LEARN = `
 INSERT INTO organization_author_emails (organization_id, author_id, email)
@@ -52,7 +53,7 @@ export async function learntEmails(
   const out = new Map<number, string[]>();
   if (!ids.length) return out;
   const { rows } = await db.query<{ author_id: number; email: string }>(LEARNT, [organizationId, ids]);
-  for (const r of rows) (out.get(r.author_id) ?? out.set(r.author_id, []).get(r.author_id)!).push(r.email);
+  for (const r of rows) appendTo(out, r.author_id, r.email);
   return out;
 }
 

@@ -17,6 +17,7 @@ import {
 import { anyAffiliationMatches } from '../corpus/authors/affiliations.ts';
 import type { ManuscriptAuthor } from './types.ts';
 import { queryPacked } from '../infra/db/packed-rows.ts';
+import { appendTo } from '../infra/collections.ts';
 
 export interface ResolvedAuthors {
   /** Per manuscript author (same order), the corpus authors who are that person. */
@@ -85,7 +86,7 @@ function compatibleRows<R extends NameRow>(rows: readonly R[]): (name: string) =
   for (const row of rows) {
     for (const written of new Set([row.display_name, ...row.name_variants])) {
       const key = nameKey(written);
-      if (key !== null) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push({ row, written });
+      if (key !== null) appendTo(byKey, key, { row, written });
     }
   }
   const parsedNames = new Map<string, PersonName | null>();
@@ -189,8 +190,7 @@ export async function resolveManuscriptAuthors(
     ]);
     const affsOf = new Map(affs.rows.map((r) => [r.author_id, r.affs.filter(Boolean)]));
     for (const r of rows) {
-      if (r.recent_affiliation)
-        (affsOf.get(r.id) ?? affsOf.set(r.id, []).get(r.id)!).push(r.recent_affiliation);
+      if (r.recent_affiliation) appendTo(affsOf, r.id, r.recent_affiliation);
     }
     const coauthors = new Map<number, Set<number>>();
     for (const { a, b } of pairs.rows) {

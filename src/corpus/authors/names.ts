@@ -278,6 +278,9 @@ export function parsedNamesCompatible(x: PersonName | null, y: PersonName | null
  * short form is also a common name of its own: like an initial, it asks the works for more (people.ts).
  */
 export function givenNameShortened(x: PersonName | null, y: PersonName | null): boolean {
+  // Without a hyphenated name there is nothing to shorten: people.ts asks this of every pair it
+  // weighs, right after asking whether the names are compatible at all.
+  if (!x?.hyphenated && !y?.hyphenated) return false;
   return givenAgreement(x, y) === 'shortened';
 }
 
