@@ -12,6 +12,17 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483
 const Html = Type.String({ description: 'An HTML page' });
 const PAGE_WORKS = 100;
 
+/** The schema of a public HTML page of one corpus record, found by its id. */
+function htmlPageSchema(summary: string) {
+  return {
+    summary,
+    tags: ['corpus'],
+    params: IdParams,
+    produces: ['text/html'],
+    response: { 200: Html, ...errorResponses(400, 404) },
+  };
+}
+
 function esc(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -55,15 +66,7 @@ export function registerCorpusPages(app: FastifyInstance, ctx: AppContext): void
   const base = ctx.config.publicBaseUrl;
   app.get(
     '/authors/:id',
-    {
-      schema: {
-        summary: "An author's public profile page (HTML)",
-        tags: ['corpus'],
-        params: IdParams,
-        produces: ['text/html'],
-        response: { 200: Html, ...errorResponses(400, 404) },
-      },
-    },
+    { schema: htmlPageSchema("An author's public profile page (HTML)") },
     async (request, reply) => {
       const { id } = request.params as { id: number };
       const found = await ctx.db.query<AuthorRow>(
@@ -97,65 +100,53 @@ export function registerCorpusPages(app: FastifyInstance, ctx: AppContext): void
     },
   );
 
-  app.get(
-    '/works/:id',
-    {
-      schema: {
-        summary: 'A work of the corpus (HTML)',
-        tags: ['corpus'],
-        params: IdParams,
-        produces: ['text/html'],
-        response: { 200: Html, ...errorResponses(400, 404) },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params as { id: number };
-      const found = await ctx.db.query<{
-        id: number;
-        title: string;
-        abstract: string | null;
-        publication_year: number | null;
-        doi: string | null;
-        pmid: string | null;
-        arxiv_id: string | null;
-        is_retracted: boolean;
-        cited_by_count: number;
-        type: string | null;
-        source: string | null;
-      }>(
-        `SELECT w.id, w.title, w.abstract, w.publication_year, w.doi, w.pmid, w.arxiv_id, w.is_retracted,
+  app.get('/works/:id', { schema: htmlPageSchema('A work of the corpus (HTML)') }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    const found = await ctx.db.query<{
+      id: number;
+      title: string;
+      abstract: string | null;
+      publication_year: number | null;
+      doi: string | null;
+      pmid: string | null;
+      arxiv_id: string | null;
+      is_retracted: boolean;
+      cited_by_count: number;
+      type: string | null;
+      source: string | null;
+    }>(
+      `SELECT w.id, w.title, w.abstract, w.publication_year, w.doi, w.pmid, w.arxiv_id, w.is_retracted,
                 w.cited_by_count, w.type, src.title AS source
            FROM works w LEFT JOIN sources src ON src.id = w.source_id WHERE w.id = $1`,
-        [id],
-      );
-      const w = found.rows[0];
-      if (!w) throw errors.notFound(`Work ${id}`);
-      const authors = await ctx.db.query<{ id: number; display_name: string; raw_affiliations: string[] }>(
-        `SELECT a.id, a.display_name, s.raw_affiliations FROM authorships s JOIN authors a ON a.id = s.author_id
+      [id],
+    );
+    const w = found.rows[0];
+    if (!w) throw errors.notFound(`Work ${id}`);
+    const authors = await ctx.db.query<{ id: number; display_name: string; raw_affiliations: string[] }>(
+      `SELECT a.id, a.display_name, s.raw_affiliations FROM authorships s JOIN authors a ON a.id = s.author_id
           WHERE s.work_id = $1 ORDER BY s.position`,
-        [id],
-      );
-      const ids = [
-        w.doi ? `<dt>DOI</dt><dd><a href="https://doi.org/${esc(w.doi)}">${esc(w.doi)}</a></dd>` : '',
-        w.pmid
-          ? `<dt>PubMed</dt><dd><a href="https://pubmed.ncbi.nlm.nih.gov/${esc(w.pmid)}/">${esc(w.pmid)}</a></dd>`
-          : '',
-        w.arxiv_id
-          ? `<dt>arXiv</dt><dd><a href="https://arxiv.org/abs/${esc(w.arxiv_id)}">${esc(w.arxiv_id)}</a></dd>`
-          : '',
-      ].join('');
-      const body = `<h1>${esc(w.title)}</h1>
+      [id],
+    );
+    const ids = [
+      w.doi ? `<dt>DOI</dt><dd><a href="https://doi.org/${esc(w.doi)}">${esc(w.doi)}</a></dd>` : '',
+      w.pmid
+        ? `<dt>PubMed</dt><dd><a href="https://pubmed.ncbi.nlm.nih.gov/${esc(w.pmid)}/">${esc(w.pmid)}</a></dd>`
+        : '',
+      w.arxiv_id
+        ? `<dt>arXiv</dt><dd><a href="https://arxiv.org/abs/${esc(w.arxiv_id)}">${esc(w.arxiv_id)}</a></dd>`
+        : '',
+    ].join('');
+    const body = `<h1>${esc(w.title)}</h1>
 ${w.is_retracted ? '<p class="retracted">This article has been retracted.</p>' : ''}
 <p>${authors.rows
-        .map(
-          (a) =>
-            `<a href="${esc(authorUrl(base, a.id))}">${esc(a.display_name)}</a>${a.raw_affiliations[0] ? ` (${esc(a.raw_affiliations[0])})` : ''}`,
-        )
-        .join(', ')}</p>
+      .map(
+        (a) =>
+          `<a href="${esc(authorUrl(base, a.id))}">${esc(a.display_name)}</a>${a.raw_affiliations[0] ? ` (${esc(a.raw_affiliations[0])})` : ''}`,
+      )
+      .join(', ')}</p>
 <dl><dt>Published</dt><dd>${esc(w.publication_year ?? 'n.d.')}${w.source ? ` in ${esc(w.source)}` : ''}</dd>
 <dt>Type</dt><dd>${esc(w.type ?? 'unknown')}</dd><dt>Cited by</dt><dd>${w.cited_by_count}</dd>${ids}</dl>
 ${w.abstract ? `<h2>Abstract</h2><p>${esc(w.abstract)}</p>` : ''}`;
-      return reply.type('text/html; charset=utf-8').send(page(w.title, body));
-    },
-  );
+    return reply.type('text/html; charset=utf-8').send(page(w.title, body));
+  });
 }

@@ -99,12 +99,13 @@ const BOUND_ROUNDING = 1 + 1e-6;
 type TypedArray = Int32Array | Float32Array | Float64Array | Uint8Array | Int16Array;
 type TypedArrayClass<T> = { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number };
 
-/** A larger copy of `array` (same kind of buffer: arrays a search worker reads stay shared). */
-/** `array` when it holds at least `n` entries, else a copy that long (grown() doubles its length). */
-function atLeast<T extends TypedArray>(array: T, n: number, fill = 0): T {
-  if (array.length >= n) return array;
+/**
+ * A copy of `array` `length` entries long, in the same kind of buffer (arrays a search worker reads
+ * stay shared), the new entries set to `fill`.
+ */
+function resized<T extends TypedArray>(array: T, length: number, fill: number): T {
   const Kind = array.constructor as unknown as TypedArrayClass<T>;
-  const bytes = n * Kind.BYTES_PER_ELEMENT;
+  const bytes = length * Kind.BYTES_PER_ELEMENT;
   const next = new Kind(
     array.buffer instanceof SharedArrayBuffer ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes),
   );
@@ -113,18 +114,17 @@ function atLeast<T extends TypedArray>(array: T, n: number, fill = 0): T {
   return next;
 }
 
+/** `array` when it holds at least `n` entries, else a copy exactly that long. */
+function atLeast<T extends TypedArray>(array: T, n: number, fill = 0): T {
+  return array.length >= n ? array : resized(array, n, fill);
+}
+
+/** `array` when it holds at least `need` entries, else a copy whose length doubles until it does. */
 function grown<T extends TypedArray>(array: T, need: number, fill = 0): T {
   if (need <= array.length) return array;
-  let size = array.length * 2;
+  let size = Math.max(array.length, 1) * 2;
   while (size < need) size *= 2;
-  const Kind = array.constructor as unknown as TypedArrayClass<T>;
-  const bytes = size * Kind.BYTES_PER_ELEMENT;
-  const next = new Kind(
-    array.buffer instanceof SharedArrayBuffer ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes),
-  );
-  next.set(array);
-  if (fill !== 0) next.fill(fill, array.length);
-  return next;
+  return resized(array, size, fill);
 }
 
 export class Bm25Index {

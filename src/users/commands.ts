@@ -24,6 +24,17 @@ function shown(user: User) {
   };
 }
 
+/** A user with the one-time password just set, printed once (create, password). */
+function withPassword(user: User & { password: string }) {
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    org_id: user.organization_id,
+    password: user.password,
+  };
+}
+
 export const userCreate = defineCommand({
   name: 'user create',
   description: 'Create a user; prints a one-time password, to be changed at first sign-in',
@@ -34,14 +45,9 @@ export const userCreate = defineCommand({
   ],
   async run(ctx, args: { org: number; email: string; role: string }) {
     const { createUser } = await import('./users.ts');
-    const user = await createUser(ctx.db, { organizationId: args.org, email: args.email, role: args.role });
-    return {
-      id: user.id,
-      email: user.email,
-      role: user.role,
-      org_id: user.organization_id,
-      password: user.password,
-    };
+    return withPassword(
+      await createUser(ctx.db, { organizationId: args.org, email: args.email, role: args.role }),
+    );
   },
 });
 
@@ -79,14 +85,7 @@ export const userPassword = defineCommand({
   options: [USER],
   async run(ctx, args: { user: number }) {
     const { resetPassword } = await import('./users.ts');
-    const user = await resetPassword(ctx.db, args.user);
-    return {
-      id: user.id,
-      email: user.email,
-      role: user.role,
-      org_id: user.organization_id,
-      password: user.password,
-    };
+    return withPassword(await resetPassword(ctx.db, args.user));
   },
 });
 
