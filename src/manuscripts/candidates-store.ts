@@ -1,12 +1,18 @@
 // The candidates of a manuscript's last upload, kept for the dashboard's manuscript page (migration
 // 0056): ranked once at upload, shown on every view without ranking again. Each carries the
-// conflicts the policy found with their evidence (referee-finder/conflict-policy.ts). Marks are not
+// conflicts the policy found with their evidence (referee-finder/conflict-policy.ts), and why it is
+// there (the works and terms behind its score). Marks are not
 // kept here: manuscript_marks is their one store, read when the page is shown.
 import type { Queryable } from '../infra/db/index.ts';
+import type { CandidateWhy } from '../referee-finder/concepts.ts';
 import type { Conflict } from '../referee-finder/conflict-policy.ts';
 import type { RankedCandidate } from '../referee-finder/types.ts';
 
-export type StoredCandidate = RankedCandidate & { conflicts: Conflict[] };
+export type StoredCandidate = RankedCandidate & {
+  conflicts: Conflict[];
+  /** Why the candidate is there (referee-finder/concepts.ts); absent from candidates stored before it was kept. */
+  why?: CandidateWhy | null;
+};
 
 export interface StoredCandidates {
   candidates: StoredCandidate[];

@@ -178,7 +178,11 @@ export async function uploadManuscript(
     await saveCandidates(
       db,
       manuscriptId,
-      result.candidates.map((c) => ({ ...c, conflicts: result.conflicts.get(c.author_id) ?? [] })),
+      result.candidates.map((c) => ({
+        ...c,
+        conflicts: result.conflicts.get(c.author_id) ?? [],
+        why: result.why.get(c.author_id) ?? null,
+      })),
       result.concepts,
     );
     const marks = await marksOf(

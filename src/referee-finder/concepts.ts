@@ -52,6 +52,92 @@ export interface Explanation {
   concepts: string[];
 }
 
+/** Works and terms the dashboard shows of an explanation (candidateWhy). */
+const WHY_WORKS = 5;
+const WHY_TERMS = 8;
+
+/**
+ * Why a candidate is there, as an editor reads it (the dashboard's manuscript page): the two parts
+ * of the score, and the terms and works behind it as shares of the evidence instead of raw scores.
+ */
+export interface CandidateWhy {
+  /** The document model's part: how well the candidate's best works match (rank-authors.ts). */
+  docScore: number;
+  /** The candidate model's part: how well all the candidate's works, as one profile, match. */
+  profileScore: number;
+  /** The matched terms, most contributing first, each with its share (0-1) of what all matched. */
+  terms: Array<{ label: string; share: number }>;
+  /**
+   * The works that contributed most (after recency and authorship position), each with its share
+   * (0-1) of the explained works' evidence and the terms it matched.
+   */
+  works: Array<{ id: number; title: string; year: number | null; share: number; terms: string[] }>;
+}
+
+/** The works candidateWhy shows: most contributing first. */
+export function whyWorkIds(explanation: Explanation): number[] {
+  return [...explanation.works]
+    .filter((w) => w.weighted > 0)
+    .sort((a, b) => b.weighted - a.weighted || a.workId - b.workId)
+    .slice(0, WHY_WORKS)
+    .map((w) => w.workId);
+}
+
+/**
+ * Terms as an editor reads them: each folded into the first of the candidate's concept phrases that
+ * holds all its words ("graph", "neural networks" into "graph neural networks"), with what it
+ * contributed; a term in no phrase stands alone. Most contributing first.
+ */
+function termsByPhrase(
+  terms: ReadonlyArray<{ label: string; contribution: number }>,
+  phrases: readonly string[],
+): Array<{ label: string; contribution: number }> {
+  const phraseWords = phrases.map((label) => ({ label, words: new Set(label.toLowerCase().split(' ')) }));
+  const totals = new Map<string, number>();
+  for (const t of terms) {
+    const words = t.label.toLowerCase().split(/\s+/);
+    const label = phraseWords.find((p) => words.every((w) => p.words.has(w)))?.label ?? t.label;
+    totals.set(label, (totals.get(label) ?? 0) + t.contribution);
+  }
+  return [...totals]
+    .map(([label, contribution]) => ({ label, contribution }))
+    .sort((a, b) => b.contribution - a.contribution || (a.label < b.label ? -1 : 1));
+}
+
+/** An explanation as the dashboard shows it; `titles` holds at least the works of whyWorkIds. */
+export function candidateWhy(
+  explanation: Explanation,
+  titles: ReadonlyMap<number, { title: string; year: number | null }>,
+): CandidateWhy {
+  const terms = termsByPhrase(explanation.terms, explanation.concepts);
+  const termTotal = terms.reduce((t, x) => t + x.contribution, 0);
+  const workTotal = explanation.works.reduce((t, w) => t + w.weighted, 0);
+  const byId = new Map(explanation.works.map((w) => [w.workId, w]));
+  return {
+    docScore: explanation.docScore,
+    profileScore: explanation.profileScore,
+    terms:
+      termTotal > 0
+        ? terms.slice(0, WHY_TERMS).map((t) => ({ label: t.label, share: t.contribution / termTotal }))
+        : [],
+    works: whyWorkIds(explanation).flatMap((id) => {
+      const work = byId.get(id)!;
+      const summary = titles.get(id);
+      return summary
+        ? [
+            {
+              id,
+              title: summary.title,
+              year: summary.year,
+              share: work.weighted / workTotal,
+              terms: termsByPhrase(work.terms, explanation.concepts).map((t) => t.label),
+            },
+          ]
+        : [];
+    }),
+  };
+}
+
 export interface ConceptsAndExplanations {
   /** The manuscript's key concepts, most explaining first. */
   concepts: string[];

@@ -86,6 +86,44 @@ describe('a manuscript page', () => {
     expect(page.body).not.toContain('Mark as referee');
   });
 
+  it("shows why each candidate is there: the score's parts, and the terms and works behind it as shares", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const page = await get(viewer, `/dashboard/manuscripts/${id}/`);
+    const row = page.body.slice(page.body.indexOf(`id="candidate-${ids.authorId('Cole Coauthor')}"`));
+    const coleRow = row.slice(0, row.indexOf('</tr>'));
+    const why = coleRow
+      .slice(coleRow.indexOf('<details class="why">'), coleRow.indexOf('</details>'))
+      .replace(/\s+/g, ' ');
+    expect(why).toContain('Why this candidate');
+    expect(why).toMatch(/Match of the best works \d\.\d{3}/);
+    // The terms the works matched, as the manuscript's phrases, most contributing first, as shares.
+    const terms = [...why.matchAll(/<em>([^<]+)<\/em> (\d+)%/g)].map((m) => ({
+      label: m[1]!,
+      share: Number(m[2]),
+    }));
+    expect(terms.map((t) => t.label)).toContain('message passing');
+    expect(terms.map((t) => t.label)).not.toContain('passing');
+    expect(terms.every((t, i) => i === 0 || t.share <= terms[i - 1]!.share)).toBe(true);
+    expect(terms.reduce((n, t) => n + t.share, 0)).toBeLessThanOrEqual(100 + terms.length);
+    // The works behind the score: Cole's, linked and titled, each with its share and terms.
+    expect(why).toContain(`http://refmatch.test/works/${ids.workId(SHARED)}`);
+    const shares = [...why.matchAll(/(\d+)% of the evidence/g)].map((m) => Number(m[1]));
+    expect(shares.length).toBe(2);
+    expect(shares.reduce((n, x) => n + x, 0)).toBeGreaterThanOrEqual(99);
+    expect(why).toMatch(/% of the evidence, on [a-z]/);
+
+    // Candidates stored before explanations were kept show without one.
+    await t.db.query(
+      `UPDATE manuscript_candidates SET candidates = (SELECT jsonb_agg(c - 'why') FROM jsonb_array_elements(candidates) c)
+        WHERE manuscript_id = $1`,
+      [id],
+    );
+    const old = await get(viewer, `/dashboard/manuscripts/${id}/`);
+    expect(old.statusCode).toBe(200);
+    expect(old.body).toContain(`id="candidate-${ids.authorId('Cole Coauthor')}"`);
+    expect(old.body).not.toContain('Why this candidate');
+  });
+
   it('filters and sorts the candidates', async () => {
     const { manuscript_id: id } = await uploadMs();
     const withConflicts = await get(editor, `/dashboard/manuscripts/${id}/?conflicts=coauth_conflicts`);

@@ -14,6 +14,7 @@ import { loadCandidates, type StoredCandidate } from '../../manuscripts/candidat
 import { listManuscripts, requireManuscript, type ManuscriptDetail } from '../../manuscripts/list.ts';
 import { changeMark, marksOf } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
+import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { CONFLICT_KINDS, type Conflict, type ConflictKind } from '../../referee-finder/conflict-policy.ts';
 import {
   actionButton,
@@ -506,6 +507,7 @@ function candidateTable(
                   </ul>`
                 : null
             }
+            ${c.why ? whyDetails(base, c.name, c.why) : null}
           </td>
           <td>
             ${
@@ -546,6 +548,45 @@ function candidateTable(
     </tbody>
   </table>`;
 }
+
+/**
+ * Why a candidate is there (referee-finder/concepts.ts candidateWhy): the score's two parts, then
+ * the terms and the works behind it, each as its share of the evidence.
+ */
+function whyDetails(base: string, name: string, why: CandidateWhy): Html {
+  const percent = (share: number) => `${Math.round(share * 100)}%`;
+  return html`<details class="why">
+    <summary>Why this candidate<span class="visually-hidden"> (${name})</span></summary>
+    <p class="hint">
+      Match of the best works ${why.docScore.toFixed(3)} · of all works read as one profile
+      ${why.profileScore.toFixed(3)}
+    </p>
+    ${
+      why.terms.length
+        ? html`<p>
+            Matched on
+            ${why.terms.map((t, i) => html`${i > 0 ? ', ' : ''}<em>${t.label}</em> ${percent(t.share)}`)}
+          </p>`
+        : null
+    }
+    ${
+      why.works.length
+        ? html`<ol>
+            ${why.works.map(
+              (w) =>
+                html`<li>
+                  ${workLink(base, w)}: ${percent(w.share)} of the
+                  evidence${w.terms.length ? html`, on ${w.terms.slice(0, WHY_WORK_TERMS).join(', ')}` : null}
+                </li>`,
+            )}
+          </ol>`
+        : null
+    }
+  </details>`;
+}
+
+/** Terms shown after each work of a candidate's explanation. */
+const WHY_WORK_TERMS = 4;
 
 function workLink(base: string, w: { id: number; title: string; year: number | null }): Html {
   return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
