@@ -55,6 +55,7 @@ export interface Explanation {
 /** Works and terms the dashboard shows of an explanation (candidateWhy). */
 const WHY_WORKS = 5;
 const WHY_TERMS = 8;
+const WHY_WORK_TERMS = 4;
 
 /**
  * Why a candidate is there, as an editor reads it (the dashboard's manuscript page): the two parts
@@ -65,11 +66,11 @@ export interface CandidateWhy {
   docScore: number;
   /** The candidate model's part: how well all the candidate's works, as one profile, match. */
   profileScore: number;
-  /** The matched terms, most contributing first, each with its share (0-1) of what all matched. */
+  /** The matched terms (at most 8), most contributing first, each with its share (0-1) of what all matched. */
   terms: Array<{ label: string; share: number }>;
   /**
-   * The works that contributed most (after recency and authorship position), each with its share
-   * (0-1) of the explained works' evidence and the terms it matched.
+   * The works that contributed most (at most 5, after recency and authorship position), each with
+   * its share (0-1) of the explained works' evidence and the terms it matched most (at most 4).
    */
   works: Array<{ id: number; title: string; year: number | null; share: number; terms: string[] }>;
 }
@@ -85,18 +86,32 @@ export function whyWorkIds(explanation: Explanation): number[] {
 
 /**
  * Terms as an editor reads them: each folded into the first of the candidate's concept phrases that
- * holds all its words ("graph", "neural networks" into "graph neural networks"), with what it
- * contributed; a term in no phrase stands alone. Most contributing first.
+ * holds all its words ("graph", "neural networks" into "graph neural networks"); a term in no phrase
+ * stands alone. Returns the label a term is shown under (memoized: a work's terms are among the
+ * candidate's).
  */
-function termsByPhrase(
-  terms: ReadonlyArray<{ label: string; contribution: number }>,
-  phrases: readonly string[],
-): Array<{ label: string; contribution: number }> {
+function phraseLabeller(phrases: readonly string[]): (term: string) => string {
   const phraseWords = phrases.map((label) => ({ label, words: new Set(label.toLowerCase().split(' ')) }));
+  const shownAs = new Map<string, string>();
+  return (term) => {
+    let label = shownAs.get(term);
+    if (label === undefined) {
+      const words = term.toLowerCase().split(/\s+/);
+      label = phraseWords.find((p) => words.every((w) => p.words.has(w)))?.label ?? term;
+      shownAs.set(term, label);
+    }
+    return label;
+  };
+}
+
+/** Terms summed under the labels they are shown as, most contributing first. */
+function sumByLabel(
+  terms: ReadonlyArray<{ label: string; contribution: number }>,
+  labelOf: (term: string) => string,
+): Array<{ label: string; contribution: number }> {
   const totals = new Map<string, number>();
   for (const t of terms) {
-    const words = t.label.toLowerCase().split(/\s+/);
-    const label = phraseWords.find((p) => words.every((w) => p.words.has(w)))?.label ?? t.label;
+    const label = labelOf(t.label);
     totals.set(label, (totals.get(label) ?? 0) + t.contribution);
   }
   return [...totals]
@@ -104,21 +119,27 @@ function termsByPhrase(
     .sort((a, b) => b.contribution - a.contribution || (a.label < b.label ? -1 : 1));
 }
 
+/** Shares and scores as stored and shown: three decimals say all a percentage needs. */
+const rounded = (x: number) => Math.round(x * 1000) / 1000;
+
 /** An explanation as the dashboard shows it; `titles` holds at least the works of whyWorkIds. */
 export function candidateWhy(
   explanation: Explanation,
   titles: ReadonlyMap<number, { title: string; year: number | null }>,
 ): CandidateWhy {
-  const terms = termsByPhrase(explanation.terms, explanation.concepts);
+  const labelOf = phraseLabeller(explanation.concepts);
+  const terms = sumByLabel(explanation.terms, labelOf);
   const termTotal = terms.reduce((t, x) => t + x.contribution, 0);
   const workTotal = explanation.works.reduce((t, w) => t + w.weighted, 0);
   const byId = new Map(explanation.works.map((w) => [w.workId, w]));
   return {
-    docScore: explanation.docScore,
-    profileScore: explanation.profileScore,
+    docScore: rounded(explanation.docScore),
+    profileScore: rounded(explanation.profileScore),
     terms:
       termTotal > 0
-        ? terms.slice(0, WHY_TERMS).map((t) => ({ label: t.label, share: t.contribution / termTotal }))
+        ? terms
+            .slice(0, WHY_TERMS)
+            .map((t) => ({ label: t.label, share: rounded(t.contribution / termTotal) }))
         : [],
     works: whyWorkIds(explanation).flatMap((id) => {
       const work = byId.get(id)!;
@@ -129,8 +150,10 @@ export function candidateWhy(
               id,
               title: summary.title,
               year: summary.year,
-              share: work.weighted / workTotal,
-              terms: termsByPhrase(work.terms, explanation.concepts).map((t) => t.label),
+              share: rounded(work.weighted / workTotal),
+              terms: sumByLabel(work.terms, labelOf)
+                .slice(0, WHY_WORK_TERMS)
+                .map((t) => t.label),
             },
           ]
         : [];

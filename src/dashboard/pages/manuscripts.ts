@@ -576,7 +576,7 @@ function whyDetails(base: string, name: string, why: CandidateWhy): Html {
               (w) =>
                 html`<li>
                   ${workLink(base, w)}: ${percent(w.share)} of the
-                  evidence${w.terms.length ? html`, on ${w.terms.slice(0, WHY_WORK_TERMS).join(', ')}` : null}
+                  evidence${w.terms.length ? html`, on ${w.terms.join(', ')}` : null}
                 </li>`,
             )}
           </ol>`
@@ -584,9 +584,6 @@ function whyDetails(base: string, name: string, why: CandidateWhy): Html {
     }
   </details>`;
 }
-
-/** Terms shown after each work of a candidate's explanation. */
-const WHY_WORK_TERMS = 4;
 
 function workLink(base: string, w: { id: number; title: string; year: number | null }): Html {
   return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
