@@ -70,18 +70,10 @@ export interface CandidateWhy {
   terms: Array<{ label: string; share: number }>;
   /**
    * The works that contributed most (at most 5, after recency and authorship position), each with
-   * its share (0-1) of the explained works' evidence and the terms it matched most (at most 4).
+   * its share (0-1) of the explained works' evidence and the terms it matched most (at most 4). By
+   * id: the page reads their titles when it is shown, so an upload stores no more than the ranking's.
    */
-  works: Array<{ id: number; title: string; year: number | null; share: number; terms: string[] }>;
-}
-
-/** The works candidateWhy shows: most contributing first. */
-export function whyWorkIds(explanation: Explanation): number[] {
-  return [...explanation.works]
-    .filter((w) => w.weighted > 0)
-    .sort((a, b) => b.weighted - a.weighted || a.workId - b.workId)
-    .slice(0, WHY_WORKS)
-    .map((w) => w.workId);
+  works: Array<{ id: number; share: number; terms: string[] }>;
 }
 
 /**
@@ -122,16 +114,12 @@ function sumByLabel(
 /** Shares and scores as stored and shown: three decimals say all a percentage needs. */
 const rounded = (x: number) => Math.round(x * 1000) / 1000;
 
-/** An explanation as the dashboard shows it; `titles` holds at least the works of whyWorkIds. */
-export function candidateWhy(
-  explanation: Explanation,
-  titles: ReadonlyMap<number, { title: string; year: number | null }>,
-): CandidateWhy {
+/** An explanation as the dashboard shows it. */
+export function candidateWhy(explanation: Explanation): CandidateWhy {
   const labelOf = phraseLabeller(explanation.concepts);
   const terms = sumByLabel(explanation.terms, labelOf);
   const termTotal = terms.reduce((t, x) => t + x.contribution, 0);
   const workTotal = explanation.works.reduce((t, w) => t + w.weighted, 0);
-  const byId = new Map(explanation.works.map((w) => [w.workId, w]));
   return {
     docScore: rounded(explanation.docScore),
     profileScore: rounded(explanation.profileScore),
@@ -141,23 +129,17 @@ export function candidateWhy(
             .slice(0, WHY_TERMS)
             .map((t) => ({ label: t.label, share: rounded(t.contribution / termTotal) }))
         : [],
-    works: whyWorkIds(explanation).flatMap((id) => {
-      const work = byId.get(id)!;
-      const summary = titles.get(id);
-      return summary
-        ? [
-            {
-              id,
-              title: summary.title,
-              year: summary.year,
-              share: rounded(work.weighted / workTotal),
-              terms: sumByLabel(work.terms, labelOf)
-                .slice(0, WHY_WORK_TERMS)
-                .map((t) => t.label),
-            },
-          ]
-        : [];
-    }),
+    works: explanation.works
+      .filter((w) => w.weighted > 0)
+      .sort((a, b) => b.weighted - a.weighted || a.workId - b.workId)
+      .slice(0, WHY_WORKS)
+      .map((w) => ({
+        id: w.workId,
+        share: rounded(w.weighted / workTotal),
+        terms: sumByLabel(w.terms, labelOf)
+          .slice(0, WHY_WORK_TERMS)
+          .map((t) => t.label),
+      })),
   };
 }
 

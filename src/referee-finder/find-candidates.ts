@@ -16,7 +16,7 @@ import {
 } from './candidate-data.ts';
 import { manuscriptFields, manuscriptQuery } from '../retrieval/manuscript-query.ts';
 import type { WorkIndex } from '../retrieval/work-index.ts';
-import { candidateWhy, explainRanking, whyWorkIds, type Explanation } from './concepts.ts';
+import { candidateWhy, explainRanking, type Explanation } from './concepts.ts';
 import { learnManuscriptEmails } from './contacts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { gatherConflictFacts } from './conflict-facts.ts';
@@ -146,15 +146,10 @@ export async function findCandidatesWith(
     kept.map((k) => k.author),
     manuscriptFields(manuscript).map((f) => f.text),
   );
-  // One read of the titles of every work shown: the relevant articles, and the works that explain each candidate.
-  const articles = await workSummaries(db, [
-    ...new Set(
-      kept.flatMap(({ author }) => [
-        ...author.works.slice(0, RELEVANT_ARTICLES).map((w) => w.workId),
-        ...whyWorkIds(explanations.get(author.authorId)!),
-      ]),
-    ),
-  ]);
+  const articles = await workSummaries(
+    db,
+    kept.flatMap(({ author }) => author.works.slice(0, RELEVANT_ARTICLES).map((w) => w.workId)),
+  );
   const candidates = kept.map(({ author, row, conflicts, email }) =>
     toCandidate(
       deps.publicBaseUrl,
@@ -169,7 +164,7 @@ export async function findCandidatesWith(
     ),
   );
   const why = new Map(
-    [...explanations].map(([authorId, explanation]) => [authorId, candidateWhy(explanation, articles)]),
+    [...explanations].map(([authorId, explanation]) => [authorId, candidateWhy(explanation)]),
   );
   return { candidates, concepts, explanations, why, conflicts: evidence };
 }

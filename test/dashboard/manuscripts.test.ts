@@ -112,6 +112,16 @@ describe('a manuscript page', () => {
     expect(shares.reduce((n, x) => n + x, 0)).toBeGreaterThanOrEqual(99);
     expect(why).toMatch(/% of the evidence, on [a-z]/);
 
+    // The titles are read when the page is shown: a work no longer in the corpus is named by its id.
+    await t.db.query(
+      `UPDATE manuscript_candidates
+          SET candidates = jsonb_set(candidates, '{0,why,works,0,id}', '2147483000')
+        WHERE manuscript_id = $1`,
+      [id],
+    );
+    const gone = await get(viewer, `/dashboard/manuscripts/${id}/`);
+    expect(gone.body).toContain('Work 2147483000 (no longer in the corpus)');
+
     // Candidates stored before explanations were kept show without one.
     await t.db.query(
       `UPDATE manuscript_candidates SET candidates = (SELECT jsonb_agg(c - 'why') FROM jsonb_array_elements(candidates) c)

@@ -119,7 +119,7 @@ describe('referee ranking', () => {
     expect(shown.terms.every((t, i) => i === 0 || t.share <= shown.terms[i - 1]!.share)).toBe(true);
     expect(shown.works.map((w) => w.id).sort()).toEqual(why.works.map((w) => w.workId).sort());
     expect(shown.works.reduce((t, w) => t + w.share, 0)).toBeCloseTo(1, 2);
-    for (const w of shown.works) expect(w.title).toMatch(/^Graph neural networks for molecules, part \d+$/);
+    for (const w of shown.works) expect(w.terms.length).toBeGreaterThan(0);
   });
 
   it('shows bigrams the manuscript writes one after the other as one phrase, never its fragments', async () => {

@@ -15,6 +15,7 @@ import { listManuscripts, requireManuscript, type ManuscriptDetail } from '../..
 import { changeMark, marksOf } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
+import { workSummaries } from '../../referee-finder/candidate-data.ts';
 import { CONFLICT_KINDS, type Conflict, type ConflictKind } from '../../referee-finder/conflict-policy.ts';
 import {
   actionButton,
@@ -199,11 +200,14 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         loadCandidates(ctx.db, manuscriptId),
       ]);
       const candidates = stored?.candidates ?? [];
-      const marks = await marksOf(
-        ctx.db,
-        manuscriptId,
-        candidates.map((c) => c.author_id),
-      );
+      const [marks, whyTitles] = await Promise.all([
+        marksOf(
+          ctx.db,
+          manuscriptId,
+          candidates.map((c) => c.author_id),
+        ),
+        workSummaries(ctx.db, [...new Set(candidates.flatMap((c) => c.why?.works.map((w) => w.id) ?? []))]),
+      ]);
       const journals = org.features.includes('recommend_journals')
         ? await journalsForManuscript(ctx, organizationId, {
             id: manuscript.id,
@@ -221,7 +225,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     ${stored.concepts.join(', ') || 'none'}.
                   </p>
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters)}`
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles)}`
               : html`<p class="muted">
                   No candidates: the last upload asked for none, or the organization's plan has no referee
                   finder.
@@ -435,6 +439,7 @@ function candidateTable(
   all: readonly StoredCandidate[],
   marks: Map<number, string>,
   f: PageFilters,
+  whyTitles: WorkTitles,
 ): Html {
   const shown = filterCandidates(all, marks, f);
   const base = ctx.config.publicBaseUrl;
@@ -507,7 +512,7 @@ function candidateTable(
                   </ul>`
                 : null
             }
-            ${c.why ? whyDetails(base, c.name, c.why) : null}
+            ${c.why ? whyDetails(base, c.name, c.why, whyTitles) : null}
           </td>
           <td>
             ${
@@ -553,7 +558,7 @@ function candidateTable(
  * Why a candidate is there (referee-finder/concepts.ts candidateWhy): the score's two parts, then
  * the terms and the works behind it, each as its share of the evidence.
  */
-function whyDetails(base: string, name: string, why: CandidateWhy): Html {
+function whyDetails(base: string, name: string, why: CandidateWhy, titles: WorkTitles): Html {
   const percent = (share: number) => `${Math.round(share * 100)}%`;
   return html`<details class="why">
     <summary>Why this candidate<span class="visually-hidden"> (${name})</span></summary>
@@ -572,18 +577,22 @@ function whyDetails(base: string, name: string, why: CandidateWhy): Html {
     ${
       why.works.length
         ? html`<ol>
-            ${why.works.map(
-              (w) =>
-                html`<li>
-                  ${workLink(base, w)}: ${percent(w.share)} of the
-                  evidence${w.terms.length ? html`, on ${w.terms.join(', ')}` : null}
-                </li>`,
-            )}
+            ${why.works.map((w) => {
+              const work = titles.get(w.id);
+              // A work removed from the corpus since the upload is named by its id.
+              return html`<li>
+                ${work ? workLink(base, { id: w.id, ...work }) : `Work ${w.id} (no longer in the corpus)`}:
+                ${percent(w.share)} of the evidence${w.terms.length ? html`, on ${w.terms.join(', ')}` : null}
+              </li>`;
+            })}
           </ol>`
         : null
     }
   </details>`;
 }
+
+/** Titles and years of works, by id (referee-finder/candidate-data.ts workSummaries). */
+type WorkTitles = ReadonlyMap<number, { title: string; year: number | null }>;
 
 function workLink(base: string, w: { id: number; title: string; year: number | null }): Html {
   return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
