@@ -517,11 +517,16 @@ async function linkPass(
     authors.flatMap((a, i) => (facts.has(a.id) ? [i] : [])),
     (i) => blocksOf[i]!,
   );
+  // The first iteration decides every set; a later one only the sets with a record whose co-author's
+  // person the one before changed: the others read the same co-authors and would decide the same.
+  let toDecide = components;
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
-    const next = new Map<number, number | null>(ids.map((id) => [id, null]));
+    const next =
+      iteration === 0 ? new Map<number, number | null>(ids.map((id) => [id, null])) : new Map(current);
     await forEachSliced(
-      components,
+      toDecide,
       (members) => {
+        for (const i of members) next.set(authors[i]!.id, null);
         const records = members.map((i) => {
           const a = authors[i]!;
           const f = facts.get(a.id)!;
@@ -551,8 +556,11 @@ async function linkPass(
     );
     const moved = new Set(ids.filter((id) => next.get(id) !== current.get(id)));
     current = next;
-    // Decided again only if a record compared here has a co-author whose person just changed.
-    if (![...facts.values()].some((f) => f.coauthors.some((c) => moved.has(c.id)))) break;
+    // Decided again only where a record compared here has a co-author whose person just changed.
+    toDecide = components.filter((members) =>
+      members.some((i) => facts.get(authors[i]!.id)!.coauthors.some((c) => moved.has(c.id))),
+    );
+    if (toDecide.length === 0) break;
   }
   const decision = new Map(
     authors.map((a, i) => [
