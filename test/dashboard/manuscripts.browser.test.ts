@@ -1,5 +1,5 @@
 // The manuscript flow in Chromium: an integrations admin sets the webhook on its page; an editor
-// opens a manuscript, reads a conflict's evidence, marks a candidate; the next upload's `marked_by`
+// opens a manuscript, reads a conflict's evidence and why a candidate is there, marks a candidate; the next upload's `marked_by`
 // shows it over the API and the webhook receiver (a real HTTP server on loopback) gets the event.
 // A viewer sees no marking button; axe checks every new page.
 import type { Browser, Page } from 'playwright-core';
@@ -126,6 +126,16 @@ describe('the manuscript flow', () => {
     const evidence = (await coleRow.locator('ul.conflicts').innerText()).replace(/\s+/g, ' ');
     expect(evidence).toContain('Co-authorship');
     expect(evidence).toContain(`${SHARED} (2021)`);
+
+    // Why Cole is there: folded away until asked for, then the works and terms behind the score.
+    const why = coleRow.locator('details.why');
+    const works = why.locator('ol');
+    expect(await works.isVisible()).toBe(false);
+    await why.getByText('Why this candidate').click();
+    expect(await works.isVisible()).toBe(true);
+    expect((await works.innerText()).replace(/\s+/g, ' ')).toMatch(/\d+% of the evidence, on /);
+    expect(await why.getByRole('link', { name: SHARED }).count()).toBe(1);
+    await expectAccessible(editor);
 
     await editor
       .locator(`#candidate-${nellId}`)
