@@ -1,6 +1,7 @@
 // The manuscript flow in Chromium: an integrations admin sets the webhook on its page; an editor
-// opens a manuscript, reads a conflict's evidence and why a candidate is there, marks a candidate; the next upload's `marked_by`
-// shows it over the API and the webhook receiver (a real HTTP server on loopback) gets the event.
+// opens a manuscript, reads a conflict's evidence and why a candidate is there, marks a candidate;
+// the next upload's `marked_by` shows it over the API and the webhook receiver (a real HTTP server
+// on loopback) gets the event.
 // A viewer sees no marking button; axe checks every new page.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
