@@ -137,6 +137,8 @@ describe('the manuscript flow', () => {
     expect((await works.innerText()).replace(/\s+/g, ' ')).toMatch(/\d+% of the evidence, on /);
     expect(await why.getByRole('link', { name: SHARED }).count()).toBe(1);
     await expectAccessible(editor);
+    await why.scrollIntoViewIfNeeded();
+    await screenshot(editor, 'manuscript-why', coleRow);
 
     await editor
       .locator(`#candidate-${nellId}`)

@@ -2,7 +2,7 @@
 // playwright-core, and axe-core injected into each page to check accessibility.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createTestApp, type TestApp } from './app.ts';
 import type { Config } from '../../src/infra/config.ts';
@@ -77,10 +77,13 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /**
- * With DASHBOARD_SCREENSHOTS=<dir> set, saves a PNG of the page there (how docs/dashboard/ is made:
- * `DASHBOARD_SCREENSHOTS=docs/dashboard npx vitest run test/dashboard/pages.browser.test.ts`).
+ * With DASHBOARD_SCREENSHOTS=<dir> set, saves a PNG of the page, or of a part of it, there (how
+ * docs/dashboard/ is made: `DASHBOARD_SCREENSHOTS=docs/dashboard npx vitest run test/dashboard/*.browser.test.ts`).
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, part?: Locator): Promise<void> {
   const dir = process.env.DASHBOARD_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  if (!dir) return;
+  // A part of the page (one table row), or the whole page.
+  if (part) await part.screenshot({ path: `${dir}/${name}.png` });
+  else await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
