@@ -270,14 +270,14 @@ describe('the initial load (works into an empty corpus)', () => {
     // key instead (a group author linked while the load was under way, to a corpus that then
     // changed, is relinked: test/corpus/linking.test.ts).
     const db = await database();
-    const outcome = await ingestFile(
+    const report = await ingestFile(
       { db, progress: () => {} },
       worksKind,
       path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
       3,
       { parseThread: 'always' },
     );
-    expect(outcome.report.initial_load).toBe(true);
+    expect(report.initial_load).toBe(true);
     expect(await pending(db)).toBe(0);
   });
 

@@ -118,21 +118,23 @@ export async function ingestFiles<T>(
   options: IngestOptions = {},
 ): Promise<IngestReport> {
   const reports: FileReport[] = [];
-  let relinkAll = false;
   let worksAnalyzed: WorksAnalyzed | undefined;
   for (const [i, file] of files.entries()) {
     const last = i === files.length - 1;
-    const outcome = await ingestFile(ctx, kind, file, batchSize, {
+    const report = await ingestFile(ctx, kind, file, batchSize, {
       ...options,
       // Once the last file's batches are in, the run writes no more works or authorships (the
       // initial load's end and the recompute write authors): their statistics are gathered
       // meanwhile.
       ...(last ? { onBatchesWritten: () => void (worksAnalyzed = analyzeWorks(ctx.db)) } : {}),
     });
-    reports.push(outcome.report);
-    relinkAll ||= outcome.report.initial_load;
+    reports.push(report);
   }
-  const after = await afterIngest(ctx.db, relinkAll, worksAnalyzed);
+  const after = await afterIngest(
+    ctx.db,
+    reports.some((r) => r.initial_load),
+    worksAnalyzed,
+  );
   return {
     files: reports,
     records: reports.reduce((n, r) => n + r.records, 0),

@@ -38,7 +38,11 @@ export interface FileReport {
   bad_count: number;
   /** The first 100 bad records, by line. */
   bad_records: BadLine[];
-  /** The whole file went in by the initial load (works into an empty corpus; initial-load.ts). */
+  /**
+   * The whole file went in by the initial load (works into an empty corpus; initial-load.ts). It
+   * wrote the metrics of every author of the corpus and took them off the queue: the run's end then
+   * relinks every name key (afterIngest's `relinkAll`).
+   */
   initial_load: boolean;
 }
 
@@ -61,15 +65,6 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** Called once every batch of the file is written, before the initial load's end (if any). */
   onBatchesWritten?: () => void;
-}
-
-/**
- * What a file's ingest leaves for the end of the run. A file taken by the initial load
- * (`report.initial_load`) wrote the metrics of every author of the corpus and took them off the
- * queue: the run's end then relinks every name key (afterIngest's `relinkAll`).
- */
-export interface FileOutcome {
-  report: FileReport;
 }
 
 export const PARSE_THREAD_MIN_BYTES = 2 * 1024 * 1024;
@@ -136,7 +131,7 @@ export async function ingestFile<T>(
   file: string,
   batchSize: number,
   options: IngestOptions = {},
-): Promise<FileOutcome> {
+): Promise<FileReport> {
   const { db } = ctx;
   // What a bulk load killed midway left to build, first: every ingest finds the schema whole.
   await restoreDeferredIndexes(db);
@@ -266,14 +261,12 @@ export async function ingestFile<T>(
   const final = await finishFile(db, checkpoint.fileKey);
   ctx.progress({ unit: kind.kind, done: final.lines, total: final.lines, message: file });
   return {
-    report: {
-      file,
-      resumed_from_line: checkpoint.linesDone,
-      lines: final.lines,
-      records: final.records_ok,
-      bad_count: final.bad_count,
-      bad_records: final.bad_records,
-      initial_load: initialLoadFinished,
-    },
+    file,
+    resumed_from_line: checkpoint.linesDone,
+    lines: final.lines,
+    records: final.records_ok,
+    bad_count: final.bad_count,
+    bad_records: final.bad_records,
+    initial_load: initialLoadFinished,
   };
 }

@@ -111,7 +111,6 @@ async function loadEntity(
   dataDir: string,
   entity: SnapshotEntity,
   options: SnapshotOptions,
-  relink: { all: boolean },
 ): Promise<EntityReport> {
   const { db } = ctx;
   const partitions = await listPartitions(dataDir, entity);
@@ -160,15 +159,13 @@ async function loadEntity(
         });
         continue;
       }
-      const outcome = await ingestFile(
+      const fileReport = await ingestFile(
         ctx,
         kind as (typeof recordKinds)['works'],
         file.path,
         options.batchSize,
         options,
       );
-      const fileReport = outcome.report;
-      relink.all ||= fileReport.initial_load;
       report.files.push(fileReport);
       records += fileReport.records;
       report.records += fileReport.records;
@@ -234,12 +231,14 @@ export async function ingestSnapshot(
     );
   }
   const wanted = options.entities ?? SNAPSHOT_ENTITIES;
-  const relink = { all: false };
   const entities: EntityReport[] = [];
   for (const entity of SNAPSHOT_ENTITIES) {
-    if (wanted.includes(entity)) entities.push(await loadEntity(ctx, dataDir, entity, options, relink));
+    if (wanted.includes(entity)) entities.push(await loadEntity(ctx, dataDir, entity, options));
   }
-  const after = await afterIngest(ctx.db, relink.all);
+  const after = await afterIngest(
+    ctx.db,
+    entities.some((e) => e.files.some((f) => f.initial_load)),
+  );
   return {
     data_dir: dataDir,
     entities,
