@@ -16,6 +16,7 @@ import { ensureFolder, folderGroupsSettings } from '../folders/folders.ts';
 import { sniffSourceFormat } from './file-type.ts';
 import { enqueueEvent } from '../webhooks/store.ts';
 import { clearCandidates, saveCandidates } from './candidates-store.ts';
+import { candidateWhy } from '../referee-finder/concepts.ts';
 import { marksOf } from './marks.ts';
 import { mergeMetadata } from './merge.ts';
 import {
@@ -178,11 +179,15 @@ export async function uploadManuscript(
     await saveCandidates(
       db,
       manuscriptId,
-      result.candidates.map((c) => ({
-        ...c,
-        conflicts: result.conflicts.get(c.author_id) ?? [],
-        why: result.why.get(c.author_id) ?? null,
-      })),
+      result.candidates.map((c) => {
+        // The explanation as the dashboard shows it (shares, phrases, works by id).
+        const explanation = result.explanations.get(c.author_id);
+        return {
+          ...c,
+          conflicts: result.conflicts.get(c.author_id) ?? [],
+          why: explanation ? candidateWhy(explanation) : null,
+        };
+      }),
       result.concepts,
     );
     const marks = await marksOf(

@@ -16,7 +16,7 @@ import {
 } from './candidate-data.ts';
 import { manuscriptFields, manuscriptQuery } from '../retrieval/manuscript-query.ts';
 import type { WorkIndex } from '../retrieval/work-index.ts';
-import { candidateWhy, explainRanking, type Explanation } from './concepts.ts';
+import { explainRanking, type Explanation } from './concepts.ts';
 import { learnManuscriptEmails } from './contacts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { gatherConflictFacts } from './conflict-facts.ts';
@@ -163,10 +163,7 @@ export async function findCandidatesWith(
       groupIds.length > 0,
     ),
   );
-  const why = new Map(
-    [...explanations].map(([authorId, explanation]) => [authorId, candidateWhy(explanation)]),
-  );
-  return { candidates, concepts, explanations, why, conflicts: evidence };
+  return { candidates, concepts, explanations, conflicts: evidence };
 }
 
 type Conflicts = ReturnType<typeof conflictFlags>;

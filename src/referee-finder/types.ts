@@ -1,7 +1,7 @@
 // The contract between the manuscript upload (src/manuscripts/) and the referee finder
 // (src/referee-finder/): what the upload hands over, and what comes back for the response.
 import type { ParsedReference } from '../parsing/types.ts';
-import type { CandidateWhy, Explanation } from './concepts.ts';
+import type { Explanation } from './concepts.ts';
 import type { Conflict } from './conflict-policy.ts';
 
 /** One author of the manuscript, after merging supplied and parsed metadata. */
@@ -92,6 +92,4 @@ export interface FindCandidatesResult {
   conflicts: Map<number, Conflict[]>;
   /** Why each candidate is there, by author id (docs/ranking.md); not part of the API's answer. */
   explanations: Map<number, Explanation>;
-  /** The same as the dashboard shows it (shares, work titles), by author id; stored with the candidates. */
-  why: Map<number, CandidateWhy>;
 }

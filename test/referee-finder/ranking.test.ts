@@ -6,6 +6,7 @@ import { createTestOrg } from '../helpers/app.ts';
 import { openWorkIndex } from '../../src/retrieval/db-work-index.ts';
 import { manuscriptQuery } from '../../src/retrieval/manuscript-query.ts';
 import { buildCorpus, idsOf, manuscript, OFF_TOPIC, openFinder, TOPIC, type Finder } from './fixtures.ts';
+import { candidateWhy } from '../../src/referee-finder/concepts.ts';
 
 const open: Array<{ db: TestDatabase; finder?: Finder }> = [];
 afterEach(async () => {
@@ -109,7 +110,7 @@ describe('referee ranking', () => {
     expect(ada.relevant_concepts).toEqual(why.concepts);
     expect(result.explanations.has(idsOf(result).find((id) => id !== ada.author_id)!)).toBe(true);
     // As the dashboard shows it: shares of the evidence, most first, and the works by their titles.
-    const shown = result.why.get(ada.author_id)!;
+    const shown = candidateWhy(why);
     expect(shown.docScore).toBeCloseTo(why.docScore, 3);
     // The terms folded into the candidate's phrases: the phrase shown, never a word of it alone.
     expect(shown.terms.map((t) => t.label)).toContain(why.concepts[0]);
