@@ -521,8 +521,8 @@ async function linkPass(
   // person the one before changed: the others read the same co-authors and would decide the same.
   let toDecide = components;
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
-    const next =
-      iteration === 0 ? new Map<number, number | null>(ids.map((id) => [id, null])) : new Map(current);
+    // Every record compared is in one set (`components` holds them all), reset below when decided.
+    const next = new Map(current);
     await forEachSliced(
       toDecide,
       (members) => {
