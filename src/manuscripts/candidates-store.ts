@@ -1,8 +1,8 @@
 // The candidates of a manuscript's last upload, kept for the dashboard's manuscript page (migration
 // 0056): ranked once at upload, shown on every view without ranking again. Each carries the
 // conflicts the policy found with their evidence (referee-finder/conflict-policy.ts), and why it is
-// there (the works and terms behind its score). Marks are not
-// kept here: manuscript_marks is their one store, read when the page is shown.
+// there (the works and terms behind its score). Marks are not kept here: manuscript_marks is their
+// one store, read when the page is shown.
 import type { Queryable } from '../infra/db/index.ts';
 import type { CandidateWhy } from '../referee-finder/concepts.ts';
 import type { Conflict } from '../referee-finder/conflict-policy.ts';
