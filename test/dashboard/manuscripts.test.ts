@@ -112,7 +112,52 @@ describe('a manuscript page', () => {
     expect(shares.reduce((n, x) => n + x, 0)).toBeGreaterThanOrEqual(99);
     expect(why).toMatch(/% of the evidence, on [a-z]/);
 
-    // The titles are read when the page is shown: a work no longer in the corpus is named by its id.
+    // A work among the row's relevant articles is named as they name it (its title at the upload);
+    // any other is read from the corpus when the page is shown.
+    const whyOf = async () => {
+      const { rows } = await t.db.query<{
+        c: { why: { works: Array<{ id: number }> }; relevant_articles: Array<{ id: number }> };
+      }>(
+        `SELECT c FROM manuscript_candidates, jsonb_array_elements(candidates) c
+          WHERE manuscript_id = $1 AND (c->>'author_id')::int = $2`,
+        [id, ids.authorId('Cole Coauthor')],
+      );
+      return rows[0]!.c;
+    };
+    const cole = await whyOf();
+    expect(cole.relevant_articles.map((a) => a.id)).toContain(ids.workId(SHARED));
+    expect(cole.why.works.map((w) => w.id)).toContain(ids.workId(SHARED));
+    await t.db.query(`UPDATE works SET title = 'Renamed since the upload' WHERE id = $1`, [
+      ids.workId(SHARED),
+    ]);
+    const other = (
+      await t.db.query<{ id: number; title: string }>(
+        'SELECT id, title FROM works WHERE id <> ALL($1::int[]) ORDER BY id LIMIT 1',
+        [cole.relevant_articles.map((a) => a.id)],
+      )
+    ).rows[0]!;
+    const otherAt = cole.why.works.findIndex((w) => w.id !== ids.workId(SHARED));
+    await t.db.query(
+      `UPDATE manuscript_candidates SET candidates = (
+          SELECT jsonb_agg(CASE WHEN (c->>'author_id')::int = $2
+                                THEN jsonb_set(c, ARRAY['why', 'works', $3::text, 'id'], to_jsonb($4::int)) ELSE c END
+                           ORDER BY n)
+            FROM jsonb_array_elements(candidates) WITH ORDINALITY AS e(c, n))
+        WHERE manuscript_id = $1`,
+      [id, ids.authorId('Cole Coauthor'), otherAt, other.id],
+    );
+    const named = await get(viewer, `/dashboard/manuscripts/${id}/`);
+    const namedWhy = named.body.slice(named.body.indexOf(`id="candidate-${ids.authorId('Cole Coauthor')}"`));
+    const namedDetails = namedWhy.slice(
+      namedWhy.indexOf('<details class="why">'),
+      namedWhy.indexOf('</details>'),
+    );
+    expect(namedDetails).toContain(`${SHARED}</a>`);
+    expect(namedDetails).not.toContain('Renamed since the upload');
+    expect(namedDetails).toContain(`http://refmatch.test/works/${other.id}">${other.title}</a>`);
+    await t.db.query('UPDATE works SET title = $2 WHERE id = $1', [ids.workId(SHARED), SHARED]);
+
+    // A work no longer in the corpus is named by its id.
     await t.db.query(
       `UPDATE manuscript_candidates
           SET candidates = jsonb_set(candidates, '{0,why,works,0,id}', '2147483000')

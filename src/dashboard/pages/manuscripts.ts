@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
+import type { Queryable } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
@@ -206,7 +207,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           manuscriptId,
           candidates.map((c) => c.author_id),
         ),
-        workSummaries(ctx.db, [...new Set(candidates.flatMap((c) => c.why?.works.map((w) => w.id) ?? []))]),
+        explainedWorkTitles(ctx.db, candidates),
       ]);
       const journals = org.features.includes('recommend_journals')
         ? await journalsForManuscript(ctx, organizationId, {
@@ -593,6 +594,28 @@ function whyDetails(base: string, name: string, why: CandidateWhy, titles: WorkT
 
 /** Titles and years of works, by id (referee-finder/candidate-data.ts workSummaries). */
 type WorkTitles = ReadonlyMap<number, { title: string; year: number | null }>;
+
+/**
+ * The titles of the works the candidates' explanations name. Most of them are also among the
+ * candidates' stored relevant articles, whose titles the row already shows; only the rest are read
+ * (a work that left the corpus is then missing from the map).
+ */
+async function explainedWorkTitles(
+  db: Queryable,
+  candidates: readonly StoredCandidate[],
+): Promise<WorkTitles> {
+  const stored = new Map<number, { title: string; year: number | null }>();
+  for (const c of candidates) {
+    for (const a of c.relevant_articles) stored.set(a.id, { title: a.title, year: a.year || null });
+  }
+  const missing = new Set<number>();
+  for (const c of candidates) {
+    for (const w of c.why?.works ?? []) if (!stored.has(w.id)) missing.add(w.id);
+  }
+  const read = await workSummaries(db, [...missing]);
+  for (const [id, work] of read) stored.set(id, work);
+  return stored;
+}
 
 function workLink(base: string, w: { id: number; title: string; year: number | null }): Html {
   return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
