@@ -65,11 +65,18 @@ function samePerson(a: ManuscriptAuthor, b: ManuscriptAuthor): boolean {
   return nameKey(a.name) === nameKey(b.name) || shortKey(a.name) === shortKey(b.name);
 }
 
-/** The preferred side's author list, each author completed from their match on the other side. */
-function mergeAuthors(preferred: ManuscriptAuthor[], other: ManuscriptAuthor[]): ManuscriptAuthor[] {
+/**
+ * The preferred side's author list, each author completed from their match on the other side.
+ * `keepUnmatched`: the other side's authors that match none of the preferred side's follow them.
+ */
+function mergeAuthors(
+  preferred: ManuscriptAuthor[],
+  other: ManuscriptAuthor[],
+  keepUnmatched: boolean,
+): ManuscriptAuthor[] {
   if (preferred.length === 0) return other;
   const unused = [...other];
-  return preferred.map((author) => {
+  const merged = preferred.map((author) => {
     const index = unused.findIndex((candidate) => samePerson(author, candidate));
     if (index < 0) return author;
     const [match] = unused.splice(index, 1) as [ManuscriptAuthor];
@@ -80,6 +87,7 @@ function mergeAuthors(preferred: ManuscriptAuthor[], other: ManuscriptAuthor[]):
       affiliation: author.affiliation ?? match.affiliation,
     };
   });
+  return keepUnmatched ? [...merged, ...unused] : merged;
 }
 
 export function mergeMetadata(
@@ -97,8 +105,13 @@ export function mergeMetadata(
       : pick(supplied.abstract, parsed?.abstract),
     // The form has no keywords field: they come from the file alone.
     keywords: parsed?.keywords ?? [],
+    // An author the client names is an author whichever side is preferred: dropped, they would be
+    // ranked as a referee of their own manuscript and their co-authors' conflicts missed (the file's
+    // byline may list only some authors, or the parser may miss one). The parsed side's extra
+    // authors are kept only when it is preferred: a misread byline line must not exclude anyone when
+    // the organization trusts what it supplies.
     authors: parsedFirst
-      ? mergeAuthors(parsedAuthors, suppliedAuthors)
-      : mergeAuthors(suppliedAuthors, parsedAuthors),
+      ? mergeAuthors(parsedAuthors, suppliedAuthors, true)
+      : mergeAuthors(suppliedAuthors, parsedAuthors, false),
   };
 }

@@ -44,6 +44,32 @@ describe('mergeMetadata', () => {
     });
   });
 
+  it('keeps a supplied author the parsed side lacks when it is preferred, and not the other way round', () => {
+    const withGrace = {
+      ...supplied,
+      authors: [
+        ...supplied.authors,
+        { name: 'Grace Hopper', email: null, orcid: '0000-0001-0000-0001', affiliation: null },
+      ],
+    };
+    expect(mergeMetadata(withGrace, parsed, 'parsed').authors.map((a) => a.name)).toEqual([
+      'A. Lovelace',
+      'Charles Babbage',
+      'Grace Hopper',
+    ]);
+    const withParsedExtra: ParsedMetadata = {
+      ...parsed,
+      authors: [
+        ...parsed.authors,
+        { name: 'Department Of Engines', emails: [], orcid: null, affiliations: [] },
+      ],
+    };
+    expect(mergeMetadata(supplied, withParsedExtra, 'supplied').authors.map((a) => a.name)).toEqual([
+      'Ada Lovelace',
+      'Charles Babbage',
+    ]);
+  });
+
   it('falls back to the other side when the preferred one has nothing', () => {
     const noParsedAuthors = { ...parsed, title: null, authors: [] };
     const merged = mergeMetadata(supplied, noParsedAuthors, 'parsed');

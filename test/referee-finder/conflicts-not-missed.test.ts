@@ -13,6 +13,7 @@ import { runCommand } from '../manuscripts/cli-helpers.ts';
 import { makeDocx, paragraph } from '../parsing/make-files.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
 import { GROUP_LINKS } from '../../src/referee-finder/resolve-authors.ts';
+import { updateSettings } from '../../src/organizations/organizations.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -240,6 +241,38 @@ describe('conflicts are never missed', () => {
     expect(having(LEV_ORCID)).toEqual([]);
     expect(withName(candidates, 'Kit Coauthor').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it("a supplied author the file's byline lacks is still the manuscript's when the parsed side is preferred", async () => {
+    const org = await createTestOrg(t);
+    await updateSettings(t.db, org.id, { prefer: 'parsed' });
+    // The file names one author, not the one the form names; its parse is preferred.
+    const docx = makeDocx([
+      paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
+      paragraph('Zed Bylineonly¹'),
+      paragraph('¹Department of Chemistry, University of Somewhere, City, Country'),
+      paragraph('Abstract', 'Heading1'),
+      paragraph(TOPIC),
+    ]);
+    const fields = {
+      origin_id: 'ms-byline',
+      authors_count: 1,
+      author1_name: 'Mia Manuscript',
+      author1_orcid: MIA_ORCID,
+    };
+    const candidates = await candidatesFor(org.apiKey, fields, [
+      { name: 'ms.docx', bytes: Buffer.from(docx) },
+    ]);
+    const { rows } = await t.db.query<{ authors: Array<{ name: string }> }>(
+      'SELECT authors FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+      [org.id, 'ms-byline'],
+    );
+    // The byline was read: the parsed author comes first, the form's author after.
+    expect(rows[0]!.authors.map((a) => a.name)).toEqual(['Zed Bylineonly', 'Mia Manuscript']);
+    expect(candidates.filter((c) => c.orcid === MIA_ORCID)).toEqual([]);
+    expect(candidates.filter((c) => c.orcid === SAM_ORCID).map((c) => c.coauth_conflicts.exists)).toEqual([
+      true,
+    ]);
   });
 
   it('a manuscript author is found whether their compound family name is hyphenated or not', async () => {
