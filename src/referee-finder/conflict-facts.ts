@@ -273,9 +273,12 @@ export async function gatherConflictFacts(
           recentAffiliation: row.recent_affiliation,
           recentAffiliations: personAffiliations(row, same, records),
           orcids: [row.orcid ?? [], ...same.map((x) => fromGroups.get(x)?.orcids ?? [])].flat(),
+          // Every address the organization could know the person by, the one the answer shows
+          // among them: a flag by the email a candidate is shown with must match.
           emails: [
             ...same.map((x) => records.get(x)?.emails ?? []),
             ...same.map((x) => fromGroups.get(x)?.emails ?? []),
+            ...same.map((x) => learnt.get(x) ?? []),
           ].flat(),
         },
         coauth,

@@ -73,6 +73,7 @@ export interface CandidateFacts {
   ids: readonly number[];
   /** The corpus's ORCID and those the organization's group records give the person (normalized). */
   orcids: readonly string[];
+  /** The corpus's, the organization's group records', and those it learnt from its own uploads. */
   emails: readonly string[];
   coauthoredWorks: ReadonlyArray<{ work: WorkRef; manuscriptAuthorId: number }>;
   retractedWorks: readonly WorkRef[];

@@ -1,10 +1,13 @@
 // Contactable candidates, over HTTP: one person is one candidate, and a candidate's email comes from
 // every source we hold (the corpus's affiliation strings, the organization's group records, the
 // authors of its own manuscripts), never from another organization's.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { runCommand } from '../manuscripts/cli-helpers.ts';
+import { tempDir } from '../corpus/helpers.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
 
 let t: TestApp;
@@ -46,6 +49,7 @@ interface Candidate {
   name: string;
   email: string | null;
   articlesCount: number;
+  external_coi: { exists: boolean };
 }
 
 async function candidatesFor(
@@ -107,5 +111,21 @@ describe('emails', () => {
     expect(named(theirs, 'Ada Learnt')).toEqual([expect.objectContaining({ email: null })]);
     expect(JSON.stringify(theirs)).not.toContain('own-press');
     expect(ids.authorId('Ada Learnt')).toBeGreaterThan(0);
+
+    // A flag by the address the candidate is shown with matches it; another organization's flag by
+    // the same address matches nobody, since that organization was never told it.
+    for (const org of [own, other]) {
+      const file = path.join(await tempDir(), 'coi.csv');
+      await writeFile(file, 'ms-flagged,ADA@own-press.example\n');
+      await runCommand(t, 'coi import', { org: org.id, file });
+    }
+    const flagged = await candidatesFor(own, { origin_id: 'ms-flagged' });
+    expect(named(flagged, 'Ada Learnt')).toEqual([
+      expect.objectContaining({ email: 'ada@own-press.example', external_coi: { exists: true } }),
+    ]);
+    const notTheirs = await candidatesFor(other, { origin_id: 'ms-flagged' });
+    expect(named(notTheirs, 'Ada Learnt')).toEqual([
+      expect.objectContaining({ external_coi: { exists: false } }),
+    ]);
   });
 });
