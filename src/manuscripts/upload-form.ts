@@ -218,7 +218,8 @@ export function validateUploadForm(raw: RawUpload): UploadForm {
     abstract,
     authorsCount,
     authors,
-    excludeCandidates: exclude !== undefined && exclude.trim() !== '',
+    // Any non-empty value, spaces too (the specification: "any non-empty value").
+    excludeCandidates: exclude !== undefined && exclude !== '',
     filters,
   };
 }

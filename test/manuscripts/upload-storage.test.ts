@@ -177,7 +177,7 @@ describe('manuscripts by origin_id', () => {
 });
 
 describe('when candidates are not computed', () => {
-  it.each(['1', 'true', 'false', '0', 'no'])(
+  it.each(['1', 'true', 'false', '0', 'no', ' '])(
     'exclude_candidates=%s stores the manuscript and answers candidates: null',
     async (value) => {
       const org = await createTestOrg(t);
