@@ -180,6 +180,14 @@ describe('client_id in the path', () => {
     expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe(
       'params.client_id',
     );
+    // Over the router's own limit (1,024 characters) the path is refused before any schema reads it.
+    const longer = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'x'.repeat(1025)),
+      headers: org.headers,
+    });
+    expect(longer.statusCode).toBe(414);
+    expect(longer.json<{ error: { code: string } }>().error.code).toBe('uri_too_long');
   });
 
   it('refuses a NUL character with 400, not a database error', async () => {
