@@ -11,7 +11,7 @@ import { loadAuthorSummaries } from '../corpus/authors/author-summary.ts';
 import { AuthorFromGroup, KNOWN_KEYS, LIST_KEYS, Params, PartialBody, ReplaceBody } from './schemas.ts';
 import {
   deleteGroupAuthor,
-  findGroupAuthor,
+  readGroupAuthor,
   findGroupAuthorForUpdate,
   saveGroupAuthor,
   writeGroupAuthor,
@@ -85,7 +85,7 @@ export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppCo
     },
     async (request: FastifyRequest<{ Params: ParamsT }>) => {
       const key = keyOf(request);
-      const found = await findGroupAuthor(ctx.db, key);
+      const found = await readGroupAuthor(ctx.db, key);
       if (!found) throw notFound(key);
       const author =
         found.linked_author_id === null
@@ -99,7 +99,7 @@ export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppCo
         orcids: found.orcids,
         articles: found.articles,
         affiliations: found.affiliations,
-        ...found.custom_values,
+        ...found.custom,
         author,
       };
     },

@@ -150,6 +150,30 @@ export async function findGroupAuthor(db: Queryable, key: GroupAuthorKey): Promi
 }
 
 /**
+ * The record as a read (4.1) answers it: every `author_from_group` custom field of the organization
+ * is a key of `custom`, null where the record has no value, so that a read has one shape whatever
+ * was written (a replace, 4.2, makes every field it was not given null).
+ */
+export async function readGroupAuthor(
+  db: Queryable,
+  key: GroupAuthorKey,
+): Promise<(StoredGroupAuthor & { custom: Record<string, CustomValue | null> }) | null> {
+  const [record, fields] = await Promise.all([
+    db.query<StoredGroupAuthor>(SELECT_RECORD, [key.groupId, key.clientId, key.organizationId]),
+    db.query<{ api_id: string }>(
+      `SELECT api_id::text FROM custom_fields
+        WHERE organization_id = $1 AND owner = 'author_from_group' ORDER BY created_at, api_id`,
+      [key.organizationId],
+    ),
+  ]);
+  const row = record.rows[0];
+  if (!row) return null;
+  // Only fields that still exist: see onlyLiveFields.
+  const custom = Object.fromEntries(fields.rows.map((f) => [f.api_id, row.custom_values[f.api_id] ?? null]));
+  return { ...row, custom };
+}
+
+/**
  * Keeps the values of fields that still exist. Deleting a field also removes its values from the
  * rows (custom-fields/store.ts); this guards reads against a write that raced with the deletion.
  */

@@ -193,14 +193,19 @@ describe('custom field values on an author from group (2.1, 2.5)', () => {
     const partial = await post(org, 'p', { [f.number.api_id]: null, [f.str.api_id]: 'b' }, true);
     expect(partial.statusCode).toBe(200);
     const afterPartial = await read(org, 'p');
-    expect(afterPartial).not.toHaveProperty(f.number.api_id);
+    // A field without a value reads as null, as the record's own fields do: one shape for every read.
+    expect(afterPartial).toHaveProperty(f.number.api_id, null);
     expect(afterPartial[f.str.api_id]).toBe('b');
     expect(afterPartial[f.date.api_id]).toBe('2020-01-01');
 
     await post(org, 'p', { name: 'P', [f.str.api_id]: 'c' });
     const afterReplace = await read(org, 'p');
     expect(afterReplace[f.str.api_id]).toBe('c');
-    expect(afterReplace).not.toHaveProperty(f.date.api_id);
+    expect(afterReplace).toHaveProperty(f.date.api_id, null);
+    // A record never given a custom value reads every field of the organization as null.
+    await post(org, 'bare', { name: 'Bare' });
+    const bare = await read(org, 'bare');
+    for (const field of Object.values(f)) expect(bare).toHaveProperty(field.api_id, null);
   });
 
   it('partial update validates custom values too and changes nothing on failure', async () => {
@@ -236,7 +241,7 @@ describe('custom field values on an author from group (2.1, 2.5)', () => {
     await updateCustomField(t.db, f.single.api_id, { removeOptions: [opt(f.single, 0)] });
     await updateCustomField(t.db, f.multi.api_id, { removeOptions: [opt(f.multi, 0)] });
     const after = await read(org, 'o');
-    expect(after).not.toHaveProperty(f.single.api_id);
+    expect(after).toHaveProperty(f.single.api_id, null);
     expect(after[f.multi.api_id]).toEqual([opt(f.multi, 1)]);
   });
 });
