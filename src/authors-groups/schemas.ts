@@ -1,6 +1,6 @@
 // Request and response schemas of the author-from-group endpoints (spec 2.1, 4.1-4.4).
 import { Type } from 'typebox';
-import { Nullable } from '../http/schemas.ts';
+import { NOT_BLANK, Nullable } from '../http/schemas.ts';
 
 export const Params = Type.Object({
   group_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Authors group id' }),
@@ -12,7 +12,8 @@ export const Params = Type.Object({
 });
 
 const StringList = Nullable(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 }));
-const Name = Type.String({ minLength: 1, maxLength: 1000 });
+// A name of spaces alone names nobody (the upload refuses a blank title the same way).
+const Name = Type.String({ minLength: 1, maxLength: 1000, pattern: NOT_BLANK });
 
 /** The fields of 2.1 a body may carry, besides custom field keys. */
 export const KNOWN_KEYS = ['name', 'emails', 'orcids', 'articles', 'affiliations', 'author'] as const;

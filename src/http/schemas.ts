@@ -15,3 +15,5 @@ export const EXTERNAL_ERRORS = [400, 401, 403, 404, 413, 415, 429, 500] as const
 export const Ok = Type.Object({ ok: Type.Boolean() }, { description: 'Success marker' });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export { NOT_BLANK } from '../infra/errors.ts';

@@ -55,9 +55,16 @@ function fromPostgres(error: unknown): AppError | null {
 
 interface AjvError {
   instancePath?: string;
+  keyword?: string;
   message?: string;
-  params?: { missingProperty?: string; additionalProperty?: string };
+  params?: { missingProperty?: string; additionalProperty?: string; pattern?: string };
 }
+
+/**
+ * A string schema's pattern for "holds a character that is not a space". Its error, which ajv words
+ * 'must match pattern "\S"', is reported as 'must not be blank'.
+ */
+export const NOT_BLANK = '\\S';
 
 function validationDetails(error: FastifyError): ErrorDetail[] {
   const context = (error as { validationContext?: string }).validationContext ?? 'body';
@@ -67,7 +74,9 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
     if (v.params?.missingProperty) pointer = `${pointer}/${v.params.missingProperty}`;
     if (v.params?.additionalProperty) pointer = `${pointer}/${v.params.additionalProperty}`;
     const dotted = pointer.split('/').filter(Boolean).map(decodePointerPart).join('.');
-    return { path: dotted ? `${context}.${dotted}` : context, message: v.message ?? 'is invalid' };
+    const message =
+      v.keyword === 'pattern' && v.params?.pattern === NOT_BLANK ? 'must not be blank' : v.message;
+    return { path: dotted ? `${context}.${dotted}` : context, message: message ?? 'is invalid' };
   });
   return collapseAlternatives(raw);
 }

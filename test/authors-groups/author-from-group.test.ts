@@ -277,14 +277,24 @@ describe('POST .../partial/ (4.3 partial update)', () => {
     expect(get.json()).toEqual({ ...full, author: null });
   });
 
-  it('refuses a null or empty name with 400 on body.name', async () => {
+  it('refuses a null, empty or blank name with 400 on body.name, on a replace too', async () => {
     const org = await orgWithGroup(t);
     await postAuthor(t, org, 'p', full);
-    for (const name of [null, '']) {
-      const res = await postAuthor(t, org, 'p', { name }, true);
+    for (const [name, partial] of [
+      [null, true],
+      ['', true],
+      [' \t ', true],
+      [' \t ', false],
+    ] as const) {
+      const res = await postAuthor(t, org, 'p', { name }, partial);
       expect(res.statusCode).toBe(400);
       expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe('body.name');
     }
+    const blank = await postAuthor(t, org, 'p', { name: '   ' });
+    expect(blank.json<{ error: { details: { message: string }[] } }>().error.details[0]!.message).toBe(
+      'must not be blank',
+    );
+    expect((await getAuthor(t, org, 'p')).json<{ name: string }>().name).toBe(full.name);
   });
 
   it('answers 404 for a record that does not exist, and creates nothing', async () => {
