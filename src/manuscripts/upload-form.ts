@@ -100,8 +100,15 @@ async function collectParts(
     if (part.valueTruncated) {
       throw errors.payloadTooLarge(`The form field ${part.fieldname} is larger than the limit`);
     }
+    const value = typeof part.value === 'string' ? part.value : String(part.value);
+    if (part.fieldname === SOURCE_FILE_FIELD) {
+      // Text where the file belongs (`-F source_file=paper.pdf` without the @): read as no file, the
+      // manuscript would be ranked without it and the caller never told. Empty text is no file.
+      if (value !== '') problems.push({ path, message: 'must be a file part (with a filename), not text' });
+      continue;
+    }
     if (fields.has(part.fieldname)) problems.push({ path, message: 'was given more than once' });
-    fields.set(part.fieldname, typeof part.value === 'string' ? part.value : String(part.value));
+    fields.set(part.fieldname, value);
   }
   if (awaitingKey) throw errors.missingApiKey();
   return file;

@@ -109,6 +109,21 @@ describe('upload form validation', () => {
     expect(detailPaths(res)).toEqual(['body.other_file', 'body.title']);
   });
 
+  it('refuses text where the source file belongs, and reads an empty one as no file', async () => {
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: { ...baseFields({ origin_id: 'ms-text-file' }), source_file: 'paper.pdf' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(detailPaths(res)).toEqual(['body.source_file']);
+    const empty = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: { ...baseFields({ origin_id: 'ms-text-file' }), source_file: '' },
+    });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json().debug_info.source_file).toBeNull();
+  });
+
   it('answers 413 for a file over the configured limit', async () => {
     const res = await upload(t.app, {
       apiKey: org.apiKey,
