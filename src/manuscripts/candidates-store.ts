@@ -48,3 +48,18 @@ export async function loadCandidates(db: Queryable, manuscriptId: number): Promi
   const row = rows[0];
   return row ? { candidates: row.candidates, concepts: row.concepts, rankedAt: row.ranked_at } : null;
 }
+
+/** Whether the author is among the candidates the manuscript's last upload stored. */
+export async function isStoredCandidate(
+  db: Queryable,
+  manuscriptId: number,
+  authorId: number,
+): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM manuscript_candidates mc, jsonb_array_elements(mc.candidates) c
+        WHERE mc.manuscript_id = $1 AND (c->>'author_id')::int = $2) AS found`,
+    [manuscriptId, authorId],
+  );
+  return rows[0]?.found ?? false;
+}

@@ -23,6 +23,20 @@ export async function marksOf(
   return new Map(rows.map((r) => [r.author_id, r.marked_by]));
 }
 
+/** Every mark of the manuscript, with the marked author's name, newest first. */
+export async function marksOfManuscript(
+  db: Queryable,
+  manuscriptId: number,
+): Promise<Array<Mark & { name: string }>> {
+  const { rows } = await db.query<Mark & { name: string }>(
+    `SELECT m.author_id, m.marked_by, coalesce(a.display_name, 'Author ' || m.author_id) AS name
+       FROM manuscript_marks m LEFT JOIN authors a ON a.id = m.author_id
+      WHERE m.manuscript_id = $1 ORDER BY m.marked_at DESC, m.author_id`,
+    [manuscriptId],
+  );
+  return rows;
+}
+
 export async function setMark(db: Queryable, manuscriptId: number, authorId: number, by: string) {
   await db.query(
     `INSERT INTO manuscript_marks (manuscript_id, author_id, marked_by) VALUES ($1, $2, $3)

@@ -223,6 +223,50 @@ describe('a manuscript page', () => {
       marked_by: null,
     });
   });
+
+  it('marks only the candidates the page lists, comes back to the page as filtered, and shows marks made elsewhere', async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const nellId = ids.authorId('Nell Neutral');
+    // Back to the page with its filters and sort.
+    const query = '?find=nell&sort=name&order=asc';
+    const marked = await injectForm(
+      t.app,
+      editor,
+      `/dashboard/manuscripts/${id}/candidates/${nellId}/mark/${query}`,
+    );
+    expect(marked.statusCode).toBe(303);
+    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidates`);
+    const filtered = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
+    expect(filtered.body).toContain(
+      `action="/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/?find=nell&amp;sort=name&amp;order=asc"`,
+    );
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
+
+    // An author who is not among the candidates (Ada wrote the manuscript) cannot be marked from the page.
+    const outsider = ids.authorId('Ada Expert');
+    const refused = await injectForm(
+      t.app,
+      editor,
+      `/dashboard/manuscripts/${id}/candidates/${outsider}/mark/`,
+    );
+    expect(refused.statusCode).toBe(404);
+    expect(
+      (await t.db.query('SELECT 1 FROM manuscript_marks WHERE author_id = $1', [outsider])).rowCount,
+    ).toBe(0);
+    // A mark made elsewhere (the CLI marks any author) is listed apart, and can be taken off.
+    await t.db.query(
+      `INSERT INTO manuscript_marks (manuscript_id, author_id, marked_by) VALUES ($1, $2, 'cli@x.test')`,
+      [id, outsider],
+    );
+    const page = await get(editor, `/dashboard/manuscripts/${id}/`);
+    const also = page.body.slice(page.body.indexOf('Also marked as referees'));
+    expect(also).toContain(`Ada Expert (author ${outsider}), marked by cli@x.test`);
+    expect(also).toContain(`/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/`);
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain(
+      'Also marked as referees',
+    );
+  });
 });
 
 describe('the manuscripts list', () => {

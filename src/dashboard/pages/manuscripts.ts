@@ -11,9 +11,13 @@ import type { Queryable } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
-import { loadCandidates, type StoredCandidate } from '../../manuscripts/candidates-store.ts';
+import {
+  isStoredCandidate,
+  loadCandidates,
+  type StoredCandidate,
+} from '../../manuscripts/candidates-store.ts';
 import { listManuscripts, requireManuscript, type ManuscriptDetail } from '../../manuscripts/list.ts';
-import { changeMark, marksOf } from '../../manuscripts/marks.ts';
+import { changeMark, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
@@ -69,6 +73,17 @@ type PageFilters = {
   conflicts?: 'all' | 'none' | 'any' | ConflictKind;
   marked?: 'all' | 'yes' | 'no';
 };
+
+/** The page's filters and sort as a query string ('' when none): links and forms that come back to it. */
+function filtersQuery(f: PageFilters): string {
+  const params = new URLSearchParams();
+  for (const key of ['find', 'conflicts', 'marked', 'sort', 'order'] as const) {
+    const value = f[key];
+    if (value) params.set(key, value);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
 
 const MarkParams = Type.Object({ manuscriptId: Id, authorId: Id });
 const CsrfOnly = Type.Object({ _csrf: Type.String() });
@@ -201,14 +216,15 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         loadCandidates(ctx.db, manuscriptId),
       ]);
       const candidates = stored?.candidates ?? [];
-      const [marks, whyTitles] = await Promise.all([
-        marksOf(
-          ctx.db,
-          manuscriptId,
-          candidates.map((c) => c.author_id),
-        ),
+      const [allMarks, whyTitles] = await Promise.all([
+        marksOfManuscript(ctx.db, manuscriptId),
         explainedWorkTitles(ctx.db, candidates),
       ]);
+      const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
+      // Marks of authors the last upload did not list (made by the CLI, or before a re-upload
+      // changed the candidates): shown apart, so that the page accounts for every mark it counts.
+      const listed = new Set(candidates.map((c) => c.author_id));
+      const otherMarks = allMarks.filter((m) => !listed.has(m.author_id));
       const journals = org.features.includes('recommend_journals')
         ? await journalsForManuscript(ctx, organizationId, {
             id: manuscript.id,
@@ -226,7 +242,8 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     ${stored.concepts.join(', ') || 'none'}.
                   </p>
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles)}`
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles)}
+                  ${otherMarksList(request, manuscriptId, otherMarks)}`
               : html`<p class="muted">
                   No candidates: the last upload asked for none, or the organization's plan has no referee
                   finder.
@@ -243,7 +260,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       method: 'POST',
       url: `/manuscripts/:manuscriptId/candidates/:authorId/${marked ? 'mark' : 'unmark'}/`,
       action: 'candidates_mark',
-      schema: { params: MarkParams, body: CsrfOnly },
+      schema: { params: MarkParams, querystring: PageQuery, body: CsrfOnly },
       back: (request) =>
         dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId),
       handler: async (request, reply) => {
@@ -255,18 +272,58 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           [authorId],
         );
         if (!rows[0]) throw errors.notFound('Author');
+        // The page marks the last upload's candidates only (any mark may be taken off).
+        if (marked && !(await isStoredCandidate(ctx.db, manuscriptId, authorId))) {
+          throw errors.notFound(`Candidate ${authorId} of this manuscript`);
+        }
         const by = sessionOf(request).user.email.toLowerCase();
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
-        return redirectTo(ctx, request, reply, `${dashboardPath('manuscripts', manuscriptId)}#candidates`, {
-          kind: 'ok',
-          message: marked
-            ? `${rows[0].display_name} is marked as referee.`
-            : `${rows[0].display_name} is no longer marked as referee.`,
-        });
+        const back = filtersQuery(request.query as PageFilters);
+        return redirectTo(
+          ctx,
+          request,
+          reply,
+          `${dashboardPath('manuscripts', manuscriptId)}${back}#candidates`,
+          {
+            kind: 'ok',
+            message: marked
+              ? `${rows[0].display_name} is marked as referee.`
+              : `${rows[0].display_name} is no longer marked as referee.`,
+          },
+        );
       },
     });
   }
+}
+
+/** Marks of authors who are not among the last upload's candidates, each with its unmark button. */
+function otherMarksList(
+  request: FastifyRequest,
+  manuscriptId: number,
+  marks: ReadonlyArray<Mark & { name: string }>,
+): Html | null {
+  if (!marks.length) return null;
+  const canMark = mayDo(request, 'candidates_mark');
+  return html`<h3>Also marked as referees</h3>
+    <p class="hint">Not among the last upload's candidates.</p>
+    <ul class="other-marks">
+      ${marks.map(
+        (m) =>
+          html`<li>
+            ${m.name} (author ${m.author_id}), marked by ${m.marked_by}
+            ${
+              canMark
+                ? actionButton(request, {
+                    action: dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark'),
+                    label: html`Unmark<span class="visually-hidden"> ${m.name}</span>`,
+                    kind: 'secondary',
+                  })
+                : null
+            }
+          </li>`,
+      )}
+    </ul>`;
 }
 
 function summary(m: ManuscriptDetail): Html {
@@ -451,17 +508,18 @@ function candidateTable(
     const defaultDir = SORTS[key].numeric ? 'desc' : 'asc';
     const dir = current ? (f.order ?? defaultDir) : defaultDir;
     const next = current ? (dir === 'asc' ? 'desc' : 'asc') : defaultDir;
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries({ find: f.find, conflicts: f.conflicts, marked: f.marked })) {
-      if (v) params.set(k, v);
-    }
-    params.set('sort', key);
-    params.set('order', next);
+    const query = filtersQuery({
+      find: f.find,
+      conflicts: f.conflicts,
+      marked: f.marked,
+      sort: key,
+      order: next,
+    });
     return html`<th
       scope="col"
       ${current ? html`aria-sort="${dir === 'asc' ? 'ascending' : 'descending'}"` : null}
     >
-      <a href="${dashboardPath('manuscripts', manuscriptId)}?${params.toString()}#candidates"
+      <a href="${dashboardPath('manuscripts', manuscriptId)}${query}#candidates"
         >${SORTS[key].label}<span class="visually-hidden"
           >, sort ${next === 'asc' ? 'ascending' : 'descending'}</span
         ></a
@@ -534,13 +592,15 @@ function candidateTable(
             ${
               canMark
                 ? actionButton(request, {
-                    action: dashboardPath(
-                      'manuscripts',
-                      manuscriptId,
-                      'candidates',
-                      c.author_id,
-                      markedBy ? 'unmark' : 'mark',
-                    ),
+                    // Back to the page as it was filtered and sorted.
+                    action:
+                      dashboardPath(
+                        'manuscripts',
+                        manuscriptId,
+                        'candidates',
+                        c.author_id,
+                        markedBy ? 'unmark' : 'mark',
+                      ) + filtersQuery(f),
                     label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
                         ${c.name}</span
                       >`,
