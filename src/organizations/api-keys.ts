@@ -18,14 +18,36 @@ function hashKey(key: string): Buffer {
 }
 
 export async function createApiKey(db: Queryable, organizationId: number): Promise<string> {
+  return (await insertKey(db, organizationId, null, null))!;
+}
+
+/**
+ * A key made by a dashboard form: `formNonce` is the form's one-time value, and the same form posted
+ * again (a reload of the page that showed the key) makes no second key: null then.
+ */
+export async function createApiKeyFromForm(
+  db: Queryable,
+  organizationId: number,
+  formNonce: string,
+  label: string | null,
+): Promise<string | null> {
+  return insertKey(db, organizationId, label?.trim() || null, formNonce);
+}
+
+async function insertKey(
+  db: Queryable,
+  organizationId: number,
+  label: string | null,
+  formNonce: string | null,
+): Promise<string | null> {
   const keyId = randomBytes(8).toString('hex');
   const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
-  await db.query('INSERT INTO api_keys (organization_id, key_id, key_hash) VALUES ($1, $2, $3)', [
-    organizationId,
-    keyId,
-    hashKey(key),
-  ]);
-  return key;
+  const { rowCount } = await db.query(
+    `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (organization_id, form_nonce) WHERE form_nonce IS NOT NULL DO NOTHING`,
+    [organizationId, keyId, hashKey(key), label, formNonce],
+  );
+  return rowCount > 0 ? key : null;
 }
 
 /** Revokes a key given in full; returns false when no such active key exists. */
@@ -60,6 +82,8 @@ export interface ApiKeySummary {
   id: number;
   /** The public part that starts the key (rm_<key_id>_…): enough to tell keys apart, useless alone. */
   key_id: string;
+  /** What it is for, when it was made in the dashboard with one. */
+  label: string | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -70,7 +94,7 @@ const UTC = `'YYYY-MM-DD HH24:MI "UTC"'`;
 /** The organization's keys, newest first, without anything that could authenticate. */
 export async function listApiKeys(db: Queryable, organizationId: number): Promise<ApiKeySummary[]> {
   const { rows } = await db.query<ApiKeySummary>(
-    `SELECT id, key_id, to_char(created_at AT TIME ZONE 'UTC', ${UTC}) AS created_at,
+    `SELECT id, key_id, label, to_char(created_at AT TIME ZONE 'UTC', ${UTC}) AS created_at,
             to_char(last_used_at AT TIME ZONE 'UTC', ${UTC}) AS last_used_at,
             to_char(revoked_at AT TIME ZONE 'UTC', ${UTC}) AS revoked_at
        FROM api_keys WHERE organization_id = $1 ORDER BY revoked_at IS NOT NULL, id DESC`,

@@ -2,33 +2,53 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { createApiKey, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
+import { randomUUID } from 'node:crypto';
+import { createApiKeyFromForm, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
 import { actionButton, csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
 import { dashboardPath, html } from '../html.ts';
 
 const KeyParams = Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const CsrfOnly = Type.Object({ _csrf: Type.String() });
+const CreateBody = Type.Object({
+  _csrf: Type.String(),
+  // The form's one-time value (createApiKeyFromForm): a reload posting it again makes no second key.
+  once: Type.String({ minLength: 16, maxLength: 64 }),
+  label: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+/** What the page says after a create: the new key once, or that this form already made one. */
+type Created = { key: string } | { repeated: true } | null;
 
 async function keysPage(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  created: string | null,
+  created: Created,
 ): Promise<string> {
   const keys = await listApiKeys(ctx.db, orgOf(request));
   return renderPage(ctx, request, reply, {
     title: 'API keys',
     body: html`${
-        created
+        created && 'key' in created
           ? html`<section aria-labelledby="new-key">
               <h2 id="new-key">Your new API key</h2>
               <p>Copy it now: it is shown only this once (refmatch keeps only a hash of it).</p>
-              <p class="secret" data-testid="new-key">${created}</p>
+              <p class="secret" data-testid="new-key">${created.key}</p>
             </section>`
-          : null
+          : created
+            ? html`<p role="status" class="flash">
+                This form already created a key; its secret was shown once, then. No other key was made. If it
+                was not copied, revoke it below and create another.
+              </p>`
+            : null
       }
-      <form method="post" action="/dashboard/api-keys/">
+      <form method="post" action="/dashboard/api-keys/" class="row">
         ${csrfField(request)}
+        <input type="hidden" name="once" value="${randomUUID()}" />
+        <div>
+          <label for="label">Label (optional: what the key is for)</label>
+          <input id="label" name="label" maxlength="100" placeholder="ScholarOne production" />
+        </div>
         <button type="submit">Create an API key</button>
       </form>
       <table>
@@ -38,6 +58,7 @@ async function keysPage(
         <thead>
           <tr>
             <th scope="col">Key</th>
+            <th scope="col">Label</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
@@ -48,6 +69,7 @@ async function keysPage(
             (key) =>
               html`<tr>
                 <td><code>rm_${key.key_id}_…</code></td>
+                <td>${key.label ?? html`<span class="muted">—</span>`}</td>
                 <td>${key.created_at}</td>
                 <td>${key.last_used_at ?? 'never'}</td>
                 <td>
@@ -77,14 +99,19 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => keysPage(ctx, request, reply, null),
   });
 
-  // Answered with the page itself (not a redirect) so the secret never rests anywhere, not even in the session.
+  // Answered with the page itself (not a redirect) so the secret never rests anywhere, not even in the
+  // session; the form's one-time value keeps a reload of that page from making another key.
   dashboardRoute(scope, {
     method: 'POST',
     url: '/api-keys/',
     action: 'api_keys_manage',
-    schema: { body: CsrfOnly },
-    handler: async (request, reply) =>
-      keysPage(ctx, request, reply, await createApiKey(ctx.db, orgOf(request))),
+    schema: { body: CreateBody },
+    back: () => '/dashboard/api-keys/',
+    handler: async (request, reply) => {
+      const body = request.body as { once: string; label?: string };
+      const key = await createApiKeyFromForm(ctx.db, orgOf(request), body.once, body.label ?? null);
+      return keysPage(ctx, request, reply, key ? { key } : { repeated: true });
+    },
   });
 
   dashboardRoute(scope, {
