@@ -144,13 +144,17 @@ describe('sessions', () => {
     expect(noLoginToken.statusCode).toBe(403);
   });
 
-  it('after sign-in, only a dashboard path is followed (never another site)', async () => {
+  it('after sign-in, only a dashboard path is followed (never another site, nor out of the dashboard)', async () => {
     const user = await createTestUser(t.db, orgId, 'viewer');
     for (const [next, location] of [
       ['/dashboard/settings/', '/dashboard/settings/'],
       ['//evil.example/dashboard/', '/dashboard/'],
       ['https://evil.example/', '/dashboard/'],
       ['/dashboard/\\evil', '/dashboard/'],
+      // Dot segments the browser would resolve out of the dashboard; one that stays in is kept.
+      ['/dashboard/../api/external/custom-fields/all/', '/dashboard/'],
+      ['/dashboard/%2e%2e/api/x', '/dashboard/'],
+      ['/dashboard/manuscripts/../settings/?a=1#b', '/dashboard/settings/?a=1#b'],
     ]) {
       const form = await t.app.inject({ url: '/dashboard/sign-in/' });
       const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;

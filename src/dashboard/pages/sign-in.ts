@@ -31,9 +31,17 @@ const PasswordBody = Type.Object({
   confirm: Type.String({ maxLength: 1024 }),
 });
 
-/** Only a dashboard path may follow sign-in: `next` must not send anyone to another site. */
+/**
+ * Only a dashboard path may follow sign-in: `next` must not send anyone to another site, nor out of
+ * the dashboard by dot segments ("/dashboard/../api/x", "%2e%2e"), which the browser resolves. The
+ * path is resolved as the browser would, and kept only when it still lies under /dashboard/.
+ */
 function safeNext(next: string | undefined): string {
-  return next && /^\/dashboard\/[^\\]*$/.test(next) && !next.startsWith('//') ? next : '/dashboard/';
+  if (!next || !next.startsWith('/dashboard/') || next.includes('\\')) return '/dashboard/';
+  const base = 'http://dashboard.invalid';
+  const resolved = new URL(next, base);
+  if (resolved.origin !== base || !resolved.pathname.startsWith('/dashboard/')) return '/dashboard/';
+  return resolved.pathname + resolved.search + resolved.hash;
 }
 
 async function signInPage(
