@@ -310,6 +310,15 @@ describe('folders', () => {
       boost_multiplier: 1.5,
       authors_groups: [{ id: group.rows[0]!.id, name: 'Reviewers' }],
     });
+    // With no group ticked the effect acts on nobody: the page says so, and the uploads have none.
+    await editor.getByLabel('Reviewers').uncheck();
+    await editor.getByRole('button', { name: 'Save referee finder settings' }).click();
+    expect(await flash(editor)).toContain('No authors group is chosen');
+    const cleared = (await uploadAs(org.apiKey, 'folder-3')).json() as { authors_groups_settings: unknown };
+    expect(cleared.authors_groups_settings).toBeNull();
+    await editor.getByLabel('Reviewers').check();
+    await editor.getByRole('button', { name: 'Save referee finder settings' }).click();
+    expect(await flash(editor)).toBe('The referee finder settings were saved.');
     // An editor links no journals.
     expect(await editor.getByLabel('Find a journal to link').count()).toBe(0);
     await editor.context().close();

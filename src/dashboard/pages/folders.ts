@@ -305,7 +305,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       await saveFolderSettings(ctx.db, folderId, settings);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
-        message: 'The referee finder settings were saved.',
+        // An effect without a group acts on nobody: say so, rather than "saved" as if it would.
+        message: groupIds.length
+          ? 'The referee finder settings were saved.'
+          : 'No authors group is chosen, so the folder has no referee finder settings: its uploads are ranked without any group effect.',
       });
     },
   });
