@@ -191,6 +191,30 @@ describe('the manuscript flow', () => {
     expect((await viewer.goto(`${t.url}/dashboard/webhooks/`))!.status()).toBe(403);
   });
 
+  it('on a phone-wide screen (375 px) no page scrolls sideways as a whole: wide tables scroll within the page', async () => {
+    const { manuscript_id: id } = await uploadMs('ms-narrow');
+    const admin = await as('integrations_admin');
+    await admin.setViewportSize({ width: 375, height: 800 });
+    for (const path of [
+      '/dashboard/',
+      '/dashboard/manuscripts/',
+      `/dashboard/manuscripts/${id}/`,
+      '/dashboard/users/',
+      '/dashboard/api-keys/',
+      '/dashboard/webhooks/',
+      '/dashboard/settings/',
+    ]) {
+      await go(admin, path);
+      const overflow = await admin.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await go(admin, `/dashboard/manuscripts/${id}/`);
+    await screenshot(admin, 'manuscript-narrow');
+    await admin.context().close();
+  });
+
   it("another organization's user gets 404 for the manuscript", async () => {
     const { manuscript_id: id } = await uploadMs('ms-private');
     const other = await createTestOrg(t);
