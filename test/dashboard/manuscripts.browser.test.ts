@@ -205,8 +205,9 @@ describe('the manuscript flow', () => {
       '/dashboard/settings/',
     ]) {
       await go(admin, path);
-      const overflow = await admin.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      // How far the whole page scrolls sideways (a string: the test's types know no DOM).
+      const overflow = await admin.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
