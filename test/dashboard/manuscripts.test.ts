@@ -195,6 +195,9 @@ describe('a manuscript page', () => {
     expect(byName.body).toContain('aria-sort="descending"');
     const found = await get(editor, `/dashboard/manuscripts/${id}/?find=nell`);
     expect(found.body).toContain('1 of ');
+    const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz`);
+    expect(none.body).toContain('No candidate matches these filters.');
+    expect(found.body).not.toContain('No candidate matches these filters.');
   });
 
   it('an editor marks and unmarks a candidate; the next upload shows marked_by, then no mark', async () => {
@@ -280,6 +283,10 @@ describe('the manuscripts list', () => {
     expect((await get(viewer, '/dashboard/manuscripts/?q=zebrafish')).body).not.toContain('ms-dash');
     const other = await ensureFolder(t.db, org.id, 'OTHER');
     expect((await get(viewer, `/dashboard/manuscripts/?folder=${other}`)).body).not.toContain('ms-dash');
+    // Past the oldest: said so, with a way back, not "no manuscripts yet".
+    const pastOldest = await get(viewer, '/dashboard/manuscripts/?before=1');
+    expect(pastOldest.body).toContain('No older manuscripts.');
+    expect(pastOldest.body).not.toContain('No manuscripts yet');
   });
 
   it('pages through every manuscript once, newest first, and back', async () => {

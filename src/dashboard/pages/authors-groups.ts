@@ -307,6 +307,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const base = dashboardPath('groups', groupId);
       const pageLink = (n: number) =>
         `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+      // A page past the last (an old link, records deleted since) is the last page.
+      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
         title: `Authors group ${group.name}`,
         body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
@@ -335,6 +337,13 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
               </tr>
             </thead>
             <tbody>
+              ${
+                authors.length === 0
+                  ? html`<tr>
+                      <td colspan="4" class="muted">${q ? 'No record matches.' : 'No records yet.'}</td>
+                    </tr>`
+                  : null
+              }
               ${authors.map(
                 (a) =>
                   html`<tr>

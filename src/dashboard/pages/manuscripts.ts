@@ -174,7 +174,14 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                 page.items.length === 0
                   ? html`<tr>
                       <td colspan="6" class="muted">
-                        ${search || folderId !== null ? 'No manuscript matches.' : 'No manuscripts yet: uploads appear here.'}
+                        ${
+                          query.before !== undefined || query.after !== undefined
+                            ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
+                                <a href="${link({})}">Back to the newest</a>.`
+                            : search || folderId !== null
+                              ? 'No manuscript matches.'
+                              : 'No manuscripts yet: uploads appear here.'
+                        }
                       </td>
                     </tr>`
                   : page.items.map(
@@ -541,6 +548,15 @@ function candidateTable(
       </tr>
     </thead>
     <tbody>
+      ${
+        shown.length === 0
+          ? html`<tr>
+              <td colspan="9" class="muted">
+                ${all.length === 0 ? 'The last upload found no candidate.' : 'No candidate matches these filters.'}
+              </td>
+            </tr>`
+          : null
+      }
       ${shown.map((c) => {
         const markedBy = marks.get(c.author_id) ?? null;
         return html`<tr id="candidate-${c.author_id}">
