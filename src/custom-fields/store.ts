@@ -217,7 +217,13 @@ export async function updateCustomField(
             apiId,
           ])
         : { rowCount: 0 };
-      if (gone.rowCount === 0) throw errors.notFound(`Option ${optionId} of custom field ${apiId}`);
+      // A 400, not a 404: the field exists, and the request names an option it does not hold (a
+      // form of a tab opened before the option was removed elsewhere): said on the field's page.
+      if (gone.rowCount === 0) {
+        throw errors.validation(
+          `${optionId} is not an option of this field (it may have been removed already)`,
+        );
+      }
       if (row.owner === 'author_from_group') await forgetOptionValues(tx, row, optionId);
     }
     if (adding.length > 0) {

@@ -137,7 +137,10 @@ export async function uploadManuscript(
   if (merged.authors.length !== form.authorsCount) {
     // Not an error: the count is the client's check that all authors were read. The mismatch is
     // logged and stored with the manuscript's warnings for whoever investigates.
-    warnings.push(`authors_count is ${form.authorsCount} but ${merged.authors.length} authors were found`);
+    const found = merged.authors.length;
+    warnings.push(
+      `authors_count is ${form.authorsCount} but ${found} ${found === 1 ? 'author was' : 'authors were'} found`,
+    );
   }
   if (warnings.length > 0) {
     deps.log.warn({ origin_id: form.originId, warnings }, 'manuscript upload warnings');

@@ -139,4 +139,21 @@ describe('custom field rules enforced by the store (the CLI uses it)', () => {
     });
     await expect(updateCustomField(t.db, 'not-a-uuid', { name: 'x' })).rejects.toMatchObject({ status: 404 });
   });
+
+  it('refuses to remove an option the field does not hold (removed already, or never its own) with a 400', async () => {
+    const org = await createTestOrg(t);
+    const two = await createCustomField(t.db, org.id, {
+      owner: 'folder',
+      dataKind: 'single_option',
+      name: 'Two',
+      options: ['a', 'b'],
+    });
+    const a = two.options![0]!.api_id;
+    await updateCustomField(t.db, two.api_id, { removeOptions: [a] });
+    for (const option of [a, 'not-a-uuid']) {
+      await expect(updateCustomField(t.db, two.api_id, { removeOptions: [option] })).rejects.toMatchObject({
+        status: 400,
+      });
+    }
+  });
 });

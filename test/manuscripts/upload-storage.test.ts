@@ -172,7 +172,7 @@ describe('manuscripts by origin_id', () => {
     expect(res.statusCode).toBe(200);
     const row = (await stored(org.id))[0]!;
     expect(row.authors_count).toBe(3);
-    expect(row.warnings).toEqual(['authors_count is 3 but 1 authors were found']);
+    expect(row.warnings).toEqual(['authors_count is 3 but 1 author was found']);
   });
 });
 
