@@ -16,7 +16,7 @@ import {
 import { registerValidation } from './http/validation.ts';
 import { Authentication, registerApiKeyAuth } from './http/auth.ts';
 import { RateLimits, registerRateLimits } from './http/rate-limits.ts';
-import { registerStorableTextCheck } from './http/storable-text.ts';
+import { registerStorableTextCheck, registerUtf8JsonParser } from './http/storable-text.ts';
 import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
 import { ParserPool } from './parsing/parser-pool.ts';
@@ -130,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRateLimits(app, limits);
   registerValidation(app);
   registerStorableTextCheck(app);
+  registerUtf8JsonParser(app);
   registerErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

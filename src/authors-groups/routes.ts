@@ -61,9 +61,9 @@ async function validateBody(
       custom = checkCustomValues(entries, rules, 'body');
     }
   }
-  problems.push(...custom.problems);
-  if (problems.length > 0 || !isPlainObject(body)) {
-    throw errors.validation('The request is not valid', problems);
+  if (problems.length > 0 || custom.problems.length > 0 || !isPlainObject(body)) {
+    // concat, not push(...): a spread of 125,000 problems (as many unknown keys) overflows the stack.
+    throw errors.validation('The request is not valid', problems.concat(custom.problems));
   }
   return { body, custom };
 }

@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { AppError, toAppError } from '../infra/errors.ts';
+import { AppError, errors, toAppError } from '../infra/errors.ts';
 import { can, type Action } from '../users/roles.ts';
 import { findSession, setFlash, type Flash, type Session } from '../users/sessions.ts';
 import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, readCookie } from './cookies.ts';
@@ -178,20 +178,40 @@ function formToken(request: FastifyRequest): string | undefined {
 }
 
 /** Form posts arrive URL-encoded; a name given several times (checkboxes, multi-selects) becomes a list. */
+/**
+ * More fields than any dashboard form has (the longest: a group's checkboxes, a field's options). The
+ * form is read before the session or the CSRF token is checked, by anyone: its cost must stay small.
+ */
+export const MAX_FORM_FIELDS = 2000;
+
+/** A url-encoded form, in time linear in its length; a name given more than once is a list. */
 function parseForm(text: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const byName = new Map<string, string[]>();
+  let fields = 0;
   for (const [name, value] of new URLSearchParams(text)) {
-    const had = out[name];
-    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+    if (++fields > MAX_FORM_FIELDS)
+      throw errors.validation(`The form has more than ${MAX_FORM_FIELDS} fields`);
+    const values = byName.get(name);
+    if (values) values.push(value);
+    else byName.set(name, [value]);
   }
-  return out;
+  // fromEntries makes own properties, "__proto__" too.
+  return Object.fromEntries(
+    [...byName].map(([name, values]) => [name, values.length === 1 ? values[0]! : values]),
+  );
 }
 
 export function registerDashboardFramework(scope: FastifyInstance, ctx: AppContext): void {
   scope.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
-    (_request, body, done) => done(null, parseForm(body as string)),
+    (_request, body, done) => {
+      try {
+        done(null, parseForm(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
   );
   scope.decorateRequest('dashboardSession', null);
 

@@ -3,6 +3,7 @@
 // surrogate (it has no UTF-8 form; the drivers would silently store U+FFFD instead). JSON bodies,
 // path parameters and query strings are checked by a hook (`registerStorableTextCheck`), the upload
 // form's fields and file name by the form reader, all through `unstorableText`.
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { errors, type ErrorDetail } from '../infra/errors.ts';
 
@@ -67,4 +68,47 @@ export function registerStorableTextCheck(app: FastifyInstance): void {
     ];
     if (details.length > 0) throw unstorableTextError(details);
   });
+}
+
+/**
+ * JSON bodies read as bytes and refused unless they are UTF-8: decoded as they came, invalid bytes
+ * became U+FFFD and were stored as text the client never sent (an origin_id "bad\uFFFD\uFFFDutf").
+ * A key that would poison the prototype (`__proto__`, `constructor.prototype`) is refused as a
+ * validation problem: the body is valid JSON, so "not valid JSON" misled.
+ */
+export function registerUtf8JsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(
+        errors.validation('The body is not valid UTF-8', [{ path: 'body', message: 'must be UTF-8 text' }]),
+        undefined,
+      );
+      return;
+    }
+    const text = bytes.toString('utf8');
+    parseJson(request, text, (error, value) => {
+      // The default parser refuses a prototype key as it refuses broken JSON; valid JSON it
+      // refused had such a key.
+      if (error && (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(text)) {
+        done(
+          errors.validation('The body has a key that is refused', [
+            { path: 'body', message: 'must not have a key named __proto__, or constructor with prototype' },
+          ]),
+          undefined,
+        );
+      } else done(error, value);
+    });
+  });
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

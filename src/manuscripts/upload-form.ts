@@ -27,6 +27,14 @@ export const API_KEY_FIELD = 'api_key';
 export const FORM_KEY_WINDOW_BYTES = 64 * 1024;
 
 /**
+ * The form's text fields together, in characters: each field may hold 4 MB (an abstract, generously),
+ * but 4,200 of them would be 17 GB, and the fields are held in memory until the form is read (a
+ * thousand such fields ran the server out of heap). Four times the largest field is more than any
+ * real form: an abstract, a title, a thousand authors.
+ */
+export const MAX_FORM_TEXT_CHARS = 16 * 1024 * 1024;
+
+/**
  * Reads every part; files other than one `source_file` are drained and reported as problems. With
  * `verifyFormKey` (no key in the header), the `api_key` field is handed to it as soon as it is read,
  * before any more of the body.
@@ -67,6 +75,7 @@ async function collectParts(
   verifyFormKey: ((key: string) => Promise<void>) | undefined,
 ): Promise<UploadedFile | null> {
   let file: UploadedFile | null = null;
+  let textChars = 0;
   let awaitingKey = verifyFormKey !== undefined;
   let bytesBeforeKey = 0;
   for await (const part of request.parts()) {
@@ -86,19 +95,32 @@ async function collectParts(
     const text = part.type === 'file' ? { filename: part.filename } : part.value;
     problems.push(...unstorableText({ [part.fieldname]: text }, 'body'));
     if (part.type === 'file') {
-      const bytes = await part.toBuffer();
-      if (part.fieldname !== SOURCE_FILE_FIELD) {
-        problems.push({ path, message: `is a file; only ${SOURCE_FILE_FIELD} may carry a file` });
-      } else if (file) {
-        problems.push({ path, message: 'only one source file may be sent' });
-      } else if (bytes.length > 0 || part.filename) {
-        // A form whose file input was left empty sends a nameless, empty part: that is no file.
-        file = { fileName: part.filename || null, bytes };
+      // A file that will be refused is read through without being kept: five 50 MB parts under
+      // other names were held whole before the refusal.
+      const refusal =
+        part.fieldname !== SOURCE_FILE_FIELD
+          ? `is a file; only ${SOURCE_FILE_FIELD} may carry a file`
+          : file
+            ? 'only one source file may be sent'
+            : null;
+      if (refusal) {
+        problems.push({ path, message: refusal });
+        for await (const chunk of part.file) void chunk;
+        continue;
       }
+      const bytes = await part.toBuffer();
+      // A form whose file input was left empty sends a nameless, empty part: that is no file.
+      if (bytes.length > 0 || part.filename) file = { fileName: part.filename || null, bytes };
       continue;
     }
     if (part.valueTruncated) {
       throw errors.payloadTooLarge(`The form field ${part.fieldname} is larger than the limit`);
+    }
+    textChars += part.fieldname.length + (typeof part.value === 'string' ? part.value.length : 0);
+    if (textChars > MAX_FORM_TEXT_CHARS) {
+      throw errors.payloadTooLarge(
+        `The form's text fields together are longer than ${MAX_FORM_TEXT_CHARS} characters`,
+      );
     }
     const value = typeof part.value === 'string' ? part.value : String(part.value);
     if (part.fieldname === SOURCE_FILE_FIELD) {

@@ -1,0 +1,113 @@
+// Bodies built to cost the server: each is refused with a 4xx in the error shape, at a cost that
+// grows with its length, not its square (before: a 90 KB dashboard form held the event loop 11 s,
+// 20,000 wrong array items 11 s, 125,000 unknown keys a 500 from a call-stack overflow, and a
+// thousand 4 MB upload fields ran the process out of heap). No timing is asserted: a quadratic cost
+// would show as the test's timeout.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { authorUrl, orgWithGroup, postAuthor, type OrgWithGroup } from '../authors-groups/helpers.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
+import { MAX_ERROR_DETAILS } from '../../src/infra/app-error.ts';
+import { MAX_FORM_FIELDS } from '../../src/dashboard/framework.ts';
+
+let t: TestApp;
+let org: OrgWithGroup;
+beforeAll(async () => {
+  t = await createTestApp({ bodyLimitBytes: 8 * 1024 * 1024 });
+  org = await orgWithGroup(t);
+});
+afterAll(async () => t?.close());
+
+interface ErrorBody {
+  error: { code: string; message: string; details?: Array<{ path: string; message: string }> };
+}
+
+describe('hostile bodies', () => {
+  it('a dashboard form of 400,000 repeated names, before any session or token check: a 400', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/sign-in/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a&'.repeat(400_000),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain(`The form has more than ${MAX_FORM_FIELDS} fields`);
+    // Within the cap a form is read as before, a name given twice as a list.
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/sign-in/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `${'x=1&'.repeat(MAX_FORM_FIELDS - 1)}__proto__=2`,
+    });
+    expect(ok.statusCode).toBe(403); // no sign-in token: read, then refused
+  });
+
+  it('100,000 wrong items of one list: a 400 listing the first problems, and saying how many there were', async () => {
+    const res = await postAuthor(t, org, 'many', { name: 'A', emails: Array(100_000).fill(0) });
+    expect(res.statusCode).toBe(400);
+    const { error } = res.json<ErrorBody>();
+    expect(error.code).toBe('validation_failed');
+    expect(error.details).toHaveLength(MAX_ERROR_DETAILS);
+    expect(error.details![0]!.path).toBe('body.emails.0');
+    expect(error.message).toContain(`the first ${MAX_ERROR_DETAILS} of 100000 problems`);
+  });
+
+  it('125,000 unknown keys, and a multi-option value of 400,000 items: a 400, not a stack overflow', async () => {
+    const keys = Object.fromEntries(Array.from({ length: 125_000 }, (_, i) => [`k${i}`, 1]));
+    const unknown = await postAuthor(t, org, 'keys', { name: 'A', ...keys });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json<ErrorBody>().error.details).toHaveLength(MAX_ERROR_DETAILS);
+
+    const field = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'multi_option',
+      name: 'Topics',
+      options: ['a', 'b'],
+    });
+    const options = await postAuthor(t, org, 'options', {
+      name: 'A',
+      [field.api_id]: Array(400_000).fill(1),
+    });
+    expect(options.statusCode).toBe(400);
+    expect(options.json<ErrorBody>().error.code).toBe('validation_failed');
+  });
+
+  it('a JSON body that is not UTF-8, or has a __proto__ key: a 400 naming the body, nothing stored', async () => {
+    const url = authorUrl(org.groupId, 'bytes');
+    const headers = { ...org.headers, 'content-type': 'application/json' };
+    const bad = await t.app.inject({
+      method: 'POST',
+      url,
+      headers,
+      payload: Buffer.concat([Buffer.from('{"name":"bad'), Buffer.from([0xff, 0xfe]), Buffer.from('utf"}')]),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<ErrorBody>().error.details).toEqual([{ path: 'body', message: 'must be UTF-8 text' }]);
+    const proto = await t.app.inject({
+      method: 'POST',
+      url,
+      headers,
+      payload: '{"name":"x","__proto__":{}}',
+    });
+    expect(proto.statusCode).toBe(400);
+    expect(proto.json<ErrorBody>().error.code).toBe('validation_failed');
+    expect((await t.app.inject({ method: 'GET', url, headers: org.headers })).statusCode).toBe(404);
+    // Valid UTF-8 beyond ASCII is read as it was sent.
+    const fine = await postAuthor(t, org, 'bytes', { name: 'Zoë Ørsted 张伟' });
+    expect(fine.statusCode).toBe(200);
+    const read = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    expect(read.json<{ name: string }>().name).toBe('Zoë Ørsted 张伟');
+  });
+
+  it('an upload whose text fields together pass 16 M characters: a 413, the manuscript not stored', async () => {
+    const big = 'x'.repeat(3_500_000);
+    const fields: Record<string, string | number> = { ...baseFields({ origin_id: 'ms-heavy' }) };
+    for (let i = 0; i < 5; i++) fields[`extra${i}`] = big;
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode).toBe(413);
+    expect(res.json<ErrorBody>().error.code).toBe('payload_too_large');
+    const { rows } = await t.db.query("SELECT 1 FROM manuscripts WHERE origin_id = 'ms-heavy'");
+    expect(rows).toHaveLength(0);
+  });
+});
