@@ -193,7 +193,15 @@ describe('the manuscript flow', () => {
 
   it('on a phone-wide screen (375 px) no page scrolls sideways as a whole: wide tables scroll within the page', async () => {
     const { manuscript_id: id } = await uploadMs('ms-narrow');
-    const admin = await as('integrations_admin');
+    // A long email in the header, as real ones are.
+    const user = await createTestUser(
+      t.db,
+      org.id,
+      'integrations_admin',
+      'a.very-long-name.of-an-editor@editorial-office.example.org',
+    );
+    const admin = await (await browser.newContext()).newPage();
+    await signIn(admin, t.url, user.email, TEST_PASSWORD);
     await admin.setViewportSize({ width: 375, height: 800 });
     for (const path of [
       '/dashboard/',

@@ -18,8 +18,12 @@ export interface TestUser {
 }
 
 /** A user who has already replaced the one-time password with TEST_PASSWORD. */
-export async function createTestUser(db: Queryable, organizationId: number, role: Role): Promise<TestUser> {
-  const email = `${role}.${++counter}.${process.pid}@example.org`;
+export async function createTestUser(
+  db: Queryable,
+  organizationId: number,
+  role: Role,
+  email = `${role}.${++counter}.${process.pid}@example.org`,
+): Promise<TestUser> {
   const created = await createUser(db, { organizationId, email, role });
   await changePassword(db, {
     userId: created.id,
