@@ -89,7 +89,8 @@ export function registerUtf8JsonParser(app: FastifyInstance): void {
       return;
     }
     const text = bytes.toString('utf8');
-    parseJson(request, text, (error, value) => {
+    // The default parser is synchronous; its type allows a promise.
+    void parseJson(request, text, (error, value) => {
       // The default parser refuses a prototype key as it refuses broken JSON; valid JSON it
       // refused had such a key.
       if (error && (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(text)) {
