@@ -307,15 +307,41 @@ export function makeInflatingDocx(bytes: number, text = true): Uint8Array {
  * A one-page PDF whose content stream, deflated, inflates to `bytes` of text-drawing operators.
  * `disguised` labels that stream an image, which text extraction would otherwise never decode.
  */
-export function makeInflatingPdf(bytes: number, disguised = false): Uint8Array {
+/**
+ * A PDF whose one page's content inflates to `bytes`. `encoding`: the deflate written plainly, with
+ * its /Filter a reference to an object holding it, or behind an ASCII-hex encoding.
+ */
+export function makeInflatingPdf(
+  bytes: number,
+  disguised = false,
+  encoding: 'plain' | 'filter-reference' | 'hex-then-deflate' = 'plain',
+): Uint8Array {
   const op = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n';
   const content = Buffer.from(op.repeat(Math.ceil(bytes / op.length)), 'latin1');
   const deflated = deflateSync(content, { level: 9 });
+  const data = encoding === 'hex-then-deflate' ? `${deflated.toString('hex')}>` : deflated.toString('latin1');
+  const filter = {
+    plain: '/FlateDecode',
+    'filter-reference': '6 0 R',
+    'hex-then-deflate': '[/ASCIIHexDecode /FlateDecode]',
+  }[encoding];
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${deflated.length} /Filter /FlateDecode ${disguised ? '/Subtype /Image ' : ''}>>\nstream\n${deflated.toString('latin1')}\nendstream`,
+    `<< /Length ${data.length} /Filter ${filter} ${disguised ? '/Subtype /Image ' : ''}>>\nstream\n${data}\nendstream`,
+    '[/FlateDecode]',
+  ]);
+}
+
+/** A PDF whose page content is `length` bytes said to be LZW-encoded (never counted: bounded). */
+export function makeLzwPdf(length: number): Uint8Array {
+  const data = 'x'.repeat(length);
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>',
+    `<< /Length ${length} /Filter /LZWDecode >>\nstream\n${data}\nendstream`,
   ]);
 }

@@ -14,6 +14,7 @@ import {
   makeDocx,
   makeInflatingDocx,
   makeInflatingPdf,
+  makeLzwPdf,
   makeManyPagesPdf,
   makeTextPdf,
   makeUnclosedStylesDocx,
@@ -148,6 +149,26 @@ describe('inflated bytes are counted and cut while they inflate', () => {
     const counted = await precheckPdf(makeInflatingPdf(MiB), limits);
     expect(counted.inflatedBytes).toBeGreaterThanOrEqual(MiB);
     expect(counted.inflatedBytes).toBeLessThan(MiB + 1024);
+  });
+
+  it.each(['filter-reference', 'hex-then-deflate'] as const)(
+    'refuses a PDF whose inflating content is encoded another way (%s), and counts a normal one',
+    async (encoding) => {
+      const r = await parseManuscript(makeInflatingPdf(16 * MiB, false, encoding), 'bomb.pdf', limits);
+      expect(r.error?.code).toBe('zip_bomb');
+      const counted = await precheckPdf(makeInflatingPdf(MiB, false, encoding), limits);
+      expect(counted.inflatedBytes).toBeGreaterThanOrEqual(MiB);
+      expect(counted.inflatedBytes).toBeLessThan(MiB + 1024);
+    },
+  );
+
+  it('bounds a stream whose filter it does not count (LZW) by its worst ratio', async () => {
+    // 1,300 bytes out for each byte in at worst: 2 KB fits a 2 MiB limit (2.6 MB does not).
+    const counted = (await precheckPdf(makeLzwPdf(1000), limits)).inflatedBytes;
+    expect(counted).toBeGreaterThanOrEqual(1_300_000);
+    expect(counted).toBeLessThan(1_300_000 + 1300 * 4); // the line end before endstream
+    const r = await parseManuscript(makeLzwPdf(2000), 'lzw.pdf', limits);
+    expect(r.error?.code).toBe('zip_bomb');
   });
 
   it('counts a page content stream that calls itself an image', async () => {

@@ -7,6 +7,12 @@
 // to the time limit. Here each deflated stream is inflated chunk by chunk, its bytes counted and
 // thrown away, and the count stopped the moment the file's total passes the limit.
 //
+// Every filter is read as pdf.js would apply it: /Filter as a name, an array, or a reference to
+// either. ASCII encodings in front of the deflate are undone and the deflate counted; an output not
+// counted here (LZW, run-length, a filter after the deflate, a /Filter that cannot be resolved) counts
+// at its worst ratio, so that no encoding carries a bomb past the check (`/Filter 6 0 R` and
+// `[/ASCIIHexDecode /FlateDecode]` once did, and ran pdf.js to the time limit).
+//
 // Image streams are skipped: text extraction never decodes an image, and inflating the figures of
 // a normal manuscript would cost time for nothing. A stream that calls itself an image but is a
 // page's /Contents is counted all the same, since pdf.js decodes page content whatever it says.
@@ -102,9 +108,86 @@ function contentObjects(buf: Buffer): Set<number> {
   }
 }
 
-const FLATE = /\/Filter\s*(?:\[\s*)?\/(?:FlateDecode|Fl)\b/;
 const IMAGE = /\/Subtype\s*\/Image\b/;
 const OBJECT_STREAM = /\/Type\s*\/ObjStm\b/;
+
+type Filter = 'flate' | 'lzw' | 'rle' | 'hex' | 'a85' | 'other';
+
+const FILTER_NAMES: Record<string, Filter> = {
+  FlateDecode: 'flate',
+  Fl: 'flate',
+  LZWDecode: 'lzw',
+  LZW: 'lzw',
+  RunLengthDecode: 'rle',
+  RL: 'rle',
+  ASCIIHexDecode: 'hex',
+  AHx: 'hex',
+  ASCII85Decode: 'a85',
+  A85: 'a85',
+};
+
+/**
+ * The most a filter's output can be per input byte: deflate's limit (about 1032:1), LZW's with
+ * 12-bit codes between two table resets (about 1300:1), run-length's (64:1). Bounds a stream whose
+ * output is not counted here.
+ */
+const WORST_RATIO: Record<'flate' | 'lzw' | 'rle', number> = { flate: 1032, lzw: 1300, rle: 64 };
+
+/**
+ * A stream's filters in the order pdf.js applies them, from its dictionary's /Filter: a name, an
+ * array of names, or a reference to either elsewhere in the file, resolved through `resolve` (null
+ * when it cannot be: an object inside an object stream). Missing: no filter.
+ */
+function filtersOf(dict: string, resolve: (ref: string) => string | undefined): Filter[] | null {
+  const at = dict.lastIndexOf('/Filter');
+  if (at < 0) return [];
+  let value = /^\/Filter\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+|\d+\s+\d+\s+R)/.exec(dict.slice(at))?.[1];
+  if (value !== undefined && /R$/.test(value)) value = resolve(value.replace(/\s+/g, ' '));
+  if (value === undefined) return null;
+  return [...value.matchAll(/\/([^\s/[\]<>()]+)/g)].map((m) => FILTER_NAMES[m[1]!] ?? 'other');
+}
+
+/**
+ * The values of the file's direct objects that are a name or an array (`6 0 obj [/FlateDecode]`),
+ * by reference (`6 0 R`): read in one pass when a /Filter first refers to one.
+ */
+function directFilterValues(buf: Buffer): Map<string, string> {
+  const out = new Map<string, string>();
+  const objects = /(\d+)\s+(\d+)\s+obj\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+)/g;
+  for (const m of buf.toString('latin1').matchAll(objects)) out.set(`${m[1]} ${m[2]} R`, m[3]!);
+  return out;
+}
+
+function decodeHex(data: Buffer): Buffer {
+  const text = data.toString('latin1');
+  const end = text.indexOf('>');
+  const digits = (end < 0 ? text : text.slice(0, end)).replace(/[^0-9a-fA-F]/g, '');
+  return Buffer.from(digits.length % 2 ? `${digits}0` : digits, 'hex');
+}
+
+function decodeAscii85(data: Buffer): Buffer {
+  const out: number[] = [];
+  let group: number[] = [];
+  const flush = (n: number) => {
+    let value = 0;
+    for (let i = 0; i < 5; i++) value = value * 85 + (group[i] ?? 84);
+    for (let i = 0; i < n - 1; i++) out.push((value >>> (24 - 8 * i)) & 0xff);
+    group = [];
+  };
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    if (c === 0x7e /* ~ */) break;
+    if (c === 0x7a /* z */ && group.length === 0) {
+      out.push(0, 0, 0, 0);
+      continue;
+    }
+    if (c < 0x21 || c > 0x75) continue;
+    group.push(c - 0x21);
+    if (group.length === 5) flush(5);
+  }
+  if (group.length > 1) flush(group.length);
+  return Buffer.from(out);
+}
 
 /** Compressed size under which a stream is inflated in one synchronous call (fonts, most pages). */
 const SYNC_BYTES = 64 * 1024;
@@ -168,16 +251,37 @@ export async function precheckPdf(
   };
   checkKids();
   let contents: Set<number> | null = null;
+  let references: Map<string, string> | undefined;
   let total = 0;
   for (const s of streams(buf)) {
-    if (!FLATE.test(s.dict)) continue;
+    const filters = filtersOf(s.dict, (ref) => (references ??= directFilterValues(buf)).get(ref));
+    // Nothing that can expand: read as it is (ASCII decoders only shrink).
+    if (filters !== null && !filters.some((f) => f === 'flate' || f === 'lzw' || f === 'rle')) continue;
     if (IMAGE.test(s.dict)) {
       contents ??= contentObjects(buf);
       if (s.objectNumber === null || !contents.has(s.objectNumber)) continue;
     }
+    let data = buf.subarray(s.start, s.end);
+    // ASCII encodings in front of the deflate, undone here as pdf.js would (they only shrink).
+    let chain = filters ?? [];
+    while (chain[0] === 'hex' || chain[0] === 'a85') {
+      data = chain[0] === 'hex' ? decodeHex(data) : decodeAscii85(data);
+      chain = chain.slice(1);
+    }
     const parts: Buffer[] = [];
     const keep = OBJECT_STREAM.test(s.dict) ? (chunk: Buffer) => parts.push(chunk) : undefined;
-    total += await countInflated(buf.subarray(s.start, s.end), limits.maxInflatedBytes - total, keep);
+    if (filters !== null && chain.length === 1 && chain[0] === 'flate') {
+      total += await countInflated(data, limits.maxInflatedBytes - total, keep);
+    } else {
+      // A filter counted nowhere here (LZW, run-length, a chain after the deflate, a /Filter that
+      // cannot be resolved): its worst output counts, so that no encoding slips a bomb past the check.
+      // Each expanding filter multiplies; a /Filter that cannot be resolved counts as the worst one.
+      const worst =
+        filters === null
+          ? WORST_RATIO.lzw
+          : chain.reduce((n, f) => n * (f === 'flate' || f === 'lzw' || f === 'rle' ? WORST_RATIO[f] : 1), 1);
+      total += data.length * worst;
+    }
     if (total > limits.maxInflatedBytes) {
       throw new PdfLimitError(
         'zip_bomb',
