@@ -1,9 +1,9 @@
 // Request validation. Query strings and path parameters arrive as text, so they are coerced to the
 // schema's types; JSON bodies are not: a client that sends `"name": 123` gets a 400, not a silent
 // "123". Unknown properties are removed only where a schema forbids them.
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifySchemaValidationError } from 'fastify';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -20,11 +20,57 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
+/** Numbers as a path or a query writes them: decimal digits (a fraction where the schema allows one). */
+const WRITTEN = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ } as const;
+
+interface ValidatorFn {
+  (data: unknown): boolean;
+  errors?: FastifySchemaValidationError[] | null;
+}
+
+/**
+ * The schema's top-level properties of type integer or number. ajv coerces text to them as
+ * JavaScript's Number does, which also reads "0x10", "1e3", " 1" and "1.0": group 16, 1000 and 1
+ * each answered to ids the client never wrote.
+ */
+function numericProperties(schema: object): Array<[string, RegExp]> {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, p]) =>
+    p.type === 'integer' || p.type === 'number' ? [[name, WRITTEN[p.type]] as [string, RegExp]] : [],
+  );
+}
+
+function withWrittenNumbers(validate: ValidateFunction, numeric: Array<[string, RegExp]>): ValidatorFn {
+  const checked: ValidatorFn = (data) => {
+    const values = (data ?? {}) as Record<string, unknown>;
+    const wrong = numeric.filter(
+      ([name, form]) => typeof values[name] === 'string' && !form.test(values[name]),
+    );
+    if (wrong.length > 0) {
+      checked.errors = wrong.map(([name, form]) => ({
+        instancePath: `/${name}`,
+        schemaPath: `#/properties/${name}/type`,
+        keyword: 'type',
+        params: {},
+        message:
+          form === WRITTEN.integer ? 'must be a whole number in decimal digits' : 'must be a decimal number',
+      }));
+      return false;
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors as FastifySchemaValidationError[] | null | undefined;
+    return ok;
+  };
+  return checked;
+}
+
 export function registerValidation(app: FastifyInstance): void {
   const coercing = makeAjv({ coerceTypes: 'array' });
   const strict = makeAjv({ coerceTypes: false });
   app.setValidatorCompiler(({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as object);
+    if (httpPart === 'body') return strict.compile(schema as object);
+    const validate = coercing.compile(schema as object);
+    const numeric = numericProperties(schema as object);
+    return numeric.length > 0 ? withWrittenNumbers(validate, numeric) : validate;
   });
 }

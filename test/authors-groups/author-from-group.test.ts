@@ -198,7 +198,18 @@ describe('client_id in the path', () => {
 
   it('refuses a group_id that is not a positive integer with 400 on params.group_id', async () => {
     const org = await orgWithGroup(t);
-    for (const bad of ['abc', '1.5', '-1', '99999999999']) {
+    // Also the forms JavaScript's Number reads (hexadecimal, exponent, spaces, a zero fraction): each
+    // would name a group the client never wrote, whether or not one exists.
+    for (const bad of [
+      'abc',
+      '1.5',
+      '-1',
+      '99999999999',
+      `0x${org.groupId.toString(16)}`,
+      '1e0',
+      '%20' + org.groupId,
+      `${org.groupId}.0`,
+    ]) {
       const res = await t.app.inject({
         method: 'GET',
         url: `/api/external/author-from-group/${bad}/x/`,
