@@ -269,6 +269,20 @@ describe('a manuscript page', () => {
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain(
       'Also marked as referees',
     );
+
+    // An upload without candidates leaves the marks, and the page still lists them.
+    const excluded = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: 'ms-dash', title: TITLE, abstract: TOPIC, author1_name: 'Ada Expert' }),
+    });
+    expect(excluded.json<{ candidates: null }>().candidates).toBeNull();
+    await t.db.query(
+      `INSERT INTO manuscript_marks (manuscript_id, author_id, marked_by) VALUES ($1, $2, 'cli@x.test')`,
+      [id, nellId],
+    );
+    const none = await get(editor, `/dashboard/manuscripts/${id}/`);
+    expect(none.body).toContain('No candidates: the last upload asked for none');
+    expect(none.body).toContain(`Nell Neutral (author ${nellId}), marked by cli@x.test`);
   });
 });
 

@@ -252,9 +252,10 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles)}
                   ${otherMarksList(request, manuscriptId, otherMarks)}`
               : html`<p class="muted">
-                  No candidates: the last upload asked for none, or the organization's plan has no referee
-                  finder.
-                </p>`
+                    No candidates: the last upload asked for none, or the organization's plan has no referee
+                    finder.
+                  </p>
+                  ${otherMarksList(request, manuscriptId, otherMarks)}`
           }
           <h2 id="journals">Recommended journals</h2>
           ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
