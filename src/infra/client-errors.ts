@@ -94,5 +94,13 @@ export function registerMalformedRequestHandling(app: FastifyInstance): void {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw errors.malformedRequest('An HTTP/1.1 request must carry a Host header');
     }
+    // No body is decoded (gzip and the like): read as it came, a compressed body was "not valid
+    // JSON", and one that merely said so was read as plain text. Refused as HTTP says (415).
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity') {
+      throw errors.unsupportedMediaType(
+        `Content-Encoding ${coding} is not supported: send the body uncompressed`,
+      );
+    }
   });
 }
