@@ -20,24 +20,37 @@ export interface StoredCandidates {
   rankedAt: Date;
 }
 
+/**
+ * Stores the candidates ranked for `revision` of the manuscript (manuscripts-store.ts upsertManuscript),
+ * unless another upload of the same origin_id has replaced that revision meanwhile: two uploads at
+ * once (a client's retry) rank in parallel, and the one that finishes last must not leave its
+ * candidates beside the other's manuscript. Returns whether they were stored.
+ */
 export async function saveCandidates(
   db: Queryable,
   manuscriptId: number,
+  revision: string,
   candidates: readonly StoredCandidate[],
   concepts: readonly string[],
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  const { rowCount } = await db.query(
     `INSERT INTO manuscript_candidates (manuscript_id, candidates, candidate_count, concepts)
-     VALUES ($1, $2::jsonb, $3, $4)
+     SELECT $1, $2::jsonb, $3, $4
+      WHERE EXISTS (SELECT 1 FROM manuscripts WHERE id = $1 AND updated_at = $5::timestamptz)
      ON CONFLICT (manuscript_id) DO UPDATE SET candidates = EXCLUDED.candidates,
        candidate_count = EXCLUDED.candidate_count, concepts = EXCLUDED.concepts, ranked_at = now()`,
-    [manuscriptId, JSON.stringify(candidates), candidates.length, concepts],
+    [manuscriptId, JSON.stringify(candidates), candidates.length, concepts, revision],
   );
+  return rowCount > 0;
 }
 
-/** An upload that asked for no candidates (or whose plan has none) leaves none to show. */
-export async function clearCandidates(db: Queryable, manuscriptId: number): Promise<void> {
-  await db.query('DELETE FROM manuscript_candidates WHERE manuscript_id = $1', [manuscriptId]);
+/** An upload that asked for no candidates (or whose plan has none) leaves none to show (as saveCandidates, for its revision). */
+export async function clearCandidates(db: Queryable, manuscriptId: number, revision: string): Promise<void> {
+  await db.query(
+    `DELETE FROM manuscript_candidates WHERE manuscript_id = $1
+       AND EXISTS (SELECT 1 FROM manuscripts WHERE id = $1 AND updated_at = $2::timestamptz)`,
+    [manuscriptId, revision],
+  );
 }
 
 export async function loadCandidates(db: Queryable, manuscriptId: number): Promise<StoredCandidates | null> {

@@ -97,8 +97,15 @@ export interface ManuscriptWrite {
  * Creates the manuscript or updates the one with the same origin_id, in one statement: two
  * concurrent first uploads of an origin_id end as one row, and both learn its id.
  */
-export async function upsertManuscript(db: Queryable, m: ManuscriptWrite): Promise<number> {
-  const { rows } = await db.query<{ id: number }>(
+/**
+ * Creates or replaces the manuscript; returns its id and the revision this write made (its
+ * updated_at, as text: exact to the microsecond), which what is derived from it is stored against.
+ */
+export async function upsertManuscript(
+  db: Queryable,
+  m: ManuscriptWrite,
+): Promise<{ id: number; revision: string }> {
+  const { rows } = await db.query<{ id: number; revision: string }>(
     `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, parsed,
        title, abstract, keywords, authors, full_text, "references", source_file, source_format,
        parse_error, warnings, parsed_text_len, parsed_references, parsed_authors_count,
@@ -116,7 +123,7 @@ export async function upsertManuscript(db: Queryable, m: ManuscriptWrite): Promi
        parsed_authors_count = EXCLUDED.parsed_authors_count,
        parsed_emails_count = EXCLUDED.parsed_emails_count,
        parsed_orcids_count = EXCLUDED.parsed_orcids_count, updated_at = now()
-     RETURNING id`,
+     RETURNING id, updated_at::text AS revision`,
     [
       m.organizationId,
       m.originId,
@@ -141,11 +148,20 @@ export async function upsertManuscript(db: Queryable, m: ManuscriptWrite): Promi
       m.source.counts.orcids,
     ],
   );
-  return rows[0]!.id;
+  return rows[0]!;
 }
 
-export async function recordExtractedConcepts(db: Queryable, manuscriptId: number, count: number) {
-  await db.query('UPDATE manuscripts SET extracted_concepts = $2 WHERE id = $1', [manuscriptId, count]);
+/** The count of concepts the ranking of this revision of the manuscript extracted (none kept for an older one). */
+export async function recordExtractedConcepts(
+  db: Queryable,
+  manuscriptId: number,
+  revision: string,
+  count: number,
+) {
+  await db.query(
+    'UPDATE manuscripts SET extracted_concepts = $2 WHERE id = $1 AND updated_at = $3::timestamptz',
+    [manuscriptId, count, revision],
+  );
 }
 
 export async function findManuscriptId(

@@ -146,14 +146,21 @@ export async function uploadManuscript(
     deps.log.warn({ origin_id: form.originId, warnings }, 'manuscript upload warnings');
   }
 
-  const { manuscriptId, folderId } = await storeManuscript(db, organization, form, merged, source, warnings);
+  const { manuscriptId, folderId, revision } = await storeManuscript(
+    db,
+    organization,
+    form,
+    merged,
+    source,
+    warnings,
+  );
   deps.ctx.webhooks.poke();
   const groups = await folderGroupsSettings(db, organization.id, folderId);
 
   let candidates: Candidate[] | null = null;
   let concepts = 0;
   if (form.excludeCandidates || !organization.features.includes('referee_finder')) {
-    await clearCandidates(db, manuscriptId);
+    await clearCandidates(db, manuscriptId, revision);
   } else {
     const result = await deps.findCandidates(
       deps.ctx,
@@ -178,10 +185,11 @@ export async function uploadManuscript(
       },
     );
     concepts = result.concepts.length;
-    await recordExtractedConcepts(db, manuscriptId, concepts);
+    await recordExtractedConcepts(db, manuscriptId, revision, concepts);
     await saveCandidates(
       db,
       manuscriptId,
+      revision,
       result.candidates.map((c) => {
         // The explanation as the dashboard shows it (shares, phrases, works by id).
         const explanation = result.explanations.get(c.author_id);
@@ -232,10 +240,10 @@ async function storeManuscript(
   merged: ReturnType<typeof mergeMetadata>,
   source: SourceState,
   warnings: string[],
-): Promise<{ manuscriptId: number; folderId: number }> {
+): Promise<{ manuscriptId: number; folderId: number; revision: string }> {
   return db.transaction(async (tx) => {
     const folderId = await ensureFolder(tx, organization.id, form.folder);
-    const manuscriptId = await upsertManuscript(tx, {
+    const { id: manuscriptId, revision } = await upsertManuscript(tx, {
       organizationId: organization.id,
       originId: form.originId,
       folderId,
@@ -254,6 +262,6 @@ async function storeManuscript(
       folder: form.folder,
       title: merged.title,
     });
-    return { manuscriptId, folderId };
+    return { manuscriptId, folderId, revision };
   });
 }

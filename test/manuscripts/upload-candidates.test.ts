@@ -8,6 +8,8 @@ import { Candidate, UploadResponse } from '../../src/manuscripts/upload-schema.t
 import { buildCorpus, OFF_TOPIC, TOPIC } from '../referee-finder/fixtures.ts';
 import { baseFields, upload } from './upload-helpers.ts';
 import { runCommand } from './cli-helpers.ts';
+import { clearCandidates, saveCandidates } from '../../src/manuscripts/candidates-store.ts';
+import { recordExtractedConcepts } from '../../src/manuscripts/manuscripts-store.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -119,5 +121,38 @@ describe('candidates from a real upload', () => {
     });
     const authorIds = (res.json().candidates as Array<{ author_id: number }>).map((c) => c.author_id);
     expect(authorIds).not.toContain(ids.authorId('Ada Expert'));
+  });
+});
+
+describe('two uploads of one origin_id at once', () => {
+  it('keep the candidates of the manuscript as the last upload wrote it, whichever ranking ends last', async () => {
+    const org = await createTestOrg(t);
+    const first = await upload(t.app, { apiKey: org.apiKey, fields: fields({ origin_id: 'ms-race' }) });
+    const id = first.json<{ manuscript_id: number }>().manuscript_id;
+    const revisionNow = async () =>
+      (await t.db.query<{ r: string }>('SELECT updated_at::text AS r FROM manuscripts WHERE id = $1', [id]))
+        .rows[0]!.r;
+    const older = await revisionNow();
+    // The second upload replaces the manuscript (another title) and stores its own candidates.
+    const second = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: fields({ origin_id: 'ms-race', title: 'Graph networks for molecules, revised' }),
+    });
+    const count = second.json<{ candidates: unknown[] }>().candidates.length;
+    const newer = await revisionNow();
+    expect(newer).not.toBe(older);
+    // The first upload's ranking, finishing only now, stores nothing over them, nor clears them.
+    expect(await saveCandidates(t.db, id, older, [], [])).toBe(false);
+    await clearCandidates(t.db, id, older);
+    await recordExtractedConcepts(t.db, id, older, 99);
+    const stored = await t.db.query<{ candidate_count: number; extracted_concepts: number }>(
+      `SELECT c.candidate_count, m.extracted_concepts FROM manuscript_candidates c
+         JOIN manuscripts m ON m.id = c.manuscript_id WHERE c.manuscript_id = $1`,
+      [id],
+    );
+    expect(stored.rows[0]!.candidate_count).toBe(count);
+    expect(stored.rows[0]!.extracted_concepts).not.toBe(99);
+    // The ranking of the manuscript as it stands is stored.
+    expect(await saveCandidates(t.db, id, newer, [], [])).toBe(true);
   });
 });
