@@ -31,6 +31,7 @@ declare module 'fastify' {
 interface RouteRule {
   action: Action | 'public';
   back?: (request: FastifyRequest) => string;
+  keepsForm?: boolean;
   whilePasswordExpired?: boolean;
 }
 
@@ -49,6 +50,12 @@ export interface DashboardRoute {
   schema?: Pick<FastifySchema, 'params' | 'querystring' | 'body'>;
   /** For a form post: the page its form is on, where a rejected value's message is shown. */
   back?: (request: FastifyRequest) => string;
+  /**
+   * A refused post's values go back with the message, for that page to show again (`postedForm`),
+   * so that nothing typed is lost. Kept in the session until the page is shown: never for a form
+   * with a password or a secret.
+   */
+  keepsForm?: boolean;
   /** Reachable while the user must still replace a generated password (the password page, sign-out). */
   whilePasswordExpired?: boolean;
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
@@ -70,6 +77,7 @@ export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): v
       dashboard: {
         action: route.action,
         ...(route.back ? { back: route.back } : {}),
+        ...(route.keepsForm ? { keepsForm: true } : {}),
         ...(route.whilePasswordExpired ? { whilePasswordExpired: true } : {}),
       },
     },
@@ -146,6 +154,28 @@ export async function renderPage(
   if (session && flash) await setFlash(ctx.db, session.tokenHash, null);
   void reply.status(page.status ?? 200).type('text/html; charset=utf-8');
   return layout({ title: page.title, body: page.body, session, path: request.url.split('?')[0]!, flash });
+}
+
+/** What a form keeps to show again after a refusal: its values but the CSRF token, when small. */
+const MAX_KEPT_FORM_CHARS = 64 * 1024;
+
+function keptForm(body: unknown): Record<string, string | string[]> | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const values = Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).filter(
+      (entry): entry is [string, string | string[]] =>
+        entry[0] !== '_csrf' && (typeof entry[1] === 'string' || Array.isArray(entry[1])),
+    ),
+  );
+  return JSON.stringify(values).length <= MAX_KEPT_FORM_CHARS ? values : undefined;
+}
+
+/**
+ * The values of this page's form as they were posted and refused (a route with `keepsForm`), to
+ * show again; null when the page is shown otherwise.
+ */
+export function postedForm(request: FastifyRequest): Record<string, string | string[]> | null {
+  return request.dashboardSession?.flash?.form ?? null;
 }
 
 /** 303 See Other to a dashboard page, with a message for it. */
@@ -275,7 +305,12 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       request.dashboardSession &&
       [400, 409].includes(appError.status)
     ) {
-      return redirectTo(ctx, request, reply, back(request), { kind: 'error', message: appError.message });
+      const form = request.routeOptions.config?.dashboard?.keepsForm ? keptForm(request.body) : undefined;
+      return redirectTo(ctx, request, reply, back(request), {
+        kind: 'error',
+        message: appError.message,
+        ...(form ? { form } : {}),
+      });
     }
     return renderPage(ctx, request, reply, {
       title: errorTitle(appError.status),

@@ -7,6 +7,8 @@ import type { Role } from './roles.ts';
 export interface Flash {
   kind: 'ok' | 'error';
   message: string;
+  /** A refused form's values, for the page to show again with the message (dashboard `keepsForm`). */
+  form?: Record<string, string | string[]>;
 }
 
 export interface Session {

@@ -2,14 +2,17 @@
 // last (an old link, records deleted since) leads to the last one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
 
 let t: TestApp;
 let editor: InjectSession;
 let groupId: number;
+let orgId: number;
 beforeAll(async () => {
   t = await createTestApp();
   const org = await createTestOrg(t);
+  orgId = org.id;
   editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
   groupId = (
     await t.db.query<{ id: number }>(
@@ -34,5 +37,31 @@ describe("an authors group's page", () => {
     const res = await get(`/dashboard/groups/${groupId}/?q=a&page=999`);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/dashboard/groups/${groupId}/?q=a&page=1`);
+  });
+
+  it('a refused record comes back with the message and everything typed, once', async () => {
+    const field = await createCustomField(t.db, orgId, {
+      owner: 'author_from_group',
+      dataKind: 'number',
+      name: 'Reviews done',
+    });
+    const refused = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: 'c-typed',
+      name: 'Ada Typed <b>',
+      emails: 'ada@typed.example\nada@other.example',
+      [`cf_${field.api_id}`]: 'three',
+    });
+    expect(refused.statusCode).toBe(303);
+    expect(refused.headers.location).toBe(`/dashboard/groups/${groupId}/records/new/`);
+    const form = (await get(`/dashboard/groups/${groupId}/records/new/`)).body;
+    expect(form).toContain('must be a finite number');
+    expect(form).toContain('value="c-typed"');
+    expect(form).toContain('value="Ada Typed &lt;b&gt;"');
+    expect(form).toContain('>ada@typed.example\nada@other.example</textarea>');
+    expect(form).toContain('value="three"');
+    // Shown once: the next view is the empty form.
+    const again = (await get(`/dashboard/groups/${groupId}/records/new/`)).body;
+    expect(again).not.toContain('c-typed');
+    expect(again).not.toContain('must be a finite number');
   });
 });

@@ -21,7 +21,7 @@ import { listCustomFields, loadFieldRules, type CustomField } from '../../custom
 import { checkCustomValues, type CustomValue } from '../../custom-fields/values.ts';
 import { loadAuthorSummaries } from '../../corpus/authors/author-summary.ts';
 import { findLink } from '../../corpus/authors/linking.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 import { KIND_RULES } from './custom-fields.ts';
@@ -181,6 +181,19 @@ async function recordForm(
   stored: StoredGroupAuthor | null,
 ): Promise<Html> {
   const fields = (await listCustomFields(ctx.db, orgOf(request))).author_from_group;
+  // After a refusal the form shows what was typed, not what is stored.
+  const posted = postedForm(request);
+  const typed = (key: string): string | undefined => {
+    const value = posted?.[key];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const listText = (key: (typeof LIST_FIELDS)[number]['key']) =>
+    posted ? (typed(key) ?? '') : (stored?.[key] ?? []).join('\n');
+  const customValue = (f: CustomField): CustomValue | undefined => {
+    if (!posted) return stored?.custom_values[f.api_id];
+    const value = posted[`cf_${f.api_id}`];
+    return f.data_kind === 'multi_option' && typeof value === 'string' ? [value] : value;
+  };
   return html`<form method="post" action="${action}" class="stack">
     ${csrfField(request)}
     ${
@@ -194,22 +207,30 @@ async function recordForm(
               required
               maxlength="256"
               aria-describedby="client-hint"
+              value="${typed('client_id') ?? ''}"
             />
             <p id="client-hint" class="hint">
               The id your editorial system knows this person by, unique in the group.
             </p>`
     }
     <label for="name">Name</label>
-    <input id="name" name="name" type="text" required maxlength="1000" value="${stored?.name ?? ''}" />
+    <input
+      id="name"
+      name="name"
+      type="text"
+      required
+      maxlength="1000"
+      value="${posted ? (typed('name') ?? '') : (stored?.name ?? '')}"
+    />
     ${LIST_FIELDS.map(
       (f) =>
         html`<label for="${f.key}">${f.label}, one a line</label>
-          <textarea id="${f.key}" name="${f.key}">${(stored?.[f.key] ?? []).join('\n')}</textarea>`,
+          <textarea id="${f.key}" name="${f.key}">${listText(f.key)}</textarea>`,
     )}
     ${
       fields.length > 0
         ? html`<h2>Custom fields</h2>
-            ${fields.map((f) => customInput(f, stored?.custom_values[f.api_id]))}`
+            ${fields.map((f) => customInput(f, customValue(f)))}`
         : null
     }
     <button type="submit">${stored ? 'Save record' : 'Add record'}</button>
@@ -388,6 +409,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     schema: { params: GroupParams, body: RecordBody },
     back: (request) =>
       dashboardPath('groups', (request.params as { groupId: number }).groupId, 'records', 'new'),
+    keepsForm: true,
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
       const organizationId = orgOf(request);
@@ -451,6 +473,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
       return recordPath(groupId, clientId);
     },
+    keepsForm: true,
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
       const organizationId = orgOf(request);

@@ -1,6 +1,6 @@
 // Custom fields (editor): create, edit, delete, options; the value rule of each kind (spec 2.5), and
 // the field exactly as the API's list of custom fields (4.7) shows it.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
@@ -13,9 +13,9 @@ import {
   updateCustomField,
 } from '../../custom-fields/store.ts';
 import { DATA_KINDS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html } from '../html.ts';
+import { dashboardPath, html, type Html } from '../html.ts';
 
 export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
   author_from_group: 'Authors from groups',
@@ -113,32 +113,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
                 </tbody>
               </table>`,
           )}
-          ${
-            editable
-              ? html`<h2>Add a field</h2>
-                  <form method="post" action="/dashboard/custom-fields/" class="stack">
-                    ${csrfField(request)}
-                    <label for="owner">Owner</label>
-                    <select id="owner" name="owner">
-                      ${OWNERS.map((o) => html`<option value="${o}">${OWNER_LABELS[o]}</option>`)}
-                    </select>
-                    <label for="data_kind">Kind of value</label>
-                    <select id="data_kind" name="data_kind" aria-describedby="kind-rules">
-                      ${DATA_KINDS.map((k) => html`<option value="${k}">${KIND_LABELS[k]}</option>`)}
-                    </select>
-                    <ul id="kind-rules" class="hint">
-                      ${DATA_KINDS.map((k) => html`<li><strong>${KIND_LABELS[k]}</strong>: ${KIND_RULES[k]}</li>`)}
-                    </ul>
-                    <label for="name">Name</label>
-                    <input id="name" name="name" type="text" required maxlength="200" />
-                    <label for="description">Description</label>
-                    <input id="description" name="description" type="text" />
-                    <label for="options">Options, one a line (for the option kinds only)</label>
-                    <textarea id="options" name="options"></textarea>
-                    <button type="submit">Add field</button>
-                  </form>`
-              : null
-          }`,
+          ${editable ? addFieldForm(request) : null}`,
       });
     },
   });
@@ -149,6 +124,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     action: 'custom_fields_write',
     schema: { body: CreateBody },
     back: () => '/dashboard/custom-fields/',
+    keepsForm: true,
     handler: async (request, reply) => {
       const body = request.body as FormBody;
       const description = text(body, 'description').trim();
@@ -272,4 +248,35 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       });
     },
   });
+}
+
+/** The form that adds a field; after a refusal it shows what was typed (`keepsForm`). */
+function addFieldForm(request: FastifyRequest): Html {
+  const posted = postedForm(request) ?? {};
+  const typed = (key: string): string => {
+    const value = posted[key];
+    return (Array.isArray(value) ? value[0] : value) ?? '';
+  };
+  return html`<h2>Add a field</h2>
+    <form method="post" action="/dashboard/custom-fields/" class="stack">
+      ${csrfField(request)}
+      <label for="owner">Owner</label>
+      <select id="owner" name="owner">
+        ${OWNERS.map((o) => html`<option value="${o}" ${typed('owner') === o ? html`selected` : null}>${OWNER_LABELS[o]}</option>`)}
+      </select>
+      <label for="data_kind">Kind of value</label>
+      <select id="data_kind" name="data_kind" aria-describedby="kind-rules">
+        ${DATA_KINDS.map((k) => html`<option value="${k}" ${typed('data_kind') === k ? html`selected` : null}>${KIND_LABELS[k]}</option>`)}
+      </select>
+      <ul id="kind-rules" class="hint">
+        ${DATA_KINDS.map((k) => html`<li><strong>${KIND_LABELS[k]}</strong>: ${KIND_RULES[k]}</li>`)}
+      </ul>
+      <label for="name">Name</label>
+      <input id="name" name="name" type="text" required maxlength="200" value="${typed('name')}" />
+      <label for="description">Description</label>
+      <input id="description" name="description" type="text" value="${typed('description')}" />
+      <label for="options">Options, one a line (for the option kinds only)</label>
+      <textarea id="options" name="options">${typed('options')}</textarea>
+      <button type="submit">Add field</button>
+    </form>`;
 }
