@@ -246,6 +246,8 @@ export interface GroupAuthorListItem {
   name: string;
   emails: string[] | null;
   linked_author_id: number | null;
+  /** The linked corpus author's name (null when none is linked). */
+  linked_author_name: string | null;
 }
 
 /**
@@ -266,8 +268,11 @@ export async function listGroupAuthors(
     params,
   );
   const { rows } = await db.query<GroupAuthorListItem>(
-    `SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
-      ORDER BY lower(name), client_id LIMIT $4 OFFSET $5`,
+    `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
+       FROM (SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
+              ORDER BY lower(name), client_id LIMIT $4 OFFSET $5) g
+       LEFT JOIN authors a ON a.id = g.linked_author_id
+      ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],
   );
   return { total: total.rows[0]!.n, authors: rows };

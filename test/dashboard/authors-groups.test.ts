@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
+import { buildCorpus } from '../referee-finder/fixtures.ts';
 
 let t: TestApp;
 let editor: InjectSession;
@@ -63,5 +64,17 @@ describe("an authors group's page", () => {
     const again = (await get(`/dashboard/groups/${groupId}/records/new/`)).body;
     expect(again).not.toContain('c-typed');
     expect(again).not.toContain('must be a finite number');
+  });
+
+  it("names the corpus author a record is linked to, with a link to the author's page", async () => {
+    const ids = await buildCorpus(t.db, [{ authors: [{ name: 'Lina Linked' }] }]);
+    const author = ids.authorId('Lina Linked');
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name, linked_author_id)
+       VALUES ($1, 'lina', $2, 'L. Linked', $3)`,
+      [groupId, orgId, author],
+    );
+    const page = (await get(`/dashboard/groups/${groupId}/`)).body;
+    expect(page).toMatch(new RegExp(`/authors/${author}"\\s*>Lina Linked</a`));
   });
 });

@@ -6,7 +6,7 @@ import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../hel
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
-import { ensureFolder } from '../../src/folders/folders.ts';
+import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -82,8 +82,39 @@ describe('a manuscript page', () => {
     expect(coleRow).toContain('Co-authorship');
     expect(coleRow).toContain(`http://refmatch.test/works/${ids.workId(SHARED)}`);
     expect(coleRow).toContain(`${SHARED}</a> (2020)`);
+    // The co-author is named.
+    expect(coleRow).toMatch(/Ada Expert<\/a\s*>, an author of the manuscript/);
     // A viewer sees no marking button.
     expect(page.body).not.toContain('Mark as referee');
+
+    // A folder that highlights a group: the candidate's row names the group.
+    const board = (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Editorial board') RETURNING id`,
+        [org.id],
+      )
+    ).rows[0]!.id;
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name, linked_author_id)
+       VALUES ($1, 'nell-1', $2, 'Nell Neutral', $3)`,
+      [board, org.id, ids.authorId('Nell Neutral')],
+    );
+    const folder = await ensureFolder(t.db, org.id, 'BOARD');
+    await saveFolderSettings(
+      t.db,
+      folder,
+      await checkFolderSettings(t.db, org.id, {
+        groupIds: [board],
+        effect: 'highlight',
+        boostMultiplier: null,
+      }),
+    );
+    const boarded = await uploadMs({ origin_id: 'ms-board', folder: 'BOARD' });
+    const boardPage = (await get(viewer, `/dashboard/manuscripts/${boarded.manuscript_id}/`)).body;
+    const nellAt = boardPage.indexOf(`id="candidate-${ids.authorId('Nell Neutral')}"`);
+    expect(boardPage.slice(nellAt, boardPage.indexOf('</tr>', nellAt))).toMatch(
+      />\s*Editorial board<\/a\s*> \(nell-1\)/,
+    );
   });
 
   it("shows why each candidate is there: the score's parts, and the terms and works behind it as shares", async () => {

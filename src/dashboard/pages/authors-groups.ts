@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
+import { authorUrl } from '../../corpus/authors/author-summary.ts';
 import { errors } from '../../infra/errors.ts';
 import {
   checkRecordLimits,
@@ -372,7 +373,13 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     <td>${a.client_id}</td>
                     <td>${(a.emails ?? []).join(', ')}</td>
                     <td>
-                      ${a.linked_author_id === null ? html`<span class="muted">not linked</span>` : `#${a.linked_author_id}`}
+                      ${
+                        a.linked_author_id === null
+                          ? html`<span class="muted">not linked</span>`
+                          : html`<a href="${authorUrl(ctx.config.publicBaseUrl, a.linked_author_id)}"
+                              >${a.linked_author_name ?? `author ${a.linked_author_id}`}</a
+                            >`
+                      }
                     </td>
                   </tr>`,
               )}

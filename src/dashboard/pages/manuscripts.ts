@@ -223,9 +223,10 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         loadCandidates(ctx.db, manuscriptId),
       ]);
       const candidates = stored?.candidates ?? [];
-      const [allMarks, whyTitles] = await Promise.all([
+      const [allMarks, whyTitles, names] = await Promise.all([
         marksOfManuscript(ctx.db, manuscriptId),
         explainedWorkTitles(ctx.db, candidates),
+        rowNames(ctx.db, organizationId, candidates),
       ]);
       const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
       // Marks of authors the last upload did not list (made by the CLI, or before a re-upload
@@ -249,7 +250,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     ${stored.concepts.join(', ') || 'none'}.
                   </p>
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles)}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, names)}
                   ${otherMarksList(request, manuscriptId, otherMarks)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -506,6 +507,7 @@ function candidateTable(
   marks: Map<number, string>,
   f: PageFilters,
   whyTitles: WorkTitles,
+  names: RowNames,
 ): Html {
   const shown = filterCandidates(all, marks, f);
   const base = ctx.config.publicBaseUrl;
@@ -596,14 +598,15 @@ function candidateTable(
                 ? c.authors_groups.map(
                     (g) =>
                       html`<div>
-                        <a href="${dashboardPath('groups', g.group_id)}">group ${g.group_id}</a
+                        <a href="${dashboardPath('groups', g.group_id)}"
+                          >${names.groups.get(g.group_id) ?? `group ${g.group_id}`}</a
                         >${g.client_id ? html` (${g.client_id})` : null}
                       </div>`,
                   )
                 : html`<span class="muted">—</span>`
             }
           </td>
-          <td>${conflictList(base, c.conflicts)}</td>
+          <td>${conflictList(base, c.conflicts, names.authors)}</td>
           <td>
             ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
             ${
@@ -698,8 +701,51 @@ function workLink(base: string, w: { id: number; title: string; year: number | n
   return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
 }
 
-/** Each conflict and the evidence the policy gave for it. */
-export function conflictList(base: string, conflicts: readonly Conflict[]): Html {
+/** What the candidate rows name: their groups, and the manuscript authors their conflicts name. */
+interface RowNames {
+  groups: ReadonlyMap<number, string>;
+  authors: ReadonlyMap<number, string>;
+}
+
+async function rowNames(
+  db: Queryable,
+  organizationId: number,
+  candidates: readonly StoredCandidate[],
+): Promise<RowNames> {
+  const groupIds = [...new Set(candidates.flatMap((c) => c.authors_groups.map((g) => g.group_id)))];
+  const authorIds = [
+    ...new Set(
+      candidates.flatMap((c) =>
+        c.conflicts.flatMap((k) => (k.kind === 'coauth_conflicts' ? [k.evidence.manuscript_author_id] : [])),
+      ),
+    ),
+  ];
+  const [groups, authors] = await Promise.all([
+    groupIds.length
+      ? db.query<{ id: number; name: string }>(
+          'SELECT id, name FROM authors_groups WHERE organization_id = $1 AND id = ANY($2::int[])',
+          [organizationId, groupIds],
+        )
+      : { rows: [] },
+    authorIds.length
+      ? db.query<{ id: number; name: string }>(
+          'SELECT id, display_name AS name FROM authors WHERE id = ANY($1::int[])',
+          [authorIds],
+        )
+      : { rows: [] },
+  ]);
+  return {
+    groups: new Map(groups.rows.map((r) => [r.id, r.name])),
+    authors: new Map(authors.rows.map((r) => [r.id, r.name])),
+  };
+}
+
+/** Each conflict and the evidence the policy gave for it; `authors` names the manuscript's authors. */
+export function conflictList(
+  base: string,
+  conflicts: readonly Conflict[],
+  authors: ReadonlyMap<number, string> = new Map(),
+): Html {
   if (!conflicts.length) return html`<span class="muted">None found</span>`;
   return html`<ul class="conflicts">
     ${conflicts.map((c) => {
@@ -708,7 +754,9 @@ export function conflictList(base: string, conflicts: readonly Conflict[]): Html
         case 'coauth_conflicts':
           return html`<li>
             ${label}co-wrote ${workLink(base, c.evidence.work)} with
-            <a href="${authorUrl(base, c.evidence.manuscript_author_id)}">the manuscript's author</a>
+            <a href="${authorUrl(base, c.evidence.manuscript_author_id)}"
+              >${authors.get(c.evidence.manuscript_author_id) ?? "the manuscript's author"}</a
+            >, an author of the manuscript
           </li>`;
         case 'aff_conflicts':
           return html`<li>
