@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
-import { DATA_KINDS, OWNERS, type DataKind, type Owner } from './kinds.ts';
+import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from './kinds.ts';
 import { appendTo } from '../infra/collections.ts';
 
 export interface FieldOption {
@@ -71,10 +71,14 @@ export async function createCustomField(
   const name = checkName(input.name, 'A field name');
   const options = checkOptions(input.options ?? []);
   if (isOptionKind(input.dataKind) && options.length === 0) {
-    throw errors.validation(`A ${input.dataKind} field needs at least one option`);
+    throw errors.validation(
+      `A field of kind “${KIND_LABELS[input.dataKind]}” (${input.dataKind}) needs at least one option`,
+    );
   }
   if (!isOptionKind(input.dataKind) && options.length > 0) {
-    throw errors.validation(`A ${input.dataKind} field takes no options`);
+    throw errors.validation(
+      `A field of kind “${KIND_LABELS[input.dataKind]}” (${input.dataKind}) takes no options`,
+    );
   }
   const apiId = randomUUID();
   await db.transaction(async (tx) => {
@@ -197,7 +201,9 @@ export async function updateCustomField(
   const adding = checkOptions(changes.addOptions ?? []);
   const removing = [...new Set((changes.removeOptions ?? []).map((id) => id.toLowerCase()))];
   if ((adding.length > 0 || removing.length > 0) && !isOptionKind(row.data_kind)) {
-    throw errors.validation(`A ${row.data_kind} field takes no options`);
+    throw errors.validation(
+      `A field of kind “${KIND_LABELS[row.data_kind]}” (${row.data_kind}) takes no options`,
+    );
   }
   await db.transaction(async (tx) => {
     if (changes.name !== undefined) {

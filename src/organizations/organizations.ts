@@ -84,7 +84,9 @@ export async function updateSettings(
       changes.max_candidates < 1 ||
       changes.max_candidates > 500
     ) {
-      throw errors.validation('max_candidates must be a whole number from 1 to 500');
+      throw errors.validation(
+        'The maximum number of candidates (max_candidates) must be a whole number from 1 to 500',
+      );
     }
     add('max_candidates', changes.max_candidates);
   }

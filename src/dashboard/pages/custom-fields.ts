@@ -12,7 +12,7 @@ import {
   requireOwnedCustomField,
   updateCustomField,
 } from '../../custom-fields/store.ts';
-import { DATA_KINDS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
+import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
 import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
@@ -21,14 +21,6 @@ export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
   author_from_group: 'Authors from groups',
   folder: 'Folders',
   proposal: 'Manuscripts (proposals)',
-};
-
-export const KIND_LABELS: Readonly<Record<DataKind, string>> = {
-  number: 'Number',
-  str: 'Text',
-  date: 'Date',
-  single_option: 'One option',
-  multi_option: 'Several options',
 };
 
 /** The value rule of each kind, as the API enforces it (src/custom-fields/values.ts). */
