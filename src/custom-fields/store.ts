@@ -41,6 +41,25 @@ function checkName(name: string, what: string): string {
   return trimmed;
 }
 
+/**
+ * Two fields of one owner with one name (letter case aside) would be two identical labels on the
+ * same form, told apart by nobody: refused (409).
+ */
+async function refuseTakenName(
+  tx: Queryable,
+  organizationId: number,
+  owner: string,
+  name: string,
+  except: string | null,
+): Promise<void> {
+  const { rows } = await tx.query(
+    `SELECT 1 FROM custom_fields WHERE organization_id = $1 AND owner = $2 AND lower(name) = lower($3)
+        AND ($4::uuid IS NULL OR api_id <> $4::uuid)`,
+    [organizationId, owner, name, except],
+  );
+  if (rows.length > 0) throw errors.conflict(`A field named “${name}” already exists for the same owner`);
+}
+
 function checkOptions(options: readonly string[]): string[] {
   const trimmed = options.map((o) => o.trim());
   const bad = trimmed.find((o) => o.length === 0 || o.length > 500);
@@ -84,6 +103,7 @@ export async function createCustomField(
   await db.transaction(async (tx) => {
     const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
     if (org.rows.length === 0) throw errors.notFound(`Organization ${organizationId}`);
+    await refuseTakenName(tx, organizationId, input.owner, name, null);
     await tx.query(
       `INSERT INTO custom_fields (api_id, organization_id, owner, data_kind, name, description)
        VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -207,10 +227,9 @@ export async function updateCustomField(
   }
   await db.transaction(async (tx) => {
     if (changes.name !== undefined) {
-      await tx.query('UPDATE custom_fields SET name = $2 WHERE api_id = $1', [
-        apiId,
-        checkName(changes.name, 'A field name'),
-      ]);
+      const name = checkName(changes.name, 'A field name');
+      await refuseTakenName(tx, row.organization_id, row.owner, name, apiId);
+      await tx.query('UPDATE custom_fields SET name = $2 WHERE api_id = $1', [apiId, name]);
     }
     if (changes.description !== undefined) {
       const description = changes.description.trim() === '' ? null : changes.description;

@@ -140,6 +140,31 @@ describe('custom field rules enforced by the store (the CLI uses it)', () => {
     await expect(updateCustomField(t.db, 'not-a-uuid', { name: 'x' })).rejects.toMatchObject({ status: 404 });
   });
 
+  it('refuses a second field of one name for one owner (letter case aside), on create and rename', async () => {
+    const org = await createTestOrg(t);
+    const notes = await createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'str', name: 'Notes' });
+    await expect(
+      createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'number', name: ' notes ' }),
+    ).rejects.toMatchObject({ status: 409 });
+    // Another owner, or another organization, may use the name.
+    await createCustomField(t.db, org.id, { owner: 'proposal', dataKind: 'str', name: 'Notes' });
+    await createCustomField(t.db, (await createTestOrg(t)).id, {
+      owner: 'folder',
+      dataKind: 'str',
+      name: 'Notes',
+    });
+    const other = await createCustomField(t.db, org.id, {
+      owner: 'folder',
+      dataKind: 'str',
+      name: 'Remarks',
+    });
+    await expect(updateCustomField(t.db, other.api_id, { name: 'NOTES' })).rejects.toMatchObject({
+      status: 409,
+    });
+    // Renaming a field to its own name (another case) is no clash.
+    expect((await updateCustomField(t.db, notes.api_id, { name: 'NOTES' })).name).toBe('NOTES');
+  });
+
   it('refuses to remove an option the field does not hold (removed already, or never its own) with a 400', async () => {
     const org = await createTestOrg(t);
     const two = await createCustomField(t.db, org.id, {
