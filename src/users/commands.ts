@@ -79,6 +79,16 @@ export const userDisable = defineCommand({
   },
 });
 
+export const userEnable = defineCommand({
+  name: 'user enable',
+  description: 'Enable a disabled user again, with a new one-time password (to be changed at next sign-in)',
+  options: [USER],
+  async run(ctx, args: { user: number }) {
+    const { enableUser } = await import('./users.ts');
+    return withPassword(await enableUser(ctx.db, args.user));
+  },
+});
+
 export const userPassword = defineCommand({
   name: 'user password',
   description: 'Give a user a new one-time password (to be changed at next sign-in) and end their sessions',
@@ -90,10 +100,11 @@ export const userPassword = defineCommand({
 });
 
 export const userCommands = [
-  defineGroup('user', 'Dashboard users: create, list, role, disable'),
+  defineGroup('user', 'Dashboard users: create, list, role, disable, enable'),
   userCreate,
   userList,
   userRole,
   userDisable,
+  userEnable,
   userPassword,
 ];

@@ -97,6 +97,23 @@ export async function disableUser(db: Queryable, id: number, organizationId?: nu
   return rows[0]!;
 }
 
+/**
+ * Enables a disabled user again, with a new generated one-time password (to be changed at the next
+ * sign-in): whoever held the old one when the user was disabled does not get in with it.
+ */
+export async function enableUser(
+  db: Queryable,
+  id: number,
+  organizationId?: number,
+): Promise<User & { password: string }> {
+  const reset = await resetPassword(db, id, organizationId);
+  const { rows } = await db.query<User>(
+    `UPDATE users SET disabled_at = NULL WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return { ...rows[0]!, password: reset.password };
+}
+
 export interface Credentials {
   id: number;
   password_hash: string;

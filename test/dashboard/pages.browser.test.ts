@@ -114,7 +114,7 @@ describe('integrations admin', () => {
     await page.context().close();
   });
 
-  it('users: added (one-time password shown once), role changed, disabled; the new user must change the password', async () => {
+  it('users: added (one-time password shown once), role changed, disabled, enabled with a new one; the new user must change the password', async () => {
     const page = await as('integrations_admin');
     await go(page, '/dashboard/users/');
     await page.getByLabel('Email').fill('new.person@example.org');
@@ -141,6 +141,16 @@ describe('integrations admin', () => {
     expect(new URL(newcomer.url()).pathname).toBe('/dashboard/sign-in/');
     await signIn(newcomer, t.url, 'new.person@example.org', password);
     expect(await newcomer.getByRole('alert').textContent()).toContain('not right');
+
+    // Enabled again, with a new one-time password: the old one no longer works, the new one does.
+    await page.getByRole('button', { name: /^Enable new.person@example.org/ }).click();
+    const renewed = (await page.getByTestId('one-time-password').textContent())!.trim();
+    expect(renewed).not.toBe(password);
+    await expectAccessible(page);
+    await signIn(newcomer, t.url, 'new.person@example.org', password);
+    expect(await newcomer.getByRole('alert').textContent()).toContain('not right');
+    await signIn(newcomer, t.url, 'new.person@example.org', renewed);
+    expect(new URL(newcomer.url()).pathname).toBe('/dashboard/password/');
     await newcomer.context().close();
     await page.context().close();
   });

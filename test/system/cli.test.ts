@@ -270,7 +270,7 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
     expect(orgs.map((o) => o.name)).toEqual(['Acme Press', 'Beta Journal']);
   }, 600_000);
 
-  it('user create prints a one-time password; list, role and disable print the user', async () => {
+  it('user create prints a one-time password; list, role and disable print the user; enable a new password', async () => {
     const org = json<Org>(await cli('org', 'create', '--name', 'Gamma Review'));
     const created = json<Record<string, unknown>>(
       await cli('user', 'create', '--org', String(org.id), '--email', 'Ed@Example.org', '--role', 'editor'),
@@ -323,5 +323,11 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
       must_change_password: true,
       disabled: true,
     });
+    const enabled = json<Record<string, unknown>>(await cli('user', 'enable', '--user', String(created.id)));
+    expect(enabled).toMatchObject({ id: created.id, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(enabled.password).not.toBe(created.password);
+    expect(json(await cli('user', 'list', '--org', String(org.id)))).toEqual([
+      { ...user, role: 'viewer', must_change_password: true, disabled: false },
+    ]);
   }, 600_000);
 });

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
-import { createUser, disableUser, listUsers, setUserRole } from '../../users/users.ts';
+import { createUser, disableUser, enableUser, listUsers, setUserRole } from '../../users/users.ts';
 import {
   actionButton,
   csrfField,
@@ -81,7 +81,7 @@ async function usersPage(
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Status</th>
-            <th scope="col">Disable</th>
+            <th scope="col">Disable or enable</th>
           </tr>
         </thead>
         <tbody>
@@ -112,14 +112,21 @@ async function usersPage(
                 </td>
                 <td>
                   ${
-                    user.disabled || user.id === me
+                    user.id === me
                       ? null
-                      : actionButton(request, {
-                          action: dashboardPath('users', user.id, 'disable'),
-                          label: 'Disable',
-                          accessibleName: `Disable ${user.email}`,
-                          kind: 'danger',
-                        })
+                      : user.disabled
+                        ? actionButton(request, {
+                            action: dashboardPath('users', user.id, 'enable'),
+                            label: 'Enable',
+                            accessibleName: `Enable ${user.email} with a new one-time password`,
+                            kind: 'secondary',
+                          })
+                        : actionButton(request, {
+                            action: dashboardPath('users', user.id, 'disable'),
+                            label: 'Disable',
+                            accessibleName: `Disable ${user.email}`,
+                            kind: 'danger',
+                          })
                   }
                 </td>
               </tr>`,
@@ -175,6 +182,20 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
         kind: 'ok',
         message: `${user.email} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
       });
+    },
+  });
+
+  // Answered with the page, as a new user is: the one-time password is shown once and rests nowhere.
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/users/:userId/enable/',
+    action: 'users_manage',
+    schema: { params: UserParams, body: CsrfOnly },
+    back: () => '/dashboard/users/',
+    handler: async (request, reply) => {
+      const { userId } = request.params as { userId: number };
+      notSelf(request, userId);
+      return usersPage(ctx, request, reply, await enableUser(ctx.db, userId, orgOf(request)));
     },
   });
 
