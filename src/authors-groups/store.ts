@@ -10,15 +10,20 @@ export interface AuthorsGroup {
   name: string;
 }
 
+function groupName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) {
+    throw errors.validation('A group name must have 1 to 200 characters');
+  }
+  return trimmed;
+}
+
 export async function createGroup(
   db: Queryable,
   organizationId: number,
   name: string,
 ): Promise<AuthorsGroup> {
-  const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 200) {
-    throw errors.validation('A group name must have 1 to 200 characters');
-  }
+  const trimmed = groupName(name);
   const { rows } = await db.query<AuthorsGroup>(
     `INSERT INTO authors_groups (organization_id, name)
      SELECT id, $2 FROM organizations WHERE id = $1
@@ -26,6 +31,21 @@ export async function createGroup(
     [organizationId, trimmed],
   );
   if (!rows[0]) throw errors.notFound(`Organization ${organizationId}`);
+  return rows[0];
+}
+
+/** Renames one of the organization's groups (its id, the API's group_id, stays). */
+export async function renameGroup(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+  name: string,
+): Promise<AuthorsGroup> {
+  const { rows } = await db.query<AuthorsGroup>(
+    `UPDATE authors_groups SET name = $3 WHERE id = $2 AND organization_id = $1 RETURNING id AS group_id, name`,
+    [organizationId, groupId, groupName(name)],
+  );
+  if (!rows[0]) throw errors.notFound(`Authors group ${groupId}`);
   return rows[0];
 }
 

@@ -77,4 +77,22 @@ describe("an authors group's page", () => {
     const page = (await get(`/dashboard/groups/${groupId}/`)).body;
     expect(page).toMatch(new RegExp(`/authors/${author}"\\s*>Lina Linked</a`));
   });
+
+  it('renames the group, keeping its id; a blank name is refused on the page', async () => {
+    const renamed = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/name/`, {
+      name: ' Review board ',
+    });
+    expect(renamed.statusCode).toBe(303);
+    const page = (await get(`/dashboard/groups/${groupId}/`)).body;
+    expect(page).toContain('The group is now named Review board.');
+    expect(page).toContain(`Group id ${groupId}`);
+    const { rows } = await t.db.query<{ name: string }>('SELECT name FROM authors_groups WHERE id = $1', [
+      groupId,
+    ]);
+    expect(rows[0]!.name).toBe('Review board');
+    await injectForm(t.app, editor, `/dashboard/groups/${groupId}/name/`, { name: '  ' });
+    expect((await get(`/dashboard/groups/${groupId}/`)).body).toContain(
+      'A group name must have 1 to 200 characters',
+    );
+  });
 });

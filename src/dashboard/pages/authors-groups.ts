@@ -13,6 +13,7 @@ import {
   findGroupAuthor,
   listGroupAuthors,
   listGroupsWithCounts,
+  renameGroup,
   requireGroup,
   writeGroupAuthor,
   type GroupAuthorRecord,
@@ -336,7 +337,22 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
           ${
             mayDo(request, 'authors_groups_write')
-              ? html`<p><a href="${base}records/new/">Add a record</a></p>`
+              ? html`<p><a href="${base}records/new/">Add a record</a></p>
+                  <form method="post" action="${base}name/" class="row">
+                    ${csrfField(request)}
+                    <div>
+                      <label for="group-name">Group name</label>
+                      <input
+                        id="group-name"
+                        name="name"
+                        type="text"
+                        required
+                        maxlength="200"
+                        value="${group.name}"
+                      />
+                    </div>
+                    <button type="submit" class="secondary">Rename</button>
+                  </form>`
               : null
           }
           <form method="get" action="${base}" class="row" role="search">
@@ -390,6 +406,27 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             <span>Page ${page} of ${pages}</span>
             ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
           </nav>`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/name/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams, body: GroupBody },
+    back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId),
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const group = await renameGroup(
+        ctx.db,
+        orgOf(request),
+        groupId,
+        (request.body as { name: string }).name,
+      );
+      return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
+        kind: 'ok',
+        message: `The group is now named ${group.name}.`,
       });
     },
   });
