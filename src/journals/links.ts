@@ -93,14 +93,21 @@ export interface SourceMatch {
   title: string;
   publisher: string | null;
   works: number;
+  /** The years of its works (null when none has one): tells apart venues of one title. */
+  first_year: number | null;
+  last_year: number | null;
 }
 
 /** Journals of the corpus whose title holds `text` (ignoring case), the largest first: what an account manager links. */
 export async function searchSources(db: Queryable, text: string, limit: number): Promise<SourceMatch[]> {
   const pattern = `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const { rows } = await db.query<SourceMatch>(
-    `SELECT s.id, s.title, s.publisher, (SELECT count(*)::integer FROM works w WHERE w.source_id = s.id) AS works
-       FROM sources s WHERE s.title ILIKE $1 ORDER BY works DESC, s.title LIMIT $2`,
+    `SELECT s.id, s.title, s.publisher, w.works, w.first_year, w.last_year
+       FROM sources s,
+            LATERAL (SELECT count(*)::integer AS works, min(publication_year) AS first_year,
+                            max(publication_year) AS last_year
+                       FROM works WHERE source_id = s.id) w
+      WHERE s.title ILIKE $1 ORDER BY w.works DESC, s.title, s.id LIMIT $2`,
     [pattern, limit],
   );
   return rows;

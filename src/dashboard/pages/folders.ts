@@ -239,7 +239,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                           <thead>
                             <tr>
                               <th scope="col">Journal</th>
-                              <th scope="col">Works</th>
+                              <th scope="col">Id</th>
+                              <th scope="col">Works (years)</th>
                               <th scope="col">Link</th>
                             </tr>
                           </thead>
@@ -247,7 +248,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                             ${
                               matches.length === 0
                                 ? html`<tr>
-                                    <td colspan="3" class="muted">No journal of the corpus matches.</td>
+                                    <td colspan="4" class="muted">No journal of the corpus matches.</td>
                                   </tr>`
                                 : matches.map(
                                     (m) =>
@@ -255,12 +256,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                         <td>
                                           ${m.title}${m.publisher ? html` <span class="muted">(${m.publisher})</span>` : null}
                                         </td>
-                                        <td>${m.works}</td>
+                                        <td>${m.id}</td>
+                                        <td>
+                                          ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
+                                        </td>
                                         <td>
                                           ${actionButton(request, {
                                             action: `${path}journals/`,
                                             label: 'Link',
-                                            accessibleName: `Link ${m.title}`,
+                                            // Venues may share a title (the ACL's Findings): the id tells them apart.
+                                            accessibleName: `Link ${m.title} (id ${m.id})`,
                                             hidden: { source_id: m.id },
                                           })}
                                         </td>
