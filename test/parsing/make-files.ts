@@ -307,31 +307,89 @@ export function makeInflatingDocx(bytes: number, text = true): Uint8Array {
  * A one-page PDF whose content stream, deflated, inflates to `bytes` of text-drawing operators.
  * `disguised` labels that stream an image, which text extraction would otherwise never decode.
  */
+/** Ways of writing a page's deflated content that a scan of the declared filters once missed. */
+export const BOMB_ENCODINGS = [
+  'plain',
+  'filter-reference',
+  'hex-then-deflate',
+  'filter-reference-in-array',
+  'f-abbreviation',
+  'nested-filter',
+  'space-after-stream-keyword',
+  'endstream-inside-data',
+  'deflate-twice',
+] as const;
+export type BombEncoding = (typeof BOMB_ENCODINGS)[number];
+
 /**
- * A PDF whose one page's content inflates to `bytes`. `encoding`: the deflate written plainly, with
- * its /Filter a reference to an object holding it, or behind an ASCII-hex encoding.
+ * A PDF whose one page's content inflates to `bytes`, its deflate written as `encoding` says (each a
+ * form pdf.js reads and decodes whole).
  */
 export function makeInflatingPdf(
   bytes: number,
   disguised = false,
-  encoding: 'plain' | 'filter-reference' | 'hex-then-deflate' = 'plain',
+  encoding: BombEncoding = 'plain',
 ): Uint8Array {
   const op = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n';
   const content = Buffer.from(op.repeat(Math.ceil(bytes / op.length)), 'latin1');
-  const deflated = deflateSync(content, { level: 9 });
+  let deflated = deflateSync(content, { level: 9 });
+  if (encoding === 'deflate-twice') deflated = deflateSync(deflated, { level: 9 });
+  if (encoding === 'endstream-inside-data') {
+    // A stored (uncompressed) deflate block holding "endstream" first, then the compressed rest:
+    // the data runs to its /Length, past the first "endstream".
+    const literal = Buffer.from('%endstream\n', 'latin1');
+    const stored = Buffer.concat([
+      Buffer.from([0x00, literal.length, 0x00, ~literal.length & 0xff, 0xff]),
+      literal,
+    ]);
+    const rest = deflateRawSync(content, { level: 9 });
+    const adler = adler32(Buffer.concat([literal, content]));
+    deflated = Buffer.concat([Buffer.from([0x78, 0x9c]), stored, rest, adler]);
+  }
   const data = encoding === 'hex-then-deflate' ? `${deflated.toString('hex')}>` : deflated.toString('latin1');
-  const filter = {
-    plain: '/FlateDecode',
-    'filter-reference': '6 0 R',
-    'hex-then-deflate': '[/ASCIIHexDecode /FlateDecode]',
-  }[encoding];
+  const filterEntry: Record<BombEncoding, string> = {
+    plain: '/Filter /FlateDecode',
+    'filter-reference': '/Filter 6 0 R',
+    'hex-then-deflate': '/Filter [/ASCIIHexDecode /FlateDecode]',
+    'filter-reference-in-array': '/Filter [7 0 R]',
+    'f-abbreviation': '/F /FlateDecode',
+    'nested-filter': '/Filter /FlateDecode /X << /Filter /AHx >>',
+    'space-after-stream-keyword': '/Filter /FlateDecode',
+    'endstream-inside-data': '/Filter /FlateDecode',
+    'deflate-twice': '/Filter [/FlateDecode /FlateDecode]',
+  };
+  const keyword = encoding === 'space-after-stream-keyword' ? 'stream \n' : 'stream\n';
   return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${data.length} /Filter ${filter} ${disguised ? '/Subtype /Image ' : ''}>>\nstream\n${data}\nendstream`,
+    `<< /Length ${data.length} ${filterEntry[encoding]} ${disguised ? '/Subtype /Image ' : ''}>>\n${keyword}${data}\nendstream`,
     '[/FlateDecode]',
+    '/FlateDecode',
+  ]);
+}
+
+function adler32(data: Buffer): Buffer {
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(((b << 16) | a) >>> 0);
+  return out;
+}
+
+/** A PDF with a long run of digits in a comment and a /Filter behind a reference (the object index's input). */
+export function makeDigitsPdf(digits: number): Uint8Array {
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>',
+    `<< /Length 5 /Filter 5 0 R >>\nstream\nxxxxx\nendstream\n%${'7'.repeat(digits)}`,
+    '/FlateDecode',
   ]);
 }
 

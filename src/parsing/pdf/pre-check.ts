@@ -7,11 +7,14 @@
 // to the time limit. Here each deflated stream is inflated chunk by chunk, its bytes counted and
 // thrown away, and the count stopped the moment the file's total passes the limit.
 //
-// Every filter is read as pdf.js would apply it: /Filter as a name, an array, or a reference to
-// either. ASCII encodings in front of the deflate are undone and the deflate counted; an output not
-// counted here (LZW, run-length, a filter after the deflate, a /Filter that cannot be resolved) counts
-// at its worst ratio, so that no encoding carries a bomb past the check (`/Filter 6 0 R` and
-// `[/ASCIIHexDecode /FlateDecode]` once did, and ran pdf.js to the time limit).
+// The check does not trust the file's own account of its streams, which pdf.js reads more leniently
+// than any scan of the text can follow (a /Filter nested in another dictionary, `/F` for /Filter,
+// filters behind references, a stream whose bytes hold "endstream" before its /Length ends, once
+// each carried a bomb past a check that read the declared filters). Instead every stream's bytes are
+// tried as deflate data whatever they declare, from its start to the farthest end pdf.js could read
+// (its /Length, or the first "endstream"); an ASCII-hex or ASCII-85 encoding around the deflate is
+// undone, a deflate inside a deflate inflated in turn; LZW and run-length, named anywhere in the
+// stream's dictionary or in an object it refers to, count at their worst ratio.
 //
 // Image streams are skipped: text extraction never decodes an image, and inflating the figures of
 // a normal manuscript would cost time for nothing. A stream that calls itself an image but is a
@@ -44,6 +47,7 @@ interface StreamSpan {
   objectNumber: number | null;
   dict: string;
   start: number;
+  /** Where the first "endstream" after the data starts (the end the next stream is looked for from). */
   end: number;
 }
 
@@ -58,10 +62,12 @@ function* streams(buf: Buffer): Generator<StreamSpan> {
     // "endstream" and words that merely contain "stream" are not a stream's start.
     const before = buf[at - 1];
     if (before !== undefined && before !== 0x3e /* > */ && before > 0x20) continue;
-    let start = at + 6;
+    // pdf.js skips to the next line end after the keyword, whatever stands before it.
+    const lineEnd = nextLineEnd(buf, at + 6);
+    if (lineEnd < 0) return;
+    let start = lineEnd;
     if (buf[start] === 0x0d) start++;
     if (buf[start] === 0x0a) start++;
-    if (start === at + 6) continue;
     const windowStart = Math.max(previousEnd, at - MAX_DICT_BYTES);
     const head = buf.toString('latin1', windowStart, at);
     const objAt = head.lastIndexOf(' obj');
@@ -73,6 +79,40 @@ function* streams(buf: Buffer): Generator<StreamSpan> {
     previousEnd = end;
     yield { objectNumber: number ? Number(number[1]) : null, dict, start, end };
   }
+}
+
+function nextLineEnd(buf: Buffer, from: number): number {
+  const cr = buf.indexOf(0x0d, from);
+  const lf = buf.indexOf(0x0a, from);
+  return cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
+}
+
+/**
+ * Where each object of the file starts (`12 0 obj`), by its reference (`12 0 R`): one pass over the
+ * file's "obj" keywords, each read back over the two numbers before it (a regular expression over the
+ * whole file was quadratic on long runs of digits: 200 KB took 14 s).
+ */
+function objectOffsets(buf: Buffer): Map<string, number> {
+  const out = new Map<string, number>();
+  const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
+  const isSpace = (c: number | undefined) => c !== undefined && c <= 0x20;
+  for (let at = buf.indexOf('obj', 0, 'latin1'); at >= 0; at = buf.indexOf('obj', at + 3, 'latin1')) {
+    let i = at - 1;
+    if (!isSpace(buf[i])) continue;
+    while (i > 0 && isSpace(buf[i])) i--;
+    const genEnd = i + 1;
+    while (i >= 0 && isDigit(buf[i]) && genEnd - i <= 5) i--;
+    const genStart = i + 1;
+    if (genStart === genEnd || !isSpace(buf[i])) continue;
+    while (i > 0 && isSpace(buf[i])) i--;
+    const numEnd = i + 1;
+    while (i >= 0 && isDigit(buf[i]) && numEnd - i <= 10) i--;
+    const numStart = i + 1;
+    if (numStart === numEnd) continue;
+    const key = `${buf.toString('latin1', numStart, numEnd)} ${buf.toString('latin1', genStart, genEnd)} R`;
+    out.set(key, at + 3);
+  }
+  return out;
 }
 
 /** Entries of every `/Kids [...]` array in `buf`, each array read once, nothing copied. */
@@ -108,54 +148,58 @@ function contentObjects(buf: Buffer): Set<number> {
   }
 }
 
-const IMAGE = /\/Subtype\s*\/Image\b/;
+const IMAGE = /\/Subtype\s*\/Image\b/g;
+const SUBTYPE = /\/Subtype\b/g;
 const OBJECT_STREAM = /\/Type\s*\/ObjStm\b/;
-
-type Filter = 'flate' | 'lzw' | 'rle' | 'hex' | 'a85' | 'other';
-
-const FILTER_NAMES: Record<string, Filter> = {
-  FlateDecode: 'flate',
-  Fl: 'flate',
-  LZWDecode: 'lzw',
-  LZW: 'lzw',
-  RunLengthDecode: 'rle',
-  RL: 'rle',
-  ASCIIHexDecode: 'hex',
-  AHx: 'hex',
-  ASCII85Decode: 'a85',
-  A85: 'a85',
-};
+const REFERENCE = /(\d+)\s+(\d+)\s+R\b/g;
+const LENGTH = /\/Length\s+(\d+)(?:\s+(\d+)\s+R\b)?/g;
+const LZW = /\/(?:LZWDecode|LZW)\b/;
+const RUN_LENGTH = /\/(?:RunLengthDecode|RL)\b/;
 
 /**
- * The most a filter's output can be per input byte: deflate's limit (about 1032:1), LZW's with
- * 12-bit codes between two table resets (about 1300:1), run-length's (64:1). Bounds a stream whose
- * output is not counted here.
+ * The most LZW and run-length can give per input byte: LZW's with 12-bit codes between two table
+ * resets (about 1300:1), run-length's (64:1). Counted for a stream that names either, since neither is
+ * decoded here.
  */
-const WORST_RATIO: Record<'flate' | 'lzw' | 'rle', number> = { flate: 1032, lzw: 1300, rle: 64 };
+const WORST_RATIO = { lzw: 1300, rle: 64 } as const;
 
-/**
- * A stream's filters in the order pdf.js applies them, from its dictionary's /Filter: a name, an
- * array of names, or a reference to either elsewhere in the file, resolved through `resolve` (null
- * when it cannot be: an object inside an object stream). Missing: no filter.
- */
-function filtersOf(dict: string, resolve: (ref: string) => string | undefined): Filter[] | null {
-  const at = dict.lastIndexOf('/Filter');
-  if (at < 0) return [];
-  let value = /^\/Filter\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+|\d+\s+\d+\s+R)/.exec(dict.slice(at))?.[1];
-  if (value !== undefined && /R$/.test(value)) value = resolve(value.replace(/\s+/g, ' '));
-  if (value === undefined) return null;
-  return [...value.matchAll(/\/([^\s/[\]<>()]+)/g)].map((m) => FILTER_NAMES[m[1]!] ?? 'other');
+/** A stream the check may skip: an image, and only an image (one /Subtype, /Image). */
+function isImage(dict: string): boolean {
+  return (dict.match(IMAGE)?.length ?? 0) === 1 && (dict.match(SUBTYPE)?.length ?? 0) === 1;
 }
 
-/**
- * The values of the file's direct objects that are a name or an array (`6 0 obj [/FlateDecode]`),
- * by reference (`6 0 R`): read in one pass when a /Filter first refers to one.
- */
-function directFilterValues(buf: Buffer): Map<string, string> {
-  const out = new Map<string, string>();
-  const objects = /(\d+)\s+(\d+)\s+obj\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+)/g;
-  for (const m of buf.toString('latin1').matchAll(objects)) out.set(`${m[1]} ${m[2]} R`, m[3]!);
+/** The first bytes of the object a reference names (to read a /Length or a filter's name there). */
+function objectHead(buf: Buffer, offsets: Map<string, number>, ref: string, bytes = 256): string | null {
+  const at = offsets.get(ref);
+  return at === undefined ? null : buf.toString('latin1', at, Math.min(buf.length, at + bytes));
+}
+
+/** Every /Length the dictionary states, direct or behind a reference the file holds. */
+function lengthsOf(dict: string, buf: Buffer, offsets: () => Map<string, number>): number[] {
+  const out: number[] = [];
+  for (const m of dict.matchAll(LENGTH)) {
+    if (m[2] === undefined) out.push(Number(m[1]));
+    else {
+      const head = objectHead(buf, offsets(), `${m[1]} ${m[2]} R`, 64);
+      const value = head === null ? null : /^\s*(\d+)/.exec(head)?.[1];
+      if (value !== undefined && value !== null) out.push(Number(value));
+    }
+  }
   return out;
+}
+
+/** Whether the dictionary, or an object it refers to, names LZW or run-length decoding. */
+function namesFilter(dict: string, filter: RegExp, buf: Buffer, offsets: () => Map<string, number>): boolean {
+  if (filter.test(dict)) return true;
+  for (const m of dict.matchAll(REFERENCE)) {
+    const head = objectHead(buf, offsets(), `${m[1]} ${m[2]} R`);
+    if (
+      head !== null &&
+      filter.test(head.slice(0, head.indexOf('endobj') >= 0 ? head.indexOf('endobj') : undefined))
+    )
+      return true;
+  }
+  return false;
 }
 
 function decodeHex(data: Buffer): Buffer {
@@ -166,27 +210,31 @@ function decodeHex(data: Buffer): Buffer {
 }
 
 function decodeAscii85(data: Buffer): Buffer {
-  const out: number[] = [];
-  let group: number[] = [];
+  const out = Buffer.allocUnsafe(Math.ceil(data.length / 5) * 4 + 4);
+  let length = 0;
+  let group = 0;
+  let count = 0;
   const flush = (n: number) => {
-    let value = 0;
-    for (let i = 0; i < 5; i++) value = value * 85 + (group[i] ?? 84);
-    for (let i = 0; i < n - 1; i++) out.push((value >>> (24 - 8 * i)) & 0xff);
-    group = [];
+    for (let i = count; i < 5; i++) group = group * 85 + 84;
+    for (let i = 0; i < n - 1; i++) out[length++] = (group >>> (24 - 8 * i)) & 0xff;
+    group = 0;
+    count = 0;
   };
   for (let i = 0; i < data.length; i++) {
     const c = data[i]!;
     if (c === 0x7e /* ~ */) break;
-    if (c === 0x7a /* z */ && group.length === 0) {
-      out.push(0, 0, 0, 0);
+    if (c === 0x7a /* z */ && count === 0) {
+      if (length + 4 > out.length) break;
+      out.fill(0, length, length + 4);
+      length += 4;
       continue;
     }
     if (c < 0x21 || c > 0x75) continue;
-    group.push(c - 0x21);
-    if (group.length === 5) flush(5);
+    group = group * 85 + (c - 0x21);
+    if (++count === 5) flush(5);
   }
-  if (group.length > 1) flush(group.length);
-  return Buffer.from(out);
+  if (count > 1) flush(count);
+  return out.subarray(0, length);
 }
 
 /** Compressed size under which a stream is inflated in one synchronous call (fonts, most pages). */
@@ -229,9 +277,91 @@ async function countInflated(data: Buffer, budget: number, keep?: (chunk: Buffer
   });
 }
 
+/** A zlib header, which pdf.js requires of deflate data (its FlateStream refuses any other). */
+function startsZlib(data: Buffer): boolean {
+  const [cmf, flg] = [data[0], data[1]];
+  return (
+    cmf !== undefined &&
+    flg !== undefined &&
+    (cmf & 0x0f) === 8 &&
+    cmf >> 4 <= 7 &&
+    ((cmf << 8) | flg) % 31 === 0
+  );
+}
+
+const HEX_START = /^[\s0-9a-fA-F]{16}/;
+const ASCII85_START = /^[\s!-uz]{16}/;
+
+/** Whether these bytes may be deflate data, as they are or ASCII-encoded (ASCII-85 data ends in "~>"). */
+function mayHoldDeflate(data: Buffer): boolean {
+  if (startsZlib(data)) return true;
+  const head = data.toString('latin1', 0, 64);
+  return (
+    HEX_START.test(head) ||
+    (ASCII85_START.test(head) && data.toString('latin1', Math.max(0, data.length - 64)).includes('~>'))
+  );
+}
+
 /**
- * Throws PdfLimitError when the deflated streams pdf.js may decode for the text inflate to more
- * than `maxInflatedBytes` together, or when the page tree has more kids than `maxPages` allows.
+ * The stream's bytes as the deflate data they hold: as they are, or under an ASCII-hex or
+ * ASCII-85 encoding; null when they hold none.
+ */
+function deflateData(data: Buffer): Buffer | null {
+  if (startsZlib(data)) return data;
+  if (!mayHoldDeflate(data)) return null;
+  const head = data.toString('latin1', 0, 64);
+  if (HEX_START.test(head)) {
+    const decoded = decodeHex(data);
+    if (startsZlib(decoded)) return decoded;
+  }
+  const decoded = decodeAscii85(data);
+  return startsZlib(decoded) ? decoded : null;
+}
+
+/** How deep a deflate inside a deflate (`[/FlateDecode /FlateDecode]`) is followed. */
+const MAX_NESTED_DEFLATES = 3;
+
+/**
+ * What a stream's bytes inflate to, counted against `budget`, whatever the stream declares; when the
+ * output may itself be deflate data (a filter chain of two deflates), it is inflated in turn and
+ * counted too, as pdf.js decodes each layer whole. `keep` receives the outermost output (an object
+ * stream's text).
+ */
+async function countStream(
+  data: Buffer,
+  budget: number,
+  keep?: (chunk: Buffer) => void,
+  depth = 0,
+): Promise<number> {
+  const deflated = deflateData(data);
+  if (deflated === null) return 0;
+  // The output is held only while it may be deflate data; most is page text, let go at once.
+  const output: Buffer[] = [];
+  let held = 0;
+  let holding = depth + 1 < MAX_NESTED_DEFLATES;
+  let decided = false;
+  const count = await countInflated(deflated, budget, (chunk) => {
+    keep?.(chunk);
+    if (!holding) return;
+    output.push(chunk);
+    held += chunk.length;
+    // Decided once, on the first 64 bytes.
+    if (!decided && held >= 64) {
+      decided = true;
+      if (!mayHoldDeflate(Buffer.concat(output))) {
+        holding = false;
+        output.length = 0;
+      }
+    }
+  });
+  if (count > budget || !holding || output.length === 0) return count;
+  if (!decided && !mayHoldDeflate(Buffer.concat(output))) return count;
+  return count + (await countStream(Buffer.concat(output), budget - count, undefined, depth + 1));
+}
+
+/**
+ * Throws PdfLimitError when the streams pdf.js may decode for the text inflate to more than
+ * `maxInflatedBytes` together, or when the page tree has more kids than `maxPages` allows.
  * Returns what it counted.
  */
 export async function precheckPdf(
@@ -251,43 +381,39 @@ export async function precheckPdf(
   };
   checkKids();
   let contents: Set<number> | null = null;
-  let references: Map<string, string> | undefined;
+  let offsetsRead: Map<string, number> | undefined;
+  const offsets = () => (offsetsRead ??= objectOffsets(buf));
   let total = 0;
-  for (const s of streams(buf)) {
-    const filters = filtersOf(s.dict, (ref) => (references ??= directFilterValues(buf)).get(ref));
-    // Nothing that can expand: read as it is (ASCII decoders only shrink).
-    if (filters !== null && !filters.some((f) => f === 'flate' || f === 'lzw' || f === 'rle')) continue;
-    if (IMAGE.test(s.dict)) {
-      contents ??= contentObjects(buf);
-      if (s.objectNumber === null || !contents.has(s.objectNumber)) continue;
-    }
-    let data = buf.subarray(s.start, s.end);
-    // ASCII encodings in front of the deflate, undone here as pdf.js would (they only shrink).
-    let chain = filters ?? [];
-    while (chain[0] === 'hex' || chain[0] === 'a85') {
-      data = chain[0] === 'hex' ? decodeHex(data) : decodeAscii85(data);
-      chain = chain.slice(1);
-    }
-    const parts: Buffer[] = [];
-    const keep = OBJECT_STREAM.test(s.dict) ? (chunk: Buffer) => parts.push(chunk) : undefined;
-    if (filters !== null && chain.length === 1 && chain[0] === 'flate') {
-      total += await countInflated(data, limits.maxInflatedBytes - total, keep);
-    } else {
-      // A filter counted nowhere here (LZW, run-length, a chain after the deflate, a /Filter that
-      // cannot be resolved): its worst output counts, so that no encoding slips a bomb past the check.
-      // Each expanding filter multiplies; a /Filter that cannot be resolved counts as the worst one.
-      const worst =
-        filters === null
-          ? WORST_RATIO.lzw
-          : chain.reduce((n, f) => n * (f === 'flate' || f === 'lzw' || f === 'rle' ? WORST_RATIO[f] : 1), 1);
-      total += data.length * worst;
-    }
+  const checkTotal = () => {
     if (total > limits.maxInflatedBytes) {
       throw new PdfLimitError(
         'zip_bomb',
         `its compressed streams inflate past the ${limits.maxInflatedBytes} byte limit`,
       );
     }
+  };
+  for (const s of streams(buf)) {
+    if (isImage(s.dict)) {
+      contents ??= contentObjects(buf);
+      if (s.objectNumber === null || !contents.has(s.objectNumber)) continue;
+    }
+    // The farthest end pdf.js could read: its /Length (the first "endstream" may lie inside the data).
+    const end = Math.min(
+      buf.length,
+      Math.max(s.end, ...lengthsOf(s.dict, buf, offsets).map((n) => s.start + n)),
+    );
+    const data = buf.subarray(s.start, end);
+    for (const [filter, ratio] of [
+      [LZW, WORST_RATIO.lzw],
+      [RUN_LENGTH, WORST_RATIO.rle],
+    ] as const) {
+      if (namesFilter(s.dict, filter, buf, offsets)) total += data.length * ratio;
+    }
+    checkTotal();
+    const parts: Buffer[] = [];
+    const keep = OBJECT_STREAM.test(s.dict) ? (chunk: Buffer) => parts.push(chunk) : undefined;
+    total += await countStream(data, limits.maxInflatedBytes - total, keep);
+    checkTotal();
     if (keep) {
       kids += countKids(Buffer.concat(parts));
       checkKids();
