@@ -80,6 +80,14 @@ export function registerUtf8JsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // A body said to be in another charset is not read as UTF-8 as if it were.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i
+      .exec(request.headers['content-type'] ?? '')?.[1]
+      ?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(errors.unsupportedMediaType(`A JSON body must be UTF-8, not ${charset}`), undefined);
+      return;
+    }
     const bytes = body as Buffer;
     if (!isUtf8(bytes)) {
       done(

@@ -93,8 +93,21 @@ describe('hostile bodies', () => {
     expect(proto.statusCode).toBe(400);
     expect(proto.json<ErrorBody>().error.code).toBe('validation_failed');
     expect((await t.app.inject({ method: 'GET', url, headers: org.headers })).statusCode).toBe(404);
+    // A body said to be in another charset: 415; UTF-8 said explicitly is read.
+    const latin = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json; charset=ISO-8859-1' },
+      payload: '{"name":"x"}',
+    });
+    expect(latin.statusCode).toBe(415);
     // Valid UTF-8 beyond ASCII is read as it was sent.
-    const fine = await postAuthor(t, org, 'bytes', { name: 'Zoë Ørsted 张伟' });
+    const fine = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' },
+      payload: JSON.stringify({ name: 'Zoë Ørsted 张伟' }),
+    });
     expect(fine.statusCode).toBe(200);
     const read = await t.app.inject({ method: 'GET', url, headers: org.headers });
     expect(read.json<{ name: string }>().name).toBe('Zoë Ørsted 张伟');
