@@ -137,6 +137,12 @@ export interface ParsingLimits {
   workerHeapMb: number;
   /** A worker whose memory stays above this many MB after a file is replaced, to give it back. */
   workerRecycleMb: number;
+  /**
+   * How far, in MB, the process's resident memory may grow while files are parsed: past it the
+   * files being parsed fail and their workers are replaced (parser-pool.ts: the bound for decoded
+   * buffers, which no V8 heap limit counts).
+   */
+  maxRssGrowthMb: number;
 }
 
 export class ConfigError extends Error {
@@ -267,6 +273,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       workers: intVar(env, 'PARSE_WORKERS', 2, 1, 64),
       workerHeapMb: intVar(env, 'PARSE_WORKER_HEAP_MB', 384, 64, 16_384),
       workerRecycleMb: intVar(env, 'PARSE_WORKER_RECYCLE_MB', 128, 16, 16_384),
+      maxRssGrowthMb: intVar(env, 'PARSE_MAX_RSS_GROWTH_MB', 1536, 64, 65_536),
     },
     trustProxy: boolVar(env, 'TRUST_PROXY', false),
     dashboard: {

@@ -4,6 +4,13 @@
 // Memory is bounded the same way: each worker's V8 heap has a hard limit (a file that needs more
 // fails alone), and a worker that holds more than PARSE_WORKER_RECYCLE_MB after a file is replaced,
 // since a V8 heap once grown is not given back to the system while its isolate lives.
+// pdf.js decodes a stream into ArrayBuffers, outside the V8 heap and its limit; the PDF pre-check
+// counts what it can foresee, and for anything it cannot (a shape of file it does not know, an
+// encrypted file pdf.js decrypts first) the process's resident memory is watched while files are
+// parsed: once it has grown by PARSE_MAX_RSS_GROWTH_MB since the oldest running parse began, every
+// running parse fails and its worker is replaced. A concurrent innocent file fails with the hostile
+// one (its upload is stored with the parse error, as for any file that cannot be read): that is the
+// price of not letting one file take the whole process down.
 import type { Worker } from 'node:worker_threads';
 import type { ParsingLimits } from '../infra/config.ts';
 import { DEFAULT_MAX_FILE_BYTES, failedResult } from './parse-manuscript.ts';
@@ -23,6 +30,8 @@ interface Slot {
   task: Task | null;
   timer: NodeJS.Timeout | null;
   started: number;
+  /** The process's resident memory when the slot's file began, in bytes. */
+  rssAtStart: number;
   /** The worker's heap and external memory after its last file, in MB, as it reported them. */
   retainedMb: number;
 }
@@ -37,6 +46,9 @@ export interface ParserPoolOptions {
  */
 const YOUNG_GENERATION_MB = 32;
 
+/** How often the process's memory is sampled while files are parsed (a few µs a sample). */
+const MEMORY_SAMPLE_MS = 50;
+
 export interface ParserPoolStats {
   /** Worker threads started and alive. */
   workers: number;
@@ -48,6 +60,8 @@ export interface ParserPoolStats {
   recycled: number;
   /** The workers' heaps and external memory after their last files, in MB, summed (0 before any). */
   retainedMb: number;
+  /** Times the running parses were stopped because the process's memory grew too far. */
+  memoryStops: number;
 }
 
 export class ParserPool {
@@ -56,6 +70,8 @@ export class ParserPool {
   private nextId = 1;
   private closed = false;
   private recycled = 0;
+  private memoryWatch: NodeJS.Timeout | null = null;
+  private memoryStops = 0;
 
   constructor(
     private readonly limits: ParsingLimits,
@@ -83,6 +99,7 @@ export class ParserPool {
       queued: this.queue.length,
       recycled: this.recycled,
       retainedMb: this.slots.reduce((sum, slot) => sum + slot.retainedMb, 0),
+      memoryStops: this.memoryStops,
     };
   }
 
@@ -121,7 +138,15 @@ export class ParserPool {
       stdout: false,
       stderr: false,
     });
-    const slot: Slot = { worker, ready: false, task: null, timer: null, started: 0, retainedMb: 0 };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      task: null,
+      timer: null,
+      started: 0,
+      rssAtStart: 0,
+      retainedMb: 0,
+    };
     worker.on('message', (msg: { type: string; id?: number; result?: ParseResult; retainedMb?: number }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
@@ -156,6 +181,8 @@ export class ParserPool {
       const task = this.queue.shift()!;
       slot.task = task;
       slot.started = performance.now();
+      slot.rssAtStart = process.memoryUsage.rss();
+      this.watchMemory();
       slot.timer = setTimeout(() => this.timeout(slot), this.limits.timeoutMs);
       slot.timer.unref();
       slot.worker.postMessage({ id: task.id, bytes: task.bytes, fileName: task.fileName }, [
@@ -168,6 +195,36 @@ export class ParserPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.task = null;
+    if (this.busy() === 0 && this.memoryWatch) {
+      clearInterval(this.memoryWatch);
+      this.memoryWatch = null;
+    }
+  }
+
+  /** While files are parsed, the process's resident memory is sampled (see the header). */
+  private watchMemory(): void {
+    if (this.memoryWatch) return;
+    this.memoryWatch = setInterval(() => this.checkMemory(), MEMORY_SAMPLE_MS);
+    this.memoryWatch.unref();
+  }
+
+  private checkMemory(): void {
+    const running = this.slots.filter((s) => s.task);
+    if (running.length === 0) return;
+    const since = Math.min(...running.map((s) => s.rssAtStart));
+    const grownMb = (process.memoryUsage.rss() - since) / (1024 * 1024);
+    if (grownMb <= this.limits.maxRssGrowthMb) return;
+    this.memoryStops++;
+    for (const slot of running) {
+      const task = slot.task!;
+      const result = failedResult(
+        'parser_failed',
+        `Parsing stopped: the files being parsed made the server's memory grow past ${this.limits.maxRssGrowthMb} MB`,
+      );
+      result.elapsed_ms = Math.round(performance.now() - slot.started);
+      this.replace(slot);
+      task.resolve(result);
+    }
   }
 
   private timeout(slot: Slot): void {

@@ -1,6 +1,6 @@
 // Builds small PDFs and DOCX files byte by byte inside the tests, so that every hostile case
 // (truncated, encrypted, images only, zip bombs, missing parts) is made by the test that uses it.
-import { deflateRawSync, deflateSync } from 'node:zlib';
+import { createDeflate, deflateRawSync, deflateSync } from 'node:zlib';
 
 interface PdfTextLine {
   text: string;
@@ -380,6 +380,28 @@ function adler32(data: Buffer): Buffer {
   const out = Buffer.alloc(4);
   out.writeUInt32BE(((b << 16) | a) >>> 0);
   return out;
+}
+
+/**
+ * A PDF whose page content is `mib` MiB of spaces, deflated (deflated chunk by chunk: the spaces are
+ * never held whole here). pdf.js decodes it into one buffer, outside the V8 heap.
+ */
+export async function makeSpacesBombPdf(mib: number): Promise<Uint8Array> {
+  const deflater = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflater.on('data', (chunk: Buffer) => parts.push(chunk));
+  const done = new Promise((resolve) => deflater.on('end', resolve));
+  const spaces = Buffer.alloc(1024 * 1024, 0x20);
+  for (let i = 0; i < mib; i++) deflater.write(spaces);
+  deflater.end();
+  await done;
+  const data = Buffer.concat(parts).toString('latin1');
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>',
+    `<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n${data}\nendstream`,
+  ]);
 }
 
 /** A PDF with a long run of digits in a comment and a /Filter behind a reference (the object index's input). */

@@ -17,6 +17,7 @@ import {
   makeDigitsPdf,
   makeInflatingPdf,
   makeLzwPdf,
+  makeSpacesBombPdf,
   makeManyPagesPdf,
   makeTextPdf,
   makeUnclosedStylesDocx,
@@ -210,6 +211,25 @@ describe('each parse has a memory budget, and memory is given back', () => {
   afterEach(async () => {
     await pool?.close();
     pool = null;
+  });
+
+  it("a file whose decoding grows the process's memory past the limit fails, and the next file is served", async () => {
+    // The pre-check let through (its limit set past the file): what it cannot foresee, such as a
+    // file pdf.js decrypts before it inflates, meets the memory watch instead.
+    pool = new ParserPool({
+      ...testConfig().parsing,
+      workers: 1,
+      maxInflatedBytes: 4 * 1024 * MiB,
+      maxRssGrowthMb: 128,
+      timeoutMs: 60_000,
+    });
+    const bomb = await pool.parse(await makeSpacesBombPdf(1024), 'spaces.pdf');
+    expect(bomb.error?.code).toBe('parser_failed');
+    expect(bomb.error?.message).toMatch(/memory grow past 128 MB/);
+    expect(pool.stats().memoryStops).toBe(1);
+    const next = await pool.parse(makeArticlePdf(), 'next.pdf');
+    expect(next.error).toBeNull();
+    expect(next.title).toBe('A Study of Things That Parse Well');
   });
 
   it('a file that needs more heap than the budget fails alone, and the next file is served', async () => {
