@@ -78,7 +78,10 @@ export async function setUserRole(
   organizationId?: number,
 ): Promise<User> {
   const checked = checkRole(role);
-  await requireUser(db, id, organizationId);
+  const user = await requireUser(db, id, organizationId);
+  // A disabled user is enabled first (with a new password), then given a role: the page offers no
+  // role to change for them, and a post that names one would change an account nobody can use.
+  if (user.disabled) throw errors.conflict(`${user.email} is disabled: enable them first`);
   const { rows } = await db.query<User>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
     id,
     checked,

@@ -88,8 +88,15 @@ describe('integrations admin', () => {
     // A value out of range is refused with the rule, and nothing changes.
     await page.getByLabel('Maximum number of candidates').evaluate((el) => el.removeAttribute('max'));
     await page.getByLabel('Maximum number of candidates').fill('501');
+    await page.getByLabel('what was parsed from the file').check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     expect(await flash(page)).toContain('1 to 500');
+    // The form shows what was chosen, to correct; what is stored did not change.
+    expect(await page.getByLabel('Maximum number of candidates').inputValue()).toBe('501');
+    expect(await page.getByLabel('what was parsed from the file').isChecked()).toBe(true);
+    await page.reload();
+    expect(await page.getByLabel('Maximum number of candidates').inputValue()).toBe('1');
+    expect(await page.getByLabel('the supplied fields').isChecked()).toBe(true);
     await page.context().close();
   });
 

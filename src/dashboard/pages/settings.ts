@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { requireOrganization, updateSettings, type Prefer } from '../../organizations/organizations.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, redirectTo, renderPage } from '../framework.ts';
+import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { html } from '../html.ts';
 
@@ -23,6 +23,20 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
     action: 'read',
     handler: async (request, reply) => {
       const org = await requireOrganization(ctx.db, orgOf(request));
+      // After a refusal the form shows what was chosen, not what is stored.
+      const posted = postedForm(request);
+      const typed = (key: string) => {
+        const value = posted?.[key];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const shown = posted
+        ? {
+            prefer: typed('prefer'),
+            include_conflicts: posted.include_conflicts !== undefined,
+            include_without_email: posted.include_without_email !== undefined,
+            max_candidates: typed('max_candidates') ?? '',
+          }
+        : org;
       const editable = mayDo(request, 'settings_write');
       const disabled = editable ? null : html`disabled`;
       return renderPage(ctx, request, reply, {
@@ -42,7 +56,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
                       type="radio"
                       name="prefer"
                       value="${value}"
-                      ${org.prefer === value ? html`checked` : null}
+                      ${shown.prefer === value ? html`checked` : null}
                       ${disabled}
                     />
                     ${value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file'}</label
@@ -53,7 +67,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
               ><input
                 type="checkbox"
                 name="include_conflicts"
-                ${org.include_conflicts ? html`checked` : null}
+                ${shown.include_conflicts ? html`checked` : null}
                 ${disabled}
               />
               Include candidates with conflicts of interest</label
@@ -62,7 +76,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
               ><input
                 type="checkbox"
                 name="include_without_email"
-                ${org.include_without_email ? html`checked` : null}
+                ${shown.include_without_email ? html`checked` : null}
                 ${disabled}
               />
               Include candidates without an email</label
@@ -75,7 +89,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
               min="1"
               max="500"
               required
-              value="${org.max_candidates}"
+              value="${shown.max_candidates}"
               aria-describedby="max-hint"
               ${disabled}
             />
@@ -92,6 +106,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
     action: 'settings_write',
     schema: { body: SettingsBody },
     back: () => '/dashboard/settings/',
+    keepsForm: true,
     handler: async (request, reply) => {
       const body = request.body as FormBody;
       const prefer = text(body, 'prefer');
