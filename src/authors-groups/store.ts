@@ -180,17 +180,23 @@ export async function readGroupAuthor(
 ): Promise<(StoredGroupAuthor & { custom: Record<string, CustomValue | null> }) | null> {
   const [record, fields] = await Promise.all([
     db.query<StoredGroupAuthor>(SELECT_RECORD, [key.groupId, key.clientId, key.organizationId]),
-    db.query<{ api_id: string }>(
-      `SELECT api_id::text FROM custom_fields
-        WHERE organization_id = $1 AND owner = 'author_from_group' ORDER BY created_at, api_id`,
-      [key.organizationId],
-    ),
+    authorFieldIds(db, key.organizationId),
   ]);
   const row = record.rows[0];
   if (!row) return null;
   // Only fields that still exist: see onlyLiveFields.
-  const custom = Object.fromEntries(fields.rows.map((f) => [f.api_id, row.custom_values[f.api_id] ?? null]));
+  const custom = Object.fromEntries(fields.map((id) => [id, row.custom_values[id] ?? null]));
   return { ...row, custom };
+}
+
+/** The api_ids of the organization's `author_from_group` custom fields, oldest first. */
+async function authorFieldIds(db: Queryable, organizationId: number): Promise<string[]> {
+  const { rows } = await db.query<{ api_id: string }>(
+    `SELECT api_id::text FROM custom_fields
+      WHERE organization_id = $1 AND owner = 'author_from_group' ORDER BY created_at, api_id`,
+    [organizationId],
+  );
+  return rows.map((r) => r.api_id);
 }
 
 /**
@@ -202,14 +208,8 @@ async function onlyLiveFields(
   organizationId: number,
   values: Record<string, CustomValue>,
 ): Promise<Record<string, CustomValue>> {
-  const ids = Object.keys(values);
-  if (ids.length === 0) return values;
-  const { rows } = await db.query<{ api_id: string }>(
-    `SELECT api_id::text FROM custom_fields
-      WHERE organization_id = $1 AND owner = 'author_from_group' AND api_id = ANY($2::uuid[])`,
-    [organizationId, ids],
-  );
-  const live = new Set(rows.map((r) => r.api_id));
+  if (Object.keys(values).length === 0) return values;
+  const live = new Set(await authorFieldIds(db, organizationId));
   return Object.fromEntries(Object.entries(values).filter(([id]) => live.has(id)));
 }
 

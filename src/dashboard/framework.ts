@@ -207,14 +207,16 @@ function formToken(request: FastifyRequest): string | undefined {
   return typeof token === 'string' ? token : undefined;
 }
 
-/** Form posts arrive URL-encoded; a name given several times (checkboxes, multi-selects) becomes a list. */
 /**
  * More fields than any dashboard form has (the longest: a group's checkboxes, a field's options). The
  * form is read before the session or the CSRF token is checked, by anyone: its cost must stay small.
  */
 export const MAX_FORM_FIELDS = 2000;
 
-/** A url-encoded form, in time linear in its length; a name given more than once is a list. */
+/**
+ * Form posts arrive URL-encoded: read in time linear in their length; a name given several times
+ * (checkboxes, multi-selects) becomes a list.
+ */
 function parseForm(text: string): Record<string, string | string[]> {
   const byName = new Map<string, string[]>();
   let fields = 0;

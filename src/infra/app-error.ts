@@ -21,13 +21,14 @@ export class AppError extends Error {
   }
 }
 
-/** The catalogue: each error the service can answer, with its stable code and HTTP status. */
 /**
- * The most problems one answer lists: enough for any real form or body, and a body of 100,000 wrong
- * items no longer answers with megabytes of details (its message says how many there were).
+ * The most problems one answer lists (errors.ts renderError): enough for any real form or body, and a
+ * body of 100,000 wrong items no longer answers with megabytes of details (its message says how many
+ * there were).
  */
 export const MAX_ERROR_DETAILS = 100;
 
+/** The catalogue: each error the service can answer, with its stable code and HTTP status. */
 export const errors = {
   validation: (message: string, details?: ErrorDetail[]) =>
     new AppError(400, 'validation_failed', message, details),

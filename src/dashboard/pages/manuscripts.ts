@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
+import { listGroups } from '../../authors-groups/store.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
@@ -721,12 +722,7 @@ async function rowNames(
     ),
   ];
   const [groups, authors] = await Promise.all([
-    groupIds.length
-      ? db.query<{ id: number; name: string }>(
-          'SELECT id, name FROM authors_groups WHERE organization_id = $1 AND id = ANY($2::int[])',
-          [organizationId, groupIds],
-        )
-      : { rows: [] },
+    groupIds.length ? listGroups(db, organizationId) : [],
     authorIds.length
       ? db.query<{ id: number; name: string }>(
           'SELECT id, display_name AS name FROM authors WHERE id = ANY($1::int[])',
@@ -735,7 +731,7 @@ async function rowNames(
       : { rows: [] },
   ]);
   return {
-    groups: new Map(groups.rows.map((r) => [r.id, r.name])),
+    groups: new Map(groups.map((g) => [g.group_id, g.name])),
     authors: new Map(authors.rows.map((r) => [r.id, r.name])),
   };
 }
