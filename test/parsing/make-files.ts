@@ -318,6 +318,7 @@ export const BOMB_ENCODINGS = [
   'space-after-stream-keyword',
   'endstream-inside-data',
   'deflate-twice',
+  'ascii85-then-deflate-unterminated',
 ] as const;
 export type BombEncoding = (typeof BOMB_ENCODINGS)[number];
 
@@ -346,7 +347,12 @@ export function makeInflatingPdf(
     const adler = adler32(Buffer.concat([literal, content]));
     deflated = Buffer.concat([Buffer.from([0x78, 0x9c]), stored, rest, adler]);
   }
-  const data = encoding === 'hex-then-deflate' ? `${deflated.toString('hex')}>` : deflated.toString('latin1');
+  const data =
+    encoding === 'hex-then-deflate'
+      ? `${deflated.toString('hex')}>`
+      : encoding === 'ascii85-then-deflate-unterminated'
+        ? encodeAscii85(deflated)
+        : deflated.toString('latin1');
   const filterEntry: Record<BombEncoding, string> = {
     plain: '/Filter /FlateDecode',
     'filter-reference': '/Filter 6 0 R',
@@ -357,6 +363,8 @@ export function makeInflatingPdf(
     'space-after-stream-keyword': '/Filter /FlateDecode',
     'endstream-inside-data': '/Filter /FlateDecode',
     'deflate-twice': '/Filter [/FlateDecode /FlateDecode]',
+    // No "~>" at its end: pdf.js decodes it to the stream's end all the same.
+    'ascii85-then-deflate-unterminated': '/Filter [/ASCII85Decode /FlateDecode]',
   };
   const keyword = encoding === 'space-after-stream-keyword' ? 'stream \n' : 'stream\n';
   return assemblePdf([
@@ -368,6 +376,28 @@ export function makeInflatingPdf(
     '[/FlateDecode]',
     '/FlateDecode',
   ]);
+}
+
+/** ASCII-85 without its closing "~>" (groups of four bytes as five characters, "z" for zeros). */
+function encodeAscii85(data: Buffer): string {
+  let out = '';
+  for (let i = 0; i < data.length; i += 4) {
+    const group = Buffer.alloc(4);
+    data.copy(group, 0, i, Math.min(i + 4, data.length));
+    const n = Math.min(4, data.length - i);
+    let value = group.readUInt32BE(0);
+    if (value === 0 && n === 4) {
+      out += 'z';
+      continue;
+    }
+    const chars: string[] = [];
+    for (let k = 0; k < 5; k++) {
+      chars.unshift(String.fromCharCode((value % 85) + 0x21));
+      value = Math.floor(value / 85);
+    }
+    out += chars.slice(0, n + 1).join('');
+  }
+  return out;
 }
 
 function adler32(data: Buffer): Buffer {

@@ -292,30 +292,32 @@ function startsZlib(data: Buffer): boolean {
 const HEX_START = /^[\s0-9a-fA-F]{16}/;
 const ASCII85_START = /^[\s!-uz]{16}/;
 
-/** Whether these bytes may be deflate data, as they are or ASCII-encoded (ASCII-85 data ends in "~>"). */
-function mayHoldDeflate(data: Buffer): boolean {
-  if (startsZlib(data)) return true;
-  const head = data.toString('latin1', 0, 64);
-  return (
-    HEX_START.test(head) ||
-    (ASCII85_START.test(head) && data.toString('latin1', Math.max(0, data.length - 64)).includes('~>'))
-  );
+/**
+ * Under which encoding these bytes hold deflate data, judged by their first bytes (a zlib header, as
+ * they are or once their head is decoded); null when they hold none. ASCII-85 need not end in "~>":
+ * pdf.js reads it to its end all the same.
+ */
+function deflateEncoding(data: Buffer): 'plain' | 'hex' | 'a85' | null {
+  if (startsZlib(data)) return 'plain';
+  const head = data.subarray(0, 64);
+  const text = head.toString('latin1');
+  if (HEX_START.test(text) && startsZlib(decodeHex(head))) return 'hex';
+  if (ASCII85_START.test(text) && startsZlib(decodeAscii85(head))) return 'a85';
+  return null;
 }
 
-/**
- * The stream's bytes as the deflate data they hold: as they are, or under an ASCII-hex or
- * ASCII-85 encoding; null when they hold none.
- */
+/** The stream's bytes as the deflate data they hold (decoded when ASCII-encoded); null when none. */
 function deflateData(data: Buffer): Buffer | null {
-  if (startsZlib(data)) return data;
-  if (!mayHoldDeflate(data)) return null;
-  const head = data.toString('latin1', 0, 64);
-  if (HEX_START.test(head)) {
-    const decoded = decodeHex(data);
-    if (startsZlib(decoded)) return decoded;
+  switch (deflateEncoding(data)) {
+    case 'plain':
+      return data;
+    case 'hex':
+      return decodeHex(data);
+    case 'a85':
+      return decodeAscii85(data);
+    case null:
+      return null;
   }
-  const decoded = decodeAscii85(data);
-  return startsZlib(decoded) ? decoded : null;
 }
 
 /** How deep a deflate inside a deflate (`[/FlateDecode /FlateDecode]`) is followed. */
@@ -348,14 +350,14 @@ async function countStream(
     // Decided once, on the first 64 bytes.
     if (!decided && held >= 64) {
       decided = true;
-      if (!mayHoldDeflate(Buffer.concat(output))) {
+      if (deflateEncoding(Buffer.concat(output)) === null) {
         holding = false;
         output.length = 0;
       }
     }
   });
   if (count > budget || !holding || output.length === 0) return count;
-  if (!decided && !mayHoldDeflate(Buffer.concat(output))) return count;
+  if (!decided && deflateEncoding(Buffer.concat(output)) === null) return count;
   return count + (await countStream(Buffer.concat(output), budget - count, undefined, depth + 1));
 }
 
