@@ -185,12 +185,8 @@ async function recordForm(
   const fields = (await listCustomFields(ctx.db, orgOf(request))).author_from_group;
   // After a refusal the form shows what was typed, not what is stored.
   const posted = postedForm(request);
-  const typed = (key: string): string | undefined => {
-    const value = posted?.[key];
-    return Array.isArray(value) ? value[0] : value;
-  };
   const listText = (key: (typeof LIST_FIELDS)[number]['key']) =>
-    posted ? (typed(key) ?? '') : (stored?.[key] ?? []).join('\n');
+    posted ? text(posted, key) : (stored?.[key] ?? []).join('\n');
   const customValue = (f: CustomField): CustomValue | undefined => {
     if (!posted) return stored?.custom_values[f.api_id];
     const value = posted[`cf_${f.api_id}`];
@@ -209,7 +205,7 @@ async function recordForm(
               required
               maxlength="256"
               aria-describedby="client-hint"
-              value="${typed('client_id') ?? ''}"
+              value="${posted ? text(posted, 'client_id') : ''}"
             />
             <p id="client-hint" class="hint">
               The id your editorial system knows this person by, unique in the group.
@@ -222,7 +218,7 @@ async function recordForm(
       type="text"
       required
       maxlength="1000"
-      value="${posted ? (typed('name') ?? '') : (stored?.name ?? '')}"
+      value="${posted ? text(posted, 'name') : (stored?.name ?? '')}"
     />
     ${LIST_FIELDS.map(
       (f) =>

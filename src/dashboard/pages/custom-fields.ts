@@ -245,30 +245,26 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
 /** The form that adds a field; after a refusal it shows what was typed (`keepsForm`). */
 function addFieldForm(request: FastifyRequest): Html {
   const posted = postedForm(request) ?? {};
-  const typed = (key: string): string => {
-    const value = posted[key];
-    return (Array.isArray(value) ? value[0] : value) ?? '';
-  };
   return html`<h2>Add a field</h2>
     <form method="post" action="/dashboard/custom-fields/" class="stack">
       ${csrfField(request)}
       <label for="owner">Owner</label>
       <select id="owner" name="owner">
-        ${OWNERS.map((o) => html`<option value="${o}" ${typed('owner') === o ? html`selected` : null}>${OWNER_LABELS[o]}</option>`)}
+        ${OWNERS.map((o) => html`<option value="${o}" ${text(posted, 'owner') === o ? html`selected` : null}>${OWNER_LABELS[o]}</option>`)}
       </select>
       <label for="data_kind">Kind of value</label>
       <select id="data_kind" name="data_kind" aria-describedby="kind-rules">
-        ${DATA_KINDS.map((k) => html`<option value="${k}" ${typed('data_kind') === k ? html`selected` : null}>${KIND_LABELS[k]}</option>`)}
+        ${DATA_KINDS.map((k) => html`<option value="${k}" ${text(posted, 'data_kind') === k ? html`selected` : null}>${KIND_LABELS[k]}</option>`)}
       </select>
       <ul id="kind-rules" class="hint">
         ${DATA_KINDS.map((k) => html`<li><strong>${KIND_LABELS[k]}</strong>: ${KIND_RULES[k]}</li>`)}
       </ul>
       <label for="name">Name</label>
-      <input id="name" name="name" type="text" required maxlength="200" value="${typed('name')}" />
+      <input id="name" name="name" type="text" required maxlength="200" value="${text(posted, 'name')}" />
       <label for="description">Description</label>
-      <input id="description" name="description" type="text" value="${typed('description')}" />
+      <input id="description" name="description" type="text" value="${text(posted, 'description')}" />
       <label for="options">Options, one a line (for the option kinds only)</label>
-      <textarea id="options" name="options">${typed('options')}</textarea>
+      <textarea id="options" name="options">${text(posted, 'options')}</textarea>
       <button type="submit">Add field</button>
     </form>`;
 }

@@ -25,16 +25,12 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
       const org = await requireOrganization(ctx.db, orgOf(request));
       // After a refusal the form shows what was chosen, not what is stored.
       const posted = postedForm(request);
-      const typed = (key: string) => {
-        const value = posted?.[key];
-        return Array.isArray(value) ? value[0] : value;
-      };
       const shown = posted
         ? {
-            prefer: typed('prefer'),
-            include_conflicts: posted.include_conflicts !== undefined,
-            include_without_email: posted.include_without_email !== undefined,
-            max_candidates: typed('max_candidates') ?? '',
+            prefer: text(posted, 'prefer'),
+            include_conflicts: checked(posted, 'include_conflicts'),
+            include_without_email: checked(posted, 'include_without_email'),
+            max_candidates: text(posted, 'max_candidates'),
           }
         : org;
       const editable = mayDo(request, 'settings_write');

@@ -193,11 +193,10 @@ function namesFilter(dict: string, filter: RegExp, buf: Buffer, offsets: () => M
   if (filter.test(dict)) return true;
   for (const m of dict.matchAll(REFERENCE)) {
     const head = objectHead(buf, offsets(), `${m[1]} ${m[2]} R`);
-    if (
-      head !== null &&
-      filter.test(head.slice(0, head.indexOf('endobj') >= 0 ? head.indexOf('endobj') : undefined))
-    )
-      return true;
+    if (head === null) continue;
+    // The object's own text only, not the next object's.
+    const end = head.indexOf('endobj');
+    if (filter.test(end >= 0 ? head.slice(0, end) : head)) return true;
   }
   return false;
 }
