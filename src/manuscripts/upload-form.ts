@@ -1,6 +1,7 @@
 // The upload form (spec 4.5): reading the multipart parts, then checking every field in one pass so
 // that a 400 names each offending field at once.
 import type { FastifyRequest } from 'fastify';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
 import { unstorableText } from '../http/storable-text.ts';
 import type { CandidateFilters } from '../referee-finder/types.ts';
@@ -33,6 +34,25 @@ export const FORM_KEY_WINDOW_BYTES = 64 * 1024;
  * real form: an abstract, a title, a thousand authors.
  */
 export const MAX_FORM_TEXT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * How the multipart parser is asked to hand over text fields: as latin1, one character a byte, so
+ * that their bytes reach `utf8Text` as they came. Decoded as UTF-8 by the parser, invalid bytes
+ * became U+FFFD and were stored as text the client never sent (JSON bodies are refused the same way).
+ */
+export const FORM_TEXT_CHARSET = 'latin1';
+
+/**
+ * A text field's value as sent, if its bytes are UTF-8; else null. A character past U+00FF cannot
+ * have come from latin1: the part named a charset of its own (UTF-16), which is not read either.
+ */
+function utf8Text(latin1: string): string | null {
+  if (/[\u0100-\uffff]/.test(latin1)) return null;
+  const bytes = Buffer.from(latin1, 'latin1');
+  // Plain ASCII is the same text in both charsets.
+  if (isAscii(bytes)) return latin1;
+  return isUtf8(bytes) ? bytes.toString('utf8') : null;
+}
 
 /**
  * Reads every part; files other than one `source_file` are drained and reported as problems. With
@@ -80,19 +100,32 @@ async function collectParts(
   let bytesBeforeKey = 0;
   for await (const part of request.parts()) {
     const path = `body.${part.fieldname}`;
+    // Text fields arrive as latin1 (FORM_TEXT_CHARSET): their length is their size in bytes.
+    const sent = part.type === 'file' ? '' : typeof part.value === 'string' ? part.value : String(part.value);
+    if (part.type !== 'file' && part.valueTruncated) {
+      throw errors.payloadTooLarge(`The form field ${part.fieldname} is larger than the limit`);
+    }
     if (awaitingKey) {
       if (part.type === 'file') throw errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES);
-      const value = typeof part.value === 'string' ? part.value : String(part.value);
-      if (part.fieldname === API_KEY_FIELD) {
-        await verifyFormKey!(value);
-        awaitingKey = false;
-      } else {
-        bytesBeforeKey += Buffer.byteLength(part.fieldname) + Buffer.byteLength(value);
+      if (part.fieldname !== API_KEY_FIELD) {
+        bytesBeforeKey += Buffer.byteLength(part.fieldname) + sent.length;
         if (bytesBeforeKey > FORM_KEY_WINDOW_BYTES) throw errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES);
       }
     }
+    let value = utf8Text(sent);
+    if (value === null) {
+      // Refused, yet read on as the parser would have read it, so that the answer names this
+      // problem alone rather than the field as missing.
+      problems.push({ path, message: 'must be UTF-8 text' });
+      value = Buffer.from(sent, 'latin1').toString('utf8');
+      if (awaitingKey && part.fieldname === API_KEY_FIELD) continue;
+    }
+    if (awaitingKey && part.fieldname === API_KEY_FIELD) {
+      await verifyFormKey!(value);
+      awaitingKey = false;
+    }
     // A file part's text is its field name and file name (reported as body.<field>.filename).
-    const text = part.type === 'file' ? { filename: part.filename } : part.value;
+    const text = part.type === 'file' ? { filename: part.filename } : value;
     problems.push(...unstorableText({ [part.fieldname]: text }, 'body'));
     if (part.type === 'file') {
       // A file that will be refused is read through without being kept: five 50 MB parts under
@@ -113,16 +146,12 @@ async function collectParts(
       if (bytes.length > 0 || part.filename) file = { fileName: part.filename || null, bytes };
       continue;
     }
-    if (part.valueTruncated) {
-      throw errors.payloadTooLarge(`The form field ${part.fieldname} is larger than the limit`);
-    }
-    textChars += part.fieldname.length + (typeof part.value === 'string' ? part.value.length : 0);
+    textChars += part.fieldname.length + value.length;
     if (textChars > MAX_FORM_TEXT_CHARS) {
       throw errors.payloadTooLarge(
         `The form's text fields together are longer than ${MAX_FORM_TEXT_CHARS} characters`,
       );
     }
-    const value = typeof part.value === 'string' ? part.value : String(part.value);
     if (part.fieldname === SOURCE_FILE_FIELD) {
       // Text where the file belongs (`-F source_file=paper.pdf` without the @): read as no file, the
       // manuscript would be ranked without it and the caller never told. Empty text is no file.

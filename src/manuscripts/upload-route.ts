@@ -10,7 +10,13 @@ import { headerKey } from '../http/auth.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import type { Organization } from '../organizations/organizations.ts';
-import { API_KEY_FIELD, readUploadParts, validateUploadForm, type RawUpload } from './upload-form.ts';
+import {
+  API_KEY_FIELD,
+  FORM_TEXT_CHARSET,
+  readUploadParts,
+  validateUploadForm,
+  type RawUpload,
+} from './upload-form.ts';
 import { UploadForm, UploadResponse } from './upload-schema.ts';
 import { checkSourceFile, uploadManuscript, type CandidateFinder } from './upload.ts';
 import type { ManuscriptParser } from './parsed-document.ts';
@@ -35,6 +41,7 @@ export interface UploadRouteDeps {
 export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, deps: UploadRouteDeps) {
   void external.register(async (scope) => {
     await scope.register(multipart, {
+      defCharset: FORM_TEXT_CHARSET,
       limits: {
         fileSize: ctx.config.fileLimitBytes,
         files: 5,

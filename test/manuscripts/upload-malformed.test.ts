@@ -41,4 +41,52 @@ describe('malformed uploads', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe('payload_too_large');
   });
+
+  it('answers 400 naming a text field whose bytes are not UTF-8, and keeps UTF-8 text as sent', async () => {
+    const originId = 'ms-Ünal-李-\u{1F600}';
+    const good = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: originId }) });
+    expect(good.statusCode).toBe(200);
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: `/api/external/recommend-journals/${encodeURIComponent(originId)}/`,
+      headers: org.headers,
+    });
+    expect(stored.statusCode).toBe(200);
+
+    // Latin-1 "Ünal" (0xDC) is not UTF-8: read as UTF-8 it became U+FFFD, an id the client never sent.
+    const { body, contentType } = multipartBody(baseFields({ origin_id: 'ms-LATIN1', title: 'T-LATIN1' }));
+    const latin1 = Buffer.from(body.toString('latin1').replace('ms-LATIN1', 'ms-\u00dcnal'), 'latin1');
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/external/proposal/',
+      headers: { ...org.headers, 'content-type': contentType },
+      payload: latin1,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details).toEqual([{ path: 'body.origin_id', message: 'must be UTF-8 text' }]);
+    const replaced = await t.app.inject({
+      method: 'GET',
+      url: `/api/external/recommend-journals/${encodeURIComponent('ms-\uFFFDnal')}/`,
+      headers: org.headers,
+    });
+    expect(replaced.statusCode).toBe(404);
+
+    // A part that names UTF-16 as its charset is not read as UTF-8 text either.
+    const utf16 = multipartBody(baseFields({ title: 'T-UTF16' }));
+    const header = 'name="title"\r\n\r\nT-UTF16';
+    const [head, tail] = utf16.body.toString('latin1').split(header) as [string, string];
+    const payload = Buffer.concat([
+      Buffer.from(head + 'name="title"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n', 'latin1'),
+      Buffer.from('Ünal', 'utf16le'),
+      Buffer.from(tail, 'latin1'),
+    ]);
+    const wide = await t.app.inject({
+      method: 'POST',
+      url: '/api/external/proposal/',
+      headers: { ...org.headers, 'content-type': utf16.contentType },
+      payload,
+    });
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json().error.details).toEqual([{ path: 'body.title', message: 'must be UTF-8 text' }]);
+  });
 });
