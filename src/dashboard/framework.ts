@@ -31,9 +31,12 @@ declare module 'fastify' {
 interface RouteRule {
   action: Action | 'public';
   back?: (request: FastifyRequest) => string;
-  keepsForm?: boolean;
+  keepsForm?: KeepsForm;
   whilePasswordExpired?: boolean;
 }
+
+/** Which of a refused form's values go back to it: all, or all but some (a secret). */
+export type KeepsForm = boolean | { without: readonly string[] };
 
 export interface DashboardRouteInfo {
   method: 'GET' | 'POST';
@@ -52,10 +55,10 @@ export interface DashboardRoute {
   back?: (request: FastifyRequest) => string;
   /**
    * A refused post's values go back with the message, for that page to show again (`postedForm`),
-   * so that nothing typed is lost. Kept in the session until the page is shown: never for a form
-   * with a password or a secret.
+   * so that nothing typed is lost. Kept in the session until the page is shown: never a password
+   * or a secret (`{ without: [their names] }`).
    */
-  keepsForm?: boolean;
+  keepsForm?: KeepsForm;
   /** Reachable while the user must still replace a generated password (the password page, sign-out). */
   whilePasswordExpired?: boolean;
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
@@ -77,7 +80,7 @@ export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): v
       dashboard: {
         action: route.action,
         ...(route.back ? { back: route.back } : {}),
-        ...(route.keepsForm ? { keepsForm: true } : {}),
+        ...(route.keepsForm ? { keepsForm: route.keepsForm } : {}),
         ...(route.whilePasswordExpired ? { whilePasswordExpired: true } : {}),
       },
     },
@@ -159,12 +162,13 @@ export async function renderPage(
 /** What a form keeps to show again after a refusal: its values but the CSRF token, when small. */
 const MAX_KEPT_FORM_CHARS = 64 * 1024;
 
-function keptForm(body: unknown): Record<string, string | string[]> | undefined {
+function keptForm(body: unknown, keeps: KeepsForm): Record<string, string | string[]> | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
+  const dropped = new Set(['_csrf', ...(typeof keeps === 'object' ? keeps.without : [])]);
   const values = Object.fromEntries(
     Object.entries(body as Record<string, unknown>).filter(
       (entry): entry is [string, string | string[]] =>
-        entry[0] !== '_csrf' && (typeof entry[1] === 'string' || Array.isArray(entry[1])),
+        !dropped.has(entry[0]) && (typeof entry[1] === 'string' || Array.isArray(entry[1])),
     ),
   );
   return JSON.stringify(values).length <= MAX_KEPT_FORM_CHARS ? values : undefined;
@@ -307,7 +311,8 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       request.dashboardSession &&
       [400, 409].includes(appError.status)
     ) {
-      const form = request.routeOptions.config?.dashboard?.keepsForm ? keptForm(request.body) : undefined;
+      const keeps = request.routeOptions.config?.dashboard?.keepsForm;
+      const form = keeps ? keptForm(request.body, keeps) : undefined;
       return redirectTo(ctx, request, reply, back(request), {
         kind: 'error',
         message: appError.message,

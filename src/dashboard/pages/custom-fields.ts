@@ -144,6 +144,16 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       const { owner, ...field } = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
       const editable = mayDo(request, 'custom_fields_write');
       const path = dashboardPath('custom-fields', field.api_id);
+      // After a refusal, what was typed and ticked (`keepsForm`); else what is stored.
+      const posted = postedForm(request);
+      const shown = posted
+        ? {
+            name: text(posted, 'name'),
+            description: text(posted, 'description'),
+            removeOptions: list(posted, 'remove_option'),
+            addOptions: text(posted, 'add_options'),
+          }
+        : { name: field.name, description: field.description ?? '', removeOptions: [], addOptions: '' };
       return renderPage(ctx, request, reply, {
         title: `Custom field ${field.name}`,
         body: html`<dl>
@@ -157,14 +167,9 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
               ? html`<form method="post" action="${path}" class="stack">
                     ${csrfField(request)}
                     <label for="name">Name</label>
-                    <input id="name" name="name" type="text" required maxlength="200" value="${field.name}" />
+                    <input id="name" name="name" type="text" required maxlength="200" value="${shown.name}" />
                     <label for="description">Description</label>
-                    <input
-                      id="description"
-                      name="description"
-                      type="text"
-                      value="${field.description ?? ''}"
-                    />
+                    <input id="description" name="description" type="text" value="${shown.description}" />
                     ${
                       isOptionKind(field.data_kind)
                         ? html`<fieldset>
@@ -172,7 +177,12 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
                               ${(field.options ?? []).map(
                                 (o) =>
                                   html`<label class="check"
-                                    ><input type="checkbox" name="remove_option" value="${o.api_id}" />
+                                    ><input
+                                      type="checkbox"
+                                      name="remove_option"
+                                      value="${o.api_id}"
+                                      ${shown.removeOptions.includes(o.api_id) ? html`checked` : null}
+                                    />
                                     ${o.option}</label
                                   >`,
                               )}
@@ -181,7 +191,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
                               </p>
                             </fieldset>
                             <label for="add_options">Add options, one a line</label>
-                            <textarea id="add_options" name="add_options"></textarea>`
+                            <textarea id="add_options" name="add_options">${shown.addOptions}</textarea>`
                         : null
                     }
                     <button type="submit">Save field</button>
@@ -205,6 +215,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     action: 'custom_fields_write',
     schema: { params: FieldParams, body: UpdateBody },
     back: (request) => dashboardPath('custom-fields', (request.params as { fieldId: string }).fieldId),
+    keepsForm: true,
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };
       const body = request.body as FormBody;

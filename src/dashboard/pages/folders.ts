@@ -19,6 +19,7 @@ import {
   dashboardRoute,
   mayDo,
   orgOf,
+  postedForm,
   redirectTo,
   renderPage,
 } from '../framework.ts';
@@ -127,7 +128,19 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const editSettings = mayDo(request, 'folder_settings_write');
       const editLinks = mayDo(request, 'journals_link');
       const disabled = editSettings ? null : html`disabled`;
-      const effect = folder.effect ?? 'highlight';
+      // After a refusal, what was chosen and typed (`keepsForm`); else what is stored.
+      const posted = postedForm(request);
+      const shown = posted
+        ? {
+            groupIds: list(posted, 'groups'),
+            effect: text(posted, 'effect'),
+            boost: text(posted, 'boost'),
+          }
+        : {
+            groupIds: folder.authors_group_ids.map(String),
+            effect: folder.effect ?? 'highlight',
+            boost: folder.boost_multiplier === null ? '' : String(folder.boost_multiplier),
+          };
       const path = dashboardPath('folders', folderId);
       return renderPage(ctx, request, reply, {
         title: `Folder ${folder.name}`,
@@ -144,7 +157,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                       type="checkbox"
                       name="groups"
                       value="${g.group_id}"
-                      ${folder.authors_group_ids.includes(g.group_id) ? html`checked` : null}
+                      ${shown.groupIds.includes(String(g.group_id)) ? html`checked` : null}
                       ${disabled}
                     />
                     ${g.name}</label
@@ -160,7 +173,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                       type="radio"
                       name="effect"
                       value="${e}"
-                      ${effect === e ? html`checked` : null}
+                      ${shown.effect === e ? html`checked` : null}
                       ${disabled}
                     />
                     ${EFFECT_LABELS[e]}</label
@@ -173,7 +186,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
               name="boost"
               type="text"
               inputmode="decimal"
-              value="${folder.boost_multiplier ?? ''}"
+              value="${shown.boost}"
               aria-describedby="boost-hint"
               ${disabled}
             />
@@ -288,6 +301,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     action: 'folder_settings_write',
     schema: { params: FolderParams, body: SettingsBody },
     back: (request) => dashboardPath('folders', (request.params as { folderId: number }).folderId),
+    keepsForm: true,
     handler: async (request, reply) => {
       const { folderId } = request.params as { folderId: number };
       const organizationId = orgOf(request);

@@ -11,7 +11,15 @@ import {
   rotateSecret,
   saveWebhook,
 } from '../../webhooks/store.ts';
-import { actionButton, csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
+import {
+  actionButton,
+  csrfField,
+  dashboardRoute,
+  orgOf,
+  postedForm,
+  redirectTo,
+  renderPage,
+} from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 
@@ -45,6 +53,11 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
       ]);
       const rows = log.slice(0, LOG_PAGE);
       const last = rows[rows.length - 1];
+      // After a refusal, the URL and the checkbox as posted (`keepsForm`; never the secret).
+      const posted = postedForm(request);
+      const shown = posted
+        ? { url: text(posted, 'url'), enabled: checked(posted, 'enabled') }
+        : { url: hook?.url ?? '', enabled: !hook || hook.enabled };
       return renderPage(ctx, request, reply, {
         title: 'Webhooks',
         body: html`<p>
@@ -57,7 +70,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
           <form method="post" action="${PAGE}" class="stack">
             ${csrfField(request)}
             <label for="url">Endpoint URL</label>
-            <input id="url" name="url" type="text" inputmode="url" required value="${hook?.url ?? ''}" />
+            <input id="url" name="url" type="text" inputmode="url" required value="${shown.url}" />
             <label for="secret">Signing secret</label>
             <input
               id="secret"
@@ -72,7 +85,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
               generated).
             </p>
             <label class="check"
-              ><input type="checkbox" name="enabled" ${!hook || hook.enabled ? html`checked` : null} /> Send
+              ><input type="checkbox" name="enabled" ${shown.enabled ? html`checked` : null} /> Send
               events</label
             >
             <button type="submit">Save webhook</button>
@@ -172,6 +185,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     action: 'webhooks_manage',
     schema: { body: SaveBody },
     back: () => PAGE,
+    keepsForm: { without: ['secret'] },
     handler: async (request, reply) => {
       const body = request.body as FormBody;
       await saveWebhook(

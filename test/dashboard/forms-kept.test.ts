@@ -1,0 +1,108 @@
+// The smaller forms keep what was typed after a refusal, as the larger ones do: a folder's referee
+// finder settings, a custom field's edit, the webhook (never its secret).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
+import { ensureFolder } from '../../src/folders/folders.ts';
+
+let t: TestApp;
+let org: TestOrg;
+let editor: InjectSession;
+let admin: InjectSession;
+beforeAll(async () => {
+  t = await createTestApp({
+    webhooks: {
+      worker: false,
+      pollMs: 1000,
+      timeoutMs: 1000,
+      retryBaseMs: 1000,
+      retryMaxMs: 1000,
+      maxAttempts: 3,
+      allowPrivateAddresses: false,
+      retentionDays: 30,
+    },
+  });
+  org = await createTestOrg(t);
+  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+});
+afterAll(async () => t?.close());
+
+async function page(session: InjectSession, url: string): Promise<string> {
+  return (await t.app.inject({ url, headers: { cookie: session.cookie } })).body;
+}
+
+describe('a refused form shows what was typed, once', () => {
+  it("a folder's referee finder settings", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'KEPT');
+    const reviewers = await createGroup(t.db, org.id, 'Reviewers');
+    const board = await createGroup(t.db, org.id, 'Board');
+    const url = `/dashboard/folders/${folderId}/`;
+    const refused = await injectForm(t.app, editor, `${url}settings/`, {
+      groups: [String(board.group_id)],
+      effect: 'boost',
+      boost: 'a lot',
+    });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(editor, url);
+    expect(shown).toMatch(/must be a number such as 1.5/);
+    expect(shown).toMatch(new RegExp(`value="${board.group_id}"\\s+checked`));
+    expect(shown).not.toMatch(new RegExp(`value="${reviewers.group_id}"\\s+checked`));
+    expect(shown).toMatch(/value="boost"\s+checked/);
+    expect(shown).toContain('value="a lot"');
+    const again = await page(editor, url);
+    expect(again).not.toContain('a lot');
+    expect(again).toMatch(/value="highlight"\s+checked/);
+  });
+
+  it("a custom field's edit", async () => {
+    await createCustomField(t.db, org.id, { owner: 'author_from_group', dataKind: 'str', name: 'Area' });
+    const field = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'single_option',
+      name: 'Seniority',
+      options: ['junior', 'senior'],
+    });
+    const junior = field.options!.find((o) => o.option === 'junior')!;
+    const url = `/dashboard/custom-fields/${field.api_id}/`;
+    // The name of another field of the same owner: 409.
+    const refused = await injectForm(t.app, editor, url, {
+      name: 'Area',
+      description: 'Typed description',
+      remove_option: [junior.api_id],
+      add_options: 'emeritus\nvisiting',
+    });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(editor, url);
+    expect(shown).toMatch(/already/);
+    expect(shown).toContain('value="Area"');
+    expect(shown).toContain('value="Typed description"');
+    expect(shown).toMatch(new RegExp(`value="${junior.api_id}"\\s+checked`));
+    expect(shown).toMatch(/<textarea id="add_options" name="add_options">emeritus\nvisiting<\/textarea>/);
+    const again = await page(editor, url);
+    expect(again).toContain('value="Seniority"');
+    expect(again).not.toContain('Typed description');
+  });
+
+  it('the webhook: the URL and the checkbox, never the secret', async () => {
+    const secret = 'typed-secret-never-kept-1234';
+    const refused = await injectForm(t.app, admin, '/dashboard/webhooks/', {
+      url: 'https://127.0.0.1/typed-hook',
+      secret,
+    });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(admin, '/dashboard/webhooks/');
+    expect(shown).toContain('value="https://127.0.0.1/typed-hook"');
+    expect(shown).not.toMatch(/name="enabled"\s+checked/);
+    expect(shown).not.toContain(secret);
+    const { rows } = await t.db.query<{ flash: unknown }>(
+      "SELECT flash FROM dashboard_sessions WHERE flash::text LIKE '%typed-secret%'",
+    );
+    expect(rows).toEqual([]);
+    const again = await page(admin, '/dashboard/webhooks/');
+    expect(again).not.toContain('typed-hook');
+    expect(again).toMatch(/name="enabled"\s+checked/);
+  });
+});
