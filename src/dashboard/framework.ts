@@ -64,6 +64,12 @@ export interface DashboardRoute {
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
+/** The body of a form that posts nothing but its CSRF token (a row's button). */
+export const CsrfOnly = Type.Object({ _csrf: Type.String() });
+
+/** The body of a button whose action cannot be undone: asked first (`askFirst`), then confirmed. */
+export const Confirmable = Type.Object({ _csrf: Type.String(), confirm: Type.Optional(Type.Literal('yes')) });
+
 const HtmlPage = Type.String({ description: 'An HTML page' });
 const Redirect = Type.Null({ description: 'See Other: the Location header names the next page' });
 
@@ -137,6 +143,30 @@ export function actionButton(
       ${input.label}
     </button>
   </form>`;
+}
+
+/**
+ * An action that loses data for good (a field's every value, a record, a key integrations use) asks
+ * first: its button posts without `confirm`, and the answer is a page saying what will be lost, whose
+ * button posts again with `confirm=yes`; Cancel leads back. No script runs on these pages, so this
+ * is their confirm(). Null when the post is the confirmed one: the action goes ahead.
+ */
+export async function askFirst(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  question: { title: string; consequence: Html | string; label: string; cancel: string },
+): Promise<string | null> {
+  if ((request.body as { confirm?: string } | undefined)?.confirm === 'yes') return null;
+  const action = request.url.split('?')[0]!;
+  return renderPage(ctx, request, reply, {
+    title: question.title,
+    body: html`<p>${question.consequence}</p>
+      <div class="row">
+        ${actionButton(request, { action, label: question.label, kind: 'danger', hidden: { confirm: 'yes' } })}
+        <a href="${question.cancel}">Cancel</a>
+      </div>`,
+  });
 }
 
 export interface PageInput {

@@ -115,7 +115,12 @@ describe('integrations admin', () => {
     const row = page.getByRole('row').filter({ hasText: keyId });
     expect(await row.getByRole('cell').nth(2).textContent()).toMatch(/UTC/);
 
+    // Revoking asks first, saying what it breaks; until confirmed the key still works.
     await row.getByRole('button', { name: /Revoke/ }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Revoke this API key?');
+    await expectAccessible(page);
+    expect((await uploadAs(key, 'key-asked')).statusCode).toBe(200);
+    await page.getByRole('button', { name: 'Revoke key' }).click();
     expect(await flash(page)).toBe('The key was revoked.');
     expect((await uploadAs(key, 'key-2')).statusCode).toBe(401);
     await page.context().close();
@@ -207,6 +212,10 @@ describe('editor', () => {
     expect(await flash(page)).toBe('An option field must keep at least one option');
 
     await page.getByRole('button', { name: 'Delete field' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      `Delete the custom field ${hostile}?`,
+    );
+    await page.getByRole('button', { name: 'Delete field and its values' }).click();
     expect(await flash(page)).toBe('The field was deleted.');
     const gone = await t.app.inject({ url: '/api/external/custom-fields/all/', headers: org.headers });
     expect((gone.json() as { author_from_group: unknown[] }).author_from_group).toEqual([]);
@@ -284,6 +293,14 @@ describe('editor', () => {
     expect(await page.locator('caption').textContent()).toContain('1 record matching');
     await expectAccessible(page);
     await page.getByRole('link', { name: 'Zed Renamed' }).click();
+    await page.getByRole('button', { name: 'Delete record' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'Delete the record of Zed Renamed?',
+    );
+    // Cancel leads back to the record, kept; asked again, confirmed.
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Zed Renamed');
+    await page.getByRole('button', { name: 'Delete record' }).click();
     await page.getByRole('button', { name: 'Delete record' }).click();
     expect(await flash(page)).toBe('The record was deleted.');
     const deleted = await t.app.inject({

@@ -63,4 +63,28 @@ describe('the webhooks page', () => {
     ]);
     expect(after.rows[0]!.status).toBe('pending');
   });
+
+  it('a new signing secret is asked for first: the first post changes nothing, the confirmed one does', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    await injectForm(t.app, admin, '/dashboard/webhooks/', {
+      url: 'http://127.0.0.1:9/hook',
+      secret: 'the-first-secret-000',
+      enabled: 'on',
+    });
+    const asked = await injectForm(t.app, admin, '/dashboard/webhooks/secret/');
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Generate a new signing secret?');
+    expect(asked.body).toMatch(/name="confirm" value="yes"/);
+    const secretOf = async () =>
+      (
+        await t.db.query<{ secret: string }>('SELECT secret FROM webhooks WHERE organization_id = $1', [
+          org.id,
+        ])
+      ).rows[0]!.secret;
+    expect(await secretOf()).toBe('the-first-secret-000');
+    const confirmed = await injectForm(t.app, admin, '/dashboard/webhooks/secret/', { confirm: 'yes' });
+    expect(confirmed.statusCode).toBe(303);
+    expect(await secretOf()).not.toBe('the-first-secret-000');
+  });
 });

@@ -4,11 +4,19 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { randomUUID } from 'node:crypto';
 import { createApiKeyFromForm, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
-import { actionButton, csrfField, dashboardRoute, orgOf, redirectTo, renderPage } from '../framework.ts';
+import {
+  actionButton,
+  csrfField,
+  dashboardRoute,
+  orgOf,
+  redirectTo,
+  renderPage,
+  askFirst,
+  Confirmable,
+} from '../framework.ts';
 import { dashboardPath, html } from '../html.ts';
 
 const KeyParams = Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
   // The form's one-time value (createApiKeyFromForm): a reload posting it again makes no second key.
@@ -118,10 +126,18 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     method: 'POST',
     url: '/api-keys/:keyId/revoke/',
     action: 'api_keys_manage',
-    schema: { params: KeyParams, body: CsrfOnly },
+    schema: { params: KeyParams, body: Confirmable },
     back: () => '/dashboard/api-keys/',
     handler: async (request, reply) => {
       const { keyId } = request.params as { keyId: number };
+      const asking = await askFirst(ctx, request, reply, {
+        title: 'Revoke this API key?',
+        consequence:
+          'Every editorial system that calls the API with it is refused from now on (401), and a revoked key cannot be restored: a new key must be made and set in those systems.',
+        label: 'Revoke key',
+        cancel: '/dashboard/api-keys/',
+      });
+      if (asking !== null) return asking;
       await revokeApiKeyById(ctx.db, orgOf(request), keyId);
       // Forget cached verifications here at once (other instances within AUTH_CACHE_TTL_MS).
       ctx.keys.invalidate();

@@ -23,7 +23,17 @@ import { listCustomFields, loadFieldRules, type CustomField } from '../../custom
 import { checkCustomValues, type CustomValue } from '../../custom-fields/values.ts';
 import { loadAuthorSummaries } from '../../corpus/authors/author-summary.ts';
 import { findLink } from '../../corpus/authors/linking.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
+import {
+  csrfField,
+  dashboardRoute,
+  mayDo,
+  orgOf,
+  postedForm,
+  redirectTo,
+  renderPage,
+  askFirst,
+  Confirmable,
+} from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 import { KIND_RULES } from './custom-fields.ts';
@@ -36,7 +46,6 @@ const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
 });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });
 // Custom values arrive as cf_<api_id> fields, so the body names only what every record has.
 const RecordBody = Type.Object(
@@ -535,9 +544,18 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'POST',
     url: '/groups/:groupId/records/:clientId/delete/',
     action: 'authors_groups_write',
-    schema: { params: RecordParams, body: CsrfOnly },
+    schema: { params: RecordParams, body: Confirmable },
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
+      const stored = await findGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
+      if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      const asking = await askFirst(ctx, request, reply, {
+        title: `Delete the record of ${stored.name}?`,
+        consequence: `The record ${clientId}, with its emails, articles, affiliations and custom field values, is deleted for good; its corpus author stays in the corpus.`,
+        label: 'Delete record',
+        cancel: recordPath(groupId, clientId),
+      });
+      if (asking !== null) return asking;
       const deleted = await deleteGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
       if (!deleted) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {

@@ -13,7 +13,17 @@ import {
   updateCustomField,
 } from '../../custom-fields/store.ts';
 import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
+import {
+  askFirst,
+  Confirmable,
+  csrfField,
+  dashboardRoute,
+  mayDo,
+  orgOf,
+  postedForm,
+  redirectTo,
+  renderPage,
+} from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 
@@ -48,7 +58,6 @@ const UpdateBody = Type.Object({
   add_options: Type.Optional(Type.String({ maxLength: 100_000 })),
   remove_option: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
 });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 
 function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
   if (!(values as readonly string[]).includes(value)) throw errors.validation(`Unknown ${what}: ${value}`);
@@ -241,9 +250,17 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     method: 'POST',
     url: '/custom-fields/:fieldId/delete/',
     action: 'custom_fields_write',
-    schema: { params: FieldParams, body: CsrfOnly },
+    schema: { params: FieldParams, body: Confirmable },
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };
+      const field = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
+      const asking = await askFirst(ctx, request, reply, {
+        title: `Delete the custom field ${field.name}?`,
+        consequence: `Every value stored for it on ${OWNER_LABELS[field.owner].toLowerCase()} is deleted with it, for good.`,
+        label: 'Delete field and its values',
+        cancel: dashboardPath('custom-fields', field.api_id),
+      });
+      if (asking !== null) return asking;
       await deleteCustomField(ctx.db, fieldId, orgOf(request));
       return redirectTo(ctx, request, reply, '/dashboard/custom-fields/', {
         kind: 'ok',

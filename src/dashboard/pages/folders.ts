@@ -22,6 +22,7 @@ import {
   postedForm,
   redirectTo,
   renderPage,
+  CsrfOnly,
 } from '../framework.ts';
 import { list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
@@ -30,7 +31,6 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
 const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: 200 })) });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 const SettingsBody = Type.Object({
   _csrf: Type.String(),
   groups: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),

@@ -31,6 +31,7 @@ import {
   redirectTo,
   renderPage,
   sessionOf,
+  CsrfOnly,
 } from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 
@@ -87,7 +88,6 @@ function filtersQuery(f: PageFilters): string {
 }
 
 const MarkParams = Type.Object({ manuscriptId: Id, authorId: Id });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 
 export const CONFLICT_LABELS: Record<ConflictKind, string> = {
   coauth_conflicts: 'Co-authorship',

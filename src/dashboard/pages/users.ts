@@ -14,6 +14,7 @@ import {
   redirectTo,
   renderPage,
   sessionOf,
+  CsrfOnly,
 } from '../framework.ts';
 import { dashboardPath, html } from '../html.ts';
 
@@ -24,7 +25,6 @@ const CreateBody = Type.Object({
   role: Type.String(),
 });
 const RoleBody = Type.Object({ _csrf: Type.String(), role: Type.String() });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 
 function roleOptions(selected: string) {
   return ROLES.map(

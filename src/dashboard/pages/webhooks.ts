@@ -19,6 +19,9 @@ import {
   postedForm,
   redirectTo,
   renderPage,
+  askFirst,
+  Confirmable,
+  CsrfOnly,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
@@ -33,7 +36,6 @@ const SaveBody = Type.Object({
   secret: Type.Optional(Type.String({ maxLength: 300 })),
   enabled: Type.Optional(Type.String()),
 });
-const CsrfOnly = Type.Object({ _csrf: Type.String() });
 
 const dateTime = (d: Date | null) =>
   d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') + ' UTC' : '—';
@@ -206,9 +208,17 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     method: 'POST',
     url: '/webhooks/secret/',
     action: 'webhooks_manage',
-    schema: { body: CsrfOnly },
+    schema: { body: Confirmable },
     back: () => PAGE,
     handler: async (request, reply) => {
+      const asking = await askFirst(ctx, request, reply, {
+        title: 'Generate a new signing secret?',
+        consequence:
+          'Every event from now on is signed with the new secret, and the old one is gone: until the receiver is given the new one, it refuses the events as unsigned.',
+        label: 'Generate a new secret',
+        cancel: PAGE,
+      });
+      if (asking !== null) return asking;
       await rotateSecret(ctx.db, orgOf(request));
       return redirectTo(ctx, request, reply, PAGE, {
         kind: 'ok',
