@@ -104,17 +104,28 @@ export async function disableUser(db: Queryable, id: number, organizationId?: nu
  * Enables a disabled user again, with a new generated one-time password (to be changed at the next
  * sign-in): whoever held the old one when the user was disabled does not get in with it.
  */
+/**
+ * Enables a disabled user with a new one-time password. A user who is not disabled is refused
+ * (409): an Enable button in a stale tab, a second admin, or a reload of the page that showed the
+ * password would otherwise reset an active user's password and end their sessions. Flipped first
+ * and atomically, so that of two concurrent enables one gets the password and the other the 409.
+ */
 export async function enableUser(
   db: Queryable,
   id: number,
   organizationId?: number,
 ): Promise<User & { password: string }> {
-  const reset = await resetPassword(db, id, organizationId);
-  const { rows } = await db.query<User>(
-    `UPDATE users SET disabled_at = NULL WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id],
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE users SET disabled_at = NULL
+      WHERE id = $1 AND ($2::integer IS NULL OR organization_id = $2) AND disabled_at IS NOT NULL
+      RETURNING id`,
+    [id, organizationId ?? null],
   );
-  return { ...rows[0]!, password: reset.password };
+  if (!rows[0]) {
+    const user = await requireUser(db, id, organizationId);
+    throw errors.conflict(`${user.email} is already enabled`);
+  }
+  return resetPassword(db, id, organizationId);
 }
 
 export interface Credentials {

@@ -24,4 +24,32 @@ describe('the users page', () => {
     const { rows } = await t.db.query<{ role: string }>('SELECT role FROM users WHERE id = $1', [gone.id]);
     expect(rows[0]!.role).toBe('viewer');
   });
+
+  it('enables a disabled user once: enabling an active one (a stale tab, a reload) changes nothing', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const active = await createTestUser(t.db, org.id, 'editor');
+    const activeSession = await injectSignIn(t.app, active.email);
+    const hashOf = async (id: number) =>
+      (await t.db.query<{ h: string }>('SELECT password_hash AS h FROM users WHERE id = $1', [id])).rows[0]!
+        .h;
+    const before = await hashOf(active.id);
+    const refused = await injectForm(t.app, admin, `/dashboard/users/${active.id}/enable/`);
+    expect(refused.statusCode).toBe(303);
+    const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    expect(page.body).toContain(`${active.email} is already enabled`);
+    expect(await hashOf(active.id)).toBe(before);
+    const still = await t.app.inject({ url: '/dashboard/', headers: { cookie: activeSession.cookie } });
+    expect(still.statusCode).toBe(200);
+
+    const gone = await createTestUser(t.db, org.id, 'viewer');
+    await disableUser(t.db, gone.id);
+    const enabled = await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`);
+    expect(enabled.statusCode).toBe(200);
+    expect(enabled.body).toMatch(/one-time password/i);
+    const shownHash = await hashOf(gone.id);
+    // The same post again (the answer page reloaded): no second password.
+    expect((await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`)).statusCode).toBe(303);
+    expect(await hashOf(gone.id)).toBe(shownHash);
+  });
 });
