@@ -9,8 +9,8 @@ import type { Database } from './infra/db/index.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/errors.ts';
 import { loggerOptions } from './infra/logger.ts';
 import {
-  HTTP_SERVER_OPTIONS,
   clientErrorHandler,
+  httpServerOptions,
   registerMalformedRequestHandling,
 } from './infra/client-errors.ts';
 import { registerValidation } from './http/validation.ts';
@@ -55,6 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -68,8 +69,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies are then Secure).
     trustProxy: config.trustProxy,
     clientErrorHandler,
-    http: HTTP_SERVER_OPTIONS,
+    http: httpServerOptions(config.requestTimeoutMs),
   });
+
+  app.server.maxConnections = config.maxConnections;
 
   const index = createWorkIndex(db, config.search, {
     pollMs: config.indexPollMs,

@@ -10,8 +10,19 @@ import { errors, renderError, type AppError } from './errors.ts';
 /** Longest request target (path and query) accepted; longer ones answer 414. */
 export const MAX_URL_BYTES = 8 * 1024;
 
-/** Node's option: we answer a missing Host ourselves (Node would send a 400 with no body). */
-export const HTTP_SERVER_OPTIONS: http.ServerOptions = { requireHostHeader: false };
+/**
+ * Node's options: we answer a missing Host ourselves (Node would send a 400 with no body). The
+ * request timeout is given here, when the server is made: set afterwards (Fastify's own option),
+ * Node 20 never enforced it on a body still arriving. Requests are checked against it four times a
+ * timeout (Node's default, every 30 s, let a short timeout run on for half a minute).
+ */
+export function httpServerOptions(requestTimeoutMs: number): http.ServerOptions {
+  return {
+    requireHostHeader: false,
+    requestTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))),
+  };
+}
 
 interface ParserError extends Error {
   code?: string;

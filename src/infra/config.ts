@@ -24,6 +24,13 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest uploaded manuscript file, in bytes. */
   fileLimitBytes: number;
+  /**
+   * How long a request may take to arrive whole (headers and body), in ms: a client that sends its
+   * body a byte at a time otherwise held its connection and the body's buffer without end.
+   */
+  requestTimeoutMs: number;
+  /** Connections held open at once; past it the server refuses new ones (each may buffer a body). */
+  maxConnections: number;
   /** How long shutdown waits for in-flight requests before closing connections, in ms. */
   shutdownTimeoutMs: number;
   /** How long a verified API key is remembered in this process; revocations elsewhere take this long. */
@@ -259,6 +266,9 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     publicBaseUrl: publicBase.replace(/\/+$/, ''),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 ** 3),
     fileLimitBytes: intVar(env, 'FILE_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 1024 ** 3),
+    // A 50 MB file at 1 MB/s arrives in 50 s.
+    requestTimeoutMs: intVar(env, 'REQUEST_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    maxConnections: intVar(env, 'MAX_CONNECTIONS', 1_000, 1, 1_000_000),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     authCacheTtlMs: intVar(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 3_600_000),
     heapGrowingPercent: intVar(env, 'HEAP_GROWING_PERCENT', 30, 0, 300),

@@ -10,6 +10,7 @@ import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { MAX_ERROR_DETAILS } from '../../src/infra/app-error.ts';
 import { MAX_FORM_FIELDS } from '../../src/dashboard/framework.ts';
+import { MAX_JSON_DEPTH } from '../../src/http/storable-text.ts';
 
 let t: TestApp;
 let org: OrgWithGroup;
@@ -111,6 +112,43 @@ describe('hostile bodies', () => {
     expect(fine.statusCode).toBe(200);
     const read = await t.app.inject({ method: 'GET', url, headers: org.headers });
     expect(read.json<{ name: string }>().name).toBe('Zoë Ørsted 张伟');
+  });
+
+  it('JSON nested 500,000 deep, to any route and without a key: a 400 before it is parsed', async () => {
+    const deep = '['.repeat(500_000) + ']'.repeat(500_000);
+    for (const [url, headers] of [
+      [authorUrl(org.groupId, 'deep'), org.headers],
+      ['/healthz', {}],
+      ['/dashboard/sign-in/', {}],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: deep,
+      });
+      expect(res.statusCode, url).toBe(400);
+      // The dashboard answers in HTML, with the message.
+      if (url.startsWith('/dashboard/')) {
+        expect(res.body).toContain(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+        continue;
+      }
+      expect(res.json<ErrorBody>().error.details, url).toEqual([
+        { path: 'body', message: `must not nest arrays or objects deeper than ${MAX_JSON_DEPTH} levels` },
+      ]);
+    }
+    // Brackets inside strings are text, not nesting; nesting up to the limit is parsed as usual.
+    const name = `${'['.repeat(200)} "quoted \\" ${'{'.repeat(200)}`;
+    const bracketed = await postAuthor(t, org, 'bracketed', { name });
+    expect(bracketed.statusCode).toBe(200);
+    const nested = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(org.groupId, 'nested'),
+      headers: { ...org.headers, 'content-type': 'application/json' },
+      payload: `{"name":"N","emails":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`,
+    });
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json<ErrorBody>().error.details?.[0]?.path).toMatch(/^body\.emails/);
   });
 
   it('an upload whose text fields together pass 16 M characters: a 413, the manuscript not stored', async () => {

@@ -143,3 +143,43 @@ describe('a URL over 8 KiB answers 414 uri_too_long', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('a body sent too slowly', () => {
+  it('is cut off at the request timeout with a 408, the connection closed', async () => {
+    const slowDb = await createTestDatabase();
+    const slow = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), db: slowDb });
+    try {
+      await slow.listen({ port: 0, host: '127.0.0.1' });
+      const address = slow.server.address();
+      const slowPort = typeof address === 'object' && address ? address.port : 0;
+      expect(slow.server.maxConnections).toBe(testConfig().maxConnections);
+      // A dashboard form said to be 100,000 bytes long, of which a byte arrives every 200 ms: without
+      // a timeout it held the connection, and the bytes so far, for as long as it went on.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(slowPort, '127.0.0.1', () => {
+          socket.write(
+            `POST /dashboard/sign-in/ HTTP/1.1\r\n${HOST}Content-Type: application/x-www-form-urlencoded\r\n` +
+              'Content-Length: 100000\r\n\r\n',
+          );
+        });
+        const drip = setInterval(() => socket.writable && socket.write('a'), 200);
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(drip);
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        });
+        setTimeout(() => {
+          clearInterval(drip);
+          socket.destroy();
+          reject(new Error('the connection was still open after 20 s'));
+        }, 20_000);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await slow.close();
+      await slowDb.destroy();
+    }
+  });
+});
