@@ -26,6 +26,9 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
       } else if (refs.length) refs[refs.length - 1]!.push(line);
     }
     if (refs.length >= 2 && (!best || refs.length > best.length)) best = refs;
+    // A list of one entry ("[1] A. Author, ...", a short letter) is numbered when its first line
+    // carries the bracketed "[1]", which no author-year entry opens with.
+    if (refs.length === 1 && !best && re === MARKERS[0]!.re && refs[0]![0] === lines[0]) best = refs;
   }
   // Numbering must cover most of the list, or it is page numbers or years inside entries.
   if (!best) return null;
@@ -66,7 +69,63 @@ interface Entry {
 }
 
 function entry(lines: BlockLine[]): Entry {
-  return { text: joinLines(lines.map((l) => l.text)), links: lines.flatMap((l) => l.links ?? []) };
+  return {
+    text: joinLines(joinDoiBreaks(lines.map((l) => l.text))),
+    links: lines.flatMap((l) => l.links ?? []),
+  };
+}
+
+/** The text after the last white space (all of it when it has none), found without a regex. */
+function lastWord(s: string): string {
+  let i = s.length;
+  while (i > 0 && !/\s/.test(s[i - 1]!)) i--;
+  return s.slice(i);
+}
+
+/**
+ * A DOI cut inside its prefix, before the slash: "https://doi.org/10.100" then "2/978...". Only
+ * after "doi.org/" or "doi:": a bare "10.5" at a line end is as likely a number.
+ */
+const CUT_PREFIX = /^(?:(?:https?:\/\/)?(?:dx\.)?doi\.org\/|doi:)10\.\d{0,8}$/i;
+/** A DOI whole enough to be cut in its suffix: "10.1111/2041-2" then "10X.12541". */
+const DOI_AT_END = /(?:^|[/:])10\.\d{4,9}\/\S/;
+/** Longer words are no DOI piece; the limit keeps the two word tests short on hostile input. */
+const MAX_DOI_WORD = 300;
+/**
+ * The first word of a line that goes on with a DOI's suffix: DOI characters only, with a digit
+ * and a ".", "/" or "-" between two of them ("10X.12541.", "6/science.ns-15.366.92"), or opening
+ * with the "-" or "." the break fell before ("-2656.2006.01141.x"). A title word, a year ("2014.")
+ * or an entry's number ("12.") has neither shape.
+ */
+const SUFFIX_GOES_ON = /^(?:[-.][\w.()/;:-]*\w|(?=[\w.()/;:-]*\d)[\w()]+[./-][\w.()/;:-]*\w)[.,;]?$/;
+
+/**
+ * Lines of one entry, with a DOI broken at a line end put back together. Typesetters break a long
+ * URL anywhere, without a hyphen: the text joiner then sets a space inside the DOI, which cuts it.
+ * Each test reads one word at each side of the break, so the work stays linear.
+ */
+export function joinDoiBreaks(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of lines) {
+    const line = raw.trim();
+    const prev = out[out.length - 1];
+    if (prev !== undefined && line) {
+      const end = lastWord(prev);
+      const space = line.search(/\s/);
+      const first = space < 0 ? line : line.slice(0, space);
+      const joins =
+        end.length <= MAX_DOI_WORD &&
+        first.length <= MAX_DOI_WORD &&
+        ((CUT_PREFIX.test(end) && /^\d*\/\S/.test(first)) ||
+          (DOI_AT_END.test(end) && !/[-/._=?&#]$/.test(end) && SUFFIX_GOES_ON.test(first)));
+      if (joins) {
+        out[out.length - 1] = prev + line;
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): Entry[] {
@@ -88,10 +147,10 @@ export function parseReferenceList(lines: BlockLine[], paragraphs: string[] | nu
     .filter((e) => e.text.length >= 10)
     .map((e) => {
       const parsed = parseReference(e.text);
-      if (!parsed.doi) {
-        const linked = e.links.map((l) => findDoi(safeDecode(l))).find((d) => d !== null);
-        if (linked) parsed.doi = linked;
-      }
+      const linked = e.links.map((l) => findDoi(safeDecode(l))).find((d) => d !== null);
+      // A hyphen the typesetter set at a line break inside the DOI ("arch-" + "inte") cannot be
+      // told from one of the DOI's own in the text; the link over it, when there is one, says which.
+      if (linked && (!parsed.doi || sameButHyphens(parsed.doi, linked))) parsed.doi = linked;
       return parsed;
     });
 }
@@ -104,12 +163,34 @@ function safeDecode(url: string): string {
   }
 }
 
+/** Two DOIs that differ only by hyphens the text has and the link lacks, case aside. */
+function sameButHyphens(text: string, link: string): boolean {
+  return (
+    text.length > link.length && text.replace(/-/g, '').toLowerCase() === link.replace(/-/g, '').toLowerCase()
+  );
+}
+
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
+/**
+ * Old Wiley DOIs follow the SICI standard and hold "<" and ">":
+ * "10.1002/(SICI)1097-0258(19980530)17:10<1103::AID-SIM793>3.0.CO;2-9". Where a DOI with "(SICI)"
+ * stops at "<", the bracketed part and what follows are read on.
+ */
+const SICI_TAIL = /^<[^\s"<>]{1,200}>[^\s"<>]*/;
+/** Typographic quotes come from the running text, never from a DOI. */
+const TEXT_QUOTE = /[‘’“”]/;
 
 export function findDoi(text: string): string | null {
-  const m = DOI_RE.exec(text.replace(/doi\.org\/\s+/gi, 'doi.org/'));
+  const source = text.replace(/doi\.org\/\s+/gi, 'doi.org/');
+  const m = DOI_RE.exec(source);
   if (!m) return null;
   let doi = m[1]!;
+  if (/\(sici\)/i.test(doi)) {
+    const tail = SICI_TAIL.exec(source.slice(m.index + doi.length, m.index + doi.length + 400));
+    if (tail) doi += tail[0];
+  }
+  const quote = TEXT_QUOTE.exec(doi);
+  if (quote) doi = doi.slice(0, quote.index);
   // Trailing punctuation belongs to the sentence, unless it closes a bracket opened in the DOI.
   for (;;) {
     const last = doi[doi.length - 1];

@@ -23,15 +23,36 @@ export function isHeading(block: Block): boolean {
 const SECTION_NUMBER = /^(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?\s+(?=\p{Lu})/u;
 
 /**
+ * Notes a publisher sets after the reference list, each opening with its label and a colon
+ * ("Disclaimer/Publisher's Note: The statements ..."). No entry opens with one of these labels, and
+ * the note is no heading by size, so without this test it runs on as part of the last entry.
+ */
+const BACK_MATTER_NOTE =
+  /^(?:disclaimer(?:\/publisher['’]s note)?|publisher['’]s note|conflicts? of interests?|competing interests?|declaration of (?:competing )?interests?|author contributions?|data availability(?: statement)?|institutional review board statement|informed consent statement|supplementary materials?|funding|acknowledge?ments?)\s?:/i;
+
+/**
  * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
  * holds the texts of the list's blocks so far: an entry set in bold whose number goes on
- * from theirs ("5. Foundations of ...") is no heading.
+ * from theirs ("5. Foundations of ..."). `listSize` is the entries' font size (relative to the
+ * body's): a short block set clearly larger than them is a heading even with a digit or a final
+ * period in it ("A PROOF OF LEMMA 3", "A. You can have an appendix here."), as appendix headings
+ * after natbib lists are.
  */
-export function endsReferenceList(block: Block, listed: string[] = []): boolean {
+export function endsReferenceList(block: Block, listed: string[] = [], listSize?: number): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
   if (CAPTION_LABEL.test(block.text)) return true;
+  if (BACK_MATTER_NOTE.test(block.text)) return true;
+  if (
+    listSize !== undefined &&
+    block.relSize >= 1.15 &&
+    block.relSize >= listSize + 0.15 &&
+    block.lines.length <= 2 &&
+    block.text.length <= 120 &&
+    /^[\p{Lu}\d]/u.test(block.text)
+  )
+    return true;
   if (!isHeading(block)) return false;
   // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
   // comma or period; digits elsewhere (a volume in bold) do not make one.
@@ -62,10 +83,120 @@ export interface ReferenceRange {
   skipLines: number;
 }
 
+/** The first entry of a numbered list: "[1]", "1.", "(1)". */
+const FIRST_ENTRY = /^(?:\[1\]|1\.|\(1\))\s/;
+/** Entry markers a list without a heading is recognised by. */
+const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^(\d{1,4})\.\s+\S/];
+/** What a reference carries and a numbered list item in the body seldom does. */
+const YEAR = /\b(?:1[5-9]\d\d|20\d\d)\b/;
+const NAME_SHAPE = /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}/u;
+/** The most lines one entry of a headless list may take before its next number. */
+const MAX_ENTRY_LINES = 20;
+
+/** A line that opens an author-year or numbered entry: "Surname, I.", "Surname, Firstname", "[4]", "4.". */
+function opensEntry(text: string): boolean {
+  return (
+    /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) || /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text)
+  );
+}
+
+/**
+ * A reference list with no heading (REVTeX prints none): the last run of entries numbered 1, 2,
+ * 3, ... at line starts, each within a few lines of the one before, that read as references (most
+ * carry a year and a name with initials or "Surname, "). A numbered list in the body rarely has
+ * both. The run must come late in the document and count at least three entries, except a
+ * bracketed run that closes the document, which may be a single entry.
+ */
+function headlessList(blocks: Block[]): { start: number; last: number } | null {
+  interface Run {
+    start: number;
+    last: number;
+    texts: string[];
+  }
+  const all: Run[] = [];
+  for (const re of ENTRY_MARKERS) {
+    let run: Run | null = null;
+    let expected = 0;
+    let sinceMarker = 0;
+    blocks.forEach((b, i) => {
+      b.lines.forEach((line, j) => {
+        const m = re.exec(line.text);
+        const n = m ? Number(m[1]) : NaN;
+        sinceMarker++;
+        if (run && sinceMarker > MAX_ENTRY_LINES) run = null;
+        if (n === 1 && j === 0) {
+          run = { start: i, last: i, texts: [line.text] };
+          all.push(run);
+          expected = 2;
+          sinceMarker = 0;
+        } else if (run && n === expected) {
+          run.texts.push(line.text);
+          run.last = i;
+          expected++;
+          sinceMarker = 0;
+        } else if (run && run.texts.length && sinceMarker <= 3) {
+          // The first lines of an entry hold its names and often its year.
+          run.texts[run.texts.length - 1] += ` ${line.text}`;
+        }
+      });
+    });
+  }
+  // The last block that could not follow a closing list: another entry, or a body paragraph.
+  let lastBody = -1;
+  blocks.forEach((b, i) => {
+    if (opensEntry(b.text) || b.text.length >= 400) lastBody = i;
+  });
+  all.sort((a, b) => b.start - a.start);
+  for (const run of all) {
+    if (run.start < blocks.length / 2) break;
+    const bracketed = run.texts[0]!.startsWith('[');
+    const closesDocument = run.last >= lastBody;
+    if (run.texts.length < 3 && !(bracketed && closesDocument)) continue;
+    const referenceLike = run.texts.filter((t) => YEAR.test(t) && NAME_SHAPE.test(t)).length;
+    if (referenceLike < 0.6 * run.texts.length) continue;
+    return { start: run.start, last: run.last };
+  }
+  return null;
+}
+
+/**
+ * A float (table or figure: its caption, then its cells) that a layout sets between two entries
+ * of the list. It ends the list unless reference-shaped entries follow before the next heading;
+ * then the float's blocks are skipped. Returns the index of the block the list resumes at.
+ */
+function resumeAfterFloat(blocks: Block[], at: number): number | null {
+  const limit = Math.min(blocks.length, at + 80);
+  for (let j = at + 1; j < limit; j++) {
+    const b = blocks[j]!;
+    if (CAPTION_LABEL.test(b.text)) continue;
+    if (endsReferenceList(b)) return null;
+    if (opensEntry(b.lines[0]?.text ?? '') && YEAR.test(b.text)) return j;
+  }
+  return null;
+}
+
+/** A heading line set inside a block and followed at once by the list's first entry. */
+function headingInBlock(blocks: Block[], i: number): number | null {
+  const lines = blocks[i]!.lines;
+  for (let k = 1; k < lines.length; k++) {
+    const text = lines[k]!.text.trim();
+    if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
+    const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
+    if (FIRST_ENTRY.test(next)) return k;
+  }
+  return null;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 1;
+}
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
   let inBlock: number | null = null;
+  let skipLines = 0;
   for (let i = blocks.length - 1; i >= 0; i--) {
     const b = blocks[i]!;
     if (
@@ -80,6 +211,18 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     // line of the list's first paragraph.
     if (b.lines.length > 1 && REFERENCES_HEADING.test(b.lines[0]!.text.trim())) {
       inBlock = i;
+      skipLines = 1;
+      break;
+    }
+    // Or it shares a block with the heading of an empty section before it ("IX. DISCUSSION" then
+    // "REFERENCES" then "[1] ..."): the heading is then known by the first entry under it.
+    const k = headingInBlock(blocks, i);
+    if (k !== null) {
+      if (k === b.lines.length - 1) headingIndex = i;
+      else {
+        inBlock = i;
+        skipLines = k + 1;
+      }
       break;
     }
   }
@@ -87,12 +230,32 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   if (headingIndex !== null) start = headingIndex + 1;
   else if (inBlock !== null) start = inBlock;
   else if (bibliography >= 0) start = bibliography;
-  else return null;
+  else {
+    const headless = headlessList(blocks);
+    if (!headless) return null;
+    start = headless.start;
+  }
   let end = start;
   const listed: string[] = [];
-  while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!, listed))) {
-    listed.push(blocks[end]!.text);
-    end++;
+  // The entries' size, from the list's first blocks (enough to know it; a bound on the work).
+  const sizes: number[] = [];
+  let listSize = 1;
+  for (;;) {
+    while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!, listed, listSize))) {
+      listed.push(blocks[end]!.text);
+      if (sizes.length < 50) {
+        sizes.push(blocks[end]!.relSize);
+        listSize = median(sizes);
+      }
+      end++;
+    }
+    if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
+    const resume = resumeAfterFloat(blocks, end);
+    if (resume === null) break;
+    // The float's blocks stay in the document's text but give the entry splitter no lines: they
+    // would read as entries, and their positions would skew the page's indentation.
+    for (let j = end; j < resume; j++) blocks[j]!.lines = [];
+    end = resume;
   }
-  return end > start ? { start, end, headingIndex, skipLines: inBlock !== null ? 1 : 0 } : null;
+  return end > start ? { start, end, headingIndex, skipLines } : null;
 }
