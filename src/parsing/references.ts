@@ -215,6 +215,14 @@ const INIT_BARE = String.raw`\p{Lu}{1,3}(?:-\p{Lu}{1,2})?(?![\p{L}'’])\.?`;
 /** Initials mixing both: "R. O", "J.P". */
 const INITS = String.raw`(?:\p{Lu}\p{Ll}?\.|\p{Lu}(?![\p{L}'’]))(?:\s?-?(?:\p{Lu}\p{Ll}?\.|\p{Lu}(?![\p{L}'’])))*`;
 const GIVEN = String.raw`\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?`;
+/**
+ * One middle part of a full name, between spaces: a given name ("Paul"), dotted initials written
+ * together ("A.", "Ch.", "P.S.", "J.-P.", "AB.") or bare ones ("MB"). Each text matches one way only:
+ * with INIT_DOT and INIT_BARE in a repetition, "A. A. A." could be cut in exponentially many ways
+ * (INIT_DOT takes one or several, INIT_BARE also reads "A."), and an entry of twenty initials held a
+ * parser worker past its time limit.
+ */
+const MIDDLE = String.raw`(?:${GIVEN}|(?:\p{Lu}\p{Ll}?|\p{Lu}{2,3})\.(?:-?\p{Lu}\p{Ll}?\.)*|\p{Lu}{1,3}(?:-\p{Lu}{1,2})?(?![\p{L}'’.]))`;
 const SUFFIX = String.raw`(?:,?\s(?:Jr|Sr|II|III|IV)\.?)?`;
 
 type Form = 'inverted' | 'vancouver' | 'initialsFirst' | 'invertedFull' | 'natural' | 'group';
@@ -246,13 +254,10 @@ const UNIT_FORMS: UnitForm[] = [
   // B. D. Lee / J.W. Lichtman / AM Trinkoff / R. Platt Jr
   unit('initialsFirst', String.raw`(?:${INIT_DOT}\s?|\p{Lu}{1,3}\s)(?:${GIVEN}\s)?${SURNAME}${SUFFIX}`),
   // Nichols, Bill / Cohen, William A. / BIASI, Pierre-Marc de / Tootell, Geoffrey MB
-  unit(
-    'invertedFull',
-    String.raw`${SURNAME}${SUFFIX},\s${GIVEN}(?:\s(?:${GIVEN}|${INIT_DOT}|${INIT_BARE}))*(?:\s\p{Ll}{2,3})?`,
-  ),
+  unit('invertedFull', String.raw`${SURNAME}${SUFFIX},\s${GIVEN}(?:\s${MIDDLE})*(?:\s\p{Ll}{2,3})?`),
   unit('invertedFull', String.raw`${SURNAME}${SUFFIX},\s${GIVEN}`),
   // Joseph A. Schumpeter / Jaswinder Pal Singh / Barouh Emmy / KAHAN Marcel
-  unit('natural', String.raw`${GIVEN}(?:\s(?:${INIT_DOT}|${INIT_BARE}|${GIVEN}))*\s${SURNAME}${SUFFIX}`),
+  unit('natural', String.raw`${GIVEN}(?:\s${MIDDLE})*\s${SURNAME}${SUFFIX}`),
   unit('natural', String.raw`${GIVEN}\s${SURNAME}${SUFFIX}`),
   unit('natural', String.raw`\p{Lu}{2,}(?:[-\s]\p{Lu}{2,})*\s${GIVEN}`),
   // An organisation as author, recognised only when the year follows at once: "UNHCR, 2015."
@@ -291,11 +296,19 @@ interface AuthorSpan {
   end: number;
 }
 
+/**
+ * Authors read of one entry, at most: the list is read one recursion an author, and a collaboration
+ * of 3,000 ("Smith, J., " 3,000 times) overflowed the stack and failed the whole parse. The list of a
+ * longer one ends here, as if with "et al.".
+ */
+const MAX_LIST_AUTHORS = 500;
+
 /** The author list at the start of an entry: name units of one consistent form, then an end. */
 function scanAuthors(text: string): AuthorSpan | null {
   // Memoised on (position, forms allowed): backtracking over separators stays linear.
   const memo = new Map<string, AuthorSpan | null>();
-  const attempt = (pos: number, allowed: Form[] | null): AuthorSpan | null => {
+  const attempt = (pos: number, allowed: Form[] | null, depth: number): AuthorSpan | null => {
+    if (depth >= MAX_LIST_AUTHORS) return null;
     const key = `${pos}:${allowed?.join() ?? ''}`;
     if (memo.has(key)) return memo.get(key)!;
     memo.set(key, null);
@@ -316,7 +329,7 @@ function scanAuthors(text: string): AuthorSpan | null {
     for (const c of candidates) {
       const name = text.slice(pos, c.end);
       const sep = at(SEPARATOR, text, c.end);
-      const more = sep > 0 ? attempt(sep, allowed ?? FOLLOWS[c.form]) : null;
+      const more = sep > 0 ? attempt(sep, allowed ?? FOLLOWS[c.form], depth + 1) : null;
       if (more) {
         found = { authors: [name, ...more.authors], end: more.end };
         break;
@@ -331,7 +344,7 @@ function scanAuthors(text: string): AuthorSpan | null {
     memo.set(key, found);
     return found;
   };
-  return attempt(0, null);
+  return attempt(0, null, 0);
 }
 
 const ABBREVIATIONS = new Set([

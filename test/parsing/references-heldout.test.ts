@@ -4,7 +4,13 @@
 // here is made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { endsReferenceList, findReferences } from '../../src/parsing/sections.ts';
-import { findDoi, joinDoiBreaks, parseReferenceList, splitReferences } from '../../src/parsing/references.ts';
+import {
+  findDoi,
+  joinDoiBreaks,
+  parseReference,
+  parseReferenceList,
+  splitReferences,
+} from '../../src/parsing/references.ts';
 import type { Block, BlockLine } from '../../src/parsing/types.ts';
 
 const line = (text: string, indent = 0, gapAbove = 0, links?: string[]): BlockLine => ({
@@ -290,5 +296,26 @@ describe('hostile input', () => {
       block([i % 2 ? 'Table 1. A caption.' : 'Cole, A. B.: Title, J., 1, 2, 1999.']),
     );
     expect(quick(() => findReferences([block(['References']), ...floats]))).toBeLessThan(2000);
+  });
+});
+
+describe('author lists that cost', () => {
+  it('reads a name of twenty middle initials in time linear in its length (each initial read one way)', () => {
+    // Before: "A." could be one of several dotted initials or a bare one, so 2^n ways to cut the
+    // run were tried; 18 initials took 3 s, 22 over a minute. The test's timeout is the measure.
+    const entry = parseReference(
+      `[1] Jonas ${'Q. '.repeat(40)}Whitfield. On slow names. Journal of Tests, 2020.`,
+    );
+    expect(entry.year).toBe(2020);
+    const inverted = parseReference(`[2] Whitfield, Jonas ${'Q. '.repeat(40)}2020. On slow names.`);
+    expect(inverted.year).toBe(2020);
+  });
+
+  it('an entry of 3,000 authors is read without overflowing the stack, its list cut at 500', () => {
+    const entry = parseReference(
+      `[3] ${'Moreau, K., '.repeat(3000)}2021. A large collaboration. Physics Letters B.`,
+    );
+    expect(entry.year).toBe(2021);
+    expect(entry.authors.length).toBeLessThanOrEqual(500);
   });
 });
