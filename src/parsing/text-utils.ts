@@ -10,20 +10,70 @@ const LIGATURES: Record<string, string> = {
   '\ufb06': 'st',
 };
 
-/** Spacing accents that TeX fonts without precomposed letters set before the letter ("Thørv¨ald"). */
-const SPACING_ACCENTS: Record<string, string> = {
-  '\u00a8': '\u0308',
-  '\u00b4': '\u0301',
-  '\u02c6': '\u0302',
-  '\u02dc': '\u0303',
-  '\u02c7': '\u030c',
-  '\u02da': '\u030a',
+/**
+ * Spacing accents that TeX fonts without precomposed letters (OT1) draw as glyphs of their own,
+ * set before the letter they go on ("Thørv¨ald", "Hubiˇcka", "Fran¸cois"), with the combining
+ * mark each stands for.
+ */
+export const SPACING_ACCENTS: Record<string, string> = {
+  '\u00a8': '\u0308', // ¨
+  '\u00b4': '\u0301', // ´
+  '\u02c6': '\u0302', // ˆ
+  '\u02dc': '\u0303', // ˜
+  '\u02c7': '\u030c', // ˇ
+  '\u02da': '\u030a', // ˚
+  '\u02d8': '\u0306', // ˘
+  '\u02d9': '\u0307', // ˙
+  '\u00b8': '\u0327', // ¸
+  '\u02db': '\u0328', // ˛
+  '\u00af': '\u0304', // ¯
+  '\u02dd': '\u030b', // ˝
+  '\u02cb': '\u0300', // ˋ
 };
 
-/** Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld". */
+/**
+ * ASCII characters a font may map an accent glyph to. In running text each is far more often
+ * itself (a quote mark, a caret in a formula, a tilde in a URL, a degree sign), so they are read
+ * as accents only where the page's geometry says so: drawn over the letter (see geometry.ts).
+ */
+export const AMBIGUOUS_ACCENTS: Record<string, string> = {
+  '`': '\u0300',
+  '^': '\u0302',
+  '~': '\u0303',
+  '\u00b0': '\u030a', // ° standing for a ring
+};
+
+/** The precomposed letter for `letter` under `combining`, or null when Unicode has none. */
+export function composedLetter(letter: string, combining: string): string | null {
+  const c = `${letter}${combining}`.normalize('NFC');
+  return [...c].length === 1 ? c : null;
+}
+
+/** The accents of the first group, always accents; the grave between two letters ("Rich`el"). */
+const ACCENT_BEFORE_LETTER =
+  /(?<!\/)([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb])(\p{L})|(?<=\p{L})`(\p{L})/gu;
+
+/**
+ * Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld",
+ * "Hubiˇcka" to "Hubička". A tilde after a slash stays (a URL's "/˜user"); an accent with no
+ * precomposed letter for it stays as it is, except the six the reader has always combined.
+ */
 export function composeAccents(s: string): string {
-  return s.replace(/([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da])(\p{L})/gu, (_, accent: string, letter: string) =>
-    `${letter}${SPACING_ACCENTS[accent]}`.normalize('NFC'),
+  if (!/[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb`]/.test(s)) return s;
+  return s.replace(
+    ACCENT_BEFORE_LETTER,
+    (whole, accent: string | undefined, letter: string | undefined, graveOn: string | undefined) => {
+      if (accent !== undefined && letter !== undefined) {
+        const combining = SPACING_ACCENTS[accent]!;
+        const composed = composedLetter(letter, combining);
+        if (composed) return composed;
+        // The first six were always combined, composable or not (a combining mark still shows).
+        return /[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da]/.test(accent)
+          ? `${letter}${combining}`.normalize('NFC')
+          : whole;
+      }
+      return (graveOn && composedLetter(graveOn, '\u0300')) ?? whole;
+    },
   );
 }
 

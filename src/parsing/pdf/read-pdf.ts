@@ -9,6 +9,7 @@ import {
   documentGutters,
   dropLineNumbers,
   dropRunningHeads,
+  mendAccents,
   orderPage,
   type Item,
   type Line,
@@ -120,7 +121,15 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         });
         chars += raw.str.length;
       }
-      pages.push({ number: p, items, width: x1 - x0, height: y1 - y0, links: [], origin: [x0, y0] });
+      pages.push({
+        number: p,
+        // Accents first: a name's letters then read alike in the line's text and in its runs.
+        items: mendAccents(items),
+        width: x1 - x0,
+        height: y1 - y0,
+        links: [],
+        origin: [x0, y0],
+      });
       // No page.cleanup() here: it throws away font data the next page needs again (a third of the
       // time on a 25-page manuscript); doc.destroy() below frees everything at once.
       if (chars > limits.maxChars) {
