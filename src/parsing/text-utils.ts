@@ -149,6 +149,66 @@ export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\
 export const EMAIL_GROUP_RE = /\{([^{}@]+)\}\s*@\s*([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu;
 export const ORCID_RE = /\b(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b/g;
 
+/** Longest list of local parts read as one `{…}@host` group. */
+const MAX_GROUP_CHARS = 2_000;
+const LOCAL_PART = /^[\p{L}\p{N}._%+-]+$/u;
+
+/** `list` is a list of email local parts ("a.b, c_d"), with nothing else in it. */
+function onlyLocalParts(list: string): boolean {
+  if (list.length > MAX_GROUP_CHARS) return false;
+  const tokens = list.split(/[,;|\s]+/).filter(Boolean);
+  return tokens.length > 0 && tokens.every((t) => LOCAL_PART.test(t));
+}
+
+/**
+ * `text` ends inside a `{a, b, c` group of local parts whose `}@host` comes on a later line or
+ * block ("{ana.lima, bo.chen," then "cy.diaz}@uni.edu").
+ */
+export function opensEmailGroup(text: string): boolean {
+  const at = text.lastIndexOf('{');
+  if (at < 0 || text.includes('}', at)) return false;
+  const list = text.slice(at + 1);
+  return !list.includes('@') && onlyLocalParts(list);
+}
+
+/**
+ * `text` goes on with a group left open by the text before it: local parts, then either the
+ * group's end with its host (`cy.diaz}@uni.edu`) or nothing else (a middle line of the list).
+ */
+export function continuesEmailGroup(text: string): boolean {
+  const close = text.indexOf('}');
+  const list = close < 0 ? text : text.slice(0, close);
+  if (list.includes('{') || list.includes('@') || !onlyLocalParts(list)) return false;
+  return (
+    close < 0 ||
+    /^\}\s*@\s*[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u.test(text.slice(close, close + 300))
+  );
+}
+
+/**
+ * Texts in order (a header's blocks or lines) with every `{…}@host` group that a line or block
+ * break cut joined back into the text where it starts, so that findEmails reads it whole. The
+ * texts a group was joined from come back empty: the list keeps its length and indices.
+ */
+export function joinEmailGroups(texts: string[]): string[] {
+  const out = [...texts];
+  for (let i = 0; i < out.length; i++) {
+    if (!opensEmailGroup(out[i]!)) continue;
+    // A group runs over a few lines at most; one that never closes is left as it was.
+    let joined = out[i]!;
+    for (let j = i + 1; j < out.length && j <= i + 4 && continuesEmailGroup(out[j]!); j++) {
+      joined = `${joined} ${out[j]}`;
+      if (out[j]!.includes('}')) {
+        out[i] = joined;
+        out.fill('', i + 1, j + 1);
+        i = j;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 export function findEmails(text: string): string[] {
   // Both patterns need an "@": most texts (every line of a long article) have none.
   if (!text.includes('@')) return [];

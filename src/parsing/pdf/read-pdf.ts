@@ -4,7 +4,7 @@ import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
-import { cleanText, findOrcids, joinLines } from '../text-utils.ts';
+import { cleanText, continuesEmailGroup, findOrcids, joinLines, opensEmailGroup } from '../text-utils.ts';
 import {
   documentGutters,
   dropLineNumbers,
@@ -336,7 +336,18 @@ function linesToBlocks(lines: Line[]): Block[] {
     current = null;
   };
   let prev: Line | null = null;
-  for (const line of lines) {
+  // The block so far ends inside a `{a, b,` list of email local parts.
+  let groupOpen = false;
+  // Lines from `k` on finish an open group: local parts only, the last of them closing it with its
+  // host within a few lines. "{x in X such that" opens a set as readily, and is never closed so.
+  const closesGroup = (k: number): boolean => {
+    for (let j = k; j < Math.min(lines.length, k + 4) && lines[j]!.page === lines[k]!.page; j++) {
+      if (!continuesEmailGroup(lines[j]!.text)) return false;
+      if (lines[j]!.text.includes('}')) return true;
+    }
+    return false;
+  };
+  for (const [k, line] of lines.entries()) {
     let gap = 0;
     let breakHere = prev === null;
     if (prev) {
@@ -360,10 +371,15 @@ function linesToBlocks(lines: Line[]): Block[] {
         breakHere = sizeChange || fontChange || gap > 0.45 || indentStart || line.cellTop === true;
       }
     }
-    if (breakHere) {
+    // A `{a, b,` / `c}@host` list broken over lines is one address list: the lines stay in one
+    // block, whose text then holds the whole group for the header's email reading.
+    const inGroup: boolean = groupOpen && prev !== null && prev.page === line.page && closesGroup(k);
+    if (breakHere && !inGroup) {
       flush();
       current = { lines: [], gaps: [] };
+      groupOpen = false;
     }
+    groupOpen = groupOpen ? inGroup && !line.text.includes('}') : opensEmailGroup(line.text);
     current!.lines.push(line);
     current!.gaps.push(gap);
     prev = line;
