@@ -10,20 +10,70 @@ const LIGATURES: Record<string, string> = {
   '\ufb06': 'st',
 };
 
-/** Spacing accents that TeX fonts without precomposed letters set before the letter ("Thørv¨ald"). */
-const SPACING_ACCENTS: Record<string, string> = {
-  '\u00a8': '\u0308',
-  '\u00b4': '\u0301',
-  '\u02c6': '\u0302',
-  '\u02dc': '\u0303',
-  '\u02c7': '\u030c',
-  '\u02da': '\u030a',
+/**
+ * Spacing accents that TeX fonts without precomposed letters (OT1) draw as glyphs of their own,
+ * set before the letter they go on ("Thørv¨ald", "Hubiˇcka", "Fran¸cois"), with the combining
+ * mark each stands for.
+ */
+export const SPACING_ACCENTS: Record<string, string> = {
+  '\u00a8': '\u0308', // ¨
+  '\u00b4': '\u0301', // ´
+  '\u02c6': '\u0302', // ˆ
+  '\u02dc': '\u0303', // ˜
+  '\u02c7': '\u030c', // ˇ
+  '\u02da': '\u030a', // ˚
+  '\u02d8': '\u0306', // ˘
+  '\u02d9': '\u0307', // ˙
+  '\u00b8': '\u0327', // ¸
+  '\u02db': '\u0328', // ˛
+  '\u00af': '\u0304', // ¯
+  '\u02dd': '\u030b', // ˝
+  '\u02cb': '\u0300', // ˋ
 };
 
-/** Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld". */
+/**
+ * ASCII characters a font may map an accent glyph to. In running text each is far more often
+ * itself (a quote mark, a caret in a formula, a tilde in a URL, a degree sign), so they are read
+ * as accents only where the page's geometry says so: drawn over the letter (see geometry.ts).
+ */
+export const AMBIGUOUS_ACCENTS: Record<string, string> = {
+  '`': '\u0300',
+  '^': '\u0302',
+  '~': '\u0303',
+  '\u00b0': '\u030a', // ° standing for a ring
+};
+
+/** The precomposed letter for `letter` under `combining`, or null when Unicode has none. */
+export function composedLetter(letter: string, combining: string): string | null {
+  const c = `${letter}${combining}`.normalize('NFC');
+  return [...c].length === 1 ? c : null;
+}
+
+/** The accents of the first group, always accents; the grave between two letters ("Rich`el"). */
+const ACCENT_BEFORE_LETTER =
+  /(?<!\/)([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb])(\p{L})|(?<=\p{L})`(\p{L})/gu;
+
+/**
+ * Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld",
+ * "Hubiˇcka" to "Hubička". A tilde after a slash stays (a URL's "/˜user"); an accent with no
+ * precomposed letter for it stays as it is, except the six the reader has always combined.
+ */
 export function composeAccents(s: string): string {
-  return s.replace(/([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da])(\p{L})/gu, (_, accent: string, letter: string) =>
-    `${letter}${SPACING_ACCENTS[accent]}`.normalize('NFC'),
+  if (!/[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb`]/.test(s)) return s;
+  return s.replace(
+    ACCENT_BEFORE_LETTER,
+    (whole, accent: string | undefined, letter: string | undefined, graveOn: string | undefined) => {
+      if (accent !== undefined && letter !== undefined) {
+        const combining = SPACING_ACCENTS[accent]!;
+        const composed = composedLetter(letter, combining);
+        if (composed) return composed;
+        // The first six were always combined, composable or not (a combining mark still shows).
+        return /[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da]/.test(accent)
+          ? `${letter}${combining}`.normalize('NFC')
+          : whole;
+      }
+      return (graveOn && composedLetter(graveOn, '\u0300')) ?? whole;
+    },
   );
 }
 
@@ -98,6 +148,66 @@ export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\
 /** `{a,b}@host` lists, as computer-science papers write them. */
 export const EMAIL_GROUP_RE = /\{([^{}@]+)\}\s*@\s*([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu;
 export const ORCID_RE = /\b(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b/g;
+
+/** Longest list of local parts read as one `{…}@host` group. */
+const MAX_GROUP_CHARS = 2_000;
+const LOCAL_PART = /^[\p{L}\p{N}._%+-]+$/u;
+
+/** `list` is a list of email local parts ("a.b, c_d"), with nothing else in it. */
+function onlyLocalParts(list: string): boolean {
+  if (list.length > MAX_GROUP_CHARS) return false;
+  const tokens = list.split(/[,;|\s]+/).filter(Boolean);
+  return tokens.length > 0 && tokens.every((t) => LOCAL_PART.test(t));
+}
+
+/**
+ * `text` ends inside a `{a, b, c` group of local parts whose `}@host` comes on a later line or
+ * block ("{ana.lima, bo.chen," then "cy.diaz}@uni.edu").
+ */
+export function opensEmailGroup(text: string): boolean {
+  const at = text.lastIndexOf('{');
+  if (at < 0 || text.includes('}', at)) return false;
+  const list = text.slice(at + 1);
+  return !list.includes('@') && onlyLocalParts(list);
+}
+
+/**
+ * `text` goes on with a group left open by the text before it: local parts, then either the
+ * group's end with its host (`cy.diaz}@uni.edu`) or nothing else (a middle line of the list).
+ */
+export function continuesEmailGroup(text: string): boolean {
+  const close = text.indexOf('}');
+  const list = close < 0 ? text : text.slice(0, close);
+  if (list.includes('{') || list.includes('@') || !onlyLocalParts(list)) return false;
+  return (
+    close < 0 ||
+    /^\}\s*@\s*[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u.test(text.slice(close, close + 300))
+  );
+}
+
+/**
+ * Texts in order (a header's blocks or lines) with every `{…}@host` group that a line or block
+ * break cut joined back into the text where it starts, so that findEmails reads it whole. The
+ * texts a group was joined from come back empty: the list keeps its length and indices.
+ */
+export function joinEmailGroups(texts: string[]): string[] {
+  const out = [...texts];
+  for (let i = 0; i < out.length; i++) {
+    if (!opensEmailGroup(out[i]!)) continue;
+    // A group runs over a few lines at most; one that never closes is left as it was.
+    let joined = out[i]!;
+    for (let j = i + 1; j < out.length && j <= i + 4 && continuesEmailGroup(out[j]!); j++) {
+      joined = `${joined} ${out[j]}`;
+      if (out[j]!.includes('}')) {
+        out[i] = joined;
+        out.fill('', i + 1, j + 1);
+        i = j;
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 export function findEmails(text: string): string[] {
   // Both patterns need an "@": most texts (every line of a long article) have none.

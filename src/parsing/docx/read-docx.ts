@@ -19,12 +19,84 @@ export class DocxReadError extends Error {
 interface StyleInfo {
   level: number | null;
   name: string;
+  /** Font size in points that the style gives its text, inherited through basedOn; null: none set. */
+  size: number | null;
 }
 
 interface RawStyle {
   name: string;
   basedOn: string | null;
   outline: number | null;
+  size: number | null;
+  /** Paragraph styles only: a character or table style is never a paragraph's pStyle. */
+  paragraph: boolean;
+}
+
+/** What the styles part says beyond the styles themselves. */
+interface StyleSheet {
+  styles: Map<string, StyleInfo>;
+  /** The style a paragraph without pStyle has (w:default="1"). */
+  defaultStyle: string | null;
+  /** The document default run size (w:docDefaults), in points. */
+  defaultSize: number | null;
+}
+
+/** Word's size when nothing sets one (ECMA-376 leaves it to the application; Word uses 10 pt). */
+const WORD_DEFAULT_SIZE = 10;
+
+/**
+ * A w:sz value in points: half-points in transitional OOXML ("48"), a unit in strict ("24pt").
+ * Anything else, or a size no text is set in, is no size.
+ */
+export function sizeInPoints(value: string | null): number | null {
+  if (value === null) return null;
+  const m = /^\s*(\d{1,5}(?:\.\d{1,4})?)\s*(pt)?\s*$/.exec(value);
+  if (!m) return null;
+  const points = m[2] ? Number(m[1]) : Number(m[1]) / 2;
+  return points >= 1 && points <= 1638 ? points : null;
+}
+
+/** Words a custom title style's name may add to "title": the document's own title, not a part's. */
+const TITLE_QUALIFIERS = new Set([
+  'paper',
+  'article',
+  'document',
+  'manuscript',
+  'main',
+  'report',
+  'thesis',
+  'book',
+  'contribution',
+  'doc',
+]);
+
+/** A style name or id split into lower-case words: "paper title", "PaperTitle", "Article_Title1". */
+function styleWords(name: string): string[] {
+  return name
+    .slice(0, 100)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}
+
+/**
+ * A style that sets the document's title: Word's built-in "Title", or a template's own ("paper
+ * title" in IEEE's Word template, "Article Title", "Document Title"). "Subtitle", "Running title",
+ * "Table title", "Section title" name other things and are not.
+ */
+export function isTitleStyle(name: string, id = ''): boolean {
+  const test = (words: string[]) =>
+    words.length >= 1 &&
+    words.length <= 2 &&
+    words[words.length - 1] === 'title' &&
+    (words.length === 1 || TITLE_QUALIFIERS.has(words[0]!));
+  return test(styleWords(name)) || (id !== '' && test(styleWords(id)));
+}
+
+/** A name that holds "title" as part of something else ("Subtitle", "Table Title"). */
+function namesOtherTitle(name: string): boolean {
+  return /title/i.test(name) && !isTitleStyle(name);
 }
 
 /** Streams a part through the XML scanner; `more` says whether the reader still wants input. */
@@ -43,9 +115,14 @@ async function scanPart(
   return found;
 }
 
-async function readStyles(zip: ZipParts): Promise<Map<string, StyleInfo> | null> {
+async function readStyles(zip: ZipParts): Promise<StyleSheet | null> {
   const raw = new Map<string, RawStyle>();
   let current: (RawStyle & { id: string }) | null = null;
+  let defaultStyle: string | null = null;
+  let defaultSize: number | null = null;
+  let inDefaults = false;
+  // A size inside w:pPr (the paragraph mark's) is not the text's.
+  let inPPr = false;
   const save = () => {
     if (current) raw.set(current.id, current);
     current = null;
@@ -55,8 +132,21 @@ async function readStyles(zip: ZipParts): Promise<Map<string, StyleInfo> | null>
       if (tag === 'w:style') {
         // An unclosed style ends where the next one starts.
         save();
+        inPPr = false;
         const id = attrValue(attrs, 'w:styleId');
-        if (id && !selfClosing) current = { id, name: id, basedOn: null, outline: null };
+        const type = attrValue(attrs, 'w:type');
+        const paragraph = type === null || type === 'paragraph';
+        if (id && !selfClosing) {
+          current = { id, name: id, basedOn: null, outline: null, size: null, paragraph };
+          const isDefault = attrValue(attrs, 'w:default');
+          if (paragraph && (isDefault === '1' || isDefault === 'true') && defaultStyle === null)
+            defaultStyle = id;
+        }
+      } else if (tag === 'w:docDefaults') inDefaults = !selfClosing;
+      else if (tag === 'w:pPr') inPPr = !selfClosing;
+      else if (tag === 'w:sz' && !inPPr) {
+        if (current) current.size = sizeInPoints(attrValue(attrs, 'w:val'));
+        else if (inDefaults) defaultSize = sizeInPoints(attrValue(attrs, 'w:val'));
       } else if (current && tag === 'w:name') current.name = attrValue(attrs, 'w:val') ?? current.id;
       else if (current && tag === 'w:basedOn') current.basedOn = attrValue(attrs, 'w:val');
       else if (current && tag === 'w:outlineLvl') {
@@ -66,6 +156,8 @@ async function readStyles(zip: ZipParts): Promise<Map<string, StyleInfo> | null>
     },
     close(tag) {
       if (tag === 'w:style') save();
+      else if (tag === 'w:docDefaults') inDefaults = false;
+      else if (tag === 'w:pPr') inPPr = false;
     },
     text() {},
   });
@@ -77,25 +169,38 @@ async function readStyles(zip: ZipParts): Promise<Map<string, StyleInfo> | null>
     if (!s || depth > 10) return null;
     const known = levels.get(id);
     if (known !== undefined) return known;
-    // Built-in style names are stable English identifiers whatever the display language.
+    // Built-in style names are stable English identifiers whatever the display language; a
+    // template's own title style has a name of its own ("paper title"), with no outline level.
     const name = s.name.toLowerCase();
     const heading = /^heading (\d)$/.exec(name);
-    const level =
-      name === 'title'
-        ? 0
-        : heading
-          ? Number(heading[1])
-          : s.outline !== null && s.outline < 9
-            ? s.outline + 1
-            : s.basedOn
-              ? levelOf(s.basedOn, depth + 1)
-              : null;
+    const inherited = s.basedOn ? levelOf(s.basedOn, depth + 1) : null;
+    const level = isTitleStyle(s.name, id)
+      ? 0
+      : heading
+        ? Number(heading[1])
+        : s.outline !== null && s.outline < 9
+          ? s.outline + 1
+          : // A "Subtitle" based on the title style sets a different line than the title.
+            inherited === 0 && namesOtherTitle(s.name)
+            ? null
+            : inherited;
     if (depth === 0) levels.set(id, level);
     return level;
   };
+  const sizeOf = (id: string): number | null => {
+    // basedOn chains are short; a loop in them (hostile or broken files) ends at the bound.
+    let s = raw.get(id);
+    for (let depth = 0; s && depth <= 10; depth++) {
+      if (s.size !== null) return s.size;
+      s = s.basedOn ? raw.get(s.basedOn) : undefined;
+    }
+    return null;
+  };
   const styles = new Map<string, StyleInfo>();
-  for (const [id, s] of raw) styles.set(id, { level: levelOf(id), name: s.name });
-  return styles;
+  for (const [id, s] of raw) {
+    if (s.paragraph) styles.set(id, { level: levelOf(id), name: s.name, size: sizeOf(id) });
+  }
+  return { styles, defaultStyle, defaultSize };
 }
 
 async function readRels(zip: ZipParts): Promise<Map<string, string>> {
@@ -149,7 +254,15 @@ export const MAX_OPEN_PARAGRAPHS = 64;
 interface Paragraph {
   style: string | null;
   outline: number | null;
-  segments: { text: string; bold: boolean; sup: boolean; link: string | null; br: boolean }[];
+  segments: {
+    text: string;
+    bold: boolean;
+    sup: boolean;
+    link: string | null;
+    br: boolean;
+    /** The run's own size in points (w:sz), null where the style's applies. */
+    size: number | null;
+  }[];
 }
 
 /**
@@ -168,6 +281,7 @@ function paragraphReader(
   let inPPr = false;
   let bold = false;
   let sup = false;
+  let size: number | null = null;
   let link: string | null = null;
   let spent = 0;
   const push = (p: Paragraph, segment: Paragraph['segments'][number]) => {
@@ -178,7 +292,7 @@ function paragraphReader(
     spent: () => spent,
     text(text) {
       const p = stack[stack.length - 1];
-      if (inText && p) push(p, { text, bold, sup, link, br: false });
+      if (inText && p) push(p, { text, bold, sup, link, br: false, size });
     },
     close(tag) {
       if (tag === 'w:p') {
@@ -199,6 +313,7 @@ function paragraphReader(
         case 'w:r':
           bold = false;
           sup = false;
+          size = null;
           break;
         case 'w:t':
           inText = !selfClose;
@@ -215,6 +330,10 @@ function paragraphReader(
             bold = v !== 'false' && v !== '0';
           }
           break;
+        case 'w:sz':
+          // The paragraph mark's size (inside w:pPr) is not its text's.
+          if (inRPr && !inPPr) size = sizeInPoints(attrValue(attrs, 'w:val'));
+          break;
         case 'w:vertAlign':
           if (inRPr) sup = attrValue(attrs, 'w:val') === 'superscript';
           break;
@@ -225,11 +344,11 @@ function paragraphReader(
           if (p && inPPr) p.outline = Number(attrValue(attrs, 'w:val'));
           break;
         case 'w:tab':
-          if (p && !inPPr) push(p, { text: ' ', bold, sup: false, link, br: false });
+          if (p && !inPPr) push(p, { text: ' ', bold, sup: false, link, br: false, size });
           break;
         case 'w:br':
         case 'w:cr':
-          if (p) push(p, { text: '', bold, sup: false, link: null, br: true });
+          if (p) push(p, { text: '', bold, sup: false, link: null, br: true, size });
           break;
         case 'w:hyperlink': {
           const id = attrValue(attrs, 'r:id');
@@ -243,8 +362,16 @@ function paragraphReader(
   };
 }
 
-function toBlock(p: Paragraph, styles: Map<string, StyleInfo>): Block | null {
-  const style = p.style ? styles.get(p.style) : undefined;
+/** A paragraph read into a block, with the largest size its text is set in (points). */
+interface SizedBlock {
+  block: Block;
+  size: number;
+}
+
+function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
+  const { styles } = sheet;
+  const styleId = p.style ?? sheet.defaultStyle;
+  const style = styleId ? styles.get(styleId) : undefined;
   const level = p.outline !== null && p.outline < 9 ? p.outline + 1 : (style?.level ?? null);
   const runs: Run[] = [];
   const lines: BlockLine[] = [];
@@ -279,8 +406,13 @@ function toBlock(p: Paragraph, styles: Map<string, StyleInfo>): Block | null {
   const text = cleanText(runs.map((r) => r.text).join(''));
   if (!text) return null;
   const boldChars = p.segments.filter((s) => s.bold).reduce((n, s) => n + s.text.trim().length, 0);
-  return {
+  // The largest type the paragraph's own text is set in (superscript marks left out): a title
+  // typed in a large size on a paragraph without a title style still reads as the largest type.
+  const base = style?.size ?? sheet.defaultSize ?? WORD_DEFAULT_SIZE;
+  const size = Math.max(0, ...p.segments.filter((s) => !s.sup && s.text.trim()).map((s) => s.size ?? base));
+  const block: Block = {
     text,
+    // Set from the document's body size once every paragraph is read (see readDocx).
     relSize: level === 0 ? 2 : level !== null ? 1.3 : 1,
     emphasis: level !== null || boldChars >= 0.8 * text.replace(/\s/g, '').length,
     styleLevel: level,
@@ -290,6 +422,27 @@ function toBlock(p: Paragraph, styles: Map<string, StyleInfo>): Block | null {
     links: [...links],
     lines,
   };
+  return { block, size: size || base };
+}
+
+/**
+ * Sizes relative to the body's: the size most of the text is set in. A style's level keeps its
+ * old floor (a title style reads at least twice the body, a heading 1.3 times), so a heading set
+ * in the body's size (IEEE sets them in small capitals) still stands above the text.
+ */
+function setRelativeSizes(sized: SizedBlock[]): void {
+  const chars = new Map<number, number>();
+  for (const { block, size } of sized) {
+    const key = Math.round(size * 2) / 2;
+    chars.set(key, (chars.get(key) ?? 0) + block.text.length);
+  }
+  const body = [...chars.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+  if (!body) return;
+  for (const { block, size } of sized) {
+    const rel = Math.round((size / body) * 100) / 100;
+    const floor = block.styleLevel === 0 ? 2 : block.styleLevel !== null ? 1.3 : 0;
+    block.relSize = Math.max(floor, rel);
+  }
 }
 
 export function docxLimits(limits: ParsingLimits): ZipLimits {
@@ -308,23 +461,32 @@ export async function readDocx(bytes: Uint8Array, limits: ParsingLimits): Promis
       throw new DocxReadError('missing_part', 'The DOCX has no word/document.xml: it is not a Word document');
     }
     // Parts are read one after another: the limit on inflated bytes counts them in a known order.
-    const styles = (await readStyles(zip)) ?? new Map<string, StyleInfo>();
+    const sheet: StyleSheet = (await readStyles(zip)) ?? {
+      styles: new Map<string, StyleInfo>(),
+      defaultStyle: null,
+      defaultSize: null,
+    };
     if (!zip.entries.includes('word/styles.xml'))
       warnings.push('The DOCX has no styles part; headings are read from formatting only');
     const rels = await readRels(zip);
     const blocks: Block[] = [];
+    const sized: SizedBlock[] = [];
     let chars = 0;
     let full = false;
     const body = paragraphReader(rels, limits.maxChars, (p) => {
       if (full) return;
-      const block = toBlock(p, styles);
-      if (!block) return;
-      chars += block.text.length;
+      const read = toBlock(p, sheet);
+      if (!read) return;
+      chars += read.block.text.length;
       if (chars > limits.maxChars) full = true;
-      else blocks.push(block);
+      else {
+        blocks.push(read.block);
+        sized.push(read);
+      }
     });
     // Once the text limit is passed the rest of the body is neither inflated nor read.
     await scanPart(zip, 'word/document.xml', body, () => !full && body.spent() <= limits.maxChars);
+    setRelativeSizes(sized);
     if (full || body.spent() > limits.maxChars)
       warnings.push(`The text passed ${limits.maxChars} characters; the rest was not read`);
     const notes: string[] = [];

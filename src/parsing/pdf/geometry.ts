@@ -1,6 +1,6 @@
 // Page geometry from pdf.js text items: lines, superscripts, columns and running heads. Everything
 // here reads positions and font sizes only, never the words, so it holds for layouts we have not seen.
-import { composeAccents } from '../text-utils.ts';
+import { AMBIGUOUS_ACCENTS, SPACING_ACCENTS, composeAccents, composedLetter } from '../text-utils.ts';
 import { appendTo } from '../../infra/collections.ts';
 
 export interface Item {
@@ -196,6 +196,84 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
     { x, ranges },
     ...findGutters(within, x, right, depth + 1),
   ];
+}
+
+/** A spacing accent (or an ASCII stand-in) that ends a string, after an optional space. */
+const ACCENT_AT_END =
+  /( ?)([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb`^~\u00b0])$/u;
+/** A spacing accent that starts a string and is not itself followed by a letter. */
+const ACCENT_AT_START =
+  /^([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb])(?!\p{L})/u;
+
+const combiningOf = (accent: string): string | undefined =>
+  SPACING_ACCENTS[accent] ?? AMBIGUOUS_ACCENTS[accent];
+
+/**
+ * One item made of `a` and the item `b` drawn partly over its end, with the accent between them
+ * put on its letter; null when the two are not an accent and its letter.
+ *
+ * pdfTeX with OT1 fonts draws "č" as the caron, a kern back, then the "c": pdf.js ends one item
+ * with the accent ("Hubiˇ") and starts the next at the letter, left of where the first ends. It
+ * often reads the shift of the accent over its letter as a space ("Rich `" + "el"). That overlap,
+ * a move back by less than a letter's width on the same line, is what tells an accent from a
+ * quote mark or a caret, which are followed by a move forward.
+ */
+function accentJoin(a: Item, b: Item): Item | null {
+  const size = Math.max(a.size, b.size);
+  const end = a.x + a.w;
+  const sameLine = Math.abs(a.y - b.y) <= 0.6 * size && Math.min(a.size, b.size) >= 0.8 * size && b.x > a.x;
+  // The next item starts over the end of this one, by no more than an accent's width.
+  if (!sameLine || !(b.x < end - 0.05 * size && b.x > end - 1.1 * size)) return null;
+  const merged = (text: string, base: Item): Item => ({
+    str: text,
+    x: a.x,
+    // The item with the letters carries the baseline (a capital's accent is raised).
+    y: base.y,
+    w: Math.max(end, b.x + b.w) - a.x,
+    size: base.size,
+    font: base.font,
+  });
+  const tail = ACCENT_AT_END.exec(a.str);
+  const letter = /^\p{L}/u.exec(b.str)?.[0];
+  if (tail && letter) {
+    const before = a.str.slice(0, tail.index);
+    const composed = composedLetter(letter, combiningOf(tail[2]!)!);
+    // An ASCII stand-in goes on a letter only inside a word or alone: "x ^" + "a" is a formula.
+    const ascii = tail[2]! in AMBIGUOUS_ACCENTS;
+    if (composed && (!ascii || before === '' || /\p{L}$/u.test(before))) {
+      // The space pdf.js puts before an accent inside a word ("Rich `el") is the accent's shift,
+      // not a word space; before a capital ("Jean ´Emile") it is most likely a real one.
+      const keepSpace = tail[1] === ' ' && !(/\p{L}$/u.test(before) && /\p{Ll}/u.test(letter));
+      const text = `${before}${keepSpace ? ' ' : ''}${composed}${b.str.slice(letter.length)}`;
+      return merged(text, before.trim() ? a : b);
+    }
+  }
+  // The accent drawn after its letter, back over it.
+  const head = ACCENT_AT_START.exec(b.str);
+  const last = /\p{L}$/u.exec(a.str)?.[0];
+  if (head && last) {
+    const composed = composedLetter(last, SPACING_ACCENTS[head[1]!]!);
+    if (composed)
+      return merged(`${a.str.slice(0, -last.length)}${composed}${b.str.slice(head[1]!.length)}`, a);
+  }
+  return null;
+}
+
+/**
+ * Puts TeX's separately drawn accents onto their letters, between items (see accentJoin) and
+ * inside them ("Thørv¨ald"). Items are taken in the order the page draws them: an accent and its
+ * letter are drawn one right after the other.
+ */
+export function mendAccents(items: Item[]): Item[] {
+  const out: Item[] = [];
+  for (const it of items) {
+    const prev = out[out.length - 1];
+    const joined = prev ? accentJoin(prev, it) : null;
+    if (joined) out[out.length - 1] = joined;
+    else out.push(it);
+  }
+  for (const it of out) it.str = composeAccents(it.str);
+  return out;
 }
 
 function groupIntoLines(items: Item[]): Item[][] {

@@ -4,11 +4,12 @@ import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
-import { cleanText, findOrcids, joinLines } from '../text-utils.ts';
+import { cleanText, continuesEmailGroup, findOrcids, joinLines, opensEmailGroup } from '../text-utils.ts';
 import {
   documentGutters,
   dropLineNumbers,
   dropRunningHeads,
+  mendAccents,
   orderPage,
   type Item,
   type Line,
@@ -120,7 +121,15 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         });
         chars += raw.str.length;
       }
-      pages.push({ number: p, items, width: x1 - x0, height: y1 - y0, links: [], origin: [x0, y0] });
+      pages.push({
+        number: p,
+        // Accents first: a name's letters then read alike in the line's text and in its runs.
+        items: mendAccents(items),
+        width: x1 - x0,
+        height: y1 - y0,
+        links: [],
+        origin: [x0, y0],
+      });
       // No page.cleanup() here: it throws away font data the next page needs again (a third of the
       // time on a 25-page manuscript); doc.destroy() below frees everything at once.
       if (chars > limits.maxChars) {
@@ -327,7 +336,18 @@ function linesToBlocks(lines: Line[]): Block[] {
     current = null;
   };
   let prev: Line | null = null;
-  for (const line of lines) {
+  // The block so far ends inside a `{a, b,` list of email local parts.
+  let groupOpen = false;
+  // Lines from `k` on finish an open group: local parts only, the last of them closing it with its
+  // host within a few lines. "{x in X such that" opens a set as readily, and is never closed so.
+  const closesGroup = (k: number): boolean => {
+    for (let j = k; j < Math.min(lines.length, k + 4) && lines[j]!.page === lines[k]!.page; j++) {
+      if (!continuesEmailGroup(lines[j]!.text)) return false;
+      if (lines[j]!.text.includes('}')) return true;
+    }
+    return false;
+  };
+  for (const [k, line] of lines.entries()) {
     let gap = 0;
     let breakHere = prev === null;
     if (prev) {
@@ -351,10 +371,15 @@ function linesToBlocks(lines: Line[]): Block[] {
         breakHere = sizeChange || fontChange || gap > 0.45 || indentStart || line.cellTop === true;
       }
     }
-    if (breakHere) {
+    // A `{a, b,` / `c}@host` list broken over lines is one address list: the lines stay in one
+    // block, whose text then holds the whole group for the header's email reading.
+    const inGroup: boolean = groupOpen && prev !== null && prev.page === line.page && closesGroup(k);
+    if (breakHere && !inGroup) {
       flush();
       current = { lines: [], gaps: [] };
+      groupOpen = false;
     }
+    groupOpen = groupOpen ? inGroup && !line.text.includes('}') : opensEmailGroup(line.text);
     current!.lines.push(line);
     current!.gaps.push(gap);
     prev = line;
