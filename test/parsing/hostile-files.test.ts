@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_ZIP_ENTRIES } from '../../src/parsing/docx/zip.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
 import { FIXTURES } from './ground-truth.ts';
@@ -97,6 +98,20 @@ describe('parseManuscript on bad and hostile files', () => {
     const r = await parseManuscript(bomb, 'bomb.docx', limits);
     expect(r.error?.code).toBe('zip_bomb');
     expect(r.error?.message).toMatch(/declares 2097152 bytes/);
+  });
+
+  it('refuses a DOCX listing more entries than any document has, before listing them', async () => {
+    const empties = Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => ({
+      name: `word/media/e${i}.bin`,
+      data: Buffer.alloc(0),
+    }));
+    const crowded = makeDocx([paragraph('A title')], empties);
+    const r = await parseManuscript(crowded, 'crowded.docx', limits);
+    expect(r.error?.code).toBe('zip_bomb');
+    expect(r.error?.message).toMatch(/lists 10004 entries, over the 10000 limit/);
+    // As many as a document with many images has: read.
+    const fine = makeDocx([paragraph('A Title That Stands Alone', 'Title')], empties.slice(0, 300));
+    expect((await parseManuscript(fine, 'fine.docx', limits)).error).toBeNull();
   });
 
   it('a zip that lies about its sizes is stopped while inflating', async () => {

@@ -41,6 +41,12 @@ function openZip(buffer: Buffer): Promise<ZipFile> {
   });
 }
 
+/**
+ * Most entries a DOCX may list: a real one has tens (its XML parts, media, fonts), a few hundred
+ * with many images. 300,000 empty entries (28 MB) took the whole parse time limit just to list.
+ */
+export const MAX_ZIP_ENTRIES = 10_000;
+
 function listEntries(zip: ZipFile): Promise<Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: Entry[] = [];
@@ -57,6 +63,11 @@ function listEntries(zip: ZipFile): Promise<Entry[]> {
 export async function openDocxParts(bytes: Uint8Array, limits: ZipLimits): Promise<ZipParts> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const zip = await openZip(buffer);
+  // The count is the central directory's own, read before any entry is.
+  if (zip.entryCount > MAX_ZIP_ENTRIES) {
+    zip.close();
+    throw new ZipLimitError(`the archive lists ${zip.entryCount} entries, over the ${MAX_ZIP_ENTRIES} limit`);
+  }
   const entries = await listEntries(zip);
   const totalUncompressed = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
   if (totalUncompressed > limits.maxDeclaredBytes) {
