@@ -6,6 +6,7 @@ import {
   KEY_CACHE_LIMIT,
   nameKey,
   nameKeyCacheSize,
+  KEY_CACHE_MAX_NAME_CHARS,
   nameReadingKeys,
   nameReadings,
   namesCompatible,
@@ -164,6 +165,15 @@ describe('names', () => {
     expect(largest).toBe(KEY_CACHE_LIMIT);
     expect(nameKeyCacheSize()).toBeGreaterThan(0);
     expect(nameKeyCacheSize()).toBeLessThanOrEqual(KEY_CACHE_LIMIT);
+  });
+
+  it('keys a name longer than KEY_CACHE_MAX_NAME_CHARS without remembering it', () => {
+    const long = `Ada ${'Lovelace'.repeat(100)}`;
+    expect(long.length).toBeGreaterThan(KEY_CACHE_MAX_NAME_CHARS);
+    nameKey('Warm Cacheentry');
+    const before = nameKeyCacheSize();
+    expect(nameKey(long)).toBe('lovelace'.repeat(100));
+    expect(nameKeyCacheSize()).toBe(before);
   });
 });
 

@@ -177,6 +177,13 @@ const keyCache = new Map<string, string | null>();
 /** Most names whose keys are remembered (nameKey); the cache is emptied when it is full. */
 export const KEY_CACHE_LIMIT = 200_000;
 
+/**
+ * Longest name whose key is remembered. The limit above counts names, not characters: an upload's
+ * thousand 15 KB author names kept 29 MB an upload until the process ran out of heap. Real names
+ * are far shorter; longer ones are keyed each time.
+ */
+export const KEY_CACHE_MAX_NAME_CHARS = 200;
+
 /** Names whose keys are remembered now (for tests: the cache never holds more than its limit). */
 export function nameKeyCacheSize(): number {
   return keyCache.size;
@@ -190,6 +197,7 @@ export function nameKey(raw: string): string | null {
   // Bounded: ingestion sees millions of names; repeats are what the cache is for. An entry costs
   // about 125 bytes for a 20-character name, so the serving process holds at most ~24 MB here
   // (docs/benchmarks/fuzz-soak.md: the one structure its heap snapshots saw grow with traffic).
+  if (raw.length > KEY_CACHE_MAX_NAME_CHARS) return key;
   if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
   keyCache.set(raw, key);
   return key;
