@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { authorUrl, orgWithGroup, postAuthor, type OrgWithGroup } from '../authors-groups/helpers.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { UPLOAD_FIELD_MAX_CHARS } from '../../src/manuscripts/upload-form.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { MAX_ERROR_DETAILS } from '../../src/infra/app-error.ts';
 import { MAX_FORM_FIELDS } from '../../src/dashboard/framework.ts';
@@ -160,5 +161,42 @@ describe('hostile bodies', () => {
     expect(res.json<ErrorBody>().error.code).toBe('payload_too_large');
     const { rows } = await t.db.query("SELECT 1 FROM manuscripts WHERE origin_id = 'ms-heavy'");
     expect(rows).toHaveLength(0);
+  });
+
+  it("an upload's title, abstract and author fields over their limits: a 400 naming each, nothing stored", async () => {
+    const fields = baseFields({
+      origin_id: 'ms-long',
+      title: 't'.repeat(UPLOAD_FIELD_MAX_CHARS.title + 1),
+      abstract: 'a'.repeat(UPLOAD_FIELD_MAX_CHARS.abstract + 1),
+      author1_name: 'N'.repeat(UPLOAD_FIELD_MAX_CHARS.name + 1),
+      author1_aff: 'f'.repeat(UPLOAD_FIELD_MAX_CHARS.aff + 1),
+      author1_email: `${'e'.repeat(UPLOAD_FIELD_MAX_CHARS.email)}@x.org`,
+      author1_orcid: 'o'.repeat(UPLOAD_FIELD_MAX_CHARS.orcid + 1),
+    });
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode).toBe(400);
+    const paths = res.json<ErrorBody>().error.details!.map((d) => d.path);
+    for (const field of [
+      'title',
+      'abstract',
+      'author1_name',
+      'author1_aff',
+      'author1_email',
+      'author1_orcid',
+    ]) {
+      expect(paths).toContain(`body.${field}`);
+    }
+    const { rows } = await t.db.query("SELECT 1 FROM manuscripts WHERE origin_id = 'ms-long'");
+    expect(rows).toHaveLength(0);
+    // At the limits: read.
+    const atLimits = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({
+        origin_id: 'ms-at-limits',
+        title: `Graph networks ${'t'.repeat(UPLOAD_FIELD_MAX_CHARS.title - 15)}`,
+        author1_name: `Ada ${'L'.repeat(UPLOAD_FIELD_MAX_CHARS.name - 4)}`,
+      }),
+    });
+    expect(atLimits.statusCode).toBe(200);
   });
 });
