@@ -32,8 +32,8 @@ for (const [net, prefix] of [
   NON_PUBLIC.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback, and IPv4-compatible addresses (::7f00:1 is 127.0.0.1)
+  ['64:ff9b::', 96], // NAT64's well-known prefix: an IPv4 address behind it, private ones too
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation

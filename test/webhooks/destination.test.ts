@@ -44,6 +44,11 @@ describe('which addresses are public', () => {
       'fe80::1',
       '::ffff:127.0.0.1',
       '::ffff:10.0.0.1',
+      // IPv4-compatible (deprecated) and NAT64 forms of 127.0.0.1 and 10.0.0.1
+      '::7f00:1',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::10.0.0.1',
       'not an address',
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
