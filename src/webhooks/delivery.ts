@@ -15,7 +15,6 @@ import {
   type OutboxEvent,
 } from './store.ts';
 import { DestinationRefused, literalNonPublicHost, publicOnlyLookup } from './destination.ts';
-import { appendTo } from '../infra/collections.ts';
 
 export const SIGNATURE_HEADER = 'x-refmatch-signature';
 const BATCH = 20;
@@ -60,6 +59,8 @@ export class WebhookWorker {
   // Until start(): a process with WEBHOOK_WORKER=false never delivers, even when poked.
   private stopped = true;
   private again = false;
+  /** Ends the wait of a round that is sending (a new event was written: it may be claimable now). */
+  private wake: (() => void) | null = null;
   // Aborts the requests in flight when the process stops: their leases run out and they are sent again.
   private aborter = new AbortController();
   private prunedAt = 0;
@@ -81,6 +82,7 @@ export class WebhookWorker {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
+      this.wake?.();
       return;
     }
     this.schedule(0);
@@ -109,26 +111,51 @@ export class WebhookWorker {
     this.timer.unref();
   }
 
-  /** Claims and sends one batch after another until nothing is due. */
+  /**
+   * Sends until nothing is due: each organization's events one at a time, organizations side by
+   * side, and a new claim as soon as one organization's send ends, so that a receiver that never
+   * answers delays its own organization's events only.
+   */
   async tick(): Promise<void> {
+    const sending = new Map<number, Promise<void>>();
     try {
       await this.pruneWhenDue();
       for (;;) {
-        if (this.stopped) return;
-        const events = await claimDueEvents(this.db, BATCH, this.config.timeoutMs + LEASE_MARGIN_MS);
-        if (events.length === 0) return;
-        // In `order` within an organization, organizations side by side.
-        const byOrg = new Map<number, OutboxEvent[]>();
-        for (const e of events) appendTo(byOrg, e.organization_id, e);
-        await Promise.all(
-          [...byOrg.values()].map(async (list) => {
-            for (const e of list) await this.deliver(e);
+        if (this.stopped) break;
+        const events =
+          sending.size >= BATCH
+            ? []
+            : await claimDueEvents(
+                this.db,
+                BATCH - sending.size,
+                this.config.timeoutMs + LEASE_MARGIN_MS,
+                [...sending.keys()],
+              );
+        for (const e of events) {
+          sending.set(
+            e.organization_id,
+            this.deliver(e).finally(() => sending.delete(e.organization_id)),
+          );
+        }
+        if (sending.size === 0) break;
+        // Claim again when a send ends (its organization may have more), when an event is written,
+        // or after a poll (a retry comes due).
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          ...sending.values(),
+          new Promise<void>((resolve) => {
+            this.wake = resolve;
+            timer = setTimeout(resolve, this.config.pollMs);
+            timer.unref();
           }),
-        );
+        ]);
+        clearTimeout(timer);
+        this.wake = null;
       }
     } catch (error) {
       if (!this.stopped) this.log.warn({ err: error }, 'webhook delivery round failed');
     }
+    await Promise.allSettled(sending.values());
   }
 
   /** The outbox keeps finished events for the retention only (the log shows recent ones). */

@@ -111,15 +111,30 @@ export interface OutboxEvent {
 }
 
 /**
- * Claims up to `limit` due events with a lease (FOR UPDATE SKIP LOCKED: two workers never take one
- * event) in a single statement, so no transaction stays open while the receiver answers.
+ * Claims the first due event of up to `limit` organizations, none of `busy` (their last event is
+ * still being sent), with a lease (FOR UPDATE SKIP LOCKED: two workers never take one event), in a
+ * single statement, so no transaction stays open while the receiver answers. One event an
+ * organization a claim: a batch of one organization's events, sent one after another, outlived the
+ * later events' leases, and an organization whose receiver never answers held every other
+ * organization's events behind its batch.
  */
-export async function claimDueEvents(db: Queryable, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
+export async function claimDueEvents(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  busy: readonly number[] = [],
+): Promise<OutboxEvent[]> {
   const { rows } = await db.query<OutboxEvent>(
-    `WITH due AS (
-       SELECT o.id FROM webhook_outbox o JOIN webhooks w ON w.organization_id = o.organization_id AND w.enabled
+    `WITH firsts AS (
+       SELECT DISTINCT ON (o.organization_id) o.id
+         FROM webhook_outbox o JOIN webhooks w ON w.organization_id = o.organization_id AND w.enabled
         WHERE o.status = 'pending' AND o.next_attempt_at <= now()
           AND (o.locked_until IS NULL OR o.locked_until < now())
+          AND o.organization_id <> ALL($3::int[])
+        ORDER BY o.organization_id, o.next_attempt_at, o.id),
+     due AS (
+       SELECT o.id FROM webhook_outbox o JOIN firsts f ON f.id = o.id
+        WHERE o.status = 'pending' AND (o.locked_until IS NULL OR o.locked_until < now())
         ORDER BY o.next_attempt_at, o.id
         LIMIT $1 FOR UPDATE OF o SKIP LOCKED)
      UPDATE webhook_outbox o SET locked_until = now() + make_interval(secs => $2::float8 / 1000),
@@ -128,9 +143,9 @@ export async function claimDueEvents(db: Queryable, limit: number, leaseMs: numb
       WHERE o.id = due.id AND w.organization_id = o.organization_id
      RETURNING o.id::int AS id, o.organization_id, o."order"::int AS "order", o.event, o.data, o.created_at,
        o.attempts, w.url, w.secret`,
-    [limit, leaseMs],
+    [limit, leaseMs, busy],
   );
-  return rows.sort((a, b) => a.organization_id - b.organization_id || a.order - b.order);
+  return rows;
 }
 
 export async function recordDelivered(db: Queryable, id: number, status: number): Promise<void> {

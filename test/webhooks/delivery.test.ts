@@ -152,6 +152,33 @@ describe('webhook events', () => {
     );
   });
 
+  it("an organization whose receiver is slow delays its own events only: another's event is sent meanwhile", async () => {
+    const db = await database();
+    const a = await app(db, { timeoutMs: 120_000 });
+    const slow = await receiver();
+    const fast = await receiver();
+    // Far slower than the test takes: each of its events holds a send for a minute.
+    slow.respond.delayMs = 60_000;
+    const slowOrg = await createTestOrg({ db });
+    const fastOrg = await createTestOrg({ db });
+    await saveWebhook(db, slowOrg.id, { url: slow.url, secret: SECRET, enabled: true }, LOOPBACK);
+    await saveWebhook(db, fastOrg.id, { url: fast.url, secret: SECRET, enabled: true }, LOOPBACK);
+    for (const id of ['slow-1', 'slow-2', 'slow-3']) {
+      await upload(a, { apiKey: slowOrg.apiKey, fields: baseFields({ origin_id: id }) });
+    }
+    await waitUntil(async () => Promise.resolve(slow.attempts >= 1), 'the slow receiver to hold an event');
+    // While the slow receiver holds the first event, the other organization uploads.
+    await upload(a, { apiKey: fastOrg.apiKey, fields: baseFields({ origin_id: 'fast-1' }) });
+    await fast.waitFor((got) => got.length === 1, "the other organization's event", 45_000);
+    expect(slow.received).toHaveLength(0);
+    // The slow organization's events are sent one at a time, so each within its lease.
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_outbox WHERE organization_id = $1 AND locked_until > now()',
+      [slowOrg.id],
+    );
+    expect(rows[0]!.n).toBe(1);
+  });
+
   it('nothing is queued for an organization without a webhook, and a failed mark queues nothing', async () => {
     const db = await database();
     const a = await app(db);
