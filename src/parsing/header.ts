@@ -358,13 +358,24 @@ function stackedAuthors(
         (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
-      current = {
-        name: unmarked(line.text),
-        marks: [],
-        lines: [],
+      // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
+      // each is an author, and the lines under the head are theirs alike.
+      const lines: string[] = [];
+      const links = [...line.links];
+      const heads = sharedHead(unmarked(line.text));
+      for (const name of heads ?? [unmarked(line.text)]) {
         // An ORCID or mailto link may lie on the name itself.
-        links: [...line.links],
-      };
+        current = { name, marks: [], lines, links };
+        entries.push(current);
+      }
+      used.add(line.block);
+      return;
+    }
+    // A column head too long for its line goes on with "and" and the next name ("Jane Roe" /
+    // "and John Doe"): read before any line of the address under the head.
+    const more = current && current.lines.length === 0 ? /^(?:and|&)\s+(.+)$/iu.exec(line.text) : null;
+    if (current && more && isNameLike(unmarked(more[1]!)) && !INSTITUTION.test(more[1]!)) {
+      current = { name: unmarked(more[1]!), marks: [], lines: current.lines, links: current.links };
       entries.push(current);
       used.add(line.block);
       return;
@@ -384,12 +395,24 @@ function stackedAuthors(
   return { entries: real.length >= 2 ? real : [], used, sideBySide };
 }
 
+/** "Jane Roe and John Doe": two names joined by "and" (or "&") in one column head, else null. */
+function sharedHead(text: string): string[] | null {
+  const parts = text.split(/\s+(?:and|&)\s+/i);
+  if (parts.length < 2) return null;
+  return parts.every((p) => isNameLike(p) && !INSTITUTION.test(p)) ? parts : null;
+}
+
 function affiliationsFromEntry(entry: Entry): string[] {
   const out: string[] = [];
   // Lines holding only identifiers (ORCID, handles) stand alone; the rest is one running text
   // whose separators (" · ", ";") delimit institutions.
   const text = joinLines(
     entry.lines.filter((l) => {
+      // A line that holds an email and nothing else but its label is no part of the address:
+      // read with it, it would make the whole address look like a contact line.
+      const found = findEmails(l);
+      const bare = found.reduce((t, e) => t.split(e).join(' '), l);
+      if (found.length && /^[\s\p{P}]*(?:e-?mail[\s\p{P}]*)?$/iu.test(bare)) return false;
       const rest = l.replace(ORCID_RE, '').replace(/[·|•]/g, ' ').trim();
       return rest !== '' && !(isHandleLine(rest) && !INSTITUTION.test(rest));
     }),
