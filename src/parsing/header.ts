@@ -57,9 +57,23 @@ interface Entry {
   links: string[];
 }
 
+/**
+ * Word paragraph styles that name the title or the byline: "Title" is Word's own; templates name
+ * their own ("paper title" in IEEE's, "Author" in IEEE's and in pandoc's output, "Author Name").
+ */
+const TITLE_STYLE = /^(?:(?:paper|article|document|manuscript|main)[ _-]?)?title$/i;
+const AUTHOR_STYLE = /^(?:authors?|author[ _-]?names?|authors?[ _-]?list|byline)$/i;
+
+/** "Abstract. The ...", "Abstract: ...", "Abstract — ...", "ABSTRACT The ...": a run-in label. */
+const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[:.—–-]|^ABSTRACT\s/;
+
 function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
   if (styled >= 0) return styled;
+  const titleStyled = doc.blocks.findIndex(
+    (b, i) => i < MAX_FRONT_BLOCKS && TITLE_STYLE.test(b.styleName?.trim() ?? '') && /\p{L}{2}/u.test(b.text),
+  );
+  if (titleStyled >= 0) return titleStyled;
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
@@ -73,8 +87,10 @@ function findTitle(doc: DocumentModel): number | null {
   // The largest type on the first page; a short label ("Research Article") may share the size,
   // so among the largest the longest wins. Section headings set as large as the title (PLOS)
   // come after the abstract's label, and a title never does.
+  // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
+  // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
   const abstractAt = doc.blocks.findIndex(
-    (b) => b.page === 1 && b.text.length < 20 && ABSTRACT_LABEL.test(b.text),
+    (b) => b.page === 1 && (b.text.length < 20 ? ABSTRACT_LABEL.test(b.text) : RUN_IN_ABSTRACT.test(b.text)),
   );
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
@@ -108,7 +124,13 @@ function findTitle(doc: DocumentModel): number | null {
 
 /** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
 function joinHyphenated(text: string): string {
-  return text.replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1');
+  return (
+    text
+      .replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1')
+      // A title set in capitals breaks its words the same way ("CONVOLU-" / "TION"). Two capitals
+      // either side: a single letter before the hyphen is a compound's ("X-RAY").
+      .replace(/(\p{Lu}{2})-[ \t]*\n[ \t]*(?!(?:AND|OR|TO)\b)(?=\p{Lu}{2})/gu, '$1')
+  );
 }
 
 function titleText(block: Block): string {
@@ -135,6 +157,7 @@ function findFrontEnd(blocks: Block[], from: number): number {
     if (isHeading(b) && blocks[i + 1] && isProse(blocks[i + 1]!)) return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
+    if (RUN_IN_ABSTRACT.test(b.text)) return i;
   }
   return limit;
 }
@@ -233,6 +256,47 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     }
   }
   return { entries, used };
+}
+
+/**
+ * Paragraphs in a Word style named for the byline ("Author"): the style says what they are, so a
+ * lone name without marks is an author too. A paragraph of several lines (IEEE's Word template:
+ * name, department, institution, email) is one author: its first line is the name (or names
+ * joined by "and"), the lines under it are that author's affiliation and email. A paragraph of
+ * one line is a byline, split like any other.
+ */
+function styledAuthors(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number>; perEntry: boolean } {
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  let perEntry = false;
+  for (let i = from; i < Math.min(to, from + 40); i++) {
+    const b = blocks[i]!;
+    if (!AUTHOR_STYLE.test(b.styleName?.trim() ?? '') || b.text.length > 700) continue;
+    const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
+    if (head === undefined) continue;
+    if (rest.length) {
+      const names = splitByline([{ text: head, sup: false }]).filter(
+        (n) => isNameSlot(n.name) && !INSTITUTION.test(n.name) && findEmails(n.name).length === 0,
+      );
+      if (!names.length) continue;
+      const lines = [...rest];
+      const links = [...b.links];
+      for (const n of names) entries.push({ name: n.name, marks: n.marks, lines, links });
+      perEntry = true;
+    } else {
+      const names = splitByline(b.runs).filter(
+        (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+      );
+      if (!names.length) continue;
+      for (const n of names) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
+    }
+    used.add(i);
+  }
+  return { entries, used, perEntry };
 }
 
 /** A line of handles (a GitHub or Twitter name beside an icon): a few bare tokens, no spaces inside. */
@@ -707,10 +771,15 @@ export function extractHeader(source: DocumentModel): Header {
   const stacked = stackedAuthors(blocks, start, frontEnd);
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
-  const chosen =
-    stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+  const styled = styledAuthors(blocks, start, frontEnd);
+  const chosen = styled.entries.length
+    ? styled
+    : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
+  // Entries that carry their own lines (an author block and its addresses) read their emails and
+  // affiliations from them; a byline's entries read them from the marked lines around it.
+  const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
     // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
     name: fromCapitals(e.name).replace(/^(?:(?:dr|prof|professor|mr|mrs|ms)\.?\s+)+(?=\p{Lu})/iu, ''),
@@ -729,7 +798,7 @@ export function extractHeader(source: DocumentModel): Header {
     )
     .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);
 
-  if (chosen === stacked) {
+  if (ownLines) {
     chosen.entries.forEach((e, k) => {
       const a = authors[k]!;
       const text = e.lines.join(' ');
