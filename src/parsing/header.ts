@@ -596,10 +596,49 @@ function emailMatchesName(email: string, name: string): number {
   return 0;
 }
 
+/** Where "Correspondence", "Corresponding author", "E-mail" or ✉ labels a note. */
+const CORRESPONDENCE_LABEL = /correspond|e-?mail|✉/giu;
+
+/**
+ * The author a correspondence note names for an email: between the nearest label before the
+ * address (or the address before it, if nearer) and the address, exactly one author is named
+ * ("Correspondence to: J. Roe (jr@x.org)", "Corresponding author: Jane Roe. E-mail: jr@x.org").
+ */
+function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[]): number | null {
+  const at = text.toLowerCase().indexOf(email.toLowerCase());
+  if (at < 0) return null;
+  const labels = [...text.slice(0, at).matchAll(CORRESPONDENCE_LABEL)].map((m) => m.index);
+  // Nearest label first: "Corresponding author: Jane Roe. E-mail: jr@x.org" names no one
+  // between "E-mail" and the address, Jane Roe between "Corresponding" and it.
+  for (const from of labels.reverse()) {
+    const segment = text.slice(from, at);
+    if (segment.length > 160 || findEmails(segment).length) return null;
+    const named = mentionedAuthors(segment, authors);
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1) return null;
+  }
+  return null;
+}
+
+/**
+ * A note that opens with a mark symbol ("† jr@x.org") belongs to the one author whose mark it is.
+ * Numbers are left out: a number opens affiliations and numbered lists as well.
+ */
+function markedOwner(text: string, marks: string[][]): number | null {
+  const m = /^\s*([*†‡§¶#∗]+)/u.exec(text);
+  if (!m) return null;
+  const symbols = [...m[1]!].map((c) => (c === '∗' ? '*' : c));
+  const owners = marks
+    .map((own, i) => (symbols.every((sym) => own.includes(sym)) ? i : -1))
+    .filter((i) => i >= 0);
+  return owners.length === 1 ? owners[0]! : null;
+}
+
 function assignEmails(
   authors: ParsedAuthor[],
   texts: { text: string; links: string[] }[],
   starred: number[],
+  marks: string[][],
 ): string[] {
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
@@ -610,6 +649,25 @@ function assignEmails(
     ]).filter((e) => !taken.has(e));
     if (emails.length === 0) continue;
     emails.forEach((e) => taken.add(e));
+    // "Correspondence to: J. Roe (jr@x.org)": the author named between the label and the address
+    // owns it, whatever else the text mentions (a note read with the byline above it).
+    const noted = emails.filter((email) => {
+      const owner = correspondenceOwner(text, email, authors);
+      if (owner === null) return false;
+      authors[owner]!.emails.push(email);
+      authors[owner]!.corresponding = true;
+      return true;
+    });
+    if (noted.length === emails.length) continue;
+    if (noted.length) {
+      emails.splice(0, emails.length, ...emails.filter((e) => !noted.includes(e)));
+    }
+    // "† jr@x.org" (a footnote keyed by an author's mark): the one author with that mark owns it.
+    const byMark = markedOwner(text, marks);
+    if (byMark !== null && emails.length === 1) {
+      authors[byMark]!.emails.push(emails[0]!);
+      continue;
+    }
     const mentioned = mentionedAuthors(text, authors);
     if (mentioned.length === 1) {
       authors[mentioned[0]!]!.emails.push(...emails);
@@ -871,7 +929,17 @@ export function extractHeader(source: DocumentModel): Header {
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];
-  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred) : [];
+  // Footnotes keyed by an author's symbol may be set at the end of the article (REVTeX): a short
+  // note anywhere that opens with a symbol only one author carries and gives an email is read too.
+  const symbolMarks = chosen.entries.map((e) => e.marks.filter((m) => /^[*†‡§¶#]$/u.test(m)));
+  if (symbolMarks.some((m) => m.length)) {
+    blocks.forEach((b, i) => {
+      if (i < frontEnd || frontPages.has(b.page) || b.text.length > 200 || !b.text.includes('@')) return;
+      if (markedOwner(b.text, symbolMarks) !== null) texts.push({ text: b.text, links: b.links });
+    });
+  }
+  const marks = chosen.entries.map((e) => e.marks);
+  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];
   if (authors.some((a) => a.emails.length === 0)) addressesAtTheEnd(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
