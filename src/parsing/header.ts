@@ -57,9 +57,23 @@ interface Entry {
   links: string[];
 }
 
+/**
+ * Word paragraph styles that name the title or the byline: "Title" is Word's own; templates name
+ * their own ("paper title" in IEEE's, "Author" in IEEE's and in pandoc's output, "Author Name").
+ */
+const TITLE_STYLE = /^(?:(?:paper|article|document|manuscript|main)[ _-]?)?title$/i;
+const AUTHOR_STYLE = /^(?:authors?|author[ _-]?names?|authors?[ _-]?list|byline)$/i;
+
+/** "Abstract. The ...", "Abstract: ...", "Abstract — ...", "ABSTRACT The ...": a run-in label. */
+const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[:.—–-]|^ABSTRACT\s/;
+
 function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
   if (styled >= 0) return styled;
+  const titleStyled = doc.blocks.findIndex(
+    (b, i) => i < MAX_FRONT_BLOCKS && TITLE_STYLE.test(b.styleName?.trim() ?? '') && /\p{L}{2}/u.test(b.text),
+  );
+  if (titleStyled >= 0) return titleStyled;
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
@@ -73,8 +87,10 @@ function findTitle(doc: DocumentModel): number | null {
   // The largest type on the first page; a short label ("Research Article") may share the size,
   // so among the largest the longest wins. Section headings set as large as the title (PLOS)
   // come after the abstract's label, and a title never does.
+  // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
+  // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
   const abstractAt = doc.blocks.findIndex(
-    (b) => b.page === 1 && b.text.length < 20 && ABSTRACT_LABEL.test(b.text),
+    (b) => b.page === 1 && (b.text.length < 20 ? ABSTRACT_LABEL.test(b.text) : RUN_IN_ABSTRACT.test(b.text)),
   );
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
@@ -108,7 +124,13 @@ function findTitle(doc: DocumentModel): number | null {
 
 /** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
 function joinHyphenated(text: string): string {
-  return text.replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1');
+  return (
+    text
+      .replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1')
+      // A title set in capitals breaks its words the same way ("CONVOLU-" / "TION"). Two capitals
+      // either side: a single letter before the hyphen is a compound's ("X-RAY").
+      .replace(/(\p{Lu}{2})-[ \t]*\n[ \t]*(?!(?:AND|OR|TO)\b)(?=\p{Lu}{2})/gu, '$1')
+  );
 }
 
 function titleText(block: Block): string {
@@ -135,6 +157,7 @@ function findFrontEnd(blocks: Block[], from: number): number {
     if (isHeading(b) && blocks[i + 1] && isProse(blocks[i + 1]!)) return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
+    if (RUN_IN_ABSTRACT.test(b.text)) return i;
   }
   return limit;
 }
@@ -233,6 +256,47 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     }
   }
   return { entries, used };
+}
+
+/**
+ * Paragraphs in a Word style named for the byline ("Author"): the style says what they are, so a
+ * lone name without marks is an author too. A paragraph of several lines (IEEE's Word template:
+ * name, department, institution, email) is one author: its first line is the name (or names
+ * joined by "and"), the lines under it are that author's affiliation and email. A paragraph of
+ * one line is a byline, split like any other.
+ */
+function styledAuthors(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number>; perEntry: boolean } {
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  let perEntry = false;
+  for (let i = from; i < Math.min(to, from + 40); i++) {
+    const b = blocks[i]!;
+    if (!AUTHOR_STYLE.test(b.styleName?.trim() ?? '') || b.text.length > 700) continue;
+    const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
+    if (head === undefined) continue;
+    if (rest.length) {
+      const names = splitByline([{ text: head, sup: false }]).filter(
+        (n) => isNameSlot(n.name) && !INSTITUTION.test(n.name) && findEmails(n.name).length === 0,
+      );
+      if (!names.length) continue;
+      const lines = [...rest];
+      const links = [...b.links];
+      for (const n of names) entries.push({ name: n.name, marks: n.marks, lines, links });
+      perEntry = true;
+    } else {
+      const names = splitByline(b.runs).filter(
+        (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+      );
+      if (!names.length) continue;
+      for (const n of names) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
+    }
+    used.add(i);
+  }
+  return { entries, used, perEntry };
 }
 
 /** A line of handles (a GitHub or Twitter name beside an icon): a few bare tokens, no spaces inside. */
@@ -358,13 +422,24 @@ function stackedAuthors(
         (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
-      current = {
-        name: unmarked(line.text),
-        marks: [],
-        lines: [],
+      // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
+      // each is an author, and the lines under the head are theirs alike.
+      const lines: string[] = [];
+      const links = [...line.links];
+      const heads = sharedHead(unmarked(line.text));
+      for (const name of heads ?? [unmarked(line.text)]) {
         // An ORCID or mailto link may lie on the name itself.
-        links: [...line.links],
-      };
+        current = { name, marks: [], lines, links };
+        entries.push(current);
+      }
+      used.add(line.block);
+      return;
+    }
+    // A column head too long for its line goes on with "and" and the next name ("Jane Roe" /
+    // "and John Doe"): read before any line of the address under the head.
+    const more = current && current.lines.length === 0 ? /^(?:and|&)\s+(.+)$/iu.exec(line.text) : null;
+    if (current && more && isNameLike(unmarked(more[1]!)) && !INSTITUTION.test(more[1]!)) {
+      current = { name: unmarked(more[1]!), marks: [], lines: current.lines, links: current.links };
       entries.push(current);
       used.add(line.block);
       return;
@@ -384,12 +459,24 @@ function stackedAuthors(
   return { entries: real.length >= 2 ? real : [], used, sideBySide };
 }
 
+/** "Jane Roe and John Doe": two names joined by "and" (or "&") in one column head, else null. */
+function sharedHead(text: string): string[] | null {
+  const parts = text.split(/\s+(?:and|&)\s+/i);
+  if (parts.length < 2) return null;
+  return parts.every((p) => isNameLike(p) && !INSTITUTION.test(p)) ? parts : null;
+}
+
 function affiliationsFromEntry(entry: Entry): string[] {
   const out: string[] = [];
   // Lines holding only identifiers (ORCID, handles) stand alone; the rest is one running text
   // whose separators (" · ", ";") delimit institutions.
   const text = joinLines(
     entry.lines.filter((l) => {
+      // A line that holds an email and nothing else but its label is no part of the address:
+      // read with it, it would make the whole address look like a contact line.
+      const found = findEmails(l);
+      const bare = found.reduce((t, e) => t.split(e).join(' '), l);
+      if (found.length && /^[\s\p{P}]*(?:e-?mail[\s\p{P}]*)?$/iu.test(bare)) return false;
       const rest = l.replace(ORCID_RE, '').replace(/[·|•]/g, ' ').trim();
       return rest !== '' && !(isHandleLine(rest) && !INSTITUTION.test(rest));
     }),
@@ -509,10 +596,49 @@ function emailMatchesName(email: string, name: string): number {
   return 0;
 }
 
+/** Where "Correspondence", "Corresponding author", "E-mail" or ✉ labels a note. */
+const CORRESPONDENCE_LABEL = /correspond|e-?mail|✉/giu;
+
+/**
+ * The author a correspondence note names for an email: between the nearest label before the
+ * address (or the address before it, if nearer) and the address, exactly one author is named
+ * ("Correspondence to: J. Roe (jr@x.org)", "Corresponding author: Jane Roe. E-mail: jr@x.org").
+ */
+function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[]): number | null {
+  const at = text.toLowerCase().indexOf(email.toLowerCase());
+  if (at < 0) return null;
+  const labels = [...text.slice(0, at).matchAll(CORRESPONDENCE_LABEL)].map((m) => m.index);
+  // Nearest label first: "Corresponding author: Jane Roe. E-mail: jr@x.org" names no one
+  // between "E-mail" and the address, Jane Roe between "Corresponding" and it.
+  for (const from of labels.reverse()) {
+    const segment = text.slice(from, at);
+    if (segment.length > 160 || findEmails(segment).length) return null;
+    const named = mentionedAuthors(segment, authors);
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1) return null;
+  }
+  return null;
+}
+
+/**
+ * A note that opens with a mark symbol ("† jr@x.org") belongs to the one author whose mark it is.
+ * Numbers are left out: a number opens affiliations and numbered lists as well.
+ */
+function markedOwner(text: string, marks: string[][]): number | null {
+  const m = /^\s*([*†‡§¶#∗]+)/u.exec(text);
+  if (!m) return null;
+  const symbols = [...m[1]!].map((c) => (c === '∗' ? '*' : c));
+  const owners = marks
+    .map((own, i) => (symbols.every((sym) => own.includes(sym)) ? i : -1))
+    .filter((i) => i >= 0);
+  return owners.length === 1 ? owners[0]! : null;
+}
+
 function assignEmails(
   authors: ParsedAuthor[],
   texts: { text: string; links: string[] }[],
   starred: number[],
+  marks: string[][],
 ): string[] {
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
@@ -523,6 +649,25 @@ function assignEmails(
     ]).filter((e) => !taken.has(e));
     if (emails.length === 0) continue;
     emails.forEach((e) => taken.add(e));
+    // "Correspondence to: J. Roe (jr@x.org)": the author named between the label and the address
+    // owns it, whatever else the text mentions (a note read with the byline above it).
+    const noted = emails.filter((email) => {
+      const owner = correspondenceOwner(text, email, authors);
+      if (owner === null) return false;
+      authors[owner]!.emails.push(email);
+      authors[owner]!.corresponding = true;
+      return true;
+    });
+    if (noted.length === emails.length) continue;
+    if (noted.length) {
+      emails.splice(0, emails.length, ...emails.filter((e) => !noted.includes(e)));
+    }
+    // "† jr@x.org" (a footnote keyed by an author's mark): the one author with that mark owns it.
+    const byMark = markedOwner(text, marks);
+    if (byMark !== null && emails.length === 1) {
+      authors[byMark]!.emails.push(emails[0]!);
+      continue;
+    }
     const mentioned = mentionedAuthors(text, authors);
     if (mentioned.length === 1) {
       authors[mentioned[0]!]!.emails.push(...emails);
@@ -684,10 +829,15 @@ export function extractHeader(source: DocumentModel): Header {
   const stacked = stackedAuthors(blocks, start, frontEnd);
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
-  const chosen =
-    stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+  const styled = styledAuthors(blocks, start, frontEnd);
+  const chosen = styled.entries.length
+    ? styled
+    : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
+  // Entries that carry their own lines (an author block and its addresses) read their emails and
+  // affiliations from them; a byline's entries read them from the marked lines around it.
+  const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
     // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
     name: fromCapitals(e.name).replace(/^(?:(?:dr|prof|professor|mr|mrs|ms)\.?\s+)+(?=\p{Lu})/iu, ''),
@@ -706,7 +856,7 @@ export function extractHeader(source: DocumentModel): Header {
     )
     .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);
 
-  if (chosen === stacked) {
+  if (ownLines) {
     chosen.entries.forEach((e, k) => {
       const a = authors[k]!;
       const text = e.lines.join(' ');
@@ -779,7 +929,17 @@ export function extractHeader(source: DocumentModel): Header {
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];
-  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred) : [];
+  // Footnotes keyed by an author's symbol may be set at the end of the article (REVTeX): a short
+  // note anywhere that opens with a symbol only one author carries and gives an email is read too.
+  const symbolMarks = chosen.entries.map((e) => e.marks.filter((m) => /^[*†‡§¶#]$/u.test(m)));
+  if (symbolMarks.some((m) => m.length)) {
+    blocks.forEach((b, i) => {
+      if (i < frontEnd || frontPages.has(b.page) || b.text.length > 200 || !b.text.includes('@')) return;
+      if (markedOwner(b.text, symbolMarks) !== null) texts.push({ text: b.text, links: b.links });
+    });
+  }
+  const marks = chosen.entries.map((e) => e.marks);
+  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];
   if (authors.some((a) => a.emails.length === 0)) addressesAtTheEnd(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").

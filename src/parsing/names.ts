@@ -235,7 +235,10 @@ export function splitByline(runs: Run[]): BylineName[] {
       }
       continue;
     }
-    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&)\s*)/);
+    // Names are set apart by commas, semicolons, line breaks and "and"; some templates set them
+    // apart by a rule or a dot between them (Wiley's "Name1 | Name2", "Name · Name"). A middle
+    // dot inside a word is a letter's part (Catalan "l·l"), so dots need a space on both sides.
+    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&|\|)\s*|\s+[·•]\s+)/);
     parts.forEach((part, i) => {
       if (i % 2 === 0) {
         current += part;
@@ -259,7 +262,33 @@ export function splitByline(runs: Run[]): BylineName[] {
     });
   }
   close();
-  return out.filter((n) => n.name);
+  return dropMemberships(out.filter((n) => n.name));
+}
+
+/** "Member", "Senior Member", "Life Fellow", "Student Member": a grade of a society's membership. */
+const MEMBERSHIP = /^(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)$/i;
+/** A society set in capitals after the grade: "IEEE", "ACM", "OSA". */
+const SOCIETY = /^\p{Lu}{2,6}$/u;
+
+/**
+ * IEEE's journals set each author's membership after the name ("Jane Roe, Member, IEEE"): the
+ * grade and the society are two comma-separated pieces that are no names. Dropped, they neither
+ * count as names nor as bad entries that make the byline look like something else. Marks set on
+ * them belong to the name before.
+ */
+function dropMemberships(names: BylineName[]): BylineName[] {
+  const out: BylineName[] = [];
+  for (let k = 0; k < names.length; k++) {
+    const n = names[k]!;
+    const society = names[k + 1];
+    if (out.length && MEMBERSHIP.test(n.name) && society && SOCIETY.test(society.name)) {
+      out[out.length - 1]!.marks.push(...n.marks, ...society.marks);
+      k++;
+      continue;
+    }
+    out.push(n);
+  }
+  return out;
 }
 
 export function hasMarkSymbol(s: string): boolean {
