@@ -2,9 +2,11 @@
 // field parsing on the AnyStyle gold set, and speed beside Poppler's pdftotext and a plain unzip.
 // Writes the figures to docs/benchmarks/parsing.md.
 //
-// Options (environment): BENCH_RUNS=n speed runs (5); BENCH_PARTS=fixtures,devset,anystyle,speed,engines
+// Options (environment): BENCH_RUNS=n speed runs (5); BENCH_PARTS=fixtures,devset,anystyle,speed,engines,heldout
 // runs only those parts and writes no page; BENCH_MISSES=1 also prints every miss of each file
 // (titles, names, emails, ORCIDs, DOIs missed or extra) to the console, to group them by cause.
+// BENCH_HELDOUT=dir[,dir...]: the `heldout` part scores sets kept outside the repository (their files
+// may not be redistributed), each a folder of files with a truth.json shaped as the dev set's.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,7 +41,7 @@ const f3 = (n: number) => n.toFixed(3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const DEVSET = path.join(root, 'bench/parsing-devset');
-const PARTS = ['fixtures', 'devset', 'anystyle', 'speed', 'engines'] as const;
+const PARTS = ['fixtures', 'devset', 'anystyle', 'speed', 'engines', 'heldout'] as const;
 const chosenParts = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
 const unknownPart = chosenParts?.find((p) => !(PARTS as readonly string[]).includes(p));
 if (unknownPart) throw new Error(`BENCH_PARTS: unknown part "${unknownPart}" (parts: ${PARTS.join(', ')})`);
@@ -51,8 +53,9 @@ const SHARED =
   path.resolve(root, '../shared');
 
 /** The development set: public manuscripts from other templates, truth written from their sources. */
-function loadDevset(): Truth[] {
-  const entries = JSON.parse(readFileSync(path.join(DEVSET, 'truth.json'), 'utf8')) as {
+/** A set of files with a truth.json in the dev set's shape: the dev set, or one kept elsewhere. */
+function loadDevset(dir = DEVSET): Truth[] {
+  const entries = JSON.parse(readFileSync(path.join(dir, 'truth.json'), 'utf8')) as {
     file: string;
     title: string;
     authors: { name: string; email: string | null; orcid: string | null }[];
@@ -61,7 +64,7 @@ function loadDevset(): Truth[] {
   }[];
   return entries.map((e) => ({
     name: e.file,
-    file: path.join(DEVSET, e.file),
+    file: path.join(dir, e.file),
     title: e.title,
     authors: e.authors.map((a) => ({ ...a, affiliations: [] })),
     emailsInDocument: true,
@@ -387,6 +390,24 @@ if (wanted('devset'))
       count: '≤ 10%',
     },
   );
+if (wanted('heldout')) {
+  const dirs = (process.env.BENCH_HELDOUT ?? '').split(',').filter((d) => d.trim());
+  if (dirs.length === 0) say('Held-out sets: none given (BENCH_HELDOUT=dir[,dir...]); skipped.');
+  for (const dir of dirs) {
+    if (!existsSync(path.join(dir, 'truth.json'))) {
+      say(`Held-out set ${dir}: no truth.json there; skipped.`);
+      continue;
+    }
+    await quality(`Held-out set ${dir} (kept outside the repository)`, loadDevset(dir), {
+      title: '—',
+      authors: '—',
+      emails: '—',
+      orcids: '—',
+      dois: '—',
+      count: '—',
+    });
+  }
+}
 if (wanted('anystyle')) anystyleGold();
 if (wanted('speed')) await speed();
 if (wanted('engines')) await engines();

@@ -53,17 +53,29 @@ describe("an authors group's page", () => {
       [`cf_${field.api_id}`]: 'three',
     });
     expect(refused.statusCode).toBe(303);
-    expect(refused.headers.location).toBe(`/dashboard/groups/${groupId}/records/new/`);
-    const form = (await get(`/dashboard/groups/${groupId}/records/new/`)).body;
+    expect(refused.headers.location).toBe(`/dashboard/groups/${groupId}/new-record/`);
+    const form = (await get(`/dashboard/groups/${groupId}/new-record/`)).body;
     expect(form).toContain('must be a finite number');
     expect(form).toContain('value="c-typed"');
     expect(form).toContain('value="Ada Typed &lt;b&gt;"');
     expect(form).toContain('>ada@typed.example\nada@other.example</textarea>');
     expect(form).toContain('value="three"');
     // Shown once: the next view is the empty form.
-    const again = (await get(`/dashboard/groups/${groupId}/records/new/`)).body;
+    const again = (await get(`/dashboard/groups/${groupId}/new-record/`)).body;
     expect(again).not.toContain('c-typed');
     expect(again).not.toContain('must be a finite number');
+  });
+
+  it('a record whose client id is "new" opens as itself (the add form lives beside the records)', async () => {
+    const added = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: 'new',
+      name: 'Newton New',
+    });
+    expect(added.statusCode).toBe(303);
+    const page = await get(`/dashboard/groups/${groupId}/records/new/`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Newton New');
+    expect(page.body).not.toContain('Add a record to');
   });
 
   it("names the corpus author a record is linked to, with a link to the author's page", async () => {

@@ -269,21 +269,27 @@ describe('a manuscript page', () => {
       `/dashboard/manuscripts/${id}/candidates/${nellId}/mark/${query}`,
     );
     expect(marked.statusCode).toBe(303);
-    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidates`);
+    // Back to the marked candidate's row, so that an editor marking several keeps their place.
+    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidate-${nellId}`);
     const filtered = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     expect(filtered.body).toContain(
       `action="/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/?find=nell&amp;sort=name&amp;order=asc"`,
     );
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
 
-    // An author who is not among the candidates (Ada wrote the manuscript) cannot be marked from the page.
+    // An author who is not among the candidates (Ada wrote the manuscript; a page loaded before a
+    // re-upload may still offer one) is not marked: the page says so, with the candidates as they are.
     const outsider = ids.authorId('Ada Expert');
     const refused = await injectForm(
       t.app,
       editor,
-      `/dashboard/manuscripts/${id}/candidates/${outsider}/mark/`,
+      `/dashboard/manuscripts/${id}/candidates/${outsider}/mark/${query}`,
     );
-    expect(refused.statusCode).toBe(404);
+    expect(refused.statusCode).toBe(303);
+    expect(refused.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidates`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toContain(
+      'is no longer among this manuscript',
+    );
     expect(
       (await t.db.query('SELECT 1 FROM manuscript_marks WHERE author_id = $1', [outsider])).rowCount,
     ).toBe(0);

@@ -278,7 +278,7 @@ describe('editor', () => {
     expect(record.author?.name).toBe('Ada Expert');
 
     // A record with nothing to go on says why it is not linked.
-    await go(page, `/dashboard/groups/${groupId}/records/new/`);
+    await go(page, `/dashboard/groups/${groupId}/new-record/`);
     await page.getByLabel('Client id').fill('rev-2');
     await page.getByLabel('Name').fill('Zed Unknown');
     await page.getByRole('button', { name: 'Add record' }).click();

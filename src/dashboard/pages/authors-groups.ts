@@ -342,7 +342,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
           ${
             mayDo(request, 'authors_groups_write')
-              ? html`<p><a href="${base}records/new/">Add a record</a></p>
+              ? html`<p><a href="${base}new-record/">Add a record</a></p>
                   <form method="post" action="${base}name/" class="row">
                     ${csrfField(request)}
                     <div>
@@ -438,7 +438,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
 
   dashboardRoute(scope, {
     method: 'GET',
-    url: '/groups/:groupId/records/new/',
+    // Beside the records, not among them: at records/new/ it hid the record whose client id is "new".
+    url: '/groups/:groupId/new-record/',
     action: 'authors_groups_write',
     schema: { params: GroupParams },
     handler: async (request, reply) => {
@@ -456,8 +457,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     url: '/groups/:groupId/records/',
     action: 'authors_groups_write',
     schema: { params: GroupParams, body: RecordBody },
-    back: (request) =>
-      dashboardPath('groups', (request.params as { groupId: number }).groupId, 'records', 'new'),
+    back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'new-record'),
     keepsForm: true,
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };

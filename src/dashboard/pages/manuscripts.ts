@@ -272,7 +272,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       action: 'candidates_mark',
       schema: { params: MarkParams, querystring: PageQuery, body: CsrfOnly },
       back: (request) =>
-        dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId),
+        `${dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`,
       handler: async (request, reply) => {
         const { manuscriptId, authorId } = request.params as { manuscriptId: number; authorId: number };
         const organizationId = orgOf(request);
@@ -282,9 +282,13 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           [authorId],
         );
         if (!rows[0]) throw errors.notFound('Author');
-        // The page marks the last upload's candidates only (any mark may be taken off).
-        if (marked && !(await isStoredCandidate(ctx.db, manuscriptId, authorId))) {
-          throw errors.notFound(`Candidate ${authorId} of this manuscript`);
+        // The page marks the last upload's candidates only (any mark may be taken off). A page
+        // loaded before a re-upload may offer one no longer among them: said on the page, not a 404.
+        const candidate = await isStoredCandidate(ctx.db, manuscriptId, authorId);
+        if (marked && !candidate) {
+          throw errors.conflict(
+            `${rows[0].display_name} is no longer among this manuscript's candidates: it was uploaded again since the page was loaded. Here are its candidates now.`,
+          );
         }
         const by = sessionOf(request).user.email.toLowerCase();
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
@@ -294,7 +298,8 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           ctx,
           request,
           reply,
-          `${dashboardPath('manuscripts', manuscriptId)}${back}#candidates`,
+          // Back to the row (an editor marking several keeps their place), else to the table.
+          `${dashboardPath('manuscripts', manuscriptId)}${back}#${candidate ? `candidate-${authorId}` : 'candidates'}`,
           {
             kind: 'ok',
             message: marked
