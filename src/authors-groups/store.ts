@@ -18,12 +18,32 @@ function groupName(name: string): string {
   return trimmed;
 }
 
+/**
+ * Two groups of one organization with one name (letter case aside) are two identical checkboxes on
+ * a folder's settings and two identical labels on a candidate: refused (409). Groups made before
+ * this rule keep their names.
+ */
+async function refuseTakenName(
+  db: Queryable,
+  organizationId: number,
+  name: string,
+  except: number | null,
+): Promise<void> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM authors_groups WHERE organization_id = $1 AND lower(name) = lower($2)
+        AND ($3::integer IS NULL OR id <> $3)`,
+    [organizationId, name, except],
+  );
+  if (rows.length > 0) throw errors.conflict(`A group named “${name}” already exists`);
+}
+
 export async function createGroup(
   db: Queryable,
   organizationId: number,
   name: string,
 ): Promise<AuthorsGroup> {
   const trimmed = groupName(name);
+  await refuseTakenName(db, organizationId, trimmed, null);
   const { rows } = await db.query<AuthorsGroup>(
     `INSERT INTO authors_groups (organization_id, name)
      SELECT id, $2 FROM organizations WHERE id = $1
@@ -41,9 +61,11 @@ export async function renameGroup(
   groupId: number,
   name: string,
 ): Promise<AuthorsGroup> {
+  const trimmed = groupName(name);
+  await refuseTakenName(db, organizationId, trimmed, groupId);
   const { rows } = await db.query<AuthorsGroup>(
     `UPDATE authors_groups SET name = $3 WHERE id = $2 AND organization_id = $1 RETURNING id AS group_id, name`,
-    [organizationId, groupId, groupName(name)],
+    [organizationId, groupId, trimmed],
   );
   if (!rows[0]) throw errors.notFound(`Authors group ${groupId}`);
   return rows[0];

@@ -107,4 +107,25 @@ describe("an authors group's page", () => {
       'A group name must have 1 to 200 characters',
     );
   });
+
+  it("refuses a second group of the organization's with one name, letter case aside (409), new or renamed", async () => {
+    await injectForm(t.app, editor, '/dashboard/groups/', { name: 'Statistics panel' });
+    const twin = await injectForm(t.app, editor, '/dashboard/groups/', { name: 'statistics PANEL' });
+    expect(twin.statusCode).toBe(303);
+    expect((await get('/dashboard/groups/')).body).toContain(
+      'A group named “statistics PANEL” already exists',
+    );
+    const { rows } = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM authors_groups WHERE lower(name) = 'statistics panel'",
+    );
+    expect(rows[0]!.n).toBe(1);
+    await injectForm(t.app, editor, `/dashboard/groups/${groupId}/name/`, { name: 'Statistics Panel' });
+    expect((await get(`/dashboard/groups/${groupId}/`)).body).toContain('already exists');
+    // Its own name, in other letters, is no conflict.
+    const own = (
+      await t.db.query<{ name: string }>('SELECT name FROM authors_groups WHERE id = $1', [groupId])
+    ).rows[0]!.name;
+    await injectForm(t.app, editor, `/dashboard/groups/${groupId}/name/`, { name: own.toUpperCase() });
+    expect((await get(`/dashboard/groups/${groupId}/`)).body).toContain(`now named ${own.toUpperCase()}`);
+  });
 });
