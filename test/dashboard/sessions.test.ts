@@ -55,6 +55,32 @@ describe('sign-in throttle', () => {
     expect(delay(10)).toEqual({ refused: true });
     expect(delay(0, 49)).toEqual({ refused: false, delayMs: 8000 });
     expect(delay(0, 50)).toEqual({ refused: true });
+    // From an address the account signed in from before: the account's limit does not refuse.
+    expect(throttleVerdict(config, { account: 10, address: 0 }, true)).toEqual({
+      refused: false,
+      delayMs: 8000,
+    });
+    expect(throttleVerdict(config, { account: 10, address: 50 }, true)).toEqual({ refused: true });
+  });
+
+  it("a stranger's failures do not lock the account out of an address it signed in from before", async () => {
+    const owner = await createTestUser(t.db, orgId, 'viewer');
+    expect((await attempt(owner.email, TEST_PASSWORD, '203.0.113.77')).statusCode).toBe(303);
+    for (let i = 0; i < login.accountLimit; i++) {
+      expect((await attempt(owner.email, 'wrong password', `198.51.100.${100 + i}`)).statusCode).toBe(401);
+    }
+    expect((await attempt(owner.email, TEST_PASSWORD, '198.51.100.250')).statusCode).toBe(429);
+    expect((await attempt(owner.email, TEST_PASSWORD, '203.0.113.77')).statusCode).toBe(303);
+  });
+
+  it('attempts sent at once check at most the limit of passwords: each is counted before its check', async () => {
+    const target = await createTestUser(t.db, orgId, 'viewer');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => attempt(target.email, `wrong ${i}`, `192.0.2.${100 + i}`)),
+    );
+    const checked = answers.filter((a) => a.statusCode === 401).length;
+    expect(checked).toBeLessThanOrEqual(login.accountLimit);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBe(30 - checked);
   });
 
   it('an account is refused after repeated failures, even with the right password, while others still sign in', async () => {

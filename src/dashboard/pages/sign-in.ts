@@ -7,12 +7,7 @@ import type { AppContext } from '../../app-context.ts';
 import { decoyHash, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
 import { changePassword, findCredentials } from '../../users/users.ts';
 import { closeSession, openSession } from '../../users/sessions.ts';
-import {
-  clearAccountFailures,
-  countFailures,
-  recordFailure,
-  throttleVerdict,
-} from '../../users/login-throttle.ts';
+import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
 import { clearCookie, LOGIN_CSRF_COOKIE, SESSION_COOKIE, setCookie } from '../cookies.ts';
 import { csrfField, dashboardRoute, redirectTo, renderPage, sessionOf } from '../framework.ts';
 import { html } from '../html.ts';
@@ -98,9 +93,10 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const body = request.body as { email: string; password: string; next?: string };
       const again = { email: body.email, ...(body.next ? { next: body.next } : {}) };
-      const failures = await countFailures(ctx.db, login, body.email, request.ip);
-      const verdict = throttleVerdict(login, failures);
+      const attempt = await beginAttempt(ctx.db, login, body.email, request.ip);
+      const verdict = throttleVerdict(login, attempt.failures, attempt.knownAddress);
       if (verdict.refused) {
+        await endAttempt(ctx.db, login, attempt, 'refused', body.email, request.ip);
         return signInPage(ctx, request, reply, {
           ...again,
           status: 429,
@@ -111,14 +107,14 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       const user = await findCredentials(ctx.db, body.email);
       const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), body.password);
       if (!user || !valid || user.disabled) {
-        await recordFailure(ctx.db, login, body.email, request.ip);
+        await endAttempt(ctx.db, login, attempt, 'failed', body.email, request.ip);
         return signInPage(ctx, request, reply, {
           ...again,
           status: 401,
           error: 'The email or the password is not right.',
         });
       }
-      await clearAccountFailures(ctx.db, body.email);
+      await endAttempt(ctx.db, login, attempt, 'signed_in', body.email, request.ip);
       const token = await openSession(ctx.db, user.id, sessionTtlMs);
       clearCookie(request, reply, LOGIN_CSRF_COOKIE);
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
