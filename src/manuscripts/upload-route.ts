@@ -4,7 +4,7 @@
 // authenticates itself (`auth: 'manual'`): the header, when sent, before any of the body is read;
 // else the field, as soon as it is read, which must be before the file (upload-form.ts).
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { headerKey } from '../http/auth.ts';
 import { errorResponses } from '../http/schemas.ts';
@@ -38,7 +38,49 @@ export interface UploadRouteDeps {
   findCandidates: CandidateFinder;
 }
 
+/** Seconds a refused upload is told to wait before it tries again. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** Counts the uploads in flight, in all and per organization (UPLOADS_IN_FLIGHT*). */
+class UploadGate {
+  private total = 0;
+  private readonly byOrg = new Map<number, number>();
+  constructor(
+    private readonly limit: number,
+    private readonly perOrgLimit: number,
+  ) {}
+
+  /** Refuses (503, Retry-After) when the process is full. */
+  enter(reply: FastifyReply): void {
+    if (this.total >= this.limit) busy(reply, 'The service is handling as many uploads as it can');
+    this.total++;
+  }
+
+  /** Refuses (503, Retry-After) when the organization has its share in flight. */
+  enterOrg(reply: FastifyReply, organizationId: number): void {
+    const held = this.byOrg.get(organizationId) ?? 0;
+    if (held >= this.perOrgLimit) {
+      busy(reply, `The organization has ${held} uploads in progress, the most at once`);
+    }
+    this.byOrg.set(organizationId, held + 1);
+  }
+
+  leave(organizationId: number | null): void {
+    this.total--;
+    if (organizationId === null) return;
+    const held = (this.byOrg.get(organizationId) ?? 1) - 1;
+    if (held > 0) this.byOrg.set(organizationId, held);
+    else this.byOrg.delete(organizationId);
+  }
+}
+
+function busy(reply: FastifyReply, why: string): never {
+  void reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+  throw errors.unavailable(`${why}: try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`);
+}
+
 export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, deps: UploadRouteDeps) {
+  const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg);
   void external.register(async (scope) => {
     await scope.register(multipart, {
       defCharset: FORM_TEXT_CHARSET,
@@ -72,27 +114,43 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
         let organization: Organization | null = fromHeader
           ? await ctx.auth.authenticate(request, fromHeader)
           : null;
-        let raw: RawUpload;
+        // Before the body is read, as far as the key is known by then.
+        gate.enter(reply);
+        let counted: number | null = null;
         try {
-          raw = await readUploadParts(
-            request,
-            organization
-              ? undefined
-              : async (key) => {
-                  organization = await ctx.auth.authenticate(request, key);
-                },
-          );
-        } catch (error) {
-          stopReading(request);
-          throw error;
+          if (organization) {
+            gate.enterOrg(reply, organization.id);
+            counted = organization.id;
+          }
+          let raw: RawUpload;
+          try {
+            raw = await readUploadParts(
+              request,
+              organization
+                ? undefined
+                : async (key) => {
+                    organization = await ctx.auth.authenticate(request, key);
+                  },
+            );
+          } catch (error) {
+            stopReading(request);
+            throw error;
+          }
+          const fromField = raw.fields.get(API_KEY_FIELD);
+          if (fromHeader && fromField && fromField !== fromHeader) throw errors.conflictingApiKeys();
+          if (!organization) throw errors.missingApiKey();
+          const uploader: Organization = organization;
+          if (counted === null) {
+            gate.enterOrg(reply, uploader.id);
+            counted = uploader.id;
+          }
+          request.organization = uploader;
+          const form = validateUploadForm(raw);
+          checkSourceFile(raw.file);
+          return await uploadManuscript({ ctx, ...deps, log: request.log }, uploader, form, raw.file);
+        } finally {
+          gate.leave(counted);
         }
-        const fromField = raw.fields.get(API_KEY_FIELD);
-        if (fromHeader && fromField && fromField !== fromHeader) throw errors.conflictingApiKeys();
-        if (!organization) throw errors.missingApiKey();
-        request.organization = organization;
-        const form = validateUploadForm(raw);
-        checkSourceFile(raw.file);
-        return uploadManuscript({ ctx, ...deps, log: request.log }, organization, form, raw.file);
       },
     );
   });

@@ -1,0 +1,88 @@
+// Uploads in flight are bounded, in all and per organization: past the bound an upload is a 503 with
+// Retry-After, before its body is read, instead of one more 50 MB file held and parsed. An upload is
+// held in flight here by a real client that sends its body slowly, over a socket to a listening server.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createTestOrg, testConfig, type TestOrg } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { buildApp } from '../../src/app.ts';
+import { baseFields, upload } from './upload-helpers.ts';
+
+let app: FastifyInstance;
+let db: TestDatabase;
+let port = 0;
+let first: TestOrg;
+let second: TestOrg;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await buildApp({ config: testConfig({ uploadsInFlight: 2, uploadsInFlightPerOrg: 1 }), db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  first = await createTestOrg({ db });
+  second = await createTestOrg({ db });
+});
+afterAll(async () => {
+  await app.close();
+  await db.destroy();
+});
+
+/** Starts an upload whose body never ends: it stays in flight until the socket is closed. */
+function holdUpload(apiKey: string): Promise<net.Socket> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        'POST /api/external/proposal/ HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          `X-ApiKey: ${apiKey}\r\nContent-Type: multipart/form-data; boundary=held\r\n` +
+          'Content-Length: 1000000\r\n\r\n--held\r\nContent-Disposition: form-data; name="folder"\r\n\r\nJOUR\r\n',
+      );
+      resolve(socket);
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+/** Uploads until one is refused: the held upload is counted once the server has read its head. */
+async function refusedUpload(apiKey: string, originId: string) {
+  for (let i = 0; ; i++) {
+    const res = await upload(app, { apiKey, fields: baseFields({ origin_id: originId }) });
+    if (res.statusCode !== 200 || i === 100) return res;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('uploads in flight', () => {
+  it("past the organization's share, a 503 with Retry-After; other organizations still upload", async () => {
+    const held = await holdUpload(first.apiKey);
+    try {
+      const refused = await refusedUpload(first.apiKey, 'ms-2');
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.json().error.code).toBe('unavailable');
+      const other = await upload(app, { apiKey: second.apiKey, fields: baseFields({ origin_id: 'ms-3' }) });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      held.destroy();
+    }
+    // Once the held upload has gone, the organization uploads again.
+    let again = await upload(app, { apiKey: first.apiKey, fields: baseFields({ origin_id: 'ms-4' }) });
+    for (let i = 0; i < 50 && again.statusCode === 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      again = await upload(app, { apiKey: first.apiKey, fields: baseFields({ origin_id: 'ms-4' }) });
+    }
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('past the process-wide bound, a 503 for every organization', async () => {
+    const held = [await holdUpload(first.apiKey), await holdUpload(second.apiKey)];
+    try {
+      const third = await createTestOrg({ db });
+      const refused = await refusedUpload(third.apiKey, 'ms-5');
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json().error.message).toMatch(/as many uploads as it can/);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+});
