@@ -56,6 +56,12 @@ describe('the webhooks page', () => {
     );
     const failed = await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } });
     expect(failed.body).toContain('The receiver answered HTTP 500');
+    // A page of older events leads back to the newest.
+    const older = await t.app.inject({
+      url: `/dashboard/webhooks/?before=${rows[0]!.id + 1}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(older.body).toContain('<a href="/dashboard/webhooks/">Newest</a>');
     const retried = await injectForm(t.app, admin, `/dashboard/webhooks/deliveries/${rows[0]!.id}/retry/`);
     expect(retried.statusCode).toBe(303);
     const after = await t.db.query<{ status: string }>('SELECT status FROM webhook_outbox WHERE id = $1', [

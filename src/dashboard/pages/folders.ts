@@ -95,7 +95,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                           <td>
                             ${
                               f.effect && f.authors_group_ids.length > 0
-                                ? `${f.effect}${f.effect === 'boost' ? ` ×${f.boost_multiplier}` : ''}`
+                                ? `${EFFECT_LABELS[f.effect]}${f.effect === 'boost' ? ` (×${f.boost_multiplier})` : ''}`
                                 : '—'
                             }
                           </td>
@@ -223,7 +223,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                 ? actionButton(request, {
                                     action: `${path}journals/${l.source_id}/unlink/`,
                                     label: 'Unlink',
-                                    accessibleName: `Unlink ${l.source_title}`,
+                                    // Venues may share a title: the id tells them apart, as on Link.
+                                    accessibleName: `Unlink ${l.source_title} (id ${l.source_id})`,
                                     kind: 'secondary',
                                   })
                                 : null

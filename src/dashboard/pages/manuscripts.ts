@@ -158,7 +158,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           </form>
           <table>
             <caption>
-              ${search ? html`Manuscripts matching “${search}”` : 'Manuscripts, newest first'}
+              ${search ? html`Manuscripts matching “${search}”` : 'Manuscripts by first upload, newest first'}
             </caption>
             <thead>
               <tr>
@@ -810,7 +810,10 @@ function journalTable(
       ${journals.map(
         (j) =>
           html`<tr>
-            <td>${j.title}${j.publisher_name ? html`<div class="hint">${j.publisher_name}</div>` : null}</td>
+            <td>
+              ${j.title}
+              <div class="hint">${j.publisher_name ? `${j.publisher_name} · ` : null}id ${j.id}</div>
+            </td>
             <td>${j.score.toFixed(3)}</td>
             <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
             <td>

@@ -103,7 +103,9 @@ async function usersPage(
                           <select id="role-${user.id}" name="role">
                             ${roleOptions(user.role)}
                           </select>
-                          <button type="submit" class="secondary">Change role</button>
+                          <button type="submit" class="secondary">
+                            Change role<span class="visually-hidden"> of ${user.email}</span>
+                          </button>
                         </form>`
                   }
                 </td>

@@ -73,7 +73,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
             ${csrfField(request)}
             <label for="url">Endpoint URL</label>
             <input id="url" name="url" type="text" inputmode="url" required value="${shown.url}" />
-            <label for="secret">Signing secret</label>
+            <label for="secret">New signing secret</label>
             <input
               id="secret"
               name="secret"
@@ -94,7 +94,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
           </form>
           ${
             hook
-              ? html`<h2>Signing secret</h2>
+              ? html`<h2>Current signing secret</h2>
                   <p class="secret">${hook.secret}</p>
                   <form method="post" action="${PAGE}secret/">
                     ${csrfField(request)}
@@ -171,9 +171,10 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
             </tbody>
           </table>
           ${
-            log.length > LOG_PAGE && last
+            (log.length > LOG_PAGE && last) || before !== undefined
               ? html`<nav class="pager" aria-label="Pages of deliveries">
-                  <a href="${PAGE}?before=${last.id}" rel="next">Older</a>
+                  ${before !== undefined ? html`<a href="${PAGE}">Newest</a>` : null}
+                  ${log.length > LOG_PAGE && last ? html`<a href="${PAGE}?before=${last.id}" rel="next">Older</a>` : null}
                 </nav>`
               : null
           }`,
