@@ -73,6 +73,22 @@ export async function listManuscripts(
   return { items: backwards ? items.reverse() : items, more };
 }
 
+/**
+ * The manuscript whose origin_id is exactly the search, if any: the list finds it among the titles
+ * its words also match, ordered by upload, where it could come last of many.
+ */
+export async function findByOriginId(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<{ id: number; title: string; origin_id: string } | null> {
+  const { rows } = await db.query<{ id: number; title: string; origin_id: string }>(
+    'SELECT id, title, origin_id FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+    [organizationId, originId.trim()],
+  );
+  return rows[0] ?? null;
+}
+
 export interface ManuscriptDetail {
   id: number;
   origin_id: string;

@@ -330,7 +330,13 @@ describe('the manuscripts list', () => {
     expect(list.body).toContain('ms-dash');
     expect(list.body).not.toContain('<script>alert');
     expect((await get(viewer, '/dashboard/manuscripts/?q=passing+neur')).body).toContain('ms-dash');
-    expect((await get(viewer, '/dashboard/manuscripts/?q=ms-dash')).body).toContain('ms-dash');
+    const exact = (await get(viewer, '/dashboard/manuscripts/?q=ms-dash')).body;
+    expect(exact).toContain('ms-dash');
+    // The exact origin id is named first, above the title matches.
+    expect(exact).toMatch(
+      /The manuscript whose origin id is ms-dash:\s*<a href="\/dashboard\/manuscripts\/\d+\/">/,
+    );
+    expect((await get(viewer, '/dashboard/manuscripts/?q=passing')).body).not.toContain('whose origin id');
     expect((await get(viewer, '/dashboard/manuscripts/?q=zebrafish')).body).not.toContain('ms-dash');
     const other = await ensureFolder(t.db, org.id, 'OTHER');
     expect((await get(viewer, `/dashboard/manuscripts/?folder=${other}`)).body).not.toContain('ms-dash');

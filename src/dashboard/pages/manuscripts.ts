@@ -17,7 +17,12 @@ import {
   loadCandidates,
   type StoredCandidate,
 } from '../../manuscripts/candidates-store.ts';
-import { listManuscripts, requireManuscript, type ManuscriptDetail } from '../../manuscripts/list.ts';
+import {
+  findByOriginId,
+  listManuscripts,
+  requireManuscript,
+  type ManuscriptDetail,
+} from '../../manuscripts/list.ts';
 import { changeMark, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
@@ -110,8 +115,9 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const organizationId = orgOf(request);
       const folderId = /^\d{1,10}$/.test(query.folder ?? '') ? Number(query.folder) : null;
       const search = query.q ?? '';
-      const [folders, page] = await Promise.all([
+      const [folders, exact, page] = await Promise.all([
         listFolders(ctx.db, organizationId),
+        search.trim() ? findByOriginId(ctx.db, organizationId, search) : null,
         listManuscripts(ctx.db, organizationId, {
           folderId,
           search,
@@ -156,6 +162,14 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
             </div>
             <button type="submit">Search</button>
           </form>
+          ${
+            exact
+              ? html`<p>
+                  The manuscript whose origin id is ${exact.origin_id}:
+                  <a href="${dashboardPath('manuscripts', exact.id)}">${exact.title}</a>
+                </p>`
+              : null
+          }
           <table>
             <caption>
               ${search ? html`Manuscripts matching “${search}”` : 'Manuscripts by first upload, newest first'}
