@@ -193,10 +193,11 @@ export async function uploadManuscript(
       result.candidates.map((c) => {
         // The explanation as the dashboard shows it (shares, phrases, works by id).
         const explanation = result.explanations.get(c.author_id);
+        const boost = result.boosts.get(c.author_id);
         return {
           ...c,
           conflicts: result.conflicts.get(c.author_id) ?? [],
-          why: explanation ? candidateWhy(explanation) : null,
+          why: explanation ? { ...candidateWhy(explanation), ...(boost ? { boost } : {}) } : null,
         };
       }),
       result.concepts,

@@ -74,6 +74,8 @@ export interface CandidateWhy {
    * id: the page reads their titles when it is shown, so an upload stores no more than the ranking's.
    */
   works: Array<{ id: number; share: number; terms: string[] }>;
+  /** The folder's group boost, when it multiplied this candidate's score (absent otherwise). */
+  boost?: number;
 }
 
 /**

@@ -99,10 +99,15 @@ export async function findCandidatesWith(
     params: deps.params,
   });
   let ranked: RankedAuthor[] = outcome.authors;
+  const boosts = new Map<number, number>();
   if (effect === 'boost' && options.groups?.boostMultiplier) {
     const m = options.groups.boostMultiplier;
     ranked = ranked
-      .map((a) => (members.has(a.authorId) ? { ...a, score: a.score * m } : a))
+      .map((a) => {
+        if (!members.has(a.authorId)) return a;
+        boosts.set(a.authorId, m);
+        return { ...a, score: a.score * m };
+      })
       .sort((a, b) => b.score - a.score || a.authorId - b.authorId);
   }
 
@@ -163,7 +168,7 @@ export async function findCandidatesWith(
       groupIds.length > 0,
     ),
   );
-  return { candidates, concepts, explanations, conflicts: evidence };
+  return { candidates, concepts, explanations, conflicts: evidence, boosts };
 }
 
 type Conflicts = ReturnType<typeof conflictFlags>;

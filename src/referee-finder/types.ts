@@ -92,4 +92,6 @@ export interface FindCandidatesResult {
   conflicts: Map<number, Conflict[]>;
   /** Why each candidate is there, by author id (docs/ranking.md); not part of the API's answer. */
   explanations: Map<number, Explanation>;
+  /** The multiplier the folder's group boost gave each candidate it applied to, by author id. */
+  boosts: Map<number, number>;
 }

@@ -125,12 +125,9 @@ export class WebhookWorker {
         const events =
           sending.size >= BATCH
             ? []
-            : await claimDueEvents(
-                this.db,
-                BATCH - sending.size,
-                this.config.timeoutMs + LEASE_MARGIN_MS,
-                [...sending.keys()],
-              );
+            : await claimDueEvents(this.db, BATCH - sending.size, this.config.timeoutMs + LEASE_MARGIN_MS, [
+                ...sending.keys(),
+              ]);
         for (const e of events) {
           sending.set(
             e.organization_id,

@@ -115,6 +115,23 @@ describe('a manuscript page', () => {
     expect(boardPage.slice(nellAt, boardPage.indexOf('</tr>', nellAt))).toMatch(
       />\s*Editorial board<\/a\s*> \(nell-1\)/,
     );
+    // With the boost effect, the candidate's explanation says its score was multiplied.
+    await saveFolderSettings(
+      t.db,
+      folder,
+      await checkFolderSettings(t.db, org.id, { groupIds: [board], effect: 'boost', boostMultiplier: 2 }),
+    );
+    const boosted = await uploadMs({ origin_id: 'ms-board', folder: 'BOARD' });
+    const boostedPage = (await get(viewer, `/dashboard/manuscripts/${boosted.manuscript_id}/`)).body;
+    const nellRow = boostedPage.slice(boostedPage.indexOf(`id="candidate-${ids.authorId('Nell Neutral')}"`));
+    expect(nellRow.slice(0, nellRow.indexOf('</tr>')).replace(/\s+/g, ' ')).toContain(
+      "score multiplied by 2, the folder's boost",
+    );
+    expect(boostedPage).toContain(`id="candidate-${ids.authorId('Cole Coauthor')}"`);
+    const unboosted = boostedPage.slice(
+      boostedPage.indexOf(`id="candidate-${ids.authorId('Cole Coauthor')}"`),
+    );
+    expect(unboosted.slice(0, unboosted.indexOf('</tr>'))).not.toContain('score multiplied');
   });
 
   it("shows why each candidate is there: the score's parts, and the terms and works behind it as shares", async () => {

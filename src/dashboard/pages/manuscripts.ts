@@ -665,7 +665,11 @@ function whyDetails(base: string, name: string, why: CandidateWhy, titles: WorkT
     <summary>Why this candidate<span class="visually-hidden"> (${name})</span></summary>
     <p class="hint">
       Match of the best works ${why.docScore.toFixed(3)} · of all works read as one profile
-      ${why.profileScore.toFixed(3)}
+      ${why.profileScore.toFixed(3)}${
+        why.boost
+          ? html` · score multiplied by ${why.boost}, the folder's boost for its authors groups`
+          : null
+      }
     </p>
     ${
       why.terms.length
