@@ -296,6 +296,7 @@ export async function gatherConflictFacts(
   return {
     manuscriptFacts: {
       statedAffiliations: manuscript.authors.map((a) => a.affiliation),
+      statedBy: manuscript.authors.map((a) => a.name),
       corpusAuthors: [...manuscriptRows.values()].map((r) => ({
         institutionId: r.recent_institution_id,
         institutionName: r.institution_name,

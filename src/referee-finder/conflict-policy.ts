@@ -28,8 +28,19 @@ export type Conflict =
     }
   | {
       kind: 'aff_conflicts';
-      /** The candidate's affiliation and the manuscript author's one it matches (same institution id or name). */
-      evidence: { candidate_affiliation: string; manuscript_affiliation: string; by: 'institution' | 'name' };
+      /**
+       * The candidate's affiliation and the manuscript author's one it matches (same institution id or
+       * name); where that one came from: given with the manuscript (for `manuscript_author`, the author
+       * it was given for), or read in the corpus from a manuscript author's recent works (the author
+       * then not named: the corpus knows the person, not which byline entry they are).
+       */
+      evidence: {
+        candidate_affiliation: string;
+        manuscript_affiliation: string;
+        by: 'institution' | 'name';
+        manuscript_source?: 'manuscript' | 'corpus';
+        manuscript_author?: string | null;
+      };
     }
   | { kind: 'retracted_articles'; evidence: { work: WorkRef } }
   | {
@@ -47,6 +58,8 @@ export type Conflict =
 export interface ManuscriptFacts {
   /** Affiliations given with the manuscript's authors (form or parsed file). */
   statedAffiliations: ReadonlyArray<string | null>;
+  /** The names of the authors they were given for, in the same order (absent: not known). */
+  statedBy?: ReadonlyArray<string>;
   /** The manuscript's authors found in the corpus (every id of each person). */
   corpusAuthors: ReadonlyArray<{
     institutionId: number | null;
@@ -91,6 +104,9 @@ export interface OrganizationFlag {
 interface Affiliation {
   name: string;
   core: string;
+  /** Given with the manuscript, and for whom; or read in the corpus. */
+  source: 'manuscript' | 'corpus';
+  author: string | null;
 }
 
 /** What the policy is told besides the facts. */
@@ -116,24 +132,31 @@ export function conflictPolicy(
   };
   const seen = new Set<string>();
   const affiliations: Affiliation[] = [];
-  const addName = (name: string | null, core?: string) => {
+  const addName = (
+    name: string | null,
+    from: { source: 'manuscript' | 'corpus'; author: string | null },
+    core?: string,
+  ) => {
     if (!name || name.trim() === '' || seen.has(name)) return;
     seen.add(name);
     core ??= affiliationCore(name);
-    if (core) affiliations.push({ name, core });
+    if (core) affiliations.push({ name, core, ...from });
   };
+  const corpus = { source: 'corpus', author: null } as const;
   // A manuscript author's affiliation: as given, their most recent one in the corpus (a manuscript
   // is written now: their latest is their best-known current one, however old), and every one of
   // their recent works.
-  for (const name of manuscript.statedAffiliations) addName(name);
+  manuscript.statedAffiliations.forEach((name, i) =>
+    addName(name, { source: 'manuscript', author: manuscript.statedBy?.[i] ?? null }),
+  );
   for (const a of manuscript.corpusAuthors) {
     addInstitution(a.institutionId, a.institutionName ?? a.recentAffiliation);
-    addName(a.recentAffiliation);
-    addName(a.institutionName);
+    addName(a.recentAffiliation, corpus);
+    addName(a.institutionName, corpus);
     for (const r of a.recentAffiliations ?? []) {
       if (r.year < since) continue;
       addInstitution(r.institution_id, r.name);
-      addName(r.name, r.core);
+      addName(r.name, corpus, r.core);
     }
   }
 
@@ -201,6 +224,9 @@ function affiliationConflict(
         candidate_affiliation: a.name ?? theirs,
         manuscript_affiliation: theirs,
         by: 'institution',
+        // Institution ids come from the corpus only.
+        manuscript_source: 'corpus',
+        manuscript_author: null,
       },
     };
   }
@@ -212,7 +238,13 @@ function affiliationConflict(
     if (hit) {
       return {
         kind: 'aff_conflicts',
-        evidence: { candidate_affiliation: a.name, manuscript_affiliation: hit.name, by: 'name' },
+        evidence: {
+          candidate_affiliation: a.name,
+          manuscript_affiliation: hit.name,
+          by: 'name',
+          manuscript_source: hit.source,
+          manuscript_author: hit.author,
+        },
       };
     }
   }

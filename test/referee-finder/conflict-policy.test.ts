@@ -68,6 +68,8 @@ describe('the conflict policy', () => {
           candidate_affiliation: 'Dept. of Physics, Shelbyville Tech',
           manuscript_affiliation: 'Shelbyville Tech',
           by: 'institution',
+          manuscript_source: 'corpus',
+          manuscript_author: null,
         },
       },
     ]);
@@ -98,6 +100,7 @@ describe('the conflict policy', () => {
     const policy = conflictPolicy(
       {
         statedAffiliations: ['University of Springfield'],
+        statedBy: ['Edna Krabappel'],
         corpusAuthors: [{ institutionId: 5, institutionName: 'Shelbyville Tech', recentAffiliation: null }],
       },
       [],
@@ -116,6 +119,8 @@ describe('the conflict policy', () => {
           candidate_affiliation: 'Shelbyville Tech',
           manuscript_affiliation: 'Shelbyville Tech',
           by: 'institution',
+          manuscript_source: 'corpus',
+          manuscript_author: null,
         },
       },
     ]);
@@ -127,6 +132,9 @@ describe('the conflict policy', () => {
       candidate_affiliation: 'Dept. of Physics, University of Springfield',
       manuscript_affiliation: 'University of Springfield',
       by: 'name',
+      // Given with the manuscript, for the author it was given for.
+      manuscript_source: 'manuscript',
+      manuscript_author: 'Edna Krabappel',
     });
     expect(
       policy(
@@ -182,6 +190,8 @@ describe('the conflict policy', () => {
       candidate_affiliation: 'Shelbyville Tech',
       manuscript_affiliation: 'Shelbyville Tech',
       by: 'institution',
+      manuscript_source: 'corpus',
+      manuscript_author: null,
     });
     expect(policy(at(9, 'Old Place University'))).toEqual([]);
   });

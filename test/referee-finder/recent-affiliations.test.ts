@@ -114,13 +114,26 @@ describe('the shared-affiliation conflict over the last three years', () => {
     expect(affiliationEvidence(result, 'Moe Mover')).toEqual({
       flagged: true,
       evidence: [
-        { candidate_affiliation: SHELBY.name, manuscript_affiliation: SHELBY.name, by: 'institution' },
+        {
+          candidate_affiliation: SHELBY.name,
+          manuscript_affiliation: SHELBY.name,
+          by: 'institution',
+          manuscript_source: 'corpus',
+          manuscript_author: null,
+        },
       ],
     });
     expect(affiliationEvidence(result, 'Nia Namemover')).toEqual({
       flagged: true,
       evidence: [
-        { candidate_affiliation: SPRINGFIELD, manuscript_affiliation: 'Univ. of Springfield', by: 'name' },
+        {
+          candidate_affiliation: SPRINGFIELD,
+          manuscript_affiliation: 'Univ. of Springfield',
+          by: 'name',
+          // Given with the upload, for the author it was given for.
+          manuscript_source: 'manuscript',
+          manuscript_author: 'Zed Newcomer',
+        },
       ],
     });
     expect(affiliationEvidence(result, 'Cy Capital')).toMatchObject({ flagged: true });
@@ -132,7 +145,14 @@ describe('the shared-affiliation conflict over the last three years', () => {
     expect(affiliationEvidence(result, 'Eve Edge')).toEqual({
       flagged: true,
       evidence: [
-        { candidate_affiliation: SPRINGFIELD, manuscript_affiliation: 'Univ. of Springfield', by: 'name' },
+        {
+          candidate_affiliation: SPRINGFIELD,
+          manuscript_affiliation: 'Univ. of Springfield',
+          by: 'name',
+          // Given with the upload, for the author it was given for.
+          manuscript_source: 'manuscript',
+          manuscript_author: 'Zed Newcomer',
+        },
       ],
     });
     expect(affiliationEvidence(result, 'Olga Oldtimer')).toEqual({ flagged: false, evidence: [] });
@@ -149,6 +169,8 @@ describe('the shared-affiliation conflict over the last three years', () => {
         candidate_affiliation: SHELBY.name,
         manuscript_affiliation: SHELBY.name,
         by: 'institution',
+        manuscript_source: 'corpus',
+        manuscript_author: null,
       },
     });
   });

@@ -807,8 +807,16 @@ export function conflictList(
           </li>`;
         case 'aff_conflicts':
           return html`<li>
-            ${label}“${c.evidence.candidate_affiliation}” and the manuscript author's
-            “${c.evidence.manuscript_affiliation}”
+            ${label}“${c.evidence.candidate_affiliation}” and
+            ${
+              c.evidence.manuscript_source === 'manuscript'
+                ? html`“${c.evidence.manuscript_affiliation}”, given with the manuscript
+                  ${c.evidence.manuscript_author ? html` for ${c.evidence.manuscript_author}` : null}`
+                : c.evidence.manuscript_source === 'corpus'
+                  ? html`“${c.evidence.manuscript_affiliation}”, from a manuscript author's recent works in
+                    the corpus`
+                  : html`the manuscript author's “${c.evidence.manuscript_affiliation}”`
+            }
             (${c.evidence.by === 'institution' ? 'same institution' : 'same organization name'})
           </li>`;
         case 'retracted_articles':
