@@ -56,6 +56,9 @@ describe("an authors group's page", () => {
     expect(refused.headers.location).toBe(`/dashboard/groups/${groupId}/new-record/`);
     const form = (await get(`/dashboard/groups/${groupId}/new-record/`)).body;
     expect(form).toContain('must be a finite number');
+    // The hint says what to type, not how the API writes it.
+    expect(form).toContain('A number, such as 3 or 2.5.');
+    expect(form).not.toContain('JSON number');
     expect(form).toContain('value="c-typed"');
     expect(form).toContain('value="Ada Typed &lt;b&gt;"');
     expect(form).toContain('>ada@typed.example\nada@other.example</textarea>');

@@ -36,7 +36,7 @@ import {
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
-import { KIND_RULES } from './custom-fields.ts';
+import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const PAGE_SIZE = 50;
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -89,7 +89,7 @@ function recordPath(groupId: number, clientId: string, ...rest: string[]): strin
 /** One input per custom field of authors from groups, shaped by its kind. */
 function customInput(field: CustomField, value: CustomValue | undefined): Html {
   const id = `cf_${field.api_id}`;
-  const rule = html`<p id="${id}-rule" class="hint">${KIND_RULES[field.data_kind]}</p>`;
+  const rule = html`<p id="${id}-rule" class="hint">${KIND_FORM_HINTS[field.data_kind]}</p>`;
   switch (field.data_kind) {
     case 'number':
     case 'str':

@@ -42,6 +42,15 @@ export const KIND_RULES: Readonly<Record<DataKind, string>> = {
   multi_option: "A list of the field's options, each given once by its api_id.",
 };
 
+/** The same rules as a form's hints: what to type or choose, not how the API writes it. */
+export const KIND_FORM_HINTS: Readonly<Record<DataKind, string>> = {
+  number: 'A number, such as 3 or 2.5.',
+  str: 'Text of at most 10,000 characters.',
+  date: 'A date written YYYY-MM-DD, such as 2026-03-31.',
+  single_option: 'Choose one option, or none.',
+  multi_option: 'Tick any of the options.',
+};
+
 const FieldParams = Type.Object({ fieldId: Type.String({ maxLength: 64 }) });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
