@@ -286,9 +286,14 @@ function addFieldForm(request: FastifyRequest): Html {
     <form method="post" action="/dashboard/custom-fields/" class="stack">
       ${csrfField(request)}
       <label for="owner">Owner</label>
-      <select id="owner" name="owner">
+      <select id="owner" name="owner" aria-describedby="owner-hint">
         ${OWNERS.map((o) => html`<option value="${o}" ${text(posted, 'owner') === o ? html`selected` : null}>${OWNER_LABELS[o]}</option>`)}
       </select>
+      <p id="owner-hint" class="hint">
+        Values of fields for authors from groups are entered on each group record (and sent through the API).
+        Fields for folders and manuscripts are listed by the API (4.7) for the editorial system, but their
+        values are not entered anywhere here yet.
+      </p>
       <label for="data_kind">Kind of value</label>
       <select id="data_kind" name="data_kind" aria-describedby="kind-rules">
         ${DATA_KINDS.map((k) => html`<option value="${k}" ${text(posted, 'data_kind') === k ? html`selected` : null}>${KIND_LABELS[k]}</option>`)}
