@@ -11,22 +11,14 @@ import {
   typedSuperscripts,
 } from '../../src/parsing/names.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, textWidth } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 type Line = Parameters<typeof makeTextPdf>[0][number][number];
 
-const prose = (y: number, count = 12): Line[] =>
-  Array.from({ length: count }, (_, i) => ({
-    text: `Line ${i + 1} of the body text, long enough to read as the running prose of a section.`,
-    size: 10,
-    x: 72,
-    y: y - i * 13,
-  }));
-
-/** Helvetica's mean advance is about half the size; a little more keeps pieces apart. */
-const width = (text: string, size: number) => text.length * size * 0.56;
+const prose = bodyProse;
+const width = textWidth;
 
 /** A byline of names each followed by raised, smaller marks, on one line. */
 function markedByline(names: [string, string][], y: number, size = 10): Line[] {

@@ -40,6 +40,21 @@ export interface PdfLink {
   url: string;
 }
 
+/** Lines of running body text, 13 points apart from `y` down: what tells a title page's lines apart from prose. */
+export function bodyProse(y: number, count = 12): PdfTextLine[] {
+  return Array.from({ length: count }, (_, i) => ({
+    text: `Line ${i + 1} of the body text, long enough to read as the running prose of a section.`,
+    size: 10,
+    x: 72,
+    y: y - i * 13,
+  }));
+}
+
+/** Helvetica's mean advance is about half the size; a little more keeps pieces apart. */
+export function textWidth(text: string, size: number): number {
+  return text.length * size * 0.56;
+}
+
 /** A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. */
 export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = '', links: PdfLink[][] = []): Uint8Array {
   // 1 catalog, 2 pages, 3 and 4 fonts, then per page: page object and its content stream.
