@@ -2,7 +2,8 @@
 // while the manuscript is unchanged; a re-upload computes them again, and linked folders show at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectSignIn } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
+import { ensureFolder } from '../../src/folders/folders.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { linkJournal } from '../../src/journals/links.ts';
 
@@ -71,5 +72,23 @@ describe("a manuscript page's journals", () => {
         ? Infinity
         : after.indexOf('Journal of Protein Structure'),
     );
+  });
+
+  it('linking from a folder page comes back to the same search, where the linked journal says so', async () => {
+    const org = await createTestOrg(t);
+    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const folderId = await ensureFolder(t.db, org.id, 'LINKS');
+    const linked = await injectForm(t.app, manager, `/dashboard/folders/${folderId}/journals/`, {
+      source_id: String(protein),
+      journal: 'protein structure',
+    });
+    expect(linked.headers.location).toBe(`/dashboard/folders/${folderId}/?journal=protein+structure`);
+    const page = (
+      await t.app.inject({ url: linked.headers.location as string, headers: { cookie: manager.cookie } })
+    ).body;
+    const matches = page.slice(page.indexOf('Journals matching'));
+    expect(matches).toContain('Journal of Protein Structure');
+    expect(matches).toContain('Linked');
+    expect(matches).not.toContain(`Link Journal of Protein Structure (id ${protein})`);
   });
 });

@@ -37,7 +37,12 @@ const SettingsBody = Type.Object({
   effect: Type.String(),
   boost: Type.Optional(Type.String({ maxLength: 50 })),
 });
-const LinkBody = Type.Object({ _csrf: Type.String(), source_id: Type.String({ maxLength: 20 }) });
+const LinkBody = Type.Object({
+  _csrf: Type.String(),
+  source_id: Type.String({ maxLength: 20 }),
+  // The search the Link button was found by: the page comes back with it, for the next link.
+  journal: Type.Optional(Type.String({ maxLength: 200 })),
+});
 
 const EFFECT_LABELS = {
   highlight: "Highlight the groups' authors among the candidates",
@@ -275,13 +280,17 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                           ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
                                         </td>
                                         <td>
-                                          ${actionButton(request, {
-                                            action: `${path}journals/`,
-                                            label: 'Link',
-                                            // Venues may share a title (the ACL's Findings): the id tells them apart.
-                                            accessibleName: `Link ${m.title} (id ${m.id})`,
-                                            hidden: { source_id: m.id },
-                                          })}
+                                          ${
+                                            linked.some((l) => l.source_id === m.id)
+                                              ? html`<span class="muted">Linked</span>`
+                                              : actionButton(request, {
+                                                  action: `${path}journals/`,
+                                                  label: 'Link',
+                                                  // Venues may share a title (the ACL's Findings): the id tells them apart.
+                                                  accessibleName: `Link ${m.title} (id ${m.id})`,
+                                                  hidden: { source_id: m.id, journal },
+                                                })
+                                          }
                                         </td>
                                       </tr>`,
                                   )
@@ -346,7 +355,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const sourceId = text(request.body as FormBody, 'source_id');
       if (!/^\d{1,9}$/.test(sourceId)) throw errors.validation('Not a journal id');
       const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
-      return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
+      const search = text(request.body as FormBody, 'journal').trim();
+      const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
+      return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {
         kind: 'ok',
         message: `${link.source_title} is linked to ${folder.name}.`,
       });
