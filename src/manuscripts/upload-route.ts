@@ -48,12 +48,13 @@ class UploadGate {
   constructor(
     private readonly limit: number,
     private readonly perOrgLimit: number,
+    private readonly onCount: (inFlight: number) => void,
   ) {}
 
   /** Refuses (503, Retry-After) when the process is full. */
   enter(reply: FastifyReply): void {
     if (this.total >= this.limit) busy(reply, 'The service is handling as many uploads as it can');
-    this.total++;
+    this.onCount(++this.total);
   }
 
   /** Refuses (503, Retry-After) when the organization has its share in flight. */
@@ -66,7 +67,7 @@ class UploadGate {
   }
 
   leave(organizationId: number | null): void {
-    this.total--;
+    this.onCount(--this.total);
     if (organizationId === null) return;
     const held = (this.byOrg.get(organizationId) ?? 1) - 1;
     if (held > 0) this.byOrg.set(organizationId, held);
@@ -80,7 +81,9 @@ function busy(reply: FastifyReply, why: string): never {
 }
 
 export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, deps: UploadRouteDeps) {
-  const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg);
+  const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg, (n) =>
+    ctx.metrics.uploadsInFlight.set(n),
+  );
   void external.register(async (scope) => {
     await scope.register(multipart, {
       defCharset: FORM_TEXT_CHARSET,

@@ -36,6 +36,12 @@ export class AppMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 60],
     registers: [this.registry],
   });
+  /** Set by the upload route's gate (UPLOADS_IN_FLIGHT): how near the process is to refusing. */
+  readonly uploadsInFlight = new Gauge({
+    name: 'refmatch_uploads_in_flight',
+    help: 'Uploads being read, parsed or ranked now; past UPLOADS_IN_FLIGHT more are answered 503',
+    registers: [this.registry],
+  });
   private readonly rankingTime = new Histogram({
     name: 'refmatch_ranking_duration_seconds',
     help: 'Time to find and rank the referee candidates of an upload',

@@ -43,18 +43,24 @@ function holdUpload(apiKey: string): Promise<net.Socket> {
   });
 }
 
-/** Uploads until one is refused: the held upload is counted once the server has read its head. */
-async function refusedUpload(apiKey: string, originId: string) {
-  for (let i = 0; ; i++) {
-    const res = await upload(app, { apiKey, fields: baseFields({ origin_id: originId }) });
-    if (res.statusCode !== 200 || i === 100) return res;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** Waits until the server counts `n` uploads in flight (its /metrics gauge), so a probe comes after. */
+async function inFlight(n: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const metrics = await app.inject({ url: '/metrics' });
+    const count = Number(/^refmatch_uploads_in_flight (\d+)$/m.exec(metrics.body)?.[1] ?? -1);
+    if (count === n) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  throw new Error(`the server never counted ${n} uploads in flight`);
 }
+
+const refusedUpload = (apiKey: string, originId: string) =>
+  upload(app, { apiKey, fields: baseFields({ origin_id: originId }) });
 
 describe('uploads in flight', () => {
   it("past the organization's share, a 503 with Retry-After; other organizations still upload", async () => {
     const held = await holdUpload(first.apiKey);
+    await inFlight(1);
     try {
       const refused = await refusedUpload(first.apiKey, 'ms-2');
       expect(refused.statusCode).toBe(503);
@@ -76,6 +82,7 @@ describe('uploads in flight', () => {
 
   it('past the process-wide bound, a 503 for every organization', async () => {
     const held = [await holdUpload(first.apiKey), await holdUpload(second.apiKey)];
+    await inFlight(2);
     try {
       const third = await createTestOrg({ db });
       const refused = await refusedUpload(third.apiKey, 'ms-5');
