@@ -26,6 +26,9 @@ export function throttleVerdict(
 }
 
 export interface Attempt {
+  /** The account tried (its email, lower-cased) and the client's address. */
+  account: string;
+  address: string;
   /** Failures counted before this attempt, in the window. */
   failures: { account: number; address: number };
   /** Whether the account has signed in from this address before. */
@@ -56,6 +59,8 @@ export async function beginAttempt(
     address,
   ]);
   return {
+    account: key,
+    address,
     failures: { account: counted.account - 1, address: counted.address - 1 },
     knownAddress: known.rows.length > 0,
     rowIds: rows.map((r) => r.id),
@@ -89,10 +94,8 @@ export async function endAttempt(
   config: LoginThrottleConfig,
   attempt: Attempt,
   outcome: 'refused' | 'failed' | 'signed_in',
-  account: string,
-  address: string,
 ): Promise<void> {
-  const key = account.trim().toLowerCase();
+  const { account: key, address } = attempt;
   if (outcome !== 'failed') {
     await db.query('DELETE FROM login_failures WHERE id = ANY($1::bigint[])', [attempt.rowIds]);
   }

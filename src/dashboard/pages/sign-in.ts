@@ -96,7 +96,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       const attempt = await beginAttempt(ctx.db, login, body.email, request.ip);
       const verdict = throttleVerdict(login, attempt.failures, attempt.knownAddress);
       if (verdict.refused) {
-        await endAttempt(ctx.db, login, attempt, 'refused', body.email, request.ip);
+        await endAttempt(ctx.db, login, attempt, 'refused');
         return signInPage(ctx, request, reply, {
           ...again,
           status: 429,
@@ -107,14 +107,14 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       const user = await findCredentials(ctx.db, body.email);
       const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), body.password);
       if (!user || !valid || user.disabled) {
-        await endAttempt(ctx.db, login, attempt, 'failed', body.email, request.ip);
+        await endAttempt(ctx.db, login, attempt, 'failed');
         return signInPage(ctx, request, reply, {
           ...again,
           status: 401,
           error: 'The email or the password is not right.',
         });
       }
-      await endAttempt(ctx.db, login, attempt, 'signed_in', body.email, request.ip);
+      await endAttempt(ctx.db, login, attempt, 'signed_in');
       const token = await openSession(ctx.db, user.id, sessionTtlMs);
       clearCookie(request, reply, LOGIN_CSRF_COOKIE);
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
