@@ -43,6 +43,19 @@ export const AMBIGUOUS_ACCENTS: Record<string, string> = {
   '\u00b0': '\u030a', // ° standing for a ring
 };
 
+/** The characters as a regular-expression character class, each escaped where a class needs it. */
+function charClass(chars: readonly string[]): string {
+  return `[${chars.map((c) => c.replace(/[\\\]^-]/, '\\$&')).join('')}]`;
+}
+
+/** Any spacing accent, as a character class: the regular expressions that find them use this one set. */
+export const SPACING_ACCENT_CLASS = charClass(Object.keys(SPACING_ACCENTS));
+/** Any spacing accent or ASCII stand-in, as a character class. */
+export const ANY_ACCENT_CLASS = charClass([
+  ...Object.keys(SPACING_ACCENTS),
+  ...Object.keys(AMBIGUOUS_ACCENTS),
+]);
+
 /** The precomposed letter for `letter` under `combining`, or null when Unicode has none. */
 export function composedLetter(letter: string, combining: string): string | null {
   const c = `${letter}${combining}`.normalize('NFC');
@@ -50,8 +63,14 @@ export function composedLetter(letter: string, combining: string): string | null
 }
 
 /** The accents of the first group, always accents; the grave between two letters ("Rich`el"). */
-const ACCENT_BEFORE_LETTER =
-  /(?<!\/)([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb])(\p{L})|(?<=\p{L})`(\p{L})/gu;
+const ACCENT_BEFORE_LETTER = new RegExp(
+  `(?<!\\/)(${SPACING_ACCENT_CLASS})(\\p{L})|(?<=\\p{L})\`(\\p{L})`,
+  'gu',
+);
+/** Whether a text holds anything composeAccents would change: most texts hold no accent at all. */
+const MAY_HOLD_ACCENT = new RegExp(charClass([...Object.keys(SPACING_ACCENTS), '`']), 'u');
+/** The six accents the reader combined before the others were added, composable or not. */
+const ALWAYS_COMBINED = /[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da]/;
 
 /**
  * Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld",
@@ -59,7 +78,7 @@ const ACCENT_BEFORE_LETTER =
  * precomposed letter for it stays as it is, except the six the reader has always combined.
  */
 export function composeAccents(s: string): string {
-  if (!/[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb`]/.test(s)) return s;
+  if (!MAY_HOLD_ACCENT.test(s)) return s;
   return s.replace(
     ACCENT_BEFORE_LETTER,
     (whole, accent: string | undefined, letter: string | undefined, graveOn: string | undefined) => {
@@ -68,9 +87,7 @@ export function composeAccents(s: string): string {
         const composed = composedLetter(letter, combining);
         if (composed) return composed;
         // The first six were always combined, composable or not (a combining mark still shows).
-        return /[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da]/.test(accent)
-          ? `${letter}${combining}`.normalize('NFC')
-          : whole;
+        return ALWAYS_COMBINED.test(accent) ? `${letter}${combining}`.normalize('NFC') : whole;
       }
       return (graveOn && composedLetter(graveOn, '\u0300')) ?? whole;
     },
@@ -183,30 +200,6 @@ export function continuesEmailGroup(text: string): boolean {
     close < 0 ||
     /^\}\s*@\s*[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u.test(text.slice(close, close + 300))
   );
-}
-
-/**
- * Texts in order (a header's blocks or lines) with every `{…}@host` group that a line or block
- * break cut joined back into the text where it starts, so that findEmails reads it whole. The
- * texts a group was joined from come back empty: the list keeps its length and indices.
- */
-export function joinEmailGroups(texts: string[]): string[] {
-  const out = [...texts];
-  for (let i = 0; i < out.length; i++) {
-    if (!opensEmailGroup(out[i]!)) continue;
-    // A group runs over a few lines at most; one that never closes is left as it was.
-    let joined = out[i]!;
-    for (let j = i + 1; j < out.length && j <= i + 4 && continuesEmailGroup(out[j]!); j++) {
-      joined = `${joined} ${out[j]}`;
-      if (out[j]!.includes('}')) {
-        out[i] = joined;
-        out.fill('', i + 1, j + 1);
-        i = j;
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 export function findEmails(text: string): string[] {

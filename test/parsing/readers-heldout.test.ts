@@ -2,7 +2,8 @@
 // own style, TeX accents drawn as glyphs of their own, and `{a, b}@host` lists broken over lines.
 // Every file here is made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
-import { isTitleStyle, readDocx, sizeInPoints } from '../../src/parsing/docx/read-docx.ts';
+import { readDocx, sizeInPoints } from '../../src/parsing/docx/read-docx.ts';
+import { isTitleStyle } from '../../src/parsing/style-names.ts';
 import { mendAccents, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { readPdf } from '../../src/parsing/pdf/read-pdf.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -10,7 +11,6 @@ import {
   composeAccents,
   continuesEmailGroup,
   findEmails,
-  joinEmailGroups,
   opensEmailGroup,
 } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
@@ -213,37 +213,12 @@ describe('an email group broken over two lines', () => {
   it('tells a group left open and its continuation', () => {
     expect(opensEmailGroup('{ana.lima.2, bo.chen.gr, cy.diaz')).toBe(true);
     expect(opensEmailGroup('Sets {1, 2} and {3, 4}')).toBe(false);
-    // A set in prose opens the same way; only a continuation that closes with a host joins it.
-    expect(joinEmailGroups(['We define {x in X such that', 'y is in Y'])).toEqual([
-      'We define {x in X such that',
-      'y is in Y',
-    ]);
     expect(continuesEmailGroup('dee.evans, eli.fox}@uni.example.edu')).toBe(true);
     expect(continuesEmailGroup('dee.evans, eli.fox,')).toBe(true);
     // Plain words are local-part shaped too: the callers join only up to a line that closes.
     expect(continuesEmailGroup('Department of Things (North)')).toBe(false);
     expect(continuesEmailGroup('Department, Some University}@')).toBe(false);
     expect(continuesEmailGroup('dee.evans}')).toBe(false);
-  });
-
-  it('joins the texts of a broken group so that every address is read', () => {
-    const texts = joinEmailGroups([
-      'Some University',
-      '{ana.lima.2, bo.chen.gr, cy.diaz',
-      'dee.evans, eli.fox}@uni.example.edu',
-      'October 1, 2030',
-    ]);
-    expect(texts).toHaveLength(4);
-    expect(texts[2]).toBe('');
-    expect(findEmails(texts[1]!)).toEqual([
-      'ana.lima.2@uni.example.edu',
-      'bo.chen.gr@uni.example.edu',
-      'cy.diaz@uni.example.edu',
-      'dee.evans@uni.example.edu',
-      'eli.fox@uni.example.edu',
-    ]);
-    // A group that never closes is left as it was.
-    expect(joinEmailGroups(['{a.b, c.d', 'e.f', 'Plain text'])).toEqual(['{a.b, c.d', 'e.f', 'Plain text']);
   });
 
   it('keeps a group split over two PDF lines in one block', async () => {
@@ -271,7 +246,6 @@ describe('an email group broken over two lines', () => {
     opensEmailGroup(long);
     continuesEmailGroup('a'.repeat(400_000) + '}');
     continuesEmailGroup('a, '.repeat(200_000));
-    joinEmailGroups(Array.from({ length: 20_000 }, (_, i) => (i % 2 ? 'x.y, z' : '{p.q, r')));
     composeAccents('a`'.repeat(200_000) + '¨'.repeat(200_000) + '/˜'.repeat(100_000));
     mendAccents(Array.from({ length: 50_000 }, (_, i) => item(i % 2 ? 'eˇ' : ' `', 90 + i, 4)));
     expect(performance.now() - started).toBeLessThan(3_000);

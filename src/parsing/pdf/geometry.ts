@@ -1,6 +1,13 @@
 // Page geometry from pdf.js text items: lines, superscripts, columns and running heads. Everything
 // here reads positions and font sizes only, never the words, so it holds for layouts we have not seen.
-import { AMBIGUOUS_ACCENTS, SPACING_ACCENTS, composeAccents, composedLetter } from '../text-utils.ts';
+import {
+  AMBIGUOUS_ACCENTS,
+  ANY_ACCENT_CLASS,
+  SPACING_ACCENTS,
+  SPACING_ACCENT_CLASS,
+  composeAccents,
+  composedLetter,
+} from '../text-utils.ts';
 import { appendTo } from '../../infra/collections.ts';
 
 export interface Item {
@@ -199,11 +206,9 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
 }
 
 /** A spacing accent (or an ASCII stand-in) that ends a string, after an optional space. */
-const ACCENT_AT_END =
-  /( ?)([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb`^~\u00b0])$/u;
+const ACCENT_AT_END = new RegExp(`( ?)(${ANY_ACCENT_CLASS})$`, 'u');
 /** A spacing accent that starts a string and is not itself followed by a letter. */
-const ACCENT_AT_START =
-  /^([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u02d8\u02d9\u00b8\u02db\u00af\u02dd\u02cb])(?!\p{L})/u;
+const ACCENT_AT_START = new RegExp(`^(${SPACING_ACCENT_CLASS})(?!\\p{L})`, 'u');
 
 const combiningOf = (accent: string): string | undefined =>
   SPACING_ACCENTS[accent] ?? AMBIGUOUS_ACCENTS[accent];
