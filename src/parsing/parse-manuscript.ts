@@ -8,7 +8,7 @@ import { readDocx, DocxReadError } from './docx/read-docx.ts';
 import { ZipLimitError } from './docx/zip.ts';
 import { PdfLimitError } from './pdf/pre-check.ts';
 import { extractHeader } from './header.ts';
-import { findReferences, isHeading } from './sections.ts';
+import { entryBlocks, findReferences, isHeading } from './sections.ts';
 import { parseReferenceList } from './references.ts';
 import {
   emptyCounts,
@@ -129,7 +129,7 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   let references: ParseResult['references'] = [];
   if (refRange) {
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
-    const lines = alignPages(refBlocks).slice(refRange.skipLines);
+    const lines = alignPages(entryBlocks(doc.blocks, refRange)).slice(refRange.skipLines);
     const paragraphs = doc.format === 'docx' ? refBlocks.map((b) => b.text) : null;
     references = parseReferenceList(lines, paragraphs);
   }

@@ -81,6 +81,18 @@ export interface ReferenceRange {
   headingIndex: number | null;
   /** Lines of the start block before the list: 1 when the heading was set into the list's block. */
   skipLines: number;
+  /**
+   * Floats (a table or figure: caption, then cells) a layout set between two entries, as block
+   * ranges [start, end): inside the list, and part of the document's text, but no entries.
+   */
+  floats: Array<{ start: number; end: number }>;
+}
+
+/** The blocks of a reference list that hold its entries: its range without the floats set in it. */
+export function entryBlocks(blocks: readonly Block[], range: ReferenceRange): Block[] {
+  return blocks
+    .slice(range.start, range.end)
+    .filter((_, k) => !range.floats.some((f) => range.start + k >= f.start && range.start + k < f.end));
 }
 
 /** The first entry of a numbered list: "[1]", "1.", "(1)". */
@@ -240,6 +252,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   // The entries' size, from the list's first blocks (enough to know it; a bound on the work).
   const sizes: number[] = [];
   let listSize = 1;
+  const floats: ReferenceRange['floats'] = [];
   for (;;) {
     while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!, listed, listSize))) {
       listed.push(blocks[end]!.text);
@@ -253,9 +266,9 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     const resume = resumeAfterFloat(blocks, end);
     if (resume === null) break;
     // The float's blocks stay in the document's text but give the entry splitter no lines: they
-    // would read as entries, and their positions would skew the page's indentation.
-    for (let j = end; j < resume; j++) blocks[j]!.lines = [];
+    // would read as entries, and their positions would skew the page's indentation (entryBlocks).
+    floats.push({ start: end, end: resume });
     end = resume;
   }
-  return end > start ? { start, end, headingIndex, skipLines } : null;
+  return end > start ? { start, end, headingIndex, skipLines, floats } : null;
 }

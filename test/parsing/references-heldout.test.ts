@@ -3,7 +3,7 @@
 // between entries, a publisher's note after the list, and DOIs damaged at line breaks. Every entry
 // here is made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
-import { endsReferenceList, findReferences } from '../../src/parsing/sections.ts';
+import { endsReferenceList, entryBlocks, findReferences } from '../../src/parsing/sections.ts';
 import {
   findDoi,
   joinDoiBreaks,
@@ -165,12 +165,13 @@ describe('a float set between entries (Copernicus discussion layout)', () => {
       block(['0 2 4 6']),
     ];
     const range = findReferences(blocks);
-    expect(range).toMatchObject({ start: 4, end: 11 });
+    expect(range).toMatchObject({ start: 4, end: 11, floats: [{ start: 6, end: 9 }] });
     // The float gives the entry splitter nothing; the document keeps its text.
-    expect(blocks[6]!.lines).toEqual([]);
-    expect(blocks[8]!.lines).toEqual([]);
+    const entries = entryBlocks(blocks, range!);
+    expect(entries).not.toContain(blocks[6]);
+    expect(entries).not.toContain(blocks[8]);
     expect(blocks[8]!.text).toBe('D −10.0 −40.0 I −20.0 −30.0');
-    const lines = blocks.slice(range!.start, range!.end).flatMap((b) => b.lines);
+    const lines = entries.flatMap((b) => b.lines);
     expect(parseReferenceList(lines, null)).toHaveLength(4);
   });
 
@@ -185,7 +186,7 @@ describe('a float set between entries (Copernicus discussion layout)', () => {
       block(['Appendix'], { relSize: 1.2, emphasis: true }),
       entry('Cobb'),
     ];
-    expect(findReferences(blocks)).toMatchObject({ start: 4, end: 6 });
+    expect(findReferences(blocks)).toMatchObject({ start: 4, end: 6, floats: [] });
     expect(blocks[7]!.lines).not.toEqual([]);
   });
 });
