@@ -24,6 +24,7 @@ import {
   typedSuperscripts,
 } from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
+import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 
 export interface Header {
   title: string | null;
@@ -57,13 +58,6 @@ interface Entry {
   links: string[];
 }
 
-/**
- * Word paragraph styles that name the title or the byline: "Title" is Word's own; templates name
- * their own ("paper title" in IEEE's, "Author" in IEEE's and in pandoc's output, "Author Name").
- */
-const TITLE_STYLE = /^(?:(?:paper|article|document|manuscript|main)[ _-]?)?title$/i;
-const AUTHOR_STYLE = /^(?:authors?|author[ _-]?names?|authors?[ _-]?list|byline)$/i;
-
 /** "Abstract. The ...", "Abstract: ...", "Abstract — ...", "ABSTRACT The ...": a run-in label. */
 const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[:.—–-]|^ABSTRACT\s/;
 
@@ -71,7 +65,7 @@ function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
   if (styled >= 0) return styled;
   const titleStyled = doc.blocks.findIndex(
-    (b, i) => i < MAX_FRONT_BLOCKS && TITLE_STYLE.test(b.styleName?.trim() ?? '') && /\p{L}{2}/u.test(b.text),
+    (b, i) => i < MAX_FRONT_BLOCKS && isTitleStyle(b.styleName ?? '') && /\p{L}{2}/u.test(b.text),
   );
   if (titleStyled >= 0) return titleStyled;
   const firstPage = doc.blocks
@@ -275,7 +269,7 @@ function styledAuthors(
   let perEntry = false;
   for (let i = from; i < Math.min(to, from + 40); i++) {
     const b = blocks[i]!;
-    if (!AUTHOR_STYLE.test(b.styleName?.trim() ?? '') || b.text.length > 700) continue;
+    if (!isAuthorStyle(b.styleName ?? '') || b.text.length > 700) continue;
     const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
     if (head === undefined) continue;
     if (rest.length) {
@@ -643,25 +637,22 @@ function assignEmails(
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
   for (const { text, links } of texts) {
-    const emails = unique([
+    const found = unique([
       ...findEmails(text),
       ...links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
     ]).filter((e) => !taken.has(e));
-    if (emails.length === 0) continue;
-    emails.forEach((e) => taken.add(e));
+    found.forEach((e) => taken.add(e));
     // "Correspondence to: J. Roe (jr@x.org)": the author named between the label and the address
-    // owns it, whatever else the text mentions (a note read with the byline above it).
-    const noted = emails.filter((email) => {
+    // owns it, whatever else the text mentions (a note read with the byline above it). The rest
+    // are assigned as below.
+    const emails = found.filter((email) => {
       const owner = correspondenceOwner(text, email, authors);
-      if (owner === null) return false;
+      if (owner === null) return true;
       authors[owner]!.emails.push(email);
       authors[owner]!.corresponding = true;
-      return true;
+      return false;
     });
-    if (noted.length === emails.length) continue;
-    if (noted.length) {
-      emails.splice(0, emails.length, ...emails.filter((e) => !noted.includes(e)));
-    }
+    if (emails.length === 0) continue;
     // "† jr@x.org" (a footnote keyed by an author's mark): the one author with that mark owns it.
     const byMark = markedOwner(text, marks);
     if (byMark !== null && emails.length === 1) {

@@ -3,6 +3,7 @@
 // the core properties.
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, BlockLine, DocumentModel, Run } from '../types.ts';
+import { isTitleStyle } from '../style-names.ts';
 import { cleanText } from '../text-utils.ts';
 import { attrValue, XmlScanner, type XmlHandler } from './xml-scan.ts';
 import { openDocxParts, type ZipLimits, type ZipParts } from './zip.ts';
@@ -54,44 +55,6 @@ export function sizeInPoints(value: string | null): number | null {
   if (!m) return null;
   const points = m[2] ? Number(m[1]) : Number(m[1]) / 2;
   return points >= 1 && points <= 1638 ? points : null;
-}
-
-/** Words a custom title style's name may add to "title": the document's own title, not a part's. */
-const TITLE_QUALIFIERS = new Set([
-  'paper',
-  'article',
-  'document',
-  'manuscript',
-  'main',
-  'report',
-  'thesis',
-  'book',
-  'contribution',
-  'doc',
-]);
-
-/** A style name or id split into lower-case words: "paper title", "PaperTitle", "Article_Title1". */
-function styleWords(name: string): string[] {
-  return name
-    .slice(0, 100)
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter(Boolean);
-}
-
-/**
- * A style that sets the document's title: Word's built-in "Title", or a template's own ("paper
- * title" in IEEE's Word template, "Article Title", "Document Title"). "Subtitle", "Running title",
- * "Table title", "Section title" name other things and are not.
- */
-export function isTitleStyle(name: string, id = ''): boolean {
-  const test = (words: string[]) =>
-    words.length >= 1 &&
-    words.length <= 2 &&
-    words[words.length - 1] === 'title' &&
-    (words.length === 1 || TITLE_QUALIFIERS.has(words[0]!));
-  return test(styleWords(name)) || (id !== '' && test(styleWords(id)));
 }
 
 /** A name that holds "title" as part of something else ("Subtitle", "Table Title"). */
@@ -409,7 +372,9 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
   // The largest type the paragraph's own text is set in (superscript marks left out): a title
   // typed in a large size on a paragraph without a title style still reads as the largest type.
   const base = style?.size ?? sheet.defaultSize ?? WORD_DEFAULT_SIZE;
-  const size = Math.max(0, ...p.segments.filter((s) => !s.sup && s.text.trim()).map((s) => s.size ?? base));
+  // A loop, not Math.max(...spread): a paragraph may hold more runs than a call takes arguments.
+  let size = 0;
+  for (const s of p.segments) if (!s.sup && s.text.trim()) size = Math.max(size, s.size ?? base);
   const block: Block = {
     text,
     // Set from the document's body size once every paragraph is read (see readDocx).
