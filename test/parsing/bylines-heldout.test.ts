@@ -66,11 +66,11 @@ describe('names set apart by a rule or a dot', () => {
   });
 
   it('stays linear on a long hostile line of separators and spaces', () => {
+    // No wall-clock bound: a split quadratic in this line's 230,000 characters would run far past
+    // the test's timeout.
     const hostile = `${'Ab | · • '.repeat(20_000)}${' '.repeat(50_000)}x`;
-    const started = Date.now();
     const names = splitByline(plain(hostile));
     expect(names.length).toBeGreaterThan(1000);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('reads a Wiley-style byline under the title and ties the corresponding author’s email', async () => {

@@ -241,13 +241,16 @@ describe('an email group broken over two lines', () => {
   });
 
   it('stays linear on long hostile input', () => {
+    // No wall-clock bound: at these lengths a rule quadratic in its input would run far past the
+    // test's timeout, while a linear one takes milliseconds.
     const long = '{' + 'a.b, '.repeat(200_000);
-    const started = performance.now();
-    opensEmailGroup(long);
-    continuesEmailGroup('a'.repeat(400_000) + '}');
-    continuesEmailGroup('a, '.repeat(200_000));
-    composeAccents('a`'.repeat(200_000) + '¨'.repeat(200_000) + '/˜'.repeat(100_000));
-    mendAccents(Array.from({ length: 50_000 }, (_, i) => item(i % 2 ? 'eˇ' : ' `', 90 + i, 4)));
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // None of them is an address group: too long to be one.
+    expect(opensEmailGroup(long)).toBe(false);
+    expect(continuesEmailGroup('a'.repeat(400_000) + '}')).toBe(false);
+    expect(continuesEmailGroup('a, '.repeat(200_000))).toBe(false);
+    const accents = 'a`'.repeat(200_000) + '¨'.repeat(200_000) + '/˜'.repeat(100_000);
+    expect(composeAccents(accents).length).toBeLessThanOrEqual(accents.length);
+    const items = Array.from({ length: 50_000 }, (_, i) => item(i % 2 ? 'eˇ' : ' `', 90 + i, 4));
+    expect(mendAccents(items).length).toBeLessThanOrEqual(items.length);
   });
 });
