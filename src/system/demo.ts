@@ -54,7 +54,7 @@ export async function ensureDemoAdmin(
   url: string,
   out: (line: string) => void,
 ): Promise<void> {
-  const existing = await findUserByEmail(db, DEMO_ADMIN_EMAIL);
+  const existing = await findUserByEmail(db, organizationId, DEMO_ADMIN_EMAIL);
   if (existing) {
     out(`Dashboard: ${url}/dashboard/ (sign in as ${DEMO_ADMIN_EMAIL}).`);
     out(`  Lost the password? npx refmatch user password --user ${existing.id}`);

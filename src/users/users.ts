@@ -1,5 +1,6 @@
-// Dashboard users: one organization each, one role each. The CLI and the dashboard's Users page both
-// go through these functions.
+// Dashboard users: one organization each, one role each; one email may hold an account in several
+// organizations (never two in one). The CLI and the dashboard's Users page both go through these
+// functions.
 import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
@@ -48,7 +49,9 @@ export async function createUser(
      ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
     [input.organizationId, email, role, await hashPassword(password)],
   );
-  if (!rows[0]) throw errors.conflict(`A user with the email ${email} already exists`);
+  // Only this organization's users are compared (migration 0099): saying that another organization
+  // has the address would tell one organization about another's people.
+  if (!rows[0]) throw errors.conflict(`A user with the email ${email} already exists in this organization`);
   return { ...rows[0], password };
 }
 
@@ -128,18 +131,33 @@ export async function enableUser(
   return resetPassword(db, id, organizationId);
 }
 
+/** One account an email signs in with: its organization named, so that a person can choose. */
 export interface Credentials {
   id: number;
+  organization_id: number;
+  organization_name: string;
   password_hash: string;
   disabled: boolean;
 }
 
-export async function findCredentials(db: Queryable, email: string): Promise<Credentials | null> {
+/**
+ * An email holds an account in each organization that added it; sign-in checks the password against
+ * each. Bounded: an organization holds one account of an email, and only the first of so many are
+ * read (each check costs an Argon2 hash).
+ */
+export const MAX_ACCOUNTS_PER_EMAIL = 20;
+
+export async function findCredentials(db: Queryable, email: string): Promise<Credentials[]> {
   const { rows } = await db.query<Credentials>(
-    `SELECT id, password_hash, disabled_at IS NOT NULL AS disabled FROM users WHERE lower(email) = lower($1)`,
+    `SELECT u.id, u.organization_id, o.name AS organization_name, u.password_hash,
+            u.disabled_at IS NOT NULL AS disabled
+       FROM users u JOIN organizations o ON o.id = u.organization_id
+      WHERE lower(u.email) = lower($1)
+      ORDER BY u.id
+      LIMIT ${MAX_ACCOUNTS_PER_EMAIL}`,
     [email.trim()],
   );
-  return rows[0] ?? null;
+  return rows;
 }
 
 /**
@@ -187,9 +205,14 @@ export async function resetPassword(
   return { ...rows[0]!, password };
 }
 
-export async function findUserByEmail(db: Queryable, email: string): Promise<User | null> {
-  const { rows } = await db.query<User>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [
-    email.trim(),
-  ]);
+export async function findUserByEmail(
+  db: Queryable,
+  organizationId: number,
+  email: string,
+): Promise<User | null> {
+  const { rows } = await db.query<User>(
+    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND lower(email) = lower($2)`,
+    [organizationId, email.trim()],
+  );
   return rows[0] ?? null;
 }

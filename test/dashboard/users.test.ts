@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
-import { disableUser } from '../../src/users/users.ts';
+import { hashToken } from '../../src/users/sessions.ts';
+import { createUser, disableUser } from '../../src/users/users.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,5 +52,102 @@ describe('the users page', () => {
     // The same post again (the answer page reloaded): no second password.
     expect((await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`)).statusCode).toBe(303);
     expect(await hashOf(gone.id)).toBe(shownHash);
+  });
+});
+
+describe('one email, an account in each of several organizations', () => {
+  async function signInForm(email: string, password: string, organization?: number) {
+    const form = await t.app.inject({ url: '/dashboard/sign-in/' });
+    const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
+    return t.app.inject({
+      method: 'POST',
+      url: '/dashboard/sign-in/',
+      headers: { cookie: `rm_login_csrf=${token}` },
+      payload: {
+        _csrf: token,
+        email,
+        password,
+        ...(organization ? { organization: String(organization) } : {}),
+      },
+    });
+  }
+  const sessionCookie = (res: { headers: Record<string, unknown> }) =>
+    `rm_session=${/rm_session=([^;]+)/.exec(String(res.headers['set-cookie']))![1]!}`;
+
+  it('adding an email another organization holds is no conflict (nothing told of that organization); twice in one organization is', async () => {
+    const first = await createTestOrg(t);
+    const second = await createTestOrg(t);
+    const email = `shared.${process.pid}.${Date.now()}@example.org`;
+    await createTestUser(t.db, first.id, 'editor', email);
+    const admin = await injectSignIn(
+      t.app,
+      (await createTestUser(t.db, second.id, 'integrations_admin')).email,
+    );
+    const added = await injectForm(t.app, admin, '/dashboard/users/', { email, role: 'viewer' });
+    expect(added.statusCode).toBe(200);
+    expect(added.body).toMatch(/one-time password/i);
+    const again = await injectForm(t.app, admin, '/dashboard/users/', {
+      email: email.toUpperCase(),
+      role: 'viewer',
+    });
+    expect(again.statusCode).toBe(303);
+    const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    expect(page.body).toContain('already exists in this organization');
+    const { rows } = await t.db.query<{ organization_id: number }>(
+      'SELECT organization_id FROM users WHERE lower(email) = lower($1) ORDER BY organization_id',
+      [email],
+    );
+    expect(rows.map((r) => r.organization_id)).toEqual([first.id, second.id]);
+  });
+
+  it('the password chooses the account: the one it opens, or a choice of the organizations it opens', async () => {
+    const first = await createTestOrg(t);
+    const second = await createTestOrg(t);
+    const third = await createTestOrg(t);
+    const email = `both.${process.pid}.${Date.now()}@example.org`;
+    const inFirst = await createTestUser(t.db, first.id, 'editor', email);
+    const inSecond = await createTestUser(t.db, second.id, 'viewer', email);
+    // The third organization's account still has its one-time password: this password opens it not.
+    const inThird = await createUser(t.db, { organizationId: third.id, email, role: 'editor' });
+    const [firstName, secondName, thirdName] = await Promise.all(
+      [first.id, second.id, third.id].map(
+        async (id) =>
+          (await t.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [id])).rows[0]!
+            .name,
+      ),
+    );
+
+    const choice = await signInForm(email, inFirst.password);
+    expect(choice.statusCode).toBe(200);
+    expect(String(choice.headers['set-cookie'])).not.toContain('rm_session=');
+    expect(choice.body).toContain(`value="${first.id}"`);
+    expect(choice.body).toContain(`value="${second.id}"`);
+    expect(choice.body).not.toContain(`value="${third.id}"`);
+    expect(choice.body).toContain(firstName);
+    expect(choice.body).toContain(secondName);
+    expect(choice.body).not.toContain(thirdName);
+
+    const signedIn = await signInForm(email, inSecond.password, second.id);
+    expect(signedIn.statusCode).toBe(303);
+    const token = sessionCookie(signedIn).slice('rm_session='.length);
+    const { rows } = await t.db.query<{ user_id: number }>(
+      'SELECT user_id FROM dashboard_sessions WHERE token_hash = $1',
+      [hashToken(token)],
+    );
+    expect(rows.map((r) => r.user_id)).toEqual([inSecond.id]);
+
+    // A password that opens one account alone signs in to it, no choice asked.
+    const onlyThird = await signInForm(email, inThird.password);
+    expect(onlyThird.statusCode).toBe(303);
+    const thirdSession = await t.db.query<{ user_id: number }>(
+      'SELECT user_id FROM dashboard_sessions WHERE token_hash = $1',
+      [hashToken(sessionCookie(onlyThird).slice('rm_session='.length))],
+    );
+    expect(thirdSession.rows.map((r) => r.user_id)).toEqual([inThird.id]);
+
+    // An organization the password does not open, or one the email has no account in: refused.
+    expect((await signInForm(email, inFirst.password, third.id)).statusCode).toBe(401);
+    const stranger = await createTestOrg(t);
+    expect((await signInForm(email, inFirst.password, stranger.id)).statusCode).toBe(401);
   });
 });

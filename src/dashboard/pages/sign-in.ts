@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { decoyHash, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
-import { changePassword, findCredentials } from '../../users/users.ts';
+import { changePassword, findCredentials, type Credentials } from '../../users/users.ts';
 import { closeSession, openSession } from '../../users/sessions.ts';
 import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
 import { clearCookie, LOGIN_CSRF_COOKIE, SESSION_COOKIE, setCookie } from '../cookies.ts';
@@ -17,6 +17,8 @@ const SignInBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
   password: Type.String({ maxLength: 1024 }),
   next: Type.Optional(Type.String({ maxLength: 2048 })),
+  // Sent only from the choice of organization, when the email's password opens accounts in several.
+  organization: Type.Optional(Type.String({ maxLength: 12 })),
 });
 
 const PasswordBody = Type.Object({
@@ -43,7 +45,14 @@ async function signInPage(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { email?: string; next?: string; error?: string; status?: number },
+  options: {
+    email?: string;
+    next?: string;
+    error?: string;
+    status?: number;
+    /** The organizations the email and password opened, when more than one: the person chooses. */
+    organizations?: Array<{ id: number; name: string }>;
+  },
 ): Promise<string> {
   const token = randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
@@ -65,9 +74,56 @@ async function signInPage(
         />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
+        ${
+          options.organizations
+            ? html`<fieldset>
+                <legend>Organization</legend>
+                <p class="hint">
+                  Your email has an account in each of these. Choose one, and give your password again.
+                </p>
+                ${options.organizations.map(
+                  (o, k) =>
+                    html`<label
+                      ><input
+                        type="radio"
+                        name="organization"
+                        value="${String(o.id)}"
+                        required
+                        ${k === 0 ? 'checked' : ''}
+                      />
+                      ${o.name}</label
+                    >`,
+                )}
+              </fieldset>`
+            : null
+        }
         <button type="submit">Sign in</button>
       </form>`,
   });
+}
+
+/**
+ * The account an email and password open: one account, or the accounts to choose from when the
+ * password opens several and no organization was chosen (or null: none). The password is checked
+ * against each enabled account of the email, or only the chosen organization's; with no account at
+ * all a decoy hash is checked, so the answer takes as long.
+ */
+async function accountSignedInto(
+  accounts: Credentials[],
+  body: { password: string; organization?: string },
+): Promise<Credentials | Credentials[] | null> {
+  const chosen = body.organization === undefined ? null : Number(body.organization);
+  const tried = accounts.filter((a) => !a.disabled && (chosen === null || a.organization_id === chosen));
+  if (tried.length === 0) {
+    await verifyPassword(await decoyHash(), body.password);
+    return null;
+  }
+  const opened: Credentials[] = [];
+  for (const account of tried) {
+    if (await verifyPassword(account.password_hash, body.password)) opened.push(account);
+  }
+  if (opened.length === 0) return null;
+  return opened.length === 1 ? opened[0]! : opened;
 }
 
 export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): void {
@@ -91,7 +147,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     action: 'public',
     schema: { body: SignInBody },
     handler: async (request, reply) => {
-      const body = request.body as { email: string; password: string; next?: string };
+      const body = request.body as { email: string; password: string; next?: string; organization?: string };
       const again = { email: body.email, ...(body.next ? { next: body.next } : {}) };
       const attempt = await beginAttempt(ctx.db, login, body.email, request.ip);
       const verdict = throttleVerdict(login, attempt.failures, attempt.knownAddress);
@@ -104,14 +160,21 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
         });
       }
       if (verdict.delayMs > 0) await sleep(verdict.delayMs);
-      const user = await findCredentials(ctx.db, body.email);
-      const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), body.password);
-      if (!user || !valid || user.disabled) {
+      const user = await accountSignedInto(await findCredentials(ctx.db, body.email), body);
+      if (user === null) {
         await endAttempt(ctx.db, login, attempt, 'failed');
         return signInPage(ctx, request, reply, {
           ...again,
           status: 401,
           error: 'The email or the password is not right.',
+        });
+      }
+      if (Array.isArray(user)) {
+        // The password is right for several accounts: proven, so the attempt is no failure.
+        await endAttempt(ctx.db, login, attempt, 'signed_in');
+        return signInPage(ctx, request, reply, {
+          ...again,
+          organizations: user.map((a) => ({ id: a.organization_id, name: a.organization_name })),
         });
       }
       await endAttempt(ctx.db, login, attempt, 'signed_in');
