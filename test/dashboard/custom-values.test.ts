@@ -208,6 +208,8 @@ for (const { owner, what } of SUBJECTS) {
       expect(page).toMatch(new RegExp(`id="cf_${f.number.api_id}"[^>]*value="twelve"`));
       expect(page).toContain('value="typed"');
       expect(page).toMatch(new RegExp(`value="${opt(f.multi, 0)}"\\s+checked`));
+      // The folder's other form, its referee finder settings, shows what is stored, not this post.
+      if (owner === 'folder') expect(page).toMatch(/value="highlight"\s+checked/);
       // Shown once: loaded again, the page shows what is stored.
       const again = (await get(editor, pageOf(org, owner))).body;
       expect(again).toMatch(new RegExp(`id="cf_${f.number.api_id}"[^>]*value="1"`));
@@ -308,6 +310,24 @@ describe('who may change custom values', () => {
       }
       expect(await stored(owner, subjectIdOf(org, owner))).toEqual({});
     }
+  });
+});
+
+describe("a folder's two forms", () => {
+  it('a refused referee finder settings form comes back alone: the custom values form shows what is stored', async () => {
+    const org = await makeOrg();
+    const f = org.fields.folder;
+    const editor = org.sessions.editor!;
+    await save(editor, org, 'folder', { [f.str.api_id]: 'stored' });
+    const refused = await injectForm(t.app, editor, `/dashboard/folders/${org.folderId}/settings/`, {
+      effect: 'boost',
+      boost: 'lots',
+    });
+    expect(refused.statusCode).toBe(303);
+    const page = (await get(editor, pageOf(org, 'folder'))).body;
+    expect(page).toContain('The boost multiplier must be a number');
+    expect(page).toContain('value="lots"');
+    expect(page).toMatch(new RegExp(`id="cf_${f.str.api_id}"[^>]*value="stored"`));
   });
 });
 
