@@ -143,7 +143,7 @@ export function customValuesSection(
     values: Record<string, CustomValue>;
     action: string;
     editable: boolean;
-    /** "folder" or "manuscript", in the hints. */
+    /** "folder" or "manuscript", in the hints (made plural with an s). */
     what: string;
   },
 ): Html {
@@ -152,9 +152,8 @@ export function customValuesSection(
   if (fields.length === 0) {
     return html`${heading}
       <p class="muted">
-        The organization has no custom fields for a ${input.what} (<a href="/dashboard/custom-fields/"
-          >custom fields</a
-        >).
+        No custom fields for ${input.what}s yet: they are made on the
+        <a href="/dashboard/custom-fields/">custom fields</a> page.
       </p>`;
   }
   if (!input.editable) {

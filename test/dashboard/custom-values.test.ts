@@ -313,6 +313,17 @@ describe('who may change custom values', () => {
   });
 });
 
+describe('an organization without such fields', () => {
+  it('is told where they are made, and is offered no form', async () => {
+    const id = (await createTestOrg(t)).id;
+    const folderId = await ensureFolder(t.db, id, 'BARE');
+    const editor = await injectSignIn(t.app, (await createTestUser(t.db, id, 'editor')).email);
+    const page = (await get(editor, `/dashboard/folders/${folderId}/`)).body;
+    expect(page).toContain('No custom fields for folders yet');
+    expect(page).not.toContain('Save custom fields');
+  });
+});
+
 describe("a folder's two forms", () => {
   it('a refused referee finder settings form comes back alone: the custom values form shows what is stored', async () => {
     const org = await makeOrg();
