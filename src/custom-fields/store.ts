@@ -1,6 +1,7 @@
 // Custom fields of an organization (spec 2.5): created, changed and deleted through the CLI (the
-// spec's "user interface"), listed read-only through 4.7, and read by the author-from-group routes
-// to validate values.
+// spec's "user interface") and the dashboard, listed read-only through 4.7, and read by the
+// author-from-group routes and the folder and manuscript values (folder-manuscript-values.ts) to
+// validate values.
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
@@ -249,7 +250,7 @@ export async function updateCustomField(
           `${optionId} is not an option of this field (it may have been removed already)`,
         );
       }
-      if (row.owner === 'author_from_group') await forgetOptionValues(tx, row, optionId);
+      await forgetOptionValues(tx, row, optionId);
     }
     if (adding.length > 0) {
       const existing = await tx.query<{ option: string }>(
@@ -276,8 +277,31 @@ export async function updateCustomField(
   return requireCustomField(db, apiId);
 }
 
-/** Removes a removed option from stored author values: reads also ignore it, this keeps rows clean. */
+/**
+ * Where the values of folder and manuscript fields are stored (migration 0100), one row a value: a
+ * constant table, never input, for the SQL of folder-manuscript-values.ts and of this file.
+ */
+export const VALUE_TABLES = {
+  folder: { table: 'folder_custom_values', subject: 'folder_id', subjects: 'folders' },
+  proposal: { table: 'manuscript_custom_values', subject: 'manuscript_id', subjects: 'manuscripts' },
+} as const;
+
+/** Removes a removed option from stored values: reads also ignore it, this keeps rows clean. */
 async function forgetOptionValues(tx: Queryable, field: FieldRow, optionId: string): Promise<void> {
+  if (field.owner !== 'author_from_group') {
+    // A value that held nothing else is no value: its row goes, as when a form clears it.
+    const { table } = VALUE_TABLES[field.owner];
+    await tx.query(
+      `UPDATE ${table} SET value = value - $2::text, updated_at = now()
+        WHERE field = $1 AND jsonb_typeof(value) = 'array' AND jsonb_exists(value, $2::text)`,
+      [field.api_id, optionId],
+    );
+    await tx.query(
+      `DELETE FROM ${table} WHERE field = $1 AND (value = to_jsonb($2::text) OR value = '[]'::jsonb)`,
+      [field.api_id, optionId],
+    );
+    return;
+  }
   if (field.data_kind === 'single_option') {
     await tx.query(
       `UPDATE group_authors SET custom_values = custom_values - $1::text
@@ -298,6 +322,7 @@ export async function deleteCustomField(db: Database, apiId: string, organizatio
   const row = await fieldRow(db, apiId, organizationId);
   if (!row) throw errors.notFound(`Custom field ${apiId}`);
   await db.transaction(async (tx) => {
+    // The values of folder and manuscript fields go with it (ON DELETE CASCADE, migration 0100).
     await tx.query('DELETE FROM custom_fields WHERE api_id = $1', [apiId]);
     if (row.owner === 'author_from_group') {
       await tx.query(
@@ -309,7 +334,7 @@ export async function deleteCustomField(db: Database, apiId: string, organizatio
   });
 }
 
-/** What the author-from-group routes need to validate values: each field's kind and option ids. */
+/** What validating a value needs (values.ts): each field's kind and option ids. */
 export interface FieldRule {
   dataKind: DataKind;
   options: ReadonlySet<string>;

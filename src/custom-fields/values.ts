@@ -1,5 +1,6 @@
 // Validation of custom field values against the field's data_kind (spec 2.5). `null` clears a value.
 import type { ErrorDetail } from '../infra/errors.ts';
+import type { Owner } from './kinds.ts';
 import type { FieldRule } from './store.ts';
 
 export type CustomValue = number | string | string[];
@@ -67,14 +68,22 @@ export interface CustomValuesInput {
   problems: ErrorDetail[];
 }
 
+/** What a key that names no field of the owner is said to be not a field of. */
+const OWNER_NOUNS: Readonly<Record<Owner, string>> = {
+  author_from_group: 'an author from group',
+  folder: 'a folder',
+  proposal: 'a manuscript',
+};
+
 /**
- * Validates the custom keys of a body: every key must be a custom field of the organization's
- * author_from_group owner. `path` prefixes each reported location (e.g. "body").
+ * Validates custom values by field api_id: every key must be a custom field of the organization's
+ * `owner` (`rules`, from loadFieldRules). `path` prefixes each reported location (e.g. "body").
  */
 export function checkCustomValues(
   entries: ReadonlyArray<[string, unknown]>,
   rules: ReadonlyMap<string, FieldRule>,
   path: string,
+  owner: Owner = 'author_from_group',
 ): CustomValuesInput {
   const out: CustomValuesInput = { set: {}, cleared: [], problems: [] };
   for (const [key, value] of entries) {
@@ -82,7 +91,7 @@ export function checkCustomValues(
     const id = key.toLowerCase();
     const rule = rules.get(id);
     if (!rule) {
-      out.problems.push({ path: at, message: 'is not a field of an author from group' });
+      out.problems.push({ path: at, message: `is not a field of ${OWNER_NOUNS[owner]}` });
       continue;
     }
     if (value === null) {

@@ -22,6 +22,8 @@ export const ACTIONS = [
   'custom_fields_write',
   'authors_groups_write',
   'candidates_mark',
+  /** Set and clear a manuscript's custom field values (a folder's are its settings). */
+  'manuscript_values_write',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -36,6 +38,7 @@ export const PERMISSIONS: Readonly<Record<Role, readonly Action[]>> = {
     'custom_fields_write',
     'authors_groups_write',
     'candidates_mark',
+    'manuscript_values_write',
   ],
   viewer: EVERYONE,
 };

@@ -34,7 +34,7 @@ describe('adding a custom field', () => {
       await t.app.inject({ url: '/dashboard/custom-fields/', headers: { cookie: editor.cookie } })
     ).body;
     expect(again).not.toContain('Handling editor');
-    // Where a field's values are entered is said before it is made: nowhere yet, for folders'.
-    expect(again).toContain('values are not entered anywhere here yet');
+    // Where a field's values are entered is said before it is made.
+    expect(again).toContain("entered on each folder's and each manuscript's");
   });
 });

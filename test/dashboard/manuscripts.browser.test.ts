@@ -2,7 +2,8 @@
 // opens a manuscript, reads a conflict's evidence and why a candidate is there, marks a candidate;
 // the next upload's `marked_by` shows it over the API and the webhook receiver (a real HTTP server
 // on loopback) gets the event.
-// A viewer sees no marking button; axe checks every new page.
+// A viewer sees no marking button; axe checks every new page (the manuscript's with its custom
+// values form).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
@@ -19,6 +20,7 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
 
 let browser: Browser;
 let t: ListeningApp;
@@ -58,6 +60,14 @@ beforeAll(async () => {
   ]);
   await t.app.refmatch.index.refresh();
   org = await createTestOrg(t);
+  // The manuscript pages then hold the custom values form, for axe to check with the rest.
+  await createCustomField(t.db, org.id, { owner: 'proposal', dataKind: 'date', name: 'Decision due' });
+  await createCustomField(t.db, org.id, {
+    owner: 'proposal',
+    dataKind: 'multi_option',
+    name: 'Topics',
+    options: ['Chemistry', 'Machine learning'],
+  });
 });
 afterAll(async () => {
   await browser?.close();

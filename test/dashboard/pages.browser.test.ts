@@ -1,7 +1,8 @@
 // Each page of the dashboard doing its job end to end in Chromium, as each role, and what the API
 // answers afterwards: a setting changes the next upload, a key made on the page authenticates and a
 // revoked one does not, a custom field made on the page is listed by 4.7, a record's values are read
-// back by 4.1, a folder's settings reach the next upload. axe checks every page.
+// back by 4.1, a folder's settings reach the next upload and its custom values are saved. axe checks
+// every page.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
@@ -18,6 +19,7 @@ import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 import { listLinks } from '../../src/journals/links.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
 
 let browser: Browser;
 let t: ListeningApp;
@@ -323,6 +325,14 @@ describe('folders', () => {
       `INSERT INTO sources (source_key, title, publisher) VALUES ('S-graph', 'Journal of Graph Learning', 'Acme') RETURNING id`,
     );
 
+    await createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'str', name: 'Handling editor' });
+    await createCustomField(t.db, org.id, {
+      owner: 'folder',
+      dataKind: 'single_option',
+      name: 'Review model',
+      options: ['Single blind', 'Double blind'],
+    });
+
     const editor = await as('editor');
     await go(editor, '/dashboard/folders/');
     await editor.getByRole('link', { name: 'JOUR' }).click();
@@ -353,6 +363,16 @@ describe('folders', () => {
     await editor.getByLabel('Reviewers').check();
     await editor.getByRole('button', { name: 'Save referee finder settings' }).click();
     expect(await flash(editor)).toBe('The referee finder settings were saved.');
+    // The folder's custom values: typed and chosen, saved, shown again.
+    await editor.getByLabel('Handling editor').fill('Dr. Grace');
+    await editor.getByLabel('Review model').selectOption({ label: 'Double blind' });
+    await editor.getByRole('button', { name: 'Save custom fields' }).click();
+    expect(await flash(editor)).toBe("The folder's custom fields were saved.");
+    expect(await editor.getByLabel('Handling editor').inputValue()).toBe('Dr. Grace');
+    expect(await editor.getByLabel('Review model').locator('option:checked').textContent()).toContain(
+      'Double blind',
+    );
+    await expectAccessible(editor);
     // An editor links no journals.
     expect(await editor.getByLabel('Find a journal to link').count()).toBe(0);
     await editor.context().close();
@@ -375,6 +395,9 @@ describe('folders', () => {
     ]);
     // The manager's page shows the referee settings without a way to change them.
     expect(await manager.getByRole('button', { name: 'Save referee finder settings' }).count()).toBe(0);
+    // And its custom values as text.
+    expect(await manager.getByRole('button', { name: 'Save custom fields' }).count()).toBe(0);
+    expect(await mainText(manager)).toContain('Handling editor Dr. Grace');
     await manager.getByRole('button', { name: 'Unlink Journal of Graph Learning' }).click();
     expect(await flash(manager)).toBe('The journal was unlinked.');
     expect(await listLinks(t.db, org.id)).toEqual([]);

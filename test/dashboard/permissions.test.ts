@@ -7,6 +7,7 @@ import { createTestUser, injectForm, injectSignIn, type InjectSession } from '..
 import { can, ROLES, type Action, type Role } from '../../src/users/roles.ts';
 import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
+import { saveCustomValues } from '../../src/custom-fields/folder-manuscript-values.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { createUser } from '../../src/users/users.ts';
 import { enqueueEvent, saveWebhook } from '../../src/webhooks/store.ts';
@@ -50,6 +51,14 @@ async function makeRows(orgId: number): Promise<Rows> {
        'Ada Lovelace notes', '') RETURNING id`,
     [orgId, folder],
   );
+  // Values of a folder and of a manuscript, for the snapshot to see kept.
+  await saveCustomValues(t.db, orgId, 'folder', folder, [[field.api_id, 'Folder value']]);
+  const manuscriptField = await createCustomField(t.db, orgId, {
+    owner: 'proposal',
+    dataKind: 'number',
+    name: 'Pages',
+  });
+  await saveCustomValues(t.db, orgId, 'proposal', manuscript.rows[0]!.id, [[manuscriptField.api_id, 12]]);
   const author = await t.db.query<{ id: number }>(
     `INSERT INTO authors (author_key, display_name) VALUES ($1, 'Grace Hopper') RETURNING id`,
     [`test:perm-${orgId}`],
@@ -168,6 +177,8 @@ async function snapshotOf(orgId: number): Promise<string> {
     `SELECT id, email, role, disabled_at FROM users WHERE organization_id = $1 ORDER BY 1`,
     `SELECT id, revoked_at FROM api_keys WHERE organization_id = $1 ORDER BY 1`,
     `SELECT k.author_id, k.marked_by FROM manuscript_marks k JOIN manuscripts m ON m.id = k.manuscript_id WHERE m.organization_id = $1 ORDER BY 1`,
+    `SELECT folder_id, field, value FROM folder_custom_values WHERE organization_id = $1 ORDER BY 1, 2`,
+    `SELECT manuscript_id, field, value FROM manuscript_custom_values WHERE organization_id = $1 ORDER BY 1, 2`,
     `SELECT url, secret, enabled FROM webhooks WHERE organization_id = $1`,
     `SELECT id, status, next_attempt_at FROM webhook_outbox WHERE organization_id = $1 ORDER BY 1`,
   ];

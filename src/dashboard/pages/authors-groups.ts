@@ -34,9 +34,14 @@ import {
   askFirst,
   Confirmable,
 } from '../framework.ts';
-import { lines, list, text, type FormBody } from '../form-values.ts';
+import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
-import { KIND_FORM_HINTS } from './custom-fields.ts';
+import {
+  customInput,
+  postedCustomValue,
+  postedCustomValues,
+  shownCustomValue,
+} from '../custom-values-form.ts';
 
 const PAGE_SIZE = 50;
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -86,56 +91,6 @@ function recordPath(groupId: number, clientId: string, ...rest: string[]): strin
   return dashboardPath('groups', groupId, 'records', clientId, ...rest);
 }
 
-/** One input per custom field of authors from groups, shaped by its kind. */
-function customInput(field: CustomField, value: CustomValue | undefined): Html {
-  const id = `cf_${field.api_id}`;
-  const rule = html`<p id="${id}-rule" class="hint">${KIND_FORM_HINTS[field.data_kind]}</p>`;
-  switch (field.data_kind) {
-    case 'number':
-    case 'str':
-    case 'date':
-      return html`<label for="${id}">${field.name}</label>
-        <input
-          id="${id}"
-          name="${id}"
-          type="${field.data_kind === 'number' ? 'text' : field.data_kind === 'date' ? 'date' : 'text'}"
-          ${field.data_kind === 'number' ? html`inputmode="decimal"` : null}
-          value="${value === undefined ? '' : String(value)}"
-          aria-describedby="${id}-rule"
-        />
-        ${rule}`;
-    case 'single_option':
-      return html`<label for="${id}">${field.name}</label>
-        <select id="${id}" name="${id}" aria-describedby="${id}-rule">
-          <option value="">(none)</option>
-          ${(field.options ?? []).map(
-            (o) =>
-              html`<option value="${o.api_id}" ${value === o.api_id ? html`selected` : null}>
-                ${o.option}
-              </option>`,
-          )}
-        </select>
-        ${rule}`;
-    case 'multi_option':
-      return html`<fieldset aria-describedby="${id}-rule">
-        <legend>${field.name}</legend>
-        ${(field.options ?? []).map(
-          (o) =>
-            html`<label class="check"
-              ><input
-                type="checkbox"
-                name="${id}"
-                value="${o.api_id}"
-                ${Array.isArray(value) && value.includes(o.api_id) ? html`checked` : null}
-              />
-              ${o.option}</label
-            >`,
-        )}
-        ${rule}
-      </fieldset>`;
-  }
-}
-
 /** The form's custom values, typed, then checked by the same rules as the API's (2.5). */
 async function customValuesOf(
   ctx: AppContext,
@@ -143,22 +98,9 @@ async function customValuesOf(
   body: FormBody,
 ): Promise<Record<string, CustomValue>> {
   const rules = await loadFieldRules(ctx.db, organizationId, 'author_from_group');
-  const entries: Array<[string, unknown]> = [];
-  for (const [id, rule] of rules) {
-    const name = `cf_${id}`;
-    if (rule.dataKind === 'multi_option') {
-      const chosen = list(body, name);
-      if (chosen.length > 0) entries.push([id, chosen]);
-      continue;
-    }
-    const raw = text(body, name).trim();
-    if (raw === '') continue;
-    entries.push([
-      id,
-      rule.dataKind === 'number' ? (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw) ? Number(raw) : raw) : raw,
-    ]);
-  }
-  const checked = checkCustomValues(entries, rules, 'custom');
+  // A field left empty is null: no value, as the record is written whole.
+  const fields = [...rules].map(([api_id, rule]) => ({ api_id, data_kind: rule.dataKind }));
+  const checked = checkCustomValues(postedCustomValues(body, fields), rules, 'custom');
   if (checked.problems.length > 0) {
     const fields = (await listCustomFields(ctx.db, organizationId)).author_from_group;
     const named = checked.problems.map((p) => {
@@ -196,11 +138,8 @@ async function recordForm(
   const posted = postedForm(request);
   const listText = (key: (typeof LIST_FIELDS)[number]['key']) =>
     posted ? text(posted, key) : (stored?.[key] ?? []).join('\n');
-  const customValue = (f: CustomField): CustomValue | undefined => {
-    if (!posted) return stored?.custom_values[f.api_id];
-    const value = posted[`cf_${f.api_id}`];
-    return f.data_kind === 'multi_option' && typeof value === 'string' ? [value] : value;
-  };
+  const customValue = (f: CustomField): CustomValue | undefined =>
+    posted ? postedCustomValue(posted, f) : stored?.custom_values[f.api_id];
   return html`<form method="post" action="${action}" class="stack">
     ${csrfField(request)}
     ${
@@ -602,13 +541,6 @@ async function readOnlyRecord(
   stored: StoredGroupAuthor,
 ): Promise<Html> {
   const fields = (await listCustomFields(ctx.db, organizationId)).author_from_group;
-  const shown = (field: CustomField, value: CustomValue | undefined) => {
-    if (value === undefined) return '';
-    const names = new Map((field.options ?? []).map((o) => [o.api_id, o.option]));
-    return Array.isArray(value)
-      ? value.map((v) => names.get(v) ?? v).join(', ')
-      : (names.get(String(value)) ?? String(value));
-  };
   return html`<dl>
     ${LIST_FIELDS.map(
       (f) =>
@@ -618,7 +550,7 @@ async function readOnlyRecord(
     ${fields.map(
       (f) =>
         html`<dt>${f.name}</dt>
-          <dd>${shown(f, stored.custom_values[f.api_id]) || '—'}</dd>`,
+          <dd>${shownCustomValue(f, stored.custom_values[f.api_id]) || '—'}</dd>`,
     )}
   </dl>`;
 }

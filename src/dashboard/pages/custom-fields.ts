@@ -291,8 +291,8 @@ function addFieldForm(request: FastifyRequest): Html {
       </select>
       <p id="owner-hint" class="hint">
         Values of fields for authors from groups are entered on each group record (and sent through the API).
-        Fields for folders and manuscripts are listed by the API (4.7) for the editorial system, but their
-        values are not entered anywhere here yet.
+        Values of fields for folders and manuscripts are entered on each folder's and each manuscript's page;
+        the API lists these fields (4.7) but carries none of their values.
       </p>
       <label for="data_kind">Kind of value</label>
       <select id="data_kind" name="data_kind" aria-describedby="kind-rules">

@@ -1,5 +1,6 @@
-// Folders: the referee finder settings of each (groups, effect, boost multiplier; editor) and the
-// journals linked to it (account manager), through the stores the CLI uses.
+// Folders: the referee finder settings of each (groups, effect, boost multiplier; editor), its custom
+// field values (editor, as settings) and the journals linked to it (account manager), through the
+// stores the CLI uses.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
@@ -13,6 +14,8 @@ import {
   saveFolderSettings,
 } from '../../folders/folders.ts';
 import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../journals/links.ts';
+import { listCustomFields } from '../../custom-fields/store.ts';
+import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import {
   actionButton,
   csrfField,
@@ -25,6 +28,13 @@ import {
   CsrfOnly,
 } from '../framework.ts';
 import { list, text, type FormBody } from '../form-values.ts';
+import {
+  CustomValuesBody,
+  customValuesSection,
+  fieldsOnForm,
+  postedCustomValues,
+  postedCustomValuesForm,
+} from '../custom-values-form.ts';
 import { dashboardPath, html } from '../html.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -124,17 +134,20 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const { journal = '' } = request.query as { journal?: string };
       const organizationId = orgOf(request);
       const folder = await requireFolder(ctx.db, organizationId, folderId);
-      const [groups, links] = await Promise.all([
+      const [groups, links, fields, values] = await Promise.all([
         listGroups(ctx.db, organizationId),
         listLinks(ctx.db, organizationId),
+        listCustomFields(ctx.db, organizationId),
+        readCustomValues(ctx.db, organizationId, 'folder', folderId),
       ]);
       const linked = links.filter((l) => l.folder_id === folderId);
       const matches = journal.trim() ? await searchSources(ctx.db, journal, 20) : [];
       const editSettings = mayDo(request, 'folder_settings_write');
       const editLinks = mayDo(request, 'journals_link');
       const disabled = editSettings ? null : html`disabled`;
-      // After a refusal, what was chosen and typed (`keepsForm`); else what is stored.
-      const posted = postedForm(request);
+      // After a refusal, what was chosen and typed (`keepsForm`); else what is stored. The refused
+      // form may be the custom values one, which shows its own.
+      const posted = postedCustomValuesForm(request) ? null : postedForm(request);
       const shown = posted
         ? {
             groupIds: list(posted, 'groups'),
@@ -198,6 +211,13 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5.</p>
             ${editSettings ? html`<button type="submit">Save referee finder settings</button>` : null}
           </form>
+          ${customValuesSection(request, {
+            fields: fields.folder,
+            values,
+            action: `${path}custom-values/`,
+            editable: editSettings,
+            what: 'folder',
+          })}
           <h2>Linked journals</h2>
           <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
           <table>
@@ -338,6 +358,30 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         message: groupIds.length
           ? 'The referee finder settings were saved.'
           : 'No authors group is chosen, so the folder has no referee finder settings: its uploads are ranked without any group effect.',
+      });
+    },
+  });
+
+  // A folder's custom values are part of its settings: the same action changes them.
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/folders/:folderId/custom-values/',
+    action: 'folder_settings_write',
+    schema: { params: FolderParams, body: CustomValuesBody },
+    back: (request) =>
+      `${dashboardPath('folders', (request.params as { folderId: number }).folderId)}#custom-fields`,
+    keepsForm: true,
+    handler: async (request, reply) => {
+      const { folderId } = request.params as { folderId: number };
+      const organizationId = orgOf(request);
+      await requireFolder(ctx.db, organizationId, folderId);
+      const body = request.body as FormBody;
+      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).folder);
+      const entries = postedCustomValues(body, fields);
+      await saveCustomValues(ctx.db, organizationId, 'folder', folderId, entries);
+      return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}#custom-fields`, {
+        kind: 'ok',
+        message: "The folder's custom fields were saved.",
       });
     },
   });

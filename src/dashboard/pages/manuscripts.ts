@@ -1,5 +1,6 @@
-// Manuscripts (read; marking: editor): the organization's uploads listed by folder and searched by
-// title, and a manuscript's page: what was supplied and what was parsed, the candidates of its last
+// Manuscripts (read; marking and custom values: editor): the organization's uploads listed by folder
+// and searched by title, and a manuscript's page: what was supplied and what was parsed, its custom
+// field values (custom-fields/folder-manuscript-values.ts), the candidates of its last
 // upload (every field of spec 2.3, sortable and filterable) with each conflict's evidence from the
 // conflict policy, marking and unmarking as referee (manuscripts/marks.ts, the store the upload
 // reads `marked_by` from), and the recommended journals (journals/cache.ts over journals/recommend.ts).
@@ -8,6 +9,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
 import { listGroups } from '../../authors-groups/store.ts';
+import { listCustomFields } from '../../custom-fields/store.ts';
+import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
@@ -39,6 +42,13 @@ import {
   CsrfOnly,
 } from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
+import type { FormBody } from '../form-values.ts';
+import {
+  CustomValuesBody,
+  customValuesSection,
+  fieldsOnForm,
+  postedCustomValues,
+} from '../custom-values-form.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const PAGE_SIZE = 50;
@@ -242,9 +252,11 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const filters = request.query as PageFilters;
       const organizationId = orgOf(request);
       const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
-      const [org, stored] = await Promise.all([
+      const [org, stored, fields, values] = await Promise.all([
         requireOrganization(ctx.db, organizationId),
         loadCandidates(ctx.db, manuscriptId),
+        listCustomFields(ctx.db, organizationId),
+        readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
       ]);
       const candidates = stored?.candidates ?? [];
       const [allMarks, whyTitles, names] = await Promise.all([
@@ -266,6 +278,13 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       return renderPage(ctx, request, reply, {
         title: manuscript.title || `Manuscript ${manuscript.origin_id}`,
         body: html`${summary(manuscript)} ${metadata(manuscript)}
+          ${customValuesSection(request, {
+            fields: fields.proposal,
+            values,
+            action: `${dashboardPath('manuscripts', manuscriptId)}custom-values/`,
+            editable: mayDo(request, 'manuscript_values_write'),
+            what: 'manuscript',
+          })}
           <h2 id="candidates">Candidates</h2>
           ${
             stored
@@ -284,6 +303,34 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           }
           <h2 id="journals">Recommended journals</h2>
           ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/manuscripts/:manuscriptId/custom-values/',
+    action: 'manuscript_values_write',
+    schema: { params: Type.Object({ manuscriptId: Id }), body: CustomValuesBody },
+    back: (request) =>
+      `${dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId)}#custom-fields`,
+    keepsForm: true,
+    handler: async (request, reply) => {
+      const { manuscriptId } = request.params as { manuscriptId: number };
+      const organizationId = orgOf(request);
+      await requireManuscript(ctx.db, organizationId, manuscriptId);
+      const body = request.body as FormBody;
+      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).proposal);
+      await saveCustomValues(
+        ctx.db,
+        organizationId,
+        'proposal',
+        manuscriptId,
+        postedCustomValues(body, fields),
+      );
+      return redirectTo(ctx, request, reply, `${dashboardPath('manuscripts', manuscriptId)}#custom-fields`, {
+        kind: 'ok',
+        message: "The manuscript's custom fields were saved.",
       });
     },
   });

@@ -1,0 +1,182 @@
+// Custom field values on a form: one input per field, shaped by its kind, named cf_<api_id>; what a
+// posted form holds, read back as the values the store checks (src/custom-fields/values.ts); and a
+// stored value as people read it. Used by every page that enters values (authors from groups,
+// folders, manuscripts).
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { CustomField } from '../custom-fields/store.ts';
+import type { CustomValue } from '../custom-fields/values.ts';
+import { csrfField, postedForm } from './framework.ts';
+import { list, text, type FormBody } from './form-values.ts';
+import { html, type Html } from './html.ts';
+import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
+
+/** A form of custom values: its fields are cf_<api_id>, so the body names only the token. */
+export const CustomValuesBody = Type.Object(
+  { _csrf: Type.String(), form: Type.Optional(Type.String({ maxLength: 50 })) },
+  { additionalProperties: true },
+);
+
+export function customInputName(field: Pick<CustomField, 'api_id'>): string {
+  return `cf_${field.api_id}`;
+}
+
+/** One input for a custom field, shaped by its kind, with its rule as its description. */
+export function customInput(field: CustomField, value: CustomValue | undefined): Html {
+  const id = customInputName(field);
+  const rule = html`<p id="${id}-rule" class="hint">${KIND_FORM_HINTS[field.data_kind]}</p>`;
+  switch (field.data_kind) {
+    case 'number':
+    case 'str':
+    case 'date':
+      return html`<label for="${id}">${field.name}</label>
+        <input
+          id="${id}"
+          name="${id}"
+          type="${field.data_kind === 'date' ? 'date' : 'text'}"
+          ${field.data_kind === 'number' ? html`inputmode="decimal"` : null}
+          value="${value === undefined ? '' : String(value)}"
+          aria-describedby="${id}-rule"
+        />
+        ${rule}`;
+    case 'single_option':
+      return html`<label for="${id}">${field.name}</label>
+        <select id="${id}" name="${id}" aria-describedby="${id}-rule">
+          <option value="">(none)</option>
+          ${(field.options ?? []).map(
+            (o) =>
+              html`<option value="${o.api_id}" ${value === o.api_id ? html`selected` : null}>
+                ${o.option}
+              </option>`,
+          )}
+        </select>
+        ${rule}`;
+    case 'multi_option':
+      return html`<fieldset aria-describedby="${id}-rule">
+        <legend>${field.name}</legend>
+        ${(field.options ?? []).map(
+          (o) =>
+            html`<label class="check"
+              ><input
+                type="checkbox"
+                name="${id}"
+                value="${o.api_id}"
+                ${Array.isArray(value) && value.includes(o.api_id) ? html`checked` : null}
+              />
+              ${o.option}</label
+            >`,
+        )}
+        ${rule}
+      </fieldset>`;
+  }
+}
+
+/** The value a refused form held for a field (`keepsForm`), to show again as it was typed. */
+export function postedCustomValue(posted: FormBody, field: CustomField): CustomValue | undefined {
+  const value = posted[customInputName(field)];
+  return field.data_kind === 'multi_option' && typeof value === 'string' ? [value] : value;
+}
+
+/**
+ * The posted values of `fields`, by api_id, as the store takes them: a number typed as one becomes a
+ * number (anything else stays text, for the store to refuse), and a field left empty (no text, no
+ * option) is null, which clears its value.
+ */
+export function postedCustomValues(
+  body: FormBody,
+  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'data_kind'>>,
+): Array<[string, unknown]> {
+  return fields.map((field) => {
+    const name = customInputName(field);
+    if (field.data_kind === 'multi_option') {
+      const chosen = list(body, name);
+      return [field.api_id, chosen.length > 0 ? chosen : null];
+    }
+    const raw = text(body, name).trim();
+    if (raw === '') return [field.api_id, null];
+    const number = field.data_kind === 'number' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw);
+    return [field.api_id, number ? Number(raw) : raw];
+  });
+}
+
+/**
+ * Of `fields`, those the posted form showed (`on_form`): a field added since the page was loaded is
+ * not on it, and its value, which may have been set elsewhere meanwhile, is left alone.
+ */
+export function fieldsOnForm<F extends Pick<CustomField, 'api_id'>>(
+  body: FormBody,
+  fields: readonly F[],
+): F[] {
+  const shown = new Set(list(body, 'on_form'));
+  return fields.filter((f) => shown.has(f.api_id));
+}
+
+/** A stored value as people read it: options by their text; '' for none. */
+export function shownCustomValue(field: CustomField, value: CustomValue | undefined): string {
+  if (value === undefined) return '';
+  const names = new Map((field.options ?? []).map((o) => [o.api_id, o.option]));
+  return Array.isArray(value)
+    ? value.map((v) => names.get(v) ?? v).join(', ')
+    : (names.get(String(value)) ?? String(value));
+}
+
+/**
+ * The hidden field that tells a refused custom values form from another form of the same page: the
+ * page keeps one refused form (`postedForm`), and only its own form should show those values.
+ */
+export const CUSTOM_VALUES_FORM = html`<input type="hidden" name="form" value="custom_values" />`;
+
+/** The refused custom values form of this page, if that is the form that was refused. */
+export function postedCustomValuesForm(request: FastifyRequest): FormBody | null {
+  const posted = postedForm(request);
+  return posted && posted.form === 'custom_values' ? posted : null;
+}
+
+/**
+ * The custom fields of a folder or manuscript with their values: for an editor, a form to set or
+ * clear them, posting to `action`; else the values as a list.
+ */
+export function customValuesSection(
+  request: FastifyRequest,
+  input: {
+    fields: readonly CustomField[];
+    values: Record<string, CustomValue>;
+    action: string;
+    editable: boolean;
+    /** "folder" or "manuscript", in the hints (made plural with an s). */
+    what: string;
+  },
+): Html {
+  const { fields, values } = input;
+  const heading = html`<h2 id="custom-fields">Custom fields</h2>`;
+  if (fields.length === 0) {
+    return html`${heading}
+      <p class="muted">
+        No custom fields for ${input.what}s yet: they are made on the
+        <a href="/dashboard/custom-fields/">custom fields</a> page.
+      </p>`;
+  }
+  if (!input.editable) {
+    return html`${heading}
+      <dl>
+        ${fields.map(
+          (f) =>
+            html`<dt>${f.name}</dt>
+              <dd>${shownCustomValue(f, values[f.api_id]) || '—'}</dd>`,
+        )}
+      </dl>`;
+  }
+  // After a refusal, what was typed and chosen (`keepsForm`); else what is stored.
+  const posted = postedCustomValuesForm(request);
+  return html`${heading}
+    <form method="post" action="${input.action}" class="stack">
+      ${csrfField(request)} ${CUSTOM_VALUES_FORM}
+      ${fields.map(
+        (f) =>
+          html`<input type="hidden" name="on_form" value="${f.api_id}" />
+            ${customInput(f, posted ? postedCustomValue(posted, f) : values[f.api_id])}`,
+      )}
+      <p class="hint">A field left empty, or with no option chosen, has its value cleared.</p>
+      <button type="submit">Save custom fields</button>
+    </form>`;
+}
