@@ -20,6 +20,7 @@ import {
 import { UploadForm, UploadResponse } from './upload-schema.ts';
 import { checkSourceFile, uploadManuscript, type CandidateFinder } from './upload.ts';
 import type { ManuscriptParser } from './parsed-document.ts';
+import { ParseShares, parsesPerOrganization } from './parse-shares.ts';
 
 const MAX_FORM_FIELDS = 4200; // 1000 authors of 4 fields, and the rest of the form
 const MAX_FIELD_BYTES = 4 * 1024 * 1024; // an abstract, generously
@@ -83,6 +84,9 @@ function busy(reply: FastifyReply, why: string): never {
 export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, deps: UploadRouteDeps) {
   const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg, (n) =>
     ctx.metrics.uploadsInFlight.set(n),
+  );
+  const shares = new ParseShares(parsesPerOrganization(ctx.config.parsing.workers), (n) =>
+    ctx.metrics.parsesWaitingForShare.set(n),
   );
   void external.register(async (scope) => {
     await scope.register(multipart, {
@@ -150,7 +154,8 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           request.organization = uploader;
           const form = validateUploadForm(raw);
           checkSourceFile(raw.file);
-          return await uploadManuscript({ ctx, ...deps, log: request.log }, uploader, form, raw.file);
+          const parser = shares.forOrganization(uploader.id, deps.parser);
+          return await uploadManuscript({ ctx, ...deps, parser, log: request.log }, uploader, form, raw.file);
         } finally {
           gate.leave(counted);
         }
