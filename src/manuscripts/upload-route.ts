@@ -121,14 +121,20 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
         let organization: Organization | null = fromHeader
           ? await ctx.auth.authenticate(request, fromHeader)
           : null;
-        // Before the body is read, as far as the key is known by then.
-        gate.enter(reply);
+        // An upload takes its places (the process's, its organization's) once its key is known:
+        // from the header, before the body is read; from the form's api_key field, as soon as it is
+        // read, before the file. Taken before the key was known, uploads held open by callers with
+        // no key at all filled the process's bound and every organization's upload was refused.
+        let entered = false;
         let counted: number | null = null;
+        const admit = (uploader: Organization) => {
+          gate.enter(reply);
+          entered = true;
+          gate.enterOrg(reply, uploader.id);
+          counted = uploader.id;
+        };
         try {
-          if (organization) {
-            gate.enterOrg(reply, organization.id);
-            counted = organization.id;
-          }
+          if (organization) admit(organization);
           let raw: RawUpload;
           try {
             raw = await readUploadParts(
@@ -137,6 +143,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
                 ? undefined
                 : async (key) => {
                     organization = await ctx.auth.authenticate(request, key);
+                    admit(organization);
                   },
             );
           } catch (error) {
@@ -147,17 +154,13 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           if (fromHeader && fromField && fromField !== fromHeader) throw errors.conflictingApiKeys();
           if (!organization) throw errors.missingApiKey();
           const uploader: Organization = organization;
-          if (counted === null) {
-            gate.enterOrg(reply, uploader.id);
-            counted = uploader.id;
-          }
           request.organization = uploader;
           const form = validateUploadForm(raw);
           checkSourceFile(raw.file);
           const parser = shares.forOrganization(uploader.id, deps.parser);
           return await uploadManuscript({ ctx, ...deps, parser, log: request.log }, uploader, form, raw.file);
         } finally {
-          gate.leave(counted);
+          if (entered) gate.leave(counted);
         }
       },
     );
