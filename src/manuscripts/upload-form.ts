@@ -148,14 +148,14 @@ async function collectParts(
       // other names were held whole before the refusal.
       // A nameless file part was reported above.
       const refusal = !named
-        ? ''
+        ? null
         : fieldName !== SOURCE_FILE_FIELD
           ? `is a file; only ${SOURCE_FILE_FIELD} may carry a file`
           : file
             ? 'only one source file may be sent'
             : null;
-      if (refusal !== null) {
-        if (refusal) problems.push({ path, message: refusal });
+      if (refusal) problems.push({ path, message: refusal });
+      if (refusal || !named) {
         for await (const chunk of part.file) void chunk;
         continue;
       }
