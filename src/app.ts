@@ -66,8 +66,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: true } },
     forceCloseConnections: 'idle',
     frameworkErrors,
-    // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies are then Secure).
-    trustProxy: config.trustProxy,
+    // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies
+    // are then Secure) and X-Forwarded-For who the client is. Only the proxy, the connection's own
+    // peer, is believed: the client's address is the last entry, the one the proxy appended. With every
+    // hop believed (`true`) the first entry was the address, which the client writes itself: a new one
+    // per request evaded every limit counted by address.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     clientErrorHandler,
     http: httpServerOptions(config.requestTimeoutMs),
   });

@@ -6,6 +6,7 @@ import type { Organization } from '../organizations/organizations.ts';
 import { keyIdOf, type ApiKeyVerifier } from '../organizations/api-keys.ts';
 import { AppError } from '../infra/errors.ts';
 import type { RateLimits } from './rate-limits.ts';
+import { clientAddress } from './client-address.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,13 +36,13 @@ export class Authentication {
   ) {}
 
   async authenticate(request: FastifyRequest, key: string | undefined): Promise<Organization> {
-    if (key) await this.limits.checkAuthFailures(request.ip);
+    if (key) await this.limits.checkAuthFailures(clientAddress(request));
     let organization: Organization;
     try {
       organization = await this.keys.verify(key);
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_api_key') {
-        await this.limits.countAuthFailure(request.ip);
+        await this.limits.countAuthFailure(clientAddress(request));
       }
       throw error;
     }

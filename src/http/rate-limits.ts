@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../infra/config.ts';
 import { errors } from '../infra/errors.ts';
+import { clientAddress } from './client-address.ts';
 
 function limiter(points: number, seconds: number): RateLimiterMemory | null {
   return points > 0 ? new RateLimiterMemory({ points, duration: seconds }) : null;
@@ -66,6 +67,6 @@ export class RateLimits {
 /** The one registration: every request counts against its address before anything else is done. */
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
   app.addHook('onRequest', async (request) => {
-    await limits.countRequest(request.ip);
+    await limits.countRequest(clientAddress(request));
   });
 }

@@ -98,16 +98,22 @@ export interface SourceMatch {
   last_year: number | null;
 }
 
-/** Journals of the corpus whose title holds `text` (ignoring case), the largest first: what an account manager links. */
+/**
+ * Journals of the corpus whose title holds `text` (ignoring case), the largest first: what an account
+ * manager links. A venue's size is `sources.works_count`, the count the ingest keeps (the journal
+ * ranking's too), and the years are read for the listed venues alone: counting the works of every
+ * matching venue on each search read the whole corpus for a common letter (0.4 s at 500,000 works
+ * on the embedded database, whose queries hold the event loop), for any reader of the dashboard.
+ */
 export async function searchSources(db: Queryable, text: string, limit: number): Promise<SourceMatch[]> {
   const pattern = `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const { rows } = await db.query<SourceMatch>(
-    `SELECT s.id, s.title, s.publisher, w.works, w.first_year, w.last_year
-       FROM sources s,
-            LATERAL (SELECT count(*)::integer AS works, min(publication_year) AS first_year,
-                            max(publication_year) AS last_year
-                       FROM works WHERE source_id = s.id) w
-      WHERE s.title ILIKE $1 ORDER BY w.works DESC, s.title, s.id LIMIT $2`,
+    `SELECT s.id, s.title, s.publisher, s.works_count AS works, y.first_year, y.last_year
+       FROM (SELECT id, title, publisher, works_count FROM sources WHERE title ILIKE $1
+              ORDER BY works_count DESC, title, id LIMIT $2) s,
+            LATERAL (SELECT min(publication_year) AS first_year, max(publication_year) AS last_year
+                       FROM works WHERE source_id = s.id) y
+      ORDER BY s.works_count DESC, s.title, s.id`,
     [pattern, limit],
   );
   return rows;

@@ -78,10 +78,14 @@ export async function readUploadParts(
 
 /**
  * Errors of our own and the multipart plugin's (FST_*: limits, 413) go to the error handler as they
- * are; anything else came from the form parser reading a broken body, which is the caller's fault.
+ * are; so do the engine's TypeError and ReferenceError, which are a fault of this code (a 500 that
+ * hides its message), not of the body: one read a nameless part's missing name and answered 400
+ * "Cannot read properties of undefined". Anything else came from the form parser reading a broken
+ * body, which is the caller's fault.
  */
 function asClientError(error: unknown): unknown {
-  if (error instanceof AppError) return error;
+  if (error instanceof AppError || error instanceof TypeError || error instanceof ReferenceError)
+    return error;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('FST_')) return error;
   const reason = error instanceof Error ? error.message : String(error);
@@ -98,17 +102,29 @@ async function collectParts(
   let textChars = 0;
   let awaitingKey = verifyFormKey !== undefined;
   let bytesBeforeKey = 0;
+  let namelessReported = false;
   for await (const part of request.parts()) {
-    const path = `body.${part.fieldname}`;
+    // A part whose Content-Disposition names no field arrives with no fieldname at all. It is read
+    // and counted like any other (its text against the same limits), then refused as a problem.
+    const named = typeof (part.fieldname as string | undefined) === 'string';
+    const fieldName = named ? part.fieldname : '';
+    if (!named && !namelessReported) {
+      problems.push({
+        path: 'body',
+        message: 'has a part without a name (Content-Disposition: form-data; name="…")',
+      });
+      namelessReported = true;
+    }
+    const path = named ? `body.${fieldName}` : 'body';
     // Text fields arrive as latin1 (FORM_TEXT_CHARSET): their length is their size in bytes.
     const sent = part.type === 'file' ? '' : typeof part.value === 'string' ? part.value : String(part.value);
     if (part.type !== 'file' && part.valueTruncated) {
-      throw errors.payloadTooLarge(`The form field ${part.fieldname} is larger than the limit`);
+      throw errors.payloadTooLarge(`The form field ${fieldName} is larger than the limit`);
     }
     if (awaitingKey) {
       if (part.type === 'file') throw errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES);
-      if (part.fieldname !== API_KEY_FIELD) {
-        bytesBeforeKey += Buffer.byteLength(part.fieldname) + sent.length;
+      if (fieldName !== API_KEY_FIELD) {
+        bytesBeforeKey += Buffer.byteLength(fieldName) + sent.length;
         if (bytesBeforeKey > FORM_KEY_WINDOW_BYTES) throw errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES);
       }
     }
@@ -118,26 +134,28 @@ async function collectParts(
       // problem alone rather than the field as missing.
       problems.push({ path, message: 'must be UTF-8 text' });
       value = Buffer.from(sent, 'latin1').toString('utf8');
-      if (awaitingKey && part.fieldname === API_KEY_FIELD) continue;
+      if (awaitingKey && fieldName === API_KEY_FIELD) continue;
     }
-    if (awaitingKey && part.fieldname === API_KEY_FIELD) {
+    if (awaitingKey && fieldName === API_KEY_FIELD) {
       await verifyFormKey!(value);
       awaitingKey = false;
     }
     // A file part's text is its field name and file name (reported as body.<field>.filename).
     const text = part.type === 'file' ? { filename: part.filename } : value;
-    problems.push(...unstorableText({ [part.fieldname]: text }, 'body'));
+    problems.push(...unstorableText({ [fieldName]: text }, 'body'));
     if (part.type === 'file') {
       // A file that will be refused is read through without being kept: five 50 MB parts under
       // other names were held whole before the refusal.
-      const refusal =
-        part.fieldname !== SOURCE_FILE_FIELD
+      // A nameless file part was reported above.
+      const refusal = !named
+        ? null
+        : fieldName !== SOURCE_FILE_FIELD
           ? `is a file; only ${SOURCE_FILE_FIELD} may carry a file`
           : file
             ? 'only one source file may be sent'
             : null;
-      if (refusal) {
-        problems.push({ path, message: refusal });
+      if (refusal) problems.push({ path, message: refusal });
+      if (refusal || !named) {
         for await (const chunk of part.file) void chunk;
         continue;
       }
@@ -146,20 +164,21 @@ async function collectParts(
       if (bytes.length > 0 || part.filename) file = { fileName: part.filename || null, bytes };
       continue;
     }
-    textChars += part.fieldname.length + value.length;
+    textChars += fieldName.length + value.length;
     if (textChars > MAX_FORM_TEXT_CHARS) {
       throw errors.payloadTooLarge(
         `The form's text fields together are longer than ${MAX_FORM_TEXT_CHARS} characters`,
       );
     }
-    if (part.fieldname === SOURCE_FILE_FIELD) {
+    if (!named) continue;
+    if (fieldName === SOURCE_FILE_FIELD) {
       // Text where the file belongs (`-F source_file=paper.pdf` without the @): read as no file, the
       // manuscript would be ranked without it and the caller never told. Empty text is no file.
       if (value !== '') problems.push({ path, message: 'must be a file part (with a filename), not text' });
       continue;
     }
-    if (fields.has(part.fieldname)) problems.push({ path, message: 'was given more than once' });
-    fields.set(part.fieldname, value);
+    if (fields.has(fieldName)) problems.push({ path, message: 'was given more than once' });
+    fields.set(fieldName, value);
   }
   if (awaitingKey) throw errors.missingApiKey();
   return file;

@@ -20,6 +20,7 @@ import {
 import { UploadForm, UploadResponse } from './upload-schema.ts';
 import { checkSourceFile, uploadManuscript, type CandidateFinder } from './upload.ts';
 import type { ManuscriptParser } from './parsed-document.ts';
+import { ParseShares, parsesPerOrganization } from './parse-shares.ts';
 
 const MAX_FORM_FIELDS = 4200; // 1000 authors of 4 fields, and the rest of the form
 const MAX_FIELD_BYTES = 4 * 1024 * 1024; // an abstract, generously
@@ -84,6 +85,9 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
   const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg, (n) =>
     ctx.metrics.uploadsInFlight.set(n),
   );
+  const shares = new ParseShares(parsesPerOrganization(ctx.config.parsing.workers), (n) =>
+    ctx.metrics.parsesWaitingForShare.set(n),
+  );
   void external.register(async (scope) => {
     await scope.register(multipart, {
       defCharset: FORM_TEXT_CHARSET,
@@ -117,14 +121,20 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
         let organization: Organization | null = fromHeader
           ? await ctx.auth.authenticate(request, fromHeader)
           : null;
-        // Before the body is read, as far as the key is known by then.
-        gate.enter(reply);
+        // An upload takes its places (the process's, its organization's) once its key is known:
+        // from the header, before the body is read; from the form's api_key field, as soon as it is
+        // read, before the file. Taken before the key was known, uploads held open by callers with
+        // no key at all filled the process's bound and every organization's upload was refused.
+        let entered = false;
         let counted: number | null = null;
+        const admit = (uploader: Organization) => {
+          gate.enter(reply);
+          entered = true;
+          gate.enterOrg(reply, uploader.id);
+          counted = uploader.id;
+        };
         try {
-          if (organization) {
-            gate.enterOrg(reply, organization.id);
-            counted = organization.id;
-          }
+          if (organization) admit(organization);
           let raw: RawUpload;
           try {
             raw = await readUploadParts(
@@ -133,6 +143,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
                 ? undefined
                 : async (key) => {
                     organization = await ctx.auth.authenticate(request, key);
+                    admit(organization);
                   },
             );
           } catch (error) {
@@ -143,16 +154,13 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           if (fromHeader && fromField && fromField !== fromHeader) throw errors.conflictingApiKeys();
           if (!organization) throw errors.missingApiKey();
           const uploader: Organization = organization;
-          if (counted === null) {
-            gate.enterOrg(reply, uploader.id);
-            counted = uploader.id;
-          }
           request.organization = uploader;
           const form = validateUploadForm(raw);
           checkSourceFile(raw.file);
-          return await uploadManuscript({ ctx, ...deps, log: request.log }, uploader, form, raw.file);
+          const parser = shares.forOrganization(uploader.id, deps.parser);
+          return await uploadManuscript({ ctx, ...deps, parser, log: request.log }, uploader, form, raw.file);
         } finally {
-          gate.leave(counted);
+          if (entered) gate.leave(counted);
         }
       },
     );

@@ -42,6 +42,12 @@ export class AppMetrics {
     help: 'Uploads being read, parsed or ranked now; past UPLOADS_IN_FLIGHT more are answered 503',
     registers: [this.registry],
   });
+  /** Set by the upload route (manuscripts/parse-shares.ts): files held back so others' files are parsed. */
+  readonly parsesWaitingForShare = new Gauge({
+    name: 'refmatch_parses_waiting_for_share',
+    help: 'Uploaded files waiting because their organization has its share of the parser workers',
+    registers: [this.registry],
+  });
   private readonly rankingTime = new Histogram({
     name: 'refmatch_ranking_duration_seconds',
     help: 'Time to find and rank the referee candidates of an upload',

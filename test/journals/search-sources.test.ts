@@ -27,6 +27,10 @@ beforeAll(async () => {
       );
     }
   }
+  // What the ingest keeps in each source's row (load-works.ts, RECOUNT_SOURCES).
+  await t.db.query(
+    'UPDATE sources SET works_count = (SELECT count(*) FROM works WHERE source_id = sources.id)',
+  );
 });
 afterAll(async () => t?.close());
 
@@ -59,5 +63,38 @@ describe('finding a venue to link', () => {
       },
     ]);
     expect(await searchSources(t.db, '100%_', 10)).toEqual([]);
+  });
+
+  it('reads the works of the venues it lists, not of every venue whose title matches', async () => {
+    // Before, every matching venue's works were counted on each search: a common letter read the
+    // whole corpus. Counted here as the rows of works the search fetched, in its own transaction.
+    await t.db.query(
+      `INSERT INTO sources (source_key, title, works_count)
+       SELECT 'test:many-' || g, 'Many Venues ' || g, 3 FROM generate_series(1, 30) g`,
+    );
+    await t.db.query(
+      `INSERT INTO works (work_key, title, abstract, publication_year, source_id)
+       SELECT 'test:many-work-' || s.id || '-' || g, 'A work', '', 2000 + g, s.id
+         FROM sources s, generate_series(1, 3) g WHERE s.source_key LIKE 'test:many-%'`,
+    );
+    const { listed, fetched } = await t.db.transaction(async (tx) => {
+      // The test's tables are small enough to be read whole; the corpus's are read by its index.
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const worksRead = async () => {
+        const { rows } = await tx.query<{ n: string }>(
+          `SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::text AS n
+             FROM pg_stat_xact_user_tables WHERE relname = 'works'`,
+        );
+        return Number(rows[0]?.n ?? 0);
+      };
+      const before = await worksRead();
+      const found = await searchSources(tx, 'many venues', 2);
+      return { listed: found, fetched: (await worksRead()) - before };
+    });
+    expect(listed.map((v) => [v.title, v.works, v.first_year, v.last_year])).toEqual([
+      ['Many Venues 1', 3, 2001, 2003],
+      ['Many Venues 10', 3, 2001, 2003],
+    ]);
+    expect(fetched).toBeLessThanOrEqual(2 * 3);
   });
 });

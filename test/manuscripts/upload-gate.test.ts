@@ -28,13 +28,17 @@ afterAll(async () => {
   await db.destroy();
 });
 
-/** Starts an upload whose body never ends: it stays in flight until the socket is closed. */
-function holdUpload(apiKey: string): Promise<net.Socket> {
+/**
+ * Starts an upload whose body never ends: it stays in flight until the socket is closed. Without a
+ * key, its form has yet to reach an api_key field.
+ */
+function holdUpload(apiKey: string | null): Promise<net.Socket> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1', () => {
       socket.write(
         'POST /api/external/proposal/ HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
-          `X-ApiKey: ${apiKey}\r\nContent-Type: multipart/form-data; boundary=held\r\n` +
+          (apiKey ? `X-ApiKey: ${apiKey}\r\n` : '') +
+          'Content-Type: multipart/form-data; boundary=held\r\n' +
           'Content-Length: 1000000\r\n\r\n--held\r\nContent-Disposition: form-data; name="folder"\r\n\r\nJOUR\r\n',
       );
       resolve(socket);
@@ -52,6 +56,15 @@ async function inFlight(n: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`the server never counted ${n} uploads in flight`);
+}
+
+/** Until the server counts `n` uploads in flight, or a while has passed (uploads it never counts). */
+async function settle(n: number): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    const metrics = await app.inject({ url: '/metrics' });
+    if (Number(/^refmatch_uploads_in_flight (\d+)$/m.exec(metrics.body)?.[1] ?? -1) === n) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 const refusedUpload = (apiKey: string, originId: string) =>
@@ -78,6 +91,31 @@ describe('uploads in flight', () => {
       again = await upload(app, { apiKey: first.apiKey, fields: baseFields({ origin_id: 'ms-4' }) });
     }
     expect(again.statusCode).toBe(200);
+  });
+
+  it('an upload whose key is not known yet holds no place: callers without a key cannot fill the bound', async () => {
+    // Before, an upload with no X-ApiKey header took its place in the process's bound before its
+    // form was read: two held open by anyone, with no key at all, refused every organization's upload.
+    const held = [await holdUpload(null), await holdUpload(null)];
+    await settle(2);
+    try {
+      const res = await upload(app, {
+        apiKey: first.apiKey,
+        fields: baseFields({ origin_id: 'ms-keyless' }),
+      });
+      expect(res.statusCode).toBe(200);
+      // A key in the form takes the organization's place as soon as it is read, before the file.
+      const withFormKey = await holdUpload(null);
+      held.push(withFormKey);
+      withFormKey.write(
+        `--held\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${second.apiKey}\r\n--held\r\n`,
+      );
+      await inFlight(1);
+      const refused = await refusedUpload(second.apiKey, 'ms-form-key');
+      expect(refused.statusCode).toBe(503);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 
   it('past the process-wide bound, a 503 for every organization', async () => {

@@ -89,4 +89,47 @@ describe('malformed uploads', () => {
     expect(wide.statusCode).toBe(400);
     expect(wide.json().error.details).toEqual([{ path: 'body.title', message: 'must be UTF-8 text' }]);
   });
+
+  it('answers 400 for parts whose Content-Disposition names no field, with or without the key header', async () => {
+    // Before: the form reader read the missing name's length and answered 400 "The multipart body is
+    // malformed: Cannot read properties of undefined (reading 'length')", the engine's own words.
+    const { body, contentType } = multipartBody(baseFields({ origin_id: 'ms-nameless' }));
+    const boundary = contentType.split('boundary=')[1]!;
+    const nameless =
+      `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nsome text\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; filename="a.pdf"\r\n` +
+      'Content-Type: application/pdf\r\n\r\n%PDF-1.4\r\n';
+    const withNameless = Buffer.concat([Buffer.from(nameless), body]);
+    for (const [headers, key] of [
+      [org.headers, null],
+      [{}, org.apiKey],
+    ] as const) {
+      const payload = key
+        ? Buffer.concat([
+            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${key}\r\n`),
+            withNameless,
+          ])
+        : withNameless;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/external/proposal/',
+        headers: { ...headers, 'content-type': contentType },
+        payload,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toEqual({
+        code: 'validation_failed',
+        message: 'The upload form is not valid',
+        details: [
+          { path: 'body', message: 'has a part without a name (Content-Disposition: form-data; name="…")' },
+        ],
+      });
+    }
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: '/api/external/recommend-journals/ms-nameless/',
+      headers: org.headers,
+    });
+    expect(stored.statusCode).toBe(404);
+  });
 });

@@ -86,6 +86,40 @@ describe('failed authentications per address', () => {
     expect((await get(app, FIELDS_URL, org.headers, '10.0.0.4')).statusCode).toBe(200);
   });
 
+  it("behind the proxy (TRUST_PROXY), the address is the one the proxy saw, not the client's own X-Forwarded-For entries", async () => {
+    // A proxy appends the address it saw to what the client sent. Before, the whole chain was
+    // believed and the left-most entry, the client's own words, was the address: a new one per
+    // guess, so the failures were never refused.
+    t = await createTestApp({
+      trustProxy: true,
+      rateLimits: { ...testConfig().rateLimits, authFailuresPerAddress: 3 },
+    });
+    const wrong = { 'x-apikey': `rm_${'0'.repeat(16)}_${'x'.repeat(43)}` };
+    const viaProxy = (claimed: string) =>
+      get(t!, FIELDS_URL, { ...wrong, 'x-forwarded-for': `${claimed}, 203.0.113.7` }, '10.0.0.1');
+    for (let i = 0; i < 3; i++) expect((await viaProxy(`198.51.100.${i}`)).statusCode).toBe(401);
+    expectRateLimited(await viaProxy('198.51.100.200'), 900);
+    // Another client behind the same proxy is another address.
+    const other = await get(t, FIELDS_URL, { ...wrong, 'x-forwarded-for': '203.0.113.8' }, '10.0.0.1');
+    expect(other.statusCode).toBe(401);
+  });
+
+  it('an IPv6 client is its /64: new addresses inside it are the same client, another /64 is not', async () => {
+    // Before, each address of the /64 (2^64 of them, all the host's own) was counted apart.
+    const app = await appWith({ authFailuresPerAddress: 3, perAddress: 5 });
+    const wrong = { 'x-apikey': `rm_${'0'.repeat(16)}_${'x'.repeat(43)}` };
+    for (let i = 1; i <= 3; i++) {
+      expect((await get(app, FIELDS_URL, wrong, `2001:db8:1:2::${i.toString(16)}`)).statusCode).toBe(401);
+    }
+    expectRateLimited(await get(app, FIELDS_URL, wrong, '2001:db8:1:2:ffff:1:2:3'), 900);
+    expect((await get(app, FIELDS_URL, wrong, '2001:db8:1:3::1')).statusCode).toBe(401);
+    // The requests per address count the same way: four so far from 2001:db8:1:2::/64, a fifth, then refused.
+    expect((await get(app, '/healthz', {}, '2001:db8:1:2:abcd::9')).statusCode).toBe(200);
+    expectRateLimited(await get(app, '/healthz', {}, '2001:db8:1:2:abcd::10'));
+    // An IPv4 client mapped into IPv6 is that IPv4 address.
+    expect((await get(app, '/healthz', {}, '::ffff:192.0.2.1')).statusCode).toBe(200);
+  });
+
   it('wrong keys in the upload form count too', async () => {
     const app = await appWith({ authFailuresPerAddress: 2 });
     const fields = { api_key: 'not-a-key', ...baseFields() };

@@ -8,6 +8,7 @@ import { decoyHash, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/pass
 import { changePassword, findCredentials, type Credentials } from '../../users/users.ts';
 import { closeSession, openSession } from '../../users/sessions.ts';
 import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
+import { clientAddress } from '../../http/client-address.ts';
 import { clearCookie, LOGIN_CSRF_COOKIE, SESSION_COOKIE, setCookie } from '../cookies.ts';
 import { csrfField, dashboardRoute, redirectTo, renderPage, sessionOf } from '../framework.ts';
 import { html } from '../html.ts';
@@ -149,7 +150,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const body = request.body as { email: string; password: string; next?: string; organization?: string };
       const again = { email: body.email, ...(body.next ? { next: body.next } : {}) };
-      const attempt = await beginAttempt(ctx.db, login, body.email, request.ip);
+      const attempt = await beginAttempt(ctx.db, login, body.email, clientAddress(request));
       const verdict = throttleVerdict(login, attempt.failures, attempt.knownAddress);
       if (verdict.refused) {
         await endAttempt(ctx.db, login, attempt, 'refused');
