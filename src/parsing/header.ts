@@ -89,7 +89,12 @@ function findTitle(doc: DocumentModel): number | null {
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
-  const largest = candidates.filter(({ b }) => b.relSize >= 0.97 * maxSize);
+  // Some templates set the byline and the affiliations in the title's size (ICASSP's spconf):
+  // those blocks are longer than the title, but they open with a note mark or carry a mark after
+  // each name, and a title carries one footnote mark at most.
+  const largest = candidates.filter(
+    ({ b }) => b.relSize >= 0.97 * maxSize && !opensWithNoteMark(b) && markedNameCount(b) < 2,
+  );
   const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
   // A one-word title ("Title" in a template, a short product name) is left out of the candidates
   // above; it still wins when it is set well above all of them, before the abstract, and reads
@@ -114,6 +119,21 @@ function findTitle(doc: DocumentModel): number | null {
     (b, i) => i < 10 && (b.styleLevel === 1 || b.emphasis) && b.text.split(/\s+/).length >= 3,
   );
   return firstHeading >= 0 ? firstHeading : null;
+}
+
+/** An affiliation list opens with its mark: a raised run, or a note symbol typed before the text. */
+function opensWithNoteMark(block: Block): boolean {
+  const first = block.runs.find((r) => r.text.trim() !== '');
+  // A raised mark may be a glyph the font maps to no known character ("?").
+  const raised = first?.sup === true && /^(?:[^\p{L}\s]{1,4}|[a-z])$/u.test(first.text.trim());
+  return raised || /^\s*[*∗†‡§¶]/u.test(block.text);
+}
+
+/** Raised marks that follow text: one after each name in a byline. */
+function markedNameCount(block: Block): number {
+  return block.runs.filter(
+    (r, k) => r.sup && r.text.trim() !== '' && k > 0 && /\p{L}/u.test(block.runs[k - 1]!.text),
+  ).length;
 }
 
 /** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
@@ -148,7 +168,10 @@ function findFrontEnd(blocks: Block[], from: number): number {
       return i;
     if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;
     if (b.styleName?.toLowerCase() === 'abstract') return i;
-    if (isHeading(b) && blocks[i + 1] && isProse(blocks[i + 1]!)) return i;
+    // A byline in bold over a long affiliation list looks like a heading over a paragraph; its
+    // marks after each name and the list's opening mark tell them apart.
+    const next = blocks[i + 1];
+    if (isHeading(b) && next && isProse(next) && markedNameCount(b) < 2 && !opensWithNoteMark(next)) return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
@@ -796,6 +819,9 @@ export function extractHeader(source: DocumentModel): Header {
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
+      // A byline or affiliation list set in the title's size (spconf) is no more of the title.
+      !opensWithNoteMark(blocks[titleEnd]!) &&
+      markedNameCount(blocks[titleEnd]!) < 2 &&
       // A title set at body size (APA title pages) stands apart by its face, or by the space
       // under it: the byline after it has the same size, and either another face or a gap
       // wider than a double-spaced line's above it.

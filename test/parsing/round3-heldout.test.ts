@@ -1,0 +1,69 @@
+// Layouts met in the third held-out set of templates: a byline and its affiliations set in the
+// title's size (ICASSP's spconf). Names and text are made up; only the shapes follow the templates.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+type Line = Parameters<typeof makeTextPdf>[0][number][number];
+
+const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
+
+/** Pieces set one after the other on a line; a piece with `sup` is raised and smaller. */
+function onOneLine(pieces: { text: string; sup?: boolean }[], y: number, size: number, bold = false): Line[] {
+  const out: Line[] = [];
+  let x = 72;
+  for (const p of pieces) {
+    const s = p.sup ? size * 0.7 : size;
+    out.push({ text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y, bold });
+    x += textWidth(p.text, s);
+  }
+  return out;
+}
+
+describe('a byline and affiliations set in the title’s size (spconf)', () => {
+  const page = (affiliationMark: string): Line[] => [
+    { text: 'FAST ESTIMATES OF SOMETHING FROM FEW SAMPLES', size: 12, x: 120, y: 772, bold: true },
+    ...onOneLine(
+      [
+        { text: 'Ann Carter' },
+        { text: affiliationMark, sup: true },
+        { text: ', Bob Dunn' },
+        { text: affiliationMark, sup: true },
+        { text: ', Cleo Evans' },
+        { text: '†', sup: true },
+      ],
+      740,
+      12,
+      true,
+    ),
+    ...onOneLine(
+      [
+        { text: affiliationMark, sup: true },
+        { text: 'Laboratory of Signals, Somewhere University, Town, Country' },
+      ],
+      722,
+      12,
+    ),
+    ...onOneLine(
+      [
+        { text: '†', sup: true },
+        { text: 'Department of Things, Elsewhere Institute of Technology, City, Country' },
+      ],
+      708,
+      12,
+    ),
+    { text: 'ABSTRACT', size: 10, x: 150, y: 680, bold: true },
+    ...bodyProse(665),
+  ];
+
+  it('takes the title over the longer byline and affiliation blocks, and reads the byline', async () => {
+    for (const mark of ['*', '?']) {
+      const result = await parse([page(mark)]);
+      expect(result.title).toBe('FAST ESTIMATES OF SOMETHING FROM FEW SAMPLES');
+      expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans']);
+    }
+  });
+});
