@@ -420,7 +420,29 @@ function stackedAuthors(
       }
     }
   }
+  // A column of names beside a column of as many emails (JMLR's names joined by "\AND"): each
+  // name takes the email on its row, and the email column is read.
+  const rowEmail = new Map<number, string>();
+  const emailColumn = new Set<number>();
+  for (const [block, k0] of firstLine) {
+    const names = lines.filter((l) => l.block === block);
+    const emails = lines.filter((l) => l.block === block + 1);
+    const single = (t: string) => findEmails(t).length === 1 && t.trim().split(/\s+/).length === 1;
+    if (
+      names.length >= 2 &&
+      emails.length === names.length &&
+      names.every((l) => isNameLike(unmarked(l.text)) && !INSTITUTION.test(l.text)) &&
+      emails.every((l) => single(l.text))
+    ) {
+      names.forEach((_, n) => rowEmail.set(k0 + n, findEmails(emails[n]!.text)[0]!));
+      emailColumn.add(block + 1);
+    }
+  }
   lines.forEach((line, k) => {
+    if (emailColumn.has(line.block)) {
+      used.add(line.block);
+      return;
+    }
     // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
     if (markOnly(line.text)) {
       if (current) current.marks.push(...splitMarks(line.text));
@@ -430,21 +452,29 @@ function stackedAuthors(
     // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
     // by the ORCID under it.
     if (andLine(line.text) && groupOpeners.size) return;
+    // A name with its email on the same line (JMLR's "\name ... \email ..."): the email
+    // identifies the person, and it is the first of the entry's lines.
+    const besideEmail = nameBesideEmail(line.text);
+    const rowed = rowEmail.get(k);
+    const withEmail = besideEmail ?? (rowed === undefined ? null : { name: line.text, email: rowed });
+    const nameText = withEmail?.name ?? line.text;
     const nameLine =
       groupOpeners.has(k) ||
+      rowed !== undefined ||
       besideNamedCell(line) ||
       (proven.has(line.block) && firstLine.get(line.block) === k) ||
-      (isNameLike(unmarked(line.text)) &&
-        !INSTITUTION.test(line.text) &&
-        (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));
+      (isNameLike(unmarked(nameText)) &&
+        !INSTITUTION.test(nameText) &&
+        (withEmail !== null ||
+          (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)))));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
       // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
       // each is an author, and the lines under the head are theirs alike.
-      const lines: string[] = [];
+      const lines: string[] = withEmail ? [withEmail.email] : [];
       const links = [...line.links];
-      const heads = sharedHead(unmarked(line.text));
-      for (const name of heads ?? [unmarked(line.text)]) {
+      const heads = sharedHead(unmarked(nameText));
+      for (const name of heads ?? [unmarked(nameText)]) {
         // An ORCID or mailto link may lie on the name itself.
         current = { name, marks: [], lines, links };
         entries.push(current);
@@ -474,6 +504,15 @@ function stackedAuthors(
   // A name followed by nothing that identifies a person is more likely a heading or a caption.
   const real = entries.filter((e) => e.lines.length > 0);
   return { entries: real.length >= 2 ? real : [], used, sideBySide };
+}
+
+/** "Jane Roe jane@example.org": a name and an email, nothing else, on one line; else null. */
+function nameBesideEmail(text: string): { name: string; email: string } | null {
+  // Such a line is short; the bound keeps the pattern's backtracking small on a hostile one.
+  if (text.length > 200) return null;
+  const m = /^(.+?)\s+(\S+@\S+\.\w+)$/u.exec(text.trim());
+  if (!m || findEmails(m[2]!).length !== 1 || findEmails(m[1]!).length) return null;
+  return { name: m[1]!.trim(), email: m[2]! };
 }
 
 /** "Jane Roe and John Doe": two names joined by "and" (or "&") in one column head, else null. */
@@ -885,6 +924,13 @@ export function extractHeader(source: DocumentModel): Header {
       ]);
       a.affiliations = affiliationsFromEntry(e);
     });
+    // Authors who share their lines and find one email each there: the emails go in the names' order.
+    for (const group of new Set(chosen.entries.map((e) => e.lines))) {
+      const members = chosen.entries.flatMap((e, k) => (e.lines === group ? [k] : []));
+      const emails = unique(findEmails(group.join(' ')));
+      if (members.length > 1 && emails.length === members.length)
+        members.forEach((k, n) => (authors[k]!.emails = [emails[n]!]));
+    }
   } else if (authors.length) {
     const allMarks = new Set(chosen.entries.flatMap((e) => e.marks));
     const numericMarks = new Set([...allMarks].filter((m) => !/^[*†‡§¶#✉]$/u.test(m)));

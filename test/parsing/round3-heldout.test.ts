@@ -1,5 +1,6 @@
 // Layouts met in the third held-out set of templates: a byline and its affiliations set in the
-// title's size (ICASSP's spconf). Names and text are made up; only the shapes follow the templates.
+// title's size (ICASSP's spconf), names with their email on the same line or beside a column of
+// emails (JMLR). Names and text are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
@@ -65,5 +66,31 @@ describe('a byline and affiliations set in the title’s size (spconf)', () => {
       expect(result.title).toBe('FAST ESTIMATES OF SOMETHING FROM FEW SAMPLES');
       expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans']);
     }
+  });
+});
+
+describe('a name and its email on one line (JMLR)', () => {
+  it('reads each name with the email beside it, and a column of names beside a column of emails', async () => {
+    const result = await parse([
+      [
+        { text: 'Learning Things From Other Things', size: 14, x: 150, y: 760, bold: true },
+        { text: 'Ann Carter', size: 10, x: 72, y: 730, bold: true },
+        { text: 'ann@example.org', size: 10, x: 420, y: 730 },
+        { text: 'Department of Statistics, Somewhere University, Town, Country', size: 9, x: 72, y: 718 },
+        { text: 'Bob Dunn', size: 10, x: 72, y: 700, bold: true },
+        { text: 'Cleo Evans', size: 10, x: 72, y: 688, bold: true },
+        { text: 'bob.dunn@example.org', size: 10, x: 420, y: 700 },
+        { text: 'cleo.evans@example.org', size: 10, x: 420, y: 688 },
+        { text: 'Elsewhere Institute of Technology, City, Country', size: 9, x: 72, y: 676 },
+        { text: 'Editor: Somebody Else', size: 9, x: 72, y: 660 },
+        { text: 'Abstract', size: 11, x: 280, y: 640, bold: true },
+        ...bodyProse(625),
+      ],
+    ]);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Ann Carter', ['ann@example.org']],
+      ['Bob Dunn', ['bob.dunn@example.org']],
+      ['Cleo Evans', ['cleo.evans@example.org']],
+    ]);
   });
 });
