@@ -190,7 +190,12 @@ export function splitByline(runs: Run[]): BylineName[] {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));
     }
-    name = name.replace(/^(?:and|&)\s+/i, '').trim();
+    // A byline led in by a phrase that ends in "by" ("By Jane Roe", IMS; "Written by ...",
+    // "Style contributions by ...") names its people after it.
+    name = name
+      .replace(/^(?:and|&)\s+/i, '')
+      .replace(/^(?:[\p{L}-]+\s+){0,4}by\s+(?=\p{Lu})/iu, '')
+      .trim();
     // A symbol left after a name's superscript marks ("author¹ʼ²*") is one more of its marks.
     if (/^[*†‡§¶#✉]+$/u.test(name) && out.length && currentMarks.length === 0) {
       out[out.length - 1]!.marks.push(...splitMarks(name));

@@ -1,8 +1,9 @@
 // Layouts met in the third held-out set of templates: a byline and its affiliations set in the
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
-// emails (JMLR). Names and text are made up; only the shapes follow the templates.
+// emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI). Names and text are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { splitByline } from '../../src/parsing/names.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -92,5 +93,15 @@ describe('a name and its email on one line (JMLR)', () => {
       ['Bob Dunn', ['bob.dunn@example.org']],
       ['Cleo Evans', ['cleo.evans@example.org']],
     ]);
+  });
+});
+
+describe('a byline led in by "by"', () => {
+  it('drops "By" (IMS) and a phrase ending in "by" before the first name', () => {
+    const names = (text: string) => splitByline([{ text, sup: false }]).map((n) => n.name);
+    expect(names('BY ANN CARTER, BOB DUNN')).toEqual(['ANN CARTER', 'BOB DUNN']);
+    expect(names('Style contributions by Ann Carter, Bob Dunn')).toEqual(['Ann Carter', 'Bob Dunn']);
+    // "by" inside a word, or a name that has "By" as a word of its own but no name after it, stays.
+    expect(names('Abby Lane, Derby Smith')).toEqual(['Abby Lane', 'Derby Smith']);
   });
 });
