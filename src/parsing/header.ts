@@ -295,7 +295,9 @@ function styledAuthors(
     if (!isAuthorStyle(b.styleName ?? '') || b.text.length > 700) continue;
     const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
     if (head === undefined) continue;
-    if (rest.length) {
+    // A first line that ends on a comma or "and" leaves the byline's sentence open: the lines
+    // under it are more names (a byline wrapped by hand), not the address of an author.
+    if (rest.length && !/(?:,|\band|&)$/u.test(head)) {
       const names = splitByline([{ text: head, sup: false }]).filter(
         (n) => isNameSlot(n.name) && !INSTITUTION.test(n.name) && findEmails(n.name).length === 0,
       );

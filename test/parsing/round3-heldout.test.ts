@@ -1,11 +1,12 @@
 // Layouts met in the third held-out set of templates: a byline and its affiliations set in the
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
-// emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI). Names and text are made up; only the shapes follow the templates.
+// emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI), a Word byline wrapped by hand
+// after a comma. Names and text are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -103,5 +104,32 @@ describe('a byline led in by "by"', () => {
     expect(names('Style contributions by Ann Carter, Bob Dunn')).toEqual(['Ann Carter', 'Bob Dunn']);
     // "by" inside a word, or a name that has "By" as a word of its own but no name after it, stays.
     expect(names('Abby Lane, Derby Smith')).toEqual(['Abby Lane', 'Derby Smith']);
+  });
+});
+
+describe('a Word byline wrapped by hand after a comma', () => {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  it('reads the names on the line after the break as more of the byline, not as an address', async () => {
+    const runs = (text: string, sup = false) =>
+      `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const docx = makeDocx(
+      [
+        `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${runs('Measuring Things Again, More Carefully')}</w:p>`,
+        `<w:p><w:pPr><w:pStyle w:val="AuthorName"/></w:pPr>${runs('Ann Carter')}${runs('1', true)}${runs(', Bob Dunn')}${runs('2', true)}${runs(',')}<w:r><w:br/></w:r>${runs('Cleo Evans')}${runs('1', true)}${runs(', Dan Fox')}${runs('2', true)}</w:p>`,
+        `<w:p>${runs('1', true)}${runs('Somewhere University ')}${runs('2', true)}${runs('Elsewhere Institute')}</w:p>`,
+        `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${runs('Introduction')}</w:p>`,
+        `<w:p>${runs('Things were measured again, and more carefully than the last time they were measured.')}</w:p>`,
+      ],
+      [
+        {
+          name: 'word/styles.xml',
+          data: Buffer.from(
+            `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="AuthorName"><w:name w:val="Author Name"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
+          ),
+        },
+      ],
+    );
+    const result = await parseManuscript(docx, 'built.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans', 'Dan Fox']);
   });
 });
