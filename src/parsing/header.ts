@@ -293,6 +293,8 @@ function styledAuthors(
   for (let i = from; i < Math.min(to, from + 40); i++) {
     const b = blocks[i]!;
     if (!isAuthorStyle(b.styleName ?? '') || b.text.length > 700) continue;
+    // Affiliations set in the byline's style (apaquarto's Word output) open with their mark.
+    if (opensWithNoteMark(b)) continue;
     const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
     if (head === undefined) continue;
     // A first line that ends on a comma or "and" leaves the byline's sentence open: the lines

@@ -1,7 +1,8 @@
 // Layouts met in the third held-out set of templates: a byline and its affiliations set in the
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
 // emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI), a Word byline wrapped by hand
-// after a comma. Names and text are made up; only the shapes follow the templates.
+// after a comma, affiliations set in the byline's Word style (apaquarto). Names and text are made
+// up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
@@ -131,5 +132,39 @@ describe('a Word byline wrapped by hand after a comma', () => {
     );
     const result = await parseManuscript(docx, 'built.docx', limits);
     expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans', 'Dan Fox']);
+  });
+});
+
+describe('affiliations set in the byline’s Word style (apaquarto)', () => {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  it('are no names, so a correspondence note names one author and its email is hers', async () => {
+    const runs = (text: string, sup = false) =>
+      `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const author = (...content: string[]) =>
+      `<w:p><w:pPr><w:pStyle w:val="Author"/></w:pPr>${content.join('')}</w:p>`;
+    const docx = makeDocx(
+      [
+        `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${runs('Measuring Things Again, More Carefully')}</w:p>`,
+        author(runs('Ann Carter'), runs('1', true), runs(', and Bob Dunn'), runs('2', true)),
+        author(runs('1', true), runs('Department of Things, Somewhere University')),
+        author(runs('2', true), runs('School of Stuff, TU Elsewhere')),
+        `<w:p>${runs('Correspondence concerning this article should be addressed to Bob Dunn, School of Stuff, TU Elsewhere, Email: bob.dunn@example.org')}</w:p>`,
+        `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${runs('Introduction')}</w:p>`,
+        `<w:p>${runs('Things were measured again, and more carefully than the last time they were measured.')}</w:p>`,
+      ],
+      [
+        {
+          name: 'word/styles.xml',
+          data: Buffer.from(
+            `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="Author"><w:name w:val="Author"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
+          ),
+        },
+      ],
+    );
+    const result = await parseManuscript(docx, 'built.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Ann Carter', []],
+      ['Bob Dunn', ['bob.dunn@example.org']],
+    ]);
   });
 });
