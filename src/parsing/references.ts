@@ -39,7 +39,8 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
 function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const indents = lines.map((l) => l.indent);
   const minIndent = Math.min(...indents);
-  const hanging = lines.filter((l) => l.indent > minIndent + 0.8).length;
+  // Hanging indents run from three quarters of the body's size (OUP's bioinfo class) to a few.
+  const hanging = lines.filter((l) => l.indent > minIndent + 0.6).length;
   const flush = lines.length - hanging;
   const useIndent = hanging >= 0.2 * lines.length && flush >= 2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;

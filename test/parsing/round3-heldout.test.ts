@@ -1,11 +1,13 @@
 // Layouts met in the third held-out set of templates: a byline and its affiliations set in the
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
 // emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI), a Word byline wrapped by hand
-// after a comma, affiliations set in the byline's Word style (apaquarto). Names and text are made
-// up; only the shapes follow the templates.
+// after a comma, affiliations set in the byline's Word style (apaquarto), a reference list hung by
+// three quarters of an em (OUP's bioinfo). Names and text are made up; only the shapes follow the
+// templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
+import { splitReferences } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -166,5 +168,26 @@ describe('affiliations set in the byline’s Word style (apaquarto)', () => {
       ['Ann Carter', []],
       ['Bob Dunn', ['bob.dunn@example.org']],
     ]);
+  });
+});
+
+describe('reference lists', () => {
+  const line = (text: string, indent = 0) => ({ text, indent, gapAbove: 0.12 });
+
+  it('splits entries hung by three quarters of the body’s size (bioinfo), though two lines open a column', () => {
+    // The list's first line and the first line of the next column stand apart by a wider gap:
+    // read as spacing between entries, those two gaps made the whole list one or two entries.
+    const entries = splitReferences(
+      [
+        { ...line('Carter, A., Dunn, B., and Evans, C. (2008). A tool for the analysis'), gapAbove: 0.25 },
+        line('of things measured twice. Journal of Things, 24(14), 1650–1651.', 0.78),
+        line('Fox, D. (1935). The design of small experiments. In The Design of'),
+        { ...line('Experiments. Some Press, Town.', 0.78), gapAbove: 0.4 },
+        line('Gunn, E. and Hale, F. (2011). A simple approach to ranking things'),
+        line('through a process. Journal of Stuff, 12, 1–9.', 0.78),
+      ],
+      null,
+    );
+    expect(entries.map((e) => e.text.slice(0, 9))).toEqual(['Carter, A', 'Fox, D. (', 'Gunn, E. ']);
   });
 });
