@@ -53,10 +53,13 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     else {
       // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I"
       // after a line that ended a sentence.
+      // A body as author ("NASA. 2015.", AAAI's style) has no initials: its name and a period
+      // come straight before the year.
       starts ||=
         prev !== undefined &&
         /[.]$/.test(prev.text) &&
-        /^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text);
+        (/^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text) ||
+          /^\p{Lu}[\p{L}'’&-]*(?: [\p{L}'’&-]+){0,5}\.\s+\(?(?:1[6-9]|20)\d\d[a-z]?\)?[.,]/u.test(line.text));
     }
     if (starts) refs.push([line]);
     else refs[refs.length - 1]!.push(line);

@@ -2,8 +2,8 @@
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
 // emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI), a Word byline wrapped by hand
 // after a comma, affiliations set in the byline's Word style (apaquarto), a reference list hung by
-// three quarters of an em (OUP's bioinfo). Names and text are made up; only the shapes follow the
-// templates.
+// three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI). Names and text are
+// made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
@@ -189,5 +189,26 @@ describe('reference lists', () => {
       null,
     );
     expect(entries.map((e) => e.text.slice(0, 9))).toEqual(['Carter, A', 'Fox, D. (', 'Gunn, E. ']);
+  });
+
+  it('starts an entry at a body named as its author, with no initials, before the year (AAAI)', () => {
+    const entries = splitReferences(
+      [
+        line('Carter, A. 1984. A Study of Things. Journal of Things, 20(1):'),
+        line('3–19.'),
+        line('NASA. 2015. Some Planet Seen Closely. https://www.example.'),
+        line('org/some-planet. Accessed: 2018-12-06.'),
+        line('World Health Organization. 2020. A Report on Things. Geneva.'),
+        line('Rice, J. 1986. Solving Problems in Parallel. Technical Report'),
+        line('KSL-86-19, Some University.'),
+      ],
+      null,
+    );
+    expect(entries.map((e) => e.text.split('.')[0])).toEqual([
+      'Carter, A',
+      'NASA',
+      'World Health Organization',
+      'Rice, J',
+    ]);
   });
 });
