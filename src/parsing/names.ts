@@ -219,6 +219,8 @@ export function splitByline(runs: Run[]): BylineName[] {
     if (last && !last.sup && !run.sup) last.text += run.text;
     else merged.push({ ...run });
   }
+  // A membership in brackets holds a comma that would split it into two pieces; it names no one.
+  for (const run of merged) if (!run.sup) run.text = run.text.replace(MEMBERSHIP_IN_BRACKETS, '');
   const words = (s: string) =>
     s
       .replace(/[\d*†‡§¶#✉]+$/u, '')
@@ -240,10 +242,11 @@ export function splitByline(runs: Run[]): BylineName[] {
       }
       continue;
     }
-    // Names are set apart by commas, semicolons, line breaks and "and"; some templates set them
-    // apart by a rule or a dot between them (Wiley's "Name1 | Name2", "Name · Name"). A middle
-    // dot inside a word is a letter's part (Catalan "l·l"), so dots need a space on both sides.
-    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&|\|)\s*|\s+[·•]\s+)/);
+    // Names are set apart by commas, semicolons, line breaks and "and" ("AND" in a byline set in
+    // capitals); some templates set them apart by a rule or a dot between them (Wiley's
+    // "Name1 | Name2", "Name · Name"). A middle dot inside a word is a letter's part (Catalan
+    // "l·l"), so dots need a space on both sides.
+    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|\bAND\b|&|\|)\s*|\s+[·•]\s+)/);
     parts.forEach((part, i) => {
       if (i % 2 === 0) {
         current += part;
@@ -271,7 +274,12 @@ export function splitByline(runs: Run[]): BylineName[] {
 }
 
 /** "Member", "Senior Member", "Life Fellow", "Student Member": a grade of a society's membership. */
-const MEMBERSHIP = /^(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)$/i;
+const GRADE = String.raw`(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)`;
+const MEMBERSHIP = new RegExp(`^${GRADE}$`, 'i');
+/** The grade and its society in brackets after a name ("JANE ROE (Student Member, IEEE)", IEEE Access). */
+// No white space before the bracket in the pattern: on a long run of spaces that would try every
+// start, quadratic time; the space left behind is trimmed with the name.
+const MEMBERSHIP_IN_BRACKETS = new RegExp(String.raw`\(${GRADE},\s*\p{Lu}{2,6}\)`, 'giu');
 /** A society set in capitals after the grade: "IEEE", "ACM", "OSA". */
 const SOCIETY = /^\p{Lu}{2,6}$/u;
 

@@ -2,7 +2,8 @@
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
 // emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI), a Word byline wrapped by hand
 // after a comma, affiliations set in the byline's Word style (apaquarto), a reference list hung by
-// three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI). Names and text are
+// three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI); and a byline in
+// capitals with memberships in brackets (IEEE Access, missed in the last round). Names and text are
 // made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -210,5 +211,41 @@ describe('reference lists', () => {
       'World Health Organization',
       'Rice, J',
     ]);
+  });
+});
+
+describe('a byline in capitals with each membership in brackets (IEEE Access)', () => {
+  it('reads the names, drops the memberships, and splits on "AND"', async () => {
+    const result = await parse([
+      [
+        { text: 'A Study of Things Sent Over a Network', size: 20, x: 72, y: 760 },
+        ...onOneLine(
+          [
+            { text: 'ANN CARTER' },
+            { text: '1', sup: true },
+            { text: ' (Student Member, IEEE), BOB DUNN' },
+            { text: '2', sup: true },
+            { text: ' (Senior Member, IEEE), AND CLEO EVANS' },
+            { text: '1,2', sup: true },
+            { text: ' (Fellow, IEEE)' },
+          ],
+          728,
+          9,
+          true,
+        ),
+        { text: '1', size: 5, x: 72, y: 712 },
+        { text: 'School of Things, Somewhere University, Town 12345, Country', size: 7, x: 76, y: 709 },
+        { text: '2', size: 5, x: 72, y: 700 },
+        { text: 'Department of Stuff, Elsewhere Institute, City 67890, Country', size: 7, x: 76, y: 697 },
+        {
+          text: 'ABSTRACT This paper studies things sent over a network and how many of them arrive.',
+          size: 9,
+          x: 72,
+          y: 670,
+        },
+        ...bodyProse(650),
+      ],
+    ]);
+    expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans']);
   });
 });
