@@ -183,6 +183,12 @@ const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
 const SICI_TAIL = /^<[^\s"<>]{1,200}>[^\s"<>]*/;
 /** Typographic quotes come from the running text, never from a DOI. */
 const TEXT_QUOTE = /[‘’“”]/;
+/**
+ * An arXiv identifier glued to a DOI ("10.1103/PhysRevD.1.2arXiv:1905.01234"), where a line
+ * break between them was lost. A DOI names arXiv with a dot ("10.48550/arXiv.1905.01234"), never
+ * with a colon.
+ */
+const GLUED_ARXIV = /.arxiv:/i;
 
 export function findDoi(text: string): string | null {
   const source = text.replace(/doi\.org\/\s+/gi, 'doi.org/');
@@ -195,6 +201,8 @@ export function findDoi(text: string): string | null {
   }
   const quote = TEXT_QUOTE.exec(doi);
   if (quote) doi = doi.slice(0, quote.index);
+  const arxiv = GLUED_ARXIV.exec(doi);
+  if (arxiv) doi = doi.slice(0, arxiv.index + 1);
   // Trailing punctuation belongs to the sentence, unless it closes a bracket opened in the DOI.
   for (;;) {
     const last = doi[doi.length - 1];

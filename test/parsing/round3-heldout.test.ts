@@ -2,13 +2,13 @@
 // title's size (ICASSP's spconf), names with their email on the same line or beside a column of
 // emails (JMLR), a byline led in by "By" or "... by" (IMS, AAAI), a Word byline wrapped by hand
 // after a comma, affiliations set in the byline's Word style (apaquarto), a reference list hung by
-// three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI); and a byline in
-// capitals with memberships in brackets (IEEE Access, missed in the last round). Names and text are
-// made up; only the shapes follow the templates.
+// three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI); and two kinds missed
+// in the last round: a byline in capitals with memberships in brackets (IEEE Access), a DOI with an
+// arXiv identifier glued to it. Names and text are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
-import { splitReferences } from '../../src/parsing/references.ts';
+import { findDoi, splitReferences } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -247,5 +247,14 @@ describe('a byline in capitals with each membership in brackets (IEEE Access)', 
       ],
     ]);
     expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans']);
+  });
+});
+
+describe('a DOI with the next identifier glued to it', () => {
+  it('ends before an arXiv identifier run into it, and keeps a DOI that names arXiv with a dot', () => {
+    expect(findDoi('Phys. Rev. D 100, 123456 (2019), doi:10.1103/PhysRevD.100.123456arXiv:1905.01234')).toBe(
+      '10.1103/PhysRevD.100.123456',
+    );
+    expect(findDoi('Preprint, https://doi.org/10.48550/arXiv.1905.01234.')).toBe('10.48550/arXiv.1905.01234');
   });
 });
