@@ -4,11 +4,14 @@
 // after a comma, affiliations set in the byline's Word style (apaquarto), a reference list hung by
 // three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI); and two kinds missed
 // in the last round: a byline in capitals with memberships in brackets (IEEE Access), a DOI with an
-// arXiv identifier glued to it. Names and text are made up; only the shapes follow the templates.
+// arXiv identifier glued to it, an accent set over a dotless i ("Mar ın"). Names and text are made
+// up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
 import { findDoi, splitReferences } from '../../src/parsing/references.ts';
+import { mendAccents } from '../../src/parsing/pdf/geometry.ts';
+import { composeAccents } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -256,5 +259,17 @@ describe('a DOI with the next identifier glued to it', () => {
       '10.1103/PhysRevD.100.123456',
     );
     expect(findDoi('Preprint, https://doi.org/10.48550/arXiv.1905.01234.')).toBe('10.48550/arXiv.1905.01234');
+  });
+});
+
+describe('an accent over a dotless i or j (TeX’s \\i, \\j)', () => {
+  const item = (str: string, x: number, w: number) => ({ str, x, y: 700, w, size: 10, font: 'F1' });
+  it('becomes the accented letter, across items and inside one', () => {
+    // pdf.js ends one item with the accent and its shift read as a space, the next starts at the ı.
+    expect(mendAccents([item('Ana Mar ´', 90, 42), item('ın Soto', 127, 30)]).map((i) => i.str)).toEqual([
+      'Ana Marín Soto',
+    ]);
+    expect(composeAccents('Mart´ınez and Ben´ıtez')).toBe('Martínez and Benítez');
+    expect(composeAccents('a dotless ı alone stays')).toBe('a dotless ı alone stays');
   });
 });
