@@ -18,6 +18,7 @@ import {
   isMarkedNameLike,
   isNameLike,
   isNameSlot,
+  normalizeStars,
   splitByline,
   splitMarks,
   surnameOf,
@@ -126,7 +127,7 @@ function opensWithNoteMark(block: Block): boolean {
   const first = block.runs.find((r) => r.text.trim() !== '');
   // A raised mark may be a glyph the font maps to no known character ("?").
   const raised = first?.sup === true && /^(?:[^\p{L}\s]{1,4}|[a-z])$/u.test(first.text.trim());
-  return raised || /^\s*[*∗†‡§¶]/u.test(block.text);
+  return raised || /^\s*[*†‡§¶]/u.test(normalizeStars(block.text));
 }
 
 /** Raised marks that follow text: one after each name in a byline. */
@@ -685,9 +686,9 @@ function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[
  * Numbers are left out: a number opens affiliations and numbered lists as well.
  */
 function markedOwner(text: string, marks: string[][]): number | null {
-  const m = /^\s*([*†‡§¶#∗]+)/u.exec(text);
+  const m = /^\s*([*†‡§¶#]+)/u.exec(normalizeStars(text));
   if (!m) return null;
-  const symbols = [...m[1]!].map((c) => (c === '∗' ? '*' : c));
+  const symbols = [...m[1]!];
   const owners = marks
     .map((own, i) => (symbols.every((sym) => own.includes(sym)) ? i : -1))
     .filter((i) => i >= 0);
@@ -746,7 +747,7 @@ function assignEmails(
       const top = scored[0];
       if (top && top.s > 0 && (scored[1]?.s ?? 0) < top.s) {
         authors[top.i]!.emails.push(email);
-      } else if (/^\s*[*✉]/u.test(text) && starred.length === 1) {
+      } else if (/^\s*[*✉]/u.test(normalizeStars(text)) && starred.length === 1) {
         authors[starred[0]!]!.emails.push(email);
       } else if (emails.length === 1 && starred.length === 1 && CORRESPONDENCE.test(text)) {
         authors[starred[0]!]!.emails.push(email);

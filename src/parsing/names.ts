@@ -155,10 +155,16 @@ export interface BylineName {
 }
 
 const MARK_SYMBOLS = /[*†‡§¶#✉]/u;
+/** Stars other than the asterisk that mark a note (math "∗", MNRAS's "⋆"): each is read as "*". */
+const STAR_LIKE = /[∗⋆★]/gu;
+
+export function normalizeStars(text: string): string {
+  return text.replace(STAR_LIKE, '*');
+}
 
 export function splitMarks(raw: string): string[] {
   const marks: string[] = [];
-  for (const part of raw.split(/[\s,;]+/)) {
+  for (const part of normalizeStars(raw).split(/[\s,;]+/)) {
     if (!part) continue;
     const m = /^([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
     if (m) {

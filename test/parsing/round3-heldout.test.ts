@@ -4,8 +4,8 @@
 // after a comma, affiliations set in the byline's Word style (apaquarto), a reference list hung by
 // three quarters of an em (OUP's bioinfo), a body as an entry's author (AAAI); and two kinds missed
 // in the last round: a byline in capitals with memberships in brackets (IEEE Access), a DOI with an
-// arXiv identifier glued to it, an accent set over a dotless i ("Mar ın"). Names and text are made
-// up; only the shapes follow the templates.
+// arXiv identifier glued to it, an accent set over a dotless i ("Mar ın"), names set apart only by
+// raised stars ("⋆", MNRAS). Names and text are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
@@ -271,5 +271,26 @@ describe('an accent over a dotless i or j (TeX’s \\i, \\j)', () => {
     ]);
     expect(composeAccents('Mart´ınez and Ben´ıtez')).toBe('Martínez and Benítez');
     expect(composeAccents('a dotless ı alone stays')).toBe('a dotless ı alone stays');
+  });
+});
+
+describe('names set apart only by raised marks that are stars (MNRAS’s ⋆)', () => {
+  it('ends each name at its star, read as "*" (the corresponding author’s mark)', () => {
+    const names = splitByline([
+      { text: 'Ann Carter', sup: false },
+      { text: '⋆', sup: true },
+      { text: ' Bob Dunn', sup: false },
+      { text: '†', sup: true },
+      { text: ' Cleo Evans', sup: false },
+      { text: '∗', sup: true },
+      { text: ' and Dan Fox', sup: false },
+      { text: '1★', sup: true },
+    ]);
+    expect(names.map((n) => [n.name, n.marks])).toEqual([
+      ['Ann Carter', ['*']],
+      ['Bob Dunn', ['†']],
+      ['Cleo Evans', ['*']],
+      ['Dan Fox', ['1', '*']],
+    ]);
   });
 });
