@@ -18,6 +18,7 @@ import {
   isMarkedNameLike,
   isNameLike,
   isNameSlot,
+  normalizeStars,
   splitByline,
   splitMarks,
   surnameOf,
@@ -89,7 +90,12 @@ function findTitle(doc: DocumentModel): number | null {
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
-  const largest = candidates.filter(({ b }) => b.relSize >= 0.97 * maxSize);
+  // Some templates set the byline and the affiliations in the title's size (ICASSP's spconf):
+  // those blocks are longer than the title, but they open with a note mark or carry a mark after
+  // each name, and a title carries one footnote mark at most.
+  const largest = candidates.filter(
+    ({ b }) => b.relSize >= 0.97 * maxSize && !opensWithNoteMark(b) && markedNameCount(b) < 2,
+  );
   const best = largest.sort((x, y) => y.b.text.length - x.b.text.length)[0];
   // A one-word title ("Title" in a template, a short product name) is left out of the candidates
   // above; it still wins when it is set well above all of them, before the abstract, and reads
@@ -114,6 +120,21 @@ function findTitle(doc: DocumentModel): number | null {
     (b, i) => i < 10 && (b.styleLevel === 1 || b.emphasis) && b.text.split(/\s+/).length >= 3,
   );
   return firstHeading >= 0 ? firstHeading : null;
+}
+
+/** An affiliation list opens with its mark: a raised run, or a note symbol typed before the text. */
+function opensWithNoteMark(block: Block): boolean {
+  const first = block.runs.find((r) => r.text.trim() !== '');
+  // A raised mark may be a glyph the font maps to no known character ("?").
+  const raised = first?.sup === true && /^(?:[^\p{L}\s]{1,4}|[a-z])$/u.test(first.text.trim());
+  return raised || /^\s*[*†‡§¶]/u.test(normalizeStars(block.text));
+}
+
+/** Raised marks that follow text: one after each name in a byline. */
+function markedNameCount(block: Block): number {
+  return block.runs.filter(
+    (r, k) => r.sup && r.text.trim() !== '' && k > 0 && /\p{L}/u.test(block.runs[k - 1]!.text),
+  ).length;
 }
 
 /** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
@@ -148,7 +169,10 @@ function findFrontEnd(blocks: Block[], from: number): number {
       return i;
     if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;
     if (b.styleName?.toLowerCase() === 'abstract') return i;
-    if (isHeading(b) && blocks[i + 1] && isProse(blocks[i + 1]!)) return i;
+    // A byline in bold over a long affiliation list looks like a heading over a paragraph; its
+    // marks after each name and the list's opening mark tell them apart.
+    const next = blocks[i + 1];
+    if (isHeading(b) && next && isProse(next) && markedNameCount(b) < 2 && !opensWithNoteMark(next)) return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
@@ -270,9 +294,13 @@ function styledAuthors(
   for (let i = from; i < Math.min(to, from + 40); i++) {
     const b = blocks[i]!;
     if (!isAuthorStyle(b.styleName ?? '') || b.text.length > 700) continue;
+    // Affiliations set in the byline's style (apaquarto's Word output) open with their mark.
+    if (opensWithNoteMark(b)) continue;
     const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
     if (head === undefined) continue;
-    if (rest.length) {
+    // A first line that ends on a comma or "and" leaves the byline's sentence open: the lines
+    // under it are more names (a byline wrapped by hand), not the address of an author.
+    if (rest.length && !/(?:,|\band|&)$/u.test(head)) {
       const names = splitByline([{ text: head, sup: false }]).filter(
         (n) => isNameSlot(n.name) && !INSTITUTION.test(n.name) && findEmails(n.name).length === 0,
       );
@@ -397,7 +425,29 @@ function stackedAuthors(
       }
     }
   }
+  // A column of names beside a column of as many emails (JMLR's names joined by "\AND"): each
+  // name takes the email on its row, and the email column is read.
+  const rowEmail = new Map<number, string>();
+  const emailColumn = new Set<number>();
+  for (const [block, k0] of firstLine) {
+    const names = lines.filter((l) => l.block === block);
+    const emails = lines.filter((l) => l.block === block + 1);
+    const single = (t: string) => findEmails(t).length === 1 && t.trim().split(/\s+/).length === 1;
+    if (
+      names.length >= 2 &&
+      emails.length === names.length &&
+      names.every((l) => isNameLike(unmarked(l.text)) && !INSTITUTION.test(l.text)) &&
+      emails.every((l) => single(l.text))
+    ) {
+      names.forEach((_, n) => rowEmail.set(k0 + n, findEmails(emails[n]!.text)[0]!));
+      emailColumn.add(block + 1);
+    }
+  }
   lines.forEach((line, k) => {
+    if (emailColumn.has(line.block)) {
+      used.add(line.block);
+      return;
+    }
     // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
     if (markOnly(line.text)) {
       if (current) current.marks.push(...splitMarks(line.text));
@@ -407,21 +457,29 @@ function stackedAuthors(
     // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
     // by the ORCID under it.
     if (andLine(line.text) && groupOpeners.size) return;
+    // A name with its email on the same line (JMLR's "\name ... \email ..."): the email
+    // identifies the person, and it is the first of the entry's lines.
+    const besideEmail = nameBesideEmail(line.text);
+    const rowed = rowEmail.get(k);
+    const withEmail = besideEmail ?? (rowed === undefined ? null : { name: line.text, email: rowed });
+    const nameText = withEmail?.name ?? line.text;
     const nameLine =
       groupOpeners.has(k) ||
+      rowed !== undefined ||
       besideNamedCell(line) ||
       (proven.has(line.block) && firstLine.get(line.block) === k) ||
-      (isNameLike(unmarked(line.text)) &&
-        !INSTITUTION.test(line.text) &&
-        (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0))));
+      (isNameLike(unmarked(nameText)) &&
+        !INSTITUTION.test(nameText) &&
+        (withEmail !== null ||
+          (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)))));
     if (nameLine) {
       sideBySide ||= line.cellTop === true;
       // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
       // each is an author, and the lines under the head are theirs alike.
-      const lines: string[] = [];
+      const lines: string[] = withEmail ? [withEmail.email] : [];
       const links = [...line.links];
-      const heads = sharedHead(unmarked(line.text));
-      for (const name of heads ?? [unmarked(line.text)]) {
+      const heads = sharedHead(unmarked(nameText));
+      for (const name of heads ?? [unmarked(nameText)]) {
         // An ORCID or mailto link may lie on the name itself.
         current = { name, marks: [], lines, links };
         entries.push(current);
@@ -451,6 +509,15 @@ function stackedAuthors(
   // A name followed by nothing that identifies a person is more likely a heading or a caption.
   const real = entries.filter((e) => e.lines.length > 0);
   return { entries: real.length >= 2 ? real : [], used, sideBySide };
+}
+
+/** "Jane Roe jane@example.org": a name and an email, nothing else, on one line; else null. */
+function nameBesideEmail(text: string): { name: string; email: string } | null {
+  // Such a line is short; the bound keeps the pattern's backtracking small on a hostile one.
+  if (text.length > 200) return null;
+  const m = /^(.+?)\s+(\S+@\S+\.\w+)$/u.exec(text.trim());
+  if (!m || findEmails(m[2]!).length !== 1 || findEmails(m[1]!).length) return null;
+  return { name: m[1]!.trim(), email: m[2]! };
 }
 
 /** "Jane Roe and John Doe": two names joined by "and" (or "&") in one column head, else null. */
@@ -619,9 +686,9 @@ function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[
  * Numbers are left out: a number opens affiliations and numbered lists as well.
  */
 function markedOwner(text: string, marks: string[][]): number | null {
-  const m = /^\s*([*†‡§¶#∗]+)/u.exec(text);
+  const m = /^\s*([*†‡§¶#]+)/u.exec(normalizeStars(text));
   if (!m) return null;
-  const symbols = [...m[1]!].map((c) => (c === '∗' ? '*' : c));
+  const symbols = [...m[1]!];
   const owners = marks
     .map((own, i) => (symbols.every((sym) => own.includes(sym)) ? i : -1))
     .filter((i) => i >= 0);
@@ -680,7 +747,7 @@ function assignEmails(
       const top = scored[0];
       if (top && top.s > 0 && (scored[1]?.s ?? 0) < top.s) {
         authors[top.i]!.emails.push(email);
-      } else if (/^\s*[*✉]/u.test(text) && starred.length === 1) {
+      } else if (/^\s*[*✉]/u.test(normalizeStars(text)) && starred.length === 1) {
         authors[starred[0]!]!.emails.push(email);
       } else if (emails.length === 1 && starred.length === 1 && CORRESPONDENCE.test(text)) {
         authors[starred[0]!]!.emails.push(email);
@@ -796,6 +863,9 @@ export function extractHeader(source: DocumentModel): Header {
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
+      // A byline or affiliation list set in the title's size (spconf) is no more of the title.
+      !opensWithNoteMark(blocks[titleEnd]!) &&
+      markedNameCount(blocks[titleEnd]!) < 2 &&
       // A title set at body size (APA title pages) stands apart by its face, or by the space
       // under it: the byline after it has the same size, and either another face or a gap
       // wider than a double-spaced line's above it.
@@ -859,6 +929,13 @@ export function extractHeader(source: DocumentModel): Header {
       ]);
       a.affiliations = affiliationsFromEntry(e);
     });
+    // Authors who share their lines and find one email each there: the emails go in the names' order.
+    for (const group of new Set(chosen.entries.map((e) => e.lines))) {
+      const members = chosen.entries.flatMap((e, k) => (e.lines === group ? [k] : []));
+      const emails = unique(findEmails(group.join(' ')));
+      if (members.length > 1 && emails.length === members.length)
+        members.forEach((k, n) => (authors[k]!.emails = [emails[n]!]));
+    }
   } else if (authors.length) {
     const allMarks = new Set(chosen.entries.flatMap((e) => e.marks));
     const numericMarks = new Set([...allMarks].filter((m) => !/^[*†‡§¶#✉]$/u.test(m)));

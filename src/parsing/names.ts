@@ -155,10 +155,16 @@ export interface BylineName {
 }
 
 const MARK_SYMBOLS = /[*†‡§¶#✉]/u;
+/** Stars other than the asterisk that mark a note (math "∗", MNRAS's "⋆"): each is read as "*". */
+const STAR_LIKE = /[∗⋆★]/gu;
+
+export function normalizeStars(text: string): string {
+  return text.replace(STAR_LIKE, '*');
+}
 
 export function splitMarks(raw: string): string[] {
   const marks: string[] = [];
-  for (const part of raw.split(/[\s,;]+/)) {
+  for (const part of normalizeStars(raw).split(/[\s,;]+/)) {
     if (!part) continue;
     const m = /^([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
     if (m) {
@@ -190,7 +196,12 @@ export function splitByline(runs: Run[]): BylineName[] {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));
     }
-    name = name.replace(/^(?:and|&)\s+/i, '').trim();
+    // A byline led in by a phrase that ends in "by" ("By Jane Roe", IMS; "Written by ...",
+    // "Style contributions by ...") names its people after it.
+    name = name
+      .replace(/^(?:and|&)\s+/i, '')
+      .replace(/^(?:[\p{L}-]+\s+){0,4}by\s+(?=\p{Lu})/iu, '')
+      .trim();
     // A symbol left after a name's superscript marks ("author¹ʼ²*") is one more of its marks.
     if (/^[*†‡§¶#✉]+$/u.test(name) && out.length && currentMarks.length === 0) {
       out[out.length - 1]!.marks.push(...splitMarks(name));
@@ -214,6 +225,8 @@ export function splitByline(runs: Run[]): BylineName[] {
     if (last && !last.sup && !run.sup) last.text += run.text;
     else merged.push({ ...run });
   }
+  // A membership in brackets holds a comma that would split it into two pieces; it names no one.
+  for (const run of merged) if (!run.sup) run.text = run.text.replace(MEMBERSHIP_IN_BRACKETS, '');
   const words = (s: string) =>
     s
       .replace(/[\d*†‡§¶#✉]+$/u, '')
@@ -235,10 +248,11 @@ export function splitByline(runs: Run[]): BylineName[] {
       }
       continue;
     }
-    // Names are set apart by commas, semicolons, line breaks and "and"; some templates set them
-    // apart by a rule or a dot between them (Wiley's "Name1 | Name2", "Name · Name"). A middle
-    // dot inside a word is a letter's part (Catalan "l·l"), so dots need a space on both sides.
-    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|&|\|)\s*|\s+[·•]\s+)/);
+    // Names are set apart by commas, semicolons, line breaks and "and" ("AND" in a byline set in
+    // capitals); some templates set them apart by a rule or a dot between them (Wiley's
+    // "Name1 | Name2", "Name · Name"). A middle dot inside a word is a letter's part (Catalan
+    // "l·l"), so dots need a space on both sides.
+    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|\bAND\b|&|\|)\s*|\s+[·•]\s+)/);
     parts.forEach((part, i) => {
       if (i % 2 === 0) {
         current += part;
@@ -266,7 +280,12 @@ export function splitByline(runs: Run[]): BylineName[] {
 }
 
 /** "Member", "Senior Member", "Life Fellow", "Student Member": a grade of a society's membership. */
-const MEMBERSHIP = /^(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)$/i;
+const GRADE = String.raw`(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)`;
+const MEMBERSHIP = new RegExp(`^${GRADE}$`, 'i');
+/** The grade and its society in brackets after a name ("JANE ROE (Student Member, IEEE)", IEEE Access). */
+// No white space before the bracket in the pattern: on a long run of spaces that would try every
+// start, quadratic time; the space left behind is trimmed with the name.
+const MEMBERSHIP_IN_BRACKETS = new RegExp(String.raw`\(${GRADE},\s*\p{Lu}{2,6}\)`, 'giu');
 /** A society set in capitals after the grade: "IEEE", "ACM", "OSA". */
 const SOCIETY = /^\p{Lu}{2,6}$/u;
 

@@ -39,7 +39,8 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
 function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const indents = lines.map((l) => l.indent);
   const minIndent = Math.min(...indents);
-  const hanging = lines.filter((l) => l.indent > minIndent + 0.8).length;
+  // Hanging indents run from three quarters of the body's size (OUP's bioinfo class) to a few.
+  const hanging = lines.filter((l) => l.indent > minIndent + 0.6).length;
   const flush = lines.length - hanging;
   const useIndent = hanging >= 0.2 * lines.length && flush >= 2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
@@ -52,10 +53,13 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     else {
       // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I"
       // after a line that ended a sentence.
+      // A body as author ("NASA. 2015.", AAAI's style) has no initials: its name and a period
+      // come straight before the year.
       starts ||=
         prev !== undefined &&
         /[.]$/.test(prev.text) &&
-        /^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text);
+        (/^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text) ||
+          /^\p{Lu}[\p{L}'’&-]*(?: [\p{L}'’&-]+){0,5}\.\s+\(?(?:1[6-9]|20)\d\d[a-z]?\)?[.,]/u.test(line.text));
     }
     if (starts) refs.push([line]);
     else refs[refs.length - 1]!.push(line);
@@ -179,6 +183,12 @@ const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
 const SICI_TAIL = /^<[^\s"<>]{1,200}>[^\s"<>]*/;
 /** Typographic quotes come from the running text, never from a DOI. */
 const TEXT_QUOTE = /[‘’“”]/;
+/**
+ * An arXiv identifier glued to a DOI ("10.1103/PhysRevD.1.2arXiv:1905.01234"), where a line
+ * break between them was lost. A DOI names arXiv with a dot ("10.48550/arXiv.1905.01234"), never
+ * with a colon.
+ */
+const GLUED_ARXIV = /.arxiv:/i;
 
 export function findDoi(text: string): string | null {
   const source = text.replace(/doi\.org\/\s+/gi, 'doi.org/');
@@ -191,6 +201,8 @@ export function findDoi(text: string): string | null {
   }
   const quote = TEXT_QUOTE.exec(doi);
   if (quote) doi = doi.slice(0, quote.index);
+  const arxiv = GLUED_ARXIV.exec(doi);
+  if (arxiv) doi = doi.slice(0, arxiv.index + 1);
   // Trailing punctuation belongs to the sentence, unless it closes a bracket opened in the DOI.
   for (;;) {
     const last = doi[doi.length - 1];

@@ -58,7 +58,9 @@ export const ANY_ACCENT_CLASS = charClass([
 
 /** The precomposed letter for `letter` under `combining`, or null when Unicode has none. */
 export function composedLetter(letter: string, combining: string): string | null {
-  const c = `${letter}${combining}`.normalize('NFC');
+  // TeX sets an accent over a dotless i or j ("\'{\i}"): the accent replaces the dot.
+  const base = letter === 'ı' ? 'i' : letter === 'ȷ' ? 'j' : letter;
+  const c = `${base}${combining}`.normalize('NFC');
   return [...c].length === 1 ? c : null;
 }
 
