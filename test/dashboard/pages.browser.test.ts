@@ -367,7 +367,9 @@ describe('folders', () => {
     await manager
       .getByRole('button', { name: `Link Journal of Graph Learning (id ${source.rows[0]!.id})` })
       .click();
-    expect(await flash(manager)).toBe('Journal of Graph Learning is linked to JOUR.');
+    expect(await flash(manager)).toBe(
+      `Journal of Graph Learning (id ${source.rows[0]!.id}) is linked to JOUR.`,
+    );
     await expectAccessible(manager);
     await screenshot(manager, 'folder');
     expect((await listLinks(t.db, org.id)).map((l) => [l.source_id, l.folder_name])).toEqual([
@@ -376,7 +378,9 @@ describe('folders', () => {
     // The manager's page shows the referee settings without a way to change them.
     expect(await manager.getByRole('button', { name: 'Save referee finder settings' }).count()).toBe(0);
     await manager.getByRole('button', { name: 'Unlink Journal of Graph Learning' }).click();
-    expect(await flash(manager)).toBe('The journal was unlinked.');
+    expect(await flash(manager)).toBe(
+      `Journal of Graph Learning (id ${source.rows[0]!.id}) is unlinked from JOUR.`,
+    );
     expect(await listLinks(t.db, org.id)).toEqual([]);
     await manager.context().close();
   });
