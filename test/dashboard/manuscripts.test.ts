@@ -355,6 +355,11 @@ describe('the manuscripts list', () => {
     );
     expect((await get(viewer, '/dashboard/manuscripts/?q=passing')).body).not.toContain('whose origin id');
     expect((await get(viewer, '/dashboard/manuscripts/?q=zebrafish')).body).not.toContain('ms-dash');
+    // A search with no word in it matches origin ids only: it listed every manuscript as matching.
+    const wordless = (await get(viewer, '/dashboard/manuscripts/?q=%25')).body;
+    expect(wordless).toContain('Manuscripts matching “%”');
+    expect(wordless).not.toContain('ms-dash');
+    expect(wordless).toContain('No manuscript matches.');
     const other = await ensureFolder(t.db, org.id, 'OTHER');
     expect((await get(viewer, `/dashboard/manuscripts/?folder=${other}`)).body).not.toContain('ms-dash');
     // Past the oldest: said so, with a way back, not "no manuscripts yet".
