@@ -291,7 +291,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     ${csrfField(request)}
                     <div>
                       <label for="group-name">Group name</label>
-                      <input id="group-name" name="name" type="text" required maxlength="200" />
+                      <input
+                        id="group-name"
+                        name="name"
+                        type="text"
+                        required
+                        maxlength="200"
+                        value="${text(postedForm(request) ?? {}, 'name')}"
+                      />
                     </div>
                     <button type="submit">Add group</button>
                   </form>`
@@ -307,6 +314,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     action: 'authors_groups_write',
     schema: { body: GroupBody },
     back: () => '/dashboard/groups/',
+    // A refused name (taken, letter case aside) comes back to be corrected, not retyped.
+    keepsForm: true,
     handler: async (request, reply) => {
       const group = await createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name);
       return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {
