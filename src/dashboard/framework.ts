@@ -317,8 +317,21 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     }
     const session = request.dashboardSession;
     if (!session) {
-      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-      return reply.status(303).header('location', `/dashboard/sign-in/${next}`).send();
+      // Signing out when already signed out is done, not lost.
+      if (request.routeOptions.url === '/dashboard/sign-out/') {
+        return reply.status(303).header('location', '/dashboard/sign-in/').send();
+      }
+      if (request.method === 'GET') {
+        return reply
+          .status(303)
+          .header('location', `/dashboard/sign-in/?next=${encodeURIComponent(request.url)}`)
+          .send();
+      }
+      // A form sent after the session ended (its 8 hours, a sign-out in another tab) changed
+      // nothing: the sign-in page says so and leads back to the form's page, where it led home
+      // without a word and the editor could believe it saved.
+      const params = new URLSearchParams({ next: formPage(request, rule), unsaved: '1' });
+      return reply.status(303).header('location', `/dashboard/sign-in/?${params.toString()}`).send();
     }
     if (session.user.mustChangePassword && !rule.whilePasswordExpired) {
       return reply.status(303).header('location', '/dashboard/password/').send();
@@ -365,6 +378,22 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
         <p><a href="/dashboard/">Back to the dashboard</a></p>`,
     }),
   );
+}
+
+/** The page a form was sent from: the route's `back`, else the page the browser says it was on. */
+function formPage(request: FastifyRequest, rule: RouteRule): string {
+  if (rule.back) return rule.back(request);
+  const referer = request.headers.referer;
+  if (!referer) return '/dashboard/';
+  try {
+    const url = new URL(referer);
+    // Only this dashboard's own pages: the sign-in page checks `next` again before following it.
+    return url.hostname === request.hostname && url.pathname.startsWith('/dashboard/')
+      ? url.pathname + url.search
+      : '/dashboard/';
+  } catch {
+    return '/dashboard/';
+  }
 }
 
 function errorTitle(status: number): string {
