@@ -64,6 +64,12 @@ export interface DashboardRoute {
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
+/**
+ * The longest text a search box takes. Editors paste a manuscript's whole title (or a journal's) to
+ * find it: at 200 characters a long title was an error page. The searches read its first words.
+ */
+export const SEARCH_MAX = 1000;
+
 /** The body of a form that posts nothing but its CSRF token (a row's button). */
 export const CsrfOnly = Type.Object({ _csrf: Type.String() });
 
@@ -366,6 +372,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       title: errorTitle(appError.status),
       status: appError.status,
       body: html`<p role="alert">${appError.message}</p>
+        ${invalidParts(appError)}
         <p><a href="/dashboard/">Back to the dashboard</a></p>`,
     });
   });
@@ -394,6 +401,25 @@ function formPage(request: FastifyRequest, rule: RouteRule): string {
   } catch {
     return '/dashboard/';
   }
+}
+
+/**
+ * What a refused link or form held that the page does not take (an edited address, a stale
+ * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
+ * route's schema, never from stored data.
+ */
+function invalidParts(error: AppError): Html | null {
+  if (error.status !== 400 || !error.details?.length) return null;
+  return html`<ul>
+    ${error.details
+      .slice(0, 5)
+      .map(
+        (d) =>
+          html`<li>
+            <code>${d.path.replace(/^(querystring|params|body)\.?/, '') || d.path}</code> ${d.message}
+          </li>`,
+      )}
+  </ul>`;
 }
 
 function errorTitle(status: number): string {

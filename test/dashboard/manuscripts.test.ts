@@ -368,6 +368,17 @@ describe('the manuscripts list', () => {
     expect(pastOldest.body).not.toContain('No manuscripts yet');
   });
 
+  it('takes a pasted long title as a search, and names what a link holds that a page does not take', async () => {
+    const long = `${'Message passing graph neural networks '.repeat(8)}`.trim();
+    expect(long.length).toBeGreaterThan(200);
+    const found = await get(viewer, `/dashboard/manuscripts/?q=${encodeURIComponent(long)}`);
+    expect(found.statusCode).toBe(200);
+    const refused = await get(viewer, '/dashboard/manuscripts/?before=0');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('The request is not valid');
+    expect(refused.body).toMatch(/<li>\s*<code>before<\/code> must be &gt;= 1\s*<\/li>/);
+  });
+
   it('pages through every manuscript once, newest first, and back', async () => {
     const paged = await createTestOrg(t);
     const folder = await ensureFolder(t.db, paged.id, 'PAGED');

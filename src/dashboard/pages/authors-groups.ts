@@ -33,6 +33,7 @@ import {
   renderPage,
   askFirst,
   Confirmable,
+  SEARCH_MAX,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
@@ -43,7 +44,7 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
 const ListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
 });
 const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });

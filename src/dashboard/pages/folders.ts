@@ -23,6 +23,7 @@ import {
   redirectTo,
   renderPage,
   CsrfOnly,
+  SEARCH_MAX,
 } from '../framework.ts';
 import { list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
@@ -30,7 +31,7 @@ import { dashboardPath, html } from '../html.ts';
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
-const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: 200 })) });
+const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })) });
 const SettingsBody = Type.Object({
   _csrf: Type.String(),
   groups: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
@@ -41,7 +42,7 @@ const LinkBody = Type.Object({
   _csrf: Type.String(),
   source_id: Type.String({ maxLength: 20 }),
   // The search the Link button was found by: the page comes back with it, for the next link.
-  journal: Type.Optional(Type.String({ maxLength: 200 })),
+  journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
 });
 
 const EFFECT_LABELS = {

@@ -37,6 +37,7 @@ import {
   renderPage,
   sessionOf,
   CsrfOnly,
+  SEARCH_MAX,
 } from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 
@@ -45,7 +46,7 @@ const PAGE_SIZE = 50;
 
 const ListQuery = Type.Object({
   folder: Type.Optional(Type.String({ maxLength: 12 })),
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   before: Type.Optional(Id),
   after: Type.Optional(Id),
 });
@@ -62,7 +63,7 @@ type SortKey = keyof typeof SORTS;
 const PageQuery = Type.Object({
   sort: Type.Optional(Type.Union(Object.keys(SORTS).map((k) => Type.Literal(k)))),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  find: Type.Optional(Type.String({ maxLength: 200 })),
+  find: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   conflicts: Type.Optional(
     Type.Union([
       Type.Literal('all'),
