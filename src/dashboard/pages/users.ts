@@ -172,6 +172,16 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     keepsForm: true,
     handler: async (request, reply) => {
       const body = request.body as { email: string; role: string };
+      // The answer page reloaded posts the add again: said as what happened, not "already exists",
+      // which read as if the user had not been added.
+      const existing = (await listUsers(ctx.db, orgOf(request))).find(
+        (u) => u.email.toLowerCase() === body.email.trim().toLowerCase(),
+      );
+      if (existing) {
+        throw errors.conflict(
+          `${existing.email} is already a user of this organization (listed below); no one-time password was made again. If theirs was lost, disable them, then enable them for a new one.`,
+        );
+      }
       const user = await createUser(ctx.db, {
         organizationId: orgOf(request),
         email: body.email,
