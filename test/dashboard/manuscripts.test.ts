@@ -23,6 +23,7 @@ interface Candidate {
   marked: boolean;
   marked_by: string | null;
   coauth_conflicts: { exists: boolean };
+  external_coi: { exists: boolean };
 }
 
 async function uploadMs(extra: Record<string, string | number> = {}) {
@@ -273,6 +274,48 @@ describe('a manuscript page', () => {
       marked: false,
       marked_by: null,
     });
+  });
+
+  it("an editor flags a candidate's conflict of interest; the next upload reports it (external_coi), then not once the flag is off", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const nellId = ids.authorId('Nell Neutral');
+    const nellRow = (body: string) => {
+      const start = body.indexOf(`id="candidate-${nellId}"`);
+      return body.slice(start, body.indexOf('</tr>', start));
+    };
+    const before = await get(editor, `/dashboard/manuscripts/${id}/`);
+    expect(nellRow(before.body)).toContain('Flag a conflict');
+    // A viewer sees no button, and may not post.
+    expect(nellRow((await get(viewer, `/dashboard/manuscripts/${id}/`)).body)).not.toContain(
+      'Flag a conflict',
+    );
+    const flagUrl = `/dashboard/manuscripts/${id}/candidates/${nellId}/conflict/`;
+    expect((await injectForm(t.app, viewer, flagUrl)).statusCode).toBe(403);
+
+    const flagged = await injectForm(t.app, editor, `${flagUrl}?conflicts=none`);
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidate-${nellId}`);
+    const page = await get(editor, `/dashboard/manuscripts/${id}/`);
+    expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
+    expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
+    expect(nellRow(page.body)).toContain('Remove conflict flag');
+    // Flagging again (a second tab) changes nothing and says so.
+    await injectForm(t.app, editor, flagUrl);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toContain('was already flagged');
+
+    const next = await uploadMs();
+    expect(next.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      external_coi: { exists: true },
+    });
+    const shown = nellRow((await get(editor, `/dashboard/manuscripts/${id}/`)).body);
+    expect(shown).toContain('Organization&#39;s flag');
+    expect(shown).not.toContain('the next upload reports this conflict');
+
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/no-conflict/`);
+    const after = await uploadMs();
+    expect(after.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      external_coi: { exists: false },
+    });
+    expect(nellRow((await get(editor, `/dashboard/manuscripts/${id}/`)).body)).toContain('Flag a conflict');
   });
 
   it('marks only the candidates the page lists, comes back to the page as filtered, and shows marks made elsewhere', async () => {
