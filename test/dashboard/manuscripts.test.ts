@@ -284,7 +284,7 @@ describe('a manuscript page', () => {
       return body.slice(start, body.indexOf('</tr>', start));
     };
     const before = await get(editor, `/dashboard/manuscripts/${id}/`);
-    expect(nellRow(before.body)).toContain('Flag a conflict');
+    expect(nellRow(before.body)).toContain('aria-label="Flag a conflict of interest with Nell Neutral"');
     // A viewer sees no button, and may not post.
     expect(nellRow((await get(viewer, `/dashboard/manuscripts/${id}/`)).body)).not.toContain(
       'Flag a conflict',

@@ -775,9 +775,10 @@ function conflictFlag(
   }
   ${actionButton(request, {
     action: action(flagged ? 'no-conflict' : 'conflict'),
-    label: html`${flagged ? 'Remove conflict flag' : 'Flag a conflict'}<span class="visually-hidden">
-        of interest, ${c.name}</span
-      >`,
+    label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
+    accessibleName: flagged
+      ? `Remove conflict flag of ${c.name}`
+      : `Flag a conflict of interest with ${c.name}`,
     kind: 'secondary',
   })}`;
 }
