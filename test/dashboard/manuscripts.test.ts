@@ -405,6 +405,11 @@ describe('the manuscripts list', () => {
     expect(wordless).toContain('No manuscript matches.');
     const other = await ensureFolder(t.db, org.id, 'OTHER');
     expect((await get(viewer, `/dashboard/manuscripts/?folder=${other}`)).body).not.toContain('ms-dash');
+    // A folder id the organization does not have (another's, an edited link) is said, not "no match".
+    const foreign = await ensureFolder(t.db, (await createTestOrg(t)).id, 'FOREIGN');
+    const unknown = (await get(viewer, `/dashboard/manuscripts/?folder=${foreign}`)).body;
+    expect(unknown).toContain(`This organization has no folder ${foreign}: choose one above.`);
+    expect(unknown).not.toContain('FOREIGN');
     // Past the oldest: said so, with a way back, not "no manuscripts yet".
     const pastOldest = await get(viewer, '/dashboard/manuscripts/?before=1');
     expect(pastOldest.body).toContain('No older manuscripts.');

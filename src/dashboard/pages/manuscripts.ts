@@ -208,9 +208,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                           query.before !== undefined || query.after !== undefined
                             ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
                                 <a href="${link({})}">Back to the newest</a>.`
-                            : search || folderId !== null
-                              ? 'No manuscript matches.'
-                              : 'No manuscripts yet: uploads appear here.'
+                            : folderId !== null && !folders.some((f) => f.id === folderId)
+                              ? // An edited or another organization's link: the menu shows no folder chosen.
+                                `This organization has no folder ${folderId}: choose one above.`
+                              : search || folderId !== null
+                                ? 'No manuscript matches.'
+                                : 'No manuscripts yet: uploads appear here.'
                         }
                       </td>
                     </tr>`
