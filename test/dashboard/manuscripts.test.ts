@@ -7,6 +7,7 @@ import { createTestUser, injectForm, injectSignIn, type InjectSession } from '..
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
+import { updateSettings } from '../../src/organizations/organizations.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -226,6 +227,23 @@ describe('a manuscript page', () => {
     expect(old.statusCode).toBe(200);
     expect(old.body).toContain(`id="candidate-${ids.authorId('Cole Coauthor')}"`);
     expect(old.body).not.toContain('Why this candidate');
+  });
+
+  it("an upload that found no candidate says what the organization's settings leave out", async () => {
+    const strict = await createTestOrg(t);
+    await updateSettings(t.db, strict.id, { include_without_email: false });
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
+    const fields = baseFields({ origin_id: 'ms-strict', title: TITLE, abstract: TOPIC });
+    delete fields.exclude_candidates;
+    const res = await upload(t.app, { apiKey: strict.apiKey, fields });
+    expect(res.json<{ candidates: unknown[] }>().candidates).toEqual([]);
+    const page = await get(
+      session,
+      `/dashboard/manuscripts/${res.json<{ manuscript_id: number }>().manuscript_id}/`,
+    );
+    expect(page.body.replace(/\s+/g, ' ')).toContain(
+      'The last upload found no candidate. The <a href="/dashboard/settings/">settings</a> now leave out candidates without an email.',
+    );
   });
 
   it('filters and sorts the candidates', async () => {

@@ -289,7 +289,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     ${stored.concepts.join(', ') || 'none'}.
                   </p>
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged })}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org))}
                   ${otherMarksList(request, manuscriptId, otherMarks)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -403,6 +403,20 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
       },
     });
   }
+}
+
+/**
+ * What the organization's settings leave out of every upload's candidates, or null. An empty list
+ * said only "found no candidate" when the settings had left everyone out (the demo corpus has no
+ * email, so excluding candidates without one leaves none). The settings are today's: they may have
+ * changed since the upload, hence "now".
+ */
+function leftOut(org: { include_conflicts: boolean; include_without_email: boolean }): string | null {
+  const parts = [
+    org.include_without_email ? null : 'candidates without an email',
+    org.include_conflicts ? null : 'candidates with a conflict of interest',
+  ].filter((part): part is string => part !== null);
+  return parts.length ? parts.join(' and ') : null;
 }
 
 /** Marks of authors who are not among the last upload's candidates, each with its unmark button. */
@@ -607,6 +621,8 @@ function candidateTable(
   f: PageFilters,
   whyTitles: WorkTitles,
   names: RowFacts,
+  /** What the organization's settings leave out, said when the upload found no candidate. */
+  settingsLeaveOut: string | null,
 ): Html {
   const matching = filterCandidates(all, marks, f);
   const pages = Math.max(1, Math.ceil(matching.length / CANDIDATES_PAGE));
@@ -664,7 +680,17 @@ function candidateTable(
           shown.length === 0
             ? html`<tr>
                 <td colspan="9" class="muted">
-                  ${all.length === 0 ? 'The last upload found no candidate.' : 'No candidate matches these filters.'}
+                  ${
+                    all.length === 0
+                      ? html`The last upload found no
+                        candidate.${
+                          settingsLeaveOut
+                            ? html` The <a href="/dashboard/settings/">settings</a> now leave out
+                                ${settingsLeaveOut}.`
+                            : null
+                        }`
+                      : 'No candidate matches these filters.'
+                  }
                 </td>
               </tr>`
             : null
