@@ -120,7 +120,14 @@ async function usersPage(
                   }
                 </td>
                 <td>
-                  ${user.disabled ? 'Disabled' : user.must_change_password ? 'Has not signed in yet' : 'Active'}
+                  ${
+                    user.disabled
+                      ? 'Disabled'
+                      : user.must_change_password
+                        ? // Also true of a user enabled again, who may have signed in for years.
+                          'One-time password not yet replaced'
+                        : 'Active'
+                  }
                 </td>
                 <td>
                   ${
