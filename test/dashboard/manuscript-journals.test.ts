@@ -104,7 +104,9 @@ describe("a manuscript page's journals", () => {
     });
     const matches = search.body.slice(search.body.indexOf('Journals matching'));
     expect(matches).toContain('Linked to FIRST');
-    expect(matches).toContain(`Move Journal of Protein Structure (id ${protein}) from FIRST to SECOND`);
+    expect(matches).toContain(
+      `Move to SECOND: Journal of Protein Structure (id ${protein}), linked to FIRST`,
+    );
     expect(matches).not.toContain(`Link Journal of Protein Structure (id ${protein})`);
 
     const moved = await injectForm(t.app, manager, `/dashboard/folders/${second}/journals/`, {

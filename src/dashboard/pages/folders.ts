@@ -146,7 +146,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           accessibleName:
             other === undefined
               ? `Link ${m.title} (id ${m.id})`
-              : `Move ${m.title} (id ${m.id}) from ${other} to ${folder.name}`,
+              : // Begins with the visible label, which speech input users say to press it.
+                `Move to ${folder.name}: ${m.title} (id ${m.id}), linked to ${other}`,
           hidden: { source_id: m.id, journal },
         })}`;
       };
