@@ -64,6 +64,12 @@ export interface DashboardRoute {
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
+/**
+ * The longest text a search box takes. Editors paste a manuscript's whole title (or a journal's) to
+ * find it: at 200 characters a long title was an error page. The searches read its first words.
+ */
+export const SEARCH_MAX = 1000;
+
 /** The body of a form that posts nothing but its CSRF token (a row's button). */
 export const CsrfOnly = Type.Object({ _csrf: Type.String() });
 
@@ -317,8 +323,21 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     }
     const session = request.dashboardSession;
     if (!session) {
-      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-      return reply.status(303).header('location', `/dashboard/sign-in/${next}`).send();
+      // Signing out when already signed out is done, not lost.
+      if (request.routeOptions.url === '/dashboard/sign-out/') {
+        return reply.status(303).header('location', '/dashboard/sign-in/').send();
+      }
+      if (request.method === 'GET') {
+        return reply
+          .status(303)
+          .header('location', `/dashboard/sign-in/?next=${encodeURIComponent(request.url)}`)
+          .send();
+      }
+      // A form sent after the session ended (its 8 hours, a sign-out in another tab) changed
+      // nothing: the sign-in page says so and leads back to the form's page, where it led home
+      // without a word and the editor could believe it saved.
+      const params = new URLSearchParams({ next: formPage(request, rule), unsaved: '1' });
+      return reply.status(303).header('location', `/dashboard/sign-in/?${params.toString()}`).send();
     }
     if (session.user.mustChangePassword && !rule.whilePasswordExpired) {
       return reply.status(303).header('location', '/dashboard/password/').send();
@@ -353,6 +372,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       title: errorTitle(appError.status),
       status: appError.status,
       body: html`<p role="alert">${appError.message}</p>
+        ${invalidParts(appError)}
         <p><a href="/dashboard/">Back to the dashboard</a></p>`,
     });
   });
@@ -365,6 +385,41 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
         <p><a href="/dashboard/">Back to the dashboard</a></p>`,
     }),
   );
+}
+
+/** The page a form was sent from: the route's `back`, else the page the browser says it was on. */
+function formPage(request: FastifyRequest, rule: RouteRule): string {
+  if (rule.back) return rule.back(request);
+  const referer = request.headers.referer;
+  if (!referer) return '/dashboard/';
+  try {
+    const url = new URL(referer);
+    // Only this dashboard's own pages: the sign-in page checks `next` again before following it.
+    return url.hostname === request.hostname && url.pathname.startsWith('/dashboard/')
+      ? url.pathname + url.search
+      : '/dashboard/';
+  } catch {
+    return '/dashboard/';
+  }
+}
+
+/**
+ * What a refused link or form held that the page does not take (an edited address, a stale
+ * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
+ * route's schema, never from stored data.
+ */
+function invalidParts(error: AppError): Html | null {
+  if (error.status !== 400 || !error.details?.length) return null;
+  return html`<ul>
+    ${error.details
+      .slice(0, 5)
+      .map(
+        (d) =>
+          html`<li>
+            <code>${d.path.replace(/^(querystring|params|body)\.?/, '') || d.path}</code> ${d.message}
+          </li>`,
+      )}
+  </ul>`;
 }
 
 function errorTitle(status: number): string {

@@ -55,6 +55,10 @@ export async function listManuscripts(
     where.push(
       `(to_tsvector('simple', m.title) @@ to_tsquery('simple', ${param(words)}) OR m.origin_id = ${param(q.search.trim())})`,
     );
+  } else if (q.search.trim()) {
+    // A search with no word in it ("#", "—") can only be an origin id: listing every manuscript
+    // under "matching" would say they all match.
+    where.push(`m.origin_id = ${param(q.search.trim())}`);
   }
   if (q.before !== null) where.push(`m.id < ${param(q.before)}`);
   else if (q.after !== null) where.push(`m.id > ${param(q.after)}`);

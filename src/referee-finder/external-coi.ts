@@ -1,7 +1,7 @@
 // Conflicts of interest declared by the organization (spec 2.3 `external_coi`): imported from CSV,
 // matched to candidates by the conflict policy (conflict-policy.ts; read in conflict-facts.ts).
 import { parse } from 'csv-parse/sync';
-import type { Database } from '../infra/db/index.ts';
+import type { Database, Queryable } from '../infra/db/index.ts';
 import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 
 export interface CoiRow {
@@ -74,4 +74,52 @@ export async function importCoi(
     );
     return { inserted: done[0]?.n ?? 0 };
   });
+}
+
+/**
+ * Flags a corpus author as in conflict with one manuscript (the dashboard's button on a candidate):
+ * a row as `refmatch coi import` writes for `origin_id,author_id`. True when it was not flagged yet.
+ */
+export async function flagAuthorConflict(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+  authorId: number,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `INSERT INTO external_coi (organization_id, origin_id, author_id) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [organizationId, originId, authorId],
+  );
+  return rows.length > 0;
+}
+
+/** Takes off the flag `flagAuthorConflict` wrote (not one for every manuscript, nor by ORCID or email). */
+export async function unflagAuthorConflict(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+  authorId: number,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `DELETE FROM external_coi WHERE organization_id = $1 AND origin_id = $2 AND author_id = $3 RETURNING 1`,
+    [organizationId, originId, authorId],
+  );
+  return rows.length > 0;
+}
+
+/** Which of the authors are flagged for this manuscript by author id (what the button flags). */
+export async function authorsFlaggedFor(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+  authorIds: readonly number[],
+): Promise<Set<number>> {
+  if (!authorIds.length) return new Set();
+  const { rows } = await db.query<{ author_id: number }>(
+    `SELECT author_id FROM external_coi
+      WHERE organization_id = $1 AND origin_id = $2 AND author_id = ANY($3::int[])`,
+    [organizationId, originId, authorIds],
+  );
+  return new Set(rows.map((r) => r.author_id));
 }

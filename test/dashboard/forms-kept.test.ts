@@ -1,5 +1,6 @@
 // The smaller forms keep what was typed after a refusal, as the larger ones do: a folder's referee
-// finder settings, a custom field's edit, the webhook (never its secret).
+// finder settings, a custom field's edit, the webhook (never its secret), a new group's name and a
+// new user's email and role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
@@ -94,5 +95,34 @@ describe('a refused form shows what was typed, once', () => {
     const again = await page(admin, '/dashboard/webhooks/');
     expect(again).not.toContain('typed-hook');
     expect(again).toMatch(/name="enabled"\s+checked/);
+  });
+
+  it("a new group's name", async () => {
+    await createGroup(t.db, org.id, 'Editorial board');
+    const refused = await injectForm(t.app, editor, '/dashboard/groups/', { name: 'editorial BOARD' });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(editor, '/dashboard/groups/');
+    expect(shown).toMatch(/already exists/);
+    expect(shown).toContain('value="editorial BOARD"');
+    expect(await page(editor, '/dashboard/groups/')).not.toContain('editorial BOARD');
+  });
+
+  it("a new user's email and role", async () => {
+    const taken = await createTestUser(t.db, org.id, 'viewer');
+    const refused = await injectForm(t.app, admin, '/dashboard/users/', {
+      email: taken.email,
+      role: 'editor',
+    });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(admin, '/dashboard/users/');
+    // A user of this organization (the answer page reloaded): said so, with what to do.
+    expect(shown).toContain(`${taken.email} is already a user of this organization (listed below)`);
+    const form = shown.slice(shown.indexOf('id="new-email"'), shown.indexOf('Add user</button>'));
+    expect(form).toContain(`value="${taken.email}"`);
+    expect(form).toMatch(/value="editor"\s+selected/);
+    const again = await page(admin, '/dashboard/users/');
+    const fresh = again.slice(again.indexOf('id="new-email"'), again.indexOf('Add user</button>'));
+    expect(fresh).not.toContain(taken.email);
+    expect(fresh).toMatch(/value="viewer"\s+selected/);
   });
 });

@@ -91,4 +91,36 @@ describe("a manuscript page's journals", () => {
     expect(matches).toContain('Linked');
     expect(matches).not.toContain(`Link Journal of Protein Structure (id ${protein})`);
   });
+
+  it('a journal linked to another folder says where, and moving it here says what that folder loses', async () => {
+    const org = await createTestOrg(t);
+    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const first = await ensureFolder(t.db, org.id, 'FIRST');
+    const second = await ensureFolder(t.db, org.id, 'SECOND');
+    await linkJournal(t.db, org.id, 'FIRST', protein);
+    const search = await t.app.inject({
+      url: `/dashboard/folders/${second}/?journal=protein+structure`,
+      headers: { cookie: manager.cookie },
+    });
+    const matches = search.body.slice(search.body.indexOf('Journals matching'));
+    expect(matches).toContain('Linked to FIRST');
+    expect(matches).toContain(
+      `Move to SECOND: Journal of Protein Structure (id ${protein}), linked to FIRST`,
+    );
+    expect(matches).not.toContain(`Link Journal of Protein Structure (id ${protein})`);
+
+    const moved = await injectForm(t.app, manager, `/dashboard/folders/${second}/journals/`, {
+      source_id: String(protein),
+    });
+    const page = (
+      await t.app.inject({ url: moved.headers.location as string, headers: { cookie: manager.cookie } })
+    ).body;
+    expect(page).toContain(
+      `Journal of Protein Structure (id ${protein}) is moved from FIRST to SECOND: FIRST no longer has it.`,
+    );
+    const firstPage = (
+      await t.app.inject({ url: `/dashboard/folders/${first}/`, headers: { cookie: manager.cookie } })
+    ).body;
+    expect(firstPage.slice(firstPage.indexOf('Journals linked to'))).toContain('None.');
+  });
 });

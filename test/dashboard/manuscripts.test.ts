@@ -7,6 +7,7 @@ import { createTestUser, injectForm, injectSignIn, type InjectSession } from '..
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
+import { updateSettings } from '../../src/organizations/organizations.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -23,6 +24,7 @@ interface Candidate {
   marked: boolean;
   marked_by: string | null;
   coauth_conflicts: { exists: boolean };
+  external_coi: { exists: boolean };
 }
 
 async function uploadMs(extra: Record<string, string | number> = {}) {
@@ -227,6 +229,23 @@ describe('a manuscript page', () => {
     expect(old.body).not.toContain('Why this candidate');
   });
 
+  it("an upload that found no candidate says what the organization's settings leave out", async () => {
+    const strict = await createTestOrg(t);
+    await updateSettings(t.db, strict.id, { include_without_email: false });
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
+    const fields = baseFields({ origin_id: 'ms-strict', title: TITLE, abstract: TOPIC });
+    delete fields.exclude_candidates;
+    const res = await upload(t.app, { apiKey: strict.apiKey, fields });
+    expect(res.json<{ candidates: unknown[] }>().candidates).toEqual([]);
+    const page = await get(
+      session,
+      `/dashboard/manuscripts/${res.json<{ manuscript_id: number }>().manuscript_id}/`,
+    );
+    expect(page.body.replace(/\s+/g, ' ')).toContain(
+      'The last upload found no candidate. The <a href="/dashboard/settings/">settings</a> now leave out candidates without an email.',
+    );
+  });
+
   it('filters and sorts the candidates', async () => {
     const { manuscript_id: id } = await uploadMs();
     const withConflicts = await get(editor, `/dashboard/manuscripts/${id}/?conflicts=coauth_conflicts`);
@@ -273,6 +292,48 @@ describe('a manuscript page', () => {
       marked: false,
       marked_by: null,
     });
+  });
+
+  it("an editor flags a candidate's conflict of interest; the next upload reports it (external_coi), then not once the flag is off", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const nellId = ids.authorId('Nell Neutral');
+    const nellRow = (body: string) => {
+      const start = body.indexOf(`id="candidate-${nellId}"`);
+      return body.slice(start, body.indexOf('</tr>', start));
+    };
+    const before = await get(editor, `/dashboard/manuscripts/${id}/`);
+    expect(nellRow(before.body)).toContain('aria-label="Flag a conflict of interest with Nell Neutral"');
+    // A viewer sees no button, and may not post.
+    expect(nellRow((await get(viewer, `/dashboard/manuscripts/${id}/`)).body)).not.toContain(
+      'Flag a conflict',
+    );
+    const flagUrl = `/dashboard/manuscripts/${id}/candidates/${nellId}/conflict/`;
+    expect((await injectForm(t.app, viewer, flagUrl)).statusCode).toBe(403);
+
+    const flagged = await injectForm(t.app, editor, `${flagUrl}?conflicts=none`);
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidate-${nellId}`);
+    const page = await get(editor, `/dashboard/manuscripts/${id}/`);
+    expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
+    expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
+    expect(nellRow(page.body)).toContain('Remove conflict flag');
+    // Flagging again (a second tab) changes nothing and says so.
+    await injectForm(t.app, editor, flagUrl);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toContain('was already flagged');
+
+    const next = await uploadMs();
+    expect(next.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      external_coi: { exists: true },
+    });
+    const shown = nellRow((await get(editor, `/dashboard/manuscripts/${id}/`)).body);
+    expect(shown).toContain('Organization&#39;s flag');
+    expect(shown).not.toContain('the next upload reports this conflict');
+
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/no-conflict/`);
+    const after = await uploadMs();
+    expect(after.candidates.find((c) => c.author_id === nellId)).toMatchObject({
+      external_coi: { exists: false },
+    });
+    expect(nellRow((await get(editor, `/dashboard/manuscripts/${id}/`)).body)).toContain('Flag a conflict');
   });
 
   it('marks only the candidates the page lists, comes back to the page as filtered, and shows marks made elsewhere', async () => {
@@ -355,12 +416,33 @@ describe('the manuscripts list', () => {
     );
     expect((await get(viewer, '/dashboard/manuscripts/?q=passing')).body).not.toContain('whose origin id');
     expect((await get(viewer, '/dashboard/manuscripts/?q=zebrafish')).body).not.toContain('ms-dash');
+    // A search with no word in it matches origin ids only: it listed every manuscript as matching.
+    const wordless = (await get(viewer, '/dashboard/manuscripts/?q=%25')).body;
+    expect(wordless).toContain('Manuscripts matching “%”');
+    expect(wordless).not.toContain('ms-dash');
+    expect(wordless).toContain('No manuscript matches.');
     const other = await ensureFolder(t.db, org.id, 'OTHER');
     expect((await get(viewer, `/dashboard/manuscripts/?folder=${other}`)).body).not.toContain('ms-dash');
+    // A folder id the organization does not have (another's, an edited link) is said, not "no match".
+    const foreign = await ensureFolder(t.db, (await createTestOrg(t)).id, 'FOREIGN');
+    const unknown = (await get(viewer, `/dashboard/manuscripts/?folder=${foreign}`)).body;
+    expect(unknown).toContain(`This organization has no folder ${foreign}: choose one above.`);
+    expect(unknown).not.toContain('FOREIGN');
     // Past the oldest: said so, with a way back, not "no manuscripts yet".
     const pastOldest = await get(viewer, '/dashboard/manuscripts/?before=1');
     expect(pastOldest.body).toContain('No older manuscripts.');
     expect(pastOldest.body).not.toContain('No manuscripts yet');
+  });
+
+  it('takes a pasted long title as a search, and names what a link holds that a page does not take', async () => {
+    const long = `${'Message passing graph neural networks '.repeat(8)}`.trim();
+    expect(long.length).toBeGreaterThan(200);
+    const found = await get(viewer, `/dashboard/manuscripts/?q=${encodeURIComponent(long)}`);
+    expect(found.statusCode).toBe(200);
+    const refused = await get(viewer, '/dashboard/manuscripts/?before=0');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('The request is not valid');
+    expect(refused.body).toMatch(/<li>\s*<code>before<\/code> must be &gt;= 1\s*<\/li>/);
   });
 
   it('pages through every manuscript once, newest first, and back', async () => {

@@ -18,7 +18,8 @@ import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
-import { listLinks } from '../../src/journals/links.ts';
+import { linkJournal, listLinks } from '../../src/journals/links.ts';
+import { ensureFolder } from '../../src/folders/folders.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 
 let browser: Browser;
@@ -387,19 +388,38 @@ describe('folders', () => {
     await manager
       .getByRole('button', { name: `Link Journal of Graph Learning (id ${source.rows[0]!.id})` })
       .click();
-    expect(await flash(manager)).toBe('Journal of Graph Learning is linked to JOUR.');
+    expect(await flash(manager)).toBe(
+      `Journal of Graph Learning (id ${source.rows[0]!.id}) is linked to JOUR.`,
+    );
     await expectAccessible(manager);
     await screenshot(manager, 'folder');
     expect((await listLinks(t.db, org.id)).map((l) => [l.source_id, l.folder_name])).toEqual([
       [source.rows[0]!.id, 'JOUR'],
     ]);
+    // Linked to JOUR, the journal is offered to another folder as a move, which names what JOUR loses.
+    const other = await ensureFolder(t.db, org.id, 'OTHER');
+    await go(manager, `/dashboard/folders/${other}/?journal=graph+learning`);
+    await expectAccessible(manager);
+    await manager
+      .getByRole('button', {
+        name: `Move to OTHER: Journal of Graph Learning (id ${source.rows[0]!.id}), linked to JOUR`,
+      })
+      .click();
+    expect(await flash(manager)).toBe(
+      `Journal of Graph Learning (id ${source.rows[0]!.id}) is moved from JOUR to OTHER: JOUR no longer has it.`,
+    );
+    await linkJournal(t.db, org.id, 'JOUR', source.rows[0]!.id);
+    await go(manager, '/dashboard/folders/');
+    await manager.getByRole('link', { name: 'JOUR' }).click();
     // The manager's page shows the referee settings without a way to change them.
     expect(await manager.getByRole('button', { name: 'Save referee finder settings' }).count()).toBe(0);
     // And its custom values as text.
     expect(await manager.getByRole('button', { name: 'Save custom fields' }).count()).toBe(0);
     expect(await mainText(manager)).toContain('Handling editor Dr. Grace');
     await manager.getByRole('button', { name: 'Unlink Journal of Graph Learning' }).click();
-    expect(await flash(manager)).toBe('The journal was unlinked.');
+    expect(await flash(manager)).toBe(
+      `Journal of Graph Learning (id ${source.rows[0]!.id}) is unlinked from JOUR.`,
+    );
     expect(await listLinks(t.db, org.id)).toEqual([]);
     await manager.context().close();
   });

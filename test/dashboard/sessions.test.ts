@@ -4,6 +4,7 @@ import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpe
 import { createTestUser, injectForm, injectSignIn, TEST_PASSWORD } from '../helpers/dashboard.ts';
 import { throttleVerdict } from '../../src/users/login-throttle.ts';
 import { html } from '../../src/dashboard/html.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
 
 const login = {
   windowMs: 60_000,
@@ -152,6 +153,46 @@ describe('sessions', () => {
     const disabled = await injectSignIn(t.app, user.email);
     await t.db.query('UPDATE users SET disabled_at = now() WHERE id = $1', [user.id]);
     expect((await home(disabled.cookie)).statusCode).toBe(303);
+  });
+
+  it('a form sent after the session ended says on the sign-in page that it was not saved, and leads back to its page', async () => {
+    const editor = await createTestUser(t.db, orgId, 'editor');
+    const session = await injectSignIn(t.app, editor.email);
+    const group = await createGroup(t.db, orgId, 'Signed-out reviewers');
+    await t.db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [editor.id]);
+    const sent = await injectForm(t.app, session, `/dashboard/groups/${group.group_id}/records/`, {
+      client_id: 'late-1',
+      name: 'Late Record',
+    });
+    expect(sent.statusCode).toBe(303);
+    const location = new URL(sent.headers.location as string, 'http://x');
+    expect(location.pathname).toBe('/dashboard/sign-in/');
+    expect(location.searchParams.get('next')).toBe(`/dashboard/groups/${group.group_id}/new-record/`);
+    const page = await t.app.inject({ url: sent.headers.location as string });
+    expect(page.body).toContain('You were signed out, so what you sent was not saved.');
+    expect(page.body).toContain(`value="/dashboard/groups/${group.group_id}/new-record/"`);
+    const { rows } = await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['late-1']);
+    expect(rows).toEqual([]);
+
+    // A route without its form's page named goes back where the browser was; never off the dashboard.
+    const unlink = (referer: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/dashboard/folders/1/journals/2/unlink/',
+        headers: { cookie: session.cookie, referer, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `_csrf=${session.csrf}`,
+      });
+    const fromFolder = await unlink('http://localhost:80/dashboard/folders/1/?journal=x');
+    expect(new URL(fromFolder.headers.location as string, 'http://x').searchParams.get('next')).toBe(
+      '/dashboard/folders/1/?journal=x',
+    );
+    const fromElsewhere = await unlink('https://evil.example/dashboard/folders/1/');
+    expect(new URL(fromElsewhere.headers.location as string, 'http://x').searchParams.get('next')).toBe(
+      '/dashboard/',
+    );
+    // Signing out when already signed out is no lost form.
+    const out = await injectForm(t.app, session, '/dashboard/sign-out/');
+    expect(out.headers.location).toBe('/dashboard/sign-in/');
   });
 
   it('a form post without the session CSRF token is refused with 403', async () => {

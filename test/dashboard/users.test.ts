@@ -48,6 +48,10 @@ describe('the users page', () => {
     const enabled = await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`);
     expect(enabled.statusCode).toBe(200);
     expect(enabled.body).toMatch(/one-time password/i);
+    // Enabled again, they have signed in before: their status says what is pending, not "never".
+    const row = enabled.body.slice(enabled.body.indexOf(`<td>${gone.email}</td>`));
+    expect(row.slice(0, row.indexOf('</tr>'))).toContain('One-time password not yet replaced');
+    expect(enabled.body).not.toContain('Has not signed in yet');
     const shownHash = await hashOf(gone.id);
     // The same post again (the answer page reloaded): no second password.
     expect((await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`)).statusCode).toBe(303);

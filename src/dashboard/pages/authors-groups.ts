@@ -33,6 +33,7 @@ import {
   renderPage,
   askFirst,
   Confirmable,
+  SEARCH_MAX,
 } from '../framework.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
@@ -48,7 +49,7 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
 const ListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
 });
 const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });
@@ -230,7 +231,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     ${csrfField(request)}
                     <div>
                       <label for="group-name">Group name</label>
-                      <input id="group-name" name="name" type="text" required maxlength="200" />
+                      <input
+                        id="group-name"
+                        name="name"
+                        type="text"
+                        required
+                        maxlength="200"
+                        value="${text(postedForm(request) ?? {}, 'name')}"
+                      />
                     </div>
                     <button type="submit">Add group</button>
                   </form>`
@@ -246,6 +254,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     action: 'authors_groups_write',
     schema: { body: GroupBody },
     back: () => '/dashboard/groups/',
+    // A refused name (taken, letter case aside) comes back to be corrected, not retyped.
+    keepsForm: true,
     handler: async (request, reply) => {
       const group = await createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name);
       return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {

@@ -26,6 +26,7 @@ import {
   redirectTo,
   renderPage,
   CsrfOnly,
+  SEARCH_MAX,
 } from '../framework.ts';
 import { list, text, type FormBody } from '../form-values.ts';
 import {
@@ -40,7 +41,7 @@ import { dashboardPath, html } from '../html.ts';
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
-const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: 200 })) });
+const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })) });
 const SettingsBody = Type.Object({
   _csrf: Type.String(),
   groups: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
@@ -51,7 +52,7 @@ const LinkBody = Type.Object({
   _csrf: Type.String(),
   source_id: Type.String({ maxLength: 20 }),
   // The search the Link button was found by: the page comes back with it, for the next link.
-  journal: Type.Optional(Type.String({ maxLength: 200 })),
+  journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
 });
 
 const EFFECT_LABELS = {
@@ -141,6 +142,27 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         readCustomValues(ctx.db, organizationId, 'folder', folderId),
       ]);
       const linked = links.filter((l) => l.folder_id === folderId);
+      // A journal has one folder an organization: linking it here takes it from the other, so the
+      // row says where it is now and offers to move it, rather than a Link that silently moves it.
+      const elsewhere = new Map(
+        links.filter((l) => l.folder_id !== folderId).map((l) => [l.source_id, l.folder_name]),
+      );
+      const linkCell = (m: { id: number; title: string }) => {
+        if (linked.some((l) => l.source_id === m.id)) return html`<span class="muted">Linked</span>`;
+        const other = elsewhere.get(m.id);
+        return html`${other === undefined ? null : html`<div class="hint">Linked to ${other}</div>`}
+        ${actionButton(request, {
+          action: `${path}journals/`,
+          label: other === undefined ? 'Link' : `Move to ${folder.name}`,
+          // Venues may share a title (the ACL's Findings): the id tells them apart.
+          accessibleName:
+            other === undefined
+              ? `Link ${m.title} (id ${m.id})`
+              : // Begins with the visible label, which speech input users say to press it.
+                `Move to ${folder.name}: ${m.title} (id ${m.id}), linked to ${other}`,
+          hidden: { source_id: m.id, journal },
+        })}`;
+      };
       const matches = journal.trim() ? await searchSources(ctx.db, journal, 20) : [];
       const editSettings = mayDo(request, 'folder_settings_write');
       const editLinks = mayDo(request, 'journals_link');
@@ -163,6 +185,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       return renderPage(ctx, request, reply, {
         title: `Folder ${folder.name}`,
         body: html`<h2>Referee finder</h2>
+          ${editSettings ? null : html`<p class="muted">Only an editor can change these.</p>`}
           <form method="post" action="${path}settings/" class="stack">
             ${editSettings ? csrfField(request) : null}
             <fieldset>
@@ -299,19 +322,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                         <td>
                                           ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
                                         </td>
-                                        <td>
-                                          ${
-                                            linked.some((l) => l.source_id === m.id)
-                                              ? html`<span class="muted">Linked</span>`
-                                              : actionButton(request, {
-                                                  action: `${path}journals/`,
-                                                  label: 'Link',
-                                                  // Venues may share a title (the ACL's Findings): the id tells them apart.
-                                                  accessibleName: `Link ${m.title} (id ${m.id})`,
-                                                  hidden: { source_id: m.id, journal },
-                                                })
-                                          }
-                                        </td>
+                                        <td>${linkCell(m)}</td>
                                       </tr>`,
                                   )
                             }
@@ -398,12 +409,19 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const folder = await requireFolder(ctx.db, organizationId, folderId);
       const sourceId = text(request.body as FormBody, 'source_id');
       if (!/^\d{1,9}$/.test(sourceId)) throw errors.validation('Not a journal id');
+      const before = (await listLinks(ctx.db, organizationId)).find(
+        (l) => l.source_id === Number(sourceId) && l.folder_id !== folderId,
+      );
       const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
       const search = text(request.body as FormBody, 'journal').trim();
       const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
+      const journal = `${link.source_title} (id ${link.source_id})`;
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {
         kind: 'ok',
-        message: `${link.source_title} is linked to ${folder.name}.`,
+        // Linking moves a journal linked elsewhere: that folder's recommendations lose it, said here.
+        message: before
+          ? `${journal} is moved from ${before.folder_name} to ${folder.name}: ${before.folder_name} no longer has it.`
+          : `${journal} is linked to ${folder.name}.`,
       });
     },
   });
@@ -417,10 +435,13 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const { folderId, sourceId } = request.params as { folderId: number; sourceId: number };
       const organizationId = orgOf(request);
       const folder = await requireFolder(ctx.db, organizationId, folderId);
+      const title = (await listLinks(ctx.db, organizationId)).find(
+        (l) => l.source_id === sourceId && l.folder_id === folderId,
+      )?.source_title;
       await unlinkJournal(ctx.db, organizationId, sourceId, folder.name);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
-        message: 'The journal was unlinked.',
+        message: `${title ?? 'Journal'} (id ${sourceId}) is unlinked from ${folder.name}.`,
       });
     },
   });

@@ -32,6 +32,11 @@ import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
 import { CONFLICT_KINDS, type Conflict, type ConflictKind } from '../../referee-finder/conflict-policy.ts';
 import {
+  authorsFlaggedFor,
+  flagAuthorConflict,
+  unflagAuthorConflict,
+} from '../../referee-finder/external-coi.ts';
+import {
   actionButton,
   dashboardRoute,
   mayDo,
@@ -40,6 +45,7 @@ import {
   renderPage,
   sessionOf,
   CsrfOnly,
+  SEARCH_MAX,
 } from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
 import type { FormBody } from '../form-values.ts';
@@ -55,7 +61,7 @@ const PAGE_SIZE = 50;
 
 const ListQuery = Type.Object({
   folder: Type.Optional(Type.String({ maxLength: 12 })),
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   before: Type.Optional(Id),
   after: Type.Optional(Id),
 });
@@ -72,7 +78,7 @@ type SortKey = keyof typeof SORTS;
 const PageQuery = Type.Object({
   sort: Type.Optional(Type.Union(Object.keys(SORTS).map((k) => Type.Literal(k)))),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  find: Type.Optional(Type.String({ maxLength: 200 })),
+  find: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   conflicts: Type.Optional(
     Type.Union([
       Type.Literal('all'),
@@ -212,9 +218,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                           query.before !== undefined || query.after !== undefined
                             ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
                                 <a href="${link({})}">Back to the newest</a>.`
-                            : search || folderId !== null
-                              ? 'No manuscript matches.'
-                              : 'No manuscripts yet: uploads appear here.'
+                            : folderId !== null && !folders.some((f) => f.id === folderId)
+                              ? // An edited or another organization's link: the menu shows no folder chosen.
+                                `This organization has no folder ${folderId}: choose one above.`
+                              : search || folderId !== null
+                                ? 'No manuscript matches.'
+                                : 'No manuscripts yet: uploads appear here.'
                         }
                       </td>
                     </tr>`
@@ -259,10 +268,16 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
       ]);
       const candidates = stored?.candidates ?? [];
-      const [allMarks, whyTitles, names] = await Promise.all([
+      const [allMarks, whyTitles, names, flagged] = await Promise.all([
         marksOfManuscript(ctx.db, manuscriptId),
         explainedWorkTitles(ctx.db, candidates),
         rowNames(ctx.db, organizationId, candidates),
+        authorsFlaggedFor(
+          ctx.db,
+          organizationId,
+          manuscript.origin_id,
+          candidates.map((c) => c.author_id),
+        ),
       ]);
       const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
       // Marks of authors the last upload did not list (made by the CLI, or before a re-upload
@@ -293,7 +308,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     ${stored.concepts.join(', ') || 'none'}.
                   </p>
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, names)}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org))}
                   ${otherMarksList(request, manuscriptId, otherMarks)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -380,6 +395,75 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       },
     });
   }
+
+  registerConflictFlags(scope, ctx);
+}
+
+/**
+ * An editor flags a candidate as in conflict with the manuscript (or takes the flag off). The flag
+ * is the organization's declared conflict (`external_coi`) for this manuscript's origin id: the
+ * next upload reports it, and leaves the candidate out when the organization excludes conflicts.
+ * The stored candidates are not ranked again here, as a mark does not rank them again.
+ */
+function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
+  for (const flag of [true, false]) {
+    dashboardRoute(scope, {
+      method: 'POST',
+      url: `/manuscripts/:manuscriptId/candidates/:authorId/${flag ? 'conflict' : 'no-conflict'}/`,
+      action: 'candidates_mark',
+      schema: { params: MarkParams, querystring: PageQuery, body: CsrfOnly },
+      back: (request) =>
+        `${dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`,
+      handler: async (request, reply) => {
+        const { manuscriptId, authorId } = request.params as { manuscriptId: number; authorId: number };
+        const organizationId = orgOf(request);
+        const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
+        const { rows } = await ctx.db.query<{ display_name: string }>(
+          'SELECT display_name FROM authors WHERE id = $1',
+          [authorId],
+        );
+        if (!rows[0]) throw errors.notFound('Author');
+        const name = rows[0].display_name;
+        const candidate = await isStoredCandidate(ctx.db, manuscriptId, authorId);
+        if (flag && !candidate) {
+          throw errors.conflict(
+            `${name} is no longer among this manuscript's candidates: it was uploaded again since the page was loaded. Here are its candidates now.`,
+          );
+        }
+        const changed = flag
+          ? await flagAuthorConflict(ctx.db, organizationId, manuscript.origin_id, authorId)
+          : await unflagAuthorConflict(ctx.db, organizationId, manuscript.origin_id, authorId);
+        const message = !changed
+          ? flag
+            ? `${name} was already flagged as a conflict of interest for this manuscript.`
+            : `${name} had no conflict flag of this manuscript to take off.`
+          : flag
+            ? `${name} is flagged as a conflict of interest for this manuscript: the next upload reports it, and leaves them out if the settings exclude candidates with conflicts.`
+            : `${name} is no longer flagged as a conflict of interest for this manuscript, from the next upload.`;
+        return redirectTo(
+          ctx,
+          request,
+          reply,
+          `${dashboardPath('manuscripts', manuscriptId)}${filtersQuery(request.query as PageFilters)}#${candidate ? `candidate-${authorId}` : 'candidates'}`,
+          { kind: 'ok', message },
+        );
+      },
+    });
+  }
+}
+
+/**
+ * What the organization's settings leave out of every upload's candidates, or null. An empty list
+ * said only "found no candidate" when the settings had left everyone out (the demo corpus has no
+ * email, so excluding candidates without one leaves none). The settings are today's: they may have
+ * changed since the upload, hence "now".
+ */
+function leftOut(org: { include_conflicts: boolean; include_without_email: boolean }): string | null {
+  const parts = [
+    org.include_without_email ? null : 'candidates without an email',
+    org.include_conflicts ? null : 'candidates with a conflict of interest',
+  ].filter((part): part is string => part !== null);
+  return parts.length ? parts.join(' and ') : null;
 }
 
 /** Marks of authors who are not among the last upload's candidates, each with its unmark button. */
@@ -583,7 +667,9 @@ function candidateTable(
   marks: Map<number, string>,
   f: PageFilters,
   whyTitles: WorkTitles,
-  names: RowNames,
+  names: RowFacts,
+  /** What the organization's settings leave out, said when the upload found no candidate. */
+  settingsLeaveOut: string | null,
 ): Html {
   const matching = filterCandidates(all, marks, f);
   const pages = Math.max(1, Math.ceil(matching.length / CANDIDATES_PAGE));
@@ -641,7 +727,17 @@ function candidateTable(
           shown.length === 0
             ? html`<tr>
                 <td colspan="9" class="muted">
-                  ${all.length === 0 ? 'The last upload found no candidate.' : 'No candidate matches these filters.'}
+                  ${
+                    all.length === 0
+                      ? html`The last upload found no
+                        candidate.${
+                          settingsLeaveOut
+                            ? html` The <a href="/dashboard/settings/">settings</a> now leave out
+                                ${settingsLeaveOut}.`
+                            : null
+                        }`
+                      : 'No candidate matches these filters.'
+                  }
                 </td>
               </tr>`
             : null
@@ -692,7 +788,10 @@ function candidateTable(
                   : html`<span class="muted">—</span>`
               }
             </td>
-            <td>${conflictList(base, c.conflicts, names.authors)}</td>
+            <td>
+              ${conflictList(base, c.conflicts, names.authors)}
+              ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f) : null}
+            </td>
             <td>
               ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
               ${
@@ -728,6 +827,36 @@ function candidateTable(
           </nav>`
         : null
     }`;
+}
+
+/**
+ * An editor's own flag of a conflict of interest with this manuscript (an `external_coi` row by
+ * author id, as `refmatch coi import` writes): the button, and until the next upload ranks again,
+ * that the flag is not in the stored candidate's conflicts yet.
+ */
+function conflictFlag(
+  request: FastifyRequest,
+  manuscriptId: number,
+  c: StoredCandidate,
+  flagged: boolean,
+  f: PageFilters,
+): Html {
+  const action = (to: string) =>
+    dashboardPath('manuscripts', manuscriptId, 'candidates', c.author_id, to) + filtersQuery(f);
+  const shown = c.conflicts.some((k) => k.kind === 'external_coi');
+  return html`${
+    flagged && !shown
+      ? html`<div class="hint">Flagged by an editor: the next upload reports this conflict.</div>`
+      : null
+  }
+  ${actionButton(request, {
+    action: action(flagged ? 'no-conflict' : 'conflict'),
+    label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
+    accessibleName: flagged
+      ? `Remove conflict flag of ${c.name}`
+      : `Flag a conflict of interest with ${c.name}`,
+    kind: 'secondary',
+  })}`;
 }
 
 /**
@@ -804,6 +933,12 @@ function workLink(base: string, w: { id: number; title: string; year: number | n
 interface RowNames {
   groups: ReadonlyMap<number, string>;
   authors: ReadonlyMap<number, string>;
+}
+
+/** What a row shows besides its stored candidate: names, and whether an editor flagged a conflict. */
+interface RowFacts extends RowNames {
+  /** Candidates flagged as in conflict with this manuscript by author id (the row's button). */
+  flagged: ReadonlySet<number>;
 }
 
 async function rowNames(

@@ -51,6 +51,7 @@ async function signInPage(
     next?: string;
     error?: string;
     status?: number;
+    unsaved?: boolean;
     /** The organizations the email and password opened, when more than one: the person chooses. */
     organizations?: Array<{ id: number; name: string }>;
   },
@@ -61,6 +62,14 @@ async function signInPage(
     title: 'Sign in',
     status: options.status ?? 200,
     body: html`${options.error ? html`<p class="flash error" role="alert">${options.error}</p>` : null}
+      ${
+        options.unsaved && !options.error
+          ? html`<p class="flash error" role="alert">
+              You were signed out, so what you sent was not saved. Sign in to go back to the page and send it
+              again.
+            </p>`
+          : null
+      }
       <form method="post" action="/dashboard/sign-in/" class="stack narrow">
         <input type="hidden" name="_csrf" value="${token}" />
         <input type="hidden" name="next" value="${safeNext(options.next)}" />
@@ -134,11 +143,17 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     method: 'GET',
     url: '/sign-in/',
     action: 'public',
-    schema: { querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })) }) },
+    schema: {
+      querystring: Type.Object({
+        next: Type.Optional(Type.String({ maxLength: 2048 })),
+        // Set when a form was sent without a session: the page says it was not saved.
+        unsaved: Type.Optional(Type.Literal('1')),
+      }),
+    },
     handler: async (request, reply) => {
       if (request.dashboardSession) return redirectTo(ctx, request, reply, '/dashboard/');
-      const { next } = request.query as { next?: string };
-      return signInPage(ctx, request, reply, { ...(next ? { next } : {}) });
+      const { next, unsaved } = request.query as { next?: string; unsaved?: '1' };
+      return signInPage(ctx, request, reply, { ...(next ? { next } : {}), unsaved: unsaved === '1' });
     },
   });
 

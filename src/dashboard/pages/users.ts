@@ -11,11 +11,13 @@ import {
   csrfField,
   dashboardRoute,
   orgOf,
+  postedForm,
   redirectTo,
   renderPage,
   sessionOf,
   CsrfOnly,
 } from '../framework.ts';
+import { text } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 
 const UserParams = Type.Object({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -43,6 +45,8 @@ async function usersPage(
 ): Promise<string> {
   const users = await listUsers(ctx.db, orgOf(request));
   const me = sessionOf(request).user.id;
+  // After a refused add (an address taken or mistyped), what was typed, to correct.
+  const posted = postedForm(request);
   return renderPage(ctx, request, reply, {
     title: 'Users',
     body: html`${
@@ -62,12 +66,18 @@ async function usersPage(
         ${csrfField(request)}
         <div>
           <label for="new-email">Email</label>
-          <input id="new-email" name="email" type="email" required />
+          <input
+            id="new-email"
+            name="email"
+            type="email"
+            required
+            value="${posted ? text(posted, 'email') : ''}"
+          />
         </div>
         <div>
           <label for="new-role">Role</label>
           <select id="new-role" name="role">
-            ${roleOptions('viewer')}
+            ${roleOptions(posted ? text(posted, 'role') : 'viewer')}
           </select>
         </div>
         <button type="submit">Add user</button>
@@ -110,7 +120,14 @@ async function usersPage(
                   }
                 </td>
                 <td>
-                  ${user.disabled ? 'Disabled' : user.must_change_password ? 'Has not signed in yet' : 'Active'}
+                  ${
+                    user.disabled
+                      ? 'Disabled'
+                      : user.must_change_password
+                        ? // Also true of a user enabled again, who may have signed in for years.
+                          'One-time password not yet replaced'
+                        : 'Active'
+                  }
                 </td>
                 <td>
                   ${
@@ -159,8 +176,19 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     action: 'users_manage',
     schema: { body: CreateBody },
     back: () => '/dashboard/users/',
+    keepsForm: true,
     handler: async (request, reply) => {
       const body = request.body as { email: string; role: string };
+      // The answer page reloaded posts the add again: said as what happened, not "already exists",
+      // which read as if the user had not been added.
+      const existing = (await listUsers(ctx.db, orgOf(request))).find(
+        (u) => u.email.toLowerCase() === body.email.trim().toLowerCase(),
+      );
+      if (existing) {
+        throw errors.conflict(
+          `${existing.email} is already a user of this organization (listed below); no one-time password was made again. If theirs was lost, disable them, then enable them for a new one.`,
+        );
+      }
       const user = await createUser(ctx.db, {
         organizationId: orgOf(request),
         email: body.email,
