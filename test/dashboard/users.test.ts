@@ -96,7 +96,7 @@ describe('one email, an account in each of several organizations', () => {
     });
     expect(again.statusCode).toBe(303);
     const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
-    expect(page.body).toContain('already exists in this organization');
+    expect(page.body).toContain('is already a user of this organization');
     const { rows } = await t.db.query<{ organization_id: number }>(
       'SELECT organization_id FROM users WHERE lower(email) = lower($1) ORDER BY organization_id',
       [email],
