@@ -343,4 +343,18 @@ describe('GET and DELETE (4.1, 4.4)', () => {
     await t.app.inject({ method: 'DELETE', url: authorUrl(org.groupId, 'drop'), headers: org.headers });
     expect((await getAuthor(t, org, 'keep')).statusCode).toBe(200);
   });
+
+  it('take no body: an empty one sent with Content-Type: application/json is no body, not bad JSON', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'ct');
+    await postAuthor(t, org, 'ct', full);
+    // A client that sets the JSON content type on every request it makes, bodiless ones too.
+    const headers = { ...org.headers, 'content-type': 'application/json' };
+    const get = await t.app.inject({ method: 'GET', url, headers });
+    expect(get.statusCode).toBe(200);
+    const del = await t.app.inject({ method: 'DELETE', url, headers, payload: '' });
+    expect(del.statusCode).toBe(200);
+    expect(del.json()).toEqual({ ok: true });
+    expect((await getAuthor(t, org, 'ct')).statusCode).toBe(404);
+  });
 });
