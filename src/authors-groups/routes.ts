@@ -87,12 +87,17 @@ export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppCo
       const key = keyOf(request);
       const found = await readGroupAuthor(ctx.db, key);
       if (!found) throw notFound(key);
-      const author =
+      const summary =
         found.linked_author_id === null
-          ? null
-          : ((await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, [found.linked_author_id])).get(
+          ? undefined
+          : (await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, [found.linked_author_id])).get(
               found.linked_author_id,
-            ) ?? null);
+            );
+      // Spec 2.1 types `year` as an integer: a work without a known year reports 0, as a candidate's
+      // and a journal's relevant articles do (the dashboard shows it as "n.d.").
+      const author = summary
+        ? { ...summary, last_articles: summary.last_articles.map((a) => ({ ...a, year: a.year ?? 0 })) }
+        : null;
       return {
         name: found.name,
         emails: found.emails,
