@@ -168,6 +168,16 @@ describe('client_id in the path', () => {
     expect(get.json<{ name: string }>().name).toBe('slash');
   });
 
+  it('matches an id exactly as sent: letter case, surrounding spaces and Unicode form make other ids', async () => {
+    const org = await orgWithGroup(t);
+    const ids = ['Ab', 'ab', ' ab', 'ab ', '\u00e9', 'e\u0301'];
+    for (const clientId of ids) await postAuthor(t, org, clientId, { name: JSON.stringify(clientId) });
+    for (const clientId of ids) {
+      const get = await getAuthor(t, org, clientId);
+      expect(get.json<{ name: string }>().name).toBe(JSON.stringify(clientId));
+    }
+  });
+
   it('refuses an id longer than 256 characters with 400 on params.client_id', async () => {
     const org = await orgWithGroup(t);
     const res = await t.app.inject({
