@@ -295,6 +295,18 @@ describe('all_journals', () => {
   });
 });
 
+describe('score is a float (2.6)', () => {
+  it('is written with a fraction even when whole: a linked journal nothing matched scores 0.0', async () => {
+    const org = await newOrgWithManuscript();
+    await runCommand(t, 'journal link', { org: org.id, folder: 'Empty', source: sources.empty });
+    const res = await recommend(org, 'ms-1', '?journals_corpus=org_journals');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('"score":0.0,');
+    expect(res.body).not.toMatch(/"score":-?\d+[,}]/);
+    expect(res.json<{ recommended_journals: Journal[] }>().recommended_journals[0]!.score).toBe(0);
+  });
+});
+
 describe('org_journals and linking', () => {
   it('answers an empty list when the organization has linked no journal', async () => {
     const org = await newOrgWithManuscript();
