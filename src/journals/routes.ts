@@ -76,7 +76,9 @@ export function registerJournalRoutes(scope: FastifyInstance, ctx: AppContext): 
       const recommended = await recommendJournals(
         ctx,
         organization.id,
-        request.params.origin_id,
+        // The upload stores origin_id without surrounding white space: the id a client sent there
+        // must find its manuscript here too.
+        request.params.origin_id.trim(),
         request.query.journals_corpus ?? 'all_journals',
         request.query.limit ?? DEFAULT_JOURNALS,
       );

@@ -163,6 +163,12 @@ describe('origin_id must be one of the caller organization’s manuscripts', () 
     expect(res.json().error.code).toBe('not_found');
   });
 
+  it('finds a manuscript by the origin_id the upload was sent, white space around it included', async () => {
+    const org = await newOrgWithManuscript(' padded-1 ');
+    expect((await recommend(org, ' padded-1 ')).statusCode).toBe(200);
+    expect((await recommend(org, 'padded-1')).statusCode).toBe(200);
+  });
+
   it('answers 404 for a manuscript of another organization', async () => {
     await newOrgWithManuscript('shared-id');
     const other = await createTestOrg(t);
