@@ -126,6 +126,36 @@ describe('POST /api/external/author-from-group/{group_id}/{client_id}/ (4.2 crea
   });
 });
 
+describe('field limits of an author from group (docs/api.md, Limits; spec 8: not shown)', () => {
+  it('stores a name of 1,000 characters and lists of 1,000 items or of an item of 2,000 characters', async () => {
+    const org = await orgWithGroup(t);
+    const atLimit = {
+      name: 'n'.repeat(1000),
+      emails: Array.from({ length: 1000 }, (_, i) => `a${i}@example.org`),
+      articles: ['t'.repeat(2000)],
+    };
+    expect((await postAuthor(t, org, 'limits', atLimit)).statusCode).toBe(200);
+    expect((await getAuthor(t, org, 'limits')).json()).toMatchObject(atLimit);
+  });
+
+  it('refuses one character or one item more with 400 naming each field, on a partial update too', async () => {
+    const org = await orgWithGroup(t);
+    await postAuthor(t, org, 'over', full);
+    const over = {
+      name: 'n'.repeat(1001),
+      emails: Array.from({ length: 1001 }, (_, i) => `a${i}@example.org`),
+      articles: ['t'.repeat(2001)],
+    };
+    for (const partial of [false, true]) {
+      const res = await postAuthor(t, org, 'over', over, partial);
+      expect(res.statusCode).toBe(400);
+      const paths = res.json<{ error: { details: { path: string }[] } }>().error.details.map((d) => d.path);
+      expect(paths.sort()).toEqual(['body.articles.0', 'body.emails', 'body.name']);
+    }
+    expect((await getAuthor(t, org, 'over')).json()).toMatchObject(full);
+  });
+});
+
 describe('client_id in the path', () => {
   const ids = [
     'with spaces inside',

@@ -101,6 +101,7 @@ describe('custom field values on an author from group (2.1, 2.5)', () => {
     ['number', () => [1], 'an array for number'],
     ['str', () => 5, 'a number for str'],
     ['str', () => ['a'], 'an array for str'],
+    ['str', () => 's'.repeat(10_001), 'a str over 10,000 characters'],
     ['date', () => '2023-02-29', 'a date that is not in the calendar'],
     ['date', () => '2024-13-01', 'month 13'],
     ['date', () => '2024-1-01', 'an unpadded month'],
