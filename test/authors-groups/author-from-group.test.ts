@@ -319,6 +319,19 @@ describe('POST .../partial/ (4.3 partial update)', () => {
     expect(get.json()).toEqual({ ...change, author: null });
   });
 
+  it('keeps an empty list, a null and a missing key apart', async () => {
+    const org = await orgWithGroup(t);
+    await postAuthor(t, org, 'p', full);
+    const res = await postAuthor(t, org, 'p', { emails: [], orcids: null }, true);
+    expect(res.statusCode).toBe(200);
+    expect((await getAuthor(t, org, 'p')).json()).toEqual({
+      ...full,
+      emails: [],
+      orcids: null,
+      author: null,
+    });
+  });
+
   it('with an empty body changes nothing', async () => {
     const org = await orgWithGroup(t);
     await postAuthor(t, org, 'p', full);
