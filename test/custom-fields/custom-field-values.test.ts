@@ -84,6 +84,26 @@ describe('custom field values on an author from group (2.1, 2.5)', () => {
     });
   });
 
+  it('reads the custom keys after the five fields and before author, in the order of 4.1', async () => {
+    const org = await orgWithGroup(t);
+    const f = await withFields(org);
+    await post(org, 'order', { name: 'O', [f.str.api_id]: 'set' });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'order'),
+      headers: org.headers,
+    });
+    const keys = Object.keys(res.json<object>());
+    expect(keys.slice(0, 5)).toEqual(['name', 'emails', 'orcids', 'articles', 'affiliations']);
+    expect(keys.slice(5, -1).sort()).toEqual(
+      Object.values(f)
+        .map((field) => field.api_id)
+        .sort(),
+    );
+    expect(keys.at(-1)).toBe('author');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('accepts option api_ids in upper case and returns them as listed', async () => {
     const org = await orgWithGroup(t);
     const f = await withFields(org);
