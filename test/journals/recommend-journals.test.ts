@@ -209,6 +209,16 @@ describe('all_journals', () => {
       folder_name: null,
       relevant_articles: expect.any(Array),
     });
+    // In the order of the 2.6 table.
+    expect(Object.keys(top)).toEqual([
+      'id',
+      'title',
+      'score',
+      'publisher_name',
+      'folder_id',
+      'folder_name',
+      'relevant_articles',
+    ]);
     for (const j of list) {
       expect(Number.isInteger(j.id)).toBe(true);
       expect(typeof j.title).toBe('string');
