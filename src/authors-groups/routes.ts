@@ -1,5 +1,5 @@
 // Spec 4.1-4.4: read, create-or-replace, partial update and delete of an author from group.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { tenantOf } from '../http/auth.ts';
@@ -72,10 +72,25 @@ function listOrNull(body: Body, key: string): string[] | null {
   return (body[key] as string[] | null | undefined) ?? null;
 }
 
+/**
+ * Spec 4.1 lists the read's fields as name, emails, orcids, articles, affiliations, custom field
+ * keys, author. The serializer writes the schema's named properties first and pattern-matched keys
+ * (the custom fields) after them, which put `author` before the custom keys: this moves it last.
+ */
+const authorKeyLast: onSendHookHandler = (_request, reply, payload, done) => {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') {
+    done(null, payload);
+    return;
+  }
+  const { author, ...rest } = JSON.parse(payload) as Record<string, unknown>;
+  done(null, JSON.stringify({ ...rest, author }));
+};
+
 export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppContext): void {
   scope.get(
     PATH,
     {
+      onSend: authorKeyLast,
       schema: {
         summary: 'Read an author from group (4.1)',
         tags: TAGS,
@@ -87,12 +102,17 @@ export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppCo
       const key = keyOf(request);
       const found = await readGroupAuthor(ctx.db, key);
       if (!found) throw notFound(key);
-      const author =
+      const summary =
         found.linked_author_id === null
-          ? null
-          : ((await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, [found.linked_author_id])).get(
+          ? undefined
+          : (await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, [found.linked_author_id])).get(
               found.linked_author_id,
-            ) ?? null);
+            );
+      // Spec 2.1 types `year` as an integer: a work without a known year reports 0, as a candidate's
+      // and a journal's relevant articles do (the dashboard shows it as "n.d.").
+      const author = summary
+        ? { ...summary, last_articles: summary.last_articles.map((a) => ({ ...a, year: a.year ?? 0 })) }
+        : null;
       return {
         name: found.name,
         emails: found.emails,

@@ -55,7 +55,7 @@ export const PartialBody = Type.Object(
 export const LastArticle = Type.Object({
   service_url: Type.String(),
   title: Type.String(),
-  year: Nullable(Type.Integer()),
+  year: Type.Integer({ description: 'Publication year; 0 when the corpus has none' }),
 });
 
 export const LinkedAuthor = Type.Object({

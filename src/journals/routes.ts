@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { tenantOf } from '../http/auth.ts';
 import { EXTERNAL_ERRORS, Nullable, errorResponses } from '../http/schemas.ts';
+import { floatFieldsWithFraction } from '../http/float-fields.ts';
 import { requireFeature } from '../organizations/api-keys.ts';
 import { DEFAULT_JOURNALS, JOURNALS_CORPORA, recommendJournals } from './recommend.ts';
 
@@ -59,6 +60,7 @@ export function registerJournalRoutes(scope: FastifyInstance, ctx: AppContext): 
   }>(
     '/recommend-journals/:origin_id/',
     {
+      onSend: floatFieldsWithFraction,
       schema: {
         summary: 'Recommend journals for an uploaded manuscript (4.6)',
         tags: ['journals'],
@@ -74,7 +76,9 @@ export function registerJournalRoutes(scope: FastifyInstance, ctx: AppContext): 
       const recommended = await recommendJournals(
         ctx,
         organization.id,
-        request.params.origin_id,
+        // The upload stores origin_id without surrounding white space: the id a client sent there
+        // must find its manuscript here too.
+        request.params.origin_id.trim(),
         request.query.journals_corpus ?? 'all_journals',
         request.query.limit ?? DEFAULT_JOURNALS,
       );

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { headerKey } from '../http/auth.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { floatFieldsWithFraction } from '../http/float-fields.ts';
 import { errors } from '../infra/errors.ts';
 import type { Organization } from '../organizations/organizations.ts';
 import {
@@ -104,6 +105,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
       '/proposal/',
       {
         config: { auth: 'manual' },
+        onSend: floatFieldsWithFraction,
         // The body schema documents the form; validateUploadForm checks it, in one pass.
         validatorCompiler: () => () => true,
         schema: {

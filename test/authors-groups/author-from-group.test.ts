@@ -126,6 +126,36 @@ describe('POST /api/external/author-from-group/{group_id}/{client_id}/ (4.2 crea
   });
 });
 
+describe('field limits of an author from group (docs/api.md, Limits; spec 8: not shown)', () => {
+  it('stores a name of 1,000 characters and lists of 1,000 items or of an item of 2,000 characters', async () => {
+    const org = await orgWithGroup(t);
+    const atLimit = {
+      name: 'n'.repeat(1000),
+      emails: Array.from({ length: 1000 }, (_, i) => `a${i}@example.org`),
+      articles: ['t'.repeat(2000)],
+    };
+    expect((await postAuthor(t, org, 'limits', atLimit)).statusCode).toBe(200);
+    expect((await getAuthor(t, org, 'limits')).json()).toMatchObject(atLimit);
+  });
+
+  it('refuses one character or one item more with 400 naming each field, on a partial update too', async () => {
+    const org = await orgWithGroup(t);
+    await postAuthor(t, org, 'over', full);
+    const over = {
+      name: 'n'.repeat(1001),
+      emails: Array.from({ length: 1001 }, (_, i) => `a${i}@example.org`),
+      articles: ['t'.repeat(2001)],
+    };
+    for (const partial of [false, true]) {
+      const res = await postAuthor(t, org, 'over', over, partial);
+      expect(res.statusCode).toBe(400);
+      const paths = res.json<{ error: { details: { path: string }[] } }>().error.details.map((d) => d.path);
+      expect(paths.sort()).toEqual(['body.articles.0', 'body.emails', 'body.name']);
+    }
+    expect((await getAuthor(t, org, 'over')).json()).toMatchObject(full);
+  });
+});
+
 describe('client_id in the path', () => {
   const ids = [
     'with spaces inside',
@@ -166,6 +196,16 @@ describe('client_id in the path', () => {
     await postAuthor(t, org, 'a b', { name: 'space' });
     const get = await getAuthor(t, org, 'a/b');
     expect(get.json<{ name: string }>().name).toBe('slash');
+  });
+
+  it('matches an id exactly as sent: letter case, surrounding spaces and Unicode form make other ids', async () => {
+    const org = await orgWithGroup(t);
+    const ids = ['Ab', 'ab', ' ab', 'ab ', '\u00e9', 'e\u0301'];
+    for (const clientId of ids) await postAuthor(t, org, clientId, { name: JSON.stringify(clientId) });
+    for (const clientId of ids) {
+      const get = await getAuthor(t, org, clientId);
+      expect(get.json<{ name: string }>().name).toBe(JSON.stringify(clientId));
+    }
   });
 
   it('refuses an id longer than 256 characters with 400 on params.client_id', async () => {
@@ -279,6 +319,19 @@ describe('POST .../partial/ (4.3 partial update)', () => {
     expect(get.json()).toEqual({ ...change, author: null });
   });
 
+  it('keeps an empty list, a null and a missing key apart', async () => {
+    const org = await orgWithGroup(t);
+    await postAuthor(t, org, 'p', full);
+    const res = await postAuthor(t, org, 'p', { emails: [], orcids: null }, true);
+    expect(res.statusCode).toBe(200);
+    expect((await getAuthor(t, org, 'p')).json()).toEqual({
+      ...full,
+      emails: [],
+      orcids: null,
+      author: null,
+    });
+  });
+
   it('with an empty body changes nothing', async () => {
     const org = await orgWithGroup(t);
     await postAuthor(t, org, 'p', full);
@@ -342,5 +395,19 @@ describe('GET and DELETE (4.1, 4.4)', () => {
     await postAuthor(t, org, 'drop', full);
     await t.app.inject({ method: 'DELETE', url: authorUrl(org.groupId, 'drop'), headers: org.headers });
     expect((await getAuthor(t, org, 'keep')).statusCode).toBe(200);
+  });
+
+  it('take no body: an empty one sent with Content-Type: application/json is no body, not bad JSON', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'ct');
+    await postAuthor(t, org, 'ct', full);
+    // A client that sets the JSON content type on every request it makes, bodiless ones too.
+    const headers = { ...org.headers, 'content-type': 'application/json' };
+    const get = await t.app.inject({ method: 'GET', url, headers });
+    expect(get.statusCode).toBe(200);
+    const del = await t.app.inject({ method: 'DELETE', url, headers, payload: '' });
+    expect(del.statusCode).toBe(200);
+    expect(del.json()).toEqual({ ok: true });
+    expect((await getAuthor(t, org, 'ct')).statusCode).toBe(404);
   });
 });

@@ -99,4 +99,20 @@ describe('GET author-from-group with a linked author (4.1 `author`)', () => {
     });
     expect(t.config.publicBaseUrl).toBe('http://refmatch.test');
   });
+
+  it('gives each last article an integer year: 0 for a work whose year the corpus lacks, never null', async () => {
+    const org = await orgWithGroup(t);
+    const url = authorUrl(org.groupId, 'undated');
+    await t.app.inject({ method: 'POST', url, headers: org.headers, payload: { name: 'Ida' } });
+    const a = await author(t.db, 'Ida Undated', 2, 1);
+    const dated = await work(t.db, 'Dated', 2001, [a]);
+    const undated = await work(t.db, 'Undated', null, [a]);
+    await t.db.query('UPDATE group_authors SET linked_author_id = $1 WHERE group_id = $2', [a, org.groupId]);
+    const res = await t.app.inject({ method: 'GET', url, headers: org.headers });
+    const base = t.config.publicBaseUrl;
+    expect(res.json<{ author: { last_articles: unknown } }>().author.last_articles).toEqual([
+      { service_url: `${base}/works/${dated}`, title: 'Dated', year: 2001 },
+      { service_url: `${base}/works/${undated}`, title: 'Undated', year: 0 },
+    ]);
+  });
 });

@@ -84,6 +84,26 @@ describe('custom field values on an author from group (2.1, 2.5)', () => {
     });
   });
 
+  it('reads the custom keys after the five fields and before author, in the order of 4.1', async () => {
+    const org = await orgWithGroup(t);
+    const f = await withFields(org);
+    await post(org, 'order', { name: 'O', [f.str.api_id]: 'set' });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: authorUrl(org.groupId, 'order'),
+      headers: org.headers,
+    });
+    const keys = Object.keys(res.json<object>());
+    expect(keys.slice(0, 5)).toEqual(['name', 'emails', 'orcids', 'articles', 'affiliations']);
+    expect(keys.slice(5, -1).sort()).toEqual(
+      Object.values(f)
+        .map((field) => field.api_id)
+        .sort(),
+    );
+    expect(keys.at(-1)).toBe('author');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('accepts option api_ids in upper case and returns them as listed', async () => {
     const org = await orgWithGroup(t);
     const f = await withFields(org);
@@ -101,6 +121,7 @@ describe('custom field values on an author from group (2.1, 2.5)', () => {
     ['number', () => [1], 'an array for number'],
     ['str', () => 5, 'a number for str'],
     ['str', () => ['a'], 'an array for str'],
+    ['str', () => 's'.repeat(10_001), 'a str over 10,000 characters'],
     ['date', () => '2023-02-29', 'a date that is not in the calendar'],
     ['date', () => '2024-13-01', 'month 13'],
     ['date', () => '2024-1-01', 'an unpadded month'],

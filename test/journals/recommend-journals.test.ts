@@ -163,6 +163,12 @@ describe('origin_id must be one of the caller organization’s manuscripts', () 
     expect(res.json().error.code).toBe('not_found');
   });
 
+  it('finds a manuscript by the origin_id the upload was sent, white space around it included', async () => {
+    const org = await newOrgWithManuscript(' padded-1 ');
+    expect((await recommend(org, ' padded-1 ')).statusCode).toBe(200);
+    expect((await recommend(org, 'padded-1')).statusCode).toBe(200);
+  });
+
   it('answers 404 for a manuscript of another organization', async () => {
     await newOrgWithManuscript('shared-id');
     const other = await createTestOrg(t);
@@ -203,6 +209,16 @@ describe('all_journals', () => {
       folder_name: null,
       relevant_articles: expect.any(Array),
     });
+    // In the order of the 2.6 table.
+    expect(Object.keys(top)).toEqual([
+      'id',
+      'title',
+      'score',
+      'publisher_name',
+      'folder_id',
+      'folder_name',
+      'relevant_articles',
+    ]);
     for (const j of list) {
       expect(Number.isInteger(j.id)).toBe(true);
       expect(typeof j.title).toBe('string');
@@ -292,6 +308,18 @@ describe('all_journals', () => {
   it('honours the limit parameter', async () => {
     const org = await newOrgWithManuscript();
     expect(await journals(org, 'ms-1', '?limit=1')).toHaveLength(1);
+  });
+});
+
+describe('score is a float (2.6)', () => {
+  it('is written with a fraction even when whole: a linked journal nothing matched scores 0.0', async () => {
+    const org = await newOrgWithManuscript();
+    await runCommand(t, 'journal link', { org: org.id, folder: 'Empty', source: sources.empty });
+    const res = await recommend(org, 'ms-1', '?journals_corpus=org_journals');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('"score":0.0,');
+    expect(res.body).not.toMatch(/"score":-?\d+[,}]/);
+    expect(res.json<{ recommended_journals: Journal[] }>().recommended_journals[0]!.score).toBe(0);
   });
 });
 

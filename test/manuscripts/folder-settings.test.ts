@@ -72,6 +72,21 @@ describe('authors_groups_settings', () => {
     });
   });
 
+  it('writes boost_multiplier as a float even when whole (2.0, not 2)', async () => {
+    const org = await createTestOrg(t);
+    const g = await createGroup(t.db, org.id, 'Board');
+    await runCommand(t, 'folder settings', {
+      org: org.id,
+      folder: 'BST2',
+      groups: `${g.group_id}`,
+      effect: 'boost',
+      boost: '2',
+    });
+    const res = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ folder: 'BST2' }) });
+    expect(res.body).toContain('"boost_multiplier":2.0}');
+    expect(res.json().authors_groups_settings.boost_multiplier).toBe(2);
+  });
+
   it('is null again when the settings name no groups, and follows the folder a manuscript moves to', async () => {
     const org = await createTestOrg(t);
     const g = await createGroup(t.db, org.id, 'Board');

@@ -43,6 +43,18 @@ describe('upload form validation', () => {
     expect(emptyAbstract.statusCode).toBe(200);
   });
 
+  it('ignores fields the spec does not name (an editorial system sending more than 4.5 lists)', async () => {
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({
+        origin_id: 'extra-fields',
+        keywords: 'graphs; proteins',
+        manuscript_type: 'Article',
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
   it('requires integers where the spec says integer', async () => {
     const res = await upload(t.app, {
       apiKey: org.apiKey,

@@ -208,6 +208,26 @@ describe('referee ranking', () => {
     for (const c of result.concepts) expect(c.split(' ').length).toBeLessThanOrEqual(4);
   });
 
+  it('gives at most five relevant articles (spec 8), all the candidate’s own and distinct', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    const ids = await buildCorpus(
+      db,
+      Array.from({ length: 7 }, () => ({ authors: [{ name: 'Ada Prolific' }] })),
+    );
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const [top] = (await entry.finder.find(manuscript(org.id))).candidates;
+    expect(top!.author_id).toBe(ids.authorId('Ada Prolific'));
+    const articles = top!.relevant_articles.map((a) => a.id);
+    expect(articles).toHaveLength(5);
+    expect(new Set(articles).size).toBe(5);
+    const own = await db.query<{ work_id: number }>('SELECT work_id FROM authorships WHERE author_id = $1', [
+      top!.author_id,
+    ]);
+    for (const id of articles) expect(own.rows.map((r) => r.work_id)).toContain(id);
+  });
+
   it('returns at most maxCandidates', async () => {
     const entry = await setup();
     const { db } = entry;
