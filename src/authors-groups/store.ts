@@ -4,6 +4,7 @@ import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/authors/linking.ts';
+import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
 
 export interface AuthorsGroup {
   group_id: number;
@@ -69,6 +70,63 @@ export async function renameGroup(
   );
   if (!rows[0]) throw errors.notFound(`Authors group ${groupId}`);
   return rows[0];
+}
+
+/** What deleting a group takes with it: its records, and its place in these folders' settings. */
+export interface GroupDeletion extends AuthorsGroup {
+  records: number;
+  folders: string[];
+}
+
+async function countRecords(db: Queryable, organizationId: number, groupId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::integer AS n FROM group_authors WHERE group_id = $1 AND organization_id = $2',
+    [groupId, organizationId],
+  );
+  return rows[0]!.n;
+}
+
+/** What `deleteGroup` would take with it now (the dashboard asks with it first). */
+export async function groupDeletionPreview(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+): Promise<GroupDeletion> {
+  const group = await requireGroup(db, organizationId, groupId);
+  const [records, folders] = await Promise.all([
+    countRecords(db, organizationId, groupId),
+    foldersNamingGroup(db, organizationId, groupId),
+  ]);
+  return { ...group, records, folders };
+}
+
+/**
+ * Deletes one of the organization's groups with its records (their custom values are part of the
+ * rows; the foreign key cascades) and takes it out of every folder setting that names it, in one
+ * transaction. Afterwards its group_id answers as one that never existed. Candidates stored by past
+ * uploads keep the id in their `authors_groups`: they are the answer given then, and readers name a
+ * group that is gone without a link.
+ */
+export async function deleteGroup(
+  db: Database,
+  organizationId: number,
+  groupId: number,
+): Promise<GroupDeletion> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<AuthorsGroup>(
+      'SELECT id AS group_id, name FROM authors_groups WHERE id = $1 AND organization_id = $2 FOR UPDATE',
+      [groupId, organizationId],
+    );
+    const group = rows[0];
+    if (!group) throw errors.notFound(`Authors group ${groupId}`);
+    const records = await countRecords(tx, organizationId, groupId);
+    const folders = await removeGroupFromFolderSettings(tx, organizationId, groupId);
+    await tx.query('DELETE FROM authors_groups WHERE id = $1 AND organization_id = $2', [
+      groupId,
+      organizationId,
+    ]);
+    return { ...group, records, folders };
+  });
 }
 
 export async function listGroups(db: Queryable, organizationId: number): Promise<AuthorsGroup[]> {

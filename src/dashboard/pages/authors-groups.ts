@@ -9,14 +9,17 @@ import { errors } from '../../infra/errors.ts';
 import {
   checkRecordLimits,
   createGroup,
+  deleteGroup,
   deleteGroupAuthor,
   findGroupAuthor,
+  groupDeletionPreview,
   listGroupAuthors,
   listGroupsWithCounts,
   renameGroup,
   requireGroup,
   writeGroupAuthor,
   type GroupAuthorRecord,
+  type GroupDeletion,
   type StoredGroupAuthor,
 } from '../../authors-groups/store.ts';
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
@@ -306,6 +309,10 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                       />
                     </div>
                     <button type="submit" class="secondary">Rename</button>
+                  </form>
+                  <form method="post" action="${base}delete/">
+                    ${csrfField(request)}
+                    <button type="submit" class="danger">Delete group</button>
                   </form>`
               : null
           }
@@ -381,6 +388,30 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
         message: `The group is now named ${group.name}.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/delete/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams, body: Confirmable },
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const organizationId = orgOf(request);
+      const preview = await groupDeletionPreview(ctx.db, organizationId, groupId);
+      const asking = await askFirst(ctx, request, reply, {
+        title: `Delete the group ${preview.name}?`,
+        consequence: groupDeletionConsequence(preview),
+        label: 'Delete group and its records',
+        cancel: dashboardPath('groups', groupId),
+      });
+      if (asking !== null) return asking;
+      const deleted = await deleteGroup(ctx.db, organizationId, groupId);
+      return redirectTo(ctx, request, reply, '/dashboard/groups/', {
+        kind: 'ok',
+        message: `The group ${deleted.name} was deleted, with ${countOf(deleted.records, 'record', 'records')}.`,
       });
     },
   });
@@ -513,6 +544,25 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
     },
   });
+}
+
+function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What deleting the group loses, and what becomes of the folders whose settings name it. */
+function groupDeletionConsequence(preview: GroupDeletion): Html {
+  const folders =
+    preview.folders.length === 0
+      ? html`No folder's referee finder settings name it.`
+      : html`It is taken out of the referee finder settings of
+        ${preview.folders.length === 1 ? 'the folder' : 'the folders'} ${preview.folders.join(', ')}; a folder
+        left naming no group has no group effect, and its uploads are ranked over the whole corpus (one
+        limited to this group alone is no longer limited).`;
+  return html`Its ${countOf(preview.records, 'record', 'records')}, with their emails, articles, affiliations
+  and custom field values, are deleted for good, and the API answers its group id ${preview.group_id} as one
+  that never existed; the linked corpus authors stay in the corpus. ${folders} The candidates of past uploads
+  stay as they were answered.`;
 }
 
 /** The linked corpus author with how the evidence links them, or why no author is linked. */

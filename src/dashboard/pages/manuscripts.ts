@@ -780,9 +780,14 @@ function candidateTable(
                   ? c.authors_groups.map(
                       (g) =>
                         html`<div>
-                          <a href="${dashboardPath('groups', g.group_id)}"
-                            >${names.groups.get(g.group_id) ?? `group ${g.group_id}`}</a
-                          >${g.client_id ? html` (${g.client_id})` : null}
+                          ${
+                            names.groups.has(g.group_id)
+                              ? html`<a href="${dashboardPath('groups', g.group_id)}"
+                                  >${names.groups.get(g.group_id)}</a
+                                >`
+                              : // Deleted since this upload: the answer stays, the group's page is gone.
+                                html`<span class="muted">deleted group ${g.group_id}</span>`
+                          }${g.client_id ? html` (${g.client_id})` : null}
                         </div>`,
                     )
                   : html`<span class="muted">—</span>`
