@@ -175,11 +175,14 @@ function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash:
 
 // The hash is kept only when the stored one equals the new one, i.e. the linker already evaluated
 // exactly these inputs against the current corpus; otherwise it is cleared until the linker runs.
+// FOR KEY SHARE (the lock the foreign key check takes anyway) taken while reading the group makes a
+// write racing the group's deletion wait for it and then find no group (false: a 404), where the
+// foreign key check alone failed it with a 500.
 const UPSERT = `
   INSERT INTO group_authors
     (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values)
   SELECT g.id, $2, g.organization_id, $4, $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb
-    FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3
+    FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3 FOR KEY SHARE
   ON CONFLICT (group_id, client_id) DO UPDATE SET
     name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
     articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
