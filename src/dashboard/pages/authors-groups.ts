@@ -40,6 +40,7 @@ import {
 } from '../framework.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
+import { dataTable } from '../table.ts';
 import {
   customInput,
   postedCustomValue,
@@ -199,34 +200,19 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         body: html`<p>
             Your own pools of reviewers. A folder can highlight, limit to or boost a group's authors.
           </p>
-          <table>
-            <caption>
-              Groups
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Id</th>
-                <th scope="col">Authors</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                groups.length === 0
-                  ? html`<tr>
-                      <td colspan="3" class="muted">No groups yet.</td>
-                    </tr>`
-                  : groups.map(
-                      (g) =>
-                        html`<tr>
-                          <td><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
-                          <td>${g.group_id}</td>
-                          <td>${g.authors}</td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: 'Groups',
+            columns: ['Group', 'Id', 'Authors'],
+            empty: 'No groups yet.',
+            rows: groups.map(
+              (g) =>
+                html`<tr>
+                  <td><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
+                  <td>${g.group_id}</td>
+                  <td>${g.authors}</td>
+                </tr>`,
+            ),
+          })}
           ${
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Add a group</h2>
@@ -323,45 +309,28 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             </div>
             <button type="submit">Search</button>
           </form>
-          <table>
-            <caption>
-              ${total} ${total === 1 ? 'record' : 'records'}${q ? html` matching “${q}”` : null}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Client id</th>
-                <th scope="col">Emails</th>
-                <th scope="col">Corpus author</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                authors.length === 0
-                  ? html`<tr>
-                      <td colspan="4" class="muted">${q ? 'No record matches.' : 'No records yet.'}</td>
-                    </tr>`
-                  : null
-              }
-              ${authors.map(
-                (a) =>
-                  html`<tr>
-                    <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
-                    <td>${a.client_id}</td>
-                    <td>${(a.emails ?? []).join(', ')}</td>
-                    <td>
-                      ${
-                        a.linked_author_id === null
-                          ? html`<span class="muted">not linked</span>`
-                          : html`<a href="${authorUrl(ctx.config.publicBaseUrl, a.linked_author_id)}"
-                              >${a.linked_author_name ?? `author ${a.linked_author_id}`}</a
-                            >`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: html`${total} ${total === 1 ? 'record' : 'records'}${q ? html` matching “${q}”` : null}`,
+            columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
+            empty: q ? 'No record matches.' : 'No records yet.',
+            rows: authors.map(
+              (a) =>
+                html`<tr>
+                  <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
+                  <td>${a.client_id}</td>
+                  <td>${(a.emails ?? []).join(', ')}</td>
+                  <td>
+                    ${
+                      a.linked_author_id === null
+                        ? html`<span class="muted">not linked</span>`
+                        : html`<a href="${authorUrl(ctx.config.publicBaseUrl, a.linked_author_id)}"
+                            >${a.linked_author_name ?? `author ${a.linked_author_id}`}</a
+                          >`
+                    }
+                  </td>
+                </tr>`,
+            ),
+          })}
           <nav class="pager" aria-label="Pages">
             ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
             <span>Page ${page} of ${pages}</span>

@@ -48,6 +48,7 @@ import {
   SEARCH_MAX,
 } from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
+import { dataTable } from '../table.ts';
 import type { FormBody } from '../form-values.ts';
 import {
   CustomValuesBody,
@@ -195,54 +196,35 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                 </p>`
               : null
           }
-          <table>
-            <caption>
-              ${search ? html`Manuscripts matching “${search}”` : 'Manuscripts by first upload, newest first'}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Origin id</th>
-                <th scope="col">Folder</th>
-                <th scope="col">Candidates</th>
-                <th scope="col">Marked referees</th>
-                <th scope="col">Last upload</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                page.items.length === 0
-                  ? html`<tr>
-                      <td colspan="6" class="muted">
-                        ${
-                          query.before !== undefined || query.after !== undefined
-                            ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
-                                <a href="${link({})}">Back to the newest</a>.`
-                            : folderId !== null && !folders.some((f) => f.id === folderId)
-                              ? // An edited or another organization's link: the menu shows no folder chosen.
-                                `This organization has no folder ${folderId}: choose one above.`
-                              : search || folderId !== null
-                                ? 'No manuscript matches.'
-                                : 'No manuscripts yet: uploads appear here.'
-                        }
-                      </td>
-                    </tr>`
-                  : page.items.map(
-                      (m) =>
-                        html`<tr>
-                          <td>
-                            <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
-                          </td>
-                          <td><code>${m.origin_id}</code></td>
-                          <td>${m.folder}</td>
-                          <td>${m.candidates ?? '—'}</td>
-                          <td>${m.marks}</td>
-                          <td>${dateTime(m.updated_at)}</td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: search
+              ? html`Manuscripts matching “${search}”`
+              : 'Manuscripts by first upload, newest first',
+            columns: ['Title', 'Origin id', 'Folder', 'Candidates', 'Marked referees', 'Last upload'],
+            empty:
+              query.before !== undefined || query.after !== undefined
+                ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
+                    <a href="${link({})}">Back to the newest</a>.`
+                : folderId !== null && !folders.some((f) => f.id === folderId)
+                  ? // An edited or another organization's link: the menu shows no folder chosen.
+                    `This organization has no folder ${folderId}: choose one above.`
+                  : search || folderId !== null
+                    ? 'No manuscript matches.'
+                    : 'No manuscripts yet: uploads appear here.',
+            rows: page.items.map(
+              (m) =>
+                html`<tr>
+                  <td>
+                    <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
+                  </td>
+                  <td><code>${m.origin_id}</code></td>
+                  <td>${m.folder}</td>
+                  <td>${m.candidates ?? '—'}</td>
+                  <td>${m.marks}</td>
+                  <td>${dateTime(m.updated_at)}</td>
+                </tr>`,
+            ),
+          })}
           <nav class="pager" aria-label="Pages of manuscripts">
             ${hasNewer ? html`<a href="${link({ after: first.id })}" rel="prev">Newer</a>` : null}
             ${hasOlder ? html`<a href="${link({ before: last.id })}" rel="next">Older</a>` : null}
