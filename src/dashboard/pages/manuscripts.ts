@@ -525,23 +525,14 @@ function metadata(m: ManuscriptDetail): Html {
       <td>${p || none}</td>
       <td>${used || none}</td>
     </tr>`;
-  return html`<table>
-    <caption>
-      What was supplied, what was parsed from the file, and what was used
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Field</th>
-        <th scope="col">Supplied</th>
-        <th scope="col">Parsed</th>
-        <th scope="col">Used</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${row('Title', supplied.title, parsed?.title ?? null, m.title)}
-      ${row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract)}
-      ${row('Keywords', null, parsed?.keywords.join(', ') ?? null, m.keywords.join(', '))}
-      ${row(
+  return dataTable({
+    caption: 'What was supplied, what was parsed from the file, and what was used',
+    columns: ['Field', 'Supplied', 'Parsed', 'Used'],
+    rows: [
+      row('Title', supplied.title, parsed?.title ?? null, m.title),
+      row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract),
+      row('Keywords', null, parsed?.keywords.join(', ') ?? null, m.keywords.join(', ')),
+      row(
         'Authors',
         authorList(
           supplied.authors.map((a) => ({
@@ -563,9 +554,9 @@ function metadata(m: ManuscriptDetail): Html {
             detail: [a.email, a.orcid, a.affiliation].filter((x): x is string => !!x),
           })),
         ),
-      )}
-    </tbody>
-  </table>`;
+      ),
+    ],
+  });
 }
 
 function candidateFilters(request: FastifyRequest, manuscriptId: number, f: PageFilters): Html {
@@ -1017,35 +1008,24 @@ function journalTable(
   }>,
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
-  return html`<table>
-    <caption>
-      Journals that fit the manuscript, best first
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Journal</th>
-        <th scope="col">Score</th>
-        <th scope="col">Linked folder</th>
-        <th scope="col">Relevant articles</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${journals.map(
-        (j) =>
-          html`<tr>
-            <td>
-              ${j.title}
-              <div class="hint">${j.publisher_name ? `${j.publisher_name} · ` : null}id ${j.id}</div>
-            </td>
-            <td>${j.score.toFixed(3)}</td>
-            <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
-            <td>
-              <ul>
-                ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${a.title} (${a.year || 'year unknown'})</li>`)}
-              </ul>
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return dataTable({
+    caption: 'Journals that fit the manuscript, best first',
+    columns: ['Journal', 'Score', 'Linked folder', 'Relevant articles'],
+    rows: journals.map(
+      (j) =>
+        html`<tr>
+          <td>
+            ${j.title}
+            <div class="hint">${j.publisher_name ? `${j.publisher_name} · ` : null}id ${j.id}</div>
+          </td>
+          <td>${j.score.toFixed(3)}</td>
+          <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
+          <td>
+            <ul>
+              ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${a.title} (${a.year || 'year unknown'})</li>`)}
+            </ul>
+          </td>
+        </tr>`,
+    ),
+  });
 }
