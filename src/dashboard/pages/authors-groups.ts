@@ -217,18 +217,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Add a group</h2>
                   <form method="post" action="/dashboard/groups/" class="row">
-                    ${csrfField(request)}
-                    <div>
-                      <label for="group-name">Group name</label>
-                      <input
-                        id="group-name"
-                        name="name"
-                        type="text"
-                        required
-                        maxlength="200"
-                        value="${text(postedForm(request) ?? {}, 'name')}"
-                      />
-                    </div>
+                    ${csrfField(request)} ${groupNameField(text(postedForm(request) ?? {}, 'name'))}
                     <button type="submit">Add group</button>
                   </form>`
               : null
@@ -282,18 +271,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             mayDo(request, 'authors_groups_write')
               ? html`<p><a href="${base}new-record/">Add a record</a></p>
                   <form method="post" action="${base}name/" class="row">
-                    ${csrfField(request)}
-                    <div>
-                      <label for="group-name">Group name</label>
-                      <input
-                        id="group-name"
-                        name="name"
-                        type="text"
-                        required
-                        maxlength="200"
-                        value="${group.name}"
-                      />
-                    </div>
+                    ${csrfField(request)} ${groupNameField(group.name)}
                     <button type="submit" class="secondary">Rename</button>
                   </form>
                   <form method="post" action="${base}delete/">
@@ -513,6 +491,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
     },
   });
+}
+
+/** The name field of the add and rename forms: 1 to 200 characters, as the store checks. */
+function groupNameField(value: string): Html {
+  return html`<div>
+    <label for="group-name">Group name</label>
+    <input id="group-name" name="name" type="text" required maxlength="200" value="${value}" />
+  </div>`;
 }
 
 function countOf(n: number, one: string, many: string): string {
