@@ -112,7 +112,9 @@ describe('deleting an authors group', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/dashboard/groups/');
     const list = await get(editor, '/dashboard/groups/');
-    expect(list.body).toContain('The group Mistaken &lt;b&gt; was deleted, with 2 records.');
+    expect(list.body).toContain(
+      'The group Mistaken &lt;b&gt; was deleted, with 2 records. The referee finder settings of BOTH, LIMITED no longer name it.',
+    );
     expect(list.body).not.toContain(`/dashboard/groups/${mistaken.group_id}/"`);
     expect((await get(editor, `/dashboard/groups/${mistaken.group_id}/`)).statusCode).toBe(404);
 

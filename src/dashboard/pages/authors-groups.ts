@@ -358,7 +358,11 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const deleted = await deleteGroup(ctx.db, organizationId, groupId);
       return redirectTo(ctx, request, reply, '/dashboard/groups/', {
         kind: 'ok',
-        message: `The group ${deleted.name} was deleted, with ${countOf(deleted.records, 'record', 'records')}.`,
+        message:
+          `The group ${deleted.name} was deleted, with ${countOf(deleted.records, 'record', 'records')}.` +
+          (deleted.folders.length > 0
+            ? ` The referee finder settings of ${deleted.folders.join(', ')} no longer name it.`
+            : ''),
       });
     },
   });
