@@ -4,6 +4,7 @@ import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/authors/linking.ts';
+import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
 
 export interface AuthorsGroup {
   group_id: number;
@@ -71,6 +72,63 @@ export async function renameGroup(
   return rows[0];
 }
 
+/** What deleting a group takes with it: its records, and its place in these folders' settings. */
+export interface GroupDeletion extends AuthorsGroup {
+  records: number;
+  folders: string[];
+}
+
+async function countRecords(db: Queryable, organizationId: number, groupId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::integer AS n FROM group_authors WHERE group_id = $1 AND organization_id = $2',
+    [groupId, organizationId],
+  );
+  return rows[0]!.n;
+}
+
+/** What `deleteGroup` would take with it now (the dashboard asks with it first). */
+export async function groupDeletionPreview(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+): Promise<GroupDeletion> {
+  const group = await requireGroup(db, organizationId, groupId);
+  const [records, folders] = await Promise.all([
+    countRecords(db, organizationId, groupId),
+    foldersNamingGroup(db, organizationId, groupId),
+  ]);
+  return { ...group, records, folders };
+}
+
+/**
+ * Deletes one of the organization's groups with its records (their custom values are part of the
+ * rows; the foreign key cascades) and takes it out of every folder setting that names it, in one
+ * transaction. Afterwards its group_id answers as one that never existed. Candidates stored by past
+ * uploads keep the id in their `authors_groups`: they are the answer given then, and readers name a
+ * group that is gone without a link.
+ */
+export async function deleteGroup(
+  db: Database,
+  organizationId: number,
+  groupId: number,
+): Promise<GroupDeletion> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<AuthorsGroup>(
+      'SELECT id AS group_id, name FROM authors_groups WHERE id = $1 AND organization_id = $2 FOR UPDATE',
+      [groupId, organizationId],
+    );
+    const group = rows[0];
+    if (!group) throw errors.notFound(`Authors group ${groupId}`);
+    const records = await countRecords(tx, organizationId, groupId);
+    const folders = await removeGroupFromFolderSettings(tx, organizationId, groupId);
+    await tx.query('DELETE FROM authors_groups WHERE id = $1 AND organization_id = $2', [
+      groupId,
+      organizationId,
+    ]);
+    return { ...group, records, folders };
+  });
+}
+
 export async function listGroups(db: Queryable, organizationId: number): Promise<AuthorsGroup[]> {
   const { rows } = await db.query<AuthorsGroup>(
     'SELECT id AS group_id, name FROM authors_groups WHERE organization_id = $1 ORDER BY id',
@@ -117,11 +175,14 @@ function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash:
 
 // The hash is kept only when the stored one equals the new one, i.e. the linker already evaluated
 // exactly these inputs against the current corpus; otherwise it is cleared until the linker runs.
+// FOR KEY SHARE (the lock the foreign key check takes anyway) taken while reading the group makes a
+// write racing the group's deletion wait for it and then find no group (false: a 404), where the
+// foreign key check alone failed it with a 500.
 const UPSERT = `
   INSERT INTO group_authors
     (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values)
   SELECT g.id, $2, g.organization_id, $4, $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb
-    FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3
+    FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3 FOR KEY SHARE
   ON CONFLICT (group_id, client_id) DO UPDATE SET
     name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
     articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,

@@ -64,6 +64,42 @@ export async function folderGroupsSettings(
   };
 }
 
+/** The names of the organization's folders whose settings name the group, by name. */
+export async function foldersNamingGroup(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT f.name FROM folders f JOIN folder_referee_settings s ON s.folder_id = f.id
+      WHERE f.organization_id = $1 AND $2 = ANY(s.authors_group_ids) ORDER BY f.name`,
+    [organizationId, groupId],
+  );
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Takes a group that is being deleted out of every setting of the organization's folders that names
+ * it; returns those folders' names. A folder left naming no group has no referee finder settings, as
+ * when it is saved with none: its uploads are ranked over the whole corpus with no group effect (a
+ * folder limited to the group only is no longer limited, rather than left with no candidates).
+ */
+export async function removeGroupFromFolderSettings(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `UPDATE folder_referee_settings s
+        SET authors_group_ids = array_remove(s.authors_group_ids, $2), updated_at = now()
+       FROM folders f
+      WHERE f.id = s.folder_id AND f.organization_id = $1 AND $2 = ANY(s.authors_group_ids)
+      RETURNING f.name`,
+    [organizationId, groupId],
+  );
+  return rows.map((r) => r.name).sort();
+}
+
 export interface FolderSettingsInput {
   groupIds: number[];
   effect: GroupsEffect;

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import type { CommandContext } from '../../src/infra/cli/command.ts';
-import { groupCreate, groupList } from '../../src/authors-groups/commands.ts';
+import { groupCreate, groupDelete, groupList } from '../../src/authors-groups/commands.ts';
+import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
 import {
   customFieldCreate,
   customFieldDelete,
@@ -37,6 +38,40 @@ describe('group commands', () => {
     await expect(groupCreate.run(ctx, { org: org.id, name: ' ' })).rejects.toMatchObject({ status: 400 });
     await expect(groupCreate.run(ctx, { org: 99_999_999, name: 'X' })).rejects.toMatchObject({ status: 404 });
     await expect(groupList.run(ctx, { org: 99_999_999 })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('group delete', () => {
+  it('prints what went with the group; another organization’s or a missing group is not found', async () => {
+    const org = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    const group = (await groupCreate.run(ctx, { org: org.id, name: 'Mistaken' })) as { group_id: number };
+    const theirs = (await groupCreate.run(ctx, { org: other.id, name: 'Theirs' })) as { group_id: number };
+    const folder = await ensureFolder(t.db, org.id, 'J1');
+    await saveFolderSettings(
+      t.db,
+      folder,
+      await checkFolderSettings(t.db, org.id, {
+        groupIds: [group.group_id],
+        effect: 'boost',
+        boostMultiplier: 2,
+      }),
+    );
+    await expect(groupDelete.run(ctx, { org: org.id, group: theirs.group_id })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(await groupDelete.run(ctx, { org: org.id, group: group.group_id })).toEqual({
+      deleted: true,
+      group_id: group.group_id,
+      name: 'Mistaken',
+      records: 0,
+      folders: ['J1'],
+    });
+    expect(await groupList.run(ctx, { org: org.id })).toEqual([]);
+    expect(await groupList.run(ctx, { org: other.id })).toEqual([theirs]);
+    await expect(groupDelete.run(ctx, { org: org.id, group: group.group_id })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 

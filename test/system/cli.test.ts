@@ -250,6 +250,15 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
       api_id: field.api_id,
     });
 
+    // Deleting the group through the server: the API answers its records as never existing at once.
+    expect(
+      json(await cli('group', 'delete', '--org', String(org.id), '--group', String(group.group_id))),
+    ).toEqual({ deleted: true, group_id: group.group_id, name: 'Editorial board', records: 1, folders: [] });
+    const gone = await fetch(`${running.url}/api/external/author-from-group/${group.group_id}/r%2F1/`, {
+      headers,
+    });
+    expect(gone.status).toBe(404);
+
     const remoteError = await cli('custom-field', 'delete', '--field', field.api_id);
     expect(remoteError.code).not.toBe(0);
     expect(JSON.parse(remoteError.stderr)).toEqual({

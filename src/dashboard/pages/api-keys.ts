@@ -15,6 +15,7 @@ import {
   Confirmable,
 } from '../framework.ts';
 import { dashboardPath, html } from '../html.ts';
+import { dataTable } from '../table.ts';
 
 const KeyParams = Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const CreateBody = Type.Object({
@@ -59,43 +60,31 @@ async function keysPage(
         </div>
         <button type="submit">Create an API key</button>
       </form>
-      <table>
-        <caption>
-          Keys of this organization
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Label</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${keys.map(
-            (key) =>
-              html`<tr>
-                <td><code>rm_${key.key_id}_…</code></td>
-                <td>${key.label ?? html`<span class="muted">—</span>`}</td>
-                <td>${key.created_at}</td>
-                <td>${key.last_used_at ?? 'never'}</td>
-                <td>
-                  ${
-                    key.revoked_at
-                      ? html`Revoked ${key.revoked_at}`
-                      : actionButton(request, {
-                          action: dashboardPath('api-keys', key.id, 'revoke'),
-                          label: 'Revoke',
-                          accessibleName: `Revoke key rm_${key.key_id}`,
-                          kind: 'danger',
-                        })
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`,
+      ${dataTable({
+        caption: 'Keys of this organization',
+        columns: ['Key', 'Label', 'Created', 'Last used', 'Status'],
+        rows: keys.map(
+          (key) =>
+            html`<tr>
+              <td><code>rm_${key.key_id}_…</code></td>
+              <td>${key.label ?? html`<span class="muted">—</span>`}</td>
+              <td>${key.created_at}</td>
+              <td>${key.last_used_at ?? 'never'}</td>
+              <td>
+                ${
+                  key.revoked_at
+                    ? html`Revoked ${key.revoked_at}`
+                    : actionButton(request, {
+                        action: dashboardPath('api-keys', key.id, 'revoke'),
+                        label: 'Revoke',
+                        accessibleName: `Revoke key rm_${key.key_id}`,
+                        kind: 'danger',
+                      })
+                }
+              </td>
+            </tr>`,
+        ),
+      })}`,
   });
 }
 

@@ -9,14 +9,17 @@ import { errors } from '../../infra/errors.ts';
 import {
   checkRecordLimits,
   createGroup,
+  deleteGroup,
   deleteGroupAuthor,
   findGroupAuthor,
+  groupDeletionPreview,
   listGroupAuthors,
   listGroupsWithCounts,
   renameGroup,
   requireGroup,
   writeGroupAuthor,
   type GroupAuthorRecord,
+  type GroupDeletion,
   type StoredGroupAuthor,
 } from '../../authors-groups/store.ts';
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
@@ -37,6 +40,7 @@ import {
 } from '../framework.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
+import { dataTable } from '../table.ts';
 import {
   customInput,
   postedCustomValue,
@@ -196,50 +200,24 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         body: html`<p>
             Your own pools of reviewers. A folder can highlight, limit to or boost a group's authors.
           </p>
-          <table>
-            <caption>
-              Groups
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Id</th>
-                <th scope="col">Authors</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                groups.length === 0
-                  ? html`<tr>
-                      <td colspan="3" class="muted">No groups yet.</td>
-                    </tr>`
-                  : groups.map(
-                      (g) =>
-                        html`<tr>
-                          <td><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
-                          <td>${g.group_id}</td>
-                          <td>${g.authors}</td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: 'Groups',
+            columns: ['Group', 'Id', 'Authors'],
+            empty: 'No groups yet.',
+            rows: groups.map(
+              (g) =>
+                html`<tr>
+                  <td><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
+                  <td>${g.group_id}</td>
+                  <td>${g.authors}</td>
+                </tr>`,
+            ),
+          })}
           ${
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Add a group</h2>
                   <form method="post" action="/dashboard/groups/" class="row">
-                    ${csrfField(request)}
-                    <div>
-                      <label for="group-name">Group name</label>
-                      <input
-                        id="group-name"
-                        name="name"
-                        type="text"
-                        required
-                        maxlength="200"
-                        value="${text(postedForm(request) ?? {}, 'name')}"
-                      />
-                    </div>
+                    ${csrfField(request)} ${groupNameField(text(postedForm(request) ?? {}, 'name'))}
                     <button type="submit">Add group</button>
                   </form>`
               : null
@@ -293,19 +271,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             mayDo(request, 'authors_groups_write')
               ? html`<p><a href="${base}new-record/">Add a record</a></p>
                   <form method="post" action="${base}name/" class="row">
-                    ${csrfField(request)}
-                    <div>
-                      <label for="group-name">Group name</label>
-                      <input
-                        id="group-name"
-                        name="name"
-                        type="text"
-                        required
-                        maxlength="200"
-                        value="${group.name}"
-                      />
-                    </div>
+                    ${csrfField(request)} ${groupNameField(group.name)}
                     <button type="submit" class="secondary">Rename</button>
+                  </form>
+                  <form method="post" action="${base}delete/">
+                    ${csrfField(request)}
+                    <button type="submit" class="danger">Delete group</button>
                   </form>`
               : null
           }
@@ -316,45 +287,28 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             </div>
             <button type="submit">Search</button>
           </form>
-          <table>
-            <caption>
-              ${total} ${total === 1 ? 'record' : 'records'}${q ? html` matching “${q}”` : null}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Client id</th>
-                <th scope="col">Emails</th>
-                <th scope="col">Corpus author</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                authors.length === 0
-                  ? html`<tr>
-                      <td colspan="4" class="muted">${q ? 'No record matches.' : 'No records yet.'}</td>
-                    </tr>`
-                  : null
-              }
-              ${authors.map(
-                (a) =>
-                  html`<tr>
-                    <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
-                    <td>${a.client_id}</td>
-                    <td>${(a.emails ?? []).join(', ')}</td>
-                    <td>
-                      ${
-                        a.linked_author_id === null
-                          ? html`<span class="muted">not linked</span>`
-                          : html`<a href="${authorUrl(ctx.config.publicBaseUrl, a.linked_author_id)}"
-                              >${a.linked_author_name ?? `author ${a.linked_author_id}`}</a
-                            >`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: html`${total} ${total === 1 ? 'record' : 'records'}${q ? html` matching “${q}”` : null}`,
+            columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
+            empty: q ? 'No record matches.' : 'No records yet.',
+            rows: authors.map(
+              (a) =>
+                html`<tr>
+                  <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
+                  <td>${a.client_id}</td>
+                  <td>${(a.emails ?? []).join(', ')}</td>
+                  <td>
+                    ${
+                      a.linked_author_id === null
+                        ? html`<span class="muted">not linked</span>`
+                        : html`<a href="${authorUrl(ctx.config.publicBaseUrl, a.linked_author_id)}"
+                            >${a.linked_author_name ?? `author ${a.linked_author_id}`}</a
+                          >`
+                    }
+                  </td>
+                </tr>`,
+            ),
+          })}
           <nav class="pager" aria-label="Pages">
             ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
             <span>Page ${page} of ${pages}</span>
@@ -381,6 +335,34 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
         message: `The group is now named ${group.name}.`,
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/delete/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams, body: Confirmable },
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const organizationId = orgOf(request);
+      const preview = await groupDeletionPreview(ctx.db, organizationId, groupId);
+      const asking = await askFirst(ctx, request, reply, {
+        title: `Delete the group ${preview.name}?`,
+        consequence: groupDeletionConsequence(preview),
+        label: 'Delete group and its records',
+        cancel: dashboardPath('groups', groupId),
+      });
+      if (asking !== null) return asking;
+      const deleted = await deleteGroup(ctx.db, organizationId, groupId);
+      return redirectTo(ctx, request, reply, '/dashboard/groups/', {
+        kind: 'ok',
+        message:
+          `The group ${deleted.name} was deleted, with ${countOf(deleted.records, 'record', 'records')}.` +
+          (deleted.folders.length > 0
+            ? ` The referee finder settings of ${deleted.folders.join(', ')} no longer name it.`
+            : ''),
       });
     },
   });
@@ -513,6 +495,33 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
     },
   });
+}
+
+/** The name field of the add and rename forms: 1 to 200 characters, as the store checks. */
+function groupNameField(value: string): Html {
+  return html`<div>
+    <label for="group-name">Group name</label>
+    <input id="group-name" name="name" type="text" required maxlength="200" value="${value}" />
+  </div>`;
+}
+
+function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What deleting the group loses, and what becomes of the folders whose settings name it. */
+function groupDeletionConsequence(preview: GroupDeletion): Html {
+  const folders =
+    preview.folders.length === 0
+      ? html`No folder's referee finder settings name it.`
+      : html`It is taken out of the referee finder settings of
+        ${preview.folders.length === 1 ? 'the folder' : 'the folders'} ${preview.folders.join(', ')}; a folder
+        left naming no group has no group effect, and its uploads are ranked over the whole corpus (one
+        limited to this group alone is no longer limited).`;
+  return html`Its ${countOf(preview.records, 'record', 'records')}, with their emails, articles, affiliations
+  and custom field values, are deleted for good, and the API answers its group id ${preview.group_id} as one
+  that never existed; the linked corpus authors stay in the corpus. ${folders} The candidates of past uploads
+  stay as they were answered.`;
 }
 
 /** The linked corpus author with how the evidence links them, or why no author is linked. */

@@ -26,6 +26,7 @@ import {
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
+import { dataTable } from '../table.ts';
 
 export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
   author_from_group: 'Authors from groups',
@@ -88,40 +89,23 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
             at
             <code>GET /api/external/custom-fields/all/</code>.
           </p>
-          ${OWNERS.map(
-            (owner) =>
-              html`<table>
-                <caption>
-                  ${OWNER_LABELS[owner]}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Options</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${
-                    fields[owner].length === 0
-                      ? html`<tr>
-                          <td colspan="4" class="muted">No fields yet.</td>
-                        </tr>`
-                      : fields[owner].map(
-                          (field) =>
-                            html`<tr>
-                              <td>
-                                <a href="${dashboardPath('custom-fields', field.api_id)}">${field.name}</a>
-                              </td>
-                              <td>${KIND_LABELS[field.data_kind]}</td>
-                              <td>${field.description ?? ''}</td>
-                              <td>${(field.options ?? []).map((o) => o.option).join(', ')}</td>
-                            </tr>`,
-                        )
-                  }
-                </tbody>
-              </table>`,
+          ${OWNERS.map((owner) =>
+            dataTable({
+              caption: OWNER_LABELS[owner],
+              columns: ['Name', 'Kind', 'Description', 'Options'],
+              empty: 'No fields yet.',
+              rows: fields[owner].map(
+                (field) =>
+                  html`<tr>
+                    <td>
+                      <a href="${dashboardPath('custom-fields', field.api_id)}">${field.name}</a>
+                    </td>
+                    <td>${KIND_LABELS[field.data_kind]}</td>
+                    <td>${field.description ?? ''}</td>
+                    <td>${(field.options ?? []).map((o) => o.option).join(', ')}</td>
+                  </tr>`,
+              ),
+            }),
           )}
           ${editable ? addFieldForm(request) : null}`,
       });

@@ -29,6 +29,7 @@ import {
   SEARCH_MAX,
 } from '../framework.ts';
 import { list, text, type FormBody } from '../form-values.ts';
+import { dataTable } from '../table.ts';
 import {
   CustomValuesBody,
   customValuesSection,
@@ -76,51 +77,33 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       return renderPage(ctx, request, reply, {
         title: 'Folders',
         body: html`<p>A folder is a journal code or panel name; uploads create them.</p>
-          <table>
-            <caption>
-              Folders
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Folder</th>
-                <th scope="col">Authors groups</th>
-                <th scope="col">Effect</th>
-                <th scope="col">Linked journals</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                folders.length === 0
-                  ? html`<tr>
-                      <td colspan="4" class="muted">
-                        No folders yet: the first upload naming one creates it.
-                      </td>
-                    </tr>`
-                  : folders.map(
-                      (f) =>
-                        html`<tr>
-                          <td><a href="${dashboardPath('folders', f.id)}">${f.name}</a></td>
-                          <td>
-                            ${
-                              f.authors_group_ids
-                                .map((id) => groupName.get(id))
-                                .filter(Boolean)
-                                .join(', ') || '—'
-                            }
-                          </td>
-                          <td>
-                            ${
-                              f.effect && f.authors_group_ids.length > 0
-                                ? `${EFFECT_LABELS[f.effect]}${f.effect === 'boost' ? ` (×${f.boost_multiplier})` : ''}`
-                                : '—'
-                            }
-                          </td>
-                          <td>${f.journals}</td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>`,
+          ${dataTable({
+            caption: 'Folders',
+            columns: ['Folder', 'Authors groups', 'Effect', 'Linked journals'],
+            empty: 'No folders yet: the first upload naming one creates it.',
+            rows: folders.map(
+              (f) =>
+                html`<tr>
+                  <td><a href="${dashboardPath('folders', f.id)}">${f.name}</a></td>
+                  <td>
+                    ${
+                      f.authors_group_ids
+                        .map((id) => groupName.get(id))
+                        .filter(Boolean)
+                        .join(', ') || '—'
+                    }
+                  </td>
+                  <td>
+                    ${
+                      f.effect && f.authors_group_ids.length > 0
+                        ? `${EFFECT_LABELS[f.effect]}${f.effect === 'boost' ? ` (×${f.boost_multiplier})` : ''}`
+                        : '—'
+                    }
+                  </td>
+                  <td>${f.journals}</td>
+                </tr>`,
+            ),
+          })}`,
       });
     },
   });
@@ -243,46 +226,31 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           })}
           <h2>Linked journals</h2>
           <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
-          <table>
-            <caption>
-              Journals linked to ${folder.name}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Journal</th>
-                <th scope="col">Id</th>
-                <th scope="col">Unlink</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                linked.length === 0
-                  ? html`<tr>
-                      <td colspan="3" class="muted">None.</td>
-                    </tr>`
-                  : linked.map(
-                      (l) =>
-                        html`<tr>
-                          <td>${l.source_title}</td>
-                          <td>${l.source_id}</td>
-                          <td>
-                            ${
-                              editLinks
-                                ? actionButton(request, {
-                                    action: `${path}journals/${l.source_id}/unlink/`,
-                                    label: 'Unlink',
-                                    // Venues may share a title: the id tells them apart, as on Link.
-                                    accessibleName: `Unlink ${l.source_title} (id ${l.source_id})`,
-                                    kind: 'secondary',
-                                  })
-                                : null
-                            }
-                          </td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: html`Journals linked to ${folder.name}`,
+            columns: ['Journal', 'Id', 'Unlink'],
+            empty: 'None.',
+            rows: linked.map(
+              (l) =>
+                html`<tr>
+                  <td>${l.source_title}</td>
+                  <td>${l.source_id}</td>
+                  <td>
+                    ${
+                      editLinks
+                        ? actionButton(request, {
+                            action: `${path}journals/${l.source_id}/unlink/`,
+                            label: 'Unlink',
+                            // Venues may share a title: the id tells them apart, as on Link.
+                            accessibleName: `Unlink ${l.source_title} (id ${l.source_id})`,
+                            kind: 'secondary',
+                          })
+                        : null
+                    }
+                  </td>
+                </tr>`,
+            ),
+          })}
           ${
             editLinks
               ? html`<form method="get" action="${path}" class="row" role="search">
@@ -294,40 +262,24 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                   </form>
                   ${
                     journal.trim()
-                      ? html`<table>
-                          <caption>
-                            Journals matching “${journal}”
-                          </caption>
-                          <thead>
-                            <tr>
-                              <th scope="col">Journal</th>
-                              <th scope="col">Id</th>
-                              <th scope="col">Works (years)</th>
-                              <th scope="col">Link</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            ${
-                              matches.length === 0
-                                ? html`<tr>
-                                    <td colspan="4" class="muted">No journal of the corpus matches.</td>
-                                  </tr>`
-                                : matches.map(
-                                    (m) =>
-                                      html`<tr>
-                                        <td>
-                                          ${m.title}${m.publisher ? html` <span class="muted">(${m.publisher})</span>` : null}
-                                        </td>
-                                        <td>${m.id}</td>
-                                        <td>
-                                          ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
-                                        </td>
-                                        <td>${linkCell(m)}</td>
-                                      </tr>`,
-                                  )
-                            }
-                          </tbody>
-                        </table>`
+                      ? dataTable({
+                          caption: html`Journals matching “${journal}”`,
+                          columns: ['Journal', 'Id', 'Works (years)', 'Link'],
+                          empty: 'No journal of the corpus matches.',
+                          rows: matches.map(
+                            (m) =>
+                              html`<tr>
+                                <td>
+                                  ${m.title}${m.publisher ? html` <span class="muted">(${m.publisher})</span>` : null}
+                                </td>
+                                <td>${m.id}</td>
+                                <td>
+                                  ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
+                                </td>
+                                <td>${linkCell(m)}</td>
+                              </tr>`,
+                          ),
+                        })
                       : null
                   }`
               : null

@@ -48,6 +48,7 @@ import {
   SEARCH_MAX,
 } from '../framework.ts';
 import { dashboardPath, html, type Html } from '../html.ts';
+import { dataTable } from '../table.ts';
 import type { FormBody } from '../form-values.ts';
 import {
   CustomValuesBody,
@@ -195,54 +196,35 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                 </p>`
               : null
           }
-          <table>
-            <caption>
-              ${search ? html`Manuscripts matching “${search}”` : 'Manuscripts by first upload, newest first'}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Origin id</th>
-                <th scope="col">Folder</th>
-                <th scope="col">Candidates</th>
-                <th scope="col">Marked referees</th>
-                <th scope="col">Last upload</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                page.items.length === 0
-                  ? html`<tr>
-                      <td colspan="6" class="muted">
-                        ${
-                          query.before !== undefined || query.after !== undefined
-                            ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
-                                <a href="${link({})}">Back to the newest</a>.`
-                            : folderId !== null && !folders.some((f) => f.id === folderId)
-                              ? // An edited or another organization's link: the menu shows no folder chosen.
-                                `This organization has no folder ${folderId}: choose one above.`
-                              : search || folderId !== null
-                                ? 'No manuscript matches.'
-                                : 'No manuscripts yet: uploads appear here.'
-                        }
-                      </td>
-                    </tr>`
-                  : page.items.map(
-                      (m) =>
-                        html`<tr>
-                          <td>
-                            <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
-                          </td>
-                          <td><code>${m.origin_id}</code></td>
-                          <td>${m.folder}</td>
-                          <td>${m.candidates ?? '—'}</td>
-                          <td>${m.marks}</td>
-                          <td>${dateTime(m.updated_at)}</td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: search
+              ? html`Manuscripts matching “${search}”`
+              : 'Manuscripts by first upload, newest first',
+            columns: ['Title', 'Origin id', 'Folder', 'Candidates', 'Marked referees', 'Last upload'],
+            empty:
+              query.before !== undefined || query.after !== undefined
+                ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
+                    <a href="${link({})}">Back to the newest</a>.`
+                : folderId !== null && !folders.some((f) => f.id === folderId)
+                  ? // An edited or another organization's link: the menu shows no folder chosen.
+                    `This organization has no folder ${folderId}: choose one above.`
+                  : search || folderId !== null
+                    ? 'No manuscript matches.'
+                    : 'No manuscripts yet: uploads appear here.',
+            rows: page.items.map(
+              (m) =>
+                html`<tr>
+                  <td>
+                    <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
+                  </td>
+                  <td><code>${m.origin_id}</code></td>
+                  <td>${m.folder}</td>
+                  <td>${m.candidates ?? '—'}</td>
+                  <td>${m.marks}</td>
+                  <td>${dateTime(m.updated_at)}</td>
+                </tr>`,
+            ),
+          })}
           <nav class="pager" aria-label="Pages of manuscripts">
             ${hasNewer ? html`<a href="${link({ after: first.id })}" rel="prev">Newer</a>` : null}
             ${hasOlder ? html`<a href="${link({ before: last.id })}" rel="next">Older</a>` : null}
@@ -543,23 +525,14 @@ function metadata(m: ManuscriptDetail): Html {
       <td>${p || none}</td>
       <td>${used || none}</td>
     </tr>`;
-  return html`<table>
-    <caption>
-      What was supplied, what was parsed from the file, and what was used
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Field</th>
-        <th scope="col">Supplied</th>
-        <th scope="col">Parsed</th>
-        <th scope="col">Used</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${row('Title', supplied.title, parsed?.title ?? null, m.title)}
-      ${row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract)}
-      ${row('Keywords', null, parsed?.keywords.join(', ') ?? null, m.keywords.join(', '))}
-      ${row(
+  return dataTable({
+    caption: 'What was supplied, what was parsed from the file, and what was used',
+    columns: ['Field', 'Supplied', 'Parsed', 'Used'],
+    rows: [
+      row('Title', supplied.title, parsed?.title ?? null, m.title),
+      row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract),
+      row('Keywords', null, parsed?.keywords.join(', ') ?? null, m.keywords.join(', ')),
+      row(
         'Authors',
         authorList(
           supplied.authors.map((a) => ({
@@ -581,9 +554,9 @@ function metadata(m: ManuscriptDetail): Html {
             detail: [a.email, a.orcid, a.affiliation].filter((x): x is string => !!x),
           })),
         ),
-      )}
-    </tbody>
-  </table>`;
+      ),
+    ],
+  });
 }
 
 function candidateFilters(request: FastifyRequest, manuscriptId: number, f: PageFilters): Html {
@@ -780,9 +753,14 @@ function candidateTable(
                   ? c.authors_groups.map(
                       (g) =>
                         html`<div>
-                          <a href="${dashboardPath('groups', g.group_id)}"
-                            >${names.groups.get(g.group_id) ?? `group ${g.group_id}`}</a
-                          >${g.client_id ? html` (${g.client_id})` : null}
+                          ${
+                            names.groups.has(g.group_id)
+                              ? html`<a href="${dashboardPath('groups', g.group_id)}"
+                                  >${names.groups.get(g.group_id)}</a
+                                >`
+                              : // Deleted since this upload: the answer stays, the group's page is gone.
+                                html`<span class="muted">deleted group ${g.group_id}</span>`
+                          }${g.client_id ? html` (${g.client_id})` : null}
                         </div>`,
                     )
                   : html`<span class="muted">—</span>`
@@ -1030,35 +1008,24 @@ function journalTable(
   }>,
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
-  return html`<table>
-    <caption>
-      Journals that fit the manuscript, best first
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Journal</th>
-        <th scope="col">Score</th>
-        <th scope="col">Linked folder</th>
-        <th scope="col">Relevant articles</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${journals.map(
-        (j) =>
-          html`<tr>
-            <td>
-              ${j.title}
-              <div class="hint">${j.publisher_name ? `${j.publisher_name} · ` : null}id ${j.id}</div>
-            </td>
-            <td>${j.score.toFixed(3)}</td>
-            <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
-            <td>
-              <ul>
-                ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${a.title} (${a.year || 'year unknown'})</li>`)}
-              </ul>
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return dataTable({
+    caption: 'Journals that fit the manuscript, best first',
+    columns: ['Journal', 'Score', 'Linked folder', 'Relevant articles'],
+    rows: journals.map(
+      (j) =>
+        html`<tr>
+          <td>
+            ${j.title}
+            <div class="hint">${j.publisher_name ? `${j.publisher_name} · ` : null}id ${j.id}</div>
+          </td>
+          <td>${j.score.toFixed(3)}</td>
+          <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
+          <td>
+            <ul>
+              ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${a.title} (${a.year || 'year unknown'})</li>`)}
+            </ul>
+          </td>
+        </tr>`,
+    ),
+  });
 }

@@ -19,6 +19,7 @@ import {
 } from '../framework.ts';
 import { text } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
+import { dataTable } from '../table.ts';
 
 const UserParams = Type.Object({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const CreateBody = Type.Object({
@@ -82,76 +83,65 @@ async function usersPage(
         </div>
         <button type="submit">Add user</button>
       </form>
-      <table>
-        <caption>
-          People who can sign in to this organization
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col">Disable or enable</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${users.map(
-            (user) =>
-              html`<tr>
-                <td>${user.email}</td>
-                <td>
-                  ${
-                    user.disabled || user.id === me
-                      ? ROLE_LABELS[user.role]
-                      : html`<form
-                          method="post"
-                          action="${dashboardPath('users', user.id, 'role')}"
-                          class="row"
-                        >
-                          ${csrfField(request)}
-                          <label for="role-${user.id}" class="visually-hidden">Role of ${user.email}</label>
-                          <select id="role-${user.id}" name="role">
-                            ${roleOptions(user.role)}
-                          </select>
-                          <button type="submit" class="secondary">
-                            Change role<span class="visually-hidden"> of ${user.email}</span>
-                          </button>
-                        </form>`
-                  }
-                </td>
-                <td>
-                  ${
-                    user.disabled
-                      ? 'Disabled'
-                      : user.must_change_password
-                        ? // Also true of a user enabled again, who may have signed in for years.
-                          'One-time password not yet replaced'
-                        : 'Active'
-                  }
-                </td>
-                <td>
-                  ${
-                    user.id === me
-                      ? null
-                      : user.disabled
-                        ? actionButton(request, {
-                            action: dashboardPath('users', user.id, 'enable'),
-                            label: 'Enable',
-                            accessibleName: `Enable ${user.email} with a new one-time password`,
-                            kind: 'secondary',
-                          })
-                        : actionButton(request, {
-                            action: dashboardPath('users', user.id, 'disable'),
-                            label: 'Disable',
-                            accessibleName: `Disable ${user.email}`,
-                            kind: 'danger',
-                          })
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`,
+      ${dataTable({
+        caption: 'People who can sign in to this organization',
+        columns: ['Email', 'Role', 'Status', 'Disable or enable'],
+        rows: users.map(
+          (user) =>
+            html`<tr>
+              <td>${user.email}</td>
+              <td>
+                ${
+                  user.disabled || user.id === me
+                    ? ROLE_LABELS[user.role]
+                    : html`<form
+                        method="post"
+                        action="${dashboardPath('users', user.id, 'role')}"
+                        class="row"
+                      >
+                        ${csrfField(request)}
+                        <label for="role-${user.id}" class="visually-hidden">Role of ${user.email}</label>
+                        <select id="role-${user.id}" name="role">
+                          ${roleOptions(user.role)}
+                        </select>
+                        <button type="submit" class="secondary">
+                          Change role<span class="visually-hidden"> of ${user.email}</span>
+                        </button>
+                      </form>`
+                }
+              </td>
+              <td>
+                ${
+                  user.disabled
+                    ? 'Disabled'
+                    : user.must_change_password
+                      ? // Also true of a user enabled again, who may have signed in for years.
+                        'One-time password not yet replaced'
+                      : 'Active'
+                }
+              </td>
+              <td>
+                ${
+                  user.id === me
+                    ? null
+                    : user.disabled
+                      ? actionButton(request, {
+                          action: dashboardPath('users', user.id, 'enable'),
+                          label: 'Enable',
+                          accessibleName: `Enable ${user.email} with a new one-time password`,
+                          kind: 'secondary',
+                        })
+                      : actionButton(request, {
+                          action: dashboardPath('users', user.id, 'disable'),
+                          label: 'Disable',
+                          accessibleName: `Disable ${user.email}`,
+                          kind: 'danger',
+                        })
+                }
+              </td>
+            </tr>`,
+        ),
+      })}`,
   });
 }
 

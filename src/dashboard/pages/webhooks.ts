@@ -25,6 +25,7 @@ import {
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
+import { dataTable } from '../table.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const LOG_PAGE = 50;
@@ -103,73 +104,54 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
               : null
           }
           <h2>Deliveries</h2>
-          <table>
-            <caption>
-              Events, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Event</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                rows.length === 0
-                  ? html`<tr>
-                      <td colspan="7" class="muted">No events yet.</td>
-                    </tr>`
-                  : rows.map(
-                      (d) =>
-                        html`<tr>
-                          <td>${d.order}</td>
-                          <td>
-                            <code>${d.event}</code>
-                            <div class="hint">
-                              ${String(d.data.origin_id ?? '')}${
-                                d.event === 'mark_as_proposal_referee'
-                                  ? ` · author ${String(d.data.author_id)} ${d.data.marked ? 'marked' : 'unmarked'}`
-                                  : ''
-                              }
-                            </div>
-                          </td>
-                          <td>${dateTime(d.created_at)}</td>
-                          <td>
-                            ${d.status}${
-                              d.status === 'delivered'
-                                ? html`<div class="hint">${dateTime(d.delivered_at)}</div>`
-                                : d.status === 'pending' && d.attempts > 0
-                                  ? html`<div class="hint">next try ${dateTime(d.next_attempt_at)}</div>`
-                                  : null
-                            }
-                          </td>
-                          <td>${d.attempts}</td>
-                          <td>
-                            ${d.last_status !== null ? html`HTTP ${d.last_status}` : null}
-                            ${d.last_error ? html`<div>${d.last_error}</div>` : null}
-                            ${d.last_status === null && !d.last_error ? '—' : null}
-                          </td>
-                          <td>
-                            ${actionButton(request, {
-                              action: `${PAGE}deliveries/${d.id}/retry/`,
-                              label: html`${d.status === 'delivered' ? 'Send again' : 'Retry now'}<span
-                                  class="visually-hidden"
-                                >
-                                  event ${d.order}</span
-                                >`,
-                              kind: 'secondary',
-                            })}
-                          </td>
-                        </tr>`,
-                    )
-              }
-            </tbody>
-          </table>
+          ${dataTable({
+            caption: 'Events, newest first',
+            columns: ['Order', 'Event', 'Created', 'Status', 'Attempts', 'Last answer', 'Action'],
+            empty: 'No events yet.',
+            rows: rows.map(
+              (d) =>
+                html`<tr>
+                  <td>${d.order}</td>
+                  <td>
+                    <code>${d.event}</code>
+                    <div class="hint">
+                      ${String(d.data.origin_id ?? '')}${
+                        d.event === 'mark_as_proposal_referee'
+                          ? ` · author ${String(d.data.author_id)} ${d.data.marked ? 'marked' : 'unmarked'}`
+                          : ''
+                      }
+                    </div>
+                  </td>
+                  <td>${dateTime(d.created_at)}</td>
+                  <td>
+                    ${d.status}${
+                      d.status === 'delivered'
+                        ? html`<div class="hint">${dateTime(d.delivered_at)}</div>`
+                        : d.status === 'pending' && d.attempts > 0
+                          ? html`<div class="hint">next try ${dateTime(d.next_attempt_at)}</div>`
+                          : null
+                    }
+                  </td>
+                  <td>${d.attempts}</td>
+                  <td>
+                    ${d.last_status !== null ? html`HTTP ${d.last_status}` : null}
+                    ${d.last_error ? html`<div>${d.last_error}</div>` : null}
+                    ${d.last_status === null && !d.last_error ? '—' : null}
+                  </td>
+                  <td>
+                    ${actionButton(request, {
+                      action: `${PAGE}deliveries/${d.id}/retry/`,
+                      label: html`${d.status === 'delivered' ? 'Send again' : 'Retry now'}<span
+                          class="visually-hidden"
+                        >
+                          event ${d.order}</span
+                        >`,
+                      kind: 'secondary',
+                    })}
+                  </td>
+                </tr>`,
+            ),
+          })}
           ${
             (log.length > LOG_PAGE && last) || before !== undefined
               ? html`<nav class="pager" aria-label="Pages of deliveries">
