@@ -16,6 +16,7 @@ import {
   inCapitals,
   isDocumentWord,
   isMarkedNameLike,
+  isMononym,
   isNameLike,
   isNameSlot,
   normalizeStars,
@@ -211,6 +212,17 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         : null;
     let good = names.filter(
       (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+    );
+    // A person known by one name ("Saurabh Kumar, Amartyaveer, Prasanta Kumar Ghosh", Interspeech):
+    // one word reads as no name alone, but set between two names of the same list it is one by
+    // its place. At either end of the list it could be an affiliation run on, so it stays out.
+    good = names.filter(
+      (n, k) =>
+        good.includes(n) ||
+        (isMononym(n.name) &&
+          !INSTITUTION.test(n.name) &&
+          good.includes(names[k - 1]!) &&
+          good.includes(names[k + 1]!)),
     );
     // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);

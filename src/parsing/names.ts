@@ -76,6 +76,15 @@ export function isNameLike(raw: string): boolean {
 }
 
 /**
+ * One capitalised word that could be a person's only name ("Amartyaveer"): letters alone, three or
+ * more, and no word for a kind of document. Only its place in a byline can make it a name.
+ */
+export function isMononym(raw: string): boolean {
+  const word = raw.trim();
+  return /^\p{Lu}[\p{L}'’-]{2,40}$/u.test(word) && !DOCUMENT_WORD.test(word);
+}
+
+/**
  * A byline entry that carries superscript marks is a name by its place: digits inside its words
  * ("Name1 Surname", a template's sample author as printed) do not make it something else.
  */

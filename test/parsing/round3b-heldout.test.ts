@@ -1,0 +1,50 @@
+// Layouts met in the measure half of the third held-out set, now fixed against: a byline holding a
+// person known by one name (Interspeech). Names and text are made up; only the shapes follow the
+// templates.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+type Line = Parameters<typeof makeTextPdf>[0][number][number];
+
+const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
+
+describe('a person known by one name in a byline (Interspeech)', () => {
+  const page = (byline: string): Line[] => [
+    { text: 'Listening to Dialects With Two Ears', size: 16, x: 150, y: 760, bold: true },
+    { text: byline, size: 13, x: 130, y: 735, bold: true },
+    { text: 'Department of Hearing, Somewhere University, Town, Country', size: 13, x: 110, y: 718 },
+    {
+      text: 'ann.carter@example.org, zubin77@example.org, cleo@example.org',
+      size: 10,
+      x: 120,
+      y: 704,
+      bold: true,
+    },
+    { text: 'Abstract', size: 13, x: 100, y: 680, bold: true },
+    ...bodyProse(665),
+  ];
+
+  it('reads a single word set between two names as a name, and gives each its email in order', async () => {
+    const result = await parse([page('Ann Carter, Zubin , Cleo Evans')]);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Ann Carter', ['ann.carter@example.org']],
+      ['Zubin', ['zubin77@example.org']],
+      ['Cleo Evans', ['cleo@example.org']],
+    ]);
+  });
+
+  it('keeps a single word at the end of the list out: it may be an affiliation run on', async () => {
+    const result = await parse([page('Ann Carter, Cleo Evans, Google')]);
+    expect(result.authors.map((a) => a.name)).not.toContain('Google');
+  });
+
+  it('reads a long byline of one-word pieces in bounded time', async () => {
+    const byline = Array.from({ length: 4000 }, (_, i) => (i % 2 ? 'Zubin' : 'Ann Carter')).join(', ');
+    const result = await parse([page(byline)]);
+    expect(result.title).toBe('Listening to Dialects With Two Ears');
+  });
+});
