@@ -86,12 +86,19 @@ export function isMononym(raw: string): boolean {
 
 /**
  * A byline entry that carries superscript marks is a name by its place: digits inside its words
- * ("Name1 Surname", a template's sample author as printed) do not make it something else.
+ * ("Name1 Surname", a template's sample author as printed) do not make it something else, nor
+ * does a lower-case word after initials ("X. X. First author", the Royal Society's sample): the
+ * initials and the mark together say it names a person.
  */
 export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
   if (isNameLike(raw)) return true;
-  return supMarked && /\p{L}\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})\d+/gu, '$1'));
+  if (!supMarked) return false;
+  if (LEADING_INITIALS.test(raw.trim()) && isNameSlot(raw)) return true;
+  return /\p{L}\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})\d+/gu, '$1'));
 }
+
+/** One to three initials ("X.", "X. X.", "J.-P.") followed by a word. */
+const LEADING_INITIALS = /^(?:\p{Lu}\.(?:-\p{Lu}\.)?\s?){1,3}\s?\p{L}/u;
 
 /**
  * A line whose place makes it a name (the first line of an author group, the top line of an

@@ -1,7 +1,9 @@
 // Layouts met in the measure half of the third held-out set, now fixed against: a byline holding a
-// person known by one name (Interspeech). Names and text are made up; only the shapes follow the
+// person known by one name (Interspeech), a placeholder byline of initials and lower-case words
+// (Royal Society). Names and text are made up; only the shapes follow the
 // templates.
 import { describe, expect, it } from 'vitest';
+import { isMarkedNameLike } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf } from './make-files.ts';
@@ -46,5 +48,46 @@ describe('a person known by one name in a byline (Interspeech)', () => {
     const byline = Array.from({ length: 4000 }, (_, i) => (i % 2 ? 'Zubin' : 'Ann Carter')).join(', ');
     const result = await parse([page(byline)]);
     expect(result.title).toBe('Listening to Dialects With Two Ears');
+  });
+});
+
+describe('a placeholder byline of initials and words in lower case (Royal Society)', () => {
+  it('reads each marked entry that opens with initials as a name, across the wrapped line', async () => {
+    const line = (pieces: { text: string; sup?: boolean }[], y: number): Line[] => {
+      let x = 200;
+      return pieces.map((p) => {
+        const size = p.sup ? 9 : 13;
+        const out = { text: p.text, size, x, y: p.sup ? y + 4 : y, bold: true };
+        x += p.text.length * size * 0.5;
+        return out;
+      });
+    };
+    const result = await parse([
+      [
+        { text: 'Put the article title here', size: 19, x: 200, y: 700, bold: true },
+        ...line(
+          [
+            { text: 'Y. Z. Lead writer' },
+            { text: '1', sup: true },
+            { text: ', Y. Other writer' },
+            { text: '2', sup: true },
+            { text: ' and' },
+          ],
+          670,
+        ),
+        ...line([{ text: 'Y. Last writer' }, { text: '3', sup: true }], 654),
+        { text: 'Address of the lead writer', size: 10, x: 200, y: 630, bold: true },
+        ...bodyProse(600),
+      ],
+    ]);
+    expect(result.authors.map((a) => a.name)).toEqual([
+      'Y. Z. Lead writer',
+      'Y. Other writer',
+      'Y. Last writer',
+    ]);
+  });
+
+  it('weighs a long run of initials in bounded time, and calls it no name', () => {
+    expect(isMarkedNameLike('X. '.repeat(50_000) + 'writer', true)).toBe(false);
   });
 });
