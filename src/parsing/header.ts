@@ -707,20 +707,82 @@ function markedOwner(text: string, marks: string[][]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/**
+ * A short name ("F. Author", "J. R. Roe") is the full one ("First Author Jr.", "Jane Rita Roe")
+ * when the surnames agree and each given name or initial of the short one opens the full one's
+ * given name in the same place.
+ */
+function abbreviates(short: string, full: string): boolean {
+  const surname = normalizeForCompare(surnameOf(short));
+  if (surname.length < 2 || surname !== normalizeForCompare(surnameOf(full))) return false;
+  const givenOf = (name: string) => {
+    const words = normalizeForCompare(name.replace(/,?\s+(?:jr|sr|ii|iii|iv)\.?$/i, '')).split(' ');
+    return words.slice(0, words.lastIndexOf(surname));
+  };
+  const given = givenOf(short);
+  const fullGiven = givenOf(full);
+  if (given.length === 0 || given.length > fullGiven.length) return false;
+  return given.every((g, k) => (g.length === 1 ? fullGiven[k]!.startsWith(g) : fullGiven[k] === g));
+}
+
+/**
+ * The one author a note's first line names, whole or by initials and surname: Springer's svjour3
+ * sets an institute note per author at the foot of the title page ("F. Author", the address,
+ * "E-mail: ..."), where both authors of a template may share the surname "Author".
+ */
+function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
+  const text = line.trim();
+  if (text.length > 60 || !isNameLike(text)) return null;
+  const owners = authors.flatMap((a, i) => (abbreviates(text, a.name) ? [i] : []));
+  return owners.length === 1 ? owners[0]! : null;
+}
+
+/**
+ * Notes that open with a line naming one author, and the blocks that run on from each in the
+ * same size on the same page (svjour3 sets a second block for a present address and its email):
+ * each block's index with its author.
+ */
+function notesByAuthor(blocks: Block[], indices: number[], authors: ParsedAuthor[]): Map<number, number> {
+  const owners = new Map<number, number>();
+  let owner: number | null = null;
+  let previous = -1;
+  for (const i of indices) {
+    const b = blocks[i]!;
+    const named = b.lines.length > 1 ? namedByLine(b.lines[0]!.text, authors) : null;
+    if (named !== null) owner = named;
+    else if (owner !== null) {
+      const opener = blocks[previous]!;
+      const runsOn =
+        i === previous + 1 &&
+        b.page === opener.page &&
+        Math.abs(b.relSize - opener.relSize) <= 0.05 * opener.relSize;
+      if (!runsOn) owner = null;
+    }
+    if (owner !== null) owners.set(i, owner);
+    previous = i;
+  }
+  return owners;
+}
+
 function assignEmails(
   authors: ParsedAuthor[],
-  texts: { text: string; links: string[] }[],
+  texts: { text: string; links: string[]; owner?: number }[],
   starred: number[],
   marks: string[][],
 ): string[] {
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
-  for (const { text, links } of texts) {
+  for (const { text, links, owner } of texts) {
     const found = unique([
       ...findEmails(text),
       ...links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
     ]).filter((e) => !taken.has(e));
     found.forEach((e) => taken.add(e));
+    // A note that opens with one author's name is hers, whatever names its address holds.
+    if (owner !== undefined) {
+      authors[owner]!.emails.push(...found);
+      continue;
+    }
     // "Correspondence to: J. Roe (jr@x.org)": the author named between the label and the address
     // owns it, whatever else the text mentions (a note read with the byline above it). The rest
     // are assigned as below.
@@ -1004,8 +1066,9 @@ export function extractHeader(source: DocumentModel): Header {
     }
     return text;
   };
-  const texts = [
-    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links })),
+  const noteOwners = notesByAuthor(blocks, headerBlocks, authors);
+  const texts: { text: string; links: string[]; owner?: number }[] = [
+    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links, owner: noteOwners.get(i) })),
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];

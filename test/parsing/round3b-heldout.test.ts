@@ -1,6 +1,7 @@
 // Layouts met in the measure half of the third held-out set, now fixed against: a byline holding a
 // person known by one name (Interspeech), a placeholder byline of initials and lower-case words
-// (Royal Society). Names and text are made up; only the shapes follow the
+// (Royal Society), emails in the institute notes at the foot of the title page (Springer's
+// svjour3). Names and text are made up; only the shapes follow the
 // templates.
 import { describe, expect, it } from 'vitest';
 import { isMarkedNameLike } from '../../src/parsing/names.ts';
@@ -89,5 +90,30 @@ describe('a placeholder byline of initials and words in lower case (Royal Societ
 
   it('weighs a long run of initials in bounded time, and calls it no name', () => {
     expect(isMarkedNameLike('X. '.repeat(50_000) + 'writer', true)).toBe(false);
+  });
+});
+
+describe('institute notes at the foot of the title page, one per author (svjour3)', () => {
+  it('gives each note’s email to the author its first line names by initials and surname', async () => {
+    const result = await parse([
+      [
+        { text: 'Put your title here', size: 14, x: 72, y: 740, bold: true },
+        { text: 'Alma Writer Jr. · Boris Writer', size: 10, x: 72, y: 710, bold: true },
+        { text: 'Received: date / Accepted: date', size: 8, x: 72, y: 690 },
+        { text: 'Abstract', size: 10, x: 72, y: 670, bold: true },
+        ...bodyProse(655, 10),
+        { text: 'A. Writer', size: 8, x: 72, y: 160 },
+        { text: 'Some Street 12, Some Town, Country', size: 8, x: 72, y: 151 },
+        { text: 'E-mail: awriter@example.com', size: 8, x: 72, y: 142 },
+        { text: 'B. Writer', size: 8, x: 72, y: 126 },
+        { text: 'Department of Counting, Other University, Other Town, Country', size: 8, x: 72, y: 117 },
+        { text: 'Present address: Far Away Institute, Remote Place, Country', size: 8, x: 72, y: 104 },
+        { text: 'E-mail: bwriter@example.org', size: 8, x: 72, y: 95 },
+      ],
+    ]);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Alma Writer Jr.', ['awriter@example.com']],
+      ['Boris Writer', ['bwriter@example.org']],
+    ]);
   });
 });
