@@ -94,7 +94,7 @@ export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
   if (isNameLike(raw)) return true;
   if (!supMarked) return false;
   if (LEADING_INITIALS.test(raw.trim()) && isNameSlot(raw)) return true;
-  return /\p{L}\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})\d+/gu, '$1'));
+  return /\p{L}-?\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})-?\d+/gu, '$1'));
 }
 
 /** One to three initials ("X.", "X. X.", "J.-P.") followed by a word. */
@@ -207,7 +207,11 @@ export function splitByline(runs: Run[]): BylineName[] {
   let currentSup = false;
   const close = () => {
     let name = current.replace(/\s+/g, ' ').trim();
-    const glued = name.length <= 80 ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
+    // Digits glued to a name's end are its marks, unless an earlier word carries digits too: a
+    // template's numbered sample ("Firstname1 SURNAME1", VTeX) prints them as part of the name.
+    const numbered = name.length <= 80 && /\p{L}\d+\s+\S/u.test(name);
+    const glued =
+      name.length <= 80 && !numbered ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
     if (glued && glued[1]) {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));

@@ -1,10 +1,11 @@
 // Layouts met in the measure half of the third held-out set, now fixed against: a byline holding a
 // person known by one name (Interspeech), a placeholder byline of initials and lower-case words
 // (Royal Society), emails in the institute notes at the foot of the title page (Springer's
-// svjour3). Names and text are made up; only the shapes follow the
+// svjour3), numbered sample names and addresses printed after the article (VTeX, International Press).
+// Names and text are made up; only the shapes follow the
 // templates.
 import { describe, expect, it } from 'vitest';
-import { isMarkedNameLike } from '../../src/parsing/names.ts';
+import { isMarkedNameLike, splitByline } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf } from './make-files.ts';
@@ -115,5 +116,25 @@ describe('institute notes at the foot of the title page, one per author (svjour3
       ['Alma Writer Jr.', ['awriter@example.com']],
       ['Boris Writer', ['bwriter@example.org']],
     ]);
+  });
+});
+
+describe('numbered sample names (VTeX)', () => {
+  it('keeps the number printed on each word of the name, and marks raised after it apart', () => {
+    const names = splitByline([
+      { text: 'Givenname1 FAMILYNAME1', sup: false },
+      { text: '1,∗', sup: true },
+      { text: ', Givenname2 FAMILYNAME2', sup: false },
+      { text: '2', sup: true },
+    ]);
+    expect(names.map((n) => [n.name, n.marks])).toEqual([
+      ['Givenname1 FAMILYNAME1', ['1', '*']],
+      ['Givenname2 FAMILYNAME2', ['2']],
+    ]);
+  });
+
+  it('reads a numbered name with hyphens ("Given-Name1 Family-1") as a name when it carries marks', () => {
+    expect(isMarkedNameLike('Given-Name1 Family-1', true)).toBe(true);
+    expect(isMarkedNameLike('Given-Name1 Family-1', false)).toBe(false);
   });
 });
