@@ -162,6 +162,13 @@ function titleText(block: Block): string {
     .trim();
 }
 
+/** A block that splits into two names or more and nothing else ("Ann Roe, Bo Li, and Cy Dunn"). */
+function isNameList(block: Block): boolean {
+  if (block.text.length > 300) return false;
+  const pieces = splitByline(block.runs);
+  return pieces.length >= 2 && pieces.every((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+}
+
 function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
@@ -173,7 +180,18 @@ function findFrontEnd(blocks: Block[], from: number): number {
     // A byline in bold over a long affiliation list looks like a heading over a paragraph; its
     // marks after each name and the list's opening mark tell them apart.
     const next = blocks[i + 1];
-    if (isHeading(b) && next && isProse(next) && markedNameCount(b) < 2 && !opensWithNoteMark(next)) return i;
+    // So is a byline right under the title over an abstract that has no label (International
+    // Press: "First Author†, Second Author, and Third Author"): a list of two names or more.
+    const byline = i === from && isNameList(b);
+    if (
+      isHeading(b) &&
+      next &&
+      isProse(next) &&
+      markedNameCount(b) < 2 &&
+      !byline &&
+      !opensWithNoteMark(next)
+    )
+      return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
@@ -874,6 +892,9 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/** A name run in before an address: up to 60 characters, then a full stop and a capital. */
+const RUN_IN_NAME = /^(\P{Cc}{4,60}?)\.\s+\p{Lu}/u;
+
 /**
  * Addresses printed after the article (JSS, many society journals): a line that is an author's
  * whole name, the address lines under it, then the email. Read for authors the front matter gave
@@ -890,12 +911,21 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     if (!byName.has(key)) byName.set(key, a);
   }
   const owner = (text: string) => (text.length <= 60 ? byName.get(normalizeForCompare(text)) : undefined);
+  // "Firstname1 Surname1. Address of the First author, ...": a name run in before its address
+  // (VTeX's NEJSDS). The email must follow within the address's next lines: a reference that
+  // opens with an author's name ("Jane Roe. A Title.") has none there.
+  const runInOwner = (text: string) => {
+    const head = RUN_IN_NAME.exec(text);
+    return head ? owner(head[1]!) : undefined;
+  };
   const taken = new Set(authors.flatMap((a) => a.emails));
   lines.forEach((line, k) => {
-    const author = owner(line.text);
+    const whole = owner(line.text);
+    const author = whole ?? runInOwner(line.text);
     if (!author || author.emails.length) return;
-    for (const next of lines.slice(k + 1, k + 10)) {
-      if (next.text.length > 100 || owner(next.text)) return;
+    for (const next of [line, ...lines.slice(k + 1, k + (whole ? 10 : 4))]) {
+      if (next === line && whole) continue;
+      if (next !== line && (next.text.length > 100 || owner(next.text) || runInOwner(next.text))) return;
       const email = [
         ...findEmails(next.text),
         ...next.links

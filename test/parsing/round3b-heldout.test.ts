@@ -8,13 +8,25 @@ import { describe, expect, it } from 'vitest';
 import { isMarkedNameLike, splitByline } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 type Line = Parameters<typeof makeTextPdf>[0][number][number];
 
 const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
+
+/** Pieces set one after the other on a line; a piece with `sup` is raised and smaller. */
+function onOneLine(pieces: { text: string; sup?: boolean }[], y: number, size: number): Line[] {
+  const out: Line[] = [];
+  let x = 150;
+  for (const p of pieces) {
+    const s = p.sup ? size * 0.7 : size;
+    out.push({ text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y, bold: true });
+    x += textWidth(p.text, s);
+  }
+  return out;
+}
 
 describe('a person known by one name in a byline (Interspeech)', () => {
   const page = (byline: string): Line[] => [
@@ -136,5 +148,64 @@ describe('numbered sample names (VTeX)', () => {
   it('reads a numbered name with hyphens ("Given-Name1 Family-1") as a name when it carries marks', () => {
     expect(isMarkedNameLike('Given-Name1 Family-1', true)).toBe(true);
     expect(isMarkedNameLike('Given-Name1 Family-1', false)).toBe(false);
+  });
+});
+
+describe('a byline over an abstract without a label, addresses after the article (International Press)', () => {
+  const addresses = (runIn: boolean): Line[] =>
+    runIn
+      ? [
+          { text: 'Ann Carter. Address of the first writer, Somewhere', size: 10, x: 72, y: 300, bold: true },
+          { text: 'University, Country.', size: 10, x: 72, y: 288, bold: true },
+          { text: 'E-mail address: ann@example.org', size: 10, x: 72, y: 276, bold: true },
+          { text: 'Bob Dunn. Address of the second writer, Elsewhere', size: 10, x: 72, y: 256, bold: true },
+          { text: 'Institute, Country.', size: 10, x: 72, y: 244, bold: true },
+          { text: 'E-mail address: bob@example.org', size: 10, x: 72, y: 232, bold: true },
+        ]
+      : [
+          { text: 'Ann Carter', size: 9, x: 72, y: 300, bold: true },
+          { text: 'Address of the first writer', size: 9, x: 72, y: 289, bold: true },
+          { text: 'Country', size: 9, x: 72, y: 278, bold: true },
+          { text: 'E-mail address: ann@example.org', size: 9, x: 72, y: 262, bold: true },
+          { text: 'Bob Dunn', size: 9, x: 72, y: 244, bold: true },
+          { text: 'Address of the second writer', size: 9, x: 72, y: 233, bold: true },
+          { text: 'Country', size: 9, x: 72, y: 222, bold: true },
+          { text: 'E-mail address: bob@example.org', size: 9, x: 72, y: 206, bold: true },
+        ];
+  const pages = (runIn: boolean): Line[][] => [
+    [
+      { text: 'A made-up document', size: 17, x: 200, y: 720, bold: true },
+      ...onOneLine(
+        [{ text: 'Ann Carter' }, { text: '†', sup: true }, { text: ', Bob Dunn, and Cleo Evans' }],
+        690,
+        11,
+      ),
+      ...bodyProse(660, 8).map((l) => ({ ...l, size: 10, bold: true })),
+      { text: '1. Opening', size: 11, x: 72, y: 520, bold: true },
+      ...bodyProse(505, 20),
+    ],
+    [...bodyProse(720, 20), ...addresses(runIn)],
+  ];
+
+  it('reads the names in bold right under the title as a byline, not as a heading over the abstract', async () => {
+    const result = await parse(pages(false));
+    expect(result.authors.map((a) => a.name)).toEqual(['Ann Carter', 'Bob Dunn', 'Cleo Evans']);
+  });
+
+  it('gives each author the email under her name after the article', async () => {
+    const result = await parse(pages(false));
+    expect(result.authors.map((a) => a.emails)).toEqual([['ann@example.org'], ['bob@example.org'], []]);
+  });
+
+  it('reads a name run in before its address ("Ann Carter. Address of ...")', async () => {
+    const result = await parse(pages(true));
+    expect(result.authors.map((a) => a.emails)).toEqual([['ann@example.org'], ['bob@example.org'], []]);
+  });
+
+  it('weighs long lines after the article in bounded time', async () => {
+    const long: Line = { text: 'Ann Carter '.repeat(3000) + '. Address', size: 9, x: 72, y: 190 };
+    const [first, second] = pages(false);
+    const result = await parse([first!, [...second!, long]]);
+    expect(result.authors).toHaveLength(3);
   });
 });
