@@ -7,6 +7,7 @@ import {
   findEmails,
   findOrcids,
   joinLines,
+  mailtoAddresses,
   normalizeForCompare,
   unique,
   validOrcid,
@@ -791,10 +792,7 @@ function assignEmails(
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
   for (const { text, links, owner } of texts) {
-    const found = unique([
-      ...findEmails(text),
-      ...links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
-    ]).filter((e) => !taken.has(e));
+    const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter((e) => !taken.has(e));
     found.forEach((e) => taken.add(e));
     // A note that opens with one author's name is hers, whatever names its address holds.
     if (owner !== undefined) {
@@ -926,12 +924,7 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     for (const next of [line, ...lines.slice(k + 1, k + (whole ? 10 : 4))]) {
       if (next === line && whole) continue;
       if (next !== line && (next.text.length > 100 || owner(next.text) || runInOwner(next.text))) return;
-      const email = [
-        ...findEmails(next.text),
-        ...next.links
-          .filter((l) => /^mailto:/i.test(l))
-          .map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
-      ].find((e) => !taken.has(e));
+      const email = [...findEmails(next.text), ...mailtoAddresses(next.links)].find((e) => !taken.has(e));
       if (email) {
         author.emails.push(email);
         taken.add(email);
@@ -1027,10 +1020,7 @@ export function extractHeader(source: DocumentModel): Header {
       const text = e.lines.join(' ');
       const orcids = [...findOrcids(text), ...e.links.flatMap((l) => findOrcids(l))];
       a.orcid = orcids[0] ?? null;
-      a.emails = unique([
-        ...findEmails(text),
-        ...e.links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '')),
-      ]);
+      a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]);
       a.affiliations = affiliationsFromEntry(e);
     });
     // Authors who share their lines and find one email each there: the emails go in the names' order.

@@ -200,6 +200,9 @@ export function splitMarks(raw: string): string[] {
  * Splits a byline into names with their marks. Superscript runs are marks; so are digits and
  * symbols glued to the end of a name in bylines typed without superscripts.
  */
+/** A bracket at a name's end that holds a few characters of another script and nothing Latin. */
+const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)）]$/u;
+
 export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];
   let current = '';
@@ -216,6 +219,9 @@ export function splitByline(runs: Run[]): BylineName[] {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));
     }
+    // A name followed by itself in another script ("Bin Ren (任彬)", AASTeX) is the first one:
+    // the bracket holds no Latin letter and no digit.
+    name = name.replace(OTHER_SCRIPT_IN_BRACKETS, '');
     // A byline led in by a phrase that ends in "by" ("By Jane Roe", IMS; "Written by ...",
     // "Style contributions by ...") names its people after it.
     name = name

@@ -1,7 +1,8 @@
 // Layouts met in the measure half of the third held-out set, now fixed against: a byline holding a
 // person known by one name (Interspeech), a placeholder byline of initials and lower-case words
 // (Royal Society), emails in the institute notes at the foot of the title page (Springer's
-// svjour3), numbered sample names and addresses printed after the article (VTeX, International Press).
+// svjour3), numbered sample names and addresses printed after the article (VTeX, International Press), a name
+// followed by itself in another script and an email link with a space after "mailto:" (AASTeX).
 // Names and text are made up; only the shapes follow the
 // templates.
 import { describe, expect, it } from 'vitest';
@@ -207,5 +208,38 @@ describe('a byline over an abstract without a label, addresses after the article
     const [first, second] = pages(false);
     const result = await parse([first!, [...second!, long]]);
     expect(result.authors).toHaveLength(3);
+  });
+});
+
+describe('a name followed by itself in another script, an email linked with a space (AASTeX)', () => {
+  it('reads the name without the bracket, and the linked address without the space', async () => {
+    const pages: Line[][] = [
+      [
+        { text: 'Pwned Sample Article', size: 14, x: 250, y: 740, bold: true },
+        ...onOneLine([{ text: 'Ann Roe (安娜)' }, { text: '1, 2', sup: true }], 715, 9),
+        {
+          text: '1Department of Stars, Somewhere University, Town, Country',
+          size: 8,
+          x: 100,
+          y: 700,
+          bold: true,
+        },
+        { text: 'Abstract', size: 10, x: 280, y: 670, bold: true },
+        ...bodyProse(655, 20),
+        { text: 'ann.roe at example dot edu', size: 8, x: 72, y: 90 },
+      ],
+    ];
+    const links = [
+      [{ rect: [72, 88, 200, 98] as [number, number, number, number], url: 'mailto: ann.roe@example.edu' }],
+    ];
+    const result = await parseManuscript(makeTextPdf(pages, '', links), 'built.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([['Ann Roe', ['ann.roe@example.edu']]]);
+  });
+
+  it('drops a bracket of another script, and leaves one that holds Latin letters on the name', () => {
+    expect(splitByline([{ text: 'Ann Roe (安娜)', sup: false }]).map((n) => n.name)).toEqual(['Ann Roe']);
+    expect(splitByline([{ text: 'Ann Roe (Smith)', sup: false }]).map((n) => n.name)).toEqual([
+      'Ann Roe (Smith)',
+    ]);
   });
 });
