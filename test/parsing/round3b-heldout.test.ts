@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMarkedNameLike, splitByline } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { splitReferences } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -241,5 +242,52 @@ describe('a name followed by itself in another script, an email linked with a sp
     expect(splitByline([{ text: 'Ann Roe (Smith)', sup: false }]).map((n) => n.name)).toEqual([
       'Ann Roe (Smith)',
     ]);
+  });
+});
+
+describe('reference entries that indent their first line instead of hanging (pandoc’s svjour3)', () => {
+  const line = (text: string, indent: number, gapAbove = 0) => ({ text, indent, gapAbove });
+  const list = [
+    line('Carter, Ann, and Bob Dunn. 2014. “A Study of Many Things in One', 0),
+    line('Place.” In Proceedings of a Meeting.', 0),
+    line('Dunn, B., and C. Evans. 2002. “Tracing links between code and', 1.6, 0.14),
+    line('words.” Transactions on Things 28 (10): 970–83. doi:10.1000/tt.2002.104.', 0),
+    line('Evans, Cleo, Ann Carter, and Dan Fox. 2006. “Who should fix this?” In', 1.6, 0.14),
+    line('Proceedings of Another Meeting, 361.', 0),
+    line('New York: Some Press. doi:10.1000/am.2006.336.', 0),
+    line('Fox, Dan. 2010. A Book About Nothing. Town: Publisher.', 1.6),
+  ];
+
+  it('starts an entry at each line set in, and keeps each DOI in its own entry', () => {
+    const entries = splitReferences(list, null);
+    expect(entries.map((e) => e.text.slice(0, 12))).toEqual([
+      'Carter, Ann,',
+      'Dunn, B., an',
+      'Evans, Cleo,',
+      'Fox, Dan. 20',
+    ]);
+    expect(entries[1]!.text).toMatch(/doi:10\.1000\/tt\.2002\.104\.$/);
+  });
+
+  it('still reads a hanging list, where the flush lines open the entries', () => {
+    const hanging = [
+      line('Carter, A. 2014. A Study of Many Things in One', 0),
+      line('Place. Proceedings of a Meeting.', 1.6),
+      line('Dunn, B. 2002. Tracing links between code and', 0, 0.14),
+      line('words. Transactions on Things 28.', 1.6),
+      line('Evans, C. 2006. Who should fix this? Proceedings of', 0),
+      line('Another Meeting, 361.', 1.6),
+    ];
+    expect(splitReferences(hanging, null).map((e) => e.text.slice(0, 9))).toEqual([
+      'Carter, A',
+      'Dunn, B. ',
+      'Evans, C.',
+    ]);
+  });
+
+  it('splits a long list in bounded time', () => {
+    const long = Array.from({ length: 20_000 }, (_, k) => list[k % list.length]!);
+    // Each repeat of the list after the first runs its unindented opening entry on into the last one.
+    expect(splitReferences(long, null).length).toBe(1 + 2500 * 3);
   });
 });
