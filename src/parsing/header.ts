@@ -64,6 +64,19 @@ interface Entry {
 /** "Abstract. The ...", "Abstract: ...", "Abstract — ...", "ABSTRACT The ...": a run-in label. */
 const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[:.—–-]|^ABSTRACT\s/;
 
+/**
+ * "Abstract This is ..." set in bold and run in with no stop after it (Springer's sola class)
+ * tells the label by its face alone, which a block's text does not keep: it is read as a label
+ * only at the head of a paragraph of prose length.
+ */
+const BARE_RUN_IN_ABSTRACT = /^(?:Abstract|ABSTRACT|Summary|SUMMARY)\s+\p{Lu}/u;
+
+/** A block that is the abstract's label, or opens with it. */
+function opensAbstract(b: Block): boolean {
+  if (b.text.length < 20) return ABSTRACT_LABEL.test(b.text);
+  return RUN_IN_ABSTRACT.test(b.text) || (b.text.length >= 200 && BARE_RUN_IN_ABSTRACT.test(b.text));
+}
+
 function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
   if (styled >= 0) return styled;
@@ -86,9 +99,7 @@ function findTitle(doc: DocumentModel): number | null {
   // come after the abstract's label, and a title never does.
   // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
   // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
-  const abstractAt = doc.blocks.findIndex(
-    (b) => b.page === 1 && (b.text.length < 20 ? ABSTRACT_LABEL.test(b.text) : RUN_IN_ABSTRACT.test(b.text)),
-  );
+  const abstractAt = doc.blocks.findIndex((b) => b.page === 1 && opensAbstract(b));
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));

@@ -291,3 +291,28 @@ describe('reference entries that indent their first line instead of hanging (pan
     expect(splitReferences(long, null).length).toBe(1 + 2500 * 3);
   });
 });
+
+describe('a note set larger than the title after an abstract run in without a stop (Springer’s sola)', () => {
+  it('takes the title from before the abstract, not the larger note after it', async () => {
+    const abstract =
+      'Abstract This is a made-up abstract that runs on for a while, as abstracts do, so that it reads as prose';
+    const result = await parse([
+      [
+        { text: 'Made-up Guidelines for Writers of Sample Articles', size: 12, x: 100, y: 720, bold: true },
+        { text: 'Ann Carter · Bob Dunn', size: 10, x: 100, y: 700, bold: true },
+        { text: abstract, size: 10, x: 100, y: 670 },
+        {
+          text: 'rather than as a label or a heading, and ends here after a second line of text.',
+          size: 10,
+          x: 100,
+          y: 657,
+        },
+        { text: 'Keywords: Things, Other things', size: 10, x: 100, y: 640 },
+        { text: 'B Ann Carter', size: 13, x: 100, y: 150, bold: true },
+        { text: 'ann@example.org', size: 8, x: 100, y: 138 },
+        ...bodyProse(600, 20),
+      ],
+    ]);
+    expect(result.title).toBe('Made-up Guidelines for Writers of Sample Articles');
+  });
+});
