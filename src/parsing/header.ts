@@ -7,6 +7,7 @@ import {
   findEmails,
   findOrcids,
   joinLines,
+  mailtoAddresses,
   normalizeForCompare,
   unique,
   validOrcid,
@@ -16,6 +17,7 @@ import {
   inCapitals,
   isDocumentWord,
   isMarkedNameLike,
+  isMononym,
   isNameLike,
   isNameSlot,
   normalizeStars,
@@ -62,6 +64,19 @@ interface Entry {
 /** "Abstract. The ...", "Abstract: ...", "Abstract — ...", "ABSTRACT The ...": a run-in label. */
 const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[:.—–-]|^ABSTRACT\s/;
 
+/**
+ * "Abstract This is ..." set in bold and run in with no stop after it (Springer's sola class)
+ * tells the label by its face alone, which a block's text does not keep: it is read as a label
+ * only at the head of a paragraph of prose length.
+ */
+const BARE_RUN_IN_ABSTRACT = /^(?:Abstract|ABSTRACT|Summary|SUMMARY)\s+\p{Lu}/u;
+
+/** A block that is the abstract's label, or opens with it. */
+function opensAbstract(b: Block): boolean {
+  if (b.text.length < 20) return ABSTRACT_LABEL.test(b.text);
+  return RUN_IN_ABSTRACT.test(b.text) || (b.text.length >= 200 && BARE_RUN_IN_ABSTRACT.test(b.text));
+}
+
 function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
   if (styled >= 0) return styled;
@@ -84,9 +99,7 @@ function findTitle(doc: DocumentModel): number | null {
   // come after the abstract's label, and a title never does.
   // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
   // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
-  const abstractAt = doc.blocks.findIndex(
-    (b) => b.page === 1 && (b.text.length < 20 ? ABSTRACT_LABEL.test(b.text) : RUN_IN_ABSTRACT.test(b.text)),
-  );
+  const abstractAt = doc.blocks.findIndex((b) => b.page === 1 && opensAbstract(b));
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
@@ -161,6 +174,13 @@ function titleText(block: Block): string {
     .trim();
 }
 
+/** A block that splits into two names or more and nothing else ("Ann Roe, Bo Li, and Cy Dunn"). */
+function isNameList(block: Block): boolean {
+  if (block.text.length > 300) return false;
+  const pieces = splitByline(block.runs);
+  return pieces.length >= 2 && pieces.every((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+}
+
 function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
@@ -172,7 +192,18 @@ function findFrontEnd(blocks: Block[], from: number): number {
     // A byline in bold over a long affiliation list looks like a heading over a paragraph; its
     // marks after each name and the list's opening mark tell them apart.
     const next = blocks[i + 1];
-    if (isHeading(b) && next && isProse(next) && markedNameCount(b) < 2 && !opensWithNoteMark(next)) return i;
+    // So is a byline right under the title over an abstract that has no label (International
+    // Press: "First Author†, Second Author, and Third Author"): a list of two names or more.
+    const byline = i === from && isNameList(b);
+    if (
+      isHeading(b) &&
+      next &&
+      isProse(next) &&
+      markedNameCount(b) < 2 &&
+      !byline &&
+      !opensWithNoteMark(next)
+    )
+      return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
@@ -211,6 +242,17 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         : null;
     let good = names.filter(
       (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+    );
+    // A person known by one name ("Saurabh Kumar, Amartyaveer, Prasanta Kumar Ghosh", Interspeech):
+    // one word reads as no name alone, but set between two names of the same list it is one by
+    // its place. At either end of the list it could be an affiliation run on, so it stays out.
+    good = names.filter(
+      (n, k) =>
+        good.includes(n) ||
+        (isMononym(n.name) &&
+          !INSTITUTION.test(n.name) &&
+          good.includes(names[k - 1]!) &&
+          good.includes(names[k + 1]!)),
     );
     // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
     const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
@@ -695,20 +737,79 @@ function markedOwner(text: string, marks: string[][]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/**
+ * A short name ("F. Author", "J. R. Roe") is the full one ("First Author Jr.", "Jane Rita Roe")
+ * when the surnames agree and each given name or initial of the short one opens the full one's
+ * given name in the same place.
+ */
+function abbreviates(short: string, full: string): boolean {
+  const surname = normalizeForCompare(surnameOf(short));
+  if (surname.length < 2 || surname !== normalizeForCompare(surnameOf(full))) return false;
+  const givenOf = (name: string) => {
+    const words = normalizeForCompare(name.replace(/,?\s+(?:jr|sr|ii|iii|iv)\.?$/i, '')).split(' ');
+    return words.slice(0, words.lastIndexOf(surname));
+  };
+  const given = givenOf(short);
+  const fullGiven = givenOf(full);
+  if (given.length === 0 || given.length > fullGiven.length) return false;
+  return given.every((g, k) => (g.length === 1 ? fullGiven[k]!.startsWith(g) : fullGiven[k] === g));
+}
+
+/**
+ * The one author a note's first line names, whole or by initials and surname: Springer's svjour3
+ * sets an institute note per author at the foot of the title page ("F. Author", the address,
+ * "E-mail: ..."), where both authors of a template may share the surname "Author".
+ */
+function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
+  const text = line.trim();
+  if (text.length > 60 || !isNameLike(text)) return null;
+  const owners = authors.flatMap((a, i) => (abbreviates(text, a.name) ? [i] : []));
+  return owners.length === 1 ? owners[0]! : null;
+}
+
+/**
+ * Notes that open with a line naming one author, and the blocks that run on from each in the
+ * same size on the same page (svjour3 sets a second block for a present address and its email):
+ * each block's index with its author.
+ */
+function notesByAuthor(blocks: Block[], indices: number[], authors: ParsedAuthor[]): Map<number, number> {
+  const owners = new Map<number, number>();
+  let owner: number | null = null;
+  let previous = -1;
+  for (const i of indices) {
+    const b = blocks[i]!;
+    const named = b.lines.length > 1 ? namedByLine(b.lines[0]!.text, authors) : null;
+    if (named !== null) owner = named;
+    else if (owner !== null) {
+      const opener = blocks[previous]!;
+      const runsOn =
+        i === previous + 1 &&
+        b.page === opener.page &&
+        Math.abs(b.relSize - opener.relSize) <= 0.05 * opener.relSize;
+      if (!runsOn) owner = null;
+    }
+    if (owner !== null) owners.set(i, owner);
+    previous = i;
+  }
+  return owners;
+}
+
 function assignEmails(
   authors: ParsedAuthor[],
-  texts: { text: string; links: string[] }[],
+  texts: { text: string; links: string[]; owner?: number }[],
   starred: number[],
   marks: string[][],
 ): string[] {
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
-  for (const { text, links } of texts) {
-    const found = unique([
-      ...findEmails(text),
-      ...links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
-    ]).filter((e) => !taken.has(e));
+  for (const { text, links, owner } of texts) {
+    const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter((e) => !taken.has(e));
     found.forEach((e) => taken.add(e));
+    // A note that opens with one author's name is hers, whatever names its address holds.
+    if (owner !== undefined) {
+      authors[owner]!.emails.push(...found);
+      continue;
+    }
     // "Correspondence to: J. Roe (jr@x.org)": the author named between the label and the address
     // owns it, whatever else the text mentions (a note read with the byline above it). The rest
     // are assigned as below.
@@ -800,6 +901,9 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/** A name run in before an address: up to 60 characters, then a full stop and a capital. */
+const RUN_IN_NAME = /^(\P{Cc}{4,60}?)\.\s+\p{Lu}/u;
+
 /**
  * Addresses printed after the article (JSS, many society journals): a line that is an author's
  * whole name, the address lines under it, then the email. Read for authors the front matter gave
@@ -816,18 +920,22 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     if (!byName.has(key)) byName.set(key, a);
   }
   const owner = (text: string) => (text.length <= 60 ? byName.get(normalizeForCompare(text)) : undefined);
+  // "Firstname1 Surname1. Address of the First author, ...": a name run in before its address
+  // (VTeX's NEJSDS). The email must follow within the address's next lines: a reference that
+  // opens with an author's name ("Jane Roe. A Title.") has none there.
+  const runInOwner = (text: string) => {
+    const head = RUN_IN_NAME.exec(text);
+    return head ? owner(head[1]!) : undefined;
+  };
   const taken = new Set(authors.flatMap((a) => a.emails));
   lines.forEach((line, k) => {
-    const author = owner(line.text);
+    const whole = owner(line.text);
+    const author = whole ?? runInOwner(line.text);
     if (!author || author.emails.length) return;
-    for (const next of lines.slice(k + 1, k + 10)) {
-      if (next.text.length > 100 || owner(next.text)) return;
-      const email = [
-        ...findEmails(next.text),
-        ...next.links
-          .filter((l) => /^mailto:/i.test(l))
-          .map((l) => l.replace(/^mailto:/i, '').split('?')[0]!),
-      ].find((e) => !taken.has(e));
+    for (const next of [line, ...lines.slice(k + 1, k + (whole ? 10 : 4))]) {
+      if (next === line && whole) continue;
+      if (next !== line && (next.text.length > 100 || owner(next.text) || runInOwner(next.text))) return;
+      const email = [...findEmails(next.text), ...mailtoAddresses(next.links)].find((e) => !taken.has(e));
       if (email) {
         author.emails.push(email);
         taken.add(email);
@@ -923,10 +1031,7 @@ export function extractHeader(source: DocumentModel): Header {
       const text = e.lines.join(' ');
       const orcids = [...findOrcids(text), ...e.links.flatMap((l) => findOrcids(l))];
       a.orcid = orcids[0] ?? null;
-      a.emails = unique([
-        ...findEmails(text),
-        ...e.links.filter((l) => /^mailto:/i.test(l)).map((l) => l.replace(/^mailto:/i, '')),
-      ]);
+      a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]);
       a.affiliations = affiliationsFromEntry(e);
     });
     // Authors who share their lines and find one email each there: the emails go in the names' order.
@@ -992,8 +1097,9 @@ export function extractHeader(source: DocumentModel): Header {
     }
     return text;
   };
-  const texts = [
-    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links })),
+  const noteOwners = notesByAuthor(blocks, headerBlocks, authors);
+  const texts: { text: string; links: string[]; owner?: number }[] = [
+    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links, owner: noteOwners.get(i) })),
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];

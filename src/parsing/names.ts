@@ -76,13 +76,29 @@ export function isNameLike(raw: string): boolean {
 }
 
 /**
+ * One capitalised word that could be a person's only name ("Amartyaveer"): letters alone, three or
+ * more, and no word for a kind of document. Only its place in a byline can make it a name.
+ */
+export function isMononym(raw: string): boolean {
+  const word = raw.trim();
+  return /^\p{Lu}[\p{L}'’-]{2,40}$/u.test(word) && !DOCUMENT_WORD.test(word);
+}
+
+/**
  * A byline entry that carries superscript marks is a name by its place: digits inside its words
- * ("Name1 Surname", a template's sample author as printed) do not make it something else.
+ * ("Name1 Surname", a template's sample author as printed) do not make it something else, nor
+ * does a lower-case word after initials ("X. X. First author", the Royal Society's sample): the
+ * initials and the mark together say it names a person.
  */
 export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
   if (isNameLike(raw)) return true;
-  return supMarked && /\p{L}\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})\d+/gu, '$1'));
+  if (!supMarked) return false;
+  if (LEADING_INITIALS.test(raw.trim()) && isNameSlot(raw)) return true;
+  return /\p{L}-?\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})-?\d+/gu, '$1'));
 }
+
+/** One to three initials ("X.", "X. X.", "J.-P.") followed by a word. */
+const LEADING_INITIALS = /^(?:\p{Lu}\.(?:-\p{Lu}\.)?\s?){1,3}\s?\p{L}/u;
 
 /**
  * A line whose place makes it a name (the first line of an author group, the top line of an
@@ -184,6 +200,9 @@ export function splitMarks(raw: string): string[] {
  * Splits a byline into names with their marks. Superscript runs are marks; so are digits and
  * symbols glued to the end of a name in bylines typed without superscripts.
  */
+/** A bracket at a name's end that holds a few characters of another script and nothing Latin. */
+const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)）]$/u;
+
 export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];
   let current = '';
@@ -191,11 +210,18 @@ export function splitByline(runs: Run[]): BylineName[] {
   let currentSup = false;
   const close = () => {
     let name = current.replace(/\s+/g, ' ').trim();
-    const glued = name.length <= 80 ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
+    // Digits glued to a name's end are its marks, unless an earlier word carries digits too: a
+    // template's numbered sample ("Firstname1 SURNAME1", VTeX) prints them as part of the name.
+    const numbered = name.length <= 80 && /\p{L}\d+\s+\S/u.test(name);
+    const glued =
+      name.length <= 80 && !numbered ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
     if (glued && glued[1]) {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));
     }
+    // A name followed by itself in another script ("Bin Ren (任彬)", AASTeX) is the first one:
+    // the bracket holds no Latin letter and no digit.
+    name = name.replace(OTHER_SCRIPT_IN_BRACKETS, '');
     // A byline led in by a phrase that ends in "by" ("By Jane Roe", IMS; "Written by ...",
     // "Style contributions by ...") names its people after it.
     name = name

@@ -36,6 +36,9 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   return covered >= 0.8 * lines.length ? best : null;
 }
 
+/** A space above a line, in line heights, that sets a paragraph apart (a tenth of a line or more). */
+const PARAGRAPH_SKIP = 0.1;
+
 function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const indents = lines.map((l) => l.indent);
   const minIndent = Math.min(...indents);
@@ -43,12 +46,26 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const hanging = lines.filter((l) => l.indent > minIndent + 0.6).length;
   const flush = lines.length - hanging;
   const useIndent = hanging >= 0.2 * lines.length && flush >= 2;
+  // Entries set as paragraphs indent their first line instead of hanging the others (pandoc's
+  // svjour3 output). Then the lines set in are the ones that follow a line ending an entry (a
+  // full stop) and have the space between entries above them; in a hanging list the flush ones
+  // do. The first entry after a heading is not set in at all (TeX's first paragraph).
+  const setIn = (l: BlockLine) => l.indent > minIndent + 0.6;
+  const opensEntry = (k: number) =>
+    /[.]$/.test(lines[k - 1]!.text.trim()) || lines[k]!.gapAbove > PARAGRAPH_SKIP;
+  const share = (wanted: boolean) => {
+    const ks = lines.flatMap((l, k) => (k > 0 && setIn(l) === wanted ? [k] : []));
+    return ks.length ? ks.filter(opensEntry).length / ks.length : 0;
+  };
+  const setInOpens = useIndent ? share(true) : 0;
+  const firstLineIndent = setInOpens >= 0.6 && share(false) <= setInOpens / 2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
   const refs: BlockLine[][] = [];
   lines.forEach((line, i) => {
     const prev = lines[i - 1];
     let starts = i === 0;
-    if (useIndent) starts ||= line.indent <= minIndent + 0.4;
+    if (firstLineIndent) starts ||= setIn(line);
+    else if (useIndent) starts ||= line.indent <= minIndent + 0.4;
     else if (useGap) starts ||= line.gapAbove > 0.2;
     else {
       // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I"

@@ -222,6 +222,22 @@ export function findEmails(text: string): string[] {
   return unique(found.map((e) => e.replace(/^mailto:/i, '')));
 }
 
+/**
+ * The addresses that "mailto:" links give. A link may hold spaces around its address
+ * ("mailto: jr@x.org", AASTeX) and a query after it; neither is part of the address.
+ */
+export function mailtoAddresses(links: readonly string[]): string[] {
+  return links
+    .filter((l) => /^mailto:/i.test(l))
+    .map((l) =>
+      l
+        .replace(/^mailto:/i, '')
+        .split('?')[0]!
+        .trim(),
+    )
+    .filter((e) => e.includes('@'));
+}
+
 export function findOrcids(text: string): string[] {
   return unique([...text.matchAll(ORCID_RE)].map((m) => m[1] ?? '').filter(validOrcid));
 }
