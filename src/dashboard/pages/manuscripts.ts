@@ -338,42 +338,18 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       url: `/manuscripts/:manuscriptId/candidates/:authorId/${marked ? 'mark' : 'unmark'}/`,
       action: 'candidates_mark',
       schema: { params: MarkParams, querystring: PageQuery, body: CsrfOnly },
-      back: (request) =>
-        `${dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`,
+      back: backToCandidates,
       handler: async (request, reply) => {
-        const { manuscriptId, authorId } = request.params as { manuscriptId: number; authorId: number };
-        const organizationId = orgOf(request);
-        await requireManuscript(ctx.db, organizationId, manuscriptId);
-        const { rows } = await ctx.db.query<{ display_name: string }>(
-          'SELECT display_name FROM authors WHERE id = $1',
-          [authorId],
-        );
-        if (!rows[0]) throw errors.notFound('Author');
-        // The page marks the last upload's candidates only (any mark may be taken off). A page
-        // loaded before a re-upload may offer one no longer among them: said on the page, not a 404.
-        const candidate = await isStoredCandidate(ctx.db, manuscriptId, authorId);
-        if (marked && !candidate) {
-          throw errors.conflict(
-            `${rows[0].display_name} is no longer among this manuscript's candidates: it was uploaded again since the page was loaded. Here are its candidates now.`,
-          );
-        }
+        const target = await candidateOfRequest(ctx, request, { adding: marked });
+        const { organizationId, manuscriptId, authorId, name } = target;
         const by = sessionOf(request).user.email.toLowerCase();
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
-        const back = filtersQuery(request.query as PageFilters);
-        return redirectTo(
-          ctx,
-          request,
-          reply,
-          // Back to the row (an editor marking several keeps their place), else to the table.
-          `${dashboardPath('manuscripts', manuscriptId)}${back}#${candidate ? `candidate-${authorId}` : 'candidates'}`,
-          {
-            kind: 'ok',
-            message: marked
-              ? `${rows[0].display_name} is marked as referee.`
-              : `${rows[0].display_name} is no longer marked as referee.`,
-          },
-        );
+        // Back to the row (an editor marking several keeps their place), else to the table.
+        return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+          kind: 'ok',
+          message: marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`,
+        });
       },
     });
   }
@@ -394,27 +370,14 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
       url: `/manuscripts/:manuscriptId/candidates/:authorId/${flag ? 'conflict' : 'no-conflict'}/`,
       action: 'candidates_mark',
       schema: { params: MarkParams, querystring: PageQuery, body: CsrfOnly },
-      back: (request) =>
-        `${dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`,
+      back: backToCandidates,
       handler: async (request, reply) => {
-        const { manuscriptId, authorId } = request.params as { manuscriptId: number; authorId: number };
-        const organizationId = orgOf(request);
-        const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
-        const { rows } = await ctx.db.query<{ display_name: string }>(
-          'SELECT display_name FROM authors WHERE id = $1',
-          [authorId],
-        );
-        if (!rows[0]) throw errors.notFound('Author');
-        const name = rows[0].display_name;
-        const candidate = await isStoredCandidate(ctx.db, manuscriptId, authorId);
-        if (flag && !candidate) {
-          throw errors.conflict(
-            `${name} is no longer among this manuscript's candidates: it was uploaded again since the page was loaded. Here are its candidates now.`,
-          );
-        }
+        const target = await candidateOfRequest(ctx, request, { adding: flag });
+        const { organizationId, authorId, name } = target;
+        const originId = target.manuscript.origin_id;
         const changed = flag
-          ? await flagAuthorConflict(ctx.db, organizationId, manuscript.origin_id, authorId)
-          : await unflagAuthorConflict(ctx.db, organizationId, manuscript.origin_id, authorId);
+          ? await flagAuthorConflict(ctx.db, organizationId, originId, authorId)
+          : await unflagAuthorConflict(ctx.db, organizationId, originId, authorId);
         const message = !changed
           ? flag
             ? `${name} was already flagged as a conflict of interest for this manuscript.`
@@ -422,16 +385,60 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
           : flag
             ? `${name} is flagged as a conflict of interest for this manuscript: the next upload reports it, and leaves them out if the settings exclude candidates with conflicts.`
             : `${name} is no longer flagged as a conflict of interest for this manuscript, from the next upload.`;
-        return redirectTo(
-          ctx,
-          request,
-          reply,
-          `${dashboardPath('manuscripts', manuscriptId)}${filtersQuery(request.query as PageFilters)}#${candidate ? `candidate-${authorId}` : 'candidates'}`,
-          { kind: 'ok', message },
-        );
+        return redirectTo(ctx, request, reply, backToCandidate(request, target), { kind: 'ok', message });
       },
     });
   }
+}
+
+interface CandidateTarget {
+  organizationId: number;
+  manuscriptId: number;
+  manuscript: Awaited<ReturnType<typeof requireManuscript>>;
+  authorId: number;
+  name: string;
+  /** Whether the author is among the last upload's candidates. */
+  candidate: boolean;
+}
+
+/**
+ * The manuscript and author a candidate's button names (a mark, a conflict flag), both checked. The
+ * page sets them on the last upload's candidates only (any may be taken off): a page loaded before
+ * a re-upload may offer one no longer among them, which is said on the page (409), not a 404.
+ */
+async function candidateOfRequest(
+  ctx: AppContext,
+  request: FastifyRequest,
+  options: { adding: boolean },
+): Promise<CandidateTarget> {
+  const { manuscriptId, authorId } = request.params as { manuscriptId: number; authorId: number };
+  const organizationId = orgOf(request);
+  const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
+  const { rows } = await ctx.db.query<{ display_name: string }>(
+    'SELECT display_name FROM authors WHERE id = $1',
+    [authorId],
+  );
+  if (!rows[0]) throw errors.notFound('Author');
+  const name = rows[0].display_name;
+  const candidate = await isStoredCandidate(ctx.db, manuscriptId, authorId);
+  if (options.adding && !candidate) {
+    throw errors.conflict(
+      `${name} is no longer among this manuscript's candidates: it was uploaded again since the page was loaded. Here are its candidates now.`,
+    );
+  }
+  return { organizationId, manuscriptId, manuscript, authorId, name, candidate };
+}
+
+/** The manuscript page as the button's page had it (filters, sort, page), at its candidates table. */
+function backToCandidates(request: FastifyRequest): string {
+  const { manuscriptId } = request.params as { manuscriptId: number };
+  return `${dashboardPath('manuscripts', manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`;
+}
+
+/** The manuscript page as the button's page had it (filters, sort, page), at the candidate's row. */
+function backToCandidate(request: FastifyRequest, target: CandidateTarget): string {
+  const anchor = target.candidate ? `candidate-${target.authorId}` : 'candidates';
+  return `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(request.query as PageFilters)}#${anchor}`;
 }
 
 /**
