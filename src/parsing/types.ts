@@ -11,6 +11,8 @@ export type ParseErrorCode =
   | 'too_many_pages'
   /** A DOCX part or a PDF stream inflates (or declares it will) past a limit. */
   | 'zip_bomb'
+  /** A PDF whose content would cost the reader far more than its size (graphics states nested deep). */
+  | 'too_complex'
   | 'missing_part'
   | 'no_text'
   | 'timeout'

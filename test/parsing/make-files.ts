@@ -460,6 +460,40 @@ export function makeDigitsPdf(digits: number): Uint8Array {
   ]);
 }
 
+/**
+ * A one-page PDF whose content saves the graphics state `depth` times inside itself before its text
+ * (and restores it after), plain, deflated, or deflated twice: tiny files that cost pdf.js time in
+ * the square of the depth.
+ */
+export function makeNestedStatesPdf(
+  depth: number,
+  encoding: 'none' | 'deflate' | 'deflate-twice',
+): Uint8Array {
+  const content = Buffer.from(
+    `${'q '.repeat(depth)}BT /F1 12 Tf 72 700 Td (Saved) Tj ET ${'Q '.repeat(depth)}`,
+    'latin1',
+  );
+  const data =
+    encoding === 'none'
+      ? content
+      : encoding === 'deflate'
+        ? deflateSync(content)
+        : deflateSync(deflateSync(content));
+  const filter =
+    encoding === 'none'
+      ? ''
+      : encoding === 'deflate'
+        ? '/Filter /FlateDecode'
+        : '/Filter [/FlateDecode /FlateDecode]';
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${data.length} ${filter} >>\nstream\n${data.toString('latin1')}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
 /** A PDF whose page content is `length` bytes said to be LZW-encoded (never counted: bounded). */
 export function makeLzwPdf(length: number): Uint8Array {
   const data = 'x'.repeat(length);

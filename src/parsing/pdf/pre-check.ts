@@ -1,5 +1,6 @@
-// Looks at a PDF's bytes before pdf.js does, for the two shapes that cost pdf.js far more than the
-// file's size: streams that inflate enormously, and page trees too large to walk.
+// Looks at a PDF's bytes before pdf.js does, for the shapes that cost pdf.js far more than the
+// file's size: streams that inflate enormously, page trees too large to walk, and graphics states
+// saved inside each other too deeply.
 //
 // Inflated bytes. pdf.js decodes a
 // content stream whole into one growing buffer (memory outside the worker's V8 heap, so no heap
@@ -25,15 +26,81 @@
 // of. Every page is a kid of some /Kids array, so the entries of all of them (in the file and in its
 // object streams) bound the pages pdf.js could visit, whatever /Count claims; past a multiple of the
 // page limit the file is refused before pdf.js sees it.
+//
+// Graphics-state nesting. Each `q` inside another costs pdf.js's text extraction time in proportion
+// to the depth, so the whole stream costs its square: 20,000 nested `q` (a 716-byte file) took 9.5 s,
+// 2 million held a worker for the whole parse limit. The PDF reference gives 28 as a conforming
+// reader's nesting limit; the running depth of `q` and `Q` operators over every stream pdf.js may
+// read (in file order, since a page's /Contents array is one stream) is refused past
+// MAX_GRAPHICS_NESTING, far above any real file's.
 import { createInflate, inflateSync } from 'node:zlib';
 
 export class PdfLimitError extends Error {
   override name = 'PdfLimitError';
   constructor(
-    readonly code: 'zip_bomb' | 'too_many_pages',
+    readonly code: 'zip_bomb' | 'too_many_pages' | 'too_complex',
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** Graphics states saved inside each other at most (pdf.js: 1,000 nested took ~50 ms, 5,000 0.6 s). */
+export const MAX_GRAPHICS_NESTING = 1_000;
+
+/** PDF white space and delimiters: what may stand either side of an operator. */
+const SEPARATOR = new Uint8Array(256);
+for (const c of '\0\t\n\f\r ()<>[]{}/%') SEPARATOR[c.charCodeAt(0)] = 1;
+const SAVE = 0x71; // q
+const RESTORE = 0x51; // Q
+
+/**
+ * The running depth of `q` (save) and `Q` (restore) operators over bytes given chunk by chunk, and
+ * the deepest it reached. A `q` inside a string or a binary font counts too: a few stray ones move
+ * the depth by a few, far from the limit.
+ */
+export class GraphicsNesting {
+  depth = 0;
+  deepest = 0;
+  /** The byte before the chunk being read (a separator at a stream's start). */
+  private before = 0x20;
+  /** An operator letter ended the last chunk after a separator: decided by the next byte. */
+  private pending = 0;
+
+  feed(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (this.pending) {
+      if (SEPARATOR[chunk[0]!]) this.apply(this.pending);
+      this.pending = 0;
+    }
+    // The two letters are found by the native search (most bytes are neither), in the chunk's order.
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let save = bytes.indexOf(SAVE);
+    let restore = bytes.indexOf(RESTORE);
+    while (save >= 0 || restore >= 0) {
+      const at = restore < 0 || (save >= 0 && save < restore) ? save : restore;
+      const op = bytes[at]!;
+      const before = at > 0 ? bytes[at - 1]! : this.before;
+      if (SEPARATOR[before]) {
+        if (at + 1 === bytes.length) this.pending = op;
+        else if (SEPARATOR[bytes[at + 1]!]) this.apply(op);
+      }
+      if (op === SAVE) save = bytes.indexOf(SAVE, at + 1);
+      else restore = bytes.indexOf(RESTORE, at + 1);
+    }
+    this.before = bytes[bytes.length - 1]!;
+  }
+
+  /** The stream ends: an operator at its very end counts, and the next stream starts afresh. */
+  end(): void {
+    if (this.pending) this.apply(this.pending);
+    this.pending = 0;
+    this.before = 0x20;
+  }
+
+  private apply(op: number): void {
+    if (op === SAVE) this.deepest = Math.max(this.deepest, ++this.depth);
+    else if (this.depth > 0) this.depth--;
   }
 }
 
@@ -325,8 +392,8 @@ const MAX_NESTED_DEFLATES = 3;
 /**
  * What a stream's bytes inflate to, counted against `budget`, whatever the stream declares; when the
  * output may itself be deflate data (a filter chain of two deflates), it is inflated in turn and
- * counted too, as pdf.js decodes each layer whole. `keep` receives the outermost output (an object
- * stream's text).
+ * counted too, as pdf.js decodes each layer whole. `keep` receives each layer's output (an object
+ * stream's text, a page's operators).
  */
 async function countStream(
   data: Buffer,
@@ -357,7 +424,8 @@ async function countStream(
   });
   if (count > budget || !holding || output.length === 0) return count;
   if (!decided && deflateEncoding(Buffer.concat(output)) === null) return count;
-  return count + (await countStream(Buffer.concat(output), budget - count, undefined, depth + 1));
+  // The inner layer's output goes to `keep` too: it is what pdf.js reads in the end.
+  return count + (await countStream(Buffer.concat(output), budget - count, keep, depth + 1));
 }
 
 /**
@@ -368,8 +436,17 @@ async function countStream(
 export async function precheckPdf(
   bytes: Uint8Array,
   limits: { maxInflatedBytes: number; maxPages: number },
-): Promise<{ inflatedBytes: number; pageTreeKids: number }> {
+): Promise<{ inflatedBytes: number; pageTreeKids: number; graphicsNesting: number }> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nesting = new GraphicsNesting();
+  const checkNesting = () => {
+    if (nesting.deepest > MAX_GRAPHICS_NESTING) {
+      throw new PdfLimitError(
+        'too_complex',
+        `its pages save graphics states ${MAX_GRAPHICS_NESTING + 1} or more deep, over the ${MAX_GRAPHICS_NESTING} read at most`,
+      );
+    }
+  };
   const maxKids = PAGE_TREE_FACTOR * limits.maxPages;
   let kids = countKids(buf);
   const checkKids = () => {
@@ -412,13 +489,23 @@ export async function precheckPdf(
     }
     checkTotal();
     const parts: Buffer[] = [];
-    const keep = OBJECT_STREAM.test(s.dict) ? (chunk: Buffer) => parts.push(chunk) : undefined;
+    const objectStream = OBJECT_STREAM.test(s.dict);
+    let inflated = false;
+    const keep = (chunk: Buffer) => {
+      inflated = true;
+      nesting.feed(chunk);
+      if (objectStream) parts.push(chunk);
+    };
     total += await countStream(data, limits.maxInflatedBytes - total, keep);
     checkTotal();
-    if (keep) {
+    // A stream that is not deflate data is read by pdf.js as it stands.
+    if (!inflated) nesting.feed(data);
+    nesting.end();
+    checkNesting();
+    if (objectStream) {
       kids += countKids(Buffer.concat(parts));
       checkKids();
     }
   }
-  return { inflatedBytes: total, pageTreeKids: kids };
+  return { inflatedBytes: total, pageTreeKids: kids, graphicsNesting: nesting.deepest };
 }
