@@ -1,5 +1,8 @@
 // A real webhook receiver on loopback (node:http): records each request, answers as the test says
-// (a status, a delay), and can be closed and started again on the same port.
+// (a status, a delay), and can go down and come back on the same port. Down, it keeps its port and
+// drops every connection at once: a closed port could be taken meanwhile as the local port of some
+// other connection (the suite's many database connections on server PostgreSQL), and listening
+// on it again then failed, which hung a test until its timeout.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -25,14 +28,16 @@ export interface Receiver {
   /** What the next requests get: a status (default 200) and a delay before answering. */
   respond: { status: number; delayMs: number };
   close(): Promise<void>;
-  /** Listens again on the same port after close(). */
-  reopen(): Promise<void>;
+  /** Drops every connection, open and new, until comeBack(): a receiver that cannot be reached. */
+  goDown(): void;
+  comeBack(): void;
   /** Resolves once `predicate` holds for what was received; polls, no fixed sleep. */
   waitFor(predicate: (received: Received[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
 }
 
 export async function startReceiver(port = 0): Promise<Receiver> {
   let server: Server;
+  let down = false;
   const r: Receiver = {
     url: '',
     port,
@@ -43,8 +48,12 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-    async reopen() {
-      await listen(r.port);
+    goDown() {
+      down = true;
+      server.closeAllConnections();
+    },
+    comeBack() {
+      down = false;
     },
     async waitFor(predicate, what, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -71,7 +80,16 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         }, delayMs).unref();
       });
     });
-    await new Promise<void>((resolve) => server.listen(on, '127.0.0.1', resolve));
+    server.on('connection', (socket) => {
+      if (down) socket.destroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(on, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     r.port = (server.address() as AddressInfo).port;
     r.url = `http://127.0.0.1:${r.port}/hook`;
   };

@@ -227,14 +227,14 @@ describe('webhook events', () => {
       'a timed-out attempt',
     );
 
-    await r.close();
+    r.goDown();
     await waitUntil(
       async () => /Could not reach the receiver/.test((await outbox(db, org.id))[0]!.last_error ?? ''),
-      'an attempt on a closed port',
+      'an attempt on a receiver that drops the connection',
     );
     r.received.length = 0;
     r.respond = { status: 200, delayMs: 0 };
-    await r.reopen();
+    r.comeBack();
     await r.waitFor((got) => got.some((e) => e.json.event === 'proposal_uploaded'), 'the upload event');
     await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
   });
@@ -271,14 +271,14 @@ describe('webhook events', () => {
   it('a process stopped while the receiver is down leaves the event due; the next one delivers it', async () => {
     const db = await database();
     const r = await receiver();
-    await r.close();
+    r.goDown();
     const org = await createTestOrg({ db });
     await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
     const first = await app(db);
     await upload(first, { apiKey: org.apiKey, fields: baseFields() });
     await waitUntil(async () => (await outbox(db, org.id))[0]!.attempts >= 1, 'an attempt');
     await first.close();
-    await r.reopen();
+    r.comeBack();
     await app(db);
     await r.waitFor((got) => got.length >= 1, 'the event after the restart');
     await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
