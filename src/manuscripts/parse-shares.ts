@@ -1,6 +1,6 @@
 // Each organization's share of the parser workers. The parser pool serves files in the order they
-// arrive, and a file may hold its worker for all of PARSE_TIMEOUT_MS (an 8 KB PDF of nested
-// graphics states does): one organization's uploads in flight (UPLOADS_IN_FLIGHT_PER_ORG) of such
+// arrive, and a file may hold its worker for all of PARSE_TIMEOUT_MS (a 60 KB PDF of one text array
+// of millions of items does): one organization's uploads in flight (UPLOADS_IN_FLIGHT_PER_ORG) of such
 // files took every worker, and every other organization's upload waited behind all of them. Here an
 // organization has at most `parsesPerOrganization(workers)` files in the pool at once; its others
 // wait in a line of its own, which the pool's other organizations never wait behind.

@@ -5,7 +5,14 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
-import { createUser, disableUser, enableUser, listUsers, setUserRole } from '../../users/users.ts';
+import {
+  createUser,
+  disableUser,
+  enableUser,
+  findUserByEmail,
+  listUsers,
+  setUserRole,
+} from '../../users/users.ts';
 import {
   actionButton,
   csrfField,
@@ -171,9 +178,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       const body = request.body as { email: string; role: string };
       // The answer page reloaded posts the add again: said as what happened, not "already exists",
       // which read as if the user had not been added.
-      const existing = (await listUsers(ctx.db, orgOf(request))).find(
-        (u) => u.email.toLowerCase() === body.email.trim().toLowerCase(),
-      );
+      const existing = await findUserByEmail(ctx.db, orgOf(request), body.email);
       if (existing) {
         throw errors.conflict(
           `${existing.email} is already a user of this organization (listed below); no one-time password was made again. If theirs was lost, disable them, then enable them for a new one.`,
