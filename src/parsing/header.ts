@@ -161,10 +161,26 @@ function joinHyphenated(text: string): string {
   );
 }
 
+/**
+ * A raised run inside a title, set on a word and with more of the title after it, is part of the
+ * title ("NC¹ with Typed Monoids", "μ_p G^p_E"): a note mark stands at the title's end.
+ */
+function raisedInTitle(runs: Block['runs'], k: number): boolean {
+  const r = runs[k]!;
+  const before = runs[k - 1];
+  return (
+    /^[\p{L}\p{N}]+$/u.test(r.text.trim()) &&
+    before !== undefined &&
+    !before.sup &&
+    /[\p{L}\p{N}]$/u.test(before.text) &&
+    runs.slice(k + 1).some((n) => !n.sup && /[\p{L}\p{N}]/u.test(n.text))
+  );
+}
+
 function titleText(block: Block): string {
   return joinHyphenated(
     block.runs
-      .filter((r) => !r.sup)
+      .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
       .map((r) => r.text)
       .join(''),
   )

@@ -2,7 +2,9 @@
 // house, the ORCID logo) that an icon font maps to stray letters and signs (LIPIcs), a running head
 // that names the reference list and so recurs on its pages only (LIPIcs: "REFERENCES 8:11"), a
 // DOI that ends with a full stop before a line "URL https://..." (plainurl), a DOI printed with the
-// TeX escape of its underscore, and DOIs given only as links in a list with no heading (REVTeX).
+// TeX escape of its underscore, DOIs given only as links in a list with no heading (REVTeX), and a
+// title with raised characters inside it (REVTeX: a ratio of form factors in its math; LIPIcs:
+// "NC¹", whose raised digit, the first line of its page, had been dropped as a page number).
 // Names and text are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -177,5 +179,41 @@ describe('DOIs given only as links in a list with no heading (REVTeX)', () => {
     );
     const result = await parseManuscript(pdf, 'built.pdf', limits);
     expect(result.references.map((r) => r.doi)).toEqual([1, 2, 3, 4].map((n) => `10.1103/PhysRevE.${n}.100`));
+  });
+});
+
+describe('raised characters inside a title (REVTeX)', () => {
+  const page = (pieces: { text: string; sup?: boolean }[]) => {
+    const lines: Line[] = [];
+    let x = 72;
+    for (const p of pieces) {
+      const size = p.sup ? 11 : 16;
+      lines.push({ text: p.text, size, x, y: p.sup ? 706 : 700, bold: true });
+      x += textWidth(p.text, size);
+    }
+    return makeTextPdf([
+      [
+        ...lines,
+        { text: 'Ann Carter and Bob Dunn', size: 11, x: 72, y: 670 },
+        { text: 'Abstract', size: 10.5, x: 72, y: 640, bold: true },
+        ...bodyProse(624, 20),
+      ],
+    ]);
+  };
+
+  it('keeps a raised character set on a word with more of the title after it', async () => {
+    const pdf = page([
+      { text: 'Counting in NC' },
+      { text: '1', sup: true },
+      { text: ' with Small Circuits' },
+    ]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.title).toBe('Counting in NC1 with Small Circuits');
+  });
+
+  it('drops one at the title’s end: a note mark', async () => {
+    const pdf = page([{ text: 'Counting with Small Circuits' }, { text: '1', sup: true }]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.title).toBe('Counting with Small Circuits');
   });
 });

@@ -532,6 +532,25 @@ function marginKey(text: string): string {
 }
 
 /**
+ * Raised small type on a word of a larger line beside it ("NC¹" in a title, the first line of its
+ * page): a superscript on a row of its own, neither a page number nor a running head (the same
+ * mark may recur on other pages). Each item stands over the baseline of a larger item's line,
+ * within that item's height, and touches it at one side.
+ */
+function raisedOnText(all: Item[], row: Item[]): boolean {
+  return row.every((it) =>
+    all.some(
+      (o) =>
+        !row.includes(o) &&
+        o.size > it.size &&
+        o.y < it.y &&
+        o.y + o.size > it.y &&
+        (Math.abs(o.x + o.w - it.x) < it.size || Math.abs(it.x + it.w - o.x) < it.size),
+    ),
+  );
+}
+
+/**
  * Drops running heads, feet and page numbers: items in the top or bottom band of a page whose row
  * text recurs on several pages, and rows that are only a number.
  */
@@ -593,7 +612,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
         row.mayRecur &&
         pages.length >= 3 &&
         ((counts.get(row.key) ?? 0) >= minRepeats || (row.inBand && nearbyWithOtherNumber(i, row)));
-      if (row.key && (pageNumber || recurs)) {
+      if (row.key && (pageNumber || recurs) && !raisedOnText(p.items, row.items)) {
         for (const it of row.items) drop.add(it);
       }
     }
