@@ -161,10 +161,26 @@ function joinHyphenated(text: string): string {
   );
 }
 
+/**
+ * A raised run inside a title, set on a word and with more of the title after it, is part of the
+ * title ("NC¹ with Typed Monoids", "μ_p G^p_E"): a note mark stands at the title's end.
+ */
+function raisedInTitle(runs: Block['runs'], k: number): boolean {
+  const r = runs[k]!;
+  const before = runs[k - 1];
+  return (
+    /^[\p{L}\p{N}]+$/u.test(r.text.trim()) &&
+    before !== undefined &&
+    !before.sup &&
+    /[\p{L}\p{N}]$/u.test(before.text) &&
+    runs.slice(k + 1).some((n) => !n.sup && /[\p{L}\p{N}]/u.test(n.text))
+  );
+}
+
 function titleText(block: Block): string {
   return joinHyphenated(
     block.runs
-      .filter((r) => !r.sup)
+      .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
       .map((r) => r.text)
       .join(''),
   )
@@ -953,12 +969,43 @@ function fromCapitals(name: string): string {
   );
 }
 
+/**
+ * Icons linked after a name (an envelope for the email, a house for the home page, the ORCID
+ * logo: LIPIcs sets all three) come out of their icon font as one glyph each, mapped to any letter
+ * or sign ("Jane Roe # Ñ"). Words of one glyph at the end of a one-line block that carries links,
+ * no more of them than it has links, are those icons and no part of the name. Digits and the
+ * usual note signs stay: they are marks.
+ */
+const LINK_ICONS = /(?:\s+[^\s\p{N}*†‡§¶⋆∗★✉.,;:()[\]])+$/u;
+
+/** The text with up to `most` single-glyph icon words cut from its end. */
+function iconsCut(text: string, most: number): string {
+  const m = LINK_ICONS.exec(text);
+  if (!m || m[0].trim().split(/\s+/).length > most) return text;
+  return text.slice(0, m.index);
+}
+
+function withoutLinkIcons(b: Block): Block {
+  if (b.lines.length !== 1 || b.links.length === 0 || b.text.length > 150) return b;
+  const text = iconsCut(b.text, b.links.length);
+  let cut = b.text.length - text.length;
+  if (cut === 0) return b;
+  const runs = b.runs.map((r) => ({ ...r }));
+  for (let k = runs.length - 1; k >= 0 && cut > 0; k--) {
+    const take = Math.min(cut, runs[k]!.text.length);
+    runs[k]!.text = runs[k]!.text.slice(0, runs[k]!.text.length - take);
+    cut -= take;
+  }
+  return { ...b, text, runs: runs.filter((r) => r.text), lines: [{ ...b.lines[0]!, text }] };
+}
+
 export function extractHeader(source: DocumentModel): Header {
   const doc = {
     ...source,
-    blocks: source.blocks.map((b) =>
-      hasTypedSuperscripts(b.text) ? { ...b, runs: typedSuperscripts(b.runs) } : b,
-    ),
+    blocks: source.blocks.map((raw) => {
+      const b = source.format === 'pdf' ? withoutLinkIcons(raw) : raw;
+      return hasTypedSuperscripts(b.text) ? { ...b, runs: typedSuperscripts(b.runs) } : b;
+    }),
   };
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
@@ -1151,7 +1198,7 @@ export function extractHeader(source: DocumentModel): Header {
   for (const anchor of doc.orcidAnchors ?? []) {
     if (!validOrcid(anchor.orcid) || authors.some((a) => a.orcid === anchor.orcid)) continue;
     const clean = (t: string) => ` ${normalizeForCompare(t.replace(/\d+/g, ' '))} `;
-    const before = clean(anchor.before);
+    const before = clean(iconsCut(anchor.before, 3));
     const after = clean(anchor.after);
     const owner =
       authors.find((a) => !a.orcid && before.endsWith(` ${normalizeForCompare(a.name)} `)) ??

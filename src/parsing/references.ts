@@ -208,7 +208,9 @@ const TEXT_QUOTE = /[‘’“”]/;
 const GLUED_ARXIV = /.arxiv:/i;
 
 export function findDoi(text: string): string | null {
-  const source = text.replace(/doi\.org\/\s+/gi, 'doi.org/');
+  // "10.1007/978-3-662-43948-7\_24": an underscore a bibliography style escaped for TeX and the
+  // escape printed with it. No DOI has a backslash before an underscore otherwise.
+  const source = text.replace(/doi\.org\/\s+/gi, 'doi.org/').replace(/\\_/g, '_');
   const m = DOI_RE.exec(source);
   if (!m) return null;
   let doi = m[1]!;

@@ -128,6 +128,13 @@ function lastWord(s: string): string {
  * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
  * is added, so identifiers survive the join.
  */
+/**
+ * A line that opens with a label and then a link ("URL https://...", "Available: http://...",
+ * "DOI 10.1145/..."): it starts a new item after an identifier that ended with a full stop, and
+ * goes on with none (plainurl and elsarticle print "doi: 10.1145/3241377." then "URL https://...").
+ */
+const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
+
 export function joinLines(lines: string[]): string {
   let out = '';
   for (const raw of lines) {
@@ -143,7 +150,12 @@ export function joinLines(lines: string[]): string {
     const tail = IDENTIFIER_TAIL.exec(end);
     if (/\bhttps?:$/i.test(end) && line.startsWith('//')) {
       out += line;
-    } else if (tail && /[-/._=?&#]$/.test(end) && !/^(?:https?:|doi:|www\.)/i.test(line)) {
+    } else if (
+      tail &&
+      /[-/._=?&#]$/.test(end) &&
+      !/^(?:https?:|doi:|www\.)/i.test(line) &&
+      !LABELLED_LINK.test(line)
+    ) {
       out += line;
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {
       out = out.slice(0, -1) + line;

@@ -532,6 +532,25 @@ function marginKey(text: string): string {
 }
 
 /**
+ * Raised small type on a word of a larger line beside it ("NC¹" in a title, the first line of its
+ * page): a superscript on a row of its own, neither a page number nor a running head (the same
+ * mark may recur on other pages). Each item stands over the baseline of a larger item's line,
+ * within that item's height, and touches it at one side.
+ */
+function raisedOnText(all: Item[], row: Item[]): boolean {
+  return row.every((it) =>
+    all.some(
+      (o) =>
+        !row.includes(o) &&
+        o.size > it.size &&
+        o.y < it.y &&
+        o.y + o.size > it.y &&
+        (Math.abs(o.x + o.w - it.x) < it.size || Math.abs(it.x + it.w - o.x) < it.size),
+    ),
+  );
+}
+
+/**
  * Drops running heads, feet and page numbers: items in the top or bottom band of a page whose row
  * text recurs on several pages, and rows that are only a number.
  */
@@ -557,29 +576,43 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
         else rows.set(key, [it]);
       }
     }
-    return [...rows.values()].map((its) => ({
-      items: its,
-      mayRecur: its.some((it) => it.y > p.height - band(p) || it.y < band(p)) || rowCount(p) >= 5,
-      key: marginKey(
-        its
-          .sort((a, b) => a.x - b.x)
-          .map((i) => i.str)
-          .join(''),
-      ),
-    }));
+    return [...rows.values()].map((its) => {
+      const text = its
+        .sort((a, b) => a.x - b.x)
+        .map((i) => i.str)
+        .join('');
+      return {
+        items: its,
+        inBand: its.some((it) => it.y > p.height - band(p) || it.y < band(p)),
+        mayRecur: its.some((it) => it.y > p.height - band(p) || it.y < band(p)) || rowCount(p) >= 5,
+        key: marginKey(text),
+        digits: text.replace(/\D+/g, ' ').trim(),
+      };
+    });
   };
   const perPage = pages.map(rowsOf);
   const counts = new Map<string, number>();
   for (const rows of perPage)
     for (const k of new Set(rows.map((r) => r.key))) counts.set(k, (counts.get(k) ?? 0) + 1);
   const minRepeats = Math.max(2, Math.ceil(0.3 * pages.length));
+  // A running head that names the part it stands over ("REFERENCES 8:11", a chapter's name) recurs
+  // on a few pages only, too few to count; its page number tells it: the same row, in the band,
+  // on a page one or two away (heads alternate between left and right pages), with other numbers.
+  const nearbyWithOtherNumber = (i: number, row: { key: string; digits: string }) =>
+    row.key.includes('#') &&
+    [i - 2, i - 1, i + 1, i + 2].some((j) =>
+      (perPage[j] ?? []).some((r) => r.inBand && r.key === row.key && r.digits !== row.digits),
+    );
   let dropped = 0;
   pages.forEach((p, i) => {
     const drop = new Set<Item>();
     for (const row of perPage[i] ?? []) {
       const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
-      const recurs = row.mayRecur && pages.length >= 3 && (counts.get(row.key) ?? 0) >= minRepeats;
-      if (row.key && (pageNumber || recurs)) {
+      const recurs =
+        row.mayRecur &&
+        pages.length >= 3 &&
+        ((counts.get(row.key) ?? 0) >= minRepeats || (row.inBand && nearbyWithOtherNumber(i, row)));
+      if (row.key && (pageNumber || recurs) && !raisedOnText(p.items, row.items)) {
         for (const it of row.items) drop.add(it);
       }
     }

@@ -73,6 +73,9 @@ async function openPdf(bytes: Uint8Array) {
   }
 }
 
+/** The first entry of a list numbered in brackets, as the text item that opens its line. */
+const FIRST_BRACKETED_ENTRY = /^\s*\[1\](?:\s|$)/;
+
 export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise<DocumentModel> {
   await precheckPdf(bytes, limits);
   const doc = await openPdf(bytes);
@@ -149,9 +152,12 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     // DOIs printed only as links ("[link]", a linked title) lie in the reference list: from the
     // last page that starts one, read the links too. Reading them costs a third of the time of a
     // long list, so only when the list's text shows few DOIs for its length.
-    const listStart = pages.findLastIndex((pg) =>
-      pg.items.some((it) => REFERENCES_HEADING.test(it.str.trim())),
-    );
+    // A list with no heading (REVTeX) starts where its first entry, "[1]", opens a line.
+    const headed = pages.findLastIndex((pg) => pg.items.some((it) => REFERENCES_HEADING.test(it.str.trim())));
+    const listStart =
+      headed >= 0
+        ? headed
+        : pages.findLastIndex((pg) => pg.items.some((it) => FIRST_BRACKETED_ENTRY.test(it.str)));
     const listPages = listStart >= 0 ? pages.slice(listStart).filter((pg) => pg.number > LINK_PAGES) : [];
     const listText = listPages.flatMap((pg) => pg.items.map((it) => it.str)).join(' ');
     const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
