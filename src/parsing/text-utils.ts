@@ -124,17 +124,17 @@ function lastWord(s: string): string {
 }
 
 /**
- * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
- * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
- * is added, so identifiers survive the join.
- */
-/**
  * A line that opens with a label and then a link ("URL https://...", "Available: http://...",
  * "DOI 10.1145/..."): it starts a new item after an identifier that ended with a full stop, and
  * goes on with none (plainurl and elsarticle print "doi: 10.1145/3241377." then "URL https://...").
  */
 const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
 
+/**
+ * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
+ * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
+ * is added, so identifiers survive the join.
+ */
 export function joinLines(lines: string[]): string {
   let out = '';
   for (const raw of lines) {
