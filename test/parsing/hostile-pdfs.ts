@@ -64,3 +64,27 @@ export function makeFigurePagesPdf(drawingBytes: number[]): Uint8Array {
     true,
   );
 }
+
+/**
+ * `pages` pages that all draw one stream of `bytes` bytes of text objects, each naming it in its
+ * /Contents directly or through an array object (`/Contents 5 0 R`, `5 0 obj [4 0 R]`).
+ */
+export function makeSharedContentPdf(pages: number, bytes: number, viaArray: boolean): Uint8Array {
+  const content = TEXT_LINE.repeat(Math.ceil(bytes / TEXT_LINE.length));
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '[4 0 R]',
+  ];
+  const kids: string[] = [];
+  for (let i = 0; i < pages; i++) {
+    kids.push(`${objects.length + 1} 0 R`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${viaArray ? 5 : 4} 0 R >>`,
+    );
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages} >>`;
+  return assemblePdf(objects);
+}

@@ -497,6 +497,8 @@ function pageContents(
   objectStreams: { dict: string; text: Buffer }[],
 ): Map<number, number[]> {
   const pages = new Map<number, number[]>();
+  // The objects of the object streams that are arrays, by number.
+  const arrays = new Map<number, string>();
   // Where each object of the file starts, in file order, to find the object a /Contents lies in.
   const starts = [...offsets.entries()]
     .map(([ref, at]) => [at, Number(ref.slice(0, ref.indexOf(' ')))] as const)
@@ -544,8 +546,18 @@ function pageContents(
       const body = text.toString('latin1', m.at, members[i + 1]?.at ?? text.length);
       const at = body.indexOf('/Contents');
       if (at >= 0 && PAGE_TYPE.test(body)) add(m.number, body.slice(at + 9));
+      if (/^\s*\[/.test(body)) arrays.set(m.number, body);
     });
   }
+  // A /Contents may name an array object of streams (`/Contents 5 0 R`, `5 0 obj [6 0 R 7 0 R]`):
+  // its streams are the page's.
+  const streamsOf = (n: number): number[] => {
+    const at = offsets.get(`${n} 0 R`);
+    const body =
+      arrays.get(n) ?? (at === undefined ? '' : buf.toString('latin1', at, Math.min(buf.length, at + 4096)));
+    return /^\s*\[/.test(body) ? namedContents(body) : [n];
+  };
+  for (const [page, named] of pages) pages.set(page, named.flatMap(streamsOf));
   return pages;
 }
 
