@@ -145,6 +145,14 @@ export interface ParsingLimits {
   maxDocxPartBytes: number;
   /** Most bytes inflated from one file: the DOCX parts read, or the compressed streams of a PDF. */
   maxInflatedBytes: number;
+  /** Most content-operator bytes pdf.js interprets for one PDF page; a page past it is not read. */
+  maxPageContentBytes: number;
+  /** Most content-operator bytes pdf.js interprets for one PDF, its pages and forms together. */
+  maxDocumentContentBytes: number;
+  /** Most pieces of text (pdf.js text items) read of one PDF page; a page that shows more is not read. */
+  maxPageTextItems: number;
+  /** Most pieces of text read of one PDF; past half of it the last pages are read next. */
+  maxDocumentTextItems: number;
   timeoutMs: number;
   workers: number;
   /** V8 heap (old generation) of each parser worker, in MB: a file that needs more fails alone. */
@@ -288,6 +296,16 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       maxDocxUncompressedBytes: intVar(env, 'PARSE_MAX_DOCX_BYTES', 200 * 1024 * 1024, 1024, 1024 ** 3 * 4),
       maxDocxPartBytes: intVar(env, 'PARSE_MAX_DOCX_PART_BYTES', 16 * 1024 * 1024, 1024, 1024 ** 3 * 4),
       maxInflatedBytes: intVar(env, 'PARSE_MAX_INFLATED_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3 * 4),
+      maxPageContentBytes: intVar(env, 'PARSE_MAX_PAGE_CONTENT_BYTES', 2 * 1024 * 1024, 1024, 1024 ** 3 * 4),
+      maxDocumentContentBytes: intVar(
+        env,
+        'PARSE_MAX_DOCUMENT_CONTENT_BYTES',
+        16 * 1024 * 1024,
+        1024,
+        1024 ** 3 * 4,
+      ),
+      maxPageTextItems: intVar(env, 'PARSE_MAX_PAGE_TEXT_ITEMS', 8_000, 100, 1_000_000_000),
+      maxDocumentTextItems: intVar(env, 'PARSE_MAX_DOCUMENT_TEXT_ITEMS', 24_000, 100, 1_000_000_000),
       timeoutMs: intVar(env, 'PARSE_TIMEOUT_MS', 20_000, 100, 600_000),
       workers: intVar(env, 'PARSE_WORKERS', 2, 1, 64),
       workerHeapMb: intVar(env, 'PARSE_WORKER_HEAP_MB', 384, 64, 16_384),

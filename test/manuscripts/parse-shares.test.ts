@@ -16,7 +16,15 @@ let t: TestApp;
 let hostile: TestOrg;
 let other: TestOrg;
 beforeAll(async () => {
-  const parsing = { ...testConfig().parsing, workers: WORKERS, timeoutMs: 2_000 };
+  // The content budgets set past the slow file, which they would skip unread
+  // (test/parsing/hostile-content.test.ts).
+  const parsing = {
+    ...testConfig().parsing,
+    workers: WORKERS,
+    timeoutMs: 2_000,
+    maxPageContentBytes: 1024 ** 3,
+    maxDocumentContentBytes: 1024 ** 3,
+  };
   t = await createTestApp({ parsing, uploadsInFlightPerOrg: 8 });
   hostile = await createTestOrg(t);
   other = await createTestOrg(t);

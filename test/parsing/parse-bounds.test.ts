@@ -246,12 +246,14 @@ describe('each parse has a memory budget, and memory is given back', () => {
   });
 
   it("a file whose decoding grows the process's memory past the limit fails, and the next file is served", async () => {
-    // The pre-check let through (its limit set past the file): what it cannot foresee, such as a
+    // The pre-check let through (its limits set past the file): what it cannot foresee, such as a
     // file pdf.js decrypts before it inflates, meets the memory watch instead.
     pool = new ParserPool({
       ...testConfig().parsing,
       workers: 1,
       maxInflatedBytes: 4 * 1024 * MiB,
+      maxPageContentBytes: 4 * 1024 * MiB,
+      maxDocumentContentBytes: 4 * 1024 * MiB,
       maxRssGrowthMb: 128,
       timeoutMs: 60_000,
     });

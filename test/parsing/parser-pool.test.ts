@@ -26,6 +26,9 @@ describe('ParserPool', () => {
       workers: 2,
       maxPages: 100_000,
       maxChars: 1_000_000_000,
+      // No content or text budget: they would skip what the time limit is to stop.
+      maxDocumentContentBytes: 1024 ** 3,
+      maxDocumentTextItems: 1_000_000_000,
       timeoutMs: 8000,
     });
     // Start both workers first, so that start-up time plays no part in what follows.

@@ -33,7 +33,20 @@
 // reader's nesting limit; the running depth of `q` and `Q` operators over every stream pdf.js may
 // read (in file order, since a page's /Contents array is one stream) is refused past
 // MAX_GRAPHICS_NESTING, far above any real file's.
+//
+// Content operators. pdf.js interprets every operator of a page's content (and of the forms it
+// draws) to extract its text, at 100-500 ns a byte on this machine whatever the operators are (paths
+// cheapest, short text objects dearest): one page of 60 MiB of text operators, under the inflate
+// limit, held a worker past the parse time limit. The bytes of every stream pdf.js may interpret as
+// operators are counted here as they inflate. A page whose content passes PARSE_MAX_PAGE_CONTENT_BYTES
+// (2 MiB) is not read: the worker skips it and says so (such pages are vector figures, not a
+// manuscript's text). Past PARSE_MAX_DOCUMENT_CONTENT_BYTES (16 MiB) for the pages and the forms
+// together (a page's content counted once per page that draws it), the heaviest pages of figures are
+// skipped until the rest fits, and a document that still does not fit is refused. Real files stay far
+// below both (docs/benchmarks/hostile-files.md, 2026-11-30): their largest page draws 0.73 MB (a
+// page of prose 10-45 KB), their largest document 6.3 MB (vector figures drawn as forms).
 import { createInflate, inflateSync } from 'node:zlib';
+import type { ParsingLimits } from '../../infra/config.ts';
 
 export class PdfLimitError extends Error {
   override name = 'PdfLimitError';
@@ -44,6 +57,9 @@ export class PdfLimitError extends Error {
     super(message);
   }
 }
+
+/** Pages that draw this much may be skipped to fit the document's budget: figures, not text. */
+export const FIGURE_PAGE_BYTES = 256 * 1024;
 
 /** Graphics states saved inside each other at most (pdf.js: 1,000 nested took ~50 ms, 5,000 0.6 s). */
 export const MAX_GRAPHICS_NESTING = 1_000;
@@ -428,15 +444,201 @@ async function countStream(
   return count + (await countStream(Buffer.concat(output), budget - count, keep, depth + 1));
 }
 
+type ContentLimits = Pick<
+  ParsingLimits,
+  'maxInflatedBytes' | 'maxPages' | 'maxPageContentBytes' | 'maxDocumentContentBytes'
+>;
+
+/** What the pre-check counted, and the pages the reader must not read. */
+export interface PdfPrecheck {
+  inflatedBytes: number;
+  pageTreeKids: number;
+  graphicsNesting: number;
+  /** The most content bytes of one page (its /Contents streams together). */
+  largestPageContent: number;
+  /** Content bytes pdf.js will interpret: the pages read, each time one draws it, and other content streams. */
+  documentContent: number;
+  /**
+   * Page objects (by object number) not to be read: their content bytes, and the budget they pass
+   * (PARSE_MAX_PAGE_CONTENT_BYTES, or PARSE_MAX_DOCUMENT_CONTENT_BYTES with the other pages).
+   */
+  skippedPages: Map<number, { bytes: number; budget: 'page' | 'document' }>;
+}
+
+/**
+ * Streams that hold no operators whatever draws them: fonts, object and cross-reference streams,
+ * metadata, character maps and colour profiles. Anything else may be a form, a pattern, a glyph's
+ * procedure or a page's content (a page's /Contents counts whatever its dictionary says).
+ */
+const NOT_CONTENT =
+  /\/Length[123]\b|\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType|XML)\b|\/Type\s*\/(?:ObjStm|XRef|Metadata|CMap|EmbeddedFile)\b|\/Alternate\b/;
+const FORM = /\/Form\b/;
+
+function mayBeContent(dict: string): boolean {
+  return FORM.test(dict) || !NOT_CONTENT.test(dict);
+}
+
+/** The object numbers a /Contents value names (`12 0 R` or `[12 0 R 13 0 R]`) at the start of `text`. */
+function namedContents(text: string): number[] {
+  const value = /^\s*(\[[^\]]*\]|\d+\s+\d+\s+R)/.exec(text)?.[1] ?? '';
+  return [...value.matchAll(/(\d+)\s+\d+\s+R/g)].map((m) => Number(m[1]));
+}
+
+const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z])/;
+
+/**
+ * The content streams each page object names: page object number to the object numbers of its
+ * /Contents, for the page dictionaries in the file and in its object streams. A /Contents in any
+ * other object (an annotation's is a string) is no page's.
+ */
+function pageContents(
+  buf: Buffer,
+  offsets: Map<string, number>,
+  objectStreams: { dict: string; text: Buffer }[],
+): Map<number, number[]> {
+  const pages = new Map<number, number[]>();
+  // The objects of the object streams that are arrays, by number.
+  const arrays = new Map<number, string>();
+  // Where each object of the file starts, in file order, to find the object a /Contents lies in.
+  const starts = [...offsets.entries()]
+    .map(([ref, at]) => [at, Number(ref.slice(0, ref.indexOf(' ')))] as const)
+    .sort((a, b) => a[0] - b[0]);
+  /** The index in `starts` of the object `at` lies in (-1 before the first). */
+  const enclosing = (at: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]![0] <= at) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+  const add = (page: number, text: string) => {
+    const named = namedContents(text);
+    if (named.length) pages.set(page, [...(pages.get(page) ?? []), ...named]);
+  };
+  for (
+    let at = buf.indexOf('/Contents', 0, 'latin1');
+    at >= 0;
+    at = buf.indexOf('/Contents', at + 9, 'latin1')
+  ) {
+    const i = enclosing(at);
+    if (i < 0) continue;
+    const [start, page] = starts[i]!;
+    // The object's own dictionary, up to the next object's start.
+    const end = Math.min(starts[i + 1]?.[0] ?? buf.length, at + 4096);
+    if (!PAGE_TYPE.test(buf.toString('latin1', Math.max(start, at - 4096), end))) continue;
+    add(page, buf.toString('latin1', at + 9, end));
+  }
+  for (const { dict, text } of objectStreams) {
+    const first = Number(/\/First\s+(\d+)/.exec(dict)?.[1] ?? NaN);
+    if (!Number.isFinite(first)) continue;
+    const header = text.toString('latin1', 0, Math.min(first, text.length)).trim().split(/\s+/).map(Number);
+    const members: { number: number; at: number }[] = [];
+    for (let i = 0; i + 1 < header.length; i += 2)
+      members.push({ number: header[i]!, at: first + header[i + 1]! });
+    members.sort((a, b) => a.at - b.at);
+    members.forEach((m, i) => {
+      const body = text.toString('latin1', m.at, members[i + 1]?.at ?? text.length);
+      const at = body.indexOf('/Contents');
+      if (at >= 0 && PAGE_TYPE.test(body)) add(m.number, body.slice(at + 9));
+      if (/^\s*\[/.test(body)) arrays.set(m.number, body);
+    });
+  }
+  // A /Contents may name an array object of streams (`/Contents 5 0 R`, `5 0 obj [6 0 R 7 0 R]`):
+  // its streams are the page's.
+  const streamsOf = (n: number): number[] => {
+    const at = offsets.get(`${n} 0 R`);
+    const body =
+      arrays.get(n) ?? (at === undefined ? '' : buf.toString('latin1', at, Math.min(buf.length, at + 4096)));
+    return /^\s*\[/.test(body) ? namedContents(body) : [n];
+  };
+  for (const [page, named] of pages) pages.set(page, named.flatMap(streamsOf));
+  return pages;
+}
+
+/** How often object `number` is referred to (`12 0 R`) in the file and in its object streams. */
+function referencesTo(number: number, texts: Buffer[]): number {
+  const needle = Buffer.from(`${number} 0 R`, 'latin1');
+  let count = 0;
+  for (const text of texts) {
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+      const before = text[at - 1];
+      if (before === undefined || SEPARATOR[before] || before <= 0x20) count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * Weighs the content against the budgets. A page past PARSE_MAX_PAGE_CONTENT_BYTES is skipped; past
+ * PARSE_MAX_DOCUMENT_CONTENT_BYTES the heaviest pages of figures (FIGURE_PAGE_BYTES and more) are skipped
+ * until the rest fits, and if it still does not, the file is refused (PdfLimitError). A skipped
+ * page's stream that something else draws too (as a form) counts as read.
+ */
+function budgetContent(
+  buf: Buffer,
+  offsets: Map<string, number>,
+  objectStreams: { dict: string; text: Buffer }[],
+  contentBytes: Map<number, number>,
+  unnumbered: number,
+  limits: ContentLimits,
+): Pick<PdfPrecheck, 'largestPageContent' | 'documentContent' | 'skippedPages'> {
+  const pages = pageContents(buf, offsets, objectStreams);
+  const namings = new Map<number, number>();
+  for (const named of pages.values()) for (const n of named) namings.set(n, (namings.get(n) ?? 0) + 1);
+  // Forms, patterns, glyph procedures: read once at least, whichever page draws them.
+  let other = unnumbered;
+  for (const [stream, bytes] of contentBytes) if (!namings.has(stream)) other += bytes;
+  const pageBytes = [...pages].map(
+    ([page, named]) => [page, named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0)] as const,
+  );
+  const largestPageContent = Math.max(0, ...pageBytes.map(([, bytes]) => bytes));
+  const skippedPages = new Map<number, { bytes: number; budget: 'page' | 'document' }>();
+  let read = 0;
+  for (const [page, bytes] of pageBytes) {
+    if (bytes > limits.maxPageContentBytes) skippedPages.set(page, { bytes, budget: 'page' });
+    else read += bytes;
+  }
+  if (read + other > limits.maxDocumentContentBytes) {
+    const heaviest = pageBytes.filter(([page]) => !skippedPages.has(page)).sort((a, b) => b[1] - a[1]);
+    for (const [page, bytes] of heaviest) {
+      if (read + other <= limits.maxDocumentContentBytes || bytes < FIGURE_PAGE_BYTES) break;
+      skippedPages.set(page, { bytes, budget: 'document' });
+      read -= bytes;
+    }
+  }
+  if (skippedPages.size > 0) {
+    const texts = [buf, ...objectStreams.map((o) => o.text)];
+    const checked = new Set<number>();
+    for (const page of skippedPages.keys()) {
+      for (const stream of pages.get(page)!) {
+        if (checked.has(stream)) continue;
+        checked.add(stream);
+        if (referencesTo(stream, texts) > namings.get(stream)!) other += contentBytes.get(stream) ?? 0;
+      }
+    }
+  }
+  const documentContent = read + other;
+  if (documentContent > limits.maxDocumentContentBytes) {
+    throw new PdfLimitError(
+      'too_complex',
+      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most`,
+    );
+  }
+  return { largestPageContent, documentContent, skippedPages };
+}
+
 /**
  * Throws PdfLimitError when the streams pdf.js may decode for the text inflate to more than
  * `maxInflatedBytes` together, or when the page tree has more kids than `maxPages` allows.
  * Returns what it counted.
  */
-export async function precheckPdf(
-  bytes: Uint8Array,
-  limits: { maxInflatedBytes: number; maxPages: number },
-): Promise<{ inflatedBytes: number; pageTreeKids: number; graphicsNesting: number }> {
+export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Promise<PdfPrecheck> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const nesting = new GraphicsNesting();
   const checkNesting = () => {
@@ -459,6 +661,10 @@ export async function precheckPdf(
   };
   checkKids();
   let contents: Set<number> | null = null;
+  // Content bytes of each content stream by object number, and those of streams with no number.
+  const contentBytes = new Map<number, number>();
+  let unnumberedContent = 0;
+  const objectStreams: { dict: string; text: Buffer }[] = [];
   let offsetsRead: Map<string, number> | undefined;
   const offsets = () => (offsetsRead ??= objectOffsets(buf));
   let total = 0;
@@ -481,6 +687,7 @@ export async function precheckPdf(
       Math.max(s.end, ...lengthsOf(s.dict, buf, offsets).map((n) => s.start + n)),
     );
     const data = buf.subarray(s.start, end);
+    const totalBefore = total;
     for (const [filter, ratio] of [
       [LZW, WORST_RATIO.lzw],
       [RUN_LENGTH, WORST_RATIO.rle],
@@ -491,21 +698,41 @@ export async function precheckPdf(
     const parts: Buffer[] = [];
     const objectStream = OBJECT_STREAM.test(s.dict);
     let inflated = false;
+    let output = 0;
     const keep = (chunk: Buffer) => {
       inflated = true;
+      output += chunk.length;
       nesting.feed(chunk);
       if (objectStream) parts.push(chunk);
     };
-    total += await countStream(data, limits.maxInflatedBytes - total, keep);
+    const counted = await countStream(data, limits.maxInflatedBytes - total, keep);
+    total += counted;
     checkTotal();
     // A stream that is not deflate data is read by pdf.js as it stands.
-    if (!inflated) nesting.feed(data);
+    if (!inflated) {
+      nesting.feed(data);
+      output = data.length;
+    }
     nesting.end();
     checkNesting();
     if (objectStream) {
-      kids += countKids(Buffer.concat(parts));
+      const text = Buffer.concat(parts);
+      objectStreams.push({ dict: s.dict, text });
+      kids += countKids(text);
       checkKids();
     }
+    contents ??= contentObjects(buf);
+    if (mayBeContent(s.dict) || (s.objectNumber !== null && contents.has(s.objectNumber))) {
+      // LZW and run-length are not decoded here: counted at their worst, as for the inflate limit.
+      const bytes = Math.max(output, total - totalBefore);
+      if (s.objectNumber === null) unnumberedContent += bytes;
+      else contentBytes.set(s.objectNumber, (contentBytes.get(s.objectNumber) ?? 0) + bytes);
+    }
   }
-  return { inflatedBytes: total, pageTreeKids: kids, graphicsNesting: nesting.deepest };
+  return {
+    inflatedBytes: total,
+    pageTreeKids: kids,
+    graphicsNesting: nesting.deepest,
+    ...budgetContent(buf, offsets(), objectStreams, contentBytes, unnumberedContent, limits),
+  };
 }

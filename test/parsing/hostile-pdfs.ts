@@ -1,0 +1,90 @@
+// The hostile PDFs of round 4 (docs/benchmarks/hostile-files.md): small files whose page content
+// holds far more operators than any manuscript page, each of which held a parser worker for most of
+// PARSE_TIMEOUT_MS. Shared by the tests and by bench/hostile-files.ts.
+import { deflateSync } from 'node:zlib';
+import { assemblePdf } from './make-files.ts';
+
+/** One text object: a line of text shown once (50 bytes). */
+const TEXT_LINE = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n';
+
+/** A PDF of the given page contents (each deflated or not), all in one font. */
+function pagesPdf(contents: Buffer[], deflate: boolean): Uint8Array {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const kids: string[] = [];
+  for (const content of contents) {
+    const data = deflate ? deflateSync(content, { level: 9 }) : content;
+    kids.push(`${objects.length + 1} 0 R`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${objects.length + 2} 0 R >>`,
+    );
+    objects.push(
+      `<< /Length ${data.length}${deflate ? ' /Filter /FlateDecode' : ''} >>\nstream\n${data.toString('latin1')}\nendstream`,
+    );
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${contents.length} >>`;
+  return assemblePdf(objects);
+}
+
+/** `pages` pages each of `bytesPerPage` bytes of text objects, deflated or written as they are. */
+export function makeTextOperatorsPdf(pages: number, bytesPerPage: number, deflate: boolean): Uint8Array {
+  const content = Buffer.from(TEXT_LINE.repeat(Math.ceil(bytesPerPage / TEXT_LINE.length)), 'latin1');
+  return pagesPdf(
+    Array.from({ length: pages }, () => content),
+    deflate,
+  );
+}
+
+/** One page showing one text array (`TJ`) of `items` strings, each followed by a kerning, deflated. */
+export function makeTextArrayPdf(items: number): Uint8Array {
+  const content = Buffer.from(`BT /F1 12 Tf 72 700 Td [${'(a)1 '.repeat(items)}] TJ ET`, 'latin1');
+  return pagesPdf([content], true);
+}
+
+/** A line segment stroked: what a vector figure is made of (32 bytes). */
+const PATH_SEGMENT = '100.5 200.25 m 300.1 400.2 l S\n';
+
+/**
+ * One page per entry, each a line of words ("Words of page N ...") followed by that many bytes of a
+ * drawing (0 for none), deflated: pages of vector figures beside pages of text.
+ */
+export function makeFigurePagesPdf(drawingBytes: number[]): Uint8Array {
+  return pagesPdf(
+    drawingBytes.map((bytes, i) =>
+      Buffer.from(
+        // At a place of its own on each page: one line at one place on every page is a running head.
+        `BT /F1 10 Tf 72 ${700 - 40 * i} Td (Words of page ${i + 1}, set as a line of running text.) Tj ET\n` +
+          PATH_SEGMENT.repeat(Math.ceil(bytes / PATH_SEGMENT.length)),
+        'latin1',
+      ),
+    ),
+    true,
+  );
+}
+
+/**
+ * `pages` pages that all draw one stream of `bytes` bytes of text objects, each naming it in its
+ * /Contents directly or through an array object (`/Contents 5 0 R`, `5 0 obj [4 0 R]`).
+ */
+export function makeSharedContentPdf(pages: number, bytes: number, viaArray: boolean): Uint8Array {
+  const content = TEXT_LINE.repeat(Math.ceil(bytes / TEXT_LINE.length));
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '[4 0 R]',
+  ];
+  const kids: string[] = [];
+  for (let i = 0; i < pages; i++) {
+    kids.push(`${objects.length + 1} 0 R`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${viaArray ? 5 : 4} 0 R >>`,
+    );
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages} >>`;
+  return assemblePdf(objects);
+}
