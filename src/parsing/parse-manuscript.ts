@@ -145,12 +145,19 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   const hasText = doc.blocks.some((b) => /\p{L}{2}/u.test(b.text));
   if (!hasText) {
     const r = {
-      ...failedResult(
-        'no_text',
-        'The file has no text layer (scanned images?); nothing could be read from it',
-        doc.format,
-        allWarnings,
-      ),
+      ...(doc.overBudgetPages
+        ? failedResult(
+            'too_complex',
+            `Nothing could be read: the text it has lies on ${doc.overBudgetPages} page(s) whose content passed the reading budgets`,
+            doc.format,
+            allWarnings,
+          )
+        : failedResult(
+            'no_text',
+            'The file has no text layer (scanned images?); nothing could be read from it',
+            doc.format,
+            allWarnings,
+          )),
       pages: doc.pages,
     };
     return r;

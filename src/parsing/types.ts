@@ -126,6 +126,11 @@ export interface DocumentModel {
    * its line, to tie the identifier to the name it stands next to.
    */
   orcidAnchors?: { orcid: string; before: string; after: string }[];
+  /**
+   * Pages (PDF) left unread because their content passed a reading budget: a document with no
+   * text then is one too costly to read, not a scan.
+   */
+  overBudgetPages?: number;
   warnings: string[];
 }
 

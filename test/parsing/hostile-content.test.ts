@@ -38,7 +38,9 @@ describe("round 4's hostile PDFs are answered without interpreting their content
     expect(skippedPages(r)).toEqual([
       `Page 1 was not read: its content is ${counted.largestPageContent} bytes of operators, over the ${limits.maxPageContentBytes} read of a page`,
     ]);
-    expect(r.error?.code).toBe('no_text');
+    // Its only text was on the page left unread: too costly to read, not a scan.
+    expect(r.error?.code).toBe('too_complex');
+    expect(r.error?.message).toMatch(/on 1 page\(s\) whose content passed the reading budgets/);
   });
 
   it('refuses 300 pages of 200 KB of text operators each (60 MB in a 273 KB file)', async () => {
@@ -55,13 +57,13 @@ describe("round 4's hostile PDFs are answered without interpreting their content
     const r = await parseManuscript(makeTextOperatorsPdf(1, 40 * MiB, false), 'operators40.pdf', limits);
     expect(skippedPages(r)).toHaveLength(1);
     expect(skippedPages(r)[0]).toMatch(/^Page 1 was not read: its content is 4194\d{4} bytes/);
-    expect(r.error?.code).toBe('no_text');
+    expect(r.error?.code).toBe('too_complex');
   });
 
   it('skips the one page showing a text array of 5 million strings', async () => {
     const r = await parseManuscript(makeTextArrayPdf(5_000_000), 'textarray.pdf', limits);
     expect(skippedPages(r)).toHaveLength(1);
-    expect(r.error?.code).toBe('no_text');
+    expect(r.error?.code).toBe('too_complex');
   });
 });
 

@@ -97,6 +97,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     const pages: PdfPage[] = [];
     let chars = 0;
     let items = 0;
+    /** Pages left unread because their content passed a budget (not those past maxPages). */
+    let overBudgetPages = 0;
     /** Reads page `p` into `pages`; false when its text passes a budget and no more is to be read. */
     const readPage = async (p: number, itemBudget: number): Promise<boolean> => {
       let page;
@@ -114,6 +116,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
             ? `Page ${p} was not read: its content is ${skipped.bytes} bytes of operators, over the ${limits.maxPageContentBytes} read of a page`
             : `Page ${p} was not read: its content is ${skipped.bytes} bytes of operators, the heaviest of a document over the ${limits.maxDocumentContentBytes} read at most`,
         );
+        overBudgetPages++;
         return true;
       }
       const view = page.view;
@@ -124,6 +127,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         warnings.push(
           `Page ${p} was not read: it shows ${content.items.length} pieces of text, over the ${limits.maxPageTextItems} read of a page`,
         );
+        overBudgetPages++;
         return true;
       }
       items += content.items.length;
@@ -176,6 +180,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       more = true;
       while (more && backward - 1 > forward) more = await readPage(--backward, limits.maxDocumentTextItems);
       if (backward - 1 > forward) {
+        overBudgetPages += backward - 1 - forward;
         warnings.push(
           `Pages ${forward + 1}-${backward - 1} were not read: the text passed ${limits.maxDocumentTextItems} pieces, read from the first pages and the last`,
         );
@@ -236,6 +241,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       format: 'pdf',
       blocks: linesToBlocks(lines),
       pages: pageCount,
+      overBudgetPages,
       declared: {
         title: typeof info.Title === 'string' ? cleanText(info.Title) || null : null,
         keywords:
