@@ -77,9 +77,12 @@ export const orgSettings = defineCommand({
   },
 });
 
-/** A cap as typed: a whole number, or `default` to go back to the deployment's value. */
-function limitOption(value: string): number | null {
-  return value === 'default' ? null : intOption(value);
+/**
+ * A cap as typed: a whole number, or `default` to go back to the deployment's value (kept as the
+ * word: commander turns a parser's null into an empty string).
+ */
+function limitOption(value: string): number | 'default' {
+  return value === 'default' ? value : intOption(value);
 }
 
 // One option per cap, named after it (`--records-per-group` for records_per_group).
@@ -99,12 +102,12 @@ export const orgLimits = defineCommand({
     "Show an organization's caps on what it stores; with options, override them for it alone " +
     '(a number, or "default" for the deployment\'s value)',
   options: [orgOption, ...LIMIT_OPTIONS.map((o) => o.spec)],
-  async run(ctx, args: { org: number } & Record<string, number | null | undefined>) {
+  async run(ctx, args: { org: number } & Record<string, number | 'default' | undefined>) {
     const { readOrganizationLimits, setLimitOverrides } = await import('./limits.ts');
     const changes: Partial<Record<LimitName, number | null>> = {};
     for (const option of LIMIT_OPTIONS) {
       const value = args[option.arg];
-      if (value !== undefined) changes[option.name] = value;
+      if (value !== undefined) changes[option.name] = value === 'default' ? null : value;
     }
     if (Object.keys(changes).length === 0) return readOrganizationLimits(ctx.db, args.org);
     return setLimitOverrides(ctx.db, args.org, changes);

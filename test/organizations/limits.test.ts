@@ -29,7 +29,7 @@ function commandContext(): CommandContext {
 }
 
 /** `refmatch org limits --org <id> --<name> <value>`, as the CLI runs it. */
-async function override(orgId: number, changes: Record<string, number | null>) {
+async function override(orgId: number, changes: Record<string, number | 'default'>) {
   const args: Record<string, unknown> = { org: orgId };
   for (const [name, value] of Object.entries(changes)) {
     args[name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())] = value;
@@ -309,7 +309,7 @@ describe('the dashboard shows the refusal on the form that hit it', () => {
 });
 
 describe('the operator override (`refmatch org limits`)', () => {
-  it('shows the caps that apply and the overrides; "default" (null) removes one', async () => {
+  it('shows the caps that apply and the overrides; "default" removes one', async () => {
     const org = await createTestOrg(t);
     const deployment = getDeploymentLimits();
     expect(await override(org.id, {})).toEqual({
@@ -323,7 +323,7 @@ describe('the operator override (`refmatch org limits`)', () => {
       limits: { ...deployment, users: deployment.users * 2, folders: 5 },
       overrides: { users: deployment.users * 2, folders: 5 },
     });
-    const reset = await override(org.id, { users: null });
+    const reset = await override(org.id, { users: 'default' });
     expect(reset.overrides).toEqual({ folders: 5 });
     expect(reset.limits.users).toBe(deployment.users);
   });
