@@ -28,7 +28,12 @@ export async function ensureFolder(db: Queryable, organizationId: number, name: 
       'folders',
       'SELECT count(*)::integer AS n FROM folders WHERE organization_id = $1',
       [organizationId],
-    );
+    ).catch(async (error: unknown) => {
+      // At the cap, a concurrent upload may have just made this very folder (the lock waited for
+      // it): found, it is no new folder.
+      if ((await tx.query(select, [organizationId, name])).rows[0]) return;
+      throw error;
+    });
     return tx.query<{ id: number }>(
       `INSERT INTO folders (organization_id, name) VALUES ($1, $2)
        ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,

@@ -44,6 +44,14 @@ async function insertKey(
   const keyId = randomBytes(8).toString('hex');
   const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
   const { rowCount } = await inTransaction(db, async (tx) => {
+    // A form posted again makes no key (below), at the cap too: said as such, not as the cap.
+    if (formNonce !== null) {
+      const posted = await tx.query('SELECT 1 FROM api_keys WHERE organization_id = $1 AND form_nonce = $2', [
+        organizationId,
+        formNonce,
+      ]);
+      if (posted.rows.length > 0) return { rowCount: 0 };
+    }
     // Active keys only: revoking one frees its place, so an organization at the cap is never stuck.
     await checkLimit(
       tx,

@@ -12,7 +12,7 @@ import { ConfigError, parseConfig } from '../../src/infra/config.ts';
 import { createGroup, deleteGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
 import { createCustomField, updateCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
-import { createApiKey, revokeApiKey } from '../../src/organizations/api-keys.ts';
+import { createApiKey, createApiKeyFromForm, revokeApiKey } from '../../src/organizations/api-keys.ts';
 import { createUser } from '../../src/users/users.ts';
 import { keyCreate, orgLimits } from '../../src/organizations/commands.ts';
 import type { CommandContext } from '../../src/infra/cli/command.ts';
@@ -256,6 +256,22 @@ describe('authors groups, custom fields, options, folders, API keys and users', 
     expect(refused.json().error.details).toEqual([{ path: 'limits.folders', message: '2' }]);
     const accepted = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ folder: 'J1' }) });
     expect(accepted.statusCode).toBe(200);
+  });
+
+  it('folders: concurrent first uploads to one new folder at one place from the cap both get it', async () => {
+    const org = await createTestOrg(t);
+    await override(org.id, { folders: 1 });
+    const ids = await Promise.all([ensureFolder(t.db, org.id, 'NEW'), ensureFolder(t.db, org.id, 'NEW')]);
+    expect(ids[0]).toBe(ids[1]);
+    expectLimit(await refusal(ensureFolder(t.db, org.id, 'OTHER')), 'folders', 1);
+  });
+
+  it('API keys: a dashboard form posted again at the cap makes no key and is not refused', async () => {
+    const org = await createTestOrg(t);
+    await override(org.id, { api_keys: 2 });
+    expect(await createApiKeyFromForm(t.db, org.id, 'form-once', 'CI')).toMatch(/^rm_/);
+    expect(await createApiKeyFromForm(t.db, org.id, 'form-once', 'CI')).toBeNull();
+    expectLimit(await refusal(createApiKeyFromForm(t.db, org.id, 'form-twice', 'CI')), 'api_keys', 2);
   });
 
   it('API keys: active keys count; revoking one frees its place; the CLI says which cap', async () => {
