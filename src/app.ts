@@ -28,6 +28,7 @@ import { AppMetrics, registerMetricsRoute } from './system/metrics.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { WebhookWorker } from './webhooks/delivery.ts';
+import { setDeploymentLimits } from './organizations/limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +53,7 @@ const INDEX_RETRY_MS = 5_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  setDeploymentLimits(config.limits);
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimitBytes,

@@ -134,7 +134,8 @@ export function registerAuthorFromGroupRoutes(scope: FastifyInstance, ctx: AppCo
         tags: TAGS,
         params: Params,
         body: ReplaceBody,
-        response: { 200: Ok, ...errorResponses(...EXTERNAL_ERRORS) },
+        // 409 limit_reached: a new record in a group at its records cap (docs/api.md, Limits).
+        response: { 200: Ok, ...errorResponses(...EXTERNAL_ERRORS, 409) },
       },
     },
     async (request: FastifyRequest<{ Params: ParamsT }>) => {

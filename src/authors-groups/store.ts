@@ -5,6 +5,7 @@ import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
+import { checkLimit, checkRecordsPerGroup, inTransaction } from '../organizations/limits.ts';
 
 export interface AuthorsGroup {
   group_id: number;
@@ -44,15 +45,21 @@ export async function createGroup(
   name: string,
 ): Promise<AuthorsGroup> {
   const trimmed = groupName(name);
-  await refuseTakenName(db, organizationId, trimmed, null);
-  const { rows } = await db.query<AuthorsGroup>(
-    `INSERT INTO authors_groups (organization_id, name)
-     SELECT id, $2 FROM organizations WHERE id = $1
-     RETURNING id AS group_id, name`,
-    [organizationId, trimmed],
-  );
-  if (!rows[0]) throw errors.notFound(`Organization ${organizationId}`);
-  return rows[0];
+  return inTransaction(db, async (tx) => {
+    await checkLimit(
+      tx,
+      organizationId,
+      'authors_groups',
+      'SELECT count(*)::integer AS n FROM authors_groups WHERE organization_id = $1',
+      [organizationId],
+    );
+    await refuseTakenName(tx, organizationId, trimmed, null);
+    const { rows } = await tx.query<AuthorsGroup>(
+      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id AS group_id, name`,
+      [organizationId, trimmed],
+    );
+    return rows[0]!;
+  });
 }
 
 /** Renames one of the organization's groups (its id, the API's group_id, stays). */
@@ -175,6 +182,9 @@ function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash:
 
 // The hash is kept only when the stored one equals the new one, i.e. the linker already evaluated
 // exactly these inputs against the current corpus; otherwise it is cleared until the linker runs.
+// `inserted`: a row this statement inserted has no deleting transaction yet (xmax 0), one it updated
+// has this one's; only an insert counts against the group's records cap (limits.ts), so replacing
+// a record of a group at or over its cap goes on.
 // FOR KEY SHARE (the lock the foreign key check takes anyway) taken while reading the group makes a
 // write racing the group's deletion wait for it and then find no group (false: a 404), where the
 // foreign key check alone failed it with a 500.
@@ -188,7 +198,7 @@ const UPSERT = `
     articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
     custom_values = EXCLUDED.custom_values, updated_at = now(),
     link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = $10::text THEN $10::text END
-  RETURNING linked_author_id, link_inputs_hash IS NOT NULL AS link_current`;
+  RETURNING linked_author_id, link_inputs_hash IS NOT NULL AS link_current, xmax = 0 AS inserted`;
 
 /**
  * The one way a group author is written inside a transaction (partial update, and create or
@@ -202,12 +212,14 @@ export async function saveGroupAuthor(
   record: GroupAuthorRecord,
 ): Promise<boolean> {
   const inputsHash = linkInputsHash(record);
-  const { rows } = await tx.query<{ linked_author_id: number | null; link_current: boolean }>(
-    UPSERT,
-    writeParams(key, record, inputsHash),
-  );
+  const { rows } = await tx.query<{
+    linked_author_id: number | null;
+    link_current: boolean;
+    inserted: boolean;
+  }>(UPSERT, writeParams(key, record, inputsHash));
   const written = rows[0];
   if (!written) return false;
+  if (written.inserted) await checkRecordsPerGroup(tx, key.groupId);
   if (!written.link_current) {
     const row = { ...record, group_id: key.groupId, client_id: key.clientId };
     await linkWrittenGroupAuthor(tx, { ...row, linked_author_id: written.linked_author_id }, inputsHash);

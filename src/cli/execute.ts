@@ -7,6 +7,7 @@ import { embeddedDatabaseDir, openDatabase, type Database } from '../infra/db/in
 import { migrate } from '../infra/db/migrate.ts';
 import type { ProgressEvent } from '../infra/cli/command.ts';
 import { findCommand } from './registry.ts';
+import { setDeploymentLimits } from '../organizations/limits.ts';
 import { AdminChannelUnavailable, readAdminEndpoint, sendCommand } from './admin-channel.ts';
 
 export interface ExecuteOptions {
@@ -74,6 +75,8 @@ export async function executeCommand(
       );
     }
     if (name !== 'migrate') await migrate(db);
+    // The caps this process's configuration sets; through the admin channel, the server's apply.
+    setDeploymentLimits(config.limits);
     return await command.run({ config, db, progress: onProgress }, args);
   } finally {
     await db.close();

@@ -7,6 +7,7 @@ import type { Database, Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from './kinds.ts';
 import { appendTo } from '../infra/collections.ts';
+import { checkLimit } from '../organizations/limits.ts';
 
 export interface FieldOption {
   api_id: string;
@@ -104,6 +105,17 @@ export async function createCustomField(
   await db.transaction(async (tx) => {
     const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
     if (org.rows.length === 0) throw errors.notFound(`Organization ${organizationId}`);
+    // One cap over the three owners: it also bounds the custom keys of a record, a folder or a
+    // manuscript, each of which must name a field of its owner (values.ts).
+    await checkLimit(
+      tx,
+      organizationId,
+      'custom_fields',
+      'SELECT count(*)::integer AS n FROM custom_fields WHERE organization_id = $1',
+      [organizationId],
+    );
+    // A new field has no options yet: only the ones given count.
+    await checkLimit(tx, organizationId, 'options_per_field', 'SELECT 0 AS n', [], options.length);
     await refuseTakenName(tx, organizationId, input.owner, name, null);
     await tx.query(
       `INSERT INTO custom_fields (api_id, organization_id, owner, data_kind, name, description)
@@ -263,6 +275,15 @@ export async function updateCustomField(
       const last = await tx.query<{ next: number }>(
         'SELECT coalesce(max("order") + 1, 0) AS next FROM custom_field_options WHERE field = $1',
         [apiId],
+      );
+      // Counted after this change's removals: a form that swaps options at the cap goes through.
+      await checkLimit(
+        tx,
+        row.organization_id,
+        'options_per_field',
+        'SELECT count(*)::integer AS n FROM custom_field_options WHERE field = $1',
+        [apiId],
+        adding.length,
       );
       await insertOptions(tx, apiId, adding, last.rows[0]!.next);
     }

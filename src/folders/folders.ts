@@ -4,6 +4,7 @@ import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
 import { findOrganizationGroups } from './groups.ts';
+import { checkLimit, inTransaction } from '../organizations/limits.ts';
 
 export const GROUPS_EFFECTS: readonly GroupsEffect[] = ['highlight', 'limit_to', 'boost'];
 
@@ -20,11 +21,25 @@ export async function ensureFolder(db: Queryable, organizationId: number, name: 
   const select = 'SELECT id FROM folders WHERE organization_id = $1 AND name = $2';
   const found = await db.query<{ id: number }>(select, [organizationId, name]);
   if (found.rows[0]) return found.rows[0].id;
-  const inserted = await db.query<{ id: number }>(
-    `INSERT INTO folders (organization_id, name) VALUES ($1, $2)
-     ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-    [organizationId, name],
-  );
+  const inserted = await inTransaction(db, async (tx) => {
+    await checkLimit(
+      tx,
+      organizationId,
+      'folders',
+      'SELECT count(*)::integer AS n FROM folders WHERE organization_id = $1',
+      [organizationId],
+    ).catch(async (error: unknown) => {
+      // At the cap, a concurrent upload may have just made this very folder (the lock waited for
+      // it): found, it is no new folder.
+      if ((await tx.query(select, [organizationId, name])).rows[0]) return;
+      throw error;
+    });
+    return tx.query<{ id: number }>(
+      `INSERT INTO folders (organization_id, name) VALUES ($1, $2)
+       ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
+      [organizationId, name],
+    );
+  });
   if (inserted.rows[0]) return inserted.rows[0].id;
   // Another upload created it between the two statements; its row is committed (the insert waited
   // for it to settle the conflict).

@@ -70,6 +70,12 @@ export const errors = {
       `${url.split('?')[0]} does not answer ${method}; it answers ${allowed.join(', ')}`,
     ),
   conflict: (message: string) => new AppError(409, 'conflict', message),
+  /**
+   * A create that would take the organization past one of its caps (src/organizations/limits.ts):
+   * 409, as the same request succeeds once the organization holds fewer (docs/api.md, Limits).
+   */
+  limitReached: (limit: string, value: number, message: string) =>
+    new AppError(409, 'limit_reached', message, [{ path: `limits.${limit}`, message: String(value) }]),
   badUrl: () => new AppError(400, 'bad_url', 'The URL is not validly percent-encoded'),
   uriTooLong: (message = 'A path parameter is longer than the limit') =>
     new AppError(414, 'uri_too_long', message),

@@ -69,6 +69,40 @@ export interface Config {
   webhooks: WebhookConfig;
   /** The job worker of a serving process (src/jobs). */
   jobs: { worker: boolean; pollMs: number; leaseMs: number };
+  /** Caps on what one organization stores (src/organizations/limits.ts); the operator overrides per organization. */
+  limits: OrganizationLimits;
+}
+
+/** Caps on what one organization stores, by limit name (src/organizations/limits.ts). */
+export interface OrganizationLimits {
+  authors_groups: number;
+  records_per_group: number;
+  custom_fields: number;
+  options_per_field: number;
+  folders: number;
+  api_keys: number;
+  users: number;
+}
+
+/**
+ * Each far above what a real organization stores (docs/operations.md gives the reasoning), low
+ * enough that an organization filling every one costs a bounded amount of disk.
+ */
+export const DEFAULT_ORGANIZATION_LIMITS: Readonly<OrganizationLimits> = {
+  authors_groups: 2_000,
+  records_per_group: 250_000,
+  custom_fields: 200,
+  options_per_field: 1_000,
+  folders: 10_000,
+  api_keys: 50,
+  users: 1_000,
+};
+
+/** The largest value a cap (LIMIT_* or an operator's override) may take. */
+export const MAX_ORGANIZATION_LIMIT = 1_000_000_000;
+
+function limitVar(env: Env, name: string, limit: keyof OrganizationLimits): number {
+  return intVar(env, name, DEFAULT_ORGANIZATION_LIMITS[limit], 1, MAX_ORGANIZATION_LIMIT);
 }
 
 /** Which engine implements the search index (docs/scale.md). */
@@ -349,6 +383,15 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       worker: boolVar(env, 'JOB_WORKER', true),
       pollMs: intVar(env, 'JOB_POLL_MS', 1000, 50, 600_000),
       leaseMs: intVar(env, 'JOB_LEASE_MS', 60_000, 300, 86_400_000),
+    },
+    limits: {
+      authors_groups: limitVar(env, 'LIMIT_AUTHORS_GROUPS', 'authors_groups'),
+      records_per_group: limitVar(env, 'LIMIT_RECORDS_PER_GROUP', 'records_per_group'),
+      custom_fields: limitVar(env, 'LIMIT_CUSTOM_FIELDS', 'custom_fields'),
+      options_per_field: limitVar(env, 'LIMIT_OPTIONS_PER_FIELD', 'options_per_field'),
+      folders: limitVar(env, 'LIMIT_FOLDERS', 'folders'),
+      api_keys: limitVar(env, 'LIMIT_API_KEYS', 'api_keys'),
+      users: limitVar(env, 'LIMIT_USERS', 'users'),
     },
   };
 }

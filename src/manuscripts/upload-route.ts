@@ -113,7 +113,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           tags: ['manuscripts'],
           consumes: ['multipart/form-data'],
           body: UploadForm,
-          response: { 200: UploadResponse, ...errorResponses(400, 401, 413, 415, 429, 500, 503) },
+          response: { 200: UploadResponse, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
         },
       },
       async (request, reply) => {

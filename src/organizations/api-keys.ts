@@ -5,6 +5,7 @@ import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
 import type { Organization } from './organizations.ts';
+import { checkLimit, inTransaction } from './limits.ts';
 
 const KEY_PATTERN = /^rm_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
@@ -42,11 +43,29 @@ async function insertKey(
 ): Promise<string | null> {
   const keyId = randomBytes(8).toString('hex');
   const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
-  const { rowCount } = await db.query(
-    `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (organization_id, form_nonce) WHERE form_nonce IS NOT NULL DO NOTHING`,
-    [organizationId, keyId, hashKey(key), label, formNonce],
-  );
+  const { rowCount } = await inTransaction(db, async (tx) => {
+    // A form posted again makes no key (below), at the cap too: said as such, not as the cap.
+    if (formNonce !== null) {
+      const posted = await tx.query('SELECT 1 FROM api_keys WHERE organization_id = $1 AND form_nonce = $2', [
+        organizationId,
+        formNonce,
+      ]);
+      if (posted.rows.length > 0) return { rowCount: 0 };
+    }
+    // Active keys only: revoking one frees its place, so an organization at the cap is never stuck.
+    await checkLimit(
+      tx,
+      organizationId,
+      'api_keys',
+      'SELECT count(*)::integer AS n FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL',
+      [organizationId],
+    );
+    return tx.query(
+      `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (organization_id, form_nonce) WHERE form_nonce IS NOT NULL DO NOTHING`,
+      [organizationId, keyId, hashKey(key), label, formNonce],
+    );
+  });
   return rowCount > 0 ? key : null;
 }
 

@@ -3,6 +3,7 @@ import { defineCommand, defineGroup } from '../infra/cli/command.ts';
 import { boolOption, intOption } from '../infra/cli/options.ts';
 import { errors } from '../infra/app-error.ts';
 import type { Prefer } from './organizations.ts';
+import { LIMIT_NAMES, type LimitName } from './limits.ts';
 
 /** `--org <id>`, the option of every command that acts within one organization. */
 export const orgOption = {
@@ -76,6 +77,43 @@ export const orgSettings = defineCommand({
   },
 });
 
+/**
+ * A cap as typed: a whole number, or `default` to go back to the deployment's value (kept as the
+ * word: commander turns a parser's null into an empty string).
+ */
+function limitOption(value: string): number | 'default' {
+  return value === 'default' ? value : intOption(value);
+}
+
+// One option per cap, named after it (`--records-per-group` for records_per_group).
+const LIMIT_OPTIONS = LIMIT_NAMES.map((name) => ({
+  name,
+  arg: name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
+  spec: {
+    flags: `--${name.replaceAll('_', '-')} <n>`,
+    description: `cap on ${name.replaceAll('_', ' ')} for this organization, or "default"`,
+    parse: limitOption,
+  },
+}));
+
+export const orgLimits = defineCommand({
+  name: 'org limits',
+  description:
+    "Show an organization's caps on what it stores; with options, override them for it alone " +
+    '(a number, or "default" for the deployment\'s value)',
+  options: [orgOption, ...LIMIT_OPTIONS.map((o) => o.spec)],
+  async run(ctx, args: { org: number } & Record<string, number | 'default' | undefined>) {
+    const { readOrganizationLimits, setLimitOverrides } = await import('./limits.ts');
+    const changes: Partial<Record<LimitName, number | null>> = {};
+    for (const option of LIMIT_OPTIONS) {
+      const value = args[option.arg];
+      if (value !== undefined) changes[option.name] = value === 'default' ? null : value;
+    }
+    if (Object.keys(changes).length === 0) return readOrganizationLimits(ctx.db, args.org);
+    return setLimitOverrides(ctx.db, args.org, changes);
+  },
+});
+
 export const keyCreate = defineCommand({
   name: 'key create',
   options: [orgOption],
@@ -100,10 +138,11 @@ export const keyRevoke = defineCommand({
 });
 
 export const organizationCommands = [
-  defineGroup('org', 'Organizations: create, list, settings'),
+  defineGroup('org', 'Organizations: create, list, settings, limits'),
   orgCreate,
   orgList,
   orgSettings,
+  orgLimits,
   defineGroup('key', 'API keys'),
   keyCreate,
   keyRevoke,

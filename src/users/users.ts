@@ -6,6 +6,7 @@ import { errors } from '../infra/errors.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { isRole, type Role } from './roles.ts';
+import { checkLimit, inTransaction } from '../organizations/limits.ts';
 
 export interface User {
   id: number;
@@ -44,11 +45,22 @@ export async function createUser(
   const email = normalizeEmail(input.email);
   await requireOrganization(db, input.organizationId);
   const password = generatePassword();
-  const { rows } = await db.query<User>(
-    `INSERT INTO users (organization_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-    [input.organizationId, email, role, await hashPassword(password)],
-  );
+  // Hashed before the transaction: the organization's row stays locked for the insert alone.
+  const passwordHash = await hashPassword(password);
+  const { rows } = await inTransaction(db, async (tx) => {
+    await checkLimit(
+      tx,
+      input.organizationId,
+      'users',
+      'SELECT count(*)::integer AS n FROM users WHERE organization_id = $1',
+      [input.organizationId],
+    );
+    return tx.query<User>(
+      `INSERT INTO users (organization_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+      [input.organizationId, email, role, passwordHash],
+    );
+  });
   // Only this organization's users are compared (migration 0099): saying that another organization
   // has the address would tell one organization about another's people.
   if (!rows[0]) throw errors.conflict(`A user with the email ${email} already exists in this organization`);
