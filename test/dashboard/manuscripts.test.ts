@@ -376,11 +376,14 @@ describe('a manuscript page', () => {
       `INSERT INTO manuscript_marks (manuscript_id, author_id, marked_by) VALUES ($1, $2, 'cli@x.test')`,
       [id, outsider],
     );
-    const page = await get(editor, `/dashboard/manuscripts/${id}/`);
+    const page = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     const also = page.body.slice(page.body.indexOf('Also marked as referees'));
     expect(also).toContain(`Ada Expert (author ${outsider}), marked by cli@x.test`);
-    expect(also).toContain(`/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/`);
-    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/`);
+    // Its unmark comes back to the page as it was filtered and sorted: it came back unfiltered.
+    const unmarkAction = `/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/${query}`;
+    expect(also).toContain(`action="${unmarkAction.replaceAll('&', '&amp;')}"`);
+    const unmarked = await injectForm(t.app, editor, unmarkAction);
+    expect(unmarked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidates`);
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain(
       'Also marked as referees',
     );

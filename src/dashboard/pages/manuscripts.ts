@@ -291,12 +291,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   </p>
                   ${candidateFilters(request, manuscriptId, filters)}
                   ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org))}
-                  ${otherMarksList(request, manuscriptId, otherMarks)}`
+                  ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
                     finder.
                   </p>
-                  ${otherMarksList(request, manuscriptId, otherMarks)}`
+                  ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
           }
           <h2 id="journals">Recommended journals</h2>
           ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
@@ -455,11 +455,15 @@ function leftOut(org: { include_conflicts: boolean; include_without_email: boole
   return parts.length ? parts.join(' and ') : null;
 }
 
-/** Marks of authors who are not among the last upload's candidates, each with its unmark button. */
+/**
+ * Marks of authors who are not among the last upload's candidates, each with its unmark button,
+ * which comes back to the page as it was filtered, sorted and paged (`f`), as the table's buttons do.
+ */
 function otherMarksList(
   request: FastifyRequest,
   manuscriptId: number,
   marks: ReadonlyArray<Mark & { name: string }>,
+  f: PageFilters,
 ): Html | null {
   if (!marks.length) return null;
   const canMark = mayDo(request, 'candidates_mark');
@@ -473,7 +477,9 @@ function otherMarksList(
             ${
               canMark
                 ? actionButton(request, {
-                    action: dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark'),
+                    action:
+                      dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark') +
+                      filtersQuery(f),
                     label: html`Unmark<span class="visually-hidden"> ${m.name}</span>`,
                     kind: 'secondary',
                   })
