@@ -10,8 +10,15 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
 import { can, type Action } from '../users/roles.ts';
-import { findSession, setFlash, type Flash, type Session } from '../users/sessions.ts';
-import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, readCookie } from './cookies.ts';
+import { findSession, keepUnsentForm, setFlash, type Flash, type Session } from '../users/sessions.ts';
+import {
+  LOGIN_CSRF_COOKIE,
+  SESSION_COOKIE,
+  UNSENT_FORM_COOKIE,
+  UNSENT_FORM_COOKIE_SECONDS,
+  readCookie,
+  setCookie,
+} from './cookies.ts';
 import { html, type Html } from './html.ts';
 import { layout } from './layout.ts';
 
@@ -336,7 +343,9 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       // A form sent after the session ended (its 8 hours, a sign-out in another tab) changed
       // nothing: the sign-in page says so and leads back to the form's page, where it led home
       // without a word and the editor could believe it saved.
-      const params = new URLSearchParams({ next: formPage(request, rule), unsaved: '1' });
+      const page = formPage(request, rule);
+      await keepFormSentAfterSessionEnded(ctx, request, reply, rule, page);
+      const params = new URLSearchParams({ next: page, unsaved: '1' });
       return reply.status(303).header('location', `/dashboard/sign-in/?${params.toString()}`).send();
     }
     if (session.user.mustChangePassword && !rule.whilePasswordExpired) {
@@ -386,6 +395,32 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     }),
   );
 }
+
+/**
+ * What was typed in a form sent after its session expired, kept for the same user's next sign-in
+ * (docs/dashboard.md, "A form sent after the session ended"): only a form that keeps what was typed
+ * (`keepsForm`, so never a password or a secret), only with the ended session whose CSRF token it
+ * carries (another site cannot know it), and only in this browser (the cookie names that session).
+ */
+async function keepFormSentAfterSessionEnded(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rule: RouteRule,
+  page: string,
+): Promise<void> {
+  const token = formToken(request);
+  const form = rule.keepsForm ? keptForm(request.body, rule.keepsForm) : undefined;
+  if (!token || !form) return;
+  const flash: Flash = { kind: 'error', message: UNSENT_FORM_MESSAGE, form, page };
+  if (await keepUnsentForm(ctx.db, token, flash)) {
+    setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
+  }
+}
+
+/** What the page says when it shows again a form that was sent after its session ended. */
+export const UNSENT_FORM_MESSAGE =
+  'Not saved yet: you were signed out before this was sent. What you typed is below (never a password or a secret); check it and send it again.';
 
 /** The page a form was sent from: the route's `back`, else the page the browser says it was on. */
 function formPage(request: FastifyRequest, rule: RouteRule): string {
