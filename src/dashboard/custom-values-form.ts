@@ -6,9 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CustomField } from '../custom-fields/store.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
-import { errors } from '../infra/errors.ts';
 import { csrfField, postedForm } from './framework.ts';
-import { list, text, type FormBody } from './form-values.ts';
+import { list, text, typedNumber, type FormBody } from './form-values.ts';
 import { html, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
 
@@ -78,29 +77,6 @@ export function postedCustomValue(posted: FormBody, field: CustomField): CustomV
   return field.data_kind === 'multi_option' && typeof value === 'string' ? [value] : value;
 }
 
-const POINT_NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-/**
- * A decimal comma, as many editors type it (3,5): digits, one comma, then digits, but not exactly
- * three of them, since 1,500 is fifteen hundred to some and one and a half to others.
- */
-const COMMA_NUMBER = /^-?\d+,(\d{1,2}|\d{4,})$/;
-
-/**
- * A number field's text as a number: written with a point (3.5, 1e3), or with a decimal comma where
- * that cannot be misread (3,5 is 3.5); null for other text. Text with a comma that could be misread
- * (1,500, 1.234,5) is refused here, saying how to type it, rather than guessed.
- */
-function typedNumber(field: Pick<CustomField, 'name'>, raw: string): number | null {
-  if (POINT_NUMBER.test(raw)) return Number(raw);
-  if (COMMA_NUMBER.test(raw)) return Number(raw.replace(',', '.'));
-  if (raw.includes(',')) {
-    throw errors.validation(
-      `${field.name}: "${raw}" could be read more than one way. Type the number with a point for decimals and no thousands separator, such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5).`,
-    );
-  }
-  return null;
-}
-
 /**
  * The posted values of `fields`, by api_id, as the store takes them: a number typed as one becomes a
  * number (`typedNumber`; other text stays text, for the store to refuse), and a field left empty (no
@@ -118,7 +94,7 @@ export function postedCustomValues(
     }
     const raw = text(body, name).trim();
     if (raw === '') return [field.api_id, null];
-    const number = field.data_kind === 'number' ? typedNumber(field, raw) : null;
+    const number = field.data_kind === 'number' ? typedNumber(raw, field.name) : null;
     return [field.api_id, number ?? raw];
   });
 }
