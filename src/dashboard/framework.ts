@@ -37,6 +37,7 @@ declare module 'fastify' {
 
 interface RouteRule {
   action: Action | 'public';
+  asksFirst?: boolean;
   back?: (request: FastifyRequest) => string;
   keepsForm?: KeepsForm;
   whilePasswordExpired?: boolean;
@@ -68,6 +69,12 @@ export interface DashboardRoute {
   keepsForm?: KeepsForm;
   /** Reachable while the user must still replace a generated password (the password page, sign-out). */
   whilePasswordExpired?: boolean;
+  /**
+   * A POST whose handler asks first (`askFirst`) before anything it does: the question is also
+   * served by GET at the same URL, where the unconfirmed post is sent (303), so that the question is
+   * a page of the history like any other (see askFirst).
+   */
+  asksFirst?: boolean;
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
@@ -87,6 +94,11 @@ const HtmlPage = Type.String({ description: 'An HTML page' });
 const Redirect = Type.Null({ description: 'See Other: the Location header names the next page' });
 
 export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): void {
+  if (route.asksFirst && route.method === 'POST') {
+    // The question only: a GET has no body, so `askFirst` never finds it confirmed.
+    const { body: _body, ...schema } = route.schema ?? {};
+    dashboardRoute(scope, { ...route, method: 'GET', schema, asksFirst: false, back: undefined });
+  }
   scope.route({
     method: route.method,
     url: route.url,
@@ -101,6 +113,7 @@ export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): v
         ...(route.back ? { back: route.back } : {}),
         ...(route.keepsForm ? { keepsForm: route.keepsForm } : {}),
         ...(route.whilePasswordExpired ? { whilePasswordExpired: true } : {}),
+        ...(route.asksFirst ? { asksFirst: true } : {}),
       },
     },
     handler: route.handler,
@@ -169,9 +182,15 @@ export async function askFirst(
   request: FastifyRequest,
   reply: FastifyReply,
   question: { title: string; consequence: Html | string; label: string; cancel: string },
-): Promise<string | null> {
+): Promise<string | FastifyReply | null> {
   if ((request.body as { confirm?: string } | undefined)?.confirm === 'yes') return null;
   const action = request.url.split('?')[0]!;
+  // The unconfirmed post is answered by the question's own page (the route's GET, `asksFirst`):
+  // answered in place, the question was the result of a post, and Back from the page after the
+  // action led to the browser's "Confirm Form Resubmission" instead.
+  if (request.method === 'POST' && request.routeOptions.config.dashboard?.asksFirst) {
+    return reply.status(303).header('location', action).send();
+  }
   return renderPage(ctx, request, reply, {
     title: question.title,
     body: html`<p>${question.consequence}</p>

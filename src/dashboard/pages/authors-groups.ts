@@ -351,6 +351,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'POST',
     url: '/groups/:groupId/delete/',
     action: 'authors_groups_write',
+    asksFirst: true,
     schema: { params: GroupParams, body: Confirmable },
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
@@ -483,6 +484,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'POST',
     url: '/groups/:groupId/records/:clientId/delete/',
     action: 'authors_groups_write',
+    asksFirst: true,
     schema: { params: RecordParams, body: Confirmable },
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };

@@ -243,6 +243,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     method: 'POST',
     url: '/custom-fields/:fieldId/delete/',
     action: 'custom_fields_write',
+    asksFirst: true,
     schema: { params: FieldParams, body: Confirmable },
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };
