@@ -1,8 +1,13 @@
-// Reading and writing the dashboard's two cookies (the session, and the sign-in form's CSRF token).
+// Reading and writing the dashboard's cookies: the session, the sign-in form's CSRF token, and the
+// ended session that holds a form sent after it ended (framework.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'rm_session';
 export const LOGIN_CSRF_COOKIE = 'rm_login_csrf';
+/** The CSRF token of an ended session that keeps a form sent after it ended, for the next sign-in. */
+export const UNSENT_FORM_COOKIE = 'rm_unsent_form';
+/** As long as the ended session is kept (src/users/sessions.ts). */
+export const UNSENT_FORM_COOKIE_SECONDS = 24 * 3600;
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { CustomField } from '../custom-fields/store.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { csrfField, postedForm } from './framework.ts';
-import { list, text, type FormBody } from './form-values.ts';
+import { list, text, typedNumber, type FormBody } from './form-values.ts';
 import { html, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
 
@@ -79,12 +79,12 @@ export function postedCustomValue(posted: FormBody, field: CustomField): CustomV
 
 /**
  * The posted values of `fields`, by api_id, as the store takes them: a number typed as one becomes a
- * number (anything else stays text, for the store to refuse), and a field left empty (no text, no
- * option) is null, which clears its value.
+ * number (`typedNumber`; other text stays text, for the store to refuse), and a field left empty (no
+ * text, no option) is null, which clears its value.
  */
 export function postedCustomValues(
   body: FormBody,
-  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'data_kind'>>,
+  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'data_kind' | 'name'>>,
 ): Array<[string, unknown]> {
   return fields.map((field) => {
     const name = customInputName(field);
@@ -94,8 +94,8 @@ export function postedCustomValues(
     }
     const raw = text(body, name).trim();
     if (raw === '') return [field.api_id, null];
-    const number = field.data_kind === 'number' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw);
-    return [field.api_id, number ? Number(raw) : raw];
+    const number = field.data_kind === 'number' ? typedNumber(raw, field.name) : null;
+    return [field.api_id, number ?? raw];
   });
 }
 

@@ -1,5 +1,6 @@
 // Reading values out of a parsed form body: every field arrives as text (or a list of texts when a
 // name is posted several times); these turn them into what the stores take.
+import { errors } from '../infra/errors.ts';
 
 export type FormBody = Record<string, string | string[] | undefined>;
 
@@ -24,4 +25,27 @@ export function lines(body: FormBody, name: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter(Boolean);
+}
+
+const POINT_NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+/**
+ * A decimal comma, as many editors type it (3,5): digits, one comma, then digits, but not exactly
+ * three of them, since 1,500 is fifteen hundred to some and one and a half to others.
+ */
+const COMMA_NUMBER = /^-?\d+,(\d{1,2}|\d{4,})$/;
+
+/**
+ * Typed text as a number: written with a point (3.5, 1e3), or with a decimal comma where that
+ * cannot be misread (3,5 is 3.5); null for other text. Text with a comma that could be misread
+ * (1,500, 1.234,5) is refused, saying how to type it, rather than guessed. `name` names the input.
+ */
+export function typedNumber(raw: string, name: string): number | null {
+  if (POINT_NUMBER.test(raw)) return Number(raw);
+  if (COMMA_NUMBER.test(raw)) return Number(raw.replace(',', '.'));
+  if (raw.includes(',')) {
+    throw errors.validation(
+      `${name}: "${raw}" could be read more than one way. Type the number with a point for decimals and no thousands separator, such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5).`,
+    );
+  }
+  return null;
 }

@@ -10,8 +10,15 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
 import { can, type Action } from '../users/roles.ts';
-import { findSession, setFlash, type Flash, type Session } from '../users/sessions.ts';
-import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, readCookie } from './cookies.ts';
+import { findSession, keepUnsentForm, setFlash, type Flash, type Session } from '../users/sessions.ts';
+import {
+  LOGIN_CSRF_COOKIE,
+  SESSION_COOKIE,
+  UNSENT_FORM_COOKIE,
+  UNSENT_FORM_COOKIE_SECONDS,
+  readCookie,
+  setCookie,
+} from './cookies.ts';
 import { html, type Html } from './html.ts';
 import { layout } from './layout.ts';
 
@@ -30,6 +37,7 @@ declare module 'fastify' {
 
 interface RouteRule {
   action: Action | 'public';
+  asksFirst?: boolean;
   back?: (request: FastifyRequest) => string;
   keepsForm?: KeepsForm;
   whilePasswordExpired?: boolean;
@@ -61,6 +69,12 @@ export interface DashboardRoute {
   keepsForm?: KeepsForm;
   /** Reachable while the user must still replace a generated password (the password page, sign-out). */
   whilePasswordExpired?: boolean;
+  /**
+   * A POST whose handler asks first (`askFirst`) before anything it does: the question is also
+   * served by GET at the same URL, where the unconfirmed post is sent (303), so that the question is
+   * a page of the history like any other (see askFirst).
+   */
+  asksFirst?: boolean;
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
@@ -80,6 +94,11 @@ const HtmlPage = Type.String({ description: 'An HTML page' });
 const Redirect = Type.Null({ description: 'See Other: the Location header names the next page' });
 
 export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): void {
+  if (route.asksFirst && route.method === 'POST') {
+    // The question only: a GET has no body, so `askFirst` never finds it confirmed.
+    const { body: _body, ...schema } = route.schema ?? {};
+    dashboardRoute(scope, { ...route, method: 'GET', schema, asksFirst: false, back: undefined });
+  }
   scope.route({
     method: route.method,
     url: route.url,
@@ -94,6 +113,7 @@ export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): v
         ...(route.back ? { back: route.back } : {}),
         ...(route.keepsForm ? { keepsForm: route.keepsForm } : {}),
         ...(route.whilePasswordExpired ? { whilePasswordExpired: true } : {}),
+        ...(route.asksFirst ? { asksFirst: true } : {}),
       },
     },
     handler: route.handler,
@@ -162,9 +182,15 @@ export async function askFirst(
   request: FastifyRequest,
   reply: FastifyReply,
   question: { title: string; consequence: Html | string; label: string; cancel: string },
-): Promise<string | null> {
+): Promise<string | FastifyReply | null> {
   if ((request.body as { confirm?: string } | undefined)?.confirm === 'yes') return null;
   const action = request.url.split('?')[0]!;
+  // The unconfirmed post is answered by the question's own page (the route's GET, `asksFirst`):
+  // answered in place, the question was the result of a post, and Back from the page after the
+  // action led to the browser's "Confirm Form Resubmission" instead.
+  if (request.method === 'POST' && request.routeOptions.config.dashboard?.asksFirst) {
+    return reply.status(303).header('location', action).send();
+  }
   return renderPage(ctx, request, reply, {
     title: question.title,
     body: html`<p>${question.consequence}</p>
@@ -336,7 +362,9 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       // A form sent after the session ended (its 8 hours, a sign-out in another tab) changed
       // nothing: the sign-in page says so and leads back to the form's page, where it led home
       // without a word and the editor could believe it saved.
-      const params = new URLSearchParams({ next: formPage(request, rule), unsaved: '1' });
+      const page = formPage(request, rule);
+      await keepFormSentAfterSessionEnded(ctx, request, reply, rule, page);
+      const params = new URLSearchParams({ next: page, unsaved: '1' });
       return reply.status(303).header('location', `/dashboard/sign-in/?${params.toString()}`).send();
     }
     if (session.user.mustChangePassword && !rule.whilePasswordExpired) {
@@ -386,6 +414,32 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     }),
   );
 }
+
+/**
+ * What was typed in a form sent after its session expired, kept for the same user's next sign-in
+ * (docs/dashboard.md, "A form sent after the session ended"): only a form that keeps what was typed
+ * (`keepsForm`, so never a password or a secret), only with the ended session whose CSRF token it
+ * carries (another site cannot know it), and only in this browser (the cookie names that session).
+ */
+async function keepFormSentAfterSessionEnded(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rule: RouteRule,
+  page: string,
+): Promise<void> {
+  const token = formToken(request);
+  const form = rule.keepsForm ? keptForm(request.body, rule.keepsForm) : undefined;
+  if (!token || !form) return;
+  const flash: Flash = { kind: 'error', message: UNSENT_FORM_MESSAGE, form, page };
+  if (await keepUnsentForm(ctx.db, token, flash)) {
+    setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
+  }
+}
+
+/** What the page says when it shows again a form that was sent after its session ended. */
+export const UNSENT_FORM_MESSAGE =
+  'Not saved yet: you were signed out before this was sent. What you typed is below (never a password or a secret); check it and send it again.';
 
 /** The page a form was sent from: the route's `back`, else the page the browser says it was on. */
 function formPage(request: FastifyRequest, rule: RouteRule): string {

@@ -7,6 +7,7 @@ import type { Queryable } from '../infra/db/index.ts';
 import type { CandidateWhy } from '../referee-finder/concepts.ts';
 import type { Conflict } from '../referee-finder/conflict-policy.ts';
 import type { RankedCandidate } from '../referee-finder/types.ts';
+import type { AuthorsGroupsSettings } from './upload-schema.ts';
 
 export type StoredCandidate = RankedCandidate & {
   conflicts: Conflict[];
@@ -18,6 +19,11 @@ export interface StoredCandidates {
   candidates: StoredCandidate[];
   concepts: string[];
   rankedAt: Date;
+  /**
+   * The authors groups settings they were ranked with, as the upload answered them (null: none);
+   * undefined for candidates stored before they were kept (migration 0102).
+   */
+  groupsSettings?: AuthorsGroupsSettings | null;
 }
 
 /**
@@ -32,14 +38,24 @@ export async function saveCandidates(
   revision: string,
   candidates: readonly StoredCandidate[],
   concepts: readonly string[],
+  groupsSettings: AuthorsGroupsSettings | null = null,
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO manuscript_candidates (manuscript_id, candidates, candidate_count, concepts)
-     SELECT $1, $2::jsonb, $3, $4
+    `INSERT INTO manuscript_candidates (manuscript_id, candidates, candidate_count, concepts, authors_groups_settings)
+     SELECT $1, $2::jsonb, $3, $4, $6::jsonb
       WHERE EXISTS (SELECT 1 FROM manuscripts WHERE id = $1 AND updated_at = $5::timestamptz)
      ON CONFLICT (manuscript_id) DO UPDATE SET candidates = EXCLUDED.candidates,
-       candidate_count = EXCLUDED.candidate_count, concepts = EXCLUDED.concepts, ranked_at = now()`,
-    [manuscriptId, JSON.stringify(candidates), candidates.length, concepts, revision],
+       candidate_count = EXCLUDED.candidate_count, concepts = EXCLUDED.concepts, ranked_at = now(),
+       authors_groups_settings = EXCLUDED.authors_groups_settings`,
+    // JSON null (not SQL NULL) when there were no settings: SQL NULL is "not known" (migration 0102).
+    [
+      manuscriptId,
+      JSON.stringify(candidates),
+      candidates.length,
+      concepts,
+      revision,
+      JSON.stringify(groupsSettings),
+    ],
   );
   return rowCount > 0;
 }
@@ -54,12 +70,26 @@ export async function clearCandidates(db: Queryable, manuscriptId: number, revis
 }
 
 export async function loadCandidates(db: Queryable, manuscriptId: number): Promise<StoredCandidates | null> {
-  const { rows } = await db.query<{ candidates: StoredCandidate[]; concepts: string[]; ranked_at: Date }>(
-    'SELECT candidates, concepts, ranked_at FROM manuscript_candidates WHERE manuscript_id = $1',
+  const { rows } = await db.query<{
+    candidates: StoredCandidate[];
+    concepts: string[];
+    ranked_at: Date;
+    groups_settings: AuthorsGroupsSettings | null;
+    groups_settings_known: boolean;
+  }>(
+    `SELECT candidates, concepts, ranked_at, authors_groups_settings AS groups_settings,
+            authors_groups_settings IS NOT NULL AS groups_settings_known
+       FROM manuscript_candidates WHERE manuscript_id = $1`,
     [manuscriptId],
   );
   const row = rows[0];
-  return row ? { candidates: row.candidates, concepts: row.concepts, rankedAt: row.ranked_at } : null;
+  if (!row) return null;
+  return {
+    candidates: row.candidates,
+    concepts: row.concepts,
+    rankedAt: row.ranked_at,
+    ...(row.groups_settings_known ? { groupsSettings: row.groups_settings } : {}),
+  };
 }
 
 /** Whether the author is among the candidates the manuscript's last upload stored. */

@@ -201,6 +201,7 @@ export async function uploadManuscript(
         };
       }),
       result.concepts,
+      settingsResponse(groups),
     );
     const marks = await marksOf(
       db,

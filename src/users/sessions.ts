@@ -9,6 +9,8 @@ export interface Flash {
   message: string;
   /** A refused form's values, for the page to show again with the message (dashboard `keepsForm`). */
   form?: Record<string, string | string[]>;
+  /** For a form sent after its session ended (keepUnsentForm): the page the form is on. */
+  page?: string;
 }
 
 export interface Session {
@@ -25,6 +27,9 @@ export interface Session {
   };
 }
 
+/** How long an expired session's row is kept, for a form sent after it ended (keepUnsentForm). */
+const ENDED_SESSION_KEPT = "interval '1 day'";
+
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
@@ -37,8 +42,9 @@ export async function openSession(db: Queryable, userId: number, ttlMs: number):
      VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
     [hashToken(token), userId, randomBytes(32).toString('base64url'), ttlMs],
   );
-  // Expired sessions are of no use to anyone; sweeping them here keeps the table small without a timer.
-  await db.query('DELETE FROM dashboard_sessions WHERE expires_at < now()');
+  // Swept here, which keeps the table small without a timer; an ended session is kept a day, in case
+  // a form of its pages was sent after it ended (keepUnsentForm).
+  await db.query(`DELETE FROM dashboard_sessions WHERE expires_at < now() - ${ENDED_SESSION_KEPT}`);
   return token;
 }
 
@@ -91,4 +97,36 @@ export async function setFlash(db: Queryable, tokenHash: Buffer, flash: Flash | 
     tokenHash,
     flash === null ? null : JSON.stringify(flash),
   ]);
+}
+
+/**
+ * A form sent after its session expired: kept with that ended session, found by the CSRF token the
+ * form carries (a secret of that session's pages, so that no other site can leave values here), for
+ * the same user's next sign-in to show again (takeUnsentForm). A session that was closed (sign-out,
+ * a disabled user, a changed password) is gone and keeps nothing. Returns whether it was kept.
+ */
+export async function keepUnsentForm(db: Queryable, csrfToken: string, flash: Flash): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE dashboard_sessions SET flash = $2
+      WHERE csrf_token = $1 AND expires_at <= now() AND expires_at > now() - ${ENDED_SESSION_KEPT}`,
+    [csrfToken, JSON.stringify(flash)],
+  );
+  return rowCount > 0;
+}
+
+/**
+ * The form kept by keepUnsentForm for the ended session of `csrfToken`, if that session was
+ * `userId`'s; the ended session goes either way once its user signed in again.
+ */
+export async function takeUnsentForm(
+  db: Queryable,
+  csrfToken: string,
+  userId: number,
+): Promise<Flash | null> {
+  const { rows } = await db.query<{ flash: Flash | null }>(
+    `DELETE FROM dashboard_sessions
+      WHERE csrf_token = $1 AND user_id = $2 AND expires_at <= now() RETURNING flash`,
+    [csrfToken, userId],
+  );
+  return rows[0]?.flash ?? null;
 }

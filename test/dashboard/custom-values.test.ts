@@ -216,6 +216,38 @@ for (const { owner, what } of SUBJECTS) {
       expect(again).not.toContain('value="typed"');
     });
 
+    it('a decimal comma is read as a point where it cannot be misread; else the message says how to type it', async () => {
+      const org = await makeOrg();
+      const f = org.fields[owner];
+      const editor = org.sessions.editor!;
+      for (const [typed, value] of [
+        ['3,5', 3.5],
+        ['-0,25', -0.25],
+        ['12,3456', 12.3456],
+        ['2.5', 2.5],
+      ] as const) {
+        expect((await save(editor, org, owner, { [f.number.api_id]: typed })).statusCode).toBe(303);
+        expect(await stored(owner, subjectIdOf(org, owner))).toEqual({ [f.number.api_id]: value });
+      }
+      // Fifteen hundred, or one and a half: refused, saying how to type it, what was typed kept.
+      for (const typed of ['1,500', '1.234,5', '1,2,3']) {
+        const res = await save(editor, org, owner, { [f.number.api_id]: typed, [f.str.api_id]: 'kept' });
+        expect(res.statusCode).toBe(303);
+        expect(await stored(owner, subjectIdOf(org, owner))).toEqual({ [f.number.api_id]: 2.5 });
+        const page = (await get(editor, pageOf(org, owner))).body;
+        expect(page).toContain(`Pages: &quot;${typed}&quot; could be read more than one way.`);
+        expect(page).toContain('such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5)');
+        expect(page).toMatch(
+          new RegExp(`id="cf_${f.number.api_id}"[^>]*value="${typed.replace('.', '\\.')}"`),
+        );
+        expect(page).toContain('value="kept"');
+      }
+      // The rule is under the input.
+      expect((await get(editor, pageOf(org, owner))).body).toContain(
+        'A decimal comma (2,5) is read as a point.',
+      );
+    });
+
     it("another organization's " + what + ' is not found (404), and its values unchanged', async () => {
       const mine = await makeOrg();
       const theirs = await makeOrg();

@@ -6,7 +6,7 @@ import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../hel
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
-import { ensureFolder } from '../../src/folders/folders.ts';
+import { ensureFolder, folderGroupsSettings } from '../../src/folders/folders.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -46,6 +46,27 @@ describe('a refused form shows what was typed, once', () => {
     const again = await page(editor, url);
     expect(again).not.toContain('a lot');
     expect(again).toMatch(/value="highlight"\s+checked/);
+  });
+
+  it("a folder's boost multiplier typed with a decimal comma: 1,5 is 1.5; 1,500 is refused saying how to type it", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'COMMA');
+    const board = await createGroup(t.db, org.id, 'Comma board');
+    const url = `/dashboard/folders/${folderId}/`;
+    const post = (boost: string) =>
+      injectForm(t.app, editor, `${url}settings/`, {
+        groups: [String(board.group_id)],
+        effect: 'boost',
+        boost,
+      });
+    expect((await post('1,5')).statusCode).toBe(303);
+    expect((await folderGroupsSettings(t.db, org.id, folderId))?.boostMultiplier).toBe(1.5);
+    expect(await page(editor, url)).toContain('The referee finder settings were saved.');
+
+    expect((await post('1,500')).statusCode).toBe(303);
+    const shown = await page(editor, url);
+    expect(shown).toContain('The boost multiplier: &quot;1,500&quot; could be read more than one way.');
+    expect(shown).toContain('value="1,500"');
+    expect((await folderGroupsSettings(t.db, org.id, folderId))?.boostMultiplier).toBe(1.5);
   });
 
   it("a custom field's edit", async () => {

@@ -93,7 +93,9 @@ describe('deleting an authors group', () => {
     expect(page.body).toContain(`action="/dashboard/groups/${mistaken.group_id}/delete/"`);
     expect(page.body).toContain('Delete group');
 
-    const asked = await injectForm(t.app, editor, `/dashboard/groups/${mistaken.group_id}/delete/`);
+    const posted = await injectForm(t.app, editor, `/dashboard/groups/${mistaken.group_id}/delete/`);
+    expect(posted.headers.location).toBe(`/dashboard/groups/${mistaken.group_id}/delete/`);
+    const asked = await get(editor, posted.headers.location as string);
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('Delete the group Mistaken &lt;b&gt;?');
     const said = asked.body.replace(/\s+/g, ' ');

@@ -136,6 +136,62 @@ describe('a manuscript page', () => {
     expect(unboosted.slice(0, unboosted.indexOf('</tr>'))).not.toContain('score multiplied');
   });
 
+  it('says which authors groups settings the last upload ranked with, whatever the folder says now', async () => {
+    const noteOf = async (manuscriptId: number) => {
+      const body = (await get(viewer, `/dashboard/manuscripts/${manuscriptId}/`)).body;
+      const at = body.indexOf('id="groups-settings"');
+      expect(at).toBeGreaterThan(0);
+      return body.slice(at, body.indexOf('</p>', at)).replace(/\s+/g, ' ');
+    };
+    const plain = await uploadMs({ origin_id: 'ms-settings', folder: 'PLAIN' });
+    expect(await noteOf(plain.manuscript_id)).toContain('none: ranked over the whole corpus');
+
+    const group = (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board <b>') RETURNING id`,
+        [org.id],
+      )
+    ).rows[0]!.id;
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name, linked_author_id)
+       VALUES ($1, 'nell-2', $2, 'Nell Neutral', $3)`,
+      [group, org.id, ids.authorId('Nell Neutral')],
+    );
+    const folder = await ensureFolder(t.db, org.id, 'LIMITED');
+    const settle = async (effect: 'limit_to' | 'boost', boostMultiplier: number | null) =>
+      saveFolderSettings(
+        t.db,
+        folder,
+        await checkFolderSettings(t.db, org.id, { groupIds: [group], effect, boostMultiplier }),
+      );
+    await settle('limit_to', null);
+    const limited = await uploadMs({ origin_id: 'ms-settings', folder: 'LIMITED' });
+    expect(limited.candidates.map((c) => c.author_id)).toEqual([ids.authorId('Nell Neutral')]);
+    const note = await noteOf(limited.manuscript_id);
+    expect(note).toContain('limited to the members of');
+    expect(note).toContain(`<a href="/dashboard/groups/${group}/">Board &lt;b&gt;</a>`);
+    expect(note).toContain(`<a href="/dashboard/folders/${folder}/">the folder's settings now</a>`);
+
+    // The folder changes afterwards: the page still tells what the last upload ran with.
+    await settle('boost', 1.5);
+    expect(await noteOf(limited.manuscript_id)).toContain('limited to the members of');
+    const boosted = await uploadMs({ origin_id: 'ms-settings', folder: 'LIMITED' });
+    expect(await noteOf(boosted.manuscript_id)).toContain('boost ×1.5 for the members of');
+
+    // A group deleted since is named as it was then, without a link.
+    await t.db.query('DELETE FROM authors_groups WHERE id = $1', [group]);
+    const deleted = await noteOf(boosted.manuscript_id);
+    expect(deleted).toContain(`Board &lt;b&gt; <span class="muted">(deleted group ${group})</span>`);
+    expect(deleted).not.toContain(`/dashboard/groups/${group}/`);
+
+    // Candidates stored before the settings were kept (migration 0102) say they are not known.
+    await t.db.query(
+      'UPDATE manuscript_candidates SET authors_groups_settings = NULL WHERE manuscript_id = $1',
+      [boosted.manuscript_id],
+    );
+    expect(await noteOf(boosted.manuscript_id)).toContain('not recorded (ranked before they were kept)');
+  });
+
   it("shows why each candidate is there: the score's parts, and the terms and works behind it as shares", async () => {
     const { manuscript_id: id } = await uploadMs();
     const page = await get(viewer, `/dashboard/manuscripts/${id}/`);
@@ -376,11 +432,14 @@ describe('a manuscript page', () => {
       `INSERT INTO manuscript_marks (manuscript_id, author_id, marked_by) VALUES ($1, $2, 'cli@x.test')`,
       [id, outsider],
     );
-    const page = await get(editor, `/dashboard/manuscripts/${id}/`);
+    const page = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     const also = page.body.slice(page.body.indexOf('Also marked as referees'));
     expect(also).toContain(`Ada Expert (author ${outsider}), marked by cli@x.test`);
-    expect(also).toContain(`/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/`);
-    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/`);
+    // Its unmark comes back to the page as it was filtered and sorted: it came back unfiltered.
+    const unmarkAction = `/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/${query}`;
+    expect(also).toContain(`action="${unmarkAction.replaceAll('&', '&amp;')}"`);
+    const unmarked = await injectForm(t.app, editor, unmarkAction);
+    expect(unmarked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidates`);
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain(
       'Also marked as referees',
     );

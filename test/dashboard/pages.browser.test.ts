@@ -220,6 +220,11 @@ describe('editor', () => {
     );
     await page.getByRole('button', { name: 'Delete field and its values' }).click();
     expect(await flash(page)).toBe('The field was deleted.');
+    // Back is the question's own page loaded again, which says the field is gone: the question was a
+    // post's answer, and Back showed the browser's "Confirm Form Resubmission" (ERR_CACHE_MISS).
+    const back = await page.goBack();
+    expect(back?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
     const gone = await t.app.inject({ url: '/api/external/custom-fields/all/', headers: org.headers });
     expect((gone.json() as { author_from_group: unknown[] }).author_from_group).toEqual([]);
     await page.context().close();

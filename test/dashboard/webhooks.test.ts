@@ -78,8 +78,17 @@ describe('the webhooks page', () => {
       secret: 'the-first-secret-000',
       enabled: 'on',
     });
-    const asked = await injectForm(t.app, admin, '/dashboard/webhooks/secret/');
+    // The unconfirmed post leads to the question's own page (a GET): answered in place, the question
+    // was a post's result, and Back from the next page showed "Confirm Form Resubmission".
+    const posted = await injectForm(t.app, admin, '/dashboard/webhooks/secret/');
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe('/dashboard/webhooks/secret/');
+    const asked = await t.app.inject({
+      url: '/dashboard/webhooks/secret/',
+      headers: { cookie: admin.cookie },
+    });
     expect(asked.statusCode).toBe(200);
+    expect(asked.body).toMatch(/<form method="post" action="\/dashboard\/webhooks\/secret\/"/);
     expect(asked.body).toContain('Generate a new signing secret?');
     expect(asked.body).toMatch(/name="confirm" value="yes"/);
     const secretOf = async () =>
@@ -88,6 +97,8 @@ describe('the webhooks page', () => {
           org.id,
         ])
       ).rows[0]!.secret;
+    // Neither the post nor the question's page (loaded again) changed it: only the confirmed post does.
+    await t.app.inject({ url: '/dashboard/webhooks/secret/', headers: { cookie: admin.cookie } });
     expect(await secretOf()).toBe('the-first-secret-000');
     const confirmed = await injectForm(t.app, admin, '/dashboard/webhooks/secret/', { confirm: 'yes' });
     expect(confirmed.statusCode).toBe(303);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { randomUUID } from 'node:crypto';
+import { errors } from '../../infra/errors.ts';
 import { createApiKeyFromForm, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
 import {
   actionButton,
@@ -115,10 +116,15 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     method: 'POST',
     url: '/api-keys/:keyId/revoke/',
     action: 'api_keys_manage',
+    asksFirst: true,
     schema: { params: KeyParams, body: Confirmable },
     back: () => '/dashboard/api-keys/',
     handler: async (request, reply) => {
       const { keyId } = request.params as { keyId: number };
+      // Asked only of a key of the organization: another's id is a 404, as a missing one.
+      if (!(await listApiKeys(ctx.db, orgOf(request))).some((k) => k.id === keyId)) {
+        throw errors.notFound(`API key ${keyId}`);
+      }
       const asking = await askFirst(ctx, request, reply, {
         title: 'Revoke this API key?',
         consequence:

@@ -102,15 +102,23 @@ async function customValuesOf(
   organizationId: number,
   body: FormBody,
 ): Promise<Record<string, CustomValue>> {
-  const rules = await loadFieldRules(ctx.db, organizationId, 'author_from_group');
+  const [rules, listed] = await Promise.all([
+    loadFieldRules(ctx.db, organizationId, 'author_from_group'),
+    listCustomFields(ctx.db, organizationId),
+  ]);
+  // Messages name the field as the form labels it.
+  const names = new Map(listed.author_from_group.map((f) => [f.api_id, f.name]));
   // A field left empty is null: no value, as the record is written whole.
-  const fields = [...rules].map(([api_id, rule]) => ({ api_id, data_kind: rule.dataKind }));
+  const fields = [...rules].map(([api_id, rule]) => ({
+    api_id,
+    data_kind: rule.dataKind,
+    name: names.get(api_id) ?? api_id,
+  }));
   const checked = checkCustomValues(postedCustomValues(body, fields), rules, 'custom');
   if (checked.problems.length > 0) {
-    const fields = (await listCustomFields(ctx.db, organizationId)).author_from_group;
     const named = checked.problems.map((p) => {
-      const id = p.path.split('.')[1];
-      return `${fields.find((f) => f.api_id === id)?.name ?? id} ${p.message}`;
+      const id = p.path.split('.')[1]!;
+      return `${names.get(id) ?? id} ${p.message}`;
     });
     throw errors.validation(named.join('; '));
   }
@@ -343,6 +351,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'POST',
     url: '/groups/:groupId/delete/',
     action: 'authors_groups_write',
+    asksFirst: true,
     schema: { params: GroupParams, body: Confirmable },
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
@@ -475,6 +484,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'POST',
     url: '/groups/:groupId/records/:clientId/delete/',
     action: 'authors_groups_write',
+    asksFirst: true,
     schema: { params: RecordParams, body: Confirmable },
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };

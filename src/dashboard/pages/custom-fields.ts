@@ -45,7 +45,7 @@ export const KIND_RULES: Readonly<Record<DataKind, string>> = {
 
 /** The same rules as a form's hints: what to type or choose, not how the API writes it. */
 export const KIND_FORM_HINTS: Readonly<Record<DataKind, string>> = {
-  number: 'A number, such as 3 or 2.5.',
+  number: 'A number, such as 3 or 2.5. A decimal comma (2,5) is read as a point.',
   str: 'Text of at most 10,000 characters.',
   date: 'A date written YYYY-MM-DD, such as 2026-03-31.',
   single_option: 'Choose one option, or none.',
@@ -243,6 +243,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     method: 'POST',
     url: '/custom-fields/:fieldId/delete/',
     action: 'custom_fields_write',
+    asksFirst: true,
     schema: { params: FieldParams, body: Confirmable },
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };

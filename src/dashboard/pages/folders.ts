@@ -28,7 +28,7 @@ import {
   CsrfOnly,
   SEARCH_MAX,
 } from '../framework.ts';
-import { list, text, type FormBody } from '../form-values.ts';
+import { list, text, typedNumber, type FormBody } from '../form-values.ts';
 import { dataTable } from '../table.ts';
 import {
   CustomValuesBody,
@@ -214,7 +214,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
               aria-describedby="boost-hint"
               ${disabled}
             />
-            <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5.</p>
+            <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5 (or 1,5).</p>
             ${editSettings ? html`<button type="submit">Save referee finder settings</button>` : null}
           </form>
           ${customValuesSection(request, {
@@ -305,14 +305,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         return Number(id);
       });
       const effect = text(body, 'effect');
-      const boostText = text(body, 'boost').trim();
-      if (effect === 'boost' && !/^\d+(\.\d+)?$/.test(boostText)) {
+      // 1,5 as well as 1.5 (typedNumber); the range is checked by checkFolderSettings.
+      const boost =
+        effect === 'boost' ? typedNumber(text(body, 'boost').trim(), 'The boost multiplier') : null;
+      if (effect === 'boost' && boost === null) {
         throw errors.validation('The boost multiplier must be a number such as 1.5');
       }
       const settings = await checkFolderSettings(ctx.db, organizationId, {
         groupIds,
         effect,
-        boostMultiplier: effect === 'boost' ? Number(boostText) : null,
+        boostMultiplier: boost,
       });
       await saveFolderSettings(ctx.db, folderId, settings);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {

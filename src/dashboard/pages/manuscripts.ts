@@ -15,6 +15,7 @@ import type { Queryable } from '../../infra/db/index.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
+import type { AuthorsGroupsSettings } from '../../manuscripts/upload-schema.ts';
 import {
   isStoredCandidate,
   loadCandidates,
@@ -253,7 +254,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const [allMarks, whyTitles, names, flagged] = await Promise.all([
         marksOfManuscript(ctx.db, manuscriptId),
         explainedWorkTitles(ctx.db, candidates),
-        rowNames(ctx.db, organizationId, candidates),
+        rowNames(
+          ctx.db,
+          organizationId,
+          candidates,
+          stored?.groupsSettings?.authors_groups.map((g) => g.id),
+        ),
         authorsFlaggedFor(
           ctx.db,
           organizationId,
@@ -289,14 +295,15 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     Ranked at the last upload (${dateTime(stored.rankedAt)}); key concepts:
                     ${stored.concepts.join(', ') || 'none'}.
                   </p>
+                  ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
                   ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org))}
-                  ${otherMarksList(request, manuscriptId, otherMarks)}`
+                  ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
                     finder.
                   </p>
-                  ${otherMarksList(request, manuscriptId, otherMarks)}`
+                  ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
           }
           <h2 id="journals">Recommended journals</h2>
           ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
@@ -442,6 +449,45 @@ function backToCandidate(request: FastifyRequest, target: CandidateTarget): stri
 }
 
 /**
+ * The authors groups settings the last upload ranked with (stored with its candidates): an editor
+ * looking at a short list (limit_to) or boosted scores sees why, whatever the folder's settings are
+ * now. Groups link to their page by today's name, or say they were deleted (with the name then).
+ */
+function groupsSettingsNote(
+  settings: AuthorsGroupsSettings | null | undefined,
+  groupNames: ReadonlyMap<number, string>,
+  folderId: number,
+): Html {
+  const folder = html`<a href="${dashboardPath('folders', folderId)}">the folder's settings now</a>`;
+  const lead = html`<strong>Authors groups at that upload:</strong>`;
+  if (settings === undefined) {
+    return html`<p class="hint" id="groups-settings">
+      ${lead} not recorded (ranked before they were kept); see ${folder}.
+    </p>`;
+  }
+  if (settings === null) {
+    return html`<p class="hint" id="groups-settings">
+      ${lead} none: ranked over the whole corpus, no group changed the list or the scores; see ${folder}.
+    </p>`;
+  }
+  const groups = settings.authors_groups.map((g, k) => {
+    const name = groupNames.get(g.id);
+    const link = name
+      ? html`<a href="${dashboardPath('groups', g.id)}">${name}</a>`
+      : html`${g.name} <span class="muted">(deleted group ${g.id})</span>`;
+    return html`${k > 0 ? ', ' : ''}${link}`;
+  });
+  const effect =
+    settings.effect === 'limit_to'
+      ? html`limited to the members of ${groups}: no one else could be a candidate`
+      : settings.effect === 'boost'
+        ? html`boost ×${String(settings.boost_multiplier ?? 1)} for the members of ${groups}: their scores
+          were multiplied`
+        : html`highlight the members of ${groups}: their groups are shown, the list and scores unchanged`;
+  return html`<p class="hint" id="groups-settings">${lead} ${effect}; see ${folder}.</p>`;
+}
+
+/**
  * What the organization's settings leave out of every upload's candidates, or null. An empty list
  * said only "found no candidate" when the settings had left everyone out (the demo corpus has no
  * email, so excluding candidates without one leaves none). The settings are today's: they may have
@@ -455,11 +501,15 @@ function leftOut(org: { include_conflicts: boolean; include_without_email: boole
   return parts.length ? parts.join(' and ') : null;
 }
 
-/** Marks of authors who are not among the last upload's candidates, each with its unmark button. */
+/**
+ * Marks of authors who are not among the last upload's candidates, each with its unmark button,
+ * which comes back to the page as it was filtered, sorted and paged (`f`), as the table's buttons do.
+ */
 function otherMarksList(
   request: FastifyRequest,
   manuscriptId: number,
   marks: ReadonlyArray<Mark & { name: string }>,
+  f: PageFilters,
 ): Html | null {
   if (!marks.length) return null;
   const canMark = mayDo(request, 'candidates_mark');
@@ -473,7 +523,9 @@ function otherMarksList(
             ${
               canMark
                 ? actionButton(request, {
-                    action: dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark'),
+                    action:
+                      dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark') +
+                      filtersQuery(f),
                     label: html`Unmark<span class="visually-hidden"> ${m.name}</span>`,
                     kind: 'secondary',
                   })
@@ -930,8 +982,12 @@ async function rowNames(
   db: Queryable,
   organizationId: number,
   candidates: readonly StoredCandidate[],
+  /** The groups of the upload's authors groups settings, named with the candidates' groups. */
+  settingsGroupIds: readonly number[] = [],
 ): Promise<RowNames> {
-  const groupIds = [...new Set(candidates.flatMap((c) => c.authors_groups.map((g) => g.group_id)))];
+  const groupIds = [
+    ...new Set([...settingsGroupIds, ...candidates.flatMap((c) => c.authors_groups.map((g) => g.group_id))]),
+  ];
   const authorIds = [
     ...new Set(
       candidates.flatMap((c) =>

@@ -6,10 +6,24 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { decoyHash, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
 import { changePassword, findCredentials, type Credentials } from '../../users/users.ts';
-import { closeSession, openSession } from '../../users/sessions.ts';
+import {
+  closeSession,
+  hashToken,
+  openSession,
+  setFlash,
+  takeUnsentForm,
+  type Flash,
+} from '../../users/sessions.ts';
 import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { clearCookie, LOGIN_CSRF_COOKIE, SESSION_COOKIE, setCookie } from '../cookies.ts';
+import {
+  clearCookie,
+  LOGIN_CSRF_COOKIE,
+  readCookie,
+  SESSION_COOKIE,
+  setCookie,
+  UNSENT_FORM_COOKIE,
+} from '../cookies.ts';
 import { csrfField, dashboardRoute, redirectTo, renderPage, sessionOf } from '../framework.ts';
 import { html } from '../html.ts';
 
@@ -65,8 +79,12 @@ async function signInPage(
       ${
         options.unsaved && !options.error
           ? html`<p class="flash error" role="alert">
-              You were signed out, so what you sent was not saved. Sign in to go back to the page and send it
-              again.
+              You were signed out, so what you sent was not saved.
+              ${
+                readCookie(request, UNSENT_FORM_COOKIE)
+                  ? 'Sign in to go back to the page, where what you typed is kept for you to check and send again.'
+                  : 'Sign in to go back to the page and send it again.'
+              }
             </p>`
           : null
       }
@@ -137,6 +155,26 @@ async function accountSignedInto(
 }
 
 export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): void {
+  /**
+   * A form this browser sent after its session ended, kept with that session (framework.ts): when
+   * the same user signs in, it becomes the new session's message with what was typed, and sign-in
+   * leads to its page. Someone else signing in gets nothing of it.
+   */
+  async function unsentForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    sessionHash: Buffer,
+  ): Promise<Flash | null> {
+    const ended = readCookie(request, UNSENT_FORM_COOKIE);
+    if (!ended) return null;
+    clearCookie(request, reply, UNSENT_FORM_COOKIE);
+    const flash = await takeUnsentForm(ctx.db, ended, userId);
+    if (!flash?.form) return null;
+    await setFlash(ctx.db, sessionHash, { kind: flash.kind, message: flash.message, form: flash.form });
+    return flash;
+  }
+
   const { login, sessionTtlMs } = ctx.config.dashboard;
 
   dashboardRoute(scope, {
@@ -197,7 +235,11 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       const token = await openSession(ctx.db, user.id, sessionTtlMs);
       clearCookie(request, reply, LOGIN_CSRF_COOKIE);
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
-      return reply.status(303).header('location', safeNext(body.next)).send();
+      const unsent = await unsentForm(request, reply, user.id, hashToken(token));
+      return reply
+        .status(303)
+        .header('location', safeNext(unsent?.page ?? body.next))
+        .send();
     },
   });
 

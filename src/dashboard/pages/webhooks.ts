@@ -191,6 +191,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     method: 'POST',
     url: '/webhooks/secret/',
     action: 'webhooks_manage',
+    asksFirst: true,
     schema: { body: Confirmable },
     back: () => PAGE,
     handler: async (request, reply) => {

@@ -1,0 +1,180 @@
+// A form sent after its session expired (docs/dashboard.md): what was typed is kept with the ended
+// session, found by the form's CSRF token, and shown again on the form's page when the same user
+// signs in again in the same browser; never a secret, never for someone else, never from a post
+// another site made, and nothing after a sign-out.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestUser, injectSignIn, TEST_PASSWORD, type InjectSession } from '../helpers/dashboard.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
+import { UNSENT_FORM_COOKIE } from '../../src/dashboard/cookies.ts';
+
+let t: TestApp;
+let orgId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  orgId = (await createTestOrg(t)).id;
+});
+afterAll(async () => t?.close());
+
+function cookieOf(setCookie: string | string[] | undefined, name: string): string | undefined {
+  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  const found = list.find((c) => c.startsWith(`${name}=`));
+  return found?.split(';')[0]!.slice(name.length + 1);
+}
+
+/** The session ends as an 8-hour one does: expired, and the browser no longer sends its cookie. */
+async function expire(userId: number): Promise<void> {
+  await t.db.query(
+    `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`,
+    [userId],
+  );
+}
+
+/** A form post of a browser whose session cookie is gone: the form's CSRF token, no cookie. */
+function postWithoutSession(url: string, csrf: string, fields: Record<string, string>, cookie?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie ? { cookie } : {}),
+    },
+    payload: new URLSearchParams({ _csrf: csrf, ...fields }).toString(),
+  });
+}
+
+/** Signs in through the form, carrying `cookie` (the unsent form's); returns the answer and the session. */
+async function signInWith(email: string, cookie: string | undefined) {
+  const form = await t.app.inject({ url: '/dashboard/sign-in/', headers: cookie ? { cookie } : {} });
+  const login = cookieOf(form.headers['set-cookie'], 'rm_login_csrf')!;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/dashboard/sign-in/',
+    headers: { cookie: [`rm_login_csrf=${login}`, cookie].filter(Boolean).join('; ') },
+    payload: { _csrf: login, email, password: TEST_PASSWORD, next: '/dashboard/' },
+  });
+  expect(res.statusCode, res.body).toBe(303);
+  const session: InjectSession = {
+    cookie: `rm_session=${cookieOf(res.headers['set-cookie'], 'rm_session')!}`,
+    csrf: '',
+  };
+  return { res, session };
+}
+
+const get = (session: InjectSession, url: string) =>
+  t.app.inject({ url, headers: { cookie: session.cookie } });
+
+describe('a form sent after the session ended', () => {
+  it('is shown again, as typed, on its page when the same user signs in again', async () => {
+    const editor = await createTestUser(t.db, orgId, 'editor');
+    const session = await injectSignIn(t.app, editor.email);
+    const group = await createGroup(t.db, orgId, 'Late reviewers');
+    await expire(editor.id);
+
+    const sent = await postWithoutSession(`/dashboard/groups/${group.group_id}/records/`, session.csrf, {
+      client_id: 'late-1',
+      name: 'Zoë Late <b>',
+      emails: 'zoe@late.example',
+    });
+    expect(sent.statusCode).toBe(303);
+    const kept = cookieOf(sent.headers['set-cookie'], UNSENT_FORM_COOKIE);
+    expect(kept).toBe(encodeURIComponent(session.csrf));
+    expect(String(sent.headers['set-cookie'])).toMatch(
+      /rm_unsent_form=[^;]+; Path=\/dashboard; Max-Age=86400; HttpOnly; SameSite=Lax/,
+    );
+    // Nothing saved.
+    expect((await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['late-1'])).rows).toEqual(
+      [],
+    );
+
+    const cookie = `${UNSENT_FORM_COOKIE}=${kept}`;
+    const signInPage = await t.app.inject({ url: sent.headers.location as string, headers: { cookie } });
+    expect(signInPage.body).toContain('where what you typed is kept for you to check and send again');
+    const { res } = await signInWith(editor.email, cookie);
+    // To the form's page, though sign-in was asked for home; the cookie is spent.
+    const formPage = `/dashboard/groups/${group.group_id}/new-record/`;
+    expect(res.headers.location).toBe(formPage);
+    expect(String(res.headers['set-cookie'])).toContain(`${UNSENT_FORM_COOKIE}=; Path=/dashboard; Max-Age=0`);
+    const again: InjectSession = {
+      cookie: `rm_session=${cookieOf(res.headers['set-cookie'], 'rm_session')!}`,
+      csrf: '',
+    };
+    const page = (await get(again, formPage)).body;
+    expect(page).toContain('Not saved yet: you were signed out before this was sent.');
+    expect(page).toContain('value="late-1"');
+    expect(page).toContain('value="Zoë Late &lt;b&gt;"');
+    expect(page).toContain('zoe@late.example</textarea>');
+    // Shown once; and the ended session is gone.
+    expect((await get(again, formPage)).body).not.toContain('late-1');
+    expect(
+      (await t.db.query('SELECT 1 FROM dashboard_sessions WHERE csrf_token = $1', [session.csrf])).rows,
+    ).toEqual([]);
+  });
+
+  it('keeps no secret, and shows nothing to another user signing in with the cookie', async () => {
+    const admin = await createTestUser(t.db, orgId, 'integrations_admin');
+    const other = await createTestUser(t.db, orgId, 'integrations_admin');
+    const session = await injectSignIn(t.app, admin.email);
+    await expire(admin.id);
+    const secret = 'typed-secret-after-expiry-1234';
+    const sent = await postWithoutSession('/dashboard/webhooks/', session.csrf, {
+      url: 'https://127.0.0.1/late-hook',
+      secret,
+    });
+    const kept = cookieOf(sent.headers['set-cookie'], UNSENT_FORM_COOKIE)!;
+    expect(kept).toBeDefined();
+    const { rows } = await t.db.query<{ flash: { form: Record<string, string> } }>(
+      'SELECT flash FROM dashboard_sessions WHERE csrf_token = $1',
+      [session.csrf],
+    );
+    expect(rows[0]!.flash.form).toEqual({ url: 'https://127.0.0.1/late-hook' });
+    expect(JSON.stringify(rows)).not.toContain(secret);
+
+    // Someone else at the same browser: home, nothing of the admin's form.
+    const { res, session: theirs } = await signInWith(other.email, `${UNSENT_FORM_COOKIE}=${kept}`);
+    expect(res.headers.location).toBe('/dashboard/');
+    expect((await get(theirs, '/dashboard/webhooks/')).body).not.toContain('late-hook');
+    // The admin's ended session keeps it for the admin.
+    const { res: mine, session: admins } = await signInWith(admin.email, `${UNSENT_FORM_COOKIE}=${kept}`);
+    expect(mine.headers.location).toBe('/dashboard/webhooks/');
+    const page = (await get(admins, '/dashboard/webhooks/')).body;
+    expect(page).toContain('value="https://127.0.0.1/late-hook"');
+    expect(page).not.toContain(secret);
+  });
+
+  it("keeps nothing from a post without the ended session's token (another site), nor after a sign-out", async () => {
+    const editor = await createTestUser(t.db, orgId, 'editor');
+    await injectSignIn(t.app, editor.email);
+    const group = await createGroup(t.db, orgId, 'Forged reviewers');
+    await expire(editor.id);
+    const url = `/dashboard/groups/${group.group_id}/records/`;
+    const forged = await postWithoutSession(url, 'a-token-another-site-guessed', {
+      client_id: 'forged-1',
+      name: 'F',
+    });
+    expect(forged.statusCode).toBe(303);
+    expect(cookieOf(forged.headers['set-cookie'], UNSENT_FORM_COOKIE)).toBeUndefined();
+    // Without its token the ended session holds nothing: signing in shows no form.
+    const { res } = await signInWith(editor.email, undefined);
+    expect(res.headers.location).toBe('/dashboard/');
+    const { rows } = await t.db.query<{ flash: unknown }>(
+      'SELECT flash FROM dashboard_sessions WHERE user_id = $1 AND flash IS NOT NULL',
+      [editor.id],
+    );
+    expect(rows).toEqual([]);
+
+    // Signed out (on a shared computer): the session is gone, and what a form sends is not kept.
+    const leaving = await injectSignIn(t.app, editor.email);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/sign-out/',
+      headers: { cookie: leaving.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_csrf=${leaving.csrf}`,
+    });
+    expect(out.statusCode).toBe(303);
+    const late = await postWithoutSession(url, leaving.csrf, { client_id: 'after-out', name: 'A' });
+    expect(late.statusCode).toBe(303);
+    expect(cookieOf(late.headers['set-cookie'], UNSENT_FORM_COOKIE)).toBeUndefined();
+  });
+});
