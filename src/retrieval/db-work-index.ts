@@ -101,6 +101,8 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
   private serving = false;
   private lastStartup: IndexStartup | null = null;
   private snapshotLoad: Awaited<ReturnType<DbWorkIndex['loadSnapshot']>> = null;
+  /** The start while it runs (a refresh waits for it). */
+  private startInProgress: Promise<void> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -120,12 +122,23 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
    * the database; then starts polling. Resolves once the index answers for the whole corpus.
    */
   async start(): Promise<this> {
+    const run = this.startOnce();
+    this.startInProgress = run;
+    try {
+      await run;
+    } finally {
+      this.startInProgress = null;
+    }
+    return this;
+  }
+
+  private async startOnce(): Promise<void> {
     const started = performance.now();
     // A start retried after a failure (the database out of reach) keeps what an earlier attempt read.
     this.snapshotLoad ??= await this.loadSnapshot();
     const loaded = this.snapshotLoad;
     const snapshotRead = performance.now();
-    const fromDatabase = await this.refresh();
+    const fromDatabase = await this.schedule.refresh(true);
     this.lastStartup = {
       source: loaded?.used ? 'snapshot' : 'database',
       rejected: loaded?.rejected ?? null,
@@ -147,10 +160,16 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
       this.schedule.refresh(false).catch((error: unknown) => this.options.onError?.(error));
     }
     if (!this.closed) this.schedule.poll(this.options.pollMs ?? 2000, this.options.onError);
-    return this;
   }
 
-  override refresh(): Promise<RefreshResult> {
+  /**
+   * Reads what changed in the database. Asked for while the start runs (the server refreshes once
+   * the demo corpus is there, a command run through the admin channel once it is done), it waits
+   * for the start: read then, the whole corpus would fill the index that the snapshot is about to be
+   * read into, and the snapshot be refused and thrown away at every restart.
+   */
+  override async refresh(): Promise<RefreshResult> {
+    if (this.startInProgress) await this.startInProgress.catch(() => undefined);
     return this.schedule.refresh(true);
   }
 

@@ -104,6 +104,26 @@ describe('a restart with a snapshot', () => {
     expect(await search(second, 'neural networks for translation of molecules')).toEqual(before);
   });
 
+  it('reads the snapshot when a refresh is asked for while it starts (the server does, once the demo corpus is there)', async () => {
+    const { db } = await corpus();
+    const dir = await snapshotDir();
+    await writeSnapshot(db, dir);
+
+    const index = new DbWorkIndex(db, { pollMs: 0, snapshotDir: dir });
+    cleanups.push(() => index.close());
+    // Before the fix the refresh read the whole corpus into the index while the snapshot was being
+    // read, and the snapshot was refused ("restore() needs an empty index") and removed.
+    const [, refreshed] = await Promise.all([index.start(), index.refresh()]);
+    expect(index.startup).toMatchObject({
+      source: 'snapshot',
+      rejected: null,
+      fromDatabase: { upserted: 0 },
+    });
+    expect(refreshed).toMatchObject({ upserted: 0, removed: 0 });
+    expect(index.stats()).toMatchObject({ works: WORKS.length });
+    expect((await stat(path.join(dir, SNAPSHOT_FILE))).size).toBeGreaterThan(0);
+  });
+
   it('finds a work ingested, and forgets one deleted or changed, after the snapshot was written', async () => {
     const { db, ids } = await corpus();
     const dir = await snapshotDir();
