@@ -77,6 +77,13 @@ function opensAbstract(b: Block): boolean {
   return RUN_IN_ABSTRACT.test(b.text) || (b.text.length >= 200 && BARE_RUN_IN_ABSTRACT.test(b.text));
 }
 
+/**
+ * The label over a page that a journal asks for before the paper (elsarticle's preprint sets a
+ * "Graphical Abstract" and a "Highlights" page first, in type larger than the title under it).
+ */
+const FRONT_INSERT_LABEL =
+  /^\s*(?:graphical abstract|(?:research )?highlights|table of contents (?:graphic|entry)|toc graphic)\s*$/i;
+
 function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
   if (styled >= 0) return styled;
@@ -88,7 +95,8 @@ function findTitle(doc: DocumentModel): number | null {
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
     .filter(({ b }) => b.text.length >= 8 && b.text.length <= 400 && /\p{L}{3}/u.test(b.text))
-    .filter(({ b }) => b.text.split(/\s+/).length >= 2 && !b.text.includes('@'));
+    .filter(({ b }) => b.text.split(/\s+/).length >= 2 && !b.text.includes('@'))
+    .filter(({ b }) => !FRONT_INSERT_LABEL.test(b.text));
   const declared = doc.declared.title ? normalizeForCompare(doc.declared.title) : '';
   if (declared.split(' ').length >= 3) {
     const match = firstPage.find(({ b }) => normalizeForCompare(b.text) === declared);
@@ -739,6 +747,16 @@ function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[
   return null;
 }
 
+/** The one author named in brackets right after `email` ("jr@x.org (Jane Roe)"), if any. */
+function bracketedOwner(text: string, email: string, authors: ParsedAuthor[]): number | null {
+  const at = text.toLowerCase().indexOf(email.toLowerCase());
+  if (at < 0) return null;
+  const m = /^\s*\(([^()@]{2,80})\)/u.exec(text.slice(at + email.length));
+  if (!m) return null;
+  const named = mentionedAuthors(m[1]!, authors);
+  return named.length === 1 ? named[0]! : null;
+}
+
 /**
  * A note that opens with a mark symbol ("† jr@x.org") belongs to the one author whose mark it is.
  * Numbers are left out: a number opens affiliations and numbered lists as well.
@@ -810,6 +828,44 @@ function notesByAuthor(blocks: Block[], indices: number[], authors: ParsedAuthor
   return owners;
 }
 
+/**
+ * Institutes numbered by the authors' marks and run together in one text ("1 Univ. A, City
+ * 2 Univ. B, City ana@b.org 3 Inst. C, City {bo,cy}@c.edu", LNCS): each address belongs to the
+ * authors who carry the mark of the institute it is printed under. One such author owns every
+ * address there; as many authors as addresses take them in order. The marks must open their
+ * institutes in the authors' order, each once, before a capital: a number inside an address
+ * ("Str. 17, 69121 Heidelberg") is no mark.
+ */
+function ownersByInstituteMark(text: string, emails: string[], marks: string[][]): Map<string, number> {
+  const owners = new Map<string, number>();
+  const order = unique(marks.flat().filter((m) => /^\d{1,2}$/.test(m)));
+  if (order.length < 2) return owners;
+  const openers: { mark: string; at: number }[] = [];
+  for (const m of text.matchAll(/(?<=^|\s)(\d{1,2})\s+(?=\p{Lu})/gu)) {
+    if (order.includes(m[1]!)) openers.push({ mark: m[1]!, at: m.index });
+  }
+  const sequence = openers.map((o) => order.indexOf(o.mark));
+  if (openers.length < 2 || sequence.some((k, i) => i > 0 && k <= sequence[i - 1]!)) return owners;
+  // A grouped address ("{bo,cy}@c.edu") is found at its host.
+  const at = (email: string) => {
+    const whole = text.indexOf(email);
+    return whole >= 0 ? whole : text.indexOf(email.slice(email.indexOf('@')));
+  };
+  const bySegment = new Map<string, string[]>();
+  for (const email of emails) {
+    const position = at(email);
+    const opener = openers.filter((o) => o.at < position).pop();
+    if (position < 0 || !opener) continue;
+    bySegment.set(opener.mark, [...(bySegment.get(opener.mark) ?? []), email]);
+  }
+  for (const [mark, inSegment] of bySegment) {
+    const carriers = marks.flatMap((own, i) => (own.includes(mark) ? [i] : []));
+    if (carriers.length === 1) inSegment.forEach((e) => owners.set(e, carriers[0]!));
+    else if (carriers.length === inSegment.length) inSegment.forEach((e, k) => owners.set(e, carriers[k]!));
+  }
+  return owners;
+}
+
 function assignEmails(
   authors: ParsedAuthor[],
   texts: { text: string; links: string[]; owner?: number }[],
@@ -826,10 +882,18 @@ function assignEmails(
       authors[owner]!.emails.push(...found);
       continue;
     }
+    // "Email addresses: jr@x.org (Jane Roe), al@y.org (Al Poe)" (elsarticle): the name in
+    // brackets right after an address is its owner's, whatever the marks or the order say.
+    const named = found.filter((email) => {
+      const owner = bracketedOwner(text, email, authors);
+      if (owner === null) return true;
+      authors[owner]!.emails.push(email);
+      return false;
+    });
     // "Correspondence to: J. Roe (jr@x.org)": the author named between the label and the address
     // owns it, whatever else the text mentions (a note read with the byline above it). The rest
     // are assigned as below.
-    const emails = found.filter((email) => {
+    const emails = named.filter((email) => {
       const owner = correspondenceOwner(text, email, authors);
       if (owner === null) return true;
       authors[owner]!.emails.push(email);
@@ -837,6 +901,13 @@ function assignEmails(
       return false;
     });
     if (emails.length === 0) continue;
+    // Institutes numbered by the authors' marks say whose each address is, before any name does:
+    // a name mentioned once in the byline above them is no owner of all of them.
+    const byInstitute = ownersByInstituteMark(text, emails, marks);
+    if (byInstitute.size === emails.length) {
+      for (const [email, owner] of byInstitute) authors[owner]!.emails.push(email);
+      continue;
+    }
     // "† jr@x.org" (a footnote keyed by an author's mark): the one author with that mark owns it.
     const byMark = markedOwner(text, marks);
     if (byMark !== null && emails.length === 1) {

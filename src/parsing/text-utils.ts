@@ -250,8 +250,15 @@ export function mailtoAddresses(links: readonly string[]): string[] {
     .filter((e) => e.includes('@'));
 }
 
+/**
+ * A dash between digits that a font or a template set as a minus sign or a typographic dash
+ * ("0000−0002−2593−1114": LNCS prints the ORCID in brackets after each name in math mode).
+ */
+const DASH_BETWEEN_DIGITS = /(?<=\d)\s?[\u2010-\u2013\u2212]\s?(?=[\dX])/g;
+
 export function findOrcids(text: string): string[] {
-  return unique([...text.matchAll(ORCID_RE)].map((m) => m[1] ?? '').filter(validOrcid));
+  const hyphened = text.replace(DASH_BETWEEN_DIGITS, '-');
+  return unique([...hyphened.matchAll(ORCID_RE)].map((m) => m[1] ?? '').filter(validOrcid));
 }
 
 /** ISO 7064 11,2 check digit, so that a phone number shaped like an ORCID is not taken for one. */
