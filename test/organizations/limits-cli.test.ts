@@ -1,15 +1,11 @@
 // `refmatch org limits` and a cap met from the CLI, as an operator runs them: real `node bin/refmatch.js`
 // processes on a PGlite data directory (docs/operations.md, "Organization limits").
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedCliEnv, runCli, type CliRun } from '../helpers/cli.ts';
 import { createTestDataDir, suiteOnServerPostgres } from '../helpers/db.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/refmatch.js');
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -17,35 +13,14 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-limits-'));
   await createTestDataDir(dir);
-  // DATABASE_URL empty: the CLI's own process on the embedded database, whichever suite runs this.
-  env = {
-    ...process.env,
-    REFMATCH_DATA_DIR: dir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    REFMATCH_DEMO: 'false',
-  };
+  env = embeddedCliEnv(dir);
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
+  return runCli({ ...env, ...extraEnv }, args);
 }
 
 describe.skipIf(suiteOnServerPostgres)('refmatch org limits', () => {

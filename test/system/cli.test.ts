@@ -6,13 +6,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, embeddedCliEnv, runCli, type CliRun } from '../helpers/cli.ts';
 import { suiteOnServerPostgres } from '../helpers/db.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/refmatch.js');
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -20,43 +17,23 @@ let server: ChildProcess | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'refmatch-cli-'));
-  // DATABASE_URL empty: these tests are about the embedded database, whichever suite runs them.
-  env = {
-    ...process.env,
-    REFMATCH_DATA_DIR: dir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    REFMATCH_DEMO: 'false',
-  };
+  // The embedded database (DATABASE_URL empty): these tests are about it, whichever suite runs them.
+  env = embeddedCliEnv(dir);
 });
 afterAll(async () => {
   if (server && server.exitCode === null) server.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli(env, args);
 }
 
-function cli(...args: string[]): Promise<Run> {
-  return cliIn(env, ...args);
+function cliIn(runEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
+  return runCli(runEnv, args);
 }
 
-function cliIn(runEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: runEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function json<T>(run: Run): T {
+function json<T>(run: CliRun): T {
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as T;
 }
@@ -104,7 +81,7 @@ describe.skipIf(suiteOnServerPostgres)('the CLI finds its database', () => {
 
   it('reads ./data under the directory it runs in when REFMATCH_DATA_DIR is unset, as the server does', async () => {
     const { REFMATCH_DATA_DIR: _unset, ...withoutDir } = env;
-    const run = await new Promise<Run>((resolve, reject) => {
+    const run = await new Promise<CliRun>((resolve, reject) => {
       const child = spawn(process.execPath, [BIN, 'org', 'list'], { cwd: dir, env: withoutDir });
       let stdout = '';
       let stderr = '';
