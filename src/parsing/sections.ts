@@ -31,6 +31,13 @@ const BACK_MATTER_NOTE =
   /^(?:disclaimer(?:\/publisher['’]s note)?|publisher['’]s note|conflicts? of interests?|competing interests?|declaration of (?:competing )?interests?|author contributions?|data availability(?: statement)?|institutional review board statement|informed consent statement|supplementary materials?|funding|acknowledge?ments?)\s?:/i;
 
 /**
+ * An appendix's heading after the list, alone or run into its first sentence ("Appendix A. Proofs
+ * of ...", "APPENDIX B: DATA", "Appendices"). Journals set it at the body's size, so size does not
+ * tell it; no entry opens with the word and a label.
+ */
+const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$)/iu;
+
+/**
  * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
  * holds the texts of the list's blocks so far: an entry set in bold whose number goes on
  * from theirs ("5. Foundations of ..."). `listSize` is the entries' font size (relative to the
@@ -44,6 +51,7 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
   // open with their label; no reference does.
   if (CAPTION_LABEL.test(block.text)) return true;
   if (BACK_MATTER_NOTE.test(block.text)) return true;
+  if (APPENDIX_HEADING.test(block.text)) return true;
   if (
     listSize !== undefined &&
     block.relSize >= 1.15 &&
