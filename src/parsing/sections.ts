@@ -61,7 +61,9 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
     /^[\p{Lu}\d]/u.test(block.text)
   )
     return true;
-  if (!isHeading(block)) return false;
+  // A URL set in a typewriter face reads as emphasis, and a short line of one ("URL https://...
+  // Retrieved") as a heading; no heading holds a URL.
+  if (!isHeading(block) || /:\/\/|\bwww\./.test(block.text)) return false;
   // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
   // comma or period; digits elsewhere (a volume in bold) do not make one.
   const numbered = SECTION_NUMBER.exec(block.text);

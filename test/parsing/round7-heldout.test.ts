@@ -2,7 +2,8 @@
 // at a line end (ACL), a Springer chapter DOI whose underscore the PDF's text shows as a space
 // (LaTeX's OT1 fonts draw "\_" as a rule), a DOI read inside a URL path with the URL's ".pdf"
 // (Taylor & Francis), a DOI at a line end followed by a sentence ("Appendix A.", SIAM), an
-// appendix heading at the body's size after an author-year list (Taylor & Francis). Names,
+// appendix heading at the body's size after an author-year list (Taylor & Francis), a short
+// line of an entry's URL set in a typewriter face, which reads as a bold heading (ACL). Names,
 // titles and DOIs are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { findDoi, joinDoiBreaks } from '../../src/parsing/references.ts';
@@ -93,5 +94,16 @@ describe('the end of a reference list', () => {
     expect(endsReferenceList(plainBlock('Appendix tables are given in the supplement of the report.'))).toBe(
       false,
     );
+  });
+});
+
+describe('a short line of a URL in a reference list', () => {
+  it('does not end the list, though its typewriter face reads as emphasis', () => {
+    const urlLine = {
+      ...plainBlock('URL https://www.example.org/html/SomeToolPage.html. Retrieved'),
+      emphasis: true,
+    };
+    expect(endsReferenceList(urlLine)).toBe(false);
+    expect(endsReferenceList({ ...plainBlock('Proofs of the Lemmas'), emphasis: true })).toBe(true);
   });
 });
