@@ -3,13 +3,19 @@
 // (LaTeX's OT1 fonts draw "\_" as a rule), a DOI read inside a URL path with the URL's ".pdf"
 // (Taylor & Francis), a DOI at a line end followed by a sentence ("Appendix A.", SIAM), an
 // appendix heading at the body's size after an author-year list (Taylor & Francis), a short
-// line of an entry's URL set in a typewriter face, which reads as a bold heading (ACL). Names,
+// line of an entry's URL set in a typewriter face, which reads as a bold heading (ACL), a lone
+// author's name over a line of only their email, under a title of three lines (ACL). Names,
 // titles and DOIs are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { findDoi, joinDoiBreaks } from '../../src/parsing/references.ts';
 import { endsReferenceList } from '../../src/parsing/sections.ts';
 import { joinLines } from '../../src/parsing/text-utils.ts';
 import type { Block } from '../../src/parsing/types.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
 
 /** A paragraph at the body's size in the body's font, as a list's entries and an appendix heading are set. */
 function plainBlock(text: string): Block {
@@ -105,5 +111,33 @@ describe('a short line of a URL in a reference list', () => {
     };
     expect(endsReferenceList(urlLine)).toBe(false);
     expect(endsReferenceList({ ...plainBlock('Proofs of the Lemmas'), emphasis: true })).toBe(true);
+  });
+});
+
+describe('a lone author over their email', () => {
+  const page = (under: string) =>
+    makeTextPdf([
+      [
+        { text: 'A Long Title About Reading Things That Were', size: 15, x: 90, y: 760 },
+        { text: 'Written Down by Machines Which Follow', size: 15, x: 110, y: 742 },
+        { text: 'Simple Rules', size: 15, x: 240, y: 724 },
+        { text: 'Ann Carter', size: 11, x: 270, y: 700 },
+        // ACL sets the address in a typewriter face: another face than the name's.
+        { text: under, size: 11, x: 250, y: 686, bold: true },
+        { text: 'Abstract', size: 11, x: 80, y: 650, bold: true },
+        ...bodyProse(630, 20),
+      ],
+    ]);
+
+  it('is read as the byline', async () => {
+    const result = await parseManuscript(page('ann.c.writes@example.com'), 'built.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Ann Carter', ['ann.c.writes@example.com']],
+    ]);
+  });
+
+  it('is not read from a lone line over other text', async () => {
+    const result = await parseManuscript(page('Draft of 2 May 2024'), 'built.pdf', limits);
+    expect(result.authors).toEqual([]);
   });
 });
