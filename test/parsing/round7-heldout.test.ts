@@ -4,7 +4,8 @@
 // (Taylor & Francis), a DOI at a line end followed by a sentence ("Appendix A.", SIAM), an
 // appendix heading at the body's size after an author-year list (Taylor & Francis), a short
 // line of an entry's URL set in a typewriter face, which reads as a bold heading (ACL), a lone
-// author's name over a line of only their email, under a title of three lines (ACL). Names,
+// author's name over a line of only their email, under a title of three lines (ACL), names set
+// side by side on one line with a quad between them and no comma (EPTCS). Names,
 // titles and DOIs are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -13,7 +14,7 @@ import { endsReferenceList } from '../../src/parsing/sections.ts';
 import { joinLines } from '../../src/parsing/text-utils.ts';
 import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -139,5 +140,27 @@ describe('a lone author over their email', () => {
   it('is not read from a lone line over other text', async () => {
     const result = await parseManuscript(page('Draft of 2 May 2024'), 'built.pdf', limits);
     expect(result.authors).toEqual([]);
+  });
+});
+
+describe('names set side by side with wide gaps and no comma', () => {
+  it('are read as one name each', async () => {
+    const names = ['Ann Carter', 'Bob Dunn', 'Cy Diaz'];
+    let x = 150;
+    const byline = names.map((text) => {
+      const line = { text, size: 12, x, y: 700 };
+      x += textWidth(text, 12) + 18;
+      return line;
+    });
+    const pdf = makeTextPdf([
+      [
+        { text: 'Mapping Machines to Circuits', size: 17, x: 150, y: 740 },
+        ...byline,
+        { text: 'Abstract', size: 11, x: 80, y: 660, bold: true },
+        ...bodyProse(640, 20),
+      ],
+    ]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(names);
   });
 });
