@@ -235,6 +235,14 @@ function findFrontEnd(blocks: Block[], from: number): number {
   return limit;
 }
 
+/** A line that holds email addresses and nothing else. */
+function isEmailLine(text: string): boolean {
+  const emails = findEmails(text);
+  return (
+    emails.length > 0 && emails.reduce((rest, e) => rest.replace(e, ''), text).replace(/[\s,;{}]/g, '') === ''
+  );
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
@@ -314,7 +322,17 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       return people.length >= Math.max(1, 0.7 * pieces.length);
     };
     if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
-      if (names.length === 1 && !b.emphasis && good[0]!.marks.length === 0 && entries.length === 0) continue;
+      // A lone unmarked name in the body's face may be a subtitle or a running line; one set right
+      // over a line of nothing but its email address (ACL's single author) is a byline.
+      const overEmail = next !== undefined && next.text.length <= 200 && isEmailLine(next.text);
+      if (
+        names.length === 1 &&
+        !b.emphasis &&
+        good[0]!.marks.length === 0 &&
+        entries.length === 0 &&
+        !overEmail
+      )
+        continue;
       const subtitle =
         entries.length === 0 &&
         i === from &&

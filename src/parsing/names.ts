@@ -274,11 +274,11 @@ export function splitByline(runs: Run[]): BylineName[] {
       }
       continue;
     }
-    // Names are set apart by commas, semicolons, line breaks and "and" ("AND" in a byline set in
+    // Names are set apart by commas, semicolons, line breaks, wide gaps (a tab) and "and" ("AND" in a byline set in
     // capitals); some templates set them apart by a rule or a dot between them (Wiley's
     // "Name1 | Name2", "Name · Name"). A middle dot inside a word is a letter's part (Catalan
     // "l·l"), so dots need a space on both sides.
-    const parts = run.text.split(/(\s*(?:,|;|\n|\band\b|\bAND\b|&|\|)\s*|\s+[·•]\s+)/);
+    const parts = run.text.split(/(\s*(?:,|;|\n|\t|\band\b|\bAND\b|&|\|)\s*|\s+[·•]\s+)/);
     parts.forEach((part, i) => {
       if (i % 2 === 0) {
         current += part;

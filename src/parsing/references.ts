@@ -108,6 +108,11 @@ function lastWord(s: string): string {
  * after "doi.org/" or "doi:": a bare "10.5" at a line end is as likely a number.
  */
 const CUT_PREFIX = /^(?:(?:https?:\/\/)?(?:dx\.)?doi\.org\/|doi:)10\.\d{0,8}$/i;
+/**
+ * The same cut where a label and a space stand before the prefix: "doi: 10." then "18653/v1/...".
+ * Read on the last few characters of the line, so the test stays short on a long line.
+ */
+const CUT_AFTER_LABEL = /(?:^|\s)doi:?\s10\.\d{0,8}$/i;
 /** A DOI whole enough to be cut in its suffix: "10.1111/2041-2" then "10X.12541". */
 const DOI_AT_END = /(?:^|[/:])10\.\d{4,9}\/\S/;
 /** Longer words are no DOI piece; the limit keeps the two word tests short on hostile input. */
@@ -137,7 +142,7 @@ export function joinDoiBreaks(lines: string[]): string[] {
       const joins =
         end.length <= MAX_DOI_WORD &&
         first.length <= MAX_DOI_WORD &&
-        ((CUT_PREFIX.test(end) && /^\d*\/\S/.test(first)) ||
+        (((CUT_PREFIX.test(end) || CUT_AFTER_LABEL.test(prev.slice(-20))) && /^\d*\/\S/.test(first)) ||
           (DOI_AT_END.test(end) && !/[-/._=?&#]$/.test(end) && SUFFIX_GOES_ON.test(first)));
       if (joins) {
         out[out.length - 1] = prev + line;
@@ -206,6 +211,19 @@ const TEXT_QUOTE = /[‘’“”]/;
  * with a colon.
  */
 const GLUED_ARXIV = /.arxiv:/i;
+/**
+ * A book DOI whose suffix is an ISBN-13 ("10.1007/978-3-642-40084-1"): publishers number its
+ * chapters after an underscore ("..._6", "..._23-1"). LaTeX's OT1 fonts draw "\_" as a rule, not a
+ * glyph, so the PDF's text shows a space there: "978-3-642-40084-1 6".
+ */
+const ISBN_DOI = /\/97[89](?:-?\d){10}$/;
+const CHAPTER_AFTER_SPACE = /^ (\d{1,4}(?:-\d{1,3})?)(?=[.,;]?(?:\s|$))/;
+/**
+ * What a URL adds after a DOI in its path: a file extension ("/content/pdf/10.1007/x.pdf") or a
+ * view word ("/10.3389/fpsyg.2020.01234/full"). Registered DOIs do not end so; a DOI read inside
+ * a URL path (a "/" before its "10.") that does has it from the URL.
+ */
+const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|html))$/i;
 
 export function findDoi(text: string): string | null {
   // "10.1007/978-3-662-43948-7\_24": an underscore a bibliography style escaped for TeX and the
@@ -217,6 +235,10 @@ export function findDoi(text: string): string | null {
   if (/\(sici\)/i.test(doi)) {
     const tail = SICI_TAIL.exec(source.slice(m.index + doi.length, m.index + doi.length + 400));
     if (tail) doi += tail[0];
+  }
+  if (ISBN_DOI.test(doi)) {
+    const chapter = CHAPTER_AFTER_SPACE.exec(source.slice(m.index + doi.length, m.index + doi.length + 12));
+    if (chapter) doi += '_' + chapter[1];
   }
   const quote = TEXT_QUOTE.exec(doi);
   if (quote) doi = doi.slice(0, quote.index);
@@ -231,6 +253,7 @@ export function findDoi(text: string): string | null {
     else if (last === ']' && !doi.includes('[')) doi = doi.slice(0, -1);
     else break;
   }
+  if (source[m.index - 1] === '/') doi = doi.replace(URL_PATH_TAIL, '');
   return doi;
 }
 

@@ -31,6 +31,13 @@ const BACK_MATTER_NOTE =
   /^(?:disclaimer(?:\/publisher['’]s note)?|publisher['’]s note|conflicts? of interests?|competing interests?|declaration of (?:competing )?interests?|author contributions?|data availability(?: statement)?|institutional review board statement|informed consent statement|supplementary materials?|funding|acknowledge?ments?)\s?:/i;
 
 /**
+ * An appendix's heading after the list, alone or run into its first sentence ("Appendix A. Proofs
+ * of ...", "APPENDIX B: DATA", "Appendices"). Journals set it at the body's size, so size does not
+ * tell it; no entry opens with the word and a label.
+ */
+const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$)/iu;
+
+/**
  * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
  * holds the texts of the list's blocks so far: an entry set in bold whose number goes on
  * from theirs ("5. Foundations of ..."). `listSize` is the entries' font size (relative to the
@@ -44,6 +51,7 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
   // open with their label; no reference does.
   if (CAPTION_LABEL.test(block.text)) return true;
   if (BACK_MATTER_NOTE.test(block.text)) return true;
+  if (APPENDIX_HEADING.test(block.text)) return true;
   if (
     listSize !== undefined &&
     block.relSize >= 1.15 &&
@@ -53,7 +61,9 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
     /^[\p{Lu}\d]/u.test(block.text)
   )
     return true;
-  if (!isHeading(block)) return false;
+  // A URL set in a typewriter face reads as emphasis, and a short line of one ("URL https://...
+  // Retrieved") as a heading; no heading holds a URL.
+  if (!isHeading(block) || /:\/\/|\bwww\./.test(block.text)) return false;
   // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
   // comma or period; digits elsewhere (a volume in bold) do not make one.
   const numbered = SECTION_NUMBER.exec(block.text);

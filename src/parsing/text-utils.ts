@@ -131,6 +131,13 @@ function lastWord(s: string): string {
 const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
 
 /**
+ * A line that opens with a capitalised word and then a space or comma ("Appendix A. ...",
+ * "Accessed 2 May 2020"): after an identifier that ended with a full stop, it starts a sentence.
+ * An identifier's piece after a break is one unbroken word, never a word and then a space.
+ */
+const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
+
+/**
  * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
  * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
  * is added, so identifiers survive the join.
@@ -154,7 +161,8 @@ export function joinLines(lines: string[]): string {
       tail &&
       /[-/._=?&#]$/.test(end) &&
       !/^(?:https?:|doi:|www\.)/i.test(line) &&
-      !LABELLED_LINK.test(line)
+      !LABELLED_LINK.test(line) &&
+      !(end.endsWith('.') && SENTENCE_START.test(line))
     ) {
       out += line;
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {

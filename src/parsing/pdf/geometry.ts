@@ -335,7 +335,10 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
     const gap = prevEnd === null ? 0 : it.x - prevEnd;
     const needsSpace =
       prevEnd !== null && gap > 0.2 * it.size && !text.endsWith(' ') && !it.str.startsWith(' ');
-    const piece = (needsSpace && !sup ? ' ' : '') + it.str;
+    // A gap wider than a letter pair's (EPTCS sets its authors' names side by side with a quad
+    // between them and no comma) is kept in the runs as a tab, which the byline splits on; the
+    // line's text reads it as a space.
+    const piece = (needsSpace && !sup ? (gap > 1.2 * it.size ? '\t' : ' ') : '') + it.str;
     const last = runs[runs.length - 1];
     if (last && last.sup === sup) last.text += piece;
     else runs.push({ text: piece, sup });
