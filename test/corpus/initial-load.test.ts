@@ -133,6 +133,11 @@ async function pending(db: TestDatabase): Promise<number> {
   return rows[0]!.n;
 }
 
+// The two tests over real records ingest each file twice into fresh databases: 24-41 s on a 2-core
+// machine at load 8, past the suite's 60 s default at load 10 and more (a clean-clone CI run beside
+// other work). A bound against a hang, not a timing.
+const REAL_RECORDS_TIMEOUT_MS = 240_000;
+
 describe('the initial load (works into an empty corpus)', () => {
   it.each([
     ['tricky works, a batch of 2', 2, 'never'],
@@ -168,51 +173,59 @@ describe('the initial load (works into an empty corpus)', () => {
     expect(await pending(initial)).toBe(0);
   });
 
-  it('gives the corpus the normal path gives on the real OpenAlex and ACL records, and the recompute changes nothing', async () => {
-    const files = [
-      path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl'),
-      path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
-    ];
-    for (const file of files) {
-      const normal = await database();
-      await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
-      const initial = await database();
-      const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
-      expect(report.files[0]!.initial_load).toBe(true);
-      const loaded = await snapshot(initial);
-      expect(loaded).toEqual(await snapshot(normal));
-      // Every author recomputed from the database, as the normal path would: the same metrics.
-      await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
-      expect(await recomputePendingMetrics(initial)).toBeGreaterThan(0);
-      expect(await snapshot(initial)).toEqual(loaded);
-    }
-  });
+  it(
+    'gives the corpus the normal path gives on the real OpenAlex and ACL records, and the recompute changes nothing',
+    { timeout: REAL_RECORDS_TIMEOUT_MS },
+    async () => {
+      const files = [
+        path.join(OPENALEX, 'openalexPro-biodiversity-finance-200works.jsonl'),
+        path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
+      ];
+      for (const file of files) {
+        const normal = await database();
+        await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
+        const initial = await database();
+        const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
+        expect(report.files[0]!.initial_load).toBe(true);
+        const loaded = await snapshot(initial);
+        expect(loaded).toEqual(await snapshot(normal));
+        // Every author recomputed from the database, as the normal path would: the same metrics.
+        await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
+        expect(await recomputePendingMetrics(initial)).toBeGreaterThan(0);
+        expect(await snapshot(initial)).toEqual(loaded);
+      }
+    },
+  );
 
-  it('keeps the recent affiliations of real records alike on both paths', async () => {
-    // The OpenAlex records' institutions and the ACL records' affiliation strings, in recent works:
-    // what the shared-affiliation conflict compares (authors/metrics.ts), one definition on both paths.
-    for (const file of await recentRecords()) {
-      const normal = await database();
-      await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
-      const initial = await database();
-      const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
-      expect(report.files[0]!.initial_load).toBe(true);
-      const loaded = await snapshot(initial);
-      expect(loaded).toEqual(await snapshot(normal));
-      await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
-      await recomputePendingMetrics(initial);
-      expect(await snapshot(initial)).toEqual(loaded);
-      const { rows } = await initial.query<{ authors: number; institutions: number; names: number }>(
-        `SELECT count(*) FILTER (WHERE jsonb_array_length(recent_affiliations) > 0)::int AS authors,
+  it(
+    'keeps the recent affiliations of real records alike on both paths',
+    { timeout: REAL_RECORDS_TIMEOUT_MS },
+    async () => {
+      // The OpenAlex records' institutions and the ACL records' affiliation strings, in recent works:
+      // what the shared-affiliation conflict compares (authors/metrics.ts), one definition on both paths.
+      for (const file of await recentRecords()) {
+        const normal = await database();
+        await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
+        const initial = await database();
+        const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
+        expect(report.files[0]!.initial_load).toBe(true);
+        const loaded = await snapshot(initial);
+        expect(loaded).toEqual(await snapshot(normal));
+        await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
+        await recomputePendingMetrics(initial);
+        expect(await snapshot(initial)).toEqual(loaded);
+        const { rows } = await initial.query<{ authors: number; institutions: number; names: number }>(
+          `SELECT count(*) FILTER (WHERE jsonb_array_length(recent_affiliations) > 0)::int AS authors,
                 count(*) FILTER (WHERE jsonb_path_exists(recent_affiliations, '$[*] ? (@.institution_id != null)'))::int AS institutions,
                 count(*) FILTER (WHERE jsonb_path_exists(recent_affiliations, '$[*] ? (@.institution_id == null)'))::int AS names
            FROM authors`,
-      );
-      expect(rows[0]!.authors).toBeGreaterThan(50);
-      if (file.endsWith('openalex-recent.jsonl')) expect(rows[0]!.institutions).toBeGreaterThan(20);
-      else expect(rows[0]!.names).toBeGreaterThan(50);
-    }
-  });
+        );
+        expect(rows[0]!.authors).toBeGreaterThan(50);
+        if (file.endsWith('openalex-recent.jsonl')) expect(rows[0]!.institutions).toBeGreaterThan(20);
+        else expect(rows[0]!.names).toBeGreaterThan(50);
+      }
+    },
+  );
 
   it('leaves the statistics of works, authorships and authors gathered after their last write', async () => {
     // ANALYZE of works and authorships starts once the last batch is in, while the end writes the
