@@ -1,11 +1,11 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
-import type { Database, Queryable, Transaction } from '../infra/db/index.ts';
+import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
-import { checkLimit, checkRecordsPerGroup, inTransaction } from '../organizations/limits.ts';
+import { checkLimit, checkRecordsPerGroup } from '../organizations/limits.ts';
 
 export interface AuthorsGroup {
   group_id: number;

@@ -1,10 +1,10 @@
 // Folders of an organization and their referee finder settings. A folder is created by the first
 // upload (or CLI call) that names it; concurrent creators agree on one row (ensureFolder).
-import type { Queryable } from '../infra/db/index.ts';
+import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
 import { findOrganizationGroups } from './groups.ts';
-import { checkLimit, inTransaction } from '../organizations/limits.ts';
+import { checkLimit } from '../organizations/limits.ts';
 
 export const GROUPS_EFFECTS: readonly GroupsEffect[] = ['highlight', 'limit_to', 'boost'];
 

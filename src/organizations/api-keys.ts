@@ -1,11 +1,11 @@
 // API keys: shown once at creation, stored only as a SHA-256 hash. The public key_id part finds the
 // row; the hashes are compared in constant time so timing never reveals how much of a key matched.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../infra/db/index.ts';
+import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
 import type { Organization } from './organizations.ts';
-import { checkLimit, inTransaction } from './limits.ts';
+import { checkLimit } from './limits.ts';
 
 const KEY_PATTERN = /^rm_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
 

@@ -3,7 +3,7 @@
 // operator may override any of them for one organization (`refmatch org limits`). Each create checks
 // its cap where the object is made, in the store every path (API, dashboard, CLI) goes through;
 // replacing or updating an existing object never counts.
-import type { Database, Queryable } from '../infra/db/index.ts';
+import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/app-error.ts';
 import {
   DEFAULT_ORGANIZATION_LIMITS,
@@ -57,11 +57,6 @@ export function limitReached(name: LimitName, limit: number) {
     limit,
     `The organization has reached its limit of ${limit} ${COUNTED[name]}`,
   );
-}
-
-/** Runs `fn` in a transaction: the caller's when `db` is one already, else a new one. */
-export async function inTransaction<T>(db: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return 'transaction' in db ? (db as Database).transaction(fn) : fn(db);
 }
 
 /**

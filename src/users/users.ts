@@ -1,12 +1,12 @@
 // Dashboard users: one organization each, one role each; one email may hold an account in several
 // organizations (never two in one). The CLI and the dashboard's Users page both go through these
 // functions.
-import type { Queryable } from '../infra/db/index.ts';
+import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { isRole, type Role } from './roles.ts';
-import { checkLimit, inTransaction } from '../organizations/limits.ts';
+import { checkLimit } from '../organizations/limits.ts';
 
 export interface User {
   id: number;

@@ -3,10 +3,15 @@ import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
-import type { Database } from './types.ts';
+import type { Database, Queryable } from './types.ts';
 
 export type { Database, Queryable, QueryResult, Transaction } from './types.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
+
+/** Runs `fn` in a transaction: the caller's when `db` is one already, else a new one. */
+export async function inTransaction<T>(db: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return 'transaction' in db ? (db as Database).transaction(fn) : fn(db);
+}
 
 /** Where the embedded database lives inside the data directory (which also holds its lock). */
 export function embeddedDatabaseDir(dataDir: string): string {
