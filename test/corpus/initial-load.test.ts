@@ -133,6 +133,25 @@ async function pending(db: TestDatabase): Promise<number> {
   return rows[0]!.n;
 }
 
+/**
+ * Ingests `file` into a fresh database by the normal path and into another by the initial load
+ * (batches of 37), expects the two corpora alike, then recomputes every author of the initial load
+ * from the database, as the normal path would, and expects nothing to change.
+ */
+async function loadBothWays(file: string): Promise<{ initial: TestDatabase; recomputed: number }> {
+  const normal = await database();
+  await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
+  const initial = await database();
+  const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
+  expect(report.files[0]!.initial_load).toBe(true);
+  const loaded = await snapshot(initial);
+  expect(loaded).toEqual(await snapshot(normal));
+  await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
+  const recomputed = await recomputePendingMetrics(initial);
+  expect(await snapshot(initial)).toEqual(loaded);
+  return { initial, recomputed };
+}
+
 // The two tests over real records ingest each file twice into fresh databases: 24-41 s on a 2-core
 // machine at load 8, past the suite's 60 s default at load 10 and more (a clean-clone CI run beside
 // other work). A bound against a hang, not a timing.
@@ -182,17 +201,8 @@ describe('the initial load (works into an empty corpus)', () => {
         path.join(FIXTURES, 'corpus/yang-liu-acl.jsonl'),
       ];
       for (const file of files) {
-        const normal = await database();
-        await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
-        const initial = await database();
-        const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
-        expect(report.files[0]!.initial_load).toBe(true);
-        const loaded = await snapshot(initial);
-        expect(loaded).toEqual(await snapshot(normal));
-        // Every author recomputed from the database, as the normal path would: the same metrics.
-        await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
-        expect(await recomputePendingMetrics(initial)).toBeGreaterThan(0);
-        expect(await snapshot(initial)).toEqual(loaded);
+        const { recomputed } = await loadBothWays(file);
+        expect(recomputed).toBeGreaterThan(0);
       }
     },
   );
@@ -204,16 +214,7 @@ describe('the initial load (works into an empty corpus)', () => {
       // The OpenAlex records' institutions and the ACL records' affiliation strings, in recent works:
       // what the shared-affiliation conflict compares (authors/metrics.ts), one definition on both paths.
       for (const file of await recentRecords()) {
-        const normal = await database();
-        await ingest(normal, 'works', [file], 37, { initialLoad: 'never' });
-        const initial = await database();
-        const report = await ingest(initial, 'works', [file], 37, { parseThread: 'always' });
-        expect(report.files[0]!.initial_load).toBe(true);
-        const loaded = await snapshot(initial);
-        expect(loaded).toEqual(await snapshot(normal));
-        await initial.query('INSERT INTO author_metrics_pending (author_id) SELECT id FROM authors');
-        await recomputePendingMetrics(initial);
-        expect(await snapshot(initial)).toEqual(loaded);
+        const { initial } = await loadBothWays(file);
         const { rows } = await initial.query<{ authors: number; institutions: number; names: number }>(
           `SELECT count(*) FILTER (WHERE jsonb_array_length(recent_affiliations) > 0)::int AS authors,
                 count(*) FILTER (WHERE jsonb_path_exists(recent_affiliations, '$[*] ? (@.institution_id != null)'))::int AS institutions,
