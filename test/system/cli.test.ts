@@ -245,18 +245,11 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
     expect(json(await cli('key', 'revoke', '--key', org.api_key))).toEqual({ revoked: true });
     const revoked = await fetch(`${running.url}/api/external/custom-fields/all/`, { headers });
     expect(revoked.status).toBe(401);
-
-    const exited = new Promise<number | null>((resolve) => running.child.on('exit', (code) => resolve(code)));
-    running.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(existsSync(path.join(dir, 'admin.json'))).toBe(false);
-
-    // The server is gone: the CLI opens the directory itself again and sees everything written.
-    const orgs = json<Array<{ name: string }>>(await cli('org', 'list'));
-    expect(orgs.map((o) => o.name)).toEqual(['Acme Press', 'Beta Journal']);
   }, 600_000);
 
   it('user create prints a one-time password; list, role and disable print the user; enable a new password', async () => {
+    // Through the server (each embedded CLI process opens the database itself, ~2 s apiece).
+    server ??= (await serve()).child;
     const org = json<Org>(await cli('org', 'create', '--name', 'Gamma Review'));
     const created = json<Record<string, unknown>>(
       await cli('user', 'create', '--org', String(org.id), '--email', 'Ed@Example.org', '--role', 'editor'),
@@ -315,5 +308,17 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
     expect(json(await cli('user', 'list', '--org', String(org.id)))).toEqual([
       { ...user, role: 'viewer', must_change_password: true, disabled: false },
     ]);
+  }, 600_000);
+
+  it('when the server stops: it removes its admin channel, and the CLI opens the directory itself and sees everything written', async () => {
+    server ??= (await serve()).child;
+    const running = server;
+    const exited = new Promise<number | null>((resolve) => running.on('exit', (code) => resolve(code)));
+    running.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(path.join(dir, 'admin.json'))).toBe(false);
+
+    const orgs = json<Array<{ name: string }>>(await cli('org', 'list'));
+    expect(orgs.map((o) => o.name)).toEqual(['Acme Press', 'Beta Journal', 'Gamma Review']);
   }, 600_000);
 });
