@@ -323,14 +323,25 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     };
     if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
       // A lone unmarked name in the body's face may be a subtitle or a running line; one set right
-      // over a line of nothing but its email address (ACL's single author) is a byline.
+      // over a line of nothing but its email address (ACL's single author) is a byline. So is one
+      // right under the title and over a short line naming an institution, in the same size (APA's
+      // title page: title, name, affiliation, all at the body's size and face).
       const overEmail = next !== undefined && next.text.length <= 200 && isEmailLine(next.text);
+      const overInstitution =
+        i === from &&
+        next !== undefined &&
+        next.lines.length === 1 &&
+        next.text.length <= 120 &&
+        INSTITUTION_WORD.test(next.text) &&
+        !next.text.includes('@') &&
+        Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
       if (
         names.length === 1 &&
         !b.emphasis &&
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&
-        !overEmail
+        !overEmail &&
+        !overInstitution
       )
         continue;
       const subtitle =

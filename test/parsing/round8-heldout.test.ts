@@ -1,0 +1,61 @@
+// Layouts met in the seventh held-out set, fixed in the eighth round: an APA title page set all at
+// the body's size (title in bold, the author's name, the affiliation, an author note with the
+// email at the foot of the page), where the lone name is the byline. Names, titles and addresses
+// are made up; only the shapes follow the templates.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+type Line = Parameters<typeof makeTextPdf>[0][number][number];
+
+const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
+
+/** Double-spaced lines at 12 points, as an APA manuscript sets everything. */
+function doubleSpaced(texts: string[], y: number, x = 72): Line[] {
+  return texts.map((text, k) => ({ text, size: 12, x, y: y - k * 24 }));
+}
+
+describe('an APA title page set all at the body’s size', () => {
+  const page = (underName: string): Line[][] => [
+    [
+      { text: 'Reading the Habits of Readers Who Read Often', size: 12, x: 160, y: 700, bold: true },
+      { text: 'Ann B. Carter', size: 12, x: 260, y: 652 },
+      { text: underName, size: 12, x: 220, y: 628 },
+      { text: 'Author Note', size: 12, x: 265, y: 460, bold: true },
+      ...doubleSpaced(
+        [
+          'Correspondence concerning this article should be addressed to Ann B. Carter,',
+          'Department of Reading Studies, Somewhere State University, 12 Main St., Town,',
+          'ST 12345. E-mail: abc.reads.much@example.org',
+        ],
+        430,
+      ),
+    ],
+    [
+      { text: 'Abstract', size: 12, x: 270, y: 760, bold: true },
+      ...doubleSpaced(
+        Array.from(
+          { length: 12 },
+          (_, k) => `Line ${k + 1} of the abstract, long enough to read as the running prose of a paragraph.`,
+        ),
+        736,
+      ),
+    ],
+  ];
+
+  it('reads the lone name over the affiliation as the byline, with the email of the author note', async () => {
+    const result = await parse(page('Somewhere State University'));
+    expect(result.title).toBe('Reading the Habits of Readers Who Read Often');
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Ann B. Carter', ['abc.reads.much@example.org']],
+    ]);
+  });
+
+  it('reads no name from a lone line over a line that names no institution', async () => {
+    const result = await parse(page('Draft of the second of May'));
+    expect(result.authors).toEqual([]);
+  });
+});
