@@ -134,7 +134,17 @@ function findTitle(doc: DocumentModel): number | null {
         !isDocumentWord(titleText(b)),
     )
     .sort((x, y) => y.b.relSize - x.b.relSize)[0];
-  if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize) return oneWord.i;
+  // A title sits right over its byline. A banner of one word in a larger type (a journal's name
+  // drawn in the page head, RSC) stands over the title instead: when the longest of the largest
+  // blocks is the one over a byline and the word is not, the block is the title.
+  const overByline = (i: number) => {
+    const next = doc.blocks[i + 1];
+    return next !== undefined && next.page === 1 && (markedNameCount(next) >= 2 || isNameList(next));
+  };
+  const bannerOverTitle =
+    oneWord !== undefined && best !== undefined && overByline(best.i) && !overByline(oneWord.i);
+  if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize && !bannerOverTitle)
+    return oneWord.i;
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
   const firstHeading = doc.blocks.findIndex(

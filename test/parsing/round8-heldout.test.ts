@@ -1,17 +1,30 @@
 // Layouts met in the seventh held-out set, fixed in the eighth round: an APA title page set all at
 // the body's size (title in bold, the author's name, the affiliation, an author note with the
-// email at the foot of the page), where the lone name is the byline. Names, titles and addresses
+// email at the foot of the page), where the lone name is the byline; a journal's name drawn as
+// one large word in the page head over the real title (RSC). Names, titles and addresses
 // are made up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeTextPdf } from './make-files.ts';
+import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 type Line = Parameters<typeof makeTextPdf>[0][number][number];
 
 const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
+
+/** Pieces set one after the other on a line; a piece with `sup` is raised and smaller. */
+function onOneLine(pieces: { text: string; sup?: boolean }[], y: number, size: number, bold = false): Line[] {
+  const out: Line[] = [];
+  let x = 150;
+  for (const p of pieces) {
+    const s = p.sup ? size * 0.7 : size;
+    out.push({ text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y, bold });
+    x += textWidth(p.text, s);
+  }
+  return out;
+}
 
 /** Double-spaced lines at 12 points, as an APA manuscript sets everything. */
 function doubleSpaced(texts: string[], y: number, x = 72): Line[] {
@@ -57,5 +70,44 @@ describe('an APA title page set all at the body’s size', () => {
   it('reads no name from a lone line over a line that names no institution', async () => {
     const result = await parse(page('Draft of the second of May'));
     expect(result.authors).toEqual([]);
+  });
+});
+
+describe('a journal’s name drawn as one large word over the title (RSC)', () => {
+  const page = (banner: string): Line[] => [
+    { text: banner, size: 24, x: 42, y: 760, bold: true },
+    { text: 'A Method for Measuring How Small Ions Move', size: 15, x: 150, y: 700, bold: true },
+    { text: 'Through Layers of Charged Polymers', size: 15, x: 150, y: 682, bold: true },
+    ...onOneLine(
+      [
+        { text: 'Ann B. Carter,' },
+        { text: '*a', sup: true },
+        { text: ' Bob Dunn,' },
+        { text: 'b', sup: true },
+        { text: ' and Cleo Evans' },
+        { text: 'a', sup: true },
+      ],
+      660,
+      11,
+      true,
+    ),
+    { text: 'Abstract', size: 10, x: 72, y: 620, bold: true },
+    ...bodyProse(600, 20),
+    {
+      text: 'a Department of Chemistry, Somewhere University, Town, Country. E-mail:',
+      size: 7,
+      x: 72,
+      y: 80,
+    },
+    { text: 'contact@example.org', size: 7, x: 72, y: 71 },
+    { text: 'b Institute of Things, Elsewhere University, Town, Country.', size: 7, x: 72, y: 62 },
+  ];
+
+  it('is no title: the title is the block over the byline', async () => {
+    const result = await parse([page('Chemtopia')]);
+    expect(result.title).toBe(
+      'A Method for Measuring How Small Ions Move Through Layers of Charged Polymers',
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Ann B. Carter', 'Bob Dunn', 'Cleo Evans']);
   });
 });
