@@ -1,10 +1,12 @@
 // Layouts met in the seventh held-out set, fixed in the eighth round: an APA title page set all at
 // the body's size (title in bold, the author's name, the affiliation, an author note with the
 // email at the foot of the page), where the lone name is the byline; a journal's name drawn as
-// one large word in the page head over the real title (RSC). Names, titles and addresses
-// are made up; only the shapes follow the templates.
+// one large word in the page head over the real title (RSC); a note symbol raised before an
+// author's affiliation letter ("∗a", RSC). Names, titles and addresses are made
+// up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { splitMarks } from '../../src/parsing/names.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -109,5 +111,23 @@ describe('a journal’s name drawn as one large word over the title (RSC)', () =
       'A Method for Measuring How Small Ions Move Through Layers of Charged Polymers',
     );
     expect(result.authors.map((a) => a.name)).toEqual(['Ann B. Carter', 'Bob Dunn', 'Cleo Evans']);
+  });
+
+  it('gives the email of the affiliation note to the author whose star is raised before the letter', async () => {
+    const result = await parse([page('Chemtopia')]);
+    expect(result.authors.map((a) => a.emails)).toEqual([['contact@example.org'], [], []]);
+    expect(result.authors[0]!.corresponding).toBe(true);
+  });
+});
+
+describe('a note symbol raised before an affiliation letter', () => {
+  it('is read as a mark, and so is the letter', () => {
+    expect(splitMarks('∗a')).toEqual(['a', '*']);
+    expect(splitMarks('†1')).toEqual(['1', '†']);
+    expect(splitMarks('b‡')).toEqual(['b', '‡']);
+  });
+
+  it('does not make a word a mark', () => {
+    expect(splitMarks('*ab')).toEqual([]);
   });
 });
