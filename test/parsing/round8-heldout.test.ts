@@ -1,12 +1,15 @@
 // Layouts met in the seventh held-out set, fixed in the eighth round: an APA title page set all at
 // the body's size (title in bold, the author's name, the affiliation, an author note with the
 // email at the foot of the page), where the lone name is the byline; a journal's name drawn as
-// one large word in the page head over the real title (RSC); a note symbol raised before an
-// author's affiliation letter ("∗a", RSC). Names, titles and addresses are made
+// one large word in the page head over the real title (RSC); a "References" heading set in the
+// block of an empty section's heading, over a list numbered by bare numbers (RSC); a note symbol
+// raised before an author's affiliation letter ("∗a", RSC). Names, titles and addresses are made
 // up; only the shapes follow the templates.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitMarks } from '../../src/parsing/names.ts';
+import { findReferences } from '../../src/parsing/sections.ts';
+import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -129,5 +132,48 @@ describe('a note symbol raised before an affiliation letter', () => {
 
   it('does not make a word a mark', () => {
     expect(splitMarks('*ab')).toEqual([]);
+  });
+});
+
+/** A block at `relSize` whose lines are `texts`. */
+function block(texts: string[], relSize = 1, emphasis = false): Block {
+  return {
+    text: texts.join(' '),
+    relSize,
+    emphasis,
+    styleLevel: null,
+    page: 8,
+    runs: [],
+    links: [],
+    lines: texts.map((text) => ({ text, indent: 0, gapAbove: 0.1 })),
+  };
+}
+
+describe('a "References" heading set in the block of an empty section’s heading (RSC)', () => {
+  const body = block([
+    'The results above show that the method works for the ions measured here and for others alike,',
+    'and that the rates it gives agree with the ones measured by the older methods of the field.',
+  ]);
+
+  it('opens a list whose entries are numbered by bare numbers', () => {
+    const blocks = [
+      body,
+      block(['5 Conclusions', 'References'], 1.33, true),
+      block([
+        '1 A. Carter, B. Dunn and C. Evans, J. Chem. Things, 2001, 12,',
+        '100–110.',
+        '2 D. B. Fox, Moving Ions, Some Press, 1999.',
+      ]),
+    ];
+    expect(findReferences(blocks)).toMatchObject({ start: 2, end: 3, headingIndex: 1 });
+  });
+
+  it('is not taken over a bare number that opens a sentence', () => {
+    const blocks = [
+      body,
+      block(['5 Conclusions', 'References'], 1.33, true),
+      block(['1 The method is cheap and quick to set up in most laboratories.']),
+    ];
+    expect(findReferences(blocks)).toBeNull();
   });
 });
