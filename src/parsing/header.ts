@@ -134,7 +134,17 @@ function findTitle(doc: DocumentModel): number | null {
         !isDocumentWord(titleText(b)),
     )
     .sort((x, y) => y.b.relSize - x.b.relSize)[0];
-  if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize) return oneWord.i;
+  // A title sits right over its byline. A banner of one word in a larger type (a journal's name
+  // drawn in the page head, RSC) stands over the title instead: when the longest of the largest
+  // blocks is the one over a byline and the word is not, the block is the title.
+  const overByline = (i: number) => {
+    const next = doc.blocks[i + 1];
+    return next !== undefined && next.page === 1 && (markedNameCount(next) >= 2 || isNameList(next));
+  };
+  const bannerOverTitle =
+    oneWord !== undefined && best !== undefined && overByline(best.i) && !overByline(oneWord.i);
+  if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize && !bannerOverTitle)
+    return oneWord.i;
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
   const firstHeading = doc.blocks.findIndex(
@@ -323,14 +333,25 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     };
     if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
       // A lone unmarked name in the body's face may be a subtitle or a running line; one set right
-      // over a line of nothing but its email address (ACL's single author) is a byline.
+      // over a line of nothing but its email address (ACL's single author) is a byline. So is one
+      // right under the title and over a short line naming an institution, in the same size (APA's
+      // title page: title, name, affiliation, all at the body's size and face).
       const overEmail = next !== undefined && next.text.length <= 200 && isEmailLine(next.text);
+      const overInstitution =
+        i === from &&
+        next !== undefined &&
+        next.lines.length === 1 &&
+        next.text.length <= 120 &&
+        INSTITUTION_WORD.test(next.text) &&
+        !next.text.includes('@') &&
+        Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
       if (
         names.length === 1 &&
         !b.emphasis &&
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&
-        !overEmail
+        !overEmail &&
+        !overInstitution
       )
         continue;
       const subtitle =

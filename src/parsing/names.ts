@@ -182,10 +182,12 @@ export function splitMarks(raw: string): string[] {
   const marks: string[] = [];
   for (const part of normalizeStars(raw).split(/[\s,;]+/)) {
     if (!part) continue;
-    const m = /^([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
+    // A note symbol may come before the affiliation's letter or number as well as after it
+    // ("∗a", RSC's corresponding author; "b‡").
+    const m = /^([*†‡§¶#✉]*)([0-9]+|[a-z])?([*†‡§¶#✉]*)$/u.exec(part);
     if (m) {
-      if (m[1]) marks.push(m[1]);
-      for (const sym of m[2] ?? '') marks.push(sym);
+      if (m[2]) marks.push(m[2]);
+      for (const sym of `${m[1] ?? ''}${m[3] ?? ''}`) marks.push(sym);
       continue;
     }
     // A number followed by a note symbol the font maps to no known character ("2¤b", "1Y"):

@@ -107,6 +107,11 @@ export function entryBlocks(blocks: readonly Block[], range: ReferenceRange): Bl
 
 /** The first entry of a numbered list: "[1]", "1.", "(1)". */
 const FIRST_ENTRY = /^(?:\[1\]|1\.|\(1\))\s/;
+/**
+ * A first entry numbered by a bare "1" (RSC's lists): "1 G. Boyd, A. Adamson and ...", or "1 Boyd,
+ * G.". A bare number opens body lines too ("1 Introduction"), so a name with initials must follow.
+ */
+const BARE_FIRST_ENTRY = /^1\s+(?:(?:\p{Lu}\.\s?)+\p{Lu}[\p{L}'’-]+|\p{Lu}[\p{L}'’-]+,\s\p{Lu}\.)/u;
 /** Entry markers a list without a heading is recognised by. */
 const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^(\d{1,4})\.\s+\S/];
 /** What a reference carries and a numbered list item in the body seldom does. */
@@ -204,7 +209,7 @@ function headingInBlock(blocks: Block[], i: number): number | null {
     const text = lines[k]!.text.trim();
     if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
     const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
-    if (FIRST_ENTRY.test(next)) return k;
+    if (FIRST_ENTRY.test(next) || BARE_FIRST_ENTRY.test(next)) return k;
   }
   return null;
 }
