@@ -81,7 +81,7 @@ async function queued(): Promise<{ seconds: number; records: number; note?: stri
     db,
     find: findCommand,
     hooks: { invalidateAuth() {}, afterCommand: [] },
-    log: { info() {}, warn() {}, error() {} },
+    log: { debug() {}, info() {}, warn() {}, error() {} },
   });
   try {
     worker.start();

@@ -23,7 +23,7 @@ export interface JobWorkerOptions {
   db: Database;
   find: FindCommand;
   hooks: ServerHooks;
-  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  log: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 }
 
 type StopReason = 'cancel' | 'lease_lost' | 'shutdown';
@@ -129,6 +129,8 @@ export class JobWorker {
         resumed: job.attempts > 1,
         progress: (event) => {
           progress = event;
+          // Every step at debug level (a step of an ingest is a committed batch); at info, once a renewal.
+          log.debug({ job: job.id, progress: event }, 'job step');
         },
       };
       const result = await command.run(ctx, job.args);

@@ -11,11 +11,12 @@ import { createTestDatabase, createTestDataDir, type TestDatabase } from '../hel
 import { authorship, ingest, snapshot, tempDir, work, writeLines } from '../corpus/helpers.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
-// Enough lines that the first progress report (a lease renewal, every JOB_LEASE_MS / 3 = 500 ms) comes
-// well before the end: on a quiet machine 6,000 were all read by then (killed at 1,080-2,520 of 6,000
-// under load); of 20,000, killed at 500-3,680 alone and at 10,080-14,980 with the suite's other
-// worker beside it (2026-11-29), so 30,000.
-const WORKS = 30_000;
+// The worker is killed at its first step logged (LOG_LEVEL=debug: a step of an ingest is a committed
+// batch), so the kill comes after a few batches of 20 however loaded the machine: 4,000 lines leave a
+// wide margin. (Killed at the first lease renewal instead, the point moved with the load: 500-3,680
+// of 20,000 alone, 10,080-14,980 beside the suite's other worker, so the test needed 30,000 lines
+// and took ~50 s.)
+const WORKS = 4_000;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -27,7 +28,7 @@ interface Target {
 }
 
 async function target(dir: string): Promise<Target> {
-  const base = { REFMATCH_DEMO: 'false', LOG_LEVEL: 'info', JOB_LEASE_MS: '1500', JOB_POLL_MS: '200' };
+  const base = { REFMATCH_DEMO: 'false', LOG_LEVEL: 'debug', JOB_LEASE_MS: '1500', JOB_POLL_MS: '200' };
   const url = process.env.DATABASE_URL;
   if (url) {
     const schemaDb: TestDatabase = await createTestDatabase();
@@ -136,10 +137,9 @@ describe('kill -9 of the worker running a job', () => {
       const server = await serve(t.env);
       const queued = (await cli(t.env, 'ingest', 'works', file, '--batch-size', '20')) as Job;
       expect(queued).toMatchObject({ name: 'ingest works', state: 'queued' });
-      // Killed as soon as the worker logs the job's first progress (at its first lease renewal, after
-      // some batches committed): read from the server's own log, not by polling, so that a slow machine
-      // does not let the job finish first.
-      await server.logged(/"msg":"job progress"/);
+      // Killed as soon as the worker logs the job's first step (a committed batch): read from the
+      // server's own log, not by polling, so that a slow machine does not let the job finish first.
+      await server.logged(/"msg":"job step"/);
       server.child.kill('SIGKILL');
       await new Promise((r) => server.child.once('exit', r));
 

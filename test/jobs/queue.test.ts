@@ -17,7 +17,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-const silent = { info() {}, warn() {}, error() {} };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function setup(overrides: Partial<Config['jobs']> = {}) {
   const db = await createTestDatabase();
