@@ -1,5 +1,6 @@
 // The upload form (spec 4.5): reading the multipart parts, then checking every field in one pass so
 // that a 400 names each offending field at once.
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
@@ -26,6 +27,14 @@ export const API_KEY_FIELD = 'api_key';
  * that much reading; past that point the upload is refused at once (401).
  */
 export const FORM_KEY_WINDOW_BYTES = 64 * 1024;
+
+/**
+ * The body's own bytes read while the key is awaited: the fields' window with room for each part's
+ * boundary and headers. The multipart parser reads and discards what comes before the first boundary
+ * (the preamble) and reads a field to its end whatever its length, so without this bound a body of
+ * nothing but preamble, or one endless field, was read until the request timed out (120 s).
+ */
+export const FORM_KEY_WINDOW_RAW_BYTES = 2 * FORM_KEY_WINDOW_BYTES;
 
 /**
  * The form's text fields together, in characters: each field may hold 4 MB (an abstract, generously),
@@ -103,7 +112,37 @@ async function collectParts(
   let awaitingKey = verifyFormKey !== undefined;
   let bytesBeforeKey = 0;
   let namelessReported = false;
-  for await (const part of request.parts()) {
+  const parts = request.parts()[Symbol.asyncIterator]();
+  // The first next() sets the parser reading the body (the request is piped to it), so the bytes are
+  // counted from the first; a listener added before would set the body flowing with no parser.
+  let next = parts.next();
+  let refuseUnkeyed: (error: Error) => void = () => {};
+  const unkeyedTooLong = new Promise<never>((_, reject) => (refuseUnkeyed = reject));
+  unkeyedTooLong.catch(() => {});
+  let rawBytes = 0;
+  const countRaw = (chunk: Buffer) => {
+    rawBytes += chunk.length;
+    if (awaitingKey && rawBytes > FORM_KEY_WINDOW_RAW_BYTES) {
+      refuseUnkeyed(errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES));
+    }
+  };
+  if (awaitingKey) request.raw.on('data', countRaw);
+  try {
+    for (;;) {
+      const step = awaitingKey ? await Promise.race([next, unkeyedTooLong]) : await next;
+      if (step.done) break;
+      const part = step.value;
+      if (!awaitingKey) request.raw.off('data', countRaw);
+      await readPart(part);
+      next = parts.next();
+    }
+  } finally {
+    request.raw.off('data', countRaw);
+  }
+  if (awaitingKey) throw errors.missingApiKey();
+  return file;
+
+  async function readPart(part: Multipart): Promise<void> {
     // A part whose Content-Disposition names no field arrives with no fieldname at all. It is read
     // and counted like any other (its text against the same limits), then refused as a problem.
     const named = typeof (part.fieldname as string | undefined) === 'string';
@@ -134,7 +173,7 @@ async function collectParts(
       // problem alone rather than the field as missing.
       problems.push({ path, message: 'must be UTF-8 text' });
       value = Buffer.from(sent, 'latin1').toString('utf8');
-      if (awaitingKey && fieldName === API_KEY_FIELD) continue;
+      if (awaitingKey && fieldName === API_KEY_FIELD) return;
     }
     if (awaitingKey && fieldName === API_KEY_FIELD) {
       await verifyFormKey!(value);
@@ -157,12 +196,12 @@ async function collectParts(
       if (refusal) problems.push({ path, message: refusal });
       if (refusal || !named) {
         for await (const chunk of part.file) void chunk;
-        continue;
+        return;
       }
       const bytes = await part.toBuffer();
       // A form whose file input was left empty sends a nameless, empty part: that is no file.
       if (bytes.length > 0 || part.filename) file = { fileName: part.filename || null, bytes };
-      continue;
+      return;
     }
     textChars += fieldName.length + value.length;
     if (textChars > MAX_FORM_TEXT_CHARS) {
@@ -170,18 +209,16 @@ async function collectParts(
         `The form's text fields together are longer than ${MAX_FORM_TEXT_CHARS} characters`,
       );
     }
-    if (!named) continue;
+    if (!named) return;
     if (fieldName === SOURCE_FILE_FIELD) {
       // Text where the file belongs (`-F source_file=paper.pdf` without the @): read as no file, the
       // manuscript would be ranked without it and the caller never told. Empty text is no file.
       if (value !== '') problems.push({ path, message: 'must be a file part (with a filename), not text' });
-      continue;
+      return;
     }
     if (fields.has(fieldName)) problems.push({ path, message: 'was given more than once' });
     fields.set(fieldName, value);
   }
-  if (awaitingKey) throw errors.missingApiKey();
-  return file;
 }
 
 export interface SuppliedAuthor {

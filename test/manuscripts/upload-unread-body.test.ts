@@ -38,10 +38,24 @@ function fieldPart(name: string, value: string | number): Buffer {
   return Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
 }
 
-/** The form's parts in order: fields as [name, value], and 'FILE' for a large PDF-looking file. */
-function* bodyChunks(parts: Array<[string, string | number] | 'FILE'>): Generator<Buffer> {
+type Part = [string, string | number] | 'FILE' | 'PREAMBLE' | 'ENDLESS_FIELD';
+
+/**
+ * The form's parts in order: fields as [name, value]; 'FILE' for a large PDF-looking file;
+ * 'PREAMBLE' for as many bytes before the first boundary (which the multipart parser discards);
+ * 'ENDLESS_FIELD' for a text field (a note) as long.
+ */
+function* bodyChunks(parts: Part[]): Generator<Buffer> {
   const block = Buffer.alloc(64 * 1024, 'x');
   for (const part of parts) {
+    if (part === 'PREAMBLE' || part === 'ENDLESS_FIELD') {
+      if (part === 'ENDLESS_FIELD') {
+        yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\n`);
+      }
+      for (let sent = 0; sent < FILE_BYTES; sent += block.length) yield block;
+      yield Buffer.from('\r\n');
+      continue;
+    }
     if (part !== 'FILE') {
       yield fieldPart(...part);
       continue;
@@ -56,7 +70,7 @@ function* bodyChunks(parts: Array<[string, string | number] | 'FILE'>): Generato
   yield Buffer.from(`--${BOUNDARY}--\r\n`);
 }
 
-function bodyLength(parts: Array<[string, string | number] | 'FILE'>): number {
+function bodyLength(parts: Part[]): number {
   let total = 0;
   for (const chunk of bodyChunks(parts)) total += chunk.length;
   return total;
@@ -70,7 +84,10 @@ interface Outcome {
 }
 
 /** Streams the form to the server (no X-ApiKey) and reads the answer, however early it comes. */
-function streamUpload(parts: Array<[string, string | number] | 'FILE'>): Promise<Outcome> {
+function streamUpload(
+  parts: Part[],
+  { requestPath = '/api/external/proposal/', keepAlive = false } = {},
+): Promise<Outcome> {
   const total = bodyLength(parts);
   const before = serverSockets.length;
   return new Promise((resolve) => {
@@ -90,8 +107,9 @@ function streamUpload(parts: Array<[string, string | number] | 'FILE'>): Promise
       else server.once('close', settle);
     });
     socket.write(
-      'POST /api/external/proposal/ HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
-        `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${total}\r\nConnection: close\r\n\r\n`,
+      `POST ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${total}\r\n` +
+        `Connection: ${keepAlive ? 'keep-alive' : 'close'}\r\n\r\n`,
     );
     // Not ended after the body: a half-closed connection makes Node drop the request being answered.
     Readable.from(bodyChunks(parts)).pipe(socket, { end: false });
@@ -123,6 +141,21 @@ describe('an upload without the X-ApiKey header', () => {
     expect(outcome.serverRead).toBeLessThan(outcome.total / 4);
   });
 
+  it('with nothing but a preamble before the first boundary: 401 without reading the rest', async () => {
+    const outcome = await streamUpload(['PREAMBLE', ['api_key', org.apiKey], ...FIELDS]);
+    expect(outcome.status).toBe(401);
+    expect(JSON.parse(outcome.body)).toMatchObject({ error: { code: 'missing_api_key' } });
+    expect(outcome.total).toBeGreaterThan(FILE_BYTES);
+    expect(outcome.serverRead).toBeLessThan(outcome.total / 4);
+  });
+
+  it('with one endless field before any api_key: 401 without reading the rest', async () => {
+    const outcome = await streamUpload(['ENDLESS_FIELD', ['api_key', org.apiKey], ...FIELDS]);
+    expect(outcome.status).toBe(401);
+    expect(JSON.parse(outcome.body)).toMatchObject({ error: { code: 'missing_api_key' } });
+    expect(outcome.serverRead).toBeLessThan(outcome.total / 4);
+  });
+
   it('with a wrong api_key field before the file: 401 invalid_api_key, the file unread', async () => {
     const outcome = await streamUpload([['api_key', 'rm_0000000000000000_wrong'], ...FIELDS, 'FILE']);
     expect(outcome.status).toBe(401);
@@ -133,5 +166,17 @@ describe('an upload without the X-ApiKey header', () => {
   it('with the api_key field first: the upload is read and answered', async () => {
     const outcome = await streamUpload([['api_key', org.apiKey], ...FIELDS]);
     expect(outcome.status).toBe(200);
+  });
+});
+
+describe('a request answered before its body is read', () => {
+  it('to an unknown route: 404, and the connection (asked to be kept alive) closed without reading the rest', async () => {
+    const outcome = await streamUpload([...FIELDS, 'FILE'], {
+      requestPath: '/api/external/no-such-route/',
+      keepAlive: true,
+    });
+    expect(outcome.status).toBe(404);
+    expect(JSON.parse(outcome.body)).toMatchObject({ error: { code: 'route_not_found' } });
+    expect(outcome.serverRead).toBeLessThan(outcome.total / 4);
   });
 });
