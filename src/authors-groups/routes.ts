@@ -26,8 +26,22 @@ const PATH = '/author-from-group/:group_id/:client_id/';
 const TAGS = ['authors from group'];
 const known = new Set<string>(KNOWN_KEYS);
 
+/**
+ * "." and ".." (or "%2E%2E") cannot name a record: URL libraries (the WHATWG URL every browser and
+ * Node's fetch use, curl) resolve them as path segments before sending, so a record made under one by
+ * a raw request could never be read, replaced or deleted by another client. Refused on every method.
+ */
 function keyOf(request: FastifyRequest<{ Params: ParamsT }>): GroupAuthorKey {
   const { group_id, client_id } = request.params;
+  if (client_id === '.' || client_id === '..') {
+    throw errors.validation('The client_id cannot be "." or ".."', [
+      {
+        path: 'params.client_id',
+        message:
+          'must not be "." or "..": URL clients resolve them as path segments, so no client could address it',
+      },
+    ]);
+  }
   return { organizationId: tenantOf(request).id, groupId: group_id, clientId: client_id };
 }
 

@@ -7,7 +7,7 @@ export interface OrgWithGroup extends TestOrg {
   groupId: number;
 }
 
-export async function orgWithGroup(t: TestApp): Promise<OrgWithGroup> {
+export async function orgWithGroup(t: Pick<TestApp, 'db'>): Promise<OrgWithGroup> {
   const org = await createTestOrg(t);
   const group = await createGroup(t.db, org.id, 'Reviewers');
   return { ...org, groupId: group.group_id };

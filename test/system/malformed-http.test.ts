@@ -5,6 +5,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testConfig } from '../helpers/app.ts';
+import { orgWithGroup } from '../authors-groups/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
 
@@ -180,6 +181,46 @@ describe('a body sent too slowly', () => {
     } finally {
       await slow.close();
       await slowDb.destroy();
+    }
+  });
+});
+
+// Sent raw: app.inject, like every WHATWG URL (fetch, browsers), resolves "." and ".." segments, and
+// their percent-encoded forms, before the request leaves; that is why no record may be named so.
+describe('an author from group named "." or ".." (raw HTTP only)', () => {
+  it('is refused with 400 on params.client_id, on every method; dots inside an id are an id', async () => {
+    const org = await orgWithGroup({ db });
+    const request = (method: string, target: string, body?: string) =>
+      send(
+        `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-ApiKey: ${org.apiKey}\r\nConnection: close\r\n` +
+          (body === undefined
+            ? '\r\n'
+            : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
+      );
+    for (const segment of ['.', '..', '%2E', '%2e%2E']) {
+      const base = `/api/external/author-from-group/${org.groupId}/${segment}/`;
+      for (const [method, target] of [
+        ['POST', base],
+        ['GET', base],
+        ['POST', `${base}partial/`],
+        ['DELETE', base],
+      ] as const) {
+        const res = await request(method, target, method === 'POST' ? '{"name":"Dot"}' : undefined);
+        expectError(res, 400, 'validation_failed');
+        expect(JSON.parse(res.body).error.details, `${method} ${target}`).toEqual([
+          { path: 'params.client_id', message: expect.stringContaining('path segments') },
+        ]);
+      }
+    }
+    const rows = await db.query('SELECT 1 FROM group_authors WHERE group_id = $1', [org.groupId]);
+    expect(rows.rows).toEqual([]);
+    for (const id of ['...', '.hidden']) {
+      const res = await request(
+        'POST',
+        `/api/external/author-from-group/${org.groupId}/${id}/`,
+        '{"name":"Dots"}',
+      );
+      expect(res.status).toBe(200);
     }
   });
 });
