@@ -25,6 +25,15 @@ describe('GET /readyz', () => {
   });
 });
 
+describe('GET /favicon.ico', () => {
+  it('answers 204 with no body, cached, so that browsers stop asking', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+  });
+});
+
 describe('unknown routes', () => {
   it('answer 404 in the one error shape', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/no/such/route' });

@@ -56,7 +56,7 @@ async function keysPage(
         ${csrfField(request)}
         <input type="hidden" name="once" value="${randomUUID()}" />
         <div>
-          <label for="label">Label (optional: what the key is for)</label>
+          <label for="label">Label (optional, up to 100 characters: what the key is for)</label>
           <input id="label" name="label" maxlength="100" placeholder="ScholarOne production" />
         </div>
         <button type="submit">Create an API key</button>
