@@ -69,11 +69,29 @@ async function insertKey(
   return rowCount > 0 ? key : null;
 }
 
+/**
+ * Revoked keys an organization's list keeps, newest first. Only active keys count against the cap
+ * (a revoke frees a place), so without this a create-and-revoke loop grew the table and the keys
+ * page without bound; a revoked key authenticates nothing, and the newest hundred say enough of
+ * what was revoked when.
+ */
+export const REVOKED_KEYS_KEPT = 100;
+
+async function pruneRevokedKeys(db: Queryable, organizationId: number): Promise<void> {
+  await db.query(
+    `DELETE FROM api_keys WHERE organization_id = $1 AND revoked_at IS NOT NULL AND id NOT IN (
+       SELECT id FROM api_keys WHERE organization_id = $1 AND revoked_at IS NOT NULL
+        ORDER BY revoked_at DESC, id DESC LIMIT $2)`,
+    [organizationId, REVOKED_KEYS_KEPT],
+  );
+}
+
 /** Revokes a key given in full; returns false when no such active key exists. */
 export async function revokeApiKey(db: Queryable, key: string): Promise<boolean> {
   const found = await findKey(db, key);
   if (!found) return false;
   await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [found.id]);
+  await pruneRevokedKeys(db, found.organization_id);
   return true;
 }
 
@@ -129,6 +147,7 @@ export async function revokeApiKeyById(db: Queryable, organizationId: number, id
     [id, organizationId],
   );
   if (rowCount === 0) throw errors.notFound(`API key ${id}`);
+  await pruneRevokedKeys(db, organizationId);
 }
 
 export interface Tenant {

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
-import { createApiKey } from '../../src/organizations/api-keys.ts';
+import {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  revokeApiKeyById,
+  REVOKED_KEYS_KEPT,
+} from '../../src/organizations/api-keys.ts';
 import { authorUrl, orgWithGroup } from '../authors-groups/helpers.ts';
 
 // A key is rm_<key id>_<secret>; the secret is base64url, which may itself hold underscores (a
@@ -131,5 +137,44 @@ describe('logs', () => {
       await app.close();
       await db.destroy();
     }
+  });
+});
+
+describe('revoked keys kept', () => {
+  it(`keeps the newest ${REVOKED_KEYS_KEPT} revoked keys of an organization, whichever way they were revoked; the others are gone and still refused`, async () => {
+    const org = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    const otherKey = await createApiKey(t.db, other.id);
+    await revokeApiKey(t.db, otherKey);
+    // A create-and-revoke loop, as an integrations admin could run it: by the key, and by the row.
+    const revoked: string[] = [];
+    for (let i = 0; i < REVOKED_KEYS_KEPT + 3; i++) {
+      const key = await createApiKey(t.db, org.id);
+      if (i % 2 === 0) expect(await revokeApiKey(t.db, key)).toBe(true);
+      else {
+        const row = (await listApiKeys(t.db, org.id)).find((k) => key.startsWith(`rm_${k.key_id}_`))!;
+        await revokeApiKeyById(t.db, org.id, row.id);
+      }
+      revoked.push(key);
+    }
+    const listed = await listApiKeys(t.db, org.id);
+    // The organization's own key (active) and the newest revoked ones.
+    expect(listed.filter((k) => k.revoked_at === null)).toHaveLength(1);
+    const kept = listed.filter((k) => k.revoked_at !== null).map((k) => k.key_id);
+    expect(kept).toEqual(
+      revoked
+        .slice(3)
+        .reverse()
+        .map((k) => k.slice(3, 19)),
+    );
+    // Pruned or kept, a revoked key authenticates nothing; another organization's keys are untouched.
+    for (const key of [revoked[0]!, revoked.at(-1)!]) {
+      const res = await t.app.inject({ method: 'GET', url: FIELDS, headers: { 'x-apikey': key } });
+      expect(res.statusCode).toBe(401);
+      expect(code(res)).toBe('invalid_api_key');
+    }
+    expect((await listApiKeys(t.db, other.id)).map((k) => k.revoked_at !== null)).toEqual([false, true]);
+    const stillThere = await t.app.inject({ method: 'GET', url: FIELDS, headers: other.headers });
+    expect(stillThere.statusCode).toBe(200);
   });
 });
