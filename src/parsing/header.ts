@@ -153,6 +153,18 @@ function findTitle(doc: DocumentModel): number | null {
   return firstHeading >= 0 ? firstHeading : null;
 }
 
+/**
+ * "Title: Using ...", "Full title: ...": a submission form's label typed before the title (a
+ * hand-written draft's first line) is no part of it. A running or short title keeps its label:
+ * that line is not the title.
+ */
+const TITLE_LABEL = /^(?:(?:full|article|paper|manuscript)\s+)?title\s*:\s*(?=\S)/iu;
+
+function withoutTitleLabel(title: string): string {
+  const rest = title.replace(TITLE_LABEL, '');
+  return rest !== title && rest.split(/\s+/).length >= 2 ? rest : title;
+}
+
 /** An affiliation list opens with its mark: a raised run, or a note symbol typed before the text. */
 function opensWithNoteMark(block: Block): boolean {
   const first = block.runs.find((r) => r.text.trim() !== '');
@@ -245,6 +257,36 @@ function findFrontEnd(blocks: Block[], from: number): number {
   return limit;
 }
 
+/** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
+function isLoneName(b: Block): boolean {
+  return (
+    b.lines.length <= 1 &&
+    b.text.length <= 60 &&
+    !b.runs.some((r) => r.sup && r.text.trim() !== '') &&
+    isNameLike(b.text) &&
+    !INSTITUTION_WORD.test(b.text) &&
+    splitByline(b.runs).length === 1
+  );
+}
+
+/**
+ * The end of a column of two or more lone names that starts at `from`, all in the same type;
+ * `from` when there is none.
+ */
+function nameColumnEnd(blocks: Block[], from: number, to: number): number {
+  const first = blocks[from];
+  if (first === undefined || !isLoneName(first)) return from;
+  let end = from + 1;
+  while (
+    end < to &&
+    isLoneName(blocks[end]!) &&
+    blocks[end]!.emphasis === first.emphasis &&
+    Math.abs(blocks[end]!.relSize - first.relSize) <= 0.03 * first.relSize
+  )
+    end++;
+  return end - from >= 2 ? end : from;
+}
+
 /** A line that holds email addresses and nothing else. */
 function isEmailLine(text: string): boolean {
   const emails = findEmails(text);
@@ -259,6 +301,10 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   const used = new Set<number>();
   // A name wrapped at the end of a byline block ("Susanne" / "K. Laborator") runs on into the next.
   let carry: string | null = null;
+  // Authors set one to a paragraph right under the title, with no marks and nothing else on their
+  // lines (a hand-written Word draft): one such line alone may be a subtitle, but two or more in a
+  // row, in the same type, are a column of names.
+  const columnEnd = nameColumnEnd(blocks, from, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
@@ -273,10 +319,13 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       names[0].name = `${carry} ${names[0].name}`;
     const last = names[names.length - 1];
     const beforeLast = names[names.length - 2];
+    // Only a word of letters is a name's wrapped part: a rule drawn as a dash ("—") over the
+    // byline separates it from the title, and is no part of its first name.
     carry =
       last &&
       last.marks.length === 0 &&
       !last.name.includes(' ') &&
+      /^\p{L}/u.test(last.name) &&
       (beforeLast === undefined ||
         (isNameLike(beforeLast.name) && inCapitals(beforeLast.name) === inCapitals(last.name))) &&
       !/(?:[,;&]|\band)$/.test(b.text.trim())
@@ -351,7 +400,8 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&
         !overEmail &&
-        !overInstitution
+        !overInstitution &&
+        i >= columnEnd
       )
         continue;
       const subtitle =
@@ -1142,9 +1192,11 @@ export function extractHeader(source: DocumentModel): Header {
   }
   const title =
     titleIndex !== null
-      ? joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
-          .replace(/\s+/g, ' ')
-          .trim() || null
+      ? withoutTitleLabel(
+          joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
+            .replace(/\s+/g, ' ')
+            .trim(),
+        ) || null
       : doc.declared.title;
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
