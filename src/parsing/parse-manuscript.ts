@@ -195,13 +195,21 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
 
 /**
  * The blocks' lines with each page's indents taken from that page's leftmost line: facing pages
- * have different margins, and a hanging indent is read against the list's own left edge.
+ * have different margins, and a hanging indent is read against the list's own left edge. The
+ * first line of each new page is marked.
  */
 function alignPages(blocks: DocumentModel['blocks']): DocumentModel['blocks'][number]['lines'] {
   const left = new Map<number, number>();
   for (const b of blocks)
     for (const l of b.lines) left.set(b.page, Math.min(left.get(b.page) ?? Infinity, l.indent));
-  return blocks.flatMap((b) => b.lines.map((l) => ({ ...l, indent: l.indent - (left.get(b.page) ?? 0) })));
+  // A page's first line after the list began is marked: the gap above it says nothing.
+  return blocks.flatMap((b, k) =>
+    b.lines.map((l, j) => ({
+      ...l,
+      indent: l.indent - (left.get(b.page) ?? 0),
+      ...(j === 0 && k > 0 && blocks[k - 1]!.page !== b.page ? { pageTop: true } : {}),
+    })),
+  );
 }
 
 function buildSections(

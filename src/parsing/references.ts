@@ -6,7 +6,9 @@ import { joinLines } from './text-utils.ts';
 
 const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bracket', re: /^\[(\d{1,4})\]\s*/ },
-  { name: 'dot', re: /^(\d{1,4})\.\s+/ },
+  // "1.Wallberg, A.": the space after the number may be lost where the label is set in a box of
+  // its own (XeLaTeX's lists read back from the PDF); a capital right after the dot still opens.
+  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu}))/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
   { name: 'bare', re: /^(\d{1,4})\s+(?=\p{Lu})/u },
 ];
@@ -61,23 +63,23 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const firstLineIndent = setInOpens >= 0.6 && share(false) <= setInOpens / 2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
   const refs: BlockLine[][] = [];
+  // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I" after
+  // a line that ended a sentence. A body as author ("NASA. 2015.", AAAI's style) has no initials:
+  // its name and a period come straight before the year.
+  const opensAfterSentence = (line: BlockLine, prev: BlockLine | undefined) =>
+    prev !== undefined &&
+    /[.]$/.test(prev.text) &&
+    (/^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text) ||
+      /^\p{Lu}[\p{L}'’&-]*(?: [\p{L}'’&-]+){0,5}\.\s+\(?(?:1[6-9]|20)\d\d[a-z]?\)?[.,]/u.test(line.text));
   lines.forEach((line, i) => {
     const prev = lines[i - 1];
     let starts = i === 0;
     if (firstLineIndent) starts ||= setIn(line);
     else if (useIndent) starts ||= line.indent <= minIndent + 0.4;
-    else if (useGap) starts ||= line.gapAbove > 0.2;
-    else {
-      // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I"
-      // after a line that ended a sentence.
-      // A body as author ("NASA. 2015.", AAAI's style) has no initials: its name and a period
-      // come straight before the year.
-      starts ||=
-        prev !== undefined &&
-        /[.]$/.test(prev.text) &&
-        (/^\p{Lu}[\p{L}'’-]+,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b)/u.test(line.text) ||
-          /^\p{Lu}[\p{L}'’&-]*(?: [\p{L}'’&-]+){0,5}\.\s+\(?(?:1[6-9]|20)\d\d[a-z]?\)?[.,]/u.test(line.text));
-    }
+    // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
+    else if (useGap)
+      starts ||= line.gapAbove > 0.2 || (line.pageTop === true && opensAfterSentence(line, prev));
+    else starts ||= opensAfterSentence(line, prev);
     if (starts) refs.push([line]);
     else refs[refs.length - 1]!.push(line);
   });
@@ -203,6 +205,12 @@ const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
  * stops at "<", the bracketed part and what follows are read on.
  */
 const SICI_TAIL = /^<[^\s"<>]{1,200}>[^\s"<>]*/;
+/**
+ * Other publishers' SICI DOIs carry no "(SICI)" (GSA, AMS journals:
+ * "10.1130/0091-7613(1995)023<1044:ECCALT>2.3.CO;2"): the part after ">" tells them, a version, a
+ * code-structure and a derivative part ("2.3.CO", "3.0.CO") and a check character after ";".
+ */
+const SICI_CODE_TAIL = /^<[^\s"<>]{1,200}>\d\.\d\.[A-Z]{2};[0-9A-Z#]/i;
 /** Typographic quotes come from the running text, never from a DOI. */
 const TEXT_QUOTE = /[‘’“”]/;
 /**
@@ -232,8 +240,9 @@ export function findDoi(text: string): string | null {
   const m = DOI_RE.exec(source);
   if (!m) return null;
   let doi = m[1]!;
-  if (/\(sici\)/i.test(doi)) {
-    const tail = SICI_TAIL.exec(source.slice(m.index + doi.length, m.index + doi.length + 400));
+  const after = source.slice(m.index + doi.length, m.index + doi.length + 400);
+  if (/\(sici\)/i.test(doi) || SICI_CODE_TAIL.test(after)) {
+    const tail = SICI_TAIL.exec(after);
     if (tail) doi += tail[0];
   }
   if (ISBN_DOI.test(doi)) {

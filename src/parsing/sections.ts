@@ -5,6 +5,12 @@ import type { Block } from './types.ts';
 export const REFERENCES_HEADING =
   /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations)\s*:?$/i;
 const CAPTION_LABEL = /^(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:]\s/i;
+/**
+ * The label over the captions a draft sets after its references ("Figure captions:", "Figure
+ * legends", "Legends to figures", "Tables"), alone on its line; no reference is only that.
+ */
+const CAPTIONS_LABEL =
+  /^(?:(?:figure|table)s?\s+(?:captions?|legends?|titles?)|(?:captions?|legends?)\s+(?:to|for|of)\s+(?:the\s+)?(?:figures?|tables?)|(?:list\s+of\s+)?(?:figures|tables)(?:\s+and\s+(?:figures|tables))?)\s*:?$/i;
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 export const KEYWORDS_LABEL = /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s)\s*[:.—–-]?\s*/i;
 
@@ -49,7 +55,7 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
-  if (CAPTION_LABEL.test(block.text)) return true;
+  if (CAPTION_LABEL.test(block.text) || CAPTIONS_LABEL.test(block.text.trim())) return true;
   if (BACK_MATTER_NOTE.test(block.text)) return true;
   if (APPENDIX_HEADING.test(block.text)) return true;
   if (

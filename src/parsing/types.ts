@@ -111,6 +111,11 @@ export interface BlockLine {
   links?: string[];
   /** In blocks set side by side on a title page (PDF only): true on a block's first line, false on its others. */
   cellTop?: boolean;
+  /**
+   * The first line of a page after the first in a run of lines read together (a reference list):
+   * its gap above is not known, since the page's top stands over it.
+   */
+  pageTop?: boolean;
 }
 
 export interface DocumentModel {

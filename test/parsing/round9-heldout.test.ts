@@ -2,10 +2,14 @@
 // printed after each name in a clinical byline ("Ann Carter, MD¹ʼ²", "Bob Dunn MSc³", "Cleo Evans
 // MD, PhD⁴"); a hand-written Word draft whose first line is "Title: ..." over one author per
 // paragraph with no marks; a byline set between two dash rules under the title (a Word template
-// exported to PDF). Names, titles and addresses are made up; only the shapes follow the files.
+// exported to PDF); reference lists: a SICI DOI without "(SICI)", numbers glued to the first
+// author ("1.Carter"), an entry at a page's top in a list set apart by space, a "Figure captions:"
+// label after the list. Names, titles and addresses are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline, withoutDegrees } from '../../src/parsing/names.ts';
+import { parseReference, parseReferenceList } from '../../src/parsing/references.ts';
+import type { BlockLine } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
 
@@ -175,5 +179,85 @@ describe('a byline between dash rules under the title (Word exported to PDF)', (
       ['Ann Carter', ['ann.carter@example.org']],
       ['Bob B. Dunn', []],
     ]);
+  });
+});
+
+describe('reference lists', () => {
+  it('reads a SICI DOI to its end where no "(SICI)" names the form (GSA, AMS)', () => {
+    const entry =
+      'Roe, A.: Warm old climates, Geology, 23, 1044, https://doi.org/10.1130/0091-7613(1995)023<1044:WOC>2.3.CO;2, 1995.';
+    expect(parseReference(entry).doi).toBe('10.1130/0091-7613(1995)023<1044:WOC>2.3.CO;2');
+    // Brackets after a DOI that have no SICI code after them are the text's, not the DOI's.
+    expect(parseReference('Roe, A.: Title, https://doi.org/10.1000/xyz.123<br>, 2001.').doi).toBe(
+      '10.1000/xyz.123',
+    );
+  });
+
+  it('reads a numbered list whose numbers lost the space after them ("1.Carter, A.")', () => {
+    const line = (text: string): BlockLine => ({ text, indent: 0, gapAbove: 0 });
+    const refs = parseReferenceList(
+      [
+        line('1.Carter, A. & Dunn, B. A first study of things that are measured. Journal of Things 20,'),
+        line('558–578 (2004).'),
+        line('2.Evans, C. A second study. Journal of Things 21, 1–9 (2005).'),
+        line('3.Fox, D., Gray, E. & Hill, F. A third study of things, with more authors. Journal of'),
+        line('Stuff 4, 10–19 (2006).'),
+      ],
+      null,
+    );
+    expect(refs.map((r) => r.year)).toEqual([2004, 2005, 2006]);
+    expect(refs[1]!.raw).toMatch(/^Evans, C\./);
+  });
+
+  it('opens an entry at the top of a page in a list set apart by space (no space shows there)', async () => {
+    type Line = Parameters<typeof makeTextPdf>[0][number][number];
+    // Entries of two lines, 6 points of space between entries.
+    const entries = (texts: [string, string][], top: number): Line[] => {
+      const out: Line[] = [];
+      let y = top;
+      for (const [a, b] of texts) {
+        out.push({ text: a, size: 10, x: 72, y }, { text: b, size: 10, x: 72, y: y - 12 });
+        y -= 30;
+      }
+      return out;
+    };
+    const entry = (k: number): [string, string] => [
+      `Carter${'abcdefghij'[k]}, A. and Dunn, B.: A study of things number ${k + 1} that were measured,`,
+      `Journal of Things, ${k + 10}, ${k * 10 + 1}–${k * 10 + 9}, 20${10 + k}.`,
+    ];
+    const pdf = makeTextPdf([
+      [
+        { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
+        ...bodyProse(720, 20),
+        { text: 'References', size: 14, x: 72, y: 430, bold: true },
+        ...entries([0, 1, 2, 3, 4, 5].map(entry), 405),
+      ],
+      [...entries([6, 7, 8].map(entry), 760)],
+    ]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.references.map((r) => r.year)).toEqual([
+      2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018,
+    ]);
+  });
+
+  it('ends the list at a label over the captions set after it ("Figure captions:")', async () => {
+    const refs = [
+      'Carter, A. (2001). A study of things. Journal of Things 1:1–9.',
+      'Dunn, B., and C. Evans (2002). Another study of things. Journal of Things 2:10–19.',
+      'Fox, D. (2003). A third study of things. Journal of Stuff 3:20–29.',
+    ];
+    const docx = makeDocx(
+      [
+        para(run('A Study of Things That Were Measured'), 'Title'),
+        para(run(prose)),
+        para(run('Literature Cited'), 'Heading1'),
+        ...refs.map((r) => para(run(r))),
+        para(run('Figure captions:')),
+        para(run('Figure 1. Things measured at each site, by year, with the sites drawn as circles.')),
+      ],
+      [styles],
+    );
+    const result = await parseManuscript(docx, 'built.docx', limits);
+    expect(result.references.map((r) => r.year)).toEqual([2001, 2002, 2003]);
   });
 });
