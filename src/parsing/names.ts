@@ -56,8 +56,8 @@ const KEPT_SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv)$/i;
  * the shortest (MA, MS, BA, DO) like surnames: those go after a comma, the others also after a
  * name that keeps two words in mixed case.
  */
-const MIXED_DEGREE = String.raw`(?:Ph\.?\s?D|D\.?Phil|M\.?Phil|M\.?Sc(?:N|\s?Eng)?|B\.?Sc(?:N|\s?Eng)?|M\.?Eng|B\.?Eng|M\.?Ed|Ed\.?D|Pharm\.?D|Psy\.?D|Dr\.?P\.?H|MBChB|M\.?Res|M\.?Math)\.?`;
-const CAPS_DEGREE = String.raw`(?:M\.?D|M\.?P\.?H|M\.?B\.?B\.?S|MBBCh|MSN|BSN|DNP|CRNA|R\.?N|DDS|DMD|DVM|MBA|MSW|MPA|MFA|FRC[PS]C?|FRACP|FRACS|FRCPath|FACP|FACS|FAHA|FACC|FESC|MRCP|MRCS|LLM|LLB|DSc|ScD)\.?`;
+const MIXED_DEGREE = String.raw`(?:Ph\.?\s?D|D\.?Phil|M\.?Phil|M\.?Sc(?:N|\s?Eng)?|B\.?Sc(?:N|\s?Eng)?|M\.?Eng|B\.?Eng|M\.?Ed|Ed\.?D|Pharm\.?D|Psy\.?D|Dr\.?P\.?H|MBChB|M\.?Res|M\.?Math|MHSc|ScM)\.?`;
+const CAPS_DEGREE = String.raw`(?:M\.?D|M\.?P\.?H|M\.?B\.?B\.?S|MBBCh|MSN|BSN|DNP|CRNA|R\.?N|DDS|DMD|DVM|MBA|MSW|MPA|MFA|FRC[PS]C?|FRACP|FRACS|FRCPath|FACP|FACS|FAHA|FACC|FESC|FAAN|FACEP|FAAP|FCCP|FRCA|FRCR|FRCOG|FANZCA|APRN|MSPH|MHS|MRCP|MRCS|LLM|LLB|DSc|ScD)\.?`;
 const SHORT_DEGREE = String.raw`(?:M\.?A|B\.?A|M\.?S|B\.?S|J\.?D|D\.?O|N\.?P|M\.?N)\.?`;
 const MIXED_AT_END = new RegExp(String.raw`^(.*[^\s,])(?:\s*,\s*|\s+)${MIXED_DEGREE}$`, 'u');
 const CAPS_AT_END = new RegExp(String.raw`^(.*[^\s,])(\s*,\s*|\s+)(?:${CAPS_DEGREE}|${SHORT_DEGREE})$`, 'u');
