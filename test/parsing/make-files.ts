@@ -55,6 +55,26 @@ export function textWidth(text: string, size: number): number {
   return text.length * size * 0.56;
 }
 
+/**
+ * Pieces set one after the other on a line from `x`; a piece with `sup` is raised and smaller (the
+ * affiliation marks of a byline).
+ */
+export function piecesOnOneLine(
+  pieces: { text: string; sup?: boolean }[],
+  y: number,
+  size: number,
+  { x = 72, bold = false }: { x?: number; bold?: boolean } = {},
+): PdfTextLine[] {
+  const out: PdfTextLine[] = [];
+  let left = x;
+  for (const p of pieces) {
+    const s = p.sup ? size * 0.7 : size;
+    out.push({ text: p.text, size: s, x: left, y: p.sup ? y + size * 0.35 : y, bold });
+    left += textWidth(p.text, s);
+  }
+  return out;
+}
+
 /** A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. */
 export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = '', links: PdfLink[][] = []): Uint8Array {
   // 1 catalog, 2 pages, 3 and 4 fonts, then per page: page object and its content stream.

@@ -13,7 +13,7 @@ import { findDoi, splitReferences } from '../../src/parsing/references.ts';
 import { mendAccents } from '../../src/parsing/pdf/geometry.ts';
 import { composeAccents } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, piecesOnOneLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -21,17 +21,12 @@ type Line = Parameters<typeof makeTextPdf>[0][number][number];
 
 const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
 
-/** Pieces set one after the other on a line; a piece with `sup` is raised and smaller. */
-function onOneLine(pieces: { text: string; sup?: boolean }[], y: number, size: number, bold = false): Line[] {
-  const out: Line[] = [];
-  let x = 72;
-  for (const p of pieces) {
-    const s = p.sup ? size * 0.7 : size;
-    out.push({ text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y, bold });
-    x += textWidth(p.text, s);
-  }
-  return out;
-}
+const onOneLine = (
+  pieces: { text: string; sup?: boolean }[],
+  y: number,
+  size: number,
+  bold = false,
+): Line[] => piecesOnOneLine(pieces, y, size, { x: 72, bold });
 
 describe('a byline and affiliations set in the title’s size (spconf)', () => {
   const page = (affiliationMark: string): Line[] => [

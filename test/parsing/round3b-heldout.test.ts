@@ -10,7 +10,7 @@ import { isMarkedNameLike, splitByline } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitReferences } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -18,17 +18,8 @@ type Line = Parameters<typeof makeTextPdf>[0][number][number];
 
 const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
 
-/** Pieces set one after the other on a line; a piece with `sup` is raised and smaller. */
-function onOneLine(pieces: { text: string; sup?: boolean }[], y: number, size: number): Line[] {
-  const out: Line[] = [];
-  let x = 150;
-  for (const p of pieces) {
-    const s = p.sup ? size * 0.7 : size;
-    out.push({ text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y, bold: true });
-    x += textWidth(p.text, s);
-  }
-  return out;
-}
+const onOneLine = (pieces: { text: string; sup?: boolean }[], y: number, size: number): Line[] =>
+  piecesOnOneLine(pieces, y, size, { x: 150, bold: true });
 
 describe('a person known by one name in a byline (Interspeech)', () => {
   const page = (byline: string): Line[] => [

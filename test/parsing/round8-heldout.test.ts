@@ -11,7 +11,7 @@ import { splitMarks } from '../../src/parsing/names.ts';
 import { findReferences } from '../../src/parsing/sections.ts';
 import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -19,17 +19,12 @@ type Line = Parameters<typeof makeTextPdf>[0][number][number];
 
 const parse = (pages: Line[][]) => parseManuscript(makeTextPdf(pages), 'built.pdf', limits);
 
-/** Pieces set one after the other on a line; a piece with `sup` is raised and smaller. */
-function onOneLine(pieces: { text: string; sup?: boolean }[], y: number, size: number, bold = false): Line[] {
-  const out: Line[] = [];
-  let x = 150;
-  for (const p of pieces) {
-    const s = p.sup ? size * 0.7 : size;
-    out.push({ text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y, bold });
-    x += textWidth(p.text, s);
-  }
-  return out;
-}
+const onOneLine = (
+  pieces: { text: string; sup?: boolean }[],
+  y: number,
+  size: number,
+  bold = false,
+): Line[] => piecesOnOneLine(pieces, y, size, { x: 150, bold });
 
 /** Double-spaced lines at 12 points, as an APA manuscript sets everything. */
 function doubleSpaced(texts: string[], y: number, x = 72): Line[] {
