@@ -334,8 +334,8 @@ export interface GroupWithCount extends AuthorsGroup {
 
 export async function listGroupsWithCounts(db: Queryable, organizationId: number): Promise<GroupWithCount[]> {
   const { rows } = await db.query<GroupWithCount>(
-    `SELECT g.id AS group_id, g.name,
-            (SELECT count(*)::integer FROM group_authors a WHERE a.group_id = g.id) AS authors
+    // The count kept on the group's row (migration 0101), not a count(*) of every group's records.
+    `SELECT g.id AS group_id, g.name, g.record_count AS authors
        FROM authors_groups g WHERE g.organization_id = $1 ORDER BY g.id`,
     [organizationId],
   );
@@ -378,9 +378,13 @@ export async function listGroupAuthors(
   const where = `organization_id = $1 AND group_id = $2
      AND ($3 = '%%' OR name ILIKE $3 OR client_id ILIKE $3 OR array_to_string(emails, ' ') ILIKE $3)`;
   const params = [key.organizationId, key.groupId, pattern];
+  // Unfiltered, the group's size is the count kept on its row (migration 0101); a search counts its
+  // matches.
   const total = await db.query<{ n: number }>(
-    `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
-    params,
+    pattern === '%%'
+      ? 'SELECT record_count AS n FROM authors_groups WHERE organization_id = $1 AND id = $2'
+      : `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
+    pattern === '%%' ? [key.organizationId, key.groupId] : params,
   );
   const { rows } = await db.query<GroupAuthorListItem>(
     `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
@@ -390,7 +394,7 @@ export async function listGroupAuthors(
       ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],
   );
-  return { total: total.rows[0]!.n, authors: rows };
+  return { total: total.rows[0]?.n ?? 0, authors: rows };
 }
 
 /**

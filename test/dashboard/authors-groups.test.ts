@@ -132,3 +132,46 @@ describe("an authors group's page", () => {
     expect((await get(`/dashboard/groups/${groupId}/`)).body).toContain(`now named ${own.toUpperCase()}`);
   });
 });
+
+describe('a large group, paged by name', () => {
+  it("shows the group's size and pages in name order, ignoring case, after rows written by any path", async () => {
+    const org = await createTestOrg(t);
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const large = (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Large pool') RETURNING id`,
+        [org.id],
+      )
+    ).rows[0]!.id;
+    // 120 records written straight into the table, names in no order of their ids, half in capitals.
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name)
+       SELECT $1, 'c' || i, $2, CASE WHEN i % 2 = 0 THEN upper(n) ELSE n END
+         FROM generate_series(1, 120) i, LATERAL (SELECT 'name ' || md5(i::text) AS n) m`,
+      [large, org.id],
+    );
+    const page = (url: string) => t.app.inject({ url, headers: { cookie: session.cookie } });
+    const listed = (await page('/dashboard/groups/')).body.replace(/\s+/g, ' ');
+    expect(listed).toMatch(new RegExp(`>${large}</td> <td>120</td>`));
+    const names = (body: string) =>
+      [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
+    const expected = (
+      await t.db.query<{ name: string }>(
+        'SELECT name FROM group_authors WHERE group_id = $1 ORDER BY lower(name), client_id',
+        [large],
+      )
+    ).rows.map((r) => r.name);
+    const first = await page(`/dashboard/groups/${large}/`);
+    expect(first.body).toContain('Page 1 of 3');
+    expect(names(first.body)).toEqual(expected.slice(0, 50));
+    const third = await page(`/dashboard/groups/${large}/?page=3`);
+    expect(names(third.body)).toEqual(expected.slice(100));
+
+    await t.db.query("DELETE FROM group_authors WHERE group_id = $1 AND client_id LIKE 'c1%'", [large]);
+    const left = 120 - 32; // c1, c10-c19, c100-c120
+    expect((await page('/dashboard/groups/')).body.replace(/\s+/g, ' ')).toMatch(
+      new RegExp(`>${large}</td> <td>${left}</td>`),
+    );
+    expect((await page(`/dashboard/groups/${large}/`)).body).toContain('Page 1 of 2');
+  });
+});

@@ -1,0 +1,133 @@
+// npx tsx bench/group-pages.ts: what the dashboard's authors-groups pages cost on a group of 200,000
+// records (src/authors-groups/store.ts: listGroupsWithCounts, listGroupAuthors), on PGlite and on
+// server PostgreSQL (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, in a fresh database
+// dropped afterwards). The baseline, in the same run on the same rows: the queries as they were
+// before migration 0103 (a count(*) of every group's records for the list, a count(*) of the group
+// for its size, every page sorted without an index in name order; the index dropped meanwhile).
+// Options (environment): BENCH_RECORDS (default 200000), BENCH_ROUNDS (default 30),
+// BENCH_DRIVERS (default "pglite,postgres").
+import pg from 'pg';
+import type { Database } from '../src/infra/db/index.ts';
+import { openPglite } from '../src/infra/db/pglite.ts';
+import { openPostgres } from '../src/infra/db/postgres.ts';
+import { migrate } from '../src/infra/db/migrate.ts';
+import { createOrganization } from '../src/organizations/organizations.ts';
+import { createGroup, listGroupAuthors, listGroupsWithCounts } from '../src/authors-groups/store.ts';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
+const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const PAGE = 50;
+
+function median(ms: number[]): number {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  const out: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = performance.now();
+    await fn();
+    out.push(performance.now() - start);
+  }
+  return median(out);
+}
+
+/** The reads as they were before migration 0103. */
+const before = {
+  groups: (db: Database, org: number) =>
+    db.query(
+      `SELECT g.id AS group_id, g.name,
+              (SELECT count(*)::integer FROM group_authors a WHERE a.group_id = g.id) AS authors
+         FROM authors_groups g WHERE g.organization_id = $1 ORDER BY g.id`,
+      [org],
+    ),
+  page: async (db: Database, org: number, group: number, offset: number) => {
+    const where = `organization_id = $1 AND group_id = $2
+       AND ($3 = '%%' OR name ILIKE $3 OR client_id ILIKE $3 OR array_to_string(emails, ' ') ILIKE $3)`;
+    const params = [org, group, '%%'];
+    await db.query(`SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`, params);
+    await db.query(
+      `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
+         FROM (SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
+                ORDER BY lower(name), client_id LIMIT $4 OFFSET $5) g
+         LEFT JOIN authors a ON a.id = g.linked_author_id
+        ORDER BY lower(g.name), g.client_id`,
+      [...params, PAGE, offset],
+    );
+  },
+};
+
+async function measure(db: Database, label: string): Promise<void> {
+  await migrate(db);
+  const org = await createOrganization(db, { name: 'Bench', features: [] });
+  const group = await createGroup(db, org.id, 'Pool');
+  for (let i = 0; i < 5; i++) await createGroup(db, org.id, `Small ${i}`);
+  // Names in no order of their ids, as a real import gives them.
+  await db.query(
+    `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails)
+     SELECT $1, 'r' || i, $2, 'Name ' || md5(i::text), ARRAY['r' || i || '@example.org']
+       FROM generate_series(1, $3::integer) i`,
+    [group.group_id, org.id, RECORDS],
+  );
+  await db.query('ANALYZE group_authors');
+  const key = { organizationId: org.id, groupId: group.group_id };
+  const lastPage = Math.floor((RECORDS - 1) / PAGE) * PAGE;
+
+  const after = {
+    groups: await timed(() => listGroupsWithCounts(db, org.id)),
+    first: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: 0 })),
+    middle: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: 2_000 })),
+    last: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: lastPage })),
+    search: await timed(() => listGroupAuthors(db, key, { search: 'r1234@', limit: PAGE, offset: 0 })),
+  };
+  await db.query('DROP INDEX group_authors_name_order_idx');
+  const base = {
+    groups: await timed(() => before.groups(db, org.id)),
+    first: await timed(() => before.page(db, org.id, group.group_id, 0)),
+    middle: await timed(() => before.page(db, org.id, group.group_id, 2_000)),
+    last: await timed(() => before.page(db, org.id, group.group_id, lastPage)),
+  };
+  console.log(
+    `${label}, a group of ${RECORDS} records and 5 small ones; medians of ${ROUNDS}, ms (before / after = speed-up):`,
+  );
+  const row = (name: string, b: number, a: number) =>
+    console.log(
+      `  ${name.padEnd(34)} ${b.toFixed(1).padStart(8)} ${a.toFixed(1).padStart(8)}  ${(b / a).toFixed(1)}x`,
+    );
+  row('groups list (sizes)', base.groups, after.groups);
+  row('records, first page', base.first, after.first);
+  row('records, page 41', base.middle, after.middle);
+  row(`records, last page (${lastPage / PAGE + 1})`, base.last, after.last);
+  console.log(
+    `  ${'records, a search (count + page)'.padEnd(34)} ${'-'.padStart(8)} ${after.search.toFixed(1).padStart(8)}  (unchanged: it scans the group)`,
+  );
+}
+
+if (DRIVERS.includes('pglite')) {
+  const db = await openPglite({});
+  try {
+    await measure(db, 'PGlite (in memory)');
+  } finally {
+    await db.close();
+  }
+}
+if (DRIVERS.includes('postgres')) {
+  const name = `bench_group_pages_${process.pid}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  const db = await openPostgres({ connectionString: url.toString() });
+  try {
+    await measure(db, 'server PostgreSQL');
+  } finally {
+    await db.close();
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
