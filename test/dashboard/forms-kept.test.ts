@@ -146,4 +146,14 @@ describe('a refused form shows what was typed, once', () => {
     expect(fresh).not.toContain(taken.email);
     expect(fresh).toMatch(/value="viewer"\s+selected/);
   });
+
+  it('a form the schema refuses (a URL past its 2,100 characters) says which field and why, and keeps it', async () => {
+    const long = `https://hooks.example.org/${'a'.repeat(2100)}`;
+    const refused = await injectForm(t.app, admin, '/dashboard/webhooks/', { url: long });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(admin, '/dashboard/webhooks/');
+    // It said only "The request is not valid": nothing to tell which field, or what to change.
+    expect(shown).toContain('The request is not valid: url must NOT have more than 2100 characters.');
+    expect(shown).toContain(`value="${long}"`);
+  });
 });
