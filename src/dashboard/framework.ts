@@ -457,11 +457,6 @@ function formPage(request: FastifyRequest, rule: RouteRule): string {
   }
 }
 
-/**
- * What a refused link or form held that the page does not take (an edited address, a stale
- * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
- * route's schema, never from stored data.
- */
 /** A field's name as a validation detail gives it (`body.url` -> `url`). */
 function partName(path: string): string {
   return path.replace(/^(querystring|params|body)\.?/, '') || path;
@@ -477,6 +472,11 @@ function flashMessage(error: AppError): string {
   return `${error.message}: ${parts.join('; ')}.`;
 }
 
+/**
+ * What a refused link or form held that the page does not take (an edited address, a stale
+ * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
+ * route's schema, never from stored data.
+ */
 function invalidParts(error: AppError): Html | null {
   if (error.status !== 400 || !error.details?.length) return null;
   return html`<ul>
