@@ -210,6 +210,14 @@ describe('the manuscript flow', () => {
       'integrations_admin',
       'a.very-long-name.of-an-editor@editorial-office.example.org',
     );
+    // A field whose description is one long word (a pasted URL): the page shows it as the API lists
+    // it, in a <pre> that scrolled sideways, a region no keyboard could scroll (axe: serious).
+    const pasted = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'str',
+      name: 'Profile',
+      description: `https://editorial-office.example.org/reviewers/profile?${'x'.repeat(300)}`,
+    });
     const admin = await (await browser.newContext()).newPage();
     await signIn(admin, t.url, user.email, TEST_PASSWORD);
     await admin.setViewportSize({ width: 375, height: 800 });
@@ -221,6 +229,7 @@ describe('the manuscript flow', () => {
       '/dashboard/api-keys/',
       '/dashboard/webhooks/',
       '/dashboard/settings/',
+      `/dashboard/custom-fields/${pasted.api_id}/`,
     ]) {
       await go(admin, path);
       // How far the whole page scrolls sideways (a string: the test's types know no DOM).
