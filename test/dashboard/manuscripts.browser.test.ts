@@ -21,6 +21,7 @@ import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
 
 let browser: Browser;
 let t: ListeningApp;
@@ -248,6 +249,34 @@ describe('the manuscript flow', () => {
     expect(hiddenOutside).toBe(0);
     await screenshot(admin, 'manuscript-narrow');
     await admin.context().close();
+  });
+
+  it('on a desktop screen (1280 px) a group or a field named with one long word wraps: no page scrolls sideways', async () => {
+    const word = 'É'.repeat(190);
+    const group = await createGroup(t.db, org.id, word);
+    const field = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'str',
+      name: `F${word}`,
+      description: `D${word}`,
+    });
+    const editor = await as('editor');
+    await editor.setViewportSize({ width: 1280, height: 800 });
+    for (const path of [
+      '/dashboard/groups/',
+      `/dashboard/groups/${group.group_id}/`,
+      `/dashboard/groups/${group.group_id}/new-record/`,
+      '/dashboard/custom-fields/',
+      `/dashboard/custom-fields/${field.api_id}/`,
+    ]) {
+      await go(editor, path);
+      // Only a phone-wide screen wrapped long words: here the whole page scrolled 700 px and more.
+      const overflow = await editor.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await editor.context().close();
   });
 
   it("another organization's user gets 404 for the manuscript", async () => {
