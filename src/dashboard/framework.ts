@@ -224,7 +224,7 @@ export async function renderPage(
 /** What a form keeps to show again after a refusal: its values but the CSRF token, when small. */
 const MAX_KEPT_FORM_CHARS = 64 * 1024;
 
-function keptForm(body: unknown, keeps: KeepsForm): Record<string, string | string[]> | undefined {
+export function keptForm(body: unknown, keeps: KeepsForm): Record<string, string | string[]> | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const dropped = new Set(['_csrf', ...(typeof keeps === 'object' ? keeps.without : [])]);
   const values = Object.fromEntries(
