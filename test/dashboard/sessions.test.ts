@@ -236,6 +236,30 @@ describe('sessions', () => {
   });
 });
 
+describe('sign-in form', () => {
+  it('an email or a password longer than any account has is answered on the form, keeping next', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    for (const [email, password, says] of [
+      [`${'a'.repeat(400)}@example.org`, 'x', 'An email address has at most 320 characters'],
+      [user.email, 'p'.repeat(1100), 'The email or the password is not right.'],
+    ] as const) {
+      const form = await t.app.inject({ url: '/dashboard/sign-in/' });
+      const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/dashboard/sign-in/',
+        headers: { cookie: `rm_login_csrf=${token}` },
+        payload: { _csrf: token, email, password, next: '/dashboard/settings/' },
+      });
+      // It was a 400 page with no form ("Back to the dashboard"), and the page asked for was lost.
+      expect(res.statusCode).toBe(401);
+      expect(res.body).toContain(says);
+      expect(res.body).toContain('<button type="submit">Sign in</button>');
+      expect(res.body).toContain('value="/dashboard/settings/"');
+    }
+  });
+});
+
 describe('pages', () => {
   it('every dashboard response carries the Content-Security-Policy and framing headers', async () => {
     for (const url of ['/dashboard/sign-in/', '/dashboard/', '/dashboard/no-such-page/']) {
