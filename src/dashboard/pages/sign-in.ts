@@ -75,7 +75,10 @@ async function signInPage(
     organizations?: Array<{ id: number; name: string }>;
   },
 ): Promise<string> {
-  const token = randomBytes(24).toString('base64url');
+  // One token per browser, not per page shown: a new one each time made every sign-in page open
+  // in another tab before (a session that ended with two tabs open) answer "The form has expired".
+  const held = readCookie(request, LOGIN_CSRF_COOKIE);
+  const token = held && /^[\w-]{32}$/.test(held) ? held : randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
   return renderPage(ctx, request, reply, {
     title: 'Sign in',
@@ -249,7 +252,8 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       }
       await endAttempt(ctx.db, login, attempt, 'signed_in');
       const token = await openSession(ctx.db, user.id, sessionTtlMs);
-      clearCookie(request, reply, LOGIN_CSRF_COOKIE);
+      // The sign-in token is kept (its hour): the sign-in page of another tab, sent after this one
+      // signed in, signs in there too rather than answering "The form has expired".
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
       const unsent = await unsentForm(request, reply, user.id, hashToken(token));
       return reply
