@@ -320,6 +320,14 @@ describe('a manuscript page', () => {
     expect(found.body).toContain('1 of ');
     const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz`);
     expect(none.body).toContain('No candidate matches these filters.');
+    // Each word anywhere, accents aside: the whole text as one piece found nothing.
+    for (const find of ['neutral nell', 'NËLL', 'nell  neutral']) {
+      const words = await get(editor, `/dashboard/manuscripts/${id}/?find=${encodeURIComponent(find)}`);
+      expect(words.body, find).toContain(`id="candidate-${ids.authorId('Nell Neutral')}"`);
+      expect(words.body, find).toContain('1 of ');
+    }
+    const oneWordWrong = await get(editor, `/dashboard/manuscripts/${id}/?find=nell%20zzzz`);
+    expect(oneWordWrong.body).toContain('No candidate matches these filters.');
     expect(found.body).not.toContain('No candidate matches these filters.');
   });
 

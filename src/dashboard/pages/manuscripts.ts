@@ -652,19 +652,27 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
   </form>`;
 }
 
+/** Lower case without accents (marks decomposed, then dropped): "Glavaš" -> "glavas". */
+function folded(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /** Candidates kept by the page's filters, in its order (score, highest first, by default). */
 export function filterCandidates(
   candidates: readonly StoredCandidate[],
   marks: Map<number, string>,
   f: PageFilters,
 ): StoredCandidate[] {
-  const needle = f.find?.trim().toLowerCase() ?? '';
+  // Each word typed, in any order and without its accents, is found in the name, the email or the
+  // affiliation: "derek wong" finds Derek F. Wong and "glavas" Goran Glavaš, which the whole text
+  // typed, as one piece with its accents, did not.
+  const words = folded(f.find ?? '')
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const kept = candidates.filter((c) => {
-    if (
-      needle &&
-      ![c.name, c.email ?? '', c.affiliation ?? ''].some((s) => s.toLowerCase().includes(needle))
-    ) {
-      return false;
+    if (words.length > 0) {
+      const haystack = folded([c.name, c.email ?? '', c.affiliation ?? ''].join('\n'));
+      if (!words.every((w) => haystack.includes(w))) return false;
     }
     const kinds = new Set(c.conflicts.map((x) => x.kind));
     if (f.conflicts === 'none' && kinds.size > 0) return false;
