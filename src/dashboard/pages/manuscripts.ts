@@ -27,7 +27,7 @@ import {
   requireManuscript,
   type ManuscriptDetail,
 } from '../../manuscripts/list.ts';
-import { changeMark, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
+import { changeMark, marksOf, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
@@ -350,6 +350,15 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         const target = await candidateOfRequest(ctx, request, { adding: marked });
         const { organizationId, manuscriptId, authorId, name } = target;
         const by = sessionOf(request).user.email.toLowerCase();
+        // Marked already by this user (a second tab, Back and the button again): nothing changes, and
+        // no second "marked" event goes to the editorial system. (An unmark with nothing to unmark
+        // makes none either: changeMark.) Marked by another editor, the mark becomes this one's.
+        if (marked && (await marksOf(ctx.db, manuscriptId, [authorId])).get(authorId) === by) {
+          return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+            kind: 'ok',
+            message: `${name} was already marked as referee by you.`,
+          });
+        }
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
         // Back to the row (an editor marking several keeps their place), else to the table.
