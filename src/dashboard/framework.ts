@@ -224,7 +224,7 @@ export async function renderPage(
 /** What a form keeps to show again after a refusal: its values but the CSRF token, when small. */
 const MAX_KEPT_FORM_CHARS = 64 * 1024;
 
-function keptForm(body: unknown, keeps: KeepsForm): Record<string, string | string[]> | undefined {
+export function keptForm(body: unknown, keeps: KeepsForm): Record<string, string | string[]> | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const dropped = new Set(['_csrf', ...(typeof keeps === 'object' ? keeps.without : [])]);
   const values = Object.fromEntries(
@@ -392,7 +392,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       const form = keeps ? keptForm(request.body, keeps) : undefined;
       return redirectTo(ctx, request, reply, back(request), {
         kind: 'error',
-        message: appError.message,
+        message: flashMessage(appError),
         ...(form ? { form } : {}),
       });
     }
@@ -457,6 +457,21 @@ function formPage(request: FastifyRequest, rule: RouteRule): string {
   }
 }
 
+/** A field's name as a validation detail gives it (`body.url` -> `url`). */
+function partName(path: string): string {
+  return path.replace(/^(querystring|params|body)\.?/, '') || path;
+}
+
+/**
+ * A refused form's message on its page: a schema's refusal ("The request is not valid") says which
+ * field and why, as the error page lists them, where it said nothing a person could act on.
+ */
+function flashMessage(error: AppError): string {
+  if (error.status !== 400 || !error.details?.length) return error.message;
+  const parts = error.details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
+  return `${error.message}: ${parts.join('; ')}.`;
+}
+
 /**
  * What a refused link or form held that the page does not take (an edited address, a stale
  * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
@@ -465,14 +480,7 @@ function formPage(request: FastifyRequest, rule: RouteRule): string {
 function invalidParts(error: AppError): Html | null {
   if (error.status !== 400 || !error.details?.length) return null;
   return html`<ul>
-    ${error.details
-      .slice(0, 5)
-      .map(
-        (d) =>
-          html`<li>
-            <code>${d.path.replace(/^(querystring|params|body)\.?/, '') || d.path}</code> ${d.message}
-          </li>`,
-      )}
+    ${error.details.slice(0, 5).map((d) => html`<li><code>${partName(d.path)}</code> ${d.message}</li>`)}
   </ul>`;
 }
 

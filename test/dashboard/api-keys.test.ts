@@ -75,4 +75,31 @@ describe('the API keys page', () => {
     expect(long.statusCode).toBe(303);
     expect(await keysOf(org.id)).toEqual(before);
   });
+
+  it('the revoke question names the key, its label and last use; asked again once revoked, it says so', async () => {
+    const org = await createTestOrg(t);
+    const admin = await adminOf(org.id);
+    const page = await t.app.inject({ url: '/dashboard/api-keys/', headers: { cookie: admin.cookie } });
+    await injectForm(t.app, admin, '/dashboard/api-keys/', {
+      once: formValue(page.body),
+      label: 'ScholarOne <prod>',
+    });
+    const { rows } = await t.db.query<{ id: number; key_id: string }>(
+      'SELECT id, key_id FROM api_keys WHERE organization_id = $1 AND label IS NOT NULL',
+      [org.id],
+    );
+    const [{ id, key_id: keyId }] = rows as [{ id: number; key_id: string }];
+    const url = `/dashboard/api-keys/${id}/revoke/`;
+    const asked = await t.app.inject({ url, headers: { cookie: admin.cookie } });
+    // It asked "Revoke this API key?", naming none: an admin with several could revoke the wrong one.
+    expect(asked.body).toContain(`<h1>Revoke the API key rm_${keyId}_… (ScholarOne &lt;prod&gt;)?</h1>`);
+    expect(asked.body).toContain('never used.');
+    expect((await injectForm(t.app, admin, url, { confirm: 'yes' })).statusCode).toBe(303);
+    // Back to the question after revoking: no question about a revoked key.
+    const again = await t.app.inject({ url, headers: { cookie: admin.cookie } });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe('/dashboard/api-keys/');
+    const list = await t.app.inject({ url: '/dashboard/api-keys/', headers: { cookie: admin.cookie } });
+    expect(list.body).toContain(`The key rm_${keyId}_… (ScholarOne &lt;prod&gt;) was already revoked`);
+  });
 });

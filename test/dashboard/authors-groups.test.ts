@@ -69,6 +69,35 @@ describe("an authors group's page", () => {
     expect(again).not.toContain('must be a finite number');
   });
 
+  it('an edit of a record deleted meanwhile (another tab) is offered as a new record, as typed, not lost to a 404', async () => {
+    const made = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: 'gone-1',
+      name: 'Gone Soon',
+    });
+    expect(made.statusCode).toBe(303);
+    const deleted = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/gone-1/delete/`, {
+      confirm: 'yes',
+    });
+    expect(deleted.statusCode).toBe(303);
+    const stale = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/gone-1/`, {
+      name: 'Gone Soon, edited',
+      emails: 'gone@edited.example',
+    });
+    // It answered a 404 page: the edit was lost, with no form to send again.
+    expect(stale.statusCode).toBe(303);
+    expect(stale.headers.location).toBe(`/dashboard/groups/${groupId}/new-record/`);
+    const form = (await get(`/dashboard/groups/${groupId}/new-record/`)).body;
+    expect(form).toContain('The record gone-1 was deleted meanwhile');
+    expect(form).toContain('value="gone-1"');
+    expect(form).toContain('value="Gone Soon, edited"');
+    expect(form).toContain('>gone@edited.example</textarea>');
+    // Nothing was written back by itself.
+    expect((await get(`/dashboard/groups/${groupId}/records/gone-1/`)).statusCode).toBe(404);
+    // A record of a group deleted meanwhile: still not found.
+    const other = await injectForm(t.app, editor, '/dashboard/groups/999999/records/gone-1/', { name: 'X' });
+    expect(other.statusCode).toBe(404);
+  });
+
   it('a record whose client id is "new" opens as itself (the add form lives beside the records)', async () => {
     const added = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
       client_id: 'new',

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { createGroup } from '../../src/authors-groups/store.ts';
+import { createGroup, deleteGroup } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder, folderGroupsSettings } from '../../src/folders/folders.ts';
 
@@ -46,6 +46,26 @@ describe('a refused form shows what was typed, once', () => {
     const again = await page(editor, url);
     expect(again).not.toContain('a lot');
     expect(again).toMatch(/value="highlight"\s+checked/);
+  });
+
+  it("a folder's referee finder settings naming a group deleted meanwhile (another tab): said on the page, kept", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'STALE');
+    const kept = await createGroup(t.db, org.id, 'Kept reviewers');
+    const gone = await createGroup(t.db, org.id, 'Gone reviewers');
+    await deleteGroup(t.db, org.id, gone.group_id);
+    const url = `/dashboard/folders/${folderId}/`;
+    const refused = await injectForm(t.app, editor, `${url}settings/`, {
+      groups: [String(kept.group_id), String(gone.group_id)],
+      effect: 'limit_to',
+    });
+    // It was a 404 page ("Authors group N of organization M was not found"), the form lost.
+    expect(refused.statusCode).toBe(303);
+    expect(refused.headers.location).toBe(url);
+    const shown = await page(editor, url);
+    expect(shown).toContain(`The authors group ${gone.group_id} was deleted meanwhile`);
+    expect(shown).toMatch(new RegExp(`value="${kept.group_id}"\\s+checked`));
+    expect(shown).toMatch(/value="limit_to"\s+checked/);
+    expect(await folderGroupsSettings(t.db, org.id, folderId)).toBeNull();
   });
 
   it("a folder's boost multiplier typed with a decimal comma: 1,5 is 1.5; 1,500 is refused saying how to type it", async () => {
@@ -145,5 +165,15 @@ describe('a refused form shows what was typed, once', () => {
     const fresh = again.slice(again.indexOf('id="new-email"'), again.indexOf('Add user</button>'));
     expect(fresh).not.toContain(taken.email);
     expect(fresh).toMatch(/value="viewer"\s+selected/);
+  });
+
+  it('a form the schema refuses (a URL past its 2,100 characters) says which field and why, and keeps it', async () => {
+    const long = `https://hooks.example.org/${'a'.repeat(2100)}`;
+    const refused = await injectForm(t.app, admin, '/dashboard/webhooks/', { url: long });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(admin, '/dashboard/webhooks/');
+    // It said only "The request is not valid": nothing to tell which field, or what to change.
+    expect(shown).toContain('The request is not valid: url must NOT have more than 2100 characters.');
+    expect(shown).toContain(`value="${long}"`);
   });
 });

@@ -21,6 +21,7 @@ import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
 
 let browser: Browser;
 let t: ListeningApp;
@@ -210,6 +211,14 @@ describe('the manuscript flow', () => {
       'integrations_admin',
       'a.very-long-name.of-an-editor@editorial-office.example.org',
     );
+    // A field whose description is one long word (a pasted URL): the page shows it as the API lists
+    // it, in a <pre> that scrolled sideways, a region no keyboard could scroll (axe: serious).
+    const pasted = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'str',
+      name: 'Profile',
+      description: `https://editorial-office.example.org/reviewers/profile?${'x'.repeat(300)}`,
+    });
     const admin = await (await browser.newContext()).newPage();
     await signIn(admin, t.url, user.email, TEST_PASSWORD);
     await admin.setViewportSize({ width: 375, height: 800 });
@@ -221,6 +230,7 @@ describe('the manuscript flow', () => {
       '/dashboard/api-keys/',
       '/dashboard/webhooks/',
       '/dashboard/settings/',
+      `/dashboard/custom-fields/${pasted.api_id}/`,
     ]) {
       await go(admin, path);
       // How far the whole page scrolls sideways (a string: the test's types know no DOM).
@@ -239,6 +249,34 @@ describe('the manuscript flow', () => {
     expect(hiddenOutside).toBe(0);
     await screenshot(admin, 'manuscript-narrow');
     await admin.context().close();
+  });
+
+  it('on a desktop screen (1280 px) a group or a field named with one long word wraps: no page scrolls sideways', async () => {
+    const word = 'É'.repeat(190);
+    const group = await createGroup(t.db, org.id, word);
+    const field = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'str',
+      name: `F${word}`,
+      description: `D${word}`,
+    });
+    const editor = await as('editor');
+    await editor.setViewportSize({ width: 1280, height: 800 });
+    for (const path of [
+      '/dashboard/groups/',
+      `/dashboard/groups/${group.group_id}/`,
+      `/dashboard/groups/${group.group_id}/new-record/`,
+      '/dashboard/custom-fields/',
+      `/dashboard/custom-fields/${field.api_id}/`,
+    ]) {
+      await go(editor, path);
+      // Only a phone-wide screen wrapped long words: here the whole page scrolled 700 px and more.
+      const overflow = await editor.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await editor.context().close();
   });
 
   it("another organization's user gets 404 for the manuscript", async () => {

@@ -8,6 +8,7 @@ import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
 import { updateSettings } from '../../src/organizations/organizations.ts';
+import { saveWebhook } from '../../src/webhooks/store.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -320,7 +321,50 @@ describe('a manuscript page', () => {
     expect(found.body).toContain('1 of ');
     const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz`);
     expect(none.body).toContain('No candidate matches these filters.');
+    // Each word anywhere, accents aside: the whole text as one piece found nothing.
+    for (const find of ['neutral nell', 'NËLL', 'nell  neutral']) {
+      const words = await get(editor, `/dashboard/manuscripts/${id}/?find=${encodeURIComponent(find)}`);
+      expect(words.body, find).toContain(`id="candidate-${ids.authorId('Nell Neutral')}"`);
+      expect(words.body, find).toContain('1 of ');
+    }
+    const oneWordWrong = await get(editor, `/dashboard/manuscripts/${id}/?find=nell%20zzzz`);
+    expect(oneWordWrong.body).toContain('No candidate matches these filters.');
     expect(found.body).not.toContain('No candidate matches these filters.');
+  });
+
+  it('a second mark of a candidate by the same editor (another tab) changes nothing and sends no second event', async () => {
+    const { manuscript_id: id } = await uploadMs({ origin_id: 'ms-twice' });
+    await saveWebhook(
+      t.db,
+      org.id,
+      { url: 'https://hooks.example.org/twice', secret: null, enabled: true },
+      {
+        allowPrivateAddresses: false,
+      },
+    );
+    const events = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM webhook_outbox
+            WHERE organization_id = $1 AND event = 'mark_as_proposal_referee' AND data->>'origin_id' = 'ms-twice'`,
+          [org.id],
+        )
+      ).rows[0]!.n;
+    const nellId = ids.authorId('Nell Neutral');
+    const url = `/dashboard/manuscripts/${id}/candidates/${nellId}/mark/`;
+    expect((await injectForm(t.app, editor, url)).statusCode).toBe(303);
+    expect(await events()).toBe(1);
+    // The same button again, from a page shown before the mark: it queued a second "marked" event.
+    expect((await injectForm(t.app, editor, url)).statusCode).toBe(303);
+    expect(await events()).toBe(1);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toContain(
+      'was already marked as referee by you.',
+    );
+    // Another editor's mark is a change (marked_by becomes theirs): one event.
+    const other = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    expect((await injectForm(t.app, other, url)).statusCode).toBe(303);
+    expect(await events()).toBe(2);
+    await t.db.query('UPDATE webhooks SET enabled = false WHERE organization_id = $1', [org.id]);
   });
 
   it('an editor marks and unmarks a candidate; the next upload shows marked_by, then no mark', async () => {

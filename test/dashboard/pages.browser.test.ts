@@ -120,11 +120,13 @@ describe('integrations admin', () => {
 
     // Revoking asks first, saying what it breaks; until confirmed the key still works.
     await row.getByRole('button', { name: /Revoke/ }).click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Revoke this API key?');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      `Revoke the API key rm_${keyId}_…?`,
+    );
     await expectAccessible(page);
     expect((await uploadAs(key, 'key-asked')).statusCode).toBe(200);
     await page.getByRole('button', { name: 'Revoke key' }).click();
-    expect(await flash(page)).toBe('The key was revoked.');
+    expect(await flash(page)).toBe(`The key rm_${keyId}_… was revoked.`);
     expect((await uploadAs(key, 'key-2')).statusCode).toBe(401);
     await page.context().close();
   });

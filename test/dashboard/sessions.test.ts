@@ -236,6 +236,66 @@ describe('sessions', () => {
   });
 });
 
+describe('sign-in form', () => {
+  it('an email or a password longer than any account has is answered on the form, keeping next', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    for (const [email, password, says] of [
+      [`${'a'.repeat(400)}@example.org`, 'x', 'An email address has at most 320 characters'],
+      [user.email, 'p'.repeat(1100), 'The email or the password is not right.'],
+    ] as const) {
+      const form = await t.app.inject({ url: '/dashboard/sign-in/' });
+      const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/dashboard/sign-in/',
+        headers: { cookie: `rm_login_csrf=${token}` },
+        payload: { _csrf: token, email, password, next: '/dashboard/settings/' },
+      });
+      // It was a 400 page with no form ("Back to the dashboard"), and the page asked for was lost.
+      expect(res.statusCode).toBe(401);
+      expect(res.body).toContain(says);
+      expect(res.body).toContain('<button type="submit">Sign in</button>');
+      expect(res.body).toContain('value="/dashboard/settings/"');
+    }
+  });
+});
+
+describe('sign-in in two tabs', () => {
+  it('the sign-in page of either tab signs in, before or after the other tab did', async () => {
+    const user = await createTestUser(t.db, orgId, 'viewer');
+    const cookieOf = (res: { headers: Record<string, unknown> }) =>
+      /rm_login_csrf=([^;]*)/.exec(String(res.headers['set-cookie']))?.[1];
+    // Tab 1 shows the sign-in page, then tab 2 does (the same browser: tab 1's cookie is sent).
+    const tab1 = await t.app.inject({ url: '/dashboard/sign-in/' });
+    const token1 = cookieOf(tab1)!;
+    const tab2 = await t.app.inject({
+      url: '/dashboard/sign-in/',
+      headers: { cookie: `rm_login_csrf=${token1}` },
+    });
+    let browserCookie = cookieOf(tab2) ?? token1;
+    const token2 = /name="_csrf" value="([^"]+)"/.exec(tab2.body)![1]!;
+    const post = (csrf: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/dashboard/sign-in/',
+        headers: { cookie: `rm_login_csrf=${browserCookie}` },
+        payload: { _csrf: csrf, email: user.email, password: TEST_PASSWORD, next: '/dashboard/groups/' },
+      });
+    // Tab 1's form: it answered 403 "The form has expired", tab 2's page having replaced the token.
+    const first = await post(token1);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe('/dashboard/groups/');
+    // The browser keeps what the answer left of the cookie (a cleared cookie is gone).
+    browserCookie = cookieOf(first) ?? browserCookie;
+    // Tab 2's form, sent after tab 1 signed in: signed in too, not refused.
+    const second = await post(token2);
+    expect(second.statusCode).toBe(303);
+    expect(second.headers.location).toBe('/dashboard/groups/');
+    // A forged post (another site cannot read the cookie) is still refused.
+    expect((await post('forged-token-of-another-site-0000')).statusCode).toBe(403);
+  });
+});
+
 describe('pages', () => {
   it('every dashboard response carries the Content-Security-Policy and framing headers', async () => {
     for (const url of ['/dashboard/sign-in/', '/dashboard/', '/dashboard/no-such-page/']) {

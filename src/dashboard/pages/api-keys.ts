@@ -122,13 +122,21 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const { keyId } = request.params as { keyId: number };
       // Asked only of a key of the organization: another's id is a 404, as a missing one.
-      if (!(await listApiKeys(ctx.db, orgOf(request))).some((k) => k.id === keyId)) {
-        throw errors.notFound(`API key ${keyId}`);
+      const key = (await listApiKeys(ctx.db, orgOf(request))).find((k) => k.id === keyId);
+      if (!key) throw errors.notFound(`API key ${keyId}`);
+      const name = `rm_${key.key_id}_…${key.label ? ` (${key.label})` : ''}`;
+      if (key.revoked_at) {
+        // Back to the question after the revoke, or a second tab: it was done, nothing to ask.
+        return redirectTo(ctx, request, reply, '/dashboard/api-keys/', {
+          kind: 'ok',
+          message: `The key ${name} was already revoked (${key.revoked_at}).`,
+        });
       }
+      // The question names the key (and its last use): "this API key" alone let an admin revoke
+      // the one every editorial system uses, thinking of another.
       const asking = await askFirst(ctx, request, reply, {
-        title: 'Revoke this API key?',
-        consequence:
-          'Every editorial system that calls the API with it is refused from now on (401), and a revoked key cannot be restored: a new key must be made and set in those systems.',
+        title: `Revoke the API key ${name}?`,
+        consequence: `Every editorial system that calls the API with it is refused from now on (401), and a revoked key cannot be restored: a new key must be made and set in those systems. It was created ${key.created_at} and ${key.last_used_at ? `last used ${key.last_used_at}` : 'never used'}.`,
         label: 'Revoke key',
         cancel: '/dashboard/api-keys/',
       });
@@ -138,7 +146,7 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
       ctx.keys.invalidate();
       return redirectTo(ctx, request, reply, '/dashboard/api-keys/', {
         kind: 'ok',
-        message: 'The key was revoked.',
+        message: `The key ${name} was revoked.`,
       });
     },
   });

@@ -29,6 +29,7 @@ import { findLink } from '../../corpus/authors/linking.ts';
 import {
   csrfField,
   dashboardRoute,
+  keptForm,
   mayDo,
   orgOf,
   postedForm,
@@ -467,9 +468,19 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
       const organizationId = orgOf(request);
       const key = { organizationId, groupId, clientId };
-      if (!(await findGroupAuthor(ctx.db, key)))
-        throw errors.notFound(`Record ${clientId} of group ${groupId}`);
       const body = request.body as FormBody;
+      if (!(await findGroupAuthor(ctx.db, key))) {
+        // Deleted meanwhile (in another tab, by another editor): nothing is saved, and what was typed
+        // is not lost to a 404 page either. It is offered as a new record of the group (if the group
+        // is still there), to add again or leave; never written back by itself.
+        await requireGroup(ctx.db, organizationId, groupId);
+        const form = keptForm({ ...body, client_id: clientId }, true);
+        return redirectTo(ctx, request, reply, dashboardPath('groups', groupId, 'new-record'), {
+          kind: 'error',
+          message: `The record ${clientId} was deleted meanwhile (in another tab, or by another editor): nothing was saved. What you typed is below as a new record: add it again, or leave this page.`,
+          ...(form ? { form } : {}),
+        });
+      }
       const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
       checkRecordLimits(clientId, record);
       await writeGroupAuthor(ctx.db, key, record);

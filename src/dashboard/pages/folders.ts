@@ -304,6 +304,15 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         if (!/^\d{1,9}$/.test(id)) throw errors.validation(`Not a group id: ${id}`);
         return Number(id);
       });
+      // A group ticked on a page shown before another tab or editor deleted it: said on the folder's
+      // page, with the form as sent (409), where the store's 404 was an error page that lost it.
+      const existing = new Set((await listGroups(ctx.db, organizationId)).map((g) => g.group_id));
+      const gone = groupIds.filter((id) => !existing.has(id));
+      if (gone.length > 0) {
+        throw errors.conflict(
+          `The authors group${gone.length > 1 ? 's' : ''} ${gone.join(', ')} ${gone.length > 1 ? 'were' : 'was'} deleted meanwhile (in another tab, or by another editor): nothing was saved. The form is as you sent it, without ${gone.length > 1 ? 'them' : 'it'}: check it and save again.`,
+        );
+      }
       const effect = text(body, 'effect');
       // 1,5 as well as 1.5 (typedNumber); the range is checked by checkFolderSettings.
       const boost =

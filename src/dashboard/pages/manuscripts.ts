@@ -27,7 +27,7 @@ import {
   requireManuscript,
   type ManuscriptDetail,
 } from '../../manuscripts/list.ts';
-import { changeMark, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
+import { changeMark, marksOf, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
@@ -350,6 +350,15 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         const target = await candidateOfRequest(ctx, request, { adding: marked });
         const { organizationId, manuscriptId, authorId, name } = target;
         const by = sessionOf(request).user.email.toLowerCase();
+        // Marked already by this user (a second tab, Back and the button again): nothing changes, and
+        // no second "marked" event goes to the editorial system. (An unmark with nothing to unmark
+        // makes none either: changeMark.) Marked by another editor, the mark becomes this one's.
+        if (marked && (await marksOf(ctx.db, manuscriptId, [authorId])).get(authorId) === by) {
+          return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+            kind: 'ok',
+            message: `${name} was already marked as referee by you.`,
+          });
+        }
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
         // Back to the row (an editor marking several keeps their place), else to the table.
@@ -652,19 +661,27 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
   </form>`;
 }
 
+/** Lower case without accents (marks decomposed, then dropped): "Glavaš" -> "glavas". */
+function folded(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /** Candidates kept by the page's filters, in its order (score, highest first, by default). */
 export function filterCandidates(
   candidates: readonly StoredCandidate[],
   marks: Map<number, string>,
   f: PageFilters,
 ): StoredCandidate[] {
-  const needle = f.find?.trim().toLowerCase() ?? '';
+  // Each word typed, in any order and without its accents, is found in the name, the email or the
+  // affiliation: "derek wong" finds Derek F. Wong and "glavas" Goran Glavaš, which the whole text
+  // typed, as one piece with its accents, did not.
+  const words = folded(f.find ?? '')
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const kept = candidates.filter((c) => {
-    if (
-      needle &&
-      ![c.name, c.email ?? '', c.affiliation ?? ''].some((s) => s.toLowerCase().includes(needle))
-    ) {
-      return false;
+    if (words.length > 0) {
+      const haystack = folded([c.name, c.email ?? '', c.affiliation ?? ''].join('\n'));
+      if (!words.every((w) => haystack.includes(w))) return false;
     }
     const kinds = new Set(c.conflicts.map((x) => x.kind));
     if (f.conflicts === 'none' && kinds.size > 0) return false;

@@ -27,10 +27,15 @@ import {
 import { csrfField, dashboardRoute, redirectTo, renderPage, sessionOf } from '../framework.ts';
 import { html } from '../html.ts';
 
+// An email or a password past what any account can have (320, 1,024 characters) is answered on the
+// sign-in form (the schema's refusal was a page with no form, "Back to the dashboard", and lost
+// `next`); the schema bounds only what is read at all.
+const EMAIL_MAX = 320;
+const PASSWORD_MAX = 1024;
 const SignInBody = Type.Object({
   _csrf: Type.String(),
-  email: Type.String({ maxLength: 320 }),
-  password: Type.String({ maxLength: 1024 }),
+  email: Type.String({ maxLength: 100_000 }),
+  password: Type.String({ maxLength: 100_000 }),
   next: Type.Optional(Type.String({ maxLength: 2048 })),
   // Sent only from the choice of organization, when the email's password opens accounts in several.
   organization: Type.Optional(Type.String({ maxLength: 12 })),
@@ -38,9 +43,9 @@ const SignInBody = Type.Object({
 
 const PasswordBody = Type.Object({
   _csrf: Type.String(),
-  current: Type.String({ maxLength: 1024 }),
-  password: Type.String({ maxLength: 1024 }),
-  confirm: Type.String({ maxLength: 1024 }),
+  current: Type.String({ maxLength: PASSWORD_MAX }),
+  password: Type.String({ maxLength: PASSWORD_MAX }),
+  confirm: Type.String({ maxLength: PASSWORD_MAX }),
 });
 
 /**
@@ -70,7 +75,10 @@ async function signInPage(
     organizations?: Array<{ id: number; name: string }>;
   },
 ): Promise<string> {
-  const token = randomBytes(24).toString('base64url');
+  // One token per browser, not per page shown: a new one each time made every sign-in page open
+  // in another tab before (a session that ended with two tabs open) answer "The form has expired".
+  const held = readCookie(request, LOGIN_CSRF_COOKIE);
+  const token = held && /^[\w-]{32}$/.test(held) ? held : randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
   return renderPage(ctx, request, reply, {
     title: 'Sign in',
@@ -203,6 +211,17 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const body = request.body as { email: string; password: string; next?: string; organization?: string };
       const again = { email: body.email, ...(body.next ? { next: body.next } : {}) };
+      if (body.email.length > EMAIL_MAX || body.password.length > PASSWORD_MAX) {
+        // No account has such an email or password: nothing is looked up, hashed or counted.
+        return signInPage(ctx, request, reply, {
+          ...again,
+          status: 401,
+          error:
+            body.email.length > EMAIL_MAX
+              ? `An email address has at most ${EMAIL_MAX} characters: this one has ${body.email.length}.`
+              : 'The email or the password is not right.',
+        });
+      }
       const attempt = await beginAttempt(ctx.db, login, body.email, clientAddress(request));
       const verdict = throttleVerdict(login, attempt.failures, attempt.knownAddress);
       if (verdict.refused) {
@@ -233,7 +252,8 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       }
       await endAttempt(ctx.db, login, attempt, 'signed_in');
       const token = await openSession(ctx.db, user.id, sessionTtlMs);
-      clearCookie(request, reply, LOGIN_CSRF_COOKIE);
+      // The sign-in token is kept (its hour): the sign-in page of another tab, sent after this one
+      // signed in, signs in there too rather than answering "The form has expired".
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
       const unsent = await unsentForm(request, reply, user.id, hashToken(token));
       return reply
