@@ -366,30 +366,40 @@ export interface GroupAuthorListItem {
 }
 
 /**
- * A page of a group's authors, by name; `search` matches a part of the name, the client id or an
- * email, ignoring case.
+ * A page of a group's authors, by name; `search` finds each word typed, in any order, in a part of
+ * the name, the client id or an email, ignoring case ("derek wong" finds "Derek F. Wong").
  */
 export async function listGroupAuthors(
   db: Queryable,
   key: { organizationId: number; groupId: number },
   options: { search: string; limit: number; offset: number },
 ): Promise<{ total: number; authors: GroupAuthorListItem[] }> {
-  const pattern = `%${options.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = `organization_id = $1 AND group_id = $2
-     AND ($3 = '%%' OR name ILIKE $3 OR client_id ILIKE $3 OR array_to_string(emails, ' ') ILIKE $3)`;
-  const params = [key.organizationId, key.groupId, pattern];
+  // At most 10 words: each is a scan of the text's columns.
+  const patterns = options.search
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .slice(0, 10)
+    .map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const words = patterns.map((_, i) => {
+    const p = `$${i + 3}`;
+    return ` AND (name ILIKE ${p} OR client_id ILIKE ${p} OR array_to_string(emails, ' ') ILIKE ${p})`;
+  });
+  const where = `organization_id = $1 AND group_id = $2${words.join('')}`;
+  const params = [key.organizationId, key.groupId, ...patterns];
+  const at = params.length;
   // Unfiltered, the group's size is the count kept on its row (migration 0101); a search counts its
   // matches.
   const total = await db.query<{ n: number }>(
-    pattern === '%%'
+    patterns.length === 0
       ? 'SELECT record_count AS n FROM authors_groups WHERE organization_id = $1 AND id = $2'
       : `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
-    pattern === '%%' ? [key.organizationId, key.groupId] : params,
+    params,
   );
   const { rows } = await db.query<GroupAuthorListItem>(
     `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
        FROM (SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
-              ORDER BY lower(name), client_id LIMIT $4 OFFSET $5) g
+              ORDER BY lower(name), client_id LIMIT $${at + 1} OFFSET $${at + 2}) g
        LEFT JOIN authors a ON a.id = g.linked_author_id
       ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],

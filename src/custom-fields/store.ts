@@ -66,7 +66,9 @@ function checkOptions(options: readonly string[]): string[] {
   const trimmed = options.map((o) => o.trim());
   const bad = trimmed.find((o) => o.length === 0 || o.length > 500);
   if (bad !== undefined) throw errors.validation('An option must have 1 to 500 characters');
-  if (new Set(trimmed).size !== trimmed.length) throw errors.validation('Options of a field must differ');
+  const twice = trimmed.find((o, i) => trimmed.indexOf(o) !== i);
+  if (twice !== undefined)
+    throw errors.validation(`Options of a field must differ: “${twice}” is given twice`);
   return trimmed;
 }
 

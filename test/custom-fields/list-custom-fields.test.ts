@@ -116,9 +116,9 @@ describe('custom field rules enforced by the store (the CLI uses it)', () => {
         owner: 'folder',
         dataKind: 'multi_option',
         name: 'S',
-        options: ['a', 'a'],
+        options: ['a', 'b ', ' b'],
       }),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ status: 400, message: 'Options of a field must differ: “b” is given twice' });
     const one = await createCustomField(t.db, org.id, {
       owner: 'folder',
       dataKind: 'single_option',

@@ -34,6 +34,39 @@ describe("an authors group's page", () => {
     expect(search.body).not.toContain('No records yet.');
   });
 
+  it('finds each word searched, in any order, in the name, the client id or an email', async () => {
+    const org = await createTestOrg(t);
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const pool = (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Pool') RETURNING id`,
+        [org.id],
+      )
+    ).rows[0]!.id;
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails) VALUES
+         ($1, 'dfw', $2, 'Derek F. Wong', ARRAY['dfwong@um.example']),
+         ($1, 'ds', $2, 'Derek Smith', NULL),
+         ($1, 'wl-100', $2, 'Li Wong', ARRAY['li@nlp.example'])`,
+      [pool, org.id],
+    );
+    const found = async (q: string) => {
+      const body = (
+        await t.app.inject({
+          url: `/dashboard/groups/${pool}/?q=${encodeURIComponent(q)}`,
+          headers: { cookie: session.cookie },
+        })
+      ).body;
+      return [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
+    };
+    expect(await found('derek wong')).toEqual(['Derek F. Wong']);
+    expect(await found('  WONG   derek ')).toEqual(['Derek F. Wong']);
+    expect(await found('wong')).toEqual(['Derek F. Wong', 'Li Wong']);
+    expect(await found('li nlp.example')).toEqual(['Li Wong']);
+    expect(await found('wl-1 wong')).toEqual(['Li Wong']);
+    expect(await found('derek 100%')).toEqual([]);
+  });
+
   it('leads a page past the last to the last, keeping the search', async () => {
     const res = await get(`/dashboard/groups/${groupId}/?q=a&page=999`);
     expect(res.statusCode).toBe(303);
