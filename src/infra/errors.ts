@@ -57,7 +57,26 @@ interface AjvError {
   instancePath?: string;
   keyword?: string;
   message?: string;
-  params?: { missingProperty?: string; additionalProperty?: string; pattern?: string };
+  params?: {
+    missingProperty?: string;
+    additionalProperty?: string;
+    pattern?: string;
+    allowedValue?: unknown;
+    allowedValues?: unknown[];
+  };
+}
+
+/**
+ * ajv's words for a value outside a fixed set say neither the value allowed nor the set ("must be
+ * equal to constant", one per branch of a union of literals): they name them instead, which a
+ * union's details then join ("must be \"score\" or must be \"name\"").
+ */
+function allowedMessage(v: AjvError): string | undefined {
+  if (v.keyword === 'const') return `must be ${JSON.stringify(v.params?.allowedValue)}`;
+  if (v.keyword === 'enum' && v.params?.allowedValues) {
+    return `must be one of ${v.params.allowedValues.map((a) => JSON.stringify(a)).join(', ')}`;
+  }
+  return undefined;
 }
 
 /**
@@ -75,7 +94,9 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
     if (v.params?.additionalProperty) pointer = `${pointer}/${v.params.additionalProperty}`;
     const dotted = pointer.split('/').filter(Boolean).map(decodePointerPart).join('.');
     const message =
-      v.keyword === 'pattern' && v.params?.pattern === NOT_BLANK ? 'must not be blank' : v.message;
+      v.keyword === 'pattern' && v.params?.pattern === NOT_BLANK
+        ? 'must not be blank'
+        : (allowedMessage(v) ?? v.message);
     return { path: dotted ? `${context}.${dotted}` : context, message: message ?? 'is invalid' };
   });
   return collapseAlternatives(raw);

@@ -184,6 +184,13 @@ describe('journals_corpus', () => {
       const res = await recommend(org, 'ms-1', `?journals_corpus=${bad}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('validation_failed');
+      // The detail names the values allowed, not ajv's "must be equal to constant".
+      expect(res.json().error.details).toEqual([
+        {
+          path: 'querystring.journals_corpus',
+          message: 'must be "all_journals" or must be "org_journals"',
+        },
+      ]);
     }
   });
 
