@@ -531,6 +531,15 @@ describe('the manuscripts list', () => {
     const unknown = (await get(viewer, `/dashboard/manuscripts/?folder=${foreign}`)).body;
     expect(unknown).toContain(`This organization has no folder ${foreign}: choose one above.`);
     expect(unknown).not.toContain('FOREIGN');
+    // A folder named in a link (its journal code), in any case; a name the organization has none of
+    // is said, with nothing listed, where any name was ignored and every manuscript shown.
+    expect((await get(viewer, '/dashboard/manuscripts/?folder=JOUR')).body).toContain('ms-dash');
+    expect((await get(viewer, '/dashboard/manuscripts/?folder=jour')).body).toContain('ms-dash');
+    expect((await get(viewer, '/dashboard/manuscripts/?folder=OTHER')).body).not.toContain('ms-dash');
+    const nope = (await get(viewer, '/dashboard/manuscripts/?folder=NOPE')).body;
+    expect(nope).toContain('This organization has no folder named “NOPE”: choose one above.');
+    expect(nope).not.toContain('ms-dash');
+    expect((await get(viewer, '/dashboard/manuscripts/?folder=FOREIGN')).body).not.toContain('ms-dash');
     // Past the oldest: said so, with a way back, not "no manuscripts yet".
     const pastOldest = await get(viewer, '/dashboard/manuscripts/?before=1');
     expect(pastOldest.body).toContain('No older manuscripts.');

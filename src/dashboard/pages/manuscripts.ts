@@ -62,7 +62,8 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const PAGE_SIZE = 50;
 
 const ListQuery = Type.Object({
-  folder: Type.Optional(Type.String({ maxLength: 12 })),
+  // A folder's id (the menu's value) or its name (the journal code, typed into a link).
+  folder: Type.Optional(Type.String({ maxLength: 256 })),
   q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   before: Type.Optional(Id),
   after: Type.Optional(Id),
@@ -140,10 +141,17 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
     handler: async (request, reply) => {
       const query = request.query as { folder?: string; q?: string; before?: number; after?: number };
       const organizationId = orgOf(request);
-      const folderId = /^\d{1,10}$/.test(query.folder ?? '') ? Number(query.folder) : null;
+      const folders = await listFolders(ctx.db, organizationId);
+      // A folder named rather than numbered (`?folder=JNL`): its id, or none of this organization's
+      // (said so, with no manuscript listed), where any name was ignored and every folder shown.
+      const asked = query.folder?.trim() ?? '';
+      const named = /^\d{1,10}$/.test(asked)
+        ? null
+        : (folders.find((f) => f.name === asked) ??
+          folders.find((f) => f.name.toLowerCase() === asked.toLowerCase()));
+      const folderId = /^\d{1,10}$/.test(asked) ? Number(asked) : asked ? (named?.id ?? 0) : null;
       const search = query.q ?? '';
-      const [folders, exact, page] = await Promise.all([
-        listFolders(ctx.db, organizationId),
+      const [exact, page] = await Promise.all([
         search.trim() ? findByOriginId(ctx.db, organizationId, search) : null,
         listManuscripts(ctx.db, organizationId, {
           folderId,
@@ -208,7 +216,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     <a href="${link({})}">Back to the newest</a>.`
                 : folderId !== null && !folders.some((f) => f.id === folderId)
                   ? // An edited or another organization's link: the menu shows no folder chosen.
-                    `This organization has no folder ${folderId}: choose one above.`
+                    `This organization has no folder ${named === undefined ? `named “${asked}”` : folderId}: choose one above.`
                   : search || folderId !== null
                     ? 'No manuscript matches.'
                     : 'No manuscripts yet: uploads appear here.',
