@@ -54,6 +54,14 @@ const CORRESPONDENCE = /correspond|e-?mail|✉/i;
 
 const MAX_FRONT_BLOCKS = 120;
 
+/**
+ * A heading that names a part of the front matter ("Authors", "Affiliations", "Corresponding
+ * author", "Author information"): a Word or Quarto title page may set each part under such a
+ * heading, and the part it opens is still front matter, not the body.
+ */
+const FRONT_LABEL =
+  /^(?:authors?|authors?\s+(?:information|details|list)|affiliations?|authors?['’]?\s+affiliations?|corresponding\s+authors?|correspondence)\s*:?$/i;
+
 interface Entry {
   name: string;
   marks: string[];
@@ -243,6 +251,7 @@ function findFrontEnd(blocks: Block[], from: number): number {
     const byline = i === from && isNameList(b);
     if (
       isHeading(b) &&
+      !FRONT_LABEL.test(b.text.trim()) &&
       next &&
       isProse(next) &&
       markedNameCount(b) < 2 &&
@@ -308,6 +317,11 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
+      if (entries.length) break;
+      continue;
+    }
+    // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
+    if (FRONT_LABEL.test(b.text.trim())) {
       if (entries.length) break;
       continue;
     }
@@ -890,6 +904,10 @@ function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/** A labelled line of a contact block: "Address: ...", "Email: ...", "ORCID: ...", "Tel.: ...". */
+const CONTACT_LINE =
+  /^\s*(?:(?:postal\s+|mailing\s+)?address|e-?mail|orcid(?:\s+id)?|phone|telephone|tel|fax|mobile)\s*[.:]/iu;
+
 /**
  * Notes that open with a line naming one author, and the blocks that run on from each in the
  * same size on the same page (svjour3 sets a second block for a present address and its email):
@@ -898,17 +916,37 @@ function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
 function notesByAuthor(blocks: Block[], indices: number[], authors: ParsedAuthor[]): Map<number, number> {
   const owners = new Map<number, number>();
   let owner: number | null = null;
+  // The opener was a name alone in its paragraph: only short lines (its address) run on from it.
+  let labelledOnly = false;
   let previous = -1;
   for (const i of indices) {
     const b = blocks[i]!;
-    const named = b.lines.length > 1 ? namedByLine(b.lines[0]!.text, authors) : null;
-    if (named !== null) owner = named;
-    else if (owner !== null) {
+    let named = b.lines.length > 1 ? namedByLine(b.lines[0]!.text, authors) : null;
+    // A contact block set one paragraph to a line (a Word title page): a paragraph holding one
+    // author's name alone (after its mark), over short lines of address that reach a labelled
+    // contact line ("Email: ...", "ORCID: ...", "Tel: ...") within a few paragraphs.
+    const short = (k: number) =>
+      indices.includes(k) &&
+      blocks[k] !== undefined &&
+      blocks[k]!.text.length <= 160 &&
+      blocks[k]!.page === b.page;
+    let reach = i + 1;
+    while (reach < i + 6 && short(reach) && !CONTACT_LINE.test(blocks[reach]!.text)) reach++;
+    const single =
+      named === null && b.lines.length === 1 && short(reach) && CONTACT_LINE.test(blocks[reach]!.text)
+        ? namedByLine(b.text.replace(/^[\s*†‡§¶#\d,]+/u, ''), authors)
+        : null;
+    if (single !== null) named = single;
+    if (named !== null) {
+      owner = named;
+      labelledOnly = single !== null;
+    } else if (owner !== null) {
       const opener = blocks[previous]!;
       const runsOn =
         i === previous + 1 &&
         b.page === opener.page &&
-        Math.abs(b.relSize - opener.relSize) <= 0.05 * opener.relSize;
+        Math.abs(b.relSize - opener.relSize) <= 0.05 * opener.relSize &&
+        (!labelledOnly || b.text.length <= 160);
       if (!runsOn) owner = null;
     }
     if (owner !== null) owners.set(i, owner);
@@ -1327,11 +1365,16 @@ export function extractHeader(source: DocumentModel): Header {
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {
-    for (const { text, links } of texts) {
+    for (const { text, links, owner } of texts) {
       const ids = unique([...findOrcids(text), ...links.flatMap((l) => findOrcids(l))]).filter(
         (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
       );
       if (!ids.length) continue;
+      // One identifier in a note that belongs to one author (the author's contact block) is theirs.
+      if (owner !== undefined && ids.length === 1 && !authors[owner]!.orcid) {
+        authors[owner]!.orcid = ids[0]!;
+        continue;
+      }
       // "0000-0001-... (V. Alexiev); 0000-0002-... (N. Keberle)": an identifier with a name in
       // brackets after it, or one identifier and one name to a segment, pair up whatever else the
       // paragraph mentions.

@@ -1,0 +1,112 @@
+// Layouts met in the ninth held-out set, fixed in the tenth round: a Word title page that sets
+// each part of the front matter under its own heading ("Authors", "Affiliation", "Corresponding
+// author") with the byline of many marked names on one line; a contact block set one paragraph
+// to a line (a name alone, its address, "Email: ...", "ORCID: ..."). Names, titles and addresses
+// are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { makeDocx } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+const run = (text: string, sup = false) =>
+  `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+const para = (content: string, style?: string) =>
+  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${content}</w:p>`;
+const big = (text: string) =>
+  `<w:p><w:r><w:rPr><w:sz w:val="36"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+const styles = {
+  name: 'word/styles.xml',
+  data: Buffer.from(
+    `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style></w:styles>`,
+  ),
+};
+const prose =
+  'Things were measured again, and more carefully than the last time they were measured, over many long afternoons in the field and in the laboratory, with instruments that were checked twice a day.';
+
+describe('a title page with a heading over each part of the front matter', () => {
+  const names = [
+    'Alma Brook Carver',
+    'Dario Esteban Fulton',
+    'Greta Hale',
+    'Ines Jovanka Kettle',
+    'Lorenzo Mata',
+    'Nadia Olen Prewitt',
+    'Quentin Rask',
+    'Sabine Tull',
+  ];
+  const byline = names
+    .map((n, k) => `${run(`${k ? ', ' : ''}${n}`)}${run('1', true)}${k === 1 ? run('*', true) : ''}`)
+    .join('');
+  const doc = makeDocx(
+    [
+      para(
+        run('Rest versus early walking after ankle sprain: a systematic review and meta-analysis.'),
+        'Heading1',
+      ),
+      para(run('Authors'), 'Heading1'),
+      para(byline),
+      para(run('Affiliation'), 'Heading1'),
+      para(
+        `${run('1', true)}${run('Department of Things, Faculty of Medicine, Somewhere University, Town, Country')}`,
+      ),
+      para(run('Corresponding author'), 'Heading2'),
+      para(`${run('*', true)}${run('Dario Esteban Fulton')}`),
+      para(run('Address: Department of Things, Somewhere University, Long Street, Town 12345, Country')),
+      para(run('Email: dfulton@example.edu')),
+      para(run('ORCID: 0000-0002-1825-0097')),
+      para(run('Word count: 2950')),
+      para(run('Abstract'), 'Heading1'),
+      para(run(prose)),
+    ],
+    [styles],
+  );
+
+  it('reads the byline under an "Authors" heading, and the contact lines under the name', async () => {
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(names);
+    const fulton = result.authors[1]!;
+    expect(fulton.emails).toEqual(['dfulton@example.edu']);
+    expect(fulton.orcid).toBe('0000-0002-1825-0097');
+    expect(result.authors.filter((a) => a.orcid || a.emails.length)).toHaveLength(1);
+  });
+});
+
+describe('contact blocks set one paragraph to a line', () => {
+  // Two blocks, each a name alone over unlabelled address lines and a labelled "e-mail:" line;
+  // the first author's address has no name of its own in it.
+  const doc = makeDocx(
+    [
+      big('Survival after Winter Storms in Small Island Towns'),
+      para(run('Petra Quill, Ronan Stavely, Una Vessel, Walt Yarrow')),
+      para(run('Registry Committee, Island Society of Medicine, Harbourtown, Country')),
+      para(run('Petra Quill')),
+      para(run('Department of Internal Medicine, Harbour University Hospital,')),
+      para(run('College of Medicine, Harbour University')),
+      para(run('12, Seaview-ro, Harbourtown, Country')),
+      para(run('e-mail: hb4411@harbour.example')),
+      para(run('Tel: 12-34-567-8901, Fax: 12-34-567-8902')),
+      para(run('Corresponding author')),
+      para(run('Walt Yarrow')),
+      para(run('Department of Internal Medicine, Inland Hospital, ')),
+      para(run('Hill Road, Inland City, Country')),
+      para(run('e-mail: wy@inland.example')),
+      para(run('Tel: 12-3-4567-8901')),
+      para(run('Abstract'), 'Heading1'),
+      para(run(prose)),
+    ],
+    [styles],
+  );
+
+  it("gives each block's email to the author it names", async () => {
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Petra Quill', ['hb4411@harbour.example']],
+      ['Ronan Stavely', []],
+      ['Una Vessel', []],
+      ['Walt Yarrow', ['wy@inland.example']],
+    ]);
+  });
+});
