@@ -304,6 +304,27 @@ function isEmailLine(text: string): boolean {
   );
 }
 
+/**
+ * A byline written as a sentence with the affiliation run on after it, in one paragraph ("Ana
+ * Lima, Bo Park, and Cy Diaz. Institute of Things, City, Country.", pandoc's plain author
+ * paragraph): the first sentence, when it is a list of two names or more joined by "and", is the
+ * byline; the rest is no name. The stop must follow a word of two letters or more (no initial,
+ * no "Jr"). Blocks with marks or no such sentence are read whole.
+ */
+function bylineSentence(b: Block): Block['runs'] {
+  if (b.runs.some((r) => r.sup && r.text.trim() !== '') || b.text.length > 400) return b.runs;
+  const text = b.text.replace(/\s+/g, ' ');
+  const stop = [...text.matchAll(/(\p{L}+)\.\s+(?=\p{Lu})/gu)].find(
+    (m) => /\p{Ll}{2}$/u.test(m[1]!) && !/^(?:jr|sr)$/i.test(m[1]!),
+  );
+  if (stop === undefined) return b.runs;
+  const head = text.slice(0, stop.index + stop[1]!.length);
+  if (!/(?:\band|&)\s+\S+/.test(head)) return b.runs;
+  const names = splitByline([{ text: head, sup: false }]);
+  const people = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
@@ -328,7 +349,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     // Marks follow the names in a byline; a block that opens with a superscript mark is the
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
-    const names = splitByline(b.runs);
+    const names = splitByline(bylineSentence(b));
     if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
       names[0].name = `${carry} ${names[0].name}`;
     const last = names[names.length - 1];
@@ -408,8 +429,11 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         INSTITUTION_WORD.test(next.text) &&
         !next.text.includes('@') &&
         Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
+      // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
+      const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
       if (
         names.length === 1 &&
+        !etAl &&
         !b.emphasis &&
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&

@@ -1,12 +1,15 @@
 // Layouts met in the ninth held-out set, fixed in the tenth round: a Word title page that sets
 // each part of the front matter under its own heading ("Authors", "Affiliation", "Corresponding
 // author") with the byline of many marked names on one line; a contact block set one paragraph
-// to a line (a name alone, its address, "Email: ...", "ORCID: ..."). Names, titles and addresses
+// to a line (a name alone, its address, "Email: ...", "ORCID: ..."); a byline written as a
+// sentence with the affiliation run on after it (pandoc's plain author paragraph); a draft's
+// byline "Jane Roe, et al." (AASTeX). Names, titles and addresses
 // are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { splitByline } from '../../src/parsing/names.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeDocx } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -108,5 +111,55 @@ describe('contact blocks set one paragraph to a line', () => {
       ['Una Vessel', []],
       ['Walt Yarrow', ['wy@inland.example']],
     ]);
+  });
+});
+
+describe('a byline written as a sentence, the affiliation run on after it', () => {
+  const pdf = (byline: string[]) =>
+    makeTextPdf([
+      [
+        { text: 'Gradient methods for gravity data', size: 14, x: 72, y: 740, bold: true },
+        ...byline.map((text, k) => ({ text, size: 10, x: 72, y: 715 - k * 12 })),
+        ...bodyProse(670, 20),
+      ],
+    ]);
+
+  it('takes the names of the first sentence and leaves the place after it', async () => {
+    const result = await parseManuscript(
+      pdf([
+        'Marta Quintal, Otavio R. Silveira Jr, and Lia M. N. Duarte. Southern Geophysical Survey, Porto Claro,',
+        'PC, Country.',
+      ]),
+      'built.pdf',
+      limits,
+    );
+    expect(result.authors.map((a) => a.name)).toEqual([
+      'Marta Quintal',
+      'Otavio R. Silveira Jr',
+      'Lia M. N. Duarte',
+    ]);
+  });
+});
+
+describe('a byline that closes with "et al."', () => {
+  it('drops "et al." from the names', () => {
+    expect(splitByline([{ text: 'Jane Roe, et al.', sup: false }]).map((n) => n.name)).toEqual(['Jane Roe']);
+    expect(splitByline([{ text: 'Jane Roe, Bo Park, et al.', sup: false }]).map((n) => n.name)).toEqual([
+      'Jane Roe',
+      'Bo Park',
+    ]);
+  });
+
+  it('reads one name and "et al." under the title as the byline', async () => {
+    const pdf = makeTextPdf([
+      [
+        { text: 'Where the slow rotators went: a look at old stars', size: 12, x: 72, y: 740, bold: true },
+        { text: 'Nora Castellan, et al.', size: 10, x: 72, y: 715 },
+        { text: 'ABSTRACT', size: 10, x: 72, y: 690, bold: true },
+        ...bodyProse(675, 20),
+      ],
+    ]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Nora Castellan']);
   });
 });
