@@ -1183,6 +1183,25 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
   });
 }
 
+const AUTHOR_NOTE = /^authors?['’]?\s+notes?\b\s*[:.—–-]?\s*/i;
+
+/**
+ * The blocks of an author note after the front matter: a block that opens with the label and
+ * holds the note run in, or the label alone and the paragraphs under it up to the next heading
+ * (at most four).
+ */
+function authorNote(blocks: Block[], frontEnd: number): number[] {
+  for (let i = frontEnd; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (!AUTHOR_NOTE.test(b.text) || b.text.length > 1500) continue;
+    if (b.text.replace(AUTHOR_NOTE, '').trim() !== '') return [i];
+    const out: number[] = [];
+    for (let j = i + 1; j < Math.min(blocks.length, i + 5) && !isHeading(blocks[j]!); j++) out.push(j);
+    return out;
+  }
+  return [];
+}
+
 /** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
 function fromCapitals(name: string): string {
   if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
@@ -1382,6 +1401,15 @@ export function extractHeader(source: DocumentModel): Header {
       if (i < frontEnd || frontPages.has(b.page) || b.text.length > 200 || !b.text.includes('@')) return;
       if (markedOwner(b.text, symbolMarks) !== null) texts.push({ text: b.text, links: b.links });
     });
+  }
+  // The author note of an APA manuscript may close the text, after the discussion ("Author
+  // note" as a heading, or run in before its first sentence): it holds the correspondence
+  // address, and is read with the header.
+  if (authors.some((a) => a.emails.length === 0)) {
+    const seen = new Set(headerBlocks);
+    for (const i of authorNote(blocks, frontEnd)) {
+      if (!seen.has(i) && !chosen.used.has(i)) texts.push({ text: blocks[i]!.text, links: blocks[i]!.links });
+    }
   }
   const marks = chosen.entries.map((e) => e.marks);
   const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];

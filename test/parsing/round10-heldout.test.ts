@@ -3,7 +3,8 @@
 // author") with the byline of many marked names on one line; a contact block set one paragraph
 // to a line (a name alone, its address, "Email: ...", "ORCID: ..."); a byline written as a
 // sentence with the affiliation run on after it (pandoc's plain author paragraph); a draft's
-// byline "Jane Roe, et al." (AASTeX). Names, titles and addresses
+// byline "Jane Roe, et al." (AASTeX); an APA author note that closes the text and holds the
+// correspondence addresses. Names, titles and addresses
 // are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -161,5 +162,48 @@ describe('a byline that closes with "et al."', () => {
     ]);
     const result = await parseManuscript(pdf, 'built.pdf', limits);
     expect(result.authors.map((a) => a.name)).toEqual(['Nora Castellan']);
+  });
+});
+
+describe('an author note after the discussion', () => {
+  const note =
+    'OV, Department of Things, Somewhere University, & PW, Institute of Stuff, Elsewhere University. OV was supported by grant 12345. Correspondence concerning this article should be sent to olga.varnes@somewhere.example or pim.wextra@elsewhere.example.';
+  const body = (noteParagraphs: string[]) =>
+    makeDocx(
+      [
+        big('How precise are quick measures of attitudes?'),
+        para(run('Olga Varnes &amp; Pim Wextra')),
+        para(run(prose)),
+        para(run('Measures and individuals'), 'Heading2'),
+        para(run(prose)),
+        para(run(prose)),
+        para(run('Discussion'), 'Heading2'),
+        para(run(prose)),
+        ...noteParagraphs,
+        para(run('References'), 'Heading1'),
+        para(run('Carter, A., &amp; Dunn, B. (2019). A study of things. Journal of Things, 12(3), 45–67.')),
+        para(run('Evans, C. (2020). More things. Journal of Stuff, 4, 1–9.')),
+      ],
+      [styles],
+    );
+
+  it('reads the emails of an "Author note" heading and its paragraph', async () => {
+    const result = await parseManuscript(
+      body([para(run('Author note'), 'Heading1'), para(run(note))]),
+      'built.docx',
+      limits,
+    );
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Olga Varnes', ['olga.varnes@somewhere.example']],
+      ['Pim Wextra', ['pim.wextra@elsewhere.example']],
+    ]);
+  });
+
+  it('reads them with the label run in before the note', async () => {
+    const result = await parseManuscript(body([para(run(`Author note ${note}`))]), 'built.docx', limits);
+    expect(result.authors.map((a) => a.emails)).toEqual([
+      ['olga.varnes@somewhere.example'],
+      ['pim.wextra@elsewhere.example'],
+    ]);
   });
 });
