@@ -78,12 +78,24 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     else if (useIndent) starts ||= line.indent <= minIndent + 0.4;
     // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
     else if (useGap)
-      starts ||= line.gapAbove > 0.2 || (line.pageTop === true && opensAfterSentence(line, prev));
+      starts ||=
+        line.gapAbove > 0.2 ||
+        (line.pageTop === true && (opensAfterSentence(line, prev) || endsWithLink(refs[refs.length - 1]!)));
     else starts ||= opensAfterSentence(line, prev);
     if (starts) refs.push([line]);
     else refs[refs.length - 1]!.push(line);
   });
   return refs;
+}
+
+/**
+ * An entry whose text so far closes with a link and a full stop ("... https://doi.org/10.1/x."):
+ * author-date styles print the URL or DOI last, so the entry is whole, and a line at the next
+ * page's top opens another one, however its names are written ("Campbell, Finlay, ...").
+ */
+function endsWithLink(entryLines: BlockLine[]): boolean {
+  const tail = joinLines(joinDoiBreaks(entryLines.slice(-2).map((l) => l.text)));
+  return /^(?:https?:\/\/|doi:|10\.\d{4,9}\/)\S+\.$/i.test(lastWord(tail.trim()));
 }
 
 interface Entry {
@@ -134,18 +146,22 @@ const SUFFIX_GOES_ON = /^(?:[-.][\w.()/;:-]*\w|(?=[\w.()/;:-]*\d)[\w()]+[./-][\w
  */
 export function joinDoiBreaks(lines: string[]): string[] {
   const out: string[] = [];
-  for (const raw of lines) {
+  for (const [k, raw] of lines.entries()) {
     const line = raw.trim();
     const prev = out[out.length - 1];
     if (prev !== undefined && line) {
       const end = lastWord(prev);
       const space = line.search(/\s/);
       const first = space < 0 ? line : line.slice(0, space);
+      // The entry's last line holding nothing but a few characters and the closing stop ("3."):
+      // the end of a DOI the line break cut ("10.1038/nature0415" over "3."), no word of its own.
+      const lastPiece =
+        k === lines.length - 1 && /^[\dA-Za-z]{1,6}\.?$/.test(line) && !/^(?:1[6-9]|20)\d\d\.?$/.test(line);
       const joins =
         end.length <= MAX_DOI_WORD &&
         first.length <= MAX_DOI_WORD &&
         (((CUT_PREFIX.test(end) || CUT_AFTER_LABEL.test(prev.slice(-20))) && /^\d*\/\S/.test(first)) ||
-          (DOI_AT_END.test(end) && !/[-/._=?&#]$/.test(end) && SUFFIX_GOES_ON.test(first)));
+          (DOI_AT_END.test(end) && !/[-/._=?&#]$/.test(end) && (SUFFIX_GOES_ON.test(first) || lastPiece)));
       if (joins) {
         out[out.length - 1] = prev + line;
         continue;

@@ -4,11 +4,14 @@
 // to a line (a name alone, its address, "Email: ...", "ORCID: ..."); a byline written as a
 // sentence with the affiliation run on after it (pandoc's plain author paragraph); a draft's
 // byline "Jane Roe, et al." (AASTeX); an APA author note that closes the text and holds the
-// correspondence addresses. Names, titles and addresses
+// correspondence addresses; reference lists (Chicago author-date from bookdown): an entry at a
+// page's top with full given names after one that closed with its DOI, and a DOI cut before its
+// last digit, which stands alone on the entry's last line. Names, titles and addresses
 // are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
+import { joinDoiBreaks } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeDocx, makeTextPdf } from './make-files.ts';
 
@@ -203,6 +206,51 @@ describe('an author note after the discussion', () => {
     expect(result.authors.map((a) => a.emails)).toEqual([
       ['olga.varnes@somewhere.example'],
       ['pim.wextra@elsewhere.example'],
+    ]);
+  });
+});
+
+describe('reference lists set apart by space (Chicago author-date)', () => {
+  it("joins a DOI cut before its last characters, left alone on the entry's last line", () => {
+    expect(
+      joinDoiBreaks([
+        'Roe, Jane, and Al Poe. 2005. "Things Spread Unevenly." Nature 438 (7066): 355–59. https://doi.org/10.1038/thing0415',
+        '3.',
+      ]),
+    ).toEqual([
+      'Roe, Jane, and Al Poe. 2005. "Things Spread Unevenly." Nature 438 (7066): 355–59. https://doi.org/10.1038/thing04153.',
+    ]);
+    // A year on a line of its own after a DOI is no piece of it.
+    expect(joinDoiBreaks(['Title. doi:10.1000/abc', '2014.'])).toHaveLength(2);
+  });
+
+  it("opens an entry at a page's top after one that closed with its DOI, whatever its names", async () => {
+    type Line = Parameters<typeof makeTextPdf>[0][number][number];
+    const entries = (texts: [string, string][], top: number): Line[] => {
+      const out: Line[] = [];
+      let y = top;
+      for (const [a, b] of texts) {
+        out.push({ text: a, size: 10, x: 72, y }, { text: b, size: 10, x: 72, y: y - 12 });
+        y -= 30;
+      }
+      return out;
+    };
+    const entry = (k: number): [string, string] => [
+      `Carter${'abcdefghij'[k]}, Anna, Bruno Dunn, and Celia Evans. 20${10 + k}. "A Study of Things Number ${k + 1}."`,
+      `Journal of Things ${k + 10} (2): ${k * 10 + 1}–${k * 10 + 9}. https://doi.org/10.1000/things.${k + 100}.`,
+    ];
+    const pdf = makeTextPdf([
+      [
+        { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
+        ...bodyProse(720, 20),
+        { text: 'References', size: 14, x: 72, y: 430, bold: true },
+        ...entries([0, 1, 2, 3, 4, 5].map(entry), 405),
+      ],
+      [...entries([6, 7, 8].map(entry), 760)],
+    ]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.references.map((r) => r.year)).toEqual([
+      2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018,
     ]);
   });
 });
