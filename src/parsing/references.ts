@@ -4,13 +4,19 @@
 import type { BlockLine, ParsedReference } from './types.ts';
 import { joinLines } from './text-utils.ts';
 
+/**
+ * A surname's particle in lower case opening an entry ("19 van Runnard Heimel PJ", "7 de Souza
+ * A"): after a bare number it opens an entry as a capital does.
+ */
+const PARTICLE_OPENING = String.raw`(?:van|von|de|da|di|del|della|der|den|du|dos|das|le|la|ten|ter|zu)\s+(?:(?:de|der|den|la)\s+)?\p{Lu}`;
+
 const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bracket', re: /^\[(\d{1,4})\]\s*/ },
   // "1.Wallberg, A.": the space after the number may be lost where the label is set in a box of
   // its own (XeLaTeX's lists read back from the PDF); a capital right after the dot still opens.
   { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu}))/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
-  { name: 'bare', re: /^(\d{1,4})\s+(?=\p{Lu})/u },
+  { name: 'bare', re: new RegExp(String.raw`^(\d{1,4})\s+(?=\p{Lu}|${PARTICLE_OPENING})`, 'u') },
 ];
 
 function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
@@ -569,7 +575,10 @@ function findYear(text: string): number | null {
   return any ? Number(any[1]) : null;
 }
 
-const NUMBER_MARKER = /^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\)|\d{1,4}(?=\s+\p{Lu}))\s*/u;
+const NUMBER_MARKER = new RegExp(
+  String.raw`^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\)|\d{1,4}(?=\s+(?:\p{Lu}|${PARTICLE_OPENING})))\s*`,
+  'u',
+);
 
 export function parseReference(rawWithMarker: string): ParsedReference {
   const raw = rawWithMarker.normalize('NFC').replace(NUMBER_MARKER, '').trim();

@@ -6,12 +6,14 @@
 // byline "Jane Roe, et al." (AASTeX); an APA author note that closes the text and holds the
 // correspondence addresses; reference lists (Chicago author-date from bookdown): an entry at a
 // page's top with full given names after one that closed with its DOI, and a DOI cut before its
-// last digit, which stands alone on the entry's last line. Names, titles and addresses
+// last digit, which stands alone on the entry's last line; a bare-numbered (Vancouver) entry whose
+// first author's surname opens with a particle in lower case ("19 van ..."). Names, titles and addresses
 // are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitByline } from '../../src/parsing/names.ts';
-import { joinDoiBreaks } from '../../src/parsing/references.ts';
+import { joinDoiBreaks, parseReferenceList } from '../../src/parsing/references.ts';
+import type { BlockLine } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeDocx, makeTextPdf } from './make-files.ts';
 
@@ -252,5 +254,35 @@ describe('reference lists set apart by space (Chicago author-date)', () => {
     expect(result.references.map((r) => r.year)).toEqual([
       2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018,
     ]);
+  });
+});
+
+describe('a numbered list whose entry opens with a surname particle in lower case', () => {
+  it('opens an entry at "3 van ..." after a bare number, as at a capital', () => {
+    const line = (text: string): BlockLine => ({ text, indent: 0, gapAbove: 0 });
+    const refs = parseReferenceList(
+      [
+        line(
+          '1 Carter AB, Dunn C. A first study of things. Journal of Things 2005;193:1591–8. doi:10.1000/a.1',
+        ),
+        line(
+          '2 Evans D, Fox E. A second study of things. Journal of Things 1994;171:1154–8. doi:10.1000/a.2',
+        ),
+        line(
+          '3 van Gray Hill PJ, Ives A, Jones B, et al. A third study. Journal of Stuff 2006;128:187–93. doi:10.1000/a.3',
+        ),
+        line('4 de Kova L, Lund M. A fourth study. Journal of Stuff 1998;61:141–8. doi:10.1000/a.4'),
+        line('5 North O. A fifth study. Journal of Stuff 1999;62:1–8. doi:10.1000/a.5'),
+      ],
+      null,
+    );
+    expect(refs.map((r) => r.doi)).toEqual([
+      '10.1000/a.1',
+      '10.1000/a.2',
+      '10.1000/a.3',
+      '10.1000/a.4',
+      '10.1000/a.5',
+    ]);
+    expect(refs[2]!.raw).toMatch(/^van Gray Hill PJ/);
   });
 });
