@@ -1271,6 +1271,29 @@ export function extractHeader(source: DocumentModel): Header {
       titleEnd++;
     }
   }
+  // A Word title broken into paragraphs by hand ("Main Title" / "A Subtitle"), each set by hand in
+  // the same large type (no heading style, whose paragraphs are headings each): the paragraphs
+  // that follow in that type and face go on with the title. A label of the front matter or a list
+  // of names in that type is no part of it.
+  if (titleIndex !== null && doc.format === 'docx') {
+    const t = blocks[titleIndex]!;
+    while (
+      titleEnd < blocks.length &&
+      titleEnd < titleIndex + 3 &&
+      t.relSize >= 1.1 &&
+      t.styleLevel == null &&
+      blocks[titleEnd]!.styleLevel == null &&
+      blocks[titleEnd]!.styleName === t.styleName &&
+      blocks[titleEnd]!.emphasis === t.emphasis &&
+      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
+      blocks[titleEnd]!.text.length <= 200 &&
+      !FRONT_LABEL.test(blocks[titleEnd]!.text.trim()) &&
+      !opensWithNoteMark(blocks[titleEnd]!) &&
+      markedNameCount(blocks[titleEnd]!) < 2 &&
+      !isNameList(blocks[titleEnd]!)
+    )
+      titleEnd++;
+  }
   const title =
     titleIndex !== null
       ? withoutTitleLabel(

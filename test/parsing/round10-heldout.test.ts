@@ -7,7 +7,8 @@
 // correspondence addresses; reference lists (Chicago author-date from bookdown): an entry at a
 // page's top with full given names after one that closed with its DOI, and a DOI cut before its
 // last digit, which stands alone on the entry's last line; a bare-numbered (Vancouver) entry whose
-// first author's surname opens with a particle in lower case ("19 van ..."). Names, titles and addresses
+// first author's surname opens with a particle in lower case ("19 van ..."); a Word title broken
+// by hand into two paragraphs set in the same large type. Names, titles and addresses
 // are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -284,5 +285,39 @@ describe('a numbered list whose entry opens with a surname particle in lower cas
       '10.1000/a.5',
     ]);
     expect(refs[2]!.raw).toMatch(/^van Gray Hill PJ/);
+  });
+});
+
+describe('a Word title broken into two paragraphs in the same large type', () => {
+  it('reads both paragraphs as the title, and not the byline under them', async () => {
+    const doc = makeDocx(
+      [
+        big('Survival after Winter Storms in Small Island Towns'),
+        big('A National Registry Study'),
+        para(run('Petra Quill, Ronan Stavely, Una Vessel')),
+        para(run('Registry Committee, Island Society of Medicine, Harbourtown, Country')),
+        para(run('Abstract'), 'Heading1'),
+        para(run(`${prose} ${prose}`)),
+      ],
+      [styles],
+    );
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.title).toBe('Survival after Winter Storms in Small Island Towns A National Registry Study');
+    expect(result.authors.map((a) => a.name)).toEqual(['Petra Quill', 'Ronan Stavely', 'Una Vessel']);
+  });
+
+  it('keeps two headings in a heading style apart (a heading over the byline is no title)', async () => {
+    const doc = makeDocx(
+      [
+        para(run('Rest versus early walking after ankle sprain'), 'Heading1'),
+        para(run('Authors'), 'Heading1'),
+        para(run('Petra Quill, Ronan Stavely, Una Vessel')),
+        para(run('Abstract'), 'Heading1'),
+        para(run(`${prose} ${prose}`)),
+      ],
+      [styles],
+    );
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.title).toBe('Rest versus early walking after ankle sprain');
   });
 });
