@@ -161,8 +161,13 @@ export function joinDoiBreaks(lines: string[]): string[] {
       const first = space < 0 ? line : line.slice(0, space);
       // The entry's last line holding nothing but a few characters and the closing stop ("3."):
       // the end of a DOI the line break cut ("10.1038/nature0415" over "3."), no word of its own.
+      // A book's DOI that ends in a whole ISBN is whole: the number after it is its chapter's,
+      // printed after an underscore the text lost ("...-8456-1" over "48"), which findDoi reads.
       const lastPiece =
-        k === lines.length - 1 && /^[\dA-Za-z]{1,6}\.?$/.test(line) && !/^(?:1[6-9]|20)\d\d\.?$/.test(line);
+        k === lines.length - 1 &&
+        /^[\dA-Za-z]{1,6}\.?$/.test(line) &&
+        !/^(?:1[6-9]|20)\d\d\.?$/.test(line) &&
+        !ISBN_DOI.test(end);
       const joins =
         end.length <= MAX_DOI_WORD &&
         first.length <= MAX_DOI_WORD &&

@@ -225,6 +225,9 @@ describe('reference lists set apart by space (Chicago author-date)', () => {
     ]);
     // A year on a line of its own after a DOI is no piece of it.
     expect(joinDoiBreaks(['Title. doi:10.1000/abc', '2014.'])).toHaveLength(2);
+    // Nor is a chapter's number after a book DOI that ends in a whole ISBN (its underscore lost):
+    // the DOI reader adds it with the underscore.
+    expect(joinDoiBreaks(['Springer. doi: 10.1007/978-94-009-8456-1', '48'])).toHaveLength(2);
   });
 
   it("opens an entry at a page's top after one that closed with its DOI, whatever its names", async () => {
