@@ -54,6 +54,14 @@ const CORRESPONDENCE = /correspond|e-?mail|✉/i;
 
 const MAX_FRONT_BLOCKS = 120;
 
+/**
+ * A heading that names a part of the front matter ("Authors", "Affiliations", "Corresponding
+ * author", "Author information"): a Word or Quarto title page may set each part under such a
+ * heading, and the part it opens is still front matter, not the body.
+ */
+const FRONT_LABEL =
+  /^(?:authors?|authors?\s+(?:information|details|list)|affiliations?|authors?['’]?\s+affiliations?|corresponding\s+authors?|correspondence)\s*:?$/i;
+
 interface Entry {
   name: string;
   marks: string[];
@@ -243,6 +251,7 @@ function findFrontEnd(blocks: Block[], from: number): number {
     const byline = i === from && isNameList(b);
     if (
       isHeading(b) &&
+      !FRONT_LABEL.test(b.text.trim()) &&
       next &&
       isProse(next) &&
       markedNameCount(b) < 2 &&
@@ -295,6 +304,27 @@ function isEmailLine(text: string): boolean {
   );
 }
 
+/**
+ * A byline written as a sentence with the affiliation run on after it, in one paragraph ("Ana
+ * Lima, Bo Park, and Cy Diaz. Institute of Things, City, Country.", pandoc's plain author
+ * paragraph): the first sentence, when it is a list of two names or more joined by "and", is the
+ * byline; the rest is no name. The stop must follow a word of two letters or more (no initial,
+ * no "Jr"). Blocks with marks or no such sentence are read whole.
+ */
+function bylineSentence(b: Block): Block['runs'] {
+  if (b.runs.some((r) => r.sup && r.text.trim() !== '') || b.text.length > 400) return b.runs;
+  const text = b.text.replace(/\s+/g, ' ');
+  const stop = [...text.matchAll(/(\p{L}+)\.\s+(?=\p{Lu})/gu)].find(
+    (m) => /\p{Ll}{2}$/u.test(m[1]!) && !/^(?:jr|sr)$/i.test(m[1]!),
+  );
+  if (stop === undefined) return b.runs;
+  const head = text.slice(0, stop.index + stop[1]!.length);
+  if (!/(?:\band|&)\s+\S+/.test(head)) return b.runs;
+  const names = splitByline([{ text: head, sup: false }]);
+  const people = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
@@ -311,10 +341,15 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       if (entries.length) break;
       continue;
     }
+    // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
+    if (FRONT_LABEL.test(b.text.trim())) {
+      if (entries.length) break;
+      continue;
+    }
     // Marks follow the names in a byline; a block that opens with a superscript mark is the
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
-    const names = splitByline(b.runs);
+    const names = splitByline(bylineSentence(b));
     if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
       names[0].name = `${carry} ${names[0].name}`;
     const last = names[names.length - 1];
@@ -394,8 +429,11 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         INSTITUTION_WORD.test(next.text) &&
         !next.text.includes('@') &&
         Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
+      // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
+      const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
       if (
         names.length === 1 &&
+        !etAl &&
         !b.emphasis &&
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&
@@ -890,6 +928,10 @@ function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/** A labelled line of a contact block: "Address: ...", "Email: ...", "ORCID: ...", "Tel.: ...". */
+const CONTACT_LINE =
+  /^\s*(?:(?:postal\s+|mailing\s+)?address|e-?mail|orcid(?:\s+id)?|phone|telephone|tel|fax|mobile)\s*[.:]/iu;
+
 /**
  * Notes that open with a line naming one author, and the blocks that run on from each in the
  * same size on the same page (svjour3 sets a second block for a present address and its email):
@@ -898,17 +940,37 @@ function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
 function notesByAuthor(blocks: Block[], indices: number[], authors: ParsedAuthor[]): Map<number, number> {
   const owners = new Map<number, number>();
   let owner: number | null = null;
+  // The opener was a name alone in its paragraph: only short lines (its address) run on from it.
+  let labelledOnly = false;
   let previous = -1;
   for (const i of indices) {
     const b = blocks[i]!;
-    const named = b.lines.length > 1 ? namedByLine(b.lines[0]!.text, authors) : null;
-    if (named !== null) owner = named;
-    else if (owner !== null) {
+    let named = b.lines.length > 1 ? namedByLine(b.lines[0]!.text, authors) : null;
+    // A contact block set one paragraph to a line (a Word title page): a paragraph holding one
+    // author's name alone (after its mark), over short lines of address that reach a labelled
+    // contact line ("Email: ...", "ORCID: ...", "Tel: ...") within a few paragraphs.
+    const short = (k: number) =>
+      indices.includes(k) &&
+      blocks[k] !== undefined &&
+      blocks[k]!.text.length <= 160 &&
+      blocks[k]!.page === b.page;
+    let reach = i + 1;
+    while (reach < i + 6 && short(reach) && !CONTACT_LINE.test(blocks[reach]!.text)) reach++;
+    const single =
+      named === null && b.lines.length === 1 && short(reach) && CONTACT_LINE.test(blocks[reach]!.text)
+        ? namedByLine(b.text.replace(/^[\s*†‡§¶#\d,]+/u, ''), authors)
+        : null;
+    if (single !== null) named = single;
+    if (named !== null) {
+      owner = named;
+      labelledOnly = single !== null;
+    } else if (owner !== null) {
       const opener = blocks[previous]!;
       const runsOn =
         i === previous + 1 &&
         b.page === opener.page &&
-        Math.abs(b.relSize - opener.relSize) <= 0.05 * opener.relSize;
+        Math.abs(b.relSize - opener.relSize) <= 0.05 * opener.relSize &&
+        (!labelledOnly || b.text.length <= 160);
       if (!runsOn) owner = null;
     }
     if (owner !== null) owners.set(i, owner);
@@ -1121,6 +1183,25 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
   });
 }
 
+const AUTHOR_NOTE = /^authors?['’]?\s+notes?\b\s*[:.—–-]?\s*/i;
+
+/**
+ * The blocks of an author note after the front matter: a block that opens with the label and
+ * holds the note run in, or the label alone and the paragraphs under it up to the next heading
+ * (at most four).
+ */
+function authorNote(blocks: Block[], frontEnd: number): number[] {
+  for (let i = frontEnd; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (!AUTHOR_NOTE.test(b.text) || b.text.length > 1500) continue;
+    if (b.text.replace(AUTHOR_NOTE, '').trim() !== '') return [i];
+    const out: number[] = [];
+    for (let j = i + 1; j < Math.min(blocks.length, i + 5) && !isHeading(blocks[j]!); j++) out.push(j);
+    return out;
+  }
+  return [];
+}
+
 /** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
 function fromCapitals(name: string): string {
   if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
@@ -1189,6 +1270,29 @@ export function extractHeader(source: DocumentModel): Header {
     ) {
       titleEnd++;
     }
+  }
+  // A Word title broken into paragraphs by hand ("Main Title" / "A Subtitle"), each set by hand in
+  // the same large type (no heading style, whose paragraphs are headings each): the paragraphs
+  // that follow in that type and face go on with the title. A label of the front matter or a list
+  // of names in that type is no part of it.
+  if (titleIndex !== null && doc.format === 'docx') {
+    const t = blocks[titleIndex]!;
+    while (
+      titleEnd < blocks.length &&
+      titleEnd < titleIndex + 3 &&
+      t.relSize >= 1.1 &&
+      t.styleLevel == null &&
+      blocks[titleEnd]!.styleLevel == null &&
+      blocks[titleEnd]!.styleName === t.styleName &&
+      blocks[titleEnd]!.emphasis === t.emphasis &&
+      Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
+      blocks[titleEnd]!.text.length <= 200 &&
+      !FRONT_LABEL.test(blocks[titleEnd]!.text.trim()) &&
+      !opensWithNoteMark(blocks[titleEnd]!) &&
+      markedNameCount(blocks[titleEnd]!) < 2 &&
+      !isNameList(blocks[titleEnd]!)
+    )
+      titleEnd++;
   }
   const title =
     titleIndex !== null
@@ -1321,17 +1425,31 @@ export function extractHeader(source: DocumentModel): Header {
       if (markedOwner(b.text, symbolMarks) !== null) texts.push({ text: b.text, links: b.links });
     });
   }
+  // The author note of an APA manuscript may close the text, after the discussion ("Author
+  // note" as a heading, or run in before its first sentence): it holds the correspondence
+  // address, and is read with the header.
+  if (authors.some((a) => a.emails.length === 0)) {
+    const seen = new Set(headerBlocks);
+    for (const i of authorNote(blocks, frontEnd)) {
+      if (!seen.has(i) && !chosen.used.has(i)) texts.push({ text: blocks[i]!.text, links: blocks[i]!.links });
+    }
+  }
   const marks = chosen.entries.map((e) => e.marks);
   const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];
   if (authors.some((a) => a.emails.length === 0)) addressesAtTheEnd(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {
-    for (const { text, links } of texts) {
+    for (const { text, links, owner } of texts) {
       const ids = unique([...findOrcids(text), ...links.flatMap((l) => findOrcids(l))]).filter(
         (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
       );
       if (!ids.length) continue;
+      // One identifier in a note that belongs to one author (the author's contact block) is theirs.
+      if (owner !== undefined && ids.length === 1 && !authors[owner]!.orcid) {
+        authors[owner]!.orcid = ids[0]!;
+        continue;
+      }
       // "0000-0001-... (V. Alexiev); 0000-0002-... (N. Keberle)": an identifier with a name in
       // brackets after it, or one identifier and one name to a segment, pair up whatever else the
       // paragraph mentions.

@@ -367,7 +367,18 @@ export function splitByline(runs: Run[]): BylineName[] {
     });
   }
   close();
-  return dropMemberships(out.filter((n) => n.name));
+  return dropMemberships(withoutEtAl(out.filter((n) => n.name)));
+}
+
+/** "et al." closing a byline ("Jane Roe, et al.", a draft's short author list): "and others", no name. */
+export const ET_AL = /^et\.?\s+al\b\.?$/i;
+
+function withoutEtAl(names: BylineName[]): BylineName[] {
+  const last = names[names.length - 1];
+  if (names.length < 2 || last === undefined || !ET_AL.test(last.name)) return names;
+  const out = names.slice(0, -1);
+  out[out.length - 1]!.marks.push(...last.marks);
+  return out;
 }
 
 /** "Member", "Senior Member", "Life Fellow", "Student Member": a grade of a society's membership. */

@@ -4,13 +4,19 @@
 import type { BlockLine, ParsedReference } from './types.ts';
 import { joinLines } from './text-utils.ts';
 
+/**
+ * A surname's particle in lower case opening an entry ("19 van Runnard Heimel PJ", "7 de Souza
+ * A"): after a bare number it opens an entry as a capital does.
+ */
+const PARTICLE_OPENING = String.raw`(?:van|von|de|da|di|del|della|der|den|du|dos|das|le|la|ten|ter|zu)\s+(?:(?:de|der|den|la)\s+)?\p{Lu}`;
+
 const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bracket', re: /^\[(\d{1,4})\]\s*/ },
   // "1.Wallberg, A.": the space after the number may be lost where the label is set in a box of
   // its own (XeLaTeX's lists read back from the PDF); a capital right after the dot still opens.
   { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu}))/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
-  { name: 'bare', re: /^(\d{1,4})\s+(?=\p{Lu})/u },
+  { name: 'bare', re: new RegExp(String.raw`^(\d{1,4})\s+(?=\p{Lu}|${PARTICLE_OPENING})`, 'u') },
 ];
 
 function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
@@ -78,12 +84,24 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     else if (useIndent) starts ||= line.indent <= minIndent + 0.4;
     // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
     else if (useGap)
-      starts ||= line.gapAbove > 0.2 || (line.pageTop === true && opensAfterSentence(line, prev));
+      starts ||=
+        line.gapAbove > 0.2 ||
+        (line.pageTop === true && (opensAfterSentence(line, prev) || endsWithLink(refs[refs.length - 1]!)));
     else starts ||= opensAfterSentence(line, prev);
     if (starts) refs.push([line]);
     else refs[refs.length - 1]!.push(line);
   });
   return refs;
+}
+
+/**
+ * An entry whose text so far closes with a link and a full stop ("... https://doi.org/10.1/x."):
+ * author-date styles print the URL or DOI last, so the entry is whole, and a line at the next
+ * page's top opens another one, however its names are written ("Campbell, Finlay, ...").
+ */
+function endsWithLink(entryLines: BlockLine[]): boolean {
+  const tail = joinLines(joinDoiBreaks(entryLines.slice(-2).map((l) => l.text)));
+  return /^(?:https?:\/\/|doi:|10\.\d{4,9}\/)\S+\.$/i.test(lastWord(tail.trim()));
 }
 
 interface Entry {
@@ -134,18 +152,27 @@ const SUFFIX_GOES_ON = /^(?:[-.][\w.()/;:-]*\w|(?=[\w.()/;:-]*\d)[\w()]+[./-][\w
  */
 export function joinDoiBreaks(lines: string[]): string[] {
   const out: string[] = [];
-  for (const raw of lines) {
+  for (const [k, raw] of lines.entries()) {
     const line = raw.trim();
     const prev = out[out.length - 1];
     if (prev !== undefined && line) {
       const end = lastWord(prev);
       const space = line.search(/\s/);
       const first = space < 0 ? line : line.slice(0, space);
+      // The entry's last line holding nothing but a few characters and the closing stop ("3."):
+      // the end of a DOI the line break cut ("10.1038/nature0415" over "3."), no word of its own.
+      // A book's DOI that ends in a whole ISBN is whole: the number after it is its chapter's,
+      // printed after an underscore the text lost ("...-8456-1" over "48"), which findDoi reads.
+      const lastPiece =
+        k === lines.length - 1 &&
+        /^[\dA-Za-z]{1,6}\.?$/.test(line) &&
+        !/^(?:1[6-9]|20)\d\d\.?$/.test(line) &&
+        !ISBN_DOI.test(end);
       const joins =
         end.length <= MAX_DOI_WORD &&
         first.length <= MAX_DOI_WORD &&
         (((CUT_PREFIX.test(end) || CUT_AFTER_LABEL.test(prev.slice(-20))) && /^\d*\/\S/.test(first)) ||
-          (DOI_AT_END.test(end) && !/[-/._=?&#]$/.test(end) && SUFFIX_GOES_ON.test(first)));
+          (DOI_AT_END.test(end) && !/[-/._=?&#]$/.test(end) && (SUFFIX_GOES_ON.test(first) || lastPiece)));
       if (joins) {
         out[out.length - 1] = prev + line;
         continue;
@@ -553,7 +580,10 @@ function findYear(text: string): number | null {
   return any ? Number(any[1]) : null;
 }
 
-const NUMBER_MARKER = /^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\)|\d{1,4}(?=\s+\p{Lu}))\s*/u;
+const NUMBER_MARKER = new RegExp(
+  String.raw`^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\)|\d{1,4}(?=\s+(?:\p{Lu}|${PARTICLE_OPENING})))\s*`,
+  'u',
+);
 
 export function parseReference(rawWithMarker: string): ParsedReference {
   const raw = rawWithMarker.normalize('NFC').replace(NUMBER_MARKER, '').trim();
