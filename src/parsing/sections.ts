@@ -70,6 +70,10 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
   // A URL set in a typewriter face reads as emphasis, and a short line of one ("URL https://...
   // Retrieved") as a heading; no heading holds a URL.
   if (!isHeading(block) || /:\/\/|\bwww\./.test(block.text)) return false;
+  // A block that ends in a word broken by a hyphen goes on in the next line: a journal's name set
+  // in italics on a line of its own ("Meta-Analysis. Organizational Research Meth-") reads as an
+  // emphasised short block, but no heading breaks a word at its end.
+  if (/\p{L}-$/u.test(block.text.trim())) return false;
   // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
   // comma or period; digits elsewhere (a volume in bold) do not make one.
   const numbered = SECTION_NUMBER.exec(block.text);

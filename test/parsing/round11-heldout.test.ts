@@ -1,0 +1,68 @@
+// Layouts met in the tenth held-out set, fixed in the eleventh round: an author-year reference
+// list (APA from Quarto) where a line set mostly in the journal's italic face, ending in a word
+// broken by a hyphen ("Meta-Analysis. Organizational Research Meth-"), stands as a short emphasised
+// block of its own and read as a heading that closed the list. Names, titles and DOIs are made up; only
+// the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+type PdfLine = Parameters<typeof makeTextPdf>[0][number][number];
+
+describe('an author-year list with a line in the journal face broken by a hyphen', () => {
+  it('reads on past the line, which is no heading', async () => {
+    // Hanging indents: each entry's first line at 72, the others at 84, 12 points apart.
+    const entries: { text: string; bold?: boolean }[][] = [
+      [
+        { text: 'Abbot, A., & Berry, B. (2011). A first study of things and of' },
+        { text: 'their measurement. Journal of Things, 37(1), 5–38.' },
+      ],
+      [{ text: 'Carver, C. (2009). Introduction to the study of things. Big' }, { text: 'Press.' }],
+      [
+        { text: 'Dunmore, D. (2003). Apples and pears: the search for the things in' },
+        { text: 'Meta-Analysis. Organizational Research Meth-', bold: true },
+        { text: 'ods, 6(4), 415–439. https://doi.org/10.1000/things.3' },
+      ],
+      [
+        { text: 'Elwood, E., & Frame, F. (2011). Features of studies of things in' },
+        { text: 'a database. Journal of Stuff, 11(1), 160. https://doi.org/10.1000/things.4' },
+      ],
+      [
+        { text: 'Garnet, G. (2002). Arguments for many views of things. Journal' },
+        { text: 'of Measures, 62(5), 783–801. https://doi.org/10.1000/things.5' },
+      ],
+      [
+        { text: 'Hollis, H. (2005). A study of things that vary. Methods of Things,' },
+        { text: '10(4), 444–467. https://doi.org/10.1000/things.6' },
+      ],
+    ];
+    const lines: PdfLine[] = [];
+    let y = 420;
+    for (const e of entries)
+      e.forEach((l, k) => {
+        lines.push({ text: l.text, size: 10, x: k === 0 ? 72 : 84, y, ...(l.bold ? { bold: true } : {}) });
+        y -= 12;
+      });
+    const pdf = makeTextPdf([
+      [
+        { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
+        ...bodyProse(720, 20),
+        { text: 'References', size: 12, x: 72, y: 440, bold: true },
+        ...lines,
+      ],
+    ]);
+    const result = await parseManuscript(pdf, 'built.pdf', limits);
+    expect(result.references).toHaveLength(6);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      null,
+      null,
+      '10.1000/things.3',
+      '10.1000/things.4',
+      '10.1000/things.5',
+      '10.1000/things.6',
+    ]);
+  });
+});
