@@ -226,6 +226,23 @@ function sameButHyphens(text: string, link: string): boolean {
 }
 
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
+/** After a DOI's closing hyphen: one space, then a word of DOI characters that holds a digit. */
+const HYPHEN_GOES_ON = /^ ((?=[\w.()/;:-]*\d)[\w()][^\s"<>]*)/;
+/**
+ * A DOI printed after its label with the stretch of a justified line read as spaces around its
+ * separators ("doi: 10 . 1080 / 01431161 . 2018 . 1445880", biblatex's breakable URLs): the prefix
+ * "10 . NNNN /" and the suffix's pieces that open with a digit after a spaced separator.
+ */
+const SPACED_DOI = /(\bdoi:?\s?)10 \. (\d{4,9}) \/ ?([\w()-]+(?: [./-] \d[\w()-]*){0,20})/gi;
+
+function unspaceLabelledDoi(text: string): string {
+  if (!text.includes(' . ')) return text;
+  return text.replace(
+    SPACED_DOI,
+    (_, label: string, registrant: string, suffix: string) =>
+      `${label}10.${registrant}/${suffix.replace(/ ([./-]) /g, '$1')}`,
+  );
+}
 /**
  * Old Wiley DOIs follow the SICI standard and hold "<" and ">":
  * "10.1002/(SICI)1097-0258(19980530)17:10<1103::AID-SIM793>3.0.CO;2-9". Where a DOI with "(SICI)"
@@ -263,17 +280,30 @@ const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|h
 export function findDoi(text: string): string | null {
   // "10.1007/978-3-662-43948-7\_24": an underscore a bibliography style escaped for TeX and the
   // escape printed with it. No DOI has a backslash before an underscore otherwise.
-  const source = text.replace(/doi\.org\/\s+/gi, 'doi.org/').replace(/\\_/g, '_');
+  const source = unspaceLabelledDoi(text.replace(/doi\.org\/\s+/gi, 'doi.org/').replace(/\\_/g, '_'));
   const m = DOI_RE.exec(source);
   if (!m) return null;
   let doi = m[1]!;
-  const after = source.slice(m.index + doi.length, m.index + doi.length + 400);
+  // A hyphen the typesetter broke a URL after, with the stretch of a justified line read as a
+  // space inside the line ("10.1007/s12237- 011-9423-5"): a registered DOI does not end in a
+  // hyphen, and the word after it, of DOI characters with a digit, is the rest of it.
+  let end = m.index + doi.length;
+  for (let k = 0; k < 10 && doi.endsWith('-'); k++) {
+    const rest = HYPHEN_GOES_ON.exec(source.slice(end, end + MAX_DOI_WORD));
+    if (!rest) break;
+    doi += rest[1]!;
+    end += rest[0].length;
+  }
+  const after = source.slice(end, end + 400);
   if (/\(sici\)/i.test(doi) || SICI_CODE_TAIL.test(after)) {
     const tail = SICI_TAIL.exec(after);
-    if (tail) doi += tail[0];
+    if (tail) {
+      doi += tail[0];
+      end += tail[0].length;
+    }
   }
   if (ISBN_DOI.test(doi)) {
-    const chapter = CHAPTER_AFTER_SPACE.exec(source.slice(m.index + doi.length, m.index + doi.length + 12));
+    const chapter = CHAPTER_AFTER_SPACE.exec(source.slice(end, end + 12));
     if (chapter) doi += '_' + chapter[1];
   }
   const quote = TEXT_QUOTE.exec(doi);

@@ -1,10 +1,13 @@
 // Layouts met in the tenth held-out set, fixed in the eleventh round: an author-year reference
 // list (APA from Quarto) where a line set mostly in the journal's italic face, ending in a word
 // broken by a hyphen ("Meta-Analysis. Organizational Research Meth-"), stands as a short emphasised
-// block of its own and read as a heading that closed the list. Names, titles and DOIs are made up; only
+// block of its own and read as a heading that closed the list; DOIs that biblatex lets break and
+// stretch inside a justified line, read back with spaces in them ("10.1007/s12237- 011-" over
+// "9423-5.", "doi: 10 . 1080 / 01431161.2018.1445880."). Names, titles and DOIs are made up; only
 // the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { findDoi } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf } from './make-files.ts';
 
@@ -64,5 +67,24 @@ describe('an author-year list with a line in the journal face broken by a hyphen
       '10.1000/things.5',
       '10.1000/things.6',
     ]);
+  });
+});
+
+describe('DOIs a justified line stretched (biblatex)', () => {
+  it('reads on after a hyphen the URL broke at, where a space came in', () => {
+    expect(findDoi('Estuaries 35.1 (2012), pp. 237–261. doi: 10.1000/e1234- 011- 5678-5.')).toBe(
+      '10.1000/e1234-011-5678-5',
+    );
+    // A DOI that ends before a word without a digit stays as it is.
+    expect(findDoi('doi: 10.1000/abc- and more')).toBe('10.1000/abc-');
+  });
+
+  it('reads a DOI printed with spaces around its separators after its label', () => {
+    expect(
+      findDoi('Remote Sensing 39.11 (2018). issn: 0143-1161. doi: 10 . 1000 / 01431161.2018.1445.'),
+    ).toBe('10.1000/01431161.2018.1445');
+    expect(findDoi('doi: 10 . 1000 / 0143 . 2018 . 1445 . Accessed 2020.')).toBe('10.1000/0143.2018.1445');
+    // Without the label, spaced numbers are no DOI.
+    expect(findDoi('p. 10 . 1000 / 2')).toBeNull();
   });
 });
