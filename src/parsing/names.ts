@@ -106,8 +106,15 @@ export function isDocumentWord(word: string): boolean {
   return DOCUMENT_WORD.test(word.trim());
 }
 
+/**
+ * A nickname set in brackets or quotes between a given name and the surname ("Chun-Kai (Karl)
+ * Huang", "Robert “Bob” Roe"): one capitalised word, with words on both sides. The name is kept
+ * as printed; its form is read without the nickname.
+ */
+const MIDDLE_NICKNAME = /(?<=\S) (?:\(\p{Lu}\p{Ll}[\p{Ll}'’-]*\)|[“"]\p{Lu}\p{Ll}[\p{Ll}'’-]*[”"]) (?=\S)/u;
+
 export function isNameLike(raw: string): boolean {
-  const text = raw.replace(/\s+/g, ' ').trim();
+  const text = raw.replace(/\s+/g, ' ').trim().replace(MIDDLE_NICKNAME, ' ');
   if (text.length < 4 || text.length > 60 || /[\d@:;()[\]/]/.test(text)) return false;
   if (text.replace(/,\s*(?:jr|sr|ii|iii|iv)\.?$/i, '').includes(',')) return false;
   const words = text.split(' ');

@@ -3,13 +3,15 @@
 // broken by a hyphen ("Meta-Analysis. Organizational Research Meth-"), stands as a short emphasised
 // block of its own and read as a heading that closed the list; DOIs that biblatex lets break and
 // stretch inside a justified line, read back with spaces in them ("10.1007/s12237- 011-" over
-// "9423-5.", "doi: 10 . 1080 / 01431161.2018.1445880."). Names, titles and DOIs are made up; only
+// "9423-5.", "doi: 10 . 1080 / 01431161.2018.1445880."); a Word byline whose first name carries a
+// nickname in brackets ("Chun-Kai (Karl) Huang"). Names, titles and DOIs are made up; only
 // the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { isNameLike } from '../../src/parsing/names.ts';
 import { findDoi } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -86,5 +88,41 @@ describe('DOIs a justified line stretched (biblatex)', () => {
     expect(findDoi('doi: 10 . 1000 / 0143 . 2018 . 1445 . Accessed 2020.')).toBe('10.1000/0143.2018.1445');
     // Without the label, spaced numbers are no DOI.
     expect(findDoi('p. 10 . 1000 / 2')).toBeNull();
+  });
+});
+
+const run = (text: string, sup = false) =>
+  `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+const para = (content: string, style?: string) =>
+  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${content}</w:p>`;
+const big = (text: string) =>
+  `<w:p><w:r><w:rPr><w:sz w:val="36"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+const prose =
+  'Things were measured again, and more carefully than the last time they were measured, over many long afternoons in the field and in the laboratory, with instruments that were checked twice a day.';
+
+describe('a byline name with a nickname in brackets', () => {
+  it('is a name, kept as printed', () => {
+    expect(isNameLike('Mei-Lin (Molly) Tarrant')).toBe(true);
+    expect(isNameLike('Robert “Bob” Quarry')).toBe(true);
+    // An acronym in brackets, or a bracket at an end, is no nickname.
+    expect(isNameLike('Centre (UCL) Office')).toBe(false);
+    expect(isNameLike('(Molly) Tarrant')).toBe(false);
+  });
+
+  it('reads it first in a Word byline of marked names', async () => {
+    const names = ['Mei-Lin (Molly) Tarrant', 'Osric Penhale', 'Rosa Quint', 'Tobias Ulm'];
+    const doc = makeDocx([
+      big('Evaluating how open the outputs of institutions are: methods and checks'),
+      para(run('August 12, 2020')),
+      para(names.map((n, k) => `${run(`${k ? ', ' : ''}${n}`)}${run(String((k % 2) + 1), true)}`).join('')),
+      para(
+        `${run('1', true)}${run('Centre for Things, Somewhere University, Long Street, Town 6102, Country')}`,
+      ),
+      para(`${run('2', true)}${run('Institute for Stuff, Long Street, Town 6102, Country')}`),
+      para(run('Abstract')),
+      para(run(prose)),
+    ]);
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(names);
   });
 });
