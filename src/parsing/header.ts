@@ -1294,12 +1294,34 @@ export function extractHeader(source: DocumentModel): Header {
     )
       titleEnd++;
   }
+  // A Word title that is a name alone (a software's or a project's: one or two words, "pTITAN2")
+  // over a paragraph in the Subtitle style that says what the paper is: the two make the title,
+  // "Name: what it is". A longer title is whole by itself; its subtitle stays out of it.
+  let subtitle: string | null = null;
+  if (titleIndex !== null && doc.format === 'docx' && titleEnd === titleIndex + 1) {
+    const name = titleText(blocks[titleIndex]!);
+    const next = blocks[titleEnd];
+    if (
+      next &&
+      /^sub-?title$/i.test(next.styleName?.trim() ?? '') &&
+      name.split(' ').length <= 2 &&
+      name.length <= 30 &&
+      !/[.:?!]$/.test(name) &&
+      titleText(next).split(' ').length >= 3 &&
+      titleText(next).length <= 200
+    ) {
+      subtitle = titleText(next);
+      titleEnd++;
+    }
+  }
   const title =
     titleIndex !== null
       ? withoutTitleLabel(
-          joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
-            .replace(/\s+/g, ' ')
-            .trim(),
+          subtitle !== null
+            ? `${titleText(blocks[titleIndex]!)}: ${subtitle}`
+            : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
+                .replace(/\s+/g, ' ')
+                .trim(),
         ) || null
       : doc.declared.title;
   const titleBlocks = new Set(

@@ -4,7 +4,8 @@
 // block of its own and read as a heading that closed the list; DOIs that biblatex lets break and
 // stretch inside a justified line, read back with spaces in them ("10.1007/s12237- 011-" over
 // "9423-5.", "doi: 10 . 1080 / 01431161.2018.1445880."); a Word byline whose first name carries a
-// nickname in brackets ("Chun-Kai (Karl) Huang"). Names, titles and DOIs are made up; only
+// nickname in brackets ("Chun-Kai (Karl) Huang"); a Word title that is a software's name alone over
+// a paragraph in the Subtitle style (bookdown's word_document2). Names, titles and DOIs are made up; only
 // the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -124,5 +125,56 @@ describe('a byline name with a nickname in brackets', () => {
     ]);
     const result = await parseManuscript(doc, 'built.docx', limits);
     expect(result.authors.map((a) => a.name)).toEqual(names);
+  });
+});
+
+describe('a Word title that is a name alone, over a paragraph in the Subtitle style', () => {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const styles = {
+    name: 'word/styles.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><w:styles ${W}>${['Title', 'Subtitle', 'Author', 'Heading1']
+        .map(
+          (id) =>
+            `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Heading1' ? 'heading 1' : id}"/></w:style>`,
+        )
+        .join('')}</w:styles>`,
+    ),
+  };
+  const doc = (title: string, subtitle: string) =>
+    makeDocx(
+      [
+        para(run(title), 'Title'),
+        para(run(subtitle), 'Subtitle'),
+        para(`${run('Vera Wold')}${run('1', true)}${run(', and Xavier Yates')}${run('2', true)}`, 'Author'),
+        para(`${run('1', true)}${run('Department of Things, Somewhere University, Town, Country')}`),
+        para(`${run('2', true)}${run('Institute of Stuff, Elsewhere, Country')}`),
+        para(run('Abstract')),
+        para(run(prose)),
+        para(run('Introduction'), 'Heading1'),
+        para(run(prose)),
+      ],
+      [styles],
+    );
+
+  it('joins the subtitle to the name', async () => {
+    const result = await parseManuscript(
+      doc('qFLUX3', 'Resampling of Labels for Threshold Analysis of Taxa'),
+      'built.docx',
+      limits,
+    );
+    expect(result.title).toBe('qFLUX3: Resampling of Labels for Threshold Analysis of Taxa');
+    expect(result.authors.map((a) => a.name)).toEqual(['Vera Wold', 'Xavier Yates']);
+  });
+
+  it('leaves the subtitle of a longer title out, and a one-word label', async () => {
+    const long = await parseManuscript(
+      doc('How well a small sensor reads the temperature of things', 'A systematic review and meta-analysis'),
+      'built.docx',
+      limits,
+    );
+    expect(long.title).toBe('How well a small sensor reads the temperature of things');
+    const label = await parseManuscript(doc('qFLUX3', 'Manuscript'), 'built.docx', limits);
+    expect(label.title).toBe('qFLUX3');
   });
 });
