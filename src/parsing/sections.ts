@@ -51,7 +51,12 @@ const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?
  * period in it ("A PROOF OF LEMMA 3", "A. You can have an appendix here."), as appendix headings
  * after natbib lists are.
  */
-export function endsReferenceList(block: Block, listed: string[] = [], listSize?: number): boolean {
+export function endsReferenceList(
+  block: Block,
+  listed: string[] = [],
+  listSize?: number,
+  next?: Block,
+): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
@@ -74,6 +79,9 @@ export function endsReferenceList(block: Block, listed: string[] = [], listSize?
   // in italics on a line of its own ("Meta-Analysis. Organizational Research Meth-") reads as an
   // emphasised short block, but no heading breaks a word at its end.
   if (/\p{L}-$/u.test(block.text.trim())) return false;
+  // Nor does one whose next block goes on with its sentence: a word in lower case or a comma
+  // ("Psychological Methods" over ", 10(4), 444–467."), where a heading's section opens anew.
+  if (next && /^(?:\p{Ll}{2}|[,;])/u.test(next.text.trim())) return false;
   // A section number ("4. Appendix", "A.1 Proofs") may open a heading that has no other digit,
   // comma or period; digits elsewhere (a volume in bold) do not make one.
   const numbered = SECTION_NUMBER.exec(block.text);
@@ -279,7 +287,10 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   let listSize = 1;
   const floats: ReferenceRange['floats'] = [];
   for (;;) {
-    while (end < blocks.length && !(end > start && endsReferenceList(blocks[end]!, listed, listSize))) {
+    while (
+      end < blocks.length &&
+      !(end > start && endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1]))
+    ) {
       listed.push(blocks[end]!.text);
       if (sizes.length < 50) {
         sizes.push(blocks[end]!.relSize);

@@ -1,7 +1,8 @@
 // Layouts met in the tenth held-out set, fixed in the eleventh round: an author-year reference
 // list (APA from Quarto) where a line set mostly in the journal's italic face, ending in a word
 // broken by a hyphen ("Meta-Analysis. Organizational Research Meth-"), stands as a short emphasised
-// block of its own and read as a heading that closed the list; DOIs that biblatex lets break and
+// block of its own and read as a heading that closed the list (as does such a line whose sentence
+// goes on in lower case on the next); DOIs that biblatex lets break and
 // stretch inside a justified line, read back with spaces in them ("10.1007/s12237- 011-" over
 // "9423-5.", "doi: 10 . 1080 / 01431161.2018.1445880."); a Word byline whose first name carries a
 // nickname in brackets ("Chun-Kai (Karl) Huang"); a Word title that is a software's name alone over
@@ -19,7 +20,7 @@ const limits = testConfig().parsing;
 type PdfLine = Parameters<typeof makeTextPdf>[0][number][number];
 
 describe('an author-year list with a line in the journal face broken by a hyphen', () => {
-  it('reads on past the line, which is no heading', async () => {
+  const listPdf = (journalLine: string, after: string) => {
     // Hanging indents: each entry's first line at 72, the others at 84, 12 points apart.
     const entries: { text: string; bold?: boolean }[][] = [
       [
@@ -29,8 +30,8 @@ describe('an author-year list with a line in the journal face broken by a hyphen
       [{ text: 'Carver, C. (2009). Introduction to the study of things. Big' }, { text: 'Press.' }],
       [
         { text: 'Dunmore, D. (2003). Apples and pears: the search for the things in' },
-        { text: 'Meta-Analysis. Organizational Research Meth-', bold: true },
-        { text: 'ods, 6(4), 415–439. https://doi.org/10.1000/things.3' },
+        { text: journalLine, bold: true },
+        { text: after },
       ],
       [
         { text: 'Elwood, E., & Frame, F. (2011). Features of studies of things in' },
@@ -52,7 +53,7 @@ describe('an author-year list with a line in the journal face broken by a hyphen
         lines.push({ text: l.text, size: 10, x: k === 0 ? 72 : 84, y, ...(l.bold ? { bold: true } : {}) });
         y -= 12;
       });
-    const pdf = makeTextPdf([
+    return makeTextPdf([
       [
         { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
         ...bodyProse(720, 20),
@@ -60,6 +61,8 @@ describe('an author-year list with a line in the journal face broken by a hyphen
         ...lines,
       ],
     ]);
+  };
+  const expectWhole = async (pdf: Uint8Array) => {
     const result = await parseManuscript(pdf, 'built.pdf', limits);
     expect(result.references).toHaveLength(6);
     expect(result.references.map((r) => r.doi)).toEqual([
@@ -70,6 +73,24 @@ describe('an author-year list with a line in the journal face broken by a hyphen
       '10.1000/things.5',
       '10.1000/things.6',
     ]);
+  };
+
+  it('reads on past the line, which is no heading', async () => {
+    await expectWhole(
+      listPdf(
+        'Meta-Analysis. Organizational Research Meth-',
+        'ods, 6(4), 415–439. https://doi.org/10.1000/things.3',
+      ),
+    );
+  });
+
+  it('reads on past such a line whose sentence goes on in lower case on the next', async () => {
+    await expectWhole(
+      listPdf(
+        'Meta-Analysis. Organizational Research Methods',
+        'and Stuff, 6(4), 415–439. https://doi.org/10.1000/things.3',
+      ),
+    );
   });
 });
 
