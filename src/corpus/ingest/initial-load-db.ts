@@ -210,9 +210,15 @@ export async function finishInitialLoad(db: Database, metrics: InitialLoadMetric
     });
     return true;
   } catch (error) {
-    // Someone else wrote meanwhile, or a concurrent batch's locks ended in a deadlock: the queued
-    // authors are recomputed from the database instead. Only a database gone fails the run.
-    if (error instanceof PremiseBroken || !isDatabaseUnavailable(error)) return false;
+    // Someone else wrote meanwhile, or a concurrent batch's locks ended in a deadlock: the run's
+    // authors are recomputed from the database instead. Queued again, whole: another ingest's
+    // recompute may have taken them off the queue (with every committed work counted) before the
+    // run's own metrics, which count only its works, were written over them above. Only a database
+    // gone fails the run.
+    if (error instanceof PremiseBroken || !isDatabaseUnavailable(error)) {
+      await db.query(QUEUE_AUTHOR_RANGE, range);
+      return false;
+    }
     throw error;
   }
 }
