@@ -75,6 +75,20 @@ export function piecesOnOneLine(
   return out;
 }
 
+/**
+ * Reference entries of two lines each at the body's size, 12 points apart within an entry and 30
+ * from one entry to the next (a list set apart by space), from `top` down.
+ */
+export function spacedTwoLineEntries(texts: [string, string][], top: number): PdfTextLine[] {
+  const out: PdfTextLine[] = [];
+  let y = top;
+  for (const [a, b] of texts) {
+    out.push({ text: a, size: 10, x: 72, y }, { text: b, size: 10, x: 72, y: y - 12 });
+    y -= 30;
+  }
+  return out;
+}
+
 /** A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. */
 export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = '', links: PdfLink[][] = []): Uint8Array {
   // 1 catalog, 2 pages, 3 and 4 fonts, then per page: page object and its content stream.
@@ -269,9 +283,28 @@ export function makeZip(entries: ZipEntry[]): Uint8Array {
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
-export function paragraph(text: string, style?: string): string {
+/** The Word namespace declaration, for parts a test writes itself (styles). */
+export const WORD_NS = W;
+
+/** A paragraph of runs (`docxRun`, raw XML), in a paragraph style when one is named. */
+export function docxParagraph(runs: string, style?: string): string {
   const pPr = style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : '';
-  return `<w:p>${pPr}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  return `<w:p>${pPr}${runs}</w:p>`;
+}
+
+/** A run of text, raised as a superscript (an affiliation mark) when `sup`. */
+export function docxRun(text: string, sup = false): string {
+  const rPr = sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : '';
+  return `<w:r>${rPr}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+}
+
+/** A paragraph of one run in 18-point type and no style: a title set large by hand. */
+export function docxLargeParagraph(text: string): string {
+  return `<w:p><w:r><w:rPr><w:sz w:val="36"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+}
+
+export function paragraph(text: string, style?: string): string {
+  return docxParagraph(docxRun(text), style);
 }
 
 /** A DOCX of these paragraphs; an `extra` part replaces the default part of the same name. */

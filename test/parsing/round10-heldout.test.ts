@@ -16,17 +16,19 @@ import { splitByline } from '../../src/parsing/names.ts';
 import { joinDoiBreaks, parseReferenceList } from '../../src/parsing/references.ts';
 import type { BlockLine } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  docxRun as run,
+  docxParagraph as para,
+  docxLargeParagraph as big,
+  WORD_NS as W,
+  spacedTwoLineEntries,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
-const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
-const run = (text: string, sup = false) =>
-  `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
-const para = (content: string, style?: string) =>
-  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${content}</w:p>`;
-const big = (text: string) =>
-  `<w:p><w:r><w:rPr><w:sz w:val="36"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 const styles = {
   name: 'word/styles.xml',
   data: Buffer.from(
@@ -231,16 +233,6 @@ describe('reference lists set apart by space (Chicago author-date)', () => {
   });
 
   it("opens an entry at a page's top after one that closed with its DOI, whatever its names", async () => {
-    type Line = Parameters<typeof makeTextPdf>[0][number][number];
-    const entries = (texts: [string, string][], top: number): Line[] => {
-      const out: Line[] = [];
-      let y = top;
-      for (const [a, b] of texts) {
-        out.push({ text: a, size: 10, x: 72, y }, { text: b, size: 10, x: 72, y: y - 12 });
-        y -= 30;
-      }
-      return out;
-    };
     const entry = (k: number): [string, string] => [
       `Carter${'abcdefghij'[k]}, Anna, Bruno Dunn, and Celia Evans. 20${10 + k}. "A Study of Things Number ${k + 1}."`,
       `Journal of Things ${k + 10} (2): ${k * 10 + 1}–${k * 10 + 9}. https://doi.org/10.1000/things.${k + 100}.`,
@@ -250,9 +242,9 @@ describe('reference lists set apart by space (Chicago author-date)', () => {
         { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
         ...bodyProse(720, 20),
         { text: 'References', size: 14, x: 72, y: 430, bold: true },
-        ...entries([0, 1, 2, 3, 4, 5].map(entry), 405),
+        ...spacedTwoLineEntries([0, 1, 2, 3, 4, 5].map(entry), 405),
       ],
-      [...entries([6, 7, 8].map(entry), 760)],
+      [...spacedTwoLineEntries([6, 7, 8].map(entry), 760)],
     ]);
     const result = await parseManuscript(pdf, 'built.pdf', limits);
     expect(result.references.map((r) => r.year)).toEqual([

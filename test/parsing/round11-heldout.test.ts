@@ -13,7 +13,15 @@ import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { isNameLike } from '../../src/parsing/names.ts';
 import { findDoi } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  docxRun as run,
+  docxParagraph as para,
+  docxLargeParagraph as big,
+  WORD_NS as W,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -113,12 +121,6 @@ describe('DOIs a justified line stretched (biblatex)', () => {
   });
 });
 
-const run = (text: string, sup = false) =>
-  `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
-const para = (content: string, style?: string) =>
-  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${content}</w:p>`;
-const big = (text: string) =>
-  `<w:p><w:r><w:rPr><w:sz w:val="36"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 const prose =
   'Things were measured again, and more carefully than the last time they were measured, over many long afternoons in the field and in the laboratory, with instruments that were checked twice a day.';
 
@@ -150,7 +152,6 @@ describe('a byline name with a nickname in brackets', () => {
 });
 
 describe('a Word title that is a name alone, over a paragraph in the Subtitle style', () => {
-  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
   const styles = {
     name: 'word/styles.xml',
     data: Buffer.from(

@@ -11,16 +11,20 @@ import { splitByline, withoutDegrees } from '../../src/parsing/names.ts';
 import { parseReference, parseReferenceList } from '../../src/parsing/references.ts';
 import type { BlockLine } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, textWidth } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  textWidth,
+  docxRun as run,
+  docxParagraph as para,
+  WORD_NS as W,
+  spacedTwoLineEntries,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
-const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
-const run = (text: string, sup = false) =>
-  `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
 const bold = (text: string) => `<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r>`;
-const para = (content: string, style?: string) =>
-  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${content}</w:p>`;
 const styles = {
   name: 'word/styles.xml',
   data: Buffer.from(
@@ -210,17 +214,6 @@ describe('reference lists', () => {
   });
 
   it('opens an entry at the top of a page in a list set apart by space (no space shows there)', async () => {
-    type Line = Parameters<typeof makeTextPdf>[0][number][number];
-    // Entries of two lines, 6 points of space between entries.
-    const entries = (texts: [string, string][], top: number): Line[] => {
-      const out: Line[] = [];
-      let y = top;
-      for (const [a, b] of texts) {
-        out.push({ text: a, size: 10, x: 72, y }, { text: b, size: 10, x: 72, y: y - 12 });
-        y -= 30;
-      }
-      return out;
-    };
     const entry = (k: number): [string, string] => [
       `Carter${'abcdefghij'[k]}, A. and Dunn, B.: A study of things number ${k + 1} that were measured,`,
       `Journal of Things, ${k + 10}, ${k * 10 + 1}–${k * 10 + 9}, 20${10 + k}.`,
@@ -230,9 +223,9 @@ describe('reference lists', () => {
         { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
         ...bodyProse(720, 20),
         { text: 'References', size: 14, x: 72, y: 430, bold: true },
-        ...entries([0, 1, 2, 3, 4, 5].map(entry), 405),
+        ...spacedTwoLineEntries([0, 1, 2, 3, 4, 5].map(entry), 405),
       ],
-      [...entries([6, 7, 8].map(entry), 760)],
+      [...spacedTwoLineEntries([6, 7, 8].map(entry), 760)],
     ]);
     const result = await parseManuscript(pdf, 'built.pdf', limits);
     expect(result.references.map((r) => r.year)).toEqual([
