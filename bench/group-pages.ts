@@ -6,18 +6,14 @@
 // for its size, every page sorted without an index in name order; the index dropped meanwhile).
 // Options (environment): BENCH_RECORDS (default 200000), BENCH_ROUNDS (default 30),
 // BENCH_DRIVERS (default "pglite,postgres").
-import pg from 'pg';
 import type { Database } from '../src/infra/db/index.ts';
-import { openPglite } from '../src/infra/db/pglite.ts';
-import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
+import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import { createGroup, listGroupAuthors, listGroupsWithCounts } from '../src/authors-groups/store.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const PAGE = 50;
 
 function median(ms: number[]): number {
@@ -107,27 +103,4 @@ async function measure(db: Database, label: string): Promise<void> {
   );
 }
 
-if (DRIVERS.includes('pglite')) {
-  const db = await openPglite({});
-  try {
-    await measure(db, 'PGlite (in memory)');
-  } finally {
-    await db.close();
-  }
-}
-if (DRIVERS.includes('postgres')) {
-  const name = `bench_group_pages_${process.pid}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  const db = await openPostgres({ connectionString: url.toString() });
-  try {
-    await measure(db, 'server PostgreSQL');
-  } finally {
-    await db.close();
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
+await onEachBenchDatabase('bench_group_pages', measure);

@@ -7,11 +7,9 @@
 //   - the count(*) of the group that a cap without the kept count would run at every create.
 // Options (environment): BENCH_RECORDS (default 200000), BENCH_ROUNDS (default 200),
 // BENCH_DRIVERS (default "pglite,postgres").
-import pg from 'pg';
 import type { Database } from '../src/infra/db/index.ts';
-import { openPglite } from '../src/infra/db/pglite.ts';
-import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
+import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import { createGroup, writeGroupAuthor, type GroupAuthorRecord } from '../src/authors-groups/store.ts';
 import { setLimitOverrides } from '../src/organizations/limits.ts';
@@ -19,8 +17,6 @@ import { AppError } from '../src/infra/app-error.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
-const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 function record(name: string, email: string): GroupAuthorRecord {
   return { name, emails: [email], orcids: null, articles: null, affiliations: null, custom_values: {} };
@@ -90,27 +86,4 @@ async function measure(db: Database, label: string): Promise<void> {
   console.log(`  count(*) of the group (not used)     ${summary(counted)}`);
 }
 
-if (DRIVERS.includes('pglite')) {
-  const db = await openPglite({});
-  try {
-    await measure(db, 'PGlite (in memory)');
-  } finally {
-    await db.close();
-  }
-}
-if (DRIVERS.includes('postgres')) {
-  const name = `bench_limits_${process.pid}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  const db = await openPostgres({ connectionString: url.toString() });
-  try {
-    await measure(db, 'server PostgreSQL');
-  } finally {
-    await db.close();
-    await admin.query(`DROP DATABASE ${name}`);
-    await admin.end();
-  }
-}
+await onEachBenchDatabase('bench_limits', measure);
