@@ -1,6 +1,7 @@
 // `npm start` prints how to sign in to the dashboard as the demo organization's integrations admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { postSignInForm } from '../helpers/dashboard.ts';
 import { DEMO_ADMIN_EMAIL, ensureDemoAdmin } from '../../src/system/demo.ts';
 import { resetPassword } from '../../src/users/users.ts';
 
@@ -13,14 +14,7 @@ afterAll(async () => {
 });
 
 async function signInStatus(email: string, password: string): Promise<string | undefined> {
-  const form = await t.app.inject({ url: '/dashboard/sign-in/' });
-  const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/dashboard/sign-in/',
-    headers: { cookie: `rm_login_csrf=${token}` },
-    payload: { _csrf: token, email, password },
-  });
+  const res = await postSignInForm(t.app, { email, password });
   return res.headers.location as string | undefined;
 }
 

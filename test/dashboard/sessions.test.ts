@@ -1,7 +1,13 @@
 // Sessions, CSRF, headers and the sign-in throttle, over HTTP in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import {
+  createTestUser,
+  injectForm,
+  injectSignIn,
+  postSignInForm,
+  TEST_PASSWORD,
+} from '../helpers/dashboard.ts';
 import { throttleVerdict } from '../../src/users/login-throttle.ts';
 import { html } from '../../src/dashboard/html.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
@@ -26,15 +32,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function attempt(email: string, password: string, address = '203.0.113.9') {
-  const form = await t.app.inject({ url: '/dashboard/sign-in/', headers: { 'x-forwarded-for': address } });
-  const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
-  return t.app.inject({
-    method: 'POST',
-    url: '/dashboard/sign-in/',
-    headers: { cookie: `rm_login_csrf=${token}`, 'x-forwarded-for': address },
-    payload: { _csrf: token, email, password },
-  });
+function attempt(email: string, password: string, address = '203.0.113.9') {
+  return postSignInForm(t.app, { email, password }, { 'x-forwarded-for': address });
 }
 
 describe('sign-in throttle', () => {
@@ -222,15 +221,8 @@ describe('sessions', () => {
       ['/dashboard/../api/external/custom-fields/all/', '/dashboard/'],
       ['/dashboard/%2e%2e/api/x', '/dashboard/'],
       ['/dashboard/manuscripts/../settings/?a=1#b', '/dashboard/settings/?a=1#b'],
-    ]) {
-      const form = await t.app.inject({ url: '/dashboard/sign-in/' });
-      const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/dashboard/sign-in/',
-        headers: { cookie: `rm_login_csrf=${token}` },
-        payload: { _csrf: token, email: user.email, password: TEST_PASSWORD, next },
-      });
+    ] as const) {
+      const res = await postSignInForm(t.app, { email: user.email, password: TEST_PASSWORD, next });
       expect(res.headers.location, next).toBe(location);
     }
   });
@@ -243,14 +235,7 @@ describe('sign-in form', () => {
       [`${'a'.repeat(400)}@example.org`, 'x', 'An email address has at most 320 characters'],
       [user.email, 'p'.repeat(1100), 'The email or the password is not right.'],
     ] as const) {
-      const form = await t.app.inject({ url: '/dashboard/sign-in/' });
-      const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/dashboard/sign-in/',
-        headers: { cookie: `rm_login_csrf=${token}` },
-        payload: { _csrf: token, email, password, next: '/dashboard/settings/' },
-      });
+      const res = await postSignInForm(t.app, { email, password, next: '/dashboard/settings/' });
       // It was a 400 page with no form ("Back to the dashboard"), and the page asked for was lost.
       expect(res.statusCode).toBe(401);
       expect(res.body).toContain(says);

@@ -2,7 +2,7 @@
 // offers none); enabling comes first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, injectSignIn, postSignInForm } from '../helpers/dashboard.ts';
 import { hashToken } from '../../src/users/sessions.ts';
 import { createUser, disableUser } from '../../src/users/users.ts';
 
@@ -61,18 +61,10 @@ describe('the users page', () => {
 
 describe('one email, an account in each of several organizations', () => {
   async function signInForm(email: string, password: string, organization?: number) {
-    const form = await t.app.inject({ url: '/dashboard/sign-in/' });
-    const token = /rm_login_csrf=([^;]+)/.exec(String(form.headers['set-cookie']))![1]!;
-    return t.app.inject({
-      method: 'POST',
-      url: '/dashboard/sign-in/',
-      headers: { cookie: `rm_login_csrf=${token}` },
-      payload: {
-        _csrf: token,
-        email,
-        password,
-        ...(organization ? { organization: String(organization) } : {}),
-      },
+    return postSignInForm(t.app, {
+      email,
+      password,
+      ...(organization ? { organization: String(organization) } : {}),
     });
   }
   const sessionCookie = (res: { headers: Record<string, unknown> }) =>
