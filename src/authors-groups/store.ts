@@ -85,12 +85,13 @@ export interface GroupDeletion extends AuthorsGroup {
   folders: string[];
 }
 
+/** The group's size: the count kept on its row in step with every insert and delete (migration 0101). */
 async function countRecords(db: Queryable, organizationId: number, groupId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    'SELECT count(*)::integer AS n FROM group_authors WHERE group_id = $1 AND organization_id = $2',
+    'SELECT record_count AS n FROM authors_groups WHERE id = $1 AND organization_id = $2',
     [groupId, organizationId],
   );
-  return rows[0]!.n;
+  return rows[0]?.n ?? 0;
 }
 
 /** What `deleteGroup` would take with it now (the dashboard asks with it first). */
@@ -388,14 +389,16 @@ export async function listGroupAuthors(
   const where = `organization_id = $1 AND group_id = $2${words.join('')}`;
   const params = [key.organizationId, key.groupId, ...patterns];
   const at = params.length;
-  // Unfiltered, the group's size is the count kept on its row (migration 0101); a search counts its
-  // matches.
-  const total = await db.query<{ n: number }>(
+  // Unfiltered, the group's size (countRecords); a search counts its matches.
+  const total =
     patterns.length === 0
-      ? 'SELECT record_count AS n FROM authors_groups WHERE organization_id = $1 AND id = $2'
-      : `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
-    params,
-  );
+      ? await countRecords(db, key.organizationId, key.groupId)
+      : (
+          await db.query<{ n: number }>(
+            `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
+            params,
+          )
+        ).rows[0]!.n;
   const { rows } = await db.query<GroupAuthorListItem>(
     `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
        FROM (SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
@@ -404,7 +407,7 @@ export async function listGroupAuthors(
       ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],
   );
-  return { total: total.rows[0]?.n ?? 0, authors: rows };
+  return { total, authors: rows };
 }
 
 /**
