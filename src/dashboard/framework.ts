@@ -20,7 +20,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { html, type Html } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -244,6 +244,79 @@ export function postedForm(request: FastifyRequest): Record<string, string | str
   return request.dashboardSession?.flash?.form ?? null;
 }
 
+/**
+ * A refusal (400, or 409 for a value taken) about one field of the form (its posted name), shown
+ * beside it when the form comes back.
+ */
+export function fieldInvalid(field: string, message: string, status: 400 | 409 = 400): AppError {
+  const details = [{ path: `body.${field}`, message }];
+  return status === 409
+    ? new AppError(409, 'conflict', message, details)
+    : errors.validation(message, details);
+}
+
+/**
+ * Runs `work` (a store's call); a 400 or 409 it throws without naming a field of the form is said to
+ * concern the field `field` names (a string, or a function of the error's message for a call whose
+ * refusals concern different fields), so that the page shows it beside that field.
+ */
+export async function concerning<T>(
+  field: string | ((message: string) => string | null),
+  work: () => Promise<T> | T,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (
+      !(error instanceof AppError) ||
+      ![400, 409].includes(error.status) ||
+      (error.details ?? []).some((d) => d.path.startsWith('body.'))
+    ) {
+      throw error;
+    }
+    const name = typeof field === 'string' ? field : field(error.message);
+    if (name === null) throw error;
+    throw new AppError(error.status, error.code, error.message, [
+      ...(error.details ?? []),
+      { path: `body.${name}`, message: error.message },
+    ]);
+  }
+}
+
+/** The message of each field of a refused post: its details that name a field of the body. */
+function fieldErrorsOf(error: AppError): FieldErrors | undefined {
+  const fields: FieldErrors = {};
+  for (const detail of error.details ?? []) {
+    const match = /^body\.([^.]+)/.exec(detail.path);
+    if (!match) continue;
+    const name = match[1]!;
+    fields[name] = fields[name] ? `${fields[name]}; ${detail.message}` : detail.message;
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * What a form's input needs to say it was refused: `attrs` for the input (`aria-invalid`, and
+ * `aria-describedby` naming the message first, then the input's own hints), and `message`, the
+ * paragraph to place beside it (null when the field was not refused). `id` is the input's id.
+ */
+export function fieldState(
+  request: FastifyRequest,
+  name: string,
+  input: { id?: string; hints?: readonly string[] } = {},
+): { attrs: Html; message: Html | null; invalid: boolean } {
+  const id = input.id ?? name;
+  const problem = (request.dashboardSession?.flash as FormFlash | null | undefined)?.fields?.[name];
+  const describedBy = [...(problem ? [`${id}-error`] : []), ...(input.hints ?? [])];
+  return {
+    attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${
+      problem ? html` aria-invalid="true"` : null
+    }`,
+    message: problem ? html`<p id="${id}-error" class="field-error">${problem}</p>` : null,
+    invalid: problem !== undefined,
+  };
+}
+
 /** 303 See Other to a dashboard page, with a message for it. */
 export async function redirectTo(
   ctx: AppContext,
@@ -390,10 +463,21 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     ) {
       const keeps = request.routeOptions.config?.dashboard?.keepsForm;
       const form = keeps ? keptForm(request.body, keeps) : undefined;
-      return redirectTo(ctx, request, reply, back(request), {
+      // The messages, never the values: also for a form that keeps none (a password's).
+      const fields = fieldErrorsOf(appError);
+      const flash: FormFlash = {
         kind: 'error',
         message: flashMessage(appError),
         ...(form ? { form } : {}),
+        ...(fields ? { fields } : {}),
+      };
+      return redirectTo(ctx, request, reply, back(request), flash);
+    }
+    if (appError.status === 413 && request.dashboardSession) {
+      return renderPage(ctx, request, reply, {
+        title: 'Too large to save',
+        status: 413,
+        body: tooLargePage(ctx, request),
       });
     }
     return renderPage(ctx, request, reply, {
@@ -457,6 +541,33 @@ function formPage(request: FastifyRequest, rule: RouteRule): string {
   }
 }
 
+/**
+ * A form past the body limit is refused before it is read, so nothing of it can be kept: the page says
+ * what happened, how large a form may be, how to get back what was typed (the browser's Back keeps
+ * it) and what to shorten, and leads back to the form's page. The session stays as it was.
+ */
+function tooLargePage(ctx: AppContext, request: FastifyRequest): Html {
+  const rule = request.routeOptions.config?.dashboard;
+  const sent = Number(request.headers['content-length']);
+  const page = rule && request.method === 'POST' ? formPage(request, rule) : '/dashboard/';
+  return html`<p role="alert">
+      Nothing was saved: the form sent
+      ${Number.isFinite(sent) && sent > 0 ? html`${mebibytes(sent)} ` : null}is larger than the
+      ${mebibytes(ctx.config.bodyLimitBytes)} a form may send.
+    </p>
+    <p>
+      What you typed is not lost yet: go back with your browser's Back button, where the form usually still
+      holds it, then shorten the longest field (a long list of articles or affiliations can be split over
+      several saves, or trimmed to what identifies the person) and send it again.
+    </p>
+    <p><a href="${page}">Back to the form's page</a> (the form as it is saved, without what you typed)</p>`;
+}
+
+function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
 /** A field's name as a validation detail gives it (`body.url` -> `url`). */
 function partName(path: string): string {
   return path.replace(/^(querystring|params|body)\.?/, '') || path;
@@ -467,8 +578,10 @@ function partName(path: string): string {
  * field and why, as the error page lists them, where it said nothing a person could act on.
  */
 function flashMessage(error: AppError): string {
-  if (error.status !== 400 || !error.details?.length) return error.message;
-  const parts = error.details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
+  // A detail the message already says (a field's message, also shown beside the field) is not repeated.
+  const details = (error.details ?? []).filter((d) => !error.message.includes(d.message));
+  if (error.status !== 400 || details.length === 0) return error.message;
+  const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
   return `${error.message}: ${parts.join('; ')}.`;
 }
 

@@ -56,6 +56,7 @@ import {
   customValuesSection,
   fieldsOnForm,
   postedCustomValues,
+  valuesConcerningInputs,
 } from '../custom-values-form.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -333,12 +334,8 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       await requireManuscript(ctx.db, organizationId, manuscriptId);
       const body = request.body as FormBody;
       const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).proposal);
-      await saveCustomValues(
-        ctx.db,
-        organizationId,
-        'proposal',
-        manuscriptId,
-        postedCustomValues(body, fields),
+      await valuesConcerningInputs(fields, () =>
+        saveCustomValues(ctx.db, organizationId, 'proposal', manuscriptId, postedCustomValues(body, fields)),
       );
       return redirectTo(ctx, request, reply, `${dashboardPath('manuscripts', manuscriptId)}#custom-fields`, {
         kind: 'ok',
