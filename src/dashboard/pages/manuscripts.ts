@@ -591,11 +591,18 @@ function metadata(m: ManuscriptDetail): Html {
   const supplied = m.supplied;
   const parsed = m.parsed;
   const none = html`<span class="muted">—</span>`;
+  // An empty parsed cell says why: the file was read and held none (an editor could not tell that
+  // from a file never sent, or not read), or there was no parse at all.
+  const notParsed = m.parse_error
+    ? html`<span class="muted">not read (the file could not be parsed)</span>`
+    : m.source_file || m.source_format
+      ? html`<span class="muted">not found in the file</span>`
+      : html`<span class="muted">no file sent</span>`;
   const row = (label: string, s: Html | string | null, p: Html | string | null, used: Html | string) =>
     html`<tr>
       <th scope="row">${label}</th>
       <td>${s || none}</td>
-      <td>${p || none}</td>
+      <td>${p || notParsed}</td>
       <td>${used || none}</td>
     </tr>`;
   return dataTable({
