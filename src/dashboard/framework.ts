@@ -333,6 +333,15 @@ export async function redirectTo(
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+function securityHeaders(reply: FastifyReply): void {
+  void reply
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'same-origin')
+    .header('cache-control', 'no-store');
+}
+
 function sameToken(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;
   const x = Buffer.from(a);
@@ -398,12 +407,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
   });
 
   scope.addHook('onRequest', async (request, reply) => {
-    void reply
-      .header('content-security-policy', CSP)
-      .header('x-content-type-options', 'nosniff')
-      .header('x-frame-options', 'DENY')
-      .header('referrer-policy', 'same-origin')
-      .header('cache-control', 'no-store');
+    securityHeaders(reply);
     const token = readCookie(request, SESSION_COOKIE);
     request.dashboardSession = token ? await findSession(ctx.db, token) : null;
   });
@@ -453,6 +457,10 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
 
   scope.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error);
+    // A request refused before the dashboard's own hooks ran (the address's rate limit) has neither
+    // the security headers nor, for a 429, its Retry-After: both go with every error page.
+    securityHeaders(reply);
+    for (const [name, value] of Object.entries(appError.headers ?? {})) void reply.header(name, value);
     if (appError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
     const back = request.routeOptions.config?.dashboard?.back;
     if (

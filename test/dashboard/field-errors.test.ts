@@ -206,3 +206,24 @@ describe('a form past the body limit', () => {
     expect(await page(editor, `/dashboard/groups/${group.group_id}/`)).toBe(before);
   });
 });
+
+describe("a page refused by the address's rate limit", () => {
+  it('carries Retry-After and the security headers, as every dashboard page does', async () => {
+    const limited = await createTestApp({
+      rateLimits: { ...t.config.rateLimits, perAddress: 2, windowSeconds: 3600 },
+    });
+    try {
+      let answer = await limited.app.inject({ url: '/dashboard/sign-in/' });
+      for (let i = 0; i < 3 && answer.statusCode !== 429; i++) {
+        answer = await limited.app.inject({ url: '/dashboard/sign-in/' });
+      }
+      expect(answer.statusCode).toBe(429);
+      expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['cache-control']).toBe('no-store');
+    } finally {
+      await limited.close();
+    }
+  });
+});
