@@ -283,6 +283,36 @@ export async function concerning<T>(
   }
 }
 
+/**
+ * Runs every check of a form (each a store's check or a page's); the refusals that name a field of
+ * the form are joined into one, so that the form comes back with every wrong field marked at once,
+ * where the editor used to correct one, send, and be told of the next. Other errors go on as they are.
+ */
+export async function checkAll(checks: ReadonlyArray<() => unknown>): Promise<void> {
+  const refused: AppError[] = [];
+  for (const check of checks) {
+    try {
+      await check();
+    } catch (error) {
+      const named =
+        error instanceof AppError &&
+        [400, 409].includes(error.status) &&
+        (error.details ?? []).some((d) => d.path.startsWith('body.'));
+      if (!named) throw error;
+      refused.push(error as AppError);
+    }
+  }
+  if (refused.length === 0) return;
+  if (refused.length === 1) throw refused[0]!;
+  const conflict = refused.every((e) => e.status === 409);
+  throw new AppError(
+    conflict ? 409 : 400,
+    conflict ? 'conflict' : 'validation_failed',
+    refused.map((e) => e.message).join('; '),
+    refused.flatMap((e) => e.details ?? []),
+  );
+}
+
 /** The message of each field of a refused post: its details that name a field of the body. */
 function fieldErrorsOf(error: AppError): FieldErrors | undefined {
   const fields: FieldErrors = {};
@@ -558,10 +588,10 @@ function tooLargePage(ctx: AppContext, request: FastifyRequest): Html {
   const rule = request.routeOptions.config?.dashboard;
   const sent = Number(request.headers['content-length']);
   const page = rule && request.method === 'POST' ? formPage(request, rule) : '/dashboard/';
+  const size = Number.isFinite(sent) && sent > 0 ? ` was ${mebibytes(sent)},` : ' is';
   return html`<p role="alert">
-      Nothing was saved: the form sent
-      ${Number.isFinite(sent) && sent > 0 ? html`${mebibytes(sent)} ` : null}is larger than the
-      ${mebibytes(ctx.config.bodyLimitBytes)} a form may send.
+      Nothing was saved: the form you sent${size} more than the ${mebibytes(ctx.config.bodyLimitBytes)} a form
+      may send.
     </p>
     <p>
       What you typed is not lost yet: go back with your browser's Back button, where the form usually still

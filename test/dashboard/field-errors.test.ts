@@ -100,6 +100,34 @@ describe('a refused form: each message beside its field, the values kept', () =>
     expectNotRefused(blank, 'client_id');
   });
 
+  it('a record with several wrong fields: each marked at once, not one a send', async () => {
+    const group = await createGroup(t.db, org.id, 'All at once');
+    const field = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'number',
+      name: 'Papers reviewed',
+    });
+    const input = `cf_${field.api_id}`;
+    const records = `/dashboard/groups/${group.group_id}/records/`;
+    await injectForm(t.app, editor, records, { client_id: 'y1', name: 'First' });
+    const refused = await injectForm(t.app, editor, records, {
+      client_id: 'y1',
+      name: ' ',
+      [input]: 'lots',
+    });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(editor, `/dashboard/groups/${group.group_id}/new-record/`);
+    expectRefused(shown, 'client_id');
+    expectRefused(shown, 'name');
+    expectRefused(shown, input);
+    expect(messageOf(shown, input)).toBe('Papers reviewed must be a finite number');
+    // An existing record's edit: its name and its custom value at once.
+    await injectForm(t.app, editor, `${records}y1/`, { name: '', [input]: 'lots' });
+    const edited = await page(editor, `${records}y1/`);
+    expectRefused(edited, 'name');
+    expectRefused(edited, input);
+  });
+
   it("a new group's name taken, and a rename to a taken name: beside the name, as typed", async () => {
     await createGroup(t.db, org.id, 'Board');
     await injectForm(t.app, editor, '/dashboard/groups/', { name: 'BOARD' });
@@ -198,7 +226,7 @@ describe('a form past the body limit', () => {
     expect(answer.statusCode).toBe(413);
     expect(answer.body).toContain('Too large to save');
     expect(answer.body).toContain('Nothing was saved');
-    expect(answer.body).toContain('MiB a form may send');
+    expect(answer.body).toMatch(/the form you sent was 1(\.0)? MiB, more than the 1 MiB a form\s+may send/);
     expect(answer.body).toContain("your browser's Back button");
     expect(answer.body).toContain(`href="/dashboard/groups/${group.group_id}/new-record/"`);
     // The header still names the signed-in user, and the session goes on.

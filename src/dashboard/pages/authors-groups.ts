@@ -27,6 +27,7 @@ import { checkCustomValues, type CustomValue } from '../../custom-fields/values.
 import { loadAuthorSummaries } from '../../corpus/authors/author-summary.ts';
 import { findLink } from '../../corpus/authors/linking.ts';
 import {
+  checkAll,
   concerning,
   csrfField,
   dashboardRoute,
@@ -432,12 +433,28 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       await requireGroup(ctx.db, organizationId, groupId);
       const body = request.body as FormBody;
       const clientId = text(body, 'client_id').trim();
-      const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
-      await concerning(recordField, () => checkRecordLimits(clientId, record));
       const key = { organizationId, groupId, clientId };
-      if (await findGroupAuthor(ctx.db, key)) {
-        throw fieldInvalid('client_id', `The group already has a record with the client id ${clientId}`, 409);
-      }
+      let customValues: Record<string, CustomValue> = {};
+      // Every wrong field said at once: the client id (its form, then taken), the record's own
+      // fields, the custom values.
+      await checkAll([
+        () =>
+          concerning('client_id', () => checkRecordLimits(clientId, { ...recordOf(body, {}), name: '-' })),
+        async () => {
+          if (await findGroupAuthor(ctx.db, key)) {
+            throw fieldInvalid(
+              'client_id',
+              `The group already has a record with the client id ${clientId}`,
+              409,
+            );
+          }
+        },
+        () => concerning(recordField, () => checkRecordLimits('-', recordOf(body, {}))),
+        async () => {
+          customValues = await customValuesOf(ctx, organizationId, body);
+        },
+      ]);
+      const record = recordOf(body, customValues);
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
@@ -507,8 +524,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           ...(form ? { form } : {}),
         });
       }
-      const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
-      await concerning(recordField, () => checkRecordLimits(clientId, record));
+      let customValues: Record<string, CustomValue> = {};
+      await checkAll([
+        () => concerning(recordField, () => checkRecordLimits(clientId, recordOf(body, {}))),
+        async () => {
+          customValues = await customValuesOf(ctx, organizationId, body);
+        },
+      ]);
+      const record = recordOf(body, customValues);
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
