@@ -320,9 +320,19 @@ function fieldErrorsOf(error: AppError): FieldErrors | undefined {
     const match = /^body\.([^.]+)/.exec(detail.path);
     if (!match) continue;
     const name = match[1]!;
-    fields[name] = fields[name] ? `${fields[name]}; ${detail.message}` : detail.message;
+    const message = asSentence(detail.message);
+    fields[name] = fields[name] ? `${fields[name]}; ${message}` : message;
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * A schema's words for one field ("must NOT have more than 100 characters"), said under the field's
+ * label, read as a sentence of their own: "Must not have more than 100 characters".
+ */
+function asSentence(message: string): string {
+  if (!/^must /.test(message)) return message;
+  return `M${message.slice(1).replace(/\bNOT\b/g, 'not')}`;
 }
 
 /**
