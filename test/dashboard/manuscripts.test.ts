@@ -345,8 +345,14 @@ describe('a manuscript page', () => {
     expect(byName.body).toContain('aria-sort="descending"');
     const found = await get(editor, `/dashboard/manuscripts/${id}/?find=nell`);
     expect(found.body).toContain('1 of ');
-    const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz`);
+    const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz&marked=no&sort=name&order=desc`);
     expect(none.body).toContain('No candidate matches these filters.');
+    // A way back to every candidate, the sort kept, the filters dropped.
+    const all = /<a\s+href="([^"]*)"\s*>Show all (\d+) candidates<\/a/.exec(none.body);
+    expect(all?.[1]).toBe(`/dashboard/manuscripts/${id}/?sort=name&amp;order=desc#candidates`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/?sort=name&order=desc`)).body).toContain(
+      `${all?.[2]} of ${all?.[2]}`,
+    );
     // Each word anywhere, accents aside: the whole text as one piece found nothing.
     for (const find of ['neutral nell', 'NËLL', 'nell  neutral']) {
       const words = await get(editor, `/dashboard/manuscripts/${id}/?find=${encodeURIComponent(find)}`);

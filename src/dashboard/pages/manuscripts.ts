@@ -797,7 +797,16 @@ function candidateTable(
                                 ${settingsLeaveOut}.`
                             : null
                         }`
-                      : 'No candidate matches these filters.'
+                      : // A way back to the whole list, sorted as it was, where the editor had to
+                        // empty each filter and send the form again.
+                        html`No candidate matches these filters.
+                          <a
+                            href="${dashboardPath('manuscripts', manuscriptId)}${filtersQuery({
+                              sort: f.sort,
+                              order: f.order,
+                            })}#candidates"
+                            >Show all ${all.length} candidates</a
+                          >`
                   }
                 </td>
               </tr>`
