@@ -256,8 +256,8 @@ export function fieldInvalid(field: string, message: string, status: 400 | 409 =
 }
 
 /**
- * Runs `work` (a store's call); a 400 or 409 it throws without naming a field of the form is said to
- * concern the field `field` names (a string, or a function of the error's message for a call whose
+ * Runs `work` (a store's call); a 400 or 409 it throws without details is said to concern the
+ * field `field` names (a string, or a function of the error's message for a call whose
  * refusals concern different fields), so that the page shows it beside that field.
  */
 export async function concerning<T>(
@@ -267,17 +267,14 @@ export async function concerning<T>(
   try {
     return await work();
   } catch (error) {
-    if (
-      !(error instanceof AppError) ||
-      ![400, 409].includes(error.status) ||
-      (error.details ?? []).some((d) => d.path.startsWith('body.'))
-    ) {
+    // A refusal that already says what it concerns (a field, or an organization's limit, which no
+    // field of the form could lift) goes on as it is.
+    if (!(error instanceof AppError) || ![400, 409].includes(error.status) || error.details?.length) {
       throw error;
     }
     const name = typeof field === 'string' ? field : field(error.message);
     if (name === null) throw error;
     throw new AppError(error.status, error.code, error.message, [
-      ...(error.details ?? []),
       { path: `body.${name}`, message: error.message },
     ]);
   }

@@ -7,6 +7,7 @@ import { createTestUser, injectForm, injectSignIn, type InjectSession } from '..
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
+import { setLimitOverrides } from '../../src/organizations/limits.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -139,6 +140,18 @@ describe('a refused form: each message beside its field, the values kept', () =>
     const renamed = await page(editor, `/dashboard/groups/${other.group_id}/`);
     expectRefused(renamed, 'group-name');
     expect(tagOf(renamed, 'group-name')).toContain('value="board"');
+  });
+
+  it("an organization's limit reached is said at the top, not beside a field no change of which lifts it", async () => {
+    const small = await createTestOrg(t);
+    await setLimitOverrides(t.db, small.id, { authors_groups: 1 });
+    const smallEditor = await injectSignIn(t.app, (await createTestUser(t.db, small.id, 'editor')).email);
+    await createGroup(t.db, small.id, 'The one group');
+    await injectForm(t.app, smallEditor, '/dashboard/groups/', { name: 'A second group' });
+    const list = await page(smallEditor, '/dashboard/groups/');
+    expect(list).toContain('reached its limit of 1 authors groups');
+    expectNotRefused(list, 'group-name');
+    expect(tagOf(list, 'group-name')).toContain('value="A second group"');
   });
 
   it("a folder's custom value and its boost multiplier: each beside its input", async () => {
