@@ -602,8 +602,8 @@ function tooLargePage(ctx: AppContext, request: FastifyRequest): Html {
     </p>
     <p>
       What you typed is not lost yet: go back with your browser's Back button, where the form usually still
-      holds it, then shorten the longest field (a long list of articles or affiliations can be split over
-      several saves, or trimmed to what identifies the person) and send it again.
+      holds it, then shorten the longest field (a long list of articles or affiliations: keep what identifies
+      the person; each save sends the whole form again, so it cannot be split over saves) and send it again.
     </p>
     <p><a href="${page}">Back to the form's page</a> (the form as it is saved, without what you typed)</p>`;
 }
