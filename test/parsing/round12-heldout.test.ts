@@ -1,0 +1,253 @@
+// Layouts met in the eleventh held-out set, fixed in the twelfth round: a Typst PDF whose link
+// texts map each hyphen to a soft hyphen that pdf.js reads as a space of its own
+// ("https://doi.org/10.1038/s41598 025 17943 w"); an AMS bibliography whose DOI field was cut short
+// ("doi:10.1002/joc") before a URL that holds the DOI whole, whose underscore is a rule after a
+// printed backslash ("7\ 1"), and whose SICI DOI in a URL is set with math angle brackets
+// ("〈1032:ABC〉"). Names, titles and DOIs are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { findDoi } from '../../src/parsing/references.ts';
+import { testConfig } from '../helpers/app.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  piecesOnOneLine,
+  textWidth,
+  docxParagraph as para,
+  docxRun as run,
+  type PdfLink,
+} from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+type PdfLine = Parameters<typeof makeTextPdf>[0][number][number];
+
+describe('a DOI cut where a glyph reads as a space, whole in its link (Typst)', () => {
+  /**
+   * A numbered list: entry k prints its DOI "https://doi.org/10.1000/s4159" + k, then the rest of it
+   * ("2020", "7") after glyphs read as spaces of their own; the link over the line holds it whole.
+   * Entry 2's link holds a hyphen where the text, joined over a line's end, has none.
+   */
+  const listPdf = () => {
+    const lines: PdfLine[] = [];
+    const links: PdfLink[] = [];
+    let y = 500;
+    for (let k = 1; k <= 6; k++) {
+      lines.push({
+        text: `${k}. Abbot A, Berry B. A study of things number ${k}. J Things. 2020;${k}:1-9.`,
+        size: 10,
+        x: 72,
+        y,
+      });
+      y -= 12;
+      const head = `https://doi.org/10.1000/s4159${k}`;
+      if (k === 2) {
+        lines.push({ text: 'https://doi.org/10.1000/annalsthings.2020', size: 10, x: 84, y });
+        links.push({
+          rect: [84, y - 2, 84 + textWidth('https://doi.org/10.1000/annalsthings.2020', 10), y + 10],
+          url: 'https://doi.org/10.1000/annals-things.2020',
+        });
+      } else {
+        lines.push(
+          ...piecesOnOneLine(
+            [{ text: head }, { text: ' ' }, { text: '2020' }, { text: ' ' }, { text: '7' }],
+            y,
+            10,
+            { x: 84 },
+          ),
+        );
+        links.push({
+          rect: [84, y - 2, 84 + textWidth(`${head} 2020 7`, 10) + 40, y + 10],
+          url: `https://doi.org/10.1000/s4159${k}-2020-7`,
+        });
+      }
+      y -= 18;
+    }
+    return makeTextPdf(
+      [
+        [
+          { text: 'A Study of Things That Were Measured', size: 16, x: 72, y: 760, bold: true },
+          ...bodyProse(720, 12),
+          { text: 'Bibliography', size: 12, x: 72, y: 520, bold: true },
+          ...lines,
+        ],
+      ],
+      '',
+      [links],
+    );
+  };
+
+  it('takes the link’s DOI, which goes on from the text’s', async () => {
+    const result = await parseManuscript(listPdf(), 'built.pdf', limits);
+    expect(result.references).toHaveLength(6);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      '10.1000/s41591-2020-7',
+      '10.1000/annals-things.2020',
+      '10.1000/s41593-2020-7',
+      '10.1000/s41594-2020-7',
+      '10.1000/s41595-2020-7',
+      '10.1000/s41596-2020-7',
+    ]);
+  });
+});
+
+describe('DOIs an AMS bibliography prints', () => {
+  it('takes the URL’s DOI after a DOI field cut short', () => {
+    expect(
+      findDoi(
+        'Climate of the Things, doi:10.1000/joth, URL http://onlinelibrary.example.com/doi/10.1000/joth.1688/full.',
+      ),
+    ).toBe('10.1000/joth.1688');
+    // Two DOIs of which neither goes on from the other: the first.
+    expect(findDoi('doi:10.1000/joth.12, URL http://example.com/doi/10.1000/other.5')).toBe(
+      '10.1000/joth.12',
+    );
+  });
+
+  it('reads a backslash and a space before digits as an escaped underscore drawn as a rule', () => {
+    expect(findDoi('Kluwer, doi:10.1000/978-94-015-0000-7\\ 1.')).toBe('10.1000/978-94-015-0000-7_1');
+  });
+
+  it('reads math angle brackets in a SICI DOI as "<" and ">"', () => {
+    expect(
+      findDoi('URL http://journals.example.org/doi/abs/10.1000/1520-0442(2003)016〈1032:ABCDEF〉2.0.CO;2.'),
+    ).toBe('10.1000/1520-0442(2003)016<1032:ABCDEF>2.0.CO;2');
+    expect(findDoi('doi:10.1000/0091-7613(1995)023⟨1044:ECCALT⟩2.3.CO;2')).toBe(
+      '10.1000/0091-7613(1995)023<1044:ECCALT>2.3.CO;2',
+    );
+  });
+});
+
+describe('a Word byline of names with degrees under a short title in bold', () => {
+  const names = [
+    ['Oriel Pennant', 'PhD', '1,2,†'],
+    ['Tamsin Vell', 'MSc', '1,2'],
+    ['Idris Mallow', 'BMBCh, MRCP', '1,3'],
+    ['Wenna Trice', 'MSc', '4'],
+    ['Corin A Dale', 'PhD, FRCR', '1,2,3,†'],
+    ['Perran JR Holt', 'PhD', '1'],
+    ['Elowen Sark', 'MPhil', '4'],
+    ['Jory Kestle', 'BSc', '1,2'],
+    ['Morwenna Pryce', 'PhD', '1,2'],
+    ['Tristan Fowey', 'PhD, MRCP', '1,2,5,*'],
+  ] as const;
+  // Names, degrees and marks run together with commas and no spaces, as R Markdown wrote them.
+  const byline = names.map(([n, d, m], k) => run(`${k ? ',' : ''}${n}, ${d}`) + run(m, true)).join('');
+  const bold = (text: string) => `<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r>`;
+
+  it('reads the byline after the short title, and drops the degrees', async () => {
+    const doc = makeDocx([
+      para(
+        run('Thingfinder – showing the power of specific computational support for finding things'),
+        'Title',
+      ),
+      para(bold('Thingfinder – a support tool for finding things')),
+      para(byline),
+      para(
+        run('1', true) +
+          run('Institute of Things, London') +
+          run(' 2', true) +
+          run('Centre for Stuff, Leeds'),
+      ),
+      para(run('Abstract'), 'Heading1'),
+      para(run('Things were found. '.repeat(20))),
+    ]);
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(names.map(([n]) => n));
+  });
+});
+
+describe('a draft whose title and byline are typed after labels, in the body’s type', () => {
+  it('reads the first labelled title and the names after "Autores:"', async () => {
+    const doc = makeDocx([
+      para(run('Título: Efecto de las cosas sobre la calidad de las mediciones en latitud sur.')),
+      para(run('Title: Effect of things on the quality of measurements in southern latitude.')),
+      para(
+        run('Autores: Ana Robles-Vidal,') +
+          run('1,2', true) +
+          run(' Tomás Quiroga-Lenz,') +
+          run('2', true) +
+          run(' Inés Varela-Soto.') +
+          run('1,2*', true),
+      ),
+      para(run('1', true) + run(' Escuela de Cosas, Universidad del Sur, Punta Alta, Chile.')),
+      para(run('2', true) + run(' Departamento de Medidas, Universidad del Sur, Punta Alta, Chile.')),
+      para(run('Resumen:'), 'Heading1'),
+      para(run('Las cosas fueron medidas. '.repeat(20))),
+    ]);
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.title).toBe('Efecto de las cosas sobre la calidad de las mediciones en latitud sur.');
+    expect(result.authors.map((a) => a.name)).toEqual([
+      'Ana Robles-Vidal',
+      'Tomás Quiroga-Lenz',
+      'Inés Varela-Soto',
+    ]);
+  });
+
+  it('keeps the period of an initial or a suffix that closes a name', async () => {
+    const { splitByline } = await import('../../src/parsing/names.ts');
+    expect(splitByline([{ text: 'Jane Roe Jr., Al Fox J.', sup: false }]).map((n) => n.name)).toEqual([
+      'Jane Roe Jr.',
+      'Al Fox J.',
+    ]);
+  });
+});
+
+describe('a Quarto Word file whose authors carry marks typed after a caret', () => {
+  const doc = (note: string) =>
+    makeDocx([
+      para(run('A Fuzzy Framework for the Classification of Measured Things'), 'Title'),
+      para(run('Dr Oriel Pennant^1*'), 'Author'),
+      para(run('Tamsin Vell^2'), 'Author'),
+      para(run('Abstract'), 'Heading1'),
+      para(run('Things were measured and classified. '.repeat(12))),
+      para(run('Methods'), 'Heading1'),
+      para(run('The things were measured twice a day. '.repeat(12))),
+      para(run('Figure 1. Things, measured.')),
+      para(run(note)),
+    ]);
+
+  it('reads the names, and the email of the correspondence note at the document’s end', async () => {
+    const result = await parseManuscript(
+      doc('Corresponding author: Dr Tamsin Vell, Hospital of Things, Tabuk. Email: tv@example.org'),
+      'built.docx',
+      limits,
+    );
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Oriel Pennant', []],
+      ['Tamsin Vell', ['tv@example.org']],
+    ]);
+  });
+
+  it('leaves a note at the end that names no author', async () => {
+    const result = await parseManuscript(
+      doc('Correspondence about the data: Hospital of Things, Tabuk. Email: data@example.org'),
+      'built.docx',
+      limits,
+    );
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Oriel Pennant', []],
+      ['Tamsin Vell', []],
+    ]);
+  });
+});
+
+describe('a Word title broken into paragraphs that each keep the Title style', () => {
+  it('reads them as one title, up to four', async () => {
+    const doc = makeDocx([
+      para(run('Measuring Things by Hand: Comparing'), 'Title'),
+      para(run('Large Counting Machines to People for'), 'Title'),
+      para(run('Counting 6939 Things in One Country'), 'Title'),
+      para(run('from 2019-2022'), 'Title'),
+      para(run('Oriel Pennant') + run('1', true) + run(', Tamsin Vell') + run('2', true)),
+      para(run('Abstract'), 'Heading1'),
+      para(run('Things were counted. '.repeat(20))),
+    ]);
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.title).toBe(
+      'Measuring Things by Hand: Comparing Large Counting Machines to People for Counting 6939 Things in One Country from 2019-2022',
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Oriel Pennant', 'Tamsin Vell']);
+  });
+});
