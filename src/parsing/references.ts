@@ -183,13 +183,19 @@ export function joinDoiBreaks(lines: string[]): string[] {
   return out;
 }
 
-export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): Entry[] {
+export function splitReferences(
+  lines: BlockLine[],
+  paragraphs: string[] | null,
+  paragraphLinks: string[][] = [],
+): Entry[] {
   const nonEmpty = lines.filter((l) => l.text.trim());
   if (nonEmpty.length === 0) return [];
   const numbered = splitNumbered(nonEmpty);
   if (numbered) return numbered.map(entry);
-  // Word documents: one paragraph per entry.
-  if (paragraphs && paragraphs.length >= 2) return paragraphs.map((text) => ({ text, links: [] }));
+  // Word documents: one paragraph per entry, with the targets of its hyperlinks (a DOI may be only
+  // the target of a linked title, as R Markdown's author-year styles print a software's DOI).
+  if (paragraphs && paragraphs.length >= 2)
+    return paragraphs.map((text, k) => ({ text, links: paragraphLinks[k] ?? [] }));
   return splitByLayout(nonEmpty).map(entry);
 }
 
@@ -197,8 +203,12 @@ export function splitReferences(lines: BlockLine[], paragraphs: string[] | null)
  * The reference list's entries, parsed. A DOI printed only as a link ("[link]", "Crossref", a
  * linked title) is read from the entry's link annotations when its text shows none.
  */
-export function parseReferenceList(lines: BlockLine[], paragraphs: string[] | null): ParsedReference[] {
-  return splitReferences(lines, paragraphs)
+export function parseReferenceList(
+  lines: BlockLine[],
+  paragraphs: string[] | null,
+  paragraphLinks: string[][] = [],
+): ParsedReference[] {
+  return splitReferences(lines, paragraphs, paragraphLinks)
     .filter((e) => e.text.length >= 10)
     .map((e) => {
       const parsed = parseReference(e.text);

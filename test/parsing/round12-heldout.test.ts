@@ -16,6 +16,8 @@ import {
   textWidth,
   docxParagraph as para,
   docxRun as run,
+  docxLinkedRun,
+  docxLinkRels,
   type PdfLink,
 } from './make-files.ts';
 
@@ -249,5 +251,44 @@ describe('a Word title broken into paragraphs that each keep the Title style', (
       'Measuring Things by Hand: Comparing Large Counting Machines to People for Counting 6939 Things in One Country from 2019-2022',
     );
     expect(result.authors.map((a) => a.name)).toEqual(['Oriel Pennant', 'Tamsin Vell']);
+  });
+});
+
+describe('a Word reference list whose DOI is only a linked title’s target (R Markdown)', () => {
+  it('reads the DOI from the entry’s hyperlink', async () => {
+    const entries = [
+      para(run('Abbot, A. 2021. A first study of things. Journal of Things 3:1–9.'), 'Bibliography'),
+      para(
+        run('Berry, B. 2023. ') + docxLinkedRun('thingr: Tools for counting things.', 'rId21'),
+        'Bibliography',
+      ),
+      para(
+        run('Carver, C. 2018. ') + docxLinkedRun('Counting for R. The R Things 10:4–9.', 'rId22'),
+        'Bibliography',
+      ),
+      para(run('Dunmore, D. 2019. ') + docxLinkedRun('thingr on the web.', 'rId23'), 'Bibliography'),
+    ];
+    const doc = makeDocx(
+      [
+        para(run('A Study of Things That Were Counted'), 'Title'),
+        para(run('Things were counted. '.repeat(20))),
+        para(run('Bibliography'), 'Heading1'),
+        ...entries,
+      ],
+      [
+        docxLinkRels({
+          rId21: 'https://doi.org/10.1000/zenodo.657',
+          rId22: 'https://doi.org/10.1000/RJ-2018-009',
+          rId23: 'https://example.org/thingr/',
+        }),
+      ],
+    );
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      null,
+      '10.1000/zenodo.657',
+      '10.1000/RJ-2018-009',
+      null,
+    ]);
   });
 });
