@@ -470,8 +470,13 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       // reads as an institution, or it is set in another size than the names ("Google and").
       // So is an affiliation set smaller under each name, with the next name after it
       // (elsarticle's separate affiliations).
-      const bylineSize = blocks[Math.min(...used)]!.relSize;
-      const apart = institutional === names.length || Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize;
+      // Or in another face (AMS: the affiliation in italics under each author group).
+      const bylineBlock = blocks[Math.min(...used)]!;
+      const bylineSize = bylineBlock.relSize;
+      const apart =
+        institutional === names.length ||
+        Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize ||
+        (b.emphasis && !bylineBlock.emphasis && institutional > 0);
       const continues =
         names.length > 0 && apart && (/(?:,|\band)$/.test(b.text) || nextIsByline(bylineSize));
       if (!continues) break;
@@ -855,6 +860,9 @@ function emailMatchesName(email: string, name: string): number {
   const parts = normalizeForCompare(name).split(' ').filter(Boolean);
   const surname = normalizeForCompare(surnameOf(name)).replace(/\s/g, '');
   if (surname.length >= 3 && local.includes(surname)) return 2;
+  // A short surname ("Ng", "Li") counts as a word of the address of its own ("kaisze.ng").
+  const words = normalizeForCompare(email.split('@')[0] ?? '').split(' ');
+  if (surname.length >= 2 && words.length >= 2 && words.includes(surname)) return 2;
   if (parts.some((p) => p.length >= 3 && local.includes(p))) return 1;
   const initials = parts.map((p) => p[0]).join('');
   if (initials.length >= 2 && local.startsWith(initials)) return 0.5;

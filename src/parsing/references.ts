@@ -14,7 +14,9 @@ const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bracket', re: /^\[(\d{1,4})\]\s*/ },
   // "1.Wallberg, A.": the space after the number may be lost where the label is set in a box of
   // its own (XeLaTeX's lists read back from the PDF); a capital right after the dot still opens.
-  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu}))/u },
+  // A number alone on its line opens too: a Word entry whose text is all a hyperlink ("11. " then
+  // "https://..."), which the reader sets on a line of its own.
+  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu})|$)/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
   { name: 'bare', re: new RegExp(String.raw`^(\d{1,4})\s+(?=\p{Lu}|${PARTICLE_OPENING})`, 'u') },
 ];

@@ -292,3 +292,95 @@ describe('a Word reference list whose DOI is only a linked title’s target (R M
     ]);
   });
 });
+
+describe('an AMS byline: author groups, each over its affiliation in another face', () => {
+  const page = () =>
+    makeTextPdf([
+      [
+        { text: 'Surface Things in Complex Terrain: Daily Predictions', size: 14, x: 72, y: 760, bold: true },
+        { text: 'Oriel A. Pennant*, Tamsin B. Vell, and Idris C. Mallow', size: 11, x: 72, y: 730 },
+        {
+          text: 'Department of Things, University of the West, Reno, Nevada, United States',
+          size: 11,
+          x: 72,
+          y: 716,
+          bold: true,
+        },
+        { text: 'Wenna D. Trice', size: 11, x: 72, y: 700 },
+        {
+          text: 'Department of Stuff and Science, University of the West, Reno, Nevada',
+          size: 11,
+          x: 72,
+          y: 686,
+          bold: true,
+        },
+        ...bodyProse(650, 20),
+      ],
+    ]);
+
+  it('reads the group after the first affiliation', async () => {
+    const result = await parseManuscript(page(), 'built.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual([
+      'Oriel A. Pennant',
+      'Tamsin B. Vell',
+      'Idris C. Mallow',
+      'Wenna D. Trice',
+    ]);
+  });
+});
+
+describe('a numbered Word list with an entry that is only a link', () => {
+  it('opens the entry at its number, set on a line of its own', async () => {
+    const entry = (k: number, text: string) => para(run(`${k}. ${text}`), 'Bibliography');
+    const doc = makeDocx(
+      [
+        para(run('A Study of Things That Were Counted'), 'Title'),
+        para(run('Things were counted. '.repeat(20))),
+        para(run('References'), 'Heading1'),
+        entry(1, 'Abbot A. A first study of things. J Things. 2021;3:1–9.'),
+        entry(2, 'Berry B, Carver C. Counting things again. J Things. 2022;4:10–19.'),
+        para(
+          run('3. ') + docxLinkedRun('https://www.example.org/page/ThingLevels;', 'rId31'),
+          'Bibliography',
+        ),
+        entry(4, 'Dunmore D. Things at their levels. Stuff. 2019;1:2–3.'),
+      ],
+      [docxLinkRels({ rId31: 'https://www.example.org/page/ThingLevels' })],
+    );
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.references.map((r) => r.raw.slice(0, 12))).toEqual([
+      'Abbot A. A f',
+      'Berry B, Car',
+      'https://www.',
+      'Dunmore D. T',
+    ]);
+  });
+});
+
+describe('an email whose address holds a short surname as a word of its own', () => {
+  it('goes to that author, over one who shares a given name’s syllable', async () => {
+    const doc = makeDocx([
+      para(run('A Study of Things That Were Counted by Hand'), 'Title'),
+      para(
+        run('Orla Sze-Hung Bray') +
+          run('1*', true) +
+          run(', Tomas Kai Sze Ng') +
+          run('1', true) +
+          run(', Priya Dale') +
+          run('2', true),
+      ),
+      para(run('1', true) + run('Centre for Things, University of the North, Toronto, Canada.')),
+      para(run('2', true) + run('School of Stuff, University of the South, Bo, Sierra Leone.')),
+      para(run('*Corresponding author(s). E-mail(s): orla.bray@example.org;')),
+      para(run('Contributing authors: kaisze.ng@example.org; priya.dale@example.org;')),
+      para(run('Abstract'), 'Heading1'),
+      para(run('Things were counted. '.repeat(20))),
+    ]);
+    const result = await parseManuscript(doc, 'built.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Orla Sze-Hung Bray', ['orla.bray@example.org']],
+      ['Tomas Kai Sze Ng', ['kaisze.ng@example.org']],
+      ['Priya Dale', ['priya.dale@example.org']],
+    ]);
+  });
+});
