@@ -1387,7 +1387,11 @@ export function extractHeader(source: DocumentModel): Header {
       const text = e.lines.join(' ');
       const orcids = [...findOrcids(text), ...e.links.flatMap((l) => findOrcids(l))];
       a.orcid = orcids[0] ?? null;
-      a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]);
+      // A line under the block that names another author ("✉ Correspondence: Jane Roe <...>",
+      // set under the last block of a grid) gives its address to no one here.
+      const others = e.lines.filter((l) => mentionedAuthors(l, authors).some((m) => m !== k));
+      const theirs = new Set(others.flatMap((l) => findEmails(l)));
+      a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]).filter((m) => !theirs.has(m));
       a.affiliations = affiliationsFromEntry(e);
     });
     // Authors who share their lines and find one email each there: the emails go in the names' order.

@@ -384,3 +384,68 @@ describe('an email whose address holds a short surname as a word of its own', ()
     ]);
   });
 });
+
+describe('author blocks in a grid of columns with no gutter (Typst)', () => {
+  /**
+   * Words spread over a column's width, as justified text: the next column's words start right
+   * after. The middle column is set in bold, so that pdf.js keeps its words apart from the others'.
+   */
+  const justified = (text: string, left: number, y: number, width = 140): PdfLine[] => {
+    const words = text.split(' ');
+    const total = words.reduce((n, w) => n + textWidth(w, 10), 0);
+    const gap = words.length > 1 ? (width - total) / (words.length - 1) : 0;
+    let x = left;
+    return words.map((w) => {
+      const piece = { text: w, size: 10, x, y, bold: left === 234 };
+      x += textWidth(w, 10) + gap;
+      return piece;
+    });
+  };
+  const centred = (text: string, centre: number, y: number): PdfLine => ({
+    text,
+    size: 10,
+    x: centre - textWidth(text, 10) / 2,
+    y,
+  });
+  const page = (note: PdfLine[] = []) =>
+    makeTextPdf([
+      [
+        { text: 'Measuring Things: A Comparison of Two Frameworks', size: 16, x: 110, y: 700, bold: true },
+        centred('Oriel Pennant', 162, 640),
+        centred('Tamsin Vell', 306, 640),
+        centred('Idris Mallow', 450, 640),
+        ...justified('Institute of Things and Stuff,', 90, 625.6),
+        ...justified('National Agency for Measures and', 234, 625.6),
+        ...justified('National Agency for Measures and', 378, 625.6),
+        ...justified('Environmental Matters, Berlin,', 90, 611.2),
+        ...justified('Food, Environmental and Safety,', 234, 611.2),
+        ...justified('Food, Environmental and Safety,', 378, 611.2),
+        centred('Germany', 162, 596.8),
+        centred('Alfort, France', 306, 596.8),
+        centred('Alfort, France', 450, 596.8),
+        centred('oriel.pennant@example.org', 162, 582.4),
+        ...note,
+        { text: 'Abstract', size: 12, x: 72, y: 540, bold: true },
+        ...bodyProse(520, 20),
+      ],
+    ]);
+
+  it('reads each column under its name as that author’s block', async () => {
+    const result = await parseManuscript(page(), 'built.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Oriel Pennant', ['oriel.pennant@example.org']],
+      ['Tamsin Vell', []],
+      ['Idris Mallow', []],
+    ]);
+  });
+
+  it('gives a correspondence line under the grid to the author it names, not to the last block', async () => {
+    const note = [{ text: 'Correspondence: Tamsin Vell <tv@example.org>', size: 10, x: 90, y: 564 }];
+    const result = await parseManuscript(page(note), 'built.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Oriel Pennant', ['oriel.pennant@example.org']],
+      ['Tamsin Vell', ['tv@example.org']],
+      ['Idris Mallow', []],
+    ]);
+  });
+});
