@@ -20,6 +20,7 @@ import { openDocxParts } from '../src/parsing/docx/zip.ts';
 import { normalizeForCompare } from '../src/parsing/text-utils.ts';
 import {
   FIXTURES,
+  abstractF1,
   addCounts,
   fixtureMisses,
   loadTruths,
@@ -61,6 +62,7 @@ function loadDevset(dir = DEVSET): Truth[] {
     authors: { name: string; email: string | null; orcid: string | null }[];
     referenceCount: number;
     referenceDois: string[];
+    abstract?: string | null;
   }[];
   return entries.map((e) => ({
     name: e.file,
@@ -70,6 +72,7 @@ function loadDevset(dir = DEVSET): Truth[] {
     emailsInDocument: true,
     referenceCount: e.referenceCount,
     referenceDois: e.referenceDois,
+    ...(e.abstract !== undefined ? { abstract: e.abstract } : {}),
   }));
 }
 
@@ -77,6 +80,7 @@ async function quality(label: string, truths: Truth[], targets: Record<string, s
   say(`## ${label}`);
   say('');
   const scores: FixtureScore[] = [];
+  const abstracts: { name: string; f1: number; missing: boolean }[] = [];
   let failed = 0;
   for (const truth of truths) {
     const result = await parseManuscript(new Uint8Array(readFileSync(truth.file)), truth.file, limits);
@@ -92,6 +96,15 @@ async function quality(label: string, truths: Truth[], targets: Record<string, s
         `DOIs ${s.dois ? `${s.dois.tp}/${s.dois.tp + s.dois.fn} (+${s.dois.fp})` : 'no ground truth'}; ${result.elapsed_ms} ms`,
     );
     if (listMisses) printMisses(truth, result);
+    if (truth.abstract) {
+      const f1 = abstractF1(result.abstract, truth.abstract);
+      abstracts.push({ name: s.name, f1, missing: !result.abstract?.trim() });
+      if (listMisses && f1 < 0.9) {
+        const head = (t: string | null) => (t ? `${t.slice(0, 90)} … ${t.slice(-60)}` : 'null');
+        console.log(`    abstract F1 ${f3(f1)}: expected "${head(truth.abstract)}"`);
+        console.log(`      found "${head(result.abstract)}"`);
+      }
+    }
   }
   const total = (pick: (s: FixtureScore) => Counts | null) =>
     scores.map(pick).reduce<Counts>((a, c) => (c ? addCounts(a, c) : a), { tp: 0, fp: 0, fn: 0 });
@@ -138,6 +151,29 @@ async function quality(label: string, truths: Truth[], targets: Record<string, s
     `| reference count, relative error | mean ${(meanError * 100).toFixed(1)}% over ${rcs.length} files | | | ${targets.count} |`,
   );
   say(`| files that failed to parse | ${failed} of ${scores.length} | | | 0 |`);
+  say('');
+  abstractScores(abstracts, scores.length);
+}
+
+/**
+ * The abstract, on the files whose truth has one: token-overlap F1 (words lower-cased and folded,
+ * punctuation dropped), found (F1 ≥ 0.5) and missing (none parsed). Printed after the field table,
+ * which keeps its rows.
+ */
+function abstractScores(abstracts: { name: string; f1: number; missing: boolean }[], files: number): void {
+  if (!abstracts.length) {
+    say(`Abstract: no true abstract among the ${files} files; not scored.`);
+    say('');
+    return;
+  }
+  const mean = abstracts.reduce((a, x) => a + x.f1, 0) / abstracts.length;
+  const found = abstracts.filter((x) => x.f1 >= 0.5).length;
+  const missing = abstracts.filter((x) => x.missing).length;
+  say(
+    `Abstract (token-overlap F1 against the printed abstract; ${abstracts.length} of ${files} files scored, the others have no true abstract): ` +
+      `mean F1 ${f3(mean)}; found (F1 ≥ 0.5) ${found} of ${abstracts.length}; missing ${missing} of ${abstracts.length}`,
+  );
+  for (const x of abstracts) say(`- ${x.name}: abstract F1 ${f3(x.f1)}${x.missing ? ' (missing)' : ''}`);
   say('');
 }
 

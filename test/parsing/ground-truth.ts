@@ -15,6 +15,8 @@ export interface Truth {
   emailsInDocument: boolean;
   referenceCount: number | null;
   referenceDois: string[] | null;
+  /** The abstract as printed, without its heading; absent where no truth was written for it. */
+  abstract?: string | null;
 }
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
@@ -78,6 +80,7 @@ function jats(name: string, dir: string): Truth {
         .map((e) => ({ name: '', email: e[1]!, orcid: null, affiliations: [] })),
   );
   const refList = /<ref-list>([\s\S]*?)<\/ref-list>/.exec(xml)?.[1] ?? null;
+  const abstract = /<abstract[^>]*>([\s\S]*?)<\/abstract>/.exec(xml)?.[1];
   return {
     name: `cermine/${name}.pdf`,
     file: path.join(dir, `${name}.pdf`),
@@ -90,6 +93,7 @@ function jats(name: string, dir: string): Truth {
           m[1]!.trim().toLowerCase(),
         )
       : null,
+    abstract: abstract ? tagText(abstract) : null,
   };
 }
 
@@ -233,4 +237,32 @@ export function fixtureMisses(truth: Truth, result: ParseResult): FixtureMisses 
             truth.referenceDois,
           ),
   };
+}
+
+/** Lower-cased, accent-folded words with punctuation dropped: the abstract's tokens. */
+const abstractTokens = (s: string) => normalizeForCompare(s).split(' ').filter(Boolean);
+
+/**
+ * Token-overlap F1 between a parsed abstract and the true one: each word counted as often as it
+ * occurs (a bag of words), so a parse that stops halfway loses recall and one that runs into the
+ * introduction loses precision. Null or empty parsed text scores 0.
+ */
+export function abstractF1(parsed: string | null, truth: string): number {
+  const p = abstractTokens(parsed ?? '');
+  const t = abstractTokens(truth);
+  if (!p.length || !t.length) return 0;
+  const left = new Map<string, number>();
+  for (const w of t) left.set(w, (left.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of p) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      left.set(w, n - 1);
+    }
+  }
+  if (!common) return 0;
+  const precision = common / p.length;
+  const recall = common / t.length;
+  return (2 * precision * recall) / (precision + recall);
 }
