@@ -27,6 +27,7 @@ import {
   typedSuperscripts,
 } from './names.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
+import { findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 
 export interface Header {
@@ -1116,33 +1117,6 @@ function assignEmails(
   return unassigned;
 }
 
-function findAbstract(blocks: Block[], frontEnd: number): { text: string | null; used: number[] } {
-  const limit = Math.min(blocks.length, frontEnd + 12);
-  for (let i = 0; i < limit; i++) {
-    const b = blocks[i]!;
-    const styled = b.styleName?.toLowerCase() === 'abstract';
-    if (!styled && !ABSTRACT_LABEL.test(b.text)) continue;
-    if (!styled && b.text.length > 30 && !/^(?:abstract|summary)\s*[:.—–-]/i.test(b.text) && !isHeading(b)) {
-      // "Summary of ..." in running text is not a label.
-      if (!/^(?:abstract|summary)\s+\p{Lu}/u.test(b.text)) continue;
-    }
-    const parts: string[] = [];
-    const used: number[] = [i];
-    const rest = styled ? b.text : b.text.replace(ABSTRACT_LABEL, '');
-    if (rest.length > 20) parts.push(rest);
-    for (let j = i + 1; j < blocks.length && j < i + 15; j++) {
-      const n = blocks[j]!;
-      if (styled && n.styleName?.toLowerCase() !== 'abstract') break;
-      if (isHeading(n) || KEYWORDS_LABEL.test(n.text) || (n.page > b.page + 1 && !styled)) break;
-      if (!styled && parts.length && n.relSize < 0.9 * (blocks[used[used.length - 1]!]!.relSize || 1)) break;
-      parts.push(n.text);
-      used.push(j);
-    }
-    if (parts.length) return { text: parts.join('\n\n'), used };
-  }
-  return { text: null, used: [] };
-}
-
 function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): string[] {
   for (let i = 0; i < Math.min(blocks.length, frontEnd + 20); i++) {
     const b = blocks[i]!;
@@ -1540,7 +1514,7 @@ export function extractHeader(source: DocumentModel): Header {
     if (owner) owner.orcid = anchor.orcid;
   }
 
-  const abstract = findAbstract(blocks, frontEnd);
+  const abstract = findAbstract(blocks, frontEnd, titleEnd);
   return {
     title,
     titleIndex,

@@ -1,0 +1,274 @@
+// The abstract: under its label ("Abstract", "Summary", a Word "Abstract" style, a label in another
+// language when there is no English one), or, with no label at all, the paragraph set apart between
+// the front matter and the first section heading. Its text runs until a heading, a keywords line,
+// another front-matter label, a note, or a change of type size; a column or page break inside it
+// (a footnote between its halves) does not end it.
+import type { Block } from './types.ts';
+import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
+
+export interface FoundAbstract {
+  text: string | null;
+  used: number[];
+}
+
+/** The abstract's label in another language, read only when no English label is found. */
+const OTHER_LANGUAGE_LABEL =
+  /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\b\s*[:.—–-]?\s*/iu;
+
+/** "2. Abstract", "I. SUMMARY": the label numbered as the document's first section. */
+const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
+
+/**
+ * Labels of what a journal prints beside the abstract, each its own part: the abstract ends where
+ * one begins (a significance statement, an author or plain-language summary, ACM's concepts and
+ * reference format, a word count, subject codes, a received line, a copyright line).
+ */
+const OTHER_FRONT_LABEL =
+  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|copyright|©|palabras clave|palavras-chave|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés)(?:\b|(?=\s|:))/iu;
+
+/** A section heading by its number alone, set at the body's size ("I. INTRODUCTION", "1 Introduction"). */
+const NUMBERED_HEADING = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+\p{Lu}[^.!?]{1,60}$/u;
+const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
+
+/** Run-in parts of a structured abstract ("Objectives. ...", "Methods: ..."). */
+const STRUCTURED_PART =
+  /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.—–-]?\s+\p{Lu}/iu;
+
+/** Front matter that is prose but no abstract: licences, permissions, notes on how a file was made. */
+const NOT_ABSTRACT =
+  /\b(?:copyright|licen[cs]ed?|creative commons|open access|permission to make|all rights reserved|automatically generated|correspondence|e-?mail)\b|©|@/i;
+
+/** Footnote marks that open a note under the front matter. */
+const NOTE_MARK = /^\s*[*†‡§¶∗]/u;
+
+const MAX_CHARS = 6000;
+const MAX_BLOCKS = 80;
+
+const endsSentence = (s: string) => /[.!?:;)"”’\]]\s*$/u.test(s);
+const opensLower = (b: Block | undefined) => !!b && /^\s*\p{Ll}/u.test(b.text);
+
+/** A section heading by its number or its name, at any size. */
+function sectionHeading(n: Block): boolean {
+  const text = n.text.trim();
+  return (NUMBERED_HEADING.test(text) && n.lines.length <= 1 && text.length <= 70) || INTRODUCTION.test(text);
+}
+
+/**
+ * A heading's look, unless the block runs on: a structured abstract's part opening with its label
+ * in bold ("Background Recent guidelines ..."), a line that goes on in lower case in the next block,
+ * or any block after a sentence left open (a heading never breaks into a sentence; an italic
+ * name at the head of a line makes it look like one).
+ */
+function headingHere(blocks: Block[], j: number, openSentence = false): boolean {
+  const n = blocks[j]!;
+  if (sectionHeading(n)) return true;
+  if (!isHeading(n) || openSentence) return false;
+  if (STRUCTURED_PART.test(n.text) && n.text.split(/\s+/).length > 3) return false;
+  return endsSentence(n.text) || !opensLower(blocks[j + 1]);
+}
+
+/** Where the abstract stops: a heading, a keywords line, another front label, a note. */
+function endsAbstract(blocks: Block[], j: number, styled: boolean, openSentence = false): boolean {
+  const n = blocks[j]!;
+  const text = n.text.trim();
+  if (KEYWORDS_LABEL.test(text) || OTHER_FRONT_LABEL.test(text)) return true;
+  if (styled) return false;
+  return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text);
+}
+
+/** Joins the abstract's blocks: lines of one paragraph with a space, a word broken at a hyphen whole. */
+function joinParts(parts: string[]): string {
+  let text = '';
+  for (const part of parts) {
+    if (!text) text = part;
+    else if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(part)) text = text.slice(0, -1) + part;
+    else text += endsSentence(text) ? `\n\n${part}` : ` ${part}`;
+  }
+  return text;
+}
+
+/** A keywords line set inside the abstract's last block ends it there. */
+function beforeKeywords(b: Block): string {
+  const at = b.lines.findIndex((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+  return at > 0
+    ? b.lines
+        .slice(0, at)
+        .map((l) => l.text)
+        .join('\n')
+    : b.text;
+}
+
+/** The text from block `from` on, until the abstract ends; `size` is its type size. */
+function collect(
+  blocks: Block[],
+  from: number,
+  labelPage: number,
+  styled: boolean,
+  first: string[],
+  used: number[],
+): FoundAbstract {
+  const parts = [...first];
+  let size = parts.length ? blocks[used[used.length - 1]!]!.relSize : 0;
+  let chars = parts.join('').length;
+  for (let j = from; j < blocks.length && j < from + MAX_BLOCKS && chars < MAX_CHARS; j++) {
+    const n = blocks[j]!;
+    if (styled && n.styleName?.toLowerCase() !== 'abstract') break;
+    const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
+    if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
+    if (!styled && parts.length && n.relSize < 0.9 * (size || 1)) {
+      // A footnote or a running head between the halves of a paragraph broken over a column or
+      // a page: the paragraph goes on in the abstract's type, starting in lower case.
+      const last = parts[parts.length - 1]!;
+      const resume = endsSentence(last)
+        ? -1
+        : blocks
+            .slice(j + 1, j + 5)
+            .findIndex((m) => Math.abs(m.relSize - size) <= 0.03 * size && opensLower(m));
+      if (resume < 0) break;
+      j += resume; // the loop's j++ lands on the resumed block
+      continue;
+    }
+    // A new paragraph in other type after a finished sentence: the text after the abstract
+    // (an introduction set with no heading).
+    if (
+      !styled &&
+      parts.length &&
+      endsSentence(parts[parts.length - 1]!) &&
+      n.text.length >= 200 &&
+      Math.abs(n.relSize - size) > 0.03 * size
+    )
+      break;
+    if (!parts.length) size = n.relSize;
+    const text = beforeKeywords(n);
+    parts.push(text);
+    used.push(j);
+    chars += text.length;
+    if (text !== n.text) break;
+  }
+  return parts.length ? { text: joinParts(parts), used } : { text: null, used: [] };
+}
+
+interface Label {
+  /** The label, with what follows it up to the text. */
+  label: RegExp;
+  /** The label and a stop after it ("Abstract:", "Resumen."): a label even in a long block. */
+  stopped: RegExp;
+  /** The label run into a sentence with no stop ("Abstract This ..."). */
+  runIn: RegExp;
+}
+
+const ENGLISH: Label = {
+  label: ABSTRACT_LABEL,
+  stopped: /^(?:abstract|summary)\s*[:.—–-]/i,
+  runIn: /^(?:abstract|summary)\s+\p{Lu}/u,
+};
+const OTHER_LANGUAGE: Label = {
+  label: OTHER_LANGUAGE_LABEL,
+  stopped:
+    /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\s*[:.—–-]/iu,
+  runIn:
+    /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\s+\p{Lu}/iu,
+};
+
+function findLabelled(
+  blocks: Block[],
+  frontEnd: number,
+  { label, stopped, runIn }: Label,
+): FoundAbstract | null {
+  const limit = Math.min(blocks.length, frontEnd + 12);
+  for (let i = 0; i < limit; i++) {
+    const b = blocks[i]!;
+    const styled = b.styleName?.toLowerCase() === 'abstract';
+    const numbered = !styled && NUMBERED_LABEL.test(b.text.trim()) && isHeading(b);
+    if (!styled && !numbered && !label.test(b.text)) continue;
+    // "Summary of ..." in running text is not a label.
+    if (
+      !styled &&
+      !numbered &&
+      b.text.length > 30 &&
+      !stopped.test(b.text) &&
+      !isHeading(b) &&
+      !runIn.test(b.text)
+    )
+      continue;
+    const rest = styled ? b.text : numbered ? '' : b.text.replace(label, '');
+    const first = rest.length > 20 ? [rest] : [];
+    const found = collect(blocks, i + 1, b.page, styled, first, [i]);
+    if (found.text) return found;
+  }
+  return null;
+}
+
+/** Prose by its look: sentences, most words in lower case, nothing of an address or a licence. */
+function isAbstractProse(b: Block): boolean {
+  const text = b.text.trim();
+  if (text.length < 250 || !endsSentence(text) || NOT_ABSTRACT.test(text) || NOTE_MARK.test(text))
+    return false;
+  const words = text.split(/\s+/).filter((w) => /^\p{L}{4,}/u.test(w));
+  const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
+  return words.length >= 30 && capitalised / words.length < 0.35 && /[.!?]\s+\p{Lu}/u.test(text);
+}
+
+/** Set apart from what follows: a heading, a keywords line, another label, a note, other type. */
+function setApart(blocks: Block[], j: number, size: number): boolean {
+  const n = blocks[j];
+  if (!n) return true;
+  return endsAbstract(blocks, j, false) || Math.abs(n.relSize - size) >= 0.05 * size;
+}
+
+/**
+ * An abstract with no label: the first paragraph of prose after the title and byline and before
+ * the first section heading, set apart from what follows it; or the parts of a structured
+ * abstract, each opening with its run-in label; or a sentence or two right above the keywords.
+ */
+function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): FoundAbstract {
+  const limit = Math.min(blocks.length, frontEnd + 12);
+  for (let i = Math.max(titleEnd, 1); i < limit; i++) {
+    const b = blocks[i]!;
+    if (b.page > 2) break;
+    // Before the front matter's end, a block set like a heading is a byline or a label there.
+    if (sectionHeading(b) || (i >= frontEnd && headingHere(blocks, i))) break;
+    if (KEYWORDS_LABEL.test(b.text)) break;
+    if (b.relSize < 0.85 || b.styleLevel === 0) continue;
+    const text = b.text.trim();
+    const structured = STRUCTURED_PART.test(text) && text.length >= 40 && !NOT_ABSTRACT.test(text);
+    if (structured) {
+      const used = [i];
+      let j = i + 1;
+      while (j < blocks.length && STRUCTURED_PART.test(blocks[j]!.text) && !endsAbstract(blocks, j, false))
+        used.push(j++);
+      if (used.length > 1 || (isAbstractProse(b) && setApart(blocks, j, b.relSize)))
+        return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
+    }
+    if (isAbstractProse(b)) {
+      const used = [i];
+      let j = i + 1;
+      // A paragraph broken over a column: its tail opens in lower case, in the same type.
+      while (
+        j < blocks.length &&
+        !endsSentence(blocks[j - 1]!.text) &&
+        opensLower(blocks[j]) &&
+        Math.abs(blocks[j]!.relSize - b.relSize) <= 0.03 * b.relSize
+      )
+        used.push(j++);
+      if (setApart(blocks, j, b.relSize)) return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
+      continue;
+    }
+    if (
+      text.length >= 30 &&
+      /[.!?]$/.test(text) &&
+      !NOT_ABSTRACT.test(text) &&
+      KEYWORDS_LABEL.test(blocks[i + 1]?.text ?? '')
+    )
+      return { text, used: [i] };
+  }
+  return { text: null, used: [] };
+}
+
+export function findAbstract(blocks: Block[], frontEnd: number, titleEnd: number): FoundAbstract {
+  return (
+    findLabelled(blocks, frontEnd, ENGLISH) ??
+    findLabelled(blocks, frontEnd, OTHER_LANGUAGE) ??
+    findUnlabelled(blocks, frontEnd, titleEnd)
+  );
+}
