@@ -38,6 +38,10 @@ const STRUCTURED_PART =
 const NOT_ABSTRACT =
   /\b(?:copyright|licen[cs]ed?|creative commons|open access|permission to make|all rights reserved|automatically generated|correspondence|e-?mail)\b|©|@/i;
 
+/** A word that names an institution: an affiliation line, however it is set. */
+const INSTITUTION =
+  /\b(?:universit(?:y|ies|ät|é|at|à|ad)|institut(?:e|o)?|college|department|laborator(?:y|ies)|hospital|cent(?:er|re))\b/i;
+
 /** Footnote marks that open a note under the front matter. */
 const NOTE_MARK = /^\s*[*†‡§¶∗]/u;
 
@@ -226,8 +230,9 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
   for (let i = Math.max(titleEnd, 1); i < limit; i++) {
     const b = blocks[i]!;
     if (b.page > 2) break;
-    // Before the front matter's end, a block set like a heading is a byline or a label there.
-    if (sectionHeading(b) || (i >= frontEnd && headingHere(blocks, i))) break;
+    // Before the front matter's end, a block set like a heading is a byline or a label there;
+    // after it, one that names an institution is still an affiliation line in the byline's type.
+    if (sectionHeading(b) || (i >= frontEnd && headingHere(blocks, i) && !INSTITUTION.test(b.text))) break;
     if (KEYWORDS_LABEL.test(b.text)) break;
     if (b.relSize < 0.85 || b.styleLevel === 0) continue;
     const text = b.text.trim();

@@ -55,6 +55,23 @@ describe('an abstract with no label', () => {
     expect(result.abstract).not.toMatch(/Copyright|Received|Introduction/);
   });
 
+  it('follows an affiliation line set like a heading, in the byline type', async () => {
+    const pdf = makeTextPdf([
+      [
+        { text: 'Birds in Small Gardens Over Two Winters', size: 18, x: 72, y: 780 },
+        { text: 'ALMA BERG and CARL DAHL', size: 12, x: 72, y: 750 },
+        { text: 'University of Somewhere', size: 12, x: 72, y: 730, bold: true },
+        ...lines(ABSTRACT_LINES, 710),
+        ...lines(['CCS Concepts: Applied computing → Life sciences'], 640),
+        { text: '1 INTRODUCTION', size: 12, x: 72, y: 610, bold: true },
+        ...bodyProse(590),
+      ],
+    ]);
+    const result = await parse(pdf, 'affiliation-heading.pdf');
+    expect(result.abstract).toMatch(/^Objectives\. We asked how often/);
+    expect(result.abstract).not.toMatch(/CCS Concepts/);
+  });
+
   it('is a sentence set right above the keywords line', async () => {
     const docx = makeDocx([
       paragraph('Birds in Small Gardens', 'Title'),
