@@ -53,6 +53,70 @@ export interface Gutter {
   ranges: [number, number][];
 }
 
+/** How many of the ascending `ys` are below `y`. */
+function countBelow(ys: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = ys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ys[mid]! < y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many of the ascending `ys` are at most `y`. */
+function countAtMost(ys: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = ys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ys[mid]! <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The items of a region from the top down, and where text spacing breaks between them: built once
+ * for all the runs of all the column edges tried (a walk down the items below each run, sorting them
+ * each time, made a page of many short runs cost in the square of its pieces).
+ */
+interface Descent {
+  /**
+   * The lowest y reached going down from `bottom` through the items above `floor` while each is
+   * within 2.5 of its size below the one before (`bottom` itself when the first is not).
+   */
+  downFrom(bottom: number, floor: number): number;
+}
+
+function descentOf(items: Item[]): Descent {
+  // Stable: items at one height keep their order, as when the items below a run were sorted.
+  const byY = items.filter((it) => !Number.isNaN(it.y)).sort((a, b) => b.y - a.y);
+  const n = byY.length;
+  // Negated heights ascend, for the binary searches.
+  const depth = Float64Array.from(byY, (it) => -it.y);
+  // nextBreak[j]: the first k >= j whose item lies more than 2.5 of its size below item k - 1.
+  const nextBreak = new Int32Array(n + 1);
+  nextBreak[n] = n;
+  for (let j = n - 1; j >= 0; j--) {
+    const it = byY[j]!;
+    const prev = byY[j - 1];
+    nextBreak[j] = prev && prev.y - it.y > 2.5 * it.size ? j : nextBreak[j + 1]!;
+  }
+  return {
+    downFrom(bottom, floor) {
+      // Items strictly below `bottom` and strictly above `floor`: [first, end).
+      const first = countAtMost(depth, -bottom);
+      const end = countBelow(depth, -floor);
+      const it = byY[first];
+      if (first >= end || !it || bottom - it.y > 2.5 * it.size) return bottom;
+      const last = Math.min(nextBreak[first + 1]!, end) - 1;
+      return Math.min(bottom, byY[last]!.y);
+    },
+  };
+}
+
 /**
  * Vertical stretches where a column edge holds: runs of lines starting at it, broken wherever a
  * line crosses it (a byline, a full-width figure caption) or the starts stop for a long way.
@@ -60,8 +124,11 @@ export interface Gutter {
 function columnRanges(
   starters: Item[],
   crossers: Item[],
-  items: Item[],
+  below: Descent,
 ): { ranges: [number, number][]; count: number } {
+  const crossing = Float64Array.from(crossers, (c) => c.y)
+    .filter((y) => !Number.isNaN(y))
+    .sort();
   const events = [
     ...starters.map((it) => ({ it, start: true })),
     ...crossers.map((it) => ({ it, start: false })),
@@ -76,18 +143,13 @@ function columnRanges(
       const reach = 2.2 * Math.max(...run.map((it) => it.size));
       const top = run[0]!.y;
       const bottom = run[run.length - 1]!.y;
-      const above = crossers.filter((c) => c.y > top).map((c) => c.y);
-      const below = crossers.filter((c) => c.y < bottom).map((c) => c.y);
-      const ceiling = Math.min(...above, Infinity) - 0.5;
+      // The nearest crossing lines above and below the run.
+      const ceiling = (crossing[countAtMost(crossing, top)] ?? Infinity) - 0.5;
+      const floor = (crossing[countBelow(crossing, bottom) - 1] ?? -Infinity) + 0.5;
       // Below the run, one column may go on after the other has ended (the last page of a
       // reference list): down through the lines that follow at text spacing, to the first line
       // that crosses the gutter.
-      const floor = Math.max(...below, -Infinity) + 0.5;
-      let downTo = bottom;
-      for (const it of items.filter((i) => i.y < bottom && i.y > floor).sort((a, b) => b.y - a.y)) {
-        if (downTo - it.y > 2.5 * it.size) break;
-        downTo = Math.min(downTo, it.y);
-      }
+      const downTo = below.downFrom(bottom, floor);
       ranges.push([Math.min(top + reach, ceiling), Math.max(Math.min(bottom - reach, downTo - 0.5), floor)]);
       count += run.length;
     }
@@ -124,17 +186,69 @@ function refineCut(items: Item[], cut: number): number {
   return best ? (best.from + best.to) / 2 : cut;
 }
 
-/** Items with nothing just left of them on their row (closer than a wide word space). */
+/**
+ * Items with nothing just left of them on their row: no other item within half its size above or
+ * below it that starts left of it and ends less than half its size before it (a wide word space).
+ *
+ * Swept from left to right over a tree of the items' heights holding the right end of each item
+ * already passed: a look along each row, item by item, cost in the square of a row's pieces (a
+ * page of 8,000 pieces on one row took 2 s).
+ */
 function startsOfLines(items: Item[]): Item[] {
   const byY = [...items].sort((a, b) => b.y - a.y);
-  return byY.filter((it, i) => {
-    const near = (o: Item) =>
-      o !== it && o.x < it.x && o.x + o.w > it.x - 0.5 * it.size && Math.abs(o.y - it.y) <= 0.5 * it.size;
-    for (let j = i - 1; j >= 0 && byY[j]!.y - it.y <= 0.5 * it.size; j--) if (near(byY[j]!)) return false;
-    for (let j = i + 1; j < byY.length && it.y - byY[j]!.y <= 0.5 * it.size; j++)
-      if (near(byY[j]!)) return false;
-    return true;
-  });
+  const n = byY.length;
+  // Positions in ascending height; the tree holds, for each, the right end of its item once swept.
+  const rank = Array.from(byY.keys()).sort((a, b) => byY[a]!.y - byY[b]!.y);
+  const ys = Float64Array.from(rank, (k) => byY[k]!.y);
+  const position = new Int32Array(n);
+  rank.forEach((k, p) => (position[k] = p));
+  let size = 1;
+  while (size < n) size *= 2;
+  const ends = new Float64Array(2 * size).fill(-Infinity);
+  const put = (p: number, end: number) => {
+    for (let i = p + size; i >= 1; i >>= 1) ends[i] = Math.max(ends[i]!, end);
+  };
+  /** The largest right end among positions lo..hi (inclusive). */
+  const furthest = (lo: number, hi: number): number => {
+    let best = -Infinity;
+    for (let l = lo + size, h = hi + size + 1; l < h; l >>= 1, h >>= 1) {
+      if (l & 1) best = Math.max(best, ends[l++]!);
+      if (h & 1) best = Math.max(best, ends[--h]!);
+    }
+    return best;
+  };
+  const isStart = new Uint8Array(n);
+  const byX = Array.from(byY.keys()).sort((a, b) => byY[a]!.x - byY[b]!.x);
+  for (let g = 0; g < n;) {
+    // Items at one x do not count for each other (only items starting left of an item do).
+    let e = g + 1;
+    while (e < n && byY[byX[e]!]!.x === byY[byX[g]!]!.x) e++;
+    for (let q = g; q < e; q++) {
+      const k = byX[q]!;
+      const it = byY[k]!;
+      const half = 0.5 * it.size;
+      // The heights within half its size of its own, by the comparisons a look along the row makes.
+      let lo = 0;
+      let hi = position[k]!;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (it.y - ys[mid]! <= half) hi = mid;
+        else lo = mid + 1;
+      }
+      const from = lo;
+      lo = position[k]!;
+      hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ys[mid]! - it.y <= half) lo = mid + 1;
+        else hi = mid;
+      }
+      isStart[k] = furthest(from, lo - 1) > it.x - half ? 0 : 1;
+    }
+    for (let q = g; q < e; q++) put(position[byX[q]!]!, byY[byX[q]!]!.x + byY[byX[q]!]!.w);
+    g = e;
+  }
+  return byY.filter((_, k) => isStart[k] === 1);
 }
 
 /**
@@ -151,6 +265,7 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
   // subscript in a formula) line up by chance, and a page of formulas or of references set in
   // several faces has many of them: only line starts count, against the number of lines.
   const lineStarts = startsOfLines(inside);
+  const descent = descentOf(inside);
   const starts = new Map<number, number>();
   for (const it of lineStarts) {
     const b = Math.round(it.x / bin);
@@ -186,7 +301,7 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
     );
     const starters = [...aligned, ...lineStarts.filter((it) => it.x >= cut && it.x < x - bin * 1.5)];
     const crossers = inside.filter((it) => it.x < cut - 1 && it.x + it.w > cut + 0.5);
-    const { ranges, count: n } = columnRanges(starters, crossers, inside);
+    const { ranges, count: n } = columnRanges(starters, crossers, descent);
     if (n < minCount) continue;
     const inRange = (it: Item) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom);
     // Left of the column edge there must be text too, or this is just an indented block.
