@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CustomField } from '../custom-fields/store.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
-import { csrfField, postedForm } from './framework.ts';
+import { AppError } from '../infra/errors.ts';
+import { csrfField, fieldState, postedForm } from './framework.ts';
 import { list, text, typedNumber, type FormBody } from './form-values.ts';
 import { html, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
@@ -21,27 +22,37 @@ export function customInputName(field: Pick<CustomField, 'api_id'>): string {
   return `cf_${field.api_id}`;
 }
 
-/** One input for a custom field, shaped by its kind, with its rule as its description. */
-export function customInput(field: CustomField, value: CustomValue | undefined): Html {
+/**
+ * One input for a custom field, shaped by its kind, with its rule as its description; after a
+ * refusal of this field, its message beside it (`fieldState`).
+ */
+export function customInput(
+  request: FastifyRequest,
+  field: CustomField,
+  value: CustomValue | undefined,
+): Html {
   const id = customInputName(field);
+  const state = fieldState(request, id, { hints: [`${id}-rule`] });
   const rule = html`<p id="${id}-rule" class="hint">${KIND_FORM_HINTS[field.data_kind]}</p>`;
   switch (field.data_kind) {
     case 'number':
     case 'str':
     case 'date':
       return html`<label for="${id}">${field.name}</label>
+        ${state.message}
         <input
           id="${id}"
           name="${id}"
           type="${field.data_kind === 'date' ? 'date' : 'text'}"
           ${field.data_kind === 'number' ? html`inputmode="decimal"` : null}
           value="${value === undefined ? '' : String(value)}"
-          aria-describedby="${id}-rule"
+          ${state.attrs}
         />
         ${rule}`;
     case 'single_option':
       return html`<label for="${id}">${field.name}</label>
-        <select id="${id}" name="${id}" aria-describedby="${id}-rule">
+        ${state.message}
+        <select id="${id}" name="${id}" ${state.attrs}>
           <option value="">(none)</option>
           ${(field.options ?? []).map(
             (o) =>
@@ -52,8 +63,9 @@ export function customInput(field: CustomField, value: CustomValue | undefined):
         </select>
         ${rule}`;
     case 'multi_option':
-      return html`<fieldset aria-describedby="${id}-rule">
+      return html`<fieldset ${state.attrs}>
         <legend>${field.name}</legend>
+        ${state.message}
         ${(field.options ?? []).map(
           (o) =>
             html`<label class="check"
@@ -68,6 +80,39 @@ export function customInput(field: CustomField, value: CustomValue | undefined):
         )}
         ${rule}
       </fieldset>`;
+  }
+}
+
+/**
+ * Runs `work`, a store's check of the custom values of `fields`; its refusal's problems, which name
+ * each field by `custom.<api_id>`, are said to concern the form's inputs (`cf_<api_id>`), each with
+ * the field's name ("Due must be a calendar date"), so that the page shows it beside its input.
+ */
+export async function valuesConcerningInputs<T>(
+  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'name'>>,
+  work: () => Promise<T> | T,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 400 || !error.details?.length) throw error;
+    const names = new Map(fields.map((f) => [f.api_id, f.name]));
+    throw new AppError(
+      error.status,
+      error.code,
+      error.message,
+      error.details.map((d) => {
+        const match = /^custom\.([^.]+)(?:\.(\d+))?$/.exec(d.path);
+        if (!match) return d;
+        const id = match[1]!;
+        // A multi option's item ("Topics.1 is not an option") is said of the field.
+        const item = match[2] === undefined ? '' : ` (option ${Number(match[2]) + 1})`;
+        return {
+          path: `body.${customInputName({ api_id: id })}`,
+          message: `${names.get(id) ?? id}${item} ${d.message}`,
+        };
+      }),
+    );
   }
 }
 
@@ -94,7 +139,7 @@ export function postedCustomValues(
     }
     const raw = text(body, name).trim();
     if (raw === '') return [field.api_id, null];
-    const number = field.data_kind === 'number' ? typedNumber(raw, field.name) : null;
+    const number = field.data_kind === 'number' ? typedNumber(raw, field.name, name) : null;
     return [field.api_id, number ?? raw];
   });
 }
@@ -174,7 +219,7 @@ export function customValuesSection(
       ${fields.map(
         (f) =>
           html`<input type="hidden" name="on_form" value="${f.api_id}" />
-            ${customInput(f, posted ? postedCustomValue(posted, f) : values[f.api_id])}`,
+            ${customInput(request, f, posted ? postedCustomValue(posted, f) : values[f.api_id])}`,
       )}
       <p class="hint">A field left empty, or with no option chosen, has its value cleared.</p>
       <button type="submit">Save custom fields</button>

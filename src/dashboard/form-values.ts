@@ -37,15 +37,15 @@ const COMMA_NUMBER = /^-?\d+,(\d{1,2}|\d{4,})$/;
 /**
  * Typed text as a number: written with a point (3.5, 1e3), or with a decimal comma where that
  * cannot be misread (3,5 is 3.5); null for other text. Text with a comma that could be misread
- * (1,500, 1.234,5) is refused, saying how to type it, rather than guessed. `name` names the input.
+ * (1,500, 1.234,5) is refused, saying how to type it, rather than guessed. `name` names the input in
+ * the message; `input` is its posted name, for the page to show the message beside it.
  */
-export function typedNumber(raw: string, name: string): number | null {
+export function typedNumber(raw: string, name: string, input?: string): number | null {
   if (POINT_NUMBER.test(raw)) return Number(raw);
   if (COMMA_NUMBER.test(raw)) return Number(raw.replace(',', '.'));
   if (raw.includes(',')) {
-    throw errors.validation(
-      `${name}: "${raw}" could be read more than one way. Type the number with a point for decimals and no thousands separator, such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5).`,
-    );
+    const message = `${name}: "${raw}" could be read more than one way. Type the number with a point for decimals and no thousands separator, such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5).`;
+    throw errors.validation(message, input ? [{ path: `body.${input}`, message }] : undefined);
   }
   return null;
 }

@@ -20,7 +20,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { html, type Html } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -244,6 +244,116 @@ export function postedForm(request: FastifyRequest): Record<string, string | str
   return request.dashboardSession?.flash?.form ?? null;
 }
 
+/**
+ * A refusal (400, or 409 for a value taken) about one field of the form (its posted name), shown
+ * beside it when the form comes back.
+ */
+export function fieldInvalid(field: string, message: string, status: 400 | 409 = 400): AppError {
+  const details = [{ path: `body.${field}`, message }];
+  return status === 409
+    ? new AppError(409, 'conflict', message, details)
+    : errors.validation(message, details);
+}
+
+/**
+ * Runs `work` (a store's call); a 400 or 409 it throws without details is said to concern the
+ * field `field` names (a string, or a function of the error's message for a call whose
+ * refusals concern different fields), so that the page shows it beside that field.
+ */
+export async function concerning<T>(
+  field: string | ((message: string) => string | null),
+  work: () => Promise<T> | T,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // A refusal that already says what it concerns (a field, or an organization's limit, which no
+    // field of the form could lift) goes on as it is.
+    if (!(error instanceof AppError) || ![400, 409].includes(error.status) || error.details?.length) {
+      throw error;
+    }
+    const name = typeof field === 'string' ? field : field(error.message);
+    if (name === null) throw error;
+    throw new AppError(error.status, error.code, error.message, [
+      { path: `body.${name}`, message: error.message },
+    ]);
+  }
+}
+
+/**
+ * Runs every check of a form (each a store's check or a page's); the refusals that name a field of
+ * the form are joined into one, so that the form comes back with every wrong field marked at once,
+ * where the editor used to correct one, send, and be told of the next. Other errors go on as they are.
+ */
+export async function checkAll(checks: ReadonlyArray<() => unknown>): Promise<void> {
+  const refused: AppError[] = [];
+  for (const check of checks) {
+    try {
+      await check();
+    } catch (error) {
+      const named =
+        error instanceof AppError &&
+        [400, 409].includes(error.status) &&
+        (error.details ?? []).some((d) => d.path.startsWith('body.'));
+      if (!named) throw error;
+      refused.push(error as AppError);
+    }
+  }
+  if (refused.length === 0) return;
+  if (refused.length === 1) throw refused[0]!;
+  const conflict = refused.every((e) => e.status === 409);
+  throw new AppError(
+    conflict ? 409 : 400,
+    conflict ? 'conflict' : 'validation_failed',
+    refused.map((e) => e.message).join('; '),
+    refused.flatMap((e) => e.details ?? []),
+  );
+}
+
+/** The message of each field of a refused post: its details that name a field of the body. */
+function fieldErrorsOf(error: AppError): FieldErrors | undefined {
+  const fields: FieldErrors = {};
+  for (const detail of error.details ?? []) {
+    const match = /^body\.([^.]+)/.exec(detail.path);
+    if (!match) continue;
+    const name = match[1]!;
+    const message = asSentence(detail.message);
+    fields[name] = fields[name] ? `${fields[name]}; ${message}` : message;
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * A schema's words for one field ("must NOT have more than 100 characters"), said under the field's
+ * label, read as a sentence of their own: "Must not have more than 100 characters".
+ */
+function asSentence(message: string): string {
+  if (!/^must /.test(message)) return message;
+  return `M${message.slice(1).replace(/\bNOT\b/g, 'not')}`;
+}
+
+/**
+ * What a form's input needs to say it was refused: `attrs` for the input (`aria-invalid`, and
+ * `aria-describedby` naming the message first, then the input's own hints), and `message`, the
+ * paragraph to place beside it (null when the field was not refused). `id` is the input's id.
+ */
+export function fieldState(
+  request: FastifyRequest,
+  name: string,
+  input: { id?: string; hints?: readonly string[] } = {},
+): { attrs: Html; message: Html | null; invalid: boolean } {
+  const id = input.id ?? name;
+  const problem = (request.dashboardSession?.flash as FormFlash | null | undefined)?.fields?.[name];
+  const describedBy = [...(problem ? [`${id}-error`] : []), ...(input.hints ?? [])];
+  return {
+    attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${
+      problem ? html` aria-invalid="true"` : null
+    }`,
+    message: problem ? html`<p id="${id}-error" class="field-error">${problem}</p>` : null,
+    invalid: problem !== undefined,
+  };
+}
+
 /** 303 See Other to a dashboard page, with a message for it. */
 export async function redirectTo(
   ctx: AppContext,
@@ -259,6 +369,15 @@ export async function redirectTo(
 // No script runs on any page; styles and images come only from this process; forms post only here.
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function securityHeaders(reply: FastifyReply): void {
+  void reply
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'same-origin')
+    .header('cache-control', 'no-store');
+}
 
 function sameToken(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;
@@ -325,12 +444,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
   });
 
   scope.addHook('onRequest', async (request, reply) => {
-    void reply
-      .header('content-security-policy', CSP)
-      .header('x-content-type-options', 'nosniff')
-      .header('x-frame-options', 'DENY')
-      .header('referrer-policy', 'same-origin')
-      .header('cache-control', 'no-store');
+    securityHeaders(reply);
     const token = readCookie(request, SESSION_COOKIE);
     request.dashboardSession = token ? await findSession(ctx.db, token) : null;
   });
@@ -380,6 +494,10 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
 
   scope.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error);
+    // A request refused before the dashboard's own hooks ran (the address's rate limit) has neither
+    // the security headers nor, for a 429, its Retry-After: both go with every error page.
+    securityHeaders(reply);
+    for (const [name, value] of Object.entries(appError.headers ?? {})) void reply.header(name, value);
     if (appError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
     const back = request.routeOptions.config?.dashboard?.back;
     if (
@@ -390,10 +508,21 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     ) {
       const keeps = request.routeOptions.config?.dashboard?.keepsForm;
       const form = keeps ? keptForm(request.body, keeps) : undefined;
-      return redirectTo(ctx, request, reply, back(request), {
+      // The messages, never the values: also for a form that keeps none (a password's).
+      const fields = fieldErrorsOf(appError);
+      const flash: FormFlash = {
         kind: 'error',
         message: flashMessage(appError),
         ...(form ? { form } : {}),
+        ...(fields ? { fields } : {}),
+      };
+      return redirectTo(ctx, request, reply, back(request), flash);
+    }
+    if (appError.status === 413 && request.dashboardSession) {
+      return renderPage(ctx, request, reply, {
+        title: 'Too large to save',
+        status: 413,
+        body: tooLargePage(ctx, request),
       });
     }
     return renderPage(ctx, request, reply, {
@@ -457,6 +586,33 @@ function formPage(request: FastifyRequest, rule: RouteRule): string {
   }
 }
 
+/**
+ * A form past the body limit is refused before it is read, so nothing of it can be kept: the page says
+ * what happened, how large a form may be, how to get back what was typed (the browser's Back keeps
+ * it) and what to shorten, and leads back to the form's page. The session stays as it was.
+ */
+function tooLargePage(ctx: AppContext, request: FastifyRequest): Html {
+  const rule = request.routeOptions.config?.dashboard;
+  const sent = Number(request.headers['content-length']);
+  const page = rule && request.method === 'POST' ? formPage(request, rule) : '/dashboard/';
+  const size = Number.isFinite(sent) && sent > 0 ? ` was ${mebibytes(sent)},` : ' is';
+  return html`<p role="alert">
+      Nothing was saved: the form you sent${size} more than the ${mebibytes(ctx.config.bodyLimitBytes)} a form
+      may send.
+    </p>
+    <p>
+      What you typed is not lost yet: go back with your browser's Back button, where the form usually still
+      holds it, then shorten the longest field (a long list of articles or affiliations: keep what identifies
+      the person; each save sends the whole form again, so it cannot be split over saves) and send it again.
+    </p>
+    <p><a href="${page}">Back to the form's page</a> (the form as it is saved, without what you typed)</p>`;
+}
+
+function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
 /** A field's name as a validation detail gives it (`body.url` -> `url`). */
 function partName(path: string): string {
   return path.replace(/^(querystring|params|body)\.?/, '') || path;
@@ -467,8 +623,10 @@ function partName(path: string): string {
  * field and why, as the error page lists them, where it said nothing a person could act on.
  */
 function flashMessage(error: AppError): string {
-  if (error.status !== 400 || !error.details?.length) return error.message;
-  const parts = error.details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
+  // A detail the message already says (a field's message, also shown beside the field) is not repeated.
+  const details = (error.details ?? []).filter((d) => !error.message.includes(d.message));
+  if (error.status !== 400 || details.length === 0) return error.message;
+  const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
   return `${error.message}: ${parts.join('; ')}.`;
 }
 

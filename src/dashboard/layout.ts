@@ -5,13 +5,25 @@ import { NAV } from './nav.ts';
 import { can, ROLE_LABELS } from '../users/roles.ts';
 import type { Flash, Session } from '../users/sessions.ts';
 
+/**
+ * The message beside each field of a refused form, by the field's posted name (`name`, `cf_<api_id>`):
+ * an editor sees which field is wrong next to it, where one message at the page's top left them to
+ * find it. Carried with the form's values in the session's flash until the page is shown once.
+ */
+export type FieldErrors = Record<string, string>;
+
+/** A refused form's flash, with the message of each field it concerns (`fields`). */
+export interface FormFlash extends Flash {
+  fields?: FieldErrors;
+}
+
 export interface LayoutInput {
   title: string;
   body: Html;
   session: Session | null;
   /** The path being shown, to mark the current navigation entry. */
   path: string;
-  flash: Flash | null;
+  flash: FormFlash | null;
 }
 
 export function layout(input: LayoutInput): string {
@@ -49,6 +61,13 @@ export function layout(input: LayoutInput): string {
   const flash = input.flash
     ? html`<p class="flash ${input.flash.kind}" role="${input.flash.kind === 'error' ? 'alert' : 'status'}">
         ${input.flash.message}
+        ${
+          input.flash.fields
+            ? html`<span class="fields-note"
+                >Nothing was saved: the message beside each field says what to change.</span
+              >`
+            : null
+        }
       </p>`
     : null;
   return html`<!doctype html>

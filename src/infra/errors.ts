@@ -69,7 +69,7 @@ interface AjvError {
 /**
  * ajv's words for a value outside a fixed set say neither the value allowed nor the set ("must be
  * equal to constant", one per branch of a union of literals): they name them instead, which a
- * union's details then join ("must be \"score\" or must be \"name\"").
+ * union's details then join as one list ("must be one of \"score\", \"name\"").
  */
 function allowedMessage(v: AjvError): string | undefined {
   if (v.keyword === 'const') return `must be ${JSON.stringify(v.params?.allowedValue)}`;
@@ -129,9 +129,22 @@ function collapseAlternatives(details: ErrorDetail[]): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   for (const [path, messages] of byPath) {
     if (withDeeper.has(path)) continue;
-    out.push({ path, message: messages.length > 0 ? messages.join(' or ') : 'is invalid' });
+    out.push({ path, message: alternativesMessage(messages) });
   }
   return out;
+}
+
+/**
+ * One message for a path's alternatives. A choice among fixed values (an anyOf of consts, which
+ * TypeBox makes of a union of literals) reads as the one list of those values ('must be one of "a",
+ * "b"'), where joining each branch's message repeated 'must be' once per value.
+ */
+function alternativesMessage(messages: string[]): string {
+  if (messages.length === 0) return 'is invalid';
+  const values = messages.map((m) => /^must be (".*")$/.exec(m)?.[1]);
+  if (messages.length > 1 && values.every((v) => v !== undefined))
+    return `must be one of ${values.join(', ')}`;
+  return messages.join(' or ');
 }
 
 function decodePointerPart(part: string): string {

@@ -99,6 +99,13 @@ function findTitle(doc: DocumentModel): number | null {
     (b, i) => i < MAX_FRONT_BLOCKS && isTitleStyle(b.styleName ?? '') && /\p{L}{2}/u.test(b.text),
   );
   if (titleStyled >= 0) return titleStyled;
+  // A title typed after its label ("Title: ...", "Título: ..."), in a draft set all in the body's
+  // type: the label says it, the first such paragraph when the title is given in two languages.
+  const labelled = doc.blocks.findIndex(
+    (b, i) => i < 10 && b.page === 1 && withoutTitleLabel(b.text) !== b.text && b.text.length <= 400,
+  );
+  if (labelled >= 0 && doc.blocks.slice(0, labelled).every((b) => b.relSize <= doc.blocks[labelled]!.relSize))
+    return labelled;
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
@@ -166,7 +173,8 @@ function findTitle(doc: DocumentModel): number | null {
  * hand-written draft's first line) is no part of it. A running or short title keeps its label:
  * that line is not the title.
  */
-const TITLE_LABEL = /^(?:(?:full|article|paper|manuscript)\s+)?title\s*:\s*(?=\S)/iu;
+const TITLE_LABEL =
+  /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*(?=\S)/iu;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -249,12 +257,15 @@ function findFrontEnd(blocks: Block[], from: number): number {
     // So is a byline right under the title over an abstract that has no label (International
     // Press: "First Author†, Second Author, and Third Author"): a list of two names or more.
     const byline = i === from && isNameList(b);
+    // And a short title set emphasised under the title ("Tool – a short title", medical journals
+    // ask for one) is no heading when a byline of names with marks follows it, long as that is.
     if (
       isHeading(b) &&
       !FRONT_LABEL.test(b.text.trim()) &&
       next &&
       isProse(next) &&
       markedNameCount(b) < 2 &&
+      markedNameCount(next) < 2 &&
       !byline &&
       !opensWithNoteMark(next)
     )
@@ -459,8 +470,13 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       // reads as an institution, or it is set in another size than the names ("Google and").
       // So is an affiliation set smaller under each name, with the next name after it
       // (elsarticle's separate affiliations).
-      const bylineSize = blocks[Math.min(...used)]!.relSize;
-      const apart = institutional === names.length || Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize;
+      // Or in another face (AMS: the affiliation in italics under each author group).
+      const bylineBlock = blocks[Math.min(...used)]!;
+      const bylineSize = bylineBlock.relSize;
+      const apart =
+        institutional === names.length ||
+        Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize ||
+        (b.emphasis && !bylineBlock.emphasis && institutional > 0);
       const continues =
         names.length > 0 && apart && (/(?:,|\band)$/.test(b.text) || nextIsByline(bylineSize));
       if (!continues) break;
@@ -844,6 +860,9 @@ function emailMatchesName(email: string, name: string): number {
   const parts = normalizeForCompare(name).split(' ').filter(Boolean);
   const surname = normalizeForCompare(surnameOf(name)).replace(/\s/g, '');
   if (surname.length >= 3 && local.includes(surname)) return 2;
+  // A short surname ("Ng", "Li") counts as a word of the address of its own ("kaisze.ng").
+  const words = normalizeForCompare(email.split('@')[0] ?? '').split(' ');
+  if (surname.length >= 2 && words.length >= 2 && words.includes(surname)) return 2;
   if (parts.some((p) => p.length >= 3 && local.includes(p))) return 1;
   const initials = parts.map((p) => p[0]).join('');
   if (initials.length >= 2 && local.startsWith(initials)) return 0.5;
@@ -1275,14 +1294,16 @@ export function extractHeader(source: DocumentModel): Header {
   // the same large type (no heading style, whose paragraphs are headings each): the paragraphs
   // that follow in that type and face go on with the title. A label of the front matter or a list
   // of names in that type is no part of it.
+  // So is one broken into paragraphs that each keep the Title style (a draft converted from a
+  // LaTeX PDF, one paragraph a printed line): up to four in all.
   if (titleIndex !== null && doc.format === 'docx') {
     const t = blocks[titleIndex]!;
+    const inTitleStyle = t.styleLevel === 0 && isTitleStyle(t.styleName ?? '');
     while (
       titleEnd < blocks.length &&
-      titleEnd < titleIndex + 3 &&
-      t.relSize >= 1.1 &&
-      t.styleLevel == null &&
-      blocks[titleEnd]!.styleLevel == null &&
+      titleEnd < titleIndex + (inTitleStyle ? 4 : 3) &&
+      ((t.relSize >= 1.1 && t.styleLevel == null && blocks[titleEnd]!.styleLevel == null) ||
+        (inTitleStyle && blocks[titleEnd]!.styleLevel === 0)) &&
       blocks[titleEnd]!.styleName === t.styleName &&
       blocks[titleEnd]!.emphasis === t.emphasis &&
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
@@ -1366,7 +1387,11 @@ export function extractHeader(source: DocumentModel): Header {
       const text = e.lines.join(' ');
       const orcids = [...findOrcids(text), ...e.links.flatMap((l) => findOrcids(l))];
       a.orcid = orcids[0] ?? null;
-      a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]);
+      // A line under the block that names another author ("✉ Correspondence: Jane Roe <...>",
+      // set under the last block of a grid) gives its address to no one here.
+      const others = e.lines.filter((l) => mentionedAuthors(l, authors).some((m) => m !== k));
+      const theirs = new Set(others.flatMap((l) => findEmails(l)));
+      a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]).filter((m) => !theirs.has(m));
       a.affiliations = affiliationsFromEntry(e);
     });
     // Authors who share their lines and find one email each there: the emails go in the names' order.
@@ -1447,6 +1472,13 @@ export function extractHeader(source: DocumentModel): Header {
       if (markedOwner(b.text, symbolMarks) !== null) texts.push({ text: b.text, links: b.links });
     });
   }
+  // A correspondence note set at the document's end, under the figures' captions (a Word
+  // manuscript's "Corresponding author: Dr Jane Roe, ... Email: ..."): read when it names an author.
+  blocks.forEach((b, i) => {
+    if (i < frontEnd || headerBlocks.includes(i) || b.text.length > 300 || !b.text.includes('@')) return;
+    if (/^\W*correspond/iu.test(b.text) && mentionedAuthors(b.text, authors).length === 1)
+      texts.push({ text: b.text, links: b.links });
+  });
   // The author note of an APA manuscript may close the text, after the discussion ("Author
   // note" as a heading, or run in before its first sentence): it holds the correspondence
   // address, and is read with the header.

@@ -56,7 +56,7 @@ const KEPT_SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv)$/i;
  * the shortest (MA, MS, BA, DO) like surnames: those go after a comma, the others also after a
  * name that keeps two words in mixed case.
  */
-const MIXED_DEGREE = String.raw`(?:Ph\.?\s?D|D\.?Phil|M\.?Phil|M\.?Sc(?:N|\s?Eng)?|B\.?Sc(?:N|\s?Eng)?|M\.?Eng|B\.?Eng|M\.?Ed|Ed\.?D|Pharm\.?D|Psy\.?D|Dr\.?P\.?H|MBChB|M\.?Res|M\.?Math|MHSc|ScM)\.?`;
+const MIXED_DEGREE = String.raw`(?:Ph\.?\s?D|B\.?M\.?\s?B\.?Ch|D\.?Phil|M\.?Phil|M\.?Sc(?:N|\s?Eng)?|B\.?Sc(?:N|\s?Eng)?|M\.?Eng|B\.?Eng|M\.?Ed|Ed\.?D|Pharm\.?D|Psy\.?D|Dr\.?P\.?H|MBChB|M\.?Res|M\.?Math|MHSc|ScM)\.?`;
 const CAPS_DEGREE = String.raw`(?:M\.?D|M\.?P\.?H|M\.?B\.?B\.?S|MBBCh|MSN|BSN|DNP|CRNA|R\.?N|DDS|DMD|DVM|MBA|MSW|MPA|MFA|FRC[PS]C?|FRACP|FRACS|FRCPath|FACP|FACS|FAHA|FACC|FESC|FAAN|FACEP|FAAP|FCCP|FRCA|FRCR|FRCOG|FANZCA|APRN|MSPH|MHS|MRCP|MRCS|LLM|LLB|DSc|ScD)\.?`;
 const SHORT_DEGREE = String.raw`(?:M\.?A|B\.?A|M\.?S|B\.?S|J\.?D|D\.?O|N\.?P|M\.?N)\.?`;
 const MIXED_AT_END = new RegExp(String.raw`^(.*[^\s,])(?:\s*,\s*|\s+)${MIXED_DEGREE}$`, 'u');
@@ -263,6 +263,9 @@ export function splitMarks(raw: string): string[] {
 /** A bracket at a name's end that holds a few characters of another script and nothing Latin. */
 const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)）]$/u;
 
+/** "Authors:" typed before a byline, in the languages manuscripts are written in. */
+const BYLINE_LABEL = /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\))\s*:\s*/iu;
+
 export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];
   let current = '';
@@ -273,8 +276,11 @@ export function splitByline(runs: Run[]): BylineName[] {
     // Digits glued to a name's end are its marks, unless an earlier word carries digits too: a
     // template's numbered sample ("Firstname1 SURNAME1", VTeX) prints them as part of the name.
     const numbered = name.length <= 80 && /\p{L}\d+\s+\S/u.test(name);
+    // So are they after a caret, Markdown's superscript typed and left as text ("Ameye^1*").
     const glued =
-      name.length <= 80 && !numbered ? /^(.*\p{L}\.?)\s*([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)$/u.exec(name) : null;
+      name.length <= 80 && !numbered
+        ? /^(.*\p{L}\.?)\s*\^?([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)\^?$/u.exec(name)
+        : null;
     if (glued && glued[1]) {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));
@@ -284,8 +290,13 @@ export function splitByline(runs: Run[]): BylineName[] {
     name = name.replace(OTHER_SCRIPT_IN_BRACKETS, '');
     // A byline led in by a phrase that ends in "by" ("By Jane Roe", IMS; "Written by ...",
     // "Style contributions by ...") names its people after it.
+    // So does one led in by a label ("Authors:", in the manuscript's language: "Autores:").
     name = name
+      .replace(BYLINE_LABEL, '')
       .replace(/^(?:and|&)\s+/i, '')
+      // The stop that closes a byline written as a sentence ("..., Cristian Núñez-Espinosa.¹")
+      // is no part of the last name; an initial's period ("Roe J.", "Jr.") is.
+      .replace(/(\p{L}\p{Ll}{2,})\.$/u, '$1')
       .replace(/^(?:[\p{L}-]+\s+){0,4}by\s+(?=\p{Lu})/iu, '')
       .trim();
     // A symbol left after a name's superscript marks ("author¹ʼ²*") is one more of its marks.

@@ -131,7 +131,11 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
     const lines = alignPages(entryBlocks(doc.blocks, refRange)).slice(refRange.skipLines);
     const paragraphs = doc.format === 'docx' ? refBlocks.map((b) => b.text) : null;
-    references = parseReferenceList(lines, paragraphs);
+    references = parseReferenceList(
+      lines,
+      paragraphs,
+      refBlocks.map((b) => b.links),
+    );
   }
   const allWarnings = [...warnings, ...doc.warnings];
   let text = sections

@@ -14,7 +14,9 @@ const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'bracket', re: /^\[(\d{1,4})\]\s*/ },
   // "1.Wallberg, A.": the space after the number may be lost where the label is set in a box of
   // its own (XeLaTeX's lists read back from the PDF); a capital right after the dot still opens.
-  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu}))/u },
+  // A number alone on its line opens too: a Word entry whose text is all a hyperlink ("11. " then
+  // "https://..."), which the reader sets on a line of its own.
+  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu})|$)/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
   { name: 'bare', re: new RegExp(String.raw`^(\d{1,4})\s+(?=\p{Lu}|${PARTICLE_OPENING})`, 'u') },
 ];
@@ -183,13 +185,19 @@ export function joinDoiBreaks(lines: string[]): string[] {
   return out;
 }
 
-export function splitReferences(lines: BlockLine[], paragraphs: string[] | null): Entry[] {
+export function splitReferences(
+  lines: BlockLine[],
+  paragraphs: string[] | null,
+  paragraphLinks: string[][] = [],
+): Entry[] {
   const nonEmpty = lines.filter((l) => l.text.trim());
   if (nonEmpty.length === 0) return [];
   const numbered = splitNumbered(nonEmpty);
   if (numbered) return numbered.map(entry);
-  // Word documents: one paragraph per entry.
-  if (paragraphs && paragraphs.length >= 2) return paragraphs.map((text) => ({ text, links: [] }));
+  // Word documents: one paragraph per entry, with the targets of its hyperlinks (a DOI may be only
+  // the target of a linked title, as R Markdown's author-year styles print a software's DOI).
+  if (paragraphs && paragraphs.length >= 2)
+    return paragraphs.map((text, k) => ({ text, links: paragraphLinks[k] ?? [] }));
   return splitByLayout(nonEmpty).map(entry);
 }
 
@@ -197,15 +205,22 @@ export function splitReferences(lines: BlockLine[], paragraphs: string[] | null)
  * The reference list's entries, parsed. A DOI printed only as a link ("[link]", "Crossref", a
  * linked title) is read from the entry's link annotations when its text shows none.
  */
-export function parseReferenceList(lines: BlockLine[], paragraphs: string[] | null): ParsedReference[] {
-  return splitReferences(lines, paragraphs)
+export function parseReferenceList(
+  lines: BlockLine[],
+  paragraphs: string[] | null,
+  paragraphLinks: string[][] = [],
+): ParsedReference[] {
+  return splitReferences(lines, paragraphs, paragraphLinks)
     .filter((e) => e.text.length >= 10)
     .map((e) => {
       const parsed = parseReference(e.text);
       const linked = e.links.map((l) => findDoi(safeDecode(l))).find((d) => d !== null);
       // A hyphen the typesetter set at a line break inside the DOI ("arch-" + "inte") cannot be
       // told from one of the DOI's own in the text; the link over it, when there is one, says which.
-      if (linked && (!parsed.doi || sameButHyphens(parsed.doi, linked))) parsed.doi = linked;
+      // So does a text DOI cut short where a glyph reads as a space (Typst's hyphen in a link:
+      // "10.1038/s41598 025 17943 w"), when the link's DOI goes on from it.
+      if (linked && (!parsed.doi || sameButHyphens(parsed.doi, linked) || goesOnFrom(linked, parsed.doi)))
+        parsed.doi = linked;
       return parsed;
     });
 }
@@ -218,10 +233,23 @@ function safeDecode(url: string): string {
   }
 }
 
-/** Two DOIs that differ only by hyphens the text has and the link lacks, case aside. */
+/**
+ * Two DOIs that differ only by hyphens, case aside: the text has one the link lacks (a break's
+ * hyphen), or lacks one the link has (a hyphen read as a space at a line's end, joined away).
+ */
 function sameButHyphens(text: string, link: string): boolean {
   return (
-    text.length > link.length && text.replace(/-/g, '').toLowerCase() === link.replace(/-/g, '').toLowerCase()
+    text.length !== link.length &&
+    text.replace(/-/g, '').toLowerCase() === link.replace(/-/g, '').toLowerCase()
+  );
+}
+
+/** `longer` is `shorter` gone on past a separator ("10.1002/joc" → "10.1002/joc.1688"), case aside. */
+function goesOnFrom(longer: string, shorter: string): boolean {
+  return (
+    longer.length > shorter.length &&
+    longer.toLowerCase().startsWith(shorter.toLowerCase()) &&
+    /[./_-]/.test(longer[shorter.length]!)
   );
 }
 
@@ -277,10 +305,18 @@ const CHAPTER_AFTER_SPACE = /^ (\d{1,4}(?:-\d{1,3})?)(?=[.,;]?(?:\s|$))/;
  */
 const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|html))$/i;
 
-export function findDoi(text: string): string | null {
+export function findDoi(text: string, readOn = true): string | null {
   // "10.1007/978-3-662-43948-7\_24": an underscore a bibliography style escaped for TeX and the
-  // escape printed with it. No DOI has a backslash before an underscore otherwise.
-  const source = unspaceLabelledDoi(text.replace(/doi\.org\/\s+/gi, 'doi.org/').replace(/\\_/g, '_'));
+  // escape printed with it. No DOI has a backslash before an underscore otherwise; where the
+  // underscore is drawn as a rule, the text layer has a space after the backslash ("7\ 1").
+  // Angle brackets set in a math face ("〈1032:SASVOA〉", a SICI DOI in a URL) are "<" and ">".
+  const source = unspaceLabelledDoi(
+    text
+      .replace(/doi\.org\/\s+/gi, 'doi.org/')
+      .replace(/\\(?:_| (?=\d))/g, '_')
+      .replace(/[〈⟨〈]/g, '<')
+      .replace(/[〉⟩〉]/g, '>'),
+  );
   const m = DOI_RE.exec(source);
   if (!m) return null;
   let doi = m[1]!;
@@ -320,6 +356,12 @@ export function findDoi(text: string): string | null {
     else break;
   }
   if (source[m.index - 1] === '/') doi = doi.replace(URL_PATH_TAIL, '');
+  // A DOI field cut short in the bibliography ("doi:10.1002/joc") before the URL that holds it
+  // whole (".../doi/10.1002/joc.1688/full"): the one that goes on from it, in the next words.
+  if (readOn) {
+    const later = findDoi(source.slice(end, end + MAX_DOI_WORD), false);
+    if (later && goesOnFrom(later, doi)) doi = later;
+  }
   return doi;
 }
 

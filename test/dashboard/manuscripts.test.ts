@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { baseFields, fixture, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
 import { updateSettings } from '../../src/organizations/organizations.ts';
@@ -135,6 +135,32 @@ describe('a manuscript page', () => {
       boostedPage.indexOf(`id="candidate-${ids.authorId('Cole Coauthor')}"`),
     );
     expect(unboosted.slice(0, unboosted.indexOf('</tr>'))).not.toContain('score multiplied');
+  });
+
+  it('says why a parsed cell is empty: not found in the file, no file sent', async () => {
+    // The deep-rules manuscript has no abstract section (it opens with its authors, then the
+    // introduction): its page showed "—", which read as if the page had lost the parsed abstract.
+    const cellOf = (body: string, label: string) => {
+      const at = body.indexOf(`<th scope="row">${label}</th>`);
+      return body.slice(at, body.indexOf('</tr>', at)).replace(/\s+/g, ' ');
+    };
+    const fields = baseFields({ origin_id: 'ms-parsed-cells' });
+    const withFile = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields,
+      files: [{ name: 'manuscript.pdf', bytes: fixture('manuscripts/deep-rules/manuscript.pdf') }],
+    });
+    expect(withFile.statusCode, withFile.body).toBe(200);
+    const page = (await get(viewer, `/dashboard/manuscripts/${withFile.json().manuscript_id}/`)).body;
+    expect(cellOf(page, 'Title')).toContain('Ten Quick Tips for Deep Learning in Biology');
+    expect(cellOf(page, 'Abstract')).toContain('not found in the file');
+    const without = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: 'ms-no-file' }),
+    });
+    const bare = (await get(viewer, `/dashboard/manuscripts/${without.json().manuscript_id}/`)).body;
+    expect(cellOf(bare, 'Abstract')).toContain('no file sent');
+    expect(cellOf(bare, 'Abstract')).not.toContain('not found in the file');
   });
 
   it('says which authors groups settings the last upload ranked with, whatever the folder says now', async () => {
@@ -319,8 +345,14 @@ describe('a manuscript page', () => {
     expect(byName.body).toContain('aria-sort="descending"');
     const found = await get(editor, `/dashboard/manuscripts/${id}/?find=nell`);
     expect(found.body).toContain('1 of ');
-    const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz`);
+    const none = await get(editor, `/dashboard/manuscripts/${id}/?find=zzzz&marked=no&sort=name&order=desc`);
     expect(none.body).toContain('No candidate matches these filters.');
+    // A way back to every candidate, the sort kept, the filters dropped.
+    const all = /<a\s+href="([^"]*)"\s*>Show all (\d+) candidates<\/a/.exec(none.body);
+    expect(all?.[1]).toBe(`/dashboard/manuscripts/${id}/?sort=name&amp;order=desc#candidates`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/?sort=name&order=desc`)).body).toContain(
+      `${all?.[2]} of ${all?.[2]}`,
+    );
     // Each word anywhere, accents aside: the whole text as one piece found nothing.
     for (const find of ['neutral nell', 'NËLL', 'nell  neutral']) {
       const words = await get(editor, `/dashboard/manuscripts/${id}/?find=${encodeURIComponent(find)}`);

@@ -3,7 +3,7 @@
 // revoked one does not, a custom field made on the page is listed by 4.7, a record's values are read
 // back by 4.1, a folder's settings reach the next upload and its custom values are saved. axe checks
 // every page.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import {
@@ -69,6 +69,23 @@ async function mainText(page: Page): Promise<string> {
 
 async function flash(page: Page): Promise<string> {
   return (await page.locator('.flash').first().textContent())?.trim() ?? '';
+}
+
+/** The page's message, without the line a refusal of named fields adds under it. */
+async function flashMessage(page: Page): Promise<string> {
+  return (await flash(page)).replace(
+    /\s*Nothing was saved: the message beside each field says what to change\.$/,
+    '',
+  );
+}
+
+/** What describes an input to a screen reader (its aria-describedby), as text, in order. */
+async function descriptionOf(input: Locator): Promise<string> {
+  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+  const texts = await Promise.all(
+    ids.map(async (id) => (await input.page().locator(`[id="${id}"]`).textContent())?.trim() ?? ''),
+  );
+  return texts.join(' | ');
 }
 
 describe('integrations admin', () => {
@@ -214,7 +231,11 @@ describe('editor', () => {
     await page.getByLabel('Senior').check();
     await page.getByLabel('Emeritus').check();
     await page.getByRole('button', { name: 'Save field' }).click();
-    expect(await flash(page)).toBe('An option field must keep at least one option');
+    expect(await flashMessage(page)).toBe('An option field must keep at least one option');
+    // Said beside the options to remove, too.
+    expect(await descriptionOf(page.getByRole('group', { name: 'Remove options' }))).toBe(
+      'An option field must keep at least one option',
+    );
 
     await page.getByRole('button', { name: 'Delete field' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
@@ -263,7 +284,15 @@ describe('editor', () => {
     await page.getByLabel('Graphs').check();
     await page.getByRole('button', { name: 'Add record' }).click();
     // The number rule of 2.5, named after the field, and nothing stored.
-    expect(await flash(page)).toBe('Reviews done must be a finite number');
+    expect(await flashMessage(page)).toBe('Reviews done must be a finite number');
+    // Beside the field, before its rule, the field marked, what was typed kept.
+    const reviews = page.getByLabel('Reviews done');
+    expect(await descriptionOf(reviews)).toBe(
+      'Reviews done must be a finite number | A number, such as 3 or 2.5. A decimal comma (2,5) is read as a point.',
+    );
+    expect(await reviews.getAttribute('aria-invalid')).toBe('true');
+    expect(await reviews.inputValue()).toBe('many');
+    await expectAccessible(page);
 
     await page.getByLabel('Client id').fill('rev/1');
     await page.getByLabel('Name').fill('Ada Expert');

@@ -188,7 +188,7 @@ describe('journals_corpus', () => {
       expect(res.json().error.details).toEqual([
         {
           path: 'querystring.journals_corpus',
-          message: 'must be "all_journals" or must be "org_journals"',
+          message: 'must be one of "all_journals", "org_journals"',
         },
       ]);
     }

@@ -557,3 +557,24 @@ export function makeLzwPdf(length: number): Uint8Array {
     `<< /Length ${length} /Filter /LZWDecode >>\nstream\n${data}\nendstream`,
   ]);
 }
+
+/** A run inside a hyperlink whose relationship `id` names its target (see `docxLinkRels`). */
+export function docxLinkedRun(text: string, id: string): string {
+  return `<w:hyperlink r:id="${id}">${docxRun(text)}</w:hyperlink>`;
+}
+
+/** The document's relationships part: each hyperlink id and the external target it points to. */
+export function docxLinkRels(targets: Record<string, string>): ZipEntry {
+  const rels = Object.entries(targets)
+    .map(
+      ([id, url]) =>
+        `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${url}" TargetMode="External"/>`,
+    )
+    .join('');
+  return {
+    name: 'word/_rels/document.xml.rels',
+    data: Buffer.from(
+      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`,
+    ),
+  };
+}

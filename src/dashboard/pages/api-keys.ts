@@ -5,9 +5,12 @@ import type { AppContext } from '../../app-context.ts';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../infra/errors.ts';
 import { createApiKeyFromForm, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
+import { text } from '../form-values.ts';
 import {
   actionButton,
   csrfField,
+  fieldState,
+  postedForm,
   dashboardRoute,
   orgOf,
   redirectTo,
@@ -36,6 +39,7 @@ async function keysPage(
   created: Created,
 ): Promise<string> {
   const keys = await listApiKeys(ctx.db, orgOf(request));
+  const label = fieldState(request, 'label');
   return renderPage(ctx, request, reply, {
     title: 'API keys',
     body: html`${
@@ -57,7 +61,15 @@ async function keysPage(
         <input type="hidden" name="once" value="${randomUUID()}" />
         <div>
           <label for="label">Label (optional, up to 100 characters: what the key is for)</label>
-          <input id="label" name="label" maxlength="100" placeholder="ScholarOne production" />
+          ${label.message}
+          <input
+            id="label"
+            name="label"
+            maxlength="100"
+            placeholder="ScholarOne production"
+            value="${text(postedForm(request) ?? {}, 'label')}"
+            ${label.attrs}
+          />
         </div>
         <button type="submit">Create an API key</button>
       </form>
@@ -105,6 +117,8 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     action: 'api_keys_manage',
     schema: { body: CreateBody },
     back: () => '/dashboard/api-keys/',
+    // A refused label comes back as typed, its message beside it (the one-time value is made anew).
+    keepsForm: { without: ['once'] },
     handler: async (request, reply) => {
       const body = request.body as { once: string; label?: string };
       const key = await createApiKeyFromForm(ctx.db, orgOf(request), body.once, body.label ?? null);

@@ -27,8 +27,12 @@ import { checkCustomValues, type CustomValue } from '../../custom-fields/values.
 import { loadAuthorSummaries } from '../../corpus/authors/author-summary.ts';
 import { findLink } from '../../corpus/authors/linking.ts';
 import {
+  checkAll,
+  concerning,
   csrfField,
   dashboardRoute,
+  fieldInvalid,
+  fieldState,
   keptForm,
   mayDo,
   orgOf,
@@ -44,6 +48,7 @@ import { dashboardPath, html, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 import {
   customInput,
+  customInputName,
   postedCustomValue,
   postedCustomValues,
   shownCustomValue,
@@ -121,9 +126,23 @@ async function customValuesOf(
       const id = p.path.split('.')[1]!;
       return `${names.get(id) ?? id} ${p.message}`;
     });
-    throw errors.validation(named.join('; '));
+    // Each message also beside its input (cf_<api_id>).
+    throw errors.validation(
+      named.join('; '),
+      checked.problems.map((p, i) => ({
+        path: `body.${customInputName({ api_id: p.path.split('.')[1]! })}`,
+        message: named[i]!,
+      })),
+    );
   }
   return checked.set;
+}
+
+/** The input a refusal of checkRecordLimits concerns, by what its message names. */
+function recordField(message: string): string | null {
+  if (/client id/i.test(message)) return 'client_id';
+  if (/^The name/.test(message)) return 'name';
+  return LIST_FIELDS.find((f) => message.includes(` ${f.key} `))?.key ?? null;
 }
 
 function recordOf(body: FormBody, customValues: Record<string, CustomValue>): GroupAuthorRecord {
@@ -154,19 +173,22 @@ async function recordForm(
     posted ? text(posted, key) : (stored?.[key] ?? []).join('\n');
   const customValue = (f: CustomField): CustomValue | undefined =>
     posted ? postedCustomValue(posted, f) : stored?.custom_values[f.api_id];
+  const clientId = fieldState(request, 'client_id', { hints: ['client-hint'] });
+  const name = fieldState(request, 'name');
   return html`<form method="post" action="${action}" class="stack">
     ${csrfField(request)}
     ${
       stored
         ? null
         : html`<label for="client_id">Client id</label>
+            ${clientId.message}
             <input
               id="client_id"
               name="client_id"
               type="text"
               required
               maxlength="256"
-              aria-describedby="client-hint"
+              ${clientId.attrs}
               value="${posted ? text(posted, 'client_id') : ''}"
             />
             <p id="client-hint" class="hint">
@@ -174,23 +196,26 @@ async function recordForm(
             </p>`
     }
     <label for="name">Name</label>
+    ${name.message}
     <input
       id="name"
       name="name"
       type="text"
       required
       maxlength="1000"
+      ${name.attrs}
       value="${posted ? text(posted, 'name') : (stored?.name ?? '')}"
     />
-    ${LIST_FIELDS.map(
-      (f) =>
-        html`<label for="${f.key}">${f.label}, one a line</label>
-          <textarea id="${f.key}" name="${f.key}">${listText(f.key)}</textarea>`,
-    )}
+    ${LIST_FIELDS.map((f) => {
+      const state = fieldState(request, f.key);
+      return html`<label for="${f.key}">${f.label}, one a line</label>
+        ${state.message}
+        <textarea id="${f.key}" name="${f.key}" ${state.attrs}>${listText(f.key)}</textarea>`;
+    })}
     ${
       fields.length > 0
         ? html`<h2>Custom fields</h2>
-            ${fields.map((f) => customInput(f, customValue(f)))}`
+            ${fields.map((f) => customInput(request, f, customValue(f)))}`
         : null
     }
     <button type="submit">${stored ? 'Save record' : 'Add record'}</button>
@@ -226,7 +251,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Add a group</h2>
                   <form method="post" action="/dashboard/groups/" class="row">
-                    ${csrfField(request)} ${groupNameField(text(postedForm(request) ?? {}, 'name'))}
+                    ${csrfField(request)} ${groupNameField(request, text(postedForm(request) ?? {}, 'name'))}
                     <button type="submit">Add group</button>
                   </form>`
               : null
@@ -244,7 +269,9 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     // A refused name (taken, letter case aside) comes back to be corrected, not retyped.
     keepsForm: true,
     handler: async (request, reply) => {
-      const group = await createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name);
+      const group = await concerning('name', () =>
+        createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name),
+      );
       return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {
         kind: 'ok',
         message: `The group ${group.name} was added.`,
@@ -280,7 +307,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             mayDo(request, 'authors_groups_write')
               ? html`<p><a href="${base}new-record/">Add a record</a></p>
                   <form method="post" action="${base}name/" class="row">
-                    ${csrfField(request)} ${groupNameField(group.name)}
+                    ${csrfField(request)}
+                    ${groupNameField(request, postedForm(request) ? text(postedForm(request)!, 'name') : group.name)}
                     <button type="submit" class="secondary">Rename</button>
                   </form>
                   <form method="post" action="${base}delete/">
@@ -333,13 +361,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     action: 'authors_groups_write',
     schema: { params: GroupParams, body: GroupBody },
     back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId),
+    // A refused name comes back as typed, with its message beside it.
+    keepsForm: true,
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
-      const group = await renameGroup(
-        ctx.db,
-        orgOf(request),
-        groupId,
-        (request.body as { name: string }).name,
+      const group = await concerning('name', () =>
+        renameGroup(ctx.db, orgOf(request), groupId, (request.body as { name: string }).name),
       );
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
@@ -406,12 +433,28 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       await requireGroup(ctx.db, organizationId, groupId);
       const body = request.body as FormBody;
       const clientId = text(body, 'client_id').trim();
-      const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
-      checkRecordLimits(clientId, record);
       const key = { organizationId, groupId, clientId };
-      if (await findGroupAuthor(ctx.db, key)) {
-        throw errors.conflict(`The group already has a record with the client id ${clientId}`);
-      }
+      let customValues: Record<string, CustomValue> = {};
+      // Every wrong field said at once: the client id (its form, then taken), the record's own
+      // fields, the custom values.
+      await checkAll([
+        () =>
+          concerning('client_id', () => checkRecordLimits(clientId, { ...recordOf(body, {}), name: '-' })),
+        async () => {
+          if (await findGroupAuthor(ctx.db, key)) {
+            throw fieldInvalid(
+              'client_id',
+              `The group already has a record with the client id ${clientId}`,
+              409,
+            );
+          }
+        },
+        () => concerning(recordField, () => checkRecordLimits('-', recordOf(body, {}))),
+        async () => {
+          customValues = await customValuesOf(ctx, organizationId, body);
+        },
+      ]);
+      const record = recordOf(body, customValues);
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
@@ -481,8 +524,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           ...(form ? { form } : {}),
         });
       }
-      const record = recordOf(body, await customValuesOf(ctx, organizationId, body));
-      checkRecordLimits(clientId, record);
+      let customValues: Record<string, CustomValue> = {};
+      await checkAll([
+        () => concerning(recordField, () => checkRecordLimits(clientId, recordOf(body, {}))),
+        async () => {
+          customValues = await customValuesOf(ctx, organizationId, body);
+        },
+      ]);
+      const record = recordOf(body, customValues);
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
@@ -519,10 +568,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
 }
 
 /** The name field of the add and rename forms: 1 to 200 characters, as the store checks. */
-function groupNameField(value: string): Html {
+function groupNameField(request: FastifyRequest, value: string): Html {
+  const state = fieldState(request, 'name', { id: 'group-name' });
   return html`<div>
     <label for="group-name">Group name</label>
-    <input id="group-name" name="name" type="text" required maxlength="200" value="${value}" />
+    ${state.message}
+    <input id="group-name" name="name" type="text" required maxlength="200" value="${value}" ${state.attrs} />
   </div>`;
 }
 

@@ -15,8 +15,10 @@ import {
 import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
 import {
   askFirst,
+  concerning,
   Confirmable,
   csrfField,
+  fieldState,
   dashboardRoute,
   mayDo,
   orgOf,
@@ -68,6 +70,21 @@ const UpdateBody = Type.Object({
   add_options: Type.Optional(Type.String({ maxLength: 100_000 })),
   remove_option: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
 });
+
+/** The input of the add form a refusal concerns, by what its message names. */
+function newFieldInput(message: string): string | null {
+  if (/option/i.test(message)) return 'options';
+  if (/owner/i.test(message)) return 'owner';
+  if (/kind/i.test(message)) return 'data_kind';
+  return /name/i.test(message) ? 'name' : null;
+}
+
+/** The input of the edit form a refusal concerns, by what its message names. */
+function editedFieldInput(message: string): string | null {
+  if (/is not an option|keep at least one option/.test(message)) return 'remove_option';
+  if (/option/i.test(message)) return 'add_options';
+  return /name/i.test(message) ? 'name' : null;
+}
 
 function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
   if (!(values as readonly string[]).includes(value)) throw errors.validation(`Unknown ${what}: ${value}`);
@@ -122,13 +139,15 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     handler: async (request, reply) => {
       const body = request.body as FormBody;
       const description = text(body, 'description').trim();
-      const field = await createCustomField(ctx.db, orgOf(request), {
-        owner: oneOf(OWNERS, text(body, 'owner'), 'owner'),
-        dataKind: oneOf(DATA_KINDS, text(body, 'data_kind'), 'kind of value'),
-        name: text(body, 'name'),
-        description: description === '' ? null : description,
-        options: lines(body, 'options'),
-      });
+      const field = await concerning(newFieldInput, () =>
+        createCustomField(ctx.db, orgOf(request), {
+          owner: oneOf(OWNERS, text(body, 'owner'), 'owner'),
+          dataKind: oneOf(DATA_KINDS, text(body, 'data_kind'), 'kind of value'),
+          name: text(body, 'name'),
+          description: description === '' ? null : description,
+          options: lines(body, 'options'),
+        }),
+      );
       return redirectTo(ctx, request, reply, dashboardPath('custom-fields', field.api_id), {
         kind: 'ok',
         message: `The field ${field.name} was added.`,
@@ -146,6 +165,12 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       const { owner, ...field } = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
       const editable = mayDo(request, 'custom_fields_write');
       const path = dashboardPath('custom-fields', field.api_id);
+      const states = {
+        name: fieldState(request, 'name'),
+        description: fieldState(request, 'description'),
+        remove: fieldState(request, 'remove_option', { id: 'remove-options' }),
+        add: fieldState(request, 'add_options'),
+      };
       // After a refusal, what was typed and ticked (`keepsForm`); else what is stored.
       const posted = postedForm(request);
       const shown = posted
@@ -156,6 +181,8 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
             addOptions: text(posted, 'add_options'),
           }
         : { name: field.name, description: field.description ?? '', removeOptions: [], addOptions: '' };
+      const addOptions = html`<textarea id="add_options" name="add_options" ${states.add.attrs}>
+${shown.addOptions}</textarea>`;
       return renderPage(ctx, request, reply, {
         title: `Custom field ${field.name}`,
         body: html`<dl>
@@ -169,13 +196,30 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
               ? html`<form method="post" action="${path}" class="stack">
                     ${csrfField(request)}
                     <label for="name">Name</label>
-                    <input id="name" name="name" type="text" required maxlength="200" value="${shown.name}" />
+                    ${states.name.message}
+                    <input
+                      id="name"
+                      name="name"
+                      type="text"
+                      required
+                      maxlength="200"
+                      value="${shown.name}"
+                      ${states.name.attrs}
+                    />
                     <label for="description">Description</label>
-                    <input id="description" name="description" type="text" value="${shown.description}" />
+                    ${states.description.message}
+                    <input
+                      id="description"
+                      name="description"
+                      type="text"
+                      value="${shown.description}"
+                      ${states.description.attrs}
+                    />
                     ${
                       isOptionKind(field.data_kind)
-                        ? html`<fieldset>
+                        ? html`<fieldset ${states.remove.attrs}>
                               <legend>Remove options</legend>
+                              ${states.remove.message}
                               ${(field.options ?? []).map(
                                 (o) =>
                                   html`<label class="check"
@@ -193,7 +237,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
                               </p>
                             </fieldset>
                             <label for="add_options">Add options, one a line</label>
-                            <textarea id="add_options" name="add_options">${shown.addOptions}</textarea>`
+                            ${states.add.message} ${addOptions}`
                         : null
                     }
                     <button type="submit">Save field</button>
@@ -221,16 +265,18 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };
       const body = request.body as FormBody;
-      const field = await updateCustomField(
-        ctx.db,
-        fieldId,
-        {
-          name: text(body, 'name'),
-          description: text(body, 'description'),
-          addOptions: lines(body, 'add_options'),
-          removeOptions: list(body, 'remove_option'),
-        },
-        orgOf(request),
+      const field = await concerning(editedFieldInput, () =>
+        updateCustomField(
+          ctx.db,
+          fieldId,
+          {
+            name: text(body, 'name'),
+            description: text(body, 'description'),
+            addOptions: lines(body, 'add_options'),
+            removeOptions: list(body, 'remove_option'),
+          },
+          orgOf(request),
+        ),
       );
       return redirectTo(ctx, request, reply, dashboardPath('custom-fields', field.api_id), {
         kind: 'ok',
@@ -267,11 +313,17 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
 /** The form that adds a field; after a refusal it shows what was typed (`keepsForm`). */
 function addFieldForm(request: FastifyRequest): Html {
   const posted = postedForm(request) ?? {};
+  const owner = fieldState(request, 'owner', { hints: ['owner-hint'] });
+  const kind = fieldState(request, 'data_kind', { hints: ['kind-rules'] });
+  const name = fieldState(request, 'name');
+  const description = fieldState(request, 'description');
+  const options = fieldState(request, 'options');
   return html`<h2>Add a field</h2>
     <form method="post" action="/dashboard/custom-fields/" class="stack">
       ${csrfField(request)}
       <label for="owner">Owner</label>
-      <select id="owner" name="owner" aria-describedby="owner-hint">
+      ${owner.message}
+      <select id="owner" name="owner" ${owner.attrs}>
         ${OWNERS.map((o) => html`<option value="${o}" ${text(posted, 'owner') === o ? html`selected` : null}>${OWNER_LABELS[o]}</option>`)}
       </select>
       <p id="owner-hint" class="hint">
@@ -280,18 +332,36 @@ function addFieldForm(request: FastifyRequest): Html {
         the API lists these fields (4.7) but carries none of their values.
       </p>
       <label for="data_kind">Kind of value</label>
-      <select id="data_kind" name="data_kind" aria-describedby="kind-rules">
+      ${kind.message}
+      <select id="data_kind" name="data_kind" ${kind.attrs}>
         ${DATA_KINDS.map((k) => html`<option value="${k}" ${text(posted, 'data_kind') === k ? html`selected` : null}>${KIND_LABELS[k]}</option>`)}
       </select>
       <ul id="kind-rules" class="hint">
         ${DATA_KINDS.map((k) => html`<li><strong>${KIND_LABELS[k]}</strong>: ${KIND_RULES[k]}</li>`)}
       </ul>
       <label for="name">Name</label>
-      <input id="name" name="name" type="text" required maxlength="200" value="${text(posted, 'name')}" />
+      ${name.message}
+      <input
+        id="name"
+        name="name"
+        type="text"
+        required
+        maxlength="200"
+        value="${text(posted, 'name')}"
+        ${name.attrs}
+      />
       <label for="description">Description</label>
-      <input id="description" name="description" type="text" value="${text(posted, 'description')}" />
+      ${description.message}
+      <input
+        id="description"
+        name="description"
+        type="text"
+        value="${text(posted, 'description')}"
+        ${description.attrs}
+      />
       <label for="options">Options, one a line (for the option kinds only)</label>
-      <textarea id="options" name="options">${text(posted, 'options')}</textarea>
+      ${options.message}
+      <textarea id="options" name="options" ${options.attrs}>${text(posted, 'options')}</textarea>
       <button type="submit">Add field</button>
     </form>`;
 }

@@ -17,6 +17,9 @@ import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../jour
 import { listCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import {
+  concerning,
+  fieldInvalid,
+  fieldState,
   actionButton,
   csrfField,
   dashboardRoute,
@@ -35,6 +38,7 @@ import {
   customValuesSection,
   fieldsOnForm,
   postedCustomValues,
+  valuesConcerningInputs,
   postedCustomValuesForm,
 } from '../custom-values-form.ts';
 import { dashboardPath, html } from '../html.ts';
@@ -165,6 +169,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             boost: folder.boost_multiplier === null ? '' : String(folder.boost_multiplier),
           };
       const path = dashboardPath('folders', folderId);
+      const effectState = fieldState(request, 'effect');
+      const boostState = fieldState(request, 'boost', { hints: ['boost-hint'] });
       return renderPage(ctx, request, reply, {
         title: `Folder ${folder.name}`,
         body: html`<h2>Referee finder</h2>
@@ -188,8 +194,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                   >`,
               )}
             </fieldset>
-            <fieldset>
+            <fieldset ${effectState.attrs}>
               <legend>Effect</legend>
+              ${effectState.message}
               ${GROUPS_EFFECTS.map(
                 (e) =>
                   html`<label class="check"
@@ -205,13 +212,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
               )}
             </fieldset>
             <label for="boost">Boost multiplier (with the boost effect only)</label>
+            ${boostState.message}
             <input
               id="boost"
               name="boost"
               type="text"
               inputmode="decimal"
               value="${shown.boost}"
-              aria-describedby="boost-hint"
+              ${boostState.attrs}
               ${disabled}
             />
             <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5 (or 1,5).</p>
@@ -316,15 +324,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const effect = text(body, 'effect');
       // 1,5 as well as 1.5 (typedNumber); the range is checked by checkFolderSettings.
       const boost =
-        effect === 'boost' ? typedNumber(text(body, 'boost').trim(), 'The boost multiplier') : null;
+        effect === 'boost' ? typedNumber(text(body, 'boost').trim(), 'The boost multiplier', 'boost') : null;
       if (effect === 'boost' && boost === null) {
-        throw errors.validation('The boost multiplier must be a number such as 1.5');
+        throw fieldInvalid('boost', 'The boost multiplier must be a number such as 1.5');
       }
-      const settings = await checkFolderSettings(ctx.db, organizationId, {
-        groupIds,
-        effect,
-        boostMultiplier: boost,
-      });
+      const settings = await concerning(
+        (message) => (/multiplier/.test(message) ? 'boost' : /effect/.test(message) ? 'effect' : null),
+        () => checkFolderSettings(ctx.db, organizationId, { groupIds, effect, boostMultiplier: boost }),
+      );
       await saveFolderSettings(ctx.db, folderId, settings);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
@@ -351,8 +358,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       await requireFolder(ctx.db, organizationId, folderId);
       const body = request.body as FormBody;
       const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).folder);
-      const entries = postedCustomValues(body, fields);
-      await saveCustomValues(ctx.db, organizationId, 'folder', folderId, entries);
+      await valuesConcerningInputs(fields, () =>
+        saveCustomValues(ctx.db, organizationId, 'folder', folderId, postedCustomValues(body, fields)),
+      );
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}#custom-fields`, {
         kind: 'ok',
         message: "The folder's custom fields were saved.",

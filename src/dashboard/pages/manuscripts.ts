@@ -56,6 +56,7 @@ import {
   customValuesSection,
   fieldsOnForm,
   postedCustomValues,
+  valuesConcerningInputs,
 } from '../custom-values-form.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -333,12 +334,8 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       await requireManuscript(ctx.db, organizationId, manuscriptId);
       const body = request.body as FormBody;
       const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).proposal);
-      await saveCustomValues(
-        ctx.db,
-        organizationId,
-        'proposal',
-        manuscriptId,
-        postedCustomValues(body, fields),
+      await valuesConcerningInputs(fields, () =>
+        saveCustomValues(ctx.db, organizationId, 'proposal', manuscriptId, postedCustomValues(body, fields)),
       );
       return redirectTo(ctx, request, reply, `${dashboardPath('manuscripts', manuscriptId)}#custom-fields`, {
         kind: 'ok',
@@ -594,11 +591,18 @@ function metadata(m: ManuscriptDetail): Html {
   const supplied = m.supplied;
   const parsed = m.parsed;
   const none = html`<span class="muted">—</span>`;
+  // An empty parsed cell says why: the file was read and held none (an editor could not tell that
+  // from a file never sent, or not read), or there was no parse at all.
+  const notParsed = m.parse_error
+    ? html`<span class="muted">not read (the file could not be parsed)</span>`
+    : m.source_file || m.source_format
+      ? html`<span class="muted">not found in the file</span>`
+      : html`<span class="muted">no file sent</span>`;
   const row = (label: string, s: Html | string | null, p: Html | string | null, used: Html | string) =>
     html`<tr>
       <th scope="row">${label}</th>
       <td>${s || none}</td>
-      <td>${p || none}</td>
+      <td>${p || notParsed}</td>
       <td>${used || none}</td>
     </tr>`;
   return dataTable({
@@ -793,7 +797,16 @@ function candidateTable(
                                 ${settingsLeaveOut}.`
                             : null
                         }`
-                      : 'No candidate matches these filters.'
+                      : // A way back to the whole list, sorted as it was, where the editor had to
+                        // empty each filter and send the form again.
+                        html`No candidate matches these filters.
+                          <a
+                            href="${dashboardPath('manuscripts', manuscriptId)}${filtersQuery({
+                              sort: f.sort,
+                              order: f.order,
+                            })}#candidates"
+                            >Show all ${all.length} candidates</a
+                          >`
                   }
                 </td>
               </tr>`

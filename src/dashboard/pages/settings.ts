@@ -2,9 +2,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { errors } from '../../infra/errors.ts';
 import { requireOrganization, updateSettings, type Prefer } from '../../organizations/organizations.ts';
-import { csrfField, dashboardRoute, mayDo, orgOf, postedForm, redirectTo, renderPage } from '../framework.ts';
+import {
+  concerning,
+  csrfField,
+  dashboardRoute,
+  fieldInvalid,
+  fieldState,
+  mayDo,
+  orgOf,
+  postedForm,
+  redirectTo,
+  renderPage,
+} from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { html } from '../html.ts';
 
@@ -33,6 +43,8 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
             max_candidates: text(posted, 'max_candidates'),
           }
         : org;
+      const max = fieldState(request, 'max_candidates', { hints: ['max-hint'] });
+      const prefer = fieldState(request, 'prefer');
       const editable = mayDo(request, 'settings_write');
       const disabled = editable ? null : html`disabled`;
       return renderPage(ctx, request, reply, {
@@ -43,8 +55,9 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
           ${editable ? null : html`<p class="muted">Only an integrations admin can change these.</p>`}
           <form method="post" action="/dashboard/settings/" class="stack">
             ${editable ? csrfField(request) : null}
-            <fieldset>
+            <fieldset ${prefer.attrs}>
               <legend>When the parsed file and the supplied fields disagree, prefer</legend>
+              ${prefer.message}
               ${(['supplied', 'parsed'] as const).map(
                 (value) =>
                   html`<label class="check"
@@ -78,6 +91,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
               Include candidates without an email</label
             >
             <label for="max_candidates">Maximum number of candidates</label>
+            ${max.message}
             <input
               id="max_candidates"
               name="max_candidates"
@@ -86,7 +100,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
               max="500"
               required
               value="${shown.max_candidates}"
-              aria-describedby="max-hint"
+              ${max.attrs}
               ${disabled}
             />
             <p id="max-hint" class="hint">From 1 to 500.</p>
@@ -106,16 +120,19 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
     handler: async (request, reply) => {
       const body = request.body as FormBody;
       const prefer = text(body, 'prefer');
-      if (prefer !== 'parsed' && prefer !== 'supplied') throw errors.validation('Prefer parsed or supplied');
+      if (prefer !== 'parsed' && prefer !== 'supplied')
+        throw fieldInvalid('prefer', 'Prefer parsed or supplied');
       const max = text(body, 'max_candidates').trim();
       if (!/^\d+$/.test(max))
-        throw errors.validation('The maximum number of candidates must be a whole number');
-      await updateSettings(ctx.db, orgOf(request), {
-        prefer: prefer as Prefer,
-        include_conflicts: checked(body, 'include_conflicts'),
-        include_without_email: checked(body, 'include_without_email'),
-        max_candidates: Number(max),
-      });
+        throw fieldInvalid('max_candidates', 'The maximum number of candidates must be a whole number');
+      await concerning('max_candidates', () =>
+        updateSettings(ctx.db, orgOf(request), {
+          prefer: prefer as Prefer,
+          include_conflicts: checked(body, 'include_conflicts'),
+          include_without_email: checked(body, 'include_without_email'),
+          max_candidates: Number(max),
+        }),
+      );
       // API keys remember their organization's settings for a few seconds; the next upload must see these.
       ctx.keys.invalidate();
       return redirectTo(ctx, request, reply, '/dashboard/settings/', {

@@ -24,7 +24,16 @@ import {
   setCookie,
   UNSENT_FORM_COOKIE,
 } from '../cookies.ts';
-import { csrfField, dashboardRoute, redirectTo, renderPage, sessionOf } from '../framework.ts';
+import {
+  concerning,
+  csrfField,
+  dashboardRoute,
+  fieldInvalid,
+  fieldState,
+  redirectTo,
+  renderPage,
+  sessionOf,
+} from '../framework.ts';
 import { html } from '../html.ts';
 
 // An email or a password past what any account can have (320, 1,024 characters) is answered on the
@@ -282,6 +291,10 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     whilePasswordExpired: true,
     handler: async (request, reply) => {
       const forced = sessionOf(request).user.mustChangePassword;
+      // A refused change says which field, beside it; what was typed is never kept (passwords).
+      const current = fieldState(request, 'current');
+      const password = fieldState(request, 'password', { hints: ['password-rule'] });
+      const confirm = fieldState(request, 'confirm');
       return renderPage(ctx, request, reply, {
         title: 'Change your password',
         body: html`${
@@ -294,20 +307,37 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
           <form method="post" action="/dashboard/password/" class="stack narrow">
             ${csrfField(request)}
             <label for="current">Current password</label>
-            <input id="current" name="current" type="password" autocomplete="current-password" required />
+            ${current.message}
+            <input
+              id="current"
+              name="current"
+              type="password"
+              autocomplete="current-password"
+              required
+              ${current.attrs}
+            />
             <label for="password">New password</label>
+            ${password.message}
             <input
               id="password"
               name="password"
               type="password"
               autocomplete="new-password"
               minlength="${MIN_PASSWORD_LENGTH}"
-              aria-describedby="password-rule"
+              ${password.attrs}
               required
             />
             <p id="password-rule" class="hint">At least ${MIN_PASSWORD_LENGTH} characters.</p>
             <label for="confirm">New password again</label>
-            <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
+            ${confirm.message}
+            <input
+              id="confirm"
+              name="confirm"
+              type="password"
+              autocomplete="new-password"
+              required
+              ${confirm.attrs}
+            />
             <button type="submit">Change password</button>
           </form>`,
       });
@@ -325,17 +355,18 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       const body = request.body as { current: string; password: string; confirm: string };
       const session = sessionOf(request);
       if (body.password !== body.confirm) {
-        return redirectTo(ctx, request, reply, '/dashboard/password/', {
-          kind: 'error',
-          message: 'The two new passwords differ.',
-        });
+        throw fieldInvalid('confirm', 'The two new passwords differ: type the new password again.');
       }
-      await changePassword(ctx.db, {
-        userId: session.user.id,
-        current: body.current,
-        next: body.password,
-        keepSession: session.tokenHash,
-      });
+      await concerning(
+        (message) => (/current password is not right/.test(message) ? 'current' : 'password'),
+        () =>
+          changePassword(ctx.db, {
+            userId: session.user.id,
+            current: body.current,
+            next: body.password,
+            keepSession: session.tokenHash,
+          }),
+      );
       return redirectTo(ctx, request, reply, '/dashboard/', {
         kind: 'ok',
         message: 'Your password was changed.',

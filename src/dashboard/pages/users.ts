@@ -15,6 +15,9 @@ import {
 } from '../../users/users.ts';
 import {
   actionButton,
+  concerning,
+  fieldInvalid,
+  fieldState,
   csrfField,
   dashboardRoute,
   orgOf,
@@ -55,6 +58,8 @@ async function usersPage(
   const me = sessionOf(request).user.id;
   // After a refused add (an address taken or mistyped), what was typed, to correct.
   const posted = postedForm(request);
+  const email = fieldState(request, 'email', { id: 'new-email' });
+  const role = fieldState(request, 'role', { id: 'new-role' });
   return renderPage(ctx, request, reply, {
     title: 'Users',
     body: html`${
@@ -74,17 +79,20 @@ async function usersPage(
         ${csrfField(request)}
         <div>
           <label for="new-email">Email</label>
+          ${email.message}
           <input
             id="new-email"
             name="email"
             type="email"
             required
             value="${posted ? text(posted, 'email') : ''}"
+            ${email.attrs}
           />
         </div>
         <div>
           <label for="new-role">Role</label>
-          <select id="new-role" name="role">
+          ${role.message}
+          <select id="new-role" name="role" ${role.attrs}>
             ${roleOptions(posted ? text(posted, 'role') : 'viewer')}
           </select>
         </div>
@@ -180,15 +188,16 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       // which read as if the user had not been added.
       const existing = await findUserByEmail(ctx.db, orgOf(request), body.email);
       if (existing) {
-        throw errors.conflict(
+        throw fieldInvalid(
+          'email',
           `${existing.email} is already a user of this organization (listed below); no one-time password was made again. If theirs was lost, disable them, then enable them for a new one.`,
+          409,
         );
       }
-      const user = await createUser(ctx.db, {
-        organizationId: orgOf(request),
-        email: body.email,
-        role: body.role,
-      });
+      const user = await concerning(
+        (message) => (/role/i.test(message) ? 'role' : 'email'),
+        () => createUser(ctx.db, { organizationId: orgOf(request), email: body.email, role: body.role }),
+      );
       return usersPage(ctx, request, reply, user);
     },
   });

@@ -13,6 +13,8 @@ import {
 } from '../../webhooks/store.ts';
 import {
   actionButton,
+  concerning,
+  fieldState,
   csrfField,
   dashboardRoute,
   orgOf,
@@ -61,6 +63,8 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
       const shown = posted
         ? { url: text(posted, 'url'), enabled: checked(posted, 'enabled') }
         : { url: hook?.url ?? '', enabled: !hook || hook.enabled };
+      const urlState = fieldState(request, 'url');
+      const secretState = fieldState(request, 'secret', { hints: ['secret-hint'] });
       return renderPage(ctx, request, reply, {
         title: 'Webhooks',
         body: html`<p>
@@ -73,16 +77,19 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
           <form method="post" action="${PAGE}" class="stack">
             ${csrfField(request)}
             <label for="url">Endpoint URL</label>
-            <input id="url" name="url" type="text" inputmode="url" required value="${shown.url}" />
-            <label for="secret">New signing secret</label>
+            ${urlState.message}
             <input
-              id="secret"
-              name="secret"
+              id="url"
+              name="url"
               type="text"
-              autocomplete="off"
-              aria-describedby="secret-hint"
-              value=""
+              inputmode="url"
+              required
+              value="${shown.url}"
+              ${urlState.attrs}
             />
+            <label for="secret">New signing secret</label>
+            ${secretState.message}
+            <input id="secret" name="secret" type="text" autocomplete="off" value="" ${secretState.attrs} />
             <p id="secret-hint" class="hint">
               16 to 200 characters. Leave empty to keep the current one (or, for a new webhook, to have one
               generated).
@@ -173,15 +180,19 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     keepsForm: { without: ['secret'] },
     handler: async (request, reply) => {
       const body = request.body as FormBody;
-      await saveWebhook(
-        ctx.db,
-        orgOf(request),
-        {
-          url: text(body, 'url'),
-          secret: text(body, 'secret') || null,
-          enabled: checked(body, 'enabled'),
-        },
-        { allowPrivateAddresses: ctx.config.webhooks.allowPrivateAddresses },
+      await concerning(
+        (message) => (/secret/i.test(message) ? 'secret' : /URL|address/.test(message) ? 'url' : null),
+        () =>
+          saveWebhook(
+            ctx.db,
+            orgOf(request),
+            {
+              url: text(body, 'url'),
+              secret: text(body, 'secret') || null,
+              enabled: checked(body, 'enabled'),
+            },
+            { allowPrivateAddresses: ctx.config.webhooks.allowPrivateAddresses },
+          ),
       );
       return redirectTo(ctx, request, reply, PAGE, { kind: 'ok', message: 'Webhook saved.' });
     },

@@ -617,12 +617,29 @@ export function orderPage(items: Item[], page: number, gutters: Gutter[]): Line[
   return ordered;
 }
 
-/** Pieces of a line split where the gap between two items is wider than a few letters. */
-function cellsOf(line: Line, items: Item[]): Item[][] {
-  const own = items
+/** The items a line was built from, left to right. */
+function itemsOf(line: Line, items: Item[]): Item[] {
+  return items
     .filter((it) => it.y <= line.y + 0.75 * line.size && it.y >= line.y - 0.45 * line.size)
     .filter((it) => it.x >= line.x - 0.5 && it.x + it.w <= line.right + 0.5)
     .sort((a, b) => a.x - b.x);
+}
+
+/** A piece whose middle is within a tenth of the columns' spacing of one column's centre. */
+function centredOnGrid(cell: Item[], centres: number[]): boolean {
+  const [mid] = centresOf([cell]);
+  const spacing = Math.min(...centres.slice(1).map((c, k) => c - centres[k]!));
+  return centres.some((c) => Math.abs(c - mid!) <= 0.1 * spacing);
+}
+
+/** The horizontal middle of each piece. */
+function centresOf(cells: Item[][]): number[] {
+  return cells.map((c) => (c[0]!.x + Math.max(...c.map((i) => i.x + i.w))) / 2);
+}
+
+/** Pieces of a line split where the gap between two items is wider than a few letters. */
+function cellsOf(line: Line, items: Item[]): Item[][] {
+  const own = itemsOf(line, items);
   const cells: Item[][] = [];
   let prevEnd = -Infinity;
   for (const it of own) {
@@ -634,6 +651,26 @@ function cellsOf(line: Line, items: Item[]): Item[][] {
 }
 
 /**
+ * Pieces of a line cut at the borders of the columns whose centres are given (halfway between
+ * two), when no item crosses a border by more than a third of a letter: null otherwise. Author
+ * blocks set in columns with no gutter (Typst's grid, text justified to each column's width) leave
+ * no wide gap between one column's words and the next one's, only the grid that the row of names
+ * above them drew.
+ */
+function gridCells(line: Line, items: Item[], centres: number[]): Item[][] | null {
+  const borders = centres.slice(1).map((c, k) => (centres[k]! + c) / 2);
+  const slack = 0.3 * line.size;
+  const cells: Item[][] = centres.map(() => []);
+  for (const it of itemsOf(line, items)) {
+    const k = borders.filter((b) => it.x + it.w / 2 > b).length;
+    if (k > 0 && it.x < borders[k - 1]! - slack) return null;
+    if (k < borders.length && it.x + it.w > borders[k]! + slack) return null;
+    cells[k]!.push(it);
+  }
+  return cells.filter((c) => c.length > 0);
+}
+
+/**
  * Author blocks set side by side on a title page (arXiv, JSS, ACM and Quarto templates): rows of
  * short pieces parted by wide gaps, stacked over each other. Each such band is read block by block,
  * column after column, as a reader does, instead of across the page, which interleaves the names
@@ -642,7 +679,11 @@ function cellsOf(line: Line, items: Item[]): Item[][] {
 function sideBySideBlocks(spanning: Line[], items: Item[]): Line[][] {
   const units: Line[][] = [];
   let band: { line: Line; cells: Item[][] }[] = [];
+  // The centres of the band's last row of pieces parted by wide gaps (its names): the lines under
+  // it, set close, are cut at its columns' borders when they show no such gaps themselves.
+  let grid: number[] | null = null;
   const flush = () => {
+    grid = null;
     if (band.length >= 2) {
       // Column centres from the row with the most pieces; every piece goes to the nearest one.
       const widest = band.reduce((a, b) => (b.cells.length > a.cells.length ? b : a));
@@ -671,10 +712,20 @@ function sideBySideBlocks(spanning: Line[], items: Item[]): Line[][] {
     band = [];
   };
   for (const line of spanning) {
-    const cells = cellsOf(line, items);
+    let cells = cellsOf(line, items);
     const prev = band[band.length - 1]?.line;
+    const close = prev !== undefined && prev.y - line.y <= 1.6 * Math.max(prev.size, line.size);
+    // A row of pieces under a wider space than the leading opens a row of blocks: its centres are
+    // the grid. A close line under it is cut at the grid when it shows fewer pieces of its own.
+    const opensRow = cells.length >= 2 && (grid === null || !close);
+    // A line that fits one column of the grid alone (a block's last address line) is cut so too,
+    // when it is centred under that column's name as the grid's lines are; a line set flush left
+    // under names and their emails (JMLR) is the affiliation of the names, not of the first alone.
+    let cut = !opensRow && grid && close && cells.length < grid.length ? gridCells(line, items, grid) : null;
+    if (cut && cut.length === 1 && grid && !centredOnGrid(cut[0]!, grid)) cut = null;
+    if (cut) cells = cut;
     const fits =
-      cells.length >= 2 &&
+      (cells.length >= 2 || (cut !== null && cells.length === 1)) &&
       cells.length <= 4 &&
       cells.every((c) => c.reduce((n, i) => n + i.str.length, 0) <= 60) &&
       (!prev || prev.y - line.y <= 3 * Math.max(prev.size, line.size));
@@ -683,10 +734,12 @@ function sideBySideBlocks(spanning: Line[], items: Item[]): Line[][] {
       if (cells.length >= 2 && cells.length <= 4) {
         band.push({ line, cells });
         if (!cells.every((c) => c.reduce((n, i) => n + i.str.length, 0) <= 60)) flush();
+        else if (opensRow) grid = centresOf(cells);
       } else units.push([line]);
       continue;
     }
     band.push({ line, cells });
+    if (opensRow) grid = centresOf(cells);
   }
   flush();
   return units;

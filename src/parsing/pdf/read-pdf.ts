@@ -54,7 +54,12 @@ interface PdfPage {
   height: number;
   width: number;
   links: Link[];
+  /** A glyph read as a space of its own stands right after a piece that ends inside a DOI. */
+  glyphInDoi: boolean;
 }
+
+/** A piece of text that ends inside a DOI's suffix. */
+const DOI_BEFORE_GLYPH = /\b10\.\d{4,9}\/[^\s"<>]*[\p{L}\p{N}]$/u;
 
 /**
  * Loads pdf.js itself (a 1.6 MB module that unpdf imports on the first document it opens), so that
@@ -153,8 +158,11 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       }
       items += content.length;
       const pageItems: Item[] = [];
+      let glyphInDoi = false;
       for (const raw of content) {
         const t = raw.transform;
+        if (raw.str === ' ' && (raw.width ?? 0) > 0 && DOI_BEFORE_GLYPH.test(pageItems.at(-1)?.str ?? ''))
+          glyphInDoi = true;
         if (!raw.str || !t || !raw.str.trim()) continue;
         const size = Math.abs(t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0);
         if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
@@ -176,6 +184,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         width: x1 - x0,
         height: y1 - y0,
         links: [],
+        glyphInDoi,
         origin: [x0, y0],
       });
       // No page.cleanup() here: it throws away font data the next page needs again (a third of the
@@ -229,7 +238,10 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     const listPages = listStart >= 0 ? pages.slice(listStart).filter((pg) => pg.number > LINK_PAGES) : [];
     const listText = listPages.flatMap((pg) => pg.items.map((it) => it.str)).join(' ');
     const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
-    if ((listText.match(/\b10\.\d{4,9}\//g)?.length ?? 0) < listRows / 8) {
+    // So are they when a DOI's text stops at a glyph read as a space of its own (Typst maps the
+    // hyphens of a link's text to soft hyphens, which pdf.js gives as " "): the link holds it whole.
+    const cutDoi = listPages.some((pg) => pg.glyphInDoi);
+    if (cutDoi || (listText.match(/\b10\.\d{4,9}\//g)?.length ?? 0) < listRows / 8) {
       await readLinks(doc, listPages, warnings);
     }
     if (pages.some((pg) => pg.items.some((it) => it.str.includes(UNMAPPED)))) {
