@@ -7,6 +7,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../infra/config.ts';
 import { errors } from '../infra/errors.ts';
 import { clientAddress } from './client-address.ts';
+import { limitConnectionsPerAddress } from './connection-limits.ts';
 
 function limiter(points: number, seconds: number): RateLimiterMemory | null {
   return points > 0 ? new RateLimiterMemory({ points, duration: seconds }) : null;
@@ -62,10 +63,19 @@ export class RateLimits {
   async countAuthFailure(address: string): Promise<void> {
     await this.authFailures?.penalty(address);
   }
+
+  /** Connections one address may hold open at once; 0: no cap. */
+  get connectionsPerAddress(): number {
+    return this.settings.connectionsPerAddress;
+  }
 }
 
-/** The one registration: every request counts against its address before anything else is done. */
+/**
+ * The one registration: every connection counts against its address as it is accepted, and every
+ * request before anything else is done.
+ */
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
+  if (limits.connectionsPerAddress > 0) limitConnectionsPerAddress(app.server, limits.connectionsPerAddress);
   app.addHook('onRequest', async (request) => {
     await limits.countRequest(clientAddress(request));
   });

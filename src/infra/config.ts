@@ -148,6 +148,11 @@ export interface RateLimitSettings {
   /** Failed authentications (an unknown or revoked key) per client address per failure window. */
   authFailuresPerAddress: number;
   authFailureWindowSeconds: number;
+  /**
+   * Connections one client address holds open at once (src/http/connection-limits.ts); 0: no cap
+   * (the default behind a proxy, whose own address every connection comes from).
+   */
+  connectionsPerAddress: number;
 }
 
 export interface DashboardConfig {
@@ -364,6 +369,13 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       perAddress: intVar(env, 'RATE_LIMIT_PER_ADDRESS', 2400, 0, 100_000_000),
       authFailuresPerAddress: intVar(env, 'AUTH_FAILURES_PER_ADDRESS', 30, 0, 100_000_000),
       authFailureWindowSeconds: intVar(env, 'AUTH_FAILURE_WINDOW_S', 900, 1, 86_400),
+      connectionsPerAddress: intVar(
+        env,
+        'MAX_CONNECTIONS_PER_ADDRESS',
+        boolVar(env, 'TRUST_PROXY', false) ? 0 : 100,
+        0,
+        1_000_000,
+      ),
     },
     indexPollMs: intVar(env, 'INDEX_POLL_MS', 1000, 100, 600_000),
     search: searchEngineVar(env),

@@ -137,26 +137,36 @@ const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
  */
 const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
 
+/** `end`, the last word of a text, once `line` is appended to that text with no space. */
+function wordAfterJoin(end: string, line: string): string {
+  const word = lastWord(line);
+  return word.length === line.length ? end + line : word;
+}
+
 /**
  * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
  * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
  * is added, so identifiers survive the join.
  */
 export function joinLines(lines: string[]): string {
-  let out = '';
+  // The text is kept in pieces, joined once at the end, and its last word apart: every test below
+  // looks at the end of the text so far, which lies in its last word. Reading the end of a string
+  // built by appending makes V8 copy it whole first, so a paragraph's join cost in the square of its
+  // length (a block of 12,000 lines, 2 M characters: 7.6 s).
+  const parts: string[] = [];
+  let end = '';
   for (const raw of lines) {
     const line = raw.trim();
     if (!line) continue;
-    if (!out) {
-      out = line;
+    if (parts.length === 0) {
+      parts.push(line);
+      end = lastWord(line);
       continue;
     }
-    // Every test below looks at the end of the text so far, which lies in its last word: testing
-    // that word alone keeps a long paragraph's join linear.
-    const end = lastWord(out);
     const tail = IDENTIFIER_TAIL.exec(end);
     if (/\bhttps?:$/i.test(end) && line.startsWith('//')) {
-      out += line;
+      parts.push(line);
+      end = wordAfterJoin(end, line);
     } else if (
       tail &&
       /[-/._=?&#]$/.test(end) &&
@@ -164,14 +174,19 @@ export function joinLines(lines: string[]): string {
       !LABELLED_LINK.test(line) &&
       !(end.endsWith('.') && SENTENCE_START.test(line))
     ) {
-      out += line;
+      parts.push(line);
+      end = wordAfterJoin(end, line);
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {
-      out = out.slice(0, -1) + line;
+      // The hyphen ends the last piece, as it ends the last word.
+      parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
+      parts.push(line);
+      end = wordAfterJoin(end.slice(0, -1), line);
     } else {
-      out += ' ' + line;
+      parts.push(' ', line);
+      end = lastWord(line);
     }
   }
-  return out;
+  return parts.join('');
 }
 
 export function normalizeForCompare(s: string): string {

@@ -88,3 +88,22 @@ export function makeSharedContentPdf(pages: number, bytes: number, viaArray: boo
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages} >>`;
   return assemblePdf(objects);
 }
+
+/**
+ * One page that writes a line of text and draws a form (an XObject) of `bytes` bytes of text
+ * objects, deflated: the form's pieces are the page's.
+ */
+export function makeFormTextPdf(bytes: number): Uint8Array {
+  const form = deflateSync(Buffer.from(TEXT_LINE.repeat(Math.ceil(bytes / TEXT_LINE.length)), 'latin1'), {
+    level: 9,
+  });
+  const page = 'BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\n/Fm1 Do\n';
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${page.length} >>\nstream\n${page}\nendstream`,
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Length ${form.length} /Filter /FlateDecode >>\nstream\n${form.toString('latin1')}\nendstream`,
+  ]);
+}

@@ -38,6 +38,7 @@ describe('parseConfig (one pure function over the environment)', () => {
         perAddress: 2400,
         authFailuresPerAddress: 30,
         authFailureWindowSeconds: 900,
+        connectionsPerAddress: 100,
       },
     });
   });
@@ -61,6 +62,7 @@ describe('parseConfig (one pure function over the environment)', () => {
         RATE_LIMIT_PER_ADDRESS: '50',
         AUTH_FAILURES_PER_ADDRESS: '5',
         AUTH_FAILURE_WINDOW_S: '3600',
+        MAX_CONNECTIONS_PER_ADDRESS: '7',
       },
       '/srv/app',
     );
@@ -82,6 +84,7 @@ describe('parseConfig (one pure function over the environment)', () => {
         perAddress: 50,
         authFailuresPerAddress: 5,
         authFailureWindowSeconds: 3600,
+        connectionsPerAddress: 7,
       },
     });
   });

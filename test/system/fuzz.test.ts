@@ -25,6 +25,7 @@ beforeAll(async () => {
       perAddress: 0,
       authFailuresPerAddress: 0,
       authFailureWindowSeconds: 60,
+      connectionsPerAddress: 0,
     },
   });
   scenario = await seedScenario(t.db);

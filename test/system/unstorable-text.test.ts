@@ -101,6 +101,22 @@ describe('JSON bodies (4.2, 4.3)', () => {
       message: 'its name must not contain NUL characters',
     });
   });
+
+  it('a NUL under a name written in raw UTF-8 (an emoji): its path writes the name as escapes', async () => {
+    const res = await postAuthor(t, org, 'nul-5', { name: 'Ada', '\u{1F600}': [{ x: 'a\u0000b' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ErrorBody>().error.details).toEqual([
+      { path: 'body.\\ud83d\\ude00.0.x', message: 'must not contain NUL characters' },
+    ]);
+  });
+
+  it('a body with no \\u escape and no NUL byte is not walked for them, and is stored', async () => {
+    const res = await postAuthor(t, org, 'raw-1', {
+      name: 'Ada \u{1F600} Lovelace',
+      emails: ['ada@example.org'],
+    });
+    expect(res.statusCode).toBe(200);
+  });
 });
 
 describe('the upload form (4.5)', () => {

@@ -53,6 +53,70 @@ export interface Gutter {
   ranges: [number, number][];
 }
 
+/** How many of the ascending `ys` are below `y`. */
+function countBelow(ys: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = ys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ys[mid]! < y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many of the ascending `ys` are at most `y`. */
+function countAtMost(ys: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = ys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ys[mid]! <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The items of a region from the top down, and where text spacing breaks between them: built once
+ * for all the runs of all the column edges tried (a walk down the items below each run, sorting them
+ * each time, made a page of many short runs cost in the square of its pieces).
+ */
+interface Descent {
+  /**
+   * The lowest y reached going down from `bottom` through the items above `floor` while each is
+   * within 2.5 of its size below the one before (`bottom` itself when the first is not).
+   */
+  downFrom(bottom: number, floor: number): number;
+}
+
+function descentOf(items: Item[]): Descent {
+  // Stable: items at one height keep their order, as when the items below a run were sorted.
+  const byY = items.filter((it) => !Number.isNaN(it.y)).sort((a, b) => b.y - a.y);
+  const n = byY.length;
+  // Negated heights ascend, for the binary searches.
+  const depth = Float64Array.from(byY, (it) => -it.y);
+  // nextBreak[j]: the first k >= j whose item lies more than 2.5 of its size below item k - 1.
+  const nextBreak = new Int32Array(n + 1);
+  nextBreak[n] = n;
+  for (let j = n - 1; j >= 0; j--) {
+    const it = byY[j]!;
+    const prev = byY[j - 1];
+    nextBreak[j] = prev && prev.y - it.y > 2.5 * it.size ? j : nextBreak[j + 1]!;
+  }
+  return {
+    downFrom(bottom, floor) {
+      // Items strictly below `bottom` and strictly above `floor`: [first, end).
+      const first = countAtMost(depth, -bottom);
+      const end = countBelow(depth, -floor);
+      const it = byY[first];
+      if (first >= end || !it || bottom - it.y > 2.5 * it.size) return bottom;
+      const last = Math.min(nextBreak[first + 1]!, end) - 1;
+      return Math.min(bottom, byY[last]!.y);
+    },
+  };
+}
+
 /**
  * Vertical stretches where a column edge holds: runs of lines starting at it, broken wherever a
  * line crosses it (a byline, a full-width figure caption) or the starts stop for a long way.
@@ -60,8 +124,11 @@ export interface Gutter {
 function columnRanges(
   starters: Item[],
   crossers: Item[],
-  items: Item[],
+  below: Descent,
 ): { ranges: [number, number][]; count: number } {
+  const crossing = Float64Array.from(crossers, (c) => c.y)
+    .filter((y) => !Number.isNaN(y))
+    .sort();
   const events = [
     ...starters.map((it) => ({ it, start: true })),
     ...crossers.map((it) => ({ it, start: false })),
@@ -76,18 +143,13 @@ function columnRanges(
       const reach = 2.2 * Math.max(...run.map((it) => it.size));
       const top = run[0]!.y;
       const bottom = run[run.length - 1]!.y;
-      const above = crossers.filter((c) => c.y > top).map((c) => c.y);
-      const below = crossers.filter((c) => c.y < bottom).map((c) => c.y);
-      const ceiling = Math.min(...above, Infinity) - 0.5;
+      // The nearest crossing lines above and below the run.
+      const ceiling = (crossing[countAtMost(crossing, top)] ?? Infinity) - 0.5;
+      const floor = (crossing[countBelow(crossing, bottom) - 1] ?? -Infinity) + 0.5;
       // Below the run, one column may go on after the other has ended (the last page of a
       // reference list): down through the lines that follow at text spacing, to the first line
       // that crosses the gutter.
-      const floor = Math.max(...below, -Infinity) + 0.5;
-      let downTo = bottom;
-      for (const it of items.filter((i) => i.y < bottom && i.y > floor).sort((a, b) => b.y - a.y)) {
-        if (downTo - it.y > 2.5 * it.size) break;
-        downTo = Math.min(downTo, it.y);
-      }
+      const downTo = below.downFrom(bottom, floor);
       ranges.push([Math.min(top + reach, ceiling), Math.max(Math.min(bottom - reach, downTo - 0.5), floor)]);
       count += run.length;
     }
@@ -124,17 +186,113 @@ function refineCut(items: Item[], cut: number): number {
   return best ? (best.from + best.to) / 2 : cut;
 }
 
-/** Items with nothing just left of them on their row (closer than a wide word space). */
+/**
+ * Items with nothing just left of them on their row: no other item within half its size above or
+ * below it that starts left of it and ends less than half its size before it (a wide word space).
+ *
+ * Swept from left to right over a tree of the items' heights holding the right end of each item
+ * already passed: a look along each row, item by item, cost in the square of a row's pieces (a
+ * page of 8,000 pieces on one row took 2 s).
+ */
 function startsOfLines(items: Item[]): Item[] {
   const byY = [...items].sort((a, b) => b.y - a.y);
-  return byY.filter((it, i) => {
-    const near = (o: Item) =>
-      o !== it && o.x < it.x && o.x + o.w > it.x - 0.5 * it.size && Math.abs(o.y - it.y) <= 0.5 * it.size;
-    for (let j = i - 1; j >= 0 && byY[j]!.y - it.y <= 0.5 * it.size; j--) if (near(byY[j]!)) return false;
-    for (let j = i + 1; j < byY.length && it.y - byY[j]!.y <= 0.5 * it.size; j++)
-      if (near(byY[j]!)) return false;
-    return true;
-  });
+  const n = byY.length;
+  // Positions in ascending height; the tree holds, for each, the right end of its item once swept.
+  const rank = Array.from(byY.keys()).sort((a, b) => byY[a]!.y - byY[b]!.y);
+  const ys = Float64Array.from(rank, (k) => byY[k]!.y);
+  const position = new Int32Array(n);
+  rank.forEach((k, p) => (position[k] = p));
+  let size = 1;
+  while (size < n) size *= 2;
+  const ends = new Float64Array(2 * size).fill(-Infinity);
+  const put = (p: number, end: number) => {
+    for (let i = p + size; i >= 1; i >>= 1) ends[i] = Math.max(ends[i]!, end);
+  };
+  /** The largest right end among positions lo..hi (inclusive). */
+  const furthest = (lo: number, hi: number): number => {
+    let best = -Infinity;
+    for (let l = lo + size, h = hi + size + 1; l < h; l >>= 1, h >>= 1) {
+      if (l & 1) best = Math.max(best, ends[l++]!);
+      if (h & 1) best = Math.max(best, ends[--h]!);
+    }
+    return best;
+  };
+  const isStart = new Uint8Array(n);
+  const byX = Array.from(byY.keys()).sort((a, b) => byY[a]!.x - byY[b]!.x);
+  for (let g = 0; g < n;) {
+    // Items at one x do not count for each other (only items starting left of an item do).
+    let e = g + 1;
+    while (e < n && byY[byX[e]!]!.x === byY[byX[g]!]!.x) e++;
+    for (let q = g; q < e; q++) {
+      const k = byX[q]!;
+      const it = byY[k]!;
+      const half = 0.5 * it.size;
+      // The heights within half its size of its own, by the comparisons a look along the row makes.
+      let lo = 0;
+      let hi = position[k]!;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (it.y - ys[mid]! <= half) hi = mid;
+        else lo = mid + 1;
+      }
+      const from = lo;
+      lo = position[k]!;
+      hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ys[mid]! - it.y <= half) lo = mid + 1;
+        else hi = mid;
+      }
+      isStart[k] = furthest(from, lo - 1) > it.x - half ? 0 : 1;
+    }
+    for (let q = g; q < e; q++) put(position[byX[q]!]!, byY[byX[q]!]!.x + byY[byX[q]!]!.w);
+    g = e;
+  }
+  return byY.filter((_, k) => isStart[k] === 1);
+}
+
+/**
+ * Whether a height lies in any of the stretches [top, bottom] (bounds included): the stretches
+ * merged and sorted once, each height found by a binary search. A column edge may hold over
+ * hundreds of short stretches, and every item of the page was tested against each.
+ */
+function withinRanges(ranges: [number, number][]): (y: number) => boolean {
+  const sorted = ranges.filter(([top, bottom]) => top >= bottom).sort((a, b) => a[1] - b[1]);
+  const bottoms: number[] = [];
+  const tops: number[] = [];
+  for (const [top, bottom] of sorted) {
+    const last = tops.length - 1;
+    if (last >= 0 && bottom <= tops[last]!) tops[last] = Math.max(tops[last]!, top);
+    else {
+      bottoms.push(bottom);
+      tops.push(top);
+    }
+  }
+  return (y) => {
+    let lo = 0;
+    let hi = bottoms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (bottoms[mid]! <= y) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && y <= tops[lo - 1]!;
+  };
+}
+
+/**
+ * Most column edges tried in one region of a page: each costs a pass over the region's pieces. An
+ * edge is tried at every 3 points where enough lines start, and 300 is every such place across a
+ * page 1,400 points wide (A4 is 595, A2 1,191); a page drawn wider, its pieces set 3 points apart
+ * on one row, had 8,000 edges tried (4.6 s for a page of 8,000 pieces).
+ */
+const MAX_EDGES_TRIED = 300;
+
+/** The `max` edges where the most lines start (all of them when there are no more), in their order. */
+function mostStarted<T extends { near: number }>(edges: T[], max: number): T[] {
+  if (edges.length <= max) return edges;
+  const kept = new Set([...edges].sort((a, b) => b.near - a.near).slice(0, max));
+  return edges.filter((e) => kept.has(e));
 }
 
 /**
@@ -151,6 +309,7 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
   // subscript in a formula) line up by chance, and a page of formulas or of references set in
   // several faces has many of them: only line starts count, against the number of lines.
   const lineStarts = startsOfLines(inside);
+  const descent = descentOf(inside);
   const starts = new Map<number, number>();
   for (const it of lineStarts) {
     const b = Math.round(it.x / bin);
@@ -159,12 +318,15 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
   const rows = new Set(inside.map((it) => Math.round(it.y))).size;
   const minCount = Math.max(5, 0.12 * rows);
   let best: (Gutter & { score: number }) | null = null;
+  const edges: { x: number; near: number }[] = [];
   for (const [b, count] of starts) {
     const x = b * bin;
     if (x < left + 0.2 * width || x > right - 0.15 * width) continue;
     // Right-aligned labels ("[9]", "[10]") start a digit's width apart.
     const near = [-2, -1, 1, 2].reduce((n, d) => n + (starts.get(b + d) ?? 0), count);
-    if (near < minCount) continue;
+    if (near >= minCount) edges.push({ x, near });
+  }
+  for (const { x } of mostStarted(edges, MAX_EDGES_TRIED)) {
     const aligned = lineStarts.filter((it) => Math.abs(it.x - x) <= bin * 1.5);
     // Lines of a column may start a little left of where most of them start: the first lines of
     // a hanging indent (an author-year reference list), labels ("[12]"), a heading. They would
@@ -186,17 +348,18 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
     );
     const starters = [...aligned, ...lineStarts.filter((it) => it.x >= cut && it.x < x - bin * 1.5)];
     const crossers = inside.filter((it) => it.x < cut - 1 && it.x + it.w > cut + 0.5);
-    const { ranges, count: n } = columnRanges(starters, crossers, inside);
+    const { ranges, count: n } = columnRanges(starters, crossers, descent);
     if (n < minCount) continue;
-    const inRange = (it: Item) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom);
+    const inRange = withinRanges(ranges);
     // Left of the column edge there must be text too, or this is just an indented block.
-    const leftOf = inside.filter((it) => it.x + it.w <= cut + 0.5 && inRange(it)).length;
+    const leftOf = inside.filter((it) => it.x + it.w <= cut + 0.5 && inRange(it.y)).length;
     if (leftOf < Math.max(5, 0.5 * n)) continue;
     if (!best || n > best.score) best = { x: cut, score: n, ranges };
   }
   if (!best) return [];
   const { ranges } = best;
-  const within = inside.filter((it) => ranges.some(([top, bottom]) => it.y <= top && it.y >= bottom));
+  const inRanges = withinRanges(ranges);
+  const within = inside.filter((it) => inRanges(it.y));
   const x = refineCut(within, best.x);
   return [
     ...findGutters(within, left, x, depth + 1),
@@ -693,6 +856,18 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
  * first and the last go without one (a table's rows, an equation's parts). A numbered list's
  * entries run over lines of their own.
  */
+/** How many of the ascending `values` are below `value`. */
+function countLess(values: number[], value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
   if (cluster.length < 8) return false;
   const byY = [...cluster].sort((a, b) => b.y - a.y);
@@ -701,12 +876,32 @@ function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
   const top = byY[0]!.y;
   const bottom = byY[byY.length - 1]!.y;
   const tolerance = (it: Item) => 0.3 * it.size;
+  // The baselines are also kept in order of height, where the one nearest an item is beside it:
+  // comparing each item with every baseline cost in the square of a page of numbered lines.
+  const inCluster = new Set(cluster);
   const baselines: number[] = [];
+  const ascending: number[] = [];
   for (const it of items) {
-    if (cluster.includes(it) || it.x < right || it.y > top + 1 || it.y < bottom - 1) continue;
-    if (!baselines.some((y) => Math.abs(y - it.y) <= tolerance(it))) baselines.push(it.y);
+    if (inCluster.has(it) || it.x < right || it.y > top + 1 || it.y < bottom - 1) continue;
+    if (Number.isNaN(it.y)) {
+      baselines.push(it.y);
+      continue;
+    }
+    const at = countLess(ascending, it.y);
+    const near = (y: number | undefined) => y !== undefined && Math.abs(y - it.y) <= tolerance(it);
+    if (near(ascending[at]) || near(ascending[at - 1])) continue;
+    baselines.push(it.y);
+    ascending.splice(at, 0, it.y);
   }
-  const numbered = baselines.filter((y) => byY.some((n) => Math.abs(n.y - y) <= tolerance(n)));
+  // Each baseline against the numbers near its height only: within the widest tolerance of any.
+  const numbers = cluster.filter((n) => !Number.isNaN(n.y)).sort((a, b) => a.y - b.y);
+  const heights = numbers.map((n) => n.y);
+  const reach = Math.max(...numbers.map(tolerance)) * (1 + 1e-9) + 1e-9;
+  const numbered = baselines.filter((y) => {
+    for (let i = countLess(heights, y - reach); i < numbers.length && heights[i]! <= y + reach; i++)
+      if (Math.abs(numbers[i]!.y - y) <= tolerance(numbers[i]!)) return true;
+    return false;
+  });
   return numbered.length >= 0.9 * cluster.length && numbered.length >= 0.7 * baselines.length;
 }
 
