@@ -340,10 +340,13 @@ function asSentence(message: string): string {
 export function fieldState(
   request: FastifyRequest,
   name: string,
-  input: { id?: string; hints?: readonly string[] } = {},
+  input: { id?: string; hints?: readonly string[]; problem?: string } = {},
 ): { attrs: Html; message: Html | null; invalid: boolean } {
   const id = input.id ?? name;
-  const problem = (request.dashboardSession?.flash as FormFlash | null | undefined)?.fields?.[name];
+  // `problem`: a refusal the page answers itself rather than through the kept form (a form too
+  // large to keep in the session: the CSV of a group's import).
+  const problem =
+    input.problem ?? (request.dashboardSession?.flash as FormFlash | null | undefined)?.fields?.[name];
   const describedBy = [...(problem ? [`${id}-error`] : []), ...(input.hints ?? [])];
   return {
     attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${
