@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
-import { createGroup, findGroupAuthor } from '../../src/authors-groups/store.ts';
+import { createGroup, findGroupAuthor, importGroupAuthors } from '../../src/authors-groups/store.ts';
 import { setLimitOverrides } from '../../src/organizations/limits.ts';
 
 let t: TestApp;
@@ -189,6 +189,26 @@ describe('importing records from CSV', () => {
     expect(await flashAfter(org, await postCsv(org, 'client_id,name\na,A2\nb,B2\n'))).toContain(
       '0 records added, 2 updated',
     );
+  });
+
+  it('writes all rows in one transaction: a cap reached mid-write (a writer racing the check) leaves none', async () => {
+    const org = await makeOrg();
+    await setLimitOverrides(t.db, org.id, { records_per_group: 1 });
+    const row = (clientId: string) => ({
+      clientId,
+      record: {
+        name: clientId,
+        emails: null,
+        orcids: null,
+        articles: null,
+        affiliations: null,
+        custom_values: {},
+      },
+    });
+    await expect(
+      importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, [row('a'), row('b')]),
+    ).rejects.toMatchObject({ status: 409, code: 'limit_reached' });
+    expect(await count(org)).toBe(0);
   });
 
   it('is refused to a viewer, and offered only to those who may import', async () => {

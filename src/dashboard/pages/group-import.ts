@@ -304,6 +304,10 @@ async function importPage(
   return renderPage(ctx, request, reply, {
     title: `Import records into ${group.name}`,
     status: refused ? 400 : 200,
+    // At the top too, as every refused form says it (with the line that the field says what to change).
+    ...(summary
+      ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
+      : {}),
     body: html`<p>
         <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${count} of its
         ${limits.limits.records_per_group} records.
