@@ -212,6 +212,15 @@ export async function saveGroupAuthor(
   key: GroupAuthorKey,
   record: GroupAuthorRecord,
 ): Promise<boolean> {
+  return (await upsertGroupAuthor(tx, key, record)) !== null;
+}
+
+/** `saveGroupAuthor`, saying whether the record was added or replaced (null: no such group). */
+async function upsertGroupAuthor(
+  tx: Transaction,
+  key: GroupAuthorKey,
+  record: GroupAuthorRecord,
+): Promise<'added' | 'updated' | null> {
   const inputsHash = linkInputsHash(record);
   const { rows } = await tx.query<{
     linked_author_id: number | null;
@@ -219,13 +228,57 @@ export async function saveGroupAuthor(
     inserted: boolean;
   }>(UPSERT, writeParams(key, record, inputsHash));
   const written = rows[0];
-  if (!written) return false;
+  if (!written) return null;
   if (written.inserted) await checkRecordsPerGroup(tx, key.groupId);
   if (!written.link_current) {
     const row = { ...record, group_id: key.groupId, client_id: key.clientId };
     await linkWrittenGroupAuthor(tx, { ...row, linked_author_id: written.linked_author_id }, inputsHash);
   }
-  return true;
+  return written.inserted ? 'added' : 'updated';
+}
+
+/**
+ * Writes many records of one group in one transaction, each as a create or replace (4.2) does
+ * (`saveGroupAuthor`: the same statement, the records cap on each insert, the linking): all are
+ * written or none. The counts say how many were new and how many replaced a stored record.
+ */
+export async function importGroupAuthors(
+  db: Database,
+  group: { organizationId: number; groupId: number },
+  rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
+): Promise<{ added: number; updated: number }> {
+  return db.transaction(async (tx) => {
+    const counts = { added: 0, updated: 0 };
+    for (const row of rows) {
+      const outcome = await upsertGroupAuthor(tx, { ...group, clientId: row.clientId }, row.record);
+      if (outcome === null) throw errors.notFound(`Authors group ${group.groupId}`);
+      counts[outcome] += 1;
+    }
+    return counts;
+  });
+}
+
+/** Which of `clientIds` name a record of the group now. */
+export async function existingClientIds(
+  db: Queryable,
+  group: { organizationId: number; groupId: number },
+  clientIds: readonly string[],
+): Promise<Set<string>> {
+  const { rows } = await db.query<{ client_id: string }>(
+    `SELECT client_id FROM group_authors
+      WHERE organization_id = $1 AND group_id = $2 AND client_id = ANY($3::text[])`,
+    [group.organizationId, group.groupId, clientIds],
+  );
+  return new Set(rows.map((r) => r.client_id));
+}
+
+/** How many records the group holds now (what its records cap counts). */
+export async function groupRecordCount(
+  db: Queryable,
+  organizationId: number,
+  groupId: number,
+): Promise<number> {
+  return countRecords(db, organizationId, groupId);
 }
 
 // A stored record (its organization's, hence its group's) whose linking inputs are unchanged: one
@@ -418,6 +471,11 @@ export async function listGroupAuthors(
 export function checkRecordLimits(clientId: string, record: GroupAuthorRecord): void {
   if (clientId.length < 1 || clientId.length > 256 || clientId.includes('\u0000')) {
     throw errors.validation('The client id must have 1 to 256 characters');
+  }
+  // As the API refuses them in its path (routes.ts): URL clients resolve "." and ".." as path
+  // segments, so no client, and no dashboard link, could address such a record.
+  if (clientId === '.' || clientId === '..') {
+    throw errors.validation('The client id cannot be "." or "..": no address could name the record');
   }
   if (record.name.trim().length < 1 || record.name.length > 1000) {
     throw errors.validation('The name must have 1 to 1000 characters');

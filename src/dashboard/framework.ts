@@ -205,6 +205,8 @@ export interface PageInput {
   title: string;
   body: Html;
   status?: number;
+  /** The outcome of the form this page answers itself (not through a redirect); else the session's. */
+  flash?: FormFlash;
 }
 
 /** Answers with the page in the layout; shows (and clears) the outcome of the last form. */
@@ -215,8 +217,9 @@ export async function renderPage(
   page: PageInput,
 ): Promise<string> {
   const session = request.dashboardSession;
-  const flash = session?.flash ?? null;
-  if (session && flash) await setFlash(ctx.db, session.tokenHash, null);
+  const kept = session?.flash ?? null;
+  if (session && kept) await setFlash(ctx.db, session.tokenHash, null);
+  const flash = page.flash ?? kept;
   void reply.status(page.status ?? 200).type('text/html; charset=utf-8');
   return layout({ title: page.title, body: page.body, session, path: request.url.split('?')[0]!, flash });
 }
@@ -340,10 +343,13 @@ function asSentence(message: string): string {
 export function fieldState(
   request: FastifyRequest,
   name: string,
-  input: { id?: string; hints?: readonly string[] } = {},
+  input: { id?: string; hints?: readonly string[]; problem?: string } = {},
 ): { attrs: Html; message: Html | null; invalid: boolean } {
   const id = input.id ?? name;
-  const problem = (request.dashboardSession?.flash as FormFlash | null | undefined)?.fields?.[name];
+  // `problem`: a refusal the page answers itself rather than through the kept form (a form too
+  // large to keep in the session: the CSV of a group's import).
+  const problem =
+    input.problem ?? (request.dashboardSession?.flash as FormFlash | null | undefined)?.fields?.[name];
   const describedBy = [...(problem ? [`${id}-error`] : []), ...(input.hints ?? [])];
   return {
     attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${

@@ -10,6 +10,7 @@ import { registerApiKeyPages } from './pages/api-keys.ts';
 import { registerUserPages } from './pages/users.ts';
 import { registerCustomFieldPages } from './pages/custom-fields.ts';
 import { registerAuthorsGroupPages } from './pages/authors-groups.ts';
+import { registerGroupImportPages } from './pages/group-import.ts';
 import { registerFolderPages } from './pages/folders.ts';
 import { registerManuscriptPages } from './pages/manuscripts.ts';
 import { registerWebhookPages } from './pages/webhooks.ts';
@@ -34,6 +35,7 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
       registerUserPages(scope, ctx);
       registerCustomFieldPages(scope, ctx);
       registerAuthorsGroupPages(scope, ctx);
+      registerGroupImportPages(scope, ctx);
       registerFolderPages(scope, ctx);
       registerManuscriptPages(scope, ctx);
       registerWebhookPages(scope, ctx);

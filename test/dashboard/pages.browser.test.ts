@@ -349,6 +349,45 @@ describe('editor', () => {
     expect(deleted.statusCode).toBe(404);
     await page.context().close();
   });
+
+  it('authors groups: records imported from pasted CSV; a wrong row named beside the field, nothing written, the CSV kept', async () => {
+    const page = await as('editor');
+    await go(page, '/dashboard/groups/');
+    await page.getByLabel('Group name').fill('Imported pool');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    const groupId = Number(/\/groups\/(\d+)\//.exec(page.url())![1]);
+    await page.getByRole('link', { name: 'Import records' }).click();
+    await expectAccessible(page);
+    expect(await mainText(page)).toContain('may send at most 1 MiB');
+    const csv = 'client_id,name,emails\nimp-1,"Lovelace, Ada",ada@uni.example\nimp-2,,nobody@uni.example\n';
+    await page.getByLabel('Records as CSV').fill(csv);
+    await page.getByRole('button', { name: 'Import records' }).click();
+    expect(await flashMessage(page)).toBe('Nothing was imported: 1 problem to correct.');
+    const field = page.getByLabel('Records as CSV');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await descriptionOf(field)).toContain(
+      'Nothing was imported: 1 problem to correct | Row 3, column name: The name must have 1 to 1000 characters',
+    );
+    expect(await field.inputValue()).toBe(csv);
+    await expectAccessible(page);
+    const none = await t.app.inject({
+      url: `/api/external/author-from-group/${groupId}/imp-1/`,
+      headers: org.headers,
+    });
+    expect(none.statusCode).toBe(404);
+
+    await field.fill(csv.replace('imp-2,,', 'imp-2,Nobody,'));
+    await page.getByRole('button', { name: 'Import records' }).click();
+    expect(await flash(page)).toBe('Imported: 2 records added, 0 updated.');
+    expect(await page.locator('caption').textContent()).toContain('2 records');
+    await expectAccessible(page);
+    const read = await t.app.inject({
+      url: `/api/external/author-from-group/${groupId}/imp-1/`,
+      headers: org.headers,
+    });
+    expect(read.json()).toMatchObject({ name: 'Lovelace, Ada', emails: ['ada@uni.example'] });
+    await page.context().close();
+  });
 });
 
 describe('folders', () => {

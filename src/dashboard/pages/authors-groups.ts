@@ -305,7 +305,10 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
           ${
             mayDo(request, 'authors_groups_write')
-              ? html`<p><a href="${base}new-record/">Add a record</a></p>
+              ? html`<p>
+                    <a href="${base}new-record/">Add a record</a> ·
+                    <a href="${base}import/">Import records</a> (CSV)
+                  </p>
                   <form method="post" action="${base}name/" class="row">
                     ${csrfField(request)}
                     ${groupNameField(request, postedForm(request) ? text(postedForm(request)!, 'name') : group.name)}

@@ -1,0 +1,432 @@
+// Importing a group's records from CSV (editor; docs/dashboard.md, "Importing a group's records"):
+// every row is read and checked first, by the rules a record written from a form or the API meets
+// (the store's checkRecordLimits, the custom fields' checkCustomValues); if any row is wrong nothing
+// is written and the page names each row, column and reason, with the CSV as it was pasted; else
+// every row is written in one transaction by the store's importGroupAuthors (the API's write).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parse } from 'csv-parse/sync';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import {
+  checkRecordLimits,
+  existingClientIds,
+  groupRecordCount,
+  importGroupAuthors,
+  requireGroup,
+  type AuthorsGroup,
+  type GroupAuthorRecord,
+} from '../../authors-groups/store.ts';
+import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
+import { checkCustomValues } from '../../custom-fields/values.ts';
+import { AppError } from '../../infra/errors.ts';
+import { readOrganizationLimits } from '../../organizations/limits.ts';
+import {
+  csrfField,
+  dashboardRoute,
+  fieldState,
+  orgOf,
+  postedForm,
+  redirectTo,
+  renderPage,
+} from '../framework.ts';
+import { text, typedNumber } from '../form-values.ts';
+import { dashboardPath, html } from '../html.ts';
+import { KIND_FORM_HINTS } from './custom-fields.ts';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const GroupParams = Type.Object({ groupId: Id });
+// The body limit bounds the CSV; the schema names the one field.
+const ImportBody = Type.Object({ _csrf: Type.String(), csv: Type.String() });
+
+type ListKey = 'emails' | 'orcids' | 'articles' | 'affiliations';
+const LIST_KEYS: readonly ListKey[] = ['emails', 'orcids', 'articles', 'affiliations'];
+
+/** The record's own columns, by the header names that may name them (letter case aside). */
+const RECORD_COLUMNS: ReadonlyArray<{ key: 'client_id' | 'name' | ListKey; names: readonly string[] }> = [
+  { key: 'client_id', names: ['client_id'] },
+  { key: 'name', names: ['name'] },
+  { key: 'emails', names: ['emails', 'email'] },
+  { key: 'orcids', names: ['orcids', 'orcid'] },
+  { key: 'articles', names: ['articles', 'article'] },
+  { key: 'affiliations', names: ['affiliations', 'affiliation'] },
+];
+
+/** How many problems the page lists; the count of the rest is said. */
+const SHOWN_PROBLEMS = 200;
+
+export interface ImportProblem {
+  /** The CSV's row, the header being row 1; null for the CSV as a whole. */
+  row: number | null;
+  /** The column as the header names it; null for the row as a whole. */
+  column: string | null;
+  message: string;
+}
+
+type Column = { header: string } & (
+  { kind: 'record'; key: 'client_id' | 'name' | ListKey } | { kind: 'custom'; field: CustomField }
+);
+
+interface CheckedImport {
+  rows: Array<{ clientId: string; record: GroupAuthorRecord }>;
+  problems: ImportProblem[];
+}
+
+/**
+ * The items of a list cell: its lines when it holds several (a quoted cell), else the parts between
+ * semicolons; each trimmed, empty ones dropped.
+ */
+function items(cell: string): string[] {
+  return cell
+    .split(/\r?\n/.test(cell) ? /\r?\n/ : ';')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AppError && error.status === 400) return error.message;
+  throw error;
+}
+
+/** The header's columns, or the problems that stop the rows from being read. */
+function columnsOf(
+  header: readonly string[],
+  fields: readonly CustomField[],
+): { columns: Column[]; problems: ImportProblem[] } {
+  const problems: ImportProblem[] = [];
+  const columns: Column[] = [];
+  const seen = new Set<string>();
+  for (const raw of header) {
+    const name = raw.trim();
+    const lower = name.toLowerCase();
+    const known = RECORD_COLUMNS.find((c) => c.names.includes(lower));
+    const field = known
+      ? undefined
+      : fields.find((f) => f.name.trim().toLowerCase() === lower || f.api_id === lower);
+    const id = known?.key ?? field?.api_id;
+    if (id === undefined) {
+      problems.push({
+        row: 1,
+        column: name,
+        message:
+          'names neither a field of a record (client_id, name, emails, orcids, articles, affiliations) nor a custom field of authors from groups',
+      });
+    } else if (seen.has(id)) {
+      problems.push({ row: 1, column: name, message: 'names a field an earlier column already names' });
+    } else {
+      seen.add(id);
+      columns.push(
+        known
+          ? { header: name, kind: 'record', key: known.key }
+          : { header: name, kind: 'custom', field: field! },
+      );
+    }
+  }
+  for (const required of ['client_id', 'name']) {
+    if (!seen.has(required)) {
+      problems.push({ row: 1, column: null, message: `The header has no ${required} column` });
+    }
+  }
+  return { columns, problems };
+}
+
+/** A custom cell as the API's body would carry it: typed, options by their text or api_id. */
+function customCell(field: CustomField, cell: string): unknown {
+  const raw = cell.trim();
+  const option = (value: string) =>
+    field.options?.find((o) => o.option.trim().toLowerCase() === value.toLowerCase())?.api_id ?? value;
+  if (field.data_kind === 'multi_option') {
+    const chosen = items(raw).map(option);
+    return chosen.length > 0 ? chosen : null;
+  }
+  if (raw === '') return null;
+  if (field.data_kind === 'number') return typedNumber(raw, field.name) ?? raw;
+  if (field.data_kind === 'single_option') return option(raw);
+  return raw;
+}
+
+/** One data row: its record, or its problems. */
+function checkRow(
+  cells: readonly string[],
+  row: number,
+  columns: readonly Column[],
+  rules: Awaited<ReturnType<typeof loadFieldRules>>,
+): { clientId: string; record: GroupAuthorRecord } | ImportProblem[] {
+  if (cells.length !== columns.length) {
+    return [
+      {
+        row,
+        column: null,
+        message: `has ${cells.length} ${cells.length === 1 ? 'value' : 'values'} where the header has ${columns.length} columns`,
+      },
+    ];
+  }
+  const problems: ImportProblem[] = [];
+  const record: GroupAuthorRecord = {
+    name: '',
+    emails: null,
+    orcids: null,
+    articles: null,
+    affiliations: null,
+    custom_values: {},
+  };
+  let clientId = '';
+  const custom: Array<[string, unknown]> = [];
+  const headers = new Map<string, string>();
+  columns.forEach((column, i) => {
+    const cell = cells[i]!;
+    if (column.kind === 'custom') {
+      headers.set(column.field.api_id, column.header);
+      try {
+        custom.push([column.field.api_id, customCell(column.field, cell)]);
+      } catch (error) {
+        problems.push({ row, column: column.header, message: messageOf(error) });
+      }
+    } else if (column.key === 'client_id') clientId = cell.trim();
+    else if (column.key === 'name') record.name = cell.trim();
+    else {
+      const list = items(cell);
+      record[column.key] = list.length > 0 ? list : null;
+    }
+  });
+  // The store's limits of a record, asked of one column at a time so that each wrong one is named.
+  const blank = { ...record, name: '-', emails: null, orcids: null, articles: null, affiliations: null };
+  const header = (key: string) => columns.find((c) => c.kind === 'record' && c.key === key)?.header ?? key;
+  const limit = (column: string, check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      problems.push({ row, column: header(column), message: messageOf(error) });
+    }
+  };
+  limit('client_id', () => checkRecordLimits(clientId, blank));
+  limit('name', () => checkRecordLimits('-', { ...blank, name: record.name }));
+  for (const key of LIST_KEYS) limit(key, () => checkRecordLimits('-', { ...blank, [key]: record[key] }));
+  const checked = checkCustomValues(custom, rules, 'custom');
+  for (const problem of checked.problems) {
+    const [, id, item] = problem.path.split('.');
+    const column = headers.get(id!) ?? id!;
+    // A multi option's item is named by its place in the cell.
+    const where = item === undefined ? column : `${column}, item ${Number(item) + 1}`;
+    problems.push({ row, column: where, message: problem.message });
+  }
+  // A cleared value (an empty cell) is no value: the record is written whole, as 4.2 writes it.
+  record.custom_values = checked.set;
+  return problems.length > 0 ? problems : { clientId, record };
+}
+
+/** Reads and checks the pasted CSV; nothing is written. */
+export function checkImport(
+  csv: string,
+  fields: readonly CustomField[],
+  rules: Awaited<ReturnType<typeof loadFieldRules>>,
+): CheckedImport {
+  let records: string[][];
+  try {
+    records = parse(csv, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+    }) as string[][];
+  } catch (error) {
+    return {
+      rows: [],
+      problems: [{ row: null, column: null, message: `The CSV cannot be read: ${(error as Error).message}` }],
+    };
+  }
+  const [header, ...data] = records;
+  if (!header) {
+    return { rows: [], problems: [{ row: null, column: null, message: 'The CSV is empty' }] };
+  }
+  if (data.length === 0) {
+    return { rows: [], problems: [{ row: null, column: null, message: 'The CSV has a header but no rows' }] };
+  }
+  const { columns, problems } = columnsOf(header, fields);
+  if (problems.length > 0) return { rows: [], problems };
+  const rows: CheckedImport['rows'] = [];
+  const firstRowOf = new Map<string, number>();
+  data.forEach((cells, i) => {
+    const row = i + 2;
+    const checked = checkRow(cells, row, columns, rules);
+    if (Array.isArray(checked)) {
+      problems.push(...checked);
+      return;
+    }
+    const earlier = firstRowOf.get(checked.clientId);
+    if (earlier !== undefined) {
+      const column = columns.find((c) => c.kind === 'record' && c.key === 'client_id')!.header;
+      problems.push({ row, column, message: `repeats the client id of row ${earlier}` });
+      return;
+    }
+    firstRowOf.set(checked.clientId, row);
+    rows.push(checked);
+  });
+  return { rows, problems };
+}
+
+function describeProblem(p: ImportProblem): string {
+  const where = [p.row === null ? null : `Row ${p.row}`, p.column === null ? null : `column ${p.column}`]
+    .filter(Boolean)
+    .join(', ');
+  return where ? `${where}: ${p.message}` : p.message;
+}
+
+function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+async function importPage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  group: AuthorsGroup,
+  refused: { csv: string; problems: ImportProblem[] } | null,
+): Promise<string> {
+  const organizationId = orgOf(request);
+  const [fields, limits, count] = await Promise.all([
+    listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
+    readOrganizationLimits(ctx.db, organizationId),
+    groupRecordCount(ctx.db, organizationId, group.group_id),
+  ]);
+  const problems = refused?.problems ?? [];
+  const summary =
+    problems.length > 0
+      ? `Nothing was imported: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'} to correct`
+      : undefined;
+  const csv = fieldState(request, 'csv', {
+    hints: [...(problems.length > 0 ? ['csv-problems'] : []), 'csv-hint'],
+    ...(summary ? { problem: summary } : {}),
+  });
+  const posted = postedForm(request);
+  const value = refused?.csv ?? (posted ? text(posted, 'csv') : '');
+  const action = dashboardPath('groups', group.group_id, 'import');
+  return renderPage(ctx, request, reply, {
+    title: `Import records into ${group.name}`,
+    status: refused ? 400 : 200,
+    // At the top too, as every refused form says it (with the line that the field says what to change).
+    ...(summary
+      ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
+      : {}),
+    body: html`<p>
+        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${count} of its
+        ${limits.limits.records_per_group} records.
+      </p>
+      <form method="post" action="${action}" class="stack">
+        ${csrfField(request)}
+        <label for="csv">Records as CSV</label>
+        ${csv.message}
+        ${
+          problems.length > 0
+            ? html`<ul id="csv-problems" class="field-error">
+                ${problems.slice(0, SHOWN_PROBLEMS).map((p) => html`<li>${describeProblem(p)}</li>`)}
+                ${
+                  problems.length > SHOWN_PROBLEMS
+                    ? html`<li>and ${problems.length - SHOWN_PROBLEMS} more</li>`
+                    : null
+                }
+              </ul>`
+            : null
+        }
+        <textarea id="csv" name="csv" rows="16" required ${csv.attrs}>${value}</textarea>
+        <div id="csv-hint" class="hint">
+          <p>
+            A header row, then one record a row. Columns: <code>client_id</code> and
+            <code>name</code> (required), <code>emails</code>, <code>orcids</code>, <code>articles</code>,
+            <code>affiliations</code>${fields.length > 0 ? ', and the custom fields by their names' : ''}. A
+            list holds its items one a line (in a quoted cell) or separated by semicolons; so does a field of
+            several options, which are named by their text.
+          </p>
+          ${
+            fields.length > 0
+              ? html`<ul>
+                  ${fields.map(
+                    (f) =>
+                      html`<li>
+                        <code>${f.name}</code>:
+                        ${KIND_FORM_HINTS[f.data_kind]}${
+                          f.options && f.options.length > 0
+                            ? html` (${f.options.map((o) => o.option).join(', ')})`
+                            : null
+                        }
+                      </li>`,
+                  )}
+                </ul>`
+              : null
+          }
+          <p>
+            A row whose client id the group has replaces that record whole (a column left out, or a cell left
+            empty, empties that field); any other row adds a record. Every row is checked first: if one is
+            wrong, nothing is imported. The form may send at most ${mebibytes(ctx.config.bodyLimitBytes)}, and
+            the browser sends a CSV about a third larger than it is: import a longer list in parts.
+          </p>
+        </div>
+        <button type="submit">Import records</button>
+      </form>`,
+  });
+}
+
+export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext): void {
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/groups/:groupId/import/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams },
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const group = await requireGroup(ctx.db, orgOf(request), groupId);
+      return importPage(ctx, request, reply, group, null);
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: '/groups/:groupId/import/',
+    action: 'authors_groups_write',
+    schema: { params: GroupParams, body: ImportBody },
+    // A refusal by the framework (the schema, a records cap reached by a write racing this one)
+    // comes back here; the rows' problems are answered by the page itself, with the whole CSV.
+    back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'import'),
+    keepsForm: true,
+    handler: async (request, reply) => {
+      const { groupId } = request.params as { groupId: number };
+      const organizationId = orgOf(request);
+      const group = await requireGroup(ctx.db, organizationId, groupId);
+      const csv = (request.body as { csv: string }).csv;
+      const [fields, rules] = await Promise.all([
+        listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
+        loadFieldRules(ctx.db, organizationId, 'author_from_group'),
+      ]);
+      const checked = checkImport(csv, fields, rules);
+      if (checked.problems.length === 0) {
+        const key = { organizationId, groupId };
+        const [existing, count, limits] = await Promise.all([
+          existingClientIds(
+            ctx.db,
+            key,
+            checked.rows.map((r) => r.clientId),
+          ),
+          groupRecordCount(ctx.db, organizationId, groupId),
+          readOrganizationLimits(ctx.db, organizationId),
+        ]);
+        const adding = checked.rows.filter((r) => !existing.has(r.clientId)).length;
+        const limit = limits.limits.records_per_group;
+        if (count + adding > limit) {
+          checked.problems.push({
+            row: null,
+            column: null,
+            message: `The group holds ${count} records and this import would add ${adding}: its limit is ${limit} records (${Math.max(0, limit - count)} more can be added)`,
+          });
+        }
+      }
+      if (checked.problems.length > 0) {
+        return importPage(ctx, request, reply, group, { csv, problems: checked.problems });
+      }
+      const { added, updated } = await importGroupAuthors(ctx.db, { organizationId, groupId }, checked.rows);
+      return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
+        kind: 'ok',
+        message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated.`,
+      });
+    },
+  });
+}

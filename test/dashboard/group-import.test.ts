@@ -1,0 +1,252 @@
+// Importing a group's records from CSV over HTTP in-process (docs/dashboard.md, "Importing a group's
+// records"): rows added and replaced in one go; one wrong row writes nothing and is named with its
+// column; custom values typed and checked as the API checks them; CSV quoting, a BOM and CRLF;
+// viewers refused; another organization's group not found; the group's records cap.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
+import { createGroup, findGroupAuthor, importGroupAuthors } from '../../src/authors-groups/store.ts';
+import { setLimitOverrides } from '../../src/organizations/limits.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+interface Org {
+  id: number;
+  groupId: number;
+  editor: InjectSession;
+  fields: { pages: CustomField; due: CustomField; access: CustomField; topics: CustomField };
+}
+
+async function makeOrg(): Promise<Org> {
+  const id = (await createTestOrg(t)).id;
+  const make = (dataKind: CustomField['data_kind'], name: string, options: string[] = []) =>
+    createCustomField(t.db, id, { owner: 'author_from_group', dataKind, name, options });
+  return {
+    id,
+    groupId: (await createGroup(t.db, id, 'Reviewers')).group_id,
+    editor: await injectSignIn(t.app, (await createTestUser(t.db, id, 'editor')).email),
+    fields: {
+      pages: await make('number', 'Reviews done'),
+      due: await make('date', 'Available from'),
+      access: await make('single_option', 'Seniority', ['Junior', 'Senior']),
+      topics: await make('multi_option', 'Topics', ['Biology', 'Physics', 'Maths']),
+    },
+  };
+}
+
+const importUrl = (org: Org) => `/dashboard/groups/${org.groupId}/import/`;
+const postCsv = (org: Org, csv: string, session = org.editor) =>
+  injectForm(t.app, session, importUrl(org), { csv });
+const record = (org: Org, clientId: string) =>
+  findGroupAuthor(t.db, { organizationId: org.id, groupId: org.groupId, clientId });
+
+async function count(org: Org): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>(
+    'SELECT count(*)::integer AS n FROM group_authors WHERE group_id = $1',
+    [org.groupId],
+  );
+  return rows[0]!.n;
+}
+
+/** The message the group's page shows after the redirect. */
+async function flashAfter(org: Org, response: { statusCode: number; headers: Record<string, unknown> }) {
+  expect(response.statusCode).toBe(303);
+  const page = await t.app.inject({
+    url: String(response.headers.location),
+    headers: { cookie: org.editor.cookie },
+  });
+  return page.body;
+}
+
+const decoded = (body: string) =>
+  body
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+
+describe('importing records from CSV', () => {
+  it('adds new client ids and replaces the records of known ones, saying how many of each', async () => {
+    const org = await makeOrg();
+    const first = await postCsv(
+      org,
+      'client_id,name,emails\nr1,Ada Lovelace,ada@example.org\nr2,Alan Turing,alan@example.org; turing@example.org\n',
+    );
+    expect(await flashAfter(org, first)).toContain('Imported: 2 records added, 0 updated.');
+    expect((await record(org, 'r2'))?.emails).toEqual(['alan@example.org', 'turing@example.org']);
+    const second = await postCsv(
+      org,
+      'client_id,name,orcids\nr2,A. M. Turing,0000-0001-2345-6789\nr3,Grace Hopper,\n',
+    );
+    expect(await flashAfter(org, second)).toContain('Imported: 1 record added, 1 updated.');
+    const replaced = await record(org, 'r2');
+    // Replaced whole, as the API's create or replace (4.2): a column left out empties its field.
+    expect(replaced).toMatchObject({ name: 'A. M. Turing', orcids: ['0000-0001-2345-6789'], emails: null });
+    expect((await record(org, 'r1'))?.name).toBe('Ada Lovelace');
+    expect(await count(org)).toBe(3);
+  });
+
+  it('writes nothing when one row is wrong, and names each wrong row and column, keeping the CSV', async () => {
+    const org = await makeOrg();
+    const csv = `client_id,name,Reviews done\nok1,Ada,3\nbad,,2\nok2,Alan,lots\nok1,Again,1\n..,Dots,1\n`;
+    const refused = await postCsv(org, csv);
+    expect(refused.statusCode).toBe(400);
+    const body = decoded(refused.body);
+    expect(body).toContain('Nothing was imported: 4 problems');
+    expect(body).toContain('Row 3, column name: The name must have 1 to 1000 characters');
+    expect(body).toContain('Row 4, column Reviews done: must be a finite number');
+    expect(body).toContain('Row 5, column client_id: repeats the client id of row 2');
+    expect(body).toContain('Row 6, column client_id: The client id cannot be "." or ".."');
+    // Beside the field, as every refused field is said.
+    expect(refused.body).toMatch(
+      /<textarea[^>]*aria-describedby="csv-error csv-problems csv-hint"[^>]*aria-invalid="true"/,
+    );
+    expect(body).toContain(`>${csv}</textarea>`);
+    expect(await count(org)).toBe(0);
+  });
+
+  it('refuses a header naming no field, or one without a client_id or name column', async () => {
+    const org = await makeOrg();
+    const refused = await postCsv(org, 'client_id,nom,Colour\nx,Ada,red\n');
+    const body = decoded(refused.body);
+    expect(body).toContain('Row 1, column nom: names neither a field of a record');
+    expect(body).toContain('Row 1, column Colour: names neither');
+    expect(body).toContain('The header has no name column');
+    expect(await count(org)).toBe(0);
+  });
+
+  it('types custom values by the field (numbers, dates, options by their text) and checks them as the API does', async () => {
+    const org = await makeOrg();
+    const { pages, due, access, topics } = org.fields;
+    const ok = await postCsv(
+      org,
+      'client_id,name,reviews done,Available from,Seniority,Topics\n' +
+        'c1,Ada,"3,5",2026-01-31,senior,Physics; maths\n' +
+        'c2,Alan,,,,\n',
+    );
+    expect(await flashAfter(org, ok)).toContain('2 records added');
+    expect((await record(org, 'c1'))?.custom_values).toEqual({
+      [pages.api_id]: 3.5,
+      [due.api_id]: '2026-01-31',
+      [access.api_id]: access.options![1]!.api_id,
+      [topics.api_id]: [topics.options![1]!.api_id, topics.options![2]!.api_id],
+    });
+    expect((await record(org, 'c2'))?.custom_values).toEqual({});
+
+    const refused = await postCsv(
+      org,
+      'client_id,name,Available from,Seniority,Topics\nc3,Grace,2023-02-29,Emeritus,Biology;Biology\n',
+    );
+    const body = decoded(refused.body);
+    expect(body).toContain('Row 2, column Available from: must be a calendar date YYYY-MM-DD');
+    expect(body).toContain('Row 2, column Seniority: is not an option of this field');
+    expect(body).toContain('Row 2, column Topics, item 2: repeats an option');
+    expect(await record(org, 'c3')).toBeNull();
+  });
+
+  it('reads quoted cells with commas, quotes and line breaks, a BOM and CRLF line ends', async () => {
+    const org = await makeOrg();
+    const csv =
+      '\uFEFFclient_id,name,affiliations,articles\r\n' +
+      'q1,"Hopper, Grace","Yale University, New Haven\r\nHarvard University","A ""quoted"" title; with a semicolon"\r\n';
+    const response = await postCsv(org, csv);
+    expect(await flashAfter(org, response)).toContain('1 record added');
+    expect(await record(org, 'q1')).toMatchObject({
+      name: 'Hopper, Grace',
+      // A cell of several lines holds one item a line; else items are separated by semicolons.
+      affiliations: ['Yale University, New Haven', 'Harvard University'],
+      articles: ['A "quoted" title', 'with a semicolon'],
+    });
+  });
+
+  it('says a row with too many or too few cells, and a CSV that cannot be read', async () => {
+    const org = await makeOrg();
+    const short = decoded((await postCsv(org, 'client_id,name,emails\nx,Ada\n')).body);
+    expect(short).toContain('Row 2: has 2 values where the header has 3 columns');
+    const unclosed = await postCsv(org, 'client_id,name\nx,"Ada\n');
+    expect(unclosed.statusCode).toBe(400);
+    expect(decoded(unclosed.body)).toContain('The CSV cannot be read');
+    expect(await count(org)).toBe(0);
+  });
+
+  it('refuses an import that would take the group past its records cap, and counts only new records', async () => {
+    const org = await makeOrg();
+    await setLimitOverrides(t.db, org.id, { records_per_group: 2 });
+    expect(await flashAfter(org, await postCsv(org, 'client_id,name\na,A\nb,B\n'))).toContain(
+      '2 records added',
+    );
+    const over = await postCsv(org, 'client_id,name\na,A2\nc,C\n');
+    expect(over.statusCode).toBe(400);
+    expect(decoded(over.body)).toContain(
+      'The group holds 2 records and this import would add 1: its limit is 2 records (0 more can be added)',
+    );
+    expect((await record(org, 'a'))?.name).toBe('A');
+    // Replacing what the group holds is not adding.
+    expect(await flashAfter(org, await postCsv(org, 'client_id,name\na,A2\nb,B2\n'))).toContain(
+      '0 records added, 2 updated',
+    );
+  });
+
+  it('writes all rows in one transaction: a cap reached mid-write (a writer racing the check) leaves none', async () => {
+    const org = await makeOrg();
+    await setLimitOverrides(t.db, org.id, { records_per_group: 1 });
+    const row = (clientId: string) => ({
+      clientId,
+      record: {
+        name: clientId,
+        emails: null,
+        orcids: null,
+        articles: null,
+        affiliations: null,
+        custom_values: {},
+      },
+    });
+    await expect(
+      importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, [row('a'), row('b')]),
+    ).rejects.toMatchObject({ status: 409, code: 'limit_reached' });
+    expect(await count(org)).toBe(0);
+  });
+
+  it('is refused to a viewer, and offered only to those who may import', async () => {
+    const org = await makeOrg();
+    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    expect((await postCsv(org, 'client_id,name\nv,V\n', viewer)).statusCode).toBe(403);
+    expect((await t.app.inject({ url: importUrl(org), headers: { cookie: viewer.cookie } })).statusCode).toBe(
+      403,
+    );
+    const groupPage = (cookie: string) =>
+      t.app.inject({ url: `/dashboard/groups/${org.groupId}/`, headers: { cookie } });
+    expect((await groupPage(viewer.cookie)).body).not.toContain('Import records');
+    expect((await groupPage(org.editor.cookie)).body).toContain(`href="${importUrl(org)}"`);
+    expect(await count(org)).toBe(0);
+  });
+
+  it("does not reach another organization's group", async () => {
+    const org = await makeOrg();
+    const other = await makeOrg();
+    const url = importUrl(other);
+    expect((await t.app.inject({ url, headers: { cookie: org.editor.cookie } })).statusCode).toBe(404);
+    expect((await injectForm(t.app, org.editor, url, { csv: 'client_id,name\nx,X\n' })).statusCode).toBe(404);
+    expect(await count(other)).toBe(0);
+  });
+
+  it('is CSRF-protected like every form', async () => {
+    const org = await makeOrg();
+    const forged = await injectForm(t.app, { ...org.editor, csrf: 'forged' }, importUrl(org), {
+      csv: 'client_id,name\nx,X\n',
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(await count(org)).toBe(0);
+  });
+
+  it('says on the form how large a form may be', async () => {
+    const org = await makeOrg();
+    const page = await t.app.inject({ url: importUrl(org), headers: { cookie: org.editor.cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/may send at most\s+1 MiB/);
+  });
+});
