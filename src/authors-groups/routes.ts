@@ -13,6 +13,7 @@ import {
   deleteGroupAuthor,
   readGroupAuthor,
   findGroupAuthorForUpdate,
+  isUnaddressableClientId,
   saveGroupAuthor,
   writeGroupAuthor,
   type GroupAuthorKey,
@@ -33,7 +34,7 @@ const known = new Set<string>(KNOWN_KEYS);
  */
 function keyOf(request: FastifyRequest<{ Params: ParamsT }>): GroupAuthorKey {
   const { group_id, client_id } = request.params;
-  if (client_id === '.' || client_id === '..') {
+  if (isUnaddressableClientId(client_id)) {
     throw errors.validation('The client_id cannot be "." or ".."', [
       {
         path: 'params.client_id',

@@ -464,6 +464,16 @@ export async function listGroupAuthors(
 }
 
 /**
+ * A client id no address can name: URL clients resolve "." and ".." as path segments, so no API
+ * client and no dashboard link could reach such a record. Every path that writes or reads a record
+ * by its id refuses them (the API's path here, the dashboard's forms and import through
+ * checkRecordLimits).
+ */
+export function isUnaddressableClientId(clientId: string): boolean {
+  return clientId === '.' || clientId === '..';
+}
+
+/**
  * The limits of a record written from a form (the API's request schema states the same ones for
  * JSON bodies, src/authors-groups/schemas.ts): a client id of 1-256 characters without NUL, a name
  * of 1-1000, lists of at most 1000 items of at most 2000 characters.
@@ -472,9 +482,7 @@ export function checkRecordLimits(clientId: string, record: GroupAuthorRecord): 
   if (clientId.length < 1 || clientId.length > 256 || clientId.includes('\u0000')) {
     throw errors.validation('The client id must have 1 to 256 characters');
   }
-  // As the API refuses them in its path (routes.ts): URL clients resolve "." and ".." as path
-  // segments, so no client, and no dashboard link, could address such a record.
-  if (clientId === '.' || clientId === '..') {
+  if (isUnaddressableClientId(clientId)) {
     throw errors.validation('The client id cannot be "." or "..": no address could name the record');
   }
   if (record.name.trim().length < 1 || record.name.length > 1000) {
