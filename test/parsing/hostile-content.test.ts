@@ -124,20 +124,22 @@ describe('the text budgets of the page loop', () => {
     const r = await parseManuscript(pdf, 'pieces.pdf', limits);
     expect(skippedPages(r)).toEqual([
       expect.stringMatching(
-        new RegExp(`^Page 1 was not read: it shows more than ${limits.maxPageTextItems} pieces of text`),
+        new RegExp(`^Page 1 was not read: it shows \\d+ pieces of text, over the ${limits.maxPageTextItems}`),
       ),
     ]);
   });
 
-  it('stops reading a page once its pieces pass the budget, a form it draws included', async () => {
+  it('leaves a page unread when its pieces pass the budget, a form it draws included', async () => {
     // 2 MiB of text objects in a form the page draws (the content budgets weigh forms for the
-    // document, not for the page that draws them): 40,000 pieces, of which pdf.js makes only those
-    // up to the budget; the page is said to show more, not how many (pdf.js never counted them).
+    // document, not for the page that draws them). pdf.js makes them all (stopping it part-way
+    // leaves a rejection unhandled: this test then failed with it), and the page is not read.
     const pdf = makeFormTextPdf(2 * 1024 * 1024);
     const r = await parseManuscript(pdf, 'form.pdf', limits);
     expect(r.error?.code).toBe('too_complex');
     expect(skippedPages(r)).toEqual([
-      `Page 1 was not read: it shows more than ${limits.maxPageTextItems} pieces of text, the most read of a page`,
+      expect.stringMatching(
+        new RegExp(`^Page 1 was not read: it shows \\d+ pieces of text, over the ${limits.maxPageTextItems}`),
+      ),
     ]);
   });
 
