@@ -1,8 +1,9 @@
 // The abstract: under its label ("Abstract", "Summary", a Word "Abstract" style, a label in another
 // language when there is no English one), or, with no label at all, the paragraph set apart between
 // the front matter and the first section heading. Its text runs until a heading, a keywords line,
-// another front-matter label, a note, or a change of type size; a column or page break inside it
-// (a footnote between its halves) does not end it.
+// another front-matter label, a note, a change of type size, or the body's face coming back after an
+// abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
+// does not end it.
 import type { Block } from './types.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
 
@@ -114,6 +115,9 @@ function collect(
   const parts = [...first];
   let size = parts.length ? blocks[used[used.length - 1]!]!.relSize : 0;
   let chars = parts.join('').length;
+  // An abstract set in a face of its own, known from its first paragraph (the label's block when
+  // the text runs in after the label).
+  let ownFace = parts.length > 0 && blocks[used[used.length - 1]!]!.emphasis && parts[0]!.length >= 200;
   for (let j = from; j < blocks.length && j < from + MAX_BLOCKS && chars < MAX_CHARS; j++) {
     const n = blocks[j]!;
     if (styled && n.styleName?.toLowerCase() !== 'abstract') break;
@@ -142,7 +146,14 @@ function collect(
       Math.abs(n.relSize - size) > 0.03 * size
     )
       break;
-    if (!parts.length) size = n.relSize;
+    // A new paragraph back in the body's face after a finished sentence, where the abstract's
+    // first paragraph was set in a face of its own (a sans-serif or bold abstract box): the text
+    // after the abstract (a data statement, the introduction).
+    if (!styled && parts.length && endsSentence(parts[parts.length - 1]!) && ownFace && !n.emphasis) break;
+    if (!parts.length) {
+      size = n.relSize;
+      ownFace = n.emphasis && n.text.length >= 200;
+    }
     const text = beforeKeywords(n);
     parts.push(text);
     used.push(j);
@@ -164,7 +175,8 @@ interface Label {
 const ENGLISH: Label = {
   label: ABSTRACT_LABEL,
   stopped: /^(?:abstract|summary)\s*[:.—–-]/i,
-  runIn: /^(?:abstract|summary)\s+\p{Lu}/u,
+  // Each case spelt out: under the i flag \p{Lu} would match a lower-case letter too.
+  runIn: /^(?:abstract|summary|Abstract|Summary|ABSTRACT|SUMMARY)\s+\p{Lu}/u,
 };
 const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
