@@ -107,6 +107,11 @@ function findTitle(doc: DocumentModel): number | null {
   );
   if (labelled >= 0 && doc.blocks.slice(0, labelled).every((b) => b.relSize <= doc.blocks[labelled]!.relSize))
     return labelled;
+  // The label alone in its paragraph ("Title:"), the title in the next one.
+  const bareLabel = doc.blocks.findIndex((b, i) => i < 10 && b.page === 1 && BARE_TITLE_LABEL.test(b.text));
+  const underLabel = bareLabel >= 0 ? doc.blocks[bareLabel + 1] : undefined;
+  if (underLabel && underLabel.text.length <= 400 && underLabel.text.trim().split(/\s+/).length >= 2)
+    return bareLabel + 1;
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
@@ -162,11 +167,33 @@ function findTitle(doc: DocumentModel): number | null {
   if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize && !bannerOverTitle)
     return oneWord.i;
   if (best && maxSize >= 1.1) return best.i;
-  // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
+  // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
+  // before the abstract's label (a heading after it is the body's).
   const firstHeading = doc.blocks.findIndex(
-    (b, i) => i < 10 && (b.styleLevel === 1 || b.emphasis) && b.text.split(/\s+/).length >= 3,
+    (b, i) =>
+      i < 10 &&
+      (abstractAt < 0 || i < abstractAt) &&
+      (b.styleLevel === 1 || b.emphasis) &&
+      b.text.split(/\s+/).length >= 3,
   );
-  return firstHeading >= 0 ? firstHeading : null;
+  if (firstHeading >= 0) return firstHeading;
+  // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
+  // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on.
+  const first = doc.blocks[0];
+  if (
+    first &&
+    abstractAt > 1 &&
+    abstractAt < 10 &&
+    first.text.length <= 250 &&
+    first.text.trim().split(/\s+/).length >= 3 &&
+    !/[.;,]$/.test(first.text.trim()) &&
+    !first.text.includes('@') &&
+    !isNameList(first) &&
+    !FRONT_LABEL.test(first.text.trim()) &&
+    !ABSTRACT_LABEL.test(first.text)
+  )
+    return 0;
+  return null;
 }
 
 /**
@@ -176,6 +203,10 @@ function findTitle(doc: DocumentModel): number | null {
  */
 const TITLE_LABEL =
   /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*(?=\S)/iu;
+
+/** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
+const BARE_TITLE_LABEL =
+  /^\s*(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*$/iu;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -1233,6 +1264,9 @@ function withoutLinkIcons(b: Block): Block {
   return { ...b, text, runs: runs.filter((r) => r.text), lines: [{ ...b.lines[0]!, text }] };
 }
 
+/** A title typed in quotation marks as a whole (“...”): the marks are no part of it. */
+const WHOLLY_QUOTED = /^[“"«]([^“”"«»]+)[”"»]$/u;
+
 export function extractHeader(source: DocumentModel): Header {
   const doc = {
     ...source,
@@ -1317,7 +1351,7 @@ export function extractHeader(source: DocumentModel): Header {
             : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
                 .replace(/\s+/g, ' ')
                 .trim(),
-        ) || null
+        ).replace(WHOLLY_QUOTED, '$1') || null
       : doc.declared.title;
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),

@@ -1,11 +1,12 @@
 // Layouts met in the twelfth held-out set, fixed in the fourteenth round: an abstract run in after an
 // upper-case label and set in a face of its own ("ABSTRACT Measurement ...", Biophysical Journal's
-// Quarto format), ending where the body's face comes back. Names and texts are made up; only the
-// shapes follow the files.
+// Quarto format), ending where the body's face comes back; Word drafts typed all in the body type
+// with the title under a bare "Title:" label, or first with the first heading after the abstract's
+// label. Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -36,5 +37,48 @@ describe('an abstract run in after an upper-case label, in a face of its own (Bi
     expect(result.abstract).toMatch(/^Gardens in cold valleys/);
     expect(result.abstract).toMatch(/allowed for\.$/);
     expect(result.abstract).not.toMatch(/public archive|Line 1 of the body/);
+  });
+});
+
+describe('a Word draft typed all in the body type, with no Title style', () => {
+  it('takes the title from the paragraph under a bare "Title:" label, without its quotation marks', async () => {
+    const docx = makeDocx([
+      paragraph('Title:'),
+      paragraph('“Frost and the flowering dates of valley gardens: a ten-season count”'),
+      paragraph('Abstract:'),
+      paragraph(
+        'Gardens in cold valleys were counted over ten seasons to learn how frost moves the dates of flowering. We found that the first frost came later each decade.',
+      ),
+      paragraph(
+        'Counting gardens is an old pursuit of botanists in the northern valleys and the work goes back a century.',
+      ),
+      paragraph('Earlier counts', 'Heading1'),
+      paragraph('The first counts were made by hand in notebooks that are kept in the valley archive.'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe('Frost and the flowering dates of valley gardens: a ten-season count');
+  });
+
+  it('takes the first paragraph as title when the first heading comes after the abstract label', async () => {
+    const docx = makeDocx([
+      paragraph('The flowering dates of valley gardens'),
+      paragraph('Alma Quist &amp; Bruno Tell'),
+      paragraph('Northfield University'),
+      paragraph(
+        'Author note: AQ, Department of Botany, Northfield University. Correspondence concerning this article should be sent to alma.quist@northfield.example or bruno.tell@northfield.example.',
+      ),
+      paragraph('Abstract', 'Heading1'),
+      paragraph(
+        'Gardens in cold valleys were counted over ten seasons to learn how frost moves the dates of flowering. We found that the first frost came later each decade.',
+      ),
+      paragraph('Introduction', 'Heading1'),
+      paragraph('Frost and flowering in the northern valleys', 'Heading1'),
+      paragraph(
+        'Counting gardens is an old pursuit of botanists in the northern valleys and the work goes back a century.',
+      ),
+    ]);
+    const result = await parseManuscript(docx, 'gardens.docx', limits);
+    expect(result.title).toBe('The flowering dates of valley gardens');
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Bruno Tell']);
   });
 });
