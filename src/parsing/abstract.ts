@@ -52,10 +52,16 @@ const MAX_BLOCKS = 80;
 const endsSentence = (s: string) => /[.!?:;)"”’\]]\s*$/u.test(s);
 const opensLower = (b: Block | undefined) => !!b && /^\s*\p{Ll}/u.test(b.text);
 
-/** A section heading by its number or its name, at any size. */
+/**
+ * A section heading by its number or its name, at any size. A numbered line that names an
+ * institution is an affiliation after its mark ("1 Northfield University"), not a section.
+ */
 function sectionHeading(n: Block): boolean {
   const text = n.text.trim();
-  return (NUMBERED_HEADING.test(text) && n.lines.length <= 1 && text.length <= 70) || INTRODUCTION.test(text);
+  return (
+    (NUMBERED_HEADING.test(text) && n.lines.length <= 1 && text.length <= 70 && !INSTITUTION.test(text)) ||
+    INTRODUCTION.test(text)
+  );
 }
 
 /**

@@ -82,3 +82,29 @@ describe('a Word draft typed all in the body type, with no Title style', () => {
     expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Bruno Tell']);
   });
 });
+
+describe('an unlabelled abstract under an affiliation line that opens with its mark (papaja, jou mode)', () => {
+  it('reads "1 Northfield University" as an affiliation, not a numbered section heading', async () => {
+    const abstractLines = [
+      'Gardens in cold valleys were counted over ten seasons to learn how frost moves the dates of',
+      'flowering in the northern valleys. We found that the first frost of autumn came later each',
+      'decade, and that early flowering plants gained the most from the change over the period. The',
+      'effect was larger in the north of the valleys than in the south, and it held when the altitude',
+      'of each garden was allowed for in a model of the dates. We discuss what this means for the',
+      'gardens that are planted in the valleys today and for the records that are kept of them.',
+    ];
+    const pdf = makeTextPdf([
+      [
+        { text: 'Frost and the Flowering Dates of Valley Gardens', size: 16, x: 72, y: 780 },
+        { text: 'Alma Quist1 & Bruno Tell1', size: 12, x: 72, y: 755 },
+        { text: '1 Northfield University', size: 10, x: 72, y: 735 },
+        ...abstractLines.map((text, k) => ({ text, size: 9, x: 72, y: 705 - k * 11 })),
+        { text: 'Keywords: frost, flowering, gardens', size: 9, x: 72, y: 630 },
+        ...bodyProse(605, 30),
+      ],
+    ]);
+    const result = await parseManuscript(pdf, 'gardens.pdf', limits);
+    expect(result.abstract).toMatch(/^Gardens in cold valleys/);
+    expect(result.abstract).toMatch(/records that are kept of them\.$/);
+  });
+});
