@@ -368,6 +368,25 @@ function bylineSentence(b: Block): Block['runs'] {
   return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
 }
 
+/**
+ * One author a line with the affiliation and the address run on ("Ana Lima, Institute of Things
+ * (ana.lima@things.org)", pandoc's plain author field): the name before the first comma, when
+ * the line ends in its one address in parentheses and what lies between is no name or the address
+ * is the name's.
+ */
+function nameBeforeAffiliation(text: string): string | null {
+  if (text.length > 200) return null;
+  const m = /^([^,()@]+),([^()@]+)\(\s*([^\s()]+@[^\s()]+)\s*\)\s*$/u.exec(text.trim());
+  if (!m || findEmails(m[3]!).length !== 1) return null;
+  const name = m[1]!.trim();
+  const rest = m[2]!.trim();
+  if (!isNameLike(name) || INSTITUTION_WORD.test(name) || !rest) return null;
+  // "Ana Lima, Bo Park (...)" is a byline of two whose address is not told apart; an address
+  // that spells the first name out, or a rest that reads as no name, says the rest is her affiliation.
+  const noName = rest.split(/\s*,\s*/).every((p) => !isNameLike(p) || INSTITUTION_WORD.test(p));
+  return noName || emailMatchesName(m[3]!, name) > 0 ? name : null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
@@ -381,6 +400,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
+      const own = nameBeforeAffiliation(b.text);
+      if (own) {
+        entries.push({ name: own, marks: [], lines: [], links: [] });
+        used.add(i);
+        continue;
+      }
       if (entries.length) break;
       continue;
     }

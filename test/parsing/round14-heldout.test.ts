@@ -108,3 +108,35 @@ describe('an unlabelled abstract under an affiliation line that opens with its m
     expect(result.abstract).toMatch(/records that are kept of them\.$/);
   });
 });
+
+describe('one author a line with the affiliation and the address run on (pandoc Markdown to LaTeX)', () => {
+  const pdf = (byline: string) =>
+    makeTextPdf([
+      [
+        { text: 'Frost and the Flowering Dates of Valley Gardens', size: 17, x: 72, y: 780 },
+        { text: byline, size: 12, x: 72, y: 752 },
+        { text: 'March 2026', size: 12, x: 72, y: 726 },
+        { text: 'Abstract', size: 12, x: 72, y: 705, bold: true },
+        ...bodyProse(685, 30),
+      ],
+    ]);
+
+  it('reads the name before the comma and gives it the address in parentheses', async () => {
+    const result = await parseManuscript(
+      pdf('Alma R. Quist, Valley Gardens Trust (Alma.Quist@valleytrust.example)'),
+      'gardens.pdf',
+      limits,
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma R. Quist']);
+    expect(result.authors[0]!.emails).toEqual(['Alma.Quist@valleytrust.example']);
+  });
+
+  it('leaves a line of two names alone when the address spells neither out', async () => {
+    const result = await parseManuscript(
+      pdf('Alma R. Quist, Bruno Tell (office@valleytrust.example)'),
+      'gardens.pdf',
+      limits,
+    );
+    expect(result.authors.map((a) => a.name)).not.toEqual(['Alma R. Quist']);
+  });
+});
