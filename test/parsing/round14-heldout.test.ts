@@ -140,3 +140,27 @@ describe('one author a line with the affiliation and the address run on (pandoc 
     expect(result.authors.map((a) => a.name)).not.toEqual(['Alma R. Quist']);
   });
 });
+
+describe('a Word letter whose numbered list has no heading and stands before its Methods', () => {
+  it('reads the "1.Name" entries as the reference list, though the Methods fill the second half', async () => {
+    const prose = (k: number) =>
+      paragraph(
+        `Paragraph ${k} of the text tells what was counted in the gardens and why the count matters to the valleys and to the people who plant them.`,
+      );
+    const docx = makeDocx([
+      paragraph('Frost and the flowering dates of valley gardens', 'Title'),
+      paragraph('Alma Quist &amp; Bruno Tell'),
+      ...Array.from({ length: 6 }, (_, k) => prose(k + 1)),
+      paragraph('Received 3 March 2025; accepted 9 June 2025'),
+      ...Array.from({ length: 12 }, (_, k) =>
+        paragraph(
+          ` ${k + 1}.Abbot, A. &amp; Berry, B. Frost dates in cold valleys, part ${k + 1}. J. Valley Stud. ${k + 3}, 11–19 (20${10 + k}).`,
+        ),
+      ),
+      paragraph('Methods', 'Heading1'),
+      ...Array.from({ length: 30 }, (_, k) => prose(k + 7)),
+    ]);
+    const result = await parseManuscript(docx, 'letter.docx', limits);
+    expect(result.references).toHaveLength(12);
+  });
+});
