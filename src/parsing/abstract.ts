@@ -231,11 +231,16 @@ function isAbstractProse(b: Block): boolean {
   return words.length >= 30 && capitalised / words.length < 0.35 && /[.!?]\s+\p{Lu}/u.test(text);
 }
 
-/** Set apart from what follows: a heading, a keywords line, another label, a note, other type. */
-function setApart(blocks: Block[], j: number, size: number): boolean {
+/**
+ * Set apart from what follows: a heading, a keywords line, another label, a note, other type, or
+ * the body's face after a paragraph set in a face of its own (a letter's summary paragraph in bold).
+ */
+function setApart(blocks: Block[], j: number, size: number, ownFace = false): boolean {
   const n = blocks[j];
   if (!n) return true;
-  return endsAbstract(blocks, j, false) || Math.abs(n.relSize - size) >= 0.05 * size;
+  return (
+    endsAbstract(blocks, j, false) || Math.abs(n.relSize - size) >= 0.05 * size || (ownFace && !n.emphasis)
+  );
 }
 
 /**
@@ -274,7 +279,8 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
         Math.abs(blocks[j]!.relSize - b.relSize) <= 0.03 * b.relSize
       )
         used.push(j++);
-      if (setApart(blocks, j, b.relSize)) return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
+      if (setApart(blocks, j, b.relSize, b.emphasis))
+        return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
       continue;
     }
     if (

@@ -2,7 +2,8 @@
 // upper-case label and set in a face of its own ("ABSTRACT Measurement ...", Biophysical Journal's
 // Quarto format), ending where the body's face comes back; Word drafts typed all in the body type
 // with the title under a bare "Title:" label, or first with the first heading after the abstract's
-// label. Names and texts are made up; only the shapes follow the files.
+// label; a headless "1.Name" list before a letter's Methods, and its summary paragraph in bold.
+// Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
@@ -162,5 +163,27 @@ describe('a Word letter whose numbered list has no heading and stands before its
     ]);
     const result = await parseManuscript(docx, 'letter.docx', limits);
     expect(result.references).toHaveLength(12);
+  });
+});
+
+describe('an unlabelled summary paragraph in bold over the body in plain type (a Word letter)', () => {
+  it('reads the bold paragraph as the abstract', async () => {
+    const bold = (text: string) =>
+      `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+    const summary =
+      'Gardens in cold valleys were counted over ten seasons to learn how frost moves the dates of flowering. We found that the first frost of autumn came later each decade, and that early flowering plants gained the most from the change. The effect held when the altitude of each garden was allowed for.';
+    const docx = makeDocx([
+      paragraph('Frost and the flowering dates of valley gardens', 'Title'),
+      paragraph('Alma Quist &amp; Bruno Tell'),
+      paragraph('*e-mail: alma.quist@northfield.example'),
+      bold(summary),
+      ...Array.from({ length: 8 }, (_, k) =>
+        paragraph(
+          `Paragraph ${k + 1} of the text tells what was counted in the gardens and why the count matters to the valleys and to the people who plant them, season after season, in the cold of the north and the warmth of the south.`,
+        ),
+      ),
+    ]);
+    const result = await parseManuscript(docx, 'letter.docx', limits);
+    expect(result.abstract).toBe(summary);
   });
 });
