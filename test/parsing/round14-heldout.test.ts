@@ -2,7 +2,9 @@
 // upper-case label and set in a face of its own ("ABSTRACT Measurement ...", Biophysical Journal's
 // Quarto format), ending where the body's face comes back; Word drafts typed all in the body type
 // with the title under a bare "Title:" label, or first with the first heading after the abstract's
-// label; a headless "1.Name" list before a letter's Methods, and its summary paragraph in bold.
+// label; papaja's affiliation line "1 University" over an unlabelled abstract; pandoc's byline
+// "Name, Institution (email)"; a headless "1.Name" list before a letter's Methods, and its summary
+// paragraph in bold.
 // Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
