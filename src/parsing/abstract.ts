@@ -1,8 +1,9 @@
 // The abstract: under its label ("Abstract", "Summary", a Word "Abstract" style, a label in another
 // language when there is no English one), or, with no label at all, the paragraph set apart between
 // the front matter and the first section heading. Its text runs until a heading, a keywords line,
-// another front-matter label, a note, or a change of type size; a column or page break inside it
-// (a footnote between its halves) does not end it.
+// another front-matter label, a note, a change of type size, or the body's face coming back after an
+// abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
+// does not end it.
 import type { Block } from './types.ts';
 import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
 
@@ -51,10 +52,16 @@ const MAX_BLOCKS = 80;
 const endsSentence = (s: string) => /[.!?:;)"”’\]]\s*$/u.test(s);
 const opensLower = (b: Block | undefined) => !!b && /^\s*\p{Ll}/u.test(b.text);
 
-/** A section heading by its number or its name, at any size. */
+/**
+ * A section heading by its number or its name, at any size. A numbered line that names an
+ * institution is an affiliation after its mark ("1 Northfield University"), not a section.
+ */
 function sectionHeading(n: Block): boolean {
   const text = n.text.trim();
-  return (NUMBERED_HEADING.test(text) && n.lines.length <= 1 && text.length <= 70) || INTRODUCTION.test(text);
+  return (
+    (NUMBERED_HEADING.test(text) && n.lines.length <= 1 && text.length <= 70 && !INSTITUTION.test(text)) ||
+    INTRODUCTION.test(text)
+  );
 }
 
 /**
@@ -114,6 +121,9 @@ function collect(
   const parts = [...first];
   let size = parts.length ? blocks[used[used.length - 1]!]!.relSize : 0;
   let chars = parts.join('').length;
+  // An abstract set in a face of its own, known from its first paragraph (the label's block when
+  // the text runs in after the label).
+  let ownFace = parts.length > 0 && blocks[used[used.length - 1]!]!.emphasis && parts[0]!.length >= 200;
   for (let j = from; j < blocks.length && j < from + MAX_BLOCKS && chars < MAX_CHARS; j++) {
     const n = blocks[j]!;
     if (styled && n.styleName?.toLowerCase() !== 'abstract') break;
@@ -142,7 +152,14 @@ function collect(
       Math.abs(n.relSize - size) > 0.03 * size
     )
       break;
-    if (!parts.length) size = n.relSize;
+    // A new paragraph back in the body's face after a finished sentence, where the abstract's
+    // first paragraph was set in a face of its own (a sans-serif or bold abstract box): the text
+    // after the abstract (a data statement, the introduction).
+    if (!styled && parts.length && endsSentence(parts[parts.length - 1]!) && ownFace && !n.emphasis) break;
+    if (!parts.length) {
+      size = n.relSize;
+      ownFace = n.emphasis && n.text.length >= 200;
+    }
     const text = beforeKeywords(n);
     parts.push(text);
     used.push(j);
@@ -164,7 +181,8 @@ interface Label {
 const ENGLISH: Label = {
   label: ABSTRACT_LABEL,
   stopped: /^(?:abstract|summary)\s*[:.—–-]/i,
-  runIn: /^(?:abstract|summary)\s+\p{Lu}/u,
+  // Each case spelt out: under the i flag \p{Lu} would match a lower-case letter too.
+  runIn: /^(?:abstract|summary|Abstract|Summary|ABSTRACT|SUMMARY)\s+\p{Lu}/u,
 };
 const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
@@ -213,11 +231,16 @@ function isAbstractProse(b: Block): boolean {
   return words.length >= 30 && capitalised / words.length < 0.35 && /[.!?]\s+\p{Lu}/u.test(text);
 }
 
-/** Set apart from what follows: a heading, a keywords line, another label, a note, other type. */
-function setApart(blocks: Block[], j: number, size: number): boolean {
+/**
+ * Set apart from what follows: a heading, a keywords line, another label, a note, other type, or
+ * the body's face after a paragraph set in a face of its own (a letter's summary paragraph in bold).
+ */
+function setApart(blocks: Block[], j: number, size: number, ownFace = false): boolean {
   const n = blocks[j];
   if (!n) return true;
-  return endsAbstract(blocks, j, false) || Math.abs(n.relSize - size) >= 0.05 * size;
+  return (
+    endsAbstract(blocks, j, false) || Math.abs(n.relSize - size) >= 0.05 * size || (ownFace && !n.emphasis)
+  );
 }
 
 /**
@@ -256,7 +279,8 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
         Math.abs(blocks[j]!.relSize - b.relSize) <= 0.03 * b.relSize
       )
         used.push(j++);
-      if (setApart(blocks, j, b.relSize)) return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
+      if (setApart(blocks, j, b.relSize, b.emphasis))
+        return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
       continue;
     }
     if (

@@ -107,6 +107,11 @@ function findTitle(doc: DocumentModel): number | null {
   );
   if (labelled >= 0 && doc.blocks.slice(0, labelled).every((b) => b.relSize <= doc.blocks[labelled]!.relSize))
     return labelled;
+  // The label alone in its paragraph ("Title:"), the title in the next one.
+  const bareLabel = doc.blocks.findIndex((b, i) => i < 10 && b.page === 1 && BARE_TITLE_LABEL.test(b.text));
+  const underLabel = bareLabel >= 0 ? doc.blocks[bareLabel + 1] : undefined;
+  if (underLabel && underLabel.text.length <= 400 && underLabel.text.trim().split(/\s+/).length >= 2)
+    return bareLabel + 1;
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
@@ -162,11 +167,33 @@ function findTitle(doc: DocumentModel): number | null {
   if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize && !bannerOverTitle)
     return oneWord.i;
   if (best && maxSize >= 1.1) return best.i;
-  // Word documents without a Title style: the first short paragraph in bold or a first-level heading.
+  // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
+  // before the abstract's label (a heading after it is the body's).
   const firstHeading = doc.blocks.findIndex(
-    (b, i) => i < 10 && (b.styleLevel === 1 || b.emphasis) && b.text.split(/\s+/).length >= 3,
+    (b, i) =>
+      i < 10 &&
+      (abstractAt < 0 || i < abstractAt) &&
+      (b.styleLevel === 1 || b.emphasis) &&
+      b.text.split(/\s+/).length >= 3,
   );
-  return firstHeading >= 0 ? firstHeading : null;
+  if (firstHeading >= 0) return firstHeading;
+  // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
+  // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on.
+  const first = doc.blocks[0];
+  if (
+    first &&
+    abstractAt > 1 &&
+    abstractAt < 10 &&
+    first.text.length <= 250 &&
+    first.text.trim().split(/\s+/).length >= 3 &&
+    !/[.;,]$/.test(first.text.trim()) &&
+    !first.text.includes('@') &&
+    !isNameList(first) &&
+    !FRONT_LABEL.test(first.text.trim()) &&
+    !ABSTRACT_LABEL.test(first.text)
+  )
+    return 0;
+  return null;
 }
 
 /**
@@ -176,6 +203,10 @@ function findTitle(doc: DocumentModel): number | null {
  */
 const TITLE_LABEL =
   /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*(?=\S)/iu;
+
+/** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
+const BARE_TITLE_LABEL =
+  /^\s*(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*$/iu;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -337,6 +368,25 @@ function bylineSentence(b: Block): Block['runs'] {
   return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
 }
 
+/**
+ * One author a line with the affiliation and the address run on ("Ana Lima, Institute of Things
+ * (ana.lima@things.org)", pandoc's plain author field): the name before the first comma, when
+ * the line ends in its one address in parentheses and what lies between is no name or the address
+ * is the name's.
+ */
+function nameBeforeAffiliation(text: string): string | null {
+  if (text.length > 200) return null;
+  const m = /^([^,()@]+),([^()@]+)\(\s*([^\s()]+@[^\s()]+)\s*\)\s*$/u.exec(text.trim());
+  if (!m || findEmails(m[3]!).length !== 1) return null;
+  const name = m[1]!.trim();
+  const rest = m[2]!.trim();
+  if (!isNameLike(name) || INSTITUTION_WORD.test(name) || !rest) return null;
+  // "Ana Lima, Bo Park (...)" is a byline of two whose address is not told apart; an address
+  // that spells the first name out, or a rest that reads as no name, says the rest is her affiliation.
+  const noName = rest.split(/\s*,\s*/).every((p) => !isNameLike(p) || INSTITUTION_WORD.test(p));
+  return noName || emailMatchesName(m[3]!, name) > 0 ? name : null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const entries: Entry[] = [];
@@ -350,6 +400,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
     if (b.text.length > 700 || b.text.includes('@')) {
+      const own = nameBeforeAffiliation(b.text);
+      if (own) {
+        entries.push({ name: own, marks: [], lines: [], links: [] });
+        used.add(i);
+        continue;
+      }
       if (entries.length) break;
       continue;
     }
@@ -1233,6 +1289,9 @@ function withoutLinkIcons(b: Block): Block {
   return { ...b, text, runs: runs.filter((r) => r.text), lines: [{ ...b.lines[0]!, text }] };
 }
 
+/** A title typed in quotation marks as a whole (“...”): the marks are no part of it. */
+const WHOLLY_QUOTED = /^[“"«]([^“”"«»]+)[”"»]$/u;
+
 export function extractHeader(source: DocumentModel): Header {
   const doc = {
     ...source,
@@ -1317,7 +1376,7 @@ export function extractHeader(source: DocumentModel): Header {
             : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
                 .replace(/\s+/g, ' ')
                 .trim(),
-        ) || null
+        ).replace(WHOLLY_QUOTED, '$1') || null
       : doc.declared.title;
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),

@@ -131,7 +131,8 @@ const FIRST_ENTRY = /^(?:\[1\]|1\.|\(1\))\s/;
  */
 const BARE_FIRST_ENTRY = /^1\s+(?:(?:\p{Lu}\.\s?)+\p{Lu}[\p{L}'’-]+|\p{Lu}[\p{L}'’-]+,\s\p{Lu}\.)/u;
 /** Entry markers a list without a heading is recognised by. */
-const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^(\d{1,4})\.\s+\S/];
+// "1. Name", or "1.Name" with no space after the stop (a Word list typed by hand); a space before.
+const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^\s?(\d{1,4})\.(?:\s+\S|(?=\p{Lu}\p{Ll}))/u];
 /** What a reference carries and a numbered list item in the body seldom does. */
 const YEAR = /\b(?:1[5-9]\d\d|20\d\d)\b/;
 const NAME_SHAPE = /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}/u;
@@ -149,8 +150,8 @@ function opensEntry(text: string): boolean {
  * A reference list with no heading (REVTeX prints none): the last run of entries numbered 1, 2,
  * 3, ... at line starts, each within a few lines of the one before, that read as references (most
  * carry a year and a name with initials or "Surname, "). A numbered list in the body rarely has
- * both. The run must come late in the document and count at least three entries, except a
- * bracketed run that closes the document, which may be a single entry.
+ * both. The run must come late in the document (or count ten entries or more) and count at least
+ * three entries, except a bracketed run that closes the document, which may be a single entry.
  */
 function headlessList(blocks: Block[]): { start: number; last: number } | null {
   interface Run {
@@ -193,7 +194,10 @@ function headlessList(blocks: Block[]): { start: number; last: number } | null {
   });
   all.sort((a, b) => b.start - a.start);
   for (const run of all) {
-    if (run.start < blocks.length / 2) break;
+    // A long run of reference-shaped entries is the list wherever it stands (a letter's list comes
+    // before its Methods, whose tables and text fill the document's second half).
+    const long = run.texts.length >= 10;
+    if (run.start < blocks.length / 2 && !long) continue;
     const bracketed = run.texts[0]!.startsWith('[');
     const closesDocument = run.last >= lastBody;
     if (run.texts.length < 3 && !(bracketed && closesDocument)) continue;
