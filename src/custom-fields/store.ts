@@ -72,6 +72,39 @@ function checkOptions(options: readonly string[]): string[] {
   return trimmed;
 }
 
+/**
+ * The organization-wide caps on options (limits.ts): their number and their characters over all the
+ * organization's fields, counted after the change's removals. They bound the 4.7 answer, which lists
+ * every option of every field. Characters are code points, as PostgreSQL's char_length counts them.
+ * Runs inside the change's transaction, after a checkLimit that took the organization's lock.
+ */
+async function checkOrganizationOptions(
+  tx: Queryable,
+  organizationId: number,
+  adding: readonly string[],
+): Promise<void> {
+  if (adding.length === 0) return;
+  const fromOrganization = `FROM custom_field_options o JOIN custom_fields f ON f.api_id = o.field
+      WHERE f.organization_id = $1`;
+  await checkLimit(
+    tx,
+    organizationId,
+    'options',
+    `SELECT count(*)::integer AS n ${fromOrganization}`,
+    [organizationId],
+    adding.length,
+  );
+  const characters = adding.reduce((sum, option) => sum + [...option].length, 0);
+  await checkLimit(
+    tx,
+    organizationId,
+    'option_characters',
+    `SELECT coalesce(sum(char_length(o.option)), 0)::integer AS n ${fromOrganization}`,
+    [organizationId],
+    characters,
+  );
+}
+
 export interface NewCustomField {
   owner: Owner;
   dataKind: DataKind;
@@ -118,6 +151,7 @@ export async function createCustomField(
     );
     // A new field has no options yet: only the ones given count.
     await checkLimit(tx, organizationId, 'options_per_field', 'SELECT 0 AS n', [], options.length);
+    await checkOrganizationOptions(tx, organizationId, options);
     await refuseTakenName(tx, organizationId, input.owner, name, null);
     await tx.query(
       `INSERT INTO custom_fields (api_id, organization_id, owner, data_kind, name, description)
@@ -287,6 +321,7 @@ export async function updateCustomField(
         [apiId],
         adding.length,
       );
+      await checkOrganizationOptions(tx, row.organization_id, adding);
       await insertOptions(tx, apiId, adding, last.rows[0]!.next);
     }
     const left = await tx.query<{ n: number }>(

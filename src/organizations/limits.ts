@@ -26,6 +26,8 @@ const COUNTED: Record<LimitName, string> = {
   records_per_group: 'records in one authors group',
   custom_fields: 'custom fields',
   options_per_field: 'options of one custom field',
+  options: 'options of custom fields',
+  option_characters: 'characters in the options of custom fields',
   folders: 'folders',
   api_keys: 'active API keys',
   users: 'users',

@@ -244,6 +244,106 @@ describe('authors groups, custom fields, options, folders, API keys and users', 
     expect(swapped.options!.map((o) => o.option).sort()).toEqual(['early career', 'senior']);
   });
 
+  it('options of all fields: refused past the cap at creation and when adding; a swap at the cap goes on', async () => {
+    const org = await createTestOrg(t);
+    await override(org.id, { options: 3 });
+    const field = (name: string, options: string[]) =>
+      createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'multi_option', name, options });
+    const topics = await field('Topics', ['algebra', 'topology']);
+    expectLimit(await refusal(field('Regions', ['north', 'south'])), 'options', 3);
+    const regions = await field('Regions', ['north']);
+    expectLimit(
+      await refusal(updateCustomField(t.db, topics.api_id, { addOptions: ['geometry'] }, org.id)),
+      'options',
+      3,
+    );
+    const north = regions.options![0]!;
+    const swapped = await updateCustomField(
+      t.db,
+      regions.api_id,
+      { removeOptions: [north.api_id], addOptions: ['south'] },
+      org.id,
+    );
+    expect(swapped.options!.map((o) => o.option)).toEqual(['south']);
+    await override(org.id, { options: 4 });
+    const added = await updateCustomField(t.db, topics.api_id, { addOptions: ['geometry'] }, org.id);
+    expect(added.options).toHaveLength(3);
+  });
+
+  it('characters of all options: counted in characters, not bytes; a swap that fits goes on', async () => {
+    const org = await createTestOrg(t);
+    await override(org.id, { option_characters: 10 });
+    // Six characters, twelve bytes in UTF-8: counted six.
+    const seniority = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'single_option',
+      name: 'Seniority',
+      options: ['jünïör'],
+    });
+    const tooLong = createCustomField(t.db, org.id, {
+      owner: 'proposal',
+      dataKind: 'single_option',
+      name: 'Track',
+      options: ['short'],
+    });
+    expectLimit(await refusal(tooLong), 'option_characters', 10);
+    const track = await createCustomField(t.db, org.id, {
+      owner: 'proposal',
+      dataKind: 'single_option',
+      name: 'Track',
+      options: ['main'],
+    });
+    expectLimit(
+      await refusal(updateCustomField(t.db, track.api_id, { addOptions: ['x'] }, org.id)),
+      'option_characters',
+      10,
+    );
+    const old = seniority.options![0]!;
+    const swapped = await updateCustomField(
+      t.db,
+      seniority.api_id,
+      { removeOptions: [old.api_id], addOptions: ['senior'] },
+      org.id,
+    );
+    expect(swapped.options!.map((o) => o.option)).toEqual(['senior']);
+    // Lowered below what is stored: what exists stays, renaming goes on, adding is refused.
+    await override(org.id, { option_characters: 5 });
+    const renamed = await updateCustomField(t.db, track.api_id, { name: 'Tracks' }, org.id);
+    expect(renamed.options!.map((o) => o.option)).toEqual(['main']);
+    expectLimit(
+      await refusal(updateCustomField(t.db, track.api_id, { addOptions: ['y'] }, org.id)),
+      'option_characters',
+      5,
+    );
+  });
+
+  it('options of all fields: the field page says so on adding; the 4.7 list is unchanged', async () => {
+    const org = await createTestOrg(t);
+    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    await override(org.id, { options: 2 });
+    const level = await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'single_option',
+      name: 'Level',
+      options: ['junior', 'senior'],
+    });
+    const url = `/dashboard/custom-fields/${level.api_id}/`;
+    const refused = await injectForm(t.app, editor, url, { name: 'Level', add_options: 'mid' });
+    expect(refused.statusCode).toBe(303);
+    const shown = await t.app.inject({ url: refused.headers.location!, headers: { cookie: editor.cookie } });
+    expect(shown.body).toContain('The organization has reached its limit of 2 options of custom fields');
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/external/custom-fields/all/',
+      headers: org.headers,
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().author_from_group[0].options.map((o: { option: string }) => o.option)).toEqual([
+      'junior',
+      'senior',
+    ]);
+  });
+
   it('folders: a new one is refused at the cap, on upload too; an existing one is still found', async () => {
     const org = await createTestOrg(t);
     await override(org.id, { folders: 2 });
@@ -368,14 +468,23 @@ describe('the operator override (`refmatch org limits`)', () => {
 
 describe('the deployment caps come from configuration (LIMIT_*)', () => {
   it('reads each cap from its variable, with the defaults otherwise, and refuses a bad value', () => {
-    const config = parseConfig({ LIMIT_USERS: '7', LIMIT_RECORDS_PER_GROUP: '500000' });
+    const config = parseConfig({
+      LIMIT_USERS: '7',
+      LIMIT_RECORDS_PER_GROUP: '500000',
+      LIMIT_OPTIONS: '300',
+      LIMIT_OPTION_CHARACTERS: '9000',
+    });
     expect(config.limits.users).toBe(7);
+    expect(config.limits.options).toBe(300);
+    expect(config.limits.option_characters).toBe(9_000);
     expect(config.limits.records_per_group).toBe(500_000);
     expect(parseConfig({}).limits).toEqual({
       authors_groups: 2_000,
       records_per_group: 250_000,
       custom_fields: 200,
       options_per_field: 1_000,
+      options: 20_000,
+      option_characters: 500_000,
       folders: 10_000,
       api_keys: 50,
       users: 1_000,
