@@ -317,6 +317,28 @@ describe('authors groups, custom fields, options, folders, API keys and users', 
     );
   });
 
+  it('options of all fields: concurrent adds to different fields never pass the cap together', async () => {
+    const org = await createTestOrg(t);
+    await override(org.id, { options: 4 });
+    const fields = [];
+    for (const name of ['A', 'B', 'C', 'D']) {
+      fields.push(
+        await createCustomField(t.db, org.id, {
+          owner: 'folder',
+          dataKind: 'single_option',
+          name,
+          options: ['first'],
+        }),
+      );
+    }
+    await override(org.id, { options: 6 });
+    const results = await Promise.all(
+      fields.map((f) => refusal(updateCustomField(t.db, f.api_id, { addOptions: ['second'] }, org.id))),
+    );
+    expect(results.filter((r) => r === null)).toHaveLength(2);
+    for (const r of results.filter((r) => r !== null)) expectLimit(r, 'options', 6);
+  });
+
   it('options of all fields: the field page says so on adding; the 4.7 list is unchanged', async () => {
     const org = await createTestOrg(t);
     const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
