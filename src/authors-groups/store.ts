@@ -85,8 +85,11 @@ export interface GroupDeletion extends AuthorsGroup {
   folders: string[];
 }
 
-/** The group's size: the count kept on its row in step with every insert and delete (migration 0101). */
-async function countRecords(db: Queryable, organizationId: number, groupId: number): Promise<number> {
+/**
+ * The group's size: the count kept on its row in step with every insert and delete (migration 0101),
+ * which its records cap counts.
+ */
+export async function countRecords(db: Queryable, organizationId: number, groupId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     'SELECT record_count AS n FROM authors_groups WHERE id = $1 AND organization_id = $2',
     [groupId, organizationId],
@@ -270,15 +273,6 @@ export async function existingClientIds(
     [group.organizationId, group.groupId, clientIds],
   );
   return new Set(rows.map((r) => r.client_id));
-}
-
-/** How many records the group holds now (what its records cap counts). */
-export async function groupRecordCount(
-  db: Queryable,
-  organizationId: number,
-  groupId: number,
-): Promise<number> {
-  return countRecords(db, organizationId, groupId);
 }
 
 // A stored record (its organization's, hence its group's) whose linking inputs are unchanged: one

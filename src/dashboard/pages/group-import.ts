@@ -9,8 +9,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import {
   checkRecordLimits,
+  countRecords,
   existingClientIds,
-  groupRecordCount,
   importGroupAuthors,
   requireGroup,
   type AuthorsGroup,
@@ -287,7 +287,7 @@ async function importPage(
   const [fields, limits, count] = await Promise.all([
     listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
     readOrganizationLimits(ctx.db, organizationId),
-    groupRecordCount(ctx.db, organizationId, group.group_id),
+    countRecords(ctx.db, organizationId, group.group_id),
   ]);
   const problems = refused?.problems ?? [];
   const summary =
@@ -406,7 +406,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
             key,
             checked.rows.map((r) => r.clientId),
           ),
-          groupRecordCount(ctx.db, organizationId, groupId),
+          countRecords(ctx.db, organizationId, groupId),
           readOrganizationLimits(ctx.db, organizationId),
         ]);
         const adding = checked.rows.filter((r) => !existing.has(r.clientId)).length;
