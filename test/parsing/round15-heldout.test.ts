@@ -1,0 +1,114 @@
+// Layouts met in the thirteenth held-out set, fixed in the fifteenth round: a submission to Word that
+// prints a block of declarations above the abstract ("Abstract word count: 300 words", "Summary
+// statement: ..."), then an "Abstract" heading over a structured abstract whose parts have headings
+// of their own in bold ("Background", then its paragraph).
+// Names and texts are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { docxParagraph, makeDocx, paragraph } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+/** A paragraph of one bold run: a structured abstract's part heading set by hand. */
+const bold = (text: string) =>
+  docxParagraph(`<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r>`, 'BodyText');
+
+const declarations = [
+  paragraph('Declarations', 'Heading2'),
+  paragraph('Trial registration: Not applicable', 'BodyText'),
+  paragraph('Abstract word count: 250 words', 'BodyText'),
+  paragraph('Total word count: 3100 words', 'BodyText'),
+  paragraph('Number of figures: 3', 'BodyText'),
+  paragraph(
+    'Summary statement: Gardeners should expect the first frost a week later than a century ago.',
+    'BodyText',
+  ),
+  paragraph('Funding statement: No outside funding was received for this count.', 'BodyText'),
+];
+
+const structured = [
+  bold('Background'),
+  paragraph('Frost dates decide when valley gardens flower. We asked how far they have moved.', 'BodyText'),
+  bold('Methods'),
+  paragraph(
+    'Gardens in cold valleys were counted over ten seasons, with the altitude of each noted.',
+    'BodyText',
+  ),
+  bold('Results'),
+  paragraph('The first frost of autumn came later each decade, most of all in the north.', 'BodyText'),
+  bold('Conclusion'),
+  paragraph('Early flowering plants gained the most from the later frosts.', 'BodyText'),
+];
+
+const body = [
+  paragraph('Introduction', 'Heading2'),
+  paragraph('Counting gardens is an old pursuit of botanists and the work goes back a century.', 'BodyText'),
+  paragraph('Methods', 'Heading2'),
+  paragraph('The counts were made by hand in notebooks kept in the valley archive.', 'BodyText'),
+];
+
+const front = [
+  paragraph('Frost and the flowering dates of valley gardens', 'Title'),
+  paragraph('Alma Quist1, Bruno Tell2', 'Author'),
+  paragraph('1 Northfield University 2 Southfield College', 'FirstParagraph'),
+];
+
+describe('an "Abstract word count" line in a block of declarations above the abstract', () => {
+  it('is no label: the abstract is read under the "Abstract" heading after it', async () => {
+    const docx = makeDocx([
+      ...front,
+      ...declarations,
+      paragraph('Abstract', 'Heading3'),
+      paragraph(
+        'Gardens in cold valleys were counted over ten seasons to learn how frost moves the dates of flowering.',
+        'BodyText',
+      ),
+      ...body,
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.abstract).toMatch(/^Gardens in cold valleys/);
+    expect(result.abstract).not.toMatch(/word count|Summary statement/);
+  });
+});
+
+describe('a structured abstract whose parts have bold headings of their own', () => {
+  it('reads every part, headings included, and stops at the body', async () => {
+    const docx = makeDocx([...front, paragraph('Abstract', 'Heading3'), ...structured, ...body]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.abstract).toMatch(/^Background\s+Frost dates decide/);
+    expect(result.abstract).toMatch(/Results\s+The first frost/);
+    expect(result.abstract).toMatch(/later frosts\.$/);
+    expect(result.abstract).not.toMatch(/old pursuit|notebooks/);
+  });
+
+  it('ends before the body repeats a part name as its own heading', async () => {
+    const docx = makeDocx([
+      ...front,
+      paragraph('Abstract', 'Heading3'),
+      ...structured.slice(0, 4),
+      bold('Methods'),
+      paragraph('The counts were made by hand in notebooks kept in the valley archive.', 'BodyText'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.abstract).toMatch(/altitude of each noted\.$/);
+    expect(result.abstract).not.toMatch(/notebooks/);
+  });
+
+  it('leaves an empty abstract empty when the body opens with a "Background" heading', async () => {
+    const docx = makeDocx([
+      ...front,
+      paragraph('Abstract', 'Heading3'),
+      bold('Background'),
+      paragraph('Frost dates decide when valley gardens flower, and they have moved.', 'BodyText'),
+      paragraph(
+        'Counting gardens is an old pursuit of botanists and the work goes back a century.',
+        'BodyText',
+      ),
+      bold('Methods'),
+      paragraph('The counts were made by hand in notebooks kept in the valley archive.', 'BodyText'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.abstract ?? '').not.toMatch(/^Background/);
+  });
+});
