@@ -166,6 +166,16 @@ function findTitle(doc: DocumentModel): number | null {
     oneWord !== undefined && best !== undefined && overByline(best.i) && !overByline(oneWord.i);
   if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize && !bannerOverTitle)
     return oneWord.i;
+  // A first-level heading set larger than the title (a Word template's "SCIENCE FOR SOCIETY" box
+  // before the summary) is a section of the front matter when it stands over no byline and an
+  // earlier paragraph in bold does: that paragraph is the title.
+  if (best && maxSize >= 1.1 && best.b.styleLevel === 1 && !overByline(best.i)) {
+    const overNames = firstPage.find(
+      ({ b, i }) =>
+        i < best.i && b.emphasis && overByline(i) && !opensWithNoteMark(b) && markedNameCount(b) < 2,
+    );
+    if (overNames) return overNames.i;
+  }
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's).

@@ -1,12 +1,14 @@
 // Layouts met in the thirteenth held-out set, fixed in the fifteenth round: a submission to Word that
 // prints a block of declarations above the abstract ("Abstract word count: 300 words", "Summary
 // statement: ..."), then an "Abstract" heading over a structured abstract whose parts have headings
-// of their own in bold ("Background", then its paragraph).
+// of their own in bold ("Background", then its paragraph); a Word file in a Cell Press layout whose
+// bold title sits over a marked byline, with a larger first-level heading ("SCIENCE FOR SOCIETY")
+// before the summary.
 // Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { docxParagraph, makeDocx, paragraph } from './make-files.ts';
+import { docxParagraph, docxRun, makeDocx, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -110,5 +112,51 @@ describe('a structured abstract whose parts have bold headings of their own', ()
     ]);
     const result = await parseManuscript(docx, 'frost.docx', limits);
     expect(result.abstract ?? '').not.toMatch(/^Background/);
+  });
+});
+
+/** A first-level heading in 16-point type. */
+const largeHeading = (text: string) =>
+  docxParagraph(
+    `<w:r><w:rPr><w:sz w:val="32"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r>`,
+    'Heading1',
+  );
+
+describe('a bold title over a marked byline, a larger heading before the summary', () => {
+  it('takes the bold paragraph over the byline as the title, and finds the authors', async () => {
+    const docx = makeDocx([
+      bold('Frost and the flowering dates of valley gardens'),
+      docxParagraph(
+        [
+          docxRun('Alma Quist'),
+          docxRun('1', true),
+          docxRun('*, Bruno Tell'),
+          docxRun('2', true),
+          docxRun(', Carla Moss'),
+          docxRun('1', true),
+        ].join(''),
+        'BodyText',
+      ),
+      paragraph('1 Northfield University, Northfield 2 Southfield College, Southfield', 'BodyText'),
+      paragraph('*Lead contact and correspondence: alma.quist@northfield.example', 'BodyText'),
+      largeHeading('NOTES FOR READERS'),
+      paragraph(
+        'Gardeners will find the first frost a week later than their grandparents did.',
+        'FirstParagraph',
+      ),
+      largeHeading('SUMMARY'),
+      paragraph(
+        'Gardens in cold valleys were counted over ten seasons to learn how frost moves the dates of flowering. We found that the first frost came later each decade.',
+        'FirstParagraph',
+      ),
+      largeHeading('INTRODUCTION'),
+      paragraph(
+        'Counting gardens is an old pursuit of botanists and the work goes back a century.',
+        'FirstParagraph',
+      ),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe('Frost and the flowering dates of valley gardens');
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Bruno Tell', 'Carla Moss']);
   });
 });
