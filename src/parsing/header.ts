@@ -1522,6 +1522,16 @@ export function extractHeader(source: DocumentModel): Header {
     if (/^\W*correspond/iu.test(b.text) && mentionedAuthors(b.text, authors).length === 1)
       texts.push({ text: b.text, links: b.links });
   });
+  // An "Email addresses:" footnote (elsarticle: "jane@x.org (Jane Roe), ...") may run on to the
+  // foot of the next page: a short block there whose addresses each name an author after them
+  // in parentheses is read too.
+  blocks.forEach((b, i) => {
+    if (i < frontEnd || headerBlocks.includes(i) || b.text.length > 400 || !b.text.includes('@')) return;
+    if (!frontPages.has(b.page) && !frontPages.has(b.page - 1)) return;
+    const named = [...b.text.matchAll(/@[\w.-]+\.\p{L}{2,}\s*\(([^()@]{3,80})\)/gu)];
+    if (named.length && named.every((m) => mentionedAuthors(m[1]!, authors).length === 1))
+      texts.push({ text: b.text, links: b.links });
+  });
   // The author note of an APA manuscript may close the text, after the discussion ("Author
   // note" as a heading, or run in before its first sentence): it holds the correspondence
   // address, and is read with the header.

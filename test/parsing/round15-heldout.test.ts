@@ -3,12 +3,12 @@
 // statement: ..."), then an "Abstract" heading over a structured abstract whose parts have headings
 // of their own in bold ("Background", then its paragraph); a Word file in a Cell Press layout whose
 // bold title sits over a marked byline, with a larger first-level heading ("SCIENCE FOR SOCIETY")
-// before the summary.
+// before the summary; an elsarticle "Email addresses:" footnote that runs on to the foot of page 2.
 // Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { docxParagraph, docxRun, makeDocx, paragraph } from './make-files.ts';
+import { bodyProse, docxParagraph, docxRun, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -158,5 +158,45 @@ describe('a bold title over a marked byline, a larger heading before the summary
     const result = await parseManuscript(docx, 'frost.docx', limits);
     expect(result.title).toBe('Frost and the flowering dates of valley gardens');
     expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Bruno Tell', 'Carla Moss']);
+  });
+});
+
+describe('an "Email addresses:" footnote that runs on to the foot of the next page (elsarticle)', () => {
+  it('reads the addresses on the second page, each by the name after it', async () => {
+    const page1 = [
+      { text: 'Frost and the Flowering Dates of Valley Gardens', size: 16, x: 72, y: 780 },
+      { text: 'Alma Quist1,*, Bruno Tell2, Carla Moss1, Dora Vance2', size: 11, x: 72, y: 755 },
+      { text: '1Northfield University, Department of Botany, Northfield', size: 9, x: 72, y: 740 },
+      { text: '2Southfield College, School of Plants, Southfield', size: 9, x: 72, y: 729 },
+      { text: 'Abstract', size: 11, x: 72, y: 705, bold: true },
+      {
+        text: 'Gardens in cold valleys were counted over ten seasons to learn how frost moves flowering.',
+        size: 10,
+        x: 72,
+        y: 690,
+      },
+      { text: 'Keywords: frost, gardens, flowering', size: 10, x: 72, y: 670 },
+      ...bodyProse(640, 30),
+      { text: '*Corresponding author', size: 8, x: 72, y: 110 },
+      {
+        text: 'Email addresses: alma.q@northfield.example (Alma Quist), btell@south.example',
+        size: 8,
+        x: 72,
+        y: 100,
+      },
+    ];
+    const page2 = [
+      ...bodyProse(780, 40),
+      {
+        text: '(Bruno Tell), cmoss@northfield.example (Carla Moss), dvance@south.example (Dora Vance)',
+        size: 8,
+        x: 72,
+        y: 90,
+      },
+    ];
+    const result = await parseManuscript(makeTextPdf([page1, page2]), 'frost.pdf', limits);
+    const emails = Object.fromEntries(result.authors.map((a) => [a.name, a.emails]));
+    expect(emails['Carla Moss']).toEqual(['cmoss@northfield.example']);
+    expect(emails['Dora Vance']).toEqual(['dvance@south.example']);
   });
 });
