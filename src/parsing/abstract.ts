@@ -27,6 +27,14 @@ const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
 const OTHER_FRONT_LABEL =
   /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|copyright|©|palabras clave|palavras-chave|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés)(?:\b|(?=\s|:))/iu;
 
+/**
+ * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a
+ * length ("word count: 300 words", "(250 words)", "length: 250"), or another part's name run on
+ * into the label ("statement", "of changes").
+ */
+const ABOUT_ABSTRACT =
+  /^(?:\(?\d[\d,]*\s*words?\b|(?:word(?:s| count)?|count|length|limit|statement|of\s+(?:changes|revisions?))\b)/i;
+
 /** A section heading by its number alone, set at the body's size ("I. INTRODUCTION", "1 Introduction"). */
 const NUMBERED_HEADING = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+\p{Lu}[^.!?]{1,60}$/u;
 const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
@@ -34,6 +42,19 @@ const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
 /** Run-in parts of a structured abstract ("Objectives. ...", "Methods: ..."). */
 const STRUCTURED_PART =
   /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.—–-]?\s+\p{Lu}/iu;
+
+/** A structured abstract's part named alone, as a heading of its own ("Background", "Methods:"). */
+const STRUCTURED_HEAD =
+  /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.]?$/i;
+
+/** The part a structured abstract's heading names, lower-cased; null for any other block. */
+const partName = (b: Block | undefined): string | null =>
+  b && STRUCTURED_HEAD.test(b.text.trim())
+    ? b.text
+        .trim()
+        .replace(/\s*[:.]$/, '')
+        .toLowerCase()
+    : null;
 
 /** Front matter that is prose but no abstract: licences, permissions, notes on how a file was made. */
 const NOT_ABSTRACT =
@@ -124,9 +145,32 @@ function collect(
   // An abstract set in a face of its own, known from its first paragraph (the label's block when
   // the text runs in after the label).
   let ownFace = parts.length > 0 && blocks[used[used.length - 1]!]!.emphasis && parts[0]!.length >= 200;
+  const partHeads = new Set<string>();
   for (let j = from; j < blocks.length && j < from + MAX_BLOCKS && chars < MAX_CHARS; j++) {
     const n = blocks[j]!;
     if (styled && n.styleName?.toLowerCase() !== 'abstract') break;
+    // A structured abstract whose parts have headings of their own ("Background", then its
+    // paragraph): a part's heading goes on with the abstract, each name once (the body's own
+    // "Methods" heading comes after the abstract's), when the abstract opens with one.
+    const part = partName(n);
+    if (
+      !styled &&
+      part !== null &&
+      // It opens one: a second part's heading right after the first part's paragraph (an empty
+      // abstract over a body that opens with "Background" is not read as one).
+      ((parts.length === first.length &&
+        partName(blocks[j + 2]) !== null &&
+        partName(blocks[j + 2]) !== part) ||
+        partHeads.size > 0) &&
+      !partHeads.has(part) &&
+      blocks[j + 1] &&
+      !isHeading(blocks[j + 1]!)
+    ) {
+      partHeads.add(part);
+      parts.push(n.text.trim());
+      used.push(j);
+      continue;
+    }
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
     if (!styled && parts.length && n.relSize < 0.9 * (size || 1)) {
@@ -214,6 +258,9 @@ function findLabelled(
     )
       continue;
     const rest = styled ? b.text : numbered ? '' : b.text.replace(label, '');
+    // "Abstract word count: 300 words", "Summary statement: ...": a line about the abstract or
+    // another front-matter part (a submission's declarations), not the abstract's label.
+    if (!styled && !numbered && !stopped.test(b.text) && ABOUT_ABSTRACT.test(rest)) continue;
     const first = rest.length > 20 ? [rest] : [];
     const found = collect(blocks, i + 1, b.page, styled, first, [i]);
     if (found.text) return found;

@@ -166,6 +166,16 @@ function findTitle(doc: DocumentModel): number | null {
     oneWord !== undefined && best !== undefined && overByline(best.i) && !overByline(oneWord.i);
   if (oneWord && oneWord.b.relSize >= 1.5 && oneWord.b.relSize >= 1.3 * maxSize && !bannerOverTitle)
     return oneWord.i;
+  // A first-level heading set larger than the title (a Word template's "SCIENCE FOR SOCIETY" box
+  // before the summary) is a section of the front matter when it stands over no byline and an
+  // earlier paragraph in bold does: that paragraph is the title.
+  if (best && maxSize >= 1.1 && best.b.styleLevel === 1 && !overByline(best.i)) {
+    const overNames = firstPage.find(
+      ({ b, i }) =>
+        i < best.i && b.emphasis && overByline(i) && !opensWithNoteMark(b) && markedNameCount(b) < 2,
+    );
+    if (overNames) return overNames.i;
+  }
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's).
@@ -1510,6 +1520,16 @@ export function extractHeader(source: DocumentModel): Header {
   blocks.forEach((b, i) => {
     if (i < frontEnd || headerBlocks.includes(i) || b.text.length > 300 || !b.text.includes('@')) return;
     if (/^\W*correspond/iu.test(b.text) && mentionedAuthors(b.text, authors).length === 1)
+      texts.push({ text: b.text, links: b.links });
+  });
+  // An "Email addresses:" footnote (elsarticle: "jane@x.org (Jane Roe), ...") may run on to the
+  // foot of the next page: a short block there whose addresses each name an author after them
+  // in parentheses is read too.
+  blocks.forEach((b, i) => {
+    if (i < frontEnd || headerBlocks.includes(i) || b.text.length > 400 || !b.text.includes('@')) return;
+    if (!frontPages.has(b.page) && !frontPages.has(b.page - 1)) return;
+    const named = [...b.text.matchAll(/@[\w.-]+\.\p{L}{2,}\s*\(([^()@]{3,80})\)/gu)];
+    if (named.length && named.every((m) => mentionedAuthors(m[1]!, authors).length === 1))
       texts.push({ text: b.text, links: b.links });
   });
   // The author note of an APA manuscript may close the text, after the discussion ("Author
