@@ -1,9 +1,9 @@
 // Request and response schemas of the author-from-group endpoints (spec 2.1, 4.1-4.4).
 import { Type } from 'typebox';
-import { NOT_BLANK, Nullable } from '../http/schemas.ts';
+import { NOT_BLANK, Nullable, RowId } from '../http/schemas.ts';
 
 export const Params = Type.Object({
-  group_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Authors group id' }),
+  group_id: RowId({ description: 'Authors group id' }),
   client_id: Type.String({
     minLength: 1,
     maxLength: 256,

@@ -3,12 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { RowId, errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import { authorUrl, workUrl } from './authors/author-summary.ts';
 import { academicAge, type AuthorMetrics } from './authors/metrics.ts';
 
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const IdParams = Type.Object({ id: RowId() });
 const Html = Type.String({ description: 'An HTML page' });
 const PAGE_WORKS = 100;
 

@@ -16,4 +16,14 @@ export const Ok = Type.Object({ ok: Type.Boolean() }, { description: 'Success ma
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** The largest value of a PostgreSQL `integer` (every table's serial id). */
+export const MAX_INTEGER = 2_147_483_647;
+
+/**
+ * A row's id in a path: a larger number is refused as the request's fault (400), where the database
+ * would refuse it as out of range for its integer column.
+ */
+export const RowId = (options: { description?: string } = {}) =>
+  Type.Integer({ minimum: 1, maximum: MAX_INTEGER, ...options });
+
 export { NOT_BLANK } from '../infra/errors.ts';

@@ -4,6 +4,7 @@ import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
+import { MAX_INTEGER } from '../http/schemas.ts';
 import { unstorableText } from '../http/storable-text.ts';
 import type { CandidateFilters } from '../referee-finder/types.ts';
 
@@ -252,7 +253,6 @@ const AUTHOR_FIELD = /^author(\d+)_(.*)$/;
 const AUTHOR_PARTS = { name: 'name', aff: 'affiliation', orcid: 'orcid', email: 'email' } as const;
 type AuthorPart = keyof typeof AUTHOR_PARTS;
 const MAX_AUTHORS = 1000;
-const MAX_INT = 2_147_483_647;
 
 /**
  * Longest value of each text field, in characters: far beyond any real title, abstract or name, and
@@ -306,7 +306,7 @@ export function validateUploadForm(raw: RawUpload): UploadForm {
       if (required) problem(field, 'is required');
       return undefined;
     }
-    if (!/^\+?\d+$/.test(value.trim()) || Number(value.trim()) > MAX_INT) {
+    if (!/^\+?\d+$/.test(value.trim()) || Number(value.trim()) > MAX_INTEGER) {
       problem(field, 'must be a whole number from 0 to 2147483647');
       return undefined;
     }

@@ -1,6 +1,7 @@
 // API keys (integrations admin): create (the secret shown once, never stored), list with last use, revoke.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../infra/errors.ts';
@@ -21,7 +22,7 @@ import {
 import { dashboardPath, html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
-const KeyParams = Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const KeyParams = Type.Object({ keyId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
   // The form's one-time value (createApiKeyFromForm): a reload posting it again makes no second key.

@@ -3,6 +3,7 @@
 // is linked to, or why it is not. Reads and writes go through the stores the API uses.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl } from '../../corpus/authors/author-summary.ts';
 import { errors } from '../../infra/errors.ts';
@@ -55,7 +56,7 @@ import {
 } from '../custom-values-form.ts';
 
 const PAGE_SIZE = 50;
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
 const ListQuery = Type.Object({

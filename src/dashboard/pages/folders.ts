@@ -3,6 +3,7 @@
 // stores the CLI uses.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { listGroups } from '../../authors-groups/store.ts';
@@ -43,7 +44,7 @@ import {
 } from '../custom-values-form.ts';
 import { dashboardPath, html } from '../html.ts';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = RowId();
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
 const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })) });

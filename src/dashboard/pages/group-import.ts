@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'csv-parse/sync';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import {
   checkRecordLimits,
@@ -33,7 +34,7 @@ import { text, typedNumber } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
 // The body limit bounds the CSV; the schema names the one field.
 const ImportBody = Type.Object({ _csrf: Type.String(), csv: Type.String() });

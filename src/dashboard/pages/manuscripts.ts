@@ -6,6 +6,7 @@
 // reads `marked_by` from), and the recommended journals (journals/cache.ts over journals/recommend.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
 import { listGroups } from '../../authors-groups/store.ts';
@@ -59,7 +60,7 @@ import {
   valuesConcerningInputs,
 } from '../custom-values-form.ts';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = RowId();
 const PAGE_SIZE = 50;
 
 const ListQuery = Type.Object({

@@ -2,6 +2,7 @@
 // change role, disable.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
@@ -31,7 +32,7 @@ import { text } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
-const UserParams = Type.Object({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const UserParams = Type.Object({ userId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
   email: Type.String({ maxLength: 320 }),

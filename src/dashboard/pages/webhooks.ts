@@ -3,6 +3,7 @@
 // (docs/webhooks.md).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import {
   findWebhook,
@@ -29,7 +30,7 @@ import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = RowId();
 const LOG_PAGE = 50;
 const PAGE = '/dashboard/webhooks/';
 
