@@ -54,7 +54,7 @@ export interface Gutter {
 }
 
 /** How many of the ascending `ys` are below `y`. */
-function countBelow(ys: Float64Array, y: number): number {
+function countBelow(ys: ArrayLike<number>, y: number): number {
   let lo = 0;
   let hi = ys.length;
   while (lo < hi) {
@@ -844,30 +844,12 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
 }
 
 /**
- * Drops margin line numbers (preprints and review copies: lineno, papaja, acmart review): a column
- * of bare numbers at one right edge whose values rise by one step per printed line, so that the
- * vertical distance per increment is the same all down the page. A numbered reference list also
- * rises, but its entries take a varying number of lines, so its step is not constant.
- */
-/**
  * Numbers in the text's own size whose steps vary with the lines' heights (Typst numbers every
  * line, headings and double-spaced paragraphs alike): they rise by one from each to the next and
  * stand left of the text, each on the baseline of a text line, and few text lines between the
  * first and the last go without one (a table's rows, an equation's parts). A numbered list's
  * entries run over lines of their own.
  */
-/** How many of the ascending `values` are below `value`. */
-function countLess(values: number[], value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
   if (cluster.length < 8) return false;
   const byY = [...cluster].sort((a, b) => b.y - a.y);
@@ -887,7 +869,7 @@ function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
       baselines.push(it.y);
       continue;
     }
-    const at = countLess(ascending, it.y);
+    const at = countBelow(ascending, it.y);
     const near = (y: number | undefined) => y !== undefined && Math.abs(y - it.y) <= tolerance(it);
     if (near(ascending[at]) || near(ascending[at - 1])) continue;
     baselines.push(it.y);
@@ -898,13 +880,19 @@ function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
   const heights = numbers.map((n) => n.y);
   const reach = Math.max(...numbers.map(tolerance)) * (1 + 1e-9) + 1e-9;
   const numbered = baselines.filter((y) => {
-    for (let i = countLess(heights, y - reach); i < numbers.length && heights[i]! <= y + reach; i++)
+    for (let i = countBelow(heights, y - reach); i < numbers.length && heights[i]! <= y + reach; i++)
       if (Math.abs(numbers[i]!.y - y) <= tolerance(numbers[i]!)) return true;
     return false;
   });
   return numbered.length >= 0.9 * cluster.length && numbered.length >= 0.7 * baselines.length;
 }
 
+/**
+ * Drops margin line numbers (preprints and review copies: lineno, papaja, acmart review): a column
+ * of bare numbers at one right edge whose values rise by one step per printed line, so that the
+ * vertical distance per increment is the same all down the page. A numbered reference list also
+ * rises, but its entries take a varying number of lines, so its step is not constant.
+ */
 export function dropLineNumbers(pages: { items: Item[] }[]): number {
   const edgeOf = (it: Item) => it.x + it.w;
   const clustersOf = (items: Item[]): Item[][] => {
