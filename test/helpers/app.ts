@@ -39,6 +39,17 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   };
 }
 
+/**
+ * Serves the app on a free port of 127.0.0.1, for tests that need a real socket (what app.inject
+ * cannot show: bodies sent slowly, connections closed, sockets counted); the port it took.
+ */
+export async function listenOnLoopback(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('the test server has no port');
+  return address.port;
+}
+
 export interface TestOrg {
   id: number;
   apiKey: string;

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestOrg, testConfig, type TestOrg } from '../helpers/app.ts';
+import { createTestOrg, listenOnLoopback, testConfig, type TestOrg } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
 import { baseFields, upload } from './upload-helpers.ts';
@@ -17,9 +17,7 @@ let second: TestOrg;
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await buildApp({ config: testConfig({ uploadsInFlight: 2, uploadsInFlightPerOrg: 1 }), db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  port = await listenOnLoopback(app);
   first = await createTestOrg({ db });
   second = await createTestOrg({ db });
 });

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestOrg, testConfig, type TestOrg } from '../helpers/app.ts';
+import { createTestOrg, listenOnLoopback, testConfig, type TestOrg } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
 import { baseFields } from './upload-helpers.ts';
@@ -24,9 +24,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   app = await buildApp({ config: testConfig(), db });
   app.server.on('connection', (socket: net.Socket) => serverSockets.push(socket));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  port = await listenOnLoopback(app);
   org = await createTestOrg({ db });
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { testConfig } from '../helpers/app.ts';
+import { listenOnLoopback, testConfig } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
 
@@ -21,9 +21,7 @@ beforeAll(async () => {
     config: { ...config, rateLimits: { ...config.rateLimits, connectionsPerAddress: CAP } },
     db,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  port = await listenOnLoopback(app);
 });
 afterAll(async () => {
   await app.close();

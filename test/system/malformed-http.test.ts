@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { testConfig } from '../helpers/app.ts';
+import { listenOnLoopback, testConfig } from '../helpers/app.ts';
 import { orgWithGroup } from '../authors-groups/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { buildApp } from '../../src/app.ts';
@@ -16,9 +16,7 @@ let port = 0;
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await buildApp({ config: testConfig(), db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  port = await listenOnLoopback(app);
 });
 afterAll(async () => {
   await app.close();
@@ -150,9 +148,7 @@ describe('a body sent too slowly', () => {
     const slowDb = await createTestDatabase();
     const slow = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), db: slowDb });
     try {
-      await slow.listen({ port: 0, host: '127.0.0.1' });
-      const address = slow.server.address();
-      const slowPort = typeof address === 'object' && address ? address.port : 0;
+      const slowPort = await listenOnLoopback(slow);
       expect(slow.server.maxConnections).toBe(testConfig().maxConnections);
       // A dashboard form said to be 100,000 bytes long, of which a byte arrives every 200 ms: without
       // a timeout it held the connection, and the bytes so far, for as long as it went on.
