@@ -16,7 +16,7 @@ import {
 import { registerValidation } from './http/validation.ts';
 import { Authentication, registerApiKeyAuth } from './http/auth.ts';
 import { RateLimits, registerRateLimits } from './http/rate-limits.ts';
-import { registerStorableTextCheck, registerUtf8JsonParser } from './http/storable-text.ts';
+import { MAX_JSON_MEMBERS, registerStorableTextCheck, registerUtf8JsonParser } from './http/storable-text.ts';
 import { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { AppContext } from './app-context.ts';
 import { ParserPool } from './parsing/parser-pool.ts';
@@ -139,7 +139,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRateLimits(app, limits);
   registerValidation(app);
   registerStorableTextCheck(app);
-  registerUtf8JsonParser(app);
+  registerUtf8JsonParser(app, {
+    countBody: (request, bytes) => ctx.auth.countBody(request, bytes),
+    maxObjectMembers: MAX_JSON_MEMBERS + config.limits.custom_fields,
+  });
   registerErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

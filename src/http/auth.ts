@@ -49,6 +49,15 @@ export class Authentication {
     await this.limits.countKey(keyIdOf(key!)!);
     return organization;
   }
+
+  /**
+   * Counts a JSON body's bytes against its address and, on a route authenticated by the header, its
+   * key (the limits' `countBody`); 429 before the body is parsed.
+   */
+  countBody(request: FastifyRequest, bytes: number): Promise<void> {
+    const key = request.organization ? headerKey(request) : undefined;
+    return this.limits.countBody(clientAddress(request), (key && keyIdOf(key)) || null, bytes);
+  }
 }
 
 export function registerApiKeyAuth(app: FastifyInstance, auth: Authentication): void {

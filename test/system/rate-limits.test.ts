@@ -6,6 +6,7 @@ import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpe
 import { authorUrl, orgWithGroup } from '../authors-groups/helpers.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import type { RateLimitSettings } from '../../src/infra/config.ts';
+import { BODY_BYTES_PER_REQUEST } from '../../src/http/rate-limits.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -126,6 +127,79 @@ describe('failed authentications per address', () => {
     expect((await upload(app.app, { fields })).statusCode).toBe(401);
     expect((await upload(app.app, { fields })).statusCode).toBe(401);
     expectRateLimited(await upload(app.app, { fields }), 900);
+  });
+});
+
+describe('JSON bodies count by their size', () => {
+  // A valid record padded with whitespace to `shares` times the bytes of one request.
+  const paddedRecord = (shares: number) => {
+    const record = JSON.stringify({ name: 'A large record' });
+    return record + ' '.repeat(shares * BODY_BYTES_PER_REQUEST - record.length);
+  };
+  const postJson = (app: TestApp, url: string, headers: Record<string, string>, payload: string) =>
+    app.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload,
+    });
+
+  it('against the key: a body of 10 shares counts 11 requests, refused before it is parsed; other keys are not', async () => {
+    const app = await appWith({ perKey: 40, perAddress: 0 });
+    const org = await orgWithGroup(app);
+    const other = await orgWithGroup(app);
+    const url = authorUrl(org.groupId, 'big');
+    // 11, 22, 33 of 40: saved.
+    for (let i = 0; i < 3; i++)
+      expect((await postJson(app, url, org.headers, paddedRecord(10))).statusCode).toBe(200);
+    // Small requests count one each while the window has room: 39 of 40.
+    for (let i = 0; i < 6; i++) expect((await get(app, FIELDS_URL, org.headers)).statusCode).toBe(200);
+    // The next large one: 40 for the request, 50 with its body. Refused as a rate limit before it is
+    // read: its broken JSON is not reported.
+    expectRateLimited(await postJson(app, url, org.headers, `{"name": ${paddedRecord(10)}`));
+    expectRateLimited(await get(app, FIELDS_URL, org.headers));
+    const otherUrl = authorUrl(other.groupId, 'big');
+    expect((await postJson(app, otherUrl, other.headers, paddedRecord(10))).statusCode).toBe(200);
+  });
+
+  it('against the address, with a key or without one', async () => {
+    const app = await appWith({ perAddress: 25, perKey: 0 });
+    // The upload route reads its key from the form, so a JSON body sent there is read unauthenticated
+    // (and refused as the wrong media type): 11, then 22 of 25.
+    for (let i = 0; i < 2; i++) {
+      const res = await postJson(app, '/api/external/proposal/', {}, paddedRecord(10));
+      expect(res.statusCode).toBe(415);
+    }
+    expectRateLimited(await postJson(app, '/api/external/proposal/', {}, paddedRecord(10)));
+    expect((await postJson(app, '/api/external/proposal/', {}, paddedRecord(10))).statusCode).toBe(429);
+    const elsewhere = await app.app.inject({
+      method: 'POST',
+      url: '/api/external/proposal/',
+      headers: { 'content-type': 'application/json' },
+      payload: paddedRecord(10),
+      remoteAddress: '10.0.0.5',
+    });
+    expect(elsewhere.statusCode).toBe(415);
+  });
+
+  it('a body the size limit admits is never refused for its size alone, however low the limit', async () => {
+    const app = await appWith({ perKey: 5, perAddress: 0 });
+    const org = await orgWithGroup(app);
+    // 10 shares counted as 4 (the limit less one): the request and its body fill the window exactly.
+    expect(
+      (await postJson(app, authorUrl(org.groupId, 'big'), org.headers, paddedRecord(10))).statusCode,
+    ).toBe(200);
+    expectRateLimited(await get(app, FIELDS_URL, org.headers));
+  });
+
+  it('a body under one share counts as its request alone', async () => {
+    const app = await appWith({ perKey: 3, perAddress: 0 });
+    const org = await orgWithGroup(app);
+    const url = authorUrl(org.groupId, 'small');
+    const almostOneShare = paddedRecord(1).slice(0, -1);
+    for (let i = 0; i < 3; i++)
+      expect((await postJson(app, url, org.headers, almostOneShare)).statusCode).toBe(200);
+    expectRateLimited(await postJson(app, url, org.headers, almostOneShare));
   });
 });
 
