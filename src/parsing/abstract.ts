@@ -275,10 +275,11 @@ function findLabelled(
 /**
  * A copyright notice set in the margin beside the abstract's last line and read into it ("... and
  * © 2024 International Union of Crystallography simple concepts ..."): the notice, capitalised
- * words after "©" and a year, with the sentence going on in lower case after it.
+ * words after "©" and a year, with the sentence going on in lower case after it. A notice with a
+ * stop in it ("© 2024 Elsevier Ltd. All rights reserved") is not cut: it is the block's own.
  */
 const MARGIN_NOTICE =
-  /\s©\s?(?:\d{4}\s+)?(?:\p{Lu}[\p{L}.&'’-]*\s+|(?:of|for|and|the|de|des|du|für)\s+){1,8}(?=\p{Ll})/u;
+  /\s©\s?(?:\d{4}\s+)?(?:\p{Lu}[\p{L}&'’-]*\s+|(?:of|for|and|the|de|des|du|für)\s+){1,8}(?=\p{Ll})/u;
 
 function withoutMarginNotice(text: string): string {
   return text.includes('©') ? text.replace(MARGIN_NOTICE, ' ') : text;
