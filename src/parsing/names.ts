@@ -306,7 +306,7 @@ export function splitByline(runs: Run[]): BylineName[] {
       out[out.length - 1]!.marks.push(...splitMarks(name));
       name = '';
     }
-    // So is one set on the line right after them and spaced from the next name ("Rio,ᵃ* Jane
+    // So is one set on the line right after them and spaced from the next name ("Lopes,ᵃ* Jane
     // Roe,ᵃ", IUCr): the symbol closes the name before, it does not open this one.
     const leading =
       afterMarks && /^[*†‡§¶#✉]/u.test(current) ? /^([*†‡§¶#✉]+)\s+(?=\p{L})/u.exec(name) : null;

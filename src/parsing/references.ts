@@ -376,7 +376,7 @@ export function findDoi(text: string, readOn = true): string | null {
     const later = findDoi(source.slice(end, end + MAX_DOI_WORD), false);
     if (later && goesOnFrom(later, doi)) doi = later;
     // A "10." read in the path of another site's address (a digital library's handle,
-    // "https://diglib.eg.org/handle/10.2312/8491") before the entry's own labelled DOI
+    // "https://library.example.org/handle/10.2312/4711") before the entry's own labelled DOI
     // ("doi:10.1111/..."): the labelled one is the DOI.
     if (inOtherAddress(source, m.index)) {
       const rest = source.slice(end, end + 2 * MAX_DOI_WORD);

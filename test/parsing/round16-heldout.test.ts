@@ -2,7 +2,7 @@
 // is headed "Literaturverzeichnis" (with a section of that name earlier in its body); reference DOIs
 // broken right after the prefix's slash or its "10.", printed after a digital library's handle URL
 // that holds a "10." of its own; an IUCr byline whose corresponding mark "*" follows the
-// superscript letter as plain text ("Rio,ᵃ* Jane Roe,ᵃ") and whose unlabelled abstract has the
+// superscript letter as plain text ("Lopes,ᵃ* Jane Roe,ᵃ") and whose unlabelled abstract has the
 // journal's copyright notice from the margin read into its last line; an IMS byline over an
 // unlabelled abstract set smaller than the body; an Elsevier CAS front page whose label is set
 // letter-spaced ("A B S T R A C T"); a thesis proposal's title page ("By:", one name a line, the
@@ -80,18 +80,18 @@ describe('reference DOIs after a handle URL, broken after the slash or the "10."
       ...entry(420, [
         '[AB98] ABEL K., BIBEL U.: Dithered frost maps. Garden Forum 17, 3 (1998),',
         'C219-C231. https://library.example.org/handle/10.2312/4711. doi:10.1111/',
-        '1467-8659.00269. 2',
+        '2041-0001.00042. 2',
       ]),
       ...entry(380, [
         '[QT97] QUIST A., TELL B.: Frost in the valleys. Garden Forum 16, 3 (1997),',
         'C347-C355. https://library.example.org/handle/10.2312/4712. doi:10.',
-        '1111/1467-8659.16.3issue.36. 2',
+        '1111/2041-0001.12.3issue.7. 2',
       ]),
     ];
     const result = await parseManuscript(makeTextPdf([page]), 'frost.pdf', limits);
     expect(result.references.map((r) => r.doi)).toEqual([
-      '10.1111/1467-8659.00269',
-      '10.1111/1467-8659.16.3issue.36',
+      '10.1111/2041-0001.00042',
+      '10.1111/2041-0001.12.3issue.7',
     ]);
   });
 });
