@@ -12,9 +12,14 @@ export interface FoundAbstract {
   used: number[];
 }
 
-/** The abstract's label in another language, read only when no English label is found. */
+/**
+ * The abstract's label in another language, read only when no English label is found: an English
+ * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
+ * as English). Portuguese "Sumário" is a label only run in with its stop
+ * ("Sumário: ..."): alone on its line it heads a table of contents.
+ */
 const OTHER_LANGUAGE_LABEL =
-  /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\b\s*[:.—–-]?\s*/iu;
+  /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|sum[aá]rio(?=\s*[:.—–-]\s*\S))\b\s*[:.—–-]?\s*/iu;
 
 /** "2. Abstract", "I. SUMMARY": the label numbered as the document's first section. */
 const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
@@ -231,10 +236,15 @@ const ENGLISH: Label = {
 const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
   stopped:
-    /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\s*[:.—–-]/iu,
+    /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|sum[aá]rio)\s*[:.—–-]/iu,
   runIn:
     /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\s+\p{Lu}/iu,
 };
+
+/** A label set letter-spaced ("A B S T R A C T", Elsevier's CAS and elsarticle), read as one word. */
+function withoutLetterSpacing(text: string): string {
+  return /^(?:\p{L} ){3,}\p{L}\s*:?$/u.test(text.trim()) ? text.replace(/ /g, '') : text;
+}
 
 function findLabelled(
   blocks: Block[],
@@ -244,28 +254,53 @@ function findLabelled(
   const limit = Math.min(blocks.length, frontEnd + 12);
   for (let i = 0; i < limit; i++) {
     const b = blocks[i]!;
+    const text = withoutLetterSpacing(b.text);
     const styled = b.styleName?.toLowerCase() === 'abstract';
-    const numbered = !styled && NUMBERED_LABEL.test(b.text.trim()) && isHeading(b);
-    if (!styled && !numbered && !label.test(b.text)) continue;
+    const numbered = !styled && NUMBERED_LABEL.test(text.trim()) && isHeading(b);
+    if (!styled && !numbered && !label.test(text)) continue;
     // "Summary of ..." in running text is not a label.
-    if (
-      !styled &&
-      !numbered &&
-      b.text.length > 30 &&
-      !stopped.test(b.text) &&
-      !isHeading(b) &&
-      !runIn.test(b.text)
-    )
+    if (!styled && !numbered && text.length > 30 && !stopped.test(text) && !isHeading(b) && !runIn.test(text))
       continue;
-    const rest = styled ? b.text : numbered ? '' : b.text.replace(label, '');
+    const rest = styled ? text : numbered ? '' : text.replace(label, '');
     // "Abstract word count: 300 words", "Summary statement: ...": a line about the abstract or
     // another front-matter part (a submission's declarations), not the abstract's label.
-    if (!styled && !numbered && !stopped.test(b.text) && ABOUT_ABSTRACT.test(rest)) continue;
+    if (!styled && !numbered && !stopped.test(text) && ABOUT_ABSTRACT.test(rest)) continue;
     const first = rest.length > 20 ? [rest] : [];
     const found = collect(blocks, i + 1, b.page, styled, first, [i]);
     if (found.text) return found;
   }
   return null;
+}
+
+/**
+ * A copyright notice set in the margin beside the abstract's last line and read into it ("... and
+ * © 2024 International Union of Crystallography simple concepts ..."): the notice, capitalised
+ * words after "©" and a year, with the sentence going on in lower case after it. A notice with a
+ * stop in it ("© 2024 Elsevier Ltd. All rights reserved") is not cut: it is the block's own.
+ */
+const MARGIN_NOTICE =
+  /\s©\s?(?:\d{4}\s+)?(?:\p{Lu}[\p{L}&'’-]*\s+|(?:of|for|and|the|de|des|du|für)\s+){1,8}(?=\p{Ll})/u;
+
+function withoutMarginNotice(text: string): string {
+  return text.includes('©') ? text.replace(MARGIN_NOTICE, ' ') : text;
+}
+
+/**
+ * An abstract set in smaller type than the body (IMS's imsart, in \small under the byline): prose
+ * before any at the body's size, no smaller than a footnote's type, and followed on its page by
+ * the body's type (a heading or the introduction), where a note at the page's foot is followed
+ * by the next page or by more notes.
+ */
+function smallAbstract(blocks: Block[], i: number, b: Block, bodyProse: boolean): boolean {
+  const next = blocks[i + 1];
+  return (
+    !bodyProse &&
+    b.relSize >= 0.75 &&
+    next !== undefined &&
+    next.page === b.page &&
+    next.relSize >= 0.95 &&
+    isAbstractProse(b)
+  );
 }
 
 /** Prose by its look: sentences, most words in lower case, nothing of an address or a licence. */
@@ -297,14 +332,18 @@ function setApart(blocks: Block[], j: number, size: number, ownFace = false): bo
  */
 function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): FoundAbstract {
   const limit = Math.min(blocks.length, frontEnd + 12);
+  const textOf = (k: number) => withoutMarginNotice(blocks[k]!.text);
+  // Prose at the body's size passed on the way: a smaller paragraph after it is a note.
+  let bodyProse = false;
   for (let i = Math.max(titleEnd, 1); i < limit; i++) {
-    const b = blocks[i]!;
+    const b = { ...blocks[i]!, text: textOf(i) };
     if (b.page > 2) break;
     // Before the front matter's end, a block set like a heading is a byline or a label there;
     // after it, one that names an institution is still an affiliation line in the byline's type.
     if (sectionHeading(b) || (i >= frontEnd && headingHere(blocks, i) && !INSTITUTION.test(b.text))) break;
     if (KEYWORDS_LABEL.test(b.text)) break;
-    if (b.relSize < 0.85 || b.styleLevel === 0) continue;
+    if (b.styleLevel === 0) continue;
+    if (b.relSize < 0.85 && !smallAbstract(blocks, i, b, bodyProse)) continue;
     const text = b.text.trim();
     const structured = STRUCTURED_PART.test(text) && text.length >= 40 && !NOT_ABSTRACT.test(text);
     if (structured) {
@@ -316,6 +355,7 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
         return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
     }
     if (isAbstractProse(b)) {
+      if (b.relSize >= 0.95) bodyProse = true;
       const used = [i];
       let j = i + 1;
       // A paragraph broken over a column: its tail opens in lower case, in the same type.
@@ -326,8 +366,7 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
         Math.abs(blocks[j]!.relSize - b.relSize) <= 0.03 * b.relSize
       )
         used.push(j++);
-      if (setApart(blocks, j, b.relSize, b.emphasis))
-        return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
+      if (setApart(blocks, j, b.relSize, b.emphasis)) return { text: joinParts(used.map(textOf)), used };
       continue;
     }
     if (

@@ -397,8 +397,40 @@ function nameBeforeAffiliation(text: string): string | null {
   return noName || emailMatchesName(m[3]!, name) > 0 ? name : null;
 }
 
+/** "By:" alone on its line: a thesis title page's label over its authors' names. */
+const BY_LABEL = /^by\s*:?$/i;
+/** The role a title page names under a person who is no author ("Adviser", "Thesis Supervisor"). */
+const ROLE_LINE =
+  /^(?:(?:thesis|research|capstone|project|faculty|academic|co-?)\s*)?(?:advis[eo]rs?|supervisors?|mentors?|promot[eo]rs?|instructors?|panel(?:ists)?|(?:committee\s+)?chair)\s*:?$/i;
+
+/**
+ * The names of a thesis or proposal title page ("A Capstone Research Proposal / Presented to the
+ * Faculty of ... / By: / Jane Roe / John Doe / Alex Poe / Adviser"): one to a line after "By:",
+ * until a line that is no lone name; a name over a role line (the adviser) is no author.
+ */
+function namesAfterBy(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const by = blocks.slice(from, Math.min(to, from + 16)).findIndex((b) => BY_LABEL.test(b.text.trim()));
+  if (by < 0) return null;
+  let end = from + by + 1;
+  while (end < to && isLoneName(blocks[end]!)) end++;
+  if (ROLE_LINE.test(blocks[end]?.text.trim() ?? '')) end--;
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  for (let i = from + by + 1; i < end; i++) {
+    entries.push({ name: blocks[i]!.text.trim(), marks: [], lines: [], links: [] });
+    used.add(i);
+  }
+  return entries.length ? { entries, used } : null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+  const byLabel = namesAfterBy(blocks, from, to);
+  if (byLabel) return byLabel;
   const entries: Entry[] = [];
   const used = new Set<number>();
   // A name wrapped at the end of a byline block ("Susanne" / "K. Laborator") runs on into the next.

@@ -98,7 +98,7 @@ export function withoutDegrees(raw: string): string {
  * like a byline ("Extended Abstract", "Research Article", a journal's name) is none.
  */
 const DOCUMENT_WORD =
-  /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|notes?|correspondence|affiliations?)$/i;
+  /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|notes?|correspondence|affiliations?|theses|thesis|dissertations?|proposals?)$/i;
 const NAME_WORD = /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?)$/u;
 
 /** "Abstract", "Journal", "Preprint": a word that names a kind of document. */
@@ -271,6 +271,8 @@ export function splitByline(runs: Run[]): BylineName[] {
   let current = '';
   let currentMarks: string[] = [];
   let currentSup = false;
+  // The text being read came right after a name's superscript marks, with no space between.
+  let afterMarks = false;
   const close = () => {
     let name = current.replace(/\s+/g, ' ').trim();
     // Digits glued to a name's end are its marks, unless an earlier word carries digits too: a
@@ -304,6 +306,14 @@ export function splitByline(runs: Run[]): BylineName[] {
       out[out.length - 1]!.marks.push(...splitMarks(name));
       name = '';
     }
+    // So is one set on the line right after them and spaced from the next name ("Lopes,ᵃ* Jane
+    // Roe,ᵃ", IUCr): the symbol closes the name before, it does not open this one.
+    const leading =
+      afterMarks && /^[*†‡§¶#✉]/u.test(current) ? /^([*†‡§¶#✉]+)\s+(?=\p{L})/u.exec(name) : null;
+    if (leading && out.length) {
+      out[out.length - 1]!.marks.push(...splitMarks(leading[1]!));
+      name = name.slice(leading[0].length);
+    }
     // Degrees after a name ("Jane Roe MD, PhD¹"): cut from the name, and a piece that holds
     // nothing else gives its marks to the name before it.
     if (name && out.length && isDegreeList(name)) {
@@ -324,6 +334,7 @@ export function splitByline(runs: Run[]): BylineName[] {
       out[out.length - 1]!.marks.push(...currentMarks);
     }
     current = '';
+    afterMarks = false;
     currentMarks = [];
     currentSup = false;
   };
@@ -350,10 +361,14 @@ export function splitByline(runs: Run[]): BylineName[] {
         currentSup ||= run.text.trim() !== '';
         // Marks end a name: bylines that set names apart by their marks alone ("Tanya
         // Strydom¹ʼ² Giulio V. Dalla Riva³") have no comma to split on.
-        if (marks.length) close();
+        if (marks.length) {
+          close();
+          afterMarks = true;
+        }
       } else if (out.length) {
         out[out.length - 1]!.marks.push(...marks);
         out[out.length - 1]!.sup ||= run.text.trim() !== '';
+        afterMarks = marks.length > 0;
       }
       continue;
     }

@@ -305,6 +305,20 @@ const CHAPTER_AFTER_SPACE = /^ (\d{1,4}(?:-\d{1,3})?)(?=[.,;]?(?:\s|$))/;
  */
 const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|html))$/i;
 
+/** A DOI labelled as one: after "doi:" or a resolver's address. */
+const LABELLED_DOI = /(?:\bdoi:\s?|doi\.org\/)(?=10\.\d)/i;
+
+/** The "10." at `at` is in the path of a web address whose host is no DOI resolver. */
+function inOtherAddress(source: string, at: number): boolean {
+  if (source[at - 1] !== '/') return false;
+  const word =
+    source
+      .slice(Math.max(0, at - MAX_DOI_WORD), at)
+      .split(/\s/)
+      .pop() ?? '';
+  return /^(?:https?:\/\/|www\.)/i.test(word) && !/doi\.org\/$/i.test(word);
+}
+
 export function findDoi(text: string, readOn = true): string | null {
   // "10.1007/978-3-662-43948-7\_24": an underscore a bibliography style escaped for TeX and the
   // escape printed with it. No DOI has a backslash before an underscore otherwise; where the
@@ -361,6 +375,15 @@ export function findDoi(text: string, readOn = true): string | null {
   if (readOn) {
     const later = findDoi(source.slice(end, end + MAX_DOI_WORD), false);
     if (later && goesOnFrom(later, doi)) doi = later;
+    // A "10." read in the path of another site's address (a digital library's handle,
+    // "https://library.example.org/handle/10.2312/4711") before the entry's own labelled DOI
+    // ("doi:10.1111/..."): the labelled one is the DOI.
+    if (inOtherAddress(source, m.index)) {
+      const rest = source.slice(end, end + 2 * MAX_DOI_WORD);
+      const label = LABELLED_DOI.exec(rest);
+      const labelled = label ? findDoi(rest.slice(label.index), false) : null;
+      if (labelled) doi = labelled;
+    }
   }
   return doi;
 }
