@@ -107,3 +107,43 @@ export function makeFormTextPdf(bytes: number): Uint8Array {
     `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Length ${form.length} /Filter /FlateDecode >>\nstream\n${form.toString('latin1')}\nendstream`,
   ]);
 }
+
+/**
+ * One page that writes a line of text and draws, `draws` times, a form of `formBytes` bytes of text
+ * objects (deflated): a small file whose page makes pdf.js interpret `draws * formBytes` bytes.
+ */
+export function makeRepeatedFormPdf(formBytes: number, draws: number): Uint8Array {
+  return makeNestedFormsPdf(formBytes, [draws]);
+}
+
+/**
+ * One page that writes a line of text and draws form 1 `fanouts[0]` times; form k draws form k + 1
+ * `fanouts[k]` times, and the last form holds `formBytes` bytes of text objects (or of stroked lines:
+ * a vector figure), every form deflated:
+ * a "billion laughs" of forms, `formBytes` times the product of the fan-outs interpreted.
+ */
+export function makeNestedFormsPdf(
+  formBytes: number,
+  fanouts: number[],
+  operators: 'text' | 'paths' = 'text',
+): Uint8Array {
+  const formDict = (stream: Buffer, resources: string) =>
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >>${resources} >> /Length ${stream.length} /Filter /FlateDecode >>\nstream\n${stream.toString('latin1')}\nendstream`;
+  const draw = (times: number) => Buffer.from('/Fm1 Do\n'.repeat(times), 'latin1');
+  const page = `BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\n${draw(fanouts[0] ?? 1).toString('latin1')}`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${page.length} >>\nstream\n${page}\nendstream`,
+  ];
+  // Forms 6, 7, ...: each draws the next, the last holds the text.
+  for (let k = 1; k < fanouts.length; k++) {
+    objects.push(formDict(deflateSync(draw(fanouts[k]!)), ` /XObject << /Fm1 ${objects.length + 2} 0 R >>`));
+  }
+  const unit = operators === 'text' ? TEXT_LINE : PATH_SEGMENT;
+  const text = Buffer.from(unit.repeat(Math.ceil(formBytes / unit.length)), 'latin1');
+  objects.push(formDict(deflateSync(text, { level: 9 }), ''));
+  return assemblePdf(objects);
+}
