@@ -77,6 +77,27 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     expect(await pageWeight(pdf)).toBe(page.length + form.length);
   });
 
+  it.each([
+    ['split across the streams of its /Contents array', ['/Fm1', ' Do /Fm1', '\nDo\n'], 2],
+    ['written in ASCII hex', [Buffer.from('/Fm1 Do\n'.repeat(50)).toString('hex') + '>'], 50],
+  ])('counts the draws of a page whose operators are %s', async (_, streams, draws) => {
+    const form = 'BT /F1 9 Tf 50 700 Td (Inside) Tj ET\n'.repeat(100);
+    const contents = streams.map((_, i) => `${i + 6} 0 R`).join(' ');
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Fm1 5 0 R >> >> /Contents [${contents}] >>`,
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Length ${form.length} >>\nstream\n${form}endstream`,
+      ...streams.map(
+        (text) =>
+          `<< /Length ${text.length}${text.endsWith('>') ? ' /Filter /ASCIIHexDecode' : ''} >>\nstream\n${text}endstream`,
+      ),
+    ]);
+    const own = streams.reduce((sum, text) => sum + text.length, 0);
+    expect(await pageWeight(pdf)).toBe(own + draws * form.length);
+  });
+
   it('refuses a document whose pages together draw past its budget, a form counted for each page', async () => {
     // Forty pages, each drawing one 100 KB form: 4 MB interpreted, from a file holding the form once.
     const form = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n'.repeat(2000);
@@ -119,6 +140,16 @@ describe('DrawnNames', () => {
       for (let i = 0; i < content.length; i += size) names.feed(content.subarray(i, i + size));
       names.end();
       expect(Object.fromEntries(names.counts), `chunks of ${size}`).toEqual({ Fm1: 4, Im2: 1 });
+      expect(names.overflow).toBe(0);
+    }
+  });
+
+  it('counts a `Do` at a stream’s start as a draw of a name it cannot see', () => {
+    for (const text of ['Do /Fm1 Do', ' \nDo', 'Fm1 Do']) {
+      const names = new DrawnNames();
+      names.feed(Buffer.from(text, 'latin1'));
+      names.end();
+      expect(names.overflow, text).toBe(1);
     }
   });
 });

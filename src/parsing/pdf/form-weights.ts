@@ -9,9 +9,9 @@
 // as it draws it, nested forms included. The weight stops growing at a cap (past every budget), so a
 // fan-out is refused after a walk of each form once, never expanded.
 //
-// What is not followed: a name drawn by a stream not decoded here (LZW, run-length, ASCII encodings
-// around no deflate) counts nothing, and forms drawn by patterns, Type 3 glyphs or annotations are
-// weighed once for the document, as before.
+// What is not followed: a name drawn by a stream not decoded here (LZW, run-length) counts nothing,
+// and forms drawn by patterns, Type 3 glyphs or annotations are weighed once for the document, as
+// before.
 
 /** PDF white space and delimiters. */
 const SEPARATOR = new Uint8Array(256);
@@ -39,12 +39,22 @@ function decodeName(raw: string): string {
  */
 export class DrawnNames {
   readonly counts = new Map<string, number>();
-  /** `Do` operators of names past MAX_DRAWN_NAMES. */
+  /**
+   * `Do` operators whose name is not known: past MAX_DRAWN_NAMES, or at the stream's start (its name
+   * may end the stream before: pdf.js reads a page's /Contents array as one stream). Each counts as
+   * the heaviest form the resources name.
+   */
   overflow = 0;
   private tail: Buffer = Buffer.alloc(0);
+  /** Bytes of the stream fed so far. */
+  private fed = 0;
+  /** Whether the bytes being read start at the stream's start. */
+  private fromStart = true;
 
   feed(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
+    this.fromStart = this.fed === this.tail.length;
+    this.fed += chunk.length;
     const bytes =
       this.tail.length > 0
         ? Buffer.concat([this.tail, chunk])
@@ -60,17 +70,24 @@ export class DrawnNames {
   /** The stream ends: an operator at its very end counts. */
   end(): void {
     const n = this.tail.length;
+    this.fromStart = this.fed === n;
     if (n >= 2 && this.tail[n - 2] === 0x44 && this.tail[n - 1] === 0x6f) this.count(this.tail, n - 2);
     this.tail = Buffer.alloc(0);
+    this.fed = 0;
+    this.fromStart = true;
   }
 
   /** Counts the name before the `Do` at `at`, if a name stands there. */
   private count(bytes: Buffer, at: number): void {
     let i = at - 1;
-    if (i < 0 || !SPACE[bytes[i]!]) return;
+    if (i >= 0 && !SPACE[bytes[i]!]) return;
     while (i >= 0 && SPACE[bytes[i]!]) i--;
     const end = i + 1;
     while (i >= 0 && !SEPARATOR[bytes[i]!] && end - i <= 128) i--;
+    if (i < 0 && this.fromStart) {
+      this.overflow++;
+      return;
+    }
     if (i < 0 || bytes[i] !== 0x2f /* / */ || end === i + 1) return;
     const name = decodeName(bytes.toString('latin1', i + 1, end));
     const known = this.counts.get(name);
@@ -234,19 +251,19 @@ export class FormWeigher {
     const names = this.drawn.get(stream);
     if (names === undefined) return 0;
     let weight = 0;
-    let heaviest = 0;
     for (const [name, count] of names.counts) {
       const target = xobjects.get(name);
       if (!isRef(target)) continue;
-      const one = this.formWeight(target.ref, xobjects, path);
-      heaviest = Math.max(heaviest, one);
-      weight = Math.min(this.cap, weight + Math.min(this.cap, count * one));
+      weight = Math.min(
+        this.cap,
+        weight + Math.min(this.cap, count * this.formWeight(target.ref, xobjects, path)),
+      );
       if (weight >= this.cap) return this.cap;
     }
-    if (names.overflow > 0 && heaviest === 0) {
-      for (const target of xobjects.values())
-        if (isRef(target)) heaviest = Math.max(heaviest, this.formWeight(target.ref, xobjects, path));
-    }
+    if (names.overflow === 0) return weight;
+    let heaviest = 0;
+    for (const target of xobjects.values())
+      if (isRef(target)) heaviest = Math.max(heaviest, this.formWeight(target.ref, xobjects, path));
     return Math.min(this.cap, weight + names.overflow * heaviest);
   }
 

@@ -758,6 +758,16 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
     if (!inflated) {
       nesting.feed(data);
       names.feed(data);
+      // Operators in ASCII hex or ASCII-85 alone: the names they draw are read decoded.
+      const encoded = HEX_START.test(data.toString('latin1', 0, 64))
+        ? decodeHex(data)
+        : ASCII85_START.test(data.toString('latin1', 0, 64))
+          ? decodeAscii85(data)
+          : null;
+      if (encoded) {
+        names.end();
+        names.feed(encoded);
+      }
       output = data.length;
     }
     nesting.end();
@@ -781,7 +791,7 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
         if (before) {
           for (const [name, n] of names.counts) before.counts.set(name, (before.counts.get(name) ?? 0) + n);
           before.overflow += names.overflow;
-        } else if (names.counts.size > 0) drawn.set(s.objectNumber, names);
+        } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
       }
     }
   }
