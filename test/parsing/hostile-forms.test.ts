@@ -10,7 +10,12 @@ import { DrawnNames } from '../../src/parsing/pdf/form-weights.ts';
 import { FORMS_PAGE_FACTOR, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
-import { makeFormTextPdf, makeNestedFormsPdf, makeRepeatedFormPdf } from './hostile-pdfs.ts';
+import {
+  makeFormTextPdf,
+  makeNestedFormsPdf,
+  makeRepeatedFormPdf,
+  makeType3FormsPdf,
+} from './hostile-pdfs.ts';
 import { assemblePdf } from './make-files.ts';
 
 const MiB = 1024 * 1024;
@@ -96,6 +101,15 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     ]);
     const own = streams.reduce((sum, text) => sum + text.length, 0);
     expect(await pageWeight(pdf)).toBe(own + draws * form.length);
+  });
+
+  it('refuses a document whose Type 3 glyph draws forms past its budget (pdf.js interprets it as the font loads)', async () => {
+    // A glyph procedure drawing form 1 ten times, each form drawing the next ten times, five levels:
+    // 10^5 draws of a form of lines, from a 2 KB file (before, 10^4 of them took 84 s in one process).
+    const pdf = makeType3FormsPdf(5);
+    // The glyph's 10^5 draws of 900 bytes, its forms' draws and own bytes, the page's content.
+    expect((await precheckPdf(pdf, unbounded)).documentContent).toBeGreaterThan(90_000_000);
+    await expect(precheckPdf(pdf, limits)).rejects.toMatchObject({ code: 'too_complex' });
   });
 
   it('refuses a document whose pages together draw past its budget, a form counted for each page', async () => {

@@ -616,6 +616,7 @@ function budgetContent(
   objectStreams: { dict: string; text: Buffer }[],
   contentBytes: Map<number, number>,
   drawn: Map<number, DrawnNames>,
+  formStreams: Set<number>,
   unnumbered: number,
   limits: ContentLimits,
 ): Pick<PdfPrecheck, 'largestPageContent' | 'documentContent' | 'skippedPages'> {
@@ -632,10 +633,13 @@ function budgetContent(
     const own = named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0);
     return { page, own, bytes: own + forms.pageForms(page, named) };
   });
-  // Forms no page draws by name (or drawn by patterns, glyph procedures): read once at least.
+  // Streams no page draws: read once at least, and glyph procedures (and patterns) with what they
+  // draw; a form no page draws weighs there, or once if none draws it.
+  const unreached = [...contentBytes.keys()].filter((s) => !namings.has(s) && !forms.reached.has(s));
   let other = unnumbered;
-  for (const [stream, bytes] of contentBytes)
-    if (!namings.has(stream) && !forms.reached.has(stream)) other += bytes;
+  for (const stream of unreached)
+    if (!formStreams.has(stream)) other = Math.min(cap, other + forms.unreachedDraws(stream));
+  for (const stream of unreached) if (!forms.reached.has(stream)) other += contentBytes.get(stream)!;
   const largestPageContent = Math.max(0, ...pageBytes.map(({ bytes }) => bytes));
   const skippedPages = new Map<number, SkippedPage>();
   let read = 0;
@@ -707,6 +711,8 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
   const contentBytes = new Map<number, number>();
   /** The `Do` operators of each content stream, by object number. */
   const drawn = new Map<number, DrawnNames>();
+  /** Content streams whose dictionary says /Form. */
+  const formStreams = new Set<number>();
   let unnumberedContent = 0;
   const objectStreams: { dict: string; text: Buffer }[] = [];
   let offsetsRead: Map<string, number> | undefined;
@@ -786,6 +792,7 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       if (s.objectNumber === null) unnumberedContent += bytes;
       else {
         contentBytes.set(s.objectNumber, (contentBytes.get(s.objectNumber) ?? 0) + bytes);
+        if (FORM.test(s.dict)) formStreams.add(s.objectNumber);
         // The forms it draws; a number written twice (an update) draws what both versions draw.
         const before = drawn.get(s.objectNumber);
         if (before) {
@@ -799,6 +806,15 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
     inflatedBytes: total,
     pageTreeKids: kids,
     graphicsNesting: nesting.deepest,
-    ...budgetContent(buf, offsets(), objectStreams, contentBytes, drawn, unnumberedContent, limits),
+    ...budgetContent(
+      buf,
+      offsets(),
+      objectStreams,
+      contentBytes,
+      drawn,
+      formStreams,
+      unnumberedContent,
+      limits,
+    ),
   };
 }
