@@ -14,8 +14,8 @@
 // draws, each name as the heaviest form of that name in the file. What is not followed: a name drawn
 // by a stream not decoded here (LZW, run-length) counts nothing.
 
-/** PDF white space and delimiters. */
-const SEPARATOR = new Uint8Array(256);
+/** PDF white space and delimiters: what may stand either side of an operator. */
+export const SEPARATOR = new Uint8Array(256);
 for (const c of '\0\t\n\f\r ()<>[]{}/%') SEPARATOR[c.charCodeAt(0)] = 1;
 const SPACE = new Uint8Array(256);
 for (const c of '\0\t\n\f\r ') SPACE[c.charCodeAt(0)] = 1;

@@ -47,7 +47,7 @@
 // page of prose 10-45 KB), their largest document 6.3 MB (vector figures drawn as forms).
 import { createInflate, inflateSync } from 'node:zlib';
 import type { ParsingLimits } from '../../infra/config.ts';
-import { DrawnNames, FormWeigher } from './form-weights.ts';
+import { DrawnNames, FormWeigher, SEPARATOR } from './form-weights.ts';
 
 export class PdfLimitError extends Error {
   override name = 'PdfLimitError';
@@ -73,9 +73,6 @@ export const FORMS_PAGE_FACTOR = 2;
 /** Graphics states saved inside each other at most (pdf.js: 1,000 nested took ~50 ms, 5,000 0.6 s). */
 export const MAX_GRAPHICS_NESTING = 1_000;
 
-/** PDF white space and delimiters: what may stand either side of an operator. */
-const SEPARATOR = new Uint8Array(256);
-for (const c of '\0\t\n\f\r ()<>[]{}/%') SEPARATOR[c.charCodeAt(0)] = 1;
 const SAVE = 0x71; // q
 const RESTORE = 0x51; // Q
 
