@@ -112,6 +112,21 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     await expect(precheckPdf(pdf, limits)).rejects.toMatchObject({ code: 'too_complex' });
   });
 
+  it('counts a page whose operators are LZW (not decoded here) as drawing its heaviest form at every 6 bytes', async () => {
+    const form = 'BT /F1 9 Tf 50 700 Td (Inside) Tj ET\n'.repeat(100);
+    const page = 'x'.repeat(10);
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Fm1 5 0 R >> >> /Contents 6 0 R >>',
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Length ${form.length} >>\nstream\n${form}endstream`,
+      `<< /Length ${page.length} /Filter /LZWDecode >>\nstream\n${page}endstream`,
+    ]);
+    // LZW counts 1,300 bytes a byte: 13,000, room for 2,167 draws.
+    expect(await pageWeight(pdf)).toBe(13_000 + Math.ceil(13_000 / 6) * form.length);
+  });
+
   it('refuses a document whose pages together draw past its budget, a form counted for each page', async () => {
     // Forty pages, each drawing one 100 KB form: 4 MB interpreted, from a file holding the form once.
     const form = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n'.repeat(2000);

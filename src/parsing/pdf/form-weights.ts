@@ -11,8 +11,8 @@
 //
 // A stream no page draws (a Type 3 glyph's procedure, interpreted when pdf.js loads the font: a
 // 2 KB file whose glyph drew 5 levels of 10 forms took 84 s) weighs for the document with what it
-// draws, each name as the heaviest form of that name in the file. What is not followed: a name drawn
-// by a stream not decoded here (LZW, run-length) counts nothing.
+// draws, each name as the heaviest form of that name in the file. A stream not decoded here (LZW,
+// run-length) draws the heaviest form its resources name at every 6 bytes it may hold (pre-check.ts).
 
 /** PDF white space and delimiters: what may stand either side of an operator. */
 export const SEPARATOR = new Uint8Array(256);

@@ -742,11 +742,15 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       if (namesFilter(s.dict, filter, buf, offsets)) total += data.length * ratio;
     }
     checkTotal();
+    /** Bytes counted at a worst ratio: operators not decoded here, whose `Do` are not seen. */
+    const undecoded = total - totalBefore;
     const parts: Buffer[] = [];
     const objectStream = OBJECT_STREAM.test(s.dict);
     let inflated = false;
     let output = 0;
     const names = new DrawnNames();
+    // As many draws as the undecoded bytes could hold (`/a Do ` is 6 bytes), each of the heaviest form.
+    names.overflow = Math.ceil(undecoded / 6);
     const keep = (chunk: Buffer) => {
       inflated = true;
       output += chunk.length;
