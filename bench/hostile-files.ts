@@ -23,7 +23,14 @@ import {
   makeManyPagesPdf,
   makeUnclosedStylesDocx,
 } from '../test/parsing/make-files.ts';
-import { makeTextArrayPdf, makeTextOperatorsPdf } from '../test/parsing/hostile-pdfs.ts';
+import {
+  makeFormTextPdf,
+  makeNestedFormsPdf,
+  makeRepeatedFormPdf,
+  makeTextArrayPdf,
+  makeTextOperatorsPdf,
+  makeType3FormsPdf,
+} from '../test/parsing/hostile-pdfs.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,6 +83,30 @@ async function cases(): Promise<Case[]> {
       bytes: makeTextOperatorsPdf(1, 40 * MiB, false),
     },
     { name: 'one TJ of 5 M strings (PDF)', file: 'textarray.pdf', bytes: makeTextArrayPdf(5_000_000) },
+    // Round 6 (2026-11-30): forms (XObjects) that the page draws, weighed for the page by the pre-check.
+    {
+      name: 'one page drawing a form of 14 MiB of text objects (PDF)',
+      file: 'form14.pdf',
+      bytes: makeFormTextPdf(14 * MiB),
+    },
+    {
+      name: 'one page drawing a form of 4 KB of text objects 5,000 times (PDF)',
+      file: 'form-repeated.pdf',
+      bytes: makeRepeatedFormPdf(4096, 5000),
+    },
+    {
+      name: 'one page drawing 10 levels of forms, each drawing the next 10 times (PDF)',
+      file: 'form-nested.pdf',
+      bytes: makeNestedFormsPdf(
+        1024,
+        Array.from({ length: 10 }, () => 10),
+      ),
+    },
+    {
+      name: 'a Type 3 glyph drawing 5 levels of forms, each drawing the next 10 times (PDF)',
+      file: 'form-type3.pdf',
+      bytes: makeType3FormsPdf(5),
+    },
   ].filter((c, i) => i === 0 || !ONLY || ONLY.some((word) => c.name.includes(word)));
 }
 
@@ -302,6 +333,11 @@ async function main(): Promise<void> {
     '  streams (and any image named as page /Contents) chunk by chunk, throwing the output away, and stops',
   );
   say('  at PARSE_MAX_INFLATED_BYTES before pdf.js decodes anything.');
+  say('- Forms: the same pre-check counts the `/Name Do` operators of every content stream as it inflates');
+  say('  it, finds each name in the resources of the page or form that draws it, and weighs a page with');
+  say('  every form it draws, as often as drawn, nested forms included (src/parsing/pdf/form-weights.ts);');
+  say('  past twice PARSE_MAX_PAGE_CONTENT_BYTES the page is not read, and a weight stops growing past');
+  say('  the budgets, so 10 levels of 10 draws are never expanded.');
   say('- 200k pages: the same pre-check counts the entries of every /Kids array; over 10 per page read');
   say(
     '  (3,000 at PARSE_MAX_PAGES=300) the file is refused before pdf.js opens it (opening alone walked the',

@@ -130,9 +130,9 @@ describe('the text budgets of the page loop', () => {
   });
 
   it('leaves a page unread when its pieces pass the budget, a form it draws included', async () => {
-    // 2 MiB of text objects in a form the page draws (the content budgets weigh forms for the
-    // document, not for the page that draws them). pdf.js makes them all (stopping it part-way
-    // leaves a rejection unhandled: this test then failed with it), and the page is not read.
+    // 2 MiB of text objects in a form the page draws (under the budget of a page with its forms,
+    // FORMS_PAGE_FACTOR times the page's). pdf.js makes them all (stopping it part-way leaves a
+    // rejection unhandled: this test then failed with it), and the page is not read.
     const pdf = makeFormTextPdf(2 * 1024 * 1024);
     const r = await parseManuscript(pdf, 'form.pdf', limits);
     expect(r.error?.code).toBe('too_complex');

@@ -107,3 +107,69 @@ export function makeFormTextPdf(bytes: number): Uint8Array {
     `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Length ${form.length} /Filter /FlateDecode >>\nstream\n${form.toString('latin1')}\nendstream`,
   ]);
 }
+
+/**
+ * One page that writes a line of text and draws, `draws` times, a form of `formBytes` bytes of text
+ * objects (deflated): a small file whose page makes pdf.js interpret `draws * formBytes` bytes.
+ */
+export function makeRepeatedFormPdf(formBytes: number, draws: number): Uint8Array {
+  return makeNestedFormsPdf(formBytes, [draws]);
+}
+
+/**
+ * One page that writes a line of text and draws form 1 `fanouts[0]` times; form k draws form k + 1
+ * `fanouts[k]` times, and the last form holds `formBytes` bytes of text objects (or of stroked lines:
+ * a vector figure), every form deflated:
+ * a "billion laughs" of forms, `formBytes` times the product of the fan-outs interpreted.
+ */
+export function makeNestedFormsPdf(
+  formBytes: number,
+  fanouts: number[],
+  operators: 'text' | 'paths' = 'text',
+): Uint8Array {
+  const formDict = (stream: Buffer, resources: string) =>
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >>${resources} >> /Length ${stream.length} /Filter /FlateDecode >>\nstream\n${stream.toString('latin1')}\nendstream`;
+  const draw = (times: number) => Buffer.from('/Fm1 Do\n'.repeat(times), 'latin1');
+  const page = `BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\n${draw(fanouts[0] ?? 1).toString('latin1')}`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${page.length} >>\nstream\n${page}\nendstream`,
+  ];
+  // Forms 6, 7, ...: each draws the next, the last holds the text.
+  for (let k = 1; k < fanouts.length; k++) {
+    objects.push(formDict(deflateSync(draw(fanouts[k]!)), ` /XObject << /Fm1 ${objects.length + 2} 0 R >>`));
+  }
+  const unit = operators === 'text' ? TEXT_LINE : PATH_SEGMENT;
+  const text = Buffer.from(unit.repeat(Math.ceil(formBytes / unit.length)), 'latin1');
+  objects.push(formDict(deflateSync(text, { level: 9 }), ''));
+  return assemblePdf(objects);
+}
+
+/**
+ * One page that writes a line of text and one glyph of a Type 3 font, whose procedure draws form 1
+ * ten times; each form draws the next ten times, `levels` levels in all, the last a drawing of 900
+ * bytes of lines. pdf.js interprets the glyph's procedure when it loads the font: 10^levels draws.
+ */
+export function makeType3FormsPdf(levels: number): Uint8Array {
+  const stream = (body: string, dict = '') => `<< /Length ${body.length} ${dict}>>\nstream\n${body}endstream`;
+  const form = (body: string, resources: string) =>
+    stream(body, `/Type /XObject /Subtype /Form /BBox [0 0 1000 1000] ${resources}`);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /T3 6 0 R >> >> /Contents 5 0 R >>',
+    stream('BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\nBT /T3 12 Tf 72 700 Td (a) Tj ET\n'),
+    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a 7 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /XObject << /Fm1 8 0 R >> >> >>',
+    stream(`1000 0 0 0 1000 1000 d1\n${'/Fm1 Do\n'.repeat(10)}`),
+  ];
+  for (let k = 1; k < levels; k++)
+    objects.push(
+      form('/Fm1 Do\n'.repeat(10), `/Resources << /XObject << /Fm1 ${objects.length + 2} 0 R >> >> `),
+    );
+  objects.push(form(PATH_SEGMENT.repeat(29), ''));
+  return assemblePdf(objects);
+}

@@ -47,6 +47,7 @@
 // page of prose 10-45 KB), their largest document 6.3 MB (vector figures drawn as forms).
 import { createInflate, inflateSync } from 'node:zlib';
 import type { ParsingLimits } from '../../infra/config.ts';
+import { DrawnNames, FormWeigher, SEPARATOR } from './form-weights.ts';
 
 export class PdfLimitError extends Error {
   override name = 'PdfLimitError';
@@ -61,12 +62,17 @@ export class PdfLimitError extends Error {
 /** Pages that draw this much may be skipped to fit the document's budget: figures, not text. */
 export const FIGURE_PAGE_BYTES = 256 * 1024;
 
+/**
+ * How many times PARSE_MAX_PAGE_CONTENT_BYTES a page may weigh with the forms it draws. Real figures
+ * included as forms are heavier than a page's own content: the dev set's heaviest page draws 2.96 MB
+ * with its forms (papaja-mdpi-makowski.pdf, vector plots; 8 KB of its own), where the heaviest page's
+ * own streams weigh 0.73 MB.
+ */
+export const FORMS_PAGE_FACTOR = 2;
+
 /** Graphics states saved inside each other at most (pdf.js: 1,000 nested took ~50 ms, 5,000 0.6 s). */
 export const MAX_GRAPHICS_NESTING = 1_000;
 
-/** PDF white space and delimiters: what may stand either side of an operator. */
-const SEPARATOR = new Uint8Array(256);
-for (const c of '\0\t\n\f\r ()<>[]{}/%') SEPARATOR[c.charCodeAt(0)] = 1;
 const SAVE = 0x71; // q
 const RESTORE = 0x51; // Q
 
@@ -449,6 +455,15 @@ type ContentLimits = Pick<
   'maxInflatedBytes' | 'maxPages' | 'maxPageContentBytes' | 'maxDocumentContentBytes'
 >;
 
+/**
+ * A page not to be read: its content bytes (its own streams, or with the forms it draws when the
+ * budget is 'forms'), and the budget they pass.
+ */
+export interface SkippedPage {
+  bytes: number;
+  budget: 'page' | 'forms' | 'document';
+}
+
 /** What the pre-check counted, and the pages the reader must not read. */
 export interface PdfPrecheck {
   inflatedBytes: number;
@@ -460,9 +475,10 @@ export interface PdfPrecheck {
   documentContent: number;
   /**
    * Page objects (by object number) not to be read: their content bytes, and the budget they pass
-   * (PARSE_MAX_PAGE_CONTENT_BYTES, or PARSE_MAX_DOCUMENT_CONTENT_BYTES with the other pages).
+   * (PARSE_MAX_PAGE_CONTENT_BYTES, FORMS_PAGE_FACTOR times it with the forms the page draws, or
+   * PARSE_MAX_DOCUMENT_CONTENT_BYTES with the other pages).
    */
-  skippedPages: Map<number, { bytes: number; budget: 'page' | 'document' }>;
+  skippedPages: Map<number, SkippedPage>;
 }
 
 /**
@@ -486,6 +502,24 @@ function namedContents(text: string): number[] {
 
 const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z])/;
 
+/** The text of each object held in the object streams, by object number. */
+function objectStreamMembers(objectStreams: { dict: string; text: Buffer }[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const { dict, text } of objectStreams) {
+    const first = Number(/\/First\s+(\d+)/.exec(dict)?.[1] ?? NaN);
+    if (!Number.isFinite(first)) continue;
+    const header = text.toString('latin1', 0, Math.min(first, text.length)).trim().split(/\s+/).map(Number);
+    const members: { number: number; at: number }[] = [];
+    for (let i = 0; i + 1 < header.length; i += 2)
+      members.push({ number: header[i]!, at: first + header[i + 1]! });
+    members.sort((a, b) => a.at - b.at);
+    members.forEach((m, i) => {
+      out.set(m.number, text.toString('latin1', m.at, members[i + 1]?.at ?? text.length));
+    });
+  }
+  return out;
+}
+
 /**
  * The content streams each page object names: page object number to the object numbers of its
  * /Contents, for the page dictionaries in the file and in its object streams. A /Contents in any
@@ -494,7 +528,7 @@ const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z])/;
 function pageContents(
   buf: Buffer,
   offsets: Map<string, number>,
-  objectStreams: { dict: string; text: Buffer }[],
+  members: Map<number, string>,
 ): Map<number, number[]> {
   const pages = new Map<number, number[]>();
   // The objects of the object streams that are arrays, by number.
@@ -534,20 +568,10 @@ function pageContents(
     if (!PAGE_TYPE.test(buf.toString('latin1', Math.max(start, at - 4096), end))) continue;
     add(page, buf.toString('latin1', at + 9, end));
   }
-  for (const { dict, text } of objectStreams) {
-    const first = Number(/\/First\s+(\d+)/.exec(dict)?.[1] ?? NaN);
-    if (!Number.isFinite(first)) continue;
-    const header = text.toString('latin1', 0, Math.min(first, text.length)).trim().split(/\s+/).map(Number);
-    const members: { number: number; at: number }[] = [];
-    for (let i = 0; i + 1 < header.length; i += 2)
-      members.push({ number: header[i]!, at: first + header[i + 1]! });
-    members.sort((a, b) => a.at - b.at);
-    members.forEach((m, i) => {
-      const body = text.toString('latin1', m.at, members[i + 1]?.at ?? text.length);
-      const at = body.indexOf('/Contents');
-      if (at >= 0 && PAGE_TYPE.test(body)) add(m.number, body.slice(at + 9));
-      if (/^\s*\[/.test(body)) arrays.set(m.number, body);
-    });
+  for (const [number, body] of members) {
+    const at = body.indexOf('/Contents');
+    if (at >= 0 && PAGE_TYPE.test(body)) add(number, body.slice(at + 9));
+    if (/^\s*\[/.test(body)) arrays.set(number, body);
   }
   // A /Contents may name an array object of streams (`/Contents 5 0 R`, `5 0 obj [6 0 R 7 0 R]`):
   // its streams are the page's.
@@ -575,38 +599,57 @@ function referencesTo(number: number, texts: Buffer[]): number {
 }
 
 /**
- * Weighs the content against the budgets. A page past PARSE_MAX_PAGE_CONTENT_BYTES is skipped; past
- * PARSE_MAX_DOCUMENT_CONTENT_BYTES the heaviest pages of figures (FIGURE_PAGE_BYTES and more) are skipped
- * until the rest fits, and if it still does not, the file is refused (PdfLimitError). A skipped
- * page's stream that something else draws too (as a form) counts as read.
+ * Weighs the content against the budgets. A page weighs its /Contents streams and every form it draws
+ * (each time it draws it, nested forms included: form-weights.ts). A page whose own streams pass
+ * PARSE_MAX_PAGE_CONTENT_BYTES, or which passes FORMS_PAGE_FACTOR times it with its forms, is
+ * skipped; past PARSE_MAX_DOCUMENT_CONTENT_BYTES the heaviest pages of
+ * figures (FIGURE_PAGE_BYTES and more) are skipped until the rest fits, and if it still does not, the
+ * file is refused (PdfLimitError). A skipped page's stream that something else draws too (as a form)
+ * counts as read.
  */
 function budgetContent(
   buf: Buffer,
   offsets: Map<string, number>,
   objectStreams: { dict: string; text: Buffer }[],
   contentBytes: Map<number, number>,
+  drawn: Map<number, DrawnNames>,
+  formStreams: Set<number>,
   unnumbered: number,
   limits: ContentLimits,
 ): Pick<PdfPrecheck, 'largestPageContent' | 'documentContent' | 'skippedPages'> {
-  const pages = pageContents(buf, offsets, objectStreams);
+  const members = objectStreamMembers(objectStreams);
+  const pages = pageContents(buf, offsets, members);
   const namings = new Map<number, number>();
   for (const named of pages.values()) for (const n of named) namings.set(n, (namings.get(n) ?? 0) + 1);
-  // Forms, patterns, glyph procedures: read once at least, whichever page draws them.
+  // Past the larger budget the forms a page draws count as that budget and one: a fan-out of forms
+  // is not expanded.
+  const formsBudget = FORMS_PAGE_FACTOR * limits.maxPageContentBytes;
+  const cap = Math.max(formsBudget, limits.maxDocumentContentBytes) + 1;
+  const forms = new FormWeigher({ buf, offsets, members }, contentBytes, drawn, cap);
+  const pageBytes = [...pages].map(([page, named]) => {
+    const own = named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0);
+    return { page, own, bytes: own + forms.pageForms(page, named) };
+  });
+  // Streams no page draws: read once at least, and glyph procedures (and patterns) with what they
+  // draw; a form no page draws weighs there, or once if none draws it.
+  const unreached = [...contentBytes.keys()].filter((s) => !namings.has(s) && !forms.reached.has(s));
   let other = unnumbered;
-  for (const [stream, bytes] of contentBytes) if (!namings.has(stream)) other += bytes;
-  const pageBytes = [...pages].map(
-    ([page, named]) => [page, named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0)] as const,
-  );
-  const largestPageContent = Math.max(0, ...pageBytes.map(([, bytes]) => bytes));
-  const skippedPages = new Map<number, { bytes: number; budget: 'page' | 'document' }>();
+  for (const stream of unreached)
+    if (!formStreams.has(stream)) other = Math.min(cap, other + forms.unreachedDraws(stream));
+  for (const stream of unreached) if (!forms.reached.has(stream)) other += contentBytes.get(stream)!;
+  const largestPageContent = Math.max(0, ...pageBytes.map(({ bytes }) => bytes));
+  const skippedPages = new Map<number, SkippedPage>();
   let read = 0;
-  for (const [page, bytes] of pageBytes) {
-    if (bytes > limits.maxPageContentBytes) skippedPages.set(page, { bytes, budget: 'page' });
+  for (const { page, own, bytes } of pageBytes) {
+    if (own > limits.maxPageContentBytes) skippedPages.set(page, { bytes: own, budget: 'page' });
+    else if (bytes > formsBudget) skippedPages.set(page, { bytes, budget: 'forms' });
     else read += bytes;
   }
   if (read + other > limits.maxDocumentContentBytes) {
-    const heaviest = pageBytes.filter(([page]) => !skippedPages.has(page)).sort((a, b) => b[1] - a[1]);
-    for (const [page, bytes] of heaviest) {
+    const heaviest = pageBytes
+      .filter(({ page }) => !skippedPages.has(page))
+      .sort((a, b) => b.bytes - a.bytes);
+    for (const { page, bytes } of heaviest) {
       if (read + other <= limits.maxDocumentContentBytes || bytes < FIGURE_PAGE_BYTES) break;
       skippedPages.set(page, { bytes, budget: 'document' });
       read -= bytes;
@@ -663,6 +706,10 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
   let contents: Set<number> | null = null;
   // Content bytes of each content stream by object number, and those of streams with no number.
   const contentBytes = new Map<number, number>();
+  /** The `Do` operators of each content stream, by object number. */
+  const drawn = new Map<number, DrawnNames>();
+  /** Content streams whose dictionary says /Form. */
+  const formStreams = new Set<number>();
   let unnumberedContent = 0;
   const objectStreams: { dict: string; text: Buffer }[] = [];
   let offsetsRead: Map<string, number> | undefined;
@@ -695,14 +742,20 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       if (namesFilter(s.dict, filter, buf, offsets)) total += data.length * ratio;
     }
     checkTotal();
+    /** Bytes counted at a worst ratio: operators not decoded here, whose `Do` are not seen. */
+    const undecoded = total - totalBefore;
     const parts: Buffer[] = [];
     const objectStream = OBJECT_STREAM.test(s.dict);
     let inflated = false;
     let output = 0;
+    const names = new DrawnNames();
+    // As many draws as the undecoded bytes could hold (`/a Do ` is 6 bytes), each of the heaviest form.
+    names.overflow = Math.ceil(undecoded / 6);
     const keep = (chunk: Buffer) => {
       inflated = true;
       output += chunk.length;
       nesting.feed(chunk);
+      names.feed(chunk);
       if (objectStream) parts.push(chunk);
     };
     const counted = await countStream(data, limits.maxInflatedBytes - total, keep);
@@ -711,9 +764,21 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
     // A stream that is not deflate data is read by pdf.js as it stands.
     if (!inflated) {
       nesting.feed(data);
+      names.feed(data);
+      // Operators in ASCII hex or ASCII-85 alone: the names they draw are read decoded.
+      const encoded = HEX_START.test(data.toString('latin1', 0, 64))
+        ? decodeHex(data)
+        : ASCII85_START.test(data.toString('latin1', 0, 64))
+          ? decodeAscii85(data)
+          : null;
+      if (encoded) {
+        names.end();
+        names.feed(encoded);
+      }
       output = data.length;
     }
     nesting.end();
+    names.end();
     checkNesting();
     if (objectStream) {
       const text = Buffer.concat(parts);
@@ -726,13 +791,31 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       // LZW and run-length are not decoded here: counted at their worst, as for the inflate limit.
       const bytes = Math.max(output, total - totalBefore);
       if (s.objectNumber === null) unnumberedContent += bytes;
-      else contentBytes.set(s.objectNumber, (contentBytes.get(s.objectNumber) ?? 0) + bytes);
+      else {
+        contentBytes.set(s.objectNumber, (contentBytes.get(s.objectNumber) ?? 0) + bytes);
+        if (FORM.test(s.dict)) formStreams.add(s.objectNumber);
+        // The forms it draws; a number written twice (an update) draws what both versions draw.
+        const before = drawn.get(s.objectNumber);
+        if (before) {
+          for (const [name, n] of names.counts) before.counts.set(name, (before.counts.get(name) ?? 0) + n);
+          before.overflow += names.overflow;
+        } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
+      }
     }
   }
   return {
     inflatedBytes: total,
     pageTreeKids: kids,
     graphicsNesting: nesting.deepest,
-    ...budgetContent(buf, offsets(), objectStreams, contentBytes, unnumberedContent, limits),
+    ...budgetContent(
+      buf,
+      offsets(),
+      objectStreams,
+      contentBytes,
+      drawn,
+      formStreams,
+      unnumberedContent,
+      limits,
+    ),
   };
 }

@@ -15,7 +15,7 @@ import {
   type Item,
   type Line,
 } from './geometry.ts';
-import { precheckPdf } from './pre-check.ts';
+import { FORMS_PAGE_FACTOR, precheckPdf } from './pre-check.ts';
 import { UNMAPPED, repairLigatures, vocabulary } from './ligatures.ts';
 
 const LINK_PAGES = 2;
@@ -91,9 +91,10 @@ async function openPdf(bytes: Uint8Array) {
  * A page's pieces of text, all of them. pdf.js makes them all before the page's budget is applied:
  * stopping it part-way (cancelling its text stream once the budget's pieces came) leaves a promise
  * of its worker-side stream rejected with nothing yet to handle it, which Node treats as a crash (it
- * failed the test suite, and would end a parser worker or the CLI). A page whose own content is
- * heavy is refused before this by the pre-check's budgets; one that draws a heavy form is made whole
- * here, within the parse's time limit (docs/operations.md, "PDF content budgets").
+ * failed the test suite, and would end a parser worker or the CLI). A page whose content is heavy,
+ * its own or that of the forms it draws (each time drawn), is left unread before this by the
+ * pre-check's budgets (docs/operations.md, "PDF content budgets"), so what is made whole here is at
+ * most FORMS_PAGE_FACTOR times PARSE_MAX_PAGE_CONTENT_BYTES of operators.
  */
 async function textItems(page: PDFPageProxy): Promise<RawTextItem[]> {
   // pdf.js's own Unicode normalisation costs more than it gives: cleanText maps the ligatures.
@@ -134,7 +135,9 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         warnings.push(
           skipped.budget === 'page'
             ? `Page ${p} was not read: its content is ${skipped.bytes} bytes of operators, over the ${limits.maxPageContentBytes} read of a page`
-            : `Page ${p} was not read: its content is ${skipped.bytes} bytes of operators, the heaviest of a document over the ${limits.maxDocumentContentBytes} read at most`,
+            : skipped.budget === 'forms'
+              ? `Page ${p} was not read: its content and the forms it draws are at least ${skipped.bytes} bytes of operators, over the ${FORMS_PAGE_FACTOR * limits.maxPageContentBytes} read of a page with its forms`
+              : `Page ${p} was not read: its content is ${skipped.bytes} bytes of operators, the heaviest of a document over the ${limits.maxDocumentContentBytes} read at most`,
         );
         overBudgetPages++;
         return true;

@@ -1,0 +1,241 @@
+// A page weighs the forms it draws (round 6, docs/benchmarks/hostile-files.md): the pre-check
+// counts each form as many times as the page draws it, nested forms included, and never expands a
+// fan-out. Before, a page drawing a form of 14 MiB of text objects, a 4 KB form drawn 5,000 times,
+// or ten levels of forms each drawing the next ten times held a parser worker until the parse time
+// limit; now each is answered from the pre-check. Outcomes only, never times.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DrawnNames } from '../../src/parsing/pdf/form-weights.ts';
+import { FORMS_PAGE_FACTOR, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
+import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import {
+  makeFormTextPdf,
+  makeNestedFormsPdf,
+  makeRepeatedFormPdf,
+  makeType3FormsPdf,
+} from './hostile-pdfs.ts';
+import { assemblePdf } from './make-files.ts';
+
+const MiB = 1024 * 1024;
+const limits = testConfig().parsing;
+const unbounded = { ...limits, maxPageContentBytes: 1024 * MiB, maxDocumentContentBytes: 4 * 1024 * MiB };
+
+/** The one page's weight with the forms it draws. */
+async function pageWeight(pdf: Uint8Array): Promise<number> {
+  return (await precheckPdf(pdf, unbounded)).largestPageContent;
+}
+
+describe('the pre-check weighs a page with the forms it draws', () => {
+  it('counts a form once for every time the page draws it', async () => {
+    // One draw more adds the form and the 8 bytes of `/Fm1 Do\n`.
+    const once = await pageWeight(makeRepeatedFormPdf(1000, 1));
+    const twice = await pageWeight(makeRepeatedFormPdf(1000, 2));
+    const form = twice - once - 8;
+    expect(form).toBeGreaterThanOrEqual(1000);
+    expect(await pageWeight(makeRepeatedFormPdf(1000, 50))).toBe(once + 49 * (form + 8));
+  });
+
+  it('counts nested forms by the product of their draws', async () => {
+    const once = await pageWeight(makeNestedFormsPdf(1000, [1]));
+    const form = (await pageWeight(makeNestedFormsPdf(1000, [2]))) - once - 8;
+    // The page draws form 1 three times (16 bytes more than one draw); form 1 (32 bytes) draws the text form 4 times.
+    const nested = await pageWeight(makeNestedFormsPdf(1000, [3, 4]));
+    expect(nested).toBe(once - form + 16 + 3 * (32 + 4 * form));
+  });
+
+  it('leaves unread a page whose forms pass twice the page budget, however its own content weighs', async () => {
+    const small = { ...limits, maxPageContentBytes: 64 * 1024 };
+    const counted = await precheckPdf(makeFormTextPdf(200 * 1024), small);
+    expect([...counted.skippedPages.values()]).toEqual([
+      { bytes: counted.largestPageContent, budget: 'forms' },
+    ]);
+    expect(counted.largestPageContent).toBeGreaterThan(FORMS_PAGE_FACTOR * small.maxPageContentBytes);
+    // Under it, the page is read.
+    const read = await precheckPdf(makeFormTextPdf(100 * 1024), small);
+    expect(read.skippedPages.size).toBe(0);
+  });
+
+  it('stops weighing a fan-out of forms at the budgets instead of expanding it (10^10 draws)', async () => {
+    const counted = await precheckPdf(makeNestedFormsPdf(1024, Array(10).fill(10)), limits);
+    const [skipped] = [...counted.skippedPages.values()];
+    expect(skipped?.budget).toBe('forms');
+    // Capped just past the larger budget: the page's own bytes and the budget and one.
+    expect(skipped!.bytes).toBeGreaterThan(limits.maxDocumentContentBytes);
+    expect(skipped!.bytes).toBeLessThan(limits.maxDocumentContentBytes + 1024);
+  });
+
+  it('counts a form drawn inside itself once, as pdf.js ignores the circular draw', async () => {
+    const text = 'BT /F1 9 Tf 50 700 Td (Inside) Tj ET\n';
+    const form = `${text}/Fm1 Do\n`.repeat(10);
+    const page = '/Fm1 Do\n';
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      // Resources inherited from the page tree's root.
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 /Resources << /XObject << /Fm1 6 0 R >> >> >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R >>',
+      `<< /Length ${page.length} >>\nstream\n${page}endstream`,
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Length ${form.length} >>\nstream\n${form}endstream`,
+    ]);
+    expect(await pageWeight(pdf)).toBe(page.length + form.length);
+  });
+
+  it.each([
+    ['split across the streams of its /Contents array', ['/Fm1', ' Do /Fm1', '\nDo\n'], 2],
+    ['written in ASCII hex', [Buffer.from('/Fm1 Do\n'.repeat(50)).toString('hex') + '>'], 50],
+  ])('counts the draws of a page whose operators are %s', async (_, streams, draws) => {
+    const form = 'BT /F1 9 Tf 50 700 Td (Inside) Tj ET\n'.repeat(100);
+    const contents = streams.map((_, i) => `${i + 6} 0 R`).join(' ');
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Fm1 5 0 R >> >> /Contents [${contents}] >>`,
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Length ${form.length} >>\nstream\n${form}endstream`,
+      ...streams.map(
+        (text) =>
+          `<< /Length ${text.length}${text.endsWith('>') ? ' /Filter /ASCIIHexDecode' : ''} >>\nstream\n${text}endstream`,
+      ),
+    ]);
+    const own = streams.reduce((sum, text) => sum + text.length, 0);
+    expect(await pageWeight(pdf)).toBe(own + draws * form.length);
+  });
+
+  it('refuses a document whose Type 3 glyph draws forms past its budget (pdf.js interprets it as the font loads)', async () => {
+    // A glyph procedure drawing form 1 ten times, each form drawing the next ten times, five levels:
+    // 10^5 draws of a form of lines, from a 2 KB file (before, 10^4 of them took 84 s in one process).
+    const pdf = makeType3FormsPdf(5);
+    // The glyph's 10^5 draws of 900 bytes, its forms' draws and own bytes, the page's content.
+    expect((await precheckPdf(pdf, unbounded)).documentContent).toBeGreaterThan(90_000_000);
+    await expect(precheckPdf(pdf, limits)).rejects.toMatchObject({ code: 'too_complex' });
+  });
+
+  it('counts a page whose operators are LZW (not decoded here) as drawing its heaviest form at every 6 bytes', async () => {
+    const form = 'BT /F1 9 Tf 50 700 Td (Inside) Tj ET\n'.repeat(100);
+    const page = 'x'.repeat(10);
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Fm1 5 0 R >> >> /Contents 6 0 R >>',
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Length ${form.length} >>\nstream\n${form}endstream`,
+      `<< /Length ${page.length} /Filter /LZWDecode >>\nstream\n${page}endstream`,
+    ]);
+    // LZW counts 1,300 bytes a byte: 13,000, room for 2,167 draws.
+    expect(await pageWeight(pdf)).toBe(13_000 + Math.ceil(13_000 / 6) * form.length);
+  });
+
+  it('refuses a document whose pages together draw past its budget, a form counted for each page', async () => {
+    // Forty pages, each drawing one 100 KB form: 4 MB interpreted, from a file holding the form once.
+    const form = 'BT /F1 9 Tf 50 700 Td (Hostile text repeated) Tj ET\n'.repeat(2000);
+    const kids = Array.from({ length: 40 }, (_, i) => `${i + 6} 0 R`);
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      `<< /Type /Pages /Kids [${kids.join(' ')}] /Count 40 >>`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Length ${form.length} >>\nstream\n${form}endstream`,
+      '<< /Length 8 >>\nstream\n/Fm1 Do\nendstream',
+      ...kids.map(
+        () =>
+          '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Fm1 4 0 R >> >> /Contents 5 0 R >>',
+      ),
+    ]);
+    expect((await precheckPdf(pdf, unbounded)).documentContent).toBe(40 * (form.length + 8));
+    await expect(precheckPdf(pdf, { ...limits, maxDocumentContentBytes: 2 * MiB })).rejects.toMatchObject({
+      code: 'too_complex',
+      message: expect.stringMatching(/^its pages draw \d+ bytes of content operators, over the 2097152/),
+    });
+  });
+
+  it('reads the dev set’s heaviest page of figures drawn as forms (2.96 MB), over the page budget alone', async () => {
+    const file = path.join(import.meta.dirname, '../../bench/parsing-devset/papaja-mdpi-makowski.pdf');
+    const counted = await precheckPdf(new Uint8Array(readFileSync(file)), limits);
+    expect(counted.skippedPages.size).toBe(0);
+    expect(counted.largestPageContent).toBeGreaterThan(limits.maxPageContentBytes);
+    expect(counted.largestPageContent).toBeLessThan(FORMS_PAGE_FACTOR * limits.maxPageContentBytes);
+  });
+});
+
+describe('DrawnNames', () => {
+  it('counts `/Name Do` whatever the chunks, with escapes decoded, and nothing else', () => {
+    const content = Buffer.from(
+      '/Fm1 Do q /Fm1\nDo Q /F#6d1 Do /Im2 Do (a) Do /Fm1Do /Fm1 Dot /Fm1 Do',
+      'latin1',
+    );
+    for (const size of [1, 2, 3, 5, 7, content.length]) {
+      const names = new DrawnNames();
+      for (let i = 0; i < content.length; i += size) names.feed(content.subarray(i, i + size));
+      names.end();
+      expect(Object.fromEntries(names.counts), `chunks of ${size}`).toEqual({ Fm1: 4, Im2: 1 });
+      expect(names.overflow).toBe(0);
+    }
+  });
+
+  it('counts a `Do` at a stream’s start as a draw of a name it cannot see', () => {
+    for (const text of ['Do /Fm1 Do', ' \nDo', 'Fm1 Do']) {
+      const names = new DrawnNames();
+      names.feed(Buffer.from(text, 'latin1'));
+      names.end();
+      expect(names.overflow, text).toBe(1);
+    }
+  });
+});
+
+describe('hostile forms uploaded over HTTP are answered from the pre-check', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await createTestOrg(t);
+  });
+  afterAll(async () => t.close());
+
+  it.each([
+    ['a form of 14 MiB of text objects', 'form14.pdf', () => makeFormTextPdf(14 * MiB)],
+    ['a 4 KB form drawn 5,000 times', 'repeated.pdf', () => makeRepeatedFormPdf(4096, 5000)],
+    [
+      'ten levels of forms each drawing the next ten times',
+      'nested.pdf',
+      () => makeNestedFormsPdf(1024, Array(10).fill(10)),
+    ],
+  ])('one page drawing %s: stored from its fields, the page left unread', async (_, name, make) => {
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: name }),
+      files: [{ name, bytes: Buffer.from(make()) }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().debug_info).toMatchObject({ source_file: name, parsed_text_len: 0 });
+    const { rows } = await t.db.query<{ title: string; parse_error: string | null }>(
+      'SELECT title, parse_error FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+      [org.id, name],
+    );
+    expect(rows[0]!.title).toBe(baseFields().title);
+    expect(rows[0]!.parse_error).toMatch(/on 1 page\(s\) whose content passed the reading budgets/);
+  });
+
+  it('leaves unread a page of text drawing a 5 MB form of lines, which pdf.js would read in time', async () => {
+    // Lines make no pieces of text, so only the forms budget leaves this page unread: before, its
+    // line of text was read (after 1-2 s of pdf.js interpreting the drawing).
+    const name = 'drawing.pdf';
+    const pdf = makeNestedFormsPdf(5 * MiB, [1], 'paths');
+    const counted = await precheckPdf(pdf, limits);
+    expect([...counted.skippedPages.values()]).toEqual([
+      { bytes: counted.largestPageContent, budget: 'forms' },
+    ]);
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: name }),
+      files: [{ name, bytes: Buffer.from(pdf) }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().debug_info).toMatchObject({ source_file: name, parsed_text_len: 0 });
+    const { rows } = await t.db.query<{ parse_error: string | null }>(
+      'SELECT parse_error FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+      [org.id, name],
+    );
+    expect(rows[0]!.parse_error).toMatch(/on 1 page\(s\) whose content passed the reading budgets/);
+  });
+});
