@@ -34,6 +34,23 @@ describe("an authors group's page", () => {
     expect(search.body).not.toContain('No records yet.');
   });
 
+  it('is read by its headings: the records have one, and for an editor the rename and delete forms another', async () => {
+    const headings = (body: string) =>
+      [...body.matchAll(/<h([12])[^>]*>([^<]*)<\/h\1>/g)].map((m) => m[2]!.trim());
+    // The page was its title alone: a screen reader going by headings never reached the records.
+    expect(headings((await get(`/dashboard/groups/${groupId}/`)).body)).toEqual([
+      'Authors group Board',
+      'Rename or delete the group',
+      'Records',
+    ]);
+    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, orgId, 'viewer')).email);
+    const page = await t.app.inject({
+      url: `/dashboard/groups/${groupId}/`,
+      headers: { cookie: viewer.cookie },
+    });
+    expect(headings(page.body)).toEqual(['Authors group Board', 'Records']);
+  });
+
   it('finds each word searched, in any order, in the name, the client id or an email', async () => {
     const org = await createTestOrg(t);
     const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
