@@ -1,5 +1,5 @@
 // The dashboard read on a phone-wide screen (375 px) in Chromium: what the tables say is read word
-// by word, not broken mid-word into columns a few letters wide.
+// by word, not broken mid-word into columns a few letters wide, each row's cells from its top.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
@@ -70,7 +70,7 @@ async function pageOverflow(page: Page): Promise<number> {
 }
 
 describe('tables at 375 px', () => {
-  it("a manuscript's candidates and what was supplied keep their words whole; rows stay short", async () => {
+  it("a manuscript's candidates and what was supplied keep their words whole, each cell from its row's top; rows stay short", async () => {
     const fields = baseFields({ origin_id: 'ms-phone', abstract: TOPIC, author1_name: 'Someone Else' });
     delete fields.exclude_candidates;
     const res = await upload(t.app, { apiKey: org.apiKey, fields });
@@ -93,6 +93,17 @@ describe('tables at 375 px', () => {
     expect(Math.max(...heights)).toBeLessThan(400);
     // The table scrolls within the page; the page itself does not.
     expect(await pageOverflow(editor)).toBeLessThanOrEqual(0);
+    // Each cell of the abstract's row starts at the row's top, read across: what was supplied sat
+    // centred, halfway down beside the abstract used.
+    const firstLines = await editor.evaluate<number[]>(`(() => {
+      const row = [...document.querySelectorAll('main table:first-of-type tr')].find((r) => r.cells[0].textContent.trim() === 'Abstract');
+      return [...row.cells].map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return Math.round(range.getClientRects()[0].top);
+      });
+    })()`);
+    expect(Math.max(...firstLines) - Math.min(...firstLines)).toBeLessThanOrEqual(2);
     await editor.context().close();
   });
 
