@@ -1,5 +1,6 @@
 // The dashboard read on a phone-wide screen (375 px) in Chromium: what the tables say is read word
-// by word, not broken mid-word into columns a few letters wide, each row's cells from its top.
+// by word, not broken mid-word into columns a few letters wide, each row's cells from its top; a
+// search low on a long page answers in view.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
@@ -105,6 +106,28 @@ describe('tables at 375 px', () => {
     })()`);
     expect(Math.max(...firstLines) - Math.min(...firstLines)).toBeLessThanOrEqual(2);
     await editor.context().close();
+  });
+
+  it("a folder's journal search opens at its matches, not at the page's top", async () => {
+    const fields = baseFields({ origin_id: 'ms-folder', abstract: TOPIC, folder: 'JPHONE' });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
+    await t.db.query(
+      `INSERT INTO sources (source_key, title, publisher) VALUES ('S-phone', 'Journal of Phone Reading', 'Acme')`,
+    );
+    const manager = await onPhone('account_manager');
+    await manager.goto(`${t.url}/dashboard/folders/`);
+    await manager.getByRole('link', { name: 'JPHONE' }).click();
+    await manager.getByLabel('Find a journal to link').fill('phone reading');
+    await manager.getByRole('button', { name: 'Find' }).click();
+    await manager.waitForLoadState();
+    await expectAccessible(manager);
+    // The answer opened at the top, its matches two screens down: Find seemed to do nothing.
+    const matches = manager.getByRole('table', { name: /Journals matching/ });
+    expect(await matches.innerText()).toContain('Journal of Phone Reading');
+    const box = (await matches.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(800);
+    await manager.context().close();
   });
 
   it("the users table reads each person's email whole", async () => {
