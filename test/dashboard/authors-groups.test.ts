@@ -34,6 +34,23 @@ describe("an authors group's page", () => {
     expect(search.body).not.toContain('No records yet.');
   });
 
+  it('is read by its headings: the records have one, and for an editor the rename and delete forms another', async () => {
+    const headings = (body: string) =>
+      [...body.matchAll(/<h([12])[^>]*>([^<]*)<\/h\1>/g)].map((m) => m[2]!.trim());
+    // The page was its title alone: a screen reader going by headings never reached the records.
+    expect(headings((await get(`/dashboard/groups/${groupId}/`)).body)).toEqual([
+      'Authors group Board',
+      'Rename or delete the group',
+      'Records',
+    ]);
+    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, orgId, 'viewer')).email);
+    const page = await t.app.inject({
+      url: `/dashboard/groups/${groupId}/`,
+      headers: { cookie: viewer.cookie },
+    });
+    expect(headings(page.body)).toEqual(['Authors group Board', 'Records']);
+  });
+
   it('finds each word searched, in any order, in the name, the client id or an email', async () => {
     const org = await createTestOrg(t);
     const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
@@ -65,6 +82,40 @@ describe("an authors group's page", () => {
     expect(await found('li nlp.example')).toEqual(['Li Wong']);
     expect(await found('wl-1 wong')).toEqual(['Li Wong']);
     expect(await found('derek 100%')).toEqual([]);
+  });
+
+  it('finds a name typed without its accents, or with them, as the manuscript page does; other scripts as typed', async () => {
+    const org = await createTestOrg(t);
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const pool = (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Pool') RETURNING id`,
+        [org.id],
+      )
+    ).rows[0]!.id;
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name) VALUES
+         ($1, 'gg', $2, 'Goran Glavaš'), ($1, 'jn', $2, 'José Núñez'), ($1, 'jo', $2, 'Jose Nunez'),
+         ($1, 'wx', $2, '王小明'), ($1, 'op', $2, 'Ольга Петрова')`,
+      [pool, org.id],
+    );
+    const found = async (q: string) => {
+      const body = (
+        await t.app.inject({
+          url: `/dashboard/groups/${pool}/?q=${encodeURIComponent(q)}`,
+          headers: { cookie: session.cookie },
+        })
+      ).body;
+      return [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!).sort();
+    };
+    // Typed on a keyboard without accents, "glavas" found nobody.
+    expect(await found('glavas')).toEqual(['Goran Glavaš']);
+    expect(await found('GORAN GLAVAS')).toEqual(['Goran Glavaš']);
+    expect(await found('nunez jose')).toEqual(['Jose Nunez', 'José Núñez']);
+    expect(await found('Núñez')).toEqual(['Jose Nunez', 'José Núñez']);
+    expect(await found('小明')).toEqual(['王小明']);
+    expect(await found('ольга')).toEqual(['Ольга Петрова']);
+    expect(await found('glavaz')).toEqual([]);
   });
 
   it('leads a page past the last to the last, keeping the search', async () => {

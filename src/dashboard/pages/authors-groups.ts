@@ -303,13 +303,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
         title: `Authors group ${group.name}`,
+        // Two sections, each under its heading: read by headings (a screen reader's way through a
+        // page), the page was its title alone, the records table found only by reading on.
         body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
           ${
             mayDo(request, 'authors_groups_write')
-              ? html`<p>
-                    <a href="${base}new-record/">Add a record</a> ·
-                    <a href="${base}import/">Import records</a> (CSV)
-                  </p>
+              ? html`<h2>Rename or delete the group</h2>
                   <form method="post" action="${base}name/" class="row">
                     ${csrfField(request)}
                     ${groupNameField(request, postedForm(request) ? text(postedForm(request)!, 'name') : group.name)}
@@ -319,6 +318,15 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     ${csrfField(request)}
                     <button type="submit" class="danger">Delete group</button>
                   </form>`
+              : null
+          }
+          <h2>Records</h2>
+          ${
+            mayDo(request, 'authors_groups_write')
+              ? html`<p>
+                  <a href="${base}new-record/">Add a record</a> ·
+                  <a href="${base}import/">Import records</a> (CSV)
+                </p>`
               : null
           }
           <form method="get" action="${base}" class="row" role="search">

@@ -233,7 +233,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             editable: editSettings,
             what: 'folder',
           })}
-          <h2>Linked journals</h2>
+          <h2 id="linked-journals">Linked journals</h2>
           <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
           ${dataTable({
             caption: html`Journals linked to ${folder.name}`,
@@ -262,7 +262,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           })}
           ${
             editLinks
-              ? html`<form method="get" action="${path}" class="row" role="search">
+              ? // The answer opens at this section: at the page's top, the matches were below the
+                // settings' forms, out of view (a phone's screens down), as if Find had done nothing.
+                html`<form method="get" action="${path}#linked-journals" class="row" role="search">
                     <div>
                       <label for="journal">Find a journal to link</label>
                       <input id="journal" name="journal" type="search" value="${journal}" />

@@ -832,7 +832,7 @@ function candidateTable(
             <td>${c.hIndex}</td>
             <td>${c.citationsCount}</td>
             <td>${c.articlesCount}</td>
-            <td>
+            <td class="evidence">
               ${c.relevant_concepts.length ? html`<div>${c.relevant_concepts.join(', ')}</div>` : null}
               ${
                 c.relevant_articles.length

@@ -78,6 +78,8 @@ async function signInPage(
     email?: string;
     next?: string;
     error?: string;
+    /** The inputs the error concerns: marked invalid and described by it, read when reached. */
+    invalid?: ReadonlyArray<'email' | 'password'>;
     status?: number;
     unsaved?: boolean;
     /** The organizations the email and password opened, when more than one: the person chooses. */
@@ -89,10 +91,16 @@ async function signInPage(
   const held = readCookie(request, LOGIN_CSRF_COOKIE);
   const token = held && /^[\w-]{32}$/.test(held) ? held : randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
+  // A refused sign-in marks the inputs it concerns, so a screen reader says why on reaching them
+  // (the message at the top was read once, if at all, before the form).
+  const invalid = (input: 'email' | 'password') =>
+    options.error && options.invalid?.includes(input)
+      ? html`aria-invalid="true" aria-describedby="sign-in-error"`
+      : null;
   return renderPage(ctx, request, reply, {
     title: 'Sign in',
     status: options.status ?? 200,
-    body: html`${options.error ? html`<p class="flash error" role="alert">${options.error}</p>` : null}
+    body: html`${options.error ? html`<p id="sign-in-error" class="flash error" role="alert">${options.error}</p>` : null}
       ${
         options.unsaved && !options.error
           ? html`<p class="flash error" role="alert">
@@ -116,9 +124,17 @@ async function signInPage(
           autocomplete="username"
           required
           value="${options.email ?? ''}"
+          ${invalid('email')}
         />
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          ${invalid('password')}
+        />
         ${
           options.organizations
             ? html`<fieldset>
@@ -225,10 +241,12 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
         return signInPage(ctx, request, reply, {
           ...again,
           status: 401,
-          error:
-            body.email.length > EMAIL_MAX
-              ? `An email address has at most ${EMAIL_MAX} characters: this one has ${body.email.length}.`
-              : 'The email or the password is not right.',
+          ...(body.email.length > EMAIL_MAX
+            ? {
+                error: `An email address has at most ${EMAIL_MAX} characters: this one has ${body.email.length}.`,
+                invalid: ['email'],
+              }
+            : { error: 'The email or the password is not right.', invalid: ['email', 'password'] }),
         });
       }
       const attempt = await beginAttempt(ctx.db, login, body.email, clientAddress(request));
@@ -249,6 +267,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
           ...again,
           status: 401,
           error: 'The email or the password is not right.',
+          invalid: ['email', 'password'],
         });
       }
       if (Array.isArray(user)) {

@@ -1,0 +1,143 @@
+// The dashboard read on a phone-wide screen (375 px) in Chromium: what the tables say is read word
+// by word, not broken mid-word into columns a few letters wide, each row's cells from its top; a
+// search low on a long page answers in view.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrg, type TestOrg } from '../helpers/app.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  signIn,
+  startListeningApp,
+  type ListeningApp,
+} from '../helpers/browser.ts';
+import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
+import type { Role } from '../../src/users/roles.ts';
+
+let browser: Browser;
+let t: ListeningApp;
+let org: TestOrg;
+const LONG_NAME = 'Jürgen Groß-Überschwänglichkeitsmann';
+
+beforeAll(async () => {
+  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
+  await buildCorpus(t.db, [
+    { authors: [{ name: LONG_NAME }, { name: 'Ada Expert' }] },
+    { authors: [{ name: 'Nell Neutral' }] },
+  ]);
+  await t.app.refmatch.index.refresh();
+  org = await createTestOrg(t);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function onPhone(role: Role, email?: string): Promise<Page> {
+  const user = await createTestUser(t.db, org.id, role, email);
+  const page = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  return page;
+}
+
+/**
+ * The words (between spaces and hyphens) of the selected cells that the layout broke across two
+ * lines or more: a word whose boxes lie at different heights.
+ */
+async function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll(${JSON.stringify(selector)})) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of node.data.matchAll(/[^\\s-]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) broken.push(m[0]);
+        }
+      }
+    }
+    return broken;
+  })()`);
+}
+
+async function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+}
+
+describe('tables at 375 px', () => {
+  it("a manuscript's candidates and what was supplied keep their words whole, each cell from its row's top; rows stay short", async () => {
+    const fields = baseFields({ origin_id: 'ms-phone', abstract: TOPIC, author1_name: 'Someone Else' });
+    delete fields.exclude_candidates;
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode, res.body).toBe(200);
+    const { manuscript_id: id } = res.json() as { manuscript_id: number };
+
+    const editor = await onPhone('editor');
+    await editor.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    await expectAccessible(editor);
+    expect(await editor.locator('table.candidates').innerText()).toContain(LONG_NAME);
+    // Broken anywhere, the name column was 61 px wide: "Übers/chwän/glick/eitsm/ann", and the
+    // abstract read "networ/ks", "molecul/ar".
+    expect(await brokenWords(editor, 'table.candidates tbody td:first-child')).toEqual([]);
+    expect(await brokenWords(editor, 'main table:first-of-type td')).toEqual([]);
+    // The evidence column has room: a candidate's row was 947 px tall, now under 400.
+    const heights = await editor.evaluate<number[]>(
+      "[...document.querySelectorAll('table.candidates tbody tr')].map((r) => r.offsetHeight)",
+    );
+    expect(heights.length).toBeGreaterThan(0);
+    expect(Math.max(...heights)).toBeLessThan(400);
+    // The table scrolls within the page; the page itself does not.
+    expect(await pageOverflow(editor)).toBeLessThanOrEqual(0);
+    // Each cell of the abstract's row starts at the row's top, read across: what was supplied sat
+    // centred, halfway down beside the abstract used.
+    const firstLines = await editor.evaluate<number[]>(`(() => {
+      const row = [...document.querySelectorAll('main table:first-of-type tr')].find((r) => r.cells[0].textContent.trim() === 'Abstract');
+      return [...row.cells].map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return Math.round(range.getClientRects()[0].top);
+      });
+    })()`);
+    expect(Math.max(...firstLines) - Math.min(...firstLines)).toBeLessThanOrEqual(2);
+    await editor.context().close();
+  });
+
+  it("a folder's journal search opens at its matches, not at the page's top", async () => {
+    const fields = baseFields({ origin_id: 'ms-folder', abstract: TOPIC, folder: 'JPHONE' });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
+    await t.db.query(
+      `INSERT INTO sources (source_key, title, publisher) VALUES ('S-phone', 'Journal of Phone Reading', 'Acme')`,
+    );
+    const manager = await onPhone('account_manager');
+    await manager.goto(`${t.url}/dashboard/folders/`);
+    await manager.getByRole('link', { name: 'JPHONE' }).click();
+    await manager.getByLabel('Find a journal to link').fill('phone reading');
+    await manager.getByRole('button', { name: 'Find' }).click();
+    await manager.waitForLoadState();
+    await expectAccessible(manager);
+    // The answer opened at the top, its matches two screens down: Find seemed to do nothing.
+    const matches = manager.getByRole('table', { name: /Journals matching/ });
+    expect(await matches.innerText()).toContain('Journal of Phone Reading');
+    const box = (await matches.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(800);
+    await manager.context().close();
+  });
+
+  it("the users table reads each person's email whole", async () => {
+    const admin = await onPhone('integrations_admin');
+    await createTestUser(t.db, org.id, 'editor', 'miriam.okonkwo-abernathy@editorial-office.example.org');
+    await admin.goto(`${t.url}/dashboard/users/`);
+    await expectAccessible(admin);
+    // Broken anywhere, "editor.1.4242@example.org" read "editor./1.424/2@e/xampl/e.org".
+    expect(await brokenWords(admin, 'main table tbody td:first-child')).toEqual([]);
+    expect(await pageOverflow(admin)).toBeLessThanOrEqual(0);
+    await admin.context().close();
+  });
+});
