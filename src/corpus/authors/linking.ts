@@ -5,7 +5,13 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../infra/db/index.ts';
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../openalex/ids.ts';
-import { nameReadingKeys, nameReadings, parsedNamesCompatible, parsePersonName } from './names.ts';
+import {
+  nameReadingKeys,
+  nameReadings,
+  parsedNamesCompatible,
+  parsePersonName,
+  type PersonName,
+} from './names.ts';
 import { anyAffiliationMatches } from './affiliations.ts';
 
 export interface LinkInput {
@@ -32,14 +38,22 @@ interface CorpusName {
 
 /**
  * Whether a reading of the group author's name (a compound family name either way, nameReadings) is
- * compatible with the corpus author's display name or a name variant.
+ * compatible with the corpus author's display name or a name variant. Each name is parsed once a
+ * batch (`findLinks`): an import compares thousands of names with the same corpus authors.
  */
-function compatibleWith(name: string, author: CorpusName): boolean {
-  const readings = nameReadings(name);
-  return [author.display_name, ...author.name_variants].some((written) => {
-    const corpusName = parsePersonName(written);
-    return readings.some((reading) => parsedNamesCompatible(reading, corpusName));
-  });
+class NameComparison {
+  private readonly readings = new Map<string, PersonName[]>();
+  private readonly parsed = new Map<string, PersonName | null>();
+
+  compatible(name: string, author: CorpusName): boolean {
+    let readings = this.readings.get(name);
+    if (!readings) this.readings.set(name, (readings = nameReadings(name)));
+    return [author.display_name, ...author.name_variants].some((written) => {
+      let corpusName = this.parsed.get(written);
+      if (corpusName === undefined) this.parsed.set(written, (corpusName = parsePersonName(written)));
+      return readings.some((reading) => parsedNamesCompatible(reading, corpusName));
+    });
+  }
 }
 
 /** Splits article descriptions into the identifiers they are (spec 4.3: DOIs, titles, arXiv ids, PubMed ids). */
@@ -126,42 +140,46 @@ async function byEmail(db: Queryable, inputs: readonly LinkInput[]): Promise<num
 }
 
 /**
- * The authors of the works named by DOI, arXiv id, PubMed id or title ($1-$4), with the work's
+ * The authors of the works named by DOI, arXiv id, PubMed id or title key ($1-$4), with the work's
  * identifiers (which record named it is decided by them). Titles compare by title_key (migration
- * 0034: case, punctuation and spacing aside), on the works_title_key_idx index.
+ * 0034: case, punctuation and spacing aside), on the works_title_key_idx index; the keys of the
+ * records' titles are asked first (TITLE_KEYS), once each.
  */
 export const AUTHORS_OF_ARTICLES = `
   SELECT DISTINCT w.id AS work_id, w.doi, w.arxiv_id, w.pmid, title_key(w.title) AS title_key,
          a.id, a.display_name, a.name_variants
     FROM works w JOIN authorships s ON s.work_id = w.id JOIN authors a ON a.id = s.author_id
    WHERE w.doi = ANY($1::text[]) OR w.arxiv_id = ANY($2::text[]) OR w.pmid = ANY($3::text[])
-      OR title_key(w.title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($4::text[]) AS t))`;
+      OR title_key(w.title) = ANY($4::text[])`;
+
+const TITLE_KEYS = 'SELECT t, title_key(t) AS key FROM unnest($1::text[]) AS t';
 
 /** Per record, the authors with a compatible name on its articles, with how many of them each is on. */
-async function byArticles(db: Queryable, inputs: readonly LinkInput[]): Promise<Array<Map<number, number>>> {
+async function byArticles(
+  db: Queryable,
+  inputs: readonly LinkInput[],
+  names: NameComparison,
+): Promise<Array<Map<number, number>>> {
   const named = inputs.map((input) => classifyArticles(input.articles ?? []));
   const all = (key: 'dois' | 'arxiv' | 'pmids' | 'titles') => [...new Set(named.flatMap((n) => n[key]))];
   const [dois, arxiv, pmids, titles] = [all('dois'), all('arxiv'), all('pmids'), all('titles')];
   if (dois.length + arxiv.length + pmids.length + titles.length === 0) return inputs.map(() => new Map());
-  const [found, titleKeys] = await Promise.all([
-    db.query<
-      CorpusName & {
-        work_id: number;
-        doi: string | null;
-        arxiv_id: string | null;
-        pmid: string | null;
-        title_key: string | null;
-      }
-    >(AUTHORS_OF_ARTICLES, [dois, arxiv, pmids, titles]),
-    titles.length === 0
-      ? Promise.resolve(new Map<string, string | null>())
-      : db
-          .query<{ t: string; key: string | null }>(
-            'SELECT t, title_key(t) AS key FROM unnest($1::text[]) AS t',
-            [titles],
-          )
-          .then(({ rows }) => new Map(rows.map((r) => [r.t, r.key]))),
-  ]);
+  const titleKeys = new Map<string, string | null>();
+  if (titles.length > 0) {
+    const { rows } = await db.query<{ t: string; key: string | null }>(TITLE_KEYS, [titles]);
+    for (const row of rows) titleKeys.set(row.t, row.key);
+  }
+  const keys = [...new Set([...titleKeys.values()].filter((k): k is string => k !== null))];
+  if (dois.length + arxiv.length + pmids.length + keys.length === 0) return inputs.map(() => new Map());
+  const found = await db.query<
+    CorpusName & {
+      work_id: number;
+      doi: string | null;
+      arxiv_id: string | null;
+      pmid: string | null;
+      title_key: string | null;
+    }
+  >(AUTHORS_OF_ARTICLES, [dois, arxiv, pmids, keys]);
   // Each found row under every identifier it answers, so that a record looks up only its own.
   const under = new Map<string, typeof found.rows>();
   const file = (key: string, row: (typeof found.rows)[number]) =>
@@ -185,7 +203,7 @@ async function byArticles(db: Queryable, inputs: readonly LinkInput[]): Promise<
     ]);
     const counts = new Map<number, number>();
     for (const row of rows) {
-      if (compatibleWith(input.name, row)) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
+      if (names.compatible(input.name, row)) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
     }
     return counts;
   });
@@ -198,6 +216,7 @@ async function byArticles(db: Queryable, inputs: readonly LinkInput[]): Promise<
 async function byAffiliation(
   db: Queryable,
   asks: ReadonlyArray<{ input: LinkInput; among: readonly number[] | null } | null>,
+  names: NameComparison,
 ): Promise<number[][]> {
   const keyed = asks.map((ask) =>
     ask && (ask.input.affiliations ?? []).length > 0 ? nameReadingKeys(ask.input.name) : [],
@@ -224,7 +243,7 @@ async function byAffiliation(
     const candidates = ask!.among
       ? ask!.among.flatMap((id) => byId.get(id) ?? [])
       : [...new Set(keyed[i]!.flatMap((key) => byKey.get(key) ?? []))];
-    return candidates.filter((a) => compatibleWith(ask!.input.name, a));
+    return candidates.filter((a) => names.compatible(ask!.input.name, a));
   });
   const authorIds = [...new Set(compatible.flat().map((a) => a.id))];
   if (authorIds.length === 0) return asks.map(() => []);
@@ -260,6 +279,7 @@ async function byAffiliation(
  */
 export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Promise<LinkResult[]> {
   const results: Array<LinkResult | null> = inputs.map(() => null);
+  const names = new NameComparison();
   // The records not settled yet; a settled one is asked as a record without evidence.
   const open = () => inputs.map((input, i) => (results[i] === null ? input : null));
   const unsettled = () => open().map((input) => input ?? { name: '' });
@@ -276,7 +296,7 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
     else if (ids.length > 1) results[i] = { authorId: null, via: 'ambiguous' };
   });
 
-  const onArticles = await byArticles(db, unsettled());
+  const onArticles = await byArticles(db, unsettled(), names);
   const tied: Array<number[] | null> = inputs.map(() => null);
   onArticles.forEach((counts, i) => {
     if (results[i] !== null || counts.size === 0) return;
@@ -289,6 +309,7 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
   const affiliated = await byAffiliation(
     db,
     open().map((input, i) => (input ? { input, among: tied[i] ?? null } : null)),
+    names,
   );
   return inputs.map((_, i) => {
     const settled = results[i];
