@@ -398,7 +398,7 @@ describe('relinking on every write of an author from group, and after every inge
   });
 });
 
-describe('linking many records at once (an import links each thousand together)', () => {
+describe('linking many records at once (an import links five thousand together)', () => {
   it("finds for each record what linking it alone finds, whatever the others' evidence", async () => {
     const inputs = [
       { name: 'H. Piwowar', orcids: ['https://orcid.org/0000-0003-1613-5981'] },

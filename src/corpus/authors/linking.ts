@@ -12,7 +12,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
-import { anyAffiliationMatches } from './affiliations.ts';
+import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -44,6 +44,17 @@ interface CorpusName {
 class NameComparison {
   private readonly readings = new Map<string, PersonName[]>();
   private readonly parsed = new Map<string, PersonName | null>();
+  private readonly cores = new Map<string, string>();
+
+  /** `anyAffiliationMatches`, each affiliation's core computed once a batch. */
+  anyAffiliationMatches(as: readonly string[], bs: readonly string[]): boolean {
+    const core = (value: string) => {
+      let found = this.cores.get(value);
+      if (found === undefined) this.cores.set(value, (found = affiliationCore(value)));
+      return found;
+    };
+    return as.some((a) => bs.some((b) => affiliationCoresMatch(core(a), core(b))));
+  }
 
   compatible(name: string, author: CorpusName): boolean {
     let readings = this.readings.get(name);
@@ -265,7 +276,7 @@ async function byAffiliation(
     statedBy.set(row.author_id, [...(statedBy.get(row.author_id) ?? []), row.affiliation]);
   return asks.map((ask, i) =>
     compatible[i]!.filter((a) =>
-      anyAffiliationMatches(ask!.input.affiliations ?? [], [
+      names.anyAffiliationMatches(ask!.input.affiliations ?? [], [
         ...(a.recent_affiliation ? [a.recent_affiliation] : []),
         ...(statedBy.get(a.id) ?? []),
       ]),
