@@ -513,24 +513,31 @@ export function isUnaddressableClientId(clientId: string): boolean {
 }
 
 /**
- * The limits of a record written from a form (the API's request schema states the same ones for
- * JSON bodies, src/authors-groups/schemas.ts): a client id of 1-256 characters without NUL, a name
- * of 1-1000, lists of at most 1000 items of at most 2000 characters.
+ * The limits of a record, in characters and items: the API's request schema (schemas.ts) states
+ * them for JSON bodies, `checkRecordLimits` for a record written from a form or an import.
+ */
+export const RECORD_LIMITS = { clientId: 256, name: 1000, items: 1000, itemLength: 2000 } as const;
+
+/**
+ * The limits of a record written from a form (RECORD_LIMITS, as the API's request schema states them
+ * for JSON bodies): a client id of 1-256 characters without NUL, a name of 1-1000 and not blank,
+ * lists of at most 1000 items of at most 2000 characters.
  */
 export function checkRecordLimits(clientId: string, record: GroupAuthorRecord): void {
-  if (clientId.length < 1 || clientId.length > 256 || clientId.includes('\u0000')) {
-    throw errors.validation('The client id must have 1 to 256 characters');
+  const { clientId: idLength, name, items, itemLength } = RECORD_LIMITS;
+  if (clientId.length < 1 || clientId.length > idLength || clientId.includes('\u0000')) {
+    throw errors.validation(`The client id must have 1 to ${idLength} characters`);
   }
   if (isUnaddressableClientId(clientId)) {
     throw errors.validation('The client id cannot be "." or "..": no address could name the record');
   }
-  if (record.name.trim().length < 1 || record.name.length > 1000) {
-    throw errors.validation('The name must have 1 to 1000 characters');
+  if (record.name.trim().length < 1 || record.name.length > name) {
+    throw errors.validation(`The name must have 1 to ${name} characters`);
   }
   for (const key of ['emails', 'orcids', 'articles', 'affiliations'] as const) {
-    const items = record[key] ?? [];
-    if (items.length > 1000 || items.some((item) => item.length > 2000)) {
-      throw errors.validation(`At most 1000 ${key} of at most 2000 characters each`);
+    const list = record[key] ?? [];
+    if (list.length > items || list.some((item) => item.length > itemLength)) {
+      throw errors.validation(`At most ${items} ${key} of at most ${itemLength} characters each`);
     }
   }
 }
