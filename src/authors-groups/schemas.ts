@@ -1,19 +1,22 @@
 // Request and response schemas of the author-from-group endpoints (spec 2.1, 4.1-4.4).
 import { Type } from 'typebox';
 import { NOT_BLANK, Nullable, RowId } from '../http/schemas.ts';
+import { RECORD_LIMITS } from './store.ts';
 
 export const Params = Type.Object({
   group_id: RowId({ description: 'Authors group id' }),
   client_id: Type.String({
     minLength: 1,
-    maxLength: 256,
+    maxLength: RECORD_LIMITS.clientId,
     description: 'Client-side id of the author inside the group (URL-encoded in the path)',
   }),
 });
 
-const StringList = Nullable(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 }));
+const StringList = Nullable(
+  Type.Array(Type.String({ maxLength: RECORD_LIMITS.itemLength }), { maxItems: RECORD_LIMITS.items }),
+);
 // A name of spaces alone names nobody (the upload refuses a blank title the same way).
-const Name = Type.String({ minLength: 1, maxLength: 1000, pattern: NOT_BLANK });
+const Name = Type.String({ minLength: 1, maxLength: RECORD_LIMITS.name, pattern: NOT_BLANK });
 
 /** The fields of 2.1 a body may carry, besides custom field keys. */
 export const KNOWN_KEYS = ['name', 'emails', 'orcids', 'articles', 'affiliations', 'author'] as const;

@@ -3,7 +3,7 @@
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
-import { linkInputsHash, linkWrittenGroupAuthor } from '../corpus/authors/linking.ts';
+import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
 import { checkLimit, checkRecordsPerGroup } from '../organizations/limits.ts';
 
@@ -184,25 +184,42 @@ function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash:
   ];
 }
 
-// The hash is kept only when the stored one equals the new one, i.e. the linker already evaluated
-// exactly these inputs against the current corpus; otherwise it is cleared until the linker runs.
-// `inserted`: a row this statement inserted has no deleting transaction yet (xmax 0), one it updated
-// has this one's; only an insert counts against the group's records cap (limits.ts), so replacing
-// a record of a group at or over its cap goes on.
+// Many records of one group in one statement (a record written alone is a batch of one), their
+// fields as a JSON array of objects. The hash is kept only when the stored one equals the new one,
+// i.e. the linker already evaluated exactly these inputs against the current corpus; otherwise it is
+// cleared until the linker runs. A row this statement inserts carries its hash only until the
+// linker, which runs for every inserted row in the same transaction (`link_current` is false for
+// it), writes it with the link. `inserted`: a row this statement inserted has no deleting
+// transaction yet (xmax 0), one it updated has this one's; only an insert counts against the
+// group's records cap (limits.ts), so replacing a record of a group at or over its cap goes on.
 // FOR KEY SHARE (the lock the foreign key check takes anyway) taken while reading the group makes a
-// write racing the group's deletion wait for it and then find no group (false: a 404), where the
-// foreign key check alone failed it with a 500.
+// write racing the group's deletion wait for it and then find no group (no row: a 404), where the
+// foreign key check alone failed it with a 500. A client id given twice in one statement is an
+// error of PostgreSQL's ("cannot affect row a second time"): the callers give each once.
 const UPSERT = `
   INSERT INTO group_authors
-    (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values)
-  SELECT g.id, $2, g.organization_id, $4, $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb
-    FROM authors_groups g WHERE g.id = $1 AND g.organization_id = $3 FOR KEY SHARE
+    (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values,
+     link_inputs_hash)
+  SELECT g.id, r.client_id, g.organization_id, r.name, r.emails, r.orcids, r.articles, r.affiliations,
+         r.custom_values, r.link_inputs_hash
+    FROM authors_groups g
+   CROSS JOIN jsonb_to_recordset($3::jsonb) AS r(client_id text, name text, emails text[], orcids text[],
+     articles text[], affiliations text[], custom_values jsonb, link_inputs_hash text)
+   WHERE g.id = $1 AND g.organization_id = $2 FOR KEY SHARE OF g
   ON CONFLICT (group_id, client_id) DO UPDATE SET
     name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
     articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
     custom_values = EXCLUDED.custom_values, updated_at = now(),
-    link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = $10::text THEN $10::text END
-  RETURNING linked_author_id, link_inputs_hash IS NOT NULL AS link_current, xmax = 0 AS inserted`;
+    link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = EXCLUDED.link_inputs_hash
+                            THEN EXCLUDED.link_inputs_hash END
+  RETURNING client_id, linked_author_id, xmax = 0 AS inserted,
+            xmax <> 0 AND link_inputs_hash IS NOT NULL AS link_current`;
+
+/**
+ * How many records one statement of an import writes, and the linker looks up together (its JSON
+ * about a megabyte at most): each of the linker's queries costs less a record the more it asks at once.
+ */
+const IMPORT_BATCH = 5000;
 
 /**
  * The one way a group author is written inside a transaction (partial update, and create or
@@ -215,47 +232,75 @@ export async function saveGroupAuthor(
   key: GroupAuthorKey,
   record: GroupAuthorRecord,
 ): Promise<boolean> {
-  return (await upsertGroupAuthor(tx, key, record)) !== null;
+  return (await upsertGroupAuthors(tx, key, [{ clientId: key.clientId, record }])) !== null;
 }
 
-/** `saveGroupAuthor`, saying whether the record was added or replaced (null: no such group). */
-async function upsertGroupAuthor(
+/**
+ * Writes records of one group (each client id once) by one statement, checks the group's records
+ * cap if any was added, and links those whose linking inputs changed, together. How many were
+ * added and replaced; null when the group is not one of the organization's.
+ */
+async function upsertGroupAuthors(
   tx: Transaction,
-  key: GroupAuthorKey,
-  record: GroupAuthorRecord,
-): Promise<'added' | 'updated' | null> {
-  const inputsHash = linkInputsHash(record);
-  const { rows } = await tx.query<{
+  group: { organizationId: number; groupId: number },
+  rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
+): Promise<{ added: number; updated: number } | null> {
+  if (rows.length === 0) return { added: 0, updated: 0 };
+  const hashes = rows.map((row) => linkInputsHash(row.record));
+  const fields = rows.map(({ clientId, record }, i) => ({
+    client_id: clientId,
+    name: record.name,
+    emails: record.emails,
+    orcids: record.orcids,
+    articles: record.articles,
+    affiliations: record.affiliations,
+    custom_values: record.custom_values,
+    link_inputs_hash: hashes[i],
+  }));
+  const { rows: written } = await tx.query<{
+    client_id: string;
     linked_author_id: number | null;
-    link_current: boolean;
     inserted: boolean;
-  }>(UPSERT, writeParams(key, record, inputsHash));
-  const written = rows[0];
-  if (!written) return null;
-  if (written.inserted) await checkRecordsPerGroup(tx, key.groupId);
-  if (!written.link_current) {
-    const row = { ...record, group_id: key.groupId, client_id: key.clientId };
-    await linkWrittenGroupAuthor(tx, { ...row, linked_author_id: written.linked_author_id }, inputsHash);
-  }
-  return written.inserted ? 'added' : 'updated';
+    link_current: boolean;
+  }>(UPSERT, [group.groupId, group.organizationId, JSON.stringify(fields)]);
+  if (written.length === 0) return null;
+  const added = written.filter((w) => w.inserted).length;
+  if (added > 0) await checkRecordsPerGroup(tx, group.groupId);
+  const outcome = new Map(written.map((w) => [w.client_id, w]));
+  const stale = rows.flatMap(({ clientId, record }, i) => {
+    const w = outcome.get(clientId)!;
+    if (w.link_current) return [];
+    const row = { ...record, group_id: group.groupId, client_id: clientId };
+    return [{ ...row, linked_author_id: w.linked_author_id, inputsHash: hashes[i]! }];
+  });
+  await linkWrittenGroupAuthors(tx, stale);
+  return { added, updated: written.length - added };
 }
 
 /**
  * Writes many records of one group in one transaction, each as a create or replace (4.2) does
- * (`saveGroupAuthor`: the same statement, the records cap on each insert, the linking): all are
- * written or none. The counts say how many were new and how many replaced a stored record.
+ * (`saveGroupAuthor`'s statement, five thousand records a statement: the records cap after each,
+ * the linking of each five thousand together): all are written or none. The counts say how many were new and
+ * how many replaced a stored record. A client id given twice is refused (400) before anything is
+ * written.
  */
 export async function importGroupAuthors(
   db: Database,
   group: { organizationId: number; groupId: number },
   rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
 ): Promise<{ added: number; updated: number }> {
+  const seen = new Set<string>();
+  for (const { clientId } of rows) {
+    if (seen.has(clientId)) throw errors.validation(`The client id ${clientId} is given twice`);
+    seen.add(clientId);
+  }
   return db.transaction(async (tx) => {
     const counts = { added: 0, updated: 0 };
-    for (const row of rows) {
-      const outcome = await upsertGroupAuthor(tx, { ...group, clientId: row.clientId }, row.record);
-      if (outcome === null) throw errors.notFound(`Authors group ${group.groupId}`);
-      counts[outcome] += 1;
+    for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
+      const written = await upsertGroupAuthors(tx, group, rows.slice(start, start + IMPORT_BATCH));
+      if (written === null) throw errors.notFound(`Authors group ${group.groupId}`);
+      counts.added += written.added;
+      counts.updated += written.updated;
     }
     return counts;
   });
@@ -482,24 +527,31 @@ export function isUnaddressableClientId(clientId: string): boolean {
 }
 
 /**
- * The limits of a record written from a form (the API's request schema states the same ones for
- * JSON bodies, src/authors-groups/schemas.ts): a client id of 1-256 characters without NUL, a name
- * of 1-1000, lists of at most 1000 items of at most 2000 characters.
+ * The limits of a record, in characters and items: the API's request schema (schemas.ts) states
+ * them for JSON bodies, `checkRecordLimits` for a record written from a form or an import.
+ */
+export const RECORD_LIMITS = { clientId: 256, name: 1000, items: 1000, itemLength: 2000 } as const;
+
+/**
+ * The limits of a record written from a form (RECORD_LIMITS, as the API's request schema states them
+ * for JSON bodies): a client id of 1-256 characters without NUL, a name of 1-1000 and not blank,
+ * lists of at most 1000 items of at most 2000 characters.
  */
 export function checkRecordLimits(clientId: string, record: GroupAuthorRecord): void {
-  if (clientId.length < 1 || clientId.length > 256 || clientId.includes('\u0000')) {
-    throw errors.validation('The client id must have 1 to 256 characters');
+  const { clientId: idLength, name, items, itemLength } = RECORD_LIMITS;
+  if (clientId.length < 1 || clientId.length > idLength || clientId.includes('\u0000')) {
+    throw errors.validation(`The client id must have 1 to ${idLength} characters`);
   }
   if (isUnaddressableClientId(clientId)) {
     throw errors.validation('The client id cannot be "." or "..": no address could name the record');
   }
-  if (record.name.trim().length < 1 || record.name.length > 1000) {
-    throw errors.validation('The name must have 1 to 1000 characters');
+  if (record.name.trim().length < 1 || record.name.length > name) {
+    throw errors.validation(`The name must have 1 to ${name} characters`);
   }
   for (const key of ['emails', 'orcids', 'articles', 'affiliations'] as const) {
-    const items = record[key] ?? [];
-    if (items.length > 1000 || items.some((item) => item.length > 2000)) {
-      throw errors.validation(`At most 1000 ${key} of at most 2000 characters each`);
+    const list = record[key] ?? [];
+    if (list.length > items || list.some((item) => item.length > itemLength)) {
+      throw errors.validation(`At most ${items} ${key} of at most ${itemLength} characters each`);
     }
   }
 }

@@ -41,6 +41,7 @@ interface RouteRule {
   back?: (request: FastifyRequest) => string;
   keepsForm?: KeepsForm;
   whilePasswordExpired?: boolean;
+  multipart?: boolean;
 }
 
 /** Which of a refused form's values go back to it: all, or all but some (a secret). */
@@ -75,6 +76,12 @@ export interface DashboardRoute {
    * a page of the history like any other (see askFirst).
    */
   asksFirst?: boolean;
+  /**
+   * The route also takes multipart/form-data (a file), read by its handler, which checks the form's
+   * token itself (`checkFormToken`) before it reads any file: the body is not read before then.
+   * The route must be registered in a scope that has @fastify/multipart.
+   */
+  multipart?: boolean;
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
@@ -114,6 +121,7 @@ export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): v
         ...(route.keepsForm ? { keepsForm: route.keepsForm } : {}),
         ...(route.whilePasswordExpired ? { whilePasswordExpired: true } : {}),
         ...(route.asksFirst ? { asksFirst: true } : {}),
+        ...(route.multipart ? { multipart: true } : {}),
       },
     },
     handler: route.handler,
@@ -392,6 +400,17 @@ function sameToken(a: string | undefined, b: string | undefined): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A multipart form's token, read by its handler (a route's `multipart`): 403 unless the session's. */
+export function checkFormToken(request: FastifyRequest, token: string | undefined): void {
+  if (!sameToken(token, sessionOf(request).csrfToken)) {
+    throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
+  }
+}
+
+function isMultipartPost(request: FastifyRequest): boolean {
+  return /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
+}
+
 function formToken(request: FastifyRequest): string | undefined {
   const body = request.body as Record<string, unknown> | undefined;
   const token = body?._csrf;
@@ -493,6 +512,8 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     if (!can(session.user.role, rule.action)) {
       throw new AppError(403, 'forbidden', 'Your role does not allow this.');
     }
+    // A multipart post's token is in its body, read by the handler, which checks it (checkFormToken).
+    if (rule.multipart && isMultipartPost(request)) return;
     if (request.method === 'POST' && !sameToken(formToken(request), session.csrfToken)) {
       throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
     }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createTestOrg } from '../helpers/app.ts';
-import { AUTHORS_BY_EMAIL, findLink } from '../../src/corpus/authors/linking.ts';
+import { AUTHORS_BY_EMAIL, findLink, findLinks } from '../../src/corpus/authors/linking.ts';
 import { ingestFiles } from '../../src/corpus/ingest/ingest.ts';
 import { worksKind } from '../../src/corpus/openalex/entities.ts';
 import type { Database } from '../../src/infra/db/index.ts';
@@ -395,5 +395,30 @@ describe('relinking on every write of an author from group, and after every inge
       name: 'Saoirse Byrne',
       articles_count: 1,
     });
+  });
+});
+
+describe('linking many records at once (an import links five thousand together)', () => {
+  it("finds for each record what linking it alone finds, whatever the others' evidence", async () => {
+    const inputs = [
+      { name: 'H. Piwowar', orcids: ['https://orcid.org/0000-0003-1613-5981'] },
+      { name: 'Yang Liu', articles: ['https://doi.org/10.18653/v1/D19-1387'] },
+      { name: 'Liu, Y.', articles: ['10.18653/v1/D17-1231'] },
+      { name: 'Yang Liu', articles: ['10.18653/v1/D19-1387', '10.18653/v1/D17-1231'] },
+      { name: 'Mirella Lapata', articles: ['10.18653/v1/D19-1387'] },
+      { name: 'Yang Liu', affiliations: ['Microsoft Research, Redmond, WA, USA'] },
+      { name: 'Yang Liu', affiliations: ['Amazon Alexa AI, Sunnyvale, CA'] },
+      { name: 'Yang Liu' },
+      { name: 'Maria Garcia', affiliations: ['University of Valencia, Valencia, Spain'] },
+      { name: 'María García López', articles: ['10.9999/compound.1'] },
+      { name: 'Inés Ruiz-Moreno', affiliations: ['Universidad de Sevilla'] },
+      // Evidence of one record (an ORCID, a DOI) next to a name it does not fit.
+      { name: 'Wei Liu', articles: ['10.18653/v1/D19-1387'], orcids: ['0000-0000-0000-0000'] },
+    ];
+    const alone = [];
+    for (const input of inputs) alone.push(await findLink(t.db, input));
+    expect(alone.filter((link) => link.authorId !== null).length).toBeGreaterThanOrEqual(6);
+    expect(await findLinks(t.db, inputs)).toEqual(alone);
+    expect(await findLinks(t.db, [...inputs].reverse())).toEqual([...alone].reverse());
   });
 });

@@ -1,7 +1,10 @@
 // Importing a group's records from CSV over HTTP in-process (docs/dashboard.md, "Importing a group's
 // records"): rows added and replaced in one go; one wrong row writes nothing and is named with its
 // column; custom values typed and checked as the API checks them; CSV quoting, a BOM and CRLF;
-// viewers refused; another organization's group not found; the group's records cap.
+// viewers refused; another organization's group not found; the group's records cap. The CSV sent
+// as a file (multipart, as the form sends it): its token checked, a file that is not UTF-8 text or
+// past the size limit refused with a message; thousands of rows written five thousand a statement,
+// all or none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
@@ -22,14 +25,14 @@ interface Org {
   fields: { pages: CustomField; due: CustomField; access: CustomField; topics: CustomField };
 }
 
-async function makeOrg(): Promise<Org> {
-  const id = (await createTestOrg(t)).id;
+async function makeOrg(on: TestApp = t): Promise<Org> {
+  const id = (await createTestOrg(on)).id;
   const make = (dataKind: CustomField['data_kind'], name: string, options: string[] = []) =>
-    createCustomField(t.db, id, { owner: 'author_from_group', dataKind, name, options });
+    createCustomField(on.db, id, { owner: 'author_from_group', dataKind, name, options });
   return {
     id,
-    groupId: (await createGroup(t.db, id, 'Reviewers')).group_id,
-    editor: await injectSignIn(t.app, (await createTestUser(t.db, id, 'editor')).email),
+    groupId: (await createGroup(on.db, id, 'Reviewers')).group_id,
+    editor: await injectSignIn(on.app, (await createTestUser(on.db, id, 'editor')).email),
     fields: {
       pages: await make('number', 'Reviews done'),
       due: await make('date', 'Available from'),
@@ -40,6 +43,53 @@ async function makeOrg(): Promise<Org> {
 }
 
 const importUrl = (org: Org) => `/dashboard/groups/${org.groupId}/import/`;
+
+/** The form as a browser sends it since it takes a file: multipart, the token first. */
+function postFile(
+  org: Org,
+  file: { name: string; bytes: Buffer | string } | null,
+  options: { csv?: string; csrf?: string | null; session?: InjectSession; app?: TestApp } = {},
+) {
+  const session = options.session ?? org.editor;
+  const boundary = '----refmatch-test-boundary';
+  const parts: Buffer[] = [];
+  const field = (name: string, value: string) =>
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  const csrf = options.csrf === undefined ? session.csrf : options.csrf;
+  if (csrf !== null) field('_csrf', csrf);
+  field('csv', options.csv ?? '');
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file?.name ?? ''}"\r\n` +
+        `Content-Type: ${file ? 'text/csv' : 'application/octet-stream'}\r\n\r\n`,
+    ),
+    file ? Buffer.from(file.bytes) : Buffer.alloc(0),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return (options.app ?? t).app.inject({
+    method: 'POST',
+    url: importUrl(org),
+    headers: { cookie: session.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(parts),
+  });
+}
+
+/** A CSV of `n` records r1..rn, named with `suffix`. */
+function manyRows(n: number, suffix = ''): string {
+  const lines = ['client_id,name,emails,Reviews done'];
+  for (let i = 1; i <= n; i++) lines.push(`r${i},Person ${i}${suffix},p${i}@example.org,${i % 7}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function groupRowCount(org: Org): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>(
+    'SELECT record_count AS n FROM authors_groups WHERE id = $1',
+    [org.groupId],
+  );
+  return rows[0]!.n;
+}
 const postCsv = (org: Org, csv: string, session = org.editor) =>
   injectForm(t.app, session, importUrl(org), { csv });
 const record = (org: Org, clientId: string) =>
@@ -243,10 +293,177 @@ describe('importing records from CSV', () => {
     expect(await count(org)).toBe(0);
   });
 
-  it('says on the form how large a form may be', async () => {
+  it('says on the form how large a CSV may be', async () => {
     const org = await makeOrg();
     const page = await t.app.inject({ url: importUrl(org), headers: { cookie: org.editor.cookie } });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toMatch(/may send at most\s+1 MiB/);
+    expect(page.body).toMatch(/of at most\s+50 MiB/);
+  });
+});
+
+describe('importing records from a CSV file', () => {
+  it('imports a file sent with the form, as pasted text is imported', async () => {
+    const org = await makeOrg();
+    const csv = '\uFEFFclient_id,name,Seniority\r\nf1,"Hopper, Grace",Senior\r\nf2,José Álvarez,\r\n';
+    const response = await postFile(org, { name: 'records.csv', bytes: csv });
+    expect(await flashAfter(org, response)).toContain('Imported: 2 records added, 0 updated.');
+    expect(await record(org, 'f1')).toMatchObject({
+      name: 'Hopper, Grace',
+      custom_values: { [org.fields.access.api_id]: org.fields.access.options![1]!.api_id },
+    });
+    expect((await record(org, 'f2'))?.name).toBe('José Álvarez');
+    // The form sent with the field filled and no file chosen imports the field.
+    const pasted = await postFile(org, null, { csv: 'client_id,name\nf3,Alan Turing\n' });
+    expect(await flashAfter(org, pasted)).toContain('1 record added');
+    const page = await t.app.inject({ url: importUrl(org), headers: { cookie: org.editor.cookie } });
+    expect(page.body).toContain('enctype="multipart/form-data"');
+    expect(page.body).toMatch(/<input[^>]*name="file"[^>]*type="file"/);
+  });
+
+  it('refuses a file that is not UTF-8 text, saying so, and writes nothing', async () => {
+    const org = await makeOrg();
+    const latin1 = Buffer.from('client_id,name\nx1,Jos\u00e9\n', 'latin1');
+    const refused = await postFile(org, { name: 'latin1.csv', bytes: latin1 });
+    expect(refused.statusCode).toBe(400);
+    expect(decoded(refused.body)).toContain('The file latin1.csv is not UTF-8 text');
+    expect(decoded(refused.body)).toContain('The problems are those of the file');
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('client_id,name\nx2,Ada\n', 'utf16le'),
+    ]);
+    expect(decoded((await postFile(org, { name: 'unicode.txt', bytes: utf16 })).body)).toContain(
+      'The file unicode.txt is not UTF-8 text',
+    );
+    const both = await postFile(
+      org,
+      { name: 'a.csv', bytes: 'client_id,name\nx3,A\n' },
+      { csv: 'client_id,name\nx4,B\n' },
+    );
+    expect(decoded(both.body)).toContain('either pasted or as a file, not both');
+    expect(await count(org)).toBe(0);
+  });
+
+  it('refuses a file past the upload size limit with a message, and writes nothing', async () => {
+    const small = await createTestApp({ fileLimitBytes: 2048 });
+    try {
+      const org = await makeOrg(small);
+      const refused = await postFile(org, { name: 'big.csv', bytes: manyRows(200) }, { app: small });
+      expect(refused.statusCode).toBe(413);
+      expect(decoded(refused.body)).toContain('The file big.csv is larger than the 2 KiB a file may have');
+      const { rows } = await small.db.query('SELECT 1 FROM group_authors WHERE group_id = $1', [org.groupId]);
+      expect(rows).toHaveLength(0);
+      expect(await postFile(org, { name: 'ok.csv', bytes: manyRows(3) }, { app: small })).toMatchObject({
+        statusCode: 303,
+      });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('checks the form token of a file post before anything is written', async () => {
+    const org = await makeOrg();
+    const file = { name: 'r.csv', bytes: 'client_id,name\nx,X\n' };
+    expect((await postFile(org, file, { csrf: 'forged' })).statusCode).toBe(403);
+    expect((await postFile(org, file, { csrf: null })).statusCode).toBe(403);
+    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    expect((await postFile(org, file, { session: viewer })).statusCode).toBe(403);
+    expect(await count(org)).toBe(0);
+  });
+
+  it("does not reach another organization's group or records by a file", async () => {
+    const org = await makeOrg();
+    const other = await makeOrg();
+    expect(
+      (await postFile(other, { name: 'r.csv', bytes: manyRows(3) }, { session: org.editor })).statusCode,
+    ).toBe(404);
+    expect(await count(other)).toBe(0);
+    // The same client ids in both organizations' groups: an import replaces only its own group's.
+    expect(
+      await flashAfter(other, await postFile(other, { name: 'r.csv', bytes: manyRows(3, ' (other)') })),
+    ).toContain('3 records added');
+    expect(await flashAfter(org, await postFile(org, { name: 'r.csv', bytes: manyRows(3) }))).toContain(
+      '3 records added, 0 updated',
+    );
+    expect((await record(other, 'r2'))?.name).toBe('Person 2 (other)');
+    expect(await groupRowCount(other)).toBe(3);
+  });
+});
+
+describe('importing thousands of records (five thousand a statement, one transaction)', () => {
+  it('adds them, then replaces them on a re-import rather than adding them again, the group count kept', async () => {
+    const org = await makeOrg();
+    const first = await postFile(org, { name: 'r.csv', bytes: manyRows(2500) });
+    expect(await flashAfter(org, first)).toContain('Imported: 2500 records added, 0 updated.');
+    expect(await count(org)).toBe(2500);
+    expect(await groupRowCount(org)).toBe(2500);
+    const again = await postFile(org, { name: 'r.csv', bytes: manyRows(2500, ' Jr.') });
+    expect(await flashAfter(org, again)).toContain('Imported: 0 records added, 2500 updated.');
+    expect(await count(org)).toBe(2500);
+    expect(await groupRowCount(org)).toBe(2500);
+    expect(await record(org, 'r2500')).toMatchObject({
+      name: 'Person 2500 Jr.',
+      emails: ['p2500@example.org'],
+      custom_values: { [org.fields.pages.api_id]: 2500 % 7 },
+    });
+  });
+
+  it('writes nothing when only the last of thousands of rows is wrong', async () => {
+    const org = await makeOrg();
+    const refused = await postFile(org, {
+      name: 'r.csv',
+      bytes: `${manyRows(2500)}r2501,,x@example.org,1\n`,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(decoded(refused.body)).toContain('Row 2502, column name: The name must have 1 to 1000 characters');
+    expect(await count(org)).toBe(0);
+    expect(await groupRowCount(org)).toBe(0);
+  });
+
+  it('refuses by the records cap what would pass it, counting only new records, over thousands', async () => {
+    const org = await makeOrg();
+    await setLimitOverrides(t.db, org.id, { records_per_group: 2400 });
+    const over = await postFile(org, { name: 'r.csv', bytes: manyRows(2401) });
+    expect(decoded(over.body)).toContain(
+      'The group holds 0 records and this import would add 2401: its limit is 2400 records (2400 more can be added)',
+    );
+    expect(await count(org)).toBe(0);
+    expect(await flashAfter(org, await postFile(org, { name: 'r.csv', bytes: manyRows(2400) }))).toContain(
+      '2400 records added',
+    );
+    // Replacing all of them at the cap goes on.
+    expect(
+      await flashAfter(org, await postFile(org, { name: 'r.csv', bytes: manyRows(2400, '!') })),
+    ).toContain('0 records added, 2400 updated');
+  });
+
+  it('leaves none written when the cap is reached in a later statement of the transaction', async () => {
+    const org = await makeOrg();
+    await setLimitOverrides(t.db, org.id, { records_per_group: 5100 });
+    const rows = Array.from({ length: 6000 }, (_, i) => ({
+      clientId: `c${i}`,
+      record: {
+        name: `C ${i}`,
+        emails: null,
+        orcids: null,
+        articles: null,
+        affiliations: null,
+        custom_values: {},
+      },
+    }));
+    await expect(
+      importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, rows),
+    ).rejects.toMatchObject({ status: 409, code: 'limit_reached' });
+    expect(await count(org)).toBe(0);
+    expect(await groupRowCount(org)).toBe(0);
+    // A client id given twice is refused before anything is written.
+    await expect(
+      importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, [rows[0]!, rows[0]!]),
+    ).rejects.toMatchObject({ status: 400 });
+    // Another organization's group is not found, and nothing is written to it.
+    const other = await makeOrg();
+    await expect(
+      importGroupAuthors(t.db, { organizationId: org.id, groupId: other.groupId }, rows.slice(0, 10)),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(await count(other)).toBe(0);
   });
 });

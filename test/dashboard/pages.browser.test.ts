@@ -358,7 +358,7 @@ describe('editor', () => {
     const groupId = Number(/\/groups\/(\d+)\//.exec(page.url())![1]);
     await page.getByRole('link', { name: 'Import records' }).click();
     await expectAccessible(page);
-    expect(await mainText(page)).toContain('may send at most 1 MiB');
+    expect(await mainText(page)).toMatch(/of at most\s+50 MiB/);
     const csv = 'client_id,name,emails\nimp-1,"Lovelace, Ada",ada@uni.example\nimp-2,,nobody@uni.example\n';
     await page.getByLabel('Records as CSV').fill(csv);
     await page.getByRole('button', { name: 'Import records' }).click();
@@ -386,6 +386,26 @@ describe('editor', () => {
       headers: org.headers,
     });
     expect(read.json()).toMatchObject({ name: 'Lovelace, Ada', emails: ['ada@uni.example'] });
+
+    // The same records as a file: the field emptied, a file chosen.
+    await page.getByRole('link', { name: 'Import records' }).click();
+    await page.getByLabel('Or a CSV file').setInputFiles({
+      name: 'records.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('client_id,name\nimp-2,"Nobody, Jr."\nimp-3,Grace Hopper\n'),
+    });
+    await page.getByRole('button', { name: 'Import records' }).click();
+    expect(await flash(page)).toBe('Imported: 1 record added, 1 updated.');
+    await page.getByRole('link', { name: 'Import records' }).click();
+    await page.getByLabel('Or a CSV file').setInputFiles({
+      name: 'sheet.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('client_id,name\nimp-4,Jos\u00e9\n', 'latin1'),
+    });
+    await page.getByRole('button', { name: 'Import records' }).click();
+    expect(await flashMessage(page)).toBe('Nothing was imported: 1 problem to correct.');
+    expect(await mainText(page)).toContain('The file sheet.csv is not UTF-8 text');
+    await expectAccessible(page);
     await page.context().close();
   });
 });

@@ -5,8 +5,14 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../infra/db/index.ts';
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../openalex/ids.ts';
-import { nameReadingKeys, nameReadings, parsedNamesCompatible, parsePersonName } from './names.ts';
-import { anyAffiliationMatches } from './affiliations.ts';
+import {
+  nameReadingKeys,
+  nameReadings,
+  parsedNamesCompatible,
+  parsePersonName,
+  type PersonName,
+} from './names.ts';
+import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -32,14 +38,33 @@ interface CorpusName {
 
 /**
  * Whether a reading of the group author's name (a compound family name either way, nameReadings) is
- * compatible with the corpus author's display name or a name variant.
+ * compatible with the corpus author's display name or a name variant. Each name is parsed once a
+ * batch (`findLinks`): an import compares thousands of names with the same corpus authors.
  */
-function compatibleWith(name: string, author: CorpusName): boolean {
-  const readings = nameReadings(name);
-  return [author.display_name, ...author.name_variants].some((written) => {
-    const corpusName = parsePersonName(written);
-    return readings.some((reading) => parsedNamesCompatible(reading, corpusName));
-  });
+class NameComparison {
+  private readonly readings = new Map<string, PersonName[]>();
+  private readonly parsed = new Map<string, PersonName | null>();
+  private readonly cores = new Map<string, string>();
+
+  /** `anyAffiliationMatches`, each affiliation's core computed once a batch. */
+  anyAffiliationMatches(as: readonly string[], bs: readonly string[]): boolean {
+    const core = (value: string) => {
+      let found = this.cores.get(value);
+      if (found === undefined) this.cores.set(value, (found = affiliationCore(value)));
+      return found;
+    };
+    return as.some((a) => bs.some((b) => affiliationCoresMatch(core(a), core(b))));
+  }
+
+  compatible(name: string, author: CorpusName): boolean {
+    let readings = this.readings.get(name);
+    if (!readings) this.readings.set(name, (readings = nameReadings(name)));
+    return [author.display_name, ...author.name_variants].some((written) => {
+      let corpusName = this.parsed.get(written);
+      if (corpusName === undefined) this.parsed.set(written, (corpusName = parsePersonName(written)));
+      return readings.some((reading) => parsedNamesCompatible(reading, corpusName));
+    });
+  }
 }
 
 /** Splits article descriptions into the identifiers they are (spec 4.3: DOIs, titles, arXiv ids, PubMed ids). */
@@ -78,78 +103,161 @@ export function classifyArticles(articles: readonly string[]): {
   return out;
 }
 
-async function byOrcid(db: Queryable, orcids: readonly string[]): Promise<number | null> {
-  const normalized = [...new Set(orcids.map(normalizeOrcid).filter((o): o is string => o !== null))];
-  if (normalized.length === 0) return null;
+// Each step of the evidence asks the database once for all the records it is given (an import links
+// thousands of records in one transaction; one record is a batch of one), then decides each record
+// by what its own keys found.
+
+/** Per record, the corpus author with one of its ORCIDs (the fullest when several), or null. */
+async function byOrcid(db: Queryable, inputs: readonly LinkInput[]): Promise<Array<number | null>> {
+  const keys = inputs.map((input) => [
+    ...new Set((input.orcids ?? []).map(normalizeOrcid).filter((o): o is string => o !== null)),
+  ]);
+  const all = [...new Set(keys.flat())];
+  if (all.length === 0) return inputs.map(() => null);
   // Rows sharing an ORCID are one person by definition (e.g. a source that keyed them by ORCID and
   // OpenAlex's own id): take the fullest record.
-  const rows = await db.query<{ id: number }>(
-    'SELECT id FROM authors WHERE orcid = ANY($1::text[]) ORDER BY articles_count DESC, id LIMIT 1',
-    [normalized],
+  const { rows } = await db.query<{ id: number; orcid: string }>(
+    'SELECT id, orcid FROM authors WHERE orcid = ANY($1::text[]) ORDER BY articles_count DESC, id',
+    [all],
   );
-  return rows.rows[0]?.id ?? null;
+  const first = new Map<string, number>();
+  const rank = new Map<number, number>();
+  rows.forEach((row, i) => {
+    if (!first.has(row.orcid)) first.set(row.orcid, row.id);
+    if (!rank.has(row.id)) rank.set(row.id, i);
+  });
+  return keys.map((own) => {
+    const found = own.map((o) => first.get(o)).filter((id): id is number => id !== undefined);
+    return found.length === 0 ? null : found.reduce((a, b) => (rank.get(a)! <= rank.get(b)! ? a : b));
+  });
 }
 
 // The second condition is the partial index's (authors_emails_idx): without it the index is unusable.
-export const AUTHORS_BY_EMAIL = `SELECT id FROM authors WHERE emails && $1::text[] AND emails <> '{}'`;
+export const AUTHORS_BY_EMAIL = `SELECT id, emails FROM authors WHERE emails && $1::text[] AND emails <> '{}'`;
 
-async function byEmail(db: Queryable, emails: readonly string[]): Promise<number[]> {
-  const normalized = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter((e) => e.includes('@')))];
-  if (normalized.length === 0) return [];
-  const rows = await db.query<{ id: number }>(AUTHORS_BY_EMAIL, [normalized]);
-  return rows.rows.map((r) => r.id);
+/** Per record, the corpus authors known by one of its emails. */
+async function byEmail(db: Queryable, inputs: readonly LinkInput[]): Promise<number[][]> {
+  const keys = inputs.map((input) => [
+    ...new Set((input.emails ?? []).map((e) => e.trim().toLowerCase()).filter((e) => e.includes('@'))),
+  ]);
+  const all = [...new Set(keys.flat())];
+  if (all.length === 0) return inputs.map(() => []);
+  const { rows } = await db.query<{ id: number; emails: string[] }>(AUTHORS_BY_EMAIL, [all]);
+  const byKey = new Map<string, number[]>();
+  for (const row of rows) {
+    for (const email of new Set(row.emails)) byKey.set(email, [...(byKey.get(email) ?? []), row.id]);
+  }
+  return keys.map((own) => [...new Set(own.flatMap((e) => byKey.get(e) ?? []))]);
 }
 
 /**
- * The authors of the works named by DOI, arXiv id, PubMed id or title ($1-$4). Titles compare by
- * title_key (migration 0034: case, punctuation and spacing aside), on the works_title_key_idx index.
+ * The authors of the works named by DOI, arXiv id, PubMed id or title key ($1-$4), with the work's
+ * identifiers (which record named it is decided by them). Titles compare by title_key (migration
+ * 0034: case, punctuation and spacing aside), on the works_title_key_idx index; the keys of the
+ * records' titles are asked first (TITLE_KEYS), once each.
  */
 export const AUTHORS_OF_ARTICLES = `
-  SELECT DISTINCT w.id AS work_id, a.id, a.display_name, a.name_variants
+  SELECT DISTINCT w.id AS work_id, w.doi, w.arxiv_id, w.pmid, title_key(w.title) AS title_key,
+         a.id, a.display_name, a.name_variants
     FROM works w JOIN authorships s ON s.work_id = w.id JOIN authors a ON a.id = s.author_id
    WHERE w.doi = ANY($1::text[]) OR w.arxiv_id = ANY($2::text[]) OR w.pmid = ANY($3::text[])
-      OR title_key(w.title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($4::text[]) AS t))`;
+      OR title_key(w.title) = ANY($4::text[])`;
 
-/** Authors with a compatible name on the given articles, with how many of the articles each is on. */
+const TITLE_KEYS = 'SELECT t, title_key(t) AS key FROM unnest($1::text[]) AS t';
+
+/** Per record, the authors with a compatible name on its articles, with how many of them each is on. */
 async function byArticles(
   db: Queryable,
-  name: string,
-  articles: readonly string[],
-): Promise<Map<number, number>> {
-  const { dois, arxiv, pmids, titles } = classifyArticles(articles);
-  const counts = new Map<number, number>();
-  if (dois.length + arxiv.length + pmids.length + titles.length === 0) return counts;
-  const rows = await db.query<CorpusName & { work_id: number }>(AUTHORS_OF_ARTICLES, [
-    dois,
-    arxiv,
-    pmids,
-    titles,
-  ]);
-  for (const row of rows.rows) {
-    if (compatibleWith(name, row)) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
+  inputs: readonly LinkInput[],
+  names: NameComparison,
+): Promise<Array<Map<number, number>>> {
+  const named = inputs.map((input) => classifyArticles(input.articles ?? []));
+  const all = (key: 'dois' | 'arxiv' | 'pmids' | 'titles') => [...new Set(named.flatMap((n) => n[key]))];
+  const [dois, arxiv, pmids, titles] = [all('dois'), all('arxiv'), all('pmids'), all('titles')];
+  if (dois.length + arxiv.length + pmids.length + titles.length === 0) return inputs.map(() => new Map());
+  const titleKeys = new Map<string, string | null>();
+  if (titles.length > 0) {
+    const { rows } = await db.query<{ t: string; key: string | null }>(TITLE_KEYS, [titles]);
+    for (const row of rows) titleKeys.set(row.t, row.key);
   }
-  return counts;
+  const keys = [...new Set([...titleKeys.values()].filter((k): k is string => k !== null))];
+  if (dois.length + arxiv.length + pmids.length + keys.length === 0) return inputs.map(() => new Map());
+  const found = await db.query<
+    CorpusName & {
+      work_id: number;
+      doi: string | null;
+      arxiv_id: string | null;
+      pmid: string | null;
+      title_key: string | null;
+    }
+  >(AUTHORS_OF_ARTICLES, [dois, arxiv, pmids, keys]);
+  // Each found row under every identifier it answers, so that a record looks up only its own.
+  const under = new Map<string, typeof found.rows>();
+  const file = (key: string, row: (typeof found.rows)[number]) =>
+    under.set(key, [...(under.get(key) ?? []), row]);
+  for (const row of found.rows) {
+    if (row.doi !== null) file(`doi ${row.doi}`, row);
+    if (row.arxiv_id !== null) file(`arxiv ${row.arxiv_id}`, row);
+    if (row.pmid !== null) file(`pmid ${row.pmid}`, row);
+    if (row.title_key !== null) file(`title ${row.title_key}`, row);
+  }
+  return inputs.map((input, i) => {
+    const own = named[i]!;
+    const rows = new Set([
+      ...own.dois.flatMap((d) => under.get(`doi ${d}`) ?? []),
+      ...own.arxiv.flatMap((a) => under.get(`arxiv ${a}`) ?? []),
+      ...own.pmids.flatMap((p) => under.get(`pmid ${p}`) ?? []),
+      ...own.titles.flatMap((t) => {
+        const key = titleKeys.get(t);
+        return key == null ? [] : (under.get(`title ${key}`) ?? []);
+      }),
+    ]);
+    const counts = new Map<number, number>();
+    for (const row of rows) {
+      if (names.compatible(input.name, row)) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
+    }
+    return counts;
+  });
 }
 
+/**
+ * Per record (null: not asked), the corpus authors of a compatible name, among `among` when given,
+ * else of the name's keys, whose affiliations match one of the record's.
+ */
 async function byAffiliation(
   db: Queryable,
-  name: string,
-  affiliations: readonly string[],
-  among: readonly number[] | null,
-): Promise<number[]> {
-  const keys = nameReadingKeys(name);
-  if (keys.length === 0 || affiliations.length === 0) return [];
-  const rows = among
-    ? await db.query<CorpusName & { recent_affiliation: string | null }>(
-        'SELECT id, display_name, name_variants, recent_affiliation FROM authors WHERE id = ANY($1::int[])',
-        [among],
-      )
-    : await db.query<CorpusName & { recent_affiliation: string | null }>(
-        'SELECT id, display_name, name_variants, recent_affiliation FROM authors WHERE name_key = ANY($1::text[])',
-        [keys],
-      );
-  const compatible = rows.rows.filter((a) => compatibleWith(name, a));
-  if (compatible.length === 0) return [];
+  asks: ReadonlyArray<{ input: LinkInput; among: readonly number[] | null } | null>,
+  names: NameComparison,
+): Promise<number[][]> {
+  const keyed = asks.map((ask) =>
+    ask && (ask.input.affiliations ?? []).length > 0 ? nameReadingKeys(ask.input.name) : [],
+  );
+  const asked = (i: number) => keyed[i]!.length > 0;
+  const keys = [...new Set(asks.flatMap((ask, i) => (asked(i) && !ask!.among ? keyed[i]! : [])))];
+  const ids = [...new Set(asks.flatMap((ask, i) => (asked(i) && ask!.among ? ask!.among : [])))];
+  if (keys.length + ids.length === 0) return asks.map(() => []);
+  const { rows } = await db.query<
+    CorpusName & { recent_affiliation: string | null; name_key: string | null }
+  >(
+    `SELECT id, display_name, name_variants, recent_affiliation, name_key FROM authors
+      WHERE name_key = ANY($1::text[]) OR id = ANY($2::int[])`,
+    [keys, ids],
+  );
+  const byKey = new Map<string, typeof rows>();
+  const byId = new Map<number, (typeof rows)[number]>();
+  for (const row of rows) {
+    byId.set(row.id, row);
+    if (row.name_key !== null) byKey.set(row.name_key, [...(byKey.get(row.name_key) ?? []), row]);
+  }
+  const compatible = asks.map((ask, i) => {
+    if (!asked(i)) return [];
+    const candidates = ask!.among
+      ? ask!.among.flatMap((id) => byId.get(id) ?? [])
+      : [...new Set(keyed[i]!.flatMap((key) => byKey.get(key) ?? []))];
+    return candidates.filter((a) => names.compatible(ask!.input.name, a));
+  });
+  const authorIds = [...new Set(compatible.flat().map((a) => a.id))];
+  if (authorIds.length === 0) return asks.map(() => []);
   const stated = await db.query<{ author_id: number; affiliation: string }>(
     `SELECT DISTINCT s.author_id, x.affiliation
        FROM authorships s
@@ -161,37 +269,71 @@ async function byAffiliation(
          SELECT unnest(i.alternative_names) FROM institutions i WHERE i.id = ANY(s.institution_ids)
        ) x
       WHERE s.author_id = ANY($1::int[])`,
-    [compatible.map((a) => a.id)],
+    [authorIds],
   );
-  const byAuthor = new Map<number, string[]>();
-  for (const a of compatible) byAuthor.set(a.id, a.recent_affiliation ? [a.recent_affiliation] : []);
-  for (const row of stated.rows) byAuthor.get(row.author_id)?.push(row.affiliation);
-  return [...byAuthor.entries()]
-    .filter(([, affs]) => anyAffiliationMatches(affiliations, affs))
-    .map(([id]) => id);
+  const statedBy = new Map<number, string[]>();
+  for (const row of stated.rows)
+    statedBy.set(row.author_id, [...(statedBy.get(row.author_id) ?? []), row.affiliation]);
+  return asks.map((ask, i) =>
+    compatible[i]!.filter((a) =>
+      names.anyAffiliationMatches(ask!.input.affiliations ?? [], [
+        ...(a.recent_affiliation ? [a.recent_affiliation] : []),
+        ...(statedBy.get(a.id) ?? []),
+      ]),
+    ).map((a) => a.id),
+  );
+}
+
+/**
+ * The links of many records at once, as `findLink` finds each: the same evidence in the same order,
+ * each step one query for all the records it has not settled.
+ */
+export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Promise<LinkResult[]> {
+  const results: Array<LinkResult | null> = inputs.map(() => null);
+  const names = new NameComparison();
+  // The records not settled yet; a settled one is asked as a record without evidence.
+  const open = () => inputs.map((input, i) => (results[i] === null ? input : null));
+  const unsettled = () => open().map((input) => input ?? { name: '' });
+
+  const orcids = await byOrcid(db, inputs);
+  orcids.forEach((id, i) => {
+    if (id !== null) results[i] = { authorId: id, via: 'orcid' };
+  });
+
+  const emails = await byEmail(db, unsettled());
+  emails.forEach((ids, i) => {
+    if (results[i] !== null) return;
+    if (ids.length === 1) results[i] = { authorId: ids[0]!, via: 'email' };
+    else if (ids.length > 1) results[i] = { authorId: null, via: 'ambiguous' };
+  });
+
+  const onArticles = await byArticles(db, unsettled(), names);
+  const tied: Array<number[] | null> = inputs.map(() => null);
+  onArticles.forEach((counts, i) => {
+    if (results[i] !== null || counts.size === 0) return;
+    const best = Math.max(...counts.values());
+    tied[i] = [...counts.entries()].filter(([, n]) => n === best).map(([id]) => id);
+    if (tied[i]!.length === 1) results[i] = { authorId: tied[i]![0]!, via: 'articles' };
+  });
+
+  // Articles that leave two people tied narrow the field; an affiliation may settle it.
+  const affiliated = await byAffiliation(
+    db,
+    open().map((input, i) => (input ? { input, among: tied[i] ?? null } : null)),
+    names,
+  );
+  return inputs.map((_, i) => {
+    const settled = results[i];
+    if (settled) return settled;
+    const found = affiliated[i]!;
+    if (found.length === 1) return { authorId: found[0]!, via: 'affiliation' };
+    if (found.length > 1 || tied[i]) return { authorId: null, via: 'ambiguous' };
+    return { authorId: null, via: 'no_evidence' };
+  });
 }
 
 export async function findLink(db: Queryable, input: LinkInput): Promise<LinkResult> {
-  const orcid = await byOrcid(db, input.orcids ?? []);
-  if (orcid !== null) return { authorId: orcid, via: 'orcid' };
-
-  const emails = await byEmail(db, input.emails ?? []);
-  if (emails.length === 1) return { authorId: emails[0]!, via: 'email' };
-  if (emails.length > 1) return { authorId: null, via: 'ambiguous' };
-
-  let tied: number[] | null = null;
-  const onArticles = await byArticles(db, input.name, input.articles ?? []);
-  if (onArticles.size > 0) {
-    const best = Math.max(...onArticles.values());
-    tied = [...onArticles.entries()].filter(([, n]) => n === best).map(([id]) => id);
-    if (tied.length === 1) return { authorId: tied[0]!, via: 'articles' };
-  }
-
-  // Articles that leave two people tied narrow the field; an affiliation may settle it.
-  const affiliated = await byAffiliation(db, input.name, input.affiliations ?? [], tied);
-  if (affiliated.length === 1) return { authorId: affiliated[0]!, via: 'affiliation' };
-  if (affiliated.length > 1 || tied) return { authorId: null, via: 'ambiguous' };
-  return { authorId: null, via: 'no_evidence' };
+  return (await findLinks(db, [input]))[0]!;
 }
 
 export interface GroupAuthorRow {
@@ -239,13 +381,26 @@ export async function linkWrittenGroupAuthor(
   row: GroupAuthorRow,
   inputsHash: string = linkInputsHash(row),
 ): Promise<number | null> {
-  const { authorId } = await findLink(db, row);
+  return (await linkWrittenGroupAuthors(db, [{ ...row, inputsHash }]))[0]!;
+}
+
+/**
+ * `linkWrittenGroupAuthor` for many rows at once (an import): the links found together
+ * (`findLinks`), written by one statement. The linked corpus author ids, in the rows' order.
+ */
+export async function linkWrittenGroupAuthors(
+  db: Queryable,
+  rows: ReadonlyArray<GroupAuthorRow & { inputsHash: string }>,
+): Promise<Array<number | null>> {
+  if (rows.length === 0) return [];
+  const links = (await findLinks(db, rows)).map((link) => link.authorId);
   await db.query(
-    `UPDATE group_authors SET linked_author_id = $3, link_inputs_hash = $4
-      WHERE group_id = $1 AND client_id = $2`,
-    [row.group_id, row.client_id, authorId, inputsHash],
+    `UPDATE group_authors g SET linked_author_id = u.author_id, link_inputs_hash = u.inputs_hash
+       FROM unnest($1::int[], $2::text[], $3::int[], $4::text[]) AS u(group_id, client_id, author_id, inputs_hash)
+      WHERE g.group_id = u.group_id AND g.client_id = u.client_id`,
+    [rows.map((r) => r.group_id), rows.map((r) => r.client_id), links, rows.map((r) => r.inputsHash)],
   );
-  return authorId;
+  return links;
 }
 
 /** (Re)links one author from group read from the database; see `linkWrittenGroupAuthor`. */

@@ -3,7 +3,9 @@
 // (the store's checkRecordLimits, the custom fields' checkCustomValues); if any row is wrong nothing
 // is written and the page names each row, column and reason, with the CSV as it was pasted; else
 // every row is written in one transaction by the store's importGroupAuthors (the API's write).
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import { parse } from 'csv-parse/sync';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
@@ -19,9 +21,10 @@ import {
 } from '../../authors-groups/store.ts';
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues } from '../../custom-fields/values.ts';
-import { AppError } from '../../infra/errors.ts';
+import { AppError, errors } from '../../infra/errors.ts';
 import { readOrganizationLimits } from '../../organizations/limits.ts';
 import {
+  checkFormToken,
   csrfField,
   dashboardRoute,
   fieldState,
@@ -36,8 +39,6 @@ import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
-// The body limit bounds the CSV; the schema names the one field.
-const ImportBody = Type.Object({ _csrf: Type.String(), csv: Type.String() });
 
 type ListKey = 'emails' | 'orcids' | 'articles' | 'affiliations';
 const LIST_KEYS: readonly ListKey[] = ['emails', 'orcids', 'articles', 'affiliations'];
@@ -282,7 +283,7 @@ async function importPage(
   request: FastifyRequest,
   reply: FastifyReply,
   group: AuthorsGroup,
-  refused: { csv: string; problems: ImportProblem[] } | null,
+  refused: { csv: string; problems: ImportProblem[]; file?: string; status?: 400 | 413 } | null,
 ): Promise<string> {
   const organizationId = orgOf(request);
   const [fields, limits, count] = await Promise.all([
@@ -304,7 +305,7 @@ async function importPage(
   const action = dashboardPath('groups', group.group_id, 'import');
   return renderPage(ctx, request, reply, {
     title: `Import records into ${group.name}`,
-    status: refused ? 400 : 200,
+    status: refused ? (refused.status ?? 400) : 200,
     // At the top too, as every refused form says it (with the line that the field says what to change).
     ...(summary
       ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
@@ -313,10 +314,18 @@ async function importPage(
         <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${count} of its
         ${limits.limits.records_per_group} records.
       </p>
-      <form method="post" action="${action}" class="stack">
+      <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}
         <label for="csv">Records as CSV</label>
         ${csv.message}
+        ${
+          refused?.file
+            ? html`<p id="csv-file">
+                The problems are those of the file <strong>${refused.file}</strong>, which is not shown here:
+                correct it and choose it again.
+              </p>`
+            : null
+        }
         ${
           problems.length > 0
             ? html`<ul id="csv-problems" class="field-error">
@@ -329,7 +338,15 @@ async function importPage(
               </ul>`
             : null
         }
-        <textarea id="csv" name="csv" rows="16" required ${csv.attrs}>${value}</textarea>
+        <textarea id="csv" name="csv" rows="16" ${csv.attrs}>${value}</textarea>
+        <label for="file">Or a CSV file</label>
+        <input
+          id="file"
+          name="file"
+          type="file"
+          accept=".csv,.txt,text/csv,text/plain"
+          aria-describedby="csv-hint"
+        />
         <div id="csv-hint" class="hint">
           <p>
             A header row, then one record a row. Columns: <code>client_id</code> and
@@ -358,8 +375,8 @@ async function importPage(
           <p>
             A row whose client id the group has replaces that record whole (a column left out, or a cell left
             empty, empties that field); any other row adds a record. Every row is checked first: if one is
-            wrong, nothing is imported. The form may send at most ${mebibytes(ctx.config.bodyLimitBytes)}, and
-            the browser sends a CSV about a third larger than it is: import a longer list in parts.
+            wrong, nothing is imported. Paste the CSV or choose a file saved as UTF-8 text (in a spreadsheet:
+            "CSV UTF-8"), of at most ${mebibytes(ctx.config.fileLimitBytes)}: import a longer list in parts.
           </p>
         </div>
         <button type="submit">Import records</button>
@@ -380,54 +397,160 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
     },
   });
 
-  dashboardRoute(scope, {
-    method: 'POST',
-    url: '/groups/:groupId/import/',
-    action: 'authors_groups_write',
-    schema: { params: GroupParams, body: ImportBody },
-    // A refusal by the framework (the schema, a records cap reached by a write racing this one)
-    // comes back here; the rows' problems are answered by the page itself, with the whole CSV.
-    back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'import'),
-    keepsForm: true,
-    handler: async (request, reply) => {
-      const { groupId } = request.params as { groupId: number };
-      const organizationId = orgOf(request);
-      const group = await requireGroup(ctx.db, organizationId, groupId);
-      const csv = (request.body as { csv: string }).csv;
-      const [fields, rules] = await Promise.all([
-        listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
-        loadFieldRules(ctx.db, organizationId, 'author_from_group'),
-      ]);
-      const checked = checkImport(csv, fields, rules);
-      if (checked.problems.length === 0) {
-        const key = { organizationId, groupId };
-        const [existing, count, limits] = await Promise.all([
-          existingClientIds(
-            ctx.db,
-            key,
-            checked.rows.map((r) => r.clientId),
-          ),
-          countRecords(ctx.db, organizationId, groupId),
-          readOrganizationLimits(ctx.db, organizationId),
-        ]);
-        const adding = checked.rows.filter((r) => !existing.has(r.clientId)).length;
-        const limit = limits.limits.records_per_group;
-        if (count + adding > limit) {
-          checked.problems.push({
-            row: null,
-            column: null,
-            message: `The group holds ${count} records and this import would add ${adding}: its limit is ${limit} records (${Math.max(0, limit - count)} more can be added)`,
-          });
+  // The post takes a file (multipart/form-data, as the form sends it) or the URL-encoded field, in
+  // its own scope with the multipart parser and the manuscript upload's file size limit.
+  void scope.register(async (withFiles) => {
+    await withFiles.register(multipart, {
+      limits: {
+        fileSize: ctx.config.fileLimitBytes,
+        fieldSize: ctx.config.fileLimitBytes,
+        files: 1,
+        fields: 2,
+        parts: 3,
+      },
+    });
+    dashboardRoute(withFiles, {
+      method: 'POST',
+      url: '/groups/:groupId/import/',
+      action: 'authors_groups_write',
+      schema: { params: GroupParams },
+      multipart: true,
+      // A refusal by the framework (a records cap reached by a write racing this one) comes back
+      // here; the rows' problems are answered by the page itself, with the whole pasted CSV.
+      back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'import'),
+      keepsForm: true,
+      handler: async (request, reply) => {
+        const { groupId } = request.params as { groupId: number };
+        const organizationId = orgOf(request);
+        const group = await requireGroup(ctx.db, organizationId, groupId);
+        const sent = request.isMultipart() ? await readImportParts(request) : pastedOnly(request.body);
+        const fromFile = sent.file ? { file: sent.file.name } : {};
+        const unreadable = sentProblem(sent, ctx.config.fileLimitBytes);
+        if (unreadable) {
+          const refused = { csv: sent.csv, problems: [unreadable.problem], status: unreadable.status };
+          return importPage(ctx, request, reply, group, { ...refused, ...fromFile });
         }
-      }
-      if (checked.problems.length > 0) {
-        return importPage(ctx, request, reply, group, { csv, problems: checked.problems });
-      }
-      const { added, updated } = await importGroupAuthors(ctx.db, { organizationId, groupId }, checked.rows);
-      return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
-        kind: 'ok',
-        message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated.`,
-      });
-    },
+        const csv = sent.file ? sent.file.bytes.toString('utf8') : sent.csv;
+        const [fields, rules] = await Promise.all([
+          listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
+          loadFieldRules(ctx.db, organizationId, 'author_from_group'),
+        ]);
+        const checked = checkImport(csv, fields, rules);
+        if (checked.problems.length === 0) {
+          const key = { organizationId, groupId };
+          const [existing, count, limits] = await Promise.all([
+            existingClientIds(
+              ctx.db,
+              key,
+              checked.rows.map((r) => r.clientId),
+            ),
+            countRecords(ctx.db, organizationId, groupId),
+            readOrganizationLimits(ctx.db, organizationId),
+          ]);
+          const adding = checked.rows.filter((r) => !existing.has(r.clientId)).length;
+          const limit = limits.limits.records_per_group;
+          if (count + adding > limit) {
+            checked.problems.push({
+              row: null,
+              column: null,
+              message: `The group holds ${count} records and this import would add ${adding}: its limit is ${limit} records (${Math.max(0, limit - count)} more can be added)`,
+            });
+          }
+        }
+        if (checked.problems.length > 0) {
+          // A file's text is not put in the field: it may be far longer than anything pasted.
+          const refused = { csv: sent.file ? '' : csv, problems: checked.problems };
+          return importPage(ctx, request, reply, group, { ...refused, ...fromFile });
+        }
+        const written = await importGroupAuthors(ctx.db, { organizationId, groupId }, checked.rows);
+        const { added, updated } = written;
+        return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
+          kind: 'ok',
+          message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated.`,
+        });
+      },
+    });
   });
+}
+
+/** What an import post sent: the pasted CSV, and the file chosen (null: none). */
+interface SentImport {
+  csv: string;
+  /** Past the pasted field's limit (the file's). */
+  csvTooLarge: boolean;
+  file: { name: string; bytes: Buffer; tooLarge: boolean } | null;
+}
+
+/** A URL-encoded post (the form before it took files; a script's): its one field. */
+function pastedOnly(body: unknown): SentImport {
+  const csv = (body as { csv?: unknown } | undefined)?.csv;
+  return { csv: typeof csv === 'string' ? csv : '', csvTooLarge: false, file: null };
+}
+
+/**
+ * Reads a multipart import post: its token first (checked before anything else is read; the form
+ * sends it first), then the pasted field and the file, a file past the size limit drained and marked.
+ */
+async function readImportParts(request: FastifyRequest): Promise<SentImport> {
+  const sent: SentImport = { csv: '', csvTooLarge: false, file: null };
+  let checked = false;
+  for await (const part of request.parts()) {
+    if (part.type === 'field' && part.fieldname === '_csrf') {
+      checkFormToken(request, typeof part.value === 'string' ? part.value : undefined);
+      checked = true;
+      continue;
+    }
+    if (!checked) checkFormToken(request, undefined);
+    if (part.type === 'field' && part.fieldname === 'csv') {
+      sent.csv = typeof part.value === 'string' ? part.value : '';
+      sent.csvTooLarge = part.valueTruncated;
+    } else if (part.type === 'file' && part.fieldname === 'file') {
+      let bytes: Buffer = Buffer.alloc(0);
+      let tooLarge = false;
+      try {
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+        tooLarge = true;
+      }
+      // A form sent without a file chosen has an empty part without a name.
+      if (part.filename !== '' || bytes.length > 0) sent.file = { name: part.filename, bytes, tooLarge };
+      // The parser ends the parts with its own error (413) after a file past the limit: the file is
+      // the form's last part, read to its end.
+      if (tooLarge) break;
+    } else {
+      throw errors.validation(`The import form has no part named ${part.fieldname}`);
+    }
+  }
+  if (!checked) checkFormToken(request, undefined);
+  return sent;
+}
+
+/** Why what was sent cannot be read as CSV text, if it cannot. */
+function sentProblem(sent: SentImport, limit: number): { problem: ImportProblem; status: 400 | 413 } | null {
+  const problem = (message: string, status: 400 | 413 = 400) => ({
+    problem: { row: null, column: null, message },
+    status,
+  });
+  if (sent.csvTooLarge) {
+    return problem(`The pasted CSV is longer than ${mebibytes(limit)}: import it in parts`, 413);
+  }
+  if (!sent.file) return null;
+  const name = `The file ${sent.file.name}`;
+  if (sent.csv.trim() !== '') {
+    return problem(
+      'Send the records either pasted or as a file, not both: empty the field or remove the file',
+    );
+  }
+  if (sent.file.tooLarge) {
+    return problem(`${name} is larger than the ${mebibytes(limit)} a file may have: import it in parts`, 413);
+  }
+  const { bytes } = sent.file;
+  if (bytes.length === 0) return problem(`${name} is empty`);
+  if (!isUtf8(bytes) || bytes.includes(0)) {
+    return problem(
+      `${name} is not UTF-8 text: save it as CSV in UTF-8 (a spreadsheet's "CSV UTF-8"; not a workbook such as .xlsx, nor UTF-16 "Unicode text")`,
+    );
+  }
+  return null;
 }
