@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrawnNames } from '../../src/parsing/pdf/form-weights.ts';
-import { FORMS_PAGE_FACTOR, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
+import { FORMS_PAGE_FACTOR, GLYPH_CONTENT_FACTOR, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import {
@@ -112,6 +112,30 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     await expect(precheckPdf(pdf, limits)).rejects.toMatchObject({ code: 'too_complex' });
   });
 
+  it('weighs a Type 3 glyph, with the forms it draws, GLYPH_CONTENT_FACTOR times: 4 levels (9 MB) are refused', async () => {
+    // 10^4 draws of 900 bytes of lines: 9 MB, under the 16 MiB budget at face value, but pdf.js builds
+    // an operator list of it as the font loads (3.7 s beside a manuscript's 1.2 s, and +130 MB).
+    const three = (await precheckPdf(makeType3FormsPdf(3), unbounded)).documentContent;
+    const four = (await precheckPdf(makeType3FormsPdf(4), unbounded)).documentContent;
+    // One level more: ten times the draws, each weighed GLYPH_CONTENT_FACTOR times (the page's bytes aside).
+    expect(four).toBeGreaterThan(GLYPH_CONTENT_FACTOR * 9_000_000);
+    expect(four).toBeLessThan(GLYPH_CONTENT_FACTOR * 9_200_000);
+    expect(three).toBeLessThan(four / 9);
+    await expect(precheckPdf(makeType3FormsPdf(4), limits)).rejects.toMatchObject({
+      code: 'too_complex',
+      message: expect.stringMatching(/a Type 3 font's glyphs counted 4 times/),
+    });
+    // Three levels (0.9 MB, 3.6 MB weighed) are read.
+    expect((await precheckPdf(makeType3FormsPdf(3), limits)).skippedPages.size).toBe(0);
+  });
+
+  it('weighs a glyph procedure that calls itself a form as a glyph, with what it draws', async () => {
+    const plain = (await precheckPdf(makeType3FormsPdf(3), unbounded)).documentContent;
+    const posing = (await precheckPdf(makeType3FormsPdf(3, '/Subtype /Form '), unbounded)).documentContent;
+    // The dictionary's 15 bytes say nothing to pdf.js: the weight is the same.
+    expect(posing).toBe(plain);
+  });
+
   it('counts a page whose operators are LZW (not decoded here) as drawing its heaviest form at every 6 bytes', async () => {
     const form = 'BT /F1 9 Tf 50 700 Td (Inside) Tj ET\n'.repeat(100);
     const page = 'x'.repeat(10);
@@ -214,6 +238,22 @@ describe('hostile forms uploaded over HTTP are answered from the pre-check', () 
     );
     expect(rows[0]!.title).toBe(baseFields().title);
     expect(rows[0]!.parse_error).toMatch(/on 1 page\(s\) whose content passed the reading budgets/);
+  });
+
+  it('refuses a Type 3 glyph drawing 4 levels of forms (9 MB) from the pre-check', async () => {
+    const name = 'type3-4.pdf';
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: name }),
+      files: [{ name, bytes: Buffer.from(makeType3FormsPdf(4)) }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().debug_info).toMatchObject({ source_file: name, parsed_text_len: 0 });
+    const { rows } = await t.db.query<{ parse_error: string | null }>(
+      'SELECT parse_error FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+      [org.id, name],
+    );
+    expect(rows[0]!.parse_error).toMatch(/^Refused: its pages draw \d+ bytes .* glyphs counted 4 times/);
   });
 
   it('leaves unread a page of text drawing a 5 MB form of lines, which pdf.js would read in time', async () => {

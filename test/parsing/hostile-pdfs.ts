@@ -152,8 +152,9 @@ export function makeNestedFormsPdf(
  * One page that writes a line of text and one glyph of a Type 3 font, whose procedure draws form 1
  * ten times; each form draws the next ten times, `levels` levels in all, the last a drawing of 900
  * bytes of lines. pdf.js interprets the glyph's procedure when it loads the font: 10^levels draws.
+ * `glyphDict`: more of the procedure's dictionary (what it says of itself, which pdf.js ignores).
  */
-export function makeType3FormsPdf(levels: number): Uint8Array {
+export function makeType3FormsPdf(levels: number, glyphDict = ''): Uint8Array {
   const stream = (body: string, dict = '') => `<< /Length ${body.length} ${dict}>>\nstream\n${body}endstream`;
   const form = (body: string, resources: string) =>
     stream(body, `/Type /XObject /Subtype /Form /BBox [0 0 1000 1000] ${resources}`);
@@ -164,7 +165,7 @@ export function makeType3FormsPdf(levels: number): Uint8Array {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /T3 6 0 R >> >> /Contents 5 0 R >>',
     stream('BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\nBT /T3 12 Tf 72 700 Td (a) Tj ET\n'),
     '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a 7 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /XObject << /Fm1 8 0 R >> >> >>',
-    stream(`1000 0 0 0 1000 1000 d1\n${'/Fm1 Do\n'.repeat(10)}`),
+    stream(`1000 0 0 0 1000 1000 d1\n${'/Fm1 Do\n'.repeat(10)}`, glyphDict),
   ];
   for (let k = 1; k < levels; k++)
     objects.push(

@@ -215,6 +215,12 @@ const MAX_XOBJECT_DICTS = 20_000;
 const XOBJECT_DICT_BYTES = 4096;
 /** Dictionaries kept per name: a real file's /Fm0 of every page stays far below. */
 const MAX_SAME_NAME = 1_000;
+/**
+ * /CharProcs dictionaries read to find the glyph procedures (a real file has one per Type 3 font: a
+ * few dozen at most), and how much of each (a glyph is named in some 12 bytes: 256 glyphs in 3 KB).
+ */
+const MAX_CHARPROCS_DICTS = 2_000;
+const CHARPROCS_DICT_BYTES = 16 * 1024;
 
 /** Where the objects' texts are: the file (by offset after `obj`) and its object streams' members. */
 export interface ObjectTexts {
@@ -316,6 +322,39 @@ export class FormWeigher {
       if (weight >= this.cap) return this.cap;
     }
     return names.overflow === 0 ? weight : Math.min(this.cap, weight + names.overflow * heaviest(null));
+  }
+
+  private glyphs: Set<number> | 'all' | undefined;
+
+  /**
+   * The glyph procedures of the file's Type 3 fonts: the streams every /CharProcs dictionary (in the
+   * file or in its object streams) names. Past MAX_CHARPROCS_DICTS dictionaries, 'all': any stream
+   * no page draws may be one.
+   */
+  glyphProcedures(): Set<number> | 'all' {
+    if (this.glyphs) return this.glyphs;
+    const glyphs = new Set<number>();
+    const { buf, members } = this.texts;
+    let read = 0;
+    const add = (text: string) => {
+      const dict = this.resolve(readValue(text, { at: 0 }));
+      if (dict instanceof Map) for (const value of dict.values()) if (isRef(value)) glyphs.add(value.ref);
+    };
+    for (
+      let at = buf.indexOf('/CharProcs', 0, 'latin1');
+      at >= 0;
+      at = buf.indexOf('/CharProcs', at + 10, 'latin1'), read++
+    ) {
+      if (read >= MAX_CHARPROCS_DICTS) return (this.glyphs = 'all');
+      add(buf.toString('latin1', at + 10, Math.min(buf.length, at + 10 + CHARPROCS_DICT_BYTES)));
+    }
+    for (const text of members.values()) {
+      for (let at = text.indexOf('/CharProcs'); at >= 0; at = text.indexOf('/CharProcs', at + 10), read++) {
+        if (read >= MAX_CHARPROCS_DICTS) return (this.glyphs = 'all');
+        add(text.slice(at + 10, at + 10 + CHARPROCS_DICT_BYTES));
+      }
+    }
+    return (this.glyphs = glyphs);
   }
 
   private named: Map<string, { ref: number; dict: PdfDict }[]> | undefined;

@@ -70,6 +70,16 @@ export const FIGURE_PAGE_BYTES = 256 * 1024;
  */
 export const FORMS_PAGE_FACTOR = 2;
 
+/**
+ * How many times its bytes a Type 3 glyph's procedure weighs against the document's budget, with the
+ * forms it draws. pdf.js builds an operator list of every glyph procedure when it loads the font (for
+ * drawing, held for the document), where a page's content is only scanned for its text: lines cost
+ * it 130-170 ns a byte in a glyph (directly or through forms) against 40 ns on a page, 3.5-4 times
+ * (docs/benchmarks/hostile-files.md, round 7). A file's glyphs (bitmaps, a few symbols) weigh a few
+ * KB; one of 9 MB of lines read under the document budget in 3.7 s where a manuscript took 1.2 s.
+ */
+export const GLYPH_CONTENT_FACTOR = 4;
+
 /** Graphics states saved inside each other at most (pdf.js: 1,000 nested took ~50 ms, 5,000 0.6 s). */
 export const MAX_GRAPHICS_NESTING = 1_000;
 
@@ -631,12 +641,21 @@ function budgetContent(
     return { page, own, bytes: own + forms.pageForms(page, named) };
   });
   // Streams no page draws: read once at least, and glyph procedures (and patterns) with what they
-  // draw; a form no page draws weighs there, or once if none draws it.
+  // draw; a form no page draws weighs there, or once if none draws it. A glyph procedure (whatever
+  // its dictionary says) weighs GLYPH_CONTENT_FACTOR times, what it draws included.
   const unreached = [...contentBytes.keys()].filter((s) => !namings.has(s) && !forms.reached.has(s));
+  const glyphs = forms.glyphProcedures();
+  const isGlyph = (stream: number) => (glyphs === 'all' ? !formStreams.has(stream) : glyphs.has(stream));
   let other = unnumbered;
-  for (const stream of unreached)
-    if (!formStreams.has(stream)) other = Math.min(cap, other + forms.unreachedDraws(stream));
-  for (const stream of unreached) if (!forms.reached.has(stream)) other += contentBytes.get(stream)!;
+  for (const stream of unreached) {
+    if (formStreams.has(stream) && !isGlyph(stream)) continue;
+    const factor = isGlyph(stream) ? GLYPH_CONTENT_FACTOR : 1;
+    other = Math.min(cap, other + factor * forms.unreachedDraws(stream));
+  }
+  for (const stream of unreached) {
+    if (forms.reached.has(stream)) continue;
+    other = Math.min(cap, other + (isGlyph(stream) ? GLYPH_CONTENT_FACTOR : 1) * contentBytes.get(stream)!);
+  }
   const largestPageContent = Math.max(0, ...pageBytes.map(({ bytes }) => bytes));
   const skippedPages = new Map<number, SkippedPage>();
   let read = 0;
@@ -670,7 +689,7 @@ function budgetContent(
   if (documentContent > limits.maxDocumentContentBytes) {
     throw new PdfLimitError(
       'too_complex',
-      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most`,
+      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most${glyphs === 'all' || glyphs.size > 0 ? ` (a Type 3 font's glyphs counted ${GLYPH_CONTENT_FACTOR} times)` : ''}`,
     );
   }
   return { largestPageContent, documentContent, skippedPages };
