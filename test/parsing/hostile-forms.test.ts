@@ -15,6 +15,7 @@ import {
   makeNestedFormsPdf,
   makeRepeatedFormPdf,
   makeType3FormsPdf,
+  makeType3SharedGlyphPdf,
 } from './hostile-pdfs.ts';
 import { assemblePdf } from './make-files.ts';
 
@@ -134,6 +135,35 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     const posing = (await precheckPdf(makeType3FormsPdf(3, '/Subtype /Form '), unbounded)).documentContent;
     // The dictionary's 15 bytes say nothing to pdf.js: the weight is the same.
     expect(posing).toBe(plain);
+  });
+
+  it('weighs a glyph procedure once for every glyph, of every font, naming it', async () => {
+    const once = (await precheckPdf(makeType3SharedGlyphPdf(1, 100_000), unbounded)).documentContent;
+    const glyph = (await precheckPdf(makeType3SharedGlyphPdf(2, 100_000), unbounded)).documentContent - once;
+    expect(glyph).toBeGreaterThan(GLYPH_CONTENT_FACTOR * 100_000);
+    // Twenty glyphs of one font, or one glyph of each of twenty fonts: built twenty times.
+    expect((await precheckPdf(makeType3SharedGlyphPdf(20, 100_000), unbounded)).documentContent).toBe(
+      once + 19 * glyph,
+    );
+    const fonts = (await precheckPdf(makeType3SharedGlyphPdf(1, 100_000, 20), unbounded)).documentContent;
+    expect(fonts).toBeGreaterThan(once + 19 * glyph);
+    expect(fonts).toBeLessThan(once + 19 * glyph + 2000);
+    // 1 MB named by 20 glyphs (built 20 times by pdf.js: ~5 s) is refused.
+    await expect(precheckPdf(makeType3SharedGlyphPdf(20, 1_000_000), limits)).rejects.toMatchObject({
+      code: 'too_complex',
+    });
+    await expect(precheckPdf(makeType3SharedGlyphPdf(1, 1_000_000), limits)).resolves.toBeDefined();
+  });
+
+  it('weighs a glyph procedure whose dictionary calls it a font program, and refuses fonts naming too many glyphs', async () => {
+    const plain = (await precheckPdf(makeType3SharedGlyphPdf(3, 100_000), unbounded)).documentContent;
+    const posing = await precheckPdf(makeType3SharedGlyphPdf(3, 100_000, 1, '/Length1 5 '), unbounded);
+    expect(posing.documentContent).toBe(plain);
+    // A /CharProcs dictionary not closed within 1 MiB (100,000 glyphs): not read, refused whatever
+    // the budgets (its glyphs, read, would weigh some 20 MB).
+    await expect(precheckPdf(makeType3SharedGlyphPdf(100_000, 10), unbounded)).rejects.toMatchObject({
+      code: 'too_complex',
+    });
   });
 
   it('counts a page whose operators are LZW (not decoded here) as drawing its heaviest form at every 6 bytes', async () => {

@@ -174,3 +174,42 @@ export function makeType3FormsPdf(levels: number, glyphDict = ''): Uint8Array {
   objects.push(form(PATH_SEGMENT.repeat(29), ''));
   return assemblePdf(objects);
 }
+
+/**
+ * One page that writes a line of text and sets `fonts` Type 3 fonts, each naming one glyph procedure
+ * of `bytes` bytes of lines (deflated) as `glyphs` glyphs: pdf.js builds the procedure once for each
+ * glyph of each font as it loads them, `fonts * glyphs` times. `glyphDict`: more of the procedure's
+ * dictionary (what it says of itself, which pdf.js ignores).
+ */
+export function makeType3SharedGlyphPdf(
+  glyphs: number,
+  bytes: number,
+  fonts = 1,
+  glyphDict = '',
+): Uint8Array {
+  const glyph = deflateSync(
+    `1000 0 0 0 1000 1000 d1\n${PATH_SEGMENT.repeat(Math.ceil(bytes / PATH_SEGMENT.length))}`,
+    {
+      level: 9,
+    },
+  );
+  const charProcs = Array.from({ length: glyphs }, (_, i) => `/g${i} 6 0 R`).join(' ');
+  const names = Array.from({ length: fonts }, (_, i) => `/T${i} ${7 + i} 0 R`).join(' ');
+  const page = `BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\n${Array.from(
+    { length: fonts },
+    (_, i) => `BT /T${i} 12 Tf 72 700 Td (a) Tj ET\n`,
+  ).join('')}`;
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R ${names} >> >> /Contents 5 0 R >>`,
+    `<< /Length ${page.length} >>\nstream\n${page}endstream`,
+    `<< /Length ${glyph.length} /Filter /FlateDecode ${glyphDict}>>\nstream\n${glyph.toString('latin1')}\nendstream`,
+    ...Array.from(
+      { length: fonts },
+      () =>
+        `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ${charProcs} >> /Encoding << /Type /Encoding /Differences [97 /g0] >> /FirstChar 97 /LastChar 97 /Widths [1000] >>`,
+    ),
+  ]);
+}

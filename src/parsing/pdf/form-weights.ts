@@ -217,10 +217,20 @@ const XOBJECT_DICT_BYTES = 4096;
 const MAX_SAME_NAME = 1_000;
 /**
  * /CharProcs dictionaries read to find the glyph procedures (a real file has one per Type 3 font: a
- * few dozen at most), and how much of each (a glyph is named in some 12 bytes: 256 glyphs in 3 KB).
+ * few dozen at most), and how much of each is read first (a glyph is named in some 12 bytes: 256
+ * glyphs in 3 KB).
  */
 const MAX_CHARPROCS_DICTS = 2_000;
-const CHARPROCS_DICT_BYTES = 16 * 1024;
+const CHARPROCS_WINDOW_BYTES = 16 * 1024;
+/** A /CharProcs dictionary is read whole up to this (some 80,000 glyphs), all of them up to CHARPROCS_BYTES. */
+const CHARPROCS_DICT_BYTES = 1024 * 1024;
+const CHARPROCS_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How many times pdf.js builds each glyph procedure (by object number) as it loads the Type 3 fonts,
+ * or 'unbounded' when the fonts name more glyphs than are read here.
+ */
+export type GlyphLoads = Map<number, number> | 'unbounded';
 
 /** Where the objects' texts are: the file (by offset after `obj`) and its object streams' members. */
 export interface ObjectTexts {
@@ -324,37 +334,63 @@ export class FormWeigher {
     return names.overflow === 0 ? weight : Math.min(this.cap, weight + names.overflow * heaviest(null));
   }
 
-  private glyphs: Set<number> | 'all' | undefined;
+  private glyphs: GlyphLoads | undefined;
 
   /**
-   * The glyph procedures of the file's Type 3 fonts: the streams every /CharProcs dictionary (in the
-   * file or in its object streams) names. Past MAX_CHARPROCS_DICTS dictionaries, 'all': any stream
-   * no page draws may be one.
+   * The glyph procedures of the file's Type 3 fonts, each with the number of times pdf.js builds it:
+   * once for each entry of each /CharProcs dictionary (in the file or in its object streams) naming
+   * it, since it loads every glyph of a font (a stream named by 100 glyphs of one font was built 100
+   * times: 19 s for one of 1 MB). 'unbounded' past what is read here: MAX_CHARPROCS_DICTS
+   * dictionaries, one not closed within CHARPROCS_DICT_BYTES, or CHARPROCS_BYTES of them together.
    */
-  glyphProcedures(): Set<number> | 'all' {
+  glyphProcedures(): GlyphLoads {
     if (this.glyphs) return this.glyphs;
-    const glyphs = new Set<number>();
-    const { buf, members } = this.texts;
-    let read = 0;
-    const add = (text: string) => {
-      const dict = this.resolve(readValue(text, { at: 0 }));
-      if (dict instanceof Map) for (const value of dict.values()) if (isRef(value)) glyphs.add(value.ref);
+    const loads = new Map<number, number>();
+    const { buf, offsets, members } = this.texts;
+    let dicts = 0;
+    let bytes = 0;
+    /** Counts the dictionary at the start of `read(n)` (its first n characters); false when unbounded. */
+    const add = (read: (n: number) => string): boolean => {
+      if (++dicts > MAX_CHARPROCS_DICTS) return false;
+      for (const window of [CHARPROCS_WINDOW_BYTES, CHARPROCS_DICT_BYTES]) {
+        const text = read(window);
+        bytes += text.length;
+        if (bytes > CHARPROCS_BYTES) return false;
+        const pos = { at: 0 };
+        let value = readValue(text, pos);
+        if (isRef(value)) {
+          // `/CharProcs 12 0 R`: the dictionary is object 12's.
+          const { ref } = value;
+          const at = offsets.get(`${ref} 0 R`);
+          const member = members.get(ref);
+          if (at !== undefined) return add((n) => buf.toString('latin1', at, Math.min(buf.length, at + n)));
+          if (member !== undefined) return add((n) => member.slice(0, n));
+          return true;
+        }
+        if (!(value instanceof Map)) return true;
+        // Cut by the window's end: read again, wider, or unbounded.
+        if (!text.startsWith('>>', pos.at - 2) || pos.at > text.length) continue;
+        for (value of value.values()) if (isRef(value)) loads.set(value.ref, (loads.get(value.ref) ?? 0) + 1);
+        return true;
+      }
+      return false;
     };
     for (
       let at = buf.indexOf('/CharProcs', 0, 'latin1');
       at >= 0;
-      at = buf.indexOf('/CharProcs', at + 10, 'latin1'), read++
+      at = buf.indexOf('/CharProcs', at + 10, 'latin1')
     ) {
-      if (read >= MAX_CHARPROCS_DICTS) return (this.glyphs = 'all');
-      add(buf.toString('latin1', at + 10, Math.min(buf.length, at + 10 + CHARPROCS_DICT_BYTES)));
+      const from = at + 10;
+      if (!add((n) => buf.toString('latin1', from, Math.min(buf.length, from + n))))
+        return (this.glyphs = 'unbounded');
     }
     for (const text of members.values()) {
-      for (let at = text.indexOf('/CharProcs'); at >= 0; at = text.indexOf('/CharProcs', at + 10), read++) {
-        if (read >= MAX_CHARPROCS_DICTS) return (this.glyphs = 'all');
-        add(text.slice(at + 10, at + 10 + CHARPROCS_DICT_BYTES));
+      for (let at = text.indexOf('/CharProcs'); at >= 0; at = text.indexOf('/CharProcs', at + 10)) {
+        const from = at + 10;
+        if (!add((n) => text.slice(from, from + n))) return (this.glyphs = 'unbounded');
       }
     }
-    return (this.glyphs = glyphs);
+    return (this.glyphs = loads);
   }
 
   private named: Map<string, { ref: number; dict: PdfDict }[]> | undefined;

@@ -622,6 +622,7 @@ function budgetContent(
   offsets: Map<string, number>,
   objectStreams: { dict: string; text: Buffer }[],
   contentBytes: Map<number, number>,
+  otherStreamBytes: Map<number, number>,
   drawn: Map<number, DrawnNames>,
   formStreams: Set<number>,
   unnumbered: number,
@@ -640,22 +641,29 @@ function budgetContent(
     const own = named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0);
     return { page, own, bytes: own + forms.pageForms(page, named) };
   });
-  // Streams no page draws: read once at least, and glyph procedures (and patterns) with what they
-  // draw; a form no page draws weighs there, or once if none draws it. A glyph procedure (whatever
-  // its dictionary says) weighs GLYPH_CONTENT_FACTOR times, what it draws included.
-  const unreached = [...contentBytes.keys()].filter((s) => !namings.has(s) && !forms.reached.has(s));
+  // Type 3 glyph procedures: pdf.js builds each when it loads the font (every glyph of the font,
+  // once for each glyph naming it), as an operator list for drawing, whatever its dictionary says: it
+  // weighs GLYPH_CONTENT_FACTOR times its bytes and what it draws, each time built.
   const glyphs = forms.glyphProcedures();
-  const isGlyph = (stream: number) => (glyphs === 'all' ? !formStreams.has(stream) : glyphs.has(stream));
   let other = unnumbered;
-  for (const stream of unreached) {
-    if (formStreams.has(stream) && !isGlyph(stream)) continue;
-    const factor = isGlyph(stream) ? GLYPH_CONTENT_FACTOR : 1;
-    other = Math.min(cap, other + factor * forms.unreachedDraws(stream));
+  if (glyphs === 'unbounded') other = cap;
+  else {
+    for (const [stream, loads] of glyphs) {
+      const own = contentBytes.get(stream) ?? otherStreamBytes.get(stream);
+      if (own === undefined) continue;
+      const built = Math.min(cap, own + forms.unreachedDraws(stream));
+      other = Math.min(cap, other + Math.min(cap, GLYPH_CONTENT_FACTOR * loads * built));
+    }
   }
-  for (const stream of unreached) {
-    if (forms.reached.has(stream)) continue;
-    other = Math.min(cap, other + (isGlyph(stream) ? GLYPH_CONTENT_FACTOR : 1) * contentBytes.get(stream)!);
-  }
+  const isGlyph = (stream: number) => glyphs === 'unbounded' || glyphs.has(stream);
+  // Other streams no page draws (patterns, forms no page or glyph draws): read once at least, with
+  // what they draw, a form's there, or once if none draws it.
+  const unreached = [...contentBytes.keys()].filter(
+    (s) => !namings.has(s) && !forms.reached.has(s) && !isGlyph(s),
+  );
+  for (const stream of unreached)
+    if (!formStreams.has(stream)) other = Math.min(cap, other + forms.unreachedDraws(stream));
+  for (const stream of unreached) if (!forms.reached.has(stream)) other += contentBytes.get(stream)!;
   const largestPageContent = Math.max(0, ...pageBytes.map(({ bytes }) => bytes));
   const skippedPages = new Map<number, SkippedPage>();
   let read = 0;
@@ -689,7 +697,7 @@ function budgetContent(
   if (documentContent > limits.maxDocumentContentBytes) {
     throw new PdfLimitError(
       'too_complex',
-      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most${glyphs === 'all' || glyphs.size > 0 ? ` (a Type 3 font's glyphs counted ${GLYPH_CONTENT_FACTOR} times)` : ''}`,
+      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most${glyphs === 'unbounded' || glyphs.size > 0 ? ` (a Type 3 font's glyphs counted ${GLYPH_CONTENT_FACTOR} times each time built)` : ''}`,
     );
   }
   return { largestPageContent, documentContent, skippedPages };
@@ -725,6 +733,8 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
   let contents: Set<number> | null = null;
   // Content bytes of each content stream by object number, and those of streams with no number.
   const contentBytes = new Map<number, number>();
+  /** The bytes of the other streams (fonts, metadata...), by object number: a glyph's may say anything. */
+  const otherStreamBytes = new Map<number, number>();
   /** The `Do` operators of each content stream, by object number. */
   const drawn = new Map<number, DrawnNames>();
   /** Content streams whose dictionary says /Form. */
@@ -806,20 +816,24 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       checkKids();
     }
     contents ??= contentObjects(buf);
+    // LZW and run-length are not decoded here: counted at their worst, as for the inflate limit.
+    const bytes = Math.max(output, total - totalBefore);
     if (mayBeContent(s.dict) || (s.objectNumber !== null && contents.has(s.objectNumber))) {
-      // LZW and run-length are not decoded here: counted at their worst, as for the inflate limit.
-      const bytes = Math.max(output, total - totalBefore);
       if (s.objectNumber === null) unnumberedContent += bytes;
       else {
         contentBytes.set(s.objectNumber, (contentBytes.get(s.objectNumber) ?? 0) + bytes);
         if (FORM.test(s.dict)) formStreams.add(s.objectNumber);
-        // The forms it draws; a number written twice (an update) draws what both versions draw.
-        const before = drawn.get(s.objectNumber);
-        if (before) {
-          for (const [name, n] of names.counts) before.counts.set(name, (before.counts.get(name) ?? 0) + n);
-          before.overflow += names.overflow;
-        } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
       }
+    } else if (s.objectNumber !== null) {
+      otherStreamBytes.set(s.objectNumber, (otherStreamBytes.get(s.objectNumber) ?? 0) + bytes);
+    }
+    if (s.objectNumber !== null) {
+      // The forms it draws; a number written twice (an update) draws what both versions draw.
+      const before = drawn.get(s.objectNumber);
+      if (before) {
+        for (const [name, n] of names.counts) before.counts.set(name, (before.counts.get(name) ?? 0) + n);
+        before.overflow += names.overflow;
+      } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
     }
   }
   return {
@@ -831,6 +845,7 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       offsets(),
       objectStreams,
       contentBytes,
+      otherStreamBytes,
       drawn,
       formStreams,
       unnumberedContent,
