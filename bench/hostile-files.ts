@@ -30,6 +30,7 @@ import {
   makeTextArrayPdf,
   makeTextOperatorsPdf,
   makeType3FormsPdf,
+  makeType3SharedGlyphPdf,
 } from '../test/parsing/hostile-pdfs.ts';
 
 const run = promisify(execFile);
@@ -112,6 +113,11 @@ async function cases(): Promise<Case[]> {
       name: 'a Type 3 glyph drawing 4 levels of forms, each drawing the next 10 times (PDF)',
       file: 'form-type3-4.pdf',
       bytes: makeType3FormsPdf(4),
+    },
+    {
+      name: 'a Type 3 glyph procedure of 1 MB of lines named by 40 glyphs (PDF)',
+      file: 'glyph-shared.pdf',
+      bytes: makeType3SharedGlyphPdf(40, 1_000_000),
     },
   ].filter((c, i) => i === 0 || !ONLY || ONLY.some((word) => c.name.includes(word)));
 }
