@@ -155,10 +155,15 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     await expect(precheckPdf(makeType3SharedGlyphPdf(1, 1_000_000), limits)).resolves.toBeDefined();
   });
 
-  it('weighs a glyph procedure whose dictionary calls it a font program, and refuses fonts naming too many glyphs', async () => {
+  it('weighs a glyph procedure whose dictionary calls it a font program or an image, and refuses fonts naming too many glyphs', async () => {
     const plain = (await precheckPdf(makeType3SharedGlyphPdf(3, 100_000), unbounded)).documentContent;
     const posing = await precheckPdf(makeType3SharedGlyphPdf(3, 100_000, 1, '/Length1 5 '), unbounded);
     expect(posing.documentContent).toBe(plain);
+    // An image's dictionary (images are not read otherwise: text extraction decodes none).
+    const image = '/Subtype /Image /Width 1 /Height 1 ';
+    expect(
+      (await precheckPdf(makeType3SharedGlyphPdf(3, 100_000, 1, image), unbounded)).documentContent,
+    ).toBe(plain);
     // A /CharProcs dictionary not closed within 1 MiB (100,000 glyphs): not read, refused whatever
     // the budgets (its glyphs, read, would weigh some 20 MB).
     await expect(precheckPdf(makeType3SharedGlyphPdf(100_000, 10), unbounded)).rejects.toMatchObject({

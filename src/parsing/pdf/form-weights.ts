@@ -251,10 +251,10 @@ export class FormWeigher {
   private readonly memo = new Map<number, Map<PdfDict | null, number>>();
 
   constructor(
-    private readonly texts: ObjectTexts,
+    readonly texts: ObjectTexts,
     private readonly contentBytes: Map<number, number>,
     private readonly drawn: Map<number, DrawnNames>,
-    private readonly cap: number,
+    readonly cap: number,
   ) {}
 
   /** The content bytes of the forms page `page` draws through its streams `streams`, each time drawn. */

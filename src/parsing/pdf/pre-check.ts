@@ -47,7 +47,7 @@
 // page of prose 10-45 KB), their largest document 6.3 MB (vector figures drawn as forms).
 import { createInflate, inflateSync } from 'node:zlib';
 import type { ParsingLimits } from '../../infra/config.ts';
-import { DrawnNames, FormWeigher, SEPARATOR } from './form-weights.ts';
+import { DrawnNames, FormWeigher, SEPARATOR, type GlyphLoads } from './form-weights.ts';
 
 export class PdfLimitError extends Error {
   override name = 'PdfLimitError';
@@ -619,24 +619,23 @@ function referencesTo(number: number, texts: Buffer[]): number {
  */
 function budgetContent(
   buf: Buffer,
-  offsets: Map<string, number>,
+  members: Map<number, string>,
   objectStreams: { dict: string; text: Buffer }[],
+  forms: FormWeigher,
+  glyphs: GlyphLoads,
   contentBytes: Map<number, number>,
   otherStreamBytes: Map<number, number>,
-  drawn: Map<number, DrawnNames>,
   formStreams: Set<number>,
   unnumbered: number,
   limits: ContentLimits,
 ): Pick<PdfPrecheck, 'largestPageContent' | 'documentContent' | 'skippedPages'> {
-  const members = objectStreamMembers(objectStreams);
-  const pages = pageContents(buf, offsets, members);
+  const pages = pageContents(buf, forms.texts.offsets, members);
   const namings = new Map<number, number>();
   for (const named of pages.values()) for (const n of named) namings.set(n, (namings.get(n) ?? 0) + 1);
   // Past the larger budget the forms a page draws count as that budget and one: a fan-out of forms
   // is not expanded.
   const formsBudget = FORMS_PAGE_FACTOR * limits.maxPageContentBytes;
-  const cap = Math.max(formsBudget, limits.maxDocumentContentBytes) + 1;
-  const forms = new FormWeigher({ buf, offsets, members }, contentBytes, drawn, cap);
+  const cap = forms.cap;
   const pageBytes = [...pages].map(([page, named]) => {
     const own = named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0);
     return { page, own, bytes: own + forms.pageForms(page, named) };
@@ -644,7 +643,6 @@ function budgetContent(
   // Type 3 glyph procedures: pdf.js builds each when it loads the font (every glyph of the font,
   // once for each glyph naming it), as an operator list for drawing, whatever its dictionary says: it
   // weighs GLYPH_CONTENT_FACTOR times its bytes and what it draws, each time built.
-  const glyphs = forms.glyphProcedures();
   let other = unnumbered;
   if (glyphs === 'unbounded') other = cap;
   else {
@@ -752,11 +750,9 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       );
     }
   };
-  for (const s of streams(buf)) {
-    if (isImage(s.dict)) {
-      contents ??= contentObjects(buf);
-      if (s.objectNumber === null || !contents.has(s.objectNumber)) continue;
-    }
+  /** Image streams skipped, by object number: read after all if a Type 3 font names one as a glyph. */
+  const images = new Map<number, StreamSpan>();
+  const readStream = async (s: StreamSpan) => {
     // The farthest end pdf.js could read: its /Length (the first "endstream" may lie inside the data).
     const end = Math.min(
       buf.length,
@@ -835,6 +831,27 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
         before.overflow += names.overflow;
       } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
     }
+  };
+  for (const s of streams(buf)) {
+    if (isImage(s.dict)) {
+      contents ??= contentObjects(buf);
+      if (s.objectNumber === null || !contents.has(s.objectNumber)) {
+        if (s.objectNumber !== null) images.set(s.objectNumber, s);
+        continue;
+      }
+    }
+    await readStream(s);
+  }
+  const members = objectStreamMembers(objectStreams);
+  const cap = Math.max(FORMS_PAGE_FACTOR * limits.maxPageContentBytes, limits.maxDocumentContentBytes) + 1;
+  const forms = new FormWeigher({ buf, offsets: offsets(), members }, contentBytes, drawn, cap);
+  // A glyph's procedure is built whatever its dictionary says, an image's included.
+  const glyphs = forms.glyphProcedures();
+  if (glyphs !== 'unbounded') {
+    for (const glyph of glyphs.keys()) {
+      const span = images.get(glyph);
+      if (span !== undefined && !contentBytes.has(glyph)) await readStream(span);
+    }
   }
   return {
     inflatedBytes: total,
@@ -842,11 +859,12 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
     graphicsNesting: nesting.deepest,
     ...budgetContent(
       buf,
-      offsets(),
+      members,
       objectStreams,
+      forms,
+      glyphs,
       contentBytes,
       otherStreamBytes,
-      drawn,
       formStreams,
       unnumberedContent,
       limits,
