@@ -11,8 +11,10 @@
 //
 // A stream no page draws (a Type 3 glyph's procedure, interpreted when pdf.js loads the font: a
 // 2 KB file whose glyph drew 5 levels of 10 forms took 84 s) weighs for the document with what it
-// draws, each name as the heaviest form of that name in the file. A stream not decoded here (LZW,
-// run-length) draws the heaviest form its resources name at every 6 bytes it may hold (pre-check.ts).
+// draws, each name as the heaviest form of that name in the file; a glyph's procedure (named by a
+// /CharProcs dictionary) weighs GLYPH_CONTENT_FACTOR times, once for every glyph naming it. A
+// stream not decoded here (LZW, run-length) draws the heaviest form its resources name at every 6
+// bytes it may hold (pre-check.ts).
 
 /** PDF white space and delimiters: what may stand either side of an operator. */
 export const SEPARATOR = new Uint8Array(256);

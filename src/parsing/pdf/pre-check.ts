@@ -74,9 +74,10 @@ export const FORMS_PAGE_FACTOR = 2;
  * How many times its bytes a Type 3 glyph's procedure weighs against the document's budget, with the
  * forms it draws. pdf.js builds an operator list of every glyph procedure when it loads the font (for
  * drawing, held for the document), where a page's content is only scanned for its text: lines cost
- * it 130-170 ns a byte in a glyph (directly or through forms) against 40 ns on a page, 3.5-4 times
- * (docs/benchmarks/hostile-files.md, round 7). A file's glyphs (bitmaps, a few symbols) weigh a few
- * KB; one of 9 MB of lines read under the document budget in 3.7 s where a manuscript took 1.2 s.
+ * it 130-170 ns a byte in a glyph (directly or through forms) against 40-55 ns on a page, 3.4-4.2 times
+ * (docs/benchmarks/hostile-files.md, round 7). Real files' glyphs weigh 0.51 MB at most (2.05 MB
+ * weighed); one of 9 MB of lines, under the budget at face value, took 3.7 s where a manuscript took
+ * 1.2 s, and held 130-160 MB.
  */
 export const GLYPH_CONTENT_FACTOR = 4;
 
