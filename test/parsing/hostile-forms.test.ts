@@ -14,6 +14,7 @@ import {
   makeFormTextPdf,
   makeNestedFormsPdf,
   makeRepeatedFormPdf,
+  makeSharedFontProgramPdf,
   makeType3FormsPdf,
   makeType3SharedGlyphPdf,
 } from './hostile-pdfs.ts';
@@ -169,6 +170,24 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     await expect(precheckPdf(makeType3SharedGlyphPdf(100_000, 10), unbounded)).rejects.toMatchObject({
       code: 'too_complex',
     });
+  });
+
+  it('counts a font program once for every font loading it (pdf.js parses it again for each)', async () => {
+    const program = Buffer.alloc(100_000, 'x');
+    const bytes = async (pdf: Uint8Array) => (await precheckPdf(pdf, unbounded)).fontProgramBytes;
+    // The program's bytes and the line end before `endstream`.
+    const one = await bytes(makeSharedFontProgramPdf(1, program));
+    expect(one).toBe(100_001);
+    expect(await bytes(makeSharedFontProgramPdf(30, program))).toBe(30 * one);
+    // Type 0 fonts, through their descendants; fonts named by the resources of many pages, once.
+    expect(await bytes(makeSharedFontProgramPdf(30, program, true))).toBe(30 * one);
+    expect(await bytes(makeSharedFontProgramPdf(30, program, false, 20))).toBe(30 * one);
+    // 700 fonts loading 100 KB: 70 MB parsed, over the 64 MiB inflated at most.
+    await expect(precheckPdf(makeSharedFontProgramPdf(700, program), limits)).rejects.toMatchObject({
+      code: 'too_complex',
+      message: expect.stringMatching(/^its fonts load 70000700 bytes of font programs/),
+    });
+    await expect(precheckPdf(makeSharedFontProgramPdf(600, program), limits)).resolves.toBeDefined();
   });
 
   it('counts a page whose operators are LZW (not decoded here) as drawing its heaviest form at every 6 bytes', async () => {

@@ -213,3 +213,53 @@ export function makeType3SharedGlyphPdf(
     ),
   ]);
 }
+
+/**
+ * One page that writes a line of text in each of `fonts` fonts whose descriptors all name one font
+ * program (`program`, written as it is: the pre-check weighs its bytes, pdf.js parses it as a
+ * TrueType font), each font simple or a Type 0 font with a descendant of its own: pdf.js parses the
+ * program once for each font. `pages` more pages name the same fonts in their resources.
+ */
+export function makeSharedFontProgramPdf(
+  fonts: number,
+  program: Buffer,
+  type0 = false,
+  pages = 1,
+): Uint8Array {
+  const names = Array.from({ length: fonts }, (_, i) => `/T${i} ${7 + 3 * i} 0 R`).join(' ');
+  const content = Array.from(
+    { length: fonts },
+    (_, i) => `BT /T${i} 12 Tf 72 ${700 - (i % 600)} Td (abc) Tj ET\n`,
+  ).join('');
+  const kids = Array.from({ length: pages }, (_, i) => `${7 + 3 * fonts + i} 0 R`);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [4 0 R ${kids.join(' ')}] /Count ${pages + 1} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R ${names} >> >> /Contents 5 0 R >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    `<< /Length ${program.length} /Length1 ${program.length} >>\nstream\n${program.toString('latin1')}\nendstream`,
+  ];
+  for (let i = 0; i < fonts; i++) {
+    const n = 7 + 3 * i;
+    const descriptor = `<< /Type /FontDescriptor /FontName /Shared${i} /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 6 0 R >>`;
+    if (type0) {
+      objects.push(
+        `<< /Type /Font /Subtype /Type0 /BaseFont /Shared${i} /Encoding /Identity-H /DescendantFonts [${n + 1} 0 R] >>`,
+        `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Shared${i} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${n + 2} 0 R >>`,
+        descriptor,
+      );
+    } else {
+      objects.push(
+        `<< /Type /Font /Subtype /TrueType /BaseFont /Shared${i} /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /FontDescriptor ${n + 1} 0 R >>`,
+        descriptor,
+        '<< >>',
+      );
+    }
+  }
+  for (let i = 0; i < pages; i++)
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << ${names} >> >> /Contents 5 0 R >>`,
+    );
+  return assemblePdf(objects);
+}

@@ -223,10 +223,15 @@ const MAX_SAME_NAME = 1_000;
  * glyphs in 3 KB).
  */
 const MAX_CHARPROCS_DICTS = 2_000;
-const CHARPROCS_WINDOW_BYTES = 16 * 1024;
-/** A /CharProcs dictionary is read whole up to this (some 80,000 glyphs), all of them up to CHARPROCS_BYTES. */
-const CHARPROCS_DICT_BYTES = 1024 * 1024;
-const CHARPROCS_BYTES = 8 * 1024 * 1024;
+/** /Font dictionaries of resources read to find the fonts pdf.js may load (a real file: one a page or form). */
+const MAX_FONT_DICTS = 20_000;
+/**
+ * A /CharProcs or /Font dictionary is read from a first window, then whole up to DICT_BYTES (some
+ * 80,000 glyphs or 60,000 fonts), all of those of one key up to DICTS_BYTES.
+ */
+const DICT_WINDOW_BYTES = 4096;
+const DICT_BYTES = 1024 * 1024;
+const DICTS_BYTES = 16 * 1024 * 1024;
 
 /**
  * How many times pdf.js builds each glyph procedure (by object number) as it loads the Type 3 fonts,
@@ -342,57 +347,103 @@ export class FormWeigher {
    * The glyph procedures of the file's Type 3 fonts, each with the number of times pdf.js builds it:
    * once for each entry of each /CharProcs dictionary (in the file or in its object streams) naming
    * it, since it loads every glyph of a font (a stream named by 100 glyphs of one font was built 100
-   * times: 19 s for one of 1 MB). 'unbounded' past what is read here: MAX_CHARPROCS_DICTS
-   * dictionaries, one not closed within CHARPROCS_DICT_BYTES, or CHARPROCS_BYTES of them together.
+   * times: 19 s for one of 1 MB). 'unbounded' past what is read here (dictsAfter).
    */
   glyphProcedures(): GlyphLoads {
     if (this.glyphs) return this.glyphs;
     const loads = new Map<number, number>();
+    const read = this.dictsAfter('/CharProcs', MAX_CHARPROCS_DICTS, (dict) => {
+      for (const value of dict.values())
+        if (isRef(value)) loads.set(value.ref, (loads.get(value.ref) ?? 0) + 1);
+    });
+    return (this.glyphs = read ? loads : 'unbounded');
+  }
+
+  /**
+   * The font programs pdf.js parses as it loads the fonts (by object number), each with the number of
+   * fonts loading it: pdf.js loads a font once for each font dictionary (a dictionary named by many
+   * resources once), reads its program through its descriptor (a Type 0 font's through its
+   * descendant's) and parses it again for each (one program of 760 KB loaded by 1,000 fonts took
+   * 40 s). The fonts are those the /Font dictionaries of resources name; 'unbounded' past what is read.
+   */
+  fontPrograms(): GlyphLoads {
+    const loads = new Map<number, number>();
+    const seen = new Set<number>();
+    const load = (font: PdfValue) => {
+      if (isRef(font)) {
+        if (seen.has(font.ref)) return;
+        seen.add(font.ref);
+      }
+      let dict = this.resolve(font);
+      if (!(dict instanceof Map)) return;
+      const descendants = this.resolve(dict.get('DescendantFonts'));
+      if (Array.isArray(descendants)) dict = this.resolve(descendants[0]);
+      if (!(dict instanceof Map)) return;
+      const descriptor = this.resolve(dict.get('FontDescriptor'));
+      if (!(descriptor instanceof Map)) return;
+      for (const key of ['FontFile', 'FontFile2', 'FontFile3']) {
+        const program = descriptor.get(key);
+        if (isRef(program)) loads.set(program.ref, (loads.get(program.ref) ?? 0) + 1);
+      }
+    };
+    const read = this.dictsAfter('/Font', MAX_FONT_DICTS, (fonts) => {
+      for (const font of fonts.values()) load(font);
+    });
+    return read ? loads : 'unbounded';
+  }
+
+  /**
+   * Gives `visit` the dictionary after each `key` of the file and of its object streams (direct, or
+   * the object a reference names), each read whole: false, read no further, past `maxDicts` of them,
+   * one not closed within DICT_BYTES, or DICTS_BYTES read in all.
+   */
+  private dictsAfter(key: string, maxDicts: number, visit: (dict: PdfDict) => void): boolean {
     const { buf, offsets, members } = this.texts;
     let dicts = 0;
     let bytes = 0;
-    /** Counts the dictionary at the start of `read(n)` (its first n characters); false when unbounded. */
-    const add = (read: (n: number) => string): boolean => {
-      if (++dicts > MAX_CHARPROCS_DICTS) return false;
-      for (const window of [CHARPROCS_WINDOW_BYTES, CHARPROCS_DICT_BYTES]) {
+    /** Reads the dictionary at the start of `read(n)` (its first n characters). */
+    const add = (read: (n: number) => string, depth = 0): boolean => {
+      if (++dicts > maxDicts) return false;
+      for (const window of [DICT_WINDOW_BYTES, DICT_BYTES]) {
         const text = read(window);
-        bytes += text.length;
-        if (bytes > CHARPROCS_BYTES) return false;
         const pos = { at: 0 };
-        let value = readValue(text, pos);
-        if (isRef(value)) {
+        const value = readValue(text, pos);
+        // What the dictionary took (the window when it was cut).
+        bytes += Math.min(pos.at, text.length);
+        if (bytes > DICTS_BYTES) return false;
+        if (isRef(value) && depth === 0) {
           // `/CharProcs 12 0 R`: the dictionary is object 12's.
-          const { ref } = value;
-          const at = offsets.get(`${ref} 0 R`);
-          const member = members.get(ref);
-          if (at !== undefined) return add((n) => buf.toString('latin1', at, Math.min(buf.length, at + n)));
-          if (member !== undefined) return add((n) => member.slice(0, n));
+          const at = offsets.get(`${value.ref} 0 R`);
+          const member = members.get(value.ref);
+          if (at !== undefined)
+            return add((n) => buf.toString('latin1', at, Math.min(buf.length, at + n)), depth + 1);
+          if (member !== undefined) return add((n) => member.slice(0, n), depth + 1);
           return true;
         }
         if (!(value instanceof Map)) return true;
-        // Cut by the window's end: read again, wider, or unbounded.
-        if (!text.startsWith('>>', pos.at - 2) || pos.at > text.length) continue;
-        for (value of value.values()) if (isRef(value)) loads.set(value.ref, (loads.get(value.ref) ?? 0) + 1);
+        // Cut by the window's end: read again, wider, or give up.
+        if (pos.at > text.length || !text.startsWith('>>', pos.at - 2)) continue;
+        visit(value);
         return true;
       }
       return false;
     };
-    for (
-      let at = buf.indexOf('/CharProcs', 0, 'latin1');
-      at >= 0;
-      at = buf.indexOf('/CharProcs', at + 10, 'latin1')
-    ) {
-      const from = at + 10;
-      if (!add((n) => buf.toString('latin1', from, Math.min(buf.length, from + n))))
-        return (this.glyphs = 'unbounded');
+    const after = key.length;
+    // The key itself, not a longer name (`/Font`, not `/FontFile`).
+    const ends = (c: number | undefined) => c === undefined || SEPARATOR[c & 0xff] === 1;
+    for (let at = buf.indexOf(key, 0, 'latin1'); at >= 0; at = buf.indexOf(key, at + after, 'latin1')) {
+      if (!ends(buf[at + after])) continue;
+      const from = at + after;
+      if (!add((n) => buf.toString('latin1', from, Math.min(buf.length, from + n)))) return false;
     }
     for (const text of members.values()) {
-      for (let at = text.indexOf('/CharProcs'); at >= 0; at = text.indexOf('/CharProcs', at + 10)) {
-        const from = at + 10;
-        if (!add((n) => text.slice(from, from + n))) return (this.glyphs = 'unbounded');
+      for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + after)) {
+        if (!ends(text.charCodeAt(at + after))) continue;
+        const from = at + after;
+        if (!add((n) => text.slice(from, from + n))) return false;
       }
     }
-    return (this.glyphs = loads);
+    return true;
   }
 
   private named: Map<string, { ref: number; dict: PdfDict }[]> | undefined;

@@ -484,6 +484,8 @@ export interface PdfPrecheck {
   largestPageContent: number;
   /** Content bytes pdf.js will interpret: the pages read, each time one draws it, and other content streams. */
   documentContent: number;
+  /** Font-program bytes pdf.js will parse: each program once for each font loading it. */
+  fontProgramBytes: number;
   /**
    * Page objects (by object number) not to be read: their content bytes, and the budget they pass
    * (PARSE_MAX_PAGE_CONTENT_BYTES, FORMS_PAGE_FACTOR times it with the forms the page draws, or
@@ -854,8 +856,23 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       if (span !== undefined && !contentBytes.has(glyph)) await readStream(span);
     }
   }
+  // pdf.js inflates and parses a font's program again for each font dictionary loading it.
+  const programs = forms.fontPrograms();
+  let fontBytes = programs === 'unbounded' ? Infinity : 0;
+  if (programs !== 'unbounded')
+    for (const [program, loads] of programs)
+      fontBytes += loads * (otherStreamBytes.get(program) ?? contentBytes.get(program) ?? 0);
+  if (fontBytes > limits.maxInflatedBytes) {
+    throw new PdfLimitError(
+      'too_complex',
+      programs === 'unbounded'
+        ? 'its resources name more fonts than are read'
+        : `its fonts load ${fontBytes} bytes of font programs (one program counted for each font loading it), over the ${limits.maxInflatedBytes} read at most`,
+    );
+  }
   return {
     inflatedBytes: total,
+    fontProgramBytes: fontBytes,
     pageTreeKids: kids,
     graphicsNesting: nesting.deepest,
     ...budgetContent(
