@@ -30,6 +30,7 @@ import {
   makeTextArrayPdf,
   makeTextOperatorsPdf,
   makeType3FormsPdf,
+  makeType3SharedGlyphPdf,
 } from '../test/parsing/hostile-pdfs.ts';
 
 const run = promisify(execFile);
@@ -106,6 +107,17 @@ async function cases(): Promise<Case[]> {
       name: 'a Type 3 glyph drawing 5 levels of forms, each drawing the next 10 times (PDF)',
       file: 'form-type3.pdf',
       bytes: makeType3FormsPdf(5),
+    },
+    // Round 7 (2026-11-30): under the document budget, but glyph content weighed at its cost.
+    {
+      name: 'a Type 3 glyph drawing 4 levels of forms, each drawing the next 10 times (PDF)',
+      file: 'form-type3-4.pdf',
+      bytes: makeType3FormsPdf(4),
+    },
+    {
+      name: 'a Type 3 glyph procedure of 1 MB of lines named by 40 glyphs (PDF)',
+      file: 'glyph-shared.pdf',
+      bytes: makeType3SharedGlyphPdf(40, 1_000_000),
     },
   ].filter((c, i) => i === 0 || !ONLY || ONLY.some((word) => c.name.includes(word)));
 }

@@ -55,6 +55,18 @@ export function checkSourceFile(file: UploadedFile | null): void {
   }
 }
 
+/**
+ * Parse warnings stored with a manuscript at most: a page not read is named on a line of its own
+ * (some 150 characters), and a file of 300 pages of figures would store 300. The rest are counted.
+ */
+export const MAX_STORED_PARSE_WARNINGS = 50;
+
+function storeParseWarnings(warnings: string[], parsed: string[]): void {
+  for (const warning of parsed.slice(0, MAX_STORED_PARSE_WARNINGS)) warnings.push(`Parsing: ${warning}`);
+  const rest = parsed.length - MAX_STORED_PARSE_WARNINGS;
+  if (rest > 0) warnings.push(`Parsing: ${rest} more warning(s) not stored`);
+}
+
 async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string[]): Promise<SourceState> {
   const format = sniffSourceFormat(file.bytes);
   const base: SourceState = { ...NO_SOURCE, sourceFile: file.fileName, sourceFormat: format };
@@ -73,8 +85,18 @@ async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string
     deps.log.error({ err: error }, 'manuscript parser failed');
     return unparsed('the parser failed');
   }
-  if (result.error) return unparsed(result.error.message);
-  for (const warning of result.warnings) warnings.push(`Parsing: ${warning}`);
+  if (result.error) {
+    const state = unparsed(result.error.message);
+    // What the parse said before it gave up (the pages it left unread, and why) is stored too: the
+    // line above gives only the reason, which the parse's last warning repeats.
+    const message = result.error.message;
+    storeParseWarnings(
+      warnings,
+      result.warnings.filter((w, i, all) => i < all.length - 1 || w !== message),
+    );
+    return state;
+  }
+  storeParseWarnings(warnings, result.warnings);
   const authors = result.authors.filter((a) => a.name.trim());
   return {
     ...base,

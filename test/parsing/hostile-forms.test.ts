@@ -7,14 +7,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrawnNames } from '../../src/parsing/pdf/form-weights.ts';
-import { FORMS_PAGE_FACTOR, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
+import { FORMS_PAGE_FACTOR, GLYPH_CONTENT_FACTOR, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import {
   makeFormTextPdf,
   makeNestedFormsPdf,
   makeRepeatedFormPdf,
+  makeSharedFontProgramPdf,
   makeType3FormsPdf,
+  makeType3SharedGlyphPdf,
 } from './hostile-pdfs.ts';
 import { assemblePdf } from './make-files.ts';
 
@@ -110,6 +112,82 @@ describe('the pre-check weighs a page with the forms it draws', () => {
     // The glyph's 10^5 draws of 900 bytes, its forms' draws and own bytes, the page's content.
     expect((await precheckPdf(pdf, unbounded)).documentContent).toBeGreaterThan(90_000_000);
     await expect(precheckPdf(pdf, limits)).rejects.toMatchObject({ code: 'too_complex' });
+  });
+
+  it('weighs a Type 3 glyph, with the forms it draws, GLYPH_CONTENT_FACTOR times: 4 levels (9 MB) are refused', async () => {
+    // 10^4 draws of 900 bytes of lines: 9 MB, under the 16 MiB budget at face value, but pdf.js builds
+    // an operator list of it as the font loads (3.7 s beside a manuscript's 1.2 s, and +130 MB).
+    const three = (await precheckPdf(makeType3FormsPdf(3), unbounded)).documentContent;
+    const four = (await precheckPdf(makeType3FormsPdf(4), unbounded)).documentContent;
+    // One level more: ten times the draws, each weighed GLYPH_CONTENT_FACTOR times (the page's bytes aside).
+    expect(four).toBeGreaterThan(GLYPH_CONTENT_FACTOR * 9_000_000);
+    expect(four).toBeLessThan(GLYPH_CONTENT_FACTOR * 9_200_000);
+    expect(three).toBeLessThan(four / 9);
+    await expect(precheckPdf(makeType3FormsPdf(4), limits)).rejects.toMatchObject({
+      code: 'too_complex',
+      message: expect.stringMatching(/a Type 3 font's glyphs counted 4 times/),
+    });
+    // Three levels (0.9 MB, 3.6 MB weighed) are read.
+    expect((await precheckPdf(makeType3FormsPdf(3), limits)).skippedPages.size).toBe(0);
+  });
+
+  it('weighs a glyph procedure that calls itself a form as a glyph, with what it draws', async () => {
+    const plain = (await precheckPdf(makeType3FormsPdf(3), unbounded)).documentContent;
+    const posing = (await precheckPdf(makeType3FormsPdf(3, '/Subtype /Form '), unbounded)).documentContent;
+    // The dictionary's 15 bytes say nothing to pdf.js: the weight is the same.
+    expect(posing).toBe(plain);
+  });
+
+  it('weighs a glyph procedure once for every glyph, of every font, naming it', async () => {
+    const once = (await precheckPdf(makeType3SharedGlyphPdf(1, 100_000), unbounded)).documentContent;
+    const glyph = (await precheckPdf(makeType3SharedGlyphPdf(2, 100_000), unbounded)).documentContent - once;
+    expect(glyph).toBeGreaterThan(GLYPH_CONTENT_FACTOR * 100_000);
+    // Twenty glyphs of one font, or one glyph of each of twenty fonts: built twenty times.
+    expect((await precheckPdf(makeType3SharedGlyphPdf(20, 100_000), unbounded)).documentContent).toBe(
+      once + 19 * glyph,
+    );
+    const fonts = (await precheckPdf(makeType3SharedGlyphPdf(1, 100_000, 20), unbounded)).documentContent;
+    expect(fonts).toBeGreaterThan(once + 19 * glyph);
+    expect(fonts).toBeLessThan(once + 19 * glyph + 2000);
+    // 1 MB named by 20 glyphs (built 20 times by pdf.js: ~5 s) is refused.
+    await expect(precheckPdf(makeType3SharedGlyphPdf(20, 1_000_000), limits)).rejects.toMatchObject({
+      code: 'too_complex',
+    });
+    await expect(precheckPdf(makeType3SharedGlyphPdf(1, 1_000_000), limits)).resolves.toBeDefined();
+  });
+
+  it('weighs a glyph procedure whose dictionary calls it a font program or an image, and refuses fonts naming too many glyphs', async () => {
+    const plain = (await precheckPdf(makeType3SharedGlyphPdf(3, 100_000), unbounded)).documentContent;
+    const posing = await precheckPdf(makeType3SharedGlyphPdf(3, 100_000, 1, '/Length1 5 '), unbounded);
+    expect(posing.documentContent).toBe(plain);
+    // An image's dictionary (images are not read otherwise: text extraction decodes none).
+    const image = '/Subtype /Image /Width 1 /Height 1 ';
+    expect(
+      (await precheckPdf(makeType3SharedGlyphPdf(3, 100_000, 1, image), unbounded)).documentContent,
+    ).toBe(plain);
+    // A /CharProcs dictionary not closed within 1 MiB (100,000 glyphs): not read, refused whatever
+    // the budgets (its glyphs, read, would weigh some 20 MB).
+    await expect(precheckPdf(makeType3SharedGlyphPdf(100_000, 10), unbounded)).rejects.toMatchObject({
+      code: 'too_complex',
+    });
+  });
+
+  it('counts a font program once for every font loading it (pdf.js parses it again for each)', async () => {
+    const program = Buffer.alloc(100_000, 'x');
+    const bytes = async (pdf: Uint8Array) => (await precheckPdf(pdf, unbounded)).fontProgramBytes;
+    // The program's bytes and the line end before `endstream`.
+    const one = await bytes(makeSharedFontProgramPdf(1, program));
+    expect(one).toBe(100_001);
+    expect(await bytes(makeSharedFontProgramPdf(30, program))).toBe(30 * one);
+    // Type 0 fonts, through their descendants; fonts named by the resources of many pages, once.
+    expect(await bytes(makeSharedFontProgramPdf(30, program, true))).toBe(30 * one);
+    expect(await bytes(makeSharedFontProgramPdf(30, program, false, 20))).toBe(30 * one);
+    // 700 fonts loading 100 KB: 70 MB parsed, over the 64 MiB inflated at most.
+    await expect(precheckPdf(makeSharedFontProgramPdf(700, program), limits)).rejects.toMatchObject({
+      code: 'too_complex',
+      message: expect.stringMatching(/^its fonts load 70000700 bytes of font programs/),
+    });
+    await expect(precheckPdf(makeSharedFontProgramPdf(600, program), limits)).resolves.toBeDefined();
   });
 
   it('counts a page whose operators are LZW (not decoded here) as drawing its heaviest form at every 6 bytes', async () => {
@@ -214,6 +292,22 @@ describe('hostile forms uploaded over HTTP are answered from the pre-check', () 
     );
     expect(rows[0]!.title).toBe(baseFields().title);
     expect(rows[0]!.parse_error).toMatch(/on 1 page\(s\) whose content passed the reading budgets/);
+  });
+
+  it('refuses a Type 3 glyph drawing 4 levels of forms (9 MB) from the pre-check', async () => {
+    const name = 'type3-4.pdf';
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: name }),
+      files: [{ name, bytes: Buffer.from(makeType3FormsPdf(4)) }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().debug_info).toMatchObject({ source_file: name, parsed_text_len: 0 });
+    const { rows } = await t.db.query<{ parse_error: string | null }>(
+      'SELECT parse_error FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
+      [org.id, name],
+    );
+    expect(rows[0]!.parse_error).toMatch(/^Refused: its pages draw \d+ bytes .* glyphs counted 4 times/);
   });
 
   it('leaves unread a page of text drawing a 5 MB form of lines, which pdf.js would read in time', async () => {

@@ -152,8 +152,9 @@ export function makeNestedFormsPdf(
  * One page that writes a line of text and one glyph of a Type 3 font, whose procedure draws form 1
  * ten times; each form draws the next ten times, `levels` levels in all, the last a drawing of 900
  * bytes of lines. pdf.js interprets the glyph's procedure when it loads the font: 10^levels draws.
+ * `glyphDict`: more of the procedure's dictionary (what it says of itself, which pdf.js ignores).
  */
-export function makeType3FormsPdf(levels: number): Uint8Array {
+export function makeType3FormsPdf(levels: number, glyphDict = ''): Uint8Array {
   const stream = (body: string, dict = '') => `<< /Length ${body.length} ${dict}>>\nstream\n${body}endstream`;
   const form = (body: string, resources: string) =>
     stream(body, `/Type /XObject /Subtype /Form /BBox [0 0 1000 1000] ${resources}`);
@@ -164,12 +165,101 @@ export function makeType3FormsPdf(levels: number): Uint8Array {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /T3 6 0 R >> >> /Contents 5 0 R >>',
     stream('BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\nBT /T3 12 Tf 72 700 Td (a) Tj ET\n'),
     '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a 7 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /XObject << /Fm1 8 0 R >> >> >>',
-    stream(`1000 0 0 0 1000 1000 d1\n${'/Fm1 Do\n'.repeat(10)}`),
+    stream(`1000 0 0 0 1000 1000 d1\n${'/Fm1 Do\n'.repeat(10)}`, glyphDict),
   ];
   for (let k = 1; k < levels; k++)
     objects.push(
       form('/Fm1 Do\n'.repeat(10), `/Resources << /XObject << /Fm1 ${objects.length + 2} 0 R >> >> `),
     );
   objects.push(form(PATH_SEGMENT.repeat(29), ''));
+  return assemblePdf(objects);
+}
+
+/**
+ * One page that writes a line of text and sets `fonts` Type 3 fonts, each naming one glyph procedure
+ * of `bytes` bytes of lines (deflated) as `glyphs` glyphs: pdf.js builds the procedure once for each
+ * glyph of each font as it loads them, `fonts * glyphs` times. `glyphDict`: more of the procedure's
+ * dictionary (what it says of itself, which pdf.js ignores).
+ */
+export function makeType3SharedGlyphPdf(
+  glyphs: number,
+  bytes: number,
+  fonts = 1,
+  glyphDict = '',
+): Uint8Array {
+  const glyph = deflateSync(
+    `1000 0 0 0 1000 1000 d1\n${PATH_SEGMENT.repeat(Math.ceil(bytes / PATH_SEGMENT.length))}`,
+    {
+      level: 9,
+    },
+  );
+  const charProcs = Array.from({ length: glyphs }, (_, i) => `/g${i} 6 0 R`).join(' ');
+  const names = Array.from({ length: fonts }, (_, i) => `/T${i} ${7 + i} 0 R`).join(' ');
+  const page = `BT /F1 10 Tf 72 720 Td (A line of the page) Tj ET\n${Array.from(
+    { length: fonts },
+    (_, i) => `BT /T${i} 12 Tf 72 700 Td (a) Tj ET\n`,
+  ).join('')}`;
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R ${names} >> >> /Contents 5 0 R >>`,
+    `<< /Length ${page.length} >>\nstream\n${page}endstream`,
+    `<< /Length ${glyph.length} /Filter /FlateDecode ${glyphDict}>>\nstream\n${glyph.toString('latin1')}\nendstream`,
+    ...Array.from(
+      { length: fonts },
+      () =>
+        `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ${charProcs} >> /Encoding << /Type /Encoding /Differences [97 /g0] >> /FirstChar 97 /LastChar 97 /Widths [1000] >>`,
+    ),
+  ]);
+}
+
+/**
+ * One page that writes a line of text in each of `fonts` fonts whose descriptors all name one font
+ * program (`program`, written as it is: the pre-check weighs its bytes, pdf.js parses it as a
+ * TrueType font), each font simple or a Type 0 font with a descendant of its own: pdf.js parses the
+ * program once for each font. `pages` more pages name the same fonts in their resources.
+ */
+export function makeSharedFontProgramPdf(
+  fonts: number,
+  program: Buffer,
+  type0 = false,
+  pages = 1,
+): Uint8Array {
+  const names = Array.from({ length: fonts }, (_, i) => `/T${i} ${7 + 3 * i} 0 R`).join(' ');
+  const content = Array.from(
+    { length: fonts },
+    (_, i) => `BT /T${i} 12 Tf 72 ${700 - (i % 600)} Td (abc) Tj ET\n`,
+  ).join('');
+  const kids = Array.from({ length: pages }, (_, i) => `${7 + 3 * fonts + i} 0 R`);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [4 0 R ${kids.join(' ')}] /Count ${pages + 1} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R ${names} >> >> /Contents 5 0 R >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    `<< /Length ${program.length} /Length1 ${program.length} >>\nstream\n${program.toString('latin1')}\nendstream`,
+  ];
+  for (let i = 0; i < fonts; i++) {
+    const n = 7 + 3 * i;
+    const descriptor = `<< /Type /FontDescriptor /FontName /Shared${i} /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 6 0 R >>`;
+    if (type0) {
+      objects.push(
+        `<< /Type /Font /Subtype /Type0 /BaseFont /Shared${i} /Encoding /Identity-H /DescendantFonts [${n + 1} 0 R] >>`,
+        `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Shared${i} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${n + 2} 0 R >>`,
+        descriptor,
+      );
+    } else {
+      objects.push(
+        `<< /Type /Font /Subtype /TrueType /BaseFont /Shared${i} /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /FontDescriptor ${n + 1} 0 R >>`,
+        descriptor,
+        '<< >>',
+      );
+    }
+  }
+  for (let i = 0; i < pages; i++)
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << ${names} >> >> /Contents 5 0 R >>`,
+    );
   return assemblePdf(objects);
 }

@@ -11,8 +11,10 @@
 //
 // A stream no page draws (a Type 3 glyph's procedure, interpreted when pdf.js loads the font: a
 // 2 KB file whose glyph drew 5 levels of 10 forms took 84 s) weighs for the document with what it
-// draws, each name as the heaviest form of that name in the file. A stream not decoded here (LZW,
-// run-length) draws the heaviest form its resources name at every 6 bytes it may hold (pre-check.ts).
+// draws, each name as the heaviest form of that name in the file; a glyph's procedure (named by a
+// /CharProcs dictionary) weighs GLYPH_CONTENT_FACTOR times, once for every glyph naming it. A
+// stream not decoded here (LZW, run-length) draws the heaviest form its resources name at every 6
+// bytes it may hold (pre-check.ts).
 
 /** PDF white space and delimiters: what may stand either side of an operator. */
 export const SEPARATOR = new Uint8Array(256);
@@ -215,6 +217,27 @@ const MAX_XOBJECT_DICTS = 20_000;
 const XOBJECT_DICT_BYTES = 4096;
 /** Dictionaries kept per name: a real file's /Fm0 of every page stays far below. */
 const MAX_SAME_NAME = 1_000;
+/**
+ * /CharProcs dictionaries read to find the glyph procedures (a real file has one per Type 3 font: a
+ * few dozen at most), and how much of each is read first (a glyph is named in some 12 bytes: 256
+ * glyphs in 3 KB).
+ */
+const MAX_CHARPROCS_DICTS = 2_000;
+/** /Font dictionaries of resources read to find the fonts pdf.js may load (a real file: one a page or form). */
+const MAX_FONT_DICTS = 20_000;
+/**
+ * A /CharProcs or /Font dictionary is read from a first window, then whole up to DICT_BYTES (some
+ * 80,000 glyphs or 60,000 fonts), all of those of one key up to DICTS_BYTES.
+ */
+const DICT_WINDOW_BYTES = 4096;
+const DICT_BYTES = 1024 * 1024;
+const DICTS_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How many times pdf.js builds each glyph procedure (by object number) as it loads the Type 3 fonts,
+ * or 'unbounded' when the fonts name more glyphs than are read here.
+ */
+export type GlyphLoads = Map<number, number> | 'unbounded';
 
 /** Where the objects' texts are: the file (by offset after `obj`) and its object streams' members. */
 export interface ObjectTexts {
@@ -235,10 +258,10 @@ export class FormWeigher {
   private readonly memo = new Map<number, Map<PdfDict | null, number>>();
 
   constructor(
-    private readonly texts: ObjectTexts,
+    readonly texts: ObjectTexts,
     private readonly contentBytes: Map<number, number>,
     private readonly drawn: Map<number, DrawnNames>,
-    private readonly cap: number,
+    readonly cap: number,
   ) {}
 
   /** The content bytes of the forms page `page` draws through its streams `streams`, each time drawn. */
@@ -316,6 +339,111 @@ export class FormWeigher {
       if (weight >= this.cap) return this.cap;
     }
     return names.overflow === 0 ? weight : Math.min(this.cap, weight + names.overflow * heaviest(null));
+  }
+
+  private glyphs: GlyphLoads | undefined;
+
+  /**
+   * The glyph procedures of the file's Type 3 fonts, each with the number of times pdf.js builds it:
+   * once for each entry of each /CharProcs dictionary (in the file or in its object streams) naming
+   * it, since it loads every glyph of a font (a stream named by 100 glyphs of one font was built 100
+   * times: 19 s for one of 1 MB). 'unbounded' past what is read here (dictsAfter).
+   */
+  glyphProcedures(): GlyphLoads {
+    if (this.glyphs) return this.glyphs;
+    const loads = new Map<number, number>();
+    const read = this.dictsAfter('/CharProcs', MAX_CHARPROCS_DICTS, (dict) => {
+      for (const value of dict.values())
+        if (isRef(value)) loads.set(value.ref, (loads.get(value.ref) ?? 0) + 1);
+    });
+    return (this.glyphs = read ? loads : 'unbounded');
+  }
+
+  /**
+   * The font programs pdf.js parses as it loads the fonts (by object number), each with the number of
+   * fonts loading it: pdf.js loads a font once for each font dictionary (a dictionary named by many
+   * resources once), reads its program through its descriptor (a Type 0 font's through its
+   * descendant's) and parses it again for each (one program of 760 KB loaded by 1,000 fonts took
+   * 40 s). The fonts are those the /Font dictionaries of resources name; 'unbounded' past what is read.
+   */
+  fontPrograms(): GlyphLoads {
+    const loads = new Map<number, number>();
+    const seen = new Set<number>();
+    const load = (font: PdfValue) => {
+      if (isRef(font)) {
+        if (seen.has(font.ref)) return;
+        seen.add(font.ref);
+      }
+      let dict = this.resolve(font);
+      if (!(dict instanceof Map)) return;
+      const descendants = this.resolve(dict.get('DescendantFonts'));
+      if (Array.isArray(descendants)) dict = this.resolve(descendants[0]);
+      if (!(dict instanceof Map)) return;
+      const descriptor = this.resolve(dict.get('FontDescriptor'));
+      if (!(descriptor instanceof Map)) return;
+      for (const key of ['FontFile', 'FontFile2', 'FontFile3']) {
+        const program = descriptor.get(key);
+        if (isRef(program)) loads.set(program.ref, (loads.get(program.ref) ?? 0) + 1);
+      }
+    };
+    const read = this.dictsAfter('/Font', MAX_FONT_DICTS, (fonts) => {
+      for (const font of fonts.values()) load(font);
+    });
+    return read ? loads : 'unbounded';
+  }
+
+  /**
+   * Gives `visit` the dictionary after each `key` of the file and of its object streams (direct, or
+   * the object a reference names), each read whole: false, read no further, past `maxDicts` of them,
+   * one not closed within DICT_BYTES, or DICTS_BYTES read in all.
+   */
+  private dictsAfter(key: string, maxDicts: number, visit: (dict: PdfDict) => void): boolean {
+    const { buf, offsets, members } = this.texts;
+    let dicts = 0;
+    let bytes = 0;
+    /** Reads the dictionary at the start of `read(n)` (its first n characters). */
+    const add = (read: (n: number) => string, depth = 0): boolean => {
+      if (++dicts > maxDicts) return false;
+      for (const window of [DICT_WINDOW_BYTES, DICT_BYTES]) {
+        const text = read(window);
+        const pos = { at: 0 };
+        const value = readValue(text, pos);
+        // What the dictionary took (the window when it was cut).
+        bytes += Math.min(pos.at, text.length);
+        if (bytes > DICTS_BYTES) return false;
+        if (isRef(value) && depth === 0) {
+          // `/CharProcs 12 0 R`: the dictionary is object 12's.
+          const at = offsets.get(`${value.ref} 0 R`);
+          const member = members.get(value.ref);
+          if (at !== undefined)
+            return add((n) => buf.toString('latin1', at, Math.min(buf.length, at + n)), depth + 1);
+          if (member !== undefined) return add((n) => member.slice(0, n), depth + 1);
+          return true;
+        }
+        if (!(value instanceof Map)) return true;
+        // Cut by the window's end: read again, wider, or give up.
+        if (pos.at > text.length || !text.startsWith('>>', pos.at - 2)) continue;
+        visit(value);
+        return true;
+      }
+      return false;
+    };
+    const after = key.length;
+    // The key itself, not a longer name (`/Font`, not `/FontFile`).
+    const ends = (c: number | undefined) => c === undefined || SEPARATOR[c & 0xff] === 1;
+    for (let at = buf.indexOf(key, 0, 'latin1'); at >= 0; at = buf.indexOf(key, at + after, 'latin1')) {
+      if (!ends(buf[at + after])) continue;
+      const from = at + after;
+      if (!add((n) => buf.toString('latin1', from, Math.min(buf.length, from + n)))) return false;
+    }
+    for (const text of members.values()) {
+      for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + after)) {
+        if (!ends(text.charCodeAt(at + after))) continue;
+        const from = at + after;
+        if (!add((n) => text.slice(from, from + n))) return false;
+      }
+    }
+    return true;
   }
 
   private named: Map<string, { ref: number; dict: PdfDict }[]> | undefined;

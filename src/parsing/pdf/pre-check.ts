@@ -47,7 +47,7 @@
 // page of prose 10-45 KB), their largest document 6.3 MB (vector figures drawn as forms).
 import { createInflate, inflateSync } from 'node:zlib';
 import type { ParsingLimits } from '../../infra/config.ts';
-import { DrawnNames, FormWeigher, SEPARATOR } from './form-weights.ts';
+import { DrawnNames, FormWeigher, SEPARATOR, type GlyphLoads } from './form-weights.ts';
 
 export class PdfLimitError extends Error {
   override name = 'PdfLimitError';
@@ -69,6 +69,17 @@ export const FIGURE_PAGE_BYTES = 256 * 1024;
  * own streams weigh 0.73 MB.
  */
 export const FORMS_PAGE_FACTOR = 2;
+
+/**
+ * How many times its bytes a Type 3 glyph's procedure weighs against the document's budget, with the
+ * forms it draws. pdf.js builds an operator list of every glyph procedure when it loads the font (for
+ * drawing, held for the document), where a page's content is only scanned for its text: lines cost
+ * it 130-170 ns a byte in a glyph (directly or through forms) against 40-55 ns on a page, 3.4-4.2 times
+ * (docs/benchmarks/hostile-files.md, round 7). Real files' glyphs weigh 0.51 MB at most (2.05 MB
+ * weighed); one of 9 MB of lines, under the budget at face value, took 3.7 s where a manuscript took
+ * 1.2 s, and held 130-160 MB.
+ */
+export const GLYPH_CONTENT_FACTOR = 4;
 
 /** Graphics states saved inside each other at most (pdf.js: 1,000 nested took ~50 ms, 5,000 0.6 s). */
 export const MAX_GRAPHICS_NESTING = 1_000;
@@ -473,6 +484,8 @@ export interface PdfPrecheck {
   largestPageContent: number;
   /** Content bytes pdf.js will interpret: the pages read, each time one draws it, and other content streams. */
   documentContent: number;
+  /** Font-program bytes pdf.js will parse: each program once for each font loading it. */
+  fontProgramBytes: number;
   /**
    * Page objects (by object number) not to be read: their content bytes, and the budget they pass
    * (PARSE_MAX_PAGE_CONTENT_BYTES, FORMS_PAGE_FACTOR times it with the forms the page draws, or
@@ -609,31 +622,46 @@ function referencesTo(number: number, texts: Buffer[]): number {
  */
 function budgetContent(
   buf: Buffer,
-  offsets: Map<string, number>,
+  members: Map<number, string>,
   objectStreams: { dict: string; text: Buffer }[],
+  forms: FormWeigher,
+  glyphs: GlyphLoads,
   contentBytes: Map<number, number>,
-  drawn: Map<number, DrawnNames>,
+  otherStreamBytes: Map<number, number>,
   formStreams: Set<number>,
   unnumbered: number,
   limits: ContentLimits,
 ): Pick<PdfPrecheck, 'largestPageContent' | 'documentContent' | 'skippedPages'> {
-  const members = objectStreamMembers(objectStreams);
-  const pages = pageContents(buf, offsets, members);
+  const pages = pageContents(buf, forms.texts.offsets, members);
   const namings = new Map<number, number>();
   for (const named of pages.values()) for (const n of named) namings.set(n, (namings.get(n) ?? 0) + 1);
   // Past the larger budget the forms a page draws count as that budget and one: a fan-out of forms
   // is not expanded.
   const formsBudget = FORMS_PAGE_FACTOR * limits.maxPageContentBytes;
-  const cap = Math.max(formsBudget, limits.maxDocumentContentBytes) + 1;
-  const forms = new FormWeigher({ buf, offsets, members }, contentBytes, drawn, cap);
+  const cap = forms.cap;
   const pageBytes = [...pages].map(([page, named]) => {
     const own = named.reduce((sum, n) => sum + (contentBytes.get(n) ?? 0), 0);
     return { page, own, bytes: own + forms.pageForms(page, named) };
   });
-  // Streams no page draws: read once at least, and glyph procedures (and patterns) with what they
-  // draw; a form no page draws weighs there, or once if none draws it.
-  const unreached = [...contentBytes.keys()].filter((s) => !namings.has(s) && !forms.reached.has(s));
+  // Type 3 glyph procedures: pdf.js builds each when it loads the font (every glyph of the font,
+  // once for each glyph naming it), as an operator list for drawing, whatever its dictionary says: it
+  // weighs GLYPH_CONTENT_FACTOR times its bytes and what it draws, each time built.
   let other = unnumbered;
+  if (glyphs === 'unbounded') other = cap;
+  else {
+    for (const [stream, loads] of glyphs) {
+      const own = contentBytes.get(stream) ?? otherStreamBytes.get(stream);
+      if (own === undefined) continue;
+      const built = Math.min(cap, own + forms.unreachedDraws(stream));
+      other = Math.min(cap, other + Math.min(cap, GLYPH_CONTENT_FACTOR * loads * built));
+    }
+  }
+  const isGlyph = (stream: number) => glyphs === 'unbounded' || glyphs.has(stream);
+  // Other streams no page draws (patterns, forms no page or glyph draws): read once at least, with
+  // what they draw, a form's there, or once if none draws it.
+  const unreached = [...contentBytes.keys()].filter(
+    (s) => !namings.has(s) && !forms.reached.has(s) && !isGlyph(s),
+  );
   for (const stream of unreached)
     if (!formStreams.has(stream)) other = Math.min(cap, other + forms.unreachedDraws(stream));
   for (const stream of unreached) if (!forms.reached.has(stream)) other += contentBytes.get(stream)!;
@@ -670,7 +698,7 @@ function budgetContent(
   if (documentContent > limits.maxDocumentContentBytes) {
     throw new PdfLimitError(
       'too_complex',
-      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most`,
+      `its pages draw ${documentContent} bytes of content operators, over the ${limits.maxDocumentContentBytes} read at most${glyphs === 'unbounded' || glyphs.size > 0 ? ` (a Type 3 font's glyphs counted ${GLYPH_CONTENT_FACTOR} times each time built)` : ''}`,
     );
   }
   return { largestPageContent, documentContent, skippedPages };
@@ -706,6 +734,8 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
   let contents: Set<number> | null = null;
   // Content bytes of each content stream by object number, and those of streams with no number.
   const contentBytes = new Map<number, number>();
+  /** The bytes of the other streams (fonts, metadata...), by object number: a glyph's may say anything. */
+  const otherStreamBytes = new Map<number, number>();
   /** The `Do` operators of each content stream, by object number. */
   const drawn = new Map<number, DrawnNames>();
   /** Content streams whose dictionary says /Form. */
@@ -723,11 +753,9 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       );
     }
   };
-  for (const s of streams(buf)) {
-    if (isImage(s.dict)) {
-      contents ??= contentObjects(buf);
-      if (s.objectNumber === null || !contents.has(s.objectNumber)) continue;
-    }
+  /** Image streams skipped, by object number: read after all if a Type 3 font names one as a glyph. */
+  const images = new Map<number, StreamSpan>();
+  const readStream = async (s: StreamSpan) => {
     // The farthest end pdf.js could read: its /Length (the first "endstream" may lie inside the data).
     const end = Math.min(
       buf.length,
@@ -787,32 +815,74 @@ export async function precheckPdf(bytes: Uint8Array, limits: ContentLimits): Pro
       checkKids();
     }
     contents ??= contentObjects(buf);
+    // LZW and run-length are not decoded here: counted at their worst, as for the inflate limit.
+    const bytes = Math.max(output, total - totalBefore);
     if (mayBeContent(s.dict) || (s.objectNumber !== null && contents.has(s.objectNumber))) {
-      // LZW and run-length are not decoded here: counted at their worst, as for the inflate limit.
-      const bytes = Math.max(output, total - totalBefore);
       if (s.objectNumber === null) unnumberedContent += bytes;
       else {
         contentBytes.set(s.objectNumber, (contentBytes.get(s.objectNumber) ?? 0) + bytes);
         if (FORM.test(s.dict)) formStreams.add(s.objectNumber);
-        // The forms it draws; a number written twice (an update) draws what both versions draw.
-        const before = drawn.get(s.objectNumber);
-        if (before) {
-          for (const [name, n] of names.counts) before.counts.set(name, (before.counts.get(name) ?? 0) + n);
-          before.overflow += names.overflow;
-        } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
+      }
+    } else if (s.objectNumber !== null) {
+      otherStreamBytes.set(s.objectNumber, (otherStreamBytes.get(s.objectNumber) ?? 0) + bytes);
+    }
+    if (s.objectNumber !== null) {
+      // The forms it draws; a number written twice (an update) draws what both versions draw.
+      const before = drawn.get(s.objectNumber);
+      if (before) {
+        for (const [name, n] of names.counts) before.counts.set(name, (before.counts.get(name) ?? 0) + n);
+        before.overflow += names.overflow;
+      } else if (names.counts.size > 0 || names.overflow > 0) drawn.set(s.objectNumber, names);
+    }
+  };
+  for (const s of streams(buf)) {
+    if (isImage(s.dict)) {
+      contents ??= contentObjects(buf);
+      if (s.objectNumber === null || !contents.has(s.objectNumber)) {
+        if (s.objectNumber !== null) images.set(s.objectNumber, s);
+        continue;
       }
     }
+    await readStream(s);
+  }
+  const members = objectStreamMembers(objectStreams);
+  const cap = Math.max(FORMS_PAGE_FACTOR * limits.maxPageContentBytes, limits.maxDocumentContentBytes) + 1;
+  const forms = new FormWeigher({ buf, offsets: offsets(), members }, contentBytes, drawn, cap);
+  // A glyph's procedure is built whatever its dictionary says, an image's included.
+  const glyphs = forms.glyphProcedures();
+  if (glyphs !== 'unbounded') {
+    for (const glyph of glyphs.keys()) {
+      const span = images.get(glyph);
+      if (span !== undefined && !contentBytes.has(glyph)) await readStream(span);
+    }
+  }
+  // pdf.js inflates and parses a font's program again for each font dictionary loading it.
+  const programs = forms.fontPrograms();
+  let fontBytes = programs === 'unbounded' ? Infinity : 0;
+  if (programs !== 'unbounded')
+    for (const [program, loads] of programs)
+      fontBytes += loads * (otherStreamBytes.get(program) ?? contentBytes.get(program) ?? 0);
+  if (fontBytes > limits.maxInflatedBytes) {
+    throw new PdfLimitError(
+      'too_complex',
+      programs === 'unbounded'
+        ? 'its resources name more fonts than are read'
+        : `its fonts load ${fontBytes} bytes of font programs (one program counted for each font loading it), over the ${limits.maxInflatedBytes} read at most`,
+    );
   }
   return {
     inflatedBytes: total,
+    fontProgramBytes: fontBytes,
     pageTreeKids: kids,
     graphicsNesting: nesting.deepest,
     ...budgetContent(
       buf,
-      offsets(),
+      members,
       objectStreams,
+      forms,
+      glyphs,
       contentBytes,
-      drawn,
+      otherStreamBytes,
       formStreams,
       unnumberedContent,
       limits,
