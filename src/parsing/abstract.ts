@@ -30,7 +30,7 @@ const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
  * reference format, a word count, subject codes, a received line, a copyright line).
  */
 const OTHER_FRONT_LABEL =
-  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|copyright|©|palabras clave|palavras-chave|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés)(?:\b|(?=\s|:))/iu;
+  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés)(?:\b|(?=\s|:))/iu;
 
 /**
  * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a
@@ -100,6 +100,9 @@ function headingHere(blocks: Block[], j: number, openSentence = false): boolean 
   const n = blocks[j]!;
   if (sectionHeading(n)) return true;
   if (!isHeading(n) || openSentence) return false;
+  // A paragraph of sentences given a heading's outline level in Word (the abstract's text set
+  // "Level 1" by hand) reads as one; it is prose, no heading.
+  if (n.text.length > 400 && /[.!?]\s+\p{Lu}/u.test(n.text)) return false;
   if (STRUCTURED_PART.test(n.text) && n.text.split(/\s+/).length > 3) return false;
   return endsSentence(n.text) || !opensLower(blocks[j + 1]);
 }

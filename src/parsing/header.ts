@@ -48,7 +48,7 @@ const INSTITUTION =
   /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD =
-  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
+  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -427,6 +427,60 @@ function namesAfterBy(
   return entries.length ? { entries, used } : null;
 }
 
+/**
+ * The marks of a byline set high enough over it to be read as a line of their own ("*1  1  1",
+ * pazh's class, with the copyright sign that the same line holds): one group of marks a name, in
+ * order. Null when the line holds anything else than marks and a leftover or two of no letters.
+ */
+function raisedMarks(b: Block): string[][] | null {
+  if (b.lines.length > 1 || b.text.length > 80) return null;
+  const groups = b.runs
+    .map((r) => r.text)
+    .join('\t')
+    .trim()
+    .split(/\s*\t\s*|\s{2,}/u)
+    .filter(Boolean);
+  const marks = groups.filter((g) => /^[\d*†‡§¶#✉][\d,*†‡§¶#✉]*$/u.test(g.trim()));
+  const other = groups.filter((g) => !marks.includes(g));
+  if (marks.length < 2 || other.length > 1 || other.some((g) => g.length > 3 || !/[©@]/u.test(g)))
+    return null;
+  return marks.map((g) => splitMarks(g));
+}
+
+/** "Corresponding author(s):" run in before the names it gives. */
+const CORRESPONDING_NAMES = /^\s*corresponding\s+authors?\s*:\s*/iu;
+
+/**
+ * A byline that names no person (a collaboration's name alone, PoS proceedings: "The X
+ * Collaboration" with a link to its author list) leaves the paper's people to the line that
+ * names its corresponding authors on the first page ("Corresponding authors: Jane Roe*¹"): they
+ * are the authors to report. Null when no such line lists names.
+ */
+function namedCorresponding(blocks: Block[], from: number): { entries: Entry[]; used: Set<number> } | null {
+  const page = blocks[from]?.page;
+  for (let i = from; i < Math.min(blocks.length, from + 20) && blocks[i]!.page === page; i++) {
+    const b = blocks[i]!;
+    const label = CORRESPONDING_NAMES.exec(b.runs[0]?.text ?? '');
+    if (!label || b.runs[0]!.sup || b.text.length > 300 || b.text.includes('@')) continue;
+    // The line of names only: an affiliation set under it may share its block.
+    const runs: Block['runs'] = [];
+    for (const [k, r] of b.runs.entries()) {
+      const text = k === 0 ? r.text.slice(label[0].length) : r.text;
+      const cut = text.indexOf('\n');
+      runs.push({ ...r, text: cut < 0 ? text : text.slice(0, cut) });
+      if (cut >= 0) break;
+    }
+    const names = splitByline(runs);
+    if (!names.length || !names.every((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name)))
+      return null;
+    return {
+      entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
+      used: new Set([i]),
+    };
+  }
+  return null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const byLabel = namesAfterBy(blocks, from, to);
@@ -460,6 +514,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
     const names = splitByline(bylineSentence(b));
+    const raised = i > from ? raisedMarks(blocks[i - 1]!) : null;
+    if (raised && raised.length === names.length && names.every((n) => n.marks.length === 0))
+      names.forEach((n, k) => {
+        n.marks = raised[k]!;
+        n.sup = true;
+      });
     if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
       names[0].name = `${carry} ${names[0].name}`;
     const last = names[names.length - 1];
@@ -1430,11 +1490,12 @@ export function extractHeader(source: DocumentModel): Header {
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
   const styled = styledAuthors(blocks, start, frontEnd);
-  const chosen = styled.entries.length
+  const read = styled.entries.length
     ? styled
     : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
+  const chosen = read.entries.length ? read : (namedCorresponding(blocks, start) ?? read);
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);

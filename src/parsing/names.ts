@@ -296,6 +296,11 @@ export function splitByline(runs: Run[]): BylineName[] {
     name = name
       .replace(BYLINE_LABEL, '')
       .replace(/^(?:and|&)\s+/i, '')
+      // The journal's copyright year set before the first name ("© 2018 г. И.А. Иванов", the
+      // Russian journals) is no part of it.
+      .replace(/^(?:©\s*)?(?:19|20)\d\d\s*(?:г\.\s*)?(?=\p{Lu})/u, '')
+      // A stop spaced from the last name ("В.К. Орлова .") closes the byline.
+      .replace(/\s+\.$/u, '')
       // The stop that closes a byline written as a sentence ("..., Cristian Núñez-Espinosa.¹")
       // is no part of the last name; an initial's period ("Roe J.", "Jr.") is.
       .replace(/(\p{L}\p{Ll}{2,})\.$/u, '$1')
@@ -400,7 +405,38 @@ export function splitByline(runs: Run[]): BylineName[] {
     });
   }
   close();
-  return dropMemberships(withoutEtAl(out.filter((n) => n.name)));
+  return dropMemberships(withoutEtAl(familyFirst(out.filter((n) => n.name))));
+}
+
+/** A name's initials alone, as a reference list prints them ("P.", "M.P.", "F. J.", "J.-P."). */
+const INITIALS_ONLY = /^(?:\p{Lu}\.\s?-?)+$/u;
+
+/**
+ * A byline printed as a reference list prints names, family name first and initials after a comma
+ * ("Roe, J.ᵃ, Lind, M. P.ᵇ"): a comma split it into the family name and the initials, every name
+ * in turn. Read so, the pieces alternate (a family name with no initial and no mark, then its
+ * initials) over the whole line; each pair is one name, the initials first.
+ */
+function familyFirst(names: BylineName[]): BylineName[] {
+  if (names.length < 2 || names.length % 2 !== 0) return names;
+  for (let k = 0; k < names.length; k += 2) {
+    const family = names[k]!;
+    const initials = names[k + 1]!;
+    if (
+      family.marks.length ||
+      /\p{Lu}\./u.test(family.name) ||
+      !/\p{Ll}/u.test(family.name) ||
+      family.name.split(' ').length > 3 ||
+      !INITIALS_ONLY.test(initials.name.trim())
+    )
+      return names;
+  }
+  const out: BylineName[] = [];
+  for (let k = 0; k < names.length; k += 2) {
+    const [family, initials] = [names[k]!, names[k + 1]!];
+    out.push({ name: `${initials.name.trim()} ${family.name}`, marks: initials.marks, sup: initials.sup });
+  }
+  return out;
 }
 
 /** "et al." closing a byline ("Jane Roe, et al.", a draft's short author list): "and others", no name. */
@@ -421,6 +457,11 @@ const MEMBERSHIP = new RegExp(`^${GRADE}$`, 'i');
 // No white space before the bracket in the pattern: on a long run of spaces that would try every
 // start, quadratic time; the space left behind is trimmed with the name.
 const MEMBERSHIP_IN_BRACKETS = new RegExp(String.raw`\(${GRADE},\s*\p{Lu}{2,6}\)`, 'giu');
+/**
+ * The grade abbreviated and glued to its society ("Jane Roe, M.ASCE¹; ...", ASCE's journals:
+ * "M." member, "F." fellow, "A.M." associate, "S.M." student, "Dist.M." distinguished member).
+ */
+const COMPACT_GRADE = /^(?:(?:A|S|Aff|Dist)\.\s?)?[MF]\.\s?\p{Lu}{2,6}$/u;
 /** A society set in capitals after the grade: "IEEE", "ACM", "OSA". */
 const SOCIETY = /^\p{Lu}{2,6}$/u;
 
@@ -438,6 +479,10 @@ function dropMemberships(names: BylineName[]): BylineName[] {
     if (out.length && MEMBERSHIP.test(n.name) && society && SOCIETY.test(society.name)) {
       out[out.length - 1]!.marks.push(...n.marks, ...society.marks);
       k++;
+      continue;
+    }
+    if (out.length && COMPACT_GRADE.test(n.name)) {
+      out[out.length - 1]!.marks.push(...n.marks);
       continue;
     }
     out.push(n);

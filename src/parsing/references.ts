@@ -185,6 +185,10 @@ export function joinDoiBreaks(lines: string[]): string[] {
   return out;
 }
 
+/** A paragraph that holds a link and nothing else but the date it was read ("Accessed: May 4, 2018"). */
+const LINK_PARAGRAPH =
+  /^(?:https?:\/\/|www\.)\S+(?:\s+\(?(?:accessed|retrieved|last accessed|viewed)\b[^()]{0,60}\)?\.?)?$/iu;
+
 export function splitReferences(
   lines: BlockLine[],
   paragraphs: string[] | null,
@@ -196,8 +200,25 @@ export function splitReferences(
   if (numbered) return numbered.map(entry);
   // Word documents: one paragraph per entry, with the targets of its hyperlinks (a DOI may be only
   // the target of a linked title, as R Markdown's author-year styles print a software's DOI).
-  if (paragraphs && paragraphs.length >= 2)
-    return paragraphs.map((text, k) => ({ text, links: paragraphLinks[k] ?? [] }));
+  if (paragraphs && paragraphs.length >= 2) {
+    const out: Entry[] = [];
+    paragraphs.forEach((text, k) => {
+      const links = paragraphLinks[k] ?? [];
+      const prev = out[out.length - 1];
+      // An entry's address typed in a paragraph of its own under it ("Valley Agency (2017) Title." then
+      // "https://www.agency.example/... Accessed: May 4, 2018"): a paragraph that is a link and an access
+      // date at most goes on with the entry above, when that entry has no link of its own.
+      if (
+        prev &&
+        LINK_PARAGRAPH.test(text.trim()) &&
+        !/https?:\/\/|www\.|doi:|\b10\.\d{4,9}\//i.test(prev.text)
+      ) {
+        prev.text = `${prev.text.trimEnd()} ${text.trim()}`;
+        prev.links.push(...links);
+      } else out.push({ text, links: [...links] });
+    });
+    return out;
+  }
   return splitByLayout(nonEmpty).map(entry);
 }
 

@@ -248,6 +248,21 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 1;
 }
 
+/**
+ * A "Reference" heading that heads a table's column (a table after the list that cites a source
+ * for each row): the cells under it are short lines ("Roe et al., 2012", a place, a number), where
+ * entries of a list are sentences, and most cells carry no year, where nearly every entry does.
+ * Eight short blocks in a row under it, fewer than half with a year, say so.
+ */
+function overTableCells(blocks: Block[], i: number): boolean {
+  const under = blocks.slice(i + 1, i + 9);
+  return (
+    under.length === 8 &&
+    under.every((b) => b.text.trim().length < 60) &&
+    under.filter((b) => YEAR.test(b.text)).length < 4
+  );
+}
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
@@ -258,7 +273,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     if (
       b.text.length < 60 &&
       REFERENCES_HEADING.test(b.text.trim()) &&
-      (isHeading(b) || b.lines.length === 1)
+      (isHeading(b) || b.lines.length === 1) &&
+      !overTableCells(blocks, i)
     ) {
       headingIndex = i;
       break;

@@ -169,7 +169,9 @@ export function joinLines(lines: string[]): string {
       end = wordAfterJoin(end, line);
     } else if (
       tail &&
-      /[-/._=?&#]$/.test(end) &&
+      // A colon inside a DOI's suffix ("...(2001)42:" then "7(1130).", ASCE's) breaks it like
+      // a slash when the next line goes on with a digit or a bracket.
+      (/[-/._=?&#]$/.test(end) || (/\b10\.\d{4,9}\/\S*:$/.test(end) && /^[\d(]/.test(line))) &&
       !/^(?:https?:|doi:|www\.)/i.test(line) &&
       !LABELLED_LINK.test(line) &&
       !(end.endsWith('.') && SENTENCE_START.test(line))
