@@ -5,12 +5,13 @@ import type { Block } from './types.ts';
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
  * (German "Literaturverzeichnis", French "Références", Spanish and Portuguese "Referencias",
- * "Referências bibliográficas", Italian "Bibliografia"). The list is the last such heading, so a
+ * "Referências bibliográficas", Italian "Bibliografia", Chinese and Japanese "参考文献", Korean
+ * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы"). The list is the last such heading, so a
  * section of that name earlier in the body ("3.1 Literaturverzeichnis", a template's guide to
  * citing) does not open it.
  */
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici)\s*:?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография)\s*[:：]?$/iu;
 const CAPTION_LABEL = /^(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:]\s/i;
 /**
  * The label over the captions a draft sets after its references ("Figure captions:", "Figure
