@@ -228,8 +228,26 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     if (CAPTION_LABEL.test(b.text)) continue;
     if (endsReferenceList(b)) return null;
     if (opensEntry(b.lines[0]?.text ?? '') && YEAR.test(b.text)) return j;
+    // A figure's caption set between the halves of an entry broken over a page: the block under it
+    // opens with the entry's last lines, then opens entries of its own.
+    if (b.lines.length >= 3 && b.lines.some((l) => opensEntry(l.text)) && YEAR.test(b.text)) return j;
   }
   return null;
+}
+
+/**
+ * A table's cells set inside the list with no caption of their own in it (the caption stood above
+ * the column the list opens in): plain figures, one with a decimal point at least ("0.816 4.713"),
+ * or a dash alone. An entry's number set apart ("12.", "[3]") has no decimal figure, and a DOI's
+ * broken-off end ("10.1145/20.30.") is not plain figures.
+ */
+const CELL = /^(?:[−–+-]?\d+(?:[.,]\d+)?%?|[−–—-])$/;
+function tableCells(block: Block): boolean {
+  const cells = block.text.trim().split(/\s+/);
+  return (
+    cells.every((c) => CELL.test(c)) &&
+    (cells.length === 1 ? /^[−–—-]$/.test(cells[0]!) : cells.some((c) => /\d[.,]\d/.test(c)))
+  );
 }
 
 /** A heading line set inside a block and followed at once by the list's first entry. */
@@ -334,5 +352,10 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     floats.push({ start: end, end: resume });
     end = resume;
   }
-  return end > start ? { start, end, headingIndex, skipLines, floats } : null;
+  if (end <= start) return null;
+  for (let k = start; k < end; k++)
+    if (tableCells(blocks[k]!) && !floats.some((f) => k >= f.start && k < f.end))
+      floats.push({ start: k, end: k + 1 });
+  floats.sort((a, b) => a.start - b.start);
+  return { start, end, headingIndex, skipLines, floats };
 }

@@ -1,12 +1,14 @@
 // Layouts met in the sixteenth held-out set, fixed in the eighteenth round: a reference list under
 // its heading in a script other than the Latin (Chinese "参考文献", Korean "참고문헌", Persian
 // "منابع", Arabic "المراجع", Russian "Список литературы"), its entries Word list-numbered paragraphs
-// that carry no number in their text.
+// that carry no number in their text; a two-column journal's list whose column a table's cells
+// (figures only, their caption above the column) follow in reading order, and whose last entry on
+// the page goes on at the next page's top under a figure's caption.
 // Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { docxRun, makeDocx, paragraph } from './make-files.ts';
+import { bodyProse, docxRun, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -60,4 +62,67 @@ describe('a reference list under a heading in another script', () => {
       expect(result.references.map((r) => r.raw)).toEqual(LATIN_ENTRIES);
     },
   );
+});
+
+describe('a two-column list with a table and a figure set among its entries', () => {
+  const line = (text: string, x: number, y: number, size = 9) => ({ text, size, x, y });
+  const firstPage = [
+    { text: 'Frost and the Flowering Dates of Valley Gardens', size: 16, x: 72, y: 780, bold: true },
+    ...bodyProse(740, 40),
+  ];
+  const left = Array.from({ length: 14 }, (_, i) =>
+    line(`Body line ${i + 1} of the closing section, in the left column.`, 72, 760 - i * 12, 10),
+  );
+  // A table's rows at the foot of the left column: figures only.
+  const cells = ['819.6 0.816 4.713', '1408 0.724 3.174', '950.2 0.739 4.239', '890.2 0.692 3.900'].map(
+    (t, i) => line(t, 72, 560 - i * 11),
+  );
+  const entries: [string, string][] = [
+    [
+      'Quist, A., Tell, B. & Moss, C., 2004. Frost dates in valley',
+      'gardens, J. Cold Gard., 12, 1-10, doi:10.9999/jcg.2004.001.',
+    ],
+    [
+      'Moss, C. & Lind, D., 2016. Flowering under late frost, Valley',
+      'Bot., 4, 22-31, doi:10.9999/vb.2016.022.',
+    ],
+    ['Roe, E., 2017. Notebooks of a valley archive, Archive Stud., 9,', '100-112, doi:10.9999/as.2017.100.'],
+    [
+      'Tell, B., Quist, A. & Roe, E., 2018. Altitude and the first frost',
+      'in northern valleys, J. Cold Gard., 15, 40-52,',
+    ],
+  ];
+  const right = [{ text: 'REFERENCES', size: 10, x: 320, y: 760, bold: true }];
+  entries.forEach(([a, b], k) =>
+    right.push(
+      { ...line(a, 320, 744 - k * 22), bold: false },
+      { ...line(b, 330, 733 - k * 22), bold: false },
+    ),
+  );
+  // The next page: a figure's caption across the page, then the last entry's end and two more.
+  const nextPage = [
+    line(
+      'Figure 3. The counts of each garden by season, for the three valleys and their altitudes.',
+      72,
+      780,
+    ),
+    line('doi:10.9999/jcg.2018.040.', 82, 500),
+    line('Lind, D., 2019. Gardens resistant to frost, Valley Bot., 7,', 72, 489),
+    line('1-9, doi:10.9999/vb.2019.001.', 82, 478),
+    line('Moss, C., 2020. Late frost and early flowers, J. Cold Gard.,', 72, 467),
+    line('20, 5-15, doi:10.9999/jcg.2020.005.', 82, 456),
+  ];
+
+  it('skips the cells and the caption and splits the entries by their hanging indent', async () => {
+    const pdf = makeTextPdf([firstPage, [...left, ...cells, ...right], nextPage]);
+    const result = await parseManuscript(pdf, 'frost.pdf', limits);
+    expect(result.references.map((r) => r.raw)).toEqual([
+      'Quist, A., Tell, B. & Moss, C., 2004. Frost dates in valley gardens, J. Cold Gard., 12, 1-10, doi:10.9999/jcg.2004.001.',
+      'Moss, C. & Lind, D., 2016. Flowering under late frost, Valley Bot., 4, 22-31, doi:10.9999/vb.2016.022.',
+      'Roe, E., 2017. Notebooks of a valley archive, Archive Stud., 9, 100-112, doi:10.9999/as.2017.100.',
+      'Tell, B., Quist, A. & Roe, E., 2018. Altitude and the first frost in northern valleys, J. Cold Gard., 15, 40-52, doi:10.9999/jcg.2018.040.',
+      'Lind, D., 2019. Gardens resistant to frost, Valley Bot., 7, 1-9, doi:10.9999/vb.2019.001.',
+      'Moss, C., 2020. Late frost and early flowers, J. Cold Gard., 20, 5-15, doi:10.9999/jcg.2020.005.',
+    ]);
+  });
 });
