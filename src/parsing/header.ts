@@ -178,22 +178,25 @@ function findTitle(doc: DocumentModel): number | null {
   }
   if (best && maxSize >= 1.1) return best.i;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
-  // before the abstract's label (a heading after it is the body's).
+  // before the abstract's label (a heading after it is the body's). An author's name set in bold
+  // under a title in the body's face is the byline, not the title.
   const firstHeading = doc.blocks.findIndex(
     (b, i) =>
       i < 10 &&
       (abstractAt < 0 || i < abstractAt) &&
       (b.styleLevel === 1 || b.emphasis) &&
-      b.text.split(/\s+/).length >= 3,
+      b.text.split(/\s+/).length >= 3 &&
+      !(b.styleLevel !== 1 && i > 0 && namesOnly(b)),
   );
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
-  // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on.
+  // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on,
+  // or, in a paper with no abstract, a byline stands right under it.
   const first = doc.blocks[0];
   if (
     first &&
-    abstractAt > 1 &&
-    abstractAt < 10 &&
+    ((abstractAt > 1 && abstractAt < 10) ||
+      (abstractAt < 0 && !!doc.blocks[1] && namesOnly(doc.blocks[1]))) &&
     first.text.length <= 250 &&
     first.text.trim().split(/\s+/).length >= 3 &&
     !/[.;,]$/.test(first.text.trim()) &&
@@ -283,6 +286,12 @@ function isNameList(block: Block): boolean {
   if (block.text.length > 300) return false;
   const pieces = splitByline(block.runs);
   return pieces.length >= 2 && pieces.every((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+}
+
+/** A byline of one name or more and nothing else ("Alma Q. Roe"). */
+function namesOnly(block: Block): boolean {
+  const text = block.text.trim();
+  return isNameList(block) || (text.length <= 60 && isNameLike(text) && !INSTITUTION_WORD.test(text));
 }
 
 function findFrontEnd(blocks: Block[], from: number): number {

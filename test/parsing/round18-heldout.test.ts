@@ -3,7 +3,8 @@
 // "منابع", Arabic "المراجع", Russian "Список литературы"), its entries Word list-numbered paragraphs
 // that carry no number in their text; a two-column journal's list whose column a table's cells
 // (figures only, their caption above the column) follow in reading order, and whose last entry on
-// the page goes on at the next page's top under a figure's caption.
+// the page goes on at the next page's top under a figure's caption; a Word paper with no abstract
+// typed in the body's face, its title in italics over the author's name in bold.
 // Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -124,5 +125,37 @@ describe('a two-column list with a table and a figure set among its entries', ()
       'Lind, D., 2019. Gardens resistant to frost, Valley Bot., 7, 1-9, doi:10.9999/vb.2019.001.',
       'Moss, C., 2020. Late frost and early flowers, J. Cold Gard., 20, 5-15, doi:10.9999/jcg.2020.005.',
     ]);
+  });
+});
+
+describe("a Word title in the body's face over an author's name in bold", () => {
+  const italic = (text: string) =>
+    `<w:p><w:r><w:rPr><w:i/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  const bold = (text: string) =>
+    `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
+  it('takes the first paragraph as the title and the name as the byline', async () => {
+    const docx = makeDocx([
+      italic('Beyond the first frost: do valley gardeners read the seasons differently than hill gardeners?'),
+      bold('Alma Q. Roe'),
+      paragraph('Valley Institute of Botany'),
+      bold('Introduction'),
+      paragraph('Gardens in cold valleys were counted for ten years, and their flowering dates noted.'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe(
+      'Beyond the first frost: do valley gardeners read the seasons differently than hill gardeners?',
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Q. Roe']);
+  });
+
+  it('still takes a bold title of a few words over no byline', async () => {
+    const docx = makeDocx([
+      paragraph('Draft for the valley archive'),
+      bold('Frost Dates of Valley Gardens'),
+      paragraph('Gardens in cold valleys were counted for ten years, and their flowering dates noted.'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe('Frost Dates of Valley Gardens');
   });
 });
