@@ -93,8 +93,23 @@ function opensAbstract(b: Block): boolean {
 const FRONT_INSERT_LABEL =
   /^\s*(?:graphical abstract|(?:research )?highlights|table of contents (?:graphic|entry)|toc graphic)\s*$/i;
 
+/**
+ * An invocation set over the title in its style ("In the name of God", Persian "به نام خدا", Arabic
+ * "بسم الله الرحمن الرحيم"): a line of its own that is no part of the title.
+ */
+const INVOCATION =
+  /^(?:in the name of (?:god|allah)\b|به\s?نام\s?(?:خدا|ایزد|یزدان|پروردگار)|بسم(?:ه)?\s|باسمه\s)[^.]{0,60}$/iu;
+
+/**
+ * A title typed as a sentence in a Word document's Title style keeps no closing full stop; an
+ * initial's or an abbreviation's stop ("U.S.", "Inc.") stays. A title typed after its label in the
+ * body's type keeps its stop as typed (NOTHING matches nothing).
+ */
+const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
+const NOTHING = /(?!)/;
+
 function findTitle(doc: DocumentModel): number | null {
-  const styled = doc.blocks.findIndex((b) => b.styleLevel === 0);
+  const styled = doc.blocks.findIndex((b) => b.styleLevel === 0 && !INVOCATION.test(b.text.trim()));
   if (styled >= 0) return styled;
   const titleStyled = doc.blocks.findIndex(
     (b, i) => i < MAX_FRONT_BLOCKS && isTitleStyle(b.styleName ?? '') && /\p{L}{2}/u.test(b.text),
@@ -1487,7 +1502,9 @@ export function extractHeader(source: DocumentModel): Header {
             : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
                 .replace(/\s+/g, ' ')
                 .trim(),
-        ).replace(WHOLLY_QUOTED, '$1') || null
+        )
+          .replace(WHOLLY_QUOTED, '$1')
+          .replace(blocks[titleIndex]!.styleLevel === 0 ? SENTENCE_STOP : NOTHING, '') || null
       : doc.declared.title;
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),

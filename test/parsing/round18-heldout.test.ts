@@ -4,7 +4,9 @@
 // that carry no number in their text; a two-column journal's list whose column a table's cells
 // (figures only, their caption above the column) follow in reading order, and whose last entry on
 // the page goes on at the next page's top under a figure's caption; a Word paper with no abstract
-// typed in the body's face, its title in italics over the author's name in bold.
+// typed in the body's face, its title in italics over the author's name in bold; a Persian Word
+// paper with an invocation ("In the name of God") in the Title style over its title, which is
+// typed with a closing full stop.
 // Names and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -157,5 +159,28 @@ describe("a Word title in the body's face over an author's name in bold", () => 
     ]);
     const result = await parseManuscript(docx, 'frost.docx', limits);
     expect(result.title).toBe('Frost Dates of Valley Gardens');
+  });
+});
+
+describe('an invocation in the Title style over the title', () => {
+  it.each([['به نام خدا'], ['In the name of God']])('leaves "%s" out of the title', async (invocation) => {
+    const docx = makeDocx([
+      paragraph(invocation, 'Title'),
+      paragraph('مقایسه تاریخ گلدهی باغ‌های دره‌های سرد.', 'Title'),
+      paragraph('مقدمه', 'Heading1'),
+      paragraph('باغ‌های دره‌های سرد ده سال شمرده شدند.'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe('مقایسه تاریخ گلدهی باغ‌های دره‌های سرد');
+  });
+
+  it("keeps an abbreviation's stop at the end of a title", async () => {
+    const docx = makeDocx([
+      paragraph('Frost Dates of Valley Gardens in the U.S.', 'Title'),
+      paragraph('Introduction', 'Heading1'),
+      paragraph('Gardens in cold valleys were counted for ten years.'),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe('Frost Dates of Valley Gardens in the U.S.');
   });
 });
