@@ -400,11 +400,17 @@ function sameToken(a: string | undefined, b: string | undefined): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** A multipart form's token, read by its handler (a route's `multipart`): 403 unless the session's. */
+/** A form sent with a token that is not the one its page was given (or with none). */
+function formExpired(): AppError {
+  return new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
+}
+
+/**
+ * A form's token against the session's: 403 unless they are the same. The framework checks every
+ * URL-encoded post's; a multipart form's is read by its handler (a route's `multipart`), which calls this.
+ */
 export function checkFormToken(request: FastifyRequest, token: string | undefined): void {
-  if (!sameToken(token, sessionOf(request).csrfToken)) {
-    throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
-  }
+  if (!sameToken(token, sessionOf(request).csrfToken)) throw formExpired();
 }
 
 function isMultipartPost(request: FastifyRequest): boolean {
@@ -482,7 +488,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
         request.method === 'POST' &&
         !sameToken(formToken(request), readCookie(request, LOGIN_CSRF_COOKIE))
       ) {
-        throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
+        throw formExpired();
       }
       return;
     }
@@ -514,9 +520,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     }
     // A multipart post's token is in its body, read by the handler, which checks it (checkFormToken).
     if (rule.multipart && isMultipartPost(request)) return;
-    if (request.method === 'POST' && !sameToken(formToken(request), session.csrfToken)) {
-      throw new AppError(403, 'csrf_failed', 'The form has expired. Load the page again and resubmit.');
-    }
+    if (request.method === 'POST') checkFormToken(request, formToken(request));
   });
 
   scope.setErrorHandler(async (error, request, reply) => {
