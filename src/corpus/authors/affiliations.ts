@@ -98,7 +98,14 @@ export function affiliationCoresMatch(x: string, y: string): boolean {
   return ` ${longer} `.includes(` ${shorter} `);
 }
 
-/** Whether any of `as` matches any of `bs`. */
-export function anyAffiliationMatches(as: readonly string[], bs: readonly string[]): boolean {
-  return as.some((a) => bs.some((b) => affiliationsMatch(a, b)));
+/**
+ * Whether any of `as` matches any of `bs`; `core` gives each string's core (`affiliationCore`, or a
+ * caller's cache of it when many lists share their strings).
+ */
+export function anyAffiliationMatches(
+  as: readonly string[],
+  bs: readonly string[],
+  core: (value: string) => string = affiliationCore,
+): boolean {
+  return as.some((a) => bs.some((b) => affiliationCoresMatch(core(a), core(b))));
 }

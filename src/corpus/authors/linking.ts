@@ -12,7 +12,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
-import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
+import { affiliationCore, anyAffiliationMatches } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -48,12 +48,11 @@ class NameComparison {
 
   /** `anyAffiliationMatches`, each affiliation's core computed once a batch. */
   anyAffiliationMatches(as: readonly string[], bs: readonly string[]): boolean {
-    const core = (value: string) => {
+    return anyAffiliationMatches(as, bs, (value) => {
       let found = this.cores.get(value);
       if (found === undefined) this.cores.set(value, (found = affiliationCore(value)));
       return found;
-    };
-    return as.some((a) => bs.some((b) => affiliationCoresMatch(core(a), core(b))));
+    });
   }
 
   compatible(name: string, author: CorpusName): boolean {
