@@ -17,7 +17,7 @@ import { parseManuscript } from '../src/parsing/parse-manuscript.ts';
 import { parseReference } from '../src/parsing/references.ts';
 import { docxLimits } from '../src/parsing/docx/read-docx.ts';
 import { openDocxParts } from '../src/parsing/docx/zip.ts';
-import { normalizeForCompare } from '../src/parsing/text-utils.ts';
+import { foldWords } from '../src/infra/text-fold.ts';
 import {
   FIXTURES,
   abstractF1,
@@ -208,7 +208,7 @@ function anystyleGold(): void {
       .replace(/&quot;/g, '"');
   // Even-numbered entries were used to design the parser, odd-numbered ones were held out.
   const halves = { design: tally(), 'held out': tally(), whole: tally() };
-  const norm = (s: string) => normalizeForCompare(s);
+  const norm = (s: string) => foldWords(s);
   // The first pass compiles the name patterns and warms the JIT, as a parse worker's first upload
   // does; the figures below are from that first pass, the time also from a second one.
   const started = performance.now();

@@ -28,7 +28,8 @@ import { findCandidatesWith } from '../src/referee-finder/find-candidates.ts';
 import type { ManuscriptForRanking, RankedCandidate } from '../src/referee-finder/types.ts';
 import { peopleRelinkCommand } from '../src/corpus/commands.ts';
 import { parseConfig } from '../src/infra/config.ts';
-import { foldText, namesCompatible } from '../src/corpus/authors/names.ts';
+import { namesCompatible } from '../src/corpus/authors/names.ts';
+import { foldWords } from '../src/infra/text-fold.ts';
 import { DEMO_CORPUS } from '../src/corpus/ingest/demo-corpus.ts';
 import {
   abstractFromInvertedIndex,
@@ -186,7 +187,7 @@ async function measure(
       for (let y = x + 1; y < candidates.length; y++) {
         const a = candidates[x]!;
         const b = candidates[y]!;
-        if (foldText(a.name) === foldText(b.name)) counts.identicalPairs++;
+        if (foldWords(a.name) === foldWords(b.name)) counts.identicalPairs++;
         else if (namesCompatible(a.name, b.name)) pairs.push([a, b]);
       }
     }

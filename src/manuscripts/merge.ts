@@ -1,5 +1,6 @@
 // Supplied form metadata and the parsed file, merged field by field by the organization's `prefer`
 // setting: the preferred side's value when it has one, else the other side's.
+import { foldAccents } from '../infra/text-fold.ts';
 import type { Prefer } from '../organizations/organizations.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { SuppliedAuthor } from './upload-form.ts';
@@ -33,14 +34,9 @@ function pick(preferred: string | null | undefined, other: string | null | undef
 
 /** Lower-cased letters only, accents folded: "Dr. José  Pérez-Ruiz" and "jose perez ruiz" agree. */
 export function nameKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\s]/gu, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .join(' ');
+  return foldAccents(name)
+    .replace(/[^\p{L}]+/gu, ' ')
+    .trim();
 }
 
 /** "last name + first initial", enough to pair "J. Smith" with "John Smith" inside one manuscript. */

@@ -8,10 +8,10 @@ import {
   findOrcids,
   joinLines,
   mailtoAddresses,
-  normalizeForCompare,
   unique,
   validOrcid,
 } from './text-utils.ts';
+import { foldWords } from '../infra/text-fold.ts';
 import {
   hasTypedSuperscripts,
   inCapitals,
@@ -133,9 +133,9 @@ function findTitle(doc: DocumentModel): number | null {
     .filter(({ b }) => b.text.length >= 8 && b.text.length <= 400 && /\p{L}{3}/u.test(b.text))
     .filter(({ b }) => b.text.split(/\s+/).length >= 2 && !b.text.includes('@'))
     .filter(({ b }) => !FRONT_INSERT_LABEL.test(b.text));
-  const declared = doc.declared.title ? normalizeForCompare(doc.declared.title) : '';
+  const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
   if (declared.split(' ').length >= 3) {
-    const match = firstPage.find(({ b }) => normalizeForCompare(b.text) === declared);
+    const match = firstPage.find(({ b }) => foldWords(b.text) === declared);
     if (match) return match.i;
   }
   // The largest type on the first page; a short label ("Research Article") may share the size,
@@ -1027,10 +1027,10 @@ function markedAffiliations(blocks: Block[], indices: number[], marks: Set<strin
 
 function mentionedAuthors(text: string, authors: ParsedAuthor[]): number[] {
   // Affiliation marks set as plain digits touch the name ("Upshall1,2,3"): part them first.
-  const norm = ` ${normalizeForCompare(text.replace(/(\p{L})(\d)/gu, '$1 $2'))} `;
+  const norm = ` ${foldWords(text.replace(/(\p{L})(\d)/gu, '$1 $2'))} `;
   const hits: { i: number; at: number }[] = [];
   authors.forEach((a, i) => {
-    const surname = normalizeForCompare(surnameOf(a.name));
+    const surname = foldWords(surnameOf(a.name));
     if (surname.length < 2) return;
     const at = norm.indexOf(` ${surname} `);
     if (at >= 0) hits.push({ i, at });
@@ -1039,12 +1039,12 @@ function mentionedAuthors(text: string, authors: ParsedAuthor[]): number[] {
 }
 
 function emailMatchesName(email: string, name: string): number {
-  const local = normalizeForCompare(email.split('@')[0] ?? '').replace(/\s/g, '');
-  const parts = normalizeForCompare(name).split(' ').filter(Boolean);
-  const surname = normalizeForCompare(surnameOf(name)).replace(/\s/g, '');
+  const local = foldWords(email.split('@')[0] ?? '').replace(/\s/g, '');
+  const parts = foldWords(name).split(' ').filter(Boolean);
+  const surname = foldWords(surnameOf(name)).replace(/\s/g, '');
   if (surname.length >= 3 && local.includes(surname)) return 2;
   // A short surname ("Ng", "Li") counts as a word of the address of its own ("kaisze.ng").
-  const words = normalizeForCompare(email.split('@')[0] ?? '').split(' ');
+  const words = foldWords(email.split('@')[0] ?? '').split(' ');
   if (surname.length >= 2 && words.length >= 2 && words.includes(surname)) return 2;
   if (parts.some((p) => p.length >= 3 && local.includes(p))) return 1;
   const initials = parts.map((p) => p[0]).join('');
@@ -1106,10 +1106,10 @@ function markedOwner(text: string, marks: string[][]): number | null {
  * given name in the same place.
  */
 function abbreviates(short: string, full: string): boolean {
-  const surname = normalizeForCompare(surnameOf(short));
-  if (surname.length < 2 || surname !== normalizeForCompare(surnameOf(full))) return false;
+  const surname = foldWords(surnameOf(short));
+  if (surname.length < 2 || surname !== foldWords(surnameOf(full))) return false;
   const givenOf = (name: string) => {
-    const words = normalizeForCompare(name.replace(/,?\s+(?:jr|sr|ii|iii|iv)\.?$/i, '')).split(' ');
+    const words = foldWords(name.replace(/,?\s+(?:jr|sr|ii|iii|iv)\.?$/i, '')).split(' ');
     return words.slice(0, words.lastIndexOf(surname));
   };
   const given = givenOf(short);
@@ -1329,10 +1329,10 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
   // Each name normalised once, not once for every line of the document.
   const byName = new Map<string, ParsedAuthor>();
   for (const a of authors) {
-    const key = normalizeForCompare(a.name);
+    const key = foldWords(a.name);
     if (!byName.has(key)) byName.set(key, a);
   }
-  const owner = (text: string) => (text.length <= 60 ? byName.get(normalizeForCompare(text)) : undefined);
+  const owner = (text: string) => (text.length <= 60 ? byName.get(foldWords(text)) : undefined);
   // "Firstname1 Surname1. Address of the First author, ...": a name run in before its address
   // (VTeX's NEJSDS). The email must follow within the address's next lines: a reference that
   // opens with an author's name ("Jane Roe. A Title.") has none there.
@@ -1703,12 +1703,12 @@ export function extractHeader(source: DocumentModel): Header {
   // after it) is the identifier's owner.
   for (const anchor of doc.orcidAnchors ?? []) {
     if (!validOrcid(anchor.orcid) || authors.some((a) => a.orcid === anchor.orcid)) continue;
-    const clean = (t: string) => ` ${normalizeForCompare(t.replace(/\d+/g, ' '))} `;
+    const clean = (t: string) => ` ${foldWords(t.replace(/\d+/g, ' '))} `;
     const before = clean(iconsCut(anchor.before, 3));
     const after = clean(anchor.after);
     const owner =
-      authors.find((a) => !a.orcid && before.endsWith(` ${normalizeForCompare(a.name)} `)) ??
-      authors.find((a) => !a.orcid && after.startsWith(` ${normalizeForCompare(a.name)} `));
+      authors.find((a) => !a.orcid && before.endsWith(` ${foldWords(a.name)} `)) ??
+      authors.find((a) => !a.orcid && after.startsWith(` ${foldWords(a.name)} `));
     if (owner) owner.orcid = anchor.orcid;
   }
 

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { stemmer } from 'stemmer';
 import { STOP_WORDS } from './stop-words.ts';
+import { foldAccents } from '../infra/text-fold.ts';
 
 /** Separates the two stems of a bigram term; unigram terms never contain it. */
 export const BIGRAM_SEPARATOR = ' ';
@@ -13,34 +14,6 @@ export const BIGRAM_SEPARATOR = ' ';
 const MAX_TOKEN_LENGTH = 40;
 const STEM_CACHE_LIMIT = 200_000;
 const stemCache = new Map<string, string>();
-
-// eslint-disable-next-line no-control-regex
-const ASCII_RE = /^[\x00-\x7f]*$/;
-const MARKS_RE = /\p{M}+/gu;
-// Letters NFKD does not decompose into a base letter plus a mark.
-const EXTRA_FOLDS: Record<string, string> = {
-  ø: 'o',
-  ł: 'l',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  æ: 'ae',
-  œ: 'oe',
-  ß: 'ss',
-  ı: 'i',
-};
-const EXTRA_FOLDS_RE = /[øłđðþæœßı]/g;
-
-/** Lower-cases and folds accents and compatibility forms ("Ünïcode ﬁle" -> "unicode file"). */
-export function foldText(text: string): string {
-  // Most scholarly text is plain ASCII: skip Unicode normalisation when nothing needs it.
-  if (ASCII_RE.test(text)) return text.toLowerCase();
-  return text
-    .normalize('NFKD')
-    .replace(MARKS_RE, '')
-    .toLowerCase()
-    .replace(EXTRA_FOLDS_RE, (c) => EXTRA_FOLDS[c] ?? c);
-}
 
 export function stem(word: string): string {
   let s = stemCache.get(word);
@@ -103,7 +76,7 @@ export function forEachWord(
   onWord: (word: string, extra: boolean) => void,
   onBreak: () => void,
 ): void {
-  const folded = foldText(text);
+  const folded = foldAccents(text);
   const n = folded.length;
   let i = 0;
   while (i < n) {

@@ -96,7 +96,8 @@ describe("an authors group's page", () => {
     await t.db.query(
       `INSERT INTO group_authors (group_id, client_id, organization_id, name) VALUES
          ($1, 'gg', $2, 'Goran Glavaš'), ($1, 'jn', $2, 'José Núñez'), ($1, 'jo', $2, 'Jose Nunez'),
-         ($1, 'wx', $2, '王小明'), ($1, 'op', $2, 'Ольга Петрова')`,
+         ($1, 'wx', $2, '王小明'), ($1, 'op', $2, 'Ольга Петрова'), ($1, 'ay', $2, 'Ayşe Yıldız'),
+         ($1, 'dj', $2, 'Đorđe Đurić'), ($1, 'sa', $2, 'SØREN ÆRØ')`,
       [pool, org.id],
     );
     const found = async (q: string) => {
@@ -116,6 +117,11 @@ describe("an authors group's page", () => {
     expect(await found('小明')).toEqual(['王小明']);
     expect(await found('ольга')).toEqual(['Ольга Петрова']);
     expect(await found('glavaz')).toEqual([]);
+    // Letters no accent decomposes, in either case: the dotless ı, đ, ø, æ.
+    expect(await found('ayse yildiz')).toEqual(['Ayşe Yıldız']);
+    expect(await found('Yıldız')).toEqual(['Ayşe Yıldız']);
+    expect(await found('dorde duric')).toEqual(['Đorđe Đurić']);
+    expect(await found('soren aero')).toEqual(['SØREN ÆRØ']);
   });
 
   it('leads a page past the last to the last, keeping the search', async () => {

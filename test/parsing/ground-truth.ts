@@ -4,7 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ParseResult } from '../../src/parsing/types.ts';
-import { normalizeForCompare } from '../../src/parsing/text-utils.ts';
+import { foldWords } from '../../src/infra/text-fold.ts';
 
 export interface Truth {
   name: string;
@@ -137,8 +137,8 @@ export const normTitle = (s: string) =>
     .replace(/\s+/g, ' ')
     .replace(/[.\s]+$/, '')
     .trim();
-const normName = (s: string) => normalizeForCompare(s);
-const normAff = (s: string) => normalizeForCompare(s);
+const normName = (s: string) => foldWords(s);
+const normAff = (s: string) => foldWords(s);
 
 export interface FixtureScore {
   name: string;
@@ -240,7 +240,7 @@ export function fixtureMisses(truth: Truth, result: ParseResult): FixtureMisses 
 }
 
 /** Lower-cased, accent-folded words with punctuation dropped: the abstract's tokens. */
-const abstractTokens = (s: string) => normalizeForCompare(s).split(' ').filter(Boolean);
+const abstractTokens = (s: string) => foldWords(s).split(' ').filter(Boolean);
 
 /**
  * Token-overlap F1 between a parsed abstract and the true one: each word counted as often as it

@@ -85,6 +85,29 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Tomás Tocayo' }] },
+    // Letters that no accent-stripping decomposes (Turkish dotless ı, South Slavic đ), written with
+    // them in one place and in ASCII in the other.
+    {
+      authors: [
+        { name: 'Ayşe Yıldız', affiliation: 'Orta Doğu Teknik Üniversitesi, Ankara, Turkey' },
+        { name: 'Deniz Dotpal' },
+      ],
+    },
+    { authors: [{ name: 'Deniz Dotpal' }] },
+    {
+      authors: [
+        { name: 'Đorđe Đurić', affiliation: 'University of Belgrade, Belgrade, Serbia' },
+        { name: 'Vesna Strokepal' },
+      ],
+    },
+    { authors: [{ name: 'Vesna Strokepal' }] },
+    {
+      authors: [
+        { name: 'Kemal Aydin', affiliation: 'Hacettepe University, Ankara, Turkey' },
+        { name: 'Oya Asciipal' },
+      ],
+    },
+    { authors: [{ name: 'Oya Asciipal' }] },
     // Two people of one name each; the organization's group record says which one an email is.
     { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
     { authors: [{ name: 'Ada Twin #2' }] },
@@ -288,6 +311,25 @@ describe('conflicts are never missed', () => {
     });
     expect(withName(candidates, 'Pablo Paisano').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Tomás Tocayo').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found whether their name is written with ı, đ and ş or in ASCII', async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-dotless',
+      authors_count: 3,
+      author1_name: 'Ayse Yildiz',
+      author1_aff: 'Orta Dogu Teknik Universitesi, Ankara',
+      author2_name: 'Dorde Duric',
+      author2_aff: 'University of Belgrade',
+      // The corpus writes this one in ASCII.
+      author3_name: 'Kemal Aydın',
+      author3_aff: 'Hacettepe University',
+    });
+    expect(withName(candidates, 'Deniz Dotpal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Vesna Strokepal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Oya Asciipal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 

@@ -1,7 +1,7 @@
 // Affiliation strings: normalization and matching. "Univ. of X" and "University of X, City, Country"
 // are one place; so are two departments or campuses of one university. Used by linking (group
 // authors' affiliations) and by the referee finder (affiliation conflicts).
-import { foldText } from './names.ts';
+import { foldWords } from '../../infra/text-fold.ts';
 
 const ABBREVIATIONS: Array<[RegExp, string]> = [
   [
@@ -50,7 +50,7 @@ const GENERIC = new Set([
 
 /** Folded, abbreviations expanded, stop punctuation removed. */
 export function normalizeAffiliation(value: string): string {
-  let text = ` ${foldText(value.replace(/,/g, ' , '))} `;
+  let text = ` ${foldWords(value.replace(/,/g, ' , '))} `;
   for (const [pattern, replacement] of ABBREVIATIONS) text = text.replace(pattern, replacement);
   return text.replace(/\s+/g, ' ').trim();
 }

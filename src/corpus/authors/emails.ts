@@ -3,7 +3,8 @@
 // often repeated on every author of the work, so an address is never given to the author whose string
 // holds it: it goes to the one author of the work whose name its local part spells, or to nobody.
 import type { Database, Queryable } from '../../infra/db/index.ts';
-import { foldText, parsePersonName } from './names.ts';
+import { parsePersonName } from './names.ts';
+import { foldWords } from '../../infra/text-fold.ts';
 import { appendTo } from '../../infra/collections.ts';
 
 // Deliberately plain: a local part of letters, digits and . _ % + -, a dotted domain ending in letters.
@@ -45,7 +46,7 @@ function nameTokens(name: string): { family: string[]; given: string | null; ini
  * as a word of its own ("derek@", "derek.w@").
  */
 export function emailSpellsName(email: string, name: string): boolean {
-  const local = foldText(email.slice(0, email.indexOf('@')).replace(/[._+-]/g, ' '));
+  const local = foldWords(email.slice(0, email.indexOf('@')).replace(/[._+-]/g, ' '));
   const letters = local.replace(/[^a-z]/g, '');
   if (!letters) return false;
   const { family, given } = nameTokens(name);

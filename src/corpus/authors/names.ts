@@ -3,6 +3,8 @@
 // same family name, and given names that agree where both are known (an initial agrees with any
 // name it starts). It never says two names ARE one person; callers need other evidence for that.
 
+import { foldWords } from '../../infra/text-fold.ts';
+
 const PARTICLES = new Set([
   'van',
   'von',
@@ -40,26 +42,10 @@ export interface PersonName {
   hyphenated?: number[];
 }
 
-/** Lower-case, accents removed, punctuation to spaces, spaces collapsed. */
-export function foldText(value: string): string {
-  // Most names and titles are plain ASCII: skip Unicode normalization for them (ingest calls this a lot).
-  if (/^[A-Za-z0-9 ]*$/.test(value)) return value.toLowerCase().replace(/ +/g, ' ').trim();
-  return value
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[øØ]/g, 'o')
-    .replace(/[łŁ]/g, 'l')
-    .replace(/[æÆ]/g, 'ae')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 function splitGiven(token: string): string[] {
   // "J.M." / "JM" (PubMed style, given after the family name) are two initials.
   if (/^(\p{Lu}\.?){2,3}$/u.test(token)) return token.replace(/\./g, '').toLowerCase().split('');
-  return foldText(token).split(' ').filter(Boolean);
+  return foldWords(token).split(' ').filter(Boolean);
 }
 
 /** "Wei-Qiang", "Jean-Pierre": one given name of full parts joined by a hyphen ("J.-P." is initials). */
@@ -80,16 +66,16 @@ export function parsePersonName(raw: string): PersonName | null {
     .filter(Boolean);
   // Commas and spaces only: nothing name-like (such a name reached the linker from 4.2 and threw).
   if (comma.length === 0) return null;
-  if (comma.length >= 2 && !SUFFIXES.has(foldText(comma[1]!))) {
+  if (comma.length >= 2 && !SUFFIXES.has(foldWords(comma[1]!))) {
     familyPart = comma[0]!;
     givenPart = comma[1]!;
-    if (comma[2] && SUFFIXES.has(foldText(comma[2]))) suffix = foldText(comma[2]);
+    if (comma[2] && SUFFIXES.has(foldWords(comma[2]))) suffix = foldWords(comma[2]);
   } else {
-    if (comma.length >= 2) suffix = foldText(comma[1]!);
+    if (comma.length >= 2) suffix = foldWords(comma[1]!);
     const tokens = comma[0]!.split(' ');
     const last = tokens[tokens.length - 1]!;
-    if (tokens.length > 1 && SUFFIXES.has(foldText(last))) {
-      suffix = foldText(last);
+    if (tokens.length > 1 && SUFFIXES.has(foldWords(last))) {
+      suffix = foldWords(last);
       tokens.pop();
     }
     // "Smith JM": a trailing run of capitals is the initials of a name written family-first.
@@ -99,12 +85,12 @@ export function parsePersonName(raw: string): PersonName | null {
       givenPart = tail;
     } else {
       let cut = tokens.length - 1;
-      while (cut > 1 && PARTICLES.has(foldText(tokens[cut - 1]!))) cut--;
+      while (cut > 1 && PARTICLES.has(foldWords(tokens[cut - 1]!))) cut--;
       familyPart = tokens.slice(cut).join(' ');
       givenPart = tokens.slice(0, cut).join(' ');
     }
   }
-  const family = foldText(familyPart).split(' ').filter(Boolean);
+  const family = foldWords(familyPart).split(' ').filter(Boolean);
   if (family.length === 0) return null;
   const given: string[] = [];
   let hyphenated: number[] | undefined;
@@ -361,7 +347,7 @@ export function nameParts(raw: string): {
   const parsed = parsePersonName(text);
   const parts = text.split(',').map((p) => p.trim());
   // "Family, Given Middle": the written forms are kept, only split.
-  if (parts.length >= 2 && parts[1] && !SUFFIXES.has(foldText(parts[1]))) {
+  if (parts.length >= 2 && parts[1] && !SUFFIXES.has(foldWords(parts[1]))) {
     const given = parts[1].split(' ');
     return {
       first: given[0] ?? '',
@@ -371,11 +357,11 @@ export function nameParts(raw: string): {
     };
   }
   const tokens = parts[0]!.split(' ');
-  if (tokens.length > 1 && SUFFIXES.has(foldText(tokens[tokens.length - 1]!))) tokens.pop();
+  if (tokens.length > 1 && SUFFIXES.has(foldWords(tokens[tokens.length - 1]!))) tokens.pop();
   if (tokens.length < 2)
     return { first: '', middle: null, last: tokens[0] ?? '', suffix: parsed?.suffix ?? null };
   let cut = tokens.length - 1;
-  while (cut > 1 && PARTICLES.has(foldText(tokens[cut - 1]!))) cut--;
+  while (cut > 1 && PARTICLES.has(foldWords(tokens[cut - 1]!))) cut--;
   const given = tokens.slice(0, cut);
   return {
     first: given[0] ?? '',

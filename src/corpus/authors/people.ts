@@ -27,12 +27,12 @@ import { queryPacked } from '../../infra/db/packed-rows.ts';
 import {
   familyCore,
   firstGivenForms,
-  foldText,
   givenNameShortened,
   parsedNamesCompatible,
   parsePersonName,
   type PersonName,
 } from './names.ts';
+import { foldWords } from '../../infra/text-fold.ts';
 import { appendTo } from '../../infra/collections.ts';
 
 export interface AuthorRecord {
@@ -70,7 +70,7 @@ function blockKeys(name: PersonName | null, orcid: string | null): string[] {
 function parse(
   record: AuthorRecord,
   name = parsePersonName(record.name),
-  folded = foldText(record.name),
+  folded = foldWords(record.name),
   blocks = blockKeys(name, record.orcid),
 ): Parsed {
   return {
@@ -433,7 +433,7 @@ async function linkPass(
     (a, i) => {
       const n = parsePersonName(a.display_name);
       parsedNames.push(n);
-      folded.push(foldText(a.display_name));
+      folded.push(foldWords(a.display_name));
       const blocks = blockKeys(n, a.orcid);
       for (const k of blocks) appendTo(byBlock, k, i);
       blocksOf.push(blocks);

@@ -2,7 +2,8 @@
 // into the row shapes the corpus stores. A record that cannot become a work throws BadRecord with the
 // reason the ingest report shows.
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, openAlexKey } from './ids.ts';
-import { foldText, nameKey, parsePersonName } from '../authors/names.ts';
+import { nameKey, parsePersonName } from '../authors/names.ts';
+import { foldWords } from '../../infra/text-fold.ts';
 import { normalizeAffiliation } from '../authors/affiliations.ts';
 import { InvertedIndexEntries, RebuiltAbstract } from './inverted-index.ts';
 
@@ -184,7 +185,7 @@ export function authorKey(id: unknown, orcid: string | null, name: string, space
   const key = openAlexKey(id);
   if (key) return key;
   if (orcid) return `orcid:${orcid}`;
-  const folded = foldText(name);
+  const folded = foldWords(name);
   return folded ? `${space}:name/${folded}` : null;
 }
 

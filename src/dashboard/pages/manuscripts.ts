@@ -13,6 +13,7 @@ import { listGroups } from '../../authors-groups/store.ts';
 import { listCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import type { Queryable } from '../../infra/db/index.ts';
+import { foldAccents } from '../../infra/text-fold.ts';
 import { errors } from '../../infra/errors.ts';
 import { listFolders } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
@@ -674,11 +675,6 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
   </form>`;
 }
 
-/** Lower case without accents (marks decomposed, then dropped): "Glavaš" -> "glavas". */
-function folded(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 /** Candidates kept by the page's filters, in its order (score, highest first, by default). */
 export function filterCandidates(
   candidates: readonly StoredCandidate[],
@@ -688,12 +684,12 @@ export function filterCandidates(
   // Each word typed, in any order and without its accents, is found in the name, the email or the
   // affiliation: "derek wong" finds Derek F. Wong and "glavas" Goran Glavaš, which the whole text
   // typed, as one piece with its accents, did not.
-  const words = folded(f.find ?? '')
+  const words = foldAccents(f.find ?? '')
     .split(/\s+/)
     .filter((w) => w !== '');
   const kept = candidates.filter((c) => {
     if (words.length > 0) {
-      const haystack = folded([c.name, c.email ?? '', c.affiliation ?? ''].join('\n'));
+      const haystack = foldAccents([c.name, c.email ?? '', c.affiliation ?? ''].join('\n'));
       if (!words.every((w) => haystack.includes(w))) return false;
     }
     const kinds = new Set(c.conflicts.map((x) => x.kind));
