@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/index.ts';
-import { frameworkErrors, registerErrorHandling } from './infra/errors.ts';
+import { frameworkError, registerErrorHandling, sendError } from './infra/errors.ts';
 import { loggerOptions } from './infra/logger.ts';
 import {
   clientErrorHandler,
@@ -26,7 +26,7 @@ import { createWorkIndex } from './retrieval/create-work-index.ts';
 import { Readiness } from './system/readiness.ts';
 import { AppMetrics, registerMetricsRoute } from './system/metrics.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
-import { registerDashboard } from './dashboard/index.ts';
+import { isDashboardPath, registerDashboard, sendFrameworkErrorPage } from './dashboard/index.ts';
 import { WebhookWorker } from './webhooks/delivery.ts';
 import { setDeploymentLimits } from './organizations/limits.ts';
 
@@ -67,7 +67,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1024 },
     ajv: { customOptions: { removeAdditional: true } },
     forceCloseConnections: 'idle',
-    frameworkErrors,
+    // Refused before a route is found: a page under /dashboard/, the one JSON shape elsewhere.
+    frameworkErrors: (error, request, reply) => {
+      const appError = frameworkError(error);
+      if (isDashboardPath(request.url)) sendFrameworkErrorPage(reply, appError);
+      else sendError(reply, appError);
+    },
     // Behind a TLS-terminating proxy, X-Forwarded-Proto says the request was https (dashboard cookies
     // are then Secure) and X-Forwarded-For who the client is. Only the proxy, the connection's own
     // peer, is believed: the client's address is the last entry, the one the proxy appended. With every

@@ -673,6 +673,28 @@ function invalidParts(error: AppError): Html | null {
   </ul>`;
 }
 
+/**
+ * A dashboard address refused before any route or hook ran (`frameworkError`: a malformed
+ * percent-encoding, an over-long path segment): a page, as the browser that followed a mangled link
+ * should see, not the API's JSON. No session is read at that point, so the page has no header.
+ */
+export function sendFrameworkErrorPage(reply: FastifyReply, appError: AppError): void {
+  securityHeaders(reply);
+  void reply
+    .status(appError.status)
+    .type('text/html; charset=utf-8')
+    .send(
+      layout({
+        title: errorTitle(appError.status),
+        body: html`<p role="alert">${appError.message}</p>
+          <p><a href="/dashboard/">Back to the dashboard</a></p>`,
+        session: null,
+        path: '/dashboard/',
+        flash: null,
+      }),
+    );
+}
+
 function errorTitle(status: number): string {
   if (status === 403) return 'Not allowed';
   if (status === 404) return 'Not found';

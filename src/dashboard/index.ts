@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { registerDashboardFramework } from './framework.ts';
+export { sendFrameworkErrorPage } from './framework.ts';
 import { registerSignInPages } from './pages/sign-in.ts';
 import { registerHomePage } from './pages/home.ts';
 import { registerSettingsPages } from './pages/settings.ts';
@@ -14,6 +15,13 @@ import { registerGroupImportPages } from './pages/group-import.ts';
 import { registerFolderPages } from './pages/folders.ts';
 import { registerManuscriptPages } from './pages/manuscripts.ts';
 import { registerWebhookPages } from './pages/webhooks.ts';
+
+export const DASHBOARD_PREFIX = '/dashboard';
+
+/** Whether a request's URL is the dashboard's (its pages, not the API): `/dashboard`, `/dashboard/...`. */
+export function isDashboardPath(url: string): boolean {
+  return url === DASHBOARD_PREFIX || /^\/dashboard[/?#]/.test(url);
+}
 
 const STYLESHEET = readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8');
 
@@ -40,6 +48,6 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
       registerManuscriptPages(scope, ctx);
       registerWebhookPages(scope, ctx);
     },
-    { prefix: '/dashboard' },
+    { prefix: DASHBOARD_PREFIX },
   );
 }

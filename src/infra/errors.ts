@@ -200,10 +200,16 @@ export function renderError(error: AppError): ErrorBody {
 
 /**
  * Errors Fastify raises before a route is found (a malformed percent-encoding, an over-long path
- * parameter): passed as the `frameworkErrors` option so they too leave in the one shape.
+ * parameter), as the catalogue's: the `frameworkErrors` option (app.ts) sends them in the one shape,
+ * or as a page under /dashboard/.
  */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const appError = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.uriTooLong() : errors.badUrl();
+export function frameworkError(error: FastifyError): AppError {
+  return error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.uriTooLong() : errors.badUrl();
+}
+
+/** An error in the one JSON shape, with its status and headers, from outside the error handler. */
+export function sendError(reply: FastifyReply, appError: AppError): void {
+  if (appError.headers) void reply.headers(appError.headers);
   void reply.status(appError.status).send(renderError(appError));
 }
 
@@ -216,8 +222,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.status >= 500) request.log.error({ ...line, err: error }, 'request failed');
     else if (sqlstateOf(error)) request.log.warn({ ...line, err: error }, 'request refused by the database');
     else request.log.info(line, 'request rejected');
-    if (appError.headers) void reply.headers(appError.headers);
-    void reply.status(appError.status).send(renderError(appError));
+    sendError(reply, appError);
   });
   // A request answered before its body was read (an unknown key, a limit, an unknown route) closes
   // the connection: kept alive, Node would read and discard the rest of the body first, however long
@@ -245,8 +250,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       void reply.status(405).header('allow', list.join(', ')).send(renderError(appError));
       return;
     }
-    const appError = errors.routeNotFound(request.method, request.url);
-    void reply.status(404).send(renderError(appError));
+    sendError(reply, errors.routeNotFound(request.method, request.url));
   });
 }
 
