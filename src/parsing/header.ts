@@ -12,6 +12,7 @@ import {
   validOrcid,
 } from './text-utils.ts';
 import { foldWords } from '../infra/text-fold.ts';
+import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import {
   hasTypedSuperscripts,
   inCapitals,
@@ -1527,7 +1528,7 @@ export function extractHeader(source: DocumentModel): Header {
   const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
     // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
-    name: fromCapitals(e.name).replace(/^(?:(?:dr|prof|professor|mr|mrs|ms)\.?\s+)+(?=\p{Lu})/iu, ''),
+    name: withoutHonorifics(fromCapitals(e.name)),
     emails: [],
     orcid: null,
     affiliations: [],

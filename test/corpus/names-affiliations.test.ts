@@ -135,6 +135,41 @@ describe('names', () => {
     expect(keys('')).toEqual([]);
   });
 
+  it('ignores titles before a name and degrees after it', () => {
+    const parsed = (name: string) => {
+      const p = parsePersonName(name);
+      return p && [p.given.join(' '), p.family.join(' ')];
+    };
+    expect(parsed('Prof. Dr. Hans Meier')).toEqual(['hans', 'meier']);
+    expect(parsed('Dr Mary Smith')).toEqual(['mary', 'smith']);
+    expect(parsed('Assoc. Prof. Ana Costa')).toEqual(['ana', 'costa']);
+    expect(parsed('Jane Roe, MD, PhD')).toEqual(['jane', 'roe']);
+    expect(parsed('Jane Roe PhD')).toEqual(['jane', 'roe']);
+    expect(parsed('Jane Roe, MSc')).toEqual(['jane', 'roe']);
+    expect(namesCompatible('Prof. Dr. Hans Meier', 'Hans Meier')).toBe(true);
+    expect(namesCompatible('Jane Roe, MD, PhD', 'Jane Roe')).toBe(true);
+    expect(nameKey('Jane Roe PhD')).toBe('roe');
+    // Capitals after a surname are initials (PubMed style), not a degree.
+    expect(parsed('Roe MD')).toEqual(['m d', 'roe']);
+    expect(parsed('Smith, M.A.')).toEqual(['m a', 'smith']);
+    expect(parsed('Wei MA')).toEqual(['m a', 'wei']);
+    // A title's word as a name's only other word is the family name's sole company: kept.
+    expect(parsed('Dr. Smith')).toEqual(['', 'smith']);
+  });
+
+  it('also reads a family name set in capitals before the given names ("WANG Wei")', () => {
+    const readings = (name: string) =>
+      nameReadings(name).map((r) => `${r.given.join(' ')} | ${r.family.join(' ')}`);
+    expect(readings('WANG Wei')).toContain('wei | wang');
+    expect(readings('KIM Min-Jun')).toContain('min jun | kim');
+    expect(readings('NAGY Péter')).toContain('peter | nagy');
+    expect(readings('Dr. LI Xiaoming')).toContain('xiaoming | li');
+    // Written in the order of the reading already, or in mixed case: one reading.
+    expect(readings('Wei WANG')).toEqual(['wei | wang']);
+    expect(readings('Wang Wei')).toEqual(['wang | wei']);
+    expect(nameReadingKeys('WANG Wei')).toEqual(['wei', 'wang']);
+  });
+
   it("gives every reading's key, the quick way for names of one reading", () => {
     const slowly = (name: string) => [...new Set(nameReadings(name).map(familyCore))];
     for (const name of [
@@ -146,6 +181,8 @@ describe('names', () => {
       'Ludwig van Beethoven',
       "Conan O'Brien",
       'Smith JM',
+      'WANG Wei',
+      'Dr. LI Xiaoming',
       '',
     ]) {
       expect(nameReadingKeys(name)).toEqual(slowly(name));
@@ -289,6 +326,11 @@ describe('name keys of plain names (ASCII letters, single spaces) computed witho
       "O'Neil",
       'Jean-Pierre Roy',
       'R2 D2',
+      // A title or a degree: the general path cuts it.
+      'Dr Mary Smith',
+      'prof Hans Meier',
+      'Mary Smith PhD',
+      'Wei WANG',
     ])
       expect(plainNameKey(name), name).toBeUndefined();
   });

@@ -7,7 +7,8 @@
 // label after the list. Names, titles and addresses are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
-import { splitByline, withoutDegrees } from '../../src/parsing/names.ts';
+import { splitByline } from '../../src/parsing/names.ts';
+import { withoutDegrees } from '../../src/corpus/authors/name-titles.ts';
 import { parseReference, parseReferenceList } from '../../src/parsing/references.ts';
 import type { BlockLine } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';

@@ -108,6 +108,25 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Oya Asciipal' }] },
+    // Names a form writes with titles, degrees, or the family name first in capitals.
+    {
+      authors: [
+        { name: 'Hans Meier', affiliation: 'Universität Heidelberg, Heidelberg, Germany' },
+        { name: 'Lotte Titlepal' },
+      ],
+    },
+    { authors: [{ name: 'Lotte Titlepal' }] },
+    {
+      authors: [{ name: 'Jane Roe', affiliation: 'Mayo Clinic, Rochester, USA' }, { name: 'Dee Degreepal' }],
+    },
+    { authors: [{ name: 'Dee Degreepal' }] },
+    {
+      authors: [
+        { name: 'Wei Wang', affiliation: 'Tsinghua University, Beijing, China' },
+        { name: 'Zhi Capspal' },
+      ],
+    },
+    { authors: [{ name: 'Zhi Capspal' }] },
     // Two people of one name each; the organization's group record says which one an email is.
     { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
     { authors: [{ name: 'Ada Twin #2' }] },
@@ -330,6 +349,24 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Deniz Dotpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Vesna Strokepal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Oya Asciipal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found through titles, degrees and a family name first in capitals', async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-titles',
+      authors_count: 3,
+      author1_name: 'Prof. Dr. Hans Meier',
+      author1_aff: 'Universität Heidelberg',
+      author2_name: 'Jane Roe, MD, PhD',
+      author2_aff: 'Mayo Clinic',
+      author3_name: 'WANG Wei',
+      author3_aff: 'Tsinghua University',
+    });
+    expect(withName(candidates, 'Lotte Titlepal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Dee Degreepal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Zhi Capspal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 

@@ -4,6 +4,7 @@
 // name it starts). It never says two names ARE one person; callers need other evidence for that.
 
 import { foldWords } from '../../infra/text-fold.ts';
+import { isHonorific, mayEndInDegree, withoutHonorifics, withoutTitles } from './name-titles.ts';
 
 const PARTICLES = new Set([
   'van',
@@ -55,7 +56,9 @@ function isHyphenatedName(token: string, parts: readonly string[]): boolean {
 
 /** Parses "First Middle Last", "Last, First M." and "Last FM"; null when nothing name-like is left. */
 export function parsePersonName(raw: string): PersonName | null {
-  const text = raw.replace(/\s+/g, ' ').trim();
+  // Titles and degrees name no one: "Prof. Dr. Hans Meier" and "Jane Roe, PhD" are Hans Meier and
+  // Jane Roe (read as "Family, Given", the degree was a given name; after it, "phd" a family name).
+  const text = withoutTitles(raw.replace(/\s+/g, ' ').trim());
   if (!text) return null;
   let givenPart: string;
   let familyPart: string;
@@ -118,6 +121,9 @@ export function nameReadings(raw: string): PersonName[] {
   const parsed = parsePersonName(raw);
   if (!parsed) return [];
   const readings = [parsed];
+  const capitalsFirst = familyInCapitalsFirst(raw);
+  if (capitalsFirst && capitalsFirst.family.join(' ') !== parsed.family.join(' '))
+    readings.push(capitalsFirst);
   const { given, family, suffix, hyphenated } = parsed;
   if (family.some((t) => PARTICLES.has(t))) return readings;
   // "García-López" (one written family name of two words): also "García" as a given name.
@@ -141,6 +147,23 @@ export function nameReadings(raw: string): PersonName[] {
   return readings;
 }
 
+/** A first written word in capitals, before words in mixed case: "WANG Wei", "KIM Min-Jun". */
+const CAPITALS_FIRST = /^\p{Lu}{2,}\s+(?=\p{Lu}?\p{Ll})/u;
+
+/**
+ * "WANG Wei", "KIM Min-Jun", "NAGY Péter": a family name set in capitals before the given names, as
+ * East Asian and Hungarian names are often written in forms and bylines, read that way (the reading
+ * in written order takes the last word for the family name). Null for any other name. Initials
+ * before a surname ("AJ Smith") fit the pattern too: this is one more reading, never the only one.
+ */
+function familyInCapitalsFirst(raw: string): PersonName | null {
+  const text = withoutHonorifics(raw.trim());
+  if (text.includes(',') || !CAPITALS_FIRST.test(text)) return null;
+  const words = text.split(/\s+/);
+  if (!words.slice(1).every((w) => /\p{Ll}/u.test(w))) return null;
+  return parsePersonName(`${words[0]}, ${words.slice(1).join(' ')}`);
+}
+
 /** A reading keeps the hyphenated given names it still holds whole. */
 function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefined): PersonName {
   const kept = hyphenated?.filter((i) => i + 1 < name.given.length);
@@ -155,7 +178,8 @@ function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefi
 export function nameReadingKeys(raw: string): string[] {
   const key = nameKey(raw);
   if (key === null) return [];
-  if (!key.includes(' ') && raw.trim().split(/\s+/).length < 3) return [key];
+  if (!key.includes(' ') && raw.trim().split(/\s+/).length < 3 && !CAPITALS_FIRST.test(raw.trim()))
+    return [key];
   return [...new Set(nameReadings(raw).map(familyCore))];
 }
 
@@ -223,6 +247,8 @@ export function plainNameKey(raw: string): string | null | undefined {
     if (c !== 0x20 || i === 0 || i === raw.length - 1 || raw.charCodeAt(i - 1) === 0x20) return undefined;
   }
   const tokens = raw.split(' ');
+  // A title before the name or a degree after it: the general path cuts them (withoutTitles).
+  if (isHonorific(tokens[0]!) || mayEndInDegree(raw)) return undefined;
   if (tokens.length > 1 && SUFFIXES.has(tokens[tokens.length - 1]!.toLowerCase())) tokens.pop();
   let family: string[];
   if (tokens.length === 2 && isInitials(tokens[1]!) && !isInitials(tokens[0]!)) family = [tokens[0]!];
