@@ -127,6 +127,21 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Zhi Capspal' }] },
+    // German umlauts typed as two letters; a Spanish name with its first family name alone.
+    {
+      authors: [
+        { name: 'Thomas Müller', affiliation: 'University of Freiburg, Freiburg, Germany' },
+        { name: 'Uwe Umlautpal' },
+      ],
+    },
+    { authors: [{ name: 'Uwe Umlautpal' }] },
+    {
+      authors: [
+        { name: 'Carmen Vidal', affiliation: 'Universidad de Valencia, Valencia, Spain' },
+        { name: 'Paz Paternalpal' },
+      ],
+    },
+    { authors: [{ name: 'Paz Paternalpal' }] },
     // Two people of one name each; the organization's group record says which one an email is.
     { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
     { authors: [{ name: 'Ada Twin #2' }] },
@@ -367,6 +382,22 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Lotte Titlepal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Dee Degreepal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Zhi Capspal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found with umlauts typed as two letters, or with both family names', async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-transliterated',
+      authors_count: 2,
+      author1_name: 'Thomas Mueller',
+      author1_aff: 'University of Freiburg',
+      // The corpus has her first family name only.
+      author2_name: 'Carmen Vidal Ortega',
+      author2_aff: 'Universidad de Valencia',
+    });
+    expect(withName(candidates, 'Uwe Umlautpal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Paz Paternalpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 

@@ -124,6 +124,7 @@ export function nameReadings(raw: string): PersonName[] {
   const capitalsFirst = familyInCapitalsFirst(raw);
   if (capitalsFirst && capitalsFirst.family.join(' ') !== parsed.family.join(' '))
     readings.push(capitalsFirst);
+  readings.push(...transliteratedReadings(raw, parsed));
   const { given, family, suffix, hyphenated } = parsed;
   if (family.some((t) => PARTICLES.has(t))) return readings;
   // "García-López" (one written family name of two words): also "García" as a given name.
@@ -143,8 +144,60 @@ export function nameReadings(raw: string): PersonName[] {
     readings.push(
       withHyphenated({ given: given.slice(0, -1), family: [lastGiven, ...family], suffix }, hyphenated),
     );
+    // "Inés Ruiz Moreno" is also "Inés Ruiz", "José María Álvarez-Buylla Roces" "José M.
+    // Álvarez-Buylla": Spanish names are often written with the first family name alone.
+    const first = hyphenated?.includes(given.length - 2) ? given.length - 2 : given.length - 1;
+    if (first >= 1) {
+      readings.push(
+        withHyphenated({ given: given.slice(0, first), family: given.slice(first), suffix }, hyphenated),
+      );
+    }
   }
   return readings;
+}
+
+/** Letters written as two where they cannot be typed: "Müller" as "Mueller", "Sørensen" as "Soerensen". */
+const TRANSLITERATED: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  ø: 'oe',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  Ø: 'Oe',
+};
+const TRANSLITERABLE = /[äöüøÄÖÜØ]/;
+/** "ae", "oe", "ue" in a folded name: what a transliterated ä, ö, ü or ø became. */
+const DIGRAPH = /([aou])e/;
+
+/**
+ * The name as it reads where ä, ö, ü and ø are typed as ae, oe, ue and oe (German and Scandinavian
+ * names): "Jürgen Müller" also as "Juergen Mueller"; and a name written so also as the letters it may
+ * stand for, folded ("Mueller" as "Muller", the key of "Müller"), its family name alone or with its
+ * given names ("Samuel Mueller": Samuel keeps its "ue").
+ */
+function transliteratedReadings(raw: string, parsed: PersonName): PersonName[] {
+  const out: PersonName[] = [];
+  if (TRANSLITERABLE.test(raw)) {
+    const typed = parsePersonName(
+      raw.replace(new RegExp(TRANSLITERABLE, 'g'), (c) => TRANSLITERATED[c] ?? c),
+    );
+    if (typed) out.push(typed);
+  }
+  if (parsed.family.some((t) => DIGRAPH.test(t))) {
+    const undo = (tokens: string[]) => tokens.map((t) => t.replace(new RegExp(DIGRAPH, 'g'), '$1'));
+    const family = undo(parsed.family);
+    out.push({ ...parsed, family });
+    const given = undo(parsed.given);
+    if (given.some((g, i) => g !== parsed.given[i])) out.push({ ...parsed, given, family });
+  }
+  return out;
+}
+
+/** Whether a name has a reading transliteratedReadings adds (nameReadingKeys' quick path has none). */
+function mayBeTransliterated(raw: string, key: string): boolean {
+  return TRANSLITERABLE.test(raw) || DIGRAPH.test(key);
 }
 
 /** A first written word in capitals, before words in mixed case: "WANG Wei", "KIM Min-Jun". */
@@ -178,8 +231,12 @@ function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefi
 export function nameReadingKeys(raw: string): string[] {
   const key = nameKey(raw);
   if (key === null) return [];
-  if (!key.includes(' ') && raw.trim().split(/\s+/).length < 3 && !CAPITALS_FIRST.test(raw.trim()))
-    return [key];
+  const oneReading =
+    !key.includes(' ') &&
+    raw.trim().split(/\s+/).length < 3 &&
+    !CAPITALS_FIRST.test(raw.trim()) &&
+    !mayBeTransliterated(raw, key);
+  if (oneReading) return [key];
   return [...new Set(nameReadings(raw).map(familyCore))];
 }
 
