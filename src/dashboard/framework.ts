@@ -347,6 +347,12 @@ function asSentence(message: string): string {
  * What a form's input needs to say it was refused: `attrs` for the input (`aria-invalid`, and
  * `aria-describedby` naming the message first, then the input's own hints), and `message`, the
  * paragraph to place beside it (null when the field was not refused). `id` is the input's id.
+ *
+ * A refused input is also `autofocus`: the page comes back with the focus in the first wrong field
+ * (the browser takes the first such element in the page and ignores the rest), so the keyboard is
+ * there and a screen reader says its label and message at once, where the focus was at the page's
+ * top, below which a keyboard went through the skip link, the header and the navigation (ten Tabs
+ * and more) to reach it. No script: the attribute does it on the page's load.
  */
 export function fieldState(
   request: FastifyRequest,
@@ -361,7 +367,7 @@ export function fieldState(
   const describedBy = [...(problem ? [`${id}-error`] : []), ...(input.hints ?? [])];
   return {
     attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${
-      problem ? html` aria-invalid="true"` : null
+      problem ? html` aria-invalid="true" autofocus` : null
     }`,
     message: problem ? html`<p id="${id}-error" class="field-error">${problem}</p>` : null,
     invalid: problem !== undefined,

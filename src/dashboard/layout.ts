@@ -58,8 +58,16 @@ export function layout(input: LayoutInput): string {
               </nav>`
         }`
     : html`<header class="top"><span class="brand">refmatch</span></header>`;
+  // A refusal that marks no field (the form expired, a conflict with another tab) takes the focus
+  // itself, so the keyboard and a screen reader start from what went wrong; one that marks fields
+  // leaves it to the first of them (`fieldState`).
+  const focusHere = input.flash?.kind === 'error' && !input.flash.fields;
   const flash = input.flash
-    ? html`<p class="flash ${input.flash.kind}" role="${input.flash.kind === 'error' ? 'alert' : 'status'}">
+    ? html`<p
+        class="flash ${input.flash.kind}"
+        role="${input.flash.kind === 'error' ? 'alert' : 'status'}"
+        ${focusHere ? html`tabindex="-1" autofocus` : null}
+      >
         ${input.flash.message}
         ${
           input.flash.fields
