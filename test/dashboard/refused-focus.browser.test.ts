@@ -50,6 +50,11 @@ function focusInMain(page: Page): Promise<boolean> {
   return page.evaluate<boolean>(`document.activeElement.closest('main') !== null`);
 }
 
+/** Presses the button and waits for the page its form leads to to load. */
+async function send(page: Page, button: string): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: button }).click()]);
+}
+
 async function newGroup(name: string): Promise<number> {
   const { rows } = await t.db.query<{ id: number }>(
     `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id`,
@@ -78,18 +83,18 @@ describe('a refused form comes back with the focus where the problem is', () => 
     await page.getByLabel('Client id').fill('r1');
     await page.getByLabel('Name', { exact: true }).fill('Ada Again');
     await page.getByLabel('Reviews done').fill('lots');
-    await page.getByRole('button', { name: 'Add record' }).click();
-    await page.waitForLoadState();
-    expect(await focused(page)).toEqual({ id: 'client_id', invalid: 'true', alert: false });
+    await send(page, 'Add record');
+    await expect.poll(() => focused(page)).toEqual({ id: 'client_id', invalid: 'true', alert: false });
+    // The title, said first as the page loads, says so too.
+    expect(await page.title()).toBe('Not saved: Add a record to Board · refmatch dashboard');
     await expectAccessible(page);
 
     // Only the custom number wrong, far down the form: the focus is there, the value as typed.
     await page.getByLabel('Client id').fill('r2');
-    await page.getByRole('button', { name: 'Add record' }).click();
-    await page.waitForLoadState();
+    await send(page, 'Add record');
     const reviews = page.getByLabel('Reviews done');
     const reviewsId = await reviews.getAttribute('id');
-    expect(await focused(page)).toEqual({ id: reviewsId, invalid: 'true', alert: false });
+    await expect.poll(() => focused(page)).toEqual({ id: reviewsId, invalid: 'true', alert: false });
     expect(await reviews.inputValue()).toBe('lots');
     // What is typed goes into the field at once, without a Tab.
     await page.keyboard.press('Control+A');
@@ -108,9 +113,8 @@ describe('a refused form comes back with the focus where the problem is', () => 
     await page.getByLabel('Soon deleted').check();
     // Deleted meanwhile (another tab, another editor): refused with a message at the top (409).
     await t.db.query('DELETE FROM authors_groups WHERE id = $1', [groupId]);
-    await page.getByRole('button', { name: 'Save referee finder settings' }).click();
-    await page.waitForLoadState();
-    expect(await focused(page)).toMatchObject({ alert: true });
+    await send(page, 'Save referee finder settings');
+    await expect.poll(() => focused(page)).toMatchObject({ alert: true });
     expect(await page.locator(':focus').textContent()).toContain('deleted meanwhile');
     await page.keyboard.press('Tab');
     // Past the message, inside the page's own content: not back through the header.
@@ -125,9 +129,8 @@ describe('a refused form comes back with the focus where the problem is', () => 
     await page.goto(`${t.url}/dashboard/sign-in/`);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForLoadState();
-    expect(await focused(page)).toEqual({ id: 'email', invalid: 'true', alert: false });
+    await send(page, 'Sign in');
+    await expect.poll(() => focused(page)).toEqual({ id: 'email', invalid: 'true', alert: false });
     expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
   });
 
@@ -136,9 +139,9 @@ describe('a refused form comes back with the focus where the problem is', () => 
     const page = await asEditor();
     await page.goto(`${t.url}/dashboard/groups/${groupId}/`);
     await page.getByLabel('Group name').fill('Renamed again');
-    await page.getByRole('button', { name: 'Rename' }).click();
-    await page.waitForLoadState();
+    await send(page, 'Rename');
     expect(await page.locator('.flash.ok').count()).toBe(1);
+    expect(await page.title()).toBe('Authors group Renamed again · refmatch dashboard');
     expect(await page.evaluate<string>('document.activeElement.tagName')).toBe('BODY');
   });
 });
