@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
-import { can, type Action } from '../users/roles.ts';
+import { can, ROLE_LABELS, type Action } from '../users/roles.ts';
 import { findSession, keepUnsentForm, setFlash, type Flash, type Session } from '../users/sessions.ts';
 import {
   LOGIN_CSRF_COOKIE,
@@ -522,7 +522,16 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       return reply.status(303).header('location', '/dashboard/password/').send();
     }
     if (!can(session.user.role, rule.action)) {
-      throw new AppError(403, 'forbidden', 'Your role does not allow this.');
+      // Names the role (it may have changed since the page was shown, by an admin in another
+      // session) and, for a form, that nothing was saved and who can change it.
+      const role = ROLE_LABELS[session.user.role];
+      throw new AppError(
+        403,
+        'forbidden',
+        request.method === 'POST'
+          ? `Your role, ${role}, does not allow this: nothing was saved. An integrations admin of your organization can change your role.`
+          : `Your role, ${role}, does not allow this page.`,
+      );
     }
     // A multipart post's token is in its body, read by the handler, which checks it (checkFormToken).
     if (rule.multipart && isMultipartPost(request)) return;
