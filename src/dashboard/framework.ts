@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
-import { can, type Action } from '../users/roles.ts';
+import { can, ROLE_LABELS, type Action } from '../users/roles.ts';
 import { findSession, keepUnsentForm, setFlash, type Flash, type Session } from '../users/sessions.ts';
 import {
   LOGIN_CSRF_COOKIE,
@@ -347,6 +347,12 @@ function asSentence(message: string): string {
  * What a form's input needs to say it was refused: `attrs` for the input (`aria-invalid`, and
  * `aria-describedby` naming the message first, then the input's own hints), and `message`, the
  * paragraph to place beside it (null when the field was not refused). `id` is the input's id.
+ *
+ * A refused input is also `autofocus`: the page comes back with the focus in the first wrong field
+ * (the browser takes the first such element in the page and ignores the rest), so the keyboard is
+ * there and a screen reader says its label and message at once, where the focus was at the page's
+ * top, below which a keyboard went through the skip link, the header and the navigation (ten Tabs
+ * and more) to reach it. No script: the attribute does it on the page's load.
  */
 export function fieldState(
   request: FastifyRequest,
@@ -361,7 +367,7 @@ export function fieldState(
   const describedBy = [...(problem ? [`${id}-error`] : []), ...(input.hints ?? [])];
   return {
     attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${
-      problem ? html` aria-invalid="true"` : null
+      problem ? html` aria-invalid="true" autofocus` : null
     }`,
     message: problem ? html`<p id="${id}-error" class="field-error">${problem}</p>` : null,
     invalid: problem !== undefined,
@@ -516,7 +522,16 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       return reply.status(303).header('location', '/dashboard/password/').send();
     }
     if (!can(session.user.role, rule.action)) {
-      throw new AppError(403, 'forbidden', 'Your role does not allow this.');
+      // Names the role (it may have changed since the page was shown, by an admin in another
+      // session) and, for a form, that nothing was saved and who can change it.
+      const role = ROLE_LABELS[session.user.role];
+      throw new AppError(
+        403,
+        'forbidden',
+        request.method === 'POST'
+          ? `Your role, ${role}, does not allow this: nothing was saved. An integrations admin of your organization can change your role.`
+          : `Your role, ${role}, does not allow this page.`,
+      );
     }
     // A multipart post's token is in its body, read by the handler, which checks it (checkFormToken).
     if (rule.multipart && isMultipartPost(request)) return;

@@ -58,8 +58,19 @@ export function layout(input: LayoutInput): string {
               </nav>`
         }`
     : html`<header class="top"><span class="brand">refmatch</span></header>`;
+  // A refusal that marks no field (the form expired, a conflict with another tab) takes the focus
+  // itself, so the keyboard and a screen reader start from what went wrong; one that marks fields
+  // leaves it to the first of them (`fieldState`).
+  const focusHere = input.flash?.kind === 'error' && !input.flash.fields;
+  // The title is what a screen reader says first as a page loads, and what a tab shows: a refused
+  // form's page says it there too (every error message is of something not saved).
+  const notSaved = input.flash?.kind === 'error' ? 'Not saved: ' : null;
   const flash = input.flash
-    ? html`<p class="flash ${input.flash.kind}" role="${input.flash.kind === 'error' ? 'alert' : 'status'}">
+    ? html`<p
+        class="flash ${input.flash.kind}"
+        role="${input.flash.kind === 'error' ? 'alert' : 'status'}"
+        ${focusHere ? html`tabindex="-1" autofocus` : null}
+      >
         ${input.flash.message}
         ${
           input.flash.fields
@@ -75,7 +86,7 @@ export function layout(input: LayoutInput): string {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${input.title} · refmatch dashboard</title>
+        <title>${notSaved}${input.title} · refmatch dashboard</title>
         <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
       </head>
       <body>

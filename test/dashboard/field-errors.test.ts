@@ -93,6 +93,8 @@ describe('a refused form: each message beside its field, the values kept', () =>
     const taken = await page(editor, form);
     expectRefused(taken, 'client_id');
     expect(messageOf(taken, 'client_id')).toContain('already has a record with the client id x1');
+    // Whose it is, and what to do: another id, or that record.
+    expect(messageOf(taken, 'client_id')).toContain('(First): choose another client id, or open First');
     expect(tagOf(taken, 'client_id')).toContain('value="x1"');
     expectNotRefused(taken, 'name');
     await injectForm(t.app, editor, records, { client_id: 'x2', name: '   ' });

@@ -159,6 +159,31 @@ describe('importing records from CSV', () => {
     expect(await count(org)).toBe(0);
   });
 
+  it('reads cells pasted from a spreadsheet (tab-separated) and a CSV saved with semicolons, lists quoted in a cell', async () => {
+    const org = await makeOrg();
+    // As a spreadsheet copies its cells: tabs between columns, a cell with a line break quoted.
+    const pasted = await postCsv(
+      org,
+      'client_id\tname\temails\tReviews done\r\nt1\tAda Lovelace\t"ada@example.org\nada@uni.example"\t3\r\nt2\tAlan Turing\t\t\r\n',
+    );
+    expect(await flashAfter(org, pasted)).toContain('Imported: 2 records added, 0 updated.');
+    expect(await record(org, 't1')).toMatchObject({
+      name: 'Ada Lovelace',
+      emails: ['ada@example.org', 'ada@uni.example'],
+      custom_values: { [org.fields.pages.api_id]: 3 },
+    });
+    // As Excel saves a CSV where the decimal mark is a comma: semicolons, a list quoted.
+    const saved = await postFile(org, {
+      name: 'reviewers.csv',
+      bytes: '\ufeffclient_id;name;emails\r\ns1;Grace Hopper;"grace@example.org; hopper@example.org"\r\n',
+    });
+    expect(await flashAfter(org, saved)).toContain('Imported: 1 record added, 0 updated.');
+    expect((await record(org, 's1'))?.emails).toEqual(['grace@example.org', 'hopper@example.org']);
+    // A comma-separated header with a semicolon inside a column's name is still read by commas.
+    const commas = decoded((await postCsv(org, 'client_id,name,a;b\nc1,Ada,x\n')).body);
+    expect(commas).toContain('Row 1, column a;b: names neither a field of a record');
+  });
+
   it('refuses a header naming no field, or one without a client_id or name column', async () => {
     const org = await makeOrg();
     const refused = await postCsv(org, 'client_id,nom,Colour\nx,Ada,red\n');

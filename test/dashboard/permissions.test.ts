@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { can, ROLES, type Action, type Role } from '../../src/users/roles.ts';
+import { can, ROLE_LABELS, ROLES, type Action, type Role } from '../../src/users/roles.ts';
 import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { saveCustomValues } from '../../src/custom-fields/folder-manuscript-values.ts';
@@ -159,6 +159,14 @@ describe('the permission table is enforced on every dashboard route', () => {
         expect(res.statusCode === 403, `${role} ${route.method} ${route.url} -> ${res.statusCode}`).toBe(
           !allowed,
         );
+        // The refusal names the role, and for a form says nothing was saved.
+        if (!allowed) {
+          expect(res.body).toContain(
+            route.method === 'POST'
+              ? `Your role, ${ROLE_LABELS[role]}, does not allow this: nothing was saved.`
+              : `Your role, ${ROLE_LABELS[role]}, does not allow this page.`,
+          );
+        }
         // An allowed post may have ended this session (sign-out): start a fresh one.
         if (allowed && route.method === 'POST') session = await injectSignIn(t.app, email);
       }

@@ -453,10 +453,13 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         () =>
           concerning('client_id', () => checkRecordLimits(clientId, { ...recordOf(body, {}), name: '-' })),
         async () => {
-          if (await findGroupAuthor(ctx.db, key)) {
+          const taken = await findGroupAuthor(ctx.db, key);
+          if (taken) {
+            // Says whose it is and the two ways on: a new id for a new person, or the record itself
+            // (from the group's list) when the editor meant that person.
             throw fieldInvalid(
               'client_id',
-              `The group already has a record with the client id ${clientId}`,
+              `The group already has a record with the client id ${clientId} (${taken.name}): choose another client id, or open ${taken.name} in the group's list to change that record.`,
               409,
             );
           }

@@ -216,6 +216,29 @@ function checkRow(
   return problems.length > 0 ? problems : { clientId, record };
 }
 
+/**
+ * What separates the columns, read from the header line: a tab in it, cells copied from a spreadsheet
+ * and pasted; semicolons and no comma, a CSV saved by Excel in a language whose decimal mark is a
+ * comma; else commas. Such text read by commas was one column, or a quote inside a cell refused.
+ * Lists inside a cell come quoted from either, and are split as in a comma-separated file.
+ */
+function separatorOf(csv: string): string {
+  const header = csv.slice(0, csv.search(/\r|\n|$/));
+  if (header.includes('\t')) return '\t';
+  return header.includes(';') && !header.includes(',') ? ';' : ',';
+}
+
+/** The CSV's rows of cells, its columns separated by `delimiter`. */
+function readCsv(csv: string, delimiter: string): string[][] {
+  return parse(csv, {
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+  }) as string[][];
+}
+
 /** Reads and checks the pasted CSV; nothing is written. */
 export function checkImport(
   csv: string,
@@ -224,12 +247,7 @@ export function checkImport(
 ): CheckedImport {
   let records: string[][];
   try {
-    records = parse(csv, {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-    }) as string[][];
+    records = readCsv(csv, separatorOf(csv));
   } catch (error) {
     return {
       rows: [],
@@ -349,7 +367,8 @@ async function importPage(
         />
         <div id="csv-hint" class="hint">
           <p>
-            A header row, then one record a row. Columns: <code>client_id</code> and
+            A header row, then one record a row, the columns separated by commas, or by tabs (cells copied
+            from a spreadsheet and pasted here) or semicolons. Columns: <code>client_id</code> and
             <code>name</code> (required), <code>emails</code>, <code>orcids</code>, <code>articles</code>,
             <code>affiliations</code>${fields.length > 0 ? ', and the custom fields by their names' : ''}. A
             list holds its items one a line (in a quoted cell) or separated by semicolons; so does a field of

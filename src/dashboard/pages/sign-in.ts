@@ -92,10 +92,11 @@ async function signInPage(
   const token = held && /^[\w-]{32}$/.test(held) ? held : randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
   // A refused sign-in marks the inputs it concerns, so a screen reader says why on reaching them
-  // (the message at the top was read once, if at all, before the form).
+  // (the message at the top was read once, if at all, before the form); the first of them takes the
+  // focus, so the person types again without going back through the page.
   const invalid = (input: 'email' | 'password') =>
     options.error && options.invalid?.includes(input)
-      ? html`aria-invalid="true" aria-describedby="sign-in-error"`
+      ? html`aria-invalid="true" aria-describedby="sign-in-error" autofocus`
       : null;
   return renderPage(ctx, request, reply, {
     title: 'Sign in',

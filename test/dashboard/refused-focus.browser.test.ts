@@ -1,0 +1,147 @@
+// Where the keyboard is when a refused form comes back, in Chromium: in the first wrong field (its
+// label and message read by a screen reader as it takes the focus), or on the page's message when
+// the refusal marks no field; after a refused sign-in, in the email. Before, it was at the page's
+// top: the skip link, the header and the navigation came first, ten Tabs and more.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrg, type TestOrg } from '../helpers/app.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  signIn,
+  startListeningApp,
+  type ListeningApp,
+} from '../helpers/browser.ts';
+import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { createCustomField } from '../../src/custom-fields/store.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+
+let browser: Browser;
+let t: ListeningApp;
+let org: TestOrg;
+
+beforeAll(async () => {
+  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
+  org = await createTestOrg(t);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function asEditor(): Promise<Page> {
+  const user = await createTestUser(t.db, org.id, 'editor');
+  const page = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  return page;
+}
+
+/** The focused element: its id, and whether it is marked invalid or is the page's message. */
+function focused(page: Page): Promise<{ id: string; invalid: string | null; alert: boolean }> {
+  return page.evaluate(`(() => {
+    const el = document.activeElement;
+    return { id: el.id, invalid: el.getAttribute('aria-invalid'), alert: el.getAttribute('role') === 'alert' };
+  })()`);
+}
+
+/** Whether the focus is inside the page's own content (main), past the header and navigation. */
+function focusInMain(page: Page): Promise<boolean> {
+  return page.evaluate<boolean>(`document.activeElement.closest('main') !== null`);
+}
+
+/** Presses the button and waits for the page its form leads to to load. */
+async function send(page: Page, button: string): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: button }).click()]);
+}
+
+async function newGroup(name: string): Promise<number> {
+  const { rows } = await t.db.query<{ id: number }>(
+    `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id`,
+    [org.id, name],
+  );
+  return rows[0]!.id;
+}
+
+describe('a refused form comes back with the focus where the problem is', () => {
+  it("a record's form: the first wrong field has the focus, the one lower down after it is corrected", async () => {
+    await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'number',
+      name: 'Reviews done',
+    });
+    const groupId = await newGroup('Board');
+    const page = await asEditor();
+    await page.goto(`${t.url}/dashboard/groups/${groupId}/new-record/`);
+    await page.getByLabel('Client id').fill('r1');
+    await page.getByLabel('Name', { exact: true }).fill('Ada Expert');
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await page.waitForURL(/\/records\/r1\/$/);
+
+    // The same client id again, and a custom number that is not one: both marked, the first focused.
+    await page.goto(`${t.url}/dashboard/groups/${groupId}/new-record/`);
+    await page.getByLabel('Client id').fill('r1');
+    await page.getByLabel('Name', { exact: true }).fill('Ada Again');
+    await page.getByLabel('Reviews done').fill('lots');
+    await send(page, 'Add record');
+    await expect.poll(() => focused(page)).toEqual({ id: 'client_id', invalid: 'true', alert: false });
+    // The title, said first as the page loads, says so too.
+    expect(await page.title()).toBe('Not saved: Add a record to Board · refmatch dashboard');
+    await expectAccessible(page);
+
+    // Only the custom number wrong, far down the form: the focus is there, the value as typed.
+    await page.getByLabel('Client id').fill('r2');
+    await send(page, 'Add record');
+    const reviews = page.getByLabel('Reviews done');
+    const reviewsId = await reviews.getAttribute('id');
+    await expect.poll(() => focused(page)).toEqual({ id: reviewsId, invalid: 'true', alert: false });
+    expect(await reviews.inputValue()).toBe('lots');
+    // What is typed goes into the field at once, without a Tab.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('3');
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await page.waitForURL(/\/records\/r2\/$/);
+  });
+
+  it("a refusal that marks no field: the page's message has the focus, and the next Tab goes on from there", async () => {
+    const fields = baseFields({ origin_id: 'focus-1', folder: 'FOCUS' });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
+    const groupId = await newGroup('Soon deleted');
+    const page = await asEditor();
+    await page.goto(`${t.url}/dashboard/folders/`);
+    await page.getByRole('link', { name: 'FOCUS' }).click();
+    await page.getByLabel('Soon deleted').check();
+    // Deleted meanwhile (another tab, another editor): refused with a message at the top (409).
+    await t.db.query('DELETE FROM authors_groups WHERE id = $1', [groupId]);
+    await send(page, 'Save referee finder settings');
+    await expect.poll(() => focused(page)).toMatchObject({ alert: true });
+    expect(await page.locator(':focus').textContent()).toContain('deleted meanwhile');
+    await page.keyboard.press('Tab');
+    // Past the message, inside the page's own content: not back through the header.
+    expect(await focusInMain(page)).toBe(true);
+    await expectAccessible(page);
+  });
+
+  it('a refused sign-in: the email has the focus, as typed', async () => {
+    const user = await createTestUser(t.db, org.id, 'viewer');
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${t.url}/dashboard/sign-in/`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('not the password');
+    await send(page, 'Sign in');
+    await expect.poll(() => focused(page)).toEqual({ id: 'email', invalid: 'true', alert: false });
+    expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
+  });
+
+  it('a page with a message that is no refusal keeps the focus at its top', async () => {
+    const groupId = await newGroup('Renamed');
+    const page = await asEditor();
+    await page.goto(`${t.url}/dashboard/groups/${groupId}/`);
+    await page.getByLabel('Group name').fill('Renamed again');
+    await send(page, 'Rename');
+    expect(await page.locator('.flash.ok').count()).toBe(1);
+    expect(await page.title()).toBe('Authors group Renamed again · refmatch dashboard');
+    expect(await page.evaluate<string>('document.activeElement.tagName')).toBe('BODY');
+  });
+});

@@ -1,0 +1,112 @@
+// Names written right to left (Arabic, Persian, Hebrew) read right to left on the dashboard, in
+// Chromium: a record's name in the group's table and as its page's heading, a manuscript's title in
+// the list, its authors on its page. The pages are left to right: an Arabic title with a Latin word
+// in it ("تحليل BERT للغة العربية") was laid out left to right by runs, so that read from the right
+// it began with its last words.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrg, type TestOrg } from '../helpers/app.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  signIn,
+  startListeningApp,
+  type ListeningApp,
+} from '../helpers/browser.ts';
+import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+
+let browser: Browser;
+let t: ListeningApp;
+let org: TestOrg;
+
+beforeAll(async () => {
+  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
+  org = await createTestOrg(t);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function asViewer(width: number): Promise<Page> {
+  const user = await createTestUser(t.db, org.id, 'viewer');
+  const page = await (await browser.newContext({ viewport: { width, height: 800 } })).newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  return page;
+}
+
+/**
+ * Where the first and the last character of `text` are drawn, left edges in px, in the first
+ * element matching `selector` whose text is `text`. Text that reads right to left has its last
+ * character left of its first.
+ */
+async function ends(page: Page, selector: string, text: string): Promise<{ first: number; last: number }> {
+  const found = await page.evaluate<{ first: number; last: number } | null>(`(() => {
+    for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf(${JSON.stringify(text)});
+        if (at < 0) continue;
+        const left = (i) => {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return { first: left(at), last: left(at + ${text.length} - 1) };
+      }
+    }
+    return null;
+  })()`);
+  expect(found, `${text} in ${selector}`).not.toBeNull();
+  return found!;
+}
+
+describe('text that starts right to left', () => {
+  it("a record's name with Latin letters in it reads right to left in the group's table and its heading, at 1280 and 375 px", async () => {
+    const { rows } = await t.db.query<{ id: number }>(
+      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Reviewers') RETURNING id`,
+      [org.id],
+    );
+    const groupId = rows[0]!.id;
+    const name = 'سارة الحسيني (Sara Al-Husseini)';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/external/author-from-group/${groupId}/sara/`,
+      headers: { 'x-apikey': org.apiKey },
+      payload: { name, emails: ['sara@uni.example'] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+
+    for (const width of [1280, 375]) {
+      const page = await asViewer(width);
+      await page.goto(`${t.url}/dashboard/groups/${groupId}/`);
+      const cell = await ends(page, 'td', name);
+      expect(cell.last, `the table at ${width} px`).toBeLessThan(cell.first);
+      // A Latin cell beside it is unchanged: left to right, from the column's left.
+      const email = await ends(page, 'td', 'sara@uni.example');
+      expect(email.first).toBeLessThan(email.last);
+
+      await page.getByRole('link', { name }).click();
+      const heading = await ends(page, 'h1', name);
+      expect(heading.last, `the heading at ${width} px`).toBeLessThan(heading.first);
+      await expectAccessible(page);
+    }
+  });
+
+  it("a manuscript's title in the list, and its authors on its page", async () => {
+    const title = 'تحليل BERT للغة العربية';
+    const fields = baseFields({ origin_id: 'rtl-1', title, author1_name: 'محمد علي (Cairo)' });
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = await asViewer(1280);
+    await page.goto(`${t.url}/dashboard/manuscripts/`);
+    const listed = await ends(page, 'td', title);
+    expect(listed.last).toBeLessThan(listed.first);
+    await page.getByRole('link', { name: title }).click();
+    const author = await ends(page, 'li', 'محمد علي (Cairo)');
+    expect(author.last).toBeLessThan(author.first);
+  });
+});
