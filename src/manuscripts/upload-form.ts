@@ -6,6 +6,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { AppError, errors, type ErrorDetail } from '../infra/errors.ts';
 import { MAX_INTEGER } from '../http/schemas.ts';
 import { unstorableText } from '../http/storable-text.ts';
+import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 import type { CandidateFilters } from '../referee-finder/types.ts';
 
 export interface UploadedFile {
@@ -274,11 +275,13 @@ function blankToNull(value: string | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
-/** ORCIDs arrive as bare ids or as orcid.org links; the bare form is what the corpus stores. */
-export function normalizeOrcid(value: string | null): string | null {
-  if (!value) return null;
-  const match = /(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/i.exec(value);
-  return match ? match[1]!.toUpperCase() : value;
+/**
+ * ORCIDs arrive as bare ids or as orcid.org links; the bare form is what the corpus stores. What is
+ * no ORCID (a placeholder, a wrong check digit) is kept as written: it is the client's, and it
+ * matches no one (the conflict search normalizes it to nothing).
+ */
+function suppliedOrcid(value: string | null): string | null {
+  return value === null ? null : (normalizeOrcid(value) ?? value);
 }
 
 export function validateUploadForm(raw: RawUpload): UploadForm {
@@ -396,7 +399,7 @@ function readAuthors(
     authors.push({
       name,
       email: blankToNull(entry.email)?.toLowerCase() ?? null,
-      orcid: normalizeOrcid(blankToNull(entry.orcid)),
+      orcid: suppliedOrcid(blankToNull(entry.orcid)),
       affiliation: blankToNull(entry.aff),
     });
   }

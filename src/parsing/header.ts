@@ -2,17 +2,10 @@
 // keywords. The rules read typography and position (the largest type on the first page, the lines
 // under it, superscript marks, links, labelled lines), never strings of particular files.
 import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
-import {
-  ORCID_RE,
-  findEmails,
-  findOrcids,
-  joinLines,
-  mailtoAddresses,
-  unique,
-  validOrcid,
-} from './text-utils.ts';
+import { ORCID_RE, findEmails, findOrcids, joinLines, mailtoAddresses, unique } from './text-utils.ts';
 import { foldWords } from '../infra/text-fold.ts';
 import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
+import { validOrcid } from '../corpus/openalex/ids.ts';
 import {
   hasTypedSuperscripts,
   inCapitals,

@@ -1,5 +1,7 @@
 // Text clean-up shared by both readers: whitespace, ligatures, hyphenation across lines.
 
+import { validOrcid } from '../corpus/openalex/ids.ts';
+
 const LIGATURES: Record<string, string> = {
   '\ufb00': 'ff',
   '\ufb01': 'fi',
@@ -275,16 +277,6 @@ const DASH_BETWEEN_DIGITS = /(?<=\d)\s?[\u2010-\u2013\u2212]\s?(?=[\dX])/g;
 export function findOrcids(text: string): string[] {
   const hyphened = text.replace(DASH_BETWEEN_DIGITS, '-');
   return unique([...hyphened.matchAll(ORCID_RE)].map((m) => m[1] ?? '').filter(validOrcid));
-}
-
-/** ISO 7064 11,2 check digit, so that a phone number shaped like an ORCID is not taken for one. */
-export function validOrcid(id: string): boolean {
-  const digits = id.replace(/-/g, '');
-  if (!/^\d{15}[\dX]$/.test(digits)) return false;
-  let total = 0;
-  for (const ch of digits.slice(0, 15)) total = (total + Number(ch)) * 2;
-  const check = (12 - (total % 11)) % 11;
-  return digits[15] === (check === 10 ? 'X' : String(check));
 }
 
 export function unique<T>(items: T[]): T[] {

@@ -268,7 +268,11 @@ describe('identifiers', () => {
   it('normalizes DOIs, ORCIDs, PubMed and arXiv ids from their usual written forms', () => {
     expect(normalizeDoi('https://doi.org/10.7717/PEERJ.4375')).toBe('10.7717/peerj.4375');
     expect(normalizeDoi('unavailable')).toBeNull();
-    expect(normalizeOrcid('https://orcid.org/0000-0002-1825-009x')).toBe('0000-0002-1825-009X');
+    expect(normalizeOrcid('https://orcid.org/0000-0002-1694-233x')).toBe('0000-0002-1694-233X');
+    expect(normalizeOrcid('000000021694233X')).toBe('0000-0002-1694-233X');
+    // A placeholder and a mistyped check digit are no iD.
+    expect(normalizeOrcid('0000-0000-0000-0000')).toBeNull();
+    expect(normalizeOrcid('0000-0002-1694-2331')).toBeNull();
     expect(normalizePmid('https://pubmed.ncbi.nlm.nih.gov/29456894')).toBe('29456894');
     expect(normalizePmid('0')).toBeNull();
     expect(normalizeArxivId('https://arxiv.org/abs/2101.00001v3')).toBe('2101.00001');

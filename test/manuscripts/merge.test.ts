@@ -49,7 +49,7 @@ describe('mergeMetadata', () => {
       ...supplied,
       authors: [
         ...supplied.authors,
-        { name: 'Grace Hopper', email: null, orcid: '0000-0001-0000-0001', affiliation: null },
+        { name: 'Grace Hopper', email: null, orcid: '0000-0001-0000-0017', affiliation: null },
       ],
     };
     expect(mergeMetadata(withGrace, parsed, 'parsed').authors.map((a) => a.name)).toEqual([

@@ -18,7 +18,7 @@ const validate = new Ajv({ strict: false }).compile(UploadResponse);
 beforeAll(async () => {
   t = await createTestApp();
   ids = await buildCorpus(t.db, [
-    { authors: [{ name: 'Ada Expert', orcid: 'https://orcid.org/0000-0001-0000-0001' }] },
+    { authors: [{ name: 'Ada Expert', orcid: 'https://orcid.org/0000-0001-0000-0017' }] },
     { authors: [{ name: 'Ada Expert' }, { name: 'Ben Second' }] },
     { authors: [{ name: 'Ada Expert' }] },
     { authors: [{ name: 'Ben Second' }] },
@@ -117,7 +117,7 @@ describe('candidates from a real upload', () => {
     const org = await createTestOrg(t);
     const res = await upload(t.app, {
       apiKey: org.apiKey,
-      fields: fields({ author1_name: 'Ada Expert', author1_orcid: '0000-0001-0000-0001' }),
+      fields: fields({ author1_name: 'Ada Expert', author1_orcid: '0000-0001-0000-0017' }),
     });
     const authorIds = (res.json().candidates as Array<{ author_id: number }>).map((c) => c.author_id);
     expect(authorIds).not.toContain(ids.authorId('Ada Expert'));

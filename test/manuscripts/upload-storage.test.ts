@@ -150,7 +150,7 @@ describe('manuscripts by origin_id', () => {
         authors_count: 2,
         author1_name: 'Ada Lovelace',
         author1_email: 'Ada@Example.ORG',
-        author1_orcid: 'https://orcid.org/0000-0002-1825-009x',
+        author1_orcid: 'https://orcid.org/0000-0002-1694-233x',
         author1_aff: 'University of London',
         author2_name: 'Charles Babbage',
       }),
@@ -159,7 +159,7 @@ describe('manuscripts by origin_id', () => {
       {
         name: 'Ada Lovelace',
         email: 'ada@example.org',
-        orcid: '0000-0002-1825-009X',
+        orcid: '0000-0002-1694-233X',
         affiliation: 'University of London',
       },
       { name: 'Charles Babbage', email: null, orcid: null, affiliation: null },

@@ -19,16 +19,17 @@ let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
 
 const MIA_ORCID = '0000-0002-7000-0001';
-const SAM_ORCID = '0000-0002-7000-0002';
-const RHEA_ORCID = '0000-0002-7000-0003';
-const LEV_ORCID = '0000-0002-7000-0004';
-const PIP_ORCID = '0000-0002-7000-0005';
-const FLO_ORCID = '0000-0002-7000-0006';
-const GIA_ORCID = '0000-0002-7000-0009';
-const CY_ORCID = '0000-0002-7000-0008';
+const SAM_ORCID = '0000-0002-7000-0028';
+const RHEA_ORCID = '0000-0002-7000-0036';
+const LEV_ORCID = '0000-0002-7000-0044';
+const PIP_ORCID = '0000-0002-7000-0052';
+const FLO_ORCID = '0000-0002-7000-0060';
+const GIA_ORCID = '0000-0002-7000-0095';
+const CY_ORCID = '0000-0002-7000-0087';
 const ORA_ORCID = '0000-0003-1415-9269';
 const OLI_ORCID = '0000-0002-1694-233X';
-const NIA_ORCID = '0000-0001-7000-0007';
+const NIA_ORCID = '0000-0001-7000-0071';
+const PLACEHOLDER_ORCID = '0000-0000-0000-0000';
 const CITED_TITLE = 'Equivariant message passing for molecular graphs';
 const PUNCTUATED_TITLE = 'Graph Transformers: Message-Passing over Molecular Conformers';
 
@@ -142,6 +143,12 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Paz Paternalpal' }] },
+    // Two people carrying one placeholder iD, as two of the ACL corpus do.
+    { authors: [{ name: 'Zhai Placeholder', orcid: PLACEHOLDER_ORCID }, { name: 'Pam Zhaipal' }] },
+    { authors: [{ name: 'Zhai Placeholder' }] },
+    { authors: [{ name: 'Shuo Placeholder', orcid: PLACEHOLDER_ORCID }] },
+    { authors: [{ name: 'Shuo Placeholder' }] },
+    { authors: [{ name: 'Pam Zhaipal' }] },
     // Two people of one name each; the organization's group record says which one an email is.
     { authors: [{ name: 'Ada Twin' }, { name: 'Tom Twinpal' }] },
     { authors: [{ name: 'Ada Twin #2' }] },
@@ -399,6 +406,20 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Uwe Umlautpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Paz Paternalpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('an iD whose check digit fails (a placeholder) names no one: neither one person of two, nor a manuscript author', async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-placeholder',
+      author1_name: 'Nobody Incorpus',
+      author1_orcid: PLACEHOLDER_ORCID,
+    });
+    const zhai = withName(candidates, 'Zhai Placeholder');
+    const shuo = withName(candidates, 'Shuo Placeholder');
+    expect(zhai.author_id).not.toBe(shuo.author_id);
+    expect([zhai.orcid, shuo.orcid]).toEqual([null, null]);
+    expect(withName(candidates, 'Pam Zhaipal').coauth_conflicts.exists).toBe(false);
   });
 
   it('a flag imported as an ORCID without hyphens flags that ORCID, not an author id', async () => {

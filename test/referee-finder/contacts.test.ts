@@ -13,7 +13,7 @@ import { buildCorpus, TOPIC } from './fixtures.ts';
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
 
-const ADA_ORCID = '0000-0002-7100-0001';
+const ADA_ORCID = '0000-0002-7100-0011';
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -17,8 +17,8 @@ const OLDEST_RECENT = Y - RECENT_AFFILIATION_YEARS;
 const SHELBY = { id: 'https://openalex.org/I88001', name: 'Shelbyville Institute of Technology' };
 const CAPITAL = { id: 'https://openalex.org/I88002', name: 'Capital City Institute' };
 const OGDEN = { id: 'https://openalex.org/I88003', name: 'Ogdenville Polytechnic' };
-const MARA_ORCID = '0000-0002-8800-0001';
-const PAT_ORCID = '0000-0002-8800-0002';
+const MARA_ORCID = '0000-0002-8800-0018';
+const PAT_ORCID = '0000-0002-8800-0026';
 const SPRINGFIELD = 'Department of Physics, University of Springfield, Springfield, USA';
 const HAVERBROOK = 'North Haverbrook College, North Haverbrook, USA';
 

@@ -17,12 +17,27 @@ export function matchableTitle(value: unknown): string | null {
   return typeof value === 'string' && value.trim().length >= 10 ? value : null;
 }
 
-/** Any ORCID form → `0000-0002-1825-0097`; null when it is not one (checksum not enforced). */
+/**
+ * Any ORCID form → `0000-0002-1825-0097`; null when it is not one, its check digit included: a
+ * placeholder ("0000-0000-0000-0000", which two people of the ACL corpus carry) or a mistyped iD
+ * names no one, and taken for an iD it made two people one and flagged one's conflicts on the other.
+ */
 export function normalizeOrcid(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const match = /(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dXx])/.exec(value.trim());
   if (!match) return null;
-  return `${match[1]}-${match[2]}-${match[3]}-${match[4]!.toUpperCase()}`;
+  const orcid = `${match[1]}-${match[2]}-${match[3]}-${match[4]!.toUpperCase()}`;
+  return validOrcid(orcid) ? orcid : null;
+}
+
+/** ISO 7064 11,2 check digit of an ORCID iD (hyphens optional). */
+export function validOrcid(id: string): boolean {
+  const digits = id.replace(/-/g, '');
+  if (!/^\d{15}[\dX]$/.test(digits)) return false;
+  let total = 0;
+  for (const ch of digits.slice(0, 15)) total = (total + Number(ch)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return digits[15] === (check === 10 ? 'X' : String(check));
 }
 
 /** `https://pubmed.ncbi.nlm.nih.gov/29456894`, `PMID: 29456894` or `29456894` → `29456894`. */
