@@ -1476,17 +1476,20 @@ export function extractHeader(source: DocumentModel): Header {
   }
   // A Word title that is a name alone (a software's or a project's: one or two words, "pTITAN2")
   // over a paragraph in the Subtitle style that says what the paper is: the two make the title,
-  // "Name: what it is". A longer title is whole by itself; its subtitle stays out of it.
+  // "Name: what it is". So does one that ends in a question or a colon, which leaves the title
+  // open for its subtitle ("Do We Still Feel Like Workers?" / "Class Identity in ..."). A longer
+  // title that closes as a statement is whole by itself; its subtitle stays out of it.
   let subtitle: string | null = null;
+  let opensOnSubtitle = false;
   if (titleIndex !== null && doc.format === 'docx' && titleEnd === titleIndex + 1) {
     const name = titleText(blocks[titleIndex]!);
     const next = blocks[titleEnd];
+    const nameAlone = name.split(' ').length <= 2 && name.length <= 30 && !/[.:?!]$/.test(name);
+    opensOnSubtitle = /[?:]$/.test(name);
     if (
       next &&
       /^sub-?title$/i.test(next.styleName?.trim() ?? '') &&
-      name.split(' ').length <= 2 &&
-      name.length <= 30 &&
-      !/[.:?!]$/.test(name) &&
+      (nameAlone || opensOnSubtitle) &&
       titleText(next).split(' ').length >= 3 &&
       titleText(next).length <= 200
     ) {
@@ -1498,7 +1501,7 @@ export function extractHeader(source: DocumentModel): Header {
     titleIndex !== null
       ? withoutTitleLabel(
           subtitle !== null
-            ? `${titleText(blocks[titleIndex]!)}: ${subtitle}`
+            ? `${titleText(blocks[titleIndex]!)}${opensOnSubtitle ? '' : ':'} ${subtitle}`
             : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
                 .replace(/\s+/g, ' ')
                 .trim(),

@@ -12,7 +12,13 @@ import type { Block } from './types.ts';
  */
 export const REFERENCES_HEADING =
   /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография)\s*[:：]?$/iu;
-const CAPTION_LABEL = /^(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:]\s/i;
+/**
+ * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
+ * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
+ * label alone on its line ("Figure 1:") is one too.
+ */
+export const CAPTION_LABEL =
+  /^(?:(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:](?:\s|$)|algorithm\s+\d+[.:]?\s+[A-Z])/i;
 /**
  * The label over the captions a draft sets after its references ("Figure captions:", "Figure
  * legends", "Legends to figures", "Tables"), alone on its line; no reference is only that.

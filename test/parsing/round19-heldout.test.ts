@@ -1,0 +1,164 @@
+// Layouts met in the seventeenth held-out set, fixed in the nineteenth round: a Word title that
+// asks a question (or ends in a colon) over its subtitle in the Subtitle style; a figure's caption
+// label read between the abstract's label and its text (a float at the top of the other column); a
+// Copernicus entry whose year is glued to its DOI by a comma ("doi:10.x/y,2010a."); algorithm
+// floats set after the reference list; two author-date entries typed in one Word paragraph with a
+// line break between them.
+// Names, titles and DOIs are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { parseReference } from '../../src/parsing/references.ts';
+import { testConfig } from '../helpers/app.ts';
+import {
+  WORD_NS,
+  bodyProse,
+  docxParagraph,
+  docxRun,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+} from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+const PROSE =
+  'Gardens in cold valleys were counted for ten seasons, and the first frost of each autumn was noted beside the flowering dates of their plants.';
+
+describe('a Word title that leaves itself open for its subtitle', () => {
+  const styles = {
+    name: 'word/styles.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><w:styles ${WORD_NS}>${['Title', 'Subtitle', 'Author', 'Heading1']
+        .map(
+          (id) =>
+            `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Heading1' ? 'heading 1' : id}"/></w:style>`,
+        )
+        .join('')}</w:styles>`,
+    ),
+  };
+  const doc = (title: string, subtitle: string) =>
+    makeDocx(
+      [
+        paragraph(title, 'Title'),
+        paragraph(subtitle, 'Subtitle'),
+        paragraph('Alma Quist and Bruno Tell', 'Author'),
+        paragraph('Introduction', 'Heading1'),
+        paragraph(PROSE),
+      ],
+      [styles],
+    );
+
+  it.each([
+    ['Do Valleys Still Freeze Early?', 'Frost and Flowering in Cold Gardens (2009-2019)'],
+    ['Frost in the valleys:', 'a ten-season count of cold gardens'],
+  ])('joins "%s" and its subtitle', async (title, subtitle) => {
+    const result = await parseManuscript(doc(title, subtitle), 'frost.docx', limits);
+    expect(result.title).toBe(`${title} ${subtitle}`);
+  });
+
+  it('keeps a title that closes as a statement without its subtitle', async () => {
+    const result = await parseManuscript(
+      doc('Frost and the Flowering Dates of Valley Gardens', 'A Ten-Season Count of Cold Gardens'),
+      'frost.docx',
+      limits,
+    );
+    expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
+  });
+});
+
+describe("a figure's caption read between the abstract's label and its text", () => {
+  it('leaves the caption out of the abstract', async () => {
+    const page = [
+      { text: 'Frost and the Flowering Dates of Valley Gardens', size: 16, x: 72, y: 780 },
+      { text: 'Alma Quist        Bruno Tell', size: 11, x: 150, y: 755 },
+      { text: 'Abstract', size: 11, x: 72, y: 720, bold: true },
+      { text: 'Figure 1:', size: 10, x: 72, y: 700 },
+      { text: 'We count the gardens of cold valleys over ten seasons.', size: 10, x: 72, y: 680 },
+      { text: '1 Introduction', size: 11, x: 72, y: 650, bold: true },
+      ...bodyProse(630, 20),
+    ];
+    const result = await parseManuscript(makeTextPdf([page]), 'frost.pdf', limits);
+    expect(result.abstract).toBe('We count the gardens of cold valleys over ten seasons.');
+  });
+});
+
+describe('a year glued to a DOI by a comma', () => {
+  it.each([
+    ['doi:10.5555/frost.2010-019,2010a.', '10.5555/frost.2010-019'],
+    ['doi:10.5555/VALLEY-D-12-00511.1,2013.', '10.5555/VALLEY-D-12-00511.1'],
+  ])('reads %s as the DOI and the year apart', (tail, doi) => {
+    const ref = parseReference(
+      `Quist, A. and Tell, B.: Frost in the valleys, Garden Forum, 6, 73–76, ${tail}`,
+    );
+    expect(ref.doi).toBe(doi);
+  });
+});
+
+describe('algorithm floats set after the reference list', () => {
+  it('counts no algorithm as an entry', async () => {
+    const entries = [
+      'Quist, A. and Tell, B.: Frost in the valleys, Garden Forum, 6, 73-76, 2010.',
+      'Moss, C.: Flowering under late frost, Valley Botany, 4, 22-31, 2016.',
+      'Roe, E. and Lind, D.: Notebooks of a valley archive, Archive Studies, 9, 100-112, 2017.',
+    ];
+    const page = [
+      { text: 'Frost and the Flowering Dates of Valley Gardens', size: 16, x: 72, y: 780 },
+      ...bodyProse(740, 20),
+      { text: 'References', size: 11, x: 72, y: 460, bold: true },
+      ...entries.map((text, k) => ({ text, size: 9, x: 72, y: 440 - k * 14 })),
+      { text: 'Algorithm 1 Compute the mean frost date of a garden over its valley', size: 9, x: 72, y: 380 },
+      { text: 'for each garden g do', size: 9, x: 84, y: 368 },
+      { text: 'total = total + first_frost[g]', size: 9, x: 96, y: 356 },
+      { text: 'Algorithm 2 Find the coldest garden of each valley', size: 9, x: 72, y: 330 },
+      { text: 'for each valley v do', size: 9, x: 84, y: 318 },
+    ];
+    const result = await parseManuscript(makeTextPdf([page]), 'frost.pdf', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries);
+  });
+});
+
+describe('two author-date entries typed in one Word paragraph', () => {
+  const first =
+    'Quist, A., & Tell, B. (2019). Frost in the valleys. Garden Forum, 6(2), 73-76. https://doi.org/10.5555/frost.2019.001';
+  const second =
+    'Moss, C. (2011). Flowering under late frost. Valley Botany, 22(2), 144-151. https://doi.org/10.5555/valley.2011.003';
+  const third =
+    'Roe, E. (2017). Notebooks of a valley archive. Archive Studies, 9, 100-112. https://doi.org/10.5555/archive.2017.09';
+  const doc = (middle: string) =>
+    makeDocx([
+      paragraph('Frost and the Flowering Dates of Valley Gardens', 'Title'),
+      paragraph('Introduction', 'Heading1'),
+      paragraph(PROSE),
+      paragraph('References', 'Heading1'),
+      middle,
+      paragraph(third),
+    ]);
+
+  it('splits the paragraph at the line break where one entry ends with its link', async () => {
+    const result = await parseManuscript(
+      doc(docxParagraph(`${docxRun(first)}<w:r><w:br/></w:r>${docxRun(second)}`)),
+      'frost.docx',
+      limits,
+    );
+    expect(result.references.map((r) => r.raw)).toEqual([first, second, third]);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      '10.5555/frost.2019.001',
+      '10.5555/valley.2011.003',
+      '10.5555/archive.2017.09',
+    ]);
+  });
+
+  it('keeps an entry whose line break falls inside it whole', async () => {
+    const broken = 'Quist, A., & Tell, B. (2019). Frost in the valleys.';
+    const rest = 'Garden Forum, 6(2), 73-76. https://doi.org/10.5555/frost.2019.001';
+    const result = await parseManuscript(
+      doc(docxParagraph(`${docxRun(broken)}<w:r><w:br/></w:r>${docxRun(rest)}`)),
+      'frost.docx',
+      limits,
+    );
+    expect(result.references.map((r) => r.doi)).toEqual([
+      '10.5555/frost.2019.001',
+      '10.5555/archive.2017.09',
+    ]);
+  });
+});
