@@ -3,7 +3,9 @@
 // label read between the abstract's label and its text (a float at the top of the other column); a
 // Copernicus entry whose year is glued to its DOI by a comma ("doi:10.x/y,2010a."); algorithm
 // floats set after the reference list; two author-date entries typed in one Word paragraph with a
-// line break between them.
+// line break between them; an R Markdown byline printed "Family, I." with one name typed with a
+// stop for its comma and the affiliations set under it in the same block, its corresponding mark on
+// one author and the address (a "mailto:" link with Markdown's emphasis in it) spelling another's.
 // Names, titles and DOIs are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -17,6 +19,7 @@ import {
   makeDocx,
   makeTextPdf,
   paragraph,
+  piecesOnOneLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -160,5 +163,68 @@ describe('two author-date entries typed in one Word paragraph', () => {
       '10.5555/frost.2019.001',
       '10.5555/archive.2017.09',
     ]);
+  });
+});
+
+describe('a "Family, I." byline with its affiliations under it in one block', () => {
+  const AFFILIATIONS = [
+    'Valley Institute of Botany, Department of Frost Studies, Northfield, NF 02881',
+    'Frost Archive Agency, Office of Records and Seasons, Eastfield, EF 02882',
+    'University of the Northern Valleys, Center for Garden Research, Westfield, WF 06438',
+  ];
+  const byline = piecesOnOneLine(
+    [
+      { text: 'Quist, A. B.' },
+      { text: '1', sup: true },
+      { text: ', Tell. C. D.' },
+      { text: '*2', sup: true },
+      { text: ', Moss, E.' },
+      { text: '1', sup: true },
+      { text: ', Lind, F. G.' },
+      { text: '2', sup: true },
+      { text: ', Roe, H.' },
+      { text: '3', sup: true },
+    ],
+    740,
+    10,
+  );
+  const page = [
+    { text: 'Frost and the Flowering Dates of Valley Gardens', size: 16, x: 72, y: 780 },
+    ...byline,
+    ...piecesOnOneLine([{ text: '1', sup: true }, { text: AFFILIATIONS[0]! }], 727, 10),
+    ...piecesOnOneLine([{ text: '2', sup: true }, { text: AFFILIATIONS[1]! }], 714, 10),
+    // Markdown's emphasis printed as asterisks around the note.
+    ...piecesOnOneLine([{ text: '3', sup: true }, { text: AFFILIATIONS[2]! }], 701, 10),
+    { text: '* *corresponding author: aquist@northfield.example*', size: 9, x: 72, y: 680 },
+    { text: 'Abstract', size: 11, x: 72, y: 660, bold: true },
+    { text: 'We count the gardens of cold valleys over ten seasons.', size: 10, x: 72, y: 645 },
+    { text: '1 Introduction', size: 11, x: 72, y: 620, bold: true },
+    ...bodyProse(600, 20),
+  ];
+  const links = [
+    [
+      {
+        rect: [72, 677, 420, 691] as [number, number, number, number],
+        url: 'mailto:aquist@northfield.example*',
+      },
+    ],
+  ];
+
+  it('reads the names, the slipped one too, and the affiliations by their marks', async () => {
+    const result = await parseManuscript(makeTextPdf([page], '', links), 'frost.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual([
+      'A. B. Quist',
+      'C. D. Tell',
+      'E. Moss',
+      'F. G. Lind',
+      'H. Roe',
+    ]);
+    expect(result.authors.map((a) => a.affiliations)).toEqual([0, 1, 0, 1, 2].map((k) => [AFFILIATIONS[k]]));
+  });
+
+  it('gives the address to the author it spells, the mark aside, and cuts the emphasis from the link', async () => {
+    const result = await parseManuscript(makeTextPdf([page], '', links), 'frost.pdf', limits);
+    expect(result.authors.map((a) => a.emails)).toEqual([['aquist@northfield.example'], [], [], [], []]);
+    expect(result.authors[1]!.corresponding).toBe(true);
   });
 });
