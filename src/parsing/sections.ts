@@ -233,7 +233,17 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     const b = blocks[j]!;
     if (CAPTION_LABEL.test(b.text)) continue;
     if (endsReferenceList(b)) return null;
-    if (opensEntry(b.lines[0]?.text ?? '') && YEAR.test(b.text)) return j;
+    // An entry's opening line, its year in the block or, where every line is a block of its own
+    // (a layout with line numbers in the margin), in the next block that goes on with it.
+    const next = blocks[j + 1];
+    const year =
+      YEAR.test(b.text) ||
+      (b.lines.length === 1 &&
+        next !== undefined &&
+        !opensEntry(next.lines[0]?.text ?? '') &&
+        !CAPTION_LABEL.test(next.text) &&
+        YEAR.test(next.text));
+    if (opensEntry(b.lines[0]?.text ?? '') && year) return j;
     // A figure's caption set between the halves of an entry broken over a page: the block under it
     // opens with the entry's last lines, then opens entries of its own.
     if (b.lines.length >= 3 && b.lines.some((l) => opensEntry(l.text)) && YEAR.test(b.text)) return j;

@@ -228,3 +228,32 @@ describe('a "Family, I." byline with its affiliations under it in one block', ()
     expect(result.authors[1]!.corresponding).toBe(true);
   });
 });
+
+describe("a figure's caption over the rest of an entry broken over a page, each line a block", () => {
+  it('reads the rest of the entry, whose year comes on the line after its first, back into it', async () => {
+    // Lines spaced wide apart (a discussion paper's layout): each line a block of its own.
+    const spaced = (lines: { text: string; x: number; y: number }[]) => lines.map((l) => ({ ...l, size: 9 }));
+    const first = spaced([
+      { text: 'Frost and the Flowering Dates of Valley Gardens', x: 72, y: 780 },
+      ...bodyProse(740, 20).map(({ text, y }) => ({ text, x: 72, y })),
+      { text: 'References', x: 72, y: 460 },
+      { text: 'Moss, C.: Flowering under late frost, Valley Botany, 4, 22-31, 2016.', x: 72, y: 440 },
+      { text: 'Quist, A., Tell, B., Roe, E., Lind, D., Vale, F., Holm, G., Dale, H.,', x: 72, y: 422 },
+      { text: 'Berg, I., Fjell, J., Strand, K., Lund, L., Skog, M., Myr, N., Eng, O.,', x: 84, y: 404 },
+    ]);
+    const second = spaced([
+      {
+        text: 'Figure 1. A map of the valley gardens, each a circle, and the roads that join',
+        x: 72,
+        y: 780,
+      },
+      { text: '(grey lines) the gardens that share a valley.', x: 72, y: 762 },
+      { text: 'Moor, P., Heath, Q., and Fen, R.: Frost in the valleys: the garden counts,', x: 84, y: 734 },
+      { text: 'Garden Forum, 96, 997-1017, doi:10.5555/frost.d.13.00242.1, 2015.', x: 84, y: 716 },
+      { text: 'Roe, E.: Notebooks of a valley archive, Archive Studies, 9, 100-112, 2017.', x: 72, y: 698 },
+      { text: 'Tell, B.: Frost dates in the valley, Garden Forum, 12, 1-10, 2015.', x: 72, y: 680 },
+    ]);
+    const result = await parseManuscript(makeTextPdf([first, second]), 'frost.pdf', limits);
+    expect(result.references.map((r) => r.doi)).toEqual([null, '10.5555/frost.d.13.00242.1', null, null]);
+  });
+});
