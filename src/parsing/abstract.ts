@@ -5,7 +5,7 @@
 // abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
 // does not end it.
 import type { Block } from './types.ts';
-import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
+import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
 
 export interface FoundAbstract {
   text: string | null;
@@ -179,6 +179,15 @@ function collect(
       used.push(j);
       continue;
     }
+    // A float's caption the layout set under the label or among the abstract's paragraphs (a
+    // figure at the top of the other column, read between them): no part of the abstract, and
+    // no end of it. One in smaller type is left to the tests of type below.
+    if (
+      !styled &&
+      CAPTION_LABEL.test(n.text.trim()) &&
+      (!parts.length || Math.abs(n.relSize - size) <= 0.03 * size)
+    )
+      continue;
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
     if (!styled && parts.length && n.relSize < 0.9 * (size || 1)) {

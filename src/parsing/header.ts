@@ -396,6 +396,42 @@ function bylineSentence(b: Block): Block['runs'] {
   return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
 }
 
+/** A line that opens with an affiliation's mark and names an institution ("2 Valley Agency, ..."). */
+const MARKED_AFFILIATION_LINE = /^\s*(?:\d{1,2}|[a-z]|[*†‡§¶])\s*\p{Lu}/u;
+
+/**
+ * A byline on its first line with the affiliations under it in one block (the layout set them at
+ * the same size and spacing): every later line opens with its mark and names an institution, the
+ * first names none. The first line is the byline; its runs are read alone.
+ */
+function bylineOverAffiliations(b: Block): Block {
+  const [first, ...rest] = b.lines;
+  if (
+    !first ||
+    rest.length === 0 ||
+    INSTITUTION_WORD.test(first.text) ||
+    !rest.every((l) => MARKED_AFFILIATION_LINE.test(l.text) && INSTITUTION.test(l.text))
+  )
+    return b;
+  // The runs that hold the first line's characters, white space aside.
+  let left = first.text.replace(/\s/g, '').length;
+  const runs: Block['runs'] = [];
+  for (const run of b.runs) {
+    if (left <= 0) break;
+    const chars = run.text.replace(/\s/g, '');
+    if (chars.length <= left) runs.push(run);
+    else {
+      // Cut the run after the line's last character.
+      let k = 0;
+      let seen = 0;
+      while (k < run.text.length && seen < left) if (!/\s/.test(run.text[k++]!)) seen++;
+      runs.push({ ...run, text: run.text.slice(0, k) });
+    }
+    left -= chars.length;
+  }
+  return { ...b, text: first.text, lines: [first], runs };
+}
+
 /**
  * One author a line with the affiliation and the address run on ("Ana Lima, Institute of Things
  * (ana.lima@things.org)", pandoc's plain author field): the name before the first comma, when
@@ -531,7 +567,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
     // Marks follow the names in a byline; a block that opens with a superscript mark is the
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
-    const names = splitByline(bylineSentence(b));
+    const names = splitByline(bylineSentence(bylineOverAffiliations(b)));
     const raised = i > from ? raisedMarks(blocks[i - 1]!) : null;
     if (raised && raised.length === names.length && names.every((n) => n.marks.length === 0))
       names.forEach((n, k) => {
@@ -1256,9 +1292,18 @@ function assignEmails(
       continue;
     }
     // "† jr@x.org" (a footnote keyed by an author's mark): the one author with that mark owns it.
+    // The mark says who corresponds; an address that spells another author's surname and no part
+    // of the marked author's name is that other author's all the same (a draft that moved the
+    // mark, or a corresponding author who gives a co-author's address).
     const byMark = markedOwner(text, marks);
     if (byMark !== null && emails.length === 1) {
-      authors[byMark]!.emails.push(emails[0]!);
+      const email = emails[0]!;
+      const spelt = authors.flatMap((a, i) =>
+        i !== byMark && emailMatchesName(email, a.name) === 2 ? [i] : [],
+      );
+      const other =
+        spelt.length === 1 && emailMatchesName(email, authors[byMark]!.name) === 0 ? spelt[0]! : null;
+      authors[other ?? byMark]!.emails.push(email);
       continue;
     }
     const mentioned = mentionedAuthors(text, authors);
@@ -1470,17 +1515,20 @@ export function extractHeader(source: DocumentModel): Header {
   }
   // A Word title that is a name alone (a software's or a project's: one or two words, "pTITAN2")
   // over a paragraph in the Subtitle style that says what the paper is: the two make the title,
-  // "Name: what it is". A longer title is whole by itself; its subtitle stays out of it.
+  // "Name: what it is". So does one that ends in a question or a colon, which leaves the title
+  // open for its subtitle ("Do We Still Feel Like Workers?" / "Class Identity in ..."). A longer
+  // title that closes as a statement is whole by itself; its subtitle stays out of it.
   let subtitle: string | null = null;
+  let opensOnSubtitle = false;
   if (titleIndex !== null && doc.format === 'docx' && titleEnd === titleIndex + 1) {
     const name = titleText(blocks[titleIndex]!);
     const next = blocks[titleEnd];
+    const nameAlone = name.split(' ').length <= 2 && name.length <= 30 && !/[.:?!]$/.test(name);
+    opensOnSubtitle = /[?:]$/.test(name);
     if (
       next &&
       /^sub-?title$/i.test(next.styleName?.trim() ?? '') &&
-      name.split(' ').length <= 2 &&
-      name.length <= 30 &&
-      !/[.:?!]$/.test(name) &&
+      (nameAlone || opensOnSubtitle) &&
       titleText(next).split(' ').length >= 3 &&
       titleText(next).length <= 200
     ) {
@@ -1492,7 +1540,7 @@ export function extractHeader(source: DocumentModel): Header {
     titleIndex !== null
       ? withoutTitleLabel(
           subtitle !== null
-            ? `${titleText(blocks[titleIndex]!)}: ${subtitle}`
+            ? `${titleText(blocks[titleIndex]!)}${opensOnSubtitle ? '' : ':'} ${subtitle}`
             : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
                 .replace(/\s+/g, ' ')
                 .trim(),
@@ -1533,7 +1581,11 @@ export function extractHeader(source: DocumentModel): Header {
   const headerBlocks = blocks
     .map((b, i) => i)
     .filter(
-      (i) => !titleBlocks.has(i) && !chosen.used.has(i) && (i < frontEnd || frontPages.has(blocks[i]!.page)),
+      (i) =>
+        !titleBlocks.has(i) &&
+        // A byline block whose affiliations are set under it in the same block holds them too.
+        (!chosen.used.has(i) || bylineOverAffiliations(blocks[i]!) !== blocks[i]) &&
+        (i < frontEnd || frontPages.has(blocks[i]!.page)),
     )
     .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);
 

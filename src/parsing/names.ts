@@ -363,33 +363,45 @@ export function splitByline(runs: Run[]): BylineName[] {
 
 /** A name's initials alone, as a reference list prints them ("P.", "M.P.", "F. J.", "J.-P."). */
 const INITIALS_ONLY = /^(?:\p{Lu}\.\s?-?)+$/u;
+/** A family name and its initials with a stop where the comma goes: "Roe. J. W.". */
+const STOP_FOR_COMMA = /^(\p{Lu}[\p{L}'’-]*\p{Ll})\.\s+((?:\p{Lu}\.\s?-?)+)$/u;
 
 /**
  * A byline printed as a reference list prints names, family name first and initials after a comma
  * ("Roe, J.ᵃ, Lind, M. P.ᵇ"): a comma split it into the family name and the initials, every name
  * in turn. Read so, the pieces alternate (a family name with no initial and no mark, then its
- * initials) over the whole line; each pair is one name, the initials first.
+ * initials); each pair is one name, the initials first. A piece that keeps out of the pairs (a
+ * name typed with a stop for its comma, "Roe. J.", or one cut off at the page's edge) stays as it
+ * is, so long as pairs make most of the line: one stray piece does not undo the others.
  */
 function familyFirst(names: BylineName[]): BylineName[] {
-  if (names.length < 2 || names.length % 2 !== 0) return names;
-  for (let k = 0; k < names.length; k += 2) {
-    const family = names[k]!;
-    const initials = names[k + 1]!;
-    if (
-      family.marks.length ||
-      /\p{Lu}\./u.test(family.name) ||
-      !/\p{Ll}/u.test(family.name) ||
-      family.name.split(' ').length > 3 ||
-      !INITIALS_ONLY.test(initials.name.trim())
-    )
-      return names;
-  }
+  if (names.length < 2) return names;
+  const isFamily = (n: BylineName) =>
+    n.marks.length === 0 &&
+    !/\p{Lu}\./u.test(n.name) &&
+    /\p{Ll}/u.test(n.name) &&
+    n.name.split(' ').length <= 3;
   const out: BylineName[] = [];
-  for (let k = 0; k < names.length; k += 2) {
-    const [family, initials] = [names[k]!, names[k + 1]!];
-    out.push({ name: `${initials.name.trim()} ${family.name}`, marks: initials.marks, sup: initials.sup });
+  let paired = 0;
+  let slips = 0;
+  for (let k = 0; k < names.length; k++) {
+    const family = names[k]!;
+    const initials = names[k + 1];
+    if (initials && isFamily(family) && INITIALS_ONLY.test(initials.name.trim())) {
+      out.push({ name: `${initials.name.trim()} ${family.name}`, marks: initials.marks, sup: initials.sup });
+      paired += 2;
+      k++;
+      continue;
+    }
+    // "Roe. J.": the stop typed for the comma, read so only in a line the pairs prove family-first.
+    const slip = STOP_FOR_COMMA.exec(family.name.trim());
+    if (slip) slips++;
+    out.push(slip ? { ...family, name: `${slip[2]!} ${slip[1]!}` } : family);
   }
-  return out;
+  // Every piece paired, or pairs enough that the line is plainly one of family names and initials
+  // (three names at least, four pieces in five).
+  if (paired === names.length) return out;
+  return paired >= 6 && paired + slips >= 0.8 * names.length ? out : names;
 }
 
 /** "et al." closing a byline ("Jane Roe, et al.", a draft's short author list): "and others", no name. */

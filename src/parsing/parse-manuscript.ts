@@ -9,7 +9,7 @@ import { ZipLimitError } from './docx/zip.ts';
 import { PdfLimitError } from './pdf/pre-check.ts';
 import { extractHeader } from './header.ts';
 import { entryBlocks, findReferences, isHeading } from './sections.ts';
-import { parseReferenceList } from './references.ts';
+import { parseReferenceList, wordEntries } from './references.ts';
 import {
   emptyCounts,
   type DocumentModel,
@@ -130,12 +130,8 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   if (refRange) {
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
     const lines = alignPages(entryBlocks(doc.blocks, refRange)).slice(refRange.skipLines);
-    const paragraphs = doc.format === 'docx' ? refBlocks.map((b) => b.text) : null;
-    references = parseReferenceList(
-      lines,
-      paragraphs,
-      refBlocks.map((b) => b.links),
-    );
+    const word = doc.format === 'docx' ? wordEntries(refBlocks) : null;
+    references = parseReferenceList(lines, word?.texts ?? null, word?.links ?? []);
   }
   const allWarnings = [...warnings, ...doc.warnings];
   let text = sections

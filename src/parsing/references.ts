@@ -1,7 +1,7 @@
 // The reference list: split into entries, then each entry into DOI, authors, title, year and
 // container. Splitting reads numbering, hanging indents and spacing; field parsing reads the
 // punctuation conventions of the common citation styles (numbered Vancouver, IEEE, author-year).
-import type { BlockLine, ParsedReference } from './types.ts';
+import type { Block, BlockLine, ParsedReference } from './types.ts';
 import { joinLines } from './text-utils.ts';
 
 /**
@@ -222,6 +222,45 @@ export function splitReferences(
   return splitByLayout(nonEmpty).map(entry);
 }
 
+/** A line that closes with a link, as author-date styles close an entry: its URL or DOI last. */
+const CLOSES_WITH_LINK = /(?:^|\s)(?:https?:\/\/|doi:\s?|10\.\d{4,9}\/)\S+$/i;
+/** A line that opens an author-date entry: "Surname, I." with a year soon after. */
+const OPENS_AUTHOR_DATE = /^\p{Lu}[\p{L}'’-]+,\s+\p{Lu}\.(?=.{0,200}\b(?:1[6-9]|20)\d\d[a-z]?\b)/su;
+
+/**
+ * The entries of a Word reference list, one a paragraph, with each paragraph's link targets.
+ * Two entries typed in one paragraph with a line break between them (a reference manager's list
+ * pasted by hand, one entry's link closing a line and the next entry opening the line after it)
+ * are two: the paragraph is split at that line, and each link goes with the entry that prints it.
+ */
+export function wordEntries(blocks: readonly Block[]): { texts: string[]; links: string[][] } {
+  const texts: string[] = [];
+  const links: string[][] = [];
+  for (const b of blocks) {
+    const parts: string[][] = [[]];
+    b.lines.forEach((line, k) => {
+      const prev = b.lines[k - 1];
+      if (prev && CLOSES_WITH_LINK.test(prev.text.trim()) && OPENS_AUTHOR_DATE.test(line.text.trim()))
+        parts.push([]);
+      parts[parts.length - 1]!.push(line.text);
+    });
+    if (parts.length === 1) {
+      texts.push(b.text);
+      links.push(b.links);
+      continue;
+    }
+    const partTexts = parts.map((p) => p.join(' ').replace(/\s+/g, ' ').trim());
+    partTexts.forEach((text, k) => {
+      texts.push(text);
+      // A link whose target the text prints goes with that entry; one printed nowhere stays
+      // with the first, as it did with the whole paragraph.
+      const printedIn = (l: string) => partTexts.findIndex((t) => t.includes(l.replace(/^https?:\/\//i, '')));
+      links.push(b.links.filter((l) => (printedIn(l) < 0 ? k === 0 : printedIn(l) === k)));
+    });
+  }
+  return { texts, links };
+}
+
 /**
  * The reference list's entries, parsed. A DOI printed only as a link ("[link]", "Crossref", a
  * linked title) is read from the entry's link annotations when its text shows none.
@@ -326,6 +365,9 @@ const CHAPTER_AFTER_SPACE = /^ (\d{1,4}(?:-\d{1,3})?)(?=[.,;]?(?:\s|$))/;
  */
 const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|html))$/i;
 
+/** A year glued to a DOI's end by a comma: ",2010", ",2013a." (a DOI suffix ends otherwise). */
+const GLUED_YEAR = /,(?:1[89]|20)\d\d[a-z]?[.,;:]?$/;
+
 /** A DOI labelled as one: after "doi:" or a resolver's address. */
 const LABELLED_DOI = /(?:\bdoi:\s?|doi\.org\/)(?=10\.\d)/i;
 
@@ -381,6 +423,10 @@ export function findDoi(text: string, readOn = true): string | null {
   if (quote) doi = doi.slice(0, quote.index);
   const arxiv = GLUED_ARXIV.exec(doi);
   if (arxiv) doi = doi.slice(0, arxiv.index + 1);
+  // The entry's year after the DOI with the space after its comma lost in the text layer
+  // ("doi:10.2151/sola.2010-019,2010a.", Copernicus): the year, with the letter that tells one
+  // author's papers of a year apart, is the entry's, not the DOI's.
+  doi = doi.replace(GLUED_YEAR, '');
   // Trailing punctuation belongs to the sentence, unless it closes a bracket opened in the DOI.
   for (;;) {
     const last = doi[doi.length - 1];

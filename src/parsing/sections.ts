@@ -12,7 +12,13 @@ import type { Block } from './types.ts';
  */
 export const REFERENCES_HEADING =
   /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография)\s*[:：]?$/iu;
-const CAPTION_LABEL = /^(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:]\s/i;
+/**
+ * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
+ * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
+ * label alone on its line ("Figure 1:") is one too.
+ */
+export const CAPTION_LABEL =
+  /^(?:(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:](?:\s|$)|algorithm\s+\d+[.:]?\s+[A-Z])/i;
 /**
  * The label over the captions a draft sets after its references ("Figure captions:", "Figure
  * legends", "Legends to figures", "Tables"), alone on its line; no reference is only that.
@@ -227,7 +233,17 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     const b = blocks[j]!;
     if (CAPTION_LABEL.test(b.text)) continue;
     if (endsReferenceList(b)) return null;
-    if (opensEntry(b.lines[0]?.text ?? '') && YEAR.test(b.text)) return j;
+    // An entry's opening line, its year in the block or, where every line is a block of its own
+    // (a layout with line numbers in the margin), in the next block that goes on with it.
+    const next = blocks[j + 1];
+    const year =
+      YEAR.test(b.text) ||
+      (b.lines.length === 1 &&
+        next !== undefined &&
+        !opensEntry(next.lines[0]?.text ?? '') &&
+        !CAPTION_LABEL.test(next.text) &&
+        YEAR.test(next.text));
+    if (opensEntry(b.lines[0]?.text ?? '') && year) return j;
     // A figure's caption set between the halves of an entry broken over a page: the block under it
     // opens with the entry's last lines, then opens entries of its own.
     if (b.lines.length >= 3 && b.lines.some((l) => opensEntry(l.text)) && YEAR.test(b.text)) return j;

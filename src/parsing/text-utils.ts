@@ -254,7 +254,9 @@ export function findEmails(text: string): string[] {
 
 /**
  * The addresses that "mailto:" links give. A link may hold spaces around its address
- * ("mailto: jr@x.org", AASTeX) and a query after it; neither is part of the address.
+ * ("mailto: jr@x.org", AASTeX) and a query after it; neither is part of the address. Nor is
+ * punctuation after its host's last letter (Markdown's emphasis taken into the link by its
+ * converter, "mailto:jr@x.org*"): an address ends in a letter.
  */
 export function mailtoAddresses(links: readonly string[]): string[] {
   return links
@@ -263,7 +265,8 @@ export function mailtoAddresses(links: readonly string[]): string[] {
       l
         .replace(/^mailto:/i, '')
         .split('?')[0]!
-        .trim(),
+        .trim()
+        .replace(/[^\p{L}\p{N}]+$/u, ''),
     )
     .filter((e) => e.includes('@'));
 }
