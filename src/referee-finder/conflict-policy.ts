@@ -2,7 +2,7 @@
 // about a candidate in, every conflict with its evidence out. No database here: the facts are gathered
 // by conflict-facts.ts; the upload's flags (spec 2.3, `{exists}`) and the dashboard's evidence are both
 // read from what this returns.
-import { affiliationCore, affiliationCoresMatch } from '../corpus/authors/affiliations.ts';
+import { affiliationCoresMatch, cachedAffiliationCore } from '../corpus/authors/affiliations.ts';
 import { recentSince, type RecentAffiliation } from '../corpus/authors/metrics.ts';
 
 export const CONFLICT_KINDS = [
@@ -118,7 +118,9 @@ export interface PolicyOptions {
 /**
  * The policy for one manuscript. Normalizes the manuscript side once: normalizing both names on each
  * comparison (20 authors of a parsed PDF against every candidate of the pool) cost ~28 ms per upload.
- * The corpus's recent affiliations carry their normalised names, so a candidate costs no normalizing.
+ * A candidate's affiliation strings are normalised once a process (`cachedAffiliationCore`), not
+ * read from the core stored with the corpus's recent affiliations: that one follows the rules of the
+ * day it was computed, and a rule added since (another language's words) would miss there.
  */
 export function conflictPolicy(
   manuscript: ManuscriptFacts,
@@ -132,14 +134,10 @@ export function conflictPolicy(
   };
   const seen = new Set<string>();
   const affiliations: Affiliation[] = [];
-  const addName = (
-    name: string | null,
-    from: { source: 'manuscript' | 'corpus'; author: string | null },
-    core?: string,
-  ) => {
+  const addName = (name: string | null, from: { source: 'manuscript' | 'corpus'; author: string | null }) => {
     if (!name || name.trim() === '' || seen.has(name)) return;
     seen.add(name);
-    core ??= affiliationCore(name);
+    const core = cachedAffiliationCore(name);
     if (core) affiliations.push({ name, core, ...from });
   };
   const corpus = { source: 'corpus', author: null } as const;
@@ -156,7 +154,7 @@ export function conflictPolicy(
     for (const r of a.recentAffiliations ?? []) {
       if (r.year < since) continue;
       addInstitution(r.institution_id, r.name);
-      addName(r.name, corpus, r.core);
+      addName(r.name, corpus);
     }
   }
 
@@ -182,11 +180,10 @@ export function conflictPolicy(
   };
 }
 
-/** An affiliation of the candidate to compare: an institution id, or a name (with its normalised core). */
+/** An affiliation of the candidate to compare: an institution id, or a name. */
 interface CandidateAffiliation {
   institutionId: number | null;
   name: string | null;
-  core: string | null;
 }
 
 /**
@@ -196,13 +193,13 @@ interface CandidateAffiliation {
 function candidateAffiliations(c: CandidateFacts, since: number): CandidateAffiliation[] {
   if (c.recentAffiliations === null || c.recentAffiliations === undefined) {
     return [
-      { institutionId: c.institutionId, name: c.recentAffiliation ?? c.institutionName, core: null },
-      ...[c.recentAffiliation, c.institutionName].map((name) => ({ institutionId: null, name, core: null })),
+      { institutionId: c.institutionId, name: c.recentAffiliation ?? c.institutionName },
+      ...[c.recentAffiliation, c.institutionName].map((name) => ({ institutionId: null, name })),
     ];
   }
   return c.recentAffiliations
     .filter((r) => r.year >= since)
-    .map((r) => ({ institutionId: r.institution_id, name: r.name, core: r.core }));
+    .map((r) => ({ institutionId: r.institution_id, name: r.name }));
 }
 
 /**
@@ -233,7 +230,7 @@ function affiliationConflict(
   if (affiliations.length === 0) return null;
   for (const a of own) {
     if (!a.name) continue;
-    const core = a.core ?? affiliationCore(a.name);
+    const core = cachedAffiliationCore(a.name);
     const hit = affiliations.find((m) => affiliationCoresMatch(core, m.core));
     if (hit) {
       return {

@@ -256,6 +256,21 @@ describe('affiliations', () => {
     );
   });
 
+  it('an organization named in its own language is the one named in English', () => {
+    expect(affiliationsMatch('Universidad de Granada, Spain', 'University of Granada')).toBe(true);
+    expect(affiliationsMatch('Università di Bologna', 'Dept. of Physics, University of Bologna')).toBe(true);
+    expect(affiliationsMatch('Universidade do Porto', 'University of Porto')).toBe(true);
+    expect(affiliationsMatch('Universität Hamburg', 'University of Hamburg, Germany')).toBe(true);
+    expect(affiliationsMatch('Technische Universität München', 'Technical University of Munich')).toBe(true);
+    expect(affiliationsMatch('Universität Wien', 'University of Vienna')).toBe(true);
+    expect(affiliationsMatch('Universitas Indonesia', 'University of Indonesia')).toBe(true);
+    expect(affiliationsMatch('Ankara Üniversitesi', 'Ankara University')).toBe(true);
+    // Another university of the same place, or a part named after the university, stays apart.
+    expect(affiliationsMatch('Universidad de Granada', 'Universidad de Sevilla')).toBe(false);
+    expect(affiliationsMatch('University College Dublin', 'University of Dublin')).toBe(false);
+    expect(affiliationsMatch('Universität Wien', 'Technische Universität Graz')).toBe(false);
+  });
+
   it('does not match different organizations, nor a generic word', () => {
     expect(affiliationsMatch('University of Michigan', 'Michigan State University')).toBe(false);
     expect(affiliationsMatch('University of Oxford', 'University of Cambridge')).toBe(false);

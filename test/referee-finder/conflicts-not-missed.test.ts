@@ -143,6 +143,15 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Paz Paternalpal' }] },
+    // An affiliation in English, which a manuscript author not in the corpus writes in their language.
+    {
+      authors: [{ name: 'Rosa Wienerin', affiliation: 'University of Vienna, Vienna, Austria' }],
+      year: 2025,
+    },
+    {
+      authors: [{ name: 'Rosa Wienerin', affiliation: 'University of Vienna, Vienna, Austria' }],
+      year: 2025,
+    },
     // Two people carrying one placeholder iD, as two of the ACL corpus do.
     { authors: [{ name: 'Zhai Placeholder', orcid: PLACEHOLDER_ORCID }, { name: 'Pam Zhaipal' }] },
     { authors: [{ name: 'Zhai Placeholder' }] },
@@ -406,6 +415,17 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Uwe Umlautpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Paz Paternalpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it("a shared affiliation is found when the manuscript's author names it in another language", async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-wien',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Universität Wien, Institut für Sprachwissenschaft, Österreich',
+    });
+    expect(withName(candidates, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);
   });
 
   it('an iD whose check digit fails (a placeholder) names no one: neither one person of two, nor a manuscript author', async () => {

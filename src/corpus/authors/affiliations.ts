@@ -3,12 +3,18 @@
 // authors' affiliations) and by the referee finder (affiliation conflicts).
 import { foldWords } from '../../infra/text-fold.ts';
 
+// Abbreviations, and the words of other languages for the kinds of organization, in English: an
+// affiliation is written in the language of its author, a corpus's institution in another one
+// ("Universidad de Granada", "University of Granada"; "Technische Universität München", "Technical
+// University of Munich").
 const ABBREVIATIONS: Array<[RegExp, string]> = [
   [
-    /\buniv\b|\buniversitat\b|\buniversitaet\b|\buniversite\b|\buniversidad\b|\buniversidade\b|\buniversita\b|\buniversiteit\b/g,
+    /\buniv\b|\buniversitat\b|\buniversitaet\b|\buniversite\b|\buniversidad\b|\buniversidade\b|\buniversita\b|\buniversiteit\b|\buniwersytet\b|\buniversitet\b|\buniversiteti\b|\buniversitesi\b|\buniversitas\b|\buniversiti\b|\buniverzita\b|\buniverzitet\b/g,
     'university',
   ],
-  [/\binst\b|\binstitut\b|\binstituto\b/g, 'institute'],
+  [/\btechnische\b|\btecnica\b|\btecnico\b|\btechnique\b/g, 'technical'],
+  [/\bpolitecnico\b|\bpolitecnica\b|\bpolytechnique\b/g, 'polytechnic'],
+  [/\binst\b|\binstitut\b|\binstituto\b|\bistituto\b/g, 'institute'],
   [/\bdept\b|\bdep\b/g, 'department'],
   [/\btech\b/g, 'technology'],
   [/\bnatl\b/g, 'national'],
@@ -48,10 +54,48 @@ const GENERIC = new Set([
   'gmbh',
 ]);
 
-/** Folded, abbreviations expanded, stop punctuation removed. */
+// Cities whose universities are named with the city's own name in one language and its English one
+// in another ("Universität Wien", "University of Vienna").
+const CITY_NAMES: Record<string, string> = {
+  munchen: 'munich',
+  wien: 'vienna',
+  koln: 'cologne',
+  praha: 'prague',
+  warszawa: 'warsaw',
+  lisboa: 'lisbon',
+  roma: 'rome',
+  firenze: 'florence',
+  milano: 'milan',
+  napoli: 'naples',
+  torino: 'turin',
+  genova: 'genoa',
+  venezia: 'venice',
+  geneve: 'geneva',
+  bruxelles: 'brussels',
+  sevilla: 'seville',
+  goteborg: 'gothenburg',
+  kobenhavn: 'copenhagen',
+  moskva: 'moscow',
+};
+const CITY_NAMES_RE = new RegExp(`\\b(?:${Object.keys(CITY_NAMES).join('|')})\\b`, 'g');
+// "Universidad de Granada", "Università di Bologna", "Universidade do Porto": the name's preposition
+// in English.
+const FOREIGN_OF =
+  /\b(university|institute|polytechnic) (?:de la|de|di|da|do|des|du|della|del|degli|dos|das|van|der|von|of the)\b/g;
+// "Universität Hamburg", "Universitas Indonesia", "Technical University Darmstadt": a university named
+// after a place with no "of" between is "University of" it, as the English name says. Not before
+// the words that make the university a part or a kind ("University College", "University Hospital").
+const UNIVERSITY_OF =
+  /\buniversity (?!of\b|college\b|hospital\b|medical\b|school\b|center\b|clinic\b|press\b|and\b|institute\b|library\b|campus\b)(?=\p{L})/gu;
+
+/** Folded, abbreviations and other languages' organization words in English, stop punctuation removed. */
 export function normalizeAffiliation(value: string): string {
   let text = ` ${foldWords(value.replace(/,/g, ' , '))} `;
   for (const [pattern, replacement] of ABBREVIATIONS) text = text.replace(pattern, replacement);
+  text = text
+    .replace(CITY_NAMES_RE, (city) => CITY_NAMES[city] ?? city)
+    .replace(FOREIGN_OF, '$1 of')
+    .replace(UNIVERSITY_OF, 'university of ');
   return text.replace(/\s+/g, ' ').trim();
 }
 
@@ -79,6 +123,22 @@ export function affiliationCore(value: string): string {
     .replace(/\s(at|in)\s.*$/, '')
     .replace(/^the\s/, '')
     .trim();
+}
+
+// Affiliation strings repeat across co-authors, works and uploads: each is normalised once while it
+// stays here.
+const cores = new Map<string, string>();
+const CORE_CACHE_LIMIT = 100_000;
+
+/** `affiliationCore`, remembered for the next time the same string is asked. */
+export function cachedAffiliationCore(value: string): string {
+  let core = cores.get(value);
+  if (core === undefined) {
+    if (cores.size >= CORE_CACHE_LIMIT) cores.clear();
+    core = affiliationCore(value);
+    if (value.length <= 1_000) cores.set(value, core);
+  }
+  return core;
 }
 
 /** Whether two affiliation strings name the same organization (departments and campuses included). */

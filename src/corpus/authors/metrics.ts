@@ -2,7 +2,7 @@
 // write what it answers: the initial load as the works stream through its parse thread
 // (ingest/initial-load.ts), the incremental recompute from the authorships it reads back (metrics-refresh.ts). A
 // test (test/corpus/initial-load.test.ts) checks the two give the same rows on real records.
-import { affiliationCore } from './affiliations.ts';
+import { cachedAffiliationCore } from './affiliations.ts';
 
 /** An affiliation counts as recent when stated in a work of this many years before the current year, or later. */
 export const RECENT_AFFILIATION_YEARS = 3;
@@ -54,18 +54,6 @@ export function hIndex(citations: readonly number[]): number {
 /** Academic age as the candidate and author pages show it: years since the first publication. */
 export function academicAge(firstPublicationYear: number | null, now = new Date()): number | null {
   return firstPublicationYear === null ? null : now.getUTCFullYear() - firstPublicationYear;
-}
-
-// Affiliation strings repeat across co-authors and works: each is normalised once while it stays here.
-const cores = new Map<string, string>();
-function coreOf(name: string): string {
-  let core = cores.get(name);
-  if (core === undefined) {
-    if (cores.size >= 100_000) cores.clear();
-    core = affiliationCore(name);
-    cores.set(name, core);
-  }
-  return core;
 }
 
 /** `list` (key, year, key, year...) with `key` stated in `year`: added, or its year raised. */
@@ -192,7 +180,7 @@ export class AuthorMetricsAccumulator {
     for (const [id, year] of institutions) {
       const name = institutionName(id);
       if (name === undefined) continue;
-      const entry = { institution_id: id, name, core: coreOf(name), year };
+      const entry = { institution_id: id, name, core: cachedAffiliationCore(name), year };
       out.push(entry);
       if (entry.core && !byCore.has(entry.core)) byCore.set(entry.core, entry);
     }
@@ -200,7 +188,7 @@ export class AuthorMetricsAccumulator {
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
     );
     for (const [name, year] of names) {
-      const core = coreOf(name);
+      const core = cachedAffiliationCore(name);
       if (!core) continue;
       const same = byCore.get(core);
       if (same) {
