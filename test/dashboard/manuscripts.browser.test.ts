@@ -12,6 +12,7 @@ import {
   launchBrowser,
   screenshot,
   signIn,
+  signedInPage,
   startListeningApp,
   type ListeningApp,
 } from '../helpers/browser.ts';
@@ -77,10 +78,7 @@ afterAll(async () => {
 });
 
 async function as(role: Role, orgId = org.id): Promise<Page> {
-  const user = await createTestUser(t.db, orgId, role);
-  const page = await (await browser.newContext()).newPage();
-  page.setDefaultTimeout(15_000);
-  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  const page = await signedInPage(browser, t, orgId, role);
   expect(new URL(page.url()).pathname).toBe('/dashboard/');
   return page;
 }

@@ -7,11 +7,11 @@ import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import {
   expectAccessible,
   launchBrowser,
-  signIn,
+  signedInPage,
   startListeningApp,
   type ListeningApp,
 } from '../helpers/browser.ts';
-import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { createTestUser } from '../helpers/dashboard.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
@@ -36,11 +36,7 @@ afterAll(async () => {
 });
 
 async function onPhone(role: Role, email?: string): Promise<Page> {
-  const user = await createTestUser(t.db, org.id, role, email);
-  const page = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
-  page.setDefaultTimeout(15_000);
-  await signIn(page, t.url, user.email, TEST_PASSWORD);
-  return page;
+  return signedInPage(browser, t, org.id, role, { width: 375, ...(email ? { email } : {}) });
 }
 
 /**

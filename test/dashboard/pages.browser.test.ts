@@ -11,10 +11,10 @@ import {
   launchBrowser,
   screenshot,
   signIn,
+  signedInPage,
   startListeningApp,
   type ListeningApp,
 } from '../helpers/browser.ts';
-import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
@@ -44,10 +44,7 @@ afterAll(async () => {
 });
 
 async function as(role: Role): Promise<Page> {
-  const user = await createTestUser(t.db, org.id, role);
-  const page = await (await browser.newContext()).newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  const page = await signedInPage(browser, t, org.id, role);
   expect(new URL(page.url()).pathname).toBe('/dashboard/');
   return page;
 }

@@ -8,11 +8,11 @@ import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import {
   expectAccessible,
   launchBrowser,
-  signIn,
+  signedInPage,
   startListeningApp,
   type ListeningApp,
 } from '../helpers/browser.ts';
-import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import { createTestUser } from '../helpers/dashboard.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 
@@ -30,11 +30,7 @@ afterAll(async () => {
 });
 
 async function asEditor(): Promise<Page> {
-  const user = await createTestUser(t.db, org.id, 'editor');
-  const page = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
-  page.setDefaultTimeout(15_000);
-  await signIn(page, t.url, user.email, TEST_PASSWORD);
-  return page;
+  return signedInPage(browser, t, org.id, 'editor', { width: 375 });
 }
 
 /** The focused element: its id, and whether it is marked invalid or is the page's message. */

@@ -9,11 +9,10 @@ import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import {
   expectAccessible,
   launchBrowser,
-  signIn,
+  signedInPage,
   startListeningApp,
   type ListeningApp,
 } from '../helpers/browser.ts';
-import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 
 let browser: Browser;
@@ -30,11 +29,7 @@ afterAll(async () => {
 });
 
 async function asViewer(width: number): Promise<Page> {
-  const user = await createTestUser(t.db, org.id, 'viewer');
-  const page = await (await browser.newContext({ viewport: { width, height: 800 } })).newPage();
-  page.setDefaultTimeout(15_000);
-  await signIn(page, t.url, user.email, TEST_PASSWORD);
-  return page;
+  return signedInPage(browser, t, org.id, 'viewer', { width });
 }
 
 /**

@@ -6,6 +6,8 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { expect } from 'vitest';
 import { createTestApp, type TestApp } from './app.ts';
 import type { Config } from '../../src/infra/config.ts';
+import type { Role } from '../../src/users/roles.ts';
+import { createTestUser, TEST_PASSWORD } from './dashboard.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -36,6 +38,27 @@ export async function startListeningApp(overrides: Partial<Config> = {}): Promis
   const t = await createTestApp(overrides);
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { ...t, url: address };
+}
+
+/**
+ * A page signed in as a new user of `role` in the organization, in a browser context of its own
+ * (`width` px wide, the browser's default otherwise), waiting at most 15 s for each step.
+ */
+export async function signedInPage(
+  browser: Browser,
+  t: ListeningApp,
+  organizationId: number,
+  role: Role,
+  options: { width?: number; email?: string } = {},
+): Promise<Page> {
+  const user = await createTestUser(t.db, organizationId, role, options.email);
+  const context = await browser.newContext(
+    options.width ? { viewport: { width: options.width, height: 800 } } : {},
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, t.url, user.email, TEST_PASSWORD);
+  return page;
 }
 
 /** Signs in through the form, as a person would: by the labels and the button's name. */
