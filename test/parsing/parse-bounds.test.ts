@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_OPEN_PARAGRAPHS, readDocx } from '../../src/parsing/docx/read-docx.ts';
 import { XmlScanner } from '../../src/parsing/docx/xml-scan.ts';
 import { openDocxParts, ZipLimitError } from '../../src/parsing/docx/zip.ts';
-import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { MAX_REFERENCES, parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { ParserPool } from '../../src/parsing/parser-pool.ts';
 import { GraphicsNesting, MAX_GRAPHICS_NESTING, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
 import { testConfig } from '../helpers/app.ts';
@@ -135,6 +135,31 @@ describe('inflated bytes are counted and cut while they inflate', () => {
     const r = await parseManuscript(docx, 'two.docx', { ...limits, maxInflatedBytes: 1.2 * MiB });
     expect(r.error?.code).toBe('zip_bomb');
     expect(r.error?.message).toMatch(/byte limit of a file/);
+  });
+
+  it('keeps the first MAX_REFERENCES references of a list that runs on past them, and says how many there were', async () => {
+    const count = MAX_REFERENCES + 500;
+    const entries = Array.from({ length: count }, (_, i) =>
+      paragraph(
+        `Writer${i % 50}, A., Author${i % 7}, B. (${1990 + (i % 30)}). A title of paper ${i}. Journal of Things, 12(3), 45-67.`,
+      ),
+    );
+    const docx = makeDocx([
+      paragraph('A Study of Many Things', 'Title'),
+      paragraph('Jane Roe, John Public'),
+      paragraph('Some body text that runs on for a while before the list. '.repeat(5)),
+      paragraph('References', 'Heading1'),
+      ...entries,
+    ]);
+    const r = await parseManuscript(docx, 'refs.docx', testConfig().parsing);
+    expect(r.error).toBeNull();
+    expect(r.references).toHaveLength(MAX_REFERENCES);
+    expect(r.counts.parsed_references).toBe(MAX_REFERENCES);
+    expect(r.references[0]!.raw).toMatch(/paper 0\./);
+    expect(r.references[MAX_REFERENCES - 1]!.raw).toMatch(new RegExp(`paper ${MAX_REFERENCES - 1}\\.`));
+    expect(r.warnings.join(' ')).toMatch(
+      new RegExp(`has ${count} entries; the first ${MAX_REFERENCES} were kept`),
+    );
   });
 
   it('stops inflating the body once the text limit is reached, and says so', async () => {
