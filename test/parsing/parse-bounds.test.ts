@@ -2,7 +2,7 @@
 // linear pass, inflated bytes counted and cut while they inflate, page trees too large to walk
 // refused before pdf.js opens them, and each worker's memory capped and given back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_OPEN_PARAGRAPHS, readDocx } from '../../src/parsing/docx/read-docx.ts';
+import { MAX_OPEN_PARAGRAPHS, MAX_STYLES, readDocx } from '../../src/parsing/docx/read-docx.ts';
 import { XmlScanner } from '../../src/parsing/docx/xml-scan.ts';
 import { openDocxParts, ZipLimitError } from '../../src/parsing/docx/zip.ts';
 import { MAX_REFERENCES, parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -23,6 +23,7 @@ import {
   makeTextPdf,
   makeUnclosedStylesDocx,
   paragraph,
+  WORD_NS,
 } from './make-files.ts';
 
 const MiB = 1024 * 1024;
@@ -39,6 +40,32 @@ describe('XML is read in one linear pass', () => {
     expect(r.error).toBeNull();
     // The paragraph in Word's Title style is the title: the style was read.
     expect(r.title).toBe('A Study Of Styles Left Open');
+  });
+
+  it('reads the first MAX_STYLES styles of a styles part that defines more, and says how many it defined', async () => {
+    const count = MAX_STYLES + 100;
+    const styles = Array.from(
+      { length: count },
+      (_, i) =>
+        `<w:style w:type="paragraph" w:styleId="S${i}"><w:name w:val="heading 1"/><w:basedOn w:val="S${i + 1}"/></w:style>`,
+    ).join('');
+    const docx = makeDocx(
+      [paragraph('Within the first styles', 'S5'), paragraph('Past them', `S${MAX_STYLES + 50}`)],
+      [
+        {
+          name: 'word/styles.xml',
+          data: Buffer.from(`<?xml version="1.0"?><w:styles ${WORD_NS}>${styles}</w:styles>`),
+        },
+      ],
+    );
+    const model = await readDocx(docx, testConfig().parsing);
+    expect(model.blocks.map((b) => [b.text, b.styleLevel])).toEqual([
+      ['Within the first styles', 1],
+      ['Past them', null],
+    ]);
+    expect(model.warnings.join(' ')).toMatch(
+      new RegExp(`defines ${count} styles; the first ${MAX_STYLES} were read`),
+    );
   });
 
   it('gives the same events whatever the chunk boundaries, and never reads an unclosed tag as text', () => {
