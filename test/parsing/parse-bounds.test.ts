@@ -22,8 +22,8 @@ import {
   makeNestedStatesPdf,
   makeTextPdf,
   makeUnclosedStylesDocx,
+  makeChainedStylesDocx,
   paragraph,
-  WORD_NS,
 } from './make-files.ts';
 
 const MiB = 1024 * 1024;
@@ -44,25 +44,13 @@ describe('XML is read in one linear pass', () => {
 
   it('reads the first MAX_STYLES styles of a styles part that defines more, and says how many it defined', async () => {
     const count = MAX_STYLES + 100;
-    const styles = Array.from(
-      { length: count },
-      (_, i) =>
-        `<w:style w:type="paragraph" w:styleId="S${i}"><w:name w:val="heading 1"/><w:basedOn w:val="S${i + 1}"/></w:style>`,
-    ).join('');
-    const docx = makeDocx(
-      [paragraph('Within the first styles', 'S5'), paragraph('Past them', `S${MAX_STYLES + 50}`)],
-      [
-        {
-          name: 'word/styles.xml',
-          data: Buffer.from(`<?xml version="1.0"?><w:styles ${WORD_NS}>${styles}</w:styles>`),
-        },
-      ],
-    );
+    // Paragraph i is in style S(i mod count): S5 is read, S(MAX_STYLES + 50) is past the bound.
+    const docx = makeChainedStylesDocx(count, MAX_STYLES + 51);
     const model = await readDocx(docx, testConfig().parsing);
-    expect(model.blocks.map((b) => [b.text, b.styleLevel])).toEqual([
-      ['Within the first styles', 1],
-      ['Past them', null],
-    ]);
+    const levelOf = (text: string) => model.blocks.find((b) => b.text === text)?.styleLevel;
+    expect(levelOf('Paragraph 5')).toBe(1);
+    expect(levelOf(`Paragraph ${MAX_STYLES - 1}`)).toBe(1);
+    expect(levelOf(`Paragraph ${MAX_STYLES + 50}`)).toBeNull();
     expect(model.warnings.join(' ')).toMatch(
       new RegExp(`defines ${count} styles; the first ${MAX_STYLES} were read`),
     );
