@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
+  makeChainedStylesDocx,
   makeInflatingDocx,
   makeInflatingPdf,
   makeManyPagesPdf,
@@ -56,6 +57,11 @@ async function cases(): Promise<Case[]> {
       bytes: new Uint8Array(await readFile(normal)),
     },
     { name: '60k unclosed <w:style> (DOCX)', file: 'styles.docx', bytes: makeUnclosedStylesDocx(60_000) },
+    {
+      name: '141k chained styles, 141k paragraphs each in its own (DOCX)',
+      file: 'chained-styles.docx',
+      bytes: makeChainedStylesDocx(141_000, 141_000),
+    },
     {
       name: 'document.xml inflating to 190 MiB (DOCX)',
       file: 'inflating.docx',

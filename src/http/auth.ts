@@ -51,11 +51,15 @@ export class Authentication {
   }
 
   /**
-   * Counts a JSON body's bytes against its address and, on a route authenticated by the header, its
-   * key (the limits' `countBody`); 429 before the body is parsed.
+   * Counts a body's bytes against its address and, once authenticated, its key (the limits'
+   * `countBody`): a JSON body before it is parsed, on a route authenticated by the header; an upload's
+   * text fields and what is read from its file, with the key it came with (`key`, header or form).
    */
-  countBody(request: FastifyRequest, bytes: number): Promise<void> {
-    const key = request.organization ? headerKey(request) : undefined;
+  countBody(
+    request: FastifyRequest,
+    bytes: number,
+    key = request.organization ? headerKey(request) : undefined,
+  ): Promise<void> {
     return this.limits.countBody(clientAddress(request), (key && keyIdOf(key)) || null, bytes);
   }
 }

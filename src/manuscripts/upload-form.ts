@@ -46,6 +46,13 @@ export const FORM_KEY_WINDOW_RAW_BYTES = 2 * FORM_KEY_WINDOW_BYTES;
  */
 export const MAX_FORM_TEXT_CHARS = 16 * 1024 * 1024;
 
+/** The bytes of the form's text fields as sent (UTF-8): what the upload stores of its form. */
+export function formTextBytes(fields: Map<string, string>): number {
+  let bytes = 0;
+  for (const [name, value] of fields) bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  return bytes;
+}
+
 /**
  * How the multipart parser is asked to hand over text fields: as latin1, one character a byte, so
  * that their bytes reach `utf8Text` as they came. Decoded as UTF-8 by the parser, invalid bytes

@@ -14,6 +14,7 @@ import type { Organization } from '../organizations/organizations.ts';
 import {
   API_KEY_FIELD,
   FORM_TEXT_CHARSET,
+  formTextBytes,
   readUploadParts,
   validateUploadForm,
   type RawUpload,
@@ -157,10 +158,20 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           if (!organization) throw errors.missingApiKey();
           const uploader: Organization = organization;
           request.organization = uploader;
+          // What an upload stores counts against the rate limits as a JSON body's bytes do: its text
+          // fields here, before anything is parsed or stored; what is read from its file once read.
+          const key = fromHeader ?? fromField;
+          const countStored = (bytes: number) => ctx.auth.countBody(request, bytes, key);
+          await countStored(formTextBytes(raw.fields));
           const form = validateUploadForm(raw);
           checkSourceFile(raw.file);
           const parser = shares.forOrganization(uploader.id, deps.parser);
-          return await uploadManuscript({ ctx, ...deps, parser, log: request.log }, uploader, form, raw.file);
+          return await uploadManuscript(
+            { ctx, ...deps, parser, log: request.log, countStored },
+            uploader,
+            form,
+            raw.file,
+          );
         } finally {
           if (entered) gate.leave(counted);
         }

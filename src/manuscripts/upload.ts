@@ -43,6 +43,16 @@ export interface UploadDeps {
   parser: ManuscriptParser;
   findCandidates: CandidateFinder;
   log: FastifyBaseLogger;
+  /**
+   * Counts bytes the upload is about to store against the rate limits (429 past them): the text and
+   * references read from its file, before they are stored.
+   */
+  countStored: (bytes: number) => Promise<void>;
+}
+
+/** The bytes a parse adds to what the manuscript stores: its full text and its references. */
+function parsedBytes(source: SourceState): number {
+  return Buffer.byteLength(source.fullText ?? '') + Buffer.byteLength(JSON.stringify(source.references));
 }
 
 /** Refuses a file that is neither PDF nor DOCX before anything is stored. */
@@ -151,6 +161,7 @@ export async function uploadManuscript(
   const source = file
     ? await readSource(deps, file, warnings)
     : ((await findSourceState(db, organization.id, form.originId)) ?? NO_SOURCE);
+  if (file) await deps.countStored(parsedBytes(source));
   const merged = mergeMetadata(
     { title: form.title, abstract: form.abstract, authors: form.authors },
     source.parsed,

@@ -21,6 +21,14 @@ import {
 /** Largest file parseManuscript accepts; the upload refuses bigger ones first (413). */
 export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
+/**
+ * References kept from one file. The longest real lists (review articles) run to a few hundred,
+ * rarely past a thousand; within the text limit a file can list 20,000 short ones, which were all
+ * stored (4.5 MB of JSON) and matched against the corpus by every ranking and journal
+ * recommendation of the manuscript (a recommendation 3-4 times a normal one's CPU).
+ */
+export const MAX_REFERENCES = 2_000;
+
 export interface ParseOptions {
   maxFileBytes?: number;
 }
@@ -127,13 +135,19 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
     refRange,
   );
   let references: ParseResult['references'] = [];
+  const allWarnings = [...warnings, ...doc.warnings];
   if (refRange) {
     const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
     const lines = alignPages(entryBlocks(doc.blocks, refRange)).slice(refRange.skipLines);
     const word = doc.format === 'docx' ? wordEntries(refBlocks) : null;
     references = parseReferenceList(lines, word?.texts ?? null, word?.links ?? []);
+    if (references.length > MAX_REFERENCES) {
+      allWarnings.push(
+        `The reference list has ${references.length} entries; the first ${MAX_REFERENCES} were kept`,
+      );
+      references = references.slice(0, MAX_REFERENCES);
+    }
   }
-  const allWarnings = [...warnings, ...doc.warnings];
   let text = sections
     .map((s) => (s.heading ? `${s.heading}\n\n${s.text}` : s.text))
     .filter(Boolean)

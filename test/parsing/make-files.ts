@@ -356,6 +356,31 @@ export function makeUnclosedStylesDocx(count = 60_000): Uint8Array {
 }
 
 /**
+ * A DOCX whose styles part defines `count` paragraph styles named "heading 1", each based on the
+ * next, with `paragraphs` paragraphs after the title, each in a style of its own (paragraph i in
+ * style S(i mod count)).
+ */
+export function makeChainedStylesDocx(count: number, paragraphs: number): Uint8Array {
+  const styles = Array.from(
+    { length: count },
+    (_, i) =>
+      `<w:style w:type="paragraph" w:styleId="S${i}"><w:name w:val="heading 1"/><w:basedOn w:val="S${i + 1}"/></w:style>`,
+  ).join('');
+  return makeDocx(
+    [
+      paragraph('A Study Of Many Styles', 'Title'),
+      ...Array.from({ length: paragraphs }, (_, i) => paragraph(`Paragraph ${i}`, `S${i % count}`)),
+    ],
+    [
+      {
+        name: 'word/styles.xml',
+        data: Buffer.from(`<?xml version="1.0"?><w:styles ${W}>${styles}</w:styles>`),
+      },
+    ],
+  );
+}
+
+/**
  * A DOCX whose document.xml inflates to `bytes`: paragraph after paragraph of markup. With `text`
  * false the paragraphs carry no text at all, so no character limit ever stops a reader.
  */

@@ -2,10 +2,10 @@
 // linear pass, inflated bytes counted and cut while they inflate, page trees too large to walk
 // refused before pdf.js opens them, and each worker's memory capped and given back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_OPEN_PARAGRAPHS, readDocx } from '../../src/parsing/docx/read-docx.ts';
+import { MAX_OPEN_PARAGRAPHS, MAX_STYLES, readDocx } from '../../src/parsing/docx/read-docx.ts';
 import { XmlScanner } from '../../src/parsing/docx/xml-scan.ts';
 import { openDocxParts, ZipLimitError } from '../../src/parsing/docx/zip.ts';
-import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { MAX_REFERENCES, parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { ParserPool } from '../../src/parsing/parser-pool.ts';
 import { GraphicsNesting, MAX_GRAPHICS_NESTING, precheckPdf } from '../../src/parsing/pdf/pre-check.ts';
 import { testConfig } from '../helpers/app.ts';
@@ -22,6 +22,7 @@ import {
   makeNestedStatesPdf,
   makeTextPdf,
   makeUnclosedStylesDocx,
+  makeChainedStylesDocx,
   paragraph,
 } from './make-files.ts';
 
@@ -39,6 +40,20 @@ describe('XML is read in one linear pass', () => {
     expect(r.error).toBeNull();
     // The paragraph in Word's Title style is the title: the style was read.
     expect(r.title).toBe('A Study Of Styles Left Open');
+  });
+
+  it('reads the first MAX_STYLES styles of a styles part that defines more, and says how many it defined', async () => {
+    const count = MAX_STYLES + 100;
+    // Paragraph i is in style S(i mod count): S5 is read, S(MAX_STYLES + 50) is past the bound.
+    const docx = makeChainedStylesDocx(count, MAX_STYLES + 51);
+    const model = await readDocx(docx, testConfig().parsing);
+    const levelOf = (text: string) => model.blocks.find((b) => b.text === text)?.styleLevel;
+    expect(levelOf('Paragraph 5')).toBe(1);
+    expect(levelOf(`Paragraph ${MAX_STYLES - 1}`)).toBe(1);
+    expect(levelOf(`Paragraph ${MAX_STYLES + 50}`)).toBeNull();
+    expect(model.warnings.join(' ')).toMatch(
+      new RegExp(`defines ${count} styles; the first ${MAX_STYLES} were read`),
+    );
   });
 
   it('gives the same events whatever the chunk boundaries, and never reads an unclosed tag as text', () => {
@@ -135,6 +150,31 @@ describe('inflated bytes are counted and cut while they inflate', () => {
     const r = await parseManuscript(docx, 'two.docx', { ...limits, maxInflatedBytes: 1.2 * MiB });
     expect(r.error?.code).toBe('zip_bomb');
     expect(r.error?.message).toMatch(/byte limit of a file/);
+  });
+
+  it('keeps the first MAX_REFERENCES references of a list that runs on past them, and says how many there were', async () => {
+    const count = MAX_REFERENCES + 500;
+    const entries = Array.from({ length: count }, (_, i) =>
+      paragraph(
+        `Writer${i % 50}, A., Author${i % 7}, B. (${1990 + (i % 30)}). A title of paper ${i}. Journal of Things, 12(3), 45-67.`,
+      ),
+    );
+    const docx = makeDocx([
+      paragraph('A Study of Many Things', 'Title'),
+      paragraph('Jane Roe, John Public'),
+      paragraph('Some body text that runs on for a while before the list. '.repeat(5)),
+      paragraph('References', 'Heading1'),
+      ...entries,
+    ]);
+    const r = await parseManuscript(docx, 'refs.docx', testConfig().parsing);
+    expect(r.error).toBeNull();
+    expect(r.references).toHaveLength(MAX_REFERENCES);
+    expect(r.counts.parsed_references).toBe(MAX_REFERENCES);
+    expect(r.references[0]!.raw).toMatch(/paper 0\./);
+    expect(r.references[MAX_REFERENCES - 1]!.raw).toMatch(new RegExp(`paper ${MAX_REFERENCES - 1}\\.`));
+    expect(r.warnings.join(' ')).toMatch(
+      new RegExp(`has ${count} entries; the first ${MAX_REFERENCES} were kept`),
+    );
   });
 
   it('stops inflating the body once the text limit is reached, and says so', async () => {

@@ -7,6 +7,7 @@ import { authorUrl, orgWithGroup } from '../authors-groups/helpers.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import type { RateLimitSettings } from '../../src/infra/config.ts';
 import { BODY_BYTES_PER_REQUEST } from '../../src/http/rate-limits.ts';
+import { makeDocx, paragraph } from '../parsing/make-files.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -200,6 +201,56 @@ describe('JSON bodies count by their size', () => {
     for (let i = 0; i < 3; i++)
       expect((await postJson(app, url, org.headers, almostOneShare)).statusCode).toBe(200);
     expectRateLimited(await postJson(app, url, org.headers, almostOneShare));
+  });
+});
+
+describe('uploads count by what they store', () => {
+  // Authors whose affiliations make the form's text fields about `shares` shares.
+  const largeForm = (originId: string, shares: number) => {
+    const count = Math.ceil((shares * BODY_BYTES_PER_REQUEST) / 2000);
+    const fields: Record<string, string | number> = baseFields({ origin_id: originId, authors_count: count });
+    for (let k = 1; k <= count; k++) {
+      fields[`author${k}_name`] = `Author ${k}`;
+      fields[`author${k}_aff`] = `Department ${k}, `.padEnd(2000, 'x');
+    }
+    return fields;
+  };
+
+  it("the form's text fields: an upload of 10 shares counts 11 requests, refused before it is stored", async () => {
+    const app = await appWith({ perKey: 40, perAddress: 0 });
+    const org = await createTestOrg(app);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await upload(app.app, { apiKey: org.apiKey, fields: largeForm(`big-${i}`, 10) })).statusCode,
+      ).toBe(200);
+    // 33 of 40; the next large one passes the limit.
+    expectRateLimited(await upload(app.app, { apiKey: org.apiKey, fields: largeForm('big-3', 10) }));
+    const stored = await app.db.query(
+      `SELECT 1 FROM manuscripts WHERE organization_id = $1 AND origin_id = 'big-3'`,
+      [org.id],
+    );
+    expect(stored.rows).toHaveLength(0);
+  });
+
+  it('the text read from its file counts too; a small file counts as its request alone', async () => {
+    const app = await appWith({ perKey: 20, perAddress: 0 });
+    const org = await createTestOrg(app);
+    const other = await createTestOrg(app);
+    const docx = (chars: number) =>
+      Buffer.from(
+        makeDocx([
+          paragraph('A Study of Things', 'Title'),
+          ...Array(Math.ceil(chars / 100)).fill(paragraph('Body text. '.repeat(9) + 'The end.')),
+        ]),
+      );
+    const send = (o: typeof org, bytes: Buffer) =>
+      upload(app.app, { apiKey: o.apiKey, fields: baseFields(), files: [{ name: 'paper.docx', bytes }] });
+    // Some 30 shares of text from a file of a few KB: the key's window is spent (1 + 19 of 20).
+    expect((await send(org, docx(30 * BODY_BYTES_PER_REQUEST))).statusCode).toBe(200);
+    expectRateLimited(await get(app, FIELDS_URL, org.headers));
+    // A real manuscript's text (some 50,000 characters) is under one share.
+    expect((await send(other, docx(50_000))).statusCode).toBe(200);
+    expect((await get(app, FIELDS_URL, other.headers)).statusCode).toBe(200);
   });
 });
 
