@@ -129,11 +129,22 @@ async function collectParts(
   const unkeyedTooLong = new Promise<never>((_, reject) => (refuseUnkeyed = reject));
   unkeyedTooLong.catch(() => {});
   let rawBytes = 0;
+  // The key's part taken from the parser: the window is met, whatever comes while it is checked.
+  let keyPartTaken = false;
+  let windowCheckQueued = false;
   const countRaw = (chunk: Buffer) => {
     rawBytes += chunk.length;
-    if (awaitingKey && rawBytes > FORM_KEY_WINDOW_RAW_BYTES) {
-      refuseUnkeyed(errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES));
-    }
+    if (!awaitingKey || keyPartTaken || windowCheckQueued || rawBytes <= FORM_KEY_WINDOW_RAW_BYTES) return;
+    // Bytes arrive ahead of the parts the parser makes of them (a fast client's whole form in one
+    // chunk): the parts in what has arrived are handed over first, and the form is refused only if
+    // the key's part is not among them. Refused at once, a form whose first field is the key was
+    // refused when its body passed the window before the key's part was read (or while it was
+    // checked), as a large abstract sent quickly did.
+    windowCheckQueued = true;
+    setImmediate(() => {
+      if (awaitingKey && !keyPartTaken) refuseUnkeyed(errors.apiKeyFieldTooLate(FORM_KEY_WINDOW_BYTES));
+      else windowCheckQueued = false;
+    });
   };
   if (awaitingKey) request.raw.on('data', countRaw);
   try {
@@ -141,6 +152,7 @@ async function collectParts(
       const step = awaitingKey ? await Promise.race([next, unkeyedTooLong]) : await next;
       if (step.done) break;
       const part = step.value;
+      if (part.fieldname === API_KEY_FIELD) keyPartTaken = true;
       if (!awaitingKey) request.raw.off('data', countRaw);
       await readPart(part);
       next = parts.next();

@@ -1,7 +1,8 @@
 // Authentication of the upload: the X-ApiKey header or the api_key form field, either suffices.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { baseFields, upload } from './upload-helpers.ts';
+import { baseFields, multipartBody, upload } from './upload-helpers.ts';
+import { FORM_KEY_WINDOW_BYTES, FORM_KEY_WINDOW_RAW_BYTES } from '../../src/manuscripts/upload-form.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,6 +52,43 @@ describe('POST /api/external/proposal/ authentication', () => {
     const viaField = await upload(t.app, { fields: baseFields({ api_key: bogus }) });
     expect(viaField.statusCode).toBe(401);
     expect(viaField.json().error.code).toBe('invalid_api_key');
+  });
+
+  it('accepts the key in the api_key form field before a form far larger than the window, while it is checked', async () => {
+    const org = await createTestOrg(t);
+    // The key first, then an abstract of 90,000 characters and 40 authors with long affiliations: the
+    // whole body arrives at once (inject), past FORM_KEY_WINDOW_RAW_BYTES before the key is checked.
+    const authors = Array.from({ length: 40 }, (_, i) => [
+      ...(i === 0 ? [] : [[`author${i + 1}_name`, `Author Number${i + 1}`]]),
+      [`author${i + 1}_aff`, `Department ${i + 1}, ${'Institute of Long Names, '.repeat(60)}Somewhere`],
+    ]).flat() as Array<[string, string]>;
+    const fields: Array<[string, string | number]> = [
+      ['api_key', org.apiKey],
+      ...Object.entries(
+        baseFields({
+          author1_name: 'Author Number1',
+          abstract: 'Graph neural networks for protein structure prediction. '.repeat(1_600),
+          origin_id: 'ms-big-form',
+          authors_count: 40,
+        }),
+      ),
+      ...authors,
+    ];
+    const { body } = multipartBody(fields);
+    expect(body.length).toBeGreaterThan(FORM_KEY_WINDOW_RAW_BYTES);
+    const res = await upload(t.app, { fields });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().origin_id).toBe('ms-big-form');
+  });
+
+  it('still refuses a body whose api_key field comes past the window', async () => {
+    const org = await createTestOrg(t);
+    const fields: Array<[string, string | number]> = [
+      ...Object.entries(baseFields({ abstract: 'x'.repeat(FORM_KEY_WINDOW_BYTES + 1) })),
+      ['api_key', org.apiKey],
+    ];
+    const res = await upload(t.app, { fields });
+    expect(res.statusCode).toBe(401);
   });
 
   it('refuses a body that is not multipart with 415', async () => {
