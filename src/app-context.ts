@@ -9,6 +9,7 @@ import type { Authentication } from './http/auth.ts';
 import type { Readiness } from './system/readiness.ts';
 import type { AppMetrics } from './system/metrics.ts';
 import type { WebhookWorker } from './webhooks/delivery.ts';
+import type { JournalResultCache } from './journals/result-cache.ts';
 
 export interface AppContext {
   config: Config;
@@ -26,4 +27,6 @@ export interface AppContext {
   metrics: AppMetrics;
   /** Delivers webhook events from the outbox (docs/webhooks.md); poke() after writing one. */
   webhooks: WebhookWorker;
+  /** Journal recommendations computed, served again while nothing they depend on changed (4.6). */
+  journalResults: JournalResultCache;
 }

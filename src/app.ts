@@ -28,6 +28,7 @@ import { AppMetrics, registerMetricsRoute } from './system/metrics.ts';
 import { registerCorpusPages } from './corpus/pages.ts';
 import { isDashboardPath, registerDashboard, sendFrameworkErrorPage } from './dashboard/index.ts';
 import { WebhookWorker } from './webhooks/delivery.ts';
+import { JournalResultCache } from './journals/result-cache.ts';
 import { setDeploymentLimits } from './organizations/limits.ts';
 
 declare module 'fastify' {
@@ -136,7 +137,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     readiness,
     webhooks,
   };
-  const ctx: AppContext = { ...services, metrics: new AppMetrics(services) };
+  const metrics = new AppMetrics(services);
+  const ctx: AppContext = {
+    ...services,
+    metrics,
+    journalResults: new JournalResultCache((hit) => metrics.countJournalRecommendation(hit)),
+  };
   ctx.metrics.register(app);
   app.decorate('refmatch', ctx);
 

@@ -13,8 +13,10 @@ import {
   findSources,
   findWorks,
   linkedJournals,
+  manuscriptVersion,
   workIdsOfSources,
 } from './store.ts';
+import type { JournalResultCache } from './result-cache.ts';
 
 export const JOURNALS_CORPORA = ['all_journals', 'org_journals'] as const;
 export type JournalsCorpus = (typeof JOURNALS_CORPORA)[number];
@@ -33,6 +35,8 @@ export interface RecommendedJournal {
 export interface RecommendDeps {
   db: Database;
   index: WorkIndex;
+  /** Answers already computed, served again while nothing they depend on has changed. */
+  journalResults?: JournalResultCache;
 }
 
 export async function recommendJournals(
@@ -43,11 +47,32 @@ export async function recommendJournals(
   limit = DEFAULT_JOURNALS,
 ): Promise<RecommendedJournal[]> {
   const { db, index } = deps;
-  const manuscript = await findManuscript(db, organizationId, originId);
-  if (!manuscript) throw errors.notFound(`Manuscript with origin_id "${originId}"`);
-  const links = await linkedJournals(db, organizationId);
+  const notFound = () => errors.notFound(`Manuscript with origin_id "${originId}"`);
+  const [version, links] = await Promise.all([
+    manuscriptVersion(db, organizationId, originId),
+    linkedJournals(db, organizationId),
+  ]);
+  if (!version) throw notFound();
   const onlyLinked = corpus === 'org_journals';
   if (onlyLinked && links.size === 0) return [];
+  const currentYear = new Date().getUTCFullYear();
+  const key = [
+    organizationId,
+    version.id,
+    version.updatedAt,
+    corpus,
+    limit,
+    index.stats().changeSeq,
+    currentYear,
+    [...links.values()]
+      .map((l) => `${l.sourceId}:${l.folderId}:${l.folderName}`)
+      .sort()
+      .join(','),
+  ].join('\u0000');
+  const cached = deps.journalResults?.get(key);
+  if (cached) return cached;
+  const manuscript = await findManuscript(db, organizationId, originId);
+  if (!manuscript) throw notFound();
 
   const allowed = onlyLinked ? new Set(links.keys()) : undefined;
   const allowedWorks = allowed ? await workIdsOfSources(db, [...allowed]) : null;
@@ -80,7 +105,7 @@ export async function recommendJournals(
     citedWorks: cited,
     authorVenues,
     corpusWorks: index.stats().works,
-    currentYear: new Date().getUTCFullYear(),
+    currentYear,
     ...(allowed ? { allowed } : {}),
   });
   if (allowed) {
@@ -113,5 +138,6 @@ export async function recommendJournals(
       }),
     });
   }
+  deps.journalResults?.set(key, out);
   return out;
 }

@@ -15,6 +15,20 @@ export interface StoredManuscript {
   references: Array<{ doi?: string | null; title?: string | null }>;
 }
 
+/** The manuscript's id and version (its `updated_at`, as text: microseconds kept), or null. */
+export async function manuscriptVersion(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<{ id: number; updatedAt: string } | null> {
+  const { rows } = await db.query<{ id: number; updated_at: string }>(
+    `SELECT id, updated_at::text AS updated_at FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
+    [organizationId, originId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, updatedAt: row.updated_at } : null;
+}
+
 export async function findManuscript(
   db: Queryable,
   organizationId: number,

@@ -55,7 +55,14 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
-  constructor(ctx: Omit<AppContext, 'metrics'>) {
+  private readonly journalRecommendations = new Counter({
+    name: 'refmatch_journal_recommendations_total',
+    help: "Journal recommendations answered (4.6 and the dashboard), by how: 'computed' or 'cached' (unchanged since computed)",
+    labelNames: ['answer'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(ctx: Omit<AppContext, 'metrics' | 'journalResults'>) {
     // The process's own (CPU, memory, event-loop lag, GC) under their usual names.
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
@@ -186,6 +193,11 @@ export class AppMetrics {
   }
 
   /** Counts every response under its route's pattern (not its URL: ids would make labels unbounded). */
+  /** One journal recommendation answered: computed, or served from the results kept. */
+  countJournalRecommendation(cached: boolean): void {
+    this.journalRecommendations.inc({ answer: cached ? 'cached' : 'computed' });
+  }
+
   register(app: FastifyInstance): void {
     app.addHook('onResponse', async (request, reply) => {
       const labels = {

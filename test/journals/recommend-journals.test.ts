@@ -117,10 +117,13 @@ interface StoredReference {
   title: string | null;
 }
 
-/** The upload stores references parsed from the source file; a file's parse is stood in for here. */
+/**
+ * The upload stores references parsed from the source file; a file's parse is stood in for here,
+ * written as the upload writes a manuscript: with a new version (updated_at).
+ */
 async function storeReferences(org: TestOrg, originId: string, references: StoredReference[]) {
   await t.db.query(
-    `UPDATE manuscripts SET "references" = $3::jsonb WHERE organization_id = $1 AND origin_id = $2`,
+    `UPDATE manuscripts SET "references" = $3::jsonb, updated_at = now() WHERE organization_id = $1 AND origin_id = $2`,
     [org.id, originId, JSON.stringify(references)],
   );
 }
@@ -310,6 +313,49 @@ describe('all_journals', () => {
       'Species distribution models under climate change 1',
       'Species distribution models under climate change 2',
     ]);
+  });
+
+  it('answers a manuscript asked again from the answer kept, until the manuscript, its links or the corpus change', async () => {
+    const org = await newOrgWithManuscript('asked-again');
+    const answers = async () => {
+      const text = (await t.app.inject({ url: '/metrics' })).body;
+      const count = (answer: string) =>
+        Number(
+          new RegExp(`refmatch_journal_recommendations_total\\{answer="${answer}"\\} (\\d+)`).exec(
+            text,
+          )?.[1] ?? 0,
+        );
+      return { computed: count('computed'), cached: count('cached') };
+    };
+    const start = await answers();
+    const first = await journals(org, 'asked-again');
+    expect(await journals(org, 'asked-again')).toEqual(first);
+    expect(await answers()).toEqual({ computed: start.computed + 1, cached: start.cached + 1 });
+    // Another limit is another answer.
+    expect(await journals(org, 'asked-again', '?limit=1')).toEqual(first.slice(0, 1));
+    expect((await answers()).computed).toBe(start.computed + 2);
+    // A journal linked to a folder shows at once.
+    const folder = await t.db.query<{ id: number }>(
+      `INSERT INTO folders (organization_id, name) VALUES ($1, 'KEPT') RETURNING id`,
+      [org.id],
+    );
+    await t.db.query(
+      'INSERT INTO journal_links (organization_id, source_id, folder_id) VALUES ($1, $2, $3)',
+      [org.id, first[0]!.id, folder.rows[0]!.id],
+    );
+    expect((await journals(org, 'asked-again'))[0]).toMatchObject({ id: first[0]!.id, folder_name: 'KEPT' });
+    // The manuscript uploaded again about something else is another answer.
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({
+        origin_id: 'asked-again',
+        title: 'Species distribution models of alpine plants under climate change',
+        abstract: 'Species distribution modelling of alpine plants under warming scenarios.',
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await journals(org, 'asked-again'))[0]!.id).toBe(sources.ecology);
+    expect(await answers()).toEqual({ computed: start.computed + 4, cached: start.cached + 1 });
   });
 
   it('honours the limit parameter', async () => {
