@@ -265,6 +265,26 @@ describe('affiliations', () => {
     expect(affiliationsMatch('Universität Wien', 'University of Vienna')).toBe(true);
     expect(affiliationsMatch('Universitas Indonesia', 'University of Indonesia')).toBe(true);
     expect(affiliationsMatch('Ankara Üniversitesi', 'Ankara University')).toBe(true);
+    // An institute, or a ministry's laboratory, named before its university is the university's.
+    expect(affiliationsMatch('Institute of Linguistics, University of Vienna', 'University of Vienna')).toBe(
+      true,
+    );
+    expect(
+      affiliationsMatch(
+        'Key Laboratory of Computational Linguistics (Ministry of Education), Peking University',
+        'Peking University, Beijing',
+      ),
+    ).toBe(true);
+    expect(
+      affiliationsMatch(
+        'Key Laboratory of Computational Linguistics (Ministry of Education), Peking University',
+        'Key Laboratory of Machine Perception (Ministry of Education), Zhejiang University',
+      ),
+    ).toBe(false);
+    // A standalone institute stays the organization.
+    expect(affiliationCore('Institute of Computing Technology, Chinese Academy of Sciences')).toBe(
+      'institute of computing technology',
+    );
     // Another university of the same place, or a part named after the university, stays apart.
     expect(affiliationsMatch('Universidad de Granada', 'Universidad de Sevilla')).toBe(false);
     expect(affiliationsMatch('University College Dublin', 'University of Dublin')).toBe(false);

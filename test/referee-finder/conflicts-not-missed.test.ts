@@ -422,7 +422,7 @@ describe('conflicts are never missed', () => {
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-wien',
       author1_name: 'Nobody Incorpus',
-      author1_aff: 'Universität Wien, Institut für Sprachwissenschaft, Österreich',
+      author1_aff: 'Institut für Sprachwissenschaft, Universität Wien, Österreich',
     });
     expect(withName(candidates, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);

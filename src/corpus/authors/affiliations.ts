@@ -106,6 +106,13 @@ function segments(value: string): string[] {
     .filter(Boolean);
 }
 
+// An institute or a ministry named before a university is the university's part or its sponsor: in
+// "Institute of Linguistics, University of Vienna" and "Key Laboratory of X (Ministry of Education),
+// Peking University" the organization is the university, as in "Department of X, University of Y".
+// A standalone institute ("Institute of Computing Technology, Chinese Academy of Sciences") stays one.
+const WITHIN_A_UNIVERSITY = /^(?:institute|ministry)\b/;
+const isUniversity = (segment: string) => /\buniversity\b/.test(segment);
+
 /**
  * The organization an affiliation names, normalized: the first comma-separated segment that looks
  * like an organization and not like a unit inside one, else the first segment. "Dept. of CS, Univ.
@@ -115,8 +122,11 @@ function segments(value: string): string[] {
 export function affiliationCore(value: string): string {
   const parts = segments(value);
   if (parts.length === 0) return '';
+  const organizations = parts.filter((p) => ORGANIZATION.test(p) && !SUBUNIT.test(p));
   const org =
-    parts.find((p) => ORGANIZATION.test(p) && !SUBUNIT.test(p)) ??
+    organizations.find(
+      (p, i) => !WITHIN_A_UNIVERSITY.test(p) || !organizations.slice(i + 1).some(isUniversity),
+    ) ??
     parts.find((p) => !SUBUNIT.test(p)) ??
     parts[0]!;
   return org
