@@ -9,7 +9,7 @@ import type { CustomValue } from '../custom-fields/values.ts';
 import { AppError } from '../infra/errors.ts';
 import { csrfField, fieldState, postedForm } from './framework.ts';
 import { list, text, typedNumber, type FormBody } from './form-values.ts';
-import { html, type Html } from './html.ts';
+import { html, isolateText, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
 
 /** A form of custom values: its fields are cf_<api_id>, so the body names only the token. */
@@ -64,7 +64,7 @@ export function customInput(
         ${rule}`;
     case 'multi_option':
       return html`<fieldset ${state.attrs}>
-        <legend>${field.name}</legend>
+        <legend dir="auto">${field.name}</legend>
         ${state.message}
         ${(field.options ?? []).map(
           (o) =>
@@ -109,7 +109,7 @@ export async function valuesConcerningInputs<T>(
         const item = match[2] === undefined ? '' : ` (option ${Number(match[2]) + 1})`;
         return {
           path: `body.${customInputName({ api_id: id })}`,
-          message: `${names.get(id) ?? id}${item} ${d.message}`,
+          message: `${isolateText(names.get(id) ?? id)}${item} ${d.message}`,
         };
       }),
     );
@@ -139,7 +139,7 @@ export function postedCustomValues(
     }
     const raw = text(body, name).trim();
     if (raw === '') return [field.api_id, null];
-    const number = field.data_kind === 'number' ? typedNumber(raw, field.name, name) : null;
+    const number = field.data_kind === 'number' ? typedNumber(raw, isolateText(field.name), name) : null;
     return [field.api_id, number ?? raw];
   });
 }
@@ -206,7 +206,7 @@ export function customValuesSection(
       <dl>
         ${fields.map(
           (f) =>
-            html`<dt>${f.name}</dt>
+            html`<dt dir="auto">${f.name}</dt>
               <dd>${shownCustomValue(f, values[f.api_id]) || '—'}</dd>`,
         )}
       </dl>`;

@@ -19,7 +19,7 @@ import {
   readCookie,
   setCookie,
 } from './cookies.ts';
-import { html, type Html } from './html.ts';
+import { html, isolatedHtml, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
@@ -201,7 +201,9 @@ export async function askFirst(
   }
   return renderPage(ctx, request, reply, {
     title: question.title,
-    body: html`<p>${question.consequence}</p>
+    body: html`<p>
+        ${typeof question.consequence === 'string' ? isolatedHtml(question.consequence) : question.consequence}
+      </p>
       <div class="row">
         ${actionButton(request, { action, label: question.label, kind: 'danger', hidden: { confirm: 'yes' } })}
         <a href="${question.cancel}">Cancel</a>
@@ -369,7 +371,7 @@ export function fieldState(
     attrs: html`${describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : null}${
       problem ? html` aria-invalid="true" autofocus` : null
     }`,
-    message: problem ? html`<p id="${id}-error" class="field-error">${problem}</p>` : null,
+    message: problem ? html`<p id="${id}-error" class="field-error">${isolatedHtml(problem)}</p>` : null,
     invalid: problem !== undefined,
   };
 }

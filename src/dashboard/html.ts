@@ -39,3 +39,36 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 export function dashboardPath(...segments: Array<string | number>): string {
   return `/dashboard/${segments.map((s) => encodeURIComponent(String(s))).join('/')}${segments.length ? '/' : ''}`;
 }
+
+// Names are written by users, in any script: inside an English sentence an Arabic or Hebrew name
+// joins the sentence's own runs, so a name ending in a full stop or followed by a number reorders
+// the words around it ("Authors group «اسم.» has 3 records" drew the stop, or the 3, at the wrong
+// end). Isolating the name gives it its own direction from its first letter and leaves the
+// sentence's order alone: `<bdi>` in markup, U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL
+// ISOLATE in plain text (a page title, a flash message kept in the session).
+const FIRST_STRONG_ISOLATE = '\u2068';
+const POP_DIRECTIONAL_ISOLATE = '\u2069';
+/** The isolate controls (U+2066-U+2069); a value's own would close or open ours early. */
+const ISOLATE_CONTROLS = /[\u2066-\u2069]/g;
+
+/** A user-written value inside a larger text, isolated for direction: `<bdi>value</bdi>`, escaped. */
+export function isolate(value: string | number): Html {
+  return html`<bdi>${String(value).replace(ISOLATE_CONTROLS, '')}</bdi>`;
+}
+
+/** The same isolation in plain text (a title, a flash message): the value between U+2068 and U+2069. */
+export function isolateText(value: string | number): string {
+  return FIRST_STRONG_ISOLATE + String(value).replace(ISOLATE_CONTROLS, '') + POP_DIRECTIONAL_ISOLATE;
+}
+
+/**
+ * Plain text with isolated values (`isolateText`) as markup: each isolated value in `<bdi>`, all
+ * escaped. The heading and the flash message show in markup what the title and the session hold as text.
+ */
+export function isolatedHtml(text: string): Html {
+  const parts = text.split(
+    new RegExp(`${FIRST_STRONG_ISOLATE}([^${POP_DIRECTIONAL_ISOLATE}]*)${POP_DIRECTIONAL_ISOLATE}`),
+  );
+  // split with a capture group alternates: text, isolated value, text, …
+  return html`${parts.map((part, i) => (i % 2 === 1 ? isolate(part) : part.replace(ISOLATE_CONTROLS, '')))}`;
+}

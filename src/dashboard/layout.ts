@@ -1,6 +1,6 @@
 // The page around every dashboard view: a skip link, the header with the organization and the
 // signed-in user, the navigation for their role, the outcome of the last form, then the view.
-import { html, type Html } from './html.ts';
+import { html, isolate, isolatedHtml, type Html } from './html.ts';
 import { NAV } from './nav.ts';
 import { can, ROLE_LABELS } from '../users/roles.ts';
 import type { Flash, Session } from '../users/sessions.ts';
@@ -18,6 +18,7 @@ export interface FormFlash extends Flash {
 }
 
 export interface LayoutInput {
+  /** Plain text; a name in it is isolated with `isolateText`, shown in the heading in `<bdi>`. */
   title: string;
   body: Html;
   session: Session | null;
@@ -31,8 +32,8 @@ export function layout(input: LayoutInput): string {
   const header = session
     ? html`<header class="top">
           <span class="brand">refmatch</span>
-          <span class="org">${session.user.organizationName}</span>
-          <span class="who">${session.user.email} · ${ROLE_LABELS[session.user.role]}</span>
+          <span class="org" dir="auto">${session.user.organizationName}</span>
+          <span class="who">${isolate(session.user.email)} · ${ROLE_LABELS[session.user.role]}</span>
           <form method="post" action="/dashboard/sign-out/" class="inline">
             <input type="hidden" name="_csrf" value="${session.csrfToken}" />
             <button type="submit" class="link">Sign out</button>
@@ -71,7 +72,7 @@ export function layout(input: LayoutInput): string {
         role="${input.flash.kind === 'error' ? 'alert' : 'status'}"
         ${focusHere ? html`tabindex="-1" autofocus` : null}
       >
-        ${input.flash.message}
+        ${isolatedHtml(input.flash.message)}
         ${
           input.flash.fields
             ? html`<span class="fields-note"
@@ -93,7 +94,7 @@ export function layout(input: LayoutInput): string {
         <a class="skip" href="#main">Skip to content</a>
         ${header}
         <main id="main">
-          <h1>${input.title}</h1>
+          <h1>${isolatedHtml(input.title)}</h1>
           ${flash} ${input.body}
         </main>
       </body>

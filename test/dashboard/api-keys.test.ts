@@ -92,7 +92,9 @@ describe('the API keys page', () => {
     const url = `/dashboard/api-keys/${id}/revoke/`;
     const asked = await t.app.inject({ url, headers: { cookie: admin.cookie } });
     // It asked "Revoke this API key?", naming none: an admin with several could revoke the wrong one.
-    expect(asked.body).toContain(`<h1>Revoke the API key rm_${keyId}_… (ScholarOne &lt;prod&gt;)?</h1>`);
+    expect(asked.body).toContain(
+      `<h1>Revoke the API key rm_${keyId}_… (<bdi>ScholarOne &lt;prod&gt;</bdi>)?</h1>`,
+    );
     expect(asked.body).toContain('never used.');
     expect((await injectForm(t.app, admin, url, { confirm: 'yes' })).statusCode).toBe(303);
     // Back to the question after revoking: no question about a revoked key.
@@ -100,6 +102,8 @@ describe('the API keys page', () => {
     expect(again.statusCode).toBe(303);
     expect(again.headers.location).toBe('/dashboard/api-keys/');
     const list = await t.app.inject({ url: '/dashboard/api-keys/', headers: { cookie: admin.cookie } });
-    expect(list.body).toContain(`The key rm_${keyId}_… (ScholarOne &lt;prod&gt;) was already revoked`);
+    expect(list.body).toContain(
+      `The key rm_${keyId}_… (<bdi>ScholarOne &lt;prod&gt;</bdi>) was already revoked`,
+    );
   });
 });

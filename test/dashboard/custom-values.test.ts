@@ -141,11 +141,11 @@ for (const { owner, what } of SUBJECTS) {
       // Each input is named by a label (or a fieldset's legend) and described by its rule.
       expect(page).toContain(`<label for="cf_${f.number.api_id}">Pages</label>`);
       expect(page).toContain(`aria-describedby="cf_${f.date.api_id}-rule"`);
-      expect(page).toContain('<legend>Topics</legend>');
+      expect(page).toContain('<legend dir="auto">Topics</legend>');
 
       const viewer = (await get(org.sessions.viewer!, pageOf(org, owner))).body;
       expect(viewer).not.toContain('Save custom fields');
-      expect(viewer).toContain('<dt>Open access</dt>');
+      expect(viewer).toContain('<dt dir="auto">Open access</dt>');
       expect(viewer).toMatch(/<dd>No<\/dd>/);
       expect(viewer).toMatch(/<dd>Biology, Maths<\/dd>/);
       expect(viewer).toContain('<dd>Handle &lt;with&gt; care</dd>');
@@ -235,7 +235,7 @@ for (const { owner, what } of SUBJECTS) {
         expect(res.statusCode).toBe(303);
         expect(await stored(owner, subjectIdOf(org, owner))).toEqual({ [f.number.api_id]: 2.5 });
         const page = (await get(editor, pageOf(org, owner))).body;
-        expect(page).toContain(`Pages: &quot;${typed}&quot; could be read more than one way.`);
+        expect(page).toContain(`<bdi>Pages</bdi>: &quot;${typed}&quot; could be read more than one way.`);
         expect(page).toContain('such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5)');
         expect(page).toMatch(
           new RegExp(`id="cf_${f.number.api_id}"[^>]*value="${typed.replace('.', '\\.')}"`),

@@ -34,7 +34,9 @@ function tagOf(shown: string, id: string): string {
 
 /** The field's message, as the page shows it beside the input; null when there is none. */
 function messageOf(shown: string, id: string): string | null {
-  const message = new RegExp(`<p id="${id}-error" class="field-error">([^<]*)</p>`).exec(shown)?.[1];
+  const message = new RegExp(`<p id="${id}-error" class="field-error">((?:[^<]|</?bdi>)*)</p>`).exec(
+    shown,
+  )?.[1];
   return message ?? null;
 }
 
@@ -92,9 +94,11 @@ describe('a refused form: each message beside its field, the values kept', () =>
     await injectForm(t.app, editor, records, { client_id: 'x1', name: 'Second' });
     const taken = await page(editor, form);
     expectRefused(taken, 'client_id');
-    expect(messageOf(taken, 'client_id')).toContain('already has a record with the client id x1');
+    expect(messageOf(taken, 'client_id')).toContain('already has a record with the client id <bdi>x1</bdi>');
     // Whose it is, and what to do: another id, or that record.
-    expect(messageOf(taken, 'client_id')).toContain('(First): choose another client id, or open First');
+    expect(messageOf(taken, 'client_id')).toContain(
+      '(<bdi>First</bdi>): choose another client id, or open <bdi>First</bdi>',
+    );
     expect(tagOf(taken, 'client_id')).toContain('value="x1"');
     expectNotRefused(taken, 'name');
     await injectForm(t.app, editor, records, { client_id: 'x2', name: '   ' });
@@ -123,7 +127,7 @@ describe('a refused form: each message beside its field, the values kept', () =>
     expectRefused(shown, 'client_id');
     expectRefused(shown, 'name');
     expectRefused(shown, input);
-    expect(messageOf(shown, input)).toBe('Papers reviewed must be a finite number');
+    expect(messageOf(shown, input)).toBe('<bdi>Papers reviewed</bdi> must be a finite number');
     // An existing record's edit: its name and its custom value at once.
     await injectForm(t.app, editor, `${records}y1/`, { name: '', [input]: 'lots' });
     const edited = await page(editor, `${records}y1/`);

@@ -160,7 +160,9 @@ describe('a refused form shows what was typed, once', () => {
     expect(refused.statusCode).toBe(303);
     const shown = await page(admin, '/dashboard/users/');
     // A user of this organization (the answer page reloaded): said so, with what to do.
-    expect(shown).toContain(`${taken.email} is already a user of this organization (listed below)`);
+    expect(shown).toContain(
+      `<bdi>${taken.email}</bdi> is already a user of this organization (listed below)`,
+    );
     const form = shown.slice(shown.indexOf('id="new-email"'), shown.indexOf('Add user</button>'));
     expect(form).toContain(`value="${taken.email}"`);
     expect(form).toMatch(/value="editor"\s+selected/);

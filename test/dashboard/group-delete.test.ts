@@ -97,10 +97,10 @@ describe('deleting an authors group', () => {
     expect(posted.headers.location).toBe(`/dashboard/groups/${mistaken.group_id}/delete/`);
     const asked = await get(editor, posted.headers.location as string);
     expect(asked.statusCode).toBe(200);
-    expect(asked.body).toContain('Delete the group Mistaken &lt;b&gt;?');
+    expect(asked.body).toContain('<h1>Delete the group <bdi>Mistaken &lt;b&gt;</bdi>?</h1>');
     const said = asked.body.replace(/\s+/g, ' ');
     expect(said).toContain('Its 2 records');
-    expect(said).toContain('the folders BOTH, LIMITED;');
+    expect(said).toContain('the folders <bdi>BOTH</bdi>, <bdi>LIMITED</bdi>;');
     expect(said).toContain('one limited to this group alone is no longer limited');
     expect(said).not.toContain('NEITHER');
     expect(asked.body).toContain('name="confirm" value="yes"');
@@ -115,7 +115,7 @@ describe('deleting an authors group', () => {
     expect(done.headers.location).toBe('/dashboard/groups/');
     const list = await get(editor, '/dashboard/groups/');
     expect(list.body).toContain(
-      'The group Mistaken &lt;b&gt; was deleted, with 2 records. The referee finder settings of BOTH, LIMITED no longer name it.',
+      'The group <bdi>Mistaken &lt;b&gt;</bdi> was deleted, with 2 records. The referee finder settings of <bdi>BOTH</bdi>, <bdi>LIMITED</bdi> no longer name it.',
     );
     expect(list.body).not.toContain(`/dashboard/groups/${mistaken.group_id}/"`);
     expect((await get(editor, `/dashboard/groups/${mistaken.group_id}/`)).statusCode).toBe(404);
@@ -220,7 +220,7 @@ describe('deleting an authors group', () => {
     const at = page.body.indexOf(`id="candidate-${ids.authorId('Nell Neutral')}"`);
     expect(at).toBeGreaterThan(0);
     const row = page.body.slice(at, page.body.indexOf('</tr>', at));
-    expect(row).toContain(`deleted group ${group.group_id}</span> (nell-1)`);
+    expect(row).toContain(`deleted group ${group.group_id}</span> (<bdi>nell-1</bdi>)`);
     expect(row).not.toContain(`/dashboard/groups/${group.group_id}/`);
 
     const journals = await t.app.inject({

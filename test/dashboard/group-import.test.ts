@@ -350,14 +350,14 @@ describe('importing records from a CSV file', () => {
     const latin1 = Buffer.from('client_id,name\nx1,Jos\u00e9\n', 'latin1');
     const refused = await postFile(org, { name: 'latin1.csv', bytes: latin1 });
     expect(refused.statusCode).toBe(400);
-    expect(decoded(refused.body)).toContain('The file latin1.csv is not UTF-8 text');
+    expect(decoded(refused.body)).toContain('The file <bdi>latin1.csv</bdi> is not UTF-8 text');
     expect(decoded(refused.body)).toContain('The problems are those of the file');
     const utf16 = Buffer.concat([
       Buffer.from([0xff, 0xfe]),
       Buffer.from('client_id,name\nx2,Ada\n', 'utf16le'),
     ]);
     expect(decoded((await postFile(org, { name: 'unicode.txt', bytes: utf16 })).body)).toContain(
-      'The file unicode.txt is not UTF-8 text',
+      'The file <bdi>unicode.txt</bdi> is not UTF-8 text',
     );
     const both = await postFile(
       org,
@@ -374,7 +374,9 @@ describe('importing records from a CSV file', () => {
       const org = await makeOrg(small);
       const refused = await postFile(org, { name: 'big.csv', bytes: manyRows(200) }, { app: small });
       expect(refused.statusCode).toBe(413);
-      expect(decoded(refused.body)).toContain('The file big.csv is larger than the 2 KiB a file may have');
+      expect(decoded(refused.body)).toContain(
+        'The file <bdi>big.csv</bdi> is larger than the 2 KiB a file may have',
+      );
       const { rows } = await small.db.query('SELECT 1 FROM group_authors WHERE group_id = $1', [org.groupId]);
       expect(rows).toHaveLength(0);
       expect(await postFile(org, { name: 'ok.csv', bytes: manyRows(3) }, { app: small })).toMatchObject({

@@ -103,7 +103,7 @@ describe("a manuscript page's journals", () => {
       headers: { cookie: manager.cookie },
     });
     const matches = search.body.slice(search.body.indexOf('Journals matching'));
-    expect(matches).toContain('Linked to FIRST');
+    expect(matches).toContain('Linked to <bdi>FIRST</bdi>');
     expect(matches).toContain(
       `Move to SECOND: Journal of Protein Structure (id ${protein}), linked to FIRST`,
     );
@@ -116,7 +116,7 @@ describe("a manuscript page's journals", () => {
       await t.app.inject({ url: moved.headers.location as string, headers: { cookie: manager.cookie } })
     ).body;
     expect(page).toContain(
-      `Journal of Protein Structure (id ${protein}) is moved from FIRST to SECOND: FIRST no longer has it.`,
+      `<bdi>Journal of Protein Structure</bdi> (id ${protein}) is moved from <bdi>FIRST</bdi> to <bdi>SECOND</bdi>: <bdi>FIRST</bdi> no longer has it.`,
     );
     const firstPage = (
       await t.app.inject({ url: `/dashboard/folders/${first}/`, headers: { cookie: manager.cookie } })

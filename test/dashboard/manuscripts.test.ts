@@ -84,9 +84,9 @@ describe('a manuscript page', () => {
     const coleRow = row.slice(0, row.indexOf('</tr>'));
     expect(coleRow).toContain('Co-authorship');
     expect(coleRow).toContain(`http://refmatch.test/works/${ids.workId(SHARED)}`);
-    expect(coleRow).toContain(`${SHARED}</a> (2020)`);
+    expect(coleRow).toContain(`${SHARED}</bdi></a> (2020)`);
     // The co-author is named.
-    expect(coleRow).toMatch(/Ada Expert<\/a\s*>, an author of the manuscript/);
+    expect(coleRow).toMatch(/Ada Expert<\/bdi><\/a\s*>, an author of the manuscript/);
     // A viewer sees no marking button.
     expect(page.body).not.toContain('Mark as referee');
 
@@ -116,7 +116,7 @@ describe('a manuscript page', () => {
     const boardPage = (await get(viewer, `/dashboard/manuscripts/${boarded.manuscript_id}/`)).body;
     const nellAt = boardPage.indexOf(`id="candidate-${ids.authorId('Nell Neutral')}"`);
     expect(boardPage.slice(nellAt, boardPage.indexOf('</tr>', nellAt))).toMatch(
-      />\s*Editorial board<\/a\s*> \(nell-1\)/,
+      />\s*<bdi>Editorial board<\/bdi><\/a\s*> \(<bdi>nell-1<\/bdi>\)/,
     );
     // With the boost effect, the candidate's explanation says its score was multiplied.
     await saveFolderSettings(
@@ -196,7 +196,7 @@ describe('a manuscript page', () => {
     expect(limited.candidates.map((c) => c.author_id)).toEqual([ids.authorId('Nell Neutral')]);
     const note = await noteOf(limited.manuscript_id);
     expect(note).toContain('limited to the members of');
-    expect(note).toContain(`<a href="/dashboard/groups/${group}/">Board &lt;b&gt;</a>`);
+    expect(note).toContain(`<a href="/dashboard/groups/${group}/"><bdi>Board &lt;b&gt;</bdi></a>`);
     expect(note).toContain(`<a href="/dashboard/folders/${folder}/">the folder's settings now</a>`);
 
     // The folder changes afterwards: the page still tells what the last upload ran with.
@@ -208,7 +208,9 @@ describe('a manuscript page', () => {
     // A group deleted since is named as it was then, without a link.
     await t.db.query('DELETE FROM authors_groups WHERE id = $1', [group]);
     const deleted = await noteOf(boosted.manuscript_id);
-    expect(deleted).toContain(`Board &lt;b&gt; <span class="muted">(deleted group ${group})</span>`);
+    expect(deleted).toContain(
+      `<bdi>Board &lt;b&gt;</bdi> <span class="muted">(deleted group ${group})</span>`,
+    );
     expect(deleted).not.toContain(`/dashboard/groups/${group}/`);
 
     // Candidates stored before the settings were kept (migration 0102) say they are not known.
@@ -285,9 +287,9 @@ describe('a manuscript page', () => {
       namedWhy.indexOf('<details class="why">'),
       namedWhy.indexOf('</details>'),
     );
-    expect(namedDetails).toContain(`${SHARED}</a>`);
+    expect(namedDetails).toContain(`${SHARED}</bdi></a>`);
     expect(namedDetails).not.toContain('Renamed since the upload');
-    expect(namedDetails).toContain(`http://refmatch.test/works/${other.id}">${other.title}</a>`);
+    expect(namedDetails).toContain(`http://refmatch.test/works/${other.id}"><bdi>${other.title}</bdi></a>`);
     await t.db.query('UPDATE works SET title = $2 WHERE id = $1', [ids.workId(SHARED), SHARED]);
 
     // A work no longer in the corpus is named by its id.
@@ -510,7 +512,7 @@ describe('a manuscript page', () => {
     );
     const page = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     const also = page.body.slice(page.body.indexOf('Also marked as referees'));
-    expect(also).toContain(`Ada Expert (author ${outsider}), marked by cli@x.test`);
+    expect(also).toContain(`<bdi>Ada Expert</bdi> (author ${outsider}), marked by <bdi>cli@x.test</bdi>`);
     // Its unmark comes back to the page as it was filtered and sorted: it came back unfiltered.
     const unmarkAction = `/dashboard/manuscripts/${id}/candidates/${outsider}/unmark/${query}`;
     expect(also).toContain(`action="${unmarkAction.replaceAll('&', '&amp;')}"`);
@@ -532,7 +534,9 @@ describe('a manuscript page', () => {
     );
     const none = await get(editor, `/dashboard/manuscripts/${id}/`);
     expect(none.body).toContain('No candidates: the last upload asked for none');
-    expect(none.body).toContain(`Nell Neutral (author ${nellId}), marked by cli@x.test`);
+    expect(none.body).toContain(
+      `<bdi>Nell Neutral</bdi> (author ${nellId}), marked by <bdi>cli@x.test</bdi>`,
+    );
   });
 });
 
@@ -547,13 +551,13 @@ describe('the manuscripts list', () => {
     expect(exact).toContain('ms-dash');
     // The exact origin id is named first, above the title matches.
     expect(exact).toMatch(
-      /The manuscript whose origin id is ms-dash:\s*<a href="\/dashboard\/manuscripts\/\d+\/">/,
+      /The manuscript whose origin id is <bdi>ms-dash<\/bdi>:\s*<a href="\/dashboard\/manuscripts\/\d+\/">/,
     );
     expect((await get(viewer, '/dashboard/manuscripts/?q=passing')).body).not.toContain('whose origin id');
     expect((await get(viewer, '/dashboard/manuscripts/?q=zebrafish')).body).not.toContain('ms-dash');
     // A search with no word in it matches origin ids only: it listed every manuscript as matching.
     const wordless = (await get(viewer, '/dashboard/manuscripts/?q=%25')).body;
-    expect(wordless).toContain('Manuscripts matching “%”');
+    expect(wordless).toContain('Manuscripts matching “<bdi>%</bdi>”');
     expect(wordless).not.toContain('ms-dash');
     expect(wordless).toContain('No manuscript matches.');
     const other = await ensureFolder(t.db, org.id, 'OTHER');
@@ -569,7 +573,7 @@ describe('the manuscripts list', () => {
     expect((await get(viewer, '/dashboard/manuscripts/?folder=jour')).body).toContain('ms-dash');
     expect((await get(viewer, '/dashboard/manuscripts/?folder=OTHER')).body).not.toContain('ms-dash');
     const nope = (await get(viewer, '/dashboard/manuscripts/?folder=NOPE')).body;
-    expect(nope).toContain('This organization has no folder named “NOPE”: choose one above.');
+    expect(nope).toContain('This organization has no folder named “<bdi>NOPE</bdi>”: choose one above.');
     expect(nope).not.toContain('ms-dash');
     expect((await get(viewer, '/dashboard/manuscripts/?folder=FOREIGN')).body).not.toContain('ms-dash');
     // Past the oldest: said so, with a way back, not "no manuscripts yet".

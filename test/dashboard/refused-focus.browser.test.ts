@@ -82,7 +82,7 @@ describe('a refused form comes back with the focus where the problem is', () => 
     await send(page, 'Add record');
     await expect.poll(() => focused(page)).toEqual({ id: 'client_id', invalid: 'true', alert: false });
     // The title, said first as the page loads, says so too.
-    expect(await page.title()).toBe('Not saved: Add a record to Board · refmatch dashboard');
+    expect(await page.title()).toBe('Not saved: Add a record to \u2068Board\u2069 · refmatch dashboard');
     await expectAccessible(page);
 
     // Only the custom number wrong, far down the form: the focus is there, the value as typed.
@@ -137,7 +137,7 @@ describe('a refused form comes back with the focus where the problem is', () => 
     await page.getByLabel('Group name').fill('Renamed again');
     await send(page, 'Rename');
     expect(await page.locator('.flash.ok').count()).toBe(1);
-    expect(await page.title()).toBe('Authors group Renamed again · refmatch dashboard');
+    expect(await page.title()).toBe('Authors group \u2068Renamed again\u2069 · refmatch dashboard');
     expect(await page.evaluate<string>('document.activeElement.tagName')).toBe('BODY');
   });
 });

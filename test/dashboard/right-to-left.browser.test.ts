@@ -105,3 +105,47 @@ describe('text that starts right to left', () => {
     expect(author.last).toBeLessThan(author.first);
   });
 });
+
+// A name inside an English sentence or heading is isolated (`<bdi>`): an Arabic group name ending
+// in a full stop had the stop drawn at its right, where Arabic begins, and the words after it joined
+// its run.
+describe('a right-to-left name inside an English sentence', () => {
+  it("keeps its full stop at its own end, and the sentence's words and number after it, in the heading and the flash", async () => {
+    const name = 'فريق المراجعين.';
+    const { rows } = await t.db.query<{ id: number }>(
+      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id`,
+      [org.id, name],
+    );
+    const groupId = rows[0]!.id;
+    for (const clientId of ['a1', 'a2', 'a3']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/external/author-from-group/${groupId}/${clientId}/`,
+        headers: { 'x-apikey': org.apiKey },
+        payload: { name: `Author ${clientId}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const page = await signedInPage(browser, t, org.id, 'editor', { width: 1280 });
+    await page.goto(`${t.url}/dashboard/groups/${groupId}/`);
+    // Read from the right, as Arabic is: the full stop (the name's last letter) is drawn left of its first.
+    const heading = await ends(page, 'h1', name);
+    expect(heading.last, 'the full stop in the heading').toBeLessThan(heading.first);
+    // "Authors group " stays before the name, at the left.
+    const lead = await ends(page, 'h1', 'Authors group ');
+    expect(lead.last).toBeLessThan(Math.min(heading.first, heading.last));
+
+    await page.getByRole('button', { name: 'Delete group' }).click();
+    await page.getByRole('button', { name: 'Delete group and its records' }).click();
+    await page.waitForURL(`${t.url}/dashboard/groups/`);
+    const named = await ends(page, '.flash', name);
+    expect(named.last, 'the full stop in the flash').toBeLessThan(named.first);
+    // The rest of the sentence follows the whole name, left to right, its number in place.
+    const rest = await ends(page, '.flash', ' was deleted, with 3 records.');
+    expect(rest.first).toBeGreaterThan(Math.max(named.first, named.last));
+    const three = await ends(page, '.flash', '3 records');
+    expect(three.first).toBeGreaterThan(rest.first);
+    expect(three.last).toBeGreaterThan(three.first);
+    await expectAccessible(page);
+  });
+});

@@ -19,7 +19,7 @@ import {
   askFirst,
   Confirmable,
 } from '../framework.ts';
-import { dashboardPath, html } from '../html.ts';
+import { dashboardPath, html, isolateText } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 const KeyParams = Type.Object({ keyId: RowId() });
@@ -139,7 +139,7 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
       // Asked only of a key of the organization: another's id is a 404, as a missing one.
       const key = (await listApiKeys(ctx.db, orgOf(request))).find((k) => k.id === keyId);
       if (!key) throw errors.notFound(`API key ${keyId}`);
-      const name = `rm_${key.key_id}_…${key.label ? ` (${key.label})` : ''}`;
+      const name = `rm_${key.key_id}_…${key.label ? ` (${isolateText(key.label)})` : ''}`;
       if (key.revoked_at) {
         // Back to the question after the revoke, or a second tab: it was done, nothing to ask.
         return redirectTo(ctx, request, reply, '/dashboard/api-keys/', {

@@ -45,7 +45,7 @@ import {
   SEARCH_MAX,
 } from '../framework.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html, type Html } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 import {
   customInput,
@@ -125,7 +125,7 @@ async function customValuesOf(
   if (checked.problems.length > 0) {
     const named = checked.problems.map((p) => {
       const id = p.path.split('.')[1]!;
-      return `${names.get(id) ?? id} ${p.message}`;
+      return `${isolateText(names.get(id) ?? id)} ${p.message}`;
     });
     // Each message also beside its input (cf_<api_id>).
     throw errors.validation(
@@ -275,7 +275,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       );
       return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {
         kind: 'ok',
-        message: `The group ${group.name} was added.`,
+        message: `The group ${isolateText(group.name)} was added.`,
       });
     },
   });
@@ -297,12 +297,13 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       );
       const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
       const base = dashboardPath('groups', groupId);
+      const matching = q ? html` matching “${isolate(q)}”` : null;
       const pageLink = (n: number) =>
         `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
       // A page past the last (an old link, records deleted since) is the last page.
       if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
-        title: `Authors group ${group.name}`,
+        title: `Authors group ${isolateText(group.name)}`,
         // Two sections, each under its heading: read by headings (a screen reader's way through a
         // page), the page was its title alone, the records table found only by reading on.
         body: html`<p>Group id ${group.group_id} (the <code>group_id</code> of the API).</p>
@@ -337,7 +338,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             <button type="submit">Search</button>
           </form>
           ${dataTable({
-            caption: html`${total} ${total === 1 ? 'record' : 'records'}${q ? html` matching “${q}”` : null}`,
+            caption: html`${total} ${total === 1 ? 'record' : 'records'}${matching}`,
             columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
             empty: q ? 'No record matches.' : 'No records yet.',
             rows: authors.map(
@@ -382,7 +383,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       );
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
-        message: `The group is now named ${group.name}.`,
+        message: `The group is now named ${isolateText(group.name)}.`,
       });
     },
   });
@@ -398,7 +399,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const organizationId = orgOf(request);
       const preview = await groupDeletionPreview(ctx.db, organizationId, groupId);
       const asking = await askFirst(ctx, request, reply, {
-        title: `Delete the group ${preview.name}?`,
+        title: `Delete the group ${isolateText(preview.name)}?`,
         consequence: groupDeletionConsequence(preview),
         label: 'Delete group and its records',
         cancel: dashboardPath('groups', groupId),
@@ -408,9 +409,9 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       return redirectTo(ctx, request, reply, '/dashboard/groups/', {
         kind: 'ok',
         message:
-          `The group ${deleted.name} was deleted, with ${countOf(deleted.records, 'record', 'records')}.` +
+          `The group ${isolateText(deleted.name)} was deleted, with ${countOf(deleted.records, 'record', 'records')}.` +
           (deleted.folders.length > 0
-            ? ` The referee finder settings of ${deleted.folders.join(', ')} no longer name it.`
+            ? ` The referee finder settings of ${deleted.folders.map(isolateText).join(', ')} no longer name it.`
             : ''),
       });
     },
@@ -426,7 +427,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const { groupId } = request.params as { groupId: number };
       const group = await requireGroup(ctx.db, orgOf(request), groupId);
       return renderPage(ctx, request, reply, {
-        title: `Add a record to ${group.name}`,
+        title: `Add a record to ${isolateText(group.name)}`,
         body: await recordForm(ctx, request, dashboardPath('groups', groupId, 'records'), null),
       });
     },
@@ -459,7 +460,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             // (from the group's list) when the editor meant that person.
             throw fieldInvalid(
               'client_id',
-              `The group already has a record with the client id ${clientId} (${taken.name}): choose another client id, or open ${taken.name} in the group's list to change that record.`,
+              `The group already has a record with the client id ${isolateText(clientId)} (${isolateText(taken.name)}): choose another client id, or open ${isolateText(taken.name)} in the group's list to change that record.`,
               409,
             );
           }
@@ -473,7 +474,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
-        message: `${record.name} was added.`,
+        message: `${isolateText(record.name)} was added.`,
       });
     },
   });
@@ -493,8 +494,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       return renderPage(ctx, request, reply, {
         title: stored.name,
         body: html`<p>
-            In <a href="${dashboardPath('groups', groupId)}">${group.name}</a>, client id
-            <code>${clientId}</code>.
+            In <a href="${dashboardPath('groups', groupId)}">${isolate(group.name)}</a>, client id
+            <code>${isolate(clientId)}</code>.
           </p>
           <h2>Corpus author</h2>
           ${await linkedAuthorView(ctx, stored)}
@@ -535,7 +536,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         const form = keptForm({ ...body, client_id: clientId }, true);
         return redirectTo(ctx, request, reply, dashboardPath('groups', groupId, 'new-record'), {
           kind: 'error',
-          message: `The record ${clientId} was deleted meanwhile (in another tab, or by another editor): nothing was saved. What you typed is below as a new record: add it again, or leave this page.`,
+          message: `The record ${isolateText(clientId)} was deleted meanwhile (in another tab, or by another editor): nothing was saved. What you typed is below as a new record: add it again, or leave this page.`,
           ...(form ? { form } : {}),
         });
       }
@@ -566,8 +567,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const stored = await findGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
       if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
       const asking = await askFirst(ctx, request, reply, {
-        title: `Delete the record of ${stored.name}?`,
-        consequence: `The record ${clientId}, with its emails, articles, affiliations and custom field values, is deleted for good; its corpus author stays in the corpus.`,
+        title: `Delete the record of ${isolateText(stored.name)}?`,
+        consequence: `The record ${isolateText(clientId)}, with its emails, articles, affiliations and custom field values, is deleted for good; its corpus author stays in the corpus.`,
         label: 'Delete record',
         cancel: recordPath(groupId, clientId),
       });
@@ -602,9 +603,10 @@ function groupDeletionConsequence(preview: GroupDeletion): Html {
     preview.folders.length === 0
       ? html`No folder's referee finder settings name it.`
       : html`It is taken out of the referee finder settings of
-        ${preview.folders.length === 1 ? 'the folder' : 'the folders'} ${preview.folders.join(', ')}; a folder
-        left naming no group has no group effect, and its uploads are ranked over the whole corpus (one
-        limited to this group alone is no longer limited).`;
+        ${preview.folders.length === 1 ? 'the folder' : 'the folders'}
+        ${preview.folders.map((f, i) => html`${i > 0 ? ', ' : ''}${isolate(f)}`)}; a folder left naming no
+        group has no group effect, and its uploads are ranked over the whole corpus (one limited to this group
+        alone is no longer limited).`;
   return html`Its ${countOf(preview.records, 'record', 'records')}, with their emails, articles, affiliations
   and custom field values, are deleted for good, and the API answers its group id ${preview.group_id} as one
   that never existed; the linked corpus authors stay in the corpus. ${folders} The candidates of past uploads
@@ -629,13 +631,13 @@ async function linkedAuthorView(ctx: AppContext, stored: StoredGroupAuthor): Pro
       : null;
   return html`<p>
       Linked${how ? html` ${how}` : null} to
-      <a href="/authors/${author.id}">${author.name}</a> (${author.articles_count}
+      <a href="/authors/${author.id}">${isolate(author.name)}</a> (${author.articles_count}
       ${author.articles_count === 1 ? 'article' : 'articles'}, h-index ${author.h_index}).
     </p>
     ${
       author.last_articles.length > 0
         ? html`<ul>
-            ${author.last_articles.map((a) => html`<li>${a.title} (${a.year ?? 'n.d.'})</li>`)}
+            ${author.last_articles.map((a) => html`<li>${isolate(a.title)} (${a.year ?? 'n.d.'})</li>`)}
           </ul>`
         : null
     }`;
@@ -655,7 +657,7 @@ async function readOnlyRecord(
     )}
     ${fields.map(
       (f) =>
-        html`<dt>${f.name}</dt>
+        html`<dt dir="auto">${f.name}</dt>
           <dd>${shownCustomValue(f, stored.custom_values[f.api_id]) || '—'}</dd>`,
     )}
   </dl>`;

@@ -27,7 +27,7 @@ import {
   renderPage,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html, type Html } from '../html.ts';
+import { dashboardPath, html, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
@@ -150,7 +150,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       );
       return redirectTo(ctx, request, reply, dashboardPath('custom-fields', field.api_id), {
         kind: 'ok',
-        message: `The field ${field.name} was added.`,
+        message: `The field ${isolateText(field.name)} was added.`,
       });
     },
   });
@@ -184,7 +184,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       const addOptions = html`<textarea id="add_options" name="add_options" ${states.add.attrs}>
 ${shown.addOptions}</textarea>`;
       return renderPage(ctx, request, reply, {
-        title: `Custom field ${field.name}`,
+        title: `Custom field ${isolateText(field.name)}`,
         body: html`<dl>
             <dt>For</dt>
             <dd>${OWNER_LABELS[owner]}</dd>
@@ -295,7 +295,7 @@ ${shown.addOptions}</textarea>`;
       const { fieldId } = request.params as { fieldId: string };
       const field = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
       const asking = await askFirst(ctx, request, reply, {
-        title: `Delete the custom field ${field.name}?`,
+        title: `Delete the custom field ${isolateText(field.name)}?`,
         consequence: `Every value stored for it on ${OWNER_LABELS[field.owner].toLowerCase()} is deleted with it, for good.`,
         label: 'Delete field and its values',
         cancel: dashboardPath('custom-fields', field.api_id),

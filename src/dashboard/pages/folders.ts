@@ -42,7 +42,7 @@ import {
   valuesConcerningInputs,
   postedCustomValuesForm,
 } from '../custom-values-form.ts';
-import { dashboardPath, html } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 
 const Id = RowId();
 const FolderParams = Type.Object({ folderId: Id });
@@ -138,10 +138,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const linkCell = (m: { id: number; title: string }) => {
         if (linked.some((l) => l.source_id === m.id)) return html`<span class="muted">Linked</span>`;
         const other = elsewhere.get(m.id);
-        return html`${other === undefined ? null : html`<div class="hint">Linked to ${other}</div>`}
+        return html`${other === undefined ? null : html`<div class="hint">Linked to ${isolate(other)}</div>`}
         ${actionButton(request, {
           action: `${path}journals/`,
-          label: other === undefined ? 'Link' : `Move to ${folder.name}`,
+          label: other === undefined ? 'Link' : html`Move to ${isolate(folder.name)}`,
           // Venues may share a title (the ACL's Findings): the id tells them apart.
           accessibleName:
             other === undefined
@@ -173,7 +173,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const effectState = fieldState(request, 'effect');
       const boostState = fieldState(request, 'boost', { hints: ['boost-hint'] });
       return renderPage(ctx, request, reply, {
-        title: `Folder ${folder.name}`,
+        title: `Folder ${isolateText(folder.name)}`,
         body: html`<h2>Referee finder</h2>
           ${editSettings ? null : html`<p class="muted">Only an editor can change these.</p>`}
           <form method="post" action="${path}settings/" class="stack">
@@ -191,7 +191,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                       ${shown.groupIds.includes(String(g.group_id)) ? html`checked` : null}
                       ${disabled}
                     />
-                    ${g.name}</label
+                    ${isolate(g.name)}</label
                   >`,
               )}
             </fieldset>
@@ -236,7 +236,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           <h2 id="linked-journals">Linked journals</h2>
           <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
           ${dataTable({
-            caption: html`Journals linked to ${folder.name}`,
+            caption: html`Journals linked to ${isolate(folder.name)}`,
             columns: ['Journal', 'Id', 'Unlink'],
             empty: 'None.',
             rows: linked.map(
@@ -274,14 +274,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                   ${
                     journal.trim()
                       ? dataTable({
-                          caption: html`Journals matching “${journal}”`,
+                          caption: html`Journals matching “${isolate(journal)}”`,
                           columns: ['Journal', 'Id', 'Works (years)', 'Link'],
                           empty: 'No journal of the corpus matches.',
                           rows: matches.map(
                             (m) =>
                               html`<tr>
                                 <td>
-                                  ${m.title}${m.publisher ? html` <span class="muted">(${m.publisher})</span>` : null}
+                                  ${isolate(m.title)}${m.publisher ? html` <span class="muted">(${isolate(m.publisher)})</span>` : null}
                                 </td>
                                 <td>${m.id}</td>
                                 <td>
@@ -389,13 +389,13 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
       const search = text(request.body as FormBody, 'journal').trim();
       const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
-      const journal = `${link.source_title} (id ${link.source_id})`;
+      const journal = `${isolateText(link.source_title)} (id ${link.source_id})`;
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {
         kind: 'ok',
         // Linking moves a journal linked elsewhere: that folder's recommendations lose it, said here.
         message: before
-          ? `${journal} is moved from ${before.folder_name} to ${folder.name}: ${before.folder_name} no longer has it.`
-          : `${journal} is linked to ${folder.name}.`,
+          ? `${journal} is moved from ${isolateText(before.folder_name)} to ${isolateText(folder.name)}: ${isolateText(before.folder_name)} no longer has it.`
+          : `${journal} is linked to ${isolateText(folder.name)}.`,
       });
     },
   });
@@ -415,7 +415,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       await unlinkJournal(ctx.db, organizationId, sourceId, folder.name);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
-        message: `${title ?? 'Journal'} (id ${sourceId}) is unlinked from ${folder.name}.`,
+        message: `${title === undefined ? 'Journal' : isolateText(title)} (id ${sourceId}) is unlinked from ${isolateText(folder.name)}.`,
       });
     },
   });

@@ -34,7 +34,7 @@ import {
   renderPage,
 } from '../framework.ts';
 import { text, typedNumber } from '../form-values.ts';
-import { dashboardPath, html } from '../html.ts';
+import { dashboardPath, html, isolate, isolatedHtml, isolateText } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
@@ -322,7 +322,7 @@ async function importPage(
   const value = refused?.csv ?? (posted ? text(posted, 'csv') : '');
   const action = dashboardPath('groups', group.group_id, 'import');
   return renderPage(ctx, request, reply, {
-    title: `Import records into ${group.name}`,
+    title: `Import records into ${isolateText(group.name)}`,
     status: refused ? (refused.status ?? 400) : 200,
     // At the top too, as every refused form says it (with the line that the field says what to change).
     ...(summary
@@ -347,7 +347,7 @@ async function importPage(
         ${
           problems.length > 0
             ? html`<ul id="csv-problems" class="field-error">
-                ${problems.slice(0, SHOWN_PROBLEMS).map((p) => html`<li>${describeProblem(p)}</li>`)}
+                ${problems.slice(0, SHOWN_PROBLEMS).map((p) => html`<li>${isolatedHtml(describeProblem(p))}</li>`)}
                 ${
                   problems.length > SHOWN_PROBLEMS
                     ? html`<li>and ${problems.length - SHOWN_PROBLEMS} more</li>`
@@ -380,7 +380,7 @@ async function importPage(
                   ${fields.map(
                     (f) =>
                       html`<li>
-                        <code>${f.name}</code>:
+                        <code>${isolate(f.name)}</code>:
                         ${KIND_FORM_HINTS[f.data_kind]}${
                           f.options && f.options.length > 0
                             ? html` (${f.options.map((o) => o.option).join(', ')})`
@@ -555,7 +555,7 @@ function sentProblem(sent: SentImport, limit: number): { problem: ImportProblem;
     return problem(`The pasted CSV is longer than ${mebibytes(limit)}: import it in parts`, 413);
   }
   if (!sent.file) return null;
-  const name = `The file ${sent.file.name}`;
+  const name = `The file ${isolateText(sent.file.name)}`;
   if (sent.csv.trim() !== '') {
     return problem(
       'Send the records either pasted or as a file, not both: empty the field or remove the file',

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { can, ROLE_LABELS } from '../../users/roles.ts';
 import { dashboardRoute, renderPage, sessionOf } from '../framework.ts';
-import { html } from '../html.ts';
+import { html, isolate } from '../html.ts';
 import { NAV } from '../nav.ts';
 
 export function registerHomePage(scope: FastifyInstance, ctx: AppContext): void {
@@ -16,7 +16,9 @@ export function registerHomePage(scope: FastifyInstance, ctx: AppContext): void 
       const entries = NAV.filter((e) => e.href !== '/dashboard/' && can(user.role, e.action));
       return renderPage(ctx, request, reply, {
         title: user.organizationName,
-        body: html`<p>You are signed in as ${user.email}, ${ROLE_LABELS[user.role].toLowerCase()}.</p>
+        body: html`<p>
+            You are signed in as ${isolate(user.email)}, ${ROLE_LABELS[user.role].toLowerCase()}.
+          </p>
           <ul class="cards">
             ${entries.map((e) => html`<li><a href="${e.href}">${e.label}</a></li>`)}
           </ul>`,

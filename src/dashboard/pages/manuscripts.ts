@@ -50,7 +50,7 @@ import {
   CsrfOnly,
   SEARCH_MAX,
 } from '../framework.ts';
-import { dashboardPath, html, type Html } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 import type { FormBody } from '../form-values.ts';
 import {
@@ -153,6 +153,8 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         : (folders.find((f) => f.name === asked) ??
           folders.find((f) => f.name.toLowerCase() === asked.toLowerCase()));
       const folderId = /^\d{1,10}$/.test(asked) ? Number(asked) : asked ? (named?.id ?? 0) : null;
+      // How a folder not found is named back: by the name asked, or by its number.
+      const noFolder = named === undefined ? html`named “${isolate(asked)}”` : folderId;
       const search = query.q ?? '';
       const [exact, page] = await Promise.all([
         search.trim() ? findByOriginId(ctx.db, organizationId, search) : null,
@@ -203,14 +205,14 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           ${
             exact
               ? html`<p>
-                  The manuscript whose origin id is ${exact.origin_id}:
-                  <a href="${dashboardPath('manuscripts', exact.id)}">${exact.title}</a>
+                  The manuscript whose origin id is ${isolate(exact.origin_id)}:
+                  <a href="${dashboardPath('manuscripts', exact.id)}">${isolate(exact.title)}</a>
                 </p>`
               : null
           }
           ${dataTable({
             caption: search
-              ? html`Manuscripts matching “${search}”`
+              ? html`Manuscripts matching “${isolate(search)}”`
               : 'Manuscripts by first upload, newest first',
             columns: ['Title', 'Origin id', 'Folder', 'Candidates', 'Marked referees', 'Last upload'],
             empty:
@@ -219,7 +221,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     <a href="${link({})}">Back to the newest</a>.`
                 : folderId !== null && !folders.some((f) => f.id === folderId)
                   ? // An edited or another organization's link: the menu shows no folder chosen.
-                    `This organization has no folder ${named === undefined ? `named “${asked}”` : folderId}: choose one above.`
+                    html`This organization has no folder ${noFolder}: choose one above.`
                   : search || folderId !== null
                     ? 'No manuscript matches.'
                     : 'No manuscripts yet: uploads appear here.',
@@ -290,7 +292,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           })
         : null;
       return renderPage(ctx, request, reply, {
-        title: manuscript.title || `Manuscript ${manuscript.origin_id}`,
+        title: manuscript.title || `Manuscript ${isolateText(manuscript.origin_id)}`,
         body: html`${summary(manuscript)} ${metadata(manuscript)}
           ${customValuesSection(request, {
             fields: fields.proposal,
@@ -419,6 +421,7 @@ interface CandidateTarget {
   manuscriptId: number;
   manuscript: Awaited<ReturnType<typeof requireManuscript>>;
   authorId: number;
+  /** The author's name isolated for direction (`isolateText`), for the sentences that name them. */
   name: string;
   /** Whether the author is among the last upload's candidates. */
   candidate: boolean;
@@ -442,7 +445,8 @@ async function candidateOfRequest(
     [authorId],
   );
   if (!rows[0]) throw errors.notFound('Author');
-  const name = rows[0].display_name;
+  // Said in flash messages, inside English sentences.
+  const name = isolateText(rows[0].display_name);
   const candidate = await isStoredCandidate(ctx.db, manuscriptId, authorId);
   if (options.adding && !candidate) {
     throw errors.conflict(
@@ -489,8 +493,8 @@ function groupsSettingsNote(
   const groups = settings.authors_groups.map((g, k) => {
     const name = groupNames.get(g.id);
     const link = name
-      ? html`<a href="${dashboardPath('groups', g.id)}">${name}</a>`
-      : html`${g.name} <span class="muted">(deleted group ${g.id})</span>`;
+      ? html`<a href="${dashboardPath('groups', g.id)}">${isolate(name)}</a>`
+      : html`${isolate(g.name)} <span class="muted">(deleted group ${g.id})</span>`;
     return html`${k > 0 ? ', ' : ''}${link}`;
   });
   const effect =
@@ -535,7 +539,7 @@ function otherMarksList(
       ${marks.map(
         (m) =>
           html`<li>
-            ${m.name} (author ${m.author_id}), marked by ${m.marked_by}
+            ${isolate(m.name)} (author ${m.author_id}), marked by ${isolate(m.marked_by)}
             ${
               canMark
                 ? actionButton(request, {
@@ -555,7 +559,7 @@ function otherMarksList(
 function summary(m: ManuscriptDetail): Html {
   return html`<dl>
     <dt>Origin id</dt>
-    <dd><code>${m.origin_id}</code> (manuscript ${m.id})</dd>
+    <dd><code>${isolate(m.origin_id)}</code> (manuscript ${m.id})</dd>
     <dt>Folder</dt>
     <dd><a href="${dashboardPath('folders', m.folder_id)}">${m.folder}</a></dd>
     <dt>Uploaded</dt>
@@ -564,7 +568,8 @@ function summary(m: ManuscriptDetail): Html {
     <dd>
       ${
         m.source_file || m.source_format
-          ? html`${m.source_file ?? '(unnamed)'} (${m.source_format?.toUpperCase() ?? 'unknown format'}):
+          ? html`${isolate(m.source_file ?? '(unnamed)')}
+            (${m.source_format?.toUpperCase() ?? 'unknown format'}):
             ${m.parse_error ? html`not parsed: ${m.parse_error}` : html`${m.parsed_text_len} characters, ${m.parsed_references} references read`}`
           : 'none sent'
       }
@@ -585,7 +590,7 @@ function summary(m: ManuscriptDetail): Html {
 function authorList(authors: ReadonlyArray<{ name: string; detail: string[] }>): Html {
   if (!authors.length) return html`<span class="muted">none</span>`;
   return html`<ol>
-    ${authors.map((a) => html`<li>${a.name}${a.detail.length ? html` <span class="muted">(${a.detail.join('; ')})</span>` : null}</li>`)}
+    ${authors.map((a) => html`<li>${isolate(a.name)}${a.detail.length ? html` <span class="muted">(${a.detail.map((d, i) => html`${i > 0 ? '; ' : ''}${isolate(d)}`)})</span>` : null}</li>`)}
   </ol>`;
 }
 
@@ -815,7 +820,9 @@ function candidateTable(
             <td>
               <a href="${c.url}">${c.name}</a>
               <div class="hint">
-                ${[c.first_name, c.middle_name, c.last_name, c.suffix].filter(Boolean).join(' · ')} · author
+                ${[c.first_name, c.middle_name, c.last_name, c.suffix]
+                  .filter((part): part is string => !!part)
+                  .map((part) => html`${isolate(part)} · `)}author
                 ${c.author_id}
               </div>
               <div>
@@ -834,7 +841,10 @@ function candidateTable(
                 c.relevant_articles.length
                   ? html`<ul>
                       ${c.relevant_articles.map(
-                        (a) => html`<li><a href="${a.url}">${a.title}</a> (${a.year || 'year unknown'})</li>`,
+                        (a) =>
+                          html`<li>
+                            <a href="${a.url}">${isolate(a.title)}</a> (${a.year || 'year unknown'})
+                          </li>`,
                       )}
                     </ul>`
                   : null
@@ -850,11 +860,11 @@ function candidateTable(
                           ${
                             names.groups.has(g.group_id)
                               ? html`<a href="${dashboardPath('groups', g.group_id)}"
-                                  >${names.groups.get(g.group_id)}</a
+                                  >${isolate(names.groups.get(g.group_id)!)}</a
                                 >`
                               : // Deleted since this upload: the answer stays, the group's page is gone.
                                 html`<span class="muted">deleted group ${g.group_id}</span>`
-                          }${g.client_id ? html` (${g.client_id})` : null}
+                          }${g.client_id ? html` (${isolate(g.client_id)})` : null}
                         </div>`,
                     )
                   : html`<span class="muted">—</span>`
@@ -998,7 +1008,7 @@ async function explainedWorkTitles(
 }
 
 function workLink(base: string, w: { id: number; title: string; year: number | null }): Html {
-  return html`<a href="${workUrl(base, w.id)}">${w.title}</a> (${w.year ?? 'year unknown'})`;
+  return html`<a href="${workUrl(base, w.id)}">${isolate(w.title)}</a> (${w.year ?? 'year unknown'})`;
 }
 
 /** What the candidate rows name: their groups, and the manuscript authors their conflicts name. */
@@ -1060,20 +1070,20 @@ export function conflictList(
           return html`<li>
             ${label}co-wrote ${workLink(base, c.evidence.work)} with
             <a href="${authorUrl(base, c.evidence.manuscript_author_id)}"
-              >${authors.get(c.evidence.manuscript_author_id) ?? "the manuscript's author"}</a
+              >${isolate(authors.get(c.evidence.manuscript_author_id) ?? "the manuscript's author")}</a
             >, an author of the manuscript
           </li>`;
         case 'aff_conflicts':
           return html`<li>
-            ${label}“${c.evidence.candidate_affiliation}” and
+            ${label}“${isolate(c.evidence.candidate_affiliation)}” and
             ${
               c.evidence.manuscript_source === 'manuscript'
-                ? html`“${c.evidence.manuscript_affiliation}”, given with the manuscript
-                  ${c.evidence.manuscript_author ? html` for ${c.evidence.manuscript_author}` : null}`
+                ? html`“${isolate(c.evidence.manuscript_affiliation)}”, given with the manuscript
+                  ${c.evidence.manuscript_author ? html` for ${isolate(c.evidence.manuscript_author)}` : null}`
                 : c.evidence.manuscript_source === 'corpus'
-                  ? html`“${c.evidence.manuscript_affiliation}”, from a manuscript author's recent works in
-                    the corpus`
-                  : html`the manuscript author's “${c.evidence.manuscript_affiliation}”`
+                  ? html`“${isolate(c.evidence.manuscript_affiliation)}”, from a manuscript author's recent
+                    works in the corpus`
+                  : html`the manuscript author's “${isolate(c.evidence.manuscript_affiliation)}”`
             }
             (${c.evidence.by === 'institution' ? 'same institution' : 'same organization name'})
           </li>`;
@@ -1081,14 +1091,14 @@ export function conflictList(
           return html`<li>${label}${workLink(base, c.evidence.work)} is retracted</li>`;
         case 'referenced_articles':
           return html`<li>
-            ${label}wrote ${workLink(base, c.evidence.work)}, cited as “${c.evidence.reference}”
+            ${label}wrote ${workLink(base, c.evidence.work)}, cited as “${isolate(c.evidence.reference)}”
           </li>`;
         case 'external_coi':
           return html`<li>
             ${label}flagged ${c.evidence.origin_id === null ? 'for every manuscript' : 'for this manuscript'}
             by
             ${c.evidence.matched === 'author_id' ? 'author id' : c.evidence.matched === 'orcid' ? 'ORCID' : 'email'}
-            <code>${c.evidence.value}</code>
+            <code>${isolate(c.evidence.value)}</code>
           </li>`;
       }
     })}
@@ -1114,13 +1124,15 @@ function journalTable(
         html`<tr>
           <td>
             ${j.title}
-            <div class="hint">${j.publisher_name ? `${j.publisher_name} · ` : null}id ${j.id}</div>
+            <div class="hint">
+              ${j.publisher_name ? html`${isolate(j.publisher_name)} · ` : null}id ${j.id}
+            </div>
           </td>
           <td>${j.score.toFixed(3)}</td>
           <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
           <td>
             <ul>
-              ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${a.title} (${a.year || 'year unknown'})</li>`)}
+              ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${isolate(a.title)} (${a.year || 'year unknown'})</li>`)}
             </ul>
           </td>
         </tr>`,

@@ -34,7 +34,7 @@ import {
   renderPage,
   sessionOf,
 } from '../framework.ts';
-import { html } from '../html.ts';
+import { html, isolate } from '../html.ts';
 
 // An email or a password past what any account can have (320, 1,024 characters) is answered on the
 // sign-in form (the schema's refusal was a page with no form, "Back to the dashboard", and lost
@@ -153,7 +153,7 @@ async function signInPage(
                         required
                         ${k === 0 ? 'checked' : ''}
                       />
-                      ${o.name}</label
+                      ${isolate(o.name)}</label
                     >`,
                 )}
               </fieldset>`

@@ -29,7 +29,7 @@ import {
   CsrfOnly,
 } from '../framework.ts';
 import { text } from '../form-values.ts';
-import { dashboardPath, html } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 const UserParams = Type.Object({ userId: RowId() });
@@ -66,7 +66,7 @@ async function usersPage(
     body: html`${
         created
           ? html`<section aria-labelledby="new-user">
-              <h2 id="new-user">${created.email} can now sign in</h2>
+              <h2 id="new-user">${isolate(created.email)} can now sign in</h2>
               <p>
                 Give them this one-time password; they choose their own at first sign-in. It is shown only
                 now.
@@ -191,7 +191,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       if (existing) {
         throw fieldInvalid(
           'email',
-          `${existing.email} is already a user of this organization (listed below); no one-time password was made again. If theirs was lost, disable them, then enable them for a new one.`,
+          `${isolateText(existing.email)} is already a user of this organization (listed below); no one-time password was made again. If theirs was lost, disable them, then enable them for a new one.`,
           409,
         );
       }
@@ -215,7 +215,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       const user = await setUserRole(ctx.db, userId, (request.body as { role: string }).role, orgOf(request));
       return redirectTo(ctx, request, reply, '/dashboard/users/', {
         kind: 'ok',
-        message: `${user.email} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
+        message: `${isolateText(user.email)} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
       });
     },
   });
@@ -246,7 +246,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       const user = await disableUser(ctx.db, userId, orgOf(request));
       return redirectTo(ctx, request, reply, '/dashboard/users/', {
         kind: 'ok',
-        message: `${user.email} is disabled and signed out.`,
+        message: `${isolateText(user.email)} is disabled and signed out.`,
       });
     },
   });

@@ -27,7 +27,7 @@ import {
   CsrfOnly,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html } from '../html.ts';
+import { dashboardPath, html, isolate } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 const Id = RowId();
@@ -123,7 +123,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
                   <td>
                     <code>${d.event}</code>
                     <div class="hint">
-                      ${String(d.data.origin_id ?? '')}${
+                      ${isolate(String(d.data.origin_id ?? ''))}${
                         d.event === 'mark_as_proposal_referee'
                           ? ` · author ${String(d.data.author_id)} ${d.data.marked ? 'marked' : 'unmarked'}`
                           : ''

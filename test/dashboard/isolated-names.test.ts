@@ -1,0 +1,83 @@
+// A name written by a user, inside an English sentence, heading, title or flash message, is isolated
+// for direction: `<bdi>` in markup, U+2068 … U+2069 in the page's title (which holds no markup). An
+// Arabic or Hebrew name ending in a full stop, or followed by a number, reordered the words around
+// it. The isolation keeps the escaping: a name is text, never markup.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+
+let t: TestApp;
+let org: TestOrg;
+let editor: InjectSession;
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await createTestOrg(t);
+  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+});
+afterAll(async () => t?.close());
+
+const get = async (url: string) => (await t.app.inject({ url, headers: { cookie: editor.cookie } })).body;
+const titleOf = (page: string) => /<title>([^<]*)<\/title>/.exec(page)?.[1];
+const headingOf = (page: string) => /<h1>([\s\S]*?)<\/h1>/.exec(page)?.[1]?.trim();
+
+async function addGroup(name: string): Promise<number> {
+  const added = await injectForm(t.app, editor, '/dashboard/groups/', { name });
+  expect(added.statusCode, added.body).toBe(303);
+  const { rows } = await t.db.query<{ id: number }>(
+    'SELECT id FROM authors_groups WHERE organization_id = $1 AND name = $2',
+    [org.id, name],
+  );
+  return rows[0]!.id;
+}
+
+describe('names inside sentences are isolated for direction', () => {
+  it("a group's name: in the flash, the heading and the title, and in the delete question", async () => {
+    const name = 'فريق المراجعين.';
+    const groupId = await addGroup(name);
+    const page = await get(`/dashboard/groups/${groupId}/`);
+    expect(page).toContain(`The group <bdi>${name}</bdi> was added.`);
+    expect(headingOf(page)).toBe(`Authors group <bdi>${name}</bdi>`);
+    expect(titleOf(page)).toBe(`Authors group \u2068${name}\u2069 · refmatch dashboard`);
+
+    const question = await get(`/dashboard/groups/${groupId}/delete/`);
+    expect(headingOf(question)).toBe(`Delete the group <bdi>${name}</bdi>?`);
+    expect(titleOf(question)).toBe(`Delete the group \u2068${name}\u2069? · refmatch dashboard`);
+  });
+
+  it("a record's name and client id in the sentences of its pages", async () => {
+    const groupId = await addGroup('مجلس التحرير');
+    const added = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: '42',
+      name: 'سارة الحسيني.',
+    });
+    expect(added.statusCode, added.body).toBe(303);
+    const record = await get(added.headers.location as string);
+    expect(record).toContain('<bdi>سارة الحسيني.</bdi> was added.');
+    expect(record).toMatch(
+      /In <a href="[^"]+"><bdi>مجلس التحرير<\/bdi><\/a>, client id\s*<code><bdi>42<\/bdi><\/code>/,
+    );
+    const taken = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: '42',
+      name: 'Other',
+    });
+    expect(taken.statusCode).toBe(303);
+    const refused = await get(`/dashboard/groups/${groupId}/new-record/`);
+    expect(refused).toContain('client id <bdi>42</bdi> (<bdi>سارة الحسيني.</bdi>)');
+  });
+
+  it('keeps escaping, and a name cannot close its own isolation early', async () => {
+    // U+2069 in a name would end the title's isolate before the name does.
+    const name = 'A <b>&amp; \u2069B';
+    const groupId = await addGroup(name);
+    const page = await get(`/dashboard/groups/${groupId}/`);
+    expect(headingOf(page)).toBe('Authors group <bdi>A &lt;b&gt;&amp;amp; B</bdi>');
+    expect(titleOf(page)).toBe('Authors group \u2068A &lt;b&gt;&amp;amp; B\u2069 · refmatch dashboard');
+    expect(page).not.toContain('<b>');
+  });
+
+  it("the signed-in user's email in the header and on the home page", async () => {
+    const page = await get('/dashboard/');
+    expect(page).toMatch(/<span class="who"><bdi>[^<]+@[^<]+<\/bdi> · Editor<\/span>/);
+    expect(page).toMatch(/You are signed in as <bdi>[^<]+<\/bdi>, editor\./);
+  });
+});
