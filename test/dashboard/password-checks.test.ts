@@ -2,9 +2,11 @@
 // share, PASSWORD_CHECKS_PER_ADDRESS a window, before anything is hashed: the sign-in throttle counts
 // failures only, so a right password signed in again and again, or a wrong current password sent in a
 // loop, was an argon2 hash (some 20 ms of CPU) each time, 2,400 a minute from one address.
+// And a user signed in again and again holds at most MAX_SESSIONS_PER_USER sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
 import { createTestUser, csrfOf, TEST_PASSWORD, type TestUser } from '../helpers/dashboard.ts';
+import { MAX_SESSIONS_PER_USER } from '../../src/users/sessions.ts';
 
 const SHARE = 4;
 let t: TestApp;
@@ -22,6 +24,10 @@ function cookieOf(setCookie: string | string[] | undefined, name: string): strin
 }
 
 async function signIn(address: string, password = TEST_PASSWORD) {
+  return signInAs(user, address, password);
+}
+
+async function signInAs(who: TestUser, address: string, password = TEST_PASSWORD) {
   const form = await t.app.inject({ url: '/dashboard/sign-in/', remoteAddress: address });
   const token = cookieOf(form.headers['set-cookie'], 'rm_login_csrf')!;
   return t.app.inject({
@@ -29,7 +35,7 @@ async function signIn(address: string, password = TEST_PASSWORD) {
     url: '/dashboard/sign-in/',
     remoteAddress: address,
     headers: { cookie: token },
-    payload: { _csrf: token.split('=')[1]!, email: user.email, password },
+    payload: { _csrf: token.split('=')[1]!, email: who.email, password },
   });
 }
 
@@ -87,5 +93,24 @@ describe('password checks per address', () => {
     // Not changed: the old password still signs in, from elsewhere.
     expect((await signIn('192.0.2.4')).statusCode).toBe(303);
     expect((await signIn('192.0.2.5', 'a new password 1')).statusCode).toBe(401);
+  });
+});
+
+describe('sessions per user', () => {
+  it('keeps the newest MAX_SESSIONS_PER_USER of a user signed in again and again; the oldest is closed', async () => {
+    const other = await createTestUser(t.db, (await createTestOrg(t)).id, 'viewer');
+    const cookies: string[] = [];
+    for (let i = 0; i <= MAX_SESSIONS_PER_USER; i++) {
+      // A new address every few sign-ins: the share of password checks is not what is tested.
+      const answer = await signInAs(other, `198.51.100.${Math.floor(i / SHARE)}`);
+      expect(answer.statusCode).toBe(303);
+      cookies.push(cookieOf(answer.headers['set-cookie'], 'rm_session')!);
+    }
+    const held = await t.db.query('SELECT 1 FROM dashboard_sessions WHERE user_id = $1', [other.id]);
+    expect(held.rows).toHaveLength(MAX_SESSIONS_PER_USER);
+    const home = (cookie: string) => t.app.inject({ url: '/dashboard/', headers: { cookie } });
+    expect((await home(cookies[0]!)).statusCode).toBe(303);
+    expect((await home(cookies[1]!)).statusCode).toBe(200);
+    expect((await home(cookies.at(-1)!)).statusCode).toBe(200);
   });
 });
