@@ -6,6 +6,7 @@ import type { ApiKeyVerifier } from './organizations/api-keys.ts';
 import type { WorkIndex } from './retrieval/work-index.ts';
 import type { ParserPool } from './parsing/parser-pool.ts';
 import type { Authentication } from './http/auth.ts';
+import type { RateLimits } from './http/rate-limits.ts';
 import type { Readiness } from './system/readiness.ts';
 import type { AppMetrics } from './system/metrics.ts';
 import type { WebhookWorker } from './webhooks/delivery.ts';
@@ -17,6 +18,8 @@ export interface AppContext {
   keys: ApiKeyVerifier;
   /** API keys verified under the rate limits (src/http/rate-limits.ts). */
   auth: Authentication;
+  /** The rate limits of this process (src/http/rate-limits.ts), for what routes count themselves. */
+  limits: RateLimits;
   /** Full-text index over the corpus's works, built at start and kept current (docs/retrieval.md). */
   index: WorkIndex;
   /** Worker threads that parse uploaded manuscripts, with the per-file limits (src/parsing). */

@@ -132,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db,
     keys,
     auth: new Authentication(keys, limits),
+    limits,
     index,
     parser,
     readiness,

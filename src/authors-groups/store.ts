@@ -1,6 +1,7 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
+import { likeWordPatterns } from '../infra/db/quote.ts';
 import { errors } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
@@ -471,13 +472,7 @@ export async function listGroupAuthors(
   key: { organizationId: number; groupId: number },
   options: { search: string; limit: number; offset: number },
 ): Promise<{ total: number; authors: GroupAuthorListItem[] }> {
-  // At most 10 words: each is a scan of the text's columns.
-  const patterns = options.search
-    .trim()
-    .split(/\s+/)
-    .filter((w) => w !== '')
-    .slice(0, 10)
-    .map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const patterns = likeWordPatterns(options.search);
   const words = patterns.map((pattern, i) => {
     const p = `$${i + 3}`;
     // Folding every name made a scan about twice as long: a word typed in ASCII is matched by ILIKE

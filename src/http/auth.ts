@@ -62,6 +62,23 @@ export class Authentication {
   ): Promise<void> {
     return this.limits.countBody(clientAddress(request), (key && keyIdOf(key)) || null, bytes);
   }
+
+  /** Counts an answer's size against its address and its key (the limits' `countAnswer`). */
+  countAnswer(request: FastifyRequest, bytes: number): Promise<void> {
+    const key = request.organization ? headerKey(request) : undefined;
+    return this.limits.countAnswer(clientAddress(request), (key && keyIdOf(key)) || null, bytes);
+  }
+}
+
+/**
+ * Counts the answer of an authenticated route by its size (`RateLimits.countAnswer`), once it is
+ * serialized: for routes whose answer grows with what the organization stores.
+ */
+export function answerCounter(auth: Authentication) {
+  return async (request: FastifyRequest, _reply: unknown, payload: unknown): Promise<unknown> => {
+    if (typeof payload === 'string') await auth.countAnswer(request, Buffer.byteLength(payload));
+    return payload;
+  };
 }
 
 export function registerApiKeyAuth(app: FastifyInstance, auth: Authentication): void {

@@ -157,6 +157,11 @@ export interface RateLimitSettings {
   authFailuresPerAddress: number;
   authFailureWindowSeconds: number;
   /**
+   * Passwords checked per client address per window (dashboard sign-ins, right or wrong, and
+   * password changes): each is an argon2 hash, some 20 ms of CPU.
+   */
+  passwordChecksPerAddress: number;
+  /**
    * Connections one client address holds open at once (src/http/connection-limits.ts); 0: no cap
    * (the default behind a proxy, whose own address every connection comes from).
    */
@@ -377,6 +382,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       perAddress: intVar(env, 'RATE_LIMIT_PER_ADDRESS', 2400, 0, 100_000_000),
       authFailuresPerAddress: intVar(env, 'AUTH_FAILURES_PER_ADDRESS', 30, 0, 100_000_000),
       authFailureWindowSeconds: intVar(env, 'AUTH_FAILURE_WINDOW_S', 900, 1, 86_400),
+      passwordChecksPerAddress: intVar(env, 'PASSWORD_CHECKS_PER_ADDRESS', 60, 0, 100_000_000),
       connectionsPerAddress: intVar(
         env,
         'MAX_CONNECTIONS_PER_ADDRESS',

@@ -34,13 +34,27 @@ export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
+/**
+ * Sessions one user holds (live, or ended and kept for an unsent form): past it, a sign-in closes
+ * the oldest. A person has a few browsers; signed in again and again, one user stored a session
+ * at each sign-in, kept 8 hours.
+ */
+export const MAX_SESSIONS_PER_USER = 50;
+
 /** Opens a session; returns the token for the cookie (only its hash is stored). */
 export async function openSession(db: Queryable, userId: number, ttlMs: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
+  const tokenHash = hashToken(token);
   await db.query(
     `INSERT INTO dashboard_sessions (token_hash, user_id, csrf_token, expires_at)
      VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
-    [hashToken(token), userId, randomBytes(32).toString('base64url'), ttlMs],
+    [tokenHash, userId, randomBytes(32).toString('base64url'), ttlMs],
+  );
+  await db.query(
+    `DELETE FROM dashboard_sessions WHERE token_hash IN (
+       SELECT token_hash FROM dashboard_sessions WHERE user_id = $1 AND token_hash <> $2
+        ORDER BY created_at DESC, token_hash OFFSET $3)`,
+    [userId, tokenHash, MAX_SESSIONS_PER_USER - 1],
   );
   // Swept here, which keeps the table small without a timer; an ended session is kept a day, in case
   // a form of its pages was sent after it ended (keepUnsentForm).

@@ -25,6 +25,7 @@ beforeAll(async () => {
       perAddress: 0,
       authFailuresPerAddress: 0,
       authFailureWindowSeconds: 60,
+      passwordChecksPerAddress: 0,
       connectionsPerAddress: 0,
     },
   });

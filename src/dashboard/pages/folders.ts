@@ -7,10 +7,11 @@ import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { errors } from '../../infra/errors.ts';
 import { listGroups } from '../../authors-groups/store.ts';
+import { findOrganizationGroups } from '../../folders/groups.ts';
 import {
   checkFolderSettings,
   GROUPS_EFFECTS,
-  listFolders,
+  listFolderPage,
   requireFolder,
   saveFolderSettings,
 } from '../../folders/folders.ts';
@@ -44,7 +45,13 @@ import {
 } from '../custom-values-form.ts';
 import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 
+/** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
+const PAGE_SIZE = 100;
 const Id = RowId();
+const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+});
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
 const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })) });
@@ -72,20 +79,40 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     method: 'GET',
     url: '/folders/',
     action: 'read',
+    schema: { querystring: ListQuery },
     handler: async (request, reply) => {
+      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
       const organizationId = orgOf(request);
-      const [folders, groups] = await Promise.all([
-        listFolders(ctx.db, organizationId),
-        listGroups(ctx.db, organizationId),
+      const { total, folders } = await listFolderPage(ctx.db, organizationId, {
+        search: q,
+        limit: PAGE_SIZE,
+        offset: (page - 1) * PAGE_SIZE,
+      });
+      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const base = dashboardPath('folders');
+      const pageLink = (n: number) =>
+        `${base}?${new URLSearchParams({ ...(q ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
+      // A page past the last (an old link, folders deleted since) is the last page.
+      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
+      // Only the groups this page's folders name (an organization may hold 2,000).
+      const named = await findOrganizationGroups(ctx.db, organizationId, [
+        ...new Set(folders.flatMap((f) => f.authors_group_ids)),
       ]);
-      const groupName = new Map(groups.map((g) => [g.group_id, g.name]));
+      const groupName = new Map(named.map((g) => [g.id, g.name]));
       return renderPage(ctx, request, reply, {
         title: 'Folders',
         body: html`<p>A folder is a journal code or panel name; uploads create them.</p>
+          <form method="get" action="${base}" class="row" role="search">
+            <div>
+              <label for="q">Search by name</label>
+              <input id="q" name="q" type="search" value="${q}" />
+            </div>
+            <button type="submit">Search</button>
+          </form>
           ${dataTable({
-            caption: 'Folders',
+            caption: html`${total} ${total === 1 ? 'folder' : 'folders'}${q ? html` matching “${q}”` : null}`,
             columns: ['Folder', 'Authors groups', 'Effect', 'Linked journals'],
-            empty: 'No folders yet: the first upload naming one creates it.',
+            empty: q ? 'No folder matches.' : 'No folders yet: the first upload naming one creates it.',
             rows: folders.map(
               (f) =>
                 html`<tr>
@@ -108,7 +135,12 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                   <td>${f.journals}</td>
                 </tr>`,
             ),
-          })}`,
+          })}
+          <nav class="pager" aria-label="Pages">
+            ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
+            <span>Page ${page} of ${pages}</span>
+            ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
+          </nav>`,
       });
     },
   });

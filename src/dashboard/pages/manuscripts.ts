@@ -15,7 +15,7 @@ import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-m
 import type { Queryable } from '../../infra/db/index.ts';
 import { foldAccents } from '../../infra/text-fold.ts';
 import { errors } from '../../infra/errors.ts';
-import { listFolders } from '../../folders/folders.ts';
+import { findFolderNamed, listFolderNames } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
 import type { AuthorsGroupsSettings } from '../../manuscripts/upload-schema.ts';
 import {
@@ -105,6 +105,9 @@ type PageFilters = {
   page?: number;
 };
 
+/** Folders listed in the manuscripts' folder menu; past it, the menu is a field for a folder's name. */
+const FOLDER_MENU_MAX = 500;
+
 /**
  * Candidates shown a page. An organization may ask for 500 a manuscript: shown at once, with their
  * evidence, that was 1.6 MB of HTML, 0.7 s to render and seconds for the browser.
@@ -144,17 +147,15 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
     handler: async (request, reply) => {
       const query = request.query as { folder?: string; q?: string; before?: number; after?: number };
       const organizationId = orgOf(request);
-      const folders = await listFolders(ctx.db, organizationId);
+      // The menu lists up to FOLDER_MENU_MAX folders; past that (an organization may hold 10,000,
+      // a menu of 2.9 MB of HTML and 0.16 s of CPU at each view) the folder is typed by its name.
+      const menu = await listFolderNames(ctx.db, organizationId, FOLDER_MENU_MAX + 1);
       // A folder named rather than numbered (`?folder=JNL`): its id, or none of this organization's
       // (said so, with no manuscript listed), where any name was ignored and every folder shown.
       const asked = query.folder?.trim() ?? '';
-      const named = /^\d{1,10}$/.test(asked)
-        ? null
-        : (folders.find((f) => f.name === asked) ??
-          folders.find((f) => f.name.toLowerCase() === asked.toLowerCase()));
-      const folderId = /^\d{1,10}$/.test(asked) ? Number(asked) : asked ? (named?.id ?? 0) : null;
-      // How a folder not found is named back: by the name asked, or by its number.
-      const noFolder = named === undefined ? html`named “${isolate(asked)}”` : folderId;
+      const byId = /^\d{1,10}$/.test(asked);
+      const chosen = asked ? await findFolderNamed(ctx.db, organizationId, asked) : null;
+      const folderId = byId ? Number(asked) : asked ? (chosen?.id ?? 0) : null;
       const search = query.q ?? '';
       const [exact, page] = await Promise.all([
         search.trim() ? findByOriginId(ctx.db, organizationId, search) : null,
@@ -190,15 +191,26 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
             </div>
             <div>
               <label for="folder">Folder</label>
-              <select id="folder" name="folder">
-                <option value="">All folders</option>
-                ${folders.map(
-                  (f) =>
-                    html`<option value="${f.id}" ${f.id === folderId ? html`selected` : null}>
-                      ${f.name}
-                    </option>`,
-                )}
-              </select>
+              ${
+                menu.length > FOLDER_MENU_MAX
+                  ? html`<input
+                        id="folder"
+                        name="folder"
+                        type="search"
+                        aria-describedby="folder-hint"
+                        value="${chosen?.name ?? asked}"
+                      />
+                      <p id="folder-hint" class="hint">A folder's name; empty for all folders.</p>`
+                  : html`<select id="folder" name="folder">
+                      <option value="">All folders</option>
+                      ${menu.map(
+                        (f) =>
+                          html`<option value="${f.id}" ${f.id === folderId ? html`selected` : null}>
+                            ${f.name}
+                          </option>`,
+                      )}
+                    </select>`
+              }
             </div>
             <button type="submit">Search</button>
           </form>
@@ -219,9 +231,10 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
               query.before !== undefined || query.after !== undefined
                 ? html`No ${query.before !== undefined ? 'older' : 'newer'} manuscripts.
                     <a href="${link({})}">Back to the newest</a>.`
-                : folderId !== null && !folders.some((f) => f.id === folderId)
+                : folderId !== null && chosen === null
                   ? // An edited or another organization's link: the menu shows no folder chosen.
-                    html`This organization has no folder ${noFolder}: choose one above.`
+                    html`This organization has no folder ${byId ? folderId : html`named “${isolate(asked)}”`}:
+                    choose one above.`
                   : search || folderId !== null
                     ? 'No manuscript matches.'
                     : 'No manuscripts yet: uploads appear here.',

@@ -35,6 +35,7 @@ import {
   sessionOf,
 } from '../framework.ts';
 import { html, isolate } from '../html.ts';
+import { AppError } from '../../infra/errors.ts';
 
 // An email or a password past what any account can have (320, 1,024 characters) is answered on the
 // sign-in form (the schema's refusal was a page with no form, "Back to the dashboard", and lost
@@ -188,6 +189,23 @@ async function accountSignedInto(
   return opened.length === 1 ? opened[0]! : opened;
 }
 
+/**
+ * Counts a password about to be checked against the address's share (`countPasswordCheck`): null
+ * while within it, else how long until the window that refused it ends.
+ */
+async function passwordCheckRefused(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<{ retryAfterSeconds: number } | null> {
+  try {
+    await ctx.limits.countPasswordCheck(clientAddress(request));
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+    return { retryAfterSeconds: Number(error.headers?.['retry-after'] ?? 1) };
+  }
+}
+
 export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): void {
   /**
    * A form this browser sent after its session ended, kept with that session (framework.ts): when
@@ -248,6 +266,16 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
                 invalid: ['email'],
               }
             : { error: 'The email or the password is not right.', invalid: ['email', 'password'] }),
+        });
+      }
+      // Before anything is looked up or counted: refused here, the attempt is no failure.
+      const refused = await passwordCheckRefused(ctx, request);
+      if (refused) {
+        reply.header('retry-after', String(refused.retryAfterSeconds));
+        return signInPage(ctx, request, reply, {
+          ...again,
+          status: 429,
+          error: `Too many sign-ins from this address. Wait ${refused.retryAfterSeconds} seconds, then try again.`,
         });
       }
       const attempt = await beginAttempt(ctx.db, login, body.email, clientAddress(request));
@@ -374,6 +402,8 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const body = request.body as { current: string; password: string; confirm: string };
       const session = sessionOf(request);
+      // Counted as a sign-in is: a wrong current password sent in a loop was a hash each time.
+      await ctx.limits.countPasswordCheck(clientAddress(request));
       if (body.password !== body.confirm) {
         throw fieldInvalid('confirm', 'The two new passwords differ: type the new password again.');
       }
