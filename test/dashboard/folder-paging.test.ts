@@ -83,7 +83,7 @@ describe("the manuscripts page's folder menu", () => {
       expect(chosen).not.toContain('This organization has no folder');
     }
     expect((await get('/dashboard/manuscripts/?folder=NOPE')).body).toContain(
-      'This organization has no folder named “NOPE”: choose one above.',
+      'This organization has no folder named “<bdi>NOPE</bdi>”: choose one above.',
     );
   });
 });

@@ -156,6 +156,8 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const byId = /^\d{1,10}$/.test(asked);
       const chosen = asked ? await findFolderNamed(ctx.db, organizationId, asked) : null;
       const folderId = byId ? Number(asked) : asked ? (chosen?.id ?? 0) : null;
+      // How a folder not found is named back: by its number, or by the name asked.
+      const noFolder = byId ? folderId : html`named “${isolate(asked)}”`;
       const search = query.q ?? '';
       const [exact, page] = await Promise.all([
         search.trim() ? findByOriginId(ctx.db, organizationId, search) : null,
@@ -233,8 +235,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     <a href="${link({})}">Back to the newest</a>.`
                 : folderId !== null && chosen === null
                   ? // An edited or another organization's link: the menu shows no folder chosen.
-                    html`This organization has no folder ${byId ? folderId : html`named “${isolate(asked)}”`}:
-                    choose one above.`
+                    html`This organization has no folder ${noFolder}: choose one above.`
                   : search || folderId !== null
                     ? 'No manuscript matches.'
                     : 'No manuscripts yet: uploads appear here.',
