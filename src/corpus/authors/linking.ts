@@ -12,7 +12,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
-import { affiliationCore, anyAffiliationMatches } from './affiliations.ts';
+import { anyAffiliationMatches, cachedAffiliationCore } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -44,16 +44,6 @@ interface CorpusName {
 class NameComparison {
   private readonly readings = new Map<string, PersonName[]>();
   private readonly parsed = new Map<string, PersonName | null>();
-  private readonly cores = new Map<string, string>();
-
-  /** `anyAffiliationMatches`, each affiliation's core computed once a batch. */
-  anyAffiliationMatches(as: readonly string[], bs: readonly string[]): boolean {
-    return anyAffiliationMatches(as, bs, (value) => {
-      let found = this.cores.get(value);
-      if (found === undefined) this.cores.set(value, (found = affiliationCore(value)));
-      return found;
-    });
-  }
 
   compatible(name: string, author: CorpusName): boolean {
     let readings = this.readings.get(name);
@@ -275,10 +265,12 @@ async function byAffiliation(
     statedBy.set(row.author_id, [...(statedBy.get(row.author_id) ?? []), row.affiliation]);
   return asks.map((ask, i) =>
     compatible[i]!.filter((a) =>
-      names.anyAffiliationMatches(ask!.input.affiliations ?? [], [
-        ...(a.recent_affiliation ? [a.recent_affiliation] : []),
-        ...(statedBy.get(a.id) ?? []),
-      ]),
+      anyAffiliationMatches(
+        ask!.input.affiliations ?? [],
+        [...(a.recent_affiliation ? [a.recent_affiliation] : []), ...(statedBy.get(a.id) ?? [])],
+        // An import compares the same affiliations with many corpus authors: each core computed once.
+        cachedAffiliationCore,
+      ),
     ).map((a) => a.id),
   );
 }

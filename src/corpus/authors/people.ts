@@ -20,7 +20,7 @@
 //     sharing co-authors with "Wei-Qiang Zhang" and "Wei-Nan Zhang"): a short name is often a
 //     catalogue's bucket for several people.
 import type { Database, Queryable } from '../../infra/db/index.ts';
-import { affiliationCore, affiliationCoresMatch } from './affiliations.ts';
+import { affiliationCoresMatch, cachedAffiliationCore } from './affiliations.ts';
 import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
 import { QUEUE_AUTHOR } from './metrics-refresh.ts';
 import { queryPacked } from '../../infra/db/packed-rows.ts';
@@ -499,7 +499,7 @@ async function linkPass(
       f.works.add(w.work_id);
       for (const raw of [w.institution, ...w.raw_affiliations]) {
         if (!raw) continue;
-        const core = affiliationCore(raw);
+        const core = cachedAffiliationCore(raw);
         if (core) f.affiliations.add(core);
       }
     },
