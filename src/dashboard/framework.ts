@@ -576,9 +576,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     return renderPage(ctx, request, reply, {
       title: errorTitle(appError.status),
       status: appError.status,
-      body: html`<p role="alert">${appError.message}</p>
-        ${invalidParts(appError)}
-        <p><a href="/dashboard/">Back to the dashboard</a></p>`,
+      body: errorPageBody(appError),
     });
   });
 
@@ -683,6 +681,13 @@ function flashMessage(error: AppError): string {
  * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
  * route's schema, never from stored data.
  */
+/** An error page's body: the message, the parts of the form it names, the way back. */
+function errorPageBody(error: AppError): Html {
+  return html`<p role="alert">${error.message}</p>
+    ${invalidParts(error)}
+    <p><a href="/dashboard/">Back to the dashboard</a></p>`;
+}
+
 function invalidParts(error: AppError): Html | null {
   if (error.status !== 400 || !error.details?.length) return null;
   return html`<ul>
@@ -703,8 +708,7 @@ export function sendFrameworkErrorPage(reply: FastifyReply, appError: AppError):
     .send(
       layout({
         title: errorTitle(appError.status),
-        body: html`<p role="alert">${appError.message}</p>
-          <p><a href="/dashboard/">Back to the dashboard</a></p>`,
+        body: errorPageBody(appError),
         session: null,
         path: '/dashboard/',
         flash: null,
