@@ -55,19 +55,20 @@ export class Authentication {
    * `countBody`): a JSON body before it is parsed, on a route authenticated by the header; an upload's
    * text fields and what is read from its file, with the key it came with (`key`, header or form).
    */
-  countBody(
-    request: FastifyRequest,
-    bytes: number,
-    key = request.organization ? headerKey(request) : undefined,
-  ): Promise<void> {
+  countBody(request: FastifyRequest, bytes: number, key = authenticatedHeaderKey(request)): Promise<void> {
     return this.limits.countBody(clientAddress(request), (key && keyIdOf(key)) || null, bytes);
   }
 
   /** Counts an answer's size against its address and its key (the limits' `countAnswer`). */
   countAnswer(request: FastifyRequest, bytes: number): Promise<void> {
-    const key = request.organization ? headerKey(request) : undefined;
+    const key = authenticatedHeaderKey(request);
     return this.limits.countAnswer(clientAddress(request), (key && keyIdOf(key)) || null, bytes);
   }
+}
+
+/** The header's key of a request it authenticated; undefined before (or without) authentication. */
+function authenticatedHeaderKey(request: FastifyRequest): string | undefined {
+  return request.organization ? headerKey(request) : undefined;
 }
 
 /**
