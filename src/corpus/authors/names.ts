@@ -168,8 +168,10 @@ const TRANSLITERATED: Record<string, string> = {
   Ø: 'Oe',
 };
 const TRANSLITERABLE = /[äöüøÄÖÜØ]/;
+const EVERY_TRANSLITERABLE = /[äöüøÄÖÜØ]/g;
 /** "ae", "oe", "ue" in a folded name: what a transliterated ä, ö, ü or ø became. */
 const DIGRAPH = /([aou])e/;
+const EVERY_DIGRAPH = /([aou])e/g;
 
 /**
  * The name as it reads where ä, ö, ü and ø are typed as ae, oe, ue and oe (German and Scandinavian
@@ -180,13 +182,11 @@ const DIGRAPH = /([aou])e/;
 function transliteratedReadings(raw: string, parsed: PersonName): PersonName[] {
   const out: PersonName[] = [];
   if (TRANSLITERABLE.test(raw)) {
-    const typed = parsePersonName(
-      raw.replace(new RegExp(TRANSLITERABLE, 'g'), (c) => TRANSLITERATED[c] ?? c),
-    );
+    const typed = parsePersonName(raw.replace(EVERY_TRANSLITERABLE, (c) => TRANSLITERATED[c] ?? c));
     if (typed) out.push(typed);
   }
   if (parsed.family.some((t) => DIGRAPH.test(t))) {
-    const undo = (tokens: string[]) => tokens.map((t) => t.replace(new RegExp(DIGRAPH, 'g'), '$1'));
+    const undo = (tokens: string[]) => tokens.map((t) => t.replace(EVERY_DIGRAPH, '$1'));
     const family = undo(parsed.family);
     out.push({ ...parsed, family });
     const given = undo(parsed.given);
