@@ -8,27 +8,11 @@
 //   (fields: one key asking 4.7 in a loop for BENCH_SECONDS, default 30, at the option caps)
 //   BENCH_ROOT=<another checkout> npx tsx bench/hostile-dashboard.ts   (its src, the same probes)
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { checkoutApp, fromCheckout } from './lib/checkout.ts';
 
-const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : HERE;
-const { buildApp } = (await import(`${ROOT}/src/app.ts`)) as typeof import('../src/app.ts');
-const { parseConfig } = (await import(
-  `${ROOT}/src/infra/config.ts`
-)) as typeof import('../src/infra/config.ts');
-const { openPglite } = (await import(
-  `${ROOT}/src/infra/db/pglite.ts`
-)) as typeof import('../src/infra/db/pglite.ts');
-const { migrate } = (await import(
-  `${ROOT}/src/infra/db/migrate.ts`
-)) as typeof import('../src/infra/db/migrate.ts');
-const { createOrganization } = (await import(
-  `${ROOT}/src/organizations/organizations.ts`
-)) as typeof import('../src/organizations/organizations.ts');
-const { createUser, changePassword } = (await import(
-  `${ROOT}/src/users/users.ts`
-)) as typeof import('../src/users/users.ts');
+const { buildApp, parseConfig, openPglite, migrate, createOrganization } = await checkoutApp();
+const { createUser, changePassword } =
+  await fromCheckout<typeof import('../src/users/users.ts')>('src/users/users.ts');
 
 const PARTS = (process.env.BENCH_PARTS ?? 'signin,password,pages,keys,headers,fields').split(',');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);

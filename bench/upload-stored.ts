@@ -11,34 +11,19 @@
 // BENCH_ROOT=<another checkout> runs the same against that checkout's src and migrations (before).
 // BENCH_PARTS=flood,recommend (default both).
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/infra/db/index.ts';
 import { makeDocx, paragraph } from '../test/parsing/make-files.ts';
+import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
 
-const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = process.env.BENCH_ROOT ?? HERE;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PARTS = (process.env.BENCH_PARTS ?? 'flood,recommend').split(',');
 const MB = 1024 * 1024;
 
-const { buildApp } = (await import(`${ROOT}/src/app.ts`)) as typeof import('../src/app.ts');
-const { parseConfig } = (await import(
-  `${ROOT}/src/infra/config.ts`
-)) as typeof import('../src/infra/config.ts');
-const { openPglite } = (await import(
-  `${ROOT}/src/infra/db/pglite.ts`
-)) as typeof import('../src/infra/db/pglite.ts');
-const { migrate } = (await import(
-  `${ROOT}/src/infra/db/migrate.ts`
-)) as typeof import('../src/infra/db/migrate.ts');
-const { createOrganization } = (await import(
-  `${ROOT}/src/organizations/organizations.ts`
-)) as typeof import('../src/organizations/organizations.ts');
-const { ensureDemoCorpus } = (await import(
-  `${ROOT}/src/corpus/ingest/demo-corpus.ts`
-)) as typeof import('../src/corpus/ingest/demo-corpus.ts');
+const { buildApp, parseConfig, openPglite, migrate, createOrganization } = await checkoutApp();
+const { ensureDemoCorpus } = await fromCheckout<typeof import('../src/corpus/ingest/demo-corpus.ts')>(
+  'src/corpus/ingest/demo-corpus.ts',
+);
 
 const random = (n: number) => randomBytes(n).toString('base64').replace(/[+/=]/g, 'x').slice(0, n);
 function words(n: number): string {
@@ -89,7 +74,7 @@ async function start(db: Database): Promise<{ app: FastifyInstance; apiKey: stri
 
 async function flood(shape: 'form' | 'file'): Promise<void> {
   const db = await openPglite();
-  await migrate(db, `${ROOT}/migrations`);
+  await migrate(db, `${CHECKOUT}/migrations`);
   const { app, apiKey } = await start(db);
   const file =
     shape === 'file'
@@ -154,7 +139,7 @@ async function flood(shape: 'form' | 'file'): Promise<void> {
 
 async function recommend(): Promise<void> {
   const db = await openPglite();
-  await migrate(db, `${ROOT}/migrations`);
+  await migrate(db, `${CHECKOUT}/migrations`);
   await ensureDemoCorpus(db, () => {});
   const { app, apiKey } = await start(db);
   const works = (
@@ -231,7 +216,7 @@ async function recommend(): Promise<void> {
   await db.close();
 }
 
-console.log(`# bench/upload-stored.ts, ${new Date().toISOString()}, src of ${ROOT}`);
+console.log(`# bench/upload-stored.ts, ${new Date().toISOString()}, src of ${CHECKOUT}`);
 if (PARTS.includes('flood')) {
   await flood('form');
   await flood('file');
