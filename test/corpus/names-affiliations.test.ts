@@ -291,6 +291,27 @@ describe('affiliations', () => {
     expect(affiliationsMatch('Universität Wien', 'Technische Universität Graz')).toBe(false);
   });
 
+  it('a university named by an acronym and its place, or in English word order, is the one named in full', () => {
+    expect(affiliationsMatch('Heidelberg University, Germany', 'Universität Heidelberg')).toBe(true);
+    expect(affiliationsMatch('Leipzig University', 'University of Leipzig')).toBe(true);
+    expect(affiliationsMatch('Heidelberg University', 'Ruprecht-Karls-Universität Heidelberg')).toBe(true);
+    expect(affiliationsMatch('TU München', 'Technical University of Munich')).toBe(true);
+    expect(affiliationsMatch('TU Delft', 'Delft University of Technology, The Netherlands')).toBe(true);
+    expect(affiliationsMatch('Graz University of Technology', 'Technische Universität Graz')).toBe(true);
+    expect(affiliationsMatch('KU Leuven', 'Katholieke Universiteit Leuven')).toBe(true);
+    expect(affiliationsMatch('KU Leuven', 'Catholic University of Leuven, Belgium')).toBe(true);
+    // Where a place has one university named each way, or a kind of university of the place, they
+    // are two.
+    expect(affiliationsMatch('Washington University in St. Louis', 'University of Washington')).toBe(false);
+    expect(affiliationsMatch('Miami University, Oxford, Ohio', 'University of Miami')).toBe(false);
+    expect(affiliationsMatch('TU Wien', 'Universität Wien')).toBe(false);
+    expect(affiliationsMatch('Technische Universität Wien', 'University of Vienna')).toBe(false);
+    expect(affiliationsMatch('Dalian University of Technology', 'Dalian University')).toBe(false);
+    expect(affiliationsMatch('State University of New York', 'University of New York')).toBe(false);
+    expect(affiliationsMatch('Western University', 'University of Western Australia')).toBe(false);
+    expect(affiliationsMatch('KU Leuven', 'Université catholique de Louvain')).toBe(false);
+  });
+
   it('does not match different organizations, nor a generic word', () => {
     expect(affiliationsMatch('University of Michigan', 'Michigan State University')).toBe(false);
     expect(affiliationsMatch('University of Oxford', 'University of Cambridge')).toBe(false);

@@ -152,6 +152,22 @@ beforeAll(async () => {
       authors: [{ name: 'Rosa Wienerin', affiliation: 'University of Vienna, Vienna, Austria' }],
       year: 2025,
     },
+    // Affiliations a manuscript names by an acronym or in the other English word order.
+    {
+      authors: [{ name: 'Hana Heidelpal', affiliation: 'Heidelberg University, Heidelberg, Germany' }],
+      year: 2025,
+    },
+    {
+      authors: [
+        { name: 'Tim Delftpal', affiliation: 'Delft University of Technology, Delft, The Netherlands' },
+      ],
+      year: 2025,
+    },
+    // The University of Vienna is not the Technical University of Vienna.
+    {
+      authors: [{ name: 'Toni Technipal', affiliation: 'Technische Universität Wien, Vienna, Austria' }],
+      year: 2025,
+    },
     // Two people carrying one placeholder iD, as two of the ACL corpus do.
     { authors: [{ name: 'Zhai Placeholder', orcid: PLACEHOLDER_ORCID }, { name: 'Pam Zhaipal' }] },
     { authors: [{ name: 'Zhai Placeholder' }] },
@@ -426,6 +442,28 @@ describe('conflicts are never missed', () => {
     });
     expect(withName(candidates, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);
+  });
+
+  it('a shared affiliation is found when the manuscript names it by an acronym or in the other word order', async () => {
+    const org = await createTestOrg(t);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-acronyms',
+      authors_count: 2,
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Institut für Informatik, Universität Heidelberg',
+      author2_name: 'Noone Elseincorpus',
+      author2_aff: 'TU Delft',
+    });
+    expect(withName(candidates, 'Hana Heidelpal').aff_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Tim Delftpal').aff_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);
+    const vienna = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-vienna',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Universität Wien',
+    });
+    expect(withName(vienna, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
+    expect(withName(vienna, 'Toni Technipal').aff_conflicts.exists).toBe(false);
   });
 
   it('an iD whose check digit fails (a placeholder) names no one: neither one person of two, nor a manuscript author', async () => {

@@ -26,7 +26,18 @@ const ABBREVIATIONS: Array<[RegExp, string]> = [
   [/\bres\b/g, 'research'],
   [/\bsci\b/g, 'science'],
   [/\bu\.? of\b/g, 'university of'],
+  [/\bkatholieke\b|\bkatholische\b|\bcatolica\b|\bcattolica\b|\bcatholique\b|\bkatolicki\b/g, 'catholic'],
   [/&/g, ' and '],
+];
+
+// Acronyms that a place completes ("TU München", "TU Delft", "KU Leuven"), and a technical
+// university named the English way ("Delft University of Technology", "Graz University of
+// Technology"): each is the "technical" or "catholic university of" the place, as the university's
+// own language names it ("Technische Universität Graz", "Katholieke Universiteit Leuven").
+const ACRONYM_OF_PLACE: Array<[RegExp, string]> = [
+  [/\btu (?=\p{L})/gu, 'technical university of '],
+  [/\bku (?=\p{L})/gu, 'catholic university of '],
+  [/\b(\p{L}+) university of technology\b/gu, 'technical university of $1'],
 ];
 
 // Words that name a unit inside an organization: a segment led by one of them is not the organization.
@@ -86,12 +97,13 @@ const FOREIGN_OF =
 // after a place with no "of" between is "University of" it, as the English name says. Not before
 // the words that make the university a part or a kind ("University College", "University Hospital").
 const UNIVERSITY_OF =
-  /\buniversity (?!of\b|college\b|hospital\b|medical\b|school\b|center\b|clinic\b|press\b|and\b|institute\b|library\b|campus\b)(?=\p{L})/gu;
+  /\buniversity (?!of\b|in\b|at\b|college\b|hospital\b|medical\b|school\b|center\b|clinic\b|press\b|and\b|institute\b|library\b|campus\b)(?=\p{L})/gu;
 
 /** Folded, abbreviations and other languages' organization words in English, stop punctuation removed. */
 export function normalizeAffiliation(value: string): string {
   let text = ` ${foldWords(value.replace(/,/g, ' , '))} `;
   for (const [pattern, replacement] of ABBREVIATIONS) text = text.replace(pattern, replacement);
+  for (const [pattern, replacement] of ACRONYM_OF_PLACE) text = text.replace(pattern, replacement);
   text = text
     .replace(CITY_NAMES_RE, (city) => CITY_NAMES[city] ?? city)
     .replace(FOREIGN_OF, '$1 of')
@@ -156,16 +168,71 @@ export function affiliationsMatch(a: string, b: string): boolean {
   return affiliationCoresMatch(affiliationCore(a), affiliationCore(b));
 }
 
+// "Heidelberg University" is the "University of Heidelberg" ("Universität Heidelberg"): a university
+// named after one place, in English word order. Not where the place has two universities, one named
+// each way (Washington University in St. Louis and the University of Washington in Seattle).
+const PLACE_UNIVERSITY = /^(\p{L}+) university$/u;
+const TWO_UNIVERSITIES = new Set(['washington', 'miami', 'york', 'newcastle', 'lincoln', 'victoria']);
+
+/** "university of x" for a core "x university" (x one word, not a kind of university), else null. */
+function universityOfPlace(core: string): string | null {
+  const place = PLACE_UNIVERSITY.exec(core)?.[1];
+  if (place === undefined || GENERIC.has(place) || TWO_UNIVERSITIES.has(place)) return null;
+  return `university of ${place}`;
+}
+
+/** Whether one core is "x university" and the other "university of x", or ends with it ("Ruprecht-Karls-Universität Heidelberg"). */
+function sameUniversityInOtherWordOrder(x: string, y: string): boolean {
+  const sameAs = (placeFirst: string, other: string) => {
+    const named = universityOfPlace(placeFirst);
+    return named !== null && (other === named || (other.endsWith(` ${named}`) && namesWithin(other, named)));
+  };
+  return sameAs(x, y) || sameAs(y, x);
+}
+
 /** `affiliationsMatch` on cores the caller computed once (comparing one list with many names). */
 export function affiliationCoresMatch(x: string, y: string): boolean {
   if (!x || !y) return false;
-  if (x === y) return true;
+  if (x === y || sameUniversityInOtherWordOrder(x, y)) return true;
   // "university of x" inside "the university of x medical school", on word boundaries. A single word
   // ("microsoft") may only lead the longer name ("microsoft research asia"), and a generic one
   // ("university") matches nothing, or every university would match every other.
   const [shorter, longer] = x.length <= y.length ? [x, y] : [y, x];
   if (!shorter.includes(' ')) return !GENERIC.has(shorter) && longer.startsWith(`${shorter} `);
-  return ` ${longer} `.includes(` ${shorter} `);
+  return namesWithin(longer, shorter);
+}
+
+// Words that make a university of a place another one than "the university of" it: the Technical
+// University of Vienna is not the University of Vienna, nor the Dalian University of Technology
+// Dalian University.
+const KIND_OF_UNIVERSITY = new Set([
+  'technical',
+  'catholic',
+  'medical',
+  'agricultural',
+  'pedagogical',
+  'economic',
+  'economics',
+  'polytechnic',
+  'state',
+  'national',
+  'open',
+  'free',
+  'normal',
+  'technological',
+  'metropolitan',
+  'international',
+]);
+
+/** Whether `longer` names `shorter` on word boundaries, not as a kind of it ("technical university of x"). */
+function namesWithin(longer: string, shorter: string): boolean {
+  const text = ` ${longer} `;
+  for (let at = text.indexOf(` ${shorter} `); at >= 0; at = text.indexOf(` ${shorter} `, at + 1)) {
+    const before = text.slice(0, at).trimEnd();
+    const previous = before.slice(before.lastIndexOf(' ') + 1);
+    if (!KIND_OF_UNIVERSITY.has(previous)) return true;
+  }
+  return false;
 }
 
 /**
