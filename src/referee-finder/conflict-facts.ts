@@ -156,6 +156,47 @@ export async function organizationFlags(
   return rows.map((r) => ({ originId: r.origin_id, authorId: r.author_id, orcid: r.orcid, email: r.email }));
 }
 
+// Parts of a stated affiliation looked up as an institution's other name, at most: an affiliation
+// is a short line, and a hostile one must not make the look-up long.
+const NAMED_PARTS_LIMIT = 200;
+
+type StatedInstitution = NonNullable<ManuscriptFacts['statedInstitutions']>[number];
+
+/**
+ * The corpus institutions the stated affiliations name by one of their other names: the whole line or
+ * one of its comma-separated parts is exactly an acronym or alternative name OpenAlex gives ("MIT,
+ * Cambridge, MA" names the Massachusetts Institute of Technology). A name that several institutions
+ * carry ("UM") names none of them.
+ */
+async function institutionsNamedBy(
+  db: Queryable,
+  authors: ReadonlyArray<{ name: string; affiliation: string | null }>,
+): Promise<StatedInstitution[]> {
+  const partsOf = new Map<string, Array<{ affiliation: string; author: string }>>();
+  for (const { name, affiliation } of authors) {
+    if (!affiliation) continue;
+    for (const part of [affiliation, ...affiliation.split(/[,;()\n]/)].map((p) => p.trim())) {
+      if (part.length < 2 || part.length > 200) continue;
+      if (!partsOf.has(part) && partsOf.size >= NAMED_PARTS_LIMIT) continue;
+      partsOf.set(part, [...(partsOf.get(part) ?? []), { affiliation, author: name }]);
+    }
+  }
+  if (partsOf.size === 0) return [];
+  const { rows } = await db.query<{ id: number; name: string; alternative_names: string[] }>(
+    `SELECT id, name, alternative_names FROM institutions WHERE alternative_names && $1::text[]`,
+    [[...partsOf.keys()]],
+  );
+  const out: StatedInstitution[] = [];
+  for (const [part, stated] of partsOf) {
+    const named = rows.filter((r) => r.alternative_names.includes(part));
+    if (named.length !== 1) continue;
+    for (const s of stated) {
+      out.push({ institutionId: named[0]!.id, institutionName: named[0]!.name, ...s });
+    }
+  }
+  return out;
+}
+
 /** Per candidate (by ranked id), the person's facts merged over all their ids (same ORCID). */
 export function mergePersonFacts(
   sameAs: readonly number[],
@@ -238,15 +279,17 @@ export async function gatherConflictFacts(
   const people = await personsOf(db, candidateIds);
   const sameAs = new Map(candidateIds.map((id) => [id, people.get(id)!.records]));
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, records] = await Promise.all([
-    groupRecordIds(db, orgId, personIds),
-    coauthoredWorks(db, manuscriptIds, personIds),
-    retractedWorks(db, personIds),
-    citedWorks(db, manuscript.references, personIds),
-    candidateRows(db, manuscriptIds),
-    learntEmails(db, orgId, [...new Set([...candidateIds, ...personIds])]),
-    recordFacts(db, personIds),
-  ]);
+  const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, records, statedInstitutions] =
+    await Promise.all([
+      groupRecordIds(db, orgId, personIds),
+      coauthoredWorks(db, manuscriptIds, personIds),
+      retractedWorks(db, personIds),
+      citedWorks(db, manuscript.references, personIds),
+      candidateRows(db, manuscriptIds),
+      learntEmails(db, orgId, [...new Set([...candidateIds, ...personIds])]),
+      recordFacts(db, personIds),
+      institutionsNamedBy(db, manuscript.authors),
+    ]);
   const facts = new Map<number, CandidateFacts>();
   const contactEmail = new Map<number, string | null>();
   for (const id of candidateIds) {
@@ -297,6 +340,7 @@ export async function gatherConflictFacts(
     manuscriptFacts: {
       statedAffiliations: manuscript.authors.map((a) => a.affiliation),
       statedBy: manuscript.authors.map((a) => a.name),
+      statedInstitutions,
       corpusAuthors: [...manuscriptRows.values()].map((r) => ({
         institutionId: r.recent_institution_id,
         institutionName: r.institution_name,

@@ -60,6 +60,17 @@ export interface ManuscriptFacts {
   statedAffiliations: ReadonlyArray<string | null>;
   /** The names of the authors they were given for, in the same order (absent: not known). */
   statedBy?: ReadonlyArray<string>;
+  /**
+   * The corpus institutions a stated affiliation names by one of their other names ("MIT", "ETH
+   * Zürich": OpenAlex's acronyms and alternatives), where the name is one institution's only.
+   */
+  statedInstitutions?: ReadonlyArray<{
+    institutionId: number;
+    institutionName: string;
+    /** The stated affiliation, as given, and the author it was given for. */
+    affiliation: string;
+    author: string | null;
+  }>;
   /** The manuscript's authors found in the corpus (every id of each person). */
   corpusAuthors: ReadonlyArray<{
     institutionId: number | null;
@@ -101,12 +112,15 @@ export interface OrganizationFlag {
   email: string | null;
 }
 
-interface Affiliation {
-  name: string;
-  core: string;
-  /** Given with the manuscript, and for whom; or read in the corpus. */
+/** Where a manuscript author's affiliation came from: given with the manuscript, and for whom; or read in the corpus. */
+interface Origin {
   source: 'manuscript' | 'corpus';
   author: string | null;
+}
+
+interface Affiliation extends Origin {
+  name: string;
+  core: string;
 }
 
 /** What the policy is told besides the facts. */
@@ -128,25 +142,32 @@ export function conflictPolicy(
   options: PolicyOptions,
 ): (candidate: CandidateFacts) => Conflict[] {
   const since = recentSince(options.currentYear);
-  const institutions = new Map<number, string>();
-  const addInstitution = (id: number | null, name: string | null) => {
-    if (id !== null && !institutions.has(id)) institutions.set(id, name ?? `institution ${id}`);
+  const institutions = new Map<number, Affiliation>();
+  const corpus = { source: 'corpus', author: null } as const;
+  const addInstitution = (id: number | null, name: string | null, from: Origin = corpus) => {
+    if (id !== null && !institutions.has(id)) {
+      institutions.set(id, { name: name ?? `institution ${id}`, core: '', ...from });
+    }
   };
   const seen = new Set<string>();
   const affiliations: Affiliation[] = [];
-  const addName = (name: string | null, from: { source: 'manuscript' | 'corpus'; author: string | null }) => {
+  const addName = (name: string | null, from: Origin) => {
     if (!name || name.trim() === '' || seen.has(name)) return;
     seen.add(name);
     const core = cachedAffiliationCore(name);
     if (core) affiliations.push({ name, core, ...from });
   };
-  const corpus = { source: 'corpus', author: null } as const;
-  // A manuscript author's affiliation: as given, their most recent one in the corpus (a manuscript
-  // is written now: their latest is their best-known current one, however old), and every one of
-  // their recent works.
+  // A manuscript author's affiliation: as given, the corpus institution it names by another name,
+  // their most recent one in the corpus (a manuscript is written now: their latest is their
+  // best-known current one, however old), and every one of their recent works.
   manuscript.statedAffiliations.forEach((name, i) =>
     addName(name, { source: 'manuscript', author: manuscript.statedBy?.[i] ?? null }),
   );
+  for (const s of manuscript.statedInstitutions ?? []) {
+    addInstitution(s.institutionId, s.affiliation, { source: 'manuscript', author: s.author });
+    // Its full name too, for a candidate whose affiliation the corpus has as a string only.
+    addName(s.institutionName, { source: 'manuscript', author: s.author });
+  }
   for (const a of manuscript.corpusAuthors) {
     addInstitution(a.institutionId, a.institutionName ?? a.recentAffiliation);
     addName(a.recentAffiliation, corpus);
@@ -209,7 +230,7 @@ function candidateAffiliations(c: CandidateFacts, since: number): CandidateAffil
  */
 function affiliationConflict(
   own: readonly CandidateAffiliation[],
-  institutions: Map<number, string>,
+  institutions: Map<number, Affiliation>,
   affiliations: readonly Affiliation[],
 ): Conflict | null {
   for (const a of own) {
@@ -218,12 +239,11 @@ function affiliationConflict(
     return {
       kind: 'aff_conflicts',
       evidence: {
-        candidate_affiliation: a.name ?? theirs,
-        manuscript_affiliation: theirs,
+        candidate_affiliation: a.name ?? theirs.name,
+        manuscript_affiliation: theirs.name,
         by: 'institution',
-        // Institution ids come from the corpus only.
-        manuscript_source: 'corpus',
-        manuscript_author: null,
+        manuscript_source: theirs.source,
+        manuscript_author: theirs.author,
       },
     };
   }

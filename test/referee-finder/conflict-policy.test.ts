@@ -75,6 +75,52 @@ describe('the conflict policy', () => {
     ]);
   });
 
+  it("an institution a stated affiliation names by its acronym is the manuscript author's, by id and by its full name", () => {
+    const policy = conflictPolicy(
+      {
+        statedAffiliations: ['SBT, Shelbyville'],
+        statedBy: ['Ann Author'],
+        statedInstitutions: [
+          {
+            institutionId: 5,
+            institutionName: 'Shelbyville Institute of Technology',
+            affiliation: 'SBT, Shelbyville',
+            author: 'Ann Author',
+          },
+        ],
+        corpusAuthors: [],
+      },
+      [],
+      NOW,
+    );
+    expect(policy(candidate({ institutionId: 5, recentAffiliation: 'SBT' }))).toEqual([
+      {
+        kind: 'aff_conflicts',
+        evidence: {
+          candidate_affiliation: 'SBT',
+          manuscript_affiliation: 'SBT, Shelbyville',
+          by: 'institution',
+          manuscript_source: 'manuscript',
+          manuscript_author: 'Ann Author',
+        },
+      },
+    ]);
+    expect(
+      policy(candidate({ recentAffiliation: 'Dept. of Physics, Shelbyville Institute of Technology' })),
+    ).toEqual([
+      {
+        kind: 'aff_conflicts',
+        evidence: {
+          candidate_affiliation: 'Dept. of Physics, Shelbyville Institute of Technology',
+          manuscript_affiliation: 'Shelbyville Institute of Technology',
+          by: 'name',
+          manuscript_source: 'manuscript',
+          manuscript_author: 'Ann Author',
+        },
+      },
+    ]);
+  });
+
   it('affiliation names of one university agree (department and campus aside); another college does not', () => {
     const policy = conflictPolicy(
       { statedAffiliations: ['University of Springfield, Springfield, USA'], corpusAuthors: [] },

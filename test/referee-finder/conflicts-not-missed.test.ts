@@ -30,6 +30,21 @@ const ORA_ORCID = '0000-0003-1415-9269';
 const OLI_ORCID = '0000-0002-1694-233X';
 const NIA_ORCID = '0000-0001-7000-0071';
 const PLACEHOLDER_ORCID = '0000-0000-0000-0000';
+const MIT = {
+  id: 'https://openalex.org/I63966007',
+  name: 'Massachusetts Institute of Technology',
+  acronyms: ['MIT'],
+};
+const MICHIGAN = {
+  id: 'https://openalex.org/I27837315',
+  name: 'University of Michigan',
+  acronyms: ['UM', 'UMich'],
+};
+const MARYLAND = {
+  id: 'https://openalex.org/I66946132',
+  name: 'University of Maryland, College Park',
+  acronyms: ['UM'],
+};
 const CITED_TITLE = 'Equivariant message passing for molecular graphs';
 const PUNCTUATED_TITLE = 'Graph Transformers: Message-Passing over Molecular Conformers';
 
@@ -168,6 +183,14 @@ beforeAll(async () => {
       authors: [{ name: 'Toni Technipal', affiliation: 'Technische Universität Wien, Vienna, Austria' }],
       year: 2025,
     },
+    // Institutions the corpus knows by an acronym: one that is theirs alone, and one that two share.
+    { authors: [{ name: 'Max Mitpal', institution: MIT }], year: 2025 },
+    {
+      authors: [{ name: 'Mae Mitname', affiliation: 'Massachusetts Institute of Technology, Cambridge, MA' }],
+      year: 2025,
+    },
+    { authors: [{ name: 'Uli Umich', institution: MICHIGAN }], year: 2025 },
+    { authors: [{ name: 'Uma Umaryland', institution: MARYLAND }], year: 2025 },
     // Two people carrying one placeholder iD, as two of the ACL corpus do.
     { authors: [{ name: 'Zhai Placeholder', orcid: PLACEHOLDER_ORCID }, { name: 'Pam Zhaipal' }] },
     { authors: [{ name: 'Zhai Placeholder' }] },
@@ -254,6 +277,13 @@ async function groupRecord(orgId: number, name: string, orcids: string[], emails
   );
 }
 
+/** An organization whose answers list every corpus person of the topic (more than the default 50). */
+async function orgSeeingEveryone() {
+  const org = await createTestOrg(t);
+  await updateSettings(t.db, org.id, { max_candidates: 200 });
+  return org;
+}
+
 const flaggedIn = (candidates: Candidate[]) =>
   candidates
     .filter((c) => c.external_coi.exists)
@@ -262,7 +292,7 @@ const flaggedIn = (candidates: Candidate[]) =>
 
 describe('conflicts are never missed', () => {
   it('a work cited with a DOI the corpus does not hold is still found by its title', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const docx = makeDocx([
       paragraph('Message passing graph neural networks for molecular property prediction', 'Title'),
       paragraph('Abstract', 'Heading1'),
@@ -282,7 +312,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a work cited by title is found whatever the punctuation, case and spacing of the reference', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(
       org.apiKey,
       { origin_id: 'ms-punctuated', author1_name: 'Nobody Incorpus' },
@@ -296,7 +326,7 @@ describe('conflicts are never missed', () => {
   });
 
   it("a candidate's conflicts through the other author id of the same ORCID are the one person's", async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     // Gia's email is known only to the organization's record, linked to one of her two ids.
     await groupRecord(org.id, 'Gia Twice', [], ['gia@lab.example']);
     await importCoi(org.id, [`*,${ids.authorId('Flo Twice #2')}`, '*,gia@lab.example']);
@@ -333,7 +363,7 @@ describe('conflicts are never missed', () => {
   });
 
   it("a supplied author the file's byline lacks is still the manuscript's when the parsed side is preferred", async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     await updateSettings(t.db, org.id, { prefer: 'parsed' });
     // The file names one author, not the one the form names; its parse is preferred.
     const docx = makeDocx([
@@ -365,7 +395,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a manuscript author is found whether their compound family name is hyphenated or not', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-compound',
       authors_count: 2,
@@ -381,7 +411,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a manuscript author is found whether their name is written with ı, đ and ş or in ASCII', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-dotless',
       authors_count: 3,
@@ -400,7 +430,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a manuscript author is found through titles, degrees and a family name first in capitals', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-titles',
       authors_count: 3,
@@ -418,7 +448,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a manuscript author is found with umlauts typed as two letters, or with both family names', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-transliterated',
       authors_count: 2,
@@ -434,7 +464,7 @@ describe('conflicts are never missed', () => {
   });
 
   it("a shared affiliation is found when the manuscript's author names it in another language", async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-wien',
       author1_name: 'Nobody Incorpus',
@@ -445,7 +475,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a shared affiliation is found when the manuscript names it by an acronym or in the other word order', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-acronyms',
       authors_count: 2,
@@ -466,8 +496,34 @@ describe('conflicts are never missed', () => {
     expect(withName(vienna, 'Toni Technipal').aff_conflicts.exists).toBe(false);
   });
 
+  it("a shared affiliation is found when the manuscript names an institution by the corpus's acronym for it, unless two share it", async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-mit',
+      authors_count: 2,
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'MIT, Cambridge, MA, USA',
+      author2_name: 'Noone Elseincorpus',
+      author2_aff: 'UM',
+    });
+    // By the institution's id, and by its full name where the corpus has only a string.
+    expect(withName(candidates, 'Max Mitpal').aff_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Mae Mitname').aff_conflicts.exists).toBe(true);
+    // "UM" is Michigan's and Maryland's: it names neither.
+    expect(withName(candidates, 'Uli Umich').aff_conflicts.exists).toBe(false);
+    expect(withName(candidates, 'Uma Umaryland').aff_conflicts.exists).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);
+    const umich = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-umich',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Dept. of Linguistics, UMich',
+    });
+    expect(withName(umich, 'Uli Umich').aff_conflicts.exists).toBe(true);
+    expect(withName(umich, 'Uma Umaryland').aff_conflicts.exists).toBe(false);
+  });
+
   it('an iD whose check digit fails (a placeholder) names no one: neither one person of two, nor a manuscript author', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const candidates = await candidatesFor(org.apiKey, {
       origin_id: 'ms-placeholder',
       author1_name: 'Nobody Incorpus',
@@ -481,7 +537,7 @@ describe('conflicts are never missed', () => {
   });
 
   it('a flag imported as an ORCID without hyphens flags that ORCID, not an author id', async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const report = await importCoi(org.id, [`*,${ORA_ORCID.replaceAll('-', '')}`]);
     expect(report).toMatchObject({ rows: 1, inserted: 1, rejected: [] });
     const candidates = await candidatesFor(org.apiKey, {
@@ -492,7 +548,7 @@ describe('conflicts are never missed', () => {
   });
 
   it("a flag by ORCID reaches a candidate whose ORCID only the organization's own group records hold", async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const other = await createTestOrg(t);
     await groupRecord(org.id, 'Oli Grouporcid', [`https://orcid.org/${OLI_ORCID}`]);
     // Another organization's records never speak for this one.
@@ -507,7 +563,7 @@ describe('conflicts are never missed', () => {
   });
 
   it("a manuscript author is the corpus author the organization's own group record links to their email or ORCID", async () => {
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const other = await createTestOrg(t);
     await groupRecord(org.id, 'Ada Twin', [], ['ada@twin.example']);
     await groupRecord(org.id, 'Cy Twin #2', [`https://orcid.org/${CY_ORCID}`]);
@@ -538,7 +594,7 @@ describe('conflicts are never missed', () => {
 describe("the look-up of a manuscript author in the organization's group records", () => {
   it('reads the records whose email or ORCID keys match through their indexes, not every record', async () => {
     // Read on every upload: an organization of many records must not have them all read (migration 0033).
-    const org = await createTestOrg(t);
+    const org = await orgSeeingEveryone();
     const { rows } = await t.db.query<{ id: number }>(
       `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Pool') RETURNING id`,
       [org.id],

@@ -25,7 +25,8 @@ export interface Person {
   name: string;
   orcid?: string;
   affiliation?: string;
-  institution?: { id: string; name: string };
+  /** `acronyms`: the institution's other names, as OpenAlex gives them (`display_name_acronyms`). */
+  institution?: { id: string; name: string; acronyms?: string[] };
 }
 
 export interface WorkSpec {
@@ -70,7 +71,14 @@ export async function buildCorpus(
         // A "#2" suffix in a name makes a second person with the same display name.
         author: { id: keyOf(p.name), display_name: p.name.replace(/ #\d+$/, ''), orcid: p.orcid ?? null },
         institutions: p.institution
-          ? [{ id: p.institution.id, display_name: p.institution.name, country_code: 'US' }]
+          ? [
+              {
+                id: p.institution.id,
+                display_name: p.institution.name,
+                country_code: 'US',
+                display_name_acronyms: p.institution.acronyms ?? [],
+              },
+            ]
           : [],
         raw_author_name: p.name,
         raw_affiliation_strings: p.affiliation ? [p.affiliation] : [],
