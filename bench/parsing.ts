@@ -71,7 +71,8 @@ function loadDevset(dir = DEVSET): Truth[] {
     authors: e.authors.map((a) => ({ ...a, affiliations: [] })),
     emailsInDocument: true,
     referenceCount: e.referenceCount,
-    referenceDois: e.referenceDois,
+    // DOIs are case-insensitive; the parser gives them lower-cased.
+    referenceDois: e.referenceDois.map((d) => d.toLowerCase()),
     ...(e.abstract !== undefined ? { abstract: e.abstract } : {}),
   }));
 }
