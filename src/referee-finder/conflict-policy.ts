@@ -2,7 +2,7 @@
 // about a candidate in, every conflict with its evidence out. No database here: the facts are gathered
 // by conflict-facts.ts; the upload's flags (spec 2.3, `{exists}`) and the dashboard's evidence are both
 // read from what this returns.
-import { affiliationCoresMatch, cachedAffiliationCore } from '../corpus/authors/affiliations.ts';
+import { affiliationCoresMatch, cachedAffiliationOrganizations } from '../corpus/authors/affiliations.ts';
 import { recentSince, type RecentAffiliation } from '../corpus/authors/metrics.ts';
 
 export const CONFLICT_KINDS = [
@@ -120,7 +120,8 @@ interface Origin {
 
 interface Affiliation extends Origin {
   name: string;
-  core: string;
+  /** Every organization the name names, the principal one first (corpus/authors/affiliations.ts). */
+  organizations: readonly string[];
 }
 
 /** What the policy is told besides the facts. */
@@ -132,7 +133,7 @@ export interface PolicyOptions {
 /**
  * The policy for one manuscript. Normalizes the manuscript side once: normalizing both names on each
  * comparison (20 authors of a parsed PDF against every candidate of the pool) cost ~28 ms per upload.
- * A candidate's affiliation strings are normalised once a process (`cachedAffiliationCore`), not
+ * A candidate's affiliation strings are normalised once a process (`cachedAffiliationOrganizations`), not
  * read from the core stored with the corpus's recent affiliations: that one follows the rules of the
  * day it was computed, and a rule added since (another language's words) would miss there.
  */
@@ -146,7 +147,7 @@ export function conflictPolicy(
   const corpus = { source: 'corpus', author: null } as const;
   const addInstitution = (id: number | null, name: string | null, from: Origin = corpus) => {
     if (id !== null && !institutions.has(id)) {
-      institutions.set(id, { name: name ?? `institution ${id}`, core: '', ...from });
+      institutions.set(id, { name: name ?? `institution ${id}`, organizations: [], ...from });
     }
   };
   const seen = new Set<string>();
@@ -154,8 +155,8 @@ export function conflictPolicy(
   const addName = (name: string | null, from: Origin) => {
     if (!name || name.trim() === '' || seen.has(name)) return;
     seen.add(name);
-    const core = cachedAffiliationCore(name);
-    if (core) affiliations.push({ name, core, ...from });
+    const organizations = cachedAffiliationOrganizations(name);
+    if (organizations.length > 0) affiliations.push({ name, organizations, ...from });
   };
   // A manuscript author's affiliation: as given, the corpus institution it names by another name,
   // their most recent one in the corpus (a manuscript is written now: their latest is their
@@ -250,8 +251,12 @@ function affiliationConflict(
   if (affiliations.length === 0) return null;
   for (const a of own) {
     if (!a.name) continue;
-    const core = cachedAffiliationCore(a.name);
-    const hit = affiliations.find((m) => affiliationCoresMatch(core, m.core));
+    // Any organization of one against any of the other: an author of a university and its hospital
+    // shares an affiliation with a candidate of either.
+    const own = cachedAffiliationOrganizations(a.name);
+    const hit = affiliations.find((m) =>
+      own.some((x) => m.organizations.some((y) => affiliationCoresMatch(x, y))),
+    );
     if (hit) {
       return {
         kind: 'aff_conflicts',

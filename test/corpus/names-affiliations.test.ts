@@ -15,7 +15,11 @@ import {
   parsePersonName,
   plainNameKey,
 } from '../../src/corpus/authors/names.ts';
-import { affiliationCore, affiliationsMatch } from '../../src/corpus/authors/affiliations.ts';
+import {
+  affiliationCore,
+  affiliationOrganizations,
+  affiliationsMatch,
+} from '../../src/corpus/authors/affiliations.ts';
 import {
   normalizeArxivId,
   normalizeDoi,
@@ -310,6 +314,22 @@ describe('affiliations', () => {
     expect(affiliationsMatch('State University of New York', 'University of New York')).toBe(false);
     expect(affiliationsMatch('Western University', 'University of Western Australia')).toBe(false);
     expect(affiliationsMatch('KU Leuven', 'Université catholique de Louvain')).toBe(false);
+  });
+
+  it('names every organization an affiliation names, the principal one first; not an institute of its university', () => {
+    expect(
+      affiliationOrganizations(
+        'Department of Medicine, Harvard Medical School, Massachusetts General Hospital, Boston, MA',
+      ),
+    ).toEqual(['harvard medical school', 'massachusetts general hospital']);
+    expect(affiliationOrganizations('Institute of Linguistics, University of Vienna, Austria')).toEqual([
+      'university of vienna',
+    ]);
+    expect(affiliationOrganizations('Dept. of CS, Univ. of Michigan at Ann Arbor, USA')).toEqual([
+      'university of michigan',
+    ]);
+    expect(affiliationOrganizations('Beijing, China')).toEqual(['beijing']);
+    expect(affiliationOrganizations('')).toEqual([]);
   });
 
   it('does not match different organizations, nor a generic word', () => {

@@ -121,6 +121,36 @@ describe('the conflict policy', () => {
     ]);
   });
 
+  it('an affiliation naming two organizations conflicts with a candidate of either', () => {
+    const policy = conflictPolicy(
+      {
+        statedAffiliations: [
+          'Department of Medicine, Harvard Medical School, Massachusetts General Hospital, Boston',
+        ],
+        corpusAuthors: [],
+      },
+      [],
+      NOW,
+    );
+    expect(
+      conflictFlags(policy(candidate({ recentAffiliation: 'Massachusetts General Hospital, Boston, MA' })))
+        .aff_conflicts.exists,
+    ).toBe(true);
+    expect(
+      conflictFlags(policy(candidate({ recentAffiliation: 'Harvard Medical School' }))).aff_conflicts.exists,
+    ).toBe(true);
+    // And the other way round: the candidate's second organization.
+    expect(
+      conflictFlags(
+        policy(candidate({ recentAffiliation: 'Broad Institute, Massachusetts General Hospital' })),
+      ).aff_conflicts.exists,
+    ).toBe(true);
+    expect(
+      conflictFlags(policy(candidate({ recentAffiliation: "Boston Children's Hospital" }))).aff_conflicts
+        .exists,
+    ).toBe(false);
+  });
+
   it('affiliation names of one university agree (department and campus aside); another college does not', () => {
     const policy = conflictPolicy(
       { statedAffiliations: ['University of Springfield, Springfield, USA'], corpusAuthors: [] },

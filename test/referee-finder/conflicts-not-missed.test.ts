@@ -183,6 +183,11 @@ beforeAll(async () => {
       authors: [{ name: 'Toni Technipal', affiliation: 'Technische Universität Wien, Vienna, Austria' }],
       year: 2025,
     },
+    // An affiliation of a hospital, which a manuscript author names second, after their school.
+    {
+      authors: [{ name: 'Gus Hospitalpal', affiliation: 'Massachusetts General Hospital, Boston, MA, USA' }],
+      year: 2025,
+    },
     // Institutions the corpus knows by an acronym: one that is theirs alone, and one that two share.
     { authors: [{ name: 'Max Mitpal', institution: MIT }], year: 2025 },
     {
@@ -494,6 +499,17 @@ describe('conflicts are never missed', () => {
     });
     expect(withName(vienna, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
     expect(withName(vienna, 'Toni Technipal').aff_conflicts.exists).toBe(false);
+  });
+
+  it('a shared affiliation is found through the second organization an affiliation names', async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-hospital',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Department of Medicine, Harvard Medical School, Massachusetts General Hospital, Boston',
+    });
+    expect(withName(candidates, 'Gus Hospitalpal').aff_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);
   });
 
   it("a shared affiliation is found when the manuscript names an institution by the corpus's acronym for it, unless two share it", async () => {

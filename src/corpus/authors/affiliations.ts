@@ -125,42 +125,56 @@ function segments(value: string): string[] {
 const WITHIN_A_UNIVERSITY = /^(?:institute|ministry)\b/;
 const isUniversity = (segment: string) => /\buniversity\b/.test(segment);
 
-/**
- * The organization an affiliation names, normalized: the first comma-separated segment that looks
- * like an organization and not like a unit inside one, else the first segment. "Dept. of CS, Univ.
- * of X, City" → "university of x". A campus suffix ("University of X at Y", "University of X - Y")
- * is dropped so that campuses of one university agree.
- */
-export function affiliationCore(value: string): string {
-  const parts = segments(value);
-  if (parts.length === 0) return '';
-  const organizations = parts.filter((p) => ORGANIZATION.test(p) && !SUBUNIT.test(p));
-  const org =
-    organizations.find(
-      (p, i) => !WITHIN_A_UNIVERSITY.test(p) || !organizations.slice(i + 1).some(isUniversity),
-    ) ??
-    parts.find((p) => !SUBUNIT.test(p)) ??
-    parts[0]!;
-  return org
+/** A core without a campus ("University of X at Y", "University of X - Y") or a leading "the". */
+const withoutCampus = (org: string) =>
+  org
     .replace(/\s(at|in)\s.*$/, '')
     .replace(/^the\s/, '')
     .trim();
+
+/**
+ * Every organization an affiliation names, normalized, the principal one first: the first
+ * comma-separated segment that looks like an organization and not like a unit inside one (else the
+ * first segment), then any other organization it names ("Department of X, Harvard Medical School,
+ * Massachusetts General Hospital": the hospital too). "Dept. of CS, Univ. of X, City" → ["university
+ * of x"]. A campus suffix is dropped so that campuses of one university agree.
+ */
+export function affiliationOrganizations(value: string): string[] {
+  const parts = segments(value);
+  if (parts.length === 0) return [];
+  const organizations = parts.filter((p) => ORGANIZATION.test(p) && !SUBUNIT.test(p));
+  // An institute named before a university is the university's part, not an organization of its own.
+  const own = organizations.filter(
+    (p, i) => !WITHIN_A_UNIVERSITY.test(p) || !organizations.slice(i + 1).some(isUniversity),
+  );
+  const principal = own[0] ?? parts.find((p) => !SUBUNIT.test(p)) ?? parts[0]!;
+  return [...new Set([principal, ...own].map(withoutCampus))].filter(Boolean);
+}
+
+/** The principal organization an affiliation names (`affiliationOrganizations`' first), or ''. */
+export function affiliationCore(value: string): string {
+  return affiliationOrganizations(value)[0] ?? '';
 }
 
 // Affiliation strings repeat across co-authors, works and uploads: each is normalised once while it
 // stays here.
-const cores = new Map<string, string>();
+const organizationsOf = new Map<string, string[]>();
 const CORE_CACHE_LIMIT = 100_000;
+
+/** `affiliationOrganizations`, remembered for the next time the same string is asked. */
+export function cachedAffiliationOrganizations(value: string): string[] {
+  let found = organizationsOf.get(value);
+  if (found === undefined) {
+    if (organizationsOf.size >= CORE_CACHE_LIMIT) organizationsOf.clear();
+    found = affiliationOrganizations(value);
+    if (value.length <= 1_000) organizationsOf.set(value, found);
+  }
+  return found;
+}
 
 /** `affiliationCore`, remembered for the next time the same string is asked. */
 export function cachedAffiliationCore(value: string): string {
-  let core = cores.get(value);
-  if (core === undefined) {
-    if (cores.size >= CORE_CACHE_LIMIT) cores.clear();
-    core = affiliationCore(value);
-    if (value.length <= 1_000) cores.set(value, core);
-  }
-  return core;
+  return cachedAffiliationOrganizations(value)[0] ?? '';
 }
 
 /** Whether two affiliation strings name the same organization (departments and campuses included). */
@@ -236,13 +250,18 @@ function namesWithin(longer: string, shorter: string): boolean {
 }
 
 /**
- * Whether any of `as` matches any of `bs`; `core` gives each string's core (`affiliationCore`, or a
- * caller's cache of it when many lists share their strings).
+ * Whether any of `as` matches any of `bs`, by any organization each names; `organizations` gives a
+ * string's (`affiliationOrganizations`, or its cache when many lists share their strings).
  */
 export function anyAffiliationMatches(
   as: readonly string[],
   bs: readonly string[],
-  core: (value: string) => string = affiliationCore,
+  organizations: (value: string) => readonly string[] = cachedAffiliationOrganizations,
 ): boolean {
-  return as.some((a) => bs.some((b) => affiliationCoresMatch(core(a), core(b))));
+  return as.some((a) =>
+    bs.some((b) => {
+      const theirs = organizations(b);
+      return organizations(a).some((x) => theirs.some((y) => affiliationCoresMatch(x, y)));
+    }),
+  );
 }

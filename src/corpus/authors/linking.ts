@@ -12,7 +12,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
-import { anyAffiliationMatches, cachedAffiliationCore } from './affiliations.ts';
+import { anyAffiliationMatches } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -265,12 +265,10 @@ async function byAffiliation(
     statedBy.set(row.author_id, [...(statedBy.get(row.author_id) ?? []), row.affiliation]);
   return asks.map((ask, i) =>
     compatible[i]!.filter((a) =>
-      anyAffiliationMatches(
-        ask!.input.affiliations ?? [],
-        [...(a.recent_affiliation ? [a.recent_affiliation] : []), ...(statedBy.get(a.id) ?? [])],
-        // An import compares the same affiliations with many corpus authors: each core computed once.
-        cachedAffiliationCore,
-      ),
+      anyAffiliationMatches(ask!.input.affiliations ?? [], [
+        ...(a.recent_affiliation ? [a.recent_affiliation] : []),
+        ...(statedBy.get(a.id) ?? []),
+      ]),
     ).map((a) => a.id),
   );
 }
