@@ -197,23 +197,30 @@ function universityOfPlace(core: string): string | null {
 
 /** Whether one core is "x university" and the other "university of x", or ends with it ("Ruprecht-Karls-Universität Heidelberg"). */
 function sameUniversityInOtherWordOrder(x: string, y: string): boolean {
-  const sameAs = (placeFirst: string, other: string) => {
-    const named = universityOfPlace(placeFirst);
-    return named !== null && (other === named || (other.endsWith(` ${named}`) && namesWithin(other, named)));
-  };
-  return sameAs(x, y) || sameAs(y, x);
+  return placeFirstNamedAs(x, y) || placeFirstNamedAs(y, x);
+}
+
+function placeFirstNamedAs(placeFirst: string, other: string): boolean {
+  // Most pairs fail these two string tests; the expression runs only on the few that pass.
+  if (!placeFirst.endsWith(' university')) return false;
+  if (!other.endsWith(placeFirst.slice(0, -' university'.length))) return false;
+  const named = universityOfPlace(placeFirst);
+  return named !== null && (other === named || (other.endsWith(` ${named}`) && namesWithin(other, named)));
 }
 
 /** `affiliationsMatch` on cores the caller computed once (comparing one list with many names). */
 export function affiliationCoresMatch(x: string, y: string): boolean {
   if (!x || !y) return false;
-  if (x === y || sameUniversityInOtherWordOrder(x, y)) return true;
+  if (x === y) return true;
   // "university of x" inside "the university of x medical school", on word boundaries. A single word
   // ("microsoft") may only lead the longer name ("microsoft research asia"), and a generic one
   // ("university") matches nothing, or every university would match every other.
   const [shorter, longer] = x.length <= y.length ? [x, y] : [y, x];
-  if (!shorter.includes(' ')) return !GENERIC.has(shorter) && longer.startsWith(`${shorter} `);
-  return namesWithin(longer, shorter);
+  if (longer.includes(shorter)) {
+    if (!shorter.includes(' ')) return !GENERIC.has(shorter) && longer.startsWith(`${shorter} `);
+    if (namesWithin(longer, shorter)) return true;
+  }
+  return sameUniversityInOtherWordOrder(x, y);
 }
 
 // Words that make a university of a place another one than "the university of" it: the Technical
@@ -240,14 +247,19 @@ const KIND_OF_UNIVERSITY = new Set([
 
 /** Whether `longer` names `shorter` on word boundaries, not as a kind of it ("technical university of x"). */
 function namesWithin(longer: string, shorter: string): boolean {
-  const text = ` ${longer} `;
-  for (let at = text.indexOf(` ${shorter} `); at >= 0; at = text.indexOf(` ${shorter} `, at + 1)) {
-    const before = text.slice(0, at).trimEnd();
-    const previous = before.slice(before.lastIndexOf(' ') + 1);
+  // Runs for every pair of affiliations compared: index arithmetic, no strings built but the one
+  // word before a hit.
+  for (let at = longer.indexOf(shorter); at >= 0; at = longer.indexOf(shorter, at + 1)) {
+    const end = at + shorter.length;
+    if (at > 0 && longer.charCodeAt(at - 1) !== SPACE) continue;
+    if (end < longer.length && longer.charCodeAt(end) !== SPACE) continue;
+    if (at === 0) return true;
+    const previous = longer.slice(longer.lastIndexOf(' ', at - 2) + 1, at - 1);
     if (!KIND_OF_UNIVERSITY.has(previous)) return true;
   }
   return false;
 }
+const SPACE = 32;
 
 /**
  * Whether any of `as` matches any of `bs`, by any organization each names; `organizations` gives a
