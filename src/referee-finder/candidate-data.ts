@@ -68,27 +68,36 @@ export interface GroupRecordIds {
   emails: string[];
   /** Normalized (corpus/openalex/ids.ts normalizeOrcid); those that are no ORCID left out. */
   orcids: string[];
+  /** As the organization wrote them: often newer than the corpus's (a reviewer who moved this year). */
+  affiliations: string[];
 }
 
-/** Emails and ORCIDs the organization's own authors-group records hold for these corpus authors. */
+/** Emails, ORCIDs and affiliations the organization's own authors-group records hold for these corpus authors. */
 export async function groupRecordIds(
   db: Queryable,
   organizationId: number,
   ids: readonly number[],
 ): Promise<Map<number, GroupRecordIds>> {
   if (!ids.length) return new Map();
-  const { rows } = await db.query<{ linked_author_id: number; emails: string[]; orcids: string[] }>(
-    `SELECT linked_author_id, coalesce(emails, '{}') AS emails, coalesce(orcids, '{}') AS orcids
+  const { rows } = await db.query<{
+    linked_author_id: number;
+    emails: string[];
+    orcids: string[];
+    affiliations: string[];
+  }>(
+    `SELECT linked_author_id, coalesce(emails, '{}') AS emails, coalesce(orcids, '{}') AS orcids,
+            coalesce(affiliations, '{}') AS affiliations
        FROM group_authors
      WHERE organization_id = $1 AND linked_author_id = ANY($2::int[])
-       AND (cardinality(emails) > 0 OR cardinality(orcids) > 0)
+       AND (cardinality(emails) > 0 OR cardinality(orcids) > 0 OR cardinality(affiliations) > 0)
      ORDER BY group_id, client_id`,
     [organizationId, ids],
   );
   const byAuthor = new Map<number, GroupRecordIds>();
   for (const r of rows) {
-    const known = byAuthor.get(r.linked_author_id) ?? { emails: [], orcids: [] };
+    const known = byAuthor.get(r.linked_author_id) ?? { emails: [], orcids: [], affiliations: [] };
     known.emails.push(...r.emails);
+    known.affiliations.push(...r.affiliations);
     for (const orcid of r.orcids) {
       const normalized = normalizeOrcid(orcid);
       if (normalized) known.orcids.push(normalized);

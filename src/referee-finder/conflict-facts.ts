@@ -202,7 +202,13 @@ export function mergePersonFacts(
   sameAs: readonly number[],
   base: Pick<
     CandidateFacts,
-    'institutionId' | 'institutionName' | 'recentAffiliation' | 'recentAffiliations' | 'orcids' | 'emails'
+    | 'institutionId'
+    | 'institutionName'
+    | 'recentAffiliation'
+    | 'recentAffiliations'
+    | 'groupAffiliations'
+    | 'orcids'
+    | 'emails'
   >,
   coauth: Map<number, Array<{ work: WorkRef; manuscriptAuthorId: number }>>,
   retracted: Map<number, WorkRef[]>,
@@ -316,6 +322,7 @@ export async function gatherConflictFacts(
           recentAffiliation: row.recent_affiliation,
           recentAffiliations: personAffiliations(row, same, records),
           orcids: [row.orcid ?? [], ...same.map((x) => fromGroups.get(x)?.orcids ?? [])].flat(),
+          groupAffiliations: same.flatMap((x) => fromGroups.get(x)?.affiliations ?? []),
           // Every address the organization could know the person by, the one the answer shows
           // among them: a flag by the email a candidate is shown with must match.
           emails: [

@@ -93,6 +93,11 @@ export interface CandidateFacts {
    * migration 0091 and not recomputed since).
    */
   recentAffiliations?: readonly RecentAffiliation[] | null;
+  /**
+   * The affiliations the organization's own authors-group records give the person: compared whatever
+   * their age, as the organization's word on where the person is now.
+   */
+  groupAffiliations?: readonly string[];
   /** Every corpus id of the person (same ORCID). */
   ids: readonly number[];
   /** The corpus's ORCID and those the organization's group records give the person (normalized). */
@@ -210,18 +215,24 @@ interface CandidateAffiliation {
 
 /**
  * The candidate's affiliations to compare: every one stated in their recent works (any record of the
- * person), newest first; where those are not computed yet, the most recent affiliation, however old.
+ * person), newest first; where those are not computed yet, the most recent affiliation, however old;
+ * then those the organization's own group records give.
  */
 function candidateAffiliations(c: CandidateFacts, since: number): CandidateAffiliation[] {
+  const fromGroups = (c.groupAffiliations ?? []).map((name) => ({ institutionId: null, name }));
   if (c.recentAffiliations === null || c.recentAffiliations === undefined) {
     return [
       { institutionId: c.institutionId, name: c.recentAffiliation ?? c.institutionName },
       ...[c.recentAffiliation, c.institutionName].map((name) => ({ institutionId: null, name })),
+      ...fromGroups,
     ];
   }
-  return c.recentAffiliations
-    .filter((r) => r.year >= since)
-    .map((r) => ({ institutionId: r.institution_id, name: r.name }));
+  return [
+    ...c.recentAffiliations
+      .filter((r) => r.year >= since)
+      .map((r) => ({ institutionId: r.institution_id, name: r.name })),
+    ...fromGroups,
+  ];
 }
 
 /**

@@ -188,6 +188,8 @@ beforeAll(async () => {
       authors: [{ name: 'Gus Hospitalpal', affiliation: 'Massachusetts General Hospital, Boston, MA, USA' }],
       year: 2025,
     },
+    // A reviewer the corpus knows at one university, whom the organization's records place at another.
+    { authors: [{ name: 'Gail Movedpal', affiliation: 'University of Oslo, Norway' }], year: 2025 },
     // Institutions the corpus knows by an acronym: one that is theirs alone, and one that two share.
     { authors: [{ name: 'Max Mitpal', institution: MIT }], year: 2025 },
     {
@@ -270,15 +272,21 @@ async function importCoi(orgId: number, lines: string[]) {
   return runCommand(t, 'coi import', { org: orgId, file });
 }
 
-async function groupRecord(orgId: number, name: string, orcids: string[], emails: string[] = []) {
+async function groupRecord(
+  orgId: number,
+  name: string,
+  orcids: string[],
+  emails: string[] = [],
+  affiliations: string[] = [],
+) {
   const { rows } = await t.db.query<{ id: number }>(
     `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
     [orgId],
   );
   await t.db.query(
-    `INSERT INTO group_authors (group_id, client_id, organization_id, name, orcids, emails, linked_author_id)
-     VALUES ($1, 'c1', $2, $3, $4, $5, $6)`,
-    [rows[0]!.id, orgId, name.replace(/ #\d+$/, ''), orcids, emails, ids.authorId(name)],
+    `INSERT INTO group_authors (group_id, client_id, organization_id, name, orcids, emails, affiliations, linked_author_id)
+     VALUES ($1, 'c1', $2, $3, $4, $5, $6, $7)`,
+    [rows[0]!.id, orgId, name.replace(/ #\d+$/, ''), orcids, emails, affiliations, ids.authorId(name)],
   );
 }
 
@@ -499,6 +507,23 @@ describe('conflicts are never missed', () => {
     });
     expect(withName(vienna, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
     expect(withName(vienna, 'Toni Technipal').aff_conflicts.exists).toBe(false);
+  });
+
+  it("a shared affiliation is found through the affiliation the organization's own group record gives the candidate, and only for that organization", async () => {
+    const org = await orgSeeingEveryone();
+    const other = await orgSeeingEveryone();
+    await groupRecord(org.id, 'Gail Movedpal', [], [], ['Department of Physics, ETH Zurich, Switzerland']);
+    const fields = {
+      origin_id: 'ms-moved',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'ETH Zurich',
+    };
+    expect(withName(await candidatesFor(org.apiKey, fields), 'Gail Movedpal').aff_conflicts.exists).toBe(
+      true,
+    );
+    expect(withName(await candidatesFor(other.apiKey, fields), 'Gail Movedpal').aff_conflicts.exists).toBe(
+      false,
+    );
   });
 
   it('a shared affiliation is found through the second organization an affiliation names', async () => {
