@@ -287,7 +287,8 @@ export async function gatherConflictFacts(
   const personIds = [...new Set([...sameAs.values()].flat())];
   const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, records, statedInstitutions] =
     await Promise.all([
-      groupRecordIds(db, orgId, personIds),
+      // The manuscript's authors' too: the organization's records give their affiliations as well.
+      groupRecordIds(db, orgId, [...new Set([...personIds, ...manuscriptIds])]),
       coauthoredWorks(db, manuscriptIds, personIds),
       retractedWorks(db, personIds),
       citedWorks(db, manuscript.references, personIds),
@@ -348,6 +349,7 @@ export async function gatherConflictFacts(
       statedAffiliations: manuscript.authors.map((a) => a.affiliation),
       statedBy: manuscript.authors.map((a) => a.name),
       statedInstitutions,
+      groupAffiliations: manuscriptIds.flatMap((id) => fromGroups.get(id)?.affiliations ?? []),
       corpusAuthors: [...manuscriptRows.values()].map((r) => ({
         institutionId: r.recent_institution_id,
         institutionName: r.institution_name,

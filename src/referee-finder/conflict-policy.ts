@@ -38,7 +38,7 @@ export type Conflict =
         candidate_affiliation: string;
         manuscript_affiliation: string;
         by: 'institution' | 'name';
-        manuscript_source?: 'manuscript' | 'corpus';
+        manuscript_source?: 'manuscript' | 'corpus' | 'group';
         manuscript_author?: string | null;
       };
     }
@@ -79,6 +79,8 @@ export interface ManuscriptFacts {
     /** Every affiliation of their recent works (authors.recent_affiliations); null: not computed yet. */
     recentAffiliations?: readonly RecentAffiliation[] | null;
   }>;
+  /** The affiliations the organization's own group records give the manuscript's authors found in the corpus. */
+  groupAffiliations?: readonly string[];
 }
 
 /** A candidate's side: every fact is the person's, found through any of their ids. */
@@ -119,7 +121,7 @@ export interface OrganizationFlag {
 
 /** Where a manuscript author's affiliation came from: given with the manuscript, and for whom; or read in the corpus. */
 interface Origin {
-  source: 'manuscript' | 'corpus';
+  source: 'manuscript' | 'corpus' | 'group';
   author: string | null;
 }
 
@@ -164,7 +166,7 @@ export function conflictPolicy(
     if (organizations.length > 0) affiliations.push({ name, organizations, ...from });
   };
   // A manuscript author's affiliation: as given, the corpus institution it names by another name,
-  // their most recent one in the corpus (a manuscript is written now: their latest is their
+  // those the organization's own group records give them, their most recent one in the corpus (a manuscript is written now: their latest is their
   // best-known current one, however old), and every one of their recent works.
   manuscript.statedAffiliations.forEach((name, i) =>
     addName(name, { source: 'manuscript', author: manuscript.statedBy?.[i] ?? null }),
@@ -174,6 +176,7 @@ export function conflictPolicy(
     // Its full name too, for a candidate whose affiliation the corpus has as a string only.
     addName(s.institutionName, { source: 'manuscript', author: s.author });
   }
+  for (const name of manuscript.groupAffiliations ?? []) addName(name, { source: 'group', author: null });
   for (const a of manuscript.corpusAuthors) {
     addInstitution(a.institutionId, a.institutionName ?? a.recentAffiliation);
     addName(a.recentAffiliation, corpus);

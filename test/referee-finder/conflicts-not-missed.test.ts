@@ -190,6 +190,10 @@ beforeAll(async () => {
     },
     // A reviewer the corpus knows at one university, whom the organization's records place at another.
     { authors: [{ name: 'Gail Movedpal', affiliation: 'University of Oslo, Norway' }], year: 2025 },
+    // A manuscript author whom only the organization's group record places at a university, and a
+    // candidate of that university.
+    { authors: [{ name: 'Hal Manugroup' }] },
+    { authors: [{ name: 'Ivo Tartupal', affiliation: 'University of Tartu, Estonia' }], year: 2025 },
     // Institutions the corpus knows by an acronym: one that is theirs alone, and one that two share.
     { authors: [{ name: 'Max Mitpal', institution: MIT }], year: 2025 },
     {
@@ -522,6 +526,28 @@ describe('conflicts are never missed', () => {
       true,
     );
     expect(withName(await candidatesFor(other.apiKey, fields), 'Gail Movedpal').aff_conflicts.exists).toBe(
+      false,
+    );
+  });
+
+  it("a shared affiliation is found through the affiliation the organization's group record gives a manuscript author", async () => {
+    const org = await orgSeeingEveryone();
+    await groupRecord(
+      org.id,
+      'Hal Manugroup',
+      [],
+      ['hal@manugroup.example'],
+      ['Institute of Physics, University of Tartu'],
+    );
+    const fields = {
+      origin_id: 'ms-group-aff',
+      author1_name: 'Hal Manugroup',
+      author1_email: 'hal@manugroup.example',
+    };
+    expect(withName(await candidatesFor(org.apiKey, fields), 'Ivo Tartupal').aff_conflicts.exists).toBe(true);
+    // Another organization has no such record: no such conflict.
+    const other = await orgSeeingEveryone();
+    expect(withName(await candidatesFor(other.apiKey, fields), 'Ivo Tartupal').aff_conflicts.exists).toBe(
       false,
     );
   });

@@ -1097,7 +1097,10 @@ export function conflictList(
                 : c.evidence.manuscript_source === 'corpus'
                   ? html`“${isolate(c.evidence.manuscript_affiliation)}”, from a manuscript author's recent
                     works in the corpus`
-                  : html`the manuscript author's “${isolate(c.evidence.manuscript_affiliation)}”`
+                  : c.evidence.manuscript_source === 'group'
+                    ? html`“${isolate(c.evidence.manuscript_affiliation)}”, a manuscript author's affiliation
+                      in your authors groups`
+                    : html`the manuscript author's “${isolate(c.evidence.manuscript_affiliation)}”`
             }
             (${c.evidence.by === 'institution' ? 'same institution' : 'same organization name'})
           </li>`;
