@@ -426,14 +426,31 @@ export interface GroupWithCount extends AuthorsGroup {
   authors: number;
 }
 
-export async function listGroupsWithCounts(db: Queryable, organizationId: number): Promise<GroupWithCount[]> {
+/**
+ * One page of the organization's groups by name, with each one's count of records, and how many
+ * there are (with `search`, how many match: every word of it, in any order, somewhere in the name,
+ * letter case aside). Listed whole, an organization's thousands of groups were one page of them all.
+ */
+export async function listGroupPage(
+  db: Queryable,
+  organizationId: number,
+  options: { search: string; limit: number; offset: number },
+): Promise<{ total: number; groups: GroupWithCount[] }> {
+  const patterns = likeWordPatterns(options.search);
+  const where = ['g.organization_id = $1', ...patterns.map((_, i) => `g.name ILIKE $${i + 2}`)].join(' AND ');
+  const params: unknown[] = [organizationId, ...patterns];
+  const { rows: counted } = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM authors_groups g WHERE ${where}`,
+    params,
+  );
   const { rows } = await db.query<GroupWithCount>(
     // The count kept on the group's row (migration 0101), not a count(*) of every group's records.
     `SELECT g.id AS group_id, g.name, g.record_count AS authors
-       FROM authors_groups g WHERE g.organization_id = $1 ORDER BY g.id`,
-    [organizationId],
+       FROM authors_groups g WHERE ${where}
+      ORDER BY lower(g.name), g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, options.limit, options.offset],
   );
-  return rows;
+  return { total: counted[0]!.n, groups: rows };
 }
 
 /** The organization's group of that id; another organization's is "not found". */

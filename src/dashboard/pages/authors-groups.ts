@@ -15,7 +15,7 @@ import {
   findGroupAuthor,
   groupDeletionPreview,
   listGroupAuthors,
-  listGroupsWithCounts,
+  listGroupPage,
   renameGroup,
   requireGroup,
   writeGroupAuthor,
@@ -42,8 +42,8 @@ import {
   renderPage,
   askFirst,
   Confirmable,
-  SEARCH_MAX,
 } from '../framework.ts';
+import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
@@ -55,14 +55,13 @@ import {
   shownCustomValue,
 } from '../custom-values-form.ts';
 
+/** A group's records shown a page. */
 const PAGE_SIZE = 50;
+/** Groups shown a page: an organization may hold thousands. */
+const GROUPS_PAGE_SIZE = 100;
 const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
-const ListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-});
 const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });
 // Custom values arrive as cf_<api_id> fields, so the body names only what every record has.
 const RecordBody = Type.Object(
@@ -228,17 +227,36 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'GET',
     url: '/groups/',
     action: 'read',
+    schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
-      const groups = await listGroupsWithCounts(ctx.db, orgOf(request));
+      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
+      const { total, groups } = await listGroupPage(ctx.db, orgOf(request), {
+        search: q,
+        limit: GROUPS_PAGE_SIZE,
+        offset: (page - 1) * GROUPS_PAGE_SIZE,
+      });
+      const pages = pageCount(total, GROUPS_PAGE_SIZE);
+      const base = dashboardPath('groups');
+      const pageLink = (n: number) => searchPageLink(base, q, n);
+      // A page past the last (an old link, groups deleted since) is the last page.
+      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
         title: 'Authors groups',
         body: html`<p>
             Your own pools of reviewers. A folder can highlight, limit to or boost a group's authors.
           </p>
+          <form method="get" action="${base}" class="row" role="search">
+            <div>
+              <label for="q">Search by name</label>
+              <input id="q" name="q" type="search" value="${q}" />
+            </div>
+            <button type="submit">Search</button>
+          </form>
           ${dataTable({
-            caption: 'Groups',
+            caption: html`${total}
+            ${total === 1 ? 'group' : 'groups'}${q ? html` matching “${isolate(q)}”` : null}`,
             columns: ['Group', 'Id', 'Authors'],
-            empty: 'No groups yet.',
+            empty: q ? 'No group matches.' : 'No groups yet.',
             rows: groups.map(
               (g) =>
                 html`<tr>
@@ -248,6 +266,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
+          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of groups' })}
           ${
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Add a group</h2>
@@ -284,7 +303,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'GET',
     url: '/groups/:groupId/',
     action: 'read',
-    schema: { params: GroupParams, querystring: ListQuery },
+    schema: { params: GroupParams, querystring: PagedSearchQuery },
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
       const { q = '', page = 1 } = request.query as { q?: string; page?: number };
@@ -295,11 +314,10 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         { organizationId, groupId },
         { search: q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
       );
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('groups', groupId);
       const matching = q ? html` matching “${isolate(q)}”` : null;
-      const pageLink = (n: number) =>
-        `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+      const pageLink = (n: number) => searchPageLink(base, q, n);
       // A page past the last (an old link, records deleted since) is the last page.
       if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
@@ -359,11 +377,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
-          <nav class="pager" aria-label="Pages">
-            ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
-            <span>Page ${page} of ${pages}</span>
-            ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
-          </nav>`,
+          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of records' })}`,
       });
     },
   });

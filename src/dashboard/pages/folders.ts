@@ -33,6 +33,7 @@ import {
   CsrfOnly,
   SEARCH_MAX,
 } from '../framework.ts';
+import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
 import { dataTable } from '../table.ts';
 import {
@@ -48,10 +49,6 @@ import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
 const Id = RowId();
-const ListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-});
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
 const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })) });
@@ -79,7 +76,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     method: 'GET',
     url: '/folders/',
     action: 'read',
-    schema: { querystring: ListQuery },
+    schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
       const { q = '', page = 1 } = request.query as { q?: string; page?: number };
       const organizationId = orgOf(request);
@@ -88,10 +85,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         limit: PAGE_SIZE,
         offset: (page - 1) * PAGE_SIZE,
       });
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('folders');
-      const pageLink = (n: number) =>
-        `${base}?${new URLSearchParams({ ...(q ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
+      const pageLink = (n: number) => searchPageLink(base, q, n);
       // A page past the last (an old link, folders deleted since) is the last page.
       if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       // Only the groups this page's folders name (an organization may hold 2,000).
@@ -136,11 +132,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                 </tr>`,
             ),
           })}
-          <nav class="pager" aria-label="Pages">
-            ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
-            <span>Page ${page} of ${pages}</span>
-            ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
-          </nav>`,
+          ${pagerNav({ page, pages, link: pageLink })}`,
       });
     },
   });

@@ -50,6 +50,7 @@ import {
   CsrfOnly,
   SEARCH_MAX,
 } from '../framework.ts';
+import { pageCount, pagerNav } from '../pager.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 import type { FormBody } from '../form-values.ts';
@@ -749,7 +750,7 @@ function candidateTable(
   settingsLeaveOut: string | null,
 ): Html {
   const matching = filterCandidates(all, marks, f);
-  const pages = Math.max(1, Math.ceil(matching.length / CANDIDATES_PAGE));
+  const pages = pageCount(matching.length, CANDIDATES_PAGE);
   const page = Math.min(f.page ?? 1, pages);
   const shown = matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE);
   const pageLink = (n: number) =>
@@ -914,15 +915,7 @@ function candidateTable(
         })}
       </tbody>
     </table>
-    ${
-      pages > 1
-        ? html`<nav class="pager" aria-label="Pages of candidates">
-            ${page > 1 ? html`<a href="${pageLink(page - 1)}" rel="prev">Previous</a>` : null}
-            <span>Page ${page} of ${pages}</span>
-            ${page < pages ? html`<a href="${pageLink(page + 1)}" rel="next">Next</a>` : null}
-          </nav>`
-        : null
-    }`;
+    ${pagerNav({ page, pages, link: pageLink, label: 'Pages of candidates' })}`;
 }
 
 /**
