@@ -37,7 +37,7 @@ async function refuseTakenName(
         AND ($3::integer IS NULL OR id <> $3)`,
     [organizationId, name, except],
   );
-  if (rows.length > 0) throw errors.conflict(`A group named “${name}” already exists`);
+  if (rows.length > 0) throw errors.conflict(`A group named “${name}” already exists`).naming(name);
 }
 
 export async function createGroup(
@@ -292,7 +292,8 @@ export async function importGroupAuthors(
 ): Promise<{ added: number; updated: number }> {
   const seen = new Set<string>();
   for (const { clientId } of rows) {
-    if (seen.has(clientId)) throw errors.validation(`The client id ${clientId} is given twice`);
+    if (seen.has(clientId))
+      throw errors.validation(`The client id ${clientId} is given twice`).naming(clientId);
     seen.add(clientId);
   }
   return db.transaction(async (tx) => {

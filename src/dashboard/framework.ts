@@ -19,7 +19,7 @@ import {
   readCookie,
   setCookie,
 } from './cookies.ts';
-import { html, isolatedHtml, type Html } from './html.ts';
+import { html, isolatedHtml, isolateText, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
@@ -289,7 +289,7 @@ export async function concerning<T>(
     if (name === null) throw error;
     throw new AppError(error.status, error.code, error.message, [
       { path: `body.${name}`, message: error.message },
-    ]);
+    ]).naming(...error.values);
   }
 }
 
@@ -320,7 +320,7 @@ export async function checkAll(checks: ReadonlyArray<() => unknown>): Promise<vo
     conflict ? 'conflict' : 'validation_failed',
     refused.map((e) => e.message).join('; '),
     refused.flatMap((e) => e.details ?? []),
-  );
+  ).naming(...refused.flatMap((e) => e.values));
 }
 
 /** The message of each field of a refused post: its details that name a field of the body. */
@@ -330,7 +330,7 @@ function fieldErrorsOf(error: AppError): FieldErrors | undefined {
     const match = /^body\.([^.]+)/.exec(detail.path);
     if (!match) continue;
     const name = match[1]!;
-    const message = asSentence(detail.message);
+    const message = asSentence(refusalText(error, detail.message));
     fields[name] = fields[name] ? `${fields[name]}; ${message}` : message;
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
@@ -671,9 +671,9 @@ function partName(path: string): string {
 function flashMessage(error: AppError): string {
   // A detail the message already says (a field's message, also shown beside the field) is not repeated.
   const details = (error.details ?? []).filter((d) => !error.message.includes(d.message));
-  if (error.status !== 400 || details.length === 0) return error.message;
-  const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
-  return `${error.message}: ${parts.join('; ')}.`;
+  if (error.status !== 400 || details.length === 0) return refusalText(error);
+  const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${refusalText(error, d.message)}`);
+  return `${refusalText(error)}: ${parts.join('; ')}.`;
 }
 
 /**
@@ -681,9 +681,27 @@ function flashMessage(error: AppError): string {
  * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
  * route's schema, never from stored data.
  */
+/**
+ * A refusal's message (or one of its details') as the dashboard says it: the user-written values it
+ * names (`AppError.values`: a group's name, an email, from the stores the API shares) isolated for
+ * direction (`isolateText`), as the dashboard's own sentences isolate theirs.
+ */
+export function refusalText(error: AppError, message = error.message): string {
+  const values = [...new Set(error.values)].filter((v) => v !== '').sort((a, b) => b.length - a.length);
+  if (values.length === 0) return message;
+  // Left to right, the longest value where several begin: each occurrence isolated once.
+  let said = '';
+  for (let at = 0; at < message.length;) {
+    const value = values.find((v) => message.startsWith(v, at));
+    said += value === undefined ? message[at] : isolateText(value);
+    at += value === undefined ? 1 : value.length;
+  }
+  return said;
+}
+
 /** An error page's body: the message, the parts of the form it names, the way back. */
 function errorPageBody(error: AppError): Html {
-  return html`<p role="alert">${error.message}</p>
+  return html`<p role="alert">${isolatedHtml(refusalText(error))}</p>
     ${invalidParts(error)}
     <p><a href="/dashboard/">Back to the dashboard</a></p>`;
 }

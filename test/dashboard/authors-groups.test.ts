@@ -235,7 +235,7 @@ describe("an authors group's page", () => {
     const twin = await injectForm(t.app, editor, '/dashboard/groups/', { name: 'statistics PANEL' });
     expect(twin.statusCode).toBe(303);
     expect((await get('/dashboard/groups/')).body).toContain(
-      'A group named “statistics PANEL” already exists',
+      'A group named “<bdi>statistics PANEL</bdi>” already exists',
     );
     const { rows } = await t.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM authors_groups WHERE lower(name) = 'statistics panel'",

@@ -503,7 +503,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const organizationId = orgOf(request);
       const group = await requireGroup(ctx.db, organizationId, groupId);
       const stored = await findGroupAuthor(ctx.db, { organizationId, groupId, clientId });
-      if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      if (!stored) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
       const editable = mayDo(request, 'authors_groups_write');
       return renderPage(ctx, request, reply, {
         title: stored.name,
@@ -579,7 +579,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
       const stored = await findGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
-      if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      if (!stored) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
       const asking = await askFirst(ctx, request, reply, {
         title: `Delete the record of ${isolateText(stored.name)}?`,
         consequence: `The record ${isolateText(clientId)}, with its emails, articles, affiliations and custom field values, is deleted for good; its corpus author stays in the corpus.`,
@@ -588,7 +588,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
       if (asking !== null) return asking;
       const deleted = await deleteGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
-      if (!deleted) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      if (!deleted) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
         message: 'The record was deleted.',

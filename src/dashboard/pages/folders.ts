@@ -169,9 +169,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           // Venues may share a title (the ACL's Findings): the id tells them apart.
           accessibleName:
             other === undefined
-              ? `Link ${m.title} (id ${m.id})`
-              : // Begins with the visible label, which speech input users say to press it.
-                `Move to ${folder.name}: ${m.title} (id ${m.id}), linked to ${other}`,
+              ? `Link ${isolateText(m.title)} (id ${m.id})`
+              : // Begins with the visible label, which speech input users say to press it: as
+                // shown, without the isolation of the names after it.
+                `Move to ${folder.name}: ${isolateText(m.title)} (id ${m.id}), linked to ${isolateText(other)}`,
           hidden: { source_id: m.id, journal },
         })}`;
       };
@@ -275,7 +276,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                             action: `${path}journals/${l.source_id}/unlink/`,
                             label: 'Unlink',
                             // Venues may share a title: the id tells them apart, as on Link.
-                            accessibleName: `Unlink ${l.source_title} (id ${l.source_id})`,
+                            accessibleName: `Unlink ${isolateText(l.source_title)} (id ${l.source_id})`,
                             kind: 'secondary',
                           })
                         : null

@@ -561,7 +561,7 @@ function otherMarksList(
                     action:
                       dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark') +
                       filtersQuery(f),
-                    label: html`Unmark<span class="visually-hidden"> ${m.name}</span>`,
+                    label: html`Unmark<span class="visually-hidden"> ${isolate(m.name)}</span>`,
                     kind: 'secondary',
                   })
                 : null
@@ -904,7 +904,7 @@ function candidateTable(
                           markedBy ? 'unmark' : 'mark',
                         ) + filtersQuery(f),
                       label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
-                          ${c.name}</span
+                          ${isolate(c.name)}</span
                         >`,
                       ...(markedBy ? { kind: 'secondary' as const } : {}),
                     })
@@ -942,8 +942,8 @@ function conflictFlag(
     action: action(flagged ? 'no-conflict' : 'conflict'),
     label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
     accessibleName: flagged
-      ? `Remove conflict flag of ${c.name}`
-      : `Flag a conflict of interest with ${c.name}`,
+      ? `Remove conflict flag of ${isolateText(c.name)}`
+      : `Flag a conflict of interest with ${isolateText(c.name)}`,
     kind: 'secondary',
   })}`;
 }
@@ -955,7 +955,7 @@ function conflictFlag(
 function whyDetails(base: string, name: string, why: CandidateWhy, titles: WorkTitles): Html {
   const percent = (share: number) => `${Math.round(share * 100)}%`;
   return html`<details class="why">
-    <summary>Why this candidate<span class="visually-hidden"> (${name})</span></summary>
+    <summary>Why this candidate<span class="visually-hidden"> (${isolate(name)})</span></summary>
     <p class="hint">
       Match of the best works ${why.docScore.toFixed(3)} · of all works read as one profile
       ${why.profileScore.toFixed(3)}${
