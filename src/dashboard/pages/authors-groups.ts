@@ -1,6 +1,7 @@
 // Authors groups and their records (editor): groups listed and created; a group's records searched
 // and paged; a record added, edited (with its custom values) and deleted; and the corpus author it
 // is linked to, or why it is not. Reads and writes go through the stores the API uses.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
@@ -160,6 +161,18 @@ function recordOf(body: FormBody, customValues: Record<string, CustomValue>): Gr
   };
 }
 
+/**
+ * The record as an edit form was filled from it (what it says, its corpus link aside, which the
+ * linker changes), posted back as `seen`: a save from a form filled before another tab's or another
+ * editor's save would silently undo that one.
+ */
+function recordVersion(stored: GroupAuthorRecord): string {
+  const { name, emails, orcids, articles, affiliations, custom_values } = stored;
+  return createHash('sha256')
+    .update(JSON.stringify([name, emails, orcids, articles, affiliations, custom_values]))
+    .digest('base64url');
+}
+
 async function recordForm(
   ctx: AppContext,
   request: FastifyRequest,
@@ -177,6 +190,10 @@ async function recordForm(
   const name = fieldState(request, 'name');
   return html`<form method="post" action="${action}" class="stack">
     ${csrfField(request)}
+    ${
+      // The record as stored now, also after a refusal: the form sent again replaces it knowingly.
+      stored ? html`<input type="hidden" name="seen" value="${recordVersion(stored)}" />` : null
+    }
     ${
       stored
         ? null
@@ -542,7 +559,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const organizationId = orgOf(request);
       const key = { organizationId, groupId, clientId };
       const body = request.body as FormBody;
-      if (!(await findGroupAuthor(ctx.db, key))) {
+      const stored = await findGroupAuthor(ctx.db, key);
+      if (!stored) {
         // Deleted meanwhile (in another tab, by another editor): nothing is saved, and what was typed
         // is not lost to a 404 page either. It is offered as a new record of the group (if the group
         // is still there), to add again or leave; never written back by itself.
@@ -562,6 +580,15 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         },
       ]);
       const record = recordOf(body, customValues);
+      // Changed since the form was filled, to other than what is sent now (which a second click of
+      // Save finds already stored): refused, so as not to undo the other save.
+      const now = recordVersion(stored);
+      const seen = text(body, 'seen');
+      if (seen !== '' && seen !== now && recordVersion(record) !== now) {
+        throw errors.conflict(
+          'This record was changed since this form was opened (in another tab, or by another editor): nothing was saved, so as not to undo that change. The form is as you sent it: save again to replace the record with it, or open the record again to see it as it is now.',
+        );
+      }
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',

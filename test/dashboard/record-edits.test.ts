@@ -1,0 +1,80 @@
+// Two tabs (or two editors) editing one record of a group: the save from the form opened before the
+// other's save is refused, with the form as sent, rather than silently undoing the other's change;
+// sent again from the page that refused it, it replaces the record knowingly.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createGroup, findGroupAuthor } from '../../src/authors-groups/store.ts';
+
+let t: TestApp;
+let org: TestOrg;
+let editor: InjectSession;
+let groupId = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await createTestOrg(t);
+  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  groupId = (await createGroup(t.db, org.id, 'Board')).group_id;
+});
+afterAll(async () => t?.close());
+
+const recordUrl = (clientId: string) => `/dashboard/groups/${groupId}/records/${clientId}/`;
+const get = async (url: string) => (await t.app.inject({ url, headers: { cookie: editor.cookie } })).body;
+/** The hidden fields of the record's edit form, as a browser would send them back. */
+const seenOf = (page: string) => /name="seen" value="([^"]*)"/.exec(page)?.[1];
+
+describe('one record edited in two tabs', () => {
+  it("refuses the save of the form opened before the other tab's save, keeping what was typed", async () => {
+    const added = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: 'r1',
+      name: 'Ada Lovelace',
+      emails: 'ada@example.org',
+    });
+    expect(added.statusCode).toBe(303);
+    // Both tabs open the record.
+    const [tabA, tabB] = [await get(recordUrl('r1')), await get(recordUrl('r1'))];
+    expect(seenOf(tabA)).toBeDefined();
+    // A adds an email and saves.
+    const savedA = await injectForm(t.app, editor, recordUrl('r1'), {
+      seen: seenOf(tabA)!,
+      name: 'Ada Lovelace',
+      emails: 'ada@example.org\nada@math.example.org',
+    });
+    expect(savedA.headers.location).toBe(recordUrl('r1'));
+    // B, still showing one email, corrects the name and saves.
+    const savedB = await injectForm(t.app, editor, recordUrl('r1'), {
+      seen: seenOf(tabB)!,
+      name: 'Ada King',
+      emails: 'ada@example.org',
+    });
+    expect(savedB.statusCode).toBe(303);
+    expect(savedB.headers.location).toBe(recordUrl('r1'));
+    const key = { organizationId: org.id, groupId, clientId: 'r1' };
+    // A's email is not lost, and B's name is not saved.
+    expect((await findGroupAuthor(t.db, key))!.emails).toEqual(['ada@example.org', 'ada@math.example.org']);
+    expect((await findGroupAuthor(t.db, key))!.name).toBe('Ada Lovelace');
+    const refused = await get(recordUrl('r1'));
+    expect(refused).toContain('This record was changed since this form was opened');
+    expect(refused).toContain('value="Ada King"');
+    // Sent again from that page, it replaces the record: B has been told.
+    const again = await injectForm(t.app, editor, recordUrl('r1'), {
+      seen: seenOf(refused)!,
+      name: 'Ada King',
+      emails: 'ada@example.org',
+    });
+    expect(again.statusCode).toBe(303);
+    expect((await findGroupAuthor(t.db, key))!.name).toBe('Ada King');
+  });
+
+  it('saves a form opened after the last save, and the same form twice (a double click)', async () => {
+    const page = await get(recordUrl('r1'));
+    const fields = { seen: seenOf(page)!, name: 'Ada King', emails: 'ada@king.example.org' };
+    const first = await injectForm(t.app, editor, recordUrl('r1'), fields);
+    const second = await injectForm(t.app, editor, recordUrl('r1'), fields);
+    expect([first.statusCode, second.statusCode]).toEqual([303, 303]);
+    const shown = await get(recordUrl('r1'));
+    expect(shown).toContain('Saved.');
+    expect(shown).not.toContain('was changed since');
+  });
+});
