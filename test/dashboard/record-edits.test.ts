@@ -1,4 +1,4 @@
-// Two tabs (or two editors) editing one record of a group: the save from the form opened before the
+// Two tabs (or two editors) editing one record of a group, and forms sent twice: the save from the form opened before the
 // other's save is refused, with the form as sent, rather than silently undoing the other's change;
 // sent again from the page that refused it, it replaces the record knowingly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,27 @@ describe('one record edited in two tabs', () => {
     const shown = await get(recordUrl('r1'));
     expect(shown).toContain('Saved.');
     expect(shown).not.toContain('was changed since');
+  });
+
+  it('a new record sent twice (a double click on Add record) is added once, and said to be there', async () => {
+    const fields = { client_id: 'r2', name: 'Grace Hopper', emails: 'grace@example.org' };
+    const first = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, fields);
+    const second = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, fields);
+    expect(first.headers.location).toBe(recordUrl('r2'));
+    // The page the browser shows is the second's: the record, not "the client id is taken".
+    expect(second.headers.location).toBe(recordUrl('r2'));
+    const shown = await get(recordUrl('r2'));
+    expect(shown).toContain('as sent');
+    expect(shown).not.toContain('already has a record');
+    // Another person under a taken client id is still refused.
+    const other = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      ...fields,
+      name: 'Grace Brewster',
+    });
+    expect(other.headers.location).toBe(`/dashboard/groups/${groupId}/new-record/`);
+    expect(await get(other.headers.location as string)).toContain('already has a record');
+    expect((await findGroupAuthor(t.db, { organizationId: org.id, groupId, clientId: 'r2' }))!.name).toBe(
+      'Grace Hopper',
+    );
   });
 });

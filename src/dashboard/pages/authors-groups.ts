@@ -479,6 +479,10 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const clientId = text(body, 'client_id').trim();
       const key = { organizationId, groupId, clientId };
       let customValues: Record<string, CustomValue> = {};
+      // The form sent twice (a double click; Back and send again): the second finds the record the
+      // first added, as sent. Said to be there, where "the client id is taken" led editors to add the
+      // same person again under another id.
+      let sentAgain = false;
       // Every wrong field said at once: the client id (its form, then taken), the record's own
       // fields, the custom values.
       await checkAll([
@@ -486,7 +490,17 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           concerning('client_id', () => checkRecordLimits(clientId, { ...recordOf(body, {}), name: '-' })),
         async () => {
           const taken = await findGroupAuthor(ctx.db, key);
-          if (taken) {
+          sentAgain =
+            taken !== null &&
+            recordVersion(taken) ===
+              recordVersion(
+                recordOf(
+                  body,
+                  // Values the custom fields refuse are said by their own check below.
+                  await customValuesOf(ctx, organizationId, body).catch(() => ({})),
+                ),
+              );
+          if (taken && !sentAgain) {
             // Says whose it is and the two ways on: a new id for a new person, or the record itself
             // (from the group's list) when the editor meant that person.
             throw fieldInvalid(
@@ -502,10 +516,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         },
       ]);
       const record = recordOf(body, customValues);
-      await writeGroupAuthor(ctx.db, key, record);
+      if (!sentAgain) await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
-        message: `${isolateText(record.name)} was added.`,
+        message: sentAgain
+          ? `The group has ${isolateText(record.name)} as sent (client id ${isolateText(clientId)}): the form was sent again, and the record is there once.`
+          : `${isolateText(record.name)} was added.`,
       });
     },
   });
