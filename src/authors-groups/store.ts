@@ -63,6 +63,19 @@ export async function createGroup(
   });
 }
 
+/** The organization's group named exactly `name` (letter case too), or null. */
+export async function findGroupNamed(
+  db: Queryable,
+  organizationId: number,
+  name: string,
+): Promise<AuthorsGroup | null> {
+  const { rows } = await db.query<AuthorsGroup>(
+    'SELECT id AS group_id, name FROM authors_groups WHERE organization_id = $1 AND name = $2 ORDER BY id LIMIT 1',
+    [organizationId, name],
+  );
+  return rows[0] ?? null;
+}
+
 /** Renames one of the organization's groups (its id, the API's group_id, stays). */
 export async function renameGroup(
   db: Queryable,

@@ -58,4 +58,23 @@ describe('authors groups, a page at a time', () => {
     expect(many).toContain('250 groups matching');
     expect(many).toContain('href="/dashboard/groups/?q=G0&amp;page=2"');
   });
+
+  it('a new group sent twice (a double click on Add group) is added once, and its page says it is there', async () => {
+    const first = await injectForm(t.app, editor, '/dashboard/groups/', { name: 'Referees 2027' });
+    const second = await injectForm(t.app, editor, '/dashboard/groups/', { name: ' Referees 2027 ' });
+    expect(first.headers.location).toMatch(/^\/dashboard\/groups\/\d+\/$/);
+    // The page the browser shows is the second's: the group, not "a group named ... already exists".
+    expect(second.headers.location).toBe(first.headers.location);
+    const shown = (await get(second.headers.location as string)).body;
+    expect(shown).toContain('the group is there once');
+    const { rows } = await t.db.query<{ n: number }>(
+      "SELECT count(*)::integer AS n FROM authors_groups WHERE organization_id = $1 AND lower(name) = 'referees 2027'",
+      [org.id],
+    );
+    expect(rows[0]!.n).toBe(1);
+    // Another letter case is another name, refused as taken.
+    const other = await injectForm(t.app, editor, '/dashboard/groups/', { name: 'REFEREES 2027' });
+    expect(other.headers.location).toBe('/dashboard/groups/');
+    expect((await get('/dashboard/groups/')).body).toContain('already exists');
+  });
 });

@@ -83,8 +83,9 @@ describe('names inside sentences are isolated for direction', () => {
   });
 
   it("a name in a refusal a store gives (the API's words), in the message and beside the field", async () => {
-    const name = 'فريق التحكيم.';
-    await addGroup(name);
+    await addGroup('فريق Review.');
+    // The same name in other letter case is taken.
+    const name = 'فريق REVIEW.';
     const twin = await injectForm(t.app, editor, '/dashboard/groups/', { name });
     expect(twin.statusCode).toBe(303);
     const page = await get('/dashboard/groups/');
@@ -107,7 +108,7 @@ describe('names inside sentences are isolated for direction', () => {
     const page = (await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } })).body;
     expect(page).toContain(`<bdi>${email}</bdi> is already enabled`);
     expect(page).toContain(`aria-label="Disable \u2068${email}\u2069"`);
-    expect(page).toContain(`>Role of <bdi>${email}</bdi></label>`);
+    expect(page).toMatch(new RegExp(`>Role of <bdi>${email}</bdi></label\\s*>`));
     expect(page).toMatch(
       new RegExp(`Change role<span class="visually-hidden"> of <bdi>${email}</bdi></span>`),
     );

@@ -1,6 +1,7 @@
-// Two tabs (or two editors) editing one record of a group, and forms sent twice: the save from the form opened before the
-// other's save is refused, with the form as sent, rather than silently undoing the other's change;
-// sent again from the page that refused it, it replaces the record knowingly.
+// Two tabs (or two editors) editing one record of a group, and forms sent twice: the save from the
+// form opened before the other's save is refused, with the form as sent, rather than silently
+// undoing the other's change; sent again from the page that refused it, it replaces the record
+// knowingly. A new record's form sent twice adds it once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';

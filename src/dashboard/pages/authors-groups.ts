@@ -13,6 +13,7 @@ import {
   createGroup,
   deleteGroup,
   deleteGroupAuthor,
+  findGroupNamed,
   findGroupAuthor,
   groupDeletionPreview,
   listGroupAuthors,
@@ -270,8 +271,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             <button type="submit">Search</button>
           </form>
           ${dataTable({
-            caption: html`${total}
-            ${total === 1 ? 'group' : 'groups'}${q ? html` matching “${isolate(q)}”` : null}`,
+            caption: html`${countOf(total, 'group', 'groups')}${q ? html` matching “${isolate(q)}”` : null}`,
             columns: ['Group', 'Id', 'Authors'],
             empty: q ? 'No group matches.' : 'No groups yet.',
             rows: groups.map(
@@ -306,9 +306,19 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     // A refused name (taken, letter case aside) comes back to be corrected, not retyped.
     keepsForm: true,
     handler: async (request, reply) => {
-      const group = await concerning('name', () =>
-        createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name),
-      );
+      const organizationId = orgOf(request);
+      const name = (request.body as { name: string }).name;
+      // The form sent twice (a double click; Back and send again), or a group of just this name there
+      // already: its page, said so, where the second post's "a group named ... already exists" read as
+      // if nothing had been added. Another group's name in other letter case is refused as taken.
+      const existing = await findGroupNamed(ctx.db, organizationId, name.trim());
+      if (existing) {
+        return redirectTo(ctx, request, reply, dashboardPath('groups', existing.group_id), {
+          kind: 'ok',
+          message: `The organization has the group ${isolateText(existing.name)}: the form was sent again, and the group is there once.`,
+        });
+      }
+      const group = await concerning('name', () => createGroup(ctx.db, organizationId, name));
       return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {
         kind: 'ok',
         message: `The group ${isolateText(group.name)} was added.`,
