@@ -4,7 +4,7 @@
 // Pages declare a route with `dashboardRoute`, write HTML with `html`, and answer with `renderPage`
 // or `redirectTo`. Errors become an HTML page with the real status, or, for a form post that names
 // where its form lives (`back`), the message shown on that page.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
@@ -19,6 +19,7 @@ import {
   readCookie,
   setCookie,
 } from './cookies.ts';
+import { text, type FormBody } from './form-values.ts';
 import { html, isolatedHtml, isolateText, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
@@ -291,6 +292,47 @@ export async function concerning<T>(
       { path: `body.${name}`, message: error.message },
     ]).naming(...error.values);
   }
+}
+
+/**
+ * What an edit form was filled from (a group's record, a folder's settings), as a digest: posted back
+ * with the form (`seenField`), for `refuseChangedMeanwhile`. Equal for equal contents: an object's
+ * keys in any order, a key holding null or nothing (a custom field without a value).
+ */
+export function versionOf(filledFrom: unknown): string {
+  const canonical = JSON.stringify(filledFrom, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== null && v !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : value,
+  );
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+/**
+ * The hidden field of an edit form saying what it was filled from: what is stored now, also when the
+ * form comes back refused, so that sending it again replaces what is stored knowingly.
+ */
+export function seenField(filledFrom: unknown): Html {
+  return html`<input type="hidden" name="seen" value="${versionOf(filledFrom)}" />`;
+}
+
+/**
+ * Refuses (409, nothing saved) a form filled from what was changed since it was opened (in another
+ * tab, by another editor) to other than what it sends now, where saving it silently undid that
+ * change; a second click of Save, which finds its own save stored, goes through. `stored` and `sent`
+ * are written as the form's `seenField` was. A form without `seen` is not checked.
+ */
+export function refuseChangedMeanwhile(body: FormBody, what: string, stored: unknown, sent: unknown): void {
+  const seen = text(body, 'seen');
+  const now = versionOf(stored);
+  if (seen === '' || seen === now || versionOf(sent) === now) return;
+  throw errors.conflict(
+    `${what} changed since this form was opened (in another tab, or by another editor): nothing was saved, so as not to undo that change. The form is as you sent it: save again to replace what is stored with it, or open the page again to see it as it is now.`,
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createGroup, findGroupAuthor } from '../../src/authors-groups/store.ts';
+import { ensureFolder, requireFolder } from '../../src/folders/folders.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -99,5 +100,47 @@ describe('one record edited in two tabs', () => {
     expect((await findGroupAuthor(t.db, { organizationId: org.id, groupId, clientId: 'r2' }))!.name).toBe(
       'Grace Hopper',
     );
+  });
+});
+
+describe("a folder's referee finder settings edited in two tabs", () => {
+  it("refuses the save of the form opened before the other tab's save; a double click saves", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'JNL');
+    const other = (await createGroup(t.db, org.id, 'Second board')).group_id;
+    const url = `/dashboard/folders/${folderId}/`;
+    const [tabA, tabB] = [await get(url), await get(url)];
+    // A ticks both groups and boosts; B, still showing none ticked, ticks one to highlight.
+    const sentA = {
+      seen: seenOf(tabA)!,
+      groups: [String(groupId), String(other)],
+      effect: 'boost',
+      boost: '1,5',
+    };
+    const savedA = await injectForm(t.app, editor, `${url}settings/`, sentA);
+    expect(savedA.headers.location).toBe(url);
+    // The same form again (a double click) finds its own save: no conflict.
+    expect((await injectForm(t.app, editor, `${url}settings/`, sentA)).headers.location).toBe(url);
+    expect(await get(url)).toContain('The referee finder settings were saved.');
+    const savedB = await injectForm(t.app, editor, `${url}settings/`, {
+      seen: seenOf(tabB)!,
+      groups: String(groupId),
+      effect: 'highlight',
+    });
+    expect(savedB.headers.location).toBe(url);
+    const folder = await requireFolder(t.db, org.id, folderId);
+    expect(folder.authors_group_ids.sort()).toEqual([groupId, other].sort());
+    expect(folder.effect).toBe('boost');
+    const refused = await get(url);
+    expect(refused).toContain(
+      'The folder&#39;s referee finder settings were changed since this form was opened',
+    );
+    // Sent again from that page, B's settings replace A's.
+    const again = await injectForm(t.app, editor, `${url}settings/`, {
+      seen: seenOf(refused)!,
+      groups: String(groupId),
+      effect: 'highlight',
+    });
+    expect(again.headers.location).toBe(url);
+    expect((await requireFolder(t.db, org.id, folderId)).effect).toBe('highlight');
   });
 });

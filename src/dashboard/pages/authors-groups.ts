@@ -1,7 +1,6 @@
 // Authors groups and their records (editor): groups listed and created; a group's records searched
 // and paged; a record added, edited (with its custom values) and deleted; and the corpus author it
 // is linked to, or why it is not. Reads and writes go through the stores the API uses.
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
@@ -44,6 +43,9 @@ import {
   renderPage,
   askFirst,
   Confirmable,
+  refuseChangedMeanwhile,
+  seenField,
+  versionOf,
 } from '../framework.ts';
 import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
@@ -162,16 +164,10 @@ function recordOf(body: FormBody, customValues: Record<string, CustomValue>): Gr
   };
 }
 
-/**
- * The record as an edit form was filled from it (what it says, its corpus link aside, which the
- * linker changes), posted back as `seen`: a save from a form filled before another tab's or another
- * editor's save would silently undo that one.
- */
-function recordVersion(stored: GroupAuthorRecord): string {
-  const { name, emails, orcids, articles, affiliations, custom_values } = stored;
-  return createHash('sha256')
-    .update(JSON.stringify([name, emails, orcids, articles, affiliations, custom_values]))
-    .digest('base64url');
+/** What a record's edit form is filled from and sends (its corpus link aside, which the linker changes). */
+function editedRecord(record: GroupAuthorRecord): unknown {
+  const { name, emails, orcids, articles, affiliations, custom_values } = record;
+  return [name, emails, orcids, articles, affiliations, custom_values];
 }
 
 async function recordForm(
@@ -193,7 +189,7 @@ async function recordForm(
     ${csrfField(request)}
     ${
       // The record as stored now, also after a refusal: the form sent again replaces it knowingly.
-      stored ? html`<input type="hidden" name="seen" value="${recordVersion(stored)}" />` : null
+      stored ? seenField(editedRecord(stored)) : null
     }
     ${
       stored
@@ -502,12 +498,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           const taken = await findGroupAuthor(ctx.db, key);
           sentAgain =
             taken !== null &&
-            recordVersion(taken) ===
-              recordVersion(
-                recordOf(
-                  body,
-                  // Values the custom fields refuse are said by their own check below.
-                  await customValuesOf(ctx, organizationId, body).catch(() => ({})),
+            versionOf(editedRecord(taken)) ===
+              versionOf(
+                editedRecord(
+                  recordOf(
+                    body,
+                    // Values the custom fields refuse are said by their own check below.
+                    await customValuesOf(ctx, organizationId, body).catch(() => ({})),
+                  ),
                 ),
               );
           if (taken && !sentAgain) {
@@ -606,15 +604,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         },
       ]);
       const record = recordOf(body, customValues);
-      // Changed since the form was filled, to other than what is sent now (which a second click of
-      // Save finds already stored): refused, so as not to undo the other save.
-      const now = recordVersion(stored);
-      const seen = text(body, 'seen');
-      if (seen !== '' && seen !== now && recordVersion(record) !== now) {
-        throw errors.conflict(
-          'This record was changed since this form was opened (in another tab, or by another editor): nothing was saved, so as not to undo that change. The form is as you sent it: save again to replace the record with it, or open the record again to see it as it is now.',
-        );
-      }
+      refuseChangedMeanwhile(body, 'This record was', editedRecord(stored), editedRecord(record));
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',

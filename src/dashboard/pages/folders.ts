@@ -12,6 +12,7 @@ import {
   checkFolderSettings,
   GROUPS_EFFECTS,
   listFolderPage,
+  type FolderRow,
   requireFolder,
   saveFolderSettings,
 } from '../../folders/folders.ts';
@@ -31,6 +32,8 @@ import {
   redirectTo,
   renderPage,
   CsrfOnly,
+  refuseChangedMeanwhile,
+  seenField,
   SEARCH_MAX,
 } from '../framework.ts';
 import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
@@ -57,6 +60,8 @@ const SettingsBody = Type.Object({
   groups: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
   effect: Type.String(),
   boost: Type.Optional(Type.String({ maxLength: 50 })),
+  // What the form was filled from (seenField): a save over a change made since is refused.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
 });
 const LinkBody = Type.Object({
   _csrf: Type.String(),
@@ -70,6 +75,22 @@ const EFFECT_LABELS = {
   limit_to: "Limit the candidates to the groups' authors",
   boost: "Boost the groups' authors' scores by a multiplier",
 } as const;
+
+/** What the referee finder settings form is filled from and sends: groups in id order, effect, multiplier. */
+function editedSettings(s: {
+  groupIds: readonly number[];
+  effect: string | null;
+  boost: number | string | null;
+}): unknown {
+  return [[...s.groupIds].sort((a, b) => a - b), s.effect, s.boost === null ? null : Number(s.boost)];
+}
+
+const storedSettings = (folder: FolderRow) =>
+  editedSettings({
+    groupIds: folder.authors_group_ids,
+    effect: folder.effect,
+    boost: folder.boost_multiplier,
+  });
 
 export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
@@ -202,7 +223,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         body: html`<h2>Referee finder</h2>
           ${editSettings ? null : html`<p class="muted">Only an editor can change these.</p>`}
           <form method="post" action="${path}settings/" class="stack">
-            ${editSettings ? csrfField(request) : null}
+            ${editSettings ? html`${csrfField(request)} ${seenField(storedSettings(folder))}` : null}
             <fieldset>
               <legend>Authors groups</legend>
               ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
@@ -334,7 +355,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const { folderId } = request.params as { folderId: number };
       const organizationId = orgOf(request);
-      await requireFolder(ctx.db, organizationId, folderId);
+      const folder = await requireFolder(ctx.db, organizationId, folderId);
       const body = request.body as FormBody;
       const groupIds = list(body, 'groups').map((id) => {
         if (!/^\d{1,9}$/.test(id)) throw errors.validation(`Not a group id: ${id}`);
@@ -359,6 +380,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const settings = await concerning(
         (message) => (/multiplier/.test(message) ? 'boost' : /effect/.test(message) ? 'effect' : null),
         () => checkFolderSettings(ctx.db, organizationId, { groupIds, effect, boostMultiplier: boost }),
+      );
+      refuseChangedMeanwhile(
+        body,
+        "The folder's referee finder settings were",
+        storedSettings(folder),
+        editedSettings({
+          groupIds: settings.groupIds,
+          effect: settings.effect,
+          boost: settings.boostMultiplier,
+        }),
       );
       await saveFolderSettings(ctx.db, folderId, settings);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
