@@ -1,5 +1,5 @@
 // npx tsx bench/group-pages.ts: what the dashboard's authors-groups pages cost on a group of 200,000
-// records (src/authors-groups/store.ts: listGroupsWithCounts, listGroupAuthors), on PGlite and on
+// records (src/authors-groups/store.ts: listGroupPage, listGroupAuthors), on PGlite and on
 // server PostgreSQL (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, in a fresh database
 // dropped afterwards). The baseline, in the same run on the same rows: the queries as they were
 // before migration 0103 (a count(*) of every group's records for the list, a count(*) of the group
@@ -10,7 +10,7 @@ import type { Database } from '../src/infra/db/index.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
-import { createGroup, listGroupAuthors, listGroupsWithCounts } from '../src/authors-groups/store.ts';
+import { createGroup, listGroupAuthors, listGroupPage } from '../src/authors-groups/store.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -74,7 +74,7 @@ async function measure(db: Database, label: string): Promise<void> {
   const lastPage = Math.floor((RECORDS - 1) / PAGE) * PAGE;
 
   const after = {
-    groups: await timed(() => listGroupsWithCounts(db, org.id)),
+    groups: await timed(() => listGroupPage(db, org.id, { search: '', limit: PAGE, offset: 0 })),
     first: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: 0 })),
     middle: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: 2_000 })),
     last: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: lastPage })),

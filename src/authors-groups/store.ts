@@ -37,7 +37,7 @@ async function refuseTakenName(
         AND ($3::integer IS NULL OR id <> $3)`,
     [organizationId, name, except],
   );
-  if (rows.length > 0) throw errors.conflict(`A group named “${name}” already exists`);
+  if (rows.length > 0) throw errors.conflict(`A group named “${name}” already exists`).naming(name);
 }
 
 export async function createGroup(
@@ -61,6 +61,19 @@ export async function createGroup(
     );
     return rows[0]!;
   });
+}
+
+/** The organization's group named exactly `name` (letter case too), or null. */
+export async function findGroupNamed(
+  db: Queryable,
+  organizationId: number,
+  name: string,
+): Promise<AuthorsGroup | null> {
+  const { rows } = await db.query<AuthorsGroup>(
+    'SELECT id AS group_id, name FROM authors_groups WHERE organization_id = $1 AND name = $2 ORDER BY id LIMIT 1',
+    [organizationId, name],
+  );
+  return rows[0] ?? null;
 }
 
 /** Renames one of the organization's groups (its id, the API's group_id, stays). */
@@ -292,7 +305,8 @@ export async function importGroupAuthors(
 ): Promise<{ added: number; updated: number }> {
   const seen = new Set<string>();
   for (const { clientId } of rows) {
-    if (seen.has(clientId)) throw errors.validation(`The client id ${clientId} is given twice`);
+    if (seen.has(clientId))
+      throw errors.validation(`The client id ${clientId} is given twice`).naming(clientId);
     seen.add(clientId);
   }
   return db.transaction(async (tx) => {
@@ -426,14 +440,31 @@ export interface GroupWithCount extends AuthorsGroup {
   authors: number;
 }
 
-export async function listGroupsWithCounts(db: Queryable, organizationId: number): Promise<GroupWithCount[]> {
+/**
+ * One page of the organization's groups by name, with each one's count of records, and how many
+ * there are (with `search`, how many match: every word of it, in any order, somewhere in the name,
+ * letter case aside). Listed whole, an organization's thousands of groups were one page of them all.
+ */
+export async function listGroupPage(
+  db: Queryable,
+  organizationId: number,
+  options: { search: string; limit: number; offset: number },
+): Promise<{ total: number; groups: GroupWithCount[] }> {
+  const patterns = likeWordPatterns(options.search);
+  const where = ['g.organization_id = $1', ...patterns.map((_, i) => `g.name ILIKE $${i + 2}`)].join(' AND ');
+  const params: unknown[] = [organizationId, ...patterns];
+  const { rows: counted } = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM authors_groups g WHERE ${where}`,
+    params,
+  );
   const { rows } = await db.query<GroupWithCount>(
     // The count kept on the group's row (migration 0101), not a count(*) of every group's records.
     `SELECT g.id AS group_id, g.name, g.record_count AS authors
-       FROM authors_groups g WHERE g.organization_id = $1 ORDER BY g.id`,
-    [organizationId],
+       FROM authors_groups g WHERE ${where}
+      ORDER BY lower(g.name), g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, options.limit, options.offset],
   );
-  return rows;
+  return { total: counted[0]!.n, groups: rows };
 }
 
 /** The organization's group of that id; another organization's is "not found". */

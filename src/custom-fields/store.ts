@@ -59,7 +59,8 @@ async function refuseTakenName(
         AND ($4::uuid IS NULL OR api_id <> $4::uuid)`,
     [organizationId, owner, name, except],
   );
-  if (rows.length > 0) throw errors.conflict(`A field named “${name}” already exists for the same owner`);
+  if (rows.length > 0)
+    throw errors.conflict(`A field named “${name}” already exists for the same owner`).naming(name);
 }
 
 function checkOptions(options: readonly string[]): string[] {
@@ -68,7 +69,7 @@ function checkOptions(options: readonly string[]): string[] {
   if (bad !== undefined) throw errors.validation('An option must have 1 to 500 characters');
   const twice = trimmed.find((o, i) => trimmed.indexOf(o) !== i);
   if (twice !== undefined)
-    throw errors.validation(`Options of a field must differ: “${twice}” is given twice`);
+    throw errors.validation(`Options of a field must differ: “${twice}” is given twice`).naming(twice);
   return trimmed;
 }
 

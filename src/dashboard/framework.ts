@@ -4,7 +4,7 @@
 // Pages declare a route with `dashboardRoute`, write HTML with `html`, and answer with `renderPage`
 // or `redirectTo`. Errors become an HTML page with the real status, or, for a form post that names
 // where its form lives (`back`), the message shown on that page.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
@@ -19,7 +19,8 @@ import {
   readCookie,
   setCookie,
 } from './cookies.ts';
-import { html, isolatedHtml, type Html } from './html.ts';
+import { text, type FormBody } from './form-values.ts';
+import { html, isolatedHtml, isolateText, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
@@ -289,8 +290,49 @@ export async function concerning<T>(
     if (name === null) throw error;
     throw new AppError(error.status, error.code, error.message, [
       { path: `body.${name}`, message: error.message },
-    ]);
+    ]).naming(...error.values);
   }
+}
+
+/**
+ * What an edit form was filled from (a group's record, a folder's settings), as a digest: posted back
+ * with the form (`seenField`), for `refuseChangedMeanwhile`. Equal for equal contents: an object's
+ * keys in any order, a key holding null or nothing (a custom field without a value).
+ */
+export function versionOf(filledFrom: unknown): string {
+  const canonical = JSON.stringify(filledFrom, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== null && v !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : value,
+  );
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+/**
+ * The hidden field of an edit form saying what it was filled from: what is stored now, also when the
+ * form comes back refused, so that sending it again replaces what is stored knowingly.
+ */
+export function seenField(filledFrom: unknown): Html {
+  return html`<input type="hidden" name="seen" value="${versionOf(filledFrom)}" />`;
+}
+
+/**
+ * Refuses (409, nothing saved) a form filled from what was changed since it was opened (in another
+ * tab, by another editor) to other than what it sends now, where saving it silently undid that
+ * change; a second click of Save, which finds its own save stored, goes through. `stored` and `sent`
+ * are written as the form's `seenField` was. A form without `seen` is not checked.
+ */
+export function refuseChangedMeanwhile(body: FormBody, what: string, stored: unknown, sent: unknown): void {
+  const seen = text(body, 'seen');
+  const now = versionOf(stored);
+  if (seen === '' || seen === now || versionOf(sent) === now) return;
+  throw errors.conflict(
+    `${what} changed since this form was opened (in another tab, or by another editor): nothing was saved, so as not to undo that change. The form is as you sent it: save again to replace what is stored with it, or open the page again to see it as it is now.`,
+  );
 }
 
 /**
@@ -320,7 +362,7 @@ export async function checkAll(checks: ReadonlyArray<() => unknown>): Promise<vo
     conflict ? 'conflict' : 'validation_failed',
     refused.map((e) => e.message).join('; '),
     refused.flatMap((e) => e.details ?? []),
-  );
+  ).naming(...refused.flatMap((e) => e.values));
 }
 
 /** The message of each field of a refused post: its details that name a field of the body. */
@@ -330,7 +372,7 @@ function fieldErrorsOf(error: AppError): FieldErrors | undefined {
     const match = /^body\.([^.]+)/.exec(detail.path);
     if (!match) continue;
     const name = match[1]!;
-    const message = asSentence(detail.message);
+    const message = asSentence(refusalText(error, detail.message));
     fields[name] = fields[name] ? `${fields[name]}; ${message}` : message;
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
@@ -671,9 +713,9 @@ function partName(path: string): string {
 function flashMessage(error: AppError): string {
   // A detail the message already says (a field's message, also shown beside the field) is not repeated.
   const details = (error.details ?? []).filter((d) => !error.message.includes(d.message));
-  if (error.status !== 400 || details.length === 0) return error.message;
-  const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${d.message}`);
-  return `${error.message}: ${parts.join('; ')}.`;
+  if (error.status !== 400 || details.length === 0) return refusalText(error);
+  const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${refusalText(error, d.message)}`);
+  return `${refusalText(error)}: ${parts.join('; ')}.`;
 }
 
 /**
@@ -681,9 +723,27 @@ function flashMessage(error: AppError): string {
  * bookmark): "The request is not valid" alone left the reader guessing. Names come from the
  * route's schema, never from stored data.
  */
+/**
+ * A refusal's message (or one of its details') as the dashboard says it: the user-written values it
+ * names (`AppError.values`: a group's name, an email, from the stores the API shares) isolated for
+ * direction (`isolateText`), as the dashboard's own sentences isolate theirs.
+ */
+export function refusalText(error: AppError, message = error.message): string {
+  const values = [...new Set(error.values)].filter((v) => v !== '').sort((a, b) => b.length - a.length);
+  if (values.length === 0) return message;
+  // Left to right, the longest value where several begin: each occurrence isolated once.
+  let said = '';
+  for (let at = 0; at < message.length;) {
+    const value = values.find((v) => message.startsWith(v, at));
+    said += value === undefined ? message[at] : isolateText(value);
+    at += value === undefined ? 1 : value.length;
+  }
+  return said;
+}
+
 /** An error page's body: the message, the parts of the form it names, the way back. */
 function errorPageBody(error: AppError): Html {
-  return html`<p role="alert">${error.message}</p>
+  return html`<p role="alert">${isolatedHtml(refusalText(error))}</p>
     ${invalidParts(error)}
     <p><a href="/dashboard/">Back to the dashboard</a></p>`;
 }

@@ -19,6 +19,19 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * The user-written values its message names (a group's name, an email), as they stand in it. The
+   * API answers the message as it is; a page showing it in a sentence isolates them for direction
+   * (the dashboard's `refusalText`), which it cannot tell from the rest of the message otherwise.
+   */
+  values: readonly string[] = [];
+
+  /** This error, its message naming `values` (`this.values`). */
+  naming(...values: string[]): this {
+    this.values = values;
+    return this;
+  }
 }
 
 /**

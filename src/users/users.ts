@@ -25,7 +25,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normalizeEmail(email: string): string {
   const trimmed = email.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > 320) throw errors.validation(`Not an email address: ${email}`);
+  if (!EMAIL.test(trimmed) || trimmed.length > 320)
+    throw errors.validation(`Not an email address: ${email}`).naming(email);
   return trimmed;
 }
 
@@ -63,7 +64,8 @@ export async function createUser(
   });
   // Only this organization's users are compared (migration 0099): saying that another organization
   // has the address would tell one organization about another's people.
-  if (!rows[0]) throw errors.conflict(`A user with the email ${email} already exists in this organization`);
+  if (!rows[0])
+    throw errors.conflict(`A user with the email ${email} already exists in this organization`).naming(email);
   return { ...rows[0], password };
 }
 
@@ -96,7 +98,7 @@ export async function setUserRole(
   const user = await requireUser(db, id, organizationId);
   // A disabled user is enabled first (with a new password), then given a role: the page offers no
   // role to change for them, and a post that names one would change an account nobody can use.
-  if (user.disabled) throw errors.conflict(`${user.email} is disabled: enable them first`);
+  if (user.disabled) throw errors.conflict(`${user.email} is disabled: enable them first`).naming(user.email);
   const { rows } = await db.query<User>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
     id,
     checked,
@@ -138,7 +140,7 @@ export async function enableUser(
   );
   if (!rows[0]) {
     const user = await requireUser(db, id, organizationId);
-    throw errors.conflict(`${user.email} is already enabled`);
+    throw errors.conflict(`${user.email} is already enabled`).naming(user.email);
   }
   return resetPassword(db, id, organizationId);
 }

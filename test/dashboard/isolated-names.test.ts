@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -79,5 +80,37 @@ describe('names inside sentences are isolated for direction', () => {
     const page = await get('/dashboard/');
     expect(page).toMatch(/<span class="who"><bdi>[^<]+@[^<]+<\/bdi> · Editor<\/span>/);
     expect(page).toMatch(/You are signed in as <bdi>[^<]+<\/bdi>, editor\./);
+  });
+
+  it("a name in a refusal a store gives (the API's words), in the message and beside the field", async () => {
+    await addGroup('فريق Review.');
+    // The same name in other letter case is taken.
+    const name = 'فريق REVIEW.';
+    const twin = await injectForm(t.app, editor, '/dashboard/groups/', { name });
+    expect(twin.statusCode).toBe(303);
+    const page = await get('/dashboard/groups/');
+    expect(page).toContain(`A group named “<bdi>${name}</bdi>” already exists`);
+    expect(page).toMatch(
+      new RegExp(
+        `<p id="group-name-error" class="field-error">A group named “<bdi>${name}</bdi>” already exists`,
+      ),
+    );
+    // The store's message, which the API answers, is as it was: the dashboard isolates the name.
+    await expect(createGroup(t.db, org.id, name)).rejects.toThrow(`A group named “${name}” already exists`);
+  });
+
+  it("a user's email in a store's refusal, and in the names of their row's controls", async () => {
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const email = 'سارة.@example.org';
+    const user = await createTestUser(t.db, org.id, 'viewer', email);
+    const refused = await injectForm(t.app, admin, `/dashboard/users/${user.id}/enable/`);
+    expect(refused.statusCode).toBe(303);
+    const page = (await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } })).body;
+    expect(page).toContain(`<bdi>${email}</bdi> is already enabled`);
+    expect(page).toContain(`aria-label="Disable \u2068${email}\u2069"`);
+    expect(page).toMatch(new RegExp(`>Role of <bdi>${email}</bdi></label\\s*>`));
+    expect(page).toMatch(
+      new RegExp(`Change role<span class="visually-hidden"> of <bdi>${email}</bdi></span>`),
+    );
   });
 });

@@ -165,7 +165,7 @@ describe('integrations admin', () => {
     await row.getByRole('button', { name: 'Change role' }).click();
     expect(await flash(page)).toBe('new.person@example.org is now viewer.');
 
-    await page.getByRole('button', { name: 'Disable new.person@example.org' }).click();
+    await page.getByRole('button', { name: 'Disable \u2068new.person@example.org\u2069' }).click();
     expect(await flash(page)).toContain('disabled');
     // Their session has ended, and they cannot sign in again.
     await newcomer.goto(`${t.url}/dashboard/password/`);
@@ -174,7 +174,7 @@ describe('integrations admin', () => {
     expect(await newcomer.getByRole('alert').textContent()).toContain('not right');
 
     // Enabled again, with a new one-time password: the old one no longer works, the new one does.
-    await page.getByRole('button', { name: /^Enable new.person@example.org/ }).click();
+    await page.getByRole('button', { name: /^Enable \u2068new.person@example.org\u2069/ }).click();
     const renewed = (await page.getByTestId('one-time-password').textContent())!.trim();
     expect(renewed).not.toBe(password);
     await expectAccessible(page);
@@ -478,7 +478,7 @@ describe('folders', () => {
     await expectAccessible(manager);
     // The button names the venue and its id: venues may share a title.
     await manager
-      .getByRole('button', { name: `Link Journal of Graph Learning (id ${source.rows[0]!.id})` })
+      .getByRole('button', { name: `Link \u2068Journal of Graph Learning\u2069 (id ${source.rows[0]!.id})` })
       .click();
     expect(await flash(manager)).toBe(
       `Journal of Graph Learning (id ${source.rows[0]!.id}) is linked to JOUR.`,
@@ -494,7 +494,7 @@ describe('folders', () => {
     await expectAccessible(manager);
     await manager
       .getByRole('button', {
-        name: `Move to OTHER: Journal of Graph Learning (id ${source.rows[0]!.id}), linked to JOUR`,
+        name: `Move to OTHER: \u2068Journal of Graph Learning\u2069 (id ${source.rows[0]!.id}), linked to \u2068JOUR\u2069`,
       })
       .click();
     expect(await flash(manager)).toBe(
@@ -508,7 +508,7 @@ describe('folders', () => {
     // And its custom values as text.
     expect(await manager.getByRole('button', { name: 'Save custom fields' }).count()).toBe(0);
     expect(await mainText(manager)).toContain('Handling editor Dr. Grace');
-    await manager.getByRole('button', { name: 'Unlink Journal of Graph Learning' }).click();
+    await manager.getByRole('button', { name: 'Unlink \u2068Journal of Graph Learning\u2069' }).click();
     expect(await flash(manager)).toBe(
       `Journal of Graph Learning (id ${source.rows[0]!.id}) is unlinked from JOUR.`,
     );

@@ -12,10 +12,11 @@ import {
   createGroup,
   deleteGroup,
   deleteGroupAuthor,
+  findGroupNamed,
   findGroupAuthor,
   groupDeletionPreview,
   listGroupAuthors,
-  listGroupsWithCounts,
+  listGroupPage,
   renameGroup,
   requireGroup,
   writeGroupAuthor,
@@ -42,8 +43,11 @@ import {
   renderPage,
   askFirst,
   Confirmable,
-  SEARCH_MAX,
+  refuseChangedMeanwhile,
+  seenField,
+  versionOf,
 } from '../framework.ts';
+import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
@@ -55,14 +59,13 @@ import {
   shownCustomValue,
 } from '../custom-values-form.ts';
 
+/** A group's records shown a page. */
 const PAGE_SIZE = 50;
+/** Groups shown a page: an organization may hold thousands. */
+const GROUPS_PAGE_SIZE = 100;
 const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
-const ListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-});
 const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });
 // Custom values arrive as cf_<api_id> fields, so the body names only what every record has.
 const RecordBody = Type.Object(
@@ -161,6 +164,12 @@ function recordOf(body: FormBody, customValues: Record<string, CustomValue>): Gr
   };
 }
 
+/** What a record's edit form is filled from and sends (its corpus link aside, which the linker changes). */
+function editedRecord(record: GroupAuthorRecord): unknown {
+  const { name, emails, orcids, articles, affiliations, custom_values } = record;
+  return [name, emails, orcids, articles, affiliations, custom_values];
+}
+
 async function recordForm(
   ctx: AppContext,
   request: FastifyRequest,
@@ -178,6 +187,10 @@ async function recordForm(
   const name = fieldState(request, 'name');
   return html`<form method="post" action="${action}" class="stack">
     ${csrfField(request)}
+    ${
+      // The record as stored now, also after a refusal: the form sent again replaces it knowingly.
+      stored ? seenField(editedRecord(stored)) : null
+    }
     ${
       stored
         ? null
@@ -228,17 +241,35 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'GET',
     url: '/groups/',
     action: 'read',
+    schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
-      const groups = await listGroupsWithCounts(ctx.db, orgOf(request));
+      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
+      const { total, groups } = await listGroupPage(ctx.db, orgOf(request), {
+        search: q,
+        limit: GROUPS_PAGE_SIZE,
+        offset: (page - 1) * GROUPS_PAGE_SIZE,
+      });
+      const pages = pageCount(total, GROUPS_PAGE_SIZE);
+      const base = dashboardPath('groups');
+      const pageLink = (n: number) => searchPageLink(base, q, n);
+      // A page past the last (an old link, groups deleted since) is the last page.
+      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
         title: 'Authors groups',
         body: html`<p>
             Your own pools of reviewers. A folder can highlight, limit to or boost a group's authors.
           </p>
+          <form method="get" action="${base}" class="row" role="search">
+            <div>
+              <label for="q">Search by name</label>
+              <input id="q" name="q" type="search" value="${q}" />
+            </div>
+            <button type="submit">Search</button>
+          </form>
           ${dataTable({
-            caption: 'Groups',
+            caption: html`${countOf(total, 'group', 'groups')}${q ? html` matching “${isolate(q)}”` : null}`,
             columns: ['Group', 'Id', 'Authors'],
-            empty: 'No groups yet.',
+            empty: q ? 'No group matches.' : 'No groups yet.',
             rows: groups.map(
               (g) =>
                 html`<tr>
@@ -248,6 +279,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
+          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of groups' })}
           ${
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Add a group</h2>
@@ -270,9 +302,19 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     // A refused name (taken, letter case aside) comes back to be corrected, not retyped.
     keepsForm: true,
     handler: async (request, reply) => {
-      const group = await concerning('name', () =>
-        createGroup(ctx.db, orgOf(request), (request.body as { name: string }).name),
-      );
+      const organizationId = orgOf(request);
+      const name = (request.body as { name: string }).name;
+      // The form sent twice (a double click; Back and send again), or a group of just this name there
+      // already: its page, said so, where the second post's "a group named ... already exists" read as
+      // if nothing had been added. Another group's name in other letter case is refused as taken.
+      const existing = await findGroupNamed(ctx.db, organizationId, name.trim());
+      if (existing) {
+        return redirectTo(ctx, request, reply, dashboardPath('groups', existing.group_id), {
+          kind: 'ok',
+          message: `The organization has the group ${isolateText(existing.name)}: the form was sent again, and the group is there once.`,
+        });
+      }
+      const group = await concerning('name', () => createGroup(ctx.db, organizationId, name));
       return redirectTo(ctx, request, reply, dashboardPath('groups', group.group_id), {
         kind: 'ok',
         message: `The group ${isolateText(group.name)} was added.`,
@@ -284,7 +326,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'GET',
     url: '/groups/:groupId/',
     action: 'read',
-    schema: { params: GroupParams, querystring: ListQuery },
+    schema: { params: GroupParams, querystring: PagedSearchQuery },
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
       const { q = '', page = 1 } = request.query as { q?: string; page?: number };
@@ -295,11 +337,10 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         { organizationId, groupId },
         { search: q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
       );
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('groups', groupId);
       const matching = q ? html` matching “${isolate(q)}”` : null;
-      const pageLink = (n: number) =>
-        `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+      const pageLink = (n: number) => searchPageLink(base, q, n);
       // A page past the last (an old link, records deleted since) is the last page.
       if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       return renderPage(ctx, request, reply, {
@@ -359,11 +400,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
-          <nav class="pager" aria-label="Pages">
-            ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
-            <span>Page ${page} of ${pages}</span>
-            ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
-          </nav>`,
+          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of records' })}`,
       });
     },
   });
@@ -448,6 +485,10 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const clientId = text(body, 'client_id').trim();
       const key = { organizationId, groupId, clientId };
       let customValues: Record<string, CustomValue> = {};
+      // The form sent twice (a double click; Back and send again): the second finds the record the
+      // first added, as sent. Said to be there, where "the client id is taken" led editors to add the
+      // same person again under another id.
+      let sentAgain = false;
       // Every wrong field said at once: the client id (its form, then taken), the record's own
       // fields, the custom values.
       await checkAll([
@@ -455,7 +496,19 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           concerning('client_id', () => checkRecordLimits(clientId, { ...recordOf(body, {}), name: '-' })),
         async () => {
           const taken = await findGroupAuthor(ctx.db, key);
-          if (taken) {
+          sentAgain =
+            taken !== null &&
+            versionOf(editedRecord(taken)) ===
+              versionOf(
+                editedRecord(
+                  recordOf(
+                    body,
+                    // Values the custom fields refuse are said by their own check below.
+                    await customValuesOf(ctx, organizationId, body).catch(() => ({})),
+                  ),
+                ),
+              );
+          if (taken && !sentAgain) {
             // Says whose it is and the two ways on: a new id for a new person, or the record itself
             // (from the group's list) when the editor meant that person.
             throw fieldInvalid(
@@ -471,10 +524,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         },
       ]);
       const record = recordOf(body, customValues);
-      await writeGroupAuthor(ctx.db, key, record);
+      if (!sentAgain) await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
-        message: `${isolateText(record.name)} was added.`,
+        message: sentAgain
+          ? `The group has ${isolateText(record.name)} as sent (client id ${isolateText(clientId)}): the form was sent again, and the record is there once.`
+          : `${isolateText(record.name)} was added.`,
       });
     },
   });
@@ -489,7 +544,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const organizationId = orgOf(request);
       const group = await requireGroup(ctx.db, organizationId, groupId);
       const stored = await findGroupAuthor(ctx.db, { organizationId, groupId, clientId });
-      if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      if (!stored) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
       const editable = mayDo(request, 'authors_groups_write');
       return renderPage(ctx, request, reply, {
         title: stored.name,
@@ -528,7 +583,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       const organizationId = orgOf(request);
       const key = { organizationId, groupId, clientId };
       const body = request.body as FormBody;
-      if (!(await findGroupAuthor(ctx.db, key))) {
+      const stored = await findGroupAuthor(ctx.db, key);
+      if (!stored) {
         // Deleted meanwhile (in another tab, by another editor): nothing is saved, and what was typed
         // is not lost to a 404 page either. It is offered as a new record of the group (if the group
         // is still there), to add again or leave; never written back by itself.
@@ -548,6 +604,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         },
       ]);
       const record = recordOf(body, customValues);
+      refuseChangedMeanwhile(body, 'This record was', editedRecord(stored), editedRecord(record));
       await writeGroupAuthor(ctx.db, key, record);
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
@@ -565,7 +622,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
       const stored = await findGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
-      if (!stored) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      if (!stored) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
       const asking = await askFirst(ctx, request, reply, {
         title: `Delete the record of ${isolateText(stored.name)}?`,
         consequence: `The record ${isolateText(clientId)}, with its emails, articles, affiliations and custom field values, is deleted for good; its corpus author stays in the corpus.`,
@@ -574,7 +631,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
       if (asking !== null) return asking;
       const deleted = await deleteGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
-      if (!deleted) throw errors.notFound(`Record ${clientId} of group ${groupId}`);
+      if (!deleted) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
         message: 'The record was deleted.',

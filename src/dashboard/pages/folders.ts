@@ -12,6 +12,7 @@ import {
   checkFolderSettings,
   GROUPS_EFFECTS,
   listFolderPage,
+  type FolderRow,
   requireFolder,
   saveFolderSettings,
 } from '../../folders/folders.ts';
@@ -31,8 +32,11 @@ import {
   redirectTo,
   renderPage,
   CsrfOnly,
+  refuseChangedMeanwhile,
+  seenField,
   SEARCH_MAX,
 } from '../framework.ts';
+import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
 import { dataTable } from '../table.ts';
 import {
@@ -48,10 +52,6 @@ import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
 const Id = RowId();
-const ListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-});
 const FolderParams = Type.Object({ folderId: Id });
 const LinkParams = Type.Object({ folderId: Id, sourceId: Id });
 const FolderQuery = Type.Object({ journal: Type.Optional(Type.String({ maxLength: SEARCH_MAX })) });
@@ -60,6 +60,8 @@ const SettingsBody = Type.Object({
   groups: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
   effect: Type.String(),
   boost: Type.Optional(Type.String({ maxLength: 50 })),
+  // What the form was filled from (seenField): a save over a change made since is refused.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
 });
 const LinkBody = Type.Object({
   _csrf: Type.String(),
@@ -74,12 +76,28 @@ const EFFECT_LABELS = {
   boost: "Boost the groups' authors' scores by a multiplier",
 } as const;
 
+/** What the referee finder settings form is filled from and sends: groups in id order, effect, multiplier. */
+function editedSettings(s: {
+  groupIds: readonly number[];
+  effect: string | null;
+  boost: number | string | null;
+}): unknown {
+  return [[...s.groupIds].sort((a, b) => a - b), s.effect, s.boost === null ? null : Number(s.boost)];
+}
+
+const storedSettings = (folder: FolderRow) =>
+  editedSettings({
+    groupIds: folder.authors_group_ids,
+    effect: folder.effect,
+    boost: folder.boost_multiplier,
+  });
+
 export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
     method: 'GET',
     url: '/folders/',
     action: 'read',
-    schema: { querystring: ListQuery },
+    schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
       const { q = '', page = 1 } = request.query as { q?: string; page?: number };
       const organizationId = orgOf(request);
@@ -88,10 +106,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         limit: PAGE_SIZE,
         offset: (page - 1) * PAGE_SIZE,
       });
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('folders');
-      const pageLink = (n: number) =>
-        `${base}?${new URLSearchParams({ ...(q ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
+      const pageLink = (n: number) => searchPageLink(base, q, n);
       // A page past the last (an old link, folders deleted since) is the last page.
       if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
       // Only the groups this page's folders name (an organization may hold 2,000).
@@ -136,11 +153,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                 </tr>`,
             ),
           })}
-          <nav class="pager" aria-label="Pages">
-            ${page > 1 ? html`<a href="${pageLink(page - 1)}">Previous page</a>` : null}
-            <span>Page ${page} of ${pages}</span>
-            ${page < pages ? html`<a href="${pageLink(page + 1)}">Next page</a>` : null}
-          </nav>`,
+          ${pagerNav({ page, pages, link: pageLink })}`,
       });
     },
   });
@@ -177,9 +190,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           // Venues may share a title (the ACL's Findings): the id tells them apart.
           accessibleName:
             other === undefined
-              ? `Link ${m.title} (id ${m.id})`
-              : // Begins with the visible label, which speech input users say to press it.
-                `Move to ${folder.name}: ${m.title} (id ${m.id}), linked to ${other}`,
+              ? `Link ${isolateText(m.title)} (id ${m.id})`
+              : // Begins with the visible label, which speech input users say to press it: as
+                // shown, without the isolation of the names after it.
+                `Move to ${folder.name}: ${isolateText(m.title)} (id ${m.id}), linked to ${isolateText(other)}`,
           hidden: { source_id: m.id, journal },
         })}`;
       };
@@ -209,7 +223,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         body: html`<h2>Referee finder</h2>
           ${editSettings ? null : html`<p class="muted">Only an editor can change these.</p>`}
           <form method="post" action="${path}settings/" class="stack">
-            ${editSettings ? csrfField(request) : null}
+            ${editSettings ? html`${csrfField(request)} ${seenField(storedSettings(folder))}` : null}
             <fieldset>
               <legend>Authors groups</legend>
               ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
@@ -283,7 +297,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                             action: `${path}journals/${l.source_id}/unlink/`,
                             label: 'Unlink',
                             // Venues may share a title: the id tells them apart, as on Link.
-                            accessibleName: `Unlink ${l.source_title} (id ${l.source_id})`,
+                            accessibleName: `Unlink ${isolateText(l.source_title)} (id ${l.source_id})`,
                             kind: 'secondary',
                           })
                         : null
@@ -341,7 +355,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const { folderId } = request.params as { folderId: number };
       const organizationId = orgOf(request);
-      await requireFolder(ctx.db, organizationId, folderId);
+      const folder = await requireFolder(ctx.db, organizationId, folderId);
       const body = request.body as FormBody;
       const groupIds = list(body, 'groups').map((id) => {
         if (!/^\d{1,9}$/.test(id)) throw errors.validation(`Not a group id: ${id}`);
@@ -366,6 +380,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const settings = await concerning(
         (message) => (/multiplier/.test(message) ? 'boost' : /effect/.test(message) ? 'effect' : null),
         () => checkFolderSettings(ctx.db, organizationId, { groupIds, effect, boostMultiplier: boost }),
+      );
+      refuseChangedMeanwhile(
+        body,
+        "The folder's referee finder settings were",
+        storedSettings(folder),
+        editedSettings({
+          groupIds: settings.groupIds,
+          effect: settings.effect,
+          boost: settings.boostMultiplier,
+        }),
       );
       await saveFolderSettings(ctx.db, folderId, settings);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {

@@ -50,6 +50,7 @@ import {
   CsrfOnly,
   SEARCH_MAX,
 } from '../framework.ts';
+import { pageCount, pagerNav } from '../pager.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 import type { FormBody } from '../form-values.ts';
@@ -560,7 +561,7 @@ function otherMarksList(
                     action:
                       dashboardPath('manuscripts', manuscriptId, 'candidates', m.author_id, 'unmark') +
                       filtersQuery(f),
-                    label: html`Unmark<span class="visually-hidden"> ${m.name}</span>`,
+                    label: html`Unmark<span class="visually-hidden"> ${isolate(m.name)}</span>`,
                     kind: 'secondary',
                   })
                 : null
@@ -749,7 +750,7 @@ function candidateTable(
   settingsLeaveOut: string | null,
 ): Html {
   const matching = filterCandidates(all, marks, f);
-  const pages = Math.max(1, Math.ceil(matching.length / CANDIDATES_PAGE));
+  const pages = pageCount(matching.length, CANDIDATES_PAGE);
   const page = Math.min(f.page ?? 1, pages);
   const shown = matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE);
   const pageLink = (n: number) =>
@@ -903,7 +904,7 @@ function candidateTable(
                           markedBy ? 'unmark' : 'mark',
                         ) + filtersQuery(f),
                       label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
-                          ${c.name}</span
+                          ${isolate(c.name)}</span
                         >`,
                       ...(markedBy ? { kind: 'secondary' as const } : {}),
                     })
@@ -914,15 +915,7 @@ function candidateTable(
         })}
       </tbody>
     </table>
-    ${
-      pages > 1
-        ? html`<nav class="pager" aria-label="Pages of candidates">
-            ${page > 1 ? html`<a href="${pageLink(page - 1)}" rel="prev">Previous</a>` : null}
-            <span>Page ${page} of ${pages}</span>
-            ${page < pages ? html`<a href="${pageLink(page + 1)}" rel="next">Next</a>` : null}
-          </nav>`
-        : null
-    }`;
+    ${pagerNav({ page, pages, link: pageLink, label: 'Pages of candidates' })}`;
 }
 
 /**
@@ -949,8 +942,8 @@ function conflictFlag(
     action: action(flagged ? 'no-conflict' : 'conflict'),
     label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
     accessibleName: flagged
-      ? `Remove conflict flag of ${c.name}`
-      : `Flag a conflict of interest with ${c.name}`,
+      ? `Remove conflict flag of ${isolateText(c.name)}`
+      : `Flag a conflict of interest with ${isolateText(c.name)}`,
     kind: 'secondary',
   })}`;
 }
@@ -962,7 +955,7 @@ function conflictFlag(
 function whyDetails(base: string, name: string, why: CandidateWhy, titles: WorkTitles): Html {
   const percent = (share: number) => `${Math.round(share * 100)}%`;
   return html`<details class="why">
-    <summary>Why this candidate<span class="visually-hidden"> (${name})</span></summary>
+    <summary>Why this candidate<span class="visually-hidden"> (${isolate(name)})</span></summary>
     <p class="hint">
       Match of the best works ${why.docScore.toFixed(3)} · of all works read as one profile
       ${why.profileScore.toFixed(3)}${

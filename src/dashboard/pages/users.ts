@@ -116,12 +116,14 @@ async function usersPage(
                         class="row"
                       >
                         ${csrfField(request)}
-                        <label for="role-${user.id}" class="visually-hidden">Role of ${user.email}</label>
+                        <label for="role-${user.id}" class="visually-hidden"
+                          >Role of ${isolate(user.email)}</label
+                        >
                         <select id="role-${user.id}" name="role">
                           ${roleOptions(user.role)}
                         </select>
                         <button type="submit" class="secondary">
-                          Change role<span class="visually-hidden"> of ${user.email}</span>
+                          Change role<span class="visually-hidden"> of ${isolate(user.email)}</span>
                         </button>
                       </form>`
                 }
@@ -144,13 +146,13 @@ async function usersPage(
                       ? actionButton(request, {
                           action: dashboardPath('users', user.id, 'enable'),
                           label: 'Enable',
-                          accessibleName: `Enable ${user.email} with a new one-time password`,
+                          accessibleName: `Enable ${isolateText(user.email)} with a new one-time password`,
                           kind: 'secondary',
                         })
                       : actionButton(request, {
                           action: dashboardPath('users', user.id, 'disable'),
                           label: 'Disable',
-                          accessibleName: `Disable ${user.email}`,
+                          accessibleName: `Disable ${isolateText(user.email)}`,
                           kind: 'danger',
                         })
                 }

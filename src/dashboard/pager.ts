@@ -1,0 +1,43 @@
+// The dashboard's one way of paging a listing (folders, authors groups, a group's records, a
+// manuscript's candidates): the page asked for, the pages there are, the address of each and the way
+// between them. Each listing page wrote its own copy.
+import { Type } from 'typebox';
+import { SEARCH_MAX } from './framework.ts';
+import { html, type Html } from './html.ts';
+
+/** The query of a listing searched by name and paged: `?q=…&page=…`. */
+export const PagedSearchQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+});
+
+/** The pages `total` rows make, `size` a page: at least one, empty. */
+export function pageCount(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
+}
+
+/**
+ * The address of page `n` of a listing at `base` searched for `q`: the search kept, page 1 without
+ * a page number (the listing's own address).
+ */
+export function searchPageLink(base: string, q: string, n: number): string {
+  const query = new URLSearchParams({ ...(q ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) });
+  return query.size > 0 ? `${base}?${query.toString()}` : base;
+}
+
+/** The way between pages: Previous, where this one is, Next; nothing with one page only. */
+export function pagerNav(input: {
+  page: number;
+  pages: number;
+  link: (n: number) => string;
+  /** What is paged, for the landmark's name ("Pages of candidates"); "Pages" by default. */
+  label?: string;
+}): Html | null {
+  const { page, pages, link } = input;
+  if (pages <= 1) return null;
+  return html`<nav class="pager" aria-label="${input.label ?? 'Pages'}">
+    ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous page</a>` : null}
+    <span>Page ${page} of ${pages}</span>
+    ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : null}
+  </nav>`;
+}

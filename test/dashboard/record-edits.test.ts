@@ -1,0 +1,146 @@
+// Two tabs (or two editors) editing one record of a group, and forms sent twice: the save from the
+// form opened before the other's save is refused, with the form as sent, rather than silently
+// undoing the other's change; sent again from the page that refused it, it replaces the record
+// knowingly. A new record's form sent twice adds it once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
+import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createGroup, findGroupAuthor } from '../../src/authors-groups/store.ts';
+import { ensureFolder, requireFolder } from '../../src/folders/folders.ts';
+
+let t: TestApp;
+let org: TestOrg;
+let editor: InjectSession;
+let groupId = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await createTestOrg(t);
+  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  groupId = (await createGroup(t.db, org.id, 'Board')).group_id;
+});
+afterAll(async () => t?.close());
+
+const recordUrl = (clientId: string) => `/dashboard/groups/${groupId}/records/${clientId}/`;
+const get = async (url: string) => (await t.app.inject({ url, headers: { cookie: editor.cookie } })).body;
+/** The hidden fields of the record's edit form, as a browser would send them back. */
+const seenOf = (page: string) => /name="seen" value="([^"]*)"/.exec(page)?.[1];
+
+describe('one record edited in two tabs', () => {
+  it("refuses the save of the form opened before the other tab's save, keeping what was typed", async () => {
+    const added = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      client_id: 'r1',
+      name: 'Ada Lovelace',
+      emails: 'ada@example.org',
+    });
+    expect(added.statusCode).toBe(303);
+    // Both tabs open the record.
+    const [tabA, tabB] = [await get(recordUrl('r1')), await get(recordUrl('r1'))];
+    expect(seenOf(tabA)).toBeDefined();
+    // A adds an email and saves.
+    const savedA = await injectForm(t.app, editor, recordUrl('r1'), {
+      seen: seenOf(tabA)!,
+      name: 'Ada Lovelace',
+      emails: 'ada@example.org\nada@math.example.org',
+    });
+    expect(savedA.headers.location).toBe(recordUrl('r1'));
+    // B, still showing one email, corrects the name and saves.
+    const savedB = await injectForm(t.app, editor, recordUrl('r1'), {
+      seen: seenOf(tabB)!,
+      name: 'Ada King',
+      emails: 'ada@example.org',
+    });
+    expect(savedB.statusCode).toBe(303);
+    expect(savedB.headers.location).toBe(recordUrl('r1'));
+    const key = { organizationId: org.id, groupId, clientId: 'r1' };
+    // A's email is not lost, and B's name is not saved.
+    expect((await findGroupAuthor(t.db, key))!.emails).toEqual(['ada@example.org', 'ada@math.example.org']);
+    expect((await findGroupAuthor(t.db, key))!.name).toBe('Ada Lovelace');
+    const refused = await get(recordUrl('r1'));
+    expect(refused).toContain('This record was changed since this form was opened');
+    expect(refused).toContain('value="Ada King"');
+    // Sent again from that page, it replaces the record: B has been told.
+    const again = await injectForm(t.app, editor, recordUrl('r1'), {
+      seen: seenOf(refused)!,
+      name: 'Ada King',
+      emails: 'ada@example.org',
+    });
+    expect(again.statusCode).toBe(303);
+    expect((await findGroupAuthor(t.db, key))!.name).toBe('Ada King');
+  });
+
+  it('saves a form opened after the last save, and the same form twice (a double click)', async () => {
+    const page = await get(recordUrl('r1'));
+    const fields = { seen: seenOf(page)!, name: 'Ada King', emails: 'ada@king.example.org' };
+    const first = await injectForm(t.app, editor, recordUrl('r1'), fields);
+    const second = await injectForm(t.app, editor, recordUrl('r1'), fields);
+    expect([first.statusCode, second.statusCode]).toEqual([303, 303]);
+    const shown = await get(recordUrl('r1'));
+    expect(shown).toContain('Saved.');
+    expect(shown).not.toContain('was changed since');
+  });
+
+  it('a new record sent twice (a double click on Add record) is added once, and said to be there', async () => {
+    const fields = { client_id: 'r2', name: 'Grace Hopper', emails: 'grace@example.org' };
+    const first = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, fields);
+    const second = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, fields);
+    expect(first.headers.location).toBe(recordUrl('r2'));
+    // The page the browser shows is the second's: the record, not "the client id is taken".
+    expect(second.headers.location).toBe(recordUrl('r2'));
+    const shown = await get(recordUrl('r2'));
+    expect(shown).toContain('as sent');
+    expect(shown).not.toContain('already has a record');
+    // Another person under a taken client id is still refused.
+    const other = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {
+      ...fields,
+      name: 'Grace Brewster',
+    });
+    expect(other.headers.location).toBe(`/dashboard/groups/${groupId}/new-record/`);
+    expect(await get(other.headers.location as string)).toContain('already has a record');
+    expect((await findGroupAuthor(t.db, { organizationId: org.id, groupId, clientId: 'r2' }))!.name).toBe(
+      'Grace Hopper',
+    );
+  });
+});
+
+describe("a folder's referee finder settings edited in two tabs", () => {
+  it("refuses the save of the form opened before the other tab's save; a double click saves", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'JNL');
+    const other = (await createGroup(t.db, org.id, 'Second board')).group_id;
+    const url = `/dashboard/folders/${folderId}/`;
+    const [tabA, tabB] = [await get(url), await get(url)];
+    // A ticks both groups and boosts; B, still showing none ticked, ticks one to highlight.
+    const sentA = {
+      seen: seenOf(tabA)!,
+      groups: [String(groupId), String(other)],
+      effect: 'boost',
+      boost: '1,5',
+    };
+    const savedA = await injectForm(t.app, editor, `${url}settings/`, sentA);
+    expect(savedA.headers.location).toBe(url);
+    // The same form again (a double click) finds its own save: no conflict.
+    expect((await injectForm(t.app, editor, `${url}settings/`, sentA)).headers.location).toBe(url);
+    expect(await get(url)).toContain('The referee finder settings were saved.');
+    const savedB = await injectForm(t.app, editor, `${url}settings/`, {
+      seen: seenOf(tabB)!,
+      groups: String(groupId),
+      effect: 'highlight',
+    });
+    expect(savedB.headers.location).toBe(url);
+    const folder = await requireFolder(t.db, org.id, folderId);
+    expect(folder.authors_group_ids.sort()).toEqual([groupId, other].sort());
+    expect(folder.effect).toBe('boost');
+    const refused = await get(url);
+    expect(refused).toContain(
+      'The folder&#39;s referee finder settings were changed since this form was opened',
+    );
+    // Sent again from that page, B's settings replace A's.
+    const again = await injectForm(t.app, editor, `${url}settings/`, {
+      seen: seenOf(refused)!,
+      groups: String(groupId),
+      effect: 'highlight',
+    });
+    expect(again.headers.location).toBe(url);
+    expect((await requireFolder(t.db, org.id, folderId)).effect).toBe('highlight');
+  });
+});
