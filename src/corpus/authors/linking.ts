@@ -12,7 +12,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
-import { anyAffiliationMatches, cachedAffiliationCore } from './affiliations.ts';
+import { cachedAffiliationCore, coresMatchingAny } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -260,19 +260,33 @@ async function byAffiliation(
       WHERE s.author_id = ANY($1::int[])`,
     [authorIds],
   );
-  const statedBy = new Map<number, string[]>();
-  for (const row of stated.rows)
-    statedBy.set(row.author_id, [...(statedBy.get(row.author_id) ?? []), row.affiliation]);
-  return asks.map((ask, i) =>
-    compatible[i]!.filter((a) =>
-      anyAffiliationMatches(
-        ask!.input.affiliations ?? [],
-        [...(a.recent_affiliation ? [a.recent_affiliation] : []), ...(statedBy.get(a.id) ?? [])],
-        // An import compares the same affiliations with many corpus authors: each core computed once.
-        cachedAffiliationCore,
-      ),
-    ).map((a) => a.id),
-  );
+  // Each corpus author's affiliations as their distinct cores, each string's core computed once.
+  const coresBy = new Map<number, Set<string>>();
+  const coresOf = (id: number) => coresBy.get(id) ?? coresBy.set(id, new Set()).get(id)!;
+  for (const row of rows) {
+    if (row.recent_affiliation) addCore(coresOf(row.id), row.recent_affiliation);
+  }
+  for (const row of stated.rows) addCore(coresOf(row.author_id), row.affiliation);
+  return asks.map((ask, i) => {
+    if (compatible[i]!.length === 0) return [];
+    // The record's distinct cores against the distinct cores of its namesakes, through their words
+    // (coresMatchingAny): a record of 1,000 long affiliations and namesakes stating 1,000 compared
+    // every string with every other and computed the core of each (past 1,000 characters, not
+    // cached) at every comparison, a minute of CPU.
+    const own = new Set<string>();
+    for (const affiliation of ask!.input.affiliations ?? []) addCore(own, affiliation);
+    const matching = coresMatchingAny(
+      own,
+      compatible[i]!.flatMap((a) => [...coresOf(a.id)]),
+    );
+    return compatible[i]!.filter((a) => [...coresOf(a.id)].some((y) => matching.has(y))).map((a) => a.id);
+  });
+}
+
+/** Adds the core of `affiliation` to `cores` (an empty core matches nothing: not added). */
+function addCore(cores: Set<string>, affiliation: string): void {
+  const core = cachedAffiliationCore(affiliation);
+  if (core) cores.add(core);
 }
 
 /**

@@ -1,0 +1,84 @@
+// The author-from-group writes at their caps (a 1 MiB body of the longest affiliations the limits
+// allow) under a name many corpus authors share: the linker compares the record's affiliations with
+// the namesakes' by their words, not every pair of strings (hostile round 10).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { authorship, ingest, tempDir, work, writeLines } from '../corpus/helpers.ts';
+import { orgWithGroup, postAuthor, getAuthor, type OrgWithGroup } from './helpers.ts';
+
+const NAME = 'Wei Wang';
+const NAMESAKES = 20;
+const STATED = 10;
+
+let t: TestApp;
+let org: OrgWithGroup;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await orgWithGroup(t);
+  const works = [];
+  for (let a = 0; a < NAMESAKES; a++) {
+    for (let w = 0; w < STATED; w++) {
+      works.push(
+        work({
+          authorships: [
+            authorship(`https://openalex.org/A6${String(a).padStart(8, '0')}`, NAME, {
+              raw_affiliation_strings: [`Institute ${a} ${w} of Corpus Studies, Corpus City`],
+            }),
+          ],
+        }),
+      );
+    }
+  }
+  await ingest(t.db, 'works', [await writeLines(await tempDir(), 'namesakes.jsonl', works)]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** An affiliation of one segment of `length` characters (its core as long), different for each `i`. */
+function longAffiliation(i: number, length: number): string {
+  return `University of ${i} ${'hostile studies institute '.repeat(Math.ceil(length / 26))}`.slice(0, length);
+}
+
+describe('an author from group at the caps', () => {
+  it('writes 500 affiliations of 2,000 characters under a shared name in well under a second of work', async () => {
+    const affiliations = Array.from({ length: 500 }, (_, i) => longAffiliation(i, 2000));
+    for (const partial of [false, true]) {
+      const started = performance.now();
+      const res = await postAuthor(t, org, 'long', { name: NAME, affiliations }, partial);
+      const elapsed = performance.now() - started;
+      expect(res.statusCode).toBe(200);
+      // Every string against every namesake's took ~10 s here (the core of each recomputed per pair).
+      expect(elapsed).toBeLessThan(3000);
+    }
+    const read = await getAuthor(t, org, 'long');
+    expect(read.json()).toMatchObject({ affiliations, author: null });
+  });
+
+  it('still links by an affiliation held inside a long one, or holding a namesake’s', async () => {
+    const filler = Array.from({ length: 300 }, (_, i) => longAffiliation(i, 1500));
+    // A namesake's institute named inside a long affiliation of the record.
+    const inside = `${'x '.repeat(200)}Institute 7 3 of Corpus Studies at Corpus City`;
+    let res = await postAuthor(t, org, 'inside', { name: NAME, affiliations: [...filler, inside] });
+    expect(res.statusCode).toBe(200);
+    expect((await getAuthor(t, org, 'inside')).json().author).toMatchObject({ name: NAME });
+    const linked = (await getAuthor(t, org, 'inside')).json().author.id as number;
+    const { rows } = await t.db.query<{ author_key: string }>(
+      'SELECT author_key FROM authors WHERE id = $1',
+      [linked],
+    );
+    expect(rows[0]!.author_key).toBe('A600000007');
+    // One namesake's whole institute, among 300 that match nobody.
+    res = await postAuthor(t, org, 'equal', {
+      name: NAME,
+      affiliations: [...filler, 'Institute 12 0 of Corpus Studies'],
+    });
+    expect(res.statusCode).toBe(200);
+    const equal = (await getAuthor(t, org, 'equal')).json().author.id as number;
+    const found = await t.db.query<{ author_key: string }>('SELECT author_key FROM authors WHERE id = $1', [
+      equal,
+    ]);
+    expect(found.rows[0]!.author_key).toBe('A600000012');
+  });
+});
