@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { CITED_WORKS } from '../../src/journals/store.ts';
-import { AUTHORS_OF_ARTICLES } from '../../src/corpus/authors/linking.ts';
+import { WORKS_OF_ARTICLES } from '../../src/corpus/authors/linking.ts';
 import { CITED_WORK_IDS } from '../../src/referee-finder/conflict-facts.ts';
 
 let db: TestDatabase;
@@ -69,7 +69,7 @@ describe('the title look-ups use the works_title_key_idx index', () => {
 
   it("author linking by a group record's articles", async () => {
     expect(
-      await plan(AUTHORS_OF_ARTICLES, [
+      await plan(WORKS_OF_ARTICLES, [
         [],
         [],
         [],

@@ -3,6 +3,7 @@
 // title) carrying a compatible name; a compatible name with a matching affiliation. When the evidence
 // leaves two plausible authors, the record stays unlinked: a wrong link is worse than none.
 import { createHash } from 'node:crypto';
+import { appendTo } from '../../infra/collections.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid } from '../openalex/ids.ts';
 import {
@@ -12,7 +13,7 @@ import {
   parsePersonName,
   type PersonName,
 } from './names.ts';
-import { anyAffiliationMatches } from './affiliations.ts';
+import { cachedAffiliationOrganizations, coresMatchingAny } from './affiliations.ts';
 
 export interface LinkInput {
   name: string;
@@ -134,27 +135,38 @@ async function byEmail(db: Queryable, inputs: readonly LinkInput[]): Promise<num
   const { rows } = await db.query<{ id: number; emails: string[] }>(AUTHORS_BY_EMAIL, [all]);
   const byKey = new Map<string, number[]>();
   for (const row of rows) {
-    for (const email of new Set(row.emails)) byKey.set(email, [...(byKey.get(email) ?? []), row.id]);
+    for (const email of new Set(row.emails)) appendTo(byKey, email, row.id);
   }
   return keys.map((own) => [...new Set(own.flatMap((e) => byKey.get(e) ?? []))]);
 }
 
 /**
- * The authors of the works named by DOI, arXiv id, PubMed id or title key ($1-$4), with the work's
- * identifiers (which record named it is decided by them). Titles compare by title_key (migration
- * 0034: case, punctuation and spacing aside), on the works_title_key_idx index; the keys of the
- * records' titles are asked first (TITLE_KEYS), once each.
+ * The works named by DOI, arXiv id, PubMed id or title key ($1-$4), with their identifiers (which
+ * record named each is decided by them). Titles compare by title_key (migration 0034: case,
+ * punctuation and spacing aside), on the works_title_key_idx index; the keys of the records' titles
+ * are asked first (TITLE_KEYS), once each.
  */
-export const AUTHORS_OF_ARTICLES = `
-  SELECT DISTINCT w.id AS work_id, w.doi, w.arxiv_id, w.pmid, title_key(w.title) AS title_key,
-         a.id, a.display_name, a.name_variants
-    FROM works w JOIN authorships s ON s.work_id = w.id JOIN authors a ON a.id = s.author_id
+export const WORKS_OF_ARTICLES = `
+  SELECT w.id AS work_id, w.doi, w.arxiv_id, w.pmid, title_key(w.title) AS title_key
+    FROM works w
    WHERE w.doi = ANY($1::text[]) OR w.arxiv_id = ANY($2::text[]) OR w.pmid = ANY($3::text[])
       OR title_key(w.title) = ANY($4::text[])`;
 
+/**
+ * The authors of those works, each once with the works it is on: one row an author, not one a work
+ * and an author, so that the works of a large collaboration (thousands of authors each) named by a
+ * record come back as their authors, not as every authorship with the author's names again.
+ */
+const AUTHORS_OF_WORKS = `
+  SELECT s.author_id AS id, array_agg(DISTINCT s.work_id) AS work_ids
+    FROM authorships s WHERE s.work_id = ANY($1::int[]) GROUP BY s.author_id`;
+
 const TITLE_KEYS = 'SELECT t, title_key(t) AS key FROM unnest($1::text[]) AS t';
 
-/** Per record, the authors with a compatible name on its articles, with how many of them each is on. */
+/**
+ * Per record, the authors with a compatible name on its articles, with how many of them each is on.
+ * Each author's name is compared with a record's once, however many of the record's works it is on.
+ */
 async function byArticles(
   db: Queryable,
   inputs: readonly LinkInput[],
@@ -171,28 +183,38 @@ async function byArticles(
   }
   const keys = [...new Set([...titleKeys.values()].filter((k): k is string => k !== null))];
   if (dois.length + arxiv.length + pmids.length + keys.length === 0) return inputs.map(() => new Map());
-  const found = await db.query<
-    CorpusName & {
-      work_id: number;
-      doi: string | null;
-      arxiv_id: string | null;
-      pmid: string | null;
-      title_key: string | null;
-    }
-  >(AUTHORS_OF_ARTICLES, [dois, arxiv, pmids, keys]);
-  // Each found row under every identifier it answers, so that a record looks up only its own.
-  const under = new Map<string, typeof found.rows>();
-  const file = (key: string, row: (typeof found.rows)[number]) =>
-    under.set(key, [...(under.get(key) ?? []), row]);
-  for (const row of found.rows) {
-    if (row.doi !== null) file(`doi ${row.doi}`, row);
-    if (row.arxiv_id !== null) file(`arxiv ${row.arxiv_id}`, row);
-    if (row.pmid !== null) file(`pmid ${row.pmid}`, row);
-    if (row.title_key !== null) file(`title ${row.title_key}`, row);
+  const works = await db.query<{
+    work_id: number;
+    doi: string | null;
+    arxiv_id: string | null;
+    pmid: string | null;
+    title_key: string | null;
+  }>(WORKS_OF_ARTICLES, [dois, arxiv, pmids, keys]);
+  if (works.rows.length === 0) return inputs.map(() => new Map());
+  // Each found work under every identifier it answers, so that a record looks up only its own.
+  const under = new Map<string, number[]>();
+  const file = (key: string, workId: number) => appendTo(under, key, workId);
+  for (const row of works.rows) {
+    if (row.doi !== null) file(`doi ${row.doi}`, row.work_id);
+    if (row.arxiv_id !== null) file(`arxiv ${row.arxiv_id}`, row.work_id);
+    if (row.pmid !== null) file(`pmid ${row.pmid}`, row.work_id);
+    if (row.title_key !== null) file(`title ${row.title_key}`, row.work_id);
   }
+  const onWorks = await db.query<{ id: number; work_ids: number[] }>(AUTHORS_OF_WORKS, [
+    works.rows.map((row) => row.work_id),
+  ]);
+  const authorsOf = new Map<number, number[]>();
+  for (const { id, work_ids } of onWorks.rows) {
+    for (const workId of work_ids) appendTo(authorsOf, workId, id);
+  }
+  const { rows: authorNames } = await db.query<CorpusName>(
+    'SELECT id, display_name, name_variants FROM authors WHERE id = ANY($1::int[])',
+    [onWorks.rows.map((row) => row.id)],
+  );
+  const nameOf = new Map(authorNames.map((author) => [author.id, author]));
   return inputs.map((input, i) => {
     const own = named[i]!;
-    const rows = new Set([
+    const workIds = new Set([
       ...own.dois.flatMap((d) => under.get(`doi ${d}`) ?? []),
       ...own.arxiv.flatMap((a) => under.get(`arxiv ${a}`) ?? []),
       ...own.pmids.flatMap((p) => under.get(`pmid ${p}`) ?? []),
@@ -201,9 +223,17 @@ async function byArticles(
         return key == null ? [] : (under.get(`title ${key}`) ?? []);
       }),
     ]);
+    const compatible = new Map<number, boolean>();
     const counts = new Map<number, number>();
-    for (const row of rows) {
-      if (names.compatible(input.name, row)) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
+    for (const workId of workIds) {
+      for (const id of authorsOf.get(workId) ?? []) {
+        let ok = compatible.get(id);
+        if (ok === undefined) {
+          const author = nameOf.get(id);
+          compatible.set(id, (ok = author !== undefined && names.compatible(input.name, author)));
+        }
+        if (ok) counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
     }
     return counts;
   });
@@ -236,7 +266,8 @@ async function byAffiliation(
   const byId = new Map<number, (typeof rows)[number]>();
   for (const row of rows) {
     byId.set(row.id, row);
-    if (row.name_key !== null) byKey.set(row.name_key, [...(byKey.get(row.name_key) ?? []), row]);
+    // Appended, not copied: a family name thousands of corpus authors share copied its list each time.
+    if (row.name_key !== null) appendTo(byKey, row.name_key, row);
   }
   const compatible = asks.map((ask, i) => {
     if (!asked(i)) return [];
@@ -260,17 +291,32 @@ async function byAffiliation(
       WHERE s.author_id = ANY($1::int[])`,
     [authorIds],
   );
-  const statedBy = new Map<number, string[]>();
-  for (const row of stated.rows)
-    statedBy.set(row.author_id, [...(statedBy.get(row.author_id) ?? []), row.affiliation]);
-  return asks.map((ask, i) =>
-    compatible[i]!.filter((a) =>
-      anyAffiliationMatches(ask!.input.affiliations ?? [], [
-        ...(a.recent_affiliation ? [a.recent_affiliation] : []),
-        ...(statedBy.get(a.id) ?? []),
-      ]),
-    ).map((a) => a.id),
-  );
+  // Each corpus author's affiliations as the distinct organizations they name, each string read once.
+  const coresBy = new Map<number, Set<string>>();
+  const coresOf = (id: number) => coresBy.get(id) ?? coresBy.set(id, new Set()).get(id)!;
+  for (const row of rows) {
+    if (row.recent_affiliation) addOrganizations(coresOf(row.id), row.recent_affiliation);
+  }
+  for (const row of stated.rows) addOrganizations(coresOf(row.author_id), row.affiliation);
+  return asks.map((ask, i) => {
+    if (compatible[i]!.length === 0) return [];
+    // The record's distinct cores against the distinct cores of its namesakes, through their words
+    // (coresMatchingAny): a record of 1,000 long affiliations and namesakes stating 1,000 compared
+    // every string with every other and computed the core of each (past 1,000 characters, not
+    // cached) at every comparison, a minute of CPU.
+    const own = new Set<string>();
+    for (const affiliation of ask!.input.affiliations ?? []) addOrganizations(own, affiliation);
+    const matching = coresMatchingAny(
+      own,
+      compatible[i]!.flatMap((a) => [...coresOf(a.id)]),
+    );
+    return compatible[i]!.filter((a) => [...coresOf(a.id)].some((y) => matching.has(y))).map((a) => a.id);
+  });
+}
+
+/** Adds every organization `affiliation` names to `cores` (affiliations.ts affiliationOrganizations). */
+function addOrganizations(cores: Set<string>, affiliation: string): void {
+  for (const core of cachedAffiliationOrganizations(affiliation)) cores.add(core);
 }
 
 /**

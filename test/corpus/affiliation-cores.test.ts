@@ -1,0 +1,49 @@
+// coresMatchingAny finds, through the cores' words, exactly the cores affiliationCoresMatch matches
+// pair by pair (the linker's affiliation step at the caps, hostile round 10).
+import { describe, expect, it } from 'vitest';
+import { affiliationCoresMatch, coresMatchingAny } from '../../src/corpus/authors/affiliations.ts';
+
+/** A small generator of the same numbers at every run (a linear congruential one). */
+function numbers(seed: number): (below: number) => number {
+  let state = seed;
+  return (below) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % below;
+  };
+}
+
+describe('coresMatchingAny', () => {
+  it('agrees with affiliationCoresMatch on every pair of 20,000 random lists', () => {
+    const next = numbers(10);
+    const words = ['university', 'of', 'a', 'b', 'institute', 'c', 'microsoft', 'research', 'technical', 'x'];
+    const core = () => Array.from({ length: 1 + next(8) }, () => words[next(4 + next(6))]).join(' ');
+    let disagreements = 0;
+    for (let round = 0; round < 20_000; round++) {
+      const own = Array.from({ length: next(4) }, core);
+      const theirs = Array.from({ length: 1 + next(5) }, core);
+      const matched = coresMatchingAny(own, theirs);
+      for (const y of theirs) {
+        if (own.some((x) => affiliationCoresMatch(x, y)) !== matched.has(y)) disagreements++;
+      }
+    }
+    expect(disagreements).toBe(0);
+  });
+
+  it('matches a core held in a row inside a long one, either way, and a leading single word', () => {
+    const long = `${'x '.repeat(500)}university of vienna medical school`;
+    expect(coresMatchingAny([long], ['university of vienna', 'university of graz'])).toEqual(
+      new Set(['university of vienna']),
+    );
+    expect(coresMatchingAny(['university of vienna'], [long, 'graz university'])).toEqual(new Set([long]));
+    // "Vienna University" in English word order; not the technical university of the place.
+    expect(
+      coresMatchingAny(['university of vienna'], ['vienna university', 'technical university of vienna']),
+    ).toEqual(new Set(['vienna university']));
+    expect(coresMatchingAny(['microsoft'], ['microsoft research asia', 'university'])).toEqual(
+      new Set(['microsoft research asia']),
+    );
+    // A generic word alone matches nothing.
+    expect(coresMatchingAny(['university'], ['university of vienna'])).toEqual(new Set());
+    expect(coresMatchingAny([''], ['university of vienna'])).toEqual(new Set());
+  });
+});
