@@ -15,9 +15,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
+import { CHECKOUT, checkoutApp, fromCheckout, startCheckoutApp } from './lib/checkout.ts';
 
-const { buildApp, parseConfig, openPglite, migrate, createOrganization } = await checkoutApp();
+const { createOrganization } = await checkoutApp();
 const { createGroup } = await fromCheckout<typeof import('../src/authors-groups/store.ts')>(
   'src/authors-groups/store.ts',
 );
@@ -84,14 +84,7 @@ function runBefore(root: string): Result[] {
 }
 
 async function main(): Promise<void> {
-  const db = await openPglite();
-  await migrate(db);
-  const config = {
-    ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://refmatch.test', REFMATCH_DEMO: 'false' }),
-    indexSnapshotDir: null,
-  };
-  const app = await buildApp({ config, db });
-  await app.ready();
+  const { db, app, config } = await startCheckoutApp();
   const org = await createOrganization(db, { name: 'Hostile', features: ['referee_finder'] });
   const group = await createGroup(db, org.id, 'Pool');
   const headers = { 'x-apikey': org.api_key };

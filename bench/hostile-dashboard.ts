@@ -8,9 +8,9 @@
 //   (fields: one key asking 4.7 in a loop for BENCH_SECONDS, default 30, at the option caps)
 //   BENCH_ROOT=<another checkout> npx tsx bench/hostile-dashboard.ts   (its src, the same probes)
 import { randomBytes } from 'node:crypto';
-import { checkoutApp, fromCheckout } from './lib/checkout.ts';
+import { checkoutApp, fromCheckout, startCheckoutApp } from './lib/checkout.ts';
 
-const { buildApp, parseConfig, openPglite, migrate, createOrganization } = await checkoutApp();
+const { createOrganization } = await checkoutApp();
 const { createUser, changePassword } =
   await fromCheckout<typeof import('../src/users/users.ts')>('src/users/users.ts');
 
@@ -53,14 +53,7 @@ function cookie(setCookie: string | string[] | undefined, name: string): string 
 }
 
 async function main(): Promise<void> {
-  const db = await openPglite();
-  await migrate(db);
-  const config = {
-    ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://refmatch.test', REFMATCH_DEMO: 'false' }),
-    indexSnapshotDir: null,
-  };
-  const app = await buildApp({ config, db });
-  await app.ready();
+  const { db, app } = await startCheckoutApp();
   const org = await createOrganization(db, { name: 'Hostile', features: ['referee_finder'] });
   const created = await createUser(db, { organizationId: org.id, email: 'a@example.org', role: 'editor' });
   await changePassword(db, {

@@ -31,3 +31,17 @@ export async function checkoutApp() {
     createOrganization: organizations.createOrganization,
   };
 }
+
+/** A fresh PGlite database migrated by the checkout, and the checkout's app over it (quiet, no demo corpus), ready. */
+export async function startCheckoutApp(publicBaseUrl = 'http://refmatch.test') {
+  const { buildApp, parseConfig, openPglite, migrate } = await checkoutApp();
+  const db = await openPglite();
+  await migrate(db, path.join(CHECKOUT, 'migrations'));
+  const config = {
+    ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: publicBaseUrl, REFMATCH_DEMO: 'false' }),
+    indexSnapshotDir: null,
+  };
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return { db, app, config };
+}
