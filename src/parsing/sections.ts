@@ -1,6 +1,7 @@
 // Section structure from typography: which blocks are headings, where the front matter ends, where
 // the references are. Section names are matched only for the few that every discipline shares.
 import type { Block } from './types.ts';
+import { findEmails, findOrcids } from './text-utils.ts';
 
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
@@ -77,6 +78,7 @@ export function endsReferenceList(
   if (CAPTION_LABEL.test(block.text) || CAPTIONS_LABEL.test(block.text.trim())) return true;
   if (BACK_MATTER_NOTE.test(block.text)) return true;
   if (APPENDIX_HEADING.test(block.text)) return true;
+  if (authorAddress(block, next)) return true;
   if (
     listSize !== undefined &&
     block.relSize >= 1.15 &&
@@ -111,6 +113,23 @@ export function endsReferenceList(
     if (goesOn) return false;
   }
   return !/\d/.test(text) && !/,/.test(text) && text.split(/\s+/).length <= 6;
+}
+
+/** A personal name alone on its line: two to four capitalised words, initials among them. */
+const NAME_ALONE = /^\p{Lu}[\p{Ll}'’-]+(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+)){1,3}$/u;
+
+/**
+ * An author's address printed after the list (The R Journal, JSS): the name alone on the first
+ * line, the address under it, and an email or ORCID in the block or the next one. No entry is a
+ * name alone over an address.
+ */
+function authorAddress(block: Block, next?: Block): boolean {
+  if (!NAME_ALONE.test(block.lines[0]?.text.trim() ?? '')) return false;
+  const contact = (b: Block) =>
+    findEmails(b.text).length > 0 ||
+    findOrcids(b.text).length > 0 ||
+    b.links.some((l) => /^mailto:|orcid\.org\//i.test(l));
+  return contact(block) || (next !== undefined && next.text.length < 200 && contact(next));
 }
 
 export function isProse(block: Block): boolean {
@@ -153,10 +172,18 @@ const NAME_SHAPE = /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}/u;
 /** The most lines one entry of a headless list may take before its next number. */
 const MAX_ENTRY_LINES = 20;
 
-/** A line that opens an author-year or numbered entry: "Surname, I.", "Surname, Firstname", "[4]", "4.". */
+/**
+ * A line that opens an author-year or numbered entry: "Surname, I.", "Surname, Firstname", "[4]",
+ * "4.", or initials before the surname as natbib's plain styles set them ("T. D. Roe. Title ...",
+ * "T.-Y. Roe and B. Poe.", "A. B. Roe, C. Poe, and ...").
+ */
 function opensEntry(text: string): boolean {
   return (
-    /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) || /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text)
+    /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) ||
+    /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text) ||
+    /^\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+)?(?:[.,]\s|\s(?:and|&)\s)/u.test(
+      text,
+    )
   );
 }
 
@@ -266,12 +293,19 @@ function tableCells(block: Block): boolean {
   );
 }
 
-/** A heading line set inside a block and followed at once by the list's first entry. */
+/**
+ * A heading line set inside a block and followed at once by the list's first entry. When the block
+ * is itself a heading that the line closes (an empty section's heading stacked over the list's,
+ * "Data availability" then "References", read as one bold block), the heading's face says it
+ * without a numbered first entry: an author-year list opens with any name.
+ */
 function headingInBlock(blocks: Block[], i: number): number | null {
-  const lines = blocks[i]!.lines;
+  const block = blocks[i]!;
+  const lines = block.lines;
   for (let k = 1; k < lines.length; k++) {
     const text = lines[k]!.text.trim();
     if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
+    if (k === lines.length - 1 && isHeading(block)) return k;
     const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
     if (FIRST_ENTRY.test(next) || BARE_FIRST_ENTRY.test(next)) return k;
   }
@@ -347,6 +381,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   // The entries' size, from the list's first blocks (enough to know it; a bound on the work).
   const sizes: number[] = [];
   let listSize = 1;
+  // The sizes of the blocks that open an entry: a figure's labels read into the list do not.
+  const entrySizes: number[] = [];
   const floats: ReferenceRange['floats'] = [];
   for (;;) {
     while (
@@ -358,10 +394,25 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
         sizes.push(blocks[end]!.relSize);
         listSize = median(sizes);
       }
+      if (entrySizes.length < 50 && opensEntry(blocks[end]!.lines[0]?.text ?? ''))
+        entrySizes.push(blocks[end]!.relSize);
       end++;
     }
     if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
+    // A figure captioned under its body (a chart at the top of the page the list goes on to, or
+    // after its end): its labels and legends, set smaller than the entries on the caption's page,
+    // were read before the caption as lines of the list; they are the float's.
+    let body = end;
+    const entrySize = entrySizes.length ? median(entrySizes) : listSize;
+    while (
+      body - 1 > start &&
+      blocks[body - 1]!.page === blocks[end]!.page &&
+      blocks[body - 1]!.relSize < 0.92 * entrySize &&
+      !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
+    )
+      body--;
     const resume = resumeAfterFloat(blocks, end);
+    end = body;
     if (resume === null) break;
     // The float's blocks stay in the document's text but give the entry splitter no lines: they
     // would read as entries, and their positions would skew the page's indentation (entryBlocks).
