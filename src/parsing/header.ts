@@ -38,11 +38,22 @@ export interface Header {
   unassignedEmails: string[];
 }
 
-const INSTITUTION =
-  /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
+/**
+ * Indonesian and Malay kinds of institution and study programme: "Politeknik", "Fakultas",
+ * "Jurusan" (department), "Program Studi", "Sekolah Tinggi" and its acronyms (STMIK, STIKOM, STIE,
+ * STIKES, STKIP, STT), "Akademi", "Teknik" (engineering, as in "Teknik Informatika").
+ */
+const INDONESIAN_INSTITUTION =
+  'universitas|politeknik|polytechnic|fakultas|jurusan|program studi|prodi|sekolah tinggi|akademi|stmik|stikom|stie|stikes|stkip|stt|teknik';
+const INSTITUTION = new RegExp(
+  `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
+  'i',
+);
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
-const INSTITUTION_WORD =
-  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
+const INSTITUTION_WORD = new RegExp(
+  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b`,
+  'i',
+);
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -1784,7 +1795,7 @@ export function extractHeader(source: DocumentModel): Header {
     if (owner) owner.orcid = anchor.orcid;
   }
 
-  const abstract = findAbstract(blocks, frontEnd, titleEnd);
+  const abstract = findAbstract(blocks, frontEnd, titleEnd, doc.format === 'pdf');
   return {
     title,
     titleIndex,

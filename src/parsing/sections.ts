@@ -296,8 +296,8 @@ function tableCells(block: Block): boolean {
 /**
  * A heading line set inside a block and followed at once by the list's first entry. When the block
  * is itself a heading that the line closes (an empty section's heading stacked over the list's,
- * "Data availability" then "References", read as one bold block), the heading's face says it
- * without a numbered first entry: an author-year list opens with any name.
+ * "Data availability" then "References", read as one bold block), an author-year entry opens the
+ * list as well as a numbered one.
  */
 function headingInBlock(blocks: Block[], i: number): number | null {
   const block = blocks[i]!;
@@ -305,9 +305,9 @@ function headingInBlock(blocks: Block[], i: number): number | null {
   for (let k = 1; k < lines.length; k++) {
     const text = lines[k]!.text.trim();
     if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
-    if (k === lines.length - 1 && isHeading(block)) return k;
     const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
     if (FIRST_ENTRY.test(next) || BARE_FIRST_ENTRY.test(next)) return k;
+    if (k === lines.length - 1 && isHeading(block) && opensEntry(next)) return k;
   }
   return null;
 }

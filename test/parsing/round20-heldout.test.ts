@@ -3,12 +3,27 @@
 // template's "Data availability" left empty over "References"), over an author-year list whose
 // entries open with initials; a publisher's permissions address in the first page's copyright
 // notice; a list whose figure, captioned under its body, stands at the top of the page the list goes
-// on to, and after which the author's address (name, address, email, ORCID) is printed.
+// on to, and after which the author's address (name, address, email, ORCID) is printed; a student
+// paper's byline with each name's student number after a dash, over its college and programme in
+// Indonesian, and its abstract under "Abstrak" with the text run in after a line break and a dash;
+// a Word template whose byline style carries the template's tag ("Els-Author") and is also given to
+// the title; a double-spaced draft whose first paragraph, in bold and with no label, is the
+// abstract, each of its lines read as a block of its own.
 // Names, titles and DOIs are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { isAuthorStyle } from '../../src/parsing/style-names.ts';
+import {
+  WORD_NS,
+  bodyProse,
+  docxParagraph,
+  docxRun,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  piecesOnOneLine,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -136,5 +151,111 @@ describe('a figure captioned under its body among the entries, and the address a
     expect(result.authors.map((a) => [a.name, a.emails, a.orcid])).toEqual([
       ['Alma Quist', ['alma.quist@northvale.edu'], '0000-0002-1825-0097'],
     ]);
+  });
+});
+
+const PROSE =
+  'Gardens in cold valleys were counted for ten seasons, and the first frost of each autumn was noted beside the flowering dates of their plants. The counts show that frost came earlier where the valley floor lay higher, and that the plants flowered later in those gardens.';
+
+describe('a student paper in Indonesian', () => {
+  const docx = () =>
+    makeDocx([
+      paragraph('Frost and the Flowering Dates of Valley Gardens', 'Title'),
+      paragraph('Alma Quist - 221100001, Bruno Tell - 221100002, Clara Dewi Moss - 221100003'),
+      paragraph('STMIK Lembah Utara, Teknik Informatika'),
+      docxParagraph(`${docxRun('Abstrak')}<w:r><w:br/></w:r>${docxRun(`- ${PROSE}`)}`),
+      paragraph('Kata Kunci: frost, gardens, valleys'),
+      paragraph('Pendahuluan', 'Heading1'),
+      paragraph(PROSE),
+    ]);
+
+  it('reads the names without their student numbers, and the college line as no name', async () => {
+    const result = await parseManuscript(docx(), 'frost.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Bruno Tell', 'Clara Dewi Moss']);
+  });
+
+  it('reads the abstract under "Abstrak"', async () => {
+    const result = await parseManuscript(docx(), 'frost.docx', limits);
+    expect(result.abstract).toBe(PROSE);
+  });
+});
+
+describe("a byline style named with its template's tag", () => {
+  const styles = {
+    name: 'word/styles.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><w:styles ${WORD_NS}>${['Els-Author', 'Els-Affiliation', 'Els-1storder-head']
+        .map(
+          (id) =>
+            `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Els-1storder-head' ? 'heading 1' : id}"/></w:style>`,
+        )
+        .join('')}</w:styles>`,
+    ),
+  };
+
+  it('reads the name in it under a title set in the same style', async () => {
+    const docx = makeDocx(
+      [
+        `<w:p><w:pPr><w:pStyle w:val="Els-Author"/></w:pPr><w:r><w:rPr><w:sz w:val="34"/></w:rPr><w:t>Frost and the Flowering Dates of Valley Gardens</w:t></w:r></w:p>`,
+        `<w:p><w:pPr><w:pStyle w:val="Els-Author"/></w:pPr><w:r><w:rPr><w:sz w:val="26"/></w:rPr><w:t>Alma Quist</w:t></w:r></w:p>`,
+        `<w:p><w:pPr><w:pStyle w:val="Els-Affiliation"/></w:pPr><w:r><w:rPr><w:sz w:val="16"/></w:rPr><w:t>Vadi Üniversitesi Botanik Fakültesi, Kuzeykent</w:t></w:r></w:p>`,
+        paragraph('Giriş', 'Els-1storder-head'),
+        paragraph(PROSE),
+      ],
+      [styles],
+    );
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist']);
+  });
+
+  it.each([
+    ['Els-Author', true],
+    ['MDPI_1.3_authornames', true],
+    ['Author Names', true],
+    ['Corresponding Author', false],
+    ['Author Note', false],
+    ['Els-Affiliation', false],
+  ])('says whether "%s" is a byline style: %s', (name, expected) => {
+    expect(isAuthorStyle(name)).toBe(expected);
+  });
+});
+
+describe('a double-spaced draft with its abstract in bold and unlabelled', () => {
+  // Each line 24 points under the one before: the reader sets each apart as a block.
+  const abstractLines = [
+    'Gardens in cold valleys were counted for ten seasons, and the first frost',
+    'of each autumn was noted beside the flowering dates of their plants. The',
+    'counts show that frost came earlier where the valley floor lay higher, and',
+    'that the plants flowered later in those gardens, by as much as three weeks',
+    'in the highest of them. We model the dates as a function of the altitude.',
+  ];
+  const page = [
+    line('Frost and the Flowering Dates of Valley Gardens', 72, 790, 16, true),
+    ...piecesOnOneLine(
+      [{ text: 'Alma Quist' }, { text: '1', sup: true }, { text: ' & Bruno Tell' }, { text: '1', sup: true }],
+      760,
+      12,
+    ),
+    ...piecesOnOneLine(
+      [{ text: '1', sup: true }, { text: 'Department of Botany, University of Northvale, Northvale' }],
+      730,
+      12,
+    ),
+    ...abstractLines.map((t, k) => line(t, 72, 690 - k * 24, 12, true)),
+    line('Frost in the valleys was first counted by hand, and the dates were kept in', 90, 560, 12),
+    ...Array.from({ length: 16 }, (_, k) =>
+      line(
+        `the notebooks of each garden, line ${k + 1} of the running text of the body.`,
+        72,
+        536 - k * 24,
+        12,
+      ),
+    ),
+  ];
+
+  it('reads the bold paragraph as the abstract', async () => {
+    const result = await parseManuscript(makeTextPdf([page]), 'frost.pdf', limits);
+    expect(result.abstract).toBe(abstractLines.join(' '));
   });
 });
