@@ -312,6 +312,23 @@ function headingInBlock(blocks: Block[], i: number): number | null {
   return null;
 }
 
+/**
+ * A footnote at the foot of a page the list runs over (a note of the body's last page, "1https://
+ * ..."): the page's last block, set smaller than the entries, opening with its mark. Read into the
+ * list, it would run on as part of the entry before it.
+ */
+function pageFootNote(blocks: Block[], k: number, entrySize: number): boolean {
+  const b = blocks[k]!;
+  const next = blocks[k + 1];
+  return (
+    next !== undefined &&
+    next.page > b.page &&
+    b.text.length < 300 &&
+    b.relSize < 0.92 * entrySize &&
+    /^(?:\d{1,2}|[*†‡§¶])\s?\S/u.test(b.text)
+  );
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 1;
@@ -420,8 +437,12 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     end = resume;
   }
   if (end <= start) return null;
+  const entrySize = entrySizes.length ? median(entrySizes) : null;
   for (let k = start; k < end; k++)
-    if (tableCells(blocks[k]!) && !floats.some((f) => k >= f.start && k < f.end))
+    if (
+      (tableCells(blocks[k]!) || (entrySize !== null && pageFootNote(blocks, k, entrySize))) &&
+      !floats.some((f) => k >= f.start && k < f.end)
+    )
       floats.push({ start: k, end: k + 1 });
   floats.sort((a, b) => a.start - b.start);
   return { start, end, headingIndex, skipLines, floats };

@@ -3,7 +3,7 @@
 // template's "Data availability" left empty over "References"), over an author-year list whose
 // entries open with initials; a publisher's permissions address in the first page's copyright
 // notice; a list whose figure, captioned under its body, stands at the top of the page the list goes
-// on to, and after which the author's address (name, address, email, ORCID) is printed; a student
+// on to, with a footnote of the body at the foot of the page before, and after which the author's address (name, address, email, ORCID) is printed; a student
 // paper's byline with each name's student number after a dash, over its college and programme in
 // Indonesian, and its abstract under "Abstrak" with the text run in after a line break and a dash;
 // a Word template whose byline style carries the template's tag ("Els-Author") and is also given to
@@ -121,6 +121,8 @@ describe('a figure captioned under its body among the entries, and the address a
     ...bodyProse(780, 20),
     line('Bibliography', 72, 500, 12, true),
     ...entryLines(ENTRIES.slice(0, 2), 482),
+    // The body's footnote at the page's foot, under the list's first entries.
+    line('1https://frost.example.org/notebooks', 84, 60, 8),
   ];
   // A chart at the top of the next page: its title, axis labels and legend, set small, then its
   // caption under it, then the list goes on, then the author's address.
