@@ -1119,16 +1119,16 @@ function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[
 
 /**
  * An address a publisher's notice gives for its own business ("© The Author 2021. Published by ...
- * For permissions, please e-mail: journals.permissions@x.com", "For reprints and permissions
- * contact ..."): the sentence that leads to it asks for permissions or reprints. No author's
- * correspondence line does.
+ * For permissions, please e-mail: journals.permissions@x.com"): the sentence that leads to it asks
+ * for permissions and names no author. A request for reprints addressed to an author ("Reprint
+ * requests to Dr Jane Roe, jr@x.org") is hers, and is kept.
  */
-function publisherAddress(text: string, email: string): boolean {
+function publisherAddress(text: string, email: string, authors: ParsedAuthor[]): boolean {
   const at = text.toLowerCase().indexOf(email.toLowerCase());
   if (at < 0) return false;
   const before = text.slice(Math.max(0, at - 160), at);
   const sentence = before.slice(before.search(/[.!?]\s+(?=\p{Lu})[^.!?]*$/u) + 1);
-  return /\b(?:permissions?|reprints?)\b/i.test(sentence);
+  return /\bpermissions?\b/i.test(sentence) && mentionedAuthors(sentence, authors).length === 0;
 }
 
 /** The one author named in brackets right after `email` ("jr@x.org (Jane Roe)"), if any. */
@@ -1284,7 +1284,7 @@ function assignEmails(
   const taken = new Set(authors.flatMap((a) => a.emails));
   for (const { text, links, owner } of texts) {
     const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter(
-      (e) => !taken.has(e) && !publisherAddress(text, e),
+      (e) => !taken.has(e) && !publisherAddress(text, e, authors),
     );
     found.forEach((e) => taken.add(e));
     // A note that opens with one author's name is hers, whatever names its address holds.

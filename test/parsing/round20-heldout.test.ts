@@ -105,6 +105,18 @@ describe('an empty section heading stacked over the list heading', () => {
     expect(emails).toContain('bruno.tell@northvale.edu');
     expect(emails).not.toContain('journals.permissions@press.example.com');
   });
+
+  it('keeps an address given for permissions in the name of an author', async () => {
+    const page = titlePage.map((l) =>
+      l.text.startsWith('journals.permissions')
+        ? { ...l, text: 'Alma Quist, alma.quist@northvale.edu' }
+        : l.text.startsWith('©')
+          ? { ...l, text: 'For permissions to reuse the garden counts, write to' }
+          : l,
+    );
+    const result = await parseManuscript(makeTextPdf([page, lastPage]), 'frost.pdf', limits);
+    expect(result.authors[0]!.emails).toEqual(['alma.quist@northvale.edu']);
+  });
 });
 
 describe('a figure captioned under its body among the entries, and the address after the list', () => {
