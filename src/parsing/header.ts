@@ -45,14 +45,20 @@ export interface Header {
  */
 const INDONESIAN_INSTITUTION =
   'universitas|politeknik|polytechnic|fakultas|jurusan|program studi|prodi|sekolah tinggi|akademi|stmik|stikom|stie|stikes|stkip|stt|teknik';
+/**
+ * Turkish kinds of institution, with their suffixes ("Üniversitesi", "Fakültesi", "Enstitüsü",
+ * "Yüksekokulu", "Bölümü", "Hastanesi"). They open with a letter outside ASCII, next to which `\\b`
+ * sees no word's edge: a letter before them is looked for instead.
+ */
+const TURKISH_INSTITUTION = '(?<!\\p{L})(?:üniversite|fakülte|enstitü|yüksekokul|bölüm|hastane)\\p{L}*';
 const INSTITUTION = new RegExp(
-  `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
-  'i',
+  `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)|${TURKISH_INSTITUTION}`,
+  'iu',
 );
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b`,
-  'i',
+  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b|${TURKISH_INSTITUTION}`,
+  'iu',
 );
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;

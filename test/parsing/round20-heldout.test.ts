@@ -7,7 +7,7 @@
 // paper's byline with each name's student number after a dash, over its college and programme in
 // Indonesian, and its abstract under "Abstrak" with the text run in after a line break and a dash;
 // a Word template whose byline style carries the template's tag ("Els-Author") and is also given to
-// the title; a double-spaced draft whose first paragraph, in bold and with no label, is the
+// the title, its affiliation named in Turkish; a double-spaced draft whose first paragraph, in bold and with no label, is the
 // abstract, each of its lines read as a block of its own.
 // Names, titles and DOIs are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
@@ -221,6 +221,20 @@ describe("a byline style named with its template's tag", () => {
     const result = await parseManuscript(docx, 'frost.docx', limits);
     expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
     expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist']);
+  });
+
+  it('reads a lone name over a Turkish affiliation with no style to say so', async () => {
+    const docx = makeDocx([
+      paragraph('Frost and the Flowering Dates of Valley Gardens', 'Title'),
+      paragraph('Alma Quist'),
+      paragraph('Vadi Üniversitesi, Botanik Bölümü, Kuzeykent'),
+      paragraph('Giriş', 'Heading1'),
+      paragraph(PROSE),
+    ]);
+    const result = await parseManuscript(docx, 'frost.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.affiliations])).toEqual([
+      ['Alma Quist', ['Vadi Üniversitesi, Botanik Bölümü, Kuzeykent']],
+    ]);
   });
 
   it.each([
