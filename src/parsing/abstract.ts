@@ -6,6 +6,7 @@
 // does not end it.
 import type { Block } from './types.ts';
 import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
+import { joinLines } from './text-utils.ts';
 
 export interface FoundAbstract {
   text: string | null;
@@ -15,11 +16,15 @@ export interface FoundAbstract {
 /**
  * The abstract's label in another language, read only when no English label is found: an English
  * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
- * as English). Portuguese "Sumário" is a label only run in with its stop
+ * as English). Indonesian and Malay write "Abstrak" (or "Intisari"). Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
-const OTHER_LANGUAGE_LABEL =
-  /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|sum[aá]rio(?=\s*[:.—–-]\s*\S))\b\s*[:.—–-]?\s*/iu;
+const OTHER_LANGUAGE_WORDS =
+  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari';
+const OTHER_LANGUAGE_LABEL = new RegExp(
+  `^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))\\b\\s*[:.—–-]?\\s*`,
+  'iu',
+);
 
 /** "2. Abstract", "I. SUMMARY": the label numbered as the document's first section. */
 const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
@@ -30,7 +35,7 @@ const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
  * reference format, a word count, subject codes, a received line, a copyright line).
  */
 const OTHER_FRONT_LABEL =
-  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés)(?:\b|(?=\s|:))/iu;
+  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés)(?:\b|(?=\s|:))/iu;
 
 /**
  * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a
@@ -247,10 +252,8 @@ const ENGLISH: Label = {
 };
 const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
-  stopped:
-    /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|sum[aá]rio)\s*[:.—–-]/iu,
-  runIn:
-    /^(?:resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt)\s+\p{Lu}/iu,
+  stopped: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio)\\s*[:.—–-]`, 'iu'),
+  runIn: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS})\\s+\\p{Lu}`, 'iu'),
 };
 
 /** A label set letter-spaced ("A B S T R A C T", Elsevier's CAS and elsarticle), read as one word. */
@@ -337,12 +340,52 @@ function setApart(blocks: Block[], j: number, size: number, ownFace = false): bo
   );
 }
 
+/** The most one-line blocks read as one paragraph of a double-spaced draft. */
+const MAX_RUN_LINES = 60;
+
+/**
+ * The end of the run of one-line blocks from `i` that are the lines of one paragraph: on one
+ * page, in one type and face, at one left edge (a first line's indent opens the next paragraph),
+ * each as far under the one before as the second is under the first (the space over a paragraph,
+ * a byline or an affiliation is wider). Returns `i + 1` when block `i` is no such line.
+ */
+function lineRun(blocks: Block[], i: number): number {
+  const first = blocks[i]!;
+  const head = first.lines[0];
+  if (first.lines.length !== 1 || !head) return i + 1;
+  const step = blocks[i + 1]?.lines[0]?.gapAbove;
+  let j = i + 1;
+  while (j < blocks.length && j - i < MAX_RUN_LINES) {
+    const b = blocks[j]!;
+    const line = b.lines[0];
+    if (
+      b.lines.length !== 1 ||
+      !line ||
+      b.page !== first.page ||
+      b.styleLevel !== null ||
+      b.emphasis !== first.emphasis ||
+      Math.abs(b.relSize - first.relSize) > 0.03 * first.relSize ||
+      Math.abs(line.indent - head.indent) > 0.5 ||
+      step === undefined ||
+      Math.abs(line.gapAbove - step) > 0.15
+    )
+      break;
+    j++;
+  }
+  return j;
+}
+
 /**
  * An abstract with no label: the first paragraph of prose after the title and byline and before
  * the first section heading, set apart from what follows it; or the parts of a structured
  * abstract, each opening with its run-in label; or a sentence or two right above the keywords.
  */
-function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): FoundAbstract {
+function findUnlabelled(
+  blocks: Block[],
+  frontEnd: number,
+  titleEnd: number,
+  laidOut: boolean,
+): FoundAbstract {
   const limit = Math.min(blocks.length, frontEnd + 12);
   const textOf = (k: number) => withoutMarginNotice(blocks[k]!.text);
   // Prose at the body's size passed on the way: a smaller paragraph after it is a note.
@@ -365,6 +408,17 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
         used.push(j++);
       if (used.length > 1 || (isAbstractProse(b) && setApart(blocks, j, b.relSize)))
         return { text: joinParts(used.map((k) => blocks[k]!.text)), used };
+    }
+    // A double-spaced draft sets each line of a paragraph as a block of its own (nature.cls's
+    // summary paragraph in bold, with no label, over the body): the lines are read as one.
+    const run = laidOut ? lineRun(blocks, i) : i + 1;
+    if (run - i >= 3) {
+      const used = Array.from({ length: run - i }, (_, k) => i + k);
+      const paragraph = { ...b, text: joinLines(used.map(textOf)) };
+      if (isAbstractProse(paragraph) && setApart(blocks, run, b.relSize, b.emphasis))
+        return { text: paragraph.text, used };
+      i = run - 1;
+      continue;
     }
     if (isAbstractProse(b)) {
       if (b.relSize >= 0.95) bodyProse = true;
@@ -392,10 +446,16 @@ function findUnlabelled(blocks: Block[], frontEnd: number, titleEnd: number): Fo
   return { text: null, used: [] };
 }
 
-export function findAbstract(blocks: Block[], frontEnd: number, titleEnd: number): FoundAbstract {
+/** `laidOut`: the blocks were read from a page's layout (a PDF), where a line may be a block of its own. */
+export function findAbstract(
+  blocks: Block[],
+  frontEnd: number,
+  titleEnd: number,
+  laidOut: boolean,
+): FoundAbstract {
   return (
     findLabelled(blocks, frontEnd, ENGLISH) ??
     findLabelled(blocks, frontEnd, OTHER_LANGUAGE) ??
-    findUnlabelled(blocks, frontEnd, titleEnd)
+    findUnlabelled(blocks, frontEnd, titleEnd, laidOut)
   );
 }

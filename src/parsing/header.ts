@@ -38,11 +38,36 @@ export interface Header {
   unassignedEmails: string[];
 }
 
-const INSTITUTION =
-  /\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\b|academy|inc\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\b)/i;
+/**
+ * Indonesian and Malay kinds of institution and study programme: "Politeknik", "Fakultas",
+ * "Jurusan" (department), "Program Studi", "Sekolah Tinggi" and its acronyms (STMIK, STIKOM, STIE,
+ * STIKES, STKIP, STT), "Akademi", "Teknik" (engineering, as in "Teknik Informatika").
+ */
+const INDONESIAN_INSTITUTION =
+  'universitas|politeknik|polytechnic|fakultas|jurusan|program studi|prodi|sekolah tinggi|akademi|stmik|stikom|stie|stikes|stkip|stt|teknik';
+/**
+ * Turkish kinds of institution, with their suffixes ("Üniversitesi", "Fakültesi", "Enstitüsü",
+ * "Yüksekokulu", "Bölümü", "Hastanesi"). They open with a letter outside ASCII, next to which `\b`
+ * sees no word's edge: a letter before them is looked for instead. A pattern of its own: the
+ * Unicode flag on the long patterns below makes each test several times slower.
+ */
+const TURKISH_INSTITUTION = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yüksekokul|bölüm|hastane)/iu;
+const INSTITUTION_NAMES = new RegExp(
+  `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
+  'i',
+);
+/** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */
+const INSTITUTION = {
+  test: (text: string): boolean => INSTITUTION_NAMES.test(text) || TURKISH_INSTITUTION.test(text),
+};
+const INSTITUTION_WORDS = new RegExp(
+  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b`,
+  'i',
+);
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
-const INSTITUTION_WORD =
-  /\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory)\b/i;
+const INSTITUTION_WORD = {
+  test: (text: string): boolean => INSTITUTION_WORDS.test(text) || TURKISH_INSTITUTION.test(text),
+};
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -1106,6 +1131,20 @@ function correspondenceOwner(text: string, email: string, authors: ParsedAuthor[
   return null;
 }
 
+/**
+ * An address a publisher's notice gives for its own business ("© The Author 2021. Published by ...
+ * For permissions, please e-mail: journals.permissions@x.com"): the sentence that leads to it asks
+ * for permissions and names no author. A request for reprints addressed to an author ("Reprint
+ * requests to Dr Jane Roe, jr@x.org") is hers, and is kept.
+ */
+function publisherAddress(text: string, email: string, authors: ParsedAuthor[]): boolean {
+  const at = text.toLowerCase().indexOf(email.toLowerCase());
+  if (at < 0) return false;
+  const before = text.slice(Math.max(0, at - 160), at);
+  const sentence = before.slice(before.search(/[.!?]\s+(?=\p{Lu})[^.!?]*$/u) + 1);
+  return /\bpermissions?\b/i.test(sentence) && mentionedAuthors(sentence, authors).length === 0;
+}
+
 /** The one author named in brackets right after `email` ("jr@x.org (Jane Roe)"), if any. */
 function bracketedOwner(text: string, email: string, authors: ParsedAuthor[]): number | null {
   const at = text.toLowerCase().indexOf(email.toLowerCase());
@@ -1258,7 +1297,9 @@ function assignEmails(
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
   for (const { text, links, owner } of texts) {
-    const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter((e) => !taken.has(e));
+    const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter(
+      (e) => !taken.has(e) && !publisherAddress(text, e, authors),
+    );
     found.forEach((e) => taken.add(e));
     // A note that opens with one author's name is hers, whatever names its address holds.
     if (owner !== undefined) {
@@ -1357,9 +1398,10 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
 const RUN_IN_NAME = /^(\P{Cc}{4,60}?)\.\s+\p{Lu}/u;
 
 /**
- * Addresses printed after the article (JSS, many society journals): a line that is an author's
- * whole name, the address lines under it, then the email. Read for authors the front matter gave
- * no email, and only from short lines: a name in running text is no address.
+ * Addresses printed after the article (JSS, The R Journal, many society journals): a line that is
+ * an author's whole name, the address lines under it, then the email and the ORCID. Read for
+ * authors the front matter gave no email or no ORCID, and only from short lines: a name in running
+ * text is no address.
  */
 function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAuthor[]): void {
   const lines = blocks
@@ -1380,19 +1422,28 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     return head ? owner(head[1]!) : undefined;
   };
   const taken = new Set(authors.flatMap((a) => a.emails));
+  const takenOrcids = new Set(authors.flatMap((a) => (a.orcid ? [a.orcid] : [])));
   lines.forEach((line, k) => {
     const whole = owner(line.text);
     const author = whole ?? runInOwner(line.text);
-    if (!author || author.emails.length) return;
+    if (!author || (author.emails.length && author.orcid)) return;
+    let wantsEmail = author.emails.length === 0;
     for (const next of [line, ...lines.slice(k + 1, k + (whole ? 10 : 4))]) {
       if (next === line && whole) continue;
       if (next !== line && (next.text.length > 100 || owner(next.text) || runInOwner(next.text))) return;
       const email = [...findEmails(next.text), ...mailtoAddresses(next.links)].find((e) => !taken.has(e));
-      if (email) {
+      if (email && wantsEmail) {
         author.emails.push(email);
         taken.add(email);
-        return;
+        wantsEmail = false;
       }
+      // The ORCID printed in the address ("ORCID 0000-..."), under its email or over it.
+      const orcid = [next.text, ...next.links].flatMap((t) => findOrcids(t)).find((o) => !takenOrcids.has(o));
+      if (orcid && !author.orcid) {
+        author.orcid = orcid;
+        takenOrcids.add(orcid);
+      }
+      if (!wantsEmail && author.orcid) return;
     }
   });
 }
@@ -1708,7 +1759,7 @@ export function extractHeader(source: DocumentModel): Header {
   }
   const marks = chosen.entries.map((e) => e.marks);
   const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];
-  if (authors.some((a) => a.emails.length === 0)) addressesAtTheEnd(blocks, frontEnd, authors);
+  if (authors.some((a) => a.emails.length === 0 || !a.orcid)) addressesAtTheEnd(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {
@@ -1758,7 +1809,7 @@ export function extractHeader(source: DocumentModel): Header {
     if (owner) owner.orcid = anchor.orcid;
   }
 
-  const abstract = findAbstract(blocks, frontEnd, titleEnd);
+  const abstract = findAbstract(blocks, frontEnd, titleEnd, doc.format === 'pdf');
   return {
     title,
     titleIndex,

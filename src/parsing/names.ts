@@ -258,6 +258,9 @@ export function splitByline(runs: Run[]): BylineName[] {
       // is no part of the last name; an initial's period ("Roe J.", "Jr.") is.
       .replace(/(\p{L}\p{Ll}{2,})\.$/u, '$1')
       .replace(/^(?:[\p{L}-]+\s+){0,4}by\s+(?=\p{Lu})/iu, '')
+      // A student's or staff number set after the name with a dash or in brackets ("Jane Roe -
+      // 221102871", "Jane Roe (221102871)", the student papers of many universities) is no part of it.
+      .replace(/(\p{L}\.?)\s*(?:[-–—]\s*\d{5,}|\(\s*\d{5,}\s*\))$/u, '$1')
       .trim();
     // A symbol left after a name's superscript marks ("author¹ʼ²*") is one more of its marks.
     if (/^[*†‡§¶#✉]+$/u.test(name) && out.length && currentMarks.length === 0) {

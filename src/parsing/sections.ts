@@ -1,6 +1,7 @@
 // Section structure from typography: which blocks are headings, where the front matter ends, where
 // the references are. Section names are matched only for the few that every discipline shares.
 import type { Block } from './types.ts';
+import { findEmails, findOrcids } from './text-utils.ts';
 
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
@@ -77,6 +78,7 @@ export function endsReferenceList(
   if (CAPTION_LABEL.test(block.text) || CAPTIONS_LABEL.test(block.text.trim())) return true;
   if (BACK_MATTER_NOTE.test(block.text)) return true;
   if (APPENDIX_HEADING.test(block.text)) return true;
+  if (authorAddress(block, next)) return true;
   if (
     listSize !== undefined &&
     block.relSize >= 1.15 &&
@@ -111,6 +113,23 @@ export function endsReferenceList(
     if (goesOn) return false;
   }
   return !/\d/.test(text) && !/,/.test(text) && text.split(/\s+/).length <= 6;
+}
+
+/** A personal name alone on its line: two to four capitalised words, initials among them. */
+const NAME_ALONE = /^\p{Lu}[\p{Ll}'’-]+(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+)){1,3}$/u;
+
+/**
+ * An author's address printed after the list (The R Journal, JSS): the name alone on the first
+ * line, the address under it, and an email or ORCID in the block or the next one. No entry is a
+ * name alone over an address.
+ */
+function authorAddress(block: Block, next?: Block): boolean {
+  if (!NAME_ALONE.test(block.lines[0]?.text.trim() ?? '')) return false;
+  const contact = (b: Block) =>
+    findEmails(b.text).length > 0 ||
+    findOrcids(b.text).length > 0 ||
+    b.links.some((l) => /^mailto:|orcid\.org\//i.test(l));
+  return contact(block) || (next !== undefined && next.text.length < 200 && contact(next));
 }
 
 export function isProse(block: Block): boolean {
@@ -153,10 +172,18 @@ const NAME_SHAPE = /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}/u;
 /** The most lines one entry of a headless list may take before its next number. */
 const MAX_ENTRY_LINES = 20;
 
-/** A line that opens an author-year or numbered entry: "Surname, I.", "Surname, Firstname", "[4]", "4.". */
+/**
+ * A line that opens an author-year or numbered entry: "Surname, I.", "Surname, Firstname", "[4]",
+ * "4.", or initials before the surname as natbib's plain styles set them ("T. D. Roe. Title ...",
+ * "T.-Y. Roe and B. Poe.", "A. B. Roe, C. Poe, and ...").
+ */
 function opensEntry(text: string): boolean {
   return (
-    /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) || /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text)
+    /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) ||
+    /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text) ||
+    /^\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+)?(?:[.,]\s|\s(?:and|&)\s)/u.test(
+      text,
+    )
   );
 }
 
@@ -266,16 +293,40 @@ function tableCells(block: Block): boolean {
   );
 }
 
-/** A heading line set inside a block and followed at once by the list's first entry. */
+/**
+ * A heading line set inside a block and followed at once by the list's first entry. When the block
+ * is itself a heading that the line closes (an empty section's heading stacked over the list's,
+ * "Data availability" then "References", read as one bold block), an author-year entry opens the
+ * list as well as a numbered one.
+ */
 function headingInBlock(blocks: Block[], i: number): number | null {
-  const lines = blocks[i]!.lines;
+  const block = blocks[i]!;
+  const lines = block.lines;
   for (let k = 1; k < lines.length; k++) {
     const text = lines[k]!.text.trim();
     if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
     const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
     if (FIRST_ENTRY.test(next) || BARE_FIRST_ENTRY.test(next)) return k;
+    if (k === lines.length - 1 && isHeading(block) && opensEntry(next)) return k;
   }
   return null;
+}
+
+/**
+ * A footnote at the foot of a page the list runs over (a note of the body's last page, "1https://
+ * ..."): the page's last block, set smaller than the entries, opening with its mark. Read into the
+ * list, it would run on as part of the entry before it.
+ */
+function pageFootNote(blocks: Block[], k: number, entrySize: number): boolean {
+  const b = blocks[k]!;
+  const next = blocks[k + 1];
+  return (
+    next !== undefined &&
+    next.page > b.page &&
+    b.text.length < 300 &&
+    b.relSize < 0.92 * entrySize &&
+    /^(?:\d{1,2}|[*†‡§¶])\s?\S/u.test(b.text)
+  );
 }
 
 function median(values: number[]): number {
@@ -347,6 +398,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   // The entries' size, from the list's first blocks (enough to know it; a bound on the work).
   const sizes: number[] = [];
   let listSize = 1;
+  // The sizes of the blocks that open an entry: a figure's labels read into the list do not.
+  const entrySizes: number[] = [];
   const floats: ReferenceRange['floats'] = [];
   for (;;) {
     while (
@@ -358,10 +411,25 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
         sizes.push(blocks[end]!.relSize);
         listSize = median(sizes);
       }
+      if (entrySizes.length < 50 && opensEntry(blocks[end]!.lines[0]?.text ?? ''))
+        entrySizes.push(blocks[end]!.relSize);
       end++;
     }
     if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
+    // A figure captioned under its body (a chart at the top of the page the list goes on to, or
+    // after its end): its labels and legends, set smaller than the entries on the caption's page,
+    // were read before the caption as lines of the list; they are the float's.
+    let body = end;
+    const entrySize = entrySizes.length ? median(entrySizes) : listSize;
+    while (
+      body - 1 > start &&
+      blocks[body - 1]!.page === blocks[end]!.page &&
+      blocks[body - 1]!.relSize < 0.92 * entrySize &&
+      !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
+    )
+      body--;
     const resume = resumeAfterFloat(blocks, end);
+    end = body;
     if (resume === null) break;
     // The float's blocks stay in the document's text but give the entry splitter no lines: they
     // would read as entries, and their positions would skew the page's indentation (entryBlocks).
@@ -369,8 +437,12 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     end = resume;
   }
   if (end <= start) return null;
+  const entrySize = entrySizes.length ? median(entrySizes) : null;
   for (let k = start; k < end; k++)
-    if (tableCells(blocks[k]!) && !floats.some((f) => k >= f.start && k < f.end))
+    if (
+      (tableCells(blocks[k]!) || (entrySize !== null && pageFootNote(blocks, k, entrySize))) &&
+      !floats.some((f) => k >= f.start && k < f.end)
+    )
       floats.push({ start: k, end: k + 1 });
   floats.sort((a, b) => a.start - b.start);
   return { start, end, headingIndex, skipLines, floats };

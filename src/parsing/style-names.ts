@@ -40,10 +40,18 @@ export function isTitleStyle(name: string, id = ''): boolean {
   return test(styleWords(name)) || (id !== '' && test(styleWords(id)));
 }
 
+const AUTHOR_STYLE = /^(?:authors? names?|authors?|authornames?|authors? list|byline)$/;
+/** Words before "author" that make the style another part's: a correspondence note, a biography. */
+const NOT_BYLINE = new Set(['corresponding', 'contributing', 'about', 'biography', 'bio', 'contact']);
+
 /**
  * A style that sets the byline: "Author" in IEEE's Word template and in pandoc's output, "Authors",
- * "Author Name", "Author List", "Byline".
+ * "Author Name", "Author List", "Byline", and the same after a template's tag ("Els-Author" in
+ * Elsevier's Word template, "MDPI_1.3_authornames"). A template may set its title in the byline's
+ * style as well; the title is read before the byline is looked for.
  */
 export function isAuthorStyle(name: string): boolean {
-  return /^(?:authors?|author[ _-]?names?|authors?[ _-]?list|byline)$/i.test(name.trim());
+  const words = styleWords(name);
+  if (AUTHOR_STYLE.test(words.join(' '))) return true;
+  return words.length >= 2 && !NOT_BYLINE.has(words[0]!) && AUTHOR_STYLE.test(words.slice(1).join(' '));
 }
