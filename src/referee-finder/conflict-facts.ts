@@ -297,6 +297,7 @@ export function mergePersonFacts(
     | 'recentAffiliation'
     | 'recentAffiliations'
     | 'groupAffiliations'
+    | 'organizationEmails'
     | 'orcids'
     | 'emails'
   >,
@@ -414,6 +415,12 @@ export async function gatherConflictFacts(
           recentAffiliations: personAffiliations(row, same, records),
           orcids: [row.orcid ?? [], ...same.map((x) => fromGroups.get(x)?.orcids ?? [])].flat(),
           groupAffiliations: same.flatMap((x) => fromGroups.get(x)?.affiliations ?? []),
+          // What the organization knows the person by now: its records and its own uploads (the
+          // corpus's addresses may be a decade old).
+          organizationEmails: same.flatMap((x) => [
+            ...(fromGroups.get(x)?.emails ?? []),
+            ...(learnt.get(x) ?? []),
+          ]),
           // Every address the organization could know the person by, the one the answer shows
           // among them: a flag by the email a candidate is shown with must match.
           emails: [
@@ -438,6 +445,7 @@ export async function gatherConflictFacts(
     manuscriptFacts: {
       statedAffiliations: manuscript.authors.map((a) => a.affiliation),
       statedBy: manuscript.authors.map((a) => a.name),
+      statedEmails: manuscript.authors.flatMap((a) => (a.email ? [{ email: a.email, author: a.name }] : [])),
       statedInstitutions,
       groupAffiliations: manuscriptIds.flatMap((id) => fromGroups.get(id)?.affiliations ?? []),
       corpusAuthors: [...manuscriptRows.values()].map((r) => ({

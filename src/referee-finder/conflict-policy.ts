@@ -4,6 +4,7 @@
 // read from what this returns.
 import { affiliationCoresMatch, cachedAffiliationOrganizations } from '../corpus/authors/affiliations.ts';
 import { recentSince, type RecentAffiliation } from '../corpus/authors/metrics.ts';
+import { institutionalDomain } from '../corpus/authors/email-domain.ts';
 
 export const CONFLICT_KINDS = [
   'coauth_conflicts',
@@ -37,7 +38,7 @@ export type Conflict =
       evidence: {
         candidate_affiliation: string;
         manuscript_affiliation: string;
-        by: 'institution' | 'name';
+        by: 'institution' | 'name' | 'email_domain';
         manuscript_source?: 'manuscript' | 'corpus' | 'group';
         manuscript_author?: string | null;
       };
@@ -60,6 +61,8 @@ export interface ManuscriptFacts {
   statedAffiliations: ReadonlyArray<string | null>;
   /** The names of the authors they were given for, in the same order (absent: not known). */
   statedBy?: ReadonlyArray<string>;
+  /** Emails given with the manuscript's authors, and for whom. */
+  statedEmails?: ReadonlyArray<{ email: string; author: string | null }>;
   /**
    * The corpus institutions a stated affiliation names by one of their other names ("MIT", "ETH
    * Zürich": OpenAlex's acronyms and alternatives), where the name is one institution's only.
@@ -100,6 +103,11 @@ export interface CandidateFacts {
    * their age, as the organization's word on where the person is now.
    */
   groupAffiliations?: readonly string[];
+  /**
+   * The addresses the organization's own group records and uploads give the person: the ones whose
+   * domain is compared with the manuscript authors' (the corpus's may be years old).
+   */
+  organizationEmails?: readonly string[];
   /** Every corpus id of the person (same ORCID). */
   ids: readonly number[];
   /** The corpus's ORCID and those the organization's group records give the person (normalized). */
@@ -188,6 +196,13 @@ export function conflictPolicy(
     }
   }
 
+  // Institutional email domains of the manuscript's authors (corpus/authors/email-domain.ts).
+  const domains = new Map<string, string | null>();
+  for (const { email, author } of manuscript.statedEmails ?? []) {
+    const domain = institutionalDomain(email);
+    if (domain !== null && !domains.has(domain)) domains.set(domain, author);
+  }
+
   return (c) => {
     const out: Conflict[] = [];
     for (const w of c.coauthoredWorks) {
@@ -196,7 +211,9 @@ export function conflictPolicy(
         evidence: { work: w.work, manuscript_author_id: w.manuscriptAuthorId },
       });
     }
-    const aff = affiliationConflict(candidateAffiliations(c, since), institutions, affiliations);
+    const aff =
+      affiliationConflict(candidateAffiliations(c, since), institutions, affiliations) ??
+      emailDomainConflict(c.organizationEmails ?? [], domains);
     if (aff) out.push(aff);
     for (const work of c.retractedWorks) out.push({ kind: 'retracted_articles', evidence: { work } });
     for (const w of c.citedWorks) {
@@ -283,6 +300,32 @@ function affiliationConflict(
         },
       };
     }
+  }
+  return null;
+}
+
+/**
+ * Written from one institution's email domain as a manuscript author ("cs.stanford.edu" and
+ * "med.stanford.edu"): a shared affiliation whatever the affiliation strings say.
+ */
+function emailDomainConflict(
+  emails: readonly string[],
+  domains: Map<string, string | null>,
+): Conflict | null {
+  if (domains.size === 0) return null;
+  for (const email of emails) {
+    const domain = institutionalDomain(email);
+    if (domain === null || !domains.has(domain)) continue;
+    return {
+      kind: 'aff_conflicts',
+      evidence: {
+        candidate_affiliation: domain,
+        manuscript_affiliation: domain,
+        by: 'email_domain',
+        manuscript_source: 'manuscript',
+        manuscript_author: domains.get(domain) ?? null,
+      },
+    };
   }
   return null;
 }

@@ -32,4 +32,19 @@ describe('shared-affiliation evidence on the manuscript page', () => {
       "“Institute of Physics, University of Tartu”, a manuscript author's affiliation in your authors groups",
     );
   });
+
+  it('says when the shared affiliation is an email domain of one institution', () => {
+    const byDomain: Conflict = {
+      kind: 'aff_conflicts',
+      evidence: {
+        candidate_affiliation: 'uni-tartu.ee',
+        manuscript_affiliation: 'uni-tartu.ee',
+        by: 'email_domain',
+        manuscript_source: 'manuscript',
+        manuscript_author: 'Ann Author',
+      },
+    };
+    expect(text([byDomain])).toContain('(email addresses of one institution)');
+    expect(text([affiliation('manuscript')])).toContain('(same organization name)');
+  });
 });

@@ -194,6 +194,9 @@ beforeAll(async () => {
     // candidate of that university.
     { authors: [{ name: 'Hal Manugroup' }] },
     { authors: [{ name: 'Ivo Tartupal', affiliation: 'University of Tartu, Estonia' }], year: 2025 },
+    // A reviewer whose address the organization's records hold, of a manuscript author's institution.
+    { authors: [{ name: 'Eve Emailpal' }], year: 2025 },
+    { authors: [{ name: 'Fay Freemailpal' }], year: 2025 },
     // Institutions the corpus knows by an acronym: one that is theirs alone, and one that two share.
     { authors: [{ name: 'Max Mitpal', institution: MIT }], year: 2025 },
     {
@@ -579,6 +582,23 @@ describe('conflicts are never missed', () => {
     expect(withName(await candidatesFor(other.apiKey, fields), 'Ivo Tartupal').aff_conflicts.exists).toBe(
       false,
     );
+  });
+
+  it("a shared affiliation is found through an email domain of one institution, never a free mail provider's", async () => {
+    const org = await orgSeeingEveryone();
+    await groupRecord(org.id, 'Eve Emailpal', [], ['eve.emailpal@physics.uni-tartu.ee']);
+    await groupRecord(org.id, 'Fay Freemailpal', [], ['fay.freemailpal@gmail.com']);
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-domain',
+      authors_count: 2,
+      author1_name: 'Nobody Incorpus',
+      author1_email: 'nobody@cs.uni-tartu.ee',
+      author2_name: 'Noone Elseincorpus',
+      author2_email: 'noone.else@gmail.com',
+    });
+    expect(withName(candidates, 'Eve Emailpal').aff_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Fay Freemailpal').aff_conflicts.exists).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').aff_conflicts.exists).toBe(false);
   });
 
   it('a shared affiliation is found through the second organization an affiliation names', async () => {

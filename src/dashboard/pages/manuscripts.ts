@@ -1095,7 +1095,13 @@ export function conflictList(
                       in your authors groups`
                     : html`the manuscript author's “${isolate(c.evidence.manuscript_affiliation)}”`
             }
-            (${c.evidence.by === 'institution' ? 'same institution' : 'same organization name'})
+            (${
+              c.evidence.by === 'institution'
+                ? 'same institution'
+                : c.evidence.by === 'email_domain'
+                  ? 'email addresses of one institution'
+                  : 'same organization name'
+            })
           </li>`;
         case 'retracted_articles':
           return html`<li>${label}${workLink(base, c.evidence.work)} is retracted</li>`;
