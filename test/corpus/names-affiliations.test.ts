@@ -329,6 +329,22 @@ describe('affiliations', () => {
       'university of michigan',
     ]);
     expect(affiliationOrganizations('Beijing, China')).toEqual(['beijing']);
+    // An academy of many institutes, named after one of them, is its parent, not a second place.
+    expect(affiliationOrganizations('Institute of Automation, Chinese Academy of Sciences, Beijing')).toEqual(
+      ['institute of automation'],
+    );
+    expect(
+      affiliationsMatch(
+        'Institute of Automation, Chinese Academy of Sciences',
+        'Institute of Computing Technology, Chinese Academy of Sciences',
+      ),
+    ).toBe(false);
+    expect(affiliationOrganizations('Chinese Academy of Sciences')).toEqual(['chinese academy of sciences']);
+    expect(
+      affiliationOrganizations(
+        'Institute of Computing Technology, University of Chinese Academy of Sciences',
+      ),
+    ).toEqual(['university of chinese academy of sciences']);
     expect(affiliationOrganizations('')).toEqual([]);
   });
 

@@ -148,8 +148,16 @@ export function affiliationOrganizations(value: string): string[] {
     (p, i) => !WITHIN_A_UNIVERSITY.test(p) || !organizations.slice(i + 1).some(isUniversity),
   );
   const principal = own[0] ?? parts.find((p) => !SUBUNIT.test(p)) ?? parts[0]!;
-  return [...new Set([principal, ...own].map(withoutCampus))].filter(Boolean);
+  // An umbrella of many institutes named after one of them is its parent, not a second organization:
+  // two institutes of one academy are two places ("Institute of Automation, Chinese Academy of
+  // Sciences" and "Institute of Computing Technology, Chinese Academy of Sciences").
+  const others = own.slice(1).filter((p) => !UMBRELLA.test(p) || isUniversity(p));
+  return [...new Set([principal, ...others].map(withoutCampus))].filter(Boolean);
 }
+
+// Bodies of many institutes, each institute an organization of its own (in English, as normalized).
+const UMBRELLA =
+  /\b(academy of sciences?|academia sinica|research council|national research center|cnrs|cnr|csic|max planck society|max planck gesellschaft|fraunhofer|helmholtz|leibniz association|chinese academy)\b/;
 
 /** The principal organization an affiliation names (`affiliationOrganizations`' first), or ''. */
 export function affiliationCore(value: string): string {
