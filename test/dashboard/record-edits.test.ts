@@ -10,6 +10,7 @@ import { ensureFolder, requireFolder } from '../../src/folders/folders.ts';
 import { createCustomField, requireOwnedCustomField } from '../../src/custom-fields/store.ts';
 import { readCustomValues } from '../../src/custom-fields/folder-manuscript-values.ts';
 import { requireOrganization } from '../../src/organizations/organizations.ts';
+import { findWebhook } from '../../src/webhooks/store.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -274,6 +275,23 @@ describe('other edit forms opened in two tabs', () => {
       refusal: 'The organization&#39;s settings were changed since this form was opened',
       keptA: async () => expect(await stored()).toMatchObject({ prefer: 'parsed', max_candidates: 40 }),
       savedB: async () => expect(await stored()).toMatchObject({ prefer: 'supplied', max_candidates: 25 }),
+    });
+  });
+
+  it('the webhook', async () => {
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const stored = () => findWebhook(t.db, org.id);
+    await twoTabs({
+      session: admin,
+      page: '/dashboard/webhooks/',
+      action: '/dashboard/webhooks/',
+      sentA: { url: 'https://a.example.org/events', enabled: 'on' },
+      sentB: { url: 'https://b.example.org/events' },
+      refusal: 'The webhook was changed since this form was opened',
+      keptA: async () =>
+        expect(await stored()).toMatchObject({ url: 'https://a.example.org/events', enabled: true }),
+      savedB: async () =>
+        expect(await stored()).toMatchObject({ url: 'https://b.example.org/events', enabled: false }),
     });
   });
 });
