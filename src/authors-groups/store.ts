@@ -2,7 +2,7 @@
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
 import { likeWordPatterns } from '../infra/db/quote.ts';
-import { errors } from '../infra/errors.ts';
+import { errors, sqlstateOf } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
@@ -24,7 +24,7 @@ function groupName(name: string): string {
 /**
  * Two groups of one organization with one name (letter case aside) are two identical checkboxes on
  * a folder's settings and two identical labels on a candidate: refused (409). Groups made before
- * this rule keep their names.
+ * this rule were renamed by migration 0107, whose unique index also refuses two creates at once.
  */
 async function refuseTakenName(
   db: Queryable,
@@ -37,7 +37,22 @@ async function refuseTakenName(
         AND ($3::integer IS NULL OR id <> $3)`,
     [organizationId, name, except],
   );
-  if (rows.length > 0) throw errors.conflict(`A group named “${name}” already exists`).naming(name);
+  if (rows.length > 0) throw takenName(name);
+}
+
+const takenName = (name: string) => errors.conflict(`A group named “${name}” already exists`).naming(name);
+
+/**
+ * Runs `write` (an insert or rename of a group named `name`); two such writes at once can both pass
+ * refuseTakenName, and the second meets the unique index of migration 0107: the same refusal.
+ */
+async function refusingTakenName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (sqlstateOf(error) === '23505') throw takenName(name);
+    throw error;
+  }
 }
 
 export async function createGroup(
@@ -55,9 +70,11 @@ export async function createGroup(
       [organizationId],
     );
     await refuseTakenName(tx, organizationId, trimmed, null);
-    const { rows } = await tx.query<AuthorsGroup>(
-      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id AS group_id, name`,
-      [organizationId, trimmed],
+    const { rows } = await refusingTakenName(trimmed, () =>
+      tx.query<AuthorsGroup>(
+        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id AS group_id, name`,
+        [organizationId, trimmed],
+      ),
     );
     return rows[0]!;
   });
@@ -85,9 +102,11 @@ export async function renameGroup(
 ): Promise<AuthorsGroup> {
   const trimmed = groupName(name);
   await refuseTakenName(db, organizationId, trimmed, groupId);
-  const { rows } = await db.query<AuthorsGroup>(
-    `UPDATE authors_groups SET name = $3 WHERE id = $2 AND organization_id = $1 RETURNING id AS group_id, name`,
-    [organizationId, groupId, trimmed],
+  const { rows } = await refusingTakenName(trimmed, () =>
+    db.query<AuthorsGroup>(
+      `UPDATE authors_groups SET name = $3 WHERE id = $2 AND organization_id = $1 RETURNING id AS group_id, name`,
+      [organizationId, groupId, trimmed],
+    ),
   );
   if (!rows[0]) throw errors.notFound(`Authors group ${groupId}`);
   return rows[0];

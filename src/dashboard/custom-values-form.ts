@@ -7,14 +7,19 @@ import { Type } from 'typebox';
 import type { CustomField } from '../custom-fields/store.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { AppError } from '../infra/errors.ts';
-import { csrfField, fieldState, postedForm } from './framework.ts';
+import { csrfField, fieldState, postedForm, refuseChangedMeanwhile, seenField } from './framework.ts';
 import { list, text, typedNumber, type FormBody } from './form-values.ts';
 import { html, isolateText, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
 
 /** A form of custom values: its fields are cf_<api_id>, so the body names only the token. */
 export const CustomValuesBody = Type.Object(
-  { _csrf: Type.String(), form: Type.Optional(Type.String({ maxLength: 50 })) },
+  {
+    _csrf: Type.String(),
+    form: Type.Optional(Type.String({ maxLength: 50 })),
+    // What the form was filled from (seenField): a save over a change made since is refused.
+    seen: Type.Optional(Type.String({ maxLength: 100 })),
+  },
   { additionalProperties: true },
 );
 
@@ -156,6 +161,42 @@ export function fieldsOnForm<F extends Pick<CustomField, 'api_id'>>(
   return fields.filter((f) => shown.has(f.api_id));
 }
 
+/**
+ * What a custom values form of `fields` is filled from and sends, for `seenField` and
+ * `refuseChangedMeanwhile`: each field's value by api_id (none for an empty one), a multi option's
+ * options in any order.
+ */
+function editedCustomValues(
+  fields: ReadonlyArray<Pick<CustomField, 'api_id'>>,
+  values: Readonly<Record<string, unknown>>,
+): unknown {
+  return Object.fromEntries(
+    fields.map((f) => {
+      const value = values[f.api_id];
+      return [f.api_id, Array.isArray(value) ? [...(value as string[])].sort() : (value ?? null)];
+    }),
+  );
+}
+
+/**
+ * Refuses (409, nothing saved) a custom values form opened before another save of these values (in
+ * another tab, by another editor) changed them to other than what it sends: `fields` are those on
+ * the form (`fieldsOnForm`), `stored` the values stored now.
+ */
+export function refuseValuesChangedMeanwhile(
+  body: FormBody,
+  what: string,
+  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'data_kind' | 'name'>>,
+  stored: Readonly<Record<string, CustomValue>>,
+): void {
+  refuseChangedMeanwhile(
+    body,
+    what,
+    editedCustomValues(fields, stored),
+    editedCustomValues(fields, Object.fromEntries(postedCustomValues(body, fields))),
+  );
+}
+
 /** A stored value as people read it: options by their text; '' for none. */
 export function shownCustomValue(field: CustomField, value: CustomValue | undefined): string {
   if (value === undefined) return '';
@@ -216,6 +257,10 @@ export function customValuesSection(
   return html`${heading}
     <form method="post" action="${input.action}" class="stack">
       ${csrfField(request)} ${CUSTOM_VALUES_FORM}
+      ${
+        // The values as stored now, also after a refusal: the form sent again replaces them knowingly.
+        seenField(editedCustomValues(fields, values))
+      }
       ${fields.map(
         (f) =>
           html`<input type="hidden" name="on_form" value="${f.api_id}" />

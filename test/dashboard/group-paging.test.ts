@@ -77,4 +77,21 @@ describe('authors groups, a page at a time', () => {
     expect(other.headers.location).toBe('/dashboard/groups/');
     expect((await get('/dashboard/groups/')).body).toContain('already exists');
   });
+
+  it('puts the add form before the list, and a refused add comes back to the search and page it was sent from', async () => {
+    const listed = (await get('/dashboard/groups/?q=G0&page=2')).body;
+    // Before the 100 rows (some 110 Tabs), not after them.
+    const form = listed.indexOf('action="/dashboard/groups/?q=G0&amp;page=2"');
+    expect(form).toBeGreaterThan(0);
+    expect(form).toBeLessThan(listed.indexOf('<table'));
+    expect(listed.indexOf('Add group')).toBeLessThan(listed.indexOf('<table'));
+    // A name taken in other letter case is refused: back on page 2 of the search, the name kept.
+    const refused = await injectForm(t.app, editor, '/dashboard/groups/?q=G0&page=2', { name: 'g0001' });
+    expect(refused.headers.location).toBe('/dashboard/groups/?q=G0&page=2');
+    const back = (await get(refused.headers.location as string)).body;
+    expect(back).toContain('already exists');
+    expect(back).toContain('value="g0001"');
+    expect(back).toContain('Page 2 of 3');
+    expect(back).toContain('matching');
+  });
 });

@@ -7,6 +7,10 @@ import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../hel
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createGroup, findGroupAuthor } from '../../src/authors-groups/store.ts';
 import { ensureFolder, requireFolder } from '../../src/folders/folders.ts';
+import { createCustomField, requireOwnedCustomField } from '../../src/custom-fields/store.ts';
+import { readCustomValues } from '../../src/custom-fields/folder-manuscript-values.ts';
+import { requireOrganization } from '../../src/organizations/organizations.ts';
+import { findWebhook } from '../../src/webhooks/store.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -142,5 +146,152 @@ describe("a folder's referee finder settings edited in two tabs", () => {
     });
     expect(again.headers.location).toBe(url);
     expect((await requireFolder(t.db, org.id, folderId)).effect).toBe('highlight');
+  });
+});
+
+/** The `seen` field of the page's form posting to `action` (a page may have several edit forms). */
+const seenIn = (page: string, action: string) => {
+  const at = page.indexOf(`action="${action}"`);
+  return at < 0 ? undefined : seenOf(page.slice(at));
+};
+
+/**
+ * One form opened in two tabs: A changes some values and saves, then B (filled before A's save)
+ * saves others. B's save must be refused with A's values kept; sent again from the page that
+ * refused it, it goes through; the same form twice (a double click) is never refused.
+ */
+async function twoTabs(input: {
+  session: InjectSession;
+  page: string;
+  action: string;
+  sentA: Record<string, string | string[]>;
+  sentB: Record<string, string | string[]>;
+  refusal: string;
+  keptA: () => Promise<void>;
+  savedB: () => Promise<void>;
+}): Promise<void> {
+  const open = async () =>
+    (await t.app.inject({ url: input.page, headers: { cookie: input.session.cookie } })).body;
+  const [tabA, tabB] = [await open(), await open()];
+  expect(seenIn(tabA, input.action)).toBeDefined();
+  const post = (fields: Record<string, string | string[]>) =>
+    injectForm(t.app, input.session, input.action, fields);
+  const sentA = { ...input.sentA, seen: seenIn(tabA, input.action)! };
+  expect((await post(sentA)).statusCode).toBe(303);
+  // A double click: the same form again finds its own save.
+  expect((await post(sentA)).statusCode).toBe(303);
+  expect(await open()).not.toContain('changed since this form was opened');
+  expect((await post({ ...input.sentB, seen: seenIn(tabB, input.action)! })).statusCode).toBe(303);
+  await input.keptA();
+  const refused = await open();
+  expect(refused).toContain(input.refusal);
+  expect((await post({ ...input.sentB, seen: seenIn(refused, input.action)! })).statusCode).toBe(303);
+  await input.savedB();
+}
+
+describe('other edit forms opened in two tabs', () => {
+  it("a folder's custom values", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'CV1');
+    const note = await createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'str', name: 'Note' });
+    const topics = await createCustomField(t.db, org.id, {
+      owner: 'folder',
+      dataKind: 'multi_option',
+      name: 'Topics',
+      options: ['Biology', 'Physics'],
+    });
+    const [bio, phys] = topics.options!.map((o) => o.api_id);
+    const values = () => readCustomValues(t.db, org.id, 'folder', folderId);
+    const onForm = [note.api_id, topics.api_id];
+    await twoTabs({
+      session: editor,
+      page: `/dashboard/folders/${folderId}/`,
+      action: `/dashboard/folders/${folderId}/custom-values/`,
+      sentA: {
+        form: 'custom_values',
+        on_form: onForm,
+        [`cf_${note.api_id}`]: 'from A',
+        [`cf_${topics.api_id}`]: [phys!, bio!],
+      },
+      sentB: { form: 'custom_values', on_form: onForm, [`cf_${note.api_id}`]: 'from B' },
+      refusal: 'The folder&#39;s custom fields were changed since this form was opened',
+      keptA: async () => expect((await values())[note.api_id]).toBe('from A'),
+      savedB: async () => expect(await values()).toEqual({ [note.api_id]: 'from B' }),
+    });
+  });
+
+  it("a manuscript's custom values", async () => {
+    const folderId = await ensureFolder(t.db, org.id, 'CV2');
+    const manuscriptId = (
+      await t.db.query<{ id: number }>(
+        `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, title, abstract)
+         VALUES ($1, 'ms-cv', $2, '{"title": "Notes", "abstract": "", "authors": []}', 0, 'Notes', '')
+         RETURNING id`,
+        [org.id, folderId],
+      )
+    ).rows[0]!.id;
+    const pages = await createCustomField(t.db, org.id, {
+      owner: 'proposal',
+      dataKind: 'number',
+      name: 'Pages',
+    });
+    const values = () => readCustomValues(t.db, org.id, 'proposal', manuscriptId);
+    await twoTabs({
+      session: editor,
+      page: `/dashboard/manuscripts/${manuscriptId}/`,
+      action: `/dashboard/manuscripts/${manuscriptId}/custom-values/`,
+      sentA: { form: 'custom_values', on_form: pages.api_id, [`cf_${pages.api_id}`]: '12' },
+      sentB: { form: 'custom_values', on_form: pages.api_id, [`cf_${pages.api_id}`]: '30' },
+      refusal: 'The manuscript&#39;s custom fields were changed since this form was opened',
+      keptA: async () => expect((await values())[pages.api_id]).toBe(12),
+      savedB: async () => expect((await values())[pages.api_id]).toBe(30),
+    });
+  });
+
+  it("a custom field's name and description", async () => {
+    const field = await createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'str', name: 'Remark' });
+    const url = `/dashboard/custom-fields/${field.api_id}/`;
+    const stored = () => requireOwnedCustomField(t.db, field.api_id, org.id);
+    await twoTabs({
+      session: editor,
+      page: url,
+      action: url,
+      sentA: { name: 'Remark', description: 'Said by A' },
+      sentB: { name: 'Remarks', description: '' },
+      refusal: 'This field was changed since this form was opened',
+      keptA: async () => expect(await stored()).toMatchObject({ name: 'Remark', description: 'Said by A' }),
+      savedB: async () => expect(await stored()).toMatchObject({ name: 'Remarks', description: null }),
+    });
+  });
+
+  it("the organization's settings", async () => {
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const stored = () => requireOrganization(t.db, org.id);
+    await twoTabs({
+      session: admin,
+      page: '/dashboard/settings/',
+      action: '/dashboard/settings/',
+      sentA: { prefer: 'parsed', include_conflicts: 'on', max_candidates: '40' },
+      sentB: { prefer: 'supplied', max_candidates: '25' },
+      refusal: 'The organization&#39;s settings were changed since this form was opened',
+      keptA: async () => expect(await stored()).toMatchObject({ prefer: 'parsed', max_candidates: 40 }),
+      savedB: async () => expect(await stored()).toMatchObject({ prefer: 'supplied', max_candidates: 25 }),
+    });
+  });
+
+  it('the webhook', async () => {
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const stored = () => findWebhook(t.db, org.id);
+    await twoTabs({
+      session: admin,
+      page: '/dashboard/webhooks/',
+      action: '/dashboard/webhooks/',
+      sentA: { url: 'https://a.example.org/events', enabled: 'on' },
+      sentB: { url: 'https://b.example.org/events' },
+      refusal: 'The webhook was changed since this form was opened',
+      keptA: async () =>
+        expect(await stored()).toMatchObject({ url: 'https://a.example.org/events', enabled: true }),
+      savedB: async () =>
+        expect(await stored()).toMatchObject({ url: 'https://b.example.org/events', enabled: false }),
+    });
   });
 });

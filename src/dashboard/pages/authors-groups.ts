@@ -259,6 +259,18 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         body: html`<p>
             Your own pools of reviewers. A folder can highlight, limit to or boost a group's authors.
           </p>
+          ${
+            // Before the list, whose up to 100 rows put it some 110 Tabs away at the page's foot. It
+            // posts to this page's address, so that a refusal comes back to this search and page.
+            mayDo(request, 'authors_groups_write')
+              ? html`<h2>Add a group</h2>
+                  <form method="post" action="${pageLink(page)}" class="row">
+                    ${csrfField(request)} ${groupNameField(request, text(postedForm(request) ?? {}, 'name'))}
+                    <button type="submit">Add group</button>
+                  </form>
+                  <h2>The organization's groups</h2>`
+              : null
+          }
           <form method="get" action="${base}" class="row" role="search">
             <div>
               <label for="q">Search by name</label>
@@ -279,16 +291,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
-          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of groups' })}
-          ${
-            mayDo(request, 'authors_groups_write')
-              ? html`<h2>Add a group</h2>
-                  <form method="post" action="/dashboard/groups/" class="row">
-                    ${csrfField(request)} ${groupNameField(request, text(postedForm(request) ?? {}, 'name'))}
-                    <button type="submit">Add group</button>
-                  </form>`
-              : null
-          }`,
+          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of groups' })}`,
       });
     },
   });
@@ -298,7 +301,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     url: '/groups/',
     action: 'authors_groups_write',
     schema: { body: GroupBody },
-    back: () => '/dashboard/groups/',
+    // The list's search and page the form was sent from (its action's query), to come back to.
+    back: (request) => {
+      const { q, page } = request.query as { q?: unknown; page?: unknown };
+      const n = typeof page === 'string' && /^\d{1,6}$/.test(page) ? Number(page) : 1;
+      return searchPageLink(dashboardPath('groups'), typeof q === 'string' ? q : '', Math.max(n, 1));
+    },
     // A refused name (taken, letter case aside) comes back to be corrected, not retyped.
     keepsForm: true,
     handler: async (request, reply) => {

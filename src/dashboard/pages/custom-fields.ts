@@ -24,7 +24,9 @@ import {
   orgOf,
   postedForm,
   redirectTo,
+  refuseChangedMeanwhile,
   renderPage,
+  seenField,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolateText, type Html } from '../html.ts';
@@ -69,7 +71,18 @@ const UpdateBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 10_000 })),
   add_options: Type.Optional(Type.String({ maxLength: 100_000 })),
   remove_option: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  // What the form was filled from (seenField): a save over a change made since is refused.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+/**
+ * What a field's edit form is filled from and replaces: its name and description, as the store keeps
+ * them (trimmed name, no empty description). Options are added and removed one by one, never
+ * replaced, so they are not part of it.
+ */
+function editedField(field: { name: string; description: string | null }): unknown {
+  return { name: field.name.trim(), description: field.description?.trim() ? field.description : null };
+}
 
 /** The input of the add form a refusal concerns, by what its message names. */
 function newFieldInput(message: string): string | null {
@@ -194,7 +207,7 @@ ${shown.addOptions}</textarea>`;
           ${
             editable
               ? html`<form method="post" action="${path}" class="stack">
-                    ${csrfField(request)}
+                    ${csrfField(request)} ${seenField(editedField(field))}
                     <label for="name">Name</label>
                     ${states.name.message}
                     <input
@@ -265,6 +278,13 @@ ${shown.addOptions}</textarea>`;
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };
       const body = request.body as FormBody;
+      const stored = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
+      refuseChangedMeanwhile(
+        body,
+        'This field was',
+        editedField(stored),
+        editedField({ name: text(body, 'name'), description: text(body, 'description') }),
+      );
       const field = await concerning(editedFieldInput, () =>
         updateCustomField(
           ctx.db,

@@ -42,6 +42,7 @@ import { dataTable } from '../table.ts';
 import {
   CustomValuesBody,
   customValuesSection,
+  refuseValuesChangedMeanwhile,
   fieldsOnForm,
   postedCustomValues,
   valuesConcerningInputs,
@@ -417,6 +418,12 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       await requireFolder(ctx.db, organizationId, folderId);
       const body = request.body as FormBody;
       const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).folder);
+      refuseValuesChangedMeanwhile(
+        body,
+        "The folder's custom fields were",
+        fields,
+        await readCustomValues(ctx.db, organizationId, 'folder', folderId),
+      );
       await valuesConcerningInputs(fields, () =>
         saveCustomValues(ctx.db, organizationId, 'folder', folderId, postedCustomValues(body, fields)),
       );

@@ -57,6 +57,7 @@ import type { FormBody } from '../form-values.ts';
 import {
   CustomValuesBody,
   customValuesSection,
+  refuseValuesChangedMeanwhile,
   fieldsOnForm,
   postedCustomValues,
   valuesConcerningInputs,
@@ -353,6 +354,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       await requireManuscript(ctx.db, organizationId, manuscriptId);
       const body = request.body as FormBody;
       const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).proposal);
+      refuseValuesChangedMeanwhile(
+        body,
+        "The manuscript's custom fields were",
+        fields,
+        await readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
+      );
       await valuesConcerningInputs(fields, () =>
         saveCustomValues(ctx.db, organizationId, 'proposal', manuscriptId, postedCustomValues(body, fields)),
       );

@@ -13,7 +13,9 @@ import {
   orgOf,
   postedForm,
   redirectTo,
+  refuseChangedMeanwhile,
   renderPage,
+  seenField,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { html } from '../html.ts';
@@ -24,7 +26,19 @@ const SettingsBody = Type.Object({
   include_conflicts: Type.Optional(Type.String()),
   include_without_email: Type.Optional(Type.String()),
   max_candidates: Type.String(),
+  // What the form was filled from (seenField): a save over a change made since is refused.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+/** What the settings form is filled from and replaces. */
+function editedSettings(s: {
+  prefer: string;
+  include_conflicts: boolean;
+  include_without_email: boolean;
+  max_candidates: number;
+}): unknown {
+  return [s.prefer, s.include_conflicts, s.include_without_email, s.max_candidates];
+}
 
 export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
@@ -54,7 +68,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
           </p>
           ${editable ? null : html`<p class="muted">Only an integrations admin can change these.</p>`}
           <form method="post" action="/dashboard/settings/" class="stack">
-            ${editable ? csrfField(request) : null}
+            ${editable ? html`${csrfField(request)} ${seenField(editedSettings(org))}` : null}
             <fieldset ${prefer.attrs}>
               <legend>When the parsed file and the supplied fields disagree, prefer</legend>
               ${prefer.message}
@@ -125,14 +139,19 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
       const max = text(body, 'max_candidates').trim();
       if (!/^\d+$/.test(max))
         throw fieldInvalid('max_candidates', 'The maximum number of candidates must be a whole number');
-      await concerning('max_candidates', () =>
-        updateSettings(ctx.db, orgOf(request), {
-          prefer: prefer as Prefer,
-          include_conflicts: checked(body, 'include_conflicts'),
-          include_without_email: checked(body, 'include_without_email'),
-          max_candidates: Number(max),
-        }),
+      const settings = {
+        prefer: prefer as Prefer,
+        include_conflicts: checked(body, 'include_conflicts'),
+        include_without_email: checked(body, 'include_without_email'),
+        max_candidates: Number(max),
+      };
+      refuseChangedMeanwhile(
+        body,
+        "The organization's settings were",
+        editedSettings(await requireOrganization(ctx.db, orgOf(request))),
+        editedSettings(settings),
       );
+      await concerning('max_candidates', () => updateSettings(ctx.db, orgOf(request), settings));
       // API keys remember their organization's settings for a few seconds; the next upload must see these.
       ctx.keys.invalidate();
       return redirectTo(ctx, request, reply, '/dashboard/settings/', {

@@ -21,7 +21,9 @@ import {
   orgOf,
   postedForm,
   redirectTo,
+  refuseChangedMeanwhile,
   renderPage,
+  seenField,
   askFirst,
   Confirmable,
   CsrfOnly,
@@ -39,7 +41,17 @@ const SaveBody = Type.Object({
   url: Type.String({ maxLength: 2100 }),
   secret: Type.Optional(Type.String({ maxLength: 300 })),
   enabled: Type.Optional(Type.String()),
+  // What the form was filled from (seenField): a save over a change made since is refused.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+/**
+ * What the webhook form is filled from and replaces: its URL and whether it sends (none before the
+ * first save). Never the secret, which the form does not show: one typed replaces it knowingly.
+ */
+function editedWebhook(hook: { url: string; enabled: boolean } | null): unknown {
+  return hook ? [hook.url.trim(), hook.enabled] : null;
+}
 
 const dateTime = (d: Date | null) =>
   d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') + ' UTC' : '—';
@@ -76,7 +88,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
             body. A delivery that fails is tried again, waiting longer each time.
           </p>
           <form method="post" action="${PAGE}" class="stack">
-            ${csrfField(request)}
+            ${csrfField(request)} ${seenField(editedWebhook(hook))}
             <label for="url">Endpoint URL</label>
             ${urlState.message}
             <input
@@ -181,6 +193,12 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     keepsForm: { without: ['secret'] },
     handler: async (request, reply) => {
       const body = request.body as FormBody;
+      refuseChangedMeanwhile(
+        body,
+        'The webhook was',
+        editedWebhook(await findWebhook(ctx.db, orgOf(request))),
+        editedWebhook({ url: text(body, 'url'), enabled: checked(body, 'enabled') }),
+      );
       await concerning(
         (message) => (/secret/i.test(message) ? 'secret' : /URL|address/.test(message) ? 'url' : null),
         () =>
