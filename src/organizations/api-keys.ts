@@ -1,6 +1,6 @@
 // API keys: shown once at creation, stored only as a SHA-256 hash. The public key_id part finds the
 // row; the hashes are compared in constant time so timing never reveals how much of a key matched.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
@@ -23,57 +23,26 @@ export async function createApiKey(db: Queryable, organizationId: number): Promi
 }
 
 /**
- * How long after a form made its key the same form posted again shows that key again (a double
- * click, whose first answer the browser dropped: its secret was never seen), if the key is neither
- * used nor revoked yet. Later, the form makes nothing and shows nothing.
- */
-export const FORM_KEY_SHOWN_AGAIN_MS = 60_000;
-
-/** The key's secret part, drawn from the form's one-time value: the same form gives the same key. */
-function formSecret(formNonce: string): string {
-  return createHmac('sha256', formNonce).update('refmatch api key').digest('base64url');
-}
-
-/**
- * A key made by a dashboard form: `formNonce` is the form's one-time value (random, 32 bytes), which
- * the key's secret is drawn from, and only its hash is stored (`form_nonce`). The same form posted
- * again makes no second key: within FORM_KEY_SHOWN_AGAIN_MS of the first, the key not used nor
- * revoked, it answers that key again (`made: false`), where the secret of a double click's first post
- * was lost; later (a reload of the page that showed the key) null. Two posts at once make one key.
+ * A key made by a dashboard form: `formNonce` is the form's one-time value, and the same form posted
+ * again (a reload of the page that showed the key) makes no second key: null then.
  */
 export async function createApiKeyFromForm(
   db: Queryable,
   organizationId: number,
   formNonce: string,
   label: string | null,
-): Promise<{ key: string; made: boolean } | null> {
-  const digest = createHash('sha256').update(formNonce).digest('hex');
-  const made = await insertKey(db, organizationId, label?.trim() || null, {
-    digest,
-    secret: formSecret(formNonce),
-  });
-  if (made !== null) return { key: made, made: true };
-  const { rows } = await db.query<{ key_id: string; key_hash: Buffer }>(
-    `SELECT key_id, key_hash FROM api_keys
-     WHERE organization_id = $1 AND form_nonce = $2 AND revoked_at IS NULL AND last_used_at IS NULL
-       AND created_at > now() - make_interval(secs => $3)`,
-    [organizationId, digest, FORM_KEY_SHOWN_AGAIN_MS / 1000],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const key = `rm_${row.key_id}_${formSecret(formNonce)}`;
-  return timingSafeEqual(hashKey(key), Buffer.from(row.key_hash)) ? { key, made: false } : null;
+): Promise<string | null> {
+  return insertKey(db, organizationId, label?.trim() || null, formNonce);
 }
 
 async function insertKey(
   db: Queryable,
   organizationId: number,
   label: string | null,
-  form: { digest: string; secret: string } | null,
+  formNonce: string | null,
 ): Promise<string | null> {
   const keyId = randomBytes(8).toString('hex');
-  const key = `rm_${keyId}_${form?.secret ?? randomBytes(32).toString('base64url')}`;
-  const formNonce = form?.digest ?? null;
+  const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
   const { rowCount } = await inTransaction(db, async (tx) => {
     // A form posted again makes no key (below), at the cap too: said as such, not as the cap.
     if (formNonce !== null) {

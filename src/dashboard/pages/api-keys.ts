@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { errors } from '../../infra/errors.ts';
 import { createApiKeyFromForm, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
 import { text } from '../form-values.ts';
@@ -25,17 +25,13 @@ import { dataTable } from '../table.ts';
 const KeyParams = Type.Object({ keyId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
-  // The form's one-time value (createApiKeyFromForm), which the key's secret is drawn from: posted
-  // again (a double click, a reload) it makes no second key.
-  once: Type.String({ minLength: 43, maxLength: 64 }),
+  // The form's one-time value (createApiKeyFromForm): a reload posting it again makes no second key.
+  once: Type.String({ minLength: 16, maxLength: 64 }),
   label: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-/**
- * What the page says after a create: the new key (again, to the same form sent twice within a
- * minute: a double click), or that this form already made one.
- */
-type Created = { key: string; made: boolean } | { repeated: true } | null;
+/** What the page says after a create: the new key once, or that this form already made one. */
+type Created = { key: string } | { repeated: true } | null;
 
 async function keysPage(
   ctx: AppContext,
@@ -51,14 +47,7 @@ async function keysPage(
         created && 'key' in created
           ? html`<section aria-labelledby="new-key">
               <h2 id="new-key">Your new API key</h2>
-              ${
-                created.made
-                  ? null
-                  : html`<p role="status">
-                      The form was sent twice: this is the key it made the first time. No other key was made.
-                    </p>`
-              }
-              <p>Copy it now: it is not shown again (refmatch keeps only a hash of it).</p>
+              <p>Copy it now: it is shown only this once (refmatch keeps only a hash of it).</p>
               <p class="secret" data-testid="new-key">${created.key}</p>
             </section>`
           : created
@@ -70,7 +59,7 @@ async function keysPage(
       }
       <form method="post" action="/dashboard/api-keys/" class="row">
         ${csrfField(request)}
-        <input type="hidden" name="once" value="${randomBytes(32).toString('base64url')}" />
+        <input type="hidden" name="once" value="${randomUUID()}" />
         <div>
           <label for="label">Label (optional, up to 100 characters: what the key is for)</label>
           ${label.message}
@@ -134,7 +123,7 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const body = request.body as { once: string; label?: string };
       const key = await createApiKeyFromForm(ctx.db, orgOf(request), body.once, body.label ?? null);
-      return keysPage(ctx, request, reply, key ?? { repeated: true });
+      return keysPage(ctx, request, reply, key ? { key } : { repeated: true });
     },
   });
 
