@@ -90,8 +90,6 @@ describe('a French abstract under "Résumé" with a note on its length', () => {
           ...Array.from({ length: 12 }, (_, k) => paragraph(`Consigne ${k + 1} de la revue`)),
           paragraph('Résumé (500 à 600 signes)', 'Heading1'),
           paragraph(abstract),
-          paragraph('Mots-clés', 'Heading1'),
-          paragraph('gel, floraison, vallées.'),
           paragraph('1 Introduction', 'Heading1'),
           ...prose(3),
         ],
