@@ -33,6 +33,10 @@ const styles = {
   ),
 };
 
+/** A paragraph of one run in a size of its own (half-points, as Word writes it). */
+const sized = (text: string, halfPoints: number) =>
+  `<w:p><w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
 const prose = (n: number) =>
   Array.from({ length: n }, (_, i) =>
     paragraph(
@@ -152,7 +156,8 @@ describe('a Chinese thesis: the title over two lines, the abstract under "摘 �
     const result = await parseManuscript(
       makeDocx(
         [
-          docxLargeParagraph('硕士学位论文'),
+          // The kind of thesis in the cover's largest type, over the title.
+          sized('硕士学位论文', 72),
           docxLargeParagraph('基于霜冻日期的山谷花园'),
           docxLargeParagraph('开花预测方法研究'),
           paragraph('研究生姓名 ***'),
@@ -178,8 +183,6 @@ describe('a Chinese thesis: the title over two lines, the abstract under "摘 �
 describe('a cover built of text boxes, the name over the title, a table of contents after it', () => {
   const box = (paragraphs: string) =>
     `<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wps:txbx><w:txbxContent>${paragraphs}</w:txbxContent></wps:txbx></w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox><w:txbxContent>${paragraphs}</w:txbxContent></v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`;
-  const sized = (text: string, halfPoints: number) =>
-    `<w:p><w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
   const file = () =>
     makeDocx(
       [
