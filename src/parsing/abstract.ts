@@ -6,7 +6,7 @@
 // does not end it.
 import type { Block } from './types.ts';
 import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
-import { joinLines } from './text-utils.ts';
+import { joinLines, meetInCjk } from './text-utils.ts';
 
 export interface FoundAbstract {
   text: string | null;
@@ -14,15 +14,17 @@ export interface FoundAbstract {
 }
 
 /**
- * The abstract's label in another language, read only when no English label is found: an English
+ * The abstract's label in another language, read only when no English label is found (its end is
+ * told by no letter after it, where `\b` sees no edge after the "é" of "Résumé"): an English
  * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
- * as English). Indonesian and Malay write "Abstrak" (or "Intisari"). Portuguese "Sumário" is a label only run in with its stop
+ * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
+ * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari';
+  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
 const OTHER_LANGUAGE_LABEL = new RegExp(
-  `^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))\\b\\s*[:.—–-]?\\s*`,
+  `^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))(?![\\p{L}\\p{N}])\\s*[:：.—–-]?\\s*`,
   'iu',
 );
 
@@ -80,7 +82,7 @@ const NOTE_MARK = /^\s*[*†‡§¶∗]/u;
 const MAX_CHARS = 6000;
 const MAX_BLOCKS = 80;
 
-const endsSentence = (s: string) => /[.!?:;)"”’\]]\s*$/u.test(s);
+const endsSentence = (s: string) => /[.!?:;)"”’\]。！？：；）]\s*$/u.test(s);
 const opensLower = (b: Block | undefined) => !!b && /^\s*\p{Ll}/u.test(b.text);
 
 /**
@@ -121,13 +123,16 @@ function endsAbstract(blocks: Block[], j: number, styled: boolean, openSentence 
   return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text);
 }
 
-/** Joins the abstract's blocks: lines of one paragraph with a space, a word broken at a hyphen whole. */
+/**
+ * Joins the abstract's blocks: lines of one paragraph with a space (none between two Chinese or
+ * Japanese characters), a word broken at a hyphen whole.
+ */
 function joinParts(parts: string[]): string {
   let text = '';
   for (const part of parts) {
     if (!text) text = part;
     else if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(part)) text = text.slice(0, -1) + part;
-    else text += endsSentence(text) ? `\n\n${part}` : ` ${part}`;
+    else text += endsSentence(text) ? `\n\n${part}` : meetInCjk(text, part) ? part : ` ${part}`;
   }
   return text;
 }
@@ -252,7 +257,7 @@ const ENGLISH: Label = {
 };
 const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
-  stopped: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio)\\s*[:.—–-]`, 'iu'),
+  stopped: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio)\\s*[:：.—–-]`, 'iu'),
   runIn: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS})\\s+\\p{Lu}`, 'iu'),
 };
 

@@ -2,7 +2,16 @@
 // keywords. The rules read typography and position (the largest type on the first page, the lines
 // under it, superscript marks, links, labelled lines), never strings of particular files.
 import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
-import { ORCID_RE, findEmails, findOrcids, joinLines, mailtoAddresses, unique } from './text-utils.ts';
+import {
+  CJK_WORDS,
+  ORCID_RE,
+  findEmails,
+  findOrcids,
+  joinCjkBreaks,
+  joinLines,
+  mailtoAddresses,
+  unique,
+} from './text-utils.ts';
 import { foldWords } from '../infra/text-fold.ts';
 import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { validOrcid } from '../corpus/openalex/ids.ts';
@@ -52,13 +61,20 @@ const INDONESIAN_INSTITUTION =
  * Unicode flag on the long patterns below makes each test several times slower.
  */
 const TURKISH_INSTITUTION = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yüksekokul|bölüm|hastane)/iu;
+/**
+ * Chinese and Japanese kinds of institution: university (大学, 大學), college or school (学院),
+ * institute (研究所, 研究院), faculty (学部), department (学科, 系 is too short to tell), graduate
+ * school (研究科, 研究生院), hospital (医院). Their script has no case and no word edges.
+ */
+const CJK_INSTITUTION = /大学|大學|学院|學院|研究所|研究院|研究生院|学部|學部|学科|學科|研究科|医院|醫院/;
 const INSTITUTION_NAMES = new RegExp(
   `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
   'i',
 );
 /** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */
 const INSTITUTION = {
-  test: (text: string): boolean => INSTITUTION_NAMES.test(text) || TURKISH_INSTITUTION.test(text),
+  test: (text: string): boolean =>
+    INSTITUTION_NAMES.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
   `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b`,
@@ -66,7 +82,8 @@ const INSTITUTION_WORDS = new RegExp(
 );
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD = {
-  test: (text: string): boolean => INSTITUTION_WORDS.test(text) || TURKISH_INSTITUTION.test(text),
+  test: (text: string): boolean =>
+    INSTITUTION_WORDS.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
 };
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
@@ -125,6 +142,12 @@ const INVOCATION =
  * body's type keeps its stop as typed (NOTHING matches nothing).
  */
 const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
+/**
+ * A thesis's cover line that names what it is, not what it is about: "硕士学位论文" (master's
+ * thesis), "2019年度春学期 卒業論文" (bachelor's thesis of a term), "학위논문": short, and ending in the
+ * word for a thesis or paper, where a title says its subject.
+ */
+const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 const NOTHING = /(?!)/;
 
 function findTitle(doc: DocumentModel): number | null {
@@ -149,9 +172,19 @@ function findTitle(doc: DocumentModel): number | null {
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
-    .filter(({ b }) => b.text.length >= 8 && b.text.length <= 400 && /\p{L}{3}/u.test(b.text))
-    .filter(({ b }) => b.text.split(/\s+/).length >= 2 && !b.text.includes('@'))
-    .filter(({ b }) => !FRONT_INSERT_LABEL.test(b.text));
+    .filter(({ b }) => {
+      // Chinese and Japanese write a title's words with no space between them.
+      const cjk = CJK_WORDS.test(b.text);
+      return (
+        (b.text.length >= 8 || cjk) &&
+        b.text.length <= 400 &&
+        /\p{L}{3}/u.test(b.text) &&
+        (cjk || b.text.split(/\s+/).length >= 2)
+      );
+    })
+    .filter(
+      ({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text),
+    );
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
   if (declared.split(' ').length >= 3) {
     const match = firstPage.find(({ b }) => foldWords(b.text) === declared);
@@ -244,16 +277,17 @@ function findTitle(doc: DocumentModel): number | null {
 }
 
 /**
- * "Title: Using ...", "Full title: ...": a submission form's label typed before the title (a
- * hand-written draft's first line) is no part of it. A running or short title keeps its label:
+ * "Title: Using ...", "Full title: ...", Russian "Название: «...»": a submission form's label typed
+ * before the title (a hand-written draft's first line) is no part of it, nor are the quotation
+ * marks the title is then typed in. A running or short title keeps its label:
  * that line is not the title.
  */
 const TITLE_LABEL =
-  /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*(?=\S)/iu;
+  /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:\s*(?=\S)/iu;
 
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
 const BARE_TITLE_LABEL =
-  /^\s*(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo)\s*:\s*$/iu;
+  /^\s*(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:\s*$/iu;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -328,10 +362,38 @@ function namesOnly(block: Block): boolean {
   return isNameList(block) || (text.length <= 60 && isNameLike(text) && !INSTITUTION_WORD.test(text));
 }
 
+/**
+ * Word's styles for a table of contents and its heading, and for a list of figures: what comes
+ * after the front matter (a thesis's or a seminar paper's cover), whose lines ("Unit Tests 5")
+ * are no names.
+ */
+const CONTENTS_STYLE = /^(?:toc(?: \d| heading)|table of figures)$/i;
+const CONTENTS_ENTRY_STYLE = /^(?:toc \d|table of figures)$/i;
+
+/**
+ * Where a table of contents opens: an entry of it, or its heading over one (a heading in the
+ * contents' style with no entries under it, the field never updated, opens nothing).
+ */
+function opensContents(blocks: Block[], i: number): boolean {
+  const style = (k: number) => blocks[k]?.styleName?.trim() ?? '';
+  return (
+    CONTENTS_ENTRY_STYLE.test(style(i)) ||
+    (CONTENTS_STYLE.test(style(i)) && CONTENTS_ENTRY_STYLE.test(style(i + 1)))
+  );
+}
+
+/** The first block after the table of contents that opens at `i` (`i` itself when none does). */
+function afterContents(blocks: Block[], i: number): number {
+  let k = i;
+  while (k < blocks.length && CONTENTS_STYLE.test(blocks[k]!.styleName?.trim() ?? '')) k++;
+  return k;
+}
+
 function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
+    if (opensContents(blocks, i)) return i;
     if (ABSTRACT_LABEL.test(b.text) && (b.text.length < 20 || isHeading(b) || b.styleName === 'Abstract'))
       return i;
     if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;
@@ -360,6 +422,36 @@ function findFrontEnd(blocks: Block[], from: number): number {
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
   }
   return limit;
+}
+
+/**
+ * A cover that sets its author's name over the title (a seminar paper's or a thesis's: the name in
+ * a larger type than the body's, then the title): read when no byline follows the title. The block
+ * right over the title holds names and nothing else; a running head in the body's type or smaller,
+ * an anonymised line, is none.
+ */
+function nameOverTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex === null || titleIndex === 0) return null;
+  const b = blocks[titleIndex - 1]!;
+  const title = blocks[titleIndex]!;
+  if (
+    b.page !== title.page ||
+    b.relSize < 1.1 ||
+    b.lines.length > 1 ||
+    /anonym/i.test(b.text) ||
+    !namesOnly(b) ||
+    FRONT_LABEL.test(b.text.trim())
+  )
+    return null;
+  const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  if (!names.length) return null;
+  return {
+    entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
+    used: new Set([titleIndex - 1]),
+  };
 }
 
 /** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
@@ -678,6 +770,17 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         INSTITUTION_WORD.test(next.text) &&
         !next.text.includes('@') &&
         Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
+      // Or right under the title's institution line, in its size (a thesis's cover: title,
+      // university and department, the student's name, then labelled lines).
+      const prev = blocks[i - 1];
+      const underInstitution =
+        i === from + 1 &&
+        prev !== undefined &&
+        prev.lines.length === 1 &&
+        prev.text.length <= 120 &&
+        INSTITUTION_WORD.test(prev.text) &&
+        !prev.text.includes('@') &&
+        Math.abs(prev.relSize - b.relSize) <= 0.05 * b.relSize;
       // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
       const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
       if (
@@ -688,6 +791,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         entries.length === 0 &&
         !overEmail &&
         !overInstitution &&
+        !underInstitution &&
         i >= columnEnd
       )
         continue;
@@ -1560,7 +1664,10 @@ export function extractHeader(source: DocumentModel): Header {
       !FRONT_LABEL.test(blocks[titleEnd]!.text.trim()) &&
       !opensWithNoteMark(blocks[titleEnd]!) &&
       markedNameCount(blocks[titleEnd]!) < 2 &&
-      !isNameList(blocks[titleEnd]!)
+      !isNameList(blocks[titleEnd]!) &&
+      // A cover set all in one type (a thesis's: title, university, name, number) goes on under the
+      // title with its institution, which is no part of it.
+      !INSTITUTION_WORD.test(blocks[titleEnd]!.text)
     )
       titleEnd++;
   }
@@ -1592,7 +1699,7 @@ export function extractHeader(source: DocumentModel): Header {
       ? withoutTitleLabel(
           subtitle !== null
             ? `${titleText(blocks[titleIndex]!)}${opensOnSubtitle ? '' : ':'} ${subtitle}`
-            : joinHyphenated(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n'))
+            : joinHyphenated(joinCjkBreaks(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n')))
                 .replace(/\s+/g, ' ')
                 .trim(),
         )
@@ -1614,7 +1721,9 @@ export function extractHeader(source: DocumentModel): Header {
     : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
-  const chosen = read.entries.length ? read : (namedCorresponding(blocks, start) ?? read);
+  const chosen = read.entries.length
+    ? read
+    : (namedCorresponding(blocks, start) ?? nameOverTitle(blocks, titleIndex) ?? read);
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);
@@ -1809,7 +1918,8 @@ export function extractHeader(source: DocumentModel): Header {
     if (owner) owner.orcid = anchor.orcid;
   }
 
-  const abstract = findAbstract(blocks, frontEnd, titleEnd, doc.format === 'pdf');
+  // A thesis sets its abstract after the contents that end its cover.
+  const abstract = findAbstract(blocks, afterContents(blocks, frontEnd), titleEnd, doc.format === 'pdf');
   return {
     title,
     titleIndex,

@@ -185,9 +185,12 @@ export function joinDoiBreaks(lines: string[]): string[] {
   return out;
 }
 
-/** A paragraph that holds a link and nothing else but the date it was read ("Accessed: May 4, 2018"). */
+/**
+ * A paragraph that holds a link and nothing else but the date it was read ("Accessed: May 4, 2018"),
+ * the link bare, after a "URL:" label, or in angle brackets ("<https://...>").
+ */
 const LINK_PARAGRAPH =
-  /^(?:https?:\/\/|www\.)\S+(?:\s+\(?(?:accessed|retrieved|last accessed|viewed)\b[^()]{0,60}\)?\.?)?$/iu;
+  /^(?:url\s*:?\s*)?(?:<(?:https?:\/\/|www\.)[^\s<>]+>|(?:https?:\/\/|www\.)\S+)(?:\s+\(?(?:accessed|retrieved|last accessed|viewed)\b[^()]{0,60}\)?\.?)?$/iu;
 
 export function splitReferences(
   lines: BlockLine[],

@@ -7,12 +7,13 @@ import { findEmails, findOrcids } from './text-utils.ts';
  * The reference list's heading, in English or in the other languages manuscripts are written in
  * (German "Literaturverzeichnis", French "Références", Spanish and Portuguese "Referencias",
  * "Referências bibliográficas", Italian "Bibliografia", Chinese and Japanese "参考文献", Korean
- * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы"). The list is the last such heading, so a
+ * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
+ * источников"), with a full stop after it as a draft typed by hand may set one ("4. Ссылки."). The list is the last such heading, so a
  * section of that name earlier in the body ("3.1 Literaturverzeichnis", a template's guide to
  * citing) does not open it.
  */
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография)\s*[:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -27,7 +28,9 @@ export const CAPTION_LABEL =
 const CAPTIONS_LABEL =
   /^(?:(?:figure|table)s?\s+(?:captions?|legends?|titles?)|(?:captions?|legends?)\s+(?:to|for|of)\s+(?:the\s+)?(?:figures?|tables?)|(?:list\s+of\s+)?(?:figures|tables)(?:\s+and\s+(?:figures|tables))?)\s*:?$/i;
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
-export const KEYWORDS_LABEL = /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s)\s*[:.—–-]?\s*/i;
+/** "Keywords:", "Index Terms—", French "Mots-clés", Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
+export const KEYWORDS_LABEL =
+  /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 export function isHeading(block: Block): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
@@ -256,10 +259,21 @@ function headlessList(blocks: Block[]): { start: number; last: number } | null {
  */
 function resumeAfterFloat(blocks: Block[], at: number): number | null {
   const limit = Math.min(blocks.length, at + 80);
+  const page = blocks[at]!.page;
+  // A table on a page of its own has row labels in bold ("Glass", "Olivine") that look like
+  // headings: on the caption's page they end nothing, when the list resumes on a later page and
+  // no prose stands on the caption's page (a heading there opens a section of text).
+  let rowLabels = false;
   for (let j = at + 1; j < limit; j++) {
     const b = blocks[j]!;
     if (CAPTION_LABEL.test(b.text)) continue;
-    if (endsReferenceList(b)) return null;
+    if (b.page === page && isProse(b) && rowLabels) return null;
+    if (endsReferenceList(b)) {
+      if (b.page !== page || !rowLabelOnly(b)) return null;
+      rowLabels = true;
+      continue;
+    }
+    if (rowLabels && b.page === page) continue;
     // An entry's opening line, its year in the block or, where every line is a block of its own
     // (a layout with line numbers in the margin), in the next block that goes on with it.
     const next = blocks[j + 1];
@@ -276,6 +290,26 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     if (b.lines.length >= 3 && b.lines.some((l) => opensEntry(l.text)) && YEAR.test(b.text)) return j;
   }
   return null;
+}
+
+/**
+ * A block that ends the list by its look alone (short, emphasised, at the body's size), and by
+ * nothing it says: no outline level, no section's name, no note's label, no appendix, no address.
+ */
+function rowLabelOnly(b: Block): boolean {
+  return (
+    b.styleLevel === null &&
+    b.relSize < 1.15 &&
+    b.lines.length === 1 &&
+    b.text.length <= 40 &&
+    !CAPTIONS_LABEL.test(b.text.trim()) &&
+    !BACK_MATTER_NOTE.test(b.text) &&
+    !APPENDIX_HEADING.test(b.text) &&
+    !/^(?:acknowledge?ments?|funding|notes?|data availability|conflicts? of interests?)\b/i.test(
+      b.text.trim(),
+    ) &&
+    !SECTION_NUMBER.test(b.text)
+  );
 }
 
 /**

@@ -115,6 +115,22 @@ export function cleanText(s: string): string {
   );
 }
 
+/**
+ * A line set letter-spaced by hand, one space between letters and more between words ("W A N G
+ * Y U N C O N G" with three spaces at the word's gap, a cover page's name): each word's letters.
+ */
+const LETTER_SPACED = /^\p{L}(?: \p{L})+(?:(?: {2,}|\u3000+)\p{L}(?: \p{L})+)*$/u;
+
+/** The words of a letter-spaced line ("WANG YUNCONG"), or null for any other text. */
+export function closedLetterSpacing(raw: string): string | null {
+  const text = raw.trim();
+  if (text.length > 200 || text.length < 7 || !LETTER_SPACED.test(text)) return null;
+  return text
+    .split(/(?: {2,}|\u3000+)/)
+    .map((w) => w.replace(/ /g, ''))
+    .join(' ');
+}
+
 /** Ends like a URL or DOI cut at a line end, where the break character belongs to the identifier. */
 const IDENTIFIER_TAIL = /(?:https?:\/\/|www\.|doi:|\b10\.\d{4,9}\/)\S*$/i;
 
@@ -139,6 +155,29 @@ const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
  */
 const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
 
+/**
+ * Chinese and Japanese script (kana, ideographs, their full-width punctuation and forms): written
+ * with no space between words, so a line break between two of its characters is no space either.
+ * Korean writes spaces between words and is not in it.
+ */
+const CJK = '\\u3001-\\u303f\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef';
+const CJK_END = new RegExp(`[${CJK}]$`);
+const CJK_START = new RegExp(`^[${CJK}]`);
+/** Four characters of Chinese or Japanese in a row: a text of words though it has no space. */
+export const CJK_WORDS = new RegExp(`[${CJK}]{4}`);
+
+/** Whether `before` and `after` meet between two Chinese or Japanese characters: no space between. */
+export function meetInCjk(before: string, after: string): boolean {
+  return CJK_END.test(before) && CJK_START.test(after);
+}
+
+const CJK_BREAK = new RegExp(`(?<=[${CJK}])[^\\S\\n]*\\n\\s*(?=[${CJK}])`, 'g');
+
+/** Lines joined by line breaks, each break between two Chinese or Japanese characters taken out. */
+export function joinCjkBreaks(text: string): string {
+  return text.includes('\n') ? text.replace(CJK_BREAK, '') : text;
+}
+
 /** `end`, the last word of a text, once `line` is appended to that text with no space. */
 function wordAfterJoin(end: string, line: string): string {
   const word = lastWord(line);
@@ -147,7 +186,7 @@ function wordAfterJoin(end: string, line: string): string {
 
 /**
  * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
- * typesetter's break and is removed; inside a URL or DOI the break character is kept and no space
+ * typesetter's break and is removed; a break between two Chinese or Japanese characters adds no space; inside a URL or DOI the break character is kept and no space
  * is added, so identifiers survive the join.
  */
 export function joinLines(lines: string[]): string {
@@ -178,6 +217,9 @@ export function joinLines(lines: string[]): string {
       !LABELLED_LINK.test(line) &&
       !(end.endsWith('.') && SENTENCE_START.test(line))
     ) {
+      parts.push(line);
+      end = wordAfterJoin(end, line);
+    } else if (meetInCjk(end, line)) {
       parts.push(line);
       end = wordAfterJoin(end, line);
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {

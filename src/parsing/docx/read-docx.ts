@@ -4,7 +4,7 @@
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, BlockLine, DocumentModel, Run } from '../types.ts';
 import { isTitleStyle } from '../style-names.ts';
-import { cleanText } from '../text-utils.ts';
+import { cleanText, closedLetterSpacing } from '../text-utils.ts';
 import { attrValue, XmlScanner, type XmlHandler } from './xml-scan.ts';
 import { openDocxParts, type ZipLimits, type ZipParts } from './zip.ts';
 
@@ -258,6 +258,11 @@ function paragraphReader(
   let size: number | null = null;
   let link: string | null = null;
   let spent = 0;
+  // A text box or a shape is written twice (mc:AlternateContent): as DrawingML (mc:Choice) and as
+  // VML for older readers (mc:Fallback). The fallback's copy is skipped, or a cover built of text
+  // boxes reads each line twice. `fallbackParagraphs` counts its open paragraphs.
+  let inFallback = 0;
+  let fallbackParagraphs = 0;
   const push = (p: Paragraph, segment: Paragraph['segments'][number]) => {
     spent += Math.max(1, segment.text.length);
     if (spent <= budget) p.segments.push(segment);
@@ -266,10 +271,12 @@ function paragraphReader(
     spent: () => spent,
     text(text) {
       const p = stack[stack.length - 1];
-      if (inText && p) push(p, { text, bold, sup, link, br: false, size });
+      if (inText && p && inFallback === 0) push(p, { text, bold, sup, link, br: false, size });
     },
     close(tag) {
-      if (tag === 'w:p') {
+      if (tag === 'mc:Fallback') inFallback = Math.max(0, inFallback - 1);
+      else if (tag === 'w:p' && fallbackParagraphs > 0) fallbackParagraphs--;
+      else if (tag === 'w:p') {
         const done = stack.pop();
         if (done) onParagraph(done);
       } else if (tag === 'w:t') inText = false;
@@ -278,6 +285,11 @@ function paragraphReader(
       else if (tag === 'w:hyperlink') link = null;
     },
     open(tag, attrs, selfClose) {
+      if (tag === 'mc:Fallback' && !selfClose) inFallback++;
+      if (inFallback > 0) {
+        if (tag === 'w:p' && !selfClose) fallbackParagraphs++;
+        return;
+      }
       const p = stack[stack.length - 1];
       switch (tag) {
         case 'w:p':
@@ -377,7 +389,15 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
     else runs.push({ text: s.text, sup: s.sup });
   }
   pushLine();
-  const text = cleanText(runs.map((r) => r.text).join(''));
+  const raw = runs.map((r) => r.text).join('');
+  // A line typed letter-spaced (a cover's name) is read as its words: spaces collapsed, its letters
+  // would read as initials.
+  const closed = closedLetterSpacing(raw);
+  if (closed !== null) {
+    runs.splice(0, runs.length, { text: closed, sup: false });
+    lines.splice(0, lines.length, { text: closed, indent: 0, gapAbove: 1 });
+  }
+  const text = cleanText(closed ?? raw);
   if (!text) return null;
   const boldChars = p.segments.filter((s) => s.bold).reduce((n, s) => n + s.text.trim().length, 0);
   // The largest type the paragraph's own text is set in (superscript marks left out): a title
