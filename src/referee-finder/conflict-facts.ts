@@ -2,8 +2,6 @@
 // kind of fact for all candidates at once, never one per candidate. No rule lives here.
 import type { Queryable } from '../infra/db/index.ts';
 import { matchableTitle, normalizeDoi } from '../corpus/openalex/ids.ts';
-import { foldWords } from '../infra/text-fold.ts';
-import { appendTo } from '../infra/collections.ts';
 import {
   candidateRows,
   groupRecordIds,
@@ -82,8 +80,7 @@ export const CITED_WORK_IDS = `
    WHERE doi = ANY($1::text[]) OR title_key(title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($2::text[]) AS t))`;
 
 /**
- * Works of each candidate id that the manuscript cites, with the citing reference: by DOI or by title,
- * else by a title written whole in the reference's text (`citedInReferenceText`).
+ * Works of each candidate id that the manuscript cites, with the citing reference: by DOI or by title.
  * A reference with a DOI is matched by its title too: the corpus often holds the work without a DOI,
  * or under another one (preprint and published version), and a missed citation is a missed conflict.
  * Titles compare by `title_key` (migration 0034: case, punctuation and spacing aside), folded in the
@@ -101,7 +98,7 @@ export async function citedWorks(
   }));
   const dois = refs.flatMap((r) => (r.doi ? [r.doi] : []));
   const titles = refs.map((r) => r.title ?? '');
-  if (!refs.some((r) => r.text) || !candidateIds.length) return new Map();
+  if ((!dois.length && !titles.some(Boolean)) || !candidateIds.length) return new Map();
   // Two steps: the planner cannot tell how many works a list of titles finds (a handful), so one
   // join read every authorship of the ~200 candidates (16k rows, ~8 ms at 42k works); with the
   // works' ids in hand it reads just their authorships.
@@ -118,109 +115,22 @@ export async function citedWorks(
       [titles],
     ),
   ]);
+  if (!cited.rows.length) return new Map();
   const refKeys = keys.rows[0]?.keys ?? [];
   const citing = new Map<number, string>();
-  const matched = new Set<number>();
   for (const w of cited.rows) {
     const i = refs.findIndex(
       (r, k) => (r.doi !== null && r.doi === w.doi) || (w.key !== null && refKeys[k] === w.key),
     );
-    if (i >= 0) matched.add(i);
     citing.set(w.id, refs[i]?.text || w.title);
   }
-  const { rows } = cited.rows.length
-    ? await db.query<WorkRow>(
-        `SELECT s.author_id, w.id, w.title, w.publication_year FROM authorships s JOIN works w ON w.id = s.work_id
-          WHERE s.work_id = ANY($1::int[]) AND s.author_id = ANY($2::int[])
-          ORDER BY s.author_id, w.publication_year DESC NULLS LAST, w.id`,
-        [cited.rows.map((r) => r.id), candidateIds],
-      )
-    : { rows: [] as WorkRow[] };
-  const unmatched = refs.filter((r, i) => !matched.has(i) && r.text.length > 0).map((r) => r.text);
-  const byText = unmatched.length ? await citedInReferenceText(db, unmatched, candidateIds) : [];
-  for (const { row, reference } of byText) {
-    if (citing.has(row.id)) continue;
-    citing.set(row.id, reference);
-    rows.push(row);
-  }
-  rows.sort(
-    (a, b) =>
-      a.author_id - b.author_id || (b.publication_year ?? -1) - (a.publication_year ?? -1) || a.id - b.id,
-  );
-  return groupByAuthor(rows, (r) => ({ work: workOf(r), reference: citing.get(r.id) ?? r.title }));
-}
-
-// A title found inside a reference's text must be long enough to name one work: "Deep learning" is in
-// many references that cite other works.
-const TITLE_IN_TEXT_MIN_WORDS = 5;
-const TITLE_IN_TEXT_MIN_CHARS = 30;
-const KEY_WORDS = 3;
-
-/**
- * Candidates' works whose whole title is written in the text of a reference that neither its DOI nor
- * its parsed title matched: the reference parser cut the title wrong ("Graph message passing In:
- * Proceedings of ICML", a title run into its authors), and a cited work missed is a conflict missed.
- * Reads the candidates' works (a few thousand titles) only for uploads whose references found none
- * of them otherwise.
- */
-async function citedInReferenceText(
-  db: Queryable,
-  texts: readonly string[],
-  candidateIds: readonly number[],
-): Promise<Array<{ row: WorkRow; reference: string }>> {
   const { rows } = await db.query<WorkRow>(
     `SELECT s.author_id, w.id, w.title, w.publication_year FROM authorships s JOIN works w ON w.id = s.work_id
-      WHERE s.author_id = ANY($1::int[])`,
-    [candidateIds],
+      WHERE s.work_id = ANY($1::int[]) AND s.author_id = ANY($2::int[])
+      ORDER BY s.author_id, w.publication_year DESC NULLS LAST, w.id`,
+    [cited.rows.map((r) => r.id), candidateIds],
   );
-  // Titles by their first words: each reference is read once, word by word, against them.
-  const byFirstWords = new Map<string, Array<{ words: string[]; row: WorkRow }>>();
-  for (const row of rows) {
-    const folded = foldWords(row.title);
-    if (folded.length < TITLE_IN_TEXT_MIN_CHARS) continue;
-    const words = folded.split(' ');
-    if (words.length < TITLE_IN_TEXT_MIN_WORDS) continue;
-    appendTo(byFirstWords, words.slice(0, KEY_WORDS).join(' '), { words, row });
-  }
-  if (byFirstWords.size === 0) return [];
-  const out: Array<{ row: WorkRow; reference: string }> = [];
-  for (const text of texts) {
-    const { words, fieldStart } = referenceWords(text);
-    for (let i = 0; i + KEY_WORDS <= words.length; i++) {
-      if (!fieldStart[i]) continue;
-      const titles = byFirstWords.get(words.slice(i, i + KEY_WORDS).join(' '));
-      for (const title of titles ?? []) {
-        const end = i + title.words.length;
-        if (end <= words.length && fieldStart[end] && title.words.every((w, k) => words[i + k] === w)) {
-          out.push({ row: title.row, reference: text });
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * A reference's words, folded as titles are, and whether a field may start at each (and after the
- * last): after punctuation, at a capital or a number, or at either end. A title is found only between
- * two such places, so "Attention is all you need" is not found in "...attention is all you need in
- * speech separation", a longer title it only begins.
- */
-function referenceWords(text: string): { words: string[]; fieldStart: boolean[] } {
-  const parts = text.split(/([^\p{L}\p{N}]+)/u);
-  const words: string[] = [];
-  const fieldStart: boolean[] = [];
-  let separator = '';
-  for (let k = 0; k < parts.length; k += 2) {
-    const word = parts[k]!;
-    if (word) {
-      fieldStart.push(words.length === 0 || /\S/.test(separator) || /^[\p{Lu}\p{N}]/u.test(word));
-      words.push(foldWords(word));
-    }
-    separator = k + 1 < parts.length ? parts[k + 1]! : '';
-  }
-  fieldStart.push(true);
-  return { words, fieldStart };
+  return groupByAuthor(rows, (r) => ({ work: workOf(r), reference: citing.get(r.id) ?? r.title }));
 }
 
 /** The organization's flags for this manuscript (or for all) that could name one of these people. */
