@@ -286,9 +286,10 @@ async function groupRecord(
   emails: string[] = [],
   affiliations: string[] = [],
 ) {
+  // One group per record: an organization's group names are unique (migration 0107).
   const { rows } = await t.db.query<{ id: number }>(
-    `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
-    [orgId],
+    `INSERT INTO authors_groups (organization_id, name) VALUES ($1, $2) RETURNING id`,
+    [orgId, `Board of ${name}`],
   );
   await t.db.query(
     `INSERT INTO group_authors (group_id, client_id, organization_id, name, orcids, emails, affiliations, linked_author_id)
