@@ -80,7 +80,9 @@ export const CITED_WORK_IDS = `
    WHERE doi = ANY($1::text[]) OR title_key(title) = ANY(ARRAY(SELECT title_key(t) FROM unnest($2::text[]) AS t))`;
 
 /**
- * Works of each candidate id that the manuscript cites, with the citing reference: by DOI or by title.
+ * Works of each candidate id that the manuscript cites, with the citing reference: by DOI or by title,
+ * and by a title written whole in the reference's text (`citedByTitleInText`: the reference parser cut
+ * the title wrong).
  * A reference with a DOI is matched by its title too: the corpus often holds the work without a DOI,
  * or under another one (preprint and published version), and a missed citation is a missed conflict.
  * Titles compare by `title_key` (migration 0034: case, punctuation and spacing aside), folded in the
@@ -98,11 +100,11 @@ export async function citedWorks(
   }));
   const dois = refs.flatMap((r) => (r.doi ? [r.doi] : []));
   const titles = refs.map((r) => r.title ?? '');
-  if ((!dois.length && !titles.some(Boolean)) || !candidateIds.length) return new Map();
+  if (!refs.some((r) => r.text) || !candidateIds.length) return new Map();
   // Two steps: the planner cannot tell how many works a list of titles finds (a handful), so one
   // join read every authorship of the ~200 candidates (16k rows, ~8 ms at 42k works); with the
   // works' ids in hand it reads just their authorships.
-  const [cited, keys] = await Promise.all([
+  const [cited, keys, inText] = await Promise.all([
     db.query<{
       id: number;
       title: string;
@@ -114,8 +116,12 @@ export async function citedWorks(
       'SELECT array_agg(title_key(t) ORDER BY o) AS keys FROM unnest($1::text[]) WITH ORDINALITY AS x(t, o)',
       [titles],
     ),
+    citedByTitleInText(
+      db,
+      refs.map((r) => r.text),
+      candidateIds,
+    ),
   ]);
-  if (!cited.rows.length) return new Map();
   const refKeys = keys.rows[0]?.keys ?? [];
   const citing = new Map<number, string>();
   for (const w of cited.rows) {
@@ -124,13 +130,113 @@ export async function citedWorks(
     );
     citing.set(w.id, refs[i]?.text || w.title);
   }
+  for (const { id, reference } of inText) if (!citing.has(id)) citing.set(id, reference);
+  if (citing.size === 0) return new Map();
   const { rows } = await db.query<WorkRow>(
     `SELECT s.author_id, w.id, w.title, w.publication_year FROM authorships s JOIN works w ON w.id = s.work_id
       WHERE s.work_id = ANY($1::int[]) AND s.author_id = ANY($2::int[])
       ORDER BY s.author_id, w.publication_year DESC NULLS LAST, w.id`,
-    [cited.rows.map((r) => r.id), candidateIds],
+    [[...citing.keys()], candidateIds],
   );
   return groupByAuthor(rows, (r) => ({ work: workOf(r), reference: citing.get(r.id) ?? r.title }));
+}
+
+// A title found inside a reference's text must be long enough to name one work: "Deep learning" is in
+// many references that cite other works.
+const TITLE_IN_TEXT_MIN_WORDS = 5;
+const TITLE_IN_TEXT_MIN_CHARS = 30;
+// Places a title may begin at, looked up at most (a title-cased reference has one at every word; a
+// reference list at its cap of 2,000 entries).
+const TITLE_STARTS_PER_REFERENCE = 40;
+const TITLE_STARTS_LIMIT = 20_000;
+
+/**
+ * The candidates' works whose whole title is written in a reference's text from after a punctuation
+ * mark (or its start) to a field boundary (punctuation, a capital or a number, its end): "Runon J (2021) Graph
+ * message passing over molecules In: Proceedings of ICML" cites "Graph Message Passing over
+ * Molecules", which the reference's parsed title ran into its venue. The works are found by the first
+ * three words after each boundary (`title_head`, migration 0108, on its index), among the candidates'
+ * only, and each is kept when its whole title follows there and ends at a boundary: "Attention is all
+ * you need" is not found in "...attention is all you need in speech separation", a longer title it
+ * only begins.
+ */
+export const WORKS_BY_TITLE_HEADS = `
+  SELECT w.id, title_key(w.title) AS key FROM works w
+   WHERE title_head(w.title) = ANY(ARRAY(SELECT DISTINCT title_head(t) FROM unnest($1::text[]) AS t))
+     AND EXISTS (SELECT 1 FROM authorships s WHERE s.work_id = w.id AND s.author_id = ANY($2::int[]))`;
+
+async function citedByTitleInText(
+  db: Queryable,
+  texts: readonly string[],
+  candidateIds: readonly number[],
+): Promise<Array<{ id: number; reference: string }>> {
+  const read = texts.map(referenceWords);
+  const starts: string[] = [];
+  for (const { raw, words } of read) {
+    let perReference = 0;
+    for (let i = 0; i + TITLE_IN_TEXT_MIN_WORDS <= words.length; i++) {
+      if (!words[i]!.afterPunctuation || perReference >= TITLE_STARTS_PER_REFERENCE) continue;
+      if (starts.length >= TITLE_STARTS_LIMIT) break;
+      // The three words from the boundary on, as written: the database folds them as it folds titles.
+      starts.push(raw.slice(words[i]!.start, words[i + 2]!.end));
+      perReference++;
+    }
+  }
+  if (starts.length === 0) return [];
+  const { rows } = await db.query<{ id: number; key: string | null }>(WORKS_BY_TITLE_HEADS, [
+    starts,
+    candidateIds,
+  ]);
+  const out: Array<{ id: number; reference: string }> = [];
+  for (const row of rows) {
+    if (row.key === null || row.key.length < TITLE_IN_TEXT_MIN_CHARS) continue;
+    const title = row.key.split(' ');
+    if (title.length < TITLE_IN_TEXT_MIN_WORDS) continue;
+    const at = read.findIndex(({ words }) => holdsTitle(words, title));
+    if (at >= 0) out.push({ id: row.id, reference: texts[at]! });
+  }
+  return out;
+}
+
+interface ReferenceWord {
+  /** Folded as title_key folds (lower case, letters and digits). */
+  word: string;
+  start: number;
+  end: number;
+  /** A field may begin here: after punctuation, at a capital or a number, or first. */
+  fieldStart: boolean;
+  /** After punctuation, or first: where a reference's title begins ("(2021) Title", ". Title"). */
+  afterPunctuation: boolean;
+}
+
+function referenceWords(raw: string): { raw: string; words: ReferenceWord[] } {
+  const words: ReferenceWord[] = [];
+  const pattern = /[\p{L}\p{N}]+/gu;
+  let previousEnd = 0;
+  for (let m = pattern.exec(raw); m !== null; m = pattern.exec(raw)) {
+    const between = raw.slice(previousEnd, m.index);
+    const afterPunctuation = words.length === 0 || /\S/.test(between);
+    words.push({
+      word: m[0].toLowerCase(),
+      start: m.index,
+      end: m.index + m[0].length,
+      fieldStart: afterPunctuation || /^[\p{Lu}\p{N}]/u.test(m[0]),
+      afterPunctuation,
+    });
+    previousEnd = m.index + m[0].length;
+  }
+  return { raw, words };
+}
+
+/** Whether `title`'s words follow one another in `words` from after a punctuation mark to a field boundary. */
+function holdsTitle(words: readonly ReferenceWord[], title: readonly string[]): boolean {
+  for (let i = 0; i + title.length <= words.length; i++) {
+    if (!words[i]!.afterPunctuation || words[i]!.word !== title[0]) continue;
+    const end = i + title.length;
+    if (end < words.length && !words[end]!.fieldStart) continue;
+    if (title.every((w, k) => words[i + k]!.word === w)) return true;
+  }
+  return false;
 }
 
 /** The organization's flags for this manuscript (or for all) that could name one of these people. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { CITED_WORKS } from '../../src/journals/store.ts';
 import { WORKS_OF_ARTICLES } from '../../src/corpus/authors/linking.ts';
-import { CITED_WORK_IDS } from '../../src/referee-finder/conflict-facts.ts';
+import { CITED_WORK_IDS, WORKS_BY_TITLE_HEADS } from '../../src/referee-finder/conflict-facts.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -61,6 +61,12 @@ describe('the title look-ups use the works_title_key_idx index', () => {
 
   it('the conflict check of cited works', async () => {
     expect(await plan(CITED_WORK_IDS, [[], titles])).toContain('works_title_key_idx');
+  });
+
+  it("the conflict check's titles written in a reference's text, by their first words (works_title_head_idx)", async () => {
+    expect(await plan(WORKS_BY_TITLE_HEADS, [['Graph transformers message'], [1, 2]])).toContain(
+      'works_title_head_idx',
+    );
   });
 
   it("journal recommendation's cited works", async () => {

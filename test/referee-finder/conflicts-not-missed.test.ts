@@ -346,6 +346,35 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Nell Neutral').referenced_articles.exists).toBe(false);
   });
 
+  it("a work cited is found by its title written whole in the reference's text, where the reference's title was read wrong", async () => {
+    const org = await orgSeeingEveryone();
+    // Each of these references' parsed titles runs the title into the venue or the authors.
+    for (const reference of [
+      'Runon J, Doe A (2021) Graph transformers message passing over molecular conformers In: Proceedings of ICML pp 1-9',
+      '[12] Runon, Jane; Doe, Alan — Graph transformers: message-passing over molecular conformers — ICML 2021',
+    ]) {
+      const candidates = await candidatesFor(
+        org.apiKey,
+        { origin_id: `ms-runon-${reference.length}`, author1_name: 'Nobody Incorpus' },
+        docxCiting(reference),
+      );
+      expect(withName(candidates, 'Hana Hyphencited').referenced_articles.exists).toBe(true);
+      expect(withName(candidates, 'Nell Neutral').referenced_articles.exists).toBe(false);
+    }
+    // A longer title that only begins, or ends, with a candidate's cites another work.
+    for (const reference of [
+      'Other A (2020) Graph transformers message passing over molecular conformers and proteins In: Proc. X',
+      'Other A (2020) Learning graph transformers message passing over molecular conformers. In: Proc. X',
+    ]) {
+      const candidates = await candidatesFor(
+        org.apiKey,
+        { origin_id: `ms-longer-${reference.length}`, author1_name: 'Nobody Incorpus' },
+        docxCiting(reference),
+      );
+      expect(withName(candidates, 'Hana Hyphencited').referenced_articles.exists).toBe(false);
+    }
+  });
+
   it("a candidate's conflicts through the other author id of the same ORCID are the one person's", async () => {
     const org = await orgSeeingEveryone();
     // Gia's email is known only to the organization's record, linked to one of her two ids.
