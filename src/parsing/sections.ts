@@ -184,6 +184,9 @@ function opensEntry(text: string): boolean {
   return (
     /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) ||
     /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text) ||
+    // Initials after the surname with no stops, as jss.bst and Vancouver styles set them: "Roe AB,
+    // Poe C (2019)", "Roe AB (2019).", "Roe AB. Title".
+    /^\p{Lu}[\p{L}'’-]+\s\p{Lu}{1,3}(?:,\s\p{Lu}[\p{L}'’-]+\s\p{Lu}{1,3}\b|\s\(|\.\s)/u.test(text) ||
     /^\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+)?(?:[.,]\s|\s(?:and|&)\s)/u.test(
       text,
     )
@@ -277,8 +280,10 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     // An entry's opening line, its year in the block or, where every line is a block of its own
     // (a layout with line numbers in the margin), in the next block that goes on with it.
     const next = blocks[j + 1];
+    // Or a DOI: a style prints "????" for a year the entry lacks (jss.bst), and a DOI is no prose's.
     const year =
       YEAR.test(b.text) ||
+      /\b10\.\d{4,9}\//.test(b.text) ||
       (b.lines.length === 1 &&
         next !== undefined &&
         !opensEntry(next.lines[0]?.text ?? '') &&
@@ -383,6 +388,12 @@ function overTableCells(blocks: Block[], i: number): boolean {
   );
 }
 
+/**
+ * A line of code typed at a console's prompt ("> fit <- lm(y ~ x)", "R> ", ">>> "), as knitr and
+ * Sweave set a chunk with the chart it draws: a figure's body at the entries' size, never an entry.
+ */
+const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
@@ -458,7 +469,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     while (
       body - 1 > start &&
       blocks[body - 1]!.page === blocks[end]!.page &&
-      blocks[body - 1]!.relSize < 0.92 * entrySize &&
+      (blocks[body - 1]!.relSize < 0.92 * entrySize || CONSOLE_PROMPT.test(blocks[body - 1]!.text)) &&
       !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
     )
       body--;

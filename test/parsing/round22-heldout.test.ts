@@ -1,0 +1,83 @@
+// Layouts met in the twentieth held-out set, fixed in the twenty-second round: a knitr draft in
+// jss.cls whose figures (an R chunk at the console's prompt, then the chart it draws, then the
+// caption) float into the reference list, with jss.bst's entries ("Roe AB, Poe C (????).", a year
+// the entry lacks printed as "????").
+// Names, titles and DOIs are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+describe('a knitr draft whose figures float into the reference list', () => {
+  const line = (text: string, x: number, y: number, size = 10, bold = false) => ({ text, size, x, y, bold });
+  const entry = (k: number, year: string) => [
+    `Roe A${'BCDEFGH'[k]}, Poe C, Tell D (${year}). “Frost Dates in Valley Gardens, Part ${k}.” ${k}(2), 1–10.`,
+    `doi:10.5555/frost.${1000 + k}.`,
+  ];
+  const entries = (from: number, to: number, top: number, year = '2019') =>
+    Array.from({ length: to - from }, (_, i) => entry(from + i, year)).flatMap(([a, b], i) => [
+      line(a!, 72, top - i * 30),
+      line(b!, 84, top - i * 30 - 12),
+    ]);
+  // The chunk at the entries' size, the chart's labels small, the caption under them.
+  const figure = (top: number, n: number) => [
+    line(`> frost_plot(gardens, facet = ~valley, panel = ${n})`, 72, top),
+    line('North South 100 100', 90, top - 20, 4),
+    line('50 50 0 0 0 25 50 75 100', 90, top - 30, 4),
+    line('Frost range', 120, top - 40, 4),
+    line(`> frost_table(gardens, panel = ${n})`, 72, top - 56),
+    line('North South 1.00 1.00', 90, top - 76, 4),
+    line('0.50 0.50 0.00 0.25 0.50', 90, top - 86, 4),
+    line(`Figure ${n}: frost dates by valley`, 72, top - 110),
+  ];
+  // A page's last line: one that closes every page alike would read as a running foot.
+  const closing = (k: number, top: number) =>
+    line(
+      [
+        'Quist A (2018). “Winter Notes on the Valleys.” 3(1), 5–9.',
+        'Tell B, Quist A (2017). “Snow Cover and Bloom.” Garden Letters, 12, 40–52.',
+        'Vane C (2016). Orchards of the North. Valley Press, Oxford.',
+      ][k - 1]!,
+      72,
+      top,
+    );
+  const pages = (year?: string) => [
+    [
+      line('Frost and the Flowering Dates of Valley Gardens', 72, 780, 16, true),
+      line('Alma Quist', 72, 760, 11),
+      line('Abstract', 72, 730, 12, true),
+      ...bodyProse(712, 6),
+      line('1. Introduction', 72, 620, 12, true),
+      ...bodyProse(602, 10),
+      line('References', 72, 440, 12, true),
+      ...entries(0, 3, 420),
+      closing(1, 320),
+    ],
+    [...figure(780, 1), ...entries(3, 5, 640, year), closing(2, 570)],
+    [...figure(780, 2), ...entries(5, 7, 640, year), closing(3, 570)],
+  ];
+
+  it('reads every entry around the figures, and none of the chunks', async () => {
+    const result = await parseManuscript(makeTextPdf(pages()), 'knitr.pdf', limits);
+    const doi = (k: number) => `10.5555/frost.${1000 + k}`;
+    expect(result.references.map((r) => r.doi)).toEqual([
+      doi(0),
+      doi(1),
+      doi(2),
+      null,
+      doi(3),
+      doi(4),
+      null,
+      doi(5),
+      doi(6),
+      null,
+    ]);
+  });
+
+  it('resumes the list after a figure at an entry whose year is printed "????"', async () => {
+    const result = await parseManuscript(makeTextPdf(pages('????')), 'knitr.pdf', limits);
+    expect(result.references).toHaveLength(10);
+  });
+});
