@@ -150,6 +150,29 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 const NOTHING = /(?!)/;
 
+/** A periodical's name: "Journal of ...", "... Letters", "Proceedings of ...". */
+const PERIODICAL =
+  /\b(?:journal|annals|proceedings|transactions|letters|bulletin|magazine|review|zeitschrift|revista|revue|rivista)\b/i;
+/** The line under a journal's name in its masthead: its issue ("Volume 12, Issue 3", "Vol. 4, No. 2"), DOI or ISSN. */
+const ISSUE_LINE = /\b(?:volume|vol\.|issue|no\.)\s*[\w?]+|^doi\s?:|\bissn\b/i;
+
+/**
+ * A journal's name set large in the first page's masthead, its issue line right under it
+ * ("Journal of Statistical Software" over "MMMMMM YYYY, Volume VV, Issue II."): no title, however
+ * large (jss.cls sets it above the title's size).
+ */
+function isMasthead(blocks: readonly Block[], i: number): boolean {
+  const next = blocks[i + 1];
+  return (
+    PERIODICAL.test(blocks[i]!.text) &&
+    blocks[i]!.text.length <= 80 &&
+    next !== undefined &&
+    next.page === blocks[i]!.page &&
+    next.relSize < blocks[i]!.relSize &&
+    ISSUE_LINE.test(next.text)
+  );
+}
+
 function findTitle(doc: DocumentModel): number | null {
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0 && !INVOCATION.test(b.text.trim()));
   if (styled >= 0) return styled;
@@ -182,9 +205,8 @@ function findTitle(doc: DocumentModel): number | null {
         (cjk || b.text.split(/\s+/).length >= 2)
       );
     })
-    .filter(
-      ({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text),
-    );
+    .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text))
+    .filter(({ i }) => !isMasthead(doc.blocks, i));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
   if (declared.split(' ').length >= 3) {
     const match = firstPage.find(({ b }) => foldWords(b.text) === declared);
@@ -1517,7 +1539,11 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     const key = foldWords(a.name);
     if (!byName.has(key)) byName.set(key, a);
   }
-  const owner = (text: string) => (text.length <= 60 ? byName.get(foldWords(text)) : undefined);
+  const owner = (text: string) => {
+    if (text.length > 60) return undefined;
+    const key = foldWords(text);
+    return byName.get(key);
+  };
   // "Firstname1 Surname1. Address of the First author, ...": a name run in before its address
   // (VTeX's NEJSDS). The email must follow within the address's next lines: a reference that
   // opens with an author's name ("Jane Roe. A Title.") has none there.

@@ -81,3 +81,39 @@ describe('a knitr draft whose figures float into the reference list', () => {
     expect(result.references).toHaveLength(10);
   });
 });
+
+describe('a jss.cls first page and its address at the end', () => {
+  const line = (text: string, x: number, y: number, size = 10, bold = false) => ({ text, size, x, y, bold });
+  const pages = () => [
+    [
+      line('JCG', 72, 800, 10, true),
+      line('Journal of Cold Gardens', 150, 796, 26, true),
+      line('MMMMMM YYYY, Volume VV, Issue II.', 150, 770, 9),
+      line('Frost and the Flowering Dates', 72, 730, 16, true),
+      line('of Valley Gardens', 72, 710, 16, true),
+      line('Alma Q. Quist', 72, 680, 11),
+      line('Valley Institute of Horticulture', 72, 666, 10),
+      line('Bruno Tell', 300, 680, 11),
+      line('Northvale University', 300, 666, 10),
+      line('Abstract', 72, 640, 9, true),
+      ...bodyProse(626, 5).map((l) => ({ ...l, size: 9 })),
+      line('1. Introduction', 72, 540, 12, true),
+      ...bodyProse(522, 10),
+      line('References', 72, 380, 12, true),
+      line('Roe A, Poe C (2019). “Frost Dates in Valley Gardens.” 3(2), 1–10.', 72, 362),
+      line('Tell B (2018). “Snow Cover and Bloom.” Garden Letters, 12, 40–52.', 72, 348),
+    ],
+    [
+      line('Affiliation:', 72, 780, 11, true),
+      line('Alma Quist', 72, 764),
+      line('Valley Institute of Horticulture', 72, 750),
+      line('1 Orchard Road, Northvale', 72, 736),
+      line('E-mail: alma.quist@valley.example.org', 72, 722),
+    ],
+  ];
+
+  it('takes the title under the journal’s name, not the name over its issue line', async () => {
+    const result = await parseManuscript(makeTextPdf(pages()), 'jss.pdf', limits);
+    expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
+  });
+});
