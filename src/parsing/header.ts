@@ -1534,15 +1534,25 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     .slice(frontEnd)
     .flatMap((b) => b.lines.map((l) => ({ text: l.text, links: l.links ?? [] })));
   // Each name normalised once, not once for every line of the document.
+  // The address may leave out a middle initial the byline prints ("Jane Roe" under "Jane Q. Roe"), or
+  // print one it leaves out: each name is also known by its words of two letters or more.
   const byName = new Map<string, ParsedAuthor>();
+  const byFullWords = new Map<string, ParsedAuthor | null>();
+  const fullWords = (folded: string) =>
+    folded
+      .split(' ')
+      .filter((w) => w.length > 1)
+      .join(' ');
   for (const a of authors) {
     const key = foldWords(a.name);
     if (!byName.has(key)) byName.set(key, a);
+    const short = fullWords(key);
+    if (short.includes(' ')) byFullWords.set(short, byFullWords.has(short) ? null : a);
   }
   const owner = (text: string) => {
     if (text.length > 60) return undefined;
     const key = foldWords(text);
-    return byName.get(key);
+    return byName.get(key) ?? byFullWords.get(fullWords(key)) ?? undefined;
   };
   // "Firstname1 Surname1. Address of the First author, ...": a name run in before its address
   // (VTeX's NEJSDS). The email must follow within the address's next lines: a reference that

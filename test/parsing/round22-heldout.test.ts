@@ -116,4 +116,12 @@ describe('a jss.cls first page and its address at the end', () => {
     const result = await parseManuscript(makeTextPdf(pages()), 'jss.pdf', limits);
     expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
   });
+
+  it('gives the email in the address to the author named there without the middle initial', async () => {
+    const result = await parseManuscript(makeTextPdf(pages()), 'jss.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Alma Q. Quist', ['alma.quist@valley.example.org']],
+      ['Bruno Tell', []],
+    ]);
+  });
 });
