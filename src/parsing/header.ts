@@ -150,6 +150,9 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 const NOTHING = /(?!)/;
 
+/** The most paragraphs a title's style marks in one document (title, subtitle, a translated title). */
+const MAX_TITLE_PARAGRAPHS = 3;
+
 /** A periodical's name: "Journal of ...", "... Letters", "Proceedings of ...". */
 const PERIODICAL =
   /\b(?:journal|annals|proceedings|transactions|letters|bulletin|magazine|review|zeitschrift|revista|revue|rivista)\b/i;
@@ -174,12 +177,17 @@ function isMasthead(blocks: readonly Block[], i: number): boolean {
 }
 
 function findTitle(doc: DocumentModel): number | null {
+  // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
+  // subsection's name; a Czech thesis template): a style set on more paragraphs than a title, its
+  // subtitle and a translated title take is a heading style, and marks no title.
+  const titleStyle = (b: Block) => b.styleLevel === 0 || isTitleStyle(b.styleName ?? '');
+  const headingStyle = doc.blocks.filter(titleStyle).length > MAX_TITLE_PARAGRAPHS;
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0 && !INVOCATION.test(b.text.trim()));
-  if (styled >= 0) return styled;
+  if (styled >= 0 && !headingStyle) return styled;
   const titleStyled = doc.blocks.findIndex(
     (b, i) => i < MAX_FRONT_BLOCKS && isTitleStyle(b.styleName ?? '') && /\p{L}{2}/u.test(b.text),
   );
-  if (titleStyled >= 0) return titleStyled;
+  if (titleStyled >= 0 && !headingStyle) return titleStyled;
   // A title typed after its label ("Title: ...", "Título: ..."), in a draft set all in the body's
   // type: the label says it, the first such paragraph when the title is given in two languages.
   const labelled = doc.blocks.findIndex(
@@ -206,7 +214,8 @@ function findTitle(doc: DocumentModel): number | null {
       );
     })
     .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text))
-    .filter(({ i }) => !isMasthead(doc.blocks, i));
+    .filter(({ i }) => !isMasthead(doc.blocks, i))
+    .filter(({ b }) => !(headingStyle && titleStyle(b)));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
   if (declared.split(' ').length >= 3) {
     const match = firstPage.find(({ b }) => foldWords(b.text) === declared);
@@ -239,6 +248,7 @@ function findTitle(doc: DocumentModel): number | null {
         i < MAX_FRONT_BLOCKS &&
         (abstractAt < 0 || i < abstractAt) &&
         /^\p{Lu}\p{L}{2,}$/u.test(titleText(b)) &&
+        !(headingStyle && titleStyle(b)) &&
         !ABSTRACT_LABEL.test(b.text) &&
         !KEYWORDS_LABEL.test(b.text) &&
         !isDocumentWord(titleText(b)),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -123,5 +123,36 @@ describe('a jss.cls first page and its address at the end', () => {
       ['Alma Q. Quist', ['alma.quist@valley.example.org']],
       ['Bruno Tell', []],
     ]);
+  });
+});
+
+describe('a thesis template whose Title style heads every unnumbered section', () => {
+  /** A paragraph of one run in a size of its own (half-points, as Word writes it). */
+  const sized = (text: string, halfPoints: number) =>
+    `<w:p><w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  const file = () =>
+    makeDocx([
+      sized('Northvale College of Horticulture', 36),
+      sized('Department of Gardens', 36),
+      sized('Frost and the Flowering Dates of Valley Gardens', 36),
+      sized('Bachelor thesis', 28),
+      sized('Jihlava 2017', 28),
+      paragraph('Abstrakt', 'Title'),
+      paragraph('Tato práce sleduje data mrazů a kvetení zahrad v severních údolích a jejich souvislost.'),
+      paragraph('Klíčová slova', 'Title'),
+      paragraph('zahrady, mráz, kvetení'),
+      paragraph('Abstract', 'Title'),
+      paragraph('This thesis follows the frost and flowering dates of gardens in the northern valleys.'),
+      paragraph('Poděkování', 'Title'),
+      paragraph('Děkuji vedoucímu práce za konzultace.'),
+      paragraph('Introduction', 'Heading1'),
+      paragraph(
+        'The gardens of the northern valleys flower late, and their frost dates vary from year to year.',
+      ),
+    ]);
+
+  it('takes the cover’s largest line for the title, not the first heading in the Title style', async () => {
+    const result = await parseManuscript(file(), 'thesis.docx', limits);
+    expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
   });
 });
