@@ -156,3 +156,26 @@ describe('a thesis template whose Title style heads every unnumbered section', (
     expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
   });
 });
+
+describe('a Czech thesis whose list is headed "Seznam použité literatury"', () => {
+  const entries = [
+    'ROE, Alma. Zahrady severních údolí. Brno: Zahradní tisk, 2013. ISBN 978-80-000-0000-1.',
+    'POE, Bruno a Cyril TELL. Mrazy a kvetení. Plzeň, 2015.',
+    'Frost guide. Garden Notes [online]. [cit. 2017-01-16]. Dostupné z: https://example.org/frost',
+  ];
+  const file = () =>
+    makeDocx([
+      paragraph('Mrazy a kvetení zahrad v severních údolích', 'Title'),
+      paragraph('Úvod', 'Heading1'),
+      paragraph('Zahrady severních údolí kvetou pozdě a data jejich mrazů se rok od roku liší.'),
+      paragraph('Seznam použité literatury', 'Heading1'),
+      ...entries.map((e) => paragraph(e)),
+      paragraph('Seznam obrázků', 'Heading1'),
+      paragraph('Obrázek 1: Zahrada v údolí 10'),
+    ]);
+
+  it('reads the list under the Czech heading', async () => {
+    const result = await parseManuscript(file(), 'prace.docx', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries);
+  });
+});
