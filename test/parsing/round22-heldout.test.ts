@@ -179,3 +179,27 @@ describe('a Czech thesis whose list is headed "Seznam použité literatury"', ()
     expect(result.references.map((r) => r.raw)).toEqual(entries);
   });
 });
+
+describe('a Dutch article whose list is headed "Referenties"', () => {
+  const entries = [
+    '[Roe & Poe, 2015] Roe, Alma, and Bruno Poe. “Frost dates in valley gardens.” Garden Letters 12 (2015): 40-52.',
+    '[Tell et al., 2020] Tell, Cyril, et al. “Snow cover and bloom.” Journal of Cold Gardens 3 (2020): 1-10.',
+  ];
+  const file = () =>
+    makeDocx([
+      paragraph('Mrazen en bloei in de tuinen van de noordelijke dalen', 'Heading1'),
+      paragraph('Inleiding', 'Heading1'),
+      paragraph(
+        'De tuinen van de noordelijke dalen bloeien laat, en hun vorstdata verschillen van jaar tot jaar.',
+      ),
+      paragraph('Referenties', 'Heading1'),
+      ...entries.map((e) => paragraph(e)),
+      paragraph('Over de auteur', 'Heading1'),
+      paragraph('Alma Roe (1980) werkt aan de universiteit van Noordvale.'),
+    ]);
+
+  it('reads the list under the Dutch heading', async () => {
+    const result = await parseManuscript(file(), 'artikel.docx', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries);
+  });
+});
