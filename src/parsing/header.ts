@@ -16,6 +16,7 @@ import { foldWords } from '../infra/text-fold.ts';
 import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { validOrcid } from '../corpus/openalex/ids.ts';
 import {
+  BYLINE_LABEL,
   hasTypedSuperscripts,
   inCapitals,
   isDocumentWord,
@@ -815,9 +816,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         Math.abs(prev.relSize - b.relSize) <= 0.05 * b.relSize;
       // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
       const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
+      // So does one led in by its label ("Autor: Jane Roe", a thesis cover's labelled lines).
+      const labelled = BYLINE_LABEL.test(b.text.trim());
       if (
         names.length === 1 &&
         !etAl &&
+        !labelled &&
         !b.emphasis &&
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&

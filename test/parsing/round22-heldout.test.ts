@@ -136,6 +136,8 @@ describe('a thesis template whose Title style heads every unnumbered section', (
       sized('Department of Gardens', 36),
       sized('Frost and the Flowering Dates of Valley Gardens', 36),
       sized('Bachelor thesis', 28),
+      sized('Autor: Ondřej Novák', 28),
+      sized('Vedoucí práce: Ing. Marek Král', 28),
       sized('Jihlava 2017', 28),
       paragraph('Abstrakt', 'Title'),
       paragraph('Tato práce sleduje data mrazů a kvetení zahrad v severních údolích a jejich souvislost.'),
@@ -154,6 +156,11 @@ describe('a thesis template whose Title style heads every unnumbered section', (
   it('takes the cover’s largest line for the title, not the first heading in the Title style', async () => {
     const result = await parseManuscript(file(), 'thesis.docx', limits);
     expect(result.title).toBe('Frost and the Flowering Dates of Valley Gardens');
+  });
+
+  it('takes the name after the cover’s "Autor:" label for the author, not the supervisor', async () => {
+    const result = await parseManuscript(file(), 'thesis.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Ondřej Novák']);
   });
 });
 
