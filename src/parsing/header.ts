@@ -151,6 +151,18 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 const NOTHING = /(?!)/;
 
+/**
+ * The title a file declares in its metadata, when it reads as one: three words or more, and no
+ * file's name ("Microsoft Word - draft.docx"). A template's stale value names the kind of document
+ * ("Bakalářská práce", "Title") in a word or two.
+ */
+function declaredTitle(title: string | null): string | null {
+  if (!title) return null;
+  const t = title.replace(/\s+/g, ' ').trim();
+  if (t.split(' ').length < 3 || /\.(?:docx?|pdf|tex|rtf|odt)\b|^microsoft word\b/i.test(t)) return null;
+  return t;
+}
+
 /** The most paragraphs a title's style marks in one document (title, subtitle, a translated title). */
 const MAX_TITLE_PARAGRAPHS = 3;
 
@@ -228,6 +240,10 @@ function findTitle(doc: DocumentModel): number | null {
   // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
   // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
   const abstractAt = doc.blocks.findIndex((b) => b.page === 1 && opensAbstract(b));
+  // A Word manuscript that opens on its abstract's heading prints no title (a blinded manuscript,
+  // its title page a file of its own): no heading of its body is one. The document's declared
+  // title stands in for it.
+  if (abstractAt === 0 && doc.format === 'docx') return null;
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
@@ -1755,7 +1771,7 @@ export function extractHeader(source: DocumentModel): Header {
         )
           .replace(WHOLLY_QUOTED, '$1')
           .replace(blocks[titleIndex]!.styleLevel === 0 ? SENTENCE_STOP : NOTHING, '') || null
-      : doc.declared.title;
+      : declaredTitle(doc.declared.title);
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
   );

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -208,5 +208,48 @@ describe('a Dutch article whose list is headed "Referenties"', () => {
   it('reads the list under the Dutch heading', async () => {
     const result = await parseManuscript(file(), 'artikel.docx', limits);
     expect(result.references.map((r) => r.raw)).toEqual(entries);
+  });
+});
+
+describe('a blinded Word manuscript that opens on its abstract', () => {
+  const core = (title: string) => ({
+    name: 'docProps/core.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title></cp:coreProperties>`,
+    ),
+  });
+  const styles = {
+    name: 'word/styles.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/></w:style></w:styles>`,
+    ),
+  };
+  const file = (title: string) =>
+    makeDocx(
+      [
+        paragraph('Abstract', 'Heading2'),
+        paragraph('Frost dates in valley gardens vary from year to year; we audited them over ten seasons.'),
+        paragraph('Introduction', 'Heading2'),
+        paragraph('The gardens of the northern valleys flower late, and their frost dates vary.'),
+        paragraph('Methods', 'Heading2'),
+        paragraph('Site selection and counts', 'Heading3'),
+        paragraph('We chose twelve gardens and counted frost nights at each over ten seasons.'),
+      ],
+      [styles, core(title)],
+    );
+
+  it('takes the declared title, not a heading of the body', async () => {
+    const result = await parseManuscript(
+      file('Frost dates of valley gardens over ten seasons'),
+      'b.docx',
+      limits,
+    );
+    expect(result.title).toBe('Frost dates of valley gardens over ten seasons');
+    expect(result.abstract).toMatch(/^Frost dates in valley gardens vary/);
+  });
+
+  it('leaves the title out when the declared one is a template’s stale value', async () => {
+    const result = await parseManuscript(file('Bakalářská práce'), 'b.docx', limits);
+    expect(result.title).toBeNull();
   });
 });
