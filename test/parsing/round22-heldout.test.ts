@@ -195,6 +195,8 @@ describe('a Dutch article whose list is headed "Referenties"', () => {
   const file = () =>
     makeDocx([
       paragraph('Mrazen en bloei in de tuinen van de noordelijke dalen', 'Heading1'),
+      paragraph('Mini samenvatting', 'Heading1'),
+      paragraph('Dit artikel beschrijft de vorstdata en de bloei van de tuinen in de noordelijke dalen.'),
       paragraph('Inleiding', 'Heading1'),
       paragraph(
         'De tuinen van de noordelijke dalen bloeien laat, en hun vorstdata verschillen van jaar tot jaar.',
@@ -208,6 +210,13 @@ describe('a Dutch article whose list is headed "Referenties"', () => {
   it('reads the list under the Dutch heading', async () => {
     const result = await parseManuscript(file(), 'artikel.docx', limits);
     expect(result.references.map((r) => r.raw)).toEqual(entries);
+  });
+
+  it('reads the abstract under "Mini samenvatting", a label with a word that says it is short', async () => {
+    const result = await parseManuscript(file(), 'artikel.docx', limits);
+    expect(result.abstract).toBe(
+      'Dit artikel beschrijft de vorstdata en de bloei van de tuinen in de noordelijke dalen.',
+    );
   });
 });
 
