@@ -23,8 +23,10 @@ export interface FoundAbstract {
  */
 const OTHER_LANGUAGE_WORDS =
   'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
+/** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
+const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 const OTHER_LANGUAGE_LABEL = new RegExp(
-  `^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))(?![\\p{L}\\p{N}])\\s*[:：.—–-]?\\s*`,
+  `^(?:${SHORT_QUALIFIER})?(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))(?![\\p{L}\\p{N}])\\s*[:：.—–-]?\\s*`,
   'iu',
 );
 

@@ -16,6 +16,7 @@ import { foldWords } from '../infra/text-fold.ts';
 import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { validOrcid } from '../corpus/openalex/ids.ts';
 import {
+  BYLINE_LABEL,
   hasTypedSuperscripts,
   inCapitals,
   isDocumentWord,
@@ -150,13 +151,56 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 const NOTHING = /(?!)/;
 
+/**
+ * The title a file declares in its metadata, when it reads as one: three words or more, and no
+ * file's name ("Microsoft Word - draft.docx"). A template's stale value names the kind of document
+ * ("Bakalářská práce", "Title") in a word or two.
+ */
+function declaredTitle(title: string | null): string | null {
+  if (!title) return null;
+  const t = title.replace(/\s+/g, ' ').trim();
+  if (t.split(' ').length < 3 || /\.(?:docx?|pdf|tex|rtf|odt)\b|^microsoft word\b/i.test(t)) return null;
+  return t;
+}
+
+/** The most paragraphs a title's style marks in one document (title, subtitle, a translated title). */
+const MAX_TITLE_PARAGRAPHS = 3;
+
+/** A periodical's name: "Journal of ...", "... Letters", "Proceedings of ...". */
+const PERIODICAL =
+  /\b(?:journal|annals|proceedings|transactions|letters|bulletin|magazine|review|zeitschrift|revista|revue|rivista)\b/i;
+/** The line under a journal's name in its masthead: its issue ("Volume 12, Issue 3", "Vol. 4, No. 2"), DOI or ISSN. */
+const ISSUE_LINE = /\b(?:volume|vol\.|issue|no\.)\s*[\w?]+|^doi\s?:|\bissn\b/i;
+
+/**
+ * A journal's name set large in the first page's masthead, its issue line right under it
+ * ("Journal of Statistical Software" over "MMMMMM YYYY, Volume VV, Issue II."): no title, however
+ * large (jss.cls sets it above the title's size).
+ */
+function isMasthead(blocks: readonly Block[], i: number): boolean {
+  const next = blocks[i + 1];
+  return (
+    PERIODICAL.test(blocks[i]!.text) &&
+    blocks[i]!.text.length <= 80 &&
+    next !== undefined &&
+    next.page === blocks[i]!.page &&
+    next.relSize < blocks[i]!.relSize &&
+    ISSUE_LINE.test(next.text)
+  );
+}
+
 function findTitle(doc: DocumentModel): number | null {
+  // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
+  // subsection's name; a Czech thesis template): a style set on more paragraphs than a title, its
+  // subtitle and a translated title take is a heading style, and marks no title.
+  const titleStyle = (b: Block) => b.styleLevel === 0 || isTitleStyle(b.styleName ?? '');
+  const headingStyle = doc.blocks.filter(titleStyle).length > MAX_TITLE_PARAGRAPHS;
   const styled = doc.blocks.findIndex((b) => b.styleLevel === 0 && !INVOCATION.test(b.text.trim()));
-  if (styled >= 0) return styled;
+  if (styled >= 0 && !headingStyle) return styled;
   const titleStyled = doc.blocks.findIndex(
     (b, i) => i < MAX_FRONT_BLOCKS && isTitleStyle(b.styleName ?? '') && /\p{L}{2}/u.test(b.text),
   );
-  if (titleStyled >= 0) return titleStyled;
+  if (titleStyled >= 0 && !headingStyle) return titleStyled;
   // A title typed after its label ("Title: ...", "Título: ..."), in a draft set all in the body's
   // type: the label says it, the first such paragraph when the title is given in two languages.
   const labelled = doc.blocks.findIndex(
@@ -182,9 +226,9 @@ function findTitle(doc: DocumentModel): number | null {
         (cjk || b.text.split(/\s+/).length >= 2)
       );
     })
-    .filter(
-      ({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text),
-    );
+    .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text))
+    .filter(({ i }) => !isMasthead(doc.blocks, i))
+    .filter(({ b }) => !(headingStyle && titleStyle(b)));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
   if (declared.split(' ').length >= 3) {
     const match = firstPage.find(({ b }) => foldWords(b.text) === declared);
@@ -196,6 +240,10 @@ function findTitle(doc: DocumentModel): number | null {
   // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
   // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
   const abstractAt = doc.blocks.findIndex((b) => b.page === 1 && opensAbstract(b));
+  // A Word manuscript that opens on its abstract's heading prints no title (a blinded manuscript,
+  // its title page a file of its own): no heading of its body is one. The document's declared
+  // title stands in for it.
+  if (abstractAt === 0 && doc.format === 'docx') return null;
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
@@ -217,6 +265,7 @@ function findTitle(doc: DocumentModel): number | null {
         i < MAX_FRONT_BLOCKS &&
         (abstractAt < 0 || i < abstractAt) &&
         /^\p{Lu}\p{L}{2,}$/u.test(titleText(b)) &&
+        !(headingStyle && titleStyle(b)) &&
         !ABSTRACT_LABEL.test(b.text) &&
         !KEYWORDS_LABEL.test(b.text) &&
         !isDocumentWord(titleText(b)),
@@ -783,9 +832,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         Math.abs(prev.relSize - b.relSize) <= 0.05 * b.relSize;
       // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
       const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
+      // So does one led in by its label ("Autor: Jane Roe", a thesis cover's labelled lines).
+      const labelled = BYLINE_LABEL.test(b.text.trim());
       if (
         names.length === 1 &&
         !etAl &&
+        !labelled &&
         !b.emphasis &&
         good[0]!.marks.length === 0 &&
         entries.length === 0 &&
@@ -1512,12 +1564,26 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
     .slice(frontEnd)
     .flatMap((b) => b.lines.map((l) => ({ text: l.text, links: l.links ?? [] })));
   // Each name normalised once, not once for every line of the document.
+  // The address may leave out a middle initial the byline prints ("Jane Roe" under "Jane Q. Roe"), or
+  // print one it leaves out: each name is also known by its words of two letters or more.
   const byName = new Map<string, ParsedAuthor>();
+  const byFullWords = new Map<string, ParsedAuthor | null>();
+  const fullWords = (folded: string) =>
+    folded
+      .split(' ')
+      .filter((w) => w.length > 1)
+      .join(' ');
   for (const a of authors) {
     const key = foldWords(a.name);
     if (!byName.has(key)) byName.set(key, a);
+    const short = fullWords(key);
+    if (short.includes(' ')) byFullWords.set(short, byFullWords.has(short) ? null : a);
   }
-  const owner = (text: string) => (text.length <= 60 ? byName.get(foldWords(text)) : undefined);
+  const owner = (text: string) => {
+    if (text.length > 60) return undefined;
+    const key = foldWords(text);
+    return byName.get(key) ?? byFullWords.get(fullWords(key)) ?? undefined;
+  };
   // "Firstname1 Surname1. Address of the First author, ...": a name run in before its address
   // (VTeX's NEJSDS). The email must follow within the address's next lines: a reference that
   // opens with an author's name ("Jane Roe. A Title.") has none there.
@@ -1705,7 +1771,7 @@ export function extractHeader(source: DocumentModel): Header {
         )
           .replace(WHOLLY_QUOTED, '$1')
           .replace(blocks[titleIndex]!.styleLevel === 0 ? SENTENCE_STOP : NOTHING, '') || null
-      : doc.declared.title;
+      : declaredTitle(doc.declared.title);
   const titleBlocks = new Set(
     Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
   );

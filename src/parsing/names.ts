@@ -217,7 +217,7 @@ export function splitMarks(raw: string): string[] {
 const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)）]$/u;
 
 /** "Authors:" typed before a byline, in the languages manuscripts are written in. */
-const BYLINE_LABEL = /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\))\s*:\s*/iu;
+export const BYLINE_LABEL = /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\))\s*:\s*/iu;
 
 export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];

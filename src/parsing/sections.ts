@@ -6,14 +6,16 @@ import { findEmails, findOrcids } from './text-utils.ts';
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
  * (German "Literaturverzeichnis", French "Références", Spanish and Portuguese "Referencias",
- * "Referências bibliográficas", Italian "Bibliografia", Chinese and Japanese "参考文献", Korean
+ * "Referências bibliográficas", Italian "Bibliografia", Czech and Slovak "Seznam použité literatury",
+ * "Použitá literatura", "Zoznam použitej literatúry", Polish "Literatura", Dutch "Referenties",
+ * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Korean
  * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
  * источников"), with a full stop after it as a draft typed by hand may set one ("4. Ссылки."). The list is the last such heading, so a
  * section of that name earlier in the body ("3.1 Literaturverzeichnis", a template's guide to
  * citing) does not open it.
  */
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -184,6 +186,9 @@ function opensEntry(text: string): boolean {
   return (
     /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/.test(text) ||
     /^\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/u.test(text) ||
+    // Initials after the surname with no stops, as jss.bst and Vancouver styles set them: "Roe AB,
+    // Poe C (2019)", "Roe AB (2019).", "Roe AB. Title".
+    /^\p{Lu}[\p{L}'’-]+\s\p{Lu}{1,3}(?:,\s\p{Lu}[\p{L}'’-]+\s\p{Lu}{1,3}\b|\s\(|\.\s)/u.test(text) ||
     /^\p{Lu}\.(?:\s?-?\p{Lu}\.)*\s\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}[\p{Ll}'’-]+)?(?:[.,]\s|\s(?:and|&)\s)/u.test(
       text,
     )
@@ -277,8 +282,10 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     // An entry's opening line, its year in the block or, where every line is a block of its own
     // (a layout with line numbers in the margin), in the next block that goes on with it.
     const next = blocks[j + 1];
+    // Or a DOI: a style prints "????" for a year the entry lacks (jss.bst), and a DOI is no prose's.
     const year =
       YEAR.test(b.text) ||
+      /\b10\.\d{4,9}\//.test(b.text) ||
       (b.lines.length === 1 &&
         next !== undefined &&
         !opensEntry(next.lines[0]?.text ?? '') &&
@@ -383,6 +390,12 @@ function overTableCells(blocks: Block[], i: number): boolean {
   );
 }
 
+/**
+ * A line of code typed at a console's prompt ("> fit <- lm(y ~ x)", "R> ", ">>> "), as knitr and
+ * Sweave set a chunk with the chart it draws: a figure's body at the entries' size, never an entry.
+ */
+const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
@@ -458,7 +471,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     while (
       body - 1 > start &&
       blocks[body - 1]!.page === blocks[end]!.page &&
-      blocks[body - 1]!.relSize < 0.92 * entrySize &&
+      (blocks[body - 1]!.relSize < 0.92 * entrySize || CONSOLE_PROMPT.test(blocks[body - 1]!.text)) &&
       !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
     )
       body--;
