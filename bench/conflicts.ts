@@ -26,8 +26,8 @@ import {
   ACL_WORKS_PATH,
   aclDataAvailable,
   loadAclWorks,
+  aclManuscript,
   splitHoldout,
-  type AclWork,
 } from './lib/acl-holdout.ts';
 
 const args = process.argv.slice(2);
@@ -72,26 +72,6 @@ async function finderOf(root: string, db: Database): Promise<{ find: Finder; clo
   };
 }
 
-function manuscriptOf(w: AclWork, i: number, orgId: number): ManuscriptForRanking {
-  return {
-    organizationId: orgId,
-    manuscriptId: i + 1,
-    originId: `q-${i}`,
-    folderId: 1,
-    title: w.title,
-    abstract: w.abstract,
-    keywords: [],
-    fullText: null,
-    authors: w.authors.map((a) => ({
-      name: a.name,
-      email: null,
-      orcid: a.orcid,
-      affiliation: a.affiliations[0] ?? null,
-    })),
-    references: [],
-  };
-}
-
 const describeConflict = (c: Conflict): string =>
   c.kind === 'aff_conflicts'
     ? `"${c.evidence.candidate_affiliation}" ~ "${c.evidence.manuscript_affiliation}" (${c.evidence.by})`
@@ -125,7 +105,7 @@ async function main(): Promise<void> {
     const only: string[][] = [[], []];
     let candidates = 0;
     for (const [i, w] of queries.entries()) {
-      const m = manuscriptOf(w, i, org.id);
+      const m = aclManuscript(w, i, org.id);
       const lists = [];
       for (const f of finders) lists.push(await f.find(m));
       candidates += lists[0]!.size;

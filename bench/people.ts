@@ -35,6 +35,7 @@ import {
   abstractFromInvertedIndex,
   ACL_WORKS_PATH,
   aclDataAvailable,
+  aclManuscript,
   loadAclWorks,
   splitHoldout,
   type AclWork,
@@ -161,23 +162,7 @@ async function measure(
   };
   for (const [i, w] of queries.entries()) {
     const t0 = performance.now();
-    const candidates = await find({
-      organizationId: orgId,
-      manuscriptId: i + 1,
-      originId: `q-${i}`,
-      folderId: 1,
-      title: w.title,
-      abstract: w.abstract,
-      keywords: [],
-      fullText: null,
-      authors: w.authors.map((a) => ({
-        name: a.name,
-        email: null,
-        orcid: a.orcid,
-        affiliation: a.affiliations[0] ?? null,
-      })),
-      references: [],
-    });
+    const candidates = await find(aclManuscript(w, i, orgId));
     counts.ms.push(performance.now() - t0);
     counts.lists++;
     counts.candidates += candidates.length;

@@ -1,5 +1,6 @@
 // The ACL Anthology records and the fixed hold-out shared by the quality benches (referees and
 // journals): the same 2,000 works are held out everywhere, so the figures compare.
+import type { ManuscriptForRanking } from '../../src/referee-finder/types.ts';
 import { createReadStream, existsSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
@@ -141,5 +142,29 @@ export function reviewerPoolSplit(
     heldOut: [...queries].sort((a, b) => a - b).map((i) => works[i]!),
     corpus: [...profile].sort((a, b) => a - b).map((i) => works[i]!),
     reviewerKeys,
+  };
+}
+
+/**
+ * A held-out work as the manuscript the referee finder ranks for: its title, abstract and authors,
+ * each with the first affiliation they stated (ACL records carry no emails nor references).
+ */
+export function aclManuscript(w: AclWork, i: number, organizationId: number): ManuscriptForRanking {
+  return {
+    organizationId,
+    manuscriptId: i + 1,
+    originId: `q-${i}`,
+    folderId: 1,
+    title: w.title,
+    abstract: w.abstract,
+    keywords: [],
+    fullText: null,
+    authors: w.authors.map((a) => ({
+      name: a.name,
+      email: null,
+      orcid: a.orcid,
+      affiliation: a.affiliations[0] ?? null,
+    })),
+    references: [],
   };
 }
