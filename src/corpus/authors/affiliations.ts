@@ -185,9 +185,12 @@ export function cachedAffiliationCore(value: string): string {
   return cachedAffiliationOrganizations(value)[0] ?? '';
 }
 
-/** Whether two affiliation strings name the same organization (departments and campuses included). */
+/**
+ * Whether two affiliation strings name one organization (departments and campuses included), by any
+ * organization each names: the rule the conflict policy and the linker apply.
+ */
 export function affiliationsMatch(a: string, b: string): boolean {
-  return affiliationCoresMatch(affiliationCore(a), affiliationCore(b));
+  return anyAffiliationMatches([a], [b], affiliationOrganizations);
 }
 
 // "Heidelberg University" is the "University of Heidelberg" ("Universität Heidelberg"): a university
