@@ -6,7 +6,7 @@
 // does not end it.
 import type { Block } from './types.ts';
 import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
-import { joinLines, meetInCjk } from './text-utils.ts';
+import { LATIN_WORD_END, joinLines, meetInCjk } from './text-utils.ts';
 
 export interface FoundAbstract {
   text: string | null;
@@ -75,8 +75,10 @@ const NOT_ABSTRACT =
   /\b(?:copyright|licen[cs]ed?|creative commons|open access|permission to make|all rights reserved|automatically generated|correspondence|e-?mail)\b|©|@/i;
 
 /** A word that names an institution: an affiliation line, however it is set. */
-const INSTITUTION =
-  /\b(?:universit(?:y|ies|ät|é|at|à|ad)|institut(?:e|o)?|college|department|laborator(?:y|ies)|hospital|cent(?:er|re))\b/i;
+const INSTITUTION = new RegExp(
+  `\\b(?:universit(?:y|ies|ät|é|at|à|ad)|institut(?:e|o)?|college|department|laborator(?:y|ies)|hospital|cent(?:er|re))${LATIN_WORD_END}`,
+  'i',
+);
 
 /** Footnote marks that open a note under the front matter. */
 const NOTE_MARK = /^\s*[*†‡§¶∗]/u;

@@ -4,6 +4,7 @@
 import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
 import {
   CJK_WORDS,
+  LATIN_WORD_END,
   ORCID_RE,
   findEmails,
   findOrcids,
@@ -78,7 +79,7 @@ const INSTITUTION = {
     INSTITUTION_NAMES.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b`,
+  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
   'i',
 );
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */

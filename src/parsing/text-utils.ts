@@ -156,6 +156,15 @@ const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
 const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
 
 /**
+ * The end of a word of Latin script, in a pattern source without the Unicode flag: no letter, digit
+ * or underscore of Latin script after it. `\b` is that only for ASCII: after a word ending in an
+ * accented letter ("Université", "Università", "Faculté") it sees no edge before the space, and
+ * it sees one inside "Universitéx". (The Unicode flag would make the long patterns several times
+ * slower: see TURKISH_INSTITUTION in header.ts.)
+ */
+export const LATIN_WORD_END = '(?![0-9A-Za-z_\\u00C0-\\u024F])';
+
+/**
  * Chinese and Japanese script (kana, ideographs, their full-width punctuation and forms): written
  * with no space between words, so a line break between two of its characters is no space either.
  * Korean writes spaces between words and is not in it.

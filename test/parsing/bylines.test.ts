@@ -338,3 +338,26 @@ describe('author paragraphs in a row (Manubot Word file)', () => {
     ]);
   });
 });
+
+describe('an institution whose name ends in an accented letter ("Université", "Università", "Faculté")', () => {
+  // `\b` sees no word's edge between an accented letter and a space: the word was not an
+  // institution's, and a line of it alone under the byline was read as one more author.
+  const docx = (affiliation: string) =>
+    makeDocx([
+      paragraph('Frost and the Flowering Dates of Valley Gardens', 'Title'),
+      paragraph('Alma Quist, Claire Dubois'),
+      paragraph(affiliation),
+      paragraph('Abstract', 'Heading1'),
+      paragraph(
+        'We measured frost dates in valley gardens over ten winters and found that bloom follows the last frost by a fixed number of days.',
+      ),
+    ]);
+
+  it.each(['Université Grenoble Alpes', 'Università Bocconi', 'Faculté des Sciences, Université Laval'])(
+    'is no author: %s',
+    async (affiliation) => {
+      const parsed = await parseManuscript(docx(affiliation), 'built.docx', limits);
+      expect(parsed.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Claire Dubois']);
+    },
+  );
+});
