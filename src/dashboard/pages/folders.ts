@@ -36,7 +36,7 @@ import {
   seenField,
   SEARCH_MAX,
 } from '../framework.ts';
-import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
+import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
 import { dataTable } from '../table.ts';
 import {
@@ -100,18 +100,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     action: 'read',
     schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
-      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
       const organizationId = orgOf(request);
-      const { total, folders } = await listFolderPage(ctx.db, organizationId, {
-        search: q,
-        limit: PAGE_SIZE,
-        offset: (page - 1) * PAGE_SIZE,
-      });
-      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('folders');
-      const pageLink = (n: number) => searchPageLink(base, q, n);
+      const listing = await searchedPage(request.query as PagedSearch, base, PAGE_SIZE, (asked) =>
+        listFolderPage(ctx.db, organizationId, asked),
+      );
       // A page past the last (an old link, folders deleted since) is the last page.
-      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
+      if (listing.pastLast) return redirectTo(ctx, request, reply, listing.pastLast);
+      const { q, page, pages, total, rows: folders, link: pageLink } = listing;
       // Only the groups this page's folders name (an organization may hold 2,000).
       const named = await findOrganizationGroups(ctx.db, organizationId, [
         ...new Set(folders.flatMap((f) => f.authors_group_ids)),
