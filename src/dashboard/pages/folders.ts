@@ -18,7 +18,7 @@ import {
 } from '../../folders/folders.ts';
 import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../journals/links.ts';
 import { listCustomFields } from '../../custom-fields/store.ts';
-import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
+import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import {
   concerning,
   fieldInvalid,
@@ -40,13 +40,9 @@ import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../p
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
 import { dataTable } from '../table.ts';
 import {
-  CustomValuesBody,
   customValuesSection,
-  refuseValuesChangedMeanwhile,
-  fieldsOnForm,
-  postedCustomValues,
-  valuesConcerningInputs,
   postedCustomValuesForm,
+  registerCustomValuesSave,
 } from '../custom-values-form.ts';
 import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 
@@ -400,34 +396,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
   });
 
   // A folder's custom values are part of its settings: the same action changes them.
-  dashboardRoute(scope, {
-    method: 'POST',
+  registerCustomValuesSave(scope, ctx, {
+    owner: 'folder',
     url: '/folders/:folderId/custom-values/',
+    param: 'folderId',
     action: 'folder_settings_write',
-    schema: { params: FolderParams, body: CustomValuesBody },
-    back: (request) =>
-      `${dashboardPath('folders', (request.params as { folderId: number }).folderId)}#custom-fields`,
-    keepsForm: true,
-    handler: async (request, reply) => {
-      const { folderId } = request.params as { folderId: number };
-      const organizationId = orgOf(request);
-      await requireFolder(ctx.db, organizationId, folderId);
-      const body = request.body as FormBody;
-      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).folder);
-      refuseValuesChangedMeanwhile(
-        body,
-        "The folder's custom fields were",
-        fields,
-        await readCustomValues(ctx.db, organizationId, 'folder', folderId),
-      );
-      await valuesConcerningInputs(fields, () =>
-        saveCustomValues(ctx.db, organizationId, 'folder', folderId, postedCustomValues(body, fields)),
-      );
-      return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}#custom-fields`, {
-        kind: 'ok',
-        message: "The folder's custom fields were saved.",
-      });
-    },
+    page: (folderId) => dashboardPath('folders', folderId),
+    requireRow: requireFolder,
+    what: 'folder',
   });
 
   dashboardRoute(scope, {
