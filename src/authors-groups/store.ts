@@ -2,6 +2,7 @@
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
 import { likeWordPatterns } from '../infra/db/quote.ts';
+import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
@@ -467,11 +468,11 @@ export interface GroupWithCount extends AuthorsGroup {
 export async function listGroupPage(
   db: Queryable,
   organizationId: number,
-  options: { search: string; limit: number; offset: number },
-): Promise<{ total: number; groups: GroupWithCount[] }> {
-  const patterns = likeWordPatterns(options.search);
-  const where = ['g.organization_id = $1', ...patterns.map((_, i) => `g.name ILIKE $${i + 2}`)].join(' AND ');
-  const params: unknown[] = [organizationId, ...patterns];
+  options: PageRequest,
+): Promise<CountedPage<GroupWithCount>> {
+  const words = everyWordIn('g.name', options.search, 2);
+  const where = ['g.organization_id = $1', ...words.conditions].join(' AND ');
+  const params: unknown[] = [organizationId, ...words.params];
   const { rows: counted } = await db.query<{ n: number }>(
     `SELECT count(*)::integer AS n FROM authors_groups g WHERE ${where}`,
     params,
@@ -483,7 +484,7 @@ export async function listGroupPage(
       ORDER BY lower(g.name), g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, options.limit, options.offset],
   );
-  return { total: counted[0]!.n, groups: rows };
+  return { total: counted[0]!.n, rows };
 }
 
 /** The organization's group of that id; another organization's is "not found". */
@@ -520,8 +521,8 @@ const searchFold = (sql: string) => `fold_text(${sql})`;
 export async function listGroupAuthors(
   db: Queryable,
   key: { organizationId: number; groupId: number },
-  options: { search: string; limit: number; offset: number },
-): Promise<{ total: number; authors: GroupAuthorListItem[] }> {
+  options: PageRequest,
+): Promise<CountedPage<GroupAuthorListItem>> {
   const patterns = likeWordPatterns(options.search);
   const words = patterns.map((pattern, i) => {
     const p = `$${i + 3}`;
@@ -554,7 +555,7 @@ export async function listGroupAuthors(
       ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],
   );
-  return { total, authors: rows };
+  return { total, rows };
 }
 
 /**

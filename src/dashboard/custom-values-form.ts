@@ -2,12 +2,30 @@
 // posted form holds, read back as the values the store checks (src/custom-fields/values.ts); and a
 // stored value as people read it. Used by every page that enters values (authors from groups,
 // folders, manuscripts).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { CustomField } from '../custom-fields/store.ts';
+import type { AppContext } from '../app-context.ts';
+import {
+  readCustomValues,
+  saveCustomValues,
+  type ValueOwner,
+} from '../custom-fields/folder-manuscript-values.ts';
+import { listCustomFields, type CustomField } from '../custom-fields/store.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
+import { RowId } from '../http/schemas.ts';
+import type { Queryable } from '../infra/db/index.ts';
 import { AppError } from '../infra/errors.ts';
-import { csrfField, fieldState, postedForm, refuseChangedMeanwhile, seenField } from './framework.ts';
+import type { Action } from '../users/roles.ts';
+import {
+  csrfField,
+  dashboardRoute,
+  fieldState,
+  orgOf,
+  postedForm,
+  redirectTo,
+  refuseChangedMeanwhile,
+  seenField,
+} from './framework.ts';
 import { list, text, typedNumber, type FormBody } from './form-values.ts';
 import { html, isolateText, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
@@ -269,4 +287,58 @@ export function customValuesSection(
       <p class="hint">A field left empty, or with no option chosen, has its value cleared.</p>
       <button type="submit">Save custom fields</button>
     </form>`;
+}
+
+/**
+ * The route that saves the custom values of one folder or manuscript from its page's section
+ * (customValuesSection): POST `url`, whose one parameter `param` is the row's id. Only the fields the
+ * form showed are saved (fieldsOnForm); a form opened before another save changed them is refused
+ * (refuseValuesChangedMeanwhile); a refused value comes back beside its input, as typed.
+ */
+export function registerCustomValuesSave(
+  scope: FastifyInstance,
+  ctx: AppContext,
+  input: {
+    owner: ValueOwner;
+    url: string;
+    param: string;
+    action: Action;
+    /** The page of the row of that id, whose section the form is. */
+    page: (id: number) => string;
+    /** Refuses (404) an id that is not the organization's row. */
+    requireRow: (db: Queryable, organizationId: number, id: number) => Promise<unknown>;
+    /** "folder" or "manuscript", in the messages. */
+    what: string;
+  },
+): void {
+  const idOf = (request: FastifyRequest) => (request.params as Record<string, number>)[input.param]!;
+  const section = (request: FastifyRequest) => `${input.page(idOf(request))}#custom-fields`;
+  dashboardRoute(scope, {
+    method: 'POST',
+    url: input.url,
+    action: input.action,
+    schema: { params: Type.Object({ [input.param]: RowId() }), body: CustomValuesBody },
+    back: section,
+    keepsForm: true,
+    handler: async (request, reply) => {
+      const id = idOf(request);
+      const organizationId = orgOf(request);
+      await input.requireRow(ctx.db, organizationId, id);
+      const body = request.body as FormBody;
+      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId))[input.owner]);
+      refuseValuesChangedMeanwhile(
+        body,
+        `The ${input.what}'s custom fields were`,
+        fields,
+        await readCustomValues(ctx.db, organizationId, input.owner, id),
+      );
+      await valuesConcerningInputs(fields, () =>
+        saveCustomValues(ctx.db, organizationId, input.owner, id, postedCustomValues(body, fields)),
+      );
+      return redirectTo(ctx, request, reply, section(request), {
+        kind: 'ok',
+        message: `The ${input.what}'s custom fields were saved.`,
+      });
+    },
+  });
 }

@@ -2,6 +2,7 @@
 // manuscript's candidates): the page asked for, the pages there are, the address of each and the way
 // between them. Each listing page wrote its own copy.
 import { Type } from 'typebox';
+import type { CountedPage, PageRequest } from '../infra/db/paging.ts';
 import { SEARCH_MAX } from './framework.ts';
 import { html, type Html } from './html.ts';
 
@@ -10,6 +11,12 @@ export const PagedSearchQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
 });
+
+/** What PagedSearchQuery lets through. */
+export interface PagedSearch {
+  q?: string;
+  page?: number;
+}
 
 /** The pages `total` rows make, `size` a page: at least one, empty. */
 export function pageCount(total: number, size: number): number {
@@ -40,4 +47,37 @@ export function pagerNav(input: {
     <span>Page ${page} of ${pages}</span>
     ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : null}
   </nav>`;
+}
+
+/** A page of a listing searched by name: what was asked, what it holds, and the way to its pages. */
+export interface SearchedPage<T> {
+  q: string;
+  page: number;
+  pages: number;
+  total: number;
+  rows: T[];
+  /** The address of page `n` of this search. */
+  link: (n: number) => string;
+  /**
+   * Set when the page asked for is past the last (an old link, rows deleted since): the address of
+   * the last page, to be sent there rather than shown an empty page.
+   */
+  pastLast: string | null;
+}
+
+/**
+ * The page of the listing at `base` that the request's `?q=…&page=…` (PagedSearchQuery) asks for,
+ * `size` rows a page, read by `list` (which counts what matches the search, as `total`).
+ */
+export async function searchedPage<T>(
+  query: PagedSearch,
+  base: string,
+  size: number,
+  list: (asked: PageRequest) => Promise<CountedPage<T>>,
+): Promise<SearchedPage<T>> {
+  const { q = '', page = 1 } = query;
+  const { total, rows } = await list({ search: q, limit: size, offset: (page - 1) * size });
+  const pages = pageCount(total, size);
+  const link = (n: number) => searchPageLink(base, q, n);
+  return { q, page, pages, total, rows, link, pastLast: page > pages ? link(pages) : null };
 }

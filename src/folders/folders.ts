@@ -1,7 +1,7 @@
 // Folders of an organization and their referee finder settings. A folder is created by the first
 // upload (or CLI call) that names it; concurrent creators agree on one row (ensureFolder).
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
-import { likeWordPatterns } from '../infra/db/quote.ts';
+import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors } from '../infra/errors.ts';
 import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
 import { findOrganizationGroups } from './groups.ts';
@@ -187,11 +187,11 @@ const FOLDER_ROWS = `
 export async function listFolderPage(
   db: Queryable,
   organizationId: number,
-  options: { search: string; limit: number; offset: number },
-): Promise<{ total: number; folders: FolderRow[] }> {
-  const patterns = likeWordPatterns(options.search);
-  const where = ['f.organization_id = $1', ...patterns.map((_, i) => `f.name ILIKE $${i + 2}`)].join(' AND ');
-  const params: unknown[] = [organizationId, ...patterns];
+  options: PageRequest,
+): Promise<CountedPage<FolderRow>> {
+  const words = everyWordIn('f.name', options.search, 2);
+  const where = ['f.organization_id = $1', ...words.conditions].join(' AND ');
+  const params: unknown[] = [organizationId, ...words.params];
   const { rows: counted } = await db.query<{ n: number }>(
     `SELECT count(*)::integer AS n FROM folders f WHERE ${where}`,
     params,
@@ -202,7 +202,7 @@ export async function listFolderPage(
       ORDER BY f.name, f.id`,
     [...params, options.limit, options.offset],
   );
-  return { total: counted[0]!.n, folders: rows };
+  return { total: counted[0]!.n, rows };
 }
 
 export interface FolderName {

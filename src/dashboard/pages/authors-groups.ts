@@ -47,7 +47,7 @@ import {
   seenField,
   versionOf,
 } from '../framework.ts';
-import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
+import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSearch } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
@@ -243,17 +243,13 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     action: 'read',
     schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
-      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
-      const { total, groups } = await listGroupPage(ctx.db, orgOf(request), {
-        search: q,
-        limit: GROUPS_PAGE_SIZE,
-        offset: (page - 1) * GROUPS_PAGE_SIZE,
-      });
-      const pages = pageCount(total, GROUPS_PAGE_SIZE);
       const base = dashboardPath('groups');
-      const pageLink = (n: number) => searchPageLink(base, q, n);
+      const listing = await searchedPage(request.query as PagedSearch, base, GROUPS_PAGE_SIZE, (asked) =>
+        listGroupPage(ctx.db, orgOf(request), asked),
+      );
       // A page past the last (an old link, groups deleted since) is the last page.
-      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
+      if (listing.pastLast) return redirectTo(ctx, request, reply, listing.pastLast);
+      const { q, page, pages, total, rows: groups, link: pageLink } = listing;
       return renderPage(ctx, request, reply, {
         title: 'Authors groups',
         body: html`<p>
@@ -337,20 +333,16 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     schema: { params: GroupParams, querystring: PagedSearchQuery },
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
-      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
       const organizationId = orgOf(request);
       const group = await requireGroup(ctx.db, organizationId, groupId);
-      const { total, authors } = await listGroupAuthors(
-        ctx.db,
-        { organizationId, groupId },
-        { search: q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
-      );
-      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('groups', groupId);
-      const matching = q ? html` matching “${isolate(q)}”` : null;
-      const pageLink = (n: number) => searchPageLink(base, q, n);
+      const listing = await searchedPage(request.query as PagedSearch, base, PAGE_SIZE, (asked) =>
+        listGroupAuthors(ctx.db, { organizationId, groupId }, asked),
+      );
       // A page past the last (an old link, records deleted since) is the last page.
-      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
+      if (listing.pastLast) return redirectTo(ctx, request, reply, listing.pastLast);
+      const { q, page, pages, total, rows: authors, link: pageLink } = listing;
+      const matching = q ? html` matching “${isolate(q)}”` : null;
       return renderPage(ctx, request, reply, {
         title: `Authors group ${isolateText(group.name)}`,
         // Two sections, each under its heading: read by headings (a screen reader's way through a

@@ -18,7 +18,7 @@ import {
 } from '../../folders/folders.ts';
 import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../journals/links.ts';
 import { listCustomFields } from '../../custom-fields/store.ts';
-import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
+import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import {
   concerning,
   fieldInvalid,
@@ -36,17 +36,13 @@ import {
   seenField,
   SEARCH_MAX,
 } from '../framework.ts';
-import { pageCount, pagerNav, PagedSearchQuery, searchPageLink } from '../pager.ts';
+import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
 import { dataTable } from '../table.ts';
 import {
-  CustomValuesBody,
   customValuesSection,
-  refuseValuesChangedMeanwhile,
-  fieldsOnForm,
-  postedCustomValues,
-  valuesConcerningInputs,
   postedCustomValuesForm,
+  registerCustomValuesSave,
 } from '../custom-values-form.ts';
 import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 
@@ -100,18 +96,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
     action: 'read',
     schema: { querystring: PagedSearchQuery },
     handler: async (request, reply) => {
-      const { q = '', page = 1 } = request.query as { q?: string; page?: number };
       const organizationId = orgOf(request);
-      const { total, folders } = await listFolderPage(ctx.db, organizationId, {
-        search: q,
-        limit: PAGE_SIZE,
-        offset: (page - 1) * PAGE_SIZE,
-      });
-      const pages = pageCount(total, PAGE_SIZE);
       const base = dashboardPath('folders');
-      const pageLink = (n: number) => searchPageLink(base, q, n);
+      const listing = await searchedPage(request.query as PagedSearch, base, PAGE_SIZE, (asked) =>
+        listFolderPage(ctx.db, organizationId, asked),
+      );
       // A page past the last (an old link, folders deleted since) is the last page.
-      if (page > pages) return redirectTo(ctx, request, reply, pageLink(pages));
+      if (listing.pastLast) return redirectTo(ctx, request, reply, listing.pastLast);
+      const { q, page, pages, total, rows: folders, link: pageLink } = listing;
       // Only the groups this page's folders name (an organization may hold 2,000).
       const named = await findOrganizationGroups(ctx.db, organizationId, [
         ...new Set(folders.flatMap((f) => f.authors_group_ids)),
@@ -404,34 +396,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
   });
 
   // A folder's custom values are part of its settings: the same action changes them.
-  dashboardRoute(scope, {
-    method: 'POST',
+  registerCustomValuesSave(scope, ctx, {
+    owner: 'folder',
     url: '/folders/:folderId/custom-values/',
+    param: 'folderId',
     action: 'folder_settings_write',
-    schema: { params: FolderParams, body: CustomValuesBody },
-    back: (request) =>
-      `${dashboardPath('folders', (request.params as { folderId: number }).folderId)}#custom-fields`,
-    keepsForm: true,
-    handler: async (request, reply) => {
-      const { folderId } = request.params as { folderId: number };
-      const organizationId = orgOf(request);
-      await requireFolder(ctx.db, organizationId, folderId);
-      const body = request.body as FormBody;
-      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).folder);
-      refuseValuesChangedMeanwhile(
-        body,
-        "The folder's custom fields were",
-        fields,
-        await readCustomValues(ctx.db, organizationId, 'folder', folderId),
-      );
-      await valuesConcerningInputs(fields, () =>
-        saveCustomValues(ctx.db, organizationId, 'folder', folderId, postedCustomValues(body, fields)),
-      );
-      return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}#custom-fields`, {
-        kind: 'ok',
-        message: "The folder's custom fields were saved.",
-      });
-    },
+    page: (folderId) => dashboardPath('folders', folderId),
+    requireRow: requireFolder,
+    what: 'folder',
   });
 
   dashboardRoute(scope, {

@@ -11,7 +11,7 @@ import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
 import { listGroups } from '../../authors-groups/store.ts';
 import { listCustomFields } from '../../custom-fields/store.ts';
-import { readCustomValues, saveCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
+import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { foldAccents } from '../../infra/text-fold.ts';
 import { errors } from '../../infra/errors.ts';
@@ -53,15 +53,7 @@ import {
 import { pageCount, pagerNav } from '../pager.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
-import type { FormBody } from '../form-values.ts';
-import {
-  CustomValuesBody,
-  customValuesSection,
-  refuseValuesChangedMeanwhile,
-  fieldsOnForm,
-  postedCustomValues,
-  valuesConcerningInputs,
-} from '../custom-values-form.ts';
+import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
 const Id = RowId();
 const PAGE_SIZE = 50;
@@ -340,34 +332,14 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
     },
   });
 
-  dashboardRoute(scope, {
-    method: 'POST',
+  registerCustomValuesSave(scope, ctx, {
+    owner: 'proposal',
     url: '/manuscripts/:manuscriptId/custom-values/',
+    param: 'manuscriptId',
     action: 'manuscript_values_write',
-    schema: { params: Type.Object({ manuscriptId: Id }), body: CustomValuesBody },
-    back: (request) =>
-      `${dashboardPath('manuscripts', (request.params as { manuscriptId: number }).manuscriptId)}#custom-fields`,
-    keepsForm: true,
-    handler: async (request, reply) => {
-      const { manuscriptId } = request.params as { manuscriptId: number };
-      const organizationId = orgOf(request);
-      await requireManuscript(ctx.db, organizationId, manuscriptId);
-      const body = request.body as FormBody;
-      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId)).proposal);
-      refuseValuesChangedMeanwhile(
-        body,
-        "The manuscript's custom fields were",
-        fields,
-        await readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
-      );
-      await valuesConcerningInputs(fields, () =>
-        saveCustomValues(ctx.db, organizationId, 'proposal', manuscriptId, postedCustomValues(body, fields)),
-      );
-      return redirectTo(ctx, request, reply, `${dashboardPath('manuscripts', manuscriptId)}#custom-fields`, {
-        kind: 'ok',
-        message: "The manuscript's custom fields were saved.",
-      });
-    },
+    page: (manuscriptId) => dashboardPath('manuscripts', manuscriptId),
+    requireRow: requireManuscript,
+    what: 'manuscript',
   });
 
   for (const marked of [true, false]) {
