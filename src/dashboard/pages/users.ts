@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
-import { errors } from '../../infra/errors.ts';
+import { AppError, errors } from '../../infra/errors.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
 import {
   createUser,
@@ -254,7 +254,17 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     handler: async (request, reply) => {
       const { userId } = request.params as { userId: number };
       notSelf(request, userId);
-      return usersPage(ctx, request, reply, await enableUser(ctx.db, userId, orgOf(request)));
+      const enabled = await enableUser(ctx.db, userId, orgOf(request)).catch((error: unknown) => {
+        // Enabled already: by this button's first click (a double click, whose answer with the
+        // one-time password the browser dropped), or in another tab. Said with the way to a password.
+        if (!(error instanceof AppError) || error.status !== 409) throw error;
+        throw errors
+          .conflict(
+            `${error.message}: no new one-time password was made. If the one shown when they were enabled was not seen (the button pressed twice), disable them, then enable them for a new one.`,
+          )
+          .naming(...error.values);
+      });
+      return usersPage(ctx, request, reply, enabled);
     },
   });
 
