@@ -324,14 +324,26 @@ export function seenField(filledFrom: unknown): Html {
  * Refuses (409, nothing saved) a form filled from what was changed since it was opened (in another
  * tab, by another editor) to other than what it sends now, where saving it silently undid that
  * change; a second click of Save, which finds its own save stored, goes through. `stored` and `sent`
- * are written as the form's `seenField` was. A form without `seen` is not checked.
+ * are written as the form's `seenField` was. A form without `seen` is not checked. A form that comes
+ * back showing what is stored rather than what was sent (a user's role, one choice in a row of a
+ * list, `keepsForm` off) says so (`comesBack: 'stored'`).
  */
-export function refuseChangedMeanwhile(body: FormBody, what: string, stored: unknown, sent: unknown): void {
+export function refuseChangedMeanwhile(
+  body: FormBody,
+  what: string,
+  stored: unknown,
+  sent: unknown,
+  comesBack: 'as sent' | 'stored' = 'as sent',
+): void {
   const seen = text(body, 'seen');
   const now = versionOf(stored);
   if (seen === '' || seen === now || versionOf(sent) === now) return;
+  const next =
+    comesBack === 'as sent'
+      ? 'The form is as you sent it: save again to replace what is stored with it, or open the page again to see it as it is now.'
+      : 'The form shows what is stored now: choose again and save to change it.';
   throw errors.conflict(
-    `${what} changed since this form was opened (in another tab, or by another editor): nothing was saved, so as not to undo that change. The form is as you sent it: save again to replace what is stored with it, or open the page again to see it as it is now.`,
+    `${what} changed since this form was opened (in another tab, or by another editor): nothing was saved, so as not to undo that change. ${next}`,
   );
 }
 

@@ -222,12 +222,27 @@ export async function pruneFinishedEvents(
   return rowCount ?? 0;
 }
 
-/** Makes a delivered or failed event due again now (the log's retry button). */
-export async function retryDelivery(db: Queryable, organizationId: number, id: number): Promise<void> {
-  const { rowCount } = await db.query(
-    `UPDATE webhook_outbox SET status = 'pending', next_attempt_at = now(), locked_until = NULL
-      WHERE organization_id = $1 AND id = $2`,
-    [organizationId, id],
+/**
+ * Makes a delivered or failed event due again now (the log's retry button). With `shownAttempts`
+ * (the attempts the log showed when the button was pressed), only if no attempt was made since: a
+ * second click of "Send again" (a double click, a tab left open) finds the event sent again by the
+ * first, and answers 'already' rather than send it a third time. Answers 'queued' otherwise.
+ */
+export async function retryDelivery(
+  db: Queryable,
+  organizationId: number,
+  id: number,
+  shownAttempts: number | null = null,
+): Promise<'queued' | 'already'> {
+  const { rows } = await db.query<{ queued: boolean }>(
+    `WITH queued AS (
+       UPDATE webhook_outbox SET status = 'pending', next_attempt_at = now(), locked_until = NULL
+        WHERE organization_id = $1 AND id = $2 AND ($3::integer IS NULL OR attempts = $3)
+       RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM queued) AS queued
+       FROM webhook_outbox WHERE organization_id = $1 AND id = $2`,
+    [organizationId, id, shownAttempts],
   );
-  if (rowCount === 0) throw errors.notFound('Delivery');
+  if (!rows[0]) throw errors.notFound('Delivery');
+  return rows[0].queued ? 'queued' : 'already';
 }

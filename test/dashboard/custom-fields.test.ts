@@ -38,3 +38,63 @@ describe('adding a custom field', () => {
     expect(again).toContain("entered on each folder's and each manuscript's");
   });
 });
+
+describe('custom field forms sent twice (a double click, or Back and send again)', () => {
+  const fieldsNamed = async (name: string) =>
+    (
+      await t.db.query<{ api_id: string }>('SELECT api_id FROM custom_fields WHERE name = $1', [name])
+    ).rows.map((r) => r.api_id);
+
+  it('a new field is added once, and the second post leads to it', async () => {
+    const form = {
+      owner: 'proposal',
+      data_kind: 'single_option',
+      name: 'Decision',
+      description: 'The editor’s decision',
+      options: 'Accept\nReject',
+    };
+    const first = await injectForm(t.app, editor, '/dashboard/custom-fields/', form);
+    const second = await injectForm(t.app, editor, '/dashboard/custom-fields/', form);
+    const ids = await fieldsNamed('Decision');
+    expect(ids).toHaveLength(1);
+    expect(second.statusCode).toBe(303);
+    expect(second.headers.location).toBe(first.headers.location);
+    const page = (await t.app.inject({ url: second.headers.location!, headers: { cookie: editor.cookie } }))
+      .body;
+    expect(page).toContain('the field is there once');
+    expect(page).not.toContain('class="flash error"');
+    // A field of that name that differs from the form is still refused as taken.
+    await injectForm(t.app, editor, '/dashboard/custom-fields/', { ...form, options: 'Accept\nRevise' });
+    expect(await fieldsNamed('Decision')).toHaveLength(1);
+    const list = (
+      await t.app.inject({ url: '/dashboard/custom-fields/', headers: { cookie: editor.cookie } })
+    ).body;
+    expect(list).toContain('class="flash error"');
+  });
+
+  it("a field's options added and removed: the second Save field is no refusal", async () => {
+    await injectForm(t.app, editor, '/dashboard/custom-fields/', {
+      owner: 'folder',
+      data_kind: 'multi_option',
+      name: 'Topics',
+      options: 'Biology\nPhysics',
+    });
+    const [apiId] = await fieldsNamed('Topics');
+    const url = `/dashboard/custom-fields/${apiId}/`;
+    const open = async () => (await t.app.inject({ url, headers: { cookie: editor.cookie } })).body;
+    const page = await open();
+    const seen = /name="seen" value="([^"]*)"/.exec(page)![1]!;
+    const biology = /name="remove_option"\s+value="([^"]*)"\s*\/>\s*Biology/.exec(page)![1]!;
+    const form = { seen, name: 'Topics', description: '', remove_option: biology, add_options: 'Chemistry' };
+    expect((await injectForm(t.app, editor, url, form)).statusCode).toBe(303);
+    expect((await injectForm(t.app, editor, url, form)).statusCode).toBe(303);
+    const after = await open();
+    expect(after).toContain('The field was saved.');
+    expect(after).not.toContain('class="flash error"');
+    const { rows } = await t.db.query<{ option: string }>(
+      'SELECT option FROM custom_field_options WHERE field = $1 ORDER BY "order"',
+      [apiId],
+    );
+    expect(rows.map((r) => r.option)).toEqual(['Physics', 'Chemistry']);
+  });
+});

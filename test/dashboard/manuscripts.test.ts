@@ -452,6 +452,13 @@ describe('a manuscript page', () => {
     expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
     expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
     expect(nellRow(page.body)).toContain('Remove conflict flag');
+    // Filtered by conflict, the flagged candidate is one before the next upload reports it: "Without
+    // conflicts" (where referees are picked) no longer lists them, the organization's flag does.
+    const filtered = (conflicts: string) =>
+      get(editor, `/dashboard/manuscripts/${id}/?conflicts=${conflicts}`);
+    expect((await filtered('none')).body).not.toContain(`id="candidate-${nellId}"`);
+    expect((await filtered('any')).body).toContain(`id="candidate-${nellId}"`);
+    expect((await filtered('external_coi')).body).toContain(`id="candidate-${nellId}"`);
     // Flagging again (a second tab) changes nothing and says so.
     await injectForm(t.app, editor, flagUrl);
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toContain('was already flagged');

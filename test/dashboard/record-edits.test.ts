@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { createGroup, findGroupAuthor } from '../../src/authors-groups/store.ts';
+import { createGroup, findGroupAuthor, requireGroup } from '../../src/authors-groups/store.ts';
+import { requireUser } from '../../src/users/users.ts';
 import { ensureFolder, requireFolder } from '../../src/folders/folders.ts';
 import { createCustomField, requireOwnedCustomField } from '../../src/custom-fields/store.ts';
 import { readCustomValues } from '../../src/custom-fields/folder-manuscript-values.ts';
@@ -293,5 +294,47 @@ describe('other edit forms opened in two tabs', () => {
       savedB: async () =>
         expect(await stored()).toMatchObject({ url: 'https://b.example.org/events', enabled: false }),
     });
+  });
+
+  it("a group's name", async () => {
+    const group = await createGroup(t.db, org.id, 'Panel');
+    const stored = async () => (await requireGroup(t.db, org.id, group.group_id)).name;
+    await twoTabs({
+      session: editor,
+      page: `/dashboard/groups/${group.group_id}/`,
+      action: `/dashboard/groups/${group.group_id}/name/`,
+      sentA: { name: 'Panel 2027' },
+      sentB: { name: 'Review panel' },
+      refusal: 'The group&#39;s name was changed since this form was opened',
+      keptA: async () => expect(await stored()).toBe('Panel 2027'),
+      savedB: async () => expect(await stored()).toBe('Review panel'),
+    });
+  });
+
+  it("a user's role", async () => {
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const user = await createTestUser(t.db, org.id, 'viewer');
+    const stored = async () => (await requireUser(t.db, user.id, org.id)).role;
+    await twoTabs({
+      session: admin,
+      page: '/dashboard/users/',
+      action: `/dashboard/users/${user.id}/role/`,
+      sentA: { role: 'editor' },
+      sentB: { role: 'account_manager' },
+      refusal: 'was changed since this form was opened',
+      keptA: async () => expect(await stored()).toBe('editor'),
+      savedB: async () => expect(await stored()).toBe('account_manager'),
+    });
+    // A row's one choice comes back showing the stored role, and the message says so.
+    const action = `/dashboard/users/${user.id}/role/`;
+    const open = async () =>
+      (await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } })).body;
+    const stale = seenIn(await open(), action)!;
+    await injectForm(t.app, admin, action, { role: 'viewer', seen: seenIn(await open(), action)! });
+    expect((await injectForm(t.app, admin, action, { role: 'editor', seen: stale })).statusCode).toBe(303);
+    expect(await stored()).toBe('viewer');
+    const refused = await open();
+    expect(refused).toContain('The form shows what is stored now');
+    expect(refused).not.toContain('The form is as you sent it');
   });
 });

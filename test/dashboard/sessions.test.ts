@@ -169,6 +169,8 @@ describe('sessions', () => {
     expect(location.searchParams.get('next')).toBe(`/dashboard/groups/${group.group_id}/new-record/`);
     const page = await t.app.inject({ url: sent.headers.location as string });
     expect(page.body).toContain('You were signed out, so what you sent was not saved.');
+    // The session was closed, not expired: nothing typed is kept, and the page says so.
+    expect(page.body).toContain('anything typed in the form was not kept');
     expect(page.body).toContain(`value="/dashboard/groups/${group.group_id}/new-record/"`);
     const { rows } = await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['late-1']);
     expect(rows).toEqual([]);

@@ -39,6 +39,9 @@ describe('the users page', () => {
     expect(refused.statusCode).toBe(303);
     const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
     expect(page.body).toContain(`<bdi>${active.email}</bdi> is already enabled`);
+    // A double click's second post: the password its first made is not lost without a word.
+    expect(page.body).toContain('no new one-time password was made');
+    expect(page.body).toContain('disable them, then enable them for a new one');
     expect(await hashOf(active.id)).toBe(before);
     const still = await t.app.inject({ url: '/dashboard/', headers: { cookie: activeSession.cookie } });
     expect(still.statusCode).toBe(200);

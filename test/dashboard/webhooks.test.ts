@@ -70,6 +70,39 @@ describe('the webhooks page', () => {
     expect(after.rows[0]!.status).toBe('pending');
   });
 
+  it('"Send again" pressed twice sends the event once more, not twice', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    await injectForm(t.app, admin, '/dashboard/webhooks/', { url: 'http://127.0.0.1:9/hook', enabled: 'on' });
+    await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'ms-twice' }) });
+    const { rows } = await t.db.query<{ id: number }>(
+      `UPDATE webhook_outbox SET status = 'delivered', attempts = 1, delivered_at = now(), last_status = 200
+        WHERE organization_id = $1 RETURNING id::int AS id`,
+      [org.id],
+    );
+    const id = rows[0]!.id;
+    const action = `/dashboard/webhooks/deliveries/${id}/retry/`;
+    const page = (await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } }))
+      .body;
+    const form = page.slice(page.indexOf(`action="${action}"`));
+    const attempts = /name="attempts" value="(\d+)"/.exec(form)?.[1];
+    expect(attempts).toBe('1');
+    expect((await injectForm(t.app, admin, action, { attempts: attempts! })).statusCode).toBe(303);
+    // The worker sends it again (an attempt made, delivered) before the second click arrives.
+    await t.db.query(
+      `UPDATE webhook_outbox SET status = 'delivered', attempts = attempts + 1, delivered_at = now() WHERE id = $1`,
+      [id],
+    );
+    expect((await injectForm(t.app, admin, action, { attempts: attempts! })).statusCode).toBe(303);
+    const after = await t.db.query<{ status: string }>('SELECT status FROM webhook_outbox WHERE id = $1', [
+      id,
+    ]);
+    expect(after.rows[0]!.status).toBe('delivered');
+    const shown = (await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } }))
+      .body;
+    expect(shown).toContain('it is not sent once more');
+  });
+
   it('a new signing secret is asked for first: the first post changes nothing, the confirmed one does', async () => {
     const org = await createTestOrg(t);
     const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);

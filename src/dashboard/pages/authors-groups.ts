@@ -66,7 +66,12 @@ const GROUPS_PAGE_SIZE = 100;
 const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
-const GroupBody = Type.Object({ _csrf: Type.String(), name: Type.String({ maxLength: 1000 }) });
+const GroupBody = Type.Object({
+  _csrf: Type.String(),
+  name: Type.String({ maxLength: 1000 }),
+  // The rename form's: what it was filled from (seenField), a rename over one made since is refused.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
+});
 // Custom values arrive as cf_<api_id> fields, so the body names only what every record has.
 const RecordBody = Type.Object(
   {
@@ -352,7 +357,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             mayDo(request, 'authors_groups_write')
               ? html`<h2>Rename or delete the group</h2>
                   <form method="post" action="${base}name/" class="row">
-                    ${csrfField(request)}
+                    ${csrfField(request)} ${seenField(renamedGroup(group.name))}
                     ${groupNameField(request, postedForm(request) ? text(postedForm(request)!, 'name') : group.name)}
                     <button type="submit" class="secondary">Rename</button>
                   </form>
@@ -415,9 +420,14 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     keepsForm: true,
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
-      const group = await concerning('name', () =>
-        renameGroup(ctx.db, orgOf(request), groupId, (request.body as { name: string }).name),
+      const name = (request.body as { name: string }).name;
+      refuseChangedMeanwhile(
+        request.body as FormBody,
+        "The group's name was",
+        renamedGroup((await requireGroup(ctx.db, orgOf(request), groupId)).name),
+        renamedGroup(name),
       );
+      const group = await concerning('name', () => renameGroup(ctx.db, orgOf(request), groupId, name));
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
         message: `The group is now named ${isolateText(group.name)}.`,
@@ -638,6 +648,11 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
     },
   });
+}
+
+/** What the rename form is filled from and replaces: the group's name, as the store keeps it (trimmed). */
+function renamedGroup(name: string): unknown {
+  return { name: name.trim() };
 }
 
 /** The name field of the add and rename forms: 1 to 200 characters, as the store checks. */

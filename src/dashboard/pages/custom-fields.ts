@@ -152,15 +152,30 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
     handler: async (request, reply) => {
       const body = request.body as FormBody;
       const description = text(body, 'description').trim();
-      const field = await concerning(newFieldInput, () =>
-        createCustomField(ctx.db, orgOf(request), {
-          owner: oneOf(OWNERS, text(body, 'owner'), 'owner'),
-          dataKind: oneOf(DATA_KINDS, text(body, 'data_kind'), 'kind of value'),
-          name: text(body, 'name'),
-          description: description === '' ? null : description,
-          options: lines(body, 'options'),
-        }),
+      const sent = {
+        owner: oneOf(OWNERS, text(body, 'owner'), 'owner'),
+        dataKind: oneOf(DATA_KINDS, text(body, 'data_kind'), 'kind of value'),
+        name: text(body, 'name'),
+        description: description === '' ? null : description,
+        options: lines(body, 'options'),
+      };
+      // The form sent twice (a double click; Back and send again): the field it added, said to be
+      // there once, where the second post's "a field of that name already exists" read as if nothing
+      // had been added. A field of that name that differs from the form is refused as taken.
+      const same = (await listCustomFields(ctx.db, orgOf(request)))[sent.owner].find(
+        (f) =>
+          f.name === sent.name.trim() &&
+          f.data_kind === sent.dataKind &&
+          f.description === sent.description &&
+          JSON.stringify((f.options ?? []).map((o) => o.option)) === JSON.stringify(sent.options),
       );
+      if (same) {
+        return redirectTo(ctx, request, reply, dashboardPath('custom-fields', same.api_id), {
+          kind: 'ok',
+          message: `The field ${isolateText(same.name)} is there as sent: the form was sent again, and the field is there once.`,
+        });
+      }
+      const field = await concerning(newFieldInput, () => createCustomField(ctx.db, orgOf(request), sent));
       return redirectTo(ctx, request, reply, dashboardPath('custom-fields', field.api_id), {
         kind: 'ok',
         message: `The field ${isolateText(field.name)} was added.`,
@@ -285,6 +300,10 @@ ${shown.addOptions}</textarea>`;
         editedField(stored),
         editedField({ name: text(body, 'name'), description: text(body, 'description') }),
       );
+      // Options the field already has, or no longer has, are as the form asks: the form sent twice
+      // (a double click on Save field) said "the field already has the option" of the one it added,
+      // or that the option it removed was not one, as if nothing had been saved.
+      const options = stored.options ?? [];
       const field = await concerning(editedFieldInput, () =>
         updateCustomField(
           ctx.db,
@@ -292,8 +311,10 @@ ${shown.addOptions}</textarea>`;
           {
             name: text(body, 'name'),
             description: text(body, 'description'),
-            addOptions: lines(body, 'add_options'),
-            removeOptions: list(body, 'remove_option'),
+            addOptions: lines(body, 'add_options').filter((o) => !options.some((s) => s.option === o)),
+            removeOptions: list(body, 'remove_option').filter((id) =>
+              options.some((s) => s.api_id === id.toLowerCase()),
+            ),
           },
           orgOf(request),
         ),

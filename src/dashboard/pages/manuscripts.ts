@@ -674,11 +674,16 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
   </form>`;
 }
 
-/** Candidates kept by the page's filters, in its order (score, highest first, by default). */
+/**
+ * Candidates kept by the page's filters, in its order (score, highest first, by default). A candidate
+ * an editor flagged since the upload (`flagged`) has the organization's conflict already: "Without
+ * conflicts" listed them, for marking as referees, until the next upload.
+ */
 export function filterCandidates(
   candidates: readonly StoredCandidate[],
   marks: Map<number, string>,
   f: PageFilters,
+  flagged: ReadonlySet<number>,
 ): StoredCandidate[] {
   // Each word typed, in any order and without its accents, is found in the name, the email or the
   // affiliation: "derek wong" finds Derek F. Wong and "glavas" Goran Glavaš, which the whole text
@@ -692,6 +697,7 @@ export function filterCandidates(
       if (!words.every((w) => haystack.includes(w))) return false;
     }
     const kinds = new Set(c.conflicts.map((x) => x.kind));
+    if (flagged.has(c.author_id)) kinds.add('external_coi');
     if (f.conflicts === 'none' && kinds.size > 0) return false;
     if (f.conflicts === 'any' && kinds.size === 0) return false;
     if (
@@ -728,7 +734,7 @@ function candidateTable(
   /** What the organization's settings leave out, said when the upload found no candidate. */
   settingsLeaveOut: string | null,
 ): Html {
-  const matching = filterCandidates(all, marks, f);
+  const matching = filterCandidates(all, marks, f, names.flagged);
   const pages = pageCount(matching.length, CANDIDATES_PAGE);
   const page = Math.min(f.page ?? 1, pages);
   const shown = matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE);

@@ -110,7 +110,9 @@ async function signInPage(
               ${
                 readCookie(request, UNSENT_FORM_COOKIE)
                   ? 'Sign in to go back to the page, where what you typed is kept for you to check and send again.'
-                  : 'Sign in to go back to the page and send it again.'
+                  : // A session closed (a sign-out, in another tab too) keeps nothing typed: said, where
+                    // "send it again" led the editor back to an empty form expecting what they typed.
+                    'Sign in to go back to the page and do it again: anything typed in the form was not kept.'
               }
             </p>`
           : null

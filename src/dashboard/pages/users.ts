@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
-import { errors } from '../../infra/errors.ts';
+import { AppError, errors } from '../../infra/errors.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
 import {
   createUser,
@@ -12,6 +12,7 @@ import {
   enableUser,
   findUserByEmail,
   listUsers,
+  requireUser,
   setUserRole,
 } from '../../users/users.ts';
 import {
@@ -24,11 +25,13 @@ import {
   orgOf,
   postedForm,
   redirectTo,
+  refuseChangedMeanwhile,
   renderPage,
+  seenField,
   sessionOf,
   CsrfOnly,
 } from '../framework.ts';
-import { text } from '../form-values.ts';
+import { text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 import { dataTable } from '../table.ts';
 
@@ -38,7 +41,17 @@ const CreateBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
   role: Type.String(),
 });
-const RoleBody = Type.Object({ _csrf: Type.String(), role: Type.String() });
+const RoleBody = Type.Object({
+  _csrf: Type.String(),
+  role: Type.String(),
+  // What the form was filled from (seenField): a role changed since the page was shown is not undone.
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+/** What a user's role form is filled from and replaces: the role. */
+function editedRole(role: string): unknown {
+  return { role };
+}
 
 function roleOptions(selected: string) {
   return ROLES.map(
@@ -115,7 +128,7 @@ async function usersPage(
                         action="${dashboardPath('users', user.id, 'role')}"
                         class="row"
                       >
-                        ${csrfField(request)}
+                        ${csrfField(request)} ${seenField(editedRole(user.role))}
                         <label for="role-${user.id}" class="visually-hidden"
                           >Role of ${isolate(user.email)}</label
                         >
@@ -214,7 +227,16 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     handler: async (request, reply) => {
       const { userId } = request.params as { userId: number };
       notSelf(request, userId);
-      const user = await setUserRole(ctx.db, userId, (request.body as { role: string }).role, orgOf(request));
+      const role = (request.body as { role: string }).role;
+      const stored = await requireUser(ctx.db, userId, orgOf(request));
+      refuseChangedMeanwhile(
+        request.body as FormBody,
+        `The role of ${isolateText(stored.email)} was`,
+        editedRole(stored.role),
+        editedRole(role),
+        'stored',
+      );
+      const user = await setUserRole(ctx.db, userId, role, orgOf(request));
       return redirectTo(ctx, request, reply, '/dashboard/users/', {
         kind: 'ok',
         message: `${isolateText(user.email)} is now ${ROLE_LABELS[user.role].toLowerCase()}.`,
@@ -232,7 +254,17 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     handler: async (request, reply) => {
       const { userId } = request.params as { userId: number };
       notSelf(request, userId);
-      return usersPage(ctx, request, reply, await enableUser(ctx.db, userId, orgOf(request)));
+      const enabled = await enableUser(ctx.db, userId, orgOf(request)).catch((error: unknown) => {
+        // Enabled already: by this button's first click (a double click, whose answer with the
+        // one-time password the browser dropped), or in another tab. Said with the way to a password.
+        if (!(error instanceof AppError) || error.status !== 409) throw error;
+        throw errors
+          .conflict(
+            `${error.message}: no new one-time password was made. If the one shown when they were enabled was not seen (the button pressed twice), disable them, then enable them for a new one.`,
+          )
+          .naming(...error.values);
+      });
+      return usersPage(ctx, request, reply, enabled);
     },
   });
 

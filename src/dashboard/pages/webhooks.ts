@@ -26,7 +26,6 @@ import {
   seenField,
   askFirst,
   Confirmable,
-  CsrfOnly,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate } from '../html.ts';
@@ -52,6 +51,12 @@ const SaveBody = Type.Object({
 function editedWebhook(hook: { url: string; enabled: boolean } | null): unknown {
   return hook ? [hook.url.trim(), hook.enabled] : null;
 }
+
+const RetryBody = Type.Object({
+  _csrf: Type.String(),
+  // The attempts the log showed (retryDelivery): a double click sends the event again once.
+  attempts: Type.Optional(Type.String({ maxLength: 20 })),
+});
 
 const dateTime = (d: Date | null) =>
   d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') + ' UTC' : '—';
@@ -167,6 +172,8 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
                           event ${d.order}</span
                         >`,
                       kind: 'secondary',
+                      // The attempts shown: a second click finds the first's, and sends nothing more.
+                      hidden: { attempts: d.attempts },
                     })}
                   </td>
                 </tr>`,
@@ -245,11 +252,24 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     method: 'POST',
     url: '/webhooks/deliveries/:deliveryId/retry/',
     action: 'webhooks_manage',
-    schema: { params: Type.Object({ deliveryId: Id }), body: CsrfOnly },
+    schema: { params: Type.Object({ deliveryId: Id }), body: RetryBody },
     back: () => PAGE,
     handler: async (request, reply) => {
       const { deliveryId } = request.params as { deliveryId: number };
-      await retryDelivery(ctx.db, orgOf(request), deliveryId);
+      const shown = text(request.body as FormBody, 'attempts');
+      const outcome = await retryDelivery(
+        ctx.db,
+        orgOf(request),
+        deliveryId,
+        /^\d{1,9}$/.test(shown) ? Number(shown) : null,
+      );
+      if (outcome === 'already') {
+        return redirectTo(ctx, request, reply, dashboardPath('webhooks'), {
+          kind: 'ok',
+          message:
+            'The event was tried again since the log was shown (the button was pressed twice, or in another tab): it is not sent once more. Its row says how it went.',
+        });
+      }
       ctx.webhooks.poke();
       return redirectTo(ctx, request, reply, dashboardPath('webhooks'), {
         kind: 'ok',
