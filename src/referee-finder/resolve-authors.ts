@@ -14,7 +14,7 @@ import {
   parsePersonName,
   type PersonName,
 } from '../corpus/authors/names.ts';
-import { anyAffiliationMatches } from '../corpus/authors/affiliations.ts';
+import { anyAffiliationMatches, cachedAffiliationOrganizations } from '../corpus/authors/affiliations.ts';
 import type { ManuscriptAuthor } from './types.ts';
 import { queryPacked } from '../infra/db/packed-rows.ts';
 import { appendTo } from '../infra/collections.ts';
@@ -67,6 +67,16 @@ const AFFILIATIONS = `SELECT s.author_id, array_agg(DISTINCT x.aff) AS affs
 const COAUTHOR_PAIRS = `SELECT DISTINCT a.author_id AS a, b.author_id AS b
   FROM authorships a JOIN authorships b ON b.work_id = a.work_id AND b.author_id <> a.author_id
   WHERE a.author_id = ANY($1::int[]) AND b.author_id = ANY($1::int[])`;
+
+/** `fn`, remembering every answer it gave during one call of its caller. */
+function memoized<V>(fn: (value: string) => V): (value: string) => V {
+  const seen = new Map<string, V>();
+  return (value) => {
+    let found = seen.get(value);
+    if (found === undefined) seen.set(value, (found = fn(value)));
+    return found;
+  };
+}
 
 function lowerEmail(e: string | null): string | null {
   const v = e?.trim().toLowerCase();
@@ -198,17 +208,30 @@ export async function resolveManuscriptAuthors(
     }
     // Corpus authors who could be manuscript author j: settled ones, or name-compatible ones.
     const couldBe = authors.map((_, j) => new Set(perAuthor[j]!.length ? perAuthor[j] : pending[j]));
+    // And the other way: which manuscript authors each corpus author could be. Asking every author's
+    // set for each name-compatible record was quadratic in the authors (1,000 on the form's cap).
+    const authorsOf = new Map<number, number[]>();
+    couldBe.forEach((set, j) => {
+      for (const id of set) appendTo(authorsOf, id, j);
+    });
+    // Each affiliation normalized once for this manuscript: a stated one may be longer than the
+    // process's cache keeps, and is compared with every namesake's.
+    const organizations = memoized(cachedAffiliationOrganizations);
     pending.forEach((ids, k) => {
       const author = authors[k]!;
       const confirmed = ids.filter((id) => {
-        if (author.affiliation && anyAffiliationMatches([author.affiliation], affsOf.get(id) ?? [])) {
+        if (
+          author.affiliation &&
+          anyAffiliationMatches([author.affiliation], affsOf.get(id) ?? [], organizations)
+        ) {
           return true;
         }
         const theirs = coauthors.get(id);
         if (!theirs) return false;
-        return couldBe.some(
-          (set, j) => j !== k && [...set].some((other) => other !== id && theirs.has(other)),
-        );
+        for (const other of theirs) {
+          if (other !== id && (authorsOf.get(other) ?? []).some((j) => j !== k)) return true;
+        }
+        return false;
       });
       if (confirmed.length) perAuthor[k] = confirmed;
     });
