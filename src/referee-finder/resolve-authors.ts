@@ -14,10 +14,11 @@ import {
   parsePersonName,
   type PersonName,
 } from '../corpus/authors/names.ts';
-import { anyAffiliationMatches } from '../corpus/authors/affiliations.ts';
+import { anyAffiliationMatches, cachedAffiliationOrganizations } from '../corpus/authors/affiliations.ts';
 import type { ManuscriptAuthor } from './types.ts';
 import { queryPacked } from '../infra/db/packed-rows.ts';
 import { appendTo } from '../infra/collections.ts';
+import { TimeSlicer } from '../infra/event-loop.ts';
 
 export interface ResolvedAuthors {
   /** Per manuscript author (same order), the corpus authors who are that person. */
@@ -67,6 +68,16 @@ const AFFILIATIONS = `SELECT s.author_id, array_agg(DISTINCT x.aff) AS affs
 const COAUTHOR_PAIRS = `SELECT DISTINCT a.author_id AS a, b.author_id AS b
   FROM authorships a JOIN authorships b ON b.work_id = a.work_id AND b.author_id <> a.author_id
   WHERE a.author_id = ANY($1::int[]) AND b.author_id = ANY($1::int[])`;
+
+/** `fn`, remembering every answer it gave during one call of its caller. */
+function memoized<V>(fn: (value: string) => V): (value: string) => V {
+  const seen = new Map<string, V>();
+  return (value) => {
+    let found = seen.get(value);
+    if (found === undefined) seen.set(value, (found = fn(value)));
+    return found;
+  };
+}
 
 function lowerEmail(e: string | null): string | null {
   const v = e?.trim().toLowerCase();
@@ -134,51 +145,71 @@ export async function resolveManuscriptAuthors(
   // Name-compatible records per manuscript author, read in full beside those found by identifier (a
   // record found twice is kept once).
   const compatibleWith = compatibleRows(named);
-  const compatibleIds = authors.map((a) => compatibleWith(a.name).map((r) => r.id));
+  // The loops over the authors give the event loop a turn every few milliseconds: at the form's cap
+  // (1,000 authors, names of 1,000 characters) they are seconds of work between two queries.
+  const slicer = new TimeSlicer();
+  const compatibleIds: number[][] = [];
+  for (const a of authors) {
+    if (slicer.due) await slicer.pause();
+    compatibleIds.push(compatibleWith(a.name).map((r) => r.id));
+  }
   const byId = new Map(identified.rows.map((r) => [r.id, r]));
   const unread = [...new Set(compatibleIds.flat())].filter((id) => !byId.has(id));
   if (unread.length) {
     for (const r of (await db.query<CorpusAuthorRow>(DETAILS, [unread])).rows) byId.set(r.id, r);
   }
   const rows = [...byId.values()];
-  // Distinct corpus authors the organization's records link to this ORCID or email.
-  const linkedBy = (match: (r: (typeof groupLinks.rows)[number]) => boolean) => [
-    ...new Set(groupLinks.rows.filter(match).map((r) => r.linked_author_id)),
-  ];
+  // The records and the organization's linked records by ORCID and by email, each looked up once
+  // an author (searched through for each of 1,000 authors, they were quadratic).
+  const rowsByOrcid = new Map<string, CorpusAuthorRow[]>();
+  const rowsByEmail = new Map<string, CorpusAuthorRow[]>();
+  for (const r of rows) {
+    if (r.orcid) appendTo(rowsByOrcid, r.orcid, r);
+    for (const e of new Set(r.emails.map((x) => x.toLowerCase()))) appendTo(rowsByEmail, e, r);
+  }
+  const linkedByOrcid = new Map<string, Set<number>>();
+  const linkedByEmail = new Map<string, Set<number>>();
+  const link = (map: Map<string, Set<number>>, key: string | null, id: number) => {
+    if (key === null) return;
+    (map.get(key) ?? map.set(key, new Set()).get(key)!).add(id);
+  };
+  for (const r of groupLinks.rows) {
+    for (const o of r.orcids ?? []) link(linkedByOrcid, normalizeOrcid(o), r.linked_author_id);
+    for (const e of r.emails ?? []) link(linkedByEmail, lowerEmail(e), r.linked_author_id);
+  }
 
   // Name-only candidates per manuscript author, settled below by a second piece of evidence.
   const pending: number[][] = authors.map(() => []);
-  authors.forEach((author, k) => {
+  for (const [k, author] of authors.entries()) {
+    if (slicer.due) await slicer.pause();
     const orcid = normalizeOrcid(author.orcid);
     const email = lowerEmail(author.email);
-    const byOrcid = orcid ? rows.filter((r) => r.orcid === orcid) : [];
+    const byOrcid = orcid ? (rowsByOrcid.get(orcid) ?? []) : [];
     if (byOrcid.length) {
       perAuthor[k] = byOrcid.map((r) => r.id);
-      return;
+      continue;
     }
-    const byGroupOrcid = orcid
-      ? linkedBy((r) => (r.orcids ?? []).some((o) => normalizeOrcid(o) === orcid))
-      : [];
+    const byGroupOrcid = orcid ? [...(linkedByOrcid.get(orcid) ?? [])] : [];
     if (byGroupOrcid.length === 1) {
       perAuthor[k] = byGroupOrcid;
-      return;
+      continue;
     }
-    const byEmail = email ? rows.filter((r) => r.emails.some((e) => e.toLowerCase() === email)) : [];
+    const byEmail = email ? (rowsByEmail.get(email) ?? []) : [];
     if (byEmail.length === 1) {
       perAuthor[k] = [byEmail[0]!.id];
-      return;
+      continue;
     }
-    const byGroupEmail = email ? linkedBy((r) => (r.emails ?? []).some((e) => lowerEmail(e) === email)) : [];
+    const byGroupEmail = email ? [...(linkedByEmail.get(email) ?? [])] : [];
     if (byGroupEmail.length === 1) {
       perAuthor[k] = byGroupEmail;
-      return;
+      continue;
     }
     // A compatible name with an ORCID that differs from the one given is someone else.
     pending[k] = compatibleIds[k]!.flatMap((id) => {
       const r = byId.get(id);
       return r && !(orcid && r.orcid && r.orcid !== orcid) ? [r.id] : [];
     });
-  });
+  }
 
   const namePending = [...new Set(pending.flat())];
   if (namePending.length) {
@@ -198,20 +229,34 @@ export async function resolveManuscriptAuthors(
     }
     // Corpus authors who could be manuscript author j: settled ones, or name-compatible ones.
     const couldBe = authors.map((_, j) => new Set(perAuthor[j]!.length ? perAuthor[j] : pending[j]));
-    pending.forEach((ids, k) => {
+    // And the other way: which manuscript authors each corpus author could be. Asking every author's
+    // set for each name-compatible record was quadratic in the authors (1,000 on the form's cap).
+    const authorsOf = new Map<number, number[]>();
+    couldBe.forEach((set, j) => {
+      for (const id of set) appendTo(authorsOf, id, j);
+    });
+    // Each affiliation normalized once for this manuscript: a stated one may be longer than the
+    // process's cache keeps, and is compared with every namesake's.
+    const organizations = memoized(cachedAffiliationOrganizations);
+    for (const [k, ids] of pending.entries()) {
+      if (slicer.due) await slicer.pause();
       const author = authors[k]!;
       const confirmed = ids.filter((id) => {
-        if (author.affiliation && anyAffiliationMatches([author.affiliation], affsOf.get(id) ?? [])) {
+        if (
+          author.affiliation &&
+          anyAffiliationMatches([author.affiliation], affsOf.get(id) ?? [], organizations)
+        ) {
           return true;
         }
         const theirs = coauthors.get(id);
         if (!theirs) return false;
-        return couldBe.some(
-          (set, j) => j !== k && [...set].some((other) => other !== id && theirs.has(other)),
-        );
+        for (const other of theirs) {
+          if (other !== id && (authorsOf.get(other) ?? []).some((j) => j !== k)) return true;
+        }
+        return false;
       });
       if (confirmed.length) perAuthor[k] = confirmed;
-    });
+    }
   }
   return { perAuthor, all: new Set(perAuthor.flat()) };
 }

@@ -1,7 +1,12 @@
 // coresMatchingAny finds, through the cores' words, exactly the cores affiliationCoresMatch matches
 // pair by pair (the linker's affiliation step at the caps, hostile round 10).
 import { describe, expect, it } from 'vitest';
-import { affiliationCoresMatch, coresMatchingAny } from '../../src/corpus/authors/affiliations.ts';
+import {
+  affiliationCoresMatch,
+  affiliationOrganizations,
+  anyAffiliationMatches,
+  coresMatchingAny,
+} from '../../src/corpus/authors/affiliations.ts';
 
 /** A small generator of the same numbers at every run (a linear congruential one). */
 function numbers(seed: number): (below: number) => number {
@@ -45,5 +50,23 @@ describe('coresMatchingAny', () => {
     // A generic word alone matches nothing.
     expect(coresMatchingAny(['university'], ['university of vienna'])).toEqual(new Set());
     expect(coresMatchingAny([''], ['university of vienna'])).toEqual(new Set());
+  });
+});
+
+describe('anyAffiliationMatches', () => {
+  // A manuscript author's affiliation (up to 2,000 characters: longer than the process's cache
+  // keeps) against a namesake's 25 affiliations: each string is normalized once, not once a pair.
+  it('normalizes each string once, however many the other side holds', () => {
+    const asked = new Map<string, number>();
+    const counting = (value: string) => {
+      asked.set(value, (asked.get(value) ?? 0) + 1);
+      return affiliationOrganizations(value);
+    };
+    const stated = `Department of Physics, University of Springfield, ${'Building '.repeat(200)}`;
+    const theirs = Array.from({ length: 25 }, (_, i) => `Institute ${i} of Corpus Studies, Corpus City`);
+    expect(anyAffiliationMatches([stated], theirs, counting)).toBe(false);
+    expect(asked.get(stated)).toBe(1);
+    expect([...asked.values()].reduce((a, b) => a + b, 0)).toBe(26);
+    expect(anyAffiliationMatches([stated], [...theirs, 'University of Springfield'], counting)).toBe(true);
   });
 });
