@@ -701,6 +701,18 @@ function namedCorresponding(blocks: Block[], from: number): { entries: Entry[]; 
   return null;
 }
 
+/**
+ * A byline of some forty names or more (A&A's collaboration papers) runs longer than any byline
+ * read as a paragraph: it is still one when nearly every entry carries superscript marks, which
+ * prose, however long, does not.
+ */
+function longMarkedByline(b: Block): boolean {
+  if (b.text.length > 5000) return false;
+  const names = splitByline(b.runs);
+  const marked = names.filter((n) => n.sup === true && n.marks.length > 0).length;
+  return marked >= 10 && marked >= 0.8 * names.length;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const byLabel = namesAfterBy(blocks, from, to);
@@ -715,7 +727,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   const columnEnd = nameColumnEnd(blocks, from, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
-    if (b.text.length > 700 || b.text.includes('@')) {
+    if ((b.text.length > 700 && !longMarkedByline(b)) || b.text.includes('@')) {
       const own = nameBeforeAffiliation(b.text);
       if (own) {
         entries.push({ name: own, marks: [], lines: [], links: [] });

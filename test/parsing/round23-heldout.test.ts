@@ -1,0 +1,92 @@
+// Layouts met in the twenty-first held-out set, fixed in the twenty-third round.
+// Names, titles and DOIs are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+/** Helvetica's advance widths (thousandths of the size), for pieces set edge to edge on a line. */
+const ADVANCE: Record<string, number> = {
+  ' ': 278,
+  ',': 278,
+  '.': 278,
+  '-': 333,
+  f: 278,
+  i: 222,
+  j: 222,
+  l: 222,
+  r: 333,
+  t: 278,
+  m: 833,
+  w: 722,
+  c: 500,
+  k: 500,
+  s: 500,
+  v: 500,
+  x: 500,
+  y: 500,
+  z: 500,
+  I: 278,
+  J: 500,
+  M: 833,
+  W: 944,
+};
+const advance = (text: string, size: number) =>
+  ([...text].reduce((w, c) => w + (ADVANCE[c] ?? (/\p{Lu}/u.test(c) ? 700 : 556)), 0) * size) / 1000;
+
+/** A line of pieces, each raised and smaller where `sup` (a byline's marks), set edge to edge. */
+function setLine(pieces: { text: string; sup?: boolean }[], y: number, size: number) {
+  let x = 72;
+  return pieces.map((p) => {
+    const s = p.sup ? size * 0.7 : size;
+    const line = { text: p.text, size: s, x, y: p.sup ? y + size * 0.35 : y };
+    x += advance(p.text, s);
+    return line;
+  });
+}
+
+describe('an A&A byline of forty-four marked names after a collaboration’s name', () => {
+  const first = ['Al', 'Bartholomew', 'Cy', 'Dana', 'Edith', 'Fe', 'Greta', 'Hugo', 'Ines', 'Jo', 'Karla'];
+  const last = ['Quist', 'Tellerman', 'Vane', 'Roe-Pellegrini'];
+  const people = first.flatMap((f, k) => last.map((l, j) => `${f} ${'ABCDEFGHIJKLM'[(k + j) % 13]}. ${l}`));
+  // Four names to a line, each with its marks raised after it, a comma after the marks.
+  const pieces = [
+    { text: 'The Garden Collaboration, ' },
+    ...people.flatMap((name, k) => [
+      { text: `${k === people.length - 1 ? 'and ' : ''}${name}` },
+      { text: String((k % 9) + 1), sup: true },
+      ...(k < people.length - 1 ? [{ text: ', ' }] : []),
+    ]),
+  ];
+  const lines: { text: string; sup?: boolean }[][] = [];
+  for (let k = 0, at = 0; k < 12; k++) {
+    const take = k === 0 ? 7 : 12;
+    lines.push(pieces.slice(at, at + take));
+    at += take;
+  }
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Garden Notes manuscript no. frost', size: 8, x: 72, y: 800 },
+        { text: 'Frost: A Community Package for Valley Gardens', size: 17, x: 72, y: 760, bold: true },
+        ...lines.filter((l) => l.length).flatMap((l, k) => setLine(l, 730 - k * 12, 10)),
+        ...Array.from({ length: 9 }, (_, k) => ({
+          text: `${k + 1} Institute of Valley Gardens, Orchard Road ${k + 1}, Northvale`,
+          size: 8,
+          x: 72,
+          y: 570 - k * 10,
+        })),
+        { text: 'ABSTRACT', size: 9, x: 72, y: 470, bold: true },
+        ...bodyProse(455, 5).map((l) => ({ ...l, size: 9 })),
+        { text: '1. Introduction', size: 11, x: 72, y: 380, bold: true },
+        ...bodyProse(365, 10),
+      ],
+    ]);
+
+  it('reads every name of the long byline, and not the collaboration', async () => {
+    const result = await parseManuscript(file(), 'aa.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(people);
+  });
+});
