@@ -189,6 +189,46 @@ function isMasthead(blocks: readonly Block[], i: number): boolean {
   );
 }
 
+/**
+ * A Word title broken into paragraphs by hand, each in the same large type ("INFERENCE CAUSALE ET
+ * BIAIS" / "DANS L'APPRENTISSAGE AUTOMATIQUE"): the longest of them is found first, and the title
+ * opens at the paragraph right before it in that type and style (its face may change within the
+ * title: a PDF's bold may be a word's or a line's). An
+ * institution's name or a line saying what kind of document it is, set over the title in its type
+ * (a thesis's cover), is none of it; nor is a line that ends a sentence.
+ */
+function titleOpening(blocks: readonly Block[], i: number): number {
+  const t = blocks[i]!;
+  let k = i;
+  while (k > 0 && k > i - 2) {
+    const b = blocks[k - 1]!;
+    if (
+      b.page !== t.page ||
+      b.styleName !== t.styleName ||
+      b.styleLevel != null ||
+      t.styleLevel != null ||
+      Math.abs(b.relSize - t.relSize) > 0.03 * t.relSize ||
+      b.lines.length > 1 ||
+      b.text.length > 200 ||
+      /[.;,:!?]\s*$/.test(b.text) ||
+      FRONT_LABEL.test(b.text.trim()) ||
+      INSTITUTION_WORD.test(b.text) ||
+      THESIS_KIND.test(b.text) ||
+      b.text
+        .trim()
+        .split(/\s+/)
+        .some((w) => isDocumentWord(w)) ||
+      b.text.includes('@') ||
+      isNameList(b) ||
+      opensWithNoteMark(b) ||
+      markedNameCount(b) >= 2
+    )
+      break;
+    k--;
+  }
+  return k;
+}
+
 function findTitle(doc: DocumentModel): number | null {
   // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
   // subsection's name; a Czech thesis template): a style set on more paragraphs than a title, its
@@ -292,7 +332,7 @@ function findTitle(doc: DocumentModel): number | null {
     );
     if (overNames) return overNames.i;
   }
-  if (best && maxSize >= 1.1) return best.i;
+  if (best && maxSize >= 1.1) return titleOpening(doc.blocks, best.i);
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's). An author's name set in bold
   // under a title in the body's face is the byline, not the title.

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -88,5 +88,31 @@ describe('an A&A byline of forty-four marked names after a collaboration’s nam
   it('reads every name of the long byline, and not the collaboration', async () => {
     const result = await parseManuscript(file(), 'aa.pdf', limits);
     expect(result.authors.map((a) => a.name)).toEqual(people);
+  });
+});
+
+describe('a French mémoire whose cover breaks the title into two paragraphs in capitals', () => {
+  /** A paragraph of one run in a size of its own (half-points, as Word writes it). */
+  const sized = (text: string, halfPoints: number, bold = false) =>
+    `<w:p><w:r><w:rPr>${bold ? '<w:b/>' : ''}<w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  const file = () =>
+    makeDocx([
+      sized('GELÉES ET FLORAISON', 48),
+      sized('DANS LES JARDINS DES VALLÉES DU NORD', 48),
+      sized('Mémoire de fin d’études d’Alma QUIST, juin 2021', 32, true),
+      sized('Diplôme d’ingénieur horticole,', 32),
+      sized('École des jardins de Valnord', 32),
+      sized('Bruno TELL – Tuteur pédagogique, Valnord', 32),
+      paragraph('Remerciements', 'Heading1'),
+      paragraph('Je remercie toutes les personnes qui m’ont accompagnée durant mes études.'),
+      paragraph('Introduction', 'Heading1'),
+      paragraph(
+        'Les jardins des vallées du nord fleurissent tard, et leurs gelées varient d’une année à l’autre.',
+      ),
+    ]);
+
+  it('takes both paragraphs for the title, though the second is the longer', async () => {
+    const result = await parseManuscript(file(), 'memoire.docx', limits);
+    expect(result.title).toBe('GELÉES ET FLORAISON DANS LES JARDINS DES VALLÉES DU NORD');
   });
 });
