@@ -753,9 +753,36 @@ function longMarkedByline(b: Block): boolean {
   return marked >= 10 && marked >= 0.8 * names.length;
 }
 
+/**
+ * A thesis cover that names its author in the line saying what the document is, in a Romance
+ * language ("Mémoire de fin d'études d'Ana LIMA, août 2020", "Thèse de doctorat de ...", "Tesis de
+ * maestría de ..."): the name after the last "de" / "d'" of the line's first part that a
+ * capitalised name follows. The part after a comma (a date, a place) is no part of it.
+ */
+const KIND_OF_DOCUMENT =
+  /^(?:m[ée]moire|th[èe]se|rapport|projet|tesis|tesina|trabajo|tese|disserta[çc][ãa]o|monografia|relat[óo]rio)\b/iu;
+
+function namedInKindLine(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  for (let i = from; i < Math.min(to, from + 8); i++) {
+    const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
+    if (text.length > 160 || !KIND_OF_DOCUMENT.test(text)) continue;
+    const head = text.split(',')[0]!;
+    for (const m of head.matchAll(/\s(?:de|d['’])\s*(?=\p{Lu})/gu)) {
+      const name = head.slice(m.index + m[0].length).trim();
+      if (isNameLike(name) && !INSTITUTION_WORD.test(name) && !INSTITUTION.test(name))
+        return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+    }
+  }
+  return null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
-  const byLabel = namesAfterBy(blocks, from, to);
+  const byLabel = namesAfterBy(blocks, from, to) ?? namedInKindLine(blocks, from, to);
   if (byLabel) return byLabel;
   const entries: Entry[] = [];
   const used = new Set<number>();

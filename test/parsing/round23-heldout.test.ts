@@ -115,4 +115,9 @@ describe('a French mémoire whose cover breaks the title into two paragraphs in 
     const result = await parseManuscript(file(), 'memoire.docx', limits);
     expect(result.title).toBe('GELÉES ET FLORAISON DANS LES JARDINS DES VALLÉES DU NORD');
   });
+
+  it('takes the name in the line that says what the document is for the author, not the tutor', async () => {
+    const result = await parseManuscript(file(), 'memoire.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma QUIST']);
+  });
 });
