@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -119,5 +119,48 @@ describe('a French mémoire whose cover breaks the title into two paragraphs in 
   it('takes the name in the line that says what the document is for the author, not the tutor', async () => {
     const result = await parseManuscript(file(), 'memoire.docx', limits);
     expect(result.authors.map((a) => a.name)).toEqual(['Alma QUIST']);
+  });
+});
+
+describe('a Word list whose numbers are paragraphs of their own in a heading style', () => {
+  const entries = [
+    '« Roe - 2016 - Gelées des vallées.pdf ». Consulté le 17 août 2020. https://example.org/gelees.pdf.',
+    'Poe, Bruno. « Frost Dates in Valley Gardens ». Garden Letters 12, no 2 (2019): 40-52. https://doi.org/10.5555/frost.2019.12.',
+    'Tell, Cyril, et Alma Quist. « Snow Cover and Bloom ». Journal of Cold Gardens 3 (2020): 1-10. https://doi.org/10.5555/snow.2020.3.',
+    '« Floraison ». In Wikipédia, 27 août 2019. https://fr.example.org/wiki/Floraison.',
+  ];
+  const style = (id: string, name: string) =>
+    `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`;
+  const styles = {
+    name: 'word/styles.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><w:styles ${WORD_NS}>${style('Title', 'Title')}${style('Heading1', 'heading 1')}${style('Heading5', 'heading 5')}</w:styles>`,
+    ),
+  };
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('Gelées et floraison dans les jardins des vallées du nord', 'Title'),
+        paragraph('Introduction', 'Heading1'),
+        paragraph(
+          'Les jardins des vallées du nord fleurissent tard, et leurs gelées varient d’une année à l’autre.',
+        ),
+        paragraph('Bibliographie', 'Heading1'),
+        ...entries.flatMap((e, k) => [paragraph(String(k + 1), 'Heading5'), paragraph(e)]),
+        paragraph('Annexes', 'Heading1'),
+        paragraph('Tableau 1 : dates de gel par vallée.'),
+      ],
+      [styles],
+    );
+
+  it('reads every entry under its number, and the list to its end', async () => {
+    const result = await parseManuscript(file(), 'memoire.docx', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      null,
+      '10.5555/frost.2019.12',
+      '10.5555/snow.2020.3',
+      null,
+    ]);
   });
 });
