@@ -164,3 +164,38 @@ describe('a Word list whose numbers are paragraphs of their own in a heading sty
     ]);
   });
 });
+
+describe('the same list read back from its PDF, each number alone on its line', () => {
+  const line = (text: string, y: number, size = 10, bold = false) => ({ text, size, x: 72, y, bold });
+  const entries: [string, string][] = [
+    ['« Roe - 2016 - Gelees des vallees.pdf ». Consulte le 17 aout 2020.', 'https://example.org/gelees.pdf.'],
+    [
+      'Poe, Bruno. « Frost Dates in Valley Gardens ». Garden Letters 12, no 2',
+      '(2019): 40-52. https://doi.org/10.5555/frost.2019.12.',
+    ],
+    [
+      'Tell, Cyril, et Alma Quist. « Snow Cover and Bloom ». Journal of Cold',
+      'Gardens 3 (2020): 1-10. https://doi.org/10.5555/snow.2020.3.',
+    ],
+    ['« Floraison ». In Wikipedia, 27 aout 2019.', 'https://fr.example.org/wiki/Floraison.'],
+  ];
+  const file = () =>
+    makeTextPdf([
+      [
+        line('Frost and Flowering in the Gardens of the Northern Valleys', 780, 16, true),
+        line('Introduction', 740, 12, true),
+        ...bodyProse(722, 8),
+        line('Bibliographie', 600, 14, true),
+        ...entries.flatMap(([a, b], k) => [
+          line(String(k + 1), 580 - k * 52, 11, true),
+          line(a, 566 - k * 52),
+          line(b, 553 - k * 52),
+        ]),
+      ],
+    ]);
+
+  it('opens an entry at each number, and leaves the number out of it', async () => {
+    const result = await parseManuscript(file(), 'memoire.pdf', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries.map(([a, b]) => `${a} ${b}`));
+  });
+});
