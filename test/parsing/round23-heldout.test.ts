@@ -7,6 +7,16 @@ import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-fil
 
 const limits = testConfig().parsing;
 
+/** A styles part with Word's Title and its first, second and fifth heading levels. */
+const style = (id: string, name: string) =>
+  `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`;
+const headingStyles = {
+  name: 'word/styles.xml',
+  data: Buffer.from(
+    `<?xml version="1.0"?><w:styles ${WORD_NS}>${style('Title', 'Title')}${style('Heading1', 'heading 1')}${style('Heading2', 'heading 2')}${style('Heading5', 'heading 5')}</w:styles>`,
+  ),
+};
+
 /** Helvetica's advance widths (thousandths of the size), for pieces set edge to edge on a line. */
 const ADVANCE: Record<string, number> = {
   ' ': 278,
@@ -129,14 +139,6 @@ describe('a Word list whose numbers are paragraphs of their own in a heading sty
     'Tell, Cyril, et Alma Quist. « Snow Cover and Bloom ». Journal of Cold Gardens 3 (2020): 1-10. https://doi.org/10.5555/snow.2020.3.',
     '« Floraison ». In Wikipédia, 27 août 2019. https://fr.example.org/wiki/Floraison.',
   ];
-  const style = (id: string, name: string) =>
-    `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`;
-  const styles = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}>${style('Title', 'Title')}${style('Heading1', 'heading 1')}${style('Heading5', 'heading 5')}</w:styles>`,
-    ),
-  };
   const file = () =>
     makeDocx(
       [
@@ -150,7 +152,7 @@ describe('a Word list whose numbers are paragraphs of their own in a heading sty
         paragraph('Annexes', 'Heading1'),
         paragraph('Tableau 1 : dates de gel par vallée.'),
       ],
-      [styles],
+      [headingStyles],
     );
 
   it('reads every entry under its number, and the list to its end', async () => {
@@ -197,5 +199,33 @@ describe('the same list read back from its PDF, each number alone on its line', 
   it('opens an entry at each number, and leaves the number out of it', async () => {
     const result = await parseManuscript(file(), 'memoire.pdf', limits);
     expect(result.references.map((r) => r.raw)).toEqual(entries.map(([a, b]) => `${a} ${b}`));
+  });
+});
+
+describe('an abstract given in two languages, each under a heading naming it', () => {
+  const french =
+    'Ce mémoire étudie les dates de gel et de floraison des jardins des vallées du nord. Il montre que les gelées tardives retardent la floraison de plusieurs semaines.';
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('Gelées et floraison dans les jardins des vallées du nord', 'Title'),
+        paragraph('Abstract', 'Heading1'),
+        paragraph('Français', 'Heading2'),
+        paragraph(french),
+        paragraph('English', 'Heading2'),
+        paragraph(
+          'This thesis studies the frost and flowering dates of the gardens of the northern valleys.',
+        ),
+        paragraph('Introduction', 'Heading1'),
+        paragraph(
+          'Les jardins des vallées du nord fleurissent tard, et leurs gelées varient d’une année à l’autre.',
+        ),
+      ],
+      [headingStyles],
+    );
+
+  it('reads the paragraph under the first language’s heading', async () => {
+    const result = await parseManuscript(file(), 'memoire.docx', limits);
+    expect(result.abstract).toBe(french);
   });
 });
