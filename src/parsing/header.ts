@@ -67,6 +67,11 @@ const TURKISH_INSTITUTION = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yükseko
  * institute (研究所, 研究院), faculty (学部), department (学科, 系 is too short to tell), graduate
  * school (研究科, 研究生院), hospital (医院). Their script has no case and no word edges.
  */
+/**
+ * Vietnamese kinds of institution: school (trường), university (đại học), institute (viện, học
+ * viện), major (chuyên ngành), department (bộ môn). "Khoa" (faculty) is a given name too.
+ */
+const VIETNAMESE_INSTITUTION = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|bộ môn)(?!\p{L})/iu;
 const CJK_INSTITUTION = /大学|大學|学院|學院|研究所|研究院|研究生院|学部|學部|学科|學科|研究科|医院|醫院/;
 const INSTITUTION_NAMES = new RegExp(
   `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
@@ -75,7 +80,10 @@ const INSTITUTION_NAMES = new RegExp(
 /** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */
 const INSTITUTION = {
   test: (text: string): boolean =>
-    INSTITUTION_NAMES.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
+    INSTITUTION_NAMES.test(text) ||
+    TURKISH_INSTITUTION.test(text) ||
+    VIETNAMESE_INSTITUTION.test(text) ||
+    CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
   `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})\\b`,
@@ -84,7 +92,10 @@ const INSTITUTION_WORDS = new RegExp(
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD = {
   test: (text: string): boolean =>
-    INSTITUTION_WORDS.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
+    INSTITUTION_WORDS.test(text) ||
+    TURKISH_INSTITUTION.test(text) ||
+    VIETNAMESE_INSTITUTION.test(text) ||
+    CJK_INSTITUTION.test(text),
 };
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
@@ -149,6 +160,13 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
  * word for a thesis or paper, where a title says its subject.
  */
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
+/**
+ * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
+ * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", set large on a cover over
+ * the title; the whole line names the kind of work and nothing else.
+ */
+const WORK_KIND =
+  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
 const NOTHING = /(?!)/;
 
 /**
@@ -214,6 +232,7 @@ function titleOpening(blocks: readonly Block[], i: number): number {
       FRONT_LABEL.test(b.text.trim()) ||
       INSTITUTION_WORD.test(b.text) ||
       THESIS_KIND.test(b.text) ||
+      WORK_KIND.test(b.text) ||
       b.text
         .trim()
         .split(/\s+/)
@@ -266,7 +285,13 @@ function findTitle(doc: DocumentModel): number | null {
         (cjk || b.text.split(/\s+/).length >= 2)
       );
     })
-    .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text))
+    .filter(
+      ({ b }) =>
+        !b.text.includes('@') &&
+        !FRONT_INSERT_LABEL.test(b.text) &&
+        !THESIS_KIND.test(b.text) &&
+        !WORK_KIND.test(b.text),
+    )
     .filter(({ i }) => !isMasthead(doc.blocks, i))
     .filter(({ b }) => !(headingStyle && titleStyle(b)));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
@@ -376,7 +401,7 @@ const TITLE_LABEL =
 
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
 const BARE_TITLE_LABEL =
-  /^\s*(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:\s*$/iu;
+  /^\s*(?:(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:|đề\s+tài\s*:?)\s*$/iu;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -532,7 +557,8 @@ function nameOverTitle(
     b.lines.length > 1 ||
     /anonym/i.test(b.text) ||
     !namesOnly(b) ||
-    FRONT_LABEL.test(b.text.trim())
+    FRONT_LABEL.test(b.text.trim()) ||
+    BARE_TITLE_LABEL.test(b.text)
   )
     return null;
   const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
@@ -805,7 +831,8 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       continue;
     }
     // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
-    if (FRONT_LABEL.test(b.text.trim())) {
+    // So is a title's label alone on its line (a second cover's "ĐỀ TÀI" over its title).
+    if (FRONT_LABEL.test(b.text.trim()) || BARE_TITLE_LABEL.test(b.text)) {
       if (entries.length) break;
       continue;
     }

@@ -229,3 +229,66 @@ describe('an abstract given in two languages, each under a heading naming it', (
     expect(result.abstract).toBe(french);
   });
 });
+
+/** A paragraph of one run in a size of its own (half-points, as Word writes it), bold or not. */
+const sizedRun = (text: string, halfPoints: number, bold = false) =>
+  `<w:p><w:r><w:rPr>${bold ? '<w:b/>' : ''}<w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
+describe('a Polish diploma cover whose largest line names the kind of work', () => {
+  const file = () =>
+    makeDocx([
+      sizedRun('WYDZIAŁ OGRODNICTWA', 24, true),
+      sizedRun('Pracownia Zastosowań Ogrodnictwa', 24),
+      sizedRun('Projekt dyplomowy', 48),
+      sizedRun('Porównanie dat przymrozków i kwitnienia w ogrodach północnych dolin', 34),
+      sizedRun('Comparison of Frost and Flowering Dates in the Gardens of the Northern Valleys', 24),
+      sizedRun('Autor: Alma Kwiatek', 24),
+      sizedRun('Opiekun pracy: dr Bruno Tell', 24),
+      sizedRun('Kraków, 2024', 24),
+      paragraph('Wstęp', 'Heading1'),
+      paragraph('Ogrody północnych dolin kwitną późno, a daty przymrozków zmieniają się z roku na rok.'),
+    ]);
+
+  it('takes the title under that line, not the line itself', async () => {
+    const result = await parseManuscript(file(), 'praca.docx', limits);
+    expect(result.title).toBe('Porównanie dat przymrozków i kwitnienia w ogrodach północnych dolin');
+  });
+});
+
+describe('a Vietnamese thesis cover: "ĐỀ TÀI" over the title, the acknowledgements’ heading larger', () => {
+  const cover = [
+    sizedRun('TRƯỜNG ĐẠI HỌC VƯỜN BẮC', 30, true),
+    sizedRun('KHOA NÔNG HỌC VÀ CÔNG NGHỆ SINH HỌC ỨNG DỤNG', 30, true),
+    sizedRun('CHUYÊN NGÀNH LÀM VƯỜN', 30, true),
+    sizedRun('LUẬN VĂN TỐT NGHIỆP ĐẠI HỌC NGÀNH LÀM VƯỜN', 30, true),
+    sizedRun('ĐỀ TÀI', 30, true),
+    sizedRun('NGÀY SƯƠNG GIÁ VÀ NGÀY RA HOA CỦA CÁC KHU VƯỜN Ở THUNG LŨNG PHÍA BẮC', 32, true),
+    sizedRun('Sinh viên thực hiện: Cán bộ hướng dẫn', 28, true),
+    sizedRun('MSSV: B1800000', 28, true),
+    sizedRun('Ngành: Làm vườn', 28, true),
+    sizedRun('Khóa: 44', 28, true),
+    sizedRun('Mã lớp: VB1800A1', 28, true),
+    sizedRun('Học kỳ: 1', 28, true),
+    sizedRun('Năm học: 2022 – 2023', 28, true),
+  ];
+  const file = () =>
+    makeDocx(
+      [
+        ...cover,
+        ...cover,
+        paragraph('LỜI CẢM ƠN', 'Heading1'),
+        paragraph('Đầu tiên, em xin cảm ơn các thầy cô đã tạo điều kiện cho em học tập và nghiên cứu.'),
+      ],
+      [headingStyles],
+    );
+
+  it('takes the line after the label for the title', async () => {
+    const result = await parseManuscript(file(), 'luanvan.docx', limits);
+    expect(result.title).toBe('NGÀY SƯƠNG GIÁ VÀ NGÀY RA HOA CỦA CÁC KHU VƯỜN Ở THUNG LŨNG PHÍA BẮC');
+  });
+
+  it('reads no author from the label or from the school’s lines', async () => {
+    const result = await parseManuscript(file(), 'luanvan.docx', limits);
+    expect(result.authors).toEqual([]);
+  });
+});
