@@ -357,6 +357,10 @@ function findTitle(doc: DocumentModel): number | null {
     );
     if (overNames) return overNames.i;
   }
+  // A title printed in two languages, each over its own byline in the same large type (a Korean
+  // paper's Korean title and byline, then the English ones): the first is the document's own.
+  const overNames = largest.filter(({ i }) => overByline(i)).sort((x, y) => x.i - y.i);
+  if (best && maxSize >= 1.1 && overByline(best.i) && overNames.length >= 2) return overNames[0]!.i;
   if (best && maxSize >= 1.1) return titleOpening(doc.blocks, best.i);
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's). An author's name set in bold

@@ -292,3 +292,27 @@ describe('a Vietnamese thesis cover: "ĐỀ TÀI" over the title, the acknowledg
     expect(result.authors).toEqual([]);
   });
 });
+
+describe('a Korean paper printing its title and byline in Korean, then in English, in one type', () => {
+  const run = (text: string, sup = false) =>
+    `<w:r><w:rPr>${sup ? '<w:vertAlign w:val="superscript"/>' : ''}<w:b/><w:sz w:val="28"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r>`;
+  const byline = (a: string, b: string) =>
+    `<w:p>${run(a)}${run('1', true)}${run(`, ${b}`)}${run('2', true)}</w:p>`;
+  const file = () =>
+    makeDocx([
+      sizedRun('북쪽 계곡 정원의 서리와 개화 시기', 40, true),
+      byline('Alma Quist', 'Bruno Tell'),
+      sizedRun('1, 2 북쪽 정원 연구소', 28, true),
+      sizedRun('Frost and Flowering Dates', 40, true),
+      sizedRun('in the Gardens of the Northern Valleys', 40, true),
+      byline('Alma Quist', 'Bruno Tell'),
+      sizedRun('1, 2 Northern Garden Institute, Valley Road, Northvale', 28, true),
+      paragraph('1. 서론', 'Heading1'),
+      paragraph('북쪽 계곡의 정원은 늦게 꽃이 피며, 서리 날짜는 해마다 다르다.'),
+    ]);
+
+  it('takes the first title, in the document’s language', async () => {
+    const result = await parseManuscript(file(), 'nonmun.docx', limits);
+    expect(result.title).toBe('북쪽 계곡 정원의 서리와 개화 시기');
+  });
+});
