@@ -316,3 +316,22 @@ describe('a Korean paper printing its title and byline in Korean, then in Englis
     expect(result.title).toBe('북쪽 계곡 정원의 서리와 개화 시기');
   });
 });
+
+describe('a surname with its elided particle glued before it', () => {
+  const file = () =>
+    makeDocx([
+      paragraph('Frost and Flowering Dates in the Gardens of the Northern Valleys', 'Title'),
+      paragraph('Alma Quist and Florence d’Aubert-Vallée'),
+      paragraph('Abstract', 'Heading1'),
+      paragraph('This paper follows the frost and flowering dates of the gardens of the northern valleys.'),
+      paragraph('Introduction', 'Heading1'),
+      paragraph(
+        'The gardens of the northern valleys flower late, and their frost dates vary from year to year.',
+      ),
+    ]);
+
+  it('reads "d’Aubert-Vallée" as a surname', async () => {
+    const result = await parseManuscript(file(), 'paper.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Quist', 'Florence d’Aubert-Vallée']);
+  });
+});
