@@ -270,6 +270,10 @@ function withoutLetterSpacing(text: string): string {
   return /^(?:\p{L} ){3,}\p{L}\s*:?$/u.test(text.trim()) ? text.replace(/ /g, '') : text;
 }
 
+/** A heading that names a language alone, in that language or in English ("Français", "English"). */
+const LANGUAGE_HEADING =
+  /^(?:english|fran[çc]ais|french|deutsch|german|espa[ñn]ol|spanish|portugu[êe]s|portuguese|italiano|italian|nederlands|dutch|polski|polish|русский|russian|[čc]e[šs]tina|czech|türkçe|turkish|bahasa indonesia|indonesian)\s*:?$/iu;
+
 function findLabelled(
   blocks: Block[],
   frontEnd: number,
@@ -290,7 +294,18 @@ function findLabelled(
     // another front-matter part (a submission's declarations), not the abstract's label.
     if (!styled && !numbered && !stopped.test(text) && ABOUT_ABSTRACT.test(rest)) continue;
     const first = rest.length > 20 ? [rest] : [];
-    const found = collect(blocks, i + 1, b.page, styled, first, [i]);
+    // An abstract given in two languages, each under a heading naming its language ("Abstract",
+    // then "Français" and its paragraph, then "English"): the first language's paragraph is read.
+    const language =
+      !first.length && blocks[i + 1] !== undefined && LANGUAGE_HEADING.test(blocks[i + 1]!.text.trim());
+    const found = collect(
+      blocks,
+      language ? i + 2 : i + 1,
+      b.page,
+      styled,
+      first,
+      language ? [i, i + 1] : [i],
+    );
     if (found.text) return found;
   }
   return null;

@@ -68,6 +68,11 @@ const TURKISH_INSTITUTION = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yükseko
  * institute (研究所, 研究院), faculty (学部), department (学科, 系 is too short to tell), graduate
  * school (研究科, 研究生院), hospital (医院). Their script has no case and no word edges.
  */
+/**
+ * Vietnamese kinds of institution: school (trường), university (đại học), institute (viện, học
+ * viện), major (chuyên ngành), department (bộ môn). "Khoa" (faculty) is a given name too.
+ */
+const VIETNAMESE_INSTITUTION = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|bộ môn)(?!\p{L})/iu;
 const CJK_INSTITUTION = /大学|大學|学院|學院|研究所|研究院|研究生院|学部|學部|学科|學科|研究科|医院|醫院/;
 const INSTITUTION_NAMES = new RegExp(
   `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
@@ -76,7 +81,10 @@ const INSTITUTION_NAMES = new RegExp(
 /** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */
 const INSTITUTION = {
   test: (text: string): boolean =>
-    INSTITUTION_NAMES.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
+    INSTITUTION_NAMES.test(text) ||
+    TURKISH_INSTITUTION.test(text) ||
+    VIETNAMESE_INSTITUTION.test(text) ||
+    CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
   `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
@@ -85,7 +93,10 @@ const INSTITUTION_WORDS = new RegExp(
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
 const INSTITUTION_WORD = {
   test: (text: string): boolean =>
-    INSTITUTION_WORDS.test(text) || TURKISH_INSTITUTION.test(text) || CJK_INSTITUTION.test(text),
+    INSTITUTION_WORDS.test(text) ||
+    TURKISH_INSTITUTION.test(text) ||
+    VIETNAMESE_INSTITUTION.test(text) ||
+    CJK_INSTITUTION.test(text),
 };
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
@@ -150,6 +161,13 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
  * word for a thesis or paper, where a title says its subject.
  */
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
+/**
+ * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
+ * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", set large on a cover over
+ * the title; the whole line names the kind of work and nothing else.
+ */
+const WORK_KIND =
+  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
 const NOTHING = /(?!)/;
 
 /**
@@ -190,6 +208,47 @@ function isMasthead(blocks: readonly Block[], i: number): boolean {
   );
 }
 
+/**
+ * A Word title broken into paragraphs by hand, each in the same large type ("INFERENCE CAUSALE ET
+ * BIAIS" / "DANS L'APPRENTISSAGE AUTOMATIQUE"): the longest of them is found first, and the title
+ * opens at the paragraph right before it in that type and style (its face may change within the
+ * title: a PDF's bold may be a word's or a line's). An
+ * institution's name or a line saying what kind of document it is, set over the title in its type
+ * (a thesis's cover), is none of it; nor is a line that ends a sentence.
+ */
+function titleOpening(blocks: readonly Block[], i: number): number {
+  const t = blocks[i]!;
+  let k = i;
+  while (k > 0 && k > i - 2) {
+    const b = blocks[k - 1]!;
+    if (
+      b.page !== t.page ||
+      b.styleName !== t.styleName ||
+      b.styleLevel != null ||
+      t.styleLevel != null ||
+      Math.abs(b.relSize - t.relSize) > 0.03 * t.relSize ||
+      b.lines.length > 1 ||
+      b.text.length > 200 ||
+      /[.;,:!?]\s*$/.test(b.text) ||
+      FRONT_LABEL.test(b.text.trim()) ||
+      INSTITUTION_WORD.test(b.text) ||
+      THESIS_KIND.test(b.text) ||
+      WORK_KIND.test(b.text) ||
+      b.text
+        .trim()
+        .split(/\s+/)
+        .some((w) => isDocumentWord(w)) ||
+      b.text.includes('@') ||
+      isNameList(b) ||
+      opensWithNoteMark(b) ||
+      markedNameCount(b) >= 2
+    )
+      break;
+    k--;
+  }
+  return k;
+}
+
 function findTitle(doc: DocumentModel): number | null {
   // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
   // subsection's name; a Czech thesis template): a style set on more paragraphs than a title, its
@@ -227,7 +286,13 @@ function findTitle(doc: DocumentModel): number | null {
         (cjk || b.text.split(/\s+/).length >= 2)
       );
     })
-    .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !THESIS_KIND.test(b.text))
+    .filter(
+      ({ b }) =>
+        !b.text.includes('@') &&
+        !FRONT_INSERT_LABEL.test(b.text) &&
+        !THESIS_KIND.test(b.text) &&
+        !WORK_KIND.test(b.text),
+    )
     .filter(({ i }) => !isMasthead(doc.blocks, i))
     .filter(({ b }) => !(headingStyle && titleStyle(b)));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
@@ -293,7 +358,11 @@ function findTitle(doc: DocumentModel): number | null {
     );
     if (overNames) return overNames.i;
   }
-  if (best && maxSize >= 1.1) return best.i;
+  // A title printed in two languages, each over its own byline in the same large type (a Korean
+  // paper's Korean title and byline, then the English ones): the first is the document's own.
+  const overNames = largest.filter(({ i }) => overByline(i)).sort((x, y) => x.i - y.i);
+  if (best && maxSize >= 1.1 && overByline(best.i) && overNames.length >= 2) return overNames[0]!.i;
+  if (best && maxSize >= 1.1) return titleOpening(doc.blocks, best.i);
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's). An author's name set in bold
   // under a title in the body's face is the byline, not the title.
@@ -337,7 +406,7 @@ const TITLE_LABEL =
 
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
 const BARE_TITLE_LABEL =
-  /^\s*(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:\s*$/iu;
+  /^\s*(?:(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:|đề\s+tài\s*:?)\s*$/iu;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -493,7 +562,8 @@ function nameOverTitle(
     b.lines.length > 1 ||
     /anonym/i.test(b.text) ||
     !namesOnly(b) ||
-    FRONT_LABEL.test(b.text.trim())
+    FRONT_LABEL.test(b.text.trim()) ||
+    BARE_TITLE_LABEL.test(b.text)
   )
     return null;
   const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
@@ -702,9 +772,48 @@ function namedCorresponding(blocks: Block[], from: number): { entries: Entry[]; 
   return null;
 }
 
+/**
+ * A byline of some forty names or more (A&A's collaboration papers) runs longer than any byline
+ * read as a paragraph: it is still one when nearly every entry carries superscript marks, which
+ * prose, however long, does not.
+ */
+function longMarkedByline(b: Block): boolean {
+  if (b.text.length > 5000) return false;
+  const names = splitByline(b.runs);
+  const marked = names.filter((n) => n.sup === true && n.marks.length > 0).length;
+  return marked >= 10 && marked >= 0.8 * names.length;
+}
+
+/**
+ * A thesis cover that names its author in the line saying what the document is, in a Romance
+ * language ("Mémoire de fin d'études d'Ana LIMA, août 2020", "Thèse de doctorat de ...", "Tesis de
+ * maestría de ..."): the name after the last "de" / "d'" of the line's first part that a
+ * capitalised name follows. The part after a comma (a date, a place) is no part of it.
+ */
+const KIND_OF_DOCUMENT =
+  /^(?:m[ée]moire|th[èe]se|rapport|projet|tesis|tesina|trabajo|tese|disserta[çc][ãa]o|monografia|relat[óo]rio)\b/iu;
+
+function namedInKindLine(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  for (let i = from; i < Math.min(to, from + 8); i++) {
+    const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
+    if (text.length > 160 || !KIND_OF_DOCUMENT.test(text)) continue;
+    const head = text.split(',')[0]!;
+    for (const m of head.matchAll(/\s(?:de|d['’])\s*(?=\p{Lu})/gu)) {
+      const name = head.slice(m.index + m[0].length).trim();
+      if (isNameLike(name) && !INSTITUTION_WORD.test(name) && !INSTITUTION.test(name))
+        return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+    }
+  }
+  return null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
-  const byLabel = namesAfterBy(blocks, from, to);
+  const byLabel = namesAfterBy(blocks, from, to) ?? namedInKindLine(blocks, from, to);
   if (byLabel) return byLabel;
   const entries: Entry[] = [];
   const used = new Set<number>();
@@ -716,7 +825,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   const columnEnd = nameColumnEnd(blocks, from, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = blocks[i]!;
-    if (b.text.length > 700 || b.text.includes('@')) {
+    if ((b.text.length > 700 && !longMarkedByline(b)) || b.text.includes('@')) {
       const own = nameBeforeAffiliation(b.text);
       if (own) {
         entries.push({ name: own, marks: [], lines: [], links: [] });
@@ -727,7 +836,8 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
       continue;
     }
     // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
-    if (FRONT_LABEL.test(b.text.trim())) {
+    // So is a title's label alone on its line (a second cover's "ĐỀ TÀI" over its title).
+    if (FRONT_LABEL.test(b.text.trim()) || BARE_TITLE_LABEL.test(b.text)) {
       if (entries.length) break;
       continue;
     }

@@ -52,7 +52,10 @@ const KEPT_SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv)$/i;
  */
 const DOCUMENT_WORD =
   /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|notes?|correspondence|affiliations?|theses|thesis|dissertations?|proposals?)$/i;
-const NAME_WORD = /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?)$/u;
+// A surname may carry its elided particle glued before it, in lower case: French and Italian
+// "d’Alché-Buc", "dell’Acqua".
+const NAME_WORD =
+  /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?|(?:d|l|dell|dall|degl)['’]\p{Lu}[\p{L}'’-]*)$/u;
 
 /** "Abstract", "Journal", "Preprint": a word that names a kind of document. */
 export function isDocumentWord(word: string): boolean {

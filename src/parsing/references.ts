@@ -19,11 +19,15 @@ const MARKERS: { re: RegExp; name: string }[] = [
   { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu})|$)/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
   { name: 'bare', re: new RegExp(String.raw`^(\d{1,4})\s+(?=\p{Lu}|${PARTICLE_OPENING})`, 'u') },
+  // The number alone on its line over its entry: a Word list whose numbers are paragraphs of their
+  // own (a heading style given to each), read back from the file or from its PDF.
+  { name: 'alone', re: /^(\d{1,4})\s*$/ },
 ];
 
 function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   let best: BlockLine[][] | null = null;
-  for (const { re } of MARKERS) {
+  let bestName = '';
+  for (const { re, name } of MARKERS) {
     const refs: BlockLine[][] = [];
     let expected: number | null = null;
     for (const line of lines) {
@@ -35,7 +39,10 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
         expected = n + 1;
       } else if (refs.length) refs[refs.length - 1]!.push(line);
     }
-    if (refs.length >= 2 && (!best || refs.length > best.length)) best = refs;
+    if (refs.length >= 2 && (!best || refs.length > best.length)) {
+      best = refs;
+      bestName = name;
+    }
     // A list of one entry ("[1] A. Author, ...", a short letter) is numbered when its first line
     // carries the bracketed "[1]", which no author-year entry opens with.
     if (refs.length === 1 && !best && re === MARKERS[0]!.re && refs[0]![0] === lines[0]) best = refs;
@@ -43,7 +50,10 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   // Numbering must cover most of the list, or it is page numbers or years inside entries.
   if (!best) return null;
   const covered = best.reduce((n, r) => n + r.length, 0);
-  return covered >= 0.8 * lines.length ? best : null;
+  if (covered < 0.8 * lines.length) return null;
+  // A number alone on its line is the entry's label, not its text (what follows it may open with
+  // a quotation mark, which the field parser would not know a number before).
+  return bestName === 'alone' ? best.map((r) => (r.length > 1 ? r.slice(1) : r)) : best;
 }
 
 /** A space above a line, in line heights, that sets a paragraph apart (a tenth of a line or more). */

@@ -77,6 +77,10 @@ export function endsReferenceList(
   listSize?: number,
   next?: Block,
 ): boolean {
+  // A Word list may number its entries with paragraphs of their own in a heading style, larger
+  // than the entries ("1", the entry under it, "2", ...): the number after the list's last one
+  // goes on with it.
+  if (nextEntryNumber(block, listed)) return false;
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
@@ -118,6 +122,14 @@ export function endsReferenceList(
     if (goesOn) return false;
   }
   return !/\d/.test(text) && !/,/.test(text) && text.split(/\s+/).length <= 6;
+}
+
+/** A block that is a number alone, the one after the last such block the list has read. */
+function nextEntryNumber(block: Block, listed: string[]): boolean {
+  const m = /^(\d{1,4})$/.exec(block.text.trim());
+  if (!m) return false;
+  const last = listed.findLast((t) => /^\d{1,4}$/.test(t.trim()));
+  return last !== undefined && Number(m[1]) === Number(last.trim()) + 1;
 }
 
 /** A personal name alone on its line: two to four capitalised words, initials among them. */
