@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, embeddedCliEnv, runCli, type CliRun } from '../helpers/cli.ts';
-import { createTestDataDir, suiteOnServerPostgres } from '../helpers/db.ts';
+import { suiteOnServerPostgres } from '../helpers/db.ts';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -138,10 +138,7 @@ describe('the CLI finds its database on server PostgreSQL', () => {
 
 describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', () => {
   it('without a server: opens the data directory itself; commands print JSON, errors go to stderr', async () => {
-    // The database as `refmatch migrate` makes it (that it does: 'creates a new database when
-    // asked'), from the migrated template rather than by a third initdb and every migration.
-    await createTestDataDir(dir);
-    expect(json(await cli('migrate'))).toEqual({ applied: [] });
+    expect(json(await cli('migrate'))).toMatchObject({ applied: expect.any(Array) });
     const org = json<Org>(await cli('org', 'create', '--name', 'Acme Press', '--features', 'referee_finder'));
     expect(org).toEqual({
       id: expect.any(Number),
