@@ -12,7 +12,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
 const DIST = path.join(ROOT, 'dist');
 const STAMP_NAME = '.build-stamp';
-const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'].map((f) => path.join(ROOT, f));
+const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
 
 function newestMtime(dir) {
   let newest = 0;
@@ -24,12 +24,18 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** dist/ holds a finished build at least as new as every source file and build setting. */
-export function distIsFresh() {
-  const stamp = path.join(DIST, STAMP_NAME);
+/**
+ * dist/ holds a finished build at least as new as every source file and build setting. (`root`:
+ * another checkout's layout, for the test of this check.)
+ */
+export function distIsFresh(root = ROOT) {
+  const stamp = path.join(root, 'dist', STAMP_NAME);
   if (!existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
-  return CONFIGS.every((f) => statSync(f).mtimeMs <= built) && newestMtime(SRC) <= built;
+  return (
+    CONFIGS.every((f) => statSync(path.join(root, f)).mtimeMs <= built) &&
+    newestMtime(path.join(root, 'src')) <= built
+  );
 }
 
 function copyAssets(from, to) {

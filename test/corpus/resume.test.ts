@@ -10,7 +10,11 @@ import { createTestDatabase, createTestDataDir, type TestDatabase } from '../hel
 import { authorship, ingest, snapshot, tempDir, work, writeLines } from './helpers.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refmatch.js');
-const WORKS = 4_000;
+// The kill comes after the first committed batch: 40 batches leave the run a wide margin to be killed
+// mid-file however loaded the machine (what the margin depends on is the number of batches, not the
+// size of one: 1,000 works in batches of 25 cost less than 4,000 in batches of 100).
+const WORKS = 1_000;
+const BATCH = 25;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0)) await fn();
@@ -119,7 +123,7 @@ describe('resume after kill -9', () => {
         file,
         '--wait',
         '--batch-size',
-        '100',
+        String(BATCH),
         '--parse-thread',
         parseThread,
         '--bulk',
@@ -165,7 +169,7 @@ describe('resume after kill -9', () => {
 
       const clean = await createTestDatabase();
       cleanup.push(() => clean.destroy());
-      await ingest(clean, 'works', [file], 100);
+      await ingest(clean, 'works', [file], BATCH);
       expect(resumed).toEqual(await snapshot(clean));
       // Every index there again, as in the clean run.
       expect(left.rows[0]!.n).toBe(0);
