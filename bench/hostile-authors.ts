@@ -14,8 +14,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { CHECKOUT, checkoutApp, fromCheckout, startCheckoutApp } from './lib/checkout.ts';
+import {
+  checkoutApp,
+  fromCheckout,
+  printBeforeAfter,
+  probesOnCheckout,
+  startCheckoutApp,
+} from './lib/checkout.ts';
 
 const { createOrganization } = await checkoutApp();
 const { createGroup } = await fromCheckout<typeof import('../src/authors-groups/store.ts')>(
@@ -71,16 +76,6 @@ const results: Result[] = [];
 function line(r: Result): string {
   const heap = `${r.heap >= 0 ? '+' : ''}${r.heap.toFixed(1)} MB`;
   return `${r.status}, wall ${r.wall.toFixed(0)} ms, CPU ${r.cpu.toFixed(0)} ms, heap ${heap}`;
-}
-
-/** The same probes run on the checkout `root` (BENCH_BEFORE), in a process of their own. */
-function runBefore(root: string): Result[] {
-  const out = execFileSync(process.execPath, [...process.execArgv, import.meta.filename], {
-    env: { ...process.env, BENCH_ROOT: root, BENCH_JSON: '1', BENCH_BEFORE: '' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as Result[];
 }
 
 async function main(): Promise<void> {
@@ -242,17 +237,8 @@ async function main(): Promise<void> {
   await app.close();
 }
 
-const before = process.env.BENCH_BEFORE ? runBefore(process.env.BENCH_BEFORE) : null;
+const BEFORE = process.env.BENCH_BEFORE;
+const before = BEFORE ? probesOnCheckout<Result>(import.meta.filename, BEFORE) : null;
 await main();
 if (JSON_OUT) console.log(JSON.stringify(results));
-if (before) {
-  console.log(`\nbefore (${process.env.BENCH_BEFORE}) → after (${CHECKOUT}); ratio = before / after`);
-  for (const after of results) {
-    const was = before.find((r) => r.name === after.name);
-    if (!was) continue;
-    const ratio = (a: number, b: number) => `${(a / Math.max(b, 1)).toFixed(1)}×`;
-    console.log(
-      `${after.name}: ${line(was)} → ${line(after)}; wall ${ratio(was.wall, after.wall)}, CPU ${ratio(was.cpu, after.cpu)}`,
-    );
-  }
-}
+if (BEFORE && before) printBeforeAfter(BEFORE, before, results, line);

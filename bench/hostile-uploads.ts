@@ -15,11 +15,10 @@
 //   BENCH_BEFORE=<another checkout> npx tsx bench/hostile-uploads.ts (it, then this one; ratios)
 //   BENCH_ONLY: only the probes whose label contains it; BENCH_SKIP_FILES=1: no 50 MB files
 import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { makeArticlePdf, makeDocx, paragraph } from '../test/parsing/make-files.ts';
-import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
+import { CHECKOUT, checkoutApp, fromCheckout, printBeforeAfter, probesOnCheckout } from './lib/checkout.ts';
 
 const ONLY = process.env.BENCH_ONLY ?? '';
 const SKIP_FILES = process.env.BENCH_SKIP_FILES === '1';
@@ -76,17 +75,6 @@ const results: Result[] = [];
 function line(r: Result): string {
   const heap = `${r.heap >= 0 ? '+' : ''}${r.heap.toFixed(1)} MB`;
   return `${r.status}, wall ${r.wall.toFixed(0)} ms, CPU ${r.cpu.toFixed(0)} ms, heap ${heap}, loop stalled ${r.stall.toFixed(0)} ms`;
-}
-
-/** The same probes run on the checkout `root` (BENCH_BEFORE), in a process of their own. */
-function runBefore(root: string): Result[] {
-  const out = execFileSync(process.execPath, [...process.execArgv, import.meta.filename], {
-    env: { ...process.env, BENCH_ROOT: root, BENCH_JSON: '1', BENCH_BEFORE: '' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as Result[];
 }
 
 function* chunks(bytes: Buffer): Generator<Buffer> {
@@ -418,19 +406,10 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-const before = process.env.BENCH_BEFORE ? runBefore(process.env.BENCH_BEFORE) : null;
+const BEFORE = process.env.BENCH_BEFORE;
+const before = BEFORE ? probesOnCheckout<Result>(import.meta.filename, BEFORE) : null;
 if (!JSON_OUT) console.log(`# bench/hostile-uploads.ts, ${new Date().toISOString()}, src of ${CHECKOUT}`);
 await main();
 if (JSON_OUT) console.log(JSON.stringify(results));
-if (before) {
-  console.log(`\nbefore (${process.env.BENCH_BEFORE}) → after (${CHECKOUT}); ratio = before / after`);
-  for (const after of results) {
-    const was = before.find((r) => r.name === after.name);
-    if (!was) continue;
-    const ratio = (a: number, b: number) => `${(a / Math.max(b, 1)).toFixed(1)}×`;
-    console.log(
-      `${after.name}: ${line(was)} → ${line(after)}; wall ${ratio(was.wall, after.wall)}, CPU ${ratio(was.cpu, after.cpu)}`,
-    );
-  }
-}
+if (BEFORE && before) printBeforeAfter(BEFORE, before, results, line);
 process.exit(0);

@@ -1,6 +1,7 @@
 // The checkout an in-process bench runs: this one, or another given as BENCH_ROOT (a "before"
 // measured in the same minute as the "after"). Its modules are imported from its own src, and its
 // database is migrated with its own migrations.
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 export const CHECKOUT = process.env.BENCH_ROOT
@@ -44,4 +45,44 @@ export async function startCheckoutApp(publicBaseUrl = 'http://refmatch.test') {
   const app = await buildApp({ config, db });
   await app.ready();
   return { db, app, config };
+}
+
+/** What a probe of a before/after bench measured (each bench adds its own fields). */
+export interface ProbeFigures {
+  name: string;
+  wall: number;
+  cpu: number;
+}
+
+/**
+ * A bench run "before" and "after" in one minute: `script` (the bench itself) run again in a process
+ * of its own on the checkout `root` (BENCH_BEFORE), printing its probes as JSON (BENCH_JSON=1) on its
+ * last line.
+ */
+export function probesOnCheckout<R extends ProbeFigures>(script: string, root: string): R[] {
+  const out = execFileSync(process.execPath, [...process.execArgv, script], {
+    env: { ...process.env, BENCH_ROOT: root, BENCH_JSON: '1', BENCH_BEFORE: '' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as R[];
+}
+
+/** Each probe's figures before → after, with the ratios of wall and CPU time (before / after). */
+export function printBeforeAfter<R extends ProbeFigures>(
+  beforeRoot: string,
+  before: readonly R[],
+  after: readonly R[],
+  line: (r: R) => string,
+): void {
+  console.log(`\nbefore (${beforeRoot}) → after (${CHECKOUT}); ratio = before / after`);
+  const ratio = (a: number, b: number) => `${(a / Math.max(b, 1)).toFixed(1)}×`;
+  for (const now of after) {
+    const was = before.find((r) => r.name === now.name);
+    if (!was) continue;
+    console.log(
+      `${now.name}: ${line(was)} → ${line(now)}; wall ${ratio(was.wall, now.wall)}, CPU ${ratio(was.cpu, now.cpu)}`,
+    );
+  }
 }
