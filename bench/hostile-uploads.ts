@@ -18,7 +18,14 @@ import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { makeArticlePdf, makeDocx, paragraph } from '../test/parsing/make-files.ts';
-import { CHECKOUT, checkoutApp, fromCheckout, printBeforeAfter, probesOnCheckout } from './lib/checkout.ts';
+import {
+  CHECKOUT,
+  checkoutApp,
+  fromCheckout,
+  printBeforeAfter,
+  probesOnCheckout,
+  startCheckoutApp,
+} from './lib/checkout.ts';
 
 const ONLY = process.env.BENCH_ONLY ?? '';
 const SKIP_FILES = process.env.BENCH_SKIP_FILES === '1';
@@ -33,9 +40,8 @@ const AFF = 2_000;
 const EMAIL = 320;
 const ORCID = 100;
 const FIELDS = 4_200;
-const FILE_LIMIT = 52_428_800;
 
-const { buildApp, parseConfig, openPglite, migrate, createOrganization } = await checkoutApp();
+const { createOrganization } = await checkoutApp();
 const { ensureDemoCorpus } = await fromCheckout<typeof import('../src/corpus/ingest/demo-corpus.ts')>(
   'src/corpus/ingest/demo-corpus.ts',
 );
@@ -136,15 +142,8 @@ function paddedDocx(size: number): Uint8Array {
 }
 
 async function main(): Promise<void> {
-  const db = await openPglite();
-  await migrate(db, `${CHECKOUT}/migrations`);
-  await ensureDemoCorpus(db, () => {});
-  const config = {
-    ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench', REFMATCH_DEMO: 'false' }),
-    indexSnapshotDir: null,
-  };
-  const app = await buildApp({ config, db });
-  await app.ready();
+  const { db, app, config } = await startCheckoutApp('http://bench', (db) => ensureDemoCorpus(db, () => {}));
+  const fileLimit = config.fileLimitBytes;
   const org = await createOrganization(db, {
     name: 'Hostile uploads',
     features: ['referee_finder', 'recommend_journals'],
@@ -371,11 +370,11 @@ async function main(): Promise<void> {
       const body = await encode(base(), { bytes, name });
       await probe(label, async () => statusOf(await upload(body)));
     };
-    const pdf = paddedPdf(FILE_LIMIT);
-    const docx = paddedDocx(FILE_LIMIT);
+    const pdf = paddedPdf(fileLimit);
+    const docx = paddedDocx(fileLimit);
     await sent(`PDF at the file cap (${(pdf.length / MB).toFixed(1)} MB)`, pdf, 'p.pdf');
     await sent(`DOCX at the file cap (${(docx.length / MB).toFixed(1)} MB)`, docx, 'p.docx');
-    await sent('PDF one byte over the file cap', paddedPdf(FILE_LIMIT + 1), 'p.pdf');
+    await sent('PDF one byte over the file cap', paddedPdf(fileLimit + 1), 'p.pdf');
   }
 
   // 4.6 on the largest manuscript: its title and abstract at their caps, 1,000 authors of corpus names.

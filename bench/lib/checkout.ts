@@ -3,6 +3,7 @@
 // database is migrated with its own migrations.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import type { Database } from '../../src/infra/db/index.ts';
 
 export const CHECKOUT = process.env.BENCH_ROOT
   ? path.resolve(process.env.BENCH_ROOT)
@@ -34,10 +35,15 @@ export async function checkoutApp() {
 }
 
 /** A fresh PGlite database migrated by the checkout, and the checkout's app over it (quiet, no demo corpus), ready. */
-export async function startCheckoutApp(publicBaseUrl = 'http://refmatch.test') {
+export async function startCheckoutApp(
+  publicBaseUrl = 'http://refmatch.test',
+  /** What the database holds before the app starts (a corpus the app's search index is built from). */
+  prepare?: (db: Database) => Promise<unknown>,
+) {
   const { buildApp, parseConfig, openPglite, migrate } = await checkoutApp();
   const db = await openPglite();
   await migrate(db, path.join(CHECKOUT, 'migrations'));
+  await prepare?.(db);
   const config = {
     ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: publicBaseUrl, REFMATCH_DEMO: 'false' }),
     indexSnapshotDir: null,
