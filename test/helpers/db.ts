@@ -1,6 +1,7 @@
-// A real, isolated database for a test: a fresh PGlite from the migrated template, or, when
-// DATABASE_URL is set, a fresh schema on that server with the migrations applied. Each call gives a
-// database of its own; nothing is shared between tests that use separate calls.
+// A real, isolated database for a test: a PGlite from the migrated template (a new one, or one
+// another test of this worker let go, emptied: helpers/pglite-pool.ts), or, when DATABASE_URL is set,
+// a fresh schema on that server with the migrations applied. Each call gives a database of its own;
+// no row is shared between tests that use separate calls.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
@@ -9,6 +10,7 @@ import { embeddedDatabaseDir, type Database } from '../../src/infra/db/index.ts'
 import { openPglite } from '../../src/infra/db/pglite.ts';
 import { openPostgres } from '../../src/infra/db/postgres.ts';
 import { migrate } from '../../src/infra/db/migrate.ts';
+import { leasePglite } from './pglite-pool.ts';
 
 let template: Blob | undefined;
 
@@ -67,6 +69,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const db = await openPglite({ loadDataDir: await pgliteTemplate() });
+  const db = await leasePglite(pgliteTemplate);
   return { ...db, destroy: () => db.close() };
 }
