@@ -5,6 +5,7 @@ import {
   affiliationCoresMatch,
   affiliationOrganizations,
   anyAffiliationMatches,
+  cachedAffiliationOrganizations,
   coresMatchingAny,
 } from '../../src/corpus/authors/affiliations.ts';
 
@@ -53,9 +54,24 @@ describe('coresMatchingAny', () => {
   });
 });
 
+describe('cachedAffiliationOrganizations', () => {
+  // An upload's affiliations (up to 2,000 characters each) are normalised by the author resolution
+  // and asked for again by the conflict policy: the second time is the first's answer.
+  it('keeps an affiliation of the longest the form allows', () => {
+    const stated = `Department of Physics, University of Springfield, ${'Building 7, '.repeat(180)}`.slice(
+      0,
+      2_000,
+    );
+    expect(stated.length).toBe(2_000);
+    const first = cachedAffiliationOrganizations(stated);
+    expect(first).toContain('university of springfield');
+    expect(cachedAffiliationOrganizations(stated)).toBe(first);
+  });
+});
+
 describe('anyAffiliationMatches', () => {
-  // A manuscript author's affiliation (up to 2,000 characters: longer than the process's cache
-  // keeps) against a namesake's 25 affiliations: each string is normalized once, not once a pair.
+  // A manuscript author's affiliation (up to 2,000 characters) against a namesake's 25
+  // affiliations: each string is normalized once a call, not once a pair.
   it('normalizes each string once, however many the other side holds', () => {
     const asked = new Map<string, number>();
     const counting = (value: string) => {

@@ -165,17 +165,27 @@ export function affiliationCore(value: string): string {
 }
 
 // Affiliation strings repeat across co-authors, works and uploads: each is normalised once while it
-// stays here.
+// stays here. Bounded by the characters its keys hold rather than by their number, so that an
+// upload's long affiliations stay too: the form allows 1,000 of 2,000 characters, which the author
+// resolution normalises and the conflict policy then asks for again (200 ms at once, unsliced, when
+// strings over 1,000 characters were not kept).
 const organizationsOf = new Map<string, string[]>();
-const CORE_CACHE_LIMIT = 100_000;
+const CACHE_CHARACTERS = 8_000_000;
+let cachedCharacters = 0;
 
 /** `affiliationOrganizations`, remembered for the next time the same string is asked. */
 export function cachedAffiliationOrganizations(value: string): string[] {
   let found = organizationsOf.get(value);
   if (found === undefined) {
-    if (organizationsOf.size >= CORE_CACHE_LIMIT) organizationsOf.clear();
     found = affiliationOrganizations(value);
-    if (value.length <= 1_000) organizationsOf.set(value, found);
+    if (cachedCharacters + value.length > CACHE_CHARACTERS) {
+      organizationsOf.clear();
+      cachedCharacters = 0;
+    }
+    if (value.length <= CACHE_CHARACTERS / 100) {
+      organizationsOf.set(value, found);
+      cachedCharacters += value.length;
+    }
   }
   return found;
 }
