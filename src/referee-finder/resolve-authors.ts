@@ -129,8 +129,16 @@ export async function resolveManuscriptAuthors(
   if (!authors.length) return { perAuthor, all: new Set() };
   const orcids = authors.map((a) => normalizeOrcid(a.orcid)).filter((o): o is string => !!o);
   const emails = authors.map((a) => lowerEmail(a.email)).filter((e): e is string => !!e);
+  // The loops over the authors give the event loop a turn every few milliseconds: at the form's cap
+  // (1,000 authors, names of 1,000 characters) they are seconds of work between two queries.
+  const slicer = new TimeSlicer();
   // Every reading's key: a compound family name is keyed one way or the other (nameReadings).
-  const keys = [...new Set(authors.flatMap((a) => nameReadingKeys(a.name)))];
+  const keySet = new Set<string>();
+  for (const a of authors) {
+    if (slicer.due) await slicer.pause();
+    for (const key of nameReadingKeys(a.name)) keySet.add(key);
+  }
+  const keys = [...keySet];
   const bare = (orcid: string) => orcid.replaceAll('-', '');
   const [identified, named, groupLinks] = await Promise.all([
     db.query<CorpusAuthorRow>(FIND_BY_IDENTIFIERS, [orcids, emails]),
@@ -145,9 +153,6 @@ export async function resolveManuscriptAuthors(
   // Name-compatible records per manuscript author, read in full beside those found by identifier (a
   // record found twice is kept once).
   const compatibleWith = compatibleRows(named);
-  // The loops over the authors give the event loop a turn every few milliseconds: at the form's cap
-  // (1,000 authors, names of 1,000 characters) they are seconds of work between two queries.
-  const slicer = new TimeSlicer();
   const compatibleIds: number[][] = [];
   for (const a of authors) {
     if (slicer.due) await slicer.pause();
