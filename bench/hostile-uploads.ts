@@ -14,6 +14,8 @@
 //   BENCH_ROOT=<another checkout> npx tsx bench/hostile-uploads.ts   (its src, the same probes)
 //   BENCH_BEFORE=<another checkout> npx tsx bench/hostile-uploads.ts (it, then this one; ratios)
 //   BENCH_ONLY: only the probes whose label contains it; BENCH_SKIP_FILES=1: no 50 MB files
+//   BENCH_STALLS=1: when each probe's longest hold of the loop ended, on the clock of the samples of
+//     `node --cpu-prof --import tsx bench/hostile-uploads.ts` (what ran then: bench/lib/profile-window.py)
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
@@ -30,6 +32,7 @@ import {
 const ONLY = process.env.BENCH_ONLY ?? '';
 const SKIP_FILES = process.env.BENCH_SKIP_FILES === '1';
 const JSON_OUT = process.env.BENCH_JSON === '1';
+const STALLS = process.env.BENCH_STALLS === '1';
 const MB = 1024 * 1024;
 // The form's caps (docs/api.md, limits): as the service documents them.
 const TITLE = 2_000;
@@ -83,8 +86,16 @@ function line(r: Result): string {
   return `${r.status}, wall ${r.wall.toFixed(0)} ms, CPU ${r.cpu.toFixed(0)} ms, heap ${heap}, loop stalled ${r.stall.toFixed(0)} ms`;
 }
 
-function* chunks(bytes: Buffer): Generator<Buffer> {
-  for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
+/**
+ * A body in 64 KiB chunks, each in a turn of the event loop of its own, as a socket's reads arrive:
+ * a sync generator's chunks were all parsed in one run of microtasks, which held the loop for the
+ * whole multipart parse (400 ms of a 1,000-author form) where a server never does.
+ */
+async function* chunks(bytes: Buffer): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length; at += 64 * 1024) {
+    yield bytes.subarray(at, at + 64 * 1024);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** A multipart body (the platform's FormData, as a client would send it). */
@@ -169,10 +180,13 @@ async function main(): Promise<void> {
 
   const delay = monitorEventLoopDelay({ resolution: 10 });
   // And by hand: a timer that asks to run every millisecond, and the longest gap between its runs.
-  let gap = { max: 0, last: 0, timer: undefined as NodeJS.Timeout | undefined };
+  let gap = { max: 0, last: 0, endedAt: 0n, timer: undefined as NodeJS.Timeout | undefined };
   const tick = () => {
     const now = performance.now();
-    gap.max = Math.max(gap.max, now - gap.last);
+    if (now - gap.last > gap.max) {
+      gap.max = now - gap.last;
+      gap.endedAt = process.hrtime.bigint() / 1000n;
+    }
     gap.last = now;
     gap.timer = setTimeout(tick, 1);
   };
@@ -183,7 +197,7 @@ async function main(): Promise<void> {
     const cpu0 = cpuMs();
     delay.reset();
     delay.enable();
-    gap = { max: 0, last: performance.now(), timer: setTimeout(tick, 1) };
+    gap = { max: 0, last: performance.now(), endedAt: 0n, timer: setTimeout(tick, 1) };
     const t0 = performance.now();
     let status: string;
     try {
@@ -202,6 +216,9 @@ async function main(): Promise<void> {
     const r = { name, status, wall, cpu, heap, stall };
     results.push(r);
     if (!JSON_OUT) console.log(`${name}: ${line(r)}`);
+    // Where to look in a profile of the run (node --cpu-prof): its samples' times are on this clock.
+    if (STALLS)
+      console.log(`  longest gap of the timer: ${gap.max.toFixed(0)} ms, ended at ${gap.endedAt} µs`);
   }
 
   const upload = async (body: { type: string; bytes: Buffer }) =>
