@@ -14,8 +14,8 @@ type Pglite = Awaited<ReturnType<typeof openPglite>>;
 const KEPT_TABLES = new Set(['schema_migrations']);
 
 /**
- * What a test could change in the schema, as one hash: relations, columns, functions, triggers,
- * constraints, schemas. Compared with the template's before a database is reused.
+ * What a test could change in the schema, as one hash: relations, columns, indexes (and whether each
+ * is valid), functions, triggers, constraints, schemas. Compared with the template's before a database is reused.
  */
 const SCHEMA_ITEMS = `
   SELECT 'n ' || nspname FROM pg_namespace
@@ -31,6 +31,9 @@ const SCHEMA_ITEMS = `
   SELECT 'p ' || p.oid::regprocedure || ' ' || md5(p.prosrc)
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
   UNION ALL
+  SELECT 'i ' || indexrelid::regclass || ' ' || indisvalid || ' ' || indisunique || ' ' || indisready
+  FROM pg_index WHERE indrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+  UNION ALL
   SELECT 't ' || tgrelid::regclass || '.' || tgname || ' ' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal
   UNION ALL
   SELECT 'k ' || conrelid::regclass || '.' || conname || ' ' || contype::text FROM pg_constraint
@@ -41,10 +44,21 @@ async function schemaShape(db: Pglite): Promise<string> {
   return (await db.query<{ shape: string }>(SCHEMA_SHAPE)).rows[0]!.shape;
 }
 
+/** The template's relation sizes as the planner reads them (pg_class), restored on every reuse. */
+const SIZES = `SELECT array_agg(c.oid) AS oids, array_agg(c.relpages) AS pages, array_agg(c.reltuples) AS tuples,
+  array_agg(c.relallvisible) AS visible FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace`;
+interface Sizes {
+  oids: number[];
+  pages: number[];
+  tuples: number[];
+  visible: number[];
+}
+
 const idle: Pglite[] = [];
 /** Beyond this many waiting, a database let go is closed: each keeps its WebAssembly memory. */
 const MAX_IDLE = 4;
 let templateShape: string | undefined;
+let templateSizes: Sizes | undefined;
 
 /** How many emptied databases wait in this worker; the next test takes the one let go last. */
 export function pgliteDatabasesIdle(): number {
@@ -54,13 +68,14 @@ export function pgliteDatabasesIdle(): number {
 async function openFromTemplate(template: Blob): Promise<Pglite> {
   const db = await openPglite({ loadDataDir: template });
   templateShape ??= await schemaShape(db);
+  templateSizes ??= (await db.query<Sizes>(SIZES)).rows[0]!;
   return db;
 }
 
 /**
  * Empties a database a test has finished with, as the template left it: every table but the
- * migrations' bookkeeping truncated, every sequence back at its start, the session's temporary tables
- * and settings gone.
+ * migrations' bookkeeping truncated, with the planner's statistics of their rows, every sequence
+ * back at its start, the session's temporary tables and settings gone.
  * False when its schema is no longer the template's (then it must not be reused).
  */
 async function emptyForReuse(db: Pglite): Promise<boolean> {
@@ -83,6 +98,18 @@ async function emptyForReuse(db: Pglite): Promise<boolean> {
     : {};
   const withRows = tables.filter((_, i) => holding[`t${i}`]).map((t) => t.name);
   if (withRows.length) await db.exec(`TRUNCATE ${withRows.join(', ')} CASCADE`);
+  // What the planner knew of the rows gone (an ingest ends with ANALYZE), which TRUNCATE keeps in
+  // part: a test that reads a query plan must see what a new database's planner sees.
+  await db.query(
+    `DELETE FROM pg_statistic s USING pg_class c WHERE c.oid = s.starelid AND c.relnamespace = 'public'::regnamespace`,
+  );
+  const sizes = templateSizes!;
+  await db.query(
+    `UPDATE pg_class c SET relpages = t.pages, reltuples = t.tuples, relallvisible = t.visible
+     FROM unnest($1::oid[], $2::int[], $3::real[], $4::int[]) AS t(oid, pages, tuples, visible)
+     WHERE c.oid = t.oid AND (c.relpages, c.reltuples, c.relallvisible) IS DISTINCT FROM (t.pages, t.tuples, t.visible)`,
+    [sizes.oids, sizes.pages, sizes.tuples, sizes.visible],
+  );
   await db.query(
     `SELECT setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false)
      FROM pg_sequences WHERE last_value IS NOT NULL`,

@@ -24,6 +24,25 @@ describe.skipIf(suiteOnServerPostgres)('a PGlite test database handed to the nex
     await next.destroy();
   });
 
+  it('has no planner statistics of the last test’s rows', async () => {
+    const sizes = `SELECT relname, relpages, reltuples FROM pg_class
+      WHERE relnamespace = 'public'::regnamespace AND relname IN ('organizations', 'organizations_pkey', 'works')
+      ORDER BY relname`;
+    const first = await createTestDatabase();
+    const fresh = (await first.query(sizes)).rows;
+    for (const name of ['One', 'Two', 'Three']) {
+      await createOrganization(first, { name, features: ['referee_finder'] });
+    }
+    await first.exec('ANALYZE organizations; ANALYZE works');
+    expect((await first.query(sizes)).rows).not.toEqual(fresh);
+    await first.destroy();
+    const next = await createTestDatabase();
+    const stats = await next.query(`SELECT 1 FROM pg_statistic WHERE starelid = 'organizations'::regclass`);
+    expect(stats.rows).toEqual([]);
+    expect((await next.query(sizes)).rows).toEqual(fresh);
+    await next.destroy();
+  });
+
   it('has neither the temporary tables nor the settings of the last test', async () => {
     const first = await createTestDatabase();
     await first.exec(`CREATE TEMP TABLE leftover (x int); SET work_mem = '77MB'`);
