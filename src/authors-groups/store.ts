@@ -1,7 +1,6 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
-import { likeWordPatterns } from '../infra/db/quote.ts';
 import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
@@ -494,7 +493,8 @@ export interface GroupWithCount extends AuthorsGroup {
 /**
  * One page of the organization's groups by name, with each one's count of records, and how many
  * there are (with `search`, how many match: every word of it, in any order, somewhere in the name,
- * letter case aside). Listed whole, an organization's thousands of groups were one page of them all.
+ * letter case and accents aside). Listed whole, an organization's thousands of groups were one
+ * page of them all.
  */
 export async function listGroupPage(
   db: Queryable,
@@ -541,9 +541,6 @@ export interface GroupAuthorListItem {
   linked_author_name: string | null;
 }
 
-/** A text folded as foldAccents folds it, in SQL (migration 0104): "glavas" finds "Glavaš". */
-const searchFold = (sql: string) => `fold_text(${sql})`;
-
 /**
  * A page of a group's authors, by name; `search` finds each word typed, in any order, in a part of
  * the name (letter case and accents aside: "derek wong" finds "Derek F. Wong", "glavas" finds
@@ -554,18 +551,9 @@ export async function listGroupAuthors(
   key: { organizationId: number; groupId: number },
   options: PageRequest,
 ): Promise<CountedPage<GroupAuthorListItem>> {
-  const patterns = likeWordPatterns(options.search);
-  const words = patterns.map((pattern, i) => {
-    const p = `$${i + 3}`;
-    // Folding every name made a scan about twice as long: a word typed in ASCII is matched by ILIKE
-    // in an ASCII name, and only a name with other characters is folded; a word typed with accents
-    // is matched against every name folded.
-    const name = /^[ -~]*$/.test(pattern)
-      ? `(name ILIKE ${p} OR (name ~ E'[^\\x01-\\x7f]' AND ${searchFold('name')} LIKE lower(${p})))`
-      : `${searchFold('name')} LIKE ${searchFold(p)}`;
-    return ` AND (${name} OR client_id ILIKE ${p} OR array_to_string(emails, ' ') ILIKE ${p})`;
-  });
-  const where = `organization_id = $1 AND group_id = $2${words.join('')}`;
+  const words = everyWordIn('name', options.search, 3, ['client_id', "array_to_string(emails, ' ')"]);
+  const where = ['organization_id = $1', 'group_id = $2', ...words.conditions].join(' AND ');
+  const patterns = words.params;
   const params = [key.organizationId, key.groupId, ...patterns];
   const at = params.length;
   // Unfiltered, the group's size (countRecords); a search counts its matches.
