@@ -14,10 +14,16 @@ export interface LinkResult {
   folder_name: string;
 }
 
-async function requireSource(db: Database, sourceId: number): Promise<string> {
+/** The title of the corpus's journal (source) of that id; null when there is none (gone after an ingest). */
+export async function findSourceTitle(db: Queryable, sourceId: number): Promise<string | null> {
   const { rows } = await db.query<{ title: string }>('SELECT title FROM sources WHERE id = $1', [sourceId]);
-  if (!rows[0]) throw errors.notFound(`Journal (source) ${sourceId}`);
-  return rows[0].title;
+  return rows[0]?.title ?? null;
+}
+
+async function requireSource(db: Database, sourceId: number): Promise<string> {
+  const title = await findSourceTitle(db, sourceId);
+  if (title === null) throw errors.notFound(`Journal (source) ${sourceId}`);
+  return title;
 }
 
 function folderName(name: string): string {
