@@ -104,6 +104,53 @@ describe('tables at 375 px', () => {
     await editor.context().close();
   });
 
+  it('a "Mark as referee" reached by Tab is scrolled wholly into view, in the table that scrolls sideways', async () => {
+    const fields = baseFields({ origin_id: 'ms-tab', abstract: TOPIC, author1_name: 'Someone Else' });
+    delete fields.exclude_candidates;
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode, res.body).toBe(200);
+    const { manuscript_id: id } = res.json() as { manuscript_id: number };
+    const editor = await onPhone('editor');
+    await editor.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    const marks = editor.getByRole('button', { name: /Mark as referee/ });
+    expect(await marks.count()).toBeGreaterThan(0);
+    // Tabbed to from the control before it, as a keyboard user reaches it.
+    await editor.evaluate(`(() => {
+      const all = [...document.querySelectorAll('a[href], button, input, select, textarea')];
+      const mark = [...document.querySelectorAll('table.candidates button')].find((b) => b.textContent.includes('Mark as referee'));
+      all[all.indexOf(mark) - 1].focus();
+    })()`);
+    // Before, Chromium left the button where it was when 32 px of it or more showed: "Mark as refe".
+    let checked = 0;
+    for (let tab = 0; tab < 40 && checked < (await marks.count()); tab++) {
+      await editor.keyboard.press('Tab');
+      const focused = await editor.evaluate<{
+        text: string;
+        box: { left: number; right: number; top: number; bottom: number };
+        main: { left: number; right: number };
+        viewport: { width: number; height: number };
+      }>(`(() => {
+        const el = document.activeElement;
+        const box = el.getBoundingClientRect();
+        const main = document.querySelector('main').getBoundingClientRect();
+        return {
+          text: el.textContent,
+          box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom },
+          main: { left: main.left, right: main.right },
+          viewport: { width: document.documentElement.clientWidth, height: window.innerHeight },
+        };
+      })()`);
+      if (!focused.text.includes('Mark as referee')) continue;
+      checked++;
+      expect(focused.box.left, focused.text).toBeGreaterThanOrEqual(Math.max(0, focused.main.left));
+      expect(focused.box.right).toBeLessThanOrEqual(Math.min(focused.viewport.width, focused.main.right));
+      expect(focused.box.top).toBeGreaterThanOrEqual(0);
+      expect(focused.box.bottom).toBeLessThanOrEqual(focused.viewport.height);
+    }
+    expect(checked).toBeGreaterThan(0);
+    await editor.context().close();
+  });
+
   it("a folder's journal search opens at its matches, not at the page's top", async () => {
     const fields = baseFields({ origin_id: 'ms-folder', abstract: TOPIC, folder: 'JPHONE' });
     expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
