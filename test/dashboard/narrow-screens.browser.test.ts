@@ -120,32 +120,32 @@ describe('tables at 375 px', () => {
       const mark = [...document.querySelectorAll('table.candidates button')].find((b) => b.textContent.includes('Mark as referee'));
       all[all.indexOf(mark) - 1].focus();
     })()`);
+    /** The focused control's text, and whether it lies wholly inside the viewport and `main`. */
+    const focused = () =>
+      editor.evaluate<{ text: string; inTable: boolean; shown: boolean }>(`(() => {
+        const el = document.activeElement;
+        const box = el.getBoundingClientRect();
+        const main = document.querySelector('main').getBoundingClientRect();
+        const shown = box.left >= Math.max(0, main.left) && box.right <= Math.min(document.documentElement.clientWidth, main.right)
+          && box.top >= 0 && box.bottom <= window.innerHeight;
+        return { text: el.textContent.trim().replace(/\\s+/g, ' '), inTable: !!el.closest('table.candidates'), shown };
+      })()`);
     // Before, Chromium left the button where it was when 32 px of it or more showed: "Mark as refe".
     let checked = 0;
     for (let tab = 0; tab < 40 && checked < (await marks.count()); tab++) {
       await editor.keyboard.press('Tab');
-      const focused = await editor.evaluate<{
-        text: string;
-        box: { left: number; right: number; top: number; bottom: number };
-        main: { left: number; right: number };
-        viewport: { width: number; height: number };
-      }>(`(() => {
-        const el = document.activeElement;
-        const box = el.getBoundingClientRect();
-        const main = document.querySelector('main').getBoundingClientRect();
-        return {
-          text: el.textContent,
-          box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom },
-          main: { left: main.left, right: main.right },
-          viewport: { width: document.documentElement.clientWidth, height: window.innerHeight },
-        };
-      })()`);
-      if (!focused.text.includes('Mark as referee')) continue;
+      const now = await focused();
+      if (!now.text.includes('Mark as referee')) continue;
       checked++;
-      expect(focused.box.left, focused.text).toBeGreaterThanOrEqual(Math.max(0, focused.main.left));
-      expect(focused.box.right).toBeLessThanOrEqual(Math.min(focused.viewport.width, focused.main.right));
-      expect(focused.box.top).toBeGreaterThanOrEqual(0);
-      expect(focused.box.bottom).toBeLessThanOrEqual(focused.viewport.height);
+      expect(now.shown, now.text).toBe(true);
+    }
+    // Back with Shift+Tab: each button of the rows (Mark, Flag a conflict) wholly shown too.
+    for (let tab = 0; tab < 40; tab++) {
+      await editor.keyboard.press('Shift+Tab');
+      const now = await focused();
+      if (!now.inTable) break;
+      if (/Mark as referee|Flag a conflict/.test(now.text))
+        expect(now.shown, `back to ${now.text}`).toBe(true);
     }
     expect(checked).toBeGreaterThan(0);
     await editor.context().close();
