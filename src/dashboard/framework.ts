@@ -190,7 +190,14 @@ export async function askFirst(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  question: { title: string; consequence: Html | string; label: string; cancel: string },
+  question: {
+    title: string;
+    consequence: Html | string;
+    label: string;
+    cancel: string;
+    /** Sent with the confirmation: what the question was asked about (`seenField`'s `seen`). */
+    hidden?: Record<string, string>;
+  },
 ): Promise<string | FastifyReply | null> {
   if ((request.body as { confirm?: string } | undefined)?.confirm === 'yes') return null;
   const action = request.url.split('?')[0]!;
@@ -206,7 +213,12 @@ export async function askFirst(
         ${typeof question.consequence === 'string' ? isolatedHtml(question.consequence) : question.consequence}
       </p>
       <div class="row">
-        ${actionButton(request, { action, label: question.label, kind: 'danger', hidden: { confirm: 'yes' } })}
+        ${actionButton(request, {
+          action,
+          label: question.label,
+          kind: 'danger',
+          hidden: { ...question.hidden, confirm: 'yes' },
+        })}
         <a href="${question.cancel}">Cancel</a>
       </div>`,
   });

@@ -244,7 +244,8 @@ describe('editor', () => {
     // post's answer, and Back showed the browser's "Confirm Form Resubmission" (ERR_CACHE_MISS).
     const back = await page.goBack();
     expect(back?.status()).toBe(404);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not there any more');
+    expect(await page.getByRole('alert').first().textContent()).toContain('it was deleted already');
     const gone = await t.app.inject({ url: '/api/external/custom-fields/all/', headers: org.headers });
     expect((gone.json() as { author_from_group: unknown[] }).author_from_group).toEqual([]);
     await page.context().close();
