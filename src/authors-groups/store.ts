@@ -1,7 +1,6 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
-import { likeWordPatterns } from '../infra/db/quote.ts';
 import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
@@ -226,28 +225,46 @@ function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash:
 // it), writes it with the link. `inserted`: a row this statement inserted has no deleting
 // transaction yet (xmax 0), one it updated has this one's; only an insert counts against the
 // group's records cap (limits.ts), so replacing a record of a group at or over its cap goes on.
+// A stored record replaced by an identical one is left as it is (no new row version, its updated_at
+// kept) unless its link was not evaluated against the current corpus (hash cleared by an ingest),
+// which the linker then runs for, as before; `unchanged` says which records were sent as stored:
+// the statement's own read of group_authors (`o`) sees the rows as they were before it. The import
+// sent twice said "N updated" of the second post though it changed nothing.
 // FOR KEY SHARE (the lock the foreign key check takes anyway) taken while reading the group makes a
 // write racing the group's deletion wait for it and then find no group (no row: a 404), where the
-// foreign key check alone failed it with a 500. A client id given twice in one statement is an
-// error of PostgreSQL's ("cannot affect row a second time"): the callers give each once.
+// foreign key check alone failed it with a 500; a group found with nothing written is one row of
+// nulls. A client id given twice in one statement is an error of PostgreSQL's ("cannot affect row a
+// second time"): the callers give each once.
+const RECORD_CONTENT = (row: string) =>
+  `(${['name', 'emails', 'orcids', 'articles', 'affiliations', 'custom_values'].map((c) => `${row}.${c}`).join(', ')})`;
 const UPSERT = `
-  INSERT INTO group_authors
-    (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values,
-     link_inputs_hash)
-  SELECT g.id, r.client_id, g.organization_id, r.name, r.emails, r.orcids, r.articles, r.affiliations,
-         r.custom_values, r.link_inputs_hash
-    FROM authors_groups g
-   CROSS JOIN jsonb_to_recordset($3::jsonb) AS r(client_id text, name text, emails text[], orcids text[],
-     articles text[], affiliations text[], custom_values jsonb, link_inputs_hash text)
-   WHERE g.id = $1 AND g.organization_id = $2 FOR KEY SHARE OF g
-  ON CONFLICT (group_id, client_id) DO UPDATE SET
-    name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
-    articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
-    custom_values = EXCLUDED.custom_values, updated_at = now(),
-    link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = EXCLUDED.link_inputs_hash
-                            THEN EXCLUDED.link_inputs_hash END
-  RETURNING client_id, linked_author_id, xmax = 0 AS inserted,
-            xmax <> 0 AND link_inputs_hash IS NOT NULL AS link_current`;
+  WITH g AS (SELECT id, organization_id FROM authors_groups
+              WHERE id = $1 AND organization_id = $2 FOR KEY SHARE),
+  w AS (
+    INSERT INTO group_authors
+      (group_id, client_id, organization_id, name, emails, orcids, articles, affiliations, custom_values,
+       link_inputs_hash)
+    SELECT g.id, r.client_id, g.organization_id, r.name, r.emails, r.orcids, r.articles, r.affiliations,
+           r.custom_values, r.link_inputs_hash
+      FROM g CROSS JOIN jsonb_to_recordset($3::jsonb) AS r(client_id text, name text, emails text[],
+        orcids text[], articles text[], affiliations text[], custom_values jsonb, link_inputs_hash text)
+    ON CONFLICT (group_id, client_id) DO UPDATE SET
+      name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
+      articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
+      custom_values = EXCLUDED.custom_values,
+      updated_at = CASE WHEN ${RECORD_CONTENT('group_authors')} IS DISTINCT FROM ${RECORD_CONTENT('EXCLUDED')}
+                        THEN now() ELSE group_authors.updated_at END,
+      link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = EXCLUDED.link_inputs_hash
+                              THEN EXCLUDED.link_inputs_hash END
+    WHERE ${RECORD_CONTENT('group_authors')} IS DISTINCT FROM ${RECORD_CONTENT('EXCLUDED')}
+       OR group_authors.link_inputs_hash IS DISTINCT FROM EXCLUDED.link_inputs_hash
+    RETURNING group_id, client_id, linked_author_id, xmax = 0 AS inserted,
+              xmax <> 0 AND link_inputs_hash IS NOT NULL AS link_current,
+              name, emails, orcids, articles, affiliations, custom_values)
+  SELECT w.client_id, w.linked_author_id, w.inserted, w.link_current,
+         NOT w.inserted AND ${RECORD_CONTENT('o')} IS NOT DISTINCT FROM ${RECORD_CONTENT('w')} AS unchanged
+    FROM g LEFT JOIN (w LEFT JOIN group_authors o ON o.group_id = w.group_id AND o.client_id = w.client_id)
+      ON true`;
 
 /**
  * How many records one statement of an import writes, and the linker looks up together (its JSON
@@ -272,14 +289,15 @@ export async function saveGroupAuthor(
 /**
  * Writes records of one group (each client id once) by one statement, checks the group's records
  * cap if any was added, and links those whose linking inputs changed, together. How many were
- * added and replaced; null when the group is not one of the organization's.
+ * added, replaced by a record that differs, and sent as stored; null when the group is not one of
+ * the organization's.
  */
 async function upsertGroupAuthors(
   tx: Transaction,
   group: { organizationId: number; groupId: number },
   rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
-): Promise<{ added: number; updated: number } | null> {
-  if (rows.length === 0) return { added: 0, updated: 0 };
+): Promise<ImportCounts | null> {
+  if (rows.length === 0) return { added: 0, updated: 0, unchanged: 0 };
   const hashes = rows.map((row) => linkInputsHash(row.record));
   const fields = rows.map(({ clientId, record }, i) => ({
     client_id: clientId,
@@ -291,38 +309,49 @@ async function upsertGroupAuthors(
     custom_values: record.custom_values,
     link_inputs_hash: hashes[i],
   }));
-  const { rows: written } = await tx.query<{
-    client_id: string;
+  const { rows: answered } = await tx.query<{
+    client_id: string | null;
     linked_author_id: number | null;
     inserted: boolean;
     link_current: boolean;
+    unchanged: boolean;
   }>(UPSERT, [group.groupId, group.organizationId, JSON.stringify(fields)]);
-  if (written.length === 0) return null;
+  if (answered.length === 0) return null;
+  const written = answered.filter((w) => w.client_id !== null);
   const added = written.filter((w) => w.inserted).length;
+  const updated = written.filter((w) => !w.inserted && !w.unchanged).length;
   if (added > 0) await checkRecordsPerGroup(tx, group.groupId);
   const outcome = new Map(written.map((w) => [w.client_id, w]));
   const stale = rows.flatMap(({ clientId, record }, i) => {
-    const w = outcome.get(clientId)!;
-    if (w.link_current) return [];
+    const w = outcome.get(clientId);
+    // Not written: sent as stored, its link evaluated on these inputs against the current corpus.
+    if (!w || w.link_current) return [];
     const row = { ...record, group_id: group.groupId, client_id: clientId };
     return [{ ...row, linked_author_id: w.linked_author_id, inputsHash: hashes[i]! }];
   });
   await linkWrittenGroupAuthors(tx, stale);
-  return { added, updated: written.length - added };
+  return { added, updated, unchanged: rows.length - added - updated };
+}
+
+/** What an import did: records new to the group, replaced by one that differs, and sent as stored. */
+export interface ImportCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
 }
 
 /**
  * Writes many records of one group in one transaction, each as a create or replace (4.2) does
  * (`saveGroupAuthor`'s statement, five thousand records a statement: the records cap after each,
- * the linking of each five thousand together): all are written or none. The counts say how many were new and
- * how many replaced a stored record. A client id given twice is refused (400) before anything is
- * written.
+ * the linking of each five thousand together): all are written or none. The counts say how many were
+ * new, how many replaced a stored record that differs, and how many were sent as stored. A client id
+ * given twice is refused (400) before anything is written.
  */
 export async function importGroupAuthors(
   db: Database,
   group: { organizationId: number; groupId: number },
   rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
-): Promise<{ added: number; updated: number }> {
+): Promise<ImportCounts> {
   const seen = new Set<string>();
   for (const { clientId } of rows) {
     if (seen.has(clientId))
@@ -330,12 +359,13 @@ export async function importGroupAuthors(
     seen.add(clientId);
   }
   return db.transaction(async (tx) => {
-    const counts = { added: 0, updated: 0 };
+    const counts = { added: 0, updated: 0, unchanged: 0 };
     for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
       const written = await upsertGroupAuthors(tx, group, rows.slice(start, start + IMPORT_BATCH));
       if (written === null) throw errors.notFound(`Authors group ${group.groupId}`);
       counts.added += written.added;
       counts.updated += written.updated;
+      counts.unchanged += written.unchanged;
     }
     return counts;
   });
@@ -463,7 +493,8 @@ export interface GroupWithCount extends AuthorsGroup {
 /**
  * One page of the organization's groups by name, with each one's count of records, and how many
  * there are (with `search`, how many match: every word of it, in any order, somewhere in the name,
- * letter case aside). Listed whole, an organization's thousands of groups were one page of them all.
+ * letter case and accents aside). Listed whole, an organization's thousands of groups were one
+ * page of them all.
  */
 export async function listGroupPage(
   db: Queryable,
@@ -510,9 +541,6 @@ export interface GroupAuthorListItem {
   linked_author_name: string | null;
 }
 
-/** A text folded as foldAccents folds it, in SQL (migration 0104): "glavas" finds "Glavaš". */
-const searchFold = (sql: string) => `fold_text(${sql})`;
-
 /**
  * A page of a group's authors, by name; `search` finds each word typed, in any order, in a part of
  * the name (letter case and accents aside: "derek wong" finds "Derek F. Wong", "glavas" finds
@@ -523,18 +551,9 @@ export async function listGroupAuthors(
   key: { organizationId: number; groupId: number },
   options: PageRequest,
 ): Promise<CountedPage<GroupAuthorListItem>> {
-  const patterns = likeWordPatterns(options.search);
-  const words = patterns.map((pattern, i) => {
-    const p = `$${i + 3}`;
-    // Folding every name made a scan about twice as long: a word typed in ASCII is matched by ILIKE
-    // in an ASCII name, and only a name with other characters is folded; a word typed with accents
-    // is matched against every name folded.
-    const name = /^[ -~]*$/.test(pattern)
-      ? `(name ILIKE ${p} OR (name ~ E'[^\\x01-\\x7f]' AND ${searchFold('name')} LIKE lower(${p})))`
-      : `${searchFold('name')} LIKE ${searchFold(p)}`;
-    return ` AND (${name} OR client_id ILIKE ${p} OR array_to_string(emails, ' ') ILIKE ${p})`;
-  });
-  const where = `organization_id = $1 AND group_id = $2${words.join('')}`;
+  const words = everyWordIn('name', options.search, 3, ['client_id', "array_to_string(emails, ' ')"]);
+  const where = ['organization_id = $1', 'group_id = $2', ...words.conditions].join(' AND ');
+  const patterns = words.params;
   const params = [key.organizationId, key.groupId, ...patterns];
   const at = params.length;
   // Unfiltered, the group's size (countRecords); a search counts its matches.

@@ -190,7 +190,14 @@ export async function askFirst(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  question: { title: string; consequence: Html | string; label: string; cancel: string },
+  question: {
+    title: string;
+    consequence: Html | string;
+    label: string;
+    cancel: string;
+    /** Sent with the confirmation: what the question was asked about (`seenField`'s `seen`). */
+    hidden?: Record<string, string>;
+  },
 ): Promise<string | FastifyReply | null> {
   if ((request.body as { confirm?: string } | undefined)?.confirm === 'yes') return null;
   const action = request.url.split('?')[0]!;
@@ -206,10 +213,56 @@ export async function askFirst(
         ${typeof question.consequence === 'string' ? isolatedHtml(question.consequence) : question.consequence}
       </p>
       <div class="row">
-        ${actionButton(request, { action, label: question.label, kind: 'danger', hidden: { confirm: 'yes' } })}
+        ${actionButton(request, {
+          action,
+          label: question.label,
+          kind: 'danger',
+          hidden: { ...question.hidden, confirm: 'yes' },
+        })}
         <a href="${question.cancel}">Cancel</a>
       </div>`,
   });
+}
+
+/**
+ * A delete (`askFirst`'s, confirmed or not) whose row is not there: deleted already by the same
+ * button clicked twice, in another tab, or by another user, or Back to the question after it. The
+ * second click of a double click showed a bare "Authors group 12 was not found" in place of the
+ * first one's success, as if nothing had been deleted. Still a 404 (another organization's id reads
+ * the same: no name is said, only the id the address holds), in the page's layout with the first
+ * click's message if it is there, saying so and leading back to the listing (`to`).
+ */
+export async function deletedAlready(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  gone: { what: string; to: string; toLabel: string },
+): Promise<string> {
+  return renderPage(ctx, request, reply, {
+    title: 'Not there any more',
+    status: 404,
+    body: html`<p role="alert">
+        ${isolatedHtml(gone.what)} is not there any more: it was deleted already (a second click, another tab
+        or another user), or never was. Nothing more was deleted.
+      </p>
+      <p><a href="${gone.to}">Back to ${gone.toLabel}</a></p>`,
+  });
+}
+
+/** Runs `act`, or answers `deletedAlready` when it finds no such row (a 404). */
+export async function unlessDeletedAlready<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  gone: { what: string; to: string; toLabel: string },
+  act: () => Promise<T>,
+): Promise<T | string> {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return deletedAlready(ctx, request, reply, gone);
+    throw error;
+  }
 }
 
 export interface PageInput {

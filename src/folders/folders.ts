@@ -180,7 +180,8 @@ const FOLDER_ROWS = `
 
 /**
  * One page of the organization's folders by name, and how many there are (with `search`, how many
- * match: every word of it, in any order, somewhere in the name). An organization may hold 10,000
+ * match: every word of it, in any order, somewhere in the name, letter case and accents aside). An
+ * organization may hold 10,000
  * folders (`limits.folders`): listed whole, with each one's settings and links, a page was 4.7 MB
  * of HTML and 0.23 s of CPU at each view.
  */

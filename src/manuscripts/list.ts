@@ -1,8 +1,10 @@
 // The organization's manuscripts as the dashboard lists and shows them: newest first, by keyset
 // (ids below or above the last one seen, through manuscripts_org_list_idx / _folder_list_idx), with
-// a title search by word prefixes (manuscripts_title_words_idx) or an exact origin_id.
+// a title search by word prefixes, accents aside (manuscripts_title_folded_words_idx), or an exact
+// origin_id.
 import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { foldAccents } from '../infra/text-fold.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
 
@@ -27,11 +29,13 @@ export interface ListQuery {
   limit: number;
 }
 
-/** The words of a search as a prefix query ('graph:* & neur:*'); null when there are none. */
+/**
+ * The words of a search, folded (foldAccents, as fold_text folds the titles searched), as a prefix
+ * query ('graph:* & neur:*'); null when there are none.
+ */
 export function titleQuery(search: string): string | null {
   const words =
-    search
-      .toLowerCase()
+    foldAccents(search)
       .match(/[\p{L}\p{N}]+/gu)
       ?.slice(0, 8) ?? [];
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
@@ -53,7 +57,7 @@ export async function listManuscripts(
   const words = titleQuery(q.search);
   if (words !== null) {
     where.push(
-      `(to_tsvector('simple', m.title) @@ to_tsquery('simple', ${param(words)}) OR m.origin_id = ${param(q.search.trim())})`,
+      `(to_tsvector('simple', fold_text(m.title)) @@ to_tsquery('simple', ${param(words)}) OR m.origin_id = ${param(q.search.trim())})`,
     );
   } else if (q.search.trim()) {
     // A search with no word in it ("#", "—") can only be an origin id: listing every manuscript

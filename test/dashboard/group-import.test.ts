@@ -126,18 +126,69 @@ describe('importing records from CSV', () => {
       org,
       'client_id,name,emails\nr1,Ada Lovelace,ada@example.org\nr2,Alan Turing,alan@example.org; turing@example.org\n',
     );
-    expect(await flashAfter(org, first)).toContain('Imported: 2 records added, 0 updated.');
+    expect(await flashAfter(org, first)).toContain('Imported: 2 records added, 0 updated, 0 unchanged.');
     expect((await record(org, 'r2'))?.emails).toEqual(['alan@example.org', 'turing@example.org']);
     const second = await postCsv(
       org,
       'client_id,name,orcids\nr2,A. M. Turing,0000-0001-2345-6789\nr3,Grace Hopper,\n',
     );
-    expect(await flashAfter(org, second)).toContain('Imported: 1 record added, 1 updated.');
+    expect(await flashAfter(org, second)).toContain('Imported: 1 record added, 1 updated, 0 unchanged.');
     const replaced = await record(org, 'r2');
     // Replaced whole, as the API's create or replace (4.2): a column left out empties its field.
     expect(replaced).toMatchObject({ name: 'A. M. Turing', orcids: ['0000-0001-2345-6789'], emails: null });
     expect((await record(org, 'r1'))?.name).toBe('Ada Lovelace');
     expect(await count(org)).toBe(3);
+  });
+
+  it('counts a record sent as it is stored as unchanged, not updated: the same CSV sent twice', async () => {
+    const org = await makeOrg();
+    const csv =
+      'client_id,name,emails,Topics\nr1,Ada Lovelace,ada@example.org,Maths\nr2,Alan Turing,alan@example.org,\n';
+    expect(await flashAfter(org, await postCsv(org, csv))).toContain(
+      'Imported: 2 records added, 0 updated, 0 unchanged.',
+    );
+    const stamp = async () =>
+      (
+        await t.db.query<{ client_id: string; updated_at: Date }>(
+          'SELECT client_id, updated_at FROM group_authors WHERE group_id = $1 ORDER BY client_id',
+          [org.groupId],
+        )
+      ).rows;
+    const before = await stamp();
+    // Sent again (Back and send, or the same file twice): nothing changed, and the group says so.
+    expect(await flashAfter(org, await postCsv(org, csv))).toContain(
+      'Imported: 0 records added, 0 updated, 2 unchanged.',
+    );
+    expect(await stamp()).toEqual(before);
+    // One row that differs (its custom value) is updated, the other still unchanged.
+    expect(
+      await flashAfter(
+        org,
+        await postCsv(org, csv.replace('ada@example.org,Maths', 'ada@example.org,Biology')),
+      ),
+    ).toContain('Imported: 0 records added, 1 updated, 1 unchanged.');
+    expect((await stamp())[1]).toEqual(before[1]);
+  });
+
+  it('relinks a record sent as stored whose link an ingest left to evaluate again, still counting it unchanged', async () => {
+    const org = await makeOrg();
+    const csv = 'client_id,name\nr1,Ada Lovelace\n';
+    await postCsv(org, csv);
+    const hash = async () =>
+      (
+        await t.db.query<{ h: string | null }>(
+          "SELECT link_inputs_hash AS h FROM group_authors WHERE group_id = $1 AND client_id = 'r1'",
+          [org.groupId],
+        )
+      ).rows[0]!.h;
+    const evaluated = await hash();
+    expect(evaluated).not.toBeNull();
+    // What relinkAfterIngest does to every record: the corpus changed, the link is to evaluate again.
+    await t.db.query('UPDATE group_authors SET link_inputs_hash = NULL WHERE group_id = $1', [org.groupId]);
+    expect(await flashAfter(org, await postCsv(org, csv))).toContain(
+      'Imported: 0 records added, 0 updated, 1 unchanged.',
+    );
+    expect(await hash()).toBe(evaluated);
   });
 
   it('writes nothing when one row is wrong, and names each wrong row and column, keeping the CSV', async () => {
@@ -166,7 +217,7 @@ describe('importing records from CSV', () => {
       org,
       'client_id\tname\temails\tReviews done\r\nt1\tAda Lovelace\t"ada@example.org\nada@uni.example"\t3\r\nt2\tAlan Turing\t\t\r\n',
     );
-    expect(await flashAfter(org, pasted)).toContain('Imported: 2 records added, 0 updated.');
+    expect(await flashAfter(org, pasted)).toContain('Imported: 2 records added, 0 updated, 0 unchanged.');
     expect(await record(org, 't1')).toMatchObject({
       name: 'Ada Lovelace',
       emails: ['ada@example.org', 'ada@uni.example'],
@@ -177,7 +228,7 @@ describe('importing records from CSV', () => {
       name: 'reviewers.csv',
       bytes: '\ufeffclient_id;name;emails\r\ns1;Grace Hopper;"grace@example.org; hopper@example.org"\r\n',
     });
-    expect(await flashAfter(org, saved)).toContain('Imported: 1 record added, 0 updated.');
+    expect(await flashAfter(org, saved)).toContain('Imported: 1 record added, 0 updated, 0 unchanged.');
     expect((await record(org, 's1'))?.emails).toEqual(['grace@example.org', 'hopper@example.org']);
     // A comma-separated header with a semicolon inside a column's name is still read by commas.
     const commas = decoded((await postCsv(org, 'client_id,name,a;b\nc1,Ada,x\n')).body);
@@ -331,7 +382,7 @@ describe('importing records from a CSV file', () => {
     const org = await makeOrg();
     const csv = '\uFEFFclient_id,name,Seniority\r\nf1,"Hopper, Grace",Senior\r\nf2,José Álvarez,\r\n';
     const response = await postFile(org, { name: 'records.csv', bytes: csv });
-    expect(await flashAfter(org, response)).toContain('Imported: 2 records added, 0 updated.');
+    expect(await flashAfter(org, response)).toContain('Imported: 2 records added, 0 updated, 0 unchanged.');
     expect(await record(org, 'f1')).toMatchObject({
       name: 'Hopper, Grace',
       custom_values: { [org.fields.access.api_id]: org.fields.access.options![1]!.api_id },
@@ -420,11 +471,11 @@ describe('importing thousands of records (five thousand a statement, one transac
   it('adds them, then replaces them on a re-import rather than adding them again, the group count kept', async () => {
     const org = await makeOrg();
     const first = await postFile(org, { name: 'r.csv', bytes: manyRows(2500) });
-    expect(await flashAfter(org, first)).toContain('Imported: 2500 records added, 0 updated.');
+    expect(await flashAfter(org, first)).toContain('Imported: 2500 records added, 0 updated, 0 unchanged.');
     expect(await count(org)).toBe(2500);
     expect(await groupRowCount(org)).toBe(2500);
     const again = await postFile(org, { name: 'r.csv', bytes: manyRows(2500, ' Jr.') });
-    expect(await flashAfter(org, again)).toContain('Imported: 0 records added, 2500 updated.');
+    expect(await flashAfter(org, again)).toContain('Imported: 0 records added, 2500 updated, 0 unchanged.');
     expect(await count(org)).toBe(2500);
     expect(await groupRowCount(org)).toBe(2500);
     expect(await record(org, 'r2500')).toMatchObject({

@@ -104,6 +104,53 @@ describe('tables at 375 px', () => {
     await editor.context().close();
   });
 
+  it('a "Mark as referee" reached by Tab is scrolled wholly into view, in the table that scrolls sideways', async () => {
+    const fields = baseFields({ origin_id: 'ms-tab', abstract: TOPIC, author1_name: 'Someone Else' });
+    delete fields.exclude_candidates;
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode, res.body).toBe(200);
+    const { manuscript_id: id } = res.json() as { manuscript_id: number };
+    const editor = await onPhone('editor');
+    await editor.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    const marks = editor.getByRole('button', { name: /Mark as referee/ });
+    expect(await marks.count()).toBeGreaterThan(0);
+    // Tabbed to from the control before it, as a keyboard user reaches it.
+    await editor.evaluate(`(() => {
+      const all = [...document.querySelectorAll('a[href], button, input, select, textarea')];
+      const mark = [...document.querySelectorAll('table.candidates button')].find((b) => b.textContent.includes('Mark as referee'));
+      all[all.indexOf(mark) - 1].focus();
+    })()`);
+    /** The focused control's text, and whether it lies wholly inside the viewport and `main`. */
+    const focused = () =>
+      editor.evaluate<{ text: string; inTable: boolean; shown: boolean }>(`(() => {
+        const el = document.activeElement;
+        const box = el.getBoundingClientRect();
+        const main = document.querySelector('main').getBoundingClientRect();
+        const shown = box.left >= Math.max(0, main.left) && box.right <= Math.min(document.documentElement.clientWidth, main.right)
+          && box.top >= 0 && box.bottom <= window.innerHeight;
+        return { text: el.textContent.trim().replace(/\\s+/g, ' '), inTable: !!el.closest('table.candidates'), shown };
+      })()`);
+    // Before, Chromium left the button where it was when 32 px of it or more showed: "Mark as refe".
+    let checked = 0;
+    for (let tab = 0; tab < 40 && checked < (await marks.count()); tab++) {
+      await editor.keyboard.press('Tab');
+      const now = await focused();
+      if (!now.text.includes('Mark as referee')) continue;
+      checked++;
+      expect(now.shown, now.text).toBe(true);
+    }
+    // Back with Shift+Tab: each button of the rows (Mark, Flag a conflict) wholly shown too.
+    for (let tab = 0; tab < 40; tab++) {
+      await editor.keyboard.press('Shift+Tab');
+      const now = await focused();
+      if (!now.inTable) break;
+      if (/Mark as referee|Flag a conflict/.test(now.text))
+        expect(now.shown, `back to ${now.text}`).toBe(true);
+    }
+    expect(checked).toBeGreaterThan(0);
+    await editor.context().close();
+  });
+
   it("a folder's journal search opens at its matches, not at the page's top", async () => {
     const fields = baseFields({ origin_id: 'ms-folder', abstract: TOPIC, folder: 'JPHONE' });
     expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);

@@ -244,7 +244,8 @@ describe('editor', () => {
     // post's answer, and Back showed the browser's "Confirm Form Resubmission" (ERR_CACHE_MISS).
     const back = await page.goBack();
     expect(back?.status()).toBe(404);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not there any more');
+    expect(await page.getByRole('alert').first().textContent()).toContain('it was deleted already');
     const gone = await t.app.inject({ url: '/api/external/custom-fields/all/', headers: org.headers });
     expect((gone.json() as { author_from_group: unknown[] }).author_from_group).toEqual([]);
     await page.context().close();
@@ -375,7 +376,7 @@ describe('editor', () => {
 
     await field.fill(csv.replace('imp-2,,', 'imp-2,Nobody,'));
     await page.getByRole('button', { name: 'Import records' }).click();
-    expect(await flash(page)).toBe('Imported: 2 records added, 0 updated.');
+    expect(await flash(page)).toBe('Imported: 2 records added, 0 updated, 0 unchanged.');
     expect(await page.locator('caption').textContent()).toContain('2 records');
     await expectAccessible(page);
     const read = await t.app.inject({
@@ -392,7 +393,7 @@ describe('editor', () => {
       buffer: Buffer.from('client_id,name\nimp-2,"Nobody, Jr."\nimp-3,Grace Hopper\n'),
     });
     await page.getByRole('button', { name: 'Import records' }).click();
-    expect(await flash(page)).toBe('Imported: 1 record added, 1 updated.');
+    expect(await flash(page)).toBe('Imported: 1 record added, 1 updated, 0 unchanged.');
     await page.getByRole('link', { name: 'Import records' }).click();
     await page.getByLabel('Or a CSV file').setInputFiles({
       name: 'sheet.csv',

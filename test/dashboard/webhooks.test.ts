@@ -137,4 +137,42 @@ describe('the webhooks page', () => {
     expect(confirmed.statusCode).toBe(303);
     expect(await secretOf()).not.toBe('the-first-secret-000');
   });
+
+  it('a question confirmed after the secret was replaced since (a second click, another tab) makes no new one', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    await injectForm(t.app, admin, '/dashboard/webhooks/', {
+      url: 'http://127.0.0.1:9/hook',
+      secret: 'the-first-secret-000',
+      enabled: 'on',
+    });
+    const secretOf = async () =>
+      (
+        await t.db.query<{ secret: string }>('SELECT secret FROM webhooks WHERE organization_id = $1', [
+          org.id,
+        ])
+      ).rows[0]!.secret;
+    // The question, as two tabs (or one page, clicked twice) show it.
+    const asked = await t.app.inject({
+      url: '/dashboard/webhooks/secret/',
+      headers: { cookie: admin.cookie },
+    });
+    const seen = /name="seen" value="([^"]+)"/.exec(asked.body)?.[1];
+    expect(seen).toBeDefined();
+    const confirm = () =>
+      injectForm(t.app, admin, '/dashboard/webhooks/secret/', { confirm: 'yes', seen: seen! });
+    expect((await confirm()).statusCode).toBe(303);
+    const given = await secretOf();
+    expect(given).not.toBe('the-first-secret-000');
+    // The second confirmation would replace the secret just given to the receiver.
+    const again = await confirm();
+    expect(again.statusCode).toBe(303);
+    expect(await secretOf()).toBe(given);
+    const page = await t.app.inject({
+      url: String(again.headers.location),
+      headers: { cookie: admin.cookie },
+    });
+    expect(page.body).toContain('no new one was made');
+    expect(page.body).toContain(given);
+  });
 });

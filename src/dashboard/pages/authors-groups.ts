@@ -43,6 +43,8 @@ import {
   renderPage,
   askFirst,
   Confirmable,
+  deletedAlready,
+  unlessDeletedAlready,
   refuseChangedMeanwhile,
   seenField,
   versionOf,
@@ -444,22 +446,25 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
       const organizationId = orgOf(request);
-      const preview = await groupDeletionPreview(ctx.db, organizationId, groupId);
-      const asking = await askFirst(ctx, request, reply, {
-        title: `Delete the group ${isolateText(preview.name)}?`,
-        consequence: groupDeletionConsequence(preview),
-        label: 'Delete group and its records',
-        cancel: dashboardPath('groups', groupId),
-      });
-      if (asking !== null) return asking;
-      const deleted = await deleteGroup(ctx.db, organizationId, groupId);
-      return redirectTo(ctx, request, reply, '/dashboard/groups/', {
-        kind: 'ok',
-        message:
-          `The group ${isolateText(deleted.name)} was deleted, with ${countOf(deleted.records, 'record', 'records')}.` +
-          (deleted.folders.length > 0
-            ? ` The referee finder settings of ${deleted.folders.map(isolateText).join(', ')} no longer name it.`
-            : ''),
+      const gone = { what: `The group ${groupId}`, to: '/dashboard/groups/', toLabel: 'the groups' };
+      return unlessDeletedAlready(ctx, request, reply, gone, async () => {
+        const preview = await groupDeletionPreview(ctx.db, organizationId, groupId);
+        const asking = await askFirst(ctx, request, reply, {
+          title: `Delete the group ${isolateText(preview.name)}?`,
+          consequence: groupDeletionConsequence(preview),
+          label: 'Delete group and its records',
+          cancel: dashboardPath('groups', groupId),
+        });
+        if (asking !== null) return asking;
+        const deleted = await deleteGroup(ctx.db, organizationId, groupId);
+        return redirectTo(ctx, request, reply, '/dashboard/groups/', {
+          kind: 'ok',
+          message:
+            `The group ${isolateText(deleted.name)} was deleted, with ${countOf(deleted.records, 'record', 'records')}.` +
+            (deleted.folders.length > 0
+              ? ` The referee finder settings of ${deleted.folders.map(isolateText).join(', ')} no longer name it.`
+              : ''),
+        });
       });
     },
   });
@@ -632,7 +637,12 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     handler: async (request, reply) => {
       const { groupId, clientId } = request.params as { groupId: number; clientId: string };
       const stored = await findGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
-      if (!stored) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
+      const gone = {
+        what: `The record ${isolateText(clientId)}`,
+        to: dashboardPath('groups', groupId),
+        toLabel: 'the group',
+      };
+      if (!stored) return deletedAlready(ctx, request, reply, gone);
       const asking = await askFirst(ctx, request, reply, {
         title: `Delete the record of ${isolateText(stored.name)}?`,
         consequence: `The record ${isolateText(clientId)}, with its emails, articles, affiliations and custom field values, is deleted for good; its corpus author stays in the corpus.`,
@@ -641,7 +651,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       });
       if (asking !== null) return asking;
       const deleted = await deleteGroupAuthor(ctx.db, { organizationId: orgOf(request), groupId, clientId });
-      if (!deleted) throw errors.notFound(`Record ${isolateText(clientId)} of group ${groupId}`);
+      if (!deleted) return deletedAlready(ctx, request, reply, gone);
       return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
         kind: 'ok',
         message: 'The record was deleted.',

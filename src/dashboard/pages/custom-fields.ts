@@ -15,6 +15,7 @@ import {
 import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
 import {
   askFirst,
+  unlessDeletedAlready,
   concerning,
   Confirmable,
   csrfField,
@@ -334,18 +335,25 @@ ${shown.addOptions}</textarea>`;
     schema: { params: FieldParams, body: Confirmable },
     handler: async (request, reply) => {
       const { fieldId } = request.params as { fieldId: string };
-      const field = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
-      const asking = await askFirst(ctx, request, reply, {
-        title: `Delete the custom field ${isolateText(field.name)}?`,
-        consequence: `Every value stored for it on ${OWNER_LABELS[field.owner].toLowerCase()} is deleted with it, for good.`,
-        label: 'Delete field and its values',
-        cancel: dashboardPath('custom-fields', field.api_id),
-      });
-      if (asking !== null) return asking;
-      await deleteCustomField(ctx.db, fieldId, orgOf(request));
-      return redirectTo(ctx, request, reply, '/dashboard/custom-fields/', {
-        kind: 'ok',
-        message: 'The field was deleted.',
+      const gone = {
+        what: `The field ${isolateText(fieldId)}`,
+        to: '/dashboard/custom-fields/',
+        toLabel: 'the custom fields',
+      };
+      return unlessDeletedAlready(ctx, request, reply, gone, async () => {
+        const field = await requireOwnedCustomField(ctx.db, fieldId, orgOf(request));
+        const asking = await askFirst(ctx, request, reply, {
+          title: `Delete the custom field ${isolateText(field.name)}?`,
+          consequence: `Every value stored for it on ${OWNER_LABELS[field.owner].toLowerCase()} is deleted with it, for good.`,
+          label: 'Delete field and its values',
+          cancel: dashboardPath('custom-fields', field.api_id),
+        });
+        if (asking !== null) return asking;
+        await deleteCustomField(ctx.db, fieldId, orgOf(request));
+        return redirectTo(ctx, request, reply, '/dashboard/custom-fields/', {
+          kind: 'ok',
+          message: 'The field was deleted.',
+        });
       });
     },
   });

@@ -1,7 +1,7 @@
 // Folders: the referee finder settings of each (groups, effect, boost multiplier; editor), its custom
 // field values (editor, as settings) and the journals linked to it (account manager), through the
 // stores the CLI uses.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
@@ -16,7 +16,13 @@ import {
   requireFolder,
   saveFolderSettings,
 } from '../../folders/folders.ts';
-import { linkJournal, listLinks, searchSources, unlinkJournal } from '../../journals/links.ts';
+import {
+  findSourceTitle,
+  linkJournal,
+  listLinks,
+  searchSources,
+  unlinkJournal,
+} from '../../journals/links.ts';
 import { listCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import {
@@ -418,11 +424,14 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const folder = await requireFolder(ctx.db, organizationId, folderId);
       const sourceId = text(request.body as FormBody, 'source_id');
       if (!/^\d{1,9}$/.test(sourceId)) throw errors.validation('Not a journal id');
+      const search = text(request.body as FormBody, 'journal').trim();
+      if ((await findSourceTitle(ctx.db, Number(sourceId))) === null) {
+        return journalGonePage(ctx, request, reply, { folderId, sourceId: Number(sourceId), search });
+      }
       const before = (await listLinks(ctx.db, organizationId)).find(
         (l) => l.source_id === Number(sourceId) && l.folder_id !== folderId,
       );
       const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
-      const search = text(request.body as FormBody, 'journal').trim();
       const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
       const journal = `${isolateText(link.source_title)} (id ${link.source_id})`;
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {
@@ -444,14 +453,55 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const { folderId, sourceId } = request.params as { folderId: number; sourceId: number };
       const organizationId = orgOf(request);
       const folder = await requireFolder(ctx.db, organizationId, folderId);
-      const title = (await listLinks(ctx.db, organizationId)).find(
+      const title = await findSourceTitle(ctx.db, sourceId);
+      // Its link went with it (journal_links cascades).
+      if (title === null) return journalGonePage(ctx, request, reply, { folderId, sourceId, search: '' });
+      const journal = `${isolateText(title)} (id ${sourceId})`;
+      const linked = (await listLinks(ctx.db, organizationId)).some(
         (l) => l.source_id === sourceId && l.folder_id === folderId,
-      )?.source_title;
+      );
+      // Unlink pressed twice, or in a tab opened before another unlinked or moved it: what the form
+      // asks is so already. It was a 404 naming the organization's id.
+      if (!linked) {
+        return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
+          kind: 'ok',
+          message: `${journal} is not linked to ${isolateText(folder.name)} (unlinked or moved meanwhile): nothing changed.`,
+        });
+      }
       await unlinkJournal(ctx.db, organizationId, sourceId, folder.name);
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
-        message: `${title === undefined ? 'Journal' : isolateText(title)} (id ${sourceId}) is unlinked from ${isolateText(folder.name)}.`,
+        message: `${journal} is unlinked from ${isolateText(folder.name)}.`,
       });
     },
+  });
+}
+
+/**
+ * A journal id the corpus no longer holds (an ingest removed it, or merged it into another venue),
+ * sent from a folder page or a tab opened before: the dashboard's page, still a 404, that says so and
+ * leads back to the folder's journal search (with what was searched), where a bare "Journal (source)
+ * 123 was not found" led only to the dashboard's home.
+ */
+async function journalGonePage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  gone: { folderId: number; sourceId: number; search: string },
+): Promise<string> {
+  const query = gone.search ? `?${new URLSearchParams({ journal: gone.search }).toString()}` : '';
+  return renderPage(ctx, request, reply, {
+    title: 'Journal no longer in the catalogue',
+    status: 404,
+    body: html`<p role="alert">
+        The journal with id ${gone.sourceId} is no longer in the catalogue: an update of the corpus removed it
+        or merged it into another journal. Nothing was changed.
+      </p>
+      <p>
+        <a href="${dashboardPath('folders', gone.folderId)}${query}#linked-journals"
+          >Find the journal again</a
+        >
+        by its title in the folder's journal search.
+      </p>`,
   });
 }

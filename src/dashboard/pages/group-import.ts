@@ -482,10 +482,12 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           return importPage(ctx, request, reply, group, { ...refused, ...fromFile });
         }
         const written = await importGroupAuthors(ctx.db, { organizationId, groupId }, checked.rows);
-        const { added, updated } = written;
+        const { added, updated, unchanged } = written;
         return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
           kind: 'ok',
-          message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated.`,
+          // A record sent as stored is unchanged, not updated: the same file sent twice said "N
+          // updated" of its second post, as if it had changed what the first wrote.
+          message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged.`,
         });
       },
     });

@@ -26,6 +26,7 @@ import {
   seenField,
   askFirst,
   Confirmable,
+  versionOf,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate } from '../html.ts';
@@ -34,6 +35,11 @@ import { dataTable } from '../table.ts';
 const Id = RowId();
 const LOG_PAGE = 50;
 const PAGE = '/dashboard/webhooks/';
+/** The new secret's question confirmed: with the secret it was asked about (`seen`). */
+const SecretConfirmable = Type.Object({
+  ...Confirmable.properties,
+  seen: Type.Optional(Type.String({ maxLength: 100 })),
+});
 
 const SaveBody = Type.Object({
   _csrf: Type.String(),
@@ -229,15 +235,28 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     url: '/webhooks/secret/',
     action: 'webhooks_manage',
     asksFirst: true,
-    schema: { body: Confirmable },
+    schema: { body: SecretConfirmable },
     back: () => PAGE,
     handler: async (request, reply) => {
+      // The question carries the secret it was asked about (its hash): confirmed from a question
+      // shown before another tab, another admin or the first of two clicks replaced it, a second
+      // secret replaced the one just given to the receiver, which then refused every event.
+      const secret = (await findWebhook(ctx.db, orgOf(request)))?.secret ?? null;
+      const seen = text((request.body as FormBody | undefined) ?? {}, 'seen');
+      if (seen !== '' && seen !== versionOf(secret)) {
+        return redirectTo(ctx, request, reply, PAGE, {
+          kind: 'error',
+          message:
+            'The secret was replaced since this question was shown (a second click, another tab or another admin): no new one was made. The current one is below; give the receiver that one.',
+        });
+      }
       const asking = await askFirst(ctx, request, reply, {
         title: 'Generate a new signing secret?',
         consequence:
           'Every event from now on is signed with the new secret, and the old one is gone: until the receiver is given the new one, it refuses the events as unsigned.',
         label: 'Generate a new secret',
         cancel: PAGE,
+        hidden: { seen: versionOf(secret) },
       });
       if (asking !== null) return asking;
       await rotateSecret(ctx.db, orgOf(request));
