@@ -14,7 +14,7 @@ import {
   unique,
 } from './text-utils.ts';
 import { foldWords } from '../infra/text-fold.ts';
-import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
+import { withoutDegrees, withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { validOrcid } from '../corpus/openalex/ids.ts';
 import {
   BYLINE_LABEL,
@@ -163,11 +163,13 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 /**
  * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
- * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", set large on a cover over
- * the title; the whole line names the kind of work and nothing else.
+ * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", Romanian "Proiect de
+ * diplomă", "Lucrare de licență", Serbian "Мастер рад", "Дипломски рад", Hungarian "Szakdolgozat",
+ * "Diplomamunka", Greek "Διπλωματική εργασία", "MSc thesis", set large on a cover over the title;
+ * the whole line names the kind of work and nothing else.
  */
 const WORK_KIND =
-  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
+  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
 const NOTHING = /(?!)/;
 
 /**
@@ -719,6 +721,60 @@ function namesAfterBy(
 }
 
 /**
+ * A thesis cover's label over the student who wrote it, in the languages of the covers met:
+ * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
+ * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:".
+ */
+const STUDENT_LABEL =
+  /^(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by)\s*:?$/iu;
+/**
+ * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
+ * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", and the
+ * English roles of ROLE_LINE.
+ */
+const SUPERVISOR_LABEL =
+  /^(?:(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?)\s*:?$/iu;
+/** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
+const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
+
+/**
+ * The author of a thesis whose cover labels its people by role (the student and the supervisor):
+ * each label alone on its line, its name under it, or the labels set side by side in a row over
+ * the names in the same order (read as a run of labels, then a run of as many names). The name
+ * under the student's label is the author; the supervisor's is no author.
+ */
+function namedByRoleLabels(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const end = Math.min(to, from + 24);
+  const isLabel = (b: Block | undefined) =>
+    !!b &&
+    (STUDENT_LABEL.test(b.text.trim()) ||
+      SUPERVISOR_LABEL.test(b.text.trim()) ||
+      ROLE_LINE.test(b.text.trim()));
+  for (let i = from; i < end; i++) {
+    if (!isLabel(blocks[i])) continue;
+    let j = i;
+    while (j < end && isLabel(blocks[j])) j++;
+    const labels = blocks.slice(i, j);
+    const values = blocks.slice(j, j + labels.length);
+    if (values.length < labels.length || values.some((v) => isLabel(v))) return null;
+    const k = labels.findIndex((b) => STUDENT_LABEL.test(b.text.trim()));
+    if (k >= 0) {
+      const name = withoutDegrees(values[k]!.text.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
+      if (!isNameLike(name) || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
+      const used = new Set<number>();
+      for (let u = i; u < j + labels.length; u++) used.add(u);
+      return { entries: [{ name, marks: [], lines: [], links: [] }], used };
+    }
+    i = j + labels.length - 1;
+  }
+  return null;
+}
+
+/**
  * The marks of a byline set high enough over it to be read as a line of their own ("*1  1  1",
  * pazh's class, with the copyright sign that the same line holds): one group of marks a name, in
  * order. Null when the line holds anything else than marks and a leftover or two of no letters.
@@ -813,7 +869,10 @@ function namedInKindLine(
 
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
-  const byLabel = namesAfterBy(blocks, from, to) ?? namedInKindLine(blocks, from, to);
+  const byLabel =
+    namesAfterBy(blocks, from, to) ??
+    namedByRoleLabels(blocks, from, to) ??
+    namedInKindLine(blocks, from, to);
   if (byLabel) return byLabel;
   const entries: Entry[] = [];
   const used = new Set<number>();
