@@ -5,7 +5,7 @@
 // abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
 // does not end it.
 import type { Block } from './types.ts';
-import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
+import { ABSTRACT_LABEL, CAPTION_LABEL, CONTENTS_LINE, KEYWORDS_LABEL, isHeading } from './sections.ts';
 import { LATIN_WORD_END, joinLines, meetInCjk } from './text-utils.ts';
 
 export interface FoundAbstract {
@@ -18,11 +18,12 @@ export interface FoundAbstract {
  * told by no letter after it, where `\b` sees no edge after the "é" of "Résumé"): an English
  * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
  * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
- * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록". Portuguese "Sumário" is a label only run in with its stop
+ * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록", Hungarian "Összefoglaló",
+ * "Összefoglalás" or "Kivonat". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
+  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 const OTHER_LANGUAGE_LABEL = new RegExp(
@@ -278,11 +279,14 @@ function findLabelled(
   blocks: Block[],
   frontEnd: number,
   { label, stopped, runIn }: Label,
+  from = 0,
 ): FoundAbstract | null {
   const limit = Math.min(blocks.length, frontEnd + 12);
-  for (let i = 0; i < limit; i++) {
+  for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
     const text = withoutLetterSpacing(b.text);
+    // An entry of a table of contents names the abstract on its page; it is not its label.
+    if (CONTENTS_LINE.test(text) || /^toc \d/i.test(b.styleName ?? '')) continue;
     const styled = b.styleName?.toLowerCase() === 'abstract';
     const numbered = !styled && NUMBERED_LABEL.test(text.trim()) && isHeading(b);
     if (!styled && !numbered && !label.test(text)) continue;
@@ -477,9 +481,14 @@ export function findAbstract(
   titleEnd: number,
   laidOut: boolean,
 ): FoundAbstract {
-  return (
-    findLabelled(blocks, frontEnd, ENGLISH) ??
-    findLabelled(blocks, frontEnd, OTHER_LANGUAGE) ??
-    findUnlabelled(blocks, frontEnd, titleEnd, laidOut)
-  );
+  const english = findLabelled(blocks, frontEnd, ENGLISH);
+  if (english) return english;
+  const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE);
+  if (!other) return findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
+  // A thesis prints its abstract in its own language first and the English one right after it
+  // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is
+  // looked for after a long front matter (a cover, contents, a signed statement): the English one
+  // is kept, as when both are found.
+  const after = Math.max(...other.used) + 1;
+  return findLabelled(blocks, after, ENGLISH, after) ?? other;
 }

@@ -31,7 +31,7 @@ import {
   surnameOf,
   typedSuperscripts,
 } from './names.ts';
-import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
+import { ABSTRACT_LABEL, CONTENTS_LINE, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 import { findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 
@@ -506,7 +506,11 @@ function opensContents(blocks: Block[], i: number): boolean {
 /** The first block after the table of contents that opens at `i` (`i` itself when none does). */
 function afterContents(blocks: Block[], i: number): number {
   let k = i;
-  while (k < blocks.length && CONTENTS_STYLE.test(blocks[k]!.styleName?.trim() ?? '')) k++;
+  while (
+    k < blocks.length &&
+    (CONTENTS_STYLE.test(blocks[k]!.styleName?.trim() ?? '') || CONTENTS_LINE.test(blocks[k]!.text))
+  )
+    k++;
   return k;
 }
 
@@ -514,7 +518,9 @@ function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
-    if (opensContents(blocks, i)) return i;
+    // A PDF's table of contents opens it too: its lines, dot leaders and page numbers, name the
+    // abstract and the sections without being them.
+    if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text)) return i;
     if (ABSTRACT_LABEL.test(b.text) && (b.text.length < 20 || isHeading(b) || b.styleName === 'Abstract'))
       return i;
     if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeDocx, paragraph } from './make-files.ts';
+import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -63,5 +63,88 @@ describe('a Serbian master’s cover: "Ментор:" and "Кандидат:" ea
   it('names the candidate, without the index number, and not the mentor', async () => {
     const result = await parseManuscript(file(), 'master.docx', limits);
     expect(result.authors.map((a) => a.name)).toEqual(['Милица Јанковић']);
+  });
+});
+
+/** A styles part with the contents' first level and Word's first heading level. */
+const style = (id: string, name: string) =>
+  `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`;
+const contentsStyles = {
+  name: 'word/styles.xml',
+  data: Buffer.from(
+    `<?xml version="1.0"?><w:styles ${WORD_NS}>${style('TJ1', 'toc 1')}${style('Heading1', 'heading 1')}</w:styles>`,
+  ),
+};
+
+describe('a Hungarian thesis: contents, a signed statement, "Összefoglaló", then "Abstract"', () => {
+  const file = () =>
+    makeDocx(
+      [
+        sizedRun('Északi Műszaki Egyetem', 24),
+        sizedRun('Kovács Anna Réka', 40),
+        sizedRun('Ritka gráfok rövid útjai a városi közlekedésben', 52, true),
+        sizedRun('Konzulens', 24),
+        sizedRun('Szabó Gergely', 40),
+        paragraph('Tartalomjegyzék', 'Heading1'),
+        paragraph('Összefoglaló 5', 'TJ1'),
+        paragraph('Abstract 6', 'TJ1'),
+        paragraph('1 Bevezetés 7', 'TJ1'),
+        paragraph('2 Módszerek 9', 'TJ1'),
+        paragraph('Hallgatói nyilatkozat', 'Heading1'),
+        paragraph('Alulírott Kovács Anna Réka kijelentem, hogy ezt a dolgozatot magam készítettem.'),
+        paragraph('Hozzájárulok, hogy a munkám alapadatait az egyetem nyilvánosan közzétegye.'),
+        paragraph('Tudomásul veszem, hogy a dolgozat szövege az egyetem belső hálózatán elérhető lesz.'),
+        paragraph('Kijelentem, hogy a benyújtott munka és annak elektronikus változata megegyezik.'),
+        paragraph('Kelt: Északváros, 2024. 05. 10.'),
+        paragraph('Kovács Anna Réka'),
+        paragraph('Összefoglaló', 'Heading1'),
+        ...[1, 2, 3, 4, 5, 6].map((k) =>
+          paragraph(
+            `A dolgozat ${k}. bekezdése a ritka gráfok rövid útjait vizsgálja a városi hálózatokban.`,
+          ),
+        ),
+        paragraph('Abstract', 'Heading1'),
+        paragraph('This thesis studies short paths in sparse graphs of urban transport networks.'),
+        paragraph('It compares three methods on the networks of four cities and reports their costs.'),
+        paragraph('Bevezetés', 'Heading1'),
+        ...prose(6),
+      ],
+      [contentsStyles],
+    );
+
+  it('keeps the English abstract printed after the one in Hungarian, not a contents entry', async () => {
+    const result = await parseManuscript(file(), 'szakdolgozat.docx', limits);
+    expect(result.abstract).toBe(
+      'This thesis studies short paths in sparse graphs of urban transport networks.\n\nIt compares three methods on the networks of four cities and reports their costs.',
+    );
+  });
+});
+
+describe('a PDF whose table of contents names the abstract with dot leaders and a page number', () => {
+  const line = (text: string, y: number, size = 10, bold = false) => ({ text, size, x: 72, y, bold });
+  const file = () =>
+    makeTextPdf([
+      [
+        line('Short Paths in Sparse Graphs of Urban Transport', 760, 18, true),
+        line('Jana Nováková', 730, 12),
+        line('Contents', 690, 14, true),
+        line('Abstract ............................................................ 2', 670),
+        line('1 Introduction ...................................................... 3', 656),
+        line('2 Methods ........................................................... 5', 642),
+      ],
+      [
+        line('Abstract', 760, 14, true),
+        line('This thesis studies short paths in sparse graphs of urban transport networks and', 740),
+        line('compares three methods on the networks of four cities, reporting their costs.', 727),
+        line('1 Introduction', 690, 14, true),
+        ...bodyProse(670, 10),
+      ],
+    ]);
+
+  it('reads the abstract under its heading, not the contents entry', async () => {
+    const result = await parseManuscript(file(), 'thesis.pdf', limits);
+    expect(result.abstract).toBe(
+      'This thesis studies short paths in sparse graphs of urban transport networks and compares three methods on the networks of four cities, reporting their costs.',
+    );
   });
 });
