@@ -271,6 +271,57 @@ function withoutLetterSpacing(text: string): string {
   return /^(?:\p{L} ){3,}\p{L}\s*:?$/u.test(text.trim()) ? text.replace(/ /g, '') : text;
 }
 
+/** Greek and Cyrillic letters drawn as Latin ones, by the Latin letter they look like. */
+const LATIN_LOOKALIKE: Record<string, string> = {
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  х: 'x',
+  у: 'y',
+};
+const LOOKALIKE = /[ΑΒΕΖΗΙΚΜΝΟΡΤΥΧАВЕКМНОРСТХаеорсху]/gu;
+
+/**
+ * A label typed on a Greek or Cyrillic keyboard left in its script for a letter or two
+ * ("ΑBSTRACT" with a Greek capital Alpha, a Greek thesis): a word that mixes those letters with
+ * Latin ones is read with them as the Latin letters they look like. A word wholly in Greek or
+ * Cyrillic is left as it is.
+ */
+function withLatinLookalikes(text: string): string {
+  return text.replace(/[\p{L}]+/gu, (word) =>
+    /\p{Script=Latin}/u.test(word) && /[\p{Script=Greek}\p{Script=Cyrillic}]/u.test(word)
+      ? word.replace(LOOKALIKE, (c) => LATIN_LOOKALIKE[c] ?? c)
+      : word,
+  );
+}
+
 /** A heading that names a language alone, in that language or in English ("Français", "English"). */
 const LANGUAGE_HEADING =
   /^(?:english|fran[çc]ais|french|deutsch|german|espa[ñn]ol|spanish|portugu[êe]s|portuguese|italiano|italian|nederlands|dutch|polski|polish|русский|russian|[čc]e[šs]tina|czech|türkçe|turkish|bahasa indonesia|indonesian)\s*:?$/iu;
@@ -284,7 +335,7 @@ function findLabelled(
   const limit = Math.min(blocks.length, frontEnd + 12);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
-    const text = withoutLetterSpacing(b.text);
+    const text = withLatinLookalikes(withoutLetterSpacing(b.text));
     // An entry of a table of contents names the abstract on its page; it is not its label.
     if (CONTENTS_LINE.test(text) || /^toc \d/i.test(b.styleName ?? '')) continue;
     const styled = b.styleName?.toLowerCase() === 'abstract';

@@ -148,3 +148,24 @@ describe('a PDF whose table of contents names the abstract with dot leaders and 
     );
   });
 });
+
+describe('an abstract label typed with a Greek capital among its Latin letters', () => {
+  const file = () =>
+    makeDocx([
+      sizedRun('Sparse Labels for Long Legal Texts', 44, true),
+      sizedRun('Eleni K. Markou', 28),
+      sizedRun('\u0391BSTRACT', 32, true),
+      paragraph(
+        'This thesis tags long legal texts with sparse labels drawn from a large set of concepts and compares four models on a new collection of statutes.',
+      ),
+      sizedRun('1 Introduction', 32, true),
+      ...prose(6),
+    ]);
+
+  it('reads the abstract under it', async () => {
+    const result = await parseManuscript(file(), 'thesis.docx', limits);
+    expect(result.abstract).toBe(
+      'This thesis tags long legal texts with sparse labels drawn from a large set of concepts and compares four models on a new collection of statutes.',
+    );
+  });
+});
