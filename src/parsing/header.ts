@@ -87,7 +87,7 @@ const INSTITUTION = {
     CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
+  `\\b(?:universit(?:y|ies|ät|é|at|à|eit|et)|universidad(?:e|es)?|institut(?:e|o)?|college|school|department|d[ée]partement|departament(?:o|ul)?|dipartimento|facult(?:y|é|ad|at|atea)|faculdade|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
   'i',
 );
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */

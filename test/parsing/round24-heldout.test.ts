@@ -169,3 +169,32 @@ describe('an abstract label typed with a Greek capital among its Latin letters',
     );
   });
 });
+
+describe('a one-author byline over a Portuguese university’s name and the author’s address', () => {
+  const line = (text: string, y: number, size = 10, bold = false) => ({ text, size, x: 72, y, bold });
+  const file = () =>
+    makeTextPdf([
+      [
+        line('Medir a geada em pomares do interior com sensores baratos', 760, 16, true),
+        line('Rita Sousa', 735, 10),
+        line('Universidade de Montemor', 722, 10),
+        line('a12345@alunos.planalto.pt', 709, 10, true),
+        line('Resumo', 680, 9, true),
+        line('A geada tardia estraga as flores dos pomares do interior todos os anos e custa caro.', 666, 9),
+        line(
+          'Neste trabalho medimos a geada com sensores baratos e comparamos com a estação oficial.',
+          655,
+          9,
+        ),
+        line('1 Introdução', 620, 13, true),
+        ...bodyProse(600, 10),
+      ],
+    ]);
+
+  it('names the author alone, not the university, and gives her the address', async () => {
+    const result = await parseManuscript(file(), 'trabalho.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Rita Sousa', ['a12345@alunos.planalto.pt']],
+    ]);
+  });
+});
