@@ -457,12 +457,23 @@ function raisedInTitle(runs: Block['runs'], k: number): boolean {
   );
 }
 
+/**
+ * A note mark on a title set high enough to be read as a line or a block of its own among the
+ * title's lines (ifacconf's star after the title, which a font without a Unicode map gives as
+ * "?"): a line of mark symbols alone is no part of the title.
+ */
+const LONE_TITLE_MARK = /^[*†‡§¶✉⋆∗?]{1,3}$/u;
+
 function titleText(block: Block): string {
+  if (LONE_TITLE_MARK.test(block.text.trim())) return '';
   return joinHyphenated(
     block.runs
       .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
       .map((r) => r.text)
-      .join(''),
+      .join('')
+      .split('\n')
+      .filter((line) => !LONE_TITLE_MARK.test(line.trim()))
+      .join('\n'),
   )
     .replace(/\s+/g, ' ')
     .trim()
@@ -1941,7 +1952,15 @@ export function extractHeader(source: DocumentModel): Header {
       ? withoutTitleLabel(
           subtitle !== null
             ? `${titleText(blocks[titleIndex]!)}${opensOnSubtitle ? '' : ':'} ${subtitle}`
-            : joinHyphenated(joinCjkBreaks(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n')))
+            : joinHyphenated(
+                joinCjkBreaks(
+                  blocks
+                    .slice(titleIndex, titleEnd)
+                    .map(titleText)
+                    .filter((t) => t !== '')
+                    .join('\n'),
+                ),
+              )
                 .replace(/\s+/g, ' ')
                 .trim(),
         )

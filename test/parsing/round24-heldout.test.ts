@@ -198,3 +198,28 @@ describe('a one-author byline over a Portuguese university’s name and the auth
     ]);
   });
 });
+
+describe('a title whose note mark, set high after its last line, is read as a line of its own', () => {
+  const line = (text: string, y: number, size = 10, bold = false, x = 72) => ({ text, size, x, y, bold });
+  const file = () =>
+    makeTextPdf([
+      [
+        line('Frost Warnings for Orchards in Valleys:', 760, 14, true, 120),
+        line('?', 745, 14, true, 420),
+        line('A Controller Tuned by Hand', 735, 14, true, 170),
+        line('J. Roe  B. Poe', 705, 10, false, 200),
+        line(
+          'Abstract: A controller warns orchards of frost from three sensors and a model of the valley.',
+          670,
+          9,
+        ),
+        line('1. INTRODUCTION', 630, 10, true),
+        ...bodyProse(610, 10),
+      ],
+    ]);
+
+  it('leaves the mark out of the title', async () => {
+    const result = await parseManuscript(file(), 'ifac.pdf', limits);
+    expect(result.title).toBe('Frost Warnings for Orchards in Valleys: A Controller Tuned by Hand');
+  });
+});
