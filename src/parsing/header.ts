@@ -884,6 +884,14 @@ function namedInKindLine(
   return null;
 }
 
+/** The script a name is written in, as far as telling a name from its transliteration goes. */
+function scriptOf(name: string): string {
+  if (/\p{Script=Latin}/u.test(name)) return 'latin';
+  if (/\p{Script=Greek}/u.test(name)) return 'greek';
+  if (/\p{Script=Cyrillic}/u.test(name)) return 'cyrillic';
+  return 'other';
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
   const byLabel =
@@ -1233,6 +1241,7 @@ function stackedAuthors(
       emailColumn.add(block + 1);
     }
   }
+  let firstPage: number | null = null;
   lines.forEach((line, k) => {
     if (emailColumn.has(line.block)) {
       used.add(line.block);
@@ -1262,7 +1271,21 @@ function stackedAuthors(
         !INSTITUTION.test(nameText) &&
         (withEmail !== null ||
           (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)))));
+    // A cover printed again in the document's other language on a later page (a Greek thesis's
+    // English cover, then its Greek one) names the same people in another script: no author.
+    const page = blocks[line.block]!.page;
+    if (
+      nameLine &&
+      entries.length &&
+      firstPage !== null &&
+      page > firstPage &&
+      scriptOf(unmarked(nameText)) !== scriptOf(entries[0]!.name)
+    ) {
+      current = null;
+      return;
+    }
     if (nameLine) {
+      firstPage ??= page;
       sideBySide ||= line.cellTop === true;
       // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
       // each is an author, and the lines under the head are theirs alike.

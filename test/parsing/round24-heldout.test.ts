@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { WORD_NS, assemblePdf, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -221,5 +221,107 @@ describe('a title whose note mark, set high after its last line, is read as a li
   it('leaves the mark out of the title', async () => {
     const result = await parseManuscript(file(), 'ifac.pdf', limits);
     expect(result.title).toBe('Frost Warnings for Orchards in Valleys: A Controller Tuned by Hand');
+  });
+});
+
+/** Greek letters by their PostScript glyph names, which a simple font's encoding can name. */
+const GREEK_GLYPHS: Record<string, string> = Object.fromEntries(
+  [
+    ['Α', 'Alpha'],
+    ['Β', 'Beta'],
+    ['Γ', 'Gamma'],
+    ['Δ', 'Delta'],
+    ['Ε', 'Epsilon'],
+    ['Η', 'Eta'],
+    ['Ι', 'Iota'],
+    ['Κ', 'Kappa'],
+    ['Λ', 'Lambda'],
+    ['Μ', 'Mu'],
+    ['Ν', 'Nu'],
+    ['Ο', 'Omicron'],
+    ['Π', 'Pi'],
+    ['Ρ', 'Rho'],
+    ['Σ', 'Sigma'],
+    ['Τ', 'Tau'],
+    ['Φ', 'Phi'],
+    ['α', 'alpha'],
+    ['γ', 'gamma'],
+    ['δ', 'delta'],
+    ['ε', 'epsilon'],
+    ['η', 'eta'],
+    ['ι', 'iota'],
+    ['κ', 'kappa'],
+    ['λ', 'lambda'],
+    ['μ', 'mu'],
+    ['ν', 'nu'],
+    ['ο', 'omicron'],
+    ['π', 'pi'],
+    ['ρ', 'rho'],
+    ['σ', 'sigma'],
+    ['ς', 'sigma1'],
+    ['τ', 'tau'],
+    ['υ', 'upsilon'],
+    ['ω', 'omega'],
+  ].map(([c, name], k) => [c!, `${160 + k} ${name}`]),
+);
+
+/** A PDF of pages of lines in Helvetica whose upper half of codes draws the Greek letters above. */
+function greekTextPdf(pages: { text: string; size: number; y: number; bold?: boolean }[][]): Uint8Array {
+  const differences = Object.values(GREEK_GLYPHS)
+    .map((d) => {
+      const [code, name] = d.split(' ');
+      return `${code} /${name}`;
+    })
+    .join(' ');
+  const font = (base: string) =>
+    `<< /Type /Font /Subtype /Type1 /BaseFont /${base} /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [${differences}] >> >>`;
+  const encode = (t: string) =>
+    [...t]
+      .map((c) => {
+        const g = GREEK_GLYPHS[c];
+        if (g) return `\\${Number(g.split(' ')[0]).toString(8)}`;
+        return c === '(' || c === ')' || c === '\\' ? `\\${c}` : c;
+      })
+      .join('');
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', font('Helvetica'), font('Helvetica-Bold')];
+  const kids: string[] = [];
+  for (const lines of pages) {
+    const id = objects.length + 1;
+    kids.push(`${id} 0 R`);
+    const content = lines
+      .map((l) => `BT /${l.bold ? 'F2' : 'F1'} ${l.size} Tf 72 ${l.y} Td (${encode(l.text)}) Tj ET`)
+      .join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${id + 1} 0 R >>`,
+    );
+    objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
+  return assemblePdf(objects);
+}
+
+describe('a thesis whose cover is printed again in Greek on a later page', () => {
+  const file = () =>
+    greekTextPdf([
+      [
+        { text: 'NORTHERN UNIVERSITY OF THESSALY', size: 12, y: 780, bold: true },
+        { text: 'MSc THESIS', size: 12, y: 740, bold: true },
+        { text: 'Sparse Labels for Long Legal Texts', size: 16, y: 700, bold: true },
+        { text: 'Eleni K. Markou', size: 11, y: 660, bold: true },
+        { text: 'Supervisor: Nikos Pappas, Professor', size: 12, y: 620, bold: true },
+      ],
+      [
+        { text: 'ΒΟΡΕΙΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΘΕΣΣΑΛΙΑΣ', size: 12, y: 780, bold: true },
+        { text: 'ΔΙΠΛΩΜΑΤΙΚΗ ΕΡΓΑΣΙΑ', size: 12, y: 740, bold: true },
+        { text: 'Αραιες ετικετες για μακρα νομικα κειμενα', size: 16, y: 700, bold: true },
+        { text: 'Ελενη Κ. Μαρκου', size: 12, y: 660, bold: true },
+        { text: 'ΕΠΙΒΛΕΠΩΝ: Νικος Παππας, Καθηγητης', size: 12, y: 620, bold: true },
+      ],
+      [{ text: 'ABSTRACT', size: 14, y: 780, bold: true }, ...bodyProse(760, 12)],
+    ]);
+
+  it('names the author once, in the script of the first cover', async () => {
+    const result = await parseManuscript(file(), 'thesis.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Eleni K. Markou']);
   });
 });
