@@ -459,6 +459,9 @@ function lineRun(blocks: Block[], i: number): number {
  * the first section heading, set apart from what follows it; or the parts of a structured
  * abstract, each opening with its run-in label; or a sentence or two right above the keywords.
  */
+/** The most paragraphs read as one abstract that has no label. */
+const MAX_UNLABELLED_PARAGRAPHS = 5;
+
 function findUnlabelled(
   blocks: Block[],
   frontEnd: number,
@@ -512,6 +515,29 @@ function findUnlabelled(
       )
         used.push(j++);
       if (setApart(blocks, j, b.relSize, b.emphasis)) return { text: joinParts(used.map(textOf)), used };
+      // A Word abstract of a few paragraphs with no label (a notebook exported to Word: the
+      // keywords, the abstract's paragraphs, then the first heading): the paragraphs of prose
+      // that follow in its type and style, up to the heading that sets them apart, are read with
+      // it, where the last of them alone was taken. Not tried on a PDF's blocks, which a column
+      // or a page may break.
+      if (!laidOut) {
+        let k = j;
+        const sameType = (n: Block) =>
+          Math.abs(n.relSize - b.relSize) <= 0.03 * b.relSize &&
+          n.emphasis === b.emphasis &&
+          n.styleLevel === b.styleLevel;
+        while (
+          k < blocks.length &&
+          k - i < MAX_UNLABELLED_PARAGRAPHS &&
+          sameType(blocks[k]!) &&
+          isAbstractProse(blocks[k]!)
+        )
+          k++;
+        if (k > j && setApart(blocks, k, b.relSize, b.emphasis)) {
+          const run = Array.from({ length: k - i }, (_, n) => i + n);
+          return { text: joinParts(run.map(textOf)), used: run };
+        }
+      }
       continue;
     }
     if (

@@ -325,3 +325,27 @@ describe('a thesis whose cover is printed again in Greek on a later page', () =>
     expect(result.authors.map((a) => a.name)).toEqual(['Eleni K. Markou']);
   });
 });
+
+describe('a notebook exported to Word: title, keywords, an unlabelled abstract of three paragraphs', () => {
+  const sentences = (topic: string) =>
+    `This project studies ${topic} across several valleys of the northern hills over many seasons. ` +
+    `Its records come from volunteers, from archives and from sensors placed in the orchards themselves. ` +
+    `The results are published with the notebooks that produced them, so that others can rerun them.`;
+  const abstract = [sentences('frost damage'), sentences('flowering dates'), sentences('orchard yields')];
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('Frost, Flowers and Fruit: A Notebook History of Valley Orchards', 'Title'),
+        paragraph('Digital History, Orchards, Frost, Notebooks'),
+        ...abstract.map((a) => paragraph(a)),
+        paragraph('Introduction', 'Heading1'),
+        ...prose(6),
+      ],
+      [contentsStyles],
+    );
+
+  it('reads the three paragraphs as the abstract', async () => {
+    const result = await parseManuscript(file(), 'notebook.docx', limits);
+    expect(result.abstract).toBe(abstract.join('\n\n'));
+  });
+});
