@@ -5,7 +5,7 @@
 // abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
 // does not end it.
 import type { Block } from './types.ts';
-import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isHeading } from './sections.ts';
+import { ABSTRACT_LABEL, CAPTION_LABEL, CONTENTS_LINE, KEYWORDS_LABEL, isHeading } from './sections.ts';
 import { LATIN_WORD_END, joinLines, meetInCjk } from './text-utils.ts';
 
 export interface FoundAbstract {
@@ -18,11 +18,12 @@ export interface FoundAbstract {
  * told by no letter after it, where `\b` sees no edge after the "é" of "Résumé"): an English
  * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
  * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
- * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록". Portuguese "Sumário" is a label only run in with its stop
+ * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록", Hungarian "Összefoglaló",
+ * "Összefoglalás" or "Kivonat". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
+  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 const OTHER_LANGUAGE_LABEL = new RegExp(
@@ -270,6 +271,57 @@ function withoutLetterSpacing(text: string): string {
   return /^(?:\p{L} ){3,}\p{L}\s*:?$/u.test(text.trim()) ? text.replace(/ /g, '') : text;
 }
 
+/** Greek and Cyrillic letters drawn as Latin ones, by the Latin letter they look like. */
+const LATIN_LOOKALIKE: Record<string, string> = {
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  х: 'x',
+  у: 'y',
+};
+const LOOKALIKE = /[ΑΒΕΖΗΙΚΜΝΟΡΤΥΧАВЕКМНОРСТХаеорсху]/gu;
+
+/**
+ * A label typed on a Greek or Cyrillic keyboard left in its script for a letter or two
+ * ("ΑBSTRACT" with a Greek capital Alpha, a Greek thesis): a word that mixes those letters with
+ * Latin ones is read with them as the Latin letters they look like. A word wholly in Greek or
+ * Cyrillic is left as it is.
+ */
+function withLatinLookalikes(text: string): string {
+  return text.replace(/[\p{L}]+/gu, (word) =>
+    /\p{Script=Latin}/u.test(word) && /[\p{Script=Greek}\p{Script=Cyrillic}]/u.test(word)
+      ? word.replace(LOOKALIKE, (c) => LATIN_LOOKALIKE[c] ?? c)
+      : word,
+  );
+}
+
 /** A heading that names a language alone, in that language or in English ("Français", "English"). */
 const LANGUAGE_HEADING =
   /^(?:english|fran[çc]ais|french|deutsch|german|espa[ñn]ol|spanish|portugu[êe]s|portuguese|italiano|italian|nederlands|dutch|polski|polish|русский|russian|[čc]e[šs]tina|czech|türkçe|turkish|bahasa indonesia|indonesian)\s*:?$/iu;
@@ -278,11 +330,14 @@ function findLabelled(
   blocks: Block[],
   frontEnd: number,
   { label, stopped, runIn }: Label,
+  from = 0,
 ): FoundAbstract | null {
   const limit = Math.min(blocks.length, frontEnd + 12);
-  for (let i = 0; i < limit; i++) {
+  for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
-    const text = withoutLetterSpacing(b.text);
+    const text = withLatinLookalikes(withoutLetterSpacing(b.text));
+    // An entry of a table of contents names the abstract on its page; it is not its label.
+    if (CONTENTS_LINE.test(text) || /^toc \d/i.test(b.styleName ?? '')) continue;
     const styled = b.styleName?.toLowerCase() === 'abstract';
     const numbered = !styled && NUMBERED_LABEL.test(text.trim()) && isHeading(b);
     if (!styled && !numbered && !label.test(text)) continue;
@@ -404,6 +459,9 @@ function lineRun(blocks: Block[], i: number): number {
  * the first section heading, set apart from what follows it; or the parts of a structured
  * abstract, each opening with its run-in label; or a sentence or two right above the keywords.
  */
+/** The most paragraphs read as one abstract that has no label. */
+const MAX_UNLABELLED_PARAGRAPHS = 5;
+
 function findUnlabelled(
   blocks: Block[],
   frontEnd: number,
@@ -457,6 +515,29 @@ function findUnlabelled(
       )
         used.push(j++);
       if (setApart(blocks, j, b.relSize, b.emphasis)) return { text: joinParts(used.map(textOf)), used };
+      // A Word abstract of a few paragraphs with no label (a notebook exported to Word: the
+      // keywords, the abstract's paragraphs, then the first heading): the paragraphs of prose
+      // that follow in its type and style, up to the heading that sets them apart, are read with
+      // it, where the last of them alone was taken. Not tried on a PDF's blocks, which a column
+      // or a page may break.
+      if (!laidOut) {
+        let k = j;
+        const sameType = (n: Block) =>
+          Math.abs(n.relSize - b.relSize) <= 0.03 * b.relSize &&
+          n.emphasis === b.emphasis &&
+          n.styleLevel === b.styleLevel;
+        while (
+          k < blocks.length &&
+          k - i < MAX_UNLABELLED_PARAGRAPHS &&
+          sameType(blocks[k]!) &&
+          isAbstractProse(blocks[k]!)
+        )
+          k++;
+        if (k > j && setApart(blocks, k, b.relSize, b.emphasis)) {
+          const run = Array.from({ length: k - i }, (_, n) => i + n);
+          return { text: joinParts(run.map(textOf)), used: run };
+        }
+      }
       continue;
     }
     if (
@@ -477,9 +558,14 @@ export function findAbstract(
   titleEnd: number,
   laidOut: boolean,
 ): FoundAbstract {
-  return (
-    findLabelled(blocks, frontEnd, ENGLISH) ??
-    findLabelled(blocks, frontEnd, OTHER_LANGUAGE) ??
-    findUnlabelled(blocks, frontEnd, titleEnd, laidOut)
-  );
+  const english = findLabelled(blocks, frontEnd, ENGLISH);
+  if (english) return english;
+  const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE);
+  if (!other) return findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
+  // A thesis prints its abstract in its own language first and the English one right after it
+  // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is
+  // looked for after a long front matter (a cover, contents, a signed statement): the English one
+  // is kept, as when both are found.
+  const after = Math.max(...other.used) + 1;
+  return findLabelled(blocks, after, ENGLISH, after) ?? other;
 }

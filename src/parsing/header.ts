@@ -14,7 +14,7 @@ import {
   unique,
 } from './text-utils.ts';
 import { foldWords } from '../infra/text-fold.ts';
-import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
+import { withoutDegrees, withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { validOrcid } from '../corpus/openalex/ids.ts';
 import {
   BYLINE_LABEL,
@@ -31,7 +31,7 @@ import {
   surnameOf,
   typedSuperscripts,
 } from './names.ts';
-import { ABSTRACT_LABEL, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
+import { ABSTRACT_LABEL, CONTENTS_LINE, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
 import { findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 
@@ -87,7 +87,7 @@ const INSTITUTION = {
     CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à)|institut(?:e|o)?|college|school|department|d[ée]partement|departamento|dipartimento|facult(?:y|é|ad)|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
+  `\\b(?:universit(?:y|ies|ät|é|at|à|eit|et)|universidad(?:e|es)?|institut(?:e|o)?|college|school|department|d[ée]partement|departament(?:o|ul)?|dipartimento|facult(?:y|é|ad|at|atea)|faculdade|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
   'i',
 );
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
@@ -163,11 +163,13 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
 /**
  * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
- * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", set large on a cover over
- * the title; the whole line names the kind of work and nothing else.
+ * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", Romanian "Proiect de
+ * diplomă", "Lucrare de licență", Serbian "Мастер рад", "Дипломски рад", Hungarian "Szakdolgozat",
+ * "Diplomamunka", Greek "Διπλωματική εργασία", "MSc thesis", set large on a cover over the title;
+ * the whole line names the kind of work and nothing else.
  */
 const WORK_KIND =
-  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
+  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
 const NOTHING = /(?!)/;
 
 /**
@@ -455,12 +457,23 @@ function raisedInTitle(runs: Block['runs'], k: number): boolean {
   );
 }
 
+/**
+ * A note mark on a title set high enough to be read as a line or a block of its own among the
+ * title's lines (ifacconf's star after the title, which a font without a Unicode map gives as
+ * "?"): a line of mark symbols alone is no part of the title.
+ */
+const LONE_TITLE_MARK = /^[*†‡§¶✉⋆∗?]{1,3}$/u;
+
 function titleText(block: Block): string {
+  if (LONE_TITLE_MARK.test(block.text.trim())) return '';
   return joinHyphenated(
     block.runs
       .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
       .map((r) => r.text)
-      .join(''),
+      .join('')
+      .split('\n')
+      .filter((line) => !LONE_TITLE_MARK.test(line.trim()))
+      .join('\n'),
   )
     .replace(/\s+/g, ' ')
     .trim()
@@ -504,7 +517,11 @@ function opensContents(blocks: Block[], i: number): boolean {
 /** The first block after the table of contents that opens at `i` (`i` itself when none does). */
 function afterContents(blocks: Block[], i: number): number {
   let k = i;
-  while (k < blocks.length && CONTENTS_STYLE.test(blocks[k]!.styleName?.trim() ?? '')) k++;
+  while (
+    k < blocks.length &&
+    (CONTENTS_STYLE.test(blocks[k]!.styleName?.trim() ?? '') || CONTENTS_LINE.test(blocks[k]!.text))
+  )
+    k++;
   return k;
 }
 
@@ -512,7 +529,9 @@ function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
-    if (opensContents(blocks, i)) return i;
+    // A PDF's table of contents opens it too: its lines, dot leaders and page numbers, name the
+    // abstract and the sections without being them.
+    if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text)) return i;
     if (ABSTRACT_LABEL.test(b.text) && (b.text.length < 20 || isHeading(b) || b.styleName === 'Abstract'))
       return i;
     if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;
@@ -719,6 +738,60 @@ function namesAfterBy(
 }
 
 /**
+ * A thesis cover's label over the student who wrote it, in the languages of the covers met:
+ * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
+ * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:".
+ */
+const STUDENT_LABEL =
+  /^(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by)\s*:?$/iu;
+/**
+ * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
+ * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", and the
+ * English roles of ROLE_LINE.
+ */
+const SUPERVISOR_LABEL =
+  /^(?:(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?)\s*:?$/iu;
+/** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
+const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
+
+/**
+ * The author of a thesis whose cover labels its people by role (the student and the supervisor):
+ * each label alone on its line, its name under it, or the labels set side by side in a row over
+ * the names in the same order (read as a run of labels, then a run of as many names). The name
+ * under the student's label is the author; the supervisor's is no author.
+ */
+function namedByRoleLabels(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const end = Math.min(to, from + 24);
+  const isLabel = (b: Block | undefined) =>
+    !!b &&
+    (STUDENT_LABEL.test(b.text.trim()) ||
+      SUPERVISOR_LABEL.test(b.text.trim()) ||
+      ROLE_LINE.test(b.text.trim()));
+  for (let i = from; i < end; i++) {
+    if (!isLabel(blocks[i])) continue;
+    let j = i;
+    while (j < end && isLabel(blocks[j])) j++;
+    const labels = blocks.slice(i, j);
+    const values = blocks.slice(j, j + labels.length);
+    if (values.length < labels.length || values.some((v) => isLabel(v))) return null;
+    const k = labels.findIndex((b) => STUDENT_LABEL.test(b.text.trim()));
+    if (k >= 0) {
+      const name = withoutDegrees(values[k]!.text.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
+      if (!isNameLike(name) || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
+      const used = new Set<number>();
+      for (let u = i; u < j + labels.length; u++) used.add(u);
+      return { entries: [{ name, marks: [], lines: [], links: [] }], used };
+    }
+    i = j + labels.length - 1;
+  }
+  return null;
+}
+
+/**
  * The marks of a byline set high enough over it to be read as a line of their own ("*1  1  1",
  * pazh's class, with the copyright sign that the same line holds): one group of marks a name, in
  * order. Null when the line holds anything else than marks and a leftover or two of no letters.
@@ -811,9 +884,20 @@ function namedInKindLine(
   return null;
 }
 
+/** The script a name is written in, as far as telling a name from its transliteration goes. */
+function scriptOf(name: string): string {
+  if (/\p{Script=Latin}/u.test(name)) return 'latin';
+  if (/\p{Script=Greek}/u.test(name)) return 'greek';
+  if (/\p{Script=Cyrillic}/u.test(name)) return 'cyrillic';
+  return 'other';
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
-  const byLabel = namesAfterBy(blocks, from, to) ?? namedInKindLine(blocks, from, to);
+  const byLabel =
+    namesAfterBy(blocks, from, to) ??
+    namedByRoleLabels(blocks, from, to) ??
+    namedInKindLine(blocks, from, to);
   if (byLabel) return byLabel;
   const entries: Entry[] = [];
   const used = new Set<number>();
@@ -1157,6 +1241,7 @@ function stackedAuthors(
       emailColumn.add(block + 1);
     }
   }
+  let firstPage: number | null = null;
   lines.forEach((line, k) => {
     if (emailColumn.has(line.block)) {
       used.add(line.block);
@@ -1186,7 +1271,21 @@ function stackedAuthors(
         !INSTITUTION.test(nameText) &&
         (withEmail !== null ||
           (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)))));
+    // A cover printed again in the document's other language on a later page (a Greek thesis's
+    // English cover, then its Greek one) names the same people in another script: no author.
+    const page = blocks[line.block]!.page;
+    if (
+      nameLine &&
+      entries.length &&
+      firstPage !== null &&
+      page > firstPage &&
+      scriptOf(unmarked(nameText)) !== scriptOf(entries[0]!.name)
+    ) {
+      current = null;
+      return;
+    }
     if (nameLine) {
+      firstPage ??= page;
       sideBySide ||= line.cellTop === true;
       // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
       // each is an author, and the lines under the head are theirs alike.
@@ -1876,7 +1975,15 @@ export function extractHeader(source: DocumentModel): Header {
       ? withoutTitleLabel(
           subtitle !== null
             ? `${titleText(blocks[titleIndex]!)}${opensOnSubtitle ? '' : ':'} ${subtitle}`
-            : joinHyphenated(joinCjkBreaks(blocks.slice(titleIndex, titleEnd).map(titleText).join('\n')))
+            : joinHyphenated(
+                joinCjkBreaks(
+                  blocks
+                    .slice(titleIndex, titleEnd)
+                    .map(titleText)
+                    .filter((t) => t !== '')
+                    .join('\n'),
+                ),
+              )
                 .replace(/\s+/g, ' ')
                 .trim(),
         )

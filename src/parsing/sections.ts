@@ -29,6 +29,13 @@ export const CAPTION_LABEL =
  */
 const CAPTIONS_LABEL =
   /^(?:(?:figure|table)s?\s+(?:captions?|legends?|titles?)|(?:captions?|legends?)\s+(?:to|for|of)\s+(?:the\s+)?(?:figures?|tables?)|(?:list\s+of\s+)?(?:figures|tables)(?:\s+and\s+(?:figures|tables))?)\s*:?$/i;
+/**
+ * An entry of a table of contents as a PDF prints it: its name, dot leaders, its page number
+ * ("Abstract ........ 6", "1.2 Methods…… 12", a front-matter page in roman numerals). No label of
+ * a part is one: the part is on the page it names.
+ */
+export const CONTENTS_LINE =
+  /(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$|…{2,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$/iu;
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 /** "Keywords:", "Index Terms—", French "Mots-clés", Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
 export const KEYWORDS_LABEL =
