@@ -52,6 +52,7 @@ import {
 } from '../framework.ts';
 import { pageCount, pagerNav } from '../pager.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
+import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
@@ -327,7 +328,17 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
           }
           <h2 id="journals">Recommended journals</h2>
-          ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
+          ${
+            journals === null
+              ? html`<p class="muted">The organization's plan has no journal recommendation.</p>`
+              : journalTable(
+                  journals,
+                  await loadVenueIds(
+                    ctx.db,
+                    journals.map((j) => j.id),
+                  ),
+                )
+          }`,
       });
     },
   });
@@ -1115,6 +1126,7 @@ function journalTable(
     folder_name: string | null;
     relevant_articles: Array<{ id: number; title: string; year: number }>;
   }>,
+  venues: ReadonlyMap<number, VenueIds>,
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
   return dataTable({
@@ -1125,9 +1137,7 @@ function journalTable(
         html`<tr>
           <td>
             ${j.title}
-            <div class="hint">
-              ${j.publisher_name ? html`${isolate(j.publisher_name)} · ` : null}id ${j.id}
-            </div>
+            <div class="hint">${venueLine(j.publisher_name, venues.get(j.id), j.id)}</div>
           </td>
           <td>${j.score.toFixed(3)}</td>
           <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
