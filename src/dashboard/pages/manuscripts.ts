@@ -319,7 +319,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   </p>
                   ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org))}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org), !org.include_conflicts)}
                   ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -733,6 +733,20 @@ export function filterCandidates(
   });
 }
 
+/**
+ * Said when a conflicts filter finds nobody while the settings leave out candidates with a conflict:
+ * "With any conflict" empty read as "nobody here has a conflict", where the upload had left every
+ * such candidate out.
+ */
+function conflictsNote(conflictsLeftOut: boolean, f: PageFilters): Html | null {
+  if (!conflictsLeftOut || f.conflicts === undefined || f.conflicts === 'all' || f.conflicts === 'none') {
+    return null;
+  }
+  return html` The <a href="/dashboard/settings/">settings</a> now leave out candidates with a conflict of
+    interest: an upload made with them lists none found then, so this filter shows only the flags added on
+    this page since.`;
+}
+
 function candidateTable(
   ctx: AppContext,
   request: FastifyRequest,
@@ -744,6 +758,8 @@ function candidateTable(
   names: RowFacts,
   /** What the organization's settings leave out, said when the upload found no candidate. */
   settingsLeaveOut: string | null,
+  /** Whether the settings now leave out candidates with a conflict of interest. */
+  conflictsLeftOut: boolean,
 ): Html {
   const matching = filterCandidates(all, marks, f, names.flagged);
   const pages = pageCount(matching.length, CANDIDATES_PAGE);
@@ -812,7 +828,7 @@ function candidateTable(
                         }`
                       : // A way back to the whole list, sorted as it was, where the editor had to
                         // empty each filter and send the form again.
-                        html`No candidate matches these filters.
+                        html`No candidate matches these filters.${conflictsNote(conflictsLeftOut, f)}
                           <a
                             href="${dashboardPath('manuscripts', manuscriptId)}${filtersQuery({
                               sort: f.sort,
