@@ -70,6 +70,7 @@ describe('linking by email', () => {
     expect(await findLink(t.db, { name: 'Yang Liu', emails: ['yang.liu@example.org'] })).toEqual({
       authorId: null,
       via: 'ambiguous',
+      among: [edinburgh, icsi].sort((a, b) => a - b),
     });
     await t.db.query(`UPDATE authors SET emails = '{}' WHERE id = ANY($1::int[])`, [[edinburgh, icsi]]);
   });
@@ -144,7 +145,7 @@ describe('linking by articles', () => {
   it('refuses to choose when one article of each Yang Liu is given', async () => {
     expect(
       await findLink(t.db, { name: 'Yang Liu', articles: ['10.18653/v1/D19-1387', '10.18653/v1/D17-1231'] }),
-    ).toEqual({ authorId: null, via: 'ambiguous' });
+    ).toEqual({ authorId: null, via: 'ambiguous', among: [edinburgh, icsi].sort((a, b) => a - b) });
   });
 });
 
@@ -199,6 +200,7 @@ describe('linking by name and affiliation', () => {
     ).toEqual({
       authorId: null,
       via: 'ambiguous',
+      among: [await authorId('A88880001'), await authorId('A88880002')].sort((a, b) => a - b),
     });
   });
 });

@@ -331,6 +331,32 @@ describe('a manuscript page', () => {
     );
   });
 
+  it('a conflicts filter that finds none says when the settings left such candidates out of the upload', async () => {
+    // QA round 14: "With any conflict" empty read as "nobody here has a conflict".
+    const strict = await createTestOrg(t);
+    await updateSettings(t.db, strict.id, { include_conflicts: false });
+    const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
+    const fields = baseFields({ origin_id: 'ms-no-conflicts', title: TITLE, abstract: TOPIC });
+    delete fields.exclude_candidates;
+    const id = (await upload(t.app, { apiKey: strict.apiKey, fields })).json<{ manuscript_id: number }>()
+      .manuscript_id;
+    const NOTE =
+      'The <a href="/dashboard/settings/">settings</a> now leave out candidates with a conflict of interest';
+    for (const conflicts of ['any', 'coauth_conflicts']) {
+      const page = await get(session, `/dashboard/manuscripts/${id}/?conflicts=${conflicts}`);
+      expect(page.body, conflicts).toContain('No candidate matches these filters.');
+      expect(page.body.replace(/\s+/g, ' '), conflicts).toContain(NOTE);
+    }
+    // Not said of a filter that is not about conflicts, nor where the settings include them.
+    const byName = await get(session, `/dashboard/manuscripts/${id}/?find=zzzz`);
+    expect(byName.body).toContain('No candidate matches these filters.');
+    expect(byName.body.replace(/\s+/g, ' ')).not.toContain(NOTE);
+    const { manuscript_id: other } = await uploadMs({ origin_id: 'ms-with-conflicts' });
+    const included = await get(editor, `/dashboard/manuscripts/${other}/?conflicts=retracted_articles`);
+    expect(included.body).toContain('No candidate matches these filters.');
+    expect(included.body.replace(/\s+/g, ' ')).not.toContain(NOTE);
+  });
+
   it('filters and sorts the candidates', async () => {
     const { manuscript_id: id } = await uploadMs();
     const withConflicts = await get(editor, `/dashboard/manuscripts/${id}/?conflicts=coauth_conflicts`);

@@ -29,6 +29,15 @@ export interface LinkResult {
   authorId: number | null;
   /** How the link was made; or, when null, why not ('ambiguous' or 'no_evidence'). */
   via: LinkPath | 'ambiguous' | 'no_evidence';
+  /**
+   * When ambiguous: the corpus authors the evidence left, in id order, so that whoever keeps the
+   * record can tell which one it is and add the evidence that picks it.
+   */
+  among?: number[];
+}
+
+function ambiguousAmong(ids: readonly number[]): LinkResult {
+  return { authorId: null, via: 'ambiguous', among: [...new Set(ids)].sort((a, b) => a - b) };
 }
 
 interface CorpusName {
@@ -339,7 +348,7 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
   emails.forEach((ids, i) => {
     if (results[i] !== null) return;
     if (ids.length === 1) results[i] = { authorId: ids[0]!, via: 'email' };
-    else if (ids.length > 1) results[i] = { authorId: null, via: 'ambiguous' };
+    else if (ids.length > 1) results[i] = ambiguousAmong(ids);
   });
 
   const onArticles = await byArticles(db, unsettled(), names);
@@ -362,7 +371,8 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
     if (settled) return settled;
     const found = affiliated[i]!;
     if (found.length === 1) return { authorId: found[0]!, via: 'affiliation' };
-    if (found.length > 1 || tied[i]) return { authorId: null, via: 'ambiguous' };
+    if (found.length > 1) return ambiguousAmong(found);
+    if (tied[i]) return ambiguousAmong(tied[i]!);
     return { authorId: null, via: 'no_evidence' };
   });
 }

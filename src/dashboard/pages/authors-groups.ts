@@ -699,6 +699,8 @@ function groupDeletionConsequence(preview: GroupDeletion): Html {
 async function linkedAuthorView(ctx: AppContext, stored: StoredGroupAuthor): Promise<Html> {
   const link = await findLink(ctx.db, stored);
   if (stored.linked_author_id === null) {
+    if (link.via === 'ambiguous' && link.among && link.among.length > 0)
+      return ambiguousView(ctx, link.among);
     return html`<p>
       ${link.via === 'ambiguous' || link.via === 'no_evidence' ? WHY_NOT_LINKED[link.via] : 'Not linked yet: the corpus is being linked; look again shortly.'}
     </p>`;
@@ -723,6 +725,37 @@ async function linkedAuthorView(ctx: AppContext, stored: StoredGroupAuthor): Pro
           </ul>`
         : null
     }`;
+}
+
+/**
+ * The corpus authors that all fit a record left unlinked, each with its newest articles, and what
+ * picks one. Said as "more than one author fits" alone, the editor could tell neither who they were
+ * nor what to add, and the record stayed out of its folders' boosts and limits.
+ */
+async function ambiguousView(ctx: AppContext, among: readonly number[]): Promise<Html> {
+  const summaries = await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, among);
+  const authors = among.flatMap((id) => summaries.get(id) ?? []);
+  return html`<p>
+      Not linked: these ${authors.length} authors of the corpus all fit what this record says, and a wrong
+      link would be worse than none. To link the one it is, add that author's ORCID iD or one of the articles
+      listed under them (a DOI or the title) to the record.
+    </p>
+    <ul>
+      ${authors.map(
+        (a) =>
+          html`<li>
+            <a href="/authors/${a.id}">${isolate(a.name)}</a> (author ${a.id}, ${a.articles_count}
+            ${a.articles_count === 1 ? 'article' : 'articles'})${
+              a.last_articles.length > 0
+                ? html`:
+                  ${a.last_articles.map(
+                    (w, i) => html`${i > 0 ? '; ' : ''}${isolate(w.title)} (${w.year ?? 'n.d.'})`,
+                  )}`
+                : null
+            }
+          </li>`,
+      )}
+    </ul>`;
 }
 
 async function readOnlyRecord(

@@ -44,6 +44,7 @@ import {
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
+import { loadVenueIds, venueLine } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import {
   customValuesSection,
@@ -197,6 +198,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         })}`;
       };
       const matches = journal.trim() ? await searchSources(ctx.db, journal, 20) : [];
+      const venues = await loadVenueIds(ctx.db, [
+        ...linked.map((l) => l.source_id),
+        ...matches.map((m) => m.id),
+      ]);
       const editSettings = mayDo(request, 'folder_settings_write');
       const editLinks = mayDo(request, 'journals_link');
       const disabled = editSettings ? null : html`disabled`;
@@ -287,7 +292,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             rows: linked.map(
               (l) =>
                 html`<tr>
-                  <td>${l.source_title}</td>
+                  <td>
+                    ${isolate(l.source_title)}
+                    <div class="hint">${venueLine(null, venues.get(l.source_id))}</div>
+                  </td>
                   <td>${l.source_id}</td>
                   <td>
                     ${
@@ -326,7 +334,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                             (m) =>
                               html`<tr>
                                 <td>
-                                  ${isolate(m.title)}${m.publisher ? html` <span class="muted">(${isolate(m.publisher)})</span>` : null}
+                                  ${isolate(m.title)}
+                                  <div class="hint">${venueLine(m.publisher, venues.get(m.id))}</div>
                                 </td>
                                 <td>${m.id}</td>
                                 <td>

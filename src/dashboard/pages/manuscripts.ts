@@ -52,6 +52,7 @@ import {
 } from '../framework.ts';
 import { pageCount, pagerNav } from '../pager.ts';
 import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
+import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
@@ -318,7 +319,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   </p>
                   ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org))}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org), !org.include_conflicts)}
                   ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -327,7 +328,17 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
           }
           <h2 id="journals">Recommended journals</h2>
-          ${journals === null ? html`<p class="muted">The organization's plan has no journal recommendation.</p>` : journalTable(journals)}`,
+          ${
+            journals === null
+              ? html`<p class="muted">The organization's plan has no journal recommendation.</p>`
+              : journalTable(
+                  journals,
+                  await loadVenueIds(
+                    ctx.db,
+                    journals.map((j) => j.id),
+                  ),
+                )
+          }`,
       });
     },
   });
@@ -722,6 +733,20 @@ export function filterCandidates(
   });
 }
 
+/**
+ * Said when a conflicts filter finds nobody while the settings leave out candidates with a conflict:
+ * "With any conflict" empty read as "nobody here has a conflict", where the upload had left every
+ * such candidate out.
+ */
+function conflictsNote(conflictsLeftOut: boolean, f: PageFilters): Html | null {
+  if (!conflictsLeftOut || f.conflicts === undefined || f.conflicts === 'all' || f.conflicts === 'none') {
+    return null;
+  }
+  return html` The <a href="/dashboard/settings/">settings</a> now leave out candidates with a conflict of
+    interest: an upload made with them lists none found then, so this filter shows only the flags added on
+    this page since.`;
+}
+
 function candidateTable(
   ctx: AppContext,
   request: FastifyRequest,
@@ -733,6 +758,8 @@ function candidateTable(
   names: RowFacts,
   /** What the organization's settings leave out, said when the upload found no candidate. */
   settingsLeaveOut: string | null,
+  /** Whether the settings now leave out candidates with a conflict of interest. */
+  conflictsLeftOut: boolean,
 ): Html {
   const matching = filterCandidates(all, marks, f, names.flagged);
   const pages = pageCount(matching.length, CANDIDATES_PAGE);
@@ -801,7 +828,7 @@ function candidateTable(
                         }`
                       : // A way back to the whole list, sorted as it was, where the editor had to
                         // empty each filter and send the form again.
-                        html`No candidate matches these filters.
+                        html`No candidate matches these filters.${conflictsNote(conflictsLeftOut, f)}
                           <a
                             href="${dashboardPath('manuscripts', manuscriptId)}${filtersQuery({
                               sort: f.sort,
@@ -1115,6 +1142,7 @@ function journalTable(
     folder_name: string | null;
     relevant_articles: Array<{ id: number; title: string; year: number }>;
   }>,
+  venues: ReadonlyMap<number, VenueIds>,
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
   return dataTable({
@@ -1125,9 +1153,7 @@ function journalTable(
         html`<tr>
           <td>
             ${j.title}
-            <div class="hint">
-              ${j.publisher_name ? html`${isolate(j.publisher_name)} · ` : null}id ${j.id}
-            </div>
+            <div class="hint">${venueLine(j.publisher_name, venues.get(j.id), j.id)}</div>
           </td>
           <td>${j.score.toFixed(3)}</td>
           <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
