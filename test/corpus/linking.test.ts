@@ -74,6 +74,25 @@ describe('linking by email', () => {
     });
     await t.db.query(`UPDATE authors SET emails = '{}' WHERE id = ANY($1::int[])`, [[edinburgh, icsi]]);
   });
+
+  it('links the person when the records that share the email are one person’s', async () => {
+    // As the people step leaves two records of one person (people.ts): the person's canonical one
+    // holds its own id. (The two Yang Lius stand in for one person here.)
+    await t.db.query(
+      `UPDATE authors SET emails = '{yang.liu@example.org}', person_id = $2 WHERE id = ANY($1::int[])`,
+      [[edinburgh, icsi], icsi],
+    );
+    try {
+      expect(await findLink(t.db, { name: 'Yang Liu', emails: ['yang.liu@example.org'] })).toEqual({
+        authorId: icsi,
+        via: 'email',
+      });
+    } finally {
+      await t.db.query(`UPDATE authors SET emails = '{}', person_id = NULL WHERE id = ANY($1::int[])`, [
+        [edinburgh, icsi],
+      ]);
+    }
+  });
 });
 
 describe('linking by articles', () => {

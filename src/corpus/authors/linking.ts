@@ -36,8 +36,34 @@ export interface LinkResult {
   among?: number[];
 }
 
-function ambiguousAmong(ids: readonly number[]): LinkResult {
-  return { authorId: null, via: 'ambiguous', among: [...new Set(ids)].sort((a, b) => a - b) };
+/** An ambiguous link, with the step whose evidence left the authors tied (settledByPerson). */
+type Tied = LinkResult & { tiedBy?: LinkPath };
+
+function ambiguousAmong(ids: readonly number[], tiedBy: LinkPath): Tied {
+  return { authorId: null, via: 'ambiguous', among: [...new Set(ids)].sort((a, b) => a - b), tiedBy };
+}
+
+/**
+ * A tie between records of one person (authors.person_id, people.ts) is no tie: the record is linked
+ * to the person (its canonical record), by the step that left them tied. The demo corpus's "André F.
+ * T. Martins" and "Andre Martins", one person of two records, left a group record of that name and
+ * affiliation unlinked as ambiguous, and out of its folder's boost.
+ */
+async function settledByPerson(db: Queryable, results: readonly Tied[]): Promise<LinkResult[]> {
+  const ids = [...new Set(results.flatMap((r) => r.among ?? []))];
+  const personOf = new Map<number, number>();
+  if (ids.length) {
+    const { rows } = await db.query<{ id: number; person: number }>(
+      'SELECT id, coalesce(person_id, id) AS person FROM authors WHERE id = ANY($1::int[])',
+      [ids],
+    );
+    for (const r of rows) personOf.set(r.id, r.person);
+  }
+  return results.map(({ tiedBy, ...result }) => {
+    if (!result.among || !tiedBy) return result;
+    const persons = new Set(result.among.map((id) => personOf.get(id) ?? id));
+    return persons.size === 1 ? { authorId: [...persons][0]!, via: tiedBy } : result;
+  });
 }
 
 interface CorpusName {
@@ -333,7 +359,7 @@ function addOrganizations(cores: Set<string>, affiliation: string): void {
  * each step one query for all the records it has not settled.
  */
 export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Promise<LinkResult[]> {
-  const results: Array<LinkResult | null> = inputs.map(() => null);
+  const results: Array<Tied | null> = inputs.map(() => null);
   const names = new NameComparison();
   // The records not settled yet; a settled one is asked as a record without evidence.
   const open = () => inputs.map((input, i) => (results[i] === null ? input : null));
@@ -348,7 +374,7 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
   emails.forEach((ids, i) => {
     if (results[i] !== null) return;
     if (ids.length === 1) results[i] = { authorId: ids[0]!, via: 'email' };
-    else if (ids.length > 1) results[i] = ambiguousAmong(ids);
+    else if (ids.length > 1) results[i] = ambiguousAmong(ids, 'email');
   });
 
   const onArticles = await byArticles(db, unsettled(), names);
@@ -366,15 +392,18 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
     open().map((input, i) => (input ? { input, among: tied[i] ?? null } : null)),
     names,
   );
-  return inputs.map((_, i) => {
-    const settled = results[i];
-    if (settled) return settled;
-    const found = affiliated[i]!;
-    if (found.length === 1) return { authorId: found[0]!, via: 'affiliation' };
-    if (found.length > 1) return ambiguousAmong(found);
-    if (tied[i]) return ambiguousAmong(tied[i]!);
-    return { authorId: null, via: 'no_evidence' };
-  });
+  return settledByPerson(
+    db,
+    inputs.map((_, i): Tied => {
+      const settled = results[i];
+      if (settled) return settled;
+      const found = affiliated[i]!;
+      if (found.length === 1) return { authorId: found[0]!, via: 'affiliation' };
+      if (found.length > 1) return ambiguousAmong(found, 'affiliation');
+      if (tied[i]) return ambiguousAmong(tied[i]!, 'articles');
+      return { authorId: null, via: 'no_evidence' };
+    }),
+  );
 }
 
 export async function findLink(db: Queryable, input: LinkInput): Promise<LinkResult> {
