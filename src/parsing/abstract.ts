@@ -56,11 +56,14 @@ const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
 
 /** Run-in parts of a structured abstract ("Objectives. ...", "Methods: ..."). */
 const STRUCTURED_PART =
-  /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.—–-]?\s+\p{Lu}/iu;
+  /^(?:background|materials?\s+and\s+methods?|methods?\s+and\s+materials?|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.—–-]?\s+\p{Lu}/iu;
 
-/** A structured abstract's part named alone, as a heading of its own ("Background", "Methods:"). */
+/**
+ * A structured abstract's part named alone, as a heading of its own ("Background", "Methods:",
+ * "Materials and methods").
+ */
 const STRUCTURED_HEAD =
-  /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.]?$/i;
+  /^(?:background|materials?\s+and\s+methods?|methods?\s+and\s+materials?|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.]?$/i;
 
 /** The part a structured abstract's heading names, lower-cased; null for any other block. */
 const partName = (b: Block | undefined): string | null =>
