@@ -126,3 +126,43 @@ describe('a labelled byline with the address after a name and the affiliation in
     expect(result.abstract).toContain('few keep the specimens');
   });
 });
+
+describe('a structured abstract in a PDF whose every line is a block of its own (LibreOffice export)', () => {
+  /** Lines 20 points apart at 10 points: too far apart to be joined into paragraphs. */
+  const spaced = (y: number, texts: string[]) =>
+    texts.map((text, i) => ({ text, size: 10, x: 72, y: y - i * 20 }));
+  const file = () =>
+    makeTextPdf([
+      [
+        {
+          text: 'Sharing Field Notes - A Review of Tools for Open Botany',
+          size: 16,
+          x: 72,
+          y: 790,
+          bold: true,
+        },
+        { text: 'Authors: Jane Roe, Ann Lee, Tom Fox', size: 10, x: 72, y: 760 },
+        { text: 'Abstract', size: 14, x: 72, y: 730, bold: true },
+        { text: 'Background', size: 12, x: 72, y: 710, bold: true },
+        ...spaced(692, [
+          'We review the tools that share field notes openly and ask what they',
+          'still lack for botanists who work far from any network in the field.',
+        ]),
+        { text: 'Materials and methods', size: 12, x: 72, y: 640, bold: true },
+        ...spaced(622, [
+          'We compared ten tools by their licences, their formats and how long',
+          'they keep the notes and the photographs taken with them.',
+        ]),
+        { text: 'Results', size: 12, x: 72, y: 570, bold: true },
+        ...spaced(552, ['Most tools share notes but few keep the specimens linked to them.']),
+        { text: 'Background', size: 14, x: 72, y: 520, bold: true },
+        ...bodyProse(500, 25),
+      ],
+    ]);
+
+  it('reads the parts over the lines of the first one', async () => {
+    const result = await parseManuscript(file(), 'review.pdf', limits);
+    expect(result.abstract).toContain('still lack for botanists');
+    expect(result.abstract).toContain('few keep the specimens');
+  });
+});
