@@ -56,11 +56,14 @@ const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
 
 /** Run-in parts of a structured abstract ("Objectives. ...", "Methods: ..."). */
 const STRUCTURED_PART =
-  /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.—–-]?\s+\p{Lu}/iu;
+  /^(?:background|materials?\s+and\s+methods?|methods?\s+and\s+materials?|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.—–-]?\s+\p{Lu}/iu;
 
-/** A structured abstract's part named alone, as a heading of its own ("Background", "Methods:"). */
+/**
+ * A structured abstract's part named alone, as a heading of its own ("Background", "Methods:",
+ * "Materials and methods").
+ */
 const STRUCTURED_HEAD =
-  /^(?:background|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.]?$/i;
+  /^(?:background|materials?\s+and\s+methods?|methods?\s+and\s+materials?|objectives?|aims?|purpose|context|methods?|methodology|design|setting|participants|patients|interventions?|measurements|results?|findings|conclusions?|interpretation)\s*[:.]?$/i;
 
 /** The part a structured abstract's heading names, lower-cased; null for any other block. */
 const partName = (b: Block | undefined): string | null =>
@@ -153,6 +156,28 @@ function beforeKeywords(b: Block): string {
     : b.text;
 }
 
+/**
+ * The part named by the next heading after the paragraph under part heading `j`: the paragraph may
+ * be one block or, where a PDF's lines are blocks of their own (LibreOffice), a few lines of one
+ * type, a part's length at most. Null when another heading, a second Word paragraph or more text
+ * comes first.
+ */
+function nextPartName(blocks: Block[], j: number): string | null {
+  let chars = 0;
+  for (let k = j + 2; k < blocks.length && k < j + 24; k++) {
+    const part = partName(blocks[k]);
+    if (part !== null) return part;
+    const b = blocks[k]!;
+    // A Word paragraph is a paragraph (styleName is set on DOCX blocks only): a second one under
+    // the heading is a body's "Background" section, no part of a structured abstract.
+    if (b.styleName !== undefined) return null;
+    chars += b.text.length;
+    if (isHeading(b) || chars > 1500 || Math.abs(b.relSize - blocks[j + 1]!.relSize) > 0.03 * b.relSize)
+      return null;
+  }
+  return null;
+}
+
 /** The text from block `from` on, until the abstract ends; `size` is its type size. */
 function collect(
   blocks: Block[],
@@ -181,9 +206,7 @@ function collect(
       part !== null &&
       // It opens one: a second part's heading right after the first part's paragraph (an empty
       // abstract over a body that opens with "Background" is not read as one).
-      ((parts.length === first.length &&
-        partName(blocks[j + 2]) !== null &&
-        partName(blocks[j + 2]) !== part) ||
+      ((parts.length === first.length && ![null, part].includes(nextPartName(blocks, j))) ||
         partHeads.size > 0) &&
       !partHeads.has(part) &&
       blocks[j + 1] &&

@@ -656,9 +656,23 @@ function bylineSentence(b: Block): Block['runs'] {
 const MARKED_AFFILIATION_LINE = /^\s*(?:\d{1,2}|[a-z]|[*†‡§¶])\s*\p{Lu}/u;
 
 /**
+ * A list of two or more names on a line: commas or "and" between short capitalised pieces, no
+ * digit and no sentence (what a byline's first line holds and an affiliation's never does alone).
+ */
+function listsNames(text: string): boolean {
+  const pieces = text
+    .replace(/[*†‡§¶∗]/g, '')
+    .split(/\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+/)
+    .filter((p) => p.trim() !== '');
+  return pieces.length >= 2 && !/\d/.test(text) && pieces.every((p) => isNameLike(p.trim()));
+}
+
+/**
  * A byline on its first line with the affiliations under it in one block (the layout set them at
  * the same size and spacing): every later line opens with its mark and names an institution, the
- * first names none. The first line is the byline; its runs are read alone.
+ * first names none. The first line is the byline; its runs are read alone. The one shared
+ * affiliation of a conference byline may come unmarked (JACoW's "A. Name, B. Name, C. Name" over
+ * "Laboratory, City, Country"): then the first line must list two names or more.
  */
 function bylineOverAffiliations(b: Block): Block {
   const [first, ...rest] = b.lines;
@@ -666,7 +680,9 @@ function bylineOverAffiliations(b: Block): Block {
     !first ||
     rest.length === 0 ||
     INSTITUTION_WORD.test(first.text) ||
-    !rest.every((l) => MARKED_AFFILIATION_LINE.test(l.text) && INSTITUTION.test(l.text))
+    !rest.every(
+      (l) => INSTITUTION.test(l.text) && (MARKED_AFFILIATION_LINE.test(l.text) || listsNames(first.text)),
+    )
   )
     return b;
   // The runs that hold the first line's characters, white space aside.
@@ -686,6 +702,37 @@ function bylineOverAffiliations(b: Block): Block {
     left -= chars.length;
   }
   return { ...b, text: first.text, lines: [first], runs };
+}
+
+/**
+ * A byline led in by its label with what belongs to its people in brackets ("Authors: Jane Roe*
+ * (jr@uni.de), Ann Lee, Tom Fox (Institute of Botany, University of Northvale, Germany)", a
+ * manuscript typed in a word processor): the bracket that holds an address and a last one that
+ * names an institution are cut from the names. The addresses are read from the block as the
+ * header's other lines are (a name's address in brackets after it).
+ */
+function labelledBylineWithoutBrackets(b: Block): Block {
+  const text = b.text.trim();
+  if (text.length > 500 || !BYLINE_LABEL.test(text) || !text.includes('(')) return b;
+  const cut = (t: string) =>
+    t
+      .replace(/\s*\(\s*[^\s()@]+@[^\s()]+\s*\)/g, '')
+      // The last bracket may be closed on the next line, set as a block of its own.
+      .replace(/\s*\(([^()]{4,})\)?\s*$/u, (whole, inner: string) => (INSTITUTION.test(inner) ? '' : whole));
+  const left = cut(text);
+  if (left === text || left.includes('(') || !listsNames(left.replace(BYLINE_LABEL, '').replace(/\s+/g, ' ')))
+    return b;
+  // A bracket may run over a line's end (two runs): with no raised mark to keep, the cut text is
+  // the one run; with marks, each run is cut alone.
+  const runs = b.runs.some((r) => r.sup)
+    ? b.runs.map((r) => ({ ...r, text: cut(r.text) }))
+    : [{ ...b.runs[0]!, text: left }];
+  return { ...b, text: left, lines: [{ ...b.lines[0]!, text: left }], runs };
+}
+
+/** A byline block as its names are read: affiliation lines under it and labelled brackets cut. */
+function bylineBlock(b: Block): Block {
+  return labelledBylineWithoutBrackets(bylineOverAffiliations(b));
 }
 
 /**
@@ -908,7 +955,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   // row, in the same type, are a column of names.
   const columnEnd = nameColumnEnd(blocks, from, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
-    const b = blocks[i]!;
+    const b = labelledBylineWithoutBrackets(blocks[i]!);
     if ((b.text.length > 700 && !longMarkedByline(b)) || b.text.includes('@')) {
       const own = nameBeforeAffiliation(b.text);
       if (own) {
@@ -2028,7 +2075,7 @@ export function extractHeader(source: DocumentModel): Header {
       (i) =>
         !titleBlocks.has(i) &&
         // A byline block whose affiliations are set under it in the same block holds them too.
-        (!chosen.used.has(i) || bylineOverAffiliations(blocks[i]!) !== blocks[i]) &&
+        (!chosen.used.has(i) || bylineBlock(blocks[i]!) !== blocks[i]) &&
         (i < frontEnd || frontPages.has(blocks[i]!.page)),
     )
     .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);

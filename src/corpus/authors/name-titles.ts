@@ -68,8 +68,29 @@ const HONORIFIC_WORDS = [
   'associate',
   'assistant',
 ];
-const HONORIFICS = new RegExp(String.raw`^(?:(?:${HONORIFIC_WORDS.join('|')})\.?\s+)+(?=\p{Lu})`, 'iu');
-const HONORIFIC_SET = new Set(HONORIFIC_WORDS);
+/**
+ * Degrees written before a name in Czech, Slovak and Austrian use ("Bc. Jana Nováková", "Ing. Petr
+ * Dvořák", "Mgr. et Mgr. ...", "doc. RNDr. ..."): cut only with their stop, since some read as words
+ * or names without it ("Doc", "Ing").
+ */
+const DEGREE_BEFORE_WORDS = [
+  'bc',
+  'bca',
+  'mgr',
+  'mga',
+  'ing',
+  'doc',
+  'mudr',
+  'mvdr',
+  'rndr',
+  'phdr',
+  'judr',
+  'paeddr',
+  'thdr',
+];
+const TITLE_BEFORE = String.raw`(?:(?:${HONORIFIC_WORDS.join('|')})\.?|(?:${DEGREE_BEFORE_WORDS.join('|')})\.|et)`;
+const HONORIFICS = new RegExp(String.raw`^(?:${TITLE_BEFORE}\s+)+(?=\p{Lu})`, 'iu');
+const HONORIFIC_SET = new Set([...HONORIFIC_WORDS, ...DEGREE_BEFORE_WORDS]);
 
 /** A name with the titles written before it cut ("Prof. Dr. Hans Meier" to "Hans Meier"). */
 export function withoutHonorifics(raw: string): string {
