@@ -355,12 +355,26 @@ function findLabelled(
   { label, stopped, runIn }: Label,
   from = 0,
 ): FoundAbstract | null {
-  const limit = Math.min(blocks.length, frontEnd + 12);
+  // Twelve paragraphs past the front matter's end (or past `from`). A table of contents' entry, or
+  // a line of a paragraph that goes on in the next block (a Word file at 1.5 spacing printed to PDF
+  // gives a block a line), is no paragraph of its own: the reach goes on past it.
+  let limit = Math.min(blocks.length, Math.max(frontEnd, from) + 12);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
     const text = withLatinLookalikes(withoutLetterSpacing(b.text));
     // An entry of a table of contents names the abstract on its page; it is not its label.
-    if (CONTENTS_LINE.test(text) || /^toc \d/i.test(b.styleName ?? '')) continue;
+    if (CONTENTS_LINE.test(text) || /^toc \d/i.test(b.styleName ?? '')) {
+      limit = Math.min(blocks.length, limit + 1);
+      continue;
+    }
+    const next = blocks[i + 1];
+    if (
+      b.lines.length === 1 &&
+      !/[.!?:]$/.test(text.trim()) &&
+      next?.page === b.page &&
+      /^\p{Ll}/u.test(next.text)
+    )
+      limit = Math.min(blocks.length, limit + 1);
     const styled = b.styleName?.toLowerCase() === 'abstract';
     const numbered = !styled && NUMBERED_LABEL.test(text.trim()) && isHeading(b);
     if (!styled && !numbered && !label.test(text)) continue;
