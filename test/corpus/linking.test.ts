@@ -75,6 +75,23 @@ describe('linking by email', () => {
     await t.db.query(`UPDATE authors SET emails = '{}' WHERE id = ANY($1::int[])`, [[edinburgh, icsi]]);
   });
 
+  it('lets the articles choose between the records that share the email', async () => {
+    await t.db.query(`UPDATE authors SET emails = '{yang.liu@example.org}' WHERE id = ANY($1::int[])`, [
+      [edinburgh, icsi],
+    ]);
+    try {
+      expect(
+        await findLink(t.db, {
+          name: 'Yang Liu',
+          emails: ['yang.liu@example.org'],
+          articles: ['https://doi.org/10.18653/v1/D19-1387'],
+        }),
+      ).toEqual({ authorId: edinburgh, via: 'articles' });
+    } finally {
+      await t.db.query(`UPDATE authors SET emails = '{}' WHERE id = ANY($1::int[])`, [[edinburgh, icsi]]);
+    }
+  });
+
   it('links the person when the records that share the email are one person’s', async () => {
     // As the people step leaves two records of one person (people.ts): the person's canonical one
     // holds its own id. (The two Yang Lius stand in for one person here.)

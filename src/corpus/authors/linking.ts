@@ -370,16 +370,22 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
     if (id !== null) results[i] = { authorId: id, via: 'orcid' };
   });
 
+  // An email two records share narrows the field to them; the articles, then an affiliation, may
+  // settle it (an email step that ended the search there left such a record unlinked whatever
+  // articles it listed).
+  const emailTied: Array<number[] | null> = inputs.map(() => null);
   const emails = await byEmail(db, unsettled());
   emails.forEach((ids, i) => {
     if (results[i] !== null) return;
     if (ids.length === 1) results[i] = { authorId: ids[0]!, via: 'email' };
-    else if (ids.length > 1) results[i] = ambiguousAmong(ids, 'email');
+    else if (ids.length > 1) emailTied[i] = ids;
   });
 
   const onArticles = await byArticles(db, unsettled(), names);
   const tied: Array<number[] | null> = inputs.map(() => null);
-  onArticles.forEach((counts, i) => {
+  onArticles.forEach((all, i) => {
+    const within = emailTied[i];
+    const counts = within ? new Map([...all].filter(([id]) => within.includes(id))) : all;
     if (results[i] !== null || counts.size === 0) return;
     const best = Math.max(...counts.values());
     tied[i] = [...counts.entries()].filter(([, n]) => n === best).map(([id]) => id);
@@ -389,7 +395,7 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
   // Articles that leave two people tied narrow the field; an affiliation may settle it.
   const affiliated = await byAffiliation(
     db,
-    open().map((input, i) => (input ? { input, among: tied[i] ?? null } : null)),
+    open().map((input, i) => (input ? { input, among: tied[i] ?? emailTied[i] ?? null } : null)),
     names,
   );
   return settledByPerson(
@@ -401,6 +407,7 @@ export async function findLinks(db: Queryable, inputs: readonly LinkInput[]): Pr
       if (found.length === 1) return { authorId: found[0]!, via: 'affiliation' };
       if (found.length > 1) return ambiguousAmong(found, 'affiliation');
       if (tied[i]) return ambiguousAmong(tied[i]!, 'articles');
+      if (emailTied[i]) return ambiguousAmong(emailTied[i]!, 'email');
       return { authorId: null, via: 'no_evidence' };
     }),
   );
