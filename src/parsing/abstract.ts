@@ -5,7 +5,7 @@
 // abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
 // does not end it.
 import type { Block } from './types.ts';
-import { ABSTRACT_LABEL, CAPTION_LABEL, CONTENTS_LINE, KEYWORDS_LABEL, isHeading } from './sections.ts';
+import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isContentsEntry, isHeading } from './sections.ts';
 import { LATIN_WORD_END, joinLines, meetInCjk } from './text-utils.ts';
 
 export interface FoundAbstract {
@@ -363,7 +363,7 @@ function findLabelled(
     const b = blocks[i]!;
     const text = withLatinLookalikes(withoutLetterSpacing(b.text));
     // An entry of a table of contents names the abstract on its page; it is not its label.
-    if (CONTENTS_LINE.test(text) || /^toc \d/i.test(b.styleName ?? '')) {
+    if (isContentsEntry(b)) {
       limit = Math.min(blocks.length, limit + 1);
       continue;
     }
@@ -491,14 +491,14 @@ function lineRun(blocks: Block[], i: number): number {
   return j;
 }
 
+/** The most paragraphs read as one abstract that has no label. */
+const MAX_UNLABELLED_PARAGRAPHS = 5;
+
 /**
  * An abstract with no label: the first paragraph of prose after the title and byline and before
  * the first section heading, set apart from what follows it; or the parts of a structured
  * abstract, each opening with its run-in label; or a sentence or two right above the keywords.
  */
-/** The most paragraphs read as one abstract that has no label. */
-const MAX_UNLABELLED_PARAGRAPHS = 5;
-
 function findUnlabelled(
   blocks: Block[],
   frontEnd: number,

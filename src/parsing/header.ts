@@ -31,7 +31,14 @@ import {
   surnameOf,
   typedSuperscripts,
 } from './names.ts';
-import { ABSTRACT_LABEL, CONTENTS_LINE, KEYWORDS_LABEL, isHeading, isProse } from './sections.ts';
+import {
+  ABSTRACT_LABEL,
+  CONTENTS_ENTRY_STYLE,
+  CONTENTS_LINE,
+  KEYWORDS_LABEL,
+  isHeading,
+  isProse,
+} from './sections.ts';
 import { findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 
@@ -500,7 +507,6 @@ function namesOnly(block: Block): boolean {
  * are no names.
  */
 const CONTENTS_STYLE = /^(?:toc(?: \d| heading)|table of figures)$/i;
-const CONTENTS_ENTRY_STYLE = /^(?:toc \d|table of figures)$/i;
 
 /**
  * Where a table of contents opens: an entry of it, or its heading over one (a heading in the

@@ -38,6 +38,12 @@ const CAPTIONS_LABEL =
  */
 export const CONTENTS_LINE =
   /(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$|…{2,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$/iu;
+/** Word's styles of a table of contents' entries and of a list of figures' ("toc 1", "table of figures"). */
+export const CONTENTS_ENTRY_STYLE = /^(?:toc \d|table of figures)$/i;
+/** An entry of a table of contents: a Word paragraph in an entry's style, or a PDF's `CONTENTS_LINE`. */
+export function isContentsEntry(b: Block): boolean {
+  return CONTENTS_ENTRY_STYLE.test(b.styleName?.trim() ?? '') || CONTENTS_LINE.test(b.text);
+}
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 /** "Keywords:", "Index Terms—", French "Mots-clés", Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
 export const KEYWORDS_LABEL =
