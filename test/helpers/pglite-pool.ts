@@ -57,18 +57,31 @@ interface Sizes {
 const idle: Pglite[] = [];
 /** Beyond this many waiting, a database let go is closed: each keeps its WebAssembly memory. */
 const MAX_IDLE = 4;
-let templateShape: string | undefined;
-let templateSizes: Sizes | undefined;
+/**
+ * What the template holds that a reused database is checked against and brought back to, read from
+ * the first database this worker opens: its schema's shape, its relation sizes, and the tables a
+ * test may write (the same while the shape is).
+ */
+let template: { shape: string; sizes: Sizes; tables: string[] } | undefined;
 
 /** How many emptied databases wait in this worker; the next test takes the one let go last. */
 export function pgliteDatabasesIdle(): number {
   return idle.length;
 }
 
-async function openFromTemplate(template: Blob): Promise<Pglite> {
-  const db = await openPglite({ loadDataDir: template });
-  templateShape ??= await schemaShape(db);
-  templateSizes ??= (await db.query<Sizes>(SIZES)).rows[0]!;
+async function openFromTemplate(dump: Blob): Promise<Pglite> {
+  const db = await openPglite({ loadDataDir: dump });
+  template ??= {
+    shape: await schemaShape(db),
+    sizes: (await db.query<Sizes>(SIZES)).rows[0]!,
+    tables: (
+      await db.query<{ name: string; tablename: string }>(
+        `SELECT format('%I.%I', schemaname, tablename) AS name, tablename FROM pg_tables WHERE schemaname = 'public'`,
+      )
+    ).rows
+      .filter((t) => !KEPT_TABLES.has(t.tablename))
+      .map((t) => t.name),
+  };
   return db;
 }
 
@@ -82,28 +95,23 @@ async function emptyForReuse(db: Pglite): Promise<boolean> {
   // The session first: the bulk load's staging tables are temporary, and a setting a test made
   // would outlive it.
   await db.exec(`DISCARD TEMP; RESET ALL; SELECT pg_advisory_unlock_all();`);
-  if ((await schemaShape(db)) !== templateShape) return false;
-  const tables = (
-    await db.query<{ name: string; tablename: string }>(
-      `SELECT format('%I.%I', schemaname, tablename) AS name, tablename FROM pg_tables WHERE schemaname = 'public'`,
-    )
-  ).rows.filter((t) => !KEPT_TABLES.has(t.tablename));
+  const { shape, sizes, tables } = template!;
+  if ((await schemaShape(db)) !== shape) return false;
   // Only the tables that hold rows: a TRUNCATE of all forty takes several times as long.
   const holding = tables.length
     ? (
         await db.query<Record<string, boolean>>(
-          `SELECT ${tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t.name}) AS t${i}`).join(', ')}`,
+          `SELECT ${tables.map((name, i) => `EXISTS (SELECT 1 FROM ${name}) AS t${i}`).join(', ')}`,
         )
       ).rows[0]!
     : {};
-  const withRows = tables.filter((_, i) => holding[`t${i}`]).map((t) => t.name);
+  const withRows = tables.filter((_, i) => holding[`t${i}`]);
   if (withRows.length) await db.exec(`TRUNCATE ${withRows.join(', ')} CASCADE`);
   // What the planner knew of the rows gone (an ingest ends with ANALYZE), which TRUNCATE keeps in
   // part: a test that reads a query plan must see what a new database's planner sees.
   await db.query(
     `DELETE FROM pg_statistic s USING pg_class c WHERE c.oid = s.starelid AND c.relnamespace = 'public'::regnamespace`,
   );
-  const sizes = templateSizes!;
   await db.query(
     `UPDATE pg_class c SET relpages = t.pages, reltuples = t.tuples, relallvisible = t.visible
      FROM unnest($1::oid[], $2::int[], $3::real[], $4::int[]) AS t(oid, pages, tuples, visible)
@@ -118,21 +126,14 @@ async function emptyForReuse(db: Pglite): Promise<boolean> {
 }
 
 /** A database for one test: a reused one emptied by the last test that held it, or a new one. */
-export async function leasePglite(
-  template: () => Promise<Blob>,
-): Promise<Database & { close(): Promise<void> }> {
-  const db = idle.pop() ?? (await openFromTemplate(await template()));
+export async function leasePglite(dump: () => Promise<Blob>): Promise<Database & { close(): Promise<void> }> {
+  const db = idle.pop() ?? (await openFromTemplate(await dump()));
   let released: Promise<void> | undefined;
   const live = () => {
     if (released) throw new Error('this test database was closed');
   };
   async function release() {
-    let reusable = false;
-    try {
-      reusable = await emptyForReuse(db);
-    } catch {
-      reusable = false;
-    }
+    const reusable = await emptyForReuse(db).catch(() => false);
     if (reusable && idle.length < MAX_IDLE) idle.push(db);
     else await db.close();
   }
