@@ -171,6 +171,8 @@ export function affiliationCore(value: string): string {
 // strings over 1,000 characters were not kept).
 const organizationsOf = new Map<string, string[]>();
 const CACHE_CHARACTERS = 8_000_000;
+/** The longest string kept: one alone never fills a hundredth of the cache. */
+const LONGEST_KEPT = CACHE_CHARACTERS / 100;
 let cachedCharacters = 0;
 
 /** `affiliationOrganizations`, remembered for the next time the same string is asked. */
@@ -178,11 +180,11 @@ export function cachedAffiliationOrganizations(value: string): string[] {
   let found = organizationsOf.get(value);
   if (found === undefined) {
     found = affiliationOrganizations(value);
-    if (cachedCharacters + value.length > CACHE_CHARACTERS) {
-      organizationsOf.clear();
-      cachedCharacters = 0;
-    }
-    if (value.length <= CACHE_CHARACTERS / 100) {
+    if (value.length <= LONGEST_KEPT) {
+      if (cachedCharacters + value.length > CACHE_CHARACTERS) {
+        organizationsOf.clear();
+        cachedCharacters = 0;
+      }
       organizationsOf.set(value, found);
       cachedCharacters += value.length;
     }
