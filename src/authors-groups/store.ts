@@ -237,6 +237,8 @@ function writeParams(key: GroupAuthorKey, record: GroupAuthorRecord, inputsHash:
 // second time"): the callers give each once.
 const RECORD_CONTENT = (row: string) =>
   `(${['name', 'emails', 'orcids', 'articles', 'affiliations', 'custom_values'].map((c) => `${row}.${c}`).join(', ')})`;
+/** The stored record (group_authors) and the one sent (EXCLUDED) differ in what they say. */
+const CONTENT_CHANGED = `${RECORD_CONTENT('group_authors')} IS DISTINCT FROM ${RECORD_CONTENT('EXCLUDED')}`;
 const UPSERT = `
   WITH g AS (SELECT id, organization_id FROM authors_groups
               WHERE id = $1 AND organization_id = $2 FOR KEY SHARE),
@@ -252,11 +254,10 @@ const UPSERT = `
       name = EXCLUDED.name, emails = EXCLUDED.emails, orcids = EXCLUDED.orcids,
       articles = EXCLUDED.articles, affiliations = EXCLUDED.affiliations,
       custom_values = EXCLUDED.custom_values,
-      updated_at = CASE WHEN ${RECORD_CONTENT('group_authors')} IS DISTINCT FROM ${RECORD_CONTENT('EXCLUDED')}
-                        THEN now() ELSE group_authors.updated_at END,
+      updated_at = CASE WHEN ${CONTENT_CHANGED} THEN now() ELSE group_authors.updated_at END,
       link_inputs_hash = CASE WHEN group_authors.link_inputs_hash = EXCLUDED.link_inputs_hash
                               THEN EXCLUDED.link_inputs_hash END
-    WHERE ${RECORD_CONTENT('group_authors')} IS DISTINCT FROM ${RECORD_CONTENT('EXCLUDED')}
+    WHERE ${CONTENT_CHANGED}
        OR group_authors.link_inputs_hash IS DISTINCT FROM EXCLUDED.link_inputs_hash
     RETURNING group_id, client_id, linked_author_id, xmax = 0 AS inserted,
               xmax <> 0 AND link_inputs_hash IS NOT NULL AS link_current,
