@@ -15,11 +15,12 @@
 //   BENCH_BEFORE=<another checkout> npx tsx bench/hostile-uploads.ts (it, then this one; ratios)
 //   BENCH_ONLY: only the probes whose label contains it; BENCH_SKIP_FILES=1: no 50 MB files
 //   BENCH_STALLS=1: when each probe's longest hold of the loop ended, on the clock of the samples of
-//     `node --cpu-prof --import tsx bench/hostile-uploads.ts` (what ran then: bench/lib/profile-window.py)
+//     `node --cpu-prof --import tsx bench/hostile-uploads.ts` (what ran then: bench/profile-window.ts)
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { makeArticlePdf, makeDocx, paragraph } from '../test/parsing/make-files.ts';
+import { yieldToEventLoop } from '../src/infra/event-loop.ts';
 import {
   CHECKOUT,
   checkoutApp,
@@ -94,7 +95,7 @@ function line(r: Result): string {
 async function* chunks(bytes: Buffer): AsyncGenerator<Buffer> {
   for (let at = 0; at < bytes.length; at += 64 * 1024) {
     yield bytes.subarray(at, at + 64 * 1024);
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
   }
 }
 
