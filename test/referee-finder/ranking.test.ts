@@ -208,6 +208,37 @@ describe('referee ranking', () => {
     for (const c of result.concepts) expect(c.split(' ').length).toBeLessThanOrEqual(4);
   });
 
+  it('cuts a run of more than four words where two phrases of the field meet, and never shows the joint', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    const works = (n: number, name: string, title: string, abstract: string) =>
+      Array.from({ length: n }, (_, i) => ({ authors: [{ name }], title: `${title}, part ${i}`, abstract }));
+    await buildCorpus(db, [
+      ...works(
+        10,
+        'Mia Translator',
+        'Neural machine translation',
+        'Neural machine translation with attention.',
+      ),
+      ...works(10, 'Lu Lowres', 'Low-resource languages', 'Low-resource languages lack annotated corpora.'),
+      ...works(2, 'Mia Translator', 'Low-resource neural machine translation', 'Pivots for it.'),
+      ...works(20, 'Dee Other', 'Reef fish', OFF_TOPIC),
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const result = await entry.finder.find(
+      manuscript(org.id, {
+        title: 'Low-resource neural machine translation through pivot languages',
+        abstract: 'We study low-resource neural machine translation when parallel corpora are scarce.',
+      }),
+    );
+    expect(result.concepts).toContain('neural machine translation');
+    expect(result.concepts).toContain('low resource');
+    expect(result.concepts.filter((c) => c.includes('resource neural'))).toEqual([]);
+    for (const c of result.candidates)
+      expect(c.relevant_concepts.filter((x) => x.includes('resource neural'))).toEqual([]);
+  });
+
   it('gives at most five relevant articles (spec 8), all the candidate’s own and distinct', async () => {
     const entry = await setup();
     const { db } = entry;
