@@ -149,3 +149,35 @@ describe('a Chinese graduation-design cover: fields labelled, the author over th
     expect(result.authors.map((a) => a.name)).toEqual(['王小明']);
   });
 });
+
+describe('a drop cap opening the first paragraph (AIAA: the letter set over two lines)', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Hydrogen Gliders for Quiet Regional Flights', size: 16, x: 120, y: 740, bold: true },
+        { text: 'Alma Q. Roe and Ben T. Doe', size: 10, x: 230, y: 716 },
+        { text: 'I. Introduction', size: 12, x: 260, y: 690, bold: true },
+        // The cap stands on the second line's baseline, left of both lines.
+        { text: 'Q', size: 24, x: 72, y: 656 },
+        {
+          text: 'uiet flight over towns is wanted by all who live under the busy routes of regional planes.',
+          size: 10,
+          x: 92,
+          y: 668,
+        },
+        {
+          text: 'Gliders drawn by hydrogen cells may give it, and this paper weighs what they would cost.',
+          size: 10,
+          x: 92,
+          y: 656,
+        },
+        ...bodyProse(640, 40),
+      ],
+    ]);
+
+  it('joins the letter to the first word and takes no paragraph for the title', async () => {
+    const result = await parseManuscript(file(), 'aiaa.pdf', limits);
+    expect(result.title).toBe('Hydrogen Gliders for Quiet Regional Flights');
+    expect(result.text).toContain('Quiet flight over towns');
+  });
+});
