@@ -1247,6 +1247,25 @@ function styledAuthors(
   return { entries, used, perEntry };
 }
 
+/** Affiliation marks raised after a name: digits and note signs ("1", "2,3", "*"); no icon's text ("ID"). */
+const AFFILIATION_MARKS = /^[\d*∗†‡§¶#✉,]+$/u;
+/**
+ * The text of the superscript run of marks that ends each of a block's lines ("1" after "Jane Roe"), or ''
+ * when the line ends in its own type; a block's runs mark its line breaks with "\n".
+ */
+function supTailsByLine(b: Block): string[] {
+  const tails: string[] = [''];
+  for (const r of b.runs) {
+    const parts = r.text.split('\n');
+    parts.forEach((part, k) => {
+      if (k > 0) tails.push('');
+      if (part.trim())
+        tails[tails.length - 1] = r.sup && AFFILIATION_MARKS.test(part.trim()) ? part.trim() : '';
+    });
+  }
+  return tails.length === b.lines.length ? tails : b.lines.map(() => '');
+}
+
 /** A line of handles (a GitHub or Twitter name beside an icon): a few bare tokens, no spaces inside. */
 function isHandleLine(s: string): boolean {
   const tokens = s.split(/[\s·|,]+/).filter(Boolean);
@@ -1264,14 +1283,21 @@ function stackedAuthors(
   const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] = [];
   for (let i = from; i < to; i++) {
     const b = blocks[i]!;
-    for (const l of b.lines)
+    // A line's last run raised as a superscript is its affiliation mark ("Jane Roe" and a raised
+    // "1", BMVC): no part of the name, whatever it is made of.
+    const raisedTails = supTailsByLine(b);
+    b.lines.forEach((l, n) =>
       lines.push({
-        text: l.text,
+        text:
+          raisedTails[n] && l.text.endsWith(raisedTails[n])
+            ? l.text.slice(0, -raisedTails[n].length)
+            : l.text,
         block: i,
         emphasis: b.emphasis,
         links: l.links ?? b.links,
         cellTop: l.cellTop,
-      });
+      }),
+    );
   }
   let current: Entry | null = null;
   let sideBySide = false;

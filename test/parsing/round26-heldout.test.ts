@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -179,5 +179,33 @@ describe('a drop cap opening the first paragraph (AIAA: the letter set over two 
     const result = await parseManuscript(file(), 'aiaa.pdf', limits);
     expect(result.title).toBe('Hydrogen Gliders for Quiet Regional Flights');
     expect(result.text).toContain('Quiet flight over towns');
+  });
+});
+
+describe('a column of bold names, each with its raised mark and a homepage or email under it (BMVC)', () => {
+  const person = (name: string, mark: string, contact: string, y: number) => [
+    ...piecesOnOneLine([{ text: name }, { text: mark, sup: true }], y, 10, { bold: true }),
+    { text: contact, size: 9, x: 72, y: y - 12, bold: true },
+  ];
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Counting Sheep in Aerial Photographs', size: 17, x: 120, y: 740, bold: true },
+        ...person('Nora Field', '1', 'http://www.example.org/~nf', 700),
+        ...person('Omar Lake', '1', 'http://www.example.org/~ol', 672),
+        ...person('Pia Stone', '2', 'pia@stone-labs.com', 644),
+        { text: '1 Institute of Seeing, Hill Town, UK', size: 10, x: 72, y: 616, bold: true },
+        { text: '2 Stone Labs Ltd., Port City, USA', size: 10, x: 72, y: 604, bold: true },
+        { text: 'Abstract', size: 9, x: 280, y: 580, bold: true },
+        ...bodyProse(565, 6),
+        { text: '1 Introduction', size: 14, x: 72, y: 490, bold: true },
+        ...bodyProse(470, 30),
+      ],
+    ]);
+
+  it('reads every name without its mark, and the email to its name', async () => {
+    const result = await parseManuscript(file(), 'bmvc.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Nora Field', 'Omar Lake', 'Pia Stone']);
+    expect(result.authors[2]!.emails).toEqual(['pia@stone-labs.com']);
   });
 });
