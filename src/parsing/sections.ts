@@ -47,7 +47,7 @@ export function isContentsEntry(b: Block): boolean {
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 /** "Keywords:", "Index Terms—", French "Mots-clés", Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
 export const KEYWORDS_LABEL =
-  /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
+  /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 export function isHeading(block: Block): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;

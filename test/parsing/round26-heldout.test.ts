@@ -209,3 +209,35 @@ describe('a column of bold names, each with its raised mark and a homepage or em
     expect(result.authors[2]!.emails).toEqual(['pia@stone-labs.com']);
   });
 });
+
+describe('a Russian thesis abstract: its extent and keywords first, then an English one after it', () => {
+  const english = [
+    'The subject of this work is photographs of forests taken from the air.',
+    'Several small networks were trained to remove the grain from such photographs, and compared with the classical filters.',
+  ];
+  const file = () =>
+    makeDocx([
+      sizedRun('ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА', 28, true),
+      sizedRun('УЛУЧШЕНИЕ СНИМКОВ ЛЕСА С ПОМОЩЬЮ ФИЛЬТРОВ ШУМА', 28, true),
+      sizedRun('Выполнил', 28),
+      sizedRun('студент гр. 1234567/89012 А.Б. Смирнов', 28),
+      ...prose(6, 'Пункт задания'),
+      sizedRun('РЕФЕРАТ', 28, true),
+      paragraph('На 40 с., 12 рисунков, 5 таблиц, 0 приложений.'),
+      paragraph('КЛЮЧЕВЫЕ СЛОВА: СНИМОК ЛЕСА, ШУМ, ФИЛЬТР, НЕЙРОННАЯ СЕТЬ'),
+      paragraph('Объект исследования – снимки леса с воздуха.'),
+      paragraph('Результатом является обученная модель, которая удаляет шум со снимков.'),
+      sizedRun('ABSTRACT', 28, true),
+      paragraph('40 pages, 12 pictures, 5 tables, 0 appendixes'),
+      paragraph('KEYWORDS: FOREST PHOTOGRAPH, NOISE, FILTER,'),
+      paragraph('NEURAL NETWORK, DEEP LEARNING'),
+      ...english.map((t) => paragraph(t)),
+      sizedRun('СОДЕРЖАНИЕ', 28, true),
+      ...prose(10),
+    ]);
+
+  it('keeps the English prose, without the extent and keywords lines', async () => {
+    const result = await parseManuscript(file(), 'vkr.docx', limits);
+    expect(result.abstract).toBe(english.join('\n\n'));
+  });
+});
