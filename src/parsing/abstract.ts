@@ -153,15 +153,13 @@ function joinParts(parts: string[]): string {
   return text;
 }
 
-/** A keywords line set inside the abstract's last block ends it there. */
+/**
+ * A keywords line set inside the abstract's last block ends it there; the lines before it are
+ * joined as the block's own text is, a word broken at a line's end whole ("Identifica-" / "tion").
+ */
 function beforeKeywords(b: Block): string {
   const at = b.lines.findIndex((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
-  return at > 0
-    ? b.lines
-        .slice(0, at)
-        .map((l) => l.text)
-        .join('\n')
-    : b.text;
+  return at > 0 ? joinLines(b.lines.slice(0, at).map((l) => l.text)) : b.text;
 }
 
 /**

@@ -241,3 +241,26 @@ describe('a Russian thesis abstract: its extent and keywords first, then an Engl
     expect(result.abstract).toBe(english.join('\n\n'));
   });
 });
+
+describe('an abstract whose block ends in its keywords line, a word broken over two lines (Interspeech)', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Hydrogen Gliders for Quiet Regional Flights', size: 16, x: 120, y: 740, bold: true },
+        { text: 'Alma Q. Roe, Ben T. Doe', size: 12, x: 230, y: 716, bold: true },
+        { text: 'Abstract', size: 12, x: 72, y: 680, bold: true },
+        { text: 'Gliders are quiet and cheap to fly over the towns of the re-', size: 10, x: 72, y: 664 },
+        { text: 'gion, and this paper weighs the cost of hydrogen for them.', size: 10, x: 72, y: 652 },
+        { text: 'Index Terms: gliders, hydrogen, noise', size: 10, x: 72, y: 640 },
+        { text: '1. Introduction', size: 12, x: 72, y: 612, bold: true },
+        ...bodyProse(596, 40),
+      ],
+    ]);
+
+  it('joins the broken word and leaves the keywords out', async () => {
+    const result = await parseManuscript(file(), 'interspeech.pdf', limits);
+    expect(result.abstract).toBe(
+      'Gliders are quiet and cheap to fly over the towns of the region, and this paper weighs the cost of hydrogen for them.',
+    );
+  });
+});
