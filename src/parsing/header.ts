@@ -868,11 +868,12 @@ const HAN_NAME_FIRST = /^(\p{Script=Han}{2,4})(?:\s|$)/u;
  * it reads as a name; else a Chinese name that opens it, or a name of initials and a surname that
  * closes it, the student's group or position set before it ("студент гр. 123/45 В.В. Иванов").
  */
-function studentName(value: string): string | null {
+function studentName(value: string, whole = true): string | null {
   const text = withoutDegrees(value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
-  const name = isNameLike(text)
-    ? text
-    : (HAN_NAME_FIRST.exec(text)?.[1] ?? INITIALLED_NAME_AT_END.exec(text)?.[1] ?? null);
+  const name =
+    whole && isNameLike(text)
+      ? text
+      : (HAN_NAME_FIRST.exec(text)?.[1] ?? INITIALLED_NAME_AT_END.exec(text)?.[1] ?? null);
   if (!name || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
   return name;
 }
@@ -897,7 +898,12 @@ function namedByRoleLabels(
   for (let i = from; i < end; i++) {
     const head = STUDENT_LABEL_HEAD.exec(blocks[i]!.text.replace(/\s+/g, ' ').trim());
     if (head) {
-      const name = studentName(blocks[i]!.text.replace(/\s+/g, ' ').trim().slice(head[0].length));
+      // With no colon after it the label may open a phrase ("Student Research Paper"): only a name
+      // of the shapes a cover sets after its student's group is read then, never the rest whole.
+      const name = studentName(
+        blocks[i]!.text.replace(/\s+/g, ' ').trim().slice(head[0].length),
+        /[:：]/.test(head[0]),
+      );
       if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
     }
     if (!isLabel(blocks[i])) continue;

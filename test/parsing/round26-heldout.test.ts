@@ -264,3 +264,24 @@ describe('an abstract whose block ends in its keywords line, a word broken over 
     );
   });
 });
+
+describe('a line that opens with a role word but no colon ("Student Flight Club")', () => {
+  const file = () =>
+    makeDocx([
+      paragraph('Quiet Gliders over Northern Towns', 'Title'),
+      paragraph('Alma Roe, Ben Doe'),
+      paragraph('Northern Institute of Flight, Hill Town'),
+      paragraph('Student Flight Club'),
+      paragraph('Abstract', 'Heading1'),
+      paragraph(
+        'Gliders are quiet and cheap to fly over the towns of the region, and this paper weighs them.',
+      ),
+      paragraph('Introduction', 'Heading1'),
+      paragraph('Screens of candidate routes are described here at length, with their data and results.'),
+    ]);
+
+  it('is no cover’s student label: the byline is read', async () => {
+    const result = await parseManuscript(file(), 'paper.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Alma Roe', 'Ben Doe']);
+  });
+});
