@@ -19,11 +19,11 @@ export interface FoundAbstract {
  * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
  * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
  * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록", Hungarian "Összefoglaló",
- * "Összefoglalás" or "Kivonat". Portuguese "Sumário" is a label only run in with its stop
+ * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
+  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 const OTHER_LANGUAGE_LABEL = new RegExp(
@@ -87,6 +87,14 @@ const INSTITUTION = new RegExp(
 /** Footnote marks that open a note under the front matter. */
 const NOTE_MARK = /^\s*[*†‡§¶∗]/u;
 
+/**
+ * The line a thesis's abstract opens with under Russian and Ukrainian rules (GOST 7.32): the work's
+ * extent in counts ("43 pages, 15 figures, 6 tables, 0 appendixes", "На 43 с., 15 рисунков, ..."),
+ * then its keywords, then the abstract's prose.
+ */
+const EXTENT_LINE =
+  /^(?:на\s+|on\s+)?\d+\s*(?:pages?|pp?\.|с\.|стр\.|страниц[аы]?|сторін(?:ок|ки)?|s\.|stron)[,.]?\s+\d+\s*\p{L}[^\n]{0,160}$/iu;
+
 const MAX_CHARS = 6000;
 const MAX_BLOCKS = 80;
 
@@ -145,15 +153,13 @@ function joinParts(parts: string[]): string {
   return text;
 }
 
-/** A keywords line set inside the abstract's last block ends it there. */
+/**
+ * A keywords line set inside the abstract's last block ends it there; the lines before it are
+ * joined as the block's own text is, a word broken at a line's end whole ("Identifica-" / "tion").
+ */
 function beforeKeywords(b: Block): string {
   const at = b.lines.findIndex((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
-  return at > 0
-    ? b.lines
-        .slice(0, at)
-        .map((l) => l.text)
-        .join('\n')
-    : b.text;
+  return at > 0 ? joinLines(b.lines.slice(0, at).map((l) => l.text)) : b.text;
 }
 
 /**
@@ -226,6 +232,17 @@ function collect(
       (!parts.length || Math.abs(n.relSize - size) <= 0.03 * size)
     )
       continue;
+    // A thesis's extent line under the label, and the keywords line after it, come before the
+    // abstract's prose: skipped, not its end.
+    // The keywords, set in capitals, may run over several lines, a block each in a PDF.
+    if (!parts.length && !styled && EXTENT_LINE.test(n.text.trim())) {
+      if (blocks[j + 1] && KEYWORDS_LABEL.test(blocks[j + 1]!.text.trim())) {
+        j++;
+        while (blocks[j + 1] && !/\p{Ll}/u.test(blocks[j + 1]!.text) && /\p{Lu}/u.test(blocks[j + 1]!.text))
+          j++;
+      }
+      continue;
+    }
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
     if (!styled && parts.length && n.relSize < 0.9 * (size || 1)) {

@@ -165,18 +165,22 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 /**
  * A thesis's cover line that names what it is, not what it is about: "硕士学位论文" (master's
  * thesis), "2019年度春学期 卒業論文" (bachelor's thesis of a term), "학위논문": short, and ending in the
- * word for a thesis or paper, where a title says its subject.
+ * word for a thesis or paper, where a title says its subject; a bachelor's design project's
+ * "毕业设计说明书" (graduation design's report) ends in the word for its report.
  */
-const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문)\s*$/;
+const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문|说明书|說明書)\s*$/;
 /**
  * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
  * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", Romanian "Proiect de
  * diplomă", "Lucrare de licență", Serbian "Мастер рад", "Дипломски рад", Hungarian "Szakdolgozat",
- * "Diplomamunka", Greek "Διπλωματική εργασία", "MSc thesis", set large on a cover over the title;
- * the whole line names the kind of work and nothing else.
+ * "Diplomamunka", Greek "Διπλωματική εργασία", Russian "Выпускная квалификационная работа",
+ * "Работа бакалавра", "Магистерская диссертация", Ukrainian "Кваліфікаційна робота", "MSc thesis",
+ * set large on a cover over the title; the whole line names the kind of work and nothing else, one
+ * kind or two run together ("ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА РАБОТА БАКАЛАВРА").
  */
-const WORK_KIND =
-  /^\s*(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster))\s*$/iu;
+const WORK_KINDS =
+  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота)/iu;
+const WORK_KIND = new RegExp(`^\\s*${WORK_KINDS.source}(?:\\s+${WORK_KINDS.source})?\\s*$`, 'iu');
 const NOTHING = /(?!)/;
 
 /**
@@ -277,11 +281,21 @@ function findTitle(doc: DocumentModel): number | null {
   );
   if (labelled >= 0 && doc.blocks.slice(0, labelled).every((b) => b.relSize <= doc.blocks[labelled]!.relSize))
     return labelled;
-  // The label alone in its paragraph ("Title:"), the title in the next one.
+  // The label alone in its paragraph ("Title:"), the title in the next one; or, on a cover that
+  // sets its labels as a column over the column of their values ("学 院:", "专业:", "题 目:", then
+  // the three values), the value at the label's place in the run.
   const bareLabel = doc.blocks.findIndex((b, i) => i < 10 && b.page === 1 && BARE_TITLE_LABEL.test(b.text));
-  const underLabel = bareLabel >= 0 ? doc.blocks[bareLabel + 1] : undefined;
-  if (underLabel && underLabel.text.length <= 400 && underLabel.text.trim().split(/\s+/).length >= 2)
-    return bareLabel + 1;
+  let place = 1;
+  while (bareLabel - place >= 0 && FIELD_LABEL.test(doc.blocks[bareLabel - place]!.text.trim())) place++;
+  const values = doc.blocks.slice(bareLabel + 1, bareLabel + 1 + place);
+  if (values.length < place || values.some((b) => FIELD_LABEL.test(b.text.trim()))) place = 1;
+  const underLabel = bareLabel >= 0 ? doc.blocks[bareLabel + place] : undefined;
+  if (
+    underLabel &&
+    underLabel.text.length <= 400 &&
+    (underLabel.text.trim().split(/\s+/).length >= 2 || CJK_WORDS.test(underLabel.text))
+  )
+    return bareLabel + place;
   const firstPage = doc.blocks
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
@@ -374,14 +388,18 @@ function findTitle(doc: DocumentModel): number | null {
   if (best && maxSize >= 1.1) return titleOpening(doc.blocks, best.i);
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's). An author's name set in bold
-  // under a title in the body's face is the byline, not the title.
+  // under a title in the body's face is the byline, not the title. A cover's line that names the
+  // kind of work is none; the bold paragraph right under it is the title even when its lines, in
+  // capitals, each read like a name ("ПОВЫШЕНИЕ КАЧЕСТВА ИЗОБРАЖЕНИЙ").
+  const kindLine = (b: Block | undefined) => !!b && (WORK_KIND.test(b.text) || THESIS_KIND.test(b.text));
   const firstHeading = doc.blocks.findIndex(
     (b, i) =>
       i < 10 &&
       (abstractAt < 0 || i < abstractAt) &&
       (b.styleLevel === 1 || b.emphasis) &&
       b.text.split(/\s+/).length >= 3 &&
-      !(b.styleLevel !== 1 && i > 0 && namesOnly(b)),
+      !kindLine(b) &&
+      !(b.styleLevel !== 1 && i > 0 && namesOnly(b) && !kindLine(doc.blocks[i - 1])),
   );
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
@@ -411,11 +429,17 @@ function findTitle(doc: DocumentModel): number | null {
  * that line is not the title.
  */
 const TITLE_LABEL =
-  /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:\s*(?=\S)/iu;
+  /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目)\s*[:：]\s*(?=\S)/iu;
 
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
 const BARE_TITLE_LABEL =
-  /^\s*(?:(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k)\s*:|đề\s+tài\s*:?)\s*$/iu;
+  /^\s*(?:(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目)\s*[:：]|đề\s+tài\s*:?)\s*$/iu;
+/**
+ * A cover's field label alone on its line ("学 院:", "Department:"): short, closed by a colon. A
+ * cover may set its labels in one column and their values in the next, read as a run of labels
+ * and then a run of values in the same order.
+ */
+const FIELD_LABEL = /^[^\n:：]{1,16}[:：]$/u;
 
 function withoutTitleLabel(title: string): string {
   const rest = title.replace(TITLE_LABEL, '');
@@ -597,6 +621,20 @@ function nameOverTitle(
     entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
     used: new Set([titleIndex - 1]),
   };
+}
+
+/**
+ * A cover that labels its student over the title ("作 者:" and the name, then "题 目:" and the
+ * title): read by the role labels on the title's page before it, when no byline follows the title.
+ */
+function labelledOverTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex === null) return null;
+  let from = titleIndex;
+  while (from > 0 && blocks[from - 1]!.page === blocks[titleIndex]!.page) from--;
+  return from < titleIndex ? namedByRoleLabels(blocks, from, titleIndex) : null;
 }
 
 /** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
@@ -793,19 +831,52 @@ function namesAfterBy(
 /**
  * A thesis cover's label over the student who wrote it, in the languages of the covers met:
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
- * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:".
+ * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:", Russian "Выполнил(а)"
+ * (done by), Ukrainian "Виконав(ла)", Chinese "作 者:" (author).
  */
-const STUDENT_LABEL =
-  /^(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by)\s*:?$/iu;
+const STUDENT_LABELS =
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|作\s*者)/iu;
+const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
+/**
+ * The same label run in before what it labels on its line ("Выполнил студент гр. 123 В.В. Иванов",
+ * "作 者: 张三 学 号: 123"): a Russian cover sets the label, the student's group and the name on one
+ * line, a Chinese one sets the next field's label after the name.
+ */
+const STUDENT_LABEL_HEAD = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?\\s+(?=\\S)`, 'iu');
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
  * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", and the
  * English roles of ROLE_LINE.
  */
-const SUPERVISOR_LABEL =
-  /^(?:(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?)\s*:?$/iu;
+const SUPERVISOR_LABELS =
+  /(?:(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 'iu');
+/**
+ * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the
+ * cover, no line of the title set over it in the same type.
+ */
+const ROLE_FIELD = new RegExp(`^(?:${STUDENT_LABELS.source}|${SUPERVISOR_LABELS.source})\\s*[:：]`, 'iu');
 /** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
 const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
+/** A name of initials and a surname closing a cover's line ("студент гр. 4931101/90102 В.В. Иванов"). */
+const INITIALLED_NAME_AT_END = /(?:^|\s)(\p{Lu}\.\s?(?:\p{Lu}\.\s?)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)$/u;
+/** A Chinese name opening a cover's line (two to four characters), its next field after a space. */
+const HAN_NAME_FIRST = /^(\p{Script=Han}{2,4})(?:\s|$)/u;
+
+/**
+ * The student's name in what a cover sets under or after the student's label: the whole of it when
+ * it reads as a name; else a Chinese name that opens it, or a name of initials and a surname that
+ * closes it, the student's group or position set before it ("студент гр. 123/45 В.В. Иванов").
+ */
+function studentName(value: string, whole = true): string | null {
+  const text = withoutDegrees(value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
+  const name =
+    whole && isNameLike(text)
+      ? text
+      : (HAN_NAME_FIRST.exec(text)?.[1] ?? INITIALLED_NAME_AT_END.exec(text)?.[1] ?? null);
+  if (!name || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
+  return name;
+}
 
 /**
  * The author of a thesis whose cover labels its people by role (the student and the supervisor):
@@ -825,6 +896,16 @@ function namedByRoleLabels(
       SUPERVISOR_LABEL.test(b.text.trim()) ||
       ROLE_LINE.test(b.text.trim()));
   for (let i = from; i < end; i++) {
+    const head = STUDENT_LABEL_HEAD.exec(blocks[i]!.text.replace(/\s+/g, ' ').trim());
+    if (head) {
+      // With no colon after it the label may open a phrase ("Student Research Paper"): only a name
+      // of the shapes a cover sets after its student's group is read then, never the rest whole.
+      const name = studentName(
+        blocks[i]!.text.replace(/\s+/g, ' ').trim().slice(head[0].length),
+        /[:：]/.test(head[0]),
+      );
+      if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+    }
     if (!isLabel(blocks[i])) continue;
     let j = i;
     while (j < end && isLabel(blocks[j])) j++;
@@ -833,8 +914,8 @@ function namedByRoleLabels(
     if (values.length < labels.length || values.some((v) => isLabel(v))) return null;
     const k = labels.findIndex((b) => STUDENT_LABEL.test(b.text.trim()));
     if (k >= 0) {
-      const name = withoutDegrees(values[k]!.text.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
-      if (!isNameLike(name) || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
+      const name = studentName(values[k]!.text);
+      if (!name) return null;
       const used = new Set<number>();
       for (let u = i; u < j + labels.length; u++) used.add(u);
       return { entries: [{ name, marks: [], lines: [], links: [] }], used };
@@ -1172,6 +1253,25 @@ function styledAuthors(
   return { entries, used, perEntry };
 }
 
+/** Affiliation marks raised after a name: digits and note signs ("1", "2,3", "*"); no icon's text ("ID"). */
+const AFFILIATION_MARKS = /^[\d*∗†‡§¶#✉,]+$/u;
+/**
+ * The text of the superscript run of marks that ends each of a block's lines ("1" after "Jane Roe"), or ''
+ * when the line ends in its own type; a block's runs mark its line breaks with "\n".
+ */
+function supTailsByLine(b: Block): string[] {
+  const tails: string[] = [''];
+  for (const r of b.runs) {
+    const parts = r.text.split('\n');
+    parts.forEach((part, k) => {
+      if (k > 0) tails.push('');
+      if (part.trim())
+        tails[tails.length - 1] = r.sup && AFFILIATION_MARKS.test(part.trim()) ? part.trim() : '';
+    });
+  }
+  return tails.length === b.lines.length ? tails : b.lines.map(() => '');
+}
+
 /** A line of handles (a GitHub or Twitter name beside an icon): a few bare tokens, no spaces inside. */
 function isHandleLine(s: string): boolean {
   const tokens = s.split(/[\s·|,]+/).filter(Boolean);
@@ -1189,14 +1289,21 @@ function stackedAuthors(
   const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] = [];
   for (let i = from; i < to; i++) {
     const b = blocks[i]!;
-    for (const l of b.lines)
+    // A line's last run raised as a superscript is its affiliation mark ("Jane Roe" and a raised
+    // "1", BMVC): no part of the name, whatever it is made of.
+    const raisedTails = supTailsByLine(b);
+    b.lines.forEach((l, n) =>
       lines.push({
-        text: l.text,
+        text:
+          raisedTails[n] && l.text.endsWith(raisedTails[n])
+            ? l.text.slice(0, -raisedTails[n].length)
+            : l.text,
         block: i,
         emphasis: b.emphasis,
         links: l.links ?? b.links,
         cellTop: l.cellTop,
-      });
+      }),
+    );
   }
   let current: Entry | null = null;
   let sideBySide = false;
@@ -1960,8 +2067,10 @@ export function extractHeader(source: DocumentModel): Header {
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
-      // A byline or affiliation list set in the title's size (spconf) is no more of the title.
+      // A byline or affiliation list set in the title's size (spconf) is no more of the title, nor
+      // is a cover's field that names a person by role ("指导者： ...").
       !opensWithNoteMark(blocks[titleEnd]!) &&
+      !ROLE_FIELD.test(blocks[titleEnd]!.text.trim()) &&
       markedNameCount(blocks[titleEnd]!) < 2 &&
       // A title set at body size (APA title pages) stands apart by its face, or by the space
       // under it: the byline after it has the same size, and either another face or a gap
@@ -1991,6 +2100,7 @@ export function extractHeader(source: DocumentModel): Header {
       Math.abs(blocks[titleEnd]!.relSize - t.relSize) <= 0.03 * t.relSize &&
       blocks[titleEnd]!.text.length <= 200 &&
       !FRONT_LABEL.test(blocks[titleEnd]!.text.trim()) &&
+      !ROLE_FIELD.test(blocks[titleEnd]!.text.trim()) &&
       !opensWithNoteMark(blocks[titleEnd]!) &&
       markedNameCount(blocks[titleEnd]!) < 2 &&
       !isNameList(blocks[titleEnd]!) &&
@@ -2060,7 +2170,10 @@ export function extractHeader(source: DocumentModel): Header {
       : inline;
   const chosen = read.entries.length
     ? read
-    : (namedCorresponding(blocks, start) ?? nameOverTitle(blocks, titleIndex) ?? read);
+    : (namedCorresponding(blocks, start) ??
+      nameOverTitle(blocks, titleIndex) ??
+      labelledOverTitle(blocks, titleIndex) ??
+      read);
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);

@@ -10,14 +10,14 @@ import { findEmails, findOrcids } from './text-utils.ts';
  * "Použitá literatura", "Zoznam použitej literatúry", Polish "Literatura", Dutch "Referenties",
  * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Korean
  * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
- * источников", Hungarian "Hivatkozások", "Irodalomjegyzék", Greek "Βιβλιογραφία", Turkish
+ * источников", Ukrainian "Список літератури", "Список використаних джерел", "Література", Hungarian "Hivatkozások", "Irodalomjegyzék", Greek "Βιβλιογραφία", Turkish
  * "Kaynaklar", Indonesian "Daftar Pustaka", Vietnamese "Tài liệu tham khảo", Swedish, Norwegian and
  * Danish "Referenser", "Referanser", "Litteratur", "Källor", Finnish "Lähteet"), with a full stop after it as a draft typed by hand may set one ("4. Ссылки."). The list is the last such heading, so a
  * section of that name earlier in the body ("3.1 Literaturverzeichnis", a template's guide to
  * citing) does not open it.
  */
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -47,7 +47,7 @@ export function isContentsEntry(b: Block): boolean {
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 /** "Keywords:", "Index Terms—", French "Mots-clés", Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
 export const KEYWORDS_LABEL =
-  /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
+  /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 export function isHeading(block: Block): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;

@@ -457,6 +457,28 @@ function groupIntoLines(items: Item[]): Item[][] {
       }
     } else clusters.push({ y: it.y, size: it.size, items: [it] });
   }
+  // A drop cap (the first letter of a section's first paragraph set over two or three lines, AIAA's
+  // "I" of "Immediate") sits on a lower line's baseline: it sets no size for that line, and is the
+  // first letter of the line it tops, joined to that line's first word.
+  clusters.forEach((c, k) => {
+    const cap = c.items.reduce((a, b) => (b.size > a.size ? b : a));
+    const others = c.items.filter((it) => it !== cap);
+    const prev = clusters[k - 1];
+    if (
+      !others.length ||
+      !prev ||
+      !/^\p{Lu}$/u.test(cap.str.trim()) ||
+      cap.size < 1.6 * Math.max(...others.map((it) => it.size)) ||
+      others.some((it) => it.x < cap.x) ||
+      prev.y - c.y > cap.size ||
+      prev.items.some((it) => it.x <= cap.x)
+    )
+      return;
+    c.items = others;
+    c.size = Math.max(...others.map((it) => it.size));
+    const firstX = Math.min(...prev.items.map((it) => it.x));
+    prev.items.push({ ...cap, str: cap.str.trim(), y: prev.y, size: prev.size, w: firstX - cap.x });
+  });
   // A cluster of small type that overlaps a neighbouring line vertically is that line's superscript
   // or subscript, not a line of its own.
   const merged: typeof clusters = [];
