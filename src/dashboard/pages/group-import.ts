@@ -319,7 +319,9 @@ async function importPage(
     ...(summary ? { problem: summary } : {}),
   });
   const posted = postedForm(request);
-  const value = refused?.csv ?? (posted ? text(posted, 'csv') : '');
+  // A form sent after the session ended comes back with its file's text, if it was kept, in the field
+  // (a file input cannot be filled again: framework.ts, keepUploadSentAfterSessionEnded).
+  const value = refused?.csv ?? (posted ? text(posted, 'csv') || text(posted, 'file') : '');
   const action = dashboardPath('groups', group.group_id, 'import');
   return renderPage(ctx, request, reply, {
     title: `Import records into ${isolateText(group.name)}`,
