@@ -83,6 +83,7 @@ async function keysPage(
           <input
             id="label"
             name="label"
+            type="text"
             maxlength="100"
             placeholder="ScholarOne production"
             value="${text(postedForm(request) ?? {}, 'label')}"
