@@ -1,6 +1,7 @@
 // API keys: shown once at creation, stored only as a SHA-256 hash. The public key_id part finds the
 // row; the hashes are compared in constant time so timing never reveals how much of a key matched.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { formDigest, openWithForm, SEALED_SECRET_MINUTES, sealWithForm } from '../infra/form-seal.ts';
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
@@ -22,13 +23,6 @@ export async function createApiKey(db: Queryable, organizationId: number): Promi
   return (await insertKey(db, organizationId, null, null))!;
 }
 
-/**
- * How long a key made by a dashboard form stays sealed with the form's one-time value, for that form
- * sent again to show it (a double click, whose first answer the browser dropped; a reload of the
- * answer). Past it, the sealed copy is erased (`forgetSealedKeys`) and the form sent again shows no key.
- */
-export const FORM_KEY_SHOWN_AGAIN_MINUTES = 10;
-
 /** What a dashboard form's post made: the key (null once it can no longer be shown), and whether an earlier send of the same form made it. */
 export type FormKey = { key: string; repeated: boolean } | { key: null; repeated: true };
 
@@ -36,7 +30,7 @@ export type FormKey = { key: string; repeated: boolean } | { key: null; repeated
  * A key made by a dashboard form: `formNonce` is the form's one-time value (random, only in the page
  * that showed the form), and the same form posted again, after or while the first send is answered,
  * makes no second key: it is answered with the key the first send made, for
- * FORM_KEY_SHOWN_AGAIN_MINUTES. The key is never stored in plain text: its sealed copy is opened only
+ * SEALED_SECRET_MINUTES. The key is never stored in plain text: its sealed copy is opened only
  * with the form's value, of which the database keeps a digest (`formDigest`), never the value.
  */
 export async function createApiKeyFromForm(
@@ -55,44 +49,17 @@ export async function createApiKeyFromForm(
   );
   const row = rows[0];
   // Revoked meanwhile (the list's button, in another tab): its secret is of no use, never shown.
-  const shown = row?.form_sealed && !row.revoked ? unseal(Buffer.from(row.form_sealed), formNonce) : null;
+  const shown = row?.form_sealed && !row.revoked ? openWithForm(row.form_sealed, formNonce) : null;
   return shown === null ? { key: null, repeated: true } : { key: shown, repeated: true };
 }
 
-/** Erases the sealed copies of the organization's keys past FORM_KEY_SHOWN_AGAIN_MINUTES. */
+/** Erases the sealed copies of the organization's keys past SEALED_SECRET_MINUTES (form-seal.ts). */
 export async function forgetSealedKeys(db: Queryable, organizationId: number): Promise<void> {
   await db.query(
     `UPDATE api_keys SET form_sealed = NULL WHERE organization_id = $1 AND form_sealed IS NOT NULL
         AND created_at < now() - $2 * interval '1 minute'`,
-    [organizationId, FORM_KEY_SHOWN_AGAIN_MINUTES],
+    [organizationId, SEALED_SECRET_MINUTES],
   );
-}
-
-/** What the database keeps of a form's one-time value (the seal's key is derived apart). */
-function formDigest(formNonce: string): string {
-  return createHash('sha256').update(`refmatch api key form\n${formNonce}`).digest('hex');
-}
-
-function sealKey(formNonce: string): Buffer {
-  return createHash('sha256').update(`refmatch api key seal\n${formNonce}`).digest();
-}
-
-/** The key sealed with the form's value: AES-256-GCM, iv (12 bytes), tag (16), ciphertext. */
-function seal(key: string, formNonce: string): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(formNonce), iv);
-  const sealed = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
-}
-
-function unseal(sealed: Buffer, formNonce: string): string | null {
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(formNonce), sealed.subarray(0, 12));
-    decipher.setAuthTag(sealed.subarray(12, 28));
-    return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
 }
 
 async function insertKey(
@@ -126,7 +93,14 @@ async function insertKey(
       `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce, form_sealed)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, form_nonce) WHERE form_nonce IS NOT NULL DO NOTHING`,
-      [organizationId, keyId, hashKey(key), label, digest, formNonce === null ? null : seal(key, formNonce)],
+      [
+        organizationId,
+        keyId,
+        hashKey(key),
+        label,
+        digest,
+        formNonce === null ? null : sealWithForm(key, formNonce),
+      ],
     );
   });
   return rowCount > 0 ? key : null;

@@ -3,6 +3,7 @@
 // functions.
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { formDigest, openWithForm, SEALED_SECRET_MINUTES, sealWithForm } from '../infra/form-seal.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { isRole, type Role } from './roles.ts';
@@ -40,7 +41,7 @@ function checkRole(role: string): Role {
 /** Creates a user with a generated one-time password, returned only here; it must be changed at first sign-in. */
 export async function createUser(
   db: Queryable,
-  input: { organizationId: number; email: string; role: string },
+  input: { organizationId: number; email: string; role: string; formValue?: string },
 ): Promise<User & { password: string }> {
   const role = checkRole(input.role);
   const email = normalizeEmail(input.email);
@@ -57,9 +58,16 @@ export async function createUser(
       [input.organizationId],
     );
     return tx.query<User>(
-      `INSERT INTO users (organization_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [input.organizationId, email, role, passwordHash],
+      `INSERT INTO users (organization_id, email, role, password_hash, form_nonce, form_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+      [
+        input.organizationId,
+        email,
+        role,
+        passwordHash,
+        input.formValue === undefined ? null : formDigest(input.formValue),
+        input.formValue === undefined ? null : sealWithForm(password, input.formValue),
+      ],
     );
   });
   // Only this organization's users are compared (migration 0099): saying that another organization
@@ -67,6 +75,35 @@ export async function createUser(
   if (!rows[0])
     throw errors.conflict(`A user with the email ${email} already exists in this organization`).naming(email);
   return { ...rows[0], password };
+}
+
+/**
+ * The one-time password the dashboard's add form made with `formValue` for the organization's user of
+ * `email`, for that form sent again (form-seal.ts): null once its minutes have passed, or the user
+ * has signed in (and chosen a password), or was disabled, or was added by another form.
+ */
+export async function oneTimePasswordOfForm(
+  db: Queryable,
+  organizationId: number,
+  email: string,
+  formValue: string,
+): Promise<string | null> {
+  await forgetSealedPasswords(db, organizationId);
+  const { rows } = await db.query<{ form_sealed: Uint8Array }>(
+    `SELECT form_sealed FROM users
+      WHERE organization_id = $1 AND lower(email) = lower($2) AND form_nonce = $3 AND form_sealed IS NOT NULL`,
+    [organizationId, normalizeEmail(email), formDigest(formValue)],
+  );
+  return rows[0] ? openWithForm(rows[0].form_sealed, formValue) : null;
+}
+
+/** Erases the organization's sealed one-time passwords past their minutes, or no longer of use. */
+export async function forgetSealedPasswords(db: Queryable, organizationId: number): Promise<void> {
+  await db.query(
+    `UPDATE users SET form_sealed = NULL WHERE organization_id = $1 AND form_sealed IS NOT NULL
+        AND (created_at < now() - $2 * interval '1 minute' OR NOT must_change_password OR disabled_at IS NOT NULL)`,
+    [organizationId, SEALED_SECRET_MINUTES],
+  );
 }
 
 export async function listUsers(db: Queryable, organizationId: number): Promise<User[]> {
@@ -193,10 +230,10 @@ export async function changePassword(
   checkNewPassword(input.next);
   if (input.next === input.current)
     throw errors.validation('The new password must differ from the current one');
-  await db.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [
-    input.userId,
-    await hashPassword(input.next),
-  ]);
+  await db.query(
+    'UPDATE users SET password_hash = $2, must_change_password = false, form_sealed = NULL WHERE id = $1',
+    [input.userId, await hashPassword(input.next)],
+  );
   await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1 AND token_hash <> $2', [
     input.userId,
     input.keepSession,
@@ -212,7 +249,7 @@ export async function resetPassword(
   await requireUser(db, id, organizationId);
   const password = generatePassword();
   const { rows } = await db.query<User>(
-    `UPDATE users SET password_hash = $2, must_change_password = true WHERE id = $1 RETURNING ${COLUMNS}`,
+    `UPDATE users SET password_hash = $2, must_change_password = true, form_sealed = NULL WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, await hashPassword(password)],
   );
   await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [id]);

@@ -3,11 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
-import { randomBytes } from 'node:crypto';
 import { errors } from '../../infra/errors.ts';
+import { newFormValue, SEALED_SECRET_MINUTES } from '../../infra/form-seal.ts';
 import {
   createApiKeyFromForm,
-  FORM_KEY_SHOWN_AGAIN_MINUTES,
   forgetSealedKeys,
   listApiKeys,
   revokeApiKeyById,
@@ -68,15 +67,15 @@ async function keysPage(
             </section>`
           : created
             ? html`<p role="status" class="flash">
-                This form already created a key, more than ${FORM_KEY_SHOWN_AGAIN_MINUTES} minutes ago or
-                since revoked: its secret can no longer be shown. No other key was made. If it was not copied,
+                This form already created a key, more than ${SEALED_SECRET_MINUTES} minutes ago or since
+                revoked: its secret can no longer be shown. No other key was made. If it was not copied,
                 revoke it below and create another.
               </p>`
             : null
       }
       <form method="post" action="/dashboard/api-keys/" class="row">
         ${csrfField(request)}
-        <input type="hidden" name="once" value="${randomBytes(32).toString('base64url')}" />
+        <input type="hidden" name="once" value="${newFormValue()}" />
         <div>
           <label for="label">Label (optional, up to 100 characters: what the key is for)</label>
           ${label.message}
