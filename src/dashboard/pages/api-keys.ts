@@ -108,7 +108,11 @@ async function keysPage(
                     : actionButton(request, {
                         action: dashboardPath('api-keys', key.id, 'revoke'),
                         label: 'Revoke',
-                        accessibleName: `Revoke key rm_${key.key_id}`,
+                        // What the key is for first (a listener tells "ScholarOne production" from
+                        // "Staging", not one hex string from another); its id keeps the name unique.
+                        accessibleName: key.label
+                          ? `Revoke key ${isolateText(key.label)}, rm_${key.key_id}`
+                          : `Revoke key rm_${key.key_id}`,
                         kind: 'danger',
                       })
                 }
