@@ -4,3 +4,5 @@
 -- said the user existed and the password had to be made anew (disable, then enable).
 ALTER TABLE users ADD COLUMN IF NOT EXISTS form_nonce text;
 ALTER TABLE users ADD COLUMN IF NOT EXISTS form_sealed bytea;
+-- When it was sealed: at the add, or at an enable (Enable pressed twice lost its password the same way).
+ALTER TABLE users ADD COLUMN IF NOT EXISTS form_sealed_at timestamptz;

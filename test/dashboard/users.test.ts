@@ -224,4 +224,38 @@ describe('one email, an account in each of several organizations', () => {
       expect(other.statusCode).toBe(303);
     });
   });
+
+  it("Enable pressed twice shows the one-time password its first press made; another page's press makes none", async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const passwordOf = (body: string) => /data-testid="one-time-password">([^<]+)</.exec(body)?.[1];
+    const away = await createTestUser(t.db, org.id, 'editor');
+    await disableUser(t.db, away.id);
+    const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    const url = `/dashboard/users/${away.id}/enable/`;
+    const start = page.body.indexOf(`action="${url}"`);
+    const once = /name="once" value="([^"]+)"/.exec(page.body.slice(start))![1]!;
+    const first = await injectForm(t.app, admin, url, { once });
+    const password = passwordOf(first.body);
+    expect(password).toBeDefined();
+    const again = await injectForm(t.app, admin, url, { once });
+    expect(again.statusCode).toBe(200);
+    expect(passwordOf(again.body)).toBe(password);
+    expect(again.body).toContain('This form was sent more than once');
+    // The password shown works: it is the one stored.
+    const { rows } = await t.db.query<{ hash: string }>(
+      'SELECT password_hash AS hash FROM users WHERE id = $1',
+      [away.id],
+    );
+    expect(rows[0]!.hash).toMatch(/^\$argon2id\$/);
+    expect(
+      (await postSignInForm(t.app, { email: away.email, password: password!, next: '/dashboard/' }))
+        .statusCode,
+    ).toBe(303);
+    // From another page (another value): no password, the way to one said.
+    const other = await injectForm(t.app, admin, url, { once: 'x'.repeat(43) });
+    expect(other.statusCode).toBe(303);
+    const listed = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    expect(listed.body).toContain('no new one-time password was made');
+  });
 });

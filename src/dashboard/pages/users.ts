@@ -46,6 +46,11 @@ const CreateBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
   role: Type.String(),
 });
+const EnableBody = Type.Object({
+  _csrf: Type.String(),
+  // The button's one-time value (form-seal.ts): pressed again, it shows the password it made.
+  once: Type.Optional(Type.String({ minLength: 16, maxLength: 64 })),
+});
 const RoleBody = Type.Object({
   _csrf: Type.String(),
   role: Type.String(),
@@ -88,8 +93,8 @@ async function usersPage(
               ${
                 created.repeated
                   ? html`<p role="status">
-                      This form was sent more than once (a double click, or the page reloaded): the user was
-                      added once, with this one-time password.
+                      This form was sent more than once (a double click, or the page reloaded): this is the
+                      one-time password its first send made, no other.
                     </p>`
                   : null
               }
@@ -175,6 +180,8 @@ async function usersPage(
                           label: 'Enable',
                           accessibleName: `Enable ${isolateText(user.email)} with a new one-time password`,
                           kind: 'secondary',
+                          // Pressed twice, the button shows the password its first press made.
+                          hidden: { once: newFormValue() },
                         })
                       : actionButton(request, {
                           action: dashboardPath('users', user.id, 'disable'),
@@ -222,7 +229,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       const existing = await findUserByEmail(ctx.db, orgOf(request), body.email);
       const again =
         existing && body.once
-          ? await oneTimePasswordOfForm(ctx.db, orgOf(request), body.email, body.once)
+          ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, body.once)
           : null;
       if (existing && again !== null) {
         return usersPage(ctx, request, reply, { email: existing.email, password: again, repeated: true });
@@ -247,7 +254,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
         // Two sends at once (a double click): the second finds the first's user as it adds its own.
         const first =
           error instanceof AppError && error.status === 409 && body.once
-            ? await oneTimePasswordOfForm(ctx.db, orgOf(request), body.email, body.once)
+            ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, body.once)
             : null;
         if (first === null) throw error;
         return { email: body.email.trim(), password: first, repeated: true };
@@ -287,15 +294,22 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     method: 'POST',
     url: '/users/:userId/enable/',
     action: 'users_manage',
-    schema: { params: UserParams, body: CsrfOnly },
+    schema: { params: UserParams, body: EnableBody },
     back: () => '/dashboard/users/',
     handler: async (request, reply) => {
       const { userId } = request.params as { userId: number };
       notSelf(request, userId);
-      const enabled = await enableUser(ctx.db, userId, orgOf(request)).catch((error: unknown) => {
+      const once = (request.body as { once?: string }).once;
+      const enabled = await enableUser(ctx.db, userId, orgOf(request), once).catch(async (error: unknown) => {
         // Enabled already: by this button's first click (a double click, whose answer with the
-        // one-time password the browser dropped), or in another tab. Said with the way to a password.
+        // one-time password the browser dropped): that password again, within minutes; or in another
+        // tab, or later. Said with the way to a password.
         if (!(error instanceof AppError) || error.status !== 409) throw error;
+        const first = once ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { id: userId }, once) : null;
+        if (first !== null) {
+          const user = await requireUser(ctx.db, userId, orgOf(request));
+          return { ...user, password: first, repeated: true };
+        }
         throw errors
           .conflict(
             `${error.message}: no new one-time password was made. If the one shown when they were enabled was not seen (the button pressed twice), disable them, then enable them for a new one.`,
