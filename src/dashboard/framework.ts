@@ -776,9 +776,9 @@ async function keepUploadSentAfterSessionEnded(
       const bytes = await part.toBuffer();
       if (part.filename === '' && bytes.length === 0) continue;
       const name = isolateText(part.filename);
-      if (bytes.length > limit)
+      if (bytes.length > limit) {
         notes.push(`The file ${name} was not kept (larger than ${mebibytes(limit)}): choose it again.`);
-      else if (!isUtf8(bytes) || bytes.includes(0)) {
+      } else if (!isUtf8(bytes) || bytes.includes(0)) {
         notes.push(`The file ${name} was not kept (it is not UTF-8 text): choose it again.`);
       } else {
         form[part.fieldname] = bytes.toString('utf8');
@@ -789,10 +789,11 @@ async function keepUploadSentAfterSessionEnded(
     // A body cut short or malformed: what was read before is kept, if its token was.
   }
   if (token === undefined) return;
-  if (tooLarge)
+  if (tooLarge) {
     notes.push(
       `It was too large to keep (over ${mebibytes(limit)}): choose the file again, or paste it again.`,
     );
+  }
   const message = [UNSENT_FORM_MESSAGE, ...notes].join(' ');
   if (await keepUnsentForm(ctx.db, token, { kind: 'error', message, form, page })) {
     setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
