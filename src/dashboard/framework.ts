@@ -4,13 +4,21 @@
 // Pages declare a route with `dashboardRoute`, write HTML with `html`, and answer with `renderPage`
 // or `redirectTo`. Errors become an HTML page with the real status, or, for a form post that names
 // where its form lives (`back`), the message shown on that page.
+import { isUtf8 } from 'node:buffer';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
 import { can, ROLE_LABELS, type Action } from '../users/roles.ts';
-import { findSession, keepUnsentForm, setFlash, type Flash, type Session } from '../users/sessions.ts';
+import {
+  findSession,
+  isEndedSession,
+  keepUnsentForm,
+  setFlash,
+  type Flash,
+  type Session,
+} from '../users/sessions.ts';
 import {
   LOGIN_CSRF_COOKIE,
   SESSION_COOKIE,
@@ -623,7 +631,11 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
       // nothing: the sign-in page says so and leads back to the form's page, where it led home
       // without a word and the editor could believe it saved.
       const page = formPage(request, rule);
-      await keepFormSentAfterSessionEnded(ctx, request, reply, rule, page);
+      if (rule.multipart && isMultipartPost(request)) {
+        await keepUploadSentAfterSessionEnded(ctx, request, reply, rule, page);
+      } else {
+        await keepFormSentAfterSessionEnded(ctx, request, reply, rule, page);
+      }
       const params = new URLSearchParams({ next: page, unsaved: '1' });
       return reply.status(303).header('location', `/dashboard/sign-in/?${params.toString()}`).send();
     }
@@ -715,6 +727,75 @@ async function keepFormSentAfterSessionEnded(
   if (!token || !form) return;
   const flash: Flash = { kind: 'error', message: UNSENT_FORM_MESSAGE, form, page };
   if (await keepUnsentForm(ctx.db, token, flash)) {
+    setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
+  }
+}
+
+/**
+ * A multipart form (a group's import: a pasted CSV or a file) sent after its session expired, kept as
+ * `keepFormSentAfterSessionEnded` keeps a typed one, for the same user's next sign-in: its body is
+ * not read before then, so it was lost, and the CSV with it. Its token comes first and is checked
+ * against an ended session of this browser before anything else is read; then its fields, and a file
+ * that is UTF-8 text as its text under the file's field name (the page puts it back in its text
+ * field: a file input cannot be filled again), as long as the whole post is within the body limit (a
+ * form's size): past it, or not text, the file is named and not kept, and the person chooses it again.
+ */
+async function keepUploadSentAfterSessionEnded(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rule: RouteRule,
+  page: string,
+): Promise<void> {
+  if (!rule.keepsForm) return;
+  const dropped = new Set(typeof rule.keepsForm === 'object' ? rule.keepsForm.without : []);
+  const limit = ctx.config.bodyLimitBytes;
+  const sent = Number(request.headers['content-length']);
+  const tooLarge = !Number.isFinite(sent) || sent > limit;
+  const form: Record<string, string> = {};
+  const notes: string[] = [];
+  let token: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (token === undefined) {
+        // The form sends its token first: a post no ended session of ours sent is read no further.
+        if (part.type !== 'field' || part.fieldname !== '_csrf' || typeof part.value !== 'string') return;
+        if (!(await isEndedSession(ctx.db, part.value))) return;
+        token = part.value;
+        if (tooLarge) break;
+        continue;
+      }
+      if (dropped.has(part.fieldname)) {
+        if (part.type === 'file') part.file.resume();
+        continue;
+      }
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') form[part.fieldname] = part.value;
+        continue;
+      }
+      const bytes = await part.toBuffer();
+      if (part.filename === '' && bytes.length === 0) continue;
+      const name = isolateText(part.filename);
+      if (bytes.length > limit) {
+        notes.push(`The file ${name} was not kept (larger than ${mebibytes(limit)}): choose it again.`);
+      } else if (!isUtf8(bytes) || bytes.includes(0)) {
+        notes.push(`The file ${name} was not kept (it is not UTF-8 text): choose it again.`);
+      } else {
+        form[part.fieldname] = bytes.toString('utf8');
+        notes.push(`The file ${name} is kept as text, in the form's text field.`);
+      }
+    }
+  } catch {
+    // A body cut short or malformed: what was read before is kept, if its token was.
+  }
+  if (token === undefined) return;
+  if (tooLarge) {
+    notes.push(
+      `It was too large to keep (over ${mebibytes(limit)}): choose the file again, or paste it again.`,
+    );
+  }
+  const message = [UNSENT_FORM_MESSAGE, ...notes].join(' ');
+  if (await keepUnsentForm(ctx.db, token, { kind: 'error', message, form, page })) {
     setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
   }
 }

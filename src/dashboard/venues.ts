@@ -5,7 +5,7 @@
 // internal id. The catalogue's own id (`sources.source_key`: "acl:venue/findings-naacl", an OpenAlex
 // "S…" id) and the ISSN-L, when there is one, say which venue each row is.
 import type { Queryable } from '../infra/db/index.ts';
-import { html, isolate, type Html } from './html.ts';
+import { html, isolate, isolateText, type Html } from './html.ts';
 
 export interface VenueIds {
   /** The id in the catalogue the venue was ingested from. */
@@ -43,4 +43,32 @@ export function venueLine(
     id === null ? null : html`id ${id}`,
   ].filter((part): part is Html => part !== null);
   return html`${parts.map((part, i) => html`${i > 0 ? ' · ' : ''}${part}`)}`;
+}
+
+/**
+ * How a control names each journal of a page (a Link, Move or Unlink button's accessible name, said
+ * by a screen reader): its title, and where another journal of the page has that title too, what
+ * tells them apart (its catalogue id, its ISSN-L). The names said "(id 123)", an internal number a
+ * listener cannot tie to anything. A title is isolated (`isolateText`): the name is plain text.
+ */
+export function journalNames(
+  journals: ReadonlyArray<{ id: number; title: string }>,
+  venues: ReadonlyMap<number, VenueIds>,
+): Map<number, string> {
+  const byTitle = new Map<string, number>();
+  const titleKey = (title: string) => title.trim().toLowerCase();
+  const unique = [...new Map(journals.map((j) => [j.id, j])).values()];
+  for (const j of unique) byTitle.set(titleKey(j.title), (byTitle.get(titleKey(j.title)) ?? 0) + 1);
+  return new Map(
+    unique.map((j) => {
+      const title = isolateText(j.title);
+      if (byTitle.get(titleKey(j.title))! < 2) return [j.id, title];
+      const venue = venues.get(j.id);
+      // A journal an ingest removed has no catalogue entry left: its number on the page tells it apart.
+      const details = venue
+        ? [`catalogue id ${venue.key}`, ...(venue.issn_l ? [`ISSN-L ${venue.issn_l}`] : [])]
+        : [`no longer in the catalogue, number ${j.id}`];
+      return [j.id, `${title} (${details.join(', ')})`];
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 // API keys: shown once at creation, stored only as a SHA-256 hash. The public key_id part finds the
 // row; the hashes are compared in constant time so timing never reveals how much of a key matched.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { formDigest, openWithForm, SEALED_SECRET_MINUTES, sealWithForm } from '../infra/form-seal.ts';
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
@@ -22,17 +23,43 @@ export async function createApiKey(db: Queryable, organizationId: number): Promi
   return (await insertKey(db, organizationId, null, null))!;
 }
 
+/** What a dashboard form's post made: the key (null once it can no longer be shown), and whether an earlier send of the same form made it. */
+export type FormKey = { key: string; repeated: boolean } | { key: null; repeated: true };
+
 /**
- * A key made by a dashboard form: `formNonce` is the form's one-time value, and the same form posted
- * again (a reload of the page that showed the key) makes no second key: null then.
+ * A key made by a dashboard form: `formNonce` is the form's one-time value (random, only in the page
+ * that showed the form), and the same form posted again, after or while the first send is answered,
+ * makes no second key: it is answered with the key the first send made, for
+ * SEALED_SECRET_MINUTES. The key is never stored in plain text: its sealed copy is opened only
+ * with the form's value, of which the database keeps a digest (`formDigest`), never the value.
  */
 export async function createApiKeyFromForm(
   db: Queryable,
   organizationId: number,
   formNonce: string,
   label: string | null,
-): Promise<string | null> {
-  return insertKey(db, organizationId, label?.trim() || null, formNonce);
+): Promise<FormKey> {
+  await forgetSealedKeys(db, organizationId);
+  const key = await insertKey(db, organizationId, label?.trim() || null, formNonce);
+  if (key !== null) return { key, repeated: false };
+  const { rows } = await db.query<{ form_sealed: Uint8Array | null; revoked: boolean }>(
+    `SELECT form_sealed, revoked_at IS NOT NULL AS revoked FROM api_keys
+      WHERE organization_id = $1 AND form_nonce = $2`,
+    [organizationId, formDigest(formNonce)],
+  );
+  const row = rows[0];
+  // Revoked meanwhile (the list's button, in another tab): its secret is of no use, never shown.
+  const shown = row?.form_sealed && !row.revoked ? openWithForm(row.form_sealed, formNonce) : null;
+  return shown === null ? { key: null, repeated: true } : { key: shown, repeated: true };
+}
+
+/** Erases the sealed copies of the organization's keys past SEALED_SECRET_MINUTES (form-seal.ts). */
+export async function forgetSealedKeys(db: Queryable, organizationId: number): Promise<void> {
+  await db.query(
+    `UPDATE api_keys SET form_sealed = NULL WHERE organization_id = $1 AND form_sealed IS NOT NULL
+        AND created_at < now() - $2 * interval '1 minute'`,
+    [organizationId, SEALED_SECRET_MINUTES],
+  );
 }
 
 async function insertKey(
@@ -43,12 +70,13 @@ async function insertKey(
 ): Promise<string | null> {
   const keyId = randomBytes(8).toString('hex');
   const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
+  const digest = formNonce === null ? null : formDigest(formNonce);
   const { rowCount } = await inTransaction(db, async (tx) => {
     // A form posted again makes no key (below), at the cap too: said as such, not as the cap.
-    if (formNonce !== null) {
+    if (digest !== null) {
       const posted = await tx.query('SELECT 1 FROM api_keys WHERE organization_id = $1 AND form_nonce = $2', [
         organizationId,
-        formNonce,
+        digest,
       ]);
       if (posted.rows.length > 0) return { rowCount: 0 };
     }
@@ -60,10 +88,19 @@ async function insertKey(
       'SELECT count(*)::integer AS n FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL',
       [organizationId],
     );
+    // Two sends at once: the second waits on the first's row (the unique index) and adds none.
     return tx.query(
-      `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce, form_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, form_nonce) WHERE form_nonce IS NOT NULL DO NOTHING`,
-      [organizationId, keyId, hashKey(key), label, formNonce],
+      [
+        organizationId,
+        keyId,
+        hashKey(key),
+        label,
+        digest,
+        formNonce === null ? null : sealWithForm(key, formNonce),
+      ],
     );
   });
   return rowCount > 0 ? key : null;

@@ -129,6 +129,19 @@ export async function keepUnsentForm(db: Queryable, csrfToken: string, flash: Fl
 }
 
 /**
+ * Whether `csrfToken` is that of an ended session still kept (keepUnsentForm would keep a form with
+ * it): asked before a file sent after the session ended is read, so that no one else's post is.
+ */
+export async function isEndedSession(db: Queryable, csrfToken: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM dashboard_sessions
+      WHERE csrf_token = $1 AND expires_at <= now() AND expires_at > now() - ${ENDED_SESSION_KEPT}`,
+    [csrfToken],
+  );
+  return rows.length > 0;
+}
+
+/**
  * The form kept by keepUnsentForm for the ended session of `csrfToken`, if that session was
  * `userId`'s; the ended session goes either way once its user signed in again.
  */

@@ -3,6 +3,7 @@
 // functions.
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { formDigest, openWithForm, SEALED_SECRET_MINUTES, sealWithForm } from '../infra/form-seal.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { isRole, type Role } from './roles.ts';
@@ -40,7 +41,7 @@ function checkRole(role: string): Role {
 /** Creates a user with a generated one-time password, returned only here; it must be changed at first sign-in. */
 export async function createUser(
   db: Queryable,
-  input: { organizationId: number; email: string; role: string },
+  input: { organizationId: number; email: string; role: string; formValue?: string },
 ): Promise<User & { password: string }> {
   const role = checkRole(input.role);
   const email = normalizeEmail(input.email);
@@ -57,9 +58,17 @@ export async function createUser(
       [input.organizationId],
     );
     return tx.query<User>(
-      `INSERT INTO users (organization_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
+      `INSERT INTO users (organization_id, email, role, password_hash, form_nonce, form_sealed, form_sealed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::bytea IS NULL THEN NULL ELSE now() END)
        ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [input.organizationId, email, role, passwordHash],
+      [
+        input.organizationId,
+        email,
+        role,
+        passwordHash,
+        input.formValue === undefined ? null : formDigest(input.formValue),
+        input.formValue === undefined ? null : sealWithForm(password, input.formValue),
+      ],
     );
   });
   // Only this organization's users are compared (migration 0099): saying that another organization
@@ -67,6 +76,37 @@ export async function createUser(
   if (!rows[0])
     throw errors.conflict(`A user with the email ${email} already exists in this organization`).naming(email);
   return { ...rows[0], password };
+}
+
+/**
+ * The one-time password a dashboard form (the add form, a user's Enable button) made with `formValue`
+ * for the organization's user (by email or id), for that form sent again (form-seal.ts): null once
+ * its minutes have passed, or the user has signed in (and chosen a password), or was disabled, or
+ * the password was made by another form.
+ */
+export async function oneTimePasswordOfForm(
+  db: Queryable,
+  organizationId: number,
+  user: { email: string } | { id: number },
+  formValue: string,
+): Promise<string | null> {
+  await forgetSealedPasswords(db, organizationId);
+  const { rows } = await db.query<{ form_sealed: Uint8Array }>(
+    `SELECT form_sealed FROM users
+      WHERE organization_id = $1 AND form_nonce = $2 AND form_sealed IS NOT NULL
+        AND ${'email' in user ? 'lower(email) = lower($3)' : 'id = $3'}`,
+    [organizationId, formDigest(formValue), 'email' in user ? normalizeEmail(user.email) : user.id],
+  );
+  return rows[0] ? openWithForm(rows[0].form_sealed, formValue) : null;
+}
+
+/** Erases the organization's sealed one-time passwords past their minutes, or no longer of use. */
+export async function forgetSealedPasswords(db: Queryable, organizationId: number): Promise<void> {
+  await db.query(
+    `UPDATE users SET form_sealed = NULL WHERE organization_id = $1 AND form_sealed IS NOT NULL
+        AND (form_sealed_at < now() - $2 * interval '1 minute' OR NOT must_change_password OR disabled_at IS NOT NULL)`,
+    [organizationId, SEALED_SECRET_MINUTES],
+  );
 }
 
 export async function listUsers(db: Queryable, organizationId: number): Promise<User[]> {
@@ -131,6 +171,7 @@ export async function enableUser(
   db: Queryable,
   id: number,
   organizationId?: number,
+  formValue?: string,
 ): Promise<User & { password: string }> {
   const { rows } = await db.query<{ id: number }>(
     `UPDATE users SET disabled_at = NULL
@@ -142,7 +183,7 @@ export async function enableUser(
     const user = await requireUser(db, id, organizationId);
     throw errors.conflict(`${user.email} is already enabled`).naming(user.email);
   }
-  return resetPassword(db, id, organizationId);
+  return resetPassword(db, id, organizationId, formValue);
 }
 
 /** One account an email signs in with: its organization named, so that a person can choose. */
@@ -193,10 +234,10 @@ export async function changePassword(
   checkNewPassword(input.next);
   if (input.next === input.current)
     throw errors.validation('The new password must differ from the current one');
-  await db.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [
-    input.userId,
-    await hashPassword(input.next),
-  ]);
+  await db.query(
+    'UPDATE users SET password_hash = $2, must_change_password = false, form_sealed = NULL WHERE id = $1',
+    [input.userId, await hashPassword(input.next)],
+  );
   await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1 AND token_hash <> $2', [
     input.userId,
     input.keepSession,
@@ -208,12 +249,17 @@ export async function resetPassword(
   db: Queryable,
   id: number,
   organizationId?: number,
+  formValue?: string,
 ): Promise<User & { password: string }> {
   await requireUser(db, id, organizationId);
   const password = generatePassword();
+  // Made by a dashboard form: sealed with its one-time value, for that form sent again.
+  const sealed = formValue === undefined ? null : sealWithForm(password, formValue);
   const { rows } = await db.query<User>(
-    `UPDATE users SET password_hash = $2, must_change_password = true WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, await hashPassword(password)],
+    `UPDATE users SET password_hash = $2, must_change_password = true, form_nonce = $3, form_sealed = $4,
+            form_sealed_at = CASE WHEN $4::bytea IS NULL THEN NULL ELSE now() END
+      WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, await hashPassword(password), formValue === undefined ? null : formDigest(formValue), sealed],
   );
   await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [id]);
   return { ...rows[0]!, password };

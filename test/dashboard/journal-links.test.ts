@@ -38,7 +38,7 @@ describe('a journal gone from the corpus', () => {
       url: `/dashboard/folders/${folder}/?journal=revista`,
       headers: { cookie: manager.cookie },
     });
-    expect(shown.body).toContain(`(id ${gone})`);
+    expect(shown.body).toContain(`<td>${gone}</td>`);
     await t.db.query('DELETE FROM sources WHERE id = $1', [gone]);
     const sent = await injectForm(t.app, manager, `/dashboard/folders/${folder}/journals/`, {
       source_id: String(gone),

@@ -184,3 +184,60 @@ describe('tables at 375 px', () => {
     await admin.context().close();
   });
 });
+
+describe('text fields at 375 px', () => {
+  it('every field typed into is drawn as the others: the text size of the page, a border, room to tap', async () => {
+    const group = await t.db.query<{ group_id: number }>(
+      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Fields') RETURNING id AS group_id`,
+      [org.id],
+    );
+    const pages: Array<[Role, string[]]> = [
+      [
+        'integrations_admin',
+        [
+          '/dashboard/api-keys/',
+          '/dashboard/users/',
+          '/dashboard/webhooks/',
+          '/dashboard/settings/',
+          '/dashboard/password/',
+        ],
+      ],
+      [
+        'editor',
+        [
+          '/dashboard/custom-fields/',
+          '/dashboard/groups/',
+          `/dashboard/groups/${group.rows[0]!.group_id}/`,
+          `/dashboard/groups/${group.rows[0]!.group_id}/new-record/`,
+          '/dashboard/folders/',
+          '/dashboard/manuscripts/',
+        ],
+      ],
+    ];
+    const odd: string[] = [];
+    for (const [role, paths] of pages) {
+      const page = await onPhone(role);
+      for (const path of paths) {
+        await page.goto(`${t.url}${path}`);
+        const found = await page.evaluate<string[]>(`(() => {
+          const body = parseFloat(getComputedStyle(document.body).fontSize);
+          const out = [];
+          for (const el of document.querySelectorAll('main input, main select, main textarea')) {
+            if (['checkbox', 'radio', 'hidden', 'file', 'submit'].includes(el.type)) continue;
+            const style = getComputedStyle(el);
+            const height = el.getBoundingClientRect().height;
+            if (parseFloat(style.fontSize) !== body || style.borderTopWidth !== '1px' || height < 32) {
+              out.push(el.id + ' ' + style.fontSize + ' ' + style.borderTopWidth + ' ' + Math.round(height) + 'px');
+            }
+          }
+          return out;
+        })()`);
+        odd.push(...found.map((f) => `${path} ${f}`));
+      }
+      await page.context().close();
+    }
+    // The API key's label, an input without a type, was drawn by the browser's defaults: 13 px text
+    // in a field 21 px tall, beside fields of 16 px text and 38 px.
+    expect(odd).toEqual([]);
+  });
+});

@@ -177,4 +177,105 @@ describe('a form sent after the session ended', () => {
     expect(late.statusCode).toBe(303);
     expect(cookieOf(late.headers['set-cookie'], UNSENT_FORM_COOKIE)).toBeUndefined();
   });
+
+  describe("a group's import (a multipart form, its body read by the route)", () => {
+    /** The import form as a browser sends it, without the session's cookie: the token first. */
+    function postImport(
+      groupId: number,
+      csrf: string,
+      sent: { csv?: string; file?: { name: string; bytes: Buffer | string } },
+    ) {
+      const boundary = '----refmatch-unsent-boundary';
+      const field = (name: string, value: string) =>
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      const payload = Buffer.concat([
+        field('_csrf', csrf),
+        field('csv', sent.csv ?? ''),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${sent.file?.name ?? ''}"\r\n` +
+            `Content-Type: text/csv\r\n\r\n`,
+        ),
+        sent.file ? Buffer.from(sent.file.bytes) : Buffer.alloc(0),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return t.app.inject({
+        method: 'POST',
+        url: `/dashboard/groups/${groupId}/import/`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+    }
+
+    async function importAfterExpiry(sent: Parameters<typeof postImport>[2]) {
+      const editor = await createTestUser(t.db, orgId, 'editor');
+      const session = await injectSignIn(t.app, editor.email);
+      const group = await createGroup(t.db, orgId, `Imported late ${editor.id}`);
+      await expire(editor.id);
+      const answer = await postImport(group.group_id, session.csrf, sent);
+      expect(answer.statusCode).toBe(303);
+      const kept = cookieOf(answer.headers['set-cookie'], UNSENT_FORM_COOKIE);
+      const formPage = `/dashboard/groups/${group.group_id}/import/`;
+      expect(answer.headers.location).toBe(
+        `/dashboard/sign-in/?next=${encodeURIComponent(formPage)}&unsaved=1`,
+      );
+      const { res, session: again } = await signInWith(
+        editor.email,
+        kept ? `${UNSENT_FORM_COOKIE}=${kept}` : undefined,
+      );
+      return { group, kept, res, again, formPage, session };
+    }
+
+    const CSV = 'client_id,name,emails\nlate-a,Ana Late,ana@late.example\nlate-b,"Bo, Late",';
+
+    it('keeps a pasted CSV: after signing in the import page has it in its field, nothing imported', async () => {
+      const { group, kept, res, again, formPage } = await importAfterExpiry({ csv: CSV });
+      expect(kept).toBeDefined();
+      expect(res.headers.location).toBe(formPage);
+      const page = (await get(again, formPage)).body;
+      expect(page).toContain('Not saved yet: you were signed out before this was sent.');
+      expect(page).toContain('late-b,&quot;Bo, Late&quot;,</textarea>');
+      expect(
+        (await t.db.query('SELECT 1 FROM group_authors WHERE group_id = $1', [group.group_id])).rows,
+      ).toEqual([]);
+    });
+
+    it("keeps a chosen file's text in the field, saying so; a file not UTF-8 is named, not kept", async () => {
+      const text = await importAfterExpiry({ file: { name: 'reviewers.csv', bytes: CSV } });
+      const page = (await get(text.again, text.formPage)).body;
+      expect(page).toContain('The file <bdi>reviewers.csv</bdi> is kept as text');
+      expect(page).toContain('late-a,Ana Late,ana@late.example');
+
+      const binary = await importAfterExpiry({
+        file: { name: 'book.xlsx', bytes: Buffer.from([0x50, 0x4b, 0, 0xff]) },
+      });
+      const shown = (await get(binary.again, binary.formPage)).body;
+      expect(shown).toContain(
+        'The file <bdi>book.xlsx</bdi> was not kept (it is not UTF-8 text): choose it again.',
+      );
+      expect(shown).toMatch(/<textarea id="csv"[^>]*><\/textarea>/);
+    });
+
+    it('past the body limit keeps nothing of it and says to choose the file again', async () => {
+      const big = `client_id,name\n${Array.from({ length: 40_000 }, (_, i) => `r${i},Person number ${i}`).join('\n')}`;
+      const { again, formPage } = await importAfterExpiry({ file: { name: 'all.csv', bytes: big } });
+      const page = (await get(again, formPage)).body;
+      expect(page).toContain('It was too large to keep (over 1 MiB): choose the file again');
+      expect(page).not.toContain('Person number 1');
+    });
+
+    it("reads nothing past the token of a post no ended session sent (another site's)", async () => {
+      const editor = await createTestUser(t.db, orgId, 'editor');
+      await injectSignIn(t.app, editor.email);
+      const group = await createGroup(t.db, orgId, `Forged import ${editor.id}`);
+      await expire(editor.id);
+      const forged = await postImport(group.group_id, 'a-token-another-site-guessed', { csv: CSV });
+      expect(forged.statusCode).toBe(303);
+      expect(cookieOf(forged.headers['set-cookie'], UNSENT_FORM_COOKIE)).toBeUndefined();
+      const { rows } = await t.db.query(
+        'SELECT 1 FROM dashboard_sessions WHERE user_id = $1 AND flash IS NOT NULL',
+        [editor.id],
+      );
+      expect(rows).toEqual([]);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 // The users page over HTTP in-process: a disabled user's role is not changed by a post (the page
-// offers none); enabling comes first.
+// offers none); enabling comes first; the add form sent again shows the one-time password it made.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, postSignInForm } from '../helpers/dashboard.ts';
@@ -148,5 +148,114 @@ describe('one email, an account in each of several organizations', () => {
     expect((await signInForm(email, inFirst.password, third.id)).statusCode).toBe(401);
     const stranger = await createTestOrg(t);
     expect((await signInForm(email, inFirst.password, stranger.id)).statusCode).toBe(401);
+  });
+
+  describe('the add form sent again', () => {
+    const onceOf = (body: string) => /name="once" value="([^"]+)"/.exec(body)![1]!;
+    const passwordOf = (body: string) => /data-testid="one-time-password">([^<]+)</.exec(body)?.[1];
+
+    it('a reload of its answer shows the one-time password it made, not "already a user"', async () => {
+      const org = await createTestOrg(t);
+      const admin = await injectSignIn(
+        t.app,
+        (await createTestUser(t.db, org.id, 'integrations_admin')).email,
+      );
+      const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+      const fields = { once: onceOf(page.body), email: 'new.reviewer@example.org', role: 'editor' };
+      const first = await injectForm(t.app, admin, '/dashboard/users/', fields);
+      const password = passwordOf(first.body);
+      expect(password).toBeDefined();
+      const again = await injectForm(t.app, admin, '/dashboard/users/', fields);
+      expect(again.statusCode).toBe(200);
+      expect(passwordOf(again.body)).toBe(password);
+      expect(again.body).toContain('This form was sent more than once');
+      // Stored sealed, never as it is.
+      const { rows } = await t.db.query<{ row: string }>(
+        'SELECT users::text AS row FROM users WHERE organization_id = $1',
+        [org.id],
+      );
+      expect(rows.map((r) => r.row).join('\n')).not.toContain(password!);
+      expect(rows.map((r) => r.row).join('\n')).not.toContain(fields.once);
+
+      // Once the user has chosen a password, the one-time one is of no use: not shown again.
+      await t.db.query('UPDATE users SET must_change_password = false WHERE email = $1', [fields.email]);
+      const later = await injectForm(t.app, admin, '/dashboard/users/', fields);
+      expect(later.statusCode).toBe(303);
+      const listed = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+      expect(listed.body).toContain('is already a user of this organization');
+      expect(passwordOf(listed.body)).toBeUndefined();
+    });
+
+    it('two sends at once (a double click) add one user and both answers show its password', async () => {
+      const org = await createTestOrg(t);
+      const admin = await injectSignIn(
+        t.app,
+        (await createTestUser(t.db, org.id, 'integrations_admin')).email,
+      );
+      const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+      const fields = { once: onceOf(page.body), email: 'twice@example.org', role: 'viewer' };
+      const answers = await Promise.all(
+        [1, 2].map(() => injectForm(t.app, admin, '/dashboard/users/', fields)),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+      expect(passwordOf(answers[1]!.body)).toBe(passwordOf(answers[0]!.body));
+      const { rows } = await t.db.query('SELECT 1 FROM users WHERE organization_id = $1 AND email = $2', [
+        org.id,
+        fields.email,
+      ]);
+      expect(rows).toHaveLength(1);
+    });
+
+    it('from another page (another form value) it says the user exists and shows no password', async () => {
+      const org = await createTestOrg(t);
+      const admin = await injectSignIn(
+        t.app,
+        (await createTestUser(t.db, org.id, 'integrations_admin')).email,
+      );
+      const onceNow = async () =>
+        onceOf((await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } })).body);
+      const email = 'other.page@example.org';
+      await injectForm(t.app, admin, '/dashboard/users/', { once: await onceNow(), email, role: 'viewer' });
+      const other = await injectForm(t.app, admin, '/dashboard/users/', {
+        once: await onceNow(),
+        email,
+        role: 'viewer',
+      });
+      expect(other.statusCode).toBe(303);
+    });
+  });
+
+  it("Enable pressed twice shows the one-time password its first press made; another page's press makes none", async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const passwordOf = (body: string) => /data-testid="one-time-password">([^<]+)</.exec(body)?.[1];
+    const away = await createTestUser(t.db, org.id, 'editor');
+    await disableUser(t.db, away.id);
+    const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    const url = `/dashboard/users/${away.id}/enable/`;
+    const start = page.body.indexOf(`action="${url}"`);
+    const once = /name="once" value="([^"]+)"/.exec(page.body.slice(start))![1]!;
+    const first = await injectForm(t.app, admin, url, { once });
+    const password = passwordOf(first.body);
+    expect(password).toBeDefined();
+    const again = await injectForm(t.app, admin, url, { once });
+    expect(again.statusCode).toBe(200);
+    expect(passwordOf(again.body)).toBe(password);
+    expect(again.body).toContain('This form was sent more than once');
+    // The password shown works: it is the one stored.
+    const { rows } = await t.db.query<{ hash: string }>(
+      'SELECT password_hash AS hash FROM users WHERE id = $1',
+      [away.id],
+    );
+    expect(rows[0]!.hash).toMatch(/^\$argon2id\$/);
+    expect(
+      (await postSignInForm(t.app, { email: away.email, password: password!, next: '/dashboard/' }))
+        .statusCode,
+    ).toBe(303);
+    // From another page (another value): no password, the way to one said.
+    const other = await injectForm(t.app, admin, url, { once: 'x'.repeat(43) });
+    expect(other.statusCode).toBe(303);
+    const listed = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    expect(listed.body).toContain('no new one-time password was made');
   });
 });

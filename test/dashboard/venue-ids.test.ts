@@ -66,6 +66,28 @@ describe('journals that share a title', () => {
     expect(rowOf(search!, naacl, `<td>${naacl}</td>`)).toContain('<code>acl:venue/findings-naacl</code>');
   });
 
+  it('the Link and Unlink buttons name each journal and the folder in words, each name once on the page', async () => {
+    const org = await createTestOrg(t);
+    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const folder = await ensureFolder(t.db, org.id, 'NAMES');
+    await linkJournal(t.db, org.id, 'NAMES', naacl);
+    const page = await t.app.inject({
+      url: `/dashboard/folders/${folder}/?journal=findings`,
+      headers: { cookie: manager.cookie },
+    });
+    const names = [...page.body.matchAll(/<button[^>]*aria-label="([^"]+)"/g)].map((m) => m[1]!);
+    const journalButtons = names.filter((n) => /^(Link|Unlink|Move)/.test(n));
+    // They said "(id 123)", a number a screen reader user cannot tie to anything.
+    expect(journalButtons.join('\n')).not.toMatch(/\(id \d+\)/);
+    expect(journalButtons).toEqual(
+      expect.arrayContaining([
+        `Unlink \u2068${TITLE}\u2069 (catalogue id acl:venue/findings-naacl, ISSN-L 2000-0001) from \u2068NAMES\u2069`,
+        `Link \u2068${TITLE}\u2069 (catalogue id acl:venue/findings-emnlp) to \u2068NAMES\u2069`,
+      ]),
+    );
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   it("a manuscript's recommended journals show them too", async () => {
     const org = await createTestOrg(t);
     const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);

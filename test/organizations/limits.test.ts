@@ -391,8 +391,9 @@ describe('authors groups, custom fields, options, folders, API keys and users', 
   it('API keys: a dashboard form posted again at the cap makes no key and is not refused', async () => {
     const org = await createTestOrg(t);
     await override(org.id, { api_keys: 2 });
-    expect(await createApiKeyFromForm(t.db, org.id, 'form-once', 'CI')).toMatch(/^rm_/);
-    expect(await createApiKeyFromForm(t.db, org.id, 'form-once', 'CI')).toBeNull();
+    const made = await createApiKeyFromForm(t.db, org.id, 'form-once', 'CI');
+    expect(made).toEqual({ key: expect.stringMatching(/^rm_/), repeated: false });
+    expect(await createApiKeyFromForm(t.db, org.id, 'form-once', 'CI')).toEqual({ ...made, repeated: true });
     expectLimit(await refusal(createApiKeyFromForm(t.db, org.id, 'form-twice', 'CI')), 'api_keys', 2);
   });
 

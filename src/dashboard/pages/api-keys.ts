@@ -3,9 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
-import { randomUUID } from 'node:crypto';
 import { errors } from '../../infra/errors.ts';
-import { createApiKeyFromForm, listApiKeys, revokeApiKeyById } from '../../organizations/api-keys.ts';
+import { newFormValue, SEALED_SECRET_MINUTES } from '../../infra/form-seal.ts';
+import {
+  createApiKeyFromForm,
+  forgetSealedKeys,
+  listApiKeys,
+  revokeApiKeyById,
+  type FormKey,
+} from '../../organizations/api-keys.ts';
 import { text } from '../form-values.ts';
 import {
   actionButton,
@@ -25,13 +31,14 @@ import { dataTable } from '../table.ts';
 const KeyParams = Type.Object({ keyId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
-  // The form's one-time value (createApiKeyFromForm): a reload posting it again makes no second key.
+  // The form's one-time value (createApiKeyFromForm): posted again (a double click, a reload), it
+  // makes no second key and shows the first.
   once: Type.String({ minLength: 16, maxLength: 64 }),
   label: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-/** What the page says after a create: the new key once, or that this form already made one. */
-type Created = { key: string } | { repeated: true } | null;
+/** What the page says after a create (the key, or that this form made one already), or null. */
+type Created = FormKey | null;
 
 async function keysPage(
   ctx: AppContext,
@@ -44,28 +51,38 @@ async function keysPage(
   return renderPage(ctx, request, reply, {
     title: 'API keys',
     body: html`${
-        created && 'key' in created
+        created?.key
           ? html`<section aria-labelledby="new-key">
               <h2 id="new-key">Your new API key</h2>
-              <p>Copy it now: it is shown only this once (refmatch keeps only a hash of it).</p>
+              ${
+                created.repeated
+                  ? html`<p role="status">
+                      This form was sent more than once (a double click, or the page reloaded): it made this
+                      one key, no other.
+                    </p>`
+                  : null
+              }
+              <p>Copy it now: it is shown only on this page (refmatch keeps only a hash of it).</p>
               <p class="secret" data-testid="new-key">${created.key}</p>
             </section>`
           : created
             ? html`<p role="status" class="flash">
-                This form already created a key; its secret was shown once, then. No other key was made. If it
-                was not copied, revoke it below and create another.
+                This form already created a key, more than ${SEALED_SECRET_MINUTES} minutes ago or since
+                revoked: its secret can no longer be shown. No other key was made. If it was not copied,
+                revoke it below and create another.
               </p>`
             : null
       }
       <form method="post" action="/dashboard/api-keys/" class="row">
         ${csrfField(request)}
-        <input type="hidden" name="once" value="${randomUUID()}" />
+        <input type="hidden" name="once" value="${newFormValue()}" />
         <div>
           <label for="label">Label (optional, up to 100 characters: what the key is for)</label>
           ${label.message}
           <input
             id="label"
             name="label"
+            type="text"
             maxlength="100"
             placeholder="ScholarOne production"
             value="${text(postedForm(request) ?? {}, 'label')}"
@@ -91,7 +108,11 @@ async function keysPage(
                     : actionButton(request, {
                         action: dashboardPath('api-keys', key.id, 'revoke'),
                         label: 'Revoke',
-                        accessibleName: `Revoke key rm_${key.key_id}`,
+                        // What the key is for first (a listener tells "ScholarOne production" from
+                        // "Staging", not one hex string from another); its id keeps the name unique.
+                        accessibleName: key.label
+                          ? `Revoke key ${isolateText(key.label)}, rm_${key.key_id}`
+                          : `Revoke key rm_${key.key_id}`,
                         kind: 'danger',
                       })
                 }
@@ -107,11 +128,15 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     method: 'GET',
     url: '/api-keys/',
     action: 'api_keys_manage',
-    handler: async (request, reply) => keysPage(ctx, request, reply, null),
+    handler: async (request, reply) => {
+      await forgetSealedKeys(ctx.db, orgOf(request));
+      return keysPage(ctx, request, reply, null);
+    },
   });
 
-  // Answered with the page itself (not a redirect) so the secret never rests anywhere, not even in the
-  // session; the form's one-time value keeps a reload of that page from making another key.
+  // Answered with the page itself (not a redirect) so the secret never rests in plain text, not even
+  // in the session; the form's one-time value keeps a second send from making another key, and shows
+  // it the key the first made (sealed with that value, for a few minutes).
   dashboardRoute(scope, {
     method: 'POST',
     url: '/api-keys/',
@@ -122,8 +147,8 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     keepsForm: { without: ['once'] },
     handler: async (request, reply) => {
       const body = request.body as { once: string; label?: string };
-      const key = await createApiKeyFromForm(ctx.db, orgOf(request), body.once, body.label ?? null);
-      return keysPage(ctx, request, reply, key ? { key } : { repeated: true });
+      const made = await createApiKeyFromForm(ctx.db, orgOf(request), body.once, body.label ?? null);
+      return keysPage(ctx, request, reply, made);
     },
   });
 

@@ -44,7 +44,7 @@ import {
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
-import { loadVenueIds, venueLine } from '../venues.ts';
+import { journalNames, loadVenueIds, venueLine } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import {
   customValuesSection,
@@ -180,6 +180,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const elsewhere = new Map(
         links.filter((l) => l.folder_id !== folderId).map((l) => [l.source_id, l.folder_name]),
       );
+      const matches = journal.trim() ? await searchSources(ctx.db, journal, 20) : [];
+      const venues = await loadVenueIds(ctx.db, [
+        ...linked.map((l) => l.source_id),
+        ...matches.map((m) => m.id),
+      ]);
+      // Each button says which journal, and which folder, in words: venues may share a title.
+      const names = journalNames(
+        [...linked.map((l) => ({ id: l.source_id, title: l.source_title })), ...matches],
+        venues,
+      );
       const linkCell = (m: { id: number; title: string }) => {
         if (linked.some((l) => l.source_id === m.id)) return html`<span class="muted">Linked</span>`;
         const other = elsewhere.get(m.id);
@@ -187,21 +197,15 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         ${actionButton(request, {
           action: `${path}journals/`,
           label: other === undefined ? 'Link' : html`Move to ${isolate(folder.name)}`,
-          // Venues may share a title (the ACL's Findings): the id tells them apart.
           accessibleName:
             other === undefined
-              ? `Link ${isolateText(m.title)} (id ${m.id})`
+              ? `Link ${names.get(m.id)!} to ${isolateText(folder.name)}`
               : // Begins with the visible label, which speech input users say to press it: as
                 // shown, without the isolation of the names after it.
-                `Move to ${folder.name}: ${isolateText(m.title)} (id ${m.id}), linked to ${isolateText(other)}`,
+                `Move to ${folder.name}: ${names.get(m.id)!}, linked to ${isolateText(other)}`,
           hidden: { source_id: m.id, journal },
         })}`;
       };
-      const matches = journal.trim() ? await searchSources(ctx.db, journal, 20) : [];
-      const venues = await loadVenueIds(ctx.db, [
-        ...linked.map((l) => l.source_id),
-        ...matches.map((m) => m.id),
-      ]);
       const editSettings = mayDo(request, 'folder_settings_write');
       const editLinks = mayDo(request, 'journals_link');
       const disabled = editSettings ? null : html`disabled`;
@@ -303,8 +307,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                         ? actionButton(request, {
                             action: `${path}journals/${l.source_id}/unlink/`,
                             label: 'Unlink',
-                            // Venues may share a title: the id tells them apart, as on Link.
-                            accessibleName: `Unlink ${isolateText(l.source_title)} (id ${l.source_id})`,
+                            accessibleName: `Unlink ${names.get(l.source_id)!} from ${isolateText(folder.name)}`,
                             kind: 'secondary',
                           })
                         : null

@@ -319,7 +319,9 @@ async function importPage(
     ...(summary ? { problem: summary } : {}),
   });
   const posted = postedForm(request);
-  const value = refused?.csv ?? (posted ? text(posted, 'csv') : '');
+  // A form sent after the session ended comes back with its file's text, if it was kept, in the field
+  // (a file input cannot be filled again: framework.ts, keepUploadSentAfterSessionEnded).
+  const value = refused?.csv ?? (posted ? text(posted, 'csv') || text(posted, 'file') : '');
   const action = dashboardPath('groups', group.group_id, 'import');
   return renderPage(ctx, request, reply, {
     title: `Import records into ${isolateText(group.name)}`,
@@ -487,7 +489,13 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           kind: 'ok',
           // A record sent as stored is unchanged, not updated: the same file sent twice said "N
           // updated" of its second post, as if it had changed what the first wrote.
-          message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged.`,
+          // All unchanged: most often the same import sent again (a click again on a slow import, whose
+          // first answer the browser dropped), which read as if the import had done nothing.
+          message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged.${
+            added === 0 && updated === 0
+              ? ' The group already held every record as sent (imported before, or the form sent twice): nothing needed changing.'
+              : ''
+          }`,
         });
       },
     });

@@ -20,7 +20,13 @@ export function registerHomePage(scope: FastifyInstance, ctx: AppContext): void 
             You are signed in as ${isolate(user.email)}, ${ROLE_LABELS[user.role].toLowerCase()}.
           </p>
           <ul class="cards">
-            ${entries.map((e) => html`<li><a href="${e.href}">${e.label}</a></li>`)}
+            ${entries.map((e, i) => {
+              const id = `summary-${i}`;
+              return html`<li>
+                <a href="${e.href}" aria-describedby="${id}">${e.label}</a>
+                <p id="${id}">${e.summary}</p>
+              </li>`;
+            })}
           </ul>`,
       });
     },

@@ -765,6 +765,7 @@ function candidateTable(
   const pages = pageCount(matching.length, CANDIDATES_PAGE);
   const page = Math.min(f.page ?? 1, pages);
   const shown = matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE);
+  const spoken = candidateNames(shown);
   const pageLink = (n: number) =>
     `${dashboardPath('manuscripts', manuscriptId)}${filtersQuery({ ...f, page: n })}#candidates`;
   const base = ctx.config.publicBaseUrl;
@@ -843,6 +844,7 @@ function candidateTable(
         }
         ${shown.map((c) => {
           const markedBy = marks.get(c.author_id) ?? null;
+          const said = spoken.get(c.author_id)!;
           return html`<tr id="candidate-${c.author_id}">
             <td>
               <a href="${c.url}">${c.name}</a>
@@ -876,7 +878,7 @@ function candidateTable(
                     </ul>`
                   : null
               }
-              ${c.why ? whyDetails(base, c.name, c.why, whyTitles) : null}
+              ${c.why ? whyDetails(base, said.html, c.why, whyTitles) : null}
             </td>
             <td>
               ${
@@ -899,7 +901,7 @@ function candidateTable(
             </td>
             <td>
               ${conflictList(base, c.conflicts, names.authors)}
-              ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f) : null}
+              ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
             </td>
             <td>
               ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
@@ -916,7 +918,7 @@ function candidateTable(
                           markedBy ? 'unmark' : 'mark',
                         ) + filtersQuery(f),
                       label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
-                          ${isolate(c.name)}</span
+                          ${said.html}</span
                         >`,
                       ...(markedBy ? { kind: 'secondary' as const } : {}),
                     })
@@ -931,6 +933,41 @@ function candidateTable(
 }
 
 /**
+ * How a row's controls name its candidate for a screen reader ("Mark as referee Wei Zhang"): the
+ * name, and where another candidate of the page has it too (common names are), what tells them apart
+ * as the row shows it: the affiliation, else the email, else the ORCID iD, and the author number the
+ * row shows where those are alike too. Two rows' buttons said the same, and the one a listener pressed
+ * was a guess.
+ */
+function candidateNames(candidates: readonly StoredCandidate[]): Map<number, { html: Html; text: string }> {
+  const key = (c: StoredCandidate) => c.name.trim().toLowerCase();
+  const count = (keys: string[]) =>
+    keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
+  const names = count(candidates.map(key));
+  const detailOf = (c: StoredCandidate): string | null =>
+    names.get(key(c))! < 2 ? null : (c.affiliation ?? c.email ?? (c.orcid ? `ORCID ${c.orcid}` : null));
+  const details = count(candidates.map((c) => `${key(c)}\n${detailOf(c) ?? ''}`));
+  return new Map(
+    candidates.map((c) => {
+      const detail = detailOf(c);
+      const alike = names.get(key(c))! > 1 && details.get(`${key(c)}\n${detail ?? ''}`)! > 1;
+      const number = alike ? `author ${c.author_id}` : null;
+      const parts = [detail, number].filter((p): p is string => p !== null);
+      return [
+        c.author_id,
+        parts.length === 0
+          ? { html: isolate(c.name), text: isolateText(c.name) }
+          : {
+              html: html`${isolate(c.name)}
+              (${detail === null ? null : isolate(detail)}${detail && number ? ', ' : ''}${number})`,
+              text: `${isolateText(c.name)} (${[detail === null ? null : isolateText(detail), number].filter(Boolean).join(', ')})`,
+            },
+      ];
+    }),
+  );
+}
+
+/**
  * An editor's own flag of a conflict of interest with this manuscript (an `external_coi` row by
  * author id, as `refmatch coi import` writes): the button, and until the next upload ranks again,
  * that the flag is not in the stored candidate's conflicts yet.
@@ -941,6 +978,7 @@ function conflictFlag(
   c: StoredCandidate,
   flagged: boolean,
   f: PageFilters,
+  name: string,
 ): Html {
   const action = (to: string) =>
     dashboardPath('manuscripts', manuscriptId, 'candidates', c.author_id, to) + filtersQuery(f);
@@ -953,9 +991,7 @@ function conflictFlag(
   ${actionButton(request, {
     action: action(flagged ? 'no-conflict' : 'conflict'),
     label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
-    accessibleName: flagged
-      ? `Remove conflict flag of ${isolateText(c.name)}`
-      : `Flag a conflict of interest with ${isolateText(c.name)}`,
+    accessibleName: flagged ? `Remove conflict flag of ${name}` : `Flag a conflict of interest with ${name}`,
     kind: 'secondary',
   })}`;
 }
@@ -964,10 +1000,10 @@ function conflictFlag(
  * Why a candidate is there (referee-finder/concepts.ts candidateWhy): the score's two parts, then
  * the terms and the works behind it, each as its share of the evidence.
  */
-function whyDetails(base: string, name: string, why: CandidateWhy, titles: WorkTitles): Html {
+function whyDetails(base: string, name: Html, why: CandidateWhy, titles: WorkTitles): Html {
   const percent = (share: number) => `${Math.round(share * 100)}%`;
   return html`<details class="why">
-    <summary>Why this candidate<span class="visually-hidden"> (${isolate(name)})</span></summary>
+    <summary>Why this candidate<span class="visually-hidden"> (${name})</span></summary>
     <p class="hint">
       Match of the best works ${why.docScore.toFixed(3)} · of all works read as one profile
       ${why.profileScore.toFixed(3)}${

@@ -5,13 +5,16 @@ import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { AppError, errors } from '../../infra/errors.ts';
+import { newFormValue } from '../../infra/form-seal.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
 import {
   createUser,
   disableUser,
   enableUser,
   findUserByEmail,
+  forgetSealedPasswords,
   listUsers,
+  oneTimePasswordOfForm,
   requireUser,
   setUserRole,
 } from '../../users/users.ts';
@@ -38,8 +41,15 @@ import { dataTable } from '../table.ts';
 const UserParams = Type.Object({ userId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
+  // The form's one-time value (form-seal.ts): sent again, the form shows the password it made.
+  once: Type.Optional(Type.String({ minLength: 16, maxLength: 64 })),
   email: Type.String({ maxLength: 320 }),
   role: Type.String(),
+});
+const EnableBody = Type.Object({
+  _csrf: Type.String(),
+  // The button's one-time value (form-seal.ts): pressed again, it shows the password it made.
+  once: Type.Optional(Type.String({ minLength: 16, maxLength: 64 })),
 });
 const RoleBody = Type.Object({
   _csrf: Type.String(),
@@ -66,7 +76,7 @@ async function usersPage(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  created: { email: string; password: string } | null,
+  created: { email: string; password: string; repeated?: boolean } | null,
 ): Promise<string> {
   const users = await listUsers(ctx.db, orgOf(request));
   const me = sessionOf(request).user.id;
@@ -80,6 +90,14 @@ async function usersPage(
         created
           ? html`<section aria-labelledby="new-user">
               <h2 id="new-user">${isolate(created.email)} can now sign in</h2>
+              ${
+                created.repeated
+                  ? html`<p role="status">
+                      This form was sent more than once (a double click, or the page reloaded): this is the
+                      one-time password its first send made, no other.
+                    </p>`
+                  : null
+              }
               <p>
                 Give them this one-time password; they choose their own at first sign-in. It is shown only
                 now.
@@ -91,6 +109,7 @@ async function usersPage(
       <h2>Add a user</h2>
       <form method="post" action="/dashboard/users/" class="row">
         ${csrfField(request)}
+        <input type="hidden" name="once" value="${newFormValue()}" />
         <div>
           <label for="new-email">Email</label>
           ${email.message}
@@ -161,6 +180,8 @@ async function usersPage(
                           label: 'Enable',
                           accessibleName: `Enable ${isolateText(user.email)} with a new one-time password`,
                           kind: 'secondary',
+                          // Pressed twice, the button shows the password its first press made.
+                          hidden: { once: newFormValue() },
                         })
                       : actionButton(request, {
                           action: dashboardPath('users', user.id, 'disable'),
@@ -188,7 +209,10 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     method: 'GET',
     url: '/users/',
     action: 'users_manage',
-    handler: async (request, reply) => usersPage(ctx, request, reply, null),
+    handler: async (request, reply) => {
+      await forgetSealedPasswords(ctx.db, orgOf(request));
+      return usersPage(ctx, request, reply, null);
+    },
   });
 
   dashboardRoute(scope, {
@@ -197,12 +221,19 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     action: 'users_manage',
     schema: { body: CreateBody },
     back: () => '/dashboard/users/',
-    keepsForm: true,
+    keepsForm: { without: ['once'] },
     handler: async (request, reply) => {
-      const body = request.body as { email: string; role: string };
+      const body = request.body as { email: string; role: string; once?: string };
       // The answer page reloaded posts the add again: said as what happened, not "already exists",
-      // which read as if the user had not been added.
+      // which read as if the user had not been added; within minutes, with the password it made.
       const existing = await findUserByEmail(ctx.db, orgOf(request), body.email);
+      const again =
+        existing && body.once
+          ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, body.once)
+          : null;
+      if (existing && again !== null) {
+        return usersPage(ctx, request, reply, { email: existing.email, password: again, repeated: true });
+      }
       if (existing) {
         throw fieldInvalid(
           'email',
@@ -212,8 +243,22 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
       }
       const user = await concerning(
         (message) => (/role/i.test(message) ? 'role' : 'email'),
-        () => createUser(ctx.db, { organizationId: orgOf(request), email: body.email, role: body.role }),
-      );
+        () =>
+          createUser(ctx.db, {
+            organizationId: orgOf(request),
+            email: body.email,
+            role: body.role,
+            ...(body.once ? { formValue: body.once } : {}),
+          }),
+      ).catch(async (error: unknown) => {
+        // Two sends at once (a double click): the second finds the first's user as it adds its own.
+        const first =
+          error instanceof AppError && error.status === 409 && body.once
+            ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, body.once)
+            : null;
+        if (first === null) throw error;
+        return { email: body.email.trim(), password: first, repeated: true };
+      });
       return usersPage(ctx, request, reply, user);
     },
   });
@@ -249,15 +294,22 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     method: 'POST',
     url: '/users/:userId/enable/',
     action: 'users_manage',
-    schema: { params: UserParams, body: CsrfOnly },
+    schema: { params: UserParams, body: EnableBody },
     back: () => '/dashboard/users/',
     handler: async (request, reply) => {
       const { userId } = request.params as { userId: number };
       notSelf(request, userId);
-      const enabled = await enableUser(ctx.db, userId, orgOf(request)).catch((error: unknown) => {
+      const once = (request.body as { once?: string }).once;
+      const enabled = await enableUser(ctx.db, userId, orgOf(request), once).catch(async (error: unknown) => {
         // Enabled already: by this button's first click (a double click, whose answer with the
-        // one-time password the browser dropped), or in another tab. Said with the way to a password.
+        // one-time password the browser dropped): that password again, within minutes; or in another
+        // tab, or later. Said with the way to a password.
         if (!(error instanceof AppError) || error.status !== 409) throw error;
+        const first = once ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { id: userId }, once) : null;
+        if (first !== null) {
+          const user = await requireUser(ctx.db, userId, orgOf(request));
+          return { ...user, password: first, repeated: true };
+        }
         throw errors
           .conflict(
             `${error.message}: no new one-time password was made. If the one shown when they were enabled was not seen (the button pressed twice), disable them, then enable them for a new one.`,

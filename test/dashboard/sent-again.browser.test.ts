@@ -1,0 +1,97 @@
+// Forms sent in ways a person sends them, in Chromium: an import whose session ended before it was
+// sent (the CSV, pasted or chosen as a file, is there again after signing in), and an API key form
+// posted again (the key shown is the one key made). Chromium sends a double-clicked submit once; the
+// inject tests (api-keys.test.ts) send two at once.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrg } from '../helpers/app.ts';
+import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  signedInPage,
+  startListeningApp,
+  type ListeningApp,
+} from '../helpers/browser.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
+
+let browser: Browser;
+let t: ListeningApp;
+beforeAll(async () => {
+  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('an import sent after the session ended', () => {
+  it('comes back after signing in with the chosen file as text in the field, and imports from there', async () => {
+    const org = await createTestOrg(t);
+    const editor = await createTestUser(t.db, org.id, 'editor');
+    const page = await signedInPage(browser, t, org.id, 'editor', { email: `late.${editor.id}@example.org` });
+    const group = await createGroup(t.db, org.id, 'Late importers');
+    await page.goto(`${t.url}/dashboard/groups/${group.group_id}/import/`);
+    await page.getByLabel('Or a CSV file').setInputFiles({
+      name: 'reviewers.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('client_id,name\nlate-1,Ana Late\nlate-2,Bo Late\n'),
+    });
+    // Eight hours on: the session has expired, and the browser dropped its cookie.
+    await t.db.query(
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'
+        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+      [`late.${editor.id}@example.org`],
+    );
+    await page.context().clearCookies({ name: 'rm_session' });
+    await page.getByRole('button', { name: 'Import records' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    expect(await page.locator('main').textContent()).toContain('what you typed is kept');
+    await page.getByLabel('Email').fill(`late.${editor.id}@example.org`);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/dashboard/groups/${group.group_id}/import/`);
+    expect(await page.locator('[role="alert"], .flash').first().textContent()).toContain(
+      'The file reviewers.csv is kept as text',
+    );
+    expect(await page.getByLabel('Records as CSV').inputValue()).toBe(
+      'client_id,name\nlate-1,Ana Late\nlate-2,Bo Late\n',
+    );
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Import records' }).click();
+    await page.waitForURL(`${t.url}/dashboard/groups/${group.group_id}/`);
+    expect(await page.locator('main').textContent()).toContain('Imported: 2 records added');
+    await page.context().close();
+  });
+});
+
+describe('an API key form sent again', () => {
+  it('by a reload of the page that showed the key: the same key, no second one', async () => {
+    const org = await createTestOrg(t);
+    const page = await signedInPage(browser, t, org.id, 'integrations_admin');
+    await page.goto(`${t.url}/dashboard/api-keys/`);
+    const count = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM api_keys WHERE organization_id = $1',
+          [org.id],
+        )
+      ).rows[0]!.n;
+    const before = await count();
+    await page.getByLabel(/^Label/).fill('Sent twice');
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/dashboard/api-keys/')) posts += 1;
+    });
+    await page.getByRole('button', { name: 'Create an API key' }).click();
+    const shown = await page.getByTestId('new-key').textContent();
+    // The browser posts the form again (its "Confirm Form Resubmission").
+    await page.reload();
+    expect(posts).toBe(2);
+    expect(await page.getByTestId('new-key').textContent()).toBe(shown);
+    expect(await page.locator('main').textContent()).toContain('This form was sent more than once');
+    expect(await count()).toBe(before + 1);
+    await expectAccessible(page);
+    await page.context().close();
+  });
+});
