@@ -36,12 +36,27 @@ describe('CID fonts without a ToUnicode map', () => {
     expect(r.title).toBe(TITLE);
   });
 
+  it('reads an Identity-H font by its CIDs, as dvipdfmx writes them', async () => {
+    pool = new ParserPool({ ...testConfig().parsing, workers: 1 });
+    // Adobe-Japan1 orders its CIDs by JIS X 0208: the hiragana あいうえお are CIDs 843-851 two
+    // apart (small kana between), 亜, the first kanji, is 1125.
+    const cids = new Map([...'あいうえお'].map((c, i) => [c, 843 + 2 * i]));
+    cids.set('亜', 1125);
+    const pdf = makeCidFontPdf([{ text: 'あい亜うえお', size: 18, x: 72, y: 760 }], bodyProse(680), {
+      encoding: 'Identity-H',
+      code: (c) => cids.get(c)!,
+    });
+    const r = await pool.parse(pdf, 'identity.pdf');
+    expect(r.error).toBeNull();
+    expect(r.title).toBe('あい亜うえお');
+  });
+
   it('parses the rest of the file when a font names a CMap that cannot be had', async () => {
     pool = new ParserPool({ ...testConfig().parsing, workers: 1 });
     const pdf = makeCidFontPdf(
       [{ text: TITLE, size: 11, x: 72, y: 700 }],
       [{ text: 'A Title Set in a Latin Font Above', size: 18, x: 72, y: 760 }, ...bodyProse(660)],
-      'MadeUp-UCS2-H',
+      { encoding: 'MadeUp-UCS2-H' },
     );
     const r = await pool.parse(pdf, 'unknown-cmap.pdf');
     expect(r.error).toBeNull();

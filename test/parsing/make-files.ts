@@ -606,19 +606,19 @@ export function docxLinkRels(targets: Record<string, string>): ZipEntry {
 
 /**
  * A page whose `cid` lines are set in a non-embedded Japanese CID font (Adobe-Japan1) with no
- * ToUnicode map, encoded by the predefined CMap `encoding` (UniJIS-UCS2-H: two bytes of UCS-2 a
- * character), as pLaTeX/dvipdfmx and many East Asian PDFs set theirs: its text is readable only
- * through pdf.js's CMaps. The `latin` lines are in Helvetica.
+ * ToUnicode map, encoded by the predefined CMap `encoding`, as pLaTeX/dvipdfmx and many East Asian
+ * PDFs set theirs: its text is readable only through pdf.js's CMaps. Each character is written as
+ * the two-byte `code` given for it: its UCS-2 value by default (UniJIS-UCS2-H), its CID for
+ * Identity-H. The `latin` lines are in Helvetica.
  */
 export function makeCidFontPdf(
   cid: PdfTextLine[],
   latin: PdfTextLine[],
-  encoding = 'UniJIS-UCS2-H',
+  { encoding = 'UniJIS-UCS2-H', code = (c: string) => c.charCodeAt(0) } = {},
 ): Uint8Array {
-  const ucs2 = (s: string) =>
-    `<${[...s].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('')}>`;
+  const hex = (s: string) => `<${[...s].map((c) => code(c).toString(16).padStart(4, '0')).join('')}>`;
   const content = [
-    ...cid.map((l) => `BT /F1 ${l.size} Tf ${l.x} ${l.y} Td ${ucs2(l.text)} Tj ET`),
+    ...cid.map((l) => `BT /F1 ${l.size} Tf ${l.x} ${l.y} Td ${hex(l.text)} Tj ET`),
     ...latin.map((l) => `BT /F2 ${l.size} Tf ${l.x} ${l.y} Td ${pdfString(l.text)} Tj ET`),
   ].join('\n');
   return assemblePdf([
