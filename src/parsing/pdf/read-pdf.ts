@@ -86,7 +86,7 @@ async function openPdf(bytes: Uint8Array) {
       cMapPacked: true,
       // unpdf would point this at pdfjs-dist as a file: URL, which pdf.js in Node cannot open. The
       // standard fonts' data is read only for non-embedded Symbol and ZapfDingbats (system fonts are
-      // on), and changes no text read (docs/benchmarks/parsing.md, 2026-12-01, CMaps).
+      // on), and changes no text read (docs/benchmarks/parsing.md, "CMaps for CID fonts").
       standardFontDataUrl: undefined,
     });
   } catch (error) {
