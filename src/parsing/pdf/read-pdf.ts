@@ -81,12 +81,13 @@ async function openPdf(bytes: Uint8Array) {
       verbosity: 0,
       // Read only when a font names one of pdf.js's built-in CMaps (a fixed list: no name from the
       // file reaches the path otherwise), a few KB each, cached for the document. A CMap that cannot
-      // be read costs that font's text, never the parse.
+      // be read costs that font's text, never the parse. Given here as a path: unpdf's own default
+      // (set once pdfjs-dist is installed) is a file: URL, which pdf.js in Node cannot open.
       cMapUrl: cmapDir() ?? undefined,
       cMapPacked: true,
-      // unpdf would point this at pdfjs-dist as a file: URL, which pdf.js in Node cannot open. The
-      // standard fonts' data is read only for non-embedded Symbol and ZapfDingbats (system fonts are
-      // on), and changes no text read (docs/benchmarks/parsing.md, "CMaps for CID fonts").
+      // unpdf would point this at pdfjs-dist as a file: URL too. The standard fonts' data is read
+      // only for non-embedded Symbol and ZapfDingbats (system fonts are on), and changes no text
+      // read (docs/benchmarks/parsing.md, "CMaps for CID fonts").
       standardFontDataUrl: undefined,
     });
   } catch (error) {
