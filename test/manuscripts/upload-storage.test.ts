@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { baseFields, upload } from './upload-helpers.ts';
+import { requireManuscript } from '../../src/manuscripts/list.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -173,6 +174,40 @@ describe('manuscripts by origin_id', () => {
     const row = (await stored(org.id))[0]!;
     expect(row.authors_count).toBe(3);
     expect(row.warnings).toEqual(['authors_count is 3 but 1 author was found']);
+  });
+});
+
+describe('what was supplied, stored once', () => {
+  // 200 authors with 2,000-character affiliations: 430 KB of authors, which the row stored twice
+  // (as supplied and as used) while no file was read.
+  const many = () => {
+    const fields: Record<string, string | number> = { authors_count: 200 };
+    for (let k = 1; k <= 200; k++) {
+      fields[`author${k}_name`] = `Author Number${k}`;
+      fields[`author${k}_aff`] = `Institute ${k} of Imaginary Studies, `.repeat(60).slice(0, 2_000);
+    }
+    return fields;
+  };
+
+  it("keeps the form's authors and abstract once when they are the ones used, and gives them back as supplied", async () => {
+    const org = await createTestOrg(t);
+    const fields = baseFields({ ...many(), abstract: 'An abstract used as supplied. '.repeat(500) });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
+    const { rows } = await t.db.query<{ id: number; supplied: Record<string, unknown>; bytes: number }>(
+      `SELECT id, supplied, octet_length(supplied::text) AS bytes FROM manuscripts WHERE organization_id = $1`,
+      [org.id],
+    );
+    expect(Object.keys(rows[0]!.supplied)).toEqual(['title']);
+    expect(rows[0]!.bytes).toBeLessThan(1_000);
+    const shown = await requireManuscript(t.db, org.id, rows[0]!.id);
+    expect(shown.supplied.abstract).toBe(String(fields.abstract).trim());
+    expect(shown.supplied.authors).toHaveLength(200);
+    expect(shown.supplied.authors[199]).toEqual({
+      name: 'Author Number200',
+      email: null,
+      orcid: null,
+      affiliation: String(fields.author200_aff).trim(),
+    });
   });
 });
 
