@@ -77,9 +77,24 @@ export function forEachWord(
   onBreak: () => void,
 ): void {
   const folded = foldAccents(text);
+  scanWords(folded, 0, folded.length, onWord, onBreak);
+}
+
+/**
+ * forEachWord's scan of already folded text, from `from` to the first word that starts at or after
+ * `to` (a word that straddles `to` is read whole); returns where the next scan starts. Scans that
+ * go on from one another make the same calls as one scan of the whole.
+ */
+function scanWords(
+  folded: string,
+  from: number,
+  to: number,
+  onWord: (word: string, extra: boolean) => void,
+  onBreak: () => void,
+): number {
   const n = folded.length;
-  let i = 0;
-  while (i < n) {
+  let i = from;
+  while (i < n && i < to) {
     const cls = charClass(folded.charCodeAt(i));
     if (cls === BREAK) onBreak();
     if (cls !== WORD) {
@@ -112,6 +127,7 @@ export function forEachWord(
     for (const part of parts) onWord(part, false);
     onWord(parts.join(''), true);
   }
+  return i;
 }
 
 /** Whether a folded word is indexed (long enough, not absurdly long, not a stop word). */
@@ -129,12 +145,39 @@ export function forEachTerm(
   emit: (term: string, surface: string) => void,
   keepSurfaces = false,
 ): number {
+  const chain = termChain(emit, keepSurfaces);
+  forEachWord(text, chain.onWord, chain.onBreak);
+  return chain.length();
+}
+
+/**
+ * forEachTerm in pieces of about `pieceChars` characters, pausing (yielding) between them: the same
+ * terms in the same order, and the same length returned. A query of 100,000 characters is analysed
+ * so without holding the event loop for all of it (search.ts, prepareQuerySliced).
+ */
+export function* forEachTermInPieces(
+  text: string,
+  emit: (term: string, surface: string) => void,
+  keepSurfaces: boolean,
+  pieceChars: number,
+): Generator<void, number> {
+  const chain = termChain(emit, keepSurfaces);
+  const folded = foldAccents(text);
+  let at = 0;
+  while (at < folded.length) {
+    at = scanWords(folded, at, at + pieceChars, chain.onWord, chain.onBreak);
+    if (at < folded.length) yield;
+  }
+  return chain.length();
+}
+
+/** The terms of a run of words: stemmed content words, and a bigram of each two adjacent ones. */
+function termChain(emit: (term: string, surface: string) => void, keepSurfaces: boolean) {
   let length = 0;
   let prev: string | null = null;
   let prevWord = '';
-  forEachWord(
-    text,
-    (word, extra) => {
+  return {
+    onWord(word: string, extra: boolean): void {
       if (!isContentWord(word)) {
         if (!extra) prev = null;
         return;
@@ -147,11 +190,11 @@ export function forEachTerm(
       prev = s;
       prevWord = word;
     },
-    () => {
+    onBreak(): void {
       prev = null;
     },
-  );
-  return length;
+    length: () => length,
+  };
 }
 
 /**
