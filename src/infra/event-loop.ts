@@ -48,6 +48,26 @@ export async function forEachSliced<T>(
   }
 }
 
+/**
+ * Runs work written as a generator (it yields where it may pause) to its end in one run: the same
+ * work `runSliced` runs with pauses, for callers that cannot wait.
+ */
+export function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs work written as a generator to its end, pausing at a yield once the slicer's slice is used up. */
+export async function runSliced<T>(steps: Generator<void, T>, slicer = new TimeSlicer()): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (slicer.due) await slicer.pause();
+  }
+}
+
 /** Bytes copied between two turns of the event loop by `copyInPieces` (some 1-5 ms of copying). */
 export const COPY_PIECE_BYTES = 4 * 1024 * 1024;
 

@@ -6,11 +6,12 @@
 // manuscript writes one after the other are one phrase of three or four words ("neural machine" and
 // "machine translation" in "neural machine translation"): the fragments alone read as nothing an
 // editor would say ("neural machine", "resource languages").
-import { forEachPhrase, isBigram } from '../retrieval/analyzer.ts';
+import { ANALYSIS_PIECE_CHARS, forEachPhraseInPieces, isBigram } from '../retrieval/analyzer.ts';
 import { informative } from '../retrieval/manuscript-query.ts';
 import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
 import type { RankedAuthor } from './rank-authors.ts';
 import { appendTo } from '../infra/collections.ts';
+import { TimeSlicer, runSliced } from '../infra/event-loop.ts';
 
 const MAX_CONCEPTS = 15;
 /** A phrase is at most four words; a longer run is rarely one concept ("message passing neural networks learn"). */
@@ -193,8 +194,11 @@ export async function explainRanking(
     phrases.set(surface, bigrams);
     for (const b of bigrams) appendTo(phrasesOf, b, surface);
   };
-  for (const text of texts)
-    forEachPhrase(
+  // Read in pieces, the event loop given a turn between them: a 100,000-character abstract is
+  // read here a second time (after the query's analysis).
+  const slicer = new TimeSlicer();
+  for (const text of texts) {
+    const reading = forEachPhraseInPieces(
       text,
       (bigram) => conceptTerms.has(bigram) || common.has(bigram),
       (run, surface) => {
@@ -203,7 +207,10 @@ export async function explainRanking(
         if (!range || range[1] - range[0] > MAX_PHRASE_BIGRAMS) return;
         addPhrase(run.slice(range[0], range[1]), words.slice(range[0], range[1] + 1).join(' '));
       },
+      ANALYSIS_PIECE_CHARS,
     );
+    await runSliced(reading, slicer);
+  }
   /** The concepts a bigram shows as: the phrases it is part of, else itself. */
   const shownAs = (term: string): string[] => phrasesOf.get(term) ?? [conceptTerms.get(term)!.label];
 

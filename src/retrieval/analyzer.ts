@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { stemmer } from 'stemmer';
 import { STOP_WORDS } from './stop-words.ts';
 import { foldAccents } from '../infra/text-fold.ts';
+import { runToEnd } from '../infra/event-loop.ts';
 
 /** Separates the two stems of a bigram term; unigram terms never contain it. */
 export const BIGRAM_SEPARATOR = ' ';
@@ -151,6 +152,12 @@ export function forEachTerm(
 }
 
 /**
+ * Characters of a text analysed between two chances to pause (`forEachTermInPieces`,
+ * `forEachPhraseInPieces`): a millisecond or two of analysis.
+ */
+export const ANALYSIS_PIECE_CHARS = 4_096;
+
+/**
  * forEachTerm in pieces of about `pieceChars` characters, pausing (yielding) between them: the same
  * terms in the same order, and the same length returned. A query of 100,000 characters is analysed
  * so without holding the event loop for all of it (search.ts, prepareQuerySliced).
@@ -210,6 +217,16 @@ export function forEachPhrase(
   isPart: (bigram: string) => boolean,
   emit: (bigrams: string[], surface: string) => void,
 ): void {
+  runToEnd(forEachPhraseInPieces(text, isPart, emit, Infinity));
+}
+
+/** forEachPhrase in pieces of about `pieceChars` characters, yielding between them: the same calls. */
+export function* forEachPhraseInPieces(
+  text: string,
+  isPart: (bigram: string) => boolean,
+  emit: (bigrams: string[], surface: string) => void,
+  pieceChars: number,
+): Generator<void, void> {
   let prev: string | null = null;
   let words: string[] = [];
   let bigrams: string[] = [];
@@ -218,33 +235,36 @@ export function forEachPhrase(
     bigrams = [];
     words = [];
   };
-  forEachWord(
-    text,
-    (word, extra) => {
-      if (!isContentWord(word)) {
-        if (!extra) {
-          prev = null;
-          close();
-        }
-        return;
-      }
-      if (extra) return;
-      const s = stem(word);
-      const bigram = prev === null ? null : prev + BIGRAM_SEPARATOR + s;
-      if (bigram !== null && isPart(bigram)) {
-        bigrams.push(bigram);
-        words.push(word);
-      } else {
+  const onWord = (word: string, extra: boolean) => {
+    if (!isContentWord(word)) {
+      if (!extra) {
+        prev = null;
         close();
-        words = [word];
       }
-      prev = s;
-    },
-    () => {
-      prev = null;
+      return;
+    }
+    if (extra) return;
+    const s = stem(word);
+    const bigram = prev === null ? null : prev + BIGRAM_SEPARATOR + s;
+    if (bigram !== null && isPart(bigram)) {
+      bigrams.push(bigram);
+      words.push(word);
+    } else {
       close();
-    },
-  );
+      words = [word];
+    }
+    prev = s;
+  };
+  const onBreak = () => {
+    prev = null;
+    close();
+  };
+  const folded = foldAccents(text);
+  let at = 0;
+  while (at < folded.length) {
+    at = scanWords(folded, at, at + pieceChars, onWord, onBreak);
+    if (at < folded.length) yield;
+  }
   close();
 }
 

@@ -2,8 +2,8 @@
 // index was), very common and unknown terms are dropped, the rest are scored term at a time into a
 // reusable accumulator, and the top k are normalised by the query's self-score so that a long
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
-import { forEachTermInPieces, isBigram } from './analyzer.ts';
-import { TimeSlicer } from '../infra/event-loop.ts';
+import { ANALYSIS_PIECE_CHARS, forEachTermInPieces, isBigram } from './analyzer.ts';
+import { TimeSlicer, runSliced, runToEnd } from '../infra/event-loop.ts';
 import { LIVE } from './bm25-index.ts';
 import { QueryTable } from './query-table.ts';
 import { IMPACT_SCALE, TF_SCALE, type Segment } from './segment.ts';
@@ -121,11 +121,7 @@ export function prepareQuery(
   fields: readonly QueryField[],
   options: QueryOptions = {},
 ): PreparedQuery {
-  const steps = preparation(index, fields, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runToEnd(preparation(index, fields, options));
 }
 
 /**
@@ -139,16 +135,10 @@ export async function prepareQuerySliced(
   options: QueryOptions = {},
   slicer = new TimeSlicer(),
 ): Promise<PreparedQuery> {
-  const steps = preparation(index, fields, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (slicer.due) await slicer.pause();
-  }
+  return runSliced(preparation(index, fields, options), slicer);
 }
 
-/** Characters of a field analysed between two chances to pause, and distinct terms looked up. */
-const PIECE_CHARS = 4_096;
+/** Distinct terms looked up between two chances to pause. */
 const PIECE_TERMS = 2_048;
 
 /** prepareQuery's work, yielding between pieces of it (where a caller may pause). */
@@ -194,7 +184,7 @@ function* preparation(
         if (!surfaces.has(term)) surfaces.set(term, surface);
       },
       true,
-      PIECE_CHARS,
+      ANALYSIS_PIECE_CHARS,
     );
     queryLength += length * field.weight;
     let entries = [...counts];

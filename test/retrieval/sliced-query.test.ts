@@ -2,10 +2,15 @@
 // character abstract held it 25-60 ms in one run, docs/benchmarks/hostile-uploads.md): the pieces
 // make the same terms as one run, and the pauses come at a bounded amount of text each.
 import { describe, expect, it } from 'vitest';
-import { forEachTerm, forEachTermInPieces } from '../../src/retrieval/analyzer.ts';
+import {
+  forEachPhrase,
+  forEachPhraseInPieces,
+  forEachTerm,
+  forEachTermInPieces,
+} from '../../src/retrieval/analyzer.ts';
 import { Bm25Index } from '../../src/retrieval/bm25-index.ts';
 import { prepareQuery, prepareQuerySliced, type QueryField } from '../../src/retrieval/search.ts';
-import { TimeSlicer } from '../../src/infra/event-loop.ts';
+import { TimeSlicer, runToEnd } from '../../src/infra/event-loop.ts';
 import { fixtureWorksWithAbstracts } from './fixture-works.ts';
 
 const works = fixtureWorksWithAbstracts();
@@ -44,6 +49,23 @@ describe('a text analysed in pieces', () => {
 
   it.each([1, 2, 3, 7, 64, 4_096])('makes the same terms in pieces of %i characters', (piece) => {
     expect(terms(text, piece)).toEqual(terms(text));
+  });
+
+  it.each([1, 3, 64, 4_096])('finds the same phrases in pieces of %i characters', (piece) => {
+    const isPart = (bigram: string) => !bigram.startsWith('the ');
+    const whole: string[] = [];
+    forEachPhrase(text, isPart, (run, surface) => whole.push(`${run.join('+')}|${surface}`));
+    const pieces: string[] = [];
+    runToEnd(
+      forEachPhraseInPieces(
+        text,
+        isPart,
+        (run, surface) => pieces.push(`${run.join('+')}|${surface}`),
+        piece,
+      ),
+    );
+    expect(whole.length).toBeGreaterThan(20);
+    expect(pieces).toEqual(whole);
   });
 });
 
