@@ -395,6 +395,30 @@ async function main(): Promise<void> {
     await sent('PDF one byte over the file cap', paddedPdf(fileLimit + 1), 'p.pdf');
   }
 
+  // A DOCX read to the text limit (PARSE_MAX_CHARS, 2 M characters of prose): what the manuscript
+  // stores then, carried over by a re-post of the form without the file, and read again by 4.6.
+  const longText = base({ origin_id: 'long-text', exclude_candidates: '1' });
+  const prose = aclText(config.parsing.maxChars + 10_000);
+  const paragraphs = [
+    paragraph(longText.title!, 'Title'),
+    paragraph('Abstract'),
+    paragraph(prose.slice(0, 2_000)),
+  ];
+  for (let at = 2_000; at < prose.length; at += 20_000)
+    paragraphs.push(paragraph(prose.slice(at, at + 20_000)));
+  const longDocx = makeDocx(paragraphs);
+  await probe(
+    `DOCX read to the text limit (${(config.parsing.maxChars / 1e6).toFixed(0)} M characters)`,
+    post(longText, { bytes: longDocx, name: 'long.docx' }),
+  );
+  await probe('the same manuscript re-posted without its file (the text carried over)', post(longText));
+  await probe('4.6 on the manuscript read to the text limit', async () => {
+    const res = await app.inject({ url: `/api/external/recommend-journals/long-text/`, headers });
+    return res.statusCode === 200
+      ? `200 (${(JSON.parse(res.body) as { recommended_journals: unknown[] }).recommended_journals.length} journals)`
+      : statusOf(res);
+  });
+
   // 4.6 on the largest manuscript: its title and abstract at their caps, 1,000 authors of corpus names.
   const largest = base({
     ...authorFields((k) => common[k % common.length]!, institution),

@@ -3,6 +3,7 @@
 import type { Queryable } from '../infra/db/index.ts';
 import type { ManuscriptAuthor, ManuscriptReference } from '../referee-finder/types.ts';
 import type { SourceFormat } from './file-type.ts';
+import { FULL_TEXT_CHARS } from '../retrieval/manuscript-query.ts';
 import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
 import type { SuppliedAuthor } from './upload-form.ts';
 
@@ -17,7 +18,17 @@ export interface ParseCounts {
 /** What the manuscript keeps of its source file; carried over by an upload that sends no file. */
 export interface SourceState {
   parsed: ParsedMetadata | null;
+  /**
+   * The text read from the file; when `carried`, its first FULL_TEXT_CHARS characters alone (what
+   * ranking reads).
+   */
   fullText: string | null;
+  /**
+   * The stored manuscript's source, carried over by an upload without a file: the write leaves the
+   * stored text as it is. A text read to the parse limit (2 M characters) was read whole and written
+   * back whole by every re-post of the form, two queries of 2-8 MB each holding the loop on PGlite.
+   */
+  carried: boolean;
   references: ManuscriptReference[];
   sourceFile: string | null;
   sourceFormat: SourceFormat | null;
@@ -28,6 +39,7 @@ export interface SourceState {
 export const NO_SOURCE: SourceState = {
   parsed: null,
   fullText: null,
+  carried: false,
   references: [],
   sourceFile: null,
   sourceFormat: null,
@@ -56,16 +68,18 @@ export async function findSourceState(
   originId: string,
 ): Promise<SourceState | null> {
   const { rows } = await db.query<SourceRow>(
-    `SELECT parsed, full_text, "references", source_file, source_format, parse_error, parsed_text_len,
-            parsed_references, parsed_authors_count, parsed_emails_count, parsed_orcids_count
+    `SELECT parsed, left(full_text, $3) AS full_text, "references", source_file, source_format,
+            parse_error, parsed_text_len, parsed_references, parsed_authors_count, parsed_emails_count,
+            parsed_orcids_count
        FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
-    [organizationId, originId],
+    [organizationId, originId, FULL_TEXT_CHARS],
   );
   const row = rows[0];
   if (!row) return null;
   return {
     parsed: row.parsed,
     fullText: row.full_text,
+    carried: true,
     references: row.references,
     sourceFile: row.source_file,
     sourceFormat: row.source_format,
@@ -163,7 +177,8 @@ export async function upsertManuscript(
        folder_id = EXCLUDED.folder_id, supplied = EXCLUDED.supplied,
        authors_count = EXCLUDED.authors_count, parsed = EXCLUDED.parsed, title = EXCLUDED.title,
        abstract = EXCLUDED.abstract, keywords = EXCLUDED.keywords, authors = EXCLUDED.authors,
-       full_text = EXCLUDED.full_text, "references" = EXCLUDED."references",
+       full_text = CASE WHEN $22::boolean THEN manuscripts.full_text ELSE EXCLUDED.full_text END,
+       "references" = EXCLUDED."references",
        source_file = EXCLUDED.source_file, source_format = EXCLUDED.source_format,
        parse_error = EXCLUDED.parse_error, warnings = EXCLUDED.warnings,
        parsed_text_len = EXCLUDED.parsed_text_len, parsed_references = EXCLUDED.parsed_references,
@@ -193,6 +208,7 @@ export async function upsertManuscript(
       m.source.counts.authors,
       m.source.counts.emails,
       m.source.counts.orcids,
+      m.source.carried,
     ],
   );
   return rows[0]!;

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { baseFields, upload } from './upload-helpers.ts';
 import { requireManuscript } from '../../src/manuscripts/list.ts';
+import { findSourceState } from '../../src/manuscripts/manuscripts-store.ts';
+import { findManuscript } from '../../src/journals/store.ts';
+import { FULL_TEXT_CHARS } from '../../src/retrieval/manuscript-query.ts';
+import { makeDocx, paragraph } from '../parsing/make-files.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -208,6 +212,48 @@ describe('what was supplied, stored once', () => {
       orcid: null,
       affiliation: String(fields.author200_aff).trim(),
     });
+  });
+});
+
+describe('a long text read from the file', () => {
+  // 150,000 characters of prose: more than the head a manuscript's query reads (FULL_TEXT_CHARS).
+  const sentence = (i: number) => `Sentence ${i} describes a made-up experiment with quantum gardening. `;
+  const prose = Array.from({ length: 2_200 }, (_, i) => sentence(i)).join('');
+  const docx = Buffer.from(
+    makeDocx([
+      paragraph('A long manuscript', 'Title'),
+      ...Array.from({ length: 30 }, (_, k) => paragraph(prose.slice(k * 5_000, (k + 1) * 5_000))),
+    ]),
+  );
+
+  it('is read back as its head alone, and a re-post without the file keeps it whole', async () => {
+    const org = await createTestOrg(t);
+    const first = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields(),
+      files: [{ name: 'long.docx', bytes: docx }],
+    });
+    expect(first.statusCode).toBe(200);
+    const length = first.json().debug_info.parsed_text_len;
+    expect(length).toBeGreaterThan(2 * FULL_TEXT_CHARS);
+
+    // What the upload carries over and what 4.6 reads: the head its query reads, not the whole text.
+    const carried = (await findSourceState(t.db, org.id, 'ms-1'))!;
+    expect(carried.carried).toBe(true);
+    expect(carried.fullText!.length).toBe(FULL_TEXT_CHARS);
+    expect((await findManuscript(t.db, org.id, 'ms-1'))!.fullText!.length).toBe(FULL_TEXT_CHARS);
+
+    // A re-post of the form without the file: the stored text is left as it was, whole.
+    const again = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ title: 'Retitled' }) });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().debug_info.parsed_text_len).toBe(length);
+    const { rows } = await t.db.query<{ title: string; full_text: string }>(
+      'SELECT title, full_text FROM manuscripts WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(rows[0]!.title).toBe('Retitled');
+    expect(rows[0]!.full_text.length).toBe(length);
+    expect(rows[0]!.full_text.startsWith(carried.fullText!)).toBe(true);
   });
 });
 
