@@ -323,6 +323,34 @@ async function main(): Promise<void> {
     ),
   );
 
+  // Affiliations written to cost the most per character: every character a segment separator (no
+  // segment at all), and 2,000 characters of short distinct organizations (each segment one).
+  await probe(
+    `${AUTHORS} authors, affiliations of ${AFF} "(" (letterless segments)`,
+    post(
+      base(
+        authorFields(
+          (k) => `Writer${k} Person`,
+          (k) => `${k} ${repeat('(', AFF - 6)}`,
+        ),
+      ),
+    ),
+  );
+  await probe(
+    `${AUTHORS} authors, affiliations of ${AFF} characters of distinct universities`,
+    post(
+      base(
+        authorFields(
+          (k) => common[k % common.length]!,
+          (k) =>
+            Array.from({ length: 300 }, (_, i) => `Univ ${k}x${i}`)
+              .join(',')
+              .slice(0, AFF),
+        ),
+      ),
+    ),
+  );
+
   // The most fields: every author field of 1,000 authors, and more the form ignores.
   const most: Record<string, string> = base(
     authorFields(
