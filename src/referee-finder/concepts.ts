@@ -321,16 +321,22 @@ export function wordingOdds(df: number, titleDf: number, titleShare: number): nu
 function binomialAtMost(n: number, k: number, p: number): number {
   if (p <= 0 || k >= n * p) return 1;
   if (p >= 1) return 0;
-  // The terms i = 0..k summed in logs (n of thousands underflows otherwise).
-  const logP = Math.log(p);
-  const logQ = Math.log1p(-p);
-  let logTerm = n * logQ;
-  let logSum = logTerm;
+  // The terms i = 0..k relative to the first, (1 - p)^n, whose log is kept apart (it underflows
+  // for n in the thousands); below the mode they only grow, so the sum is rescaled as it does.
+  const odds = p / (1 - p);
+  let logScale = n * Math.log1p(-p);
+  let term = 1;
+  let sum = 1;
   for (let i = 0; i < k; i++) {
-    logTerm += Math.log((n - i) / (i + 1)) + logP - logQ;
-    logSum = Math.max(logSum, logTerm) + Math.log1p(Math.exp(-Math.abs(logSum - logTerm)));
+    term *= ((n - i) / (i + 1)) * odds;
+    sum += term;
+    if (sum > 1e200) {
+      logScale += Math.log(sum);
+      term /= sum;
+      sum = 1;
+    }
   }
-  return Math.min(1, Math.exp(logSum));
+  return Math.min(1, Math.exp(logScale + Math.log(sum)));
 }
 
 /**
