@@ -5,7 +5,9 @@
 // it carries, then by how informative it is in the manuscript (query weight x IDF). Bigrams that the
 // manuscript writes one after the other are one phrase of three or four words ("neural machine" and
 // "machine translation" in "neural machine translation"): the fragments alone read as nothing an
-// editor would say ("neural machine", "resource languages").
+// editor would say ("neural machine", "resource languages"). A bigram the corpus's titles hold far
+// less often than its document frequency predicts is a piece of an abstract's wording ("thereby
+// enhancing", "large amounts"), not a term of the field (wordingOdds).
 import { ANALYSIS_PIECE_CHARS, forEachPhraseInPieces, isBigram } from '../retrieval/analyzer.ts';
 import { informative } from '../retrieval/manuscript-query.ts';
 import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
@@ -24,6 +26,19 @@ const MAX_PHRASE_BIGRAMS = 3;
 const PHRASE_DF_RATIO = 0.25;
 // Phrases seen in a single work are more often accidents of wording than concepts.
 const MIN_DOC_FREQ = 2;
+/**
+ * A bigram is abstract wording when its works hold it in their title at under a quarter of the
+ * corpus's base rate (the share of (work, bigram) pairs that are title ones), and so few would
+ * happen by chance with at most WORDING_SIGNIFICANCE, were it in titles at the base rate
+ * (wordingOdds). The test alone also drops general terms found in titles somewhat less often than
+ * the average bigram ("human evaluation", "machine learning": 3-4% of their works in the demo
+ * corpus, against its base rate of 9.6%); the size of the gap is what sets wording apart (0-2%).
+ */
+const WORDING_RATE_SHARE = 0.25;
+/** The conventional 1% of a one-sided test. */
+const WORDING_SIGNIFICANCE = 0.01;
+/** Wording is dropped only while this many concepts remain (a short text keeps its few). */
+const MIN_CONCEPTS = 5;
 /** Works per candidate whose matched terms explain them (and count for concepts). */
 export const EXPLAINED_WORKS = 10;
 const TERMS_PER_WORK = 8;
@@ -170,8 +185,10 @@ export async function explainRanking(
     ? await index.matchedTerms({ query, workIds })
     : new Map<number, MatchedTerm[]>();
 
-  // Candidate concepts: the query's bigrams that are known beyond one work.
+  // Candidate concepts: the query's bigrams that are known beyond one work; those titles hold
+  // significantly less often than their df predicts are wording, each with its test's p-value.
   const conceptTerms = new Map<string, { label: string; prior: number; explained: number; df: number }>();
+  const wording = new Map<string, number>();
   for (const t of query.terms) {
     if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback || !informative(t.term)) continue;
     conceptTerms.set(t.term, {
@@ -180,6 +197,9 @@ export async function explainRanking(
       explained: 0,
       df: t.df,
     });
+    if (t.titleDf === undefined || query.titleShare === undefined) continue;
+    const odds = wordingOdds(t.df, t.titleDf, query.titleShare);
+    if (odds !== null) wording.set(t.term, odds);
   }
 
   // The phrases those bigrams make in the manuscript, and the phrases each bigram is part of. A
@@ -198,6 +218,7 @@ export async function explainRanking(
   // "low resource neural machine translation"), a term of no one's.
   const joints = new Set<string>();
   const dfOf = (b: string) => conceptTerms.get(b)?.df ?? null;
+  const isWording = (b: string) => wording.has(b);
   // Read in pieces, the event loop given a turn between them: a 100,000-character abstract is
   // read here a second time (after the query's analysis).
   const slicer = new TimeSlicer();
@@ -207,7 +228,7 @@ export async function explainRanking(
       (bigram) => conceptTerms.has(bigram) || common.has(bigram),
       (run, surface) => {
         const words = surface.split(' ');
-        for (const [from, to] of phraseRanges(run, dfOf, joints))
+        for (const [from, to] of phraseRanges(run, dfOf, isWording, joints))
           addPhrase(run.slice(from, to), words.slice(from, to + 1).join(' '));
       },
       ANALYSIS_PIECE_CHARS,
@@ -215,6 +236,14 @@ export async function explainRanking(
     await runSliced(reading, slicer);
   }
   for (const joint of joints) if (!phrasesOf.has(joint)) conceptTerms.delete(joint);
+  // Wording outside any phrase is no concept, unless fewer than MIN_CONCEPTS would remain: then the
+  // least clearly wording (highest p-value) come back first.
+  const alone = [...conceptTerms.keys()].filter((t) => !phrasesOf.has(t));
+  const dropped = alone
+    .filter(isWording)
+    .sort((x, y) => wording.get(y)! - wording.get(x)! || (x < y ? -1 : 1));
+  const kept = alone.length - dropped.length + phrases.size;
+  for (const term of dropped.slice(Math.max(0, MIN_CONCEPTS - kept))) conceptTerms.delete(term);
   /** The concepts a bigram shows as: the phrases it is part of, else itself. */
   const shownAs = (term: string): string[] => phrasesOf.get(term) ?? [conceptTerms.get(term)!.label];
 
@@ -281,6 +310,43 @@ export async function explainRanking(
 }
 
 /**
+ * Whether a bigram found in `df` works, `titleDf` of them in the title, is an abstract's wording
+ * rather than a term of the field: its p-value when it is (WORDING_RATE_SHARE,
+ * WORDING_SIGNIFICANCE), else null. Terms of the field are what titles are made of ("question
+ * answering": 291 of its 912 works in the demo corpus have it in the title, against a base rate
+ * `titleShare`, the index's share of (work, bigram) pairs that are title ones, of 9.6%); an
+ * abstract's wording almost never is ("large amounts": 0 of 75). A small df can never be
+ * significant, so a rare bigram stays.
+ */
+export function wordingOdds(df: number, titleDf: number, titleShare: number): number | null {
+  if (titleDf >= df * titleShare * WORDING_RATE_SHARE) return null;
+  const odds = binomialAtMost(df, titleDf, titleShare);
+  return odds < WORDING_SIGNIFICANCE ? odds : null;
+}
+
+/** P(X <= k) for X ~ Binomial(n, p): the one-sided test of a rate below p. */
+function binomialAtMost(n: number, k: number, p: number): number {
+  if (p <= 0 || k >= n * p) return 1;
+  if (p >= 1) return 0;
+  // The terms i = 0..k relative to the first, (1 - p)^n, whose log is kept apart (it underflows
+  // for n in the thousands); below the mode they only grow, so the sum is rescaled as it does.
+  const odds = p / (1 - p);
+  let logScale = n * Math.log1p(-p);
+  let term = 1;
+  let sum = 1;
+  for (let i = 0; i < k; i++) {
+    term *= ((n - i) / (i + 1)) * odds;
+    sum += term;
+    if (sum > 1e200) {
+      logScale += Math.log(sum);
+      term /= sum;
+      sum = 1;
+    }
+  }
+  return Math.min(1, Math.exp(logScale + Math.log(sum)));
+}
+
+/**
  * The phrases of a run of adjacent bigrams, as [from, to) ranges of two to MAX_PHRASE_BIGRAMS
  * bigrams: the run trimmed at its ends (phraseRange); one still too long is cut at its rarest bigram
  * when that is found in fewer than PHRASE_DF_RATIO of the works of each neighbour ("low resource" +
@@ -291,10 +357,11 @@ export async function explainRanking(
 function phraseRanges(
   run: readonly string[],
   df: (bigram: string) => number | null,
+  isWording: (bigram: string) => boolean,
   joints: Set<string>,
   offset = 0,
 ): Array<[number, number]> {
-  const range = phraseRange(run, df);
+  const range = phraseRange(run, df, isWording);
   if (!range) return [];
   const [from, to] = range;
   if (to - from <= MAX_PHRASE_BIGRAMS) return [[offset + from, offset + to]];
@@ -310,21 +377,27 @@ function phraseRanges(
   if (cut < 0) return [];
   joints.add(run[cut]!);
   return [
-    ...phraseRanges(run.slice(from, cut), df, joints, offset + from),
-    ...phraseRanges(run.slice(cut + 1, to), df, joints, offset + cut + 1),
+    ...phraseRanges(run.slice(from, cut), df, isWording, joints, offset + from),
+    ...phraseRanges(run.slice(cut + 1, to), df, isWording, joints, offset + cut + 1),
   ];
 }
 
 /**
  * The part of a run of adjacent bigrams that makes a phrase, as a [from, to) range of at least two
- * bigrams, or null: a bigram at either end is trimmed while it is found in fewer than
- * PHRASE_DF_RATIO of the works its neighbour is (the verb that stuck to a term of the field:
- * "analyzing knowledge distillation"). A weak bigram inside is kept: "document level relation
- * extraction" is one phrase though "level relation" is rarer than its neighbours. `df` is null for a
- * bigram too common to be a query term, which never trims.
+ * bigrams, or null: a bigram at either end is trimmed while it is wording (wordingOdds) or found in
+ * fewer than PHRASE_DF_RATIO of the works its neighbour is (the verb that stuck to a term of the
+ * field: "analyzing knowledge distillation", "effectively improves knowledge distillation"). A
+ * weak bigram inside is kept, since the terms at both ends hold it: "document level relation
+ * extraction" is one phrase though "level relation" is rarer than its neighbours. `df` is null for
+ * a bigram too common to be a query term, which never trims.
  */
-function phraseRange(run: readonly string[], df: (bigram: string) => number | null): [number, number] | null {
+function phraseRange(
+  run: readonly string[],
+  df: (bigram: string) => number | null,
+  isWording: (bigram: string) => boolean,
+): [number, number] | null {
   const weaker = (x: string, than: string) => {
+    if (isWording(x)) return true;
     const a = df(x);
     const b = df(than);
     return a !== null && b !== null && a < PHRASE_DF_RATIO * b;

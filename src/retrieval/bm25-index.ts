@@ -3,6 +3,8 @@
 // in place. New postings collect in a buffer, are sealed into a segment by `flush()`, and small or
 // tombstone-heavy segments are merged. Document frequencies count postings still stored, so they
 // include tombstoned versions until their segment is merged: IDF drifts by at most the dead share.
+// Title document frequencies (the works whose title holds a term) are counted the same way, from a
+// bit per posting (Segment.titles).
 import { stemmer } from 'stemmer';
 import { BIGRAM_SEPARATOR, analyze, forEachWord, isContentWord, type AnalyzedText } from './analyzer.ts';
 import { PairTable } from './pair-table.ts';
@@ -64,6 +66,7 @@ export interface IndexState {
   termLeft: Int32Array;
   termRight: Int32Array;
   dfs: Int32Array;
+  titleDfs: Int32Array;
   termBound: Float32Array;
   slotWork: Int32Array;
   slotState: Uint8Array;
@@ -78,6 +81,9 @@ export interface IndexState {
   storedDocs: number;
   storedLength: number;
   normAverage: number;
+  /** Stored postings of bigrams, and how many of them are title terms (Bm25Index.titleShare). */
+  bigramPostings: number;
+  titleBigramPostings: number;
 }
 
 export interface Postings {
@@ -137,6 +143,8 @@ export class Bm25Index {
   private termLeft: Int32Array = new Int32Array(1024);
   private termRight: Int32Array = new Int32Array(1024);
   private dfs: Int32Array = new Int32Array(1024);
+  /** Per term, the stored works whose title holds it (counted like `dfs`). */
+  private titleDfs: Int32Array = new Int32Array(1024);
   /** Folded word -> unigram term id, -1 for a word that is not indexed; bounded, cleared when full. */
   private wordCache = new Map<string, number>();
   // Per-work term counts while indexing one work, reused.
@@ -175,6 +183,8 @@ export class Bm25Index {
   private storedDocs = 0;
   private storedLength = 0;
   private normAverage = 0;
+  private bigramPostings = 0;
+  private titleBigramPostings = 0;
 
   constructor(options: Partial<IndexOptions> = {}) {
     this.options = { ...DEFAULT_INDEX_OPTIONS, ...options };
@@ -200,6 +210,8 @@ export class Bm25Index {
     const { titleWeight, abstractWeight } = this.options;
     this.docTermCount = 0;
     let length = this.countTerms(work.title, titleWeight);
+    // The title is counted first, so its terms are the first of the work's.
+    const titleTerms = this.docTermCount;
     if (work.abstract) length += this.countTerms(work.abstract, abstractWeight);
 
     const slot = this.slotCount++;
@@ -218,8 +230,14 @@ export class Bm25Index {
 
     for (let i = 0; i < this.docTermCount; i++) {
       const id = this.docTerms[i]!;
+      const title = i < titleTerms;
       this.dfs[id]!++;
-      this.pending.add(id, slot, this.docTf[id]!);
+      if (title) this.titleDfs[id]!++;
+      if (this.termLeft[id]! >= 0) {
+        this.bigramPostings++;
+        if (title) this.titleBigramPostings++;
+      }
+      this.pending.add(id, slot, this.docTf[id]!, title);
       this.docTf[id] = 0;
     }
     if (
@@ -294,6 +312,7 @@ export class Bm25Index {
     this.termLeft = grown(this.termLeft, id + 1);
     this.termRight = grown(this.termRight, id + 1);
     this.dfs = grown(this.dfs, id + 1);
+    this.titleDfs = grown(this.titleDfs, id + 1);
     this.termBound = grown(this.termBound, id + 1);
     this.docTf = grown(this.docTf, id + 1);
     this.termLeft[id] = left;
@@ -434,7 +453,14 @@ export class Bm25Index {
 
   private mergeRange(from: number, to: number): void {
     const parts = this.segments.slice(from, to + 1);
-    const merged = mergeSegments(parts, this.slotState, (termId) => this.dfs[termId]!--);
+    const merged = mergeSegments(parts, this.slotState, (termId, title) => {
+      this.dfs[termId]!--;
+      if (title) this.titleDfs[termId]!--;
+      if (this.termLeft[termId]! >= 0) {
+        this.bigramPostings--;
+        if (title) this.titleBigramPostings--;
+      }
+    });
     let stored = 0;
     for (let s = merged.firstSlot; s <= merged.lastSlot; s++) {
       if (this.slotState[s] === DEAD) {
@@ -464,6 +490,7 @@ export class Bm25Index {
       termLeft: this.termLeft.subarray(0, terms),
       termRight: this.termRight.subarray(0, terms),
       dfs: this.dfs.subarray(0, terms),
+      titleDfs: this.titleDfs.subarray(0, terms),
       termBound: this.termBound.subarray(0, terms),
       slotWork: this.slotWork.subarray(0, slots),
       slotState: this.slotState.subarray(0, slots),
@@ -478,6 +505,8 @@ export class Bm25Index {
       storedDocs: this.storedDocs,
       storedLength: this.storedLength,
       normAverage: this.normAverage,
+      bigramPostings: this.bigramPostings,
+      titleBigramPostings: this.titleBigramPostings,
     };
   }
 
@@ -510,6 +539,7 @@ export class Bm25Index {
     this.termLeft = atLeast(state.termLeft, capacity);
     this.termRight = atLeast(state.termRight, capacity);
     this.dfs = atLeast(state.dfs, capacity);
+    this.titleDfs = atLeast(state.titleDfs, capacity);
     this.termBound = atLeast(state.termBound, capacity);
     this.docTf = new Float32Array(Math.max(capacity, terms));
     this.slotWork = atLeast(state.slotWork, capacity);
@@ -532,6 +562,8 @@ export class Bm25Index {
     this.storedDocs = state.storedDocs;
     this.storedLength = state.storedLength;
     this.normAverage = state.normAverage;
+    this.bigramPostings = state.bigramPostings;
+    this.titleBigramPostings = state.titleBigramPostings;
   }
 
   // ---- Read access (also the `RankingIndex` shape the referee finder consumes) ----
@@ -558,6 +590,20 @@ export class Bm25Index {
 
   docFreq(termId: number): number {
     return termId >= 0 && termId < this.termTexts.length ? this.dfs[termId]! : 0;
+  }
+
+  /** Stored works whose title holds the term. */
+  titleDocFreq(termId: number): number {
+    return termId >= 0 && termId < this.termTexts.length ? this.titleDfs[termId]! : 0;
+  }
+
+  /**
+   * The share of stored (work, bigram) pairs whose bigram is in the work's title: the rate at which
+   * a bigram of no particular kind is found in titles, against which a term's title df is judged
+   * (concepts.ts). Null before any bigram is indexed.
+   */
+  titleShare(): number | null {
+    return this.bigramPostings > 0 ? this.titleBigramPostings / this.bigramPostings : null;
   }
 
   idf(termId: number): number {
@@ -650,6 +696,7 @@ export class Bm25Index {
   arrayBytes(): number {
     let bytes =
       this.dfs.byteLength +
+      this.titleDfs.byteLength +
       this.termBound.byteLength +
       this.termLeft.byteLength +
       this.termRight.byteLength +
@@ -670,7 +717,8 @@ export class Bm25Index {
         s.tfs.byteLength +
         s.impacts.byteLength +
         s.forward.byteLength +
-        s.forwardOffsets.byteLength;
+        s.forwardOffsets.byteLength +
+        s.titles.byteLength;
     return bytes;
   }
 

@@ -19,8 +19,8 @@ import { analyzerFingerprint } from './analyzer.ts';
 import type { IndexOptions, IndexState } from './bm25-index.ts';
 import type { Segment } from './segment.ts';
 
-/** Raised whenever the layout or the meaning of an array changes. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+/** Raised whenever the layout or the meaning of an array changes (2: title document frequencies). */
+export const SNAPSHOT_FORMAT_VERSION = 2;
 export const SNAPSHOT_FILE = 'work-index.snapshot';
 const MAGIC = 'RMWIDXSN';
 const PREFIX_BYTES = 32;
@@ -66,7 +66,14 @@ export interface SnapshotHeader extends SnapshotCursor {
   writtenAt: string;
   works: number;
   unigramCount: number;
-  scalars: { liveWorks: number; storedDocs: number; storedLength: number; normAverage: number };
+  scalars: {
+    liveWorks: number;
+    storedDocs: number;
+    storedLength: number;
+    normAverage: number;
+    bigramPostings: number;
+    titleBigramPostings: number;
+  };
   segments: Array<{ firstSlot: number; lastSlot: number; dead: number; stored: number }>;
   arrays: ArrayEntry[];
 }
@@ -87,6 +94,7 @@ const SEGMENT_ARRAYS = [
   'impacts',
   'forward',
   'forwardOffsets',
+  'titles',
 ] as const;
 
 function kindOf(array: AnyTypedArray): ArrayKind {
@@ -121,6 +129,7 @@ function namedArrays(state: IndexState, unigrams: Uint8Array): Array<[string, An
     ['termLeft', state.termLeft],
     ['termRight', state.termRight],
     ['dfs', state.dfs],
+    ['titleDfs', state.titleDfs],
     ['termBound', state.termBound],
     ['slotWork', state.slotWork],
     ['slotState', state.slotState],
@@ -208,6 +217,8 @@ export async function writeIndexSnapshot(
         storedDocs: state.storedDocs,
         storedLength: state.storedLength,
         normAverage: state.normAverage,
+        bigramPostings: state.bigramPostings,
+        titleBigramPostings: state.titleBigramPostings,
       },
       segments: state.segments.map((s, i) => ({
         firstSlot: s.firstSlot,
@@ -411,6 +422,7 @@ function stateOf(
       termLeft,
       termRight: get('termRight', 'i32'),
       dfs: get('dfs', 'i32'),
+      titleDfs: get('titleDfs', 'i32'),
       termBound: get('termBound', 'f32'),
       slotWork,
       slotState: get('slotState', 'u8'),
@@ -428,6 +440,7 @@ function stateOf(
           impacts: get(at('impacts'), 'u8'),
           forward: get(at('forward'), 'i32'),
           forwardOffsets: get(at('forwardOffsets'), 'i32'),
+          titles: get(at('titles'), 'u8'),
           firstSlot: s.firstSlot,
           lastSlot: s.lastSlot,
         };
@@ -436,10 +449,11 @@ function stateOf(
       segmentStored: header.segments.map((s) => s.stored),
       ...header.scalars,
     };
-    const termArrays = [state.termRight, state.dfs, state.termBound];
+    const termArrays = [state.termRight, state.dfs, state.titleDfs, state.termBound];
     const slotArrays = [state.slotState, state.slotLength, state.slotNorm, state.slotYear, state.slotSeq];
     if (termArrays.some((a) => a.length !== terms) || slotArrays.some((a) => a.length !== slots)) return null;
-    if (state.segments.some((s) => s.lastSlot >= slots)) return null;
+    if (state.segments.some((s) => s.lastSlot >= slots || s.titles.length !== (s.slots.length + 7) >> 3))
+      return null;
     return state;
   } catch (error) {
     if (error instanceof SnapshotShapeError) return null;

@@ -127,7 +127,12 @@ export class LocalWorkIndex implements WorkIndex {
       avgDocLength: this.core.avgDocLength,
       terms: terms.map((term) => {
         const id = this.core.termId(term);
-        return { term, df: this.core.docFreq(id), idf: id < 0 ? 0 : this.core.idf(id) };
+        return {
+          term,
+          df: this.core.docFreq(id),
+          idf: id < 0 ? 0 : this.core.idf(id),
+          titleDf: this.core.titleDocFreq(id),
+        };
       }),
     };
   }

@@ -66,6 +66,8 @@ export interface QueryTerm {
   termId: number;
   df: number;
   idf: number;
+  /** Works whose title holds the term, when the index counts them (the in-process one does). */
+  titleDf?: number;
   bigram: boolean;
   /** Field-weighted, saturated frequency in the query. */
   queryWeight: number;
@@ -83,6 +85,11 @@ export interface PreparedQuery {
   commonTerms: string[];
   /** Distinct query terms the corpus does not hold. */
   unknownTerms: number;
+  /**
+   * The share of the index's (work, bigram) pairs whose bigram is in the work's title, when the
+   * index counts title document frequencies (QueryTerm.titleDf): the base rate they are judged by.
+   */
+  titleShare?: number;
 }
 
 export interface SearchHit {
@@ -114,6 +121,9 @@ export interface QueryStatistics {
   termId(term: string): number;
   docFreq(termId: number): number;
   idf(termId: number): number;
+  /** Works whose title holds the term; an engine that does not count them leaves both out. */
+  titleDocFreq?(termId: number): number;
+  titleShare?(): number | null;
 }
 
 export function prepareQuery(
@@ -222,6 +232,7 @@ function* preparation(
       termId,
       df: index.docFreq(termId),
       idf,
+      ...(index.titleDocFreq ? { titleDf: index.titleDocFreq(termId) } : {}),
       bigram: isBigram(term),
       queryWeight,
       weight: queryWeight * idf * (k1 + 1),
@@ -237,7 +248,8 @@ function* preparation(
     const tf = rawCounts.get(t.term) ?? 0;
     selfScore += (t.weight * tf) / (tf + selfNorm);
   }
-  return { terms, selfScore, commonTerms, unknownTerms };
+  const titleShare = index.titleShare?.() ?? null;
+  return { terms, selfScore, commonTerms, unknownTerms, ...(titleShare !== null ? { titleShare } : {}) };
 }
 
 /** How the scorer trades exactness for speed (see docs/retrieval.md, "Query cost"). */

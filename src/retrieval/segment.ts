@@ -36,6 +36,12 @@ export interface Segment {
    */
   readonly forward: Int32Array;
   readonly forwardOffsets: Int32Array;
+  /**
+   * One bit per posting (posting p is bit p & 7 of byte p >> 3): set when the term is in its work's
+   * title, so the index keeps each term's title document frequency exact when a merge drops
+   * postings (an eighth of a byte a posting).
+   */
+  readonly titles: Uint8Array;
   readonly firstSlot: number;
   readonly lastSlot: number;
 }
@@ -73,6 +79,15 @@ export function forwardOf(
     }
   }
   return { forward, forwardOffsets };
+}
+
+/** Whether posting `p` of a segment is one of its work's title terms (Segment.titles). */
+export function inTitle(titles: Uint8Array, p: number): boolean {
+  return (titles[p >> 3]! & (1 << (p & 7))) !== 0;
+}
+
+function setTitle(titles: Uint8Array, p: number): void {
+  titles[p >> 3]! |= 1 << (p & 7);
 }
 
 /** Index of `value` in the ascending `ids`, or -1. */
@@ -113,14 +128,17 @@ export class PostingBuffer {
   private terms = new Int32Array(1024);
   private slots = new Int32Array(1024);
   private tfs = new Uint8Array(1024);
+  /** 1 for a term of its work's title. */
+  private titles = new Uint8Array(1024);
   length = 0;
 
-  add(termId: number, slot: number, tf: number): void {
+  add(termId: number, slot: number, tf: number, title: boolean): void {
     if (this.length === this.terms.length) this.grow();
     const i = this.length++;
     this.terms[i] = termId;
     this.slots[i] = slot;
     this.tfs[i] = Math.min(TF_MAX, Math.max(1, Math.round(tf * TF_SCALE)));
+    this.titles[i] = title ? 1 : 0;
   }
 
   private grow(): void {
@@ -131,9 +149,12 @@ export class PostingBuffer {
     slots.set(this.slots);
     const tfs = new Uint8Array(size);
     tfs.set(this.tfs);
+    const titles = new Uint8Array(size);
+    titles.set(this.titles);
     this.terms = terms;
     this.slots = slots;
     this.tfs = tfs;
+    this.titles = titles;
   }
 
   /**
@@ -166,25 +187,28 @@ export class PostingBuffer {
     offsets[distinct] = run;
     const slots = sharedInt32(n);
     const tfs = sharedUint8(n);
+    const titles = sharedUint8((n + 7) >> 3);
     for (let i = 0; i < n; i++) {
       const pos = counts[this.terms[i]! + 1]!++;
       slots[pos] = this.slots[i]!;
       tfs[pos] = this.tfs[i]!;
+      if (this.titles[i] === 1) setTitle(titles, pos);
     }
     const rows = forwardOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
     const impacts = sharedUint8(n);
-    return { termIds, offsets, slots, tfs, impacts, ...rows, firstSlot, lastSlot };
+    return { termIds, offsets, slots, tfs, impacts, ...rows, titles, firstSlot, lastSlot };
   }
 }
 
 /**
  * Merges segments (older first, so slots stay ascending) into one, dropping postings of dead slots.
- * `onDropped(termId)` is told of each dropped posting so document frequencies stay exact.
+ * `onDropped(termId, title)` is told of each dropped posting (and whether it was a title term) so
+ * document frequencies stay exact.
  */
 export function mergeSegments(
   segments: readonly Segment[],
   alive: Uint8Array,
-  onDropped: (termId: number) => void,
+  onDropped: (termId: number, title: boolean) => void,
 ): Segment {
   const termSet = new Set<number>();
   let total = 0;
@@ -198,6 +222,7 @@ export function mergeSegments(
   let slots = sharedInt32(total);
   let tfs = sharedUint8(total);
   let impacts = sharedUint8(total);
+  let titles = sharedUint8((total + 7) >> 3);
   const cursors = segments.map(() => 0);
   let pos = 0;
   for (let k = 0; k < termIds.length; k++) {
@@ -216,8 +241,9 @@ export function mergeSegments(
           slots[pos] = slot;
           tfs[pos] = seg.tfs[i]!;
           impacts[pos] = seg.impacts[i]!;
+          if (inTitle(seg.titles, i)) setTitle(titles, pos);
           pos++;
-        } else onDropped(t);
+        } else onDropped(t, inTitle(seg.titles, i));
       }
     }
   }
@@ -229,12 +255,15 @@ export function mergeSegments(
     t.set(tfs.subarray(0, pos));
     const m = sharedUint8(pos);
     m.set(impacts.subarray(0, pos));
+    const b = sharedUint8((pos + 7) >> 3);
+    b.set(titles.subarray(0, b.length));
     slots = s;
     tfs = t;
     impacts = m;
+    titles = b;
   }
   const firstSlot = segments[0]?.firstSlot ?? -1;
   const lastSlot = segments[segments.length - 1]?.lastSlot ?? -1;
   const rows = forwardOf(termIds, offsets, slots, tfs, firstSlot, lastSlot);
-  return { termIds, offsets, slots, tfs, impacts, ...rows, firstSlot, lastSlot };
+  return { termIds, offsets, slots, tfs, impacts, ...rows, titles, firstSlot, lastSlot };
 }

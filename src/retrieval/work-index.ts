@@ -44,7 +44,8 @@ export interface TermStatistics {
   /** Works whose postings are held (BM25's N). */
   docCount: number;
   avgDocLength: number;
-  terms: Array<{ term: string; df: number; idf: number }>;
+  /** `titleDf`: works whose title holds the term, when the engine counts them (the in-process one). */
+  terms: Array<{ term: string; df: number; idf: number; titleDf?: number }>;
 }
 
 export interface IndexStats {

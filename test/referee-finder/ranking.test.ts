@@ -239,6 +239,57 @@ describe('referee ranking', () => {
       expect(c.relevant_concepts.filter((x) => x.includes('resource neural'))).toEqual([]);
   });
 
+  it('shows no bigram the corpus writes in abstracts but never in titles, unless fewer than five concepts would remain', async () => {
+    const entry = await setup();
+    const { db } = entry;
+    // Made-up terms of a field, each in titles and abstracts, and a turn of phrase in every abstract
+    // ("largely mitigates") that no title holds.
+    const field = [
+      'graph kernels',
+      'protein folding',
+      'message passing',
+      'molecular dynamics',
+      'contrastive pretraining',
+      'sparse attention',
+    ];
+    await buildCorpus(db, [
+      ...Array.from({ length: 40 }, (_, i) => {
+        const [a, b] = [field[i % 6]!, field[(i + 2) % 6]!];
+        return {
+          authors: [{ name: 'Kai Kernel' }],
+          title: `${a} and ${b}`,
+          abstract: `With ${a} and ${b}, this largely mitigates the cost.`,
+        };
+      }),
+      ...Array.from({ length: 60 }, (_, i) => ({
+        authors: [{ name: 'Dee Other' }],
+        title: `Reef fish, part ${i}`,
+        abstract: OFF_TOPIC,
+      })),
+    ]);
+    const org = await createTestOrg({ db });
+    entry.finder = await openFinder(db);
+    const long = await entry.finder.find(
+      manuscript(org.id, {
+        title: 'Graph kernels and protein folding',
+        abstract:
+          'With message passing and molecular dynamics, and with contrastive pretraining and sparse ' +
+          'attention, this largely mitigates the cost.',
+      }),
+    );
+    expect(long.concepts).toEqual(expect.arrayContaining(field));
+    expect(long.concepts).not.toContain('largely mitigates');
+    for (const c of long.candidates) expect(c.relevant_concepts).not.toContain('largely mitigates');
+    // A text of few concepts keeps the wording it has rather than show almost nothing.
+    const short = await entry.finder.find(
+      manuscript(org.id, {
+        title: 'Graph kernels',
+        abstract: 'With graph kernels, this largely mitigates the cost.',
+      }),
+    );
+    expect(short.concepts).toEqual(expect.arrayContaining(['graph kernels', 'largely mitigates']));
+  });
+
   it('gives at most five relevant articles (spec 8), all the candidate’s own and distinct', async () => {
     const entry = await setup();
     const { db } = entry;

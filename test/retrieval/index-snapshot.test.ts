@@ -104,6 +104,32 @@ describe('a restart with a snapshot', () => {
     expect(await search(second, 'neural networks for translation of molecules')).toEqual(before);
   });
 
+  it('reads title document frequencies back as written, and refuses a snapshot from before they were kept', async () => {
+    const { db } = await corpus();
+    const dir = await snapshotDir();
+    const first = await openIndex(db, dir);
+    await first.refresh();
+    const fields = [{ text: 'graph neural networks for neural machine translation of speech', weight: 1 }];
+    const before = await first.prepare(fields);
+    expect(before.titleShare).toBeGreaterThan(0);
+    expect(before.terms.some((t) => t.bigram && t.titleDf! > 0)).toBe(true);
+    await first.close();
+
+    const second = await openIndex(db, dir);
+    expect(second.startup).toMatchObject({ source: 'snapshot', rejected: null });
+    expect(await second.prepare(fields)).toEqual(before);
+    await second.close();
+
+    // A snapshot of format 1 (no title document frequencies) is rebuilt, never misread.
+    const file = path.join(dir, SNAPSHOT_FILE);
+    const bytes = await readFile(file);
+    bytes.writeUInt32LE(1, 8);
+    await writeFile(file, bytes);
+    const third = await openIndex(db, dir);
+    expect(third.startup).toMatchObject({ source: 'database', rejected: { reason: 'incompatible' } });
+    expect(await third.prepare(fields)).toEqual(before);
+  });
+
   it('reads the snapshot when a refresh is asked for while it starts (the server does, once the demo corpus is there)', async () => {
     const { db } = await corpus();
     const dir = await snapshotDir();

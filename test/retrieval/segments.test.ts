@@ -53,6 +53,58 @@ describe('index segments', () => {
     expect(index.docCount).toBe(40);
   });
 
+  it('keeps title document frequencies exact through updates, removals and merges', () => {
+    const index = new Bm25Index({ segmentWorks: 100 });
+    for (let i = 0; i < 100; i++)
+      index.upsert({
+        workId: i + 1,
+        title: `deep parsing item${i}`,
+        abstract: 'deep parsing with shallow wording',
+        year: null,
+        changeSeq: i,
+      });
+    index.flush();
+    const bigram = index.termId(index.analyze('deep parsing').terms.find((t) => t.includes(' '))!);
+    expect(index.docFreq(bigram)).toBe(100);
+    expect(index.titleDocFreq(bigram)).toBe(100);
+    // 60 works change so the bigram leaves their title but stays in their abstract; 5 are removed.
+    for (let i = 0; i < 60; i++)
+      index.upsert({
+        workId: i + 1,
+        title: `plain item${i}`,
+        abstract: 'deep parsing with shallow wording',
+        year: null,
+        changeSeq: 1000 + i,
+      });
+    for (let i = 95; i < 100; i++) index.remove(i + 1);
+    // Pending versions count at once; tombstoned ones until their segment is merged away (flush).
+    expect(index.titleDocFreq(bigram)).toBe(100);
+    index.flush();
+
+    const fresh = new Bm25Index({ segmentWorks: 100 });
+    for (let i = 0; i < 95; i++)
+      fresh.upsert({
+        workId: i + 1,
+        title: i < 60 ? `plain item${i}` : `deep parsing item${i}`,
+        abstract: 'deep parsing with shallow wording',
+        year: null,
+        changeSeq: 1,
+      });
+    fresh.flush();
+    expect(index.titleDocFreq(bigram)).toBe(35);
+    expect(index.docFreq(bigram)).toBe(95);
+    for (const text of ['deep parsing', 'shallow wording', 'plain', 'item7', 'item70', 'item97'])
+      for (const term of index.analyze(text).terms)
+        expect([term, index.titleDocFreq(index.termId(term))]).toEqual([
+          term,
+          fresh.titleDocFreq(fresh.termId(term)),
+        ]);
+    expect(index.titleShare()).toBeCloseTo(fresh.titleShare()!, 12);
+    // The share the concepts are judged by: of the 95 x 3 (work, bigram) pairs, 35 x 2 title ones
+    // ("deep parsing", "parsing itemN") and 60 ("plain itemN").
+    expect(fresh.titleShare()).toBeCloseTo((35 * 2 + 60) / (95 * 3), 12);
+  });
+
   it('skips a version it already holds', () => {
     const index = new Bm25Index();
     expect(index.upsert({ workId: 1, title: 'x ray', abstract: null, year: null, changeSeq: 5 })).toBe(true);

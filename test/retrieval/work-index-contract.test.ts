@@ -87,6 +87,10 @@ function documentFrequency(term: string): number {
   }).length;
 }
 
+function titleDocumentFrequency(term: string): number {
+  return records.filter((r) => analyze(r.title!).terms.includes(term)).length;
+}
+
 for (const implementation of implementations) {
   describe.skipIf(implementation.unavailable !== null)(`WorkIndex contract: ${implementation.name}`, () => {
     const cleanups: Array<() => Promise<void>> = [];
@@ -196,7 +200,13 @@ for (const implementation of implementations) {
       expect(bi!.df).toBeGreaterThan(0);
       expect(uni!.df).toBeGreaterThan(bi!.df);
       expect(bi!.idf).toBeGreaterThan(uni!.idf);
-      expect(none).toEqual({ term: 'no-such-term', df: 0, idf: 0 });
+      expect(none).toMatchObject({ term: 'no-such-term', df: 0, idf: 0 });
+      // Title document frequencies, from an engine that counts them (the in-process one does).
+      if (uni!.titleDf !== undefined) {
+        expect(uni!.titleDf).toBe(titleDocumentFrequency('biodivers'));
+        expect(bi!.titleDf).toBe(titleDocumentFrequency('biodivers conserv'));
+        expect(none!.titleDf).toBe(0);
+      }
     });
 
     it('prepares a query of known terms only, bigrams included, with a positive self-score', async () => {

@@ -106,7 +106,8 @@ describe('work index built from the database', () => {
     expect(uni!.df).toBeGreaterThan(bi!.df);
     expect(bi!.df).toBeGreaterThan(0);
     expect(bi!.idf).toBeGreaterThan(uni!.idf);
-    expect(none).toEqual({ term: 'no-such-term', df: 0, idf: 0 });
+    expect(none).toEqual({ term: 'no-such-term', df: 0, idf: 0, titleDf: 0 });
+    expect(bi!.titleDf).toBeLessThanOrEqual(bi!.df);
     const { terms } = await index.prepare([
       { text: 'Biodiversity conservation finance in Guatemala', weight: 1 },
     ]);
