@@ -79,6 +79,12 @@ const BACK_MATTER_NOTE =
 const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$)/iu;
 
 /**
+ * A chart's tick labels: numbers and nothing else ("0", "−6.8 −6.6 −6.4", "10%"), in any size; a
+ * chart's axis set in the text's size reads as blocks of the list before its caption.
+ */
+const AXIS_TICKS = /^[-−–+]?\d+(?:[.,]\d+)?%?(?:\s*[-−–+]?\d+(?:[.,]\d+)?%?)*$/u;
+
+/**
  * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
  * holds the texts of the list's blocks so far: an entry set in bold whose number goes on
  * from theirs ("5. Foundations of ..."). `listSize` is the entries' font size (relative to the
@@ -498,7 +504,9 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     while (
       body - 1 > start &&
       blocks[body - 1]!.page === blocks[end]!.page &&
-      (blocks[body - 1]!.relSize < 0.92 * entrySize || CONSOLE_PROMPT.test(blocks[body - 1]!.text)) &&
+      (blocks[body - 1]!.relSize < 0.92 * entrySize ||
+        CONSOLE_PROMPT.test(blocks[body - 1]!.text) ||
+        blocks[body - 1]!.lines.every((l) => AXIS_TICKS.test(l.text.trim()))) &&
       !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
     )
       body--;

@@ -962,10 +962,12 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
   const textSizes = pages.map((p) =>
     median(p.items.filter((it) => !/^\d{1,4}$/.test(it.str.trim())).map((it) => it.size)),
   );
+  // A column's two edges: numbers left of the text align on their right edge, numbers right of it
+  // (Word's numbering in the right margin) on their left edge, so 9 and 10 share only that one.
   const edges = perPage.flatMap((clusters, i) =>
     clusters
       .filter((c) => isLineNumbering(c, textSizes[i]!, pages[i]!.items))
-      .map((c) => median(c.map(edgeOf))),
+      .map((c) => ({ left: median(c.map((it) => it.x)), right: median(c.map(edgeOf)) })),
   );
   let dropped = 0;
   pages.forEach((p, i) => {
@@ -981,8 +983,12 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
       // A page with few lines (a title page) numbers too few to tell: its numbers count when they
       // stand at an edge numbered on other pages, outside the page's text.
       for (const it of cluster) {
-        const atEdge = edges.some((e) => Math.abs(edgeOf(it) - e) <= 3);
-        if (atEdge && (edgeOf(it) <= textLeft + 1 || it.x >= textRight - 1)) drop.add(it);
+        const leftOfText = edgeOf(it) <= textLeft + 1;
+        const rightOfText = it.x >= textRight - 1;
+        const atEdge = edges.some((e) =>
+          rightOfText ? Math.abs(it.x - e.left) <= 3 : Math.abs(edgeOf(it) - e.right) <= 3,
+        );
+        if (atEdge && (leftOfText || rightOfText)) drop.add(it);
       }
     }
     if (drop.size) {

@@ -1,0 +1,167 @@
+// Layouts met in the twenty-fifth held-out set, fixed in the twenty-seventh round.
+// Names, titles and texts are made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+/** Lines of prose from `y` down, each with its line number at the right margin, from `first` on. */
+function numberedProse(y: number, count: number, first: number) {
+  return Array.from({ length: count }, (_, i) => [
+    {
+      text: `Sentence ${i + 1} of the numbered review copy runs on across the full width of the text.`,
+      size: 10,
+      x: 72,
+      y: y - i * 14,
+    },
+    { text: String(first + i), size: 8, x: 572, y: y - i * 14 },
+  ]).flat();
+}
+
+describe('line numbers in the right margin, one digit on the title page and two after it', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        {
+          text: 'Tidal Mixing and Sediment Transport in Shallow Estuaries Under',
+          size: 14,
+          x: 72,
+          y: 760,
+          bold: true,
+        },
+        { text: '1', size: 8, x: 572, y: 760 },
+        { text: 'Storm Conditions', size: 14, x: 72, y: 742, bold: true },
+        { text: '2', size: 8, x: 572, y: 742 },
+        { text: 'Mara Quill, Tobin Aske', size: 10, x: 72, y: 716 },
+        { text: '3', size: 8, x: 572, y: 716 },
+        { text: 'Department of Oceanography, Coastal University, Harbour Town', size: 9, x: 72, y: 700 },
+        { text: '4', size: 8, x: 572, y: 700 },
+        ...bodyProse(640, 8),
+      ],
+      numberedProse(780, 40, 10),
+    ]);
+
+  it('are dropped: the column aligns on its left edge, not its right', async () => {
+    const result = await parseManuscript(file(), 'review.pdf', limits);
+    expect(result.title).toBe(
+      'Tidal Mixing and Sediment Transport in Shallow Estuaries Under Storm Conditions',
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Mara Quill', 'Tobin Aske']);
+  });
+});
+
+describe('a name broken at the line end by hyphenation in a byline', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Grazing Pressure on Upland Meadows', size: 18, x: 72, y: 760, bold: true },
+        ...piecesOnOneLine([{ text: 'Pia Lund' }, { text: '1', sup: true }, { text: '; Ana Ro-' }], 730, 11),
+        ...piecesOnOneLine(
+          [{ text: 'sales' }, { text: '1', sup: true }, { text: '; Bo Chen' }, { text: '2', sup: true }],
+          716,
+          11,
+        ),
+        { text: '1 Institute of Ecology, Northern University, Fjelltown', size: 9, x: 72, y: 696 },
+        { text: '2 Faculty of Agronomy, Southern University, Dalby', size: 9, x: 72, y: 684 },
+        { text: 'Introduction', size: 12, x: 72, y: 640, bold: true },
+        ...bodyProse(620),
+      ],
+    ]);
+
+  it('is one name', async () => {
+    const result = await parseManuscript(file(), 'meadows.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Pia Lund', 'Ana Rosales', 'Bo Chen']);
+  });
+});
+
+describe('a table of authors and their ORCIDs printed as columns', () => {
+  const rows = [
+    ['Pia Lund', '0000-0002-1825-0097'],
+    ['Ana Rosales', '0000-0001-5109-3700'],
+    ['Bo Chen', '0000-0002-9079-593X'],
+  ];
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Grazing Pressure on Upland Meadows', size: 18, x: 72, y: 760, bold: true },
+        ...piecesOnOneLine(
+          [
+            { text: 'Pia Lund' },
+            { text: '1', sup: true },
+            { text: '; Ana Rosales' },
+            { text: '1', sup: true },
+          ],
+          730,
+          11,
+        ),
+        ...piecesOnOneLine([{ text: '; Bo Chen' }, { text: '2', sup: true }], 716, 11),
+        { text: '1 Institute of Ecology, Northern University, Fjelltown', size: 9, x: 72, y: 696 },
+        { text: '2 Faculty of Agronomy, Southern University, Dalby', size: 9, x: 72, y: 684 },
+        { text: 'Author', size: 10, x: 72, y: 650, bold: true },
+        { text: 'ORCID', size: 10, x: 260, y: 650, bold: true },
+        ...rows.flatMap(([name, id], k) => [
+          { text: name!, size: 10, x: 72, y: 634 - k * 16 },
+          { text: id!, size: 10, x: 260, y: 634 - k * 16 },
+        ]),
+        { text: 'Introduction', size: 12, x: 72, y: 560, bold: true },
+        ...bodyProse(540),
+      ],
+    ]);
+
+  it('gives each author the identifier on their row', async () => {
+    const result = await parseManuscript(file(), 'meadows.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.orcid])).toEqual(rows);
+  });
+});
+
+describe('a lone name between the title and a date (LaTeX: title, author, date)', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Quiet Estimators for Noisy Markets', size: 17, x: 150, y: 760 },
+        { text: 'Mirela Oduya', size: 12, x: 250, y: 730 },
+        { text: 'March 3, 2025', size: 12, x: 250, y: 705 },
+        { text: 'Abstract', size: 12, x: 72, y: 660, bold: true },
+        ...bodyProse(640),
+      ],
+    ]);
+
+  it('is the author', async () => {
+    const result = await parseManuscript(file(), 'proposal.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Mirela Oduya']);
+  });
+});
+
+describe("a chart's tick labels, in the text's size, on the page after an author-year list", () => {
+  const entries = [
+    'Abbot, R. (1957). Dynamic methods. Northtown: Lakeside Press.',
+    'Birch, G. B. (1955). Planning under doubt. Planning Science 1(3), 197-206.',
+    'Crane, E. B. (1961). Operators of random processes. Journal of Chance 6, 264-274.',
+  ];
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Counting Queues in Busy Clinics', size: 17, x: 120, y: 760 },
+        { text: 'Introduction', size: 12, x: 72, y: 720, bold: true },
+        ...bodyProse(700, 20),
+        { text: 'References', size: 12, x: 72, y: 420, bold: true },
+        ...entries.map((text, k) => ({ text, size: 10, x: 72, y: 400 - k * 14 })),
+      ],
+      [
+        { text: '4', size: 10, x: 80, y: 760 },
+        { text: '2', size: 10, x: 80, y: 720 },
+        { text: '0', size: 10, x: 80, y: 680 },
+        { text: '-6.8 -6.6 -6.4 -6.2', size: 10, x: 100, y: 665 },
+        { text: '(a) Dimension 50', size: 9, x: 150, y: 645 },
+        { text: 'Figure 4: Simulated regret over the dimensions.', size: 10, x: 150, y: 620 },
+      ],
+    ]);
+
+  it('belong to the chart, not the last entry', async () => {
+    const result = await parseManuscript(file(), 'clinics.pdf', limits);
+    expect(result.references).toHaveLength(3);
+    expect(result.references[2]!.raw).toBe(entries[2]);
+  });
+});
