@@ -2,6 +2,7 @@
 // Names, titles and texts are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { orderPage, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { testConfig } from '../helpers/app.ts';
 import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
 
@@ -163,5 +164,38 @@ describe("a chart's tick labels, in the text's size, on the page after an author
     const result = await parseManuscript(file(), 'clinics.pdf', limits);
     expect(result.references).toHaveLength(3);
     expect(result.references[2]!.raw).toBe(entries[2]);
+  });
+});
+
+/** A line drawn one glyph an item, right to left for the Hebrew letters (XeLaTeX's bidi output). */
+function glyphs(text: string, right: number, y: number, size = 12): Item[] {
+  const w = size * 0.5;
+  return [...text].map((ch, k) => ({ str: ch, x: right - (k + 1) * w, y, w, size, font: 'F1' }));
+}
+
+describe('a line of Hebrew drawn one glyph an item, from the right', () => {
+  it('reads from its right end', () => {
+    // Drawn in reading order from the right: "שלום עולם" (hello world).
+    const lines = orderPage(glyphs('שלום עולם', 400, 700), 1, []);
+    expect(lines.map((l) => l.text)).toEqual(['שלום עולם']);
+  });
+
+  it('keeps a Latin word and a number inside it in their own order', () => {
+    const items = [
+      ...glyphs('מחקר חדש ', 400, 700),
+      { str: 'BERT', x: 352 - 24, y: 700, w: 24, size: 12, font: 'F1' },
+      ...glyphs(' משנת ', 328, 700),
+      { str: '2018', x: 298 - 24, y: 700, w: 24, size: 12, font: 'F1' },
+    ];
+    expect(orderPage(items, 1, []).map((l) => l.text)).toEqual(['מחקר חדש BERT משנת 2018']);
+  });
+
+  it('reads a Hebrew phrase inside an English line from its right end, in its place', () => {
+    const items = [
+      { str: 'Summary', x: 72, y: 700, w: 42, size: 12, font: 'F1' },
+      { str: ':', x: 114, y: 700, w: 3, size: 12, font: 'F1' },
+      ...glyphs('סיכום', 160, 700),
+    ];
+    expect(orderPage(items, 1, []).map((l) => l.text)).toEqual(['Summary: סיכום']);
   });
 });
