@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { orderPage, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -197,5 +197,28 @@ describe('a line of Hebrew drawn one glyph an item, from the right', () => {
       ...glyphs('סיכום', 160, 700),
     ];
     expect(orderPage(items, 1, []).map((l) => l.text)).toEqual(['Summary: סיכום']);
+  });
+});
+
+describe('a reference list in two parts by language, each under its own heading', () => {
+  const file = () =>
+    makeDocx([
+      paragraph('מודלים של שפה בעברית', 'Title'),
+      ...Array.from({ length: 6 }, (_, i) =>
+        paragraph(`פסקה ${i + 1} מתארת את השיטה, את הנתונים ואת התוצאות של המחקר הזה בכמה שורות של טקסט.`),
+      ),
+      paragraph('מקורות בעברית', 'Heading1'),
+      paragraph('א. לוי, "תחביר וחישוב", כתב עת לבלשנות, כרך 4, עמ\' 10–20, 2021.'),
+      paragraph('ר. כהן, "מילים ומספרים", מחקרי שפה, כרך 9, עמ\' 5–9, 2019.'),
+      paragraph('English References', 'Heading1'),
+      paragraph('Roe, J. (2020). Parsing the unparsed. Journal of Tests, 1, 1-9. doi: 10.1234/ptu.2020.1'),
+      paragraph('Doe, A. (2018). Counting words. Word Studies, 3, 4-8.'),
+    ]);
+
+  it('is read as one list: the Hebrew heading heads it, the English heading stays out of its entries', async () => {
+    const result = await parseManuscript(file(), 'maamar.docx', limits);
+    expect(result.references).toHaveLength(4);
+    expect(result.references.map((r) => r.raw).some((t) => /English References/.test(t))).toBe(false);
+    expect(result.references[2]!.doi).toBe('10.1234/ptu.2020.1');
   });
 });
