@@ -19,17 +19,25 @@ export const REDACTED_PATHS = [
 // Query strings are logged with the URL; a client that put its key there must not see it in logs.
 const SECRET_QUERY = /([?&](?:api_?key|x-apikey|key|token)=)[^&#]*/gi;
 
-// An author's email may be a client_id in a path or a value in a query string.
-const EMAIL_IN_URL = /[^/?&=#]*(?:@|%40)[^/?&=#]*/gi;
+// An author's email may be a client_id in a path or a value in a query string: a part between
+// separators that holds an "@" (or "%40") is cut whole. Part by part, so each character is read once:
+// one pattern for "a part around an @" read a 16,000-character part again from each of its
+// characters (130 ms of the event loop for one request's log line).
+const URL_PART = /[^/?&=#]+/g;
+const AT = /@|%40/i;
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]').replace(EMAIL_IN_URL, '[email]');
+  return url
+    .replace(SECRET_QUERY, '$1[redacted]')
+    .replace(URL_PART, (part) => (AT.test(part) ? '[email]' : part));
 }
 
 // Values a message quotes: Postgres quotes the input it refused (`invalid input syntax for type
 // integer: "Ada Lovelace"`), JSON.parse a slice of the body.
 const QUOTED = /"[^"\n]*"/g;
-const EMAIL = /[^\s"'<>@]+@[^\s"'<>@]+/g;
+// Read from where a run of its characters starts (the look-behind), so a long run is read once, not
+// again from each of its characters.
+const EMAIL = /(?<![^\s"'<>@])[^\s"'<>@]+@[^\s"'<>@]+/g;
 
 function withoutValues(text: string): string {
   return text.replace(QUOTED, '"…"').replace(EMAIL, '[email]');

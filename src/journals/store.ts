@@ -4,12 +4,14 @@ import type { Queryable } from '../infra/db/index.ts';
 import { matchableTitle, normalizeDoi } from '../corpus/openalex/ids.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { WorkFacts } from './rank-journals.ts';
+import { FULL_TEXT_CHARS } from '../retrieval/manuscript-query.ts';
 
 export interface StoredManuscript {
   id: number;
   title: string;
   abstract: string;
   keywords: string[];
+  /** Its first FULL_TEXT_CHARS characters (what the manuscript's query reads). */
   fullText: string | null;
   authors: ManuscriptAuthor[];
   references: Array<{ doi?: string | null; title?: string | null }>;
@@ -43,9 +45,11 @@ export async function findManuscript(
     authors: unknown;
     references: unknown;
   }>(
-    `SELECT id, title, abstract, keywords, full_text, authors, "references"
+    // The full text's head alone: the query reads no more (FULL_TEXT_CHARS), and a text read to the
+    // parse limit (2 M characters) was 2-8 MB more to read in the one query that holds the loop on PGlite.
+    `SELECT id, title, abstract, keywords, left(full_text, $3) AS full_text, authors, "references"
        FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
-    [organizationId, originId],
+    [organizationId, originId, FULL_TEXT_CHARS],
   );
   const row = rows[0];
   if (!row) return null;

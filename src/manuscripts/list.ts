@@ -7,6 +7,7 @@ import { errors } from '../infra/errors.ts';
 import { foldAccents } from '../infra/text-fold.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
+import { suppliedOf, type StoredSupplied } from './manuscripts-store.ts';
 
 export interface ManuscriptListItem {
   id: number;
@@ -126,7 +127,7 @@ export async function requireManuscript(
   organizationId: number,
   manuscriptId: number,
 ): Promise<ManuscriptDetail> {
-  const { rows } = await db.query<ManuscriptDetail>(
+  const { rows } = await db.query<Omit<ManuscriptDetail, 'supplied'> & { supplied: StoredSupplied }>(
     `SELECT m.id, m.origin_id, m.folder_id, f.name AS folder, m.title, m.abstract, m.keywords, m.authors,
             m.supplied, m.parsed, m.authors_count, m.source_file, m.source_format, m.parse_error, m.warnings,
             m.parsed_text_len, m.parsed_references, m.extracted_concepts, m.created_at, m.updated_at
@@ -136,5 +137,5 @@ export async function requireManuscript(
   );
   const row = rows[0];
   if (!row) throw errors.notFound('Manuscript');
-  return row;
+  return { ...row, supplied: suppliedOf(row.supplied, row) };
 }

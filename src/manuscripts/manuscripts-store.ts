@@ -3,7 +3,9 @@
 import type { Queryable } from '../infra/db/index.ts';
 import type { ManuscriptAuthor, ManuscriptReference } from '../referee-finder/types.ts';
 import type { SourceFormat } from './file-type.ts';
+import { FULL_TEXT_CHARS } from '../retrieval/manuscript-query.ts';
 import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
+import type { SuppliedAuthor } from './upload-form.ts';
 
 export interface ParseCounts {
   textLen: number;
@@ -16,7 +18,17 @@ export interface ParseCounts {
 /** What the manuscript keeps of its source file; carried over by an upload that sends no file. */
 export interface SourceState {
   parsed: ParsedMetadata | null;
+  /**
+   * The text read from the file; when `carried`, its first FULL_TEXT_CHARS characters alone (what
+   * ranking reads).
+   */
   fullText: string | null;
+  /**
+   * The stored manuscript's source, carried over by an upload without a file: the write leaves the
+   * stored text as it is. A text read to the parse limit (2 M characters) was read whole and written
+   * back whole by every re-post of the form, two queries of 2-8 MB each holding the loop on PGlite.
+   */
+  carried: boolean;
   references: ManuscriptReference[];
   sourceFile: string | null;
   sourceFormat: SourceFormat | null;
@@ -27,6 +39,7 @@ export interface SourceState {
 export const NO_SOURCE: SourceState = {
   parsed: null,
   fullText: null,
+  carried: false,
   references: [],
   sourceFile: null,
   sourceFormat: null,
@@ -55,16 +68,18 @@ export async function findSourceState(
   originId: string,
 ): Promise<SourceState | null> {
   const { rows } = await db.query<SourceRow>(
-    `SELECT parsed, full_text, "references", source_file, source_format, parse_error, parsed_text_len,
-            parsed_references, parsed_authors_count, parsed_emails_count, parsed_orcids_count
+    `SELECT parsed, left(full_text, $3) AS full_text, "references", source_file, source_format,
+            parse_error, parsed_text_len, parsed_references, parsed_authors_count, parsed_emails_count,
+            parsed_orcids_count
        FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
-    [organizationId, originId],
+    [organizationId, originId, FULL_TEXT_CHARS],
   );
   const row = rows[0];
   if (!row) return null;
   return {
     parsed: row.parsed,
     fullText: row.full_text,
+    carried: true,
     references: row.references,
     sourceFile: row.source_file,
     sourceFormat: row.source_format,
@@ -94,12 +109,58 @@ export interface ManuscriptWrite {
 }
 
 /**
- * Creates the manuscript or updates the one with the same origin_id, in one statement: two
- * concurrent first uploads of an origin_id end as one row, and both learn its id.
+ * `supplied` as the row stores it: its abstract and authors are left out when they are the ones used
+ * (the `abstract` and `authors` columns), as they are whenever no file was read. A form of 1,000
+ * authors at the field caps is 3.6 MB of authors: stored twice, the one statement that writes the row
+ * held the event loop on PGlite (which runs in this thread) for twice as long, ~170 ms at load.
  */
+export interface StoredSupplied {
+  title: string;
+  abstract?: string;
+  authors?: SuppliedAuthor[];
+}
+
+function sameAuthors(a: readonly SuppliedAuthor[], b: readonly SuppliedAuthor[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (x, i) =>
+        x.name === b[i]!.name &&
+        x.email === b[i]!.email &&
+        x.orcid === b[i]!.orcid &&
+        x.affiliation === b[i]!.affiliation,
+    )
+  );
+}
+
+export function storedSupplied(
+  supplied: SuppliedMetadata,
+  used: { abstract: string; authors: readonly SuppliedAuthor[] },
+): StoredSupplied {
+  return {
+    title: supplied.title,
+    ...(supplied.abstract === used.abstract ? {} : { abstract: supplied.abstract }),
+    ...(sameAuthors(supplied.authors, used.authors) ? {} : { authors: supplied.authors }),
+  };
+}
+
+/** The supplied metadata of a stored row: the used abstract and authors where it left them out. */
+export function suppliedOf(
+  stored: StoredSupplied,
+  used: { abstract: string; authors: SuppliedAuthor[] },
+): SuppliedMetadata {
+  return {
+    title: stored.title,
+    abstract: stored.abstract ?? used.abstract,
+    authors: stored.authors ?? used.authors,
+  };
+}
+
 /**
- * Creates or replaces the manuscript; returns its id and the revision this write made (its
- * updated_at, as text: exact to the microsecond), which what is derived from it is stored against.
+ * Creates the manuscript or updates the one with the same origin_id, in one statement: two
+ * concurrent first uploads of an origin_id end as one row, and both learn its id. Returns its id
+ * and the revision this write made (its updated_at, as text: exact to the microsecond), which what
+ * is derived from it is stored against.
  */
 export async function upsertManuscript(
   db: Queryable,
@@ -116,7 +177,8 @@ export async function upsertManuscript(
        folder_id = EXCLUDED.folder_id, supplied = EXCLUDED.supplied,
        authors_count = EXCLUDED.authors_count, parsed = EXCLUDED.parsed, title = EXCLUDED.title,
        abstract = EXCLUDED.abstract, keywords = EXCLUDED.keywords, authors = EXCLUDED.authors,
-       full_text = EXCLUDED.full_text, "references" = EXCLUDED."references",
+       full_text = CASE WHEN $22::boolean THEN manuscripts.full_text ELSE EXCLUDED.full_text END,
+       "references" = EXCLUDED."references",
        source_file = EXCLUDED.source_file, source_format = EXCLUDED.source_format,
        parse_error = EXCLUDED.parse_error, warnings = EXCLUDED.warnings,
        parsed_text_len = EXCLUDED.parsed_text_len, parsed_references = EXCLUDED.parsed_references,
@@ -128,7 +190,7 @@ export async function upsertManuscript(
       m.organizationId,
       m.originId,
       m.folderId,
-      JSON.stringify(m.supplied),
+      JSON.stringify(storedSupplied(m.supplied, m)),
       m.authorsCount,
       m.source.parsed === null ? null : JSON.stringify(m.source.parsed),
       m.title,
@@ -146,6 +208,7 @@ export async function upsertManuscript(
       m.source.counts.authors,
       m.source.counts.emails,
       m.source.counts.orcids,
+      m.source.carried,
     ],
   );
   return rows[0]!;

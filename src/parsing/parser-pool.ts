@@ -16,6 +16,7 @@ import type { ParsingLimits } from '../infra/config.ts';
 import { DEFAULT_MAX_FILE_BYTES, failedResult } from './parse-manuscript.ts';
 import type { ParseResult } from './types.ts';
 import { startWorker } from '../infra/worker-thread.ts';
+import { copyInPieces } from '../infra/event-loop.ts';
 
 interface Task {
   id: number;
@@ -79,13 +80,16 @@ export class ParserPool {
   ) {}
 
   /** Parses in a worker; never rejects: failures, timeouts and a closed pool come back as results. */
-  parse(bytes: Uint8Array, fileName: string | null): Promise<ParseResult> {
-    if (this.closed) return Promise.resolve(failedResult('parser_failed', 'The parser pool is closed'));
+  async parse(bytes: Uint8Array, fileName: string | null): Promise<ParseResult> {
+    if (this.closed) return failedResult('parser_failed', 'The parser pool is closed');
+    // The caller keeps its buffer: the worker gets a copy it may consume.
+    // A copy in a fresh ArrayBuffer of its own, transferred to the worker: Buffer#slice would be a
+    // view, and transferring it would detach the caller's memory (possibly Node's shared pool).
+    // Made a piece at a time: a 50 MB file is copied over a dozen turns of the event loop.
+    const copy = await copyInPieces(bytes);
+    if (this.closed) return failedResult('parser_failed', 'The parser pool is closed');
     return new Promise((resolve) => {
-      // The caller keeps its buffer: the worker gets a copy it may consume.
-      // A copy in a fresh ArrayBuffer of its own, transferred to the worker: Buffer#slice would be a
-      // view, and transferring it would detach the caller's memory (possibly Node's shared pool).
-      this.queue.push({ id: this.nextId++, bytes: new Uint8Array(bytes), fileName, resolve });
+      this.queue.push({ id: this.nextId++, bytes: copy, fileName, resolve });
       this.fill();
       this.dispatch();
     });

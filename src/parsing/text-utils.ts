@@ -244,7 +244,13 @@ export function joinLines(lines: string[]): string {
   return parts.join('');
 }
 
-export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+/**
+ * An address, read from where a run of its characters starts (the look-behind): the same matches as
+ * without it, but a long run is read once, where it was read again from each of its characters
+ * (40,000 letters and an "@": a second in the parser).
+ */
+export const EMAIL_RE =
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
 /** `{a,b}@host` lists, as computer-science papers write them. */
 export const EMAIL_GROUP_RE = /\{([^{}@]+)\}\s*@\s*([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu;
 export const ORCID_RE = /\b(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b/g;

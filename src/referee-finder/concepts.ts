@@ -6,11 +6,12 @@
 // manuscript writes one after the other are one phrase of three or four words ("neural machine" and
 // "machine translation" in "neural machine translation"): the fragments alone read as nothing an
 // editor would say ("neural machine", "resource languages").
-import { forEachPhrase, isBigram } from '../retrieval/analyzer.ts';
+import { ANALYSIS_PIECE_CHARS, forEachPhraseInPieces, isBigram } from '../retrieval/analyzer.ts';
 import { informative } from '../retrieval/manuscript-query.ts';
 import type { MatchedTerm, PreparedQuery, WorkIndex } from '../retrieval/work-index.ts';
 import type { RankedAuthor } from './rank-authors.ts';
 import { appendTo } from '../infra/collections.ts';
+import { TimeSlicer, runSliced } from '../infra/event-loop.ts';
 
 const MAX_CONCEPTS = 15;
 /** A phrase is at most four words; a longer run is rarely one concept ("message passing neural networks learn"). */
@@ -197,8 +198,11 @@ export async function explainRanking(
   // "low resource neural machine translation"), a term of no one's.
   const joints = new Set<string>();
   const dfOf = (b: string) => conceptTerms.get(b)?.df ?? null;
-  for (const text of texts)
-    forEachPhrase(
+  // Read in pieces, the event loop given a turn between them: a 100,000-character abstract is
+  // read here a second time (after the query's analysis).
+  const slicer = new TimeSlicer();
+  for (const text of texts) {
+    const reading = forEachPhraseInPieces(
       text,
       (bigram) => conceptTerms.has(bigram) || common.has(bigram),
       (run, surface) => {
@@ -206,7 +210,10 @@ export async function explainRanking(
         for (const [from, to] of phraseRanges(run, dfOf, joints))
           addPhrase(run.slice(from, to), words.slice(from, to + 1).join(' '));
       },
+      ANALYSIS_PIECE_CHARS,
     );
+    await runSliced(reading, slicer);
+  }
   for (const joint of joints) if (!phrasesOf.has(joint)) conceptTerms.delete(joint);
   /** The concepts a bigram shows as: the phrases it is part of, else itself. */
   const shownAs = (term: string): string[] => phrasesOf.get(term) ?? [conceptTerms.get(term)!.label];

@@ -287,7 +287,9 @@ export async function institutionsNamedBy(
     if (!affiliation) continue;
     if (stated.has(`${name}\u0000${affiliation}`)) continue;
     stated.add(`${name}\u0000${affiliation}`);
-    const parts = new Set([affiliation, ...affiliation.split(/[,;()\n]/)].map((p) => p.trim()));
+    // The runs between separators: an affiliation of 2,000 separators split into 2,000 empty parts,
+    // 2 M strings for a 1,000-author form (~75 ms in one run, most of it collecting them).
+    const parts = new Set([affiliation, ...(affiliation.match(/[^,;()\n]+/g) ?? [])].map((p) => p.trim()));
     for (const part of parts) {
       if (part.length < 2 || part.length > 200) continue;
       if (!partsOf.has(part) && partsOf.size >= NAMED_PARTS_LIMIT) continue;

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { stemmer } from 'stemmer';
 import { STOP_WORDS } from './stop-words.ts';
 import { foldAccents } from '../infra/text-fold.ts';
+import { runToEnd } from '../infra/event-loop.ts';
 
 /** Separates the two stems of a bigram term; unigram terms never contain it. */
 export const BIGRAM_SEPARATOR = ' ';
@@ -77,9 +78,24 @@ export function forEachWord(
   onBreak: () => void,
 ): void {
   const folded = foldAccents(text);
+  scanWords(folded, 0, folded.length, onWord, onBreak);
+}
+
+/**
+ * forEachWord's scan of already folded text, from `from` to the first word that starts at or after
+ * `to` (a word that straddles `to` is read whole); returns where the next scan starts. Scans that
+ * go on from one another make the same calls as one scan of the whole.
+ */
+function scanWords(
+  folded: string,
+  from: number,
+  to: number,
+  onWord: (word: string, extra: boolean) => void,
+  onBreak: () => void,
+): number {
   const n = folded.length;
-  let i = 0;
-  while (i < n) {
+  let i = from;
+  while (i < n && i < to) {
     const cls = charClass(folded.charCodeAt(i));
     if (cls === BREAK) onBreak();
     if (cls !== WORD) {
@@ -112,6 +128,7 @@ export function forEachWord(
     for (const part of parts) onWord(part, false);
     onWord(parts.join(''), true);
   }
+  return i;
 }
 
 /** Whether a folded word is indexed (long enough, not absurdly long, not a stop word). */
@@ -129,12 +146,45 @@ export function forEachTerm(
   emit: (term: string, surface: string) => void,
   keepSurfaces = false,
 ): number {
+  const chain = termChain(emit, keepSurfaces);
+  forEachWord(text, chain.onWord, chain.onBreak);
+  return chain.length();
+}
+
+/**
+ * Characters of a text analysed between two chances to pause (`forEachTermInPieces`,
+ * `forEachPhraseInPieces`): a millisecond or two of analysis.
+ */
+export const ANALYSIS_PIECE_CHARS = 4_096;
+
+/**
+ * forEachTerm in pieces of about `pieceChars` characters, pausing (yielding) between them: the same
+ * terms in the same order, and the same length returned. A query of 100,000 characters is analysed
+ * so without holding the event loop for all of it (search.ts, prepareQuerySliced).
+ */
+export function* forEachTermInPieces(
+  text: string,
+  emit: (term: string, surface: string) => void,
+  keepSurfaces: boolean,
+  pieceChars: number,
+): Generator<void, number> {
+  const chain = termChain(emit, keepSurfaces);
+  const folded = foldAccents(text);
+  let at = 0;
+  while (at < folded.length) {
+    at = scanWords(folded, at, at + pieceChars, chain.onWord, chain.onBreak);
+    if (at < folded.length) yield;
+  }
+  return chain.length();
+}
+
+/** The terms of a run of words: stemmed content words, and a bigram of each two adjacent ones. */
+function termChain(emit: (term: string, surface: string) => void, keepSurfaces: boolean) {
   let length = 0;
   let prev: string | null = null;
   let prevWord = '';
-  forEachWord(
-    text,
-    (word, extra) => {
+  return {
+    onWord(word: string, extra: boolean): void {
       if (!isContentWord(word)) {
         if (!extra) prev = null;
         return;
@@ -147,11 +197,11 @@ export function forEachTerm(
       prev = s;
       prevWord = word;
     },
-    () => {
+    onBreak(): void {
       prev = null;
     },
-  );
-  return length;
+    length: () => length,
+  };
 }
 
 /**
@@ -167,6 +217,16 @@ export function forEachPhrase(
   isPart: (bigram: string) => boolean,
   emit: (bigrams: string[], surface: string) => void,
 ): void {
+  runToEnd(forEachPhraseInPieces(text, isPart, emit, Infinity));
+}
+
+/** forEachPhrase in pieces of about `pieceChars` characters, yielding between them: the same calls. */
+export function* forEachPhraseInPieces(
+  text: string,
+  isPart: (bigram: string) => boolean,
+  emit: (bigrams: string[], surface: string) => void,
+  pieceChars: number,
+): Generator<void, void> {
   let prev: string | null = null;
   let words: string[] = [];
   let bigrams: string[] = [];
@@ -175,33 +235,36 @@ export function forEachPhrase(
     bigrams = [];
     words = [];
   };
-  forEachWord(
-    text,
-    (word, extra) => {
-      if (!isContentWord(word)) {
-        if (!extra) {
-          prev = null;
-          close();
-        }
-        return;
-      }
-      if (extra) return;
-      const s = stem(word);
-      const bigram = prev === null ? null : prev + BIGRAM_SEPARATOR + s;
-      if (bigram !== null && isPart(bigram)) {
-        bigrams.push(bigram);
-        words.push(word);
-      } else {
+  const onWord = (word: string, extra: boolean) => {
+    if (!isContentWord(word)) {
+      if (!extra) {
+        prev = null;
         close();
-        words = [word];
       }
-      prev = s;
-    },
-    () => {
-      prev = null;
+      return;
+    }
+    if (extra) return;
+    const s = stem(word);
+    const bigram = prev === null ? null : prev + BIGRAM_SEPARATOR + s;
+    if (bigram !== null && isPart(bigram)) {
+      bigrams.push(bigram);
+      words.push(word);
+    } else {
       close();
-    },
-  );
+      words = [word];
+    }
+    prev = s;
+  };
+  const onBreak = () => {
+    prev = null;
+    close();
+  };
+  const folded = foldAccents(text);
+  let at = 0;
+  while (at < folded.length) {
+    at = scanWords(folded, at, at + pieceChars, onWord, onBreak);
+    if (at < folded.length) yield;
+  }
   close();
 }
 

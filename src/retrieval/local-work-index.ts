@@ -3,7 +3,14 @@
 // large corpus on a search worker thread. Filled by `upsert` + `flush`: by the database-backed
 // index (db-work-index.ts) in the service, directly by the benches.
 import { Bm25Index, type IndexOptions, type WorkText } from './bm25-index.ts';
-import { Scorer, prepareQuery, type PreparedQuery, type QueryField, type QueryOptions } from './search.ts';
+import {
+  Scorer,
+  prepareQuery,
+  prepareQuerySliced,
+  type PreparedQuery,
+  type QueryField,
+  type QueryOptions,
+} from './search.ts';
 import { expandQuery, type FeedbackOptions } from './feedback.ts';
 import { SearchThread } from './search-thread.ts';
 import type {
@@ -68,7 +75,8 @@ export class LocalWorkIndex implements WorkIndex {
   }
 
   async prepare(fields: readonly QueryField[], options?: QueryOptions): Promise<PreparedQuery> {
-    return prepareQuery(this.core, fields, options);
+    // A manuscript's query (up to 100,000 characters of abstract): analysed in slices of the loop.
+    return prepareQuerySliced(this.core, fields, options);
   }
 
   async expand(

@@ -45,7 +45,7 @@ import {
   type WorkDocument,
 } from './opensearch-requests.ts';
 import {
-  prepareQuery,
+  prepareQuerySliced,
   type MatchedTerm,
   type PreparedQuery,
   type QueryField,
@@ -328,7 +328,7 @@ export class OpenSearchWorkIndex implements WorkIndex {
     const terms = new Set<string>();
     for (const field of fields)
       if (field.text && field.weight > 0) forEachTerm(field.text, (t) => terms.add(t));
-    return prepareQuery(await this.statistics([...terms]), fields, options);
+    return prepareQuerySliced(await this.statistics([...terms]), fields, options);
   }
 
   private prepared(spec: QuerySpec): Promise<PreparedQuery> {

@@ -2,7 +2,8 @@
 // index was), very common and unknown terms are dropped, the rest are scored term at a time into a
 // reusable accumulator, and the top k are normalised by the query's self-score so that a long
 // query does not inflate every score (RANKING.md: up to -0.035 loss).
-import { forEachTerm, isBigram } from './analyzer.ts';
+import { ANALYSIS_PIECE_CHARS, forEachTermInPieces, isBigram } from './analyzer.ts';
+import { TimeSlicer, runSliced, runToEnd } from '../infra/event-loop.ts';
 import { LIVE } from './bm25-index.ts';
 import { QueryTable } from './query-table.ts';
 import { IMPACT_SCALE, TF_SCALE, type Segment } from './segment.ts';
@@ -120,6 +121,32 @@ export function prepareQuery(
   fields: readonly QueryField[],
   options: QueryOptions = {},
 ): PreparedQuery {
+  return runToEnd(preparation(index, fields, options));
+}
+
+/**
+ * prepareQuery, giving the event loop a turn whenever the slicer's slice is used up: the same query.
+ * A manuscript's query (a 100,000-character abstract, a full text's head) took 25-60 ms to analyse
+ * in one run, on the thread that serves every request.
+ */
+export async function prepareQuerySliced(
+  index: QueryStatistics,
+  fields: readonly QueryField[],
+  options: QueryOptions = {},
+  slicer = new TimeSlicer(),
+): Promise<PreparedQuery> {
+  return runSliced(preparation(index, fields, options), slicer);
+}
+
+/** Distinct terms looked up between two chances to pause. */
+const PIECE_TERMS = 2_048;
+
+/** prepareQuery's work, yielding between pieces of it (where a caller may pause). */
+function* preparation(
+  index: QueryStatistics,
+  fields: readonly QueryField[],
+  options: QueryOptions,
+): Generator<void, PreparedQuery> {
   const { maxDfRatio, maxTerms } = { ...DEFAULT_QUERY_OPTIONS, ...options };
   const keepTerm = options.keepTerm;
   const { k1, b } = index.options;
@@ -145,25 +172,30 @@ export function prepareQuery(
   // Saturated like a document's tf: once counts 1, many times approaches k1 + 1.
   const saturated = (tf: number) => ((k1 + 1) * tf) / (k1 + tf);
   let queryLength = 0;
+  // Distinct terms looked up so far (a pause is offered every PIECE_TERMS of them).
+  let looked = 0;
   for (const field of fields) {
     if (!field.text || field.weight <= 0) continue;
     const counts = new Map<string, number>();
-    const length = forEachTerm(
+    const length = yield* forEachTermInPieces(
       field.text,
       (term, surface) => {
         counts.set(term, (counts.get(term) ?? 0) + 1);
         if (!surfaces.has(term)) surfaces.set(term, surface);
       },
       true,
+      ANALYSIS_PIECE_CHARS,
     );
     queryLength += length * field.weight;
     let entries = [...counts];
     if (field.maxTerms !== undefined && entries.length > field.maxTerms) {
-      const informative = entries
-        .map(([term, tf]) => {
-          const id = idOf(term);
-          return { term, tf, value: id < 0 ? -1 : saturated(tf) * index.idf(id) };
-        })
+      const valued: Array<{ term: string; tf: number; value: number }> = [];
+      for (const [term, tf] of entries) {
+        const id = idOf(term);
+        if (id >= 0) valued.push({ term, tf, value: saturated(tf) * index.idf(id) });
+        if (++looked % PIECE_TERMS === 0) yield;
+      }
+      const informative = valued
         .filter((e) => e.value > 0)
         .sort((x, y) => y.value - x.value || (x.term < y.term ? -1 : 1));
       entries = informative.slice(0, field.maxTerms).map((e) => [e.term, e.tf]);
@@ -178,6 +210,7 @@ export function prepareQuery(
   const commonTerms: string[] = [];
   let unknownTerms = 0;
   for (const [term, queryWeight] of weights) {
+    if (++looked % PIECE_TERMS === 0) yield;
     const termId = idOf(term);
     if (termId === -1) unknownTerms++;
     if (termId === -2) commonTerms.push(term);

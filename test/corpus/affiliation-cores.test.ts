@@ -7,6 +7,7 @@ import {
   anyAffiliationMatches,
   cachedAffiliationOrganizations,
   coresMatchingAny,
+  normalizeAffiliation,
 } from '../../src/corpus/authors/affiliations.ts';
 
 /** A small generator of the same numbers at every run (a linear congruential one). */
@@ -84,5 +85,36 @@ describe('anyAffiliationMatches', () => {
     expect(asked.get(stated)).toBe(1);
     expect([...asked.values()].reduce((a, b) => a + b, 0)).toBe(26);
     expect(anyAffiliationMatches([stated], [...theirs, 'University of Springfield'], counting)).toBe(true);
+  });
+});
+
+describe('affiliationOrganizations', () => {
+  // The form allows 2,000 characters an affiliation: written as separators, or as one segment
+  // repeated, it was 1,000-2,000 normalizations (~30 replacements each), 12-20 ms an affiliation.
+  function counted(value: string): { organizations: string[]; normalized: number } {
+    let normalized = 0;
+    const organizations = affiliationOrganizations(value, (segment) => {
+      normalized++;
+      return normalizeAffiliation(segment);
+    });
+    return { organizations, normalized };
+  }
+
+  it('normalizes no segment of punctuation and spaces alone', () => {
+    expect(counted(`Univ. of Springfield ${'('.repeat(1_975)}`)).toEqual({
+      organizations: ['university of springfield'],
+      normalized: 1,
+    });
+    expect(counted(', ; ( ) '.repeat(250)).normalized).toBe(0);
+  });
+
+  it('normalizes a segment written many times once, and names what it named before', () => {
+    const value = 'Dept. of Physics, Univ. of Springfield, Institute of Springfield Studies, '.repeat(27);
+    const { organizations, normalized } = counted(value);
+    expect(normalized).toBe(3);
+    expect(organizations).toEqual(['university of springfield', 'institute of springfield studies']);
+    expect(
+      affiliationOrganizations('Dept. of Physics, Univ. of Springfield, Institute of Springfield Studies'),
+    ).toEqual(organizations);
   });
 });

@@ -31,6 +31,17 @@ describe('addresses in affiliation strings', () => {
     expect(emailsIn('FAIR @ Meta')).toEqual([]);
   });
 
+  it('reads no address whose local part is longer than the standard allows, and reads long runs once', () => {
+    expect(emailsIn(`Lab, ${'a'.repeat(64)}@uni.edu`)).toEqual([`${'a'.repeat(64)}@uni.edu`]);
+    // Not its last 64 characters: the run is one local part, too long to be an address.
+    expect(emailsIn(`Lab, ${'a'.repeat(65)}@uni.edu`)).toEqual([]);
+    // A run read again from each of its characters took minutes at this length (4x per doubling);
+    // read once, it takes milliseconds.
+    const hostile = `${'a'.repeat(300_000)}@ ${'b'.repeat(300_000)}@${'c'.repeat(300_000)}`;
+    expect(emailsIn(hostile)).toEqual([]);
+    expect(emailsIn(`${hostile} x.y@lab.org`)).toEqual(['x.y@lab.org']);
+  });
+
   it('gives each address to the one author whose name it spells, and none to the others', () => {
     const names = ['Stefano Pagiola', 'Paola Agostini', 'José Gobbi', 'C. de Haan', 'Muhammad Ibrahim'];
     const found = attributeEmails(

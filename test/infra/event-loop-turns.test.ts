@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { COPY_PIECE_BYTES, copyInPieces } from '../../src/infra/event-loop.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -56,4 +57,20 @@ it('an upload is answered over many turns, not one', async () => {
   });
   expect(status).toBe(200);
   expect(turns).toBeGreaterThanOrEqual(5);
+});
+
+it('copies a file for the parser a piece at a time, a turn of the loop between pieces', async () => {
+  // A view into a larger buffer, as a Buffer from a pool may be: the copy owns its memory.
+  const backing = new Uint8Array(4 * COPY_PIECE_BYTES + 10);
+  for (let i = 0; i < backing.length; i += 4096) backing[i] = (i / 4096) % 251;
+  const bytes = backing.subarray(3, 3 + 4 * COPY_PIECE_BYTES + 5);
+  let copy: Uint8Array | null = null;
+  const turns = await turnsDuring(async () => {
+    copy = await copyInPieces(bytes);
+  });
+  // Five pieces (the last of 5 bytes): a turn before each of the last four.
+  expect(turns).toBeGreaterThanOrEqual(4);
+  expect(copy!.byteOffset).toBe(0);
+  expect(copy!.buffer.byteLength).toBe(bytes.length);
+  expect(Buffer.compare(Buffer.from(copy!), Buffer.from(bytes))).toBe(0);
 });

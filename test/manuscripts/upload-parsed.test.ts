@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { updateSettings, type Prefer } from '../../src/organizations/organizations.ts';
 import { baseFields, fixture, upload } from './upload-helpers.ts';
+import { requireManuscript } from '../../src/manuscripts/list.ts';
 
 const PDF = fixture('manuscripts/deep-rules/manuscript.pdf');
 const DOCX = fixture('manuscripts/deep-rules/manuscript.docx');
@@ -69,6 +70,12 @@ describe('prefer supplied (the default)', () => {
     expect(stored.authors.map((a) => a.name)).toEqual(['Benjamin D. Lee', 'Anthony Gitter']);
     expect(stored.authors[0]).toMatchObject({ email: 'benjamindlee@me.com', orcid: '0000-0002-7133-8397' });
     expect(stored.authors[1]!.orcid).toBe('0000-0002-5324-9833');
+    // What was supplied stays as the form gave it, beside the authors completed from the file.
+    const shown = await requireManuscript(t.db, org.id, res.json().manuscript_id);
+    expect(shown.supplied.authors).toEqual([
+      { name: 'Benjamin D. Lee', email: 'benjamindlee@me.com', orcid: null, affiliation: null },
+      { name: 'Anthony Gitter', email: null, orcid: null, affiliation: null },
+    ]);
     expect(stored.full_text!.length).toBeGreaterThan(20_000);
     expect(stored.source_file).toBe('manuscript.pdf');
 
@@ -102,6 +109,10 @@ describe('prefer parsed', () => {
     // The counts agree with authors_count: no warning.
     expect(stored.warnings.filter((w) => w.startsWith('authors_count'))).toEqual([]);
     expect(res.json().debug_info).toMatchObject({ source_file: 'manuscript.docx' });
+    // What was supplied is kept beside what was used: the form's two authors.
+    const shown = await requireManuscript(t.db, org.id, res.json().manuscript_id);
+    expect(shown.supplied.authors.map((a) => a.name)).toEqual(['Benjamin D. Lee', 'Anthony Gitter']);
+    expect(shown.supplied.abstract).toBe('A supplied abstract.');
   });
 
   it('takes the title of a journal article PDF from the file', async () => {

@@ -3,6 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { baseFields, upload } from './upload-helpers.ts';
+import { requireManuscript } from '../../src/manuscripts/list.ts';
+import { findSourceState } from '../../src/manuscripts/manuscripts-store.ts';
+import { findManuscript } from '../../src/journals/store.ts';
+import { FULL_TEXT_CHARS } from '../../src/retrieval/manuscript-query.ts';
+import { makeDocx, paragraph } from '../parsing/make-files.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -173,6 +178,82 @@ describe('manuscripts by origin_id', () => {
     const row = (await stored(org.id))[0]!;
     expect(row.authors_count).toBe(3);
     expect(row.warnings).toEqual(['authors_count is 3 but 1 author was found']);
+  });
+});
+
+describe('what was supplied, stored once', () => {
+  // 200 authors with 2,000-character affiliations: 430 KB of authors, which the row stored twice
+  // (as supplied and as used) while no file was read.
+  const many = () => {
+    const fields: Record<string, string | number> = { authors_count: 200 };
+    for (let k = 1; k <= 200; k++) {
+      fields[`author${k}_name`] = `Author Number${k}`;
+      fields[`author${k}_aff`] = `Institute ${k} of Imaginary Studies, `.repeat(60).slice(0, 2_000);
+    }
+    return fields;
+  };
+
+  it("keeps the form's authors and abstract once when they are the ones used, and gives them back as supplied", async () => {
+    const org = await createTestOrg(t);
+    const fields = baseFields({ ...many(), abstract: 'An abstract used as supplied. '.repeat(500) });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
+    const { rows } = await t.db.query<{ id: number; supplied: Record<string, unknown>; bytes: number }>(
+      `SELECT id, supplied, octet_length(supplied::text) AS bytes FROM manuscripts WHERE organization_id = $1`,
+      [org.id],
+    );
+    expect(Object.keys(rows[0]!.supplied)).toEqual(['title']);
+    expect(rows[0]!.bytes).toBeLessThan(1_000);
+    const shown = await requireManuscript(t.db, org.id, rows[0]!.id);
+    expect(shown.supplied.abstract).toBe(String(fields.abstract).trim());
+    expect(shown.supplied.authors).toHaveLength(200);
+    expect(shown.supplied.authors[199]).toEqual({
+      name: 'Author Number200',
+      email: null,
+      orcid: null,
+      affiliation: String(fields.author200_aff).trim(),
+    });
+  });
+});
+
+describe('a long text read from the file', () => {
+  // 150,000 characters of prose: more than the head a manuscript's query reads (FULL_TEXT_CHARS).
+  const sentence = (i: number) => `Sentence ${i} describes a made-up experiment with quantum gardening. `;
+  const prose = Array.from({ length: 2_200 }, (_, i) => sentence(i)).join('');
+  const docx = Buffer.from(
+    makeDocx([
+      paragraph('A long manuscript', 'Title'),
+      ...Array.from({ length: 30 }, (_, k) => paragraph(prose.slice(k * 5_000, (k + 1) * 5_000))),
+    ]),
+  );
+
+  it('is read back as its head alone, and a re-post without the file keeps it whole', async () => {
+    const org = await createTestOrg(t);
+    const first = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields(),
+      files: [{ name: 'long.docx', bytes: docx }],
+    });
+    expect(first.statusCode).toBe(200);
+    const length = first.json().debug_info.parsed_text_len;
+    expect(length).toBeGreaterThan(2 * FULL_TEXT_CHARS);
+
+    // What the upload carries over and what 4.6 reads: the head its query reads, not the whole text.
+    const carried = (await findSourceState(t.db, org.id, 'ms-1'))!;
+    expect(carried.carried).toBe(true);
+    expect(carried.fullText!.length).toBe(FULL_TEXT_CHARS);
+    expect((await findManuscript(t.db, org.id, 'ms-1'))!.fullText!.length).toBe(FULL_TEXT_CHARS);
+
+    // A re-post of the form without the file: the stored text is left as it was, whole.
+    const again = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ title: 'Retitled' }) });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().debug_info.parsed_text_len).toBe(length);
+    const { rows } = await t.db.query<{ title: string; full_text: string }>(
+      'SELECT title, full_text FROM manuscripts WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(rows[0]!.title).toBe('Retitled');
+    expect(rows[0]!.full_text.length).toBe(length);
+    expect(rows[0]!.full_text.startsWith(carried.fullText!)).toBe(true);
   });
 });
 

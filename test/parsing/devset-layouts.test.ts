@@ -66,6 +66,17 @@ describe('stacked author paragraphs (Manubot Word file)', () => {
   it('does not read a fediverse handle as an email', () => {
     expect(findEmails('@jane@ecoevo.social · jane.roe@example.org')).toEqual(['jane.roe@example.org']);
   });
+
+  it(
+    'reads a long run of address characters once (read again from each character, 100,000 took seconds)',
+    () => {
+      const run = 'a'.repeat(100_000);
+      expect(findEmails(`${run}@ ${run}@${run}`)).toEqual([]);
+      expect(findEmails(`${run}@ x@${run} jane.roe@example.org`)).toEqual(['jane.roe@example.org']);
+    },
+    // Milliseconds read once; the old reading took 17-22 s here, so 5 s fails only it.
+    5_000,
+  );
 });
 
 describe('ligatures the font maps to no Unicode', () => {

@@ -603,3 +603,32 @@ export function docxLinkRels(targets: Record<string, string>): ZipEntry {
     ),
   };
 }
+
+/**
+ * A page whose `cid` lines are set in a non-embedded Japanese CID font (Adobe-Japan1) with no
+ * ToUnicode map, encoded by the predefined CMap `encoding`, as pLaTeX/dvipdfmx and many East Asian
+ * PDFs set theirs: its text is readable only through pdf.js's CMaps. Each character is written as
+ * the two-byte `code` given for it: its UCS-2 value by default (UniJIS-UCS2-H), its CID for
+ * Identity-H. The `latin` lines are in Helvetica.
+ */
+export function makeCidFontPdf(
+  cid: PdfTextLine[],
+  latin: PdfTextLine[],
+  { encoding = 'UniJIS-UCS2-H', code = (c: string) => c.charCodeAt(0) } = {},
+): Uint8Array {
+  const hex = (s: string) => `<${[...s].map((c) => code(c).toString(16).padStart(4, '0')).join('')}>`;
+  const content = [
+    ...cid.map((l) => `BT /F1 ${l.size} Tf ${l.x} ${l.y} Td ${hex(l.text)} Tj ET`),
+    ...latin.map((l) => `BT /F2 ${l.size} Tf ${l.x} ${l.y} Td ${pdfString(l.text)} Tj ET`),
+  ].join('\n');
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R /F2 8 0 R >> >> /Contents 4 0 R >>',
+    stream(content),
+    `<< /Type /Font /Subtype /Type0 /BaseFont /MadeUpMincho-Light /Encoding /${encoding} /DescendantFonts [6 0 R] >>`,
+    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /MadeUpMincho-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /FontDescriptor 7 0 R /DW 1000 >>',
+    '<< /Type /FontDescriptor /FontName /MadeUpMincho-Light /Flags 6 /FontBBox [-82 -120 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 733 /StemV 80 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}

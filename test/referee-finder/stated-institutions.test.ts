@@ -40,3 +40,11 @@ it('still names the institution of an affiliation that is the other name alone',
   ]);
   expect(named.map((n) => [n.author, n.affiliation])).toEqual([['Ada', 'MIT']]);
 });
+
+it('names the institution written between runs of separators, as between single ones', async () => {
+  const affiliation = `${'('.repeat(900)}MIT${');,'.repeat(300)}`;
+  const named = await institutionsNamedBy(db, [{ name: 'Ada', affiliation }]);
+  expect(named.map((n) => [n.author, n.institutionName])).toEqual([
+    ['Ada', 'Massachusetts Institute of Technology'],
+  ]);
+});

@@ -17,6 +17,7 @@ import {
 } from './geometry.ts';
 import { FORMS_PAGE_FACTOR, precheckPdf } from './pre-check.ts';
 import { UNMAPPED, repairLigatures, vocabulary } from './ligatures.ts';
+import { cmapDir } from './pdfjs-data.ts';
 
 const LINK_PAGES = 2;
 
@@ -62,11 +63,12 @@ interface PdfPage {
 const DOI_BEFORE_GLYPH = /\b10\.\d{4,9}\/[^\s"<>]*[\p{L}\p{N}]$/u;
 
 /**
- * Loads pdf.js itself (a 1.6 MB module that unpdf imports on the first document it opens), so that
- * a worker can do it before it takes its first file.
+ * Loads pdf.js itself (a 1.6 MB module that unpdf imports on the first document it opens), and
+ * finds its CMaps, so that a worker can do it before it takes its first file.
  */
 export async function loadPdfjs(): Promise<void> {
   await getResolvedPDFJS();
+  cmapDir();
 }
 
 async function openPdf(bytes: Uint8Array) {
@@ -77,6 +79,16 @@ async function openPdf(bytes: Uint8Array) {
       isEvalSupported: false,
       // pdf.js logs recoverable damage with console.log, which would corrupt JSON on stdout.
       verbosity: 0,
+      // Read only when a font names one of pdf.js's built-in CMaps (a fixed list: no name from the
+      // file reaches the path otherwise), a few KB each, cached for the document. A CMap that cannot
+      // be read costs that font's text, never the parse. Given here as a path: unpdf's own default
+      // (set once pdfjs-dist is installed) is a file: URL, which pdf.js in Node cannot open.
+      cMapUrl: cmapDir() ?? undefined,
+      cMapPacked: true,
+      // unpdf would point this at pdfjs-dist as a file: URL too. The standard fonts' data is read
+      // only for non-embedded Symbol and ZapfDingbats (system fonts are on), and changes no text
+      // read (docs/benchmarks/parsing.md, "CMaps for CID fonts").
+      standardFontDataUrl: undefined,
     });
   } catch (error) {
     const e = error as { name?: string; message?: string };
