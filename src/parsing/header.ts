@@ -512,6 +512,13 @@ function titleText(block: Block): string {
     .trim();
 }
 
+/**
+ * A date and nothing else: "January 30, 2026", "30 January 2026", "March 2025", "2026-01-30",
+ * "30.01.2026" (a month's name in any language, a year of this or the last century).
+ */
+const DATE_ALONE =
+  /^(?:(?:\d{1,2}\.?\s+)?\p{L}{3,12}\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)$/u;
+
 /** A block that splits into two names or more and nothing else ("Ann Roe, Bo Li, and Cy Dunn"). */
 function isNameList(block: Block): boolean {
   if (block.text.length > 300) return false;
@@ -1159,6 +1166,14 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         INSTITUTION_WORD.test(prev.text) &&
         !prev.text.includes('@') &&
         Math.abs(prev.relSize - b.relSize) <= 0.05 * b.relSize;
+      // So is one right under the title and over a line that holds a date alone, in its size
+      // (LaTeX's \maketitle: title, author, date; a working paper's or a proposal's first page).
+      const overDate =
+        i === from &&
+        next !== undefined &&
+        next.lines.length === 1 &&
+        DATE_ALONE.test(next.text.trim()) &&
+        Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
       // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
       const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
       // So does one led in by its label ("Autor: Jane Roe", a thesis cover's labelled lines).
@@ -1173,6 +1188,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
         !overEmail &&
         !overInstitution &&
         !underInstitution &&
+        !overDate &&
         i >= columnEnd
       )
         continue;
@@ -2353,6 +2369,29 @@ export function extractHeader(source: DocumentModel): Header {
       if (left.length && mentioned.length === left.length)
         mentioned.forEach((ai, k) => (authors[ai]!.orcid = left[k]!));
     }
+  }
+
+  // A table of the authors and their identifiers set in columns ("Author | ORCID | Email", a Word
+  // manuscript printed to PDF): a block of ORCIDs alone, one a line, pairs row by row with the
+  // nearest block before it whose lines each name a different author.
+  if (authors.some((a) => !a.orcid)) {
+    blocks.forEach((b, i) => {
+      if (!frontPages.has(b.page) || b.lines.length < 2) return;
+      const ids = b.lines.map((l) => findOrcids(l.text));
+      const alone = (t: string) => !t.replace(/\S*\d{4}-\d{4}-\d{4}-\d{3}[\dX]\S*/g, '').trim();
+      if (!b.lines.every((l, k) => ids[k]!.length === 1 && alone(l.text))) return;
+      for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+        const rows = blocks[j]!.lines.map((l) => mentionedAuthors(l.text, authors));
+        if (rows.length !== ids.length || !rows.every((r) => r.length === 1)) continue;
+        if (new Set(rows.map((r) => r[0])).size !== rows.length) continue;
+        rows.forEach((r, k) => {
+          const id = ids[k]![0]!;
+          const owner = authors[r[0]!]!;
+          if (!owner.orcid && validOrcid(id) && !authors.some((a) => a.orcid === id)) owner.orcid = id;
+        });
+        break;
+      }
+    });
   }
 
   // ORCID icons linked beside a name: the name right before the icon (or, failing that, right

@@ -230,7 +230,12 @@ export function splitByline(runs: Run[]): BylineName[] {
   // The text being read came right after a name's superscript marks, with no space between.
   let afterMarks = false;
   const close = () => {
-    let name = current.replace(/\s+/g, ' ').trim();
+    // A word broken at a line's end by the hyphenation of a Word file ("Leslie D. Ve- larde") is
+    // one word: a lower-case letter after the break continues it, a capital opens another part.
+    let name = current
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/(\p{L})- (\p{Ll})/gu, '$1$2');
     // Digits glued to a name's end are its marks, unless an earlier word carries digits too: a
     // template's numbered sample ("Firstname1 SURNAME1", VTeX) prints them as part of the name.
     const numbered = name.length <= 80 && /\p{L}\d+\s+\S/u.test(name);

@@ -8,7 +8,7 @@ import { readDocx, DocxReadError } from './docx/read-docx.ts';
 import { ZipLimitError } from './docx/zip.ts';
 import { PdfLimitError } from './pdf/pre-check.ts';
 import { extractHeader } from './header.ts';
-import { entryBlocks, findReferences, isHeading } from './sections.ts';
+import { REFERENCES_HEADING, entryBlocks, findReferences, isHeading } from './sections.ts';
 import { parseReferenceList, wordEntries } from './references.ts';
 import {
   emptyCounts,
@@ -137,7 +137,10 @@ function buildResult(doc: DocumentModel, limits: ParsingLimits, warnings: string
   let references: ParseResult['references'] = [];
   const allWarnings = [...warnings, ...doc.warnings];
   if (refRange) {
-    const refBlocks = doc.blocks.slice(refRange.start, refRange.end);
+    // A heading inside the list (its second part's, "English References") is no entry.
+    const refBlocks = doc.blocks
+      .slice(refRange.start, refRange.end)
+      .filter((b) => !(b.text.length < 60 && REFERENCES_HEADING.test(b.text.trim())));
     const lines = alignPages(entryBlocks(doc.blocks, refRange)).slice(refRange.skipLines);
     const word = doc.format === 'docx' ? wordEntries(refBlocks) : null;
     references = parseReferenceList(lines, word?.texts ?? null, word?.links ?? []);

@@ -16,8 +16,11 @@ import { findEmails, findOrcids } from './text-utils.ts';
  * section of that name earlier in the body ("3.1 Literaturverzeichnis", a template's guide to
  * citing) does not open it.
  */
+/** A list heading that names the language of its sources ("English References", "מקורות בעברית"). */
+const BY_LANGUAGE =
+  /\b(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)\b|\sב\p{L}{3,10}ית$/iu;
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -77,6 +80,12 @@ const BACK_MATTER_NOTE =
  * tell it; no entry opens with the word and a label.
  */
 const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$)/iu;
+
+/**
+ * A chart's tick labels: numbers and nothing else ("0", "−6.8 −6.6 −6.4", "10%"), in any size; a
+ * chart's axis set in the text's size reads as blocks of the list before its caption.
+ */
+const AXIS_TICKS = /^[-−–+]?\d+(?:[.,]\d+)?%?(?:\s*[-−–+]?\d+(?:[.,]\d+)?%?)*$/u;
 
 /**
  * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
@@ -458,6 +467,28 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
       break;
     }
   }
+  // A list split in two by language under headings of its own (the sources in the document's
+  // language, then "English References"): when the last list heading or the nearest one before
+  // it names a language, with no other heading between them, the list opens under the earlier
+  // one and the later heading stays out of the entries.
+  const innerHeadings: number[] = [];
+  while (headingIndex !== null) {
+    let k = headingIndex - 1;
+    const listHeading = (b: Block) => b.text.length < 60 && REFERENCES_HEADING.test(b.text.trim());
+    while (k >= 0 && !isHeading(blocks[k]!) && !listHeading(blocks[k]!) && headingIndex - k <= 400) k--;
+    const earlier = blocks[k];
+    const later = blocks[headingIndex]!;
+    if (
+      k < 0 ||
+      earlier === undefined ||
+      !listHeading(earlier) ||
+      headingIndex - k < 2 ||
+      !(BY_LANGUAGE.test(earlier.text.trim()) || BY_LANGUAGE.test(later.text.trim()))
+    )
+      break;
+    innerHeadings.push(headingIndex);
+    headingIndex = k;
+  }
   let start: number;
   if (headingIndex !== null) start = headingIndex + 1;
   else if (inBlock !== null) start = inBlock;
@@ -478,7 +509,11 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   for (;;) {
     while (
       end < blocks.length &&
-      !(end > start && endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1]))
+      !(
+        end > start &&
+        !innerHeadings.includes(end) &&
+        endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1])
+      )
     ) {
       listed.push(blocks[end]!.text);
       if (sizes.length < 50) {
@@ -498,7 +533,9 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     while (
       body - 1 > start &&
       blocks[body - 1]!.page === blocks[end]!.page &&
-      (blocks[body - 1]!.relSize < 0.92 * entrySize || CONSOLE_PROMPT.test(blocks[body - 1]!.text)) &&
+      (blocks[body - 1]!.relSize < 0.92 * entrySize ||
+        CONSOLE_PROMPT.test(blocks[body - 1]!.text) ||
+        blocks[body - 1]!.lines.every((l) => AXIS_TICKS.test(l.text.trim()))) &&
       !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
     )
       body--;
@@ -511,6 +548,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     end = resume;
   }
   if (end <= start) return null;
+  for (const k of innerHeadings) if (k < end) floats.push({ start: k, end: k + 1 });
   const entrySize = entrySizes.length ? median(entrySizes) : null;
   for (let k = start; k < end; k++)
     if (

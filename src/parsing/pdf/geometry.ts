@@ -498,7 +498,71 @@ function groupIntoLines(items: Item[]): Item[][] {
   return merged.map((c) => c.items.sort((a, b) => a.x - b.x));
 }
 
-function buildLine(items: Item[], page: number, column: number, columnLeft: number): Line {
+/** Letters of the scripts written from right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko). */
+const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const LTR_LETTER = /[\p{L}\p{N}]/u;
+
+/**
+ * A line's items in reading order. Sorted by their place they stand in visual order, which is the
+ * reading order of a left-to-right line only: a line written mostly in a right-to-left script
+ * (Hebrew, Arabic) reads from its right end, and a run of Latin words or digits inside it reads
+ * from the run's left end as before (XeLaTeX's bidi output draws one glyph an item).
+ */
+function readingOrder(items: Item[]): Item[] {
+  let rtl = 0;
+  let ltr = 0;
+  for (const it of items)
+    for (const ch of it.str) {
+      if (RTL_LETTER.test(ch)) rtl++;
+      else if (LTR_LETTER.test(ch)) ltr++;
+    }
+  if (rtl === 0) return items;
+  if (rtl <= ltr) {
+    // A left-to-right line with right-to-left words in it: each run of them (with the neutral
+    // items between its letters) reads from its right end, in its place.
+    const out: Item[] = [];
+    let run: Item[] = [];
+    const flush = () => {
+      let end = run.length;
+      while (end > 0 && !RTL_LETTER.test(run[end - 1]!.str)) end--;
+      out.push(...run.slice(0, end).reverse(), ...run.slice(end));
+      run = [];
+    };
+    for (const it of items) {
+      if (RTL_LETTER.test(it.str)) run.push(it);
+      else if (run.length && !LTR_LETTER.test(it.str)) run.push(it);
+      else {
+        flush();
+        out.push(it);
+      }
+    }
+    flush();
+    return out;
+  }
+  const reversed = [...items].reverse();
+  const out: Item[] = [];
+  let run: Item[] = [];
+  // A run of left-to-right items, with the neutral ones (spaces, stops) between them, keeps its
+  // own order; neutral items at its ends belong to the right-to-left text around it.
+  const flush = () => {
+    let end = run.length;
+    while (end > 0 && !LTR_LETTER.test(run[end - 1]!.str)) end--;
+    out.push(...run.slice(end), ...run.slice(0, end).reverse());
+    run = [];
+  };
+  for (const it of reversed) {
+    if (RTL_LETTER.test(it.str)) {
+      flush();
+      out.push(it);
+    } else if (run.length || LTR_LETTER.test(it.str)) run.push(it);
+    else out.push(it);
+  }
+  flush();
+  return out;
+}
+
+function buildLine(sorted: Item[], page: number, column: number, columnLeft: number): Line {
+  const items = readingOrder(sorted);
   const size = Math.max(...items.map((i) => i.size));
   const base = items.find((i) => i.size === size) ?? items[0]!;
   const runs: Line['runs'] = [];
@@ -517,7 +581,9 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
       /\p{L}$/u.test(items[k - 1]!.str) &&
       /^\p{L}/u.test(items[k + 1]!.str);
     const sup = it.size < 0.85 * size && it.y > base.y + 0.15 * size && !inWord;
-    const gap = prevEnd === null ? 0 : it.x - prevEnd;
+    // The space between an item and the one read before it, on whichever side that one stands.
+    const prev = items[k - 1];
+    const gap = prevEnd === null || !prev ? 0 : Math.max(it.x - prevEnd, prev.x - (it.x + it.w));
     const needsSpace =
       prevEnd !== null && gap > 0.2 * it.size && !text.endsWith(' ') && !it.str.startsWith(' ');
     // A gap wider than a letter pair's (EPTCS sets its authors' names side by side with a quad
@@ -532,8 +598,8 @@ function buildLine(items: Item[], page: number, column: number, columnLeft: numb
     if (!sup) fontChars.set(it.font, (fontChars.get(it.font) ?? 0) + it.str.length);
   });
   const font = [...fontChars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? base.font;
-  const first = items[0]!;
-  const lastItem = items[items.length - 1]!;
+  const first = sorted[0]!;
+  const lastItem = sorted[sorted.length - 1]!;
   return {
     page,
     column,
@@ -962,10 +1028,12 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
   const textSizes = pages.map((p) =>
     median(p.items.filter((it) => !/^\d{1,4}$/.test(it.str.trim())).map((it) => it.size)),
   );
+  // A column's two edges: numbers left of the text align on their right edge, numbers right of it
+  // (Word's numbering in the right margin) on their left edge, so 9 and 10 share only that one.
   const edges = perPage.flatMap((clusters, i) =>
     clusters
       .filter((c) => isLineNumbering(c, textSizes[i]!, pages[i]!.items))
-      .map((c) => median(c.map(edgeOf))),
+      .map((c) => ({ left: median(c.map((it) => it.x)), right: median(c.map(edgeOf)) })),
   );
   let dropped = 0;
   pages.forEach((p, i) => {
@@ -981,8 +1049,12 @@ export function dropLineNumbers(pages: { items: Item[] }[]): number {
       // A page with few lines (a title page) numbers too few to tell: its numbers count when they
       // stand at an edge numbered on other pages, outside the page's text.
       for (const it of cluster) {
-        const atEdge = edges.some((e) => Math.abs(edgeOf(it) - e) <= 3);
-        if (atEdge && (edgeOf(it) <= textLeft + 1 || it.x >= textRight - 1)) drop.add(it);
+        const leftOfText = edgeOf(it) <= textLeft + 1;
+        const rightOfText = it.x >= textRight - 1;
+        const atEdge = edges.some((e) =>
+          rightOfText ? Math.abs(it.x - e.left) <= 3 : Math.abs(edgeOf(it) - e.right) <= 3,
+        );
+        if (atEdge && (leftOfText || rightOfText)) drop.add(it);
       }
     }
     if (drop.size) {
