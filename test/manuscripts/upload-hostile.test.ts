@@ -83,3 +83,28 @@ describe('hostile source files are refused with the manuscript kept', () => {
     expect(normal.body.debug_info.parsed_text_len).toBeGreaterThan(0);
   });
 });
+
+describe('hostile author fields are read once', () => {
+  it(
+    '100 authors of 1,000-character names ending beyond ASCII and 2,000-character mixed-script affiliations',
+    async () => {
+      // A name's last word tested for two capitals from each pair of its capitals (cubic) and an
+      // affiliation's run read again from each `\b` inside it: this form took 57 s, on the event loop.
+      const letters = 'CDEFGHIJKL';
+      const fields = baseFields({ origin_id: 'read-once', authors_count: 100 });
+      delete fields.exclude_candidates;
+      for (let i = 1; i <= 100; i++) {
+        const tag = String(i)
+          .padStart(4, '0')
+          .replace(/\d/g, (d) => letters[Number(d)]!);
+        fields[`author${i}_name`] = `Jane ${'A'.repeat(980)}${tag},Ä`;
+        fields[`author${i}_aff`] = `${'αa'.repeat(990)} ${tag} U`;
+      }
+      const res = await upload(t.app, { apiKey: org.apiKey, fields });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ candidates: [] });
+    },
+    // 0.2 s read once; 5 s fails only the old readings.
+    5_000,
+  );
+});

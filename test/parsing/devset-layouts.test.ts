@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { UNMAPPED, repairLigatures, vocabulary } from '../../src/parsing/pdf/ligatures.ts';
+import { CONTENTS_LINE } from '../../src/parsing/sections.ts';
 import { findEmails } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
 
@@ -75,6 +76,23 @@ describe('stacked author paragraphs (Manubot Word file)', () => {
       expect(findEmails(`${run}@ x@${run} jane.roe@example.org`)).toEqual(['jane.roe@example.org']);
     },
     // Milliseconds read once; the old reading took 17-22 s here, so 5 s fails only it.
+    5_000,
+  );
+
+  it(
+    "reads a contents line's leaders once: a paragraph of dots is no entry unless a page number ends it",
+    () => {
+      expect(CONTENTS_LINE.test('Abstract ........ 6')).toBe(true);
+      expect(CONTENTS_LINE.test('1.2 Methods. . . . . 12')).toBe(true);
+      expect(CONTENTS_LINE.test('Preface……xii')).toBe(true);
+      expect(CONTENTS_LINE.test('Results... and more.')).toBe(false);
+      for (const leader of ['.', '. ', '…']) {
+        const run = leader.repeat(160_000 / leader.length);
+        expect(CONTENTS_LINE.test(`${run}a`)).toBe(false);
+        expect(CONTENTS_LINE.test(`${run} 17`)).toBe(true);
+      }
+    },
+    // Milliseconds read once; the old reading took over 30 s for each run, so 5 s fails only it.
     5_000,
   );
 });

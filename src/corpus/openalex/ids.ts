@@ -6,7 +6,9 @@ export function normalizeDoi(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const match = /10\.\d{4,9}\/\S+/i.exec(value.trim());
   if (!match) return null;
-  return match[0].replace(/[.,;]+$/, '').toLowerCase();
+  // The trailing run from where it starts (`[.,;]+$` read a run of stops again from each of them:
+  // a DOI of 200,000 stops before a letter took 15 s).
+  return match[0].replace(/(?<![.,;])[.,;]+$/, '').toLowerCase();
 }
 
 /**
