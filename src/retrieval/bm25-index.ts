@@ -231,12 +231,7 @@ export class Bm25Index {
     for (let i = 0; i < this.docTermCount; i++) {
       const id = this.docTerms[i]!;
       const title = i < titleTerms;
-      this.dfs[id]!++;
-      if (title) this.titleDfs[id]!++;
-      if (this.termLeft[id]! >= 0) {
-        this.bigramPostings++;
-        if (title) this.titleBigramPostings++;
-      }
+      this.countPosting(id, title, 1);
       this.pending.add(id, slot, this.docTf[id]!, title);
       this.docTf[id] = 0;
     }
@@ -451,16 +446,25 @@ export class Bm25Index {
     }
   }
 
+  /**
+   * What one stored posting counts for, added when it is indexed and taken away when a merge drops
+   * it: its term's document frequency and title document frequency, and the bigram postings behind
+   * `titleShare`.
+   */
+  private countPosting(termId: number, title: boolean, sign: 1 | -1): void {
+    this.dfs[termId]! += sign;
+    if (title) this.titleDfs[termId]! += sign;
+    if (this.termLeft[termId]! >= 0) {
+      this.bigramPostings += sign;
+      if (title) this.titleBigramPostings += sign;
+    }
+  }
+
   private mergeRange(from: number, to: number): void {
     const parts = this.segments.slice(from, to + 1);
-    const merged = mergeSegments(parts, this.slotState, (termId, title) => {
-      this.dfs[termId]!--;
-      if (title) this.titleDfs[termId]!--;
-      if (this.termLeft[termId]! >= 0) {
-        this.bigramPostings--;
-        if (title) this.titleBigramPostings--;
-      }
-    });
+    const merged = mergeSegments(parts, this.slotState, (termId, title) =>
+      this.countPosting(termId, title, -1),
+    );
     let stored = 0;
     for (let s = merged.firstSlot; s <= merged.lastSlot; s++) {
       if (this.slotState[s] === DEAD) {
