@@ -169,13 +169,26 @@ export function* forEachTermInPieces(
   pieceChars: number,
 ): Generator<void, number> {
   const chain = termChain(emit, keepSurfaces);
+  yield* forEachWordInPieces(text, chain.onWord, chain.onBreak, pieceChars);
+  return chain.length();
+}
+
+/**
+ * forEachWord in pieces of about `pieceChars` characters, yielding between them: the same calls,
+ * as scans that go on from one another make them.
+ */
+function* forEachWordInPieces(
+  text: string,
+  onWord: (word: string, extra: boolean) => void,
+  onBreak: () => void,
+  pieceChars: number,
+): Generator<void, void> {
   const folded = foldAccents(text);
   let at = 0;
   while (at < folded.length) {
-    at = scanWords(folded, at, at + pieceChars, chain.onWord, chain.onBreak);
+    at = scanWords(folded, at, at + pieceChars, onWord, onBreak);
     if (at < folded.length) yield;
   }
-  return chain.length();
 }
 
 /** The terms of a run of words: stemmed content words, and a bigram of each two adjacent ones. */
@@ -259,12 +272,7 @@ export function* forEachPhraseInPieces(
     prev = null;
     close();
   };
-  const folded = foldAccents(text);
-  let at = 0;
-  while (at < folded.length) {
-    at = scanWords(folded, at, at + pieceChars, onWord, onBreak);
-    if (at < folded.length) yield;
-  }
+  yield* forEachWordInPieces(text, onWord, onBreak, pieceChars);
   close();
 }
 
