@@ -725,7 +725,22 @@ async function keepFormSentAfterSessionEnded(
   const token = formToken(request);
   const form = rule.keepsForm ? keptForm(request.body, rule.keepsForm) : undefined;
   if (!token || !form) return;
-  const flash: Flash = { kind: 'error', message: UNSENT_FORM_MESSAGE, form, page };
+  await keepForNextSignIn(ctx, request, reply, token, {
+    kind: 'error',
+    message: UNSENT_FORM_MESSAGE,
+    form,
+    page,
+  });
+}
+
+/** Keeps a form sent after its session ended with that session, and names it in this browser's cookie. */
+async function keepForNextSignIn(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  flash: Flash,
+): Promise<void> {
   if (await keepUnsentForm(ctx.db, token, flash)) {
     setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
   }
@@ -795,9 +810,7 @@ async function keepUploadSentAfterSessionEnded(
     );
   }
   const message = [UNSENT_FORM_MESSAGE, ...notes].join(' ');
-  if (await keepUnsentForm(ctx.db, token, { kind: 'error', message, form, page })) {
-    setCookie(request, reply, UNSENT_FORM_COOKIE, token, UNSENT_FORM_COOKIE_SECONDS);
-  }
+  await keepForNextSignIn(ctx, request, reply, token, { kind: 'error', message, form, page });
 }
 
 /** What the page says when it shows again a form that was sent after its session ended. */
