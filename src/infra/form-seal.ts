@@ -31,6 +31,19 @@ export function sealWithForm(secret: string, formValue: string): Buffer {
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
 }
 
+/**
+ * What a store keeps of a secret made by a form with `formValue`: the value's digest (to find the
+ * row again) and the sealed secret; both null for a secret no form made (a CLI command, an API call).
+ */
+export function formRecord(
+  secret: string,
+  formValue: string | null | undefined,
+): { digest: string | null; sealed: Buffer | null } {
+  return formValue == null
+    ? { digest: null, sealed: null }
+    : { digest: formDigest(formValue), sealed: sealWithForm(secret, formValue) };
+}
+
 /** The secret, or null when the value is not the one it was sealed with. */
 export function openWithForm(sealed: Uint8Array, formValue: string): string | null {
   const bytes = Buffer.from(sealed);

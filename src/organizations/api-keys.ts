@@ -1,7 +1,7 @@
 // API keys: shown once at creation, stored only as a SHA-256 hash. The public key_id part finds the
 // row; the hashes are compared in constant time so timing never reveals how much of a key matched.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { formDigest, openWithForm, SEALED_SECRET_MINUTES, sealWithForm } from '../infra/form-seal.ts';
+import { formDigest, formRecord, openWithForm, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
@@ -70,7 +70,7 @@ async function insertKey(
 ): Promise<string | null> {
   const keyId = randomBytes(8).toString('hex');
   const key = `rm_${keyId}_${randomBytes(32).toString('base64url')}`;
-  const digest = formNonce === null ? null : formDigest(formNonce);
+  const { digest, sealed } = formRecord(key, formNonce);
   const { rowCount } = await inTransaction(db, async (tx) => {
     // A form posted again makes no key (below), at the cap too: said as such, not as the cap.
     if (digest !== null) {
@@ -93,14 +93,7 @@ async function insertKey(
       `INSERT INTO api_keys (organization_id, key_id, key_hash, label, form_nonce, form_sealed)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, form_nonce) WHERE form_nonce IS NOT NULL DO NOTHING`,
-      [
-        organizationId,
-        keyId,
-        hashKey(key),
-        label,
-        digest,
-        formNonce === null ? null : sealWithForm(key, formNonce),
-      ],
+      [organizationId, keyId, hashKey(key), label, digest, sealed],
     );
   });
   return rowCount > 0 ? key : null;

@@ -3,7 +3,7 @@
 // functions.
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
-import { formDigest, openWithForm, SEALED_SECRET_MINUTES, sealWithForm } from '../infra/form-seal.ts';
+import { formDigest, formRecord, openWithForm, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { isRole, type Role } from './roles.ts';
@@ -49,6 +49,8 @@ export async function createUser(
   const password = generatePassword();
   // Hashed before the transaction: the organization's row stays locked for the insert alone.
   const passwordHash = await hashPassword(password);
+  // Made by a dashboard form: sealed with its one-time value, for that form sent again.
+  const form = formRecord(password, input.formValue);
   const { rows } = await inTransaction(db, async (tx) => {
     await checkLimit(
       tx,
@@ -61,14 +63,7 @@ export async function createUser(
       `INSERT INTO users (organization_id, email, role, password_hash, form_nonce, form_sealed, form_sealed_at)
        VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::bytea IS NULL THEN NULL ELSE now() END)
        ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [
-        input.organizationId,
-        email,
-        role,
-        passwordHash,
-        input.formValue === undefined ? null : formDigest(input.formValue),
-        input.formValue === undefined ? null : sealWithForm(password, input.formValue),
-      ],
+      [input.organizationId, email, role, passwordHash, form.digest, form.sealed],
     );
   });
   // Only this organization's users are compared (migration 0099): saying that another organization
@@ -254,12 +249,12 @@ export async function resetPassword(
   await requireUser(db, id, organizationId);
   const password = generatePassword();
   // Made by a dashboard form: sealed with its one-time value, for that form sent again.
-  const sealed = formValue === undefined ? null : sealWithForm(password, formValue);
+  const form = formRecord(password, formValue);
   const { rows } = await db.query<User>(
     `UPDATE users SET password_hash = $2, must_change_password = true, form_nonce = $3, form_sealed = $4,
             form_sealed_at = CASE WHEN $4::bytea IS NULL THEN NULL ELSE now() END
       WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, await hashPassword(password), formValue === undefined ? null : formDigest(formValue), sealed],
+    [id, await hashPassword(password), form.digest, form.sealed],
   );
   await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [id]);
   return { ...rows[0]!, password };
