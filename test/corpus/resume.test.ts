@@ -144,8 +144,11 @@ describe('resume after kill -9', () => {
       const deferred = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_indexes');
       const indexesMid = await indexCount(db);
       await db.close();
-      // Killed in bulk mode: the secondary indexes are gone and listed.
-      if (bulk === 'always') expect(deferred.rows[0]!.n).toBeGreaterThan(5);
+      // Killed in bulk mode: secondary indexes are gone and listed. How many depends on how far the
+      // parse thread had read when the kill came (past EARLY_BUILD_SHARE of the file, those of works
+      // and authorships are built again early, leaving the authors'): checked below as every index
+      // either in place or listed, none lost.
+      if (bulk === 'always') expect(deferred.rows[0]!.n).toBeGreaterThan(0);
       else expect(deferred.rows[0]!.n).toBe(0);
       expect(queued.rows[0]!.n).toBeGreaterThan(0);
       // Killed in the middle: some batches committed, not all.
@@ -174,7 +177,7 @@ describe('resume after kill -9', () => {
       // Every index there again, as in the clean run.
       expect(left.rows[0]!.n).toBe(0);
       expect(indexesAfter).toBe(await indexCount(clean));
-      if (bulk === 'always') expect(indexesMid).toBeLessThan(indexesAfter);
+      expect(indexesMid + deferred.rows[0]!.n).toBe(indexesAfter);
     },
   );
 });
