@@ -235,7 +235,16 @@ function postJson(
         ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
       },
       (res) => {
-        res.on('error', () => undefined);
+        // An answer cut off after its headers (the connection dropped, or the timeout in the body)
+        // fails the attempt: the request itself reports no error once its answer has begun, and a
+        // send that never settled held its organization's events until the process stopped.
+        const cutOff = (error: Error) =>
+          reject(options.signal.aborted ? (options.signal.reason as Error) : error);
+        res.on('error', cutOff);
+        res.on('close', () => {
+          if (!res.complete)
+            cutOff(Object.assign(new Error('The answer was cut off'), { code: 'ECONNRESET' }));
+        });
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       },

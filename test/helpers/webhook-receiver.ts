@@ -25,8 +25,11 @@ export interface Receiver {
   received: Received[];
   /** Requests answered so far (whatever the status). */
   attempts: number;
-  /** What the next requests get: a status (default 200) and a delay before answering. */
-  respond: { status: number; delayMs: number };
+  /**
+   * What the next requests get: a status (default 200) and a delay before answering; with
+   * `stallBody`, the status line and headers at once and then a body that never ends.
+   */
+  respond: { status: number; delayMs: number; stallBody?: boolean };
   close(): Promise<void>;
   /** Drops every connection, open and new, until comeBack(): a receiver that cannot be reached. */
   goDown(): void;
@@ -69,7 +72,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         r.attempts += 1;
-        const { status, delayMs } = r.respond;
+        const { status, delayMs, stallBody } = r.respond;
+        if (stallBody) {
+          res.writeHead(status, { 'content-type': 'text/plain' }).write('the first bytes of an answer');
+          return;
+        }
         setTimeout(() => {
           // An answer the client gave up waiting for is not a delivery.
           if (status >= 200 && status < 300 && !res.destroyed) {

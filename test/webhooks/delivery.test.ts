@@ -82,8 +82,9 @@ async function outbox(db: TestDatabase, orgId: number) {
   return rows;
 }
 
+// Under the test's own timeout (60 s), so that a step that never comes is named in the failure.
 async function waitUntil(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 30_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -235,6 +236,33 @@ describe('webhook events', () => {
     r.received.length = 0;
     r.respond = { status: 200, delayMs: 0 };
     r.comeBack();
+    await r.waitFor((got) => got.some((e) => e.json.event === 'proposal_uploaded'), 'the upload event');
+    await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
+  });
+
+  it('a receiver that sends its headers and then never ends the body: the attempt times out, and the event arrives once it answers', async () => {
+    const db = await database();
+    const a = await app(db, { timeoutMs: 500, maxAttempts: 1_000_000 });
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+
+    r.respond = { status: 200, delayMs: 0, stallBody: true };
+    await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => {
+      const [event] = await outbox(db, org.id);
+      return event!.attempts >= 2 && event!.last_error === 'No answer within 500 ms';
+    }, 'two attempts that timed out in the body of the answer');
+    // The connection dropped in the middle of the body: a failed attempt, not a send without end.
+    const before = (await outbox(db, org.id))[0]!.attempts;
+    await waitUntil(async () => r.attempts > before, 'an attempt under way');
+    r.goDown();
+    await waitUntil(
+      async () => /Could not reach the receiver/.test((await outbox(db, org.id))[0]!.last_error ?? ''),
+      'an attempt whose answer was cut off',
+    );
+    r.comeBack();
+    r.respond = { status: 200, delayMs: 0 };
     await r.waitFor((got) => got.some((e) => e.json.event === 'proposal_uploaded'), 'the upload event');
     await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
   });
