@@ -161,9 +161,13 @@ export function sendCommand(
             }
           }
         });
-        res.on('end', () => {
+        // 'close', not 'end': a server that stops in the middle of a command (killed, or shut down)
+        // cuts the answer off, which ends no stream; waiting for 'end' left the CLI waiting forever.
+        const cutOff = () => {
           if (!settled) reject(new Error('The server closed the admin channel before answering'));
-        });
+        };
+        res.on('error', cutOff);
+        res.on('close', cutOff);
       },
     );
     req.on('error', (error: NodeJS.ErrnoException) => {

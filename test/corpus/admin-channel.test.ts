@@ -1,10 +1,13 @@
 // `refmatch ingest ...` while a server holds the embedded database: the command runs inside the
 // server through its admin channel, with progress reported back, and the pages serve what it loaded.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embeddedServerConfig } from '../helpers/server.ts';
 import { startServer } from '../../src/server.ts';
 import { executeCommand } from '../../src/cli/execute.ts';
+import { sendCommand } from '../../src/cli/admin-channel.ts';
 import type { ProgressEvent } from '../../src/infra/cli/command.ts';
 import type { IngestReport } from '../../src/corpus/ingest/ingest.ts';
 import { FIXTURES } from './helpers.ts';
@@ -33,6 +36,36 @@ describe('ingest through the admin channel of a running server', () => {
         expect(page.body).toContain('Articles</dt><dd>4</dd>');
       } finally {
         await server.shutdown('test');
+      }
+    },
+  );
+});
+
+describe('the admin channel cut off in the middle of a command', () => {
+  it(
+    'rejects with a message, where the CLI waited forever for the rest of the answer',
+    { timeout: 10_000 },
+    async () => {
+      // A serving process that stops mid-command (killed, say), seen from the CLI: the answer has begun
+      // (status and a progress line), then the connection drops.
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+          res.write(`${JSON.stringify({ type: 'progress', event: { unit: 'works', done: 1, total: 2 } })}\n`);
+          setTimeout(() => res.socket?.destroy(), 20);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const events: ProgressEvent[] = [];
+        const endpoint = { port: (server.address() as AddressInfo).port, token: 'token', pid: process.pid };
+        await expect(sendCommand(endpoint, 'ingest works', {}, (e) => events.push(e))).rejects.toThrow(
+          'The server closed the admin channel before answering',
+        );
+        expect(events).toHaveLength(1);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       }
     },
   );
