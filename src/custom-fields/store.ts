@@ -67,7 +67,10 @@ function checkOptions(options: readonly string[]): string[] {
   const trimmed = options.map((o) => o.trim());
   const bad = trimmed.find((o) => o.length === 0 || o.length > 500);
   if (bad !== undefined) throw errors.validation('An option must have 1 to 500 characters');
-  const twice = trimmed.find((o, i) => trimmed.indexOf(o) !== i);
+  // The first to repeat an earlier one, by a set: each compared with all before it (indexOf) took
+  // 1.9 s for the 42,000 options a form's 100,000 characters can list.
+  const seen = new Set<string>();
+  const twice = trimmed.find((o) => seen.size === seen.add(o).size);
   if (twice !== undefined)
     throw errors.validation(`Options of a field must differ: “${twice}” is given twice`).naming(twice);
   return trimmed;
@@ -285,21 +288,24 @@ export async function updateCustomField(
       const description = changes.description.trim() === '' ? null : changes.description;
       await tx.query('UPDATE custom_fields SET description = $2 WHERE api_id = $1', [apiId, description]);
     }
-    for (const optionId of removing) {
-      const gone = isUuid(optionId)
-        ? await tx.query('DELETE FROM custom_field_options WHERE api_id = $1 AND field = $2', [
-            optionId,
-            apiId,
-          ])
-        : { rowCount: 0 };
+    if (removing.length > 0) {
+      // All in one statement each: an option removed at a time read every record of the
+      // organization again, 1,000 options of a field over 205,000 records 41 s of CPU.
+      const { rows: gone } = await tx.query<{ api_id: string }>(
+        `DELETE FROM custom_field_options WHERE field = $1 AND api_id = ANY($2::uuid[])
+         RETURNING api_id::text`,
+        [apiId, removing.filter(isUuid)],
+      );
+      const removed = new Set(gone.map((r) => r.api_id));
+      const missing = removing.find((id) => !removed.has(id));
       // A 400, not a 404: the field exists, and the request names an option it does not hold (a
       // form of a tab opened before the option was removed elsewhere): said on the field's page.
-      if (gone.rowCount === 0) {
+      if (missing !== undefined) {
         throw errors.validation(
-          `${optionId} is not an option of this field (it may have been removed already)`,
+          `${missing} is not an option of this field (it may have been removed already)`,
         );
       }
-      await forgetOptionValues(tx, row, optionId);
+      await forgetOptionValues(tx, row, [...removed]);
     }
     if (adding.length > 0) {
       const existing = await tx.query<{ option: string }>(
@@ -345,34 +351,41 @@ export const VALUE_TABLES = {
   proposal: { table: 'manuscript_custom_values', subject: 'manuscript_id', subjects: 'manuscripts' },
 } as const;
 
-/** Removes a removed option from stored values: reads also ignore it, this keeps rows clean. */
-async function forgetOptionValues(tx: Queryable, field: FieldRow, optionId: string): Promise<void> {
+/** Removes removed options from stored values: reads also ignore them, this keeps rows clean. */
+async function forgetOptionValues(
+  tx: Queryable,
+  field: FieldRow,
+  optionIds: readonly string[],
+): Promise<void> {
   if (field.owner !== 'author_from_group') {
     // A value that held nothing else is no value: its row goes, as when a form clears it.
     const { table } = VALUE_TABLES[field.owner];
     await tx.query(
-      `UPDATE ${table} SET value = value - $2::text, updated_at = now()
-        WHERE field = $1 AND jsonb_typeof(value) = 'array' AND jsonb_exists(value, $2::text)`,
-      [field.api_id, optionId],
+      `UPDATE ${table} SET value = value - $2::text[], updated_at = now()
+        WHERE field = $1 AND jsonb_typeof(value) = 'array' AND jsonb_exists_any(value, $2::text[])`,
+      [field.api_id, optionIds],
     );
     await tx.query(
-      `DELETE FROM ${table} WHERE field = $1 AND (value = to_jsonb($2::text) OR value = '[]'::jsonb)`,
-      [field.api_id, optionId],
+      `DELETE FROM ${table}
+        WHERE field = $1
+          AND ((jsonb_typeof(value) = 'string' AND value #>> '{}' = ANY($2::text[])) OR value = '[]'::jsonb)`,
+      [field.api_id, optionIds],
     );
     return;
   }
   if (field.data_kind === 'single_option') {
     await tx.query(
       `UPDATE group_authors SET custom_values = custom_values - $1::text
-        WHERE organization_id = $2 AND custom_values -> $1::text = to_jsonb($3::text)`,
-      [field.api_id, field.organization_id, optionId],
+        WHERE organization_id = $2 AND jsonb_typeof(custom_values -> $1::text) = 'string'
+          AND custom_values ->> $1::text = ANY($3::text[])`,
+      [field.api_id, field.organization_id, optionIds],
     );
   } else {
     await tx.query(
       `UPDATE group_authors
-          SET custom_values = jsonb_set(custom_values, ARRAY[$1::text], (custom_values -> $1::text) - $3::text)
-        WHERE organization_id = $2 AND jsonb_exists(custom_values -> $1::text, $3::text)`,
-      [field.api_id, field.organization_id, optionId],
+          SET custom_values = jsonb_set(custom_values, ARRAY[$1::text], (custom_values -> $1::text) - $3::text[])
+        WHERE organization_id = $2 AND jsonb_exists_any(custom_values -> $1::text, $3::text[])`,
+      [field.api_id, field.organization_id, optionIds],
     );
   }
 }

@@ -133,6 +133,7 @@ export function closedLetterSpacing(raw: string): string | null {
 
 /** Ends like a URL or DOI cut at a line end, where the break character belongs to the identifier. */
 const IDENTIFIER_TAIL = /(?:https?:\/\/|www\.|doi:|\b10\.\d{4,9}\/)\S*$/i;
+const DOI_PREFIX = /\b10\.\d{4,9}\//;
 
 /** The text after the last white space of `s` (all of `s` when it has none). */
 function lastWord(s: string): string {
@@ -220,8 +221,10 @@ export function joinLines(lines: string[]): string {
     } else if (
       tail &&
       // A colon inside a DOI's suffix ("...(2001)42:" then "7(1130).", ASCE's) breaks it like
-      // a slash when the next line goes on with a digit or a bracket.
-      (/[-/._=?&#]$/.test(end) || (/\b10\.\d{4,9}\/\S*:$/.test(end) && /^[\d(]/.test(line))) &&
+      // a slash when the next line goes on with a digit or a bracket. The last word holds no space:
+      // a DOI's prefix anywhere in it, and the colon at its end (as one pattern, `\S*:$` read the
+      // word again from each prefix: 400,000 characters of prefixes, seconds).
+      (/[-/._=?&#]$/.test(end) || (end.endsWith(':') && DOI_PREFIX.test(end) && /^[\d(]/.test(line))) &&
       !/^(?:https?:|doi:|www\.)/i.test(line) &&
       !LABELLED_LINK.test(line) &&
       !(end.endsWith('.') && SENTENCE_START.test(line))

@@ -304,7 +304,10 @@ ${shown.addOptions}</textarea>`;
       // Options the field already has, or no longer has, are as the form asks: the form sent twice
       // (a double click on Save field) said "the field already has the option" of the one it added,
       // or that the option it removed was not one, as if nothing had been saved.
+      // By sets: each line compared with every stored option was 42,000 × 1,000 comparisons.
       const options = stored.options ?? [];
+      const texts = new Set(options.map((s) => s.option));
+      const ids = new Set(options.map((s) => s.api_id));
       const field = await concerning(editedFieldInput, () =>
         updateCustomField(
           ctx.db,
@@ -312,10 +315,8 @@ ${shown.addOptions}</textarea>`;
           {
             name: text(body, 'name'),
             description: text(body, 'description'),
-            addOptions: lines(body, 'add_options').filter((o) => !options.some((s) => s.option === o)),
-            removeOptions: list(body, 'remove_option').filter((id) =>
-              options.some((s) => s.api_id === id.toLowerCase()),
-            ),
+            addOptions: lines(body, 'add_options').filter((o) => !texts.has(o)),
+            removeOptions: list(body, 'remove_option').filter((id) => ids.has(id.toLowerCase())),
           },
           orgOf(request),
         ),
