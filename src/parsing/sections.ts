@@ -8,7 +8,7 @@ import { findEmails, findOrcids } from './text-utils.ts';
  * (German "Literaturverzeichnis", French "Références", Spanish and Portuguese "Referencias",
  * "Referências bibliográficas", Italian "Bibliografia", Czech and Slovak "Seznam použité literatury",
  * "Použitá literatura", "Zoznam použitej literatúry", Polish "Literatura", Dutch "Referenties",
- * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Korean
+ * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Japanese "文献" (IEICE), Korean
  * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
  * источников", Ukrainian "Список літератури", "Список використаних джерел", "Література", Hungarian "Hivatkozások", "Irodalomjegyzék", Greek "Βιβλιογραφία", Turkish
  * "Kaynaklar", Indonesian "Daftar Pustaka", Vietnamese "Tài liệu tham khảo", Swedish, Norwegian and
@@ -20,7 +20,7 @@ import { findEmails, findOrcids } from './text-utils.ts';
 const BY_LANGUAGE =
   /\b(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)\b|\sב\p{L}{3,10}ית$/iu;
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -373,6 +373,9 @@ function tableCells(block: Block): boolean {
   );
 }
 
+/** A line of dots alone (". . .", "…"): a part of a draft left to be written. */
+const ELIDED = /^(?:\.\s?){3}$|^…$/;
+
 /**
  * A heading line set inside a block and followed at once by the list's first entry. When the block
  * is itself a heading that the line closes (an empty section's heading stacked over the list's,
@@ -385,7 +388,10 @@ function headingInBlock(blocks: Block[], i: number): number | null {
   for (let k = 1; k < lines.length; k++) {
     const text = lines[k]!.text.trim();
     if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
-    const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
+    // A line of dots alone stands for a section left empty in a draft (". . ."): the list's first
+    // entry is the line after it.
+    const after = [...lines.slice(k + 1), ...(blocks[i + 1]?.lines ?? [])].map((l) => l.text);
+    const next = after.find((t) => !ELIDED.test(t.trim())) ?? '';
     if (FIRST_ENTRY.test(next) || BARE_FIRST_ENTRY.test(next)) return k;
     if (k === lines.length - 1 && isHeading(block) && opensEntry(next)) return k;
   }
