@@ -388,7 +388,10 @@ function findLabelled(
   let limit = Math.min(blocks.length, Math.max(frontEnd, from) + reach);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
-    const text = withLatinLookalikes(withoutLetterSpacing(b.text));
+    // A keywords line inside the label's own block ("Abstract: ..." then "Keywords: ..." in one
+    // block) ends the abstract there.
+    const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+    const text = withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text));
     // An entry of a table of contents names the abstract on its page; it is not its label.
     if (isContentsEntry(b)) {
       limit = Math.min(blocks.length, limit + 1);
@@ -413,6 +416,7 @@ function findLabelled(
     // another front-matter part (a submission's declarations), not the abstract's label.
     if (!styled && !numbered && !stopped.test(text) && ABOUT_ABSTRACT.test(rest)) continue;
     const first = rest.length > 20 ? [rest] : [];
+    if (closed && first.length) return { text: joinParts(first), used: [i] };
     // An abstract given in two languages, each under a heading naming its language ("Abstract",
     // then "Français" and its paragraph, then "English"): the first language's paragraph is read.
     const language =

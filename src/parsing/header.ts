@@ -367,7 +367,11 @@ function findTitle(doc: DocumentModel): number | null {
   // blocks is the one over a byline and the word is not, the block is the title.
   const overByline = (i: number) => {
     const next = doc.blocks[i + 1];
-    return next !== undefined && next.page === 1 && (markedNameCount(next) >= 2 || isNameList(next));
+    return (
+      next !== undefined &&
+      next.page === 1 &&
+      (markedNameCount(next) >= 2 || isNameList(next) || bracketedAffiliations(next).length > 0)
+    );
   };
   const bannerOverTitle =
     oneWord !== undefined && best !== undefined && overByline(best.i) && !overByline(oneWord.i);
@@ -659,6 +663,36 @@ function nameOverTitle(
     entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
     used: new Set([titleIndex - 1]),
   };
+}
+
+/**
+ * A name in Chinese or Japanese script: the family name and the given name, with or without a space
+ * between them ("陳 旭東", "ホドシチェク ボル"), a few characters each.
+ */
+const CJK_PERSON =
+  /^[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ー・]{1,8}(?:[ \u3000][\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ー・]{1,8})?$/u;
+/** One author and the institution in brackets after the name: "Jane Roe (Harbour University)". */
+const NAME_THEN_BRACKETS = /([^()（）]{2,60})[(（]([^()（）]{2,160})[)）][,，、・]?/gu;
+
+/**
+ * A byline that gives each author's institution in brackets after the name, the pieces one after
+ * the other ("陳 旭東（東京大学 文学部）山田 花子（京都大学）", Japanese symposia; "Jane Roe (Harbour
+ * University) John Doe (...)"): every piece a name, in Latin or in Chinese or Japanese script, and
+ * an institution, and nothing else in the block.
+ */
+function bracketedAffiliations(block: Block | undefined): Entry[] {
+  if (block === undefined || block.text.length > 600) return [];
+  const entries: Entry[] = [];
+  let consumed = 0;
+  for (const m of block.text.matchAll(NAME_THEN_BRACKETS)) {
+    if (m.index !== consumed) return [];
+    consumed = m.index + m[0].length;
+    const name = m[1]!.trim();
+    const affiliation = m[2]!.trim();
+    if (!INSTITUTION.test(affiliation) || !(CJK_PERSON.test(name) || isNameLike(name))) return [];
+    entries.push({ name, marks: [], lines: [affiliation], links: [] });
+  }
+  return consumed === block.text.trimEnd().length ? entries : [];
 }
 
 /**
@@ -2236,15 +2270,19 @@ export function extractHeader(source: DocumentModel): Header {
     : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
+  const bracketed = bracketedAffiliations(blocks[start]);
   const chosen = read.entries.length
     ? read
-    : (namedCorresponding(blocks, start) ??
-      nameOverTitle(blocks, titleIndex) ??
-      labelledOverTitle(blocks, titleIndex) ??
-      read);
+    : bracketed.length
+      ? { entries: bracketed, used: new Set([start]) }
+      : (namedCorresponding(blocks, start) ??
+        nameOverTitle(blocks, titleIndex) ??
+        labelledOverTitle(blocks, titleIndex) ??
+        read);
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
-  const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);
+  const ownLines =
+    chosen === stacked || (chosen === styled && styled.perEntry) || chosen.entries === bracketed;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
     // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
     name: withoutHonorifics(fromCapitals(e.name)),

@@ -127,6 +127,17 @@ export function endsReferenceList(
   // A URL set in a typewriter face reads as emphasis, and a short line of one ("URL https://...
   // Retrieved") as a heading; no heading holds a URL.
   if (!isHeading(block) || /:\/\/|\bwww\./.test(block.text)) return false;
+  // A line in the entries' size under an entry left in mid-sentence (its last block ends on a word:
+  // "... the Lexeme-Lection-Lect Triangle, Lexical") goes on with that entry, though a face read
+  // wrongly as bold makes it look like a heading (a Japanese PDF's Latin text).
+  const last = listed[listed.length - 1]?.trim() ?? '';
+  if (
+    listSize !== undefined &&
+    Math.abs(block.relSize - listSize) <= 0.03 * listSize &&
+    /\p{Ll}$/u.test(last) &&
+    !SECTION_NUMBER.test(block.text)
+  )
+    return false;
   // A block that ends in a word broken by a hyphen goes on in the next line: a journal's name set
   // in italics on a line of its own ("Meta-Analysis. Organizational Research Meth-") reads as an
   // emphasised short block, but no heading breaks a word at its end.

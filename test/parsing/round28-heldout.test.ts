@@ -311,3 +311,98 @@ describe('Word lists: a DOI glued to the next label, entries broken into paragra
     expect(result.references[0]!.doi).toBe('10.5555/jg.2015.0012');
   });
 });
+
+describe('a numbered list with a short line read as bold inside an entry', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
+        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
+        ...bodyProse(680, 20),
+        { text: 'References', size: 12, x: 72, y: 400, bold: true },
+        {
+          text: '[1] Alvarez, M.: Frost in the northern valley, Journal of Gardens, Vol. 12, pp. 45-52 (2015).',
+          size: 10,
+          x: 72,
+          y: 380,
+        },
+        {
+          text: '[2] Benitez, R. and Castro, L.: Late Flowering and the Orchard-Valley-Frost Triangle, Studies in',
+          size: 10,
+          x: 72,
+          y: 368,
+        },
+        { text: 'Gardens and Orchards: A Distributional', size: 10, x: 72, y: 356, bold: true },
+        { text: 'Approach (Ruiz, M., ed.), Valley Press, pp. 3-31 (2023).', size: 10, x: 72, y: 344 },
+        {
+          text: '[3] Castro, L.: Records of frost, Journal of Gardens, Vol. 17, pp. 1-9 (2020).',
+          size: 10,
+          x: 72,
+          y: 332,
+        },
+      ],
+    ]);
+
+  it('reads the line as part of its entry, not as a heading that ends the list', async () => {
+    const result = await parseManuscript(file(), 'bold-line.pdf', limits);
+    expect(result.references.length).toBe(3);
+  });
+});
+
+describe('a byline of names each followed by the institution in brackets', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
+        {
+          text: 'Jane Roe (School of Horticulture, Harbour University) John Doe (Valley Institute of Technology)',
+          size: 11,
+          x: 72,
+          y: 730,
+        },
+        ...bodyProse(680, 20),
+      ],
+    ]);
+
+  it('reads each name with its institution', async () => {
+    const result = await parseManuscript(file(), 'brackets.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.affiliations])).toEqual([
+      ['Jane Roe', ['School of Horticulture, Harbour University']],
+      ['John Doe', ['Valley Institute of Technology']],
+    ]);
+  });
+});
+
+describe('a run-in abstract with its keywords line in its own block, the body all in bold', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
+        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
+        {
+          text: 'Abstract: Frost dates and flowering were recorded in northern valley gardens',
+          size: 9,
+          x: 72,
+          y: 700,
+          bold: true,
+        },
+        {
+          text: 'over ten years, and later frosts were found to delay the flowering of orchards.',
+          size: 9,
+          x: 72,
+          y: 689,
+          bold: true,
+        },
+        { text: 'Keywords: frost, flowering, orchards, valley gardens', size: 9, x: 72, y: 678, bold: true },
+        { text: '1. Introduction', size: 12, x: 72, y: 650, bold: true },
+        ...bodyProse(630, 20).map((l) => ({ ...l, bold: true })),
+      ],
+    ]);
+
+  it('ends the abstract at the keywords line', async () => {
+    const result = await parseManuscript(file(), 'runin.pdf', limits);
+    expect(result.abstract).toBe(
+      'Frost dates and flowering were recorded in northern valley gardens over ten years, and later frosts were found to delay the flowering of orchards.',
+    );
+  });
+});
