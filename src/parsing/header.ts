@@ -2511,7 +2511,8 @@ export function extractHeader(source: DocumentModel): Header {
     title,
     titleIndex,
     titleEnd,
-    abstract: abstract.text,
+    // The typeset gaps beside Latin letters in Chinese or Japanese text are no spaces of the text.
+    abstract: abstract.text === null ? null : withoutCjkLatinGaps(abstract.text),
     abstractBlocks: abstract.used,
     keywords: findKeywords(blocks, frontEnd, doc.declared.keywords),
     authors,

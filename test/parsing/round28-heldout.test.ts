@@ -169,12 +169,15 @@ describe('a Japanese title over two lines, Latin letters set apart in it (pLaTeX
   });
 });
 
-describe('an abstract run in after "概要：" with no English label', () => {
+describe('an abstract run in after "概要：" with no English label, Latin letters set apart in it', () => {
   const file = () =>
     makeDocx([
       sized('庭園における霜の時期と開花の関係', 36),
       paragraph('山田 太郎（北部大学）'),
-      paragraph('概要：北部の谷の庭園で霜の時期と開花の時期を十年にわたり記録し，その関係を調べた．'),
+      // Spaces typed beside the Latin letters, as a PDF gives the typeset gaps.
+      paragraph(
+        '概要：北部の谷の庭園で霜の時期と開花の時期を IoT 機器により十年にわたり記録し，その関係を調べた．',
+      ),
       paragraph('キーワード：霜，開花，庭園'),
       ...japaneseProse(6),
     ]);
@@ -182,7 +185,7 @@ describe('an abstract run in after "概要：" with no English label', () => {
   it('reads it', async () => {
     const result = await parseManuscript(file(), 'gaiyou.docx', limits);
     expect(result.abstract).toBe(
-      '北部の谷の庭園で霜の時期と開花の時期を十年にわたり記録し，その関係を調べた．',
+      '北部の谷の庭園で霜の時期と開花の時期をIoT機器により十年にわたり記録し，その関係を調べた．',
     );
   });
 });
