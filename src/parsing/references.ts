@@ -56,6 +56,9 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   return bestName === 'alone' ? best.map((r) => (r.length > 1 ? r.slice(1) : r)) : best;
 }
 
+/** "Surname, I." opening a line: an author-year entry's first author. */
+const SURNAME_INITIAL = /^\p{Lu}[\p{L}'’-]+,\s\p{Lu}\./u;
+
 /** A space above a line, in line heights, that sets a paragraph apart (a tenth of a line or more). */
 const PARAGRAPH_SKIP = 0.1;
 
@@ -71,8 +74,13 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   // full stop) and have the space between entries above them; in a hanging list the flush ones
   // do. The first entry after a heading is not set in at all (TeX's first paragraph).
   const setIn = (l: BlockLine) => l.indent > minIndent + 0.6;
+  // An entry of an author-year list may close on a link with no stop ("Retrieved from https://..."):
+  // a line that opens with a surname and initials opens one as well.
   const opensEntry = (k: number) =>
-    /[.]$/.test(lines[k - 1]!.text.trim()) || lines[k]!.gapAbove > PARAGRAPH_SKIP;
+    /[.]$/.test(lines[k - 1]!.text.trim()) ||
+    lines[k]!.gapAbove > PARAGRAPH_SKIP ||
+    (/^(?:https?:\/\/|doi:|10\.\d{4,9}\/)\S+$/i.test(lastWord(lines[k - 1]!.text.trim())) &&
+      SURNAME_INITIAL.test(lines[k]!.text));
   const share = (wanted: boolean) => {
     const ks = lines.flatMap((l, k) => (k > 0 && setIn(l) === wanted ? [k] : []));
     return ks.length ? ks.filter(opensEntry).length / ks.length : 0;

@@ -409,3 +409,46 @@ describe('a run-in abstract with its keywords line in its own block, the body al
     );
   });
 });
+
+describe('an author-year list that indents each first line, its entries closing on a link', () => {
+  const entries: [string, string][] = [
+    [
+      'Alvarez, M., & Benitez, R. (2019). Frostview: Interactive maps of frost',
+      'dates. Retrieved from https://example.org/package=frostview',
+    ],
+    [
+      'Benitez, R., Castro, L., & Diaz, P. (2014). Orchard mapping in a valley',
+      'with aerial images. Journal of Gardens, 10. https://doi.org/10.5555/jg.10',
+    ],
+    [
+      'Castro, L., & Diaz, P. (2012). Bloomer: Flowering measures for orchard',
+      'data. Retrieved from https://example.org/package=bloomer',
+    ],
+    [
+      'Diaz, P. (1998). Frost plots: Methods and results from the northern',
+      'valley and a comparison with other plots. Valley Press.',
+    ],
+    [
+      'Estevez, R. (2017). Gardenverse: Install and load the gardens. Retrieved',
+      'from https://example.org/package=gardenverse',
+    ],
+  ];
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
+        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
+        ...bodyProse(680, 20),
+        { text: 'References', size: 12, x: 72, y: 400, bold: true },
+        ...entries.flatMap(([a, b], k) => [
+          { text: a, size: 10, x: 84, y: 380 - k * 26 },
+          { text: b, size: 10, x: 72, y: 367 - k * 26 },
+        ]),
+      ],
+    ]);
+
+  it('opens an entry at each indented line', async () => {
+    const result = await parseManuscript(file(), 'first-line.pdf', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries.map(([a, b]) => `${a} ${b}`));
+  });
+});
