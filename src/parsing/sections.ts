@@ -79,10 +79,11 @@ const BACK_MATTER_NOTE =
 
 /**
  * An appendix's heading after the list, alone or run into its first sentence ("Appendix A. Proofs
- * of ...", "APPENDIX B: DATA", "Appendices"). Journals set it at the body's size, so size does not
+ * of ...", "APPENDIX B: DATA", "Appendices"), or Japanese "付録" alone (letter-spaced "付 録"). Journals set it at the body's size, so size does not
  * tell it; no entry opens with the word and a label.
  */
-const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$)/iu;
+const APPENDIX_HEADING =
+  /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$|付\s*録$)/iu;
 
 /**
  * A chart's tick labels: numbers and nothing else ("0", "−6.8 −6.6 −6.4", "10%"), in any size; a
@@ -108,6 +109,7 @@ export function endsReferenceList(
   // than the entries ("1", the entry under it, "2", ...): the number after the list's last one
   // goes on with it.
   if (nextEntryNumber(block, listed)) return false;
+  if (betweenNumberedEntries(listed, next)) return false;
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
@@ -168,6 +170,20 @@ function nextEntryNumber(block: Block, listed: string[]): boolean {
   if (!m) return false;
   const last = listed.findLast((t) => /^\d{1,4}$/.test(t.trim()));
   return last !== undefined && Number(m[1]) === Number(last.trim()) + 1;
+}
+
+/**
+ * A block between two entries of a bracket-numbered list, the next block opening with the number
+ * after the last one listed ("[5] ..." listed, "[6] ..." next): a piece of a figure read in among
+ * the entries ("800 2005.", a chart's tick glued to an entry's last line), not the list's end.
+ */
+function betweenNumberedEntries(listed: string[], next: Block | undefined): boolean {
+  const opens = /^\[(\d{1,4})\]/.exec(next?.text.trim() ?? '');
+  if (!opens) return false;
+  const holder = listed.findLast((t) => /\[\d{1,4}\]/.test(t)) ?? '';
+  const numbers = [...holder.matchAll(/\[(\d{1,4})\]/g)];
+  const last = numbers[numbers.length - 1];
+  return last !== undefined && Number(opens[1]) === Number(last[1]) + 1;
 }
 
 /** A personal name alone on its line: two to four capitalised words, initials among them. */

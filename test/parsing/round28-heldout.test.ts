@@ -452,3 +452,61 @@ describe('an author-year list that indents each first line, its entries closing 
     expect(result.references.map((r) => r.raw)).toEqual(entries.map(([a, b]) => `${a} ${b}`));
   });
 });
+
+describe("a numbered list with a chart's tick glued to an entry's last line, then an appendix", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
+        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
+        ...bodyProse(680, 20),
+        { text: 'References', size: 12, x: 72, y: 400, bold: true },
+        {
+          text: '[1] M. Alvarez, Frost in the northern valley, J. Gardens, vol.12, pp.45-52, 2015.',
+          size: 10,
+          x: 72,
+          y: 380,
+        },
+        {
+          text: '[2] R. Benitez, Late flowering in orchards, J. Gardens, vol.15, pp.10-19,',
+          size: 10,
+          x: 72,
+          y: 366,
+        },
+        // The chart's tick "800", larger than the entries, on the line of the entry's year.
+        { text: '800 2018.', size: 13, x: 72, y: 352 },
+        {
+          text: '[3] L. Castro, Records of frost, J. Gardens, vol.17, pp.1-9, 2020.',
+          size: 10,
+          x: 72,
+          y: 338,
+        },
+      ],
+    ]);
+
+  it('reads on past the tick to the next numbered entry', async () => {
+    const result = await parseManuscript(file(), 'tick.pdf', limits);
+    expect(result.references.length).toBe(3);
+  });
+
+  it('ends the list at a Japanese appendix heading', async () => {
+    const entries = [
+      '[1] 山田太郎，庭園の霜と開花，園芸学会誌，vol.12, pp.45-52, 2015.',
+      '[2] 佐藤花子，北部の谷の気象観測，気象研究，vol.8, pp.10-19, 2018.',
+    ];
+    const docx = makeDocx(
+      [
+        paragraph('Frost Dates and Flowering in Northern Valley Gardens', 'Title'),
+        paragraph('Lucia Ferrer Soto, Mateo Ruiz Vega'),
+        ...japaneseProse(4),
+        paragraph('文献'),
+        ...entries.map((e) => paragraph(e)),
+        paragraph('付 録'),
+        paragraph('1. 観測地点の一覧'),
+      ],
+      [titleStyle],
+    );
+    const result = await parseManuscript(docx, 'appendix.docx', limits);
+    expect(result.references.map((r) => r.raw)).toEqual(entries.map((e) => e.replace(/^\[\d\] /, '')));
+  });
+});
