@@ -18,12 +18,13 @@ export interface FoundAbstract {
  * told by no letter after it, where `\b` sees no edge after the "é" of "Résumé"): an English
  * abstract printed beside it is the one kept, printed first or not (retrieval stems the abstract
  * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
- * as "摘 要" on a thesis's page), Japanese "要旨", Korean "초록", Hungarian "Összefoglaló",
+ * as "摘 要" on a thesis's page), Japanese "要旨", "あらまし" (IEICE) and "概要：" (IPSJ; run in with
+ * its colon, as a heading alone "概要" is an overview), Korean "초록", Hungarian "Összefoglaló",
  * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|초\\s*록';
+  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 const OTHER_LANGUAGE_LABEL = new RegExp(
@@ -366,19 +367,31 @@ function withLatinLookalikes(text: string): string {
 const LANGUAGE_HEADING =
   /^(?:english|fran[çc]ais|french|deutsch|german|espa[ñn]ol|spanish|portugu[êe]s|portuguese|italiano|italian|nederlands|dutch|polski|polish|русский|russian|[čc]e[šs]tina|czech|türkçe|turkish|bahasa indonesia|indonesian)\s*:?$/iu;
 
+/** How many paragraphs past the front matter's end an abstract's label is looked for. */
+const LABEL_REACH = 12;
+/**
+ * A thesis's reach: its cover's pages (a translated cover, an approval sheet with its signatures,
+ * a signed statement of authorship) may come between the cover and the abstract.
+ */
+export const THESIS_LABEL_REACH = 40;
+
 function findLabelled(
   blocks: Block[],
   frontEnd: number,
   { label, stopped, runIn }: Label,
   from = 0,
+  reach = LABEL_REACH,
 ): FoundAbstract | null {
   // Twelve paragraphs past the front matter's end (or past `from`). A table of contents' entry, or
   // a line of a paragraph that goes on in the next block (a Word file at 1.5 spacing printed to PDF
   // gives a block a line), is no paragraph of its own: the reach goes on past it.
-  let limit = Math.min(blocks.length, Math.max(frontEnd, from) + 12);
+  let limit = Math.min(blocks.length, Math.max(frontEnd, from) + reach);
   for (let i = from; i < limit; i++) {
     const b = blocks[i]!;
-    const text = withLatinLookalikes(withoutLetterSpacing(b.text));
+    // A keywords line inside the label's own block ("Abstract: ..." then "Keywords: ..." in one
+    // block) ends the abstract there.
+    const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+    const text = withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text));
     // An entry of a table of contents names the abstract on its page; it is not its label.
     if (isContentsEntry(b)) {
       limit = Math.min(blocks.length, limit + 1);
@@ -403,6 +416,7 @@ function findLabelled(
     // another front-matter part (a submission's declarations), not the abstract's label.
     if (!styled && !numbered && !stopped.test(text) && ABOUT_ABSTRACT.test(rest)) continue;
     const first = rest.length > 20 ? [rest] : [];
+    if (closed && first.length) return { text: joinParts(first), used: [i] };
     // An abstract given in two languages, each under a heading naming its language ("Abstract",
     // then "Français" and its paragraph, then "English"): the first language's paragraph is read.
     const language =
@@ -605,16 +619,20 @@ function findUnlabelled(
   return { text: null, used: [] };
 }
 
-/** `laidOut`: the blocks were read from a page's layout (a PDF), where a line may be a block of its own. */
+/**
+ * `laidOut`: the blocks were read from a page's layout (a PDF), where a line may be a block of its
+ * own. `reach`: how many paragraphs past the front matter the label may come.
+ */
 export function findAbstract(
   blocks: Block[],
   frontEnd: number,
   titleEnd: number,
   laidOut: boolean,
+  reach = LABEL_REACH,
 ): FoundAbstract {
-  const english = findLabelled(blocks, frontEnd, ENGLISH);
+  const english = findLabelled(blocks, frontEnd, ENGLISH, 0, reach);
   if (english) return english;
-  const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE);
+  const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE, 0, reach);
   if (!other) return findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
   // A thesis prints its abstract in its own language first and the English one right after it
   // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is

@@ -10,6 +10,7 @@ import {
   findOrcids,
   joinCjkBreaks,
   joinLines,
+  withoutCjkLatinGaps,
   mailtoAddresses,
   unique,
 } from './text-utils.ts';
@@ -39,7 +40,7 @@ import {
   isHeading,
   isProse,
 } from './sections.ts';
-import { findAbstract } from './abstract.ts';
+import { THESIS_LABEL_REACH, findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 
 export interface Header {
@@ -166,21 +167,29 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
  * A thesis's cover line that names what it is, not what it is about: "硕士学位论文" (master's
  * thesis), "2019年度春学期 卒業論文" (bachelor's thesis of a term), "학위논문": short, and ending in the
  * word for a thesis or paper, where a title says its subject; a bachelor's design project's
- * "毕业设计说明书" (graduation design's report) ends in the word for its report.
+ * "毕业设计说明书" (graduation design's report) ends in the word for its report. A Japanese
+ * journal's kind of paper set over the title reads the same: "研究速報" (a letter), "ショートノート",
+ * "研究ノート", "レター".
  */
-const THESIS_KIND = /^[^\n]{0,16}(?:论文|論文|논문|说明书|說明書)\s*$/;
+const THESIS_KIND =
+  /^[^\n]{0,16}(?:论文|論文|논문|说明书|說明書|速報|(?:研究|ショート|テクニカル)ノート|レター)\s*$/;
 /**
  * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
  * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", Romanian "Proiect de
  * diplomă", "Lucrare de licență", Serbian "Мастер рад", "Дипломски рад", Hungarian "Szakdolgozat",
  * "Diplomamunka", Greek "Διπλωματική εργασία", Russian "Выпускная квалификационная работа",
  * "Работа бакалавра", "Магистерская диссертация", Ukrainian "Кваліфікаційна робота", "MSc thesis",
+ * "Undergraduate thesis", Indonesian "Skripsi", "Tesis", "Disertasi", "Tugas akhir",
  * set large on a cover over the title; the whole line names the kind of work and nothing else, one
  * kind or two run together ("ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА РАБОТА БАКАЛАВРА").
  */
 const WORK_KINDS =
-  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота)/iu;
+  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота)/iu;
 const WORK_KIND = new RegExp(`^\\s*${WORK_KINDS.source}(?:\\s+${WORK_KINDS.source})?\\s*$`, 'iu');
+/** A cover's line that names the kind of work: a thesis's in a European language or in CJK. */
+function kindOfWork(b: Block): boolean {
+  return WORK_KIND.test(b.text) || THESIS_KIND.test(b.text);
+}
 const NOTHING = /(?!)/;
 
 /**
@@ -245,8 +254,7 @@ function titleOpening(blocks: readonly Block[], i: number): number {
       /[.;,:!?]\s*$/.test(b.text) ||
       FRONT_LABEL.test(b.text.trim()) ||
       INSTITUTION_WORD.test(b.text) ||
-      THESIS_KIND.test(b.text) ||
-      WORK_KIND.test(b.text) ||
+      kindOfWork(b) ||
       b.text
         .trim()
         .split(/\s+/)
@@ -309,13 +317,7 @@ function findTitle(doc: DocumentModel): number | null {
         (cjk || b.text.split(/\s+/).length >= 2)
       );
     })
-    .filter(
-      ({ b }) =>
-        !b.text.includes('@') &&
-        !FRONT_INSERT_LABEL.test(b.text) &&
-        !THESIS_KIND.test(b.text) &&
-        !WORK_KIND.test(b.text),
-    )
+    .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !kindOfWork(b))
     .filter(({ i }) => !isMasthead(doc.blocks, i))
     .filter(({ b }) => !(headingStyle && titleStyle(b)));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';
@@ -365,7 +367,11 @@ function findTitle(doc: DocumentModel): number | null {
   // blocks is the one over a byline and the word is not, the block is the title.
   const overByline = (i: number) => {
     const next = doc.blocks[i + 1];
-    return next !== undefined && next.page === 1 && (markedNameCount(next) >= 2 || isNameList(next));
+    return (
+      next !== undefined &&
+      next.page === 1 &&
+      (markedNameCount(next) >= 2 || isNameList(next) || bracketedAffiliations(next).length > 0)
+    );
   };
   const bannerOverTitle =
     oneWord !== undefined && best !== undefined && overByline(best.i) && !overByline(oneWord.i);
@@ -385,13 +391,34 @@ function findTitle(doc: DocumentModel): number | null {
   // paper's Korean title and byline, then the English ones): the first is the document's own.
   const overNames = largest.filter(({ i }) => overByline(i)).sort((x, y) => x.i - y.i);
   if (best && maxSize >= 1.1 && overByline(best.i) && overNames.length >= 2) return overNames[0]!.i;
+  // A thesis's cover set all in one large type, the kind of work on top ("SKRIPSI", "BACHELOR'S
+  // THESIS"), then the title, the author, the faculty: the title is what the kind line stands over,
+  // not the longest line (the faculty's). So is a Japanese journal's paper under its kind ("研究速報"),
+  // in the body's size.
+  const kindAt = doc.blocks.findIndex(
+    (b, i) => b.page === 1 && i < MAX_FRONT_BLOCKS && b.relSize >= 0.97 * maxSize && kindOfWork(b),
+  );
+  const kind = doc.blocks[kindAt];
+  const underKind = doc.blocks[kindAt + 1];
+  if (
+    best &&
+    maxSize >= 1.1 &&
+    kind &&
+    underKind &&
+    underKind.page === 1 &&
+    underKind.text.length <= 200 &&
+    !/[.。!?]$/u.test(underKind.text.trim()) &&
+    !isNameList(underKind) &&
+    !INSTITUTION_WORD.test(underKind.text)
+  )
+    return kindAt + 1;
   if (best && maxSize >= 1.1) return titleOpening(doc.blocks, best.i);
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's). An author's name set in bold
   // under a title in the body's face is the byline, not the title. A cover's line that names the
   // kind of work is none; the bold paragraph right under it is the title even when its lines, in
   // capitals, each read like a name ("ПОВЫШЕНИЕ КАЧЕСТВА ИЗОБРАЖЕНИЙ").
-  const kindLine = (b: Block | undefined) => !!b && (WORK_KIND.test(b.text) || THESIS_KIND.test(b.text));
+  const kindLine = (b: Block | undefined) => !!b && kindOfWork(b);
   const firstHeading = doc.blocks.findIndex(
     (b, i) =>
       i < 10 &&
@@ -497,14 +524,19 @@ const LONE_TITLE_MARK = /^[*†‡§¶✉⋆∗?]{1,3}$/u;
 
 function titleText(block: Block): string {
   if (LONE_TITLE_MARK.test(block.text.trim())) return '';
-  return joinHyphenated(
-    block.runs
-      .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
-      .map((r) => r.text)
-      .join('')
-      .split('\n')
-      .filter((line) => !LONE_TITLE_MARK.test(line.trim()))
-      .join('\n'),
+  // A line break between two Chinese or Japanese characters is no space.
+  return withoutCjkLatinGaps(
+    joinCjkBreaks(
+      joinHyphenated(
+        block.runs
+          .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
+          .map((r) => r.text)
+          .join('')
+          .split('\n')
+          .filter((line) => !LONE_TITLE_MARK.test(line.trim()))
+          .join('\n'),
+      ),
+    ),
   )
     .replace(/\s+/g, ' ')
     .trim()
@@ -594,6 +626,9 @@ function findFrontEnd(blocks: Block[], from: number): number {
       return i;
     // A long author list may fill pages; past the fourth page it is not front matter any more.
     if (b.page > 4) return i;
+    // A thesis's second cover (the same in English, "UNDERGRADUATE THESIS" over the title
+    // translated) opens with its kind of work on a later page: its title is no byline.
+    if (b.page > (blocks[from]?.page ?? b.page) && kindOfWork(b)) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
   }
   return limit;
@@ -628,6 +663,36 @@ function nameOverTitle(
     entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
     used: new Set([titleIndex - 1]),
   };
+}
+
+/**
+ * A name in Chinese or Japanese script: the family name and the given name, with or without a space
+ * between them ("陳 旭東", "ホドシチェク ボル"), a few characters each.
+ */
+const CJK_PERSON =
+  /^[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ー・]{1,8}(?:[ \u3000][\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ー・]{1,8})?$/u;
+/** One author and the institution in brackets after the name: "Jane Roe (Harbour University)". */
+const NAME_THEN_BRACKETS = /([^()（）]{2,60})[(（]([^()（）]{2,160})[)）][,，、・]?/gu;
+
+/**
+ * A byline that gives each author's institution in brackets after the name, the pieces one after
+ * the other ("陳 旭東（東京大学 文学部）山田 花子（京都大学）", Japanese symposia; "Jane Roe (Harbour
+ * University) John Doe (...)"): every piece a name, in Latin or in Chinese or Japanese script, and
+ * an institution, and nothing else in the block.
+ */
+function bracketedAffiliations(block: Block | undefined): Entry[] {
+  if (block === undefined || block.text.length > 600) return [];
+  const entries: Entry[] = [];
+  let consumed = 0;
+  for (const m of block.text.matchAll(NAME_THEN_BRACKETS)) {
+    if (m.index !== consumed) return [];
+    consumed = m.index + m[0].length;
+    const name = m[1]!.trim();
+    const affiliation = m[2]!.trim();
+    if (!INSTITUTION.test(affiliation) || !(CJK_PERSON.test(name) || isNameLike(name))) return [];
+    entries.push({ name, marks: [], lines: [affiliation], links: [] });
+  }
+  return consumed === block.text.trimEnd().length ? entries : [];
 }
 
 /**
@@ -2074,10 +2139,27 @@ export function extractHeader(source: DocumentModel): Header {
   };
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
+  // A title closed by its full stop, then the same title translated in the same size and another
+  // face (a Spanish title over its English one in italics): the title is whole before the
+  // translation, which is no byline either.
+  const translatedTitle = (k: number) =>
+    k > 0 &&
+    blocks[k] !== undefined &&
+    /\p{L}{3}\.$/u.test(blocks[k - 1]!.text.trim()) &&
+    /^\p{Lu}/u.test(blocks[k]!.text) &&
+    blocks[k]!.emphasis !== blocks[k - 1]!.emphasis &&
+    Math.abs(blocks[k]!.relSize - blocks[k - 1]!.relSize) <= 0.03 * blocks[k - 1]!.relSize;
   // A title set over several lines may break into blocks where a word is in italics.
   let titleEnd = titleIndex === null ? 0 : titleIndex + 1;
   if (titleIndex !== null && doc.format === 'pdf') {
     const t = blocks[titleIndex]!;
+    // A cover's title under its kind-of-work line, in the cover's one type: the author's name
+    // (set in another case than a title in capitals) and the institution after it are no part of it.
+    const before = blocks[titleIndex - 1];
+    const coverTitle = before !== undefined && kindOfWork(before);
+    const endsCoverTitle = (b: Block) =>
+      coverTitle &&
+      (INSTITUTION_WORD.test(b.text) || (namesOnly(b) && inCapitals(b.text) !== inCapitals(t.text)));
     while (
       titleEnd < blocks.length &&
       titleEnd < titleIndex + 4 &&
@@ -2088,6 +2170,8 @@ export function extractHeader(source: DocumentModel): Header {
       !opensWithNoteMark(blocks[titleEnd]!) &&
       !ROLE_FIELD.test(blocks[titleEnd]!.text.trim()) &&
       markedNameCount(blocks[titleEnd]!) < 2 &&
+      !endsCoverTitle(blocks[titleEnd]!) &&
+      !translatedTitle(titleEnd) &&
       // A title set at body size (APA title pages) stands apart by its face, or by the space
       // under it: the byline after it has the same size, and either another face or a gap
       // wider than a double-spaced line's above it.
@@ -2149,6 +2233,8 @@ export function extractHeader(source: DocumentModel): Header {
       titleEnd++;
     }
   }
+  const titleTextEnd = titleEnd;
+  if (titleIndex !== null && doc.format === 'pdf' && translatedTitle(titleEnd)) titleEnd++;
   const title =
     titleIndex !== null
       ? withoutTitleLabel(
@@ -2157,7 +2243,7 @@ export function extractHeader(source: DocumentModel): Header {
             : joinHyphenated(
                 joinCjkBreaks(
                   blocks
-                    .slice(titleIndex, titleEnd)
+                    .slice(titleIndex, titleTextEnd)
                     .map(titleText)
                     .filter((t) => t !== '')
                     .join('\n'),
@@ -2184,15 +2270,19 @@ export function extractHeader(source: DocumentModel): Header {
     : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
+  const bracketed = bracketedAffiliations(blocks[start]);
   const chosen = read.entries.length
     ? read
-    : (namedCorresponding(blocks, start) ??
-      nameOverTitle(blocks, titleIndex) ??
-      labelledOverTitle(blocks, titleIndex) ??
-      read);
+    : bracketed.length
+      ? { entries: bracketed, used: new Set([start]) }
+      : (namedCorresponding(blocks, start) ??
+        nameOverTitle(blocks, titleIndex) ??
+        labelledOverTitle(blocks, titleIndex) ??
+        read);
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
-  const ownLines = chosen === stacked || (chosen === styled && styled.perEntry);
+  const ownLines =
+    chosen === stacked || (chosen === styled && styled.perEntry) || chosen.entries === bracketed;
   const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
     // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
     name: withoutHonorifics(fromCapitals(e.name)),
@@ -2407,13 +2497,22 @@ export function extractHeader(source: DocumentModel): Header {
     if (owner) owner.orcid = anchor.orcid;
   }
 
-  // A thesis sets its abstract after the contents that end its cover.
-  const abstract = findAbstract(blocks, afterContents(blocks, frontEnd), titleEnd, doc.format === 'pdf');
+  // A thesis sets its abstract after the contents that end its cover, or after the cover's pages
+  // when its title stands under the kind of work.
+  const thesisCover = titleIndex !== null && titleIndex > 0 && kindOfWork(blocks[titleIndex - 1]!);
+  const abstract = findAbstract(
+    blocks,
+    afterContents(blocks, frontEnd),
+    titleEnd,
+    doc.format === 'pdf',
+    thesisCover ? THESIS_LABEL_REACH : undefined,
+  );
   return {
     title,
     titleIndex,
     titleEnd,
-    abstract: abstract.text,
+    // The typeset gaps beside Latin letters in Chinese or Japanese text are no spaces of the text.
+    abstract: abstract.text === null ? null : withoutCjkLatinGaps(abstract.text),
     abstractBlocks: abstract.used,
     keywords: findKeywords(blocks, frontEnd, doc.declared.keywords),
     authors,

@@ -53,9 +53,10 @@ const KEPT_SUFFIX = /^(?:jr\.?|sr\.?|ii|iii|iv)$/i;
 const DOCUMENT_WORD =
   /^(?:abstracts?|articles?|papers?|preprints?|manuscripts?|journals?|proceedings|transactions|reports?|communications?|letters|reviews?|templates?|supplement(?:ary)?|conference|symposium|workshop|edition|version|draft|volume|issue|chapter|appendix|contents|keywords|notes?|correspondence|affiliations?|theses|thesis|dissertations?|proposals?)$/i;
 // A surname may carry its elided particle glued before it, in lower case: French and Italian
-// "d’Alché-Buc", "dell’Acqua".
+// "d’Alché-Buc", "dell’Acqua". A double surname may be joined by an en dash, LaTeX's "--" typed for
+// the hyphen ("Derousseaux–Lebert").
 const NAME_WORD =
-  /^(?:\p{Lu}[\p{L}'’`-]*\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?|(?:d|l|dell|dall|degl)['’]\p{Lu}[\p{L}'’-]*)$/u;
+  /^(?:\p{Lu}[\p{L}'’`-]*(?:–\p{Lu}[\p{L}'’`-]*)?\.?|(?:\p{Lu}\.-?)+\p{Lu}?\.?|\p{Lu}\p{Ll}*-\p{Lu}\.?|(?:d|l|dell|dall|degl)['’]\p{Lu}[\p{L}'’-]*)$/u;
 
 /** "Abstract", "Journal", "Preprint": a word that names a kind of document. */
 export function isDocumentWord(word: string): boolean {
@@ -429,8 +430,11 @@ function withoutEtAl(names: BylineName[]): BylineName[] {
   return out;
 }
 
-/** "Member", "Senior Member", "Life Fellow", "Student Member": a grade of a society's membership. */
-const GRADE = String.raw`(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)`;
+/**
+ * "Member", "Senior Member", "Life Fellow", "Student Member": a grade of a society's membership;
+ * "Members" after the last of several names that share it (IEICE: "..., and Jiro TANAKA, Members").
+ */
+const GRADE = String.raw`(?:(?:senior|student|graduate student|life|associate|honorary)\s+)?(?:member|fellow)s?`;
 const MEMBERSHIP = new RegExp(`^${GRADE}$`, 'i');
 /** The grade and its society in brackets after a name ("JANE ROE (Student Member, IEEE)", IEEE Access). */
 // No white space before the bracket in the pattern: on a long run of spaces that would try every
@@ -441,6 +445,12 @@ const MEMBERSHIP_IN_BRACKETS = new RegExp(String.raw`\(${GRADE},\s*\p{Lu}{2,6}\)
  * "M." member, "F." fellow, "A.M." associate, "S.M." student, "Dist.M." distinguished member).
  */
 const COMPACT_GRADE = /^(?:(?:A|S|Aff|Dist)\.\s?)?[MF]\.\s?\p{Lu}{2,6}$/u;
+/**
+ * What a student author is, set after the name ("Jane Roe, Estudiante de Ciencias Geográficas",
+ * "Student of Law"): a standing, no name.
+ */
+const STANDING =
+  /^(?:students?|estudiantes?|[ée]tudiant(?:e|s|es)?|alun[oa]s?|alumn[oa]s?|mahasiswa)\s+(?:de|of|d[aeo]s?|du|in)\s/iu;
 /** A society set in capitals after the grade: "IEEE", "ACM", "OSA". */
 const SOCIETY = /^\p{Lu}{2,6}$/u;
 
@@ -448,16 +458,23 @@ const SOCIETY = /^\p{Lu}{2,6}$/u;
  * IEEE's journals set each author's membership after the name ("Jane Roe, Member, IEEE"): the
  * grade and the society are two comma-separated pieces that are no names. Dropped, they neither
  * count as names nor as bad entries that make the byline look like something else. Marks set on
- * them belong to the name before.
+ * them belong to the name before. IEICE's English byline sets the grade alone, its society
+ * understood ("Taro YAMADA, Student Member, Hanako SATO, Member"): dropped as well, as is a
+ * student's standing.
  */
 function dropMemberships(names: BylineName[]): BylineName[] {
   const out: BylineName[] = [];
   for (let k = 0; k < names.length; k++) {
     const n = names[k]!;
     const society = names[k + 1];
-    if (out.length && MEMBERSHIP.test(n.name) && society && SOCIETY.test(society.name)) {
-      out[out.length - 1]!.marks.push(...n.marks, ...society.marks);
-      k++;
+    if (out.length && MEMBERSHIP.test(n.name)) {
+      const withSociety = society !== undefined && SOCIETY.test(society.name);
+      out[out.length - 1]!.marks.push(...n.marks, ...(withSociety ? society.marks : []));
+      if (withSociety) k++;
+      continue;
+    }
+    if (out.length && STANDING.test(n.name)) {
+      out[out.length - 1]!.marks.push(...n.marks);
       continue;
     }
     if (out.length && COMPACT_GRADE.test(n.name)) {

@@ -56,6 +56,9 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   return bestName === 'alone' ? best.map((r) => (r.length > 1 ? r.slice(1) : r)) : best;
 }
 
+/** "Surname, I." opening a line: an author-year entry's first author. */
+const SURNAME_INITIAL = /^\p{Lu}[\p{L}'’-]+,\s\p{Lu}\./u;
+
 /** A space above a line, in line heights, that sets a paragraph apart (a tenth of a line or more). */
 const PARAGRAPH_SKIP = 0.1;
 
@@ -71,8 +74,13 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   // full stop) and have the space between entries above them; in a hanging list the flush ones
   // do. The first entry after a heading is not set in at all (TeX's first paragraph).
   const setIn = (l: BlockLine) => l.indent > minIndent + 0.6;
+  // An entry of an author-year list may close on a link with no stop ("Retrieved from https://..."):
+  // a line that opens with a surname and initials opens one as well.
   const opensEntry = (k: number) =>
-    /[.]$/.test(lines[k - 1]!.text.trim()) || lines[k]!.gapAbove > PARAGRAPH_SKIP;
+    /[.]$/.test(lines[k - 1]!.text.trim()) ||
+    lines[k]!.gapAbove > PARAGRAPH_SKIP ||
+    (/^(?:https?:\/\/|doi:|10\.\d{4,9}\/)\S+$/i.test(lastWord(lines[k - 1]!.text.trim())) &&
+      SURNAME_INITIAL.test(lines[k]!.text));
   const share = (wanted: boolean) => {
     const ks = lines.flatMap((l, k) => (k > 0 && setIn(l) === wanted ? [k] : []));
     return ks.length ? ks.filter(opensEntry).length / ks.length : 0;
@@ -221,10 +229,17 @@ export function splitReferences(
       // An entry's address typed in a paragraph of its own under it ("Valley Agency (2017) Title." then
       // "https://www.agency.example/... Accessed: May 4, 2018"): a paragraph that is a link and an access
       // date at most goes on with the entry above, when that entry has no link of its own.
+      // An entry broken into two paragraphs by hand (a list pasted from a PDF, its lines kept): the
+      // first ends on a word no entry ends on ("... International Journal of"), or the second is
+      // the volume, issue and pages alone ("2(6): 1-26.") under an entry that has none.
+      const brokenEntry =
+        prev &&
+        (DANGLING_END.test(prev.text.trim()) ||
+          (VOLUME_PARAGRAPH.test(text.trim()) && !VOLUME_PAGES.test(prev.text)));
       if (
         prev &&
-        LINK_PARAGRAPH.test(text.trim()) &&
-        !/https?:\/\/|www\.|doi:|\b10\.\d{4,9}\//i.test(prev.text)
+        (brokenEntry ||
+          (LINK_PARAGRAPH.test(text.trim()) && !/https?:\/\/|www\.|doi:|\b10\.\d{4,9}\//i.test(prev.text)))
       ) {
         prev.text = `${prev.text.trimEnd()} ${text.trim()}`;
         prev.links.push(...links);
@@ -234,6 +249,13 @@ export function splitReferences(
   }
   return splitByLayout(nonEmpty).map(entry);
 }
+
+/** A word no entry ends on: a preposition, an article or a conjunction left open. */
+const DANGLING_END = /\s(?:of|and|the|in|for|on|to|&)$/i;
+/** A paragraph of a volume, its issue and pages alone: "2(6): 1-26.", "14, 120–131". */
+const VOLUME_PARAGRAPH = /^\d{1,4}(?:\s?\(\d{1,4}\))?\s?[:,]\s?\d{1,6}(?:\s?[-–]\s?\d{1,6})?\.?$/;
+/** A volume with its issue and pages inside an entry: "3(12): 22", "2(8), 1". */
+const VOLUME_PAGES = /\d\s?\(\d{1,4}\)\s?[:,]\s?\d/;
 
 /** A line that closes with a link, as author-date styles close an entry: its URL or DOI last. */
 const CLOSES_WITH_LINK = /(?:^|\s)(?:https?:\/\/|doi:\s?|10\.\d{4,9}\/)\S+$/i;
@@ -378,6 +400,12 @@ const CHAPTER_AFTER_SPACE = /^ (\d{1,4}(?:-\d{1,3})?)(?=[.,;]?(?:\s|$))/;
  */
 const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|html))$/i;
 
+/**
+ * The next field's label glued to a DOI's closing stop where a line break between them was lost
+ * (biblatex: "DOI: 10.1145/3243734.3243746." then "URL: https://..." on the next line).
+ */
+const GLUED_LABEL = /\.(?:URL|ISBN|ISSN|PMID|PMCID|EPRINT)[:.]?$/;
+
 /** A year glued to a DOI's end by a comma: ",2010", ",2013a." (a DOI suffix ends otherwise). */
 const GLUED_YEAR = /,(?:1[89]|20)\d\d[a-z]?[.,;:]?$/;
 
@@ -439,7 +467,7 @@ export function findDoi(text: string, readOn = true): string | null {
   // The entry's year after the DOI with the space after its comma lost in the text layer
   // ("doi:10.2151/sola.2010-019,2010a.", Copernicus): the year, with the letter that tells one
   // author's papers of a year apart, is the entry's, not the DOI's.
-  doi = doi.replace(GLUED_YEAR, '');
+  doi = doi.replace(GLUED_YEAR, '').replace(GLUED_LABEL, '');
   // Trailing punctuation belongs to the sentence, unless it closes a bracket opened in the DOI.
   for (;;) {
     const last = doi[doi.length - 1];

@@ -8,7 +8,7 @@ import { findEmails, findOrcids } from './text-utils.ts';
  * (German "Literaturverzeichnis", French "Références", Spanish and Portuguese "Referencias",
  * "Referências bibliográficas", Italian "Bibliografia", Czech and Slovak "Seznam použité literatury",
  * "Použitá literatura", "Zoznam použitej literatúry", Polish "Literatura", Dutch "Referenties",
- * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Korean
+ * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Japanese "文献" (IEICE), Korean
  * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
  * источников", Ukrainian "Список літератури", "Список використаних джерел", "Література", Hungarian "Hivatkozások", "Irodalomjegyzék", Greek "Βιβλιογραφία", Turkish
  * "Kaynaklar", Indonesian "Daftar Pustaka", Vietnamese "Tài liệu tham khảo", Swedish, Norwegian and
@@ -20,7 +20,7 @@ import { findEmails, findOrcids } from './text-utils.ts';
 const BY_LANGUAGE =
   /\b(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)\b|\sב\p{L}{3,10}ית$/iu;
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|参\s*考\s*文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -79,10 +79,11 @@ const BACK_MATTER_NOTE =
 
 /**
  * An appendix's heading after the list, alone or run into its first sentence ("Appendix A. Proofs
- * of ...", "APPENDIX B: DATA", "Appendices"). Journals set it at the body's size, so size does not
+ * of ...", "APPENDIX B: DATA", "Appendices"), or Japanese "付録" alone (letter-spaced "付 録"). Journals set it at the body's size, so size does not
  * tell it; no entry opens with the word and a label.
  */
-const APPENDIX_HEADING = /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$)/iu;
+const APPENDIX_HEADING =
+  /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$|付\s*録$)/iu;
 
 /**
  * A chart's tick labels: numbers and nothing else ("0", "−6.8 −6.6 −6.4", "10%"), in any size; a
@@ -108,6 +109,7 @@ export function endsReferenceList(
   // than the entries ("1", the entry under it, "2", ...): the number after the list's last one
   // goes on with it.
   if (nextEntryNumber(block, listed)) return false;
+  if (betweenNumberedEntries(listed, next)) return false;
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
@@ -127,6 +129,17 @@ export function endsReferenceList(
   // A URL set in a typewriter face reads as emphasis, and a short line of one ("URL https://...
   // Retrieved") as a heading; no heading holds a URL.
   if (!isHeading(block) || /:\/\/|\bwww\./.test(block.text)) return false;
+  // A line in the entries' size under an entry left in mid-sentence (its last block ends on a word:
+  // "... the Lexeme-Lection-Lect Triangle, Lexical") goes on with that entry, though a face read
+  // wrongly as bold makes it look like a heading (a Japanese PDF's Latin text).
+  const last = listed[listed.length - 1]?.trim() ?? '';
+  if (
+    listSize !== undefined &&
+    Math.abs(block.relSize - listSize) <= 0.03 * listSize &&
+    /\p{Ll}$/u.test(last) &&
+    !SECTION_NUMBER.test(block.text)
+  )
+    return false;
   // A block that ends in a word broken by a hyphen goes on in the next line: a journal's name set
   // in italics on a line of its own ("Meta-Analysis. Organizational Research Meth-") reads as an
   // emphasised short block, but no heading breaks a word at its end.
@@ -157,6 +170,20 @@ function nextEntryNumber(block: Block, listed: string[]): boolean {
   if (!m) return false;
   const last = listed.findLast((t) => /^\d{1,4}$/.test(t.trim()));
   return last !== undefined && Number(m[1]) === Number(last.trim()) + 1;
+}
+
+/**
+ * A block between two entries of a bracket-numbered list, the next block opening with the number
+ * after the last one listed ("[5] ..." listed, "[6] ..." next): a piece of a figure read in among
+ * the entries ("800 2005.", a chart's tick glued to an entry's last line), not the list's end.
+ */
+function betweenNumberedEntries(listed: string[], next: Block | undefined): boolean {
+  const opens = /^\[(\d{1,4})\]/.exec(next?.text.trim() ?? '');
+  if (!opens) return false;
+  const holder = listed.findLast((t) => /\[\d{1,4}\]/.test(t)) ?? '';
+  const numbers = [...holder.matchAll(/\[(\d{1,4})\]/g)];
+  const last = numbers[numbers.length - 1];
+  return last !== undefined && Number(opens[1]) === Number(last[1]) + 1;
 }
 
 /** A personal name alone on its line: two to four capitalised words, initials among them. */
@@ -373,6 +400,9 @@ function tableCells(block: Block): boolean {
   );
 }
 
+/** A line of dots alone (". . .", "…"): a part of a draft left to be written. */
+const ELIDED = /^(?:\.\s?){3}$|^…$/;
+
 /**
  * A heading line set inside a block and followed at once by the list's first entry. When the block
  * is itself a heading that the line closes (an empty section's heading stacked over the list's,
@@ -385,7 +415,10 @@ function headingInBlock(blocks: Block[], i: number): number | null {
   for (let k = 1; k < lines.length; k++) {
     const text = lines[k]!.text.trim();
     if (text.length >= 60 || !REFERENCES_HEADING.test(text)) continue;
-    const next = lines[k + 1]?.text ?? blocks[i + 1]?.lines[0]?.text ?? '';
+    // A line of dots alone stands for a section left empty in a draft (". . ."): the list's first
+    // entry is the line after it.
+    const after = [...lines.slice(k + 1), ...(blocks[i + 1]?.lines ?? [])].map((l) => l.text);
+    const next = after.find((t) => !ELIDED.test(t.trim())) ?? '';
     if (FIRST_ENTRY.test(next) || BARE_FIRST_ENTRY.test(next)) return k;
     if (k === lines.length - 1 && isHeading(block) && opensEntry(next)) return k;
   }

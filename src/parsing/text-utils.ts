@@ -188,6 +188,19 @@ export function joinCjkBreaks(text: string): string {
   return text.includes('\n') ? text.replace(CJK_BREAK, '') : text;
 }
 
+// Japanese typesetting (pLaTeX's xkanjiskip, Word's automatic spacing) sets a narrow gap between a
+// Japanese or Chinese character and a Latin letter or digit, which a PDF's text gives as a space;
+// the text as written has none ("可能なP2Pライブ").
+const CJK_LATIN_GAP = new RegExp(
+  `(?<=[${CJK}])[^\\S\\n](?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[^\\S\\n](?=[${CJK}])`,
+  'g',
+);
+
+/** A title's text without the typeset gaps between Chinese or Japanese and Latin letters or digits. */
+export function withoutCjkLatinGaps(text: string): string {
+  return text.replace(CJK_LATIN_GAP, '');
+}
+
 /** `end`, the last word of a text, once `line` is appended to that text with no space. */
 function wordAfterJoin(end: string, line: string): string {
   const word = lastWord(line);
