@@ -1,28 +1,20 @@
 // The dashboard read on a phone-wide screen (375 px) in Chromium: what the tables say is read word
 // by word, not broken mid-word into columns a few letters wide, each row's cells from its top; a
 // search low on a long page answers in view.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createTestUser } from '../helpers/dashboard.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 
-let browser: Browser;
-let t: ListeningApp;
+const t = useBrowserApp();
 let org: TestOrg;
 const LONG_NAME = 'Jürgen Groß-Überschwänglichkeitsmann';
 
 beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
   await buildCorpus(t.db, [
     { authors: [{ name: LONG_NAME }, { name: 'Ada Expert' }] },
     { authors: [{ name: 'Nell Neutral' }] },
@@ -30,13 +22,9 @@ beforeAll(async () => {
   await t.app.refmatch.index.refresh();
   org = await createTestOrg(t);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
 
 async function onPhone(role: Role, email?: string): Promise<Page> {
-  return signedInPage(browser, t, org.id, role, { width: 375, ...(email ? { email } : {}) });
+  return signedInPage(t, org.id, role, { width: 375, ...(email ? { email } : {}) });
 }
 
 /**

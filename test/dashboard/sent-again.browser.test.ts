@@ -2,34 +2,19 @@
 // sent (the CSV, pasted or chosen as a file, is there again after signing in), and an API key form
 // posted again (the key shown is the one key made). Chromium sends a double-clicked submit once; the
 // inject tests (api-keys.test.ts) send two at once.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../helpers/app.ts';
 import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 
-let browser: Browser;
-let t: ListeningApp;
-beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const t = useBrowserApp();
 
 describe('an import sent after the session ended', () => {
   it('comes back after signing in with the chosen file as text in the field, and imports from there', async () => {
     const org = await createTestOrg(t);
     const editor = await createTestUser(t.db, org.id, 'editor');
-    const page = await signedInPage(browser, t, org.id, 'editor', { email: `late.${editor.id}@example.org` });
+    const page = await signedInPage(t, org.id, 'editor', { email: `late.${editor.id}@example.org` });
     const group = await createGroup(t.db, org.id, 'Late importers');
     await page.goto(`${t.url}/dashboard/groups/${group.group_id}/import/`);
     await page.getByLabel('Or a CSV file').setInputFiles({
@@ -68,7 +53,7 @@ describe('an import sent after the session ended', () => {
 describe('an API key form sent again', () => {
   it('by a reload of the page that showed the key: the same key, no second one', async () => {
     const org = await createTestOrg(t);
-    const page = await signedInPage(browser, t, org.id, 'integrations_admin');
+    const page = await signedInPage(t, org.id, 'integrations_admin');
     await page.goto(`${t.url}/dashboard/api-keys/`);
     const count = async () =>
       (
