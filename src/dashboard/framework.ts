@@ -809,13 +809,26 @@ async function keepUploadSentAfterSessionEnded(
       `It was too large to keep (over ${mebibytes(limit)}): choose the file again, or paste it again.`,
     );
   }
-  const message = [UNSENT_FORM_MESSAGE, ...notes].join(' ');
-  await keepForNextSignIn(ctx, request, reply, token, { kind: 'error', message, form, page });
+  // Only a field with something in it is worth showing again (a file's text is kept in its field):
+  // a post too large to read, or a file not kept beside an empty field, keeps only what was not kept,
+  // where it said "What you typed is below" over an empty form, and the sign-in page that it was kept.
+  const keptSome = Object.values(form).some((value) => value.trim() !== '');
+  const message = [keptSome ? UNSENT_FORM_MESSAGE : UNSENT_FORM_NOT_KEPT_MESSAGE, ...notes].join(' ');
+  await keepForNextSignIn(ctx, request, reply, token, {
+    kind: 'error',
+    message,
+    ...(keptSome ? { form } : {}),
+    page,
+  });
 }
 
 /** What the page says when it shows again a form that was sent after its session ended. */
 export const UNSENT_FORM_MESSAGE =
   'Not saved yet: you were signed out before this was sent. What you typed is below (never a password or a secret); check it and send it again.';
+
+/** What the page says of a form sent after its session ended of which nothing could be kept. */
+export const UNSENT_FORM_NOT_KEPT_MESSAGE =
+  'Not saved: you were signed out before this was sent, and nothing of it could be kept to show again.';
 
 /** The page a form was sent from: the route's `back`, else the page the browser says it was on. */
 function formPage(request: FastifyRequest, rule: RouteRule): string {

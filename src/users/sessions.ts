@@ -142,6 +142,22 @@ export async function isEndedSession(db: Queryable, csrfToken: string): Promise<
 }
 
 /**
+ * What the ended session of `csrfToken` keeps for its user's next sign-in (keepUnsentForm): a form's
+ * values to show again, only a message saying what could not be kept, or nothing. The sign-in page
+ * says which, where it said "what you typed is kept" of a form too large to keep.
+ */
+export async function unsentFormKept(db: Queryable, csrfToken: string): Promise<'values' | 'message' | null> {
+  const { rows } = await db.query<{ values: boolean }>(
+    `SELECT flash -> 'form' IS NOT NULL AS values FROM dashboard_sessions
+      WHERE csrf_token = $1 AND flash IS NOT NULL
+        AND expires_at <= now() AND expires_at > now() - ${ENDED_SESSION_KEPT}`,
+    [csrfToken],
+  );
+  if (rows.length === 0) return null;
+  return rows[0]!.values ? 'values' : 'message';
+}
+
+/**
  * The form kept by keepUnsentForm for the ended session of `csrfToken`, if that session was
  * `userId`'s; the ended session goes either way once its user signed in again.
  */

@@ -50,6 +50,46 @@ describe('an import sent after the session ended', () => {
   });
 });
 
+describe('an import too large to keep, sent after the session ended', () => {
+  it('is said not kept on the sign-in page and on its page after signing in, the field empty', async () => {
+    const org = await createTestOrg(t);
+    const email = `late.large.${org.id}@example.org`;
+    const page = await signedInPage(t, org.id, 'editor', { email });
+    const group = await createGroup(t.db, org.id, 'Large importers');
+    await page.goto(`${t.url}/dashboard/groups/${group.group_id}/import/`);
+    // Past the 1 MiB a form may send, within the file's own limit.
+    const rows = Array.from({ length: 60_000 }, (_, i) => `r${i},Person number ${i}`).join('\n');
+    await page.getByLabel('Or a CSV file').setInputFiles({
+      name: 'everyone.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`client_id,name\n${rows}\n`),
+    });
+    await t.db.query(
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'
+        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
+    await page.context().clearCookies({ name: 'rm_session' });
+    await page.getByRole('button', { name: 'Import records' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    const said = await page.getByRole('alert').textContent();
+    // It said "what you typed is kept for you to check and send again".
+    expect(said).not.toContain('is kept');
+    expect(said).toContain('It could not be kept either');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/dashboard/groups/${group.group_id}/import/`);
+    const message = await page.locator('.flash').first().textContent();
+    expect(message).toContain('nothing of it could be kept to show again');
+    expect(message).toContain('It was too large to keep (over 1 MiB)');
+    expect(message).not.toContain('What you typed is below');
+    expect(await page.getByLabel('Records as CSV').inputValue()).toBe('');
+    await expectAccessible(page);
+    await page.context().close();
+  });
+});
+
 describe('an API key form sent again', () => {
   it('by a reload of the page that showed the key: the same key, no second one', async () => {
     const org = await createTestOrg(t);

@@ -190,6 +190,8 @@ describe('a form sent after the session ended', () => {
         Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
       const payload = Buffer.concat([
         field('_csrf', csrf),
+        // The form's one-time value (form-seal.ts): not kept, the page shown again gives a new one.
+        field('once', 'one-time-value-of-the-page'),
         field('csv', sent.csv ?? ''),
         Buffer.from(
           `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${sent.file?.name ?? ''}"\r\n` +
@@ -218,18 +220,24 @@ describe('a form sent after the session ended', () => {
       expect(answer.headers.location).toBe(
         `/dashboard/sign-in/?next=${encodeURIComponent(formPage)}&unsaved=1`,
       );
-      const { res, session: again } = await signInWith(
-        editor.email,
-        kept ? `${UNSENT_FORM_COOKIE}=${kept}` : undefined,
-      );
-      return { group, kept, res, again, formPage, session };
+      const keptCookie = kept ? `${UNSENT_FORM_COOKIE}=${kept}` : undefined;
+      // The sign-in page the browser is sent to, saying what became of the form.
+      const signInPage = (
+        await t.app.inject({
+          url: String(answer.headers.location),
+          headers: keptCookie ? { cookie: keptCookie } : {},
+        })
+      ).body;
+      const { res, session: again } = await signInWith(editor.email, keptCookie);
+      return { group, kept, res, again, formPage, session, signInPage };
     }
 
     const CSV = 'client_id,name,emails\nlate-a,Ana Late,ana@late.example\nlate-b,"Bo, Late",';
 
     it('keeps a pasted CSV: after signing in the import page has it in its field, nothing imported', async () => {
-      const { group, kept, res, again, formPage } = await importAfterExpiry({ csv: CSV });
+      const { group, kept, res, again, formPage, signInPage } = await importAfterExpiry({ csv: CSV });
       expect(kept).toBeDefined();
+      expect(signInPage).toContain('where what you typed is kept for you to check and send again');
       expect(res.headers.location).toBe(formPage);
       const page = (await get(again, formPage)).body;
       expect(page).toContain('Not saved yet: you were signed out before this was sent.');
@@ -253,13 +261,27 @@ describe('a form sent after the session ended', () => {
         'The file <bdi>book.xlsx</bdi> was not kept (it is not UTF-8 text): choose it again.',
       );
       expect(shown).toMatch(/<textarea id="csv"[^>]*><\/textarea>/);
+      // Nothing typed and the file not kept: nothing is said to be kept.
+      expect(binary.signInPage).not.toContain('what you typed is kept');
+      expect(shown).toContain('nothing of it could be kept to show again');
+      expect(shown).not.toContain('What you typed is below');
     });
 
     it('past the body limit keeps nothing of it and says to choose the file again', async () => {
       const big = `client_id,name\n${Array.from({ length: 40_000 }, (_, i) => `r${i},Person number ${i}`).join('\n')}`;
-      const { again, formPage } = await importAfterExpiry({ file: { name: 'all.csv', bytes: big } });
+      const { again, formPage, signInPage } = await importAfterExpiry({
+        file: { name: 'all.csv', bytes: big },
+      });
+      // The sign-in page said "what you typed is kept", and the import page "What you typed is below".
+      expect(signInPage).not.toContain('what you typed is kept');
+      expect(signInPage).toContain(
+        'It could not be kept either: sign in to go back to the page, which says what to send again.',
+      );
       const page = (await get(again, formPage)).body;
-      expect(page).toContain('It was too large to keep (over 1 MiB): choose the file again');
+      expect(page).toContain(
+        'Not saved: you were signed out before this was sent, and nothing of it could be kept to show again. It was too large to keep (over 1 MiB): choose the file again',
+      );
+      expect(page).not.toContain('What you typed is below');
       expect(page).not.toContain('Person number 1');
     });
 

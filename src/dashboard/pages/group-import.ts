@@ -442,7 +442,8 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
       // A refusal by the framework (a records cap reached by a write racing this one) comes back
       // here; the rows' problems are answered by the page itself, with the whole pasted CSV.
       back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'import'),
-      keepsForm: true,
+      // Not its one-time value: the page shown again gives the form a new one.
+      keepsForm: { without: ['once'] },
       handler: async (request, reply) => {
         const { groupId } = request.params as { groupId: number };
         const organizationId = orgOf(request);

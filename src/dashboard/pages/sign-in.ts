@@ -12,6 +12,7 @@ import {
   openSession,
   setFlash,
   takeUnsentForm,
+  unsentFormKept,
   type Flash,
 } from '../../users/sessions.ts';
 import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
@@ -92,6 +93,8 @@ async function signInPage(
   const held = readCookie(request, LOGIN_CSRF_COOKIE);
   const token = held && /^[\w-]{32}$/.test(held) ? held : randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
+  const ended = options.unsaved ? readCookie(request, UNSENT_FORM_COOKIE) : undefined;
+  const kept = ended ? await unsentFormKept(ctx.db, ended) : null;
   // A refused sign-in marks the inputs it concerns, so a screen reader says why on reaching them
   // (the message at the top was read once, if at all, before the form); the first of them takes the
   // focus, so the person types again without going back through the page.
@@ -108,11 +111,14 @@ async function signInPage(
           ? html`<p class="flash error" role="alert">
               You were signed out, so what you sent was not saved.
               ${
-                readCookie(request, UNSENT_FORM_COOKIE)
+                kept === 'values'
                   ? 'Sign in to go back to the page, where what you typed is kept for you to check and send again.'
-                  : // A session closed (a sign-out, in another tab too) keeps nothing typed: said, where
-                    // "send it again" led the editor back to an empty form expecting what they typed.
-                    'Sign in to go back to the page and do it again: anything typed in the form was not kept.'
+                  : kept === 'message'
+                    ? // Too large to keep, or a file that is not text: said as such, where it said kept.
+                      'It could not be kept either: sign in to go back to the page, which says what to send again.'
+                    : // A session closed (a sign-out, in another tab too) keeps nothing typed: said, where
+                      // "send it again" led the editor back to an empty form expecting what they typed.
+                      'Sign in to go back to the page and do it again: anything typed in the form was not kept.'
               }
             </p>`
           : null
@@ -224,8 +230,13 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     if (!ended) return null;
     clearCookie(request, reply, UNSENT_FORM_COOKIE);
     const flash = await takeUnsentForm(ctx.db, ended, userId);
-    if (!flash?.form) return null;
-    await setFlash(ctx.db, sessionHash, { kind: flash.kind, message: flash.message, form: flash.form });
+    if (!flash) return null;
+    // Without its values when none could be kept: the message says what to send again.
+    await setFlash(ctx.db, sessionHash, {
+      kind: flash.kind,
+      message: flash.message,
+      ...(flash.form ? { form: flash.form } : {}),
+    });
     return flash;
   }
 
