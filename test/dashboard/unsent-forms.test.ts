@@ -44,15 +44,28 @@ function postWithoutSession(url: string, csrf: string, fields: Record<string, st
   });
 }
 
-/** Signs in through the form, carrying `cookie` (the unsent form's); returns the answer and the session. */
-async function signInWith(email: string, cookie: string | undefined) {
+/**
+ * Signs in through the form, carrying `cookie` (the unsent form's), to `next` (home) and into the
+ * `organization` chosen when the email has accounts in several; returns the answer and the session.
+ */
+async function signInWith(
+  email: string,
+  cookie: string | undefined,
+  options: { next?: string; organization?: number } = {},
+) {
   const form = await t.app.inject({ url: '/dashboard/sign-in/', headers: cookie ? { cookie } : {} });
   const login = cookieOf(form.headers['set-cookie'], 'rm_login_csrf')!;
   const res = await t.app.inject({
     method: 'POST',
     url: '/dashboard/sign-in/',
     headers: { cookie: [`rm_login_csrf=${login}`, cookie].filter(Boolean).join('; ') },
-    payload: { _csrf: login, email, password: TEST_PASSWORD, next: '/dashboard/' },
+    payload: {
+      _csrf: login,
+      email,
+      password: TEST_PASSWORD,
+      next: options.next ?? '/dashboard/',
+      ...(options.organization === undefined ? {} : { organization: String(options.organization) }),
+    },
   });
   expect(res.statusCode, res.body).toBe(303);
   const session: InjectSession = {
@@ -141,6 +154,56 @@ describe('a form sent after the session ended', () => {
     const page = (await get(admins, '/dashboard/webhooks/')).body;
     expect(page).toContain('value="https://127.0.0.1/late-hook"');
     expect(page).not.toContain(secret);
+  });
+
+  it('keeps a form sent in one organization for it when the same email signs into another, saying so', async () => {
+    const first = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    await t.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [first.id, 'Journal of Kept Forms']);
+    const email = `two.journals.${other.id}@example.org`;
+    const here = await createTestUser(t.db, first.id, 'editor', email);
+    await createTestUser(t.db, other.id, 'editor', email);
+    const { res: signedIn, session } = await signInWith(email, undefined, { organization: first.id });
+    expect(signedIn.statusCode).toBe(303);
+    session.csrf = /name="_csrf" value="([^"]+)"/.exec(
+      (await get(session, '/dashboard/password/')).body,
+    )![1]!;
+    const group = await createGroup(t.db, first.id, `Two journals ${other.id}`);
+    await expire(here.id);
+    const sent = await postWithoutSession(`/dashboard/groups/${group.group_id}/records/`, session.csrf, {
+      client_id: 'kept-for-a',
+      name: 'Kept For A',
+    });
+    const cookie = `${UNSENT_FORM_COOKIE}=${cookieOf(sent.headers['set-cookie'], UNSENT_FORM_COOKIE)!}`;
+    const formPage = `/dashboard/groups/${group.group_id}/new-record/`;
+
+    // Into the other organization: not led to this organization's page (a "not found" there), told
+    // where the form waits, and the cookie left as it is (it was cleared, and the form lost).
+    const { res: elsewhere, session: theirs } = await signInWith(email, cookie, {
+      next: formPage,
+      organization: other.id,
+    });
+    expect(elsewhere.headers.location).toBe('/dashboard/');
+    expect(String(elsewhere.headers['set-cookie'])).not.toContain(`${UNSENT_FORM_COOKIE}=`);
+    const home = (await get(theirs, '/dashboard/')).body;
+    expect(home).toContain('is kept for that organization, not used here: sign in to');
+    expect(home).toContain('not used here: sign in to <bdi>Journal of Kept Forms</bdi> within a day');
+    expect(home).not.toContain('Kept For A');
+    expect(
+      await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['kept-for-a']),
+    ).toMatchObject({
+      rows: [],
+    });
+
+    // Back into the first organization in that browser: the form, as typed, on its page.
+    const { res: back, session: mine } = await signInWith(email, cookie, {
+      next: formPage,
+      organization: first.id,
+    });
+    expect(back.headers.location).toBe(formPage);
+    const page = (await get(mine, formPage)).body;
+    expect(page).toContain('Not saved yet: you were signed out before this was sent.');
+    expect(page).toContain('value="Kept For A"');
   });
 
   it("keeps nothing from a post without the ended session's token (another site), nor after a sign-out", async () => {

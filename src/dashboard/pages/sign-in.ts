@@ -13,6 +13,7 @@ import {
   setFlash,
   takeUnsentForm,
   unsentFormKept,
+  unsentFormOwner,
   type Flash,
 } from '../../users/sessions.ts';
 import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
@@ -35,7 +36,7 @@ import {
   renderPage,
   sessionOf,
 } from '../framework.ts';
-import { html, isolate } from '../html.ts';
+import { html, isolate, isolateText } from '../html.ts';
 import { AppError } from '../../infra/errors.ts';
 
 // An email or a password past what any account can have (320, 1,024 characters) is answered on the
@@ -218,18 +219,31 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
   /**
    * A form this browser sent after its session ended, kept with that session (framework.ts): when
    * the same user signs in, it becomes the new session's message with what was typed, and sign-in
-   * leads to its page. Someone else signing in gets nothing of it.
+   * leads to its page. Someone else signing in gets nothing of it, and it stays kept for its own
+   * account (the cookie too), where the cookie was cleared and the form lost: the same email signed
+   * into another organization (an editor of two journals) is told it waits for the other one, and
+   * is not led to the form's page, which is the other organization's.
    */
   async function unsentForm(
     request: FastifyRequest,
     reply: FastifyReply,
-    userId: number,
+    user: { id: number; email: string },
     sessionHash: Buffer,
-  ): Promise<Flash | null> {
+  ): Promise<{ flash: Flash } | { keptElsewhere: string | null } | null> {
     const ended = readCookie(request, UNSENT_FORM_COOKIE);
     if (!ended) return null;
+    const owner = await unsentFormOwner(ctx.db, ended);
+    if (owner && owner.userId !== user.id) {
+      if (owner.email.toLowerCase() === user.email.toLowerCase()) {
+        await setFlash(ctx.db, sessionHash, {
+          kind: 'ok',
+          message: `What you sent in ${isolateText(owner.organizationName)} after you were signed out is kept for that organization, not used here: sign in to ${isolateText(owner.organizationName)} within a day to see it again.`,
+        });
+      }
+      return { keptElsewhere: owner.page };
+    }
     clearCookie(request, reply, UNSENT_FORM_COOKIE);
-    const flash = await takeUnsentForm(ctx.db, ended, userId);
+    const flash = await takeUnsentForm(ctx.db, ended, user.id);
     if (!flash) return null;
     // Without its values when none could be kept: the message says what to send again.
     await setFlash(ctx.db, sessionHash, {
@@ -237,7 +251,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       message: flash.message,
       ...(flash.form ? { form: flash.form } : {}),
     });
-    return flash;
+    return { flash };
   }
 
   const { login, sessionTtlMs } = ctx.config.dashboard;
@@ -325,11 +339,13 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       // The sign-in token is kept (its hour): the sign-in page of another tab, sent after this one
       // signed in, signs in there too rather than answering "The form has expired".
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
-      const unsent = await unsentForm(request, reply, user.id, hashToken(token));
-      return reply
-        .status(303)
-        .header('location', safeNext(unsent?.page ?? body.next))
-        .send();
+      const unsent = await unsentForm(request, reply, { id: user.id, email: body.email }, hashToken(token));
+      const next = safeNext(body.next);
+      let location = next;
+      if (unsent && 'flash' in unsent) location = safeNext(unsent.flash.page ?? body.next);
+      // The kept form's page is the other organization's: home, where the message says where it waits.
+      else if (unsent && unsent.keptElsewhere === next) location = '/dashboard/';
+      return reply.status(303).header('location', location).send();
     },
   });
 
