@@ -28,7 +28,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { html, isolatedHtml, isolateText, type Html } from './html.ts';
+import { html, isolatedHtml, isolateText, withoutIsolates, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
@@ -883,8 +883,11 @@ function partName(path: string): string {
  * field and why, as the error page lists them, where it said nothing a person could act on.
  */
 function flashMessage(error: AppError): string {
-  // A detail the message already says (a field's message, also shown beside the field) is not repeated.
-  const details = (error.details ?? []).filter((d) => !error.message.includes(d.message));
+  // A detail the message already says (a field's message, also shown beside the field) is not
+  // repeated, its names isolated or not: a custom value's refusal said "Pages must be a finite
+  // number: cf_<its id> Pages must be a finite number", the input's name and all.
+  const said = withoutIsolates(error.message);
+  const details = (error.details ?? []).filter((d) => !said.includes(withoutIsolates(d.message)));
   if (error.status !== 400 || details.length === 0) return refusalText(error);
   const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${refusalText(error, d.message)}`);
   return `${refusalText(error)}: ${parts.join('; ')}.`;
