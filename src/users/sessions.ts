@@ -161,6 +161,7 @@ export async function unsentFormKept(db: Queryable, csrfToken: string): Promise<
 export interface UnsentFormOwner {
   userId: number;
   email: string;
+  organizationId: number;
   organizationName: string;
   page: string | null;
 }
@@ -174,10 +175,11 @@ export async function unsentFormOwner(db: Queryable, csrfToken: string): Promise
   const { rows } = await db.query<{
     user_id: number;
     email: string;
+    organization_id: number;
     organization_name: string;
     page: string | null;
   }>(
-    `SELECT s.user_id, u.email, o.name AS organization_name, s.flash ->> 'page' AS page
+    `SELECT s.user_id, u.email, u.organization_id, o.name AS organization_name, s.flash ->> 'page' AS page
        FROM dashboard_sessions s
        JOIN users u ON u.id = s.user_id
        JOIN organizations o ON o.id = u.organization_id
@@ -187,7 +189,13 @@ export async function unsentFormOwner(db: Queryable, csrfToken: string): Promise
   );
   const row = rows[0];
   return row
-    ? { userId: row.user_id, email: row.email, organizationName: row.organization_name, page: row.page }
+    ? {
+        userId: row.user_id,
+        email: row.email,
+        organizationId: row.organization_id,
+        organizationName: row.organization_name,
+        page: row.page,
+      }
     : null;
 }
 

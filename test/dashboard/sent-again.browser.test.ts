@@ -90,6 +90,73 @@ describe('an import too large to keep, sent after the session ended', () => {
   });
 });
 
+describe('a form kept for one organization, its editor being in two', () => {
+  it('is chosen first at sign-in; signed into the other, it is not applied and waits; then comes back in its own', async () => {
+    const [first, second] = [await createTestOrg(t), await createTestOrg(t)];
+    const names = [`Journal of Kept Forms ${first.id}`, `Journal of Elsewhere ${second.id}`] as const;
+    await t.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [first.id, names[0]]);
+    await t.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [second.id, names[1]]);
+    const email = `two.journals.${first.id}@example.org`;
+    await createTestUser(t.db, first.id, 'editor', email);
+    await createTestUser(t.db, second.id, 'editor', email);
+    const group = await createGroup(t.db, first.id, 'Board');
+    const page = await (await t.browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    /** Sign-in with the email's password, then the choice of organization, as a person does. */
+    const signInTo = async (organization: string | null) => {
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('group', { name: 'Organization' }).waitFor();
+      if (organization) await page.getByRole('radio', { name: organization }).check();
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in/'));
+    };
+    await page.goto(`${t.url}/dashboard/sign-in/`);
+    await signInTo(names[0]);
+    await page.goto(`${t.url}/dashboard/groups/${group.group_id}/new-record/`);
+    await page.getByLabel('Client id').fill('kept-1');
+    await page.getByLabel('Name').fill('Kept For The First');
+    await t.db.query(
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'
+        WHERE user_id IN (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
+    await page.context().clearCookies({ name: 'rm_session' });
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    expect(await page.getByRole('alert').textContent()).toContain('what you typed is kept');
+
+    // The choice: the organization the form waits for is chosen, and says so; the other is taken.
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const waits = page.getByRole('radio', { name: names[0] });
+    expect(await waits.isChecked()).toBe(true);
+    expect(await page.getByRole('group', { name: 'Organization' }).textContent()).toContain(
+      'what you sent after you were signed out waits here',
+    );
+    await expectAccessible(page);
+    await page.getByRole('radio', { name: names[1] }).check();
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/dashboard/`);
+    expect(await page.getByRole('status').textContent()).toContain(
+      `What you sent in ${names[0]} after you were signed out is kept for that organization, not used here`,
+    );
+    expect(await page.locator('main').textContent()).not.toContain('Kept For The First');
+
+    // Signed out, and into the first again: the form as typed, on its page.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    await signInTo(null);
+    expect(page.url()).toBe(`${t.url}/dashboard/groups/${group.group_id}/new-record/`);
+    expect(await page.getByLabel('Name').inputValue()).toBe('Kept For The First');
+    await page.context().close();
+  });
+});
+
 describe('an API key form sent again', () => {
   it('by a reload of the page that showed the key: the same key, no second one', async () => {
     const org = await createTestOrg(t);

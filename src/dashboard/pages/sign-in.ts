@@ -96,6 +96,16 @@ async function signInPage(
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
   const ended = options.unsaved ? readCookie(request, UNSENT_FORM_COOKIE) : undefined;
   const kept = ended ? await unsentFormKept(ctx.db, ended) : null;
+  // Choosing among the email's organizations: the one a form kept in this browser waits for is
+  // chosen first, and said, where the first listed was, and signing into it left the form waiting.
+  const heldForm = options.organizations ? readCookie(request, UNSENT_FORM_COOKIE) : undefined;
+  const owner = heldForm ? await unsentFormOwner(ctx.db, heldForm) : null;
+  const waitsIn =
+    owner &&
+    owner.email.toLowerCase() === options.email?.toLowerCase() &&
+    options.organizations?.some((o) => o.id === owner.organizationId)
+      ? owner.organizationId
+      : null;
   // A refused sign-in marks the inputs it concerns, so a screen reader says why on reaching them
   // (the message at the top was read once, if at all, before the form); the first of them takes the
   // focus, so the person types again without going back through the page.
@@ -161,9 +171,11 @@ async function signInPage(
                         name="organization"
                         value="${String(o.id)}"
                         required
-                        ${k === 0 ? 'checked' : ''}
+                        ${(waitsIn === null ? k === 0 : o.id === waitsIn) ? 'checked' : ''}
                       />
-                      ${isolate(o.name)}</label
+                      ${isolate(o.name)}${
+                        o.id === waitsIn ? ' (what you sent after you were signed out waits here)' : null
+                      }</label
                     >`,
                 )}
               </fieldset>`
