@@ -3,6 +3,7 @@
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
 import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
+import { formDigest, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
@@ -353,23 +354,79 @@ export async function importGroupAuthors(
   group: { organizationId: number; groupId: number },
   rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
 ): Promise<ImportCounts> {
+  refuseRepeatedClientIds(rows);
+  return db.transaction((tx) => writeImportedRows(tx, group, rows));
+}
+
+/** What a dashboard form's import did, and whether an earlier send of the same form did it. */
+export type FormImport = ImportCounts & { repeated: boolean };
+
+/**
+ * An import sent by a dashboard form: `formValue` is the form's one-time value (form-seal.ts), and
+ * the same form sent again, after or while the first send is answered, writes nothing: it is answered
+ * with the counts the first send wrote, for SEALED_SECRET_MINUTES (past them, it imports again, as
+ * `importGroupAuthors` does). The database keeps the value's digest only.
+ */
+export async function importGroupAuthorsFromForm(
+  db: Database,
+  group: { organizationId: number; groupId: number },
+  rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
+  formValue: string,
+): Promise<FormImport> {
+  refuseRepeatedClientIds(rows);
+  const key = [group.organizationId, formDigest(formValue)];
+  await db.query(
+    `DELETE FROM group_import_forms WHERE organization_id = $1 AND created_at < now() - $2 * interval '1 minute'`,
+    [group.organizationId, SEALED_SECRET_MINUTES],
+  );
+  return db.transaction(async (tx) => {
+    // Two sends at once: the second waits on the first's row (the primary key) and writes nothing.
+    const claimed = await tx.query(
+      `INSERT INTO group_import_forms (organization_id, form_nonce, group_id) VALUES ($1, $2, $3)
+       ON CONFLICT (organization_id, form_nonce) DO NOTHING`,
+      [...key, group.groupId],
+    );
+    if (claimed.rowCount === 0) {
+      const { rows: first } = await tx.query<ImportCounts>(
+        'SELECT added, updated, unchanged FROM group_import_forms WHERE organization_id = $1 AND form_nonce = $2',
+        key,
+      );
+      return { added: 0, updated: 0, unchanged: 0, ...first[0], repeated: true };
+    }
+    const counts = await writeImportedRows(tx, group, rows);
+    await tx.query(
+      `UPDATE group_import_forms SET added = $3, updated = $4, unchanged = $5
+        WHERE organization_id = $1 AND form_nonce = $2`,
+      [...key, counts.added, counts.updated, counts.unchanged],
+    );
+    return { ...counts, repeated: false };
+  });
+}
+
+function refuseRepeatedClientIds(rows: ReadonlyArray<{ clientId: string }>): void {
   const seen = new Set<string>();
   for (const { clientId } of rows) {
     if (seen.has(clientId))
       throw errors.validation(`The client id ${clientId} is given twice`).naming(clientId);
     seen.add(clientId);
   }
-  return db.transaction(async (tx) => {
-    const counts = { added: 0, updated: 0, unchanged: 0 };
-    for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
-      const written = await upsertGroupAuthors(tx, group, rows.slice(start, start + IMPORT_BATCH));
-      if (written === null) throw errors.notFound(`Authors group ${group.groupId}`);
-      counts.added += written.added;
-      counts.updated += written.updated;
-      counts.unchanged += written.unchanged;
-    }
-    return counts;
-  });
+}
+
+/** The rows written in `tx`, IMPORT_BATCH a statement. */
+async function writeImportedRows(
+  tx: Transaction,
+  group: { organizationId: number; groupId: number },
+  rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
+): Promise<ImportCounts> {
+  const counts = { added: 0, updated: 0, unchanged: 0 };
+  for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
+    const written = await upsertGroupAuthors(tx, group, rows.slice(start, start + IMPORT_BATCH));
+    if (written === null) throw errors.notFound(`Authors group ${group.groupId}`);
+    counts.added += written.added;
+    counts.updated += written.updated;
+    counts.unchanged += written.unchanged;
+  }
+  return counts;
 }
 
 /** Which of `clientIds` name a record of the group now. */

@@ -128,8 +128,9 @@ export async function valuesConcerningInputs<T>(
         const match = /^custom\.([^.]+)(?:\.(\d+))?$/.exec(d.path);
         if (!match) return d;
         const id = match[1]!;
-        // A multi option's item ("Topics.1 is not an option") is said of the field.
-        const item = match[2] === undefined ? '' : ` (option ${Number(match[2]) + 1})`;
+        // A multi option's item ("Topics.1 is not an option") is said of the field, as the store's
+        // message says it (folder-manuscript-values.ts), so that the page's message says it once.
+        const item = match[2] === undefined ? '' : ` (choice ${Number(match[2]) + 1})`;
         return {
           path: `body.${customInputName({ api_id: id })}`,
           message: `${isolateText(names.get(id) ?? id)}${item} ${d.message}`,

@@ -28,7 +28,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { html, isolatedHtml, isolateText, type Html } from './html.ts';
+import { html, isolatedHtml, isolateText, withoutIsolates, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 
 declare module 'fastify' {
@@ -809,13 +809,26 @@ async function keepUploadSentAfterSessionEnded(
       `It was too large to keep (over ${mebibytes(limit)}): choose the file again, or paste it again.`,
     );
   }
-  const message = [UNSENT_FORM_MESSAGE, ...notes].join(' ');
-  await keepForNextSignIn(ctx, request, reply, token, { kind: 'error', message, form, page });
+  // Only a field with something in it is worth showing again (a file's text is kept in its field):
+  // a post too large to read, or a file not kept beside an empty field, keeps only what was not kept,
+  // where it said "What you typed is below" over an empty form, and the sign-in page that it was kept.
+  const keptSome = Object.values(form).some((value) => value.trim() !== '');
+  const message = [keptSome ? UNSENT_FORM_MESSAGE : UNSENT_FORM_NOT_KEPT_MESSAGE, ...notes].join(' ');
+  await keepForNextSignIn(ctx, request, reply, token, {
+    kind: 'error',
+    message,
+    ...(keptSome ? { form } : {}),
+    page,
+  });
 }
 
 /** What the page says when it shows again a form that was sent after its session ended. */
 export const UNSENT_FORM_MESSAGE =
   'Not saved yet: you were signed out before this was sent. What you typed is below (never a password or a secret); check it and send it again.';
+
+/** What the page says of a form sent after its session ended of which nothing could be kept. */
+export const UNSENT_FORM_NOT_KEPT_MESSAGE =
+  'Not saved: you were signed out before this was sent, and nothing of it could be kept to show again.';
 
 /** The page a form was sent from: the route's `back`, else the page the browser says it was on. */
 function formPage(request: FastifyRequest, rule: RouteRule): string {
@@ -870,8 +883,11 @@ function partName(path: string): string {
  * field and why, as the error page lists them, where it said nothing a person could act on.
  */
 function flashMessage(error: AppError): string {
-  // A detail the message already says (a field's message, also shown beside the field) is not repeated.
-  const details = (error.details ?? []).filter((d) => !error.message.includes(d.message));
+  // A detail the message already says (a field's message, also shown beside the field) is not
+  // repeated, its names isolated or not: a custom value's refusal said "Pages must be a finite
+  // number: cf_<its id> Pages must be a finite number", the input's name and all.
+  const said = withoutIsolates(error.message);
+  const details = (error.details ?? []).filter((d) => !said.includes(withoutIsolates(d.message)));
   if (error.status !== 400 || details.length === 0) return refusalText(error);
   const parts = details.slice(0, 5).map((d) => `${partName(d.path)} ${refusalText(error, d.message)}`);
   return `${refusalText(error)}: ${parts.join('; ')}.`;

@@ -61,6 +61,11 @@ export function isolateText(value: string | number): string {
   return FIRST_STRONG_ISOLATE + String(value).replace(ISOLATE_CONTROLS, '') + POP_DIRECTIONAL_ISOLATE;
 }
 
+/** Plain text without its isolate controls: to compare two texts that isolate their values differently. */
+export function withoutIsolates(text: string): string {
+  return text.replace(ISOLATE_CONTROLS, '');
+}
+
 /**
  * Plain text with isolated values (`isolateText`) as markup: each isolated value in `<bdi>`, all
  * escaped. The heading and the flash message show in markup what the title and the session hold as text.

@@ -142,6 +142,64 @@ export async function isEndedSession(db: Queryable, csrfToken: string): Promise<
 }
 
 /**
+ * What the ended session of `csrfToken` keeps for its user's next sign-in (keepUnsentForm): a form's
+ * values to show again, only a message saying what could not be kept, or nothing. The sign-in page
+ * says which, where it said "what you typed is kept" of a form too large to keep.
+ */
+export async function unsentFormKept(db: Queryable, csrfToken: string): Promise<'values' | 'message' | null> {
+  const { rows } = await db.query<{ values: boolean }>(
+    `SELECT flash -> 'form' IS NOT NULL AS values FROM dashboard_sessions
+      WHERE csrf_token = $1 AND flash IS NOT NULL
+        AND expires_at <= now() AND expires_at > now() - ${ENDED_SESSION_KEPT}`,
+    [csrfToken],
+  );
+  if (rows.length === 0) return null;
+  return rows[0]!.values ? 'values' : 'message';
+}
+
+/** The account an ended session's kept form (keepUnsentForm) belongs to, and the form's page. */
+export interface UnsentFormOwner {
+  userId: number;
+  email: string;
+  organizationId: number;
+  organizationName: string;
+  page: string | null;
+}
+
+/**
+ * Whose is the form kept by keepUnsentForm for the ended session of `csrfToken`, if one is kept:
+ * asked at a sign-in in that browser, which may be into another account (the same email in another
+ * organization), for which the form is kept as it is rather than applied or lost.
+ */
+export async function unsentFormOwner(db: Queryable, csrfToken: string): Promise<UnsentFormOwner | null> {
+  const { rows } = await db.query<{
+    user_id: number;
+    email: string;
+    organization_id: number;
+    organization_name: string;
+    page: string | null;
+  }>(
+    `SELECT s.user_id, u.email, u.organization_id, o.name AS organization_name, s.flash ->> 'page' AS page
+       FROM dashboard_sessions s
+       JOIN users u ON u.id = s.user_id
+       JOIN organizations o ON o.id = u.organization_id
+      WHERE s.csrf_token = $1 AND s.flash IS NOT NULL
+        AND s.expires_at <= now() AND s.expires_at > now() - ${ENDED_SESSION_KEPT}`,
+    [csrfToken],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        userId: row.user_id,
+        email: row.email,
+        organizationId: row.organization_id,
+        organizationName: row.organization_name,
+        page: row.page,
+      }
+    : null;
+}
+
+/**
  * The form kept by keepUnsentForm for the ended session of `csrfToken`, if that session was
  * `userId`'s; the ended session goes either way once its user signed in again.
  */

@@ -205,6 +205,11 @@ for (const { owner, what } of SUBJECTS) {
       expect(page).toContain('Due must be a calendar date YYYY-MM-DD');
       expect(page).toContain('Open access is not an option of this field');
       expect(page).toContain('Topics (choice 2) repeats an option');
+      // The message at the top says each once, by the field's name: it said "Pages must be a finite
+      // number; …: cf_<id> Pages must be a finite number; cf_<id> …", the inputs' names and all.
+      const flash = /<p\s+class="flash error"[\s\S]*?<\/p>/.exec(page)![0];
+      expect(flash).not.toContain('cf_');
+      expect(flash.split('must be a finite number')).toHaveLength(2);
       expect(page).toMatch(new RegExp(`id="cf_${f.number.api_id}"[^>]*value="twelve"`));
       expect(page).toContain('value="typed"');
       expect(page).toMatch(new RegExp(`value="${opt(f.multi, 0)}"\\s+checked`));

@@ -1,19 +1,10 @@
 // The groups page in Chromium, by keyboard: the "Add group" form is reached in a few Tabs from the
 // page's top, before the list's 100 rows (it sat after them, some 110 Tabs away).
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../helpers/app.ts';
-import { launchBrowser, signedInPage, startListeningApp, type ListeningApp } from '../helpers/browser.ts';
+import { signedInPage, useBrowserApp } from '../helpers/browser.ts';
 
-let browser: Browser;
-let t: ListeningApp;
-beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const t = useBrowserApp();
 
 describe('the groups page by keyboard', () => {
   it('reaches the group name field before any row of a full page of groups', async () => {
@@ -22,7 +13,7 @@ describe('the groups page by keyboard', () => {
       `INSERT INTO authors_groups (organization_id, name) SELECT $1, 'G' || lpad(g::text, 4, '0') FROM generate_series(1, 150) g`,
       [org.id],
     );
-    const page = await signedInPage(browser, t, org.id, 'editor');
+    const page = await signedInPage(t, org.id, 'editor');
     await page.goto(`${t.url}/dashboard/groups/`);
     const order: string[] = [];
     for (let i = 0; i < 200; i++) {

@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
-import { createGroup, findGroupAuthor, importGroupAuthors } from '../../src/authors-groups/store.ts';
+import {
+  createGroup,
+  findGroupAuthor,
+  importGroupAuthors,
+  writeGroupAuthor,
+} from '../../src/authors-groups/store.ts';
 import { setLimitOverrides } from '../../src/organizations/limits.ts';
 
 let t: TestApp;
@@ -48,7 +53,7 @@ const importUrl = (org: Org) => `/dashboard/groups/${org.groupId}/import/`;
 function postFile(
   org: Org,
   file: { name: string; bytes: Buffer | string } | null,
-  options: { csv?: string; csrf?: string | null; session?: InjectSession; app?: TestApp } = {},
+  options: { csv?: string; csrf?: string | null; once?: string; session?: InjectSession; app?: TestApp } = {},
 ) {
   const session = options.session ?? org.editor;
   const boundary = '----refmatch-test-boundary';
@@ -59,6 +64,7 @@ function postFile(
     );
   const csrf = options.csrf === undefined ? session.csrf : options.csrf;
   if (csrf !== null) field('_csrf', csrf);
+  if (options.once !== undefined) field('once', options.once);
   field('csv', options.csv ?? '');
   parts.push(
     Buffer.from(
@@ -171,6 +177,53 @@ describe('importing records from CSV', () => {
       ),
     ).toContain('Imported: 0 records added, 1 updated, 1 unchanged.');
     expect((await stamp())[1]).toEqual(before[1]);
+  });
+
+  it('imports nothing when the same form is sent again (a second click on a slow import): says what its first send wrote', async () => {
+    const org = await makeOrg();
+    const formValue = async () => {
+      const page = await t.app.inject({ url: importUrl(org), headers: { cookie: org.editor.cookie } });
+      return /name="once" value="([^"]+)"/.exec(page.body)![1]!;
+    };
+    const csv = 'client_id,name\nr1,Ada Lovelace\nr2,Alan Turing\n';
+    const once = await formValue();
+    expect(await flashAfter(org, await postFile(org, null, { csv, once }))).toContain(
+      'Imported: 2 records added, 0 updated, 0 unchanged.',
+    );
+    // Edited meanwhile (by the API, or the record's form): the form's second send must not undo it.
+    await writeGroupAuthor(
+      t.db,
+      { organizationId: org.id, groupId: org.groupId, clientId: 'r1' },
+      {
+        ...(await record(org, 'r1'))!,
+        name: 'Ada King',
+      },
+    );
+    const again = decoded(await flashAfter(org, await postFile(org, null, { csv, once })));
+    expect(again).toContain(
+      'This import was sent more than once (a second click, or its answer reloaded): only its first send imported, which wrote 2 records added, 0 updated, 0 unchanged. Nothing was imported again.',
+    );
+    expect((await record(org, 'r1'))?.name).toBe('Ada King');
+    // Pasted and sent URL-encoded (a script's post) with the value: the same.
+    await injectForm(t.app, org.editor, importUrl(org), { csv, once });
+    expect((await record(org, 'r1'))?.name).toBe('Ada King');
+    // A form shown anew imports: the value is the form's, not the CSV's.
+    expect(await flashAfter(org, await postFile(org, null, { csv, once: await formValue() }))).toContain(
+      'Imported: 0 records added, 1 updated, 1 unchanged.',
+    );
+    expect((await record(org, 'r1'))?.name).toBe('Ada Lovelace');
+    // Two sends at once: both answered (the second waits on the first), one import.
+    const twice = await formValue();
+    const both = await Promise.all(
+      [1, 2].map(() => postFile(org, null, { csv: 'client_id,name\nr3,Grace Hopper\n', once: twice })),
+    );
+    expect(both.map((r) => r.statusCode)).toEqual([303, 303]);
+    expect(await count(org)).toBe(3);
+    const { rows } = await t.db.query<{ added: number }>(
+      'SELECT added FROM group_import_forms WHERE organization_id = $1 ORDER BY created_at',
+      [org.id],
+    );
+    expect(rows.map((r) => r.added)).toEqual([2, 0, 1]);
   });
 
   it('relinks a record sent as stored whose link an ingest left to evaluate again, still counting it unchanged', async () => {

@@ -4,18 +4,10 @@
 // on loopback) gets the event.
 // A viewer sees no marking button; axe checks every new page (the manuscript's with its custom
 // values form).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  screenshot,
-  signIn,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, screenshot, signIn, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
@@ -24,8 +16,19 @@ import type { Role } from '../../src/users/roles.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 
-let browser: Browser;
-let t: ListeningApp;
+const t = useBrowserApp({
+  webhooks: {
+    worker: true,
+    pollMs: 200,
+    timeoutMs: 5_000,
+    retryBaseMs: 200,
+    retryMaxMs: 2_000,
+    maxAttempts: 50,
+    // The receiver listens on loopback.
+    allowPrivateAddresses: true,
+    retentionDays: 30,
+  },
+});
 let org: TestOrg;
 let receiver: Receiver;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -33,23 +36,7 @@ const ADA_ORCID = '0000-0002-9079-593X';
 const SHARED = 'Graph neural networks for molecules, written by Ada and Cole';
 
 beforeAll(async () => {
-  [browser, t, receiver] = await Promise.all([
-    launchBrowser(),
-    startListeningApp({
-      webhooks: {
-        worker: true,
-        pollMs: 200,
-        timeoutMs: 5_000,
-        retryBaseMs: 200,
-        retryMaxMs: 2_000,
-        maxAttempts: 50,
-        // The receiver listens on loopback.
-        allowPrivateAddresses: true,
-        retentionDays: 30,
-      },
-    }),
-    startReceiver(),
-  ]);
+  receiver = await startReceiver();
   ids = await buildCorpus(t.db, [
     {
       authors: [{ name: 'Ada Expert', orcid: ADA_ORCID }, { name: 'Cole Coauthor' }],
@@ -72,13 +59,11 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await browser?.close();
-  await t?.close();
   await receiver?.close();
 });
 
 async function as(role: Role, orgId = org.id): Promise<Page> {
-  const page = await signedInPage(browser, t, orgId, role);
+  const page = await signedInPage(t, orgId, role);
   expect(new URL(page.url()).pathname).toBe('/dashboard/');
   return page;
 }
@@ -217,7 +202,7 @@ describe('the manuscript flow', () => {
       name: 'Profile',
       description: `https://editorial-office.example.org/reviewers/profile?${'x'.repeat(300)}`,
     });
-    const admin = await (await browser.newContext()).newPage();
+    const admin = await (await t.browser.newContext()).newPage();
     await signIn(admin, t.url, user.email, TEST_PASSWORD);
     await admin.setViewportSize({ width: 375, height: 800 });
     for (const path of [

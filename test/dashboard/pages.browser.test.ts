@@ -3,18 +3,10 @@
 // revoked one does not, a custom field made on the page is listed by 4.7, a record's values are read
 // back by 4.1, a folder's settings reach the next upload and its custom values are saved. axe checks
 // every page.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  screenshot,
-  signIn,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, screenshot, signIn, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
@@ -22,13 +14,11 @@ import { linkJournal, listLinks } from '../../src/journals/links.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 
-let browser: Browser;
-let t: ListeningApp;
+const t = useBrowserApp();
 let org: TestOrg;
 const ADA_ORCID = '0000-0002-9079-593X';
 
 beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
   await buildCorpus(t.db, [
     { authors: [{ name: 'Ada Expert', orcid: ADA_ORCID }] },
     { authors: [{ name: 'Nell Neutral' }] },
@@ -38,13 +28,9 @@ beforeAll(async () => {
   await t.app.refmatch.index.refresh();
   org = await createTestOrg(t);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
 
 async function as(role: Role): Promise<Page> {
-  const page = await signedInPage(browser, t, org.id, role);
+  const page = await signedInPage(t, org.id, role);
   expect(new URL(page.url()).pathname).toBe('/dashboard/');
   return page;
 }
@@ -155,7 +141,7 @@ describe('integrations admin', () => {
     await expectAccessible(page);
     await screenshot(page, 'users');
 
-    const newcomer = await (await browser.newContext()).newPage();
+    const newcomer = await (await t.browser.newContext()).newPage();
     await signIn(newcomer, t.url, 'new.person@example.org', password);
     expect(new URL(newcomer.url()).pathname).toBe('/dashboard/password/');
 

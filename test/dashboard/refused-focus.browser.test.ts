@@ -2,35 +2,23 @@
 // label and message read by a screen reader as it takes the focus), or on the page's message when
 // the refusal marks no field; after a refused sign-in, in the email. Before, it was at the page's
 // top: the skip link, the header and the navigation came first, ten Tabs and more.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createTestUser } from '../helpers/dashboard.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 
-let browser: Browser;
-let t: ListeningApp;
+const t = useBrowserApp();
 let org: TestOrg;
 
 beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
   org = await createTestOrg(t);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 async function asEditor(): Promise<Page> {
-  return signedInPage(browser, t, org.id, 'editor', { width: 375 });
+  return signedInPage(t, org.id, 'editor', { width: 375 });
 }
 
 /** The focused element: its id, and whether it is marked invalid or is the page's message. */
@@ -120,7 +108,7 @@ describe('a refused form comes back with the focus where the problem is', () => 
 
   it('a refused sign-in: the email has the focus, as typed', async () => {
     const user = await createTestUser(t.db, org.id, 'viewer');
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await t.browser.newContext()).newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(`${t.url}/dashboard/sign-in/`);
     await page.getByLabel('Email').fill(user.email);

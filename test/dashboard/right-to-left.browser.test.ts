@@ -3,33 +3,21 @@
 // the list, its authors on its page. The pages are left to right: an Arabic title with a Latin word
 // in it ("تحليل BERT للغة العربية") was laid out left to right by runs, so that read from the right
 // it began with its last words.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 
-let browser: Browser;
-let t: ListeningApp;
+const t = useBrowserApp();
 let org: TestOrg;
 
 beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
   org = await createTestOrg(t);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 async function asViewer(width: number): Promise<Page> {
-  return signedInPage(browser, t, org.id, 'viewer', { width });
+  return signedInPage(t, org.id, 'viewer', { width });
 }
 
 /**
@@ -126,7 +114,7 @@ describe('a right-to-left name inside an English sentence', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
     }
-    const page = await signedInPage(browser, t, org.id, 'editor', { width: 1280 });
+    const page = await signedInPage(t, org.id, 'editor', { width: 1280 });
     await page.goto(`${t.url}/dashboard/groups/${groupId}/`);
     // Read from the right, as Arabic is: the full stop (the name's last letter) is drawn left of its first.
     const heading = await ends(page, 'h1', name);

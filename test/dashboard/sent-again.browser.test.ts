@@ -2,34 +2,19 @@
 // sent (the CSV, pasted or chosen as a file, is there again after signing in), and an API key form
 // posted again (the key shown is the one key made). Chromium sends a double-clicked submit once; the
 // inject tests (api-keys.test.ts) send two at once.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../helpers/app.ts';
 import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  signedInPage,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 
-let browser: Browser;
-let t: ListeningApp;
-beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const t = useBrowserApp();
 
 describe('an import sent after the session ended', () => {
   it('comes back after signing in with the chosen file as text in the field, and imports from there', async () => {
     const org = await createTestOrg(t);
     const editor = await createTestUser(t.db, org.id, 'editor');
-    const page = await signedInPage(browser, t, org.id, 'editor', { email: `late.${editor.id}@example.org` });
+    const page = await signedInPage(t, org.id, 'editor', { email: `late.${editor.id}@example.org` });
     const group = await createGroup(t.db, org.id, 'Late importers');
     await page.goto(`${t.url}/dashboard/groups/${group.group_id}/import/`);
     await page.getByLabel('Or a CSV file').setInputFiles({
@@ -65,10 +50,117 @@ describe('an import sent after the session ended', () => {
   });
 });
 
+describe('an import too large to keep, sent after the session ended', () => {
+  it('is said not kept on the sign-in page and on its page after signing in, the field empty', async () => {
+    const org = await createTestOrg(t);
+    const email = `late.large.${org.id}@example.org`;
+    const page = await signedInPage(t, org.id, 'editor', { email });
+    const group = await createGroup(t.db, org.id, 'Large importers');
+    await page.goto(`${t.url}/dashboard/groups/${group.group_id}/import/`);
+    // Past the 1 MiB a form may send, within the file's own limit.
+    const rows = Array.from({ length: 60_000 }, (_, i) => `r${i},Person number ${i}`).join('\n');
+    await page.getByLabel('Or a CSV file').setInputFiles({
+      name: 'everyone.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`client_id,name\n${rows}\n`),
+    });
+    await t.db.query(
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'
+        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
+    await page.context().clearCookies({ name: 'rm_session' });
+    await page.getByRole('button', { name: 'Import records' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    const said = await page.getByRole('alert').textContent();
+    // It said "what you typed is kept for you to check and send again".
+    expect(said).not.toContain('is kept');
+    expect(said).toContain('It could not be kept either');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/dashboard/groups/${group.group_id}/import/`);
+    const message = await page.locator('.flash').first().textContent();
+    expect(message).toContain('nothing of it could be kept to show again');
+    expect(message).toContain('It was too large to keep (over 1 MiB)');
+    expect(message).not.toContain('What you typed is below');
+    expect(await page.getByLabel('Records as CSV').inputValue()).toBe('');
+    await expectAccessible(page);
+    await page.context().close();
+  });
+});
+
+describe('a form kept for one organization, its editor being in two', () => {
+  it('is chosen first at sign-in; signed into the other, it is not applied and waits; then comes back in its own', async () => {
+    const [first, second] = [await createTestOrg(t), await createTestOrg(t)];
+    const names = [`Journal of Kept Forms ${first.id}`, `Journal of Elsewhere ${second.id}`] as const;
+    await t.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [first.id, names[0]]);
+    await t.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [second.id, names[1]]);
+    const email = `two.journals.${first.id}@example.org`;
+    await createTestUser(t.db, first.id, 'editor', email);
+    await createTestUser(t.db, second.id, 'editor', email);
+    const group = await createGroup(t.db, first.id, 'Board');
+    const page = await (await t.browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    /** Sign-in with the email's password, then the choice of organization, as a person does. */
+    const signInTo = async (organization: string | null) => {
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('group', { name: 'Organization' }).waitFor();
+      if (organization) await page.getByRole('radio', { name: organization }).check();
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in/'));
+    };
+    await page.goto(`${t.url}/dashboard/sign-in/`);
+    await signInTo(names[0]);
+    await page.goto(`${t.url}/dashboard/groups/${group.group_id}/new-record/`);
+    await page.getByLabel('Client id').fill('kept-1');
+    await page.getByLabel('Name').fill('Kept For The First');
+    await t.db.query(
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'
+        WHERE user_id IN (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
+    await page.context().clearCookies({ name: 'rm_session' });
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    expect(await page.getByRole('alert').textContent()).toContain('what you typed is kept');
+
+    // The choice: the organization the form waits for is chosen, and says so; the other is taken.
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const waits = page.getByRole('radio', { name: names[0] });
+    expect(await waits.isChecked()).toBe(true);
+    expect(await page.getByRole('group', { name: 'Organization' }).textContent()).toContain(
+      'what you sent after you were signed out waits here',
+    );
+    await expectAccessible(page);
+    await page.getByRole('radio', { name: names[1] }).check();
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/dashboard/`);
+    expect(await page.getByRole('status').textContent()).toContain(
+      `What you sent in ${names[0]} after you were signed out is kept for that organization, not used here`,
+    );
+    expect(await page.locator('main').textContent()).not.toContain('Kept For The First');
+
+    // Signed out, and into the first again: the form as typed, on its page.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\//);
+    await signInTo(null);
+    expect(page.url()).toBe(`${t.url}/dashboard/groups/${group.group_id}/new-record/`);
+    expect(await page.getByLabel('Name').inputValue()).toBe('Kept For The First');
+    await page.context().close();
+  });
+});
+
 describe('an API key form sent again', () => {
   it('by a reload of the page that showed the key: the same key, no second one', async () => {
     const org = await createTestOrg(t);
-    const page = await signedInPage(browser, t, org.id, 'integrations_admin');
+    const page = await signedInPage(t, org.id, 'integrations_admin');
     await page.goto(`${t.url}/dashboard/api-keys/`);
     const count = async () =>
       (

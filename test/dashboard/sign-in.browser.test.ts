@@ -1,29 +1,14 @@
 // Signing in, the forced password change, signing out: in a real browser, against the real app.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../helpers/app.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  signIn,
-  startListeningApp,
-  type ListeningApp,
-} from '../helpers/browser.ts';
+import { expectAccessible, signIn, useBrowserApp } from '../helpers/browser.ts';
 import { createUser } from '../../src/users/users.ts';
 
-let browser: Browser;
-let t: ListeningApp;
-
-beforeAll(async () => {
-  [browser, t] = await Promise.all([launchBrowser(), startListeningApp()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const t = useBrowserApp();
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext();
+  const context = await t.browser.newContext();
   return context.newPage();
 }
 

@@ -44,15 +44,28 @@ function postWithoutSession(url: string, csrf: string, fields: Record<string, st
   });
 }
 
-/** Signs in through the form, carrying `cookie` (the unsent form's); returns the answer and the session. */
-async function signInWith(email: string, cookie: string | undefined) {
+/**
+ * Signs in through the form, carrying `cookie` (the unsent form's), to `next` (home) and into the
+ * `organization` chosen when the email has accounts in several; returns the answer and the session.
+ */
+async function signInWith(
+  email: string,
+  cookie: string | undefined,
+  options: { next?: string; organization?: number } = {},
+) {
   const form = await t.app.inject({ url: '/dashboard/sign-in/', headers: cookie ? { cookie } : {} });
   const login = cookieOf(form.headers['set-cookie'], 'rm_login_csrf')!;
   const res = await t.app.inject({
     method: 'POST',
     url: '/dashboard/sign-in/',
     headers: { cookie: [`rm_login_csrf=${login}`, cookie].filter(Boolean).join('; ') },
-    payload: { _csrf: login, email, password: TEST_PASSWORD, next: '/dashboard/' },
+    payload: {
+      _csrf: login,
+      email,
+      password: TEST_PASSWORD,
+      next: options.next ?? '/dashboard/',
+      ...(options.organization === undefined ? {} : { organization: String(options.organization) }),
+    },
   });
   expect(res.statusCode, res.body).toBe(303);
   const session: InjectSession = {
@@ -143,6 +156,56 @@ describe('a form sent after the session ended', () => {
     expect(page).not.toContain(secret);
   });
 
+  it('keeps a form sent in one organization for it when the same email signs into another, saying so', async () => {
+    const first = await createTestOrg(t);
+    const other = await createTestOrg(t);
+    await t.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [first.id, 'Journal of Kept Forms']);
+    const email = `two.journals.${other.id}@example.org`;
+    const here = await createTestUser(t.db, first.id, 'editor', email);
+    await createTestUser(t.db, other.id, 'editor', email);
+    const { res: signedIn, session } = await signInWith(email, undefined, { organization: first.id });
+    expect(signedIn.statusCode).toBe(303);
+    session.csrf = /name="_csrf" value="([^"]+)"/.exec(
+      (await get(session, '/dashboard/password/')).body,
+    )![1]!;
+    const group = await createGroup(t.db, first.id, `Two journals ${other.id}`);
+    await expire(here.id);
+    const sent = await postWithoutSession(`/dashboard/groups/${group.group_id}/records/`, session.csrf, {
+      client_id: 'kept-for-a',
+      name: 'Kept For A',
+    });
+    const cookie = `${UNSENT_FORM_COOKIE}=${cookieOf(sent.headers['set-cookie'], UNSENT_FORM_COOKIE)!}`;
+    const formPage = `/dashboard/groups/${group.group_id}/new-record/`;
+
+    // Into the other organization: not led to this organization's page (a "not found" there), told
+    // where the form waits, and the cookie left as it is (it was cleared, and the form lost).
+    const { res: elsewhere, session: theirs } = await signInWith(email, cookie, {
+      next: formPage,
+      organization: other.id,
+    });
+    expect(elsewhere.headers.location).toBe('/dashboard/');
+    expect(String(elsewhere.headers['set-cookie'])).not.toContain(`${UNSENT_FORM_COOKIE}=`);
+    const home = (await get(theirs, '/dashboard/')).body;
+    expect(home).toContain('is kept for that organization, not used here: sign in to');
+    expect(home).toContain('not used here: sign in to <bdi>Journal of Kept Forms</bdi> within a day');
+    expect(home).not.toContain('Kept For A');
+    expect(
+      await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['kept-for-a']),
+    ).toMatchObject({
+      rows: [],
+    });
+
+    // Back into the first organization in that browser: the form, as typed, on its page.
+    const { res: back, session: mine } = await signInWith(email, cookie, {
+      next: formPage,
+      organization: first.id,
+    });
+    expect(back.headers.location).toBe(formPage);
+    const page = (await get(mine, formPage)).body;
+    expect(page).toContain('Not saved yet: you were signed out before this was sent.');
+    expect(page).toContain('value="Kept For A"');
+  });
+
   it("keeps nothing from a post without the ended session's token (another site), nor after a sign-out", async () => {
     const editor = await createTestUser(t.db, orgId, 'editor');
     await injectSignIn(t.app, editor.email);
@@ -190,6 +253,8 @@ describe('a form sent after the session ended', () => {
         Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
       const payload = Buffer.concat([
         field('_csrf', csrf),
+        // The form's one-time value (form-seal.ts): not kept, the page shown again gives a new one.
+        field('once', 'one-time-value-of-the-page'),
         field('csv', sent.csv ?? ''),
         Buffer.from(
           `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${sent.file?.name ?? ''}"\r\n` +
@@ -218,18 +283,24 @@ describe('a form sent after the session ended', () => {
       expect(answer.headers.location).toBe(
         `/dashboard/sign-in/?next=${encodeURIComponent(formPage)}&unsaved=1`,
       );
-      const { res, session: again } = await signInWith(
-        editor.email,
-        kept ? `${UNSENT_FORM_COOKIE}=${kept}` : undefined,
-      );
-      return { group, kept, res, again, formPage, session };
+      const keptCookie = kept ? `${UNSENT_FORM_COOKIE}=${kept}` : undefined;
+      // The sign-in page the browser is sent to, saying what became of the form.
+      const signInPage = (
+        await t.app.inject({
+          url: String(answer.headers.location),
+          headers: keptCookie ? { cookie: keptCookie } : {},
+        })
+      ).body;
+      const { res, session: again } = await signInWith(editor.email, keptCookie);
+      return { group, kept, res, again, formPage, session, signInPage };
     }
 
     const CSV = 'client_id,name,emails\nlate-a,Ana Late,ana@late.example\nlate-b,"Bo, Late",';
 
     it('keeps a pasted CSV: after signing in the import page has it in its field, nothing imported', async () => {
-      const { group, kept, res, again, formPage } = await importAfterExpiry({ csv: CSV });
+      const { group, kept, res, again, formPage, signInPage } = await importAfterExpiry({ csv: CSV });
       expect(kept).toBeDefined();
+      expect(signInPage).toContain('where what you typed is kept for you to check and send again');
       expect(res.headers.location).toBe(formPage);
       const page = (await get(again, formPage)).body;
       expect(page).toContain('Not saved yet: you were signed out before this was sent.');
@@ -253,13 +324,27 @@ describe('a form sent after the session ended', () => {
         'The file <bdi>book.xlsx</bdi> was not kept (it is not UTF-8 text): choose it again.',
       );
       expect(shown).toMatch(/<textarea id="csv"[^>]*><\/textarea>/);
+      // Nothing typed and the file not kept: nothing is said to be kept.
+      expect(binary.signInPage).not.toContain('what you typed is kept');
+      expect(shown).toContain('nothing of it could be kept to show again');
+      expect(shown).not.toContain('What you typed is below');
     });
 
     it('past the body limit keeps nothing of it and says to choose the file again', async () => {
       const big = `client_id,name\n${Array.from({ length: 40_000 }, (_, i) => `r${i},Person number ${i}`).join('\n')}`;
-      const { again, formPage } = await importAfterExpiry({ file: { name: 'all.csv', bytes: big } });
+      const { again, formPage, signInPage } = await importAfterExpiry({
+        file: { name: 'all.csv', bytes: big },
+      });
+      // The sign-in page said "what you typed is kept", and the import page "What you typed is below".
+      expect(signInPage).not.toContain('what you typed is kept');
+      expect(signInPage).toContain(
+        'It could not be kept either: sign in to go back to the page, which says what to send again.',
+      );
       const page = (await get(again, formPage)).body;
-      expect(page).toContain('It was too large to keep (over 1 MiB): choose the file again');
+      expect(page).toContain(
+        'Not saved: you were signed out before this was sent, and nothing of it could be kept to show again. It was too large to keep (over 1 MiB): choose the file again',
+      );
+      expect(page).not.toContain('What you typed is below');
       expect(page).not.toContain('Person number 1');
     });
 

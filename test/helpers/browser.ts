@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApp, type TestApp } from './app.ts';
 import type { Config } from '../../src/infra/config.ts';
 import type { Role } from '../../src/users/roles.ts';
@@ -40,19 +40,42 @@ export async function startListeningApp(overrides: Partial<Config> = {}): Promis
   return { ...t, url: address };
 }
 
+/** The listening app and the browser a test file drives it with (`useBrowserApp`). */
+export interface BrowserApp extends ListeningApp {
+  browser: Browser;
+}
+
+/**
+ * The set-up every browser test file shares: Chromium launched and the app listening (`overrides` for
+ * its config), both before the file's first test, both closed after its last. The object returned is
+ * filled in by that `beforeAll`: call this at the top of the file, before any `beforeAll` of its own
+ * that uses it (hooks run in the order they are declared).
+ */
+export function useBrowserApp(overrides: Partial<Config> = {}): BrowserApp {
+  const t = {} as BrowserApp;
+  beforeAll(async () => {
+    const [browser, app] = await Promise.all([launchBrowser(), startListeningApp(overrides)]);
+    Object.assign(t, app, { browser });
+  });
+  afterAll(async () => {
+    await t.browser?.close();
+    await t.close?.();
+  });
+  return t;
+}
+
 /**
  * A page signed in as a new user of `role` in the organization, in a browser context of its own
  * (`width` px wide, the browser's default otherwise), waiting at most 15 s for each step.
  */
 export async function signedInPage(
-  browser: Browser,
-  t: ListeningApp,
+  t: BrowserApp,
   organizationId: number,
   role: Role,
   options: { width?: number; email?: string } = {},
 ): Promise<Page> {
   const user = await createTestUser(t.db, organizationId, role, options.email);
-  const context = await browser.newContext(
+  const context = await t.browser.newContext(
     options.width ? { viewport: { width: options.width, height: 800 } } : {},
   );
   const page = await context.newPage();

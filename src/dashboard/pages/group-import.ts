@@ -16,6 +16,7 @@ import {
   countRecords,
   existingClientIds,
   importGroupAuthors,
+  importGroupAuthorsFromForm,
   requireGroup,
   type AuthorsGroup,
   type GroupAuthorRecord,
@@ -24,6 +25,7 @@ import { listCustomFields, loadFieldRules, type CustomField } from '../../custom
 import { checkCustomValues } from '../../custom-fields/values.ts';
 import { AppError, errors } from '../../infra/errors.ts';
 import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
+import { newFormValue } from '../../infra/form-seal.ts';
 import { readOrganizationLimits } from '../../organizations/limits.ts';
 import {
   checkFormToken,
@@ -395,6 +397,7 @@ async function importPage(
       </p>
       <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}
+        <input type="hidden" name="once" value="${newFormValue()}" />
         <label for="csv">Records as CSV</label>
         ${csv.message}
         ${
@@ -485,8 +488,8 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
         fileSize: ctx.config.fileLimitBytes,
         fieldSize: ctx.config.fileLimitBytes,
         files: 1,
-        fields: 2,
-        parts: 3,
+        fields: 3,
+        parts: 4,
       },
     });
     dashboardRoute(withFiles, {
@@ -498,7 +501,8 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
       // A refusal by the framework (a records cap reached by a write racing this one) comes back
       // here; the rows' problems are answered by the page itself, with the whole pasted CSV.
       back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'import'),
-      keepsForm: true,
+      // Not its one-time value: the page shown again gives the form a new one.
+      keepsForm: { without: ['once'] },
       handler: async (request, reply) => {
         const { groupId } = request.params as { groupId: number };
         const organizationId = orgOf(request);
@@ -542,15 +546,27 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           const refused = { csv: sent.file ? '' : csv, problems: checked.problems };
           return importPage(ctx, request, reply, group, { ...refused, ...fromFile });
         }
-        const written = await importGroupAuthors(ctx.db, { organizationId, groupId }, checked.rows);
+        const key = { organizationId, groupId };
+        const written = sent.formValue
+          ? await importGroupAuthorsFromForm(ctx.db, key, checked.rows, sent.formValue)
+          : { ...(await importGroupAuthors(ctx.db, key, checked.rows)), repeated: false };
         const { added, updated, unchanged } = written;
+        const counts = `${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged`;
+        if (written.repeated) {
+          // The same form sent again (a second click on a slow import, its answer reloaded): what
+          // its first send wrote, and that nothing was written again (form-seal.ts).
+          return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
+            kind: 'ok',
+            message: `This import was sent more than once (a second click, or its answer reloaded): only its first send imported, which wrote ${counts}. Nothing was imported again.`,
+          });
+        }
         return redirectTo(ctx, request, reply, dashboardPath('groups', groupId), {
           kind: 'ok',
           // A record sent as stored is unchanged, not updated: the same file sent twice said "N
           // updated" of its second post, as if it had changed what the first wrote.
           // All unchanged: most often the same import sent again (a click again on a slow import, whose
           // first answer the browser dropped), which read as if the import had done nothing.
-          message: `Imported: ${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged.${
+          message: `Imported: ${counts}.${
             added === 0 && updated === 0
               ? ' The group already held every record as sent (imported before, or the form sent twice): nothing needed changing.'
               : ''
@@ -561,9 +577,11 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
   });
 }
 
-/** What an import post sent: the pasted CSV, and the file chosen (null: none). */
+/** What an import post sent: the pasted CSV, the file chosen (null: none), the form's one-time value. */
 interface SentImport {
   csv: string;
+  /** The form's one-time value (form-seal.ts), absent from a script's post: sent again, nothing is imported again. */
+  formValue: string | null;
   /** Past the pasted field's limit (the file's). */
   csvTooLarge: boolean;
   file: { name: string; bytes: Buffer; tooLarge: boolean } | null;
@@ -571,8 +589,22 @@ interface SentImport {
 
 /** A URL-encoded post (the form before it took files; a script's): its one field. */
 function pastedOnly(body: unknown): SentImport {
-  const csv = (body as { csv?: unknown } | undefined)?.csv;
-  return { csv: typeof csv === 'string' ? csv : '', csvTooLarge: false, file: null };
+  const { csv, once } = (body ?? {}) as { csv?: unknown; once?: unknown };
+  return {
+    csv: typeof csv === 'string' ? csv : '',
+    formValue: formValueOf(once),
+    csvTooLarge: false,
+    file: null,
+  };
+}
+
+/** A form's one-time value as `newFormValue` makes it, or null when none was sent. */
+function formValueOf(value: unknown): string | null {
+  if (value === undefined || value === '') return null;
+  if (typeof value !== 'string' || !/^[\w-]{16,64}$/.test(value)) {
+    throw errors.validation("The import form's one-time value is not one this page gives");
+  }
+  return value;
 }
 
 /**
@@ -580,7 +612,7 @@ function pastedOnly(body: unknown): SentImport {
  * sends it first), then the pasted field and the file, a file past the size limit drained and marked.
  */
 async function readImportParts(request: FastifyRequest): Promise<SentImport> {
-  const sent: SentImport = { csv: '', csvTooLarge: false, file: null };
+  const sent: SentImport = { csv: '', formValue: null, csvTooLarge: false, file: null };
   let checked = false;
   for await (const part of request.parts()) {
     if (part.type === 'field' && part.fieldname === '_csrf') {
@@ -589,7 +621,9 @@ async function readImportParts(request: FastifyRequest): Promise<SentImport> {
       continue;
     }
     if (!checked) checkFormToken(request, undefined);
-    if (part.type === 'field' && part.fieldname === 'csv') {
+    if (part.type === 'field' && part.fieldname === 'once') {
+      sent.formValue = formValueOf(part.value);
+    } else if (part.type === 'field' && part.fieldname === 'csv') {
       sent.csv = typeof part.value === 'string' ? part.value : '';
       sent.csvTooLarge = part.valueTruncated;
     } else if (part.type === 'file' && part.fieldname === 'file') {

@@ -12,6 +12,8 @@ import {
   openSession,
   setFlash,
   takeUnsentForm,
+  unsentFormKept,
+  unsentFormOwner,
   type Flash,
 } from '../../users/sessions.ts';
 import { beginAttempt, endAttempt, throttleVerdict } from '../../users/login-throttle.ts';
@@ -34,7 +36,7 @@ import {
   renderPage,
   sessionOf,
 } from '../framework.ts';
-import { html, isolate } from '../html.ts';
+import { html, isolate, isolateText } from '../html.ts';
 import { AppError } from '../../infra/errors.ts';
 
 // An email or a password past what any account can have (320, 1,024 characters) is answered on the
@@ -92,6 +94,18 @@ async function signInPage(
   const held = readCookie(request, LOGIN_CSRF_COOKIE);
   const token = held && /^[\w-]{32}$/.test(held) ? held : randomBytes(24).toString('base64url');
   setCookie(request, reply, LOGIN_CSRF_COOKIE, token, 3600);
+  const ended = options.unsaved ? readCookie(request, UNSENT_FORM_COOKIE) : undefined;
+  const kept = ended ? await unsentFormKept(ctx.db, ended) : null;
+  // Choosing among the email's organizations: the one a form kept in this browser waits for is
+  // chosen first, and said, where the first listed was, and signing into it left the form waiting.
+  const heldForm = options.organizations ? readCookie(request, UNSENT_FORM_COOKIE) : undefined;
+  const owner = heldForm ? await unsentFormOwner(ctx.db, heldForm) : null;
+  const waitsIn =
+    owner &&
+    owner.email.toLowerCase() === options.email?.toLowerCase() &&
+    options.organizations?.some((o) => o.id === owner.organizationId)
+      ? owner.organizationId
+      : null;
   // A refused sign-in marks the inputs it concerns, so a screen reader says why on reaching them
   // (the message at the top was read once, if at all, before the form); the first of them takes the
   // focus, so the person types again without going back through the page.
@@ -108,11 +122,14 @@ async function signInPage(
           ? html`<p class="flash error" role="alert">
               You were signed out, so what you sent was not saved.
               ${
-                readCookie(request, UNSENT_FORM_COOKIE)
+                kept === 'values'
                   ? 'Sign in to go back to the page, where what you typed is kept for you to check and send again.'
-                  : // A session closed (a sign-out, in another tab too) keeps nothing typed: said, where
-                    // "send it again" led the editor back to an empty form expecting what they typed.
-                    'Sign in to go back to the page and do it again: anything typed in the form was not kept.'
+                  : kept === 'message'
+                    ? // Too large to keep, or a file that is not text: said as such, where it said kept.
+                      'It could not be kept either: sign in to go back to the page, which says what to send again.'
+                    : // A session closed (a sign-out, in another tab too) keeps nothing typed: said, where
+                      // "send it again" led the editor back to an empty form expecting what they typed.
+                      'Sign in to go back to the page and do it again: anything typed in the form was not kept.'
               }
             </p>`
           : null
@@ -154,9 +171,11 @@ async function signInPage(
                         name="organization"
                         value="${String(o.id)}"
                         required
-                        ${k === 0 ? 'checked' : ''}
+                        ${(waitsIn === null ? k === 0 : o.id === waitsIn) ? 'checked' : ''}
                       />
-                      ${isolate(o.name)}</label
+                      ${isolate(o.name)}${
+                        o.id === waitsIn ? ' (what you sent after you were signed out waits here)' : null
+                      }</label
                     >`,
                 )}
               </fieldset>`
@@ -212,21 +231,39 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
   /**
    * A form this browser sent after its session ended, kept with that session (framework.ts): when
    * the same user signs in, it becomes the new session's message with what was typed, and sign-in
-   * leads to its page. Someone else signing in gets nothing of it.
+   * leads to its page. Someone else signing in gets nothing of it, and it stays kept for its own
+   * account (the cookie too), where the cookie was cleared and the form lost: the same email signed
+   * into another organization (an editor of two journals) is told it waits for the other one, and
+   * is not led to the form's page, which is the other organization's.
    */
   async function unsentForm(
     request: FastifyRequest,
     reply: FastifyReply,
-    userId: number,
+    user: { id: number; email: string },
     sessionHash: Buffer,
-  ): Promise<Flash | null> {
+  ): Promise<{ flash: Flash } | { keptElsewhere: string | null } | null> {
     const ended = readCookie(request, UNSENT_FORM_COOKIE);
     if (!ended) return null;
+    const owner = await unsentFormOwner(ctx.db, ended);
+    if (owner && owner.userId !== user.id) {
+      if (owner.email.toLowerCase() === user.email.toLowerCase()) {
+        await setFlash(ctx.db, sessionHash, {
+          kind: 'ok',
+          message: `What you sent in ${isolateText(owner.organizationName)} after you were signed out is kept for that organization, not used here: sign in to ${isolateText(owner.organizationName)} within a day to see it again.`,
+        });
+      }
+      return { keptElsewhere: owner.page };
+    }
     clearCookie(request, reply, UNSENT_FORM_COOKIE);
-    const flash = await takeUnsentForm(ctx.db, ended, userId);
-    if (!flash?.form) return null;
-    await setFlash(ctx.db, sessionHash, { kind: flash.kind, message: flash.message, form: flash.form });
-    return flash;
+    const flash = await takeUnsentForm(ctx.db, ended, user.id);
+    if (!flash) return null;
+    // Without its values when none could be kept: the message says what to send again.
+    await setFlash(ctx.db, sessionHash, {
+      kind: flash.kind,
+      message: flash.message,
+      ...(flash.form ? { form: flash.form } : {}),
+    });
+    return { flash };
   }
 
   const { login, sessionTtlMs } = ctx.config.dashboard;
@@ -314,11 +351,13 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       // The sign-in token is kept (its hour): the sign-in page of another tab, sent after this one
       // signed in, signs in there too rather than answering "The form has expired".
       setCookie(request, reply, SESSION_COOKIE, token, sessionTtlMs / 1000);
-      const unsent = await unsentForm(request, reply, user.id, hashToken(token));
-      return reply
-        .status(303)
-        .header('location', safeNext(unsent?.page ?? body.next))
-        .send();
+      const unsent = await unsentForm(request, reply, { id: user.id, email: body.email }, hashToken(token));
+      const next = safeNext(body.next);
+      let location = next;
+      if (unsent && 'flash' in unsent) location = safeNext(unsent.flash.page ?? body.next);
+      // The kept form's page is the other organization's: home, where the message says where it waits.
+      else if (unsent && unsent.keptElsewhere === next) location = '/dashboard/';
+      return reply.status(303).header('location', location).send();
     },
   });
 
