@@ -1806,6 +1806,24 @@ function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/**
+ * The author a labelled contact line belongs to when it is set in a paragraph of its own: the
+ * labelled lines right before it ("Email: ...") lead back to a correspondence note that names one
+ * author ("*Correspondence: Jane Roe, Department ..."). Null when the line is no labelled line, or
+ * the run of them starts elsewhere.
+ */
+function contactNoteOwner(texts: { text: string }[], at: number, authors: ParsedAuthor[]): number | null {
+  if (!CONTACT_LINE.test(texts[at]!.text) || mentionedAuthors(texts[at]!.text, authors).length) return null;
+  for (let k = at - 1; k >= Math.max(0, at - 4); k--) {
+    const text = texts[k]!.text;
+    if (CONTACT_LINE.test(text)) continue;
+    if (!/^\W*correspond/iu.test(text)) return null;
+    const named = mentionedAuthors(text, authors);
+    return named.length === 1 ? named[0]! : null;
+  }
+  return null;
+}
+
 /** A labelled line of a contact block: "Address: ...", "Email: ...", "ORCID: ...", "Tel.: ...". */
 const CONTACT_LINE =
   /^\s*(?:(?:postal\s+|mailing\s+)?address|e-?mail|orcid(?:\s+id)?|phone|telephone|tel|fax|mobile)\s*[.:]/iu;
@@ -2428,15 +2446,23 @@ export function extractHeader(source: DocumentModel): Header {
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {
-    for (const { text, links, owner } of texts) {
+    texts.forEach(({ text, links, owner }, k) => {
       const ids = unique([...findOrcids(text), ...links.flatMap((l) => findOrcids(l))]).filter(
         (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
       );
-      if (!ids.length) continue;
+      if (!ids.length) return;
       // One identifier in a note that belongs to one author (the author's contact block) is theirs.
       if (owner !== undefined && ids.length === 1 && !authors[owner]!.orcid) {
         authors[owner]!.orcid = ids[0]!;
-        continue;
+        return;
+      }
+      // "*Correspondence: Jane Roe, Department ..." / "Email: ..." / "ORCID: ...": a Word
+      // manuscript's contact note set one labelled line a paragraph; the identifier on such a line
+      // is the named author's.
+      const noteOwner = contactNoteOwner(texts, k, authors);
+      if (ids.length === 1 && noteOwner !== null && !authors[noteOwner]!.orcid) {
+        authors[noteOwner]!.orcid = ids[0]!;
+        return;
       }
       // "0000-0001-... (V. Alexiev); 0000-0002-... (N. Keberle)": an identifier with a name in
       // brackets after it, or one identifier and one name to a segment, pair up whatever else the
@@ -2457,8 +2483,8 @@ export function extractHeader(source: DocumentModel): Header {
       const left = ids.filter((id) => !authors.some((a) => a.orcid === id));
       const mentioned = mentionedAuthors(text, authors).filter((i) => !authors[i]!.orcid);
       if (left.length && mentioned.length === left.length)
-        mentioned.forEach((ai, k) => (authors[ai]!.orcid = left[k]!));
-    }
+        mentioned.forEach((ai, n) => (authors[ai]!.orcid = left[n]!));
+    });
   }
 
   // A table of the authors and their identifiers set in columns ("Author | ORCID | Email", a Word
