@@ -349,6 +349,11 @@ function goesOnFrom(longer: string, shorter: string): boolean {
 }
 
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
+/**
+ * An en dash between two letters or digits. A typographic hyphen (U+2010) is left as printed, as
+ * the AnyStyle gold set keeps it.
+ */
+const TYPESET_HYPHEN = /(?<=[\p{L}\d])\u2013(?=[\p{L}\d])/gu;
 /** After a DOI's closing hyphen: one space, then a word of DOI characters that holds a digit. */
 const HYPHEN_GOES_ON = /^ ((?=[\w.()/;:-]*\d)[\w()][^\s"<>]*)/;
 /**
@@ -478,6 +483,9 @@ export function findDoi(text: string, readOn = true): string | null {
     else break;
   }
   if (source[m.index - 1] === '/') doi = doi.replace(URL_PATH_TAIL, '');
+  // "10.26434/chemrxiv–2023–8c1mt": a bibliography's DOI field typed with LaTeX's "--" prints an
+  // en dash between two of its letters or digits, where the registered DOI has a hyphen.
+  doi = doi.replace(TYPESET_HYPHEN, '-');
   // A DOI field cut short in the bibliography ("doi:10.1002/joc") before the URL that holds it
   // whole (".../doi/10.1002/joc.1688/full"): the one that goes on from it, in the next words.
   if (readOn) {

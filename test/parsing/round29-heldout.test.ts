@@ -45,3 +45,26 @@ describe('a Word contact note set one labelled line a paragraph, the ORCID on th
     expect(result.authors.filter((a) => a.orcid).length).toBe(1);
   });
 });
+
+describe('a DOI printed with en dashes where it has hyphens', () => {
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('Frost Dates and Flowering in Northern Valley Gardens', 'Title'),
+        paragraph('Lucía Ferrer Soto'),
+        ...wordBody(4),
+        paragraph('References', 'Heading1'),
+        paragraph('(1) Alvarez, M.; Benitez, R. Frost in the northern valley. 10.5555/preprint–2023–x1abc.'),
+        paragraph('(2) Castro, L. Records of frost. J. Gardens 2020, 12, 45–52. 10.5555/jg.2020.0012.'),
+      ],
+      [titleStyle],
+    );
+
+  it('reads the DOI with hyphens, and a page range keeps its dash', async () => {
+    const result = await parseManuscript(file(), 'dashes.docx', limits);
+    expect(result.references.map((r) => r.doi)).toEqual([
+      '10.5555/preprint-2023-x1abc',
+      '10.5555/jg.2020.0012',
+    ]);
+  });
+});
