@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, makeDocx, paragraph } from './make-files.ts';
+import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -66,5 +66,58 @@ describe('a DOI printed with en dashes where it has hyphens', () => {
       '10.5555/preprint-2023-x1abc',
       '10.5555/jg.2020.0012',
     ]);
+  });
+});
+
+describe("a thesis's abstract on a page of its own after the list, under the title and name again", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'UNIVERSITY OF THE NORTHERN VALLEY', size: 14, x: 150, y: 760, bold: true },
+        { text: 'MASTER THESIS No. 42', size: 14, x: 200, y: 700, bold: true },
+        { text: 'FROST DATES IN VALLEY GARDENS', size: 18, x: 130, y: 600, bold: true },
+        { text: 'Ana Horvat Kovac', size: 14, x: 220, y: 540 },
+        { text: 'Valleytown, June 2021.', size: 12, x: 220, y: 300 },
+      ],
+      [{ text: '1. Introduction', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
+      [
+        { text: 'Literature', size: 16, x: 72, y: 760, bold: true },
+        {
+          text: '[1] M. Alvarez, "Frost in the northern valley", Journal of Gardens, 2015.',
+          size: 10,
+          x: 72,
+          y: 720,
+        },
+        {
+          text: '[2] R. Benitez, "Late flowering in orchards", Orchard Studies, 2018.',
+          size: 10,
+          x: 72,
+          y: 700,
+        },
+      ],
+      [
+        { text: 'Abstract', size: 16, x: 72, y: 760, bold: true },
+        { text: 'Frost Dates in Valley Gardens', size: 12, x: 200, y: 720, bold: true },
+        { text: 'Ana Horvat Kovac', size: 12, x: 230, y: 700, bold: true },
+        {
+          text: 'We recorded the first frost and the first flowers in forty gardens of the valley',
+          size: 10,
+          x: 72,
+          y: 670,
+        },
+        {
+          text: 'over ten years, and found that the flowers came a week later after each early frost.',
+          size: 10,
+          x: 72,
+          y: 657,
+        },
+      ],
+    ]);
+
+  it('reads the abstract past the repeated title and name', async () => {
+    const result = await parseManuscript(file(), 'thesis.pdf', limits);
+    expect(result.abstract).toBe(
+      'We recorded the first frost and the first flowers in forty gardens of the valley over ten years, and found that the flowers came a week later after each early frost.',
+    );
   });
 });
