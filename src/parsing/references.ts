@@ -87,7 +87,12 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   };
   const setInOpens = useIndent ? share(true) : 0;
   const firstLineIndent = setInOpens >= 0.6 && share(false) <= setInOpens / 2;
-  const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
+  // Entries set apart by space. A list set at wider spacing (a thesis at one and a half lines)
+  // stands every line apart: the space between entries is then the smallest line's plus as much.
+  const lineGaps = lines.slice(1).flatMap((l) => (l.pageTop ? [] : [l.gapAbove]));
+  const smallestGap = lineGaps.length ? Math.min(...lineGaps) : 0;
+  const entryGap = smallestGap > 0.2 ? smallestGap + 0.2 : 0.2;
+  const useGap = !useIndent && lines.filter((l) => l.gapAbove > entryGap).length >= 2;
   const refs: BlockLine[][] = [];
   // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I" after
   // a line that ended a sentence. A body as author ("NASA. 2015.", AAAI's style) has no initials:
@@ -105,7 +110,7 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
     else if (useGap)
       starts ||=
-        line.gapAbove > 0.2 ||
+        line.gapAbove > entryGap ||
         (line.pageTop === true && (opensAfterSentence(line, prev) || endsWithLink(refs[refs.length - 1]!)));
     else starts ||= opensAfterSentence(line, prev);
     if (starts) refs.push([line]);

@@ -121,3 +121,84 @@ describe("a thesis's abstract on a page of its own after the list, under the tit
     );
   });
 });
+
+describe('a list whose labels stand in a column of their own, set at one and a half lines', () => {
+  const labels = ['[Alv15]', '[BC18]', '[Cas20]', '[Dom21]', '[Est19]', '[Fer17]', '[Gil16]', '[Her14]'];
+  const entries = [
+    [
+      'M. Alvarez. Frost in the northern valley and the first flowers of the gardens',
+      'there. Journal of Gardens, 12:45-52, 2015.',
+    ],
+    [
+      'R. Benitez and L. Castro. Late flowering in the orchards of the northern valley',
+      'after early frost. Orchard Studies, 2:20-43, 2018.',
+    ],
+    ['L. Castro. Records of frost. Valley Press, Valleytown, 2020.'],
+    [
+      'P. Dominguez. A census of the valley gardens and their keepers over ten years',
+      'of records. Garden History, 7:1-26, 2021.',
+    ],
+    [
+      'J. Esteban. Orchards of the north and the frost that comes in the spring months',
+      'of the year. Orchard Studies, 3:1-9, 2019.',
+    ],
+    [
+      'A. Fernandez. Frost and fruit in the valley orchards of the northern slopes',
+      'and hills. Journal of Gardens, 10:5-15, 2017.',
+    ],
+    [
+      'C. Gil. The gardens of the valley in the old maps of the region and the town',
+      'records. Garden History, 2:3-8, 2016.',
+    ],
+    [
+      'T. Herrera. Late frost over the valley and its gardens in the years of records',
+      'kept. Valley Press, Valleytown, 2014.',
+    ],
+  ];
+  // Each entry's lines 15 points apart at 10 points (one and a half lines), the entries 9 more;
+  // the labels, in a column of their own, are read as blocks before the entries.
+  const file = () => {
+    const list: { text: string; size: number; x: number; y: number }[] = [];
+    let y = 720;
+    entries.forEach((lines, k) => {
+      list.push({ text: labels[k]!, size: 10, x: 72, y });
+      lines.forEach((text, n) => list.push({ text, size: 10, x: 140, y: y - n * 15 }));
+      y -= lines.length * 15 + 9;
+    });
+    return makeTextPdf([
+      [
+        { text: 'Frost Dates in Valley Gardens', size: 18, x: 150, y: 760, bold: true },
+        ...bodyProse(700, 40),
+      ],
+      [{ text: 'References', size: 14, x: 72, y: 760, bold: true }, ...list],
+    ]);
+  };
+
+  it('reads the list under its heading, one entry to each label', async () => {
+    const result = await parseManuscript(file(), 'labels.pdf', limits);
+    expect(result.references.length).toBe(8);
+    expect(result.references[0]!.raw).toBe(
+      'M. Alvarez. Frost in the northern valley and the first flowers of the gardens there. Journal of Gardens, 12:45-52, 2015.',
+    );
+  });
+});
+
+describe('Lithuanian list headings', () => {
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('Šalnų datos slėnio soduose', 'Title'),
+        paragraph('Vardenis Pavardenis'),
+        ...wordBody(4),
+        paragraph('Literatūros sąrašas', 'Heading1'),
+        paragraph('A. Pavardonis. Šalnos šiaurės slėnyje. Sodų žurnalas, 12:45–52, 2015.'),
+        paragraph('B. Pavardenis. Vėlyvas žydėjimas soduose. Sodininkystė, 2:20–43, 2018.'),
+      ],
+      [titleStyle],
+    );
+
+  it('finds the list under "Literatūros sąrašas"', async () => {
+    const result = await parseManuscript(file(), 'lt.docx', limits);
+    expect(result.references.length).toBe(2);
+  });
+});
