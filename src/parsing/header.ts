@@ -4,6 +4,7 @@
 import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
 import {
   CJK_WORDS,
+  UNSPACED_WORDS,
   LATIN_WORD_END,
   ORCID_RE,
   findEmails,
@@ -308,13 +309,14 @@ function findTitle(doc: DocumentModel): number | null {
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
     .filter(({ b }) => {
-      // Chinese and Japanese write a title's words with no space between them.
-      const cjk = CJK_WORDS.test(b.text);
+      // Chinese, Japanese and Thai write a title's words with no space between them (Thai's vowel
+      // signs, marks between its letters, break a run of letters too).
+      const unspaced = UNSPACED_WORDS.test(b.text);
       return (
-        (b.text.length >= 8 || cjk) &&
+        (b.text.length >= 8 || unspaced) &&
         b.text.length <= 400 &&
-        /\p{L}{3}/u.test(b.text) &&
-        (cjk || b.text.split(/\s+/).length >= 2)
+        (/\p{L}{3}/u.test(b.text) || unspaced) &&
+        (unspaced || b.text.split(/\s+/).length >= 2)
       );
     })
     .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !kindOfWork(b))

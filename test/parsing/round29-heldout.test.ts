@@ -202,3 +202,22 @@ describe('Lithuanian list headings', () => {
     expect(result.references.length).toBe(2);
   });
 });
+
+describe('a Thai title, its words written with no space between them', () => {
+  /** A paragraph of one run in a size of its own (half-points, as Word writes it). */
+  const sized = (text: string, halfPoints: number) =>
+    `<w:p><w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  const file = () =>
+    makeDocx([
+      sized('การศึกษาวันน้ำค้างแข็งในสวน', 36),
+      sized('สมชาย ใจดี', 24),
+      ...Array.from({ length: 4 }, () =>
+        sized('เนื้อหาของบทความนี้ยาวพอที่จะอ่านเป็นย่อหน้าของเนื้อหาในส่วนนี้ของเอกสาร', 24),
+      ),
+    ]);
+
+  it('reads the line in the largest type as the title', async () => {
+    const result = await parseManuscript(file(), 'thai.docx', limits);
+    expect(result.title).toBe('การศึกษาวันน้ำค้างแข็งในสวน');
+  });
+});
