@@ -906,10 +906,10 @@ function namesAfterBy(
  * A thesis cover's label over the student who wrote it, in the languages of the covers met:
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
  * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:", Russian "Выполнил(а)"
- * (done by), Ukrainian "Виконав(ла)", Chinese "作 者:" (author).
+ * (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese "作 者:" (author).
  */
 const STUDENT_LABELS =
-  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|作\s*者)/iu;
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者)/iu;
 const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
 /**
  * The same label run in before what it labels on its line ("Выполнил студент гр. 123 В.В. Иванов",
@@ -919,11 +919,11 @@ const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
 const STUDENT_LABEL_HEAD = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?\\s+(?=\\S)`, 'iu');
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
- * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", and the
- * English roles of ROLE_LINE.
+ * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", Lithuanian
+ * "Darbo vadovas" / "Recenzentas", and the English roles of ROLE_LINE.
  */
 const SUPERVISOR_LABELS =
-  /(?:(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+  /(?:(?:darbo\s+)?vadovas|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
 const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 'iu');
 /**
  * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the
@@ -942,8 +942,13 @@ const HAN_NAME_FIRST = /^(\p{Script=Han}{2,4})(?:\s|$)/u;
  * it reads as a name; else a Chinese name that opens it, or a name of initials and a surname that
  * closes it, the student's group or position set before it ("студент гр. 123/45 В.В. Иванов").
  */
+/** The caption of the line left to sign on after a name ("(parašas)", "(signature)"): a lower-case word in brackets. */
+const SIGNATURE_CAPTION = /\s*\(\p{Ll}{3,15}\)$/u;
+
 function studentName(value: string, whole = true): string | null {
-  const text = withoutDegrees(value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
+  const text = withoutDegrees(
+    value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, '').replace(SIGNATURE_CAPTION, ''),
+  );
   const name =
     whole && isNameLike(text)
       ? text

@@ -221,3 +221,26 @@ describe('a Thai title, its words written with no space between them', () => {
     expect(result.title).toBe('การศึกษาวันน้ำค้างแข็งในสวน');
   });
 });
+
+describe('a Lithuanian thesis cover: the student under "Atliko:", a signature\'s caption after the name', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'VILNIAUS UNIVERSITETAS', size: 12, x: 220, y: 780 },
+        { text: 'Magistro baigiamasis darbas', size: 12, x: 210, y: 700 },
+        { text: 'Sodu salnu datos siaures sleniuose', size: 17, x: 150, y: 640, bold: true },
+        { text: 'Frost dates in northern valley gardens', size: 14, x: 160, y: 610 },
+        { text: 'Atliko:', size: 12, x: 300, y: 520 },
+        { text: 'Jonas Petraitis (parasas)', size: 12, x: 300, y: 506 },
+        { text: 'Darbo vadovas:', size: 12, x: 300, y: 460 },
+        { text: 'prof. dr. Petras Jonaitis (parasas)', size: 12, x: 300, y: 446 },
+        { text: 'Vilnius 2015', size: 12, x: 270, y: 100 },
+      ],
+      [{ text: 'Ivadas', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
+    ]);
+
+  it('reads the student as the author, not the supervisor', async () => {
+    const result = await parseManuscript(file(), 'lt-cover.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jonas Petraitis']);
+  });
+});
