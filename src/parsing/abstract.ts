@@ -623,6 +623,31 @@ function findUnlabelled(
  * `laidOut`: the blocks were read from a page's layout (a PDF), where a line may be a block of its
  * own. `reach`: how many paragraphs past the front matter the label may come.
  */
+/**
+ * A thesis that sets its abstracts at its end, after the reference list, each on a page of its own
+ * under its label, with the title and the author's name repeated under the label (a Croatian
+ * "diplomski rad": "Sažetak", then "Abstract"): when nothing was found near the front matter, the
+ * English label alone at the top of a page is looked for after it. The repeated lines, set like
+ * headings and with no stop, are skipped.
+ */
+function abstractPage(blocks: Block[], from: number): FoundAbstract | null {
+  for (let i = Math.max(from, 1); i < blocks.length; i++) {
+    const b = blocks[i]!;
+    const text = b.text.trim();
+    if (blocks[i - 1]!.page === b.page || text.length > 20 || !isHeading(b)) continue;
+    if (!ENGLISH.label.test(text) || text.replace(ENGLISH.label, '').trim()) continue;
+    const used = [i];
+    for (let j = i + 1; j <= i + 3 && j < blocks.length; j++) {
+      const n = blocks[j]!;
+      if (n.page !== b.page || !isHeading(n) || n.text.length > 150 || endsSentence(n.text)) break;
+      used.push(j);
+    }
+    const found = collect(blocks, used[used.length - 1]! + 1, b.page, false, [], used);
+    if (found.text) return found;
+  }
+  return null;
+}
+
 export function findAbstract(
   blocks: Block[],
   frontEnd: number,
@@ -633,7 +658,10 @@ export function findAbstract(
   const english = findLabelled(blocks, frontEnd, ENGLISH, 0, reach);
   if (english) return english;
   const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE, 0, reach);
-  if (!other) return findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
+  if (!other) {
+    const unlabelled = findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
+    return unlabelled.text ? unlabelled : (abstractPage(blocks, frontEnd) ?? unlabelled);
+  }
   // A thesis prints its abstract in its own language first and the English one right after it
   // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is
   // looked for after a long front matter (a cover, contents, a signed statement): the English one

@@ -4,6 +4,7 @@
 import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
 import {
   CJK_WORDS,
+  UNSPACED_WORDS,
   LATIN_WORD_END,
   ORCID_RE,
   findEmails,
@@ -308,13 +309,14 @@ function findTitle(doc: DocumentModel): number | null {
     .map((b, i) => ({ b, i }))
     .filter(({ b, i }) => b.page === 1 && i < MAX_FRONT_BLOCKS)
     .filter(({ b }) => {
-      // Chinese and Japanese write a title's words with no space between them.
-      const cjk = CJK_WORDS.test(b.text);
+      // Chinese, Japanese and Thai write a title's words with no space between them (Thai's vowel
+      // signs, marks between its letters, break a run of letters too).
+      const unspaced = UNSPACED_WORDS.test(b.text);
       return (
-        (b.text.length >= 8 || cjk) &&
+        (b.text.length >= 8 || unspaced) &&
         b.text.length <= 400 &&
-        /\p{L}{3}/u.test(b.text) &&
-        (cjk || b.text.split(/\s+/).length >= 2)
+        (/\p{L}{3}/u.test(b.text) || unspaced) &&
+        (unspaced || b.text.split(/\s+/).length >= 2)
       );
     })
     .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !kindOfWork(b))
@@ -904,10 +906,10 @@ function namesAfterBy(
  * A thesis cover's label over the student who wrote it, in the languages of the covers met:
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
  * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:", Russian "Выполнил(а)"
- * (done by), Ukrainian "Виконав(ла)", Chinese "作 者:" (author).
+ * (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese "作 者:" (author).
  */
 const STUDENT_LABELS =
-  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|作\s*者)/iu;
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者)/iu;
 const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
 /**
  * The same label run in before what it labels on its line ("Выполнил студент гр. 123 В.В. Иванов",
@@ -917,11 +919,11 @@ const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
 const STUDENT_LABEL_HEAD = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?\\s+(?=\\S)`, 'iu');
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
- * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", and the
- * English roles of ROLE_LINE.
+ * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", Lithuanian
+ * "Darbo vadovas" / "Recenzentas", and the English roles of ROLE_LINE.
  */
 const SUPERVISOR_LABELS =
-  /(?:(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+  /(?:(?:darbo\s+)?vadovas|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
 const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 'iu');
 /**
  * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the
@@ -940,8 +942,13 @@ const HAN_NAME_FIRST = /^(\p{Script=Han}{2,4})(?:\s|$)/u;
  * it reads as a name; else a Chinese name that opens it, or a name of initials and a surname that
  * closes it, the student's group or position set before it ("студент гр. 123/45 В.В. Иванов").
  */
+/** The caption of the line left to sign on after a name ("(parašas)", "(signature)"): a lower-case word in brackets. */
+const SIGNATURE_CAPTION = /\s*\(\p{Ll}{3,15}\)$/u;
+
 function studentName(value: string, whole = true): string | null {
-  const text = withoutDegrees(value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, ''));
+  const text = withoutDegrees(
+    value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, '').replace(SIGNATURE_CAPTION, ''),
+  );
   const name =
     whole && isNameLike(text)
       ? text
@@ -1806,6 +1813,24 @@ function namedByLine(line: string, authors: ParsedAuthor[]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/**
+ * The author a labelled contact line belongs to when it is set in a paragraph of its own: the
+ * labelled lines right before it ("Email: ...") lead back to a correspondence note that names one
+ * author ("*Correspondence: Jane Roe, Department ..."). Null when the line is no labelled line, or
+ * the run of them starts elsewhere.
+ */
+function contactNoteOwner(texts: { text: string }[], at: number, authors: ParsedAuthor[]): number | null {
+  if (!CONTACT_LINE.test(texts[at]!.text) || mentionedAuthors(texts[at]!.text, authors).length) return null;
+  for (let k = at - 1; k >= Math.max(0, at - 4); k--) {
+    const text = texts[k]!.text;
+    if (CONTACT_LINE.test(text)) continue;
+    if (!/^\W*correspond/iu.test(text)) return null;
+    const named = mentionedAuthors(text, authors);
+    return named.length === 1 ? named[0]! : null;
+  }
+  return null;
+}
+
 /** A labelled line of a contact block: "Address: ...", "Email: ...", "ORCID: ...", "Tel.: ...". */
 const CONTACT_LINE =
   /^\s*(?:(?:postal\s+|mailing\s+)?address|e-?mail|orcid(?:\s+id)?|phone|telephone|tel|fax|mobile)\s*[.:]/iu;
@@ -2428,15 +2453,23 @@ export function extractHeader(source: DocumentModel): Header {
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {
-    for (const { text, links, owner } of texts) {
+    texts.forEach(({ text, links, owner }, k) => {
       const ids = unique([...findOrcids(text), ...links.flatMap((l) => findOrcids(l))]).filter(
         (id) => validOrcid(id) && !authors.some((a) => a.orcid === id),
       );
-      if (!ids.length) continue;
+      if (!ids.length) return;
       // One identifier in a note that belongs to one author (the author's contact block) is theirs.
       if (owner !== undefined && ids.length === 1 && !authors[owner]!.orcid) {
         authors[owner]!.orcid = ids[0]!;
-        continue;
+        return;
+      }
+      // "*Correspondence: Jane Roe, Department ..." / "Email: ..." / "ORCID: ...": a Word
+      // manuscript's contact note set one labelled line a paragraph; the identifier on such a line
+      // is the named author's.
+      const noteOwner = contactNoteOwner(texts, k, authors);
+      if (ids.length === 1 && noteOwner !== null && !authors[noteOwner]!.orcid) {
+        authors[noteOwner]!.orcid = ids[0]!;
+        return;
       }
       // "0000-0001-... (V. Alexiev); 0000-0002-... (N. Keberle)": an identifier with a name in
       // brackets after it, or one identifier and one name to a segment, pair up whatever else the
@@ -2457,8 +2490,8 @@ export function extractHeader(source: DocumentModel): Header {
       const left = ids.filter((id) => !authors.some((a) => a.orcid === id));
       const mentioned = mentionedAuthors(text, authors).filter((i) => !authors[i]!.orcid);
       if (left.length && mentioned.length === left.length)
-        mentioned.forEach((ai, k) => (authors[ai]!.orcid = left[k]!));
-    }
+        mentioned.forEach((ai, n) => (authors[ai]!.orcid = left[n]!));
+    });
   }
 
   // A table of the authors and their identifiers set in columns ("Author | ORCID | Email", a Word

@@ -87,7 +87,12 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   };
   const setInOpens = useIndent ? share(true) : 0;
   const firstLineIndent = setInOpens >= 0.6 && share(false) <= setInOpens / 2;
-  const useGap = !useIndent && lines.filter((l) => l.gapAbove > 0.2).length >= 2;
+  // Entries set apart by space. A list set at wider spacing (a thesis at one and a half lines)
+  // stands every line apart: the space between entries is then the smallest line's plus as much.
+  const lineGaps = lines.slice(1).flatMap((l) => (l.pageTop ? [] : [l.gapAbove]));
+  const smallestGap = lineGaps.length ? Math.min(...lineGaps) : 0;
+  const entryGap = smallestGap > 0.2 ? smallestGap + 0.2 : 0.2;
+  const useGap = !useIndent && lines.filter((l) => l.gapAbove > entryGap).length >= 2;
   const refs: BlockLine[][] = [];
   // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I" after
   // a line that ended a sentence. A body as author ("NASA. 2015.", AAAI's style) has no initials:
@@ -105,7 +110,7 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
     else if (useGap)
       starts ||=
-        line.gapAbove > 0.2 ||
+        line.gapAbove > entryGap ||
         (line.pageTop === true && (opensAfterSentence(line, prev) || endsWithLink(refs[refs.length - 1]!)));
     else starts ||= opensAfterSentence(line, prev);
     if (starts) refs.push([line]);
@@ -349,6 +354,11 @@ function goesOnFrom(longer: string, shorter: string): boolean {
 }
 
 const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
+/**
+ * An en dash between two letters or digits. A typographic hyphen (U+2010) is left as printed, as
+ * the AnyStyle gold set keeps it.
+ */
+const TYPESET_HYPHEN = /(?<=[\p{L}\d])\u2013(?=[\p{L}\d])/gu;
 /** After a DOI's closing hyphen: one space, then a word of DOI characters that holds a digit. */
 const HYPHEN_GOES_ON = /^ ((?=[\w.()/;:-]*\d)[\w()][^\s"<>]*)/;
 /**
@@ -478,6 +488,9 @@ export function findDoi(text: string, readOn = true): string | null {
     else break;
   }
   if (source[m.index - 1] === '/') doi = doi.replace(URL_PATH_TAIL, '');
+  // "10.26434/chemrxiv–2023–8c1mt": a bibliography's DOI field typed with LaTeX's "--" prints an
+  // en dash between two of its letters or digits, where the registered DOI has a hyphen.
+  doi = doi.replace(TYPESET_HYPHEN, '-');
   // A DOI field cut short in the bibliography ("doi:10.1002/joc") before the URL that holds it
   // whole (".../doi/10.1002/joc.1688/full"): the one that goes on from it, in the next words.
   if (readOn) {

@@ -12,7 +12,8 @@ import { findEmails, findOrcids } from './text-utils.ts';
  * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
  * источников", Ukrainian "Список літератури", "Список використаних джерел", "Література", Hungarian "Hivatkozások", "Irodalomjegyzék", Greek "Βιβλιογραφία", Turkish
  * "Kaynaklar", Indonesian "Daftar Pustaka", Vietnamese "Tài liệu tham khảo", Swedish, Norwegian and
- * Danish "Referenser", "Referanser", "Litteratur", "Källor", Finnish "Lähteet"), with a full stop after it as a draft typed by hand may set one ("4. Ссылки."). The list is the last such heading, so a
+ * Danish "Referenser", "Referanser", "Litteratur", "Källor", Finnish "Lähteet", Lithuanian
+ * "Literatūros sąrašas", "Naudota literatūra", Latvian "Literatūras saraksts"), with a full stop after it as a draft typed by hand may set one ("4. Ссылки."). The list is the last such heading, so a
  * section of that name earlier in the body ("3.1 Literaturverzeichnis", a template's guide to
  * citing) does not open it.
  */
@@ -20,7 +21,7 @@ import { findEmails, findOrcids } from './text-utils.ts';
 const BY_LANGUAGE =
   /\b(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)\b|\sב\p{L}{3,10}ית$/iu;
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|literatūr(?:os|as) (?:ir šaltinių )?(?:sąrašas|saraksts)|(?:naudota |izmantotā )?literatūra|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -448,6 +449,12 @@ function median(values: number[]): number {
 }
 
 /**
+ * A list's label alone in its block ("[Pav05]", "[STU+02]", "[12]"): the labels of a list set in a
+ * column of their own, wide of the entries, are read before them as blocks of their own.
+ */
+const ENTRY_LABEL_ALONE = /^\[[\p{L}\d+]{1,12}\]$/u;
+
+/**
  * A "Reference" heading that heads a table's column (a table after the list that cites a source
  * for each row): the cells under it are short lines ("Roe et al., 2012", a place, a number), where
  * entries of a list are sentences, and most cells carry no year, where nearly every entry does.
@@ -457,6 +464,7 @@ function overTableCells(blocks: Block[], i: number): boolean {
   const under = blocks.slice(i + 1, i + 9);
   return (
     under.length === 8 &&
+    !under.every((b) => ENTRY_LABEL_ALONE.test(b.text.trim())) &&
     under.every((b) => b.text.trim().length < 60) &&
     under.filter((b) => YEAR.test(b.text)).length < 4
   );
@@ -585,6 +593,15 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   }
   if (end <= start) return null;
   for (const k of innerHeadings) if (k < end) floats.push({ start: k, end: k + 1 });
+  // A column of labels read before the entries it labels, each alone in its block: the labels
+  // give the entries nothing the splitter needs, and read as entries of their own they would
+  // double the count.
+  for (let k = start; k < end; k++) {
+    let run = k;
+    while (run < end && ENTRY_LABEL_ALONE.test(blocks[run]!.text.trim())) run++;
+    if (run - k >= 2) floats.push({ start: k, end: run });
+    k = Math.max(k, run - 1);
+  }
   const entrySize = entrySizes.length ? median(entrySizes) : null;
   for (let k = start; k < end; k++)
     if (

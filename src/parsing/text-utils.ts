@@ -175,6 +175,14 @@ const CJK_END = new RegExp(`[${CJK}]$`);
 const CJK_START = new RegExp(`^[${CJK}]`);
 /** Four characters of Chinese or Japanese in a row: a text of words though it has no space. */
 export const CJK_WORDS = new RegExp(`[${CJK}]{4}`);
+/**
+ * Four characters in a row of a script written with no space between its words: Chinese and
+ * Japanese, or Thai, Lao, Khmer and Burmese (whose vowel signs and tone marks are of the script).
+ */
+export const UNSPACED_WORDS = new RegExp(
+  `[${CJK}]{4}|[\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}]{4}`,
+  'u',
+);
 
 /** Whether `before` and `after` meet between two Chinese or Japanese characters: no space between. */
 export function meetInCjk(before: string, after: string): boolean {
