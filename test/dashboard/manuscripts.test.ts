@@ -473,7 +473,8 @@ describe('a manuscript page', () => {
     expect((await injectForm(t.app, viewer, flagUrl)).statusCode).toBe(403);
 
     const flagged = await injectForm(t.app, editor, `${flagUrl}?conflicts=none`);
-    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidate-${nellId}`);
+    // "Without conflicts" lists Nell no more, nor anyone else (Cole co-wrote with Ada): to the table.
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidates`);
     const page = await get(editor, `/dashboard/manuscripts/${id}/`);
     expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
     expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
@@ -503,6 +504,39 @@ describe('a manuscript page', () => {
       external_coi: { exists: false },
     });
     expect(nellRow((await get(editor, `/dashboard/manuscripts/${id}/`)).body)).toContain('Flag a conflict');
+  });
+
+  it("comes back to the row now where a candidate's was when the page's filters no longer list them", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const coleId = ids.authorId('Cole Coauthor');
+    const nellId = ids.authorId('Nell Neutral');
+    const markUrl = (authorId: number, query: string) =>
+      `/dashboard/manuscripts/${id}/candidates/${authorId}/mark/${query}`;
+    // Under "Not marked", by name: Cole, then Nell. Cole marked leaves the list: back at Nell's row,
+    // where it came back to Cole's anchor, gone from the page, at its top.
+    const notMarked = '?marked=no&sort=name&order=asc';
+    const first = await injectForm(t.app, editor, markUrl(coleId, notMarked));
+    expect(first.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidate-${nellId}`);
+    const page = await get(editor, first.headers.location as string);
+    expect(page.body).toContain('This page&#39;s filters no longer list them: here is the next candidate.');
+    expect(page.body).toContain(`id="candidate-${nellId}"`);
+    // Nell, the last row, marked: back at the one before, if still listed; here nobody is: the table.
+    const last = await injectForm(t.app, editor, markUrl(nellId, notMarked));
+    expect(last.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidates`);
+    // Under "Marked", by name descending (Nell, Cole), Nell unmarked: back at Cole, the one after.
+    const markedDesc = '?marked=yes&sort=name&order=desc';
+    const unmarked = await injectForm(
+      t.app,
+      editor,
+      `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/${markedDesc}`,
+    );
+    expect(unmarked.headers.location).toBe(`/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}`);
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
+    // Unfiltered, the row stays where it was: back at it, saying nothing more.
+    const plain = await injectForm(t.app, editor, markUrl(nellId, ''));
+    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#candidate-${nellId}`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain('no longer list them');
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
   });
 
   it('marks only the candidates the page lists, comes back to the page as filtered, and shows marks made elsewhere', async () => {

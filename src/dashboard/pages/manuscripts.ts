@@ -368,17 +368,21 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         // no second "marked" event goes to the editorial system. (An unmark with nothing to unmark
         // makes none either: changeMark.) Marked by another editor, the mark becomes this one's.
         if (marked && (await marksOf(ctx.db, manuscriptId, [authorId])).get(authorId) === by) {
-          return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+          const back = await backToCandidate(ctx, request, target);
+          return redirectTo(ctx, request, reply, back.url, {
             kind: 'ok',
-            message: `${name} was already marked as referee by you.`,
+            message: `${name} was already marked as referee by you.${back.said}`,
           });
         }
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
         // Back to the row (an editor marking several keeps their place), else to the table.
-        return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+        const back = await backToCandidate(ctx, request, target);
+        return redirectTo(ctx, request, reply, back.url, {
           kind: 'ok',
-          message: marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`,
+          message:
+            (marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`) +
+            back.said,
         });
       },
     });
@@ -415,7 +419,8 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
           : flag
             ? `${name} is flagged as a conflict of interest for this manuscript: the next upload reports it, and leaves them out if the settings exclude candidates with conflicts.`
             : `${name} is no longer flagged as a conflict of interest for this manuscript, from the next upload.`;
-        return redirectTo(ctx, request, reply, backToCandidate(request, target), { kind: 'ok', message });
+        const back = await backToCandidate(ctx, request, target);
+        return redirectTo(ctx, request, reply, back.url, { kind: 'ok', message: message + back.said });
       },
     });
   }
@@ -467,10 +472,55 @@ function backToCandidates(request: FastifyRequest): string {
   return `${dashboardPath('manuscripts', manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`;
 }
 
-/** The manuscript page as the button's page had it (filters, sort, page), at the candidate's row. */
-function backToCandidate(request: FastifyRequest, target: CandidateTarget): string {
-  const anchor = target.candidate ? `candidate-${target.authorId}` : 'candidates';
-  return `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(request.query as PageFilters)}#${anchor}`;
+/**
+ * The manuscript page as the button's page had it (filters, sort, page), at the candidate's row; and,
+ * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
+ * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
+ * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
+ * It came back to an anchor no longer on the page: at the page's top, the next Tab on the skip link,
+ * an editor going down the list by the keyboard had to find their place again from the header.
+ */
+async function backToCandidate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  target: CandidateTarget,
+): Promise<{ url: string; said: string }> {
+  const f = request.query as PageFilters;
+  const at = (anchor: string) =>
+    `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(f)}#${anchor}`;
+  if (!target.candidate) return { url: at('candidates'), said: '' };
+  const candidates = (await loadCandidates(ctx.db, target.manuscriptId))?.candidates ?? [];
+  const [allMarks, flagged] = await Promise.all([
+    marksOfManuscript(ctx.db, target.manuscriptId),
+    authorsFlaggedFor(
+      ctx.db,
+      target.organizationId,
+      target.manuscript.origin_id,
+      candidates.map((c) => c.author_id),
+    ),
+  ]);
+  const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
+  // The rows the page will show, as candidateTable chooses them.
+  const matching = filterCandidates(candidates, marks, f, flagged);
+  const page = Math.min(f.page ?? 1, pageCount(matching.length, CANDIDATES_PAGE));
+  const shown = new Set(
+    matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
+  );
+  if (shown.has(target.authorId)) return { url: at(`candidate-${target.authorId}`), said: '' };
+  // Every candidate in the page's order, to find the rows on either side of the one gone.
+  const ordered = filterCandidates(candidates, marks, { sort: f.sort, order: f.order }, flagged);
+  const position = ordered.findIndex((c) => c.author_id === target.authorId);
+  const next = ordered.slice(position + 1).find((c) => shown.has(c.author_id));
+  const previous = ordered
+    .slice(0, Math.max(position, 0))
+    .reverse()
+    .find((c) => shown.has(c.author_id));
+  const near = next ?? previous;
+  const where = next ? ': here is the next candidate' : previous ? ': here is the one before' : '';
+  return {
+    url: at(near ? `candidate-${near.author_id}` : 'candidates'),
+    said: ` This page's filters no longer list them${where}.`,
+  };
 }
 
 /**
