@@ -479,6 +479,14 @@ describe('a manuscript page', () => {
     expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
     expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
     expect(nellRow(page.body)).toContain('Remove conflict flag');
+    // Not "None found" above the flag; and a viewer, who has no button, reads the flag too, where
+    // their row said "None found" alone in a list the flag filters.
+    expect(nellRow(page.body)).not.toContain('None found');
+    const viewersRow = nellRow(
+      (await get(viewer, `/dashboard/manuscripts/${id}/?conflicts=external_coi`)).body,
+    );
+    expect(viewersRow).toContain('Flagged by an editor: the next upload reports this conflict.');
+    expect(viewersRow).not.toContain('None found');
     // Filtered by conflict, the flagged candidate is one before the next upload reports it: "Without
     // conflicts" (where referees are picked) no longer lists them, the organization's flag does.
     const filtered = (conflicts: string) =>

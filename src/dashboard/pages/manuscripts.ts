@@ -950,7 +950,7 @@ function candidateTable(
               }
             </td>
             <td>
-              ${conflictList(base, c.conflicts, names.authors)}
+              ${conflictsCell(base, c, names)}
               ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
             </td>
             <td>
@@ -1018,9 +1018,24 @@ function candidateNames(candidates: readonly StoredCandidate[]): Map<number, { h
 }
 
 /**
+ * A row's conflicts: those the last upload found, with their evidence, and an editor's flag made since
+ * (`pendingFlag`), which every role reads: the filters count it. A flagged row said "None found" above
+ * the flag, and to a viewer, who has no button, "None found" alone, in a list filtered by that flag.
+ */
+function conflictsCell(base: string, c: StoredCandidate, names: RowFacts): Html {
+  const pendingFlag = names.flagged.has(c.author_id) && !c.conflicts.some((k) => k.kind === 'external_coi');
+  return html`${pendingFlag && c.conflicts.length === 0 ? null : conflictList(base, c.conflicts, names.authors)}
+  ${
+    pendingFlag
+      ? html`<div class="hint">Flagged by an editor: the next upload reports this conflict.</div>`
+      : null
+  }`;
+}
+
+/**
  * An editor's own flag of a conflict of interest with this manuscript (an `external_coi` row by
- * author id, as `refmatch coi import` writes): the button, and until the next upload ranks again,
- * that the flag is not in the stored candidate's conflicts yet.
+ * author id, as `refmatch coi import` writes): the button to add or take off the flag; until the next
+ * upload ranks again, the row says it is flagged (`conflictsCell`).
  */
 function conflictFlag(
   request: FastifyRequest,
@@ -1032,13 +1047,7 @@ function conflictFlag(
 ): Html {
   const action = (to: string) =>
     dashboardPath('manuscripts', manuscriptId, 'candidates', c.author_id, to) + filtersQuery(f);
-  const shown = c.conflicts.some((k) => k.kind === 'external_coi');
-  return html`${
-    flagged && !shown
-      ? html`<div class="hint">Flagged by an editor: the next upload reports this conflict.</div>`
-      : null
-  }
-  ${actionButton(request, {
+  return html`${actionButton(request, {
     action: action(flagged ? 'no-conflict' : 'conflict'),
     label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
     accessibleName: flagged ? `Remove conflict flag of ${name}` : `Flag a conflict of interest with ${name}`,
