@@ -171,6 +171,8 @@ export function actionButton(
     accessibleName?: string;
     kind?: 'danger' | 'secondary';
     hidden?: Record<string, string | number>;
+    /** The button's id, for a post to come back to it (an address's fragment focuses it). */
+    id?: string;
   },
 ): Html {
   const fields = Object.entries(input.hidden ?? {}).map(
@@ -180,6 +182,7 @@ export function actionButton(
     ${csrfField(request)} ${fields}
     <button
       type="submit"
+      ${input.id ? html`id="${input.id}"` : null}
       ${input.kind ? html`class="${input.kind}"` : null}
       ${input.accessibleName ? html`aria-label="${input.accessibleName}"` : null}
     >

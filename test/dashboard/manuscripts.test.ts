@@ -542,7 +542,7 @@ describe('a manuscript page', () => {
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
     // Unfiltered, the row stays where it was: back at it, saying nothing more.
     const plain = await injectForm(t.app, editor, markUrl(nellId, ''));
-    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#candidate-${nellId}`);
+    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}`);
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain('no longer list them');
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
   });
@@ -559,7 +559,7 @@ describe('a manuscript page', () => {
     );
     expect(marked.statusCode).toBe(303);
     // Back to the marked candidate's row, so that an editor marking several keeps their place.
-    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidate-${nellId}`);
+    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#referee-${nellId}`);
     const filtered = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     expect(filtered.body).toContain(
       `action="/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/?find=nell&amp;sort=name&amp;order=asc"`,

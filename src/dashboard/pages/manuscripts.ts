@@ -368,7 +368,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         // no second "marked" event goes to the editorial system. (An unmark with nothing to unmark
         // makes none either: changeMark.) Marked by another editor, the mark becomes this one's.
         if (marked && (await marksOf(ctx.db, manuscriptId, [authorId])).get(authorId) === by) {
-          const back = await backToCandidate(ctx, request, target);
+          const back = await backToCandidate(ctx, request, target, 'referee');
           return redirectTo(ctx, request, reply, back.url, {
             kind: 'ok',
             message: `${name} was already marked as referee by you.${back.said}`,
@@ -377,7 +377,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
         // Back to the row (an editor marking several keeps their place), else to the table.
-        const back = await backToCandidate(ctx, request, target);
+        const back = await backToCandidate(ctx, request, target, 'referee');
         return redirectTo(ctx, request, reply, back.url, {
           kind: 'ok',
           message:
@@ -419,7 +419,7 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
           : flag
             ? `${name} is flagged as a conflict of interest for this manuscript: the next upload reports it, and leaves them out if the settings exclude candidates with conflicts.`
             : `${name} is no longer flagged as a conflict of interest for this manuscript, from the next upload.`;
-        const back = await backToCandidate(ctx, request, target);
+        const back = await backToCandidate(ctx, request, target, 'conflict');
         return redirectTo(ctx, request, reply, back.url, { kind: 'ok', message: message + back.said });
       },
     });
@@ -473,7 +473,10 @@ function backToCandidates(request: FastifyRequest): string {
 }
 
 /**
- * The manuscript page as the button's page had it (filters, sort, page), at the candidate's row; and,
+ * The manuscript page as the button's page had it (filters, sort, page), at the button pressed
+ * (`button`: the row's "Mark as referee"/"Unmark", or its conflict flag's), which the address's
+ * fragment focuses: the next Tab goes on down the page, where, back at the row's top, it went through
+ * the name, the articles and "Why this candidate" again (9 Tabs at 375 px) to reach the button. And,
  * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
  * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
  * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
@@ -484,6 +487,7 @@ async function backToCandidate(
   ctx: AppContext,
   request: FastifyRequest,
   target: CandidateTarget,
+  button: 'referee' | 'conflict',
 ): Promise<{ url: string; said: string }> {
   const f = request.query as PageFilters;
   const at = (anchor: string) =>
@@ -506,7 +510,7 @@ async function backToCandidate(
   const shown = new Set(
     matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
   );
-  if (shown.has(target.authorId)) return { url: at(`candidate-${target.authorId}`), said: '' };
+  if (shown.has(target.authorId)) return { url: at(`${button}-${target.authorId}`), said: '' };
   // Every candidate in the page's order, to find the rows on either side of the one gone.
   const ordered = filterCandidates(candidates, marks, { sort: f.sort, order: f.order }, flagged);
   const position = ordered.findIndex((c) => c.author_id === target.authorId);
@@ -970,6 +974,7 @@ function candidateTable(
                       label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
                           ${said.html}</span
                         >`,
+                      id: `referee-${c.author_id}`,
                       ...(markedBy ? { kind: 'secondary' as const } : {}),
                     })
                   : null
@@ -1051,6 +1056,7 @@ function conflictFlag(
     action: action(flagged ? 'no-conflict' : 'conflict'),
     label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
     accessibleName: flagged ? `Remove conflict flag of ${name}` : `Flag a conflict of interest with ${name}`,
+    id: `conflict-${c.author_id}`,
     kind: 'secondary',
   })}`;
 }
