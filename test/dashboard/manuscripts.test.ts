@@ -137,6 +137,13 @@ describe('a manuscript page', () => {
     expect(unboosted.slice(0, unboosted.indexOf('</tr>'))).not.toContain('score multiplied');
   });
 
+  it("says what a candidate's score is: no unit, no maximum, this upload's candidates only", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const page = (await get(editor, `/dashboard/manuscripts/${id}/`)).body.replace(/\s+/g, ' ');
+    expect(page).toContain('Higher is closer; it has no unit and no maximum');
+    expect(page).toContain("compares this upload's candidates only, not manuscripts");
+  });
+
   it('says why a parsed cell is empty: not found in the file, no file sent', async () => {
     // The deep-rules manuscript has no abstract section (it opens with its authors, then the
     // introduction): its page showed "—", which read as if the page had lost the parsed abstract.

@@ -848,7 +848,19 @@ function candidateTable(
       >
     </th>`;
   };
-  return html`<table class="candidates">
+  return html`${
+      all.length
+        ? // A score has no unit: 9.6 read as out of 10, and a manuscript's 7 as better than another's 3.
+          html`<p class="hint">
+            Score: how much more closely a candidate's works match the manuscript than those of the other
+            candidates found for it (the match of their best works and that of all their works read as one,
+            each against the others', added), multiplied by a folder's boost where one applied. Higher is
+            closer; it has no unit and no maximum, and compares this upload's candidates only, not
+            manuscripts.
+          </p>`
+        : null
+    }
+    <table class="candidates">
       <caption>
         ${matching.length} of ${all.length}
         candidates${
