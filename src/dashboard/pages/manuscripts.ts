@@ -1259,7 +1259,9 @@ function journalTable(
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
   return dataTable({
-    caption: 'Journals that fit the manuscript, best first',
+    // 1.000 at the top read as a certainty, or as a share: it is neither.
+    caption:
+      'Journals that fit the manuscript, best first (a score has no unit: higher is closer, and it compares the journals of this list only)',
     columns: ['Journal', 'Score', 'Linked folder', 'Relevant articles'],
     rows: journals.map(
       (j) =>
