@@ -686,7 +686,11 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
         ...(form ? { form } : {}),
         ...(fields ? { fields } : {}),
       };
-      return redirectTo(ctx, request, reply, back(request), flash);
+      // Without the address's fragment (a form's section, `#custom-fields`; `#candidates`): Chromium
+      // lets a fragment win over `autofocus`, so the first wrong field, or the message, took no focus,
+      // which stayed at the page's top, and a message at the top was scrolled out of view. The
+      // autofocused element brings itself into view.
+      return redirectTo(ctx, request, reply, back(request).split('#')[0]!, flash);
     }
     if (appError.status === 413 && request.dashboardSession) {
       return renderPage(ctx, request, reply, {
