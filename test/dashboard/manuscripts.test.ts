@@ -144,6 +144,26 @@ describe('a manuscript page', () => {
     expect(page).toContain("compares this upload's candidates only, not manuscripts");
   });
 
+  it("says on a candidate's row that their name is a manuscript author's, given by name only", async () => {
+    // Nell sent by name alone: not settled as the author (a name alone settles no one), so a candidate.
+    const { manuscript_id: id, candidates } = await uploadMs({
+      origin_id: 'ms-namesake',
+      authors_count: 2,
+      author2_name: 'Nell Neutral',
+    });
+    const nellId = ids.authorId('Nell Neutral');
+    expect(candidates.map((c) => c.author_id)).toContain(nellId);
+    const body = (await get(viewer, `/dashboard/manuscripts/${id}/`)).body;
+    const rowOf = (authorId: number) => {
+      const start = body.indexOf(`id="candidate-${authorId}"`);
+      return body.slice(start, body.indexOf('</tr>', start)).replace(/\s+/g, ' ');
+    };
+    expect(rowOf(nellId)).toContain(
+      "Named as the manuscript's author <bdi>Nell Neutral</bdi>: the name alone does not show whether this is the same person",
+    );
+    expect(rowOf(ids.authorId('Cole Coauthor'))).not.toContain('Named as the manuscript');
+  });
+
   it('says why a parsed cell is empty: not found in the file, no file sent', async () => {
     // The deep-rules manuscript has no abstract section (it opens with its authors, then the
     // introduction): its page showed "—", which read as if the page had lost the parsed abstract.

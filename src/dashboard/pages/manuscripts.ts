@@ -14,6 +14,7 @@ import { listCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { foldAccents } from '../../infra/text-fold.ts';
+import { parsePersonName, parsedNamesCompatible } from '../../corpus/authors/names.ts';
 import { errors } from '../../infra/errors.ts';
 import { findFolderNamed, listFolderNames } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
@@ -319,7 +320,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   </p>
                   ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org), !org.include_conflicts)}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged, namesakes: namesakes(manuscript.authors, candidates) }, leftOut(org), !org.include_conflicts)}
                   ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -1041,7 +1042,16 @@ function candidateNames(candidates: readonly StoredCandidate[]): Map<number, { h
  */
 function conflictsCell(base: string, c: StoredCandidate, names: RowFacts): Html {
   const pendingFlag = names.flagged.has(c.author_id) && !c.conflicts.some((k) => k.kind === 'external_coi');
+  const namesake = names.namesakes.get(c.author_id);
   return html`${pendingFlag && c.conflicts.length === 0 ? null : conflictList(base, c.conflicts, names.authors)}
+  ${
+    namesake === undefined
+      ? null
+      : html`<div class="hint">
+          Named as the manuscript's author ${isolate(namesake)}: the name alone does not show whether this is
+          the same person (an ORCID iD or an affiliation given with the manuscript would).
+        </div>`
+  }
   ${
     pendingFlag
       ? html`<div class="hint">Flagged by an editor: the next upload reports this conflict.</div>`
@@ -1153,6 +1163,30 @@ interface RowNames {
 interface RowFacts extends RowNames {
   /** Candidates flagged as in conflict with this manuscript by author id (the row's button). */
   flagged: ReadonlySet<number>;
+  /** The manuscript author each candidate's name could be written for, by author id (`namesakes`). */
+  namesakes: ReadonlyMap<number, string>;
+}
+
+/**
+ * The candidates whose name could be a manuscript author's (`namesCompatible`), with that author's
+ * name as given. A name alone settles no one (conflicts.md), so an author sent by name only, with
+ * neither an ORCID iD nor an affiliation, stays among their own manuscript's candidates, and the row
+ * said "None found": Nuno M. Guerreiro, fifth on his own manuscript, one click from being asked to
+ * review it.
+ */
+function namesakes(
+  authors: ReadonlyArray<{ name: string }>,
+  candidates: readonly StoredCandidate[],
+): Map<number, string> {
+  const parsed = authors.map((a) => ({ name: a.name, parsed: parsePersonName(a.name) }));
+  const found = new Map<number, string>();
+  if (parsed.length === 0) return found;
+  for (const c of candidates) {
+    const candidate = parsePersonName(c.name);
+    const author = parsed.find((a) => parsedNamesCompatible(a.parsed, candidate));
+    if (author) found.set(c.author_id, author.name);
+  }
+  return found;
 }
 
 async function rowNames(
