@@ -164,6 +164,22 @@ describe('a manuscript page', () => {
     expect(rowOf(ids.authorId('Cole Coauthor'))).not.toContain('Named as the manuscript');
   });
 
+  it('a candidate marked while in conflict with the manuscript: the message says which conflicts', async () => {
+    const { manuscript_id: id } = await uploadMs({ origin_id: 'ms-conflicted-mark' });
+    const coleId = ids.authorId('Cole Coauthor');
+    const nellId = ids.authorId('Nell Neutral');
+    const mark = async (authorId: number) => {
+      await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${authorId}/mark/`);
+      const page = (await get(editor, `/dashboard/manuscripts/${id}/`)).body;
+      return page.slice(page.indexOf('class="flash'), page.indexOf('</p>', page.indexOf('class="flash')));
+    };
+    // Cole co-wrote a work with Ada, the manuscript's author: said, where the mark passed in silence.
+    expect(await mark(coleId)).toContain(
+      'Their row lists a conflict with this manuscript: Co-authorship (see its evidence).',
+    );
+    expect(await mark(nellId)).not.toContain('lists a conflict');
+  });
+
   it('says why a parsed cell is empty: not found in the file, no file sent', async () => {
     // The deep-rules manuscript has no abstract section (it opens with its authors, then the
     // introduction): its page showed "—", which read as if the page had lost the parsed abstract.

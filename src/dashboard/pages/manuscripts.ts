@@ -379,10 +379,17 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         ctx.webhooks.poke();
         // Back to the row (an editor marking several keeps their place), else to the table.
         const back = await backToCandidate(ctx, request, target, 'referee');
+        // Marked with a conflict of interest (the editor's choice to make) is said, not passed over:
+        // the row's evidence was one Tab away, or, filtered, not on the screen at all.
+        const warning =
+          marked && back.conflicts.length > 0
+            ? ` Their row lists a conflict with this manuscript: ${back.conflicts.join(', ')} (see its evidence).`
+            : '';
         return redirectTo(ctx, request, reply, back.url, {
           kind: 'ok',
           message:
             (marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`) +
+            warning +
             back.said,
         });
       },
@@ -481,6 +488,7 @@ function backToCandidates(request: FastifyRequest): string {
  * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
  * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
  * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
+ * `conflicts`: the candidate's conflicts of interest as the row names them.
  * It came back to an anchor no longer on the page: at the page's top, the next Tab on the skip link,
  * an editor going down the list by the keyboard had to find their place again from the header.
  */
@@ -489,11 +497,11 @@ async function backToCandidate(
   request: FastifyRequest,
   target: CandidateTarget,
   button: 'referee' | 'conflict',
-): Promise<{ url: string; said: string }> {
+): Promise<{ url: string; said: string; conflicts: string[] }> {
   const f = request.query as PageFilters;
   const at = (anchor: string) =>
     `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(f)}#${anchor}`;
-  if (!target.candidate) return { url: at('candidates'), said: '' };
+  if (!target.candidate) return { url: at('candidates'), said: '', conflicts: [] };
   const candidates = (await loadCandidates(ctx.db, target.manuscriptId))?.candidates ?? [];
   const [allMarks, flagged] = await Promise.all([
     marksOfManuscript(ctx.db, target.manuscriptId),
@@ -505,13 +513,19 @@ async function backToCandidate(
     ),
   ]);
   const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
+  // The candidate's conflicts as the row names them (an editor's flag made since with the rest).
+  const kinds = new Set(
+    candidates.find((c) => c.author_id === target.authorId)?.conflicts.map((c) => c.kind),
+  );
+  if (flagged.has(target.authorId)) kinds.add('external_coi');
+  const conflicts = CONFLICT_KINDS.filter((k) => kinds.has(k)).map((k) => CONFLICT_LABELS[k]);
   // The rows the page will show, as candidateTable chooses them.
   const matching = filterCandidates(candidates, marks, f, flagged);
   const page = Math.min(f.page ?? 1, pageCount(matching.length, CANDIDATES_PAGE));
   const shown = new Set(
     matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
   );
-  if (shown.has(target.authorId)) return { url: at(`${button}-${target.authorId}`), said: '' };
+  if (shown.has(target.authorId)) return { url: at(`${button}-${target.authorId}`), said: '', conflicts };
   // Every candidate in the page's order, to find the rows on either side of the one gone.
   const ordered = filterCandidates(candidates, marks, { sort: f.sort, order: f.order }, flagged);
   const position = ordered.findIndex((c) => c.author_id === target.authorId);
@@ -525,6 +539,7 @@ async function backToCandidate(
   return {
     url: at(near ? `candidate-${near.author_id}` : 'candidates'),
     said: ` This page's filters no longer list them${where}.`,
+    conflicts,
   };
 }
 
