@@ -171,6 +171,8 @@ export function actionButton(
     accessibleName?: string;
     kind?: 'danger' | 'secondary';
     hidden?: Record<string, string | number>;
+    /** The button's id, for a post to come back to it (an address's fragment focuses it). */
+    id?: string;
   },
 ): Html {
   const fields = Object.entries(input.hidden ?? {}).map(
@@ -180,6 +182,7 @@ export function actionButton(
     ${csrfField(request)} ${fields}
     <button
       type="submit"
+      ${input.id ? html`id="${input.id}"` : null}
       ${input.kind ? html`class="${input.kind}"` : null}
       ${input.accessibleName ? html`aria-label="${input.accessibleName}"` : null}
     >
@@ -683,7 +686,11 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
         ...(form ? { form } : {}),
         ...(fields ? { fields } : {}),
       };
-      return redirectTo(ctx, request, reply, back(request), flash);
+      // Without the address's fragment (a form's section, `#custom-fields`; `#candidates`): Chromium
+      // lets a fragment win over `autofocus`, so the first wrong field, or the message, took no focus,
+      // which stayed at the page's top, and a message at the top was scrolled out of view. The
+      // autofocused element brings itself into view.
+      return redirectTo(ctx, request, reply, back(request).split('#')[0]!, flash);
     }
     if (appError.status === 413 && request.dashboardSession) {
       return renderPage(ctx, request, reply, {

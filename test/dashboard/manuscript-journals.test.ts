@@ -49,6 +49,10 @@ describe("a manuscript page's journals", () => {
     const journalsPart = (body: string) => body.slice(body.indexOf('id="journals"'));
 
     expect(journalsPart(await view())).toContain('Journal of Protein Structure');
+    // The score's column said "1.000" and no more: what it is, and what it compares.
+    expect(journalsPart(await view())).toContain(
+      'a score has no unit: higher is closer, and it compares the journals of this list only',
+    );
     // Venues may share a title: each row shows its id.
     expect(journalsPart(await view())).toMatch(new RegExp(`id ${protein}\\b`));
     const cached = await t.db.query('SELECT 1 FROM manuscript_journals WHERE manuscript_id = $1', [id]);

@@ -185,6 +185,56 @@ describe('the manuscript flow', () => {
     expect((await viewer.goto(`${t.url}/dashboard/webhooks/`))!.status()).toBe(403);
   });
 
+  it('by the keyboard at 375 px, a mark or a flag comes back with the focus on its button, in view, or at the next row when filtered out', async () => {
+    const { manuscript_id: id } = await uploadMs('ms-keyboard');
+    const coleId = ids.authorId('Cole Coauthor');
+    const nellId = ids.authorId('Nell Neutral');
+    const editor = await signedInPage(t, org.id, 'editor', { width: 375 });
+    /** The focused control: its id, its name, whether it lies wholly in the screen, its row. */
+    const focused = () =>
+      editor.evaluate<{ id: string; name: string; inView: boolean; row: string | null }>(`(() => {
+        const el = document.activeElement;
+        const box = el.getBoundingClientRect();
+        return {
+          id: el.id,
+          name: el.getAttribute('aria-label') ?? el.textContent.replace(/\\s+/g, ' ').trim(),
+          inView: box.top >= 0 && box.bottom <= window.innerHeight,
+          row: el.closest('tr')?.id ?? null,
+        };
+      })()`);
+    const press = async (button: ReturnType<Page['locator']>) => {
+      await button.focus();
+      await Promise.all([editor.waitForNavigation(), editor.keyboard.press('Enter')]);
+    };
+    await editor.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    const nellRow = editor.locator(`#candidate-${nellId}`);
+    await press(nellRow.getByRole('button', { name: /Mark as referee/ }));
+    // On the button just pressed, now Unmark, with the row's "Marked by" above it in view: it was
+    // the row's top, 9 Tabs back through the name, the articles and "Why this candidate".
+    expect(await focused()).toMatchObject({ id: `referee-${nellId}`, name: /^Unmark/, inView: true });
+    const markedBy = await nellRow.getByText(/^Marked by /).boundingBox();
+    expect(markedBy!.y).toBeGreaterThanOrEqual(0);
+    await press(nellRow.getByRole('button', { name: /Flag a conflict/ }));
+    expect(await focused()).toMatchObject({
+      id: `conflict-${nellId}`,
+      name: /^Remove conflict flag/,
+      inView: true,
+    });
+    await press(nellRow.getByRole('button', { name: /Remove conflict flag/ }));
+    await press(nellRow.getByRole('button', { name: /Unmark/ }));
+
+    // Under "Not marked", by name (Cole, Nell): Cole marked leaves the list, and the next Tab is
+    // Nell's name, the next candidate, where it was the skip link at the page's top.
+    await editor.goto(`${t.url}/dashboard/manuscripts/${id}/?marked=no&sort=name&order=asc#candidates`);
+    await press(editor.locator(`#candidate-${coleId}`).getByRole('button', { name: /Mark as referee/ }));
+    expect(await editor.locator('.flash').first().textContent()).toContain(
+      "This page's filters no longer list them: here is the next candidate.",
+    );
+    await editor.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ name: 'Nell Neutral', row: `candidate-${nellId}`, inView: true });
+    await editor.context().close();
+  });
+
   it('on a phone-wide screen (375 px) no page scrolls sideways as a whole: wide tables scroll within the page', async () => {
     const { manuscript_id: id } = await uploadMs('ms-narrow');
     // A long email in the header, as real ones are.

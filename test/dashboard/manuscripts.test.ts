@@ -137,6 +137,49 @@ describe('a manuscript page', () => {
     expect(unboosted.slice(0, unboosted.indexOf('</tr>'))).not.toContain('score multiplied');
   });
 
+  it("says what a candidate's score is: no unit, no maximum, this upload's candidates only", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const page = (await get(editor, `/dashboard/manuscripts/${id}/`)).body.replace(/\s+/g, ' ');
+    expect(page).toContain('Higher is closer; it has no unit and no maximum');
+    expect(page).toContain("compares this upload's candidates only, not manuscripts");
+  });
+
+  it("says on a candidate's row that their name is a manuscript author's, given by name only", async () => {
+    // Nell sent by name alone: not settled as the author (a name alone settles no one), so a candidate.
+    const { manuscript_id: id, candidates } = await uploadMs({
+      origin_id: 'ms-namesake',
+      authors_count: 2,
+      author2_name: 'Nell Neutral',
+    });
+    const nellId = ids.authorId('Nell Neutral');
+    expect(candidates.map((c) => c.author_id)).toContain(nellId);
+    const body = (await get(viewer, `/dashboard/manuscripts/${id}/`)).body;
+    const rowOf = (authorId: number) => {
+      const start = body.indexOf(`id="candidate-${authorId}"`);
+      return body.slice(start, body.indexOf('</tr>', start)).replace(/\s+/g, ' ');
+    };
+    expect(rowOf(nellId)).toContain(
+      "Named as the manuscript's author <bdi>Nell Neutral</bdi>: the name alone does not show whether this is the same person",
+    );
+    expect(rowOf(ids.authorId('Cole Coauthor'))).not.toContain('Named as the manuscript');
+  });
+
+  it('a candidate marked while in conflict with the manuscript: the message says which conflicts', async () => {
+    const { manuscript_id: id } = await uploadMs({ origin_id: 'ms-conflicted-mark' });
+    const coleId = ids.authorId('Cole Coauthor');
+    const nellId = ids.authorId('Nell Neutral');
+    const mark = async (authorId: number) => {
+      await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${authorId}/mark/`);
+      const page = (await get(editor, `/dashboard/manuscripts/${id}/`)).body;
+      return page.slice(page.indexOf('class="flash'), page.indexOf('</p>', page.indexOf('class="flash')));
+    };
+    // Cole co-wrote a work with Ada, the manuscript's author: said, where the mark passed in silence.
+    expect(await mark(coleId)).toContain(
+      'Their row lists a conflict with this manuscript: Co-authorship (see its evidence).',
+    );
+    expect(await mark(nellId)).not.toContain('lists a conflict');
+  });
+
   it('says why a parsed cell is empty: not found in the file, no file sent', async () => {
     // The deep-rules manuscript has no abstract section (it opens with its authors, then the
     // introduction): its page showed "—", which read as if the page had lost the parsed abstract.
@@ -473,11 +516,20 @@ describe('a manuscript page', () => {
     expect((await injectForm(t.app, viewer, flagUrl)).statusCode).toBe(403);
 
     const flagged = await injectForm(t.app, editor, `${flagUrl}?conflicts=none`);
-    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidate-${nellId}`);
+    // "Without conflicts" lists Nell no more, nor anyone else (Cole co-wrote with Ada): to the table.
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidates`);
     const page = await get(editor, `/dashboard/manuscripts/${id}/`);
     expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
     expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
     expect(nellRow(page.body)).toContain('Remove conflict flag');
+    // Not "None found" above the flag; and a viewer, who has no button, reads the flag too, where
+    // their row said "None found" alone in a list the flag filters.
+    expect(nellRow(page.body)).not.toContain('None found');
+    const viewersRow = nellRow(
+      (await get(viewer, `/dashboard/manuscripts/${id}/?conflicts=external_coi`)).body,
+    );
+    expect(viewersRow).toContain('Flagged by an editor: the next upload reports this conflict.');
+    expect(viewersRow).not.toContain('None found');
     // Filtered by conflict, the flagged candidate is one before the next upload reports it: "Without
     // conflicts" (where referees are picked) no longer lists them, the organization's flag does.
     const filtered = (conflicts: string) =>
@@ -505,6 +557,39 @@ describe('a manuscript page', () => {
     expect(nellRow((await get(editor, `/dashboard/manuscripts/${id}/`)).body)).toContain('Flag a conflict');
   });
 
+  it("comes back to the row now where a candidate's was when the page's filters no longer list them", async () => {
+    const { manuscript_id: id } = await uploadMs();
+    const coleId = ids.authorId('Cole Coauthor');
+    const nellId = ids.authorId('Nell Neutral');
+    const markUrl = (authorId: number, query: string) =>
+      `/dashboard/manuscripts/${id}/candidates/${authorId}/mark/${query}`;
+    // Under "Not marked", by name: Cole, then Nell. Cole marked leaves the list: back at Nell's row,
+    // where it came back to Cole's anchor, gone from the page, at its top.
+    const notMarked = '?marked=no&sort=name&order=asc';
+    const first = await injectForm(t.app, editor, markUrl(coleId, notMarked));
+    expect(first.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidate-${nellId}`);
+    const page = await get(editor, first.headers.location as string);
+    expect(page.body).toContain('This page&#39;s filters no longer list them: here is the next candidate.');
+    expect(page.body).toContain(`id="candidate-${nellId}"`);
+    // Nell, the last row, marked: back at the one before, if still listed; here nobody is: the table.
+    const last = await injectForm(t.app, editor, markUrl(nellId, notMarked));
+    expect(last.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidates`);
+    // Under "Marked", by name descending (Nell, Cole), Nell unmarked: back at Cole, the one after.
+    const markedDesc = '?marked=yes&sort=name&order=desc';
+    const unmarked = await injectForm(
+      t.app,
+      editor,
+      `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/${markedDesc}`,
+    );
+    expect(unmarked.headers.location).toBe(`/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}`);
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
+    // Unfiltered, the row stays where it was: back at it, saying nothing more.
+    const plain = await injectForm(t.app, editor, markUrl(nellId, ''));
+    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain('no longer list them');
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
+  });
+
   it('marks only the candidates the page lists, comes back to the page as filtered, and shows marks made elsewhere', async () => {
     const { manuscript_id: id } = await uploadMs();
     const nellId = ids.authorId('Nell Neutral');
@@ -517,7 +602,7 @@ describe('a manuscript page', () => {
     );
     expect(marked.statusCode).toBe(303);
     // Back to the marked candidate's row, so that an editor marking several keeps their place.
-    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidate-${nellId}`);
+    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#referee-${nellId}`);
     const filtered = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     expect(filtered.body).toContain(
       `action="/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/?find=nell&amp;sort=name&amp;order=asc"`,
@@ -533,7 +618,8 @@ describe('a manuscript page', () => {
       `/dashboard/manuscripts/${id}/candidates/${outsider}/mark/${query}`,
     );
     expect(refused.statusCode).toBe(303);
-    expect(refused.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#candidates`);
+    // Without #candidates, which would win over the message's autofocus (out of view at the top).
+    expect(refused.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}`);
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toContain(
       'is no longer among this manuscript',
     );

@@ -106,6 +106,22 @@ describe('a refused form comes back with the focus where the problem is', () => 
     await expectAccessible(page);
   });
 
+  it("a manuscript's refused custom value: the field has the focus, though the form's section is where the page comes back", async () => {
+    await createCustomField(t.db, org.id, { owner: 'proposal', dataKind: 'number', name: 'Pages' });
+    const fields = baseFields({ origin_id: 'focus-values', folder: 'FOCUS' });
+    const upload1 = await upload(t.app, { apiKey: org.apiKey, fields });
+    const id = (upload1.json() as { manuscript_id: number }).manuscript_id;
+    const page = await asEditor();
+    await page.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    await page.getByLabel('Pages').fill('twelve');
+    await send(page, 'Save custom fields');
+    // Back at #custom-fields, the address's fragment, which Chromium lets win over the field's
+    // autofocus: the focus stayed at the page's top, the skip link next.
+    await expect.poll(() => focused(page)).toMatchObject({ invalid: 'true' });
+    expect(await page.locator(':focus').inputValue()).toBe('twelve');
+    expect(new URL(page.url()).hash).toBe('');
+  });
+
   it('a refused sign-in: the email has the focus, as typed', async () => {
     const user = await createTestUser(t.db, org.id, 'viewer');
     const page = await (await t.browser.newContext()).newPage();

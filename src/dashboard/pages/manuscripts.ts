@@ -14,6 +14,7 @@ import { listCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { foldAccents } from '../../infra/text-fold.ts';
+import { parsePersonName, parsedNamesCompatible } from '../../corpus/authors/names.ts';
 import { errors } from '../../infra/errors.ts';
 import { findFolderNamed, listFolderNames } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
@@ -319,7 +320,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   </p>
                   ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged }, leftOut(org), !org.include_conflicts)}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged, namesakes: namesakes(manuscript.authors, candidates) }, leftOut(org), !org.include_conflicts)}
                   ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -368,17 +369,28 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         // no second "marked" event goes to the editorial system. (An unmark with nothing to unmark
         // makes none either: changeMark.) Marked by another editor, the mark becomes this one's.
         if (marked && (await marksOf(ctx.db, manuscriptId, [authorId])).get(authorId) === by) {
-          return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+          const back = await backToCandidate(ctx, request, target, 'referee');
+          return redirectTo(ctx, request, reply, back.url, {
             kind: 'ok',
-            message: `${name} was already marked as referee by you.`,
+            message: `${name} was already marked as referee by you.${back.said}`,
           });
         }
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
         ctx.webhooks.poke();
         // Back to the row (an editor marking several keeps their place), else to the table.
-        return redirectTo(ctx, request, reply, backToCandidate(request, target), {
+        const back = await backToCandidate(ctx, request, target, 'referee');
+        // Marked with a conflict of interest (the editor's choice to make) is said, not passed over:
+        // the row's evidence was one Tab away, or, filtered, not on the screen at all.
+        const warning =
+          marked && back.conflicts.length > 0
+            ? ` Their row lists a conflict with this manuscript: ${back.conflicts.join(', ')} (see its evidence).`
+            : '';
+        return redirectTo(ctx, request, reply, back.url, {
           kind: 'ok',
-          message: marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`,
+          message:
+            (marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`) +
+            warning +
+            back.said,
         });
       },
     });
@@ -415,7 +427,8 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
           : flag
             ? `${name} is flagged as a conflict of interest for this manuscript: the next upload reports it, and leaves them out if the settings exclude candidates with conflicts.`
             : `${name} is no longer flagged as a conflict of interest for this manuscript, from the next upload.`;
-        return redirectTo(ctx, request, reply, backToCandidate(request, target), { kind: 'ok', message });
+        const back = await backToCandidate(ctx, request, target, 'conflict');
+        return redirectTo(ctx, request, reply, back.url, { kind: 'ok', message: message + back.said });
       },
     });
   }
@@ -467,10 +480,67 @@ function backToCandidates(request: FastifyRequest): string {
   return `${dashboardPath('manuscripts', manuscriptId)}${filtersQuery(request.query as PageFilters)}#candidates`;
 }
 
-/** The manuscript page as the button's page had it (filters, sort, page), at the candidate's row. */
-function backToCandidate(request: FastifyRequest, target: CandidateTarget): string {
-  const anchor = target.candidate ? `candidate-${target.authorId}` : 'candidates';
-  return `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(request.query as PageFilters)}#${anchor}`;
+/**
+ * The manuscript page as the button's page had it (filters, sort, page), at the button pressed
+ * (`button`: the row's "Mark as referee"/"Unmark", or its conflict flag's), which the address's
+ * fragment focuses: the next Tab goes on down the page, where, back at the row's top, it went through
+ * the name, the articles and "Why this candidate" again (9 Tabs at 375 px) to reach the button. And,
+ * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
+ * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
+ * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
+ * `conflicts`: the candidate's conflicts of interest as the row names them.
+ * It came back to an anchor no longer on the page: at the page's top, the next Tab on the skip link,
+ * an editor going down the list by the keyboard had to find their place again from the header.
+ */
+async function backToCandidate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  target: CandidateTarget,
+  button: 'referee' | 'conflict',
+): Promise<{ url: string; said: string; conflicts: string[] }> {
+  const f = request.query as PageFilters;
+  const at = (anchor: string) =>
+    `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(f)}#${anchor}`;
+  if (!target.candidate) return { url: at('candidates'), said: '', conflicts: [] };
+  const candidates = (await loadCandidates(ctx.db, target.manuscriptId))?.candidates ?? [];
+  const [allMarks, flagged] = await Promise.all([
+    marksOfManuscript(ctx.db, target.manuscriptId),
+    authorsFlaggedFor(
+      ctx.db,
+      target.organizationId,
+      target.manuscript.origin_id,
+      candidates.map((c) => c.author_id),
+    ),
+  ]);
+  const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
+  // The candidate's conflicts as the row names them (an editor's flag made since with the rest).
+  const kinds = new Set(
+    candidates.find((c) => c.author_id === target.authorId)?.conflicts.map((c) => c.kind),
+  );
+  if (flagged.has(target.authorId)) kinds.add('external_coi');
+  const conflicts = CONFLICT_KINDS.filter((k) => kinds.has(k)).map((k) => CONFLICT_LABELS[k]);
+  // The rows the page will show, as candidateTable chooses them.
+  const matching = filterCandidates(candidates, marks, f, flagged);
+  const page = Math.min(f.page ?? 1, pageCount(matching.length, CANDIDATES_PAGE));
+  const shown = new Set(
+    matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
+  );
+  if (shown.has(target.authorId)) return { url: at(`${button}-${target.authorId}`), said: '', conflicts };
+  // Every candidate in the page's order, to find the rows on either side of the one gone.
+  const ordered = filterCandidates(candidates, marks, { sort: f.sort, order: f.order }, flagged);
+  const position = ordered.findIndex((c) => c.author_id === target.authorId);
+  const next = ordered.slice(position + 1).find((c) => shown.has(c.author_id));
+  const previous = ordered
+    .slice(0, Math.max(position, 0))
+    .reverse()
+    .find((c) => shown.has(c.author_id));
+  const near = next ?? previous;
+  const where = next ? ': here is the next candidate' : previous ? ': here is the one before' : '';
+  return {
+    url: at(near ? `candidate-${near.author_id}` : 'candidates'),
+    said: ` This page's filters no longer list them${where}.`,
+    conflicts,
+  };
 }
 
 /**
@@ -794,7 +864,19 @@ function candidateTable(
       >
     </th>`;
   };
-  return html`<table class="candidates">
+  return html`${
+      all.length
+        ? // A score has no unit: 9.6 read as out of 10, and a manuscript's 7 as better than another's 3.
+          html`<p class="hint">
+            Score: how much more closely a candidate's works match the manuscript than those of the other
+            candidates found for it (the match of their best works and that of all their works read as one,
+            each against the others', added), multiplied by a folder's boost where one applied. Higher is
+            closer; it has no unit and no maximum, and compares this upload's candidates only, not
+            manuscripts.
+          </p>`
+        : null
+    }
+    <table class="candidates">
       <caption>
         ${matching.length} of ${all.length}
         candidates${
@@ -900,7 +982,7 @@ function candidateTable(
               }
             </td>
             <td>
-              ${conflictList(base, c.conflicts, names.authors)}
+              ${conflictsCell(base, c, names)}
               ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
             </td>
             <td>
@@ -920,6 +1002,7 @@ function candidateTable(
                       label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
                           ${said.html}</span
                         >`,
+                      id: `referee-${c.author_id}`,
                       ...(markedBy ? { kind: 'secondary' as const } : {}),
                     })
                   : null
@@ -968,9 +1051,33 @@ function candidateNames(candidates: readonly StoredCandidate[]): Map<number, { h
 }
 
 /**
+ * A row's conflicts: those the last upload found, with their evidence, and an editor's flag made since
+ * (`pendingFlag`), which every role reads: the filters count it. A flagged row said "None found" above
+ * the flag, and to a viewer, who has no button, "None found" alone, in a list filtered by that flag.
+ */
+function conflictsCell(base: string, c: StoredCandidate, names: RowFacts): Html {
+  const pendingFlag = names.flagged.has(c.author_id) && !c.conflicts.some((k) => k.kind === 'external_coi');
+  const namesake = names.namesakes.get(c.author_id);
+  return html`${pendingFlag && c.conflicts.length === 0 ? null : conflictList(base, c.conflicts, names.authors)}
+  ${
+    namesake === undefined
+      ? null
+      : html`<div class="hint">
+          Named as the manuscript's author ${isolate(namesake)}: the name alone does not show whether this is
+          the same person (an ORCID iD or an affiliation given with the manuscript would).
+        </div>`
+  }
+  ${
+    pendingFlag
+      ? html`<div class="hint">Flagged by an editor: the next upload reports this conflict.</div>`
+      : null
+  }`;
+}
+
+/**
  * An editor's own flag of a conflict of interest with this manuscript (an `external_coi` row by
- * author id, as `refmatch coi import` writes): the button, and until the next upload ranks again,
- * that the flag is not in the stored candidate's conflicts yet.
+ * author id, as `refmatch coi import` writes): the button to add or take off the flag; until the next
+ * upload ranks again, the row says it is flagged (`conflictsCell`).
  */
 function conflictFlag(
   request: FastifyRequest,
@@ -982,16 +1089,11 @@ function conflictFlag(
 ): Html {
   const action = (to: string) =>
     dashboardPath('manuscripts', manuscriptId, 'candidates', c.author_id, to) + filtersQuery(f);
-  const shown = c.conflicts.some((k) => k.kind === 'external_coi');
-  return html`${
-    flagged && !shown
-      ? html`<div class="hint">Flagged by an editor: the next upload reports this conflict.</div>`
-      : null
-  }
-  ${actionButton(request, {
+  return html`${actionButton(request, {
     action: action(flagged ? 'no-conflict' : 'conflict'),
     label: flagged ? 'Remove conflict flag' : 'Flag a conflict',
     accessibleName: flagged ? `Remove conflict flag of ${name}` : `Flag a conflict of interest with ${name}`,
+    id: `conflict-${c.author_id}`,
     kind: 'secondary',
   })}`;
 }
@@ -1076,6 +1178,30 @@ interface RowNames {
 interface RowFacts extends RowNames {
   /** Candidates flagged as in conflict with this manuscript by author id (the row's button). */
   flagged: ReadonlySet<number>;
+  /** The manuscript author each candidate's name could be written for, by author id (`namesakes`). */
+  namesakes: ReadonlyMap<number, string>;
+}
+
+/**
+ * The candidates whose name could be a manuscript author's (`namesCompatible`), with that author's
+ * name as given. A name alone settles no one (conflicts.md), so an author sent by name only, with
+ * neither an ORCID iD nor an affiliation, stays among their own manuscript's candidates, and the row
+ * said "None found": Nuno M. Guerreiro, fifth on his own manuscript, one click from being asked to
+ * review it.
+ */
+function namesakes(
+  authors: ReadonlyArray<{ name: string }>,
+  candidates: readonly StoredCandidate[],
+): Map<number, string> {
+  const parsed = authors.map((a) => ({ name: a.name, parsed: parsePersonName(a.name) }));
+  const found = new Map<number, string>();
+  if (parsed.length === 0) return found;
+  for (const c of candidates) {
+    const candidate = parsePersonName(c.name);
+    const author = parsed.find((a) => parsedNamesCompatible(a.parsed, candidate));
+    if (author) found.set(c.author_id, author.name);
+  }
+  return found;
 }
 
 async function rowNames(
@@ -1182,7 +1308,9 @@ function journalTable(
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
   return dataTable({
-    caption: 'Journals that fit the manuscript, best first',
+    // 1.000 at the top read as a certainty, or as a share: it is neither.
+    caption:
+      'Journals that fit the manuscript, best first (a score has no unit: higher is closer, and it compares the journals of this list only)',
     columns: ['Journal', 'Score', 'Linked folder', 'Relevant articles'],
     rows: journals.map(
       (j) =>
