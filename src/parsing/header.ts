@@ -596,6 +596,9 @@ function afterContents(blocks: Block[], i: number): number {
   return k;
 }
 
+/** Word's list paragraph styles ("List Paragraph", "List Number 2", "List Bullet"). */
+const WORD_LIST_STYLE = /^list (?:paragraph|number|bullet)(?: \d)?$/i;
+
 function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
@@ -632,6 +635,9 @@ function findFrontEnd(blocks: Block[], from: number): number {
     // translated) opens with its kind of work on a later page: its title is no byline.
     if (b.page > (blocks[from]?.page ?? b.page) && kindOfWork(b)) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
+    // A Word list paragraph right under the title (a numbered heading, "1. MODELS") opens the
+    // body: a byline is never typed as a list item there.
+    if (i === from && WORD_LIST_STYLE.test(b.styleName ?? '')) return i;
   }
   return limit;
 }
@@ -935,6 +941,8 @@ const ROLE_FIELD = new RegExp(`^(?:${STUDENT_LABELS.source}|${SUPERVISOR_LABELS.
  * thesis cover, the number after it: Polish "Nr albumu: 123456" (album number), German
  * "Matrikelnummer: 123456", "Student ID: 123456". The name over it is the author.
  */
+/** A student's name and register number alone on a cover's line ("JAN KOWALSKI   210601708"). */
+const NAME_THEN_REGISTER_NUMBER = /^(\p{L}[\p{L}.' -]{2,60}?)\s+\d{6,12}$/u;
 const REGISTER_NUMBER_LINE =
   /^(?:nr\.?\s*albumu|numer\s+albumu|matrikel(?:nummer|-?nr\.?)|matr\.-?\s?nr\.?|student\s+(?:id|number|no\.?))\s*[:：]?\s*\d[\d /-]{2,15}$/iu;
 /** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
@@ -966,7 +974,8 @@ function studentName(value: string, whole = true): string | null {
 
 /**
  * The student named over a register number's line on a cover ("Jan Kowalski" / "Nr albumu:
- * 123456"): the name on the line above the label, in the same block or the block before.
+ * 123456"): the name on the line above the label, in the same block or the block before; or the
+ * name on a line of its own with the bare number after it (a student's paper in Word).
  */
 function nameOverRegisterNumber(
   blocks: Block[],
@@ -974,6 +983,9 @@ function nameOverRegisterNumber(
   i: number,
 ): { entries: Entry[]; used: Set<number> } | null {
   const lines = blocks[i]!.text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+  const numbered = lines.length === 1 ? NAME_THEN_REGISTER_NUMBER.exec(lines[0]!) : null;
+  const own = numbered ? studentName(numbered[1]!) : null;
+  if (own) return { entries: [{ name: own, marks: [], lines: [], links: [] }], used: new Set([i]) };
   const at = lines.findIndex((l) => REGISTER_NUMBER_LINE.test(l));
   if (at < 0) return null;
   const above = at > 0 ? lines[at - 1]! : i > from ? blocks[i - 1]!.text.replace(/\s+/g, ' ').trim() : '';

@@ -113,3 +113,34 @@ describe('a Polish abstract ("Streszczenie") followed by "Słowa kluczowe"', () 
     );
   });
 });
+
+describe("a student's paper in Word: the name and register number over the title, a numbered heading under it", () => {
+  /** A paragraph of one run in a size of its own (half-points, as Word writes it), in a style if given. */
+  const sized = (text: string, halfPoints: number, style?: string) =>
+    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  const listStyle = {
+    name: 'word/styles.xml',
+    data: Buffer.from(
+      `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="ListeParagraf"><w:name w:val="List Paragraph"/></w:style></w:styles>`,
+    ),
+  };
+  const file = () =>
+    makeDocx(
+      [
+        sized('JAN KOWAL   210601708', 24),
+        sized('Valley University Department of Gardening 1st Year', 24),
+        sized('FROST DATES IN VALLEY GARDENS', 32),
+        sized('THE GARDENS AND THEIR RECORDS', 24, 'ListeParagraf'),
+        ...Array.from({ length: 4 }, (_, i) =>
+          sized(`Paragraph ${i + 1} of the body, long enough to read as running prose of the section.`, 24),
+        ),
+      ],
+      [listStyle],
+    );
+
+  it('reads the name before the number as the author, the heading as none', async () => {
+    const result = await parseManuscript(file(), 'student.docx', limits);
+    expect(result.title).toBe('FROST DATES IN VALLEY GARDENS');
+    expect(result.authors.map((a) => a.name)).toEqual(['Jan Kowal']);
+  });
+});
