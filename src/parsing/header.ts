@@ -96,7 +96,7 @@ const INSTITUTION = {
     CJK_INSTITUTION.test(text),
 };
 const INSTITUTION_WORDS = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à|eit|et)|universidad(?:e|es)?|institut(?:e|o)?|college|school|department|d[ée]partement|departament(?:o|ul)?|dipartimento|facult(?:y|é|ad|at|atea)|faculdade|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
+  `\\b(?:universit(?:y|ies|ät|é|at|à|eit|et)|universidad(?:e|es)?|institut(?:e|o)?|college|school|department|d[ée]partement|departament(?:o|ul)?|dipartimento|facult(?:y|é|ad|at|atea)|faculdade|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|instytut|uniwersytet|wydział|katedra|politechnika|zakład|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
   'i',
 );
 /** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
@@ -596,6 +596,9 @@ function afterContents(blocks: Block[], i: number): number {
   return k;
 }
 
+/** Word's list paragraph styles ("List Paragraph", "List Number 2", "List Bullet"). */
+const WORD_LIST_STYLE = /^list (?:paragraph|number|bullet)(?: \d)?$/i;
+
 function findFrontEnd(blocks: Block[], from: number): number {
   const limit = Math.min(blocks.length, MAX_FRONT_BLOCKS);
   for (let i = from; i < limit; i++) {
@@ -632,6 +635,9 @@ function findFrontEnd(blocks: Block[], from: number): number {
     // translated) opens with its kind of work on a later page: its title is no byline.
     if (b.page > (blocks[from]?.page ?? b.page) && kindOfWork(b)) return i;
     if (RUN_IN_ABSTRACT.test(b.text)) return i;
+    // A Word list paragraph right under the title (a numbered heading, "1. MODELS") opens the
+    // body: a byline is never typed as a list item there.
+    if (i === from && WORD_LIST_STYLE.test(b.styleName ?? '')) return i;
   }
   return limit;
 }
@@ -930,6 +936,15 @@ const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 
  * cover, no line of the title set over it in the same type.
  */
 const ROLE_FIELD = new RegExp(`^(?:${STUDENT_LABELS.source}|${SUPERVISOR_LABELS.source})\\s*[:：]`, 'iu');
+/**
+ * The label of a student's register number set on a line of its own under the student's name on a
+ * thesis cover, the number after it: Polish "Nr albumu: 123456" (album number), German
+ * "Matrikelnummer: 123456", "Student ID: 123456". The name over it is the author.
+ */
+/** A student's name and register number alone on a cover's line ("JAN KOWALSKI   210601708"). */
+const NAME_THEN_REGISTER_NUMBER = /^(\p{L}[\p{L}.' -]{2,60}?)\s+\d{6,12}$/u;
+const REGISTER_NUMBER_LINE =
+  /^(?:nr\.?\s*albumu|numer\s+albumu|matrikel(?:nummer|-?nr\.?)|matr\.-?\s?nr\.?|student\s+(?:id|number|no\.?))\s*[:：]?\s*\d[\d /-]{2,15}$/iu;
 /** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
 const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
 /** A name of initials and a surname closing a cover's line ("студент гр. 4931101/90102 В.В. Иванов"). */
@@ -958,6 +973,28 @@ function studentName(value: string, whole = true): string | null {
 }
 
 /**
+ * The student named over a register number's line on a cover ("Jan Kowalski" / "Nr albumu:
+ * 123456"): the name on the line above the label, in the same block or the block before; or the
+ * name on a line of its own with the bare number after it (a student's paper in Word).
+ */
+function nameOverRegisterNumber(
+  blocks: Block[],
+  from: number,
+  i: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const lines = blocks[i]!.text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+  const numbered = lines.length === 1 ? NAME_THEN_REGISTER_NUMBER.exec(lines[0]!) : null;
+  const own = numbered ? studentName(numbered[1]!) : null;
+  if (own) return { entries: [{ name: own, marks: [], lines: [], links: [] }], used: new Set([i]) };
+  const at = lines.findIndex((l) => REGISTER_NUMBER_LINE.test(l));
+  if (at < 0) return null;
+  const above = at > 0 ? lines[at - 1]! : i > from ? blocks[i - 1]!.text.replace(/\s+/g, ' ').trim() : '';
+  const name = above ? studentName(above) : null;
+  if (!name) return null;
+  return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set(at > 0 ? [i] : [i - 1, i]) };
+}
+
+/**
  * The author of a thesis whose cover labels its people by role (the student and the supervisor):
  * each label alone on its line, its name under it, or the labels set side by side in a row over
  * the names in the same order (read as a run of labels, then a run of as many names). The name
@@ -975,6 +1012,8 @@ function namedByRoleLabels(
       SUPERVISOR_LABEL.test(b.text.trim()) ||
       ROLE_LINE.test(b.text.trim()));
   for (let i = from; i < end; i++) {
+    const registered = nameOverRegisterNumber(blocks, from, i);
+    if (registered) return registered;
     const head = STUDENT_LABEL_HEAD.exec(blocks[i]!.text.replace(/\s+/g, ' ').trim());
     if (head) {
       // With no colon after it the label may open a phrase ("Student Research Paper"): only a name

@@ -8,13 +8,14 @@
  * bylines ("Jane Roe, MD¹", "Jo Li MSc²", "Al Fox MD, PhD³"). They name no one: a byline reader
  * that keeps them either glues them to the name or takes the whole entry for something else.
  *
- * Two kinds. A degree written in mixed case (PhD, MSc, BScN, DPhil, PharmD) is never a surname
+ * Two kinds. A degree written in mixed case (PhD, MSc, BScN, DPhil, PharmD, and a master's or
+ * bachelor's written with its subject run on: MStatistics, BNursing, MClinEpi) is never a surname
  * nor a run of initials, so it goes wherever it stands after a name. A degree in capitals (MD, MPH,
  * RN, FRCP) reads like initials after a surname in a byline written surname first ("Roe MD"), and
  * the shortest (MA, MS, BA, DO) like surnames: those go after a comma, the others also after a
  * name that keeps two words in mixed case.
  */
-const MIXED_DEGREE = String.raw`(?:Ph\.?\s?D|B\.?M\.?\s?B\.?Ch|D\.?Phil|M\.?Phil|M\.?Sc(?:N|\s?Eng)?|B\.?Sc(?:N|\s?Eng)?|M\.?Eng|B\.?Eng|M\.?Ed|Ed\.?D|Pharm\.?D|Psy\.?D|Dr\.?P\.?H|MBChB|M\.?Res|M\.?Math|MHSc|ScM)\.?`;
+const MIXED_DEGREE = String.raw`(?:Ph\.?\s?D|B\.?M\.?\s?B\.?Ch|D\.?Phil|M\.?Phil|M\.?Sc(?:N|\s?Eng)?|B\.?Sc(?:N|\s?Eng)?|M\.?Eng|B\.?Eng|M\.?Ed|Ed\.?D|Pharm\.?D|Psy\.?D|Dr\.?P\.?H|MBChB|M\.?Res|M\.?Math|MHSc|ScM|[MB](?:[A-Z][a-z]{2,}){1,2})\.?`;
 const CAPS_DEGREE = String.raw`(?:M\.?D|M\.?P\.?H|M\.?B\.?B\.?S|MBBCh|MSN|BSN|DNP|CRNA|R\.?N|DDS|DMD|DVM|MBA|MSW|MPA|MFA|FRC[PS]C?|FRACP|FRACS|FRCPath|FACP|FACS|FAHA|FACC|FESC|FAAN|FACEP|FAAP|FCCP|FRCA|FRCR|FRCOG|FANZCA|APRN|MSPH|MHS|MRCP|MRCS|LLM|LLB|DSc|ScD)\.?`;
 const SHORT_DEGREE = String.raw`(?:M\.?A|B\.?A|M\.?S|B\.?S|J\.?D|D\.?O|N\.?P|M\.?N)\.?`;
 const MIXED_AT_END = new RegExp(String.raw`^(.*[^\s,])(?:\s*,\s*|\s+)${MIXED_DEGREE}$`, 'u');
