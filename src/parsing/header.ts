@@ -878,8 +878,12 @@ function nameBeforeAffiliation(text: string): string | null {
   return noName || emailMatchesName(m[3]!, name) > 0 ? name : null;
 }
 
-/** "By:" alone on its line: a thesis title page's label over its authors' names. */
-const BY_LABEL = /^by\s*:?$/i;
+/**
+ * "By:" alone on its line: a thesis title page's label over its authors' names; Spanish and
+ * Portuguese covers say it with "presenta" / "presentada por" / "apresentado por" / "sustentante"
+ * ("Tesis que para obtener el título de ... / presenta / Jane Roe").
+ */
+const BY_LABEL = /^(?:by|presenta|presentad[ao]\s+por|apresentad[ao]\s+por|sustentante|por)\s*:?$/i;
 /** The role a title page names under a person who is no author ("Adviser", "Thesis Supervisor"). */
 const ROLE_LINE =
   /^(?:(?:thesis|research|capstone|project|faculty|academic|co-?)\s*)?(?:advis[eo]rs?|supervisors?|mentors?|promot[eo]rs?|instructors?|panel(?:ists)?|(?:committee\s+)?chair)\s*:?$/i;
