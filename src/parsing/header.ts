@@ -84,7 +84,7 @@ const TURKISH_INSTITUTION = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yükseko
 const VIETNAMESE_INSTITUTION = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|bộ môn)(?!\p{L})/iu;
 const CJK_INSTITUTION = /大学|大學|学院|學院|研究所|研究院|研究生院|学部|學部|学科|學科|研究科|医院|醫院/;
 const INSTITUTION_NAMES = new RegExp(
-  `\\b(?:univ|universit|institut|college|school|department|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
+  `\\b(?:univ|universit|institut|college|school|department|departament|d[ée]partement|dipartimento|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
   'i',
 );
 /** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */

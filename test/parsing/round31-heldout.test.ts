@@ -35,3 +35,28 @@ describe('a Spanish thesis cover: department and division over the title, the st
     expect(result.authors.map((a) => a.name)).toEqual(['Marta Ruiz Calderon']);
   });
 });
+
+describe("a byline with the author's department in Spanish, in the name's bold, under her name", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Nubes bajas sobre los valles del norte', size: 20, x: 110, y: 760, bold: true },
+        { text: 'Ana Torres Vidal', size: 12, x: 220, y: 720, bold: true },
+        { text: 'Departamento de Quimica Organica', size: 12, x: 200, y: 700, bold: true },
+        { text: 'Universidad del Valle Alto, Valle Alto', size: 10, x: 200, y: 686 },
+        { text: 'Abstract', size: 12, x: 72, y: 640, bold: true },
+        {
+          text: 'We watched low clouds over the northern valleys for ten winters and counted their days.',
+          size: 10,
+          x: 72,
+          y: 624,
+        },
+        ...bodyProse(600, 30),
+      ],
+    ]);
+
+  it('reads the department as her affiliation, not as a second author', async () => {
+    const result = await parseManuscript(file(), 'es-department.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Ana Torres Vidal']);
+  });
+});
