@@ -244,8 +244,8 @@ const CUSTOM_FIELDS_ID = 'custom-fields';
 
 /**
  * What a save of custom values says: saved, and which fields of the form are empty now. A date input
- * empties a day that does not exist (2025-02-30, typed where the browser's own check is not made or
- * a value is set by a script, as autofill does) and the form sends nothing for it: "saved" alone let
+ * holds no value for a day that does not exist (2025-02-30 set by a script, a test driver or an
+ * extension; typed, Chromium's own check stops the form) and the form sends nothing for it: "saved" alone let
  * the editor believe a date was stored. Naming each empty field says what the server received.
  */
 function customValuesSavedMessage(

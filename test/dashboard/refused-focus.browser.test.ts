@@ -168,8 +168,8 @@ describe("a manuscript's saved custom values come back at their message, beside 
     const page = await asEditor();
     await page.goto(`${t.url}/dashboard/manuscripts/${id}/`);
     await page.getByLabel('Handling note').fill('Ask the board');
-    // A day that does not exist set as a script (autofill) sets it: the input holds no value, and
-    // the form sends the field empty. "Saved" alone let the editor believe a date was stored.
+    // A day that does not exist, set as a script sets it (a test driver, an extension): the input
+    // holds no value, and the form sends the field empty. "Saved" alone said a date was stored.
     await page.getByLabel('Decision due').fill('2025-02-30');
     await send(page, 'Save custom fields');
     // At the message, under the section's heading: back at the heading, the message at the page's
