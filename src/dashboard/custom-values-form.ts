@@ -17,9 +17,11 @@ import type { Queryable } from '../infra/db/index.ts';
 import { AppError } from '../infra/errors.ts';
 import type { Action } from '../users/roles.ts';
 import {
+  besideFragment,
   csrfField,
   dashboardRoute,
   fieldState,
+  messageBeside,
   orgOf,
   postedForm,
   redirectTo,
@@ -237,6 +239,25 @@ export function postedCustomValuesForm(request: FastifyRequest): FormBody | null
   return posted && posted.form === 'custom_values' ? posted : null;
 }
 
+/** The id of a page's custom values section, which its save comes back to. */
+const CUSTOM_FIELDS_ID = 'custom-fields';
+
+/**
+ * What a save of custom values says: saved, and which fields of the form are empty now. A date input
+ * holds no value for a day that does not exist (2025-02-30 set by a script, a test driver or an
+ * extension; typed, Chromium's own check stops the form) and the form sends nothing for it: "saved" alone let
+ * the editor believe a date was stored. Naming each empty field says what the server received.
+ */
+function customValuesSavedMessage(
+  what: string,
+  saved: ReadonlyArray<[string, unknown]>,
+  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'name'>>,
+): string {
+  const empty = new Set(saved.filter(([, value]) => value === null).map(([apiId]) => apiId));
+  const names = fields.filter((f) => empty.has(f.api_id)).map((f) => isolateText(f.name));
+  return `The ${what}'s custom fields were saved.${names.length ? ` Empty now: ${names.join(', ')}.` : ''}`;
+}
+
 /**
  * The custom fields of a folder or manuscript with their values: for an editor, a form to set or
  * clear them, posting to `action`; else the values as a list.
@@ -253,7 +274,9 @@ export function customValuesSection(
   },
 ): Html {
   const { fields, values } = input;
-  const heading = html`<h2 id="custom-fields">Custom fields</h2>`;
+  // The heading, and the message of a save of these fields beside it (`messageBeside`).
+  const heading = html`<h2 id="${CUSTOM_FIELDS_ID}">Custom fields</h2>
+    ${messageBeside(request, CUSTOM_FIELDS_ID)}`;
   if (fields.length === 0) {
     return html`${heading}
       <p class="muted">
@@ -313,7 +336,7 @@ export function registerCustomValuesSave(
   },
 ): void {
   const idOf = (request: FastifyRequest) => (request.params as Record<string, number>)[input.param]!;
-  const section = (request: FastifyRequest) => `${input.page(idOf(request))}#custom-fields`;
+  const section = (request: FastifyRequest) => `${input.page(idOf(request))}#${CUSTOM_FIELDS_ID}`;
   dashboardRoute(scope, {
     method: 'POST',
     url: input.url,
@@ -333,12 +356,16 @@ export function registerCustomValuesSave(
         fields,
         await readCustomValues(ctx.db, organizationId, input.owner, id),
       );
+      const posted = postedCustomValues(body, fields);
       await valuesConcerningInputs(fields, () =>
-        saveCustomValues(ctx.db, organizationId, input.owner, id, postedCustomValues(body, fields)),
+        saveCustomValues(ctx.db, organizationId, input.owner, id, posted),
       );
-      return redirectTo(ctx, request, reply, section(request), {
+      // Back at the message, beside the fields: at the section's heading, the page's top (where the
+      // message was) is out of view.
+      return redirectTo(ctx, request, reply, `${input.page(id)}${besideFragment(CUSTOM_FIELDS_ID)}`, {
         kind: 'ok',
-        message: `The ${input.what}'s custom fields were saved.`,
+        message: customValuesSavedMessage(input.what, posted, fields),
+        beside: CUSTOM_FIELDS_ID,
       });
     },
   });

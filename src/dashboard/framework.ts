@@ -296,7 +296,43 @@ export async function renderPage(
   if (session && kept) await setFlash(ctx.db, session.tokenHash, null);
   const flash = page.flash ?? kept;
   void reply.status(page.status ?? 200).type('text/html; charset=utf-8');
-  return layout({ title: page.title, body: page.body, session, path: request.url.split('?')[0]!, flash });
+  return layout({
+    title: page.title,
+    body: page.body,
+    session,
+    path: request.url.split('?')[0]!,
+    flash,
+    flashShownBeside: !page.flash && shownBeside.has(request),
+  });
+}
+
+/** The requests whose page shows the session's flash beside its element (`messageBeside`). */
+const shownBeside = new WeakSet<FastifyRequest>();
+
+/** The fragment of the message said beside the element `id` (`messageBeside`). */
+export function besideFragment(id: string): string {
+  return `#${id}-message`;
+}
+
+/**
+ * The message of the last form, when it is said beside the element `id` (its flash's `beside`), to
+ * show there rather than at the page's top: the post comes back to it (`besideFragment`), which
+ * Chromium focuses (tabindex -1) and scrolls to, so that the editor reads it where they are and the
+ * next Tab goes on from there. At the top, a message about a row 40 rows down, or about a form below
+ * the manuscript's summary, was out of view of the place the page came back to.
+ */
+export function messageBeside(request: FastifyRequest, id: string): Html | null {
+  const flash = request.dashboardSession?.flash;
+  if (!flash || flash.beside !== id) return null;
+  shownBeside.add(request);
+  return html`<p
+    id="${besideFragment(id).slice(1)}"
+    class="flash ${flash.kind} beside"
+    role="${flash.kind === 'error' ? 'alert' : 'status'}"
+    tabindex="-1"
+  >
+    ${isolatedHtml(flash.message)}
+  </p>`;
 }
 
 /** What a form keeps to show again after a refusal: its values but the CSRF token, when small. */

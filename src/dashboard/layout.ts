@@ -25,6 +25,8 @@ export interface LayoutInput {
   /** The path being shown, to mark the current navigation entry. */
   path: string;
   flash: FormFlash | null;
+  /** Whether the body shows the flash beside its element (`messageBeside`): not again at the top. */
+  flashShownBeside?: boolean;
 }
 
 export function layout(input: LayoutInput): string {
@@ -66,22 +68,23 @@ export function layout(input: LayoutInput): string {
   // The title is what a screen reader says first as a page loads, and what a tab shows: a refused
   // form's page says it there too (every error message is of something not saved).
   const notSaved = input.flash?.kind === 'error' ? 'Not saved: ' : null;
-  const flash = input.flash
-    ? html`<p
-        class="flash ${input.flash.kind}"
-        role="${input.flash.kind === 'error' ? 'alert' : 'status'}"
-        ${focusHere ? html`tabindex="-1" autofocus` : null}
-      >
-        ${isolatedHtml(input.flash.message)}
-        ${
-          input.flash.fields
-            ? html`<span class="fields-note"
-                >Nothing was saved: the message beside each field says what to change.</span
-              >`
-            : null
-        }
-      </p>`
-    : null;
+  const flash =
+    input.flash && !input.flashShownBeside
+      ? html`<p
+          class="flash ${input.flash.kind}"
+          role="${input.flash.kind === 'error' ? 'alert' : 'status'}"
+          ${focusHere ? html`tabindex="-1" autofocus` : null}
+        >
+          ${isolatedHtml(input.flash.message)}
+          ${
+            input.flash.fields
+              ? html`<span class="fields-note"
+                  >Nothing was saved: the message beside each field says what to change.</span
+                >`
+              : null
+          }
+        </p>`
+      : null;
   return html`<!doctype html>
     <html lang="en">
       <head>

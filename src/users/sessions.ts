@@ -11,6 +11,11 @@ export interface Flash {
   form?: Record<string, string | string[]>;
   /** For a form sent after its session ended (keepUnsentForm): the page the form is on. */
   page?: string;
+  /**
+   * The id of the element the message is said beside (dashboard `messageBeside`), where the page
+   * comes back to; shown at the page's top when the page has no such element.
+   */
+  beside?: string;
 }
 
 export interface Session {

@@ -121,7 +121,7 @@ for (const { owner, what } of SUBJECTS) {
         [f.multi.api_id]: [opt(f.multi, 0), opt(f.multi, 2)],
       });
       expect(res.statusCode).toBe(303);
-      expect(res.headers.location).toBe(`${pageOf(org, owner)}#custom-fields`);
+      expect(res.headers.location).toBe(`${pageOf(org, owner)}#custom-fields-message`);
       expect(await stored(owner, subjectIdOf(org, owner))).toEqual({
         [f.number.api_id]: 2.5,
         [f.str.api_id]: 'Handle <with> care',
@@ -149,6 +149,39 @@ for (const { owner, what } of SUBJECTS) {
       expect(viewer).toMatch(/<dd>No<\/dd>/);
       expect(viewer).toMatch(/<dd>Biology, Maths<\/dd>/);
       expect(viewer).toContain('<dd>Handle &lt;with&gt; care</dd>');
+    });
+
+    it('a save comes back at its message, beside the fields, naming each field sent empty', async () => {
+      const org = await makeOrg();
+      const f = org.fields[owner];
+      // A date the browser sent empty (a day that does not exist, 2025-02-30, is no value to a date
+      // input): "saved" alone let the editor believe it was stored.
+      const res = await save(org.sessions.editor!, org, owner, {
+        [f.number.api_id]: '4',
+        [f.str.api_id]: 'kept',
+        [f.single.api_id]: opt(f.single, 0),
+      });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe(`${pageOf(org, owner)}#custom-fields-message`);
+      const page = (await get(org.sessions.editor!, pageOf(org, owner))).body;
+      // Under the section's heading, where the page comes back to, not at the page's top.
+      expect(page).toMatch(
+        new RegExp(
+          `<h2 id="custom-fields">Custom fields</h2>\\s*<p\\s+id="custom-fields-message"[^>]*tabindex="-1"[^>]*>\\s*The ${what}&#39;s custom fields were saved\\. Empty now: <bdi>Due</bdi>, <bdi>Topics</bdi>\\.\\s*</p>`,
+        ),
+      );
+      expect(page.match(/custom fields were saved/g)).toHaveLength(1);
+      // Every field filled: "saved", nothing more.
+      await save(org.sessions.editor!, org, owner, {
+        [f.number.api_id]: '4',
+        [f.str.api_id]: 'kept',
+        [f.date.api_id]: '2025-02-28',
+        [f.single.api_id]: opt(f.single, 0),
+        [f.multi.api_id]: [opt(f.multi, 1)],
+      });
+      expect((await get(org.sessions.editor!, pageOf(org, owner))).body).toMatch(
+        new RegExp(`The ${what}&#39;s custom fields were saved\\.\\s*</p>`),
+      );
     });
 
     it('a field left empty, or with no option chosen, has its value cleared; the others stay', async () => {

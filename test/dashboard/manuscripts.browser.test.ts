@@ -227,9 +227,23 @@ describe('the manuscript flow', () => {
     // Nell's name, the next candidate, where it was the skip link at the page's top.
     await editor.goto(`${t.url}/dashboard/manuscripts/${id}/?marked=no&sort=name&order=asc#candidates`);
     await press(editor.locator(`#candidate-${coleId}`).getByRole('button', { name: /Mark as referee/ }));
-    expect(await editor.locator('.flash').first().textContent()).toContain(
-      "This page's filters no longer list them: here is the next candidate.",
-    );
+    // The message has the focus, in view, above Nell's row: it was at the page's top, out of view.
+    expect(await focused()).toMatchObject({
+      name: /This page's filters no longer list them: here is the next candidate\./,
+      inView: true,
+    });
+    expect(
+      await editor.evaluate<string | undefined>(
+        `document.activeElement.closest('tr')?.nextElementSibling?.id`,
+      ),
+    ).toBe(`candidate-${nellId}`);
+    // Its lines within the screen's width, though the table is wider than a phone's screen.
+    expect(
+      await editor.evaluate<boolean>(
+        `document.activeElement.getBoundingClientRect().right <= document.documentElement.clientWidth`,
+      ),
+    ).toBe(true);
+    expect(await editor.locator('.flash').count()).toBe(1);
     await editor.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ name: 'Nell Neutral', row: `candidate-${nellId}`, inView: true });
     await editor.context().close();

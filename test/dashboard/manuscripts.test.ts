@@ -516,8 +516,9 @@ describe('a manuscript page', () => {
     expect((await injectForm(t.app, viewer, flagUrl)).statusCode).toBe(403);
 
     const flagged = await injectForm(t.app, editor, `${flagUrl}?conflicts=none`);
-    // "Without conflicts" lists Nell no more, nor anyone else (Cole co-wrote with Ada): to the table.
-    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidates`);
+    // "Without conflicts" lists Nell no more, nor anyone else (Cole co-wrote with Ada): to the
+    // message, above the table.
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/?conflicts=none#candidates-message`);
     const page = await get(editor, `/dashboard/manuscripts/${id}/`);
     expect(page.body).toContain('is flagged as a conflict of interest for this manuscript');
     expect(nellRow(page.body)).toContain('Flagged by an editor: the next upload reports this conflict.');
@@ -567,13 +568,23 @@ describe('a manuscript page', () => {
     // where it came back to Cole's anchor, gone from the page, at its top.
     const notMarked = '?marked=no&sort=name&order=asc';
     const first = await injectForm(t.app, editor, markUrl(coleId, notMarked));
-    expect(first.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidate-${nellId}`);
+    // At the message, said just above Nell's row (not at the page's top, out of view of the row).
+    expect(first.headers.location).toBe(
+      `/dashboard/manuscripts/${id}/${notMarked}#candidate-${nellId}-message`,
+    );
     const page = await get(editor, first.headers.location as string);
-    expect(page.body).toContain('This page&#39;s filters no longer list them: here is the next candidate.');
-    expect(page.body).toContain(`id="candidate-${nellId}"`);
+    expect(page.body).toMatch(
+      new RegExp(
+        `<tr class="row-message">\\s*<td colspan="9"><p\\s+id="candidate-${nellId}-message"[^>]*tabindex="-1"[^>]*>[^<]*<bdi>Cole Coauthor</bdi> is marked as referee\\.[^<]*This page&#39;s filters no longer list them: here is the next candidate\\.\\s*</p></td>\\s*</tr>\\s*<tr id="candidate-${nellId}">`,
+      ),
+    );
+    expect(page.body.match(/no longer list them/g)).toHaveLength(1);
     // Nell, the last row, marked: back at the one before, if still listed; here nobody is: the table.
     const last = await injectForm(t.app, editor, markUrl(nellId, notMarked));
-    expect(last.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidates`);
+    expect(last.headers.location).toBe(`/dashboard/manuscripts/${id}/${notMarked}#candidates-message`);
+    expect((await get(editor, last.headers.location as string)).body).toMatch(
+      /<h2 id="candidates">Candidates<\/h2>\s*<p\s+id="candidates-message"[^>]*>[^<]*<bdi>Nell Neutral<\/bdi> is marked as referee\./,
+    );
     // Under "Marked", by name descending (Nell, Cole), Nell unmarked: back at Cole, the one after.
     const markedDesc = '?marked=yes&sort=name&order=desc';
     const unmarked = await injectForm(
@@ -581,7 +592,9 @@ describe('a manuscript page', () => {
       editor,
       `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/${markedDesc}`,
     );
-    expect(unmarked.headers.location).toBe(`/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}`);
+    expect(unmarked.headers.location).toBe(
+      `/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}-message`,
+    );
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
     // Unfiltered, the row stays where it was: back at it, saying nothing more.
     const plain = await injectForm(t.app, editor, markUrl(nellId, ''));

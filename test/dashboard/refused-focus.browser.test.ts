@@ -145,3 +145,57 @@ describe('a refused form comes back with the focus where the problem is', () => 
     expect(await page.evaluate<string>('document.activeElement.tagName')).toBe('BODY');
   });
 });
+
+describe("a manuscript's saved custom values come back at their message, beside the fields", () => {
+  /** The focused element's id and text, and whether it lies wholly in the screen. */
+  const focusedInView = (page: Page) =>
+    page.evaluate<{ id: string; text: string; inView: boolean }>(`(() => {
+      const el = document.activeElement;
+      const box = el.getBoundingClientRect();
+      return {
+        id: el.id,
+        text: el.textContent.replace(/\\s+/g, ' ').trim(),
+        inView: box.top >= 0 && box.bottom <= window.innerHeight,
+      };
+    })()`);
+
+  it('the message has the focus, in view at 375 px, with the first field under it; a date sent empty is named', async () => {
+    await createCustomField(t.db, org.id, { owner: 'proposal', dataKind: 'str', name: 'Handling note' });
+    await createCustomField(t.db, org.id, { owner: 'proposal', dataKind: 'date', name: 'Decision due' });
+    const fields = baseFields({ origin_id: 'saved-values', folder: 'SAVED' });
+    const id = ((await upload(t.app, { apiKey: org.apiKey, fields })).json() as { manuscript_id: number })
+      .manuscript_id;
+    const page = await asEditor();
+    await page.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    await page.getByLabel('Handling note').fill('Ask the board');
+    // A day that does not exist, set as a script sets it (a test driver, an extension): the input
+    // holds no value, and the form sends the field empty. "Saved" alone said a date was stored.
+    await page.getByLabel('Decision due').fill('2025-02-30');
+    await send(page, 'Save custom fields');
+    // At the message, under the section's heading: back at the heading, the message at the page's
+    // top was out of view.
+    const saved = await focusedInView(page);
+    expect(saved).toMatchObject({ id: 'custom-fields-message', inView: true });
+    expect(saved.text).toMatch(/custom fields were saved\. Empty now: .*Decision due.*\.$/);
+    expect(saved.text).not.toContain('Handling note');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(`document.activeElement.id`)).toMatch(/^cf_/);
+    // Said once: not at the page's top as well.
+    expect(await page.locator('.flash').count()).toBe(1);
+    await expectAccessible(page);
+
+    // Typed by the keyboard, the day that does not exist is not sent at all: Chromium's own check of
+    // the date input (its validity's badInput) stops the form and says why; nothing is saved.
+    const due = page.getByLabel('Decision due');
+    const dueId = await due.getAttribute('id');
+    await due.focus();
+    await page.keyboard.type('02302025');
+    const before = page.url();
+    await page.getByRole('button', { name: 'Save custom fields' }).click();
+    expect(await page.evaluate(`document.getElementById(${JSON.stringify(dueId)}).validity.badInput`)).toBe(
+      true,
+    );
+    expect(page.url()).toBe(before);
+    await page.context().close();
+  });
+});

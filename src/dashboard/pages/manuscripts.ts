@@ -42,8 +42,10 @@ import {
 } from '../../referee-finder/external-coi.ts';
 import {
   actionButton,
+  besideFragment,
   dashboardRoute,
   mayDo,
+  messageBeside,
   orgOf,
   redirectTo,
   renderPage,
@@ -312,6 +314,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
             what: 'manuscript',
           })}
           <h2 id="candidates">Candidates</h2>
+          ${messageBeside(request, 'candidates')}
           ${
             stored
               ? html`<p class="hint">
@@ -373,6 +376,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           return redirectTo(ctx, request, reply, back.url, {
             kind: 'ok',
             message: `${name} was already marked as referee by you.${back.said}`,
+            beside: back.beside,
           });
         }
         await changeMark(ctx.db, { organizationId, manuscriptId, authorId, marked, by });
@@ -391,6 +395,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
             (marked ? `${name} is marked as referee.` : `${name} is no longer marked as referee.`) +
             warning +
             back.said,
+          beside: back.beside,
         });
       },
     });
@@ -428,7 +433,11 @@ function registerConflictFlags(scope: FastifyInstance, ctx: AppContext): void {
             ? `${name} is flagged as a conflict of interest for this manuscript: the next upload reports it, and leaves them out if the settings exclude candidates with conflicts.`
             : `${name} is no longer flagged as a conflict of interest for this manuscript, from the next upload.`;
         const back = await backToCandidate(ctx, request, target, 'conflict');
-        return redirectTo(ctx, request, reply, back.url, { kind: 'ok', message: message + back.said });
+        return redirectTo(ctx, request, reply, back.url, {
+          kind: 'ok',
+          message: message + back.said,
+          beside: back.beside,
+        });
       },
     });
   }
@@ -497,7 +506,7 @@ async function backToCandidate(
   request: FastifyRequest,
   target: CandidateTarget,
   button: 'referee' | 'conflict',
-): Promise<{ url: string; said: string; conflicts: string[] }> {
+): Promise<{ url: string; said: string; conflicts: string[]; beside?: string }> {
   const f = request.query as PageFilters;
   const at = (anchor: string) =>
     `${dashboardPath('manuscripts', target.manuscriptId)}${filtersQuery(f)}#${anchor}`;
@@ -536,10 +545,14 @@ async function backToCandidate(
     .find((c) => shown.has(c.author_id));
   const near = next ?? previous;
   const where = next ? ': here is the next candidate' : previous ? ': here is the one before' : '';
+  // The message said above that row (above the table if none), where the page comes back to: at the
+  // page's top it was out of view of the row, and of the editor's place in the list.
+  const beside = near ? `candidate-${near.author_id}` : 'candidates';
   return {
-    url: at(near ? `candidate-${near.author_id}` : 'candidates'),
+    url: at(besideFragment(beside).slice(1)),
     said: ` This page's filters no longer list them${where}.`,
     conflicts,
+    beside,
   };
 }
 
@@ -927,88 +940,97 @@ function candidateTable(
         ${shown.map((c) => {
           const markedBy = marks.get(c.author_id) ?? null;
           const said = spoken.get(c.author_id)!;
-          return html`<tr id="candidate-${c.author_id}">
-            <td>
-              <a href="${c.url}">${c.name}</a>
-              <div class="hint">
-                ${[c.first_name, c.middle_name, c.last_name, c.suffix]
-                  .filter((part): part is string => !!part)
-                  .map((part) => html`${isolate(part)} · `)}author
-                ${c.author_id}
-              </div>
-              <div>
-                ${c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : html`<span class="muted">no email</span>`}
-              </div>
-              ${c.orcid ? html`<div>ORCID <code>${c.orcid}</code></div>` : null}
-              ${c.affiliation ? html`<div>${c.affiliation}</div>` : null}
-            </td>
-            <td>${c.score.toFixed(3)}</td>
-            <td>${c.hIndex}</td>
-            <td>${c.citationsCount}</td>
-            <td>${c.articlesCount}</td>
-            <td class="evidence">
-              ${c.relevant_concepts.length ? html`<div>${c.relevant_concepts.join(', ')}</div>` : null}
-              ${
-                c.relevant_articles.length
-                  ? html`<ul>
-                      ${c.relevant_articles.map(
-                        (a) =>
-                          html`<li>
-                            <a href="${a.url}">${isolate(a.title)}</a> (${a.year || 'year unknown'})
-                          </li>`,
-                      )}
-                    </ul>`
-                  : null
-              }
-              ${c.why ? whyDetails(base, said.html, c.why, whyTitles) : null}
-            </td>
-            <td>
-              ${
-                c.authors_groups.length
-                  ? c.authors_groups.map(
-                      (g) =>
-                        html`<div>
-                          ${
-                            names.groups.has(g.group_id)
-                              ? html`<a href="${dashboardPath('groups', g.group_id)}"
-                                  >${isolate(names.groups.get(g.group_id)!)}</a
-                                >`
-                              : // Deleted since this upload: the answer stays, the group's page is gone.
-                                html`<span class="muted">deleted group ${g.group_id}</span>`
-                          }${g.client_id ? html` (${isolate(g.client_id)})` : null}
-                        </div>`,
-                    )
-                  : html`<span class="muted">—</span>`
-              }
-            </td>
-            <td>
-              ${conflictsCell(base, c, names)}
-              ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
-            </td>
-            <td>
-              ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
-              ${
-                canMark
-                  ? actionButton(request, {
-                      // Back to the page as it was filtered and sorted.
-                      action:
-                        dashboardPath(
-                          'manuscripts',
-                          manuscriptId,
-                          'candidates',
-                          c.author_id,
-                          markedBy ? 'unmark' : 'mark',
-                        ) + filtersQuery(f),
-                      label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
-                          ${said.html}</span
-                        >`,
-                      id: `referee-${c.author_id}`,
-                      ...(markedBy ? { kind: 'secondary' as const } : {}),
-                    })
-                  : null
-              }
-            </td>
-          </tr>`;
+          // The message of a mark or a flag whose row left the filters, above the row now in its place.
+          const message = messageBeside(request, `candidate-${c.author_id}`);
+          return html`${
+              message
+                ? html`<tr class="row-message">
+                    <td colspan="9">${message}</td>
+                  </tr>`
+                : null
+            }
+            <tr id="candidate-${c.author_id}">
+              <td>
+                <a href="${c.url}">${c.name}</a>
+                <div class="hint">
+                  ${[c.first_name, c.middle_name, c.last_name, c.suffix]
+                    .filter((part): part is string => !!part)
+                    .map((part) => html`${isolate(part)} · `)}author
+                  ${c.author_id}
+                </div>
+                <div>
+                  ${c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : html`<span class="muted">no email</span>`}
+                </div>
+                ${c.orcid ? html`<div>ORCID <code>${c.orcid}</code></div>` : null}
+                ${c.affiliation ? html`<div>${c.affiliation}</div>` : null}
+              </td>
+              <td>${c.score.toFixed(3)}</td>
+              <td>${c.hIndex}</td>
+              <td>${c.citationsCount}</td>
+              <td>${c.articlesCount}</td>
+              <td class="evidence">
+                ${c.relevant_concepts.length ? html`<div>${c.relevant_concepts.join(', ')}</div>` : null}
+                ${
+                  c.relevant_articles.length
+                    ? html`<ul>
+                        ${c.relevant_articles.map(
+                          (a) =>
+                            html`<li>
+                              <a href="${a.url}">${isolate(a.title)}</a> (${a.year || 'year unknown'})
+                            </li>`,
+                        )}
+                      </ul>`
+                    : null
+                }
+                ${c.why ? whyDetails(base, said.html, c.why, whyTitles) : null}
+              </td>
+              <td>
+                ${
+                  c.authors_groups.length
+                    ? c.authors_groups.map(
+                        (g) =>
+                          html`<div>
+                            ${
+                              names.groups.has(g.group_id)
+                                ? html`<a href="${dashboardPath('groups', g.group_id)}"
+                                    >${isolate(names.groups.get(g.group_id)!)}</a
+                                  >`
+                                : // Deleted since this upload: the answer stays, the group's page is gone.
+                                  html`<span class="muted">deleted group ${g.group_id}</span>`
+                            }${g.client_id ? html` (${isolate(g.client_id)})` : null}
+                          </div>`,
+                      )
+                    : html`<span class="muted">—</span>`
+                }
+              </td>
+              <td>
+                ${conflictsCell(base, c, names)}
+                ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
+              </td>
+              <td>
+                ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
+                ${
+                  canMark
+                    ? actionButton(request, {
+                        // Back to the page as it was filtered and sorted.
+                        action:
+                          dashboardPath(
+                            'manuscripts',
+                            manuscriptId,
+                            'candidates',
+                            c.author_id,
+                            markedBy ? 'unmark' : 'mark',
+                          ) + filtersQuery(f),
+                        label: html`${markedBy ? 'Unmark' : 'Mark as referee'}<span class="visually-hidden">
+                            ${said.html}</span
+                          >`,
+                        id: `referee-${c.author_id}`,
+                        ...(markedBy ? { kind: 'secondary' as const } : {}),
+                      })
+                    : null
+                }
+              </td>
+            </tr>`;
         })}
       </tbody>
     </table>
