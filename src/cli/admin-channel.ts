@@ -148,9 +148,21 @@ export function sendCommand(
         res.on('data', (chunk: string) => {
           buffer += chunk;
           let newline: number;
-          while ((newline = buffer.indexOf('\n')) >= 0) {
-            const line = JSON.parse(buffer.slice(0, newline)) as Line;
+          while (!settled && (newline = buffer.indexOf('\n')) >= 0) {
+            const text = buffer.slice(0, newline);
             buffer = buffer.slice(newline + 1);
+            // A line that is no command's (another program on the port, a server of another
+            // version) fails the call: thrown here, in a stream's handler, it took the CLI down
+            // with a stack trace.
+            let line: Line;
+            try {
+              line = JSON.parse(text) as Line;
+            } catch {
+              settled = true;
+              reject(new Error("The admin channel answered with a line that is not a command's"));
+              res.destroy();
+              return;
+            }
             if (line.type === 'progress') onProgress(line.event);
             else if (line.type === 'result') {
               settled = true;

@@ -41,7 +41,7 @@ describe('ingest through the admin channel of a running server', () => {
   );
 });
 
-describe('the admin channel cut off in the middle of a command', () => {
+describe("an admin channel answer that fails: cut off, or not a command's lines", () => {
   it(
     'rejects with a message, where the CLI waited forever for the rest of the answer',
     { timeout: 10_000 },
@@ -64,6 +64,29 @@ describe('the admin channel cut off in the middle of a command', () => {
           'The server closed the admin channel before answering',
         );
         expect(events).toHaveLength(1);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
+
+  it(
+    "rejects an answer that is not a command's lines with a message, where it threw in a stream handler",
+    { timeout: 10_000 },
+    async () => {
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('<html>another program on the port</html>\n');
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const endpoint = { port: (server.address() as AddressInfo).port, token: 'token', pid: process.pid };
+        await expect(sendCommand(endpoint, 'ingest works', {}, () => undefined)).rejects.toThrow(
+          "The admin channel answered with a line that is not a command's",
+        );
       } finally {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
