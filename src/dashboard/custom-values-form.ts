@@ -17,7 +17,6 @@ import type { Queryable } from '../infra/db/index.ts';
 import { AppError } from '../infra/errors.ts';
 import type { Action } from '../users/roles.ts';
 import {
-  besideFragment,
   csrfField,
   dashboardRoute,
   fieldState,
@@ -362,7 +361,7 @@ export function registerCustomValuesSave(
       );
       // Back at the message, beside the fields: at the section's heading, the page's top (where the
       // message was) is out of view.
-      return redirectTo(ctx, request, reply, `${input.page(id)}${besideFragment(CUSTOM_FIELDS_ID)}`, {
+      return redirectTo(ctx, request, reply, input.page(id), {
         kind: 'ok',
         message: customValuesSavedMessage(input.what, posted, fields),
         beside: CUSTOM_FIELDS_ID,

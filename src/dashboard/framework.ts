@@ -309,14 +309,14 @@ export async function renderPage(
 /** The requests whose page shows the session's flash beside its element (`messageBeside`). */
 const shownBeside = new WeakSet<FastifyRequest>();
 
-/** The fragment of the message said beside the element `id` (`messageBeside`). */
-export function besideFragment(id: string): string {
-  return `#${id}-message`;
+/** The id of the message said beside the element `id` (`messageBeside`). */
+function besideMessageId(id: string): string {
+  return `${id}-message`;
 }
 
 /**
  * The message of the last form, when it is said beside the element `id` (its flash's `beside`), to
- * show there rather than at the page's top: the post comes back to it (`besideFragment`), which
+ * show there rather than at the page's top: the post comes back to it (`redirectTo`), which
  * Chromium focuses (tabindex -1) and scrolls to, so that the editor reads it where they are and the
  * next Tab goes on from there. At the top, a message about a row 40 rows down, or about a form below
  * the manuscript's summary, was out of view of the place the page came back to.
@@ -326,7 +326,7 @@ export function messageBeside(request: FastifyRequest, id: string): Html | null 
   if (!flash || flash.beside !== id) return null;
   shownBeside.add(request);
   return html`<p
-    id="${besideFragment(id).slice(1)}"
+    id="${besideMessageId(id)}"
     class="flash ${flash.kind} beside"
     role="${flash.kind === 'error' ? 'alert' : 'status'}"
     tabindex="-1"
@@ -539,7 +539,9 @@ export async function redirectTo(
   flash?: Flash,
 ): Promise<FastifyReply> {
   if (flash && request.dashboardSession) await setFlash(ctx.db, request.dashboardSession.tokenHash, flash);
-  return reply.status(303).header('location', location).send();
+  // A message said beside an element is where the page comes back to (`messageBeside`).
+  const at = flash?.beside ? `${location.split('#')[0]}#${besideMessageId(flash.beside)}` : location;
+  return reply.status(303).header('location', at).send();
 }
 
 // No script runs on any page; styles and images come only from this process; forms post only here.

@@ -42,7 +42,6 @@ import {
 } from '../../referee-finder/external-coi.ts';
 import {
   actionButton,
-  besideFragment,
   dashboardRoute,
   mayDo,
   messageBeside,
@@ -545,11 +544,11 @@ async function backToCandidate(
     .find((c) => shown.has(c.author_id));
   const near = next ?? previous;
   const where = next ? ': here is the next candidate' : previous ? ': here is the one before' : '';
-  // The message said above that row (above the table if none), where the page comes back to: at the
-  // page's top it was out of view of the row, and of the editor's place in the list.
+  // The message said above that row (above the table if none), where the page comes back to
+  // (redirectTo): at the page's top it was out of view of the row, and of the editor's place in the list.
   const beside = near ? `candidate-${near.author_id}` : 'candidates';
   return {
-    url: at(besideFragment(beside).slice(1)),
+    url: at(beside),
     said: ` This page's filters no longer list them${where}.`,
     conflicts,
     beside,
