@@ -1,8 +1,12 @@
 // Reading values out of a parsed form body: every field arrives as text (or a list of texts when a
 // name is posted several times); these turn them into what the stores take.
+import { Type } from 'typebox';
 import { errors } from '../infra/errors.ts';
 
 export type FormBody = Record<string, string | string[] | undefined>;
+
+/** A form's one-time value (form-seal.ts) as posted in its `once` field: what `newFormValue` makes. */
+export const FormValue = Type.String({ minLength: 16, maxLength: 64 });
 
 export function text(body: FormBody, name: string): string {
   const value = body[name];

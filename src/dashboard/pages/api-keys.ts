@@ -12,7 +12,7 @@ import {
   revokeApiKeyById,
   type FormKey,
 } from '../../organizations/api-keys.ts';
-import { text } from '../form-values.ts';
+import { FormValue, text } from '../form-values.ts';
 import {
   actionButton,
   csrfField,
@@ -33,7 +33,7 @@ const CreateBody = Type.Object({
   _csrf: Type.String(),
   // The form's one-time value (createApiKeyFromForm): posted again (a double click, a reload), it
   // makes no second key and shows the first.
-  once: Type.String({ minLength: 16, maxLength: 64 }),
+  once: FormValue,
   label: Type.Optional(Type.String({ maxLength: 100 })),
 });
 

@@ -34,7 +34,7 @@ import {
   sessionOf,
   CsrfOnly,
 } from '../framework.ts';
-import { text, type FormBody } from '../form-values.ts';
+import { FormValue, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText } from '../html.ts';
 import { dataTable } from '../table.ts';
 
@@ -42,14 +42,14 @@ const UserParams = Type.Object({ userId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
   // The form's one-time value (form-seal.ts): sent again, the form shows the password it made.
-  once: Type.Optional(Type.String({ minLength: 16, maxLength: 64 })),
+  once: Type.Optional(FormValue),
   email: Type.String({ maxLength: 320 }),
   role: Type.String(),
 });
 const EnableBody = Type.Object({
   _csrf: Type.String(),
   // The button's one-time value (form-seal.ts): pressed again, it shows the password it made.
-  once: Type.Optional(Type.String({ minLength: 16, maxLength: 64 })),
+  once: Type.Optional(FormValue),
 });
 const RoleBody = Type.Object({
   _csrf: Type.String(),
