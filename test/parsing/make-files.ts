@@ -307,6 +307,21 @@ export function paragraph(text: string, style?: string): string {
   return docxParagraph(docxRun(text), style);
 }
 
+/** A DOCX's styles part declaring only the Title style (a made-up title set in it is the document's). */
+export const TITLE_STYLE: ZipEntry = {
+  name: 'word/styles.xml',
+  data: Buffer.from(
+    `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
+  ),
+};
+
+/** `count` paragraphs of running prose: the body of a made-up Word manuscript (bodyProse's twin). */
+export function wordBodyParagraphs(count: number): string[] {
+  return Array.from({ length: count }, (_, i) =>
+    paragraph(`Paragraph ${i + 1} of the body, long enough to read as running prose of the section.`),
+  );
+}
+
 /** A DOCX of these paragraphs; an `extra` part replaces the default part of the same name. */
 export function makeDocx(paragraphs: string[], extra: ZipEntry[] = [], omit: string[] = []): Uint8Array {
   const defaults: ZipEntry[] = [

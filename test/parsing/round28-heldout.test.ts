@@ -9,20 +9,21 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeCidFontPdf, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import {
+  bodyProse,
+  makeCidFontPdf,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  TITLE_STYLE,
+  wordBodyParagraphs,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 /** A paragraph of one run in a size of its own (half-points, as Word writes it). */
 const sized = (text: string, halfPoints: number) =>
   `<w:p><w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-
-const titleStyle = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
-  ),
-};
 
 const japaneseProse = (n: number) =>
   Array.from({ length: n }, (_, i) =>
@@ -205,9 +206,7 @@ describe('bylines with a double surname, grades alone, a standing', () => {
     const file = makeDocx([
       sized('Frost Dates and Flowering in Northern Valley Gardens', 36),
       sized('Jeanne Morel–Castaing and Paul Girard', 24),
-      ...Array.from({ length: 4 }, (_, i) =>
-        paragraph(`Paragraph ${i + 1} of the body, long enough to read as running prose of the section.`),
-      ),
+      ...wordBodyParagraphs(4),
     ]);
     const result = await parseManuscript(file, 'dash.docx', limits);
     expect(result.authors.map((a) => a.name)).toEqual(['Jeanne Morel–Castaing', 'Paul Girard']);
@@ -293,9 +292,7 @@ describe('Word lists: a DOI glued to the next label, entries broken into paragra
       [
         paragraph('Frost Dates and Flowering in Northern Valley Gardens', 'Title'),
         paragraph('Lucía Ferrer Soto'),
-        ...Array.from({ length: 4 }, (_, i) =>
-          paragraph(`Paragraph ${i + 1} of the body, long enough to read as running prose of the section.`),
-        ),
+        ...wordBodyParagraphs(4),
         paragraph('References', 'Heading1'),
         paragraph(
           'Alvarez, M. (2015). "Frost in the northern valley." Journal of Gardens 12(3): 45-52. DOI: 10.5555/jg.2015.0012.URL: https://example.org/jg/12',
@@ -305,7 +302,7 @@ describe('Word lists: a DOI glued to the next label, entries broken into paragra
         paragraph('Castro, L. (2020). "Records of frost." International Journal of Orchard Studies (IJOS)'),
         paragraph('2(6): 1-26.'),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
 
   it('cuts the label off the DOI and joins the broken entries', async () => {
@@ -504,7 +501,7 @@ describe("a numbered list with a chart's tick glued to an entry's last line, the
         paragraph('付 録'),
         paragraph('1. 観測地点の一覧'),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
     const result = await parseManuscript(docx, 'appendix.docx', limits);
     expect(result.references.map((r) => r.raw)).toEqual(entries.map((e) => e.replace(/^\[\d\] /, '')));

@@ -3,21 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  TITLE_STYLE,
+  wordBodyParagraphs,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
-
-const titleStyle = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
-  ),
-};
-
-const wordBody = (n: number) =>
-  Array.from({ length: n }, (_, i) =>
-    paragraph(`Paragraph ${i + 1} of the body, long enough to read as running prose of the section.`),
-  );
 
 describe('a Word contact note set one labelled line a paragraph, the ORCID on the last', () => {
   const file = () =>
@@ -32,9 +27,9 @@ describe('a Word contact note set one labelled line a paragraph, the ORCID on th
         paragraph('Abstract', 'Heading1'),
         paragraph('We recorded the first frost and the first flowers in forty gardens over ten years.'),
         paragraph('Introduction', 'Heading1'),
-        ...wordBody(4),
+        ...wordBodyParagraphs(4),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
 
   it('gives the identifier to the author the note names', async () => {
@@ -52,12 +47,12 @@ describe('a DOI printed with en dashes where it has hyphens', () => {
       [
         paragraph('Frost Dates and Flowering in Northern Valley Gardens', 'Title'),
         paragraph('Lucía Ferrer Soto'),
-        ...wordBody(4),
+        ...wordBodyParagraphs(4),
         paragraph('References', 'Heading1'),
         paragraph('(1) Alvarez, M.; Benitez, R. Frost in the northern valley. 10.5555/preprint–2023–x1abc.'),
         paragraph('(2) Castro, L. Records of frost. J. Gardens 2020, 12, 45–52. 10.5555/jg.2020.0012.'),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
 
   it('reads the DOI with hyphens, and a page range keeps its dash', async () => {
@@ -189,12 +184,12 @@ describe('Lithuanian list headings', () => {
       [
         paragraph('Šalnų datos slėnio soduose', 'Title'),
         paragraph('Vardenis Pavardenis'),
-        ...wordBody(4),
+        ...wordBodyParagraphs(4),
         paragraph('Literatūros sąrašas', 'Heading1'),
         paragraph('A. Pavardonis. Šalnos šiaurės slėnyje. Sodų žurnalas, 12:45–52, 2015.'),
         paragraph('B. Pavardenis. Vėlyvas žydėjimas soduose. Sodininkystė, 2:20–43, 2018.'),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
 
   it('finds the list under "Literatūros sąrašas"', async () => {

@@ -3,21 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  TITLE_STYLE,
+  WORD_NS,
+  wordBodyParagraphs,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
-
-const titleStyle = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
-  ),
-};
-
-const wordBody = (n: number) =>
-  Array.from({ length: n }, (_, i) =>
-    paragraph(`Paragraph ${i + 1} of the body, long enough to read as running prose of the section.`),
-  );
 
 describe('a Polish thesis cover: the student over "Nr albumu:", the supervisor\'s institute under the title', () => {
   const file = () =>
@@ -79,9 +75,9 @@ describe("a Word byline one author a paragraph, a master's written with its subj
         paragraph('Abstract', 'Heading1'),
         paragraph('We recorded the first frost and the first flowers in forty gardens over ten years.'),
         paragraph('Introduction', 'Heading1'),
-        ...wordBody(4),
+        ...wordBodyParagraphs(4),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
 
   it('cuts the degree from the name', async () => {
@@ -101,9 +97,9 @@ describe('a Polish abstract ("Streszczenie") followed by "Słowa kluczowe"', () 
         paragraph('Słowa kluczowe'),
         paragraph('przymrozki, ogrody, kwitnienie, dolina'),
         paragraph('Wprowadzenie', 'Heading1'),
-        ...wordBody(4),
+        ...wordBodyParagraphs(4),
       ],
-      [titleStyle],
+      [TITLE_STYLE],
     );
 
   it("ends the abstract at the keywords' label", async () => {
