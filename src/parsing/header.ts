@@ -432,12 +432,13 @@ function findTitle(doc: DocumentModel): number | null {
   );
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
-  // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on,
-  // or, in a paper with no abstract, a byline stands right under it.
+  // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on
+  // or right under it (a student's paper or a blinded draft, no byline between), or, in a paper
+  // with no abstract, a byline stands right under it.
   const first = doc.blocks[0];
   if (
     first &&
-    ((abstractAt > 1 && abstractAt < 10) ||
+    ((abstractAt >= 1 && abstractAt < 10) ||
       (abstractAt < 0 && !!doc.blocks[1] && namesOnly(doc.blocks[1]))) &&
     first.text.length <= 250 &&
     first.text.trim().split(/\s+/).length >= 3 &&
