@@ -221,7 +221,8 @@ export function splitMarks(raw: string): string[] {
 const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)）]$/u;
 
 /** "Authors:" typed before a byline, in the languages manuscripts are written in. */
-export const BYLINE_LABEL = /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\))\s*:\s*/iu;
+export const BYLINE_LABEL =
+  /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\)|authors?['’]?\s+names?|author\s+name\(s\)|names?\s+of\s+(?:the\s+)?authors?)\s*:\s*/iu;
 
 export function splitByline(runs: Run[]): BylineName[] {
   const out: BylineName[] = [];

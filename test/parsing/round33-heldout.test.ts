@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
+import { docxParagraph, docxRun, makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -22,5 +22,34 @@ describe("a student's Word paper in the body's type: the title, then the abstrac
   it('reads the first paragraph as the title', async () => {
     const result = await parseManuscript(file(), 'ko-student.docx', limits);
     expect(result.title).toBe('산간 마을의 소규모 수력 발전 제도 고찰');
+  });
+});
+
+describe('a Word title page whose byline is led in by "Author names:", letter marks raised after each name', () => {
+  const file = () =>
+    makeDocx([
+      paragraph('TITLE PAGE'),
+      paragraph('Article title: Dry valleys and the gullies that cut their slopes'),
+      docxParagraph(
+        docxRun('Author names: Ana Paula Lima ') +
+          docxRun('a', true) +
+          docxRun(', Rui Costa ') +
+          docxRun('b', true) +
+          docxRun(',c', true) +
+          docxRun('*, Marta Souza Reis ') +
+          docxRun('a', true),
+      ),
+      docxParagraph(
+        docxRun('a', true) + docxRun(' Institute of Earth Sciences, State University of the South, Brazil.'),
+      ),
+      docxParagraph(docxRun('b', true) + docxRun(' Department of Geography, Northern University, Portugal.')),
+      docxParagraph(docxRun('c', true) + docxRun(' Centre of Land Studies, Northern University, Portugal.')),
+      paragraph('* Corresponding author: rui.costa@north.example.org'),
+    ]);
+
+  it('reads the three names after the label', async () => {
+    const result = await parseManuscript(file(), 'title-page.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Ana Paula Lima', 'Rui Costa', 'Marta Souza Reis']);
+    expect(result.title).toBe('Dry valleys and the gullies that cut their slopes');
   });
 });
