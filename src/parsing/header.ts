@@ -1602,8 +1602,11 @@ function stackedAuthors(
       return;
     }
     // A sentence in a paragraph of its own after the last block (a correspondence or an
-    // equal-contribution note) belongs to no one author: it is read with the other notes.
-    const sentence = /\.$/.test(line.text) && line.text.split(/\s+/).length >= 8;
+    // equal-contribution note) belongs to no one author: it is read with the other notes. Its
+    // words are counted by their letters: an address's dashes and numbers ("Université de
+    // Lorraine - ERPI - F-54000, Nancy, France.") make no sentence of it.
+    const sentence =
+      /\.$/.test(line.text) && line.text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length >= 8;
     if (current && sentence && line.block !== lines[k - 1]?.block) current = null;
     if (current) {
       current.lines.push(line.text);

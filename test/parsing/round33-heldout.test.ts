@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { docxParagraph, docxRun, makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
+import {
+  bodyProse,
+  docxParagraph,
+  docxRun,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  wordBodyParagraphs,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -51,5 +59,45 @@ describe('a Word title page whose byline is led in by "Author names:", letter ma
     const result = await parseManuscript(file(), 'title-page.docx', limits);
     expect(result.authors.map((a) => a.name)).toEqual(['Ana Paula Lima', 'Rui Costa', 'Marta Souza Reis']);
     expect(result.title).toBe('Dry valleys and the gullies that cut their slopes');
+  });
+});
+
+describe('a LaTeX title page: each author a bold name, the affiliation under it with dashes between its parts, then the email', () => {
+  const people: [string, string][] = [
+    ['Carla Mendes Rojas', 'Universite du Nord - LRPI - F-59000, Lille, France.'],
+    ['Pablo Santos', 'University of the South, Faculty of Engineering, Chile'],
+    ['Hugo Bastos', 'Universite du Nord - LRPI - F-59000, Lille, France.'],
+  ];
+  const file = () => {
+    const lines = [
+      { text: 'Title page for: Journal of Things Made Again', size: 12, x: 150, y: 800, bold: true },
+      { text: 'Title: Life cycle of plastic made again by printing', size: 14, x: 72, y: 770, bold: true },
+    ];
+    people.forEach(([name, affiliation], k) => {
+      const y = 740 - 44 * k;
+      lines.push({ text: name, size: 10, x: 72, y, bold: true });
+      lines.push({ text: affiliation, size: 10, x: 72, y: y - 12, bold: false });
+      lines.push({
+        text: `Email: ${name.split(' ')[0]!.toLowerCase()}@uni.example.org`,
+        size: 10,
+        x: 72,
+        y: y - 24,
+        bold: true,
+      });
+    });
+    lines.push({ text: 'Keywords: life cycle; recycling; plastic', size: 10, x: 72, y: 600, bold: false });
+    return makeTextPdf([
+      lines,
+      [{ text: 'Introduction', size: 14, x: 72, y: 780, bold: true }, ...bodyProse(760, 30)],
+    ]);
+  };
+
+  it('reads every author with the email under the name, the dashed address no note', async () => {
+    const result = await parseManuscript(file(), 'title-page.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Carla Mendes Rojas', ['carla@uni.example.org']],
+      ['Pablo Santos', ['pablo@uni.example.org']],
+      ['Hugo Bastos', ['hugo@uni.example.org']],
+    ]);
   });
 });
