@@ -222,13 +222,33 @@ const ISSUE_LINE = /\b(?:volume|vol\.|issue|no\.)\s*[\w?]+|^doi\s?:|\bissn\b/i;
 function isMasthead(blocks: readonly Block[], i: number): boolean {
   const next = blocks[i + 1];
   return (
-    PERIODICAL.test(blocks[i]!.text) &&
-    blocks[i]!.text.length <= 80 &&
-    next !== undefined &&
-    next.page === blocks[i]!.page &&
-    next.relSize < blocks[i]!.relSize &&
-    ISSUE_LINE.test(next.text)
+    namedInJournalField(blocks, i) ||
+    (PERIODICAL.test(blocks[i]!.text) &&
+      blocks[i]!.text.length <= 80 &&
+      next !== undefined &&
+      next.page === blocks[i]!.page &&
+      next.relSize < blocks[i]!.relSize &&
+      ISSUE_LINE.test(next.text))
   );
+}
+
+/**
+ * A submission system's cover sheet (ScholarOne's "For Peer Review" PDF) names the journal in a
+ * field ("Journal: Journal of Biological Education") under the title; the same name printed alone
+ * on that page, over the title, is the journal's banner, not the title.
+ */
+function namedInJournalField(blocks: readonly Block[], i: number): boolean {
+  const b = blocks[i]!;
+  if (b.text.length > 120) return false;
+  const field = /^\s*journal\s*:\s*(.+)$/i;
+  // The field is looked for on the block's page only, and near it: a cover sheet is one page.
+  for (let k = Math.max(0, i - 30); k < Math.min(blocks.length, i + 30); k++) {
+    const o = blocks[k]!;
+    if (k === i || o.page !== b.page) continue;
+    const value = field.exec(o.text)?.[1];
+    if (value !== undefined && foldWords(value) === foldWords(b.text) && foldWords(value) !== '') return true;
+  }
+  return false;
 }
 
 /**
@@ -428,6 +448,7 @@ function findTitle(doc: DocumentModel): number | null {
       (b.styleLevel === 1 || b.emphasis) &&
       b.text.split(/\s+/).length >= 3 &&
       !kindLine(b) &&
+      !namedInJournalField(doc.blocks, i) &&
       !(b.styleLevel !== 1 && i > 0 && namesOnly(b) && !kindLine(doc.blocks[i - 1])),
   );
   if (firstHeading >= 0) return firstHeading;

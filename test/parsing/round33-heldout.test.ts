@@ -101,3 +101,25 @@ describe('a LaTeX title page: each author a bold name, the affiliation under it 
     ]);
   });
 });
+
+describe('a submission system\'s cover sheet: the journal\'s name over the title, then a "Journal:" field', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Journal of River Teaching', size: 9, x: 220, y: 790, bold: true },
+        { text: 'Counting mayflies in a mountain stream with a class', size: 10, x: 120, y: 740, bold: true },
+        { text: 'of first-year students and a borrowed net', size: 10, x: 150, y: 726, bold: true },
+        { text: 'Journal: Journal of River Teaching', size: 7.5, x: 120, y: 680, bold: true },
+        { text: 'Manuscript ID Draft', size: 7.5, x: 120, y: 660, bold: true },
+        { text: 'Manuscript Type: Original Article', size: 7.5, x: 120, y: 640, bold: true },
+      ],
+      [{ text: 'Abstract', size: 12, x: 72, y: 780, bold: true }, ...bodyProse(760, 30)],
+    ]);
+
+  it('reads the title, not the journal', async () => {
+    const result = await parseManuscript(file(), 'cover-sheet.pdf', limits);
+    expect(result.title).toBe(
+      'Counting mayflies in a mountain stream with a class of first-year students and a borrowed net',
+    );
+  });
+});
