@@ -476,12 +476,30 @@ function overTableCells(blocks: Block[], i: number): boolean {
  */
 const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
 
+/** A field of a submission system's cover sheet: "Journal: ...", "Manuscript ID ...", "Manuscript Type: ...". */
+const SUBMISSION_FIELD = /^(?:journal\s*:|manuscript\s+(?:id|number)\b|(?:manuscript|article)\s+type\s*:)/i;
+
+/** Two fields of a submission system's cover sheet on page one: the PDF bundles the files sent. */
+function submissionBundle(blocks: readonly Block[]): boolean {
+  let fields = 0;
+  for (const b of blocks) {
+    if (b.page > 1) break;
+    if (SUBMISSION_FIELD.test(b.text.trim())) fields++;
+  }
+  return fields >= 2;
+}
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
   let inBlock: number | null = null;
   let skipLines = 0;
-  for (let i = blocks.length - 1; i >= 0; i--) {
+  // A submission system's review PDF (its cover sheet's fields on page one) bundles the
+  // manuscript with the files sent after it (figures, supplements, each with its own "Literature
+  // Cited"): the manuscript's list is the first one, not the last.
+  const bundle = submissionBundle(blocks);
+  for (let n = 0; n < blocks.length; n++) {
+    const i = bundle ? n : blocks.length - 1 - n;
     const b = blocks[i]!;
     if (
       b.text.length < 60 &&

@@ -123,3 +123,42 @@ describe('a submission system\'s cover sheet: the journal\'s name over the title
     );
   });
 });
+
+describe("a submission system's review PDF: the manuscript, then a supplement with its own list", () => {
+  const entries = [
+    'Abbot, J. L., and M. S. Lane. 2017. Warm winters in the western valleys. Valley Science 10:430-436.',
+    'Baird, S., and R. W. Fell. 2003. A forensic approach to the diet of river birds. River Ecology 17:270-275.',
+    'Cole, H., and J. Marsh. 2002. Stable isotopes in the microbial ecology of ponds. Pond Letters 40:85-95.',
+  ];
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Journal of River Teaching', size: 9, x: 220, y: 790, bold: true },
+        { text: 'Counting mayflies in a mountain stream with a class', size: 10, x: 120, y: 740, bold: true },
+        { text: 'Journal: Journal of River Teaching', size: 7.5, x: 120, y: 680, bold: true },
+        { text: 'Manuscript ID Draft', size: 7.5, x: 120, y: 660, bold: true },
+        { text: 'Manuscript Type: Original Article', size: 7.5, x: 120, y: 640, bold: true },
+      ],
+      [{ text: 'Introduction', size: 12, x: 72, y: 780, bold: true }, ...bodyProse(760, 40)],
+      [
+        { text: 'References', size: 12, x: 72, y: 780, bold: true },
+        ...entries.map((text, k) => ({ text, size: 10, x: 72, y: 750 - 26 * k })),
+      ],
+      [
+        { text: 'Supplementary File 1: A field guide for the class', size: 12, x: 72, y: 780, bold: true },
+        ...bodyProse(750, 20),
+        { text: 'Literature Cited', size: 12, x: 72, y: 470, bold: true },
+        {
+          text: 'Dunn, K. W. 1996. Aquatic insects of the mountains. Third edition. Hill Press.',
+          size: 10,
+          x: 72,
+          y: 445,
+        },
+      ],
+    ]);
+
+  it("reads the manuscript's list, not the supplement's", async () => {
+    const result = await parseManuscript(file(), 'review.pdf', limits);
+    expect(result.references.map((r) => r.raw.slice(0, 5))).toEqual(['Abbot', 'Baird', 'Cole,']);
+  });
+});
