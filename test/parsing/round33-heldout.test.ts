@@ -5,6 +5,8 @@ import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
 import {
   bodyProse,
+  docxLinkedRun,
+  docxLinkRels,
   docxParagraph,
   docxRun,
   makeDocx,
@@ -160,5 +162,36 @@ describe("a submission system's review PDF: the manuscript, then a supplement wi
   it("reads the manuscript's list, not the supplement's", async () => {
     const result = await parseManuscript(file(), 'review.pdf', limits);
     expect(result.references.map((r) => r.raw.slice(0, 5))).toEqual(['Abbot', 'Baird', 'Cole,']);
+  });
+});
+
+describe('a Word corresponding line whose printed address is linked to another, older one', () => {
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('Joint floods of peak and volume in a river basin of the delta', 'Title'),
+        docxParagraph(
+          docxRun('Nadia Haque') + docxRun('1', true) + docxRun(', Karim Rahman') + docxRun('1', true),
+        ),
+        docxParagraph(
+          docxRun('1', true) + docxRun(' Department of Statistics, University of the Delta, Bangladesh'),
+        ),
+        docxParagraph(
+          docxRun('*Corresponding Author: Karim Rahman; ') +
+            docxLinkedRun('karim_delta@mail.example.org ; Department of Statistics', 'rId9'),
+        ),
+        paragraph('Abstract'),
+        paragraph('We fit joint laws of flood peak and volume to forty years of river records.'),
+        ...wordBodyParagraphs(10),
+      ],
+      [docxLinkRels({ rId9: 'mailto:karim-old@uni.example.org' })],
+    );
+
+  it('gives the author the printed address only', async () => {
+    const result = await parseManuscript(file(), 'stale-link.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
+      ['Nadia Haque', []],
+      ['Karim Rahman', ['karim_delta@mail.example.org']],
+    ]);
   });
 });

@@ -4,7 +4,7 @@
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, BlockLine, DocumentModel, Run } from '../types.ts';
 import { isTitleStyle } from '../style-names.ts';
-import { cleanText, closedLetterSpacing } from '../text-utils.ts';
+import { cleanText, closedLetterSpacing, findEmails, mailtoAddresses } from '../text-utils.ts';
 import { attrValue, XmlScanner, type XmlHandler } from './xml-scan.ts';
 import { openDocxParts, type ZipLimits, type ZipParts } from './zip.ts';
 
@@ -371,8 +371,13 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
     if (t) lines.push({ text: t, indent: 0, gapAbove: lines.length === 0 ? 1 : 0 });
     line = '';
   };
+  // The text each link is printed on: a mailto link whose text prints another address is stale.
+  const linkTexts = new Map<string, string>();
   for (const s of p.segments) {
-    if (s.link) links.add(s.link);
+    if (s.link) {
+      links.add(s.link);
+      linkTexts.set(s.link, (linkTexts.get(s.link) ?? '') + s.text);
+    }
     if (s.br) {
       pushLine();
       runs.push({ text: ' ', sup: false });
@@ -415,7 +420,7 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
     styleName: style?.name ?? null,
     page: 1,
     runs: runs.map((r) => ({ text: r.text.replace(/\s+/g, ' '), sup: r.sup })),
-    links: [...links],
+    links: [...links].filter((l) => !staleMailto(l, linkTexts.get(l) ?? '')),
     lines,
   };
   return { block, size: size || base };
@@ -439,6 +444,18 @@ function setRelativeSizes(sized: SizedBlock[]): void {
     const floor = block.styleLevel === 0 ? 2 : block.styleLevel !== null ? 1.3 : 0;
     block.relSize = Math.max(floor, rel);
   }
+}
+
+/**
+ * A mailto link printed on another address ("khalid@x.org" linked to mailto:khalid@y.org: a link
+ * Word made from an address typed before, the text retyped since): the printed address is the
+ * author's, the link's is stale and no address of theirs the document shows.
+ */
+function staleMailto(link: string, printed: string): boolean {
+  const target = mailtoAddresses([link])[0]?.toLowerCase();
+  if (target === undefined) return false;
+  const shown = findEmails(printed).map((e) => e.toLowerCase());
+  return shown.length > 0 && !shown.includes(target);
 }
 
 export function docxLimits(limits: ParsingLimits): ZipLimits {
