@@ -14,6 +14,7 @@ import {
   withoutCjkLatinGaps,
   mailtoAddresses,
   unique,
+  submissionField,
 } from './text-utils.ts';
 import { foldWords } from '../infra/text-fold.ts';
 import { withoutDegrees, withoutHonorifics } from '../corpus/authors/name-titles.ts';
@@ -240,13 +241,13 @@ function isMasthead(blocks: readonly Block[], i: number): boolean {
 function namedInJournalField(blocks: readonly Block[], i: number): boolean {
   const b = blocks[i]!;
   if (b.text.length > 120) return false;
-  const field = /^\s*journal\s*:\s*(.+)$/i;
   // The field is looked for on the block's page only, and near it: a cover sheet is one page.
   for (let k = Math.max(0, i - 30); k < Math.min(blocks.length, i + 30); k++) {
     const o = blocks[k]!;
     if (k === i || o.page !== b.page) continue;
-    const value = field.exec(o.text)?.[1];
-    if (value !== undefined && foldWords(value) === foldWords(b.text) && foldWords(value) !== '') return true;
+    const field = submissionField(o.text);
+    if (field?.field === 'journal' && field.value !== '' && foldWords(field.value) === foldWords(b.text))
+      return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 // Section structure from typography: which blocks are headings, where the front matter ends, where
 // the references are. Section names are matched only for the few that every discipline shares.
 import type { Block } from './types.ts';
-import { findEmails, findOrcids } from './text-utils.ts';
+import { findEmails, findOrcids, submissionField } from './text-utils.ts';
 
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
@@ -476,15 +476,12 @@ function overTableCells(blocks: Block[], i: number): boolean {
  */
 const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
 
-/** A field of a submission system's cover sheet: "Journal: ...", "Manuscript ID ...", "Manuscript Type: ...". */
-const SUBMISSION_FIELD = /^(?:journal\s*:|manuscript\s+(?:id|number)\b|(?:manuscript|article)\s+type\s*:)/i;
-
 /** Two fields of a submission system's cover sheet on page one: the PDF bundles the files sent. */
 function submissionBundle(blocks: readonly Block[]): boolean {
   let fields = 0;
   for (const b of blocks) {
     if (b.page > 1) break;
-    if (SUBMISSION_FIELD.test(b.text.trim())) fields++;
+    if (submissionField(b.text)) fields++;
   }
   return fields >= 2;
 }

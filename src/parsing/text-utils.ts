@@ -366,3 +366,17 @@ export function findOrcids(text: string): string[] {
 export function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
+
+/**
+ * A field of a submission system's cover sheet (ScholarOne's review PDF): "Journal: <name>",
+ * "Manuscript ID <id>", "Manuscript Type: <kind>" ("Manuscript Number", "Article Type:"), with
+ * the value printed after it; null for any other line.
+ */
+export function submissionField(text: string): { field: 'journal' | 'id' | 'type'; value: string } | null {
+  const m =
+    /^\s*(?:(journal)\s*:|manuscript\s+(id|number)\b\s*:?|(?:manuscript|article)\s+(type)\s*:)\s*(.*)$/i.exec(
+      text,
+    );
+  if (!m) return null;
+  return { field: m[1] ? 'journal' : m[2] ? 'id' : 'type', value: m[4]!.trim() };
+}
