@@ -111,6 +111,8 @@ const INSTITUTION_WORD = {
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
+/** An email's label and address closing an institution's line: ". Email address: jr@x.org". */
+const TRAILING_CONTACT = /(?<=\p{L}[.,;]?)\s+e-?mail(?:\s+address(?:es)?)?\s*:\s*\S+@\S+\s*$/iu;
 
 const MAX_FRONT_BLOCKS = 120;
 
@@ -1698,6 +1700,9 @@ function markedAffiliations(blocks: Block[], indices: number[], marks: Set<strin
     const b = blocks[i]!;
     let current: MarkedAffiliation | null = null;
     const flush = () => {
+      // An institution's line that closes on its author's address ("..., Portugal. Email address:
+      // jr@x.org", a Word title page's letter-marked lines) is the institution before the label.
+      if (current) current.text = current.text.replace(TRAILING_CONTACT, '');
       if (
         current &&
         current.text.length >= 8 &&

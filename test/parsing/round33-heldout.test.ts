@@ -195,3 +195,62 @@ describe('a Word corresponding line whose printed address is linked to another, 
     ]);
   });
 });
+
+describe("a Word title page's letter-marked institutions, each line closing on its author's email", () => {
+  const file = () =>
+    makeDocx([
+      paragraph('Article title: Dry valleys and the gullies that cut their slopes'),
+      docxParagraph(
+        docxRun('Author names: Ana Paula Lima ') +
+          docxRun('a', true) +
+          docxRun(', Rui Costa ') +
+          docxRun('b,c', true) +
+          docxRun('*, Marta Souza Reis ') +
+          docxRun('d', true),
+      ),
+      docxParagraph(
+        docxRun('a ', true) +
+          docxRun(
+            'Institute of Earth Sciences, State University of the South, Brazil. Email address: ana@south.example.org',
+          ),
+      ),
+      docxParagraph(
+        docxRun('b ', true) +
+          docxRun(
+            'Department of Geography, Northern University, Portugal. Email address: rui.costa@north.example.org',
+          ),
+      ),
+      docxParagraph(docxRun('c ', true) + docxRun('Centre of Land Studies, Northern University, Portugal.')),
+      docxParagraph(
+        docxRun('d', true) +
+          docxRun(
+            ' Institute of Sea Sciences, State University of the South, Brazil. Email address: marta@south.example.org',
+          ),
+      ),
+      paragraph('* Corresponding author: rui.costa@north.example.org'),
+    ]);
+
+  it('gives each author the institution before the email label, and the email', async () => {
+    const result = await parseManuscript(file(), 'title-page-emails.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.affiliations, a.emails])).toEqual([
+      [
+        'Ana Paula Lima',
+        ['Institute of Earth Sciences, State University of the South, Brazil'],
+        ['ana@south.example.org'],
+      ],
+      [
+        'Rui Costa',
+        [
+          'Department of Geography, Northern University, Portugal',
+          'Centre of Land Studies, Northern University, Portugal',
+        ],
+        ['rui.costa@north.example.org'],
+      ],
+      [
+        'Marta Souza Reis',
+        ['Institute of Sea Sciences, State University of the South, Brazil'],
+        ['marta@south.example.org'],
+      ],
+    ]);
+  });
+});
