@@ -2056,7 +2056,9 @@ function assignEmails(
     const mentioned = mentionedAuthors(text, authors);
     if (mentioned.length === 1) {
       authors[mentioned[0]!]!.emails.push(...emails);
-      authors[mentioned[0]!]!.corresponding ||= CORRESPONDENCE.test(text);
+      // An address given under its label alone ("Email address: ana.lima@x.org", every author's
+      // on a title page) says whose it is, not who corresponds.
+      authors[mentioned[0]!]!.corresponding ||= /correspond|✉/i.test(text);
       continue;
     }
     if (mentioned.length > 1 && mentioned.length === emails.length) {

@@ -254,3 +254,38 @@ describe("a Word title page's letter-marked institutions, each line closing on i
     ]);
   });
 });
+
+describe("a Word title page that prints every author's email after the institution, the name spelt in it", () => {
+  const file = () =>
+    makeDocx([
+      paragraph('Article title: Dry valleys and the gullies that cut their slopes'),
+      docxParagraph(
+        docxRun('Author names: Ana Paula Lima ') +
+          docxRun('a', true) +
+          docxRun(', Rui Costa ') +
+          docxRun('b', true) +
+          docxRun('*'),
+      ),
+      docxParagraph(
+        docxRun('a ', true) +
+          docxRun(
+            'Institute of Earth Sciences, State University of the South, Brazil. Email address: ana.lima@south.example.org',
+          ),
+      ),
+      docxParagraph(
+        docxRun('b ', true) +
+          docxRun(
+            'Department of Geography, Northern University, Portugal. Email address: rui.costa@north.example.org',
+          ),
+      ),
+      paragraph('* Corresponding author: rui.costa@north.example.org'),
+    ]);
+
+  it('marks only the starred author as corresponding', async () => {
+    const result = await parseManuscript(file(), 'title-page-corresponding.docx', limits);
+    expect(result.authors.map((a) => [a.name, a.corresponding])).toEqual([
+      ['Ana Paula Lima', false],
+      ['Rui Costa', true],
+    ]);
+  });
+});
