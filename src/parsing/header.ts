@@ -503,7 +503,8 @@ function joinHyphenated(text: string): string {
 
 /**
  * A raised run inside a title, set on a word and with more of the title after it, is part of the
- * title ("NC¹ with Typed Monoids", "μ_p G^p_E"): a note mark stands at the title's end.
+ * title ("NC¹ with Typed Monoids", "μ_p G^p_E", "with ⁹Be Nuclei"): a note mark stands at the
+ * title's end.
  */
 function raisedInTitle(runs: Block['runs'], k: number): boolean {
   const r = runs[k]!;
@@ -512,7 +513,9 @@ function raisedInTitle(runs: Block['runs'], k: number): boolean {
     /^[\p{L}\p{N}]+$/u.test(r.text.trim()) &&
     before !== undefined &&
     !before.sup &&
-    /[\p{L}\p{N}]$/u.test(before.text) &&
+    // set on the word before it, or on the word after it, a space before ("with ⁹Be Nuclei")
+    (/[\p{L}\p{N}]$/u.test(before.text) ||
+      (/[\p{L}\p{N}] $/u.test(before.text) && /^\p{L}/u.test(runs[k + 1]?.text ?? ''))) &&
     runs.slice(k + 1).some((n) => !n.sup && /[\p{L}\p{N}]/u.test(n.text))
   );
 }
@@ -618,6 +621,18 @@ function findFrontEnd(blocks: Block[], from: number): number {
     const byline = i === from && isNameList(b);
     // And a short title set emphasised under the title ("Tool – a short title", medical journals
     // ask for one) is no heading when a byline of names with marks follows it, long as that is.
+    // A Word heading over a heading one level under it over prose is a section opening on its
+    // first subsection ("Análise dos Dados" / "Participantes e Protocolo" / text): the body, where
+    // a byline set in a heading style is followed by its affiliations, never by a subheading.
+    const after = blocks[i + 2];
+    if (
+      b.styleLevel !== null &&
+      b.styleLevel >= 1 &&
+      next?.styleLevel === b.styleLevel + 1 &&
+      after &&
+      isProse(after)
+    )
+      return i;
     if (
       isHeading(b) &&
       !FRONT_LABEL.test(b.text.trim()) &&
