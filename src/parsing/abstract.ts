@@ -41,7 +41,7 @@ const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
  * reference format, a word count, subject codes, a received line, a copyright line).
  */
 const OTHER_FRONT_LABEL =
-  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés|słowa kluczowe|klíčová slova|kľúčové slová)(?:\b|(?=\s|:))/iu;
+  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|(?:\d{4}\s+)?(?:acm|ams|mathematics)\s+subject\s+classifications?|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés|słowa kluczowe|klíčová slova|kľúčové slová)(?:\b|(?=\s|:))/iu;
 
 /**
  * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a
