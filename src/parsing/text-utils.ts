@@ -315,9 +315,17 @@ export function continuesEmailGroup(text: string): boolean {
   );
 }
 
+/**
+ * An address in angle brackets with a space in its local part ("<xuelong li@ieee.org>"): LaTeX's
+ * "\_" in its old text encoding is a drawn rule, no glyph, so the text layer has a gap where the
+ * underscore stands. No address holds a space; inside the brackets it is one address.
+ */
+const RULED_UNDERSCORE = /<([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>/gu;
+
 export function findEmails(text: string): string[] {
   // Both patterns need an "@": most texts (every line of a long article) have none.
   if (!text.includes('@')) return [];
+  text = text.replace(RULED_UNDERSCORE, '<$1_$2>');
   const found: string[] = [];
   for (const m of text.matchAll(EMAIL_GROUP_RE)) {
     for (const local of (m[1] ?? '').split(/[,;|\s]+/)) {

@@ -139,3 +139,21 @@ describe("a title that the other pages repeat as their running head (ICML's)", (
     expect(result.title).toBe(title);
   });
 });
+
+describe('an address whose underscore LaTeX drew as a rule ("<xuelong li@ieee.org>")', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Sparse Codes in Dense Places', size: 16, x: 72, y: 780, bold: true },
+        { text: 'Ana Roe and Bo Lind', size: 11, x: 72, y: 750 },
+        { text: 'Correspondence to: Ana Roe <ana roe@hill.edu>.', size: 9, x: 72, y: 736 },
+        { text: 'Abstract', size: 12, x: 72, y: 700, bold: true },
+        ...bodyProse(680, 30),
+      ],
+    ]);
+
+  it('reads the gap in the brackets as the underscore', async () => {
+    const result = await parseManuscript(file(), 'ruled.pdf', limits);
+    expect(result.authors.map((a) => a.emails)).toEqual([['ana_roe@hill.edu'], []]);
+  });
+});
