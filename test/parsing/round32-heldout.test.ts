@@ -157,3 +157,30 @@ describe('an address whose underscore LaTeX drew as a rule ("<xuelong li@ieee.or
     expect(result.authors.map((a) => a.emails)).toEqual([['ana_roe@hill.edu'], []]);
   });
 });
+
+describe('a compound broken at one of its own hyphens at a line end ("coupled-" / "reaction-channel")', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Transfer Reactions on Light Nuclei', size: 16, x: 72, y: 780, bold: true },
+        { text: 'Ana Roe and Bo Lind', size: 11, x: 72, y: 750 },
+        {
+          text: 'Abstract. The one-nucleon transfer reactions are analysed within the coupled-',
+          size: 10,
+          x: 72,
+          y: 710,
+        },
+        { text: 'reaction-channel approach, and the results of the state-of-', size: 10, x: 72, y: 698 },
+        { text: 'the-art models are compared with the measured cross sections.', size: 10, x: 72, y: 686 },
+        { text: '1. Introduction', size: 12, x: 72, y: 650, bold: true },
+        ...bodyProse(630, 30),
+      ],
+    ]);
+
+  it('keeps the hyphen: TeX breaks such a word at its own hyphen only', async () => {
+    const result = await parseManuscript(file(), 'compound.pdf', limits);
+    expect(result.abstract).toBe(
+      'The one-nucleon transfer reactions are analysed within the coupled-reaction-channel approach, and the results of the state-of-the-art models are compared with the measured cross sections.',
+    );
+  });
+});
