@@ -88,9 +88,11 @@ export interface DashboardRoute {
   /**
    * The route also takes multipart/form-data (a file), read by its handler, which checks the form's
    * token itself (`checkFormToken`) before it reads any file: the body is not read before then.
-   * The route must be registered in a scope that has @fastify/multipart.
+   * The route must be registered in a scope that has @fastify/multipart. `bodyBytes`: the most a
+   * post of it may send (its file and fields); one answered before it was read through (its session
+   * ended, a stale page) is read to its end within that, so that the browser sees the answer.
    */
-  multipart?: boolean;
+  multipart?: { bodyBytes: number };
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
@@ -132,6 +134,7 @@ export function dashboardRoute(scope: FastifyInstance, route: DashboardRoute): v
         ...(route.asksFirst ? { asksFirst: true } : {}),
         ...(route.multipart ? { multipart: true } : {}),
       },
+      ...(route.multipart ? { readsUnreadBodyUpTo: route.multipart.bodyBytes } : {}),
     },
     handler: route.handler,
   });
@@ -818,7 +821,8 @@ async function keepUploadSentAfterSessionEnded(
   try {
     for await (const part of request.parts()) {
       if (token === undefined) {
-        // The form sends its token first: a post no ended session of ours sent is read no further.
+        // The form sends its token first: of a post no ended session of ours sent, nothing is kept
+        // (the rest of its body is read to its end and dropped: unread-body.ts).
         if (part.type !== 'field' || part.fieldname !== '_csrf' || typeof part.value !== 'string') return;
         if (!(await isEndedSession(ctx.db, part.value))) return;
         token = part.value;

@@ -6,7 +6,8 @@
 // does not end it.
 import type { Block } from './types.ts';
 import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isContentsEntry, isHeading } from './sections.ts';
-import { LATIN_WORD_END, joinLines, meetInCjk } from './text-utils.ts';
+import { joinLines, meetInCjk } from './text-utils.ts';
+import { INSTITUTION_WORD } from './institutions.ts';
 
 export interface FoundAbstract {
   text: string | null;
@@ -41,7 +42,7 @@ const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
  * reference format, a word count, subject codes, a received line, a copyright line).
  */
 const OTHER_FRONT_LABEL =
-  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés|słowa kluczowe|klíčová slova|kľúčové slová)(?:\b|(?=\s|:))/iu;
+  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|(?:\d{4}\s+)?(?:acm|ams|mathematics)\s+subject\s+classifications?|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés|słowa kluczowe|klíčová slova|kľúčové slová)(?:\b|(?=\s|:))/iu;
 
 /**
  * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a
@@ -79,12 +80,6 @@ const partName = (b: Block | undefined): string | null =>
 const NOT_ABSTRACT =
   /\b(?:copyright|licen[cs]ed?|creative commons|open access|permission to make|all rights reserved|automatically generated|correspondence|e-?mail)\b|©|@/i;
 
-/** A word that names an institution: an affiliation line, however it is set. */
-const INSTITUTION = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à|ad)|institut(?:e|o)?|college|department|laborator(?:y|ies)|hospital|cent(?:er|re))${LATIN_WORD_END}`,
-  'i',
-);
-
 /** Footnote marks that open a note under the front matter. */
 const NOTE_MARK = /^\s*[*†‡§¶∗]/u;
 
@@ -109,7 +104,10 @@ const opensLower = (b: Block | undefined) => !!b && /^\s*\p{Ll}/u.test(b.text);
 function sectionHeading(n: Block): boolean {
   const text = n.text.trim();
   return (
-    (NUMBERED_HEADING.test(text) && n.lines.length <= 1 && text.length <= 70 && !INSTITUTION.test(text)) ||
+    (NUMBERED_HEADING.test(text) &&
+      n.lines.length <= 1 &&
+      text.length <= 70 &&
+      !INSTITUTION_WORD.test(text)) ||
     INTRODUCTION.test(text)
   );
 }
@@ -545,7 +543,8 @@ function findUnlabelled(
     if (b.page > 2) break;
     // Before the front matter's end, a block set like a heading is a byline or a label there;
     // after it, one that names an institution is still an affiliation line in the byline's type.
-    if (sectionHeading(b) || (i >= frontEnd && headingHere(blocks, i) && !INSTITUTION.test(b.text))) break;
+    if (sectionHeading(b) || (i >= frontEnd && headingHere(blocks, i) && !INSTITUTION_WORD.test(b.text)))
+      break;
     if (KEYWORDS_LABEL.test(b.text)) break;
     if (b.styleLevel === 0) continue;
     if (b.relSize < 0.85 && !smallAbstract(blocks, i, b, bodyProse)) continue;

@@ -5,7 +5,6 @@ import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
 import {
   CJK_WORDS,
   UNSPACED_WORDS,
-  LATIN_WORD_END,
   ORCID_RE,
   findEmails,
   findOrcids,
@@ -44,6 +43,7 @@ import {
 } from './sections.ts';
 import { THESIS_LABEL_REACH, findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
+import { INSTITUTION, INSTITUTION_WORD } from './institutions.ts';
 
 export interface Header {
   title: string | null;
@@ -59,55 +59,6 @@ export interface Header {
   unassignedEmails: string[];
 }
 
-/**
- * Indonesian and Malay kinds of institution and study programme: "Politeknik", "Fakultas",
- * "Jurusan" (department), "Program Studi", "Sekolah Tinggi" and its acronyms (STMIK, STIKOM, STIE,
- * STIKES, STKIP, STT), "Akademi", "Teknik" (engineering, as in "Teknik Informatika").
- */
-const INDONESIAN_INSTITUTION =
-  'universitas|politeknik|polytechnic|fakultas|jurusan|program studi|prodi|sekolah tinggi|akademi|stmik|stikom|stie|stikes|stkip|stt|teknik';
-/**
- * Turkish kinds of institution, with their suffixes ("Üniversitesi", "Fakültesi", "Enstitüsü",
- * "Yüksekokulu", "Bölümü", "Hastanesi"). They open with a letter outside ASCII, next to which `\b`
- * sees no word's edge: a letter before them is looked for instead. A pattern of its own: the
- * Unicode flag on the long patterns below makes each test several times slower.
- */
-const TURKISH_INSTITUTION = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yüksekokul|bölüm|hastane)/iu;
-/**
- * Chinese and Japanese kinds of institution: university (大学, 大學), college or school (学院),
- * institute (研究所, 研究院), faculty (学部), department (学科, 系 is too short to tell), graduate
- * school (研究科, 研究生院), hospital (医院). Their script has no case and no word edges.
- */
-/**
- * Vietnamese kinds of institution: school (trường), university (đại học), institute (viện, học
- * viện), major (chuyên ngành), department (bộ môn). "Khoa" (faculty) is a given name too.
- */
-const VIETNAMESE_INSTITUTION = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|bộ môn)(?!\p{L})/iu;
-const CJK_INSTITUTION = /大学|大學|学院|學院|研究所|研究院|研究生院|学部|學部|学科|學科|研究科|医院|醫院/;
-const INSTITUTION_NAMES = new RegExp(
-  `\\b(?:univ|universit|institut|college|school|department|departament|d[ée]partement|dipartimento|dept|faculty|hospital|cent(?:er|re)|laborator|labs?\\b|academy|inc\\b|ltd|gmbh|corporation|company|foundation|clinic|agency|ministry|council|program|division|unit\\b|group|observatory|museum|universidad|universität|université|hochschule|instituto|istituto|research|sciences?\\b|(?:${INDONESIAN_INSTITUTION})\\b)`,
-  'i',
-);
-/** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */
-const INSTITUTION = {
-  test: (text: string): boolean =>
-    INSTITUTION_NAMES.test(text) ||
-    TURKISH_INSTITUTION.test(text) ||
-    VIETNAMESE_INSTITUTION.test(text) ||
-    CJK_INSTITUTION.test(text),
-};
-const INSTITUTION_WORDS = new RegExp(
-  `\\b(?:universit(?:y|ies|ät|é|at|à|eit|et)|universidad(?:e|es)?|institut(?:e|o)?|college|school|department|d[ée]partement|departament(?:o|ul)?|dipartimento|facult(?:y|é|ad|at|atea)|faculdade|fakultät|cent(?:er|re)|laborator(?:y|ies)|labs?|group|consortium|collaboration|hospital|clinic|foundation|corporation|company|inc|ltd|gmbh|academy|agency|ministry|instytut|uniwersytet|wydział|katedra|politechnika|zakład|council|museum|observatory|${INDONESIAN_INSTITUTION})${LATIN_WORD_END}`,
-  'i',
-);
-/** A whole word that names an institution: "Eaton Innovation Center" reads like a name otherwise. */
-const INSTITUTION_WORD = {
-  test: (text: string): boolean =>
-    INSTITUTION_WORDS.test(text) ||
-    TURKISH_INSTITUTION.test(text) ||
-    VIETNAMESE_INSTITUTION.test(text) ||
-    CJK_INSTITUTION.test(text),
-};
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
 const CORRESPONDENCE = /correspond|e-?mail|✉/i;
@@ -528,7 +479,8 @@ function joinHyphenated(text: string): string {
 
 /**
  * A raised run inside a title, set on a word and with more of the title after it, is part of the
- * title ("NC¹ with Typed Monoids", "μ_p G^p_E"): a note mark stands at the title's end.
+ * title ("NC¹ with Typed Monoids", "μ_p G^p_E", "with ⁹Be Nuclei"): a note mark stands at the
+ * title's end.
  */
 function raisedInTitle(runs: Block['runs'], k: number): boolean {
   const r = runs[k]!;
@@ -537,7 +489,9 @@ function raisedInTitle(runs: Block['runs'], k: number): boolean {
     /^[\p{L}\p{N}]+$/u.test(r.text.trim()) &&
     before !== undefined &&
     !before.sup &&
-    /[\p{L}\p{N}]$/u.test(before.text) &&
+    // set on the word before it, or on the word after it, a space before ("with ⁹Be Nuclei")
+    (/[\p{L}\p{N}]$/u.test(before.text) ||
+      (/[\p{L}\p{N}] $/u.test(before.text) && /^\p{L}/u.test(runs[k + 1]?.text ?? ''))) &&
     runs.slice(k + 1).some((n) => !n.sup && /[\p{L}\p{N}]/u.test(n.text))
   );
 }
@@ -643,6 +597,18 @@ function findFrontEnd(blocks: Block[], from: number): number {
     const byline = i === from && isNameList(b);
     // And a short title set emphasised under the title ("Tool – a short title", medical journals
     // ask for one) is no heading when a byline of names with marks follows it, long as that is.
+    // A Word heading over a heading one level under it over prose is a section opening on its
+    // first subsection ("Análise dos Dados" / "Participantes e Protocolo" / text): the body, where
+    // a byline set in a heading style is followed by its affiliations, never by a subheading.
+    const after = blocks[i + 2];
+    if (
+      b.styleLevel !== null &&
+      b.styleLevel >= 1 &&
+      next?.styleLevel === b.styleLevel + 1 &&
+      after &&
+      isProse(after)
+    )
+      return i;
     if (
       isHeading(b) &&
       !FRONT_LABEL.test(b.text.trim()) &&

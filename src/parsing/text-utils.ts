@@ -215,6 +215,12 @@ function wordAfterJoin(end: string, line: string): string {
   return word.length === line.length ? end + line : word;
 }
 
+/** The word broken at `end`'s closing hyphen holds another hyphen, before the break or after it. */
+function inCompound(end: string, line: string): boolean {
+  const next = /^\S+/u.exec(line)?.[0] ?? '';
+  return /\p{L}[-\u2010\u2011]\p{L}/u.test(end.slice(0, -1)) || /\p{L}[-\u2010\u2011]\p{L}/u.test(next);
+}
+
 /**
  * Joins the lines of one paragraph. A hyphen at a line end between lower-case letters is a
  * typesetter's break and is removed; a break between two Chinese or Japanese characters adds no space; inside a URL or DOI the break character is kept and no space
@@ -253,6 +259,12 @@ export function joinLines(lines: string[]): string {
       parts.push(line);
       end = wordAfterJoin(end, line);
     } else if (meetInCjk(end, line)) {
+      parts.push(line);
+      end = wordAfterJoin(end, line);
+    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line) && inCompound(end, line)) {
+      // TeX breaks a word that holds a hyphen at that hyphen only: a hyphen at a line's end with
+      // another in the same word ("coupled-" then "reaction-channel", "state-of-" then "the-art")
+      // is the word's own, and stays.
       parts.push(line);
       end = wordAfterJoin(end, line);
     } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {
@@ -315,9 +327,17 @@ export function continuesEmailGroup(text: string): boolean {
   );
 }
 
+/**
+ * An address in angle brackets with a space in its local part ("<xuelong li@ieee.org>"): LaTeX's
+ * "\_" in its old text encoding is a drawn rule, no glyph, so the text layer has a gap where the
+ * underscore stands. No address holds a space; inside the brackets it is one address.
+ */
+const RULED_UNDERSCORE = /<([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>/gu;
+
 export function findEmails(text: string): string[] {
   // Both patterns need an "@": most texts (every line of a long article) have none.
   if (!text.includes('@')) return [];
+  text = text.replace(RULED_UNDERSCORE, '<$1_$2>');
   const found: string[] = [];
   for (const m of text.matchAll(EMAIL_GROUP_RE)) {
     for (const local of (m[1] ?? '').split(/[,;|\s]+/)) {

@@ -181,7 +181,11 @@ export function scoreFixture(truth: Truth, result: ParseResult): FixtureScore {
         : {
             parsed: refs.length,
             truth: truth.referenceCount,
-            relativeError: Math.abs(refs.length - truth.referenceCount) / truth.referenceCount,
+            // A document with no reference list: any reference found is all error, none is none.
+            relativeError:
+              truth.referenceCount === 0
+                ? Math.min(refs.length, 1)
+                : Math.abs(refs.length - truth.referenceCount) / truth.referenceCount,
           },
     dois:
       truth.referenceDois === null

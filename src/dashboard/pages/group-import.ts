@@ -497,7 +497,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
       url: '/groups/:groupId/import/',
       action: 'authors_groups_write',
       schema: { params: GroupParams },
-      multipart: true,
+      multipart: { bodyBytes: ctx.config.fileLimitBytes + ctx.config.bodyLimitBytes },
       // A refusal by the framework (a records cap reached by a write racing this one) comes back
       // here; the rows' problems are answered by the page itself, with the whole pasted CSV.
       back: (request) => dashboardPath('groups', (request.params as { groupId: number }).groupId, 'import'),

@@ -591,6 +591,23 @@ function buildLine(sorted: Item[], page: number, column: number, columnLeft: num
     // line's text reads it as a space.
     const piece = (needsSpace && !sup ? (gap > 1.2 * it.size ? '\t' : ' ') : '') + it.str;
     const last = runs[runs.length - 1];
+    // A raised number set apart from the word before it and touching the letters after it is a
+    // prefix ("with ⁹Be Nuclei", "¹³C"), not a mark on that word: the space before it stays, in
+    // the run before.
+    const next = items[k + 1];
+    if (
+      sup &&
+      needsSpace &&
+      last &&
+      !last.sup &&
+      /^\p{N}+$/u.test(it.str) &&
+      /\p{L}$/u.test(prev?.str ?? '') &&
+      touching(it, next) &&
+      /^\p{Lu}/u.test(next?.str ?? '')
+    ) {
+      last.text += ' ';
+      text += ' ';
+    }
     if (last && last.sup === sup) last.text += piece;
     else runs.push({ text: piece, sup });
     text += piece;
@@ -894,6 +911,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
         mayRecur: its.some((it) => it.y > p.height - band(p) || it.y < band(p)) || rowCount(p) >= 5,
         key: marginKey(text),
         digits: text.replace(/\D+/g, ' ').trim(),
+        size: Math.max(...its.map((it) => it.size)),
       };
     });
   };
@@ -902,6 +920,20 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
   for (const rows of perPage)
     for (const k of new Set(rows.map((r) => r.key))) counts.set(k, (counts.get(k) ?? 0) + 1);
   const minRepeats = Math.max(2, Math.ceil(0.3 * pages.length));
+  // A title that the other pages repeat as their running head (ICML's) is set larger on its own
+  // page than they set it. Each text's largest size and the next (a second row as large is the
+  // next) tell it in constant time per row, however many pages repeat the text.
+  const sizes = new Map<string, { first: number; second: number }>();
+  for (const rows of perPage)
+    for (const r of rows) {
+      const z = sizes.get(r.key) ?? { first: -Infinity, second: -Infinity };
+      if (r.size >= z.first) sizes.set(r.key, { first: r.size, second: z.first });
+      else sizes.set(r.key, { first: z.first, second: Math.max(z.second, r.size) });
+    }
+  const headOfTitle = (row: { key: string; size: number }) => {
+    const z = sizes.get(row.key);
+    return z !== undefined && row.size === z.first && z.second > 0 && row.size > 1.2 * z.second;
+  };
   // A running head that names the part it stands over ("REFERENCES 8:11", a chapter's name) recurs
   // on a few pages only, too few to count; its page number tells it: the same row, in the band,
   // on a page one or two away (heads alternate between left and right pages), with other numbers.
@@ -918,7 +950,8 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
       const recurs =
         row.mayRecur &&
         pages.length >= 3 &&
-        ((counts.get(row.key) ?? 0) >= minRepeats || (row.inBand && nearbyWithOtherNumber(i, row)));
+        ((counts.get(row.key) ?? 0) >= minRepeats || (row.inBand && nearbyWithOtherNumber(i, row))) &&
+        !headOfTitle(row);
       if (row.key && (pageNumber || recurs) && !raisedOnText(p.items, row.items)) {
         for (const it of row.items) drop.add(it);
       }
