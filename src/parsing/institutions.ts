@@ -8,12 +8,15 @@ import { LATIN_WORD_END } from './text-utils.ts';
  * A kind of institution: `stem` opens every word of it (a regular expression's source), `endings`
  * complete the stem into its whole words ('' where the stem is the word). A `whole` kind is a word
  * that only as a whole names an institution, in either way of matching ("Inc", "Lab": "Label",
- * "Income" and "Unity" name none).
+ * "Income" and "Unity" name none). A `wordOnly` kind is left out of the stem matcher: a line that
+ * holds it is not taken for an affiliation by it alone ("The Garden Collaboration, Al A. Quist, ..."
+ * opens an astronomy byline: a collaboration signs papers as its members do).
  */
 interface Kind {
   stem: string;
   endings?: string;
   whole?: boolean;
+  wordOnly?: boolean;
 }
 
 /**
@@ -51,7 +54,7 @@ const KINDS: Kind[] = [
   { stem: 'group' },
   { stem: 'program' },
   { stem: 'consortium' },
-  { stem: 'collaboration' },
+  { stem: 'collaboration', wordOnly: true },
   { stem: 'cent(?:er|re)' },
   { stem: 'laborator', endings: '(?:y|ies)' },
   { stem: 'labs?', whole: true },
@@ -93,7 +96,9 @@ const VIETNAMESE = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|b�
 const CJK = /大学|大學|学院|學院|研究所|研究院|研究生院|学部|學部|学科|學科|研究科|医院|醫院/;
 
 const STEMS = new RegExp(
-  `\\b(?:${KINDS.map((k) => (k.whole ? `${k.stem}${LATIN_WORD_END}` : k.stem)).join('|')})`,
+  `\\b(?:${KINDS.filter((k) => !k.wordOnly)
+    .map((k) => (k.whole ? `${k.stem}${LATIN_WORD_END}` : k.stem))
+    .join('|')})`,
   'i',
 );
 const WORDS = new RegExp(
