@@ -596,10 +596,32 @@ describe('a manuscript page', () => {
       `/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}-message`,
     );
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
-    // Unfiltered, the row stays where it was: back at it, saying nothing more.
+    // Unfiltered, the row stays where it was: back at the message, said in a row under Nell's (it
+    // was at the page's top, out of view of the row), saying nothing of filters.
     const plain = await injectForm(t.app, editor, markUrl(nellId, ''));
-    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}`);
-    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain('no longer list them');
+    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}-message`);
+    const stayed = (await get(editor, `/dashboard/manuscripts/${id}/`)).body;
+    expect(stayed).not.toContain('no longer list them');
+    expect(stayed).toMatch(
+      new RegExp(
+        `<tr id="candidate-${nellId}">(?:(?!<tr).|\\n)*</tr>\\s*<tr class="row-message under">\\s*<td colspan="9"><p\\s+id="referee-${nellId}-message"[^>]*tabindex="-1"[^>]*>\\s*<bdi>Nell Neutral</bdi> is marked as referee\\.\\s*</p>`,
+        's',
+      ),
+    );
+    expect(stayed.match(/is marked as referee/g)).toHaveLength(1);
+    // A flag's message, likewise under the row.
+    const flagged = await injectForm(
+      t.app,
+      editor,
+      `/dashboard/manuscripts/${id}/candidates/${nellId}/conflict/`,
+    );
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/#conflict-${nellId}-message`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toMatch(
+      new RegExp(
+        `<tr class="row-message under">\\s*<td colspan="9"><p\\s+id="conflict-${nellId}-message"[^>]*>\\s*<bdi>Nell Neutral</bdi> is flagged`,
+      ),
+    );
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/no-conflict/`);
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
   });
 
@@ -615,7 +637,7 @@ describe('a manuscript page', () => {
     );
     expect(marked.statusCode).toBe(303);
     // Back to the marked candidate's row, so that an editor marking several keeps their place.
-    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#referee-${nellId}`);
+    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#referee-${nellId}-message`);
     const filtered = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     expect(filtered.body).toContain(
       `action="/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/?find=nell&amp;sort=name&amp;order=asc"`,

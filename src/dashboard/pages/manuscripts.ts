@@ -489,10 +489,12 @@ function backToCandidates(request: FastifyRequest): string {
 }
 
 /**
- * The manuscript page as the button's page had it (filters, sort, page), at the button pressed
- * (`button`: the row's "Mark as referee"/"Unmark", or its conflict flag's), which the address's
- * fragment focuses: the next Tab goes on down the page, where, back at the row's top, it went through
- * the name, the articles and "Why this candidate" again (9 Tabs at 375 px) to reach the button. And,
+ * The manuscript page as the button's page had it (filters, sort, page), at the message said in a
+ * row under the candidate's (`beside`, named by `button`: the row's "Mark as referee"/"Unmark", or
+ * its conflict flag's), which the address's fragment focuses: the editor reads what changed beside
+ * the row, the next Tab goes on to the next row (Shift+Tab back to the row's buttons), where, back at
+ * the row's top, it went through the name, the articles and "Why this candidate" again (9 Tabs at
+ * 375 px) to reach the button, and the message was at the page's top, out of view. And,
  * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
  * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
  * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
@@ -533,7 +535,12 @@ async function backToCandidate(
   const shown = new Set(
     matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
   );
-  if (shown.has(target.authorId)) return { url: at(`${button}-${target.authorId}`), said: '', conflicts };
+  // Still listed: the message said in a row under the candidate's, named by the button pressed
+  // (`messageBeside`), where it was at the page's top, out of view of the row it was about.
+  if (shown.has(target.authorId)) {
+    const beside = `${button}-${target.authorId}`;
+    return { url: at(beside), said: '', conflicts, beside };
+  }
   // Every candidate in the page's order, to find the rows on either side of the one gone.
   const ordered = filterCandidates(candidates, marks, { sort: f.sort, order: f.order }, flagged);
   const position = ordered.findIndex((c) => c.author_id === target.authorId);
@@ -939,15 +946,21 @@ function candidateTable(
         ${shown.map((c) => {
           const markedBy = marks.get(c.author_id) ?? null;
           const said = spoken.get(c.author_id)!;
-          // The message of a mark or a flag whose row left the filters, above the row now in its place.
-          const message = messageBeside(request, `candidate-${c.author_id}`);
-          return html`${
-              message
-                ? html`<tr class="row-message">
-                    <td colspan="9">${message}</td>
-                  </tr>`
-                : null
-            }
+          // The message of a mark or a flag whose row left the filters, above the row now in its place;
+          // of one whose row is still listed, under it (named by the button pressed).
+          const rowMessage = (message: Html | null, under: boolean) =>
+            message
+              ? html`<tr class="row-message${under ? ' under' : ''}">
+                  <td colspan="9">${message}</td>
+                </tr>`
+              : null;
+          const before = rowMessage(messageBeside(request, `candidate-${c.author_id}`), false);
+          const after = rowMessage(
+            messageBeside(request, `referee-${c.author_id}`) ??
+              messageBeside(request, `conflict-${c.author_id}`),
+            true,
+          );
+          return html`${before}
             <tr id="candidate-${c.author_id}">
               <td>
                 <a href="${c.url}">${c.name}</a>
@@ -1029,7 +1042,8 @@ function candidateTable(
                     : null
                 }
               </td>
-            </tr>`;
+            </tr>
+            ${after}`;
         })}
       </tbody>
     </table>
