@@ -28,7 +28,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { html, isolatedHtml, isolateText, withoutIsolates, type Html } from './html.ts';
+import { html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 import { NAV } from './nav.ts';
 
@@ -999,16 +999,11 @@ function ruleInWords(message: string): string {
     );
 }
 
-/** A value of an address as a sentence quotes it: a long one (a pasted search) by its length. */
-function quotedValue(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 20)}… (${value.length} characters)` : value;
-}
-
 /**
  * A page's address refused by its route's schema (edited by hand, cut short, an old bookmark), said
  * in words: which part of the address, as it was written, and what the dashboard's links put there
- * ("The manuscript number in the address, “abc”, must be a whole number, in digits"; "“page=0” in
- * the address must be 1 or more"), with a link to the page without the wrong options, or to the
+ * ("The manuscript number in the address, “abc”, must be a whole number, in digits"; "The option
+ * page in the address, “0”, must be 1 or more"), with a link to the page without the wrong options, or to the
  * section's list when the wrong part is in the path. It said "The request is not valid" over the
  * schema's own names and symbols ("before must be >= 1", "manuscriptId must be a whole number in
  * decimal digits"), for options the editor never typed. Null when the refusal is not of the address.
@@ -1025,9 +1020,9 @@ function addressRefusal(error: AppError, request: FastifyRequest): Html | null {
     const rule = ruleInWords(d.message);
     if (where === 'params') {
       const what = ADDRESS_PARAMS[name!] ?? name!;
-      return `The ${what} in the address, “${isolateText(quotedValue(String(params[name!] ?? '')))}”, ${rule}.`;
+      return `The ${what} in the address, ${quotedBack(String(params[name!] ?? ''))}, ${rule}.`;
     }
-    return `“${name}=${isolateText(quotedValue(written.get(name!) ?? ''))}” in the address ${rule}.`;
+    return `The option ${name} in the address, ${quotedBack(written.get(name!) ?? '')}, ${rule}.`;
   });
   const wrongOptions = new Set(parts.filter((p) => p![1] === 'querystring').map((p) => p![2]!));
   let way: Html;

@@ -72,18 +72,18 @@ describe("a page's address edited by hand", () => {
     expect(path.links).toContain('Go to Manuscripts -> /dashboard/manuscripts/');
     // Options: each as written, in words ("1 or more", not ">= 1"); the way back keeps the others.
     const options = await read(cookie, '/dashboard/manuscripts/?before=0&q=graphs');
-    expect(options.text).toContain('“before=0” in the address must be 1 or more.');
+    expect(options.text).toContain('The option before in the address, “0”, must be 1 or more.');
     expect(options.text).not.toContain('>=');
     expect(options.links).toContain('Open the page without before -> /dashboard/manuscripts/?q=graphs');
     const sorted = await read(cookie, '/dashboard/manuscripts/1/?sort=fame&order=up');
     expect(sorted.text).toContain(
-      '“sort=fame” in the address must be one of: score, hIndex, citationsCount, articlesCount, name.',
+      'The option sort in the address, “fame”, must be one of: score, hIndex, citationsCount, articlesCount, name.',
     );
-    expect(sorted.text).toContain('“order=up” in the address must be one of: asc, desc.');
+    expect(sorted.text).toContain('The option order in the address, “up”, must be one of: asc, desc.');
     expect(sorted.links).toContain('Open the page without sort, order -> /dashboard/manuscripts/1/');
     // A long value by its length, not pasted back whole.
     const long = await read(cookie, `/dashboard/folders/?q=${'x'.repeat(3000)}`);
-    expect(long.text).toContain('(3000 characters)” in the address must be at most 1000 characters long.');
+    expect(long.text).toContain('(3000 characters)”, must be at most 1000 characters long.');
     expect(long.text).not.toContain('x'.repeat(100));
   });
 });

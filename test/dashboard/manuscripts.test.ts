@@ -746,7 +746,9 @@ describe('the manuscripts list', () => {
     const refused = await get(viewer, '/dashboard/manuscripts/?before=0');
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain("This address is not one the dashboard's links make");
-    expect(refused.body).toMatch(/<li>“before=<bdi>0<\/bdi>” in the address must be 1 or more\.<\/li>/);
+    expect(refused.body).toMatch(
+      /<li>The option before in the address, “<bdi>0<\/bdi>”, must be 1 or more\.<\/li>/,
+    );
   });
 
   it('pages through every manuscript once, newest first, and back', async () => {
