@@ -596,20 +596,20 @@ describe('a manuscript page', () => {
       `/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}-message`,
     );
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
-    // Unfiltered, the row stays where it was: back at the message, said in a row under Nell's (it
-    // was at the page's top, out of view of the row), saying nothing of filters.
+    // Unfiltered, the row stays where it was: back at the message, said under the button pressed in
+    // Nell's row (it was at the page's top, out of view of the row), saying nothing of filters.
     const plain = await injectForm(t.app, editor, markUrl(nellId, ''));
     expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}-message`);
     const stayed = (await get(editor, `/dashboard/manuscripts/${id}/`)).body;
     expect(stayed).not.toContain('no longer list them');
     expect(stayed).toMatch(
       new RegExp(
-        `<tr id="candidate-${nellId}">(?:(?!<tr).|\\n)*</tr>\\s*<tr class="row-message under">\\s*<td colspan="9"><p\\s+id="referee-${nellId}-message"[^>]*tabindex="-1"[^>]*>\\s*<bdi>Nell Neutral</bdi> is marked as referee\\.\\s*</p>`,
+        `<tr id="candidate-${nellId}">(?:(?!<tr|</tr>).)*id="referee-${nellId}"(?:(?!<tr|</tr>).)*</form>\\s*<p\\s+id="referee-${nellId}-message"[^>]*tabindex="-1"[^>]*>\\s*<bdi>Nell Neutral</bdi> is marked as referee\\.\\s*</p>\\s*</td>\\s*</tr>`,
         's',
       ),
     );
     expect(stayed.match(/is marked as referee/g)).toHaveLength(1);
-    // A flag's message, likewise under the row.
+    // A flag's message, likewise under its button.
     const flagged = await injectForm(
       t.app,
       editor,
@@ -618,7 +618,8 @@ describe('a manuscript page', () => {
     expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/#conflict-${nellId}-message`);
     expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toMatch(
       new RegExp(
-        `<tr class="row-message under">\\s*<td colspan="9"><p\\s+id="conflict-${nellId}-message"[^>]*>\\s*<bdi>Nell Neutral</bdi> is flagged`,
+        `id="conflict-${nellId}"(?:(?!<tr|</td>).)*</form>\\s*<p\\s+id="conflict-${nellId}-message"[^>]*>\\s*<bdi>Nell Neutral</bdi> is flagged`,
+        's',
       ),
     );
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/no-conflict/`);

@@ -489,12 +489,13 @@ function backToCandidates(request: FastifyRequest): string {
 }
 
 /**
- * The manuscript page as the button's page had it (filters, sort, page), at the message said in a
- * row under the candidate's (`beside`, named by `button`: the row's "Mark as referee"/"Unmark", or
- * its conflict flag's), which the address's fragment focuses: the editor reads what changed beside
- * the row, the next Tab goes on to the next row (Shift+Tab back to the row's buttons), where, back at
- * the row's top, it went through the name, the articles and "Why this candidate" again (9 Tabs at
- * 375 px) to reach the button, and the message was at the page's top, out of view. And,
+ * The manuscript page as the button's page had it (filters, sort, page), at the message said under
+ * the button pressed, in its cell (`beside`, named by `button`: the row's "Mark as referee"/"Unmark",
+ * or its conflict flag's), which the address's fragment focuses: the editor reads what changed with
+ * the button and "Marked by" just above it, Shift+Tab is that button, the next Tab goes on down the
+ * row, where, back at the row's top, it went through the name, the articles and "Why this candidate"
+ * again (9 Tabs at 375 px) to reach the button, and the message was at the page's top, out of view
+ * (and, said in a row under the candidate's, a tall row's button was out of view above it). And,
  * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
  * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
  * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
@@ -535,8 +536,8 @@ async function backToCandidate(
   const shown = new Set(
     matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
   );
-  // Still listed: the message said in a row under the candidate's, named by the button pressed
-  // (`messageBeside`), where it was at the page's top, out of view of the row it was about.
+  // Still listed: the message said under the button pressed, in its cell (`messageBeside`), where it
+  // was at the page's top, out of view of the row it was about.
   if (shown.has(target.authorId)) {
     const beside = `${button}-${target.authorId}`;
     return { url: at(beside), said: '', conflicts, beside };
@@ -946,21 +947,15 @@ function candidateTable(
         ${shown.map((c) => {
           const markedBy = marks.get(c.author_id) ?? null;
           const said = spoken.get(c.author_id)!;
-          // The message of a mark or a flag whose row left the filters, above the row now in its place;
-          // of one whose row is still listed, under it (named by the button pressed).
-          const rowMessage = (message: Html | null, under: boolean) =>
-            message
-              ? html`<tr class="row-message${under ? ' under' : ''}">
-                  <td colspan="9">${message}</td>
-                </tr>`
-              : null;
-          const before = rowMessage(messageBeside(request, `candidate-${c.author_id}`), false);
-          const after = rowMessage(
-            messageBeside(request, `referee-${c.author_id}`) ??
-              messageBeside(request, `conflict-${c.author_id}`),
-            true,
-          );
-          return html`${before}
+          // The message of a mark or a flag whose row left the filters, above the row now in its place.
+          const message = messageBeside(request, `candidate-${c.author_id}`);
+          return html`${
+              message
+                ? html`<tr class="row-message">
+                    <td colspan="9">${message}</td>
+                  </tr>`
+                : null
+            }
             <tr id="candidate-${c.author_id}">
               <td>
                 <a href="${c.url}">${c.name}</a>
@@ -1018,6 +1013,10 @@ function candidateTable(
               <td>
                 ${conflictsCell(base, c, names)}
                 ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
+                ${
+                  // A flag's message, under the button pressed (the row still listed).
+                  messageBeside(request, `conflict-${c.author_id}`)
+                }
               </td>
               <td>
                 ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
@@ -1041,9 +1040,12 @@ function candidateTable(
                       })
                     : null
                 }
+                ${
+                  // A mark's message, under the button pressed (the row still listed).
+                  messageBeside(request, `referee-${c.author_id}`)
+                }
               </td>
-            </tr>
-            ${after}`;
+            </tr>`;
         })}
       </tbody>
     </table>
