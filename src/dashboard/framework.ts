@@ -28,8 +28,9 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { html, isolatedHtml, isolateText, withoutIsolates, type Html } from './html.ts';
+import { html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
+import { NAV } from './nav.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -743,7 +744,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     return renderPage(ctx, request, reply, {
       title: errorTitle(appError.status),
       status: appError.status,
-      body: errorPageBody(appError),
+      body: errorPageBody(appError, request),
     });
   });
 
@@ -966,10 +967,89 @@ export function refusalText(error: AppError, message = error.message): string {
 }
 
 /** An error page's body: the message, the parts of the form it names, the way back. */
-function errorPageBody(error: AppError): Html {
+function errorPageBody(error: AppError, request?: FastifyRequest): Html {
+  const address = request ? addressRefusal(error, request) : null;
+  if (address) return address;
   return html`<p role="alert">${isolatedHtml(refusalText(error))}</p>
     ${invalidParts(error)}
     <p><a href="/dashboard/">Back to the dashboard</a></p>`;
+}
+
+/** What each path parameter of a dashboard address stands for, as a sentence names it. */
+const ADDRESS_PARAMS: Readonly<Record<string, string>> = {
+  authorId: 'author number',
+  clientId: "record's client id",
+  deliveryId: 'delivery number',
+  fieldId: "custom field's id",
+  folderId: 'folder number',
+  groupId: 'group number',
+  keyId: 'API key number',
+  manuscriptId: 'manuscript number',
+  sourceId: 'journal number',
+  userId: 'user number',
+};
+
+/** A schema's rule as a sentence of the dashboard says it ("must be >= 1": "must be 1 or more"). */
+function ruleInWords(message: string): string {
+  return message
+    .replace(/^must be >= (\S+)$/, 'must be $1 or more')
+    .replace(/^must be <= (\S+)$/, 'must be $1 or less')
+    .replace(/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long')
+    .replace(/^must NOT have fewer than (\d+) characters?$/, 'must be at least $1 characters long')
+    .replace(/^must be (?:integer|a whole number in decimal digits)$/, 'must be a whole number, in digits')
+    .replace(
+      /^must be one of (.+)$/,
+      (_, list: string) => `must be one of: ${list.replace(/"([^"]*)"/g, '$1')}`,
+    );
+}
+
+/**
+ * A page's address refused by its route's schema (edited by hand, cut short, an old bookmark), said
+ * in words: which part of the address, as it was written, and what the dashboard's links put there
+ * ("The manuscript number in the address, “abc”, must be a whole number, in digits"; "The option
+ * page in the address, “0”, must be 1 or more"), with a link to the page without the wrong options, or to the
+ * section's list when the wrong part is in the path. It said "The request is not valid" over the
+ * schema's own names and symbols ("before must be >= 1", "manuscriptId must be a whole number in
+ * decimal digits"), for options the editor never typed. Null when the refusal is not of the address.
+ */
+function addressRefusal(error: AppError, request: FastifyRequest): Html | null {
+  const details = error.status === 400 ? (error.details ?? []) : [];
+  const parts = details.map((d) => /^(params|querystring)\.([^.]+)$/.exec(d.path));
+  if (details.length === 0 || parts.some((p) => p === null)) return null;
+  const [path, query = ''] = request.url.split('?') as [string, string?];
+  const written = new URLSearchParams(query);
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const sentences = details.slice(0, 5).map((d, i) => {
+    const [, where, name] = parts[i]!;
+    const rule = ruleInWords(d.message);
+    if (where === 'params') {
+      const what = ADDRESS_PARAMS[name!] ?? name!;
+      return `The ${what} in the address, ${quotedBack(String(params[name!] ?? ''))}, ${rule}.`;
+    }
+    return `The option ${name} in the address, ${quotedBack(written.get(name!) ?? '')}, ${rule}.`;
+  });
+  const wrongOptions = new Set(parts.filter((p) => p![1] === 'querystring').map((p) => p![2]!));
+  let way: Html;
+  if (wrongOptions.size === parts.length) {
+    const kept = new URLSearchParams([...written].filter(([name]) => !wrongOptions.has(name))).toString();
+    way = html`<a href="${path}${kept ? `?${kept}` : ''}"
+        >Open the page without ${[...wrongOptions].join(', ')}</a
+      >
+      · `;
+  } else {
+    // The section's list (its navigation entry), the nearest page the address names for sure.
+    const section = NAV.filter((n) => n.href !== '/dashboard/' && path.startsWith(n.href)).sort(
+      (a, b) => b.href.length - a.href.length,
+    )[0];
+    way = section ? html`<a href="${section.href}">Go to ${section.label}</a> · ` : html``;
+  }
+  return html`<p role="alert">
+      This address is not one the dashboard's links make: it was changed by hand, or cut short.
+    </p>
+    <ul>
+      ${sentences.map((s) => html`<li>${isolatedHtml(s)}</li>`)}
+    </ul>
+    <p>${way}<a href="/dashboard/">Back to the dashboard</a></p>`;
 }
 
 function invalidParts(error: AppError): Html | null {

@@ -61,6 +61,15 @@ export function isolateText(value: string | number): string {
   return FIRST_STRONG_ISOLATE + String(value).replace(ISOLATE_CONTROLS, '') + POP_DIRECTIONAL_ISOLATE;
 }
 
+/**
+ * A value the user wrote, quoted back in a sentence ("“abc”"), isolated for direction: a long one (a
+ * pasted search, a long cell) by its start and its length, where pasting it back whole drowned the
+ * sentence.
+ */
+export function quotedBack(value: string): string {
+  return `“${isolateText(value.length > 40 ? `${value.slice(0, 20)}… (${value.length} characters)` : value)}”`;
+}
+
 /** Plain text without its isolate controls: to compare two texts that isolate their values differently. */
 export function withoutIsolates(text: string): string {
   return text.replace(ISOLATE_CONTROLS, '');

@@ -63,7 +63,11 @@ describe('custom field forms sent twice (a double click, or Back and send again)
     expect(second.headers.location).toBe(first.headers.location);
     const page = (await t.app.inject({ url: second.headers.location!, headers: { cookie: editor.cookie } }))
       .body;
-    expect(page).toContain('the field is there once');
+    expect(page).toContain(
+      '(added before, or this form sent twice): nothing new was added, and the field is there once',
+    );
+    // Not said to be a second send: an editor typing a field made before in a fresh form was told so.
+    expect(page).not.toContain('the form was sent again');
     expect(page).not.toContain('class="flash error"');
     // A field of that name that differs from the form is still refused as taken.
     await injectForm(t.app, editor, '/dashboard/custom-fields/', { ...form, options: 'Accept\nRevise' });

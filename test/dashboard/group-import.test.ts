@@ -255,7 +255,8 @@ describe('importing records from CSV', () => {
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 4 problems');
     expect(body).toContain('Row 3, column name: The name must have 1 to 1000 characters');
-    expect(body).toContain('Row 4, column Reviews done: must be a finite number');
+    // Each wrong value as written, to find it in the sheet.
+    expect(body).toContain('Row 4, column Reviews done: “<bdi>lots</bdi>” must be a finite number');
     expect(body).toContain('Row 5, column client_id: repeats the client id of row 2');
     expect(body).toContain('Row 6, column client_id: The client id cannot be "." or ".."');
     // Beside the field, as every refused field is said.
@@ -324,9 +325,13 @@ describe('importing records from CSV', () => {
       'client_id,name,Available from,Seniority,Topics\nc3,Grace,2023-02-29,Emeritus,Biology;Biology\n',
     );
     const body = decoded(refused.body);
-    expect(body).toContain('Row 2, column Available from: must be a calendar date YYYY-MM-DD');
-    expect(body).toContain('Row 2, column Seniority: is not an option of this field');
-    expect(body).toContain('Row 2, column Topics, item 2: repeats an option');
+    // Each wrong value as written (a multi option's item too), where "is not an option of this field"
+    // alone left the editor reading every cell of the column.
+    expect(body).toContain(
+      'Row 2, column Available from: “<bdi>2023-02-29</bdi>” must be a calendar date YYYY-MM-DD',
+    );
+    expect(body).toContain('Row 2, column Seniority: “<bdi>Emeritus</bdi>” is not an option of this field');
+    expect(body).toContain('Row 2, column Topics, item 2: “<bdi>Biology</bdi>” repeats an option');
     expect(await record(org, 'c3')).toBeNull();
   });
 

@@ -66,7 +66,11 @@ describe('authors groups, a page at a time', () => {
     // The page the browser shows is the second's: the group, not "a group named ... already exists".
     expect(second.headers.location).toBe(first.headers.location);
     const shown = (await get(second.headers.location as string)).body;
-    expect(shown).toContain('the group is there once');
+    expect(shown).toContain(
+      '(added before, or this form sent twice): nothing new was added, and the group is there once',
+    );
+    // Not said to be a second send: an editor typing a group's name made before was told so.
+    expect(shown).not.toContain('the form was sent again');
     const { rows } = await t.db.query<{ n: number }>(
       "SELECT count(*)::integer AS n FROM authors_groups WHERE organization_id = $1 AND lower(name) = 'referees 2027'",
       [org.id],

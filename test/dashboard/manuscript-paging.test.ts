@@ -67,7 +67,7 @@ describe("a manuscript's candidates, a page at a time", () => {
       `/dashboard/manuscripts/${manuscriptId}/candidates/${target}/mark/?sort=name&order=asc&page=2`,
     );
     expect(marked.headers.location).toBe(
-      `/dashboard/manuscripts/${manuscriptId}/?sort=name&order=asc&page=2#referee-${target}`,
+      `/dashboard/manuscripts/${manuscriptId}/?sort=name&order=asc&page=2#referee-${target}-message`,
     );
     expect(rows(await page('?sort=name&order=asc&page=2'))).toContain(target);
   });

@@ -185,7 +185,7 @@ describe('the manuscript flow', () => {
     expect((await viewer.goto(`${t.url}/dashboard/webhooks/`))!.status()).toBe(403);
   });
 
-  it('by the keyboard at 375 px, a mark or a flag comes back with the focus on its button, in view, or at the next row when filtered out', async () => {
+  it('by the keyboard at 375 px, a mark or a flag comes back with the focus on its message under its button, both in view, or above the next row when filtered out', async () => {
     const { manuscript_id: id } = await uploadMs('ms-keyboard');
     const coleId = ids.authorId('Cole Coauthor');
     const nellId = ids.authorId('Nell Neutral');
@@ -209,17 +209,39 @@ describe('the manuscript flow', () => {
     await editor.goto(`${t.url}/dashboard/manuscripts/${id}/`);
     const nellRow = editor.locator(`#candidate-${nellId}`);
     await press(nellRow.getByRole('button', { name: /Mark as referee/ }));
-    // On the button just pressed, now Unmark, with the row's "Marked by" above it in view: it was
-    // the row's top, 9 Tabs back through the name, the articles and "Why this candidate".
-    expect(await focused()).toMatchObject({ id: `referee-${nellId}`, name: /^Unmark/, inView: true });
+    // On the message, under the button just pressed (now Unmark) in its cell, both in view with the
+    // cell's "Marked by": it was at the page's top, out of view of the row (and back at the row's top
+    // before that, 9 Tabs back through the name, the articles and "Why this candidate"); said in a
+    // row under the candidate's, the button was out of view (off the screen's side at 375 px, above
+    // a tall row at 1280).
+    expect(await focused()).toMatchObject({
+      id: `referee-${nellId}-message`,
+      name: /^Nell Neutral is marked as referee\.$/,
+      inView: true,
+      row: `candidate-${nellId}`,
+    });
+    expect(await editor.locator('.flash').count()).toBe(1);
+    /** Whether the element lies wholly on the screen, across as well as down. */
+    const wholly = (selector: string) =>
+      editor.evaluate<boolean>(`(() => {
+        const box = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= document.documentElement.clientWidth;
+      })()`);
+    expect(await wholly(`#referee-${nellId}`)).toBe(true);
+    expect(await wholly(`#referee-${nellId}-message`)).toBe(true);
     const markedBy = await nellRow.getByText(/^Marked by /).boundingBox();
     expect(markedBy!.y).toBeGreaterThanOrEqual(0);
+    // Shift+Tab: the button just pressed, now Unmark.
+    await editor.keyboard.press('Shift+Tab');
+    expect(await focused()).toMatchObject({ id: `referee-${nellId}`, name: /^Unmark/, inView: true });
     await press(nellRow.getByRole('button', { name: /Flag a conflict/ }));
     expect(await focused()).toMatchObject({
-      id: `conflict-${nellId}`,
-      name: /^Remove conflict flag/,
+      id: `conflict-${nellId}-message`,
+      name: /^Nell Neutral is flagged as a conflict of interest/,
       inView: true,
     });
+    expect(await wholly(`#conflict-${nellId}`)).toBe(true);
+    expect(await wholly(`#conflict-${nellId}-message`)).toBe(true);
     await press(nellRow.getByRole('button', { name: /Remove conflict flag/ }));
     await press(nellRow.getByRole('button', { name: /Unmark/ }));
 

@@ -596,10 +596,33 @@ describe('a manuscript page', () => {
       `/dashboard/manuscripts/${id}/${markedDesc}#candidate-${coleId}-message`,
     );
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${coleId}/unmark/`);
-    // Unfiltered, the row stays where it was: back at it, saying nothing more.
+    // Unfiltered, the row stays where it was: back at the message, said under the button pressed in
+    // Nell's row (it was at the page's top, out of view of the row), saying nothing of filters.
     const plain = await injectForm(t.app, editor, markUrl(nellId, ''));
-    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}`);
-    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).not.toContain('no longer list them');
+    expect(plain.headers.location).toBe(`/dashboard/manuscripts/${id}/#referee-${nellId}-message`);
+    const stayed = (await get(editor, `/dashboard/manuscripts/${id}/`)).body;
+    expect(stayed).not.toContain('no longer list them');
+    expect(stayed).toMatch(
+      new RegExp(
+        `<tr id="candidate-${nellId}">(?:(?!<tr|</tr>).)*id="referee-${nellId}"(?:(?!<tr|</tr>).)*</form>\\s*<p\\s+id="referee-${nellId}-message"[^>]*tabindex="-1"[^>]*>\\s*<bdi>Nell Neutral</bdi> is marked as referee\\.\\s*</p>\\s*</td>\\s*</tr>`,
+        's',
+      ),
+    );
+    expect(stayed.match(/is marked as referee/g)).toHaveLength(1);
+    // A flag's message, likewise under its button.
+    const flagged = await injectForm(
+      t.app,
+      editor,
+      `/dashboard/manuscripts/${id}/candidates/${nellId}/conflict/`,
+    );
+    expect(flagged.headers.location).toBe(`/dashboard/manuscripts/${id}/#conflict-${nellId}-message`);
+    expect((await get(editor, `/dashboard/manuscripts/${id}/`)).body).toMatch(
+      new RegExp(
+        `id="conflict-${nellId}"(?:(?!<tr|</td>).)*</form>\\s*<p\\s+id="conflict-${nellId}-message"[^>]*>\\s*<bdi>Nell Neutral</bdi> is flagged`,
+        's',
+      ),
+    );
+    await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/no-conflict/`);
     await injectForm(t.app, editor, `/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/`);
   });
 
@@ -615,7 +638,7 @@ describe('a manuscript page', () => {
     );
     expect(marked.statusCode).toBe(303);
     // Back to the marked candidate's row, so that an editor marking several keeps their place.
-    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#referee-${nellId}`);
+    expect(marked.headers.location).toBe(`/dashboard/manuscripts/${id}/${query}#referee-${nellId}-message`);
     const filtered = await get(editor, `/dashboard/manuscripts/${id}/${query}`);
     expect(filtered.body).toContain(
       `action="/dashboard/manuscripts/${id}/candidates/${nellId}/unmark/?find=nell&amp;sort=name&amp;order=asc"`,
@@ -723,8 +746,10 @@ describe('the manuscripts list', () => {
     expect(found.statusCode).toBe(200);
     const refused = await get(viewer, '/dashboard/manuscripts/?before=0');
     expect(refused.statusCode).toBe(400);
-    expect(refused.body).toContain('The request is not valid');
-    expect(refused.body).toMatch(/<li>\s*<code>before<\/code> must be &gt;= 1\s*<\/li>/);
+    expect(refused.body).toContain("This address is not one the dashboard's links make");
+    expect(refused.body).toMatch(
+      /<li>The option before in the address, “<bdi>0<\/bdi>”, must be 1 or more\.<\/li>/,
+    );
   });
 
   it('pages through every manuscript once, newest first, and back', async () => {

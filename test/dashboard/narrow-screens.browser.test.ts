@@ -1,6 +1,7 @@
 // The dashboard read on a phone-wide screen (375 px) in Chromium: what the tables say is read word
 // by word, not broken mid-word into columns a few letters wide, each row's cells from its top; a
-// search low on a long page answers in view.
+// search low on a long page answers in view. And on a laptop's (1024 px), a candidate's articles
+// read word by word too.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
@@ -17,8 +18,15 @@ const LONG_NAME = 'Jürgen Groß-Überschwänglichkeitsmann';
 
 beforeAll(async () => {
   await buildCorpus(t.db, [
-    { authors: [{ name: LONG_NAME }, { name: 'Ada Expert' }] },
-    { authors: [{ name: 'Nell Neutral' }] },
+    // Titles with words of 14 and 15 letters, as real titles have.
+    {
+      authors: [{ name: LONG_NAME }, { name: 'Ada Expert' }],
+      title: 'Hyperparameter optimization of message passing graph neural networks for molecules',
+    },
+    {
+      authors: [{ name: 'Nell Neutral' }],
+      title: 'Representations of molecular graphs learned by message passing neural networks',
+    },
   ]);
   await t.app.refmatch.index.refresh();
   org = await createTestOrg(t);
@@ -54,6 +62,28 @@ async function brokenWords(page: Page, selector: string): Promise<string[]> {
 async function pageOverflow(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
+
+describe('the candidates on a laptop screen (1024 px)', () => {
+  it("a candidate's articles keep their words whole, their column 12rem wide at least", async () => {
+    const fields = baseFields({ origin_id: 'ms-laptop', abstract: TOPIC, author1_name: 'Someone Else' });
+    delete fields.exclude_candidates;
+    const res = await upload(t.app, { apiKey: org.apiKey, fields });
+    expect(res.statusCode, res.body).toBe(200);
+    const { manuscript_id: id } = res.json() as { manuscript_id: number };
+    const editor = await signedInPage(t, org.id, 'editor', { width: 1024 });
+    await editor.goto(`${t.url}/dashboard/manuscripts/${id}/`);
+    // Words broken anywhere (the page's rule above a phone's width) let the column shrink beside the
+    // buttons' (kept on one line): with the demo corpus at 1280 px, 180 px, "Hyperparamete/r".
+    const width = await editor.evaluate<number>(
+      "document.querySelector('table.candidates td.evidence').getBoundingClientRect().width",
+    );
+    expect(await brokenWords(editor, 'table.candidates td.evidence li')).toEqual([]);
+    expect(width).toBeGreaterThanOrEqual(12 * 16 - 1);
+    // Within the page: it does not scroll sideways for it.
+    expect(await pageOverflow(editor)).toBeLessThanOrEqual(0);
+    await editor.context().close();
+  });
+});
 
 describe('tables at 375 px', () => {
   it("a manuscript's candidates and what was supplied keep their words whole, each cell from its row's top; rows stay short", async () => {

@@ -93,7 +93,10 @@ describe('one record edited in two tabs', () => {
     // The page the browser shows is the second's: the record, not "the client id is taken".
     expect(second.headers.location).toBe(recordUrl('r2'));
     const shown = await get(recordUrl('r2'));
-    expect(shown).toContain('as sent');
+    expect(shown).toContain(
+      'as sent (client id <bdi>r2</bdi>; added before, or this form sent twice): nothing new was added',
+    );
+    expect(shown).not.toContain('the form was sent again');
     expect(shown).not.toContain('already has a record');
     // Another person under a taken client id is still refused.
     const other = await injectForm(t.app, editor, `/dashboard/groups/${groupId}/records/`, {

@@ -27,6 +27,9 @@ describe('dashboard sign-in', () => {
     await signIn(page, t.url, user.email, user.password);
     expect(new URL(page.url()).pathname).toBe('/dashboard/password/');
     await expectAccessible(page);
+    // The page's one task, its first field focused: it was the page itself, the next Tab the skip
+    // link, then the header's, before "Current password".
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('current');
 
     // Every other page sends them back here until they have chosen a password.
     await page.goto(`${t.url}/dashboard/`);

@@ -322,7 +322,9 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       if (existing) {
         return redirectTo(ctx, request, reply, dashboardPath('groups', existing.group_id), {
           kind: 'ok',
-          message: `The organization has the group ${isolateText(existing.name)}: the form was sent again, and the group is there once.`,
+          // True of both ways here (it said "the form was sent again" to an editor who had typed the name
+          // of a group made before).
+          message: `The organization has the group ${isolateText(existing.name)} (added before, or this form sent twice): nothing new was added, and the group is there once.`,
         });
       }
       const group = await concerning('name', () => createGroup(ctx.db, organizationId, name));
@@ -543,7 +545,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       return redirectTo(ctx, request, reply, recordPath(groupId, clientId), {
         kind: 'ok',
         message: sentAgain
-          ? `The group has ${isolateText(record.name)} as sent (client id ${isolateText(clientId)}): the form was sent again, and the record is there once.`
+          ? `The group has ${isolateText(record.name)} as sent (client id ${isolateText(clientId)}; added before, or this form sent twice): nothing new was added, and the record is there once.`
           : `${isolateText(record.name)} was added.`,
       });
     },

@@ -173,7 +173,9 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       if (same) {
         return redirectTo(ctx, request, reply, dashboardPath('custom-fields', same.api_id), {
           kind: 'ok',
-          message: `The field ${isolateText(same.name)} is there as sent: the form was sent again, and the field is there once.`,
+          // True of both ways here: this form sent twice, or a fresh form typed as a field made before (it
+          // said "the form was sent again" to an editor who had not).
+          message: `The field ${isolateText(same.name)} is there as sent (added before, or this form sent twice): nothing new was added, and the field is there once.`,
         });
       }
       const field = await concerning(newFieldInput, () => createCustomField(ctx.db, orgOf(request), sent));

@@ -38,7 +38,7 @@ import {
   renderPage,
 } from '../framework.ts';
 import { text, typedNumber } from '../form-values.ts';
-import { dashboardPath, html, isolate, isolatedHtml, isolateText } from '../html.ts';
+import { dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
@@ -185,10 +185,12 @@ function checkRow(
   let clientId = '';
   const custom: Array<[string, unknown]> = [];
   const headers = new Map<string, string>();
+  const cellOf = new Map<string, string>();
   columns.forEach((column, i) => {
     const cell = cells[i]!;
     if (column.kind === 'custom') {
       headers.set(column.field.api_id, column.header);
+      cellOf.set(column.field.api_id, cell.trim());
       try {
         custom.push([column.field.api_id, customCell(column.field, cell)]);
       } catch (error) {
@@ -220,7 +222,14 @@ function checkRow(
     const column = headers.get(id!) ?? id!;
     // A multi option's item is named by its place in the cell.
     const where = item === undefined ? column : `${column}, item ${Number(item) + 1}`;
-    problems.push({ row, column: where, message: problem.message });
+    // The value as written, to find it in the editor's sheet: "is not an option of this field" alone
+    // left them reading each cell of the column.
+    const written = item === undefined ? cellOf.get(id!) : items(cellOf.get(id!) ?? '')[Number(item)];
+    problems.push({
+      row,
+      column: where,
+      message: written === undefined ? problem.message : `${quotedBack(written)} ${problem.message}`,
+    });
   }
   // A cleared value (an empty cell) is no value: the record is written whole, as 4.2 writes it.
   record.custom_values = checked.set;

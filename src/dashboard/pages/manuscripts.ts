@@ -489,10 +489,13 @@ function backToCandidates(request: FastifyRequest): string {
 }
 
 /**
- * The manuscript page as the button's page had it (filters, sort, page), at the button pressed
- * (`button`: the row's "Mark as referee"/"Unmark", or its conflict flag's), which the address's
- * fragment focuses: the next Tab goes on down the page, where, back at the row's top, it went through
- * the name, the articles and "Why this candidate" again (9 Tabs at 375 px) to reach the button. And,
+ * The manuscript page as the button's page had it (filters, sort, page), at the message said under
+ * the button pressed, in its cell (`beside`, named by `button`: the row's "Mark as referee"/"Unmark",
+ * or its conflict flag's), which the address's fragment focuses: the editor reads what changed with
+ * the button and "Marked by" just above it, Shift+Tab is that button, the next Tab goes on down the
+ * row, where, back at the row's top, it went through the name, the articles and "Why this candidate"
+ * again (9 Tabs at 375 px) to reach the button, and the message was at the page's top, out of view
+ * (and, said in a row under the candidate's, a tall row's button was out of view above it). And,
  * when that page's filters no longer list the candidate (marked under "Not marked", flagged under
  * "Without conflicts", unmarked under "Marked"), at the row now standing where theirs was (the next
  * one, else the one before), with a sentence saying why the row is gone (`said`, to end the message).
@@ -533,7 +536,12 @@ async function backToCandidate(
   const shown = new Set(
     matching.slice((page - 1) * CANDIDATES_PAGE, page * CANDIDATES_PAGE).map((c) => c.author_id),
   );
-  if (shown.has(target.authorId)) return { url: at(`${button}-${target.authorId}`), said: '', conflicts };
+  // Still listed: the message said under the button pressed, in its cell (`messageBeside`), where it
+  // was at the page's top, out of view of the row it was about.
+  if (shown.has(target.authorId)) {
+    const beside = `${button}-${target.authorId}`;
+    return { url: at(beside), said: '', conflicts, beside };
+  }
   // Every candidate in the page's order, to find the rows on either side of the one gone.
   const ordered = filterCandidates(candidates, marks, { sort: f.sort, order: f.order }, flagged);
   const position = ordered.findIndex((c) => c.author_id === target.authorId);
@@ -1005,6 +1013,10 @@ function candidateTable(
               <td>
                 ${conflictsCell(base, c, names)}
                 ${canMark ? conflictFlag(request, manuscriptId, c, names.flagged.has(c.author_id), f, said.text) : null}
+                ${
+                  // A flag's message, under the button pressed (the row still listed).
+                  messageBeside(request, `conflict-${c.author_id}`)
+                }
               </td>
               <td>
                 ${markedBy ? html`<div>Marked by ${markedBy}</div>` : html`<div class="muted">Not marked</div>`}
@@ -1027,6 +1039,10 @@ function candidateTable(
                         ...(markedBy ? { kind: 'secondary' as const } : {}),
                       })
                     : null
+                }
+                ${
+                  // A mark's message, under the button pressed (the row still listed).
+                  messageBeside(request, `referee-${c.author_id}`)
                 }
               </td>
             </tr>`;

@@ -384,6 +384,11 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
       const current = fieldState(request, 'current');
       const password = fieldState(request, 'password', { hints: ['password-rule'] });
       const confirm = fieldState(request, 'confirm');
+      // Forced, the form is the page's one task: its first field takes the focus (a refused field
+      // takes it instead, by its own autofocus), where the page itself had it, the next Tab on the
+      // skip link and the header's controls before "Current password".
+      const first =
+        forced && !current.invalid && !password.invalid && !confirm.invalid ? html`autofocus` : null;
       return renderPage(ctx, request, reply, {
         title: 'Change your password',
         body: html`${
@@ -404,6 +409,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
               autocomplete="current-password"
               required
               ${current.attrs}
+              ${first}
             />
             <label for="password">New password</label>
             ${password.message}
