@@ -271,7 +271,7 @@ const UPSERT = `
 /**
  * How many records one statement of an import writes, and the linker looks up together, at most: a
  * thousand, and no more than 256 KiB of their fields as JSON (a record at its caps is tens of KB).
- * On PGlite a statement runs on the event loop whole: five thousand a statement held it 160-370 ms
+ * On PGlite a statement runs on the event loop whole: five thousand a statement held it 140-370 ms
  * of CPU each on a data directory, a 205,823-row import 41 such holds; a thousand holds it ~40 ms
  * (the import's CPU in all some 10-30% more: more statements, the linker asked more often).
  */
