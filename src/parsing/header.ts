@@ -521,7 +521,7 @@ function titleText(block: Block): string {
   )
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[*†‡§¶✉]+$/u, '')
+    .replace(/(?<![*†‡§¶✉])[*†‡§¶✉]+$/u, '') // the look-behind: a run of marks read once, from its start
     .trim();
 }
 
@@ -1430,7 +1430,9 @@ function stackedAuthors(
   let current: Entry | null = null;
   let sideBySide = false;
   const markOnly = (text: string) => /^[\s*∗†‡§¶#✉,]+$/u.test(text);
-  const unmarked = (text: string) => text.replace(/[*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,]+$/u, '').trim();
+  // The look-behind lets the marks' match start only where their run starts: read once, not from each.
+  const unmarked = (text: string) =>
+    text.replace(/(?<![*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,])[*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,]+$/u, '').trim();
   const andLine = (text: string) => /^(?:and|&)$/i.test(text.trim());
   // Author groups joined by a line "and" (a name, its affiliation lines, "and", the next name):
   // the first line of each group is a name by its place, whatever it looks like ("Author 1").
