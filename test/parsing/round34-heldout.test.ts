@@ -1,0 +1,59 @@
+// Layouts met in the thirty-second held-out set (preprints, working papers, theses, a math note),
+// fixed in the thirty-fourth round. Names, titles and identifiers are made up; only the shapes follow
+// the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+describe("an amsart note: a two-word title in bold capitals at the body's size, the author in smaller capitals", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'TORIC PARTITIONS', size: 10, x: 240, y: 760, bold: true },
+        { text: 'MARTA QUILLEN ROSS', size: 8.5, x: 245, y: 735 },
+        { text: '1. Question', size: 10, x: 72, y: 700, bold: true },
+        ...bodyProse(685, 6),
+        { text: 'Example 1.1. We have', size: 10, x: 72, y: 600, bold: true },
+        ...bodyProse(585, 20),
+      ],
+    ]);
+
+  it('reads the capitals as the title and the name under them as the author', async () => {
+    const result = await parseManuscript(file(), 'amsart.pdf', limits);
+    expect(result.title?.toLowerCase()).toBe('toric partitions');
+    expect(result.authors.map((a) => a.name)).toEqual(['Marta Quillen Ross']);
+  });
+});
+
+describe("a thesis's cover typed in one size: the title in capitals on two lines, the author, advisors further down", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'SMALL HARBOURS AND THE PRICE', size: 10, x: 180, y: 720 },
+        { text: 'OF FISH IN A COLD WINTER', size: 10, x: 190, y: 690 },
+        { text: 'Nora Vance', size: 10, x: 260, y: 630 },
+        { text: 'AN HONORS THESIS', size: 10, x: 230, y: 570 },
+        { text: 'in', size: 10, x: 290, y: 545 },
+        { text: 'Economics', size: 10, x: 270, y: 520 },
+        {
+          text: 'Presented to the Faculties of the University of the Coast in Partial Fulfillment',
+          size: 10,
+          x: 72,
+          y: 480,
+        },
+        { text: '2016', size: 10, x: 290, y: 440 },
+        { text: 'Peter Gale, Primary Advisor', size: 10, x: 72, y: 380 },
+        { text: 'Rosa Lind, Secondary Advisor', size: 10, x: 72, y: 366 },
+      ],
+      [{ text: '1 Introduction', size: 10, x: 72, y: 780 }, ...bodyProse(760, 40)],
+    ]);
+
+  it('reads both lines of capitals as the title and the one name under them as the author', async () => {
+    const result = await parseManuscript(file(), 'cover.pdf', limits);
+    expect(result.title?.toLowerCase()).toBe('small harbours and the price of fish in a cold winter');
+    expect(result.authors.map((a) => a.name)).toEqual(['Nora Vance']);
+  });
+});
