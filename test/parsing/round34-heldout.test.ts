@@ -57,3 +57,23 @@ describe("a thesis's cover typed in one size: the title in capitals on two lines
     expect(result.authors.map((a) => a.name)).toEqual(['Nora Vance']);
   });
 });
+
+describe("an amsart note's empty bibliography: the heading, then the author's address and its labelled email", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'TORIC PARTITIONS', size: 10, x: 240, y: 760, bold: true },
+        { text: 'MARTA QUILLEN ROSS', size: 8.5, x: 245, y: 735 },
+        { text: '1. Question', size: 10, x: 72, y: 700, bold: true },
+        ...bodyProse(685, 30),
+        { text: 'References', size: 10, x: 260, y: 280, bold: true },
+        { text: 'Institute of Small Sums, 04103 Leipzig, Germany', size: 8.5, x: 72, y: 250 },
+        { text: 'Email address: ross@sums.example.org', size: 8.5, x: 72, y: 238 },
+      ],
+    ]);
+
+  it('reads no entry', async () => {
+    const result = await parseManuscript(file(), 'amsart-empty-list.pdf', limits);
+    expect(result.references).toEqual([]);
+  });
+});
