@@ -396,6 +396,10 @@ function findTitle(doc: DocumentModel): number | null {
   // kind of work is none; the bold paragraph right under it is the title even when its lines, in
   // capitals, each read like a name ("ПОВЫШЕНИЕ КАЧЕСТВА ИЗОБРАЖЕНИЙ").
   const kindLine = (b: Block | undefined) => !!b && kindOfWork(b);
+  // A cover's first line naming its institution in capitals ("UNIVERSITY OF CALIFORNIA
+  // RIVERSIDE", a dissertation's cover in one bold type) is its banner, and the line under it the
+  // title even when it reads as names ("Dubrovnik Skein Theory and Power Sum Elements").
+  const coverBanner = (b: Block, i: number) => i === 0 && inCapitals(b.text) && INSTITUTION_WORD.test(b.text);
   const firstHeading = doc.blocks.findIndex(
     (b, i) =>
       i < 10 &&
@@ -403,8 +407,15 @@ function findTitle(doc: DocumentModel): number | null {
       (b.styleLevel === 1 || b.emphasis) &&
       b.text.split(/\s+/).length >= 3 &&
       !kindLine(b) &&
+      !coverBanner(b, i) &&
       !namedInJournalField(doc.blocks, i) &&
-      !(b.styleLevel !== 1 && i > 0 && namesOnly(b) && !kindLine(doc.blocks[i - 1])),
+      !(
+        b.styleLevel !== 1 &&
+        i > 0 &&
+        namesOnly(b) &&
+        !kindLine(doc.blocks[i - 1]) &&
+        !coverBanner(doc.blocks[i - 1]!, i - 1)
+      ),
   );
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title

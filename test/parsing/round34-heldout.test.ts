@@ -77,3 +77,30 @@ describe("an amsart note's empty bibliography: the heading, then the author's ad
     expect(result.references).toEqual([]);
   });
 });
+
+describe("a dissertation's cover in one bold type: the university's name in capitals over a title that reads as two names", () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'UNIVERSITY OF THE NORTH COAST', size: 10.8, x: 200, y: 760, bold: true },
+        { text: 'Harbour Tides and Coastal Winds', size: 10.8, x: 210, y: 720, bold: true },
+        {
+          text: 'A Dissertation submitted in partial satisfaction of the requirements for the degree of',
+          size: 10.8,
+          x: 72,
+          y: 680,
+          bold: true,
+        },
+        { text: 'Doctor of Philosophy', size: 10.8, x: 250, y: 660, bold: true },
+        { text: 'by', size: 10.8, x: 290, y: 620, bold: true },
+        { text: 'Tomas R. Ellery', size: 10.8, x: 250, y: 600, bold: true },
+        { text: 'June 2021', size: 10.8, x: 270, y: 560, bold: true },
+      ],
+      [{ text: '1 Introduction', size: 10, x: 72, y: 780, bold: true }, ...bodyProse(760, 40)],
+    ]);
+
+  it('reads the line under the banner as the title', async () => {
+    const result = await parseManuscript(file(), 'dissertation.pdf', limits);
+    expect(result.title).toBe('Harbour Tides and Coastal Winds');
+  });
+});
