@@ -104,3 +104,29 @@ describe("a dissertation's cover in one bold type: the university's name in capi
     expect(result.title).toBe('Harbour Tides and Coastal Winds');
   });
 });
+
+describe('an Econometrica-style working paper: an unlabelled abstract in small type under the byline, its keywords line under it', () => {
+  const abstract =
+    'This paper studies how the cost of opening a shop changes the prices that shops set in a small town. ' +
+    'A model of firms that enter, grow and leave is fitted to the records of many towns over many years. ' +
+    'Lower costs of entry can raise prices when shops move between being alone in a market and sharing it with a rival, ' +
+    'and when those who enter can foresee what the market will become in the years that follow their entry.';
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'SHOPS AND PRICES IN SMALL TOWNS', size: 10, x: 200, y: 760 },
+        { text: 'ANA PELLEGRINI', size: 10, x: 250, y: 735 },
+        ...abstract
+          .match(/.{1,95}(?:\s|$)/g)!
+          .map((line, k) => ({ text: line.trim(), size: 8, x: 90, y: 705 - k * 10 })),
+        { text: 'KEYWORDS: Entry costs, Prices, Market structure.', size: 8, x: 90, y: 640 },
+        { text: '1. INTRODUCTION', size: 10, x: 250, y: 610 },
+        ...bodyProse(595, 30),
+      ],
+    ]);
+
+  it('reads the small paragraph as the abstract', async () => {
+    const result = await parseManuscript(file(), 'working-paper.pdf', limits);
+    expect(result.abstract).toBe(abstract);
+  });
+});
