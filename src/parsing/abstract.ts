@@ -448,16 +448,19 @@ function withoutMarginNotice(text: string): string {
 /**
  * An abstract set in smaller type than the body (IMS's imsart, in \small under the byline): prose
  * before any at the body's size, no smaller than a footnote's type, and followed on its page by
- * the body's type (a heading or the introduction), where a note at the page's foot is followed
- * by the next page or by more notes.
+ * the body's type (a heading or the introduction), the keywords' line between at most, where a
+ * note at the page's foot is followed by the next page or by more notes.
  */
 function smallAbstract(blocks: Block[], i: number, b: Block, bodyProse: boolean): boolean {
-  const next = blocks[i + 1];
+  // The keywords' line may come between, in the abstract's type (Econometrica's "KEYWORDS:").
+  const k = KEYWORDS_LABEL.test(blocks[i + 1]?.text ?? '') ? i + 2 : i + 1;
+  const next = blocks[k];
   return (
     !bodyProse &&
     b.relSize >= 0.75 &&
     next !== undefined &&
     next.page === b.page &&
+    blocks[i + 1]!.page === b.page &&
     next.relSize >= 0.95 &&
     isAbstractProse(b)
   );

@@ -389,12 +389,17 @@ function findTitle(doc: DocumentModel): number | null {
   )
     return kindAt + 1;
   if (best && maxSize >= 1.1) return titleOpening(doc.blocks, best.i);
+  if (capitalsByline(doc.blocks) !== null) return 0;
   // Word documents without a Title style: the first short paragraph in bold or a first-level heading,
   // before the abstract's label (a heading after it is the body's). An author's name set in bold
   // under a title in the body's face is the byline, not the title. A cover's line that names the
   // kind of work is none; the bold paragraph right under it is the title even when its lines, in
   // capitals, each read like a name ("ПОВЫШЕНИЕ КАЧЕСТВА ИЗОБРАЖЕНИЙ").
   const kindLine = (b: Block | undefined) => !!b && kindOfWork(b);
+  // A cover's first line naming its institution in capitals ("UNIVERSITY OF CALIFORNIA
+  // RIVERSIDE", a dissertation's cover in one bold type) is its banner, and the line under it the
+  // title even when it reads as names ("Dubrovnik Skein Theory and Power Sum Elements").
+  const coverBanner = (b: Block, i: number) => i === 0 && inCapitals(b.text) && INSTITUTION_WORD.test(b.text);
   const firstHeading = doc.blocks.findIndex(
     (b, i) =>
       i < 10 &&
@@ -402,8 +407,15 @@ function findTitle(doc: DocumentModel): number | null {
       (b.styleLevel === 1 || b.emphasis) &&
       b.text.split(/\s+/).length >= 3 &&
       !kindLine(b) &&
+      !coverBanner(b, i) &&
       !namedInJournalField(doc.blocks, i) &&
-      !(b.styleLevel !== 1 && i > 0 && namesOnly(b) && !kindLine(doc.blocks[i - 1])),
+      !(
+        b.styleLevel !== 1 &&
+        i > 0 &&
+        namesOnly(b) &&
+        !kindLine(doc.blocks[i - 1]) &&
+        !coverBanner(doc.blocks[i - 1]!, i - 1)
+      ),
   );
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
@@ -425,6 +437,61 @@ function findTitle(doc: DocumentModel): number | null {
   )
     return 0;
   return null;
+}
+
+/**
+ * A first page that opens, in the body's type, on a line in capitals over its author's name alone
+ * (in capitals or not), one more line in capitals between them at most: amsart's "SCHUR
+ * POLYNOMIALS" / "CLAUDIA HE YUN", an Econometrica-style working paper, a thesis's cover typed in
+ * one size. The capitals are the title; no larger type marks it, and it may be of two words. The
+ * index of the name's block, the title's end; null when the page does not open so. A second line
+ * in capitals that reads like a name too goes on with the title when the name under it is in
+ * ordinary case ("... OF FISH IN A COLD WINTER" / "Nora Vance").
+ */
+function capitalsByline(blocks: readonly Block[]): number | null {
+  const first = blocks[0];
+  if (!first || first.page !== 1 || !opensCapitalsTitle(first)) return null;
+  const isName = (b: Block | undefined) => !!b && b.page === 1 && namesOnly(b) && !isNameList(b);
+  const next = blocks[1];
+  const third = blocks[2];
+  if (next && opensCapitalsTitle(next) && isName(third) && (!namesOnly(next) || !inCapitals(third!.text)))
+    return 2;
+  return isName(next) ? 1 : null;
+}
+
+/**
+ * The name alone under a title in capitals at the body's size (capitalsByline) is its author's; the
+ * lines further down a cover ("Jere Behrman, Primary Advisor") or the unlabelled abstract under a
+ * working paper's byline are not read for names.
+ */
+function nameUnderCapitalsTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+  titleEnd: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex !== 0 || capitalsByline(blocks) !== titleEnd) return null;
+  const b = blocks[titleEnd]!;
+  const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  if (!names.length) return null;
+  return {
+    entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
+    used: new Set([titleEnd]),
+  };
+}
+
+function opensCapitalsTitle(b: Block): boolean {
+  const text = b.text.trim();
+  return (
+    inCapitals(text) &&
+    b.relSize < 1.1 &&
+    text.length <= 200 &&
+    text.split(/\s+/).length >= 2 &&
+    !/[.;,:]$/.test(text) &&
+    !text.includes('@') &&
+    !INSTITUTION_WORD.test(text) &&
+    !kindOfWork(b) &&
+    !FRONT_LABEL.test(text)
+  );
 }
 
 /**
@@ -2226,10 +2293,14 @@ export function extractHeader(source: DocumentModel): Header {
     // (set in another case than a title in capitals) and the institution after it are no part of it.
     const before = blocks[titleIndex - 1];
     const coverTitle = before !== undefined && kindOfWork(before);
+    // A title in capitals at the body's size over its author's name ends at the name.
+    const capitalsEnd = titleIndex === 0 ? capitalsByline(blocks) : null;
+    if (capitalsEnd !== null) titleEnd = capitalsEnd;
     const endsCoverTitle = (b: Block) =>
       coverTitle &&
       (INSTITUTION_WORD.test(b.text) || (namesOnly(b) && inCapitals(b.text) !== inCapitals(t.text)));
     while (
+      capitalsEnd === null &&
       titleEnd < blocks.length &&
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
@@ -2340,14 +2411,17 @@ export function extractHeader(source: DocumentModel): Header {
       ? stacked
       : inline;
   const bracketed = bracketedAffiliations(blocks[start]);
-  const chosen = read.entries.length
-    ? read
-    : bracketed.length
-      ? { entries: bracketed, used: new Set([start]) }
-      : (namedCorresponding(blocks, start) ??
-        nameOverTitle(blocks, titleIndex) ??
-        labelledOverTitle(blocks, titleIndex) ??
-        read);
+  const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
+  const chosen = underCapitals
+    ? underCapitals
+    : read.entries.length
+      ? read
+      : bracketed.length
+        ? { entries: bracketed, used: new Set([start]) }
+        : (namedCorresponding(blocks, start) ??
+          nameOverTitle(blocks, titleIndex) ??
+          labelledOverTitle(blocks, titleIndex) ??
+          read);
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines =

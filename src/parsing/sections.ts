@@ -118,6 +118,7 @@ export function endsReferenceList(
   if (BACK_MATTER_NOTE.test(block.text)) return true;
   if (APPENDIX_HEADING.test(block.text)) return true;
   if (authorAddress(block, next)) return true;
+  if (contactLabelled(block, next)) return true;
   if (
     listSize !== undefined &&
     block.relSize >= 1.15 &&
@@ -202,6 +203,19 @@ function authorAddress(block: Block, next?: Block): boolean {
     findOrcids(b.text).length > 0 ||
     b.links.some((l) => /^mailto:|orcid\.org\//i.test(l));
   return contact(block) || (next !== undefined && next.text.length < 200 && contact(next));
+}
+
+/**
+ * amsart prints each author's address after the list, labelled lines under it ("Email address:",
+ * "Current address:"): no entry opens on such a label, holds a line that does, or is followed by one.
+ */
+const CONTACT_LABEL = /^(?:e-?mail\s+address(?:es)?|current\s+address)\s*:/iu;
+
+function contactLabelled(block: Block, next?: Block): boolean {
+  if (CONTACT_LABEL.test(block.text.trim())) return true;
+  // The address and its label read as one block: a line of it opens on the label.
+  if (block.lines.length <= 4 && block.lines.some((l) => CONTACT_LABEL.test(l.text.trim()))) return true;
+  return next !== undefined && block.text.length <= 200 && CONTACT_LABEL.test(next.text.trim());
 }
 
 export function isProse(block: Block): boolean {
@@ -569,9 +583,11 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     while (
       end < blocks.length &&
       !(
-        end > start &&
         !innerHeadings.includes(end) &&
-        endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1])
+        // The heading's first block is an entry, but for an address under an empty list (amsart).
+        (end > start
+          ? endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1])
+          : contactLabelled(blocks[end]!, blocks[end + 1]))
       )
     ) {
       listed.push(blocks[end]!.text);
