@@ -775,6 +775,21 @@ function labelledOverTitle(
   return from < titleIndex ? namedByRoleLabels(blocks, from, titleIndex) : null;
 }
 
+/**
+ * A cover that labels its author "By" over the title (a French thesis's: the faculty, the degree,
+ * "Par" and the name, then the title, then the jury under "Président" / "Membres du jury"): the
+ * names under the label are the authors, and the names the jury's labels give under the title none.
+ */
+function byOverTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex === null) return null;
+  let from = titleIndex;
+  while (from > 0 && blocks[from - 1]!.page === blocks[titleIndex]!.page) from--;
+  return from < titleIndex ? namesAfterBy(blocks, from, titleIndex) : null;
+}
+
 /** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
 function isLoneName(b: Block): boolean {
   return (
@@ -939,9 +954,11 @@ function nameBeforeAffiliation(text: string): string | null {
 /**
  * "By:" alone on its line: a thesis title page's label over its authors' names; Spanish and
  * Portuguese covers say it with "presenta" / "presentada por" / "apresentado por" / "sustentante"
- * ("Tesis que para obtener el título de ... / presenta / Jane Roe").
+ * ("Tesis que para obtener el título de ... / presenta / Jane Roe"), French ones with "par" /
+ * "présentée par", German ones with "vorgelegt von" / "eingereicht von".
  */
-const BY_LABEL = /^(?:by|presenta|presentad[ao]\s+por|apresentad[ao]\s+por|sustentante|por)\s*:?$/i;
+const BY_LABEL =
+  /^(?:by|presenta|presentad[ao]\s+por|apresentad[ao]\s+por|sustentante|por|(?:présenté|soutenu|rédigé)e?s?\s+par|par|(?:vorgelegt|eingereicht)\s+von)\s*:?$/iu;
 /** The role a title page names under a person who is no author ("Adviser", "Thesis Supervisor"). */
 const ROLE_LINE =
   /^(?:(?:thesis|research|capstone|project|faculty|academic|co-?)\s*)?(?:advis[eo]rs?|supervisors?|mentors?|promot[eo]rs?|instructors?|panel(?:ists)?|(?:committee\s+)?chair)\s*:?$/i;
@@ -2414,14 +2431,15 @@ export function extractHeader(source: DocumentModel): Header {
   const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
   const chosen = underCapitals
     ? underCapitals
-    : read.entries.length
-      ? read
-      : bracketed.length
-        ? { entries: bracketed, used: new Set([start]) }
-        : (namedCorresponding(blocks, start) ??
-          nameOverTitle(blocks, titleIndex) ??
-          labelledOverTitle(blocks, titleIndex) ??
-          read);
+    : (byOverTitle(blocks, titleIndex) ??
+      (read.entries.length
+        ? read
+        : bracketed.length
+          ? { entries: bracketed, used: new Set([start]) }
+          : (namedCorresponding(blocks, start) ??
+            nameOverTitle(blocks, titleIndex) ??
+            labelledOverTitle(blocks, titleIndex) ??
+            read)));
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines =
