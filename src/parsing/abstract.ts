@@ -650,6 +650,34 @@ function abstractPage(blocks: Block[], from: number): FoundAbstract | null {
   return null;
 }
 
+/**
+ * The label of an abstract printed on a thesis's back cover, run in with its colon: "RÉSUMÉ :",
+ * "RESUME :" (French capitals drop their accents), "Abstract:", "Summary:".
+ */
+const BACK_COVER_LABEL = /^(?:r[ée]sum[ée]|abstract|summary)\s*[:：]\s*/iu;
+
+/**
+ * A thesis that prints its abstract on its back cover (a French one's last page: the author, the
+ * title, "RESUME : ...", "MOTS CLEFS :", the jury): read there when no abstract is found in front.
+ * The label must be run in with its colon, on the last page, and open its block.
+ */
+function backCoverAbstract(blocks: Block[]): FoundAbstract | null {
+  const last = blocks[blocks.length - 1]?.page;
+  if (last === undefined || last < 2) return null;
+  for (let i = blocks.length - 1; i >= 0 && blocks[i]!.page === last; i--) {
+    const b = blocks[i]!;
+    const m = BACK_COVER_LABEL.exec(b.text.trim());
+    if (!m) continue;
+    const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+    const rest = (closed ? beforeKeywords(b) : b.text).trim().replace(BACK_COVER_LABEL, '');
+    if (rest.length < 100) continue;
+    if (closed) return { text: joinParts([rest]), used: [i] };
+    const found = collect(blocks, i + 1, b.page, false, [rest], [i]);
+    if (found.text) return found;
+  }
+  return null;
+}
+
 export function findAbstract(
   blocks: Block[],
   frontEnd: number,
@@ -662,7 +690,9 @@ export function findAbstract(
   const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE, 0, reach);
   if (!other) {
     const unlabelled = findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
-    return unlabelled.text ? unlabelled : (abstractPage(blocks, frontEnd) ?? unlabelled);
+    return unlabelled.text
+      ? unlabelled
+      : (abstractPage(blocks, frontEnd) ?? backCoverAbstract(blocks) ?? unlabelled);
   }
   // A thesis prints its abstract in its own language first and the English one right after it
   // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is

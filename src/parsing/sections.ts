@@ -52,9 +52,9 @@ export function isContentsEntry(b: Block): boolean {
   return CONTENTS_ENTRY_STYLE.test(b.styleName?.trim() ?? '') || CONTENTS_LINE.test(b.text);
 }
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
-/** "Keywords:", "Index Terms—", French "Mots-clés", Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
+/** "Keywords:", "Index Terms—", French "Mots-clés" (or "Mots clefs"), Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
 export const KEYWORDS_LABEL =
-  /^(?:key\s?-?words?|index terms|mots[- ]cl[ée]s|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
+  /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 export function isHeading(block: Block): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;

@@ -37,3 +37,46 @@ describe('a French thesis cover: "Par" and the name over the title, the jury und
     expect(result.authors.map((a) => a.name.toLowerCase())).toEqual(['lucie marvand']);
   });
 });
+
+describe('a French thesis whose abstract is on its back cover: "RESUME :" run in on the last page', () => {
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Par', size: 10, x: 284, y: 700 },
+        { text: 'Lucie MARVAND', size: 12, x: 233, y: 672 },
+        { text: 'Role des canaux ioniques dans la', size: 18, x: 60, y: 560 },
+        { text: 'migration des cellules epitheliales', size: 18, x: 100, y: 534 },
+      ],
+      [{ text: 'Introduction', size: 12, x: 72, y: 780, bold: true }, ...bodyProse(760, 40)],
+      [
+        { text: 'MARVAND (Lucie) - Role des canaux ioniques - 40 pages', size: 10, x: 72, y: 780 },
+        {
+          text: 'RESUME : Les canaux ioniques reglent la migration des cellules epitheliales dans',
+          size: 10,
+          x: 72,
+          y: 750,
+        },
+        {
+          text: 'la cicatrisation. Nous avons mesure leur activite dans trois lignees cellulaires et',
+          size: 10,
+          x: 72,
+          y: 737,
+        },
+        {
+          text: 'montre que leur blocage ralentit la fermeture des plaies de moitie.',
+          size: 10,
+          x: 72,
+          y: 724,
+        },
+        { text: 'MOTS CLEFS :', size: 10, x: 72, y: 700 },
+        { text: 'CANAUX IONIQUES', size: 10, x: 72, y: 687 },
+      ],
+    ]);
+
+  it('reads the abstract from the last page, up to its keywords', async () => {
+    const result = await parseManuscript(file(), 'these-resume.pdf', limits);
+    expect(result.abstract).toBe(
+      'Les canaux ioniques reglent la migration des cellules epitheliales dans la cicatrisation. Nous avons mesure leur activite dans trois lignees cellulaires et montre que leur blocage ralentit la fermeture des plaies de moitie.',
+    );
+  });
+});
