@@ -761,33 +761,26 @@ function bracketedAffiliations(block: Block | undefined): Entry[] {
   return consumed === block.text.trimEnd().length ? entries : [];
 }
 
+type NamesReader = (
+  blocks: Block[],
+  from: number,
+  to: number,
+) => { entries: Entry[]; used: Set<number> } | null;
+
 /**
- * A cover that labels its student over the title ("作 者:" and the name, then "题 目:" and the
- * title): read by the role labels on the title's page before it, when no byline follows the title.
+ * Names a cover labels over its title, read by `read` on the title's page before it: a student
+ * under "作 者:" with "题 目:" and the title after (namedByRoleLabels), or a French thesis's author
+ * under "Par" with the jury under the title, whose names are none (namesAfterBy).
  */
 function labelledOverTitle(
   blocks: Block[],
   titleIndex: number | null,
+  read: NamesReader,
 ): { entries: Entry[]; used: Set<number> } | null {
   if (titleIndex === null) return null;
   let from = titleIndex;
   while (from > 0 && blocks[from - 1]!.page === blocks[titleIndex]!.page) from--;
-  return from < titleIndex ? namedByRoleLabels(blocks, from, titleIndex) : null;
-}
-
-/**
- * A cover that labels its author "By" over the title (a French thesis's: the faculty, the degree,
- * "Par" and the name, then the title, then the jury under "Président" / "Membres du jury"): the
- * names under the label are the authors, and the names the jury's labels give under the title none.
- */
-function byOverTitle(
-  blocks: Block[],
-  titleIndex: number | null,
-): { entries: Entry[]; used: Set<number> } | null {
-  if (titleIndex === null) return null;
-  let from = titleIndex;
-  while (from > 0 && blocks[from - 1]!.page === blocks[titleIndex]!.page) from--;
-  return from < titleIndex ? namesAfterBy(blocks, from, titleIndex) : null;
+  return from < titleIndex ? read(blocks, from, titleIndex) : null;
 }
 
 /** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
@@ -2431,14 +2424,14 @@ export function extractHeader(source: DocumentModel): Header {
   const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
   const chosen = underCapitals
     ? underCapitals
-    : (byOverTitle(blocks, titleIndex) ??
+    : (labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
       (read.entries.length
         ? read
         : bracketed.length
           ? { entries: bracketed, used: new Set([start]) }
           : (namedCorresponding(blocks, start) ??
             nameOverTitle(blocks, titleIndex) ??
-            labelledOverTitle(blocks, titleIndex) ??
+            labelledOverTitle(blocks, titleIndex, namedByRoleLabels) ??
             read)));
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
