@@ -261,17 +261,15 @@ export function joinLines(lines: string[]): string {
     } else if (meetInCjk(end, line)) {
       parts.push(line);
       end = wordAfterJoin(end, line);
-    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line) && inCompound(end, line)) {
+    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {
       // TeX breaks a word that holds a hyphen at that hyphen only: a hyphen at a line's end with
       // another in the same word ("coupled-" then "reaction-channel", "state-of-" then "the-art")
-      // is the word's own, and stays.
+      // is the word's own, and stays. Any other is the typesetter's: it ends the last piece, as it
+      // ends the last word, and goes.
+      const own = inCompound(end, line);
+      if (!own) parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
       parts.push(line);
-      end = wordAfterJoin(end, line);
-    } else if (/\p{Ll}[-\u2010\u2011]$/u.test(end) && /^\p{Ll}/u.test(line)) {
-      // The hyphen ends the last piece, as it ends the last word.
-      parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
-      parts.push(line);
-      end = wordAfterJoin(end.slice(0, -1), line);
+      end = wordAfterJoin(own ? end : end.slice(0, -1), line);
     } else {
       parts.push(' ', line);
       end = lastWord(line);
