@@ -1,8 +1,10 @@
-// One organization's files that each hold a parser worker until PARSE_TIMEOUT_MS never keep another
+// One organization's slow files, each holding a parser worker for seconds, never keep another
 // organization's upload waiting behind all of them: an organization has at most its share of the
 // workers (half, at least one), and its other files wait in a line of its own. Before, the pool's one
-// line let four such uploads of one organization take both workers and be parsed before the other
-// organization's small file. No time is asserted: the order of the answers is.
+// line let three such uploads of one organization take both workers and be parsed before the other
+// organization's small file. No time is asserted: the order of the answers is. The parse timeout is
+// set far above what the small file takes, even on a loaded machine (at 2 s, a CI run under load
+// timed the small file out); the slow files need not reach it, only outlast the small one.
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
@@ -11,6 +13,7 @@ import { baseFields, upload } from './upload-helpers.ts';
 import { parsesPerOrganization } from '../../src/manuscripts/parse-shares.ts';
 
 const WORKERS = 2;
+const SLOW_FILES = 3;
 
 let t: TestApp;
 let hostile: TestOrg;
@@ -21,7 +24,7 @@ beforeAll(async () => {
   const parsing = {
     ...testConfig().parsing,
     workers: WORKERS,
-    timeoutMs: 2_000,
+    timeoutMs: 15_000,
     maxPageContentBytes: 1024 ** 3,
     maxDocumentContentBytes: 1024 ** 3,
   };
@@ -32,8 +35,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /**
- * 60 KB that pdf.js reads for longer than this test's parse timeout: one page showing one text array
- * (`TJ`) of 8 million items, deflated (5 million took 2.3 s on a quiet machine). The nested-`q` file
+ * 60 KB that pdf.js reads for seconds: one page showing one text array (`TJ`) of 8 million items,
+ * deflated (5 million took 2.3 s on a quiet machine). The nested-`q` file
  * this test used first is now refused by the pre-check (test/parsing/parse-bounds.test.ts).
  */
 function slowTextArrayPdf(): Buffer {
@@ -67,7 +70,7 @@ describe("an organization's share of the parser workers", () => {
   it("another organization's file is parsed while one organization's slow files wait their turn", async () => {
     const slow = slowTextArrayPdf();
     let slowAnswered = 0;
-    const slowUploads = Array.from({ length: 4 }, async (_, i) => {
+    const slowUploads = Array.from({ length: SLOW_FILES }, async (_, i) => {
       const res = await upload(t.app, {
         apiKey: hostile.apiKey,
         fields: baseFields({ origin_id: `slow-${i}` }),
@@ -76,10 +79,10 @@ describe("an organization's share of the parser workers", () => {
       slowAnswered++;
       return res;
     });
-    for (let i = 0; i < 400 && (await filesHeld()) < 4; i++) {
+    for (let i = 0; i < 400 && (await filesHeld()) < SLOW_FILES; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    expect(await filesHeld()).toBe(4);
+    expect(await filesHeld()).toBe(SLOW_FILES);
 
     const quick = await upload(t.app, {
       apiKey: other.apiKey,
@@ -88,12 +91,11 @@ describe("an organization's share of the parser workers", () => {
     });
     expect(quick.statusCode).toBe(200);
     expect(quick.json().debug_info.parsed_text_len).toBeGreaterThan(0);
-    // Before: answered after all four slow files (both workers were theirs, the pool's line too).
+    // Before: answered after two slow files at least (both workers were theirs, the pool's line too).
     expect(slowAnswered).toBeLessThan(2);
 
     for (const res of await Promise.all(slowUploads)) {
       expect(res.statusCode).toBe(200);
-      expect(res.json().debug_info.parsed_text_len).toBe(0);
     }
     expect(await filesHeld()).toBe(0);
   });
