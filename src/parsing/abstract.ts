@@ -5,7 +5,14 @@
 // abstract set in a face of its own; a column or page break inside it (a footnote between its halves)
 // does not end it.
 import type { Block } from './types.ts';
-import { ABSTRACT_LABEL, CAPTION_LABEL, KEYWORDS_LABEL, isContentsEntry, isHeading } from './sections.ts';
+import {
+  ABSTRACT_LABEL,
+  CAPTION_LABEL,
+  KEYWORDS_LABEL,
+  isContentsEntry,
+  isHeading,
+  isKeywordTermsLine,
+} from './sections.ts';
 import { joinLines, meetInCjk } from './text-utils.ts';
 import { INSTITUTION_WORD } from './institutions.ts';
 
@@ -54,7 +61,7 @@ const ABOUT_ABSTRACT =
 
 /** A section heading by its number alone, set at the body's size ("I. INTRODUCTION", "1 Introduction"). */
 const NUMBERED_HEADING = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+\p{Lu}[^.!?]{1,60}$/u;
-const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
+export const INTRODUCTION = /^(?:(?:\d{1,2}|[IVX]{1,4})\.?\s+)?introduction\s*$/i;
 
 /** Run-in parts of a structured abstract ("Objectives. ...", "Methods: ..."). */
 const STRUCTURED_PART =
@@ -133,7 +140,7 @@ function headingHere(blocks: Block[], j: number, openSentence = false): boolean 
 function endsAbstract(blocks: Block[], j: number, styled: boolean, openSentence = false): boolean {
   const n = blocks[j]!;
   const text = n.text.trim();
-  if (KEYWORDS_LABEL.test(text) || OTHER_FRONT_LABEL.test(text)) return true;
+  if (KEYWORDS_LABEL.test(text) || OTHER_FRONT_LABEL.test(text) || isKeywordTermsLine(text)) return true;
   if (styled) return false;
   return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text);
 }

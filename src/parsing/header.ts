@@ -39,9 +39,10 @@ import {
   CONTENTS_LINE,
   KEYWORDS_LABEL,
   isHeading,
+  isKeywordTermsLine,
   isProse,
 } from './sections.ts';
-import { THESIS_LABEL_REACH, findAbstract } from './abstract.ts';
+import { INTRODUCTION, THESIS_LABEL_REACH, findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from './institutions.ts';
 
@@ -307,10 +308,11 @@ function findTitle(doc: DocumentModel): number | null {
   // The label may stand alone or run into the abstract's first sentence ("Abstract. The ...",
   // LNCS; "ABSTRACT: ...", "Abstract— ...", IEEE): either marks where the abstract starts.
   const abstractAt = doc.blocks.findIndex((b) => b.page === 1 && opensAbstract(b));
-  // A Word manuscript that opens on its abstract's heading prints no title (a blinded manuscript,
-  // its title page a file of its own): no heading of its body is one. The document's declared
-  // title stands in for it.
-  if (abstractAt === 0 && doc.format === 'docx') return null;
+  // A Word manuscript that opens on its abstract's heading, or on its introduction's (an anonymized
+  // manuscript with neither title nor abstract), prints no title (its title page a file of its
+  // own): no heading of its body is one. The document's declared title stands in for it.
+  const opensBody = abstractAt === 0 || INTRODUCTION.test(doc.blocks[0]?.text.trim() ?? '');
+  if (opensBody && doc.format === 'docx') return null;
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
   const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
@@ -420,12 +422,15 @@ function findTitle(doc: DocumentModel): number | null {
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
   // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on
-  // or right under it (a student's paper or a blinded draft, no byline between), or, in a paper
+  // or right under it (a student's paper or a blinded draft, no byline between), or an unlabelled
+  // keywords line does (terms set apart by bars, under an abstract with no label), or, in a paper
   // with no abstract, a byline stands right under it.
   const first = doc.blocks[0];
+  const termsAt = doc.blocks.findIndex((b, i) => i < 10 && isKeywordTermsLine(b.text));
   if (
     first &&
     ((abstractAt >= 1 && abstractAt < 10) ||
+      termsAt >= 2 ||
       (abstractAt < 0 && !!doc.blocks[1] && namesOnly(doc.blocks[1]))) &&
     first.text.length <= 250 &&
     first.text.trim().split(/\s+/).length >= 3 &&
@@ -2144,6 +2149,11 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
       .filter((k) => k.length > 1 && k.length < 80);
     if (list.length) return unique(list);
   }
+  // No label: a line of terms set apart by bars under the abstract.
+  const terms = blocks
+    .slice(0, Math.min(blocks.length, frontEnd + 20))
+    .find((b) => isKeywordTermsLine(b.text));
+  if (terms) return unique(terms.text.trim().split(/\s+\|\s+/));
   return declared;
 }
 
@@ -2410,17 +2420,31 @@ export function extractHeader(source: DocumentModel): Header {
   );
   const start = titleIndex !== null ? titleEnd : 0;
   const frontEnd = Math.max(start, findFrontEnd(blocks, start));
-  const inline = inlineAuthors(blocks, start, frontEnd);
-  const stacked = stackedAuthors(blocks, start, frontEnd);
+  // A cover sheet set before the manuscript ("Manuscript Title: ...", its corresponding author's
+  // address), then the manuscript's own title page printing the title again on a later page: the
+  // title printed again is no byline, and the byline is read under it, the manuscript's own (a
+  // cover may name its corresponding author alone); the cover's lines are still read for emails.
+  const folded = title ? foldWords(title) : '';
+  const repeated =
+    titleIndex === null || folded.split(' ').length < 3
+      ? -1
+      : blocks.findIndex(
+          (b, i) =>
+            i >= start && i < frontEnd && b.page > blocks[titleIndex]!.page && foldWords(b.text) === folded,
+        );
+  const bylineStart = repeated >= 0 ? repeated + 1 : start;
+  if (repeated >= 0) titleBlocks.add(repeated);
+  const inline = inlineAuthors(blocks, bylineStart, frontEnd);
+  const stacked = stackedAuthors(blocks, bylineStart, frontEnd);
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
-  const styled = styledAuthors(blocks, start, frontEnd);
+  const styled = styledAuthors(blocks, bylineStart, frontEnd);
   const read = styled.entries.length
     ? styled
     : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
       ? stacked
       : inline;
-  const bracketed = bracketedAffiliations(blocks[start]);
+  const bracketed = bracketedAffiliations(blocks[bylineStart]);
   const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
   const chosen = underCapitals
     ? underCapitals

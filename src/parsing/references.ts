@@ -58,6 +58,8 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
 
 /** "Surname, I." opening a line: an author-year entry's first author. */
 const SURNAME_INITIAL = /^\p{Lu}[\p{L}'’-]+,\s\p{Lu}\./u;
+/** An entry's opening on a surname and a given name written out: "Spagat, Michael", "Cunen, Céline". */
+const SURNAME_GIVEN = /^\p{Lu}[\p{L}'’-]+,\s\p{Lu}\p{Ll}[\p{L}'’-]*[,.\s]/u;
 
 /** A space above a line, in line heights, that sets a paragraph apart (a tenth of a line or more). */
 const PARAGRAPH_SKIP = 0.1;
@@ -93,6 +95,13 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const smallestGap = lineGaps.length ? Math.min(...lineGaps) : 0;
   const entryGap = smallestGap > 0.2 ? smallestGap + 0.2 : 0.2;
   const useGap = !useIndent && lines.filter((l) => l.gapAbove > entryGap).length >= 2;
+  // A list whose entries, where the space shows them, mostly open on a surname and a given name
+  // written out ("Spagat, Michael, ...", Chicago author-date): at a page's top, where no space
+  // shows, a line of that shape after one that closed a sentence opens an entry too.
+  const spacedOpenings = lines.filter((l, k) => k > 0 && !l.pageTop && l.gapAbove > entryGap);
+  const givenNamesOpen =
+    spacedOpenings.length >= 3 &&
+    spacedOpenings.filter((l) => SURNAME_GIVEN.test(l.text)).length >= 0.6 * spacedOpenings.length;
   const refs: BlockLine[][] = [];
   // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I" after
   // a line that ended a sentence. A body as author ("NASA. 2015.", AAAI's style) has no initials:
@@ -111,7 +120,10 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     else if (useGap)
       starts ||=
         line.gapAbove > entryGap ||
-        (line.pageTop === true && (opensAfterSentence(line, prev) || endsWithLink(refs[refs.length - 1]!)));
+        (line.pageTop === true &&
+          (opensAfterSentence(line, prev) ||
+            endsWithLink(refs[refs.length - 1]!) ||
+            (givenNamesOpen && /[.]$/.test(prev?.text ?? '') && SURNAME_GIVEN.test(line.text))));
     else starts ||= opensAfterSentence(line, prev);
     if (starts) refs.push([line]);
     else refs[refs.length - 1]!.push(line);

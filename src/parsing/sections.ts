@@ -56,6 +56,18 @@ export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
 export const KEYWORDS_LABEL =
   /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
+/**
+ * A keywords line with no label: three terms or more, of four words at most each, set apart by
+ * vertical bars ("networks | heritability | common garden", PNAS's keywords under its abstract).
+ */
+export function isKeywordTermsLine(text: string): boolean {
+  if (text.length > 300) return false;
+  const terms = text.trim().split(/\s+\|\s+/);
+  return (
+    terms.length >= 3 && terms.every((t) => /^\p{L}[\p{L}\p{N}'’-]*(?:\s[\p{L}\p{N}'’-]+){0,3}$/u.test(t))
+  );
+}
+
 export function isHeading(block: Block): boolean {
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   if (block.styleLevel === 0) return false;
