@@ -12,6 +12,7 @@ import {
   isContentsEntry,
   isHeading,
   isKeywordTermsLine,
+  isProse,
 } from './sections.ts';
 import { joinLines, meetInCjk } from './text-utils.ts';
 import { INSTITUTION_WORD } from './institutions.ts';
@@ -35,7 +36,7 @@ const OTHER_LANGUAGE_WORDS =
   'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
-const OTHER_LANGUAGE_LABEL = new RegExp(
+export const OTHER_LANGUAGE_LABEL = new RegExp(
   `^(?:${SHORT_QUALIFIER})?(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))(?![\\p{L}\\p{N}])\\s*[:：.—–-]?\\s*`,
   'iu',
 );
@@ -534,6 +535,34 @@ function lineRun(blocks: Block[], i: number): number {
 const MAX_UNLABELLED_PARAGRAPHS = 5;
 
 /**
+ * A short abstract with no label (two or three sentences, too short for prose read anywhere else):
+ * the first paragraph of some length after the title, in a smaller type than the body and indented
+ * from it on every line, over the body's prose on its page (Tufte's handout, under the date).
+ */
+function shortAbstractOverBody(blocks: Block[], i: number, titleEnd: number): boolean {
+  const b = blocks[i]!;
+  const next = blocks[i + 1];
+  const text = b.text.trim();
+  if (
+    next === undefined ||
+    next.page !== b.page ||
+    b.relSize < 0.75 ||
+    b.relSize > 0.95 ||
+    next.relSize < 0.95 ||
+    !isProse(next) ||
+    text.length < 120 ||
+    !/[.!?]$/.test(text) ||
+    !/[.!?]\s+\p{Lu}/u.test(text) ||
+    NOT_ABSTRACT.test(text) ||
+    NOTE_MARK.test(text) ||
+    blocks.slice(Math.max(titleEnd, 1), i).some((o) => o.text.length >= 100)
+  )
+    return false;
+  const margin = Math.min(...next.lines.map((l) => l.indent));
+  return b.lines.every((l) => l.indent >= margin + 0.5);
+}
+
+/**
  * An abstract with no label: the first paragraph of prose after the title and byline and before
  * the first section heading, set apart from what follows it; or the parts of a structured
  * abstract, each opening with its run-in label; or a sentence or two right above the keywords.
@@ -624,6 +653,7 @@ function findUnlabelled(
       KEYWORDS_LABEL.test(blocks[i + 1]?.text ?? '')
     )
       return { text, used: [i] };
+    if (laidOut && shortAbstractOverBody(blocks, i, titleEnd)) return { text, used: [i] };
   }
   return { text: null, used: [] };
 }

@@ -42,7 +42,7 @@ import {
   isKeywordTermsLine,
   isProse,
 } from './sections.ts';
-import { INTRODUCTION, THESIS_LABEL_REACH, findAbstract } from './abstract.ts';
+import { INTRODUCTION, OTHER_LANGUAGE_LABEL, THESIS_LABEL_REACH, findAbstract } from './abstract.ts';
 import { isAuthorStyle, isTitleStyle } from './style-names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from './institutions.ts';
 
@@ -75,6 +75,15 @@ const MAX_FRONT_BLOCKS = 120;
  */
 const FRONT_LABEL =
   /^(?:authors?|authors?\s+(?:information|details|list)|affiliations?|authors?['’]?\s+affiliations?|corresponding\s+authors?|correspondence)\s*:?$/i;
+
+/**
+ * The heading of a part a grant proposal is sent in (NSF's "Project Summary", "Project
+ * Description", "References Cited"; NIH's "Specific Aims", "Research Strategy"; "Executive
+ * Summary", "Budget Justification"): a file that opens on one is that part alone, with no title
+ * page, so it prints no title and no byline; its headings are neither.
+ */
+const PROPOSAL_PART =
+  /^(?:project (?:summary|description|narrative)|executive summary|specific aims|research (?:strategy|plan)|statement of work|budget justification|data management plan|references cited)\s*$/i;
 
 interface Entry {
   name: string;
@@ -147,6 +156,8 @@ function kindOfWork(b: Block): boolean {
   return WORK_KIND.test(b.text) || THESIS_KIND.test(b.text);
 }
 const NOTHING = /(?!)/;
+/** The space a line break left between a Chinese or Japanese character and a dash after it. */
+const CJK_BEFORE_DASH = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[—―])/u;
 
 /**
  * The title a file declares in its metadata, when it reads as one: three words or more, and no
@@ -247,6 +258,7 @@ function titleOpening(blocks: readonly Block[], i: number): number {
 }
 
 function findTitle(doc: DocumentModel): number | null {
+  if (PROPOSAL_PART.test(doc.blocks[0]?.text.trim() ?? '')) return null;
   // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
   // subsection's name; a Czech thesis template): a style set on more paragraphs than a title, its
   // subtitle and a translated title take is a heading style, and marks no title.
@@ -575,14 +587,34 @@ function raisedInTitle(runs: Block['runs'], k: number): boolean {
  */
 const LONE_TITLE_MARK = /^[*†‡§¶✉⋆∗?]{1,3}$/u;
 
+/**
+ * A note set in the margin on the title's line (Tufte's sidenotes): the title's raised mark on its
+ * last word, the same mark again raised to open the note, then the note's text, a sentence. The
+ * title ends at its mark. A raised number after a number ("10¹¹ eV") or before the word it is on
+ * ("of ¹¹C") is no such mark.
+ */
+function beforeMarginNote(runs: Block['runs']): Block['runs'] {
+  const k = runs.findIndex(
+    (r, n) =>
+      n > 0 &&
+      r.sup &&
+      /^(\S)\1$/u.test(r.text.trim()) &&
+      !runs[n - 1]!.sup &&
+      /\p{L}$/u.test(runs[n - 1]!.text) &&
+      /^\s*\p{Lu}/u.test(runs[n + 1]?.text ?? ''),
+  );
+  return k > 0 ? runs.slice(0, k) : runs;
+}
+
 function titleText(block: Block): string {
   if (LONE_TITLE_MARK.test(block.text.trim())) return '';
+  const runs = beforeMarginNote(block.runs);
   // A line break between two Chinese or Japanese characters is no space.
   return withoutCjkLatinGaps(
     joinCjkBreaks(
       joinHyphenated(
-        block.runs
-          .filter((r, k) => !r.sup || raisedInTitle(block.runs, k))
+        runs
+          .filter((r, k) => !r.sup || raisedInTitle(runs, k))
           .map((r) => r.text)
           .join('')
           .split('\n')
@@ -599,10 +631,11 @@ function titleText(block: Block): string {
 
 /**
  * A date and nothing else: "January 30, 2026", "30 January 2026", "March 2025", "2026-01-30",
- * "30.01.2026" (a month's name in any language, a year of this or the last century).
+ * "30.01.2026" (a month's name in any language, a year of this or the last century), the day of
+ * the week before it and an ordinal's ending after the day ("Thursday, December 20th, 2018").
  */
 const DATE_ALONE =
-  /^(?:(?:\d{1,2}\.?\s+)?\p{L}{3,12}\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)$/u;
+  /^(?:(?:\p{L}{3,12},\s+)?(?:\d{1,2}\.?\s+)?\p{L}{3,12}\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)$/u;
 
 /** A block that splits into two names or more and nothing else ("Ann Roe, Bo Li, and Cy Dunn"). */
 function isNameList(block: Block): boolean {
@@ -764,6 +797,24 @@ function bracketedAffiliations(block: Block | undefined): Entry[] {
     entries.push({ name, marks: [], lines: [affiliation], links: [] });
   }
   return consumed === block.text.trimEnd().length ? entries : [];
+}
+
+/**
+ * A Chinese byline right under the title: two names or more in Han script and nothing else, each
+ * of two to four characters, parted by spaces or by Chinese commas ("胡悦 朱萌", "张伟，李娜"),
+ * marks after each allowed. Under a title written with kana (Japanese), a space parts a family
+ * name from a given name ("山田 太郎"), so there only the commas part names.
+ */
+function hanByline(blocks: Block[], from: number, titleIndex: number | null): Entry[] {
+  const b = blocks[from];
+  if (b === undefined || titleIndex === null || b.text.length > 80 || b.lines.length > 1) return [];
+  const kana = /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(blocks[titleIndex]!.text);
+  const pieces = b.text
+    .trim()
+    .split(kana ? /\s*[，、,;；]\s*/u : /\s*[，、,;；]\s*|\s+/u)
+    .map((p) => p.replace(/[\d*†‡,]+$/u, ''));
+  if (pieces.length < 2 || !pieces.every((p) => /^\p{Script=Han}{2,4}$/u.test(p))) return [];
+  return pieces.map((name) => ({ name, marks: [], lines: [], links: [] }));
 }
 
 type NamesReader = (
@@ -1234,8 +1285,11 @@ function inlineAuthors(blocks: Block[], from: number, to: number): { entries: En
   let carry: string | null = null;
   // Authors set one to a paragraph right under the title, with no marks and nothing else on their
   // lines (a hand-written Word draft): one such line alone may be a subtitle, but two or more in a
-  // row, in the same type, are a column of names.
-  const columnEnd = nameColumnEnd(blocks, from, to);
+  // row, in the same type, are a column of names. A date alone on its line between the title and
+  // the column (a proposal's or a report's cover) is stepped over.
+  const columnStart =
+    blocks[from] !== undefined && DATE_ALONE.test(blocks[from].text.trim()) ? from + 1 : from;
+  const columnEnd = nameColumnEnd(blocks, columnStart, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = labelledBylineWithoutBrackets(blocks[i]!);
     if ((b.text.length > 700 && !longMarkedByline(b)) || b.text.includes('@')) {
@@ -1482,12 +1536,26 @@ function isHandleLine(s: string): boolean {
   return tokens.length > 0 && tokens.length <= 3 && tokens.every((t) => /^@?[\w.-]+$/.test(t));
 }
 
+/**
+ * A paragraph of the body: prose of two sentences or more at the body's size or larger, in the
+ * body's face, most of its words in lower case (a list of affiliations is mostly capitalised).
+ */
+function bodyParagraph(b: Block): boolean {
+  if (!isProse(b) || b.relSize < 0.95 || b.emphasis || !/[.!?]\s+\p{Lu}/u.test(b.text)) return false;
+  const words = b.text.split(/\s+/).filter((w) => /^\p{L}{4,}/u.test(w));
+  return words.length >= 30 && words.filter((w) => /^\p{Lu}/u.test(w)).length < 0.35 * words.length;
+}
+
 /** One author per paragraph or line: a name line, then lines with identifiers and affiliations. */
 function stackedAuthors(
   blocks: Block[],
   from: number,
-  to: number,
+  until: number,
 ): { entries: Entry[]; used: Set<number>; sideBySide: boolean } {
+  // Author blocks stand before the body: a heading under a paragraph of the body's prose (a
+  // handout's "Page Layout" after its opening paragraph) is no name over its lines.
+  const prose = blocks.slice(from, until).findIndex(bodyParagraph);
+  const to = prose < 0 ? until : from + prose;
   const entries: Entry[] = [];
   const used = new Set<number>();
   const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] = [];
@@ -2393,6 +2461,26 @@ export function extractHeader(source: DocumentModel): Header {
       titleEnd++;
     }
   }
+  // A subtitle on its own line under the title, opened by a dash ("——以……为例", Chinese for "a
+  // case study of ..."), in a type no larger than the title's and no smaller than the body's: the
+  // title goes on with it, joined with no space after a Chinese or Japanese character.
+  let dashSubtitle = false;
+  if (titleIndex !== null && subtitle === null) {
+    const t = blocks[titleIndex]!;
+    const next = blocks[titleEnd];
+    if (
+      next !== undefined &&
+      next.page === t.page &&
+      next.lines.length <= 2 &&
+      next.text.length <= 100 &&
+      /^[—―]{1,2}\s*\S/u.test(next.text.trim()) &&
+      next.relSize >= 0.95 &&
+      next.relSize <= 1.03 * t.relSize
+    ) {
+      dashSubtitle = true;
+      titleEnd++;
+    }
+  }
   const titleTextEnd = titleEnd;
   if (titleIndex !== null && doc.format === 'pdf' && translatedTitle(titleEnd)) titleEnd++;
   const title =
@@ -2410,6 +2498,7 @@ export function extractHeader(source: DocumentModel): Header {
                 ),
               )
                 .replace(/\s+/g, ' ')
+                .replace(dashSubtitle ? CJK_BEFORE_DASH : NOTHING, '')
                 .trim(),
         )
           .replace(WHOLLY_QUOTED, '$1')
@@ -2445,18 +2534,26 @@ export function extractHeader(source: DocumentModel): Header {
       ? stacked
       : inline;
   const bracketed = bracketedAffiliations(blocks[bylineStart]);
+  const hanNamed = (k: number) => {
+    const entries = hanByline(blocks, k, titleIndex);
+    return entries.length ? { entries, used: new Set([k]) } : null;
+  };
   const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
-  const chosen = underCapitals
-    ? underCapitals
-    : (labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
-      (read.entries.length
-        ? read
-        : bracketed.length
-          ? { entries: bracketed, used: new Set([start]) }
-          : (namedCorresponding(blocks, start) ??
-            nameOverTitle(blocks, titleIndex) ??
-            labelledOverTitle(blocks, titleIndex, namedByRoleLabels) ??
-            read)));
+  const proposalPart = titleIndex === null && PROPOSAL_PART.test(blocks[0]?.text.trim() ?? '');
+  const chosen = proposalPart
+    ? { entries: [], used: new Set<number>() }
+    : underCapitals
+      ? underCapitals
+      : (labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
+        (read.entries.length
+          ? read
+          : bracketed.length
+            ? { entries: bracketed, used: new Set([start]) }
+            : (namedCorresponding(blocks, start) ??
+              nameOverTitle(blocks, titleIndex) ??
+              labelledOverTitle(blocks, titleIndex, namedByRoleLabels) ??
+              hanNamed(start) ??
+              read)));
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines =
@@ -2523,13 +2620,18 @@ export function extractHeader(source: DocumentModel): Header {
         }
       }
     } else {
-      // No marks: the institution lines right under the byline belong to every author.
+      // No marks: the institution lines right under the byline belong to every author. An abstract
+      // run in after its label in any language ("摘要：" over a paper that names a university) or
+      // the keywords are no institution line.
       const lastUsed = Math.max(...chosen.used);
       const shared: string[] = [];
       for (let i = lastUsed + 1; i < Math.min(frontEnd, lastUsed + 4); i++) {
         const b = blocks[i]!;
         if (
           CORRESPONDENCE.test(b.text) ||
+          opensAbstract(b) ||
+          OTHER_LANGUAGE_LABEL.test(b.text) ||
+          KEYWORDS_LABEL.test(b.text) ||
           b.text.includes('@') ||
           !INSTITUTION.test(b.text) ||
           b.text.length > 400

@@ -2,7 +2,7 @@
 // container. Splitting reads numbering, hanging indents and spacing; field parsing reads the
 // punctuation conventions of the common citation styles (numbered Vancouver, IEEE, author-year).
 import type { Block, BlockLine, ParsedReference } from './types.ts';
-import { joinLines } from './text-utils.ts';
+import { joinLines, meetInCjk } from './text-utils.ts';
 
 /**
  * A surname's particle in lower case opening an entry ("19 van Runnard Heimel PJ", "7 de Souza
@@ -258,7 +258,9 @@ export function splitReferences(
         (brokenEntry ||
           (LINK_PARAGRAPH.test(text.trim()) && !/https?:\/\/|www\.|doi:|\b10\.\d{4,9}\//i.test(prev.text)))
       ) {
-        prev.text = `${prev.text.trimEnd()} ${text.trim()}`;
+        // A break between two Chinese or Japanese characters is no space.
+        const head = prev.text.trimEnd();
+        prev.text = `${head}${meetInCjk(head, text.trim()) ? '' : ' '}${text.trim()}`;
         prev.links.push(...links);
       } else out.push({ text, links: [...links] });
     });
@@ -269,8 +271,13 @@ export function splitReferences(
 
 /** A word no entry ends on: a preposition, an article or a conjunction left open. */
 const DANGLING_END = /\s(?:of|and|the|in|for|on|to|&)$/i;
-/** A paragraph of a volume, its issue and pages alone: "2(6): 1-26.", "14, 120–131". */
-const VOLUME_PARAGRAPH = /^\d{1,4}(?:\s?\(\d{1,4}\))?\s?[:,]\s?\d{1,6}(?:\s?[-–]\s?\d{1,6})?\.?$/;
+/**
+ * A paragraph of a volume, its issue and pages alone: "2(6): 1-26.", "14, 120–131", an issue
+ * numbered with a letter ("2023(Z1): 25–32"), after the end of the journal's name that the break
+ * cut off ("学, 2023(Z1): 25–32.", a Chinese list whose journal name ran over the line).
+ */
+const VOLUME_PARAGRAPH =
+  /^(?:[^\s\d,，]{1,12}[,，]\s?)?\d{1,4}(?:\s?\([\p{L}\d]{1,4}\))?\s?[:,]\s?\d{1,6}(?:\s?[-–]\s?\d{1,6})?\.?$/u;
 /** A volume with its issue and pages inside an entry: "3(12): 22", "2(8), 1". */
 const VOLUME_PAGES = /\d\s?\(\d{1,4}\)\s?[:,]\s?\d/;
 

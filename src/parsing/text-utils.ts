@@ -77,25 +77,40 @@ const MAY_HOLD_ACCENT = new RegExp(charClass([...Object.keys(SPACING_ACCENTS), '
 const ALWAYS_COMBINED = /[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da]/;
 
 /**
+ * A cedilla or an ogonek set after its letter (TeX's \\c and \\k draw the letter, then the mark
+ * under it: "Franc¸ois"), with the letter after it, if any.
+ */
+const BELOW_ACCENT_AFTER_LETTER = /(\p{L})([\u00b8\u02db])(\p{L}?)/gu;
+
+/**
  * Puts a spacing accent set before its letter onto the letter: "Thørv¨ald" to "Thørväld",
  * "Hubiˇcka" to "Hubička". A tilde after a slash stays (a URL's "/˜user"); an accent with no
- * precomposed letter for it stays as it is, except the six the reader has always combined.
+ * precomposed letter for it stays as it is, except the six the reader has always combined. A mark
+ * set under a letter goes onto the letter before it when the letter after takes no such mark
+ * ("Franc¸ois" to "François"; "Fran¸cois" keeps its cedilla for the "c").
  */
 export function composeAccents(s: string): string {
   if (!MAY_HOLD_ACCENT.test(s)) return s;
-  return s.replace(
-    ACCENT_BEFORE_LETTER,
-    (whole, accent: string | undefined, letter: string | undefined, graveOn: string | undefined) => {
-      if (accent !== undefined && letter !== undefined) {
-        const combining = SPACING_ACCENTS[accent]!;
-        const composed = composedLetter(letter, combining);
-        if (composed) return composed;
-        // The first six were always combined, composable or not (a combining mark still shows).
-        return ALWAYS_COMBINED.test(accent) ? `${letter}${combining}`.normalize('NFC') : whole;
-      }
-      return (graveOn && composedLetter(graveOn, '\u0300')) ?? whole;
-    },
-  );
+  return s
+    .replace(BELOW_ACCENT_AFTER_LETTER, (whole, before: string, accent: string, after: string) => {
+      const combining = SPACING_ACCENTS[accent]!;
+      if (after && composedLetter(after, combining)) return whole;
+      const composed = composedLetter(before, combining);
+      return composed ? `${composed}${after}` : whole;
+    })
+    .replace(
+      ACCENT_BEFORE_LETTER,
+      (whole, accent: string | undefined, letter: string | undefined, graveOn: string | undefined) => {
+        if (accent !== undefined && letter !== undefined) {
+          const combining = SPACING_ACCENTS[accent]!;
+          const composed = composedLetter(letter, combining);
+          if (composed) return composed;
+          // The first six were always combined, composable or not (a combining mark still shows).
+          return ALWAYS_COMBINED.test(accent) ? `${letter}${combining}`.normalize('NFC') : whole;
+        }
+        return (graveOn && composedLetter(graveOn, '\u0300')) ?? whole;
+      },
+    );
 }
 
 /** Whatever cleanText changes; a string without any is returned as it is. */

@@ -625,8 +625,9 @@ function buildLine(sorted: Item[], page: number, column: number, columnLeft: num
     right: lastItem.x + lastItem.w,
     size,
     font,
-    runs,
-    // A TeX accent is its own glyph, set just before its letter.
+    // A TeX accent is its own glyph, set just before its letter (or, a cedilla, just after it): the
+    // runs, which the byline's names are read from, are mended as the line's text is.
+    runs: runs.map((r) => ({ ...r, text: composeAccents(r.text) })),
     text: composeAccents(text.replace(/\s+/g, ' ').trim()),
     links: [],
     columnLeft,
