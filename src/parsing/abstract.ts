@@ -21,11 +21,12 @@ export interface FoundAbstract {
  * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
  * as "摘 要" on a thesis's page), Japanese "要旨", "あらまし" (IEICE) and "概要：" (IPSJ; run in with
  * its colon, as a heading alone "概要" is an overview), Korean "초록", Hungarian "Összefoglaló",
- * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація". Portuguese "Sumário" is a label only run in with its stop
+ * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація", Vietnamese
+ * "Tóm tắt". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
+  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|tóm\\s+tắt|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 const OTHER_LANGUAGE_LABEL = new RegExp(
