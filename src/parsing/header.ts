@@ -2498,13 +2498,14 @@ export function extractHeader(source: DocumentModel): Header {
   );
   const start = titleIndex !== null ? titleEnd : 0;
   const frontEnd = Math.max(start, findFrontEnd(blocks, start));
-  // A cover's label over its supervisor alone on its line ("Επιβλέπων", "Supervisor") under the
-  // student's name ends the byline: the name under the label is no author's.
+  // A cover's label over its supervisor alone on its line ("Επιβλέπων") under the student's name
+  // alone on its line ends the byline: the name under the label is no author's.
   const supervisorAt = blocks.findIndex(
     (b, i) =>
       i > start && i < frontEnd && b.page === blocks[start]?.page && SUPERVISOR_LABEL.test(b.text.trim()),
   );
-  const bylineEnd = supervisorAt > start ? supervisorAt : frontEnd;
+  const nameBefore = supervisorAt > start && blocks.slice(start, supervisorAt).some((b) => isLoneName(b));
+  const bylineEnd = nameBefore ? supervisorAt : frontEnd;
   const inline = inlineAuthors(blocks, start, bylineEnd);
   const stacked = stackedAuthors(blocks, start, bylineEnd);
   // Blocks set side by side are read as such: across them, a byline reader would take each
