@@ -362,6 +362,30 @@ function withLatinLookalikes(text: string): string {
   );
 }
 
+/** Whether `a` turns into `b` by one letter added, dropped or changed. */
+function oneLetterApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const rest = (x: string, skip: number) => x.slice(i + skip);
+  return (
+    rest(a, 1) === rest(b, 1) || // changed
+    rest(a, 1) === rest(b, 0) || // added in a
+    rest(a, 0) === rest(b, 1) // dropped from a
+  );
+}
+
+/**
+ * A heading that misspells "Abstract" by one letter ("Apstract", "Abstact", "Absract": a student's
+ * report), one word alone on its line, is read as the label. The label's spellings in other
+ * languages one letter off ("Abstrakt", "Abstrak") keep their own reading.
+ */
+function withMisspeltLabel(text: string, b: Block): string {
+  const word = text.trim();
+  if (!/^\p{L}{7,9}$/u.test(word) || OTHER_LANGUAGE_LABEL.test(word) || !isHeading(b)) return text;
+  return oneLetterApart(word.toLowerCase(), 'abstract') ? 'Abstract' : text;
+}
+
 /** A heading that names a language alone, in that language or in English ("Français", "English"). */
 const LANGUAGE_HEADING =
   /^(?:english|fran[çc]ais|french|deutsch|german|espa[ñn]ol|spanish|portugu[êe]s|portuguese|italiano|italian|nederlands|dutch|polski|polish|русский|russian|[čc]e[šs]tina|czech|türkçe|turkish|bahasa indonesia|indonesian)\s*:?$/iu;
@@ -390,7 +414,10 @@ function findLabelled(
     // A keywords line inside the label's own block ("Abstract: ..." then "Keywords: ..." in one
     // block) ends the abstract there.
     const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
-    const text = withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text));
+    const text = withMisspeltLabel(
+      withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text)),
+      b,
+    );
     // An entry of a table of contents names the abstract on its page; it is not its label.
     if (isContentsEntry(b)) {
       limit = Math.min(blocks.length, limit + 1);

@@ -188,3 +188,48 @@ describe('a Korean byline in Hangul with superscript marks, the romanized byline
     expect(names(result)).toEqual(['박서연', '이도윤']);
   });
 });
+
+describe('an abstract under a heading that misspells "Abstract" by one letter', () => {
+  const file = () =>
+    makeDocx([
+      sized('Measuring Rain in Three Mountain Valleys', 36, true),
+      paragraph('Ivan Petrenko'),
+      paragraph('Apstract', 'Heading1'),
+      paragraph('This report describes a small network of rain gauges set up in three valleys of one range.'),
+      paragraph(
+        'It compares the totals of each gauge with those of the nearest weather station over a year.',
+      ),
+      paragraph('The gauges read within five per cent of the stations, and the valleys differ by a third.'),
+      paragraph('Contents', 'Heading1'),
+      ...wordBodyParagraphs(8),
+    ]);
+
+  it('reads the paragraphs under it as the abstract', async () => {
+    const result = await parseManuscript(file(), 'apstract.docx', limits);
+    expect(result.abstract).toBe(
+      'This report describes a small network of rain gauges set up in three valleys of one range.\n\nIt compares the totals of each gauge with those of the nearest weather station over a year.\n\nThe gauges read within five per cent of the stations, and the valleys differ by a third.',
+    );
+  });
+
+  it('leaves the label\'s spelling in another language to that language ("Abstrakt")', async () => {
+    const result = await parseManuscript(
+      makeDocx([
+        sized('Měření srážek ve třech horských údolích', 36, true),
+        paragraph('Ivan Petrenko'),
+        paragraph('Abstrakt', 'Heading1'),
+        paragraph(
+          'Tato práce popisuje malou síť srážkoměrů ve třech údolích jednoho pohoří a jejich měření.',
+        ),
+        paragraph('Abstract', 'Heading1'),
+        paragraph('This thesis describes a small network of rain gauges in three valleys of one range.'),
+        paragraph('Obsah', 'Heading1'),
+        ...wordBodyParagraphs(8),
+      ]),
+      'abstrakt.docx',
+      limits,
+    );
+    expect(result.abstract).toBe(
+      'This thesis describes a small network of rain gauges in three valleys of one range.',
+    );
+  });
+});
