@@ -255,13 +255,17 @@ function shortCapitalsLine(b: Block): boolean {
  * A cover's banner naming its institution in capitals, broken by hand into lines in one type
  * ("UNIWERSYTET" / "PRZYRODNICZO–HUMANISTYCZNY" / "W SIEDLCACH", "ΠΑΝΕΠΙΣΤΗΜΙΟ ΠΑΤΡΩΝ" over
  * "ΣΧΟΛΗ ΘΕΤΙΚΩΝ ΕΠΙΣΤΗΜΩΝ"): a short line in capitals that opens with an institution's word, or one
- * of the short lines in capitals right under it in its type and style that go on with the name.
+ * of the lines of three words at most in capitals right under it in its type and style that go on
+ * with the name (a kind-of-work line is none of them).
  */
 function institutionBanner(blocks: readonly Block[], i: number): boolean {
   for (let k = i; k >= 0 && k > i - 3; k--) {
     const b = blocks[k]!;
     if (!shortCapitalsLine(b)) return false;
-    if (INSTITUTION_WORD.test(b.text.trim().split(/\s+/)[0]!)) return true;
+    const words = b.text.trim().split(/\s+/);
+    if (INSTITUTION_WORD.test(words[0]!)) return true;
+    // A line that goes on with the name is of three words at most, and names no kind of work.
+    if (words.length > 3 || kindOfWork(b)) return false;
     const above = blocks[k - 1];
     if (
       !above ||

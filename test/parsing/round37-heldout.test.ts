@@ -233,3 +233,16 @@ describe('an abstract under a heading that misspells "Abstract" by one letter', 
     );
   });
 });
+
+describe('a cover set in one type: the institution in capitals, then a title in capitals', () => {
+  it('keeps the title of four words under the institution', async () => {
+    const file = makeDocx([
+      sized('UNIVERSITY OF THE HILLS', 36, true),
+      sized('RAIN IN THREE VALLEYS', 36, true),
+      sized('Ivan Petrenko', 28),
+      ...wordBodyParagraphs(8),
+    ]);
+    const result = await parseManuscript(file, 'thesis.docx', limits);
+    expect(result.title).toBe('RAIN IN THREE VALLEYS');
+  });
+});
