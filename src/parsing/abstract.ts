@@ -29,11 +29,12 @@ export interface FoundAbstract {
  * as English). Indonesian and Malay write "Abstrak" (or "Intisari"); Chinese "摘要" (set letter-spaced
  * as "摘 要" on a thesis's page), Japanese "要旨", "あらまし" (IEICE) and "概要：" (IPSJ; run in with
  * its colon, as a heading alone "概要" is an overview), Korean "초록", Hungarian "Összefoglaló",
- * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація". Portuguese "Sumário" is a label only run in with its stop
+ * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація", Vietnamese
+ * "Tóm tắt". Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
+  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|tóm\\s+tắt|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 export const OTHER_LANGUAGE_LABEL = new RegExp(
@@ -369,6 +370,30 @@ function withLatinLookalikes(text: string): string {
   );
 }
 
+/** Whether `a` turns into `b` by one letter added, dropped or changed. */
+function oneLetterApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const rest = (x: string, skip: number) => x.slice(i + skip);
+  return (
+    rest(a, 1) === rest(b, 1) || // changed
+    rest(a, 1) === rest(b, 0) || // added in a
+    rest(a, 0) === rest(b, 1) // dropped from a
+  );
+}
+
+/**
+ * A heading that misspells "Abstract" by one letter ("Apstract", "Abstact", "Absract": a student's
+ * report), one word alone on its line, is read as the label. The label's spellings in other
+ * languages one letter off ("Abstrakt", "Abstrak") keep their own reading.
+ */
+function withMisspeltLabel(text: string, b: Block): string {
+  const word = text.trim();
+  if (!/^\p{L}{7,9}$/u.test(word) || OTHER_LANGUAGE_LABEL.test(word) || !isHeading(b)) return text;
+  return oneLetterApart(word.toLowerCase(), 'abstract') ? 'Abstract' : text;
+}
+
 /** A heading that names a language alone, in that language or in English ("Français", "English"). */
 const LANGUAGE_HEADING =
   /^(?:english|fran[çc]ais|french|deutsch|german|espa[ñn]ol|spanish|portugu[êe]s|portuguese|italiano|italian|nederlands|dutch|polski|polish|русский|russian|[čc]e[šs]tina|czech|türkçe|turkish|bahasa indonesia|indonesian)\s*:?$/iu;
@@ -397,7 +422,10 @@ function findLabelled(
     // A keywords line inside the label's own block ("Abstract: ..." then "Keywords: ..." in one
     // block) ends the abstract there.
     const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
-    const text = withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text));
+    const text = withMisspeltLabel(
+      withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text)),
+      b,
+    );
     // An entry of a table of contents names the abstract on its page; it is not its label.
     if (isContentsEntry(b)) {
       limit = Math.min(blocks.length, limit + 1);

@@ -257,6 +257,39 @@ function titleOpening(blocks: readonly Block[], i: number): number {
   return k;
 }
 
+/** A cover's line in capitals: one line, a few words, no sentence's end. */
+function shortCapitalsLine(b: Block): boolean {
+  const text = b.text.trim();
+  return b.lines.length <= 1 && inCapitals(text) && text.split(/\s+/).length <= 6 && !/[.;:!?]$/.test(text);
+}
+
+/**
+ * A cover's banner naming its institution in capitals, broken by hand into lines in one type
+ * ("UNIWERSYTET" / "PRZYRODNICZO–HUMANISTYCZNY" / "W SIEDLCACH", "ΠΑΝΕΠΙΣΤΗΜΙΟ ΠΑΤΡΩΝ" over
+ * "ΣΧΟΛΗ ΘΕΤΙΚΩΝ ΕΠΙΣΤΗΜΩΝ"): a short line in capitals that opens with an institution's word, or one
+ * of the lines of three words at most in capitals right under it in its type and style that go on
+ * with the name (a kind-of-work line is none of them).
+ */
+function institutionBanner(blocks: readonly Block[], i: number): boolean {
+  for (let k = i; k >= 0 && k > i - 3; k--) {
+    const b = blocks[k]!;
+    if (!shortCapitalsLine(b)) return false;
+    const words = b.text.trim().split(/\s+/);
+    if (INSTITUTION_WORD.test(words[0]!)) return true;
+    // A line that goes on with the name is of three words at most, and names no kind of work.
+    if (words.length > 3 || kindOfWork(b)) return false;
+    const above = blocks[k - 1];
+    if (
+      !above ||
+      above.page !== b.page ||
+      above.styleName !== b.styleName ||
+      Math.abs(above.relSize - b.relSize) > 0.03 * b.relSize
+    )
+      return false;
+  }
+  return false;
+}
+
 function findTitle(doc: DocumentModel): number | null {
   if (PROPOSAL_PART.test(doc.blocks[0]?.text.trim() ?? '')) return null;
   // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
@@ -326,7 +359,10 @@ function findTitle(doc: DocumentModel): number | null {
   const opensBody = abstractAt === 0 || INTRODUCTION.test(doc.blocks[0]?.text.trim() ?? '');
   if (opensBody && doc.format === 'docx') return null;
   const beforeAbstract = firstPage.filter(({ i }) => abstractAt < 0 || i < abstractAt);
-  const candidates = beforeAbstract.length ? beforeAbstract : firstPage;
+  const onPage = beforeAbstract.length ? beforeAbstract : firstPage;
+  // A cover's institution banner set larger than its title is none of the candidates, when others are.
+  const unbannered = onPage.filter(({ i }) => !institutionBanner(doc.blocks, i));
+  const candidates = unbannered.length ? unbannered : onPage;
   const maxSize = Math.max(0, ...candidates.map(({ b }) => b.relSize));
   // Some templates set the byline and the affiliations in the title's size (ICASSP's spconf):
   // those blocks are longer than the title, but they open with a note mark or carry a mark after
@@ -1039,11 +1075,12 @@ function namesAfterBy(
 /**
  * A thesis cover's label over the student who wrote it, in the languages of the covers met:
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
- * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής", "Submitted by:", Russian "Выполнил(а)"
- * (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese "作 者:" (author).
+ * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής" (plural "Φοιτητές"), "Submitted by:",
+ * Russian "Выполнил(а)" (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese
+ * "作 者:" (author), Vietnamese "Người thực hiện" (done by), "Sinh viên (thực hiện)" (student).
  */
 const STUDENT_LABELS =
-  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:ul|a)?|készítette|hallgató|φοιτητ(?:ής|ρια)|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者)/iu;
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者)/iu;
 const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
 /**
  * The same label run in before what it labels on its line ("Выполнил студент гр. 123 В.В. Иванов",
@@ -1053,11 +1090,12 @@ const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
 const STUDENT_LABEL_HEAD = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?\\s+(?=\\S)`, 'iu');
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
- * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων", German "Betreuer", Lithuanian
+ * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων (Καθηγητής)", Vietnamese
+ * "Người hướng dẫn" / "Giảng viên hướng dẫn", German "Betreuer", Lithuanian
  * "Darbo vadovas" / "Recenzentas", and the English roles of ROLE_LINE.
  */
 const SUPERVISOR_LABELS =
-  /(?:(?:darbo\s+)?vadovas|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+  /(?:(?:darbo\s+)?vadovas|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
 const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 'iu');
 /**
  * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the
@@ -1120,6 +1158,60 @@ function nameOverRegisterNumber(
   const name = above ? studentName(above) : null;
   if (!name) return null;
   return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set(at > 0 ? [i] : [i - 1, i]) };
+}
+
+/**
+ * A cover's line that opens on the student in the genitive, the work's kind over it ("Кваліфікаційна
+ * робота бакалавра" / "студента 4 року навчання" / "факультету ..." / "Вадима ГАВРИЛЮКА"): Ukrainian
+ * and Russian "студента", "студентки". The student's name follows on a line of its own, before
+ * the supervisor's label.
+ */
+const GENITIVE_STUDENT = /^студент(?:а|ки)(?!\p{L})/iu;
+/** A student's register number run in after the name ("NGUYỄN VĂN AN – MSSV: 51403229"). */
+const RUN_IN_REGISTER = /\s+[–—-]\s+[\p{L}.]{1,15}\s*[:：]\s*\d{4,12}$/u;
+
+/**
+ * The students a cover names after their label and a colon, on the label's line, under the title
+ * ("Φοιτητές: Μακρής Δημήτριος, Θεοδοσιάδης Αλέξανδρος", "Students: Jane Roe, John Doe"): each a
+ * name of two words or more; with a register number run in after a name, the lines under it that
+ * name another student the same way are students too ("Người thực hiện: NGUYỄN VĂN AN – MSSV: 1" /
+ * "TRẦN THỊ BÌNH – MSSV: 2"). Or the name on a line of its own a few lines under a line that opens
+ * on the student in the genitive (GENITIVE_STUDENT), before any supervisor's label. They are the
+ * authors, whatever else the cover sets around them.
+ */
+function labelledStudents(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  for (let i = from; i < Math.min(to, from + 8); i++) {
+    const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
+    if (GENITIVE_STUDENT.test(text)) {
+      for (let k = i + 1; k < Math.min(to, i + 5); k++) {
+        const line = blocks[k]!.text.trim();
+        if (SUPERVISOR_LABEL.test(line) || ROLE_LINE.test(line)) break;
+        const name = isLoneName(blocks[k]!) ? studentName(line) : null;
+        if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([k]) };
+      }
+    }
+    const head = STUDENT_LABEL_HEAD.exec(text);
+    if (!head || !/[:：]/.test(head[0])) continue;
+    const rest = text.slice(head[0].length);
+    const registered = RUN_IN_REGISTER.test(rest);
+    const pieces = rest.replace(RUN_IN_REGISTER, '').split(/\s*[,;]\s*|\s+(?:and|&|και|và)\s+/u);
+    if (pieces.some((p) => p.trim().split(/\s+/).length < 2)) return null;
+    const names = pieces.map((p) => studentName(p));
+    if (names.some((n) => n === null)) return null;
+    const used = new Set([i]);
+    for (let k = i + 1; registered && k < to && RUN_IN_REGISTER.test(blocks[k]!.text.trim()); k++) {
+      const next = studentName(blocks[k]!.text.replace(/\s+/g, ' ').trim().replace(RUN_IN_REGISTER, ''));
+      if (!next) break;
+      names.push(next);
+      used.add(k);
+    }
+    return { entries: names.map((name) => ({ name: name!, marks: [], lines: [], links: [] })), used };
+  }
+  return null;
 }
 
 /**
@@ -2523,11 +2615,23 @@ export function extractHeader(source: DocumentModel): Header {
         );
   const bylineStart = repeated >= 0 ? repeated + 1 : start;
   if (repeated >= 0) titleBlocks.add(repeated);
-  const inline = inlineAuthors(blocks, bylineStart, frontEnd);
-  const stacked = stackedAuthors(blocks, bylineStart, frontEnd);
+  // A cover's label over its supervisor alone on its line ("Επιβλέπων") under the student's name
+  // alone on its line ends the byline: the name under the label is no author's.
+  const supervisorAt = blocks.findIndex(
+    (b, i) =>
+      i > bylineStart &&
+      i < frontEnd &&
+      b.page === blocks[bylineStart]?.page &&
+      SUPERVISOR_LABEL.test(b.text.trim()),
+  );
+  const nameBefore =
+    supervisorAt > bylineStart && blocks.slice(bylineStart, supervisorAt).some((b) => isLoneName(b));
+  const bylineEnd = nameBefore ? supervisorAt : frontEnd;
+  const inline = inlineAuthors(blocks, bylineStart, bylineEnd);
+  const stacked = stackedAuthors(blocks, bylineStart, bylineEnd);
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
-  const styled = styledAuthors(blocks, bylineStart, frontEnd);
+  const styled = styledAuthors(blocks, bylineStart, bylineEnd);
   const read = styled.entries.length
     ? styled
     : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
@@ -2544,7 +2648,8 @@ export function extractHeader(source: DocumentModel): Header {
     ? { entries: [], used: new Set<number>() }
     : underCapitals
       ? underCapitals
-      : (labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
+      : (labelledStudents(blocks, start, frontEnd) ??
+        labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
         (read.entries.length
           ? read
           : bracketed.length

@@ -89,6 +89,14 @@ const TURKISH = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yüksekokul|bölüm|
  */
 const VIETNAMESE = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|bộ môn)(?!\p{L})/iu;
 /**
+ * Greek kinds of institution, accented or in capitals (a cover's lines): university
+ * (Πανεπιστήμιο), polytechnic (Πολυτεχνείο), school (Σχολή), department (Τμήμα), division (Τομέας),
+ * laboratory (Εργαστήριο, and "Εργαστηριακή", a laboratory's staff), institute (Ινστιτούτο),
+ * academy (Ακαδημία). Greek letters have no `\b` edges either: a letter before them is looked for.
+ */
+const GREEK =
+  /(?<!\p{L})(?:πανεπιστ[ηή]μ|πολυτεχνε[ιί]|σχολ[ηή](?!\p{L})|τμ[ηή]μα|τομ[εέ]α|εργαστ[ηή]ρι|ινστιτο[υύ]τ|ακαδημ[ιί]α)/iu;
+/**
  * Chinese and Japanese kinds of institution: university (大学, 大學), college or school (学院),
  * institute (研究所, 研究院), faculty (学部), department (学科, 系 is too short to tell), graduate
  * school (研究科, 研究生院), hospital (医院). Their script has no case and no word edges.
@@ -108,7 +116,7 @@ const WORDS = new RegExp(
 
 const matcher = (latin: RegExp) => ({
   test: (text: string): boolean =>
-    latin.test(text) || TURKISH.test(text) || VIETNAMESE.test(text) || CJK.test(text),
+    latin.test(text) || TURKISH.test(text) || VIETNAMESE.test(text) || GREEK.test(text) || CJK.test(text),
 });
 
 /** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */

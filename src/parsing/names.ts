@@ -100,6 +100,13 @@ export function isMononym(raw: string): boolean {
 }
 
 /**
+ * A Korean name in Hangul: a surname and a given name of two to four syllables in all, written
+ * together ("김진호") or spaced by syllable ("김 진 호"). Read as a name only where a superscript
+ * mark sets it in a byline: alone, the same syllables may be any word.
+ */
+const HANGUL_NAME = /^(?:\p{Script=Hangul}{2,4}|\p{Script=Hangul}(?: \p{Script=Hangul}){1,3})$/u;
+
+/**
  * A byline entry that carries superscript marks is a name by its place: digits inside its words
  * ("Name1 Surname", a template's sample author as printed) do not make it something else, nor
  * does a lower-case word after initials ("X. X. First author", the Royal Society's sample): the
@@ -108,6 +115,7 @@ export function isMononym(raw: string): boolean {
 export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
   if (isNameLike(raw)) return true;
   if (!supMarked) return false;
+  if (HANGUL_NAME.test(raw.trim())) return true;
   if (LEADING_INITIALS.test(raw.trim()) && isNameSlot(raw)) return true;
   return /\p{L}-?\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})-?\d+/gu, '$1'));
 }

@@ -15,8 +15,9 @@ const MARKERS: { re: RegExp; name: string }[] = [
   // "1.Wallberg, A.": the space after the number may be lost where the label is set in a box of
   // its own (XeLaTeX's lists read back from the PDF); a capital right after the dot still opens.
   // A number alone on its line opens too: a Word entry whose text is all a hyperlink ("11. " then
-  // "https://..."), which the reader sets on a line of its own.
-  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu})|$)/u },
+  // "https://..."), which the reader sets on a line of its own. So does a link typed right after
+  // the dot ("3.https://..."), an entry that is a link alone in a list of them.
+  { name: 'dot', re: /^(\d{1,4})\.(?:\s+|(?=\p{Lu}|https?:\/\/|www\.)|$)/u },
   { name: 'paren', re: /^\((\d{1,4})\)\s*/ },
   { name: 'bare', re: new RegExp(String.raw`^(\d{1,4})\s+(?=\p{Lu}|${PARTICLE_OPENING})`, 'u') },
   // The number alone on its line over its entry: a Word list whose numbers are paragraphs of their
