@@ -2445,14 +2445,15 @@ function withoutLinkIcons(b: Block): Block {
 /** A title typed in quotation marks as a whole (“...”): the marks are no part of it. */
 const WHOLLY_QUOTED = /^[“"«]([^“”"«»]+)[”"»]$/u;
 
-export function extractHeader(source: DocumentModel): Header {
-  const doc = {
-    ...source,
-    blocks: source.blocks.map((raw) => {
-      const b = source.format === 'pdf' ? withoutLinkIcons(raw) : raw;
-      return hasTypedSuperscripts(b.text) ? { ...b, runs: typedSuperscripts(b.runs) } : b;
-    }),
-  };
+/** The title, its first block and the block after its last (a translation set under it included). */
+interface TitleSpan {
+  title: string | null;
+  titleIndex: number | null;
+  titleEnd: number;
+}
+
+/** Where the title stands and what it reads: its blocks joined, its label, its marks and stops cut. */
+function readTitle(doc: DocumentModel): TitleSpan {
   const { blocks } = doc;
   const titleIndex = findTitle(doc);
   // A title closed by its full stop, then the same title translated in the same size and another
@@ -2596,11 +2597,28 @@ export function extractHeader(source: DocumentModel): Header {
           .replace(WHOLLY_QUOTED, '$1')
           .replace(blocks[titleIndex]!.styleLevel === 0 ? SENTENCE_STOP : NOTHING, '') || null
       : declaredTitle(doc.declared.title);
-  const titleBlocks = new Set(
-    Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
-  );
-  const start = titleIndex !== null ? titleEnd : 0;
-  const frontEnd = Math.max(start, findFrontEnd(blocks, start));
+  return { title, titleIndex, titleEnd };
+}
+
+/**
+ * The entries a reader found for the authors, the blocks it read them from, and whether each entry
+ * carries its own lines (an author block and its addresses) or reads them from marked lines around.
+ */
+interface AuthorEntries {
+  entries: Entry[];
+  used: Set<number>;
+  ownLines: boolean;
+  /** The title printed again over the manuscript's own byline (after a cover sheet): no one's line. */
+  titleAgain: number | null;
+}
+
+/** The authors as the readers of bylines, author blocks and covers find them between the title and `frontEnd`. */
+function readAuthorEntries(
+  blocks: Block[],
+  { title, titleIndex, titleEnd }: TitleSpan,
+  start: number,
+  frontEnd: number,
+): AuthorEntries {
   // A cover sheet set before the manuscript ("Manuscript Title: ...", its corresponding author's
   // address), then the manuscript's own title page printing the title again on a later page: the
   // title printed again is no byline, and the byline is read under it, the manuscript's own (a
@@ -2614,7 +2632,6 @@ export function extractHeader(source: DocumentModel): Header {
             i >= start && i < frontEnd && b.page > blocks[titleIndex]!.page && foldWords(b.text) === folded,
         );
   const bylineStart = repeated >= 0 ? repeated + 1 : start;
-  if (repeated >= 0) titleBlocks.add(repeated);
   // A cover's label over its supervisor alone on its line ("Επιβλέπων") under the student's name
   // alone on its line ends the byline: the name under the label is no author's.
   const supervisorAt = blocks.findIndex(
@@ -2663,14 +2680,30 @@ export function extractHeader(source: DocumentModel): Header {
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines =
     chosen === stacked || (chosen === styled && styled.perEntry) || chosen.entries === bracketed;
-  const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
-    // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
-    name: withoutHonorifics(fromCapitals(e.name)),
-    emails: [],
-    orcid: null,
-    affiliations: [],
-    corresponding: e.marks.some((m) => m === '*' || m === '✉'),
-  }));
+  return {
+    entries: chosen.entries,
+    used: chosen.used,
+    ownLines,
+    titleAgain: repeated >= 0 ? repeated : null,
+  };
+}
+
+/**
+ * The authors' affiliations, emails and ORCIDs, read from their own lines, the marked lines and notes
+ * of the front pages, and the notes set later that name them; the emails no author could be given returned.
+ */
+function readContacts(
+  doc: DocumentModel,
+  { titleIndex, titleEnd }: TitleSpan,
+  chosen: AuthorEntries,
+  authors: ParsedAuthor[],
+  frontEnd: number,
+): string[] {
+  const { blocks } = doc;
+  const titleBlocks = new Set(
+    Array.from({ length: titleEnd - (titleIndex ?? 0) }, (_, k) => (titleIndex ?? 0) + k),
+  );
+  if (chosen.titleAgain !== null) titleBlocks.add(chosen.titleAgain);
   // Everything on the front pages may carry affiliations, correspondence and identifiers:
   // footnotes at the bottom of page one come after the first body paragraphs in reading order.
   const frontPages = new Set(blocks.slice(0, Math.max(frontEnd, 1)).map((b) => b.page));
@@ -2685,7 +2718,7 @@ export function extractHeader(source: DocumentModel): Header {
     )
     .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);
 
-  if (ownLines) {
+  if (chosen.ownLines) {
     chosen.entries.forEach((e, k) => {
       const a = authors[k]!;
       const text = e.lines.join(' ');
@@ -2889,6 +2922,33 @@ export function extractHeader(source: DocumentModel): Header {
       authors.find((a) => !a.orcid && after.startsWith(` ${foldWords(a.name)} `));
     if (owner) owner.orcid = anchor.orcid;
   }
+
+  return unassignedEmails;
+}
+
+export function extractHeader(source: DocumentModel): Header {
+  const doc = {
+    ...source,
+    blocks: source.blocks.map((raw) => {
+      const b = source.format === 'pdf' ? withoutLinkIcons(raw) : raw;
+      return hasTypedSuperscripts(b.text) ? { ...b, runs: typedSuperscripts(b.runs) } : b;
+    }),
+  };
+  const { blocks } = doc;
+  const span = readTitle(doc);
+  const { title, titleIndex, titleEnd } = span;
+  const start = titleIndex !== null ? titleEnd : 0;
+  const frontEnd = Math.max(start, findFrontEnd(blocks, start));
+  const chosen = readAuthorEntries(blocks, span, start, frontEnd);
+  const authors: ParsedAuthor[] = chosen.entries.map((e) => ({
+    // "Dr. Blaine Mooers", "Prof. Dr. ...": titles before the name are no part of it.
+    name: withoutHonorifics(fromCapitals(e.name)),
+    emails: [],
+    orcid: null,
+    affiliations: [],
+    corresponding: e.marks.some((m) => m === '*' || m === '✉'),
+  }));
+  const unassignedEmails = readContacts(doc, span, chosen, authors, frontEnd);
 
   // A thesis sets its abstract after the contents that end its cover, or after the cover's pages
   // when its title stands under the kind of work.
