@@ -176,7 +176,7 @@ const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
  * or underscore of Latin script after it. `\b` is that only for ASCII: after a word ending in an
  * accented letter ("Université", "Università", "Faculté") it sees no edge before the space, and
  * it sees one inside "Universitéx". (The Unicode flag would make the long patterns several times
- * slower: see TURKISH_INSTITUTION in header.ts.)
+ * slower: see TURKISH in institutions.ts.)
  */
 export const LATIN_WORD_END = '(?![0-9A-Za-z_\\u00C0-\\u024F])';
 

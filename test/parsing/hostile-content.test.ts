@@ -193,7 +193,7 @@ describe('real manuscripts are read as they were', () => {
   );
 });
 
-// The note marks cut from the end of a title and of a byline's lines (src/parsing/header.ts) were
+// The note marks cut from the end of a title and of a byline's lines (src/parsing/header/) were
 // tried from each mark of a run: a DOCX of two paragraphs of 40,000 "*" each (a file of a few KB)
 // held a parser worker 13 s, 160,000 past the time limit. Now a run is read once, from its start:
 // some 30 ms. The timeout is far above that and far under what it took.

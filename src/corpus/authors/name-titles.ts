@@ -1,5 +1,5 @@
 // What is written around a person's name and names no one: titles before it ("Dr.", "Prof. Dr.")
-// and degrees after it ("Jane Roe, MD, PhD"). Byline reading (parsing/names.ts, header.ts) cuts them
+// and degrees after it ("Jane Roe, MD, PhD"). Byline reading (parsing/names.ts, header/) cuts them
 // from the names it reads; parsePersonName ignores them in the names a client types or a record
 // holds, so that "Prof. Dr. Hans Meier" and "Jane Roe, PhD" find Hans Meier and Jane Roe.
 

@@ -1,0 +1,876 @@
+// The authors' entries: bylines (names separated by commas and "and", with raised marks), author
+// blocks stacked or side by side, Word's author styles, and which reader's entries are taken.
+import type { Block } from '../types.ts';
+import { findEmails, findOrcids } from '../text-utils.ts';
+import {
+  BYLINE_LABEL,
+  inCapitals,
+  isMarkedNameLike,
+  isMononym,
+  isNameLike,
+  isNameSlot,
+  splitByline,
+  splitMarks,
+} from '../names.ts';
+import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
+import { isAuthorStyle } from '../style-names.ts';
+import { isProse } from '../sections.ts';
+import { foldWords } from '../../infra/text-fold.ts';
+import {
+  isLoneName,
+  labelledOverTitle,
+  labelledStudents,
+  namedByRoleLabels,
+  namedCorresponding,
+  nameOverTitle,
+  namesAfterBy,
+  nameUnderCapitalsTitle,
+  SUPERVISOR_LABEL,
+} from './covers.ts';
+import {
+  BARE_TITLE_LABEL,
+  bracketedAffiliations,
+  emailMatchesName,
+  type Entry,
+  FRONT_LABEL,
+  opensWithNoteMark,
+} from './front-matter.ts';
+import { PROPOSAL_PART, type TitleSpan } from './title.ts';
+
+/**
+ * A date and nothing else: "January 30, 2026", "30 January 2026", "March 2025", "2026-01-30",
+ * "30.01.2026" (a month's name in any language, a year of this or the last century), the day of
+ * the week before it and an ordinal's ending after the day ("Thursday, December 20th, 2018").
+ */
+const DATE_ALONE =
+  /^(?:(?:\p{L}{3,12},\s+)?(?:\d{1,2}\.?\s+)?\p{L}{3,12}\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)$/u;
+
+/**
+ * A Chinese byline right under the title: two names or more in Han script and nothing else, each
+ * of two to four characters, parted by spaces or by Chinese commas ("胡悦 朱萌", "张伟，李娜"),
+ * marks after each allowed. Under a title written with kana (Japanese), a space parts a family
+ * name from a given name ("山田 太郎"), so there only the commas part names.
+ */
+function hanByline(blocks: Block[], from: number, titleIndex: number | null): Entry[] {
+  const b = blocks[from];
+  if (b === undefined || titleIndex === null || b.text.length > 80 || b.lines.length > 1) return [];
+  const kana = /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(blocks[titleIndex]!.text);
+  const pieces = b.text
+    .trim()
+    .split(kana ? /\s*[，、,;；]\s*/u : /\s*[，、,;；]\s*|\s+/u)
+    .map((p) => p.replace(/[\d*†‡,]+$/u, ''));
+  if (pieces.length < 2 || !pieces.every((p) => /^\p{Script=Han}{2,4}$/u.test(p))) return [];
+  return pieces.map((name) => ({ name, marks: [], lines: [], links: [] }));
+}
+
+/**
+ * The end of a column of two or more lone names that starts at `from`, all in the same type;
+ * `from` when there is none.
+ */
+function nameColumnEnd(blocks: Block[], from: number, to: number): number {
+  const first = blocks[from];
+  if (first === undefined || !isLoneName(first)) return from;
+  let end = from + 1;
+  while (
+    end < to &&
+    isLoneName(blocks[end]!) &&
+    blocks[end]!.emphasis === first.emphasis &&
+    Math.abs(blocks[end]!.relSize - first.relSize) <= 0.03 * first.relSize
+  )
+    end++;
+  return end - from >= 2 ? end : from;
+}
+
+/** A line that holds email addresses and nothing else. */
+function isEmailLine(text: string): boolean {
+  const emails = findEmails(text);
+  return (
+    emails.length > 0 && emails.reduce((rest, e) => rest.replace(e, ''), text).replace(/[\s,;{}]/g, '') === ''
+  );
+}
+
+/**
+ * A byline written as a sentence with the affiliation run on after it, in one paragraph ("Ana
+ * Lima, Bo Park, and Cy Diaz. Institute of Things, City, Country.", pandoc's plain author
+ * paragraph): the first sentence, when it is a list of two names or more joined by "and", is the
+ * byline; the rest is no name. The stop must follow a word of two letters or more (no initial,
+ * no "Jr"). Blocks with marks or no such sentence are read whole.
+ */
+function bylineSentence(b: Block): Block['runs'] {
+  if (b.runs.some((r) => r.sup && r.text.trim() !== '') || b.text.length > 400) return b.runs;
+  const text = b.text.replace(/\s+/g, ' ');
+  const stop = [...text.matchAll(/(\p{L}+)\.\s+(?=\p{Lu})/gu)].find(
+    (m) => /\p{Ll}{2}$/u.test(m[1]!) && !/^(?:jr|sr)$/i.test(m[1]!),
+  );
+  if (stop === undefined) return b.runs;
+  const head = text.slice(0, stop.index + stop[1]!.length);
+  if (!/(?:\band|&)\s+\S+/.test(head)) return b.runs;
+  const names = splitByline([{ text: head, sup: false }]);
+  const people = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
+}
+
+/** A line that opens with an affiliation's mark and names an institution ("2 Valley Agency, ..."). */
+const MARKED_AFFILIATION_LINE = /^\s*(?:\d{1,2}|[a-z]|[*†‡§¶])\s*\p{Lu}/u;
+
+/**
+ * A list of two or more names on a line: commas or "and" between short capitalised pieces, no
+ * digit and no sentence (what a byline's first line holds and an affiliation's never does alone).
+ */
+function listsNames(text: string): boolean {
+  const pieces = text
+    .replace(/[*†‡§¶∗]/g, '')
+    .split(/\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+/)
+    .filter((p) => p.trim() !== '');
+  return pieces.length >= 2 && !/\d/.test(text) && pieces.every((p) => isNameLike(p.trim()));
+}
+
+/**
+ * A byline on its first line with the affiliations under it in one block (the layout set them at
+ * the same size and spacing): every later line opens with its mark and names an institution, the
+ * first names none. The first line is the byline; its runs are read alone. The one shared
+ * affiliation of a conference byline may come unmarked (JACoW's "A. Name, B. Name, C. Name" over
+ * "Laboratory, City, Country"): then the first line must list two names or more.
+ */
+function bylineOverAffiliations(b: Block): Block {
+  const [first, ...rest] = b.lines;
+  if (
+    !first ||
+    rest.length === 0 ||
+    INSTITUTION_WORD.test(first.text) ||
+    !rest.every(
+      (l) => INSTITUTION.test(l.text) && (MARKED_AFFILIATION_LINE.test(l.text) || listsNames(first.text)),
+    )
+  )
+    return b;
+  // The runs that hold the first line's characters, white space aside.
+  let left = first.text.replace(/\s/g, '').length;
+  const runs: Block['runs'] = [];
+  for (const run of b.runs) {
+    if (left <= 0) break;
+    const chars = run.text.replace(/\s/g, '');
+    if (chars.length <= left) runs.push(run);
+    else {
+      // Cut the run after the line's last character.
+      let k = 0;
+      let seen = 0;
+      while (k < run.text.length && seen < left) if (!/\s/.test(run.text[k++]!)) seen++;
+      runs.push({ ...run, text: run.text.slice(0, k) });
+    }
+    left -= chars.length;
+  }
+  return { ...b, text: first.text, lines: [first], runs };
+}
+
+/**
+ * A byline led in by its label with what belongs to its people in brackets ("Authors: Jane Roe*
+ * (jr@uni.de), Ann Lee, Tom Fox (Institute of Botany, University of Northvale, Germany)", a
+ * manuscript typed in a word processor): the bracket that holds an address and a last one that
+ * names an institution are cut from the names. The addresses are read from the block as the
+ * header's other lines are (a name's address in brackets after it).
+ */
+function labelledBylineWithoutBrackets(b: Block): Block {
+  const text = b.text.trim();
+  if (text.length > 500 || !BYLINE_LABEL.test(text) || !text.includes('(')) return b;
+  const cut = (t: string) =>
+    t
+      .replace(/\s*\(\s*[^\s()@]+@[^\s()]+\s*\)/g, '')
+      // The last bracket may be closed on the next line, set as a block of its own.
+      .replace(/\s*\(([^()]{4,})\)?\s*$/u, (whole, inner: string) => (INSTITUTION.test(inner) ? '' : whole));
+  const left = cut(text);
+  if (left === text || left.includes('(') || !listsNames(left.replace(BYLINE_LABEL, '').replace(/\s+/g, ' ')))
+    return b;
+  // A bracket may run over a line's end (two runs): with no raised mark to keep, the cut text is
+  // the one run; with marks, each run is cut alone.
+  const runs = b.runs.some((r) => r.sup)
+    ? b.runs.map((r) => ({ ...r, text: cut(r.text) }))
+    : [{ ...b.runs[0]!, text: left }];
+  return { ...b, text: left, lines: [{ ...b.lines[0]!, text: left }], runs };
+}
+
+/** A byline block as its names are read: affiliation lines under it and labelled brackets cut. */
+export function bylineBlock(b: Block): Block {
+  return labelledBylineWithoutBrackets(bylineOverAffiliations(b));
+}
+
+/**
+ * One author a line with the affiliation and the address run on ("Ana Lima, Institute of Things
+ * (ana.lima@things.org)", pandoc's plain author field): the name before the first comma, when
+ * the line ends in its one address in parentheses and what lies between is no name or the address
+ * is the name's.
+ */
+function nameBeforeAffiliation(text: string): string | null {
+  if (text.length > 200) return null;
+  const m = /^([^,()@]+),([^()@]+)\(\s*([^\s()]+@[^\s()]+)\s*\)\s*$/u.exec(text.trim());
+  if (!m || findEmails(m[3]!).length !== 1) return null;
+  const name = m[1]!.trim();
+  const rest = m[2]!.trim();
+  if (!isNameLike(name) || INSTITUTION_WORD.test(name) || !rest) return null;
+  // "Ana Lima, Bo Park (...)" is a byline of two whose address is not told apart; an address
+  // that spells the first name out, or a rest that reads as no name, says the rest is her affiliation.
+  const noName = rest.split(/\s*,\s*/).every((p) => !isNameLike(p) || INSTITUTION_WORD.test(p));
+  return noName || emailMatchesName(m[3]!, name) > 0 ? name : null;
+}
+
+/**
+ * The marks of a byline set high enough over it to be read as a line of their own ("*1  1  1",
+ * pazh's class, with the copyright sign that the same line holds): one group of marks a name, in
+ * order. Null when the line holds anything else than marks and a leftover or two of no letters.
+ */
+function raisedMarks(b: Block): string[][] | null {
+  if (b.lines.length > 1 || b.text.length > 80) return null;
+  const groups = b.runs
+    .map((r) => r.text)
+    .join('\t')
+    .trim()
+    .split(/\s*\t\s*|\s{2,}/u)
+    .filter(Boolean);
+  const marks = groups.filter((g) => /^[\d*†‡§¶#✉][\d,*†‡§¶#✉]*$/u.test(g.trim()));
+  const other = groups.filter((g) => !marks.includes(g));
+  if (marks.length < 2 || other.length > 1 || other.some((g) => g.length > 3 || !/[©@]/u.test(g)))
+    return null;
+  return marks.map((g) => splitMarks(g));
+}
+
+/**
+ * A byline of some forty names or more (A&A's collaboration papers) runs longer than any byline
+ * read as a paragraph: it is still one when nearly every entry carries superscript marks, which
+ * prose, however long, does not.
+ */
+function longMarkedByline(b: Block): boolean {
+  if (b.text.length > 5000) return false;
+  const names = splitByline(b.runs);
+  const marked = names.filter((n) => n.sup === true && n.marks.length > 0).length;
+  return marked >= 10 && marked >= 0.8 * names.length;
+}
+
+/**
+ * A thesis cover that names its author in the line saying what the document is, in a Romance
+ * language ("Mémoire de fin d'études d'Ana LIMA, août 2020", "Thèse de doctorat de ...", "Tesis de
+ * maestría de ..."): the name after the last "de" / "d'" of the line's first part that a
+ * capitalised name follows. The part after a comma (a date, a place) is no part of it.
+ */
+const KIND_OF_DOCUMENT =
+  /^(?:m[ée]moire|th[èe]se|rapport|projet|tesis|tesina|trabajo|tese|disserta[çc][ãa]o|monografia|relat[óo]rio)\b/iu;
+
+function namedInKindLine(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  for (let i = from; i < Math.min(to, from + 8); i++) {
+    const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
+    if (text.length > 160 || !KIND_OF_DOCUMENT.test(text)) continue;
+    const head = text.split(',')[0]!;
+    for (const m of head.matchAll(/\s(?:de|d['’])\s*(?=\p{Lu})/gu)) {
+      const name = head.slice(m.index + m[0].length).trim();
+      if (isNameLike(name) && !INSTITUTION_WORD.test(name) && !INSTITUTION.test(name))
+        return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+    }
+  }
+  return null;
+}
+
+/** The script a name is written in, as far as telling a name from its transliteration goes. */
+function scriptOf(name: string): string {
+  if (/\p{Script=Latin}/u.test(name)) return 'latin';
+  if (/\p{Script=Greek}/u.test(name)) return 'greek';
+  if (/\p{Script=Cyrillic}/u.test(name)) return 'cyrillic';
+  return 'other';
+}
+
+/** Bylines: names separated by commas and "and", with superscript marks. */
+function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+  const byLabel =
+    namesAfterBy(blocks, from, to) ??
+    namedByRoleLabels(blocks, from, to) ??
+    namedInKindLine(blocks, from, to);
+  if (byLabel) return byLabel;
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  // A name wrapped at the end of a byline block ("Susanne" / "K. Laborator") runs on into the next.
+  let carry: string | null = null;
+  // Authors set one to a paragraph right under the title, with no marks and nothing else on their
+  // lines (a hand-written Word draft): one such line alone may be a subtitle, but two or more in a
+  // row, in the same type, are a column of names. A date alone on its line between the title and
+  // the column (a proposal's or a report's cover) is stepped over.
+  const columnStart =
+    blocks[from] !== undefined && DATE_ALONE.test(blocks[from].text.trim()) ? from + 1 : from;
+  const columnEnd = nameColumnEnd(blocks, columnStart, to);
+  for (let i = from; i < Math.min(to, from + 16); i++) {
+    const b = labelledBylineWithoutBrackets(blocks[i]!);
+    if ((b.text.length > 700 && !longMarkedByline(b)) || b.text.includes('@')) {
+      const own = nameBeforeAffiliation(b.text);
+      if (own) {
+        entries.push({ name: own, marks: [], lines: [], links: [] });
+        used.add(i);
+        continue;
+      }
+      if (entries.length) break;
+      continue;
+    }
+    // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
+    // So is a title's label alone on its line (a second cover's "ĐỀ TÀI" over its title).
+    if (FRONT_LABEL.test(b.text.trim()) || BARE_TITLE_LABEL.test(b.text)) {
+      if (entries.length) break;
+      continue;
+    }
+    // Marks follow the names in a byline; a block that opens with a superscript mark is the
+    // list of affiliations under it.
+    if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
+    const names = splitByline(bylineSentence(bylineOverAffiliations(b)));
+    const raised = i > from ? raisedMarks(blocks[i - 1]!) : null;
+    if (raised && raised.length === names.length && names.every((n) => n.marks.length === 0))
+      names.forEach((n, k) => {
+        n.marks = raised[k]!;
+        n.sup = true;
+      });
+    if (carry && names[0] && inCapitals(carry) === inCapitals(names[0].name))
+      names[0].name = `${carry} ${names[0].name}`;
+    const last = names[names.length - 1];
+    const beforeLast = names[names.length - 2];
+    // Only a word of letters is a name's wrapped part: a rule drawn as a dash ("—") over the
+    // byline separates it from the title, and is no part of its first name.
+    carry =
+      last &&
+      last.marks.length === 0 &&
+      !last.name.includes(' ') &&
+      /^\p{L}/u.test(last.name) &&
+      (beforeLast === undefined ||
+        (isNameLike(beforeLast.name) && inCapitals(beforeLast.name) === inCapitals(last.name))) &&
+      !/(?:[,;&]|\band)$/.test(b.text.trim())
+        ? last.name
+        : null;
+    let good = names.filter(
+      (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+    );
+    // A person known by one name ("Saurabh Kumar, Amartyaveer, Prasanta Kumar Ghosh", Interspeech):
+    // one word reads as no name alone, but set between two names of the same list it is one by
+    // its place. At either end of the list it could be an affiliation run on, so it stays out.
+    good = names.filter(
+      (n, k) =>
+        good.includes(n) ||
+        (isMononym(n.name) &&
+          !INSTITUTION.test(n.name) &&
+          good.includes(names[k - 1]!) &&
+          good.includes(names[k + 1]!)),
+    );
+    // Names set in capitals (small caps) beside affiliations in ordinary case: the case tells them apart.
+    const upper = (t: string) => t === t.toUpperCase() && /\p{Lu}{2}/u.test(t);
+    if (good.some((n) => upper(n.name)) && good.some((n) => !upper(n.name)))
+      good = good.filter((n) => upper(n.name));
+    // In a byline the other entries prove (two names or more, each with superscript marks), an
+    // entry with superscript marks is a name by its place, though it reads as none ("Senior
+    // author", a template's sample).
+    if (good.filter((n) => n.sup === true).length >= 2)
+      good = names.filter(
+        (n) =>
+          good.includes(n) ||
+          (n.sup === true &&
+            n.name.includes(' ') &&
+            isNameSlot(n.name) &&
+            !INSTITUTION.test(n.name) &&
+            !INSTITUTION_WORD.test(n.name)),
+      );
+    // "GANG ZHOU, College of William and Mary": an affiliation set after the names on the same
+    // line (ACM journals) is neither a name nor a reason to doubt the line.
+    const capitals = good.some((g) => upper(g.name));
+    const institutional = names.filter(
+      (n) => !good.includes(n) && (INSTITUTION.test(n.name) || (capitals && !upper(n.name))),
+    ).length;
+    // Such a line still opens with a name; an affiliation line opens with its institution.
+    const opensWithName = institutional === 0 || (names[0] !== undefined && good.includes(names[0]));
+    // A byline block in smaller type than this one follows: this one is a subtitle ("A Short
+    // Subtitle" under the title), not a name.
+    const next = blocks[i + 1];
+    const nextIsByline = (size: number) => {
+      if (next === undefined || next.text.length >= 300 || Math.abs(next.relSize - size) > 0.05 * size)
+        return false;
+      const pieces = splitByline(next.runs);
+      const people = pieces.filter((n) => isNameLike(n.name) && !INSTITUTION.test(n.name));
+      return people.length >= Math.max(1, 0.7 * pieces.length);
+    };
+    if (names.length && opensWithName && good.length >= Math.max(1, 0.7 * (names.length - institutional))) {
+      // A lone unmarked name in the body's face may be a subtitle or a running line; one set right
+      // over a line of nothing but its email address (ACL's single author) is a byline. So is one
+      // right under the title and over a short line naming an institution, in the same size (APA's
+      // title page: title, name, affiliation, all at the body's size and face).
+      const overEmail = next !== undefined && next.text.length <= 200 && isEmailLine(next.text);
+      const overInstitution =
+        i === from &&
+        next !== undefined &&
+        next.lines.length === 1 &&
+        next.text.length <= 120 &&
+        INSTITUTION_WORD.test(next.text) &&
+        !next.text.includes('@') &&
+        Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
+      // Or right under the title's institution line, in its size (a thesis's cover: title,
+      // university and department, the student's name, then labelled lines).
+      const prev = blocks[i - 1];
+      const underInstitution =
+        i === from + 1 &&
+        prev !== undefined &&
+        prev.lines.length === 1 &&
+        prev.text.length <= 120 &&
+        INSTITUTION_WORD.test(prev.text) &&
+        !prev.text.includes('@') &&
+        Math.abs(prev.relSize - b.relSize) <= 0.05 * b.relSize;
+      // So is one right under the title and over a line that holds a date alone, in its size
+      // (LaTeX's \maketitle: title, author, date; a working paper's or a proposal's first page).
+      const overDate =
+        i === from &&
+        next !== undefined &&
+        next.lines.length === 1 &&
+        DATE_ALONE.test(next.text.trim()) &&
+        Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
+      // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
+      const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
+      // So does one led in by its label ("Autor: Jane Roe", a thesis cover's labelled lines).
+      const labelled = BYLINE_LABEL.test(b.text.trim());
+      if (
+        names.length === 1 &&
+        !etAl &&
+        !labelled &&
+        !b.emphasis &&
+        good[0]!.marks.length === 0 &&
+        entries.length === 0 &&
+        !overEmail &&
+        !overInstitution &&
+        !underInstitution &&
+        !overDate &&
+        i >= columnEnd
+      )
+        continue;
+      const subtitle =
+        entries.length === 0 &&
+        i === from &&
+        names.length === 1 &&
+        good[0]!.marks.length === 0 &&
+        next !== undefined &&
+        next.relSize < 0.95 * b.relSize &&
+        nextIsByline(next.relSize);
+      if (subtitle) continue;
+      for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
+      used.add(i);
+    } else if (entries.length) {
+      // "University of Virginia and": an affiliation line that leaves the byline's sentence open
+      // (ACM journals set one per author group) is stepped over, not the end of the byline. It
+      // reads as an institution, or it is set in another size than the names ("Google and").
+      // So is an affiliation set smaller under each name, with the next name after it
+      // (elsarticle's separate affiliations).
+      // Or in another face (AMS: the affiliation in italics under each author group).
+      const bylineBlock = blocks[Math.min(...used)]!;
+      const bylineSize = bylineBlock.relSize;
+      const apart =
+        institutional === names.length ||
+        Math.abs(b.relSize - bylineSize) > 0.05 * bylineSize ||
+        (b.emphasis && !bylineBlock.emphasis && institutional > 0);
+      const continues =
+        names.length > 0 && apart && (/(?:,|\band)$/.test(b.text) || nextIsByline(bylineSize));
+      if (!continues) break;
+    }
+  }
+  return { entries, used };
+}
+
+/**
+ * Paragraphs in a Word style named for the byline ("Author"): the style says what they are, so a
+ * lone name without marks is an author too. A paragraph of several lines (IEEE's Word template:
+ * name, department, institution, email) is one author: its first line is the name (or names
+ * joined by "and"), the lines under it are that author's affiliation and email. A paragraph of
+ * one line is a byline, split like any other.
+ */
+function styledAuthors(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number>; perEntry: boolean } {
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  let perEntry = false;
+  for (let i = from; i < Math.min(to, from + 40); i++) {
+    const b = blocks[i]!;
+    if (!isAuthorStyle(b.styleName ?? '') || b.text.length > 700) continue;
+    // Affiliations set in the byline's style (apaquarto's Word output) open with their mark.
+    if (opensWithNoteMark(b)) continue;
+    const [head, ...rest] = b.lines.map((l) => l.text.trim()).filter(Boolean);
+    if (head === undefined) continue;
+    // A first line that ends on a comma or "and" leaves the byline's sentence open: the lines
+    // under it are more names (a byline wrapped by hand), not the address of an author.
+    if (rest.length && !/(?:,|\band|&)$/u.test(head)) {
+      const names = splitByline([{ text: head, sup: false }]).filter(
+        (n) => isNameSlot(n.name) && !INSTITUTION.test(n.name) && findEmails(n.name).length === 0,
+      );
+      if (!names.length) continue;
+      const lines = [...rest];
+      const links = [...b.links];
+      for (const n of names) entries.push({ name: n.name, marks: n.marks, lines, links });
+      perEntry = true;
+    } else {
+      const names = splitByline(b.runs).filter(
+        (n) => isMarkedNameLike(n.name, n.sup === true) && !INSTITUTION_WORD.test(n.name),
+      );
+      if (!names.length) continue;
+      for (const n of names) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
+    }
+    used.add(i);
+  }
+  return { entries, used, perEntry };
+}
+
+/** Affiliation marks raised after a name: digits and note signs ("1", "2,3", "*"); no icon's text ("ID"). */
+const AFFILIATION_MARKS = /^[\d*∗†‡§¶#✉,]+$/u;
+
+/**
+ * The text of the superscript run of marks that ends each of a block's lines ("1" after "Jane Roe"), or ''
+ * when the line ends in its own type; a block's runs mark its line breaks with "\n".
+ */
+function supTailsByLine(b: Block): string[] {
+  const tails: string[] = [''];
+  for (const r of b.runs) {
+    const parts = r.text.split('\n');
+    parts.forEach((part, k) => {
+      if (k > 0) tails.push('');
+      if (part.trim())
+        tails[tails.length - 1] = r.sup && AFFILIATION_MARKS.test(part.trim()) ? part.trim() : '';
+    });
+  }
+  return tails.length === b.lines.length ? tails : b.lines.map(() => '');
+}
+
+/**
+ * A paragraph of the body: prose of two sentences or more at the body's size or larger, in the
+ * body's face, most of its words in lower case (a list of affiliations is mostly capitalised).
+ */
+function bodyParagraph(b: Block): boolean {
+  if (!isProse(b) || b.relSize < 0.95 || b.emphasis || !/[.!?]\s+\p{Lu}/u.test(b.text)) return false;
+  const words = b.text.split(/\s+/).filter((w) => /^\p{L}{4,}/u.test(w));
+  return words.length >= 30 && words.filter((w) => /^\p{Lu}/u.test(w)).length < 0.35 * words.length;
+}
+
+/** One author per paragraph or line: a name line, then lines with identifiers and affiliations. */
+function stackedAuthors(
+  blocks: Block[],
+  from: number,
+  until: number,
+): { entries: Entry[]; used: Set<number>; sideBySide: boolean } {
+  // Author blocks stand before the body: a heading under a paragraph of the body's prose (a
+  // handout's "Page Layout" after its opening paragraph) is no name over its lines.
+  const prose = blocks.slice(from, until).findIndex(bodyParagraph);
+  const to = prose < 0 ? until : from + prose;
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  const lines: { text: string; block: number; emphasis: boolean; links: string[]; cellTop?: boolean }[] = [];
+  for (let i = from; i < to; i++) {
+    const b = blocks[i]!;
+    // A line's last run raised as a superscript is its affiliation mark ("Jane Roe" and a raised
+    // "1", BMVC): no part of the name, whatever it is made of.
+    const raisedTails = supTailsByLine(b);
+    b.lines.forEach((l, n) =>
+      lines.push({
+        text:
+          raisedTails[n] && l.text.endsWith(raisedTails[n])
+            ? l.text.slice(0, -raisedTails[n].length)
+            : l.text,
+        block: i,
+        emphasis: b.emphasis,
+        links: l.links ?? b.links,
+        cellTop: l.cellTop,
+      }),
+    );
+  }
+  let current: Entry | null = null;
+  let sideBySide = false;
+  const markOnly = (text: string) => /^[\s*∗†‡§¶#✉,]+$/u.test(text);
+  // The look-behind lets the marks' match start only where their run starts: read once, not from each.
+  const unmarked = (text: string) =>
+    text.replace(/(?<![*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,])[*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,]+$/u, '').trim();
+  const andLine = (text: string) => /^(?:and|&)$/i.test(text.trim());
+  // Author groups joined by a line "and" (a name, its affiliation lines, "and", the next name):
+  // the first line of each group is a name by its place, whatever it looks like ("Author 1").
+  const groupOpeners = new Set<number>();
+  for (const block of new Set(lines.filter((l) => andLine(l.text)).map((l) => l.block))) {
+    const own = lines.map((l, k) => ({ l, k })).filter(({ l }) => l.block === block);
+    const openers = own.filter(({ l }, j) => j === 0 || (andLine(own[j - 1]!.l.text) && !andLine(l.text)));
+    const identified = openers.every(({ k }) => {
+      const after = lines[k + 1];
+      return (
+        isNameSlot(unmarked(lines[k]!.text)) &&
+        !INSTITUTION.test(lines[k]!.text) &&
+        after !== undefined &&
+        after.block === block &&
+        (INSTITUTION.test(after.text) || findEmails(after.text).length > 0)
+      );
+    });
+    if (openers.length >= 2 && identified) openers.forEach(({ k }) => groupOpeners.add(k));
+  }
+  // Blocks set side by side: a block's top line beside blocks that open with a name, in the same
+  // type, opens with a name too, even one a byline reader would not take ("his friend").
+  const sizeOf = (l: (typeof lines)[number]) => blocks[l.block]!.relSize;
+  const namedCellSizes = lines
+    .filter((l) => l.cellTop === true && isNameLike(unmarked(l.text)) && !INSTITUTION.test(l.text))
+    .map(sizeOf);
+  const besideNamedCell = (l: (typeof lines)[number]) =>
+    l.cellTop === true &&
+    isNameSlot(unmarked(l.text), true) &&
+    !INSTITUTION.test(l.text) &&
+    namedCellSizes.some((size) => Math.abs(size - sizeOf(l)) <= 0.05 * size);
+  // Author paragraphs in a row (Manubot): a paragraph that opens with a name followed by its
+  // ORCID, or set in bold, proves the layout; a neighbouring paragraph of the same shape opens
+  // with a name too when its other lines identify a person (an affiliation, a handle, an email),
+  // though its author has no ORCID.
+  const firstLine = new Map<number, number>();
+  lines.forEach((l, k) => {
+    if (!firstLine.has(l.block)) firstLine.set(l.block, k);
+  });
+  const namedParagraph = (block: number): boolean => {
+    const k = firstLine.get(block);
+    const first = k === undefined ? undefined : lines[k];
+    return (
+      first !== undefined &&
+      first.cellTop === undefined &&
+      isNameLike(unmarked(first.text)) &&
+      !INSTITUTION.test(first.text) &&
+      lines.some((l) => l.block === block && l !== first)
+    );
+  };
+  const identifies = (block: number) =>
+    lines.some(
+      (l, k) =>
+        l.block === block &&
+        k !== firstLine.get(block) &&
+        (INSTITUTION.test(l.text) || findEmails(l.text).length > 0 || findOrcids(l.text).length > 0),
+    );
+  const proven = new Set(
+    [...firstLine.keys()].filter((block) => {
+      if (!namedParagraph(block)) return false;
+      const k = firstLine.get(block)!;
+      const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
+      return lines[k]!.emphasis || (next?.block === block && findOrcids(next.text).length > 0);
+    }),
+  );
+  for (let grew = proven.size > 0; grew;) {
+    grew = false;
+    for (const block of firstLine.keys()) {
+      if (proven.has(block) || !(proven.has(block - 1) || proven.has(block + 1))) continue;
+      if (namedParagraph(block) && identifies(block)) {
+        proven.add(block);
+        grew = true;
+      }
+    }
+  }
+  // A column of names beside a column of as many emails (JMLR's names joined by "\AND"): each
+  // name takes the email on its row, and the email column is read.
+  const rowEmail = new Map<number, string>();
+  const emailColumn = new Set<number>();
+  for (const [block, k0] of firstLine) {
+    const names = lines.filter((l) => l.block === block);
+    const emails = lines.filter((l) => l.block === block + 1);
+    const single = (t: string) => findEmails(t).length === 1 && t.trim().split(/\s+/).length === 1;
+    if (
+      names.length >= 2 &&
+      emails.length === names.length &&
+      names.every((l) => isNameLike(unmarked(l.text)) && !INSTITUTION.test(l.text)) &&
+      emails.every((l) => single(l.text))
+    ) {
+      names.forEach((_, n) => rowEmail.set(k0 + n, findEmails(emails[n]!.text)[0]!));
+      emailColumn.add(block + 1);
+    }
+  }
+  let firstPage: number | null = null;
+  lines.forEach((line, k) => {
+    if (emailColumn.has(line.block)) {
+      used.add(line.block);
+      return;
+    }
+    // Marks set on a line of their own (✉, †) sit between a name and its identifiers.
+    if (markOnly(line.text)) {
+      if (current) current.marks.push(...splitMarks(line.text));
+      return;
+    }
+    const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
+    // In blocks set side by side, a name opens a block; elsewhere it stands out by its face or
+    // by the ORCID under it.
+    if (andLine(line.text) && groupOpeners.size) return;
+    // A name with its email on the same line (JMLR's "\name ... \email ..."): the email
+    // identifies the person, and it is the first of the entry's lines.
+    const besideEmail = nameBesideEmail(line.text);
+    const rowed = rowEmail.get(k);
+    const withEmail = besideEmail ?? (rowed === undefined ? null : { name: line.text, email: rowed });
+    const nameText = withEmail?.name ?? line.text;
+    const nameLine =
+      groupOpeners.has(k) ||
+      rowed !== undefined ||
+      besideNamedCell(line) ||
+      (proven.has(line.block) && firstLine.get(line.block) === k) ||
+      (isNameLike(unmarked(nameText)) &&
+        !INSTITUTION.test(nameText) &&
+        (withEmail !== null ||
+          (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)))));
+    // A cover printed again in the document's other language on a later page (a Greek thesis's
+    // English cover, then its Greek one) names the same people in another script: no author.
+    const page = blocks[line.block]!.page;
+    if (
+      nameLine &&
+      entries.length &&
+      firstPage !== null &&
+      page > firstPage &&
+      scriptOf(unmarked(nameText)) !== scriptOf(entries[0]!.name)
+    ) {
+      current = null;
+      return;
+    }
+    if (nameLine) {
+      firstPage ??= page;
+      sideBySide ||= line.cellTop === true;
+      // Authors who share an address share a column head ("Jane Roe and John Doe", IEEEtran):
+      // each is an author, and the lines under the head are theirs alike.
+      const lines: string[] = withEmail ? [withEmail.email] : [];
+      const links = [...line.links];
+      const heads = sharedHead(unmarked(nameText));
+      for (const name of heads ?? [unmarked(nameText)]) {
+        // An ORCID or mailto link may lie on the name itself.
+        current = { name, marks: [], lines, links };
+        entries.push(current);
+      }
+      used.add(line.block);
+      return;
+    }
+    // A column head too long for its line goes on with "and" and the next name ("Jane Roe" /
+    // "and John Doe"): read before any line of the address under the head.
+    const more = current && current.lines.length === 0 ? /^(?:and|&)\s+(.+)$/iu.exec(line.text) : null;
+    if (current && more && isNameLike(unmarked(more[1]!)) && !INSTITUTION.test(more[1]!)) {
+      current = { name: unmarked(more[1]!), marks: [], lines: current.lines, links: current.links };
+      entries.push(current);
+      used.add(line.block);
+      return;
+    }
+    // A sentence in a paragraph of its own after the last block (a correspondence or an
+    // equal-contribution note) belongs to no one author: it is read with the other notes. Its
+    // words are counted by their letters: an address's dashes and numbers ("Université de
+    // Lorraine - ERPI - F-54000, Nancy, France.") make no sentence of it.
+    const sentence =
+      /\.$/.test(line.text) && line.text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length >= 8;
+    if (current && sentence && line.block !== lines[k - 1]?.block) current = null;
+    if (current) {
+      current.lines.push(line.text);
+      current.links.push(...line.links);
+      used.add(line.block);
+    }
+  });
+  // A name followed by nothing that identifies a person is more likely a heading or a caption.
+  const real = entries.filter((e) => e.lines.length > 0);
+  return { entries: real.length >= 2 ? real : [], used, sideBySide };
+}
+
+/** "Jane Roe jane@example.org": a name and an email, nothing else, on one line; else null. */
+function nameBesideEmail(text: string): { name: string; email: string } | null {
+  // Such a line is short; the bound keeps the pattern's backtracking small on a hostile one.
+  if (text.length > 200) return null;
+  const m = /^(.+?)\s+(\S+@\S+\.\w+)$/u.exec(text.trim());
+  if (!m || findEmails(m[2]!).length !== 1 || findEmails(m[1]!).length) return null;
+  return { name: m[1]!.trim(), email: m[2]! };
+}
+
+/** "Jane Roe and John Doe": two names joined by "and" (or "&") in one column head, else null. */
+function sharedHead(text: string): string[] | null {
+  const parts = text.split(/\s+(?:and|&)\s+/i);
+  if (parts.length < 2) return null;
+  return parts.every((p) => isNameLike(p) && !INSTITUTION.test(p)) ? parts : null;
+}
+
+/** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
+export function fromCapitals(name: string): string {
+  if (name !== name.toUpperCase() || !/\p{Lu}{2}/u.test(name)) return name;
+  return name.replace(/\p{Lu}+/gu, (w, at: number) =>
+    w.length === 1 || name[at + w.length] === '.' ? w : w[0] + w.slice(1).toLowerCase(),
+  );
+}
+
+/**
+ * The entries a reader found for the authors, the blocks it read them from, and whether each entry
+ * carries its own lines (an author block and its addresses) or reads them from marked lines around.
+ */
+export interface AuthorEntries {
+  entries: Entry[];
+  used: Set<number>;
+  ownLines: boolean;
+  /** The title printed again over the manuscript's own byline (after a cover sheet): no one's line. */
+  titleAgain: number | null;
+}
+
+/** The authors as the readers of bylines, author blocks and covers find them between the title and `frontEnd`. */
+export function readAuthorEntries(
+  blocks: Block[],
+  { title, titleIndex, titleEnd }: TitleSpan,
+  start: number,
+  frontEnd: number,
+): AuthorEntries {
+  // A cover sheet set before the manuscript ("Manuscript Title: ...", its corresponding author's
+  // address), then the manuscript's own title page printing the title again on a later page: the
+  // title printed again is no byline, and the byline is read under it, the manuscript's own (a
+  // cover may name its corresponding author alone); the cover's lines are still read for emails.
+  const folded = title ? foldWords(title) : '';
+  const repeated =
+    titleIndex === null || folded.split(' ').length < 3
+      ? -1
+      : blocks.findIndex(
+          (b, i) =>
+            i >= start && i < frontEnd && b.page > blocks[titleIndex]!.page && foldWords(b.text) === folded,
+        );
+  const bylineStart = repeated >= 0 ? repeated + 1 : start;
+  // A cover's label over its supervisor alone on its line ("Επιβλέπων") under the student's name
+  // alone on its line ends the byline: the name under the label is no author's.
+  const supervisorAt = blocks.findIndex(
+    (b, i) =>
+      i > bylineStart &&
+      i < frontEnd &&
+      b.page === blocks[bylineStart]?.page &&
+      SUPERVISOR_LABEL.test(b.text.trim()),
+  );
+  const nameBefore =
+    supervisorAt > bylineStart && blocks.slice(bylineStart, supervisorAt).some((b) => isLoneName(b));
+  const bylineEnd = nameBefore ? supervisorAt : frontEnd;
+  const inline = inlineAuthors(blocks, bylineStart, bylineEnd);
+  const stacked = stackedAuthors(blocks, bylineStart, bylineEnd);
+  // Blocks set side by side are read as such: across them, a byline reader would take each
+  // block's affiliation lines for names.
+  const styled = styledAuthors(blocks, bylineStart, bylineEnd);
+  const read = styled.entries.length
+    ? styled
+    : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+      ? stacked
+      : inline;
+  const bracketed = bracketedAffiliations(blocks[bylineStart]);
+  const hanNamed = (k: number) => {
+    const entries = hanByline(blocks, k, titleIndex);
+    return entries.length ? { entries, used: new Set([k]) } : null;
+  };
+  const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
+  const proposalPart = titleIndex === null && PROPOSAL_PART.test(blocks[0]?.text.trim() ?? '');
+  const chosen = proposalPart
+    ? { entries: [], used: new Set<number>() }
+    : underCapitals
+      ? underCapitals
+      : (labelledStudents(blocks, start, frontEnd) ??
+        labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
+        (read.entries.length
+          ? read
+          : bracketed.length
+            ? { entries: bracketed, used: new Set([start]) }
+            : (namedCorresponding(blocks, start) ??
+              nameOverTitle(blocks, titleIndex) ??
+              labelledOverTitle(blocks, titleIndex, namedByRoleLabels) ??
+              hanNamed(start) ??
+              read)));
+  // Entries that carry their own lines (an author block and its addresses) read their emails and
+  // affiliations from them; a byline's entries read them from the marked lines around it.
+  const ownLines =
+    chosen === stacked || (chosen === styled && styled.perEntry) || chosen.entries === bracketed;
+  return {
+    entries: chosen.entries,
+    used: chosen.used,
+    ownLines,
+    titleAgain: repeated >= 0 ? repeated : null,
+  };
+}

@@ -1,0 +1,352 @@
+// Names a title page gives by label or by place rather than in a byline: "by" over or under the
+// title, a thesis cover's student and supervisor fields, a name over the title, a corresponding
+// author named in a note.
+import type { Block } from '../types.ts';
+import { isNameLike, splitByline } from '../names.ts';
+import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
+import { withoutDegrees } from '../../corpus/authors/name-titles.ts';
+import {
+  BARE_TITLE_LABEL,
+  type Entry,
+  FRONT_LABEL,
+  namesOnly,
+  STUDENT_LABELS,
+  SUPERVISOR_LABELS,
+} from './front-matter.ts';
+import { capitalsByline } from './title.ts';
+
+/**
+ * The name alone under a title in capitals at the body's size (capitalsByline) is its author's; the
+ * lines further down a cover ("Jere Behrman, Primary Advisor") or the unlabelled abstract under a
+ * working paper's byline are not read for names.
+ */
+export function nameUnderCapitalsTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+  titleEnd: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex !== 0 || capitalsByline(blocks) !== titleEnd) return null;
+  const b = blocks[titleEnd]!;
+  const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  if (!names.length) return null;
+  return {
+    entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
+    used: new Set([titleEnd]),
+  };
+}
+
+/**
+ * A cover that sets its author's name over the title (a seminar paper's or a thesis's: the name in
+ * a larger type than the body's, then the title): read when no byline follows the title. The block
+ * right over the title holds names and nothing else; a running head in the body's type or smaller,
+ * an anonymised line, is none.
+ */
+export function nameOverTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex === null || titleIndex === 0) return null;
+  const b = blocks[titleIndex - 1]!;
+  const title = blocks[titleIndex]!;
+  if (
+    b.page !== title.page ||
+    b.relSize < 1.1 ||
+    b.lines.length > 1 ||
+    /anonym/i.test(b.text) ||
+    !namesOnly(b) ||
+    FRONT_LABEL.test(b.text.trim()) ||
+    BARE_TITLE_LABEL.test(b.text)
+  )
+    return null;
+  const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  if (!names.length) return null;
+  return {
+    entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
+    used: new Set([titleIndex - 1]),
+  };
+}
+
+type NamesReader = (
+  blocks: Block[],
+  from: number,
+  to: number,
+) => { entries: Entry[]; used: Set<number> } | null;
+
+/**
+ * Names a cover labels over its title, read by `read` on the title's page before it: a student
+ * under "作 者:" with "题 目:" and the title after (namedByRoleLabels), or a French thesis's author
+ * under "Par" with the jury under the title, whose names are none (namesAfterBy).
+ */
+export function labelledOverTitle(
+  blocks: Block[],
+  titleIndex: number | null,
+  read: NamesReader,
+): { entries: Entry[]; used: Set<number> } | null {
+  if (titleIndex === null) return null;
+  let from = titleIndex;
+  while (from > 0 && blocks[from - 1]!.page === blocks[titleIndex]!.page) from--;
+  return from < titleIndex ? read(blocks, from, titleIndex) : null;
+}
+
+/** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
+export function isLoneName(b: Block): boolean {
+  return (
+    b.lines.length <= 1 &&
+    b.text.length <= 60 &&
+    !b.runs.some((r) => r.sup && r.text.trim() !== '') &&
+    isNameLike(b.text) &&
+    !INSTITUTION_WORD.test(b.text) &&
+    splitByline(b.runs).length === 1
+  );
+}
+
+/**
+ * "By:" alone on its line: a thesis title page's label over its authors' names; Spanish and
+ * Portuguese covers say it with "presenta" / "presentada por" / "apresentado por" / "sustentante"
+ * ("Tesis que para obtener el título de ... / presenta / Jane Roe"), French ones with "par" /
+ * "présentée par", German ones with "vorgelegt von" / "eingereicht von".
+ */
+const BY_LABEL =
+  /^(?:by|presenta|presentad[ao]\s+por|apresentad[ao]\s+por|sustentante|por|(?:présenté|soutenu|rédigé)e?s?\s+par|par|(?:vorgelegt|eingereicht)\s+von)\s*:?$/iu;
+
+/** The role a title page names under a person who is no author ("Adviser", "Thesis Supervisor"). */
+const ROLE_LINE =
+  /^(?:(?:thesis|research|capstone|project|faculty|academic|co-?)\s*)?(?:advis[eo]rs?|supervisors?|mentors?|promot[eo]rs?|instructors?|panel(?:ists)?|(?:committee\s+)?chair)\s*:?$/i;
+
+/**
+ * The names of a thesis or proposal title page ("A Capstone Research Proposal / Presented to the
+ * Faculty of ... / By: / Jane Roe / John Doe / Alex Poe / Adviser"): one to a line after "By:",
+ * until a line that is no lone name; a name over a role line (the adviser) is no author.
+ */
+export function namesAfterBy(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const by = blocks.slice(from, Math.min(to, from + 16)).findIndex((b) => BY_LABEL.test(b.text.trim()));
+  if (by < 0) return null;
+  let end = from + by + 1;
+  while (end < to && isLoneName(blocks[end]!)) end++;
+  if (ROLE_LINE.test(blocks[end]?.text.trim() ?? '')) end--;
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  for (let i = from + by + 1; i < end; i++) {
+    entries.push({ name: blocks[i]!.text.trim(), marks: [], lines: [], links: [] });
+    used.add(i);
+  }
+  return entries.length ? { entries, used } : null;
+}
+
+const STUDENT_LABEL = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?$`, 'iu');
+
+/**
+ * The same label run in before what it labels on its line ("Выполнил студент гр. 123 В.В. Иванов",
+ * "作 者: 张三 学 号: 123"): a Russian cover sets the label, the student's group and the name on one
+ * line, a Chinese one sets the next field's label after the name.
+ */
+const STUDENT_LABEL_HEAD = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?\\s+(?=\\S)`, 'iu');
+
+export const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 'iu');
+
+/**
+ * The label of a student's register number set on a line of its own under the student's name on a
+ * thesis cover, the number after it: Polish "Nr albumu: 123456" (album number), German
+ * "Matrikelnummer: 123456", "Student ID: 123456". The name over it is the author.
+ */
+/** A student's name and register number alone on a cover's line ("JAN KOWALSKI   210601708"). */
+const NAME_THEN_REGISTER_NUMBER = /^(\p{L}[\p{L}.' -]{2,60}?)\s+\d{6,12}$/u;
+
+const REGISTER_NUMBER_LINE =
+  /^(?:nr\.?\s*albumu|numer\s+albumu|matrikel(?:nummer|-?nr\.?)|matr\.-?\s?nr\.?|student\s+(?:id|number|no\.?))\s*[:：]?\s*\d[\d /-]{2,15}$/iu;
+
+/** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
+const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
+
+/** A name of initials and a surname closing a cover's line ("студент гр. 4931101/90102 В.В. Иванов"). */
+const INITIALLED_NAME_AT_END = /(?:^|\s)(\p{Lu}\.\s?(?:\p{Lu}\.\s?)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)$/u;
+
+/** A Chinese name opening a cover's line (two to four characters), its next field after a space. */
+const HAN_NAME_FIRST = /^(\p{Script=Han}{2,4})(?:\s|$)/u;
+
+/**
+ * The student's name in what a cover sets under or after the student's label: the whole of it when
+ * it reads as a name; else a Chinese name that opens it, or a name of initials and a surname that
+ * closes it, the student's group or position set before it ("студент гр. 123/45 В.В. Иванов").
+ */
+/** The caption of the line left to sign on after a name ("(parašas)", "(signature)"): a lower-case word in brackets. */
+const SIGNATURE_CAPTION = /\s*\(\p{Ll}{3,15}\)$/u;
+
+function studentName(value: string, whole = true): string | null {
+  const text = withoutDegrees(
+    value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, '').replace(SIGNATURE_CAPTION, ''),
+  );
+  const name =
+    whole && isNameLike(text)
+      ? text
+      : (HAN_NAME_FIRST.exec(text)?.[1] ?? INITIALLED_NAME_AT_END.exec(text)?.[1] ?? null);
+  if (!name || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
+  return name;
+}
+
+/**
+ * The student named over a register number's line on a cover ("Jan Kowalski" / "Nr albumu:
+ * 123456"): the name on the line above the label, in the same block or the block before; or the
+ * name on a line of its own with the bare number after it (a student's paper in Word).
+ */
+function nameOverRegisterNumber(
+  blocks: Block[],
+  from: number,
+  i: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const lines = blocks[i]!.text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+  const numbered = lines.length === 1 ? NAME_THEN_REGISTER_NUMBER.exec(lines[0]!) : null;
+  const own = numbered ? studentName(numbered[1]!) : null;
+  if (own) return { entries: [{ name: own, marks: [], lines: [], links: [] }], used: new Set([i]) };
+  const at = lines.findIndex((l) => REGISTER_NUMBER_LINE.test(l));
+  if (at < 0) return null;
+  const above = at > 0 ? lines[at - 1]! : i > from ? blocks[i - 1]!.text.replace(/\s+/g, ' ').trim() : '';
+  const name = above ? studentName(above) : null;
+  if (!name) return null;
+  return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set(at > 0 ? [i] : [i - 1, i]) };
+}
+
+/**
+ * A cover's line that opens on the student in the genitive, the work's kind over it ("Кваліфікаційна
+ * робота бакалавра" / "студента 4 року навчання" / "факультету ..." / "Вадима ГАВРИЛЮКА"): Ukrainian
+ * and Russian "студента", "студентки". The student's name follows on a line of its own, before
+ * the supervisor's label.
+ */
+const GENITIVE_STUDENT = /^студент(?:а|ки)(?!\p{L})/iu;
+
+/** A student's register number run in after the name ("NGUYỄN VĂN AN – MSSV: 51403229"). */
+const RUN_IN_REGISTER = /\s+[–—-]\s+[\p{L}.]{1,15}\s*[:：]\s*\d{4,12}$/u;
+
+/**
+ * The students a cover names after their label and a colon, on the label's line, under the title
+ * ("Φοιτητές: Μακρής Δημήτριος, Θεοδοσιάδης Αλέξανδρος", "Students: Jane Roe, John Doe"): each a
+ * name of two words or more; with a register number run in after a name, the lines under it that
+ * name another student the same way are students too ("Người thực hiện: NGUYỄN VĂN AN – MSSV: 1" /
+ * "TRẦN THỊ BÌNH – MSSV: 2"). Or the name on a line of its own a few lines under a line that opens
+ * on the student in the genitive (GENITIVE_STUDENT), before any supervisor's label. They are the
+ * authors, whatever else the cover sets around them.
+ */
+export function labelledStudents(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  for (let i = from; i < Math.min(to, from + 8); i++) {
+    const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
+    if (GENITIVE_STUDENT.test(text)) {
+      for (let k = i + 1; k < Math.min(to, i + 5); k++) {
+        const line = blocks[k]!.text.trim();
+        if (SUPERVISOR_LABEL.test(line) || ROLE_LINE.test(line)) break;
+        const name = isLoneName(blocks[k]!) ? studentName(line) : null;
+        if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([k]) };
+      }
+    }
+    const head = STUDENT_LABEL_HEAD.exec(text);
+    if (!head || !/[:：]/.test(head[0])) continue;
+    const rest = text.slice(head[0].length);
+    const registered = RUN_IN_REGISTER.test(rest);
+    const pieces = rest.replace(RUN_IN_REGISTER, '').split(/\s*[,;]\s*|\s+(?:and|&|και|và)\s+/u);
+    if (pieces.some((p) => p.trim().split(/\s+/).length < 2)) return null;
+    const names = pieces.map((p) => studentName(p));
+    if (names.some((n) => n === null)) return null;
+    const used = new Set([i]);
+    for (let k = i + 1; registered && k < to && RUN_IN_REGISTER.test(blocks[k]!.text.trim()); k++) {
+      const next = studentName(blocks[k]!.text.replace(/\s+/g, ' ').trim().replace(RUN_IN_REGISTER, ''));
+      if (!next) break;
+      names.push(next);
+      used.add(k);
+    }
+    return { entries: names.map((name) => ({ name: name!, marks: [], lines: [], links: [] })), used };
+  }
+  return null;
+}
+
+/**
+ * The author of a thesis whose cover labels its people by role (the student and the supervisor):
+ * each label alone on its line, its name under it, or the labels set side by side in a row over
+ * the names in the same order (read as a run of labels, then a run of as many names). The name
+ * under the student's label is the author; the supervisor's is no author.
+ */
+export function namedByRoleLabels(
+  blocks: Block[],
+  from: number,
+  to: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const end = Math.min(to, from + 24);
+  const isLabel = (b: Block | undefined) =>
+    !!b &&
+    (STUDENT_LABEL.test(b.text.trim()) ||
+      SUPERVISOR_LABEL.test(b.text.trim()) ||
+      ROLE_LINE.test(b.text.trim()));
+  for (let i = from; i < end; i++) {
+    const registered = nameOverRegisterNumber(blocks, from, i);
+    if (registered) return registered;
+    const head = STUDENT_LABEL_HEAD.exec(blocks[i]!.text.replace(/\s+/g, ' ').trim());
+    if (head) {
+      // With no colon after it the label may open a phrase ("Student Research Paper"): only a name
+      // of the shapes a cover sets after its student's group is read then, never the rest whole.
+      const name = studentName(
+        blocks[i]!.text.replace(/\s+/g, ' ').trim().slice(head[0].length),
+        /[:：]/.test(head[0]),
+      );
+      if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+    }
+    if (!isLabel(blocks[i])) continue;
+    let j = i;
+    while (j < end && isLabel(blocks[j])) j++;
+    const labels = blocks.slice(i, j);
+    const values = blocks.slice(j, j + labels.length);
+    if (values.length < labels.length || values.some((v) => isLabel(v))) return null;
+    const k = labels.findIndex((b) => STUDENT_LABEL.test(b.text.trim()));
+    if (k >= 0) {
+      const name = studentName(values[k]!.text);
+      if (!name) return null;
+      const used = new Set<number>();
+      for (let u = i; u < j + labels.length; u++) used.add(u);
+      return { entries: [{ name, marks: [], lines: [], links: [] }], used };
+    }
+    i = j + labels.length - 1;
+  }
+  return null;
+}
+
+/** "Corresponding author(s):" run in before the names it gives. */
+const CORRESPONDING_NAMES = /^\s*corresponding\s+authors?\s*:\s*/iu;
+
+/**
+ * A byline that names no person (a collaboration's name alone, PoS proceedings: "The X
+ * Collaboration" with a link to its author list) leaves the paper's people to the line that
+ * names its corresponding authors on the first page ("Corresponding authors: Jane Roe*¹"): they
+ * are the authors to report. Null when no such line lists names.
+ */
+export function namedCorresponding(
+  blocks: Block[],
+  from: number,
+): { entries: Entry[]; used: Set<number> } | null {
+  const page = blocks[from]?.page;
+  for (let i = from; i < Math.min(blocks.length, from + 20) && blocks[i]!.page === page; i++) {
+    const b = blocks[i]!;
+    const label = CORRESPONDING_NAMES.exec(b.runs[0]?.text ?? '');
+    if (!label || b.runs[0]!.sup || b.text.length > 300 || b.text.includes('@')) continue;
+    // The line of names only: an affiliation set under it may share its block.
+    const runs: Block['runs'] = [];
+    for (const [k, r] of b.runs.entries()) {
+      const text = k === 0 ? r.text.slice(label[0].length) : r.text;
+      const cut = text.indexOf('\n');
+      runs.push({ ...r, text: cut < 0 ? text : text.slice(0, cut) });
+      if (cut >= 0) break;
+    }
+    const names = splitByline(runs);
+    if (!names.length || !names.every((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name)))
+      return null;
+    return {
+      entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
+      used: new Set([i]),
+    };
+  }
+  return null;
+}
