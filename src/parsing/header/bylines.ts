@@ -34,6 +34,7 @@ import {
   type Entry,
   FRONT_LABEL,
   opensWithNoteMark,
+  type EntriesRead,
 } from './front-matter.ts';
 import { PROPOSAL_PART, type TitleSpan } from './title.ts';
 
@@ -253,11 +254,7 @@ function longMarkedByline(b: Block): boolean {
 const KIND_OF_DOCUMENT =
   /^(?:m[ée]moire|th[èe]se|rapport|projet|tesis|tesina|trabajo|tese|disserta[çc][ãa]o|monografia|relat[óo]rio)\b/iu;
 
-function namedInKindLine(
-  blocks: Block[],
-  from: number,
-  to: number,
-): { entries: Entry[]; used: Set<number> } | null {
+function namedInKindLine(blocks: Block[], from: number, to: number): EntriesRead | null {
   for (let i = from; i < Math.min(to, from + 8); i++) {
     const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
     if (text.length > 160 || !KIND_OF_DOCUMENT.test(text)) continue;
@@ -280,7 +277,7 @@ function scriptOf(name: string): string {
 }
 
 /** Bylines: names separated by commas and "and", with superscript marks. */
-function inlineAuthors(blocks: Block[], from: number, to: number): { entries: Entry[]; used: Set<number> } {
+function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
   const byLabel =
     namesAfterBy(blocks, from, to) ??
     namedByRoleLabels(blocks, from, to) ??

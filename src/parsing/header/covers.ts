@@ -12,6 +12,7 @@ import {
   namesOnly,
   STUDENT_LABELS,
   SUPERVISOR_LABELS,
+  type EntriesRead,
 } from './front-matter.ts';
 import { capitalsByline } from './title.ts';
 
@@ -24,7 +25,7 @@ export function nameUnderCapitalsTitle(
   blocks: Block[],
   titleIndex: number | null,
   titleEnd: number,
-): { entries: Entry[]; used: Set<number> } | null {
+): EntriesRead | null {
   if (titleIndex !== 0 || capitalsByline(blocks) !== titleEnd) return null;
   const b = blocks[titleEnd]!;
   const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
@@ -41,10 +42,7 @@ export function nameUnderCapitalsTitle(
  * right over the title holds names and nothing else; a running head in the body's type or smaller,
  * an anonymised line, is none.
  */
-export function nameOverTitle(
-  blocks: Block[],
-  titleIndex: number | null,
-): { entries: Entry[]; used: Set<number> } | null {
+export function nameOverTitle(blocks: Block[], titleIndex: number | null): EntriesRead | null {
   if (titleIndex === null || titleIndex === 0) return null;
   const b = blocks[titleIndex - 1]!;
   const title = blocks[titleIndex]!;
@@ -66,11 +64,7 @@ export function nameOverTitle(
   };
 }
 
-type NamesReader = (
-  blocks: Block[],
-  from: number,
-  to: number,
-) => { entries: Entry[]; used: Set<number> } | null;
+type NamesReader = (blocks: Block[], from: number, to: number) => EntriesRead | null;
 
 /**
  * Names a cover labels over its title, read by `read` on the title's page before it: a student
@@ -81,7 +75,7 @@ export function labelledOverTitle(
   blocks: Block[],
   titleIndex: number | null,
   read: NamesReader,
-): { entries: Entry[]; used: Set<number> } | null {
+): EntriesRead | null {
   if (titleIndex === null) return null;
   let from = titleIndex;
   while (from > 0 && blocks[from - 1]!.page === blocks[titleIndex]!.page) from--;
@@ -118,11 +112,7 @@ const ROLE_LINE =
  * Faculty of ... / By: / Jane Roe / John Doe / Alex Poe / Adviser"): one to a line after "By:",
  * until a line that is no lone name; a name over a role line (the adviser) is no author.
  */
-export function namesAfterBy(
-  blocks: Block[],
-  from: number,
-  to: number,
-): { entries: Entry[]; used: Set<number> } | null {
+export function namesAfterBy(blocks: Block[], from: number, to: number): EntriesRead | null {
   const by = blocks.slice(from, Math.min(to, from + 16)).findIndex((b) => BY_LABEL.test(b.text.trim()));
   if (by < 0) return null;
   let end = from + by + 1;
@@ -193,11 +183,7 @@ function studentName(value: string, whole = true): string | null {
  * 123456"): the name on the line above the label, in the same block or the block before; or the
  * name on a line of its own with the bare number after it (a student's paper in Word).
  */
-function nameOverRegisterNumber(
-  blocks: Block[],
-  from: number,
-  i: number,
-): { entries: Entry[]; used: Set<number> } | null {
+function nameOverRegisterNumber(blocks: Block[], from: number, i: number): EntriesRead | null {
   const lines = blocks[i]!.text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
   const numbered = lines.length === 1 ? NAME_THEN_REGISTER_NUMBER.exec(lines[0]!) : null;
   const own = numbered ? studentName(numbered[1]!) : null;
@@ -230,11 +216,7 @@ const RUN_IN_REGISTER = /\s+[–—-]\s+[\p{L}.]{1,15}\s*[:：]\s*\d{4,12}$/u;
  * on the student in the genitive (GENITIVE_STUDENT), before any supervisor's label. They are the
  * authors, whatever else the cover sets around them.
  */
-export function labelledStudents(
-  blocks: Block[],
-  from: number,
-  to: number,
-): { entries: Entry[]; used: Set<number> } | null {
+export function labelledStudents(blocks: Block[], from: number, to: number): EntriesRead | null {
   for (let i = from; i < Math.min(to, from + 8); i++) {
     const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
     if (GENITIVE_STUDENT.test(text)) {
@@ -271,11 +253,7 @@ export function labelledStudents(
  * the names in the same order (read as a run of labels, then a run of as many names). The name
  * under the student's label is the author; the supervisor's is no author.
  */
-export function namedByRoleLabels(
-  blocks: Block[],
-  from: number,
-  to: number,
-): { entries: Entry[]; used: Set<number> } | null {
+export function namedByRoleLabels(blocks: Block[], from: number, to: number): EntriesRead | null {
   const end = Math.min(to, from + 24);
   const isLabel = (b: Block | undefined) =>
     !!b &&
@@ -323,10 +301,7 @@ const CORRESPONDING_NAMES = /^\s*corresponding\s+authors?\s*:\s*/iu;
  * names its corresponding authors on the first page ("Corresponding authors: Jane Roe*¹"): they
  * are the authors to report. Null when no such line lists names.
  */
-export function namedCorresponding(
-  blocks: Block[],
-  from: number,
-): { entries: Entry[]; used: Set<number> } | null {
+export function namedCorresponding(blocks: Block[], from: number): EntriesRead | null {
   const page = blocks[from]?.page;
   for (let i = from; i < Math.min(blocks.length, from + 20) && blocks[i]!.page === page; i++) {
     const b = blocks[i]!;

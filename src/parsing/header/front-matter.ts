@@ -25,6 +25,12 @@ export interface Entry {
   links: string[];
 }
 
+/** The entries one reader found, and the blocks it read them from. */
+export interface EntriesRead {
+  entries: Entry[];
+  used: Set<number>;
+}
+
 /** "Abstract. The ...", "Abstract: ...", "Abstract — ...", "ABSTRACT The ...": a run-in label. */
 export const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[:.—–-]|^ABSTRACT\s/;
 
