@@ -1,7 +1,7 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
-import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
+import { everyWordIn, everyWordInFolded, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import { formDigest, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
@@ -632,7 +632,8 @@ export async function listGroupAuthors(
   key: { organizationId: number; groupId: number },
   options: PageRequest,
 ): Promise<CountedPage<GroupAuthorListItem>> {
-  const words = everyWordIn('name', options.search, 3, ['client_id', "array_to_string(emails, ' ')"]);
+  // The name folded and the client id and emails lower-cased, as each record keeps them (migration 0113).
+  const words = everyWordInFolded('search_name', 'search_contact', options.search, 3);
   const where = ['organization_id = $1', 'group_id = $2', ...words.conditions].join(' AND ');
   const patterns = words.params;
   const params = [key.organizationId, key.groupId, ...patterns];
