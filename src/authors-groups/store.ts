@@ -289,7 +289,31 @@ export async function saveGroupAuthor(
   key: GroupAuthorKey,
   record: GroupAuthorRecord,
 ): Promise<boolean> {
-  return (await upsertGroupAuthors(tx, key, [{ clientId: key.clientId, record }])) !== null;
+  return (await upsertGroupAuthors(tx, key, [sentRow(key.clientId, record)])) !== null;
+}
+
+/** A record as the write statement is sent it: its linking inputs' hash, and its fields as JSON. */
+interface SentRow {
+  clientId: string;
+  record: GroupAuthorRecord;
+  inputsHash: string;
+  json: string;
+}
+
+/** A record to write, serialized once: an import batches by the JSON's length and sends that JSON. */
+function sentRow(clientId: string, record: GroupAuthorRecord): SentRow {
+  const inputsHash = linkInputsHash(record);
+  const json = JSON.stringify({
+    client_id: clientId,
+    name: record.name,
+    emails: record.emails,
+    orcids: record.orcids,
+    articles: record.articles,
+    affiliations: record.affiliations,
+    custom_values: record.custom_values,
+    link_inputs_hash: inputsHash,
+  });
+  return { clientId, record, inputsHash, json };
 }
 
 /**
@@ -301,39 +325,28 @@ export async function saveGroupAuthor(
 async function upsertGroupAuthors(
   tx: Transaction,
   group: { organizationId: number; groupId: number },
-  rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
+  rows: readonly SentRow[],
 ): Promise<ImportCounts | null> {
   if (rows.length === 0) return { added: 0, updated: 0, unchanged: 0 };
-  const hashes = rows.map((row) => linkInputsHash(row.record));
-  const fields = rows.map(({ clientId, record }, i) => ({
-    client_id: clientId,
-    name: record.name,
-    emails: record.emails,
-    orcids: record.orcids,
-    articles: record.articles,
-    affiliations: record.affiliations,
-    custom_values: record.custom_values,
-    link_inputs_hash: hashes[i],
-  }));
   const { rows: answered } = await tx.query<{
     client_id: string | null;
     linked_author_id: number | null;
     inserted: boolean;
     link_current: boolean;
     unchanged: boolean;
-  }>(UPSERT, [group.groupId, group.organizationId, JSON.stringify(fields)]);
+  }>(UPSERT, [group.groupId, group.organizationId, `[${rows.map((row) => row.json).join(',')}]`]);
   if (answered.length === 0) return null;
   const written = answered.filter((w) => w.client_id !== null);
   const added = written.filter((w) => w.inserted).length;
   const updated = written.filter((w) => !w.inserted && !w.unchanged).length;
   if (added > 0) await checkRecordsPerGroup(tx, group.groupId);
   const outcome = new Map(written.map((w) => [w.client_id, w]));
-  const stale = rows.flatMap(({ clientId, record }, i) => {
+  const stale = rows.flatMap(({ clientId, record, inputsHash }) => {
     const w = outcome.get(clientId);
     // Not written: sent as stored, its link evaluated on these inputs against the current corpus.
     if (!w || w.link_current) return [];
     const row = { ...record, group_id: group.groupId, client_id: clientId };
-    return [{ ...row, linked_author_id: w.linked_author_id, inputsHash: hashes[i]! }];
+    return [{ ...row, linked_author_id: w.linked_author_id, inputsHash }];
   });
   await linkWrittenGroupAuthors(tx, stale);
   return { added, updated, unchanged: rows.length - added - updated };
@@ -423,20 +436,30 @@ async function writeImportedRows(
   rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
 ): Promise<ImportCounts> {
   const counts = { added: 0, updated: 0, unchanged: 0 };
-  for (let start = 0; start < rows.length;) {
-    let end = start;
+  // Each record serialized once: measured by its JSON for its batch, then sent as that JSON; the one
+  // that would overflow a batch is carried to the next.
+  let carried: SentRow | null = null;
+  let next = 0;
+  while (carried || next < rows.length) {
+    const batch: SentRow[] = [];
     let bytes = 0;
-    while (end < rows.length && end - start < IMPORT_BATCH_RECORDS) {
-      bytes += rows[end]!.clientId.length + JSON.stringify(rows[end]!.record).length;
-      if (bytes > IMPORT_BATCH_BYTES && end > start) break;
-      end++;
+    while (batch.length < IMPORT_BATCH_RECORDS) {
+      const row: SentRow | null =
+        carried ?? (next < rows.length ? sentRow(rows[next]!.clientId, rows[next++]!.record) : null);
+      carried = null;
+      if (!row) break;
+      bytes += row.json.length;
+      if (bytes > IMPORT_BATCH_BYTES && batch.length > 0) {
+        carried = row;
+        break;
+      }
+      batch.push(row);
     }
-    const written = await upsertGroupAuthors(tx, group, rows.slice(start, end));
+    const written = await upsertGroupAuthors(tx, group, batch);
     if (written === null) throw errors.notFound(`Authors group ${group.groupId}`);
     counts.added += written.added;
     counts.updated += written.updated;
     counts.unchanged += written.unchanged;
-    start = end;
   }
   return counts;
 }
