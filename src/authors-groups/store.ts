@@ -661,16 +661,6 @@ export async function listGroupAuthors(
   const patterns = words.params;
   const params = [key.organizationId, key.groupId, ...patterns];
   const at = params.length;
-  // Unfiltered, the group's size (countRecords); a search counts its matches.
-  const total =
-    patterns.length === 0
-      ? await countRecords(db, key.organizationId, key.groupId)
-      : (
-          await db.query<{ n: number }>(
-            `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
-            params,
-          )
-        ).rows[0]!.n;
   const { rows } = await db.query<GroupAuthorListItem>(
     `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
        FROM (SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
@@ -679,6 +669,22 @@ export async function listGroupAuthors(
       ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],
   );
+  // Unfiltered, the group's size (countRecords). A search's matches that end on this page (fewer
+  // rows than asked, none past the first page's start) are counted by it; others, by a count that
+  // scans the group again (a search of no match was two scans: 160 ms of PGlite's thread for 205,823).
+  const endsHere =
+    options.limit > 0 && (rows.length > 0 ? rows.length < options.limit : options.offset === 0);
+  const total =
+    patterns.length === 0
+      ? await countRecords(db, key.organizationId, key.groupId)
+      : endsHere
+        ? options.offset + rows.length
+        : (
+            await db.query<{ n: number }>(
+              `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
+              params,
+            )
+          ).rows[0]!.n;
   return { total, rows };
 }
 

@@ -106,7 +106,7 @@ describe("a group's records search", () => {
 
   it('folds and lower-cases the words typed, not every record of the group at each search', async () => {
     // Folding each name and lower-casing each client id and email of the group for every word, in
-    // the count and again in the page, held PGlite 3.2 s for a search of 205,823 records
+    // the count and again in the page (statements noted through a database passing each on), held PGlite 3.2 s for a search of 205,823 records
     // (bench/hostile-group-search.ts): the records keep them folded (migration 0113).
     const statements: string[] = [];
     const noting: Queryable = {
@@ -117,8 +117,9 @@ describe("a group's records search", () => {
     };
     const key = { organizationId: org.id, groupId: org.groupId };
     const page = await listGroupAuthors(noting, key, { search: 'björn UNI.example', limit: 50, offset: 0 });
-    expect(page.rows.map((r) => r.client_id)).toEqual(['müller-7']);
-    expect(statements).toHaveLength(2);
+    expect(page).toEqual({ total: 1, rows: [expect.objectContaining({ client_id: 'müller-7' })] });
+    // Its matches all on the page, they count themselves: no second scan to count them.
+    expect(statements).toHaveLength(1);
     for (const sql of statements) {
       expect(sql).not.toMatch(/ILIKE|array_to_string/i);
       expect([...sql.matchAll(/fold_text\(([^)]*)\)/g)].map((m) => m[1])).toEqual(['$3', '$4']);
