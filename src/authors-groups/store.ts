@@ -1,7 +1,7 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
-import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
+import { everyWordIn, everyWordInFolded, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import { formDigest, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
@@ -289,7 +289,31 @@ export async function saveGroupAuthor(
   key: GroupAuthorKey,
   record: GroupAuthorRecord,
 ): Promise<boolean> {
-  return (await upsertGroupAuthors(tx, key, [{ clientId: key.clientId, record }])) !== null;
+  return (await upsertGroupAuthors(tx, key, [sentRow(key.clientId, record)])) !== null;
+}
+
+/** A record as the write statement is sent it: its linking inputs' hash, and its fields as JSON. */
+interface SentRow {
+  clientId: string;
+  record: GroupAuthorRecord;
+  inputsHash: string;
+  json: string;
+}
+
+/** A record to write, serialized once: an import batches by the JSON's length and sends that JSON. */
+function sentRow(clientId: string, record: GroupAuthorRecord): SentRow {
+  const inputsHash = linkInputsHash(record);
+  const json = JSON.stringify({
+    client_id: clientId,
+    name: record.name,
+    emails: record.emails,
+    orcids: record.orcids,
+    articles: record.articles,
+    affiliations: record.affiliations,
+    custom_values: record.custom_values,
+    link_inputs_hash: inputsHash,
+  });
+  return { clientId, record, inputsHash, json };
 }
 
 /**
@@ -301,39 +325,28 @@ export async function saveGroupAuthor(
 async function upsertGroupAuthors(
   tx: Transaction,
   group: { organizationId: number; groupId: number },
-  rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
+  rows: readonly SentRow[],
 ): Promise<ImportCounts | null> {
   if (rows.length === 0) return { added: 0, updated: 0, unchanged: 0 };
-  const hashes = rows.map((row) => linkInputsHash(row.record));
-  const fields = rows.map(({ clientId, record }, i) => ({
-    client_id: clientId,
-    name: record.name,
-    emails: record.emails,
-    orcids: record.orcids,
-    articles: record.articles,
-    affiliations: record.affiliations,
-    custom_values: record.custom_values,
-    link_inputs_hash: hashes[i],
-  }));
   const { rows: answered } = await tx.query<{
     client_id: string | null;
     linked_author_id: number | null;
     inserted: boolean;
     link_current: boolean;
     unchanged: boolean;
-  }>(UPSERT, [group.groupId, group.organizationId, JSON.stringify(fields)]);
+  }>(UPSERT, [group.groupId, group.organizationId, `[${rows.map((row) => row.json).join(',')}]`]);
   if (answered.length === 0) return null;
   const written = answered.filter((w) => w.client_id !== null);
   const added = written.filter((w) => w.inserted).length;
   const updated = written.filter((w) => !w.inserted && !w.unchanged).length;
   if (added > 0) await checkRecordsPerGroup(tx, group.groupId);
   const outcome = new Map(written.map((w) => [w.client_id, w]));
-  const stale = rows.flatMap(({ clientId, record }, i) => {
+  const stale = rows.flatMap(({ clientId, record, inputsHash }) => {
     const w = outcome.get(clientId);
     // Not written: sent as stored, its link evaluated on these inputs against the current corpus.
     if (!w || w.link_current) return [];
     const row = { ...record, group_id: group.groupId, client_id: clientId };
-    return [{ ...row, linked_author_id: w.linked_author_id, inputsHash: hashes[i]! }];
+    return [{ ...row, linked_author_id: w.linked_author_id, inputsHash }];
   });
   await linkWrittenGroupAuthors(tx, stale);
   return { added, updated, unchanged: rows.length - added - updated };
@@ -423,20 +436,30 @@ async function writeImportedRows(
   rows: ReadonlyArray<{ clientId: string; record: GroupAuthorRecord }>,
 ): Promise<ImportCounts> {
   const counts = { added: 0, updated: 0, unchanged: 0 };
-  for (let start = 0; start < rows.length;) {
-    let end = start;
+  // Each record serialized once: measured by its JSON for its batch, then sent as that JSON; the one
+  // that would overflow a batch is carried to the next.
+  let carried: SentRow | null = null;
+  let next = 0;
+  while (carried || next < rows.length) {
+    const batch: SentRow[] = [];
     let bytes = 0;
-    while (end < rows.length && end - start < IMPORT_BATCH_RECORDS) {
-      bytes += rows[end]!.clientId.length + JSON.stringify(rows[end]!.record).length;
-      if (bytes > IMPORT_BATCH_BYTES && end > start) break;
-      end++;
+    while (batch.length < IMPORT_BATCH_RECORDS) {
+      const row: SentRow | null =
+        carried ?? (next < rows.length ? sentRow(rows[next]!.clientId, rows[next++]!.record) : null);
+      carried = null;
+      if (!row) break;
+      bytes += row.json.length;
+      if (bytes > IMPORT_BATCH_BYTES && batch.length > 0) {
+        carried = row;
+        break;
+      }
+      batch.push(row);
     }
-    const written = await upsertGroupAuthors(tx, group, rows.slice(start, end));
+    const written = await upsertGroupAuthors(tx, group, batch);
     if (written === null) throw errors.notFound(`Authors group ${group.groupId}`);
     counts.added += written.added;
     counts.updated += written.updated;
     counts.unchanged += written.unchanged;
-    start = end;
   }
   return counts;
 }
@@ -632,21 +655,12 @@ export async function listGroupAuthors(
   key: { organizationId: number; groupId: number },
   options: PageRequest,
 ): Promise<CountedPage<GroupAuthorListItem>> {
-  const words = everyWordIn('name', options.search, 3, ['client_id', "array_to_string(emails, ' ')"]);
+  // The name folded and the client id and emails lower-cased, as each record keeps them (migration 0113).
+  const words = everyWordInFolded('search_name', 'search_contact', options.search, 3);
   const where = ['organization_id = $1', 'group_id = $2', ...words.conditions].join(' AND ');
   const patterns = words.params;
   const params = [key.organizationId, key.groupId, ...patterns];
   const at = params.length;
-  // Unfiltered, the group's size (countRecords); a search counts its matches.
-  const total =
-    patterns.length === 0
-      ? await countRecords(db, key.organizationId, key.groupId)
-      : (
-          await db.query<{ n: number }>(
-            `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
-            params,
-          )
-        ).rows[0]!.n;
   const { rows } = await db.query<GroupAuthorListItem>(
     `SELECT g.client_id, g.name, g.emails, g.linked_author_id, a.display_name AS linked_author_name
        FROM (SELECT client_id, name, emails, linked_author_id FROM group_authors WHERE ${where}
@@ -655,6 +669,22 @@ export async function listGroupAuthors(
       ORDER BY lower(g.name), g.client_id`,
     [...params, options.limit, options.offset],
   );
+  // Unfiltered, the group's size (countRecords). A search's matches that end on this page (fewer
+  // rows than asked, none past the first page's start) are counted by it; others, by a count that
+  // scans the group again (a search of no match was two scans: 160 ms of PGlite's thread for 205,823).
+  const endsHere =
+    options.limit > 0 && (rows.length > 0 ? rows.length < options.limit : options.offset === 0);
+  const total =
+    patterns.length === 0
+      ? await countRecords(db, key.organizationId, key.groupId)
+      : endsHere
+        ? options.offset + rows.length
+        : (
+            await db.query<{ n: number }>(
+              `SELECT count(*)::integer AS n FROM group_authors WHERE ${where}`,
+              params,
+            )
+          ).rows[0]!.n;
   return { total, rows };
 }
 

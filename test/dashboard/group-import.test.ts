@@ -623,9 +623,29 @@ describe('importing thousands of records (a thousand a statement at most, one tr
     statements.length = 0;
     await importGroupAuthors(noting, group, rows(300, 10_000, 'a'.repeat(2000)));
     expect(statements.reduce((n, s) => n + s.records, 0)).toBe(300);
-    // 256 KiB of the records' fields; the statement adds each one's client id and linking hash.
-    expect(Math.max(...statements.map((s) => s.chars))).toBeLessThan(288 * 1024);
+    // 256 KiB of the records' JSON (their fields, client ids and linking hashes), a comma between two.
+    expect(Math.max(...statements.map((s) => s.chars))).toBeLessThan(257 * 1024);
     expect(await count(org)).toBe(2800);
+  });
+
+  it('serializes each record once, to measure its statement and to send it', async () => {
+    const org = await makeOrg();
+    // Each record's custom values say when they are serialized (JSON.stringify calls toJSON).
+    let serialized = 0;
+    const rows = Array.from({ length: 2500 }, (_, i) => ({
+      clientId: `j${i}`,
+      record: {
+        name: `J ${i}`,
+        emails: null,
+        orcids: null,
+        articles: null,
+        affiliations: null,
+        custom_values: { toJSON: () => (serialized++, {}) } as unknown as Record<string, never>,
+      },
+    }));
+    await importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, rows);
+    expect(await count(org)).toBe(2500);
+    expect(serialized).toBe(2500);
   });
 
   it("asks which of an import's client ids the group holds ten thousand a statement at most", async () => {

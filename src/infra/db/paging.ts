@@ -19,8 +19,8 @@ export interface CountedPage<T> {
  * The condition that the name `column` holds the LIKE pattern `pattern` (parameter `param`), letter
  * case and accents aside, folded as foldAccents folds (fold_text, migration 0104): "espanola" finds
  * "Española", "muller" finds "Müller", "glavaš" finds "Glavas". Every dashboard search over names
- * goes through it (everyWordIn): the groups' and records' searches folded, the folders' and the
- * journals' did not. Folding every name made a scan about twice as long: a word typed in ASCII is
+ * goes through it (everyWordIn) or compares text stored folded by it (everyWordInFolded, a group's
+ * records): the groups' and records' searches folded, the folders' and the journals' did not. Folding every name made a scan about twice as long: a word typed in ASCII is
  * matched by ILIKE in an ASCII name, and only a name with other characters is folded; a word typed
  * with accents is matched against every name folded.
  */
@@ -46,6 +46,27 @@ export function everyWordIn(
     const p = `$${first + i}`;
     const name = foldedLike(column, p, pattern);
     return alsoIn.length === 0 ? name : `(${[name, ...alsoIn.map((c) => `${c} ILIKE ${p}`)].join(' OR ')})`;
+  });
+  return { conditions, params };
+}
+
+/**
+ * everyWordIn over text the rows keep already folded for it: `folded` holds fold_text of the name,
+ * `lowered` the other text searched (ids, emails) lower-cased, its parts a line end apart (no word
+ * holds one). The same rows as everyWordIn over the text as written, and no row folded or lower-cased
+ * at the search, only each word: a group's records search folded every name beyond ASCII and
+ * lower-cased every client id and email of the group for each word, twice (migration 0113).
+ */
+export function everyWordInFolded(
+  folded: string,
+  lowered: string,
+  search: string,
+  first: number,
+): { conditions: string[]; params: string[] } {
+  const params = likeWordPatterns(search);
+  const conditions = params.map((_, i) => {
+    const p = `$${first + i}`;
+    return `(${folded} LIKE fold_text(${p}) OR ${lowered} LIKE lower(${p}))`;
   });
   return { conditions, params };
 }
