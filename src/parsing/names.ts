@@ -1,6 +1,7 @@
 // What a personal name looks like in a byline, and how a byline splits into names and their marks.
 import type { Run } from './types.ts';
 import { isDegreeList, withoutDegrees } from '../corpus/authors/name-titles.ts';
+import { foldWords } from '../infra/text-fold.ts';
 
 const PARTICLES = new Set([
   'van',
@@ -506,4 +507,22 @@ export function surnameOf(name: string): string {
     .split(/\s+/)
     .filter((w) => /\p{L}{2,}/u.test(w));
   return words[words.length - 1] ?? name;
+}
+
+/**
+ * How well an email's local part spells a name: 2 when it holds the surname (a short one, "Ng",
+ * as a word of its own), 1 another of the name's words, 0.5 its initials, 0 nothing of it.
+ */
+export function emailMatchesName(email: string, name: string): number {
+  const local = foldWords(email.split('@')[0] ?? '').replace(/\s/g, '');
+  const parts = foldWords(name).split(' ').filter(Boolean);
+  const surname = foldWords(surnameOf(name)).replace(/\s/g, '');
+  if (surname.length >= 3 && local.includes(surname)) return 2;
+  // A short surname ("Ng", "Li") counts as a word of the address of its own ("kaisze.ng").
+  const words = foldWords(email.split('@')[0] ?? '').split(' ');
+  if (surname.length >= 2 && words.length >= 2 && words.includes(surname)) return 2;
+  if (parts.some((p) => p.length >= 3 && local.includes(p))) return 1;
+  const initials = parts.map((p) => p[0]).join('');
+  if (initials.length >= 2 && local.startsWith(initials)) return 0.5;
+  return 0;
 }

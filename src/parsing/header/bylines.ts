@@ -4,6 +4,7 @@ import type { Block } from '../types.ts';
 import { findEmails, findOrcids } from '../text-utils.ts';
 import {
   BYLINE_LABEL,
+  emailMatchesName,
   inCapitals,
   isMarkedNameLike,
   isMononym,
@@ -30,7 +31,6 @@ import {
 import {
   BARE_TITLE_LABEL,
   bracketedAffiliations,
-  emailMatchesName,
   type Entry,
   FRONT_LABEL,
   opensWithNoteMark,

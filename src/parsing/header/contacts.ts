@@ -3,13 +3,13 @@
 import { findEmails, findOrcids, joinLines, mailtoAddresses, ORCID_RE, unique } from '../text-utils.ts';
 import { INSTITUTION } from '../institutions.ts';
 import type { Block, DocumentModel, ParsedAuthor } from '../types.ts';
-import { isNameLike, normalizeStars, splitMarks, surnameOf } from '../names.ts';
+import { emailMatchesName, isNameLike, normalizeStars, splitMarks, surnameOf } from '../names.ts';
 import { foldWords } from '../../infra/text-fold.ts';
 import { isHeading, KEYWORDS_LABEL } from '../sections.ts';
 import { OTHER_LANGUAGE_LABEL } from '../abstract.ts';
 import { validOrcid } from '../../corpus/openalex/ids.ts';
 import { type AuthorEntries, bylineBlock } from './bylines.ts';
-import { CORRESPONDENCE, emailMatchesName, type Entry, iconsCut } from './front-matter.ts';
+import { CORRESPONDENCE, type Entry, iconsCut } from './front-matter.ts';
 import { opensAbstract, type TitleSpan } from './title.ts';
 
 const LABELLED =

@@ -1,10 +1,9 @@
 // What the front matter's readers share: an author entry as a reader finds it, where the front matter
 // ends, the labels of its parts, a cover's kind-of-work and role lines, note marks, link icons.
 import type { Block } from '../types.ts';
-import { isNameLike, normalizeStars, splitByline, surnameOf } from '../names.ts';
+import { isNameLike, normalizeStars, splitByline } from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { ABSTRACT_LABEL, CONTENTS_ENTRY_STYLE, CONTENTS_LINE, isHeading, isProse } from '../sections.ts';
-import { foldWords } from '../../infra/text-fold.ts';
 
 export const CORRESPONDENCE = /correspond|e-?mail|✉/i;
 
@@ -243,20 +242,6 @@ export const ROLE_FIELD = new RegExp(
   `^(?:${STUDENT_LABELS.source}|${SUPERVISOR_LABELS.source})\\s*[:：]`,
   'iu',
 );
-
-export function emailMatchesName(email: string, name: string): number {
-  const local = foldWords(email.split('@')[0] ?? '').replace(/\s/g, '');
-  const parts = foldWords(name).split(' ').filter(Boolean);
-  const surname = foldWords(surnameOf(name)).replace(/\s/g, '');
-  if (surname.length >= 3 && local.includes(surname)) return 2;
-  // A short surname ("Ng", "Li") counts as a word of the address of its own ("kaisze.ng").
-  const words = foldWords(email.split('@')[0] ?? '').split(' ');
-  if (surname.length >= 2 && words.length >= 2 && words.includes(surname)) return 2;
-  if (parts.some((p) => p.length >= 3 && local.includes(p))) return 1;
-  const initials = parts.map((p) => p[0]).join('');
-  if (initials.length >= 2 && local.startsWith(initials)) return 0.5;
-  return 0;
-}
 
 /**
  * Icons linked after a name (an envelope for the email, a house for the home page, the ORCID
