@@ -9,6 +9,14 @@ export const UNSENT_FORM_COOKIE = 'rm_unsent_form';
 /** As long as the ended session is kept (src/users/sessions.ts). */
 export const UNSENT_FORM_COOKIE_SECONDS = 24 * 3600;
 
+/**
+ * The one-time value of the form whose post made a secret (an API key; a one-time password), held by
+ * the browser alone for the page the post leads to, which opens the secret sealed with it, once
+ * (`shown-once.ts`). One a page, so that a key and a user made in two tabs keep apart.
+ */
+export const NEW_KEY_COOKIE = 'rm_new_key';
+export const NEW_PASSWORD_COOKIE = 'rm_new_password';
+
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
