@@ -127,7 +127,9 @@ describe('a refused form: each message beside its field, the values kept', () =>
     expectRefused(shown, 'client_id');
     expectRefused(shown, 'name');
     expectRefused(shown, input);
-    expect(messageOf(shown, input)).toBe('<bdi>Papers reviewed</bdi> must be a finite number');
+    expect(messageOf(shown, input)).toBe(
+      '<bdi>Papers reviewed</bdi>: “<bdi>lots</bdi>” is not a number; enter a number, like 3 or 2.5',
+    );
     // An existing record's edit: its name and its custom value at once.
     await injectForm(t.app, editor, `${records}y1/`, { name: '', [input]: 'lots' });
     const edited = await page(editor, `${records}y1/`);

@@ -59,6 +59,7 @@ import {
   postedCustomValue,
   postedCustomValues,
   shownCustomValue,
+  valueRefusal,
 } from '../custom-values-form.ts';
 
 /** A group's records shown a page. */
@@ -133,9 +134,14 @@ async function customValuesOf(
   }));
   const checked = checkCustomValues(postedCustomValues(body, fields), rules, 'custom');
   if (checked.problems.length > 0) {
+    const byId = new Map(fields.map((f) => [f.api_id, f]));
     const named = checked.problems.map((p) => {
       const id = p.path.split('.')[1]!;
-      return `${isolateText(names.get(id) ?? id)} ${p.message}`;
+      return valueRefusal(
+        byId.get(id) ?? { name: id, data_kind: 'str' },
+        p.message,
+        text(body, customInputName({ api_id: id })).trim(),
+      );
     });
     // Each message also beside its input (cf_<api_id>).
     throw errors.validation(
