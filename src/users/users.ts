@@ -3,6 +3,7 @@
 // functions.
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { isEmailAddress } from '../infra/email-address.ts';
 import { formDigest, formRecord, openWithForm, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
@@ -22,11 +23,9 @@ export interface User {
 const COLUMNS = `id, organization_id, email, role, must_change_password, disabled_at IS NOT NULL AS disabled,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at`;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function normalizeEmail(email: string): string {
   const trimmed = email.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > 320)
+  if (!isEmailAddress(trimmed) || trimmed.length > 320)
     throw errors.validation(`Not an email address: ${email}`).naming(email);
   return trimmed;
 }
