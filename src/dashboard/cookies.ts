@@ -1,5 +1,6 @@
-// Reading and writing the dashboard's cookies: the session, the sign-in form's CSRF token, and the
-// ended session that holds a form sent after it ended (framework.ts).
+// Reading and writing the dashboard's cookies: the session, the sign-in form's CSRF token, the
+// ended session that holds a form sent after it ended (framework.ts), and the one-time value of a
+// form that made a secret, for the page that shows it once (shown-once.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'rm_session';

@@ -265,6 +265,10 @@ for (const { owner, what } of SUBJECTS) {
         ['3,5', 3.5],
         ['-0,25', -0.25],
         ['12,3456', 12.3456],
+        // A sign, and a decimal without its leading zero, as editors type them: numbers, not "not a number".
+        ['+3', 3],
+        ['.5', 0.5],
+        ['-.5', -0.5],
         ['2.5', 2.5],
       ] as const) {
         expect((await save(editor, org, owner, { [f.number.api_id]: typed })).statusCode).toBe(303);
