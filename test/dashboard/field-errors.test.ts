@@ -151,6 +151,17 @@ describe('a refused form: each message beside its field, the values kept', () =>
     );
     expect(shown).toContain(`>${typed}</textarea>`);
     expect((await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['e1'])).rows).toEqual([]);
+    // An address written with its owner's name, or two on a line, as a mail program copies them:
+    // the message gives the address to write.
+    await injectForm(t.app, editor, records, {
+      client_id: 'e1',
+      name: 'Ada',
+      emails: 'Ada Lovelace <ada@uni.example>\nada@uni.example, ada@home.example',
+    });
+    const pasted = await page(editor, `/dashboard/groups/${group.group_id}/new-record/`);
+    expect(messageOf(pasted, 'emails')!.replace(/<\/?bdi>/g, '')).toBe(
+      '“Ada Lovelace &lt;ada@uni.example&gt;” (line 1: write ada@uni.example alone) and “ada@uni.example, ada@home.example” (line 2: write ada@uni.example, ada@home.example one a line) are not email addresses: write each address whole, one a line, such as name@university.edu',
+    );
     // Corrected, it is added.
     const added = await injectForm(t.app, editor, records, {
       client_id: 'e1',

@@ -158,6 +158,8 @@ async function customValuesOf(
 
 /** How many refused emails a message names, the rest counted. */
 const EMAILS_NAMED = 3;
+/** An address within a longer text: what lies between the separators a mail program writes. */
+const ADDRESS_WITHIN = /[^\s<>"'(),;@]+@[^\s<>"'(),;@]+/g;
 
 /**
  * Refuses, beside the field, the emails typed in a record's form that are no address ("n/a", a name,
@@ -173,7 +175,18 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
     .map((line, i) => ({ item: line.trim(), line: i + 1 }))
     .filter(({ item }) => item !== '' && !kept.has(item) && !isEmailAddress(item));
   if (wrong.length === 0) return;
-  const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => `${quotedBack(item)} (line ${line})`);
+  const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => {
+    // An address with its owner's name ("Ada <ada@uni.example>"), or several on a line, as a mail
+    // program copies them: the address to write is said.
+    const found = (item.match(ADDRESS_WITHIN) ?? []).filter(isEmailAddress);
+    const write =
+      found.length === 1
+        ? `: write ${found[0]} alone`
+        : found.length > 1
+          ? `: write ${found.join(', ')} one a line`
+          : '';
+    return `${quotedBack(item)} (line ${line}${write})`;
+  });
   const more = wrong.length - named.length;
   const list =
     more > 0
