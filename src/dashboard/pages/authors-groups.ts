@@ -178,7 +178,7 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
   const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => {
     // An address with its owner's name ("Ada <ada@uni.example>"), or several on a line, as a mail
     // program copies them: the address to write is said.
-    const found = (item.match(ADDRESS_WITHIN) ?? []).filter(isEmailAddress);
+    const found = (item.match(ADDRESS_WITHIN) ?? []).filter(isEmailAddress).map(isolateText);
     const write =
       found.length === 1
         ? `: write ${found[0]} alone`
