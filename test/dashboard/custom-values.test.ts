@@ -413,7 +413,7 @@ describe("a folder's two forms", () => {
     });
     expect(refused.statusCode).toBe(303);
     const page = (await get(editor, pageOf(org, 'folder'))).body;
-    expect(page).toContain('The boost multiplier must be a number');
+    expect(page).toContain('The boost multiplier: “<bdi>lots</bdi>” is not a number');
     expect(page).toContain('value="lots"');
     expect(page).toMatch(new RegExp(`id="cf_${f.str.api_id}"[^>]*value="stored"`));
   });
