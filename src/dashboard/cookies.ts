@@ -1,5 +1,6 @@
-// Reading and writing the dashboard's cookies: the session, the sign-in form's CSRF token, and the
-// ended session that holds a form sent after it ended (framework.ts).
+// Reading and writing the dashboard's cookies: the session, the sign-in form's CSRF token, the
+// ended session that holds a form sent after it ended (framework.ts), and the one-time value of a
+// form that made a secret, for the page that shows it once (shown-once.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'rm_session';
@@ -8,6 +9,14 @@ export const LOGIN_CSRF_COOKIE = 'rm_login_csrf';
 export const UNSENT_FORM_COOKIE = 'rm_unsent_form';
 /** As long as the ended session is kept (src/users/sessions.ts). */
 export const UNSENT_FORM_COOKIE_SECONDS = 24 * 3600;
+
+/**
+ * The one-time value of the form whose post made a secret (an API key; a one-time password), held by
+ * the browser alone for the page the post leads to, which opens the secret sealed with it, once
+ * (`shown-once.ts`). One a page, so that a key and a user made in two tabs keep apart.
+ */
+export const NEW_KEY_COOKIE = 'rm_new_key';
+export const NEW_PASSWORD_COOKIE = 'rm_new_password';
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;

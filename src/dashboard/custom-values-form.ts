@@ -28,7 +28,7 @@ import {
   seenField,
 } from './framework.ts';
 import { list, text, typedNumber, type FormBody } from './form-values.ts';
-import { html, isolateText, type Html } from './html.ts';
+import { html, isolateText, quotedBack, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
 
 /** A form of custom values: its fields are cf_<api_id>, so the body names only the token. */
@@ -108,36 +108,60 @@ export function customInput(
 }
 
 /**
- * Runs `work`, a store's check of the custom values of `fields`; its refusal's problems, which name
- * each field by `custom.<api_id>`, are said to concern the form's inputs (`cf_<api_id>`), each with
- * the field's name ("Due must be a calendar date"), so that the page shows it beside its input.
+ * What an editor is told of a value a number field refused (text typed that is no number): in their
+ * words, where the API's check says "must be a finite number", the wording of its contract with JSON
+ * clients, kept as it is there.
+ */
+export const NOT_A_NUMBER = 'is not a number; enter a number, like 3 or 2.5';
+
+/**
+ * A custom value's refusal by the API's check (`checkCustomValues`) as the dashboard says it, of the
+ * field by its name (`item`: a list's choice, " (choice 2)"): a number field's in the editor's words,
+ * quoting what was typed (`typed`); the other kinds' as the check says them.
+ */
+export function valueRefusal(
+  field: Pick<CustomField, 'name' | 'data_kind'>,
+  message: string,
+  typed: string,
+  item = '',
+): string {
+  const name = `${isolateText(field.name)}${item}`;
+  return field.data_kind === 'number'
+    ? `${name}: ${quotedBack(typed)} ${NOT_A_NUMBER}`
+    : `${name} ${message}`;
+}
+
+/**
+ * Runs `work`, a store's check of the custom values of `fields` posted in `body`; its refusal's
+ * problems, which name each field by `custom.<api_id>`, are said to concern the form's inputs
+ * (`cf_<api_id>`), each with the field's name ("Due must be a calendar date"), so that the page shows
+ * it beside its input, and the message at the top is theirs, joined (`valueRefusal`).
  */
 export async function valuesConcerningInputs<T>(
-  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'name'>>,
+  fields: ReadonlyArray<Pick<CustomField, 'api_id' | 'name' | 'data_kind'>>,
+  body: FormBody,
   work: () => Promise<T> | T,
 ): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 400 || !error.details?.length) throw error;
-    const names = new Map(fields.map((f) => [f.api_id, f.name]));
-    throw new AppError(
-      error.status,
-      error.code,
-      error.message,
-      error.details.map((d) => {
-        const match = /^custom\.([^.]+)(?:\.(\d+))?$/.exec(d.path);
-        if (!match) return d;
-        const id = match[1]!;
-        // A multi option's item ("Topics.1 is not an option") is said of the field, as the store's
-        // message says it (folder-manuscript-values.ts), so that the page's message says it once.
-        const item = match[2] === undefined ? '' : ` (choice ${Number(match[2]) + 1})`;
-        return {
-          path: `body.${customInputName({ api_id: id })}`,
-          message: `${isolateText(names.get(id) ?? id)}${item} ${d.message}`,
-        };
-      }),
-    );
+    const byId = new Map(fields.map((f) => [f.api_id, f]));
+    const details = error.details.map((d) => {
+      const match = /^custom\.([^.]+)(?:\.(\d+))?$/.exec(d.path);
+      if (!match) return d;
+      const id = match[1]!;
+      // A multi option's item ("Topics.1 is not an option") is said of the field, as the store's
+      // message says it (folder-manuscript-values.ts), so that the page's message says it once.
+      const item = match[2] === undefined ? '' : ` (choice ${Number(match[2]) + 1})`;
+      const field = byId.get(id) ?? { name: id, data_kind: 'str' as const };
+      const input = customInputName({ api_id: id });
+      return {
+        path: `body.${input}`,
+        message: valueRefusal(field, d.message, text(body, input).trim(), item),
+      };
+    });
+    throw new AppError(error.status, error.code, details.map((d) => d.message).join('; '), details);
   }
 }
 
@@ -356,7 +380,7 @@ export function registerCustomValuesSave(
         await readCustomValues(ctx.db, organizationId, input.owner, id),
       );
       const posted = postedCustomValues(body, fields);
-      await valuesConcerningInputs(fields, () =>
+      await valuesConcerningInputs(fields, body, () =>
         saveCustomValues(ctx.db, organizationId, input.owner, id, posted),
       );
       // Back at the message, beside the fields: at the section's heading, the page's top (where the

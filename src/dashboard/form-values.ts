@@ -31,12 +31,14 @@ export function lines(body: FormBody, name: string): string[] {
     .filter(Boolean);
 }
 
-const POINT_NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+// A sign either way and a decimal without its leading zero (+3, .5) as editors type them; Number()
+// reads them all.
+const POINT_NUMBER = /^[-+]?(\d+(\.\d+)?|\.\d+)([eE][-+]?\d+)?$/;
 /**
  * A decimal comma, as many editors type it (3,5): digits, one comma, then digits, but not exactly
  * three of them, since 1,500 is fifteen hundred to some and one and a half to others.
  */
-const COMMA_NUMBER = /^-?\d+,(\d{1,2}|\d{4,})$/;
+const COMMA_NUMBER = /^[-+]?\d+,(\d{1,2}|\d{4,})$/;
 
 /**
  * Typed text as a number: written with a point (3.5, 1e3), or with a decimal comma where that

@@ -61,10 +61,12 @@ export function layout(input: LayoutInput): string {
               </nav>`
         }`
     : html`<header class="top"><span class="brand">refmatch</span></header>`;
-  // A refusal that marks no field (the form expired, a conflict with another tab) takes the focus
-  // itself, so the keyboard and a screen reader start from what went wrong; one that marks fields
-  // leaves it to the first of them (`fieldState`).
-  const focusHere = input.flash?.kind === 'error' && !input.flash.fields;
+  // The message of the last form takes the focus, so the keyboard and a screen reader start from what
+  // happened: a status present as the page loads is not announced by itself, and a page loaded after
+  // a post that added a group, a field or a record had the focus on itself, the next Tab the skip
+  // link, the message unheard. The next Tab goes on into the page from the message. A refusal that
+  // marks fields leaves the focus to the first of them (`fieldState`).
+  const focusHere = input.flash !== null && !input.flash.fields;
   // The title is what a screen reader says first as a page loads, and what a tab shows: a refused
   // form's page says it there too (every error message is of something not saved).
   const notSaved = input.flash?.kind === 'error' ? 'Not saved: ' : null;

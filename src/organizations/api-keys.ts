@@ -53,6 +53,31 @@ export async function createApiKeyFromForm(
   return shown === null ? { key: null, repeated: true } : { key: shown, repeated: true };
 }
 
+/**
+ * The key a dashboard form made with `formNonce`, opened once: its sealed copy is erased as it is
+ * read, so the page that shows it (reached by a redirect after the form's post) shows it once, and
+ * Back, a reload or that page's address again find nothing. Null when there is nothing to show: shown
+ * already, past SEALED_SECRET_MINUTES, revoked meanwhile, or no key of this organization's form.
+ */
+export async function takeFormKey(
+  db: Queryable,
+  organizationId: number,
+  formNonce: string,
+): Promise<string | null> {
+  await forgetSealedKeys(db, organizationId);
+  // Locked as it is read: two views at once (two tabs restored) open it once between them.
+  const { rows } = await db.query<{ form_sealed: Uint8Array }>(
+    `WITH taken AS (
+       SELECT id, form_sealed FROM api_keys
+        WHERE organization_id = $1 AND form_nonce = $2 AND form_sealed IS NOT NULL AND revoked_at IS NULL
+          FOR UPDATE)
+     UPDATE api_keys SET form_sealed = NULL FROM taken WHERE api_keys.id = taken.id
+     RETURNING taken.form_sealed`,
+    [organizationId, formDigest(formNonce)],
+  );
+  return rows[0] ? openWithForm(rows[0].form_sealed, formNonce) : null;
+}
+
 /** Erases the sealed copies of the organization's keys past SEALED_SECRET_MINUTES (form-seal.ts). */
 export async function forgetSealedKeys(db: Queryable, organizationId: number): Promise<void> {
   await db.query(

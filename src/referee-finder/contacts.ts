@@ -5,6 +5,7 @@
 import type { Queryable } from '../infra/db/index.ts';
 import type { ManuscriptAuthor } from './types.ts';
 import { appendTo } from '../infra/collections.ts';
+import { isEmailAddress } from '../infra/email-address.ts';
 
 const LEARN = `
 INSERT INTO organization_author_emails (organization_id, author_id, email)
@@ -18,7 +19,7 @@ SELECT author_id, email FROM organization_author_emails
 
 function address(value: string | null): string | null {
   const v = value?.trim().toLowerCase();
-  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : null;
+  return v && isEmailAddress(v) ? v : null;
 }
 
 /**

@@ -3,6 +3,7 @@
 // functions.
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { isEmailAddress } from '../infra/email-address.ts';
 import { formDigest, formRecord, openWithForm, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import { requireOrganization } from '../organizations/organizations.ts';
 import { checkNewPassword, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
@@ -22,11 +23,9 @@ export interface User {
 const COLUMNS = `id, organization_id, email, role, must_change_password, disabled_at IS NOT NULL AS disabled,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at`;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function normalizeEmail(email: string): string {
   const trimmed = email.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > 320)
+  if (!isEmailAddress(trimmed) || trimmed.length > 320)
     throw errors.validation(`Not an email address: ${email}`).naming(email);
   return trimmed;
 }
@@ -93,6 +92,31 @@ export async function oneTimePasswordOfForm(
     [organizationId, formDigest(formValue), 'email' in user ? normalizeEmail(user.email) : user.id],
   );
   return rows[0] ? openWithForm(rows[0].form_sealed, formValue) : null;
+}
+
+/**
+ * The one-time password a dashboard form (the add form, an Enable button) made with `formValue`, with
+ * its user's email, opened once: its sealed copy is erased as it is read (as `takeFormKey` does for a
+ * key), so the page that shows it shows it once. Null when shown already, past its minutes, of no
+ * use any more (the user chose a password, or was disabled), or of no form of this organization.
+ */
+export async function takeOneTimePassword(
+  db: Queryable,
+  organizationId: number,
+  formValue: string,
+): Promise<{ email: string; password: string } | null> {
+  await forgetSealedPasswords(db, organizationId);
+  const { rows } = await db.query<{ email: string; form_sealed: Uint8Array }>(
+    `WITH taken AS (
+       SELECT id, email, form_sealed FROM users
+        WHERE organization_id = $1 AND form_nonce = $2 AND form_sealed IS NOT NULL
+          FOR UPDATE)
+     UPDATE users SET form_sealed = NULL FROM taken WHERE users.id = taken.id
+     RETURNING taken.email, taken.form_sealed`,
+    [organizationId, formDigest(formValue)],
+  );
+  const password = rows[0] ? openWithForm(rows[0].form_sealed, formValue) : null;
+  return password === null ? null : { email: rows[0]!.email, password };
 }
 
 /** Erases the organization's sealed one-time passwords past their minutes, or no longer of use. */

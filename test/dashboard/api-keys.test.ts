@@ -1,10 +1,16 @@
-// The API keys page over HTTP in-process: a key made with a label, shown once; the same form posted
-// again (a double click, a reload of the page that showed the key) makes no second key and shows the
-// one made, for a few minutes, stored sealed, never in plain text; another organization's form value
-// makes its own.
+// The API keys page over HTTP in-process: a key made with a label, shown once, by a page of its own
+// the post leads to (post, redirect, get), which shows it no more once seen; the same form posted
+// again (a double click) makes no second key and leads to the one made while not yet shown, stored
+// sealed, never in plain text; another organization's form value makes its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import {
+  createTestUser,
+  followRedirect,
+  injectForm,
+  injectSignIn,
+  type InjectSession,
+} from '../helpers/dashboard.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,6 +21,13 @@ afterAll(async () => t?.close());
 async function adminOf(orgId: number): Promise<InjectSession> {
   return injectSignIn(t.app, (await createTestUser(t.db, orgId, 'integrations_admin')).email);
 }
+
+/** The page a create leads to, opened as the browser opens it (with the cookie the answer set). */
+function followCreate(session: InjectSession, created: Parameters<typeof followRedirect>[2]) {
+  expect(created.headers.location).toBe('/dashboard/api-keys/new/');
+  return followRedirect(t.app, session, created);
+}
+const keyOf = (body: string) => /data-testid="new-key">([^<]+)</.exec(body)?.[1];
 
 const formValue = (body: string) => /name="once" value="([^"]+)"/.exec(body)![1]!;
 const keysOf = async (orgId: number) =>
@@ -40,31 +53,44 @@ describe('the API keys page', () => {
       once,
       label: ' ScholarOne production ',
     });
-    expect(created.statusCode).toBe(200);
-    const key = /data-testid="new-key">([^<]+)</.exec(created.body)![1]!;
+    // The key is in no address and no cookie: the cookie holds the form's value, which opens it.
+    expect(JSON.stringify(created.headers)).not.toMatch(/rm_[a-f0-9]{16}_/);
+    const shown = await followCreate(admin, created);
+    expect(shown.statusCode).toBe(200);
+    const key = keyOf(shown.body)!;
     expect(key).toMatch(/^rm_[a-f0-9]{16}_/);
-    expect(created.body).toContain('<td>ScholarOne production</td>');
+    expect(shown.body).toContain('<td>ScholarOne production</td>');
+    // The page clears its cookie; reached again with it (Back, a reload), it shows the key no more.
+    expect(String(shown.headers['set-cookie'])).toContain('rm_new_key=; Path=/dashboard; Max-Age=0');
+    const seen = await followCreate(admin, created);
+    expect(keyOf(seen.body)).toBeUndefined();
+    expect(seen.body).toContain('The new key was shown once, on this page, when it was made');
+    const bare = await t.app.inject({ url: '/dashboard/api-keys/new/', headers: { cookie: admin.cookie } });
+    expect(keyOf(bare.body)).toBeUndefined();
+    expect(bare.body).toContain('is not shown again');
 
+    // The same form posted again, its key seen: no second key, and no key shown.
     const reposted = await injectForm(t.app, admin, '/dashboard/api-keys/', {
       once,
       label: 'ScholarOne production',
     });
-    expect(reposted.statusCode).toBe(200);
-    // The key the first send made, shown again: a double click's first answer is dropped by the browser.
-    expect(/data-testid="new-key">([^<]+)</.exec(reposted.body)![1]).toBe(key);
-    expect(reposted.body).toContain('This form was sent more than once');
+    expect(reposted.statusCode).toBe(303);
+    const listed = await t.app.inject({ url: '/dashboard/api-keys/', headers: { cookie: admin.cookie } });
+    expect(listed.body).toContain('This form already created a key');
+    expect(keyOf(listed.body)).toBeUndefined();
     const after = await keysOf(org.id);
     expect(after).toHaveLength(before.length + 1);
     expect(after.at(-1)).toEqual({ key_id: key.slice(3, 19), label: 'ScholarOne production' });
 
     // The form value is the organization's own: another organization posting the same one gets its key.
     const other = await createTestOrg(t);
-    const theirs = await injectForm(t.app, await adminOf(other.id), '/dashboard/api-keys/', { once });
-    expect(theirs.body).toContain('data-testid="new-key"');
+    const theirAdmin = await adminOf(other.id);
+    const theirs = await injectForm(t.app, theirAdmin, '/dashboard/api-keys/', { once });
+    expect(keyOf((await followCreate(theirAdmin, theirs)).body)).toMatch(/^rm_/);
     expect((await keysOf(other.id)).at(-1)!.label).toBeNull();
   });
 
-  it('a double click (two sends at once) makes one key, and both answers show it', async () => {
+  it('a double click (two sends at once) makes one key, and either answer leads to it, shown once', async () => {
     const org = await createTestOrg(t);
     const admin = await adminOf(org.id);
     const before = await keysOf(org.id);
@@ -73,27 +99,30 @@ describe('the API keys page', () => {
     const answers = await Promise.all(
       [1, 2].map(() => injectForm(t.app, admin, '/dashboard/api-keys/', { once, label: 'Editorial' })),
     );
-    const shown = answers.map((a) => /data-testid="new-key">([^<]+)</.exec(a.body)?.[1]);
-    expect(shown[0]).toMatch(/^rm_/);
-    expect(shown[1]).toBe(shown[0]);
     expect(await keysOf(org.id)).toHaveLength(before.length + 1);
+    // The browser follows the answer of its last send: that one shows the key, saying the form was
+    // sent more than once; the other's page then has nothing to show.
+    const last = await followCreate(admin, answers[1]!);
+    const shown = keyOf(last.body);
+    expect(shown).toMatch(/^rm_/);
+    expect(last.body).toContain('This form was sent more than once');
+    expect(keyOf((await followCreate(admin, answers[0]!)).body)).toBeUndefined();
     // Neither the key nor the form's value is stored as it is: only digests and the sealed copy.
     const { rows } = await t.db.query<{ row: string }>(
       'SELECT api_keys::text AS row FROM api_keys WHERE organization_id = $1',
       [org.id],
     );
     const stored = rows.map((r) => r.row).join('\n');
-    expect(stored).not.toContain(shown[0]!.slice(20));
+    expect(stored).not.toContain(shown!.slice(20));
     expect(stored).not.toContain(once);
   });
 
-  it('shows the key again for 10 minutes only, and never once it was revoked', async () => {
+  it('shows a key not yet seen for 10 minutes only, and never once it was revoked', async () => {
     const org = await createTestOrg(t);
     const admin = await adminOf(org.id);
     const send = async (once: string) => injectForm(t.app, admin, '/dashboard/api-keys/', { once });
     const [late, revoked] = ['l', 'r'].map((c) => c.repeat(43));
-    expect((await send(late!)).body).toContain('data-testid="new-key"');
-    expect((await send(revoked!)).body).toContain('data-testid="new-key"');
+    const answers = [await send(late!), await send(revoked!)];
     await t.db.query(
       `UPDATE api_keys SET created_at = created_at - interval '11 minutes'
         WHERE organization_id = $1 AND form_sealed IS NOT NULL AND id = (SELECT min(id) FROM api_keys WHERE organization_id = $1 AND form_sealed IS NOT NULL)`,
@@ -110,10 +139,15 @@ describe('the API keys page', () => {
       [org.id],
     );
     expect(rows.map((r) => r.sealed)).toEqual([false, true]);
+    for (const answer of answers) {
+      const page = await followCreate(admin, answer);
+      expect(keyOf(page.body)).toBeUndefined();
+      expect(page.body).toContain('is not shown again');
+    }
     for (const once of [late!, revoked!]) {
-      const again = await send(once);
-      expect(again.body).not.toContain('data-testid="new-key"');
-      expect(again.body).toContain('This form already created a key');
+      expect((await send(once)).headers.location).toBe('/dashboard/api-keys/');
+      const listed = await t.app.inject({ url: '/dashboard/api-keys/', headers: { cookie: admin.cookie } });
+      expect(listed.body).toContain('This form already created a key');
     }
     expect(await keysOf(org.id)).toHaveLength(3);
   });

@@ -4,16 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
+import { authorUrl } from '../authors-groups/helpers.ts';
 import { buildCorpus } from '../referee-finder/fixtures.ts';
 
 let t: TestApp;
 let editor: InjectSession;
 let groupId: number;
 let orgId: number;
+let apiHeaders: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
   const org = await createTestOrg(t);
   orgId = org.id;
+  apiHeaders = org.headers;
   editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
   groupId = (
     await t.db.query<{ id: number }>(
@@ -145,7 +148,8 @@ describe("an authors group's page", () => {
     expect(refused.statusCode).toBe(303);
     expect(refused.headers.location).toBe(`/dashboard/groups/${groupId}/new-record/`);
     const form = (await get(`/dashboard/groups/${groupId}/new-record/`)).body;
-    expect(form).toContain('must be a finite number');
+    expect(form).toContain('“<bdi>three</bdi>” is not a number; enter a number, like 3 or 2.5');
+    expect(form).not.toContain('finite');
     // The hint says what to type, not how the API writes it.
     expect(form).toContain('A number, such as 3 or 2.5.');
     expect(form).not.toContain('JSON number');
@@ -156,7 +160,16 @@ describe("an authors group's page", () => {
     // Shown once: the next view is the empty form.
     const again = (await get(`/dashboard/groups/${groupId}/new-record/`)).body;
     expect(again).not.toContain('c-typed');
-    expect(again).not.toContain('must be a finite number');
+    expect(again).not.toContain('is not a number');
+    // The API's words are its contract, unchanged: the dashboard says them its own way only.
+    const api = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(groupId, 'c-api'),
+      headers: apiHeaders,
+      payload: { name: 'Ada Api', [field.api_id]: 'three' },
+    });
+    expect(api.statusCode).toBe(400);
+    expect(JSON.stringify(api.json())).toContain('must be a finite number');
   });
 
   it('an edit of a record deleted meanwhile (another tab) is offered as a new record, as typed, not lost to a 404', async () => {

@@ -233,9 +233,11 @@ for (const { owner, what } of SUBJECTS) {
       expect(res.headers.location).toBe(pageOf(org, owner));
       expect(await stored(owner, subjectIdOf(org, owner))).toEqual({ [f.number.api_id]: 1 });
 
-      const page = (await get(editor, pageOf(org, owner))).body;
+      const page = (await get(editor, pageOf(org, owner))).body.replace(/<\/?bdi>/g, '');
       expect(page).toContain('role="alert"');
-      expect(page).toContain('Pages must be a finite number');
+      // In an editor's words, quoting what was typed: the API's "must be a finite number" is its own.
+      expect(page).toContain('Pages: “twelve” is not a number; enter a number, like 3 or 2.5');
+      expect(page).not.toContain('finite');
       expect(page).toContain('Due must be a calendar date YYYY-MM-DD');
       expect(page).toContain('Open access is not an option of this field');
       expect(page).toContain('Topics (choice 2) repeats an option');
@@ -243,7 +245,7 @@ for (const { owner, what } of SUBJECTS) {
       // number; …: cf_<id> Pages must be a finite number; cf_<id> …", the inputs' names and all.
       const flash = /<p\s+class="flash error"[\s\S]*?<\/p>/.exec(page)![0];
       expect(flash).not.toContain('cf_');
-      expect(flash.split('must be a finite number')).toHaveLength(2);
+      expect(flash.split('is not a number')).toHaveLength(2);
       expect(page).toMatch(new RegExp(`id="cf_${f.number.api_id}"[^>]*value="twelve"`));
       expect(page).toContain('value="typed"');
       expect(page).toMatch(new RegExp(`value="${opt(f.multi, 0)}"\\s+checked`));
@@ -263,6 +265,10 @@ for (const { owner, what } of SUBJECTS) {
         ['3,5', 3.5],
         ['-0,25', -0.25],
         ['12,3456', 12.3456],
+        // A sign, and a decimal without its leading zero, as editors type them: numbers, not "not a number".
+        ['+3', 3],
+        ['.5', 0.5],
+        ['-.5', -0.5],
         ['2.5', 2.5],
       ] as const) {
         expect((await save(editor, org, owner, { [f.number.api_id]: typed })).statusCode).toBe(303);
@@ -407,7 +413,7 @@ describe("a folder's two forms", () => {
     });
     expect(refused.statusCode).toBe(303);
     const page = (await get(editor, pageOf(org, 'folder'))).body;
-    expect(page).toContain('The boost multiplier must be a number');
+    expect(page).toContain('The boost multiplier: “<bdi>lots</bdi>” is not a number');
     expect(page).toContain('value="lots"');
     expect(page).toMatch(new RegExp(`id="cf_${f.str.api_id}"[^>]*value="stored"`));
   });

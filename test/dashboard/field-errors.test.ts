@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
+import { authorUrl } from '../authors-groups/helpers.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { setLimitOverrides } from '../../src/organizations/limits.ts';
@@ -127,12 +128,66 @@ describe('a refused form: each message beside its field, the values kept', () =>
     expectRefused(shown, 'client_id');
     expectRefused(shown, 'name');
     expectRefused(shown, input);
-    expect(messageOf(shown, input)).toBe('<bdi>Papers reviewed</bdi> must be a finite number');
+    expect(messageOf(shown, input)).toBe(
+      '<bdi>Papers reviewed</bdi>: “<bdi>lots</bdi>” is not a number; enter a number, like 3 or 2.5',
+    );
     // An existing record's edit: its name and its custom value at once.
     await injectForm(t.app, editor, `${records}y1/`, { name: '', [input]: 'lots' });
     const edited = await page(editor, `${records}y1/`);
     expectRefused(edited, 'name');
     expectRefused(edited, input);
+  });
+
+  it("a record's emails: what is no address is refused beside the field, as typed; one stored so is no bar to an edit", async () => {
+    const group = await createGroup(t.db, org.id, 'Emails checked');
+    const records = `/dashboard/groups/${group.group_id}/records/`;
+    const typed = 'ada@uni.example\nAda Lovelace\nada at uni dot example';
+    const refused = await injectForm(t.app, editor, records, { client_id: 'e1', name: 'Ada', emails: typed });
+    expect(refused.statusCode).toBe(303);
+    const shown = await page(editor, `/dashboard/groups/${group.group_id}/new-record/`);
+    expectRefused(shown, 'emails');
+    expect(messageOf(shown, 'emails')!.replace(/<\/?bdi>/g, '')).toBe(
+      '“Ada Lovelace” (line 2) and “ada at uni dot example” (line 3) are not email addresses: write each address whole, one a line, such as name@university.edu',
+    );
+    expect(shown).toContain(`>${typed}</textarea>`);
+    expect((await t.db.query('SELECT 1 FROM group_authors WHERE client_id = $1', ['e1'])).rows).toEqual([]);
+    // An address written with its owner's name, or two on a line, as a mail program copies them:
+    // the message gives the address to write.
+    await injectForm(t.app, editor, records, {
+      client_id: 'e1',
+      name: 'Ada',
+      emails: 'Ada Lovelace <ada@uni.example>\nada@uni.example, ada@home.example',
+    });
+    const pasted = await page(editor, `/dashboard/groups/${group.group_id}/new-record/`);
+    expect(messageOf(pasted, 'emails')!.replace(/<\/?bdi>/g, '')).toBe(
+      '“Ada Lovelace &lt;ada@uni.example&gt;” (line 1: write ada@uni.example alone) and “ada@uni.example, ada@home.example” (line 2: write ada@uni.example, ada@home.example one a line) are not email addresses: write each address whole, one a line, such as name@university.edu',
+    );
+    // Corrected, it is added.
+    const added = await injectForm(t.app, editor, records, {
+      client_id: 'e1',
+      name: 'Ada',
+      emails: 'ada@uni.example',
+    });
+    expect(added.headers.location).toBe(`${records}e1/`);
+
+    // A record whose emails the API took as they came (any strings, docs/interface.md) is edited
+    // without retyping them: only an item added in the form is checked.
+    const api = await t.app.inject({
+      method: 'POST',
+      url: authorUrl(group.group_id, 'e1'),
+      headers: org.headers,
+      payload: { name: 'Ada', emails: ['n/a'] },
+    });
+    expect(api.statusCode).toBe(200);
+    const edit = await page(editor, `${records}e1/`);
+    const seen = /name="seen" value="([^"]*)"/.exec(edit)![1]!;
+    const saved = await injectForm(t.app, editor, `${records}e1/`, { seen, name: 'Ada L.', emails: 'n/a' });
+    expect(saved.headers.location).toBe(`${records}e1/`);
+    expect(await page(editor, `${records}e1/`)).toContain('Saved.');
+    await injectForm(t.app, editor, `${records}e1/`, { name: 'Ada L.', emails: 'n/a\nnobody' });
+    const again = await page(editor, `${records}e1/`);
+    expectRefused(again, 'emails');
+    expect(messageOf(again, 'emails')).toContain('is not an email address');
   });
 
   it("a new group's name taken, and a rename to a taken name: beside the name, as typed", async () => {

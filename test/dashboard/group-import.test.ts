@@ -258,7 +258,9 @@ describe('importing records from CSV', () => {
     expect(body).toContain('Nothing was imported: 4 problems');
     expect(body).toContain('Row 3, column name: The name must have 1 to 1000 characters');
     // Each wrong value as written, to find it in the sheet.
-    expect(body).toContain('Row 4, column Reviews done: “<bdi>lots</bdi>” must be a finite number');
+    expect(body).toContain(
+      'Row 4, column Reviews done: “<bdi>lots</bdi>” is not a number; enter a number, like 3 or 2.5',
+    );
     expect(body).toContain('Row 5, column client_id: repeats the client id of row 2');
     expect(body).toContain('Row 6, column client_id: The client id cannot be "." or ".."');
     // Beside the field, as every refused field is said.

@@ -267,12 +267,15 @@ describe('editor', () => {
     await page.getByLabel('Reviews done').fill('many');
     await page.getByLabel('Graphs').check();
     await page.getByRole('button', { name: 'Add record' }).click();
-    // The number rule of 2.5, named after the field, and nothing stored.
-    expect(await flashMessage(page)).toBe('Reviews done must be a finite number');
+    // The number rule of 2.5, named after the field, in an editor's words (not the API's "must be a
+    // finite number"), and nothing stored.
+    expect(await flashMessage(page)).toBe(
+      'Reviews done: “many” is not a number; enter a number, like 3 or 2.5',
+    );
     // Beside the field, before its rule, the field marked, what was typed kept.
     const reviews = page.getByLabel('Reviews done');
     expect(await descriptionOf(reviews)).toBe(
-      'Reviews done must be a finite number | A number, such as 3 or 2.5. A decimal comma (2,5) is read as a point.',
+      'Reviews done: “many” is not a number; enter a number, like 3 or 2.5 | A number, such as 3 or 2.5. A decimal comma (2,5) is read as a point.',
     );
     expect(await reviews.getAttribute('aria-invalid')).toBe('true');
     expect(await reviews.inputValue()).toBe('many');

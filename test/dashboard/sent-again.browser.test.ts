@@ -1,7 +1,8 @@
 // Forms sent in ways a person sends them, in Chromium: an import whose session ended before it was
-// sent (the CSV, pasted or chosen as a file, is there again after signing in), and an API key form
-// posted again (the key shown is the one key made). Chromium sends a double-clicked submit once; the
-// inject tests (api-keys.test.ts) send two at once.
+// sent (the CSV, pasted or chosen as a file, is there again after signing in), and the page showing
+// a secret a form made (an API key, a one-time password) reached again by Back or a reload (nothing
+// posted again, the secret not shown again). Chromium sends a double-clicked submit once; the inject
+// tests (api-keys.test.ts, users.test.ts) send two at once.
 import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../helpers/app.ts';
 import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
@@ -157,11 +158,18 @@ describe('a form kept for one organization, its editor being in two', () => {
   });
 });
 
-describe('an API key form sent again', () => {
-  it('by a reload of the page that showed the key: the same key, no second one', async () => {
+describe('a secret a form made (an API key, a one-time password), shown once', () => {
+  it('Back, Forward and a reload of the page that showed it send nothing again and show it no more', async () => {
     const org = await createTestOrg(t);
     const page = await signedInPage(t, org.id, 'integrations_admin');
-    await page.goto(`${t.url}/dashboard/api-keys/`);
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts += 1;
+    });
+    // Chromium's "Confirm Form Resubmission" is a dialog playwright would report (or an error page).
+    page.on('dialog', () => {
+      throw new Error('a dialog was shown');
+    });
     const count = async () =>
       (
         await t.db.query<{ n: number }>(
@@ -170,19 +178,45 @@ describe('an API key form sent again', () => {
         )
       ).rows[0]!.n;
     const before = await count();
-    await page.getByLabel(/^Label/).fill('Sent twice');
-    let posts = 0;
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/dashboard/api-keys/')) posts += 1;
-    });
+
+    await page.goto(`${t.url}/dashboard/api-keys/`);
+    await page.getByLabel(/^Label/).fill('Shown once');
     await page.getByRole('button', { name: 'Create an API key' }).click();
-    const shown = await page.getByTestId('new-key').textContent();
-    // The browser posts the form again (its "Confirm Form Resubmission").
+    expect(new URL(page.url()).pathname).toBe('/dashboard/api-keys/new/');
+    const key = (await page.getByTestId('new-key').textContent())!;
+    expect(key).toMatch(/^rm_[a-f0-9]{16}_/);
+    expect(page.url()).not.toContain(key);
+    // The focus is on the new key's heading, read first; the next Tab goes on into the page.
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Your new API key');
+    await expectAccessible(page);
+
     await page.reload();
-    expect(posts).toBe(2);
-    expect(await page.getByTestId('new-key').textContent()).toBe(shown);
-    expect(await page.locator('main').textContent()).toContain('This form was sent more than once');
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+    expect(await page.locator('main').textContent()).toContain('The new key was shown once');
+    await page.goBack();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/api-keys/');
+    await page.goForward();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/api-keys/new/');
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+    expect(await page.locator('main').textContent()).not.toContain(key);
+    expect(posts).toBe(1);
     expect(await count()).toBe(before + 1);
+
+    // A user's one-time password the same way.
+    await page.goto(`${t.url}/dashboard/users/`);
+    await page.getByLabel('Email').fill('shown.once@example.org');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/users/new/');
+    const password = (await page.getByTestId('one-time-password').textContent())!;
+    expect(password.length).toBeGreaterThan(8);
+    expect(await page.evaluate('document.activeElement?.id')).toBe('new-user');
+    await page.reload();
+    expect(await page.getByTestId('one-time-password').count()).toBe(0);
+    expect(await page.locator('main').textContent()).toContain('The one-time password was shown once');
+    await page.goBack();
+    await page.goForward();
+    expect(await page.locator('main').textContent()).not.toContain(password);
+    expect(posts).toBe(2);
     await expectAccessible(page);
     await page.context().close();
   });

@@ -146,7 +146,15 @@ describe('sessions', () => {
     expect(expired.headers.location).toBe('/dashboard/sign-in/?next=%2Fdashboard%2F');
 
     const leaving = await injectSignIn(t.app, user.email);
-    expect((await injectForm(t.app, leaving, '/dashboard/sign-out/')).statusCode).toBe(303);
+    const out = await injectForm(t.app, leaving, '/dashboard/sign-out/');
+    expect(out.statusCode).toBe(303);
+    // Said, and focused (a screen reader hears it, the next Tab the email), where the sign-in form
+    // alone came back as if nothing had happened, or the person had been signed out by time.
+    expect(out.headers.location).toBe('/dashboard/sign-in/?out=1');
+    const signIn = (await t.app.inject({ url: out.headers.location })).body;
+    expect(signIn).toMatch(
+      /<p class="flash ok" role="status" tabindex="-1" autofocus>\s*You are signed out\./,
+    );
     expect((await home(leaving.cookie)).statusCode).toBe(303);
 
     const disabled = await injectSignIn(t.app, user.email);

@@ -1,8 +1,15 @@
 // The users page over HTTP in-process: a disabled user's role is not changed by a post (the page
-// offers none); enabling comes first; the add form sent again shows the one-time password it made.
+// offers none); enabling comes first; a one-time password is shown once, by the page the add (or the
+// Enable button) leads to, and the form sent twice at once leads to the password it made.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, postSignInForm } from '../helpers/dashboard.ts';
+import {
+  createTestUser,
+  followRedirect,
+  injectForm,
+  injectSignIn,
+  postSignInForm,
+} from '../helpers/dashboard.ts';
 import { hashToken } from '../../src/users/sessions.ts';
 import { createUser, disableUser } from '../../src/users/users.ts';
 
@@ -48,7 +55,11 @@ describe('the users page', () => {
 
     const gone = await createTestUser(t.db, org.id, 'viewer');
     await disableUser(t.db, gone.id);
-    const enabled = await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`);
+    const enabled = await followRedirect(
+      t.app,
+      admin,
+      await injectForm(t.app, admin, `/dashboard/users/${gone.id}/enable/`),
+    );
     expect(enabled.statusCode).toBe(200);
     expect(enabled.body).toMatch(/one-time password/i);
     // Enabled again, they have signed in before: their status says what is pending, not "never".
@@ -82,7 +93,11 @@ describe('one email, an account in each of several organizations', () => {
       t.app,
       (await createTestUser(t.db, second.id, 'integrations_admin')).email,
     );
-    const added = await injectForm(t.app, admin, '/dashboard/users/', { email, role: 'viewer' });
+    const added = await followRedirect(
+      t.app,
+      admin,
+      await injectForm(t.app, admin, '/dashboard/users/', { email, role: 'viewer' }),
+    );
     expect(added.statusCode).toBe(200);
     expect(added.body).toMatch(/one-time password/i);
     const again = await injectForm(t.app, admin, '/dashboard/users/', {
@@ -154,7 +169,7 @@ describe('one email, an account in each of several organizations', () => {
     const onceOf = (body: string) => /name="once" value="([^"]+)"/.exec(body)![1]!;
     const passwordOf = (body: string) => /data-testid="one-time-password">([^<]+)</.exec(body)?.[1];
 
-    it('a reload of its answer shows the one-time password it made, not "already a user"', async () => {
+    it('leads to a page that shows the password once: that page again (Back, a reload) shows none', async () => {
       const org = await createTestOrg(t);
       const admin = await injectSignIn(
         t.app,
@@ -162,23 +177,27 @@ describe('one email, an account in each of several organizations', () => {
       );
       const page = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
       const fields = { once: onceOf(page.body), email: 'new.reviewer@example.org', role: 'editor' };
-      const first = await injectForm(t.app, admin, '/dashboard/users/', fields);
+      const answer = await injectForm(t.app, admin, '/dashboard/users/', fields);
+      expect(answer.headers.location).toBe('/dashboard/users/new/');
+      const first = await followRedirect(t.app, admin, answer);
       const password = passwordOf(first.body);
       expect(password).toBeDefined();
-      const again = await injectForm(t.app, admin, '/dashboard/users/', fields);
-      expect(again.statusCode).toBe(200);
-      expect(passwordOf(again.body)).toBe(password);
-      expect(again.body).toContain('This form was sent more than once');
-      // Stored sealed, never as it is.
-      const { rows } = await t.db.query<{ row: string }>(
-        'SELECT users::text AS row FROM users WHERE organization_id = $1',
+      expect(first.body).toContain('new.reviewer@example.org</bdi> can now sign in');
+      // In no address, no header of the answer: the cookie holds the form's value, which opens it.
+      expect(JSON.stringify(answer.headers)).not.toContain(password!);
+      // Stored sealed, never as it is, and erased once shown.
+      const { rows } = await t.db.query<{ row: string; sealed: boolean }>(
+        'SELECT users::text AS row, form_sealed IS NOT NULL AS sealed FROM users WHERE organization_id = $1',
         [org.id],
       );
       expect(rows.map((r) => r.row).join('\n')).not.toContain(password!);
       expect(rows.map((r) => r.row).join('\n')).not.toContain(fields.once);
+      expect(rows.some((r) => r.sealed)).toBe(false);
+      const again = await followRedirect(t.app, admin, answer);
+      expect(passwordOf(again.body)).toBeUndefined();
+      expect(again.body).toContain('The one-time password was shown once, on this page, when it was made');
 
-      // Once the user has chosen a password, the one-time one is of no use: not shown again.
-      await t.db.query('UPDATE users SET must_change_password = false WHERE email = $1', [fields.email]);
+      // The form sent again once its password was seen: the user exists, no password made or shown.
       const later = await injectForm(t.app, admin, '/dashboard/users/', fields);
       expect(later.statusCode).toBe(303);
       const listed = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
@@ -186,7 +205,7 @@ describe('one email, an account in each of several organizations', () => {
       expect(passwordOf(listed.body)).toBeUndefined();
     });
 
-    it('two sends at once (a double click) add one user and both answers show its password', async () => {
+    it('two sends at once (a double click) add one user and the last answer leads to its password', async () => {
       const org = await createTestOrg(t);
       const admin = await injectSignIn(
         t.app,
@@ -197,8 +216,10 @@ describe('one email, an account in each of several organizations', () => {
       const answers = await Promise.all(
         [1, 2].map(() => injectForm(t.app, admin, '/dashboard/users/', fields)),
       );
-      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
-      expect(passwordOf(answers[1]!.body)).toBe(passwordOf(answers[0]!.body));
+      expect(answers.map((a) => a.statusCode)).toEqual([303, 303]);
+      const shown = await followRedirect(t.app, admin, answers[1]!);
+      expect(passwordOf(shown.body)).toBeDefined();
+      expect(shown.body).toContain('This form was sent more than once');
       const { rows } = await t.db.query('SELECT 1 FROM users WHERE organization_id = $1 AND email = $2', [
         org.id,
         fields.email,
@@ -225,7 +246,7 @@ describe('one email, an account in each of several organizations', () => {
     });
   });
 
-  it("Enable pressed twice shows the one-time password its first press made; another page's press makes none", async () => {
+  it("Enable pressed twice leads to the one-time password its first press made; another page's press makes none", async () => {
     const org = await createTestOrg(t);
     const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
     const passwordOf = (body: string) => /data-testid="one-time-password">([^<]+)</.exec(body)?.[1];
@@ -235,12 +256,11 @@ describe('one email, an account in each of several organizations', () => {
     const url = `/dashboard/users/${away.id}/enable/`;
     const start = page.body.indexOf(`action="${url}"`);
     const once = /name="once" value="([^"]+)"/.exec(page.body.slice(start))![1]!;
-    const first = await injectForm(t.app, admin, url, { once });
-    const password = passwordOf(first.body);
+    // The first press's answer dropped by the browser (a double click): the second leads to its password.
+    await injectForm(t.app, admin, url, { once });
+    const again = await followRedirect(t.app, admin, await injectForm(t.app, admin, url, { once }));
+    const password = passwordOf(again.body);
     expect(password).toBeDefined();
-    const again = await injectForm(t.app, admin, url, { once });
-    expect(again.statusCode).toBe(200);
-    expect(passwordOf(again.body)).toBe(password);
     expect(again.body).toContain('This form was sent more than once');
     // The password shown works: it is the one stored.
     const { rows } = await t.db.query<{ hash: string }>(

@@ -108,3 +108,18 @@ export function injectForm(
     payload: body.toString(),
   });
 }
+
+/**
+ * The page a post led to (303), opened as the browser opens it: with the cookies the answer set (a
+ * new key's page, `shown-once.ts`, needs the cookie holding its form's value).
+ */
+export function followRedirect(
+  app: FastifyInstance,
+  session: InjectSession,
+  answer: { statusCode: number; body: string; headers: Record<string, unknown> },
+) {
+  expect(answer.statusCode, answer.body).toBe(303);
+  const set = cookiesOf(answer.headers['set-cookie'] as string | string[] | undefined);
+  const cookies = [session.cookie, ...[...set].filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`)];
+  return app.inject({ url: String(answer.headers.location), headers: { cookie: cookies.join('; ') } });
+}

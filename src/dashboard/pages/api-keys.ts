@@ -10,8 +10,10 @@ import {
   forgetSealedKeys,
   listApiKeys,
   revokeApiKeyById,
-  type FormKey,
+  takeFormKey,
 } from '../../organizations/api-keys.ts';
+import { NEW_KEY_COOKIE } from '../cookies.ts';
+import { takeShownOnce, toShownOnce } from '../shown-once.ts';
 import { FormValue, text } from '../form-values.ts';
 import {
   actionButton,
@@ -28,6 +30,9 @@ import {
 import { dashboardPath, html, isolateText } from '../html.ts';
 import { dataTable } from '../table.ts';
 
+/** The page that shows a key just made, once. */
+const NEW_KEY_PAGE = '/dashboard/api-keys/new/';
+
 const KeyParams = Type.Object({ keyId: RowId() });
 const CreateBody = Type.Object({
   _csrf: Type.String(),
@@ -37,8 +42,8 @@ const CreateBody = Type.Object({
   label: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-/** What the page says after a create (the key, or that this form made one already), or null. */
-type Created = FormKey | null;
+/** What the page shows of a key just made: the key, once; that it was shown already; or nothing. */
+type Created = { key: string } | 'shown' | null;
 
 async function keysPage(
   ctx: AppContext,
@@ -51,26 +56,21 @@ async function keysPage(
   return renderPage(ctx, request, reply, {
     title: 'API keys',
     body: html`${
-        created?.key
-          ? html`<section aria-labelledby="new-key">
-              <h2 id="new-key">Your new API key</h2>
-              ${
-                created.repeated
-                  ? html`<p role="status">
-                      This form was sent more than once (a double click, or the page reloaded): it made this
-                      one key, no other.
-                    </p>`
-                  : null
-              }
-              <p>Copy it now: it is shown only on this page (refmatch keeps only a hash of it).</p>
-              <p class="secret" data-testid="new-key">${created.key}</p>
-            </section>`
+        created === 'shown'
+          ? html`<p role="status" class="flash ok" tabindex="-1" autofocus>
+              The new key was shown once, on this page, when it was made: it is not shown again (refmatch
+              keeps only a hash of it; a key not seen within ${SEALED_SECRET_MINUTES} minutes, or revoked, is
+              not shown either). If it was not copied, revoke it below and create another.
+            </p>`
           : created
-            ? html`<p role="status" class="flash">
-                This form already created a key, more than ${SEALED_SECRET_MINUTES} minutes ago or since
-                revoked: its secret can no longer be shown. No other key was made. If it was not copied,
-                revoke it below and create another.
-              </p>`
+            ? html`<section aria-labelledby="new-key">
+                <h2 id="new-key" tabindex="-1" autofocus>Your new API key</h2>
+                <p>
+                  Copy it now: it is shown only this once (refmatch keeps only a hash of it); this page
+                  reloaded, or reached again by Back, will not show it.
+                </p>
+                <p class="secret" data-testid="new-key">${created.key}</p>
+              </section>`
             : null
       }
       <form method="post" action="/dashboard/api-keys/" class="row">
@@ -134,9 +134,10 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     },
   });
 
-  // Answered with the page itself (not a redirect) so the secret never rests in plain text, not even
-  // in the session; the form's one-time value keeps a second send from making another key, and shows
-  // it the key the first made (sealed with that value, for a few minutes).
+  // The key is shown by a page of its own, once (`shown-once.ts`): the post leads there, so Back and
+  // a reload send nothing again and show no secret. The form's one-time value keeps a second send (a
+  // double click, whose first answer the browser drops) from making another key: it leads to the
+  // key the first made, while not yet shown.
   dashboardRoute(scope, {
     method: 'POST',
     url: '/api-keys/',
@@ -148,7 +149,37 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const body = request.body as { once: string; label?: string };
       const made = await createApiKeyFromForm(ctx.db, orgOf(request), body.once, body.label ?? null);
-      return keysPage(ctx, request, reply, made);
+      if (made.key === null) {
+        return redirectTo(ctx, request, reply, '/dashboard/api-keys/', {
+          kind: 'ok',
+          message: `This form already created a key, and its secret can no longer be shown (shown once already, made more than ${SEALED_SECRET_MINUTES} minutes ago, or revoked since). No other key was made. If it was not copied, revoke it below and create another.`,
+        });
+      }
+      return toShownOnce(ctx, request, reply, {
+        cookie: NEW_KEY_COOKIE,
+        formValue: body.once,
+        location: NEW_KEY_PAGE,
+        ...(made.repeated
+          ? {
+              flash: {
+                kind: 'ok',
+                message:
+                  'This form was sent more than once (a double click): it made one key, shown below, no other.',
+              },
+            }
+          : {}),
+      });
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/api-keys/new/',
+    action: 'api_keys_manage',
+    handler: async (request, reply) => {
+      const once = takeShownOnce(request, reply, NEW_KEY_COOKIE);
+      const key = once === null ? null : await takeFormKey(ctx.db, orgOf(request), once);
+      return keysPage(ctx, request, reply, key === null ? 'shown' : { key });
     },
   });
 

@@ -51,7 +51,8 @@ import {
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSearch } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
+import { isEmailAddress } from '../../infra/email-address.ts';
 import { dataTable } from '../table.ts';
 import {
   customInput,
@@ -59,6 +60,7 @@ import {
   postedCustomValue,
   postedCustomValues,
   shownCustomValue,
+  valueRefusal,
 } from '../custom-values-form.ts';
 
 /** A group's records shown a page. */
@@ -133,9 +135,14 @@ async function customValuesOf(
   }));
   const checked = checkCustomValues(postedCustomValues(body, fields), rules, 'custom');
   if (checked.problems.length > 0) {
+    const byId = new Map(fields.map((f) => [f.api_id, f]));
     const named = checked.problems.map((p) => {
       const id = p.path.split('.')[1]!;
-      return `${isolateText(names.get(id) ?? id)} ${p.message}`;
+      return valueRefusal(
+        byId.get(id) ?? { name: id, data_kind: 'str' },
+        p.message,
+        text(body, customInputName({ api_id: id })).trim(),
+      );
     });
     // Each message also beside its input (cf_<api_id>).
     throw errors.validation(
@@ -147,6 +154,50 @@ async function customValuesOf(
     );
   }
   return checked.set;
+}
+
+/** How many refused emails a message names, the rest counted. */
+const EMAILS_NAMED = 3;
+/** An address within a longer text: what lies between the separators a mail program writes. */
+const ADDRESS_WITHIN = /[^\s<>"'(),;@]+@[^\s<>"'(),;@]+/g;
+
+/**
+ * Refuses, beside the field, the emails typed in a record's form that are no address ("n/a", a name,
+ * two on one line: `isEmailAddress`), each named by its line: such an item links the record to no
+ * one and reaches no one. The API takes any string in a record's emails (docs/interface.md, 4.2), so
+ * a record may hold some: an item stored already is not checked again, and an edit of another field
+ * of that record is not barred by what the editor did not type.
+ */
+function checkTypedEmails(body: FormBody, stored: readonly string[] | null): void {
+  const kept = new Set(stored ?? []);
+  const wrong = text(body, 'emails')
+    .split(/\r?\n/)
+    .map((line, i) => ({ item: line.trim(), line: i + 1 }))
+    .filter(({ item }) => item !== '' && !kept.has(item) && !isEmailAddress(item));
+  if (wrong.length === 0) return;
+  const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => {
+    // An address with its owner's name ("Ada <ada@uni.example>"), or several on a line, as a mail
+    // program copies them: the address to write is said.
+    const found = (item.match(ADDRESS_WITHIN) ?? []).filter(isEmailAddress).map(isolateText);
+    const write =
+      found.length === 1
+        ? `: write ${found[0]} alone`
+        : found.length > 1
+          ? `: write ${found.join(', ')} one a line`
+          : '';
+    return `${quotedBack(item)} (line ${line}${write})`;
+  });
+  const more = wrong.length - named.length;
+  const list =
+    more > 0
+      ? `${named.join(', ')} and ${more} more`
+      : named.length > 1
+        ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`
+        : named[0]!;
+  throw fieldInvalid(
+    'emails',
+    `${list} ${wrong.length > 1 ? 'are not email addresses' : 'is not an email address'}: write each address whole, one a line, such as name@university.edu`,
+  );
 }
 
 /** The input a refusal of checkRecordLimits concerns, by what its message names. */
@@ -536,6 +587,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           }
         },
         () => concerning(recordField, () => checkRecordLimits('-', recordOf(body, {}))),
+        () => checkTypedEmails(body, null),
         async () => {
           customValues = await customValuesOf(ctx, organizationId, body);
         },
@@ -616,6 +668,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       let customValues: Record<string, CustomValue> = {};
       await checkAll([
         () => concerning(recordField, () => checkRecordLimits(clientId, recordOf(body, {}))),
+        () => checkTypedEmails(body, stored.emails),
         async () => {
           customValues = await customValuesOf(ctx, organizationId, body);
         },

@@ -48,10 +48,11 @@ import { journalNames, loadVenueIds, venueLine } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import {
   customValuesSection,
+  NOT_A_NUMBER,
   postedCustomValuesForm,
   registerCustomValuesSave,
 } from '../custom-values-form.ts';
-import { dashboardPath, html, isolate, isolateText } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText, quotedBack } from '../html.ts';
 
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
@@ -383,10 +384,11 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       }
       const effect = text(body, 'effect');
       // 1,5 as well as 1.5 (typedNumber); the range is checked by checkFolderSettings.
-      const boost =
-        effect === 'boost' ? typedNumber(text(body, 'boost').trim(), 'The boost multiplier', 'boost') : null;
+      const typed = text(body, 'boost').trim();
+      const boost = effect === 'boost' ? typedNumber(typed, 'The boost multiplier', 'boost') : null;
       if (effect === 'boost' && boost === null) {
-        throw fieldInvalid('boost', 'The boost multiplier must be a number such as 1.5');
+        // Worded as a custom value's number is, quoting what was typed.
+        throw fieldInvalid('boost', `The boost multiplier: ${quotedBack(typed)} ${NOT_A_NUMBER}`);
       }
       const settings = await concerning(
         (message) => (/multiplier/.test(message) ? 'boost' : /effect/.test(message) ? 'effect' : null),

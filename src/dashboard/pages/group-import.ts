@@ -37,6 +37,7 @@ import {
   redirectTo,
   renderPage,
 } from '../framework.ts';
+import { NOT_A_NUMBER } from '../custom-values-form.ts';
 import { text, typedNumber } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
@@ -186,11 +187,13 @@ function checkRow(
   const custom: Array<[string, unknown]> = [];
   const headers = new Map<string, string>();
   const cellOf = new Map<string, string>();
+  const kindOf = new Map<string, string>();
   columns.forEach((column, i) => {
     const cell = cells[i]!;
     if (column.kind === 'custom') {
       headers.set(column.field.api_id, column.header);
       cellOf.set(column.field.api_id, cell.trim());
+      kindOf.set(column.field.api_id, column.field.data_kind);
       try {
         custom.push([column.field.api_id, customCell(column.field, cell)]);
       } catch (error) {
@@ -225,10 +228,12 @@ function checkRow(
     // The value as written, to find it in the editor's sheet: "is not an option of this field" alone
     // left them reading each cell of the column.
     const written = item === undefined ? cellOf.get(id!) : items(cellOf.get(id!) ?? '')[Number(item)];
+    // A number field's in the editor's words (`NOT_A_NUMBER`), not the API's.
+    const message = kindOf.get(id!) === 'number' ? NOT_A_NUMBER : problem.message;
     problems.push({
       row,
       column: where,
-      message: written === undefined ? problem.message : `${quotedBack(written)} ${problem.message}`,
+      message: written === undefined ? message : `${quotedBack(written)} ${message}`,
     });
   }
   // A cleared value (an empty cell) is no value: the record is written whole, as 4.2 writes it.

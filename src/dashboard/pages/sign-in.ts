@@ -85,6 +85,8 @@ async function signInPage(
     invalid?: ReadonlyArray<'email' | 'password'>;
     status?: number;
     unsaved?: boolean;
+    /** Reached by a sign-out: said, and focused, as a form's message is (layout.ts). */
+    signedOut?: boolean;
     /** The organizations the email and password opened, when more than one: the person chooses. */
     organizations?: Array<{ id: number; name: string }>;
   },
@@ -132,6 +134,11 @@ async function signInPage(
                       'Sign in to go back to the page and do it again: anything typed in the form was not kept.'
               }
             </p>`
+          : null
+      }
+      ${
+        options.signedOut && !options.error && !options.unsaved
+          ? html`<p class="flash ok" role="status" tabindex="-1" autofocus>You are signed out.</p>`
           : null
       }
       <form method="post" action="/dashboard/sign-in/" class="stack narrow">
@@ -277,12 +284,18 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
         next: Type.Optional(Type.String({ maxLength: 2048 })),
         // Set when a form was sent without a session: the page says it was not saved.
         unsaved: Type.Optional(Type.Literal('1')),
+        // Set by a sign-out: the page says it was done.
+        out: Type.Optional(Type.Literal('1')),
       }),
     },
     handler: async (request, reply) => {
       if (request.dashboardSession) return redirectTo(ctx, request, reply, '/dashboard/');
-      const { next, unsaved } = request.query as { next?: string; unsaved?: '1' };
-      return signInPage(ctx, request, reply, { ...(next ? { next } : {}), unsaved: unsaved === '1' });
+      const { next, unsaved, out } = request.query as { next?: string; unsaved?: '1'; out?: '1' };
+      return signInPage(ctx, request, reply, {
+        ...(next ? { next } : {}),
+        unsaved: unsaved === '1',
+        signedOut: out === '1',
+      });
     },
   });
 
@@ -369,7 +382,8 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       await closeSession(ctx.db, sessionOf(request).tokenHash);
       clearCookie(request, reply, SESSION_COOKIE);
-      return reply.status(303).header('location', '/dashboard/sign-in/').send();
+      // The sign-in page says so (`out=1`): it came back as if nothing had happened.
+      return reply.status(303).header('location', '/dashboard/sign-in/?out=1').send();
     },
   });
 

@@ -5,7 +5,9 @@ import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { AppError, errors } from '../../infra/errors.ts';
-import { newFormValue } from '../../infra/form-seal.ts';
+import { newFormValue, SEALED_SECRET_MINUTES } from '../../infra/form-seal.ts';
+import { NEW_PASSWORD_COOKIE } from '../cookies.ts';
+import { takeShownOnce, toShownOnce } from '../shown-once.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
 import {
   createUser,
@@ -17,6 +19,7 @@ import {
   oneTimePasswordOfForm,
   requireUser,
   setUserRole,
+  takeOneTimePassword,
 } from '../../users/users.ts';
 import {
   actionButton,
@@ -76,7 +79,7 @@ async function usersPage(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  created: { email: string; password: string; repeated?: boolean } | null,
+  created: { email: string; password: string } | 'shown' | null,
 ): Promise<string> {
   const users = await listUsers(ctx.db, orgOf(request));
   const me = sessionOf(request).user.id;
@@ -87,24 +90,22 @@ async function usersPage(
   return renderPage(ctx, request, reply, {
     title: 'Users',
     body: html`${
-        created
-          ? html`<section aria-labelledby="new-user">
-              <h2 id="new-user">${isolate(created.email)} can now sign in</h2>
-              ${
-                created.repeated
-                  ? html`<p role="status">
-                      This form was sent more than once (a double click, or the page reloaded): this is the
-                      one-time password its first send made, no other.
-                    </p>`
-                  : null
-              }
-              <p>
-                Give them this one-time password; they choose their own at first sign-in. It is shown only
-                now.
-              </p>
-              <p class="secret" data-testid="one-time-password">${created.password}</p>
-            </section>`
-          : null
+        created === 'shown'
+          ? html`<p role="status" class="flash ok" tabindex="-1" autofocus>
+              The one-time password was shown once, on this page, when it was made: it is not shown again
+              (refmatch keeps only a hash of it; one not seen within ${SEALED_SECRET_MINUTES} minutes is not
+              shown either). If it was not noted, disable the user below, then enable them for a new one.
+            </p>`
+          : created
+            ? html`<section aria-labelledby="new-user">
+                <h2 id="new-user" tabindex="-1" autofocus>${isolate(created.email)} can now sign in</h2>
+                <p>
+                  Give them this one-time password; they choose their own at first sign-in. It is shown only
+                  this once: this page reloaded, or reached again by Back, will not show it.
+                </p>
+                <p class="secret" data-testid="one-time-password">${created.password}</p>
+              </section>`
+            : null
       }
       <h2>Add a user</h2>
       <form method="post" action="/dashboard/users/" class="row">
@@ -197,6 +198,33 @@ async function usersPage(
   });
 }
 
+/** The page that shows a one-time password just made, once. */
+const NEW_PASSWORD_PAGE = '/dashboard/users/new/';
+
+/** 303 to the page that shows, once, the one-time password the form with `once` made. */
+function toNewPassword(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  once: string,
+  repeated: boolean,
+): Promise<FastifyReply> {
+  return toShownOnce(ctx, request, reply, {
+    cookie: NEW_PASSWORD_COOKIE,
+    formValue: once,
+    location: NEW_PASSWORD_PAGE,
+    ...(repeated
+      ? {
+          flash: {
+            kind: 'ok',
+            message:
+              'This form was sent more than once (a double click): the one-time password below is the one its first send made, no other.',
+          },
+        }
+      : {}),
+  });
+}
+
 /** An admin changing their own role or disabling themselves could leave the organization with no admin. */
 function notSelf(request: FastifyRequest, userId: number): void {
   if (userId === sessionOf(request).user.id) {
@@ -224,16 +252,16 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     keepsForm: { without: ['once'] },
     handler: async (request, reply) => {
       const body = request.body as { email: string; role: string; once?: string };
-      // The answer page reloaded posts the add again: said as what happened, not "already exists",
-      // which read as if the user had not been added; within minutes, with the password it made.
+      // A form without its one-time value (a script's) gets one here: the password is shown the same way.
+      const once = body.once ?? newFormValue();
+      // The same form sent again (a double click, whose first answer the browser dropped): said as
+      // what happened, not "already exists", which read as if the user had not been added; within
+      // minutes, and while not yet shown, it leads to the password it made.
       const existing = await findUserByEmail(ctx.db, orgOf(request), body.email);
-      const again =
-        existing && body.once
-          ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, body.once)
-          : null;
-      if (existing && again !== null) {
-        return usersPage(ctx, request, reply, { email: existing.email, password: again, repeated: true });
-      }
+      const again = existing
+        ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, once)
+        : null;
+      if (existing && again !== null) return toNewPassword(ctx, request, reply, once, true);
       if (existing) {
         throw fieldInvalid(
           'email',
@@ -241,25 +269,39 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
           409,
         );
       }
-      const user = await concerning(
+      const repeated = await concerning(
         (message) => (/role/i.test(message) ? 'role' : 'email'),
         () =>
           createUser(ctx.db, {
             organizationId: orgOf(request),
             email: body.email,
             role: body.role,
-            ...(body.once ? { formValue: body.once } : {}),
+            formValue: once,
           }),
-      ).catch(async (error: unknown) => {
-        // Two sends at once (a double click): the second finds the first's user as it adds its own.
-        const first =
-          error instanceof AppError && error.status === 409 && body.once
-            ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, body.once)
-            : null;
-        if (first === null) throw error;
-        return { email: body.email.trim(), password: first, repeated: true };
-      });
-      return usersPage(ctx, request, reply, user);
+      ).then(
+        () => false,
+        async (error: unknown) => {
+          // Two sends at once (a double click): the second finds the first's user as it adds its own.
+          const first =
+            error instanceof AppError && error.status === 409
+              ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { email: body.email }, once)
+              : null;
+          if (first === null) throw error;
+          return true;
+        },
+      );
+      return toNewPassword(ctx, request, reply, once, repeated);
+    },
+  });
+
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/users/new/',
+    action: 'users_manage',
+    handler: async (request, reply) => {
+      const once = takeShownOnce(request, reply, NEW_PASSWORD_COOKIE);
+      const made = once === null ? null : await takeOneTimePassword(ctx.db, orgOf(request), once);
+      return usersPage(ctx, request, reply, made ?? 'shown');
     },
   });
 
@@ -289,7 +331,7 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     },
   });
 
-  // Answered with the page, as a new user is: the one-time password is shown once and rests nowhere.
+  // Leads to the page that shows the new one-time password once, as a new user's is (`shown-once.ts`).
   dashboardRoute(scope, {
     method: 'POST',
     url: '/users/:userId/enable/',
@@ -299,24 +341,24 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     handler: async (request, reply) => {
       const { userId } = request.params as { userId: number };
       notSelf(request, userId);
-      const once = (request.body as { once?: string }).once;
-      const enabled = await enableUser(ctx.db, userId, orgOf(request), once).catch(async (error: unknown) => {
-        // Enabled already: by this button's first click (a double click, whose answer with the
-        // one-time password the browser dropped): that password again, within minutes; or in another
-        // tab, or later. Said with the way to a password.
-        if (!(error instanceof AppError) || error.status !== 409) throw error;
-        const first = once ? await oneTimePasswordOfForm(ctx.db, orgOf(request), { id: userId }, once) : null;
-        if (first !== null) {
-          const user = await requireUser(ctx.db, userId, orgOf(request));
-          return { ...user, password: first, repeated: true };
-        }
-        throw errors
-          .conflict(
-            `${error.message}: no new one-time password was made. If the one shown when they were enabled was not seen (the button pressed twice), disable them, then enable them for a new one.`,
-          )
-          .naming(...error.values);
-      });
-      return usersPage(ctx, request, reply, enabled);
+      const once = (request.body as { once?: string }).once ?? newFormValue();
+      const repeated = await enableUser(ctx.db, userId, orgOf(request), once).then(
+        () => false,
+        async (error: unknown) => {
+          // Enabled already: by this button's first click (a double click, whose answer the browser
+          // dropped): its password, within minutes and while not yet shown; or in another tab, or
+          // later. Said with the way to a password.
+          if (!(error instanceof AppError) || error.status !== 409) throw error;
+          const first = await oneTimePasswordOfForm(ctx.db, orgOf(request), { id: userId }, once);
+          if (first !== null) return true;
+          throw errors
+            .conflict(
+              `${error.message}: no new one-time password was made. If the one shown when they were enabled was not seen (the button pressed twice), disable them, then enable them for a new one.`,
+            )
+            .naming(...error.values);
+        },
+      );
+      return toNewPassword(ctx, request, reply, once, repeated);
     },
   });
 
