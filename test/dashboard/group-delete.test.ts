@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { baseFields, rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
@@ -196,13 +196,12 @@ describe('deleting an authors group', () => {
       [group.group_id, org.id, ids.authorId('Nell Neutral')],
     );
     await setFolder(org, 'BOARD', [group.group_id], 'highlight');
-    const fields = baseFields({
+    const fields = rankingFields({
       origin_id: 'ms-gone',
       folder: 'BOARD',
       title: 'Graph networks',
       abstract: TOPIC,
     });
-    delete fields.exclude_candidates;
     const uploaded = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const body = uploaded.json() as {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 
 let t: TestApp;
@@ -25,8 +25,7 @@ beforeAll(async () => {
   org = await createTestOrg(t);
   await t.db.query('UPDATE organizations SET max_candidates = 100 WHERE id = $1', [org.id]);
   editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-  const fields = baseFields({ origin_id: 'ms-many', abstract: TOPIC });
-  delete fields.exclude_candidates;
+  const fields = rankingFields({ origin_id: 'ms-many', abstract: TOPIC });
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode, res.body).toBe(200);
   expect((res.json() as { candidates: unknown[] }).candidates.length).toBeGreaterThan(50);

@@ -10,7 +10,7 @@ import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import { expectAccessible, screenshot, signIn, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createTestUser, TEST_PASSWORD } from '../helpers/dashboard.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
@@ -74,14 +74,13 @@ async function go(page: Page, path: string): Promise<void> {
 }
 
 async function uploadMs(originId: string) {
-  const fields = baseFields({
+  const fields = rankingFields({
     origin_id: originId,
     title: 'Message passing graph neural networks for molecular property prediction',
     abstract: TOPIC,
     author1_name: 'Ada Expert',
     author1_orcid: ADA_ORCID,
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as {

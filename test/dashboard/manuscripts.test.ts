@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { baseFields, fixture, upload } from '../manuscripts/upload-helpers.ts';
+import { baseFields, rankingFields, fixture, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
 import { updateSettings } from '../../src/organizations/organizations.ts';
@@ -29,7 +29,7 @@ interface Candidate {
 }
 
 async function uploadMs(extra: Record<string, string | number> = {}) {
-  const fields = baseFields({
+  const fields = rankingFields({
     origin_id: 'ms-dash',
     title: TITLE,
     abstract: TOPIC,
@@ -37,7 +37,6 @@ async function uploadMs(extra: Record<string, string | number> = {}) {
     author1_orcid: ADA_ORCID,
     ...extra,
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { manuscript_id: number; candidates: Candidate[] };
@@ -361,8 +360,7 @@ describe('a manuscript page', () => {
     const strict = await createTestOrg(t);
     await updateSettings(t.db, strict.id, { include_without_email: false });
     const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
-    const fields = baseFields({ origin_id: 'ms-strict', title: TITLE, abstract: TOPIC });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-strict', title: TITLE, abstract: TOPIC });
     const res = await upload(t.app, { apiKey: strict.apiKey, fields });
     expect(res.json<{ candidates: unknown[] }>().candidates).toEqual([]);
     const page = await get(
@@ -379,8 +377,7 @@ describe('a manuscript page', () => {
     const strict = await createTestOrg(t);
     await updateSettings(t.db, strict.id, { include_conflicts: false });
     const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
-    const fields = baseFields({ origin_id: 'ms-no-conflicts', title: TITLE, abstract: TOPIC });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-no-conflicts', title: TITLE, abstract: TOPIC });
     const id = (await upload(t.app, { apiKey: strict.apiKey, fields })).json<{ manuscript_id: number }>()
       .manuscript_id;
     const NOTE =

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectSignIn } from '../helpers/dashboard.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { updateSettings } from '../../src/organizations/organizations.ts';
 
@@ -28,8 +28,7 @@ describe('namesake candidates', () => {
     const org = await createTestOrg(t);
     await updateSettings(t.db, org.id, { include_without_email: true });
     const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-    const fields = baseFields({ origin_id: 'ms-namesakes', title: 'Molecular graphs', abstract: TOPIC });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-namesakes', title: 'Molecular graphs', abstract: TOPIC });
     const id = (await upload(t.app, { apiKey: org.apiKey, fields })).json().manuscript_id as number;
     const body = (
       await t.app.inject({ url: `/dashboard/manuscripts/${id}/`, headers: { cookie: editor.cookie } })

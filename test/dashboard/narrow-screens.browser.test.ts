@@ -8,7 +8,7 @@ import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { createTestUser } from '../helpers/dashboard.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { baseFields, rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 
@@ -65,8 +65,7 @@ async function pageOverflow(page: Page): Promise<number> {
 
 describe('the candidates on a laptop screen (1024 px)', () => {
   it("a candidate's articles keep their words whole, their column 12rem wide at least", async () => {
-    const fields = baseFields({ origin_id: 'ms-laptop', abstract: TOPIC, author1_name: 'Someone Else' });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-laptop', abstract: TOPIC, author1_name: 'Someone Else' });
     const res = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(res.statusCode, res.body).toBe(200);
     const { manuscript_id: id } = res.json() as { manuscript_id: number };
@@ -87,8 +86,7 @@ describe('the candidates on a laptop screen (1024 px)', () => {
 
 describe('tables at 375 px', () => {
   it("a manuscript's candidates and what was supplied keep their words whole, each cell from its row's top; rows stay short", async () => {
-    const fields = baseFields({ origin_id: 'ms-phone', abstract: TOPIC, author1_name: 'Someone Else' });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-phone', abstract: TOPIC, author1_name: 'Someone Else' });
     const res = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(res.statusCode, res.body).toBe(200);
     const { manuscript_id: id } = res.json() as { manuscript_id: number };
@@ -124,8 +122,7 @@ describe('tables at 375 px', () => {
   });
 
   it('a "Mark as referee" reached by Tab is scrolled wholly into view, in the table that scrolls sideways', async () => {
-    const fields = baseFields({ origin_id: 'ms-tab', abstract: TOPIC, author1_name: 'Someone Else' });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-tab', abstract: TOPIC, author1_name: 'Someone Else' });
     const res = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(res.statusCode, res.body).toBe(200);
     const { manuscript_id: id } = res.json() as { manuscript_id: number };

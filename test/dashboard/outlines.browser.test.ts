@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import { signedInPage, useBrowserApp } from '../helpers/browser.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 
 const t = useBrowserApp();
@@ -70,8 +70,7 @@ async function cutOutlines(
 
 describe('focus outlines at 1280 px', () => {
   it("a candidate's links and buttons reached by Tab at the screen's foot or top show their whole outline", async () => {
-    const fields = baseFields({ origin_id: 'ms-outline', abstract: TOPIC, author1_name: 'Someone Else' });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-outline', abstract: TOPIC, author1_name: 'Someone Else' });
     const res = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(res.statusCode, res.body).toBe(200);
     const { manuscript_id: id } = res.json() as { manuscript_id: number };

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import { expectAccessible, screenshot, signIn, signedInPage, useBrowserApp } from '../helpers/browser.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import type { Role } from '../../src/users/roles.ts';
 import { linkJournal, listLinks } from '../../src/journals/links.ts';
@@ -41,8 +41,7 @@ async function go(page: Page, path: string): Promise<void> {
 }
 
 async function uploadAs(apiKey: string, originId: string) {
-  const fields = baseFields({ origin_id: originId, abstract: TOPIC, author1_name: 'Someone Else' });
-  delete fields.exclude_candidates;
+  const fields = rankingFields({ origin_id: originId, abstract: TOPIC, author1_name: 'Someone Else' });
   return upload(t.app, { apiKey, fields });
 }
 

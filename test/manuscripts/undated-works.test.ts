@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
-import { baseFields, upload } from './upload-helpers.ts';
+import { rankingFields, upload } from './upload-helpers.ts';
 
 interface Article {
   id: number;
@@ -36,12 +36,11 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function uploaded(apiKey: string) {
-  const fields = baseFields({
+  const fields = rankingFields({
     origin_id: 'undated',
     title: 'Graph neural networks for molecules',
     abstract: TOPIC,
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey, fields });
   expect(res.statusCode).toBe(200);
   return res.json<{ candidates: Array<{ relevant_articles: Article[] }> }>();

@@ -10,7 +10,7 @@ import {
   makeManyPagesPdf,
   makeUnclosedStylesDocx,
 } from '../parsing/make-files.ts';
-import { baseFields, upload } from './upload-helpers.ts';
+import { baseFields, rankingFields, upload } from './upload-helpers.ts';
 
 const MiB = 1024 * 1024;
 let t: TestApp;
@@ -91,8 +91,7 @@ describe('hostile author fields are read once', () => {
       // A name's last word tested for two capitals from each pair of its capitals (cubic) and an
       // affiliation's run read again from each `\b` inside it: this form took 57 s, on the event loop.
       const letters = 'CDEFGHIJKL';
-      const fields = baseFields({ origin_id: 'read-once', authors_count: 100 });
-      delete fields.exclude_candidates;
+      const fields = rankingFields({ origin_id: 'read-once', authors_count: 100 });
       for (let i = 1; i <= 100; i++) {
         const tag = String(i)
           .padStart(4, '0')

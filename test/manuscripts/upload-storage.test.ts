@@ -2,7 +2,7 @@
 // and are created, concurrent first uploads make one manuscript.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { baseFields, upload } from './upload-helpers.ts';
+import { baseFields, rankingFields, upload } from './upload-helpers.ts';
 import { requireManuscript } from '../../src/manuscripts/list.ts';
 import { findSourceState } from '../../src/manuscripts/manuscripts-store.ts';
 import { findManuscript } from '../../src/journals/store.ts';
@@ -275,8 +275,7 @@ describe('when candidates are not computed', () => {
 
   it('a plan without referee_finder stores the manuscript and answers candidates: null, not 403', async () => {
     const org = await createTestOrg(t, ['recommend_journals']);
-    const fields = baseFields();
-    delete fields.exclude_candidates;
+    const fields = rankingFields();
     const res = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(res.statusCode).toBe(200);
     expect(res.json().candidates).toBeNull();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { authorUrl } from '../authors-groups/helpers.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,8 +29,7 @@ describe('features gate only candidates and journal recommendation (5.3)', () =>
       const res = await t.app.inject({ ...call, headers: org.headers });
       expect(res.statusCode, `${call.method} ${call.url}`).toBe(200);
     }
-    const fields = baseFields({ origin_id: 'gated' });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'gated' });
     const uploaded = await upload(t.app, { apiKey: org.apiKey, fields });
     expect(uploaded.statusCode).toBe(200);
     expect(uploaded.json().candidates).toBeNull();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { tempDir } from '../corpus/helpers.ts';
-import { baseFields, upload, type FilePart } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload, type FilePart } from '../manuscripts/upload-helpers.ts';
 import { runCommand } from '../manuscripts/cli-helpers.ts';
 import { makeDocx, paragraph } from '../parsing/make-files.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
@@ -246,12 +246,11 @@ async function candidatesFor(
   extra: Record<string, string | number>,
   files: FilePart[] = [],
 ): Promise<Candidate[]> {
-  const fields = baseFields({
+  const fields = rankingFields({
     title: 'Message passing graph neural networks for molecular property prediction',
     abstract: TOPIC,
     ...extra,
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey, fields, files });
   expect(res.statusCode).toBe(200);
   return (res.json() as { candidates: Candidate[] }).candidates;

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { runCommand } from '../manuscripts/cli-helpers.ts';
 import { tempDir } from '../corpus/helpers.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
@@ -56,13 +56,12 @@ async function candidatesFor(
   org: TestOrg,
   extra: Record<string, string | number> = {},
 ): Promise<Candidate[]> {
-  const fields = baseFields({
+  const fields = rankingFields({
     title: 'Message passing graph neural networks for molecular property prediction',
     abstract: TOPIC,
     author1_name: 'Nobody Incorpus',
     ...extra,
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode).toBe(200);
   return (res.json() as { candidates: Candidate[] }).candidates;

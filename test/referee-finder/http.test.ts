@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { tempDir } from '../corpus/helpers.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { runCommand } from '../manuscripts/cli-helpers.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
 
@@ -37,14 +37,13 @@ interface Candidate {
 }
 
 async function candidatesFor(apiKey: string, extra: Record<string, string | number> = {}) {
-  const fields = baseFields({
+  const fields = rankingFields({
     title: 'Message passing graph neural networks for molecular property prediction',
     abstract: TOPIC,
     author1_name: 'Ada Expert',
     author1_orcid: ADA_ORCID,
     ...extra,
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey, fields });
   expect(res.statusCode).toBe(200);
   return res.json() as { candidates: Candidate[]; authors_groups_settings: Record<string, unknown> | null };

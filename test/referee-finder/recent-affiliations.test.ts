@@ -5,7 +5,7 @@
 // both institutions; a person held under two records is compared by the affiliations of either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from './fixtures.ts';
 import { RECENT_AFFILIATION_YEARS } from '../../src/corpus/authors/metrics.ts';
 import type { Conflict } from '../../src/referee-finder/conflict-policy.ts';
@@ -69,7 +69,7 @@ async function uploadFor(
   originId: string,
 ): Promise<{ candidates: Candidate[]; evidence: Map<number, Conflict[]> }> {
   const org = await createTestOrg(t);
-  const fields = baseFields({
+  const fields = rankingFields({
     origin_id: originId,
     title: 'Message passing graph neural networks for molecular property prediction',
     abstract: TOPIC,
@@ -79,7 +79,6 @@ async function uploadFor(
     author2_name: 'Zed Newcomer',
     author2_aff: 'Univ. of Springfield',
   });
-  delete fields.exclude_candidates;
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode).toBe(200);
   const { candidates } = res.json() as { candidates: Candidate[] };

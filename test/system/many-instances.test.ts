@@ -9,7 +9,7 @@ import { openPostgres } from '../../src/infra/db/postgres.ts';
 import type { Database } from '../../src/infra/db/index.ts';
 import { createTestOrg, testConfig, type TestOrg } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 
 const url = process.env.DATABASE_URL;
@@ -43,12 +43,11 @@ describe.skipIf(!url)(
     });
 
     async function candidatesOn(app: FastifyInstance, originId: string): Promise<Candidate[]> {
-      const fields = baseFields({
+      const fields = rankingFields({
         origin_id: originId,
         title: 'Message passing neural networks',
         abstract: TOPIC,
       });
-      delete fields.exclude_candidates;
       const res = await upload(app, { apiKey: org.apiKey, fields });
       expect(res.statusCode).toBe(200);
       return res.json<{ candidates: Candidate[] }>().candidates;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/infra/config.ts';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { baseFields, fixture, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, fixture, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 
 let t: TestApp;
@@ -51,8 +51,7 @@ describe('GET /metrics', () => {
       url: '/api/external/author-from-group/999999/x/',
       headers: org.headers,
     });
-    const fields = baseFields({ origin_id: 'ms-metrics', abstract: TOPIC });
-    delete fields.exclude_candidates;
+    const fields = rankingFields({ origin_id: 'ms-metrics', abstract: TOPIC });
     const res = await upload(t.app, {
       apiKey: org.apiKey,
       fields,

@@ -12,16 +12,15 @@ import { startServer } from '../../src/server.ts';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { embeddedServerConfig } from '../helpers/server.ts';
-import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 
 function uploadOn(app: FastifyInstance, org: TestOrg, originId: string) {
-  const fields = baseFields({
+  const fields = rankingFields({
     origin_id: originId,
     title: 'Message passing neural networks',
     abstract: TOPIC,
   });
-  delete fields.exclude_candidates;
   return upload(app, { apiKey: org.apiKey, fields });
 }
 
