@@ -152,5 +152,6 @@ describe('a fresh `refmatch serve` loading the demo corpus', () => {
     } finally {
       await server.shutdown();
     }
-  });
+    // The start and shutdown wait on the demo corpus's load: 85 s at load 19 on 2 cores, past the 60 s default.
+  }, 240_000);
 });
