@@ -20,9 +20,10 @@ export interface CountedPage<T> {
  * case and accents aside, folded as foldAccents folds (fold_text, migration 0104): "espanola" finds
  * "Española", "muller" finds "Müller", "glavaš" finds "Glavas". Every dashboard search over names
  * goes through it (everyWordIn) or compares text stored folded by it (everyWordInFolded, a group's
- * records): the groups' and records' searches folded, the folders' and the journals' did not. Folding every name made a scan about twice as long: a word typed in ASCII is
- * matched by ILIKE in an ASCII name, and only a name with other characters is folded; a word typed
- * with accents is matched against every name folded.
+ * records): the groups' and records' searches folded, the folders' and the journals' did not.
+ * Folding every name made a scan about twice as long: a word typed in ASCII is matched by ILIKE in
+ * an ASCII name, and only a name with other characters is folded; a word typed with accents is
+ * matched against every name folded.
  */
 function foldedLike(column: string, param: string, pattern: string): string {
   return /^[ -~]*$/.test(pattern)
