@@ -406,6 +406,22 @@ const LABEL_REACH = 12;
  */
 export const THESIS_LABEL_REACH = 40;
 
+/**
+ * Where the label alone on its line comes again a few rows under the label at `i` on its page,
+ * over the text, every row between a short field of a form (a name, a title, a programme, a date):
+ * its index, or -1.
+ */
+function labelAgainOverText(blocks: Block[], i: number, label: RegExp): number {
+  const page = blocks[i]!.page;
+  for (let k = i + 1; k < Math.min(blocks.length, i + 16); k++) {
+    const b = blocks[k]!;
+    if (b.page !== page || b.text.length > 200) return -1;
+    const text = b.text.trim();
+    if (label.test(text) && text.replace(label, '').trim() === '') return k > i + 2 ? k : -1;
+  }
+  return -1;
+}
+
 function findLabelled(
   blocks: Block[],
   frontEnd: number,
@@ -451,6 +467,15 @@ function findLabelled(
     if (!styled && !numbered && !stopped.test(text) && ABOUT_ABSTRACT.test(rest)) continue;
     const first = rest.length > 20 ? [rest] : [];
     if (closed && first.length) return { text: joinParts(first), used: [i] };
+    // A university's abstract form: the label heads its page, the form's fields in short rows
+    // under it (author, title, programme, date), and the label again over the text. The label
+    // nearest the text is the abstract's; the fields are none of it.
+    const again = !first.length && !styled && !numbered ? labelAgainOverText(blocks, i, label) : -1;
+    if (again > i) {
+      limit = Math.max(limit, Math.min(blocks.length, again + 1));
+      i = again - 1;
+      continue;
+    }
     // An abstract given in two languages, each under a heading naming its language ("Abstract",
     // then "Français" and its paragraph, then "English"): the first language's paragraph is read.
     const language =

@@ -26,6 +26,7 @@ import {
   nameOverTitle,
   namesAfterBy,
   nameUnderCapitalsTitle,
+  overNamedSupervisor,
   SUPERVISOR_LABEL,
 } from './covers.ts';
 import {
@@ -420,6 +421,8 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
         next.lines.length === 1 &&
         DATE_ALONE.test(next.text.trim()) &&
         Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
+      // Or one right under the title over a cover's field naming the supervisor (the student's).
+      const overSupervisor = i === from && overNamedSupervisor(blocks, i);
       // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
       const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
       // So does one led in by its label ("Autor: Jane Roe", a thesis cover's labelled lines).
@@ -435,6 +438,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
         !overInstitution &&
         !underInstitution &&
         !overDate &&
+        !overSupervisor &&
         i >= columnEnd
       )
         continue;
@@ -807,13 +811,19 @@ export function readAuthorEntries(
   // address), then the manuscript's own title page printing the title again on a later page: the
   // title printed again is no byline, and the byline is read under it, the manuscript's own (a
   // cover may name its corresponding author alone); the cover's lines are still read for emails.
+  // The title printed again is set as one, no smaller than the body: a form's field that gives the
+  // title in small print (a thesis's abstract form, "Title" and the title) repeats no title page.
   const folded = title ? foldWords(title) : '';
   const repeated =
     titleIndex === null || folded.split(' ').length < 3
       ? -1
       : blocks.findIndex(
           (b, i) =>
-            i >= start && i < frontEnd && b.page > blocks[titleIndex]!.page && foldWords(b.text) === folded,
+            i >= start &&
+            i < frontEnd &&
+            b.page > blocks[titleIndex]!.page &&
+            b.relSize >= 1 &&
+            foldWords(b.text) === folded,
         );
   const bylineStart = repeated >= 0 ? repeated + 1 : start;
   // A cover's label over its supervisor alone on its line ("Επιβλέπων") under the student's name

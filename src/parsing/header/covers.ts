@@ -139,6 +139,33 @@ const STUDENT_LABEL_HEAD = new RegExp(`^${STUDENT_LABELS.source}\\s*[:：]?\\s+(
 export const SUPERVISOR_LABEL = new RegExp(`^${SUPERVISOR_LABELS.source}\\s*[:：]?$`, 'iu');
 
 /**
+ * The supervisor named after the label on the label's own line, the label perhaps qualified by a
+ * word before it ("Eindproef begeleider: Jan Peeters", "Betreuer: Dr. Anna Roth", "Supervisor: Jane
+ * Roe"): a cover's field, whose person is no author.
+ */
+const SUPERVISOR_NAMED = new RegExp(
+  `^(?:\\p{L}+\\s+)?(?:${SUPERVISOR_LABELS.source}|advis[eo]r|supervisor|mentor)\\s*[:：]\\s*\\p{L}`,
+  'iu',
+);
+
+/**
+ * A lone name right under the title with a cover's field naming the supervisor a few lines under
+ * it on its page (a college report's cover: title, the student, the kind of work, "Eindproef
+ * begeleider: ...", place and date): a cover that names its supervisor names its student, the
+ * name over the field.
+ */
+export function overNamedSupervisor(blocks: Block[], i: number): boolean {
+  const page = blocks[i]?.page;
+  for (let k = i + 1; k < Math.min(blocks.length, i + 4); k++) {
+    const b = blocks[k]!;
+    if (b.page !== page || b.text.length > 120) return false;
+    if (SUPERVISOR_NAMED.test(b.text.trim())) return true;
+    if (isLoneName(b)) return false;
+  }
+  return false;
+}
+
+/**
  * The label of a student's register number set on a line of its own under the student's name on a
  * thesis cover, the number after it: Polish "Nr albumu: 123456" (album number), German
  * "Matrikelnummer: 123456", "Student ID: 123456". The name over it is the author.

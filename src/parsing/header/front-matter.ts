@@ -229,10 +229,10 @@ export const STUDENT_LABELS =
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
  * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων (Καθηγητής)", Vietnamese
  * "Người hướng dẫn" / "Giảng viên hướng dẫn", German "Betreuer", Lithuanian
- * "Darbo vadovas" / "Recenzentas", and the English roles of ROLE_LINE.
+ * "Darbo vadovas" / "Recenzentas", Dutch "Begeleider" / "Promotor", and the English roles of ROLE_LINE.
  */
 export const SUPERVISOR_LABELS =
-  /(?:(?:darbo\s+)?vadovas|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+  /(?:(?:darbo\s+)?vadovas|begeleider|(?:co-?)?promotor|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
 
 /**
  * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the

@@ -604,6 +604,27 @@ export function readTitle(doc: DocumentModel): TitleSpan {
     ) {
       titleEnd++;
     }
+    // A cover's title set large over its subtitle in a smaller type ("Main Title!" over a line of
+    // what the work is about, in a bold sans): where the file's declared title is the two (or
+    // three) lines together, the lines under it are the title's too.
+    const declared = declaredTitle(doc.declared.title);
+    if (declared !== null && capitalsEnd === null) {
+      const whole = foldWords(declared);
+      let joined = foldWords(
+        blocks
+          .slice(titleIndex, titleEnd)
+          .map((b) => b.text)
+          .join(' '),
+      );
+      for (let k = titleEnd; k < Math.min(blocks.length, titleIndex + 4); k++) {
+        if (blocks[k]!.page !== t.page || !whole.startsWith(`${joined} `)) break;
+        joined = foldWords(`${joined} ${blocks[k]!.text}`);
+        if (joined === whole) {
+          titleEnd = k + 1;
+          break;
+        }
+      }
+    }
   }
   // A Word title broken into paragraphs by hand ("Main Title" / "A Subtitle"), each set by hand in
   // the same large type (no heading style, whose paragraphs are headings each): the paragraphs
