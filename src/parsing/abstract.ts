@@ -442,8 +442,10 @@ function findLabelled(
       withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text)),
       b,
     );
-    // An entry of a table of contents names the abstract on its page; it is not its label.
-    if (isContentsEntry(b)) {
+    // An entry of a table of contents names the abstract on its page; it is not its label. A
+    // contents list whose page numbers stand in a column of their own gives each number a block
+    // ("1 Abstract", then "2" beside it): a bare number is no paragraph either.
+    if (isContentsEntry(b) || /^\d{1,3}$/.test(text.trim())) {
       limit = Math.min(blocks.length, limit + 1);
       continue;
     }

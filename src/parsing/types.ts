@@ -113,7 +113,9 @@ export interface BlockLine {
   cellTop?: boolean;
   /**
    * The first line of a page after the first in a run of lines read together (a reference list):
-   * its gap above is not known, since the page's top stands over it.
+   * its gap above is not known, since the page's top stands over it. Set on a block's first line
+   * where the block before it is on another page, and on a line inside a block that runs on from
+   * one page to the next.
    */
   pageTop?: boolean;
 }

@@ -443,6 +443,9 @@ function linesToBlocks(lines: Line[]): Block[] {
         indent: (l.x - l.columnLeft) / bodySize,
         gapAbove: current!.gaps[i] ?? 0,
         links: l.links,
+        // A block run on from one page to the next (an entry broken at the page's foot): the line
+        // at the new page's top has no gap above it that means anything.
+        ...(i > 0 && ls[i - 1]!.page !== l.page ? { pageTop: true } : {}),
         ...(l.cellTop !== undefined ? { cellTop: l.cellTop } : {}),
       })),
     });
