@@ -472,6 +472,8 @@ describe('importing records from CSV', () => {
     const page = await t.app.inject({ url: importUrl(org), headers: { cookie: org.editor.cookie } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toMatch(/of at most\s+50 MiB/);
+    // The group's cap with its thousands separated, as a person reads it ("250000" before).
+    expect(page.body).toMatch(/holds\s+0 of its\s+250,000 records\./);
   });
 });
 

@@ -437,8 +437,8 @@ async function importPage(
       ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
       : {}),
     body: html`<p>
-        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${count} of its
-        ${limits.limits.records_per_group} records.
+        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds
+        ${count.toLocaleString('en')} of its ${limits.limits.records_per_group.toLocaleString('en')} records.
       </p>
       <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}
