@@ -752,7 +752,7 @@ export function registerDashboardFramework(scope: FastifyInstance, ctx: AppConte
     renderPage(ctx, request, reply, {
       title: 'Not found',
       status: 404,
-      body: html`<p>There is no page at ${request.url.split('?')[0]}.</p>
+      body: html`<p role="alert" tabindex="-1" autofocus>There is no page at ${request.url.split('?')[0]}.</p>
         <p><a href="/dashboard/">Back to the dashboard</a></p>`,
     }),
   );
@@ -970,7 +970,9 @@ export function refusalText(error: AppError, message = error.message): string {
 function errorPageBody(error: AppError, request?: FastifyRequest): Html {
   const address = request ? addressRefusal(error, request) : null;
   if (address) return address;
-  return html`<p role="alert">${isolatedHtml(refusalText(error))}</p>
+  // Focused, as the address's refusal is (`addressRefusal`): a page asked for that is refused (a link
+  // to a page the role does not allow, one deleted since) had the focus at its top, the message unheard.
+  return html`<p role="alert" tabindex="-1" autofocus>${isolatedHtml(refusalText(error))}</p>
     ${invalidParts(error)}
     <p><a href="/dashboard/">Back to the dashboard</a></p>`;
 }
@@ -1043,7 +1045,9 @@ function addressRefusal(error: AppError, request: FastifyRequest): Html | null {
     )[0];
     way = section ? html`<a href="${section.href}">Go to ${section.label}</a> · ` : html``;
   }
-  return html`<p role="alert">
+  // Focused, as a refused form's message is: a page asked for by an address, not a form's answer,
+  // left the focus at the page's top, the skip link and the navigation before the words.
+  return html`<p role="alert" tabindex="-1" autofocus>
       This address is not one the dashboard's links make: it was changed by hand, or cut short.
     </p>
     <ul>

@@ -23,10 +23,20 @@ export async function toShownOnce(
   return redirectTo(ctx, request, reply, target.location, target.flash);
 }
 
-/** The form's value the cookie holds, for the page to open its secret with; the cookie cleared. */
+/**
+ * The form's value the cookie holds, for the page to open its secret with; the cookie cleared. Null
+ * when there is none: the page was reached without a form's answer (reloaded or reached by Back after
+ * it showed the secret, by its address, a bookmark, or past the cookie's minutes), and cannot tell
+ * which form, or whether any, made a secret: it says so plainly (`NO_SECRET_HERE`), not "shown once"
+ * of a key or a password it cannot name.
+ */
 export function takeShownOnce(request: FastifyRequest, reply: FastifyReply, cookie: string): string | null {
   const value = readCookie(request, cookie);
   if (value === undefined) return null;
   clearCookie(request, reply, cookie);
   return value === '' ? null : value;
 }
+
+/** How the page that shows a secret once says it was reached without one to show. */
+export const NO_SECRET_HERE =
+  'and this page was opened again since (reloaded, by Back or Forward, or by its address)';

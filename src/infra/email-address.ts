@@ -7,3 +7,14 @@ const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function isEmailAddress(text: string): boolean {
   return EMAIL_ADDRESS.test(text);
 }
+
+/** An address within a longer text: what lies between the separators a mail program writes. */
+const ADDRESS_WITHIN = /[^\s<>"'(),;@]+@[^\s<>"'(),;@]+/g;
+
+/**
+ * The addresses within a text that is not one ("Ada Lovelace <ada@uni.example>", two on a line, as a
+ * mail program copies them): what to write instead, said where such a text is refused.
+ */
+export function addressesWithin(text: string): string[] {
+  return (text.match(ADDRESS_WITHIN) ?? []).filter(isEmailAddress);
+}

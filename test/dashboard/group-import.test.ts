@@ -271,6 +271,39 @@ describe('importing records from CSV', () => {
     expect(await count(org)).toBe(0);
   });
 
+  it('refuses an email that is no address, as the record form does, quoting the row, the column and the item', async () => {
+    const org = await makeOrg();
+    const csv =
+      'client_id,name,emails\n' +
+      'e1,Ada Lovelace,ada@example.org\n' +
+      'e2,Alan Turing,n/a\n' +
+      'e3,Grace Hopper,"grace@example.org; Grace Hopper <grace@navy.example>"\n' +
+      'e4,Edsger Dijkstra,"ed@example.org, dijkstra@example.org"\n';
+    const refused = await postCsv(org, csv);
+    expect(refused.statusCode).toBe(400);
+    const body = decoded(refused.body);
+    expect(body).toContain('Nothing was imported: 3 problems');
+    expect(body).toContain(
+      'Row 3, column emails: “<bdi>n/a</bdi>” is not an email address: write each address whole, such as name@university.edu',
+    );
+    expect(body).toContain(
+      'Row 4, column emails, item 2: “<bdi>Grace Hopper &lt;grace@navy.example&gt;</bdi>” is not an email address: write <bdi>grace@navy.example</bdi> alone',
+    );
+    expect(body).toContain(
+      'Row 5, column emails: “<bdi>ed@example.org, dijkstra@example.org</bdi>” is not an email address: write <bdi>ed@example.org</bdi> and <bdi>dijkstra@example.org</bdi> separated by a semicolon',
+    );
+    expect(await count(org)).toBe(0);
+
+    // Corrected as it says, the same rows are imported.
+    const corrected = csv
+      .replace('n/a', '')
+      .replace('Grace Hopper <grace@navy.example>', 'grace@navy.example')
+      .replace('ed@example.org, dijkstra', 'ed@example.org; dijkstra');
+    await flashAfter(org, await postCsv(org, corrected));
+    expect((await record(org, 'e3'))?.emails).toEqual(['grace@example.org', 'grace@navy.example']);
+    expect((await record(org, 'e2'))?.emails).toBeNull();
+  });
+
   it('reads cells pasted from a spreadsheet (tab-separated) and a CSV saved with semicolons, lists quoted in a cell', async () => {
     const org = await makeOrg();
     // As a spreadsheet copies its cells: tabs between columns, a cell with a line break quoted.
@@ -439,6 +472,8 @@ describe('importing records from CSV', () => {
     const page = await t.app.inject({ url: importUrl(org), headers: { cookie: org.editor.cookie } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toMatch(/of at most\s+50 MiB/);
+    // The group's cap with its thousands separated, as a person reads it ("250000" before).
+    expect(page.body).toMatch(/holds\s+0 of its\s+250,000 records\./);
   });
 });
 

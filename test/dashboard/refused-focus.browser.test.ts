@@ -122,6 +122,30 @@ describe('a refused form comes back with the focus where the problem is', () => 
     expect(new URL(page.url()).hash).toBe('');
   });
 
+  it('an address changed by hand, a page not allowed or not there: the refusal has the focus, the next Tab the way out', async () => {
+    const page = await asEditor();
+    for (const address of ['/dashboard/groups/?page=0', '/dashboard/manuscripts/abc/']) {
+      await page.goto(`${t.url}${address}`);
+      // It was at the page's top (a page asked for, not a form's answer): the skip link next.
+      await expect.poll(() => focused(page)).toMatchObject({ alert: true });
+      expect(await page.locator(':focus').textContent()).toContain('changed by hand, or cut short');
+      await page.keyboard.press('Tab');
+      expect(await focusInMain(page)).toBe(true);
+      expect(await page.evaluate<string>('document.activeElement.tagName')).toBe('A');
+    }
+    await expectAccessible(page);
+    // A page the role does not allow (an admin's link followed by an editor), or none at that address:
+    // the refusal has the focus likewise.
+    for (const [address, said] of [
+      ['/dashboard/users/', 'does not allow this page'],
+      ['/dashboard/no-such-page/', 'There is no page at /dashboard/no-such-page/'],
+    ] as const) {
+      await page.goto(`${t.url}${address}`);
+      await expect.poll(() => focused(page)).toMatchObject({ alert: true });
+      expect(await page.locator(':focus').textContent()).toContain(said);
+    }
+  });
+
   it('a refused sign-in: the email has the focus, as typed', async () => {
     const user = await createTestUser(t.db, org.id, 'viewer');
     const page = await (await t.browser.newContext()).newPage();

@@ -192,7 +192,9 @@ describe('a secret a form made (an API key, a one-time password), shown once', (
 
     await page.reload();
     expect(await page.getByTestId('new-key').count()).toBe(0);
-    expect(await page.locator('main').textContent()).toContain('The new key was shown once');
+    // Reloaded, its cookie cleared: it says it has no key to show, and why, focused.
+    expect(await page.locator('main').textContent()).toContain('There is no new key to show here');
+    expect(await page.evaluate('document.activeElement?.getAttribute("role")')).toBe('status');
     await page.goBack();
     expect(new URL(page.url()).pathname).toBe('/dashboard/api-keys/');
     await page.goForward();
@@ -212,7 +214,7 @@ describe('a secret a form made (an API key, a one-time password), shown once', (
     expect(await page.evaluate('document.activeElement?.id')).toBe('new-user');
     await page.reload();
     expect(await page.getByTestId('one-time-password').count()).toBe(0);
-    expect(await page.locator('main').textContent()).toContain('The one-time password was shown once');
+    expect(await page.locator('main').textContent()).toContain('There is no one-time password to show here');
     await page.goBack();
     await page.goForward();
     expect(await page.locator('main').textContent()).not.toContain(password);

@@ -144,6 +144,25 @@ describe('sessions', () => {
     const expired = await home(expiring.cookie);
     expect(expired.statusCode).toBe(303);
     expect(expired.headers.location).toBe('/dashboard/sign-in/?next=%2Fdashboard%2F');
+    // The sign-in page says why it is there and where it goes on to, focused (the next Tab the email),
+    // where the bare form came back as if nothing had happened.
+    const said = async (url: string, cookie?: string) =>
+      /<p class="flash ok" role="status" tabindex="-1" autofocus>([^<]*)<\/p>/
+        .exec((await t.app.inject({ url, headers: cookie ? { cookie } : {} })).body)?.[1]
+        ?.trim();
+    const toGroups = await t.app.inject({ url: '/dashboard/groups/', headers: { cookie: expiring.cookie } });
+    expect(await said(String(toGroups.headers.location), expiring.cookie)).toBe(
+      'Your sign-in has ended: sign in again to go on to Authors groups.',
+    );
+    expect(await said(String(expired.headers.location), expiring.cookie)).toBe(
+      'Your sign-in has ended: sign in again to go on to the home page.',
+    );
+    // Never signed in in this browser: a page past the home page needs a sign-in; home says nothing.
+    expect(await said('/dashboard/sign-in/?next=%2Fdashboard%2Fgroups%2F12%2F')).toBe(
+      'Sign in to go on to a page of Authors groups.',
+    );
+    expect(await said('/dashboard/sign-in/?next=%2Fdashboard%2F')).toBeUndefined();
+    expect(await said('/dashboard/sign-in/')).toBeUndefined();
 
     const leaving = await injectSignIn(t.app, user.email);
     const out = await injectForm(t.app, leaving, '/dashboard/sign-out/');

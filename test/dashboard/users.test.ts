@@ -196,6 +196,13 @@ describe('one email, an account in each of several organizations', () => {
       const again = await followRedirect(t.app, admin, answer);
       expect(passwordOf(again.body)).toBeUndefined();
       expect(again.body).toContain('The one-time password was shown once, on this page, when it was made');
+      // Without its cookie (reloaded once seen, its address): no password to show, said plainly.
+      const bare = await t.app.inject({ url: '/dashboard/users/new/', headers: { cookie: admin.cookie } });
+      expect(passwordOf(bare.body)).toBeUndefined();
+      const said = bare.body.replace(/\s+/g, ' ');
+      expect(said).toContain('There is no one-time password to show here');
+      expect(said).toContain('disable that user in the list below, then enable them for a new one');
+      expect(said).not.toContain('was shown once, on this page');
 
       // The form sent again once its password was seen: the user exists, no password made or shown.
       const later = await injectForm(t.app, admin, '/dashboard/users/', fields);

@@ -13,7 +13,7 @@ import {
   takeFormKey,
 } from '../../organizations/api-keys.ts';
 import { NEW_KEY_COOKIE } from '../cookies.ts';
-import { takeShownOnce, toShownOnce } from '../shown-once.ts';
+import { NO_SECRET_HERE, takeShownOnce, toShownOnce } from '../shown-once.ts';
 import { FormValue, text } from '../form-values.ts';
 import {
   actionButton,
@@ -42,8 +42,11 @@ const CreateBody = Type.Object({
   label: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-/** What the page shows of a key just made: the key, once; that it was shown already; or nothing. */
-type Created = { key: string } | 'shown' | null;
+/**
+ * What the page shows of a key just made: the key, once; that its form's key was shown already; that
+ * the page, reached without its form's cookie, has none to show (`NO_SECRET_HERE`); or nothing.
+ */
+type Created = { key: string } | 'shown' | 'none' | null;
 
 async function keysPage(
   ctx: AppContext,
@@ -62,16 +65,22 @@ async function keysPage(
               keeps only a hash of it; a key not seen within ${SEALED_SECRET_MINUTES} minutes, or revoked, is
               not shown either). If it was not copied, revoke it below and create another.
             </p>`
-          : created
-            ? html`<section aria-labelledby="new-key">
-                <h2 id="new-key" tabindex="-1" autofocus>Your new API key</h2>
-                <p>
-                  Copy it now: it is shown only this once (refmatch keeps only a hash of it); this page
-                  reloaded, or reached again by Back, will not show it.
-                </p>
-                <p class="secret" data-testid="new-key">${created.key}</p>
-              </section>`
-            : null
+          : created === 'none'
+            ? html`<p role="status" class="flash ok" tabindex="-1" autofocus>
+                There is no new key to show here. This page shows a key once, right after “Create an API key”
+                makes it, ${NO_SECRET_HERE}. A key not copied cannot be shown again: revoke it in the list
+                below and create another.
+              </p>`
+            : created
+              ? html`<section aria-labelledby="new-key">
+                  <h2 id="new-key" tabindex="-1" autofocus>Your new API key</h2>
+                  <p>
+                    Copy it now: it is shown only this once (refmatch keeps only a hash of it); this page
+                    reloaded, or reached again by Back, will not show it.
+                  </p>
+                  <p class="secret" data-testid="new-key">${created.key}</p>
+                </section>`
+              : null
       }
       <form method="post" action="/dashboard/api-keys/" class="row">
         ${csrfField(request)}
@@ -178,7 +187,8 @@ export function registerApiKeyPages(scope: FastifyInstance, ctx: AppContext): vo
     action: 'api_keys_manage',
     handler: async (request, reply) => {
       const once = takeShownOnce(request, reply, NEW_KEY_COOKIE);
-      const key = once === null ? null : await takeFormKey(ctx.db, orgOf(request), once);
+      if (once === null) return keysPage(ctx, request, reply, 'none');
+      const key = await takeFormKey(ctx.db, orgOf(request), once);
       return keysPage(ctx, request, reply, key === null ? 'shown' : { key });
     },
   });

@@ -52,7 +52,7 @@ import {
 import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSearch } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
-import { isEmailAddress } from '../../infra/email-address.ts';
+import { addressesWithin, isEmailAddress } from '../../infra/email-address.ts';
 import { dataTable } from '../table.ts';
 import {
   customInput,
@@ -158,8 +158,6 @@ async function customValuesOf(
 
 /** How many refused emails a message names, the rest counted. */
 const EMAILS_NAMED = 3;
-/** An address within a longer text: what lies between the separators a mail program writes. */
-const ADDRESS_WITHIN = /[^\s<>"'(),;@]+@[^\s<>"'(),;@]+/g;
 
 /**
  * Refuses, beside the field, the emails typed in a record's form that are no address ("n/a", a name,
@@ -178,7 +176,7 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
   const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => {
     // An address with its owner's name ("Ada <ada@uni.example>"), or several on a line, as a mail
     // program copies them: the address to write is said.
-    const found = (item.match(ADDRESS_WITHIN) ?? []).filter(isEmailAddress).map(isolateText);
+    const found = addressesWithin(item).map(isolateText);
     const write =
       found.length === 1
         ? `: write ${found[0]} alone`

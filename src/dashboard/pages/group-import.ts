@@ -23,6 +23,7 @@ import {
 } from '../../authors-groups/store.ts';
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues } from '../../custom-fields/values.ts';
+import { addressesWithin, isEmailAddress } from '../../infra/email-address.ts';
 import { AppError, errors } from '../../infra/errors.ts';
 import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
 import { newFormValue } from '../../infra/form-seal.ts';
@@ -158,6 +159,31 @@ function customCell(field: CustomField, cell: string): unknown {
   return raw;
 }
 
+/**
+ * A row's emails that are no address ("n/a", a name, two in one item: `isEmailAddress`), each quoted
+ * with what to write instead, as the record's form refuses them: the API takes any string there, but
+ * such an item links the record to no one and reaches no one. A cell of several items names the item.
+ */
+function emailProblems(emails: readonly string[], row: number, column: string): ImportProblem[] {
+  return emails.flatMap((item, i) => {
+    if (isEmailAddress(item)) return [];
+    const found = addressesWithin(item).map(isolateText);
+    const write =
+      found.length === 1
+        ? `write ${found[0]} alone`
+        : found.length > 1
+          ? `write ${found.join(' and ')} separated by a semicolon`
+          : 'write each address whole, such as name@university.edu';
+    return [
+      {
+        row,
+        column: emails.length > 1 ? `${column}, item ${i + 1}` : column,
+        message: `${quotedBack(item)} is not an email address: ${write}`,
+      },
+    ];
+  });
+}
+
 /** One data row: its record, or its problems. */
 function checkRow(
   cells: readonly string[],
@@ -209,16 +235,21 @@ function checkRow(
   // The store's limits of a record, asked of one column at a time so that each wrong one is named.
   const blank = { ...record, name: '-', emails: null, orcids: null, articles: null, affiliations: null };
   const header = (key: string) => columns.find((c) => c.kind === 'record' && c.key === key)?.header ?? key;
-  const limit = (column: string, check: () => void) => {
+  const limit = (column: string, check: () => void): boolean => {
     try {
       check();
+      return true;
     } catch (error) {
       problems.push({ row, column: header(column), message: messageOf(error) });
+      return false;
     }
   };
   limit('client_id', () => checkRecordLimits(clientId, blank));
   limit('name', () => checkRecordLimits('-', { ...blank, name: record.name }));
-  for (const key of LIST_KEYS) limit(key, () => checkRecordLimits('-', { ...blank, [key]: record[key] }));
+  const withinLimits = new Set(
+    LIST_KEYS.filter((key) => limit(key, () => checkRecordLimits('-', { ...blank, [key]: record[key] }))),
+  );
+  if (withinLimits.has('emails')) problems.push(...emailProblems(record.emails ?? [], row, header('emails')));
   const checked = checkCustomValues(custom, rules, 'custom');
   for (const problem of checked.problems) {
     const [, id, item] = problem.path.split('.');
@@ -406,8 +437,8 @@ async function importPage(
       ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
       : {}),
     body: html`<p>
-        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${count} of its
-        ${limits.limits.records_per_group} records.
+        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds
+        ${count.toLocaleString('en')} of its ${limits.limits.records_per_group.toLocaleString('en')} records.
       </p>
       <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}

@@ -37,6 +37,7 @@ import {
   sessionOf,
 } from '../framework.ts';
 import { html, isolate, isolateText } from '../html.ts';
+import { NAV } from '../nav.ts';
 import { AppError } from '../../infra/errors.ts';
 
 // An email or a password past what any account can have (320, 1,024 characters) is answered on the
@@ -59,6 +60,30 @@ const PasswordBody = Type.Object({
   password: Type.String({ maxLength: PASSWORD_MAX }),
   confirm: Type.String({ maxLength: PASSWORD_MAX }),
 });
+
+/**
+ * Why a page asked for shows the sign-in form, and where signing in goes on to: "Your sign-in has
+ * ended" when the browser still sends a session the dashboard no longer has (ended by its hours, a
+ * password change, the user disabled), else, for a page past the home page, that it needs one. The
+ * bare form came back as if nothing had happened: an editor whose sign-in ended, clicking "Authors
+ * groups", met it with no word of why, nor of where it would lead.
+ */
+function whySignIn(request: FastifyRequest, next: string | undefined): string | null {
+  const path = safeNext(next).split('?')[0]!;
+  const entry = NAV.filter((n) => path.startsWith(n.href)).sort((a, b) => b.href.length - a.href.length)[0];
+  const page =
+    path === '/dashboard/'
+      ? 'the home page'
+      : entry?.href === path
+        ? entry.label
+        : entry && entry.href !== '/dashboard/'
+          ? `a page of ${entry.label}`
+          : null;
+  if (readCookie(request, SESSION_COOKIE) !== undefined) {
+    return `Your sign-in has ended: sign in again to go on to ${page ?? 'the dashboard'}.`;
+  }
+  return path === '/dashboard/' ? null : `Sign in to go on to ${page ?? 'the page you opened'}.`;
+}
 
 /**
  * Only a dashboard path may follow sign-in: `next` must not send anyone to another site, nor out of
@@ -87,6 +112,11 @@ async function signInPage(
     unsaved?: boolean;
     /** Reached by a sign-out: said, and focused, as a form's message is (layout.ts). */
     signedOut?: boolean;
+    /**
+     * Reached by a page asked for without a session (a link, a bookmark, the navigation once the
+     * sign-in ended): said, and focused, with the page it goes on to (`whySignIn`).
+     */
+    asked?: boolean;
     /** The organizations the email and password opened, when more than one: the person chooses. */
     organizations?: Array<{ id: number; name: string }>;
   },
@@ -141,6 +171,11 @@ async function signInPage(
           ? html`<p class="flash ok" role="status" tabindex="-1" autofocus>You are signed out.</p>`
           : null
       }
+      ${(() => {
+        const why = options.asked && !options.error && !options.unsaved && !options.signedOut;
+        const said = why ? whySignIn(request, options.next) : null;
+        return said ? html`<p class="flash ok" role="status" tabindex="-1" autofocus>${said}</p>` : null;
+      })()}
       <form method="post" action="/dashboard/sign-in/" class="stack narrow">
         <input type="hidden" name="_csrf" value="${token}" />
         <input type="hidden" name="next" value="${safeNext(options.next)}" />
@@ -295,6 +330,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
         ...(next ? { next } : {}),
         unsaved: unsaved === '1',
         signedOut: out === '1',
+        asked: next !== undefined,
       });
     },
   });

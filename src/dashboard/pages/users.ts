@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context.ts';
 import { AppError, errors } from '../../infra/errors.ts';
 import { newFormValue, SEALED_SECRET_MINUTES } from '../../infra/form-seal.ts';
 import { NEW_PASSWORD_COOKIE } from '../cookies.ts';
-import { takeShownOnce, toShownOnce } from '../shown-once.ts';
+import { NO_SECRET_HERE, takeShownOnce, toShownOnce } from '../shown-once.ts';
 import { ROLE_LABELS, ROLES } from '../../users/roles.ts';
 import {
   createUser,
@@ -79,7 +79,7 @@ async function usersPage(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  created: { email: string; password: string } | 'shown' | null,
+  created: { email: string; password: string } | 'shown' | 'none' | null,
 ): Promise<string> {
   const users = await listUsers(ctx.db, orgOf(request));
   const me = sessionOf(request).user.id;
@@ -96,16 +96,22 @@ async function usersPage(
               (refmatch keeps only a hash of it; one not seen within ${SEALED_SECRET_MINUTES} minutes is not
               shown either). If it was not noted, disable the user below, then enable them for a new one.
             </p>`
-          : created
-            ? html`<section aria-labelledby="new-user">
-                <h2 id="new-user" tabindex="-1" autofocus>${isolate(created.email)} can now sign in</h2>
-                <p>
-                  Give them this one-time password; they choose their own at first sign-in. It is shown only
-                  this once: this page reloaded, or reached again by Back, will not show it.
-                </p>
-                <p class="secret" data-testid="one-time-password">${created.password}</p>
-              </section>`
-            : null
+          : created === 'none'
+            ? html`<p role="status" class="flash ok" tabindex="-1" autofocus>
+                There is no one-time password to show here. This page shows one once, right after “Add user”
+                or “Enable” makes it, ${NO_SECRET_HERE}. A password not noted cannot be shown again: disable
+                that user in the list below, then enable them for a new one.
+              </p>`
+            : created
+              ? html`<section aria-labelledby="new-user">
+                  <h2 id="new-user" tabindex="-1" autofocus>${isolate(created.email)} can now sign in</h2>
+                  <p>
+                    Give them this one-time password; they choose their own at first sign-in. It is shown only
+                    this once: this page reloaded, or reached again by Back, will not show it.
+                  </p>
+                  <p class="secret" data-testid="one-time-password">${created.password}</p>
+                </section>`
+              : null
       }
       <h2>Add a user</h2>
       <form method="post" action="/dashboard/users/" class="row">
@@ -300,7 +306,8 @@ export function registerUserPages(scope: FastifyInstance, ctx: AppContext): void
     action: 'users_manage',
     handler: async (request, reply) => {
       const once = takeShownOnce(request, reply, NEW_PASSWORD_COOKIE);
-      const made = once === null ? null : await takeOneTimePassword(ctx.db, orgOf(request), once);
+      if (once === null) return usersPage(ctx, request, reply, 'none');
+      const made = await takeOneTimePassword(ctx.db, orgOf(request), once);
       return usersPage(ctx, request, reply, made ?? 'shown');
     },
   });
