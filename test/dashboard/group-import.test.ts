@@ -603,7 +603,7 @@ describe('importing thousands of records (a thousand a statement at most, one tr
     // More rows than the group may hold can never fit: refused before the rows are checked.
     const over = await postFile(org, { name: 'r.csv', bytes: manyRows(2401) });
     expect(decoded(over.body)).toContain(
-      'The CSV has more than 2400 rows, and a group holds at most 2400 records: import at most that many',
+      'The CSV has more than 2,400 rows, and a group holds at most 2,400 records: import at most that many',
     );
     expect(await count(org)).toBe(0);
     expect(await flashAfter(org, await postFile(org, { name: 'r.csv', bytes: manyRows(2400) }))).toContain(
@@ -752,7 +752,7 @@ describe('importing a CSV written to cost the most', () => {
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 1 problem to correct');
     expect(body).toContain(
-      'The CSV has more than 1000 rows, and a group holds at most 1000 records: import at most that many',
+      'The CSV has more than 1,000 rows, and a group holds at most 1,000 records: import at most that many',
     );
     expect(body).not.toMatch(/Row \d/);
     expect(await count(org)).toBe(0);
@@ -766,7 +766,7 @@ describe('importing a CSV written to cost the most', () => {
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 1 problem to correct');
     expect(body).toContain(
-      "The header has 100000 columns: at most 10 (the record's 6 fields and the group's 4 custom fields), each named once",
+      "The header has 100,000 columns: at most 10 (the record's 6 fields and the group's 4 custom fields), each named once",
     );
   });
 

@@ -104,7 +104,7 @@ function columnsOf(
   // said so once (a header of 2 M columns listed 2 M problems, each column compared with every field).
   const most = RECORD_COLUMNS.length + fields.length;
   if (header.length > most) {
-    const message = `The header has ${header.length} columns: at most ${most} (the record's ${RECORD_COLUMNS.length} fields and the group's ${fields.length} custom fields), each named once`;
+    const message = `The header has ${header.length.toLocaleString('en')} columns: at most ${most} (the record's ${RECORD_COLUMNS.length} fields and the group's ${fields.length} custom fields), each named once`;
     return { columns: [], problems: [{ row: 1, column: null, message }] };
   }
   const problems: ImportProblem[] = [];
@@ -364,7 +364,7 @@ export async function checkImport(
     return { rows: [], problems: [{ row: null, column: null, message: 'The CSV has a header but no rows' }] };
   }
   if (read.more) {
-    const message = `The CSV has more than ${maxRows} rows, and a group holds at most ${maxRows} records: import at most that many`;
+    const message = `The CSV has more than ${maxRows.toLocaleString('en')} rows, and a group holds at most ${maxRows.toLocaleString('en')} records: import at most that many`;
     return { rows: [], problems: [{ row: null, column: null, message }] };
   }
   const { columns, problems } = columnsOf(header, fields);
