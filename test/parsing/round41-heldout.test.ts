@@ -1,6 +1,7 @@
 // Layouts met in the thirty-seventh and thirty-eighth held-out sets that rounds 39 and 40 left (a
 // byline giving each author's institution in brackets after the name, one of them a collective
-// named by its own name only), fixed in the forty-first round. Names, titles and identifiers are
+// named by its own name only; an APA title page set all in the body's type, its title printed
+// again over the text), fixed in the forty-first round. Names, titles and identifiers are
 // made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
@@ -34,5 +35,47 @@ describe('a byline giving each author’s institution in brackets, one of them n
     const result = await parseManuscript(file(), 'bracketed.pdf', limits);
     expect(result.title).toBe('Weaving Numbers Into Cords');
     expect(result.authors.map((a) => a.name)).toEqual(['Mara Quellen', 'Tomas Brandtner']);
+  });
+});
+
+describe('an APA title page set all in the body’s type, the title printed again over the text', () => {
+  // Double spaced at 12 points: every line 24 points under the one before it.
+  const lines = (texts: string[], top: number) =>
+    texts.map((text, k) => ({ text, size: 12, x: 72, y: top - k * 24 }));
+  const head = (page: number) => ({ text: `TIDES IN SMALL HARBORS ${page}`, size: 12, x: 72, y: 780 });
+  const title = ['Tides in small harbors: Comparing gauge records with the models of the', 'coast'];
+  const prose = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, k) => `Line ${k + 1} of the text, set double spaced as a draft for review is, and long enough.`,
+    );
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Running head: TIDES IN SMALL HARBORS 1', size: 12, x: 72, y: 780 },
+        ...lines(title, 620),
+        ...lines(
+          ['Hanna R. Velde1, Oskar Brink1, & Lena Fahrer1', '1 Northvale University of Technology'],
+          548,
+        ),
+        ...lines(
+          [
+            'Author Note',
+            'Correspondence concerning this article should be addressed to Hanna R. Velde, Harbor',
+            'Road 4, 1234 AB, Northvale. E-mail: h.r.velde@northvale.example',
+          ],
+          380,
+        ),
+      ],
+      [head(2), ...lines(['Abstract', ...prose(10)], 720)],
+      [head(3), ...lines([...title, ...prose(24)], 720)],
+      [head(4), ...lines(prose(28), 720)],
+    ]);
+
+  it('reads the title, the byline and the address from the title page', async () => {
+    const result = await parseManuscript(file(), 'apa-draft.pdf', limits);
+    expect(result.title).toBe(title.join(' '));
+    expect(result.authors.map((a) => a.name)).toEqual(['Hanna R. Velde', 'Oskar Brink', 'Lena Fahrer']);
+    expect(result.authors[0]!.emails).toEqual(['h.r.velde@northvale.example']);
   });
 });
