@@ -1,12 +1,22 @@
 // Layouts met in the thirty-seventh and thirty-eighth held-out sets that rounds 39 and 40 left (a
 // byline giving each author's institution in brackets after the name, one of them a collective
 // named by its own name only; an APA title page set all in the body's type, its title printed
-// again over the text), fixed in the forty-first round. Names, titles and identifiers are
+// again over the text; a Word table of contents typed by hand formatting, its page numbers at a
+// right tab stop led to by dots), fixed in the forty-first round. Names, titles and identifiers are
 // made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import {
+  bodyProse,
+  docxParagraph,
+  docxRun,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  TITLE_STYLE,
+  wordBodyParagraphs,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -77,5 +87,36 @@ describe('an APA title page set all in the body’s type, the title printed agai
     expect(result.title).toBe(title.join(' '));
     expect(result.authors.map((a) => a.name)).toEqual(['Hanna R. Velde', 'Oskar Brink', 'Lena Fahrer']);
     expect(result.authors[0]!.emails).toEqual(['h.r.velde@northvale.example']);
+  });
+});
+
+describe('a Word table of contents typed by hand formatting: no contents style, tabs to a stop led to by dots', () => {
+  // A TOC field's entries in the Normal style: the number, a tab to a left stop, the chapter, a
+  // tab to the right stop whose leader is a line of dots, the page number.
+  const entry = (number: string, name: string, page: number) =>
+    `<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="880" w:leader="none"/>` +
+    `<w:tab w:val="right" w:pos="9629" w:leader="dot"/></w:tabs></w:pPr>` +
+    `${docxRun(number)}<w:r><w:tab/></w:r>${docxRun(name)}<w:r><w:tab/></w:r>${docxRun(String(page))}</w:p>`;
+  const file = () =>
+    makeDocx(
+      [
+        paragraph('A Web Shop for a Small Wine Merchant', 'Title'),
+        paragraph('Ruben Vermeulen'),
+        paragraph('Final project, second year of web development'),
+        docxParagraph(docxRun('Contents')),
+        entry('1.', 'Scope of the project', 3),
+        entry('2.', 'Database structure', 3),
+        entry('3.', 'Choice of frameworks', 4),
+        paragraph('Scope of the project', 'Heading1'),
+        ...wordBodyParagraphs(12),
+      ],
+      [TITLE_STYLE],
+    );
+
+  it('prints the leader as dots, so that the entries are read as contents and end the front matter', async () => {
+    const result = await parseManuscript(file(), 'hand-contents.docx', limits);
+    expect(result.text).toContain('1. Scope of the project ........ 3');
+    const front = result.sections.filter((s) => s.kind === 'front').map((s) => s.text);
+    expect(front.join('\n')).not.toContain('Database structure');
   });
 });
