@@ -237,6 +237,20 @@ interface Paragraph {
     /** The run's own size in points (w:sz), null where the style's applies. */
     size: number | null;
   }[];
+  /**
+   * The paragraph's own tab stops (w:tabs in its w:pPr): where each stands and whether a line of
+   * dots leads to it; and how many tabs its text has used.
+   */
+  stops?: { pos: number; dots: boolean }[];
+  tabsUsed?: number;
+}
+
+/** A tab set in the text: to a stop that draws a leader of dots, the dots it prints; else a space. */
+function tabText(p: Paragraph): string {
+  const stops = [...(p.stops ?? [])].sort((a, b) => a.pos - b.pos);
+  const stop = stops[p.tabsUsed ?? 0];
+  p.tabsUsed = (p.tabsUsed ?? 0) + 1;
+  return stop?.dots ? ' ........ ' : ' ';
 }
 
 /**
@@ -330,7 +344,15 @@ function paragraphReader(
           if (p && inPPr) p.outline = Number(attrValue(attrs, 'w:val'));
           break;
         case 'w:tab':
-          if (p && !inPPr) push(p, { text: ' ', bold, sup: false, link, br: false, size });
+          // In the paragraph's properties a tab stop (a table of contents typed by hand formatting
+          // sets its page numbers at a right stop led to by dots); in the text a tab to the next stop.
+          if (p && inPPr) {
+            const leader = attrValue(attrs, 'w:leader');
+            (p.stops ??= []).push({
+              pos: Number(attrValue(attrs, 'w:pos')) || 0,
+              dots: leader === 'dot' || leader === 'middleDot',
+            });
+          } else if (p) push(p, { text: tabText(p), bold, sup: false, link, br: false, size });
           break;
         case 'w:br':
         case 'w:cr':

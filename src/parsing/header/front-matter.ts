@@ -198,21 +198,27 @@ const NAME_THEN_BRACKETS = /([^()（）]{2,60})[(（]([^()（）]{2,160})[)）][
  * A byline that gives each author's institution in brackets after the name, the pieces one after
  * the other ("陳 旭東（東京大学 文学部）山田 花子（京都大学）", Japanese symposia; "Jane Roe (Harbour
  * University) John Doe (...)"): every piece a name, in Latin or in Chinese or Japanese script, and
- * an institution, and nothing else in the block.
+ * an institution, and nothing else in the block. In a byline of two pieces or more, one bracket
+ * that names an institution by its words vouches for the others, which may name a studio, a
+ * collective or a company by its own name only ("Jane Roe (Harbour University, Lakeside) John Doe
+ * (Wavecraft Kernel)", a pandoc author field); no bracket holds an address.
  */
 export function bracketedAffiliations(block: Block | undefined): Entry[] {
   if (block === undefined || block.text.length > 600) return [];
   const entries: Entry[] = [];
   let consumed = 0;
+  let institutions = 0;
   for (const m of block.text.matchAll(NAME_THEN_BRACKETS)) {
     if (m.index !== consumed) return [];
     consumed = m.index + m[0].length;
     const name = m[1]!.trim();
     const affiliation = m[2]!.trim();
-    if (!INSTITUTION.test(affiliation) || !(CJK_PERSON.test(name) || isNameLike(name))) return [];
+    if (affiliation.includes('@') || !(CJK_PERSON.test(name) || isNameLike(name))) return [];
+    if (INSTITUTION.test(affiliation)) institutions++;
     entries.push({ name, marks: [], lines: [affiliation], links: [] });
   }
-  return consumed === block.text.trimEnd().length ? entries : [];
+  const vouched = institutions === entries.length || (entries.length >= 2 && institutions >= 1);
+  return consumed === block.text.trimEnd().length && vouched ? entries : [];
 }
 
 /**

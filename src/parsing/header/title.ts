@@ -407,6 +407,24 @@ function findTitle(doc: DocumentModel): number | null {
     !ABSTRACT_LABEL.test(first.text)
   )
     return 0;
+  // A manuscript typed all in the body's type whose title page is a page of its own (APA's, a
+  // papaja draft's: running head, title, byline, author note), and which prints its title again
+  // over the first page of its text: the line of the first page that opens a later page again,
+  // word for word, is the title.
+  const pageOpenings = new Set(
+    doc.blocks
+      .filter((b, j) => j > 0 && b.page > 1 && b.page <= 5 && doc.blocks[j - 1]!.page < b.page)
+      .map((b) => foldWords(b.text)),
+  );
+  const printedAgain = firstPage.find(
+    ({ b }) =>
+      b.relSize < 1.1 &&
+      b.text.length <= 250 &&
+      foldWords(b.text).split(' ').length >= 3 &&
+      !/[.;,]$/.test(b.text.trim()) &&
+      pageOpenings.has(foldWords(b.text)),
+  );
+  if (printedAgain) return printedAgain.i;
   return null;
 }
 
