@@ -5,7 +5,7 @@ import { everyWordIn, everyWordInFolded, type CountedPage, type PageRequest } fr
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import { formDigest, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
-import { linkInputsHash, linkInputsHashOfJson, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
+import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
 import { checkLimit, checkRecordsPerGroup } from '../organizations/limits.ts';
 
@@ -300,30 +300,21 @@ interface SentRow {
   json: string;
 }
 
-/**
- * A record to write, serialized once: an import batches by the JSON's length and sends that JSON, and
- * the linking hash is of the same pieces (the name's and the lists' JSON, as linkInputsHash's array
- * holds them), where it serialized the name and the four lists a second time (up to 8 MB a record).
- */
+/** A record to write, serialized once: an import batches by the JSON's length and sends that JSON. */
 function sentRow(clientId: string, record: GroupAuthorRecord): SentRow {
-  const name = JSON.stringify(record.name);
-  const lists = LINK_LISTS.map((key) =>
-    record[key] === undefined ? undefined : JSON.stringify(record[key]),
-  );
-  const inputsHash = linkInputsHashOfJson(`[${name},${lists.map((list) => list ?? 'null').join(',')}]`);
-  // As JSON.stringify writes the object: a field not given (undefined) is left out.
-  const fields = [`"client_id":${JSON.stringify(clientId)}`, `"name":${name}`];
-  LINK_LISTS.forEach((key, i) => {
-    if (lists[i] !== undefined) fields.push(`"${key}":${lists[i]}`);
+  const inputsHash = linkInputsHash(record);
+  const json = JSON.stringify({
+    client_id: clientId,
+    name: record.name,
+    emails: record.emails,
+    orcids: record.orcids,
+    articles: record.articles,
+    affiliations: record.affiliations,
+    custom_values: record.custom_values,
+    link_inputs_hash: inputsHash,
   });
-  if (record.custom_values !== undefined)
-    fields.push(`"custom_values":${JSON.stringify(record.custom_values)}`);
-  fields.push(`"link_inputs_hash":${JSON.stringify(inputsHash)}`);
-  return { clientId, record, inputsHash, json: `{${fields.join(',')}}` };
+  return { clientId, record, inputsHash, json };
 }
-
-/** The lists linkInputsHash reads after the name, in its order. */
-const LINK_LISTS = ['emails', 'orcids', 'articles', 'affiliations'] as const;
 
 /**
  * Writes records of one group (each client id once) by one statement, checks the group's records

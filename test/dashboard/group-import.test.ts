@@ -16,7 +16,6 @@ import {
   importGroupAuthors,
   writeGroupAuthor,
 } from '../../src/authors-groups/store.ts';
-import { linkInputsHash } from '../../src/corpus/authors/linking.ts';
 import { setLimitOverrides } from '../../src/organizations/limits.ts';
 import type { Database, Queryable } from '../../src/infra/db/index.ts';
 
@@ -649,51 +648,6 @@ describe('importing thousands of records (a thousand a statement at most, one tr
     await importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, rows);
     expect(await count(org)).toBe(2500);
     expect(serialized).toBe(2500);
-  });
-
-  it('serializes the name and lists once for the linking hash and the statement, the hash as before', async () => {
-    const org = await makeOrg();
-    // Each record's lists say when they are serialized (JSON.stringify calls an array's toJSON): the
-    // linking hash serialized them a second time (linkInputsHash), up to 8 MB of lists a record.
-    let serialized = 0;
-    const counted = (items: string[]) =>
-      Object.assign([...items], { toJSON: () => (serialized++, [...items]) }) as string[];
-    const plain = (i: number) => ({
-      name: `K ${i} “quoted” \\ ü`,
-      emails: [`k${i}@x.example`],
-      orcids: null,
-      articles: i % 2 === 0 ? [`10.1/${i}`] : null,
-      affiliations: [`Univ ${i}`, 'Dept "A"'],
-      custom_values: {},
-    });
-    const rows = Array.from({ length: 2000 }, (_, i) => {
-      const record = plain(i);
-      return {
-        clientId: `k${i}`,
-        record: { ...record, emails: counted(record.emails), affiliations: counted(record.affiliations) },
-      };
-    });
-    await importGroupAuthors(t.db, { organizationId: org.id, groupId: org.groupId }, rows);
-    expect(await count(org)).toBe(2000);
-    expect(serialized).toBe(2 * 2000);
-    // The hash stored is linkInputsHash's of the record: the same records imported again are unchanged.
-    const stored = await t.db.query<{ link_inputs_hash: string | null; affiliations: string[] }>(
-      `SELECT link_inputs_hash, affiliations FROM group_authors
-        WHERE group_id = $1 AND client_id IN ('k0', 'k1') ORDER BY client_id`,
-      [org.groupId],
-    );
-    expect(stored.rows).toEqual(
-      [0, 1].map((i) => ({
-        link_inputs_hash: linkInputsHash(plain(i)),
-        affiliations: plain(i).affiliations,
-      })),
-    );
-    const again = await importGroupAuthors(
-      t.db,
-      { organizationId: org.id, groupId: org.groupId },
-      [0, 1].map((i) => ({ clientId: `k${i}`, record: plain(i) })),
-    );
-    expect(again).toEqual({ added: 0, updated: 0, unchanged: 2 });
   });
 
   it("asks which of an import's client ids the group holds ten thousand a statement at most", async () => {

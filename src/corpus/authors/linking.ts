@@ -438,16 +438,7 @@ const GROUP_AUTHOR_COLUMNS =
 export function linkInputsHash(input: LinkInput): string {
   const { name, emails, orcids, articles, affiliations } = input;
   const inputs = [name, emails ?? null, orcids ?? null, articles ?? null, affiliations ?? null];
-  return linkInputsHashOfJson(JSON.stringify(inputs));
-}
-
-/**
- * linkInputsHash of the inputs already serialized, as JSON.stringify writes the array of the name and
- * the four lists (null for a list not given): an import serializes each record's fields once and
- * builds both the hash's array and the statement's record from the same pieces.
- */
-export function linkInputsHashOfJson(inputsJson: string): string {
-  return createHash('sha256').update(inputsJson).digest('base64');
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('base64');
 }
 
 async function relinkRow(db: Queryable, row: GroupAuthorRow): Promise<boolean> {
