@@ -267,6 +267,24 @@ describe('webhook events', () => {
     await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
   });
 
+  it('a receiver that answers 200 and a body without end: delivered on its status, the connection closed', async () => {
+    // The body was read and dropped until the timeout (10 s by default, gigabytes on loopback), and
+    // the attempt failed: sent again and again, without end. Past ANSWER_BYTES the status settles it.
+    const db = await database();
+    const a = await app(db, { timeoutMs: 120_000, maxAttempts: 1_000_000 });
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+
+    r.respond = { status: 200, delayMs: 0, floodBody: true };
+    await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => (await outbox(db, org.id))[0]?.status === 'delivered', 'delivered');
+    expect((await outbox(db, org.id))[0]).toMatchObject({ attempts: 1, last_error: null });
+    await waitUntil(async () => r.flooded.closed === 1, 'the flooded connection closed');
+    // What was written before the close: the answer read (64 KiB) and what the sockets' buffers held.
+    expect(r.flooded.bytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('refmatch closed between the mark and the delivery: a new app on the same database delivers it', async () => {
     const db = await database();
     const r = await receiver();
