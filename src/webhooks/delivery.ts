@@ -171,6 +171,15 @@ export class WebhookWorker {
     const body = eventBody(e);
     let status: number | null = null;
     let error: string;
+    // The timeout as a timer of our own, which holds its controller: AbortSignal.timeout inside
+    // AbortSignal.any is held weakly, and once collected (a GC during the attempt) never fired, so an
+    // answer stalled or read without end held the organization's events until the process stopped
+    // (nodejs/node#57736; bench/hostile-webhook-answers.ts: no end in 40 s at a 2 s timeout).
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException('The attempt timed out', 'TimeoutError')),
+      this.config.timeoutMs,
+    );
     try {
       status = await postJson(
         e.url,
@@ -182,7 +191,7 @@ export class WebhookWorker {
         },
         body,
         {
-          signal: AbortSignal.any([AbortSignal.timeout(this.config.timeoutMs), this.aborter.signal]),
+          signal: AbortSignal.any([timeout.signal, this.aborter.signal]),
           allowPrivate: this.config.allowPrivateAddresses,
         },
       );
@@ -200,6 +209,8 @@ export class WebhookWorker {
           : (err as Error).name === 'TimeoutError'
             ? `No answer within ${this.config.timeoutMs} ms`
             : `Could not reach the receiver: ${code ?? (err as Error).message}`;
+    } finally {
+      clearTimeout(timer);
     }
     const retryInMs = retryDelayMs(this.config, e.attempts);
     await recordFailure(this.db, e.id, { status, error, retryInMs });

@@ -2,6 +2,8 @@
 // ordered per organization, and delivered at least once whatever the receiver does (down, slow,
 // answering 500) and across a restart of refmatch between the mark and the delivery.
 import { createHmac } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -283,6 +285,28 @@ describe('webhook events', () => {
     await waitUntil(async () => r.flooded.closed === 1, 'the flooded connection closed');
     // What was written before the close: the answer read (64 KiB) and what the sockets' buffers held.
     expect(r.flooded.bytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('an answer stalled after its headers times out even when memory is collected during the attempt', async () => {
+    // AbortSignal.timeout inside AbortSignal.any is held weakly: collected during the attempt, it never
+    // fired, and the attempt never ended (nodejs/node#57736).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const db = await database();
+    const a = await app(db, { timeoutMs: 1_000, maxAttempts: 1_000_000 });
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+
+    r.respond = { status: 200, delayMs: 0, stallBody: true };
+    await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => r.attempts > 0, 'the first attempt under way');
+    gc();
+    gc();
+    await waitUntil(
+      async () => (await outbox(db, org.id))[0]!.last_error === 'No answer within 1000 ms',
+      'the stalled attempt timed out',
+    );
   });
 
   it('refmatch closed between the mark and the delivery: a new app on the same database delivers it', async () => {
