@@ -109,7 +109,9 @@ async function main(): Promise<void> {
   const probes: { label: string; search: string; offset: number }[] = [
     { label: 'page 1', search: '', offset: 0 },
     { label: 'page 2,000', search: '', offset: 1_999 * PAGE },
+    { label: 'the middle page', search: '', offset: Math.floor(RECORDS / 2 / PAGE) * PAGE },
     { label: 'the last page', search: '', offset: last },
+    { label: 'page 100,000 (past the end)', search: '', offset: 99_999 * PAGE },
     { label: '"zzz" (no match)', search: 'zzz', offset: 0 },
     { label: '"müller"', search: 'müller', offset: 0 },
     { label: '"muller"', search: 'muller', offset: 0 },

@@ -23,6 +23,8 @@ const LEASE_MARGIN_MS = 5_000;
 // Finished events older than the retention are deleted at most this often, in rounds of PRUNE_BATCH.
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5_000;
+/** The most of a receiver's answer body read: past it, its status settles the attempt (postJson). */
+export const ANSWER_BYTES = 64 * 1024;
 
 /** `sha256=` and the hex HMAC-SHA256 of the exact body bytes under the secret. */
 export function signBody(secret: string, body: string): string {
@@ -169,6 +171,15 @@ export class WebhookWorker {
     const body = eventBody(e);
     let status: number | null = null;
     let error: string;
+    // The timeout as a timer of our own, which holds its controller: AbortSignal.timeout inside
+    // AbortSignal.any is held weakly, and once collected (a GC during the attempt) never fired, so an
+    // answer stalled or read without end held the organization's events until the process stopped
+    // (nodejs/node#57736; bench/hostile-webhook-answers.ts: no end in 40 s at a 2 s timeout).
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException('The attempt timed out', 'TimeoutError')),
+      this.config.timeoutMs,
+    );
     try {
       status = await postJson(
         e.url,
@@ -180,7 +191,7 @@ export class WebhookWorker {
         },
         body,
         {
-          signal: AbortSignal.any([AbortSignal.timeout(this.config.timeoutMs), this.aborter.signal]),
+          signal: AbortSignal.any([timeout.signal, this.aborter.signal]),
           allowPrivate: this.config.allowPrivateAddresses,
         },
       );
@@ -198,6 +209,8 @@ export class WebhookWorker {
           : (err as Error).name === 'TimeoutError'
             ? `No answer within ${this.config.timeoutMs} ms`
             : `Could not reach the receiver: ${code ?? (err as Error).message}`;
+    } finally {
+      clearTimeout(timer);
     }
     const retryInMs = retryDelayMs(this.config, e.attempts);
     await recordFailure(this.db, e.id, { status, error, retryInMs });
@@ -207,7 +220,8 @@ export class WebhookWorker {
 
 /**
  * POSTs a JSON body and answers the status. Redirects are not followed (a redirect could lead past the
- * destination check); the answer's body is read and dropped, which frees the connection. Unless
+ * destination check); the answer's body is read and dropped, which frees the connection, up to
+ * ANSWER_BYTES: a longer one settles on its status and its connection is closed. Unless
  * private addresses are allowed, the connection goes only to public ones (destination.ts).
  */
 function postJson(
@@ -241,11 +255,21 @@ function postJson(
         const cutOff = (error: Error) =>
           reject(options.signal.aborted ? (options.signal.reason as Error) : error);
         res.on('error', cutOff);
+        // The receiver is the organization's to name, and so is its answer: a body without end, as
+        // fast as the socket takes it, was read and dropped until the timeout (10 s by default,
+        // gigabytes on a fast link, every claimed event at once; bench/hostile-webhook-answers.ts).
+        // Past ANSWER_BYTES the status is the answer: the connection is closed, not read on.
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read <= ANSWER_BYTES) return;
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
         res.on('close', () => {
           if (!res.complete)
             cutOff(Object.assign(new Error('The answer was cut off'), { code: 'ECONNRESET' }));
         });
-        res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       },
     );

@@ -27,9 +27,13 @@ export interface Receiver {
   attempts: number;
   /**
    * What the next requests get: a status (default 200) and a delay before answering; with
-   * `stallBody`, the status line and headers at once and then a body that never ends.
+   * `stallBody`, the status line and headers at once and then a body that never ends; with
+   * `floodBody`, the status line and headers and a body written without end as fast as the socket
+   * takes it (what was written is counted in `flooded`).
    */
-  respond: { status: number; delayMs: number; stallBody?: boolean };
+  respond: { status: number; delayMs: number; stallBody?: boolean; floodBody?: boolean };
+  /** The bytes of flooded answers written so far, and the flooded answers whose connection closed. */
+  flooded: { bytes: number; closed: number };
   close(): Promise<void>;
   /** Drops every connection, open and new, until comeBack(): a receiver that cannot be reached. */
   goDown(): void;
@@ -47,6 +51,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     received: [],
     attempts: 0,
     respond: { status: 200, delayMs: 0 },
+    flooded: { bytes: 0, closed: 0 },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -72,7 +77,21 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         r.attempts += 1;
-        const { status, delayMs, stallBody } = r.respond;
+        const { status, delayMs, stallBody, floodBody } = r.respond;
+        if (floodBody) {
+          res.writeHead(status, { 'content-type': 'text/plain' });
+          const chunk = Buffer.alloc(64 * 1024, 'x');
+          const pump = () => {
+            while (!res.destroyed) {
+              r.flooded.bytes += chunk.length;
+              if (!res.write(chunk)) return;
+            }
+          };
+          res.on('drain', pump);
+          res.on('close', () => (r.flooded.closed += 1));
+          pump();
+          return;
+        }
         if (stallBody) {
           res.writeHead(status, { 'content-type': 'text/plain' }).write('the first bytes of an answer');
           return;

@@ -2,6 +2,8 @@
 // ordered per organization, and delivered at least once whatever the receiver does (down, slow,
 // answering 500) and across a restart of refmatch between the mark and the delivery.
 import { createHmac } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -265,6 +267,46 @@ describe('webhook events', () => {
     r.respond = { status: 200, delayMs: 0 };
     await r.waitFor((got) => got.some((e) => e.json.event === 'proposal_uploaded'), 'the upload event');
     await waitUntil(async () => (await outbox(db, org.id))[0]!.status === 'delivered', 'delivered');
+  });
+
+  it('a receiver that answers 200 and a body without end: delivered on its status, the connection closed', async () => {
+    // The body was read and dropped until the timeout (10 s by default, gigabytes on loopback), and
+    // the attempt failed: sent again and again, without end. Past ANSWER_BYTES the status settles it.
+    const db = await database();
+    const a = await app(db, { timeoutMs: 120_000, maxAttempts: 1_000_000 });
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+
+    r.respond = { status: 200, delayMs: 0, floodBody: true };
+    await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => (await outbox(db, org.id))[0]?.status === 'delivered', 'delivered');
+    expect((await outbox(db, org.id))[0]).toMatchObject({ attempts: 1, last_error: null });
+    await waitUntil(async () => r.flooded.closed === 1, 'the flooded connection closed');
+    // What was written before the close: the answer read (64 KiB) and what the sockets' buffers held.
+    expect(r.flooded.bytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('an answer stalled after its headers times out even when memory is collected during the attempt', async () => {
+    // AbortSignal.timeout inside AbortSignal.any is held weakly: collected during the attempt, it never
+    // fired, and the attempt never ended (nodejs/node#57736).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const db = await database();
+    const a = await app(db, { timeoutMs: 1_000, maxAttempts: 1_000_000 });
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+
+    r.respond = { status: 200, delayMs: 0, stallBody: true };
+    await upload(a, { apiKey: org.apiKey, fields: baseFields() });
+    await waitUntil(async () => r.attempts > 0, 'the first attempt under way');
+    gc();
+    gc();
+    await waitUntil(
+      async () => (await outbox(db, org.id))[0]!.last_error === 'No answer within 1000 ms',
+      'the stalled attempt timed out',
+    );
   });
 
   it('refmatch closed between the mark and the delivery: a new app on the same database delivers it', async () => {
