@@ -686,7 +686,8 @@ export async function listGroupAuthors(
   }
   const { rows } = await read(options.limit, options.offset, false);
   // A search's matches that end on this page (fewer rows than asked, none past the first page's
-  // start) are counted by it; others, by a count that scans the group again (a search of no match was two scans: 160 ms of PGlite's thread for 205,823).
+  // start) are counted by it; others, by a count that scans the group again (a search of no match
+  // was two scans: 160 ms of PGlite's thread for 205,823).
   const endsHere =
     options.limit > 0 && (rows.length > 0 ? rows.length < options.limit : options.offset === 0);
   const total = endsHere
