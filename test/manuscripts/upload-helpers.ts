@@ -62,7 +62,9 @@ export function baseFields(overrides: Record<string, string | number> = {}): Rec
  * The smallest valid form that asks for candidates: baseFields without `exclude_candidates`, for the
  * tests that rank referees or open a manuscript's page of them.
  */
-export function rankingFields(overrides: Record<string, string | number> = {}): Record<string, string | number> {
+export function rankingFields(
+  overrides: Record<string, string | number> = {},
+): Record<string, string | number> {
   const { exclude_candidates: _ranked, ...fields } = baseFields(overrides);
   return fields;
 }
