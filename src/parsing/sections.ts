@@ -388,6 +388,15 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
     // A figure's caption set between the halves of an entry broken over a page: the block under it
     // opens with the entry's last lines, then opens entries of its own.
     if (b.lines.length >= 3 && b.lines.some((l) => opensEntry(l.text)) && YEAR.test(b.text)) return j;
+    // A two-line block of a two-column list broken by a figure set across the page's top (REVTeX):
+    // the entry's last line, its year in it, then the next entry's bracketed number.
+    if (
+      b.lines.length === 2 &&
+      YEAR.test(b.lines[0]!.text) &&
+      /^\[\d{1,4}\]\s/.test(b.lines[1]!.text) &&
+      !CAPTION_LABEL.test(b.text)
+    )
+      return j;
   }
   return null;
 }

@@ -353,7 +353,22 @@ function assignEmails(
 ): string[] {
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
-  for (const { text, links, owner } of texts) {
+  // Notes keyed by marks read as one text ("∗ A note on the title † Also at ... ‡ jr@x.org", the
+  // foot of REVTeX's title page): each mark's note is read alone, so that its mark says whose the
+  // address in it is.
+  const notes = texts.flatMap((t) => {
+    const text = normalizeStars(t.text);
+    if (t.owner !== undefined || !/^\s*[*†‡§¶#]\s/u.test(text)) return [t];
+    const parts = text.split(/\s(?=[*†‡§¶#]\s)/u);
+    if (parts.length < 2) return [t];
+    return parts.map((part) => ({
+      text: part,
+      links: t.links.filter(
+        (l) => !/^mailto:/i.test(l) || part.toLowerCase().includes(l.slice(7).toLowerCase()),
+      ),
+    }));
+  });
+  for (const { text, links, owner } of notes as { text: string; links: string[]; owner?: number }[]) {
     const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter(
       (e) => !taken.has(e) && !publisherAddress(text, e, authors),
     );
@@ -626,7 +641,13 @@ export function readContacts(
   // ..., Email:").
   const withRunIn = (i: number): string => {
     const b = blocks[i]!;
-    if (b.text.length >= 80 || findEmails(b.text).length === 0) return b.text;
+    // A note opened by its mark ("∗ Correspondence to: ...") is one of its own: nothing above runs in.
+    if (
+      b.text.length >= 80 ||
+      findEmails(b.text).length === 0 ||
+      /^\s*[*†‡§¶#]\s/u.test(normalizeStars(b.text))
+    )
+      return b.text;
     let text = b.text;
     for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
       const above = blocks[j]!;
@@ -644,11 +665,24 @@ export function readContacts(
   ];
   // Footnotes keyed by an author's symbol may be set at the end of the article (REVTeX): a short
   // note anywhere that opens with a symbol only one author carries and gives an email is read too.
-  const symbolMarks = chosen.entries.map((e) => e.marks.filter((m) => /^[*†‡§¶#]$/u.test(m)));
+  const symbolMarks = chosen.entries.map((e) =>
+    e.marks.map((m) => normalizeStars(m)).filter((m) => /^[*†‡§¶#]$/u.test(m)),
+  );
   if (symbolMarks.some((m) => m.length)) {
     blocks.forEach((b, i) => {
-      if (i < frontEnd || frontPages.has(b.page) || b.text.length > 200 || !b.text.includes('@')) return;
-      if (markedOwner(b.text, symbolMarks) !== null) texts.push({ text: b.text, links: b.links });
+      if (i < frontEnd || !b.text.includes('@')) return;
+      if (!frontPages.has(b.page) && b.text.length <= 200 && markedOwner(b.text, symbolMarks) !== null) {
+        texts.push({ text: b.text, links: b.links });
+        return;
+      }
+      // The foot of the title page's column under the text (REVTeX's two columns, or its preprint's
+      // page under the abstract): notes a line each, every line opened by its mark ("∗ Correspondence
+      // to: ...", "† Also at ...", "‡ jr@x.org"). Each line that gives an address is read as a
+      // note of its own: the mark at its head says whose it is.
+      if (b.lines.length > 1 && b.lines.every((l) => /^\s*[*†‡§¶#]\s/u.test(normalizeStars(l.text))))
+        for (const l of b.lines)
+          if (l.text.length <= 200 && l.text.includes('@') && markedOwner(l.text, symbolMarks) !== null)
+            texts.push({ text: l.text, links: l.links ?? [] });
     });
   }
   // A correspondence note set at the document's end, under the figures' captions (a Word
