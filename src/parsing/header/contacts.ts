@@ -208,6 +208,14 @@ function markedOwner(text: string, marks: string[][]): number | null {
   return owners.length === 1 ? owners[0]! : null;
 }
 
+/** A mark symbol and a space opening a note ("† Also at ...", "∗ Correspondence to: ..."). */
+const NOTE_MARK = /^\s*[*†‡§¶#]\s/u;
+
+/** A text opened by a note's mark: a note of its own, keyed to the author who carries the mark. */
+function opensWithNoteMark(text: string): boolean {
+  return NOTE_MARK.test(normalizeStars(text));
+}
+
 /**
  * A short name ("F. Author", "J. R. Roe") is the full one ("First Author Jr.", "Jane Rita Roe")
  * when the surnames agree and each given name or initial of the short one opens the full one's
@@ -356,10 +364,9 @@ function assignEmails(
   // Notes keyed by marks read as one text ("∗ A note on the title † Also at ... ‡ jr@x.org", the
   // foot of REVTeX's title page): each mark's note is read alone, so that its mark says whose the
   // address in it is.
-  const notes = texts.flatMap((t) => {
-    const text = normalizeStars(t.text);
-    if (t.owner !== undefined || !/^\s*[*†‡§¶#]\s/u.test(text)) return [t];
-    const parts = text.split(/\s(?=[*†‡§¶#]\s)/u);
+  const notes = texts.flatMap((t): typeof texts => {
+    if (t.owner !== undefined || !opensWithNoteMark(t.text)) return [t];
+    const parts = normalizeStars(t.text).split(/\s(?=[*†‡§¶#]\s)/u);
     if (parts.length < 2) return [t];
     return parts.map((part) => ({
       text: part,
@@ -368,7 +375,7 @@ function assignEmails(
       ),
     }));
   });
-  for (const { text, links, owner } of notes as { text: string; links: string[]; owner?: number }[]) {
+  for (const { text, links, owner } of notes) {
     const found = unique([...findEmails(text), ...mailtoAddresses(links)]).filter(
       (e) => !taken.has(e) && !publisherAddress(text, e, authors),
     );
@@ -642,12 +649,7 @@ export function readContacts(
   const withRunIn = (i: number): string => {
     const b = blocks[i]!;
     // A note opened by its mark ("∗ Correspondence to: ...") is one of its own: nothing above runs in.
-    if (
-      b.text.length >= 80 ||
-      findEmails(b.text).length === 0 ||
-      /^\s*[*†‡§¶#]\s/u.test(normalizeStars(b.text))
-    )
-      return b.text;
+    if (b.text.length >= 80 || findEmails(b.text).length === 0 || opensWithNoteMark(b.text)) return b.text;
     let text = b.text;
     for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
       const above = blocks[j]!;
@@ -679,7 +681,7 @@ export function readContacts(
       // page under the abstract): notes a line each, every line opened by its mark ("∗ Correspondence
       // to: ...", "† Also at ...", "‡ jr@x.org"). Each line that gives an address is read as a
       // note of its own: the mark at its head says whose it is.
-      if (b.lines.length > 1 && b.lines.every((l) => /^\s*[*†‡§¶#]\s/u.test(normalizeStars(l.text))))
+      if (b.lines.length > 1 && b.lines.every((l) => opensWithNoteMark(l.text)))
         for (const l of b.lines)
           if (l.text.length <= 200 && l.text.includes('@') && markedOwner(l.text, symbolMarks) !== null)
             texts.push({ text: l.text, links: l.links ?? [] });
