@@ -16,32 +16,39 @@ import { appendTo } from '../infra/collections.ts';
 import { TimeSlicer, runSliced } from '../infra/event-loop.ts';
 
 const MAX_CONCEPTS = 15;
-/** A phrase is at most four words; a longer run is rarely one concept ("message passing neural networks learn"). */
-const MAX_PHRASE_BIGRAMS = 3;
-/**
- * Adjacent terms join only when the rarer is found in at least this share of the works the commoner
- * is: "neural machine" (1,345 ACL works) and "machine translation" (3,245) are one phrase,
- * "analyzing knowledge" (a handful) does not stick to "knowledge distillation" (hundreds).
- */
-const PHRASE_DF_RATIO = 0.25;
-// Phrases seen in a single work are more often accidents of wording than concepts.
-const MIN_DOC_FREQ = 2;
-/**
- * A bigram is abstract wording when its works hold it in their title at under a quarter of the
- * corpus's base rate (the share of (work, bigram) pairs that are title ones), and so few would
- * happen by chance with at most WORDING_SIGNIFICANCE, were it in titles at the base rate
- * (wordingOdds). The test alone also drops general terms found in titles somewhat less often than
- * the average bigram ("human evaluation", "machine learning": 3-4% of their works in the demo
- * corpus, against its base rate of 9.6%); the size of the gap is what sets wording apart (0-2%).
- */
-const WORDING_RATE_SHARE = 0.25;
-/** The conventional 1% of a one-sided test. */
-const WORDING_SIGNIFICANCE = 0.01;
 /** Wording is dropped only while this many concepts remain (a short text keeps its few). */
 const MIN_CONCEPTS = 5;
 /** Works per candidate whose matched terms explain them (and count for concepts). */
 export const EXPLAINED_WORKS = 10;
 const TERMS_PER_WORK = 8;
+
+/** When adjacent terms make one phrase (`phraseRanges`, `phraseRange`). */
+const PHRASE_RULES = {
+  /** A phrase is at most four words; a longer run is rarely one concept ("message passing neural networks learn"). */
+  maxBigrams: 3,
+  /**
+   * Adjacent terms join only when the rarer is found in at least this share of the works the commoner
+   * is: "neural machine" (1,345 ACL works) and "machine translation" (3,245) are one phrase,
+   * "analyzing knowledge" (a handful) does not stick to "knowledge distillation" (hundreds).
+   */
+  dfRatio: 0.25,
+  /** Phrases seen in a single work are more often accidents of wording than concepts. */
+  minDocFreq: 2,
+} as const;
+
+/**
+ * When a bigram is abstract wording, not a term of the field (`wordingOdds`): its works hold it in
+ * their title at under `rateShare` of the corpus's base rate (the share of (work, bigram) pairs that
+ * are title ones), and so few would happen by chance with at most `significance`, were it in titles
+ * at the base rate. The test alone also drops general terms found in titles somewhat less often than
+ * the average bigram ("human evaluation", "machine learning": 3-4% of their works in the demo
+ * corpus, against its base rate of 9.6%); the size of the gap is what sets wording apart (0-2%).
+ */
+const WORDING_RULES = {
+  rateShare: 0.25,
+  /** The conventional 1% of a one-sided test. */
+  significance: 0.01,
+} as const;
 
 export interface ExplainedWork {
   workId: number;
@@ -190,7 +197,7 @@ export async function explainRanking(
   const conceptTerms = new Map<string, { label: string; prior: number; explained: number; df: number }>();
   const wording = new Map<string, number>();
   for (const t of query.terms) {
-    if (!t.bigram || t.df < MIN_DOC_FREQ || t.feedback || !informative(t.term)) continue;
+    if (!t.bigram || t.df < PHRASE_RULES.minDocFreq || t.feedback || !informative(t.term)) continue;
     conceptTerms.set(t.term, {
       label: t.surface || t.term,
       prior: t.queryWeight * t.idf,
@@ -311,17 +318,16 @@ export async function explainRanking(
 
 /**
  * Whether a bigram found in `df` works, `titleDf` of them in the title, is an abstract's wording
- * rather than a term of the field: its p-value when it is (WORDING_RATE_SHARE,
- * WORDING_SIGNIFICANCE), else null. Terms of the field are what titles are made of ("question
+ * rather than a term of the field: its p-value when it is (WORDING_RULES), else null. Terms of the field are what titles are made of ("question
  * answering": 291 of its 912 works in the demo corpus have it in the title, against a base rate
  * `titleShare`, the index's share of (work, bigram) pairs that are title ones, of 9.6%); an
  * abstract's wording almost never is ("large amounts": 0 of 75). A small df can never be
  * significant, so a rare bigram stays.
  */
 export function wordingOdds(df: number, titleDf: number, titleShare: number): number | null {
-  if (titleDf >= df * titleShare * WORDING_RATE_SHARE) return null;
+  if (titleDf >= df * titleShare * WORDING_RULES.rateShare) return null;
   const odds = binomialAtMost(df, titleDf, titleShare);
-  return odds < WORDING_SIGNIFICANCE ? odds : null;
+  return odds < WORDING_RULES.significance ? odds : null;
 }
 
 /** P(X <= k) for X ~ Binomial(n, p): the one-sided test of a rate below p. */
@@ -347,9 +353,9 @@ function binomialAtMost(n: number, k: number, p: number): number {
 }
 
 /**
- * The phrases of a run of adjacent bigrams, as [from, to) ranges of two to MAX_PHRASE_BIGRAMS
+ * The phrases of a run of adjacent bigrams, as [from, to) ranges of two to PHRASE_RULES.maxBigrams
  * bigrams: the run trimmed at its ends (phraseRange); one still too long is cut at its rarest bigram
- * when that is found in fewer than PHRASE_DF_RATIO of the works of each neighbour ("low resource" +
+ * when that is found in fewer than PHRASE_RULES.dfRatio of the works of each neighbour ("low resource" +
  * "neural machine translation": "resource neural" is in 36 ACL works, its neighbours in 1,400-2,400),
  * and each side read again; the bigrams cut at are added to `joints`. A long run with no such
  * bigram makes no phrase (its terms stand alone).
@@ -364,14 +370,14 @@ function phraseRanges(
   const range = phraseRange(run, df, isWording);
   if (!range) return [];
   const [from, to] = range;
-  if (to - from <= MAX_PHRASE_BIGRAMS) return [[offset + from, offset + to]];
+  if (to - from <= PHRASE_RULES.maxBigrams) return [[offset + from, offset + to]];
   let cut = -1;
   for (let i = from + 1; i < to - 1; i++) {
     const here = df(run[i]!);
     const left = df(run[i - 1]!);
     const right = df(run[i + 1]!);
     if (here === null || left === null || right === null) continue;
-    if (here >= PHRASE_DF_RATIO * Math.min(left, right)) continue;
+    if (here >= PHRASE_RULES.dfRatio * Math.min(left, right)) continue;
     if (cut < 0 || here < df(run[cut]!)!) cut = i;
   }
   if (cut < 0) return [];
@@ -385,7 +391,7 @@ function phraseRanges(
 /**
  * The part of a run of adjacent bigrams that makes a phrase, as a [from, to) range of at least two
  * bigrams, or null: a bigram at either end is trimmed while it is wording (wordingOdds) or found in
- * fewer than PHRASE_DF_RATIO of the works its neighbour is (the verb that stuck to a term of the
+ * fewer than PHRASE_RULES.dfRatio of the works its neighbour is (the verb that stuck to a term of the
  * field: "analyzing knowledge distillation", "effectively improves knowledge distillation"). A
  * weak bigram inside is kept, since the terms at both ends hold it: "document level relation
  * extraction" is one phrase though "level relation" is rarer than its neighbours. `df` is null for
@@ -400,7 +406,7 @@ function phraseRange(
     if (isWording(x)) return true;
     const a = df(x);
     const b = df(than);
-    return a !== null && b !== null && a < PHRASE_DF_RATIO * b;
+    return a !== null && b !== null && a < PHRASE_RULES.dfRatio * b;
   };
   let from = 0;
   let to = run.length;
