@@ -1,0 +1,42 @@
+// Layouts met in the forty-first held-out set (author-formatted Word theses and papers: a Croatian
+// master's thesis written in English, a Hungarian BSc thesis, Romanian student papers, a review
+// exported from LibreOffice), fixed in the forty-fourth round. Names, titles and identifiers are
+// made up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+/** A paragraph of one run set by hand in `points` type, in bold when asked, in a style when named. */
+const sized = (
+  text: string,
+  points: number,
+  { bold = false, style }: { bold?: boolean; style?: string } = {},
+) =>
+  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:rPr>${bold ? '<w:b/>' : ''}` +
+  `<w:sz w:val="${points * 2}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
+/** A thesis cover typed by hand in Word: university and faculty, the title set large, then `rest`. */
+const cover = (rest: string[]) => [
+  sized('UNIVERSITY OF NORTHVALE', 14),
+  sized('FACULTY OF LANTERN ENGINEERING', 14, { bold: true }),
+  sized('Lantern light in the dark sector', 20, { bold: true }),
+  ...rest,
+];
+
+describe('a Word cover that dates itself with the year written as an ordinal, its stop after it', () => {
+  const file = () =>
+    makeDocx([
+      ...cover([sized('Ana Horvat', 14), sized('Northvale, May 2022.', 14)]),
+      paragraph('Introduction', 'Heading1'),
+      ...wordBodyParagraphs(12),
+    ]);
+
+  it('reads the name between the title and the date as the author’s', async () => {
+    const result = await parseManuscript(file(), 'ordinal-year.docx', limits);
+    expect(result.title).toBe('Lantern light in the dark sector');
+    expect(result.authors.map((a) => a.name)).toEqual(['Ana Horvat']);
+  });
+});
