@@ -40,3 +40,32 @@ describe('a Word cover that dates itself with the year written as an ordinal, it
     expect(result.authors.map((a) => a.name)).toEqual(['Ana Horvat']);
   });
 });
+
+describe('a Word thesis that prints its abstracts at its end, each a chapter of its own', () => {
+  // The cover, a body of 150 paragraphs (past where a label is looked for after the front matter),
+  // the bibliography, then "Sažetak" (the abstract in Croatian) and "Summary", each under a
+  // first-level heading: Word has no pages to say each opens one.
+  const summary =
+    'Lanterns are read in two phases, finding and decoding. The first finds the lantern in an image by its patterns, the second corrects the errors of the channel.';
+  const file = () =>
+    makeDocx([
+      ...cover([sized('Ana Horvat', 14)]),
+      paragraph('Introduction', 'Heading1'),
+      ...wordBodyParagraphs(150),
+      paragraph('Bibliography', 'Heading1'),
+      paragraph('[1] Roe, J. Lanterns and their light. Northvale Press, 2019.'),
+      paragraph('[2] Poe, A. Reading the dark sector. J. Lantern Stud. 12, 2021.'),
+      paragraph('Sažetak', 'Heading1'),
+      paragraph(
+        'Lanterne se čitaju u dvije faze, pronalaženje i dekodiranje. Prva pronalazi lanternu na slici, druga ispravlja pogreške.',
+      ),
+      paragraph('Summary', 'Heading1'),
+      paragraph(summary),
+    ]);
+
+  it('takes the English summary under its heading as the abstract', async () => {
+    const result = await parseManuscript(file(), 'abstract-at-end.docx', limits);
+    expect(result.abstract).toBe(summary);
+    expect(result.references).toHaveLength(2);
+  });
+});
