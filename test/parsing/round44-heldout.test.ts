@@ -69,3 +69,25 @@ describe('a Word thesis that prints its abstracts at its end, each a chapter of 
     expect(result.references).toHaveLength(2);
   });
 });
+
+describe('a Word thesis whose numbered chapter headings are set larger than its cover’s title', () => {
+  // No title style: the title typed in 16-point bold, the chapters "1. ...", "2. ..." in a heading
+  // style at 20 points, after a table of contents.
+  const file = () =>
+    makeDocx([
+      sized('Northvale University Faculty of Informatics', 14, { bold: true }),
+      sized('A framework for spreading heavy computations over many machines', 16, { bold: true }),
+      sized('Ana Horvat', 13),
+      sized('Northvale, 2019', 13),
+      sized('Contents', 14, { bold: true }),
+      sized('1. Introduction', 20, { bold: true, style: 'Heading1' }),
+      ...wordBodyParagraphs(6),
+      sized('2. User documentation', 20, { bold: true, style: 'Heading1' }),
+      ...wordBodyParagraphs(6),
+    ]);
+
+  it('takes the cover’s title, not a chapter heading', async () => {
+    const result = await parseManuscript(file(), 'numbered-chapters.docx', limits);
+    expect(result.title).toBe('A framework for spreading heavy computations over many machines');
+  });
+});
