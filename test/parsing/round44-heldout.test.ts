@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
+import { docxParagraph, docxRun, makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -89,5 +89,22 @@ describe('a Word thesis whose numbered chapter headings are set larger than its 
   it('takes the cover’s title, not a chapter heading', async () => {
     const result = await parseManuscript(file(), 'numbered-chapters.docx', limits);
     expect(result.title).toBe('A framework for spreading heavy computations over many machines');
+  });
+});
+
+describe('a Word title page that sets two names side by side on one line, a tab between them', () => {
+  const file = () =>
+    makeDocx([
+      paragraph('Lantern light in the dark sector', 'Title'),
+      docxParagraph(`<w:r><w:tab/></w:r>${docxRun('Ana Horvat')}<w:r><w:tab/></w:r>${docxRun('Ivo Kovač')}`),
+      paragraph('Northvale University'),
+      paragraph('Introduction', 'Heading1'),
+      ...wordBodyParagraphs(12),
+    ]);
+
+  it('reads two names, not one of four words', async () => {
+    const result = await parseManuscript(file(), 'side-by-side.docx', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Ana Horvat', 'Ivo Kovač']);
+    expect(result.text).toContain('Ana Horvat Ivo Kovač');
   });
 });
