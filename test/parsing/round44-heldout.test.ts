@@ -108,3 +108,31 @@ describe('a Word title page that sets two names side by side on one line, a tab 
     expect(result.text).toContain('Ana Horvat Ivo Kovač');
   });
 });
+
+describe('a Croatian, Slovene or Czech faculty named under the author', () => {
+  const file = (faculty: string) =>
+    makeDocx([
+      paragraph('Lantern light in the dark sector', 'Title'),
+      paragraph('Ana Horvat'),
+      paragraph(faculty),
+      paragraph('Introduction', 'Heading1'),
+      ...wordBodyParagraphs(12),
+    ]);
+
+  it('reads "Fakultet ..." as the author’s affiliation, in capitals or not, and no name', async () => {
+    for (const faculty of [
+      'Fakultet elektrotehnike i računarstva',
+      'FAKULTET ELEKTROTEHNIKE I RAČUNARSTVA',
+    ]) {
+      const result = await parseManuscript(file(faculty), 'faculty.docx', limits);
+      expect(result.authors.map((a) => [a.name, a.affiliations])).toEqual([['Ana Horvat', [faculty]]]);
+    }
+  });
+
+  it('reads Czech "Fakulta ..." and Slovene "Fakulteta ..." as affiliations too', async () => {
+    for (const faculty of ['Fakulta informatiky', 'Fakulteta za elektrotehniko']) {
+      const result = await parseManuscript(file(faculty), 'faculty.docx', limits);
+      expect(result.authors.map((a) => a.affiliations)).toEqual([[faculty]]);
+    }
+  });
+});
