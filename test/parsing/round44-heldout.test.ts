@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { docxParagraph, docxRun, makeDocx, paragraph, wordBodyParagraphs } from './make-files.ts';
+import {
+  bodyProse,
+  docxParagraph,
+  docxRun,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  wordBodyParagraphs,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -134,5 +142,55 @@ describe('a Croatian, Slovene or Czech faculty named under the author', () => {
       const result = await parseManuscript(file(faculty), 'faculty.docx', limits);
       expect(result.authors.map((a) => a.affiliations)).toEqual([[faculty]]);
     }
+  });
+});
+
+describe('a Word PDF whose title prints its spaces narrower than a word gap is read', () => {
+  // Word's PDF prints the spaces its author typed as glyphs of their own; a title in capitals set
+  // by formatting gave them a fifth of an em or less, and pdf.js gave each as a piece " ". Here each
+  // word and space is drawn where Word put it, the gap 0.15 of the size; the space is set in the
+  // regular face, which makes pdf.js give it as a piece of its own too.
+  const size = 16;
+  const words = ['QR', 'CODE', 'READING'];
+  // Helvetica-Bold's advances (its AFM, thousandths of an em) of the letters used.
+  const advance: Record<string, number> = {
+    A: 722,
+    C: 722,
+    D: 722,
+    E: 667,
+    G: 778,
+    I: 278,
+    N: 722,
+    O: 778,
+    Q: 778,
+    R: 722,
+  };
+  const wordWidth = (w: string) => ([...w].reduce((n, c) => n + advance[c]!, 0) / 1000) * size;
+  const title = () => {
+    const out: { text: string; size: number; x: number; y: number; bold: boolean }[] = [];
+    let x = 150;
+    for (const [k, w] of words.entries()) {
+      if (k > 0) {
+        out.push({ text: ' ', size, x, y: 700, bold: false });
+        x += 0.15 * size;
+      }
+      out.push({ text: w, size, x, y: 700, bold: true });
+      x += wordWidth(w);
+    }
+    return out;
+  };
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'UNIVERSITY OF NORTHVALE', size: 14, x: 150, y: 780 },
+        ...title(),
+        { text: 'Ana Horvat', size: 12, x: 150, y: 640 },
+        ...bodyProse(560, 20),
+      ],
+    ]);
+
+  it('keeps the spaces between the title’s words', async () => {
+    const result = await parseManuscript(file(), 'narrow-spaces.pdf', limits);
+    expect(result.title).toBe('QR CODE READING');
   });
 });
