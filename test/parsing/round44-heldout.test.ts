@@ -9,6 +9,7 @@ import {
   bodyProse,
   docxParagraph,
   docxRun,
+  docxSizedParagraph,
   makeDocx,
   makeTextPdf,
   paragraph,
@@ -17,27 +18,18 @@ import {
 
 const limits = testConfig().parsing;
 
-/** A paragraph of one run set by hand in `points` type, in bold when asked, in a style when named. */
-const sized = (
-  text: string,
-  points: number,
-  { bold = false, style }: { bold?: boolean; style?: string } = {},
-) =>
-  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:rPr>${bold ? '<w:b/>' : ''}` +
-  `<w:sz w:val="${points * 2}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-
 /** A thesis cover typed by hand in Word: university and faculty, the title set large, then `rest`. */
 const cover = (rest: string[]) => [
-  sized('UNIVERSITY OF NORTHVALE', 14),
-  sized('FACULTY OF LANTERN ENGINEERING', 14, { bold: true }),
-  sized('Lantern light in the dark sector', 20, { bold: true }),
+  docxSizedParagraph('UNIVERSITY OF NORTHVALE', 14),
+  docxSizedParagraph('FACULTY OF LANTERN ENGINEERING', 14, { bold: true }),
+  docxSizedParagraph('Lantern light in the dark sector', 20, { bold: true }),
   ...rest,
 ];
 
 describe('a Word cover that dates itself with the year written as an ordinal, its stop after it', () => {
   const file = () =>
     makeDocx([
-      ...cover([sized('Ana Horvat', 14), sized('Northvale, May 2022.', 14)]),
+      ...cover([docxSizedParagraph('Ana Horvat', 14), docxSizedParagraph('Northvale, May 2022.', 14)]),
       paragraph('Introduction', 'Heading1'),
       ...wordBodyParagraphs(12),
     ]);
@@ -57,7 +49,7 @@ describe('a Word thesis that prints its abstracts at its end, each a chapter of 
     'Lanterns are read in two phases, finding and decoding. The first finds the lantern in an image by its patterns, the second corrects the errors of the channel.';
   const file = () =>
     makeDocx([
-      ...cover([sized('Ana Horvat', 14)]),
+      ...cover([docxSizedParagraph('Ana Horvat', 14)]),
       paragraph('Introduction', 'Heading1'),
       ...wordBodyParagraphs(150),
       paragraph('Bibliography', 'Heading1'),
@@ -83,14 +75,16 @@ describe('a Word thesis whose numbered chapter headings are set larger than its 
   // style at 20 points, after a table of contents.
   const file = () =>
     makeDocx([
-      sized('Northvale University Faculty of Informatics', 14, { bold: true }),
-      sized('A framework for spreading heavy computations over many machines', 16, { bold: true }),
-      sized('Ana Horvat', 13),
-      sized('Northvale, 2019', 13),
-      sized('Contents', 14, { bold: true }),
-      sized('1. Introduction', 20, { bold: true, style: 'Heading1' }),
+      docxSizedParagraph('Northvale University Faculty of Informatics', 14, { bold: true }),
+      docxSizedParagraph('A framework for spreading heavy computations over many machines', 16, {
+        bold: true,
+      }),
+      docxSizedParagraph('Ana Horvat', 13),
+      docxSizedParagraph('Northvale, 2019', 13),
+      docxSizedParagraph('Contents', 14, { bold: true }),
+      docxSizedParagraph('1. Introduction', 20, { bold: true, style: 'Heading1' }),
       ...wordBodyParagraphs(6),
-      sized('2. User documentation', 20, { bold: true, style: 'Heading1' }),
+      docxSizedParagraph('2. User documentation', 20, { bold: true, style: 'Heading1' }),
       ...wordBodyParagraphs(6),
     ]);
 
