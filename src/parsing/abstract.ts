@@ -722,13 +722,16 @@ function findUnlabelled(
  * under its label, with the title and the author's name repeated under the label (a Croatian
  * "diplomski rad": "Sažetak", then "Abstract"): when nothing was found near the front matter, the
  * English label alone at the top of a page is looked for after it. The repeated lines, set like
- * headings and with no stop, are skipped.
+ * headings and with no stop, are skipped. A Word file has no pages: there the label is a chapter's,
+ * in the first heading level, which such a template opens on a page of its own ("Sažetak", then
+ * "Summary", after the bibliography and the appendices).
  */
-function abstractPage(blocks: Block[], from: number): FoundAbstract | null {
+function abstractPage(blocks: Block[], from: number, laidOut: boolean): FoundAbstract | null {
   for (let i = Math.max(from, 1); i < blocks.length; i++) {
     const b = blocks[i]!;
     const text = b.text.trim();
-    if (blocks[i - 1]!.page === b.page || text.length > 20 || !isHeading(b)) continue;
+    const pageTop = laidOut ? blocks[i - 1]!.page !== b.page : b.styleLevel === 1;
+    if (!pageTop || text.length > 20 || !isHeading(b)) continue;
     if (!ENGLISH.label.test(text) || text.replace(ENGLISH.label, '').trim()) continue;
     const used = [i];
     for (let j = i + 1; j <= i + 3 && j < blocks.length; j++) {
@@ -784,7 +787,7 @@ export function findAbstract(
     const unlabelled = findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
     return unlabelled.text
       ? unlabelled
-      : (abstractPage(blocks, frontEnd) ?? backCoverAbstract(blocks) ?? unlabelled);
+      : (abstractPage(blocks, frontEnd, laidOut) ?? backCoverAbstract(blocks) ?? unlabelled);
   }
   // A thesis prints its abstract in its own language first and the English one right after it
   // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is

@@ -46,6 +46,10 @@ const KINDS: Kind[] = [
   { stem: 'facult', endings: '(?:y|é|ad|at|atea)' },
   { stem: 'faculdade' },
   { stem: 'fakultät' },
+  // Croatian, Serbian and Slovene "fakultet", "fakulteta", Czech and Slovak "fakulta" (a cover's
+  // faculty line in capitals reads like a name otherwise); Croatian "sveučilište" (university).
+  { stem: 'fakult', endings: '(?:et|eta|etu|a|y|ě)' },
+  { stem: 'sveučilišt', endings: '(?:e|a|u)' },
   { stem: 'wydział' },
   { stem: 'katedra' },
   { stem: 'zakład' },

@@ -303,6 +303,19 @@ export function docxLargeParagraph(text: string): string {
   return `<w:p><w:r><w:rPr><w:sz w:val="36"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 }
 
+/**
+ * A paragraph of one run set by hand in `points` type, in bold when asked, in a paragraph style when
+ * one is named: a cover's lines, a title or headings typed larger than the body.
+ */
+export function docxSizedParagraph(
+  text: string,
+  points: number,
+  { bold = false, style }: { bold?: boolean; style?: string } = {},
+): string {
+  const pPr = style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : '';
+  return `<w:p>${pPr}<w:r><w:rPr>${bold ? '<w:b/>' : ''}<w:sz w:val="${points * 2}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+}
+
 export function paragraph(text: string, style?: string): string {
   return docxParagraph(docxRun(text), style);
 }

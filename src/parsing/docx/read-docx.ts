@@ -245,12 +245,17 @@ interface Paragraph {
   tabsUsed?: number;
 }
 
-/** A tab set in the text: to a stop that draws a leader of dots, the dots it prints; else a space. */
+/**
+ * A tab set in the text: to a stop that draws a leader of dots, the dots it prints; else a tab,
+ * which the paragraph's text reads as a space and its runs keep: a title page that sets two names
+ * side by side on one line, a tab between them ("Jane Roe<tab>John Doe"), gives the byline's
+ * reader two names, as a PDF's wide gap between them does.
+ */
 function tabText(p: Paragraph): string {
   const stops = [...(p.stops ?? [])].sort((a, b) => a.pos - b.pos);
   const stop = stops[p.tabsUsed ?? 0];
   p.tabsUsed = (p.tabsUsed ?? 0) + 1;
-  return stop?.dots ? ' ........ ' : ' ';
+  return stop?.dots ? ' ........ ' : '\t';
 }
 
 /**
@@ -441,7 +446,10 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
     styleLevel: level,
     styleName: style?.name ?? null,
     page: 1,
-    runs: runs.map((r) => ({ text: r.text.replace(/\s+/g, ' '), sup: r.sup })),
+    runs: runs.map((r) => ({
+      text: r.text.replace(/\s+/g, (w) => (w.includes('\t') ? '\t' : ' ')),
+      sup: r.sup,
+    })),
     links: [...links].filter((l) => !staleMailto(l, linkTexts.get(l) ?? '')),
     lines,
   };

@@ -58,6 +58,14 @@ const FRONT_INSERT_LABEL =
   /^\s*(?:graphical abstract|(?:research )?highlights|table of contents (?:graphic|entry)|toc graphic)\s*$/i;
 
 /**
+ * A Word heading numbered as a section of the body ("1. Bevezetés", "2.1. Gráfelméleti fogalmak"):
+ * a thesis's chapters, set larger than its cover's title, are none of the title's candidates.
+ */
+const NUMBERED_SECTION = /^\d{1,2}(?:\.\d{1,2})*\.?\s+\p{Lu}/u;
+const numberedSectionHeading = (b: Block) =>
+  b.styleLevel !== null && b.styleLevel >= 1 && NUMBERED_SECTION.test(b.text.trim());
+
+/**
  * An invocation set over the title in its style ("In the name of God", Persian "به نام خدا", Arabic
  * "بسم الله الرحمن الرحيم"): a line of its own that is no part of the title.
  */
@@ -257,7 +265,13 @@ function findTitle(doc: DocumentModel): number | null {
         (unspaced || b.text.split(/\s+/).length >= 2)
       );
     })
-    .filter(({ b }) => !b.text.includes('@') && !FRONT_INSERT_LABEL.test(b.text) && !kindOfWork(b))
+    .filter(
+      ({ b }) =>
+        !b.text.includes('@') &&
+        !FRONT_INSERT_LABEL.test(b.text) &&
+        !kindOfWork(b) &&
+        !numberedSectionHeading(b),
+    )
     .filter(({ i }) => !isMasthead(doc.blocks, i))
     .filter(({ b }) => !(headingStyle && titleStyle(b)));
   const declared = doc.declared.title ? foldWords(doc.declared.title) : '';

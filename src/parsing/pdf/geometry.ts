@@ -18,6 +18,11 @@ export interface Item {
   w: number;
   size: number;
   font: string;
+  /**
+   * A space glyph of its own, with a width, stood right before this piece in the page's text (a
+   * Word PDF prints the spaces its author typed): a space, though narrower than a word gap is read.
+   */
+  spaced?: boolean;
 }
 
 export interface Line {
@@ -585,7 +590,10 @@ function buildLine(sorted: Item[], page: number, column: number, columnLeft: num
     const prev = items[k - 1];
     const gap = prevEnd === null || !prev ? 0 : Math.max(it.x - prevEnd, prev.x - (it.x + it.w));
     const needsSpace =
-      prevEnd !== null && gap > 0.2 * it.size && !text.endsWith(' ') && !it.str.startsWith(' ');
+      prevEnd !== null &&
+      (gap > 0.2 * it.size || (it.spaced === true && gap > 0.1 * it.size)) &&
+      !text.endsWith(' ') &&
+      !it.str.startsWith(' ');
     // A gap wider than a letter pair's (EPTCS sets its authors' names side by side with a quad
     // between them and no comma) is kept in the runs as a tab, which the byline splits on; the
     // line's text reads it as a space.

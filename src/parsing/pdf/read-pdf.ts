@@ -183,12 +183,15 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       let glyphInDoi = false;
       // The piece last read for a DOI: spaces in a row after one long piece read it once.
       let readForDoi: Item | undefined;
+      // A space glyph read as a piece of its own: the next piece is `spaced`.
+      let spaceGlyph = false;
       for (const raw of content) {
         const t = raw.transform;
         if (!glyphInDoi && raw.str === ' ' && (raw.width ?? 0) > 0 && pageItems.at(-1) !== readForDoi) {
           readForDoi = pageItems.at(-1);
           glyphInDoi = endsInsideDoi(readForDoi?.str ?? '');
         }
+        if (raw.str === ' ' && (raw.width ?? 0) > 0) spaceGlyph = true;
         if (!raw.str || !t || !raw.str.trim()) continue;
         const size = Math.abs(t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0);
         if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
@@ -200,7 +203,9 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
           w: raw.width ?? 0,
           size,
           font: raw.fontName ?? '',
+          ...(spaceGlyph ? { spaced: true } : {}),
         });
+        spaceGlyph = false;
         chars += raw.str.length;
       }
       pages.push({
