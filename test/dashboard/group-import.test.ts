@@ -284,7 +284,7 @@ describe('importing records from CSV', () => {
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 3 problems');
     expect(body).toContain(
-      'Row 3, column emails: “<bdi>n/a</bdi>” is not an email address: write each address whole, such as name@university.edu',
+      'Row 3, column emails: “<bdi>n/a</bdi>” is not an email address: write each address whole, separated by a semicolon, such as name@university.edu',
     );
     expect(body).toContain(
       'Row 4, column emails, item 2: “<bdi>Grace Hopper &lt;grace@navy.example&gt;</bdi>” is not an email address: write <bdi>grace@navy.example</bdi> alone',
