@@ -6,16 +6,26 @@ import v8 from 'node:v8';
 
 type WithBacktrackLimit = (source: string, flags: string, limit: number) => RegExp;
 
-// V8's own test hook, `%NewRegExpWithBacktrackLimit`: a RegExp whose match gives up (answers null)
-// past `limit` backtracks. The intrinsic syntax is allowed for this one function, then off again.
-v8.setFlagsFromString('--allow-natives-syntax');
-const withBacktrackLimit = new Function(
-  'source',
-  'flags',
-  'limit',
-  'return %NewRegExpWithBacktrackLimit(source, flags, limit);',
-) as WithBacktrackLimit;
-v8.setFlagsFromString('--no-allow-natives-syntax');
+/**
+ * V8's own test hook, `%NewRegExpWithBacktrackLimit`: a RegExp whose match gives up (answers null)
+ * past `limit` backtracks. The intrinsic syntax is allowed while the hook is compiled and called,
+ * then off again (V8 may compile a function's body again later, after dropping its bytecode: a
+ * function made once failed so in a later test file of the same worker).
+ */
+function withBacktrackLimit(source: string, flags: string, limit: number): RegExp {
+  v8.setFlagsFromString('--allow-natives-syntax');
+  try {
+    const hook = new Function(
+      'source',
+      'flags',
+      'limit',
+      'return %NewRegExpWithBacktrackLimit(source, flags, limit);',
+    ) as WithBacktrackLimit;
+    return hook(source, flags, limit);
+  } finally {
+    v8.setFlagsFromString('--no-allow-natives-syntax');
+  }
+}
 
 /**
  * Whether `pattern` settles `input` (finds its match, or finds there is none) within `backtracks` of
