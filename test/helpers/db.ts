@@ -80,27 +80,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  */
 export function notingStatements(db: Database): { db: Database; statements: string[] } {
   const statements: string[] = [];
+  const noted = <T>(text: string, send: () => T): T => {
+    statements.push(text);
+    return send();
+  };
   const noting: Database = {
     driver: db.driver,
-    query: (sql, params) => {
-      statements.push(sql);
-      return db.query(sql, params);
-    },
-    exec: (script) => {
-      statements.push(script);
-      return db.exec(script);
-    },
+    query: (sql, params) => noted(sql, () => db.query(sql, params)),
+    exec: (script) => noted(script, () => db.exec(script)),
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({
-          query: (sql, params) => {
-            statements.push(sql);
-            return tx.query(sql, params);
-          },
-          exec: (script) => {
-            statements.push(script);
-            return tx.exec(script);
-          },
+          query: (sql, params) => noted(sql, () => tx.query(sql, params)),
+          exec: (script) => noted(script, () => tx.exec(script)),
         }),
       ),
     copyCsv: (table, columns, csv, tx) => db.copyCsv(table, columns, csv, tx),
