@@ -160,7 +160,7 @@ describe('a refused form: each message beside its field, the values kept', () =>
     });
     const pasted = await page(editor, `/dashboard/groups/${group.group_id}/new-record/`);
     expect(messageOf(pasted, 'emails')!.replace(/<\/?bdi>/g, '')).toBe(
-      '“Ada Lovelace &lt;ada@uni.example&gt;” (line 1: write ada@uni.example alone) and “ada@uni.example, ada@home.example” (line 2: write ada@uni.example, ada@home.example one a line) are not email addresses: write each address whole, one a line, such as name@university.edu',
+      '“Ada Lovelace &lt;ada@uni.example&gt;” (line 1: write ada@uni.example alone) and “ada@uni.example, ada@home.example” (line 2: write ada@uni.example and ada@home.example one a line) are not email addresses: write each address whole, one a line, such as name@university.edu',
     );
     // Corrected, it is added.
     const added = await injectForm(t.app, editor, records, {

@@ -171,21 +171,27 @@ describe('work index built from the database', () => {
     expect(hits.map((h) => h.workId)).not.toContain(id);
   });
 
-  it('drops a work deleted by another connection at a periodic poll, from the deletion log', async () => {
-    const { db, ids } = await setup();
-    // A polling index of its own (the shared one polls only on demand).
-    const polling = await openWorkIndex(db, { pollMs: 20 });
-    cleanups.push(() => polling.close());
-    const id = ids.get(records[2]!.id)!;
-    const other = await otherConnection(db);
-    await other.query('DELETE FROM works WHERE id = $1', [id]);
-    await vi.waitFor(() => expect(polling.stats().works).toBe(59), { timeout: 10_000, interval: 20 });
-    const hits = await polling.search({ fields: [{ text: records[2]!.abstract!, weight: 1 }], k: 60 });
-    expect(hits.map((h) => h.workId)).not.toContain(id);
-    // The deletion is in the log the poll reads.
-    const log = await db.query<{ work_id: number }>('SELECT work_id FROM work_deletions');
-    expect(log.rows.map((r) => r.work_id)).toContain(id);
-  });
+  // The wait's own bound under the test's, so that a poll that never comes says what it waited for.
+  it(
+    'drops a work deleted by another connection at a periodic poll, from the deletion log',
+    { timeout: 120_000 },
+    async () => {
+      const { db, ids } = await setup();
+      // A polling index of its own (the shared one polls only on demand).
+      const polling = await openWorkIndex(db, { pollMs: 20 });
+      cleanups.push(() => polling.close());
+      const id = ids.get(records[2]!.id)!;
+      const other = await otherConnection(db);
+      await other.query('DELETE FROM works WHERE id = $1', [id]);
+      // A wait for an event (the poll every 20 ms), bounded generously for a loaded machine.
+      await vi.waitFor(() => expect(polling.stats().works).toBe(59), { timeout: 60_000, interval: 20 });
+      const hits = await polling.search({ fields: [{ text: records[2]!.abstract!, weight: 1 }], k: 60 });
+      expect(hits.map((h) => h.workId)).not.toContain(id);
+      // The deletion is in the log the poll reads.
+      const log = await db.query<{ work_id: number }>('SELECT work_id FROM work_deletions');
+      expect(log.rows.map((r) => r.work_id)).toContain(id);
+    },
+  );
 
   it('catches a work whose change number was taken before one already indexed (late commit)', async () => {
     const { db, index } = await setup();

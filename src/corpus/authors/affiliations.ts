@@ -34,16 +34,18 @@ const ABBREVIATIONS: Array<[RegExp, string]> = [
 // university named the English way ("Delft University of Technology", "Graz University of
 // Technology"): each is the "technical" or "catholic university of" the place, as the university's
 // own language names it ("Technische Universität Graz", "Katholieke Universiteit Leuven").
+/**
+ * "X university of technology": the place's letters from where `\b` first holds in their run (as
+ * `\b(\p{L}+)` read them), a match tried once a run: `\b` holds inside a run that mixes letters
+ * beyond ASCII with ASCII ones, and `\b(\p{L}+)` read such a run again from each (2,000 characters:
+ * 32 ms, each affiliation).
+ */
+export const PLACE_UNIVERSITY_OF_TECHNOLOGY =
+  /(?<!\p{L})((?<=\w)[a-zA-Z]*(?![a-zA-Z])|(?<!\w)(?:(?![a-zA-Z])\p{L})*(?=[a-zA-Z]))(\p{L}+) university of technology\b/gu;
 const ACRONYM_OF_PLACE: Array<[RegExp, string]> = [
   [/\btu (?=\p{L})/gu, 'technical university of '],
   [/\bku (?=\p{L})/gu, 'catholic university of '],
-  // The place's letters from where `\b` first holds in their run (as `\b(\p{L}+)` read them), a
-  // match tried once a run: `\b` holds inside a run that mixes letters beyond ASCII with ASCII ones,
-  // and `\b(\p{L}+)` read such a run again from each (2,000 characters: 32 ms, each affiliation).
-  [
-    /(?<!\p{L})((?<=\w)[a-zA-Z]*(?![a-zA-Z])|(?<!\w)(?:(?![a-zA-Z])\p{L})*(?=[a-zA-Z]))(\p{L}+) university of technology\b/gu,
-    '$1technical university of $2',
-  ],
+  [PLACE_UNIVERSITY_OF_TECHNOLOGY, '$1technical university of $2'],
 ];
 
 // Words that name a unit inside an organization: a segment led by one of them is not the organization.

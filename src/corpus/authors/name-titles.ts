@@ -23,7 +23,7 @@ const CAPS_AT_END = new RegExp(String.raw`^(.*[^\s,])(\s*,\s*|\s+)(?:${CAPS_DEGR
 const SHORT_AT_END = new RegExp(String.raw`\s${SHORT_DEGREE}$`, 'u');
 // Degrees apart by spaces, a comma or both: `\s*(?:,\s*)?` reads a run of spaces one way (`\s*,?\s*`
 // read each space before either `\s*`: 24 spaced degrees and a stray letter took 1.4 s, 2x a degree).
-const DEGREE_ONLY = new RegExp(
+export const DEGREE_ONLY = new RegExp(
   String.raw`^(?:${MIXED_DEGREE}|${CAPS_DEGREE}|${SHORT_DEGREE})(?:\s*(?:,\s*)?(?:${MIXED_DEGREE}|${CAPS_DEGREE}|${SHORT_DEGREE}))*$`,
   'u',
 );
@@ -108,6 +108,13 @@ export function isHonorific(word: string): boolean {
 }
 
 /**
+ * Two capitals in the last run without a space or comma, each read once: the last two, then no
+ * capital (`\p{Lu}[^\s,]*\p{Lu}[^\s,]*$` read a run of capitals again from each pair of them: 250
+ * ms for a 1,000-character name, on the event loop for each name of an upload).
+ */
+export const TWO_CAPITALS_AT_END = /(?:\p{Lu}[^\s,\p{Lu}]*){2}$/u;
+
+/**
  * Whether a name may end in a degree: its last word holds two capitals ("PhD", "MD", "M.Sc."), as
  * every degree does. Most names do not, and skip withoutDegrees's expressions.
  */
@@ -118,10 +125,7 @@ export function mayEndInDegree(name: string): boolean {
     if (c === 0x20 || c === 0x2c) break;
     if (c >= 0x41 && c <= 0x5a) capitals++;
     // A letter beyond ASCII: the word is tested as a whole (no degree has one; a capital may).
-    // Two capitals in the last run without a space or comma, each read once: the last two, then
-    // no capital (`\p{Lu}[^\s,]*\p{Lu}[^\s,]*$` read a run of capitals again from each pair of
-    // them: 250 ms for a 1,000-character name, on the event loop for each name of an upload).
-    else if (c > 0x7f) return /(?:\p{Lu}[^\s,\p{Lu}]*){2}$/u.test(name.slice(name.lastIndexOf(' ') + 1));
+    else if (c > 0x7f) return TWO_CAPITALS_AT_END.test(name.slice(name.lastIndexOf(' ') + 1));
     if (capitals >= 2) return true;
   }
   return false;

@@ -52,7 +52,8 @@ import {
 import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSearch } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
-import { addressesWithin, isEmailAddress } from '../../infra/email-address.ts';
+import { isEmailAddress } from '../../infra/email-address.ts';
+import { emailAdvice, wholeAddressAdvice } from '../email-advice.ts';
 import { dataTable } from '../table.ts';
 import {
   customInput,
@@ -158,6 +159,8 @@ async function customValuesOf(
 
 /** How many refused emails a message names, the rest counted. */
 const EMAILS_NAMED = 3;
+/** How a record's form takes several addresses. */
+const ONE_A_LINE = 'one a line';
 
 /**
  * Refuses, beside the field, the emails typed in a record's form that are no address ("n/a", a name,
@@ -173,17 +176,11 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
     .map((line, i) => ({ item: line.trim(), line: i + 1 }))
     .filter(({ item }) => item !== '' && !kept.has(item) && !isEmailAddress(item));
   if (wrong.length === 0) return;
+  const whole = wholeAddressAdvice(ONE_A_LINE);
   const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => {
-    // An address with its owner's name ("Ada <ada@uni.example>"), or several on a line, as a mail
-    // program copies them: the address to write is said.
-    const found = addressesWithin(item).map(isolateText);
-    const write =
-      found.length === 1
-        ? `: write ${found[0]} alone`
-        : found.length > 1
-          ? `: write ${found.join(', ')} one a line`
-          : '';
-    return `${quotedBack(item)} (line ${line}${write})`;
+    // An item that holds an address is told which to write; the others share the advice at the end.
+    const advice = emailAdvice(item, ONE_A_LINE);
+    return `${quotedBack(item)} (line ${line}${advice === whole ? '' : `: ${advice}`})`;
   });
   const more = wrong.length - named.length;
   const list =
@@ -194,7 +191,7 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
         : named[0]!;
   throw fieldInvalid(
     'emails',
-    `${list} ${wrong.length > 1 ? 'are not email addresses' : 'is not an email address'}: write each address whole, one a line, such as name@university.edu`,
+    `${list} ${wrong.length > 1 ? 'are not email addresses' : 'is not an email address'}: ${whole}`,
   );
 }
 

@@ -23,7 +23,8 @@ import {
 } from '../../authors-groups/store.ts';
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues } from '../../custom-fields/values.ts';
-import { addressesWithin, isEmailAddress } from '../../infra/email-address.ts';
+import { isEmailAddress } from '../../infra/email-address.ts';
+import { emailAdvice } from '../email-advice.ts';
 import { AppError, errors } from '../../infra/errors.ts';
 import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
 import { newFormValue } from '../../infra/form-seal.ts';
@@ -167,18 +168,11 @@ function customCell(field: CustomField, cell: string): unknown {
 function emailProblems(emails: readonly string[], row: number, column: string): ImportProblem[] {
   return emails.flatMap((item, i) => {
     if (isEmailAddress(item)) return [];
-    const found = addressesWithin(item).map(isolateText);
-    const write =
-      found.length === 1
-        ? `write ${found[0]} alone`
-        : found.length > 1
-          ? `write ${found.join(' and ')} separated by a semicolon`
-          : 'write each address whole, such as name@university.edu';
     return [
       {
         row,
         column: emails.length > 1 ? `${column}, item ${i + 1}` : column,
-        message: `${quotedBack(item)} is not an email address: ${write}`,
+        message: `${quotedBack(item)} is not an email address: ${emailAdvice(item, 'separated by a semicolon')}`,
       },
     ];
   });
