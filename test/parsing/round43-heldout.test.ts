@@ -66,3 +66,139 @@ describe('a lone name over its institution with the email address on the line un
     expect(result.authors.map((a) => [a.name, a.emails])).toEqual([['Jane Roe', ['jroe@northvale.example']]]);
   });
 });
+
+/** Lines of prose 24 points apart at 12 points (a manuscript set double-spaced), from `y` down. */
+function doubleSpaced(y: number, texts: string[], x = 72, bold = false) {
+  return texts.map((text, i) => ({ text, size: 12, x, y: y - i * 24, bold }));
+}
+
+const PARAGRAPH = [
+  'The lanterns were counted at dusk on every night of the survey, along the whole shore of the',
+  'lake and at the three stations inland, by two observers who kept their tallies apart until the',
+  'morning. Their counts agreed to within a tenth on most nights; where they did not, the lower',
+  'count was kept. The survey ran for two summers, and the second repeated the first in every',
+  'detail of its method, so that the two could be compared night by night.',
+];
+
+describe('a manuscript set double-spaced', () => {
+  it('reads the lines of a paragraph as one paragraph, not a paragraph a line', async () => {
+    const file = makeTextPdf([
+      [
+        { text: TITLE, size: 16, x: 100, y: 790, bold: true },
+        { text: 'Jane Roe and Bo Poe', size: 12, x: 230, y: 760 },
+        { text: '1 Introduction', size: 14, x: 72, y: 720, bold: true },
+        ...doubleSpaced(690, PARAGRAPH),
+        { text: '2 Methods', size: 14, x: 72, y: 550, bold: true },
+        ...doubleSpaced(520, PARAGRAPH),
+      ],
+    ]);
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    const intro = result.sections.find((s) => s.heading === '1 Introduction');
+    expect(intro?.text).toContain('along the whole shore of the lake');
+    expect(intro?.text).not.toContain('\n');
+  });
+
+  it('reads a short bold paragraph indented on both sides over the first heading as the abstract', async () => {
+    // Science's template: byline, addresses, the correspondence line, then the abstract in bold,
+    // indented as a quote, with no label; then "Introduction" and the body, all double-spaced.
+    const abstract = [
+      'This paper counts the lanterns of the northern shore over two summers.',
+      'We find twice as many on calm nights. An example of the method is given',
+      'in full so that the counts can be repeated by other observers.',
+    ];
+    const file = makeTextPdf([
+      [
+        { text: 'A Simple Count of Lanterns', size: 18, x: 190, y: 790 },
+        ...piecesOnOneLine(
+          [
+            { text: 'Jane Roe,' },
+            { text: '1*', sup: true },
+            { text: ' Bo Poe,' },
+            { text: '1', sup: true },
+            { text: ' Cy Doe' },
+            { text: '2', sup: true },
+          ],
+          760,
+          14,
+          { x: 200 },
+        ),
+        ...piecesOnOneLine(
+          [{ text: '1', sup: true }, { text: 'Department of Lights, Northvale University,' }],
+          730,
+          12,
+          {
+            x: 170,
+          },
+        ),
+        { text: 'Lakeside 12345, Freedonia', size: 12, x: 230, y: 712 },
+        ...piecesOnOneLine(
+          [{ text: '2', sup: true }, { text: 'Westfield College, Lakeside 12345, Freedonia' }],
+          694,
+          12,
+          {
+            x: 170,
+          },
+        ),
+        ...piecesOnOneLine(
+          [
+            { text: '*', sup: true },
+            { text: 'To whom correspondence should be addressed; E-mail: jroe@northvale.example.' },
+          ],
+          664,
+          12,
+          { x: 100 },
+        ),
+        ...doubleSpaced(630, abstract, 110, true),
+        { text: 'Introduction', size: 17, x: 72, y: 540, bold: true },
+        ...doubleSpaced(510, [...PARAGRAPH, ...PARAGRAPH]),
+      ],
+    ]);
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.abstract).toBe(abstract.join(' '));
+  });
+});
+
+describe('a cover page with a summary before the paper and its abstract', () => {
+  it('takes the paragraph under "Abstract" on the paper’s first page, not the cover’s summary', async () => {
+    const summary = bodyProse(640, 8).map((l) => ({ ...l, text: l.text.replace('Line', 'Summary line') }));
+    const file = makeTextPdf([
+      [
+        { text: TITLE, size: 17, x: 90, y: 780, bold: true },
+        { text: 'Anonymous authors', size: 12, x: 240, y: 756, bold: true },
+        { text: 'Paper under double-blind review', size: 12, x: 210, y: 740 },
+        { text: 'Summary', size: 14, x: 260, y: 680, bold: true },
+        ...summary,
+        { text: 'Contribution(s)', size: 14, x: 250, y: 520, bold: true },
+        ...bodyProse(500, 10),
+      ],
+      [
+        { text: TITLE, size: 17, x: 72, y: 780, bold: true },
+        { text: 'Anonymous authors', size: 10, x: 72, y: 760, bold: true },
+        { text: 'Paper under double-blind review', size: 10, x: 72, y: 748 },
+        { text: 'Abstract', size: 12, x: 270, y: 720, bold: true },
+        {
+          text: 'The abstract paragraph counts the lanterns of the shore over two summers.',
+          size: 10,
+          x: 100,
+          y: 700,
+        },
+        {
+          text: 'Twice as many were seen on calm nights as on windy ones, on every station.',
+          size: 10,
+          x: 100,
+          y: 688,
+        },
+        {
+          text: 'The method is given in full so that other observers can repeat the counts.',
+          size: 10,
+          x: 100,
+          y: 676,
+        },
+        { text: '1 Submission of papers', size: 12, x: 72, y: 640, bold: true },
+        ...bodyProse(620, 20),
+      ],
+    ]);
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.abstract).toMatch(/^The abstract paragraph counts the lanterns/);
+  });
+});
