@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textWidth } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -200,5 +200,64 @@ describe('a cover page with a summary before the paper and its abstract', () => 
     ]);
     const result = await parseManuscript(file, 'lanterns.pdf', limits);
     expect(result.abstract).toMatch(/^The abstract paragraph counts the lanterns/);
+  });
+});
+
+describe('names that are themselves the links to their ORCID records', () => {
+  it('gives each identifier to the name under its link', async () => {
+    // Quantum's byline: each name links to orcid.org, the marks after it outside the link, the
+    // byline run on to a second line; one author has no identifier.
+    const names = ['Ann Roe', 'Bo Poe', 'Cy Doe', 'Di Moe', 'Ed Loe'];
+    const ids = [
+      '0000-0002-1825-0097',
+      null,
+      '0000-0001-5109-3700',
+      '0000-0002-1694-233X',
+      '0000-0003-1415-9269',
+    ];
+    const pieces = (from: number, to: number, and = false) =>
+      names
+        .slice(from, to)
+        .flatMap((n, k) => [
+          { text: `${k === 0 ? (and ? 'and ' : '') : ', '}${n}` },
+          { text: String(from + k + 1), sup: true },
+        ]);
+    const line1 = piecesOnOneLine(pieces(0, 4), 752, 11, { x: 72 });
+    const line2 = piecesOnOneLine(pieces(4, 5, true), 738, 11, { x: 72 });
+    const links = [...line1, ...line2]
+      .filter((p) => names.some((n) => p.text.endsWith(n)))
+      .flatMap((p) => {
+        const n = names.findIndex((name) => p.text.endsWith(name));
+        const id = ids[n];
+        if (!id) return [];
+        const start = p.x + textWidth(p.text.slice(0, p.text.length - names[n]!.length), p.size);
+        const rect: [number, number, number, number] = [
+          start,
+          p.y - 2,
+          start + textWidth(names[n]!, p.size),
+          p.y + 9,
+        ];
+        return [{ rect, url: `https://orcid.org/${id}` }];
+      });
+    const file = makeTextPdf(
+      [
+        [
+          { text: TITLE, size: 16, x: 72, y: 780, bold: true },
+          ...line1,
+          ...line2,
+          ...names.map((_, k) => ({
+            text: `${k + 1}Department ${k + 1} of Physics, Northvale University, Freedonia`,
+            size: 9,
+            x: 72,
+            y: 716 - k * 11,
+          })),
+          ...bodyProse(640, 30),
+        ],
+      ],
+      '',
+      [links],
+    );
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.orcid])).toEqual(names.map((n, k) => [n, ids[k]]));
   });
 });

@@ -327,7 +327,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
 
 /** The text beside each ORCID link on its own line: where an icon stands, the name is next to it. */
 function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
-  const out: { orcid: string; before: string; after: string }[] = [];
+  const out: { orcid: string; before: string; after: string; under: string }[] = [];
   for (const link of links) {
     const orcid = findOrcids(link.url)[0];
     if (!orcid) continue;
@@ -345,6 +345,7 @@ function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
       orcid,
       before: text(row.filter((it) => it.x + it.w <= lx1 + 2)).slice(-60),
       after: text(row.filter((it) => it.x >= lx2 - 2)).slice(0, 60),
+      under: text(row.filter((it) => it.x + it.w / 2 >= lx1 && it.x + it.w / 2 <= lx2)).slice(0, 80),
     });
   }
   return out;
@@ -446,8 +447,8 @@ function linesToBlocks(lines: Line[]): Block[] {
   const doubleSpaced = bodyGap >= DOUBLE_SPACED_GAP;
   // A line at the body's spacing goes on the paragraph of the line over it when that line is set
   // as a paragraph's line is: from the same left edge (or a first line's indent) and at least as
-  // far right, or across most of its column. Lines centred one under the other (a title page's title, names, affiliations) are
-  // not, and stay apart as they were.
+  // far right, or across most of its column. Lines centred one under the other (a title page's
+  // title, names, affiliations) are not, and stay apart as they were.
   // Text set ragged right (APA's manuscripts) has a shorter line over a longer one inside a
   // paragraph: a line that fills most of its column is a paragraph's line as well.
   const columnRight = new Map<string, number>();
