@@ -261,3 +261,73 @@ describe('names that are themselves the links to their ORCID records', () => {
     expect(result.authors.map((a) => [a.name, a.orcid])).toEqual(names.map((n, k) => [n, ids[k]]));
   });
 });
+
+describe('a DOI link whose address holds an encoded space', () => {
+  it('reads the DOI without the space (a line break typed inside \\href)', async () => {
+    // Quantum's template: the entry prints no DOI, its citation is linked to doi.org, and the
+    // link's address has "%20" after the prefix's slash.
+    const file = makeTextPdf(
+      [
+        [
+          { text: TITLE, size: 16, x: 72, y: 780, bold: true },
+          ...bodyProse(740, 30),
+          { text: 'References', size: 12, x: 72, y: 330, bold: true },
+          { text: '[1] Ann Roe, Lantern Quarterly 123, 123456 (2016).', size: 10, x: 72, y: 310 },
+          { text: '[2] Bo Poe, A history of lanterns, Northvale Press (2001).', size: 10, x: 72, y: 296 },
+        ],
+      ],
+      '',
+      [[{ rect: [180, 306, 340, 318], url: 'https://doi.org/10.55555/%20lantern.2016.123456' }]],
+    );
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.references.map((r) => r.doi)).toEqual(['10.55555/lantern.2016.123456', null]);
+  });
+});
+
+describe('a reference list balanced in two columns over the one-column part that follows', () => {
+  it('reads both columns before the heading under them, which is too short to cross the gutter', async () => {
+    // Two pages in two columns, the list opening at the foot of the second's right column; the
+    // third page goes on with it at the top in two columns (the left column's last entry runs on
+    // at the right column's top), then a one-column appendix opens with a short heading.
+    const left = (y: number, text: string) => ({ text, size: 10, x: 57, y });
+    const right = (y: number, text: string) => ({ text, size: 10, x: 325, y });
+    const column = (x: number, top: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        text: `Line ${i + 1} of a column of the body, long enough.`,
+        size: 10,
+        x,
+        y: top - i * 13,
+      }));
+    const file = makeTextPdf([
+      [{ text: TITLE, size: 16, x: 72, y: 790, bold: true }, ...column(57, 750, 50), ...column(325, 750, 50)],
+      [
+        ...column(57, 790, 55),
+        ...column(325, 790, 40),
+        { text: 'References', size: 12, x: 325, y: 250, bold: true },
+        right(230, '[1] Ann Roe, Lantern Quarterly 12, 345'),
+        right(217, '(2016).'),
+        right(200, '[2] Bo Poe, Lantern Letters 3, 45 (2011).'),
+      ],
+      [
+        left(774, '[3] Cy Doe, A history of lanterns in the'),
+        left(761, 'northern towns (2001).'),
+        left(747, 'Northvale Press.'),
+        left(714, '[4] Di Moe, Lanterns and their keepers in'),
+        right(774, 'the lake districts, Westfield (1999).'),
+        right(756, '[5] Ed Loe, Counting lanterns at dusk on'),
+        right(743, 'the shores of the northern lakes, Lantern'),
+        right(729, 'Quarterly 7, 89 (1987).'),
+        { text: 'A First section of the appendix', size: 12, x: 57, y: 683, bold: true },
+        ...Array.from({ length: 12 }, (_, i) => ({
+          text: `Appendix line ${i + 1} runs across the whole page, from the left margin to the right one, as one column does.`,
+          size: 10,
+          x: 57,
+          y: 658 - i * 13,
+        })),
+      ],
+    ]);
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.references).toHaveLength(5);
+    expect(result.references[3]?.raw).toMatch(/keepers in the lake districts/);
+  });
+});
