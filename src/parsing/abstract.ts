@@ -603,7 +603,6 @@ const MAX_UNLABELLED_PARAGRAPHS = 5;
 function shortAbstractOverBody(blocks: Block[], i: number, titleEnd: number): boolean {
   const b = blocks[i]!;
   const next = blocks[i + 1];
-  const text = b.text.trim();
   if (
     next === undefined ||
     next.page !== b.page ||
@@ -611,15 +610,27 @@ function shortAbstractOverBody(blocks: Block[], i: number, titleEnd: number): bo
     b.relSize > 0.95 ||
     next.relSize < 0.95 ||
     !isProse(next) ||
-    text.length < 120 ||
-    !/[.!?]$/.test(text) ||
-    !/[.!?]\s+\p{Lu}/u.test(text) ||
-    NOT_ABSTRACT.test(text) ||
-    NOTE_MARK.test(text) ||
     blocks.slice(Math.max(titleEnd, 1), i).some((o) => o.text.length >= 100)
   )
     return false;
-  const margin = Math.min(...next.lines.map((l) => l.indent));
+  return isShortAbstract(b.text) && indentedFrom(b, next);
+}
+
+/** Two or three sentences of some length that are no notice and no note: a short abstract's text. */
+function isShortAbstract(raw: string): boolean {
+  const text = raw.trim();
+  return (
+    text.length >= 120 &&
+    /[.!?]$/.test(text) &&
+    /[.!?]\s+\p{Lu}/u.test(text) &&
+    !NOT_ABSTRACT.test(text) &&
+    !NOTE_MARK.test(text)
+  );
+}
+
+/** Every line of `b` indented from the left margin of the prose in `body`. */
+function indentedFrom(b: Block, body: Block): boolean {
+  const margin = Math.min(...body.lines.map((l) => l.indent));
   return b.lines.every((l) => l.indent >= margin + 0.5);
 }
 
@@ -632,7 +643,6 @@ function shortAbstractOverBody(blocks: Block[], i: number, titleEnd: number): bo
 function quotedAbstractOverHeading(blocks: Block[], i: number, titleEnd: number): boolean {
   const b = blocks[i]!;
   const [heading, prose] = [blocks[i + 1], blocks[i + 2]];
-  const text = b.text.trim();
   if (
     heading === undefined ||
     prose === undefined ||
@@ -641,16 +651,10 @@ function quotedAbstractOverHeading(blocks: Block[], i: number, titleEnd: number)
     Math.abs(b.relSize - 1) > 0.05 ||
     !headingHere(blocks, i + 1) ||
     !isProse(prose) ||
-    text.length < 120 ||
-    !/[.!?]$/.test(text) ||
-    !/[.!?]\s+\p{Lu}/u.test(text) ||
-    NOT_ABSTRACT.test(text) ||
-    NOTE_MARK.test(text) ||
     blocks.slice(Math.max(titleEnd, 1), i).some((o) => isProse(o))
   )
     return false;
-  const margin = Math.min(...prose.lines.map((l) => l.indent));
-  return b.lines.every((l) => l.indent >= margin + 0.5);
+  return isShortAbstract(b.text) && indentedFrom(b, prose);
 }
 
 /**
