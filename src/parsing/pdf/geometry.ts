@@ -660,7 +660,9 @@ function gutterAt(items: Item[], x: number): Gutter | null {
         const low = its.reduce((a, b) => (b.y < a.y ? b : a));
         return low.y - 2 * low.size;
       };
-      const bottom = beforeSpanning ? Math.max(foot(left), foot(right)) : stretch[stretch.length - 1]!.y - 0.5;
+      const bottom = beforeSpanning
+        ? Math.max(foot(left), foot(right))
+        : stretch[stretch.length - 1]!.y - 0.5;
       ranges.push([stretch[0]!.y + 0.5, bottom]);
     }
     stretch = [];
