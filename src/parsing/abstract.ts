@@ -308,6 +308,12 @@ const ENGLISH: Label = {
   // Each case spelt out: under the i flag \p{Lu} would match a lower-case letter too.
   runIn: /^(?:abstract|summary|Abstract|Summary|ABSTRACT|SUMMARY)\s+\p{Lu}/u,
 };
+/** The abstract's own label, not "Summary". */
+const ABSTRACT_ONLY: Label = {
+  label: /^abstract\b\s*[:.—–-]?\s*/i,
+  stopped: /^abstract\s*[:.—–-]/i,
+  runIn: /^(?:Abstract|ABSTRACT)\s+\p{Lu}/u,
+};
 const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
   stopped: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio)\\s*[:：.—–-]`, 'iu'),
@@ -597,7 +603,6 @@ const MAX_UNLABELLED_PARAGRAPHS = 5;
 function shortAbstractOverBody(blocks: Block[], i: number, titleEnd: number): boolean {
   const b = blocks[i]!;
   const next = blocks[i + 1];
-  const text = b.text.trim();
   if (
     next === undefined ||
     next.page !== b.page ||
@@ -605,16 +610,51 @@ function shortAbstractOverBody(blocks: Block[], i: number, titleEnd: number): bo
     b.relSize > 0.95 ||
     next.relSize < 0.95 ||
     !isProse(next) ||
-    text.length < 120 ||
-    !/[.!?]$/.test(text) ||
-    !/[.!?]\s+\p{Lu}/u.test(text) ||
-    NOT_ABSTRACT.test(text) ||
-    NOTE_MARK.test(text) ||
     blocks.slice(Math.max(titleEnd, 1), i).some((o) => o.text.length >= 100)
   )
     return false;
-  const margin = Math.min(...next.lines.map((l) => l.indent));
+  return isShortAbstract(b.text) && indentedFrom(b, next);
+}
+
+/** Two or three sentences of some length that are no notice and no note: a short abstract's text. */
+function isShortAbstract(raw: string): boolean {
+  const text = raw.trim();
+  return (
+    text.length >= 120 &&
+    /[.!?]$/.test(text) &&
+    /[.!?]\s+\p{Lu}/u.test(text) &&
+    !NOT_ABSTRACT.test(text) &&
+    !NOTE_MARK.test(text)
+  );
+}
+
+/** Every line of `b` indented from the left margin of the prose in `body`. */
+function indentedFrom(b: Block, body: Block): boolean {
+  const margin = Math.min(...body.lines.map((l) => l.indent));
   return b.lines.every((l) => l.indent >= margin + 0.5);
+}
+
+/**
+ * A short abstract with no label set as a quote in a face of its own (Science's `sciabstract`: a
+ * bold paragraph indented on both sides, in the body's size, right over the first section's
+ * heading): emphasised, at the body's size, every line indented from the margin of the prose that
+ * follows the heading, and no prose before it after the title.
+ */
+function quotedAbstractOverHeading(blocks: Block[], i: number, titleEnd: number): boolean {
+  const b = blocks[i]!;
+  const [heading, prose] = [blocks[i + 1], blocks[i + 2]];
+  if (
+    heading === undefined ||
+    prose === undefined ||
+    heading.page !== b.page ||
+    !b.emphasis ||
+    Math.abs(b.relSize - 1) > 0.05 ||
+    !headingHere(blocks, i + 1) ||
+    !isProse(prose) ||
+    blocks.slice(Math.max(titleEnd, 1), i).some((o) => isProse(o))
+  )
+    return false;
+  return isShortAbstract(b.text) && indentedFrom(b, prose);
 }
 
 /**
@@ -708,7 +748,11 @@ function findUnlabelled(
       KEYWORDS_LABEL.test(blocks[i + 1]?.text ?? '')
     )
       return { text, used: [i] };
-    if (laidOut && shortAbstractOverBody(blocks, i, titleEnd)) return { text, used: [i] };
+    if (
+      laidOut &&
+      (shortAbstractOverBody(blocks, i, titleEnd) || quotedAbstractOverHeading(blocks, i, titleEnd))
+    )
+      return { text, used: [i] };
   }
   return { text: null, used: [] };
 }
@@ -781,7 +825,14 @@ export function findAbstract(
   reach = LABEL_REACH,
 ): FoundAbstract {
   const english = findLabelled(blocks, frontEnd, ENGLISH, 0, reach);
-  if (english) return english;
+  if (english) {
+    // A cover page's "Summary" (a conference's cover page: summary and contributions, then the
+    // paper with its "Abstract"): the paragraph under the label "Abstract" after it is the abstract.
+    const first = Math.min(...english.used);
+    if (!/^\s*summary\b/i.test(blocks[first]?.text ?? '')) return english;
+    const after = Math.max(...english.used) + 1;
+    return findLabelled(blocks, after, ABSTRACT_ONLY, after) ?? english;
+  }
   const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE, 0, reach);
   if (!other) {
     const unlabelled = findUnlabelled(blocks, frontEnd, titleEnd, laidOut);

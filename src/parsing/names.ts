@@ -229,6 +229,10 @@ export function splitMarks(raw: string): string[] {
 /** A bracket at a name's end that holds a few characters of another script and nothing Latin. */
 const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)）]$/u;
 
+/** The phrase that sets a collaboration after a speaker's name, and all after it. */
+const ON_BEHALF_OF =
+  /(?:^|,?\s+)(?:on\s+behalf\s+of|for\s+the\b(?=.*\b(?:collaboration|consortium)s?\b))\b.*$/iu;
+
 /** "Authors:" typed before a byline, in the languages manuscripts are written in. */
 export const BYLINE_LABEL =
   /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\)|authors?['’]?\s+names?|author\s+name\(s\)|names?\s+of\s+(?:the\s+)?authors?)\s*:\s*/iu;
@@ -277,6 +281,10 @@ export function splitByline(runs: Run[]): BylineName[] {
       // is no part of the last name; an initial's period ("Roe J.", "Jr.") is.
       .replace(/(\p{L}\p{Ll}{2,})\.$/u, '$1')
       .replace(/^(?:[\p{L}-]+\s+){0,4}by\s+(?=\p{Lu})/iu, '')
+      // A speaker who reports for a collaboration ("Jane Roe on behalf of the CMS Collaboration",
+      // "Jane Roe for the ALICE Collaboration", the proceedings of physics meetings) is the author;
+      // the collaboration named after the phrase is no person.
+      .replace(ON_BEHALF_OF, '')
       // A student's or staff number set after the name with a dash or in brackets ("Jane Roe -
       // 221102871", "Jane Roe (221102871)", the student papers of many universities) is no part of it.
       .replace(/(\p{L}\.?)\s*(?:[-–—]\s*\d{5,}|\(\s*\d{5,}\s*\))$/u, '$1')

@@ -334,7 +334,9 @@ export function parseReferenceList(
     .filter((e) => e.text.length >= 10)
     .map((e) => {
       const parsed = parseReference(e.text);
-      const linked = e.links.map((l) => findDoi(safeDecode(l))).find((d) => d !== null);
+      // A DOI holds no space: one encoded in the link ("10.22331/%20q-2017", the source's line
+      // break inside \href) is a typing slip, and the DOI goes on after it.
+      const linked = e.links.map((l) => findDoi(safeDecode(l).replace(/\s+/g, ''))).find((d) => d !== null);
       // A hyphen the typesetter set at a line break inside the DOI ("arch-" + "inte") cannot be
       // told from one of the DOI's own in the text; the link over it, when there is one, says which.
       // So does a text DOI cut short where a glyph reads as a space (Typst's hyphen in a link:

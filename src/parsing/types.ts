@@ -130,9 +130,10 @@ export interface DocumentModel {
   notes: string[];
   /**
    * ORCID links set as an icon beside a name (PDF): the text just left and right of the link on
-   * its line, to tie the identifier to the name it stands next to.
+   * its line, to tie the identifier to the name it stands next to; and the text under the link,
+   * where the name itself is the link.
    */
-  orcidAnchors?: { orcid: string; before: string; after: string }[];
+  orcidAnchors?: { orcid: string; before: string; after: string; under: string }[];
   /**
    * Pages (PDF) left unread because their content passed a reading budget: a document with no
    * text then is one too costly to read, not a scan.

@@ -85,11 +85,12 @@ function nameColumnEnd(blocks: Block[], from: number, to: number): number {
   return end - from >= 2 ? end : from;
 }
 
-/** A line that holds email addresses and nothing else. */
+/** A line that holds email addresses and nothing else, but the note mark that ties one to its author ("*roe@x.org"). */
 function isEmailLine(text: string): boolean {
   const emails = findEmails(text);
   return (
-    emails.length > 0 && emails.reduce((rest, e) => rest.replace(e, ''), text).replace(/[\s,;{}]/g, '') === ''
+    emails.length > 0 &&
+    emails.reduce((rest, e) => rest.replace(e, ''), text).replace(/[\s,;{}*∗⋆†‡]/gu, '') === ''
   );
 }
 
@@ -396,13 +397,16 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
       // right under the title and over a short line naming an institution, in the same size (APA's
       // title page: title, name, affiliation, all at the body's size and face).
       const overEmail = next !== undefined && next.text.length <= 200 && isEmailLine(next.text);
+      // The institution's line may have the author's email address under it, on lines of their own
+      // (SciPost: title, name, institution, "*roe@cern.ch").
+      const institutionLine = next?.lines[0]?.text ?? '';
       const overInstitution =
         i === from &&
         next !== undefined &&
-        next.lines.length === 1 &&
-        next.text.length <= 120 &&
-        INSTITUTION_WORD.test(next.text) &&
-        !next.text.includes('@') &&
+        institutionLine.length <= 120 &&
+        INSTITUTION_WORD.test(institutionLine) &&
+        !institutionLine.includes('@') &&
+        next.lines.slice(1).every((l) => isEmailLine(l.text)) &&
         Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
       // Or right under the title's institution line, in its size (a thesis's cover: title,
       // university and department, the student's name, then labelled lines).

@@ -577,6 +577,17 @@ export function readContacts(
     )
     .filter((i) => doc.format === 'pdf' || i < frontEnd + 5);
 
+  // An author's name that is itself the link to the ORCID record (Quantum's \orcid: the name
+  // links to orcid.org) names the identifier's owner outright: read before any rule that pairs
+  // identifiers with names by their order. The text under the link is the name, with at most the
+  // comma or the "and" that a text run holds before it; one name alone must be found there.
+  for (const anchor of doc.orcidAnchors ?? []) {
+    const under = ` ${foldWords(anchor.under.replace(/\d+/g, ' '))} `;
+    const owner = authors.filter((a) => !a.orcid && under.includes(` ${foldWords(a.name)} `));
+    if (validOrcid(anchor.orcid) && owner.length === 1 && !authors.some((a) => a.orcid === anchor.orcid))
+      owner[0]!.orcid = anchor.orcid;
+  }
+
   if (chosen.ownLines) {
     chosen.entries.forEach((e, k) => {
       const a = authors[k]!;

@@ -653,18 +653,33 @@ function gutterAt(items: Item[], x: number): Gutter | null {
   const rows = (its: Item[]) => new Set(its.map((it) => Math.round(it.y))).size;
   const ranges: [number, number][] = [];
   let stretch: Item[] = [];
-  const close = () => {
+  // `beforeSpanning`: a line across the page follows the stretch. Columns set over such a line
+  // end about level (balanced, as multicol and a class's \onecolumn set them); a short line well
+  // under the shorter column's foot, over the line across (a heading of the one-column part that
+  // follows, too short to cross the gutter), is no column's line and is read after both columns.
+  const close = (beforeSpanning: boolean) => {
     const left = stretch.filter((it) => it.x + it.w <= x + 1);
     const right = stretch.filter((it) => it.x >= x - 1);
-    if (rows(left) >= 2 && rows(right) >= 2)
-      ranges.push([stretch[0]!.y + 0.5, stretch[stretch.length - 1]!.y - 0.5]);
+    if (rows(left) >= 2 && rows(right) >= 2) {
+      // The lowest line of a column, and how far under it the other column may still end: columns
+      // balanced line by line end within a line or so of each other (an entry's space, a line the
+      // balance could not split).
+      const foot = (its: Item[]) => {
+        const low = its.reduce((a, b) => (b.y < a.y ? b : a));
+        return low.y - 2 * low.size;
+      };
+      const bottom = beforeSpanning
+        ? Math.max(foot(left), foot(right))
+        : stretch[stretch.length - 1]!.y - 0.5;
+      ranges.push([stretch[0]!.y + 0.5, bottom]);
+    }
     stretch = [];
   };
   for (const it of [...items].sort((a, b) => b.y - a.y)) {
-    if (inCrossingRow(it)) close();
+    if (inCrossingRow(it)) close(true);
     else stretch.push(it);
   }
-  close();
+  close(false);
   return ranges.length ? { x, ranges } : null;
 }
 

@@ -332,7 +332,7 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
 
 /** The text beside each ORCID link on its own line: where an icon stands, the name is next to it. */
 function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
-  const out: { orcid: string; before: string; after: string }[] = [];
+  const out: { orcid: string; before: string; after: string; under: string }[] = [];
   for (const link of links) {
     const orcid = findOrcids(link.url)[0];
     if (!orcid) continue;
@@ -350,6 +350,7 @@ function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
       orcid,
       before: text(row.filter((it) => it.x + it.w <= lx1 + 2)).slice(-60),
       after: text(row.filter((it) => it.x >= lx2 - 2)).slice(0, 60),
+      under: text(row.filter((it) => it.x + it.w / 2 >= lx1 && it.x + it.w / 2 <= lx2)).slice(0, 80),
     });
   }
   return out;
@@ -404,6 +405,11 @@ function modeBy<T>(values: T[], weight: (v: T) => number, key: (v: T) => string)
   return [...totals.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
+/** A gap above a line, in line heights past single spacing, wider than which a paragraph ends. */
+const PARAGRAPH_GAP = 0.45;
+/** The body's own gap between lines from which the text is set double-spaced (1.5 lines and up). */
+const DOUBLE_SPACED_GAP = 0.3;
+
 /** Groups ordered lines into paragraphs by font, size, spacing and indentation. */
 function linesToBlocks(lines: Line[]): Block[] {
   // Running text is what long lines are made of; tables and reference lists have short ones.
@@ -422,6 +428,49 @@ function linesToBlocks(lines: Line[]): Block[] {
       (l) => l.text.length,
       (l) => l.font,
     ) ?? '';
+  const leadGap = (prev: Line, line: Line) =>
+    Math.max(0, (prev.y - line.y) / Math.max(prev.size, line.size) - 1.25);
+  const inOneFlow = (prev: Line, line: Line) =>
+    prev.page === line.page && prev.column === line.column && prev.y > line.y;
+  // A manuscript set double-spaced (a journal's review copy: \baselineskip24pt, Word's "double")
+  // has a wide gap between every two lines of a paragraph; only a gap wider than the body's own
+  // parts two paragraphs. The body's gap is the one most lines of body text have above them.
+  const bodyGap =
+    Number(
+      modeBy(
+        lines.slice(1).flatMap((line, k) => {
+          const prev = lines[k]!;
+          const body = (l: Line) => l.font === bodyFont && Math.abs(l.size - bodySize) <= 0.08 * bodySize;
+          return inOneFlow(prev, line) && body(prev) && body(line) && line.text.length >= 40
+            ? [leadGap(prev, line)]
+            : [];
+        }),
+        () => 1,
+        (g) => (Math.round(g * 10) / 10).toString(),
+      ) ?? 0,
+    ) || 0;
+  const doubleSpaced = bodyGap >= DOUBLE_SPACED_GAP;
+  // A line at the body's spacing goes on the paragraph of the line over it when that line is set
+  // as a paragraph's line is: from the same left edge (or a first line's indent) and at least as
+  // far right, or across most of its column. Lines centred one under the other (a title page's
+  // title, names, affiliations) are not, and stay apart as they were.
+  // Text set ragged right (APA's manuscripts) has a shorter line over a longer one inside a
+  // paragraph: a line that fills most of its column is a paragraph's line as well.
+  const columnRight = new Map<string, number>();
+  for (const l of lines) {
+    const key = `${l.page}:${l.column}`;
+    columnRight.set(key, Math.max(columnRight.get(key) ?? 0, l.right));
+  }
+  const fillsColumn = (l: Line) => {
+    const right = columnRight.get(`${l.page}:${l.column}`) ?? l.right;
+    return l.right - l.columnLeft >= 0.8 * (right - l.columnLeft);
+  };
+  const runsOn = (prev: Line, line: Line, gap: number) =>
+    doubleSpaced &&
+    gap <= bodyGap + PARAGRAPH_GAP &&
+    line.x <= prev.x + 0.3 * prev.size &&
+    line.x >= prev.x - 4 * prev.size &&
+    (prev.right >= line.right - 0.5 * prev.size || fillsColumn(prev));
   const blocks: Block[] = [];
   let current: { lines: Line[]; gaps: number[] } | null = null;
   const flush = () => {
@@ -472,9 +521,8 @@ function linesToBlocks(lines: Line[]): Block[] {
     let gap = 0;
     let breakHere = prev === null;
     if (prev) {
-      const sameFlow = prev.page === line.page && prev.column === line.column && prev.y > line.y;
-      const lead = prev.y - line.y;
-      gap = sameFlow ? Math.max(0, lead / Math.max(prev.size, line.size) - 1.25) : 0;
+      const sameFlow = inOneFlow(prev, line);
+      gap = sameFlow ? leadGap(prev, line) : 0;
       const sizeChange = Math.abs(line.size - prev.size) / Math.max(line.size, prev.size) > 0.08;
       const fontChange = line.font !== prev.font && (line.font !== bodyFont || prev.font !== bodyFont);
       const indentStart =
@@ -489,7 +537,12 @@ function linesToBlocks(lines: Line[]): Block[] {
           line.cellTop === true;
         gap = 0;
       } else {
-        breakHere = sizeChange || fontChange || gap > 0.45 || indentStart || line.cellTop === true;
+        breakHere =
+          sizeChange ||
+          fontChange ||
+          (gap > PARAGRAPH_GAP && !runsOn(prev, line, gap)) ||
+          indentStart ||
+          line.cellTop === true;
       }
     }
     // A `{a, b,` / `c}@host` list broken over lines is one address list: the lines stay in one
