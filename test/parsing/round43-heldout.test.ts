@@ -98,6 +98,28 @@ describe('a manuscript set double-spaced', () => {
     expect(intro?.text).not.toContain('\n');
   });
 
+  it("keeps a paragraph's short last line apart from the line under it (a title page set double-spaced)", async () => {
+    // A Word manuscript's title page, double-spaced and set from the left margin: the byline runs
+    // over two lines, its note under it. A paragraph's lines but its last fill the column; the
+    // byline's second line does not, so the note is a paragraph of its own, not the byline's end.
+    const file = makeTextPdf([
+      [
+        { text: TITLE, size: 16, x: 72, y: 780, bold: true },
+        ...doubleSpaced(740, [
+          'Authors: Jane Roe* (jroe@northvale.example), Bo Poe, Al Doe (Department of',
+          'Physics, Northvale University, Freedonia)',
+          '* Corresponding author',
+        ]),
+        { text: 'Abstract', size: 14, x: 72, y: 650, bold: true },
+        ...doubleSpaced(620, PARAGRAPH),
+        { text: '1 Introduction', size: 14, x: 72, y: 490, bold: true },
+        ...doubleSpaced(460, [...PARAGRAPH, ...PARAGRAPH]),
+      ],
+    ]);
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'Bo Poe', 'Al Doe']);
+  });
+
   it('reads a short bold paragraph indented on both sides over the first heading as the abstract', async () => {
     // Science's template: byline, addresses, the correspondence line, then the abstract in bold,
     // indented as a quote, with no label; then "Introduction" and the body, all double-spaced.

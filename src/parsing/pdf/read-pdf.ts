@@ -451,11 +451,11 @@ function linesToBlocks(lines: Line[]): Block[] {
     ) || 0;
   const doubleSpaced = bodyGap >= DOUBLE_SPACED_GAP;
   // A line at the body's spacing goes on the paragraph of the line over it when that line is set
-  // as a paragraph's line is: from the same left edge (or a first line's indent) and at least as
-  // far right, or across most of its column. Lines centred one under the other (a title page's
-  // title, names, affiliations) are not, and stay apart as they were.
-  // Text set ragged right (APA's manuscripts) has a shorter line over a longer one inside a
-  // paragraph: a line that fills most of its column is a paragraph's line as well.
+  // as a paragraph's line before its last is: from the same left edge (or a first line's indent)
+  // and across most of its column (text set ragged right, APA's manuscripts, included). Lines
+  // centred one under the other (a title page's title, names, affiliations) are not, nor is a
+  // paragraph's short last line (a byline's end over its note "* Corresponding author" on a Word
+  // title page set from the left margin): they stay apart as they were.
   const columnRight = new Map<string, number>();
   for (const l of lines) {
     const key = `${l.page}:${l.column}`;
@@ -470,7 +470,7 @@ function linesToBlocks(lines: Line[]): Block[] {
     gap <= bodyGap + PARAGRAPH_GAP &&
     line.x <= prev.x + 0.3 * prev.size &&
     line.x >= prev.x - 4 * prev.size &&
-    (prev.right >= line.right - 0.5 * prev.size || fillsColumn(prev));
+    fillsColumn(prev);
   const blocks: Block[] = [];
   let current: { lines: Line[]; gaps: number[] } | null = null;
   const flush = () => {
