@@ -13,27 +13,21 @@
 //   BENCH_PARTS=headers,caps,pages (default all)
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/infra/db/index.ts';
 import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
 import { processCpuMs } from './lib/cpu-time.ts';
+import { onEachBenchDatabase } from './lib/bench-databases.ts';
+import { signedInUser } from './lib/dashboard-session.ts';
 
 const PARTS = (process.env.BENCH_PARTS ?? 'headers,caps,pages').split(',');
-const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 40);
 const CAP = Number(process.env.BENCH_CAP ?? 5);
-const PASSWORD = 'correct horse battery staple';
 
 const { buildApp, parseConfig, openPglite, migrate, createOrganization } = await checkoutApp();
-const { openPostgres } =
-  await fromCheckout<typeof import('../src/infra/db/postgres.ts')>('src/infra/db/postgres.ts');
 const { setLimitOverrides } = await fromCheckout<typeof import('../src/organizations/limits.ts')>(
   'src/organizations/limits.ts',
 );
-const { createUser, changePassword } =
-  await fromCheckout<typeof import('../src/users/users.ts')>('src/users/users.ts');
 const { createGroup, writeGroupAuthor } = await fromCheckout<typeof import('../src/authors-groups/store.ts')>(
   'src/authors-groups/store.ts',
 );
@@ -46,30 +40,11 @@ const { saveCustomValues } = await fromCheckout<
 const { ensureFolder } =
   await fromCheckout<typeof import('../src/folders/folders.ts')>('src/folders/folders.ts');
 
-/** A fresh database of the driver, migrated by the checkout; `drop` removes it. */
-async function openBenchDatabase(driver: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  const migrations = path.join(CHECKOUT, 'migrations');
-  if (driver === 'pglite') {
-    const db = await openPglite();
-    await migrate(db, migrations);
-    return { db, drop: () => db.close() };
-  }
-  const database = `hostile_limits_${process.pid}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${database}`;
-  const db = openPostgres({ connectionString: url.toString() });
-  await migrate(db, migrations);
-  return {
-    db,
-    drop: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
+/** A fresh PGlite database in memory, migrated by the checkout; `drop` closes it. */
+async function openMigratedPglite(): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const db = await openPglite();
+  await migrate(db, path.join(CHECKOUT, 'migrations'));
+  return { db, drop: () => db.close() };
 }
 
 async function startApp(db: Database): Promise<FastifyInstance> {
@@ -82,37 +57,14 @@ async function startApp(db: Database): Promise<FastifyInstance> {
   return app;
 }
 
-function cookiesOf(setCookie: string | string[] | undefined): string[] {
-  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
-  return list.map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('='));
-}
-
-/** A signed-in integrations admin's cookie and CSRF token, through the real sign-in form. */
+/** A new user of `role`, signed in, and a way to post its forms (URL-encoded, with its CSRF token). */
 async function signIn(
   app: FastifyInstance,
   db: Database,
   organizationId: number,
   role: 'integrations_admin' | 'editor',
 ) {
-  const email = `${role}.${organizationId}@example.org`;
-  const user = await createUser(db, { organizationId, email, role });
-  await changePassword(db, {
-    userId: user.id,
-    current: user.password,
-    next: PASSWORD,
-    keepSession: Buffer.alloc(0),
-  });
-  const form = await app.inject({ url: '/dashboard/sign-in/' });
-  const login = cookiesOf(form.headers['set-cookie']).find((c) => c.startsWith('rm_login_csrf='))!;
-  const signed = await app.inject({
-    method: 'POST',
-    url: '/dashboard/sign-in/',
-    headers: { cookie: login },
-    payload: { _csrf: login.split('=')[1]!, email, password: PASSWORD },
-  });
-  const cookie = cookiesOf(signed.headers['set-cookie']).find((c) => c.startsWith('rm_session='))!;
-  const page = await app.inject({ url: '/dashboard/password/', headers: { cookie } });
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+  const { cookie, csrf } = await signedInUser(app, db, organizationId, role);
   return {
     cookie,
     form: (url: string, fields: Record<string, string>) =>
@@ -152,7 +104,7 @@ function rawRequest(port: number, request: string | Buffer): Promise<{ text: str
 }
 
 async function headersPart(): Promise<void> {
-  const { db, drop } = await openBenchDatabase('pglite');
+  const { db, drop } = await openMigratedPglite();
   const app = await startApp(db);
   const org = await createOrganization(db, {
     name: 'Headers',
@@ -364,123 +316,119 @@ interface CapProbe {
   count: string;
 }
 
-async function capsPart(driver: string): Promise<void> {
-  const { db, drop } = await openBenchDatabase(driver);
-  try {
-    const app = await startApp(db);
-    const org = await createOrganization(db, {
-      name: 'Caps',
-      features: ['referee_finder', 'recommend_journals'],
-    });
-    const admin = await signIn(app, db, org.id, 'integrations_admin');
-    const editor = await signIn(app, db, org.id, 'editor');
-    const group = await createGroup(db, org.id, 'Pool');
-    const apiKey = { 'x-apikey': org.api_key };
-    // One user and one key exist already (the admin, the organization's key): the cap counts them.
-    const probes: CapProbe[] = [
-      {
-        label: 'authors groups (dashboard form)',
-        limit: 'authors_groups',
-        create: (i) => editor.form('/dashboard/groups/', { name: `Group ${i}` }),
-        count: 'SELECT count(*)::int AS n FROM authors_groups WHERE organization_id = $1',
+async function capsPart(db: Database, driver: string): Promise<void> {
+  await migrate(db, path.join(CHECKOUT, 'migrations'));
+  const app = await startApp(db);
+  const org = await createOrganization(db, {
+    name: 'Caps',
+    features: ['referee_finder', 'recommend_journals'],
+  });
+  const admin = await signIn(app, db, org.id, 'integrations_admin');
+  const editor = await signIn(app, db, org.id, 'editor');
+  const group = await createGroup(db, org.id, 'Pool');
+  const apiKey = { 'x-apikey': org.api_key };
+  // One user and one key exist already (the admin, the organization's key): the cap counts them.
+  const probes: CapProbe[] = [
+    {
+      label: 'authors groups (dashboard form)',
+      limit: 'authors_groups',
+      create: (i) => editor.form('/dashboard/groups/', { name: `Group ${i}` }),
+      count: 'SELECT count(*)::int AS n FROM authors_groups WHERE organization_id = $1',
+    },
+    {
+      label: 'custom fields (dashboard form)',
+      limit: 'custom_fields',
+      create: (i) =>
+        editor.form('/dashboard/custom-fields/', { owner: 'folder', data_kind: 'str', name: `Field ${i}` }),
+      count: 'SELECT count(*)::int AS n FROM custom_fields WHERE organization_id = $1',
+    },
+    {
+      label: 'API keys (dashboard form)',
+      limit: 'api_keys',
+      create: (i) =>
+        admin.form('/dashboard/api-keys/', {
+          label: `key ${i}`,
+          once: `once-value-${i}-${'x'.repeat(20)}`,
+        }),
+      count: 'SELECT count(*)::int AS n FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL',
+    },
+    {
+      label: 'users (dashboard form)',
+      limit: 'users',
+      create: (i) => admin.form('/dashboard/users/', { email: `user${i}@example.org`, role: 'viewer' }),
+      count: 'SELECT count(*)::int AS n FROM users WHERE organization_id = $1',
+    },
+    {
+      label: 'records of one group (4.2)',
+      limit: 'records_per_group',
+      create: (i) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/external/author-from-group/${group.group_id}/rec-${i}/`,
+          headers: apiKey,
+          payload: { name: `Author ${i}` },
+        }),
+      count: `SELECT count(*)::int AS n FROM group_authors WHERE group_id = ${group.group_id}`,
+    },
+    {
+      label: 'folders (4.5, a new folder each)',
+      limit: 'folders',
+      create: (i) => {
+        const boundary = 'bench-boundary';
+        const fields: Record<string, string> = {
+          folder: `J${i}`,
+          origin_id: `ms-${i}`,
+          title: 'Neural machine translation',
+          abstract: 'We study translation.',
+          authors_count: '0',
+          exclude_candidates: '1',
+        };
+        const payload = Object.entries(fields)
+          .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+          .join('')
+          .concat(`--${boundary}--\r\n`);
+        return app.inject({
+          method: 'POST',
+          url: '/api/external/proposal/',
+          headers: { ...apiKey, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload,
+        });
       },
-      {
-        label: 'custom fields (dashboard form)',
-        limit: 'custom_fields',
-        create: (i) =>
-          editor.form('/dashboard/custom-fields/', { owner: 'folder', data_kind: 'str', name: `Field ${i}` }),
-        count: 'SELECT count(*)::int AS n FROM custom_fields WHERE organization_id = $1',
-      },
-      {
-        label: 'API keys (dashboard form)',
-        limit: 'api_keys',
-        create: (i) =>
-          admin.form('/dashboard/api-keys/', {
-            label: `key ${i}`,
-            once: `once-value-${i}-${'x'.repeat(20)}`,
-          }),
-        count: 'SELECT count(*)::int AS n FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL',
-      },
-      {
-        label: 'users (dashboard form)',
-        limit: 'users',
-        create: (i) => admin.form('/dashboard/users/', { email: `user${i}@example.org`, role: 'viewer' }),
-        count: 'SELECT count(*)::int AS n FROM users WHERE organization_id = $1',
-      },
-      {
-        label: 'records of one group (4.2)',
-        limit: 'records_per_group',
-        create: (i) =>
-          app.inject({
-            method: 'POST',
-            url: `/api/external/author-from-group/${group.group_id}/rec-${i}/`,
-            headers: apiKey,
-            payload: { name: `Author ${i}` },
-          }),
-        count: `SELECT count(*)::int AS n FROM group_authors WHERE group_id = ${group.group_id}`,
-      },
-      {
-        label: 'folders (4.5, a new folder each)',
-        limit: 'folders',
-        create: (i) => {
-          const boundary = 'bench-boundary';
-          const fields: Record<string, string> = {
-            folder: `J${i}`,
-            origin_id: `ms-${i}`,
-            title: 'Neural machine translation',
-            abstract: 'We study translation.',
-            authors_count: '0',
-            exclude_candidates: '1',
-          };
-          const payload = Object.entries(fields)
-            .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-            .join('')
-            .concat(`--${boundary}--\r\n`);
-          return app.inject({
-            method: 'POST',
-            url: '/api/external/proposal/',
-            headers: { ...apiKey, 'content-type': `multipart/form-data; boundary=${boundary}` },
-            payload,
-          });
-        },
-        count: 'SELECT count(*)::int AS n FROM folders WHERE organization_id = $1',
-      },
-      {
-        label: 'the webhook (dashboard form; one a organization)',
-        limit: '',
-        create: (i) =>
-          admin.form('/dashboard/webhooks/', {
-            url: `https://hooks${i}.example.org/refmatch`,
-            enabled: 'on',
-          }),
-        count: 'SELECT count(*)::int AS n FROM webhooks WHERE organization_id = $1',
-      },
-    ];
-    console.log(`\n## Caps under ${PARALLEL} concurrent creates, the cap ${CAP} (${driver})\n`);
+      count: 'SELECT count(*)::int AS n FROM folders WHERE organization_id = $1',
+    },
+    {
+      label: 'the webhook (dashboard form; one an organization)',
+      limit: '',
+      create: (i) =>
+        admin.form('/dashboard/webhooks/', {
+          url: `https://hooks${i}.example.org/refmatch`,
+          enabled: 'on',
+        }),
+      count: 'SELECT count(*)::int AS n FROM webhooks WHERE organization_id = $1',
+    },
+  ];
+  console.log(`\n## Caps under ${PARALLEL} concurrent creates, the cap ${CAP} (${driver})\n`);
+  console.log(
+    `  ${'what'.padEnd(48)} ${'cap'.padStart(4)} ${'rows'.padStart(5)} ${'wall ms'.padStart(8)} ${'CPU ms'.padStart(7)}  statuses`,
+  );
+  for (const probe of probes) {
+    if (probe.limit) await setLimitOverrides(db, org.id, { [probe.limit]: CAP });
+    const cpu0 = processCpuMs();
+    const t0 = performance.now();
+    const answers = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => probe.create(i)));
+    const wall = performance.now() - t0;
+    const cpu = processCpuMs() - cpu0;
+    const statuses = new Map<number, number>();
+    for (const a of answers) statuses.set(a.statusCode, (statuses.get(a.statusCode) ?? 0) + 1);
+    const odd = answers.find((a) => a.statusCode >= 500);
+    const rows = (await db.query<{ n: number }>(probe.count, probe.count.includes('$1') ? [org.id] : []))
+      .rows[0]!.n;
+    const cap = probe.limit ? CAP : 1;
     console.log(
-      `  ${'what'.padEnd(48)} ${'cap'.padStart(4)} ${'rows'.padStart(5)} ${'wall ms'.padStart(8)} ${'CPU ms'.padStart(7)}  statuses`,
+      `  ${probe.label.padEnd(48)} ${pad(cap, 4)} ${pad(rows, 5)}${rows > cap ? '!' : ' '}${pad(wall.toFixed(0), 7)} ${pad(cpu.toFixed(0), 7)}  ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}${odd ? `  (a 5xx: ${odd.body?.slice(0, 160)})` : ''}`,
     );
-    for (const probe of probes) {
-      if (probe.limit) await setLimitOverrides(db, org.id, { [probe.limit]: CAP });
-      const cpu0 = processCpuMs();
-      const t0 = performance.now();
-      const answers = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => probe.create(i)));
-      const wall = performance.now() - t0;
-      const cpu = processCpuMs() - cpu0;
-      const statuses = new Map<number, number>();
-      for (const a of answers) statuses.set(a.statusCode, (statuses.get(a.statusCode) ?? 0) + 1);
-      const odd = answers.find((a) => a.statusCode >= 500);
-      const rows = (await db.query<{ n: number }>(probe.count, probe.count.includes('$1') ? [org.id] : []))
-        .rows[0]!.n;
-      const cap = probe.limit ? CAP : 1;
-      console.log(
-        `  ${probe.label.padEnd(48)} ${pad(cap, 4)} ${pad(rows, 5)}${rows > cap ? '!' : ' '}${pad(wall.toFixed(0), 7)} ${pad(cpu.toFixed(0), 7)}  ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}${odd ? `  (a 5xx: ${odd.body?.slice(0, 160)})` : ''}`,
-      );
-    }
-    await app.close();
-  } finally {
-    await drop();
   }
+  await app.close();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -493,7 +441,7 @@ const SEARCH_MAX = 1_000;
 const FIELD_CHARS = 10_000;
 
 async function pagesPart(): Promise<void> {
-  const { db, drop } = await openBenchDatabase('pglite');
+  const { db, drop } = await openMigratedPglite();
   const app = await startApp(db);
   const org = await createOrganization(db, {
     name: 'Pages',
@@ -650,5 +598,5 @@ async function pagesPart(): Promise<void> {
 
 console.log(`hostile limits, checkout ${CHECKOUT}, ${new Date().toISOString()}`);
 if (PARTS.includes('headers')) await headersPart();
-if (PARTS.includes('caps')) for (const driver of DRIVERS) await capsPart(driver);
+if (PARTS.includes('caps')) await onEachBenchDatabase('hostile_limits', capsPart);
 if (PARTS.includes('pages')) await pagesPart();
