@@ -14,15 +14,13 @@
 import { Readable } from 'node:stream';
 import { checkoutApp, CHECKOUT, fromCheckout, startCheckoutApp } from './lib/checkout.ts';
 import { processCpuMs } from './lib/cpu-time.ts';
+import { signedInUser } from './lib/dashboard-session.ts';
 
 const ONLY = process.env.BENCH_ONLY ?? '';
 const STALLS = process.env.BENCH_STALLS === '1';
 const MB = 1024 * 1024;
-const PASSWORD = 'correct horse battery staple';
 
 const { createOrganization } = await checkoutApp();
-const { createUser, changePassword } =
-  await fromCheckout<typeof import('../src/users/users.ts')>('src/users/users.ts');
 const { createGroup } = await fromCheckout<typeof import('../src/authors-groups/store.ts')>(
   'src/authors-groups/store.ts',
 );
@@ -71,11 +69,6 @@ async function holds<T>(send: () => Promise<T>) {
 
 const repeat = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 
-function cookieOf(setCookie: string | string[] | undefined, name: string): string {
-  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
-  return list.map((c) => c.split(';')[0]!).find((c) => c.startsWith(`${name}=`)) ?? '';
-}
-
 interface Answer {
   statusCode: number;
   body: string;
@@ -111,31 +104,8 @@ async function main(): Promise<void> {
     features: ['referee_finder', 'recommend_journals'],
   });
   const headers = { 'x-apikey': org.api_key };
-  /** A user of `role`, signed in through the sign-in form: its session cookie and CSRF token. */
-  async function signedIn(role: 'integrations_admin' | 'editor') {
-    const email = `${role}@example.org`;
-    const created = await createUser(db, { organizationId: org.id, email, role });
-    await changePassword(db, {
-      userId: created.id,
-      current: created.password,
-      next: PASSWORD,
-      keepSession: Buffer.alloc(0),
-    });
-    const login = await app.inject({ url: '/dashboard/sign-in/' });
-    const loginCookie = cookieOf(login.headers['set-cookie'], 'rm_login_csrf');
-    const answer = await app.inject({
-      method: 'POST',
-      url: '/dashboard/sign-in/',
-      headers: { cookie: loginCookie },
-      payload: { _csrf: loginCookie.split('=')[1]!, email, password: PASSWORD },
-    });
-    const cookie = cookieOf(answer.headers['set-cookie'], 'rm_session');
-    const page = await app.inject({ url: '/dashboard/password/', headers: { cookie } });
-    return { cookie, csrf: /name="_csrf" value="([^"]+)"/.exec(page.body)![1]! };
-  }
-  // The settings and the webhook are an integrations admin's; groups and custom fields an editor's.
-  const admin = await signedIn('integrations_admin');
-  const editor = await signedIn('editor');
+  const admin = await signedInUser(app, db, org.id, 'integrations_admin');
+  const editor = await signedInUser(app, db, org.id, 'editor');
   const group = await createGroup(db, org.id, 'Hostile group');
   const groupId = group.group_id;
 

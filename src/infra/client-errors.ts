@@ -48,6 +48,19 @@ function overflowError(rawPacket: unknown): AppError {
   return errors.headersTooLarge();
 }
 
+/**
+ * What was wrong with the Content-Length, in words: llhttp gives one code to a value that is not a
+ * number and to one sent beside Transfer-Encoding (a request smuggling's shape), told apart by its reason.
+ */
+function contentLengthFault(error: ParserError): string {
+  if (/transfer-encoding/i.test(error.reason ?? '')) {
+    return 'The Content-Length header is sent together with Transfer-Encoding: send one of the two';
+  }
+  if (error.code === 'HPE_UNEXPECTED_CONTENT_LENGTH')
+    return 'The Content-Length header is sent more than once';
+  return 'The Content-Length header is not a number, or is larger than any body';
+}
+
 function clientErrorOf(error: ParserError): AppError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -58,7 +71,7 @@ function clientErrorOf(error: ParserError): AppError {
       return errors.methodNotImplemented();
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return errors.malformedRequest('The Content-Length header is not a number, or is sent more than once');
+      return errors.malformedRequest(contentLengthFault(error));
     default:
       return errors.malformedRequest(`The request is not valid HTTP/1.1 (${error.reason ?? 'parse error'})`);
   }
@@ -84,6 +97,31 @@ export function clientErrorHandler(this: FastifyInstance, error: ParserError, so
     'malformed request',
   );
   socket.end(rawResponse(appError));
+}
+
+/** The most characters a multipart boundary may have (RFC 2046 5.1.1: 1 to 70). */
+export const MAX_BOUNDARY_CHARS = 70;
+
+/**
+ * Why a multipart Content-Type cannot delimit a body, or null. Every multipart route's parser
+ * (busboy) needs a boundary: none failed the upload with the parser's own words, and one of more than
+ * 256 characters made it throw "The needle cannot have a length bigger than 256", which the
+ * dashboard's import answered as a 500. Checked here, before any route's parser, for all of them.
+ */
+export function multipartBoundaryProblem(contentType: string): string | null {
+  const [type = '', ...parameters] = contentType.split(';');
+  if (!type.trim().toLowerCase().startsWith('multipart/')) return null;
+  const boundaries = parameters
+    .map((p) => /^\s*boundary\s*=\s*(?:"([^"]*)"|([^\s"]*))\s*$/i.exec(p))
+    .filter((m) => m !== null)
+    .map((m) => m[1] ?? m[2] ?? '');
+  const say = `A multipart body needs one boundary of 1 to ${MAX_BOUNDARY_CHARS} characters in its Content-Type (multipart/form-data; boundary=...)`;
+  if (boundaries.length !== 1)
+    return `${say}: ${boundaries.length === 0 ? 'none was given' : 'several were'}`;
+  const { length } = boundaries[0]!;
+  if (length === 0) return `${say}: it is empty`;
+  if (length > MAX_BOUNDARY_CHARS) return `${say}: it has ${length}`;
+  return null;
 }
 
 /** Registers the answers Node would otherwise give without a body, and the URL length limit. */
@@ -113,5 +151,8 @@ export function registerMalformedRequestHandling(app: FastifyInstance): void {
         `Content-Encoding ${coding} is not supported: send the body uncompressed`,
       );
     }
+    const contentType = request.headers['content-type'];
+    const boundaryProblem = contentType === undefined ? null : multipartBoundaryProblem(contentType);
+    if (boundaryProblem !== null) throw errors.malformedRequest(boundaryProblem);
   });
 }

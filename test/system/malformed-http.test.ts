@@ -86,6 +86,21 @@ describe('malformed HTTP answers 400 in the error shape', () => {
     });
   }
 
+  it('says which Content-Length fault it was: not a number, sent twice, or beside Transfer-Encoding', async () => {
+    const messageOf = async (raw: string) => {
+      const res = await send(raw);
+      expectError(res, 400, 'malformed_request');
+      return (JSON.parse(res.body) as { error: { message: string } }).error.message;
+    };
+    expect(await messageOf(`POST /healthz HTTP/1.1\r\n${HOST}Content-Length: abc\r\n\r\n`)).toMatch(
+      /is not a number/,
+    );
+    const twice = `POST /healthz HTTP/1.1\r\n${HOST}Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd`;
+    expect(await messageOf(twice)).toMatch(/sent more than once/);
+    const besideChunked = `POST /healthz HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n`;
+    expect(await messageOf(besideChunked)).toMatch(/together with Transfer-Encoding/);
+  });
+
   it('a missing Host header (HTTP/1.1)', async () => {
     expectError(await send('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'malformed_request');
   });
