@@ -97,6 +97,23 @@ const storedSettings = (folder: FolderRow) =>
     boost: folder.boost_multiplier,
   });
 
+/**
+ * The multiplier a settings save stores. A multiplier applies with the boost effect only
+ * (`checkFolderSettings`, the CLI's rule too). One typed while another effect is chosen was dropped
+ * without a word; now it is refused, saying why and what to do, since the editor may have meant to
+ * boost and forgotten the effect. The multiplier the page was filled with, left as it was while the
+ * editor chose another effect, is what every move away from boost sends (the form has no script to
+ * empty it): it is cleared, and the save's message says so.
+ */
+function boostToSave(folder: FolderRow, effect: string, typed: number | null): number | null {
+  if (effect === 'boost' || typed === null) return typed;
+  if (folder.effect === 'boost' && typed === folder.boost_multiplier) return null;
+  throw fieldInvalid(
+    'boost',
+    `A boost multiplier (${typed}) applies with the effect “${EFFECT_LABELS.boost}” only: choose that effect to boost the groups' authors by it, or empty the multiplier to save the effect you chose. Nothing was saved.`,
+  );
+}
+
 export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
     method: 'GET',
@@ -385,11 +402,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const effect = text(body, 'effect');
       // 1,5 as well as 1.5 (typedNumber); the range is checked by checkFolderSettings.
       const typed = text(body, 'boost').trim();
-      const boost = effect === 'boost' ? typedNumber(typed, 'The boost multiplier', 'boost') : null;
-      if (effect === 'boost' && boost === null) {
+      const typedBoost = typed === '' ? null : typedNumber(typed, 'The boost multiplier', 'boost');
+      if (typed === '' && effect === 'boost') {
+        // It said "“” is not a number" of a field left empty.
+        throw fieldInvalid('boost', 'The boost effect needs a multiplier: type one, such as 1.5.');
+      }
+      if (typed !== '' && typedBoost === null) {
         // Worded as a custom value's number is, quoting what was typed.
         throw fieldInvalid('boost', `The boost multiplier: ${quotedBack(typed)} ${NOT_A_NUMBER}`);
       }
+      const boost = boostToSave(folder, effect, typedBoost);
       const settings = await concerning(
         (message) => (/multiplier/.test(message) ? 'boost' : /effect/.test(message) ? 'effect' : null),
         () => checkFolderSettings(ctx.db, organizationId, { groupIds, effect, boostMultiplier: boost }),
@@ -405,12 +427,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         }),
       );
       await saveFolderSettings(ctx.db, folderId, settings);
+      const cleared =
+        typedBoost !== null && boost === null
+          ? ` The boost multiplier ×${typedBoost} was cleared: it applies with the boost effect only.`
+          : '';
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
         // An effect without a group acts on nobody: say so, rather than "saved" as if it would.
         message: groupIds.length
-          ? 'The referee finder settings were saved.'
-          : 'No authors group is chosen, so the folder has no referee finder settings: its uploads are ranked without any group effect.',
+          ? `The referee finder settings were saved.${cleared}`
+          : `No authors group is chosen, so the folder has no referee finder settings: its uploads are ranked without any group effect.${cleared}`,
       });
     },
   });
