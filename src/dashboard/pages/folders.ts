@@ -309,7 +309,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
           ${dataTable({
             caption: html`Journals linked to ${isolate(folder.name)}`,
-            columns: ['Journal', 'Id', 'Unlink'],
+            // Each row's button beside its title, the id last: after the id, a phone's screen showed
+            // the button only once the table was scrolled sideways.
+            columns: ['Journal', 'Unlink', 'Id'],
             empty: 'None.',
             rows: linked.map(
               (l) =>
@@ -318,7 +320,6 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                     ${isolate(l.source_title)}
                     <div class="hint">${venueLine(null, venues.get(l.source_id))}</div>
                   </td>
-                  <td>${l.source_id}</td>
                   <td>
                     ${
                       editLinks
@@ -331,6 +332,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                         : null
                     }
                   </td>
+                  <td>${l.source_id}</td>
                 </tr>`,
             ),
           })}
@@ -349,7 +351,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                     journal.trim()
                       ? dataTable({
                           caption: html`Journals matching “${isolate(journal)}”`,
-                          columns: ['Journal', 'Id', 'Works (years)', 'Link'],
+                          // The Link button beside its title, as the Unlink above.
+                          columns: ['Journal', 'Link', 'Works (years)', 'Id'],
                           empty: 'No journal of the corpus matches.',
                           rows: matches.map(
                             (m) =>
@@ -358,11 +361,11 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                   ${isolate(m.title)}
                                   <div class="hint">${venueLine(m.publisher, venues.get(m.id))}</div>
                                 </td>
-                                <td>${m.id}</td>
+                                <td>${linkCell(m)}</td>
                                 <td>
                                   ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
                                 </td>
-                                <td>${linkCell(m)}</td>
+                                <td>${m.id}</td>
                               </tr>`,
                           ),
                         })
