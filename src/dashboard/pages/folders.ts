@@ -110,7 +110,7 @@ function boostToSave(folder: FolderRow, effect: string, typed: number | null): n
   if (folder.effect === 'boost' && typed === folder.boost_multiplier) return null;
   throw fieldInvalid(
     'boost',
-    `A boost multiplier (${typed}) applies with the effect “${EFFECT_LABELS.boost}” only: choose that effect to boost the groups' authors by it, or empty the multiplier to save the effect you chose. Nothing was saved.`,
+    `A boost multiplier (${typed}) applies with the effect “${EFFECT_LABELS.boost}” only: choose that effect to boost the groups' authors by it, or empty the multiplier to save the effect you chose.`,
   );
 }
 
