@@ -86,6 +86,8 @@ describe('the webhooks page', () => {
     // generated secret, not the receiver's.
     expect(shown).toMatch(/id="secret-error"[^>]*>The secret you typed is not shown again/);
     expect(shown).not.toContain('the receiver-s own secret 123');
+    // The page's message says it in words, not as the input's name and its message.
+    expect(shown).not.toMatch(/: secret The secret/);
     // Nothing typed there: nothing said.
     await injectForm(t.app, admin, '/dashboard/webhooks/', { url: 'ftp://example.org/x', enabled: 'on' });
     const again = (await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } }))

@@ -78,13 +78,13 @@ function secretNotKept(error: unknown, typed: string): unknown {
   if (typed === '' || !(error instanceof AppError) || ![400, 409].includes(error.status)) return error;
   const details = error.details ?? [];
   if (details.some((d) => d.path === 'body.secret')) return error;
-  return new AppError(error.status, error.code, error.message, [
+  const note =
+    'The secret you typed is not shown again (no secret is): type it again before saving, or leave it empty to keep the current one.';
+  // In the page's message too: a detail the message does not say is listed there by its input's name.
+  const message = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} ${note}`;
+  return new AppError(error.status, error.code, message, [
     ...details,
-    {
-      path: 'body.secret',
-      message:
-        'The secret you typed is not shown again (no secret is): type it again before saving, or leave this empty to keep the current one.',
-    },
+    { path: 'body.secret', message: note },
   ]).naming(...error.values);
 }
 
