@@ -60,15 +60,24 @@ export function journalNames(
   const unique = [...new Map(journals.map((j) => [j.id, j])).values()];
   for (const j of unique) byTitle.set(titleKey(j.title), (byTitle.get(titleKey(j.title)) ?? 0) + 1);
   return new Map(
-    unique.map((j) => {
-      const title = isolateText(j.title);
-      if (byTitle.get(titleKey(j.title))! < 2) return [j.id, title];
-      const venue = venues.get(j.id);
-      // A journal an ingest removed has no catalogue entry left: its number on the page tells it apart.
-      const details = venue
-        ? [`catalogue id ${venue.key}`, ...(venue.issn_l ? [`ISSN-L ${venue.issn_l}`] : [])]
-        : [`no longer in the catalogue, number ${j.id}`];
-      return [j.id, `${title} (${details.join(', ')})`];
-    }),
+    unique.map((j) =>
+      byTitle.get(titleKey(j.title))! < 2
+        ? [j.id, isolateText(j.title)]
+        : [j.id, journalInWords(j, venues.get(j.id))],
+    ),
   );
+}
+
+/**
+ * A journal named in a sentence (a link's or an unlink's message): its title and what tells it apart
+ * from a venue of the same title, its catalogue id and ISSN-L. The messages said "Findings of the
+ * Association for Computational Linguistics (id 13)", an internal number, of one of three venues of
+ * that title, where the page shows each one's catalogue id.
+ */
+export function journalInWords(journal: { id: number; title: string }, venue: VenueIds | undefined): string {
+  // A journal an ingest removed has no catalogue entry left: its number tells it apart.
+  const details = venue
+    ? [`catalogue id ${venue.key}`, ...(venue.issn_l ? [`ISSN-L ${venue.issn_l}`] : [])]
+    : [`no longer in the catalogue, number ${journal.id}`];
+  return `${isolateText(journal.title)} (${details.join(', ')})`;
 }

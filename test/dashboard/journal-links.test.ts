@@ -89,9 +89,9 @@ describe('an unlink sent twice', () => {
       });
       return page.body;
     };
-    expect(await flash(await unlink())).toContain(`(id ${source}) is unlinked from`);
+    expect(await flash(await unlink())).toContain('(catalogue id test:twice) is unlinked from');
     const again = await flash(await unlink());
-    expect(again).toContain(`(id ${source}) is not linked to`);
+    expect(again).toContain('(catalogue id test:twice) is not linked to');
     expect(again).toContain('nothing changed');
   });
 });

@@ -196,6 +196,9 @@ describe('a manuscript page', () => {
     const page = (await get(viewer, `/dashboard/manuscripts/${withFile.json().manuscript_id}/`)).body;
     expect(cellOf(page, 'Title')).toContain('Ten Quick Tips for Deep Learning in Biology');
     expect(cellOf(page, 'Abstract')).toContain('not found in the file');
+    // A count of the file's text written as the other counts are, thousands separated: it read
+    // "81760 characters".
+    expect(page).toMatch(/\d{1,3}(,\d{3})+ characters, \d+ references read/);
     const without = await upload(t.app, {
       apiKey: org.apiKey,
       fields: baseFields({ origin_id: 'ms-no-file' }),

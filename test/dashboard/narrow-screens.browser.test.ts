@@ -201,9 +201,18 @@ describe('tables at 375 px', () => {
   it("a folder's journal search opens at its matches, not at the page's top", async () => {
     const fields = baseFields({ origin_id: 'ms-folder', abstract: TOPIC, folder: 'JPHONE' });
     expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
-    await t.db.query(
-      `INSERT INTO sources (source_key, title, publisher) VALUES ('S-phone', 'Journal of Phone Reading', 'Acme')`,
+    // As long as the ACL Anthology's titles and catalogue ids, with works over some years.
+    const { rows } = await t.db.query<{ id: number }>(
+      `INSERT INTO sources (source_key, title, publisher)
+       VALUES ('acl:venue/findings-phone-reading', 'Transactions of the Association for Phone Reading and Computational Linguistics', 'Association for Phone Reading')
+       RETURNING id`,
     );
+    for (const year of [2023, 2025]) {
+      await t.db.query(
+        `INSERT INTO works (work_key, title, publication_year, source_id) VALUES ($1, 'Reading on phones', $2, $3)`,
+        [`phone:${year}`, year, rows[0]!.id],
+      );
+    }
     const manager = await onPhone('account_manager');
     await manager.goto(`${t.url}/dashboard/folders/`);
     await manager.getByRole('link', { name: 'JPHONE' }).click();
@@ -213,10 +222,25 @@ describe('tables at 375 px', () => {
     await expectAccessible(manager);
     // The answer opened at the top, its matches two screens down: Find seemed to do nothing.
     const matches = manager.getByRole('table', { name: /Journals matching/ });
-    expect(await matches.innerText()).toContain('Journal of Phone Reading');
+    expect(await matches.innerText()).toContain('Transactions of the Association for Phone Reading');
     const box = (await matches.boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(0);
     expect(box.y).toBeLessThan(800);
+    // The Link button, the search's point, in view without scrolling sideways: it was the last of
+    // four columns, past the screen's right edge, beside a title as long as the ACL Anthology's.
+    const link = manager.getByRole('button', {
+      name: /^Link \u2068?Transactions of the Association for Phone Reading/,
+    });
+    const button = (await link.boundingBox())!;
+    expect(button.x).toBeGreaterThanOrEqual(0);
+    expect(button.x + button.width).toBeLessThanOrEqual(375);
+    await link.click();
+    await manager.waitForLoadState();
+    const unlink = manager.getByRole('button', {
+      name: /^Unlink \u2068?Transactions of the Association for Phone Reading/,
+    });
+    const unlinkBox = (await unlink.boundingBox())!;
+    expect(unlinkBox.x + unlinkBox.width).toBeLessThanOrEqual(375);
     await manager.context().close();
   });
 

@@ -5,7 +5,7 @@
 // and its ISSN-L when known.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectSignIn } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { linkJournal } from '../../src/journals/links.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
@@ -86,6 +86,37 @@ describe('journals that share a title', () => {
       ]),
     );
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('a link, a move and an unlink say which journal by its catalogue id, not an internal number', async () => {
+    const org = await createTestOrg(t);
+    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const first = await ensureFolder(t.db, org.id, 'FIRST');
+    const second = await ensureFolder(t.db, org.id, 'SECOND');
+    const said = async (url: string, form: Record<string, string>) => {
+      const sent = await injectForm(t.app, manager, url, form);
+      expect(sent.statusCode).toBe(303);
+      const page = await t.app.inject({
+        url: String(sent.headers.location),
+        headers: { cookie: manager.cookie },
+      });
+      const flash = /<p[^>]*class="flash ok[^"]*"[^>]*>([\s\S]*?)<\/p>/.exec(page.body)?.[1] ?? '';
+      return flash
+        .replace(/<\/?bdi>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    };
+    const journal = `${TITLE} (catalogue id acl:venue/findings-naacl, ISSN-L 2000-0001)`;
+    // It said "Findings of the Association for Computational Linguistics (id 13) is linked to FIRST".
+    expect(await said(`/dashboard/folders/${first}/journals/`, { source_id: String(naacl) })).toBe(
+      `${journal} is linked to FIRST.`,
+    );
+    expect(await said(`/dashboard/folders/${second}/journals/`, { source_id: String(naacl) })).toBe(
+      `${journal} is moved from FIRST to SECOND: FIRST no longer has it.`,
+    );
+    expect(await said(`/dashboard/folders/${second}/journals/${naacl}/unlink/`, {})).toBe(
+      `${journal} is unlinked from SECOND.`,
+    );
   });
 
   it("a manuscript's recommended journals show them too", async () => {

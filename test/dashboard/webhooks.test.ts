@@ -70,6 +70,32 @@ describe('the webhooks page', () => {
     expect(after.rows[0]!.status).toBe('pending');
   });
 
+  it('a save refused for its URL with a secret typed says, beside the emptied secret field, to type it again', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const refused = await injectForm(t.app, admin, '/dashboard/webhooks/', {
+      url: 'ftp://example.org/x',
+      secret: 'the receiver-s own secret 123',
+      enabled: 'on',
+    });
+    expect(refused.statusCode).toBe(303);
+    const shown = (await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } }))
+      .body;
+    expect(shown).toContain('must start with https://');
+    // The field came back empty without a word: the URL corrected and saved, the webhook got a
+    // generated secret, not the receiver's.
+    expect(shown).toMatch(/id="secret-error"[^>]*>The secret you typed is not shown again/);
+    expect(shown).not.toContain('the receiver-s own secret 123');
+    // The page's message says it in words, not as the input's name and its message.
+    expect(shown).not.toMatch(/: secret The secret/);
+    // Nothing typed there: nothing said.
+    await injectForm(t.app, admin, '/dashboard/webhooks/', { url: 'ftp://example.org/x', enabled: 'on' });
+    const again = (await t.app.inject({ url: '/dashboard/webhooks/', headers: { cookie: admin.cookie } }))
+      .body;
+    expect(again).toContain('must start with https://');
+    expect(again).not.toContain('The secret you typed');
+  });
+
   it('"Send again" pressed twice sends the event once more, not twice', async () => {
     const org = await createTestOrg(t);
     const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);

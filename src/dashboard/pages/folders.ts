@@ -44,7 +44,7 @@ import {
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
-import { journalNames, loadVenueIds, venueLine } from '../venues.ts';
+import { journalInWords, journalNames, loadVenueIds, venueLine } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import {
   customValuesSection,
@@ -96,6 +96,23 @@ const storedSettings = (folder: FolderRow) =>
     effect: folder.effect,
     boost: folder.boost_multiplier,
   });
+
+/**
+ * The multiplier a settings save stores. A multiplier applies with the boost effect only
+ * (`checkFolderSettings`, the CLI's rule too). One typed while another effect is chosen was dropped
+ * without a word; now it is refused, saying why and what to do, since the editor may have meant to
+ * boost and forgotten the effect. The multiplier the page was filled with, left as it was while the
+ * editor chose another effect, is what every move away from boost sends (the form has no script to
+ * empty it): it is cleared, and the save's message says so.
+ */
+function boostToSave(folder: FolderRow, effect: string, typed: number | null): number | null {
+  if (effect === 'boost' || typed === null) return typed;
+  if (folder.effect === 'boost' && typed === folder.boost_multiplier) return null;
+  throw fieldInvalid(
+    'boost',
+    `A boost multiplier (${typed}) applies with the effect “${EFFECT_LABELS.boost}” only: choose that effect to boost the groups' authors by it, or empty the multiplier to save the effect you chose.`,
+  );
+}
 
 export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
@@ -292,7 +309,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           <p class="hint">Journal recommendations limited to the organization's journals come from these.</p>
           ${dataTable({
             caption: html`Journals linked to ${isolate(folder.name)}`,
-            columns: ['Journal', 'Id', 'Unlink'],
+            // Each row's button beside its title, the id last: after the id, a phone's screen showed
+            // the button only once the table was scrolled sideways.
+            columns: ['Journal', 'Unlink', 'Id'],
             empty: 'None.',
             rows: linked.map(
               (l) =>
@@ -301,7 +320,6 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                     ${isolate(l.source_title)}
                     <div class="hint">${venueLine(null, venues.get(l.source_id))}</div>
                   </td>
-                  <td>${l.source_id}</td>
                   <td>
                     ${
                       editLinks
@@ -314,6 +332,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                         : null
                     }
                   </td>
+                  <td>${l.source_id}</td>
                 </tr>`,
             ),
           })}
@@ -332,7 +351,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                     journal.trim()
                       ? dataTable({
                           caption: html`Journals matching “${isolate(journal)}”`,
-                          columns: ['Journal', 'Id', 'Works (years)', 'Link'],
+                          // The Link button beside its title, as the Unlink above.
+                          columns: ['Journal', 'Link', 'Works (years)', 'Id'],
                           empty: 'No journal of the corpus matches.',
                           rows: matches.map(
                             (m) =>
@@ -341,11 +361,11 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                                   ${isolate(m.title)}
                                   <div class="hint">${venueLine(m.publisher, venues.get(m.id))}</div>
                                 </td>
-                                <td>${m.id}</td>
+                                <td>${linkCell(m)}</td>
                                 <td>
                                   ${m.works}${m.first_year === null ? null : html` (${m.first_year === m.last_year ? m.first_year : `${m.first_year}-${m.last_year}`})`}
                                 </td>
-                                <td>${linkCell(m)}</td>
+                                <td>${m.id}</td>
                               </tr>`,
                           ),
                         })
@@ -385,11 +405,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const effect = text(body, 'effect');
       // 1,5 as well as 1.5 (typedNumber); the range is checked by checkFolderSettings.
       const typed = text(body, 'boost').trim();
-      const boost = effect === 'boost' ? typedNumber(typed, 'The boost multiplier', 'boost') : null;
-      if (effect === 'boost' && boost === null) {
+      const typedBoost = typed === '' ? null : typedNumber(typed, 'The boost multiplier', 'boost');
+      if (typed === '' && effect === 'boost') {
+        // It said "“” is not a number" of a field left empty.
+        throw fieldInvalid('boost', 'The boost effect needs a multiplier: type one, such as 1.5.');
+      }
+      if (typed !== '' && typedBoost === null) {
         // Worded as a custom value's number is, quoting what was typed.
         throw fieldInvalid('boost', `The boost multiplier: ${quotedBack(typed)} ${NOT_A_NUMBER}`);
       }
+      const boost = boostToSave(folder, effect, typedBoost);
       const settings = await concerning(
         (message) => (/multiplier/.test(message) ? 'boost' : /effect/.test(message) ? 'effect' : null),
         () => checkFolderSettings(ctx.db, organizationId, { groupIds, effect, boostMultiplier: boost }),
@@ -405,12 +430,16 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
         }),
       );
       await saveFolderSettings(ctx.db, folderId, settings);
+      const cleared =
+        typedBoost !== null && boost === null
+          ? ` The boost multiplier ×${typedBoost} was cleared: it applies with the boost effect only.`
+          : '';
       return redirectTo(ctx, request, reply, dashboardPath('folders', folderId), {
         kind: 'ok',
         // An effect without a group acts on nobody: say so, rather than "saved" as if it would.
         message: groupIds.length
-          ? 'The referee finder settings were saved.'
-          : 'No authors group is chosen, so the folder has no referee finder settings: its uploads are ranked without any group effect.',
+          ? `The referee finder settings were saved.${cleared}`
+          : `No authors group is chosen, so the folder has no referee finder settings: its uploads are ranked without any group effect.${cleared}`,
       });
     },
   });
@@ -447,7 +476,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       );
       const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
       const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
-      const journal = `${isolateText(link.source_title)} (id ${link.source_id})`;
+      const journal = journalInWords(
+        { id: link.source_id, title: link.source_title },
+        (await loadVenueIds(ctx.db, [link.source_id])).get(link.source_id),
+      );
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {
         kind: 'ok',
         // Linking moves a journal linked elsewhere: that folder's recommendations lose it, said here.
@@ -470,7 +502,10 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const title = await findSourceTitle(ctx.db, sourceId);
       // Its link went with it (journal_links cascades).
       if (title === null) return journalGonePage(ctx, request, reply, { folderId, sourceId, search: '' });
-      const journal = `${isolateText(title)} (id ${sourceId})`;
+      const journal = journalInWords(
+        { id: sourceId, title },
+        (await loadVenueIds(ctx.db, [sourceId])).get(sourceId),
+      );
       const linked = (await listLinks(ctx.db, organizationId)).some(
         (l) => l.source_id === sourceId && l.folder_id === folderId,
       );

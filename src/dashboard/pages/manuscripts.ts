@@ -665,7 +665,7 @@ function summary(m: ManuscriptDetail): Html {
         m.source_file || m.source_format
           ? html`${isolate(m.source_file ?? '(unnamed)')}
             (${m.source_format?.toUpperCase() ?? 'unknown format'}):
-            ${m.parse_error ? html`not parsed: ${m.parse_error}` : html`${m.parsed_text_len} characters, ${m.parsed_references} references read`}`
+            ${m.parse_error ? html`not parsed: ${m.parse_error}` : html`${m.parsed_text_len.toLocaleString('en')} characters, ${m.parsed_references.toLocaleString('en')} references read`}`
           : 'none sent'
       }
     </dd>

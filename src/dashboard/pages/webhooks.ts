@@ -29,6 +29,7 @@ import {
   versionOf,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
+import { AppError } from '../../infra/app-error.ts';
 import { dashboardPath, html, isolate } from '../html.ts';
 import { dataTable } from '../table.ts';
 
@@ -66,6 +67,26 @@ const RetryBody = Type.Object({
 
 const dateTime = (d: Date | null) =>
   d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') + ' UTC' : '—';
+
+/**
+ * A save refused for another field (the URL) with a secret typed: the form comes back without the
+ * secret, as it never shows one (`keepsForm`), and said nothing of it, so that the URL corrected and
+ * saved kept the old secret, or had one generated, where the admin had typed the receiver's own.
+ * Said beside the emptied field now.
+ */
+function secretNotKept(error: unknown, typed: string): unknown {
+  if (typed === '' || !(error instanceof AppError) || ![400, 409].includes(error.status)) return error;
+  const details = error.details ?? [];
+  if (details.some((d) => d.path === 'body.secret')) return error;
+  const note =
+    'The secret you typed is not shown again (no secret is): type it again before saving, or leave it empty to keep the current one.';
+  // In the page's message too: a detail the message does not say is listed there by its input's name.
+  const message = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} ${note}`;
+  return new AppError(error.status, error.code, message, [
+    ...details,
+    { path: 'body.secret', message: note },
+  ]).naming(...error.values);
+}
 
 export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
@@ -206,26 +227,30 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
     keepsForm: { without: ['secret'] },
     handler: async (request, reply) => {
       const body = request.body as FormBody;
-      refuseChangedMeanwhile(
-        body,
-        'The webhook was',
-        editedWebhook(await findWebhook(ctx.db, orgOf(request))),
-        editedWebhook({ url: text(body, 'url'), enabled: checked(body, 'enabled') }),
-      );
-      await concerning(
-        (message) => (/secret/i.test(message) ? 'secret' : /URL|address/.test(message) ? 'url' : null),
-        () =>
-          saveWebhook(
-            ctx.db,
-            orgOf(request),
-            {
-              url: text(body, 'url'),
-              secret: text(body, 'secret') || null,
-              enabled: checked(body, 'enabled'),
-            },
-            { allowPrivateAddresses: ctx.config.webhooks.allowPrivateAddresses },
-          ),
-      );
+      try {
+        refuseChangedMeanwhile(
+          body,
+          'The webhook was',
+          editedWebhook(await findWebhook(ctx.db, orgOf(request))),
+          editedWebhook({ url: text(body, 'url'), enabled: checked(body, 'enabled') }),
+        );
+        await concerning(
+          (message) => (/secret/i.test(message) ? 'secret' : /URL|address/.test(message) ? 'url' : null),
+          () =>
+            saveWebhook(
+              ctx.db,
+              orgOf(request),
+              {
+                url: text(body, 'url'),
+                secret: text(body, 'secret') || null,
+                enabled: checked(body, 'enabled'),
+              },
+              { allowPrivateAddresses: ctx.config.webhooks.allowPrivateAddresses },
+            ),
+        );
+      } catch (error) {
+        throw secretNotKept(error, text(body, 'secret'));
+      }
       return redirectTo(ctx, request, reply, PAGE, { kind: 'ok', message: 'Webhook saved.' });
     },
   });
