@@ -120,7 +120,7 @@ describe("a manuscript page's journals", () => {
       await t.app.inject({ url: moved.headers.location as string, headers: { cookie: manager.cookie } })
     ).body;
     expect(page).toContain(
-      `<bdi>Journal of Protein Structure</bdi> (id ${protein}) is moved from <bdi>FIRST</bdi> to <bdi>SECOND</bdi>: <bdi>FIRST</bdi> no longer has it.`,
+      `<bdi>Journal of Protein Structure</bdi> (catalogue id test:protein) is moved from <bdi>FIRST</bdi> to <bdi>SECOND</bdi>: <bdi>FIRST</bdi> no longer has it.`,
     );
     const firstPage = (
       await t.app.inject({ url: `/dashboard/folders/${first}/`, headers: { cookie: manager.cookie } })

@@ -472,9 +472,7 @@ describe('folders', () => {
         exact: true,
       })
       .click();
-    expect(await flash(manager)).toBe(
-      `Journal of Graph Learning (id ${source.rows[0]!.id}) is linked to JOUR.`,
-    );
+    expect(await flash(manager)).toBe(`Journal of Graph Learning (catalogue id S-graph) is linked to JOUR.`);
     await expectAccessible(manager);
     await screenshot(manager, 'folder');
     expect((await listLinks(t.db, org.id)).map((l) => [l.source_id, l.folder_name])).toEqual([
@@ -491,7 +489,7 @@ describe('folders', () => {
       })
       .click();
     expect(await flash(manager)).toBe(
-      `Journal of Graph Learning (id ${source.rows[0]!.id}) is moved from JOUR to OTHER: JOUR no longer has it.`,
+      `Journal of Graph Learning (catalogue id S-graph) is moved from JOUR to OTHER: JOUR no longer has it.`,
     );
     await linkJournal(t.db, org.id, 'JOUR', source.rows[0]!.id);
     await go(manager, '/dashboard/folders/');
@@ -508,7 +506,7 @@ describe('folders', () => {
       })
       .click();
     expect(await flash(manager)).toBe(
-      `Journal of Graph Learning (id ${source.rows[0]!.id}) is unlinked from JOUR.`,
+      `Journal of Graph Learning (catalogue id S-graph) is unlinked from JOUR.`,
     );
     expect(await listLinks(t.db, org.id)).toEqual([]);
     await manager.context().close();
