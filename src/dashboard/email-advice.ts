@@ -9,12 +9,13 @@ export function wholeAddressAdvice(apart: string): string {
 }
 
 /**
- * What to write for `item`, which is no email address ("n/a", a name, "Ada <ada@uni.example>", two on
- * one line, as a mail program copies them): the address it holds, written alone; the addresses it
- * holds, `apart` ("one a line", "separated by a semicolon"); or, holding none, each address whole.
+ * What to write for `item`, which is no email address but holds some ("Ada <ada@uni.example>", two on
+ * one line, as a mail program copies them): the address it holds, written alone, or the addresses it
+ * holds, `apart` ("one a line", "separated by a semicolon"). Null when it holds none ("n/a", a name):
+ * then `wholeAddressAdvice` is what to say.
  */
-export function emailAdvice(item: string, apart: string): string {
+export function heldAddressAdvice(item: string, apart: string): string | null {
   const found = addressesWithin(item).map(isolateText);
-  if (found.length === 0) return wholeAddressAdvice(apart);
+  if (found.length === 0) return null;
   return found.length === 1 ? `write ${found[0]} alone` : `write ${found.join(' and ')} ${apart}`;
 }

@@ -53,7 +53,7 @@ import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSea
 import { lines, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
-import { emailAdvice, wholeAddressAdvice } from '../email-advice.ts';
+import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
 import { dataTable } from '../table.ts';
 import {
   customInput,
@@ -176,11 +176,10 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
     .map((line, i) => ({ item: line.trim(), line: i + 1 }))
     .filter(({ item }) => item !== '' && !kept.has(item) && !isEmailAddress(item));
   if (wrong.length === 0) return;
-  const whole = wholeAddressAdvice(ONE_A_LINE);
   const named = wrong.slice(0, EMAILS_NAMED).map(({ item, line }) => {
     // An item that holds an address is told which to write; the others share the advice at the end.
-    const advice = emailAdvice(item, ONE_A_LINE);
-    return `${quotedBack(item)} (line ${line}${advice === whole ? '' : `: ${advice}`})`;
+    const advice = heldAddressAdvice(item, ONE_A_LINE);
+    return `${quotedBack(item)} (line ${line}${advice === null ? '' : `: ${advice}`})`;
   });
   const more = wrong.length - named.length;
   const list =
@@ -191,7 +190,7 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
         : named[0]!;
   throw fieldInvalid(
     'emails',
-    `${list} ${wrong.length > 1 ? 'are not email addresses' : 'is not an email address'}: ${whole}`,
+    `${list} ${wrong.length > 1 ? 'are not email addresses' : 'is not an email address'}: ${wholeAddressAdvice(ONE_A_LINE)}`,
   );
 }
 

@@ -24,7 +24,7 @@ import {
 import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues } from '../../custom-fields/values.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
-import { emailAdvice } from '../email-advice.ts';
+import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
 import { AppError, errors } from '../../infra/errors.ts';
 import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
 import { newFormValue } from '../../infra/form-seal.ts';
@@ -165,6 +165,9 @@ function customCell(field: CustomField, cell: string): unknown {
  * with what to write instead, as the record's form refuses them: the API takes any string there, but
  * such an item links the record to no one and reaches no one. A cell of several items names the item.
  */
+/** How the import takes several addresses in one cell. */
+const SEMICOLON_APART = 'separated by a semicolon';
+
 function emailProblems(emails: readonly string[], row: number, column: string): ImportProblem[] {
   return emails.flatMap((item, i) => {
     if (isEmailAddress(item)) return [];
@@ -172,7 +175,7 @@ function emailProblems(emails: readonly string[], row: number, column: string): 
       {
         row,
         column: emails.length > 1 ? `${column}, item ${i + 1}` : column,
-        message: `${quotedBack(item)} is not an email address: ${emailAdvice(item, 'separated by a semicolon')}`,
+        message: `${quotedBack(item)} is not an email address: ${heldAddressAdvice(item, SEMICOLON_APART) ?? wholeAddressAdvice(SEMICOLON_APART)}`,
       },
     ];
   });
