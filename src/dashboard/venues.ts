@@ -81,3 +81,11 @@ export function journalInWords(journal: { id: number; title: string }, venue: Ve
     : [`no longer in the catalogue, number ${journal.id}`];
   return `${isolateText(journal.title)} (${details.join(', ')})`;
 }
+
+/** `journalInWords` of one journal, its catalogue ids read: a link's or an unlink's message. */
+export async function loadJournalInWords(
+  db: Queryable,
+  journal: { id: number; title: string },
+): Promise<string> {
+  return journalInWords(journal, (await loadVenueIds(db, [journal.id])).get(journal.id));
+}

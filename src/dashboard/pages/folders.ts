@@ -44,7 +44,7 @@ import {
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
-import { journalInWords, journalNames, loadVenueIds, venueLine } from '../venues.ts';
+import { journalNames, loadJournalInWords, loadVenueIds, venueLine } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import {
   customValuesSection,
@@ -476,10 +476,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       );
       const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
       const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
-      const journal = journalInWords(
-        { id: link.source_id, title: link.source_title },
-        (await loadVenueIds(ctx.db, [link.source_id])).get(link.source_id),
-      );
+      const journal = await loadJournalInWords(ctx.db, { id: link.source_id, title: link.source_title });
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {
         kind: 'ok',
         // Linking moves a journal linked elsewhere: that folder's recommendations lose it, said here.
@@ -502,10 +499,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const title = await findSourceTitle(ctx.db, sourceId);
       // Its link went with it (journal_links cascades).
       if (title === null) return journalGonePage(ctx, request, reply, { folderId, sourceId, search: '' });
-      const journal = journalInWords(
-        { id: sourceId, title },
-        (await loadVenueIds(ctx.db, [sourceId])).get(sourceId),
-      );
+      const journal = await loadJournalInWords(ctx.db, { id: sourceId, title });
       const linked = (await listLinks(ctx.db, organizationId)).some(
         (l) => l.source_id === sourceId && l.folder_id === folderId,
       );
