@@ -187,11 +187,12 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       let spaceGlyph = false;
       for (const raw of content) {
         const t = raw.transform;
-        if (!glyphInDoi && raw.str === ' ' && (raw.width ?? 0) > 0 && pageItems.at(-1) !== readForDoi) {
+        const isSpaceGlyph = raw.str === ' ' && (raw.width ?? 0) > 0;
+        if (!glyphInDoi && isSpaceGlyph && pageItems.at(-1) !== readForDoi) {
           readForDoi = pageItems.at(-1);
           glyphInDoi = endsInsideDoi(readForDoi?.str ?? '');
         }
-        if (raw.str === ' ' && (raw.width ?? 0) > 0) spaceGlyph = true;
+        if (isSpaceGlyph) spaceGlyph = true;
         if (!raw.str || !t || !raw.str.trim()) continue;
         const size = Math.abs(t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0);
         if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
@@ -435,12 +436,12 @@ function linesToBlocks(lines: Line[]): Block[] {
   // A manuscript set double-spaced (a journal's review copy: \baselineskip24pt, Word's "double")
   // has a wide gap between every two lines of a paragraph; only a gap wider than the body's own
   // parts two paragraphs. The body's gap is the one most lines of body text have above them.
+  const body = (l: Line) => l.font === bodyFont && Math.abs(l.size - bodySize) <= 0.08 * bodySize;
   const bodyGap =
     Number(
       modeBy(
         lines.slice(1).flatMap((line, k) => {
           const prev = lines[k]!;
-          const body = (l: Line) => l.font === bodyFont && Math.abs(l.size - bodySize) <= 0.08 * bodySize;
           return inOneFlow(prev, line) && body(prev) && body(line) && line.text.length >= 40
             ? [leadGap(prev, line)]
             : [];
