@@ -91,3 +91,66 @@ describe('a star other than the asterisk set after a name’s raised marks', () 
     ]);
   });
 });
+
+describe('a DOI given to hyperref’s \\href with no "https://doi.org/"', () => {
+  it('reads the DOI the entry prints, not the link to a PDF file of that name', async () => {
+    // eLife's Vancouver style: "\href{10.55555/123456}{doi: 10.55555/123456}" makes a link to
+    // the file "10.55555/123456.pdf" on disk, which pdf.js reads with its destination after "#".
+    const file = makeTextPdf(
+      [
+        [
+          { text: 'Lanterns of the northern shore', size: 16, x: 72, y: 780, bold: true },
+          ...bodyProse(740, 30),
+          { text: 'References', size: 12, x: 72, y: 330, bold: true },
+          { text: 'Roe A. Lanterns at dusk. bioRxiv. 2019; doi: 10.55555/571234.', size: 10, x: 72, y: 310 },
+          { text: 'Poe B. A history of lanterns. Northvale Press; 2001.', size: 10, x: 72, y: 296 },
+        ],
+      ],
+      '',
+      [[{ rect: [250, 306, 360, 318], url: '10.55555/571234.pdf', file: true }]],
+    );
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.references.map((r) => r.doi)).toEqual(['10.55555/571234', null]);
+  });
+});
+
+describe('an abstract whose label, set large, runs into its first line', () => {
+  it('reads the lines under the label’s line as the abstract’s, in the body’s type', async () => {
+    // eLife: "Abstract" in bold at a larger size stands at the first line's start; the block of
+    // that line takes the label's size, the lines under it the text's.
+    const file = makeTextPdf([
+      [
+        { text: 'Lanterns of the northern shore', size: 20, x: 72, y: 780, bold: true },
+        { text: 'Jane Roe, Bo Poe', size: 12, x: 72, y: 750, bold: true },
+        { text: 'Department of Biology, Northvale University, Freedonia', size: 9, x: 72, y: 735 },
+        { text: 'Abstract', size: 13, x: 72, y: 700, bold: true },
+        {
+          text: 'Lanterns were counted at dusk along the whole shore of the lake and at',
+          size: 10,
+          x: 140,
+          y: 700,
+        },
+        {
+          text: 'three stations inland, by two observers who kept their tallies apart until the',
+          size: 10,
+          x: 140,
+          y: 688,
+        },
+        {
+          text: 'morning. Their counts agreed to within a tenth on most nights of the survey.',
+          size: 10,
+          x: 140,
+          y: 676,
+        },
+        { text: 'Introduction', size: 13, x: 72, y: 640, bold: true },
+        ...bodyProse(620, 30),
+      ],
+    ]);
+    const result = await parseManuscript(file, 'elife-abstract.pdf', limits);
+    expect(result.abstract).toBe(
+      'Lanterns were counted at dusk along the whole shore of the lake and at three stations inland, by two ' +
+        'observers who kept their tallies apart until the morning. Their counts agreed to within a tenth on most ' +
+        'nights of the survey.',
+    );
+  });
+});
