@@ -154,3 +154,60 @@ describe('an abstract whose label, set large, runs into its first line', () => {
     );
   });
 });
+
+describe('a DOI printed in an erratum’s title, spaced after each stop', () => {
+  it('reads no DOI from one cut short at its first stop ("10.55555/j.")', async () => {
+    const file = makeTextPdf([
+      [
+        { text: 'Lanterns of the northern shore', size: 16, x: 72, y: 780, bold: true },
+        ...bodyProse(740, 30),
+        { text: 'References', size: 12, x: 72, y: 330, bold: true },
+        {
+          text: 'Roe, A., 2020 Erratum: Lanterns at dusk (lantern journal (2020) 107 (4)',
+          size: 10,
+          x: 72,
+          y: 310,
+        },
+        {
+          text: '(583-588),(10.55555/j. lant. 2020.08. 017)). Lantern journal 107: 788-789.',
+          size: 10,
+          x: 72,
+          y: 298,
+        },
+        { text: 'Poe, B., 2001 A history of lanterns. Northvale Press.', size: 10, x: 72, y: 284 },
+      ],
+    ]);
+    const result = await parseManuscript(file, 'lanterns.pdf', limits);
+    expect(result.references.map((r) => r.doi)).toEqual([null, null]);
+  });
+});
+
+describe('a title broken over two lines at a compound’s own hyphen', () => {
+  const file = (declared: string) =>
+    makeTextPdf(
+      [
+        [
+          { text: 'lampR: an R package for single-', size: 20, x: 72, y: 780, bold: true },
+          { text: 'sample lantern perturbation analysis', size: 20, x: 72, y: 756, bold: true },
+          { text: 'Jane Roe, Bo Poe', size: 12, x: 72, y: 720, bold: true },
+          { text: 'Introduction', size: 12, x: 72, y: 680, bold: true },
+          ...bodyProse(660, 30),
+        ],
+      ],
+      `/Info << /Title (${declared}) >> `,
+    );
+
+  it('keeps the hyphen the file’s declared title writes', async () => {
+    const result = await parseManuscript(
+      file('lampR: an R package for single-sample lantern perturbation analysis'),
+      'title.pdf',
+      limits,
+    );
+    expect(result.title).toBe('lampR: an R package for single-sample lantern perturbation analysis');
+  });
+
+  it('drops it as a typesetter’s break where the declared title has none', async () => {
+    const result = await parseManuscript(file('Lantern analysis'), 'title.pdf', limits);
+    expect(result.title).toBe('lampR: an R package for singlesample lantern perturbation analysis');
+  });
+});
