@@ -253,6 +253,19 @@ function collect(
     }
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
+    // The label's block is one line whose type the label set, larger than the text run in after
+    // it (eLife's "Abstract" set large beside its first line): a sentence left open there goes
+    // on in the next block, in lower case, and that block's type is the abstract's.
+    if (
+      !styled &&
+      open &&
+      parts.length === 1 &&
+      first.length === 1 &&
+      blocks[used[0]!]!.lines.length === 1 &&
+      opensLower(n) &&
+      n.relSize < size
+    )
+      size = n.relSize;
     if (!styled && parts.length && n.relSize < 0.9 * (size || 1)) {
       // A footnote or a running head between the halves of a paragraph broken over a column or
       // a page: the paragraph goes on in the abstract's type, starting in lower case.

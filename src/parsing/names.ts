@@ -326,12 +326,15 @@ export function splitByline(runs: Run[]): BylineName[] {
     currentMarks = [];
     currentSup = false;
   };
-  // Plain runs side by side are one text: a line break is a run of its own between them.
+  // Plain runs side by side are one text: a line break is a run of its own between them. A star
+  // other than the asterisk set at the body's size after a raised mark (GENETICS' "Baumdicker¹,⋆")
+  // is read as the asterisk, a note's mark, as the marks themselves are.
   const merged: Run[] = [];
   for (const run of runs) {
     const last = merged[merged.length - 1];
-    if (last && !last.sup && !run.sup) last.text += run.text;
-    else merged.push({ ...run });
+    const text = run.sup ? run.text : normalizeStars(run.text);
+    if (last && !last.sup && !run.sup) last.text += text;
+    else merged.push({ ...run, text });
   }
   // A membership in brackets holds a comma that would split it into two pieces; it names no one.
   for (const run of merged) if (!run.sup) run.text = run.text.replace(MEMBERSHIP_IN_BRACKETS, '');

@@ -528,6 +528,9 @@ export function findDoi(text: string, readOn = true): string | null {
       if (labelled) doi = labelled;
     }
   }
+  // A suffix of one letter is a DOI cut short where the typesetter spaced it after a stop ("10.1016/j.
+  // ajhg. 2020.08.017", a DOI printed in an erratum's title): no DOI is read from it.
+  if (/\/\p{L}$/u.test(doi)) return null;
   return doi;
 }
 

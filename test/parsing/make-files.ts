@@ -38,6 +38,8 @@ function stream(content: string, dict = ''): string {
 export interface PdfLink {
   rect: [number, number, number, number];
   url: string;
+  /** A link to another PDF file (a GoToR action, `url` its file name), not a web address. */
+  file?: boolean;
 }
 
 /** Lines of running body text, 13 points apart from `y` down: what tells a title page's lines apart from prose. */
@@ -108,7 +110,7 @@ export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = '', links: Pd
     const annots = (links[p] ?? [])
       .map(
         (l) =>
-          `<< /Type /Annot /Subtype /Link /Rect [${l.rect.join(' ')}] /Border [0 0 0] /A << /S /URI /URI ${pdfString(l.url)} >> >>`,
+          `<< /Type /Annot /Subtype /Link /Rect [${l.rect.join(' ')}] /Border [0 0 0] /A ${l.file ? `<< /S /GoToR /F ${pdfString(l.url)} /D [0 /Fit] >>` : `<< /S /URI /URI ${pdfString(l.url)} >>`} >>`,
       )
       .join(' ');
     objects.push(

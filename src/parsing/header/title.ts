@@ -498,11 +498,19 @@ function withoutTitleLabel(title: string): string {
   return rest !== title && rest.split(/\s+/).length >= 2 ? rest : title;
 }
 
-/** A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays. */
-function joinHyphenated(text: string): string {
+/**
+ * A word broken by a hyphen at a line's end ("eco-" / "logical") is one word; "pre- and post-" stays.
+ * A word the file's declared title writes with that hyphen ("single-sample") keeps it: a compound
+ * broken at its own hyphen.
+ */
+function joinHyphenated(text: string, declared: string | null = null): string {
   return (
     text
-      .replace(/(\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=\p{Ll})/gu, '$1')
+      .replace(
+        /(\p{L}*\p{Ll})-[ \t]*\n\s*(?!(?:and|or|to)\b)(?=(\p{Ll}\p{L}*))/gu,
+        (_, before: string, after: string) =>
+          declared?.includes(`${before}-${after}`) ? `${before}-` : before,
+      )
       // A title set in capitals breaks its words the same way ("CONVOLU-" / "TION"). Two capitals
       // either side: a single letter before the hyphen is a compound's ("X-RAY").
       .replace(/(\p{Lu}{2})-[ \t]*\n[ \t]*(?!(?:AND|OR|TO)\b)(?=\p{Lu}{2})/gu, '$1')
@@ -561,7 +569,7 @@ function beforeMarginNote(runs: Block['runs']): Block['runs'] {
  */
 export const TITLE_END_MARKS = /(?<![*†‡§¶✉])[*†‡§¶✉]+$/u;
 
-function titleText(block: Block): string {
+function titleText(block: Block, declared: string | null = null): string {
   if (LONE_TITLE_MARK.test(block.text.trim())) return '';
   const runs = beforeMarginNote(block.runs);
   // A line break between two Chinese or Japanese characters is no space.
@@ -575,6 +583,7 @@ function titleText(block: Block): string {
           .split('\n')
           .filter((line) => !LONE_TITLE_MARK.test(line.trim()))
           .join('\n'),
+        declared,
       ),
     ),
   )
@@ -597,6 +606,7 @@ export interface TitleSpan {
 /** Where the title stands and what it reads: its blocks joined, its label, its marks and stops cut. */
 export function readTitle(doc: DocumentModel): TitleSpan {
   const { blocks } = doc;
+  const declared = declaredTitle(doc.declared.title);
   const titleIndex = findTitle(doc);
   // A title closed by its full stop, then the same title translated in the same size and another
   // face (a Spanish title over its English one in italics): the title is whole before the
@@ -646,7 +656,6 @@ export function readTitle(doc: DocumentModel): TitleSpan {
     // A cover's title set large over its subtitle in a smaller type ("Main Title!" over a line of
     // what the work is about, in a bold sans): where the file's declared title is the two (or
     // three) lines together, the lines under it are the title's too.
-    const declared = declaredTitle(doc.declared.title);
     if (declared !== null && capitalsEnd === null) {
       const whole = foldWords(declared);
       let joined = foldWords(
@@ -748,10 +757,11 @@ export function readTitle(doc: DocumentModel): TitleSpan {
                 joinCjkBreaks(
                   blocks
                     .slice(titleIndex, titleTextEnd)
-                    .map(titleText)
+                    .map((b) => titleText(b, declared))
                     .filter((t) => t !== '')
                     .join('\n'),
                 ),
+                declared,
               )
                 .replace(/\s+/g, ' ')
                 .replace(dashSubtitle ? CJK_BEFORE_DASH : NOTHING, '')
@@ -759,6 +769,6 @@ export function readTitle(doc: DocumentModel): TitleSpan {
         )
           .replace(WHOLLY_QUOTED, '$1')
           .replace(blocks[titleIndex]!.styleLevel === 0 ? SENTENCE_STOP : NOTHING, '') || null
-      : declaredTitle(doc.declared.title);
+      : declared;
   return { title, titleIndex, titleEnd };
 }

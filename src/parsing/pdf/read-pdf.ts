@@ -394,10 +394,19 @@ async function readLinks(
     const flags = a.annotationFlags ?? 0;
     // What a page's getAnnotations() leaves out as not viewable.
     const hidden = a.quadPoints === null || (flags !== 0 && (flags & (INVISIBLE | NO_VIEW)) !== 0);
-    if (!pg || !url || !a.rect || hidden) continue;
+    if (!pg || !url || !a.rect || hidden || isFileLink(url)) continue;
     const [x0, y0] = pg.origin;
     pg.links.push({ url, rect: [a.rect[0]! - x0, a.rect[1]! - y0, a.rect[2]! - x0, a.rect[3]! - y0] });
   }
+}
+
+/**
+ * A link to another PDF file on disk (a GoToR action, read by pdf.js as the file's name and its
+ * destination: "10.1101/571232.pdf#[0,{...}]" where hyperref's \href was given a DOI with no
+ * "https://doi.org/"): no web address, and no DOI, though its name may hold one.
+ */
+function isFileLink(url: string): boolean {
+  return !/^[a-z][a-z\d+.-]*:/i.test(url) && /\.pdf(?:#|$)/i.test(url);
 }
 
 function modeBy<T>(values: T[], weight: (v: T) => number, key: (v: T) => string): string | null {
