@@ -329,6 +329,26 @@ describe('importing records from CSV', () => {
     expect(commas).toContain('Row 1, column a;b: names neither a field of a record');
   });
 
+  it("reads a spreadsheet's CSV whose lines end in separators of unnamed columns, and names a value left in one", async () => {
+    const org = await makeOrg();
+    // As Excel saves a sheet whose columns past the last named one were once used: every line ends ";;".
+    const saved = await postFile(org, {
+      name: 'panel.csv',
+      bytes: '\ufeffclient_id;name;emails;;\r\ne1;Ada Lovelace;ada@example.org;;\r\ne2;Alan Turing;;;\r\n',
+    });
+    expect(await flashAfter(org, saved)).toContain('Imported: 2 records added, 0 updated, 0 unchanged.');
+    expect((await record(org, 'e1'))?.emails).toEqual(['ada@example.org']);
+    // A value in an unnamed column belongs to no field: refused, named by the column's place.
+    const refused = await postCsv(org, 'client_id,name,,emails\ne3,Grace Hopper,Navy,grace@example.org\n');
+    expect(refused.statusCode).toBe(400);
+    const body = decoded(refused.body);
+    expect(body).toContain('Nothing was imported: 1 problem to correct');
+    expect(body).toContain(
+      'Row 2, column 3 (no name in the header): “<bdi>Navy</bdi>” is in no field: name the column in the header row',
+    );
+    expect(await record(org, 'e3')).toBeNull();
+  });
+
   it('refuses a header naming no field, or one without a client_id or name column', async () => {
     const org = await makeOrg();
     const refused = await postCsv(org, 'client_id,nom,Colour\nx,Ada,red\n');
@@ -774,7 +794,7 @@ describe('importing a CSV written to cost the most', () => {
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 1 problem to correct');
     expect(body).toContain(
-      "The header has 100,000 columns: at most 10 (the record's 6 fields and the group's 4 custom fields), each named once",
+      "The header names 100,000 columns: at most 10 (the record's 6 fields and the group's 4 custom fields), each named once",
     );
   });
 
