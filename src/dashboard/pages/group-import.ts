@@ -41,7 +41,7 @@ import {
 } from '../framework.ts';
 import { NOT_A_NUMBER } from '../custom-values-form.ts';
 import { text, typedNumber } from '../form-values.ts';
-import { dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
+import { countOf, dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
@@ -167,7 +167,7 @@ function customCell(field: CustomField, cell: string): unknown {
     return chosen.length > 0 ? chosen : null;
   }
   if (raw === '') return null;
-  if (field.data_kind === 'number') return typedNumber(raw, field.name) ?? raw;
+  if (field.data_kind === 'number') return typedNumber(raw, null) ?? raw;
   if (field.data_kind === 'single_option') return option(raw);
   return raw;
 }
@@ -602,7 +602,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
             checked.problems.push({
               row: null,
               column: null,
-              message: `The group holds ${count} records and this import would add ${adding}: its limit is ${limit} records (${Math.max(0, limit - count)} more can be added)`,
+              message: `The group holds ${countOf(count, 'record', 'records')} and this import would add ${adding.toLocaleString('en')}: its limit is ${countOf(limit, 'record', 'records')} (${Math.max(0, limit - count).toLocaleString('en')} more can be added)`,
             });
           }
         }
@@ -616,7 +616,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           ? await importGroupAuthorsFromForm(ctx.db, key, checked.rows, sent.formValue)
           : { ...(await importGroupAuthors(ctx.db, key, checked.rows)), repeated: false };
         const { added, updated, unchanged } = written;
-        const counts = `${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged`;
+        const counts = `${countOf(added, 'record', 'records')} added, ${updated.toLocaleString('en')} updated, ${unchanged.toLocaleString('en')} unchanged`;
         if (written.repeated) {
           // The same form sent again (a second click on a slow import, its answer reloaded): what
           // its first send wrote, and that nothing was written again (form-seal.ts).
