@@ -2,6 +2,7 @@
 // name is posted several times); these turn them into what the stores take.
 import { Type } from 'typebox';
 import { errors } from '../infra/errors.ts';
+import { quotedBack } from './html.ts';
 
 export type FormBody = Record<string, string | string[] | undefined>;
 
@@ -44,13 +45,15 @@ const COMMA_NUMBER = /^[-+]?\d+,(\d{1,2}|\d{4,})$/;
  * Typed text as a number: written with a point (3.5, 1e3), or with a decimal comma where that
  * cannot be misread (3,5 is 3.5); null for other text. Text with a comma that could be misread
  * (1,500, 1.234,5) is refused, saying how to type it, rather than guessed. `name` names the input in
- * the message; `input` is its posted name, for the page to show the message beside it.
+ * the message (null where the message is put under a name already: an import's "Row R, column C: ",
+ * which said the field's name twice); `input` is its posted name, for the page to show the message
+ * beside it.
  */
-export function typedNumber(raw: string, name: string, input?: string): number | null {
+export function typedNumber(raw: string, name: string | null, input?: string): number | null {
   if (POINT_NUMBER.test(raw)) return Number(raw);
   if (COMMA_NUMBER.test(raw)) return Number(raw.replace(',', '.'));
   if (raw.includes(',')) {
-    const message = `${name}: "${raw}" could be read more than one way. Type the number with a point for decimals and no thousands separator, such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5).`;
+    const message = `${name === null ? quotedBack(raw) : `${name}: "${raw}"`} could be read more than one way. Type the number with a point for decimals and no thousands separator, such as 1500 or 1.5 (a single decimal comma, as in 3,5, is read as 3.5).`;
     throw errors.validation(message, input ? [{ path: `body.${input}`, message }] : undefined);
   }
   return null;

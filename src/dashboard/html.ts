@@ -70,6 +70,11 @@ export function quotedBack(value: string): string {
   return `“${isolateText(value.length > 40 ? `${value.slice(0, 20)}… (${value.length} characters)` : value)}”`;
 }
 
+/** A count and its noun, the count's thousands separated as every count the dashboard says: "2,000 records". */
+export function countOf(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}
+
 /** Plain text without its isolate controls: to compare two texts that isolate their values differently. */
 export function withoutIsolates(text: string): string {
   return text.replace(ISOLATE_CONTROLS, '');

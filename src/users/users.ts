@@ -23,11 +23,18 @@ export interface User {
 const COLUMNS = `id, organization_id, email, role, must_change_password, disabled_at IS NOT NULL AS disabled,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at`;
 
+/**
+ * A user's email as it is kept and shown: trimmed and lower-cased. Sign-in, the add form's check and
+ * the unique index (migration 0099) take an address in any letter case as one account, so keeping it
+ * as typed showed "Editor.One@Walk.example" in the list, the header and `marked_by` (the editorial
+ * system's copy), a spelling the product otherwise ignores; one spelling everywhere (migration 0114
+ * lowered those kept before).
+ */
 export function normalizeEmail(email: string): string {
   const trimmed = email.trim();
   if (!isEmailAddress(trimmed) || trimmed.length > 320)
     throw errors.validation(`Not an email address: ${email}`).naming(email);
-  return trimmed;
+  return trimmed.toLowerCase();
 }
 
 function checkRole(role: string): Role {

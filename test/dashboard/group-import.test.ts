@@ -329,6 +329,26 @@ describe('importing records from CSV', () => {
     expect(commas).toContain('Row 1, column a;b: names neither a field of a record');
   });
 
+  it("reads a spreadsheet's CSV whose lines end in separators of unnamed columns, and names a value left in one", async () => {
+    const org = await makeOrg();
+    // As Excel saves a sheet whose columns past the last named one were once used: every line ends ";;".
+    const saved = await postFile(org, {
+      name: 'panel.csv',
+      bytes: '\ufeffclient_id;name;emails;;\r\ne1;Ada Lovelace;ada@example.org;;\r\ne2;Alan Turing;;;\r\n',
+    });
+    expect(await flashAfter(org, saved)).toContain('Imported: 2 records added, 0 updated, 0 unchanged.');
+    expect((await record(org, 'e1'))?.emails).toEqual(['ada@example.org']);
+    // A value in an unnamed column belongs to no field: refused, named by the column's place.
+    const refused = await postCsv(org, 'client_id,name,,emails\ne3,Grace Hopper,Navy,grace@example.org\n');
+    expect(refused.statusCode).toBe(400);
+    const body = decoded(refused.body);
+    expect(body).toContain('Nothing was imported: 1 problem to correct');
+    expect(body).toContain(
+      'Row 2, column 3 (no name in the header): “<bdi>Navy</bdi>” is in no field: name the column in the header row',
+    );
+    expect(await record(org, 'e3')).toBeNull();
+  });
+
   it('refuses a header naming no field, or one without a client_id or name column', async () => {
     const org = await makeOrg();
     const refused = await postCsv(org, 'client_id,nom,Colour\nx,Ada,red\n');
@@ -370,6 +390,12 @@ describe('importing records from CSV', () => {
     expect(body).toContain('Row 2, column Seniority: “<bdi>Emeritus</bdi>” is not an option of this field');
     expect(body).toContain('Row 2, column Topics, item 2: “<bdi>Biology</bdi>” repeats an option');
     expect(await record(org, 'c3')).toBeNull();
+    // A number that could be read two ways, quoted as the other values are, its column named once: it
+    // said "column Reviews done: Reviews done: "1,500" could be read ...".
+    const ambiguous = decoded((await postCsv(org, 'client_id,name,Reviews done\nc4,Edsger,"1,500"\n')).body);
+    expect(ambiguous).toContain(
+      'Row 2, column Reviews done: “<bdi>1,500</bdi>” could be read more than one way. Type the number',
+    );
   });
 
   it('reads quoted cells with commas, quotes and line breaks, a BOM and CRLF line ends', async () => {
@@ -579,11 +605,14 @@ describe('importing thousands of records (a thousand a statement at most, one tr
   it('adds them, then replaces them on a re-import rather than adding them again, the group count kept', async () => {
     const org = await makeOrg();
     const first = await postFile(org, { name: 'r.csv', bytes: manyRows(2500) });
-    expect(await flashAfter(org, first)).toContain('Imported: 2500 records added, 0 updated, 0 unchanged.');
+    // Counts with their thousands separated, as every count the dashboard says; the records list too.
+    const added = await flashAfter(org, first);
+    expect(added).toContain('Imported: 2,500 records added, 0 updated, 0 unchanged.');
+    expect(added).toMatch(/<caption>\s*2,500 records/);
     expect(await count(org)).toBe(2500);
     expect(await groupRowCount(org)).toBe(2500);
     const again = await postFile(org, { name: 'r.csv', bytes: manyRows(2500, ' Jr.') });
-    expect(await flashAfter(org, again)).toContain('Imported: 0 records added, 2500 updated, 0 unchanged.');
+    expect(await flashAfter(org, again)).toContain('Imported: 0 records added, 2,500 updated, 0 unchanged.');
     expect(await count(org)).toBe(2500);
     expect(await groupRowCount(org)).toBe(2500);
     expect(await record(org, 'r2500')).toMatchObject({
@@ -615,16 +644,16 @@ describe('importing thousands of records (a thousand a statement at most, one tr
     );
     expect(await count(org)).toBe(0);
     expect(await flashAfter(org, await postFile(org, { name: 'r.csv', bytes: manyRows(2400) }))).toContain(
-      '2400 records added',
+      '2,400 records added',
     );
     // Replacing all of them at the cap goes on.
     expect(
       await flashAfter(org, await postFile(org, { name: 'r.csv', bytes: manyRows(2400, '!') })),
-    ).toContain('0 records added, 2400 updated');
+    ).toContain('0 records added, 2,400 updated');
     // One new client id among those the group holds would pass the cap.
     const oneNew = `${manyRows(2399)}n1,Newcomer,n1@example.org,1\n`;
     expect(decoded((await postFile(org, { name: 'r.csv', bytes: oneNew })).body)).toContain(
-      'The group holds 2400 records and this import would add 1: its limit is 2400 records (0 more can be added)',
+      'The group holds 2,400 records and this import would add 1: its limit is 2,400 records (0 more can be added)',
     );
   });
 
@@ -774,7 +803,7 @@ describe('importing a CSV written to cost the most', () => {
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 1 problem to correct');
     expect(body).toContain(
-      "The header has 100,000 columns: at most 10 (the record's 6 fields and the group's 4 custom fields), each named once",
+      "The header names 100,000 columns: at most 10 (the record's 6 fields and the group's 4 custom fields), each named once",
     );
   });
 

@@ -1,6 +1,7 @@
 // The users page over HTTP in-process: a disabled user's role is not changed by a post (the page
 // offers none); enabling comes first; a one-time password is shown once, by the page the add (or the
 // Enable button) leads to, and the form sent twice at once leads to the password it made.
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import {
@@ -112,6 +113,60 @@ describe('one email, an account in each of several organizations', () => {
       [email],
     );
     expect(rows.map((r) => r.organization_id)).toEqual([first.id, second.id]);
+  });
+
+  it('keeps an email lower-cased, the one account sign-in opens in any case: listed so, another case refused', async () => {
+    const org = await createTestOrg(t);
+    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const typed = `Editor.One.${process.pid}@Walk.Example`;
+    const kept = typed.toLowerCase();
+    const added = await followRedirect(
+      t.app,
+      admin,
+      await injectForm(t.app, admin, '/dashboard/users/', { email: ` ${typed} `, role: 'editor' }),
+    );
+    expect(added.body).toContain(`<bdi>${kept}</bdi> can now sign in`);
+    const listed = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    expect(listed.body).toContain(`<td>${kept}</td>`);
+    expect(listed.body).not.toContain(typed);
+    expect(listed.body).toContain('Kept in lower case: an address is one account whatever its letter case');
+    // The same address in another case is the account there is, not a second one.
+    const again = await injectForm(t.app, admin, '/dashboard/users/', {
+      email: typed.toUpperCase(),
+      role: 'viewer',
+    });
+    expect(again.statusCode).toBe(303);
+    const refused = await t.app.inject({ url: '/dashboard/users/', headers: { cookie: admin.cookie } });
+    expect(refused.body).toContain(`<bdi>${kept}</bdi> is already a user of this organization`);
+    const { rows } = await t.db.query<{ email: string }>(
+      'SELECT email FROM users WHERE organization_id = $1 AND lower(email) = $2',
+      [org.id, kept],
+    );
+    expect(rows.map((r) => r.email)).toEqual([kept]);
+    // The CLI's way in (createUser) keeps it so too.
+    const byCli = await createUser(t.db, {
+      organizationId: org.id,
+      email: 'Ada.L@Example.ORG',
+      role: 'viewer',
+    });
+    expect(byCli.email).toBe('ada.l@example.org');
+  });
+
+  it('migration 0114 lowers the emails kept as typed before it', async () => {
+    const org = await createTestOrg(t);
+    const typed = `Kept.As.Typed.${process.pid}@Example.ORG`;
+    await t.db.query(
+      `INSERT INTO users (organization_id, email, role, password_hash) VALUES ($1, $2, 'viewer', 'x')`,
+      [org.id, typed],
+    );
+    await t.db.query(
+      await readFile(new URL('../../migrations/0114_users_email_lower_case.sql', import.meta.url), 'utf8'),
+    );
+    const { rows } = await t.db.query<{ email: string }>(
+      'SELECT email FROM users WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(rows.map((r) => r.email)).toEqual([typed.toLowerCase()]);
   });
 
   it('the password chooses the account: the one it opens, or a choice of the organizations it opens', async () => {

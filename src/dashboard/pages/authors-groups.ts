@@ -51,7 +51,7 @@ import {
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSearch } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
+import { countOf, dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
 import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
 import { dataTable } from '../table.ts';
@@ -433,7 +433,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             <button type="submit">Search</button>
           </form>
           ${dataTable({
-            caption: html`${total} ${total === 1 ? 'record' : 'records'}${matching}`,
+            caption: html`${countOf(total, 'record', 'records')}${matching}`,
             columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
             empty: q ? 'No record matches.' : 'No records yet.',
             rows: authors.map(
@@ -722,10 +722,6 @@ function groupNameField(request: FastifyRequest, value: string): Html {
     ${state.message}
     <input id="group-name" name="name" type="text" required maxlength="200" value="${value}" ${state.attrs} />
   </div>`;
-}
-
-function countOf(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** What deleting the group loses, and what becomes of the folders whose settings name it. */

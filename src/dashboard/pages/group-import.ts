@@ -41,7 +41,7 @@ import {
 } from '../framework.ts';
 import { NOT_A_NUMBER } from '../custom-values-form.ts';
 import { text, typedNumber } from '../form-values.ts';
-import { dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
+import { countOf, dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
@@ -72,7 +72,10 @@ export interface ImportProblem {
 }
 
 type Column = { header: string } & (
-  { kind: 'record'; key: 'client_id' | 'name' | ListKey } | { kind: 'custom'; field: CustomField }
+  | { kind: 'record'; key: 'client_id' | 'name' | ListKey }
+  | { kind: 'custom'; field: CustomField }
+  // A column the header leaves without a name: read only to tell that its cells are empty.
+  | { kind: 'unnamed'; position: number }
 );
 
 interface CheckedImport {
@@ -103,16 +106,25 @@ function columnsOf(
 ): { columns: Column[]; problems: ImportProblem[] } {
   // Each column names a field once at most: a longer header is wrong whatever it holds, and is
   // said so once (a header of 2 M columns listed 2 M problems, each column compared with every field).
+  // Columns without a name are not counted: they are compared with nothing (`unnamedProblem`).
   const most = RECORD_COLUMNS.length + fields.length;
-  if (header.length > most) {
-    const message = `The header has ${header.length.toLocaleString('en')} columns: at most ${most} (the record's ${RECORD_COLUMNS.length} fields and the group's ${fields.length} custom fields), each named once`;
+  const named = header.filter((name) => name.trim() !== '').length;
+  if (named > most) {
+    const message = `The header names ${named.toLocaleString('en')} columns: at most ${most} (the record's ${RECORD_COLUMNS.length} fields and the group's ${fields.length} custom fields), each named once`;
     return { columns: [], problems: [{ row: 1, column: null, message }] };
   }
   const problems: ImportProblem[] = [];
   const columns: Column[] = [];
   const seen = new Set<string>();
-  for (const raw of header) {
+  for (const [i, raw] of header.entries()) {
     const name = raw.trim();
+    // A spreadsheet saved as CSV writes a separator for each column once used, named or not: every
+    // row of such a file ended ";;" and the import was refused for a column named "" (Excel, a
+    // semicolon locale). An unnamed column is read as empty; a value in it is a row's problem.
+    if (name === '') {
+      columns.push({ header: name, kind: 'unnamed', position: i + 1 });
+      continue;
+    }
     const lower = name.toLowerCase();
     const known = RECORD_COLUMNS.find((c) => c.names.includes(lower));
     const field = known
@@ -155,7 +167,7 @@ function customCell(field: CustomField, cell: string): unknown {
     return chosen.length > 0 ? chosen : null;
   }
   if (raw === '') return null;
-  if (field.data_kind === 'number') return typedNumber(raw, field.name) ?? raw;
+  if (field.data_kind === 'number') return typedNumber(raw, null) ?? raw;
   if (field.data_kind === 'single_option') return option(raw);
   return raw;
 }
@@ -179,6 +191,15 @@ function emailProblems(emails: readonly string[], row: number, column: string): 
       },
     ];
   });
+}
+
+/** A value in a column the header leaves unnamed: it is no field's, and would be lost unsaid. */
+function unnamedProblem(position: number, cell: string, row: number): ImportProblem {
+  return {
+    row,
+    column: `${position} (no name in the header)`,
+    message: `${quotedBack(cell.trim())} is in no field: name the column in the header row (client_id, name, emails, orcids, articles, affiliations or a custom field), or delete the column`,
+  };
 }
 
 /** One data row: its record, or its problems. */
@@ -213,7 +234,9 @@ function checkRow(
   const kindOf = new Map<string, string>();
   columns.forEach((column, i) => {
     const cell = cells[i]!;
-    if (column.kind === 'custom') {
+    if (column.kind === 'unnamed') {
+      if (cell.trim() !== '') problems.push(unnamedProblem(column.position, cell, row));
+    } else if (column.kind === 'custom') {
       headers.set(column.field.api_id, column.header);
       cellOf.set(column.field.api_id, cell.trim());
       kindOf.set(column.field.api_id, column.field.data_kind);
@@ -579,7 +602,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
             checked.problems.push({
               row: null,
               column: null,
-              message: `The group holds ${count} records and this import would add ${adding}: its limit is ${limit} records (${Math.max(0, limit - count)} more can be added)`,
+              message: `The group holds ${countOf(count, 'record', 'records')} and this import would add ${adding.toLocaleString('en')}: its limit is ${countOf(limit, 'record', 'records')} (${Math.max(0, limit - count).toLocaleString('en')} more can be added)`,
             });
           }
         }
@@ -593,7 +616,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           ? await importGroupAuthorsFromForm(ctx.db, key, checked.rows, sent.formValue)
           : { ...(await importGroupAuthors(ctx.db, key, checked.rows)), repeated: false };
         const { added, updated, unchanged } = written;
-        const counts = `${added} ${added === 1 ? 'record' : 'records'} added, ${updated} updated, ${unchanged} unchanged`;
+        const counts = `${countOf(added, 'record', 'records')} added, ${updated.toLocaleString('en')} updated, ${unchanged.toLocaleString('en')} unchanged`;
         if (written.repeated) {
           // The same form sent again (a second click on a slow import, its answer reloaded): what
           // its first send wrote, and that nothing was written again (form-seal.ts).

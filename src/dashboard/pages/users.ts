@@ -85,7 +85,7 @@ async function usersPage(
   const me = sessionOf(request).user.id;
   // After a refused add (an address taken or mistyped), what was typed, to correct.
   const posted = postedForm(request);
-  const email = fieldState(request, 'email', { id: 'new-email' });
+  const email = fieldState(request, 'email', { id: 'new-email', hints: ['new-email-hint'] });
   const role = fieldState(request, 'role', { id: 'new-role' });
   return renderPage(ctx, request, reply, {
     title: 'Users',
@@ -128,6 +128,9 @@ async function usersPage(
             value="${posted ? text(posted, 'email') : ''}"
             ${email.attrs}
           />
+          <p id="new-email-hint" class="hint">
+            Kept in lower case: an address is one account whatever its letter case, and signs in typed in any.
+          </p>
         </div>
         <div>
           <label for="new-role">Role</label>
