@@ -10,7 +10,8 @@
 //   BENCH_DRIVERS=pglite,postgres (default both; the server one a database of its own on DATABASE_URL's
 //   server, else postgres://postgres@127.0.0.1:5432/test, dropped afterwards)
 //   BENCH_PARALLEL (default 40): creates sent at once; BENCH_CAP (default 5): the cap they race for
-//   BENCH_PARTS=headers,caps,pages (default all)
+//   BENCH_PARTS=headers,caps,pages,values (default all; values: the pages at the custom values' and
+//   options' caps)
 import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +21,7 @@ import { processCpuMs } from './lib/cpu-time.ts';
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { signedInUser } from './lib/dashboard-session.ts';
 
-const PARTS = (process.env.BENCH_PARTS ?? 'headers,caps,pages').split(',');
+const PARTS = (process.env.BENCH_PARTS ?? 'headers,caps,pages,values').split(',');
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 40);
 const CAP = Number(process.env.BENCH_CAP ?? 5);
 
@@ -436,6 +437,11 @@ async function capsPart(db: Database, driver: string): Promise<void> {
 // characters), and the pages and answers that show custom values with every field at its largest
 // legal value: 200 fields of the organization (LIMIT_CUSTOM_FIELDS) of 10,000 characters each.
 
+const header = () =>
+  console.log(
+    `  ${'probe'.padEnd(58)} ${'status'.padStart(6)} ${'bytes'.padStart(9)} ${'ms'.padStart(7)} ${'x base'.padStart(7)}`,
+  );
+
 const MAX_PAGE = 100_000;
 const SEARCH_MAX = 1_000;
 const FIELD_CHARS = 10_000;
@@ -481,10 +487,6 @@ async function pagesPart(): Promise<void> {
     ['custom fields', '/dashboard/custom-fields/', editor],
   ] as const;
   console.log(`\n## Lists at their largest legal page and search (PGlite, a group of ${RECORDS} records)\n`);
-  const header = () =>
-    console.log(
-      `  ${'probe'.padEnd(58)} ${'status'.padStart(6)} ${'bytes'.padStart(9)} ${'ms'.padStart(7)} ${'x base'.padStart(7)}`,
-    );
   header();
   let worst = 0;
   for (const [label, url, session] of lists) {
@@ -512,6 +514,26 @@ async function pagesPart(): Promise<void> {
     }
   }
   console.log(`  the worst ratio to its list's page 1: ${worst.toFixed(1)}`);
+  await app.close();
+  await drop();
+}
+
+async function valuesPart(): Promise<void> {
+  const { db, drop } = await openMigratedPglite();
+  const app = await startApp(db);
+  const org = await createOrganization(db, {
+    name: 'Values',
+    features: ['referee_finder', 'recommend_journals'],
+  });
+  const editor = await signIn(app, db, org.id, 'editor');
+  const group = await createGroup(db, org.id, 'Pool');
+  for (const clientId of ['rec-0', 'rec-1']) {
+    await writeGroupAuthor(
+      db,
+      { organizationId: org.id, groupId: group.group_id, clientId },
+      { name: 'Author', emails: null, orcids: null, articles: null, affiliations: null, custom_values: {} },
+    );
+  }
 
   // Custom values at their largest: the 200 fields split over the three owners, each value 10,000
   // characters that HTML and JSON must escape (quotes, angle brackets, ampersands).
@@ -592,6 +614,46 @@ async function pagesPart(): Promise<void> {
       `  ${label.padEnd(58)} ${pad(answer.statusCode, 6)} ${pad(answer.rawPayload.length, 9)} ${pad(ms.toFixed(1), 7)} ${pad((ms / baseline).toFixed(1), 7)}  CPU ${cpu.toFixed(0)} ms`,
     );
   }
+
+  // Options at their caps (options 20,000 and option_characters 500,000 an organization,
+  // options_per_field 1,000): 20 fields of the records of 1,000 options of 25 characters each, one
+  // organization a kind; the record's page shows them all, a folder's page (no field of its own) none.
+  for (const kind of ['single_option', 'multi_option'] as const) {
+    const other = await createOrganization(db, { name: `Options ${kind}`, features: ['referee_finder'] });
+    const otherEditor = await signIn(app, db, other.id, 'editor');
+    const otherGroup = await createGroup(db, other.id, 'Pool');
+    for (let k = 0; k < 20; k++) {
+      await createCustomField(db, other.id, {
+        owner: 'author_from_group',
+        dataKind: kind,
+        name: `Choice ${k}`,
+        options: Array.from({ length: 1_000 }, (_, i) => `<"&'> ${k} ${i} `.padEnd(25, 'o')),
+      });
+    }
+    await writeGroupAuthor(
+      db,
+      { organizationId: other.id, groupId: otherGroup.group_id, clientId: 'rec-0' },
+      { name: 'Author', emails: null, orcids: null, articles: null, affiliations: null, custom_values: {} },
+    );
+    const otherFolder = await ensureFolder(db, other.id, 'JOPT');
+    for (const [label, url] of [
+      [
+        `the record page, 20 ${kind} fields of 1,000 options`,
+        `/dashboard/groups/${otherGroup.group_id}/records/rec-0/`,
+      ],
+      [`a folder page, no field (the ${kind} organization)`, `/dashboard/folders/${otherFolder}/`],
+    ] as const) {
+      await app.inject({ url, headers: { cookie: otherEditor.cookie } });
+      const cpu0 = processCpuMs();
+      const t0 = performance.now();
+      const answer = await app.inject({ url, headers: { cookie: otherEditor.cookie } });
+      const ms = performance.now() - t0;
+      const cpu = processCpuMs() - cpu0;
+      console.log(
+        `  ${label.padEnd(58)} ${pad(answer.statusCode, 6)} ${pad(answer.rawPayload.length, 9)} ${pad(ms.toFixed(1), 7)} ${pad((ms / baseline).toFixed(1), 7)}  CPU ${cpu.toFixed(0)} ms`,
+      );
+    }
+  }
   await app.close();
   await drop();
 }
@@ -600,3 +662,4 @@ console.log(`hostile limits, checkout ${CHECKOUT}, ${new Date().toISOString()}`)
 if (PARTS.includes('headers')) await headersPart();
 if (PARTS.includes('caps')) await onEachBenchDatabase('hostile_limits', capsPart);
 if (PARTS.includes('pages')) await pagesPart();
+if (PARTS.includes('values')) await valuesPart();

@@ -238,21 +238,52 @@ export async function requireOwnedCustomField(
   return assemble([row], rows)[0]!;
 }
 
-export async function listCustomFields(db: Queryable, organizationId: number): Promise<CustomFieldsByOwner> {
+/**
+ * The organization's custom fields of `owner` (of every owner for null), with their options: only
+ * the options of the fields read, none when no field read takes options. A page showing one owner's
+ * fields read every option of the organization: a folder's page, with no field of its own, spent
+ * some 200 ms of CPU on PGlite reading the 20,000 options (the cap) of the records' fields
+ * (docs/benchmarks/hostile-uploads.md, round 19).
+ */
+async function readCustomFields(
+  db: Queryable,
+  organizationId: number,
+  owner: Owner | null,
+): Promise<Array<CustomField & { owner: Owner }>> {
+  // The owner named in the statement only when there is one: a test of a null parameter beside it
+  // would keep the planner from the index on (organization_id, owner).
+  const [ofOwner, params] =
+    owner === null ? ['', [organizationId]] : ['AND f.owner = $2', [organizationId, owner]];
   const fields = await db.query<FieldRow>(
     `SELECT api_id::text, organization_id, owner, data_kind, name, description
-       FROM custom_fields WHERE organization_id = $1 ORDER BY created_at, api_id`,
-    [organizationId],
+       FROM custom_fields f WHERE organization_id = $1 ${ofOwner}
+      ORDER BY created_at, api_id`,
+    params,
   );
+  if (!fields.rows.some((f) => isOptionKind(f.data_kind))) return assemble(fields.rows, []);
   const options = await db.query<OptionRow>(
     `SELECT o.api_id::text, o.field::text, o.option
        FROM custom_field_options o JOIN custom_fields f ON f.api_id = o.field
-      WHERE f.organization_id = $1 ORDER BY o."order", o.api_id`,
-    [organizationId],
+      WHERE f.organization_id = $1 ${ofOwner}
+      ORDER BY o."order", o.api_id`,
+    params,
   );
+  return assemble(fields.rows, options.rows);
+}
+
+export async function listCustomFields(db: Queryable, organizationId: number): Promise<CustomFieldsByOwner> {
   const out: CustomFieldsByOwner = { author_from_group: [], folder: [], proposal: [] };
-  for (const { owner, ...field } of assemble(fields.rows, options.rows)) out[owner].push(field);
+  for (const { owner, ...field } of await readCustomFields(db, organizationId, null)) out[owner].push(field);
   return out;
+}
+
+/** The organization's custom fields of one owner, with their options (those of the others unread). */
+export async function listOwnerCustomFields(
+  db: Queryable,
+  organizationId: number,
+  owner: Owner,
+): Promise<CustomField[]> {
+  return (await readCustomFields(db, organizationId, owner)).map(({ owner: _owner, ...field }) => field);
 }
 
 export interface CustomFieldChanges {

@@ -10,7 +10,7 @@ import {
   saveCustomValues,
   type ValueOwner,
 } from '../custom-fields/folder-manuscript-values.ts';
-import { listCustomFields, type CustomField } from '../custom-fields/store.ts';
+import { listOwnerCustomFields, type CustomField } from '../custom-fields/store.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
 import { RowId } from '../http/schemas.ts';
 import type { Queryable } from '../infra/db/index.ts';
@@ -372,7 +372,7 @@ export function registerCustomValuesSave(
       const organizationId = orgOf(request);
       await input.requireRow(ctx.db, organizationId, id);
       const body = request.body as FormBody;
-      const fields = fieldsOnForm(body, (await listCustomFields(ctx.db, organizationId))[input.owner]);
+      const fields = fieldsOnForm(body, await listOwnerCustomFields(ctx.db, organizationId, input.owner));
       refuseValuesChangedMeanwhile(
         body,
         `The ${input.what}'s custom fields were`,

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { notingStatements } from '../helpers/db.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
-import { createGroup } from '../../src/authors-groups/store.ts';
+import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
+import { ensureFolder } from '../../src/folders/folders.ts';
 import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
 import { buildApp } from '../../src/app.ts';
 
@@ -168,6 +169,69 @@ describe("removing many of a field's options held by many records", () => {
         { single: null, multi: [id(multi, 999)], n: 1_998 },
         { single: id(single, 999), multi: [id(multi, 999)], n: 2 },
       ]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("a page's custom fields", () => {
+  // A page shows the fields of one owner; it read every option of the organization, a folder's page
+  // with no field of its own some 200 ms of CPU on PGlite for the 20,000 options (the cap) of the
+  // records' fields (docs/benchmarks/hostile-uploads.md, round 19). Counted in the statements that
+  // read options, through an app on the test's database that notes each statement it sends.
+  it('reads the options of its own fields only, and none when its fields take none', async () => {
+    const { db: noting, statements } = notingStatements(t.db);
+    const app = await buildApp({ config: t.config, db: noting });
+    await app.ready();
+    try {
+      const org = await createTestOrg(t);
+      const session = await injectSignIn(app, (await createTestUser(t.db, org.id, 'editor')).email);
+      const group = await createGroup(t.db, org.id, 'Reviewers');
+      const options = Array.from({ length: 1_000 }, (_, i) => `Record option ${i}`);
+      await createCustomField(t.db, org.id, {
+        owner: 'author_from_group',
+        dataKind: 'multi_option',
+        name: 'Topics',
+        options,
+      });
+      await createCustomField(t.db, org.id, { owner: 'folder', dataKind: 'str', name: 'Handling editor' });
+      await createCustomField(t.db, org.id, {
+        owner: 'proposal',
+        dataKind: 'single_option',
+        name: 'Decision',
+        options: ['Accept', 'Reject'],
+      });
+      const folderId = await ensureFolder(t.db, org.id, 'J1');
+      await writeGroupAuthor(
+        t.db,
+        { organizationId: org.id, groupId: group.group_id, clientId: 'c1' },
+        {
+          name: 'Person One',
+          emails: null,
+          orcids: null,
+          articles: null,
+          affiliations: null,
+          custom_values: {},
+        },
+      );
+      const optionReads = async (url: string) => {
+        statements.length = 0;
+        const page = await app.inject({ url, headers: { cookie: session.cookie } });
+        expect(page.statusCode, page.body.slice(0, 300)).toBe(200);
+        return { page: page.body, reads: statements.filter((sql) => /\bcustom_field_options\b/.test(sql)) };
+      };
+      // Every statement reading options names the page's owner: none reads the records' 1,000 on the
+      // folder's page, the folder's none, the manuscripts' none on the record's.
+      const ofEveryOwner = (reads: string[]) => reads.filter((sql) => !/\bowner = \$2\b/.test(sql));
+      const folder = await optionReads(`/dashboard/folders/${folderId}/`);
+      expect(folder.page).toContain('Handling editor');
+      expect(folder.page).not.toContain('Record option');
+      expect(ofEveryOwner(folder.reads)).toEqual([]);
+      const record = await optionReads(`/dashboard/groups/${group.group_id}/records/c1/`);
+      expect(record.page).toContain('Record option 999');
+      expect(record.page).not.toContain('Accept');
+      expect(ofEveryOwner(record.reads)).toEqual([]);
     } finally {
       await app.close();
     }

@@ -4,6 +4,7 @@
 // records are written and changed through the API, so what the search compares follows each write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { notingStatements } from '../helpers/db.ts';
 import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { orgWithGroup, postAuthor, type OrgWithGroup } from '../authors-groups/helpers.ts';
 import { listGroupAuthors } from '../../src/authors-groups/store.ts';
@@ -108,13 +109,7 @@ describe("a group's records search", () => {
     // Folding each name and lower-casing each client id and email of the group for every word, in
     // the count and again in the page (statements noted through a database passing each on), held PGlite 3.2 s for a search of 205,823 records
     // (bench/hostile-group-search.ts): the records keep them folded (migration 0113).
-    const statements: string[] = [];
-    const noting: Queryable = {
-      query: (sql, params) => {
-        statements.push(sql);
-        return t.db.query(sql, params);
-      },
-    };
+    const { db: noting, statements } = notingStatements(t.db);
     const key = { organizationId: org.id, groupId: org.groupId };
     const page = await listGroupAuthors(noting, key, { search: 'björn UNI.example', limit: 50, offset: 0 });
     expect(page).toEqual({ total: 1, rows: [expect.objectContaining({ client_id: 'müller-7' })] });

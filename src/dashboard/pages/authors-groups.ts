@@ -24,7 +24,7 @@ import {
   type GroupDeletion,
   type StoredGroupAuthor,
 } from '../../authors-groups/store.ts';
-import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
+import { listOwnerCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues, type CustomValue } from '../../custom-fields/values.ts';
 import { loadAuthorSummaries } from '../../corpus/authors/author-summary.ts';
 import { findLink } from '../../corpus/authors/linking.ts';
@@ -124,10 +124,10 @@ async function customValuesOf(
 ): Promise<Record<string, CustomValue>> {
   const [rules, listed] = await Promise.all([
     loadFieldRules(ctx.db, organizationId, 'author_from_group'),
-    listCustomFields(ctx.db, organizationId),
+    listOwnerCustomFields(ctx.db, organizationId, 'author_from_group'),
   ]);
   // Messages name the field as the form labels it.
-  const names = new Map(listed.author_from_group.map((f) => [f.api_id, f.name]));
+  const names = new Map(listed.map((f) => [f.api_id, f.name]));
   // A field left empty is null: no value, as the record is written whole.
   const fields = [...rules].map(([api_id, rule]) => ({
     api_id,
@@ -228,7 +228,7 @@ async function recordForm(
   action: string,
   stored: StoredGroupAuthor | null,
 ): Promise<Html> {
-  const fields = (await listCustomFields(ctx.db, orgOf(request))).author_from_group;
+  const fields = await listOwnerCustomFields(ctx.db, orgOf(request), 'author_from_group');
   // After a refusal the form shows what was typed, not what is stored.
   const posted = postedForm(request);
   const listText = (key: (typeof LIST_FIELDS)[number]['key']) =>
@@ -808,7 +808,7 @@ async function readOnlyRecord(
   organizationId: number,
   stored: StoredGroupAuthor,
 ): Promise<Html> {
-  const fields = (await listCustomFields(ctx.db, organizationId)).author_from_group;
+  const fields = await listOwnerCustomFields(ctx.db, organizationId, 'author_from_group');
   return html`<dl>
     ${LIST_FIELDS.map(
       (f) =>

@@ -9,6 +9,7 @@ import {
   deleteCustomField,
   isOptionKind,
   listCustomFields,
+  listOwnerCustomFields,
   requireOwnedCustomField,
   updateCustomField,
 } from '../../custom-fields/store.ts';
@@ -163,7 +164,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       // The form sent twice (a double click; Back and send again): the field it added, said to be
       // there once, where the second post's "a field of that name already exists" read as if nothing
       // had been added. A field of that name that differs from the form is refused as taken.
-      const same = (await listCustomFields(ctx.db, orgOf(request)))[sent.owner].find(
+      const same = (await listOwnerCustomFields(ctx.db, orgOf(request), sent.owner)).find(
         (f) =>
           f.name === sent.name.trim() &&
           f.data_kind === sent.dataKind &&

@@ -23,7 +23,7 @@ import {
   searchSources,
   unlinkJournal,
 } from '../../journals/links.ts';
-import { listCustomFields } from '../../custom-fields/store.ts';
+import { listOwnerCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import {
   concerning,
@@ -189,7 +189,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const [groups, links, fields, values] = await Promise.all([
         listGroups(ctx.db, organizationId),
         listLinks(ctx.db, organizationId),
-        listCustomFields(ctx.db, organizationId),
+        listOwnerCustomFields(ctx.db, organizationId, 'folder'),
         readCustomValues(ctx.db, organizationId, 'folder', folderId),
       ]);
       const linked = links.filter((l) => l.folder_id === folderId);
@@ -299,7 +299,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             ${editSettings ? html`<button type="submit">Save referee finder settings</button>` : null}
           </form>
           ${customValuesSection(request, {
-            fields: fields.folder,
+            fields,
             values,
             action: `${path}custom-values/`,
             editable: editSettings,

@@ -21,7 +21,7 @@ import {
   type AuthorsGroup,
   type GroupAuthorRecord,
 } from '../../authors-groups/store.ts';
-import { listCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
+import { listOwnerCustomFields, loadFieldRules, type CustomField } from '../../custom-fields/store.ts';
 import { checkCustomValues } from '../../custom-fields/values.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
 import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
@@ -431,7 +431,7 @@ async function importPage(
 ): Promise<string> {
   const organizationId = orgOf(request);
   const [fields, limits, count] = await Promise.all([
-    listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
+    listOwnerCustomFields(ctx.db, organizationId, 'author_from_group'),
     readOrganizationLimits(ctx.db, organizationId),
     countRecords(ctx.db, organizationId, group.group_id),
   ]);
@@ -581,7 +581,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
         }
         const csv = sent.file ? sent.file.bytes.toString('utf8') : sent.csv;
         const [fields, rules, limits] = await Promise.all([
-          listCustomFields(ctx.db, organizationId).then((l) => l.author_from_group),
+          listOwnerCustomFields(ctx.db, organizationId, 'author_from_group'),
           loadFieldRules(ctx.db, organizationId, 'author_from_group'),
           readOrganizationLimits(ctx.db, organizationId),
         ]);

@@ -10,7 +10,7 @@ import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
 import { listGroups } from '../../authors-groups/store.ts';
-import { listCustomFields } from '../../custom-fields/store.ts';
+import { listOwnerCustomFields } from '../../custom-fields/store.ts';
 import { readCustomValues } from '../../custom-fields/folder-manuscript-values.ts';
 import type { Queryable } from '../../infra/db/index.ts';
 import { foldAccents } from '../../infra/text-fold.ts';
@@ -271,7 +271,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const [org, stored, fields, values] = await Promise.all([
         requireOrganization(ctx.db, organizationId),
         loadCandidates(ctx.db, manuscriptId),
-        listCustomFields(ctx.db, organizationId),
+        listOwnerCustomFields(ctx.db, organizationId, 'proposal'),
         readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
       ]);
       const candidates = stored?.candidates ?? [];
@@ -306,7 +306,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         title: manuscript.title || `Manuscript ${isolateText(manuscript.origin_id)}`,
         body: html`${summary(manuscript)} ${metadata(manuscript)}
           ${customValuesSection(request, {
-            fields: fields.proposal,
+            fields,
             values,
             action: `${dashboardPath('manuscripts', manuscriptId)}custom-values/`,
             editable: mayDo(request, 'manuscript_values_write'),
