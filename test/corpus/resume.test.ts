@@ -54,14 +54,13 @@ interface Target {
 async function target(dir: string): Promise<Target> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    // A schema of its own on the server, reached by the CLI through search_path in the URL.
-    const schemaDb: TestDatabase = await createTestDatabase();
-    cleanup.push(() => schemaDb.destroy());
-    const withSchema = new URL(url);
-    withSchema.searchParams.set('options', `-c search_path=${schemaDb.schema},public`);
+    // A database of its own on the server, which the CLI is given as its DATABASE_URL.
+    const serverDb: TestDatabase = await createTestDatabase();
+    cleanup.push(() => serverDb.destroy());
+    const connectionString = serverDb.connectionString!;
     return {
-      env: { DATABASE_URL: withSchema.toString() },
-      open: async () => openPostgres({ connectionString: url, schema: schemaDb.schema, maxConnections: 2 }),
+      env: { DATABASE_URL: connectionString },
+      open: async () => openPostgres({ connectionString, maxConnections: 2 }),
     };
   }
   const dataDir = path.join(dir, 'data');

@@ -1,16 +1,15 @@
 // A real, isolated database for a test: a PGlite from the migrated template (a new one, or one
 // another test of this worker let go, emptied: helpers/pglite-pool.ts), or, when DATABASE_URL is set,
-// a fresh schema on that server with the migrations applied. Each call gives a database of its own;
-// no row is shared between tests that use separate calls.
-import { randomBytes } from 'node:crypto';
+// a database of its own on that server, copied from the run's migrated template
+// (helpers/server-databases.ts). Each call gives a database of its own; no row is shared between
+// tests that use separate calls.
 import { mkdir, readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
-import pg from 'pg';
 import { embeddedDatabaseDir, type Database } from '../../src/infra/db/index.ts';
 import { openPglite } from '../../src/infra/db/pglite.ts';
 import { openPostgres } from '../../src/infra/db/postgres.ts';
-import { migrate } from '../../src/infra/db/migrate.ts';
 import { leasePglite } from './pglite-pool.ts';
+import { copyServerTemplate, databaseUrl, dropServerDatabase } from './server-databases.ts';
 
 let template: Blob | undefined;
 
@@ -22,10 +21,13 @@ let template: Blob | undefined;
 export const suiteOnServerPostgres = Boolean(process.env.DATABASE_URL);
 
 export interface TestDatabase extends Database {
-  /** Drops the schema (server) or closes the in-memory database (PGlite). Safe to call twice. */
+  /** Drops the database (server) or closes the in-memory one (PGlite). Safe to call twice. */
   destroy(): Promise<void>;
-  /** The schema on the server, for tests that need to open a second connection to it. */
-  schema?: string;
+  /**
+   * The URL of this database on the server, for tests that open a second connection to it or give
+   * it to a process they start.
+   */
+  connectionString?: string;
 }
 
 async function pgliteTemplate(): Promise<Blob> {
@@ -47,25 +49,18 @@ export async function createTestDataDir(dataDir: string): Promise<void> {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const db = openPostgres({ connectionString: url, schema, maxConnections: 4 });
-    await migrate(db);
+    const name = await copyServerTemplate(url, inject('serverRun'));
+    const connectionString = databaseUrl(url, name);
+    const db = openPostgres({ connectionString, maxConnections: 4 });
     let destroyed = false;
     return {
       ...db,
-      schema,
+      connectionString,
       async destroy() {
         if (destroyed) return;
         destroyed = true;
         await db.close();
-        const dropper = new pg.Client({ connectionString: url });
-        await dropper.connect();
-        await dropper.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await dropper.end();
+        await dropServerDatabase(url, name);
       },
     };
   }

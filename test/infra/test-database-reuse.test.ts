@@ -1,9 +1,12 @@
 // The PGlite test databases are reused within a worker (helpers/pglite-pool.ts): what one test left
-// must never reach the next. These are the promises every other test relies on.
+// must never reach the next. On server PostgreSQL each is a copy of the run's migrated template
+// (helpers/server-databases.ts). These are the promises every other test relies on.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, suiteOnServerPostgres } from '../helpers/db.ts';
 import { pgliteDatabasesIdle } from '../helpers/pglite-pool.ts';
 import { createOrganization } from '../../src/organizations/organizations.ts';
+import { listMigrations } from '../../src/infra/db/migrate.ts';
 
 describe.skipIf(suiteOnServerPostgres)('a PGlite test database handed to the next test', () => {
   it('holds none of the last test’s rows, and its ids start again from 1', async () => {
@@ -71,5 +74,29 @@ describe.skipIf(suiteOnServerPostgres)('a PGlite test database handed to the nex
     await db.destroy();
     await expect(db.query('SELECT 1')).rejects.toThrow(/closed/);
     await expect(db.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toThrow(/closed/);
+  });
+});
+
+describe.runIf(suiteOnServerPostgres)('a server test database', () => {
+  it('is a migrated database of its own, copied from the template, dropped when the test lets it go', async () => {
+    const [first, second] = [await createTestDatabase(), await createTestDatabase()];
+    expect(first.connectionString).not.toBe(second.connectionString);
+    await createOrganization(first, { name: 'First', features: ['referee_finder'] });
+    expect((await second.query('SELECT * FROM organizations')).rows).toEqual([]);
+    const applied = await second.query<{ version: string }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(applied.rows.map((r) => r.version)).toEqual((await listMigrations()).map((m) => m.version));
+
+    const name = new URL(first.connectionString!).pathname.slice(1);
+    await first.destroy();
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      expect((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rows).toEqual([]);
+    } finally {
+      await admin.end();
+    }
+    await second.destroy();
   });
 });

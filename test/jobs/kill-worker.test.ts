@@ -31,13 +31,12 @@ async function target(dir: string): Promise<Target> {
   const base = { REFMATCH_DEMO: 'false', LOG_LEVEL: 'debug', JOB_LEASE_MS: '1500', JOB_POLL_MS: '200' };
   const url = process.env.DATABASE_URL;
   if (url) {
-    const schemaDb: TestDatabase = await createTestDatabase();
-    cleanup.push(() => schemaDb.destroy());
-    const withSchema = new URL(url);
-    withSchema.searchParams.set('options', `-c search_path=${schemaDb.schema},public`);
+    const serverDb: TestDatabase = await createTestDatabase();
+    cleanup.push(() => serverDb.destroy());
+    const connectionString = serverDb.connectionString!;
     return {
-      env: { ...base, DATABASE_URL: withSchema.toString(), REFMATCH_DATA_DIR: path.join(dir, 'data') },
-      open: async () => openPostgres({ connectionString: url, schema: schemaDb.schema, maxConnections: 2 }),
+      env: { ...base, DATABASE_URL: connectionString, REFMATCH_DATA_DIR: path.join(dir, 'data') },
+      open: async () => openPostgres({ connectionString, maxConnections: 2 }),
     };
   }
   const dataDir = path.join(dir, 'data');

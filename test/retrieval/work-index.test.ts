@@ -35,11 +35,8 @@ async function setup(): Promise<{ db: TestDatabase; index: DbWorkIndex; ids: Map
 
 /** A second connection to the same database where the driver allows one (server PostgreSQL). */
 async function otherConnection(db: TestDatabase): Promise<Queryable> {
-  if (!db.schema || !process.env.DATABASE_URL) return db;
-  const client = new pg.Client({
-    connectionString: process.env.DATABASE_URL,
-    options: `-c search_path=${db.schema}`,
-  });
+  if (!db.connectionString) return db;
+  const client = new pg.Client({ connectionString: db.connectionString });
   await client.connect();
   cleanups.push(() => client.end());
   return {

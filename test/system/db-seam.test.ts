@@ -9,17 +9,26 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { queryPacked } from '../../src/infra/db/packed-rows.ts';
 
 let db: TestDatabase;
-beforeEach(async () => {
-  db = await createTestDatabase();
-  await db.exec('CREATE TABLE seam_rows (id integer PRIMARY KEY, n integer NOT NULL)');
-  await db.query('INSERT INTO seam_rows SELECT g, 0 FROM generate_series(1, 5) g');
-});
-afterEach(async () => {
-  await db.destroy();
-});
+/**
+ * A test database for each test of the calling describe, holding five `seam_rows` when asked. Only
+ * the tests that query one get one: a table created is a schema changed, so the database is not
+ * handed to the next test (helpers/pglite-pool.ts) and each costs a new PGlite.
+ */
+function useTestDatabase(options: { seamRows: boolean }): void {
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    if (!options.seamRows) return;
+    await db.exec('CREATE TABLE seam_rows (id integer PRIMARY KEY, n integer NOT NULL)');
+    await db.query('INSERT INTO seam_rows SELECT g, 0 FROM generate_series(1, 5) g');
+  });
+  afterEach(async () => {
+    await db.destroy();
+  });
+}
 
 // Both drivers answer rowCount as pg does, so code that counts never depends on the driver.
 describe('rowCount, the same on both drivers', () => {
+  useTestDatabase({ seamRows: true });
   it('counts the rows a SELECT returns, also one that locks them', async () => {
     expect((await db.query('SELECT id FROM seam_rows')).rowCount).toBe(5);
     const locked = await db.transaction((tx) =>
@@ -40,6 +49,7 @@ describe('rowCount, the same on both drivers', () => {
 
 // The ingest hands COPY either the CSV text or its UTF-8 bytes: both drivers store the same rows.
 describe('copyCsv, from text and from UTF-8 bytes', () => {
+  useTestDatabase({ seamRows: false });
   it('stores the same rows either way, inside a transaction and outside one', async () => {
     await db.exec('CREATE TABLE seam_copy (id integer PRIMARY KEY, label text, tags text[])');
     const csv = (first: number) =>
@@ -106,6 +116,7 @@ describe('the numbered migrations', () => {
 
 // Many small rows as one JSON document (queryPacked): the same values as the rows, on both drivers.
 describe('packed rows', () => {
+  useTestDatabase({ seamRows: false });
   const SQL = `SELECT * FROM (VALUES
       (1, 'O''Brien "Jr" \\ é', ARRAY['Ann-Marie', 'A. M.']::text[], true),
       (2, E'tab\there', '{}'::text[], false),

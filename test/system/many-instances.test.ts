@@ -30,7 +30,7 @@ describe.skipIf(!url)(
     let org: TestOrg;
     beforeAll(async () => {
       dbA = await createTestDatabase();
-      dbB = openPostgres({ connectionString: url!, schema: dbA.schema!, maxConnections: 4 });
+      dbB = openPostgres({ connectionString: dbA.connectionString!, maxConnections: 4 });
       a = await buildApp({ config: testConfig(), db: dbA });
       b = await buildApp({ config: testConfig(), db: dbB });
       org = await createTestOrg({ db: dbA });

@@ -17,7 +17,7 @@ const typeParsers = {
 
 export interface PostgresOptions {
   connectionString: string;
-  /** Tests run each suite in a schema of its own on one shared server database. */
+  /** The benches ingest each corpus into a schema of its own on one shared server database. */
   schema?: string;
   maxConnections?: number;
 }
