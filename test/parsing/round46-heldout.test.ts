@@ -256,6 +256,16 @@ describe('a thesis abstract page that repeats the thesis’s fields between its 
     makeTextPdf([
       [...thesisCoverLines(740), { text: 'DOCTORAL THESIS', size: 10, x: 230, y: 400, bold: true }],
       [{ text: 'PREFACE', size: 10, x: 250, y: 740, bold: true }, ...bodyProse(720, 20)],
+      // A contents list set in columns: each short row a block of its own, none a contents line,
+      // more than the abstract label's usual reach.
+      ...[0, 1, 2].map((p) =>
+        Array.from({ length: 20 }, (_, k) => ({
+          text: `${p + 1}.${k + 1}.`,
+          size: 10,
+          x: 72,
+          y: 740 - k * 34,
+        })),
+      ),
       [
         { text: 'SUMMARY', size: 10, x: 260, y: 740 },
         { text: 'READING LANTERNS IN THE DARK SECTOR WITH DEEP NETWORKS', size: 10, x: 120, y: 710 },
