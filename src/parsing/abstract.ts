@@ -16,6 +16,7 @@ import {
 } from './sections.ts';
 import { joinLines, meetInCjk } from './text-utils.ts';
 import { INSTITUTION_WORD } from './institutions.ts';
+import { inCapitals, isNameLike } from './names.ts';
 
 export interface FoundAbstract {
   text: string | null;
@@ -193,6 +194,34 @@ function nextPartName(blocks: Block[], j: number): string | null {
 }
 
 /** The text from block `from` on, until the abstract ends; `size` is its type size. */
+/**
+ * A thesis's abstract page that repeats its fields under the label before the prose (a Turkish
+ * thesis's ÖZET and SUMMARY: the title in capitals, the author's name alone, the university, the
+ * institute, the department, "Supervisor: ..." and "2021, 138 Pages" in one block): the index of
+ * the prose after them, or `j` when the blocks from `j` are no such fields. The fields are a
+ * line in capitals, a name alone, and lines naming an institution with no sentence's end; a name
+ * alone must be among them, and a paragraph of prose must follow.
+ */
+function thesisAbstractFields(blocks: Block[], j: number): number {
+  const page = blocks[j]?.page;
+  let k = j;
+  let named = false;
+  for (; k < j + 4 && k < blocks.length && blocks[k]!.page === page; k++) {
+    const b = blocks[k]!;
+    const text = b.text.trim();
+    if (isNameLike(text)) named = true;
+    else if (
+      !(inCapitals(text) && text.length <= 250 && !/[.!?]$/.test(text)) &&
+      !(
+        INSTITUTION_WORD.test(text) &&
+        b.lines.every((l) => l.text.trim().length <= 80 && !/[.!?]$/.test(l.text.trim()))
+      )
+    )
+      break;
+  }
+  return named && k > j && (blocks[k]?.text.length ?? 0) >= 200 && blocks[k]!.page === page ? k : j;
+}
+
 function collect(
   blocks: Block[],
   from: number,
@@ -250,6 +279,13 @@ function collect(
           j++;
       }
       continue;
+    }
+    if (!parts.length && !styled) {
+      const prose = thesisAbstractFields(blocks, j);
+      if (prose > j) {
+        j = prose - 1; // the loop's j++ lands on the prose
+        continue;
+      }
     }
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;

@@ -47,6 +47,18 @@ function findKeywords(blocks: Block[], frontEnd: number, declared: string[]): st
   return declared;
 }
 
+/**
+ * How far a thesis's abstract label is looked for: its cover's pages, a preface, a signed
+ * statement and a table of contents set in columns (a block for each column's run of numbers and
+ * of titles, none of them a contents line) may come first, so the reach runs over the next ten
+ * pages, and never less than THESIS_LABEL_REACH blocks.
+ */
+function thesisReach(blocks: Block[], from: number): number {
+  const page = blocks[from]?.page ?? 1;
+  const past = blocks.findIndex((b, i) => i >= from && b.page > page + 10);
+  return Math.max(THESIS_LABEL_REACH, (past < 0 ? blocks.length : past) - from);
+}
+
 export function extractHeader(source: DocumentModel): Header {
   const doc = {
     ...source,
@@ -72,14 +84,20 @@ export function extractHeader(source: DocumentModel): Header {
   const unassignedEmails = readContacts(doc, span, chosen, authors, frontEnd);
 
   // A thesis sets its abstract after the contents that end its cover, or after the cover's pages
-  // when its title stands under the kind of work.
-  const thesisCover = titleIndex !== null && titleIndex > 0 && kindOfWork(blocks[titleIndex - 1]!);
+  // when its title stands under the kind of work, or over it (a Turkish cover: the title, then
+  // "DOKTORA TEZİ", then the author).
+  const kindUnder = blocks[titleEnd];
+  const thesisCover =
+    titleIndex !== null &&
+    ((titleIndex > 0 && kindOfWork(blocks[titleIndex - 1]!)) ||
+      (kindUnder !== undefined && kindUnder.page === blocks[titleIndex]!.page && kindOfWork(kindUnder)));
+  const from = afterContents(blocks, frontEnd);
   const abstract = findAbstract(
     blocks,
-    afterContents(blocks, frontEnd),
+    from,
     titleEnd,
     doc.format === 'pdf',
-    thesisCover ? THESIS_LABEL_REACH : undefined,
+    thesisCover ? thesisReach(blocks, from) : undefined,
   );
   return {
     title,

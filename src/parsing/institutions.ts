@@ -82,11 +82,14 @@ const KINDS: Kind[] = [
 
 /**
  * Turkish kinds of institution, with their suffixes ("Üniversitesi", "Fakültesi", "Enstitüsü",
- * "Yüksekokulu", "Bölümü", "Hastanesi"). They open with a letter outside ASCII, next to which `\b`
- * sees no word's edge: a letter before them is looked for instead. A pattern of its own: the
- * Unicode flag on the long patterns below makes each test several times slower.
+ * "Yüksekokulu", "Bölümü", "Hastanesi", a graduate department "Anabilim Dalı"). They open with a
+ * letter outside ASCII, next to which `\b` sees no word's edge: a letter before them is looked for
+ * instead. A pattern of its own: the Unicode flag on the long patterns below makes each test
+ * several times slower. In capitals Turkish writes i as "İ", which no case-blind match takes for
+ * "i" ("ÜNİVERSİTESİ", "ENSTİTÜSÜ", "ANABİLİM DALI", a cover's lines): both are allowed.
  */
-const TURKISH = /(?<!\p{L})(?:üniversite|fakülte|enstitü|yüksekokul|bölüm|hastane)/iu;
+const TURKISH =
+  /(?<!\p{L})(?:ün[iİ]vers[iİ]te|fakülte|enst[iİ]tü|yüksekokul|bölüm|hastane|anab[iİ]l[iİ]m dal)/iu;
 /**
  * Vietnamese kinds of institution: school (trường), university (đại học), institute (viện, học
  * viện), major (chuyên ngành), department (bộ môn). "Khoa" (faculty) is a given name too.

@@ -78,6 +78,10 @@ export function isNameLike(raw: string): boolean {
   const words = text.split(' ');
   if (words.length < 2 || words.length > 6) return false;
   if (words.some((w) => DOCUMENT_WORD.test(w.replace(/[.,]$/, '')))) return false;
+  // A word written out and closed by a stop ends a sentence ("... Kabul Edilen Tezdir.", a
+  // cover's statement in title case); a name ends on its surname, an initial or a suffix.
+  if (/^\p{Lu}\p{Ll}{2,}\.$/u.test(words[words.length - 1]!) && !SUFFIX.test(words[words.length - 1]!))
+    return false;
   let letters = 0;
   let capitalised = 0;
   for (const w of words) {

@@ -120,7 +120,8 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
     else if (useGap)
       starts ||=
-        line.gapAbove > entryGap ||
+        // The space over a page's top line is the page's (or a running head's left above it).
+        (line.pageTop !== true && line.gapAbove > entryGap) ||
         (line.pageTop === true &&
           (opensAfterSentence(line, prev) ||
             endsWithLink(refs[refs.length - 1]!) ||

@@ -92,11 +92,12 @@ const BACK_MATTER_NOTE =
 
 /**
  * An appendix's heading after the list, alone or run into its first sentence ("Appendix A. Proofs
- * of ...", "APPENDIX B: DATA", "Appendices"), or Japanese "付録" alone (letter-spaced "付 録"). Journals set it at the body's size, so size does not
+ * of ...", "APPENDIX B: DATA", "Appendices"; Portuguese and Spanish "APÊNDICE A – Título", "ANEXO
+ * B – ...", ABNT's dash after the letter; French "Annexe"), or Japanese "付録" alone (letter-spaced "付 録"). Journals set it at the body's size, so size does not
  * tell it; no entry opens with the word and a label.
  */
 const APPENDIX_HEADING =
-  /^(?:appendix(?:\s+[A-Z\d]{1,3})?(?:[.:]\s+\p{Lu}|[.:]?$)|appendices[.:]?$|付\s*録$)/iu;
+  /^(?:(?:appendix|ap[êé]ndice|anexo|annexe)(?:\s+[A-Z\d]{1,3})?(?:\s?[.:–—]\s+\p{Lu}|[.:]?$)|(?:appendices|ap[êé]ndices|anexos|annexes)[.:]?$|付\s*録$)/iu;
 
 /**
  * A chart's tick labels: numbers and nothing else ("0", "−6.8 −6.6 −6.4", "10%"), in any size; a
@@ -511,6 +512,29 @@ function overTableCells(blocks: Block[], i: number): boolean {
  */
 const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
 
+/**
+ * A book class's running head over the list's second page, its page number beside the list's
+ * name ("66 Referências", memoir's even pages), kept where the name's chapter is too short for
+ * the head to recur: the first block of its page, smaller than the body, with the list's own
+ * heading on one of the two pages before it. The list opens under that heading, not under the
+ * head, which had left it only the entries of its last page.
+ */
+function listRunningHead(blocks: Block[], i: number): boolean {
+  const b = blocks[i]!;
+  if (!(b.relSize < 1 && /^\d+\s+\S|\S\s+\d+$/.test(b.text.trim()) && blocks[i - 1]?.page !== b.page))
+    return false;
+  for (let k = i - 1; k >= 0 && blocks[k]!.page >= b.page - 2; k--) {
+    const earlier = blocks[k]!;
+    if (
+      earlier.relSize > b.relSize &&
+      earlier.text.length < 60 &&
+      REFERENCES_HEADING.test(earlier.text.trim())
+    )
+      return true;
+  }
+  return false;
+}
+
 /** Two fields of a submission system's cover sheet on page one: the PDF bundles the files sent. */
 function submissionBundle(blocks: readonly Block[]): boolean {
   let fields = 0;
@@ -537,7 +561,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
       b.text.length < 60 &&
       REFERENCES_HEADING.test(b.text.trim()) &&
       (isHeading(b) || b.lines.length === 1) &&
-      !overTableCells(blocks, i)
+      !overTableCells(blocks, i) &&
+      !listRunningHead(blocks, i)
     ) {
       headingIndex = i;
       break;
@@ -645,6 +670,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   }
   if (end <= start) return null;
   for (const k of innerHeadings) if (k < end) floats.push({ start: k, end: k + 1 });
+  for (let k = start; k < end; k++) if (listRunningHead(blocks, k)) floats.push({ start: k, end: k + 1 });
   // A column of labels read before the entries it labels, each alone in its block: the labels
   // give the entries nothing the splitter needs, and read as entries of their own they would
   // double the count.

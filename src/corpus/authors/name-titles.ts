@@ -73,8 +73,8 @@ const HONORIFIC_WORDS = [
 ];
 /**
  * Degrees written before a name in Czech, Slovak and Austrian use ("Bc. Jana Nováková", "Ing. Petr
- * Dvořák", "Mgr. et Mgr. ...", "doc. RNDr. ..."): cut only with their stop, since some read as words
- * or names without it ("Doc", "Ing").
+ * Dvořák", "Mgr. et Mgr. ...", "doc. RNDr. ...") and in Turkish ("Bil. Yük. Müh. Ayşe Kaya"): cut
+ * only with their stop, since some read as words or names without it ("Doc", "Ing", "Bil").
  */
 const DEGREE_BEFORE_WORDS = [
   'bc',
@@ -90,6 +90,16 @@ const DEGREE_BEFORE_WORDS = [
   'judr',
   'paeddr',
   'thdr',
+  // Turkish: "Bil. Yük. Müh." (a computer engineer's master's), "Doç.", "Yrd. Doç.", "Öğr. Gör.",
+  // "Arş. Gör." (a lecturer's, a research assistant's).
+  'bil',
+  'yük',
+  'müh',
+  'doç',
+  'yrd',
+  'öğr',
+  'arş',
+  'gör',
 ];
 const TITLE_BEFORE = String.raw`(?:(?:${HONORIFIC_WORDS.join('|')})\.?|(?:${DEGREE_BEFORE_WORDS.join('|')})\.|et)`;
 const HONORIFICS = new RegExp(String.raw`^(?:${TITLE_BEFORE}\s+)+(?=\p{Lu})`, 'iu');

@@ -833,10 +833,21 @@ export function readAuthorEntries(
             i >= start &&
             i < frontEnd &&
             b.page > blocks[titleIndex]!.page &&
-            b.relSize >= 1 &&
+            // No smaller than the body, to the rounding of sizes (a cover set all at the body's size).
+            b.relSize >= 0.98 &&
             foldWords(b.text) === folded,
         );
   const bylineStart = repeated >= 0 ? repeated + 1 : start;
+  // A thesis prints its title page more than once (the cover, the title page with the ORCIDs, the
+  // jury's approval page): the byline under the title printed again ends where it is printed a
+  // third time, whose lines ("... Tarafından Hazırlanan", the jury) are no one's byline.
+  const again =
+    repeated >= 0
+      ? blocks.findIndex(
+          (b, i) =>
+            i > repeated && i < frontEnd && b.page > blocks[repeated]!.page && foldWords(b.text) === folded,
+        )
+      : -1;
   // A cover's label over its supervisor alone on its line ("Επιβλέπων") under the student's name
   // alone on its line ends the byline: the name under the label is no author's.
   const supervisorAt = blocks.findIndex(
@@ -848,7 +859,7 @@ export function readAuthorEntries(
   );
   const nameBefore =
     supervisorAt > bylineStart && blocks.slice(bylineStart, supervisorAt).some((b) => isLoneName(b));
-  const bylineEnd = nameBefore ? supervisorAt : frontEnd;
+  const bylineEnd = nameBefore ? supervisorAt : again >= 0 ? again : frontEnd;
   const inline = inlineAuthors(blocks, bylineStart, bylineEnd);
   const stacked = stackedAuthors(blocks, bylineStart, bylineEnd);
   // Blocks set side by side are read as such: across them, a byline reader would take each

@@ -771,6 +771,23 @@ export function readContacts(
     });
   }
 
+  // An identifier on a line of its own, labelled or not ("ORCID : 0000-..."), right under the line
+  // the byline was read from that names one author (a thesis's title page: the student's name,
+  // then the student's ORCID; the supervisor's further down, after the supervisor's label).
+  if (authors.some((a) => !a.orcid)) {
+    blocks.forEach((b, i) => {
+      if (i === 0 || !chosen.used.has(i - 1) || !frontPages.has(b.page) || b.lines.length !== 1) return;
+      const ids = findOrcids(b.text);
+      const rest = b.text
+        .replace(/\S*\d{4}-\d{4}-\d{4}-\d{3}[\dX]\S*/g, '')
+        .replace(/^\s*orcid(?:\s+id)?\s*[.:]?/i, '');
+      if (ids.length !== 1 || rest.trim() || !validOrcid(ids[0]!) || authors.some((a) => a.orcid === ids[0]))
+        return;
+      const named = mentionedAuthors(blocks[i - 1]!.text, authors);
+      if (named.length === 1 && !authors[named[0]!]!.orcid) authors[named[0]!]!.orcid = ids[0]!;
+    });
+  }
+
   // A table of the authors and their identifiers set in columns ("Author | ORCID | Email", a Word
   // manuscript printed to PDF): a block of ORCIDs alone, one a line, pairs row by row with the
   // nearest block before it whose lines each name a different author.

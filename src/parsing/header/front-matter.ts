@@ -50,12 +50,13 @@ const THESIS_KIND =
  * diplomă", "Lucrare de licență", Serbian "Мастер рад", "Дипломски рад", Hungarian "Szakdolgozat",
  * "Diplomamunka", Greek "Διπλωματική εργασία", Russian "Выпускная квалификационная работа",
  * "Работа бакалавра", "Магистерская диссертация", Ukrainian "Кваліфікаційна робота", "MSc thesis",
- * "Undergraduate thesis", Indonesian "Skripsi", "Tesis", "Disertasi", "Tugas akhir",
+ * "Undergraduate thesis", Indonesian "Skripsi", "Tesis", "Disertasi", "Tugas akhir", Turkish
+ * "Yüksek Lisans Tezi", "DOKTORA TEZİ" (its capital İ), "Bitirme Projesi",
  * set large on a cover over the title; the whole line names the kind of work and nothing else, one
  * kind or two run together ("ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА РАБОТА БАКАЛАВРА").
  */
 const WORK_KINDS =
-  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота)/iu;
+  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ])/iu;
 
 const WORK_KIND = new RegExp(`^\\s*${WORK_KINDS.source}(?:\\s+${WORK_KINDS.source})?\\s*$`, 'iu');
 

@@ -380,8 +380,14 @@ function findTitle(doc: DocumentModel): number | null {
   const kindLine = (b: Block | undefined) => !!b && kindOfWork(b);
   // A cover's first line naming its institution in capitals ("UNIVERSITY OF CALIFORNIA
   // RIVERSIDE", a dissertation's cover in one bold type) is its banner, and the line under it the
-  // title even when it reads as names ("Dubrovnik Skein Theory and Power Sum Elements").
-  const coverBanner = (b: Block, i: number) => i === 0 && inCapitals(b.text) && INSTITUTION_WORD.test(b.text);
+  // title even when it reads as names ("Dubrovnik Skein Theory and Power Sum Elements"). The banner
+  // may run on over the next lines from the top, each in capitals naming a part of it (a Turkish
+  // cover's university and institute, then "BİLGİSAYAR MÜHENDİSLİĞİ ANABİLİM DALI").
+  const coverBanner = (b: Block, i: number): boolean =>
+    i < 4 &&
+    inCapitals(b.text) &&
+    INSTITUTION_WORD.test(b.text) &&
+    (i === 0 || coverBanner(doc.blocks[i - 1]!, i - 1));
   const firstHeading = doc.blocks.findIndex(
     (b, i) =>
       i < 10 &&
@@ -648,8 +654,13 @@ export function readTitle(doc: DocumentModel): TitleSpan {
       // A title set at body size (APA title pages) stands apart by its face, or by the space
       // under it: the byline after it has the same size, and either another face or a gap
       // wider than a double-spaced line's above it.
-      (t.relSize >= 1.1 ||
-        (blocks[titleEnd]!.emphasis === t.emphasis && (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5))
+      (t.relSize >= 1.1
+        ? // A title set large goes on in a block of its size and face broken off where a word's face
+          // changes, with no space between; after a space wider than a double-spaced line's, one
+          // in its face and size is another title (abnTeX2's \tituloestrangeiro: the title again
+          // in English under the Portuguese one).
+          blocks[titleEnd]!.emphasis !== t.emphasis || (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5
+        : blocks[titleEnd]!.emphasis === t.emphasis && (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5)
     ) {
       titleEnd++;
     }

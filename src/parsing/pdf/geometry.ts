@@ -415,8 +415,20 @@ function accentJoin(a: Item, b: Item): Item | null {
     const ascii = tail[2]! in AMBIGUOUS_ACCENTS;
     if (composed && (!ascii || before === '' || /\p{L}$/u.test(before))) {
       // The space pdf.js puts before an accent inside a word ("Rich `el") is the accent's shift,
-      // not a word space; before a capital ("Jean ´Emile") it is most likely a real one.
-      const keepSpace = tail[1] === ' ' && !(/\p{L}$/u.test(before) && /\p{Ll}/u.test(letter));
+      // not a word space; before a capital ("Jean ´Emile") it is most likely a real one, but for
+      // a capital inside a word in capitals ("DO ˘" + "GAN", Times' Ğ and Ş built from a breve or
+      // a cedilla and the letter): a capital before it, after it a capital or nothing more, and a
+      // letter wide enough under its accent that centring the accent shifts it past pdf.js's
+      // space (a tenth of an em): the overlap, half the letter's width and the accent's, passes a
+      // third of an em (an accent's width) and that tenth. Over a narrow letter ("˙" + "I", İ) the
+      // shift is too small to read as a space: the space there is a word's ("...LARININ İNCE...").
+      const inCapitals =
+        /\p{Lu}$/u.test(before) &&
+        /\p{Lu}/u.test(letter) &&
+        !/^\P{L}*\p{Ll}/u.test(b.str.slice(letter.length)) &&
+        end - b.x > 0.43 * size;
+      const keepSpace =
+        tail[1] === ' ' && !(/\p{L}$/u.test(before) && (/\p{Ll}/u.test(letter) || inCapitals));
       const text = `${before}${keepSpace ? ' ' : ''}${composed}${b.str.slice(letter.length)}`;
       return merged(text, before.trim() ? a : b);
     }
