@@ -254,9 +254,10 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
     const created = json<Record<string, unknown>>(
       await cli('user', 'create', '--org', String(org.id), '--email', 'Ed@Example.org', '--role', 'editor'),
     );
+    // Kept lower-cased (one account per address, whatever the case typed).
     expect(created).toEqual({
       id: expect.any(Number),
-      email: 'Ed@Example.org',
+      email: 'ed@example.org',
       role: 'editor',
       org_id: org.id,
       password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
@@ -286,7 +287,7 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
     );
     expect(JSON.parse(badRole.stderr).error.code).toBe('validation_failed');
 
-    const user = { id: created.id, email: 'Ed@Example.org', org_id: org.id, created_at: expect.any(String) };
+    const user = { id: created.id, email: 'ed@example.org', org_id: org.id, created_at: expect.any(String) };
     expect(json(await cli('user', 'list', '--org', String(org.id)))).toEqual([
       { ...user, role: 'editor', must_change_password: true, disabled: false },
     ]);
