@@ -513,15 +513,24 @@ function overTableCells(blocks: Block[], i: number): boolean {
 const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
 
 /**
- * A book class's running head over the list's second page, its page number beside the list's
- * name ("66 Referências", memoir's even pages), kept where the name's chapter is too short for
+ * A book class's running head over the list's second page, one short line, its page number beside
+ * the list's name ("66 Referências", memoir's even pages), kept where the name's chapter is too short for
  * the head to recur: the first block of its page, smaller than the body, with the list's own
  * heading on one of the two pages before it. The list opens under that heading, not under the
  * head, which had left it only the entries of its last page.
  */
 function listRunningHead(blocks: Block[], i: number): boolean {
   const b = blocks[i]!;
-  if (!(b.relSize < 1 && /^\d+\s+\S|\S\s+\d+$/.test(b.text.trim()) && blocks[i - 1]?.page !== b.page))
+  // One short line: a list set smaller than the body has blocks of entries that also end on a
+  // number ("..., 2022") at a page's top.
+  const head = b.text.trim();
+  if (!(
+    b.relSize < 1 &&
+    b.lines.length === 1 &&
+    head.length < 60 &&
+    /^\d+\s+\S|\S\s+\d+$/.test(head) &&
+    blocks[i - 1]?.page !== b.page
+  ))
     return false;
   for (let k = i - 1; k >= 0 && blocks[k]!.page >= b.page - 2; k--) {
     const earlier = blocks[k]!;

@@ -286,3 +286,40 @@ describe('a thesis abstract page that repeats the thesis’s fields between its 
     expect(result.abstract).toBe(summary);
   });
 });
+
+describe('a reference list set smaller than the body, its next page opening on entries that end on a year', () => {
+  // GENETICS' author-year list in small type: the next page's first block is an entry's end and
+  // the next entry's names, ending "..., 2022" before a space and the title. Read as a running
+  // head ("14 References": smaller than the body, ending on a number), that block left the list.
+  const entry = (k: number) => [
+    `Roe, J. ${k}., A. Poe, and K. Smith, 201${k} Lanterns and their light, part ${k + 1}. Journal of`,
+    `Lanterns ${k + 1}: 1${k}1–1${k}9.`,
+  ];
+  const small = (text: string, y: number) => ({ text, size: 8, x: 72, y });
+  const file = () =>
+    makeTextPdf([
+      [{ text: 'Introduction', size: 12, x: 72, y: 740, bold: true }, ...bodyProse(720, 50)],
+      [
+        ...bodyProse(740, 20),
+        { text: 'References', size: 12, x: 72, y: 460, bold: true },
+        ...entryLines(
+          Array.from({ length: 8 }, (_, k) => entry(k)),
+          440,
+        ).map((l) => ({ ...l, size: 8 })),
+        small('Doe, K., A. Poe, and B.', 90),
+      ],
+      [
+        small('Quinn, 2019 Lanterns of the past. Journal of Lanterns 8: 762–775.', 740),
+        small('Wu, L., and B. Quinn, 2022', 730),
+        small('Lanterns again. Journal of Lanterns 9: 1–9.', 708),
+        small('Zed, M., 2023 Lanterns at last. Journal of Lanterns 10: 2–8.', 698),
+      ],
+    ]);
+
+  it('keeps the block in the list', async () => {
+    const result = await parseManuscript(file(), 'small-list.pdf', limits);
+    const raws = result.references.map((r) => r.raw).join(' | ');
+    expect(raws).toContain('Lanterns of the past');
+    expect(raws).toContain('Wu, L., and B. Quinn, 2022');
+  });
+});
