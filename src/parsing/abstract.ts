@@ -193,7 +193,6 @@ function nextPartName(blocks: Block[], j: number): string | null {
   return null;
 }
 
-/** The text from block `from` on, until the abstract ends; `size` is its type size. */
 /**
  * A thesis's abstract page that repeats its fields under the label before the prose (a Turkish
  * thesis's ÖZET and SUMMARY: the title in capitals, the author's name alone, the university, the
@@ -222,6 +221,7 @@ function thesisAbstractFields(blocks: Block[], j: number): number {
   return named && k > j && (blocks[k]?.text.length ?? 0) >= 200 && blocks[k]!.page === page ? k : j;
 }
 
+/** The text from block `from` on, until the abstract ends; `size` is its type size. */
 function collect(
   blocks: Block[],
   from: number,
