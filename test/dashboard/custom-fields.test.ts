@@ -108,18 +108,38 @@ describe('custom field forms sent twice (a double click, or Back and send again)
   });
 });
 
+/**
+ * Runs `run` with an app on the test's database that notes each statement it sends, an editor signed
+ * in to a new organization, and a group of that organization.
+ */
+async function withNotingEditor(
+  run: (ctx: {
+    app: Awaited<ReturnType<typeof buildApp>>;
+    statements: string[];
+    org: Awaited<ReturnType<typeof createTestOrg>>;
+    session: InjectSession;
+    group: Awaited<ReturnType<typeof createGroup>>;
+  }) => Promise<void>,
+): Promise<void> {
+  const { db: noting, statements } = notingStatements(t.db);
+  const app = await buildApp({ config: t.config, db: noting });
+  await app.ready();
+  try {
+    const org = await createTestOrg(t);
+    const session = await injectSignIn(app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const group = await createGroup(t.db, org.id, 'Reviewers');
+    await run({ app, statements, org, session, group });
+  } finally {
+    await app.close();
+  }
+}
+
 describe("removing many of a field's options held by many records", () => {
   // Each option removed read every record of the organization again (1,000 options over 205,000
   // records: 41 s of CPU); now one statement forgets them all. Counted in the statements that touch
   // the records, through an app on the test's database that notes each statement it sends.
   it('forgets them in every record, of both option kinds, in one statement each', async () => {
-    const { db: noting, statements } = notingStatements(t.db);
-    const app = await buildApp({ config: t.config, db: noting });
-    await app.ready();
-    try {
-      const org = await createTestOrg(t);
-      const session = await injectSignIn(app, (await createTestUser(t.db, org.id, 'editor')).email);
-      const group = await createGroup(t.db, org.id, 'Reviewers');
+    await withNotingEditor(async ({ app, statements, org, session, group }) => {
       const options = Array.from({ length: 1_000 }, (_, i) => `Option ${i}`);
       const make = (dataKind: 'single_option' | 'multi_option') =>
         createCustomField(t.db, org.id, { owner: 'author_from_group', dataKind, name: dataKind, options });
@@ -169,9 +189,7 @@ describe("removing many of a field's options held by many records", () => {
         { single: null, multi: [id(multi, 999)], n: 1_998 },
         { single: id(single, 999), multi: [id(multi, 999)], n: 2 },
       ]);
-    } finally {
-      await app.close();
-    }
+    });
   });
 });
 
@@ -181,13 +199,7 @@ describe("a page's custom fields", () => {
   // records' fields (docs/benchmarks/hostile-uploads.md, round 19). Counted in the statements that
   // read options, through an app on the test's database that notes each statement it sends.
   it('reads the options of its own fields only, and none when its fields take none', async () => {
-    const { db: noting, statements } = notingStatements(t.db);
-    const app = await buildApp({ config: t.config, db: noting });
-    await app.ready();
-    try {
-      const org = await createTestOrg(t);
-      const session = await injectSignIn(app, (await createTestUser(t.db, org.id, 'editor')).email);
-      const group = await createGroup(t.db, org.id, 'Reviewers');
+    await withNotingEditor(async ({ app, statements, org, session, group }) => {
       const options = Array.from({ length: 1_000 }, (_, i) => `Record option ${i}`);
       await createCustomField(t.db, org.id, {
         owner: 'author_from_group',
@@ -232,8 +244,6 @@ describe("a page's custom fields", () => {
       expect(record.page).toContain('Record option 999');
       expect(record.page).not.toContain('Accept');
       expect(ofEveryOwner(record.reads)).toEqual([]);
-    } finally {
-      await app.close();
-    }
+    });
   });
 });
