@@ -58,6 +58,19 @@ export function textWidth(text: string, size: number): number {
 }
 
 /**
+ * One line of a page: at the body's size and left margin unless told otherwise (what most lines of
+ * a made-up title page or list are; a line too long to sit on one source line reads as one call).
+ */
+export function textLine(
+  text: string,
+  y: number,
+  size = 10,
+  { x = 72, bold }: { x?: number; bold?: boolean } = {},
+): PdfTextLine {
+  return bold === undefined ? { text, size, x, y } : { text, size, x, y, bold };
+}
+
+/**
  * Pieces set one after the other on a line from `x`; a piece with `sup` is raised and smaller (the
  * affiliation marks of a byline).
  */

@@ -17,6 +17,7 @@ import {
   paragraph,
   TITLE_STYLE,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -81,21 +82,17 @@ describe("a thesis's covers set in one type, the abstracts past its signed sheet
       spacedLines(['PERNYATAAN', 'Dinyatakan di Bandung,', 'Tanggal 1 Juni 2023', 'Meterai'], 760),
       [
         { text: 'ABSTRAK', size: 12, x: 72, y: 760, bold: true },
-        {
-          text: 'Kebun sayur di lereng gunung berapi dipetakan dari citra udara dan kunjungan lapangan.',
-          size: 10,
-          x: 72,
-          y: 730,
-        },
+        textLine(
+          'Kebun sayur di lereng gunung berapi dipetakan dari citra udara dan kunjungan lapangan.',
+          730,
+        ),
       ],
       [
         { text: 'ABSTRACT', size: 12, x: 72, y: 760, bold: true },
-        {
-          text: 'Vegetable gardens on volcanic slopes were mapped from aerial images and field visits.',
-          size: 10,
-          x: 72,
-          y: 730,
-        },
+        textLine(
+          'Vegetable gardens on volcanic slopes were mapped from aerial images and field visits.',
+          730,
+        ),
         { text: 'Keywords: gardens, volcanic slopes, mapping', size: 10, x: 72, y: 700 },
       ],
       bodyProse(760, 30),
@@ -259,24 +256,9 @@ describe("a draft's empty sections stacked over the list's heading", () => {
         { text: '7 Material suplementario', size: 10, x: 72, y: 380, bold: true },
         { text: '8 Bibliografia', size: 10, x: 72, y: 367, bold: true },
         { text: '. . .', size: 10, x: 80, y: 354 },
-        {
-          text: 'Alvarez, M. (2015). Heladas del valle norte. Revista de Jardines, 12, 45-52.',
-          size: 10,
-          x: 72,
-          y: 341,
-        },
-        {
-          text: 'Benitez, R. (2018). Floracion tardia en huertos. Revista de Jardines, 15, 10-19.',
-          size: 10,
-          x: 72,
-          y: 328,
-        },
-        {
-          text: 'Castro, L. (2020). Registros de heladas. Revista de Jardines, 17, 1-9.',
-          size: 10,
-          x: 72,
-          y: 315,
-        },
+        textLine('Alvarez, M. (2015). Heladas del valle norte. Revista de Jardines, 12, 45-52.', 341),
+        textLine('Benitez, R. (2018). Floracion tardia en huertos. Revista de Jardines, 15, 10-19.', 328),
+        textLine('Castro, L. (2020). Registros de heladas. Revista de Jardines, 17, 1-9.', 315),
       ],
     ]);
 
@@ -320,26 +302,17 @@ describe('a numbered list with a short line read as bold inside an entry', () =>
         { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
         ...bodyProse(680, 20),
         { text: 'References', size: 12, x: 72, y: 400, bold: true },
-        {
-          text: '[1] Alvarez, M.: Frost in the northern valley, Journal of Gardens, Vol. 12, pp. 45-52 (2015).',
-          size: 10,
-          x: 72,
-          y: 380,
-        },
-        {
-          text: '[2] Benitez, R. and Castro, L.: Late Flowering and the Orchard-Valley-Frost Triangle, Studies in',
-          size: 10,
-          x: 72,
-          y: 368,
-        },
+        textLine(
+          '[1] Alvarez, M.: Frost in the northern valley, Journal of Gardens, Vol. 12, pp. 45-52 (2015).',
+          380,
+        ),
+        textLine(
+          '[2] Benitez, R. and Castro, L.: Late Flowering and the Orchard-Valley-Frost Triangle, Studies in',
+          368,
+        ),
         { text: 'Gardens and Orchards: A Distributional', size: 10, x: 72, y: 356, bold: true },
         { text: 'Approach (Ruiz, M., ed.), Valley Press, pp. 3-31 (2023).', size: 10, x: 72, y: 344 },
-        {
-          text: '[3] Castro, L.: Records of frost, Journal of Gardens, Vol. 17, pp. 1-9 (2020).',
-          size: 10,
-          x: 72,
-          y: 332,
-        },
+        textLine('[3] Castro, L.: Records of frost, Journal of Gardens, Vol. 17, pp. 1-9 (2020).', 332),
       ],
     ]);
 
@@ -354,12 +327,11 @@ describe('a byline of names each followed by the institution in brackets', () =>
     makeTextPdf([
       [
         { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
-        {
-          text: 'Jane Roe (School of Horticulture, Harbour University) John Doe (Valley Institute of Technology)',
-          size: 11,
-          x: 72,
-          y: 730,
-        },
+        textLine(
+          'Jane Roe (School of Horticulture, Harbour University) John Doe (Valley Institute of Technology)',
+          730,
+          11,
+        ),
         ...bodyProse(680, 20),
       ],
     ]);
@@ -379,20 +351,12 @@ describe('a run-in abstract with its keywords line in its own block, the body al
       [
         { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
         { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
-        {
-          text: 'Abstract: Frost dates and flowering were recorded in northern valley gardens',
-          size: 9,
-          x: 72,
-          y: 700,
+        textLine('Abstract: Frost dates and flowering were recorded in northern valley gardens', 700, 9, {
           bold: true,
-        },
-        {
-          text: 'over ten years, and later frosts were found to delay the flowering of orchards.',
-          size: 9,
-          x: 72,
-          y: 689,
+        }),
+        textLine('over ten years, and later frosts were found to delay the flowering of orchards.', 689, 9, {
           bold: true,
-        },
+        }),
         { text: 'Keywords: frost, flowering, orchards, valley gardens', size: 9, x: 72, y: 678, bold: true },
         { text: '1. Introduction', size: 12, x: 72, y: 650, bold: true },
         ...bodyProse(630, 20).map((l) => ({ ...l, bold: true })),
@@ -458,26 +422,11 @@ describe("a numbered list with a chart's tick glued to an entry's last line, the
         { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
         ...bodyProse(680, 20),
         { text: 'References', size: 12, x: 72, y: 400, bold: true },
-        {
-          text: '[1] M. Alvarez, Frost in the northern valley, J. Gardens, vol.12, pp.45-52, 2015.',
-          size: 10,
-          x: 72,
-          y: 380,
-        },
-        {
-          text: '[2] R. Benitez, Late flowering in orchards, J. Gardens, vol.15, pp.10-19,',
-          size: 10,
-          x: 72,
-          y: 366,
-        },
+        textLine('[1] M. Alvarez, Frost in the northern valley, J. Gardens, vol.12, pp.45-52, 2015.', 380),
+        textLine('[2] R. Benitez, Late flowering in orchards, J. Gardens, vol.15, pp.10-19,', 366),
         // The chart's tick "800", larger than the entries, on the line of the entry's year.
         { text: '800 2018.', size: 13, x: 72, y: 352 },
-        {
-          text: '[3] L. Castro, Records of frost, J. Gardens, vol.17, pp.1-9, 2020.',
-          size: 10,
-          x: 72,
-          y: 338,
-        },
+        textLine('[3] L. Castro, Records of frost, J. Gardens, vol.17, pp.1-9, 2020.', 338),
       ],
     ]);
 

@@ -13,7 +13,7 @@ import { findDoi, splitReferences } from '../../src/parsing/references.ts';
 import { mendAccents } from '../../src/parsing/pdf/geometry.ts';
 import { composeAccents } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, piecesOnOneLine, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -235,12 +235,11 @@ describe('a byline in capitals with each membership in brackets (IEEE Access)', 
         { text: 'School of Things, Somewhere University, Town 12345, Country', size: 7, x: 76, y: 709 },
         { text: '2', size: 5, x: 72, y: 700 },
         { text: 'Department of Stuff, Elsewhere Institute, City 67890, Country', size: 7, x: 76, y: 697 },
-        {
-          text: 'ABSTRACT This paper studies things sent over a network and how many of them arrive.',
-          size: 9,
-          x: 72,
-          y: 670,
-        },
+        textLine(
+          'ABSTRACT This paper studies things sent over a network and how many of them arrive.',
+          670,
+          9,
+        ),
         ...bodyProse(650),
       ],
     ]);

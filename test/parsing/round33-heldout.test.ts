@@ -13,6 +13,7 @@ import {
   makeTextPdf,
   paragraph,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -150,12 +151,7 @@ describe("a submission system's review PDF: the manuscript, then a supplement wi
         { text: 'Supplementary File 1: A field guide for the class', size: 12, x: 72, y: 780, bold: true },
         ...bodyProse(750, 20),
         { text: 'Literature Cited', size: 12, x: 72, y: 470, bold: true },
-        {
-          text: 'Dunn, K. W. 1996. Aquatic insects of the mountains. Third edition. Hill Press.',
-          size: 10,
-          x: 72,
-          y: 445,
-        },
+        textLine('Dunn, K. W. 1996. Aquatic insects of the mountains. Third edition. Hill Press.', 445),
       ],
     ]);
 
