@@ -335,13 +335,25 @@ export function paragraph(text: string, style?: string): string {
   return docxParagraph(docxRun(text), style);
 }
 
+/**
+ * A DOCX's styles part declaring these paragraph styles: each its id, the name Word shows ("heading
+ * 1"), and any properties (`<w:pPr>...`).
+ */
+export function paragraphStyles(styles: [id: string, name: string, properties?: string][]): ZipEntry {
+  const declared = styles
+    .map(
+      ([id, name, properties = '']) =>
+        `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/>${properties}</w:style>`,
+    )
+    .join('');
+  return {
+    name: 'word/styles.xml',
+    data: Buffer.from(`<?xml version="1.0"?><w:styles ${W}>${declared}</w:styles>`),
+  };
+}
+
 /** A DOCX's styles part declaring only the Title style (a made-up title set in it is the document's). */
-export const TITLE_STYLE: ZipEntry = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
-  ),
-};
+export const TITLE_STYLE: ZipEntry = paragraphStyles([['Title', 'Title']]);
 
 /** `count` paragraphs of running prose: the body of a made-up Word manuscript (bodyProse's twin). */
 export function wordBodyParagraphs(count: number): string[] {

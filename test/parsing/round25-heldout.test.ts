@@ -5,13 +5,13 @@ import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { withoutTitles } from '../../src/corpus/authors/name-titles.ts';
 import { testConfig } from '../helpers/app.ts';
 import {
-  WORD_NS,
   bodyProse,
   makeDocx,
   makeTextPdf,
   paragraph,
   piecesOnOneLine,
   textLine,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -73,17 +73,13 @@ describe('Czech and Slovak degrees written before a name ("Bc.", "Ing.", "Mgr. e
 });
 
 /** Headings of three levels, under the ids a localised LibreOffice gives them ("Überschrift"). */
-const headingStyles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}>${[1, 2, 3]
-      .map(
-        (n) =>
-          `<w:style w:type="paragraph" w:styleId="Berschrift${n}"><w:name w:val="Heading ${n}"/><w:pPr><w:outlineLvl w:val="${n - 1}"/></w:pPr></w:style>`,
-      )
-      .join('')}</w:styles>`,
-  ),
-};
+const headingStyles = paragraphStyles(
+  [1, 2, 3].map((n): [string, string, string] => [
+    `Berschrift${n}`,
+    `Heading ${n}`,
+    `<w:pPr><w:outlineLvl w:val="${n - 1}"/></w:pPr>`,
+  ]),
+);
 
 describe('a labelled byline with the address after a name and the affiliation in brackets (LibreOffice)', () => {
   const file = (byline: string) =>

@@ -9,8 +9,8 @@ import {
   makeTextPdf,
   paragraph,
   TITLE_STYLE,
-  WORD_NS,
   wordBodyParagraphs,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -114,12 +114,7 @@ describe("a student's paper in Word: the name and register number over the title
   /** A paragraph of one run in a size of its own (half-points, as Word writes it), in a style if given. */
   const sized = (text: string, halfPoints: number, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-  const listStyle = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="ListeParagraf"><w:name w:val="List Paragraph"/></w:style></w:styles>`,
-    ),
-  };
+  const listStyle = paragraphStyles([['ListeParagraf', 'List Paragraph']]);
   const file = () =>
     makeDocx(
       [

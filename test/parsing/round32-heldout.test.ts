@@ -9,24 +9,18 @@ import {
   makeTextPdf,
   paragraph,
   textWidth,
-  WORD_NS,
-  type ZipEntry,
   textLine,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 describe('a Word report whose first section opens on its first subsection right under the title', () => {
-  const styles: ZipEntry = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}>` +
-        '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>' +
-        '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>' +
-        '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>' +
-        '</w:styles>',
-    ),
-  };
+  const styles = paragraphStyles([
+    ['Title', 'Title'],
+    ['Heading1', 'heading 1'],
+    ['Heading2', 'heading 2'],
+  ]);
   const prose =
     'Doze participantes foram acompanhados ao longo de quatro meses, com duas sessoes por semana, ' +
     'e cada sessao teve tres tentativas de forca maxima e dez tentativas de controle de forca, ' +
