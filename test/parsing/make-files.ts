@@ -2,7 +2,7 @@
 // (truncated, encrypted, images only, zip bombs, missing parts) is made by the test that uses it.
 import { createDeflate, deflateRawSync, deflateSync } from 'node:zlib';
 
-interface PdfTextLine {
+export interface PdfTextLine {
   text: string;
   size: number;
   x: number;
