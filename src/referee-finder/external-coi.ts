@@ -76,37 +76,32 @@ export async function importCoi(
   });
 }
 
+/** One author's flag on one manuscript: set, or taken off; true when that changed a row. */
+function authorFlagStatement(sql: string) {
+  return async (
+    db: Queryable,
+    organizationId: number,
+    originId: string,
+    authorId: number,
+  ): Promise<boolean> => {
+    const { rows } = await db.query(sql, [organizationId, originId, authorId]);
+    return rows.length > 0;
+  };
+}
+
 /**
  * Flags a corpus author as in conflict with one manuscript (the dashboard's button on a candidate):
  * a row as `refmatch coi import` writes for `origin_id,author_id`. True when it was not flagged yet.
  */
-export async function flagAuthorConflict(
-  db: Queryable,
-  organizationId: number,
-  originId: string,
-  authorId: number,
-): Promise<boolean> {
-  const { rows } = await db.query(
-    `INSERT INTO external_coi (organization_id, origin_id, author_id) VALUES ($1, $2, $3)
-     ON CONFLICT DO NOTHING RETURNING 1`,
-    [organizationId, originId, authorId],
-  );
-  return rows.length > 0;
-}
+export const flagAuthorConflict = authorFlagStatement(
+  `INSERT INTO external_coi (organization_id, origin_id, author_id) VALUES ($1, $2, $3)
+   ON CONFLICT DO NOTHING RETURNING 1`,
+);
 
 /** Takes off the flag `flagAuthorConflict` wrote (not one for every manuscript, nor by ORCID or email). */
-export async function unflagAuthorConflict(
-  db: Queryable,
-  organizationId: number,
-  originId: string,
-  authorId: number,
-): Promise<boolean> {
-  const { rows } = await db.query(
-    `DELETE FROM external_coi WHERE organization_id = $1 AND origin_id = $2 AND author_id = $3 RETURNING 1`,
-    [organizationId, originId, authorId],
-  );
-  return rows.length > 0;
-}
+export const unflagAuthorConflict = authorFlagStatement(
+  `DELETE FROM external_coi WHERE organization_id = $1 AND origin_id = $2 AND author_id = $3 RETURNING 1`,
+);
 
 /** Which of the authors are flagged for this manuscript by author id (what the button flags). */
 export async function authorsFlaggedFor(

@@ -59,7 +59,7 @@ export interface WorkText {
  * count (termCount, slotCount); the lookup tables (term texts to ids, bigram pairs, works to slots)
  * are rebuilt from them.
  */
-export interface IndexState {
+export interface IndexState extends IndexScalars {
   options: IndexOptions;
   /** Unigram term texts in term-id order (bigram ids, whose termLeft is >= 0, are skipped). */
   unigrams: string[];
@@ -77,6 +77,10 @@ export interface IndexState {
   segments: Segment[];
   segmentDead: number[];
   segmentStored: number[];
+}
+
+/** The index's running totals beside its arrays (a snapshot's header keeps them: scalarsOf). */
+export interface IndexScalars {
   liveWorks: number;
   storedDocs: number;
   storedLength: number;
@@ -84,6 +88,12 @@ export interface IndexState {
   /** Stored postings of bigrams, and how many of them are title terms (Bm25Index.titleShare). */
   bigramPostings: number;
   titleBigramPostings: number;
+}
+
+/** The totals of a state, without its arrays. */
+export function scalarsOf(state: IndexScalars): IndexScalars {
+  const { liveWorks, storedDocs, storedLength, normAverage, bigramPostings, titleBigramPostings } = state;
+  return { liveWorks, storedDocs, storedLength, normAverage, bigramPostings, titleBigramPostings };
 }
 
 export interface Postings {

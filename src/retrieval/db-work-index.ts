@@ -21,17 +21,7 @@ import {
 } from './index-snapshot.ts';
 import { LocalWorkIndex, type LocalWorkIndexOptions } from './local-work-index.ts';
 import type { RefreshResult, WorkIndex } from './work-index.ts';
-import {
-  CHANGES_PAGE,
-  COUNT_WORKS,
-  ChangeCursor,
-  RefreshSchedule,
-  SELECT_ALL_IDS,
-  SELECT_BY_IDS,
-  workText,
-  type WorkRow,
-} from './work-changes.ts';
-import { yieldToEventLoop } from '../infra/event-loop.ts';
+import { ChangeCursor, RefreshSchedule, catchUp, type ChangeTarget } from './work-changes.ts';
 
 /** Where the log lines about the snapshot go (a pino logger fits). */
 export interface IndexLog {
@@ -175,38 +165,8 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
 
   private async sync(reconcile: boolean): Promise<RefreshResult> {
     const started = performance.now();
-    let upserted = 0;
-    let removed = 0;
-    if (this.closed) return { upserted, removed, ms: 0 };
-
-    // Deletions first: read before the changes, a work deleted meanwhile is never indexed again
-    // (its rows are gone by the time the changes are read).
-    for (const id of await this.cursor.deletions(this.db)) if (this.core.remove(id)) removed++;
-
-    const missed = await this.cursor.missedVersions(this.db, (id) => this.core.changeSeqOf(id));
-    if (missed.length > 0) upserted += await this.fetchAndApply(missed);
-
-    for (;;) {
-      const page = await this.cursor.nextChanges(this.db);
-      for (const row of page) if (this.apply(row)) upserted++;
-      this.cursor.passed(page);
-      if (page.length < CHANGES_PAGE) break;
-      // Indexing a page is CPU work: let requests in between pages.
-      await yieldToEventLoop();
-    }
-
-    if (reconcile) {
-      const { rows } = await this.db.query<{ n: number }>(COUNT_WORKS);
-      if ((rows[0]?.n ?? 0) !== this.core.liveWorks) {
-        const ids = new Set((await this.db.query<{ id: number }>(SELECT_ALL_IDS)).rows.map((r) => r.id));
-        for (const id of this.core.liveWorkIds()) {
-          if (!ids.has(id) && this.core.remove(id)) removed++;
-        }
-        const absent = [...ids].filter((id) => this.core.docOf(id) < 0);
-        if (absent.length > 0) upserted += await this.fetchAndApply(absent);
-      }
-    }
-
+    if (this.closed) return { upserted: 0, removed: 0, ms: 0 };
+    const { upserted, removed } = await catchUp(this.db, this.cursor, this.changeTarget, reconcile);
     this.flush(upserted > 0 || removed > 0);
     this.lastRefreshAt = new Date();
     this.lastRefreshMs = performance.now() - started;
@@ -340,18 +300,22 @@ export class DbWorkIndex extends LocalWorkIndex implements WorkIndex {
     }
   }
 
-  private async fetchAndApply(ids: number[]): Promise<number> {
-    let applied = 0;
-    for (let i = 0; i < ids.length; i += CHANGES_PAGE) {
-      const { rows } = await this.db.query<WorkRow>(SELECT_BY_IDS, [ids.slice(i, i + CHANGES_PAGE)]);
-      for (const row of rows) if (this.apply(row)) applied++;
-    }
-    return applied;
-  }
-
-  private apply(row: WorkRow): boolean {
-    return this.upsert(workText(row));
-  }
+  /** The works read from the database go into the in-process index (flushed once the refresh is done). */
+  private readonly changeTarget: ChangeTarget = {
+    apply: (works) => {
+      let applied = 0;
+      for (const work of works) if (this.upsert(work)) applied++;
+      return applied;
+    },
+    remove: (ids) => {
+      let removed = 0;
+      for (const id of ids) if (this.core.remove(id)) removed++;
+      return removed;
+    },
+    versionOf: (id) => this.core.changeSeqOf(id),
+    count: () => this.core.liveWorks,
+    held: () => ({ ids: this.core.liveWorkIds(), has: (id) => this.core.docOf(id) >= 0 }),
+  };
 
   protected override changeSeq(): number {
     return this.cursor.changeSeq;

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { analyzerFingerprint } from './analyzer.ts';
-import type { IndexOptions, IndexState } from './bm25-index.ts';
+import { scalarsOf, type IndexOptions, type IndexScalars, type IndexState } from './bm25-index.ts';
 import type { Segment } from './segment.ts';
 
 /** Raised whenever the layout or the meaning of an array changes (2: title document frequencies). */
@@ -66,14 +66,7 @@ export interface SnapshotHeader extends SnapshotCursor {
   writtenAt: string;
   works: number;
   unigramCount: number;
-  scalars: {
-    liveWorks: number;
-    storedDocs: number;
-    storedLength: number;
-    normAverage: number;
-    bigramPostings: number;
-    titleBigramPostings: number;
-  };
+  scalars: IndexScalars;
   segments: Array<{ firstSlot: number; lastSlot: number; dead: number; stored: number }>;
   arrays: ArrayEntry[];
 }
@@ -212,14 +205,7 @@ export async function writeIndexSnapshot(
       writtenAt: new Date().toISOString(),
       works: state.liveWorks,
       unigramCount: state.unigrams.length,
-      scalars: {
-        liveWorks: state.liveWorks,
-        storedDocs: state.storedDocs,
-        storedLength: state.storedLength,
-        normAverage: state.normAverage,
-        bigramPostings: state.bigramPostings,
-        titleBigramPostings: state.titleBigramPostings,
-      },
+      scalars: scalarsOf(state),
       segments: state.segments.map((s, i) => ({
         firstSlot: s.firstSlot,
         lastSlot: s.lastSlot,

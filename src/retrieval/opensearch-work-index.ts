@@ -54,13 +54,10 @@ import {
 import {
   CHANGES_LOOKBACK,
   CHANGES_PAGE,
-  COUNT_WORKS,
   ChangeCursor,
   RefreshSchedule,
-  SELECT_ALL_IDS,
-  SELECT_BY_IDS,
-  workText,
-  type WorkRow,
+  catchUp,
+  type ChangeTarget,
 } from './work-changes.ts';
 import type {
   FeedbackOptions,
@@ -199,41 +196,8 @@ export class OpenSearchWorkIndex implements WorkIndex {
 
   private async sync(reconcile: boolean): Promise<RefreshResult> {
     const started = performance.now();
-    let upserted = 0;
-    let removed = 0;
-    if (this.closed) return { upserted, removed, ms: 0 };
-
-    // Deletions first, as the in-process index does (db-work-index.ts).
-    const deletions = await this.cursor.deletions(this.db);
-    if (deletions.length > 0) {
-      removed += (await this.write([], deletions)).removed;
-      for (const id of deletions) this.recent.delete(id);
-    }
-
-    const missed = await this.cursor.missedVersions(this.db, (id) => this.recent.get(id));
-    if (missed.length > 0) upserted += await this.fetchAndWrite(missed);
-
-    for (;;) {
-      const page = await this.cursor.nextChanges(this.db);
-      if (page.length > 0) upserted += (await this.write(page.map(workText), [])).upserted;
-      this.cursor.passed(page);
-      this.forgetBefore(this.cursor.changeSeq - CHANGES_LOOKBACK);
-      if (page.length < CHANGES_PAGE) break;
-    }
-
-    if (reconcile) {
-      const { rows } = await this.db.query<{ n: number }>(COUNT_WORKS);
-      await this.makeSearchable();
-      if ((rows[0]?.n ?? 0) !== (await this.countWorks())) {
-        const inDb = new Set((await this.db.query<{ id: number }>(SELECT_ALL_IDS)).rows.map((r) => r.id));
-        const inIndex = await this.indexedIds();
-        const gone = [...inIndex].filter((id) => !inDb.has(id));
-        if (gone.length > 0) removed += (await this.write([], gone)).removed;
-        const absent = [...inDb].filter((id) => !inIndex.has(id));
-        if (absent.length > 0) upserted += await this.fetchAndWrite(absent);
-      }
-    }
-
+    if (this.closed) return { upserted: 0, removed: 0, ms: 0 };
+    const { upserted, removed } = await catchUp(this.db, this.cursor, this.changeTarget, reconcile);
     if (upserted > 0 || removed > 0) await this.makeSearchable();
     if (upserted > 0 || removed > 0 || reconcile) this.works = await this.countWorks();
     this.lastRefreshAt = new Date();
@@ -241,17 +205,29 @@ export class OpenSearchWorkIndex implements WorkIndex {
     return { upserted, removed, ms: this.lastRefreshMs };
   }
 
+  /** The works read from the database are written to the cluster (searchable once the refresh is done). */
+  private readonly changeTarget: ChangeTarget = {
+    apply: async (works) => (await this.write(works, [])).upserted,
+    remove: async (ids) => {
+      const { removed } = await this.write([], ids);
+      for (const id of ids) this.recent.delete(id);
+      return removed;
+    },
+    versionOf: (id) => this.recent.get(id),
+    // The versions the look-back compares against stay within its window.
+    pagePassed: () => this.forgetBefore(this.cursor.changeSeq - CHANGES_LOOKBACK),
+    count: async () => {
+      await this.makeSearchable();
+      return this.countWorks();
+    },
+    held: async () => {
+      const ids = await this.indexedIds();
+      return { ids, has: (id) => ids.has(id) };
+    },
+  };
+
   private forgetBefore(seq: number): void {
     for (const [id, version] of this.recent) if (version <= seq) this.recent.delete(id);
-  }
-
-  private async fetchAndWrite(ids: number[]): Promise<number> {
-    let written = 0;
-    for (let i = 0; i < ids.length; i += CHANGES_PAGE) {
-      const { rows } = await this.db.query<WorkRow>(SELECT_BY_IDS, [ids.slice(i, i + CHANGES_PAGE)]);
-      if (rows.length > 0) written += (await this.write(rows.map(workText), [])).upserted;
-    }
-    return written;
   }
 
   private async write(

@@ -430,7 +430,7 @@ export class Scorer {
 
     // Partial scores from impacts are rounded up: the candidates get their exact scores.
     const top = exhaustive
-      ? this.takeBest(k, 0, accept)
+      ? this.best(k, 0, accept, 'take')
       : this.finishCandidates(rest[i]!, threshold, cap, k, accept);
     const hits: SearchHit[] = [];
     for (let j = 0; j < top.size; j++)
@@ -443,35 +443,22 @@ export class Scorer {
   }
 
   /**
-   * The best n works of the accumulator with a partial score of at least `min` that pass
-   * `accept`, best first, in one pass over the touched list that also clears the accumulator
-   * for the next search.
+   * The best n works of the accumulator with a partial score of at least `min` that pass `accept`,
+   * best first, in one pass over the touched list. 'take' also clears the accumulator for the next
+   * search; 'peek' keeps it.
    */
-  private takeBest(n: number, min: number, accept: (slot: number) => boolean): Ranked {
+  private best(n: number, min: number, accept: (slot: number) => boolean, mode: 'take' | 'peek'): Ranked {
     const acc = this.acc;
     const touched = this.touched;
+    const take = mode === 'take';
     const top = new TopK(Math.min(n, this.touchedCount));
     for (let j = 0; j < this.touchedCount; j++) {
       const slot = touched[j]!;
       const v = acc[slot]!;
-      acc[slot] = 0;
-      if (v < min || v < top.floor) continue;
-      if (accept(slot)) top.offer(slot, v);
+      if (take) acc[slot] = 0;
+      if (v >= min && v >= top.floor && accept(slot)) top.offer(slot, v);
     }
-    this.touchedCount = 0;
-    return top.ranked();
-  }
-
-  /** The best n works of the accumulator that pass `accept`, best first (the accumulator kept). */
-  private peekBest(n: number, accept: (slot: number) => boolean): Ranked {
-    const acc = this.acc;
-    const touched = this.touched;
-    const top = new TopK(Math.min(n, this.touchedCount));
-    for (let j = 0; j < this.touchedCount; j++) {
-      const slot = touched[j]!;
-      const v = acc[slot]!;
-      if (v >= top.floor && accept(slot)) top.offer(slot, v);
-    }
+    if (take) this.touchedCount = 0;
     return top.ranked();
   }
 
@@ -568,7 +555,7 @@ export class Scorer {
    * works by their partial scores.
    */
   private estimateThreshold(k: number, pool: number, accept: (slot: number) => boolean): number {
-    const best = this.peekBest(Math.max(pool, k), accept);
+    const best = this.best(Math.max(pool, k), -Infinity, accept, 'peek');
     if (best.size < k) return 0;
     const scores = new Float64Array(best.size);
     for (let j = 0; j < best.size; j++) scores[j] = this.exactScore(best.slots[j]!);
@@ -589,7 +576,7 @@ export class Scorer {
     k: number,
     accept: (slot: number) => boolean,
   ): Ranked {
-    const pool = this.takeBest(cap, threshold / PRUNE_SLACK - reach, accept);
+    const pool = this.best(cap, threshold / PRUNE_SLACK - reach, accept, 'take');
     this.trace.candidates = pool.size;
     const top = new TopK(Math.min(k, pool.size));
     let scored = 0;

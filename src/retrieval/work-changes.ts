@@ -1,8 +1,10 @@
 // What every database-backed WorkIndex reads to follow the corpus: the named queries over `works`
 // and `work_deletions`, their paging and look-back, and the one-refresh-at-a-time schedule with
 // its poll timer. The in-process index (db-work-index.ts) and the OpenSearch one
-// (opensearch-work-index.ts) both catch up from `works.change_seq` through these.
+// (opensearch-work-index.ts) both catch up from `works.change_seq` through `catchUp`, each saying
+// only how it applies what was read (a ChangeTarget).
 import type { Queryable } from '../infra/db/index.ts';
+import { yieldToEventLoop } from '../infra/event-loop.ts';
 import type { WorkText } from './bm25-index.ts';
 import type { RefreshResult } from './work-index.ts';
 
@@ -28,11 +30,11 @@ const DELETIONS_LOOKBACK = 1000;
 const SELECT_CHANGED = `SELECT id, title, abstract, publication_year, change_seq FROM works
   WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`;
 const SELECT_RECENT_VERSIONS = `SELECT id, change_seq FROM works WHERE change_seq > $1 AND change_seq <= $2`;
-export const SELECT_BY_IDS = `SELECT id, title, abstract, publication_year, change_seq FROM works WHERE id = ANY($1::int[])`;
-export const COUNT_WORKS = `SELECT count(*)::int AS n FROM works`;
+const SELECT_BY_IDS = `SELECT id, title, abstract, publication_year, change_seq FROM works WHERE id = ANY($1::int[])`;
+const COUNT_WORKS = `SELECT count(*)::int AS n FROM works`;
 const SELECT_DELETIONS = `SELECT seq, work_id FROM work_deletions WHERE seq > $1 ORDER BY seq`;
 const SELECT_DELETIONS_END = 'SELECT max(seq) AS seq FROM work_deletions';
-export const SELECT_ALL_IDS = `SELECT id FROM works`;
+const SELECT_ALL_IDS = `SELECT id FROM works`;
 
 export function workText(row: WorkRow): WorkText {
   return {
@@ -98,6 +100,84 @@ export class ChangeCursor {
   passed(page: readonly WorkRow[]): void {
     for (const row of page) if (row.change_seq > this.changeSeq) this.changeSeq = row.change_seq;
   }
+}
+
+/** The works an index holds, as a reconciliation compares them with the table. */
+export interface HeldWorks {
+  ids: Iterable<number>;
+  has(id: number): boolean;
+}
+
+/** What an index does with the changes `catchUp` reads: applied in process, or written to a cluster. */
+export interface ChangeTarget {
+  /** Indexes these works' versions; how many it did not hold already. */
+  apply(works: WorkText[]): number | Promise<number>;
+  /** Takes these works out; how many it held. */
+  remove(ids: number[]): number | Promise<number>;
+  /** The version (change_seq) of a work the index holds, if it knows it. */
+  versionOf(id: number): number | undefined;
+  /** After each page of changes is applied and the cursor has passed it. */
+  pagePassed?(): void;
+  /** How many works the index holds (read only by a reconciliation). */
+  count(): number | Promise<number>;
+  /** Which works the index holds (read only when the counts differ). */
+  held(): HeldWorks | Promise<HeldWorks>;
+}
+
+/**
+ * One refresh of an index from the database: the deletions since the cursor first (read before the
+ * changes, a work deleted meanwhile is never indexed again: its rows are gone by the time the
+ * changes are read), then the recent versions it may have missed, then the pages of changes after
+ * the cursor; with `reconcile`, the whole table against what the index holds (a count, and the
+ * ids when the counts differ).
+ */
+export async function catchUp(
+  db: Queryable,
+  cursor: ChangeCursor,
+  target: ChangeTarget,
+  reconcile: boolean,
+): Promise<{ upserted: number; removed: number }> {
+  let upserted = 0;
+  let removed = 0;
+  const deleted = await cursor.deletions(db);
+  if (deleted.length > 0) removed += await target.remove(deleted);
+
+  const missed = await cursor.missedVersions(db, (id) => target.versionOf(id));
+  if (missed.length > 0) upserted += await fetchAndApply(db, missed, target);
+
+  for (;;) {
+    const page = await cursor.nextChanges(db);
+    if (page.length > 0) upserted += await target.apply(page.map(workText));
+    cursor.passed(page);
+    target.pagePassed?.();
+    if (page.length < CHANGES_PAGE) break;
+    // Indexing a page is CPU work: let requests in between pages.
+    await yieldToEventLoop();
+  }
+
+  if (reconcile) {
+    const { rows } = await db.query<{ n: number }>(COUNT_WORKS);
+    if ((rows[0]?.n ?? 0) !== (await target.count())) {
+      const inDb = new Set((await db.query<{ id: number }>(SELECT_ALL_IDS)).rows.map((r) => r.id));
+      const held = await target.held();
+      const gone: number[] = [];
+      for (const id of held.ids) if (!inDb.has(id)) gone.push(id);
+      if (gone.length > 0) removed += await target.remove(gone);
+      const absent = [...inDb].filter((id) => !held.has(id));
+      if (absent.length > 0) upserted += await fetchAndApply(db, absent, target);
+    }
+  }
+  return { upserted, removed };
+}
+
+/** Reads these works a page at a time and applies them. */
+async function fetchAndApply(db: Queryable, ids: number[], target: ChangeTarget): Promise<number> {
+  let applied = 0;
+  for (let i = 0; i < ids.length; i += CHANGES_PAGE) {
+    const { rows } = await db.query<WorkRow>(SELECT_BY_IDS, [ids.slice(i, i + CHANGES_PAGE)]);
+    if (rows.length > 0) applied += await target.apply(rows.map(workText));
+  }
+  return applied;
 }
 
 /**

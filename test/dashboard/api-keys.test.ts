@@ -4,13 +4,7 @@
 // sealed, never in plain text; another organization's form value makes its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import {
-  createTestUser,
-  followRedirect,
-  injectForm,
-  injectSignIn,
-  type InjectSession,
-} from '../helpers/dashboard.ts';
+import { followRedirect, injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function adminOf(orgId: number): Promise<InjectSession> {
-  return injectSignIn(t.app, (await createTestUser(t.db, orgId, 'integrations_admin')).email);
+  return signInAs(t, orgId, 'integrations_admin');
 }
 
 /** The page a create leads to, opened as the browser opens it (with the cookie the answer set). */

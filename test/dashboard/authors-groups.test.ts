@@ -1,8 +1,9 @@
 // An authors group's page over HTTP in-process: a table with no rows says why, and a page past the
 // last (an old link, records deleted since) leads to the last one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroup } from '../../src/authors-groups/store.ts';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { authorUrl } from '../authors-groups/helpers.ts';
 import { buildCorpus } from '../referee-finder/fixtures.ts';
@@ -17,17 +18,32 @@ beforeAll(async () => {
   const org = await createTestOrg(t);
   orgId = org.id;
   apiHeaders = org.headers;
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-  groupId = (
-    await t.db.query<{ id: number }>(
-      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
-      [org.id],
-    )
-  ).rows[0]!.id;
+  editor = await signInAs(t, org.id, 'editor');
+  groupId = (await createGroup(t.db, org.id, 'Board')).group_id;
 });
 afterAll(async () => t?.close());
 
 const get = (url: string) => t.app.inject({ url, headers: { cookie: editor.cookie } });
+
+/** The names of the records a group's page lists, in its order. */
+const recordNames = (body: string) =>
+  [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
+
+/**
+ * An organization of its own with an editor signed in and one group, its records written straight
+ * into the table by `records` ($1 the group, $2 the organization). `page` opens a URL as that
+ * editor; `search` lists the records the group's page finds for the words.
+ */
+async function groupWithRecords(name: string, records: string) {
+  const org = await createTestOrg(t);
+  const session = await signInAs(t, org.id, 'editor');
+  const group = (await createGroup(t.db, org.id, name)).group_id;
+  await t.db.query(records, [group, org.id]);
+  const page = (url: string) => t.app.inject({ url, headers: { cookie: session.cookie } });
+  const search = async (q: string) =>
+    recordNames((await page(`/dashboard/groups/${group}/?q=${encodeURIComponent(q)}`)).body);
+  return { group, page, search };
+}
 
 describe("an authors group's page", () => {
   it('says when it has no records, or none that match', async () => {
@@ -46,7 +62,7 @@ describe("an authors group's page", () => {
       'Rename or delete the group',
       'Records',
     ]);
-    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, orgId, 'viewer')).email);
+    const viewer = await signInAs(t, orgId, 'viewer');
     const page = await t.app.inject({
       url: `/dashboard/groups/${groupId}/`,
       headers: { cookie: viewer.cookie },
@@ -55,30 +71,13 @@ describe("an authors group's page", () => {
   });
 
   it('finds each word searched, in any order, in the name, the client id or an email', async () => {
-    const org = await createTestOrg(t);
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-    const pool = (
-      await t.db.query<{ id: number }>(
-        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Pool') RETURNING id`,
-        [org.id],
-      )
-    ).rows[0]!.id;
-    await t.db.query(
+    const { search: found } = await groupWithRecords(
+      'Pool',
       `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails) VALUES
          ($1, 'dfw', $2, 'Derek F. Wong', ARRAY['dfwong@um.example']),
          ($1, 'ds', $2, 'Derek Smith', NULL),
          ($1, 'wl-100', $2, 'Li Wong', ARRAY['li@nlp.example'])`,
-      [pool, org.id],
     );
-    const found = async (q: string) => {
-      const body = (
-        await t.app.inject({
-          url: `/dashboard/groups/${pool}/?q=${encodeURIComponent(q)}`,
-          headers: { cookie: session.cookie },
-        })
-      ).body;
-      return [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
-    };
     expect(await found('derek wong')).toEqual(['Derek F. Wong']);
     expect(await found('  WONG   derek ')).toEqual(['Derek F. Wong']);
     expect(await found('wong')).toEqual(['Derek F. Wong', 'Li Wong']);
@@ -88,30 +87,14 @@ describe("an authors group's page", () => {
   });
 
   it('finds a name typed without its accents, or with them, as the manuscript page does; other scripts as typed', async () => {
-    const org = await createTestOrg(t);
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-    const pool = (
-      await t.db.query<{ id: number }>(
-        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Pool') RETURNING id`,
-        [org.id],
-      )
-    ).rows[0]!.id;
-    await t.db.query(
+    const { search } = await groupWithRecords(
+      'Pool',
       `INSERT INTO group_authors (group_id, client_id, organization_id, name) VALUES
          ($1, 'gg', $2, 'Goran Glavaš'), ($1, 'jn', $2, 'José Núñez'), ($1, 'jo', $2, 'Jose Nunez'),
          ($1, 'wx', $2, '王小明'), ($1, 'op', $2, 'Ольга Петрова'), ($1, 'ay', $2, 'Ayşe Yıldız'),
          ($1, 'dj', $2, 'Đorđe Đurić'), ($1, 'sa', $2, 'SØREN ÆRØ')`,
-      [pool, org.id],
     );
-    const found = async (q: string) => {
-      const body = (
-        await t.app.inject({
-          url: `/dashboard/groups/${pool}/?q=${encodeURIComponent(q)}`,
-          headers: { cookie: session.cookie },
-        })
-      ).body;
-      return [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!).sort();
-    };
+    const found = async (q: string) => (await search(q)).sort();
     // Typed on a keyboard without accents, "glavas" found nobody.
     expect(await found('glavas')).toEqual(['Goran Glavaš']);
     expect(await found('GORAN GLAVAS')).toEqual(['Goran Glavaš']);
@@ -269,26 +252,15 @@ describe("an authors group's page", () => {
 
 describe('a large group, paged by name', () => {
   it("shows the group's size and pages in name order, ignoring case, after rows written by any path", async () => {
-    const org = await createTestOrg(t);
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-    const large = (
-      await t.db.query<{ id: number }>(
-        `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Large pool') RETURNING id`,
-        [org.id],
-      )
-    ).rows[0]!.id;
     // 120 records written straight into the table, names in no order of their ids, half in capitals.
-    await t.db.query(
+    const { group: large, page } = await groupWithRecords(
+      'Large pool',
       `INSERT INTO group_authors (group_id, client_id, organization_id, name)
        SELECT $1, 'c' || i, $2, CASE WHEN i % 2 = 0 THEN upper(n) ELSE n END
          FROM generate_series(1, 120) i, LATERAL (SELECT 'name ' || md5(i::text) AS n) m`,
-      [large, org.id],
     );
-    const page = (url: string) => t.app.inject({ url, headers: { cookie: session.cookie } });
     const listed = (await page('/dashboard/groups/')).body.replace(/\s+/g, ' ');
     expect(listed).toMatch(new RegExp(`>${large}</td> <td>120</td>`));
-    const names = (body: string) =>
-      [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
     const expected = (
       await t.db.query<{ name: string }>(
         'SELECT name FROM group_authors WHERE group_id = $1 ORDER BY lower(name), client_id',
@@ -297,9 +269,9 @@ describe('a large group, paged by name', () => {
     ).rows.map((r) => r.name);
     const first = await page(`/dashboard/groups/${large}/`);
     expect(first.body).toContain('Page 1 of 3');
-    expect(names(first.body)).toEqual(expected.slice(0, 50));
+    expect(recordNames(first.body)).toEqual(expected.slice(0, 50));
     const third = await page(`/dashboard/groups/${large}/?page=3`);
-    expect(names(third.body)).toEqual(expected.slice(100));
+    expect(recordNames(third.body)).toEqual(expected.slice(100));
 
     await t.db.query("DELETE FROM group_authors WHERE group_id = $1 AND client_id LIKE 'c1%'", [large]);
     const left = 120 - 32; // c1, c10-c19, c100-c120

@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
 import { notingStatements } from '../helpers/db.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import {
+  createTestUser,
+  injectForm,
+  injectSignIn,
+  type InjectSession,
+  signInAs,
+} from '../helpers/dashboard.ts';
 import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
@@ -13,7 +19,7 @@ let editor: InjectSession;
 beforeAll(async () => {
   t = await createTestApp();
   const org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
 });
 afterAll(async () => t?.close());
 

@@ -3,7 +3,7 @@
 // no value left behind by a deleted field, option, folder or manuscript, and who may change them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
 import { saveCustomValues, type ValueOwner } from '../../src/custom-fields/folder-manuscript-values.ts';
 import type { DataKind } from '../../src/custom-fields/kinds.ts';
@@ -50,7 +50,7 @@ async function makeOrg(roles: Role[] = ['editor']): Promise<Org> {
   };
   const sessions: Org['sessions'] = {};
   for (const role of roles) {
-    sessions[role] = await injectSignIn(t.app, (await createTestUser(t.db, id, role)).email);
+    sessions[role] = await signInAs(t, id, role);
   }
   return {
     id,
@@ -394,7 +394,7 @@ describe('an organization without such fields', () => {
   it('is told where they are made, and is offered no form', async () => {
     const id = (await createTestOrg(t)).id;
     const folderId = await ensureFolder(t.db, id, 'BARE');
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, id, 'editor')).email);
+    const editor = await signInAs(t, id, 'editor');
     const page = (await get(editor, `/dashboard/folders/${folderId}/`)).body;
     expect(page).toContain('No custom fields for folders yet');
     expect(page).not.toContain('Save custom fields');

@@ -5,7 +5,7 @@
 // it is kept), still a 404 (another organization's id reads the same), with the way back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { createGroup, writeGroupAuthor } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 
@@ -16,7 +16,7 @@ let editor: InjectSession;
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
 });
 afterAll(async () => t?.close());
 

@@ -3,7 +3,14 @@
 // limit is answered with a page that says what happened and how to get back what was typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import {
+  createTestUser,
+  injectForm,
+  injectSignIn,
+  type InjectSession,
+  signInAs,
+  pageAs,
+} from '../helpers/dashboard.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { authorUrl } from '../authors-groups/helpers.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
@@ -17,14 +24,12 @@ let admin: InjectSession;
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-  admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+  editor = await signInAs(t, org.id, 'editor');
+  admin = await signInAs(t, org.id, 'integrations_admin');
 });
 afterAll(async () => t?.close());
 
-async function page(session: InjectSession, url: string): Promise<string> {
-  return (await t.app.inject({ url, headers: { cookie: session.cookie } })).body;
-}
+const page = (session: InjectSession, url: string) => pageAs(t.app, session, url);
 
 /** The start tag of the input (or select, textarea, fieldset) with this id. */
 function tagOf(shown: string, id: string): string {
@@ -206,7 +211,7 @@ describe('a refused form: each message beside its field, the values kept', () =>
   it("an organization's limit reached is said at the top, not beside a field no change of which lifts it", async () => {
     const small = await createTestOrg(t);
     await setLimitOverrides(t.db, small.id, { authors_groups: 1 });
-    const smallEditor = await injectSignIn(t.app, (await createTestUser(t.db, small.id, 'editor')).email);
+    const smallEditor = await signInAs(t, small.id, 'editor');
     await createGroup(t.db, small.id, 'The one group');
     await injectForm(t.app, smallEditor, '/dashboard/groups/', { name: 'A second group' });
     const list = await page(smallEditor, '/dashboard/groups/');

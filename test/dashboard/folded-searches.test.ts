@@ -4,7 +4,7 @@
 // ("Revista Espanola" found no "Revista Española"), where the groups' and the candidates' folded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
@@ -19,7 +19,7 @@ const q = (words: string) => encodeURIComponent(words);
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+  manager = await signInAs(t, org.id, 'account_manager');
 });
 afterAll(async () => t?.close());
 

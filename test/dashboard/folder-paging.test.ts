@@ -3,7 +3,7 @@
 // name past 500 of them (listed whole, each view of either page was megabytes of HTML).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 
 let t: TestApp;
@@ -25,7 +25,7 @@ async function addFolders(from: number, to: number): Promise<void> {
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+  viewer = await signInAs(t, org.id, 'viewer');
 });
 afterAll(async () => t?.close());
 

@@ -3,7 +3,7 @@
 // new user's email and role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, type InjectSession, signInAs, pageAs } from '../helpers/dashboard.ts';
 import { createGroup, deleteGroup } from '../../src/authors-groups/store.ts';
 import { createCustomField } from '../../src/custom-fields/store.ts';
 import { ensureFolder, folderGroupsSettings } from '../../src/folders/folders.ts';
@@ -16,14 +16,12 @@ beforeAll(async () => {
   // The default refuses private webhook addresses: the refusal the webhook case relies on.
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-  admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+  editor = await signInAs(t, org.id, 'editor');
+  admin = await signInAs(t, org.id, 'integrations_admin');
 });
 afterAll(async () => t?.close());
 
-async function page(session: InjectSession, url: string): Promise<string> {
-  return (await t.app.inject({ url, headers: { cookie: session.cookie } })).body;
-}
+const page = (session: InjectSession, url: string) => pageAs(t.app, session, url);
 
 describe('a refused form shows what was typed, once', () => {
   it("a folder's referee finder settings", async () => {

@@ -4,7 +4,7 @@
 // past uploads whose candidates named it still show, and 4.6 still answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { baseFields, rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
@@ -74,7 +74,7 @@ async function apiAnswers(org: TestOrg, groupId: number) {
 describe('deleting an authors group', () => {
   it('asks first, naming the records and folders; then deletes it and takes it out of the folders', async () => {
     const org = await createTestOrg(t);
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const editor = await signInAs(t, org.id, 'editor');
     const mistaken = await createGroup(t.db, org.id, 'Mistaken <b>');
     const kept = await createGroup(t.db, org.id, 'Kept');
     const field = await createCustomField(t.db, org.id, {
@@ -140,7 +140,7 @@ describe('deleting an authors group', () => {
     const org = await createTestOrg(t);
     const gone = await createGroup(t.db, org.id, 'Gone');
     await putRecord(org, gone.group_id, 'r1', { name: 'Ada' });
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const editor = await signInAs(t, org.id, 'editor');
     await injectForm(t.app, editor, `/dashboard/groups/${gone.group_id}/delete/`, { confirm: 'yes' });
     const never = 2_000_000_000;
     const after = await apiAnswers(org, gone.group_id);
@@ -156,7 +156,7 @@ describe('deleting an authors group', () => {
     await putRecord(org, mine.group_id, 'r1', { name: 'Ada' });
     await putRecord(other, theirs.group_id, 'r1', { name: 'Otto' });
     const theirFolder = await setFolder(other, 'THEIRS', [theirs.group_id], 'limit_to');
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const editor = await signInAs(t, org.id, 'editor');
 
     // Theirs, by its id, is not found (asked or confirmed), and stays.
     expect((await injectForm(t.app, editor, `/dashboard/groups/${theirs.group_id}/delete/`)).statusCode).toBe(
@@ -177,7 +177,7 @@ describe('deleting an authors group', () => {
   it('offers no Delete button to a viewer', async () => {
     const org = await createTestOrg(t);
     const group = await createGroup(t.db, org.id, 'Board');
-    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    const viewer = await signInAs(t, org.id, 'viewer');
     const page = await get(viewer, `/dashboard/groups/${group.group_id}/`);
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain('Delete group');
@@ -211,7 +211,7 @@ describe('deleting an authors group', () => {
     const nell = body.candidates.find((c) => c.author_id === ids.authorId('Nell Neutral'));
     expect(nell?.authors_groups).toEqual([{ group_id: group.group_id, client_id: 'nell-1' }]);
 
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const editor = await signInAs(t, org.id, 'editor');
     await injectForm(t.app, editor, `/dashboard/groups/${group.group_id}/delete/`, { confirm: 'yes' });
 
     const page = await get(editor, `/dashboard/manuscripts/${body.manuscript_id}/`);

@@ -7,7 +7,7 @@
 // thousand records and 256 KiB, all or none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { createCustomField, type CustomField } from '../../src/custom-fields/store.ts';
 import {
   createGroup,
@@ -39,7 +39,7 @@ async function makeOrg(on: TestApp = t): Promise<Org> {
   return {
     id,
     groupId: (await createGroup(on.db, id, 'Reviewers')).group_id,
-    editor: await injectSignIn(on.app, (await createTestUser(on.db, id, 'editor')).email),
+    editor: await signInAs(on, id, 'editor'),
     fields: {
       pages: await make('number', 'Reviews done'),
       due: await make('date', 'Available from'),
@@ -463,7 +463,7 @@ describe('importing records from CSV', () => {
 
   it('is refused to a viewer, and offered only to those who may import', async () => {
     const org = await makeOrg();
-    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    const viewer = await signInAs(t, org.id, 'viewer');
     expect((await postCsv(org, 'client_id,name\nv,V\n', viewer)).statusCode).toBe(403);
     expect((await t.app.inject({ url: importUrl(org), headers: { cookie: viewer.cookie } })).statusCode).toBe(
       403,
@@ -577,7 +577,7 @@ describe('importing records from a CSV file', () => {
     const file = { name: 'r.csv', bytes: 'client_id,name\nx,X\n' };
     expect((await postFile(org, file, { csrf: 'forged' })).statusCode).toBe(403);
     expect((await postFile(org, file, { csrf: null })).statusCode).toBe(403);
-    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    const viewer = await signInAs(t, org.id, 'viewer');
     expect((await postFile(org, file, { session: viewer })).statusCode).toBe(403);
     expect(await count(org)).toBe(0);
   });

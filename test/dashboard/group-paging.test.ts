@@ -2,7 +2,7 @@
 // search by name (listed whole, thousands of rows were one page), paged as the folders are.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -15,7 +15,7 @@ const groupLinks = (body: string) =>
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
   // Groups named `G0250` down to `G0001`: made in SQL, as an import of many would (the cap is not
   // what is tested), their ids in no order of their names.
   await t.db.query(

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { notingStatements } from '../helpers/db.ts';
-import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { orgWithGroup, postAuthor, type OrgWithGroup } from '../authors-groups/helpers.ts';
 import { listGroupAuthors } from '../../src/authors-groups/store.ts';
 import type { Queryable } from '../../src/infra/db/index.ts';
@@ -17,7 +17,7 @@ let editor: InjectSession;
 beforeAll(async () => {
   t = await createTestApp();
   org = await orgWithGroup(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
   const records: [string, string, string[] | null][] = [
     ['ann-1', 'Ann Lee', ['ann@nlp.example', 'a.lee@uni.example']],
     ['x1', 'Ann Lee', null],

@@ -2,7 +2,7 @@
 // ("Folders", "Custom fields") and opened each to learn what it held.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectSignIn } from '../helpers/dashboard.ts';
+import { signInAs } from '../helpers/dashboard.ts';
 import { NAV } from '../../src/dashboard/nav.ts';
 import { can, ROLES } from '../../src/users/roles.ts';
 
@@ -16,7 +16,7 @@ describe('the home page', () => {
   it("each role's pages are listed with what each is for, as the link's description", async () => {
     const org = await createTestOrg(t);
     for (const role of ROLES) {
-      const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, role)).email);
+      const session = await signInAs(t, org.id, role);
       const body = (await t.app.inject({ url: '/dashboard/', headers: { cookie: session.cookie } })).body;
       const main = body.slice(body.indexOf('<main'), body.indexOf('</main>'));
       const cards = [

@@ -4,7 +4,7 @@
 // it. The isolation keeps the escaping: a name is text, never markup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 
 let t: TestApp;
@@ -13,7 +13,7 @@ let editor: InjectSession;
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
 });
 afterAll(async () => t?.close());
 
@@ -100,7 +100,7 @@ describe('names inside sentences are isolated for direction', () => {
   });
 
   it("a user's email in a store's refusal, and in the names of their row's controls", async () => {
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const email = 'سارة.@example.org';
     const user = await createTestUser(t.db, org.id, 'viewer', email);
     const refused = await injectForm(t.app, admin, `/dashboard/users/${user.id}/enable/`);

@@ -4,7 +4,7 @@
 // search; an unlink pressed twice says nothing changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { linkJournal } from '../../src/journals/links.ts';
 
@@ -15,7 +15,7 @@ let manager: InjectSession;
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+  manager = await signInAs(t, org.id, 'account_manager');
 });
 afterAll(async () => t?.close());
 

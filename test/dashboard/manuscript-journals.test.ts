@@ -2,7 +2,7 @@
 // while the manuscript is unchanged; a re-upload computes them again, and linked folders show at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
+import { injectForm, signInAs } from '../helpers/dashboard.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { linkJournal } from '../../src/journals/links.ts';
@@ -36,7 +36,7 @@ afterAll(async () => t?.close());
 describe("a manuscript page's journals", () => {
   it('are computed once, show linked folders at once, and follow a re-upload', async () => {
     const org = await createTestOrg(t);
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    const session = await signInAs(t, org.id, 'viewer');
     const fields = baseFields({
       origin_id: 'ms-j',
       title: 'Protein folding structure prediction',
@@ -80,7 +80,7 @@ describe("a manuscript page's journals", () => {
 
   it('linking from a folder page comes back to the same search, where the linked journal says so', async () => {
     const org = await createTestOrg(t);
-    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const manager = await signInAs(t, org.id, 'account_manager');
     const folderId = await ensureFolder(t.db, org.id, 'LINKS');
     const linked = await injectForm(t.app, manager, `/dashboard/folders/${folderId}/journals/`, {
       source_id: String(protein),
@@ -98,7 +98,7 @@ describe("a manuscript page's journals", () => {
 
   it('a journal linked to another folder says where, and moving it here says what that folder loses', async () => {
     const org = await createTestOrg(t);
-    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const manager = await signInAs(t, org.id, 'account_manager');
     const first = await ensureFolder(t.db, org.id, 'FIRST');
     const second = await ensureFolder(t.db, org.id, 'SECOND');
     await linkJournal(t.db, org.id, 'FIRST', protein);

@@ -2,7 +2,7 @@
 // were 1.6 MB of HTML); filters, sort and marks keep the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await t.app.refmatch.index.refresh();
   org = await createTestOrg(t);
   await t.db.query('UPDATE organizations SET max_candidates = 100 WHERE id = $1', [org.id]);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
   const fields = rankingFields({ origin_id: 'ms-many', abstract: TOPIC });
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode, res.body).toBe(200);

@@ -3,7 +3,13 @@
 // from the page, which the next upload's `marked_by` shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import {
+  createTestUser,
+  injectForm,
+  injectSignIn,
+  type InjectSession,
+  signInAs,
+} from '../helpers/dashboard.ts';
 import { baseFields, rankingFields, fixture, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { checkFolderSettings, ensureFolder, saveFolderSettings } from '../../src/folders/folders.ts';
@@ -63,7 +69,7 @@ beforeAll(async () => {
   const ed = await createTestUser(t.db, org.id, 'editor');
   editorEmail = ed.email;
   editor = await injectSignIn(t.app, ed.email);
-  viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+  viewer = await signInAs(t, org.id, 'viewer');
 });
 afterAll(async () => t?.close());
 
@@ -362,7 +368,7 @@ describe('a manuscript page', () => {
   it("an upload that found no candidate says what the organization's settings leave out", async () => {
     const strict = await createTestOrg(t);
     await updateSettings(t.db, strict.id, { include_without_email: false });
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
+    const session = await signInAs(t, strict.id, 'viewer');
     const fields = rankingFields({ origin_id: 'ms-strict', title: TITLE, abstract: TOPIC });
     const res = await upload(t.app, { apiKey: strict.apiKey, fields });
     expect(res.json<{ candidates: unknown[] }>().candidates).toEqual([]);
@@ -379,7 +385,7 @@ describe('a manuscript page', () => {
     // QA round 14: "With any conflict" empty read as "nobody here has a conflict".
     const strict = await createTestOrg(t);
     await updateSettings(t.db, strict.id, { include_conflicts: false });
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, strict.id, 'viewer')).email);
+    const session = await signInAs(t, strict.id, 'viewer');
     const fields = rankingFields({ origin_id: 'ms-no-conflicts', title: TITLE, abstract: TOPIC });
     const id = (await upload(t.app, { apiKey: strict.apiKey, fields })).json<{ manuscript_id: number }>()
       .manuscript_id;
@@ -464,7 +470,7 @@ describe('a manuscript page', () => {
       'was already marked as referee by you.',
     );
     // Another editor's mark is a change (marked_by becomes theirs): one event.
-    const other = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const other = await signInAs(t, org.id, 'editor');
     expect((await injectForm(t.app, other, url)).statusCode).toBe(303);
     expect(await events()).toBe(2);
     await t.db.query('UPDATE webhooks SET enabled = false WHERE organization_id = $1', [org.id]);
@@ -760,7 +766,7 @@ describe('the manuscripts list', () => {
        SELECT $1, 'p-' || n, $2, '{}'::jsonb, 1, 'Paged manuscript ' || n, '' FROM generate_series(1, 120) n`,
       [paged.id, folder],
     );
-    const session = await injectSignIn(t.app, (await createTestUser(t.db, paged.id, 'viewer')).email);
+    const session = await signInAs(t, paged.id, 'viewer');
     const seen: string[] = [];
     let url: string | null = '/dashboard/manuscripts/';
     const pages: string[] = [];

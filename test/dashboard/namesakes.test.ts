@@ -4,7 +4,7 @@
 // buttons said "Mark as referee Wei Zhang" alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectSignIn } from '../helpers/dashboard.ts';
+import { signInAs } from '../helpers/dashboard.ts';
 import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
 import { updateSettings } from '../../src/organizations/organizations.ts';
@@ -27,7 +27,7 @@ describe('namesake candidates', () => {
   it("each row's controls are named apart, and a name no other row has stays as it is", async () => {
     const org = await createTestOrg(t);
     await updateSettings(t.db, org.id, { include_without_email: true });
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const editor = await signInAs(t, org.id, 'editor');
     const fields = rankingFields({ origin_id: 'ms-namesakes', title: 'Molecular graphs', abstract: TOPIC });
     const id = (await upload(t.app, { apiKey: org.apiKey, fields })).json().manuscript_id as number;
     const body = (

@@ -4,7 +4,7 @@
 // knowingly. A new record's form sent twice adds it once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { createTestUser, injectForm, type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { createGroup, findGroupAuthor, requireGroup } from '../../src/authors-groups/store.ts';
 import { requireUser } from '../../src/users/users.ts';
 import { ensureFolder, requireFolder } from '../../src/folders/folders.ts';
@@ -21,7 +21,7 @@ let groupId = 0;
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
   groupId = (await createGroup(t.db, org.id, 'Board')).group_id;
 });
 afterAll(async () => t?.close());
@@ -268,7 +268,7 @@ describe('other edit forms opened in two tabs', () => {
   });
 
   it("the organization's settings", async () => {
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const stored = () => requireOrganization(t.db, org.id);
     await twoTabs({
       session: admin,
@@ -283,7 +283,7 @@ describe('other edit forms opened in two tabs', () => {
   });
 
   it('the webhook', async () => {
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const stored = () => findWebhook(t.db, org.id);
     await twoTabs({
       session: admin,
@@ -315,7 +315,7 @@ describe('other edit forms opened in two tabs', () => {
   });
 
   it("a user's role", async () => {
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const user = await createTestUser(t.db, org.id, 'viewer');
     const stored = async () => (await requireUser(t.db, user.id, org.id)).role;
     await twoTabs({

@@ -5,8 +5,9 @@
 // "Instituto Superior Técnico" over the demo corpus).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroup } from '../../src/authors-groups/store.ts';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { FIXTURES, ingest } from '../corpus/helpers.ts';
 
 let t: TestApp;
@@ -27,13 +28,8 @@ beforeAll(async () => {
   }
   const org = await createTestOrg(t);
   orgId = org.id;
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
-  groupId = (
-    await t.db.query<{ id: number }>(
-      `INSERT INTO authors_groups (organization_id, name) VALUES ($1, 'Board') RETURNING id`,
-      [org.id],
-    )
-  ).rows[0]!.id;
+  editor = await signInAs(t, org.id, 'editor');
+  groupId = (await createGroup(t.db, org.id, 'Board')).group_id;
 });
 afterAll(async () => t?.close());
 

@@ -10,6 +10,7 @@ import {
   injectForm,
   injectSignIn,
   postSignInForm,
+  signInAs,
 } from '../helpers/dashboard.ts';
 import { hashToken } from '../../src/users/sessions.ts';
 import { createUser, disableUser } from '../../src/users/users.ts';
@@ -23,7 +24,7 @@ afterAll(async () => t?.close());
 describe('the users page', () => {
   it("refuses to change a disabled user's role, saying to enable them first", async () => {
     const org = await createTestOrg(t);
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const gone = await createTestUser(t.db, org.id, 'viewer');
     await disableUser(t.db, gone.id);
     const res = await injectForm(t.app, admin, `/dashboard/users/${gone.id}/role/`, { role: 'editor' });
@@ -36,7 +37,7 @@ describe('the users page', () => {
 
   it('enables a disabled user once: enabling an active one (a stale tab, a reload) changes nothing', async () => {
     const org = await createTestOrg(t);
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const active = await createTestUser(t.db, org.id, 'editor');
     const activeSession = await injectSignIn(t.app, active.email);
     const hashOf = async (id: number) =>
@@ -117,7 +118,7 @@ describe('one email, an account in each of several organizations', () => {
 
   it('keeps an email lower-cased, the one account sign-in opens in any case: listed so, another case refused', async () => {
     const org = await createTestOrg(t);
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const typed = `Editor.One.${process.pid}@Walk.Example`;
     const kept = typed.toLowerCase();
     const added = await followRedirect(
@@ -310,7 +311,7 @@ describe('one email, an account in each of several organizations', () => {
 
   it("Enable pressed twice leads to the one-time password its first press made; another page's press makes none", async () => {
     const org = await createTestOrg(t);
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'integrations_admin')).email);
+    const admin = await signInAs(t, org.id, 'integrations_admin');
     const passwordOf = (body: string) => /data-testid="one-time-password">([^<]+)</.exec(body)?.[1];
     const away = await createTestUser(t.db, org.id, 'editor');
     await disableUser(t.db, away.id);

@@ -5,7 +5,7 @@
 // and its ISSN-L when known.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
+import { injectForm, signInAs } from '../helpers/dashboard.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
 import { linkJournal } from '../../src/journals/links.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
@@ -48,7 +48,7 @@ const rowOf = (body: string, id: number, cellOfId: string) => {
 describe('journals that share a title', () => {
   it("a folder's journal search and linked journals show each one's catalogue id and ISSN-L", async () => {
     const org = await createTestOrg(t);
-    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const manager = await signInAs(t, org.id, 'account_manager');
     const folder = await ensureFolder(t.db, org.id, 'DIALOGUE');
     await linkJournal(t.db, org.id, 'DIALOGUE', naacl);
     const page = await t.app.inject({
@@ -68,7 +68,7 @@ describe('journals that share a title', () => {
 
   it('the Link and Unlink buttons name each journal and the folder in words, each name once on the page', async () => {
     const org = await createTestOrg(t);
-    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const manager = await signInAs(t, org.id, 'account_manager');
     const folder = await ensureFolder(t.db, org.id, 'NAMES');
     await linkJournal(t.db, org.id, 'NAMES', naacl);
     const page = await t.app.inject({
@@ -90,7 +90,7 @@ describe('journals that share a title', () => {
 
   it('a link, a move and an unlink say which journal by its catalogue id, not an internal number', async () => {
     const org = await createTestOrg(t);
-    const manager = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'account_manager')).email);
+    const manager = await signInAs(t, org.id, 'account_manager');
     const first = await ensureFolder(t.db, org.id, 'FIRST');
     const second = await ensureFolder(t.db, org.id, 'SECOND');
     const said = async (url: string, form: Record<string, string>) => {
@@ -121,7 +121,7 @@ describe('journals that share a title', () => {
 
   it("a manuscript's recommended journals show them too", async () => {
     const org = await createTestOrg(t);
-    const viewer = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'viewer')).email);
+    const viewer = await signInAs(t, org.id, 'viewer');
     const fields = baseFields({
       origin_id: 'ms-dialogue',
       title: 'Dialogue state tracking and response generation',

@@ -89,6 +89,20 @@ export async function injectSignIn(
   return { cookie, csrf: csrfOf(home.body) };
 }
 
+/** A new user of `role` in the organization, signed in through the form (createTestUser, injectSignIn). */
+export async function signInAs(
+  t: { app: FastifyInstance; db: Queryable },
+  organizationId: number,
+  role: Role,
+): Promise<InjectSession> {
+  return injectSignIn(t.app, (await createTestUser(t.db, organizationId, role)).email);
+}
+
+/** The HTML of the page at `url` as the session sees it. */
+export async function pageAs(app: FastifyInstance, session: InjectSession, url: string): Promise<string> {
+  return (await app.inject({ url, headers: { cookie: session.cookie } })).body;
+}
+
 /** A form post as a signed-in browser sends it (URL-encoded, with the CSRF token). */
 export function injectForm(
   app: FastifyInstance,

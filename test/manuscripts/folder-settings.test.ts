@@ -11,6 +11,17 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** `refmatch folder settings` for one folder: its groups in order, the effect, and boost's multiplier. */
+function folderSettings(org: TestOrg, folder: string, groups: number[], effect: string, boost?: string) {
+  return runCommand(t, 'folder settings', {
+    org: org.id,
+    folder,
+    groups: groups.join(','),
+    effect,
+    ...(boost === undefined ? {} : { boost }),
+  });
+}
+
 async function settingsOf(org: TestOrg, folder: string) {
   const res = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ folder }) });
   expect(res.statusCode).toBe(200);
@@ -27,12 +38,7 @@ describe('authors_groups_settings', () => {
     const org = await createTestOrg(t);
     const g1 = await createGroup(t.db, org.id, 'Editorial board');
     const g2 = await createGroup(t.db, org.id, 'Reviewers 2026');
-    const out = await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'HL',
-      groups: `${g2.group_id},${g1.group_id}`,
-      effect: 'highlight',
-    });
+    const out = await folderSettings(org, 'HL', [g2.group_id, g1.group_id], 'highlight');
     expect(out).toMatchObject({ folder: 'HL', effect: 'highlight' });
     expect(await settingsOf(org, 'HL')).toEqual({
       authors_groups: [
@@ -46,19 +52,8 @@ describe('authors_groups_settings', () => {
   it('has limit_to without a multiplier, and boost with its multiplier', async () => {
     const org = await createTestOrg(t);
     const g = await createGroup(t.db, org.id, 'Board');
-    await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'LIM',
-      groups: `${g.group_id}`,
-      effect: 'limit_to',
-    });
-    await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'BST',
-      groups: `${g.group_id}`,
-      effect: 'boost',
-      boost: '1.5',
-    });
+    await folderSettings(org, 'LIM', [g.group_id], 'limit_to');
+    await folderSettings(org, 'BST', [g.group_id], 'boost', '1.5');
     const limit = await settingsOf(org, 'LIM');
     expect(limit).toEqual({
       authors_groups: [{ id: g.group_id, name: 'Board', label: null }],
@@ -75,13 +70,7 @@ describe('authors_groups_settings', () => {
   it('writes boost_multiplier as a float even when whole (2.0, not 2)', async () => {
     const org = await createTestOrg(t);
     const g = await createGroup(t.db, org.id, 'Board');
-    await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'BST2',
-      groups: `${g.group_id}`,
-      effect: 'boost',
-      boost: '2',
-    });
+    await folderSettings(org, 'BST2', [g.group_id], 'boost', '2');
     const res = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ folder: 'BST2' }) });
     expect(res.body).toContain('"boost_multiplier":2.0}');
     expect(res.json().authors_groups_settings.boost_multiplier).toBe(2);
@@ -90,12 +79,7 @@ describe('authors_groups_settings', () => {
   it('is null again when the settings name no groups, and follows the folder a manuscript moves to', async () => {
     const org = await createTestOrg(t);
     const g = await createGroup(t.db, org.id, 'Board');
-    await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'F',
-      groups: `${g.group_id}`,
-      effect: 'highlight',
-    });
+    await folderSettings(org, 'F', [g.group_id], 'highlight');
     expect(await settingsOf(org, 'F')).not.toBeNull();
     expect(await settingsOf(org, 'OTHER')).toBeNull();
     await runCommand(t, 'folder settings', { org: org.id, folder: 'F', groups: '', effect: 'highlight' });
@@ -105,12 +89,7 @@ describe('authors_groups_settings', () => {
   it('creates the folder when the CLI names a missing one', async () => {
     const org = await createTestOrg(t);
     const g = await createGroup(t.db, org.id, 'Board');
-    const out = (await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'BRAND-NEW',
-      groups: `${g.group_id}`,
-      effect: 'highlight',
-    })) as { folder_id: number };
+    const out = (await folderSettings(org, 'BRAND-NEW', [g.group_id], 'highlight')) as { folder_id: number };
     const { rows } = await t.db.query<{ id: number }>(
       'SELECT id FROM folders WHERE organization_id = $1 AND name = $2',
       [org.id, 'BRAND-NEW'],
@@ -124,14 +103,9 @@ describe('folder settings validation', () => {
     const org = await createTestOrg(t);
     const other = await createTestOrg(t);
     const foreign = await createGroup(t.db, other.id, 'Not yours');
-    await expect(
-      runCommand(t, 'folder settings', {
-        org: org.id,
-        folder: 'X',
-        groups: `${foreign.group_id}`,
-        effect: 'highlight',
-      }),
-    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(folderSettings(org, 'X', [foreign.group_id], 'highlight')).rejects.toMatchObject({
+      code: 'not_found',
+    });
     await expect(
       runCommand(t, 'folder settings', { org: org.id, folder: 'X', groups: '999999', effect: 'highlight' }),
     ).rejects.toMatchObject({ code: 'not_found' });
@@ -158,13 +132,7 @@ describe('folder settings validation', () => {
     const a = await createTestOrg(t);
     const b = await createTestOrg(t);
     const g = await createGroup(t.db, b.id, 'B board');
-    await runCommand(t, 'folder settings', {
-      org: b.id,
-      folder: 'SHARED',
-      groups: `${g.group_id}`,
-      effect: 'boost',
-      boost: '2',
-    });
+    await folderSettings(b, 'SHARED', [g.group_id], 'boost', '2');
     expect(await settingsOf(a, 'SHARED')).toBeNull();
     expect(await settingsOf(b, 'SHARED')).toMatchObject({ effect: 'boost', boost_multiplier: 2 });
   });
@@ -175,12 +143,7 @@ describe('folder settings validation', () => {
     const own = await createGroup(t.db, org.id, 'Own');
     const gone = await createGroup(t.db, org.id, 'Gone');
     const foreign = await createGroup(t.db, other.id, 'Foreign');
-    await runCommand(t, 'folder settings', {
-      org: org.id,
-      folder: 'MIX',
-      groups: `${own.group_id},${gone.group_id}`,
-      effect: 'highlight',
-    });
+    await folderSettings(org, 'MIX', [own.group_id, gone.group_id], 'highlight');
     // Written behind the CLI's back, as a bug or a manual edit might.
     await t.db.query(
       `UPDATE folder_referee_settings SET authors_group_ids = $1

@@ -4,7 +4,7 @@
 // organization's cap and no other's; concurrent creates at the cap never both pass it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectForm, injectSignIn } from '../helpers/dashboard.ts';
+import { injectForm, signInAs } from '../helpers/dashboard.ts';
 import { authorUrl } from '../authors-groups/helpers.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
 import { AppError } from '../../src/infra/app-error.ts';
@@ -341,7 +341,7 @@ describe('authors groups, custom fields, options, folders, API keys and users', 
 
   it('options of all fields: the field page says so on adding; the 4.7 list is unchanged', async () => {
     const org = await createTestOrg(t);
-    const editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const editor = await signInAs(t, org.id, 'editor');
     await override(org.id, { options: 2 });
     const level = await createCustomField(t.db, org.id, {
       owner: 'author_from_group',
@@ -421,7 +421,7 @@ describe('authors groups, custom fields, options, folders, API keys and users', 
 describe('the dashboard shows the refusal on the form that hit it', () => {
   it('a new group past the cap: the groups page says so and keeps the typed name', async () => {
     const org = await createTestOrg(t);
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const admin = await signInAs(t, org.id, 'editor');
     await createGroup(t.db, org.id, 'Board');
     await override(org.id, { authors_groups: 1 });
     const refused = await injectForm(t.app, admin, '/dashboard/groups/', { name: 'Second panel' });
@@ -435,7 +435,7 @@ describe('the dashboard shows the refusal on the form that hit it', () => {
 
   it('a new record past the cap: the new-record form says so and keeps what was typed', async () => {
     const org = await createTestOrg(t);
-    const admin = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+    const admin = await signInAs(t, org.id, 'editor');
     const group = await createGroup(t.db, org.id, 'Board');
     await override(org.id, { records_per_group: 0 });
     const url = `/dashboard/groups/${group.group_id}/records/`;

@@ -2,7 +2,7 @@
 // (truncated, encrypted, images only, zip bombs, missing parts) is made by the test that uses it.
 import { createDeflate, deflateRawSync, deflateSync } from 'node:zlib';
 
-interface PdfTextLine {
+export interface PdfTextLine {
   text: string;
   size: number;
   x: number;
@@ -55,6 +55,19 @@ export function bodyProse(y: number, count = 12): PdfTextLine[] {
 /** Helvetica's mean advance is about half the size; a little more keeps pieces apart. */
 export function textWidth(text: string, size: number): number {
   return text.length * size * 0.56;
+}
+
+/**
+ * One line of a page: at the body's size and left margin unless told otherwise (what most lines of
+ * a made-up title page or list are; a line too long to sit on one source line reads as one call).
+ */
+export function textLine(
+  text: string,
+  y: number,
+  size = 10,
+  { x = 72, bold }: { x?: number; bold?: boolean } = {},
+): PdfTextLine {
+  return bold === undefined ? { text, size, x, y } : { text, size, x, y, bold };
 }
 
 /**
@@ -322,13 +335,25 @@ export function paragraph(text: string, style?: string): string {
   return docxParagraph(docxRun(text), style);
 }
 
+/**
+ * A DOCX's styles part declaring these paragraph styles: each its id, the name Word shows ("heading
+ * 1"), and any properties (`<w:pPr>...`).
+ */
+export function paragraphStyles(styles: [id: string, name: string, properties?: string][]): ZipEntry {
+  const declared = styles
+    .map(
+      ([id, name, properties = '']) =>
+        `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/>${properties}</w:style>`,
+    )
+    .join('');
+  return {
+    name: 'word/styles.xml',
+    data: Buffer.from(`<?xml version="1.0"?><w:styles ${W}>${declared}</w:styles>`),
+  };
+}
+
 /** A DOCX's styles part declaring only the Title style (a made-up title set in it is the document's). */
-export const TITLE_STYLE: ZipEntry = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
-  ),
-};
+export const TITLE_STYLE: ZipEntry = paragraphStyles([['Title', 'Title']]);
 
 /** `count` paragraphs of running prose: the body of a made-up Word manuscript (bodyProse's twin). */
 export function wordBodyParagraphs(count: number): string[] {

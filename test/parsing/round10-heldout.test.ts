@@ -23,18 +23,16 @@ import {
   docxRun as run,
   docxParagraph as para,
   docxLargeParagraph as big,
-  WORD_NS as W,
   spacedTwoLineEntries,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
-const styles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style></w:styles>`,
-  ),
-};
+const styles = paragraphStyles([
+  ['Heading1', 'heading 1'],
+  ['Heading2', 'heading 2'],
+]);
 const prose =
   'Things were measured again, and more carefully than the last time they were measured, over many long afternoons in the field and in the laboratory, with instruments that were checked twice a day.';
 

@@ -20,7 +20,7 @@ import {
   docxRun as run,
   docxParagraph as para,
   docxLargeParagraph as big,
-  WORD_NS as W,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -152,17 +152,12 @@ describe('a byline name with a nickname in brackets', () => {
 });
 
 describe('a Word title that is a name alone, over a paragraph in the Subtitle style', () => {
-  const styles = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${W}>${['Title', 'Subtitle', 'Author', 'Heading1']
-        .map(
-          (id) =>
-            `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Heading1' ? 'heading 1' : id}"/></w:style>`,
-        )
-        .join('')}</w:styles>`,
-    ),
-  };
+  const styles = paragraphStyles([
+    ['Title', 'Title'],
+    ['Subtitle', 'Subtitle'],
+    ['Author', 'Author'],
+    ['Heading1', 'heading 1'],
+  ]);
   const doc = (title: string, subtitle: string) =>
     makeDocx(
       [

@@ -19,6 +19,7 @@ import {
   docxLinkedRun,
   docxLinkRels,
   type PdfLink,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -299,21 +300,13 @@ describe('an AMS byline: author groups, each over its affiliation in another fac
       [
         { text: 'Surface Things in Complex Terrain: Daily Predictions', size: 14, x: 72, y: 760, bold: true },
         { text: 'Oriel A. Pennant*, Tamsin B. Vell, and Idris C. Mallow', size: 11, x: 72, y: 730 },
-        {
-          text: 'Department of Things, University of the West, Reno, Nevada, United States',
-          size: 11,
-          x: 72,
-          y: 716,
+        textLine('Department of Things, University of the West, Reno, Nevada, United States', 716, 11, {
           bold: true,
-        },
+        }),
         { text: 'Wenna D. Trice', size: 11, x: 72, y: 700 },
-        {
-          text: 'Department of Stuff and Science, University of the West, Reno, Nevada',
-          size: 11,
-          x: 72,
-          y: 686,
+        textLine('Department of Stuff and Science, University of the West, Reno, Nevada', 686, 11, {
           bold: true,
-        },
+        }),
         ...bodyProse(650, 20),
       ],
     ]);

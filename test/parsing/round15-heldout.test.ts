@@ -8,7 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, docxParagraph, docxRun, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import {
+  bodyProse,
+  docxParagraph,
+  docxRun,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  textLine,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -169,30 +177,22 @@ describe('an "Email addresses:" footnote that runs on to the foot of the next pa
       { text: '1Northfield University, Department of Botany, Northfield', size: 9, x: 72, y: 740 },
       { text: '2Southfield College, School of Plants, Southfield', size: 9, x: 72, y: 729 },
       { text: 'Abstract', size: 11, x: 72, y: 705, bold: true },
-      {
-        text: 'Gardens in cold valleys were counted over ten seasons to learn how frost moves flowering.',
-        size: 10,
-        x: 72,
-        y: 690,
-      },
+      textLine(
+        'Gardens in cold valleys were counted over ten seasons to learn how frost moves flowering.',
+        690,
+      ),
       { text: 'Keywords: frost, gardens, flowering', size: 10, x: 72, y: 670 },
       ...bodyProse(640, 30),
       { text: '*Corresponding author', size: 8, x: 72, y: 110 },
-      {
-        text: 'Email addresses: alma.q@northfield.example (Alma Quist), btell@south.example',
-        size: 8,
-        x: 72,
-        y: 100,
-      },
+      textLine('Email addresses: alma.q@northfield.example (Alma Quist), btell@south.example', 100, 8),
     ];
     const page2 = [
       ...bodyProse(780, 40),
-      {
-        text: '(Bruno Tell), cmoss@northfield.example (Carla Moss), dvance@south.example (Dora Vance)',
-        size: 8,
-        x: 72,
-        y: 90,
-      },
+      textLine(
+        '(Bruno Tell), cmoss@northfield.example (Carla Moss), dvance@south.example (Dora Vance)',
+        90,
+        8,
+      ),
     ];
     const result = await parseManuscript(makeTextPdf([page1, page2]), 'frost.pdf', limits);
     const emails = Object.fromEntries(result.authors.map((a) => [a.name, a.emails]));

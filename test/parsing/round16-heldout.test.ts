@@ -11,7 +11,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { assemblePdf, bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine } from './make-files.ts';
+import {
+  assemblePdf,
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  piecesOnOneLine,
+  textLine,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -112,12 +120,9 @@ describe('an IUCr front page', () => {
       10,
       { x: 200, bold: true },
     ),
-    {
-      text: 'aNorthfield University, 12 Garden Road, Northfield. Correspondence e-mail:',
-      size: 7,
+    textLine('aNorthfield University, 12 Garden Road, Northfield. Correspondence e-mail:', 740, 7, {
       x: 200,
-      y: 740,
-    },
+    }),
     { text: 'alma@northfield.example', size: 7, x: 200, y: 731 },
     ...ABSTRACT_LINES.slice(0, -1).map((text, k) => ({ text, size: 10, x: 200, y: 705 - k * 12 })),
     // The journal's notice in the left margin, on the abstract's last line.
@@ -146,20 +151,14 @@ describe('an IMS byline over an unlabelled abstract set smaller than the body', 
       { text: 'Submitted to the Annals of Valley Gardens', size: 6, x: 72, y: 800 },
       { text: 'FROST AND THE FLOWERING DATES OF VALLEY GARDENS', size: 11, x: 150, y: 770, bold: true },
       { text: 'BY ALMA QUIST1,a AND BRUNO TELL2,b', size: 11, x: 150, y: 745 },
-      {
-        text: '1Department of Botany, Northfield University, a alma@northfield.example',
-        size: 8,
-        x: 80,
-        y: 730,
-      },
+      textLine('1Department of Botany, Northfield University, a alma@northfield.example', 730, 8, { x: 80 }),
       { text: '2School of Plants, Southfield College, b bruno@south.example', size: 8, x: 80, y: 719 },
       ...ABSTRACT_LINES.map((text, k) => ({ text, size: 9, x: 110, y: 690 - k * 11 })),
-      {
-        text: '1. Introduction. Counting gardens is an old pursuit of botanists and it goes back a',
-        size: 11,
-        x: 72,
-        y: 610,
-      },
+      textLine(
+        '1. Introduction. Counting gardens is an old pursuit of botanists and it goes back a',
+        610,
+        11,
+      ),
       ...bodyProse(596, 30).map((l) => ({ ...l, size: 11 })),
     ];
     const result = await parseManuscript(makeTextPdf([page]), 'frost.pdf', limits);

@@ -18,6 +18,7 @@ import {
   makeTextPdf,
   paragraph,
   piecesOnOneLine,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -122,26 +123,17 @@ describe('an ASCE journal front page', () => {
   it('reads a DOI broken at a colon inside its suffix whole', async () => {
     const refs = [
       { text: 'References', size: 12, x: 72, y: 780, bold: true },
-      {
-        text: 'Quist, A. and B. Tell. 2001a. "Frost loads on glass roofs. I: Theory." J. Cold Engrg. 42 (7):',
-        size: 10,
-        x: 72,
-        y: 760,
-      },
+      textLine(
+        'Quist, A. and B. Tell. 2001a. "Frost loads on glass roofs. I: Theory." J. Cold Engrg. 42 (7):',
+        760,
+      ),
       { text: '1130–1145. https://doi.org/10.9999/(ABCD)1234-5678(2001)42:', size: 10, x: 72, y: 748 },
       { text: '7(1130).', size: 10, x: 72, y: 736 },
-      {
-        text: 'Quist, A. and B. Tell. 2001b. "Frost loads on glass roofs. II: Tests." J. Cold Engrg. 42 (7):',
-        size: 10,
-        x: 72,
-        y: 720,
-      },
-      {
-        text: '1146–1160. https://doi.org/10.9999/(ABCD)1234-5678(2001)42:7(1146).',
-        size: 10,
-        x: 72,
-        y: 708,
-      },
+      textLine(
+        'Quist, A. and B. Tell. 2001b. "Frost loads on glass roofs. II: Tests." J. Cold Engrg. 42 (7):',
+        720,
+      ),
+      textLine('1146–1160. https://doi.org/10.9999/(ABCD)1234-5678(2001)42:7(1146).', 708),
     ];
     const result = await parseManuscript(makeTextPdf([page(), refs]), 'frost.pdf', limits);
     expect(result.references.map((r) => r.doi)).toEqual([

@@ -12,7 +12,6 @@ import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { parseReference } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
 import {
-  WORD_NS,
   bodyProse,
   docxParagraph,
   docxRun,
@@ -20,6 +19,7 @@ import {
   makeTextPdf,
   paragraph,
   piecesOnOneLine,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -28,17 +28,12 @@ const PROSE =
   'Gardens in cold valleys were counted for ten seasons, and the first frost of each autumn was noted beside the flowering dates of their plants.';
 
 describe('a Word title that leaves itself open for its subtitle', () => {
-  const styles = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}>${['Title', 'Subtitle', 'Author', 'Heading1']
-        .map(
-          (id) =>
-            `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Heading1' ? 'heading 1' : id}"/></w:style>`,
-        )
-        .join('')}</w:styles>`,
-    ),
-  };
+  const styles = paragraphStyles([
+    ['Title', 'Title'],
+    ['Subtitle', 'Subtitle'],
+    ['Author', 'Author'],
+    ['Heading1', 'heading 1'],
+  ]);
   const doc = (title: string, subtitle: string) =>
     makeDocx(
       [

@@ -15,7 +15,6 @@ import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
 import { isAuthorStyle } from '../../src/parsing/style-names.ts';
 import {
-  WORD_NS,
   bodyProse,
   docxParagraph,
   docxRun,
@@ -23,6 +22,7 @@ import {
   makeTextPdf,
   paragraph,
   piecesOnOneLine,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -195,17 +195,11 @@ describe('a student paper in Indonesian', () => {
 });
 
 describe("a byline style named with its template's tag", () => {
-  const styles = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}>${['Els-Author', 'Els-Affiliation', 'Els-1storder-head']
-        .map(
-          (id) =>
-            `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Els-1storder-head' ? 'heading 1' : id}"/></w:style>`,
-        )
-        .join('')}</w:styles>`,
-    ),
-  };
+  const styles = paragraphStyles([
+    ['Els-Author', 'Els-Author'],
+    ['Els-Affiliation', 'Els-Affiliation'],
+    ['Els-1storder-head', 'heading 1'],
+  ]);
 
   it('reads the name in it under a title set in the same style', async () => {
     const docx = makeDocx(

@@ -11,27 +11,25 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, docxLargeParagraph, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import {
+  bodyProse,
+  docxLargeParagraph,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  paragraphStyles,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
-const styles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}>${[
-      ['Title', 'Title'],
-      ['Heading1', 'heading 1'],
-      ['TOCHeading', 'TOC Heading'],
-      ['TOC1', 'toc 1'],
-      ['TOC3', 'toc 3'],
-      ['Author', 'Author'],
-    ]
-      .map(
-        ([id, name]) => `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`,
-      )
-      .join('')}</w:styles>`,
-  ),
-};
+const styles = paragraphStyles([
+  ['Title', 'Title'],
+  ['Heading1', 'heading 1'],
+  ['TOCHeading', 'TOC Heading'],
+  ['TOC1', 'toc 1'],
+  ['TOC3', 'toc 3'],
+  ['Author', 'Author'],
+]);
 
 /** A paragraph of one run in a size of its own (half-points, as Word writes it). */
 const sized = (text: string, halfPoints: number) =>

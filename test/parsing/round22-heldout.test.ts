@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, paragraphStyles } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -227,12 +227,10 @@ describe('a blinded Word manuscript that opens on its abstract', () => {
       `<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title></cp:coreProperties>`,
     ),
   });
-  const styles = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/></w:style></w:styles>`,
-    ),
-  };
+  const styles = paragraphStyles([
+    ['Heading2', 'heading 2'],
+    ['Heading3', 'heading 3'],
+  ]);
   const file = (title: string) =>
     makeDocx(
       [

@@ -3,19 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, paragraphStyles } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 /** A styles part with Word's Title and its first, second and fifth heading levels. */
-const style = (id: string, name: string) =>
-  `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`;
-const headingStyles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}>${style('Title', 'Title')}${style('Heading1', 'heading 1')}${style('Heading2', 'heading 2')}${style('Heading5', 'heading 5')}</w:styles>`,
-  ),
-};
+const headingStyles = paragraphStyles([
+  ['Title', 'Title'],
+  ['Heading1', 'heading 1'],
+  ['Heading2', 'heading 2'],
+  ['Heading5', 'heading 5'],
+]);
 
 /** Helvetica's advance widths (thousandths of the size), for pieces set edge to edge on a line. */
 const ADVANCE: Record<string, number> = {

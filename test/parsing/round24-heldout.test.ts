@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, assemblePdf, bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { assemblePdf, bodyProse, makeDocx, makeTextPdf, paragraph, paragraphStyles } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -67,14 +67,10 @@ describe('a Serbian master’s cover: "Ментор:" and "Кандидат:" ea
 });
 
 /** A styles part with the contents' first level and Word's first heading level. */
-const style = (id: string, name: string) =>
-  `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/></w:style>`;
-const contentsStyles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}>${style('TJ1', 'toc 1')}${style('Heading1', 'heading 1')}</w:styles>`,
-  ),
-};
+const contentsStyles = paragraphStyles([
+  ['TJ1', 'toc 1'],
+  ['Heading1', 'heading 1'],
+]);
 
 describe('a Hungarian thesis: contents, a signed statement, "Összefoglaló", then "Abstract"', () => {
   const file = () =>

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { withoutTitles } from '../../src/corpus/authors/name-titles.ts';
 import { testConfig } from '../helpers/app.ts';
-import { WORD_NS, bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  paragraph,
+  piecesOnOneLine,
+  textLine,
+  paragraphStyles,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -29,12 +37,7 @@ describe('a conference byline over its one unmarked affiliation, both in one blo
             x: 181,
           },
         ),
-        {
-          text: 'Institute of Applied Routing (IAR), 12345-678, Springfield, Brazil',
-          size: 12,
-          x: 70,
-          y: 664,
-        },
+        textLine('Institute of Applied Routing (IAR), 12345-678, Springfield, Brazil', 664, 12, { x: 70 }),
         { text: 'Resumo', size: 12, x: 57, y: 636, bold: true },
         ...bodyProse(614, 12).map((l) => ({ ...l, x: 68 })),
         { text: 'INTRODUCTION', size: 12, x: 100, y: 440, bold: true },
@@ -70,17 +73,13 @@ describe('Czech and Slovak degrees written before a name ("Bc.", "Ing.", "Mgr. e
 });
 
 /** Headings of three levels, under the ids a localised LibreOffice gives them ("Überschrift"). */
-const headingStyles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${WORD_NS}>${[1, 2, 3]
-      .map(
-        (n) =>
-          `<w:style w:type="paragraph" w:styleId="Berschrift${n}"><w:name w:val="Heading ${n}"/><w:pPr><w:outlineLvl w:val="${n - 1}"/></w:pPr></w:style>`,
-      )
-      .join('')}</w:styles>`,
-  ),
-};
+const headingStyles = paragraphStyles(
+  [1, 2, 3].map((n): [string, string, string] => [
+    `Berschrift${n}`,
+    `Heading ${n}`,
+    `<w:pPr><w:outlineLvl w:val="${n - 1}"/></w:pPr>`,
+  ]),
+);
 
 describe('a labelled byline with the address after a name and the affiliation in brackets (LibreOffice)', () => {
   const file = (byline: string) =>
@@ -134,13 +133,7 @@ describe('a structured abstract in a PDF whose every line is a block of its own 
   const file = () =>
     makeTextPdf([
       [
-        {
-          text: 'Sharing Field Notes - A Review of Tools for Open Botany',
-          size: 16,
-          x: 72,
-          y: 790,
-          bold: true,
-        },
+        textLine('Sharing Field Notes - A Review of Tools for Open Botany', 790, 16, { bold: true }),
         { text: 'Authors: Jane Roe, Ann Lee, Tom Fox', size: 10, x: 72, y: 760 },
         { text: 'Abstract', size: 14, x: 72, y: 730, bold: true },
         { text: 'Background', size: 12, x: 72, y: 710, bold: true },

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -159,18 +159,18 @@ describe('a drop cap opening the first paragraph (AIAA: the letter set over two 
         { text: 'I. Introduction', size: 12, x: 260, y: 690, bold: true },
         // The cap stands on the second line's baseline, left of both lines.
         { text: 'Q', size: 24, x: 72, y: 656 },
-        {
-          text: 'uiet flight over towns is wanted by all who live under the busy routes of regional planes.',
-          size: 10,
-          x: 92,
-          y: 668,
-        },
-        {
-          text: 'Gliders drawn by hydrogen cells may give it, and this paper weighs what they would cost.',
-          size: 10,
-          x: 92,
-          y: 656,
-        },
+        textLine(
+          'uiet flight over towns is wanted by all who live under the busy routes of regional planes.',
+          668,
+          10,
+          { x: 92 },
+        ),
+        textLine(
+          'Gliders drawn by hydrogen cells may give it, and this paper weighs what they would cost.',
+          656,
+          10,
+          { x: 92 },
+        ),
         ...bodyProse(640, 40),
       ],
     ]);

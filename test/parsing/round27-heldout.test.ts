@@ -4,19 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { orderPage, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, piecesOnOneLine, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 /** Lines of prose from `y` down, each with its line number at the right margin, from `first` on. */
 function numberedProse(y: number, count: number, first: number) {
   return Array.from({ length: count }, (_, i) => [
-    {
-      text: `Sentence ${i + 1} of the numbered review copy runs on across the full width of the text.`,
-      size: 10,
-      x: 72,
-      y: y - i * 14,
-    },
+    textLine(
+      `Sentence ${i + 1} of the numbered review copy runs on across the full width of the text.`,
+      y - i * 14,
+    ),
     { text: String(first + i), size: 8, x: 572, y: y - i * 14 },
   ]).flat();
 }
@@ -25,13 +23,7 @@ describe('line numbers in the right margin, one digit on the title page and two 
   const file = () =>
     makeTextPdf([
       [
-        {
-          text: 'Tidal Mixing and Sediment Transport in Shallow Estuaries Under',
-          size: 14,
-          x: 72,
-          y: 760,
-          bold: true,
-        },
+        textLine('Tidal Mixing and Sediment Transport in Shallow Estuaries Under', 760, 14, { bold: true }),
         { text: '1', size: 8, x: 572, y: 760 },
         { text: 'Storm Conditions', size: 14, x: 72, y: 742, bold: true },
         { text: '2', size: 8, x: 572, y: 742 },

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
 import {
+  type PdfTextLine,
   bodyProse,
   makeCidFontPdf,
   makeDocx,
@@ -17,6 +18,7 @@ import {
   paragraph,
   TITLE_STYLE,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -81,21 +83,17 @@ describe("a thesis's covers set in one type, the abstracts past its signed sheet
       spacedLines(['PERNYATAAN', 'Dinyatakan di Bandung,', 'Tanggal 1 Juni 2023', 'Meterai'], 760),
       [
         { text: 'ABSTRAK', size: 12, x: 72, y: 760, bold: true },
-        {
-          text: 'Kebun sayur di lereng gunung berapi dipetakan dari citra udara dan kunjungan lapangan.',
-          size: 10,
-          x: 72,
-          y: 730,
-        },
+        textLine(
+          'Kebun sayur di lereng gunung berapi dipetakan dari citra udara dan kunjungan lapangan.',
+          730,
+        ),
       ],
       [
         { text: 'ABSTRACT', size: 12, x: 72, y: 760, bold: true },
-        {
-          text: 'Vegetable gardens on volcanic slopes were mapped from aerial images and field visits.',
-          size: 10,
-          x: 72,
-          y: 730,
-        },
+        textLine(
+          'Vegetable gardens on volcanic slopes were mapped from aerial images and field visits.',
+          730,
+        ),
         { text: 'Keywords: gardens, volcanic slopes, mapping', size: 10, x: 72, y: 700 },
       ],
       bodyProse(760, 30),
@@ -191,13 +189,14 @@ describe('an abstract run in after "概要：" with no English label, Latin lett
   });
 });
 
-/** A title page: the title, the byline, then body prose. */
-const titlePage = (byline: string) =>
+/** A title page: the title, the byline, body prose, then any lines given (a list under its heading). */
+const titlePage = (byline: string, after: PdfTextLine[] = []) =>
   makeTextPdf([
     [
       { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
       { text: byline, size: 11, x: 72, y: 730 },
       ...bodyProse(680, 20),
+      ...after,
     ],
   ]);
 
@@ -251,33 +250,13 @@ describe('a title closed by its stop over its translation in another face', () =
 
 describe("a draft's empty sections stacked over the list's heading", () => {
   const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
-        { text: 'Lucia Ferrer Soto', size: 11, x: 72, y: 730 },
-        ...bodyProse(680, 20),
-        { text: '7 Material suplementario', size: 10, x: 72, y: 380, bold: true },
-        { text: '8 Bibliografia', size: 10, x: 72, y: 367, bold: true },
-        { text: '. . .', size: 10, x: 80, y: 354 },
-        {
-          text: 'Alvarez, M. (2015). Heladas del valle norte. Revista de Jardines, 12, 45-52.',
-          size: 10,
-          x: 72,
-          y: 341,
-        },
-        {
-          text: 'Benitez, R. (2018). Floracion tardia en huertos. Revista de Jardines, 15, 10-19.',
-          size: 10,
-          x: 72,
-          y: 328,
-        },
-        {
-          text: 'Castro, L. (2020). Registros de heladas. Revista de Jardines, 17, 1-9.',
-          size: 10,
-          x: 72,
-          y: 315,
-        },
-      ],
+    titlePage('Lucia Ferrer Soto', [
+      { text: '7 Material suplementario', size: 10, x: 72, y: 380, bold: true },
+      { text: '8 Bibliografia', size: 10, x: 72, y: 367, bold: true },
+      { text: '. . .', size: 10, x: 80, y: 354 },
+      textLine('Alvarez, M. (2015). Heladas del valle norte. Revista de Jardines, 12, 45-52.', 341),
+      textLine('Benitez, R. (2018). Floracion tardia en huertos. Revista de Jardines, 15, 10-19.', 328),
+      textLine('Castro, L. (2020). Registros de heladas. Revista de Jardines, 17, 1-9.', 315),
     ]);
 
   it('finds the list under the heading past the line of dots', async () => {
@@ -314,33 +293,19 @@ describe('Word lists: a DOI glued to the next label, entries broken into paragra
 
 describe('a numbered list with a short line read as bold inside an entry', () => {
   const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
-        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
-        ...bodyProse(680, 20),
-        { text: 'References', size: 12, x: 72, y: 400, bold: true },
-        {
-          text: '[1] Alvarez, M.: Frost in the northern valley, Journal of Gardens, Vol. 12, pp. 45-52 (2015).',
-          size: 10,
-          x: 72,
-          y: 380,
-        },
-        {
-          text: '[2] Benitez, R. and Castro, L.: Late Flowering and the Orchard-Valley-Frost Triangle, Studies in',
-          size: 10,
-          x: 72,
-          y: 368,
-        },
-        { text: 'Gardens and Orchards: A Distributional', size: 10, x: 72, y: 356, bold: true },
-        { text: 'Approach (Ruiz, M., ed.), Valley Press, pp. 3-31 (2023).', size: 10, x: 72, y: 344 },
-        {
-          text: '[3] Castro, L.: Records of frost, Journal of Gardens, Vol. 17, pp. 1-9 (2020).',
-          size: 10,
-          x: 72,
-          y: 332,
-        },
-      ],
+    titlePage('Lucia Ferrer Soto, Mateo Ruiz Vega', [
+      { text: 'References', size: 12, x: 72, y: 400, bold: true },
+      textLine(
+        '[1] Alvarez, M.: Frost in the northern valley, Journal of Gardens, Vol. 12, pp. 45-52 (2015).',
+        380,
+      ),
+      textLine(
+        '[2] Benitez, R. and Castro, L.: Late Flowering and the Orchard-Valley-Frost Triangle, Studies in',
+        368,
+      ),
+      { text: 'Gardens and Orchards: A Distributional', size: 10, x: 72, y: 356, bold: true },
+      { text: 'Approach (Ruiz, M., ed.), Valley Press, pp. 3-31 (2023).', size: 10, x: 72, y: 344 },
+      textLine('[3] Castro, L.: Records of frost, Journal of Gardens, Vol. 17, pp. 1-9 (2020).', 332),
     ]);
 
   it('reads the line as part of its entry, not as a heading that ends the list', async () => {
@@ -351,18 +316,9 @@ describe('a numbered list with a short line read as bold inside an entry', () =>
 
 describe('a byline of names each followed by the institution in brackets', () => {
   const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
-        {
-          text: 'Jane Roe (School of Horticulture, Harbour University) John Doe (Valley Institute of Technology)',
-          size: 11,
-          x: 72,
-          y: 730,
-        },
-        ...bodyProse(680, 20),
-      ],
-    ]);
+    titlePage(
+      'Jane Roe (School of Horticulture, Harbour University) John Doe (Valley Institute of Technology)',
+    );
 
   it('reads each name with its institution', async () => {
     const result = await parseManuscript(file(), 'brackets.pdf', limits);
@@ -379,20 +335,12 @@ describe('a run-in abstract with its keywords line in its own block, the body al
       [
         { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
         { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
-        {
-          text: 'Abstract: Frost dates and flowering were recorded in northern valley gardens',
-          size: 9,
-          x: 72,
-          y: 700,
+        textLine('Abstract: Frost dates and flowering were recorded in northern valley gardens', 700, 9, {
           bold: true,
-        },
-        {
-          text: 'over ten years, and later frosts were found to delay the flowering of orchards.',
-          size: 9,
-          x: 72,
-          y: 689,
+        }),
+        textLine('over ten years, and later frosts were found to delay the flowering of orchards.', 689, 9, {
           bold: true,
-        },
+        }),
         { text: 'Keywords: frost, flowering, orchards, valley gardens', size: 9, x: 72, y: 678, bold: true },
         { text: '1. Introduction', size: 12, x: 72, y: 650, bold: true },
         ...bodyProse(630, 20).map((l) => ({ ...l, bold: true })),
@@ -431,17 +379,12 @@ describe('an author-year list that indents each first line, its entries closing 
     ],
   ];
   const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
-        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
-        ...bodyProse(680, 20),
-        { text: 'References', size: 12, x: 72, y: 400, bold: true },
-        ...entries.flatMap(([a, b], k) => [
-          { text: a, size: 10, x: 84, y: 380 - k * 26 },
-          { text: b, size: 10, x: 72, y: 367 - k * 26 },
-        ]),
-      ],
+    titlePage('Lucia Ferrer Soto, Mateo Ruiz Vega', [
+      { text: 'References', size: 12, x: 72, y: 400, bold: true },
+      ...entries.flatMap(([a, b], k) => [
+        { text: a, size: 10, x: 84, y: 380 - k * 26 },
+        { text: b, size: 10, x: 72, y: 367 - k * 26 },
+      ]),
     ]);
 
   it('opens an entry at each indented line', async () => {
@@ -452,33 +395,13 @@ describe('an author-year list that indents each first line, its entries closing 
 
 describe("a numbered list with a chart's tick glued to an entry's last line, then an appendix", () => {
   const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Frost Dates and Flowering in Northern Valley Gardens', size: 18, x: 72, y: 760, bold: true },
-        { text: 'Lucia Ferrer Soto, Mateo Ruiz Vega', size: 11, x: 72, y: 730 },
-        ...bodyProse(680, 20),
-        { text: 'References', size: 12, x: 72, y: 400, bold: true },
-        {
-          text: '[1] M. Alvarez, Frost in the northern valley, J. Gardens, vol.12, pp.45-52, 2015.',
-          size: 10,
-          x: 72,
-          y: 380,
-        },
-        {
-          text: '[2] R. Benitez, Late flowering in orchards, J. Gardens, vol.15, pp.10-19,',
-          size: 10,
-          x: 72,
-          y: 366,
-        },
-        // The chart's tick "800", larger than the entries, on the line of the entry's year.
-        { text: '800 2018.', size: 13, x: 72, y: 352 },
-        {
-          text: '[3] L. Castro, Records of frost, J. Gardens, vol.17, pp.1-9, 2020.',
-          size: 10,
-          x: 72,
-          y: 338,
-        },
-      ],
+    titlePage('Lucia Ferrer Soto, Mateo Ruiz Vega', [
+      { text: 'References', size: 12, x: 72, y: 400, bold: true },
+      textLine('[1] M. Alvarez, Frost in the northern valley, J. Gardens, vol.12, pp.45-52, 2015.', 380),
+      textLine('[2] R. Benitez, Late flowering in orchards, J. Gardens, vol.15, pp.10-19,', 366),
+      // The chart's tick "800", larger than the entries, on the line of the entry's year.
+      { text: '800 2018.', size: 13, x: 72, y: 352 },
+      textLine('[3] L. Castro, Records of frost, J. Gardens, vol.17, pp.1-9, 2020.', 338),
     ]);
 
   it('reads on past the tick to the next numbered entry', async () => {

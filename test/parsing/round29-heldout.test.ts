@@ -10,6 +10,7 @@ import {
   paragraph,
   TITLE_STYLE,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -77,35 +78,15 @@ describe("a thesis's abstract on a page of its own after the list, under the tit
       [{ text: '1. Introduction', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
       [
         { text: 'Literature', size: 16, x: 72, y: 760, bold: true },
-        {
-          text: '[1] M. Alvarez, "Frost in the northern valley", Journal of Gardens, 2015.',
-          size: 10,
-          x: 72,
-          y: 720,
-        },
-        {
-          text: '[2] R. Benitez, "Late flowering in orchards", Orchard Studies, 2018.',
-          size: 10,
-          x: 72,
-          y: 700,
-        },
+        textLine('[1] M. Alvarez, "Frost in the northern valley", Journal of Gardens, 2015.', 720),
+        textLine('[2] R. Benitez, "Late flowering in orchards", Orchard Studies, 2018.', 700),
       ],
       [
         { text: 'Abstract', size: 16, x: 72, y: 760, bold: true },
         { text: 'Frost Dates in Valley Gardens', size: 12, x: 200, y: 720, bold: true },
         { text: 'Ana Horvat Kovac', size: 12, x: 230, y: 700, bold: true },
-        {
-          text: 'We recorded the first frost and the first flowers in forty gardens of the valley',
-          size: 10,
-          x: 72,
-          y: 670,
-        },
-        {
-          text: 'over ten years, and found that the flowers came a week later after each early frost.',
-          size: 10,
-          x: 72,
-          y: 657,
-        },
+        textLine('We recorded the first frost and the first flowers in forty gardens of the valley', 670),
+        textLine('over ten years, and found that the flowers came a week later after each early frost.', 657),
       ],
     ]);
 

@@ -13,7 +13,14 @@ import { findDoi, splitReferences } from '../../src/parsing/references.ts';
 import { mendAccents } from '../../src/parsing/pdf/geometry.ts';
 import { composeAccents } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import {
+  bodyProse,
+  makeDocx,
+  makeTextPdf,
+  piecesOnOneLine,
+  textLine,
+  paragraphStyles,
+} from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -110,7 +117,6 @@ describe('a byline led in by "by"', () => {
 });
 
 describe('a Word byline wrapped by hand after a comma', () => {
-  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
   it('reads the names on the line after the break as more of the byline, not as an address', async () => {
     const runs = (text: string, sup = false) =>
       `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
@@ -123,12 +129,11 @@ describe('a Word byline wrapped by hand after a comma', () => {
         `<w:p>${runs('Things were measured again, and more carefully than the last time they were measured.')}</w:p>`,
       ],
       [
-        {
-          name: 'word/styles.xml',
-          data: Buffer.from(
-            `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="AuthorName"><w:name w:val="Author Name"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
-          ),
-        },
+        paragraphStyles([
+          ['Title', 'Title'],
+          ['AuthorName', 'Author Name'],
+          ['Heading1', 'heading 1'],
+        ]),
       ],
     );
     const result = await parseManuscript(docx, 'built.docx', limits);
@@ -137,7 +142,6 @@ describe('a Word byline wrapped by hand after a comma', () => {
 });
 
 describe('affiliations set in the byline’s Word style (apaquarto)', () => {
-  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
   it('are no names, so a correspondence note names one author and its email is hers', async () => {
     const runs = (text: string, sup = false) =>
       `<w:r>${sup ? '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
@@ -154,12 +158,11 @@ describe('affiliations set in the byline’s Word style (apaquarto)', () => {
         `<w:p>${runs('Things were measured again, and more carefully than the last time they were measured.')}</w:p>`,
       ],
       [
-        {
-          name: 'word/styles.xml',
-          data: Buffer.from(
-            `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="Author"><w:name w:val="Author"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
-          ),
-        },
+        paragraphStyles([
+          ['Title', 'Title'],
+          ['Author', 'Author'],
+          ['Heading1', 'heading 1'],
+        ]),
       ],
     );
     const result = await parseManuscript(docx, 'built.docx', limits);
@@ -235,12 +238,11 @@ describe('a byline in capitals with each membership in brackets (IEEE Access)', 
         { text: 'School of Things, Somewhere University, Town 12345, Country', size: 7, x: 76, y: 709 },
         { text: '2', size: 5, x: 72, y: 700 },
         { text: 'Department of Stuff, Elsewhere Institute, City 67890, Country', size: 7, x: 76, y: 697 },
-        {
-          text: 'ABSTRACT This paper studies things sent over a network and how many of them arrive.',
-          size: 9,
-          x: 72,
-          y: 670,
-        },
+        textLine(
+          'ABSTRACT This paper studies things sent over a network and how many of them arrive.',
+          670,
+          9,
+        ),
         ...bodyProse(650),
       ],
     ]);

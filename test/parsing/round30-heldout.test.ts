@@ -9,28 +9,34 @@ import {
   makeTextPdf,
   paragraph,
   TITLE_STYLE,
-  WORD_NS,
   wordBodyParagraphs,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
+/** A Polish master's thesis cover, the student's lines (if any) under the university, then its first page. */
+const polishCover = (student: { text: string; size: number; x: number; y: number }[]) =>
+  makeTextPdf([
+    [
+      { text: 'Uniwersytet Nadrzeczny', size: 14, x: 220, y: 780 },
+      ...student,
+      { text: 'Przymrozki w ogrodach doliny', size: 18, x: 170, y: 600, bold: true },
+      { text: 'Praca magisterska', size: 12, x: 250, y: 560 },
+      { text: 'na kierunku OGRODNICTWO', size: 12, x: 230, y: 544 },
+      { text: 'Praca wykonana pod kierunkiem', size: 12, x: 320, y: 420 },
+      { text: 'dra hab. Jana Nowaka', size: 12, x: 320, y: 406 },
+      { text: 'Instytut Ogrodnictwa Dolinnego', size: 12, x: 320, y: 392 },
+      { text: 'Maj 2010', size: 12, x: 270, y: 100 },
+    ],
+    [{ text: 'Wprowadzenie', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
+  ]);
+
 describe('a Polish thesis cover: the student over "Nr albumu:", the supervisor\'s institute under the title', () => {
   const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Uniwersytet Nadrzeczny', size: 14, x: 220, y: 780 },
-        { text: 'Piotr Zielinski', size: 14, x: 240, y: 700 },
-        { text: 'Nr albumu: 123456', size: 12, x: 245, y: 684 },
-        { text: 'Przymrozki w ogrodach doliny', size: 18, x: 170, y: 600, bold: true },
-        { text: 'Praca magisterska', size: 12, x: 250, y: 560 },
-        { text: 'na kierunku OGRODNICTWO', size: 12, x: 230, y: 544 },
-        { text: 'Praca wykonana pod kierunkiem', size: 12, x: 320, y: 420 },
-        { text: 'dra hab. Jana Nowaka', size: 12, x: 320, y: 406 },
-        { text: 'Instytut Ogrodnictwa Dolinnego', size: 12, x: 320, y: 392 },
-        { text: 'Maj 2010', size: 12, x: 270, y: 100 },
-      ],
-      [{ text: 'Wprowadzenie', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
+    polishCover([
+      { text: 'Piotr Zielinski', size: 14, x: 240, y: 700 },
+      { text: 'Nr albumu: 123456', size: 12, x: 245, y: 684 },
     ]);
 
   it("reads the student as the author, not the supervisor's institute", async () => {
@@ -40,20 +46,7 @@ describe('a Polish thesis cover: the student over "Nr albumu:", the supervisor\'
 });
 
 describe("a Polish cover's university and institute, no student named on it", () => {
-  const file = () =>
-    makeTextPdf([
-      [
-        { text: 'Uniwersytet Nadrzeczny', size: 14, x: 220, y: 780 },
-        { text: 'Przymrozki w ogrodach doliny', size: 18, x: 170, y: 600, bold: true },
-        { text: 'Praca magisterska', size: 12, x: 250, y: 560 },
-        { text: 'na kierunku OGRODNICTWO', size: 12, x: 230, y: 544 },
-        { text: 'Praca wykonana pod kierunkiem', size: 12, x: 320, y: 420 },
-        { text: 'dra hab. Jana Nowaka', size: 12, x: 320, y: 406 },
-        { text: 'Instytut Ogrodnictwa Dolinnego', size: 12, x: 320, y: 392 },
-        { text: 'Maj 2010', size: 12, x: 270, y: 100 },
-      ],
-      [{ text: 'Wprowadzenie', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
-    ]);
+  const file = () => polishCover([]);
 
   it('reads neither as an author', async () => {
     const result = await parseManuscript(file(), 'pl-institutions.pdf', limits);
@@ -114,12 +107,7 @@ describe("a student's paper in Word: the name and register number over the title
   /** A paragraph of one run in a size of its own (half-points, as Word writes it), in a style if given. */
   const sized = (text: string, halfPoints: number, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:rPr><w:sz w:val="${halfPoints}"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-  const listStyle = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}><w:style w:type="paragraph" w:styleId="ListeParagraf"><w:name w:val="List Paragraph"/></w:style></w:styles>`,
-    ),
-  };
+  const listStyle = paragraphStyles([['ListeParagraf', 'List Paragraph']]);
   const file = () =>
     makeDocx(
       [

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeTextPdf, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -20,12 +20,7 @@ describe('a Spanish thesis cover: department and division over the title, the st
         { text: 'Licenciada en Fisica', size: 17, x: 200, y: 530, bold: true },
         { text: 'presenta', size: 12, x: 260, y: 480 },
         { text: 'Marta Ruiz Calderon', size: 21, x: 180, y: 440, bold: true },
-        {
-          text: 'Director de tesis: Pedro Gil Soto. Valle Alto, 3 de mayo de 2016.',
-          size: 10,
-          x: 150,
-          y: 380,
-        },
+        textLine('Director de tesis: Pedro Gil Soto. Valle Alto, 3 de mayo de 2016.', 380, 10, { x: 150 }),
       ],
       [{ text: 'Introduccion', size: 16, x: 72, y: 760, bold: true }, ...bodyProse(720, 30)],
     ]);
@@ -45,12 +40,10 @@ describe("a byline with the author's department in Spanish, in the name's bold, 
         { text: 'Departamento de Quimica Organica', size: 12, x: 200, y: 700, bold: true },
         { text: 'Universidad del Valle Alto, Valle Alto', size: 10, x: 200, y: 686 },
         { text: 'Abstract', size: 12, x: 72, y: 640, bold: true },
-        {
-          text: 'We watched low clouds over the northern valleys for ten winters and counted their days.',
-          size: 10,
-          x: 72,
-          y: 624,
-        },
+        textLine(
+          'We watched low clouds over the northern valleys for ten winters and counted their days.',
+          624,
+        ),
         ...bodyProse(600, 30),
       ],
     ]);

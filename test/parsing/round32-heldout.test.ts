@@ -9,23 +9,18 @@ import {
   makeTextPdf,
   paragraph,
   textWidth,
-  WORD_NS,
-  type ZipEntry,
+  textLine,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 describe('a Word report whose first section opens on its first subsection right under the title', () => {
-  const styles: ZipEntry = {
-    name: 'word/styles.xml',
-    data: Buffer.from(
-      `<?xml version="1.0"?><w:styles ${WORD_NS}>` +
-        '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>' +
-        '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>' +
-        '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>' +
-        '</w:styles>',
-    ),
-  };
+  const styles = paragraphStyles([
+    ['Title', 'Title'],
+    ['Heading1', 'heading 1'],
+    ['Heading2', 'heading 2'],
+  ]);
   const prose =
     'Doze participantes foram acompanhados ao longo de quatro meses, com duas sessoes por semana, ' +
     'e cada sessao teve tres tentativas de forca maxima e dez tentativas de controle de forca, ' +
@@ -58,24 +53,17 @@ describe("LIPIcs's subject classification line under the abstract", () => {
         { text: 'Ada Quell', size: 11, x: 72, y: 730, bold: true },
         { text: 'Hill University, Computing Laboratory, Country', size: 9, x: 72, y: 716 },
         { text: 'Abstract', size: 11, x: 72, y: 680, bold: true },
-        {
-          text: 'We count the paths of sparse layered graphs in time linear in their edges and show',
-          size: 9.5,
-          x: 72,
-          y: 664,
-        },
-        {
-          text: 'that no algorithm does better on graphs of bounded width under a standard conjecture.',
-          size: 9.5,
-          x: 72,
-          y: 652,
-        },
-        {
-          text: '2012 ACM Subject Classification Theory of computation Graph algorithms analysis',
-          size: 9,
-          x: 72,
-          y: 630,
-        },
+        textLine(
+          'We count the paths of sparse layered graphs in time linear in their edges and show',
+          664,
+          9.5,
+        ),
+        textLine(
+          'that no algorithm does better on graphs of bounded width under a standard conjecture.',
+          652,
+          9.5,
+        ),
+        textLine('2012 ACM Subject Classification Theory of computation Graph algorithms analysis', 630, 9),
         { text: 'Keywords and phrases layered graphs, path counting', size: 9, x: 72, y: 618 },
         { text: '1 Introduction', size: 13, x: 72, y: 580, bold: true },
         ...bodyProse(560, 30),
@@ -164,12 +152,7 @@ describe('a compound broken at one of its own hyphens at a line end ("coupled-" 
       [
         { text: 'Transfer Reactions on Light Nuclei', size: 16, x: 72, y: 780, bold: true },
         { text: 'Ana Roe and Bo Lind', size: 11, x: 72, y: 750 },
-        {
-          text: 'Abstract. The one-nucleon transfer reactions are analysed within the coupled-',
-          size: 10,
-          x: 72,
-          y: 710,
-        },
+        textLine('Abstract. The one-nucleon transfer reactions are analysed within the coupled-', 710),
         { text: 'reaction-channel approach, and the results of the state-of-', size: 10, x: 72, y: 698 },
         { text: 'the-art models are compared with the measured cross sections.', size: 10, x: 72, y: 686 },
         { text: '1. Introduction', size: 12, x: 72, y: 650, bold: true },

@@ -13,6 +13,7 @@ import {
   makeTextPdf,
   paragraph,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -104,17 +105,22 @@ describe('a LaTeX title page: each author a bold name, the affiliation under it 
   });
 });
 
+/** A submission system's cover sheet: the journal's name, the title's lines given, then its fields. */
+const coverSheet = (title: { text: string; size: number; x: number; y: number; bold: boolean }[]) => [
+  { text: 'Journal of River Teaching', size: 9, x: 220, y: 790, bold: true },
+  ...title,
+  { text: 'Journal: Journal of River Teaching', size: 7.5, x: 120, y: 680, bold: true },
+  { text: 'Manuscript ID Draft', size: 7.5, x: 120, y: 660, bold: true },
+  { text: 'Manuscript Type: Original Article', size: 7.5, x: 120, y: 640, bold: true },
+];
+
 describe('a submission system\'s cover sheet: the journal\'s name over the title, then a "Journal:" field', () => {
   const file = () =>
     makeTextPdf([
-      [
-        { text: 'Journal of River Teaching', size: 9, x: 220, y: 790, bold: true },
+      coverSheet([
         { text: 'Counting mayflies in a mountain stream with a class', size: 10, x: 120, y: 740, bold: true },
         { text: 'of first-year students and a borrowed net', size: 10, x: 150, y: 726, bold: true },
-        { text: 'Journal: Journal of River Teaching', size: 7.5, x: 120, y: 680, bold: true },
-        { text: 'Manuscript ID Draft', size: 7.5, x: 120, y: 660, bold: true },
-        { text: 'Manuscript Type: Original Article', size: 7.5, x: 120, y: 640, bold: true },
-      ],
+      ]),
       [{ text: 'Abstract', size: 12, x: 72, y: 780, bold: true }, ...bodyProse(760, 30)],
     ]);
 
@@ -134,13 +140,9 @@ describe("a submission system's review PDF: the manuscript, then a supplement wi
   ];
   const file = () =>
     makeTextPdf([
-      [
-        { text: 'Journal of River Teaching', size: 9, x: 220, y: 790, bold: true },
+      coverSheet([
         { text: 'Counting mayflies in a mountain stream with a class', size: 10, x: 120, y: 740, bold: true },
-        { text: 'Journal: Journal of River Teaching', size: 7.5, x: 120, y: 680, bold: true },
-        { text: 'Manuscript ID Draft', size: 7.5, x: 120, y: 660, bold: true },
-        { text: 'Manuscript Type: Original Article', size: 7.5, x: 120, y: 640, bold: true },
-      ],
+      ]),
       [{ text: 'Introduction', size: 12, x: 72, y: 780, bold: true }, ...bodyProse(760, 40)],
       [
         { text: 'References', size: 12, x: 72, y: 780, bold: true },
@@ -150,12 +152,7 @@ describe("a submission system's review PDF: the manuscript, then a supplement wi
         { text: 'Supplementary File 1: A field guide for the class', size: 12, x: 72, y: 780, bold: true },
         ...bodyProse(750, 20),
         { text: 'Literature Cited', size: 12, x: 72, y: 470, bold: true },
-        {
-          text: 'Dunn, K. W. 1996. Aquatic insects of the mountains. Third edition. Hill Press.',
-          size: 10,
-          x: 72,
-          y: 445,
-        },
+        textLine('Dunn, K. W. 1996. Aquatic insects of the mountains. Third edition. Hill Press.', 445),
       ],
     ]);
 

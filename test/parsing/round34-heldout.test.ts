@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeTextPdf, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -38,12 +38,7 @@ describe("a thesis's cover typed in one size: the title in capitals on two lines
         { text: 'AN HONORS THESIS', size: 10, x: 230, y: 570 },
         { text: 'in', size: 10, x: 290, y: 545 },
         { text: 'Economics', size: 10, x: 270, y: 520 },
-        {
-          text: 'Presented to the Faculties of the University of the Coast in Partial Fulfillment',
-          size: 10,
-          x: 72,
-          y: 480,
-        },
+        textLine('Presented to the Faculties of the University of the Coast in Partial Fulfillment', 480),
         { text: '2016', size: 10, x: 290, y: 440 },
         { text: 'Peter Gale, Primary Advisor', size: 10, x: 72, y: 380 },
         { text: 'Rosa Lind, Secondary Advisor', size: 10, x: 72, y: 366 },
@@ -84,13 +79,12 @@ describe("a dissertation's cover in one bold type: the university's name in capi
       [
         { text: 'UNIVERSITY OF THE NORTH COAST', size: 10.8, x: 200, y: 760, bold: true },
         { text: 'Harbour Tides and Coastal Winds', size: 10.8, x: 210, y: 720, bold: true },
-        {
-          text: 'A Dissertation submitted in partial satisfaction of the requirements for the degree of',
-          size: 10.8,
-          x: 72,
-          y: 680,
-          bold: true,
-        },
+        textLine(
+          'A Dissertation submitted in partial satisfaction of the requirements for the degree of',
+          680,
+          10.8,
+          { bold: true },
+        ),
         { text: 'Doctor of Philosophy', size: 10.8, x: 250, y: 660, bold: true },
         { text: 'by', size: 10.8, x: 290, y: 620, bold: true },
         { text: 'Tomas R. Ellery', size: 10.8, x: 250, y: 600, bold: true },

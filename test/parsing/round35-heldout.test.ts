@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf } from './make-files.ts';
+import { bodyProse, makeTextPdf, textLine } from './make-files.ts';
 
 // The test PDFs are written in WinAnsi without accents: the French cover's words lose theirs.
 const limits = testConfig().parsing;
@@ -50,24 +50,9 @@ describe('a French thesis whose abstract is on its back cover: "RESUME :" run in
       [{ text: 'Introduction', size: 12, x: 72, y: 780, bold: true }, ...bodyProse(760, 40)],
       [
         { text: 'MARVAND (Lucie) - Role des canaux ioniques - 40 pages', size: 10, x: 72, y: 780 },
-        {
-          text: 'RESUME : Les canaux ioniques reglent la migration des cellules epitheliales dans',
-          size: 10,
-          x: 72,
-          y: 750,
-        },
-        {
-          text: 'la cicatrisation. Nous avons mesure leur activite dans trois lignees cellulaires et',
-          size: 10,
-          x: 72,
-          y: 737,
-        },
-        {
-          text: 'montre que leur blocage ralentit la fermeture des plaies de moitie.',
-          size: 10,
-          x: 72,
-          y: 724,
-        },
+        textLine('RESUME : Les canaux ioniques reglent la migration des cellules epitheliales dans', 750),
+        textLine('la cicatrisation. Nous avons mesure leur activite dans trois lignees cellulaires et', 737),
+        textLine('montre que leur blocage ralentit la fermeture des plaies de moitie.', 724),
         { text: 'MOTS CLEFS :', size: 10, x: 72, y: 700 },
         { text: 'CANAUX IONIQUES', size: 10, x: 72, y: 687 },
       ],

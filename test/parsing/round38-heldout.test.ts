@@ -12,6 +12,7 @@ import {
   paragraph,
   spacedTwoLineEntries,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -88,12 +89,7 @@ describe('an author-date list set apart by space, whose entries open on given na
           ],
           260,
         ),
-        {
-          text: 'Edgar, Simon. 2009. The Long Coast: Essays on Harbors. Bristol: Westbury Books.',
-          size: 10,
-          x: 72,
-          y: 170,
-        },
+        textLine('Edgar, Simon. 2009. The Long Coast: Essays on Harbors. Bristol: Westbury Books.', 170),
       ],
       spacedTwoLineEntries(
         [

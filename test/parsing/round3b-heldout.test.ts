@@ -10,7 +10,7 @@ import { isMarkedNameLike, splitByline } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { splitReferences } from '../../src/parsing/references.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -26,13 +26,10 @@ describe('a person known by one name in a byline (Interspeech)', () => {
     { text: 'Listening to Dialects With Two Ears', size: 16, x: 150, y: 760, bold: true },
     { text: byline, size: 13, x: 130, y: 735, bold: true },
     { text: 'Department of Hearing, Somewhere University, Town, Country', size: 13, x: 110, y: 718 },
-    {
-      text: 'ann.carter@example.org, zubin77@example.org, cleo@example.org',
-      size: 10,
+    textLine('ann.carter@example.org, zubin77@example.org, cleo@example.org', 704, 10, {
       x: 120,
-      y: 704,
       bold: true,
-    },
+    }),
     { text: 'Abstract', size: 13, x: 100, y: 680, bold: true },
     ...bodyProse(665),
   ];
@@ -209,13 +206,7 @@ describe('a name followed by itself in another script, an email linked with a sp
       [
         { text: 'Pwned Sample Article', size: 14, x: 250, y: 740, bold: true },
         ...onOneLine([{ text: 'Ann Roe (安娜)' }, { text: '1, 2', sup: true }], 715, 9),
-        {
-          text: '1Department of Stars, Somewhere University, Town, Country',
-          size: 8,
-          x: 100,
-          y: 700,
-          bold: true,
-        },
+        textLine('1Department of Stars, Somewhere University, Town, Country', 700, 8, { x: 100, bold: true }),
         { text: 'Abstract', size: 10, x: 280, y: 670, bold: true },
         ...bodyProse(655, 20),
         { text: 'ann.roe at example dot edu', size: 8, x: 72, y: 90 },
@@ -292,12 +283,9 @@ describe('a note set larger than the title after an abstract run in without a st
         { text: 'Made-up Guidelines for Writers of Sample Articles', size: 12, x: 100, y: 720, bold: true },
         { text: 'Ann Carter · Bob Dunn', size: 10, x: 100, y: 700, bold: true },
         { text: abstract, size: 10, x: 100, y: 670 },
-        {
-          text: 'rather than as a label or a heading, and ends here after a second line of text.',
-          size: 10,
+        textLine('rather than as a label or a heading, and ends here after a second line of text.', 657, 10, {
           x: 100,
-          y: 657,
-        },
+        }),
         { text: 'Keywords: Things, Other things', size: 10, x: 100, y: 640 },
         { text: 'B Ann Carter', size: 13, x: 100, y: 150, bold: true },
         { text: 'ann@example.org', size: 8, x: 100, y: 138 },

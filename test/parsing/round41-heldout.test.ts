@@ -16,6 +16,7 @@ import {
   paragraph,
   TITLE_STYLE,
   wordBodyParagraphs,
+  textLine,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
@@ -26,13 +27,12 @@ describe('a byline giving each author’s institution in brackets, one of them n
     makeTextPdf([
       [
         { text: 'Weaving Numbers Into Cords', size: 17, x: 72, y: 760, bold: true },
-        {
-          text: 'Mara Quellen (The Institute For Sound And Media, Northvale Academy of Music, Lakeside)',
-          size: 11,
-          x: 72,
-          y: 730,
-          bold: true,
-        },
+        textLine(
+          'Mara Quellen (The Institute For Sound And Media, Northvale Academy of Music, Lakeside)',
+          730,
+          11,
+          { bold: true },
+        ),
         { text: 'Tomas Brandtner (Wavecraft Kernel)', size: 11, x: 72, y: 716, bold: true },
         { text: 'Abstract', size: 11, x: 72, y: 690, bold: true },
         ...bodyProse(672, 6),

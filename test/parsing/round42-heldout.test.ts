@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -29,12 +29,11 @@ describe('a numbered list broken by a figure set across the top of the next page
         ...pairs(2, 8, 511),
       ],
       [
-        {
-          text: 'FIG. 2. The limits on the coupling from the lantern data, with the earlier searches shown in the inset.',
-          size: 9,
-          x: 72,
-          y: 600,
-        },
+        textLine(
+          'FIG. 2. The limits on the coupling from the lantern data, with the earlier searches shown in the inset.',
+          600,
+          9,
+        ),
         { text: 'The grey band shows the models allowed.', size: 9, x: 72, y: 589 },
         ...pairs(9, 16, 560),
         { text: rest(16), size: 9, x: 72, y: 560 - 8 * 32 },
@@ -53,12 +52,7 @@ describe('REVTeX notes at the foot of the title page, a line each, each opened b
   const top = (byline: { text: string; sup?: boolean }[]) => [
     { text: 'Lanterns in the Dark Sector at 12 GHz', size: 14, x: 72, y: 780, bold: true },
     ...piecesOnOneLine(byline, 756, 10, { x: 150 }),
-    {
-      text: '1Department of Physics, Northvale University, Lakeside 12345, Freedonia',
-      size: 9,
-      x: 110,
-      y: 740,
-    },
+    textLine('1Department of Physics, Northvale University, Lakeside 12345, Freedonia', 740, 9, { x: 110 }),
     { text: '(Dated: May 11, 2022)', size: 9, x: 240, y: 726 },
     ...bodyProse(700, 8).map((l) => ({ ...l, size: 9, x: 90 })),
     ...bodyProse(580, 30).map((l) => ({ ...l, text: l.text.replace('section.', 'section') })),
@@ -92,12 +86,10 @@ describe('REVTeX notes at the foot of the title page, a line each, each opened b
         { text: ' and Bo Poe' },
         { text: '1, §', sup: true },
       ]),
-      {
-        text: 'Several lantern experiments have searched the band. The most significant efforts are from',
-        size: 10,
-        x: 72,
-        y: 160,
-      },
+      textLine(
+        'Several lantern experiments have searched the band. The most significant efforts are from',
+        160,
+      ),
       { text: '* Correspondence to: a1@nv.example', size: 8, x: 72, y: 110 },
       { text: '§ Correspondence to: b2@nv.example', size: 8, x: 72, y: 100 },
     ];

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine, textWidth } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textWidth, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -198,24 +198,15 @@ describe('a cover page with a summary before the paper and its abstract', () => 
         { text: 'Anonymous authors', size: 10, x: 72, y: 760, bold: true },
         { text: 'Paper under double-blind review', size: 10, x: 72, y: 748 },
         { text: 'Abstract', size: 12, x: 270, y: 720, bold: true },
-        {
-          text: 'The abstract paragraph counts the lanterns of the shore over two summers.',
-          size: 10,
+        textLine('The abstract paragraph counts the lanterns of the shore over two summers.', 700, 10, {
           x: 100,
-          y: 700,
-        },
-        {
-          text: 'Twice as many were seen on calm nights as on windy ones, on every station.',
-          size: 10,
+        }),
+        textLine('Twice as many were seen on calm nights as on windy ones, on every station.', 688, 10, {
           x: 100,
-          y: 688,
-        },
-        {
-          text: 'The method is given in full so that other observers can repeat the counts.',
-          size: 10,
+        }),
+        textLine('The method is given in full so that other observers can repeat the counts.', 676, 10, {
           x: 100,
-          y: 676,
-        },
+        }),
         { text: '1 Submission of papers', size: 12, x: 72, y: 640, bold: true },
         ...bodyProse(620, 20),
       ],

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { splitByline } from '../../src/parsing/names.ts';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, textWidth } from './make-files.ts';
+import { bodyProse, makeTextPdf, textWidth, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -124,24 +124,15 @@ describe('an abstract whose label, set large, runs into its first line', () => {
         { text: 'Jane Roe, Bo Poe', size: 12, x: 72, y: 750, bold: true },
         { text: 'Department of Biology, Northvale University, Freedonia', size: 9, x: 72, y: 735 },
         { text: 'Abstract', size: 13, x: 72, y: 700, bold: true },
-        {
-          text: 'Lanterns were counted at dusk along the whole shore of the lake and at',
-          size: 10,
+        textLine('Lanterns were counted at dusk along the whole shore of the lake and at', 700, 10, {
           x: 140,
-          y: 700,
-        },
-        {
-          text: 'three stations inland, by two observers who kept their tallies apart until the',
-          size: 10,
+        }),
+        textLine('three stations inland, by two observers who kept their tallies apart until the', 688, 10, {
           x: 140,
-          y: 688,
-        },
-        {
-          text: 'morning. Their counts agreed to within a tenth on most nights of the survey.',
-          size: 10,
+        }),
+        textLine('morning. Their counts agreed to within a tenth on most nights of the survey.', 676, 10, {
           x: 140,
-          y: 676,
-        },
+        }),
         { text: 'Introduction', size: 13, x: 72, y: 640, bold: true },
         ...bodyProse(620, 30),
       ],
@@ -162,18 +153,8 @@ describe('a DOI printed in an erratum’s title, spaced after each stop', () => 
         { text: 'Lanterns of the northern shore', size: 16, x: 72, y: 780, bold: true },
         ...bodyProse(740, 30),
         { text: 'References', size: 12, x: 72, y: 330, bold: true },
-        {
-          text: 'Roe, A., 2020 Erratum: Lanterns at dusk (lantern journal (2020) 107 (4)',
-          size: 10,
-          x: 72,
-          y: 310,
-        },
-        {
-          text: '(583-588),(10.55555/j. lant. 2020.08. 017)). Lantern journal 107: 788-789.',
-          size: 10,
-          x: 72,
-          y: 298,
-        },
+        textLine('Roe, A., 2020 Erratum: Lanterns at dusk (lantern journal (2020) 107 (4)', 310),
+        textLine('(583-588),(10.55555/j. lant. 2020.08. 017)). Lantern journal 107: 788-789.', 298),
         { text: 'Poe, B., 2001 A history of lanterns. Northvale Press.', size: 10, x: 72, y: 284 },
       ],
     ]);

@@ -7,7 +7,7 @@ import { mendAccents, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { isNameLike } from '../../src/parsing/names.ts';
 import { withoutHonorifics } from '../../src/corpus/authors/name-titles.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeDocx, makeTextPdf, paragraph } from './make-files.ts';
+import { bodyProse, makeDocx, makeTextPdf, paragraph, textLine } from './make-files.ts';
 import { INSTITUTION_WORD } from '../../src/parsing/institutions.ts';
 
 const limits = testConfig().parsing;
@@ -56,13 +56,7 @@ describe('a thesis cover set all in the body’s size and bold: the institution�
       [
         { text: 'NORTHVALE TECHNICAL UNIVERSITY GRADUATE SCHOOL', size: 10, x: 150, y: 740, bold: true },
         { text: 'DEPARTMENT OF LANTERN ENGINEERING', size: 10, x: 170, y: 720, bold: true },
-        {
-          text: 'READING LANTERNS IN THE DARK SECTOR WITH DEEP NETWORKS',
-          size: 10,
-          x: 120,
-          y: 600,
-          bold: true,
-        },
+        textLine('READING LANTERNS IN THE DARK SECTOR WITH DEEP NETWORKS', 600, 10, { x: 120, bold: true }),
         { text: 'DOCTORAL THESIS', size: 10, x: 230, y: 400, bold: true },
         { text: 'Ayse Nur KAYA', size: 10, x: 240, y: 300, bold: true },
       ],
@@ -109,22 +103,15 @@ describe('a book class’s reference list over two pages, its running head on th
       [
         { text: 'References', size: 17, x: 72, y: 720, bold: true },
         ...entryLines(first.slice(0, 5), 690),
-        {
-          text: 'ROE, J.; POE, A. The lantern handbook for the dark sector. Northvale, 2019. Available',
-          size: 10,
-          x: 72,
-          y: 350,
-        },
+        textLine(
+          'ROE, J.; POE, A. The lantern handbook for the dark sector. Northvale, 2019. Available',
+          350,
+        ),
         { text: 'at: <http://mirrors.lanterns.example/macros/lantern/', size: 10, x: 72, y: 338 },
       ],
       [
         { text: '14 References', size: 8, x: 72, y: 760 },
-        {
-          text: 'contrib/handbook/manual.pdf>. Accessed on: 19 Dec. 2012. Cited on page 5.',
-          size: 10,
-          x: 72,
-          y: 730,
-        },
+        textLine('contrib/handbook/manual.pdf>. Accessed on: 19 Dec. 2012. Cited on page 5.', 730),
         ...entryLines(
           [
             [
@@ -199,13 +186,7 @@ describe('a title set large over the same title in another language, in its size
 /** A thesis cover in one type at the body's size: institution, title, kind of work, author. */
 const thesisCoverLines = (y: number) => [
   { text: 'NORTHVALE TECHNICAL UNIVERSITY GRADUATE SCHOOL', size: 10, x: 150, y, bold: true },
-  {
-    text: 'READING LANTERNS IN THE DARK SECTOR WITH DEEP NETWORKS',
-    size: 10,
-    x: 120,
-    y: y - 120,
-    bold: true,
-  },
+  textLine('READING LANTERNS IN THE DARK SECTOR WITH DEEP NETWORKS', y - 120, 10, { x: 120, bold: true }),
 ];
 
 describe('a thesis that prints its title page three times (cover, title page with ORCIDs, approval page)', () => {
@@ -220,20 +201,11 @@ describe('a thesis that prints its title page three times (cover, title page wit
         ...thesisCoverLines(740),
         { text: 'Ayse Nur KAYA', size: 10, x: 240, y: 560, bold: true },
         { text: 'ORCID : 0000-0002-1825-0097', size: 10, x: 220, y: 545, bold: true },
-        {
-          text: 'Accepted by the Graduate School as a Doctoral Thesis.',
-          size: 10,
-          x: 150,
-          y: 480,
-          bold: true,
-        },
-        {
-          text: 'Supervisor : Prof. Dr. Karl ROE ORCID : 0000-0001-5109-3700',
-          size: 10,
+        textLine('Accepted by the Graduate School as a Doctoral Thesis.', 480, 10, { x: 150, bold: true }),
+        textLine('Supervisor : Prof. Dr. Karl ROE ORCID : 0000-0001-5109-3700', 400, 10, {
           x: 120,
-          y: 400,
           bold: true,
-        },
+        }),
       ],
       [
         ...thesisCoverLines(740),

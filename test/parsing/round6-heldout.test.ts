@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { findOrcids } from '../../src/parsing/text-utils.ts';
 import { testConfig } from '../helpers/app.ts';
-import { assemblePdf, bodyProse, makeTextPdf, textWidth } from './make-files.ts';
+import { assemblePdf, bodyProse, makeTextPdf, textWidth, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -115,12 +115,7 @@ describe('institutes numbered by the authors’ marks, each with its emails (LNC
         { text: 'office@press.example', size: 9, x: 72, y: 686 },
         { text: '3 Institute of Things, Town, Country', size: 9, x: 72, y: 674 },
         { text: '{desk,lab}@things.example', size: 9, x: 72, y: 662 },
-        {
-          text: 'Abstract. We share a load fairly among workers and count the steps.',
-          size: 9,
-          x: 72,
-          y: 636,
-        },
+        textLine('Abstract. We share a load fairly among workers and count the steps.', 636, 9),
         ...bodyProse(610, 20),
       ],
     ]);
@@ -182,12 +177,7 @@ describe('an "Email addresses:" footnote naming each owner in brackets (elsartic
         { text: 'bAnother University, Country', size: 9, x: 72, y: 698 },
         { text: 'Abstract', size: 10, x: 72, y: 670, bold: true },
         ...bodyProse(654, 20),
-        {
-          text: '*Corresponding author. Email addresses: hello@inst.example (Ann Carter),',
-          size: 8,
-          x: 72,
-          y: 100,
-        },
+        textLine('*Corresponding author. Email addresses: hello@inst.example (Ann Carter),', 100, 8),
         { text: 'zz@uni.example (Cy Diaz), q7@mail.example (Bob Dunn)', size: 8, x: 72, y: 78 },
       ],
     ]);

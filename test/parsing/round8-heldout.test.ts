@@ -11,7 +11,7 @@ import { splitMarks } from '../../src/parsing/names.ts';
 import { findReferences } from '../../src/parsing/sections.ts';
 import type { Block } from '../../src/parsing/types.ts';
 import { testConfig } from '../helpers/app.ts';
-import { bodyProse, makeTextPdf, piecesOnOneLine } from './make-files.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textLine } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -93,12 +93,7 @@ describe('a journal’s name drawn as one large word over the title (RSC)', () =
     ),
     { text: 'Abstract', size: 10, x: 72, y: 620, bold: true },
     ...bodyProse(600, 20),
-    {
-      text: 'a Department of Chemistry, Somewhere University, Town, Country. E-mail:',
-      size: 7,
-      x: 72,
-      y: 80,
-    },
+    textLine('a Department of Chemistry, Somewhere University, Town, Country. E-mail:', 80, 7),
     { text: 'contact@example.org', size: 7, x: 72, y: 71 },
     { text: 'b Institute of Things, Elsewhere University, Town, Country.', size: 7, x: 72, y: 62 },
   ];

@@ -19,19 +19,18 @@ import {
   textWidth,
   docxRun as run,
   docxParagraph as para,
-  WORD_NS as W,
   spacedTwoLineEntries,
+  paragraphStyles,
 } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
 const bold = (text: string) => `<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r>`;
-const styles = {
-  name: 'word/styles.xml',
-  data: Buffer.from(
-    `<?xml version="1.0"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="Author"><w:name w:val="Author"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
-  ),
-};
+const styles = paragraphStyles([
+  ['Title', 'Title'],
+  ['Author', 'Author'],
+  ['Heading1', 'heading 1'],
+]);
 const prose =
   'Things were measured again, and more carefully than the last time they were measured, over many long afternoons.';
 

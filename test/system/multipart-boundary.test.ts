@@ -5,7 +5,7 @@
 // dashboard's group import a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestUser, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
+import { type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { baseFields } from '../manuscripts/upload-helpers.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
 import { MAX_BOUNDARY_CHARS } from '../../src/infra/client-errors.ts';
@@ -17,7 +17,7 @@ let groupId: number;
 beforeAll(async () => {
   t = await createTestApp();
   org = await createTestOrg(t);
-  editor = await injectSignIn(t.app, (await createTestUser(t.db, org.id, 'editor')).email);
+  editor = await signInAs(t, org.id, 'editor');
   groupId = (await createGroup(t.db, org.id, 'Pool')).group_id;
 });
 afterAll(async () => t?.close());
