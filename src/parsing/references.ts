@@ -2,7 +2,7 @@
 // container. Splitting reads numbering, hanging indents and spacing; field parsing reads the
 // punctuation conventions of the common citation styles (numbered Vancouver, IEEE, author-year).
 import type { Block, BlockLine, ParsedReference } from './types.ts';
-import { joinLines, meetInCjk } from './text-utils.ts';
+import { joinLines, median, meetInCjk } from './text-utils.ts';
 
 /**
  * A surname's particle in lower case opening an entry ("19 van Runnard Heimel PJ", "7 de Souza
@@ -103,6 +103,23 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   const givenNamesOpen =
     spacedOpenings.length >= 3 &&
     spacedOpenings.filter((l) => SURNAME_GIVEN.test(l.text)).length >= 0.6 * spacedOpenings.length;
+  // A hanging list that draws a repeated author list as a rule (natbib and harvard styles'
+  // \BySame, AER's \bysame): the rule is no text, and under a line that closed the entry before,
+  // the entry's first line starts with what followed the names: its year, set in past the other
+  // entries' hanging lines ("(2020): ..."), or the rest of the list or the title at the hanging
+  // indent (", “The condition of ...", "and Simon Gächter, ...").
+  const hangingIndent = median(lines.filter(setIn).map((l) => l.indent));
+  const afterDrawnRule = (line: BlockLine, prev: BlockLine | undefined) =>
+    prev !== undefined &&
+    /[.]$/.test(prev.text.trim()) &&
+    ((line.indent > hangingIndent + 1.5 && /^\(?(?:1[6-9]|20)\d\d[a-z]?\)?[):.,]/.test(line.text.trim())) ||
+      // No line of an entry opens on a comma: TeX breaks after one, never before.
+      /^,\s/.test(line.text.trim()) ||
+      // "and" opens a line of a list of names too; at a page's top, where no space shows, only
+      // the names and a quoted title after them tell.
+      (/^and\s\p{Lu}/u.test(line.text.trim()) &&
+        ((!line.pageTop && line.gapAbove > entryGap) ||
+          /^and\s\p{Lu}[\p{L}.'’ -]{0,60},\s[“"‘]/u.test(line.text.trim()))));
   const refs: BlockLine[][] = [];
   // Author-year lists without layout cues: a line that begins "Surname, I." or "Surname I" after
   // a line that ended a sentence. A body as author ("NASA. 2015.", AAAI's style) has no initials:
@@ -116,7 +133,7 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
     const prev = lines[i - 1];
     let starts = i === 0;
     if (firstLineIndent) starts ||= setIn(line);
-    else if (useIndent) starts ||= line.indent <= minIndent + 0.4;
+    else if (useIndent) starts ||= line.indent <= minIndent + 0.4 || afterDrawnRule(line, prev);
     // Entries set apart by space: at a page's top no space shows, and the entry's opening tells.
     else if (useGap)
       starts ||=
@@ -822,8 +839,10 @@ function findYear(text: string): number | null {
   return any ? Number(any[1]) : null;
 }
 
+// A year in parentheses before a colon or stop is no label: an entry whose repeated authors are
+// drawn as a rule opens on its year ("(2020): “Micro Jumps, ...").
 const NUMBER_MARKER = new RegExp(
-  String.raw`^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\)|\d{1,4}(?=\s+(?:\p{Lu}|${PARTICLE_OPENING})))\s*`,
+  String.raw`^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\((?!(?:1[6-9]|20)\d\d[a-z]?\)[:.,])\d{1,4}\)|\d{1,4}(?=\s+(?:\p{Lu}|${PARTICLE_OPENING})))\s*`,
   'u',
 );
 

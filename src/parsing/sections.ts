@@ -1,7 +1,7 @@
 // Section structure from typography: which blocks are headings, where the front matter ends, where
 // the references are. Section names are matched only for the few that every discipline shares.
 import type { Block } from './types.ts';
-import { findEmails, findOrcids, submissionField } from './text-utils.ts';
+import { findEmails, findOrcids, median, submissionField } from './text-utils.ts';
 
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
@@ -477,11 +477,6 @@ function pageFootNote(blocks: Block[], k: number, entrySize: number): boolean {
     b.relSize < 0.92 * entrySize &&
     /^(?:\d{1,2}|[*†‡§¶])\s?\S/u.test(b.text)
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 1;
 }
 
 /**

@@ -413,3 +413,9 @@ export function submissionField(text: string): { field: 'journal' | 'id' | 'type
   if (!m) return null;
   return { field: m[1] ? 'journal' : m[2] ? 'id' : 'type', value: m[4]!.trim() };
 }
+
+/** The middle value (the upper one of an even count); 1, a body size, for none. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 1;
+}

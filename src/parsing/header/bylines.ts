@@ -119,6 +119,13 @@ function bylineSentence(b: Block): Block['runs'] {
 const MARKED_AFFILIATION_LINE = /^\s*(?:\d{1,2}|[a-z]|[*†‡§¶])\s*\p{Lu}/u;
 
 /**
+ * An affiliation written with its institutions' abbreviations, joined by "&", "and" or commas
+ * ("MIT & NBER", "NYU Stern", "UCL and CEPR"): an abbreviation in capitals is no word of a name.
+ */
+const ABBREVIATED_AFFILIATION =
+  /^(?=.*\b\p{Lu}{2,6}\b)(?:\p{Lu}{2,6}|\p{Lu}\p{Ll}+)(?:(?:\s*(?:&|,)\s*|\s+(?:and\s+)?)(?:\p{Lu}{2,6}|\p{Lu}\p{Ll}+)){0,4}$/u;
+
+/**
  * A list of two or more names on a line: commas or "and" between short capitalised pieces, no
  * digit and no sentence (what a byline's first line holds and an affiliation's never does alone).
  */
@@ -139,12 +146,15 @@ function listsNames(text: string): boolean {
  */
 function bylineOverAffiliations(b: Block): Block {
   const [first, ...rest] = b.lines;
+  if (!first || rest.length === 0 || INSTITUTION_WORD.test(first.text)) return b;
+  // One author's name over the lines of its affiliation written with abbreviations, unmarked (a
+  // working paper's "\author{Name \\ MIT \& NBER}").
+  const oneName = isNameLike(first.text.trim()) && !listsNames(first.text);
   if (
-    !first ||
-    rest.length === 0 ||
-    INSTITUTION_WORD.test(first.text) ||
     !rest.every(
-      (l) => INSTITUTION.test(l.text) && (MARKED_AFFILIATION_LINE.test(l.text) || listsNames(first.text)),
+      (l) =>
+        (INSTITUTION.test(l.text) && (MARKED_AFFILIATION_LINE.test(l.text) || listsNames(first.text))) ||
+        (oneName && ABBREVIATED_AFFILIATION.test(l.text.trim())),
     )
   )
     return b;
@@ -196,6 +206,27 @@ function labelledBylineWithoutBrackets(b: Block): Block {
 /** A byline block as its names are read: affiliation lines under it and labelled brackets cut. */
 export function bylineBlock(b: Block): Block {
   return labelledBylineWithoutBrackets(bylineOverAffiliations(b));
+}
+
+/**
+ * One author a line with the affiliation run on after a comma, no address ("Carol Corrado,
+ * formerly of the Division of Research and Statistics", a Word paper's author lines): the name
+ * before the first comma, on a line of its own with no marks, when the rest names an institution
+ * and no piece of it reads as a name (a byline's other authors would).
+ */
+function nameBeforeInstitution(text: string): string | null {
+  if (text.length > 200 || /[@\d*∗†‡§¶‖⊥]/u.test(text)) return null;
+  const m = /^([^,()]+),\s*(.+)$/u.exec(text.trim());
+  if (!m) return null;
+  const name = m[1]!.trim();
+  const rest = m[2]!.trim();
+  const pieces = rest.split(/\s*,\s*|\s+(?:and|&)\s+/);
+  return isNameLike(name) &&
+    !INSTITUTION_WORD.test(name) &&
+    INSTITUTION.test(rest) &&
+    !pieces.some((p) => isNameLike(p))
+    ? name
+    : null;
 }
 
 /**
@@ -308,6 +339,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
         continue;
       }
       if (entries.length) break;
+      continue;
+    }
+    const before = b.lines.length === 1 && !b.runs.some((r) => r.sup) ? nameBeforeInstitution(b.text) : null;
+    if (before) {
+      entries.push({ name: before, marks: [], lines: [], links: [] });
+      used.add(i);
       continue;
     }
     // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.

@@ -998,6 +998,24 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     [i - 2, i - 1, i + 1, i + 2].some((j) =>
       (perPage[j] ?? []).some((r) => r.inBand && r.key === row.key && r.digits !== row.digits),
     );
+  // A head that names a part of a long document (a class's "APPENDICES" over the appendices and
+  // the list set among them) recurs on that part's pages only, too few to count, with no page
+  // number beside it: it is the top row of each of at least three pages in a row.
+  const topKey = perPage.map((rows, i) => {
+    const inBand = rows.filter((r) => r.inBand && r.items.some((it) => it.y > pages[i]!.height / 2));
+    const top = inBand.sort(
+      (a, b) => Math.max(...b.items.map((it) => it.y)) - Math.max(...a.items.map((it) => it.y)),
+    )[0];
+    return top?.key ?? null;
+  });
+  // The run of pages in a row whose top rows read alike, each page's from its first to its last.
+  const runStart = topKey.map(() => 0);
+  topKey.forEach((k, i) => (runStart[i] = i > 0 && k !== null && topKey[i - 1] === k ? runStart[i - 1]! : i));
+  const runEnd = topKey.map(() => 0);
+  for (let i = topKey.length - 1; i >= 0; i--)
+    runEnd[i] =
+      i < topKey.length - 1 && topKey[i] !== null && topKey[i + 1] === topKey[i] ? runEnd[i + 1]! : i;
+  const headOfRun = (i: number, key: string) => topKey[i] === key && runEnd[i]! - runStart[i]! >= 2;
   let dropped = 0;
   pages.forEach((p, i) => {
     const drop = new Set<Item>();
@@ -1006,7 +1024,9 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
       const recurs =
         row.mayRecur &&
         pages.length >= 3 &&
-        ((counts.get(row.key) ?? 0) >= minRepeats || (row.inBand && nearbyWithOtherNumber(i, row))) &&
+        ((counts.get(row.key) ?? 0) >= minRepeats ||
+          (row.inBand && nearbyWithOtherNumber(i, row)) ||
+          (row.inBand && headOfRun(i, row.key))) &&
         !headOfTitle(row);
       if (row.key && (pageNumber || recurs) && !raisedOnText(p.items, row.items)) {
         for (const it of row.items) drop.add(it);
