@@ -1,10 +1,11 @@
 // npx tsx bench/group-pages.ts: what the dashboard's authors-groups pages cost on a group of 200,000
 // records (src/authors-groups/store.ts: listGroupPage, listGroupAuthors), on PGlite and on
 // server PostgreSQL (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, in a fresh database
-// dropped afterwards). Also the middle page by OFFSET through the name index (as read until the
-// dashboard's keyset links) against by Next (listGroupAuthorsNextTo). The baseline, in the same run on the same rows: the queries as they were
+// dropped afterwards). The baseline, in the same run on the same rows: the queries as they were
 // before migration 0103 (a count(*) of every group's records for the list, a count(*) of the group
 // for its size, every page sorted without an index in name order; the index dropped meanwhile).
+// Also the middle page by OFFSET through the name index (as read until the dashboard's keyset
+// links) against by Next (listGroupAuthorsNextTo).
 // Options (environment): BENCH_RECORDS (default 200000), BENCH_ROUNDS (default 30),
 // BENCH_DRIVERS (default "pglite,postgres").
 import type { Database } from '../src/infra/db/index.ts';
