@@ -2,18 +2,19 @@
 // (src/webhooks/store.ts, claimDueEvents): its receiver slow or failing, events keep coming (each mark
 // and upload writes one, and each pokes the worker to claim). On PGlite each claim is one statement
 // on the event loop, held while it runs. Prints, per backlog of pending events of one organization
-// (49 others with one event each), the claim's CPU (median of BENCH_ROUNDS, the lease released
+// (BENCH_ORGS - 1 others with one event each), the claim's CPU (median of BENCH_ROUNDS, the lease released
 // between claims) and the events it claims.
 //
 //   npx tsx bench/hostile-webhook-backlog.ts
 //   BENCH_ROOT=<another checkout> (its store and migrations); BENCH_BACKLOGS (default 1000,10000,100000,250000);
-//   BENCH_ROUNDS (default 7)
+//   BENCH_ROUNDS (default 7); BENCH_ORGS (default 50: organizations with a webhook)
 import path from 'node:path';
 import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
 import { processCpuMs } from './lib/cpu-time.ts';
 
 const BACKLOGS = (process.env.BENCH_BACKLOGS ?? '1000,10000,100000,250000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ORGS = Number(process.env.BENCH_ORGS ?? 50);
 const { openPglite, migrate, createOrganization } = await checkoutApp();
 const { saveWebhook, claimDueEvents } =
   await fromCheckout<typeof import('../src/webhooks/store.ts')>('src/webhooks/store.ts');
@@ -23,7 +24,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const db = await openPglite();
 await migrate(db, path.join(CHECKOUT, 'migrations'));
 const orgs: number[] = [];
-for (let i = 0; i < 50; i++) {
+for (let i = 0; i < ORGS; i++) {
   const org = await createOrganization(db, { name: `Org ${i}`, features: [] });
   await saveWebhook(
     db,
@@ -41,7 +42,9 @@ const insert = (org: number, from: number, to: number) =>
     [org, from, to],
   );
 for (const org of orgs.slice(1)) await insert(org, 1, 1);
-console.log(`${CHECKOUT}: PGlite in memory, 50 organizations with a webhook; medians of ${ROUNDS}, CPU ms`);
+console.log(
+  `${CHECKOUT}: PGlite in memory, ${ORGS} organizations with a webhook; medians of ${ROUNDS}, CPU ms`,
+);
 let written = 0;
 for (const backlog of BACKLOGS) {
   await insert(orgs[0]!, written + 1, backlog);
