@@ -4,13 +4,20 @@
 // dropped afterwards). The baseline, in the same run on the same rows: the queries as they were
 // before migration 0103 (a count(*) of every group's records for the list, a count(*) of the group
 // for its size, every page sorted without an index in name order; the index dropped meanwhile).
+// Also the middle page by OFFSET through the name index (as read until the dashboard's keyset
+// links) against by Next (listGroupAuthorsNextTo).
 // Options (environment): BENCH_RECORDS (default 200000), BENCH_ROUNDS (default 30),
 // BENCH_DRIVERS (default "pglite,postgres").
 import type { Database } from '../src/infra/db/index.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
-import { createGroup, listGroupAuthors, listGroupPage } from '../src/authors-groups/store.ts';
+import {
+  createGroup,
+  listGroupAuthors,
+  listGroupAuthorsNextTo,
+  listGroupPage,
+} from '../src/authors-groups/store.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -72,14 +79,32 @@ async function measure(db: Database, label: string): Promise<void> {
   await db.query('ANALYZE group_authors');
   const key = { organizationId: org.id, groupId: group.group_id };
   const lastPage = Math.floor((RECORDS - 1) / PAGE) * PAGE;
+  const middlePage = Math.floor(RECORDS / 2 / PAGE) * PAGE;
+  // The record before the middle page, as its page's Next link names it (the dashboard's keyset).
+  const { rows: preceding } = await db.query<{ client_id: string }>(
+    'SELECT client_id FROM group_authors WHERE group_id = $1 ORDER BY lower(name), client_id OFFSET $2 LIMIT 1',
+    [group.group_id, middlePage - 1],
+  );
+  const middleKey = preceding[0]!.client_id;
 
   const after = {
     groups: await timed(() => listGroupPage(db, org.id, { search: '', limit: PAGE, offset: 0 })),
     first: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: 0 })),
     middle: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: 2_000 })),
     last: await timed(() => listGroupAuthors(db, key, { search: '', limit: PAGE, offset: lastPage })),
+    middleByNext: await timed(() =>
+      listGroupAuthorsNextTo(db, key, { search: '', limit: PAGE, clientId: middleKey, backward: false }),
+    ),
     search: await timed(() => listGroupAuthors(db, key, { search: 'r1234@', limit: PAGE, offset: 0 })),
   };
+  // The middle page as main read it until the keyset: an OFFSET through the name index (its kept count aside).
+  const middleByOffset = await timed(() =>
+    db.query(
+      `SELECT client_id, name, emails, linked_author_id FROM group_authors
+        WHERE organization_id = $1 AND group_id = $2 ORDER BY lower(name), client_id LIMIT $3 OFFSET $4`,
+      [org.id, group.group_id, PAGE, middlePage],
+    ),
+  );
   await db.query('DROP INDEX group_authors_name_order_idx');
   const base = {
     groups: await timed(() => before.groups(db, org.id)),
@@ -98,6 +123,7 @@ async function measure(db: Database, label: string): Promise<void> {
   row('records, first page', base.first, after.first);
   row('records, page 41', base.middle, after.middle);
   row(`records, last page (${lastPage / PAGE + 1})`, base.last, after.last);
+  row(`middle page (${middlePage / PAGE + 1}): OFFSET / Next`, middleByOffset, after.middleByNext);
   console.log(
     `  ${'records, a search (count + page)'.padEnd(34)} ${'-'.padStart(8)} ${after.search.toFixed(1).padStart(8)}  (unchanged: it scans the group)`,
   );

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Database, Queryable } from '../src/infra/db/index.ts';
 import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
 import { processCpuMs } from './lib/cpu-time.ts';
+import { fillLargeGroup } from './lib/large-group.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 205_823);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -23,58 +24,6 @@ const { openPglite, migrate, createOrganization } = await checkoutApp();
 const { createGroup, listGroupAuthors } = await fromCheckout<typeof import('../src/authors-groups/store.ts')>(
   'src/authors-groups/store.ts',
 );
-
-const FIRST = [
-  'Anna',
-  'José',
-  'Jürgen',
-  'Łukasz',
-  'Søren',
-  'Zoë',
-  'Mark',
-  'Ana',
-  'Çağla',
-  'Björn',
-  'Li',
-  'Peter',
-];
-const LAST = [
-  'Müller',
-  'García',
-  'Yıldız',
-  'Dvořák',
-  'Smith',
-  'Nguyễn',
-  'Johnson',
-  'Østergaard',
-  'Brown',
-  'Lee',
-];
-
-/** A name from i, not in the order of the ids (as an import gives them): two of three with a letter beyond ASCII. */
-function nameOf(i: number): string {
-  const h = (i * 2_654_435_761) >>> 0;
-  return `${FIRST[h % FIRST.length]} ${String.fromCharCode(65 + ((h >>> 8) % 26))}. ${LAST[(h >>> 12) % LAST.length]} ${h.toString(16)}`;
-}
-
-async function fill(db: Database, organizationId: number, groupId: number): Promise<void> {
-  for (let at = 0; at < RECORDS; at += 5_000) {
-    const ids: string[] = [];
-    const names: string[] = [];
-    const emails: string[] = [];
-    for (let i = at; i < Math.min(RECORDS, at + 5_000); i++) {
-      ids.push(`rec-${i}`);
-      names.push(nameOf(i));
-      emails.push(i % 3 === 0 ? `r${i}@example.org r${i}@univ.example.edu` : `r${i}@example.org`);
-    }
-    await db.query(
-      `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails)
-       SELECT $1, c, $2, n, string_to_array(e, ' ') FROM unnest($3::text[], $4::text[], $5::text[]) AS t(c, n, e)`,
-      [groupId, organizationId, ids, names, emails],
-    );
-  }
-  await db.query('ANALYZE group_authors');
-}
 
 /** A Queryable over `db` noting each statement's CPU (on PGlite, the time the loop was held). */
 function noted(db: Database): Queryable & { statements: number[] } {
@@ -99,7 +48,7 @@ async function main(): Promise<void> {
   const group = await createGroup(db, org.id, 'Pool');
   const t0 = performance.now();
   const cpuFill = processCpuMs();
-  await fill(db, org.id, group.group_id);
+  await fillLargeGroup(db, org.id, group.group_id, RECORDS);
   console.log(
     `${CHECKOUT}: PGlite in memory, ${RECORDS} records written in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
       `(CPU ${((processCpuMs() - cpuFill) / 1000).toFixed(1)} s); medians of ${ROUNDS}, CPU ms`,

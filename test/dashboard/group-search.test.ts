@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { notingStatements } from '../helpers/db.ts';
 import { type InjectSession, signInAs } from '../helpers/dashboard.ts';
 import { orgWithGroup, postAuthor, type OrgWithGroup } from '../authors-groups/helpers.ts';
-import { listGroupAuthors } from '../../src/authors-groups/store.ts';
+import { createGroup, listGroupAuthors } from '../../src/authors-groups/store.ts';
+import { buildApp } from '../../src/app.ts';
 import type { Queryable } from '../../src/infra/db/index.ts';
 
 let t: TestApp;
@@ -112,7 +113,11 @@ describe("a group's records search", () => {
     const { db: noting, statements } = notingStatements(t.db);
     const key = { organizationId: org.id, groupId: org.groupId };
     const page = await listGroupAuthors(noting, key, { search: 'björn UNI.example', limit: 50, offset: 0 });
-    expect(page).toEqual({ total: 1, rows: [expect.objectContaining({ client_id: 'müller-7' })] });
+    expect(page).toEqual({
+      total: 1,
+      rows: [expect.objectContaining({ client_id: 'müller-7' })],
+      tooDeep: false,
+    });
     // Its matches all on the page, they count themselves: no second scan to count them.
     expect(statements).toHaveLength(1);
     for (const sql of statements) {
@@ -180,7 +185,124 @@ describe("a group's records, a page at a time without a search", () => {
     expect(skipped).toEqual([0, 25, 0, 0, 0]);
     skipped.length = 0;
     const past = await listGroupAuthors(noting, key, { search: '', limit: 50, offset: 5_000_000 });
-    expect(past).toEqual({ total: 125, rows: [] });
+    expect(past).toEqual({ total: 125, rows: [], tooDeep: false });
     expect(skipped).toEqual([]);
+  });
+});
+
+describe("a large group's records page, deep pages", () => {
+  // 6,000 records, more than PAGE_BY_NUMBER_DEPTH from each end of the middle pages: an OFFSET walks
+  // every record before the page through the name index (the middle page of 205,823 records held
+  // PGlite's thread ~200 ms). Next and Previous name the record they follow or precede; a deep page
+  // asked by its number is not read. Counted in the OFFSETs an app on the test's database sends.
+  let noting: ReturnType<typeof notingStatements>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let groupId: number;
+  let session: InjectSession;
+  let all: { client_id: string; name: string }[];
+
+  beforeAll(async () => {
+    const group = await createGroup(t.db, org.id, 'Six thousand');
+    groupId = group.group_id;
+    // Names in no order of the ids, some sharing a name (ordered then by client id), half with "ada".
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name)
+       SELECT $1, 'k' || i, $2, CASE WHEN i % 2 = 0 THEN 'Ada ' ELSE 'Bea ' END || lpad(((i * 7919) % 5003)::text, 4, '0')
+         FROM generate_series(1, 6000) i`,
+      [groupId, org.id],
+    );
+    all = (
+      await t.db.query<{ client_id: string; name: string }>(
+        'SELECT client_id, name FROM group_authors WHERE group_id = $1 ORDER BY lower(name), client_id',
+        [groupId],
+      )
+    ).rows;
+    noting = notingStatements(t.db);
+    app = await buildApp({ config: t.config, db: noting.db });
+    await app.ready();
+    session = await injectSignIn(app, (await createTestUser(t.db, org.id, 'editor')).email);
+  });
+  afterAll(async () => app?.close());
+
+  /** The page at `url`: its rows' client ids, its caption, where its pager is and its links. */
+  async function view(url: string) {
+    const res = await app.inject({ url, headers: { cookie: session.cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    const unescape = (s: string) => s.replaceAll('&amp;', '&');
+    const link = (rel: string) =>
+      unescape(new RegExp(`<a href="([^"]*)" rel="${rel}"`).exec(res.body)?.[1] ?? '') || null;
+    return {
+      ids: [...res.body.matchAll(/<td><a href="[^"]*">[^<]*<\/a><\/td>\s*<td>([^<]*)<\/td>/g)].map(
+        (m) => m[1],
+      ),
+      at: /<span>Page (\d+) of (\d+)<\/span>/.exec(res.body)?.slice(1).join(' of ') ?? null,
+      next: link('next'),
+      previous: link('prev'),
+      body: res.body,
+    };
+  }
+  /** The largest OFFSET sent since `from` (statements noted). */
+  const deepestOffset = (from: number) =>
+    Math.max(
+      0,
+      ...noting.statements.slice(from).flatMap((sql, i) => {
+        const at = /OFFSET \$(\d+)/.exec(sql)?.[1];
+        return at ? [Number(noting.parameters[from + i]![Number(at) - 1])] : [];
+      }),
+    );
+  const base = () => `/dashboard/groups/${groupId}/`;
+  const ids = (from: number, to: number) => all.slice(from, to).map((r) => r.client_id);
+
+  it('walks from page 1 to the middle by Next, each page read from the record before it', async () => {
+    const from = noting.statements.length;
+    let page = await view(base());
+    for (let n = 2; n <= 61; n++) page = await view(page.next!);
+    // Before: ?page=61, an OFFSET of 3,000 records.
+    expect(deepestOffset(from)).toBe(0);
+    expect(page.ids).toEqual(ids(3000, 3050));
+    expect(page.at).toBe('61 of 120');
+    expect(page.next).toMatch(/[?&]page=62&after=k\d+$/);
+    // And back by Previous.
+    const back = await view((await view(page.previous!)).previous!);
+    expect(back.ids).toEqual(ids(2900, 2950));
+    expect(back.at).toBe('59 of 120');
+    expect(deepestOffset(from)).toBe(0);
+  });
+
+  it('reads a page by its number only near either end', async () => {
+    const from = noting.statements.length;
+    expect((await view(`${base()}?page=51`)).ids).toEqual(ids(2500, 2550));
+    expect((await view(`${base()}?page=70`)).ids).toEqual(ids(3450, 3500));
+    expect((await view(`${base()}?page=120`)).ids).toEqual(ids(5950, 6000));
+    expect(deepestOffset(from)).toBe(2_500);
+    const deep = await view(`${base()}?page=61`);
+    expect(deep.ids).toEqual([]);
+    expect(deep.body).toMatch(/Page 61 of 120 lies too deep/);
+    expect(deep.at).toBeNull();
+    expect(deepestOffset(from)).toBe(2_500);
+  });
+
+  it('walks a search by Next and Previous, the number shown within what the records say', async () => {
+    const ada = all.filter((r) => r.name.startsWith('Ada')).map((r) => r.client_id);
+    const from = noting.statements.length;
+    const first = await view(`${base()}?q=ada`);
+    const second = await view(first.next!);
+    const third = await view(second.next!);
+    expect((await view(third.previous!)).ids).toEqual(ada.slice(50, 100));
+    expect(deepestOffset(from)).toBe(0);
+    expect([first.ids, second.ids, third.ids]).toEqual([
+      ada.slice(0, 50),
+      ada.slice(50, 100),
+      ada.slice(100, 150),
+    ]);
+    expect(second.next).toMatch(/^[^?]*\?q=ada&page=3&after=k\d+$/);
+    // A number edited in a link: the records after the one named, shown as page 2 at least (a page
+    // is before them) and 59 at most (one is after them).
+    expect((await view(second.next!.replace('page=3', 'page=1'))).at).toBe('2 of 60');
+    const edited = await view(second.next!.replace('page=3', 'page=60'));
+    expect(edited.ids).toEqual(ada.slice(100, 150));
+    expect(edited.at).toBe('59 of 60');
+    // A record named that is gone: the page by its number.
+    expect((await view(`${base()}?q=ada&page=3&after=gone`)).ids).toEqual(ada.slice(100, 150));
   });
 });

@@ -73,25 +73,32 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * that count the work a request does in statements, a count no machine's speed changes. An app
  * built on it serves the same rows as one built on `db`; closing it leaves `db` open.
  */
-export function notingStatements(db: Database): { db: Database; statements: string[] } {
+export function notingStatements(db: Database): {
+  db: Database;
+  statements: string[];
+  /** Each statement's parameters, in the order of `statements`. */
+  parameters: (readonly unknown[] | undefined)[];
+} {
   const statements: string[] = [];
-  const noted = <T>(text: string, send: () => T): T => {
+  const parameters: (readonly unknown[] | undefined)[] = [];
+  const noted = <T>(text: string, params: readonly unknown[] | undefined, send: () => T): T => {
     statements.push(text);
+    parameters.push(params);
     return send();
   };
   const noting: Database = {
     driver: db.driver,
-    query: (sql, params) => noted(sql, () => db.query(sql, params)),
-    exec: (script) => noted(script, () => db.exec(script)),
+    query: (sql, params) => noted(sql, params, () => db.query(sql, params)),
+    exec: (script) => noted(script, undefined, () => db.exec(script)),
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({
-          query: (sql, params) => noted(sql, () => tx.query(sql, params)),
-          exec: (script) => noted(script, () => tx.exec(script)),
+          query: (sql, params) => noted(sql, params, () => tx.query(sql, params)),
+          exec: (script) => noted(script, undefined, () => tx.exec(script)),
         }),
       ),
     copyCsv: (table, columns, csv, tx) => db.copyCsv(table, columns, csv, tx),
     close: async () => {},
   };
-  return { db: noting, statements };
+  return { db: noting, statements, parameters };
 }

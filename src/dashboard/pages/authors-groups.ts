@@ -16,10 +16,13 @@ import {
   findGroupAuthor,
   groupDeletionPreview,
   listGroupAuthors,
+  listGroupAuthorsNextTo,
   listGroupPage,
+  RECORD_LIMITS,
   renameGroup,
   requireGroup,
   writeGroupAuthor,
+  type GroupAuthorListItem,
   type GroupAuthorRecord,
   type GroupDeletion,
   type StoredGroupAuthor,
@@ -49,7 +52,15 @@ import {
   seenField,
   versionOf,
 } from '../framework.ts';
-import { pagerNav, PagedSearchQuery, searchedPage, searchPageLink, type PagedSearch } from '../pager.ts';
+import {
+  pageCount,
+  pagerNav,
+  PagedSearchQuery,
+  searchedPage,
+  searchPageLink,
+  type PagedSearch,
+  type SearchedPage,
+} from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
 import { countOf, dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
@@ -71,6 +82,66 @@ const GROUPS_PAGE_SIZE = 100;
 const Id = RowId();
 const GroupParams = Type.Object({ groupId: Id });
 const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLength: 1, maxLength: 256 }) });
+/**
+ * A group's records page: `?q=…&page=…` as every listing (PagedSearchQuery), and the record the page
+ * follows (`after`) or precedes (`before`), by its client id: the Next and Previous links name it, so
+ * a page deep in a large group is read from that record's place in the name index, not by skipping
+ * every record before it (PAGE_BY_NUMBER_DEPTH).
+ */
+const RecordsQuery = Type.Object({
+  ...PagedSearchQuery.properties,
+  after: Type.Optional(Type.String({ minLength: 1, maxLength: RECORD_LIMITS.clientId })),
+  before: Type.Optional(Type.String({ minLength: 1, maxLength: RECORD_LIMITS.clientId })),
+});
+type RecordsAsked = PagedSearch & { after?: string; before?: string };
+
+/**
+ * The page of a group's records the query asks for. Next and Previous link the record they follow or
+ * precede (the first page, by its address); the page's number travels with them to be shown, and is
+ * read only when no record is named (or the one named is gone): at most PAGE_BY_NUMBER_DEPTH records
+ * from the nearer end, deeper pages `tooDeep`.
+ */
+async function recordsPage(
+  ctx: AppContext,
+  key: { organizationId: number; groupId: number },
+  base: string,
+  query: RecordsAsked,
+): Promise<SearchedPage<GroupAuthorListItem> & { tooDeep: boolean }> {
+  const q = query.q ?? '';
+  const clientId = query.after ?? query.before;
+  const backward = query.after === undefined;
+  const named =
+    clientId === undefined
+      ? null
+      : await listGroupAuthorsNextTo(ctx.db, key, { search: q, limit: PAGE_SIZE, clientId, backward });
+  let tooDeep = false;
+  const listing: SearchedPage<GroupAuthorListItem> =
+    named && named.rows.length > 0
+      ? { ...named, q, page: 0, pages: pageCount(named.total, PAGE_SIZE), link: () => '', pastLast: null }
+      : await searchedPage({ q, page: query.page }, base, PAGE_SIZE, async (asked) => {
+          const read = await listGroupAuthors(ctx.db, key, asked);
+          tooDeep = read.tooDeep;
+          return read;
+        });
+  let { page } = listing;
+  if (named && named.rows.length > 0) {
+    // Past the record named there are more rows one way (`more`) and the record itself the other; the
+    // number asked is shown, kept within what those say (a number edited, records added since).
+    const [previous, next] = backward ? [named.more, true] : [true, named.more];
+    const asked = Math.min(Math.max(query.page ?? 1, 2), listing.pages - 1);
+    page = !previous ? 1 : !next ? listing.pages : asked;
+  }
+  const { rows } = listing;
+  const link = (n: number) => {
+    const plain = searchPageLink(base, q, n);
+    // The first page by its address; Next and Previous by the record they follow or precede.
+    const edge = n === page + 1 ? { after: rows.at(-1) } : n === page - 1 ? { before: rows[0] } : {};
+    const [name, row] = Object.entries(edge)[0] ?? [];
+    if (n === 1 || !name || !row) return plain;
+    return `${plain}${plain.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(row.client_id)}`;
+  };
+  return { ...listing, page, link, tooDeep };
+}
 const GroupBody = Type.Object({
   _csrf: Type.String(),
   name: Type.String({ maxLength: 1000 }),
@@ -384,18 +455,21 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
     method: 'GET',
     url: '/groups/:groupId/',
     action: 'read',
-    schema: { params: GroupParams, querystring: PagedSearchQuery },
+    schema: { params: GroupParams, querystring: RecordsQuery },
     handler: async (request, reply) => {
       const { groupId } = request.params as { groupId: number };
       const organizationId = orgOf(request);
       const group = await requireGroup(ctx.db, organizationId, groupId);
       const base = dashboardPath('groups', groupId);
-      const listing = await searchedPage(request.query as PagedSearch, base, PAGE_SIZE, (asked) =>
-        listGroupAuthors(ctx.db, { organizationId, groupId }, asked),
+      const records = await recordsPage(
+        ctx,
+        { organizationId, groupId },
+        base,
+        request.query as RecordsAsked,
       );
       // A page past the last (an old link, records deleted since) is the last page.
-      if (listing.pastLast) return redirectTo(ctx, request, reply, listing.pastLast);
-      const { q, page, pages, total, rows: authors, link: pageLink } = listing;
+      if (records.pastLast) return redirectTo(ctx, request, reply, records.pastLast);
+      const { q, page, pages, total, rows: authors, link: pageLink, tooDeep } = records;
       const matching = q ? html` matching “${isolate(q)}”` : null;
       return renderPage(ctx, request, reply, {
         title: `Authors group ${isolateText(group.name)}`,
@@ -435,7 +509,13 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
           ${dataTable({
             caption: html`${countOf(total, 'record', 'records')}${matching}`,
             columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
-            empty: q ? 'No record matches.' : 'No records yet.',
+            empty: tooDeep
+              ? html`Page ${page} of ${pages} lies too deep to be read by its number: walk to it with Next
+                  from the <a href="${pageLink(1)}">first page</a> or Previous from the
+                  <a href="${pageLink(pages)}">last</a>, or search.`
+              : q
+                ? 'No record matches.'
+                : 'No records yet.',
             rows: authors.map(
               (a) =>
                 html`<tr>
@@ -454,7 +534,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
-          ${pagerNav({ page, pages, link: pageLink, label: 'Pages of records' })}`,
+          ${tooDeep ? null : pagerNav({ page, pages, link: pageLink, label: 'Pages of records' })}`,
       });
     },
   });
