@@ -220,7 +220,7 @@ describe("a large group's records page, deep pages", () => {
     noting = notingStatements(t.db);
     app = await buildApp({ config: t.config, db: noting.db });
     await app.ready();
-    session = await injectSignIn(app, (await createTestUser(t.db, org.id, 'editor')).email);
+    session = await signInAs({ app, db: t.db }, org.id, 'editor');
   });
   afterAll(async () => app?.close());
 
