@@ -28,7 +28,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
+import { countOf, html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 import { NAV } from './nav.ts';
 
@@ -606,7 +606,7 @@ function parseForm(text: string): Record<string, string | string[]> {
   let fields = 0;
   for (const [name, value] of new URLSearchParams(text)) {
     if (++fields > MAX_FORM_FIELDS)
-      throw errors.validation(`The form has more than ${MAX_FORM_FIELDS} fields`);
+      throw errors.validation(`The form has more than ${countOf(MAX_FORM_FIELDS, 'field', 'fields')}`);
     const values = byName.get(name);
     if (values) values.push(value);
     else byName.set(name, [value]);

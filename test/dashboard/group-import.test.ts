@@ -770,6 +770,22 @@ describe('importing thousands of records (a thousand a statement at most, one tr
   });
 });
 
+describe('counts of a thousand and more', () => {
+  // Every count the import says goes through `countOf`/`formatCount`: "has N values" and "N problems
+  // to correct" wrote their own, without thousands separators ("1200 problems").
+  it('are said with their thousands separated: problems, values, and the problems not listed', async () => {
+    const org = await makeOrg();
+    const lines = ['client_id,name'];
+    for (let i = 1; i <= 1_234; i++) lines.push(`n${i},`);
+    const refused = decoded((await postFile(org, { name: 'r.csv', bytes: `${lines.join('\n')}\n` })).body);
+    expect(refused).toContain('Nothing was imported: 1,234 problems to correct');
+    expect(refused).toContain('and 1,034 more');
+    const wide = decoded((await postCsv(org, `client_id,name\nw1,Ada${','.repeat(1_199)}\n`)).body);
+    expect(wide).toContain('Row 2: has 1,201 values where the header has 2 columns');
+    expect(await count(org)).toBe(0);
+  });
+});
+
 describe('importing a CSV written to cost the most', () => {
   // Each took seconds of CPU on the event loop in one run before (parsed whole, every row checked,
   // then refused by the cap; every column of the header compared with every field): each test

@@ -52,7 +52,7 @@ import {
   postedCustomValuesForm,
   registerCustomValuesSave,
 } from '../custom-values-form.ts';
-import { dashboardPath, html, isolate, isolateText, quotedBack } from '../html.ts';
+import { countOf, dashboardPath, html, isolate, isolateText, quotedBack } from '../html.ts';
 
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
@@ -145,7 +145,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             <button type="submit">Search</button>
           </form>
           ${dataTable({
-            caption: html`${total} ${total === 1 ? 'folder' : 'folders'}${q ? html` matching “${q}”` : null}`,
+            caption: html`${countOf(total, 'folder', 'folders')}${q ? html` matching “${isolate(q)}”` : null}`,
             columns: ['Folder', 'Authors groups', 'Effect', 'Linked journals'],
             empty: q ? 'No folder matches.' : 'No folders yet: the first upload naming one creates it.',
             rows: folders.map(

@@ -41,7 +41,16 @@ import {
 } from '../framework.ts';
 import { NOT_A_NUMBER } from '../custom-values-form.ts';
 import { text, typedNumber } from '../form-values.ts';
-import { countOf, dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
+import {
+  countOf,
+  dashboardPath,
+  formatCount,
+  html,
+  isolate,
+  isolatedHtml,
+  isolateText,
+  quotedBack,
+} from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
@@ -110,7 +119,7 @@ function columnsOf(
   const most = RECORD_COLUMNS.length + fields.length;
   const named = header.filter((name) => name.trim() !== '').length;
   if (named > most) {
-    const message = `The header names ${named.toLocaleString('en')} columns: at most ${most} (the record's ${RECORD_COLUMNS.length} fields and the group's ${fields.length} custom fields), each named once`;
+    const message = `The header names ${formatCount(named)} columns: at most ${formatCount(most)} (the record's ${RECORD_COLUMNS.length} fields and the group's ${countOf(fields.length, 'custom field', 'custom fields')}), each named once`;
     return { columns: [], problems: [{ row: 1, column: null, message }] };
   }
   const problems: ImportProblem[] = [];
@@ -214,7 +223,7 @@ function checkRow(
       {
         row,
         column: null,
-        message: `has ${cells.length} ${cells.length === 1 ? 'value' : 'values'} where the header has ${columns.length} columns`,
+        message: `has ${countOf(cells.length, 'value', 'values')} where the header has ${countOf(columns.length, 'column', 'columns')}`,
       },
     ];
   }
@@ -384,7 +393,7 @@ export async function checkImport(
     return { rows: [], problems: [{ row: null, column: null, message: 'The CSV has a header but no rows' }] };
   }
   if (read.more) {
-    const message = `The CSV has more than ${maxRows.toLocaleString('en')} rows, and a group holds at most ${maxRows.toLocaleString('en')} records: import at most that many`;
+    const message = `The CSV has more than ${countOf(maxRows, 'row', 'rows')}, and a group holds at most ${countOf(maxRows, 'record', 'records')}: import at most that many`;
     return { rows: [], problems: [{ row: null, column: null, message }] };
   }
   const { columns, problems } = columnsOf(header, fields);
@@ -438,7 +447,7 @@ async function importPage(
   const problems = refused?.problems ?? [];
   const summary =
     problems.length > 0
-      ? `Nothing was imported: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'} to correct`
+      ? `Nothing was imported: ${countOf(problems.length, 'problem', 'problems')} to correct`
       : undefined;
   const csv = fieldState(request, 'csv', {
     hints: [...(problems.length > 0 ? ['csv-problems'] : []), 'csv-hint'],
@@ -457,8 +466,8 @@ async function importPage(
       ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
       : {}),
     body: html`<p>
-        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds
-        ${count.toLocaleString('en')} of its ${limits.limits.records_per_group.toLocaleString('en')} records.
+        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${formatCount(count)} of
+        its ${countOf(limits.limits.records_per_group, 'record', 'records')}.
       </p>
       <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}
@@ -479,7 +488,7 @@ async function importPage(
                 ${problems.slice(0, SHOWN_PROBLEMS).map((p) => html`<li>${isolatedHtml(describeProblem(p))}</li>`)}
                 ${
                   problems.length > SHOWN_PROBLEMS
-                    ? html`<li>and ${problems.length - SHOWN_PROBLEMS} more</li>`
+                    ? html`<li>and ${formatCount(problems.length - SHOWN_PROBLEMS)} more</li>`
                     : null
                 }
               </ul>`
@@ -602,7 +611,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
             checked.problems.push({
               row: null,
               column: null,
-              message: `The group holds ${countOf(count, 'record', 'records')} and this import would add ${adding.toLocaleString('en')}: its limit is ${countOf(limit, 'record', 'records')} (${Math.max(0, limit - count).toLocaleString('en')} more can be added)`,
+              message: `The group holds ${countOf(count, 'record', 'records')} and this import would add ${formatCount(adding)}: its limit is ${countOf(limit, 'record', 'records')} (${formatCount(Math.max(0, limit - count))} more can be added)`,
             });
           }
         }
@@ -616,7 +625,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           ? await importGroupAuthorsFromForm(ctx.db, key, checked.rows, sent.formValue)
           : { ...(await importGroupAuthors(ctx.db, key, checked.rows)), repeated: false };
         const { added, updated, unchanged } = written;
-        const counts = `${countOf(added, 'record', 'records')} added, ${updated.toLocaleString('en')} updated, ${unchanged.toLocaleString('en')} unchanged`;
+        const counts = `${countOf(added, 'record', 'records')} added, ${formatCount(updated)} updated, ${formatCount(unchanged)} unchanged`;
         if (written.repeated) {
           // The same form sent again (a second click on a slow import, its answer reloaded): what
           // its first send wrote, and that nothing was written again (form-seal.ts).
