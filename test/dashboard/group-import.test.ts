@@ -359,6 +359,37 @@ describe('importing records from CSV', () => {
     expect(await count(org)).toBe(0);
   });
 
+  it("reads a spreadsheet's header names folded (case, spaces, hyphens, underscores), never ambiguously", async () => {
+    const org = await makeOrg();
+    // "Client ID", "E-mail", "Full name" were refused: "names neither a field of a record ...".
+    const ok = await postCsv(
+      org,
+      'Client ID,Full name,E-mail,ORCID iD,Reviews-done\nh1,Ada Lovelace,ada@example.org,0000-0002-1825-0097,4\n',
+    );
+    expect(await flashAfter(org, ok)).toContain('1 record added');
+    expect(await record(org, 'h1')).toMatchObject({
+      name: 'Ada Lovelace',
+      emails: ['ada@example.org'],
+      orcids: ['0000-0002-1825-0097'],
+    });
+    // A custom field whose name folds as one of the record's does: written exactly, each column
+    // names its own field; folded to both, the column is refused naming both, nothing guessed.
+    await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'str',
+      name: 'E-mail',
+      options: [],
+    });
+    const exact = await postCsv(org, 'client_id,name,email,E-mail\nh2,Grace,grace@example.org,work\n');
+    expect(await flashAfter(org, exact)).toContain('1 record added');
+    expect((await record(org, 'h2'))?.emails).toEqual(['grace@example.org']);
+    const both = decoded((await postCsv(org, 'client_id,name,E mail\nh3,Edsger,x@example.org\n')).body);
+    expect(both).toContain(
+      'Row 1, column E mail: could name emails or the custom field <bdi>E-mail</bdi>: write the column',
+    );
+    expect(await record(org, 'h3')).toBeNull();
+  });
+
   it('types custom values by the field (numbers, dates, options by their text) and checks them as the API does', async () => {
     const org = await makeOrg();
     const { pages, due, access, topics } = org.fields;

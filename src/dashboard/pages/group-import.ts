@@ -59,15 +59,68 @@ const GroupParams = Type.Object({ groupId: Id });
 type ListKey = 'emails' | 'orcids' | 'articles' | 'affiliations';
 const LIST_KEYS: readonly ListKey[] = ['emails', 'orcids', 'articles', 'affiliations'];
 
-/** The record's own columns, by the header names that may name them (letter case aside). */
-const RECORD_COLUMNS: ReadonlyArray<{ key: 'client_id' | 'name' | ListKey; names: readonly string[] }> = [
-  { key: 'client_id', names: ['client_id'] },
-  { key: 'name', names: ['name'] },
-  { key: 'emails', names: ['emails', 'email'] },
-  { key: 'orcids', names: ['orcids', 'orcid'] },
-  { key: 'articles', names: ['articles', 'article'] },
-  { key: 'affiliations', names: ['affiliations', 'affiliation'] },
+/**
+ * The record's own columns: the names a header writes them by exactly (letter case aside), and the
+ * others a spreadsheet plainly means them by, folded (`foldedHeader`: "Client ID", "E-mail", "Full
+ * name", "ORCID iD").
+ */
+const RECORD_COLUMNS: ReadonlyArray<{
+  key: 'client_id' | 'name' | ListKey;
+  names: readonly string[];
+  folded: readonly string[];
+}> = [
+  { key: 'client_id', names: ['client_id'], folded: ['clientid'] },
+  { key: 'name', names: ['name'], folded: ['name', 'fullname'] },
+  {
+    key: 'emails',
+    names: ['emails', 'email'],
+    folded: ['emails', 'email', 'emailaddress', 'emailaddresses'],
+  },
+  { key: 'orcids', names: ['orcids', 'orcid'], folded: ['orcids', 'orcid', 'orcidid', 'orcidids'] },
+  { key: 'articles', names: ['articles', 'article'], folded: ['articles', 'article'] },
+  {
+    key: 'affiliations',
+    names: ['affiliations', 'affiliation'],
+    folded: ['affiliations', 'affiliation'],
+  },
 ];
+
+/**
+ * A header name with letter case, spaces, hyphens and underscores aside: a spreadsheet's "Client ID",
+ * "client-id" and "client_id" are one name (the first was refused, naming the columns it may be).
+ */
+function foldedHeader(name: string): string {
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s_\-\u2010\u2011\u2013]+/g, '');
+}
+
+type ColumnTarget =
+  { kind: 'record'; key: 'client_id' | 'name' | ListKey } | { kind: 'custom'; field: CustomField };
+
+/**
+ * What a header name names: the record's field or the custom field written so exactly (letter case
+ * aside, the record's first, as before), else the one it names folded; several folded, none (said by
+ * the caller, with each of them), never a guess.
+ */
+function columnTargets(name: string, fields: readonly CustomField[]): ColumnTarget[] {
+  const lower = name.toLowerCase();
+  const exactRecord = RECORD_COLUMNS.find((c) => c.names.includes(lower));
+  if (exactRecord) return [{ kind: 'record', key: exactRecord.key }];
+  const exactField = fields.find((f) => f.name.trim().toLowerCase() === lower || f.api_id === lower);
+  if (exactField) return [{ kind: 'custom', field: exactField }];
+  const folded = foldedHeader(name);
+  return [
+    ...RECORD_COLUMNS.filter((c) => c.folded.includes(folded)).map((c): ColumnTarget => ({
+      kind: 'record',
+      key: c.key,
+    })),
+    ...fields
+      .filter((f) => foldedHeader(f.name) === folded)
+      .map((field): ColumnTarget => ({ kind: 'custom', field })),
+  ];
+}
 
 /** How many problems the page lists; the count of the rest is said. */
 const SHOWN_PROBLEMS = 200;
@@ -134,13 +187,19 @@ function columnsOf(
       columns.push({ header: name, kind: 'unnamed', position: i + 1 });
       continue;
     }
-    const lower = name.toLowerCase();
-    const known = RECORD_COLUMNS.find((c) => c.names.includes(lower));
-    const field = known
-      ? undefined
-      : fields.find((f) => f.name.trim().toLowerCase() === lower || f.api_id === lower);
-    const id = known?.key ?? field?.api_id;
-    if (id === undefined) {
+    const targets = columnTargets(name, fields);
+    const target = targets.length === 1 ? targets[0]! : undefined;
+    const id = target === undefined ? undefined : target.kind === 'record' ? target.key : target.field.api_id;
+    if (targets.length > 1) {
+      const named = targets.map((c) =>
+        c.kind === 'record' ? c.key : `the custom field ${isolateText(c.field.name)}`,
+      );
+      problems.push({
+        row: 1,
+        column: name,
+        message: `could name ${named.slice(0, -1).join(', ')} or ${named.at(-1)}: write the column's name exactly as the one you mean is named`,
+      });
+    } else if (target === undefined || id === undefined) {
       problems.push({
         row: 1,
         column: name,
@@ -151,11 +210,7 @@ function columnsOf(
       problems.push({ row: 1, column: name, message: 'names a field an earlier column already names' });
     } else {
       seen.add(id);
-      columns.push(
-        known
-          ? { header: name, kind: 'record', key: known.key }
-          : { header: name, kind: 'custom', field: field! },
-      );
+      columns.push({ header: name, ...target });
     }
   }
   for (const required of ['client_id', 'name']) {
@@ -508,9 +563,10 @@ async function importPage(
             A header row, then one record a row, the columns separated by commas, or by tabs (cells copied
             from a spreadsheet and pasted here) or semicolons. Columns: <code>client_id</code> and
             <code>name</code> (required), <code>emails</code>, <code>orcids</code>, <code>articles</code>,
-            <code>affiliations</code>${fields.length > 0 ? ', and the custom fields by their names' : ''}. A
-            list holds its items one a line (in a quoted cell) or separated by semicolons; so does a field of
-            several options, which are named by their text.
+            <code>affiliations</code>${fields.length > 0 ? ', and the custom fields by their names' : ''},
+            letter case, spaces, hyphens and underscores aside (<code>Client ID</code>, <code>E-mail</code>,
+            <code>Full name</code> are read). A list holds its items one a line (in a quoted cell) or
+            separated by semicolons; so does a field of several options, which are named by their text.
           </p>
           ${
             fields.length > 0
