@@ -898,8 +898,7 @@ function candidateTable(
     }
     <table class="candidates">
       <caption>
-        ${formatCount(matching.length)} of
-        ${countOf(all.length, 'candidate', 'candidates')}${
+        ${`${formatCount(matching.length)} of ${countOf(all.length, 'candidate', 'candidates')}`}${
           pages > 1
             ? `, ${formatCount((page - 1) * CANDIDATES_PAGE + 1)}-${formatCount((page - 1) * CANDIDATES_PAGE + shown.length)} shown`
             : ''
