@@ -310,8 +310,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           ${dataTable({
             caption: html`Journals linked to ${isolate(folder.name)}`,
             // Each row's button beside its title, the id last: after the id, a phone's screen showed
-            // the button only once the table was scrolled sideways.
-            columns: ['Journal', 'Unlink', 'Id'],
+            // the button only once the table was scrolled sideways. A role that may not unlink (an
+            // editor, a viewer) has no such column: it read "Unlink" over empty cells.
+            columns: editLinks ? ['Journal', 'Unlink', 'Id'] : ['Journal', 'Id'],
             empty: 'None.',
             rows: linked.map(
               (l) =>
@@ -320,18 +321,18 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                     ${isolate(l.source_title)}
                     <div class="hint">${venueLine(null, venues.get(l.source_id))}</div>
                   </td>
-                  <td>
-                    ${
-                      editLinks
-                        ? actionButton(request, {
+                  ${
+                    editLinks
+                      ? html`<td>
+                          ${actionButton(request, {
                             action: `${path}journals/${l.source_id}/unlink/`,
                             label: 'Unlink',
                             accessibleName: `Unlink ${names.get(l.source_id)!} from ${isolateText(folder.name)}`,
                             kind: 'secondary',
-                          })
-                        : null
-                    }
-                  </td>
+                          })}
+                        </td>`
+                      : null
+                  }
                   <td>${l.source_id}</td>
                 </tr>`,
             ),
