@@ -521,8 +521,8 @@ async function importPage(
       ? { flash: { kind: 'error' as const, message: `${summary}.`, fields: { csv: summary } } }
       : {}),
     body: html`<p>
-        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds ${formatCount(count)} of
-        its ${countOf(limits.limits.records_per_group, 'record', 'records')}.
+        <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds
+        ${`${formatCount(count)} of its ${countOf(limits.limits.records_per_group, 'record', 'records')}`}.
       </p>
       <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}
