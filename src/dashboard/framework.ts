@@ -28,7 +28,7 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
+import { countOf, html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 import { NAV } from './nav.ts';
 
@@ -165,7 +165,13 @@ export function csrfField(request: FastifyRequest): Html {
 /**
  * A one-button form posting to `action` (a row's revoke, disable, retry, link...), with the CSRF
  * field. `label` is what the button shows; `accessibleName`, when the label alone would be ambiguous
- * in a table of such buttons, is what a screen reader announces instead; `hidden` fields go along.
+ * in a table of such buttons, is what a screen reader announces instead (beginning with the label,
+ * which speech input users say); `hidden` fields go along.
+ *
+ * The name is the button's own text, hidden from sight, the label beside it hidden from assistive
+ * technology: its names isolated (`isolateText`) become `<bdi>`, as the mark button's are. Given as
+ * `aria-label`, the isolate controls U+2068/U+2069 were part of the accessible name Chromium hands a
+ * screen reader ("Disable ⁨ada@…⁩"), where `<bdi>` isolates the direction and adds no character.
  */
 export function actionButton(
   request: FastifyRequest,
@@ -188,9 +194,13 @@ export function actionButton(
       type="submit"
       ${input.id ? html`id="${input.id}"` : null}
       ${input.kind ? html`class="${input.kind}"` : null}
-      ${input.accessibleName ? html`aria-label="${input.accessibleName}"` : null}
     >
-      ${input.label}
+      ${
+        input.accessibleName === undefined
+          ? input.label
+          : html`<span aria-hidden="true">${input.label}</span
+              ><span class="visually-hidden">${isolatedHtml(input.accessibleName)}</span>`
+      }
     </button>
   </form>`;
 }
@@ -606,7 +616,7 @@ function parseForm(text: string): Record<string, string | string[]> {
   let fields = 0;
   for (const [name, value] of new URLSearchParams(text)) {
     if (++fields > MAX_FORM_FIELDS)
-      throw errors.validation(`The form has more than ${MAX_FORM_FIELDS} fields`);
+      throw errors.validation(`The form has more than ${countOf(MAX_FORM_FIELDS, 'field', 'fields')}`);
     const values = byName.get(name);
     if (values) values.push(value);
     else byName.set(name, [value]);

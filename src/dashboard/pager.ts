@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import type { CountedPage, PageRequest } from '../infra/db/paging.ts';
 import { SEARCH_MAX } from './framework.ts';
-import { html, type Html } from './html.ts';
+import { formatCount, html, type Html } from './html.ts';
 
 /** The query of a listing searched by name and paged: `?q=…&page=…`. */
 export const PagedSearchQuery = Type.Object({
@@ -44,7 +44,7 @@ export function pagerNav(input: {
   if (pages <= 1) return null;
   return html`<nav class="pager" aria-label="${input.label ?? 'Pages'}">
     ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous page</a>` : null}
-    <span>Page ${page} of ${pages}</span>
+    <span>Page ${formatCount(page)} of ${formatCount(pages)}</span>
     ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : null}
   </nav>`;
 }

@@ -87,3 +87,20 @@ describe("the manuscripts page's folder menu", () => {
     );
   });
 });
+
+describe('a count of folders past a thousand', () => {
+  it('is said with its thousands separated, as every count of the dashboard, the pages too', async () => {
+    const before = Number(
+      (
+        await t.db.query<{ n: string }>('SELECT count(*) AS n FROM folders WHERE organization_id = $1', [
+          org.id,
+        ])
+      ).rows[0]!.n,
+    );
+    await addFolders(2001, 2000 + 1_234 - before);
+    const page = (await get('/dashboard/folders/')).body;
+    // The caption wrote its count by hand: "1234 folders", beside the groups' "2,000 groups".
+    expect(page).toContain('1,234 folders');
+    expect(page).toContain('Page 1 of 13');
+  });
+});

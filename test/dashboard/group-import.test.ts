@@ -359,6 +359,37 @@ describe('importing records from CSV', () => {
     expect(await count(org)).toBe(0);
   });
 
+  it("reads a spreadsheet's header names folded (case, spaces, hyphens, underscores), never ambiguously", async () => {
+    const org = await makeOrg();
+    // "Client ID", "E-mail", "Full name" were refused: "names neither a field of a record ...".
+    const ok = await postCsv(
+      org,
+      'Client ID,Full name,E-mail,ORCID iD,Reviews-done\nh1,Ada Lovelace,ada@example.org,0000-0002-1825-0097,4\n',
+    );
+    expect(await flashAfter(org, ok)).toContain('1 record added');
+    expect(await record(org, 'h1')).toMatchObject({
+      name: 'Ada Lovelace',
+      emails: ['ada@example.org'],
+      orcids: ['0000-0002-1825-0097'],
+    });
+    // A custom field whose name folds as one of the record's does: written exactly, each column
+    // names its own field; folded to both, the column is refused naming both, nothing guessed.
+    await createCustomField(t.db, org.id, {
+      owner: 'author_from_group',
+      dataKind: 'str',
+      name: 'E-mail',
+      options: [],
+    });
+    const exact = await postCsv(org, 'client_id,name,email,E-mail\nh2,Grace,grace@example.org,work\n');
+    expect(await flashAfter(org, exact)).toContain('1 record added');
+    expect((await record(org, 'h2'))?.emails).toEqual(['grace@example.org']);
+    const both = decoded((await postCsv(org, 'client_id,name,E mail\nh3,Edsger,x@example.org\n')).body);
+    expect(both).toContain(
+      'Row 1, column E mail: could name emails or the custom field <bdi>E-mail</bdi>: write the column',
+    );
+    expect(await record(org, 'h3')).toBeNull();
+  });
+
   it('types custom values by the field (numbers, dates, options by their text) and checks them as the API does', async () => {
     const org = await makeOrg();
     const { pages, due, access, topics } = org.fields;
@@ -767,6 +798,22 @@ describe('importing thousands of records (a thousand a statement at most, one tr
       importGroupAuthors(t.db, { organizationId: org.id, groupId: other.groupId }, rows.slice(0, 10)),
     ).rejects.toMatchObject({ status: 404 });
     expect(await count(other)).toBe(0);
+  });
+});
+
+describe('counts of a thousand and more', () => {
+  // Every count the import says goes through `countOf`/`formatCount`: "has N values" and "N problems
+  // to correct" wrote their own, without thousands separators ("1200 problems").
+  it('are said with their thousands separated: problems, values, and the problems not listed', async () => {
+    const org = await makeOrg();
+    const lines = ['client_id,name'];
+    for (let i = 1; i <= 1_234; i++) lines.push(`n${i},`);
+    const refused = decoded((await postFile(org, { name: 'r.csv', bytes: `${lines.join('\n')}\n` })).body);
+    expect(refused).toContain('Nothing was imported: 1,234 problems to correct');
+    expect(refused).toContain('and 1,034 more');
+    const wide = decoded((await postCsv(org, `client_id,name\nw1,Ada${','.repeat(1_199)}\n`)).body);
+    expect(wide).toContain('Row 2: has 1,201 values where the header has 2 columns');
+    expect(await count(org)).toBe(0);
   });
 });
 

@@ -95,3 +95,30 @@ describe('an unlink sent twice', () => {
     expect(again).toContain('nothing changed');
   });
 });
+
+describe("a folder's linked journals read by a role that may not unlink", () => {
+  it('have no Unlink column for an editor or a viewer; an account manager has it, with its buttons', async () => {
+    const folder = await ensureFolder(t.db, org.id, 'Journal of Roles');
+    const source = await addSource('test:roles', 'Journal of Roles');
+    await linkJournal(t.db, org.id, 'Journal of Roles', source);
+    const tableOf = async (session: InjectSession) => {
+      const page = await t.app.inject({
+        url: `/dashboard/folders/${folder}/`,
+        headers: { cookie: session.cookie },
+      });
+      const body = page.body.slice(page.body.indexOf('id="linked-journals"'));
+      return body.slice(0, body.indexOf('</table>'));
+    };
+    for (const role of ['editor', 'viewer'] as const) {
+      const reader = await signInAs(t, org.id, role);
+      const table = await tableOf(reader);
+      // It read "Unlink" over an empty cell in each row.
+      expect(table, role).not.toContain('>Unlink<');
+      expect(table.match(/<th scope="col">/g), role).toHaveLength(2);
+      expect(table.match(/<td/g), role).toHaveLength(2);
+    }
+    const managed = await tableOf(manager);
+    expect(managed).toContain('<th scope="col">Unlink</th>');
+    expect(managed).toContain(`action="/dashboard/folders/${folder}/journals/${source}/unlink/"`);
+  });
+});

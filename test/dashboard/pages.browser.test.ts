@@ -150,7 +150,7 @@ describe('integrations admin', () => {
     await row.getByRole('button', { name: 'Change role' }).click();
     expect(await flash(page)).toBe('new.person@example.org is now viewer.');
 
-    await page.getByRole('button', { name: 'Disable \u2068new.person@example.org\u2069' }).click();
+    await page.getByRole('button', { name: 'Disable new.person@example.org' }).click();
     expect(await flash(page)).toContain('disabled');
     // Their session has ended, and they cannot sign in again.
     await newcomer.goto(`${t.url}/dashboard/password/`);
@@ -159,7 +159,7 @@ describe('integrations admin', () => {
     expect(await newcomer.getByRole('alert').textContent()).toContain('not right');
 
     // Enabled again, with a new one-time password: the old one no longer works, the new one does.
-    await page.getByRole('button', { name: /^Enable \u2068new.person@example.org\u2069/ }).click();
+    await page.getByRole('button', { name: /^Enable new\.person@example\.org with/ }).click();
     const renewed = (await page.getByTestId('one-time-password').textContent())!.trim();
     expect(renewed).not.toBe(password);
     await expectAccessible(page);
@@ -468,7 +468,7 @@ describe('folders', () => {
     // The button names the venue and the folder, in words.
     await manager
       .getByRole('button', {
-        name: 'Link \u2068Journal of Graph Learning\u2069 to \u2068JOUR\u2069',
+        name: 'Link Journal of Graph Learning to JOUR',
         exact: true,
       })
       .click();
@@ -484,7 +484,7 @@ describe('folders', () => {
     await expectAccessible(manager);
     await manager
       .getByRole('button', {
-        name: 'Move to OTHER: \u2068Journal of Graph Learning\u2069, linked to \u2068JOUR\u2069',
+        name: 'Move to OTHER: Journal of Graph Learning, linked to JOUR',
         exact: true,
       })
       .click();
@@ -501,7 +501,7 @@ describe('folders', () => {
     expect(await mainText(manager)).toContain('Handling editor Dr. Grace');
     await manager
       .getByRole('button', {
-        name: 'Unlink \u2068Journal of Graph Learning\u2069 from \u2068JOUR\u2069',
+        name: 'Unlink Journal of Graph Learning from JOUR',
         exact: true,
       })
       .click();

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import { expectAccessible, signedInPage, useBrowserApp } from '../helpers/browser.ts';
 import { baseFields, upload } from '../manuscripts/upload-helpers.ts';
+import { createTestUser } from '../helpers/dashboard.ts';
+import { disableUser } from '../../src/users/users.ts';
 
 const t = useBrowserApp();
 let org: TestOrg;
@@ -135,5 +137,50 @@ describe('a right-to-left name inside an English sentence', () => {
     expect(three.first).toBeGreaterThan(rest.first);
     expect(three.last).toBeGreaterThan(three.first);
     await expectAccessible(page);
+  });
+});
+
+/** The accessible names of the page's buttons, as Chromium hands them to a screen reader. */
+async function buttonNames(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+    nodes: Array<{ ignored: boolean; role?: { value: string }; name?: { value: string } }>;
+  };
+  await cdp.detach();
+  return nodes.filter((n) => !n.ignored && n.role?.value === 'button').map((n) => n.name?.value ?? '');
+}
+
+// A row's button named for a screen reader (`actionButton`'s accessible name) names a user-written
+// value: isolated for direction by `<bdi>` in its hidden text. Given as `aria-label`, with U+2068 and
+// U+2069 around the name, those two characters were in the name Chromium hands a screen reader
+// ("Revoke key ⁨مفتاح الإنتاج.⁩, rm_…"), which a braille display may show.
+describe("a row's button named for a screen reader", () => {
+  it('says a right-to-left name without isolate characters, the name isolated in <bdi>', async () => {
+    const label = 'مفتاح الإنتاج.';
+    const { rows } = await t.db.query<{ key_id: string }>(
+      'UPDATE api_keys SET label = $1 WHERE organization_id = $2 RETURNING key_id',
+      [label, org.id],
+    );
+    const keyId = rows[0]!.key_id;
+    const away = await createTestUser(t.db, org.id, 'viewer', 'away.reader@rtl.example');
+    await disableUser(t.db, away.id);
+    await createTestUser(t.db, org.id, 'editor', 'editor.here@rtl.example');
+    const admin = await signedInPage(t, org.id, 'integrations_admin', { width: 1280 });
+
+    await admin.goto(`${t.url}/dashboard/api-keys/`);
+    const keys = await buttonNames(admin);
+    expect(keys).toContain(`Revoke key ${label}, rm_${keyId}`);
+    const revoke = admin.getByRole('button', { name: `Revoke key ${label}, rm_${keyId}` });
+    expect(await revoke.locator('bdi').innerText()).toBe(label);
+    // Seen, the button says "Revoke" alone, as it did.
+    expect(await revoke.locator('[aria-hidden="true"]').innerText()).toBe('Revoke');
+
+    await admin.goto(`${t.url}/dashboard/users/`);
+    const users = await buttonNames(admin);
+    expect(users).toContain('Disable editor.here@rtl.example');
+    expect(users).toContain('Enable away.reader@rtl.example with a new one-time password');
+    for (const name of [...keys, ...users]) expect(name, name).not.toMatch(/[\u2066-\u2069]/);
+    await expectAccessible(admin);
+    await admin.context().close();
   });
 });

@@ -137,3 +137,20 @@ export function followRedirect(
   const cookies = [session.cookie, ...[...set].filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`)];
   return app.inject({ url: String(answer.headers.location), headers: { cookie: cookies.join('; ') } });
 }
+
+/**
+ * The names the page's buttons give a screen reader, read from its markup: each button's text, less
+ * what is hidden from assistive technology (`aria-hidden`, the label `actionButton` shows beside a
+ * longer name), tags dropped but `<bdi>`, which keeps a user-written value isolated for direction,
+ * white space collapsed. (Chromium's accessibility tree says the same, without the `<bdi>`:
+ * right-to-left.browser.test.ts.)
+ */
+export function buttonNames(body: string): string[] {
+  return [...body.matchAll(/<button\b[^>]*>([\s\S]*?)<\/button>/g)].map((m) =>
+    m[1]!
+      .replace(/<span aria-hidden="true">[\s\S]*?<\/span\s*>/g, '')
+      .replace(/<(?!\/?bdi>)[^>]*>/g, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}

@@ -62,7 +62,16 @@ import {
   type SearchedPage,
 } from '../pager.ts';
 import { lines, text, type FormBody } from '../form-values.ts';
-import { countOf, dashboardPath, html, isolate, isolateText, quotedBack, type Html } from '../html.ts';
+import {
+  countOf,
+  dashboardPath,
+  formatCount,
+  html,
+  isolate,
+  isolateText,
+  quotedBack,
+  type Html,
+} from '../html.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
 import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
 import { dataTable } from '../table.ts';
@@ -255,7 +264,7 @@ function checkTypedEmails(body: FormBody, stored: readonly string[] | null): voi
   const more = wrong.length - named.length;
   const list =
     more > 0
-      ? `${named.join(', ')} and ${more} more`
+      ? `${named.join(', ')} and ${formatCount(more)} more`
       : named.length > 1
         ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`
         : named[0]!;
@@ -840,8 +849,8 @@ async function linkedAuthorView(ctx: AppContext, stored: StoredGroupAuthor): Pro
       : null;
   return html`<p>
       Linked${how ? html` ${how}` : null} to
-      <a href="/authors/${author.id}">${isolate(author.name)}</a> (${author.articles_count}
-      ${author.articles_count === 1 ? 'article' : 'articles'}, h-index ${author.h_index}).
+      <a href="/authors/${author.id}">${isolate(author.name)}</a>
+      (${countOf(author.articles_count, 'article', 'articles')}, h-index ${formatCount(author.h_index)}).
     </p>
     ${
       author.last_articles.length > 0
@@ -861,16 +870,16 @@ async function ambiguousView(ctx: AppContext, among: readonly number[]): Promise
   const summaries = await loadAuthorSummaries(ctx.db, ctx.config.publicBaseUrl, among);
   const authors = among.flatMap((id) => summaries.get(id) ?? []);
   return html`<p>
-      Not linked: these ${authors.length} authors of the corpus all fit what this record says, and a wrong
-      link would be worse than none. To link the one it is, add that author's ORCID iD or one of the articles
-      listed under them (a DOI or the title) to the record.
+      Not linked: these ${formatCount(authors.length)} authors of the corpus all fit what this record says,
+      and a wrong link would be worse than none. To link the one it is, add that author's ORCID iD or one of
+      the articles listed under them (a DOI or the title) to the record.
     </p>
     <ul>
       ${authors.map(
         (a) =>
           html`<li>
-            <a href="/authors/${a.id}">${isolate(a.name)}</a> (author ${a.id}, ${a.articles_count}
-            ${a.articles_count === 1 ? 'article' : 'articles'})${
+            <a href="/authors/${a.id}">${isolate(a.name)}</a> (author ${a.id},
+            ${countOf(a.articles_count, 'article', 'articles')})${
               a.last_articles.length > 0
                 ? html`:
                   ${a.last_articles.map(

@@ -52,7 +52,7 @@ import {
   postedCustomValuesForm,
   registerCustomValuesSave,
 } from '../custom-values-form.ts';
-import { dashboardPath, html, isolate, isolateText, quotedBack } from '../html.ts';
+import { countOf, dashboardPath, html, isolate, isolateText, quotedBack } from '../html.ts';
 
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
@@ -145,7 +145,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             <button type="submit">Search</button>
           </form>
           ${dataTable({
-            caption: html`${total} ${total === 1 ? 'folder' : 'folders'}${q ? html` matching “${q}”` : null}`,
+            caption: html`${countOf(total, 'folder', 'folders')}${q ? html` matching “${isolate(q)}”` : null}`,
             columns: ['Folder', 'Authors groups', 'Effect', 'Linked journals'],
             empty: q ? 'No folder matches.' : 'No folders yet: the first upload naming one creates it.',
             rows: folders.map(
@@ -310,8 +310,9 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
           ${dataTable({
             caption: html`Journals linked to ${isolate(folder.name)}`,
             // Each row's button beside its title, the id last: after the id, a phone's screen showed
-            // the button only once the table was scrolled sideways.
-            columns: ['Journal', 'Unlink', 'Id'],
+            // the button only once the table was scrolled sideways. A role that may not unlink (an
+            // editor, a viewer) has no such column: it read "Unlink" over empty cells.
+            columns: editLinks ? ['Journal', 'Unlink', 'Id'] : ['Journal', 'Id'],
             empty: 'None.',
             rows: linked.map(
               (l) =>
@@ -320,18 +321,18 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
                     ${isolate(l.source_title)}
                     <div class="hint">${venueLine(null, venues.get(l.source_id))}</div>
                   </td>
-                  <td>
-                    ${
-                      editLinks
-                        ? actionButton(request, {
+                  ${
+                    editLinks
+                      ? html`<td>
+                          ${actionButton(request, {
                             action: `${path}journals/${l.source_id}/unlink/`,
                             label: 'Unlink',
                             accessibleName: `Unlink ${names.get(l.source_id)!} from ${isolateText(folder.name)}`,
                             kind: 'secondary',
-                          })
-                        : null
-                    }
-                  </td>
+                          })}
+                        </td>`
+                      : null
+                  }
                   <td>${l.source_id}</td>
                 </tr>`,
             ),

@@ -41,7 +41,16 @@ import {
 } from '../framework.ts';
 import { NOT_A_NUMBER } from '../custom-values-form.ts';
 import { text, typedNumber } from '../form-values.ts';
-import { countOf, dashboardPath, html, isolate, isolatedHtml, isolateText, quotedBack } from '../html.ts';
+import {
+  countOf,
+  dashboardPath,
+  formatCount,
+  html,
+  isolate,
+  isolatedHtml,
+  isolateText,
+  quotedBack,
+} from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
 
 const Id = RowId();
@@ -50,15 +59,68 @@ const GroupParams = Type.Object({ groupId: Id });
 type ListKey = 'emails' | 'orcids' | 'articles' | 'affiliations';
 const LIST_KEYS: readonly ListKey[] = ['emails', 'orcids', 'articles', 'affiliations'];
 
-/** The record's own columns, by the header names that may name them (letter case aside). */
-const RECORD_COLUMNS: ReadonlyArray<{ key: 'client_id' | 'name' | ListKey; names: readonly string[] }> = [
-  { key: 'client_id', names: ['client_id'] },
-  { key: 'name', names: ['name'] },
-  { key: 'emails', names: ['emails', 'email'] },
-  { key: 'orcids', names: ['orcids', 'orcid'] },
-  { key: 'articles', names: ['articles', 'article'] },
-  { key: 'affiliations', names: ['affiliations', 'affiliation'] },
+/**
+ * The record's own columns: the names a header writes them by exactly (letter case aside), and the
+ * others a spreadsheet plainly means them by, folded (`foldedHeader`: "Client ID", "E-mail", "Full
+ * name", "ORCID iD").
+ */
+const RECORD_COLUMNS: ReadonlyArray<{
+  key: 'client_id' | 'name' | ListKey;
+  names: readonly string[];
+  folded: readonly string[];
+}> = [
+  { key: 'client_id', names: ['client_id'], folded: ['clientid'] },
+  { key: 'name', names: ['name'], folded: ['name', 'fullname'] },
+  {
+    key: 'emails',
+    names: ['emails', 'email'],
+    folded: ['emails', 'email', 'emailaddress', 'emailaddresses'],
+  },
+  { key: 'orcids', names: ['orcids', 'orcid'], folded: ['orcids', 'orcid', 'orcidid', 'orcidids'] },
+  { key: 'articles', names: ['articles', 'article'], folded: ['articles', 'article'] },
+  {
+    key: 'affiliations',
+    names: ['affiliations', 'affiliation'],
+    folded: ['affiliations', 'affiliation'],
+  },
 ];
+
+/**
+ * A header name with letter case, spaces, hyphens and underscores aside: a spreadsheet's "Client ID",
+ * "client-id" and "client_id" are one name (the first was refused, naming the columns it may be).
+ */
+function foldedHeader(name: string): string {
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s_\-\u2010\u2011\u2013]+/g, '');
+}
+
+type ColumnTarget =
+  { kind: 'record'; key: 'client_id' | 'name' | ListKey } | { kind: 'custom'; field: CustomField };
+
+/**
+ * What a header name names: the record's field or the custom field written so exactly (letter case
+ * aside, the record's first, as before), else the one it names folded; several folded, none (said by
+ * the caller, with each of them), never a guess.
+ */
+function columnTargets(name: string, fields: readonly CustomField[]): ColumnTarget[] {
+  const lower = name.toLowerCase();
+  const exactRecord = RECORD_COLUMNS.find((c) => c.names.includes(lower));
+  if (exactRecord) return [{ kind: 'record', key: exactRecord.key }];
+  const exactField = fields.find((f) => f.name.trim().toLowerCase() === lower || f.api_id === lower);
+  if (exactField) return [{ kind: 'custom', field: exactField }];
+  const folded = foldedHeader(name);
+  return [
+    ...RECORD_COLUMNS.filter((c) => c.folded.includes(folded)).map((c): ColumnTarget => ({
+      kind: 'record',
+      key: c.key,
+    })),
+    ...fields
+      .filter((f) => foldedHeader(f.name) === folded)
+      .map((field): ColumnTarget => ({ kind: 'custom', field })),
+  ];
+}
 
 /** How many problems the page lists; the count of the rest is said. */
 const SHOWN_PROBLEMS = 200;
@@ -110,7 +172,7 @@ function columnsOf(
   const most = RECORD_COLUMNS.length + fields.length;
   const named = header.filter((name) => name.trim() !== '').length;
   if (named > most) {
-    const message = `The header names ${named.toLocaleString('en')} columns: at most ${most} (the record's ${RECORD_COLUMNS.length} fields and the group's ${fields.length} custom fields), each named once`;
+    const message = `The header names ${formatCount(named)} columns: at most ${formatCount(most)} (the record's ${RECORD_COLUMNS.length} fields and the group's ${countOf(fields.length, 'custom field', 'custom fields')}), each named once`;
     return { columns: [], problems: [{ row: 1, column: null, message }] };
   }
   const problems: ImportProblem[] = [];
@@ -125,13 +187,19 @@ function columnsOf(
       columns.push({ header: name, kind: 'unnamed', position: i + 1 });
       continue;
     }
-    const lower = name.toLowerCase();
-    const known = RECORD_COLUMNS.find((c) => c.names.includes(lower));
-    const field = known
-      ? undefined
-      : fields.find((f) => f.name.trim().toLowerCase() === lower || f.api_id === lower);
-    const id = known?.key ?? field?.api_id;
-    if (id === undefined) {
+    const targets = columnTargets(name, fields);
+    const target = targets.length === 1 ? targets[0]! : undefined;
+    const id = target === undefined ? undefined : target.kind === 'record' ? target.key : target.field.api_id;
+    if (targets.length > 1) {
+      const named = targets.map((c) =>
+        c.kind === 'record' ? c.key : `the custom field ${isolateText(c.field.name)}`,
+      );
+      problems.push({
+        row: 1,
+        column: name,
+        message: `could name ${named.slice(0, -1).join(', ')} or ${named.at(-1)}: write the column's name exactly as the one you mean is named`,
+      });
+    } else if (target === undefined || id === undefined) {
       problems.push({
         row: 1,
         column: name,
@@ -142,11 +210,7 @@ function columnsOf(
       problems.push({ row: 1, column: name, message: 'names a field an earlier column already names' });
     } else {
       seen.add(id);
-      columns.push(
-        known
-          ? { header: name, kind: 'record', key: known.key }
-          : { header: name, kind: 'custom', field: field! },
-      );
+      columns.push({ header: name, ...target });
     }
   }
   for (const required of ['client_id', 'name']) {
@@ -214,7 +278,7 @@ function checkRow(
       {
         row,
         column: null,
-        message: `has ${cells.length} ${cells.length === 1 ? 'value' : 'values'} where the header has ${columns.length} columns`,
+        message: `has ${countOf(cells.length, 'value', 'values')} where the header has ${countOf(columns.length, 'column', 'columns')}`,
       },
     ];
   }
@@ -384,7 +448,7 @@ export async function checkImport(
     return { rows: [], problems: [{ row: null, column: null, message: 'The CSV has a header but no rows' }] };
   }
   if (read.more) {
-    const message = `The CSV has more than ${maxRows.toLocaleString('en')} rows, and a group holds at most ${maxRows.toLocaleString('en')} records: import at most that many`;
+    const message = `The CSV has more than ${countOf(maxRows, 'row', 'rows')}, and a group holds at most ${countOf(maxRows, 'record', 'records')}: import at most that many`;
     return { rows: [], problems: [{ row: null, column: null, message }] };
   }
   const { columns, problems } = columnsOf(header, fields);
@@ -438,7 +502,7 @@ async function importPage(
   const problems = refused?.problems ?? [];
   const summary =
     problems.length > 0
-      ? `Nothing was imported: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'} to correct`
+      ? `Nothing was imported: ${countOf(problems.length, 'problem', 'problems')} to correct`
       : undefined;
   const csv = fieldState(request, 'csv', {
     hints: [...(problems.length > 0 ? ['csv-problems'] : []), 'csv-hint'],
@@ -458,7 +522,7 @@ async function importPage(
       : {}),
     body: html`<p>
         <a href="${dashboardPath('groups', group.group_id)}">${group.name}</a> holds
-        ${count.toLocaleString('en')} of its ${limits.limits.records_per_group.toLocaleString('en')} records.
+        ${`${formatCount(count)} of its ${countOf(limits.limits.records_per_group, 'record', 'records')}`}.
       </p>
       <form method="post" action="${action}" class="stack" enctype="multipart/form-data">
         ${csrfField(request)}
@@ -479,7 +543,7 @@ async function importPage(
                 ${problems.slice(0, SHOWN_PROBLEMS).map((p) => html`<li>${isolatedHtml(describeProblem(p))}</li>`)}
                 ${
                   problems.length > SHOWN_PROBLEMS
-                    ? html`<li>and ${problems.length - SHOWN_PROBLEMS} more</li>`
+                    ? html`<li>and ${formatCount(problems.length - SHOWN_PROBLEMS)} more</li>`
                     : null
                 }
               </ul>`
@@ -499,9 +563,10 @@ async function importPage(
             A header row, then one record a row, the columns separated by commas, or by tabs (cells copied
             from a spreadsheet and pasted here) or semicolons. Columns: <code>client_id</code> and
             <code>name</code> (required), <code>emails</code>, <code>orcids</code>, <code>articles</code>,
-            <code>affiliations</code>${fields.length > 0 ? ', and the custom fields by their names' : ''}. A
-            list holds its items one a line (in a quoted cell) or separated by semicolons; so does a field of
-            several options, which are named by their text.
+            <code>affiliations</code>${fields.length > 0 ? ', and the custom fields by their names' : ''},
+            letter case, spaces, hyphens and underscores aside (<code>Client ID</code>, <code>E-mail</code>,
+            <code>Full name</code> are read). A list holds its items one a line (in a quoted cell) or
+            separated by semicolons; so does a field of several options, which are named by their text.
           </p>
           ${
             fields.length > 0
@@ -602,7 +667,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
             checked.problems.push({
               row: null,
               column: null,
-              message: `The group holds ${countOf(count, 'record', 'records')} and this import would add ${adding.toLocaleString('en')}: its limit is ${countOf(limit, 'record', 'records')} (${Math.max(0, limit - count).toLocaleString('en')} more can be added)`,
+              message: `The group holds ${countOf(count, 'record', 'records')} and this import would add ${formatCount(adding)}: its limit is ${countOf(limit, 'record', 'records')} (${formatCount(Math.max(0, limit - count))} more can be added)`,
             });
           }
         }
@@ -616,7 +681,7 @@ export function registerGroupImportPages(scope: FastifyInstance, ctx: AppContext
           ? await importGroupAuthorsFromForm(ctx.db, key, checked.rows, sent.formValue)
           : { ...(await importGroupAuthors(ctx.db, key, checked.rows)), repeated: false };
         const { added, updated, unchanged } = written;
-        const counts = `${countOf(added, 'record', 'records')} added, ${updated.toLocaleString('en')} updated, ${unchanged.toLocaleString('en')} unchanged`;
+        const counts = `${countOf(added, 'record', 'records')} added, ${formatCount(updated)} updated, ${formatCount(unchanged)} unchanged`;
         if (written.repeated) {
           // The same form sent again (a second click on a slow import, its answer reloaded): what
           // its first send wrote, and that nothing was written again (form-seal.ts).

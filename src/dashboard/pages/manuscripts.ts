@@ -53,7 +53,7 @@ import {
   SEARCH_MAX,
 } from '../framework.ts';
 import { pageCount, pagerNav } from '../pager.ts';
-import { dashboardPath, html, isolate, isolateText, type Html } from '../html.ts';
+import { countOf, dashboardPath, formatCount, html, isolate, isolateText, type Html } from '../html.ts';
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
@@ -665,7 +665,7 @@ function summary(m: ManuscriptDetail): Html {
         m.source_file || m.source_format
           ? html`${isolate(m.source_file ?? '(unnamed)')}
             (${m.source_format?.toUpperCase() ?? 'unknown format'}):
-            ${m.parse_error ? html`not parsed: ${m.parse_error}` : html`${m.parsed_text_len.toLocaleString('en')} characters, ${m.parsed_references.toLocaleString('en')} references read`}`
+            ${m.parse_error ? html`not parsed: ${m.parse_error}` : html`${countOf(m.parsed_text_len, 'character', 'characters')}, ${countOf(m.parsed_references, 'reference', 'references')} read`}`
           : 'none sent'
       }
     </dd>
@@ -898,10 +898,9 @@ function candidateTable(
     }
     <table class="candidates">
       <caption>
-        ${matching.length} of ${all.length}
-        candidates${
+        ${`${formatCount(matching.length)} of ${countOf(all.length, 'candidate', 'candidates')}`}${
           pages > 1
-            ? `, ${(page - 1) * CANDIDATES_PAGE + 1}-${(page - 1) * CANDIDATES_PAGE + shown.length} shown`
+            ? `, ${formatCount((page - 1) * CANDIDATES_PAGE + 1)}-${formatCount((page - 1) * CANDIDATES_PAGE + shown.length)} shown`
             : ''
         }
       </caption>
@@ -937,7 +936,7 @@ function candidateTable(
                               sort: f.sort,
                               order: f.order,
                             })}#candidates"
-                            >Show all ${all.length} candidates</a
+                            >Show all ${countOf(all.length, 'candidate', 'candidates')}</a
                           >`
                   }
                 </td>
@@ -972,9 +971,9 @@ function candidateTable(
                 ${c.affiliation ? html`<div>${c.affiliation}</div>` : null}
               </td>
               <td>${c.score.toFixed(3)}</td>
-              <td>${c.hIndex}</td>
-              <td>${c.citationsCount}</td>
-              <td>${c.articlesCount}</td>
+              <td>${formatCount(c.hIndex)}</td>
+              <td>${formatCount(c.citationsCount)}</td>
+              <td>${formatCount(c.articlesCount)}</td>
               <td class="evidence">
                 ${c.relevant_concepts.length ? html`<div>${c.relevant_concepts.join(', ')}</div>` : null}
                 ${

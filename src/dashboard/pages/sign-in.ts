@@ -36,7 +36,7 @@ import {
   renderPage,
   sessionOf,
 } from '../framework.ts';
-import { html, isolate, isolateText } from '../html.ts';
+import { formatCount, html, isolate, isolateText } from '../html.ts';
 import { NAV } from '../nav.ts';
 import { AppError } from '../../infra/errors.ts';
 
@@ -350,7 +350,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
           status: 401,
           ...(body.email.length > EMAIL_MAX
             ? {
-                error: `An email address has at most ${EMAIL_MAX} characters: this one has ${body.email.length}.`,
+                error: `An email address has at most ${EMAIL_MAX} characters: this one has ${formatCount(body.email.length)}.`,
                 invalid: ['email'],
               }
             : { error: 'The email or the password is not right.', invalid: ['email', 'password'] }),

@@ -38,7 +38,7 @@ import {
   CsrfOnly,
 } from '../framework.ts';
 import { FormValue, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html, isolate, isolateText } from '../html.ts';
+import { dashboardPath, html, isolate, isolateText, wrappableAddress } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 const UserParams = Type.Object({ userId: RowId() });
@@ -147,7 +147,7 @@ async function usersPage(
         rows: users.map(
           (user) =>
             html`<tr>
-              <td>${user.email}</td>
+              <td class="address">${wrappableAddress(user.email)}</td>
               <td>
                 ${
                   user.disabled || user.id === me

@@ -30,7 +30,7 @@ import {
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { AppError } from '../../infra/app-error.ts';
-import { dashboardPath, html, isolate } from '../html.ts';
+import { dashboardPath, formatCount, html, isolate } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 const Id = RowId();
@@ -184,7 +184,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
                           : null
                     }
                   </td>
-                  <td>${d.attempts}</td>
+                  <td>${formatCount(d.attempts)}</td>
                   <td>
                     ${d.last_status !== null ? html`HTTP ${d.last_status}` : null}
                     ${d.last_error ? html`<div>${d.last_error}</div>` : null}
