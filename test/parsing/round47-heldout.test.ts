@@ -60,6 +60,52 @@ describe('LIPIcs built without fontawesome5: "@" and "ORCID" printed after each 
   });
 });
 
+describe('LIPIcs built with fontawesome5: an envelope read as "#", the ORCID a picture linked above the line', () => {
+  // Each name over its affiliation; the affiliation's last word a country. A byline reader across
+  // the blocks found as many names and took "Switzerland" for a wrapped part of the next one.
+  const author = (name: string, y: number, email: string, orcid: string) => {
+    const at = 72 + textWidth(`${name} `, 12);
+    const line = { text: `${name} #`, size: 12, x: 72, y, bold: true };
+    const links: PdfLink[] = [
+      { rect: [at, y - 2, at + textWidth('#', 12), y + 10], url: `mailto:${email}` },
+      { rect: [at + 14, y + 4, at + 24, y + 13], url: `https://orcid.org/${orcid}` },
+    ];
+    return { line, links };
+  };
+  const file = () => {
+    const roe = author('Jane Roe', 680, 'jroe@northvale.edu', '0000-0002-4711-1133');
+    const doe = author('John Doe', 640, 'jdoe@lanterns.org', '0000-0001-9876-5439');
+    return makeTextPdf(
+      [
+        [
+          { text: 'Lanterns in the Dark Sector', size: 17, x: 72, y: 740, bold: true },
+          roe.line,
+          { text: 'Department of Botany, ETH Northvale, Switzerland', size: 9, x: 72, y: 668, bold: true },
+          doe.line,
+          {
+            text: 'Department of Informatics, University of Southvale, Germany',
+            size: 9,
+            x: 72,
+            y: 628,
+            bold: true,
+          },
+          ...abstractAndBody(590),
+        ],
+      ],
+      '',
+      [[...roe.links, ...doe.links]],
+    );
+  };
+
+  it('reads the author blocks, each name with its own email and ORCID', async () => {
+    const result = await parseManuscript(file(), 'lipics-icons.pdf', limits);
+    expect(result.authors.map((a) => [a.name, a.emails, a.orcid])).toEqual([
+      ['Jane Roe', ['jroe@northvale.edu'], '0000-0002-4711-1133'],
+      ['John Doe', ['jdoe@lanterns.org'], '0000-0001-9876-5439'],
+    ]);
+  });
+});
+
 describe('a title with a raised sign inside a word ("B⁺-trees")', () => {
   const file = () =>
     makeTextPdf([

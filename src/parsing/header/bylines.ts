@@ -920,9 +920,17 @@ export function readAuthorEntries(
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
   const styled = styledAuthors(blocks, bylineStart, bylineEnd);
+  // Author blocks that each carry their person's email or ORCID link (LIPIcs: the name, its
+  // icons, the affiliation under it) are read as blocks where a byline reader finds as many names:
+  // across them, it takes an affiliation's last word for a wrapped name ("Switzerland Jane Roe").
+  const linkedEach =
+    stacked.entries.length > 0 &&
+    stacked.entries.every((e) => e.links.some((u) => /^mailto:/i.test(u) || findOrcids(u).length > 0));
   const read = styled.entries.length
     ? styled
-    : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+    : stacked.entries.length > inline.entries.length ||
+        (stacked.sideBySide && stacked.entries.length) ||
+        (linkedEach && stacked.entries.length === inline.entries.length)
       ? stacked
       : inline;
   const bracketed = bracketedAffiliations(blocks[bylineStart]);
