@@ -923,8 +923,12 @@ export function readAuthorEntries(
   // Author blocks that each carry their person's email or ORCID link (LIPIcs: the name, its
   // icons, the affiliation under it) are read as blocks where a byline reader finds as many names:
   // across them, it takes an affiliation's last word for a wrapped name ("Switzerland Jane Roe").
+  // Where both read the same names, the byline reader's reading stands (its marks: "Jane Roe *").
+  const sameNames = (a: Entry[], b: Entry[]) =>
+    a.map((e) => foldWords(e.name)).join('|') === b.map((e) => foldWords(e.name)).join('|');
   const linkedEach =
     stacked.entries.length > 0 &&
+    !sameNames(stacked.entries, inline.entries) &&
     stacked.entries.every((e) => e.links.some((u) => /^mailto:/i.test(u) || findOrcids(u).length > 0));
   const read = styled.entries.length
     ? styled
