@@ -456,6 +456,12 @@ const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|h
  */
 const GLUED_LABEL = /\.(?:URL|ISBN|ISSN|PMID|PMCID|EPRINT)[:.]?$/;
 
+/**
+ * A raised sign glued after a DOI's closing stop: the next line's superscript ("b⁺ trees") read
+ * onto the DOI's line, which it stands above ("doi:10.1145/356770.356776.+"). No DOI ends so.
+ */
+const GLUED_RAISED_SIGN = /\.[+*−±]+$/u;
+
 /** A year glued to a DOI's end by a comma: ",2010", ",2013a." (a DOI suffix ends otherwise). */
 const GLUED_YEAR = /,(?:1[89]|20)\d\d[a-z]?[.,;:]?$/;
 
@@ -517,7 +523,7 @@ export function findDoi(text: string, readOn = true): string | null {
   // The entry's year after the DOI with the space after its comma lost in the text layer
   // ("doi:10.2151/sola.2010-019,2010a.", Copernicus): the year, with the letter that tells one
   // author's papers of a year apart, is the entry's, not the DOI's.
-  doi = doi.replace(GLUED_YEAR, '').replace(GLUED_LABEL, '');
+  doi = doi.replace(GLUED_YEAR, '').replace(GLUED_LABEL, '').replace(GLUED_RAISED_SIGN, '');
   // Trailing punctuation belongs to the sentence, unless it closes a bracket opened in the DOI.
   for (;;) {
     const last = doi[doi.length - 1];

@@ -203,9 +203,39 @@ function labelledBylineWithoutBrackets(b: Block): Block {
   return { ...b, text: left, lines: [{ ...b.lines[0]!, text: left }], runs };
 }
 
+/**
+ * A byline of marked names over lines that each open with a raised mark, in one block (llncs set
+ * small: "Jane Roe¹,², John Doe²" / "¹ KU Leuven"): the lines from the first that opens so are
+ * affiliations, whether or not they name an institution by a word; the names end in their marks,
+ * no name opens with one.
+ */
+function bylineOverRaisedAffiliations(b: Block): Block {
+  const groups: Block['runs'][] = [[]];
+  for (const r of b.runs) {
+    if (r.text === '\n') groups.push([]);
+    else groups[groups.length - 1]!.push(r);
+  }
+  if (groups.length !== b.lines.length || groups.length < 2) return b;
+  const opensRaised = (g: Block['runs']) => {
+    const first = g.find((r) => r.text.trim() !== '');
+    return first?.sup === true && /^[\d,*†‡§¶]+$/u.test(first.text.trim());
+  };
+  const cut = groups.findIndex(opensRaised);
+  if (
+    cut < 1 ||
+    !groups.slice(cut).every((g, k) => opensRaised(g) && MARKED_AFFILIATION_LINE.test(b.lines[cut + k]!.text))
+  )
+    return b;
+  // The names above carry their marks at their ends.
+  if (!groups.slice(0, cut).some((g) => g.some((r, k) => r.sup && k > 0 && r.text.trim() !== ''))) return b;
+  const lines = b.lines.slice(0, cut);
+  const runs = groups.slice(0, cut).flatMap((g, k) => (k === 0 ? g : [{ text: '\n', sup: false }, ...g]));
+  return { ...b, text: lines.map((l) => l.text).join(' '), lines, runs };
+}
+
 /** A byline block as its names are read: affiliation lines under it and labelled brackets cut. */
 export function bylineBlock(b: Block): Block {
-  return labelledBylineWithoutBrackets(bylineOverAffiliations(b));
+  return labelledBylineWithoutBrackets(bylineOverAffiliations(bylineOverRaisedAffiliations(b)));
 }
 
 /**
@@ -356,7 +386,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
     // Marks follow the names in a byline; a block that opens with a superscript mark is the
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
-    const names = splitByline(bylineSentence(bylineOverAffiliations(b)));
+    const names = splitByline(bylineSentence(bylineOverAffiliations(bylineOverRaisedAffiliations(b))));
     const raised = i > from ? raisedMarks(blocks[i - 1]!) : null;
     if (raised && raised.length === names.length && names.every((n) => n.marks.length === 0))
       names.forEach((n, k) => {
@@ -599,6 +629,19 @@ function bodyParagraph(b: Block): boolean {
  */
 export const NAME_END_MARKS = /(?<![*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,])[*∗†‡§¶✉⁰¹²³⁴⁵⁶⁷⁸⁹,]+$/u;
 
+/**
+ * Icons after a name that a font without them prints as glyphs: the envelope of a mailto link
+ * ("@", or "#" from fontawesome's envelope), the ORCID mark ("ORCID", "iD"). LIPIcs sets them so
+ * ("Jane Roe @ ORCID") when fontawesome5 is missing.
+ */
+const ICON_LABELS = /(?:\s+(?:[@#✉]|ORCID(?: ?iD)?|iD))+$/u;
+
+/** A line's icon labels cut from its end, where the line holds the links they stand for. */
+function withoutIconLabels(text: string, links: string[]): string {
+  if (!links.some((u) => /^mailto:/i.test(u) || findOrcids(u).length > 0)) return text;
+  return text.replace(ICON_LABELS, '');
+}
+
 /** One author per paragraph or line: a name line, then lines with identifiers and affiliations. */
 function stackedAuthors(
   blocks: Block[],
@@ -619,10 +662,12 @@ function stackedAuthors(
     const raisedTails = supTailsByLine(b);
     b.lines.forEach((l, n) =>
       lines.push({
-        text:
+        text: withoutIconLabels(
           raisedTails[n] && l.text.endsWith(raisedTails[n])
             ? l.text.slice(0, -raisedTails[n].length)
             : l.text,
+          l.links ?? b.links,
+        ),
         block: i,
         emphasis: b.emphasis,
         links: l.links ?? b.links,
@@ -752,7 +797,8 @@ function stackedAuthors(
       rowed !== undefined ||
       besideNamedCell(line) ||
       (proven.has(line.block) && firstLine.get(line.block) === k) ||
-      (isNameLike(unmarked(nameText)) &&
+      ((isNameLike(unmarked(nameText)) ||
+        (line.cellTop === true && sharedHead(unmarked(nameText)) !== null)) &&
         !INSTITUTION.test(nameText) &&
         (withEmail !== null ||
           (line.cellTop ?? (line.emphasis || (next !== undefined && findOrcids(next.text).length > 0)))));
@@ -821,11 +867,20 @@ function nameBesideEmail(text: string): { name: string; email: string } | null {
   return { name: m[1]!.trim(), email: m[2]! };
 }
 
-/** "Jane Roe and John Doe": two names joined by "and" (or "&") in one column head, else null. */
+/**
+ * "Jane Roe and John Doe", "Jane Roe, John Doe": names joined by "and" (or "&") or by commas in one
+ * column head, else null. Joined by commas, each is a name of two words or more: "Roe, Jane" is
+ * one name written surname first.
+ */
 function sharedHead(text: string): string[] | null {
-  const parts = text.split(/\s+(?:and|&)\s+/i);
+  const parts = text.split(/\s+(?:and|&)\s+|,\s+(?:(?:and|&)\s+)?/i);
   if (parts.length < 2) return null;
-  return parts.every((p) => isNameLike(p) && !INSTITUTION.test(p)) ? parts : null;
+  const byComma = /,/.test(text);
+  return parts.every(
+    (p) => isNameLike(p) && !INSTITUTION.test(p) && (!byComma || p.trim().split(/\s+/).length >= 2),
+  )
+    ? parts
+    : null;
 }
 
 /** "JOHN A. STANKOVIC" (small caps) to "John A. Stankovic"; a name in mixed case is left alone. */
@@ -902,9 +957,21 @@ export function readAuthorEntries(
   // Blocks set side by side are read as such: across them, a byline reader would take each
   // block's affiliation lines for names.
   const styled = styledAuthors(blocks, bylineStart, bylineEnd);
+  // Author blocks that each carry their person's email or ORCID link (LIPIcs: the name, its
+  // icons, the affiliation under it) are read as blocks where a byline reader finds as many names:
+  // across them, it takes an affiliation's last word for a wrapped name ("Switzerland Jane Roe").
+  // Where both read the same names, the byline reader's reading stands (its marks: "Jane Roe *").
+  const sameNames = (a: Entry[], b: Entry[]) =>
+    a.map((e) => foldWords(e.name)).join('|') === b.map((e) => foldWords(e.name)).join('|');
+  const linkedEach =
+    stacked.entries.length > 0 &&
+    !sameNames(stacked.entries, inline.entries) &&
+    stacked.entries.every((e) => e.links.some((u) => /^mailto:/i.test(u) || findOrcids(u).length > 0));
   const read = styled.entries.length
     ? styled
-    : stacked.entries.length > inline.entries.length || (stacked.sideBySide && stacked.entries.length)
+    : stacked.entries.length > inline.entries.length ||
+        (stacked.sideBySide && stacked.entries.length) ||
+        (linkedEach && stacked.entries.length === inline.entries.length)
       ? stacked
       : inline;
   const bracketed = bracketedAffiliations(blocks[bylineStart]);

@@ -595,8 +595,13 @@ export function readContacts(
       const orcids = [...findOrcids(text), ...e.links.flatMap((l) => findOrcids(l))];
       a.orcid = orcids[0] ?? null;
       // A line under the block that names another author ("✉ Correspondence: Jane Roe <...>",
-      // set under the last block of a grid) gives its address to no one here.
-      const others = e.lines.filter((l) => mentionedAuthors(l, authors).some((m) => m !== k));
+      // set under the last block of a grid) gives its address to no one here. A line that names
+      // this author too is theirs: two authors who share a surname ("sungjin.lee@..." under
+      // Sungjin Lee, with Eunji Lee in the next block) both match it.
+      const others = e.lines.filter((l) => {
+        const named = mentionedAuthors(l, authors);
+        return named.some((m) => m !== k) && !named.includes(k);
+      });
       const theirs = new Set(others.flatMap((l) => findEmails(l)));
       a.emails = unique([...findEmails(text), ...mailtoAddresses(e.links)]).filter((m) => !theirs.has(m));
       a.affiliations = affiliationsFromEntry(e);

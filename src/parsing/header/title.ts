@@ -525,14 +525,14 @@ function joinHyphenated(text: string, declared: string | null = null): string {
 
 /**
  * A raised run inside a title, set on a word and with more of the title after it, is part of the
- * title ("NC¹ with Typed Monoids", "μ_p G^p_E", "with ⁹Be Nuclei"): a note mark stands at the
- * title's end.
+ * title ("NC¹ with Typed Monoids", "μ_p G^p_E", "with ⁹Be Nuclei", a sign: "B⁺-trees", "Ca²⁺
+ * Channels"): a note mark stands at the title's end, and no note is marked with a sign.
  */
 function raisedInTitle(runs: Block['runs'], k: number): boolean {
   const r = runs[k]!;
   const before = runs[k - 1];
   return (
-    /^[\p{L}\p{N}]+$/u.test(r.text.trim()) &&
+    /^(?:[\p{L}\p{N}]+|[\p{N}]*[+−±]+)$/u.test(r.text.trim()) &&
     before !== undefined &&
     !before.sup &&
     // set on the word before it, or on the word after it, a space before ("with ⁹Be Nuclei")
