@@ -94,6 +94,11 @@ export function wrappableAddress(address: string): Html {
   return html`${address.split(/(?<=@)|(?=\.)/).map((part, i) => (i === 0 ? part : html`<wbr />${part}`))}`;
 }
 
+/** Addresses in one cell, each free to wrap as `wrappableAddress` lets it, separated by ", ". */
+export function wrappableAddresses(addresses: readonly string[]): Html {
+  return html`${addresses.map((address, i) => html`${i === 0 ? '' : ', '}${wrappableAddress(address)}`)}`;
+}
+
 /** Plain text without its isolate controls: to compare two texts that isolate their values differently. */
 export function withoutIsolates(text: string): string {
   return text.replace(ISOLATE_CONTROLS, '');

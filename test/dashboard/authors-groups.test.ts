@@ -70,6 +70,19 @@ describe("an authors group's page", () => {
     expect(headings(page.body)).toEqual(['Authors group <bdi>Board</bdi>', 'Records']);
   });
 
+  it("lists a record's emails free to wrap after the @ and before a dot, as the users table does", async () => {
+    const { group, page } = await groupWithRecords(
+      'Pool',
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name, emails) VALUES
+         ($1, 'long', $2, 'Ada Long', ARRAY['ada.long-name@department.university.example', 'a@b.example'])`,
+    );
+    const body = (await page(`/dashboard/groups/${group}/`)).body;
+    // Joined as plain text, a squeezed column broke an address anywhere ("…university.exam / ple").
+    expect(body).toContain(
+      '<td class="address">ada<wbr />.long-name@<wbr />department<wbr />.university<wbr />.example, a@<wbr />b<wbr />.example</td>',
+    );
+  });
+
   it('finds each word searched, in any order, in the name, the client id or an email', async () => {
     const { search: found } = await groupWithRecords(
       'Pool',

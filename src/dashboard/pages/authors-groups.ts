@@ -71,6 +71,7 @@ import {
   isolateText,
   quotedBack,
   type Html,
+  wrappableAddresses,
 } from '../html.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
 import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
@@ -530,7 +531,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 html`<tr>
                   <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
                   <td>${a.client_id}</td>
-                  <td>${(a.emails ?? []).join(', ')}</td>
+                  <td class="address">${wrappableAddresses(a.emails ?? [])}</td>
                   <td>
                     ${
                       a.linked_author_id === null
