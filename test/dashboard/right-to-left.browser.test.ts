@@ -24,24 +24,26 @@ async function asViewer(width: number): Promise<Page> {
 
 /**
  * Where the first and the last character of `text` are drawn, left edges in px, in the first
- * element matching `selector` whose text is `text`. Text that reads right to left has its last
- * character left of its first.
+ * element matching `selector` whose text holds `text` (across its text nodes: an address is split by
+ * the `<wbr>` it may wrap at). Text that reads right to left has its last character left of its first.
  */
 async function ends(page: Page, selector: string, text: string): Promise<{ first: number; last: number }> {
   const found = await page.evaluate<{ first: number; last: number } | null>(`(() => {
     for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
+      const nodes = [];
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const at = node.data.indexOf(${JSON.stringify(text)});
-        if (at < 0) continue;
-        const left = (i) => {
-          const range = document.createRange();
-          range.setStart(node, i);
-          range.setEnd(node, i + 1);
-          return range.getBoundingClientRect().left;
-        };
-        return { first: left(at), last: left(at + ${text.length} - 1) };
-      }
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+      const at = nodes.map((node) => node.data).join('').indexOf(${JSON.stringify(text)});
+      if (at < 0) continue;
+      const left = (i) => {
+        let node = 0;
+        while (i >= nodes[node].data.length) i -= nodes[node++].data.length;
+        const range = document.createRange();
+        range.setStart(nodes[node], i);
+        range.setEnd(nodes[node], i + 1);
+        return range.getBoundingClientRect().left;
+      };
+      return { first: left(at), last: left(at + ${text.length} - 1) };
     }
     return null;
   })()`);
