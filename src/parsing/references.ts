@@ -108,7 +108,10 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   // the entry's first line starts with what followed the names: its year, set in past the other
   // entries' hanging lines ("(2020): ..."), or the rest of the list or the title at the hanging
   // indent (", “The condition of ...", "and Simon Gächter, ...").
-  const hangingIndent = median(lines.filter(setIn).map((l) => l.indent));
+  const hangingIndent = median(
+    lines.filter(setIn).map((l) => l.indent),
+    1,
+  );
   const afterDrawnRule = (line: BlockLine, prev: BlockLine | undefined) =>
     prev !== undefined &&
     /[.]$/.test(prev.text.trim()) &&

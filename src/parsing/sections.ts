@@ -643,7 +643,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
       listed.push(blocks[end]!.text);
       if (sizes.length < 50) {
         sizes.push(blocks[end]!.relSize);
-        listSize = median(sizes);
+        listSize = median(sizes, 1);
       }
       if (entrySizes.length < 50 && opensEntry(blocks[end]!.lines[0]?.text ?? ''))
         entrySizes.push(blocks[end]!.relSize);

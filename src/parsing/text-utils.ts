@@ -414,8 +414,8 @@ export function submissionField(text: string): { field: 'journal' | 'id' | 'type
   return { field: m[1] ? 'journal' : m[2] ? 'id' : 'type', value: m[4]!.trim() };
 }
 
-/** The middle value (the upper one of an even count); 1, a body size, for none. */
-export function median(values: number[]): number {
+/** The middle value (the upper one of an even count); `none` for no values. */
+export function median(values: number[], none = 0): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 1;
+  return sorted[Math.floor(sorted.length / 2)] ?? none;
 }

@@ -7,6 +7,7 @@ import {
   SPACING_ACCENT_CLASS,
   composeAccents,
   composedLetter,
+  median,
 } from '../text-utils.ts';
 import { appendTo } from '../../infra/collections.ts';
 
@@ -45,12 +46,6 @@ export interface Line {
    */
   cellTop?: boolean;
 }
-
-const median = (xs: number[]): number => {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-};
 
 export interface Gutter {
   x: number;
