@@ -20,8 +20,10 @@ import { findEmails, findOrcids, median, submissionField } from './text-utils.ts
 /** A list heading that names the language of its sources ("English References", "מקורות בעברית"). */
 const BY_LANGUAGE =
   /\b(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)\b|\sב\p{L}{3,10}ית$/iu;
+// Its number may be a chapter's set with a zero after it ("7.0 Bibliography", a thesis template's
+// chapters numbered like their sections).
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works? cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|literatūr(?:os|as) (?:ir šaltinių )?(?:sąrašas|saraksts)|(?:naudota |izmantotā )?literatūra|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+(?:\.0)?\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works? cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|literatūr(?:os|as) (?:ir šaltinių )?(?:sąrašas|saraksts)|(?:naudota |izmantotā )?literatūra|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
@@ -549,6 +551,29 @@ function submissionBundle(blocks: readonly Block[]): boolean {
   return fields >= 2;
 }
 
+/**
+ * A note on the sources set as a paragraph under the list's heading ("All quotations are from the
+ * 1996 translation ...", a humanities essay's bibliography), over a list that hangs its entries:
+ * every line of the note flush at one indent, broken inside its sentences, the last closing one,
+ * the first opening no entry. An entry of two lines or more hangs the lines after its first, so
+ * the note's lines, read as the list's, would each open an entry of their own.
+ */
+function noteOverHangingList(blocks: readonly Block[], start: number, end: number): boolean {
+  const note = blocks[start];
+  if (!note || note.lines.length < 2 || start + 1 >= end) return false;
+  const indents = note.lines.map((l) => l.indent);
+  const flushAt = Math.min(...indents);
+  if (Math.max(...indents) - flushAt > 0.4) return false;
+  const texts = note.lines.map((l) => l.text.trim());
+  if (!/[.!?]$/.test(texts[texts.length - 1]!) || opensEntry(texts[0]!)) return false;
+  if (!texts.slice(0, -1).some((t) => /[\p{Ll}\d,]$/u.test(t))) return false;
+  const under = blocks.slice(start + 1, Math.min(end, start + 6)).flatMap((b) => b.lines);
+  return (
+    under.some((l) => l.indent > flushAt + 0.6) &&
+    under.some((l) => Math.abs(l.indent - flushAt) <= 0.4 && opensEntry(l.text.trim()))
+  );
+}
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
@@ -684,6 +709,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     if (run - k >= 2) floats.push({ start: k, end: run });
     k = Math.max(k, run - 1);
   }
+  if (headingIndex !== null && noteOverHangingList(blocks, start, end))
+    floats.push({ start, end: start + 1 });
   const entrySize = entrySizes.length ? median(entrySizes) : null;
   for (let k = start; k < end; k++)
     if (

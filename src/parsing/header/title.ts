@@ -156,22 +156,36 @@ function titleOpening(blocks: readonly Block[], i: number): number {
   let k = i;
   while (k > 0 && k > i - 2) {
     const b = blocks[k - 1]!;
+    // A main title closed by a colon, in the title's size over its subtitle (a humanities essay's
+    // "Main Title:" set in bold or small capitals, then the subtitle in the roman that is longer):
+    // the colon leaves the title open for what follows, so the block is the title's opening, over
+    // as many lines as it takes. A field's label closed by a colon ("Title:", "Running title:") is none.
+    const opensOnSubtitle =
+      k === i &&
+      /\p{L}{2}:$/u.test(b.text.trim()) &&
+      b.text.trim().split(/\s+/).length >= 2 &&
+      b.lines.length <= 3 &&
+      !FIELD_LABEL.test(b.text.trim()) &&
+      !BARE_TITLE_LABEL.test(b.text);
     if (
       b.page !== t.page ||
       b.styleName !== t.styleName ||
       b.styleLevel != null ||
       t.styleLevel != null ||
       Math.abs(b.relSize - t.relSize) > 0.03 * t.relSize ||
-      b.lines.length > 1 ||
+      (b.lines.length > 1 && !opensOnSubtitle) ||
       b.text.length > 200 ||
-      /[.;,:!?]\s*$/.test(b.text) ||
+      (/[.;,:!?]\s*$/.test(b.text) && !opensOnSubtitle) ||
       FRONT_LABEL.test(b.text.trim()) ||
       INSTITUTION_WORD.test(b.text) ||
       kindOfWork(b) ||
-      b.text
+      // A word naming a kind of document marks a label over the title ("Research Article"); a main
+      // title of four words or more before its colon may use one ("A Traveller's Journal of ...:").
+      (b.text
         .trim()
         .split(/\s+/)
-        .some((w) => isDocumentWord(w)) ||
+        .some((w) => isDocumentWord(w)) &&
+        !(opensOnSubtitle && b.text.trim().split(/\s+/).length >= 4)) ||
       b.text.includes('@') ||
       isNameList(b) ||
       opensWithNoteMark(b) ||

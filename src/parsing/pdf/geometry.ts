@@ -901,6 +901,9 @@ function sideBySideBlocks(spanning: Line[], items: Item[]): Line[][] {
   return units;
 }
 
+/** A page number in lower-case roman numerals, as a margin key reads it: "iv", "xii". */
+const ROMAN_PAGE_NUMBER = /^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})$/;
+
 /** Normalised text of a running head or foot: digits vary from page to page, the rest does not. */
 function marginKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, '');
@@ -1011,11 +1014,17 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
     runEnd[i] =
       i < topKey.length - 1 && topKey[i] !== null && topKey[i + 1] === topKey[i] ? runEnd[i + 1]! : i;
   const headOfRun = (i: number, key: string) => topKey[i] === key && runEnd[i]! - runStart[i]! >= 2;
+  // Front matter numbered in lower-case roman numerals ("iv" over a thesis's abstract, "v" over its
+  // contents): a numeral alone in the band is its page's number where another page's band has one
+  // too. Left in, it read as a line of the text (a word in lower case that kept the abstract's last
+  // sentence open over the next page's heading).
+  const romanOnly = (row: { key: string; inBand: boolean }) => row.inBand && ROMAN_PAGE_NUMBER.test(row.key);
+  const romanPages = perPage.filter((rows) => rows.some(romanOnly)).length;
   let dropped = 0;
   pages.forEach((p, i) => {
     const drop = new Set<Item>();
     for (const row of perPage[i] ?? []) {
-      const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key);
+      const pageNumber = /^(page)?#(of#)?$|^#\/#$|^-#-$/.test(row.key) || (romanPages >= 2 && romanOnly(row));
       const recurs =
         row.mayRecur &&
         pages.length >= 3 &&
