@@ -267,7 +267,10 @@ const BARE_FIRST_ENTRY = /^1\s+(?:(?:\p{Lu}\.\s?)+\p{Lu}[\p{L}'’-]+|\p{Lu}[\p{
 const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^\s?(\d{1,4})\.(?:\s+\S|(?=\p{Lu}\p{Ll}))/u];
 /** What a reference carries and a numbered list item in the body seldom does. */
 const YEAR = /\b(?:1[5-9]\d\d|20\d\d)\b/;
-const NAME_SHAPE = /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}/u;
+// Or initials after the surname with no stops, spaced as IOP's and Vancouver styles set them
+// ("Cauffman S, Majeski R and ...", "Dendy R O et al 1995").
+const NAME_SHAPE =
+  /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}|\b\p{Lu}\p{Ll}[\p{L}'’-]*(?:\s\p{Lu}){1,3}(?:,|\s(?:et al|and)\b)/u;
 /** The most lines one entry of a headless list may take before its next number. */
 const MAX_ENTRY_LINES = 20;
 
