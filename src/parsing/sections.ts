@@ -268,7 +268,7 @@ const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^\s?(\d{1,4})\.(?:\s+\S|(?=\p{Lu}\p{
 /** What a reference carries and a numbered list item in the body seldom does. */
 const YEAR = /\b(?:1[5-9]\d\d|20\d\d)\b/;
 // Or initials after the surname with no stops, spaced as IOP's and Vancouver styles set them
-// ("Cauffman S, Majeski R and ...", "Dendy R O et al 1995").
+// ("Roe J A, Fox T and ...", "Lee B C et al 2001").
 const NAME_SHAPE =
   /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}|\b\p{Lu}\p{Ll}[\p{L}'’-]*(?:\s\p{Lu}){1,3}(?:,|\s(?:et al|and)\b)/u;
 /** The most lines one entry of a headless list may take before its next number. */
