@@ -122,3 +122,59 @@ describe('a numbered list with no heading, its names with initials after them an
     expect(result.references[0]!.raw).toMatch(/^Roe J A, Fox T and Lee B C 1990/);
   });
 });
+
+describe('a list with no heading whose raised numbers are read glued to the entries (AIP REVTeX)', () => {
+  // REVTeX's AIP styles set each entry's number raised, with no space after it: the text layer
+  // reads "1J. Roe and ...". One entry opens with a company's name, one with its title; a line
+  // inside an entry opens with a formula glued to a number ("4LED lanterns ...").
+  type Line = Parameters<typeof makeTextPdf>[0][number][number];
+  const entries: string[][] = [
+    [
+      'J. Roe and T. Fox, “Lanterns of the northern shore,” Journal of',
+      'Lantern Studies 12, 101–120 (2001).',
+    ],
+    ['A. Lee, “Harbour fog and its light,” Physics of Fog 3, 11–19', '(2003).'],
+    [
+      'B. C. Park, “Keepers and their lamps: a survey of the coast,”',
+      'Lantern Review 7, 1–9, with a note on the',
+      '4LED lanterns compared, Northvale (2005).',
+    ],
+    ['Lantern Society, “Lamp Manual,” (2019).', 'Northvale Press.'],
+    [
+      'E. Stone and F. Hale, “Glass in the wind and the rain,”',
+      'Glass Letters 5, 77–80 (2010).',
+      'Reprinted in the Northvale series.',
+    ],
+    ['A Study of Lanterns in Harbour Fog, technical report, Northvale', 'Harbour Board (2012).'],
+    ['G. Irwin, “Tides and lamps,” Journal of Tides 9, 200–210 (2014).'],
+  ];
+  const list: Line[] = [];
+  let y = 760;
+  entries.forEach((lines, k) => {
+    list.push(...piecesOnOneLine([{ text: String(k + 1), sup: true }, { text: lines[0]! }], y, 9));
+    for (const text of lines.slice(1)) list.push({ text, size: 9, x: 80, y: (y -= 11) });
+    y -= 15;
+  });
+  const file = () =>
+    makeTextPdf([
+      [
+        { text: 'Harbour Lanterns in Fog: Numerical Approaches', size: 17, x: 72, y: 760, bold: true },
+        { text: 'J. Roe', size: 12, x: 72, y: 730 },
+        { text: 'Harbour Light Centre, Northvale, Country', size: 10, x: 72, y: 716 },
+        { text: 'Abstract', size: 11, x: 72, y: 690, bold: true },
+        ...bodyProse(672, 40),
+      ],
+      bodyProse(780, 50),
+      list,
+    ]);
+
+  it('reads each entry from its raised number, the company and the title-first entry too', async () => {
+    const result = await parseManuscript(file(), 'aip-raised-labels.pdf', limits);
+    const raws = result.references.map((r) => r.raw);
+    expect(raws).toHaveLength(7);
+    expect(raws[0]).toMatch(/^J\. Roe and T\. Fox/);
+    expect(raws[2]).toMatch(/4LED lanterns compared/);
+    expect(raws[3]).toMatch(/^Lantern Society/);
+    expect(raws[5]).toMatch(/^A Study of Lanterns/);
+  });
+});
