@@ -2,7 +2,7 @@
 // container. Splitting reads numbering, hanging indents and spacing; field parsing reads the
 // punctuation conventions of the common citation styles (numbered Vancouver, IEEE, author-year).
 import type { Block, BlockLine, ParsedReference } from './types.ts';
-import { joinLines, median, meetInCjk } from './text-utils.ts';
+import { RAISED_LABEL, joinLines, median, meetInCjk } from './text-utils.ts';
 
 /**
  * A surname's particle in lower case opening an entry ("19 van Runnard Heimel PJ", "7 de Souza
@@ -849,9 +849,10 @@ function findYear(text: string): number | null {
 }
 
 // A year in parentheses before a colon or stop is no label: an entry whose repeated authors are
-// drawn as a rule opens on its year ("(2020): “Micro Jumps, ...").
+// drawn as a rule opens on its year ("(2020): “Micro Jumps, ..."). A raised number read glued to
+// the entry's first word ("1W. Chen", AIP's REVTeX) is a label.
 const NUMBER_MARKER = new RegExp(
-  String.raw`^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\((?!(?:1[6-9]|20)\d\d[a-z]?\)[:.,])\d{1,4}\)|\d{1,4}(?=\s+(?:\p{Lu}|${PARTICLE_OPENING})))\s*`,
+  String.raw`^(?:\[\d{1,4}\]|\d{1,4}\.(?!\d)|\((?!(?:1[6-9]|20)\d\d[a-z]?\)[:.,])\d{1,4}\)|\d{1,4}(?=\s+(?:\p{Lu}|${PARTICLE_OPENING}))|${RAISED_LABEL})\s*`,
   'u',
 );
 

@@ -1,7 +1,7 @@
 // Section structure from typography: which blocks are headings, where the front matter ends, where
 // the references are. Section names are matched only for the few that every discipline shares.
 import type { Block } from './types.ts';
-import { findEmails, findOrcids, median, submissionField } from './text-utils.ts';
+import { RAISED_LABEL_OPENING, findEmails, findOrcids, median, submissionField } from './text-utils.ts';
 
 /**
  * The reference list's heading, in English or in the other languages manuscripts are written in
@@ -266,10 +266,18 @@ const FIRST_ENTRY = /^(?:\[1\]|1\.|\(1\))\s/;
 const BARE_FIRST_ENTRY = /^1\s+(?:(?:\p{Lu}\.\s?)+\p{Lu}[\p{L}'’-]+|\p{Lu}[\p{L}'’-]+,\s\p{Lu}\.)/u;
 /** Entry markers a list without a heading is recognised by. */
 // "1. Name", or "1.Name" with no space after the stop (a Word list typed by hand); a space before.
-const ENTRY_MARKERS = [/^\[(\d{1,4})\]\s/, /^\s?(\d{1,4})\.(?:\s+\S|(?=\p{Lu}\p{Ll}))/u];
+// Or a raised number read glued to the word after it ("1W. Chen", AIP's REVTeX).
+const ENTRY_MARKERS = [
+  /^\[(\d{1,4})\]\s/,
+  /^\s?(\d{1,4})\.(?:\s+\S|(?=\p{Lu}\p{Ll}))/u,
+  RAISED_LABEL_OPENING,
+];
 /** What a reference carries and a numbered list item in the body seldom does. */
 const YEAR = /\b(?:1[5-9]\d\d|20\d\d)\b/;
-const NAME_SHAPE = /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}/u;
+// Or initials after the surname with no stops, spaced as IOP's and Vancouver styles set them
+// ("Roe J A, Fox T and ...", "Lee B C et al 2001").
+const NAME_SHAPE =
+  /(?:^|[\s,(])\p{Lu}\.\s?|\b\p{Lu}[\p{L}'’-]+,\s\p{Lu}|\b\p{Lu}\p{Ll}[\p{L}'’-]*(?:\s\p{Lu}){1,3}(?:,|\s(?:et al|and)\b)/u;
 /** The most lines one entry of a headless list may take before its next number. */
 const MAX_ENTRY_LINES = 20;
 

@@ -294,6 +294,17 @@ export function joinLines(lines: string[]): string {
 }
 
 /**
+ * A list entry's number set raised and read glued to the entry's first word ("¹W. Chen" read
+ * "1W. Chen and ..."), as AIP's REVTeX styles set their numbered lists: digits, then an initial
+ * and another capital ("W. Chen"), a capitalised word ("Siemens, ...") or a one-letter word and a
+ * capitalised one (a title first: "A Study of ..."). Not a formula or an acronym ("7YSZ coatings"
+ * opening a line of an entry), nor "3D printing". The source, for a marker pattern that takes it in.
+ */
+export const RAISED_LABEL = String.raw`(\d{1,4})(?=\p{Lu}(?:\.\s?\p{Lu}|\p{Ll}|\s\p{Lu}\p{Ll}))`;
+/** A line that opens with a raised entry number glued to the initial after it (see `RAISED_LABEL`). */
+export const RAISED_LABEL_OPENING = new RegExp(`^${RAISED_LABEL}`, 'u');
+
+/**
  * An address, read from where a run of its characters starts (the look-behind): the same matches as
  * without it, but a long run is read once, where it was read again from each of its characters
  * (40,000 letters and an "@": a second in the parser).

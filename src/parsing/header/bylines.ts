@@ -341,6 +341,16 @@ function scriptOf(name: string): string {
   return 'other';
 }
 
+/**
+ * The block holds an "@" that is no raised note mark. achemso's note symbols run on past ∥, ⊥
+ * and # to "@": the author with the most affiliations carries it after her name ("Roe∗,‡,¶,@"),
+ * a mark like the others, where an "@" elsewhere in a block says it holds an address.
+ */
+function atOutsideMarks(b: Block): boolean {
+  if (!b.text.includes('@')) return false;
+  return b.runs.some((r) => r.text.includes('@') && !(r.sup && !/[\p{L}\p{N}]/u.test(r.text)));
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
   const byLabel =
@@ -361,7 +371,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
   const columnEnd = nameColumnEnd(blocks, columnStart, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = labelledBylineWithoutBrackets(blocks[i]!);
-    if ((b.text.length > 700 && !longMarkedByline(b)) || b.text.includes('@')) {
+    if ((b.text.length > 700 && !longMarkedByline(b)) || atOutsideMarks(b)) {
       const own = nameBeforeAffiliation(b.text);
       if (own) {
         entries.push({ name: own, marks: [], lines: [], links: [] });
