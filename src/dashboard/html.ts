@@ -85,13 +85,30 @@ export function countOf(n: number, one: string, many: string): string {
 }
 
 /**
- * An email address in a table's cell, free to wrap where a reader expects it (after the @, before each
- * dot: `<wbr>`, which adds no character to what is copied), never mid-word: a squeezed column broke
- * one anywhere, "…refmatch.exampl / e" in the users table at 1280 px. Its cell keeps those parts
- * whole (`td.address`).
+ * The longest part of an address (its mailbox with the @, or its domain) kept whole, in characters:
+ * about half a phone's screen. Longer, a part may wrap before its dots too.
+ */
+const WHOLE_ADDRESS_PART = 24;
+
+/**
+ * An email address in a table's cell, free to wrap where a reader expects it, never mid-word (`<wbr>`,
+ * which adds no character to what is copied; its cell, `td.address`, keeps the parts whole): after the
+ * @, and before a dot only in a part longer than WHOLE_ADDRESS_PART. A squeezed column broke one
+ * anywhere ("…refmatch.exampl / e" in the users table at 1280 px); free to wrap before every dot, a
+ * table squeezed to its columns' narrowest on a phone made a column one dotted piece wide, and every
+ * address read down it a piece a line ("admin@ / demo / .refmatch / .example").
  */
 export function wrappableAddress(address: string): Html {
-  return html`${address.split(/(?<=@)|(?=\.)/).map((part, i) => (i === 0 ? part : html`<wbr />${part}`))}`;
+  const at = address.lastIndexOf('@');
+  const parts = at < 0 ? [address] : [address.slice(0, at + 1), address.slice(at + 1)];
+  return html`${parts.map(
+    (part, i) =>
+      html`${i === 0 ? '' : html`<wbr />`}${
+        part.length > WHOLE_ADDRESS_PART
+          ? part.split(/(?=\.)/).map((piece, j) => (j === 0 ? piece : html`<wbr />${piece}`))
+          : part
+      }`,
+  )}`;
 }
 
 /** Addresses in one cell, each free to wrap as `wrappableAddress` lets it, separated by ", ". */
