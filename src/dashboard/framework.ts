@@ -28,7 +28,17 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { countOf, html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
+import {
+  countOf,
+  formatCount,
+  html,
+  isolatedHtml,
+  isolateText,
+  mebibytes,
+  quotedBack,
+  withoutIsolates,
+  type Html,
+} from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 import { NAV } from './nav.ts';
 
@@ -928,11 +938,6 @@ function tooLargePage(ctx: AppContext, request: FastifyRequest): Html {
     <p><a href="${page}">Back to the form's page</a> (the form as it is saved, without what you typed)</p>`;
 }
 
-function mebibytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
-
 /** A field's name as a validation detail gives it (`body.url` -> `url`). */
 function partName(path: string): string {
   return path.replace(/^(querystring|params|body)\.?/, '') || path;
@@ -1001,13 +1006,24 @@ const ADDRESS_PARAMS: Readonly<Record<string, string>> = {
   userId: 'user number',
 };
 
+/** A schema's bound as the dashboard writes a number: a whole one thousands separated, as every count. */
+function boundInWords(bound: string): string {
+  return /^-?\d+$/.test(bound) ? formatCount(Number(bound)) : bound;
+}
+
 /** A schema's rule as a sentence of the dashboard says it ("must be >= 1": "must be 1 or more"). */
 function ruleInWords(message: string): string {
   return message
-    .replace(/^must be >= (\S+)$/, 'must be $1 or more')
-    .replace(/^must be <= (\S+)$/, 'must be $1 or less')
-    .replace(/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long')
-    .replace(/^must NOT have fewer than (\d+) characters?$/, 'must be at least $1 characters long')
+    .replace(/^must be >= (\S+)$/, (_, n: string) => `must be ${boundInWords(n)} or more`)
+    .replace(/^must be <= (\S+)$/, (_, n: string) => `must be ${boundInWords(n)} or less`)
+    .replace(
+      /^must NOT have more than (\d+) characters$/,
+      (_, n: string) => `must be at most ${countOf(Number(n), 'character', 'characters')} long`,
+    )
+    .replace(
+      /^must NOT have fewer than (\d+) characters?$/,
+      (_, n: string) => `must be at least ${countOf(Number(n), 'character', 'characters')} long`,
+    )
     .replace(/^must be (?:integer|a whole number in decimal digits)$/, 'must be a whole number, in digits')
     .replace(
       /^must be one of (.+)$/,

@@ -2,6 +2,8 @@
 // is itself Html (built by this same tag). A title, a name or a custom field value is user input; it
 // can only reach a page through here, so it is always escaped.
 
+import { countOf } from '../infra/counts.ts';
+
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
@@ -70,18 +72,16 @@ export function quotedBack(value: string): string {
   return `“${isolateText(value.length > 40 ? `${value.slice(0, 20)}… (${countOf(value.length, 'character', 'characters')})` : value)}”`;
 }
 
-/**
- * A count as every page of the dashboard says it, thousands separated: "2,000". The one definition:
- * pages wrote `n.toLocaleString('en')` in some places and `${n}` in others, so a list's caption said
- * "1234 folders" beside a records list's "2,000 records" (lint forbids `toLocaleString` elsewhere).
- */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en');
-}
+// A count as every page of the dashboard says it, thousands separated: pages wrote
+// `n.toLocaleString('en')` in some places and `${n}` in others, so a list's caption said "1234
+// folders" beside a records list's "2,000 records". Defined below the dashboard (a store's messages
+// use it too) and named here, where pages take their writing helpers from.
+export { countOf, formatCount } from '../infra/counts.ts';
 
-/** A count and its noun, the count's thousands separated as every count the dashboard says: "2,000 records". */
-export function countOf(n: number, one: string, many: string): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
+/** A size limit as a page says it: "50 MiB", "1.5 MiB", "64 KiB". */
+export function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 /**

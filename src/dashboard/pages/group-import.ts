@@ -49,6 +49,7 @@ import {
   isolate,
   isolatedHtml,
   isolateText,
+  mebibytes,
   quotedBack,
 } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
@@ -479,11 +480,6 @@ function describeProblem(p: ImportProblem): string {
     .filter(Boolean)
     .join(', ');
   return where ? `${where}: ${p.message}` : p.message;
-}
-
-function mebibytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 async function importPage(
