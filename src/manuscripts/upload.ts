@@ -175,7 +175,7 @@ export async function uploadManuscript(
     source.parsed,
     organization.prefer,
   );
-  if (merged.authors.length !== form.authorsCount) {
+  if (form.authorsCount !== null && merged.authors.length !== form.authorsCount) {
     // Not an error: the count is the client's check that all authors were read. The mismatch is
     // logged and stored with the manuscript's warnings for whoever investigates.
     const found = merged.authors.length;
@@ -291,7 +291,8 @@ async function storeManuscript(
       originId: form.originId,
       folderId,
       supplied: { title: form.title, abstract: form.abstract, authors: form.authors },
-      authorsCount: form.authorsCount,
+      // Not stated: the count found.
+      authorsCount: form.authorsCount ?? merged.authors.length,
       title: merged.title,
       abstract: merged.abstract,
       keywords: merged.keywords,

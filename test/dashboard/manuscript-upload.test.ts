@@ -105,6 +105,16 @@ describe('uploading a manuscript from the dashboard', () => {
     );
     expect(docx.statusCode, docx.body).toBe(303);
     expect(await manuscriptsOf(org.id)).toBe(2);
+    // No author typed: the file's are used, and no count stated is checked against them (a count of 0
+    // read "authors_count is 0 but N authors were found" among the manuscript's warnings).
+    const fromFile = await t.db.query<{ warnings: string[]; authors_count: number; found: number }>(
+      `SELECT warnings, authors_count, jsonb_array_length(authors) AS found
+         FROM manuscripts WHERE organization_id = $1 AND origin_id = 'JCL-2026-0143'`,
+      [org.id],
+    );
+    expect(fromFile.rows[0]!.found).toBeGreaterThan(0);
+    expect(fromFile.rows[0]!.warnings.join(' ')).not.toContain('authors_count');
+    expect(fromFile.rows[0]!.authors_count).toBe(fromFile.rows[0]!.found);
   });
 
   const unusable: Array<[string, () => Buffer, number, RegExp]> = [
