@@ -3,7 +3,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { registerUploadRoute } from './manuscripts/upload-route.ts';
-import { findCandidates } from './referee-finder/find-candidates.ts';
 import { registerAuthorsGroupApi } from './authors-groups/index.ts';
 import { registerCustomFieldRoutes } from './custom-fields/routes.ts';
 import { registerJournalRoutes } from './journals/routes.ts';
@@ -12,8 +11,5 @@ export function registerExternalApi(external: FastifyInstance, ctx: AppContext):
   registerAuthorsGroupApi(external, ctx);
   registerCustomFieldRoutes(external, ctx);
   registerJournalRoutes(external, ctx);
-  registerUploadRoute(external, ctx, {
-    parser: ctx.metrics.timedParser(ctx.parser),
-    findCandidates: ctx.metrics.timedFinder(findCandidates),
-  });
+  registerUploadRoute(external, ctx);
 }

@@ -2,6 +2,7 @@
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
 import { everyWordIn, everyWordInFolded, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
+import { formatCount } from '../infra/counts.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import { formDigest, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
 import type { CustomValue } from '../custom-fields/values.ts';
@@ -789,24 +790,27 @@ export const RECORD_LIMITS = { clientId: 256, name: 1000, items: 1000, itemLengt
 
 /**
  * The limits of a record written from a form (RECORD_LIMITS, as the API's request schema states them
- * for JSON bodies): a client id of 1-256 characters without NUL, a name of 1-1000 and not blank,
- * lists of at most 1000 items of at most 2000 characters.
+ * for JSON bodies): a client id of 1-256 characters without NUL, a name of 1-1,000 and not blank,
+ * lists of at most 1,000 items of at most 2,000 characters. Its messages are the dashboard's (the
+ * API's schema says its own), their counts written as the page around them writes counts.
  */
 export function checkRecordLimits(clientId: string, record: GroupAuthorRecord): void {
   const { clientId: idLength, name, items, itemLength } = RECORD_LIMITS;
   if (clientId.length < 1 || clientId.length > idLength || clientId.includes('\u0000')) {
-    throw errors.validation(`The client id must have 1 to ${idLength} characters`);
+    throw errors.validation(`The client id must have 1 to ${formatCount(idLength)} characters`);
   }
   if (isUnaddressableClientId(clientId)) {
     throw errors.validation('The client id cannot be "." or "..": no address could name the record');
   }
   if (record.name.trim().length < 1 || record.name.length > name) {
-    throw errors.validation(`The name must have 1 to ${name} characters`);
+    throw errors.validation(`The name must have 1 to ${formatCount(name)} characters`);
   }
   for (const key of ['emails', 'orcids', 'articles', 'affiliations'] as const) {
     const list = record[key] ?? [];
     if (list.length > items || list.some((item) => item.length > itemLength)) {
-      throw errors.validation(`At most ${items} ${key} of at most ${itemLength} characters each`);
+      throw errors.validation(
+        `At most ${formatCount(items)} ${key} of at most ${formatCount(itemLength)} characters each`,
+      );
     }
   }
 }

@@ -1,9 +1,13 @@
 // Validation of custom field values against the field's data_kind (spec 2.5). `null` clears a value.
+import { formatCount } from '../infra/counts.ts';
 import type { ErrorDetail } from '../infra/errors.ts';
 import type { Owner } from './kinds.ts';
 import type { FieldRule } from './store.ts';
 
 export type CustomValue = number | string | string[];
+
+/** The longest text a `str` field's value may hold, in characters. */
+export const MAX_STR_CHARS = 10_000;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -33,7 +37,9 @@ export function checkCustomValue(
         : problem('must be a finite number');
     case 'str':
       if (typeof value !== 'string') return problem('must be a string');
-      return value.length > 10_000 ? problem('must have at most 10000 characters') : { value };
+      return value.length > MAX_STR_CHARS
+        ? problem(`must have at most ${formatCount(MAX_STR_CHARS)} characters`)
+        : { value };
     case 'date':
       return typeof value === 'string' && isCalendarDate(value)
         ? { value }

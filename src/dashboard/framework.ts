@@ -28,7 +28,17 @@ import {
   setCookie,
 } from './cookies.ts';
 import { text, type FormBody } from './form-values.ts';
-import { countOf, html, isolatedHtml, isolateText, quotedBack, withoutIsolates, type Html } from './html.ts';
+import {
+  countOf,
+  formatCount,
+  html,
+  isolatedHtml,
+  isolateText,
+  mebibytes,
+  quotedBack,
+  withoutIsolates,
+  type Html,
+} from './html.ts';
 import { layout, type FieldErrors, type FormFlash } from './layout.ts';
 import { NAV } from './nav.ts';
 
@@ -591,6 +601,58 @@ export function checkFormToken(request: FastifyRequest, token: string | undefine
   if (!sameToken(token, sessionOf(request).csrfToken)) throw formExpired();
 }
 
+/** A multipart form's file: its name as chosen, its bytes (none kept past the size limit: `tooLarge`). */
+export interface SentFile {
+  name: string;
+  bytes: Buffer;
+  tooLarge: boolean;
+}
+
+/**
+ * Reads a dashboard form sent as multipart/form-data (a route's `multipart`): its token first, checked
+ * before anything else is read (the form sends it first), then its text fields (each with whether it
+ * was cut at the field limit) and its one file, read to a buffer unless past the file limit. A part
+ * the form does not have is refused (400, naming `form`).
+ */
+export async function readMultipartForm(
+  request: FastifyRequest,
+  form: { name: string; fields: readonly string[]; file: string },
+): Promise<{ fields: Map<string, { value: string; truncated: boolean }>; file: SentFile | null }> {
+  const fields = new Map<string, { value: string; truncated: boolean }>();
+  let file: SentFile | null = null;
+  let checked = false;
+  for await (const part of request.parts()) {
+    if (part.type === 'field' && part.fieldname === '_csrf') {
+      checkFormToken(request, typeof part.value === 'string' ? part.value : undefined);
+      checked = true;
+      continue;
+    }
+    if (!checked) checkFormToken(request, undefined);
+    if (part.type === 'field' && form.fields.includes(part.fieldname)) {
+      const value = typeof part.value === 'string' ? part.value : '';
+      fields.set(part.fieldname, { value, truncated: part.valueTruncated });
+    } else if (part.type === 'file' && part.fieldname === form.file) {
+      let bytes: Buffer = Buffer.alloc(0);
+      let tooLarge = false;
+      try {
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+        tooLarge = true;
+      }
+      // A form sent without a file chosen has an empty part without a name.
+      if (part.filename !== '' || bytes.length > 0) file = { name: part.filename, bytes, tooLarge };
+      // The parser ends the parts with its own error (413) after a file past the limit: the file is
+      // the form's last part, read to its end.
+      if (tooLarge) break;
+    } else {
+      throw errors.validation(`The ${form.name} form has no part named ${part.fieldname}`);
+    }
+  }
+  if (!checked) checkFormToken(request, undefined);
+  return { fields, file };
+}
+
 function isMultipartPost(request: FastifyRequest): boolean {
   return /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
 }
@@ -928,11 +990,6 @@ function tooLargePage(ctx: AppContext, request: FastifyRequest): Html {
     <p><a href="${page}">Back to the form's page</a> (the form as it is saved, without what you typed)</p>`;
 }
 
-function mebibytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
-
 /** A field's name as a validation detail gives it (`body.url` -> `url`). */
 function partName(path: string): string {
   return path.replace(/^(querystring|params|body)\.?/, '') || path;
@@ -1001,13 +1058,24 @@ const ADDRESS_PARAMS: Readonly<Record<string, string>> = {
   userId: 'user number',
 };
 
+/** A schema's bound as the dashboard writes a number: a whole one thousands separated, as every count. */
+function boundInWords(bound: string): string {
+  return /^-?\d+$/.test(bound) ? formatCount(Number(bound)) : bound;
+}
+
 /** A schema's rule as a sentence of the dashboard says it ("must be >= 1": "must be 1 or more"). */
 function ruleInWords(message: string): string {
   return message
-    .replace(/^must be >= (\S+)$/, 'must be $1 or more')
-    .replace(/^must be <= (\S+)$/, 'must be $1 or less')
-    .replace(/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long')
-    .replace(/^must NOT have fewer than (\d+) characters?$/, 'must be at least $1 characters long')
+    .replace(/^must be >= (\S+)$/, (_, n: string) => `must be ${boundInWords(n)} or more`)
+    .replace(/^must be <= (\S+)$/, (_, n: string) => `must be ${boundInWords(n)} or less`)
+    .replace(
+      /^must NOT have more than (\d+) characters$/,
+      (_, n: string) => `must be at most ${countOf(Number(n), 'character', 'characters')} long`,
+    )
+    .replace(
+      /^must NOT have fewer than (\d+) characters?$/,
+      (_, n: string) => `must be at least ${countOf(Number(n), 'character', 'characters')} long`,
+    )
     .replace(/^must be (?:integer|a whole number in decimal digits)$/, 'must be a whole number, in digits')
     .replace(
       /^must be one of (.+)$/,

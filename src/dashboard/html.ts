@@ -2,6 +2,8 @@
 // is itself Html (built by this same tag). A title, a name or a custom field value is user input; it
 // can only reach a page through here, so it is always escaped.
 
+import { countOf } from '../infra/counts.ts';
+
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
@@ -70,28 +72,43 @@ export function quotedBack(value: string): string {
   return `“${isolateText(value.length > 40 ? `${value.slice(0, 20)}… (${countOf(value.length, 'character', 'characters')})` : value)}”`;
 }
 
+// A count as every page of the dashboard says it, thousands separated: pages wrote
+// `n.toLocaleString('en')` in some places and `${n}` in others, so a list's caption said "1234
+// folders" beside a records list's "2,000 records". Defined below the dashboard (a store's messages
+// use it too) and named here, where pages take their writing helpers from.
+export { countOf, formatCount } from '../infra/counts.ts';
+
+/** A size limit as a page says it: "50 MiB", "1.5 MiB", "64 KiB". */
+export function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
 /**
- * A count as every page of the dashboard says it, thousands separated: "2,000". The one definition:
- * pages wrote `n.toLocaleString('en')` in some places and `${n}` in others, so a list's caption said
- * "1234 folders" beside a records list's "2,000 records" (lint forbids `toLocaleString` elsewhere).
+ * The longest part of an address (its mailbox with the @, or its domain) kept whole, in characters:
+ * about half a phone's screen. Longer, a part may wrap before its dots too.
  */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en');
-}
-
-/** A count and its noun, the count's thousands separated as every count the dashboard says: "2,000 records". */
-export function countOf(n: number, one: string, many: string): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
+const WHOLE_ADDRESS_PART = 24;
 
 /**
- * An email address in a table's cell, free to wrap where a reader expects it (after the @, before each
- * dot: `<wbr>`, which adds no character to what is copied), never mid-word: a squeezed column broke
- * one anywhere, "…refmatch.exampl / e" in the users table at 1280 px. Its cell keeps those parts
- * whole (`td.address`).
+ * An email address in a table's cell, free to wrap where a reader expects it, never mid-word (`<wbr>`,
+ * which adds no character to what is copied; its cell, `td.address`, keeps the parts whole): after the
+ * @, and before a dot only in a part longer than WHOLE_ADDRESS_PART. A squeezed column broke one
+ * anywhere ("…refmatch.exampl / e" in the users table at 1280 px); free to wrap before every dot, a
+ * table squeezed to its columns' narrowest on a phone made a column one dotted piece wide, and every
+ * address read down it a piece a line ("admin@ / demo / .refmatch / .example").
  */
 export function wrappableAddress(address: string): Html {
-  return html`${address.split(/(?<=@)|(?=\.)/).map((part, i) => (i === 0 ? part : html`<wbr />${part}`))}`;
+  const at = address.lastIndexOf('@');
+  const parts = at < 0 ? [address] : [address.slice(0, at + 1), address.slice(at + 1)];
+  return html`${parts.map(
+    (part, i) =>
+      html`${i === 0 ? '' : html`<wbr />`}${
+        part.length > WHOLE_ADDRESS_PART
+          ? part.split(/(?=\.)/).map((piece, j) => (j === 0 ? piece : html`<wbr />${piece}`))
+          : part
+      }`,
+  )}`;
 }
 
 /** Addresses in one cell, each free to wrap as `wrappableAddress` lets it, separated by ", ". */

@@ -14,6 +14,7 @@ import { registerAuthorsGroupPages } from './pages/authors-groups.ts';
 import { registerGroupImportPages } from './pages/group-import.ts';
 import { registerFolderPages } from './pages/folders.ts';
 import { registerManuscriptPages } from './pages/manuscripts.ts';
+import { registerManuscriptUploadPages } from './pages/manuscript-upload.ts';
 import { registerWebhookPages } from './pages/webhooks.ts';
 
 export const DASHBOARD_PREFIX = '/dashboard';
@@ -45,6 +46,7 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
       registerAuthorsGroupPages(scope, ctx);
       registerGroupImportPages(scope, ctx);
       registerFolderPages(scope, ctx);
+      registerManuscriptUploadPages(scope, ctx);
       registerManuscriptPages(scope, ctx);
       registerWebhookPages(scope, ctx);
     },

@@ -254,7 +254,11 @@ export interface UploadForm {
   originId: string;
   title: string;
   abstract: string;
-  authorsCount: number;
+  /**
+   * The sender's count of the authors (its check that all were read), or null when it stated none:
+   * the dashboard's form with no author typed, whose authors are the file's.
+   */
+  authorsCount: number | null;
   authors: SuppliedAuthor[];
   excludeCandidates: boolean;
   filters: CandidateFilters;

@@ -18,10 +18,13 @@ import {
   readUploadParts,
   validateUploadForm,
   type RawUpload,
+  type UploadedFile,
+  type UploadForm,
 } from './upload-form.ts';
-import { UploadForm, UploadResponse } from './upload-schema.ts';
-import { checkSourceFile, uploadManuscript, type CandidateFinder } from './upload.ts';
-import type { ManuscriptParser } from './parsed-document.ts';
+import { UploadForm as UploadFormSchema, UploadResponse as UploadResponseSchema } from './upload-schema.ts';
+import type { UploadResponse } from './upload-schema.ts';
+import { checkSourceFile, uploadManuscript, type UploadDeps } from './upload.ts';
+import { findCandidates } from '../referee-finder/find-candidates.ts';
 import { ParseShares, parsesPerOrganization } from './parse-shares.ts';
 
 const MAX_FORM_FIELDS = 4200; // 1000 authors of 4 fields, and the rest of the form
@@ -36,16 +39,11 @@ function stopReading(request: FastifyRequest): void {
   request.raw.pause();
 }
 
-export interface UploadRouteDeps {
-  parser: ManuscriptParser;
-  findCandidates: CandidateFinder;
-}
-
 /** Seconds a refused upload is told to wait before it tries again. */
 const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** Counts the uploads in flight, in all and per organization (UPLOADS_IN_FLIGHT*). */
-class UploadGate {
+export class UploadGate {
   private total = 0;
   private readonly byOrg = new Map<number, number>();
   constructor(
@@ -83,13 +81,54 @@ function busy(reply: FastifyReply, why: string): never {
   throw errors.unavailable(`${why}: try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`);
 }
 
-export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, deps: UploadRouteDeps) {
-  const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg, (n) =>
-    ctx.metrics.uploadsInFlight.set(n),
-  );
-  const shares = new ParseShares(parsesPerOrganization(ctx.config.parsing.workers), (n) =>
-    ctx.metrics.parsesWaitingForShare.set(n),
-  );
+/**
+ * What every upload goes through, whoever sends it (the API's form, the dashboard's): the process's
+ * and the organization's places (UPLOADS_IN_FLIGHT*) and the organization's share of the parser
+ * workers. One per app: the dashboard's uploads taking places of their own would let a process hold
+ * twice its bound.
+ */
+export interface UploadLane {
+  gate: UploadGate;
+  /** Parses, stores and ranks one upload with the organization's share of the parser. */
+  upload(
+    uploader: Organization,
+    form: UploadForm,
+    file: UploadedFile | null,
+    call: Pick<UploadDeps, 'log' | 'countStored' | 'refuseUnreadFile'>,
+  ): Promise<UploadResponse>;
+}
+
+const lanes = new WeakMap<AppContext, UploadLane>();
+
+/** The app's one upload lane (made on first use). */
+export function uploadLane(ctx: AppContext): UploadLane {
+  let lane = lanes.get(ctx);
+  if (!lane) {
+    const parser = ctx.metrics.timedParser(ctx.parser);
+    const finder = ctx.metrics.timedFinder(findCandidates);
+    const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg, (n) =>
+      ctx.metrics.uploadsInFlight.set(n),
+    );
+    const shares = new ParseShares(parsesPerOrganization(ctx.config.parsing.workers), (n) =>
+      ctx.metrics.parsesWaitingForShare.set(n),
+    );
+    lane = {
+      gate,
+      upload: (uploader, form, file, call) =>
+        uploadManuscript(
+          { ctx, findCandidates: finder, parser: shares.forOrganization(uploader.id, parser), ...call },
+          uploader,
+          form,
+          file,
+        ),
+    };
+    lanes.set(ctx, lane);
+  }
+  return lane;
+}
+
+export function registerUploadRoute(external: FastifyInstance, ctx: AppContext) {
+  const { gate, upload } = uploadLane(ctx);
   void external.register(async (scope) => {
     await scope.register(multipart, {
       defCharset: FORM_TEXT_CHARSET,
@@ -113,8 +152,8 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           summary: 'Upload a manuscript and get referee candidates',
           tags: ['manuscripts'],
           consumes: ['multipart/form-data'],
-          body: UploadForm,
-          response: { 200: UploadResponse, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
+          body: UploadFormSchema,
+          response: { 200: UploadResponseSchema, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
         },
       },
       async (request, reply) => {
@@ -165,13 +204,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext, 
           await countStored(formTextBytes(raw.fields));
           const form = validateUploadForm(raw);
           checkSourceFile(raw.file);
-          const parser = shares.forOrganization(uploader.id, deps.parser);
-          return await uploadManuscript(
-            { ctx, ...deps, parser, log: request.log, countStored },
-            uploader,
-            form,
-            raw.file,
-          );
+          return await upload(uploader, form, raw.file, { log: request.log, countStored });
         } finally {
           if (entered) gate.leave(counted);
         }

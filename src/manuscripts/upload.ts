@@ -48,6 +48,13 @@ export interface UploadDeps {
    * references read from its file, before they are stored.
    */
   countStored: (bytes: number) => Promise<void>;
+  /**
+   * A file sent but not read (empty, damaged, locked with a password, no text) is, by default,
+   * stored as not parsed with the supplied metadata ranked (the API: the editorial system's call goes
+   * through, its warnings say why). Given, the upload is refused with the error this makes of the
+   * parse's reason, before anything is stored: a person who chose the file wants it read.
+   */
+  refuseUnreadFile?: (why: NonNullable<ParsedDocument['error']>) => Error;
 }
 
 /** The bytes a parse adds to what the manuscript stores: its full text and its references. */
@@ -80,11 +87,12 @@ function storeParseWarnings(warnings: string[], parsed: string[]): void {
 async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string[]): Promise<SourceState> {
   const format = sniffSourceFormat(file.bytes);
   const base: SourceState = { ...NO_SOURCE, sourceFile: file.fileName, sourceFormat: format };
-  const unparsed = (reason: string): SourceState => {
+  const unparsed = (reason: string, code = 'parser_failed'): SourceState => {
+    if (deps.refuseUnreadFile) throw deps.refuseUnreadFile({ code, message: reason });
     warnings.push(`The source file could not be parsed (${reason}); supplied metadata was used`);
     return { ...base, parseError: reason };
   };
-  if (file.bytes.length === 0) return unparsed('the file is empty');
+  if (file.bytes.length === 0) return unparsed('the file is empty', 'empty_file');
   let result: ParsedDocument;
   try {
     // No copy here: the parser leaves what it is given intact (the pool copies once, into the
@@ -96,7 +104,7 @@ async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string
     return unparsed('the parser failed');
   }
   if (result.error) {
-    const state = unparsed(result.error.message);
+    const state = unparsed(result.error.message, result.error.code);
     // What the parse said before it gave up (the pages it left unread, and why) is stored too: the
     // line above gives only the reason, which the parse's last warning repeats.
     const message = result.error.message;
@@ -167,7 +175,7 @@ export async function uploadManuscript(
     source.parsed,
     organization.prefer,
   );
-  if (merged.authors.length !== form.authorsCount) {
+  if (form.authorsCount !== null && merged.authors.length !== form.authorsCount) {
     // Not an error: the count is the client's check that all authors were read. The mismatch is
     // logged and stored with the manuscript's warnings for whoever investigates.
     const found = merged.authors.length;
@@ -283,7 +291,8 @@ async function storeManuscript(
       originId: form.originId,
       folderId,
       supplied: { title: form.title, abstract: form.abstract, authors: form.authors },
-      authorsCount: form.authorsCount,
+      // Not stated: the count found.
+      authorsCount: form.authorsCount ?? merged.authors.length,
       title: merged.title,
       abstract: merged.abstract,
       keywords: merged.keywords,

@@ -24,6 +24,8 @@ export const ACTIONS = [
   'candidates_mark',
   /** Set and clear a manuscript's custom field values (a folder's are its settings). */
   'manuscript_values_write',
+  /** Upload a manuscript from the dashboard's form (the API's upload, as the organization). */
+  'manuscripts_upload',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -39,6 +41,7 @@ export const PERMISSIONS: Readonly<Record<Role, readonly Action[]>> = {
     'authors_groups_write',
     'candidates_mark',
     'manuscript_values_write',
+    'manuscripts_upload',
   ],
   viewer: EVERYONE,
 };

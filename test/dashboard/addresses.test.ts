@@ -83,7 +83,7 @@ describe("a page's address edited by hand", () => {
     expect(sorted.links).toContain('Open the page without sort, order -> /dashboard/manuscripts/1/');
     // A long value by its length, not pasted back whole.
     const long = await read(cookie, `/dashboard/folders/?q=${'x'.repeat(3000)}`);
-    expect(long.text).toContain('(3,000 characters)”, must be at most 1000 characters long.');
+    expect(long.text).toContain('(3,000 characters)”, must be at most 1,000 characters long.');
     expect(long.text).not.toContain('x'.repeat(100));
   });
 });

@@ -257,6 +257,19 @@ for (const { owner, what } of SUBJECTS) {
       expect(again).not.toContain('value="typed"');
     });
 
+    it('a text over its limit is refused saying the limit as the page writes counts', async () => {
+      const org = await makeOrg();
+      const f = org.fields[owner];
+      const editor = org.sessions.editor!;
+      const res = await save(editor, org, owner, { [f.str.api_id]: 'n'.repeat(10_001) });
+      expect(res.statusCode).toBe(303);
+      const page = (await get(editor, pageOf(org, owner))).body.replace(/<\/?bdi>/g, '');
+      // The field's hint says "Text of at most 10,000 characters."; the refusal said "10000".
+      expect(page).toContain('Note must have at most 10,000 characters');
+      expect(page).toContain('Text of at most 10,000 characters.');
+      expect(await stored(owner, subjectIdOf(org, owner))).toEqual({});
+    });
+
     it('a decimal comma is read as a point where it cannot be misread; else the message says how to type it', async () => {
       const org = await makeOrg();
       const f = org.fields[owner];

@@ -256,7 +256,7 @@ describe('importing records from CSV', () => {
     expect(refused.statusCode).toBe(400);
     const body = decoded(refused.body);
     expect(body).toContain('Nothing was imported: 4 problems');
-    expect(body).toContain('Row 3, column name: The name must have 1 to 1000 characters');
+    expect(body).toContain('Row 3, column name: The name must have 1 to 1,000 characters');
     // Each wrong value as written, to find it in the sheet.
     expect(body).toContain(
       'Row 4, column Reviews done: “<bdi>lots</bdi>” is not a number; enter a number, like 3 or 2.5',
@@ -660,7 +660,9 @@ describe('importing thousands of records (a thousand a statement at most, one tr
       bytes: `${manyRows(2500)}r2501,,x@example.org,1\n`,
     });
     expect(refused.statusCode).toBe(400);
-    expect(decoded(refused.body)).toContain('Row 2502, column name: The name must have 1 to 1000 characters');
+    expect(decoded(refused.body)).toContain(
+      'Row 2502, column name: The name must have 1 to 1,000 characters',
+    );
     expect(await count(org)).toBe(0);
     expect(await groupRowCount(org)).toBe(0);
   });

@@ -59,6 +59,29 @@ async function brokenWords(page: Page, selector: string, word = '[^\\s-]+'): Pro
   })()`);
 }
 
+/** The text of each line the cell of `selector` holding `text` is drawn on, as a reader sees it. */
+async function linesOf(page: Page, selector: string, text: string): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const lines = new Map();
+    const cell = [...document.querySelectorAll(${JSON.stringify(selector)})].find(
+      (c) => c.textContent.trim() === ${JSON.stringify(text)},
+    );
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.data.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        const top = Math.round(box.top);
+        lines.set(top, (lines.get(top) ?? '') + node.data[i]);
+      }
+    }
+    return [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text.trim()).filter(Boolean);
+  })()`);
+}
+
 async function pageOverflow(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
@@ -252,6 +275,19 @@ describe('tables at 375 px', () => {
     // Broken anywhere, "editor.1.4242@example.org" read "editor./1.424/2@e/xampl/e.org".
     expect(await brokenWords(admin, 'main table tbody td:first-child')).toEqual([]);
     expect(await pageOverflow(admin)).toBeLessThanOrEqual(0);
+    await admin.context().close();
+  });
+
+  it('an email wraps only where it must: after the @, its domain whole, not at every dot', async () => {
+    const admin = await onPhone('integrations_admin');
+    await createTestUser(t.db, org.id, 'viewer', 'office@demo.refmatch.example');
+    await admin.goto(`${t.url}/dashboard/users/`);
+    // The column is as narrow as its longest unbreakable piece: free to wrap before every dot, the
+    // demo admin's address read "admin@ / demo / .refmatch / .example".
+    expect(await linesOf(admin, 'main table td.address', 'office@demo.refmatch.example')).toEqual([
+      'office@',
+      'demo.refmatch.example',
+    ]);
     await admin.context().close();
   });
 });

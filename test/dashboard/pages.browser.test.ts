@@ -352,7 +352,7 @@ describe('editor', () => {
     const field = page.getByLabel('Records as CSV');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await descriptionOf(field)).toContain(
-      'Nothing was imported: 1 problem to correct | Row 3, column name: The name must have 1 to 1000 characters',
+      'Nothing was imported: 1 problem to correct | Row 3, column name: The name must have 1 to 1,000 characters',
     );
     expect(await field.inputValue()).toBe(csv);
     await expectAccessible(page);

@@ -14,6 +14,7 @@ import {
   updateCustomField,
 } from '../../custom-fields/store.ts';
 import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from '../../custom-fields/kinds.ts';
+import { MAX_STR_CHARS } from '../../custom-fields/values.ts';
 import {
   askFirst,
   unlessDeletedAlready,
@@ -31,7 +32,7 @@ import {
   seenField,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, html, isolateText, type Html } from '../html.ts';
+import { dashboardPath, formatCount, html, isolateText, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
@@ -43,7 +44,7 @@ export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
 /** The value rule of each kind, as the API enforces it (src/custom-fields/values.ts). */
 export const KIND_RULES: Readonly<Record<DataKind, string>> = {
   number: 'A number (a JSON number such as 3 or 2.5); text is refused.',
-  str: 'Text of at most 10,000 characters.',
+  str: `Text of at most ${formatCount(MAX_STR_CHARS)} characters.`,
   date: 'A calendar date written YYYY-MM-DD; a day that does not exist (2023-02-29) is refused.',
   single_option: "One of the field's options, given by its api_id.",
   multi_option: "A list of the field's options, each given once by its api_id.",
@@ -52,7 +53,7 @@ export const KIND_RULES: Readonly<Record<DataKind, string>> = {
 /** The same rules as a form's hints: what to type or choose, not how the API writes it. */
 export const KIND_FORM_HINTS: Readonly<Record<DataKind, string>> = {
   number: 'A number, such as 3 or 2.5. A decimal comma (2,5) is read as a point.',
-  str: 'Text of at most 10,000 characters.',
+  str: `Text of at most ${formatCount(MAX_STR_CHARS)} characters.`,
   date: 'A date written YYYY-MM-DD, such as 2026-03-31.',
   single_option: 'Choose one option, or none.',
   multi_option: 'Tick any of the options.',

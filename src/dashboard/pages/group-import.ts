@@ -30,14 +30,15 @@ import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
 import { newFormValue } from '../../infra/form-seal.ts';
 import { readOrganizationLimits } from '../../organizations/limits.ts';
 import {
-  checkFormToken,
   csrfField,
   dashboardRoute,
   fieldState,
   orgOf,
   postedForm,
+  readMultipartForm,
   redirectTo,
   renderPage,
+  type SentFile,
 } from '../framework.ts';
 import { NOT_A_NUMBER } from '../custom-values-form.ts';
 import { text, typedNumber } from '../form-values.ts';
@@ -49,6 +50,7 @@ import {
   isolate,
   isolatedHtml,
   isolateText,
+  mebibytes,
   quotedBack,
 } from '../html.ts';
 import { KIND_FORM_HINTS } from './custom-fields.ts';
@@ -481,11 +483,6 @@ function describeProblem(p: ImportProblem): string {
   return where ? `${where}: ${p.message}` : p.message;
 }
 
-function mebibytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
-
 async function importPage(
   ctx: AppContext,
   request: FastifyRequest,
@@ -714,7 +711,7 @@ interface SentImport {
   formValue: string | null;
   /** Past the pasted field's limit (the file's). */
   csvTooLarge: boolean;
-  file: { name: string; bytes: Buffer; tooLarge: boolean } | null;
+  file: SentFile | null;
 }
 
 /** A URL-encoded post (the form before it took files; a script's): its one field. */
@@ -742,40 +739,18 @@ function formValueOf(value: unknown): string | null {
  * sends it first), then the pasted field and the file, a file past the size limit drained and marked.
  */
 async function readImportParts(request: FastifyRequest): Promise<SentImport> {
-  const sent: SentImport = { csv: '', formValue: null, csvTooLarge: false, file: null };
-  let checked = false;
-  for await (const part of request.parts()) {
-    if (part.type === 'field' && part.fieldname === '_csrf') {
-      checkFormToken(request, typeof part.value === 'string' ? part.value : undefined);
-      checked = true;
-      continue;
-    }
-    if (!checked) checkFormToken(request, undefined);
-    if (part.type === 'field' && part.fieldname === 'once') {
-      sent.formValue = formValueOf(part.value);
-    } else if (part.type === 'field' && part.fieldname === 'csv') {
-      sent.csv = typeof part.value === 'string' ? part.value : '';
-      sent.csvTooLarge = part.valueTruncated;
-    } else if (part.type === 'file' && part.fieldname === 'file') {
-      let bytes: Buffer = Buffer.alloc(0);
-      let tooLarge = false;
-      try {
-        bytes = await part.toBuffer();
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
-        tooLarge = true;
-      }
-      // A form sent without a file chosen has an empty part without a name.
-      if (part.filename !== '' || bytes.length > 0) sent.file = { name: part.filename, bytes, tooLarge };
-      // The parser ends the parts with its own error (413) after a file past the limit: the file is
-      // the form's last part, read to its end.
-      if (tooLarge) break;
-    } else {
-      throw errors.validation(`The import form has no part named ${part.fieldname}`);
-    }
-  }
-  if (!checked) checkFormToken(request, undefined);
-  return sent;
+  const { fields, file } = await readMultipartForm(request, {
+    name: 'import',
+    fields: ['once', 'csv'],
+    file: 'file',
+  });
+  const csv = fields.get('csv');
+  return {
+    csv: csv?.value ?? '',
+    formValue: formValueOf(fields.get('once')?.value),
+    csvTooLarge: csv?.truncated ?? false,
+    file,
+  };
 }
 
 /** Why what was sent cannot be read as CSV text, if it cannot. */

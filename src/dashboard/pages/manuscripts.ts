@@ -183,7 +183,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const hasOlder = last !== undefined && (backwards ? true : page.more);
       return renderPage(ctx, request, reply, {
         title: 'Manuscripts',
-        body: html`<form method="get" action="/dashboard/manuscripts/" class="row" role="search">
+        body: html`${
+            mayDo(request, 'manuscripts_upload')
+              ? html`<p><a href="${dashboardPath('manuscripts', 'upload')}">Upload a manuscript</a></p>`
+              : null
+          }
+          <form method="get" action="/dashboard/manuscripts/" class="row" role="search">
             <div>
               <label for="q">Search titles or an origin id</label>
               <input id="q" name="q" type="search" value="${search}" />
