@@ -7,30 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/infra/db/index.ts';
 import { claimDueEvents, saveWebhook } from '../../src/webhooks/store.ts';
 import { createTestOrg } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, rowsScanned, type PlanNode, type TestDatabase } from '../helpers/db.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterAll(async () => db?.destroy());
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-
-/** Rows the plan's scans of `table` returned, over all their loops. */
-function rowsScanned(node: PlanNode, table: string): number {
-  const own = node['Node Type'].includes('Scan') && node['Relation Name'] === table;
-  return (
-    (own ? node['Actual Rows'] * node['Actual Loops'] : 0) +
-    (node.Plans ?? []).reduce((sum, child) => sum + rowsScanned(child, table), 0)
-  );
-}
 
 describe('claiming due webhook events', () => {
   it("reads each organization's first due event, not the backlog behind it", async () => {
