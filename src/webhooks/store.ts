@@ -127,19 +127,22 @@ export async function claimDueEvents(
   const { rows } = await db.query<OutboxEvent>(
     // Each enabled webhook's first due event, by one probe of webhook_outbox_organization_due_idx
     // (migration 0115): a DISTINCT ON over the pending events sorted every organization's backlog at
-    // each claim (100,000 events behind a slow receiver: ~105 ms of PGlite's thread a claim).
+    // each claim (100,000 events behind a slow receiver: ~105 ms of PGlite's thread a claim). The
+    // first events are sorted before they are read again: joined back to the outbox unsorted, the
+    // planner compared each due event with every first one (2,000 webhooks: 64,000 rows, +7 ms).
     `WITH firsts AS (
-       SELECT f.id
+       SELECT f.id, f.next_attempt_at
          FROM webhooks w CROSS JOIN LATERAL (
-           SELECT o.id FROM webhook_outbox o
+           SELECT o.id, o.next_attempt_at FROM webhook_outbox o
             WHERE o.organization_id = w.organization_id AND o.status = 'pending' AND o.next_attempt_at <= now()
               AND (o.locked_until IS NULL OR o.locked_until < now())
             ORDER BY o.next_attempt_at, o.id LIMIT 1) f
         WHERE w.enabled AND w.organization_id <> ALL($3::int[])),
      due AS (
-       SELECT o.id FROM webhook_outbox o JOIN firsts f ON f.id = o.id
+       SELECT o.id FROM (SELECT id, next_attempt_at FROM firsts ORDER BY next_attempt_at, id) f
+         JOIN webhook_outbox o ON o.id = f.id
         WHERE o.status = 'pending' AND (o.locked_until IS NULL OR o.locked_until < now())
-        ORDER BY o.next_attempt_at, o.id
+        ORDER BY f.next_attempt_at, f.id
         LIMIT $1 FOR UPDATE OF o SKIP LOCKED)
      UPDATE webhook_outbox o SET locked_until = now() + make_interval(secs => $2::float8 / 1000),
        attempts = o.attempts + 1

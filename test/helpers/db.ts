@@ -110,6 +110,7 @@ export interface PlanNode {
   'Actual Rows': number;
   'Actual Loops': number;
   'Rows Removed by Filter'?: number;
+  'Rows Removed by Join Filter'?: number;
   Plans?: PlanNode[];
 }
 
