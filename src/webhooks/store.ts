@@ -78,9 +78,22 @@ export async function rotateSecret(db: Queryable, organizationId: number): Promi
 }
 
 /**
+ * The pending events an organization's outbox keeps: writing the event that many after one still
+ * pending (a receiver down for days, or a client triggering events in a loop) expires that one,
+ * marked `failed` with EXPIRED_MESSAGE in the delivery log, where it can be sent again. Without a cap
+ * the outbox grew by every mark and upload for as long as the receiver stayed down.
+ */
+export const PENDING_EVENTS_CAP = 10_000;
+
+/** The error an event expired by PENDING_EVENTS_CAP shows in the delivery log. */
+export const EXPIRED_MESSAGE = `Expired undelivered: ${PENDING_EVENTS_CAP} later events of the organization were waiting to be sent (the outbox keeps that many); send it again to deliver it`;
+
+/**
  * Writes an event to the outbox with the organization's next `order`, when it has an enabled
  * webhook; call it with the transaction that writes what the event reports. The row lock on the
- * webhook row makes `order` increase in commit order.
+ * webhook row makes `order` increase in commit order. The event PENDING_EVENTS_CAP orders before it,
+ * still pending, is expired (one probe of the `(organization_id, "order")` key: every order is
+ * checked once, by the event written that many after it).
  */
 export async function enqueueEvent(
   tx: Queryable,
@@ -91,10 +104,14 @@ export async function enqueueEvent(
   await tx.query(
     `WITH w AS (
        UPDATE webhooks SET last_order = last_order + 1 WHERE organization_id = $1 AND enabled
-       RETURNING organization_id, last_order)
+       RETURNING organization_id, last_order),
+     expired AS (
+       UPDATE webhook_outbox o SET status = 'failed', locked_until = NULL, last_status = NULL, last_error = $4
+         FROM w WHERE o.organization_id = w.organization_id AND o."order" = w.last_order - $5
+          AND o.status = 'pending')
      INSERT INTO webhook_outbox (organization_id, "order", event, data)
      SELECT organization_id, last_order, $2, $3::jsonb FROM w`,
-    [organizationId, event, JSON.stringify(data)],
+    [organizationId, event, JSON.stringify(data), EXPIRED_MESSAGE, PENDING_EVENTS_CAP],
   );
 }
 
@@ -169,11 +186,12 @@ export async function recordFailure(
   outcome: { status: number | null; error: string; retryInMs: number | null },
 ): Promise<void> {
   await db.query(
+    // Only a pending event: one expired while it was being sent (PENDING_EVENTS_CAP) stays expired.
     `UPDATE webhook_outbox SET last_status = $2, last_error = $3, locked_until = NULL,
        status = CASE WHEN $4::float8 IS NULL THEN 'failed' ELSE 'pending' END,
        next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
                               ELSE now() + make_interval(secs => $4::float8 / 1000) END
-     WHERE id = $1`,
+     WHERE id = $1 AND status = 'pending'`,
     [id, outcome.status, outcome.error.slice(0, 1000), outcome.retryInMs],
   );
 }
