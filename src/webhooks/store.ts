@@ -93,7 +93,8 @@ export const EXPIRED_MESSAGE = `Expired undelivered: ${PENDING_EVENTS_CAP} later
  * webhook; call it with the transaction that writes what the event reports. The row lock on the
  * webhook row makes `order` increase in commit order. The event PENDING_EVENTS_CAP orders before it,
  * still pending, is expired (one probe of the `(organization_id, "order")` key: every order is
- * checked once, by the event written that many after it).
+ * checked once, by the event written that many after it). The probe asks the key alone: asked with
+ * the status, the planner read every pending event of the organization by the claim's index (0115).
  */
 export async function enqueueEvent(
   tx: Queryable,
@@ -107,8 +108,8 @@ export async function enqueueEvent(
        RETURNING organization_id, last_order),
      expired AS (
        UPDATE webhook_outbox o SET status = 'failed', locked_until = NULL, last_status = NULL, last_error = $4
-         FROM w WHERE o.organization_id = w.organization_id AND o."order" = w.last_order - $5
-          AND o.status = 'pending')
+        WHERE o.status = 'pending' AND o.id = (
+          SELECT id FROM webhook_outbox WHERE organization_id = $1 AND "order" = (SELECT last_order FROM w) - $5))
      INSERT INTO webhook_outbox (organization_id, "order", event, data)
      SELECT organization_id, last_order, $2, $3::jsonb FROM w`,
     [organizationId, event, JSON.stringify(data), EXPIRED_MESSAGE, PENDING_EVENTS_CAP],
