@@ -39,12 +39,14 @@ export function pagerNav(input: {
   link: (n: number) => string;
   /** What is paged, for the landmark's name ("Pages of candidates"); "Pages" by default. */
   label?: string;
+  /** False when the rows were not all counted: `pages` is then this page, or the next when one follows. */
+  counted?: boolean;
 }): Html | null {
-  const { page, pages, link } = input;
+  const { page, pages, link, counted = true } = input;
   if (pages <= 1) return null;
   return html`<nav class="pager" aria-label="${input.label ?? 'Pages'}">
     ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous page</a>` : null}
-    <span>Page ${formatCount(page)} of ${formatCount(pages)}</span>
+    <span>Page ${formatCount(page)}${counted ? html` of ${formatCount(pages)}` : null}</span>
     ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : null}
   </nav>`;
 }
@@ -55,6 +57,8 @@ export interface SearchedPage<T> {
   page: number;
   pages: number;
   total: number;
+  /** False when the matches were counted only up to `total` (CountedPage): `pages` then ends at the next page. */
+  counted: boolean;
   rows: T[];
   /** The address of page `n` of this search. */
   link: (n: number) => string;
@@ -76,8 +80,9 @@ export async function searchedPage<T>(
   list: (asked: PageRequest) => Promise<CountedPage<T>>,
 ): Promise<SearchedPage<T>> {
   const { q = '', page = 1 } = query;
-  const { total, rows } = await list({ search: q, limit: size, offset: (page - 1) * size });
-  const pages = pageCount(total, size);
+  const { total, rows, counted = true } = await list({ search: q, limit: size, offset: (page - 1) * size });
+  // Not all counted, the pages known end at the one after a full page (no page past the last to go back from).
+  const pages = counted ? pageCount(total, size) : page + (rows.length === size ? 1 : 0);
   const link = (n: number) => searchPageLink(base, q, n);
-  return { q, page, pages, total, rows, link, pastLast: page > pages ? link(pages) : null };
+  return { q, page, pages, total, counted, rows, link, pastLast: page > pages ? link(pages) : null };
 }

@@ -102,3 +102,27 @@ export function notingStatements(db: Database): {
   };
   return { db: noting, statements, parameters };
 }
+
+/** A node of a plan as EXPLAIN (ANALYZE, FORMAT JSON) gives it. */
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Join Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/**
+ * Rows the plan's scans of `table` returned, over all their loops; with `read`, also those its filter
+ * removed (every row the scan looked at).
+ */
+export function rowsScanned(node: PlanNode, table: string, read = false): number {
+  const own = node['Node Type'].includes('Scan') && node['Relation Name'] === table;
+  const rows = node['Actual Rows'] + (read ? (node['Rows Removed by Filter'] ?? 0) : 0);
+  return (
+    (own ? rows * node['Actual Loops'] : 0) +
+    (node.Plans ?? []).reduce((sum, child) => sum + rowsScanned(child, table, read), 0)
+  );
+}

@@ -21,6 +21,7 @@ import {
   RECORD_LIMITS,
   renameGroup,
   requireGroup,
+  SEARCH_COUNT_LIMIT,
   writeGroupAuthor,
   type GroupAuthorListItem,
   type GroupAuthorRecord,
@@ -138,8 +139,14 @@ async function recordsPage(
     // Past the record named there are more rows one way (`more`) and the record itself the other; the
     // number asked is shown, kept within what those say (a number edited, records added since).
     const [previous, next] = backward ? [named.more, true] : [true, named.more];
-    const asked = Math.min(Math.max(query.page ?? 1, 2), listing.pages - 1);
-    page = !previous ? 1 : !next ? listing.pages : asked;
+    if (named.counted) {
+      const asked = Math.min(Math.max(query.page ?? 1, 2), listing.pages - 1);
+      page = !previous ? 1 : !next ? listing.pages : asked;
+    } else {
+      // A search not all counted (SEARCH_COUNT_LIMIT): its pages known end here, or at the next one.
+      page = !previous ? 1 : Math.max(query.page ?? 1, 2);
+      listing.pages = next ? page + 1 : page;
+    }
   }
   const { rows } = listing;
   const link = (n: number) => {
@@ -479,8 +486,11 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       );
       // A page past the last (an old link, records deleted since) is the last page.
       if (records.pastLast) return redirectTo(ctx, request, reply, records.pastLast);
-      const { q, page, pages, total, rows: authors, link: pageLink, tooDeep } = records;
+      const { q, page, pages, total, counted, rows: authors, link: pageLink, tooDeep } = records;
       const matching = q ? html` matching “${isolate(q)}”` : null;
+      const howMany = counted
+        ? countOf(total, 'record', 'records')
+        : `More than ${countOf(SEARCH_COUNT_LIMIT, 'record', 'records')}`;
       return renderPage(ctx, request, reply, {
         title: `Authors group ${isolateText(group.name)}`,
         // Two sections, each under its heading: read by headings (a screen reader's way through a
@@ -517,12 +527,15 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             <button type="submit">Search</button>
           </form>
           ${dataTable({
-            caption: html`${countOf(total, 'record', 'records')}${matching}`,
+            caption: html`${howMany}${matching}`,
             columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
             empty: tooDeep
-              ? html`Page ${page} of ${pages} lies too deep to be read by its number: walk to it with Next
-                  from the <a href="${pageLink(1)}">first page</a> or Previous from the
-                  <a href="${pageLink(pages)}">last</a>, or search.`
+              ? counted
+                ? html`Page ${page} of ${pages} lies too deep to be read by its number: walk to it with Next
+                    from the <a href="${pageLink(1)}">first page</a> or Previous from the
+                    <a href="${pageLink(pages)}">last</a>, or search.`
+                : html`Page ${page} lies too deep to be read by its number: walk to it with Next from the
+                    <a href="${pageLink(1)}">first page</a>, or add words to the search.`
               : q
                 ? 'No record matches.'
                 : 'No records yet.',
@@ -544,7 +557,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
-          ${tooDeep ? null : pagerNav({ page, pages, link: pageLink, label: 'Pages of records' })}`,
+          ${tooDeep ? null : pagerNav({ page, pages, counted, link: pageLink, label: 'Pages of records' })}`,
       });
     },
   });

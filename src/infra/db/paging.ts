@@ -13,6 +13,8 @@ export interface PageRequest {
 export interface CountedPage<T> {
   total: number;
   rows: T[];
+  /** False when the matches were counted only up to a limit (`total`: more match; a group's records search). */
+  counted?: boolean;
 }
 
 /**
