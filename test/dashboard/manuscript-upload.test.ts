@@ -4,7 +4,7 @@
 // before anything is stored, saying what happened and what to do beside the file's input, which is
 // focused, what was typed kept; who may upload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
 import { signInAs, type InjectSession } from '../helpers/dashboard.ts';
 import { fixture, multipartBody, type FilePart } from '../manuscripts/upload-helpers.ts';
 import { makeEncryptedPdf } from '../parsing/make-files.ts';
@@ -191,5 +191,44 @@ describe('uploading a manuscript from the dashboard', () => {
     expect((await form(viewer)).statusCode).toBe(403);
     expect((await send(viewer, TYPED)).statusCode).toBe(403);
     expect(await manuscriptsOf(org.id)).toBe(0);
+  });
+});
+
+describe('what a dashboard upload stores counts against the rate limits', () => {
+  // 12 requests a minute an address; an abstract of 300,000 bytes counts as 4 more, as the API's
+  // upload counts its text: the third such upload from one browser is past the limit.
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ rateLimits: { ...testConfig().rateLimits, perAddress: 12 } });
+  });
+  afterAll(async () => limited?.close());
+
+  it('the upload past the address limit is refused (429) at the page top, nothing stored, the form kept', async () => {
+    const org = await createTestOrg(limited);
+    const editor = await signInAs(limited, org.id, 'editor');
+    const typed = { ...TYPED, abstract: '語'.repeat(100_000) };
+    const statuses: number[] = [];
+    let last = '';
+    for (let i = 0; i < 3; i++) {
+      const { body, contentType } = multipartBody({ _csrf: editor.csrf, ...typed, origin_id: `JCL-${i}` });
+      const res = await limited.app.inject({
+        method: 'POST',
+        url: '/dashboard/manuscripts/upload/',
+        // Another address than the sign-in's, so that only the uploads count against it.
+        remoteAddress: '10.0.0.9',
+        headers: { cookie: editor.cookie, 'content-type': contentType },
+        payload: body,
+      });
+      statuses.push(res.statusCode);
+      last = res.body;
+    }
+    expect(statuses).toEqual([303, 303, 429]);
+    expect(last).toContain('Nothing was uploaded: Too many request body bytes from this address');
+    expect(last).toContain(`value="JCL-2"`);
+    const { rows } = await limited.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM manuscripts WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(rows[0]!.n).toBe(2);
   });
 });

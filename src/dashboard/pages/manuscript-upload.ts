@@ -13,7 +13,7 @@ import { listFolderNames } from '../../folders/folders.ts';
 import { AppError } from '../../infra/errors.ts';
 import { sniffSourceFormat } from '../../manuscripts/file-type.ts';
 import { uploadLane } from '../../manuscripts/upload-route.ts';
-import { validateUploadForm, type UploadedFile } from '../../manuscripts/upload-form.ts';
+import { formTextBytes, validateUploadForm, type UploadedFile } from '../../manuscripts/upload-form.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import {
   csrfField,
@@ -358,10 +358,14 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           gate.enterOrg(reply, organizationId);
           counted = organizationId;
           const organization = await requireOrganization(ctx.db, organizationId);
+          // What an upload stores counts against the sender's address as the API's upload counts it
+          // against its key and address (the typed text now, what is read from the file once read):
+          // the places above bound uploads at once, not how much one browser stores in a minute.
+          const countStored = (bytes: number) => ctx.auth.countBody(request, bytes);
+          await countStored(formTextBytes(fields));
           result = await upload(organization, form, file, {
             log: request.log,
-            // The rate limits count an API key's bytes; a person's uploads are bounded by the places above.
-            countStored: async () => {},
+            countStored,
             refuseUnreadFile: (why) =>
               new UnreadFile({
                 status: 422,
@@ -372,9 +376,10 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           });
         } catch (error) {
           if (error instanceof UnreadFile) return refused(error.refusal);
-          if (error instanceof AppError && error.status === 503) {
+          // Busy (503) or past the address's rate limit (429): nothing stored, the form kept.
+          if (error instanceof AppError && (error.status === 503 || error.status === 429)) {
             return refused({
-              status: 503,
+              status: error.status,
               problems: {},
               message: `Nothing was uploaded: ${error.message.replace(/\.$/, '')}. What you typed is kept: send the form again then${file ? ', choosing the file again' : ''}.`,
             });
