@@ -1,27 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { pglitePassOnly } from './test/helpers/server-pass.ts';
 
 /**
  * What the server PostgreSQL pass (DATABASE_URL set) leaves to the PGlite pass, as it would repeat it
- * unchanged: the parser's tests that build no app (no database opened: the same code, the same
- * result on either driver) and the browser tests (what a browser sees of a page: focus, layout,
- * navigation; every query behind those pages runs on both drivers in the dashboard's inject tests).
- * Both passes ran 23 min on the 2-core machine (2026-12-02), past the 20 CI may take; this is 4 of
- * them. The embedded database's own tests skip themselves there (`suiteOnServerPostgres`).
+ * unchanged (test/helpers/server-pass.ts): the files that open no database of the suite's (unit
+ * tests; processes and servers on a PGlite data directory of their own) and the browser tests. Both
+ * passes whole ran 23 min on the 2-core machine (2026-12-02), past the 20 CI may take. The embedded
+ * database's own tests in a file that also queries the suite's skip themselves there
+ * (`suiteOnServerPostgres`).
  */
-function pglitePassOnly(): string[] {
-  if (!process.env.DATABASE_URL) return [];
-  const parsing = readdirSync('test/parsing')
-    .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => `test/parsing/${name}`)
-    .filter((file) => !/createTestApp\(|createTestDatabase\(/.test(readFileSync(file, 'utf8')));
-  return [...parsing, 'test/**/*.browser.test.ts'];
-}
+const serverPassLeavesOut = process.env.DATABASE_URL ? pglitePassOnly(process.cwd()) : [];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...pglitePassOnly()],
+    exclude: ['**/node_modules/**', ...serverPassLeavesOut],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -81,6 +81,24 @@ async function indexCount(db: Database): Promise<number> {
   return rows[0]!.n;
 }
 
+/**
+ * The corpus and index count of one clean run of the works file: the same for every case (each
+ * writes the same works; the snapshot names no file), so it is loaded once a file, not once a case.
+ */
+let cleanRun: Promise<{ corpus: unknown; indexes: number }> | undefined;
+function cleanRunOf(file: string): Promise<{ corpus: unknown; indexes: number }> {
+  cleanRun ??= (async () => {
+    const clean = await createTestDatabase();
+    try {
+      await ingest(clean, 'works', [file], BATCH);
+      return { corpus: await snapshot(clean), indexes: await indexCount(clean) };
+    } finally {
+      await clean.destroy();
+    }
+  })();
+  return cleanRun;
+}
+
 function runCli(env: Record<string, string>, args: string[], killAfterFirstProgress: boolean) {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, ...env, REFMATCH_DEMO: 'false', LOG_LEVEL: 'silent' },
@@ -169,13 +187,11 @@ describe('resume after kill -9', () => {
       const left = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_indexes');
       await db.close();
 
-      const clean = await createTestDatabase();
-      cleanup.push(() => clean.destroy());
-      await ingest(clean, 'works', [file], BATCH);
-      expect(resumed).toEqual(await snapshot(clean));
+      const clean = await cleanRunOf(file);
+      expect(resumed).toEqual(clean.corpus);
       // Every index there again, as in the clean run.
       expect(left.rows[0]!.n).toBe(0);
-      expect(indexesAfter).toBe(await indexCount(clean));
+      expect(indexesAfter).toBe(clean.indexes);
       expect(indexesMid + deferred.rows[0]!.n).toBe(indexesAfter);
     },
   );

@@ -4,12 +4,13 @@
 // (helpers/server-databases.ts). Each call gives a database of its own; no row is shared between
 // tests that use separate calls.
 import { mkdir, readFile } from 'node:fs/promises';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { embeddedDatabaseDir, type Database } from '../../src/infra/db/index.ts';
 import { openPglite } from '../../src/infra/db/pglite.ts';
 import { openPostgres } from '../../src/infra/db/postgres.ts';
 import { leasePglite } from './pglite-pool.ts';
 import { copyServerTemplate, databaseUrl, dropServerDatabase } from './server-databases.ts';
+import { assertRunsOnServerPass } from './server-pass.ts';
 
 let template: Blob | undefined;
 
@@ -47,6 +48,7 @@ export async function createTestDataDir(dataDir: string): Promise<void> {
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
+  assertRunsOnServerPass(expect.getState().testPath);
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = await copyServerTemplate(url, inject('serverRun'));

@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, embeddedCliEnv, runCli, type CliRun } from '../helpers/cli.ts';
-import { suiteOnServerPostgres } from '../helpers/db.ts';
+import { createTestDataDir, suiteOnServerPostgres } from '../helpers/db.ts';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -137,6 +137,10 @@ describe('the CLI finds its database on server PostgreSQL', () => {
 });
 
 describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', () => {
+  // The migrated database copied from the run's template: making a new one (initdb and every
+  // migration in the child) is the test of --create-data-dir and migrate above.
+  beforeAll(() => createTestDataDir(dir));
+
   it('without a server: opens the data directory itself; commands print JSON, errors go to stderr', async () => {
     expect(json(await cli('migrate'))).toMatchObject({ applied: expect.any(Array) });
     const org = json<Org>(await cli('org', 'create', '--name', 'Acme Press', '--features', 'referee_finder'));

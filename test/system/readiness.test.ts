@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { startServer } from '../../src/server.ts';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, suiteOnServerPostgres } from '../helpers/db.ts';
 import { embeddedServerConfig } from '../helpers/server.ts';
 import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
@@ -135,7 +135,9 @@ describe('an app that reads its index from a snapshot in the background', () => 
   });
 });
 
-describe('a fresh `refmatch serve` loading the demo corpus', () => {
+// The serving process on a PGlite data directory of its own whatever DATABASE_URL says: the server
+// pass would repeat it unchanged.
+describe.skipIf(suiteOnServerPostgres)('a fresh `refmatch serve` loading the demo corpus', () => {
   it('is not ready, and refuses uploads, until the demo corpus is loaded and indexed', async () => {
     const base = await embeddedServerConfig('readiness');
     const config = { ...base, demo: true };
