@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
+import { formatCount } from '../infra/counts.ts';
 import { literalNonPublicHost, NOT_PUBLIC_MESSAGE } from './destination.ts';
 
 export const WEBHOOK_EVENTS = ['mark_as_proposal_referee', 'proposal_uploaded'] as const;
@@ -86,7 +87,7 @@ export async function rotateSecret(db: Queryable, organizationId: number): Promi
 export const PENDING_EVENTS_CAP = 10_000;
 
 /** The error an event expired by PENDING_EVENTS_CAP shows in the delivery log. */
-export const EXPIRED_MESSAGE = `Expired undelivered: ${PENDING_EVENTS_CAP} later events of the organization were waiting to be sent (the outbox keeps that many); send it again to deliver it`;
+export const EXPIRED_MESSAGE = `Expired undelivered: ${formatCount(PENDING_EVENTS_CAP)} later events of the organization were waiting to be sent (the outbox keeps that many); send it again to deliver it`;
 
 /**
  * Writes an event to the outbox with the organization's next `order`, when it has an enabled
