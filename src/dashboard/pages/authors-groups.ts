@@ -531,11 +531,11 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             columns: ['Name', 'Client id', 'Emails', 'Corpus author'],
             empty: tooDeep
               ? counted
-                ? html`Page ${page} of ${pages} lies too deep to be read by its number: walk to it with Next
-                    from the <a href="${pageLink(1)}">first page</a> or Previous from the
-                    <a href="${pageLink(pages)}">last</a>, or search.`
-                : html`Page ${page} lies too deep to be read by its number: walk to it with Next from the
-                    <a href="${pageLink(1)}">first page</a>, or add words to the search.`
+                ? html`Page ${formatCount(page)} of ${formatCount(pages)} lies too deep to be read by its
+                    number: walk to it with Next from the <a href="${pageLink(1)}">first page</a> or Previous
+                    from the <a href="${pageLink(pages)}">last</a>, or search.`
+                : html`Page ${formatCount(page)} lies too deep to be read by its number: walk to it with Next
+                    from the <a href="${pageLink(1)}">first page</a>, or add words to the search.`
               : q
                 ? 'No record matches.'
                 : 'No records yet.',
