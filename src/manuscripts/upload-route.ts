@@ -52,14 +52,29 @@ export class UploadGate {
     private readonly onCount: (inFlight: number) => void,
   ) {}
 
+  /**
+   * Takes an upload's places, the process's then its organization's, and returns what gives them
+   * back. Refuses (503, Retry-After) when either is full, giving back the place it took first.
+   */
+  admit(reply: FastifyReply, organizationId: number): () => void {
+    this.enter(reply);
+    try {
+      this.enterOrg(reply, organizationId);
+    } catch (error) {
+      this.leave(null);
+      throw error;
+    }
+    return () => this.leave(organizationId);
+  }
+
   /** Refuses (503, Retry-After) when the process is full. */
-  enter(reply: FastifyReply): void {
+  private enter(reply: FastifyReply): void {
     if (this.total >= this.limit) busy(reply, 'The service is handling as many uploads as it can');
     this.onCount(++this.total);
   }
 
   /** Refuses (503, Retry-After) when the organization has its share in flight. */
-  enterOrg(reply: FastifyReply, organizationId: number): void {
+  private enterOrg(reply: FastifyReply, organizationId: number): void {
     const held = this.byOrg.get(organizationId) ?? 0;
     if (held >= this.perOrgLimit) {
       busy(reply, `The organization has ${held} uploads in progress, the most at once`);
@@ -67,7 +82,7 @@ export class UploadGate {
     this.byOrg.set(organizationId, held + 1);
   }
 
-  leave(organizationId: number | null): void {
+  private leave(organizationId: number | null): void {
     this.onCount(--this.total);
     if (organizationId === null) return;
     const held = (this.byOrg.get(organizationId) ?? 1) - 1;
@@ -167,13 +182,9 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext) 
         // from the header, before the body is read; from the form's api_key field, as soon as it is
         // read, before the file. Taken before the key was known, uploads held open by callers with
         // no key at all filled the process's bound and every organization's upload was refused.
-        let entered = false;
-        let counted: number | null = null;
+        let release = () => {};
         const admit = (uploader: Organization) => {
-          gate.enter(reply);
-          entered = true;
-          gate.enterOrg(reply, uploader.id);
-          counted = uploader.id;
+          release = gate.admit(reply, uploader.id);
         };
         try {
           if (organization) admit(organization);
@@ -206,7 +217,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext) 
           checkSourceFile(raw.file);
           return await upload(uploader, form, raw.file, { log: request.log, countStored });
         } finally {
-          if (entered) gate.leave(counted);
+          release();
         }
       },
     );

@@ -57,8 +57,6 @@ const UNREAD_ADVICE: Readonly<Record<string, string>> = {
     'it holds no text to read: pages scanned as pictures. Choose the PDF exported from the word processor, or the DOCX',
   missing_part:
     'the DOCX is incomplete: a part Word writes is missing. Open it in Word, save it again, and choose the saved file',
-  empty_file:
-    'it is empty (0 bytes). Choose the file again; if it is still being saved or synced, wait for it',
   too_many_pages:
     'it has more pages than a manuscript is read to. Choose the manuscript alone, without appendices or supplements',
 };
@@ -347,16 +345,12 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           : null;
         const { gate, upload } = uploadLane(ctx);
         let result;
-        let counted: number | null = null;
-        let entered = false;
+        let release = () => {};
         try {
           // While the corpus loads, or the process or the organization has as many uploads as it
           // takes at once: said beside the button, the form kept, to send again in a moment.
           ctx.readiness.assertReady(reply);
-          gate.enter(reply);
-          entered = true;
-          gate.enterOrg(reply, organizationId);
-          counted = organizationId;
+          release = gate.admit(reply, organizationId);
           const organization = await requireOrganization(ctx.db, organizationId);
           // What an upload stores counts against the sender's address as the API's upload counts it
           // against its key and address (the typed text now, what is read from the file once read):
@@ -386,7 +380,7 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           }
           throw error;
         } finally {
-          if (entered) gate.leave(counted);
+          release();
         }
         const candidates =
           result.candidates === null
