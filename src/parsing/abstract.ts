@@ -49,10 +49,11 @@ const NUMBERED_LABEL = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+(?:abstract|summary)\s*$/i;
 /**
  * Labels of what a journal prints beside the abstract, each its own part: the abstract ends where
  * one begins (a significance statement, an author or plain-language summary, ACM's concepts and
- * reference format, a word count, subject codes, a received line, a copyright line).
+ * reference format, a word count, subject codes, a received line, a copyright line). IMS's
+ * "MSC2020 subject classifications:" sets the scheme's year against its name.
  */
 const OTHER_FRONT_LABEL =
-  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|(?:\d{4}\s+)?(?:acm|ams|mathematics)\s+subject\s+classifications?|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?: \d{4})?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés|słowa kluczowe|klíčová slova|kľúčové slová)(?:\b|(?=\s|:))/iu;
+  /^(?:(?:statement of )?significance(?: statement)?|author summary|plain language summary|lay summary|(?:research )?highlights|graphical abstract|ccs concepts|(?:\d{4}\s+)?(?:acm|ams|mathematics)\s+subject\s+classifications?|acm reference format|additional key ?words(?: and phrases)?|general terms|word count|abbreviations|jel(?: classification)?|msc(?:\s?\d{4})?(?:\s+subject\s+classifications?)?|pacs|received|accepted|correspondence|corresponding authors?|copyright|©|palabras clave|palavras-chave|kata kunci|anahtar kelimeler|schlüsselwörter|parole chiave|trefwoorden|nyckelord|mots-clés|słowa kluczowe|klíčová slova|kľúčové slová)(?:\b|(?=\s|:))/iu;
 
 /**
  * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a

@@ -528,6 +528,33 @@ function addressesAtTheEnd(blocks: Block[], frontEnd: number, authors: ParsedAut
   });
 }
 
+/** amsart's label for an author's address at the end of the paper: "Email address:", "E-mail address:". */
+const AMS_EMAIL_LABEL = /^e-?mail address(?:es)?\s*:/i;
+
+/**
+ * amsart and amsproc print each author's address at the end of the paper, in the order of the
+ * authors, with the address itself in the author's words ("Department of Mathematics, ...", or
+ * initials: "U.B., Technical University of Munich") and no name to tie it to: one "Email address:"
+ * line for each author, and as many of them after the front matter as the byline has authors,
+ * give each author, in turn, the first address on theirs.
+ */
+function amsAddressesInOrder(blocks: Block[], frontEnd: number, authors: ParsedAuthor[]): void {
+  const labelled = blocks
+    .slice(frontEnd)
+    .flatMap((b) => b.lines.map((l) => ({ text: l.text.trim(), links: l.links ?? [] })))
+    .filter((l) => AMS_EMAIL_LABEL.test(l.text))
+    .map((l) => [...findEmails(l.text), ...mailtoAddresses(l.links)][0]);
+  if (labelled.length !== authors.length || labelled.some((e) => e === undefined)) return;
+  const taken = new Set(authors.flatMap((a) => a.emails));
+  authors.forEach((a, k) => {
+    const email = labelled[k]!;
+    if (a.emails.length === 0 && !taken.has(email)) {
+      a.emails.push(email);
+      taken.add(email);
+    }
+  });
+}
+
 const AUTHOR_NOTE = /^authors?['’]?\s+notes?\b\s*[:.—–-]?\s*/i;
 
 /**
@@ -732,6 +759,7 @@ export function readContacts(
   const marks = chosen.entries.map((e) => e.marks);
   const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];
   if (authors.some((a) => a.emails.length === 0 || !a.orcid)) addressesAtTheEnd(blocks, frontEnd, authors);
+  if (authors.some((a) => a.emails.length === 0)) amsAddressesInOrder(blocks, frontEnd, authors);
 
   // ORCIDs written or linked next to a name elsewhere in the header ("Jane Roe https://orcid.org/...").
   if (authors.some((a) => !a.orcid)) {

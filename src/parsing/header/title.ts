@@ -107,6 +107,13 @@ const PERIODICAL =
 const ISSUE_LINE = /\b(?:volume|vol\.|issue|no\.)\s*[\w?]+|^doi\s?:|\bissn\b/i;
 
 /**
+ * The journal's citation line set over the title (AMS-style journals' "Appl. Comput. Math., V.xx,
+ * N.xx, 20xx, pp.xx-xx"): a short line that gives a year, or its placeholder, and closes on the
+ * paper's page range, numbers or placeholders. No title ends in a page range.
+ */
+const CITATION_HEAD = /^.{0,80}\b(?:19|20)(?:\d\d|xx)\b.{0,40}\bpp?\.\s?(?:\d+|x+)\s?[-–]\s?(?:\d+|x+)\.?$/i;
+
+/**
  * A journal's name set large in the first page's masthead, its issue line right under it
  * ("Journal of Statistical Software" over "MMMMMM YYYY, Volume VV, Issue II."): no title, however
  * large (jss.cls sets it above the title's size).
@@ -115,6 +122,7 @@ function isMasthead(blocks: readonly Block[], i: number): boolean {
   const next = blocks[i + 1];
   return (
     namedInJournalField(blocks, i) ||
+    CITATION_HEAD.test(blocks[i]!.text.trim()) ||
     (PERIODICAL.test(blocks[i]!.text) &&
       blocks[i]!.text.length <= 80 &&
       next !== undefined &&
@@ -410,7 +418,7 @@ function findTitle(doc: DocumentModel): number | null {
       b.text.split(/\s+/).length >= 3 &&
       !kindLine(b) &&
       !coverBanner(b, i) &&
-      !namedInJournalField(doc.blocks, i) &&
+      !isMasthead(doc.blocks, i) &&
       !(
         b.styleLevel !== 1 &&
         i > 0 &&

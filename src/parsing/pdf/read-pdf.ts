@@ -262,7 +262,18 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     // last page that starts one, read the links too. Reading them costs a third of the time of a
     // long list, so only when the list's text shows few DOIs for its length.
     // A list with no heading (REVTeX) starts where its first entry, "[1]", opens a line.
-    const headed = pages.findLastIndex((pg) => pg.items.some((it) => REFERENCES_HEADING.test(it.str.trim())));
+    const holdsHeading = (pg: (typeof pages)[number]) =>
+      pg.items.some((it) => REFERENCES_HEADING.test(it.str.trim()));
+    let headed = pages.findLastIndex(holdsHeading);
+    // The heading repeated at the top of the pages the list runs on to is its running head
+    // (biblatex marks "REFERENCES" in amsart's page heads): the list starts on the first page of
+    // that run, the one with the heading itself.
+    while (
+      headed > 0 &&
+      pages[headed - 1]!.number === pages[headed]!.number - 1 &&
+      holdsHeading(pages[headed - 1]!)
+    )
+      headed--;
     const listStart =
       headed >= 0
         ? headed
