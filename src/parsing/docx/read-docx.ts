@@ -243,7 +243,37 @@ interface Paragraph {
    */
   stops?: { pos: number; dots: boolean }[];
   tabsUsed?: number;
+  /**
+   * The paragraph's mark is a tracked deletion (w:pPr/w:rPr/w:del, or w:moveFrom for a mark moved
+   * away): accepted, the paragraph runs on into the next one.
+   */
+  markRemoved?: boolean;
 }
+
+/**
+ * A revision's record of the properties a paragraph, a run, a section or a table had before it was
+ * changed (Word's tracked formatting): the old properties, none of the text's now. A title restyled
+ * from a heading keeps the heading's pStyle inside its w:pPrChange, after the Title style it has.
+ */
+const FORMER_PROPERTIES = new Set([
+  'w:pPrChange',
+  'w:rPrChange',
+  'w:sectPrChange',
+  'w:tblPrChange',
+  'w:tblPrExChange',
+  'w:trPrChange',
+  'w:tcPrChange',
+  'w:tblGridChange',
+  'w:numberingChange',
+]);
+
+/**
+ * A revision's removed content: text deleted (w:del; Word writes its text as w:delText, which is
+ * never read, but its tabs and breaks are runs' too) or moved away (w:moveFrom, whose text Word
+ * writes as w:t, the moved text read again where w:moveTo puts it). A document is read as its
+ * revisions stand accepted: what was inserted (w:ins) or moved there (w:moveTo) is read as text.
+ */
+const REMOVED_CONTENT = new Set(['w:del', 'w:moveFrom']);
 
 /**
  * A tab set in the text: to a stop that draws a leader of dots, the dots it prints; else a tab,
@@ -267,8 +297,17 @@ function paragraphReader(
   rels: Map<string, string>,
   budget: number,
   onParagraph: (p: Paragraph) => void,
-): XmlHandler & { spent: () => number } {
+): XmlHandler & { spent: () => number; finish: () => void } {
   const stack: Paragraph[] = [];
+  // Inside a revision's removed content, or inside a record of former properties (depths).
+  let removed = 0;
+  let former = 0;
+  // A paragraph whose mark was deleted, waiting for the paragraph it runs into (at its depth).
+  let carried: { p: Paragraph; depth: number } | null = null;
+  const flushCarried = () => {
+    if (carried) onParagraph(carried.p);
+    carried = null;
+  };
   let inText = false;
   let inRPr = false;
   let inPPr = false;
@@ -283,27 +322,44 @@ function paragraphReader(
   let inFallback = 0;
   let fallbackParagraphs = 0;
   const push = (p: Paragraph, segment: Paragraph['segments'][number]) => {
+    if (removed > 0) return;
     spent += Math.max(1, segment.text.length);
     if (spent <= budget) p.segments.push(segment);
   };
   return {
     spent: () => spent,
+    finish: flushCarried,
     text(text) {
       const p = stack[stack.length - 1];
       if (inText && p && inFallback === 0) push(p, { text, bold, sup, link, br: false, size });
     },
     close(tag) {
-      if (tag === 'mc:Fallback') inFallback = Math.max(0, inFallback - 1);
+      if (FORMER_PROPERTIES.has(tag)) former = Math.max(0, former - 1);
+      else if (former > 0) return;
+      else if (tag === 'mc:Fallback') inFallback = Math.max(0, inFallback - 1);
       else if (tag === 'w:p' && fallbackParagraphs > 0) fallbackParagraphs--;
       else if (tag === 'w:p') {
         const done = stack.pop();
-        if (done) onParagraph(done);
-      } else if (tag === 'w:t') inText = false;
+        if (done?.markRemoved) {
+          // Its text runs on into the next paragraph at its depth: one waiting already goes first.
+          if (carried) done.segments.unshift(...carried.p.segments);
+          carried = { p: done, depth: stack.length };
+        } else if (done) {
+          if (carried && carried.depth > stack.length) flushCarried();
+          onParagraph(done);
+        }
+      } else if (REMOVED_CONTENT.has(tag) && !inPPr) removed = Math.max(0, removed - 1);
+      else if (tag === 'w:t') inText = false;
       else if (tag === 'w:rPr') inRPr = false;
       else if (tag === 'w:pPr') inPPr = false;
       else if (tag === 'w:hyperlink') link = null;
     },
     open(tag, attrs, selfClose) {
+      if (FORMER_PROPERTIES.has(tag)) {
+        if (!selfClose) former++;
+        return;
+      }
+      if (former > 0) return;
       if (tag === 'mc:Fallback' && !selfClose) inFallback++;
       if (inFallback > 0) {
         if (tag === 'w:p' && !selfClose) fallbackParagraphs++;
@@ -312,8 +368,19 @@ function paragraphReader(
       const p = stack[stack.length - 1];
       switch (tag) {
         case 'w:p':
-          if (!selfClose && stack.length < MAX_OPEN_PARAGRAPHS)
-            stack.push({ style: null, outline: null, segments: [] });
+          if (!selfClose && stack.length < MAX_OPEN_PARAGRAPHS) {
+            // The text of a paragraph whose mark was deleted opens this one, which keeps its own
+            // properties (the mark left, this paragraph's, holds them).
+            const before = carried?.depth === stack.length ? carried.p.segments : [];
+            if (carried?.depth === stack.length) carried = null;
+            stack.push({ style: null, outline: null, segments: [...before] });
+          }
+          break;
+        case 'w:del':
+        case 'w:moveFrom':
+          // In a paragraph mark's properties, the mark's own revision; elsewhere, removed content.
+          if (inPPr && inRPr && p) p.markRemoved = true;
+          else if (!inPPr && !selfClose) removed++;
           break;
         case 'w:r':
           bold = false;
@@ -534,6 +601,7 @@ export async function readDocx(bytes: Uint8Array, limits: ParsingLimits): Promis
     });
     // Once the text limit is passed the rest of the body is neither inflated nor read.
     await scanPart(zip, 'word/document.xml', body, () => !full && body.spent() <= limits.maxChars);
+    body.finish();
     setRelativeSizes(sized);
     if (full || body.spent() > limits.maxChars)
       warnings.push(`The text passed ${limits.maxChars} characters; the rest was not read`);
@@ -544,6 +612,7 @@ export async function readDocx(bytes: Uint8Array, limits: ParsingLimits): Promis
         if (text) notes.push(text);
       });
       await scanPart(zip, part, reader, () => reader.spent() <= limits.maxChars);
+      reader.finish();
     }
     const core = await readCore(zip);
     const keywords = core['cp:keywords'];

@@ -30,7 +30,7 @@ import {
   SUPERVISOR_LABEL,
 } from './covers.ts';
 import {
-  BARE_TITLE_LABEL,
+  bareTitleLabel,
   bracketedAffiliations,
   type Entry,
   FRONT_LABEL,
@@ -389,7 +389,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
     }
     // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
     // So is a title's label alone on its line (a second cover's "ĐỀ TÀI" over its title).
-    if (FRONT_LABEL.test(b.text.trim()) || BARE_TITLE_LABEL.test(b.text)) {
+    if (FRONT_LABEL.test(b.text.trim()) || bareTitleLabel(b)) {
       if (entries.length) break;
       continue;
     }

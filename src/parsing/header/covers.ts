@@ -6,7 +6,7 @@ import { isNameLike, splitByline } from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { withoutDegrees } from '../../corpus/authors/name-titles.ts';
 import {
-  BARE_TITLE_LABEL,
+  bareTitleLabel,
   type Entry,
   FRONT_LABEL,
   namesOnly,
@@ -53,7 +53,7 @@ export function nameOverTitle(blocks: Block[], titleIndex: number | null): Entri
     /anonym/i.test(b.text) ||
     !namesOnly(b) ||
     FRONT_LABEL.test(b.text.trim()) ||
-    BARE_TITLE_LABEL.test(b.text)
+    bareTitleLabel(b)
   )
     return null;
   const names = splitByline(b.runs).filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));

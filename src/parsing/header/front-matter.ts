@@ -65,9 +65,26 @@ export function kindOfWork(b: Block): boolean {
   return WORK_KIND.test(b.text) || THESIS_KIND.test(b.text);
 }
 
+/** The words that label a title, in the languages a cover or a submission form is met in. */
+export const TITLE_WORDS =
+  /(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目)/iu;
+
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
-export const BARE_TITLE_LABEL =
-  /^\s*(?:(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目)\s*[:：]|đề\s+tài\s*:?)\s*$/iu;
+const BARE_TITLE_LABEL = new RegExp(`^\\s*(?:${TITLE_WORDS.source}\\s*[:：]|đề\\s+tài\\s*:?)\\s*$`, 'iu');
+
+const TITLE_WORDS_ALONE = new RegExp(`^\\s*${TITLE_WORDS.source}\\s*$`, 'iu');
+
+/**
+ * The title's label alone in its paragraph: closed by a colon ("Title:"), or with none in a heading's
+ * style, as a Word submission's front page heads each of its fields ("Title", "Authors",
+ * "Affiliations", "Corresponding Author", each a Heading 1 over its value): the style stands for the
+ * colon. A word "Title" set large or in bold with no style is none: a template's placeholder title
+ * printed as the title (Quarto's JASA template) is set so.
+ */
+export function bareTitleLabel(b: Block): boolean {
+  if (BARE_TITLE_LABEL.test(b.text)) return true;
+  return b.styleLevel !== null && b.styleLevel > 0 && TITLE_WORDS_ALONE.test(b.text);
+}
 
 /** An affiliation list opens with its mark: a raised run, or a note symbol typed before the text. */
 export function opensWithNoteMark(block: Block): boolean {

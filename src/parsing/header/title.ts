@@ -15,7 +15,8 @@ import { inCapitals, isDocumentWord } from '../names.ts';
 import { isTitleStyle } from '../style-names.ts';
 import { INTRODUCTION } from '../abstract.ts';
 import {
-  BARE_TITLE_LABEL,
+  bareTitleLabel,
+  TITLE_WORDS,
   bracketedAffiliations,
   FRONT_LABEL,
   isNameList,
@@ -174,7 +175,7 @@ function titleOpening(blocks: readonly Block[], i: number): number {
       b.text.trim().split(/\s+/).length >= 2 &&
       b.lines.length <= 3 &&
       !FIELD_LABEL.test(b.text.trim()) &&
-      !BARE_TITLE_LABEL.test(b.text);
+      !bareTitleLabel(b);
     if (
       b.page !== t.page ||
       b.styleName !== t.styleName ||
@@ -261,7 +262,7 @@ function findTitle(doc: DocumentModel): number | null {
   // The label alone in its paragraph ("Title:"), the title in the next one; or, on a cover that
   // sets its labels as a column over the column of their values ("学 院:", "专业:", "题 目:", then
   // the three values), the value at the label's place in the run.
-  const bareLabel = doc.blocks.findIndex((b, i) => i < 10 && b.page === 1 && BARE_TITLE_LABEL.test(b.text));
+  const bareLabel = doc.blocks.findIndex((b, i) => i < 10 && b.page === 1 && bareTitleLabel(b));
   let place = 1;
   while (bareLabel - place >= 0 && FIELD_LABEL.test(doc.blocks[bareLabel - place]!.text.trim())) place++;
   const values = doc.blocks.slice(bareLabel + 1, bareLabel + 1 + place);
@@ -511,8 +512,7 @@ function opensCapitalsTitle(b: Block): boolean {
  * marks the title is then typed in. A running or short title keeps its label:
  * that line is not the title.
  */
-const TITLE_LABEL =
-  /^(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目)\s*[:：]\s*(?=\S)/iu;
+const TITLE_LABEL = new RegExp(`^${TITLE_WORDS.source}\\s*[:：]\\s*(?=\\S)`, 'iu');
 
 /**
  * A cover's field label alone on its line ("学 院:", "Department:"): short, closed by a colon. A
