@@ -57,11 +57,12 @@ const OTHER_FRONT_LABEL =
 
 /**
  * What follows "Abstract" or "Summary" in a line that is about it, not its label: a word count or a
- * length ("word count: 300 words", "(250 words)", "length: 250"), or another part's name run on
- * into the label ("statement", "of changes").
+ * length ("word count: 300 words", "(250 words)", "length: 250"), another part's name run on
+ * into the label ("statement", "of changes"), or a template's instruction about it (jfm.cls prints
+ * "Abstract must not spill onto p.2" at the first page's foot).
  */
 const ABOUT_ABSTRACT =
-  /^(?:\(?\d[\d,]*\s*words?\b|(?:word(?:s| count)?|count|length|limit|statement|of\s+(?:changes|revisions?))\b)/i;
+  /^(?:\(?\d[\d,]*\s*words?\b|(?:word(?:s| count)?|count|length|limit|statement|of\s+(?:changes|revisions?))\b|(?:must|should|shall)\s+(?:not\s+)?\p{Ll})/iu;
 
 /** A section heading by its number alone, set at the body's size ("I. INTRODUCTION", "1 Introduction"). */
 const NUMBERED_HEADING = /^(?:\d{1,2}|[IVX]{1,4})\.?\s+\p{Lu}[^.!?]{1,60}$/u;

@@ -25,6 +25,11 @@ const BY_LANGUAGE =
 export const REFERENCES_HEADING =
   /^(?:[\dIVX]+(?:\.0)?\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works? cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|literatūr(?:os|as) (?:ir šaltinių )?(?:sąrašas|saraksts)|(?:naudota |izmantotā )?literatūra|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
+ * A second list under its own heading after the methods section, as Nature's layout prints it
+ * ("Methods References", numbered on from the first list): the paper's references too.
+ */
+const METHODS_REFERENCES_HEADING = /^(?:online\s+)?methods\s+references?\s*[.:]?$/i;
+/**
  * A float's caption by its label: "Figure 2.", "Table S1:", and an algorithm's ("Algorithm 1
  * Compute the mean ...", LaTeX's algorithm package, which sets no stop after the number); the
  * label alone on its line ("Figure 1:") is one too.
@@ -591,9 +596,20 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   // manuscript with the files sent after it (figures, supplements, each with its own "Literature
   // Cited"): the manuscript's list is the first one, not the last.
   const bundle = submissionBundle(blocks);
+  let methodsList: number | null = null;
   for (let n = 0; n < blocks.length; n++) {
     const i = bundle ? n : blocks.length - 1 - n;
     const b = blocks[i]!;
+    if (
+      !bundle &&
+      methodsList === null &&
+      b.text.length < 60 &&
+      METHODS_REFERENCES_HEADING.test(b.text.trim()) &&
+      (isHeading(b) || b.lines.length === 1)
+    ) {
+      methodsList = i;
+      continue;
+    }
     if (
       b.text.length < 60 &&
       REFERENCES_HEADING.test(b.text.trim()) &&
@@ -645,6 +661,10 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     innerHeadings.push(headingIndex);
     headingIndex = k;
   }
+  if (headingIndex === null && inBlock === null && methodsList !== null) {
+    headingIndex = methodsList;
+    methodsList = null;
+  }
   let start: number;
   if (headingIndex !== null) start = headingIndex + 1;
   else if (inBlock !== null) start = inBlock;
@@ -662,48 +682,59 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
   // The sizes of the blocks that open an entry: a figure's labels read into the list do not.
   const entrySizes: number[] = [];
   const floats: ReferenceRange['floats'] = [];
-  for (;;) {
-    while (
-      end < blocks.length &&
-      !(
-        !innerHeadings.includes(end) &&
-        // The heading's first block is an entry, but for an address under an empty list (amsart).
-        (end > start
-          ? endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1])
-          : contactLabelled(blocks[end]!, blocks[end + 1]))
-      )
-    ) {
-      listed.push(blocks[end]!.text);
-      if (sizes.length < 50) {
-        sizes.push(blocks[end]!.relSize);
-        listSize = median(sizes, 1);
+  // Reads the list on from `end` to where it ends, past any float set inside it.
+  const readOn = () => {
+    for (;;) {
+      while (
+        end < blocks.length &&
+        !(
+          !innerHeadings.includes(end) &&
+          // The heading's first block is an entry, but for an address under an empty list (amsart).
+          (end > start
+            ? endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1])
+            : contactLabelled(blocks[end]!, blocks[end + 1]))
+        )
+      ) {
+        listed.push(blocks[end]!.text);
+        if (sizes.length < 50) {
+          sizes.push(blocks[end]!.relSize);
+          listSize = median(sizes, 1);
+        }
+        if (entrySizes.length < 50 && opensEntry(blocks[end]!.lines[0]?.text ?? ''))
+          entrySizes.push(blocks[end]!.relSize);
+        end++;
       }
-      if (entrySizes.length < 50 && opensEntry(blocks[end]!.lines[0]?.text ?? ''))
-        entrySizes.push(blocks[end]!.relSize);
-      end++;
+      if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
+      // A figure captioned under its body (a chart at the top of the page the list goes on to, or
+      // after its end): its labels and legends, set smaller than the entries on the caption's page,
+      // were read before the caption as lines of the list; they are the float's.
+      let body = end;
+      const entrySize = entrySizes.length ? median(entrySizes) : listSize;
+      while (
+        body - 1 > start &&
+        blocks[body - 1]!.page === blocks[end]!.page &&
+        (blocks[body - 1]!.relSize < 0.92 * entrySize ||
+          CONSOLE_PROMPT.test(blocks[body - 1]!.text) ||
+          blocks[body - 1]!.lines.every((l) => AXIS_TICKS.test(l.text.trim()))) &&
+        !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
+      )
+        body--;
+      const resume = resumeAfterFloat(blocks, end);
+      end = body;
+      if (resume === null) break;
+      // The float's blocks stay in the document's text but give the entry splitter no lines: they
+      // would read as entries, and their positions would skew the page's indentation (entryBlocks).
+      floats.push({ start: end, end: resume });
+      end = resume;
     }
-    if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
-    // A figure captioned under its body (a chart at the top of the page the list goes on to, or
-    // after its end): its labels and legends, set smaller than the entries on the caption's page,
-    // were read before the caption as lines of the list; they are the float's.
-    let body = end;
-    const entrySize = entrySizes.length ? median(entrySizes) : listSize;
-    while (
-      body - 1 > start &&
-      blocks[body - 1]!.page === blocks[end]!.page &&
-      (blocks[body - 1]!.relSize < 0.92 * entrySize ||
-        CONSOLE_PROMPT.test(blocks[body - 1]!.text) ||
-        blocks[body - 1]!.lines.every((l) => AXIS_TICKS.test(l.text.trim()))) &&
-      !opensEntry(blocks[body - 1]!.lines[0]?.text ?? '')
-    )
-      body--;
-    const resume = resumeAfterFloat(blocks, end);
-    end = body;
-    if (resume === null) break;
-    // The float's blocks stay in the document's text but give the entry splitter no lines: they
-    // would read as entries, and their positions would skew the page's indentation (entryBlocks).
-    floats.push({ start: end, end: resume });
-    end = resume;
+  };
+  readOn();
+  // The methods section and its headings between the two lists are no entries: the list reads on
+  // under the second heading.
+  if (methodsList !== null && end > start && methodsList >= end) {
+    floats.push({ start: end, end: methodsList + 1 });
+    end = methodsList + 1;
+    readOn();
   }
   if (end <= start) return null;
   for (const k of innerHeadings) if (k < end) floats.push({ start: k, end: k + 1 });

@@ -750,7 +750,13 @@ function stackedAuthors(
       if (!namedParagraph(block)) return false;
       const k = firstLine.get(block)!;
       const next = lines.slice(k + 1).find((l) => !markOnly(l.text));
-      return lines[k]!.emphasis || (next?.block === block && findOrcids(next.text).length > 0);
+      // Or its own lines name the person's institution and give her email (a Word manuscript's
+      // author paragraphs, ASME's: the name, its department and university, "email: ..." on
+      // lines of their own, none of it in bold).
+      const own = lines.filter((l, j) => l.block === block && j > k);
+      const addressed =
+        own.some((l) => INSTITUTION.test(l.text)) && own.some((l) => findEmails(l.text).length === 1);
+      return lines[k]!.emphasis || (next?.block === block && findOrcids(next.text).length > 0) || addressed;
     }),
   );
   for (let grew = proven.size > 0; grew;) {

@@ -411,23 +411,27 @@ function findTitle(doc: DocumentModel): number | null {
     inCapitals(b.text) &&
     INSTITUTION_WORD.test(b.text) &&
     (i === 0 || coverBanner(doc.blocks[i - 1]!, i - 1));
-  const firstHeading = doc.blocks.findIndex(
-    (b, i) =>
-      i < 10 &&
-      (abstractAt < 0 || i < abstractAt) &&
-      (b.styleLevel === 1 || b.emphasis) &&
-      b.text.split(/\s+/).length >= 3 &&
-      !kindLine(b) &&
-      !coverBanner(b, i) &&
-      !isMasthead(doc.blocks, i) &&
-      !(
-        b.styleLevel !== 1 &&
-        i > 0 &&
-        namesOnly(b) &&
-        !kindLine(doc.blocks[i - 1]) &&
-        !coverBanner(doc.blocks[i - 1]!, i - 1)
-      ),
-  );
+  const headingLike = (b: Block, i: number) =>
+    i < 10 &&
+    (abstractAt < 0 || i < abstractAt) &&
+    (b.styleLevel === 1 || b.emphasis) &&
+    b.text.split(/\s+/).length >= 3 &&
+    !kindLine(b) &&
+    !coverBanner(b, i) &&
+    !isMasthead(doc.blocks, i) &&
+    !(
+      b.styleLevel !== 1 &&
+      i > 0 &&
+      namesOnly(b) &&
+      !kindLine(doc.blocks[i - 1]) &&
+      !coverBanner(doc.blocks[i - 1]!, i - 1)
+    );
+  // A line set over the title in a smaller type (asmeconf's conference lines, "Proceedings of ..."
+  // or "Presented to ...", in bold over the title in bold at the body's size) is no title: the
+  // first in the largest type of them is.
+  const headings = doc.blocks.map((b, i) => ({ b, i })).filter(({ b, i }) => headingLike(b, i));
+  const headingSize = Math.max(0, ...headings.map(({ b }) => b.relSize));
+  const firstHeading = headings.find(({ b }) => b.relSize >= 0.97 * headingSize)?.i ?? -1;
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
   // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on
@@ -680,8 +684,9 @@ export function readTitle(doc: DocumentModel): TitleSpan {
         ? // A title set large goes on in a block of its size and face broken off where a word's face
           // changes, with no space between; after a space wider than a double-spaced line's, one
           // in its face and size is another title (abnTeX2's \tituloestrangeiro: the title again
-          // in English under the Portuguese one).
-          blocks[titleEnd]!.emphasis !== t.emphasis || (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5
+          // in English under the Portuguese one, 2.3 apart). A double-spaced title's own lines
+          // (ametsoc's submission, 1.56 apart) stand closer than that.
+          blocks[titleEnd]!.emphasis !== t.emphasis || (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 2
         : blocks[titleEnd]!.emphasis === t.emphasis && (blocks[titleEnd]!.lines[0]?.gapAbove ?? 0) < 1.5)
     ) {
       titleEnd++;
