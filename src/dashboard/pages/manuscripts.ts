@@ -55,6 +55,7 @@ import {
 import { pageCount, pagerNav } from '../pager.ts';
 import { countOf, dashboardPath, formatCount, html, isolate, isolateText, type Html } from '../html.ts';
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
+import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
 import { dataTable } from '../table.ts';
 import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
@@ -348,6 +349,90 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                 )
           }`,
       });
+    },
+  });
+
+  // The candidates as the page lists them (its filters and sort, every page), or the marked referees
+  // alone, as a CSV file for an editorial system (docs/dashboard.md, "Exports"). Every role that
+  // reads the page may: the file holds what the page shows.
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/manuscripts/:manuscriptId/export/',
+    action: 'read',
+    schema: { params: Type.Object({ manuscriptId: Id }), querystring: PageQuery },
+    handler: async (request, reply) => {
+      const { manuscriptId } = request.params as { manuscriptId: number };
+      const filters = request.query as PageFilters;
+      const organizationId = orgOf(request);
+      const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
+      const [stored, allMarks] = await Promise.all([
+        loadCandidates(ctx.db, manuscriptId),
+        marksOfManuscript(ctx.db, manuscriptId),
+      ]);
+      const candidates = stored?.candidates ?? [];
+      const flagged = await authorsFlaggedFor(
+        ctx.db,
+        organizationId,
+        manuscript.origin_id,
+        candidates.map((c) => c.author_id),
+      );
+      const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
+      const listed = new Set(candidates.map((c) => c.author_id));
+      // The marks the page lists apart ("Also marked as referees") go with the marked referees, where
+      // no filter of the candidates' own (a name, a conflict) is set: they are referees the editor
+      // picked, and the page counts them.
+      const otherMarks =
+        filters.marked === 'yes' && !filters.find && (filters.conflicts ?? 'all') === 'all'
+          ? allMarks.filter((m) => !listed.has(m.author_id))
+          : [];
+      const lines = [
+        csvLine(CANDIDATE_COLUMNS),
+        ...filterCandidates(candidates, marks, filters, flagged).map((c) =>
+          csvLine([
+            manuscript.origin_id,
+            c.author_id,
+            c.name,
+            c.first_name,
+            c.middle_name,
+            c.last_name,
+            c.email,
+            c.orcid,
+            c.affiliation,
+            c.score.toFixed(3),
+            c.hIndex,
+            c.citationsCount,
+            c.articlesCount,
+            conflictKinds(c, flagged)
+              .map((k) => CONFLICT_LABELS[k])
+              .join('; ') || 'None found',
+            marks.get(c.author_id) ?? null,
+            c.url,
+          ]),
+        ),
+        ...otherMarks.map((m) =>
+          csvLine([
+            manuscript.origin_id,
+            m.author_id,
+            m.name,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "Not known: not among the last upload's candidates",
+            m.marked_by,
+            authorUrl(ctx.config.publicBaseUrl, m.author_id),
+          ]),
+        ),
+      ];
+      const what = filters.marked === 'yes' ? 'referees' : 'candidates';
+      csvDownload(reply, csvFileName([what, manuscript.origin_id, fileDate()]));
+      return reply.send(CSV_BOM + lines.join(''));
     },
   });
 
@@ -780,6 +865,33 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
   </form>`;
 }
 
+/** The columns of a manuscript's candidates exported (the route's lines follow them). */
+const CANDIDATE_COLUMNS = [
+  'Manuscript origin id',
+  'Author id',
+  'Name',
+  'First name',
+  'Middle name',
+  'Last name',
+  'Email',
+  'ORCID iD',
+  'Affiliation',
+  'Score',
+  'h-index',
+  'Citations',
+  'Articles',
+  'Conflicts',
+  'Marked as referee by',
+  'Profile',
+];
+
+/** A candidate's kinds of conflict: the upload's, and the organization's flag added since (`flagged`). */
+function conflictKinds(c: StoredCandidate, flagged: ReadonlySet<number>): ConflictKind[] {
+  const kinds = new Set(c.conflicts.map((x) => x.kind));
+  if (flagged.has(c.author_id)) kinds.add('external_coi');
+  return CONFLICT_KINDS.filter((k) => kinds.has(k));
+}
+
 /**
  * Candidates kept by the page's filters, in its order (score, highest first, by default). A candidate
  * an editor flagged since the upload (`flagged`) has the organization's conflict already: "Without
@@ -802,8 +914,7 @@ export function filterCandidates(
       const haystack = foldAccents([c.name, c.email ?? '', c.affiliation ?? ''].join('\n'));
       if (!words.every((w) => haystack.includes(w))) return false;
     }
-    const kinds = new Set(c.conflicts.map((x) => x.kind));
-    if (flagged.has(c.author_id)) kinds.add('external_coi');
+    const kinds = new Set(conflictKinds(c, flagged));
     if (f.conflicts === 'none' && kinds.size > 0) return false;
     if (f.conflicts === 'any' && kinds.size === 0) return false;
     if (
@@ -901,6 +1012,7 @@ function candidateTable(
           </p>`
         : null
     }
+    ${exportLinks(manuscriptId, f, matching.length, all.length, marks.size)}
     <table class="candidates">
       <caption>
         ${`${formatCount(matching.length)} of ${countOf(all.length, 'candidate', 'candidates')}`}${
@@ -1054,6 +1166,37 @@ function candidateTable(
       </tbody>
     </table>
     ${pagerNav({ page, pages, link: pageLink, label: 'Pages of candidates' })}`;
+}
+
+/**
+ * The links to the candidates as a CSV file: those the filters list (every page, in the page's
+ * order), and the marked referees alone, for an editorial system.
+ */
+function exportLinks(
+  manuscriptId: number,
+  f: PageFilters,
+  matching: number,
+  all: number,
+  marked: number,
+): Html | null {
+  if (all === 0 && marked === 0) return null;
+  const exportPath = (filters: PageFilters) =>
+    `${dashboardPath('manuscripts', manuscriptId, 'export')}${filtersQuery({ ...filters, page: undefined })}`;
+  const filtered = !!f.find || (f.conflicts ?? 'all') !== 'all' || (f.marked ?? 'all') !== 'all';
+  return html`<p>
+    Export as CSV:
+    <a href="${exportPath(f)}" download
+      >${filtered ? `the ${countOf(matching, 'candidate', 'candidates')} these filters list` : `all ${countOf(all, 'candidate', 'candidates')}`}</a
+    >${
+      marked > 0
+        ? html` ·
+            <a href="${exportPath({ marked: 'yes', sort: f.sort, order: f.order })}" download
+              >the ${countOf(marked, 'marked referee', 'marked referees')} only</a
+            >`
+        : null
+    }
+    (emails, ORCID iDs, affiliations, conflicts, scores and metrics)
+  </p>`;
 }
 
 /**
