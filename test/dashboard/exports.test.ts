@@ -312,6 +312,38 @@ describe("a manuscript's candidates", () => {
     expect(clean.length).toBeGreaterThan(1);
   });
 
+  it('takes the marked referees into a new authors group, where a search finds one back', async () => {
+    const { org, editor, id } = await uploaded();
+    const nell = ids.authorId('Nell Neutral');
+    const base = `/dashboard/manuscripts/${id}/`;
+    expect((await injectForm(t.app, editor, `${base}candidates/${nell}/mark/`)).statusCode).toBe(303);
+    const page = await pageAs(t.app, editor, base);
+    expect(page).toContain(`href="${base}export/?marked=yes&amp;as=records" download`);
+    const file = await get(editor, `${base}export/?marked=yes&as=records`);
+    expect(file.statusCode).toBe(200);
+    expect(rowsOf(file.body)).toEqual([
+      ['client_id', 'name', 'emails', 'orcids', 'affiliations'],
+      [`author-${nell}`, 'Nell Neutral', '', '', `'=HYPERLINK("http://evil.example","click")`],
+    ]);
+    const group = await createGroup(t.db, org.id, 'Picked referees');
+    const imported = await injectForm(t.app, editor, `/dashboard/groups/${group.group_id}/import/`, {
+      csv: file.body,
+    });
+    expect(imported.statusCode).toBe(303);
+    const found = await pageAs(t.app, editor, `/dashboard/groups/${group.group_id}/?q=neutral`);
+    expect(found).toContain('1 record matching');
+    expect(found).toContain(`author-${nell}`);
+    expect(
+      (
+        await findGroupAuthor(t.db, {
+          organizationId: org.id,
+          groupId: group.group_id,
+          clientId: `author-${nell}`,
+        })
+      )?.affiliations,
+    ).toEqual(['=HYPERLINK("http://evil.example","click")']);
+  });
+
   it("is a 404 for another organization's manuscript", async () => {
     const { id } = await uploaded();
     const stranger = await signInAs(t, (await createTestOrg(t)).id, 'viewer');

@@ -94,6 +94,11 @@ const PageQuery = Type.Object({
   marked: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('yes'), Type.Literal('no')])),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
 });
+/** The page's filters and sort, and `as=records`: the group import's columns, not the editorial system's. */
+const ExportQuery = Type.Object({
+  ...PageQuery.properties,
+  as: Type.Optional(Type.Literal('records')),
+});
 type PageFilters = {
   sort?: SortKey;
   order?: 'asc' | 'desc';
@@ -359,10 +364,10 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
     method: 'GET',
     url: '/manuscripts/:manuscriptId/export/',
     action: 'read',
-    schema: { params: Type.Object({ manuscriptId: Id }), querystring: PageQuery },
+    schema: { params: Type.Object({ manuscriptId: Id }), querystring: ExportQuery },
     handler: async (request, reply) => {
       const { manuscriptId } = request.params as { manuscriptId: number };
-      const filters = request.query as PageFilters;
+      const filters = request.query as PageFilters & { as?: 'records' };
       const organizationId = orgOf(request);
       const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
       const [stored, allMarks] = await Promise.all([
@@ -385,53 +390,64 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         filters.marked === 'yes' && !filters.find && (filters.conflicts ?? 'all') === 'all'
           ? allMarks.filter((m) => !listed.has(m.author_id))
           : [];
-      const lines = [
-        csvLine(CANDIDATE_COLUMNS),
-        ...filterCandidates(candidates, marks, filters, flagged).map((c) =>
-          csvLine([
-            manuscript.origin_id,
-            c.author_id,
-            c.name,
-            c.first_name,
-            c.middle_name,
-            c.last_name,
-            c.email,
-            c.orcid,
-            c.affiliation,
-            c.score.toFixed(3),
-            c.hIndex,
-            c.citationsCount,
-            c.articlesCount,
-            conflictKinds(c, flagged)
-              .map((k) => CONFLICT_LABELS[k])
-              .join('; ') || 'None found',
-            marks.get(c.author_id) ?? null,
-            c.url,
-          ]),
-        ),
-        ...otherMarks.map((m) =>
-          csvLine([
-            manuscript.origin_id,
-            m.author_id,
-            m.name,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            "Not known: not among the last upload's candidates",
-            m.marked_by,
-            authorUrl(ctx.config.publicBaseUrl, m.author_id),
-          ]),
-        ),
-      ];
+      const shown = filterCandidates(candidates, marks, filters, flagged);
+      // As records for an authors group: the group import's columns, the corpus author's id as the
+      // client id (the referees taken into a group of the organization's, to be found again there).
+      const lines =
+        filters.as === 'records'
+          ? [
+              csvLine(['client_id', 'name', 'emails', 'orcids', 'affiliations']),
+              ...shown.map((c) =>
+                csvLine([`author-${c.author_id}`, c.name, c.email, c.orcid, c.affiliation]),
+              ),
+              ...otherMarks.map((m) => csvLine([`author-${m.author_id}`, m.name, null, null, null])),
+            ]
+          : [
+              csvLine(CANDIDATE_COLUMNS),
+              ...shown.map((c) =>
+                csvLine([
+                  manuscript.origin_id,
+                  c.author_id,
+                  c.name,
+                  c.first_name,
+                  c.middle_name,
+                  c.last_name,
+                  c.email,
+                  c.orcid,
+                  c.affiliation,
+                  c.score.toFixed(3),
+                  c.hIndex,
+                  c.citationsCount,
+                  c.articlesCount,
+                  conflictKinds(c, flagged)
+                    .map((k) => CONFLICT_LABELS[k])
+                    .join('; ') || 'None found',
+                  marks.get(c.author_id) ?? null,
+                  c.url,
+                ]),
+              ),
+              ...otherMarks.map((m) =>
+                csvLine([
+                  manuscript.origin_id,
+                  m.author_id,
+                  m.name,
+                  ...Array<null>(10).fill(null),
+                  "Not known: not among the last upload's candidates",
+                  m.marked_by,
+                  authorUrl(ctx.config.publicBaseUrl, m.author_id),
+                ]),
+              ),
+            ];
       const what = filters.marked === 'yes' ? 'referees' : 'candidates';
-      csvDownload(reply, csvFileName([what, manuscript.origin_id, fileDate()]));
+      csvDownload(
+        reply,
+        csvFileName([
+          what,
+          ...(filters.as === 'records' ? ['records'] : []),
+          manuscript.origin_id,
+          fileDate(),
+        ]),
+      );
       return reply.send(CSV_BOM + lines.join(''));
     },
   });
@@ -1192,10 +1208,14 @@ function exportLinks(
         ? html` ·
             <a href="${exportPath({ marked: 'yes', sort: f.sort, order: f.order })}" download
               >the ${countOf(marked, 'marked referee', 'marked referees')} only</a
-            >`
+            >
+            (or
+            <a href="${exportPath({ marked: 'yes', sort: f.sort, order: f.order })}&amp;as=records" download
+              >as records for an authors group</a
+            >, in the columns its import reads)`
         : null
-    }
-    (emails, ORCID iDs, affiliations, conflicts, scores and metrics)
+    };
+    with emails, ORCID iDs, affiliations, conflicts, scores and metrics.
   </p>`;
 }
 
