@@ -344,6 +344,27 @@ describe("a manuscript's candidates", () => {
     ).toEqual(['=HYPERLINK("http://evil.example","click")']);
   });
 
+  it("says of a candidate named as the manuscript's author that the name could be theirs, as the row does", async () => {
+    const { org, editor, id } = await uploaded();
+    const nell = ids.authorId('Nell Neutral');
+    const base = `/dashboard/manuscripts/${id}/`;
+    expect((await injectForm(t.app, editor, `${base}candidates/${nell}/mark/`)).statusCode).toBe(303);
+    // Sent again through the API, the authors changed: Nell Neutral is named as the manuscript's author.
+    const fields = rankingFields({
+      origin_id: 'ms/ÉX 7',
+      title: 'Molecular graphs',
+      abstract: TOPIC,
+      author1_name: 'Nell Neutral',
+    });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields })).statusCode).toBe(200);
+    expect(await pageAs(t.app, editor, base)).toContain("Named as the manuscript's author");
+    const rows = rowsOf((await get(editor, `${base}export/?marked=yes`)).body);
+    const conflicts = rows[0]!.indexOf('Conflicts');
+    expect(rows[1]![conflicts]).toBe(
+      "None found; named as the manuscript's author Nell Neutral (the name alone does not show whether this is the same person)",
+    );
+  });
+
   it("is a 404 for another organization's manuscript", async () => {
     const { id } = await uploaded();
     const stranger = await signInAs(t, (await createTestOrg(t)).id, 'viewer');

@@ -391,6 +391,20 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           ? allMarks.filter((m) => !listed.has(m.author_id))
           : [];
       const shown = filterCandidates(candidates, marks, filters, flagged);
+      // A candidate named as a manuscript's author, which the page says on the row (conflictsCell):
+      // the file said "None found" of them, and the editorial system got a referee who may be an author.
+      const authorsNamed = namesakes(manuscript.authors, shown);
+      const conflictsText = (c: StoredCandidate) =>
+        [
+          conflictKinds(c, flagged)
+            .map((k) => CONFLICT_LABELS[k])
+            .join('; ') || 'None found',
+          authorsNamed.has(c.author_id)
+            ? `named as the manuscript's author ${authorsNamed.get(c.author_id)!} (the name alone does not show whether this is the same person)`
+            : null,
+        ]
+          .filter(Boolean)
+          .join('; ');
       // As records for an authors group: the group import's columns, the corpus author's id as the
       // client id (the referees taken into a group of the organization's, to be found again there).
       const lines =
@@ -419,9 +433,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   c.hIndex,
                   c.citationsCount,
                   c.articlesCount,
-                  conflictKinds(c, flagged)
-                    .map((k) => CONFLICT_LABELS[k])
-                    .join('; ') || 'None found',
+                  conflictsText(c),
                   marks.get(c.author_id) ?? null,
                   c.url,
                 ]),
