@@ -279,15 +279,13 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const filters = request.query as PageFilters;
       const organizationId = orgOf(request);
       const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
-      const [org, stored, fields, values] = await Promise.all([
+      const [org, { stored, candidates, marks, otherMarks, flagged }, fields, values] = await Promise.all([
         requireOrganization(ctx.db, organizationId),
-        loadCandidates(ctx.db, manuscriptId),
+        candidatesAndMarks(ctx.db, organizationId, manuscript),
         listOwnerCustomFields(ctx.db, organizationId, 'proposal'),
         readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
       ]);
-      const candidates = stored?.candidates ?? [];
-      const [allMarks, whyTitles, names, flagged] = await Promise.all([
-        marksOfManuscript(ctx.db, manuscriptId),
+      const [whyTitles, names] = await Promise.all([
         explainedWorkTitles(ctx.db, candidates),
         rowNames(
           ctx.db,
@@ -295,18 +293,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           candidates,
           stored?.groupsSettings?.authors_groups.map((g) => g.id),
         ),
-        authorsFlaggedFor(
-          ctx.db,
-          organizationId,
-          manuscript.origin_id,
-          candidates.map((c) => c.author_id),
-        ),
       ]);
-      const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
-      // Marks of authors the last upload did not list (made by the CLI, or before a re-upload
-      // changed the candidates): shown apart, so that the page accounts for every mark it counts.
-      const listed = new Set(candidates.map((c) => c.author_id));
-      const otherMarks = allMarks.filter((m) => !listed.has(m.author_id));
       const journals = org.features.includes('recommend_journals')
         ? await journalsForManuscript(ctx, organizationId, {
             id: manuscript.id,
@@ -370,25 +357,17 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const filters = request.query as PageFilters & { as?: 'records' };
       const organizationId = orgOf(request);
       const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
-      const [stored, allMarks] = await Promise.all([
-        loadCandidates(ctx.db, manuscriptId),
-        marksOfManuscript(ctx.db, manuscriptId),
-      ]);
-      const candidates = stored?.candidates ?? [];
-      const flagged = await authorsFlaggedFor(
+      const { candidates, marks, flagged, ...all } = await candidatesAndMarks(
         ctx.db,
         organizationId,
-        manuscript.origin_id,
-        candidates.map((c) => c.author_id),
+        manuscript,
       );
-      const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
-      const listed = new Set(candidates.map((c) => c.author_id));
       // The marks the page lists apart ("Also marked as referees") go with the marked referees, where
       // no filter of the candidates' own (a name, a conflict) is set: they are referees the editor
       // picked, and the page counts them.
       const otherMarks =
         filters.marked === 'yes' && !filters.find && (filters.conflicts ?? 'all') === 'all'
-          ? allMarks.filter((m) => !listed.has(m.author_id))
+          ? all.otherMarks
           : [];
       const shown = filterCandidates(candidates, marks, filters, flagged);
       // A candidate named as a manuscript's author, which the page says on the row (conflictsCell):
@@ -891,6 +870,38 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
     ${f.order ? html`<input type="hidden" name="order" value="${f.order}" />` : null}
     <button type="submit">Filter</button>
   </form>`;
+}
+
+/**
+ * A manuscript's candidates of its last upload and its marks, as its page and its export read them:
+ * the marks by author, those of authors the last upload did not list apart (made by the CLI, or before
+ * a re-upload changed the candidates: shown apart, so that the page accounts for every mark it
+ * counts), and the candidates flagged by an editor since the upload.
+ */
+async function candidatesAndMarks(
+  db: Queryable,
+  organizationId: number,
+  manuscript: { id: number; origin_id: string },
+) {
+  const [stored, allMarks] = await Promise.all([
+    loadCandidates(db, manuscript.id),
+    marksOfManuscript(db, manuscript.id),
+  ]);
+  const candidates = stored?.candidates ?? [];
+  const flagged = await authorsFlaggedFor(
+    db,
+    organizationId,
+    manuscript.origin_id,
+    candidates.map((c) => c.author_id),
+  );
+  const listed = new Set(candidates.map((c) => c.author_id));
+  return {
+    stored,
+    candidates,
+    marks: new Map(allMarks.map((m) => [m.author_id, m.marked_by])),
+    otherMarks: allMarks.filter((m) => !listed.has(m.author_id)),
+    flagged,
+  };
 }
 
 /** The columns of a manuscript's candidates exported (the route's lines follow them). */
