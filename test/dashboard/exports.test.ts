@@ -14,6 +14,7 @@ import { createCustomField } from '../../src/custom-fields/store.ts';
 import {
   createGroup,
   findGroupAuthor,
+  EXPORT_BATCH_RECORDS,
   groupAuthorsInBatches,
   writeGroupAuthor,
   type GroupAuthorRecord,
@@ -239,6 +240,23 @@ describe("a group's records", () => {
     ))
       none.push(batch);
     expect(none).toEqual([]);
+  });
+});
+
+describe("a large group's records", () => {
+  it('are every one exported once, across the statements that read them', async () => {
+    const org = await createTestOrg(t);
+    const group = await createGroup(t.db, org.id, 'Large');
+    const n = EXPORT_BATCH_RECORDS * 2 + 1;
+    await t.db.query(
+      `INSERT INTO group_authors (group_id, client_id, organization_id, name)
+       SELECT $1, 'c' || i, $2, 'Name ' || i FROM generate_series(1, $3::integer) i`,
+      [group.group_id, org.id, n],
+    );
+    const viewer = await signInAs(t, org.id, 'viewer');
+    const rows = rowsOf((await get(viewer, `/dashboard/groups/${group.group_id}/export/`)).body).slice(1);
+    expect(rows.length).toBe(n);
+    expect(new Set(rows.map((r) => r[0])).size).toBe(n);
   });
 });
 
