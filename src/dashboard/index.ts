@@ -12,6 +12,7 @@ import { registerUserPages } from './pages/users.ts';
 import { registerCustomFieldPages } from './pages/custom-fields.ts';
 import { registerAuthorsGroupPages } from './pages/authors-groups.ts';
 import { registerGroupImportPages } from './pages/group-import.ts';
+import { registerGroupExportPages } from './pages/group-export.ts';
 import { registerFolderPages } from './pages/folders.ts';
 import { registerManuscriptPages } from './pages/manuscripts.ts';
 import { registerManuscriptUploadPages } from './pages/manuscript-upload.ts';
@@ -45,6 +46,7 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
       registerCustomFieldPages(scope, ctx);
       registerAuthorsGroupPages(scope, ctx);
       registerGroupImportPages(scope, ctx);
+      registerGroupExportPages(scope, ctx);
       registerFolderPages(scope, ctx);
       registerManuscriptUploadPages(scope, ctx);
       registerManuscriptPages(scope, ctx);

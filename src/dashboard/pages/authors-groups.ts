@@ -511,14 +511,16 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
               : null
           }
           <h2>Records</h2>
-          ${
-            mayDo(request, 'authors_groups_write')
-              ? html`<p>
-                  <a href="${base}new-record/">Add a record</a> ·
-                  <a href="${base}import/">Import records</a> (CSV)
-                </p>`
-              : null
-          }
+          <p>
+            ${
+              mayDo(request, 'authors_groups_write')
+                ? html`<a href="${base}new-record/">Add a record</a> ·
+                    <a href="${base}import/">Import records</a> (CSV) ·`
+                : null
+            }
+            <a href="${base}export/" download>Export every record</a>
+            (CSV, in the columns the import reads${q ? ', whatever the search' : ''})
+          </p>
           <form method="get" action="${base}" class="row" role="search">
             <div>
               <label for="q">Search by name, client id or email</label>

@@ -41,6 +41,7 @@ import {
   type SentFile,
 } from '../framework.ts';
 import { NOT_A_NUMBER } from '../custom-values-form.ts';
+import { unneutralizedCell } from '../csv.ts';
 import { text, typedNumber } from '../form-values.ts';
 import {
   countOf,
@@ -122,6 +123,21 @@ function columnTargets(name: string, fields: readonly CustomField[]): ColumnTarg
       .filter((f) => foldedHeader(f.name) === folded)
       .map((field): ColumnTarget => ({ kind: 'custom', field })),
   ];
+}
+
+/** The record's columns as an export writes them, in the import's order: each its field's own name. */
+export const RECORD_HEADERS: readonly string[] = RECORD_COLUMNS.map((c) => c.key);
+
+/**
+ * The name an export writes a custom field's column by: the field's name when the import reads that
+ * name as this field, else its api_id (a field named "Email" is read as the record's emails, and one
+ * named "E mail" beside one named "E-mail" as neither), so that what is exported imports back.
+ */
+export function customColumnHeader(field: CustomField, fields: readonly CustomField[]): string {
+  const name = field.name.trim();
+  const targets = columnTargets(name, fields);
+  const only = targets.length === 1 ? targets[0]! : undefined;
+  return only?.kind === 'custom' && only.field.api_id === field.api_id ? name : field.api_id;
 }
 
 /** How many problems the page lists; the count of the rest is said. */
@@ -415,7 +431,8 @@ async function readCsv(
   try {
     for await (const record of parser) {
       if (records.length === maxRecords) return { records, more: true };
-      records.push(record as string[]);
+      // A cell an export neutralized ("'=x", csv.ts) read as it was written.
+      records.push((record as string[]).map(unneutralizedCell));
     }
     return { records, more: false };
   } finally {

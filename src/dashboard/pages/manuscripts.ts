@@ -55,6 +55,7 @@ import {
 import { pageCount, pagerNav } from '../pager.ts';
 import { countOf, dashboardPath, formatCount, html, isolate, isolateText, type Html } from '../html.ts';
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
+import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
 import { dataTable } from '../table.ts';
 import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
@@ -92,6 +93,11 @@ const PageQuery = Type.Object({
   ),
   marked: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('yes'), Type.Literal('no')])),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+});
+/** The page's filters and sort, and `as=records`: the group import's columns, not the editorial system's. */
+const ExportQuery = Type.Object({
+  ...PageQuery.properties,
+  as: Type.Optional(Type.Literal('records')),
 });
 type PageFilters = {
   sort?: SortKey;
@@ -273,15 +279,13 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const filters = request.query as PageFilters;
       const organizationId = orgOf(request);
       const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
-      const [org, stored, fields, values] = await Promise.all([
+      const [org, { stored, candidates, marks, otherMarks, flagged }, fields, values] = await Promise.all([
         requireOrganization(ctx.db, organizationId),
-        loadCandidates(ctx.db, manuscriptId),
+        candidatesAndMarks(ctx.db, organizationId, manuscript),
         listOwnerCustomFields(ctx.db, organizationId, 'proposal'),
         readCustomValues(ctx.db, organizationId, 'proposal', manuscriptId),
       ]);
-      const candidates = stored?.candidates ?? [];
-      const [allMarks, whyTitles, names, flagged] = await Promise.all([
-        marksOfManuscript(ctx.db, manuscriptId),
+      const [whyTitles, names] = await Promise.all([
         explainedWorkTitles(ctx.db, candidates),
         rowNames(
           ctx.db,
@@ -289,18 +293,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
           candidates,
           stored?.groupsSettings?.authors_groups.map((g) => g.id),
         ),
-        authorsFlaggedFor(
-          ctx.db,
-          organizationId,
-          manuscript.origin_id,
-          candidates.map((c) => c.author_id),
-        ),
       ]);
-      const marks = new Map(allMarks.map((m) => [m.author_id, m.marked_by]));
-      // Marks of authors the last upload did not list (made by the CLI, or before a re-upload
-      // changed the candidates): shown apart, so that the page accounts for every mark it counts.
-      const listed = new Set(candidates.map((c) => c.author_id));
-      const otherMarks = allMarks.filter((m) => !listed.has(m.author_id));
       const journals = org.features.includes('recommend_journals')
         ? await journalsForManuscript(ctx, organizationId, {
             id: manuscript.id,
@@ -348,6 +341,105 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                 )
           }`,
       });
+    },
+  });
+
+  // The candidates as the page lists them (its filters and sort, every page), or the marked referees
+  // alone, as a CSV file for an editorial system (docs/dashboard.md, "Exports"). Every role that
+  // reads the page may: the file holds what the page shows.
+  dashboardRoute(scope, {
+    method: 'GET',
+    url: '/manuscripts/:manuscriptId/export/',
+    action: 'read',
+    schema: { params: Type.Object({ manuscriptId: Id }), querystring: ExportQuery },
+    handler: async (request, reply) => {
+      const { manuscriptId } = request.params as { manuscriptId: number };
+      const filters = request.query as PageFilters & { as?: 'records' };
+      const organizationId = orgOf(request);
+      const manuscript = await requireManuscript(ctx.db, organizationId, manuscriptId);
+      const { candidates, marks, flagged, ...all } = await candidatesAndMarks(
+        ctx.db,
+        organizationId,
+        manuscript,
+      );
+      // The marks the page lists apart ("Also marked as referees") go with the marked referees, where
+      // no filter of the candidates' own (a name, a conflict) is set: they are referees the editor
+      // picked, and the page counts them.
+      const otherMarks =
+        filters.marked === 'yes' && !filters.find && (filters.conflicts ?? 'all') === 'all'
+          ? all.otherMarks
+          : [];
+      const shown = filterCandidates(candidates, marks, filters, flagged);
+      // A candidate named as a manuscript's author, which the page says on the row (conflictsCell):
+      // the file said "None found" of them, and the editorial system got a referee who may be an author.
+      const authorsNamed = namesakes(manuscript.authors, shown);
+      const conflictsText = (c: StoredCandidate) =>
+        [
+          conflictKinds(c, flagged)
+            .map((k) => CONFLICT_LABELS[k])
+            .join('; ') || 'None found',
+          authorsNamed.has(c.author_id)
+            ? `named as the manuscript's author ${authorsNamed.get(c.author_id)!} (the name alone does not show whether this is the same person)`
+            : null,
+        ]
+          .filter(Boolean)
+          .join('; ');
+      // As records for an authors group: the group import's columns, the corpus author's id as the
+      // client id (the referees taken into a group of the organization's, to be found again there).
+      const lines =
+        filters.as === 'records'
+          ? [
+              csvLine(['client_id', 'name', 'emails', 'orcids', 'affiliations']),
+              ...shown.map((c) =>
+                csvLine([`author-${c.author_id}`, c.name, c.email, c.orcid, c.affiliation]),
+              ),
+              ...otherMarks.map((m) => csvLine([`author-${m.author_id}`, m.name, null, null, null])),
+            ]
+          : [
+              csvLine(CANDIDATE_COLUMNS),
+              ...shown.map((c) =>
+                csvLine([
+                  manuscript.origin_id,
+                  c.author_id,
+                  c.name,
+                  c.first_name,
+                  c.middle_name,
+                  c.last_name,
+                  c.email,
+                  c.orcid,
+                  c.affiliation,
+                  c.score.toFixed(3),
+                  c.hIndex,
+                  c.citationsCount,
+                  c.articlesCount,
+                  conflictsText(c),
+                  marks.get(c.author_id) ?? null,
+                  c.url,
+                ]),
+              ),
+              ...otherMarks.map((m) =>
+                csvLine([
+                  manuscript.origin_id,
+                  m.author_id,
+                  m.name,
+                  ...Array<null>(10).fill(null),
+                  "Not known: not among the last upload's candidates",
+                  m.marked_by,
+                  authorUrl(ctx.config.publicBaseUrl, m.author_id),
+                ]),
+              ),
+            ];
+      const what = filters.marked === 'yes' ? 'referees' : 'candidates';
+      csvDownload(
+        reply,
+        csvFileName([
+          what,
+          ...(filters.as === 'records' ? ['records'] : []),
+          manuscript.origin_id,
+          fileDate(),
+        ]),
+      );
+      return reply.send(CSV_BOM + lines.join(''));
     },
   });
 
@@ -781,6 +873,65 @@ function candidateFilters(request: FastifyRequest, manuscriptId: number, f: Page
 }
 
 /**
+ * A manuscript's candidates of its last upload and its marks, as its page and its export read them:
+ * the marks by author, those of authors the last upload did not list apart (made by the CLI, or before
+ * a re-upload changed the candidates: shown apart, so that the page accounts for every mark it
+ * counts), and the candidates flagged by an editor since the upload.
+ */
+async function candidatesAndMarks(
+  db: Queryable,
+  organizationId: number,
+  manuscript: { id: number; origin_id: string },
+) {
+  const [stored, allMarks] = await Promise.all([
+    loadCandidates(db, manuscript.id),
+    marksOfManuscript(db, manuscript.id),
+  ]);
+  const candidates = stored?.candidates ?? [];
+  const flagged = await authorsFlaggedFor(
+    db,
+    organizationId,
+    manuscript.origin_id,
+    candidates.map((c) => c.author_id),
+  );
+  const listed = new Set(candidates.map((c) => c.author_id));
+  return {
+    stored,
+    candidates,
+    marks: new Map(allMarks.map((m) => [m.author_id, m.marked_by])),
+    otherMarks: allMarks.filter((m) => !listed.has(m.author_id)),
+    flagged,
+  };
+}
+
+/** The columns of a manuscript's candidates exported (the route's lines follow them). */
+const CANDIDATE_COLUMNS = [
+  'Manuscript origin id',
+  'Author id',
+  'Name',
+  'First name',
+  'Middle name',
+  'Last name',
+  'Email',
+  'ORCID iD',
+  'Affiliation',
+  'Score',
+  'h-index',
+  'Citations',
+  'Articles',
+  'Conflicts',
+  'Marked as referee by',
+  'Profile',
+];
+
+/** A candidate's kinds of conflict: the upload's, and the organization's flag added since (`flagged`). */
+function conflictKinds(c: StoredCandidate, flagged: ReadonlySet<number>): ConflictKind[] {
+  const kinds = new Set(c.conflicts.map((x) => x.kind));
+  if (flagged.has(c.author_id)) kinds.add('external_coi');
+  return CONFLICT_KINDS.filter((k) => kinds.has(k));
+}
+
+/**
  * Candidates kept by the page's filters, in its order (score, highest first, by default). A candidate
  * an editor flagged since the upload (`flagged`) has the organization's conflict already: "Without
  * conflicts" listed them, for marking as referees, until the next upload.
@@ -802,8 +953,7 @@ export function filterCandidates(
       const haystack = foldAccents([c.name, c.email ?? '', c.affiliation ?? ''].join('\n'));
       if (!words.every((w) => haystack.includes(w))) return false;
     }
-    const kinds = new Set(c.conflicts.map((x) => x.kind));
-    if (flagged.has(c.author_id)) kinds.add('external_coi');
+    const kinds = new Set(conflictKinds(c, flagged));
     if (f.conflicts === 'none' && kinds.size > 0) return false;
     if (f.conflicts === 'any' && kinds.size === 0) return false;
     if (
@@ -901,6 +1051,7 @@ function candidateTable(
           </p>`
         : null
     }
+    ${exportLinks(manuscriptId, f, matching.length, all.length, marks.size)}
     <table class="candidates">
       <caption>
         ${`${formatCount(matching.length)} of ${countOf(all.length, 'candidate', 'candidates')}`}${
@@ -1054,6 +1205,41 @@ function candidateTable(
       </tbody>
     </table>
     ${pagerNav({ page, pages, link: pageLink, label: 'Pages of candidates' })}`;
+}
+
+/**
+ * The links to the candidates as a CSV file: those the filters list (every page, in the page's
+ * order), and the marked referees alone, for an editorial system.
+ */
+function exportLinks(
+  manuscriptId: number,
+  f: PageFilters,
+  matching: number,
+  all: number,
+  marked: number,
+): Html | null {
+  if (all === 0 && marked === 0) return null;
+  const exportPath = (filters: PageFilters) =>
+    `${dashboardPath('manuscripts', manuscriptId, 'export')}${filtersQuery({ ...filters, page: undefined })}`;
+  const filtered = !!f.find || (f.conflicts ?? 'all') !== 'all' || (f.marked ?? 'all') !== 'all';
+  return html`<p>
+    Export as CSV:
+    <a href="${exportPath(f)}" download
+      >${filtered ? `the ${countOf(matching, 'candidate', 'candidates')} these filters list` : `all ${countOf(all, 'candidate', 'candidates')}`}</a
+    >${
+      marked > 0
+        ? html` ·
+            <a href="${exportPath({ marked: 'yes', sort: f.sort, order: f.order })}" download
+              >the ${countOf(marked, 'marked referee', 'marked referees')} only</a
+            >
+            (or
+            <a href="${exportPath({ marked: 'yes', sort: f.sort, order: f.order })}&amp;as=records" download
+              >as records for an authors group</a
+            >, in the columns its import reads)`
+        : null
+    };
+    with emails, ORCID iDs, affiliations, conflicts, scores and metrics.
+  </p>`;
 }
 
 /**
