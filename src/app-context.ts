@@ -11,6 +11,7 @@ import type { Readiness } from './system/readiness.ts';
 import type { AppMetrics } from './system/metrics.ts';
 import type { WebhookWorker } from './webhooks/delivery.ts';
 import type { JournalResultCache } from './journals/result-cache.ts';
+import type { InFlightGate } from './infra/in-flight-gate.ts';
 
 export interface AppContext {
   config: Config;
@@ -32,4 +33,10 @@ export interface AppContext {
   webhooks: WebhookWorker;
   /** Journal recommendations computed, served again while nothing they depend on changed (4.6). */
   journalResults: JournalResultCache;
+  /**
+   * The places of work the process takes only so much of at once, in all and per organization:
+   * uploads (the API's and the dashboard's share them: UPLOADS_IN_FLIGHT*) and a group's exports
+   * (EXPORTS_IN_FLIGHT*).
+   */
+  inFlight: { uploads: InFlightGate; exports: InFlightGate };
 }

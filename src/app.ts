@@ -30,6 +30,7 @@ import { isDashboardPath, registerDashboard, sendFrameworkErrorPage } from './da
 import { WebhookWorker } from './webhooks/delivery.ts';
 import { JournalResultCache } from './journals/result-cache.ts';
 import { setDeploymentLimits } from './organizations/limits.ts';
+import { InFlightGate } from './infra/in-flight-gate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -143,6 +144,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...services,
     metrics,
     journalResults: new JournalResultCache((hit) => metrics.countJournalRecommendation(hit)),
+    inFlight: {
+      uploads: new InFlightGate('uploads', config.uploadsInFlight, config.uploadsInFlightPerOrg, (n) =>
+        metrics.uploadsInFlight.set(n),
+      ),
+      exports: new InFlightGate('exports', config.exportsInFlight, config.exportsInFlightPerOrg),
+    },
   };
   ctx.metrics.register(app);
   app.decorate('refmatch', ctx);

@@ -109,5 +109,8 @@ export const errors = {
       'retry-after': String(retryAfterSeconds),
     }),
   unavailable: (message = 'The service is not ready') => new AppError(503, 'unavailable', message),
+  /** Refused for the work in progress (InFlightGate): 503 with the seconds to wait. */
+  busy: (message: string, retryAfterSeconds: number) =>
+    new AppError(503, 'unavailable', message, undefined, { 'retry-after': String(retryAfterSeconds) }),
   internal: () => new AppError(500, 'internal_error', 'An unexpected error occurred'),
 } as const;

@@ -38,6 +38,8 @@ export interface Config {
    */
   uploadsInFlight: number;
   uploadsInFlightPerOrg: number;
+  exportsInFlight: number;
+  exportsInFlightPerOrg: number;
   /** How long shutdown waits for in-flight requests before closing connections, in ms. */
   shutdownTimeoutMs: number;
   /** How long a verified API key is remembered in this process; revocations elsewhere take this long. */
@@ -338,6 +340,10 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     maxConnections: intVar(env, 'MAX_CONNECTIONS', 1_000, 1, 1_000_000),
     uploadsInFlight: intVar(env, 'UPLOADS_IN_FLIGHT', 16, 1, 100_000),
     uploadsInFlightPerOrg: intVar(env, 'UPLOADS_IN_FLIGHT_PER_ORG', 8, 1, 100_000),
+    // A group's export streams up to its 200,000 records: a few at once, so that exports started
+    // again and again take the database from no one (docs/dashboard.md, Exports).
+    exportsInFlight: intVar(env, 'EXPORTS_IN_FLIGHT', 4, 1, 100_000),
+    exportsInFlightPerOrg: intVar(env, 'EXPORTS_IN_FLIGHT_PER_ORG', 2, 1, 100_000),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     authCacheTtlMs: intVar(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 3_600_000),
     heapGrowingPercent: intVar(env, 'HEAP_GROWING_PERCENT', 30, 0, 300),

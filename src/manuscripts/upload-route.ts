@@ -4,12 +4,13 @@
 // authenticates itself (`auth: 'manual'`): the header, when sent, before any of the body is read;
 // else the field, as soon as it is read, which must be before the file (upload-form.ts).
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { headerKey } from '../http/auth.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { floatFieldsWithFraction } from '../http/float-fields.ts';
 import { errors } from '../infra/errors.ts';
+import type { InFlightGate } from '../infra/in-flight-gate.ts';
 import type { Organization } from '../organizations/organizations.ts';
 import {
   API_KEY_FIELD,
@@ -39,63 +40,6 @@ function stopReading(request: FastifyRequest): void {
   request.raw.pause();
 }
 
-/** Seconds a refused upload is told to wait before it tries again. */
-const BUSY_RETRY_AFTER_SECONDS = 5;
-
-/** Counts the uploads in flight, in all and per organization (UPLOADS_IN_FLIGHT*). */
-export class UploadGate {
-  private total = 0;
-  private readonly byOrg = new Map<number, number>();
-  constructor(
-    private readonly limit: number,
-    private readonly perOrgLimit: number,
-    private readonly onCount: (inFlight: number) => void,
-  ) {}
-
-  /**
-   * Takes an upload's places, the process's then its organization's, and returns what gives them
-   * back. Refuses (503, Retry-After) when either is full, giving back the place it took first.
-   */
-  admit(reply: FastifyReply, organizationId: number): () => void {
-    this.enter(reply);
-    try {
-      this.enterOrg(reply, organizationId);
-    } catch (error) {
-      this.leave(null);
-      throw error;
-    }
-    return () => this.leave(organizationId);
-  }
-
-  /** Refuses (503, Retry-After) when the process is full. */
-  private enter(reply: FastifyReply): void {
-    if (this.total >= this.limit) busy(reply, 'The service is handling as many uploads as it can');
-    this.onCount(++this.total);
-  }
-
-  /** Refuses (503, Retry-After) when the organization has its share in flight. */
-  private enterOrg(reply: FastifyReply, organizationId: number): void {
-    const held = this.byOrg.get(organizationId) ?? 0;
-    if (held >= this.perOrgLimit) {
-      busy(reply, `The organization has ${held} uploads in progress, the most at once`);
-    }
-    this.byOrg.set(organizationId, held + 1);
-  }
-
-  private leave(organizationId: number | null): void {
-    this.onCount(--this.total);
-    if (organizationId === null) return;
-    const held = (this.byOrg.get(organizationId) ?? 1) - 1;
-    if (held > 0) this.byOrg.set(organizationId, held);
-    else this.byOrg.delete(organizationId);
-  }
-}
-
-function busy(reply: FastifyReply, why: string): never {
-  void reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
-  throw errors.unavailable(`${why}: try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`);
-}
-
 /**
  * What every upload goes through, whoever sends it (the API's form, the dashboard's): the process's
  * and the organization's places (UPLOADS_IN_FLIGHT*) and the organization's share of the parser
@@ -103,7 +47,8 @@ function busy(reply: FastifyReply, why: string): never {
  * twice its bound.
  */
 export interface UploadLane {
-  gate: UploadGate;
+  /** The process's and the organization's places (ctx.inFlight.uploads). */
+  gate: InFlightGate;
   /** Parses, stores and ranks one upload with the organization's share of the parser. */
   upload(
     uploader: Organization,
@@ -121,9 +66,7 @@ export function uploadLane(ctx: AppContext): UploadLane {
   if (!lane) {
     const parser = ctx.metrics.timedParser(ctx.parser);
     const finder = ctx.metrics.timedFinder(findCandidates);
-    const gate = new UploadGate(ctx.config.uploadsInFlight, ctx.config.uploadsInFlightPerOrg, (n) =>
-      ctx.metrics.uploadsInFlight.set(n),
-    );
+    const gate = ctx.inFlight.uploads;
     const shares = new ParseShares(parsesPerOrganization(ctx.config.parsing.workers), (n) =>
       ctx.metrics.parsesWaitingForShare.set(n),
     );
@@ -184,7 +127,7 @@ export function registerUploadRoute(external: FastifyInstance, ctx: AppContext) 
         // no key at all filled the process's bound and every organization's upload was refused.
         let release = () => {};
         const admit = (uploader: Organization) => {
-          release = gate.admit(reply, uploader.id);
+          release = gate.admit(uploader.id);
         };
         try {
           if (organization) admit(organization);

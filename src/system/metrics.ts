@@ -62,7 +62,7 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
-  constructor(ctx: Omit<AppContext, 'metrics' | 'journalResults'>) {
+  constructor(ctx: Omit<AppContext, 'metrics' | 'journalResults' | 'inFlight'>) {
     // The process's own (CPU, memory, event-loop lag, GC) under their usual names.
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];

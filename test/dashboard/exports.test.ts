@@ -260,6 +260,38 @@ describe("a large group's records", () => {
   });
 });
 
+describe('exports at once', () => {
+  it("take a place of the organization's (EXPORTS_IN_FLIGHT_PER_ORG) until the file is sent; past them, 503 and when to try again", async () => {
+    const gate = t.app.refmatch.inFlight.exports;
+    const [org, other] = [await createTestOrg(t), await createTestOrg(t)];
+    const [group, otherGroup] = [
+      await createGroup(t.db, org.id, 'G'),
+      await createGroup(t.db, other.id, 'G'),
+    ];
+    const [viewer, otherViewer] = [
+      await signInAs(t, org.id, 'viewer'),
+      await signInAs(t, other.id, 'viewer'),
+    ];
+    // The organization's two places held, as two exports still sending would hold them.
+    const held = [gate.admit(org.id), gate.admit(org.id)];
+    const refused = await get(viewer, `/dashboard/groups/${group.group_id}/export/`);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.headers['content-disposition']).toBeUndefined();
+    expect(refused.body).toContain('The organization has 2 exports in progress, the most at once');
+    // Another organization's export is not refused for them, and gives its place back once sent.
+    const sent = await get(otherViewer, `/dashboard/groups/${otherGroup.group_id}/export/`);
+    expect(sent.statusCode).toBe(200);
+    held.pop()!();
+    expect((await get(viewer, `/dashboard/groups/${group.group_id}/export/`)).statusCode).toBe(200);
+    // Each file sent gave its place back: one held, the test's own.
+    for (let i = 0; i < 10 && gate.inFlight > 1; i++) await new Promise((r) => setImmediate(r));
+    expect(gate.inFlight).toBe(1);
+    held.pop()!();
+    expect(gate.inFlight).toBe(0);
+  });
+});
+
 describe("a manuscript's candidates", () => {
   async function uploaded() {
     const org = await createTestOrg(t);

@@ -183,6 +183,29 @@ describe('uploading a manuscript from the dashboard', () => {
     expect(await manuscriptsOf(org.id)).toBe(0);
   });
 
+  it("while the organization's uploads take every place of its own (UPLOADS_IN_FLIGHT_PER_ORG), says so at the page top with when to try again (503), nothing stored, the form kept", async () => {
+    const org = await createTestOrg(t);
+    const editor = await signInAs(t, org.id, 'editor');
+    const gate = t.app.refmatch.inFlight.uploads;
+    // The places the API's uploads in flight would hold: the form shares them (one lane).
+    const held = Array.from({ length: t.app.refmatch.config.uploadsInFlightPerOrg }, () =>
+      gate.admit(org.id),
+    );
+    try {
+      const res = await send(editor, TYPED);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toContain(
+        `Nothing was uploaded: The organization has ${held.length} uploads in progress, the most at once`,
+      );
+      expect(res.body).toContain(`value="${TYPED.origin_id}"`);
+      expect(await manuscriptsOf(org.id)).toBe(0);
+    } finally {
+      for (const release of held) release();
+    }
+    expect((await send(editor, TYPED)).statusCode).toBe(303);
+  });
+
   it('a viewer is offered no upload, and its post is refused (403)', async () => {
     const org = await createTestOrg(t);
     const viewer = await signInAs(t, org.id, 'viewer');

@@ -71,10 +71,14 @@ export function registerGroupExportPages(scope: FastifyInstance, ctx: AppContext
       // Another organization's group, or none, is a 404 page before anything is sent.
       const group = await requireGroup(ctx.db, organizationId, groupId);
       const fields = await listOwnerCustomFields(ctx.db, organizationId, 'author_from_group');
+      // A place of the process's and the organization's exports (EXPORTS_IN_FLIGHT*), held until
+      // the file is sent or the browser has gone: a group's export reads the database for seconds,
+      // and started again and again it was a way to take the database from everyone (503 past it).
+      const release = ctx.inFlight.exports.admit(organizationId);
+      const file = Readable.from(groupCsv(ctx, { organizationId, groupId }, fields), { objectMode: false });
+      file.once('close', release);
       csvDownload(reply, csvFileName(['group', group.name, fileDate()]));
-      return reply.send(
-        Readable.from(groupCsv(ctx, { organizationId, groupId }, fields), { objectMode: false }),
-      );
+      return reply.send(file);
     },
   });
 }

@@ -350,7 +350,7 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           // While the corpus loads, or the process or the organization has as many uploads as it
           // takes at once: said beside the button, the form kept, to send again in a moment.
           ctx.readiness.assertReady(reply);
-          release = gate.admit(reply, organizationId);
+          release = gate.admit(organizationId);
           const organization = await requireOrganization(ctx.db, organizationId);
           // What an upload stores counts against the sender's address as the API's upload counts it
           // against its key and address (the typed text now, what is read from the file once read):
@@ -372,6 +372,7 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           if (error instanceof UnreadFile) return refused(error.refusal);
           // Busy (503) or past the address's rate limit (429): nothing stored, the form kept.
           if (error instanceof AppError && (error.status === 503 || error.status === 429)) {
+            if (error.headers) void reply.headers(error.headers);
             return refused({
               status: error.status,
               problems: {},
