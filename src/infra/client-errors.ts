@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { errors, renderError, type AppError } from './errors.ts';
+import { closeLingering } from './unread-body.ts';
 
 /** Longest request target (path and query) accepted; longer ones answer 414. */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -96,7 +97,10 @@ export function clientErrorHandler(this: FastifyInstance, error: ParserError, so
     { code: appError.code, status: appError.status, parserCode: error.code },
     'malformed request',
   );
-  socket.end(rawResponse(appError));
+  // Closed lingering, bounded: a client sending on (half-open) held the socket as long as it sent,
+  // every byte read by a parser that had failed; closed at once, a reset could lose the answer.
+  socket.write(rawResponse(appError));
+  closeLingering(socket);
 }
 
 /** The most characters a multipart boundary may have (RFC 2046 5.1.1: 1 to 70). */

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
-import { discardUnreadBody } from './unread-body.ts';
+import { discardUnreadBody, lingerWhenClosed } from './unread-body.ts';
 import { AppError, errors, MAX_ERROR_DETAILS, type ErrorDetail } from './app-error.ts';
 
 export { AppError, errors, MAX_ERROR_DETAILS, type ErrorDetail } from './app-error.ts';
@@ -228,9 +228,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
   // A request answered before its body was read (an unknown key, a limit, an unknown route) closes
   // the connection: kept alive, Node would read and discard the rest of the body first, however long
   // (a 404 to a 1 GB POST read 48 MB in 15 s and went on, until the request timeout). A route a
-  // browser posts files to reads such a body to its end first, within its bound (unread-body.ts).
+  // browser posts files to reads such a body to its end first, within its bound; any other closes
+  // lingering, reading what is still sent for a bounded while, so that the answer is not lost to a
+  // reset (unread-body.ts).
   app.addHook('onSend', async (request, reply) => {
-    if (!(await discardUnreadBody(request))) void reply.header('connection', 'close');
+    if (await discardUnreadBody(request)) return;
+    void reply.header('connection', 'close');
+    lingerWhenClosed(request.raw.socket);
   });
   // Every route's path as a pattern, so that a known path asked with another method answers 405 with
   // the methods it has (an API client then knows its method is wrong, not its URL).

@@ -383,7 +383,9 @@ describe('a form sent after the session ended', () => {
       120_000,
     );
 
-    it('declared longer than a file and a form may be: answered without reading it, the connection closed', async () => {
+    // Not read before the answer; the connection then closes lingering (unread-body.ts), reading what
+    // is still sent within a bound, so that a reset does not lose the answer: this test lost it once.
+    it('declared longer than a file and a form may be: answered without reading it, the connection closed, the answer not lost', async () => {
       const editor = await createTestUser(t.db, orgId, 'editor');
       const session = await injectSignIn(t.app, editor.email);
       const group = await createGroup(t.db, orgId, `Sent too long ${editor.id}`);
@@ -394,7 +396,7 @@ describe('a form sent after the session ended', () => {
       const answer = await sendSlowly(port, `/dashboard/groups/${group.group_id}/import/`, body, bound + 1);
       expect(answer.head).toMatch(/^HTTP\/1\.1 303 /);
       expect(answer.head).toContain('connection: close');
-      expect(answer.written).toBeLessThan(body.length);
+      expect(answer.head).toContain('location: /dashboard/sign-in/?next=');
     }, 120_000);
 
     it("keeps nothing of a post no ended session sent (another site's)", async () => {
