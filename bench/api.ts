@@ -16,13 +16,13 @@ import { promisify } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/index.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import { createGroup, writeGroupAuthor } from '../src/authors-groups/store.ts';
+import { benchAppConfig } from './lib/bench-config.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -165,13 +165,7 @@ async function benchDriver(driver: string, db: Database): Promise<Row[]> {
   const org = await createOrganization(db, { name: 'Bench', features: [] });
   const group = await createGroup(db, org.id, 'Bench group');
   // The rate limits are off: this measures the routes' overhead at full load, which the limits refuse.
-  const config = parseConfig({
-    LOG_LEVEL: 'silent',
-    REFMATCH_DEMO: 'false',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_KEY: '0',
-    RATE_LIMIT_PER_ADDRESS: '0',
-  });
+  const config = benchAppConfig({ HOST: '127.0.0.1' });
   const app = await buildApp({ config, db });
   const bare = bareApp(db, org.id);
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/index.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
@@ -30,6 +29,7 @@ import { ACL_WORKS_PATH, aclDataAvailable } from './lib/acl-holdout.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import { changePassword, createUser } from '../src/users/users.ts';
 import { saveWebhook } from '../src/webhooks/store.ts';
+import { benchAppConfig } from './lib/bench-config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MANUSCRIPTS = Number(process.env.BENCH_MANUSCRIPTS ?? 10_000);
@@ -169,14 +169,7 @@ async function main() {
       await ensureDemoCorpus(db, log);
     }
     log(`corpus ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const config = parseConfig({
-      LOG_LEVEL: 'silent',
-      REFMATCH_DEMO: 'false',
-      WEBHOOK_WORKER: 'false',
-      RATE_LIMIT_PER_KEY: '0',
-      RATE_LIMIT_PER_ADDRESS: '0',
-      REFMATCH_DATA_DIR: os.tmpdir(),
-    });
+    const config = benchAppConfig({ WEBHOOK_WORKER: 'false', REFMATCH_DATA_DIR: os.tmpdir() });
     const app = await buildApp({ config, db });
     await app.ready();
     const org = await createOrganization(db, {

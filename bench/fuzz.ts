@@ -18,7 +18,6 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/index.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
@@ -32,6 +31,7 @@ import {
   ResponseChecker,
   type FuzzOutcome,
 } from '../test/fuzz/generator.ts';
+import { benchAppConfig } from './lib/bench-config.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,13 +59,7 @@ interface EndpointResult {
 
 async function appOver(db: Database): Promise<FastifyInstance> {
   await migrate(db);
-  const config = parseConfig({
-    LOG_LEVEL: 'silent',
-    REFMATCH_DEMO: 'false',
-    RATE_LIMIT_PER_KEY: '0',
-    RATE_LIMIT_PER_ADDRESS: '0',
-    AUTH_FAILURES_PER_ADDRESS: '0',
-  });
+  const config = benchAppConfig({ AUTH_FAILURES_PER_ADDRESS: '0' });
   const app = await buildApp({ config, db });
   await app.ready();
   return app;

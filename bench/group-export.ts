@@ -13,7 +13,6 @@ import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/infra/config.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import type { Database } from '../src/infra/db/index.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
@@ -22,6 +21,7 @@ import { createGroup, groupAuthorsInBatches } from '../src/authors-groups/store.
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { signedInUser } from './lib/dashboard-session.ts';
 import { fillLargeGroup } from './lib/large-group.ts';
+import { benchAppConfig } from './lib/bench-config.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -46,14 +46,7 @@ function download(url: string, cookie: string): Promise<{ status: number; bytes:
 
 async function measure(db: Database, label: string): Promise<void> {
   await migrate(db);
-  const config = parseConfig({
-    LOG_LEVEL: 'silent',
-    REFMATCH_DEMO: 'false',
-    WEBHOOK_WORKER: 'false',
-    RATE_LIMIT_PER_KEY: '0',
-    RATE_LIMIT_PER_ADDRESS: '0',
-    REFMATCH_DATA_DIR: os.tmpdir(),
-  });
+  const config = benchAppConfig({ WEBHOOK_WORKER: 'false', REFMATCH_DATA_DIR: os.tmpdir() });
   const app = await buildApp({ config, db });
   await app.listen({ host: '127.0.0.1', port: 0 });
   try {

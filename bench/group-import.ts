@@ -14,7 +14,6 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/index.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { ensureDemoCorpus } from '../src/corpus/ingest/demo-corpus.ts';
@@ -24,6 +23,7 @@ import { changePassword, createUser } from '../src/users/users.ts';
 import { createGroup } from '../src/authors-groups/store.ts';
 import { createCustomField } from '../src/custom-fields/store.ts';
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
+import { benchAppConfig } from './lib/bench-config.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 3000);
 const FILE_BYTES = Number(process.env.BENCH_FILE_BYTES ?? 1024 * 1024);
@@ -164,14 +164,7 @@ async function measure(db: Database, label: string): Promise<void> {
     'SELECT display_name FROM authors ORDER BY id LIMIT 5000',
   );
   const nameList = names.length > 0 ? names.map((r) => r.display_name) : ['Ada Lovelace', 'Alan Turing'];
-  const config = parseConfig({
-    LOG_LEVEL: 'silent',
-    REFMATCH_DEMO: 'false',
-    WEBHOOK_WORKER: 'false',
-    RATE_LIMIT_PER_KEY: '0',
-    RATE_LIMIT_PER_ADDRESS: '0',
-    REFMATCH_DATA_DIR: os.tmpdir(),
-  });
+  const config = benchAppConfig({ WEBHOOK_WORKER: 'false', REFMATCH_DATA_DIR: os.tmpdir() });
   const app = await buildApp({ config, db });
   await app.ready();
   try {

@@ -23,7 +23,6 @@ import { mkdir } from 'node:fs/promises';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { parseConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/index.ts';
 import { openPglite } from '../src/infra/db/pglite.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
@@ -41,6 +40,7 @@ import {
   type AclWork,
 } from './lib/acl-holdout.ts';
 import { scaleUp } from './retrieval-corpus.ts';
+import { benchAppConfig } from './lib/bench-config.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
@@ -275,14 +275,8 @@ async function runDriver(driver: string, corpus: string, queries: Query[], acl: 
     else await ensureAcl(db, label);
     const started = Date.now();
     const config = {
-      ...parseConfig({
-        LOG_LEVEL: 'silent',
-        REFMATCH_DEMO: 'false',
-        PUBLIC_BASE_URL: 'http://bench.local',
-        // Latency under load is measured, not the rate limits, which a long run at 8 clients would meet.
-        RATE_LIMIT_PER_KEY: '0',
-        RATE_LIMIT_PER_ADDRESS: '0',
-      }),
+      // Latency under load is measured, not the rate limits, which a long run at 8 clients would meet.
+      ...benchAppConfig({ PUBLIC_BASE_URL: 'http://bench.local' }),
       port: 0,
     };
     app = await buildApp({ config, db });
