@@ -34,12 +34,17 @@ async function cutOutlines(
   from: number,
 ): Promise<string[]> {
   const count = await page.locator(selector).count();
+  // Room below the page's foot, so that a control near it can be scrolled to the screen's top: how
+  // far a page of three candidates reaches below its last rows depends on the fonts the machine has.
+  if (edge === 'top') await page.evaluate(`document.body.style.paddingBottom = '100vh'`);
   const cut: string[] = [];
   let tried = 0;
   for (let i = 0; i < count; i++) {
     const placed = await page.evaluate<boolean>(`(() => {
       const el = document.querySelectorAll(${JSON.stringify(selector)})[${i}];
-      const all = [...document.querySelectorAll('a[href], button, input, select, textarea, summary')];
+      // The controls Tab goes through: a form's hidden inputs take no focus (a neighbour that cannot
+      // be focused left Tab to start from the page's top).
+      const all = [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')];
       const neighbour = all[all.indexOf(el) + (${JSON.stringify(edge)} === 'bottom' ? -1 : 1)];
       if (!neighbour) return false;
       neighbour.focus({ preventScroll: true });
