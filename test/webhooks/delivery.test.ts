@@ -330,7 +330,10 @@ describe('webhook events', () => {
     expect(r.received).toEqual([]);
     expect((await outbox(db, org.id)).map((o) => o.status)).toEqual(['pending', 'pending']);
 
-    await app(db);
+    // A timeout far beyond any answer: the receiver shares this thread with PGlite, and at a load of
+    // 12 an answer past the default 1 s was taken as none and sent again (at least once, as
+    // docs/webhooks.md says), so the event arrived twice and the test read a duplicate as the bug.
+    await app(db, { timeoutMs: 120_000 });
     await r.waitFor((got) => got.length >= 2, 'both events after the restart');
     expect(r.received.map((e) => e.json.event).sort()).toEqual([
       'mark_as_proposal_referee',
