@@ -2,10 +2,53 @@
 // parse (`parseCoiCsv`, csv-parse's sync parser over the whole text) timed on rows by the hundred
 // thousand, one field of tens of MB and a line of commas. With the embedded database the command runs
 // in the serving process (the admin channel), so its parse holds that process's event loop. Prints
-// per probe the file's size, the parse's CPU ms, heap growth and what it returned.
+// per probe the file's size, the read and parse's CPU ms, heap growth, the longest the event loop was held
+// (the longest gap between runs of a timer asking to run every millisecond) and what it returned.
+// Round 23: `BENCH_ROOT=<checkout>` measures another checkout (round 22's `parseCoiCsv`, one sync
+// call, or `readCoiCsv`, read in pieces).
 //
 //   node --expose-gc --import tsx bench/hostile-coi-file.ts
-import { parseCoiCsv } from '../src/referee-finder/external-coi.ts';
+//   BENCH_ROOT=/tmp/coi-before node --expose-gc --import tsx bench/hostile-coi-file.ts
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+type Read = { rows: unknown[]; rejected: unknown[]; rejectedCount?: number };
+const root = path.resolve(process.env.BENCH_ROOT ?? path.join(import.meta.dirname, '..'));
+const store = (await import(pathToFileURL(path.join(root, 'src/referee-finder/external-coi.ts')).href)) as {
+  parseCoiCsv?: (text: string) => Read;
+  readCoiCsv?: (csv: string | AsyncIterable<string>) => Promise<Read>;
+};
+const csvRead = store.readCoiCsv
+  ? ((await import(pathToFileURL(path.join(root, 'src/infra/csv-read.ts')).href)) as {
+      filePiecesOf: (file: string, maxBytes: number) => AsyncIterable<string>;
+    })
+  : null;
+/** The file read as the command reads it: whole then parsed in one call (before), or in pieces. */
+const read = async (file: string): Promise<Read> =>
+  store.readCoiCsv
+    ? store.readCoiCsv(csvRead!.filePiecesOf(file, 64 * 1024 * 1024))
+    : store.parseCoiCsv!(await readFile(file, 'utf8'));
+const file = path.join(await mkdtemp(path.join(tmpdir(), 'coi-bench-')), 'coi.csv');
+
+/** The longest gap between runs of a 1 ms timer while `work` runs. */
+async function withStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  let last = performance.now();
+  let stallMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 1);
+  try {
+    const value = await work();
+    stallMs = Math.max(stallMs, performance.now() - last);
+    return { value, stallMs };
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 const cases: Array<[string, () => string]> = [
   [
@@ -24,23 +67,32 @@ const cases: Array<[string, () => string]> = [
   ['40 MB of ","', () => ','.repeat(40_000_000)],
 ];
 
-console.log('| probe | file | parse CPU ms | heap MB | result |');
-console.log('|---|---:|---:|---:|---|');
+console.log(`root ${root}`);
+console.log('| probe | file | parse CPU ms | heap MB | loop held ms | result |');
+console.log('|---|---:|---:|---:|---:|---|');
 for (const [label, make] of cases) {
-  const text = make();
+  const size = await (async () => {
+    const text = make();
+    await writeFile(file, text);
+    return text.length;
+  })();
   globalThis.gc?.();
   const heap = process.memoryUsage().heapUsed;
   const cpu = process.cpuUsage();
-  let out: string;
-  try {
-    const r = parseCoiCsv(text);
-    out = `${r.rows.length} rows, ${r.rejected.length} rejected (${(JSON.stringify(r).length / 1e6).toFixed(1)} MB as JSON)`;
-  } catch (e) {
-    out = `threw ${(e as Error).message.slice(0, 80)}`;
-  }
+  let out = '';
+  const { stallMs } = await withStall(async () => {
+    try {
+      const r = await read(file);
+      const count = r.rejectedCount === undefined ? '' : ` of ${r.rejectedCount}`;
+      out = `${r.rows.length} rows, ${r.rejected.length}${count} rejected listed (${(JSON.stringify(r).length / 1e6).toFixed(1)} MB as JSON)`;
+    } catch (e) {
+      out = `threw ${(e as Error).message.slice(0, 80)}`;
+    }
+  });
   const used = process.cpuUsage(cpu);
   console.log(
-    `| ${label} | ${(text.length / 1e6).toFixed(1)} MB | ${((used.user + used.system) / 1000).toFixed(0)} | ` +
-      `${((process.memoryUsage().heapUsed - heap) / 1e6).toFixed(0)} | ${out} |`,
+    `| ${label} | ${(size / 1e6).toFixed(1)} MB | ${((used.user + used.system) / 1000).toFixed(0)} | ` +
+      `${((process.memoryUsage().heapUsed - heap) / 1e6).toFixed(0)} | ${stallMs.toFixed(0)} | ${out} |`,
   );
 }
+await rm(path.dirname(file), { recursive: true });

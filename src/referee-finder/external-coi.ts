@@ -1,8 +1,11 @@
 // Conflicts of interest declared by the organization (spec 2.3 `external_coi`): imported from CSV,
 // matched to candidates by the conflict policy (conflict-policy.ts; read in conflict-facts.ts).
-import { parse } from 'csv-parse/sync';
 import type { Database, Queryable } from '../infra/db/index.ts';
 import { normalizeOrcid } from '../corpus/openalex/ids.ts';
+import { errors } from '../infra/app-error.ts';
+import { formatCount } from '../infra/counts.ts';
+import { forEachCsvRecord, linesAtMost, LineTooLongError, piecesOf } from '../infra/csv-read.ts';
+import { COI_LINE_MAX_CHARS, COI_QUOTED_CHARS, COI_REJECTED_LISTED } from './coi-limits.ts';
 
 export interface CoiRow {
   originId: string | null;
@@ -24,29 +27,79 @@ export function classifyPerson(value: string): Omit<CoiRow, 'originId'> | null {
   return null;
 }
 
-/** Rows of `origin_id,person`; a first row naming the columns is skipped. */
-export function parseCoiCsv(text: string): {
+export interface CoiRead {
   rows: CoiRow[];
+  /** The first `COI_REJECTED_LISTED` rows rejected, each by its row (1 the first) and why. */
   rejected: Array<{ line: number; reason: string }>;
-} {
-  const records = parse(text, { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+  /** Every row rejected. */
+  rejectedCount: number;
+}
+
+/** A value as a rejection quotes it: cut past `COI_QUOTED_CHARS` characters, its length said. */
+function quoted(value: string): string {
+  const shown =
+    value.length > COI_QUOTED_CHARS
+      ? `${value.slice(0, COI_QUOTED_CHARS)}… (${value.length} characters)`
+      : value;
+  return `"${shown}"`;
+}
+
+/**
+ * Rows of `origin_id,person`; a first row naming the columns is skipped. Read in pieces with turns
+ * of the event loop between them (the command runs in the serving process with the embedded
+ * database: a 40 MB file parsed in one call held it 23-31 s). A line, or a row's fields, past
+ * `COI_LINE_MAX_CHARS` characters, or text that is not CSV, refuses the file (a validation error
+ * naming its line); rejected rows are counted, the first `COI_REJECTED_LISTED` listed.
+ */
+export async function readCoiCsv(csv: string | AsyncIterable<string>): Promise<CoiRead> {
   const rows: CoiRow[] = [];
-  const rejected: Array<{ line: number; reason: string }> = [];
-  records.forEach((record, i) => {
-    const [origin, person] = record;
-    if (i === 0 && origin && /origin/i.test(origin)) return;
-    if (!origin || !person) {
-      rejected.push({ line: i + 1, reason: 'expected two columns: origin_id (or *) and the person' });
-      return;
+  const rejected: CoiRead['rejected'] = [];
+  let rejectedCount = 0;
+  const reject = (line: number, reason: () => string) => {
+    if (rejectedCount++ < COI_REJECTED_LISTED) rejected.push({ line, reason: reason() });
+  };
+  try {
+    await forEachCsvRecord(
+      linesAtMost(typeof csv === 'string' ? piecesOf(csv) : csv, COI_LINE_MAX_CHARS),
+      {
+        relax_column_count: true,
+        skip_empty_lines: true,
+        trim: true,
+        max_record_size: COI_LINE_MAX_CHARS,
+      },
+      (record, i) => {
+        const [origin, person] = record;
+        if (i === 0 && origin && /origin/i.test(origin)) return;
+        if (!origin || !person) {
+          reject(i + 1, () => 'expected two columns: origin_id (or *) and the person');
+          return;
+        }
+        const who = classifyPerson(person);
+        if (!who) {
+          reject(i + 1, () => `${quoted(person)} is not an ORCID, an email or an author id`);
+          return;
+        }
+        rows.push({ originId: origin === '*' ? null : origin, ...who });
+      },
+    );
+  } catch (error) {
+    if (error instanceof LineTooLongError) {
+      throw errors.validation(
+        `line ${error.line} is longer than ${formatCount(COI_LINE_MAX_CHARS)} characters`,
+      );
     }
-    const who = classifyPerson(person);
-    if (!who) {
-      rejected.push({ line: i + 1, reason: `"${person}" is not an ORCID, an email or an author id` });
-      return;
+    const { code, lines } = error as { code?: unknown; lines?: number };
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      throw errors.validation(
+        `line ${lines}: a row's fields hold more than ${formatCount(COI_LINE_MAX_CHARS)} characters`,
+      );
     }
-    rows.push({ originId: origin === '*' ? null : origin, ...who });
-  });
-  return { rows, rejected };
+    if (typeof code === 'string' && code.startsWith('CSV_')) {
+      throw errors.validation(`The CSV cannot be read: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  return { rows, rejected, rejectedCount };
 }
 
 export async function importCoi(

@@ -1,9 +1,15 @@
 // Upload filters (inclusive bounds), the organization's settings on emails, and conflicts declared
 // by the organization through `refmatch coi import`.
-import { writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { coiImport } from '../../src/referee-finder/commands.ts';
+import {
+  COI_FILE_MAX_BYTES,
+  COI_LINE_MAX_CHARS,
+  COI_QUOTED_CHARS,
+  COI_REJECTED_LISTED,
+} from '../../src/referee-finder/coi-limits.ts';
 import type { Database } from '../../src/infra/db/index.ts';
 import { testConfig, createTestOrg } from '../helpers/app.ts';
 import { tempDir } from '../corpus/helpers.ts';
@@ -114,7 +120,7 @@ describe('external_coi', () => {
         'MS-1,not a person',
       ].join('\n'),
     );
-    expect(report).toMatchObject({ rows: 4, inserted: 4, rejected: [{ line: 6 }] });
+    expect(report).toMatchObject({ rows: 4, inserted: 4, rejected: [{ line: 6 }], rejected_count: 1 });
     await importCsv(db, other.id, `*,${ids.authorId('Una Unflagged')}\n`);
 
     const flagged = async (originId: string) =>
@@ -126,5 +132,67 @@ describe('external_coi', () => {
     expect(await flagged('MS-2')).toEqual(['Mo Othermanuscript', 'Ora Orcidflag']);
     const clean = await finder.find(manuscript(org.id), { includeConflicts: false });
     expect(clean.candidates.map((c) => c.name).sort()).toEqual(['Mo Othermanuscript', 'Una Unflagged']);
+  });
+});
+
+describe('refmatch coi import, bounded (docs/benchmarks/hostile-uploads.md, round 23)', () => {
+  const declared = async (db: Database) =>
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM external_coi')).rows[0]!.n;
+
+  it('lists the first 100 rejected rows, counts them all, and imports the good ones', async () => {
+    const { db, ids, org } = await setup([{ authors: [{ name: 'Gus Good' }] }]);
+    const bad = Array.from({ length: 150 }, (_, i) => `MS-${i},not a person`);
+    const report = await importCsv(db, org.id, [...bad, `MS-1,${ids.authorId('Gus Good')}`].join('\n'));
+    expect(report).toMatchObject({ rows: 1, inserted: 1, rejected_count: 150 });
+    expect(report.rejected).toHaveLength(COI_REJECTED_LISTED);
+    expect(report.rejected.at(-1)).toMatchObject({ line: COI_REJECTED_LISTED });
+  });
+
+  it('quotes at most 80 characters of a refused value, saying its length', async () => {
+    const { db, org } = await setup([]);
+    const report = await importCsv(db, org.id, `MS-1,${'y'.repeat(1000)}`);
+    expect(report.rejected).toEqual([
+      {
+        line: 1,
+        reason: `"${'y'.repeat(COI_QUOTED_CHARS)}… (1000 characters)" is not an ORCID, an email or an author id`,
+      },
+    ]);
+  });
+
+  it('refuses a line past 4,096 characters (a field, or columns of commas), importing nothing', async () => {
+    const { db, ids, org } = await setup([{ authors: [{ name: 'Gus Good' }] }]);
+    const good = `MS-1,${ids.authorId('Gus Good')}`;
+    const atCap = `MS-2,${'z'.repeat(COI_LINE_MAX_CHARS - 5)}`;
+    expect(await importCsv(db, org.id, [good, atCap].join('\n'))).toMatchObject({
+      rows: 1,
+      rejected_count: 1,
+    });
+    for (const long of [`${atCap}z`, ','.repeat(100_000)]) {
+      await expect(importCsv(db, org.id, [good, long, good].join('\r\n'))).rejects.toMatchObject({
+        status: 400,
+        message: 'line 2 is longer than 4,096 characters',
+      });
+    }
+    expect(await declared(db)).toBe(1);
+  });
+
+  it('refuses a row whose fields hold more than 4,096 characters over several lines', async () => {
+    const { db, org } = await setup([]);
+    const quoted = `"${Array.from({ length: 50 }, () => 'q'.repeat(99)).join('\n')}"`;
+    await expect(importCsv(db, org.id, `MS-1,${quoted}\n`)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^line \d+: a row's fields hold more than 4,096 characters$/),
+    });
+  });
+
+  it('refuses a file past 64 MiB, importing nothing', async () => {
+    const { db, ids, org } = await setup([{ authors: [{ name: 'Gus Good' }] }]);
+    const line = `MS-1,${ids.authorId('Gus Good')},${'p'.repeat(4000)}\n`;
+    const file = path.join(await tempDir(), 'coi.csv');
+    await writeFile(file, line.repeat(Math.floor(COI_FILE_MAX_BYTES / line.length)));
+    const run = () => coiImport.run({ config: testConfig(), db, progress: () => {} }, { org: org.id, file });
+    expect(await run()).toMatchObject({ rejected_count: 0 });
+    await appendFile(file, line);
+    await expect(run()).rejects.toMatchObject({ status: 400, message: `${file} is larger than 64 MiB` });
   });
 });

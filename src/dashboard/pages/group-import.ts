@@ -4,10 +4,8 @@
 // is written and the page names each row, column and reason, with the CSV as it was pasted; else
 // every row is written in one transaction by the store's importGroupAuthors (the API's write).
 import { isUtf8 } from 'node:buffer';
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { parse } from 'csv-parse';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
@@ -26,7 +24,8 @@ import { checkCustomValues } from '../../custom-fields/values.ts';
 import { isEmailAddress } from '../../infra/email-address.ts';
 import { heldAddressAdvice, wholeAddressAdvice } from '../email-advice.ts';
 import { AppError, errors } from '../../infra/errors.ts';
-import { forEachSliced, TimeSlicer } from '../../infra/event-loop.ts';
+import { forEachSliced } from '../../infra/event-loop.ts';
+import { forEachCsvRecord, piecesOf } from '../../infra/csv-read.ts';
 import { newFormValue } from '../../infra/form-seal.ts';
 import { readOrganizationLimits } from '../../organizations/limits.ts';
 import {
@@ -386,58 +385,34 @@ function separatorOf(csv: string): string {
   return header.includes(';') && !header.includes(',') ? ';' : ',';
 }
 
-/** Characters of a CSV handed to its parser at a time (a few ms of parsing), a chance to pause after each. */
-const CSV_PIECE_CHARS = 64 * 1024;
-
-/**
- * A CSV's text in pieces, a turn of the event loop given between them once a slice of time is used:
- * what the parser reads them for runs between the pieces. A piece never ends inside a surrogate
- * pair, each piece being encoded to UTF-8 alone.
- */
-async function* piecesOf(csv: string): AsyncGenerator<string> {
-  const slicer = new TimeSlicer();
-  for (let at = 0; at < csv.length;) {
-    let end = Math.min(csv.length, at + CSV_PIECE_CHARS);
-    const last = csv.charCodeAt(end - 1);
-    if (end < csv.length && last >= 0xd800 && last <= 0xdbff) end++;
-    yield csv.slice(at, end);
-    at = end;
-    if (slicer.due) await slicer.pause();
-  }
-}
-
 /**
  * The CSV's rows of cells, its columns separated by `delimiter`: at most `maxRecords` of them, the
  * rest left unread (`more` says there were more). Parsed a piece at a time with turns of the event
- * loop between: a 50 MiB file of 2.9 M rows, parsed and checked in one run before the records cap
- * refused it, held the loop 22 s of CPU.
+ * loop between (infra/csv-read.ts): a 50 MiB file of 2.9 M rows, parsed and checked in one run
+ * before the records cap refused it, held the loop 22 s of CPU.
  */
 async function readCsv(
   csv: string,
   delimiter: string,
   maxRecords: number,
 ): Promise<{ records: string[][]; more: boolean }> {
-  const source = Readable.from(piecesOf(csv));
-  const parser = source.pipe(
-    parse({
+  const records: string[][] = [];
+  const { stopped } = await forEachCsvRecord(
+    piecesOf(csv),
+    {
       bom: true,
       delimiter,
       relax_column_count: true,
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
-    }),
-  );
-  const records: string[][] = [];
-  try {
-    for await (const record of parser) {
-      if (records.length === maxRecords) return { records, more: true };
+    },
+    (record) => {
+      if (records.length === maxRecords) return false;
       // A cell an export neutralized ("'=x", csv.ts) read as it was written.
-      records.push((record as string[]).map(unneutralizedCell));
-    }
-    return { records, more: false };
-  } finally {
-    source.destroy();
-  }
+      records.push(record.map(unneutralizedCell));
+    },
+  );
+  return { records, more: stopped };
 }
 
 /**

@@ -1,0 +1,134 @@
+// Reading CSV a piece at a time, with turns of the event loop between pieces, for the imports that
+// run in the serving process (a group's records from the dashboard, `refmatch coi import` over the
+// admin channel): csv-parse's parse of a whole text in one call held the loop for its whole length
+// (a 50 MiB file 22 s of CPU; docs/benchmarks/hostile-uploads.md, rounds 14 and 23).
+import { createReadStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { parse, type Options } from 'csv-parse';
+import { TimeSlicer } from './event-loop.ts';
+
+/** Characters of a CSV handed to its parser at a time (a few ms of parsing), a chance to pause after each. */
+export const CSV_PIECE_CHARS = 64 * 1024;
+
+/**
+ * A CSV's text in pieces, a turn of the event loop given between them once a slice of time is used:
+ * what the parser reads them for runs between the pieces. A piece never ends inside a surrogate
+ * pair, each piece being encoded to UTF-8 alone.
+ */
+export async function* piecesOf(csv: string): AsyncGenerator<string> {
+  const slicer = new TimeSlicer();
+  for (let at = 0; at < csv.length;) {
+    let end = Math.min(csv.length, at + CSV_PIECE_CHARS);
+    const last = csv.charCodeAt(end - 1);
+    if (end < csv.length && last >= 0xd800 && last <= 0xdbff) end++;
+    yield csv.slice(at, end);
+    at = end;
+    if (slicer.due) await slicer.pause();
+  }
+}
+
+/** A file read past the bytes its reader allows. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * A file's text, decoded as UTF-8, in the pieces it is read by (`CSV_PIECE_CHARS` bytes): throws
+ * `FileTooLargeError` once more than `maxBytes` were read (counted as read, so a pipe or a device
+ * without end is refused too, not only a large file).
+ */
+export async function* filePiecesOf(path: string, maxBytes: number): AsyncGenerator<string> {
+  const slicer = new TimeSlicer();
+  const decoder = new StringDecoder('utf8');
+  const stream = createReadStream(path, { highWaterMark: CSV_PIECE_CHARS });
+  let bytes = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw new FileTooLargeError(maxBytes);
+      yield decoder.write(chunk);
+      if (slicer.due) await slicer.pause();
+    }
+    const rest = decoder.end();
+    if (rest) yield rest;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * Calls `onRecord` with each record the CSV's pieces parse to (by csv-parse's `options`), in order,
+ * as each piece is parsed; `onRecord` returning false stops the reading there, the rest left unread
+ * (`stopped` says so). A parse error, or an error of the pieces' source, rejects. Each piece is
+ * parsed, and its records handed over, in one synchronous write (csv-parse's `on_record`): records
+ * read from the parser as a stream cost an await each, 2.2 s of CPU for 100,000 rows of two fields.
+ */
+export async function forEachCsvRecord(
+  pieces: AsyncIterable<string>,
+  options: Options,
+  onRecord: (record: string[], index: number) => boolean | void,
+): Promise<{ stopped: boolean }> {
+  let index = 0;
+  let stopped = false;
+  const parser = parse({
+    ...options,
+    on_record: (record: string[]) => {
+      if (!stopped && onRecord(record, index++) === false) stopped = true;
+      return null;
+    },
+  });
+  parser.on('error', () => {}); // thrown below, from `errored`
+  parser.resume();
+  try {
+    for await (const piece of pieces) {
+      parser.write(piece);
+      if (parser.errored) throw parser.errored;
+      if (stopped) return { stopped: true };
+    }
+    parser.end();
+    await finished(parser);
+    return { stopped };
+  } finally {
+    parser.destroy();
+  }
+}
+
+/** A line read past the characters its reader allows. */
+export class LineTooLongError extends Error {
+  constructor(
+    readonly line: number,
+    readonly maxChars: number,
+  ) {
+    super(`line ${line} is longer than ${maxChars} characters`);
+  }
+}
+
+/**
+ * The pieces as they come, throwing `LineTooLongError` once a line (ended by CR, LF or CRLF) is longer
+ * than `maxChars`: bounds a field's length and a row's columns before the parser holds them (a line of
+ * 40 MB of commas is 40 M empty fields in one array; csv-parse's `max_record_size` counts only the
+ * fields' characters, and a `cast` to count the columns cost 4x the parse).
+ */
+export async function* linesAtMost(pieces: AsyncIterable<string>, maxChars: number): AsyncGenerator<string> {
+  const breaks = /\r\n?|\n/g;
+  let line = 1;
+  let run = 0;
+  let afterCr = false;
+  for await (const piece of pieces) {
+    let at = afterCr && piece.startsWith('\n') ? 1 : 0;
+    breaks.lastIndex = at;
+    for (let found = breaks.exec(piece); found; found = breaks.exec(piece)) {
+      if (run + found.index - at > maxChars) throw new LineTooLongError(line, maxChars);
+      line++;
+      run = 0;
+      at = found.index + found[0].length;
+    }
+    run += piece.length - at;
+    if (run > maxChars) throw new LineTooLongError(line, maxChars);
+    afterCr = piece.endsWith('\r');
+    yield piece;
+  }
+}
