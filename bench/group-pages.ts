@@ -6,6 +6,10 @@
 // for its size, every page sorted without an index in name order; the index dropped meanwhile).
 // Also the middle page by OFFSET through the name index (as read until the dashboard's keyset
 // links) against by Next (listGroupAuthorsNextTo).
+// And a search of more matches than SEARCH_COUNT_LIMIT ("ab", ~11% of the names): its first page,
+// its last page read from the end of the name index (listGroupAuthorsNextTo, no record named: the
+// pager's "Last page") against the same page by Next from the record before it (until then the only
+// way, at the end of a walk of every page).
 // Options (environment): BENCH_RECORDS (default 200000), BENCH_ROUNDS (default 30),
 // BENCH_DRIVERS (default "pglite,postgres").
 import type { Database } from '../src/infra/db/index.ts';
@@ -97,6 +101,26 @@ async function measure(db: Database, label: string): Promise<void> {
     ),
     search: await timed(() => listGroupAuthors(db, key, { search: 'r1234@', limit: PAGE, offset: 0 })),
   };
+  // A search past SEARCH_COUNT_LIMIT: its first page, and its last page two ways.
+  const { rows: matches } = await db.query<{ client_id: string }>(
+    `SELECT client_id FROM group_authors WHERE group_id = $1 AND search_name LIKE '%ab%'
+      ORDER BY lower(name) DESC, client_id DESC LIMIT $2`,
+    [group.group_id, PAGE + 1],
+  );
+  const { rows: matched } = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM group_authors WHERE group_id = $1 AND search_name LIKE '%ab%'`,
+    [group.group_id],
+  );
+  const beforeLast = matches.at(-1)!.client_id;
+  const wide = {
+    first: await timed(() => listGroupAuthors(db, key, { search: 'ab', limit: PAGE, offset: 0 })),
+    lastByNext: await timed(() =>
+      listGroupAuthorsNextTo(db, key, { search: 'ab', limit: PAGE, clientId: beforeLast, backward: false }),
+    ),
+    lastFromEnd: await timed(() =>
+      listGroupAuthorsNextTo(db, key, { search: 'ab', limit: PAGE, backward: true }),
+    ),
+  };
   // The middle page as main read it until the keyset: an OFFSET through the name index (its kept count aside).
   const middleByOffset = await timed(() =>
     db.query(
@@ -126,6 +150,9 @@ async function measure(db: Database, label: string): Promise<void> {
   row(`middle page (${middlePage / PAGE + 1}): OFFSET / Next`, middleByOffset, after.middleByNext);
   console.log(
     `  ${'records, a search (count + page)'.padEnd(34)} ${'-'.padStart(8)} ${after.search.toFixed(1).padStart(8)}  (unchanged: it scans the group)`,
+  );
+  console.log(
+    `  a search of ${matched[0]!.n} matches ("ab"; counted to the limit, read + count): first page ${wide.first.toFixed(1)}, last page by Next from the record before it ${wide.lastByNext.toFixed(1)} (after a walk of every page), last page from the end ${wide.lastFromEnd.toFixed(1)}`,
   );
 }
 

@@ -760,26 +760,32 @@ export async function listGroupAuthors(
 /**
  * The page of a group's records right after the record `clientId` in the listing's order (or right
  * before it, `backward`), by keyset: read from that record's place in the name index, whatever its
- * depth (a page by its number reads every record before it). `more`: whether rows go on past the page
+ * depth (a page by its number reads every record before it). No `clientId`: the page at the far end
+ * in the direction read (backward, the last page, read from the end of the index as the first page
+ * is from its start, whatever the matches a search counts). `more`: whether rows go on past the page
  * in the direction read. Null when the group holds no record `clientId` (deleted since the link).
  */
 export async function listGroupAuthorsNextTo(
   db: Queryable,
   key: { organizationId: number; groupId: number },
-  options: { search: string; limit: number; clientId: string; backward: boolean },
+  options: { search: string; limit: number; clientId?: string; backward: boolean },
 ): Promise<(CountedPage<GroupAuthorListItem> & { more: boolean; counted: boolean }) | null> {
-  const { rows: found } = await db.query<{ sort_name: string }>(
-    `SELECT lower(name) AS sort_name FROM group_authors
-      WHERE group_id = $1 AND client_id = $2 AND organization_id = $3`,
-    [key.groupId, options.clientId, key.organizationId],
-  );
-  if (!found[0]) return null;
+  let after: [string, string] | undefined;
+  if (options.clientId !== undefined) {
+    const { rows: found } = await db.query<{ sort_name: string }>(
+      `SELECT lower(name) AS sort_name FROM group_authors
+        WHERE group_id = $1 AND client_id = $2 AND organization_id = $3`,
+      [key.groupId, options.clientId, key.organizationId],
+    );
+    if (!found[0]) return null;
+    after = [found[0].sort_name, options.clientId];
+  }
   const listing = groupRecordsListing(key, options.search);
   const rows = await listing.read(db, {
     limit: options.limit + 1,
     offset: 0,
     backward: options.backward,
-    after: [found[0].sort_name, options.clientId],
+    after,
   });
   const more = rows.length > options.limit;
   // Read backward, the rows come in the listing's order: the one past the page is the first.

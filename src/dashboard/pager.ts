@@ -32,7 +32,12 @@ export function searchPageLink(base: string, q: string, n: number): string {
   return query.size > 0 ? `${base}?${query.toString()}` : base;
 }
 
-/** The way between pages: Previous, where this one is, Next; nothing with one page only. */
+/**
+ * The way between pages: Previous, where this one is, Next; nothing with one page only. Rows not all
+ * counted (`counted` false) have no last page by number: `fromLast` names a page by its place from the
+ * last, read from the end of the listing's order, and a page reached that way (`atFromLast`) says
+ * where it is from there, with the way to the first page.
+ */
 export function pagerNav(input: {
   page: number;
   pages: number;
@@ -41,13 +46,27 @@ export function pagerNav(input: {
   label?: string;
   /** False when the rows were not all counted: `pages` is then this page, or the next when one follows. */
   counted?: boolean;
+  /** Rows not all counted: the address of the page `k` from the last (1, the last page). */
+  fromLast?: (k: number) => string;
+  /** This page's place from the last (1, the last page), when it was reached from there. */
+  atFromLast?: number | null;
 }): Html | null {
-  const { page, pages, link, counted = true } = input;
+  const { page, pages, link, counted = true, fromLast, atFromLast } = input;
+  const label = input.label ?? 'Pages';
+  if (fromLast && atFromLast) {
+    return html`<nav class="pager" aria-label="${label}">
+      <a href="${link(1)}">First page</a>
+      <a href="${fromLast(atFromLast + 1)}" rel="prev">Previous page</a>
+      <span>${atFromLast === 1 ? 'Last page' : html`Page ${formatCount(atFromLast)} from the end`}</span>
+      ${atFromLast > 1 ? html`<a href="${fromLast(atFromLast - 1)}" rel="next">Next page</a>` : null}
+    </nav>`;
+  }
   if (pages <= 1) return null;
-  return html`<nav class="pager" aria-label="${input.label ?? 'Pages'}">
+  return html`<nav class="pager" aria-label="${label}">
     ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous page</a>` : null}
     <span>Page ${formatCount(page)}${counted ? html` of ${formatCount(pages)}` : null}</span>
     ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : null}
+    ${!counted && fromLast && page < pages ? html`<a href="${fromLast(1)}">Last page</a>` : null}
   </nav>`;
 }
 

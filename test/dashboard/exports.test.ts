@@ -415,6 +415,29 @@ describe("a manuscript's candidates", () => {
     );
   });
 
+  it('says a marked referee flagged, then left out of the candidates by an upload since, is still flagged', async () => {
+    // Round 27's walk: a referee flagged and marked, the manuscript sent again on another subject;
+    // the marked referees' file said "Not known" of the flag the organization still holds.
+    const { org, editor, id } = await uploaded();
+    const [nell, wei] = [ids.authorId('Nell Neutral'), ids.authorId('Wei Zhang')];
+    const base = `/dashboard/manuscripts/${id}/`;
+    expect((await injectForm(t.app, editor, `${base}candidates/${wei}/conflict/`)).statusCode).toBe(303);
+    for (const author of [nell, wei])
+      expect((await injectForm(t.app, editor, `${base}candidates/${author}/mark/`)).statusCode).toBe(303);
+    const again = rankingFields({
+      origin_id: 'ms/ÉX 7',
+      title: 'Medieval poetry',
+      abstract: 'Troubadour lyric in the Occitan courts of the twelfth century.',
+    });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields: again })).statusCode).toBeLessThan(300);
+    const rows = rowsOf((await get(editor, `${base}export/?marked=yes`)).body);
+    const conflicts = (author: number) => rows.find((r) => r[1] === String(author))![13];
+    expect(conflicts(wei)).toBe(
+      "Organization's flag; others not known: not among the last upload's candidates",
+    );
+    expect(conflicts(nell)).toBe("Not known: not among the last upload's candidates");
+  });
+
   it("is a 404 for another organization's manuscript", async () => {
     const { id } = await uploaded();
     const stranger = await signInAs(t, (await createTestOrg(t)).id, 'viewer');

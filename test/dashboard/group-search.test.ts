@@ -309,6 +309,58 @@ describe("a large group's records page, deep pages", () => {
     expect((await view(`${base()}?q=ada&page=3&after=gone`)).ids).toEqual(ada.slice(100, 150));
   });
 
+  it('reaches the last page of a search not all counted from its end, as cheaply as the first', async () => {
+    // Past SEARCH_COUNT_LIMIT matches the pager had Next alone: no way to the last page short of
+    // walking 60 pages. "Last page" reads the matches from the end of the name index, and the pages
+    // before it say their place from there.
+    const ada = all.filter((r) => r.name.startsWith('Ada')).map((r) => r.client_id);
+    const linkTo = (body: string, text: string) =>
+      new RegExp(`<a href="([^"]*)"(?: rel="[a-z]+")?>${text}</a>`)
+        .exec(body)?.[1]
+        ?.replaceAll('&amp;', '&') ?? null;
+    const first = await view(`${base()}?q=ada`);
+    const lastLink = linkTo(first.body, 'Last page');
+    expect(lastLink).toBe(`${base()}?q=ada&from_end=1`);
+    const from = noting.statements.length;
+    const last = await view(lastLink!);
+    expect(last.ids).toEqual(ada.slice(-50));
+    expect(last.body).toMatch(/<span>Last page<\/span>/);
+    expect(last.caption).toMatch(/^More than 2,500 records matching/);
+    expect(last.next).toBeNull();
+    expect(linkTo(last.body, 'First page')).toBe(`${base()}?q=ada`);
+    // Read from the end: no OFFSET, and the page's read scans about a page of records, as the first's.
+    expect(deepestOffset(from)).toBe(0);
+    // The page's read, under EXPLAIN ANALYZE: no more records read than for the first page's.
+    const read = async (since: number, order: RegExp) => {
+      const i = noting.statements.findIndex((sql, at) => at >= since && order.test(sql));
+      const { rows } = await t.db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${noting.statements[i]!}`,
+        noting.parameters[i] as unknown[],
+      );
+      return rowsScanned(rows[0]!['QUERY PLAN'][0].Plan, 'group_authors', true);
+    };
+    const lastRead = await read(from, /ORDER BY lower\(name\) DESC, client_id DESC LIMIT/);
+    const since = noting.statements.length;
+    await view(`${base()}?q=ada`);
+    expect(lastRead).toBeLessThanOrEqual(await read(since, /ORDER BY lower\(name\), client_id LIMIT/));
+    // Previous from there, and back by Next.
+    const before = await view(last.previous!);
+    expect(before.ids).toEqual(ada.slice(-100, -50));
+    expect(before.body).toMatch(/<span>Page 2 from the end<\/span>/);
+    const third = await view(before.previous!);
+    expect(third.ids).toEqual(ada.slice(-150, -100));
+    expect(third.body).toMatch(/<span>Page 3 from the end<\/span>/);
+    expect((await view(third.next!)).ids).toEqual(ada.slice(-100, -50));
+    expect((await view(before.next!)).ids).toEqual(ada.slice(-50));
+    // A page deep by number points there too.
+    expect(linkTo((await view(`${base()}?q=ada&page=60`)).body, 'last')).toBe(lastLink);
+    // Counted matches (the group unsearched): a page from the end has its number.
+    const plain = await view(`${base()}?from_end=1`);
+    expect(plain.ids).toEqual(ids(5950, 6000));
+    expect(plain.at).toBe('120 of 120');
+    expect((await view(plain.previous!)).at).toBe('119 of 120');
+  });
+
   it("counts a search's matches up to SEARCH_COUNT_LIMIT, and reads no record past that many", async () => {
     // Counting every match scanned the group to its end at each page (10,293 matches of 205,823
     // records: 74-82 ms of PGlite's thread a page, by Next too). 3,000 of 6,000 records match "ada".

@@ -97,14 +97,17 @@ const RecordParams = Type.Object({ groupId: Id, clientId: Type.String({ minLengt
  * A group's records page: `?q=…&page=…` as every listing (PagedSearchQuery), and the record the page
  * follows (`after`) or precedes (`before`), by its client id: the Next and Previous links name it, so
  * a page deep in a large group is read from that record's place in the name index, not by skipping
- * every record before it (PAGE_BY_NUMBER_DEPTH).
+ * every record before it (PAGE_BY_NUMBER_DEPTH). `from_end`: a page's place from the last (1, the last
+ * page, read from the end of the name index), for a search whose matches are not all counted
+ * (SEARCH_COUNT_LIMIT) and so have no last page by number.
  */
 const RecordsQuery = Type.Object({
   ...PagedSearchQuery.properties,
   after: Type.Optional(Type.String({ minLength: 1, maxLength: RECORD_LIMITS.clientId })),
   before: Type.Optional(Type.String({ minLength: 1, maxLength: RECORD_LIMITS.clientId })),
+  from_end: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
 });
-type RecordsAsked = PagedSearch & { after?: string; before?: string };
+type RecordsAsked = PagedSearch & { after?: string; before?: string; from_end?: number };
 
 /**
  * The page of a group's records the query asks for. Next and Previous link the record they follow or
@@ -117,14 +120,28 @@ async function recordsPage(
   key: { organizationId: number; groupId: number },
   base: string,
   query: RecordsAsked,
-): Promise<SearchedPage<GroupAuthorListItem> & { tooDeep: boolean }> {
+): Promise<
+  SearchedPage<GroupAuthorListItem> & {
+    tooDeep: boolean;
+    fromLast: (k: number) => string;
+    atFromLast: number | null;
+  }
+> {
   const q = query.q ?? '';
   const clientId = query.after ?? query.before;
-  const backward = query.after === undefined;
-  const named =
+  const asked = { search: q, limit: PAGE_SIZE };
+  let backward = query.after === undefined;
+  let named =
     clientId === undefined
       ? null
-      : await listGroupAuthorsNextTo(ctx.db, key, { search: q, limit: PAGE_SIZE, clientId, backward });
+      : await listGroupAuthorsNextTo(ctx.db, key, { ...asked, clientId, backward });
+  // A page asked from the end with no record named (the last page), or the one named gone: the last
+  // page, read from the end of the name index as the first is from its start.
+  const fromTheEnd = query.from_end !== undefined && !(named && named.rows.length > 0);
+  if (fromTheEnd) {
+    backward = true;
+    named = await listGroupAuthorsNextTo(ctx.db, key, { ...asked, backward });
+  }
   let tooDeep = false;
   const listing: SearchedPage<GroupAuthorListItem> =
     named && named.rows.length > 0
@@ -135,13 +152,19 @@ async function recordsPage(
           return read;
         });
   let { page } = listing;
+  let atFromLast: number | null = null;
   if (named && named.rows.length > 0) {
-    // Past the record named there are more rows one way (`more`) and the record itself the other; the
-    // number asked is shown, kept within what those say (a number edited, records added since).
-    const [previous, next] = backward ? [named.more, true] : [true, named.more];
+    // Past the record named there are more rows one way (`more`) and the record itself the other (the
+    // end itself, read from there); the number asked is shown, kept within what those say (a number
+    // edited, records added since).
+    const [previous, next] = backward ? [named.more, !fromTheEnd] : [true, named.more];
     if (named.counted) {
-      const asked = Math.min(Math.max(query.page ?? 1, 2), listing.pages - 1);
-      page = !previous ? 1 : !next ? listing.pages : asked;
+      // All counted, a page from the end has its number from the first.
+      const number = query.from_end !== undefined ? listing.pages + 1 - query.from_end : (query.page ?? 1);
+      page = !previous ? 1 : !next ? listing.pages : Math.min(Math.max(number, 2), listing.pages - 1);
+    } else if (previous && (query.from_end !== undefined || fromTheEnd)) {
+      // A search not all counted, walked from its end: the page's place from there, its number unknown.
+      atFromLast = next ? Math.max(query.from_end ?? 1, 2) : 1;
     } else {
       // A search not all counted (SEARCH_COUNT_LIMIT): its pages known end here, or at the next one.
       page = !previous ? 1 : Math.max(query.page ?? 1, 2);
@@ -149,15 +172,30 @@ async function recordsPage(
     }
   }
   const { rows } = listing;
-  const link = (n: number) => {
-    const plain = searchPageLink(base, q, n);
-    // The first page by its address; Next and Previous by the record they follow or precede.
-    const edge = n === page + 1 ? { after: rows.at(-1) } : n === page - 1 ? { before: rows[0] } : {};
+  /** The address `plain`, the record the page follows (`after`) or precedes (`before`) named. */
+  const naming = (plain: string, edge: { after?: GroupAuthorListItem; before?: GroupAuthorListItem }) => {
     const [name, row] = Object.entries(edge)[0] ?? [];
-    if (n === 1 || !name || !row) return plain;
+    if (!name || !row) return plain;
     return `${plain}${plain.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(row.client_id)}`;
   };
-  return { ...listing, page, link, tooDeep };
+  const link = (n: number) =>
+    // The first page by its address; Next and Previous by the record they follow or precede.
+    n === 1
+      ? searchPageLink(base, q, n)
+      : naming(
+          searchPageLink(base, q, n),
+          n === page + 1 ? { after: rows.at(-1) } : n === page - 1 ? { before: rows[0] } : {},
+        );
+  const fromLast = (k: number) => {
+    const plain = `${searchPageLink(base, q, 1)}${q ? '&' : '?'}from_end=${k}`;
+    // The last page from the end itself; the others by the record they follow or precede.
+    if (k === 1 || atFromLast === null) return plain;
+    return naming(
+      plain,
+      k === atFromLast + 1 ? { before: rows[0] } : k === atFromLast - 1 ? { after: rows.at(-1) } : {},
+    );
+  };
+  return { ...listing, page, link, tooDeep, fromLast, atFromLast };
 }
 const GroupBody = Type.Object({
   _csrf: Type.String(),
@@ -486,7 +524,18 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
       );
       // A page past the last (an old link, records deleted since) is the last page.
       if (records.pastLast) return redirectTo(ctx, request, reply, records.pastLast);
-      const { q, page, pages, total, counted, rows: authors, link: pageLink, tooDeep } = records;
+      const {
+        q,
+        page,
+        pages,
+        total,
+        counted,
+        rows: authors,
+        link: pageLink,
+        tooDeep,
+        fromLast,
+        atFromLast,
+      } = records;
       const matching = q ? html` matching “${isolate(q)}”` : null;
       const howMany = counted
         ? countOf(total, 'record', 'records')
@@ -537,7 +586,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     number: walk to it with Next from the <a href="${pageLink(1)}">first page</a> or Previous
                     from the <a href="${pageLink(pages)}">last</a>, or search.`
                 : html`Page ${formatCount(page)} lies too deep to be read by its number: walk to it with Next
-                    from the <a href="${pageLink(1)}">first page</a>, or add words to the search.`
+                    from the <a href="${pageLink(1)}">first page</a> or Previous from the
+                    <a href="${fromLast(1)}">last</a>, or add words to the search.`
               : q
                 ? 'No record matches.'
                 : 'No records yet.',
@@ -559,7 +609,19 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                 </tr>`,
             ),
           })}
-          ${tooDeep ? null : pagerNav({ page, pages, counted, link: pageLink, label: 'Pages of records' })}`,
+          ${
+            tooDeep
+              ? null
+              : pagerNav({
+                  page,
+                  pages,
+                  counted,
+                  link: pageLink,
+                  fromLast,
+                  atFromLast,
+                  label: 'Pages of records',
+                })
+          }`,
       });
     },
   });

@@ -423,7 +423,9 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   m.author_id,
                   m.name,
                   ...Array<null>(10).fill(null),
-                  "Not known: not among the last upload's candidates",
+                  flagged.has(m.author_id)
+                    ? `${CONFLICT_LABELS.external_coi}; others not known: not among the last upload's candidates`
+                    : "Not known: not among the last upload's candidates",
                   m.marked_by,
                   authorUrl(ctx.config.publicBaseUrl, m.author_id),
                 ]),
@@ -888,18 +890,19 @@ async function candidatesAndMarks(
     marksOfManuscript(db, manuscript.id),
   ]);
   const candidates = stored?.candidates ?? [];
-  const flagged = await authorsFlaggedFor(
-    db,
-    organizationId,
-    manuscript.origin_id,
-    candidates.map((c) => c.author_id),
-  );
   const listed = new Set(candidates.map((c) => c.author_id));
+  const otherMarks = allMarks.filter((m) => !listed.has(m.author_id));
+  // The marks apart too: a referee flagged, then left out of the candidates by an upload since, is
+  // still flagged (the export said "Not known" of their conflicts).
+  const flagged = await authorsFlaggedFor(db, organizationId, manuscript.origin_id, [
+    ...candidates.map((c) => c.author_id),
+    ...otherMarks.map((m) => m.author_id),
+  ]);
   return {
     stored,
     candidates,
     marks: new Map(allMarks.map((m) => [m.author_id, m.marked_by])),
-    otherMarks: allMarks.filter((m) => !listed.has(m.author_id)),
+    otherMarks,
     flagged,
   };
 }
