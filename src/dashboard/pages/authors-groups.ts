@@ -52,6 +52,7 @@ import {
   refuseChangedMeanwhile,
   seenField,
   versionOf,
+  onlyRolesMay,
 } from '../framework.ts';
 import {
   pageCount,
@@ -462,7 +463,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     <button type="submit">Add group</button>
                   </form>
                   <h2>The organization's groups</h2>`
-              : null
+              : onlyRolesMay(request, 'authors_groups_write', 'add groups, or add and import their records')
           }
           <form method="get" action="${base}" class="row" role="search">
             <div>
