@@ -181,6 +181,42 @@ describe("an organization admin's first day, then the API with the key made", ()
       expect(uploaded.statusCode, uploaded.body).toBe(200);
       const candidates = uploaded.json().candidates as Array<{ author_id: number; email: string | null }>;
       expect(candidates).toHaveLength(1);
+      // The admin leaves out candidates without an email: the one with the group record's email is
+      // given, with it.
+      await page.goto(`${t.url}/dashboard/settings/`);
+      await page.getByLabel('Include candidates without an email').uncheck();
+      await page.getByLabel('Maximum number of candidates').fill('5');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.waitForLoadState();
+      const again = await upload(t.app, {
+        apiKey: key,
+        fields: rankingFields({ origin_id: `ADM-${width}`, title: 'Molecular graphs', abstract: TOPIC }),
+      });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().candidates).toEqual([
+        expect.objectContaining({ author_id: ids.authorId('Wei Zhang'), email: 'wei.zhang@hit.example' }),
+      ]);
+      // The editor has the folder the upload made highlight the group's authors: the answer says so
+      // (2.4), and the candidate carries the record's client id (2.3).
+      await editor.goto(`${t.url}/dashboard/folders/`);
+      await editor.getByRole('link', { name: 'JOUR', exact: true }).click();
+      await expectAccessible(editor);
+      await editor.getByLabel(`Reviewers ${width}`).check();
+      await editor.getByLabel("Highlight the groups' authors among the candidates").check();
+      await editor.getByRole('button', { name: 'Save referee finder settings' }).click();
+      await editor.waitForLoadState();
+      await expectAccessible(editor);
+      const grouped = await upload(t.app, {
+        apiKey: key,
+        fields: rankingFields({ origin_id: `ADM-${width}`, title: 'Molecular graphs', abstract: TOPIC }),
+      });
+      expect(grouped.json().authors_groups_settings).toEqual({
+        authors_groups: [{ id: groupId, name: `Reviewers ${width}`, label: null }],
+        effect: 'highlight',
+      });
+      expect(grouped.json().candidates).toEqual([
+        expect.objectContaining({ authors_groups: [{ group_id: groupId, client_id: 'r-wei' }] }),
+      ]);
       // 4.6: journals for the manuscript uploaded.
       const journals = await api('GET', `/api/external/recommend-journals/ADM-${width}/`);
       expect(journals.statusCode, journals.body).toBe(200);
