@@ -217,6 +217,21 @@ describe("an organization admin's first day, then the API with the key made", ()
       expect(grouped.json().candidates).toEqual([
         expect.objectContaining({ authors_groups: [{ group_id: groupId, client_id: 'r-wei' }] }),
       ]);
+      // The editor flags the candidate's conflict on the manuscript's page; the admin leaves out
+      // candidates with a conflict: the next upload has none.
+      await editor.goto(`${t.url}/dashboard/manuscripts/${grouped.json().manuscript_id}/`);
+      await editor.getByRole('button', { name: 'Flag a conflict of interest with Wei Zhang' }).click();
+      await editor.waitForURL(/#conflict-\d+-message$/);
+      await expectAccessible(editor);
+      await page.goto(`${t.url}/dashboard/settings/`);
+      await page.getByLabel('Include candidates with conflicts of interest').uncheck();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.waitForLoadState();
+      const flagged = await upload(t.app, {
+        apiKey: key,
+        fields: rankingFields({ origin_id: `ADM-${width}`, title: 'Molecular graphs', abstract: TOPIC }),
+      });
+      expect(flagged.json().candidates).toEqual([]);
       // 4.6: journals for the manuscript uploaded.
       const journals = await api('GET', `/api/external/recommend-journals/ADM-${width}/`);
       expect(journals.statusCode, journals.body).toBe(200);
