@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
-import { can, ROLE_LABELS, type Action } from '../users/roles.ts';
+import { can, ROLE_LABELS, ROLES, type Action } from '../users/roles.ts';
 import {
   findSession,
   isEndedSession,
@@ -165,6 +165,27 @@ export function orgOf(request: FastifyRequest): number {
 export function mayDo(request: FastifyRequest, action: Action): boolean {
   const session = request.dashboardSession;
   return session !== null && can(session.user.role, action);
+}
+
+/**
+ * What a page says where it leaves out a form the signed-in role may not use: the roles that may (the
+ * one permission table's), and, to one who manages the organization's users, where to give a user
+ * that role. The custom fields and authors groups pages left their forms out without a word: an
+ * admin's first day found no way to add a field or a group, and nothing saying why.
+ */
+export function onlyRolesMay(request: FastifyRequest, action: Action, what: string): Html {
+  const roles = ROLES.filter((role) => can(role, action)).map((role) => {
+    const label = ROLE_LABELS[role].toLowerCase();
+    return `${/^[aeiou]/.test(label) ? 'an' : 'a'} ${label}`;
+  });
+  return html`<p class="muted">
+    Only ${roles.join(' or ')} can
+    ${what}.${
+      mayDo(request, 'users_manage')
+        ? html` Add one, or give a user that role, on the <a href="/dashboard/users/">users page</a>.`
+        : null
+    }
+  </p>`;
 }
 
 /** The hidden field every form posts: the session's CSRF token. */

@@ -36,7 +36,8 @@ export function searchPageLink(base: string, q: string, n: number): string {
  * The way between pages: Previous, where this one is, Next; nothing with one page only. Rows not all
  * counted (`counted` false) have no last page by number: `fromLast` names a page by its place from the
  * last, read from the end of the listing's order, and a page reached that way (`atFromLast`) says
- * where it is from there, with the way to the first page.
+ * where it is from there, with the way to the first page; a page at one end reached from the other
+ * knows the pages there are (`pagesKnown`).
  */
 export function pagerNav(input: {
   page: number;
@@ -50,8 +51,10 @@ export function pagerNav(input: {
   fromLast?: (k: number) => string;
   /** This page's place from the last (1, the last page), when it was reached from there. */
   atFromLast?: number | null;
+  /** Rows not all counted, but `pages` known all the same (an end reached from the other). */
+  pagesKnown?: boolean;
 }): Html | null {
-  const { page, pages, link, counted = true, fromLast, atFromLast } = input;
+  const { page, pages, link, counted = true, fromLast, atFromLast, pagesKnown = false } = input;
   const label = input.label ?? 'Pages';
   if (fromLast && atFromLast) {
     return html`<nav class="pager" aria-label="${label}">
@@ -64,7 +67,7 @@ export function pagerNav(input: {
   if (pages <= 1) return null;
   return html`<nav class="pager" aria-label="${label}">
     ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous page</a>` : null}
-    <span>Page ${formatCount(page)}${counted ? html` of ${formatCount(pages)}` : null}</span>
+    <span>Page ${formatCount(page)}${counted || pagesKnown ? html` of ${formatCount(pages)}` : null}</span>
     ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : null}
     ${!counted && fromLast && page < pages ? html`<a href="${fromLast(1)}">Last page</a>` : null}
   </nav>`;

@@ -10,7 +10,7 @@ import {
   type CandidateRow,
   type RecordFacts,
 } from './candidate-data.ts';
-import { contactEmail as firstEmail, learntEmails } from './contacts.ts';
+import { learntEmails, personEmail } from './contacts.ts';
 import type { CandidateFacts, ManuscriptFacts, OrganizationFlag, WorkRef } from './conflict-policy.ts';
 import type { ManuscriptForRanking, ManuscriptReference } from './types.ts';
 import type { RecentAffiliation } from '../corpus/authors/metrics.ts';
@@ -420,14 +420,7 @@ export async function gatherConflictFacts(
     if (!row) continue;
     const same = sameAs.get(id)!;
     // The organization's own records first, then what its manuscripts told it, then the corpus.
-    contactEmail.set(
-      id,
-      firstEmail(same, [
-        (x) => fromGroups.get(x)?.emails,
-        (x) => learnt.get(x),
-        (x) => records.get(x)?.emails,
-      ]),
-    );
+    contactEmail.set(id, personEmail(same, { fromGroups, learnt, corpus: records }));
     // The organization's records are linked to one id of a person; they speak for all of them.
     facts.set(
       id,

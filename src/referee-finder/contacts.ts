@@ -3,9 +3,19 @@
 // migration 0066), and the corpus records' own addresses (affiliation strings, corpus/authors/emails.ts). What
 // one organization learnt is never read for another: every query here takes its organization_id.
 import type { Queryable } from '../infra/db/index.ts';
-import type { ManuscriptAuthor } from './types.ts';
+import type { ManuscriptAuthor, RankedCandidate } from './types.ts';
+import { nameParts } from '../corpus/authors/names.ts';
 import { appendTo } from '../infra/collections.ts';
 import { isEmailAddress } from '../infra/email-address.ts';
+import {
+  candidateRows,
+  groupRecordIds,
+  personsOf,
+  recordFacts,
+  type CandidateRow,
+  type GroupRecordIds,
+  type RecordFacts,
+} from './candidate-data.ts';
 
 const LEARN = `
 INSERT INTO organization_author_emails (organization_id, author_id, email)
@@ -73,4 +83,80 @@ export function contactEmail(
     }
   }
   return null;
+}
+
+/**
+ * A person's email as a candidate is given it: the first of the organization's group records, what it
+ * learnt from its manuscripts, the corpus's own addresses, over every record of the person (`records`).
+ */
+export function personEmail(
+  records: readonly number[],
+  read: {
+    fromGroups: ReadonlyMap<number, GroupRecordIds>;
+    learnt: ReadonlyMap<number, readonly string[]>;
+    corpus: ReadonlyMap<number, RecordFacts>;
+  },
+): string | null {
+  return contactEmail(records, [
+    (x) => read.fromGroups.get(x)?.emails,
+    (x) => read.learnt.get(x),
+    (x) => read.corpus.get(x)?.emails,
+  ]);
+}
+
+/** A candidate's contact details, as the answer (2.3) and the dashboard's exports give them. */
+export type CandidateContact = Pick<
+  RankedCandidate,
+  | 'name'
+  | 'first_name'
+  | 'middle_name'
+  | 'last_name'
+  | 'suffix'
+  | 'author_id'
+  | 'email'
+  | 'orcid'
+  | 'affiliation'
+>;
+
+/** The contact details of a corpus author's row, with the email `personEmail` chose for them. */
+export function contactOf(row: CandidateRow, email: string | null): CandidateContact {
+  const parts = nameParts(row.display_name);
+  return {
+    name: row.display_name,
+    first_name: parts.first,
+    last_name: parts.last,
+    middle_name: parts.middle,
+    suffix: parts.suffix,
+    author_id: row.id,
+    email,
+    orcid: row.orcid,
+    affiliation: row.recent_affiliation ?? row.institution_name,
+  };
+}
+
+/**
+ * The contact details of these corpus authors read now for the organization, as the finder gives a
+ * candidate's (the same row, the same email's sources): for an author who is no candidate of a
+ * manuscript's last upload but is still marked as its referee (the dashboard's exports). Authors
+ * the corpus no longer holds are left out.
+ */
+export async function candidateContacts(
+  db: Queryable,
+  organizationId: number,
+  ids: readonly number[],
+): Promise<Map<number, CandidateContact>> {
+  if (!ids.length) return new Map();
+  const [rows, people] = await Promise.all([candidateRows(db, ids), personsOf(db, ids)]);
+  const personIds = [...new Set([...people.values()].flatMap((p) => p.records))];
+  const [fromGroups, learnt, corpus] = await Promise.all([
+    groupRecordIds(db, organizationId, personIds),
+    learntEmails(db, organizationId, [...new Set([...ids, ...personIds])]),
+    recordFacts(db, personIds),
+  ]);
+  const out = new Map<number, CandidateContact>();
+  for (const [id, row] of rows) {
+    const records = people.get(id)?.records ?? [id];
+    out.set(id, contactOf(row, personEmail(records, { fromGroups, learnt, corpus })));
+  }
+  return out;
 }

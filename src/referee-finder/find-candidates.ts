@@ -4,7 +4,6 @@
 import type { AppContext } from '../app-context.ts';
 import { authorUrl, workUrl } from '../corpus/authors/author-summary.ts';
 import { academicAge } from '../corpus/authors/metrics.ts';
-import { nameParts } from '../corpus/authors/names.ts';
 import type { Queryable } from '../infra/db/index.ts';
 import { TimeSlicer } from '../infra/event-loop.ts';
 import {
@@ -18,7 +17,7 @@ import {
 import { manuscriptFields, manuscriptQuery } from '../retrieval/manuscript-query.ts';
 import type { WorkIndex } from '../retrieval/work-index.ts';
 import { explainRanking, type Explanation } from './concepts.ts';
-import { learnManuscriptEmails } from './contacts.ts';
+import { contactOf, learnManuscriptEmails } from './contacts.ts';
 import { dbAuthorships } from './db-authorships.ts';
 import { gatherConflictFacts } from './conflict-facts.ts';
 import { conflictFlags, conflictPolicy, type Conflict } from './conflict-policy.ts';
@@ -190,17 +189,8 @@ function toCandidate(
   members: Map<number, GroupMembership[]>,
   groupsNamed: boolean,
 ): RankedCandidate {
-  const parts = nameParts(row.display_name);
   return {
-    name: row.display_name,
-    first_name: parts.first,
-    last_name: parts.last,
-    middle_name: parts.middle,
-    suffix: parts.suffix,
-    author_id: row.id,
-    email,
-    orcid: row.orcid,
-    affiliation: row.recent_affiliation ?? row.institution_name,
+    ...contactOf(row, email),
     articlesCount: row.articles_count,
     citationsCount: row.citations_count,
     hIndex: row.h_index,

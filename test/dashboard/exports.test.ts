@@ -436,6 +436,102 @@ describe("a manuscript's candidates", () => {
       "Organization's flag; others not known: not among the last upload's candidates",
     );
     expect(conflicts(nell)).toBe("Not known: not among the last upload's candidates");
+    // The page's list of them says the flag too, as the candidates list does (round 27 left it out).
+    const page = (await get(editor, base)).body;
+    const apart = page.slice(page.indexOf('<ul class="other-marks">'));
+    // Each item begins with the referee's name; a conflicts list inside it has items of its own.
+    const item = (author: number) =>
+      apart
+        .split(/<li>\s*<bdi>/)
+        .find((li) => li.includes(`(author ${author})`))!
+        .replace(/&#39;/g, "'")
+        .replace(/\s+/g, ' ');
+    expect(item(wei)).toContain(
+      `<strong>Organization's flag</strong>: flagged for this manuscript by author id <code><bdi>${wei}</bdi></code>`,
+    );
+    expect(item(nell)).not.toContain("Organization's flag");
+  });
+
+  it('exports a marked referee left out of the candidates by an upload since with the details a candidate has', async () => {
+    // Round 27 left: such marks were exported with an empty name split, affiliation and email; the
+    // corpus author's details are now read for them as for a candidate (referee-finder/contacts.ts).
+    const { org, editor, id } = await uploaded();
+    const wei = ids.authorId('Wei Zhang');
+    const base = `/dashboard/manuscripts/${id}/`;
+    expect((await injectForm(t.app, editor, `${base}candidates/${wei}/mark/`)).statusCode).toBe(303);
+    const before = rowsOf((await get(editor, `${base}export/?marked=yes`)).body);
+    const beforeRecords = rowsOf((await get(editor, `${base}export/?marked=yes&as=records`)).body);
+    const again = rankingFields({
+      origin_id: 'ms/ÉX 7',
+      title: 'Medieval poetry',
+      abstract: 'Troubadour lyric in the Occitan courts of the twelfth century.',
+    });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields: again })).statusCode).toBeLessThan(300);
+    const page = (await get(editor, base)).body;
+    expect(page).toContain('Also marked as referees');
+    const after = rowsOf((await get(editor, `${base}export/?marked=yes`)).body);
+    const row = (rows: string[][]) => rows.find((r) => r[1] === String(wei))!;
+    // Name, its parts, email, ORCID iD and affiliation as the candidate's row had them; the score,
+    // metrics and conflicts are the upload's, not known for an author it left out.
+    expect(row(after).slice(0, 9)).toEqual(row(before).slice(0, 9));
+    expect(row(after)[3]).toBe('Wei');
+    expect(row(after)[5]).toBe('Zhang');
+    expect(row(after)[8]).toBe('Harbin Institute of Technology');
+    expect(row(after).slice(9, 13)).toEqual(['', '', '', '']);
+    const afterRecords = rowsOf((await get(editor, `${base}export/?marked=yes&as=records`)).body);
+    expect(afterRecords.find((r) => r[0] === `author-${wei}`)).toEqual(
+      beforeRecords.find((r) => r[0] === `author-${wei}`),
+    );
+    // An email the organization learnt since (another manuscript of theirs names the referee with
+    // it) is read as the finder reads a candidate's.
+    const named = rankingFields({
+      origin_id: 'ms-wei-author',
+      author1_name: 'Wei Zhang',
+      author1_email: 'wei.zhang@hit.example',
+      author1_aff: 'Harbin Institute of Technology',
+    });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields: named })).statusCode).toBeLessThan(300);
+    const learnt = rowsOf((await get(editor, `${base}export/?marked=yes`)).body);
+    expect(row(learnt)[6]).toBe('wei.zhang@hit.example');
+    const learntRecords = rowsOf((await get(editor, `${base}export/?marked=yes&as=records`)).body);
+    expect(learntRecords.find((r) => r[0] === `author-${wei}`)).toEqual([
+      `author-${wei}`,
+      'Wei Zhang',
+      'wei.zhang@hit.example',
+      '',
+      'Harbin Institute of Technology',
+    ]);
+  });
+
+  it('offers the marked referees alone when no candidate is left, and says so', async () => {
+    // Round 27 left: the page offered "all 0 candidates" (a file of its header alone) when the last
+    // upload left no candidate but marks remained; and none at all when it asked for none.
+    const { org, editor, id } = await uploaded();
+    const wei = ids.authorId('Wei Zhang');
+    const base = `/dashboard/manuscripts/${id}/`;
+    expect((await injectForm(t.app, editor, `${base}candidates/${wei}/mark/`)).statusCode).toBe(303);
+    const offers = async () => {
+      const page = (await get(editor, base)).body.replace(/\s+/g, ' ');
+      expect(page).toContain('Also marked as referees');
+      expect(page).not.toMatch(/all 0 candidates/);
+      expect(page).toContain(`href="${base}export/?marked=yes" download >the 1 marked referee only</a`);
+      expect(page).toContain('No candidate to export');
+      const rows = rowsOf((await get(editor, `${base}export/?marked=yes`)).body);
+      expect(rows.map((r) => r[1])).toEqual(['Author id', String(wei)]);
+    };
+    // Ranked again, on a subject no author of the corpus wrote on.
+    const again = rankingFields({
+      origin_id: 'ms/ÉX 7',
+      title: 'Medieval poetry',
+      abstract: 'Troubadour lyric in the Occitan courts of the twelfth century.',
+    });
+    expect((await upload(t.app, { apiKey: org.apiKey, fields: again })).json().candidates).toEqual([]);
+    await offers();
+    // Sent again asking for no candidates.
+    const none = { ...again, exclude_candidates: '1' };
+    expect((await upload(t.app, { apiKey: org.apiKey, fields: none })).statusCode).toBeLessThan(300);
+    expect((await get(editor, base)).body).toContain('No candidates: the last upload asked for none');
+    await offers();
   });
 
   it("is a 404 for another organization's manuscript", async () => {

@@ -52,6 +52,7 @@ import {
   refuseChangedMeanwhile,
   seenField,
   versionOf,
+  onlyRolesMay,
 } from '../framework.ts';
 import {
   pageCount,
@@ -125,6 +126,7 @@ async function recordsPage(
     tooDeep: boolean;
     fromLast: (k: number) => string;
     atFromLast: number | null;
+    pagesKnown: boolean;
   }
 > {
   const q = query.q ?? '';
@@ -138,21 +140,31 @@ async function recordsPage(
   // A page asked from the end with no record named (the last page), or the one named gone: the last
   // page, read from the end of the name index as the first is from its start.
   const fromTheEnd = query.from_end !== undefined && !(named && named.rows.length > 0);
+  let byNumber = query.page;
   if (fromTheEnd) {
     backward = true;
-    named = await listGroupAuthorsNextTo(ctx.db, key, { ...asked, backward });
+    const last = await listGroupAuthorsNextTo(ctx.db, key, { ...asked, backward });
+    named = last;
+    // All counted, a page asked further from the end is that page by its number from the first (as
+    // a numbered page whose record is gone): it showed the last page as "4 of 4" for page 2.
+    if (last?.counted && query.from_end! > 1) {
+      byNumber = Math.max(1, pageCount(last.total, PAGE_SIZE) + 1 - query.from_end!);
+      named = null;
+    }
   }
   let tooDeep = false;
   const listing: SearchedPage<GroupAuthorListItem> =
     named && named.rows.length > 0
       ? { ...named, q, page: 0, pages: pageCount(named.total, PAGE_SIZE), link: () => '', pastLast: null }
-      : await searchedPage({ q, page: query.page }, base, PAGE_SIZE, async (asked) => {
+      : await searchedPage({ q, page: byNumber }, base, PAGE_SIZE, async (asked) => {
           const read = await listGroupAuthors(ctx.db, key, asked);
           tooDeep = read.tooDeep;
           return read;
         });
   let { page } = listing;
   let atFromLast: number | null = null;
+  /** A search not all counted whose pages are known all the same, both its ends in sight. */
+  let pagesKnown = false;
   if (named && named.rows.length > 0) {
     // Past the record named there are more rows one way (`more`) and the record itself the other (the
     // end itself, read from there); the number asked is shown, kept within what those say (a number
@@ -169,6 +181,14 @@ async function recordsPage(
       // A search not all counted (SEARCH_COUNT_LIMIT): its pages known end here, or at the next one.
       page = !previous ? 1 : Math.max(query.page ?? 1, 2);
       listing.pages = next ? page + 1 : page;
+      // Where its two ends meet, the pages there are are known: the last page walked to by Next knows
+      // its number, the first walked to by Previous from the end its place from there ("Page 60",
+      // "Page 1" said no more). Known as well as the numbers carried by the links are.
+      if (!next && previous) pagesKnown = true;
+      else if (!previous && next && query.from_end !== undefined && query.from_end > 1) {
+        listing.pages = query.from_end;
+        pagesKnown = true;
+      }
     }
   }
   const { rows } = listing;
@@ -195,7 +215,7 @@ async function recordsPage(
       k === atFromLast + 1 ? { before: rows[0] } : k === atFromLast - 1 ? { after: rows.at(-1) } : {},
     );
   };
-  return { ...listing, page, link, tooDeep, fromLast, atFromLast };
+  return { ...listing, page, link, tooDeep, fromLast, atFromLast, pagesKnown };
 }
 const GroupBody = Type.Object({
   _csrf: Type.String(),
@@ -443,7 +463,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                     <button type="submit">Add group</button>
                   </form>
                   <h2>The organization's groups</h2>`
-              : null
+              : onlyRolesMay(request, 'authors_groups_write', 'add groups, or add and import their records')
           }
           <form method="get" action="${base}" class="row" role="search">
             <div>
@@ -535,6 +555,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
         tooDeep,
         fromLast,
         atFromLast,
+        pagesKnown,
       } = records;
       const matching = q ? html` matching “${isolate(q)}”` : null;
       const howMany = counted
@@ -616,6 +637,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
                   page,
                   pages,
                   counted,
+                  pagesKnown,
                   link: pageLink,
                   fromLast,
                   atFromLast,

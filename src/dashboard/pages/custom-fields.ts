@@ -30,6 +30,7 @@ import {
   refuseChangedMeanwhile,
   renderPage,
   seenField,
+  onlyRolesMay,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
 import { dashboardPath, formatCount, html, isolateText, type Html } from '../html.ts';
@@ -140,7 +141,7 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
               ),
             }),
           )}
-          ${editable ? addFieldForm(request) : null}`,
+          ${editable ? addFieldForm(request) : onlyRolesMay(request, 'custom_fields_write', 'add or change fields')}`,
       });
     },
   });

@@ -41,6 +41,7 @@ import {
   refuseChangedMeanwhile,
   seenField,
   SEARCH_MAX,
+  onlyRolesMay,
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
@@ -247,7 +248,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       return renderPage(ctx, request, reply, {
         title: `Folder ${isolateText(folder.name)}`,
         body: html`<h2>Referee finder</h2>
-          ${editSettings ? null : html`<p class="muted">Only an editor can change these.</p>`}
+          ${editSettings ? null : onlyRolesMay(request, 'folder_settings_write', 'change these')}
           <form method="post" action="${path}settings/" class="stack">
             ${editSettings ? html`${csrfField(request)} ${seenField(storedSettings(folder))}` : null}
             <fieldset>

@@ -34,6 +34,7 @@ import { changeMark, marksOf, marksOfManuscript, type Mark } from '../../manuscr
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
+import { candidateContacts } from '../../referee-finder/contacts.ts';
 import { CONFLICT_KINDS, type Conflict, type ConflictKind } from '../../referee-finder/conflict-policy.ts';
 import {
   authorsFlaggedFor,
@@ -321,12 +322,13 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
                   ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged, namesakes: namesakes(manuscript.authors, candidates) }, leftOut(org), !org.include_conflicts)}
-                  ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
+                  ${otherMarksList(request, manuscript, otherMarks, filters, { base: ctx.config.publicBaseUrl, flagged })}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
                     finder.
                   </p>
-                  ${otherMarksList(request, manuscriptId, otherMarks, filters)}`
+                  ${exportLinks(manuscriptId, filters, 0, 0, otherMarks.length)}
+                  ${otherMarksList(request, manuscript, otherMarks, filters, { base: ctx.config.publicBaseUrl, flagged })}`
           }
           <h2 id="journals">Recommended journals</h2>
           ${
@@ -369,6 +371,14 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         filters.marked === 'yes' && !filters.find && (filters.conflicts ?? 'all') === 'all'
           ? all.otherMarks
           : [];
+      // Their contact details read now, as a candidate's were at the upload (the same definition,
+      // referee-finder/contacts.ts): the files had an empty name split, email and affiliation.
+      const contacts = await candidateContacts(
+        ctx.db,
+        organizationId,
+        otherMarks.map((m) => m.author_id),
+      );
+      const contactOfMark = (m: Mark & { name: string }) => contacts.get(m.author_id);
       const shown = filterCandidates(candidates, marks, filters, flagged);
       // A candidate named as a manuscript's author, which the page says on the row (conflictsCell):
       // the file said "None found" of them, and the editorial system got a referee who may be an author.
@@ -393,7 +403,10 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
               ...shown.map((c) =>
                 csvLine([`author-${c.author_id}`, c.name, c.email, c.orcid, c.affiliation]),
               ),
-              ...otherMarks.map((m) => csvLine([`author-${m.author_id}`, m.name, null, null, null])),
+              ...otherMarks.map((m) => {
+                const c = contactOfMark(m);
+                return csvLine([`author-${m.author_id}`, m.name, c?.email, c?.orcid, c?.affiliation]);
+              }),
             ]
           : [
               csvLine(CANDIDATE_COLUMNS),
@@ -417,19 +430,27 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   c.url,
                 ]),
               ),
-              ...otherMarks.map((m) =>
-                csvLine([
+              ...otherMarks.map((m) => {
+                const c = contactOfMark(m);
+                return csvLine([
                   manuscript.origin_id,
                   m.author_id,
                   m.name,
-                  ...Array<null>(10).fill(null),
+                  c?.first_name,
+                  c?.middle_name,
+                  c?.last_name,
+                  c?.email,
+                  c?.orcid,
+                  c?.affiliation,
+                  // The score and metrics are the upload's ranking's, which left the author out.
+                  ...Array<null>(4).fill(null),
                   flagged.has(m.author_id)
                     ? `${CONFLICT_LABELS.external_coi}; others not known: not among the last upload's candidates`
                     : "Not known: not among the last upload's candidates",
                   m.marked_by,
                   authorUrl(ctx.config.publicBaseUrl, m.author_id),
-                ]),
-              ),
+                ]);
+              }),
             ];
       const what = filters.marked === 'yes' ? 'referees' : 'candidates';
       csvDownload(
@@ -716,16 +737,19 @@ function leftOut(org: { include_conflicts: boolean; include_without_email: boole
 }
 
 /**
- * Marks of authors who are not among the last upload's candidates, each with its unmark button,
- * which comes back to the page as it was filtered, sorted and paged (`f`), as the table's buttons do.
+ * Marks of authors who are not among the last upload's candidates, each with the organization's flag
+ * where it stands (`flagged`, as the candidates list says it) and its unmark button, which comes back
+ * to the page as it was filtered, sorted and paged (`f`), as the table's buttons do.
  */
 function otherMarksList(
   request: FastifyRequest,
-  manuscriptId: number,
+  manuscript: { id: number; origin_id: string },
   marks: ReadonlyArray<Mark & { name: string }>,
   f: PageFilters,
+  flag: { base: string; flagged: ReadonlySet<number> },
 ): Html | null {
   if (!marks.length) return null;
+  const manuscriptId = manuscript.id;
   const canMark = mayDo(request, 'candidates_mark');
   return html`<h3>Also marked as referees</h3>
     <p class="hint">Not among the last upload's candidates.</p>
@@ -734,6 +758,22 @@ function otherMarksList(
         (m) =>
           html`<li>
             ${isolate(m.name)} (author ${m.author_id}), marked by ${isolate(m.marked_by)}
+            ${
+              // The organization's flag stands (kept by origin id), as the export's conflicts cell says:
+              // in the candidates list's words. What else the ranking would find is not known.
+              flag.flagged.has(m.author_id)
+                ? conflictList(flag.base, [
+                    {
+                      kind: 'external_coi',
+                      evidence: {
+                        origin_id: manuscript.origin_id,
+                        matched: 'author_id',
+                        value: String(m.author_id),
+                      },
+                    },
+                  ])
+                : null
+            }
             ${
               canMark
                 ? actionButton(request, {
@@ -1225,6 +1265,19 @@ function exportLinks(
   const exportPath = (filters: PageFilters) =>
     `${dashboardPath('manuscripts', manuscriptId, 'export')}${filtersQuery({ ...filters, page: undefined })}`;
   const filtered = !!f.find || (f.conflicts ?? 'all') !== 'all' || (f.marked ?? 'all') !== 'all';
+  // No candidate left, marks remaining (the last upload ranked none, or asked for none): the page
+  // offered "all 0 candidates", a file of its header alone. What there is instead: the marked referees.
+  if (all === 0)
+    return html`<p>
+      No candidate to export. Export as CSV:
+      <a href="${exportPath({ marked: 'yes' })}" download
+        >the ${countOf(marked, 'marked referee', 'marked referees')} only</a
+      >
+      (or
+      <a href="${exportPath({ marked: 'yes' })}&amp;as=records" download>as records for an authors group</a>,
+      in the columns its import reads), with emails, ORCID iDs and affiliations; no scores or metrics, as the
+      last upload did not rank them.
+    </p>`;
   return html`<p>
     Export as CSV:
     <a href="${exportPath(f)}" download

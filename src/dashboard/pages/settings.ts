@@ -16,6 +16,7 @@ import {
   refuseChangedMeanwhile,
   renderPage,
   seenField,
+  onlyRolesMay,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { html } from '../html.ts';
@@ -66,7 +67,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
         body: html`<p>
             How the candidates of every upload are chosen. A change applies from the next upload.
           </p>
-          ${editable ? null : html`<p class="muted">Only an integrations admin can change these.</p>`}
+          ${editable ? null : onlyRolesMay(request, 'settings_write', 'change these')}
           <form method="post" action="/dashboard/settings/" class="stack">
             ${editable ? html`${csrfField(request)} ${seenField(editedSettings(org))}` : null}
             <fieldset ${prefer.attrs}>
