@@ -147,7 +147,22 @@ function endsAbstract(blocks: Block[], j: number, styled: boolean, openSentence 
   const text = n.text.trim();
   if (KEYWORDS_LABEL.test(text) || OTHER_FRONT_LABEL.test(text) || isKeywordTermsLine(text)) return true;
   if (styled) return false;
-  return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text);
+  return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text) || cjkHeading(n);
+}
+
+/**
+ * A heading in Chinese, Japanese or Korean, which no capital opens: a short line or two set larger
+ * than the body, closed by no sentence's stop ("目次" over a thesis's contents, after its 概要).
+ */
+function cjkHeading(n: Block): boolean {
+  const text = n.text.trim();
+  return (
+    /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text) &&
+    text.length <= 30 &&
+    n.lines.length <= 2 &&
+    n.relSize >= 1.15 &&
+    !/[。．！？.!?]$/u.test(text)
+  );
 }
 
 /**
@@ -289,6 +304,9 @@ function collect(
         continue;
       }
     }
+    // A page's folio alone ("iii", a thesis's front pages numbered in roman) is no part of the
+    // abstract, nor a sentence the next heading would break into.
+    if (!styled && parts.length && /^(?:[ivxlc]{1,7}|\d{1,3})$/u.test(n.text.trim())) continue;
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
     // The label's block is one line whose type the label set, larger than the text run in after
@@ -369,6 +387,17 @@ const OTHER_LANGUAGE: Label = {
   label: OTHER_LANGUAGE_LABEL,
   stopped: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio)\\s*[:：.—–-]`, 'iu'),
   runIn: new RegExp(`^(?:${OTHER_LANGUAGE_WORDS})\\s+\\p{Lu}`, 'iu'),
+};
+
+/**
+ * On a thesis's own page after its cover, "概要" (Japanese: summary) alone as the page's heading
+ * labels its abstract (a Japanese master's thesis), where in a paper the same word alone heads an
+ * overview section.
+ */
+const THESIS_OTHER_LANGUAGE: Label = {
+  label: /^概\s*要\s*$/u,
+  stopped: /^概\s*要\s*[:：]/u,
+  runIn: /^(?!)/u,
 };
 
 /** A label set letter-spaced ("A B S T R A C T", Elsevier's CAS and elsarticle), read as one word. */
@@ -884,7 +913,9 @@ export function findAbstract(
     const after = Math.max(...english.used) + 1;
     return findLabelled(blocks, after, ABSTRACT_ONLY, after) ?? english;
   }
-  const other = findLabelled(blocks, frontEnd, OTHER_LANGUAGE, 0, reach);
+  const other =
+    findLabelled(blocks, frontEnd, OTHER_LANGUAGE, 0, reach) ??
+    (reach > LABEL_REACH ? findLabelled(blocks, frontEnd, THESIS_OTHER_LANGUAGE, 0, reach) : null);
   if (!other) {
     const unlabelled = findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
     return unlabelled.text

@@ -109,7 +109,16 @@ export function isMononym(raw: string): boolean {
  * together ("김진호") or spaced by syllable ("김 진 호"). Read as a name only where a superscript
  * mark sets it in a byline: alone, the same syllables may be any word.
  */
-const HANGUL_NAME = /^(?:\p{Script=Hangul}{2,4}|\p{Script=Hangul}(?: \p{Script=Hangul}){1,3})$/u;
+export const HANGUL_NAME = /^(?:\p{Script=Hangul}{2,4}|\p{Script=Hangul}(?: \p{Script=Hangul}){1,3})$/u;
+
+/**
+ * A Chinese or Japanese name in Han script: two to four characters together ("薛瑞尼"), or a family
+ * name of one to three characters, a space, and a given name of one to four in Han script or kana
+ * ("機械 太郎", "技術 さくら", Japanese journals' bylines). Read as a name only where a superscript
+ * mark sets it in a byline, as HANGUL_NAME is: a longer run ("日本機械大学") is no name.
+ */
+export const HAN_NAME =
+  /^(?:\p{Script=Han}{2,4}|\p{Script=Han}{1,3} [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{1,4})$/u;
 
 /**
  * A byline entry that carries superscript marks is a name by its place: digits inside its words
@@ -120,7 +129,7 @@ const HANGUL_NAME = /^(?:\p{Script=Hangul}{2,4}|\p{Script=Hangul}(?: \p{Script=H
 export function isMarkedNameLike(raw: string, supMarked: boolean): boolean {
   if (isNameLike(raw)) return true;
   if (!supMarked) return false;
-  if (HANGUL_NAME.test(raw.trim())) return true;
+  if (HANGUL_NAME.test(raw.trim()) || HAN_NAME.test(raw.trim())) return true;
   if (LEADING_INITIALS.test(raw.trim()) && isNameSlot(raw)) return true;
   return /\p{L}-?\d/u.test(raw) && isNameLike(raw.replace(/(\p{L})-?\d+/gu, '$1'));
 }
@@ -367,13 +376,13 @@ export function splitByline(runs: Run[]): BylineName[] {
       }
       continue;
     }
-    // Names are set apart by commas, semicolons, line breaks, wide gaps (a tab) and "and" ("AND" in a byline set in
+    // Names are set apart by commas (the Chinese and Japanese "，" and "、" too), semicolons, line breaks, wide gaps (a tab) and "and" ("AND" in a byline set in
     // capitals, French "et" but for "et al.", German "und"; not Spanish "y" nor Portuguese "e",
     // which join the two surnames of one name); some templates set them apart by a rule or a dot between them (Wiley's
     // "Name1 | Name2", "Name · Name"). A middle dot inside a word is a letter's part (Catalan
     // "l·l"), so dots need a space on both sides.
     const parts = run.text.split(
-      /(\s*(?:,|;|\n|\t|\band\b|\bAND\b|\bet\b(?!\s*al\b)|\bund\b|&|\|)\s*|\s+[·•]\s+)/,
+      /(\s*(?:,|;|，|、|；|\n|\t|\band\b|\bAND\b|\bet\b(?!\s*al\b)|\bund\b|&|\|)\s*|\s+[·•]\s+)/,
     );
     parts.forEach((part, i) => {
       if (i % 2 === 0) {

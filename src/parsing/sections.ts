@@ -8,7 +8,8 @@ import { RAISED_LABEL_OPENING, findEmails, findOrcids, median, submissionField }
  * (German "Literaturverzeichnis", French "Références", Spanish and Portuguese "Referencias",
  * "Referências bibliográficas", Italian "Bibliografia", Czech and Slovak "Seznam použité literatury",
  * "Použitá literatura", "Zoznam použitej literatúry", Polish "Literatura", Dutch "Referenties",
- * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Japanese "文献" (IEICE), Korean
+ * "Literatuurlijst", "Bronnen", Chinese and Japanese "参考文献", Japanese "文献" (IEICE) and "引用文献"
+ * (cited literature, a Japanese thesis), Korean
  * "참고문헌", Persian "منابع", Arabic "المراجع", Russian "Список литературы", "Ссылки", "Список
  * источников", Ukrainian "Список літератури", "Список використаних джерел", "Література", Hungarian "Hivatkozások", "Irodalomjegyzék", Greek "Βιβλιογραφία", Turkish
  * "Kaynaklar", Indonesian "Daftar Pustaka", Vietnamese "Tài liệu tham khảo", Swedish, Norwegian and
@@ -23,7 +24,7 @@ const BY_LANGUAGE =
 // Its number may be a chapter's set with a zero after it ("7.0 Bibliography", a thesis template's
 // chapters numbered like their sections).
 export const REFERENCES_HEADING =
-  /^(?:[\dIVX]+(?:\.0)?\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works? cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|literatūr(?:os|as) (?:ir šaltinių )?(?:sąrašas|saraksts)|(?:naudota |izmantotā )?literatūra|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
+  /^(?:[\dIVX]+(?:\.0)?\.?\s*)?(?:(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean|foreign)[- ]language\s+|(?:english|hebrew|arabic|persian|russian|chinese|japanese|korean)\s+(?=references?$|bibliography$))?(?:(?:cited )?references?(?: and notes| cited)?|bibliography|literature(?: cited)?|works? cited|cited literature|citations|literatur(?:verzeichnis)?|quellenverzeichnis|bibliographie|bibliograf[ií]a|r[ée]f[ée]rences(?: bibliographiques)?|refer[eê]ncias(?: bibliogr[aá]ficas)?|referencias(?: bibliogr[aá]ficas)?|riferimenti bibliografici|(?:(?:seznam|zoznam) použit(?:é|ej) )?literat[uú]r[ay]|použitá literatura|bibliografie|referenties|literatuur(?:lijst)?|bronnen(?:lijst)?|(?:参\s*考\s*|引\s*用\s*)?文\s*献|참\s*고\s*문\s*헌|منابع|مراجع|المراجع|فهرست منابع|список(?: использованной)? литературы|литература|библиография|ссылки|список (?:использованных )?источников|источники|список (?:використаної )?літератури|список використаних джерел|використані джерела|література|hivatkozások|irodalomjegyzék|(?:felhasznált )?irodalom|βιβλιογραφία|αναφορές|kaynak(?:lar|ça)|daftar pustaka|tài liệu tham khảo|referenser|referanser|litteratur(?:liste|förteckning)?|källor|lähteet|kirjallisuus|literatūr(?:os|as) (?:ir šaltinių )?(?:sąrašas|saraksts)|(?:naudota |izmantotā )?literatūra|(?:רשימת )?מקורות(?: ב\p{L}{3,10}ית)?|ביבליוגרפיה|רשימה ביבליוגרפית)\s*[.:：]?$/iu;
 /**
  * A second list under its own heading after the methods section, as Nature's layout prints it
  * ("Methods References", numbered on from the first list): the paper's references too.
@@ -526,28 +527,26 @@ const CONSOLE_PROMPT = /^(?:R>|>>>|>) \S/;
  * A book class's running head over the list's second page, one short line, its page number beside
  * the list's name ("66 Referências", memoir's even pages), kept where the name's chapter is too short for
  * the head to recur: the first block of its page, smaller than the body, with the list's own
- * heading on one of the two pages before it. The list opens under that heading, not under the
- * head, which had left it only the entries of its last page.
+ * heading on one of the two pages before it; or with no number, the heading's own words. The list
+ * opens under that heading, not under the head, which had left it only the entries of its last page.
  */
 function listRunningHead(blocks: Block[], i: number): boolean {
   const b = blocks[i]!;
   // One short line: a list set smaller than the body has blocks of entries that also end on a
   // number ("..., 2022") at a page's top.
+  // Or the list's name alone, as the heading over the first page prints it (ThuThesis: "参考文献"
+  // at each page's top, the page numbers at the foot).
   const head = b.text.trim();
-  if (!(
-    b.relSize < 1 &&
-    b.lines.length === 1 &&
-    head.length < 60 &&
-    /^\d+\s+\S|\S\s+\d+$/.test(head) &&
-    blocks[i - 1]?.page !== b.page
-  ))
+  const numbered = /^\d+\s+\S|\S\s+\d+$/.test(head);
+  if (!(b.relSize < 1 && b.lines.length === 1 && head.length < 60 && blocks[i - 1]?.page !== b.page))
     return false;
   for (let k = i - 1; k >= 0 && blocks[k]!.page >= b.page - 2; k--) {
     const earlier = blocks[k]!;
     if (
       earlier.relSize > b.relSize &&
       earlier.text.length < 60 &&
-      REFERENCES_HEADING.test(earlier.text.trim())
+      REFERENCES_HEADING.test(earlier.text.trim()) &&
+      (numbered || earlier.text.trim() === head)
     )
       return true;
   }
@@ -587,6 +586,16 @@ function noteOverHangingList(blocks: readonly Block[], start: number, end: numbe
   );
 }
 
+/**
+ * A list heading whose first entry is numbered by an appendix's letter ("[A.1] ...", an appendix's
+ * own references numbered apart from the body's, as GB/T 7713 has a thesis do): the appendix's
+ * list, not the manuscript's, which is looked for before it.
+ */
+function appendixOwnList(blocks: Block[], i: number): boolean {
+  const next = blocks[i + 1];
+  return next !== undefined && /^\[[A-Z]\.?\d{1,2}\]\s/u.test(next.text.trim());
+}
+
 export function findReferences(blocks: Block[]): ReferenceRange | null {
   const bibliography = blocks.findIndex((b) => /^bibliography$/i.test(b.styleName ?? ''));
   let headingIndex: number | null = null;
@@ -615,7 +624,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
       REFERENCES_HEADING.test(b.text.trim()) &&
       (isHeading(b) || b.lines.length === 1) &&
       !overTableCells(blocks, i) &&
-      !listRunningHead(blocks, i)
+      !listRunningHead(blocks, i) &&
+      !appendixOwnList(blocks, i)
     ) {
       headingIndex = i;
       break;

@@ -21,6 +21,7 @@ import {
   isLoneName,
   labelledOverTitle,
   labelledStudents,
+  scriptNameOnCover,
   namedByRoleLabels,
   namedCorresponding,
   nameOverTitle,
@@ -534,6 +535,10 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
         next.relSize < 0.95 * b.relSize &&
         nextIsByline(next.relSize);
       if (subtitle) continue;
+      // The byline printed again in Latin letters under the one in the document's own script (a
+      // Japanese or Korean paper's romanized names under its translated title, "Taro KIKAI∗1"
+      // under "機械 太郎∗1"), as many names: the same people, read once, as written first.
+      if (romanizedAgain(entries, good)) break;
       for (const n of good) entries.push({ name: n.name, marks: n.marks, lines: [], links: [] });
       used.add(i);
     } else if (entries.length) {
@@ -554,7 +559,30 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
       if (!continues) break;
     }
   }
+  // Each romanized name is kept beside its own, to tie an address to it ("taro@..."): the
+  // romanized byline is looked for in the few blocks after the one read (a translated title between).
+  if (entries.length && entries.every((e) => scriptOf(e.name) === 'other')) {
+    const last = Math.max(...used);
+    for (let k = last + 1; k < Math.min(to, last + 4); k++) {
+      const again = splitByline(blocks[k]!.runs).filter(
+        (n) => isNameLike(n.name) && !INSTITUTION.test(n.name),
+      );
+      if (!romanizedAgain(entries, again)) continue;
+      entries.forEach((e, j) => (e.romanized = again[j]!.name));
+      break;
+    }
+  }
   return { entries, used };
+}
+
+/** Names in Latin letters as many as the entries read in another script (Han, kana, Hangul). */
+function romanizedAgain(entries: Entry[], names: { name: string }[]): boolean {
+  return (
+    entries.length > 0 &&
+    entries.length === names.length &&
+    entries.every((e) => scriptOf(e.name) === 'other') &&
+    names.every((n) => scriptOf(n.name) === 'latin')
+  );
 }
 
 /**
@@ -1002,6 +1030,7 @@ export function readAuthorEntries(
     : underCapitals
       ? underCapitals
       : (labelledStudents(blocks, start, frontEnd) ??
+        scriptNameOnCover(blocks, titleIndex, titleEnd) ??
         labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
         (read.entries.length
           ? read

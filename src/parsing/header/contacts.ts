@@ -358,6 +358,7 @@ function assignEmails(
   texts: { text: string; links: string[]; owner?: number }[],
   starred: number[],
   marks: string[][],
+  romanized: (string | undefined)[] = [],
 ): string[] {
   const unassigned: string[] = [];
   const taken = new Set(authors.flatMap((a) => a.emails));
@@ -444,7 +445,11 @@ function assignEmails(
     }
     for (const email of emails) {
       const scored = authors
-        .map((a, i) => ({ i, s: emailMatchesName(email, a.name) }))
+        .map((a, i) => ({
+          i,
+          // A name printed in another script matches its address by its romanized form.
+          s: Math.max(emailMatchesName(email, a.name), emailMatchesName(email, romanized[i] ?? '')),
+        }))
         .sort((x, y) => y.s - x.s);
       const top = scored[0];
       if (top && top.s > 0 && (scored[1]?.s ?? 0) < top.s) {
@@ -757,7 +762,8 @@ export function readContacts(
     }
   }
   const marks = chosen.entries.map((e) => e.marks);
-  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks) : [];
+  const romanized = chosen.entries.map((e) => e.romanized);
+  const unassignedEmails = authors.length ? assignEmails(authors, texts, starred, marks, romanized) : [];
   if (authors.some((a) => a.emails.length === 0 || !a.orcid)) addressesAtTheEnd(blocks, frontEnd, authors);
   if (authors.some((a) => a.emails.length === 0)) amsAddressesInOrder(blocks, frontEnd, authors);
 

@@ -2,13 +2,14 @@
 // title, a thesis cover's student and supervisor fields, a name over the title, a corresponding
 // author named in a note.
 import type { Block } from '../types.ts';
-import { isNameLike, splitByline } from '../names.ts';
+import { HANGUL_NAME, HAN_NAME, isNameLike, splitByline } from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { withoutDegrees } from '../../corpus/authors/name-titles.ts';
 import {
   bareTitleLabel,
   type Entry,
   FRONT_LABEL,
+  kindOfWork,
   namesOnly,
   STUDENT_LABELS,
   SUPERVISOR_LABELS,
@@ -174,13 +175,19 @@ export function overNamedSupervisor(blocks: Block[], i: number): boolean {
 const NAME_THEN_REGISTER_NUMBER = /^(\p{L}[\p{L}.' -]{2,60}?)\s+\d{6,12}$/u;
 
 const REGISTER_NUMBER_LINE =
-  /^(?:nr\.?\s*albumu|numer\s+albumu|matrikel(?:nummer|-?nr\.?)|matr\.-?\s?nr\.?|student\s+(?:id|number|no\.?))\s*[:：]?\s*\d[\d /-]{2,15}$/iu;
+  /^(?:nr\.?\s*albumu|numer\s+albumu|matrikel(?:nummer|-?nr\.?)|matr\.-?\s?nr\.?|student\s+(?:id|number|no\.?)|学\s*籍\s*番\s*号|学\s*号|학\s*번)\s*[:：]?\s*\d[\d /-]{2,15}$/iu;
 
 /** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
 const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
 
 /** A name of initials and a surname closing a cover's line ("студент гр. 4931101/90102 В.В. Иванов"). */
 const INITIALLED_NAME_AT_END = /(?:^|\s)(\p{Lu}\.\s?(?:\p{Lu}\.\s?)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)$/u;
+
+/**
+ * A Chinese name letter-spaced to fill its field, and nothing after it ("薛 瑞 尼", a thesis cover
+ * spreading each field's value to one width): read joined.
+ */
+const SPACED_HAN_NAME = /^\p{Script=Han}(?: \p{Script=Han}){1,3}$/u;
 
 /** A Chinese name opening a cover's line (two to four characters), its next field after a space. */
 const HAN_NAME_FIRST = /^(\p{Script=Han}{2,4})(?:\s|$)/u;
@@ -198,9 +205,11 @@ function studentName(value: string, whole = true): string | null {
     value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, '').replace(SIGNATURE_CAPTION, ''),
   );
   const name =
-    whole && isNameLike(text)
+    whole && (isNameLike(text) || HAN_NAME.test(text))
       ? text
-      : (HAN_NAME_FIRST.exec(text)?.[1] ?? INITIALLED_NAME_AT_END.exec(text)?.[1] ?? null);
+      : SPACED_HAN_NAME.test(text)
+        ? text.replace(/ /g, '')
+        : (HAN_NAME_FIRST.exec(text)?.[1] ?? INITIALLED_NAME_AT_END.exec(text)?.[1] ?? null);
   if (!name || INSTITUTION_WORD.test(name) || INSTITUTION.test(name)) return null;
   return name;
 }
@@ -212,15 +221,27 @@ function studentName(value: string, whole = true): string | null {
  */
 function nameOverRegisterNumber(blocks: Block[], from: number, i: number): EntriesRead | null {
   const lines = blocks[i]!.text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
-  const numbered = lines.length === 1 ? NAME_THEN_REGISTER_NUMBER.exec(lines[0]!) : null;
+  // The register number's own label ("学籍番号 123456") names no student.
+  const numbered =
+    lines.length === 1 && !REGISTER_NUMBER_LINE.test(lines[0]!)
+      ? NAME_THEN_REGISTER_NUMBER.exec(lines[0]!)
+      : null;
   const own = numbered ? studentName(numbered[1]!) : null;
   if (own) return { entries: [{ name: own, marks: [], lines: [], links: [] }], used: new Set([i]) };
   const at = lines.findIndex((l) => REGISTER_NUMBER_LINE.test(l));
   if (at < 0) return null;
   const above = at > 0 ? lines[at - 1]! : i > from ? blocks[i - 1]!.text.replace(/\s+/g, ' ').trim() : '';
   const name = above ? studentName(above) : null;
-  if (!name) return null;
-  return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set(at > 0 ? [i] : [i - 1, i]) };
+  if (name)
+    return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set(at > 0 ? [i] : [i - 1, i]) };
+  // Or the name on a line of its own right under the number's (a Japanese thesis cover: "学籍番号
+  // 123456" / "奥村 曉"), when nothing above it is one.
+  const below = at === lines.length - 1 ? blocks[i + 1] : undefined;
+  const under =
+    below && below.lines.length === 1 && below.page === blocks[i]!.page ? studentName(below.text) : null;
+  return under
+    ? { entries: [{ name: under, marks: [], lines: [], links: [] }], used: new Set([i, i + 1]) }
+    : null;
 }
 
 /**
@@ -246,6 +267,16 @@ const RUN_IN_REGISTER = /\s+[–—-]\s+[\p{L}.]{1,15}\s*[:：]\s*\d{4,12}$/u;
 export function labelledStudents(blocks: Block[], from: number, to: number): EntriesRead | null {
   for (let i = from; i < Math.min(to, from + 8); i++) {
     const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
+    // A cover's fields set one to a line in one block ("培养单位：..." / "学科：..." / "研究生：...",
+    // a Chinese thesis): the student's label opens a line of the block, not the block.
+    const labelLine = blocks[i]!.lines.find((l, k) => k > 0 && STUDENT_LABEL_HEAD.test(l.text.trim()));
+    if (labelLine && /[:：]/.test(labelLine.text)) {
+      const field = labelLine.text.replace(/\s+/g, ' ').trim();
+      const name = studentName(
+        field.slice(STUDENT_LABEL_HEAD.exec(field)![0].length).replace(/^[:：]\s*/, ''),
+      );
+      if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+    }
     if (GENITIVE_STUDENT.test(text)) {
       for (let k = i + 1; k < Math.min(to, i + 5); k++) {
         const line = blocks[k]!.text.trim();
@@ -349,6 +380,34 @@ export function namedCorresponding(blocks: Block[], from: number): EntriesRead |
       entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
       used: new Set([i]),
     };
+  }
+  return null;
+}
+
+/**
+ * The student's name alone on its line on a thesis's cover (the kind of work over or under the
+ * title), written in Hangul ("이재호") or as a Japanese name with its space ("山田 太郎"), in the
+ * cover's last lines: the author, where the cover's English title, wrapped, leaves a line of two
+ * capitalised words ("React Hooks") that reads as a name. A Chinese name written together is left
+ * to the labelled fields: four characters together may be a department.
+ */
+export function scriptNameOnCover(
+  blocks: Block[],
+  titleIndex: number | null,
+  titleEnd: number,
+): EntriesRead | null {
+  if (titleIndex === null) return null;
+  const page = blocks[titleIndex]!.page;
+  const kindOver = titleIndex > 0 && kindOfWork(blocks[titleIndex - 1]!);
+  const kindUnder =
+    blocks[titleEnd] !== undefined && blocks[titleEnd]!.page === page && kindOfWork(blocks[titleEnd]!);
+  if (!kindOver && !kindUnder) return null;
+  for (let i = titleEnd; i < blocks.length && blocks[i]!.page === page; i++) {
+    const b = blocks[i]!;
+    const text = b.text.trim();
+    if (b.lines.length !== 1 || INSTITUTION_WORD.test(text)) continue;
+    if (HANGUL_NAME.test(text) || (HAN_NAME.test(text) && text.includes(' ')))
+      return { entries: [{ name: text, marks: [], lines: [], links: [] }], used: new Set([i]) };
   }
   return null;
 }

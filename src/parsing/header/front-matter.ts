@@ -22,6 +22,8 @@ export interface Entry {
   marks: string[];
   lines: string[];
   links: string[];
+  /** The same name in Latin letters, from the byline printed again romanized ("Taro KIKAI" for "機械 太郎"). */
+  romanized?: string;
 }
 
 /** The entries one reader found, and the blocks it read them from. */
@@ -37,12 +39,13 @@ export const RUN_IN_ABSTRACT = /^(?:[Aa]bstract|ABSTRACT|[Ss]ummary|SUMMARY)\s*[
  * A thesis's cover line that names what it is, not what it is about: "硕士学位论文" (master's
  * thesis), "2019年度春学期 卒業論文" (bachelor's thesis of a term), "학위논문": short, and ending in the
  * word for a thesis or paper, where a title says its subject; a bachelor's design project's
- * "毕业设计说明书" (graduation design's report) ends in the word for its report. A Japanese
+ * "毕业设计说明书" (graduation design's report) ends in the word for its report; the line may be in
+ * brackets ("(申请清华大学工学硕士学位论文)", ThuThesis: applying for a master's degree). A Japanese
  * journal's kind of paper set over the title reads the same: "研究速報" (a letter), "ショートノート",
  * "研究ノート", "レター".
  */
 const THESIS_KIND =
-  /^[^\n]{0,16}(?:论文|論文|논문|说明书|說明書|速報|(?:研究|ショート|テクニカル)ノート|レター)\s*$/;
+  /^[^\n]{0,16}(?:论文|論文|논문|说明书|說明書|速報|(?:研究|ショート|テクニカル)ノート|レター)[)）]?\s*$/;
 
 /**
  * The same line in a European language: "Projekt dyplomowy", "Praca magisterska", "Bachelor's
@@ -56,7 +59,7 @@ const THESIS_KIND =
  * kind or two run together ("ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА РАБОТА БАКАЛАВРА").
  */
 const WORK_KINDS =
-  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ])/iu;
+  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d|[bm]\.\s?[sa]\.)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ])/iu;
 
 const WORK_KIND = new RegExp(`^\\s*${WORK_KINDS.source}(?:\\s+${WORK_KINDS.source})?\\s*$`, 'iu');
 
@@ -244,10 +247,10 @@ export function bracketedAffiliations(block: Block | undefined): Entry[] {
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
  * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής" (plural "Φοιτητές"), "Submitted by:",
  * Russian "Выполнил(а)" (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese
- * "作 者:" (author), Vietnamese "Người thực hiện" (done by), "Sinh viên (thực hiện)" (student).
+ * "作 者:" (author), "研 究 生:" (graduate student) and "申 请 人:" (applicant), Vietnamese "Người thực hiện" (done by), "Sinh viên (thực hiện)" (student).
  */
 export const STUDENT_LABELS =
-  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者)/iu;
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者|研\s*究\s*生|申\s*请\s*人)/iu;
 
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian

@@ -83,6 +83,9 @@ const SENTENCE_STOP = /(?<=\p{Ll}{3}|\p{Lo})\.$/u;
 const NOTHING = /(?!)/;
 
 /** The space a line break left between a Chinese or Japanese character and a dash after it. */
+/** A subtitle in Chinese or Japanese wholly in brackets, full-width or not: "（日本機械学会指定...について）". */
+const BRACKETED_CJK_SUBTITLE =
+  /^[（(][^()（）]*[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}][^()（）]*[）)]$/u;
 const CJK_BEFORE_DASH = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[—―])/u;
 
 /**
@@ -765,8 +768,9 @@ export function readTitle(doc: DocumentModel): TitleSpan {
     }
   }
   // A subtitle on its own line under the title, opened by a dash ("——以……为例", Chinese for "a
-  // case study of ..."), in a type no larger than the title's and no smaller than the body's: the
-  // title goes on with it, joined with no space after a Chinese or Japanese character.
+  // case study of ..."), or wholly in brackets ("（...について）", a Japanese journal's 副題), in a
+  // type no larger than the title's and no smaller than the body's: the title goes on with it,
+  // joined with no space after a Chinese or Japanese character.
   let dashSubtitle = false;
   if (titleIndex !== null && subtitle === null) {
     const t = blocks[titleIndex]!;
@@ -776,7 +780,9 @@ export function readTitle(doc: DocumentModel): TitleSpan {
       next.page === t.page &&
       next.lines.length <= 2 &&
       next.text.length <= 100 &&
-      /^[—―]{1,2}\s*\S/u.test(next.text.trim()) &&
+      (/^[—―]{1,2}\s*\S/u.test(next.text.trim()) ||
+        // A bracketed line that names the kind of work ("(申请...硕士学位论文)") is no subtitle.
+        (BRACKETED_CJK_SUBTITLE.test(next.text.trim()) && !kindOfWork(next))) &&
       next.relSize >= 0.95 &&
       next.relSize <= 1.03 * t.relSize
     ) {
