@@ -1,7 +1,9 @@
 // Names a title page gives by label or by place rather than in a byline: "by" over or under the
 // title, a thesis cover's student and supervisor fields, a name over the title, a corresponding
-// author named in a note.
-import type { Block } from '../types.ts';
+// author named in a note; and the cover sheet a submission system or a repository sets before a
+// manuscript, whose pages the header is not read from.
+import type { Block, DocumentModel } from '../types.ts';
+import { foldWords } from '../../infra/text-fold.ts';
 import { isNameLike, splitByline } from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { withoutDegrees } from '../../corpus/authors/name-titles.ts';
@@ -9,6 +11,8 @@ import {
   bareTitleLabel,
   type Entry,
   FRONT_LABEL,
+  isNameList,
+  markedNameCount,
   namesOnly,
   STUDENT_LABELS,
   SUPERVISOR_LABELS,
@@ -351,4 +355,50 @@ export function namedCorresponding(blocks: Block[], from: number): EntriesRead |
     };
   }
   return null;
+}
+
+/** How many pages a cover sheet set before a manuscript may take (Editorial Manager's runs to two). */
+const MAX_COVER_PAGES = 3;
+
+/** How far down its page the manuscript's own title is looked for. */
+const TITLE_PAGE_HEAD = 12;
+
+/**
+ * A cover sheet set before the manuscript by a submission system or a repository (Editorial
+ * Manager's field table, a repository's record page with the title, a citation and its rights, a
+ * publisher's accepted-article page): its pages print the title, alone, in a field or in a
+ * citation, and the manuscript's own first page prints it again, set above the body's size, over
+ * its byline of names. The index of that page's first block: the header is read from there; 0
+ * when the file opens on its manuscript (a PDF only: a Word file is the manuscript itself).
+ */
+export function coverSheetEnd(doc: DocumentModel): number {
+  if (doc.format !== 'pdf') return 0;
+  const { blocks } = doc;
+  for (let page = 2; page <= MAX_COVER_PAGES + 1; page++) {
+    const start = blocks.findIndex((b) => b.page === page);
+    if (start <= 0) return 0;
+    const head = blocks.slice(start, start + TITLE_PAGE_HEAD).filter((b) => b.page === page);
+    const maxSize = Math.max(0, ...head.map((b) => b.relSize));
+    const cover = ` ${foldWords(
+      blocks
+        .slice(0, start)
+        .map((b) => b.text)
+        .join(' '),
+    )} `;
+    const printedAgain = head.some((b, k) => {
+      const words = foldWords(b.text);
+      const next = head[k + 1];
+      return (
+        b.relSize >= 1.1 &&
+        b.relSize >= 0.97 * maxSize &&
+        b.text.length <= 300 &&
+        words.split(' ').length >= 3 &&
+        cover.includes(` ${words} `) &&
+        next !== undefined &&
+        (markedNameCount(next) >= 2 || isNameList(next))
+      );
+    });
+    if (printedAgain) return start;
+  }
+  return 0;
 }

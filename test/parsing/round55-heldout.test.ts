@@ -1,0 +1,82 @@
+// Layouts met in the fifty-second held-out set (manuscripts as submission systems and repositories
+// deliver them: an Editorial Manager review PDF, repository cover sheets of Pure, White Rose and
+// eScholarship, a publisher's accepted-article first page, Research Square and Preprints.org
+// covers, an arXiv side stamp), fixed in the fifty-fifth round. Names, titles and entries are made
+// up; only the shapes follow the files.
+import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textLine, type PdfTextLine } from './make-files.ts';
+
+const limits = testConfig().parsing;
+
+const TITLE = 'Tidal sorting of pebbles on a shingle spit';
+
+/** The manuscript's own first page: its title in a large type over a byline with marks. */
+function manuscriptPage(titleTop = 760): PdfTextLine[] {
+  return [
+    textLine(TITLE, titleTop, 17, { bold: true }),
+    ...piecesOnOneLine(
+      [{ text: 'Jane Roe' }, { text: '1', sup: true }, { text: ', Tom Fox' }, { text: '2', sup: true }],
+      titleTop - 28,
+      11,
+    ),
+    textLine('1 University of Northvale, Country; 2 Southvale Institute, Country', titleTop - 44, 9),
+    textLine('Abstract', titleTop - 76, 14, { bold: true }),
+    textLine(
+      'Pebbles on a spit are sorted by the tide into bands of one size, which we measure here.',
+      titleTop - 96,
+    ),
+    textLine(
+      'A simple model of the swash explains the bands and predicts where each size comes to rest.',
+      titleTop - 109,
+    ),
+    textLine('1 Introduction', titleTop - 140, 14, { bold: true }),
+    ...bodyProse(titleTop - 160, 30),
+  ];
+}
+
+describe('a repository cover sheet before an accepted manuscript', () => {
+  // Pure, White Rose and eScholarship set a page before the author's manuscript: the repository's
+  // name in a large type, the title (alone, or inside a citation), the version, the rights. The
+  // manuscript's own first page prints the title again over its byline.
+  const cover = (titleInCitation: boolean) => [
+    textLine('Northvale Research Portal', 780, 22, { bold: true }),
+    ...(titleInCitation
+      ? [textLine(`Roe, J. and Fox, T. (2021) ${TITLE}. Journal of Coasts, 12 (3). pp. 1-20.`, 700, 11)]
+      : [textLine(TITLE, 720, 15, { bold: true }), textLine('Citation for published version:', 690, 11)]),
+    textLine('Document Version: Peer reviewed version', 660, 11),
+    textLine('General rights', 630, 11, { bold: true }),
+    textLine(
+      'Copyright for the publications made accessible via the portal is retained by the authors.',
+      612,
+      11,
+    ),
+    textLine('Take down policy: contact openaccess@northvale.example with the details.', 594, 11),
+  ];
+
+  it('reads the title and the byline from the manuscript, not the cover', async () => {
+    for (const inCitation of [false, true]) {
+      const result = await parseManuscript(
+        makeTextPdf([cover(inCitation), manuscriptPage(), bodyProse(760, 50)]),
+        'repository-cover.pdf',
+        limits,
+      );
+      expect(result.title).toBe(TITLE);
+      expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'Tom Fox']);
+      expect(result.abstract).toMatch(/^Pebbles on a spit are sorted/);
+    }
+  });
+
+  it('keeps a first page that is the manuscript itself, its title printed again later', async () => {
+    // A paper whose second page opens with its title as a running head in the body's type: no
+    // cover; the first page's title and byline stand.
+    const result = await parseManuscript(
+      makeTextPdf([manuscriptPage(), [textLine(TITLE, 800, 9), ...bodyProse(760, 50)]]),
+      'no-cover.pdf',
+      limits,
+    );
+    expect(result.title).toBe(TITLE);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'Tom Fox']);
+  });
+});
