@@ -11,7 +11,7 @@ import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { findAbstract, THESIS_LABEL_REACH } from './abstract.ts';
 import { fromCapitals, readAuthorEntries } from './header/bylines.ts';
 import { readContacts } from './header/contacts.ts';
-import { coverSheetEnd } from './header/covers.ts';
+import { coverSheetEnd, fromCoverSheet } from './header/covers.ts';
 import { afterContents, findFrontEnd, kindOfWork, withoutLinkIcons } from './header/front-matter.ts';
 import { readTitle } from './header/title.ts';
 
@@ -63,7 +63,8 @@ function thesisReach(blocks: Block[], from: number): number {
 
 /**
  * The header of a manuscript set after a cover sheet (coverSheetEnd) is read from its own first
- * page on, as though the file opened there; the indices it gives are the whole file's.
+ * page on, as though the file opened there; the indices it gives are the whole file's. What the
+ * cover says of the authors (an email, an ORCID by a name) is added where the manuscript gives none.
  */
 export function extractHeader(source: DocumentModel): Header {
   const skip = coverSheetEnd(source);
@@ -73,6 +74,7 @@ export function extractHeader(source: DocumentModel): Header {
     ...source,
     blocks: source.blocks.slice(skip).map((b) => ({ ...b, page: b.page - firstPage + 1 })),
   });
+  fromCoverSheet(source.blocks.slice(0, skip), header.authors);
   return {
     ...header,
     titleIndex: header.titleIndex === null ? null : header.titleIndex + skip,

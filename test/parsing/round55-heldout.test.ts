@@ -80,3 +80,46 @@ describe('a repository cover sheet before an accepted manuscript', () => {
     expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe', 'Tom Fox']);
   });
 });
+
+describe("a cover sheet's emails and ORCIDs", () => {
+  // An accepted-article page lists ORCIDs after surname-first names; Editorial Manager's field
+  // table gives the corresponding author's email in a field of its own; a preprint server sets
+  // each name over its institution and ORCID. The manuscript under them prints none of these.
+  const cover = [
+    textLine('Roe Jane (Orcid ID: 0000-0002-1825-0097) Fox Tom (Orcid ID: 0000-0001-5109-3700)', 780, 11),
+    textLine(TITLE, 740, 11),
+    textLine('Corresponding Author E-Mail: jane.roe@northvale.example', 700, 11),
+    textLine('Take down policy: contact openaccess@northvale.example with the details.', 680, 11),
+  ];
+
+  it('gives them to the authors the cover names', async () => {
+    const result = await parseManuscript(
+      makeTextPdf([cover, manuscriptPage(), bodyProse(760, 50)]),
+      'accepted-article.pdf',
+      limits,
+    );
+    expect(result.title).toBe(TITLE);
+    expect(result.authors.map((a) => [a.name, a.orcid, a.emails])).toEqual([
+      ['Jane Roe', '0000-0002-1825-0097', ['jane.roe@northvale.example']],
+      ['Tom Fox', '0000-0001-5109-3700', []],
+    ]);
+  });
+
+  it('reads an ORCID under the line that names its author', async () => {
+    const preprintCover = [
+      textLine('Northvale Preprints', 790, 12),
+      textLine(TITLE, 720, 20, { bold: true }),
+      textLine('Jane Roe', 680, 11, { bold: true }),
+      textLine('University of Northvale https://orcid.org/0000-0002-1825-0097', 666, 10),
+      textLine('Tom Fox', 646, 11, { bold: true }),
+      textLine('Southvale Institute https://orcid.org/0000-0001-5109-3700', 632, 10),
+      textLine('Posted Date: June 5th, 2023', 600, 11),
+    ];
+    const result = await parseManuscript(
+      makeTextPdf([preprintCover, manuscriptPage(), bodyProse(760, 50)]),
+      'preprint-cover.pdf',
+      limits,
+    );
+    expect(result.authors.map((a) => a.orcid)).toEqual(['0000-0002-1825-0097', '0000-0001-5109-3700']);
+  });
+});
