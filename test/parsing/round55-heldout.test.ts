@@ -123,3 +123,48 @@ describe("a cover sheet's emails and ORCIDs", () => {
     expect(result.authors.map((a) => a.orcid)).toEqual(['0000-0002-1825-0097', '0000-0001-5109-3700']);
   });
 });
+
+describe("a preprint server's licence line at the foot of the manuscript's first page", () => {
+  // Preprints.org stamps "© 2023 by the author(s). Distributed under ..." in a small type at the
+  // foot of the first page; the abstract's last sentence breaks there and goes on, on the next
+  // page, with a quantity ("... a separation of" / "5 µm. For ...").
+  const file = () =>
+    makeTextPdf([
+      [
+        textLine(TITLE, 760, 17, { bold: true }),
+        ...piecesOnOneLine(
+          [{ text: 'Jane Roe' }, { text: '1', sup: true }, { text: ', Tom Fox' }, { text: '2', sup: true }],
+          732,
+          11,
+        ),
+        textLine('1 University of Northvale, Country; 2 Southvale Institute, Country', 716, 9),
+        textLine('Abstract', 300, 14, { bold: true }),
+        textLine(
+          'Pebbles on a spit are sorted by the tide into bands of one size, which we measure here',
+          280,
+        ),
+        textLine(
+          'with a camera on a mast. A simple model of the swash explains the bands, and it holds',
+          267,
+        ),
+        textLine('for pebbles larger than the sand between them, down to a diameter of about', 254),
+        textLine('© 2023 by the author(s). Distributed under a Creative Commons CC BY license.', 40, 7),
+      ],
+      [
+        textLine(
+          '5 mm. Smaller pebbles are carried off by the backwash and settle in the lee of the spit.',
+          760,
+        ),
+        textLine('1 Introduction', 730, 14, { bold: true }),
+        ...bodyProse(710, 40),
+      ],
+    ]);
+
+  it('reads the abstract on over the licence line into the next page', async () => {
+    const result = await parseManuscript(file(), 'preprint-licence.pdf', limits);
+    expect(result.abstract).toMatch(
+      /down to a diameter of about 5 mm\. Smaller pebbles .* lee of the spit\.$/,
+    );
+    expect(result.abstract).not.toContain('Creative Commons');
+  });
+});
