@@ -168,3 +168,39 @@ describe("a preprint server's licence line at the foot of the manuscript's first
     expect(result.abstract).not.toContain('Creative Commons');
   });
 });
+
+describe('a DOI that LaTeX hyphenated at a line break inside a word', () => {
+  // The doi package sets a DOI as a link whose text LaTeX may hyphenate like a word
+  // ("10.5281/zen-" / "odo.13819579"); the text cannot tell that hyphen from one of the DOI's own.
+  // A list that prints its DOIs in full is otherwise read without its links.
+  const entries: [string, string][] = [
+    [
+      'Roe, J. (2019). Sorting of shingle by waves. Journal of Coasts, 3, 1-10.',
+      'doi:10.1000/coasts.2019.001',
+    ],
+    ['Fox, T. (2020). Swash zones. Journal of Coasts, 4, 11-20.', 'doi:10.1000/coasts.2020.002'],
+    ['Roe, J. and Fox, T. (2021). Pebble software, v1.0. Zenodo. doi:10.5281/zen-', 'odo.4417213'],
+    ['Lee, A. (2018). Beaches and bars. Marine Letters, 9, 5-9.', 'doi:10.1000/marine.2018.003'],
+    ['Kim, B. (2017). Tides on spits. Marine Letters, 8, 1-4.', 'doi:10.1000/marine.2017.004'],
+  ];
+  const file = () => {
+    const lines: PdfTextLine[] = [textLine('References', 780, 14, { bold: true })];
+    let y = 756;
+    for (const [a, b] of entries) {
+      lines.push(textLine(a, y), textLine(b, y - 12));
+      y -= 30;
+    }
+    return makeTextPdf([manuscriptPage(), bodyProse(760, 50), lines], '', [
+      [],
+      [],
+      [{ rect: [300, 690, 520, 712], url: 'https://doi.org/10.5281/zenodo.4417213' }],
+    ]);
+  };
+
+  it('takes the DOI whole from its link', async () => {
+    const result = await parseManuscript(file(), 'hyphenated-doi.pdf', limits);
+    expect(result.references).toHaveLength(5);
+    expect(result.references.map((r) => r.doi)).toContain('10.5281/zenodo.4417213');
+    expect(result.references.map((r) => r.doi)).not.toContain('10.5281/zen-odo.4417213');
+  });
+});
