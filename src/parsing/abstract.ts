@@ -110,6 +110,13 @@ const endsSentence = (s: string) => /[.!?:;)"”’\]。！？：；）]\s*$/u.t
 const opensLower = (b: Block | undefined) => !!b && /^\s*\p{Ll}/u.test(b.text);
 
 /**
+ * A paragraph's half that goes on after a break in a sentence left open: in lower case, or with a
+ * quantity, a number and its unit or word in lower case ("... a separation of" / "5 µm. For ...").
+ * A numbered heading ("1 Introduction") opens in capitals.
+ */
+const goesOn = (b: Block) => opensLower(b) || /^\s*\d[\d.,]*\s?\p{Ll}/u.test(b.text);
+
+/**
  * A section heading by its number or its name, at any size. A numbered line that names an
  * institution is an affiliation after its mark ("1 Northfield University"), not a section.
  */
@@ -308,6 +315,20 @@ function collect(
     // abstract, nor a sentence the next heading would break into.
     if (!styled && parts.length && /^(?:[ivxlc]{1,7}|\d{1,3})$/u.test(n.text.trim())) continue;
     const open = parts.length > 0 && /[\p{Ll},-]$/u.test(parts[parts.length - 1]!.trimEnd());
+    // A line in smaller type at the page's foot (a preprint server's licence, "© 2023 by the
+    // author(s). Distributed under ...", stamped on the manuscript's first page) between the halves
+    // of a sentence left open, which the next page takes up in the abstract's type: no end of it.
+    const next = blocks[j + 1];
+    if (
+      !styled &&
+      open &&
+      n.relSize < 0.9 * size &&
+      next !== undefined &&
+      next.page > n.page &&
+      Math.abs(next.relSize - size) <= 0.03 * size &&
+      goesOn(next)
+    )
+      continue;
     if (endsAbstract(blocks, j, styled, open) || (n.page > labelPage + 1 && !styled)) break;
     // The label's block is one line whose type the label set, larger than the text run in after
     // it (eLife's "Abstract" set large beside its first line): a sentence left open there goes

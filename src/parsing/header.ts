@@ -1,7 +1,8 @@
 // Header metadata: title, authors (in order, with marks, emails, ORCIDs, affiliations), abstract,
 // keywords. The rules read typography and position (the largest type on the first page, the lines
 // under it, superscript marks, links, labelled lines), never strings of particular files.
-// The readers themselves live in ./header/: front-matter, title, covers, bylines, contacts.
+// The readers themselves live in ./header/: front-matter, title, covers, bylines, contacts. A
+// cover sheet set before the manuscript is passed over (covers.ts, coverSheetEnd).
 import type { Block, DocumentModel, ParsedAuthor } from './types.ts';
 import { isKeywordTermsLine, KEYWORDS_LABEL } from './sections.ts';
 import { unique, withoutCjkLatinGaps } from './text-utils.ts';
@@ -10,6 +11,7 @@ import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { findAbstract, THESIS_LABEL_REACH } from './abstract.ts';
 import { fromCapitals, readAuthorEntries } from './header/bylines.ts';
 import { readContacts } from './header/contacts.ts';
+import { coverSheetEnd, fromCoverSheet } from './header/covers.ts';
 import { afterContents, findFrontEnd, kindOfWork, withoutLinkIcons } from './header/front-matter.ts';
 import { readTitle } from './header/title.ts';
 
@@ -59,7 +61,30 @@ function thesisReach(blocks: Block[], from: number): number {
   return Math.max(THESIS_LABEL_REACH, (past < 0 ? blocks.length : past) - from);
 }
 
+/**
+ * The header of a manuscript set after a cover sheet (coverSheetEnd) is read from its own first
+ * page on, as though the file opened there; the indices it gives are the whole file's. What the
+ * cover says of the authors (an email, an ORCID by a name) is added where the manuscript gives none.
+ */
 export function extractHeader(source: DocumentModel): Header {
+  const skip = coverSheetEnd(source);
+  if (skip === 0) return readHeader(source);
+  const firstPage = source.blocks[skip]!.page;
+  const header = readHeader({
+    ...source,
+    blocks: source.blocks.slice(skip).map((b) => ({ ...b, page: b.page - firstPage + 1 })),
+  });
+  fromCoverSheet(source.blocks.slice(0, skip), header.authors);
+  return {
+    ...header,
+    titleIndex: header.titleIndex === null ? null : header.titleIndex + skip,
+    titleEnd: header.titleEnd + skip,
+    frontEnd: header.frontEnd + skip,
+    abstractBlocks: header.abstractBlocks.map((i) => i + skip),
+  };
+}
+
+function readHeader(source: DocumentModel): Header {
   const doc = {
     ...source,
     blocks: source.blocks.map((raw) => {

@@ -1,15 +1,21 @@
 // Names a title page gives by label or by place rather than in a byline: "by" over or under the
 // title, a thesis cover's student and supervisor fields, a name over the title, a corresponding
-// author named in a note.
-import type { Block } from '../types.ts';
-import { HANGUL_NAME, HAN_NAME, isNameLike, splitByline } from '../names.ts';
+// author named in a note; and the cover sheet a submission system or a repository sets before a
+// manuscript, whose pages the header is not read from.
+import type { Block, DocumentModel, ParsedAuthor } from '../types.ts';
+import { findEmails, ORCID_RE } from '../text-utils.ts';
+import { validOrcid } from '../../corpus/openalex/ids.ts';
+import { foldWords } from '../../infra/text-fold.ts';
+import { emailMatchesName, HANGUL_NAME, HAN_NAME, isNameLike, splitByline, surnameOf } from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { withoutDegrees } from '../../corpus/authors/name-titles.ts';
 import {
   bareTitleLabel,
   type Entry,
   FRONT_LABEL,
+  isNameList,
   kindOfWork,
+  markedNameCount,
   namesOnly,
   STUDENT_LABELS,
   SUPERVISOR_LABELS,
@@ -410,4 +416,93 @@ export function scriptNameOnCover(
       return { entries: [{ name: text, marks: [], lines: [], links: [] }], used: new Set([i]) };
   }
   return null;
+}
+
+/** How many pages a cover sheet set before a manuscript may take (Editorial Manager's runs to two). */
+const MAX_COVER_PAGES = 3;
+
+/** How far down its page the manuscript's own title is looked for. */
+const TITLE_PAGE_HEAD = 12;
+
+/**
+ * A cover sheet set before the manuscript by a submission system or a repository (Editorial
+ * Manager's field table, a repository's record page with the title, a citation and its rights, a
+ * publisher's accepted-article page): its pages print the title, alone, in a field or in a
+ * citation, and the manuscript's own first page prints it again, set above the body's size, over
+ * its byline of names. The index of that page's first block: the header is read from there; 0
+ * when the file opens on its manuscript (a PDF only: a Word file is the manuscript itself).
+ */
+export function coverSheetEnd(doc: DocumentModel): number {
+  if (doc.format !== 'pdf') return 0;
+  const { blocks } = doc;
+  for (let page = 2; page <= MAX_COVER_PAGES + 1; page++) {
+    const start = blocks.findIndex((b) => b.page === page);
+    if (start <= 0) return 0;
+    const head = blocks.slice(start, start + TITLE_PAGE_HEAD).filter((b) => b.page === page);
+    const maxSize = Math.max(0, ...head.map((b) => b.relSize));
+    const cover = ` ${foldWords(
+      blocks
+        .slice(0, start)
+        .map((b) => b.text)
+        .join(' '),
+    )} `;
+    const printedAgain = head.some((b, k) => {
+      const words = foldWords(b.text);
+      const next = head[k + 1];
+      return (
+        b.relSize >= 1.1 &&
+        b.relSize >= 0.97 * maxSize &&
+        b.text.length <= 300 &&
+        words.split(' ').length >= 3 &&
+        cover.includes(` ${words} `) &&
+        next !== undefined &&
+        (markedNameCount(next) >= 2 || isNameList(next))
+      );
+    });
+    if (printedAgain) return start;
+  }
+  return 0;
+}
+
+/**
+ * What a cover sheet says of the manuscript's authors that the manuscript may not print, given to
+ * authors that have none: an email whose address spells one author's surname (a field table's
+ * "Corresponding Author E-Mail:", a preprint server's "Jane Roe ( jr@x.org )"), and an ORCID set
+ * after an author's surname on its line ("Roe, J. orcid.org/…" in a repository's citation, "Roe Jane
+ * (Orcid ID: …)" on an accepted-article page: the last surname before it, after the ORCID before
+ * it) or under the line that names the author (the name, then the institution and the ORCID). The
+ * repository's own addresses (its deposit or take-down mailbox) spell no author and are left.
+ */
+export function fromCoverSheet(cover: readonly Block[], authors: ParsedAuthor[]): void {
+  const surnames = authors.map((a) => foldWords(surnameOf(a.name)));
+  const lastNamed = (text: string): number | null => {
+    const folded = ` ${foldWords(text.replace(/(\p{L})(\d)/gu, '$1 $2'))} `;
+    let best: { i: number; at: number } | null = null;
+    surnames.forEach((s, i) => {
+      if (s.length < 2) return;
+      const at = folded.lastIndexOf(` ${s} `);
+      if (at >= 0 && (!best || at > best.at)) best = { i, at };
+    });
+    return best === null ? null : (best as { i: number }).i;
+  };
+  cover.forEach((b, k) => {
+    for (const email of findEmails(b.text)) {
+      const spelt = authors.flatMap((a, i) => (emailMatchesName(email, a.name) === 2 ? [i] : []));
+      const owner = spelt.length === 1 ? authors[spelt[0]!]! : null;
+      if (owner && owner.emails.length === 0 && !authors.some((a) => a.emails.includes(email)))
+        owner.emails.push(email);
+    }
+    const text = b.text.replace(/(?<=\d)\s?[\u2010-\u2013\u2212]\s?(?=[\dX])/g, '-');
+    let from = 0;
+    for (const m of text.matchAll(ORCID_RE)) {
+      const orcid = m[1]!;
+      const at = m.index;
+      const owner =
+        lastNamed(text.slice(from, at)) ?? (from === 0 && k > 0 ? lastNamed(cover[k - 1]!.text) : null);
+      from = at + orcid.length;
+      if (owner === null || !validOrcid(orcid) || authors.some((a) => a.orcid === orcid)) continue;
+      const a = authors[owner]!;
+      if (a.orcid === null) a.orcid = orcid;
+    }
+  });
 }

@@ -63,6 +63,8 @@ interface PdfPage {
 const LAST_DOI_RUN = /(?<![^\s"<>])[^\s"<>]+$/u;
 const DOI_PREFIX = /\b10\.\d{4,9}\//u;
 const LETTER_OR_DIGIT_AT_END = /[\p{L}\p{N}]$/u;
+/** A DOI's text that stops after a hyphen between letters, where a line broke (a piece of text ends there). */
+const HYPHEN_BREAK_IN_DOI = /\b10\.\d{4,9}\/[^\s"<>]*\p{L}-\s/u;
 
 /**
  * Whether a piece of text ends inside a DOI's suffix: its last run holds a DOI's prefix and ends in a
@@ -283,7 +285,10 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
     // So are they when a DOI's text stops at a glyph read as a space of its own (Typst maps the
     // hyphens of a link's text to soft hyphens, which pdf.js gives as " "): the link holds it whole.
-    const cutDoi = listPages.some((pg) => pg.glyphInDoi);
+    // And when a DOI's text breaks at a line's end after a hyphen set between two letters
+    // ("10.5281/zen-" / "odo.13819579"): LaTeX hyphenates a word inside a linked DOI, which the text
+    // cannot tell from a hyphen of the DOI's own; the link holds it as it is.
+    const cutDoi = listPages.some((pg) => pg.glyphInDoi) || HYPHEN_BREAK_IN_DOI.test(listText);
     if (cutDoi || (listText.match(/\b10\.\d{4,9}\//g)?.length ?? 0) < listRows / 8) {
       await readLinks(doc, listPages, warnings);
     }
