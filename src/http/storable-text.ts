@@ -22,7 +22,11 @@ const MARKS_RUN = new RegExp(`\\p{M}{${MAX_MARKS_IN_A_ROW + 1}}`, 'u');
 // eslint-disable-next-line no-control-regex
 const NOT_ASCII = /[^\x00-\x7f]/;
 
-function problemOf(text: string): string | null {
+/**
+ * What is wrong with `text` as input (a NUL, a lone surrogate, a run of more marks than the limit),
+ * or null: the one rule, also asked of each cell of a group's CSV import.
+ */
+export function textProblem(text: string): string | null {
   const found = UNSTORABLE.exec(text);
   if (!found) {
     if (!NOT_ASCII.test(text) || !MARKS_RUN.test(text)) return null;
@@ -66,7 +70,7 @@ export function unstorableText(value: unknown, root: string): ErrorDetail[] {
     const step = pending.pop()!;
     const { item } = step;
     if (typeof item === 'string') {
-      const message = problemOf(item);
+      const message = textProblem(item);
       if (message) found.push({ path: pathOf(step), message });
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--)
@@ -75,7 +79,7 @@ export function unstorableText(value: unknown, root: string): ErrorDetail[] {
       const entries = Object.entries(item);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
-        const keyProblem = problemOf(key);
+        const keyProblem = textProblem(key);
         const childStep = { item: child, parent: step, key, named: true };
         if (keyProblem) found.push({ path: pathOf(childStep), message: `its name ${keyProblem}` });
         pending.push(childStep);
@@ -85,8 +89,17 @@ export function unstorableText(value: unknown, root: string): ErrorDetail[] {
   return found;
 }
 
+const MARKS_PROBLEM = textProblem(`a${'\u0301'.repeat(MAX_MARKS_IN_A_ROW + 1)}`);
+
 export function unstorableTextError(details: ErrorDetail[]) {
-  return errors.validation('The request contains text that cannot be stored', details);
+  // Marks can be stored: said as what they are when they are all there is to say.
+  const marksOnly = details.every((d) => d.message === MARKS_PROBLEM);
+  return errors.validation(
+    marksOnly
+      ? 'The request contains text with more combining marks in a row than text may have'
+      : 'The request contains text that cannot be stored',
+    details,
+  );
 }
 
 /**

@@ -219,5 +219,8 @@ describe('runs of combining marks', () => {
       headers: org.headers,
     });
     expectRefused(res, ['querystring.note']);
+    expect(res.json<{ error: { message: string } }>().error.message).toBe(
+      'The request contains text with more combining marks in a row than text may have',
+    );
   });
 });
