@@ -210,6 +210,10 @@ describe('runs of combining marks', () => {
     const res = await postAuthor(t, org, 'marks-1', { name: marks(999), affiliations: [`U ${marks(30)}`] });
     expectRefused(res, ['body.name']);
     expect((await postAuthor(t, org, 'marks-2', { name: `Ada ${marks(30)}` })).statusCode).toBe(200);
+    // Counted in characters: 30 marks beyond the BMP are 60 UTF-16 units.
+    expect((await postAuthor(t, org, 'marks-3', { name: `Ada a${'\u{1D167}'.repeat(30)}` })).statusCode).toBe(
+      200,
+    );
   });
 
   it('a query parameter: 400 on querystring.<name>', async () => {
