@@ -19,6 +19,10 @@ const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 export const MAX_MARKS_IN_A_ROW = 30;
 const MARK_RUNS = /\p{M}+/gu;
 
+/** Whether anything but ASCII is there to look at (most values are ASCII: one fast test). */
+// eslint-disable-next-line no-control-regex
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 /**
  * Whether `text` has a run of more marks than the limit. Each run read once: a pattern asking for
  * 31 marks in a row tried again from each mark of a run (1.2 s for 2,000 cells of 1,000 characters
@@ -32,9 +36,18 @@ function hasLongMarkRun(text: string): boolean {
   return false;
 }
 
-/** Whether anything but ASCII is there to look at (most values are ASCII: one fast test). */
-// eslint-disable-next-line no-control-regex
-const NOT_ASCII = /[^\x00-\x7f]/;
+/**
+ * `text` with each run of more marks than the limit cut to the limit's first marks: for text that
+ * is read rather than sent (a manuscript's parsed title, abstract and authors), which is kept, not
+ * refused, and would be folded by `fold_text` as a title at every search of the titles.
+ */
+export function withMarkRunsCut(text: string): string {
+  if (!NOT_ASCII.test(text) || !hasLongMarkRun(text)) return text;
+  return text.replace(MARK_RUNS, (run) => {
+    const marks = [...run];
+    return marks.length > MAX_MARKS_IN_A_ROW ? marks.slice(0, MAX_MARKS_IN_A_ROW).join('') : run;
+  });
+}
 
 /**
  * What is wrong with `text` as input (a NUL, a lone surrogate, a run of more marks than the limit),
