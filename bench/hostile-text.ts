@@ -15,11 +15,15 @@ import { CHECKOUT, checkoutApp, fromCheckout } from './lib/checkout.ts';
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { processCpuMs } from './lib/cpu-time.ts';
 import { signedInUser } from './lib/dashboard-session.ts';
+import { makeDocx, paragraph, wordBodyParagraphs } from '../test/parsing/make-files.ts';
 
 const ONLY = process.env.BENCH_ONLY ?? '';
 const MB = 1024 * 1024;
 
 const { buildApp, parseConfig, migrate, createOrganization } = await checkoutApp();
+const { updateSettings } = await fromCheckout<typeof import('../src/organizations/organizations.ts')>(
+  'src/organizations/organizations.ts',
+);
 const { createGroup } = await fromCheckout<typeof import('../src/authors-groups/store.ts')>(
   'src/authors-groups/store.ts',
 );
@@ -286,6 +290,58 @@ await onEachBenchDatabase('hostile_text', async (db, driver) => {
     }
     return [...statuses].map(([s, k]) => `${k} × ${s}`).join(', ');
   });
+  // A file's title: kept, not refused (an organization preferring the parsed metadata).
+  const parsedOrg = await createOrganization(db, { name: 'Parsed titles', features: ['recommend_journals'] });
+  await updateSettings(db, parsedOrg.id, { prefer: 'parsed' });
+  const parsedEditor = await signedInUser(app, db, parsedOrg.id, 'editor');
+  await probe('upload, 20 DOCX titled by 2,000 reversed marks (prefer parsed)', async () => {
+    const statuses = new Map<string, number>();
+    for (let i = 0; i < 20; i++) {
+      const docx = makeDocx([
+        paragraph(`Graph networks ${reversedMarks(1_990)} d${i}`, 'Title'),
+        paragraph('Ada Lovelace'),
+        ...wordBodyParagraphs(5),
+      ]);
+      const boundary = '----hostiletextdocx';
+      const head = Object.entries({
+        folder: 'JOUR',
+        origin_id: `docx-${i}`,
+        title: 'Placeholder',
+        abstract: 'We study text.',
+        authors_count: '1',
+        author1_name: 'Ada Lovelace',
+      })
+        .map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+        .join('');
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/external/proposal/',
+        headers: {
+          'x-apikey': parsedOrg.api_key,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload: Buffer.concat([
+          Buffer.from(
+            `${head}--${boundary}\r\ncontent-disposition: form-data; name="source_file"; filename="t.docx"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+          ),
+          Buffer.from(docx),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+      statuses.set(String(res.statusCode), (statuses.get(String(res.statusCode)) ?? 0) + 1);
+    }
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT max(length(title))::integer AS n FROM manuscripts WHERE organization_id = $1',
+      [parsedOrg.id],
+    );
+    return `${[...statuses].map(([s, k]) => `${k} × ${s}`).join(', ')}, the longest title stored ${rows[0]!.n} characters`;
+  });
+  for (const again of ['', ' again'])
+    await probe(`dashboard, the DOCX titles searched for "d1"${again}`, async () =>
+      said(
+        await app.inject({ url: '/dashboard/manuscripts/?q=d1', headers: { cookie: parsedEditor.cookie } }),
+      ),
+    );
   await probe('dashboard, the manuscripts searched for "t1"', async () =>
     said(await app.inject({ url: '/dashboard/manuscripts/?q=t1', headers: { cookie: editor.cookie } })),
   );
