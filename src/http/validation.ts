@@ -64,6 +64,44 @@ function withWrittenNumbers(validate: ValidateFunction, numeric: Array<[string, 
   return checked;
 }
 
+const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
+
+/** The schema's top-level properties that hold one value (a query option that is not a list). */
+function scalarProperties(schema: object): string[] {
+  type Property = { type?: unknown; anyOf?: Property[] };
+  const scalar = (p: Property): boolean =>
+    typeof p.type === 'string'
+      ? SCALAR_TYPES.has(p.type)
+      : Array.isArray(p.anyOf) && p.anyOf.length > 0 && p.anyOf.every(scalar);
+  const properties = (schema as { properties?: Record<string, Property> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, p]) => (scalar(p) ? [name] : []));
+}
+
+/**
+ * A query option of one value given more than once (`?limit=5&limit=5`) said so: it arrives as a
+ * list, which ajv told as "must be integer" of a client that wrote integers.
+ */
+function withSingleOptions(validate: ValidatorFn, scalar: string[]): ValidatorFn {
+  const checked: ValidatorFn = (data) => {
+    const values = (data ?? {}) as Record<string, unknown>;
+    const repeated = scalar.filter((name) => Array.isArray(values[name]) && values[name].length > 1);
+    if (repeated.length > 0) {
+      checked.errors = repeated.map((name) => ({
+        instancePath: `/${name}`,
+        schemaPath: `#/properties/${name}/type`,
+        keyword: 'type',
+        params: {},
+        message: `must be given once (it was given ${(values[name] as unknown[]).length} times)`,
+      }));
+      return false;
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    return ok;
+  };
+  return checked;
+}
+
 export function registerValidation(app: FastifyInstance): void {
   const coercing = makeAjv({ coerceTypes: 'array' });
   const strict = makeAjv({ coerceTypes: false });
@@ -71,6 +109,8 @@ export function registerValidation(app: FastifyInstance): void {
     if (httpPart === 'body') return strict.compile(schema as object);
     const validate = coercing.compile(schema as object);
     const numeric = numericProperties(schema as object);
-    return numeric.length > 0 ? withWrittenNumbers(validate, numeric) : validate;
+    const written: ValidatorFn = numeric.length > 0 ? withWrittenNumbers(validate, numeric) : validate;
+    const scalar = httpPart === 'querystring' ? scalarProperties(schema as object) : [];
+    return scalar.length > 0 ? withSingleOptions(written, scalar) : written;
   });
 }

@@ -2,6 +2,7 @@
 // store the manuscript (creating or moving its folder), then rank candidates when the plan and the
 // form ask for them.
 import type { FastifyBaseLogger } from 'fastify';
+import { withMarkRunsCut } from '../http/storable-text.ts';
 import type { AppContext } from '../app-context.ts';
 import type { Database } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
@@ -118,15 +119,17 @@ async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string
   const authors = result.authors.filter((a) => a.name.trim());
   return {
     ...base,
+    // A run of marks past the limit a client's text is refused for is cut here: read from a file, the
+    // text is kept (src/http/storable-text.ts).
     parsed: {
-      title: result.title,
-      abstract: result.abstract,
-      keywords: result.keywords,
+      title: result.title === null ? null : withMarkRunsCut(result.title),
+      abstract: result.abstract === null ? null : withMarkRunsCut(result.abstract),
+      keywords: result.keywords.map(withMarkRunsCut),
       authors: authors.map((a) => ({
-        name: a.name,
+        name: withMarkRunsCut(a.name),
         emails: a.emails,
         orcid: a.orcid,
-        affiliations: a.affiliations,
+        affiliations: a.affiliations.map(withMarkRunsCut),
       })),
     },
     fullText: result.text || null,

@@ -1,6 +1,6 @@
 // One fold for every comparison of names and words (src/infra/text-fold.ts), and its SQL twin
 // (migration 0104's fold_text, the dashboard's group search) folding the same way.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LETTER_FOLDS, foldAccents, foldWords } from '../../src/infra/text-fold.ts';
 import { nameKey, namesCompatible } from '../../src/corpus/authors/names.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -57,6 +57,50 @@ describe('text fold', () => {
       [SAMPLES],
     );
     expect(rows.map((r) => [r.t, r.folded])).toEqual(SAMPLES.map((t) => [t, foldAccents(t)]));
+  });
+});
+
+describe('text fold of runs of combining marks', () => {
+  const MARKS = /\p{M}+/gu;
+  /** The fold as it was: the whole text normalised, then its marks dropped. */
+  const foldedWhole = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(MARKS, '')
+      .toLowerCase()
+      .replace(new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g'), (c) => LETTER_FOLDS[c] ?? c);
+
+  it('folds every code point as a normalisation of the whole text does, alone and among marks', () => {
+    const differ: string[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      for (const text of [c, `e\u0301${c}\u0316\u0301`, `\u0345\u0316${c}\u0308x`])
+        if (foldAccents(text) !== foldedWhole(text)) differ.push(cp.toString(16));
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('never hands the normalisation a run of marks: one letter and 100,000 marks in reverse order', () => {
+    // Normalising sorts a run of marks into canonical order by insertion: 21 s for this text.
+    const text = `a${'\u0301'.repeat(50_000)}${'\u0316'.repeat(50_000)}`;
+    // What each normalisation is given, kept (and the text given back as it was: only its input counts).
+    const seen: string[] = [];
+    const spy = vi.spyOn(String.prototype, 'normalize').mockImplementation(function (this: string) {
+      seen.push(String(this));
+      return String(this);
+    });
+    try {
+      foldAccents(text);
+    } finally {
+      spy.mockRestore();
+    }
+    let longest = 0;
+    for (const given of seen)
+      for (const run of given.match(MARKS) ?? []) longest = Math.max(longest, run.length);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(longest).toBe(0);
+    expect(foldAccents(text)).toBe('a');
   });
 });
 

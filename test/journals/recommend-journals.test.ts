@@ -197,6 +197,20 @@ describe('journals_corpus', () => {
     }
   });
 
+  it('answers 400 saying so for an option given more than once, not "must be integer"', async () => {
+    const org = await newOrgWithManuscript();
+    const res = await recommend(
+      org,
+      'ms-1',
+      '?limit=5&limit=5&journals_corpus=all_journals&journals_corpus=all_journals',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([
+      { path: 'querystring.journals_corpus', message: 'must be given once (it was given 2 times)' },
+      { path: 'querystring.limit', message: 'must be given once (it was given 2 times)' },
+    ]);
+  });
+
   it('all_journals is the default', async () => {
     const org = await newOrgWithManuscript();
     expect(await journals(org, 'ms-1')).toEqual(await journals(org, 'ms-1', '?journals_corpus=all_journals'));

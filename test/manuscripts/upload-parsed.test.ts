@@ -5,6 +5,7 @@ import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } 
 import { updateSettings, type Prefer } from '../../src/organizations/organizations.ts';
 import { baseFields, fixture, upload } from './upload-helpers.ts';
 import { requireManuscript } from '../../src/manuscripts/list.ts';
+import { makeDocx, paragraph, wordBodyParagraphs } from '../parsing/make-files.ts';
 
 const PDF = fixture('manuscripts/deep-rules/manuscript.pdf');
 const DOCX = fixture('manuscripts/deep-rules/manuscript.docx');
@@ -113,6 +114,25 @@ describe('prefer parsed', () => {
     const shown = await requireManuscript(t.db, org.id, res.json().manuscript_id);
     expect(shown.supplied.authors.map((a) => a.name)).toEqual(['Benjamin D. Lee', 'Anthony Gitter']);
     expect(shown.supplied.abstract).toBe('A supplied abstract.');
+  });
+
+  it("cuts a parsed title's run of marks past 30 to 30: text read from a file is kept, not refused", async () => {
+    // A title so stored would be folded by fold_text (a run sorted by insertion, at its square) at
+    // every search of the titles; sent in the form, the same title is refused (storable-text).
+    const org = await orgPreferring('parsed');
+    const marks = `a${'\u0301'.repeat(1_000)}${'\u0316'.repeat(999)}`;
+    const docx = makeDocx([
+      paragraph(`Graph networks ${marks}`, 'Title'),
+      paragraph('Ada Lovelace'),
+      ...wordBodyParagraphs(5),
+    ]);
+    const res = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ title: 'Placeholder' }),
+      files: [{ name: 'marks.docx', bytes: Buffer.from(docx) }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await row(org)).title).toBe(`Graph networks a${'\u0301'.repeat(30)}`);
   });
 
   it('takes the title of a journal article PDF from the file', async () => {

@@ -180,3 +180,51 @@ describe('path parameters and query strings', () => {
     expectRefused(res, ['querystring.note']);
   });
 });
+
+// Combining marks past Unicode's stream-safe limit (30 in a row): folding them sorts the run by
+// insertion, in PostgreSQL's normalize (fold_text) and V8's, at the square of its length.
+describe('runs of combining marks', () => {
+  /** A letter and `n` marks whose classes come in reverse (U+0301, 230, then U+0316, 220). */
+  const marks = (n: number) => `a${'\u0301'.repeat(Math.ceil(n / 2))}${'\u0316'.repeat(Math.floor(n / 2))}`;
+  const message = "must not hold more than 30 combining marks in a row (Unicode's stream-safe limit)";
+
+  it('the upload form: 31 marks in the title and in an author name are 400 naming both; 30 are stored', async () => {
+    const refused = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({
+        origin_id: 'marks-31',
+        title: `T ${marks(31)}`,
+        author1_name: `Ada ${marks(31)}`,
+      }),
+    });
+    expectRefused(refused, ['body.title', 'body.author1_name']);
+    expect(refused.json<ErrorBody>().error.details?.[0]?.message).toBe(message);
+    const kept = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: 'marks-30', title: `T ${marks(30)} ${marks(30)}` }),
+    });
+    expect(kept.statusCode).toBe(200);
+  });
+
+  it('a JSON body written in raw UTF-8 (not walked for NUL): a name of 1,000 marks is 400 on body.name', async () => {
+    const res = await postAuthor(t, org, 'marks-1', { name: marks(999), affiliations: [`U ${marks(30)}`] });
+    expectRefused(res, ['body.name']);
+    expect((await postAuthor(t, org, 'marks-2', { name: `Ada ${marks(30)}` })).statusCode).toBe(200);
+    // Counted in characters: 30 marks beyond the BMP are 60 UTF-16 units.
+    expect((await postAuthor(t, org, 'marks-3', { name: `Ada a${'\u{1D167}'.repeat(30)}` })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('a query parameter: 400 on querystring.<name>', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/external/custom-fields/all/?note=${encodeURIComponent(marks(40))}`,
+      headers: org.headers,
+    });
+    expectRefused(res, ['querystring.note']);
+    expect(res.json<{ error: { message: string } }>().error.message).toBe(
+      'The request contains text with more combining marks in a row than text may have',
+    );
+  });
+});
