@@ -19,16 +19,15 @@ import { migrate } from '../src/infra/db/migrate.ts';
 import { ensureDemoCorpus } from '../src/corpus/ingest/demo-corpus.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import { setLimitOverrides } from '../src/organizations/limits.ts';
-import { changePassword, createUser } from '../src/users/users.ts';
 import { createGroup } from '../src/authors-groups/store.ts';
 import { createCustomField } from '../src/custom-fields/store.ts';
+import { createUserWithPassword, injectSignIn } from '../test/helpers/dashboard-sign-in.ts';
 import { onEachBenchDatabase } from './lib/bench-databases.ts';
 import { benchAppConfig } from './lib/bench-config.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 3000);
 const FILE_BYTES = Number(process.env.BENCH_FILE_BYTES ?? 1024 * 1024);
 const CORPUS = process.env.BENCH_CORPUS ?? 'demo';
-const PASSWORD = 'bench password of some length';
 
 /** A record of the kind a journal keeps: a name, an email, an ORCID, two articles, an affiliation. */
 function csvRow(prefix: string, i: number, names: readonly string[]): string {
@@ -64,29 +63,6 @@ function csvOfSize(prefix: string, bytes: number, names: readonly string[]): { c
     size += line.length + 1;
   }
   return { csv: `${lines.join('\n')}\n`, rows: lines.length - 1 };
-}
-
-function cookieOf(setCookie: string | string[] | undefined, name: string): string {
-  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
-  const found = list.map((c) => c.split(';')[0]!).find((c) => c.startsWith(`${name}=`));
-  if (!found) throw new Error(`no ${name} cookie`);
-  return found;
-}
-
-async function signIn(app: FastifyInstance, email: string): Promise<{ cookie: string; csrf: string }> {
-  const form = await app.inject({ url: '/dashboard/sign-in/' });
-  const login = cookieOf(form.headers['set-cookie'], 'rm_login_csrf');
-  const signedIn = await app.inject({
-    method: 'POST',
-    url: '/dashboard/sign-in/',
-    headers: { cookie: login },
-    payload: { _csrf: login.split('=')[1]!, email, password: PASSWORD },
-  });
-  const cookie = cookieOf(signedIn.headers['set-cookie'], 'rm_session');
-  const page = await app.inject({ url: '/dashboard/password/', headers: { cookie } });
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
-  if (!csrf) throw new Error(`not signed in: ${signedIn.statusCode}`);
-  return { cookie, csrf };
 }
 
 interface Sent {
@@ -177,18 +153,9 @@ async function measure(db: Database, label: string): Promise<void> {
       options: [],
     });
     const group = await createGroup(db, org.id, 'Pool');
-    const user = await createUser(db, {
-      organizationId: org.id,
-      email: 'editor@bench.example',
-      role: 'editor',
-    });
-    await changePassword(db, {
-      userId: user.id,
-      current: user.password,
-      next: PASSWORD,
-      keepSession: Buffer.alloc(0),
-    });
-    const session = await signIn(app, 'editor@bench.example');
+    const email = 'editor@bench.example';
+    await createUserWithPassword(db, { organizationId: org.id, email, role: 'editor' });
+    const session = await injectSignIn(app, email);
     const url = `/dashboard/groups/${group.group_id}/import/`;
     const multipart = process.env.BENCH_FILE !== '0';
     const line = (what: string, sent: Sent) => {
@@ -216,7 +183,7 @@ async function measure(db: Database, label: string): Promise<void> {
       await bigApp.ready();
     }
     try {
-      const bigSession = multipart ? session : await signIn(bigApp, 'editor@bench.example');
+      const bigSession = multipart ? session : await injectSignIn(bigApp, email);
       const sent = await post(bigApp, bigSession, url, big.csv, multipart);
       line(`1 MiB (${big.rows} rows)${multipart ? ' as a file' : ''}`, sent);
     } finally {

@@ -6,6 +6,9 @@
 // (the longest gap between runs of a timer asking to run every millisecond) and what it returned.
 // Round 23: `BENCH_ROOT=<checkout>` measures another checkout (round 22's `parseCoiCsv`, one sync
 // call, or `readCoiCsv`, read in pieces).
+// "coi import's hold" (branch tidy): the probes marked "imported" run the whole command
+// (`coiImport.run`: read, then written to a fresh migrated PGlite database in one transaction), where
+// PGlite runs each statement on the event loop; "again, --replace" imports the same file over them.
 //
 //   node --expose-gc --import tsx bench/hostile-coi-file.ts
 //   BENCH_ROOT=/tmp/coi-before node --expose-gc --import tsx bench/hostile-coi-file.ts
@@ -31,6 +34,28 @@ const read = async (file: string): Promise<Read> =>
     ? store.readCoiCsv(csvRead!.filePiecesOf(file, 64 * 1024 * 1024))
     : store.parseCoiCsv!(await readFile(file, 'utf8'));
 const file = path.join(await mkdtemp(path.join(tmpdir(), 'coi-bench-')), 'coi.csv');
+const fromRoot = <M>(relative: string) => import(pathToFileURL(path.join(root, relative)).href) as Promise<M>;
+/** The whole command over a fresh database (one for all probes, an organization each). */
+const command = await (async () => {
+  const [{ coiImport }, { openPglite }, { migrate }, { createOrganization }, { parseConfig }] =
+    await Promise.all([
+      fromRoot<typeof import('../src/referee-finder/commands.ts')>('src/referee-finder/commands.ts'),
+      fromRoot<typeof import('../src/infra/db/pglite.ts')>('src/infra/db/pglite.ts'),
+      fromRoot<typeof import('../src/infra/db/migrate.ts')>('src/infra/db/migrate.ts'),
+      fromRoot<typeof import('../src/organizations/organizations.ts')>('src/organizations/organizations.ts'),
+      fromRoot<typeof import('../src/infra/config.ts')>('src/infra/config.ts'),
+    ]);
+  const db = await openPglite();
+  await migrate(db, path.join(root, 'migrations'));
+  const config = parseConfig({ LOG_LEVEL: 'silent', REFMATCH_DEMO: 'false' });
+  let org = 0;
+  return {
+    async newOrganization() {
+      org = (await createOrganization(db, { name: `Org ${org + 1}`, features: [] })).id;
+    },
+    run: (replace: boolean) => coiImport.run({ config, db, progress: () => {} }, { org, file, replace }),
+  };
+})();
 
 /** The longest gap between runs of a 1 ms timer while `work` runs. */
 async function withStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
@@ -50,15 +75,14 @@ async function withStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs
   }
 }
 
-const cases: Array<[string, () => string]> = [
-  [
-    '100,000 rows (ORCID)',
-    () => Array.from({ length: 100_000 }, (_, i) => `m${i},0000-0002-1825-0097`).join('\n'),
-  ],
-  [
-    '400,000 rows (ORCID)',
-    () => Array.from({ length: 400_000 }, (_, i) => `m${i},0000-0002-1825-0097`).join('\n'),
-  ],
+const orcidRows = (n: number) => Array.from({ length: n }, (_, i) => `m${i},0000-0002-1825-0097`).join('\n');
+/** A probe: its label, its file's text, and whether the whole command imports it (and how). */
+const cases: Array<[string, () => string, ('import' | 'replace')?]> = [
+  ['100,000 rows (ORCID), imported', () => orcidRows(100_000), 'import'],
+  ['400,000 rows (ORCID), imported', () => orcidRows(400_000), 'import'],
+  ['400,000 rows (ORCID), imported again, --replace', () => orcidRows(400_000), 'replace'],
+  ['100,000 rows (ORCID)', () => orcidRows(100_000)],
+  ['400,000 rows (ORCID)', () => orcidRows(400_000)],
   ['100,000 rejected rows', () => Array.from({ length: 100_000 }, (_, i) => `m${i},not-a-person`).join('\n')],
   ['400,000 rejected rows', () => Array.from({ length: 400_000 }, (_, i) => `m${i},not-a-person`).join('\n')],
   ['one person of 10 MB', () => `m1,${'x'.repeat(10_000_000)}`],
@@ -68,9 +92,10 @@ const cases: Array<[string, () => string]> = [
 ];
 
 console.log(`root ${root}`);
-console.log('| probe | file | parse CPU ms | heap MB | loop held ms | result |');
+console.log('| probe | file | CPU ms | heap MB | loop held ms | result |');
 console.log('|---|---:|---:|---:|---:|---|');
-for (const [label, make] of cases) {
+for (const [label, make, imports] of cases) {
+  if (imports === 'import') await command.newOrganization();
   const size = await (async () => {
     const text = make();
     await writeFile(file, text);
@@ -82,6 +107,11 @@ for (const [label, make] of cases) {
   let out = '';
   const { stallMs } = await withStall(async () => {
     try {
+      if (imports) {
+        const { rows, inserted } = await command.run(imports === 'replace');
+        out = `${rows} rows, ${inserted} inserted`;
+        return;
+      }
       const r = await read(file);
       const count = r.rejectedCount === undefined ? '' : ` of ${r.rejectedCount}`;
       out = `${r.rows.length} rows, ${r.rejected.length}${count} rejected listed (${(JSON.stringify(r).length / 1e6).toFixed(1)} MB as JSON)`;

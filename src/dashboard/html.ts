@@ -2,7 +2,7 @@
 // is itself Html (built by this same tag). A title, a name or a custom field value is user input; it
 // can only reach a page through here, so it is always escaped.
 
-import { countOf } from '../infra/counts.ts';
+import { cutShort } from '../infra/counts.ts';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -69,7 +69,7 @@ export function isolateText(value: string | number): string {
  * sentence.
  */
 export function quotedBack(value: string): string {
-  return `“${isolateText(value.length > 40 ? `${value.slice(0, 20)}… (${countOf(value.length, 'character', 'characters')})` : value)}”`;
+  return `“${isolateText(cutShort(value, 40, 20))}”`;
 }
 
 // A count as every page of the dashboard says it, thousands separated: pages wrote

@@ -12,3 +12,13 @@ export function formatCount(n: number): string {
 export function countOf(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A value a message quotes back, cut short past `max` characters to its first `keep` and its length
+ * said: "abc… (3,000 characters)". The one spelling for the dashboard's messages (`quotedBack`) and
+ * a command's (`refmatch coi import`'s rejections), which had each their own.
+ */
+export function cutShort(value: string, max: number, keep = max): string {
+  if (value.length <= max) return value;
+  return `${value.slice(0, keep)}… (${countOf(value.length, 'character', 'characters')})`;
+}

@@ -5,7 +5,8 @@
 import { createReadStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { parse, type Options } from 'csv-parse';
+import { createGunzip } from 'node:zlib';
+import { parse, type CsvError, type Options } from 'csv-parse';
 import { TimeSlicer } from './event-loop.ts';
 
 /** Characters of a CSV handed to its parser at a time (a few ms of parsing), a chance to pause after each. */
@@ -38,12 +39,18 @@ export class FileTooLargeError extends Error {
 /**
  * A file's text, decoded as UTF-8, in the pieces it is read by (`CSV_PIECE_CHARS` bytes): throws
  * `FileTooLargeError` once more than `maxBytes` were read (counted as read, so a pipe or a device
- * without end is refused too, not only a large file).
+ * without end is refused too, not only a large file). `gunzip`: the file is gzipped, its bytes
+ * counted as decompressed.
  */
-export async function* filePiecesOf(path: string, maxBytes: number): AsyncGenerator<string> {
+export async function* filePiecesOf(
+  path: string,
+  maxBytes: number,
+  { gunzip = false } = {},
+): AsyncGenerator<string> {
   const slicer = new TimeSlicer();
   const decoder = new StringDecoder('utf8');
-  const stream = createReadStream(path, { highWaterMark: CSV_PIECE_CHARS });
+  const file = createReadStream(path, { highWaterMark: CSV_PIECE_CHARS });
+  const stream = gunzip ? file.pipe(createGunzip()) : file;
   let bytes = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -56,44 +63,135 @@ export async function* filePiecesOf(path: string, maxBytes: number): AsyncGenera
     if (rest) yield rest;
   } finally {
     stream.destroy();
+    file.destroy();
+  }
+}
+
+/** The records one piece of a CSV parsed to, each with the line it starts on (`csvRecords`). */
+export interface CsvRecords {
+  records: string[][];
+  lines: number[];
+}
+
+/**
+ * The records the CSV's pieces parse to (by csv-parse's `options`), in order, yielded a piece's at a
+ * time as each piece is parsed. Each piece is parsed, and its records collected, in one synchronous
+ * write (csv-parse's `on_record`): records read from the parser as a stream cost an await each, 2.2 s
+ * of CPU for 100,000 rows of two fields. A parse error, or an error of the pieces' source, throws.
+ *
+ * A record's line is the line it starts on, lines ended by CR, LF or CRLF as `linesAtMost` counts
+ * them: a record's quoted field may span lines, and empty lines are skipped, so a record's index is
+ * not its line. A parse error is a `CsvRowError` naming the line its record starts on too
+ * (csv-parse's own count takes a CRLF inside quotes for two lines). `onSkip` (with
+ * `skip_records_with_error`) is told of a record refused and skipped, and its line; past one, a
+ * line break inside its quoted fields is not counted. Exact for the options used here (no
+ * `comment`, no `skip_records_with_empty_values`: the lines of what those skip are not counted).
+ */
+export async function* csvRecords(
+  pieces: AsyncIterable<string>,
+  options: Options,
+  onSkip?: (error: Error, line: number) => void,
+): AsyncGenerator<CsvRecords> {
+  let batch: CsvRecords = { records: [], lines: [] };
+  // The line breaks of the records read so far: each one's ending and those inside its fields. The
+  // empty lines skipped between them the parser counts (`empty_lines`).
+  let breaks = 0;
+  let lastSkip: { breaks: number; lines: number } | undefined;
+  const parser = parse({
+    ...options,
+    on_record: (record: string[], context) => {
+      batch.records.push(record);
+      batch.lines.push(1 + breaks + context.empty_lines);
+      breaks += 1 + lineBreaksIn(record);
+      return null;
+    },
+    ...(onSkip && {
+      skip_records_with_error: true,
+      on_skip: (error: CsvError | undefined) => {
+        if (!error) return;
+        // A record of two errors is told of twice: its line break counted once (by the parser's
+        // line, the same for both unless they are on two lines of the record).
+        const same = lastSkip?.breaks === breaks && lastSkip.lines === error.lines;
+        if (!same) breaks += 1;
+        lastSkip = { breaks, lines: error.lines };
+        onSkip(error, lineOf(error, breaks - 1));
+      },
+    }),
+  });
+  parser.on('error', () => {}); // thrown below, from `errored`
+  parser.resume();
+  const taken = () => {
+    const done = batch;
+    batch = { records: [], lines: [] };
+    return done;
+  };
+  try {
+    for await (const piece of pieces) {
+      parser.write(piece);
+      if (parser.errored) throw rowError(parser.errored, breaks);
+      if (batch.records.length > 0) yield taken();
+    }
+    parser.end();
+    await finished(parser).catch((error: unknown) => {
+      throw rowError(error, breaks);
+    });
+    if (batch.records.length > 0) yield taken();
+  } finally {
+    parser.destroy();
   }
 }
 
 /**
- * Calls `onRecord` with each record the CSV's pieces parse to (by csv-parse's `options`), in order,
- * as each piece is parsed; `onRecord` returning false stops the reading there, the rest left unread
- * (`stopped` says so). A parse error, or an error of the pieces' source, rejects. Each piece is
- * parsed, and its records handed over, in one synchronous write (csv-parse's `on_record`): records
- * read from the parser as a stream cost an await each, 2.2 s of CPU for 100,000 rows of two fields.
+ * Calls `onRecord` with each record the CSV's pieces parse to, its index and the line it starts on
+ * (`csvRecords`), in order; `onRecord` returning false stops the reading there, the rest left unread
+ * (`stopped` says so).
  */
 export async function forEachCsvRecord(
   pieces: AsyncIterable<string>,
   options: Options,
-  onRecord: (record: string[], index: number) => boolean | void,
+  onRecord: (record: string[], index: number, line: number) => boolean | void,
 ): Promise<{ stopped: boolean }> {
   let index = 0;
-  let stopped = false;
-  const parser = parse({
-    ...options,
-    on_record: (record: string[]) => {
-      if (!stopped && onRecord(record, index++) === false) stopped = true;
-      return null;
-    },
-  });
-  parser.on('error', () => {}); // thrown below, from `errored`
-  parser.resume();
-  try {
-    for await (const piece of pieces) {
-      parser.write(piece);
-      if (parser.errored) throw parser.errored;
-      if (stopped) return { stopped: true };
+  for await (const { records, lines } of csvRecords(pieces, options)) {
+    for (let i = 0; i < records.length; i++) {
+      if (onRecord(records[i]!, index++, lines[i]!) === false) return { stopped: true };
     }
-    parser.end();
-    await finished(parser);
-    return { stopped };
-  } finally {
-    parser.destroy();
   }
+  return { stopped: false };
+}
+
+/** A CSV the parser refused, with the line its record in progress starts on (`forEachCsvRecord`). */
+export class CsvRowError extends Error {
+  constructor(
+    readonly code: string,
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The line the record of csv-parse's error starts on, after `breaks` lines of records. */
+function lineOf(error: unknown, breaks: number): number {
+  const { empty_lines: empty } = error as { empty_lines?: unknown };
+  return 1 + breaks + (typeof empty === 'number' ? empty : 0);
+}
+
+/** csv-parse's error as a `CsvRowError` (others as they are), after `breaks` lines of records. */
+function rowError(error: unknown, breaks: number): unknown {
+  const { code } = error as { code?: unknown };
+  if (typeof code !== 'string' || !code.startsWith('CSV_')) return error;
+  return new CsvRowError(code, lineOf(error, breaks), (error as Error).message);
+}
+
+/** The line breaks (CR, LF or CRLF) inside a record's fields. */
+function lineBreaksIn(record: readonly string[]): number {
+  let n = 0;
+  for (const field of record) {
+    if (field.indexOf('\n') < 0 && field.indexOf('\r') < 0) continue;
+    n += field.match(/\r\n?|\n/g)!.length;
+  }
+  return n;
 }
 
 /** A line read past the characters its reader allows. */

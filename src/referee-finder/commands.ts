@@ -23,7 +23,9 @@ export const coiImport = defineCommand({
       description:
         `the CSV: at most ${COI_FILE_MAX_BYTES / MIB} MiB; a line, and a row's fields, at most ` +
         `${formatCount(COI_LINE_MAX_CHARS)} characters (past either the file is refused, nothing imported); rejected rows ` +
-        `are counted (rejected_count), the first ${COI_REJECTED_LISTED} listed (rejected), a value quoted to ${COI_QUOTED_CHARS} characters`,
+        `are counted (rejected_count), the first ${COI_REJECTED_LISTED} listed (rejected), a value quoted to ${COI_QUOTED_CHARS} characters; ` +
+        `a rejected row's line is the line it starts on, counted as a refusal counts them (a quoted field may span lines, ` +
+        `empty lines count), its row the row's place among the rows (the header the first)`,
       parse: pathArgument,
     },
   ],

@@ -10,6 +10,8 @@ import { ingestSnapshotCommand } from '../../src/corpus/commands.ts';
 import { parseConfig } from '../../src/infra/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { OPENALEX, tempDir } from './helpers.ts';
+import { MERGED_IDS_LINE_MAX_CHARS, readMergedIds } from '../../src/corpus/openalex/merged-ids.ts';
+import { LineTooLongError } from '../../src/infra/csv-read.ts';
 
 type Json = Record<string, unknown>;
 
@@ -181,6 +183,24 @@ describe('ingest openalex-snapshot: the layout OpenAlex publishes', () => {
 });
 
 describe('ingest openalex-snapshot: merged ids', () => {
+  it('reads a merge file through the shared CSV reader, its lines bounded', async () => {
+    const file = path.join(await tempDir(), 'merged.csv.gz');
+    const read = async (lines: string[]) => {
+      await writeFile(file, gzipSync(lines.join('\r\n')));
+      const chunks: Array<Array<{ from: string; into: string }>> = [];
+      for await (const chunk of readMergedIds(file)) chunks.push(chunk);
+      return chunks.flat();
+    };
+    const head = ['\uFEFFmerge_date,id,merge_into_id', '', '2026-11-21,https://openalex.org/W1,W2'];
+    expect(await read([...head, '2026-11-21,A3,A3', '2026-11-21,A4,A5'])).toEqual([
+      { from: 'W1', into: 'W2' },
+      { from: 'A4', into: 'A5' },
+    ]);
+    await expect(read([...head, `2026-11-21,A3,${'A'.repeat(MERGED_IDS_LINE_MAX_CHARS)}`])).rejects.toEqual(
+      new LineTooLongError(4, MERGED_IDS_LINE_MAX_CHARS),
+    );
+  });
+
   it('deletes a merged work, recounts its authors, and logs the deletion for the search index', async () => {
     await writeEntity('works', works);
     await load(['works']);

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { ingestRetractions } from '../../src/corpus/ingest/retractions.ts';
+import { ingestRetractions, RETRACTIONS_LINE_MAX_CHARS } from '../../src/corpus/ingest/retractions.ts';
+import { LineTooLongError } from '../../src/infra/csv-read.ts';
 import { ingest, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;
@@ -28,6 +29,32 @@ async function retracted(): Promise<Record<string, boolean>> {
 }
 
 describe('ingest retractions (Retraction Watch CSV)', () => {
+  it('reads the file through the shared CSV reader: its lines bounded, a refused row named by the line it starts on', async () => {
+    const csv = path.join(await tempDir(), 'rw.csv');
+    const notes = '"a note\r\nof two lines"';
+    const lines = [
+      HEADER,
+      `${row('1', 'unavailable', '0', 'Retraction')}${notes}`,
+      '',
+      `7,"a quote "not closed" here"`,
+      row('8', 'unavailable', '0', 'Retraction'),
+    ];
+    await writeFile(csv, lines.join('\r\n'));
+    const report = await ingestRetractions({ db, progress: () => {} }, csv);
+    // Lines 2-3 hold the first notice, line 4 is empty, line 5 refused (twice: two quotes out of place),
+    // line 6 the last notice.
+    expect(report.bad_records).toEqual([
+      { line: 2, reason: 'no OriginalPaperDOI or OriginalPaperPubMedID' },
+      { line: 5, reason: expect.stringMatching(/^invalid CSV: Invalid Closing Quote/) as unknown as string },
+      { line: 5, reason: expect.stringMatching(/^invalid CSV: Invalid Closing Quote/) as unknown as string },
+      { line: 6, reason: 'no OriginalPaperDOI or OriginalPaperPubMedID' },
+    ]);
+    await writeFile(csv, [HEADER, `1,${'x'.repeat(RETRACTIONS_LINE_MAX_CHARS)}`].join('\n'));
+    await expect(ingestRetractions({ db, progress: () => {} }, csv)).rejects.toEqual(
+      new LineTooLongError(2, RETRACTIONS_LINE_MAX_CHARS),
+    );
+  });
+
   it('marks works by OriginalPaperDOI, then OriginalPaperPubMedID; only RetractionNature = Retraction counts', async () => {
     const dir = await tempDir();
     await ingest(db, 'works', [

@@ -21,6 +21,7 @@ import {
 } from '../../src/authors-groups/store.ts';
 import { updateSettings } from '../../src/organizations/organizations.ts';
 import { contentDisposition, csvCell, unneutralizedCell } from '../../src/dashboard/csv.ts';
+import { RECORD_HEADERS } from '../../src/dashboard/pages/group-import.ts';
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof buildCorpus>>;
@@ -371,6 +372,8 @@ describe("a manuscript's candidates", () => {
     expect(page).toContain(`href="${base}export/?marked=yes&amp;as=records" download`);
     const file = await get(editor, `${base}export/?marked=yes&as=records`);
     expect(file.statusCode).toBe(200);
+    // The group import's own column names, in its order, less the one a candidate has no value for.
+    expect(RECORD_HEADERS.filter((h) => h !== 'articles')).toEqual(rowsOf(file.body)[0]);
     expect(rowsOf(file.body)).toEqual([
       ['client_id', 'name', 'emails', 'orcids', 'affiliations'],
       [`author-${nell}`, 'Nell Neutral', '', '', `'=HYPERLINK("http://evil.example","click")`],

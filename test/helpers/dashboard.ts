@@ -3,10 +3,22 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Queryable } from '../../src/infra/db/index.ts';
-import { changePassword, createUser } from '../../src/users/users.ts';
 import type { Role } from '../../src/users/roles.ts';
+import {
+  cookiesOf,
+  createUserWithPassword,
+  injectSignIn,
+  TEST_PASSWORD,
+  type InjectSession,
+} from './dashboard-sign-in.ts';
 
-export const TEST_PASSWORD = 'correct horse battery staple';
+export {
+  csrfOf,
+  injectSignIn,
+  postSignInForm,
+  TEST_PASSWORD,
+  type InjectSession,
+} from './dashboard-sign-in.ts';
 
 let counter = 0;
 
@@ -24,69 +36,8 @@ export async function createTestUser(
   role: Role,
   email = `${role}.${++counter}.${process.pid}@example.org`,
 ): Promise<TestUser> {
-  const created = await createUser(db, { organizationId, email, role });
-  await changePassword(db, {
-    userId: created.id,
-    current: created.password,
-    next: TEST_PASSWORD,
-    keepSession: Buffer.alloc(0),
-  });
-  return { id: created.id, email, role, password: TEST_PASSWORD };
-}
-
-export interface InjectSession {
-  cookie: string;
-  csrf: string;
-}
-
-function cookiesOf(setCookie: string | string[] | undefined): Map<string, string> {
-  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
-  const out = new Map<string, string>();
-  for (const c of list) {
-    const [pair] = c.split(';');
-    const eq = pair!.indexOf('=');
-    out.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-  }
-  return out;
-}
-
-/** The hidden `_csrf` value of the first form on an HTML page. */
-export function csrfOf(page: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
-
-/**
- * Posts the sign-in form as a browser does: the form's page first (for its login token cookie), then
- * the fields with that token. `headers` go with both requests (an address, say). The answer as it is.
- */
-export async function postSignInForm(
-  app: FastifyInstance,
-  fields: Record<string, string>,
-  headers: Record<string, string> = {},
-) {
-  const form = await app.inject({ method: 'GET', url: '/dashboard/sign-in/', headers });
-  const loginCsrf = cookiesOf(form.headers['set-cookie']).get('rm_login_csrf')!;
-  return app.inject({
-    method: 'POST',
-    url: '/dashboard/sign-in/',
-    headers: { ...headers, cookie: `rm_login_csrf=${loginCsrf}` },
-    payload: { _csrf: loginCsrf, ...fields },
-  });
-}
-
-/** Signs in through the real sign-in form; returns the session cookie and the session's CSRF token. */
-export async function injectSignIn(
-  app: FastifyInstance,
-  email: string,
-  password: string = TEST_PASSWORD,
-): Promise<InjectSession> {
-  const signedIn = await postSignInForm(app, { email, password });
-  expect(signedIn.statusCode, signedIn.body).toBe(303);
-  const cookie = `rm_session=${cookiesOf(signedIn.headers['set-cookie']).get('rm_session')!}`;
-  const home = await app.inject({ method: 'GET', url: '/dashboard/password/', headers: { cookie } });
-  return { cookie, csrf: csrfOf(home.body) };
+  const { id } = await createUserWithPassword(db, { organizationId, email, role });
+  return { id, email, role, password: TEST_PASSWORD };
 }
 
 /** A new user of `role` in the organization, signed in through the form (createTestUser, injectSignIn). */

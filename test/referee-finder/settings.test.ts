@@ -11,6 +11,7 @@ import {
   COI_REJECTED_LISTED,
 } from '../../src/referee-finder/coi-limits.ts';
 import type { Database } from '../../src/infra/db/index.ts';
+import { COI_WRITE_BATCH_ROWS, importCoi, type CoiRow } from '../../src/referee-finder/external-coi.ts';
 import { testConfig, createTestOrg } from '../helpers/app.ts';
 import { tempDir } from '../corpus/helpers.ts';
 import { finderScope, manuscript } from './fixtures.ts';
@@ -120,7 +121,12 @@ describe('external_coi', () => {
         'MS-1,not a person',
       ].join('\n'),
     );
-    expect(report).toMatchObject({ rows: 4, inserted: 4, rejected: [{ line: 6 }], rejected_count: 1 });
+    expect(report).toMatchObject({
+      rows: 4,
+      inserted: 4,
+      rejected: [{ line: 6, row: 6 }],
+      rejected_count: 1,
+    });
     await importCsv(db, other.id, `*,${ids.authorId('Una Unflagged')}\n`);
 
     const flagged = async (originId: string) =>
@@ -154,7 +160,8 @@ describe('refmatch coi import, bounded (docs/benchmarks/hostile-uploads.md, roun
     expect(report.rejected).toEqual([
       {
         line: 1,
-        reason: `"${'y'.repeat(COI_QUOTED_CHARS)}… (1000 characters)" is not an ORCID, an email or an author id`,
+        row: 1,
+        reason: `"${'y'.repeat(COI_QUOTED_CHARS)}… (1,000 characters)" is not an ORCID, an email or an author id`,
       },
     ]);
   });
@@ -183,6 +190,44 @@ describe('refmatch coi import, bounded (docs/benchmarks/hostile-uploads.md, roun
       status: 400,
       message: expect.stringMatching(/^line \d+: a row's fields hold more than 4,096 characters$/),
     });
+  });
+
+  it('names a rejected row and a refused one by the same lines (a quoted field spanning lines, empty lines)', async () => {
+    const { db, org } = await setup([]);
+    const head = ['origin_id,person', '', 'MS-1,"not\r\na person"', 'MS-2,nobody'];
+    const report = await importCsv(db, org.id, head.join('\r\n'));
+    // Lines 3-4 hold the second row (the header the first), line 5 the third.
+    expect(report.rejected.map(({ line, row }) => ({ line, row }))).toEqual([
+      { line: 3, row: 2 },
+      { line: 5, row: 3 },
+    ]);
+    const long = `MS-3,${'z'.repeat(COI_LINE_MAX_CHARS)}`;
+    await expect(importCsv(db, org.id, [...head, long].join('\r\n'))).rejects.toMatchObject({
+      status: 400,
+      message: 'line 6 is longer than 4,096 characters',
+    });
+    const spans = `MS-3,"${Array.from({ length: 50 }, () => 'q'.repeat(99)).join('\r\n')}"`;
+    await expect(importCsv(db, org.id, [...head, spans].join('\r\n'))).rejects.toMatchObject({
+      status: 400,
+      message: "line 6: a row's fields hold more than 4,096 characters",
+    });
+  });
+
+  it('writes in batches within one transaction: a batch refused leaves the declarations as they were', async () => {
+    const { db, ids, org } = await setup([{ authors: [{ name: 'Gus Good' }] }]);
+    await importCsv(db, org.id, `MS-1,${ids.authorId('Gus Good')}`);
+    const rows = Array.from({ length: 2 * COI_WRITE_BATCH_ROWS + 1 }, (_, i): CoiRow => ({
+      originId: `MS-${i}`,
+      authorId: i + 1,
+      orcid: null,
+      email: null,
+    }));
+    // The last batch's row names no person (the table's CHECK refuses it).
+    rows[rows.length - 1] = { originId: 'MS-x', authorId: null, orcid: null, email: null };
+    await expect(importCoi(db, org.id, rows, true)).rejects.toThrow();
+    expect(await declared(db)).toBe(1);
+    expect(await importCoi(db, org.id, rows.slice(0, -1), true)).toEqual({ inserted: rows.length - 1 });
+    expect(await declared(db)).toBe(rows.length - 1);
   });
 
   it('refuses a file past 64 MiB, importing nothing', async () => {

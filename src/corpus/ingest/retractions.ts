@@ -2,9 +2,8 @@
 // retracted, found by OriginalPaperDOI, else by OriginalPaperPubMedID. Corrections, expressions of
 // concern and reinstatements are not retractions and are skipped. Notices are kept
 // (retraction_notices) so that works ingested later are marked too.
-import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
 import type { CommandContext } from '../../infra/cli/command.ts';
+import { csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
 import { normalizeDoi, normalizePmid } from '../openalex/ids.ts';
 import { csvRows } from './csv.ts';
 import type { BadLine } from './checkpoints.ts';
@@ -44,10 +43,12 @@ marked AS (
 )
 SELECT (SELECT count(*) FROM marked)::int AS marked, (SELECT count(DISTINCT record_id) FROM matched)::int AS matched`;
 
-function field(row: Record<string, string>, name: string): string | null {
-  const value = row[name]?.trim();
-  return value ? value : null;
-}
+/**
+ * The most characters a line of the file may hold, and a row's fields together (a notice's row is
+ * some hundreds; its Notes a few thousand): past it the file is refused, naming the line, before the
+ * parser holds the row.
+ */
+export const RETRACTIONS_LINE_MAX_CHARS = 1024 * 1024;
 
 export async function ingestRetractions(
   ctx: Pick<CommandContext, 'db' | 'progress'>,
@@ -57,44 +58,53 @@ export async function ingestRetractions(
   const notices: Notice[] = [];
   let rows = 0;
   let skipped = 0;
-  const parser = createReadStream(file).pipe(
-    parse({
-      columns: true,
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      skip_records_with_error: true,
-    }),
-  );
-  parser.on('skip', (error: { lines?: number; message: string }) => {
-    bad.push({ line: error.lines ?? 0, reason: `invalid CSV: ${error.message}` });
-  });
-  for await (const item of parser as AsyncIterable<{
-    record: Record<string, string>;
-    info: { lines: number };
-  }>) {
-    rows++;
-    const { record, info } = item;
-    if ((field(record, 'RetractionNature') ?? '').toLowerCase() !== 'retraction') {
-      skipped++;
-      continue;
+  const pieces = linesAtMost(filePiecesOf(file, Number.POSITIVE_INFINITY), RETRACTIONS_LINE_MAX_CHARS);
+  const options = {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    max_record_size: RETRACTIONS_LINE_MAX_CHARS,
+  };
+  const onSkip = (error: Error, line: number) => {
+    bad.push({ line, reason: `invalid CSV: ${error.message}` });
+  };
+  // The header's columns by name; a row's value by its column's name, trimmed (null when empty or absent).
+  let column = new Map<string, number>();
+  let header = true;
+  for await (const { records, lines } of csvRecords(pieces, options, onSkip)) {
+    for (let i = 0; i < records.length; i++) {
+      const cells = records[i]!;
+      const line = lines[i]!;
+      if (header) {
+        column = new Map(cells.map((name, k) => [name.trim(), k]));
+        header = false;
+        continue;
+      }
+      const field = (name: string): string | null => {
+        const k = column.get(name);
+        const value = k === undefined ? undefined : cells[k]?.trim();
+        return value ? value : null;
+      };
+      rows++;
+      if ((field('RetractionNature') ?? '').toLowerCase() !== 'retraction') {
+        skipped++;
+        continue;
+      }
+      const id = field('Record ID');
+      const doi = normalizeDoi(field('OriginalPaperDOI'));
+      const pmid = normalizePmid(field('OriginalPaperPubMedID'));
+      if (!id) bad.push({ line, reason: 'missing Record ID' });
+      else if (!doi && !pmid) bad.push({ line, reason: 'no OriginalPaperDOI or OriginalPaperPubMedID' });
+      else
+        notices.push({
+          record_id: id,
+          doi,
+          pmid,
+          date: field('RetractionDate'),
+          reason: field('Reason'),
+        });
+      if (rows % 10_000 === 0) ctx.progress({ unit: 'rows', done: rows, total: null, message: file });
     }
-    const id = field(record, 'Record ID');
-    const doi = normalizeDoi(field(record, 'OriginalPaperDOI'));
-    const pmid = normalizePmid(field(record, 'OriginalPaperPubMedID'));
-    if (!id) bad.push({ line: info.lines, reason: 'missing Record ID' });
-    else if (!doi && !pmid)
-      bad.push({ line: info.lines, reason: 'no OriginalPaperDOI or OriginalPaperPubMedID' });
-    else
-      notices.push({
-        record_id: id,
-        doi,
-        pmid,
-        date: field(record, 'RetractionDate'),
-        reason: field(record, 'Reason'),
-      });
-    if (rows % 10_000 === 0) ctx.progress({ unit: 'rows', done: rows, total: null, message: file });
   }
   const unique = [...new Map(notices.map((n) => [n.record_id, n])).values()];
   const result = await ctx.db.transaction(async (tx) => {

@@ -3,9 +3,7 @@
 // follows: a merged work is deleted (its survivor is a record of its own); a merged author, source or
 // institution hands everything that points at it to its survivor and is deleted, or, when the
 // survivor is not in the corpus yet, takes the survivor's key, so that later records find it.
-import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
-import { parse } from 'csv-parse';
+import { csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
 import type { Database, Transaction } from '../../infra/db/index.ts';
 import { openAlexKey } from './ids.ts';
 import { QUEUE_AUTHOR } from '../authors/metrics-refresh.ts';
@@ -19,21 +17,44 @@ export interface MergedId {
 /** Pairs per transaction: a merge file of a busy day holds hundreds of thousands. */
 const CHUNK = 5_000;
 
+/**
+ * The most characters a line of a merge file may hold (a line is a date and two ids, some 70): past
+ * it the file is refused, naming the line, before the parser holds it.
+ */
+export const MERGED_IDS_LINE_MAX_CHARS = 64 * 1024;
+
 /** The file's pairs, in chunks; rows without both ids are skipped (counted by the caller's total). */
 export async function* readMergedIds(file: string): AsyncGenerator<MergedId[]> {
-  const input = createReadStream(file);
-  const rows = (file.endsWith('.gz') ? input.pipe(createGunzip()) : input).pipe(
-    parse({ columns: true, skip_empty_lines: true, bom: true, relax_column_count: true }),
+  const pieces = linesAtMost(
+    filePiecesOf(file, Number.POSITIVE_INFINITY, { gunzip: file.endsWith('.gz') }),
+    MERGED_IDS_LINE_MAX_CHARS,
   );
+  const options = {
+    skip_empty_lines: true,
+    bom: true,
+    relax_column_count: true,
+    max_record_size: MERGED_IDS_LINE_MAX_CHARS,
+  };
+  let idAt = -1;
+  let intoAt = -1;
+  let header = true;
   let chunk: MergedId[] = [];
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    const from = openAlexKey(row.id);
-    const into = openAlexKey(row.merge_into_id);
-    if (!from || !into || from === into) continue;
-    chunk.push({ from, into });
-    if (chunk.length >= CHUNK) {
-      yield chunk;
-      chunk = [];
+  for await (const { records } of csvRecords(pieces, options)) {
+    for (const cells of records) {
+      if (header) {
+        idAt = cells.indexOf('id');
+        intoAt = cells.indexOf('merge_into_id');
+        header = false;
+        continue;
+      }
+      const from = openAlexKey(cells[idAt]);
+      const into = openAlexKey(cells[intoAt]);
+      if (!from || !into || from === into) continue;
+      chunk.push({ from, into });
+      if (chunk.length >= CHUNK) {
+        yield chunk;
+        chunk = [];
+      }
     }
   }
   if (chunk.length > 0) yield chunk;

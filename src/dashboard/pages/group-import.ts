@@ -125,8 +125,11 @@ function columnTargets(name: string, fields: readonly CustomField[]): ColumnTarg
   ];
 }
 
+/** A column of a record as the import reads it and an export writes it: the record field's own name. */
+export type RecordHeader = (typeof RECORD_COLUMNS)[number]['key'];
+
 /** The record's columns as an export writes them, in the import's order: each its field's own name. */
-export const RECORD_HEADERS: readonly string[] = RECORD_COLUMNS.map((c) => c.key);
+export const RECORD_HEADERS: readonly RecordHeader[] = RECORD_COLUMNS.map((c) => c.key);
 
 /**
  * The name an export writes a custom field's column by: the field's name when the import reads that

@@ -57,6 +57,7 @@ import { pageCount, pagerNav } from '../pager.ts';
 import { countOf, dashboardPath, formatCount, html, isolate, isolateText, type Html } from '../html.ts';
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
+import { RECORD_HEADERS, type RecordHeader } from './group-import.ts';
 import { dataTable } from '../table.ts';
 import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
@@ -141,6 +142,25 @@ export const CONFLICT_LABELS: Record<ConflictKind, string> = {
 };
 
 const dateTime = (d: Date) => new Date(d).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+
+/** What a referee's row of the "as records" export is made of. */
+type RecordSource = Pick<StoredCandidate, 'author_id' | 'name' | 'email' | 'orcid' | 'affiliation'>;
+
+/**
+ * The "as records" export, for an authors group: the group import's columns (RECORD_HEADERS) that a
+ * candidate fills, in its order (a candidate has no articles: that column is left out, not written
+ * empty), the corpus author's id as the client id (the referees taken into a group of the
+ * organization's, to be found again there).
+ */
+const RECORD_EXPORT_VALUES: Partial<Record<RecordHeader, (r: RecordSource) => string | null>> = {
+  client_id: (r) => `author-${r.author_id}`,
+  name: (r) => r.name,
+  emails: (r) => r.email,
+  orcids: (r) => r.orcid,
+  affiliations: (r) => r.affiliation,
+};
+const RECORD_EXPORT_COLUMNS = RECORD_HEADERS.filter((h) => RECORD_EXPORT_VALUES[h] !== undefined);
+const asRecord = (r: RecordSource) => RECORD_EXPORT_COLUMNS.map((h) => RECORD_EXPORT_VALUES[h]!(r));
 
 export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext): void {
   dashboardRoute(scope, {
@@ -394,18 +414,21 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         ]
           .filter(Boolean)
           .join('; ');
-      // As records for an authors group: the group import's columns, the corpus author's id as the
-      // client id (the referees taken into a group of the organization's, to be found again there).
       const lines =
         filters.as === 'records'
           ? [
-              csvLine(['client_id', 'name', 'emails', 'orcids', 'affiliations']),
-              ...shown.map((c) =>
-                csvLine([`author-${c.author_id}`, c.name, c.email, c.orcid, c.affiliation]),
-              ),
+              csvLine(RECORD_EXPORT_COLUMNS),
+              ...shown.map((c) => csvLine(asRecord(c))),
               ...otherMarks.map((m) => {
                 const c = contactOfMark(m);
-                return csvLine([`author-${m.author_id}`, m.name, c?.email, c?.orcid, c?.affiliation]);
+                return csvLine(
+                  asRecord({
+                    ...m,
+                    email: c?.email ?? null,
+                    orcid: c?.orcid ?? null,
+                    affiliation: c?.affiliation ?? null,
+                  }),
+                );
               }),
             ]
           : [
