@@ -65,6 +65,21 @@ export const KEYWORDS_LABEL =
   /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 /**
+ * A line opened by the keywords label, which a separator ends, or its own line, or terms: not a
+ * sentence whose subject the word is ("Keywords are terms used for indexing, ...", a thesis
+ * template's advice in its English abstract). Without a separator the words after the label read
+ * as a sentence when the first is in lower case and no term's separator (comma, semicolon, middle
+ * dot, bar, slash) comes among the first five of five or more.
+ */
+export function opensWithKeywordsLabel(text: string): boolean {
+  const m = KEYWORDS_LABEL.exec(text);
+  if (!m) return false;
+  if (/[:：.—–-]\s*$/u.test(m[0])) return true;
+  const words = text.slice(m[0].length).trim().split(/\s+/);
+  return !(words.length >= 5 && /^\p{Ll}/u.test(words[0]!) && !/[,;·•|/]/u.test(words.slice(0, 5).join(' ')));
+}
+
+/**
  * A keywords line with no label: three terms or more, of four words at most each, set apart by
  * vertical bars ("networks | heritability | common garden", PNAS's keywords under its abstract).
  */
