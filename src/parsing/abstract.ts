@@ -12,6 +12,7 @@ import {
   isContentsEntry,
   isHeading,
   isKeywordTermsLine,
+  opensWithKeywordsLabel,
   isProse,
 } from './sections.ts';
 import { joinLines, meetInCjk } from './text-utils.ts';
@@ -152,7 +153,7 @@ function headingHere(blocks: Block[], j: number, openSentence = false): boolean 
 function endsAbstract(blocks: Block[], j: number, styled: boolean, openSentence = false): boolean {
   const n = blocks[j]!;
   const text = n.text.trim();
-  if (KEYWORDS_LABEL.test(text) || OTHER_FRONT_LABEL.test(text) || isKeywordTermsLine(text)) return true;
+  if (opensWithKeywordsLabel(text) || OTHER_FRONT_LABEL.test(text) || isKeywordTermsLine(text)) return true;
   if (styled) return false;
   return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text) || cjkHeading(n);
 }
@@ -191,7 +192,7 @@ function joinParts(parts: string[]): string {
  * joined as the block's own text is, a word broken at a line's end whole ("Identifica-" / "tion").
  */
 function beforeKeywords(b: Block): string {
-  const at = b.lines.findIndex((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+  const at = b.lines.findIndex((l, k) => k > 0 && opensWithKeywordsLabel(l.text.trim()));
   return at > 0 ? joinLines(b.lines.slice(0, at).map((l) => l.text)) : b.text;
 }
 
@@ -544,7 +545,7 @@ function findLabelled(
     const b = blocks[i]!;
     // A keywords line inside the label's own block ("Abstract: ..." then "Keywords: ..." in one
     // block) ends the abstract there.
-    const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+    const closed = b.lines.some((l, k) => k > 0 && opensWithKeywordsLabel(l.text.trim()));
     const text = withMisspeltLabel(
       withLatinLookalikes(withoutLetterSpacing(closed ? beforeKeywords(b) : b.text)),
       b,
@@ -908,7 +909,7 @@ function backCoverAbstract(blocks: Block[]): FoundAbstract | null {
     const b = blocks[i]!;
     const m = BACK_COVER_LABEL.exec(b.text.trim());
     if (!m) continue;
-    const closed = b.lines.some((l, k) => k > 0 && KEYWORDS_LABEL.test(l.text.trim()));
+    const closed = b.lines.some((l, k) => k > 0 && opensWithKeywordsLabel(l.text.trim()));
     const rest = (closed ? beforeKeywords(b) : b.text).trim().replace(BACK_COVER_LABEL, '');
     if (rest.length < 100) continue;
     if (closed) return { text: joinParts([rest]), used: [i] };

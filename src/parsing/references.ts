@@ -455,9 +455,11 @@ const URL_PATH_TAIL = /(?:\.(?:pdf|html?|xml|epub)|\/(?:full|abstract|pdf|epdf|h
 
 /**
  * The next field's label glued to a DOI's closing stop where a line break between them was lost
- * (biblatex: "DOI: 10.1145/3243734.3243746." then "URL: https://..." on the next line).
+ * (biblatex: "DOI: 10.1145/3243734.3243746." then "URL: https://..." on the next line), a
+ * PubMed label with its number too ("10.1016/j.cell.2020.01.001.PMID:32000000").
  */
-const GLUED_LABEL = /\.(?:URL|ISBN|ISSN|PMID|PMCID|EPRINT)[:.]?$/;
+const GLUED_LABEL =
+  /\.(?:(?:URL|ISBN|ISSN|PMID|PMCID|EPRINT)[:.]?|(?:PMID:?\d{1,8}|PMCID:?PMC\d{1,8})[.,;]?)$/;
 
 /**
  * A raised sign glued after a DOI's closing stop: the next line's superscript ("b⁺ trees") read

@@ -65,6 +65,21 @@ export const KEYWORDS_LABEL =
   /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 /**
+ * A line opened by the keywords label, which a separator ends, or its own line, or terms: not a
+ * sentence whose subject the word is ("Keywords are terms used for indexing, ...", a thesis
+ * template's advice in its English abstract). Without a separator the words after the label read
+ * as a sentence when the first is in lower case and no term's separator (comma, semicolon, middle
+ * dot, bar, slash) comes among the first five of five or more.
+ */
+export function opensWithKeywordsLabel(text: string): boolean {
+  const m = KEYWORDS_LABEL.exec(text);
+  if (!m) return false;
+  if (/[:：.—–-]\s*$/u.test(m[0])) return true;
+  const words = text.slice(m[0].length).trim().split(/\s+/);
+  return !(words.length >= 5 && /^\p{Ll}/u.test(words[0]!) && !/[,;·•|/]/u.test(words.slice(0, 5).join(' ')));
+}
+
+/**
  * A keywords line with no label: three terms or more, of four words at most each, set apart by
  * vertical bars ("networks | heritability | common garden", PNAS's keywords under its abstract).
  */
@@ -114,6 +129,34 @@ const APPENDIX_HEADING =
 const AXIS_TICKS = /^[-−–+]?\d+(?:[.,]\d+)?%?(?:\s*[-−–+]?\d+(?:[.,]\d+)?%?)*$/u;
 
 /**
+ * A biography's opening: a name of two to four words, maybe a member grade in brackets, then a
+ * verb in lower case ("Jane Q. Keeper (M'05) received").
+ */
+const BIOGRAPHY_OPENING =
+  /^(?:\p{Lu}[\p{L}.'’-]*\s){1,3}\p{Lu}[\p{L}'’-]+(?:\s\([^()]{1,40}\))?\s+\p{Ll}{2,}\s/u;
+const NUMBER_LABEL = /^(?:\[\d{1,4}\]|\d{1,4}\.)\s/;
+/** An entry's bracketed number inside a block (a PDF's block may open with the entry before's last lines). */
+const BRACKET_LABEL_INSIDE = /(?:^|\s)\[\d{1,4}\]\s/;
+
+/**
+ * An author's biography after a numbered list (an IEEE journal's last page): a paragraph of five
+ * lines or more, none opened by an entry's number, whose first line names a person and goes on
+ * with a verb ("Jane Q. Keeper (M'05) received the B.S. degree ..."), after an entry closed by its
+ * stop, in a list numbered in the last blocks read. A numbered entry's lines run on under its
+ * number, and the part of one broken over a column is a few lines at most.
+ */
+function biographyAfterList(block: Block, listed: string[]): boolean {
+  const last = listed[listed.length - 1]?.trim() ?? '';
+  return (
+    block.lines.length >= 5 &&
+    /\.$/.test(last) &&
+    listed.slice(-3).some((t) => NUMBER_LABEL.test(t.trim()) || BRACKET_LABEL_INSIDE.test(t)) &&
+    BIOGRAPHY_OPENING.test(block.lines[0]!.text.trim()) &&
+    !block.lines.some((l) => NUMBER_LABEL.test(l.text.trim()))
+  );
+}
+
+/**
  * Stricter test inside a reference list, where bold names or journal titles are common. `listed`
  * holds the texts of the list's blocks so far: an entry set in bold whose number goes on
  * from theirs ("5. Foundations of ..."). `listSize` is the entries' font size (relative to the
@@ -140,6 +183,7 @@ export function endsReferenceList(
   if (APPENDIX_HEADING.test(block.text)) return true;
   if (authorAddress(block, next)) return true;
   if (contactLabelled(block, next)) return true;
+  if (biographyAfterList(block, listed)) return true;
   if (
     listSize !== undefined &&
     block.relSize >= 1.15 &&

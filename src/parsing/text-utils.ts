@@ -172,6 +172,16 @@ const LABELLED_LINK = /^\p{L}+[.:]?\s+(?:https?:|doi:|www\.|10\.\d)/iu;
 const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
 
 /**
+ * A PubMed number printed after a DOI that ends the entry's sentence ("doi:10.1371/journal.pcbi.
+ * 1008618." then "33577550."): a number of seven or eight digits with no leading zero, whole,
+ * closed by a stop, a comma or a semicolon. A DOI's piece after a break at its stop holds another
+ * separator ("03.002") or a letter, or follows one of letters ("pcbi." then "1008618"); after a
+ * piece of digits and a stop, a bare number of this length is the next identifier.
+ */
+const PUBMED_NUMBER = /^[1-9]\d{6,7}[.,;]?(?:\s|$)/;
+const DIGITS_AND_STOP = /[./]\d+\.$/;
+
+/**
  * The end of a word of Latin script, in a pattern source without the Unicode flag: no letter, digit
  * or underscore of Latin script after it. `\b` is that only for ASCII: after a word ending in an
  * accented letter ("Université", "Università", "Faculté") it sees no edge before the space, and
@@ -269,7 +279,8 @@ export function joinLines(lines: string[]): string {
       (/[-/._=?&#]$/.test(end) || (end.endsWith(':') && DOI_PREFIX.test(end) && /^[\d(]/.test(line))) &&
       !/^(?:https?:|doi:|www\.)/i.test(line) &&
       !LABELLED_LINK.test(line) &&
-      !(end.endsWith('.') && SENTENCE_START.test(line))
+      !(end.endsWith('.') && SENTENCE_START.test(line)) &&
+      !(DIGITS_AND_STOP.test(end) && PUBMED_NUMBER.test(line))
     ) {
       parts.push(line);
       end = wordAfterJoin(end, line);

@@ -723,9 +723,22 @@ export function documentGutters(pages: { items: Item[]; width: number }[]): Gutt
   const agreeing = single.filter((x) => Math.abs(x - shared) <= 6).length;
   if (agreeing < 2 || agreeing < 0.5 * found.filter((g) => g.length > 0).length) return found;
   return found.map((g, i) => {
-    if (g.length > 0 || i === 0) return g;
-    const fallback = gutterAt(pages[i]!.items, shared);
-    return fallback ? [fallback] : g;
+    if (i === 0) return g;
+    if (g.length === 0) {
+      const fallback = gutterAt(pages[i]!.items, shared);
+      return fallback ? [fallback] : g;
+    }
+    // A page whose own edge is not the document's holds it over part of the page only: an IEEE
+    // journal's last page, the list's two columns above the biographies, whose text starts right of
+    // the photos (their edge, with more lines, is the one found). Over the rest of the page, the
+    // shared gutter holds wherever no line crosses it.
+    if (g.some((gutter) => Math.abs(gutter.x - shared) <= 6)) return g;
+    const inRanges = withinRanges(g.flatMap((gutter) => gutter.ranges));
+    const rest = gutterAt(
+      pages[i]!.items.filter((it) => !inRanges(it.y)),
+      shared,
+    );
+    return rest ? [...g, rest].sort((a, b) => a.x - b.x) : g;
   });
 }
 
