@@ -324,9 +324,12 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
         let form: ReturnType<typeof validateUploadForm> | null = null;
         try {
           const checked = validateUploadForm({ fields, file: null, problems: [] });
-          // No author typed: the file's are the manuscript's, and no count was stated to check them by
-          // (0 stated read "authors_count is 0 but 12 authors were found" on its page).
-          form = { ...checked, authorsCount: checked.authors.length > 0 ? checked.authorsCount : null };
+          // The form states no count of authors (the API's `authors_count`, a client's check that all
+          // were read): the lines typed are no such statement. Taken as one, 0 typed read
+          // "authors_count is 0 but 12 authors were found" on the manuscript's page, and one typed
+          // beside a file read under the "parsed" setting "authors_count is 1 but 21 authors were
+          // found", a field the editor never saw, of every such upload.
+          form = { ...checked, authorsCount: null };
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           for (const detail of error.details ?? []) {
