@@ -157,8 +157,13 @@ describe("an editor's file uploads, checked against the API's", () => {
           );
           const used = page.locator('table').first().locator('tr', { hasText: 'Title' }).locator('td').nth(2);
           const fileTitle = 'Ten Quick Tips for Deep Learning in Biology';
-          expect(await used.innerText()).toBe(
-            prefer === 'parsed' || typed.title === '' ? fileTitle : typed.title,
+          const usedTitle = prefer === 'parsed' || typed.title === '' ? fileTitle : typed.title;
+          expect(await used.innerText()).toBe(usedTitle);
+          // The page's heading and its message name the manuscript by the title used (the message
+          // named it by the title typed, under "parsed" another title than the heading's).
+          expect(await page.locator('h1').innerText()).toBe(usedTitle);
+          expect(await page.locator('.flash').innerText()).toBe(
+            `The manuscript ${usedTitle} was uploaded to the folder BIO: ${api.candidates.length} candidates.`,
           );
 
           // The candidates and their conflicts as the API answered them.

@@ -390,9 +390,16 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           result.candidates === null
             ? 'no candidates asked (the plan has no referee finder)'
             : countOf(result.candidates.length, 'candidate', 'candidates');
+        // Named by the title used, as the manuscript's page heads it: the title typed named it under
+        // the "parsed" setting, another title than the page's heading.
+        const { rows } = await ctx.db.query<{ title: string }>(
+          'SELECT title FROM manuscripts WHERE id = $1 AND organization_id = $2',
+          [result.manuscript_id, organizationId],
+        );
+        const title = rows[0]?.title || form.title;
         return redirectTo(ctx, request, reply, dashboardPath('manuscripts', result.manuscript_id), {
           kind: 'ok',
-          message: `The manuscript ${isolateText(form.title)} was uploaded to the folder ${isolateText(form.folder)}: ${candidates}.`,
+          message: `The manuscript ${isolateText(title)} was uploaded to the folder ${isolateText(form.folder)}: ${candidates}.`,
         });
       },
     });
