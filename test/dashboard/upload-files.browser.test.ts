@@ -94,7 +94,10 @@ async function apiUpload(org: TestOrg, origin: string, typed: Typed, name: strin
       coauth_conflicts: { exists: boolean };
       referenced_articles: { exists: boolean };
     }>;
-    debug_info: { parsed_references: number; authors_info: { authors_count: number } };
+    debug_info: {
+      parsed_references: number;
+      authors_info: { authors_count: number; emails_count: number; orcids_count: number };
+    };
   };
 }
 
@@ -145,6 +148,13 @@ describe("an editor's file uploads, checked against the API's", () => {
             .nth(1);
           expect(await parsedAuthors.locator('ol > li').count()).toBe(
             api.debug_info.authors_info.authors_count,
+          );
+          const parsedText = await parsedAuthors.innerText();
+          expect(parsedText.match(/[^\s(;]+@[^\s);]+/g) ?? []).toHaveLength(
+            api.debug_info.authors_info.emails_count,
+          );
+          expect(parsedText.match(/\b\d{4}-\d{4}-\d{4}-\d{3}[\dX]\b/g) ?? []).toHaveLength(
+            api.debug_info.authors_info.orcids_count,
           );
           // No count was stated in the form: no warning about one (it said "authors_count is 1 but 21
           // authors were found" beside a file read under the "parsed" setting).
