@@ -282,6 +282,10 @@ describe('which metadata was used, and the count of authors (QA round 29)', () =
     // The setting changed since: the page still says what this upload was merged by.
     await updateSettings(t.db, org.id, { prefer: 'supplied' });
     expect(await page()).toContain('prefer the parsed file.');
+    // An upload made before the setting was kept (migration 0116) does not guess it.
+    await t.db.query('UPDATE manuscripts SET prefer = NULL WHERE organization_id = $1', [org.id]);
+    expect(await page()).toContain('which was not recorded with this manuscript&#39;s last upload');
+    await t.db.query("UPDATE manuscripts SET prefer = 'parsed' WHERE organization_id = $1", [org.id]);
 
     // The API's upload records it too; a manuscript with no file read says the supplied was used.
     const api = await upload(t.app, {
