@@ -270,7 +270,7 @@ describe('which metadata was used, and the count of authors (QA round 29)', () =
     expect(sent.statusCode, sent.body).toBe(303);
     const page = () => pageAs(t.app, editor, sent.headers.location as string);
     const first = await page();
-    expect(first).toContain('The organization&#39;s setting at this upload: prefer the parsed file.');
+    expect(first).toContain('The organization&#39;s setting at this upload: prefer what was parsed from the file.');
     // One author typed beside the file's 20: no "authors_count is 1 but 21 authors were found".
     expect(first).not.toContain('authors_count');
     const { rows } = await t.db.query<{ warnings: string[]; prefer: string }>(
@@ -281,7 +281,7 @@ describe('which metadata was used, and the count of authors (QA round 29)', () =
 
     // The setting changed since: the page still says what this upload was merged by.
     await updateSettings(t.db, org.id, { prefer: 'supplied' });
-    expect(await page()).toContain('prefer the parsed file.');
+    expect(await page()).toContain('prefer what was parsed from the file.');
     // An upload made before the setting was kept (migration 0116) does not guess it.
     await t.db.query('UPDATE manuscripts SET prefer = NULL WHERE organization_id = $1', [org.id]);
     expect(await page()).toContain('which was not recorded with this manuscript&#39;s last upload');

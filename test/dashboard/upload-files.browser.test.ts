@@ -118,7 +118,17 @@ describe("an editor's file uploads, checked against the API's", () => {
     for (const prefer of ['supplied', 'parsed'] as Prefer[]) {
       it(`at ${width} px, the organization preferring the ${prefer} metadata`, async () => {
         const org = await createTestOrg(t);
-        await updateSettings(t.db, org.id, { prefer, include_without_email: true });
+        await updateSettings(t.db, org.id, { include_without_email: true });
+        // The setting chosen as an organization's admin chooses it, on the settings page.
+        const admin = await signedInPage(t, org.id, 'integrations_admin', { width });
+        await admin.goto(`${t.url}/dashboard/settings/`);
+        await admin
+          .getByLabel(prefer === 'parsed' ? 'what was parsed from the file' : 'the supplied fields')
+          .check();
+        await admin.getByRole('button', { name: 'Save settings' }).click();
+        await admin.waitForLoadState();
+        await expectAccessible(admin);
+        await admin.context().close();
         const page = await signedInPage(t, org.id, 'editor', { width });
         for (const [file, bytes, typed] of [
           ['manuscript.pdf', PDF, TYPED],
@@ -163,7 +173,7 @@ describe("an editor's file uploads, checked against the API's", () => {
           // Which side was used, and by which setting.
           const rule = await page.locator('#used-rule').innerText();
           expect(rule).toContain(
-            prefer === 'parsed' ? 'prefer the parsed file' : 'prefer the supplied fields',
+            prefer === 'parsed' ? 'prefer what was parsed from the file' : 'prefer the supplied fields',
           );
           const used = page.locator('table').first().locator('tr', { hasText: 'Title' }).locator('td').nth(2);
           const fileTitle = 'Ten Quick Tips for Deep Learning in Biology';

@@ -891,10 +891,10 @@ function metadata(m: ManuscriptDetail): Html {
 function usedRule(m: ManuscriptDetail): string {
   if (!m.parsed) return 'No file was read for this manuscript: what was supplied was used.';
   if (m.prefer === 'parsed')
-    return "Used: what was parsed from the file, where the file had it, else what was supplied; the supplied authors the file does not name follow the file's. The organization's setting at this upload: prefer the parsed file.";
+    return "Used: what was parsed from the file, where the file had it, else what was supplied; the supplied authors the file does not name follow the file's. The organization's setting at this upload: prefer what was parsed from the file.";
   if (m.prefer === 'supplied')
     return "Used: what was supplied, where it was given, else what was parsed from the file; the file's authors are used only when none were supplied. The organization's setting at this upload: prefer the supplied fields.";
-  return "Used: merged by the organization's setting (prefer the parsed file or the supplied fields), which was not recorded with this manuscript's last upload (made before it was kept).";
+  return "Used: merged by the organization's setting (prefer what was parsed from the file or the supplied fields), which was not recorded with this manuscript's last upload (made before it was kept).";
 }
 
 function candidateFilters(request: FastifyRequest, manuscriptId: number, f: PageFilters): Html {
