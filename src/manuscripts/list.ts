@@ -8,6 +8,7 @@ import { foldAccents } from '../infra/text-fold.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
 import { suppliedOf, type StoredSupplied } from './manuscripts-store.ts';
+import type { Prefer } from '../organizations/organizations.ts';
 
 export interface ManuscriptListItem {
   id: number;
@@ -114,6 +115,8 @@ export interface ManuscriptDetail {
   source_format: string | null;
   parse_error: string | null;
   warnings: string[];
+  /** The setting the upload merged by; null for uploads made before it was kept (0116). */
+  prefer: Prefer | null;
   parsed_text_len: number;
   parsed_references: number;
   extracted_concepts: number;
@@ -130,7 +133,7 @@ export async function requireManuscript(
   const { rows } = await db.query<Omit<ManuscriptDetail, 'supplied'> & { supplied: StoredSupplied }>(
     `SELECT m.id, m.origin_id, m.folder_id, f.name AS folder, m.title, m.abstract, m.keywords, m.authors,
             m.supplied, m.parsed, m.authors_count, m.source_file, m.source_format, m.parse_error, m.warnings,
-            m.parsed_text_len, m.parsed_references, m.extracted_concepts, m.created_at, m.updated_at
+            m.prefer, m.parsed_text_len, m.parsed_references, m.extracted_concepts, m.created_at, m.updated_at
        FROM manuscripts m JOIN folders f ON f.id = m.folder_id
       WHERE m.id = $1 AND m.organization_id = $2`,
     [manuscriptId, organizationId],

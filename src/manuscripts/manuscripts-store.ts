@@ -6,6 +6,7 @@ import type { SourceFormat } from './file-type.ts';
 import { FULL_TEXT_CHARS } from '../retrieval/manuscript-query.ts';
 import type { ParsedMetadata, SuppliedMetadata } from './merge.ts';
 import type { SuppliedAuthor } from './upload-form.ts';
+import type { Prefer } from '../organizations/organizations.ts';
 
 export interface ParseCounts {
   textLen: number;
@@ -106,6 +107,8 @@ export interface ManuscriptWrite {
   authors: ManuscriptAuthor[];
   source: SourceState;
   warnings: string[];
+  /** The organization's setting the metadata was merged by (migration 0116). */
+  prefer: Prefer;
 }
 
 /**
@@ -170,9 +173,9 @@ export async function upsertManuscript(
     `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, parsed,
        title, abstract, keywords, authors, full_text, "references", source_file, source_format,
        parse_error, warnings, parsed_text_len, parsed_references, parsed_authors_count,
-       parsed_emails_count, parsed_orcids_count)
+       parsed_emails_count, parsed_orcids_count, prefer)
      VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $13, $14,
-       $15, $16, $17, $18, $19, $20, $21)
+       $15, $16, $17, $18, $19, $20, $21, $23)
      ON CONFLICT (organization_id, origin_id) DO UPDATE SET
        folder_id = EXCLUDED.folder_id, supplied = EXCLUDED.supplied,
        authors_count = EXCLUDED.authors_count, parsed = EXCLUDED.parsed, title = EXCLUDED.title,
@@ -184,7 +187,8 @@ export async function upsertManuscript(
        parsed_text_len = EXCLUDED.parsed_text_len, parsed_references = EXCLUDED.parsed_references,
        parsed_authors_count = EXCLUDED.parsed_authors_count,
        parsed_emails_count = EXCLUDED.parsed_emails_count,
-       parsed_orcids_count = EXCLUDED.parsed_orcids_count, updated_at = now()
+       parsed_orcids_count = EXCLUDED.parsed_orcids_count, prefer = EXCLUDED.prefer,
+       updated_at = now()
      RETURNING id, updated_at::text AS revision`,
     [
       m.organizationId,
@@ -209,6 +213,7 @@ export async function upsertManuscript(
       m.source.counts.emails,
       m.source.counts.orcids,
       m.source.carried,
+      m.prefer,
     ],
   );
   return rows[0]!;

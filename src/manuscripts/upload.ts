@@ -302,6 +302,7 @@ async function storeManuscript(
       authors: merged.authors,
       source,
       warnings,
+      prefer: organization.prefer,
     });
     await enqueueEvent(tx, organization.id, 'proposal_uploaded', {
       manuscript_id: manuscriptId,

@@ -5,8 +5,9 @@
 // focused, what was typed kept; who may upload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
-import { signInAs, type InjectSession } from '../helpers/dashboard.ts';
-import { fixture, multipartBody, type FilePart } from '../manuscripts/upload-helpers.ts';
+import { pageAs, signInAs, type InjectSession } from '../helpers/dashboard.ts';
+import { baseFields, fixture, multipartBody, upload, type FilePart } from '../manuscripts/upload-helpers.ts';
+import { updateSettings } from '../../src/organizations/organizations.ts';
 import { makeEncryptedPdf } from '../parsing/make-files.ts';
 
 let t: TestApp;
@@ -254,4 +255,55 @@ describe('what a dashboard upload stores counts against the rate limits', () => 
     );
     expect(rows[0]!.n).toBe(2);
   });
+});
+
+describe('which metadata was used, and the count of authors (QA round 29)', () => {
+  it("says the setting the upload merged by, kept when the setting changes; the form's lines are no stated count", async () => {
+    const org = await createTestOrg(t);
+    await updateSettings(t.db, org.id, { prefer: 'parsed' });
+    const editor = await signInAs(t, org.id, 'editor');
+    const sent = await send(
+      editor,
+      { ...TYPED, authors: 'Ada Lovelace; ada@example.org' },
+      { name: 'manuscript.pdf', bytes: fixture('manuscripts/deep-rules/manuscript.pdf') },
+    );
+    expect(sent.statusCode, sent.body).toBe(303);
+    const page = () => pageAs(t.app, editor, sent.headers.location as string);
+    const first = await page();
+    expect(first).toContain('The organization&#39;s setting at this upload: prefer what was parsed from the file.');
+    // One author typed beside the file's 20: no "authors_count is 1 but 21 authors were found".
+    expect(first).not.toContain('authors_count');
+    const { rows } = await t.db.query<{ warnings: string[]; prefer: string }>(
+      'SELECT warnings, prefer FROM manuscripts WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(rows).toEqual([{ warnings: [], prefer: 'parsed' }]);
+
+    // The setting changed since: the page still says what this upload was merged by.
+    await updateSettings(t.db, org.id, { prefer: 'supplied' });
+    expect(await page()).toContain('prefer what was parsed from the file.');
+    // An upload made before the setting was kept (migration 0116) does not guess it.
+    await t.db.query('UPDATE manuscripts SET prefer = NULL WHERE organization_id = $1', [org.id]);
+    expect(await page()).toContain('which was not recorded with this manuscript&#39;s last upload');
+    await t.db.query("UPDATE manuscripts SET prefer = 'parsed' WHERE organization_id = $1", [org.id]);
+
+    // The API's upload records it too; a manuscript with no file read says the supplied was used.
+    const api = await upload(t.app, {
+      apiKey: org.apiKey,
+      fields: baseFields({ origin_id: 'API-1' }),
+      files: [{ name: 'manuscript.docx', bytes: fixture('manuscripts/deep-rules/manuscript.docx') }],
+    });
+    expect(api.statusCode, api.body).toBe(200);
+    const noFile = await upload(t.app, { apiKey: org.apiKey, fields: baseFields({ origin_id: 'API-2' }) });
+    expect(noFile.statusCode, noFile.body).toBe(200);
+    const ids = await t.db.query<{ id: number; origin_id: string }>(
+      "SELECT id, origin_id FROM manuscripts WHERE organization_id = $1 AND origin_id LIKE 'API-%' ORDER BY origin_id",
+      [org.id],
+    );
+    const [withFile, withoutFile] = ids.rows.map((r) => `/dashboard/manuscripts/${r.id}/`);
+    expect(await pageAs(t.app, editor, withFile!)).toContain('prefer the supplied fields.');
+    expect(await pageAs(t.app, editor, withoutFile!)).toContain(
+      'No file was read for this manuscript: what was supplied was used.',
+    );
+  }, 60_000);
 });

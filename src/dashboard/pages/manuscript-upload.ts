@@ -324,9 +324,12 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
         let form: ReturnType<typeof validateUploadForm> | null = null;
         try {
           const checked = validateUploadForm({ fields, file: null, problems: [] });
-          // No author typed: the file's are the manuscript's, and no count was stated to check them by
-          // (0 stated read "authors_count is 0 but 12 authors were found" on its page).
-          form = { ...checked, authorsCount: checked.authors.length > 0 ? checked.authorsCount : null };
+          // The form states no count of authors (the API's `authors_count`, a client's check that all
+          // were read): the lines typed are no such statement. Taken as one, 0 typed read
+          // "authors_count is 0 but 12 authors were found" on the manuscript's page, and one typed
+          // beside a file read under the "parsed" setting "authors_count is 1 but 21 authors were
+          // found", a field the editor never saw, of every such upload.
+          form = { ...checked, authorsCount: null };
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           for (const detail of error.details ?? []) {
@@ -387,9 +390,16 @@ export function registerManuscriptUploadPages(scope: FastifyInstance, ctx: AppCo
           result.candidates === null
             ? 'no candidates asked (the plan has no referee finder)'
             : countOf(result.candidates.length, 'candidate', 'candidates');
+        // Named by the title used, as the manuscript's page heads it: the title typed named it under
+        // the "parsed" setting, another title than the page's heading.
+        const { rows } = await ctx.db.query<{ title: string }>(
+          'SELECT title FROM manuscripts WHERE id = $1 AND organization_id = $2',
+          [result.manuscript_id, organizationId],
+        );
+        const title = rows[0]?.title || form.title;
         return redirectTo(ctx, request, reply, dashboardPath('manuscripts', result.manuscript_id), {
           kind: 'ok',
-          message: `The manuscript ${isolateText(form.title)} was uploaded to the folder ${isolateText(form.folder)}: ${candidates}.`,
+          message: `The manuscript ${isolateText(title)} was uploaded to the folder ${isolateText(form.folder)}: ${candidates}.`,
         });
       },
     });

@@ -869,7 +869,7 @@ function metadata(m: ManuscriptDetail): Html {
       <td>${p || notParsed}</td>
       <td>${used || none}</td>
     </tr>`;
-  return dataTable({
+  const table = dataTable({
     caption: 'What was supplied, what was parsed from the file, and what was used',
     columns: ['Field', 'Supplied', 'Parsed', 'Used'],
     rows: [
@@ -901,6 +901,23 @@ function metadata(m: ManuscriptDetail): Html {
       ),
     ],
   });
+  return html`<p id="used-rule">${usedRule(m)}</p>
+    ${table}`;
+}
+
+/**
+ * Which side the "Used" column came from: the organization's `prefer` setting as the upload merged by
+ * it (stored with the manuscript: the setting may have changed since), in the merge's own rules
+ * (src/manuscripts/merge.ts, docs/manuscript-upload.md "Merging"). The page showed three columns and
+ * left the editor to work out which setting chose between them.
+ */
+function usedRule(m: ManuscriptDetail): string {
+  if (!m.parsed) return 'No file was read for this manuscript: what was supplied was used.';
+  if (m.prefer === 'parsed')
+    return "Used: what was parsed from the file, where the file had it, else what was supplied; the supplied authors the file does not name follow the file's. The organization's setting at this upload: prefer what was parsed from the file.";
+  if (m.prefer === 'supplied')
+    return "Used: what was supplied, where it was given, else what was parsed from the file; the file's authors are used only when none were supplied. The organization's setting at this upload: prefer the supplied fields.";
+  return "Used: merged by the organization's setting (prefer what was parsed from the file or the supplied fields), which was not recorded with this manuscript's last upload (made before it was kept).";
 }
 
 function candidateFilters(request: FastifyRequest, manuscriptId: number, f: PageFilters): Html {
