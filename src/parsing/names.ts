@@ -215,6 +215,9 @@ export function normalizeStars(text: string): string {
   return text.replace(STAR_LIKE, '*');
 }
 
+/** What an OCR layer reads for a raised mark's small shape (a "1" as "!", a "2" as "”"). */
+const OCR_MARK = /[!?®°”’“‘>]/u;
+
 export function splitMarks(raw: string): string[] {
   const marks: string[] = [];
   for (const part of normalizeStars(raw).split(/[\s,;]+/)) {
@@ -268,13 +271,17 @@ export function splitByline(runs: Run[]): BylineName[] {
     // template's numbered sample ("Firstname1 SURNAME1", VTeX) prints them as part of the name.
     const numbered = name.length <= 80 && /\p{L}\d+\s+\S/u.test(name);
     // So are they after a caret, Markdown's superscript typed and left as text ("Ameye^1*").
+    // An OCR text layer reads the raised marks on the name's line, as what their small shapes look
+    // like ("Ward!", "Roe?®", "Fox” °", "Krishnan*!*"): these never end a name either.
     const glued =
       name.length <= 80 && !numbered
-        ? /^(.*\p{L}\.?)\s*\^?([\d*†‡§¶#✉][\d\s,*†‡§¶#✉]*)\^?$/u.exec(name)
+        ? /^(.*\p{L}\.?)\s*\^?([\d*†‡§¶#✉!?®°”’“‘][\d\s,*†‡§¶#✉!?®°”’“‘>]*)\^?$/u.exec(name)
         : null;
     if (glued && glued[1]) {
       name = glued[1];
       currentMarks.push(...splitMarks(glued[2] ?? ''));
+      // An OCR layer's misread marks key no affiliation, but they are marks: kept as read.
+      currentMarks.push(...[...(glued[2] ?? '')].filter((c) => OCR_MARK.test(c)));
     }
     // A name followed by itself in another script ("Bin Ren (任彬)", AASTeX) is the first one:
     // the bracket holds no Latin letter and no digit.

@@ -369,10 +369,17 @@ export function continuesEmailGroup(text: string): boolean {
  */
 const RULED_UNDERSCORE = /<([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>/gu;
 
+/**
+ * A space before the dot of an address's host ("roe@north .edu"): an OCR layer reads the gap the
+ * scan shows around a small dot as a word's end. No address holds a space, and no sentence goes
+ * on with a dot and a word in lower case right after one.
+ */
+const SPACED_HOST_DOT = /(@[\w-]+(?:\.[\w-]+)*) \.(?=\p{Ll}{2,}\b)/gu;
+
 export function findEmails(text: string): string[] {
   // Both patterns need an "@": most texts (every line of a long article) have none.
   if (!text.includes('@')) return [];
-  text = text.replace(RULED_UNDERSCORE, '<$1_$2>');
+  text = text.replace(RULED_UNDERSCORE, '<$1_$2>').replace(SPACED_HOST_DOT, '$1.');
   const found: string[] = [];
   for (const m of text.matchAll(EMAIL_GROUP_RE)) {
     for (const local of (m[1] ?? '').split(/[,;|\s]+/)) {

@@ -1,5 +1,6 @@
 // PDF to the shared document model, through pdf.js (bundled by unpdf): text items with their
 // positions and fonts, link annotations, and the document's declared metadata.
+import { isOcrLayer, ocrLines } from './ocr-layer.ts';
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { PDFPageProxy } from 'unpdf/pdfjs';
 import type { ParsingLimits } from '../../infra/config.ts';
@@ -181,7 +182,9 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         return true;
       }
       items += content.length;
-      const pageItems: Item[] = [];
+      let pageItems: Item[] = [];
+      /** Each piece's horizontal scale over its size: an OCR layer's pieces differ in it. */
+      const stretch: number[] = [];
       let glyphInDoi = false;
       // The piece last read for a DOI: spaces in a row after one long piece read it once.
       let readForDoi: Item | undefined;
@@ -208,9 +211,11 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
           font: raw.fontName ?? '',
           ...(spaceGlyph ? { spaced: true } : {}),
         });
+        stretch.push(Math.abs(t[0] ?? 0) / size);
         spaceGlyph = false;
         chars += raw.str.length;
       }
+      if (isOcrLayer(pageItems, stretch)) pageItems = ocrLines(pageItems);
       pages.push({
         number: p,
         // Accents first: a name's letters then read alike in the line's text and in its runs.
