@@ -48,6 +48,15 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
     // carries the bracketed "[1]", which no author-year entry opens with.
     if (refs.length === 1 && !best && re === MARKERS[0]!.re && refs[0]![0] === lines[0]) best = refs;
   }
+  // A list parted under headings of its own, numbered through all its parts in another order than
+  // it prints them (biblatex's sub-bibliographies by type: "[8]", "[22]" under one, "[16]", "[17]"
+  // under the next, "[1]", "[2]" under the third): the bracketed labels opening lines, each given
+  // once, are together every number from 1 to the last; each opens an entry.
+  const permuted = bracketPermutation(lines);
+  if (permuted && (!best || permuted.length > best.length)) {
+    best = permuted;
+    bestName = 'bracket';
+  }
   // Numbering must cover most of the list, or it is page numbers or years inside entries.
   if (!best) return null;
   const covered = best.reduce((n, r) => n + r.length, 0);
@@ -55,6 +64,24 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   // A number alone on its line is the entry's label, not its text (what follows it may open with
   // a quotation mark, which the field parser would not know a number before).
   return bestName === 'alone' ? best.map((r) => (r.length > 1 ? r.slice(1) : r)) : best;
+}
+
+/** Entries opened by bracketed numbers out of order, each number given once, 1 to the last (three at least). */
+function bracketPermutation(lines: BlockLine[]): BlockLine[][] | null {
+  const seen = new Set<number>();
+  const refs: BlockLine[][] = [];
+  for (const line of lines) {
+    const m = /^\[(\d{1,4})\]\s/.exec(line.text);
+    if (m) {
+      const n = Number(m[1]);
+      if (seen.has(n)) return null;
+      seen.add(n);
+      refs.push([line]);
+    } else if (refs.length) refs[refs.length - 1]!.push(line);
+    else return null;
+  }
+  if (refs.length < 3 || Math.max(...seen) !== seen.size || !seen.has(1)) return null;
+  return refs;
 }
 
 /** "Surname, I." opening a line: an author-year entry's first author. */

@@ -584,17 +584,47 @@ function listRunningHead(blocks: Block[], i: number): boolean {
   const numbered = /^\d+\s+\S|\S\s+\d+$/.test(head);
   if (!(b.relSize < 1 && b.lines.length === 1 && head.length < 60 && blocks[i - 1]?.page !== b.page))
     return false;
-  for (let k = i - 1; k >= 0 && blocks[k]!.page >= b.page - 2; k--) {
+  // The head may be the name in capitals (a book class's \MakeUppercase: "BIBLIOGRAPHY" over
+  // "Bibliography"), and a long list prints it on page after page: the same head opening an
+  // earlier page is this list's too, and the heading is looked for two pages before that one.
+  const same = (t: string) => t.trim().toLocaleLowerCase() === head.toLocaleLowerCase();
+  let from = b.page - 2;
+  for (let k = i - 1; k >= 0 && blocks[k]!.page >= from; k--) {
     const earlier = blocks[k]!;
     if (
       earlier.relSize > b.relSize &&
       earlier.text.length < 60 &&
       REFERENCES_HEADING.test(earlier.text.trim()) &&
-      (numbered || earlier.text.trim() === head)
+      (numbered || same(earlier.text))
     )
       return true;
+    if (!numbered && same(earlier.text) && blocks[k - 1]?.page !== earlier.page) from = earlier.page - 2;
   }
   return false;
+}
+
+/** A bracketed label opening an entry ("[16] ...", "[Ab00] ..."), its label. */
+const BRACKET_LABEL = /^\[([^\]\s]{1,12})\]\s/;
+
+/**
+ * A heading inside the list over a part of it (biblatex's sub-bibliographies by type: "Books",
+ * "RFC documents", "Web pages", each under its own heading, the labels numbered through all of
+ * them): a short heading with no digit over an entry whose bracketed label the list has not given
+ * yet, in a list whose entries open with such labels. A second list numbered anew ("[1]" again:
+ * a supplement's own) is no part of it; nor is an appendix, a caption or a back-matter note.
+ */
+function subListHeading(blocks: readonly Block[], i: number, listed: readonly string[]): boolean {
+  const b = blocks[i]!;
+  const text = b.text.trim();
+  if (b.lines.length > 2 || text.length > 60 || /[\d,.:;]/.test(text) || !/^\p{Lu}/u.test(text)) return false;
+  if (APPENDIX_HEADING.test(text) || CAPTION_LABEL.test(text) || CAPTIONS_LABEL.test(text)) return false;
+  const label = BRACKET_LABEL.exec(blocks[i + 1]?.text.trim() ?? '')?.[1];
+  if (label === undefined) return false;
+  if (listed.length === 0) return true; // the first part's heading: its labels are not yet read
+  const given = new Set(
+    listed.flatMap((t) => [...t.matchAll(/(?:^|\s)\[([^\]\s]{1,12})\]\s/g)].map((m) => m[1])),
+  );
+  return given.size >= 2 && !given.has(label);
 }
 
 /** Two fields of a submission system's cover sheet on page one: the PDF bundles the files sent. */
@@ -758,6 +788,12 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
           entrySizes.push(blocks[end]!.relSize);
         end++;
       }
+      // A sub-list's heading: the list reads on under it; the heading is no entry.
+      if (end < blocks.length && end > start && subListHeading(blocks, end, listed)) {
+        floats.push({ start: end, end: end + 1 });
+        end++;
+        continue;
+      }
       if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
       // A figure captioned under its body (a chart at the top of the page the list goes on to, or
       // after its end): its labels and legends, set smaller than the entries on the caption's page,
@@ -802,6 +838,15 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
     if (run - k >= 2) floats.push({ start: k, end: run });
     k = Math.max(k, run - 1);
   }
+  // The first part's own heading right under the list's ("Bibliography" over "Books" over "[8] ..."),
+  // when a later part's heading was read as one.
+  if (
+    start + 1 < end &&
+    floats.some((f) => f.start > start && f.end - f.start === 1 && subListHeading(blocks, f.start, [])) &&
+    isHeading(blocks[start]!) &&
+    subListHeading(blocks, start, [])
+  )
+    floats.push({ start, end: start + 1 });
   if (headingIndex !== null && noteOverHangingList(blocks, start, end))
     floats.push({ start, end: start + 1 });
   const entrySize = entrySizes.length ? median(entrySizes) : null;
