@@ -270,7 +270,9 @@ describe('which metadata was used, and the count of authors (QA round 29)', () =
     expect(sent.statusCode, sent.body).toBe(303);
     const page = () => pageAs(t.app, editor, sent.headers.location as string);
     const first = await page();
-    expect(first).toContain('The organization&#39;s setting at this upload: prefer what was parsed from the file.');
+    expect(first).toContain(
+      'The organization&#39;s setting at this upload: prefer what was parsed from the file.',
+    );
     // One author typed beside the file's 20: no "authors_count is 1 but 21 authors were found".
     expect(first).not.toContain('authors_count');
     const { rows } = await t.db.query<{ warnings: string[]; prefer: string }>(
