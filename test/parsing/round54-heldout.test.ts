@@ -5,42 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { extractHeader } from '../../src/parsing/header.ts';
 import { REFERENCES_HEADING, findReferences } from '../../src/parsing/sections.ts';
-import type { Block, DocumentModel, Run } from '../../src/parsing/types.ts';
-
-interface Shape {
-  size?: number;
-  page?: number;
-  bold?: boolean;
-  runs?: Run[];
-  lines?: string[];
-}
-
-function block(text: string, { size = 1, page = 1, bold = false, runs, lines }: Shape = {}): Block {
-  return {
-    text,
-    relSize: size,
-    emphasis: bold,
-    styleLevel: null,
-    page,
-    runs: runs ?? [{ text, sup: false }],
-    links: [],
-    lines: (lines ?? [text]).map((l) => ({ text: l, indent: 0, gapAbove: 1 })),
-  };
-}
-
-function pdf(blocks: Block[]): DocumentModel {
-  return {
-    format: 'pdf',
-    blocks,
-    pages: Math.max(...blocks.map((b) => b.page)),
-    declared: { title: null, keywords: [], authors: [] },
-    notes: [],
-    warnings: [],
-  };
-}
+import type { Block, Run } from '../../src/parsing/types.ts';
+import { block, pdf, type BlockShape } from './blocks.ts';
 
 /** A byline whose names each carry a raised mark: `[name, mark]` pairs joined by `sep`. */
-function markedByline(names: [string, string][], sep: string, shape: Shape = {}): Block {
+function markedByline(names: [string, string][], sep: string, shape: BlockShape = {}): Block {
   const runs: Run[] = names.flatMap(([name, mark], k) => [
     { text: (k ? sep : '') + name, sup: false },
     { text: mark, sup: true },

@@ -6,38 +6,7 @@ import { extractHeader } from '../../src/parsing/header.ts';
 import { documentGutters, orderPage, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { parseReferenceList } from '../../src/parsing/references.ts';
 import { endsReferenceList, opensWithKeywordsLabel } from '../../src/parsing/sections.ts';
-import type { Block, DocumentModel } from '../../src/parsing/types.ts';
-
-interface Shape {
-  size?: number;
-  page?: number;
-  bold?: boolean;
-  lines?: string[];
-}
-
-function block(text: string, { size = 1, page = 1, bold = false, lines }: Shape = {}): Block {
-  return {
-    text,
-    relSize: size,
-    emphasis: bold,
-    styleLevel: null,
-    page,
-    runs: [{ text, sup: false }],
-    links: [],
-    lines: (lines ?? [text]).map((l) => ({ text: l, indent: 0, gapAbove: 1 })),
-  };
-}
-
-function pdf(blocks: Block[]): DocumentModel {
-  return {
-    format: 'pdf',
-    blocks,
-    pages: Math.max(...blocks.map((b) => b.page)),
-    declared: { title: null, keywords: [], authors: [] },
-    notes: [],
-    warnings: [],
-  };
-}
+import { block, pdf } from './blocks.ts';
 
 describe('a paragraph of the abstract opened by "Keywords are ..." (a thesis template’s advice)', () => {
   const lines = [
