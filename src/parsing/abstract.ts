@@ -149,11 +149,29 @@ function headingHere(blocks: Block[], j: number, openSentence = false): boolean 
   return endsSentence(n.text) || !opensLower(blocks[j + 1]);
 }
 
+/** A cover's or form's field: a short label and a colon, then its value ("Keuzerichting: ..."). */
+const FIELD_LINE = /^\p{Lu}[\p{L}' -]{1,30}\s?[:：]\s*\S/u;
+
+/**
+ * A few labelled fields under the abstract, one of them the keywords ("Keuzerichting: ..." then
+ * "Sleutelwoorden: ...", a proposal's specialisation and keywords read as one block): the
+ * keywords' block, though another field opens it.
+ */
+function labelledFieldsWithKeywords(n: Block): boolean {
+  return (
+    n.lines.length >= 2 &&
+    n.lines.length <= 4 &&
+    n.lines.every((l) => FIELD_LINE.test(l.text.trim())) &&
+    n.lines.some((l) => opensWithKeywordsLabel(l.text.trim()))
+  );
+}
+
 /** Where the abstract stops: a heading, a keywords line, another front label, a note. */
 function endsAbstract(blocks: Block[], j: number, styled: boolean, openSentence = false): boolean {
   const n = blocks[j]!;
   const text = n.text.trim();
   if (opensWithKeywordsLabel(text) || OTHER_FRONT_LABEL.test(text) || isKeywordTermsLine(text)) return true;
+  if (labelledFieldsWithKeywords(n)) return true;
   if (styled) return false;
   return headingHere(blocks, j, openSentence) || NOTE_MARK.test(text) || cjkHeading(n);
 }
@@ -530,6 +548,22 @@ function labelAgainOverText(blocks: Block[], i: number, label: RegExp): number {
   return -1;
 }
 
+/**
+ * The label alone on the last line of a short block of lines over it (a thesis's abstract page
+ * sets the title again, then "Abstract" centred under it, close enough to be read as one block):
+ * the label heads the text under it, and the lines over it are none of the abstract.
+ */
+function labelClosingBlock(b: Block, label: RegExp): boolean {
+  const last = b.lines[b.lines.length - 1]?.text.trim() ?? '';
+  return (
+    b.lines.length >= 2 &&
+    b.lines.length <= 4 &&
+    b.lines.every((l) => l.text.length <= 100) &&
+    label.test(last) &&
+    last.replace(label, '').trim() === ''
+  );
+}
+
 function findLabelled(
   blocks: Block[],
   frontEnd: number,
@@ -567,7 +601,13 @@ function findLabelled(
       limit = Math.min(blocks.length, limit + 1);
     const styled = b.styleName?.toLowerCase() === 'abstract';
     const numbered = !styled && NUMBERED_LABEL.test(text.trim()) && isHeading(b);
-    if (!styled && !numbered && !label.test(text)) continue;
+    if (!styled && !numbered && !label.test(text)) {
+      if (labelClosingBlock(b, label)) {
+        const found = collect(blocks, i + 1, b.page, false, [], [i]);
+        if (found.text) return found;
+      }
+      continue;
+    }
     // "Summary of ..." in running text is not a label.
     if (!styled && !numbered && text.length > 30 && !stopped.test(text) && !isHeading(b) && !runIn.test(text))
       continue;

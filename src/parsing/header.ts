@@ -11,7 +11,7 @@ import { withoutHonorifics } from '../corpus/authors/name-titles.ts';
 import { findAbstract, THESIS_LABEL_REACH } from './abstract.ts';
 import { fromCapitals, readAuthorEntries } from './header/bylines.ts';
 import { readContacts } from './header/contacts.ts';
-import { coverSheetEnd, fromCoverSheet } from './header/covers.ts';
+import { coverSheetEnd, fromCoverSheet, presentedOnCover } from './header/covers.ts';
 import { afterContents, findFrontEnd, kindOfWork, withoutLinkIcons } from './header/front-matter.ts';
 import { readTitle } from './header/title.ts';
 
@@ -112,10 +112,12 @@ function readHeader(source: DocumentModel): Header {
   // when its title stands under the kind of work, or over it (a Turkish cover: the title, then
   // "DOKTORA TEZİ", then the author).
   const kindUnder = blocks[titleEnd];
+  // Or a cover whose line says who presents the thesis ("Thèse présentée par ...").
   const thesisCover =
     titleIndex !== null &&
     ((titleIndex > 0 && kindOfWork(blocks[titleIndex - 1]!)) ||
-      (kindUnder !== undefined && kindUnder.page === blocks[titleIndex]!.page && kindOfWork(kindUnder)));
+      (kindUnder !== undefined && kindUnder.page === blocks[titleIndex]!.page && kindOfWork(kindUnder)) ||
+      presentedOnCover(blocks, titleIndex) !== null);
   const from = afterContents(blocks, frontEnd);
   const abstract = findAbstract(
     blocks,

@@ -215,10 +215,11 @@ function lastWord(s: string): string {
  */
 const CUT_PREFIX = /^(?:(?:https?:\/\/)?(?:dx\.)?doi\.org\/|doi:)10\.\d{0,8}$/i;
 /**
- * The same cut where a label and a space stand before the prefix: "doi: 10." then "18653/v1/...".
+ * The same cut where a label and a space stand before the prefix: "doi: 10." then "18653/v1/...",
+ * or "doi : 10." with the space French typography sets before a colon (biblatex in French).
  * Read on the last few characters of the line, so the test stays short on a long line.
  */
-const CUT_AFTER_LABEL = /(?:^|\s)doi:?\s10\.\d{0,8}$/i;
+const CUT_AFTER_LABEL = /(?:^|\s)doi\s?:?\s10\.\d{0,8}$/i;
 /** A DOI whole enough to be cut in its suffix: "10.1111/2041-2" then "10X.12541". */
 const DOI_AT_END = /(?:^|[/:])10\.\d{4,9}\/\S/;
 /** Longer words are no DOI piece; the limit keeps the two word tests short on hostile input. */

@@ -60,9 +60,14 @@ export function isContentsEntry(b: Block): boolean {
   return CONTENTS_ENTRY_STYLE.test(b.styleName?.trim() ?? '') || CONTENTS_LINE.test(b.text);
 }
 export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
-/** "Keywords:", "Index Terms—", French "Mots-clés" (or "Mots clefs"), Chinese "关键词：", Japanese "キーワード", Korean "주제어". */
+/**
+ * "Keywords:", "Index Terms—", French "Mots-clés" (or "Mots clefs"), Dutch "Trefwoorden" /
+ * "Sleutelwoorden" / "Kernwoorden", Italian "Parole chiave", Portuguese "Palavras-chave", Spanish
+ * "Palabras clave", Swedish "Nyckelord", Norwegian "Nøkkelord" / "Stikkord" / "Emneord", Danish
+ * "Nøgleord", Finnish "Avainsanat", Chinese "关键词：", Japanese "キーワード", Korean "주제어".
+ */
 export const KEYWORDS_LABEL =
-  /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
+  /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|(?:tref|sleutel|kern)woorden|parole[- ]chiave|palavras[- ]chave|palabras[- ]clave|nyckelord|n[øo]kkelord|stikkord|emneord|n[øo]gleord|avainsanat|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
 
 /**
  * A line opened by the keywords label, which a separator ends, or its own line, or terms: not a
@@ -603,6 +608,46 @@ function listRunningHead(blocks: Block[], i: number): boolean {
   return false;
 }
 
+/**
+ * A thesis's back cover after the list: the document's last page, a few short lines and nothing
+ * else (the university's name, its postal address, telephone, web address), in a type of another
+ * size than the entries', and no year on any line, where every entry gives one or goes on in the
+ * entries' type. The list ends on the page before.
+ */
+function backCover(blocks: readonly Block[], i: number, listSize: number): boolean {
+  const b = blocks[i]!;
+  if (i === 0 || blocks[i - 1]!.page >= b.page) return false;
+  const page = blocks.slice(i);
+  if (page.some((x) => x.page !== b.page)) return false;
+  const lines = page.flatMap((x) => x.lines);
+  return (
+    lines.length <= 8 &&
+    lines.every((l) => l.text.length <= 60 && !YEAR.test(l.text)) &&
+    page.every((x) => Math.abs(x.relSize - listSize) > 0.1 * listSize)
+  );
+}
+
+/** A back-of-book index's page locators closing an entry ("référence, 13", "citation, 9, 10-12"). */
+const INDEX_LOCATORS = /,\s*\d{1,4}(?:[-–]\d{1,4})?(?:,\s*\d{1,4}(?:[-–]\d{1,4})?)*$/u;
+
+/**
+ * A term of a back-of-book index that names the list ("bibliographie", its sub-entry "référence,
+ * 13" under it, in its block or the next): set in lower case, as an index sets its terms and no
+ * heading is, with the line after it closing on page locators. The list's heading is the one
+ * before the index.
+ */
+function indexTerm(blocks: readonly Block[], i: number): boolean {
+  const b = blocks[i]!;
+  const next = blocks[i + 1];
+  const after =
+    b.lines.length > 1
+      ? b.lines[1]!.text
+      : next !== undefined && next.page === b.page && next.lines.length === 1
+        ? next.text
+        : '';
+  return /^\p{Ll}/u.test(b.lines[0]?.text.trim() ?? '') && INDEX_LOCATORS.test(after.trim());
+}
+
 /** A bracketed label opening an entry ("[16] ...", "[Ab00] ..."), its label. */
 const BRACKET_LABEL = /^\[([^\]\s]{1,12})\]\s/;
 
@@ -699,14 +744,15 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
       (isHeading(b) || b.lines.length === 1) &&
       !overTableCells(blocks, i) &&
       !listRunningHead(blocks, i) &&
-      !appendixOwnList(blocks, i)
+      !appendixOwnList(blocks, i) &&
+      !indexTerm(blocks, i)
     ) {
       headingIndex = i;
       break;
     }
     // A heading in the entries' own face and size, with no space under it, is read as the first
     // line of the list's first paragraph.
-    if (b.lines.length > 1 && REFERENCES_HEADING.test(b.lines[0]!.text.trim())) {
+    if (b.lines.length > 1 && REFERENCES_HEADING.test(b.lines[0]!.text.trim()) && !indexTerm(blocks, i)) {
       inBlock = i;
       skipLines = 1;
       break;
@@ -775,7 +821,8 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
           !innerHeadings.includes(end) &&
           // The heading's first block is an entry, but for an address under an empty list (amsart).
           (end > start
-            ? endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1])
+            ? endsReferenceList(blocks[end]!, listed, listSize, blocks[end + 1]) ||
+              backCover(blocks, end, listSize)
             : contactLabelled(blocks[end]!, blocks[end + 1]))
         )
       ) {

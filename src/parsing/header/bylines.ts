@@ -28,6 +28,7 @@ import {
   namesAfterBy,
   nameUnderCapitalsTitle,
   overNamedSupervisor,
+  presentedOnCover,
   SUPERVISOR_LABEL,
 } from './covers.ts';
 import {
@@ -87,6 +88,14 @@ function nameColumnEnd(blocks: Block[], from: number, to: number): number {
 }
 
 /** A line that holds email addresses and nothing else, but the note mark that ties one to its author ("*roe@x.org"). */
+/** An email address's label before it on its line. */
+const EMAIL_LABEL = /^\s*(?:e-?mail|courriel|e-?post|correo(?:\s+electr[óo]nico)?)\s*[:：]\s*/iu;
+
+/** A line of addresses after their label ("E-mail: jane@uni.be", "Courriel : ..."). */
+function labelledEmailLine(text: string): boolean {
+  return EMAIL_LABEL.test(text) && isEmailLine(text.replace(EMAIL_LABEL, ''));
+}
+
 function isEmailLine(text: string): boolean {
   const emails = findEmails(text);
   return (
@@ -474,7 +483,12 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
       // over a line of nothing but its email address (ACL's single author) is a byline. So is one
       // right under the title and over a short line naming an institution, in the same size (APA's
       // title page: title, name, affiliation, all at the body's size and face).
-      const overEmail = next !== undefined && next.text.length <= 200 && isEmailLine(next.text);
+      // The address may open a block of the cover's labelled fields under the name ("E-mail: ..."
+      // then "Co-promotor: ..."): its first line is the name's.
+      const overEmail =
+        next !== undefined &&
+        next.text.length <= 200 &&
+        (isEmailLine(next.text) || labelledEmailLine(next.lines[0]?.text ?? ''));
       // The institution's line may have the author's email address under it, on lines of their own
       // (SciPost: title, name, institution, "*roe@cern.ch").
       const institutionLine = next?.lines[0]?.text ?? '';
@@ -1030,6 +1044,7 @@ export function readAuthorEntries(
     : underCapitals
       ? underCapitals
       : (labelledStudents(blocks, start, frontEnd) ??
+        presentedOnCover(blocks, titleIndex) ??
         scriptNameOnCover(blocks, titleIndex, titleEnd) ??
         labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
         (read.entries.length

@@ -11,6 +11,7 @@ import { validOrcid } from '../../corpus/openalex/ids.ts';
 import { type AuthorEntries, bylineBlock } from './bylines.ts';
 import { CORRESPONDENCE, type Entry, iconsCut } from './front-matter.ts';
 import { opensAbstract, type TitleSpan } from './title.ts';
+import { namesSupervisor } from './covers.ts';
 
 const LABELLED =
   /^(?:funded by|funding|supported by|conflicts?|competing|present address|current address|equal contribution|these authors)/i;
@@ -708,8 +709,23 @@ export function readContacts(
     return text;
   };
   const noteOwners = notesByAuthor(blocks, headerBlocks, authors);
+  // A cover's line naming a supervisor ("Co-promotor: S. Beekman (Synalco, sb@synalco.be)") gives
+  // the supervisor's address, no author's: its line, and the links to the addresses on it, are left out.
+  const withoutSupervisors = (i: number): { text: string; links: string[] } => {
+    const b = blocks[i]!;
+    const theirs = b.lines.filter((l) => namesSupervisor(l.text));
+    if (!theirs.length) return { text: withRunIn(i), links: b.links };
+    const dropped = new Set(theirs.flatMap((l) => findEmails(l.text).map((e) => e.toLowerCase())));
+    return {
+      text: b.lines
+        .filter((l) => !theirs.includes(l))
+        .map((l) => l.text)
+        .join(' '),
+      links: b.links.filter((l) => !/^mailto:/i.test(l) || !dropped.has(l.slice(7).toLowerCase())),
+    };
+  };
   const texts: { text: string; links: string[]; owner?: number }[] = [
-    ...headerBlocks.map((i) => ({ text: withRunIn(i), links: blocks[i]!.links, owner: noteOwners.get(i) })),
+    ...headerBlocks.map((i) => ({ ...withoutSupervisors(i), owner: noteOwners.get(i) })),
     ...[...chosen.used].map((i) => ({ text: blocks[i]!.text, links: blocks[i]!.links })),
     ...doc.notes.map((n) => ({ text: n, links: [] })),
   ];

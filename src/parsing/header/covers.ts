@@ -110,6 +110,41 @@ export function isLoneName(b: Block): boolean {
 const BY_LABEL =
   /^(?:by|presenta|presentad[ao]\s+por|apresentad[ao]\s+por|sustentante|por|(?:présenté|soutenu|rédigé)e?s?\s+par|par|(?:vorgelegt|eingereicht)\s+von)\s*:?$/iu;
 
+/**
+ * A thesis cover's line that says the work and who presents it, the name run in after the label:
+ * "Thèse présentée par Jane Roe", "Thesis defended by Jane Roe", "Tesi presentata da ...",
+ * "Tese apresentada por ...". The work's word opens the line, so a sentence that goes on about
+ * the thesis is none ("This thesis was presented by ..." is a sentence, not a cover's field).
+ */
+const THESIS_PRESENTED_BY =
+  /^(?:th[èe]se|m[ée]moire|thesis|dissertation|tesi|tese|tesis|proefschrift|scriptie|avhandling|afhandling)\s+(?:pr[ée]sent[ée]e?|soutenue?|r[ée]dig[ée]e?|defended|presented|submitted|presentat[ao]|discuss[ao]|apresentad[ao]|presentad[ao]|defendid[ao]|ingediend|verdedigd)\s+(?:par|by|da|por|door)\s+(?=\p{Lu})/iu;
+
+/** The name a thesis cover's line gives after THESIS_PRESENTED_BY, or null. */
+export function thesisPresentedBy(b: Block): string | null {
+  if (b.lines.length !== 1 || b.text.length > 120) return null;
+  const text = b.text.replace(/\s+/g, ' ').trim();
+  const m = THESIS_PRESENTED_BY.exec(text);
+  if (!m) return null;
+  const name = text.slice(m[0].length);
+  return isNameLike(name) && !INSTITUTION_WORD.test(name) ? name : null;
+}
+
+/**
+ * The author a thesis cover names on such a line on the title's page, over or under the title: the
+ * author, whatever people the cover names after it (its supervisors, its jury).
+ */
+export function presentedOnCover(blocks: Block[], titleIndex: number | null): EntriesRead | null {
+  if (titleIndex === null) return null;
+  const page = blocks[titleIndex]!.page;
+  let i = titleIndex;
+  while (i > 0 && blocks[i - 1]!.page === page) i--;
+  for (; i < blocks.length && blocks[i]!.page === page; i++) {
+    const name = thesisPresentedBy(blocks[i]!);
+    if (name) return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
+  }
+  return null;
+}
+
 /** The role a title page names under a person who is no author ("Adviser", "Thesis Supervisor"). */
 const ROLE_LINE =
   /^(?:(?:thesis|research|capstone|project|faculty|academic|co-?)\s*)?(?:advis[eo]rs?|supervisors?|mentors?|promot[eo]rs?|instructors?|panel(?:ists)?|(?:committee\s+)?chair)\s*:?$/i;
@@ -154,6 +189,11 @@ const SUPERVISOR_NAMED = new RegExp(
   `^(?:\\p{L}+\\s+)?(?:${SUPERVISOR_LABELS.source}|advis[eo]r|supervisor|mentor)\\s*[:：]\\s*\\p{L}`,
   'iu',
 );
+
+/** A cover's line that names a supervisor after the label ("Co-promotor: S. Beekman (...)"). */
+export function namesSupervisor(line: string): boolean {
+  return SUPERVISOR_NAMED.test(line.trim());
+}
 
 /**
  * A lone name right under the title with a cover's field naming the supervisor a few lines under
