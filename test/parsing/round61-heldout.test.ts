@@ -76,7 +76,7 @@ describe('author groups each over their own address (World Scientific ws-procs)'
 
 describe('a reference list of short entries that hangs only its few long ones (jpp.bst)', () => {
   // Most entries fit on one line: the two set-in lines were too few for the hanging indent to be
-  // read, and the list came out as three entries.
+  // read (a fifth of the lines), and the list's entries ran together.
   it('opens an entry at each flush line', async () => {
     const entries: [string, string?][] = [
       ['A. B. Light, et al. 2013 Phys. Fluids 20.'],
@@ -89,6 +89,11 @@ describe('a reference list of short entries that hangs only its few long ones (j
         'effect on transport. Phys. Rev. Lett. 108.',
       ],
       ['Q. Nash, R. Ortiz 2009 Phys. Fluids 16.'],
+      ['S. T. Park, et al. 2011 Phys. Fluids 18.'],
+      ['U. Quinn, et al. 2008 Nucl. Fusion 48.'],
+      ['V. W. Reed, X. Shaw 2006 J. Appl. Phys. 99.'],
+      ['Y. Todd, et al. 2005 Phys. Fluids 12.'],
+      ['Z. A. Upton, et al. 2004 Phys. Fluids 11.'],
     ];
     const lines: PdfTextLine[] = [
       textLine(TITLE, 780, 17, { bold: true }),
