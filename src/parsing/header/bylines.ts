@@ -355,12 +355,15 @@ function atOutsideMarks(b: Block): boolean {
 /**
  * The block after the address block `at` is one line of names in the type of the byline read at
  * `byline`, and an address (an "@" or an institution) stands under it: the next author group.
+ * Only after a group of two names or more: single names each over their address are a column of
+ * author blocks, read with their own lines by `stackedAuthors`.
  */
 function bylineResumes(blocks: Block[], at: number, byline: number): boolean {
   const first = blocks[byline];
   const next = blocks[at + 1];
   const after = blocks[at + 2];
   if (first === undefined || next === undefined || after === undefined) return false;
+  if (splitByline(first.runs).filter((n) => isNameLike(n.name)).length < 2) return false;
   if (next.lines.length !== 1 || next.text.length > 200 || next.text.includes('@')) return false;
   if (Math.abs(next.relSize - first.relSize) > 0.05 * first.relSize || next.emphasis !== first.emphasis)
     return false;
