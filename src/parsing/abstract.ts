@@ -823,8 +823,16 @@ function findUnlabelled(
       break;
     if (KEYWORDS_LABEL.test(b.text)) break;
     if (b.styleLevel === 0) continue;
-    if (b.relSize < 0.85 && !smallAbstract(blocks, i, b, bodyProse)) continue;
     const text = b.text.trim();
+    // Sentences in small type right over a keywords line in that type (World Scientific's journal
+    // classes set a short abstract in 8 pt, then "Keywords:"): the keywords line says what they are.
+    const keywordsUnder = blocks[i + 1];
+    const overOwnKeywords =
+      keywordsUnder !== undefined &&
+      KEYWORDS_LABEL.test(keywordsUnder.text) &&
+      Math.abs(keywordsUnder.relSize - b.relSize) <= 0.05 * b.relSize &&
+      /[.!?]\s+\p{Lu}/u.test(text);
+    if (b.relSize < 0.85 && !smallAbstract(blocks, i, b, bodyProse) && !overOwnKeywords) continue;
     const structured = STRUCTURED_PART.test(text) && text.length >= 40 && !NOT_ABSTRACT.test(text);
     if (structured) {
       const used = [i];

@@ -89,6 +89,9 @@ const SURNAME_INITIAL = /^\p{Lu}[\p{L}'’-]+,\s\p{Lu}\./u;
 /** An entry's opening on a surname and a given name written out: "Spagat, Michael", "Cunen, Céline". */
 const SURNAME_GIVEN = /^\p{Lu}[\p{L}'’-]+,\s\p{Lu}\p{Ll}[\p{L}'’-]*[,.\s]/u;
 
+/** An entry's first author opening a line: "A. D. Light," or "Schaffner, D. A.,". */
+const NAME_OPENING = /^(?:(?:\p{Lu}\.\s?){1,3}\s*\p{Lu}[\p{L}'’-]+,|\p{Lu}[\p{L}'’-]+,\s\p{Lu}\.)/u;
+
 /** A space above a line, in line heights, that sets a paragraph apart (a tenth of a line or more). */
 const PARAGRAPH_SKIP = 0.1;
 
@@ -98,7 +101,16 @@ function splitByLayout(lines: BlockLine[]): BlockLine[][] {
   // Hanging indents run from three quarters of the body's size (OUP's bioinfo class) to a few.
   const hanging = lines.filter((l) => l.indent > minIndent + 0.6).length;
   const flush = lines.length - hanging;
-  const useIndent = hanging >= 0.2 * lines.length && flush >= 2;
+  // A list of short entries, most on one line, hangs only its few long ones (Cambridge's jpp.bst):
+  // its set-in lines are then too few for the share above, but each flush line opens on a name
+  // ("A. D. Light, et al. 2013", "Schaffner, D. A., ...") and no set-in line does.
+  const opensOnName = (l: BlockLine) => NAME_OPENING.test(l.text.trim());
+  const shortHanging =
+    hanging >= 2 &&
+    flush >= 3 &&
+    lines.filter((l) => l.indent <= minIndent + 0.6 && opensOnName(l)).length >= 0.8 * flush &&
+    !lines.some((l) => l.indent > minIndent + 0.6 && opensOnName(l));
+  const useIndent = (hanging >= 0.2 * lines.length && flush >= 2) || shortHanging;
   // Entries set as paragraphs indent their first line instead of hanging the others (pandoc's
   // svjour3 output). Then the lines set in are the ones that follow a line ending an entry (a
   // full stop) and have the space between entries above them; in a hanging list the flush ones

@@ -146,6 +146,23 @@ export function closedLetterSpacing(raw: string): string | null {
     .join(' ');
 }
 
+/**
+ * A capitalised word set letter-spaced inside a piece of text ("D. S. G u i c e"): a class that
+ * spaces its author names by kerns (Cambridge's jpp.cls puts a kern between a surname's letters and
+ * a wider one between words) is read by pdf.js with a space at each kern, so a word and a gap look
+ * alike. A capital then lower-case letters one space apart is one word: prose and names never set
+ * single lower-case letters in a row. Four letters mark the piece as letter-spaced; in such a piece
+ * a shorter run ("X i e") is a word too.
+ */
+const SPACED_WORD = /(?<![\p{L}\p{N}.])\p{Lu}(?: \p{Ll}){1,}(?![\p{L}\p{N}])/gu;
+const LONG_SPACED_WORD = /(?<![\p{L}\p{N}.])\p{Lu}(?: \p{Ll}){3,}(?![\p{L}\p{N}])/u;
+
+/** A PDF piece's letter-spaced words closed up ("G u i c e" to "Guice"); other text as it is. */
+export function closeSpacedWords(str: string): string {
+  if (!LONG_SPACED_WORD.test(str)) return str;
+  return str.replace(SPACED_WORD, (w) => w.replaceAll(' ', ''));
+}
+
 /** Ends like a URL or DOI cut at a line end, where the break character belongs to the identifier. */
 const IDENTIFIER_TAIL = /(?:https?:\/\/|www\.|doi:|\b10\.\d{4,9}\/)\S*$/i;
 const DOI_PREFIX = /\b10\.\d{4,9}\//;
@@ -368,6 +385,23 @@ export function continuesEmailGroup(text: string): boolean {
  * underscore stands. No address holds a space; inside the brackets it is one address.
  */
 const RULED_UNDERSCORE = /<([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>/gu;
+
+/**
+ * The same gap in a PDF piece that holds one address and a word before it, nothing else but an
+ * address label: "E-mail: Andrew Beam@hms.harvard.edu", or alone "first author@university.edu"
+ * (World Scientific's classes set the address on a line of its own, in the old encoding). A word
+ * glued by that gap to an address and set before it, where a line holds only its address, is the
+ * address's start. Alone, the word is in lower case (a capitalised word there may be a name).
+ */
+const LABELLED_RULED_ADDRESS =
+  /^((?:\p{So}|[*∗†‡])?\s*e-?mail(?: address)?\s*:\s*)([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)([.,;]?)$/iu;
+const LONE_RULED_ADDRESS = /^([\p{Ll}\p{N}][\w.+-]*) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)([.,;]?)$/u;
+
+/** A PDF piece's address with its underscore mended ("first author@x.edu" to "first_author@x.edu"). */
+export function mendRuledUnderscore(str: string): string {
+  if (!str.includes('@')) return str;
+  return str.replace(LABELLED_RULED_ADDRESS, '$1$2_$3$4').replace(LONE_RULED_ADDRESS, '$1_$2$3');
+}
 
 /**
  * A space before the dot of an address's host ("roe@north .edu"): an OCR layer reads the gap the

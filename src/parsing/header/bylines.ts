@@ -361,6 +361,29 @@ function atOutsideMarks(b: Block): boolean {
   return b.runs.some((r) => r.text.includes('@') && !(r.sup && !/[\p{L}\p{N}]/u.test(r.text)));
 }
 
+/**
+ * The block after the address block `at` is one line of names in the type of the byline read at
+ * `byline`, and an address (an "@" or an institution) stands under it: the next author group.
+ * Only after a group of two names or more: single names each over their address are a column of
+ * author blocks, read with their own lines by `stackedAuthors`.
+ */
+function bylineResumes(blocks: Block[], at: number, byline: number): boolean {
+  const first = blocks[byline];
+  const next = blocks[at + 1];
+  const after = blocks[at + 2];
+  if (first === undefined || next === undefined || after === undefined) return false;
+  if (splitByline(first.runs).filter((n) => isNameLike(n.name)).length < 2) return false;
+  if (next.lines.length !== 1 || next.text.length > 200 || next.text.includes('@')) return false;
+  if (Math.abs(next.relSize - first.relSize) > 0.05 * first.relSize || next.emphasis !== first.emphasis)
+    return false;
+  const names = splitByline(next.runs);
+  return (
+    names.length > 0 &&
+    names.every((n) => isNameLike(n.name) && !INSTITUTION.test(n.name)) &&
+    (atOutsideMarks(after) || INSTITUTION.test(after.lines[0]?.text ?? ''))
+  );
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
   const byLabel =
@@ -388,7 +411,9 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
         used.add(i);
         continue;
       }
-      if (entries.length) break;
+      // The address under one group of names, with more names and their own address under it
+      // (World Scientific's proceedings: each \\author over its \\address): the byline goes on.
+      if (entries.length && !bylineResumes(blocks, i, Math.min(...used))) break;
       continue;
     }
     const before = b.lines.length === 1 && !b.runs.some((r) => r.sup) ? nameBeforeInstitution(b.text) : null;

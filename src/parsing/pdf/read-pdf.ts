@@ -6,7 +6,15 @@ import type { PDFPageProxy } from 'unpdf/pdfjs';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
-import { cleanText, continuesEmailGroup, findOrcids, joinLines, opensEmailGroup } from '../text-utils.ts';
+import {
+  cleanText,
+  closeSpacedWords,
+  continuesEmailGroup,
+  findOrcids,
+  joinLines,
+  mendRuledUnderscore,
+  opensEmailGroup,
+} from '../text-utils.ts';
 import {
   documentGutters,
   dropLineNumbers,
@@ -203,7 +211,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         if (size <= 0 || Math.abs(t[1] ?? 0) > 0.01 * size) continue; // rotated text: margins, watermarks
         pageItems.push({
           // An unmapped glyph (U+0000) is kept as a mark for the ligature repair below.
-          str: cleanText(raw.str.replaceAll('\u0000', UNMAPPED)) || ' ',
+          str:
+            mendRuledUnderscore(closeSpacedWords(cleanText(raw.str.replaceAll('\u0000', UNMAPPED)))) || ' ',
           x: (t[4] ?? 0) - x0,
           y: (t[5] ?? 0) - y0,
           w: raw.width ?? 0,
