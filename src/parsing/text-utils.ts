@@ -391,11 +391,13 @@ const RULED_UNDERSCORE = /<([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>/gu;
  * address label: "E-mail: Andrew Beam@hms.harvard.edu", or alone "first author@university.edu"
  * (World Scientific's classes set the address on a line of its own, in the old encoding). A word
  * glued by that gap to an address and set before it, where a line holds only its address, is the
- * address's start. Alone, the word is in lower case (a capitalised word there may be a name).
+ * address's start. Alone, the word is in lower case (a capitalised word there may be a name) and
+ * no label or joining word ("e-mail jd@x.org", "and jd@x.org" name the address, they are not its start).
  */
 const LABELLED_RULED_ADDRESS =
   /^((?:\p{So}|[*∗†‡])?\s*e-?mail(?: address)?\s*:\s*)([\w.+-]+) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)([.,;]?)$/iu;
-const LONE_RULED_ADDRESS = /^([\p{Ll}\p{N}][\w.+-]*) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)([.,;]?)$/u;
+const LONE_RULED_ADDRESS =
+  /^(?!(?:e-?mail|mail|contact|correspondence|address|and|or|to|at|by|via|see)\s)([\p{Ll}\p{N}][\w.+-]*) ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)([.,;]?)$/u;
 
 /** A PDF piece's address with its underscore mended ("first author@x.edu" to "first_author@x.edu"). */
 export function mendRuledUnderscore(str: string): string {

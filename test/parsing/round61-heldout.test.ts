@@ -50,6 +50,17 @@ describe('an address whose underscore is a drawn rule (LaTeX old encoding)', () 
     const result = await parsed(page('dora finch@northvale.edu'));
     expect(result.authors.flatMap((a) => a.emails)).toEqual(['dora_finch@northvale.edu']);
   });
+
+  it('leaves a label or a joining word before an address apart from it', async () => {
+    for (const [line, email] of [
+      ['e-mail dora@northvale.edu', 'dora@northvale.edu'],
+      ['email dora@northvale.edu', 'dora@northvale.edu'],
+      ['and eli.gray@northvale.edu', 'eli.gray@northvale.edu'],
+    ]) {
+      const result = await parsed(page(line!));
+      expect(result.authors.flatMap((a) => a.emails)).toEqual([email]);
+    }
+  });
 });
 
 describe('author groups each over their own address (World Scientific ws-procs)', () => {
