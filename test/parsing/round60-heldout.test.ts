@@ -18,9 +18,14 @@ describe("a form's part label over a proposal with no title page", () => {
     const header = extractHeader(
       pdf([
         block('Jane Roe Part B2 [Draft of May 4, 2026] ACRONYM', { bold: true }),
-        block('ERC Starting Grant 2027 Part B2', {
+        // The label's footnote mark, raised, is glued to it in the block's text.
+        block('ERC Starting Grant 2027 Part B21', {
           size: 1.44,
-          lines: ['ERC Starting Grant 2027', 'Part B2'],
+          lines: ['ERC Starting Grant 2027', 'Part B21'],
+          runs: [
+            { text: 'ERC Starting Grant 2027\nPart B2', sup: false },
+            { text: '1', sup: true },
+          ],
         }),
         block('(not evaluated in Step 1)', { size: 1.44, bold: true }),
         block('Part II of the Scientific Proposal (max. 7 pages)'),
