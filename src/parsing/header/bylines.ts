@@ -23,6 +23,7 @@ import {
   labelledStudents,
   scriptNameOnCover,
   namedByRoleLabels,
+  namedApplicants,
   namedCorresponding,
   nameOverTitle,
   namesAfterBy,
@@ -39,7 +40,7 @@ import {
   opensWithNoteMark,
   type EntriesRead,
 } from './front-matter.ts';
-import { PROPOSAL_PART, type TitleSpan } from './title.ts';
+import { opensOnProposalPart, type TitleSpan } from './title.ts';
 
 /**
  * A date and nothing else: "January 30, 2026", "30 January 2026", "March 2025", "2026-01-30",
@@ -1063,24 +1064,29 @@ export function readAuthorEntries(
     return entries.length ? { entries, used: new Set([k]) } : null;
   };
   const underCapitals = nameUnderCapitalsTitle(blocks, titleIndex, titleEnd);
-  const proposalPart = titleIndex === null && PROPOSAL_PART.test(blocks[0]?.text.trim() ?? '');
-  const chosen = proposalPart
-    ? { entries: [], used: new Set<number>() }
-    : underCapitals
-      ? underCapitals
-      : (labelledStudents(blocks, start, frontEnd) ??
-        presentedOnCover(blocks, titleIndex) ??
-        scriptNameOnCover(blocks, titleIndex, titleEnd) ??
-        labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
-        (read.entries.length
-          ? read
-          : bracketed.length
-            ? { entries: bracketed, used: new Set([start]) }
-            : (namedCorresponding(blocks, start) ??
-              nameOverTitle(blocks, titleIndex) ??
-              labelledOverTitle(blocks, titleIndex, namedByRoleLabels) ??
-              hanNamed(start) ??
-              read)));
+  const proposalPart = titleIndex === null && opensOnProposalPart(blocks);
+  // A grant application's form names its people in fields (the PI, the co-investigators; a
+  // biographical sketch's "NAME:"), over any reading of its lines as a byline.
+  const applicants = namedApplicants(blocks, titleIndex);
+  const chosen = applicants
+    ? applicants
+    : proposalPart
+      ? { entries: [], used: new Set<number>() }
+      : underCapitals
+        ? underCapitals
+        : (labelledStudents(blocks, start, frontEnd) ??
+          presentedOnCover(blocks, titleIndex) ??
+          scriptNameOnCover(blocks, titleIndex, titleEnd) ??
+          labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
+          (read.entries.length
+            ? read
+            : bracketed.length
+              ? { entries: bracketed, used: new Set([start]) }
+              : (namedCorresponding(blocks, start) ??
+                nameOverTitle(blocks, titleIndex) ??
+                labelledOverTitle(blocks, titleIndex, namedByRoleLabels) ??
+                hanNamed(start) ??
+                read)));
   // Entries that carry their own lines (an author block and its addresses) read their emails and
   // affiliations from them; a byline's entries read them from the marked lines around it.
   const ownLines =

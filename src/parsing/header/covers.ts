@@ -21,7 +21,7 @@ import {
   SUPERVISOR_LABELS,
   type EntriesRead,
 } from './front-matter.ts';
-import { capitalsByline } from './title.ts';
+import { capitalsByline, DFG_FORM_HEADING } from './title.ts';
 
 /**
  * The name alone under a title in capitals at the body's size (capitalsByline) is its author's; the
@@ -545,4 +545,69 @@ export function fromCoverSheet(cover: readonly Block[], authors: ParsedAuthor[])
       if (a.orcid === null) a.orcid = orcid;
     }
   });
+}
+
+/**
+ * The field of a grant application's form that names its applicants by role, run in before the
+ * name on its line ("Name of the Principal Investigator (PI): Jane Roe", ERC's cover page; "Co-PI:
+ * ...", "Applicant: ...", DFG's "Antragstellerin: ..."), a marker of a list item before it.
+ */
+const APPLICANT_FIELD =
+  /^(?:[–—•-]\s*)?(?:name\s+of\s+the\s+)?(?:(?:co-?)?principal\s+investigator|co-?investigator|(?:co-?)?pi|(?:co-?)?applicant|antragsteller(?:in)?)(?:\s*\([^)]{1,12}\))?\s*[:：]\s*/iu;
+
+/** A form's bare field for the person it is about ("NAME: Hunt, Morgan Casey", NIH's and NSF's biographical sketch). */
+const NAME_FIELD = /^name\s*[:：]\s*/iu;
+
+/** A name written family name first, a comma, then the given names ("Hunt, Morgan Casey"). */
+const FAMILY_FIRST =
+  /^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?),\s*(\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2})$/u;
+
+/** The persons a field's value names: one name, family name first or not, or several parted by ";" or "and". */
+function fieldNames(value: string): string[] | null {
+  const text = withoutDegrees(value.replace(/\s+/g, ' ').trim());
+  const inverted = FAMILY_FIRST.exec(text);
+  if (inverted) return [`${inverted[2]} ${inverted[1]}`];
+  const names = text.split(/\s*;\s*|\s+(?:and|&)\s+/u).map((n) => n.trim());
+  if (!names.length || names.some((n) => !isNameLike(n) || INSTITUTION_WORD.test(n) || INSTITUTION.test(n)))
+    return null;
+  return names;
+}
+
+/**
+ * The applicants a grant application's first page names in its form's fields, one field to a
+ * line: the principal investigator and any co-investigators. Such a page prints no byline; its
+ * fields are what names the people. The bare "Name:" field is read only where the file has no
+ * title (a biographical sketch, a form of one person). Null when no field names a person.
+ */
+export function namedApplicants(blocks: Block[], titleIndex: number | null): EntriesRead | null {
+  const entries: Entry[] = [];
+  const used = new Set<number>();
+  // The DFG's form sets its applicants between its heading and the title, a block each, the name
+  // on the block's first line and the institution under it; a name this reads not (a template's
+  // "Applicant 1") is left out, and the form's lines are no byline either way.
+  const form =
+    titleIndex === null
+      ? -1
+      : blocks.slice(0, titleIndex).findLastIndex((b) => DFG_FORM_HEADING.test(b.text.trim()));
+  if (titleIndex !== null && form >= 0 && titleIndex - form <= 8) {
+    for (let i = form + 1; i < titleIndex; i++) {
+      const names = fieldNames(blocks[i]!.lines[0]?.text ?? blocks[i]!.text);
+      for (const name of names ?? []) entries.push({ name, marks: [], lines: [], links: [] });
+      used.add(i);
+    }
+    return { entries, used };
+  }
+  for (let i = 0; i < Math.min(blocks.length, 30) && blocks[i]!.page === 1; i++) {
+    const b = blocks[i]!;
+    for (const line of b.lines.length ? b.lines.map((l) => l.text) : [b.text]) {
+      const text = line.replace(/\s+/g, ' ').trim();
+      const label = APPLICANT_FIELD.exec(text) ?? (titleIndex === null ? NAME_FIELD.exec(text) : null);
+      if (!label) continue;
+      const names = fieldNames(text.slice(label[0].length));
+      if (!names) continue;
+      for (const name of names) entries.push({ name, marks: [], lines: [], links: [] });
+      used.add(i);
+    }
+  }
+  return entries.length ? { entries, used } : null;
 }

@@ -35,8 +35,41 @@ import {
  * Summary", "Budget Justification"): a file that opens on one is that part alone, with no title
  * page, so it prints no title and no byline; its headings are neither.
  */
-export const PROPOSAL_PART =
-  /^(?:project (?:summary|description|narrative)|executive summary|specific aims|research (?:strategy|plan)|statement of work|budget justification|data management plan|references cited)\s*$/i;
+const PROPOSAL_PART =
+  /^(?:project (?:summary|description|narrative)|executive summary|specific aims|research (?:strategy|plan)|statement of work|budget justification|data management plan|references cited|biographical sketch|biosketch)\s*$/i;
+
+/**
+ * The label of the part of an application form a file is, alone or after the scheme's name: the
+ * Part B1, B-1 or B2 of an ERC or MSCA proposal ("ERC Starting Grant 2027" / "Part B1"), a form's
+ * "Part A"; a footnote's mark may be glued to it ("Part B1¹" read "Part B11").
+ */
+const FORM_PART_LABEL =
+  /^(?:[^.:]{0,60}\b(?:grants?|fellowships?|proposals?|applications?|calls?|programmes?|erc|msca)\b[^.:]{0,20}\s)?part\s+(?:[a-d](?:[-‐–]?\d{1,2})?|[ivx]{1,4})\s*$/iu;
+
+/**
+ * A file that opens on a form's part label, with nothing in larger type after it on its page,
+ * prints no title (a proposal's Part B2, an MSCA Part B-1: the title is in the form's other part).
+ * Where a larger title follows the label (ERC's Part B1 cover), that title stands.
+ */
+function opensOnFormPart(blocks: readonly Block[]): boolean {
+  const at = blocks.findIndex((b, i) => i < 4 && b.page === 1 && FORM_PART_LABEL.test(b.text.trim()));
+  if (at < 0) return false;
+  const size = blocks[at]!.relSize;
+  return !blocks.some((b, i) => i > at && i < MAX_FRONT_BLOCKS && b.page === 1 && b.relSize > 1.05 * size);
+}
+
+/**
+ * A file that opens on its first section's heading ("1 Introduction", "1 Excellence"), in its
+ * headings' face, over the section's text or its first subsection ("1.1 ..."): a proposal's part
+ * sent alone, its title in another file. No heading of its body is a title.
+ */
+const FIRST_SECTION = /^1\.?\s+\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,5}$/u;
+function opensOnFirstSection(blocks: readonly Block[]): boolean {
+  const [first, next] = blocks;
+  if (!first || !next || !first.emphasis || first.lines.length > 1 || !FIRST_SECTION.test(first.text.trim()))
+    return false;
+  return /^1\.1\.?\s/.test(next.text.trim()) || (next.lines.length >= 3 && next.relSize < first.relSize);
+}
 
 /**
  * "Abstract This is ..." set in bold and run in with no stop after it (Springer's sola class)
@@ -242,8 +275,47 @@ function institutionBanner(blocks: readonly Block[], i: number): boolean {
   return false;
 }
 
+/**
+ * A file that is one part of a proposal, sent alone with no title page: it opens on the part's
+ * heading, on a form's part label with no larger title after it, or on its first section's heading.
+ * It prints no title and no byline.
+ */
+export function opensOnProposalPart(blocks: readonly Block[]): boolean {
+  return (
+    PROPOSAL_PART.test(blocks[0]?.text.trim() ?? '') || opensOnFormPart(blocks) || opensOnFirstSection(blocks)
+  );
+}
+
+/**
+ * The heading of the DFG's project description form (53.01), in English or German. Under it the
+ * form sets the applicants, a block each, then the project's title, then where the description
+ * opens: its heading ("Project Description") or its first section ("1 Starting Point", "1
+ * Ausgangslage"). A cover page may come before it.
+ */
+export const DFG_FORM_HEADING =
+  /^(?:project description|beschreibung des vorhabens)\s*[-–—]\s*(?:project proposals?|projektanträge?)$/iu;
+const DESCRIPTION_OPENING = /^(?:1\.?\s+\p{Lu}|project description$|projektbeschreibung$)/iu;
+
+/** The DFG form's title: the block right over where the description opens, under the form's heading and its applicants. */
+function dfgFormTitle(blocks: readonly Block[]): number | null {
+  const at = blocks.findIndex(
+    (b, i) => i < MAX_FRONT_BLOCKS && b.page <= 2 && DFG_FORM_HEADING.test(b.text.trim()),
+  );
+  if (at < 0) return null;
+  for (let k = at + 2; k < Math.min(blocks.length, at + 10); k++) {
+    if (!DESCRIPTION_OPENING.test(blocks[k]!.text.trim())) continue;
+    const title = blocks[k - 1]!;
+    return title.lines.length <= 2 && title.text.length <= 250 && !DFG_FORM_HEADING.test(title.text.trim())
+      ? k - 1
+      : null;
+  }
+  return null;
+}
+
 function findTitle(doc: DocumentModel): number | null {
-  if (PROPOSAL_PART.test(doc.blocks[0]?.text.trim() ?? '')) return null;
+  if (opensOnProposalPart(doc.blocks)) return null;
+  const dfgTitle = dfgFormTitle(doc.blocks);
+  if (dfgTitle !== null) return dfgTitle;
   // A template may give its Title style to every unnumbered heading ("Abstrakt", "Obsah", a
   // subsection's name; a Czech thesis template): a style set on more paragraphs than a title, its
   // subtitle and a translated title take is a heading style, and marks no title.
@@ -604,6 +676,22 @@ function beforeMarginNote(runs: Block['runs']): Block['runs'] {
  */
 export const TITLE_END_MARKS = /(?<![*†‡§¶✉])[*†‡§¶✉]+$/u;
 
+/**
+ * A proposal's acronym set on its own line under its title ("Quantum Simulated Analysis Research" /
+ * "QUASAR", an ERC or Horizon proposal's cover): one or two words in capitals, no digit, under lines
+ * in mixed case that end on no word that leaves the title open ("... during" / "COVID-19" goes on).
+ */
+const ACRONYM_LINE = /^\p{Lu}[\p{Lu}-]{3,}(?:\s+\p{Lu}[\p{Lu}-]{3,})?$/u;
+const OPEN_ENDING =
+  /\b(?:a|an|the|of|for|in|on|and|or|with|to|from|by|via|at|into|using|during|between|versus|vs\.?)$/i;
+function withoutAcronymLine(lines: string[]): string[] {
+  const last = lines[lines.length - 1]?.trim() ?? '';
+  const above = lines.slice(0, -1);
+  if (above.length === 0 || !ACRONYM_LINE.test(last)) return lines;
+  const before = above.join(' ').trim();
+  return /\p{Ll}/u.test(before) && !OPEN_ENDING.test(before) ? above : lines;
+}
+
 function titleText(block: Block, declared: string | null = null): string {
   if (LONE_TITLE_MARK.test(block.text.trim())) return '';
   const runs = beforeMarginNote(block.runs);
@@ -611,13 +699,14 @@ function titleText(block: Block, declared: string | null = null): string {
   return withoutCjkLatinGaps(
     joinCjkBreaks(
       joinHyphenated(
-        runs
-          .filter((r, k) => !r.sup || raisedInTitle(runs, k))
-          .map((r) => r.text)
-          .join('')
-          .split('\n')
-          .filter((line) => !LONE_TITLE_MARK.test(line.trim()))
-          .join('\n'),
+        withoutAcronymLine(
+          runs
+            .filter((r, k) => !r.sup || raisedInTitle(runs, k))
+            .map((r) => r.text)
+            .join('')
+            .split('\n')
+            .filter((line) => !LONE_TITLE_MARK.test(line.trim())),
+        ).join('\n'),
         declared,
       ),
     ),
@@ -664,11 +753,14 @@ export function readTitle(doc: DocumentModel): TitleSpan {
     // A title in capitals at the body's size over its author's name ends at the name.
     const capitalsEnd = titleIndex === 0 ? capitalsByline(blocks) : null;
     if (capitalsEnd !== null) titleEnd = capitalsEnd;
+    // The DFG form's title is its one field, over the description's opening in the same type.
+    const formTitle = dfgFormTitle(blocks) === titleIndex;
     const endsCoverTitle = (b: Block) =>
       coverTitle &&
       (INSTITUTION_WORD.test(b.text) || (namesOnly(b) && inCapitals(b.text) !== inCapitals(t.text)));
     while (
       capitalsEnd === null &&
+      !formTitle &&
       titleEnd < blocks.length &&
       titleEnd < titleIndex + 4 &&
       blocks[titleEnd]!.page === t.page &&
