@@ -109,6 +109,12 @@ describe("a proposal's acronym under its title", () => {
       'Gravel Bars of Braided Rivers during FLOODS',
     );
   });
+
+  it('leaves a line in capitals after any preposition that leaves the title open', () => {
+    expect(extractHeader(cover(['Gravel Bars of Braided Rivers across', 'EUROPE'])).title).toBe(
+      'Gravel Bars of Braided Rivers across EUROPE',
+    );
+  });
 });
 
 describe("the applicants a form's fields name", () => {

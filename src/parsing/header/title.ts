@@ -683,7 +683,7 @@ export const TITLE_END_MARKS = /(?<![*†‡§¶✉])[*†‡§¶✉]+$/u;
  */
 const ACRONYM_LINE = /^\p{Lu}[\p{Lu}-]{3,}(?:\s+\p{Lu}[\p{Lu}-]{3,})?$/u;
 const OPEN_ENDING =
-  /\b(?:a|an|the|of|for|in|on|and|or|with|to|from|by|via|at|into|using|during|between|versus|vs\.?)$/i;
+  /\b(?:a|an|the|of|for|in|on|and|or|with|to|from|by|via|at|into|using|during|between|versus|vs\.?|across|among|within|without|through|toward|towards|under|over|after|before|against|beyond|around|about|as|like|per|near|inside|outside)$/i;
 function withoutAcronymLine(lines: string[]): string[] {
   const last = lines[lines.length - 1]?.trim() ?? '';
   const above = lines.slice(0, -1);
