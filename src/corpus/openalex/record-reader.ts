@@ -75,6 +75,7 @@ async function firstLineIsJson(path: string, gz: boolean, maxLineBytes: number):
     for await (const block of lineBlocks(input, maxLineBytes)) {
       if (block instanceof OverlongLine) return true;
       for (const [from, to] of lineRanges(block)) {
+        if (to - from > maxLineBytes) return true;
         const read = block.toString('utf8', from, to);
         const line = first ? withoutBom(read) : read;
         first = false;
