@@ -78,16 +78,22 @@ describe('a record past MAX_RECORD_BYTES is refused unread, the lines after it r
     expect(read).toEqual([{ line: 1, error: overlongRecord(MAX_RECORD_BYTES) }]);
   });
 
-  it('a first line past the bound is a line refused: the file is not taken for one JSON document', async () => {
-    const file = path.join(await tempDir(), 'first.jsonl');
-    await writeFile(file, `{"id":"W1","title":"${'a'.repeat(3000)}\n{"id":"W2","title":"b"}\n`);
-    const read: InputLine[] = [];
-    for await (const item of (await openRecords(file, 0, 1000)).lines) read.push(item);
-    expect(read).toEqual([
-      { line: 1, error: overlongRecord(1000, 3020) },
-      { line: 2, value: { id: 'W2', title: 'b' } },
-    ]);
-  });
+  it.each([
+    ['within the first piece read', 3000],
+    ['across pieces read', 600_000],
+  ])(
+    'a first line past the bound (%s) is a line refused: the file is not taken for one JSON document',
+    async (_, n) => {
+      const file = path.join(await tempDir(), 'first.jsonl');
+      await writeFile(file, `{"id":"W1","title":"${'a'.repeat(n)}\n{"id":"W2","title":"b"}\n`);
+      const read: InputLine[] = [];
+      for await (const item of (await openRecords(file, 0, 1000)).lines) read.push(item);
+      expect(read).toEqual([
+        { line: 1, error: overlongRecord(1000, n + 20) },
+        { line: 2, value: { id: 'W2', title: 'b' } },
+      ]);
+    },
+  );
 
   it('the same, plain: refused by its size', async () => {
     const file = path.join(await tempDir(), 'array.json');
