@@ -33,7 +33,7 @@ interface Outcome {
 }
 
 /** In the child: reads `file` as the ingest does (or ingests it into PGlite) and prints an Outcome. */
-async function child(file: string, mode: string): Promise<void> {
+async function child(file: string, mode: string, batchSize?: number): Promise<void> {
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   let records = 0;
@@ -50,7 +50,7 @@ async function child(file: string, mode: string): Promise<void> {
       ]);
       const db = await openPglite({});
       await migrate(db);
-      const report = await ingestFiles({ db, progress: () => {} }, worksKind, [file], undefined, {
+      const report = await ingestFiles({ db, progress: () => {} }, worksKind, [file], batchSize, {
         parseThread: 'never',
       });
       records = report.records;
@@ -155,6 +155,8 @@ interface Probe {
   /** The label of the benign probe it is compared with. */
   baseline?: string;
   mode?: 'read' | 'ingest';
+  /** The ingest's batch size (its default when not given). */
+  batchSize?: number;
 }
 
 const LONG_WORD = 'a'.repeat(10_000);
@@ -370,10 +372,34 @@ const probes: Probe[] = [
       return write(dir, 'mixed.jsonl', `${text.join('\n')}\n`);
     },
   },
+  {
+    label: 'ingest into PGlite: 6 works a batch each, one author id under 30,000 new raw names in each',
+    mode: 'ingest',
+    batchSize: 1,
+    make: (dir) =>
+      write(
+        dir,
+        'many-names.jsonl',
+        lines(
+          Array.from({ length: 6 }, (_, w) =>
+            work({
+              authorships: Array.from({ length: 30_000 }, (_, i) => ({
+                ...author(1),
+                raw_author_name: `Author N. ${word(w * 30_000 + i)}`,
+              })),
+            }),
+          ),
+        ),
+      ),
+  },
 ];
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3]!, process.argv[4] ?? 'read');
+  await child(
+    process.argv[3]!,
+    process.argv[4] ?? 'read',
+    process.argv[5] ? Number(process.argv[5]) : undefined,
+  );
 } else {
   const only = process.env.BENCH_ONLY;
   const dir = await mkdtemp(path.join(tmpdir(), 'hostile-corpus-'));

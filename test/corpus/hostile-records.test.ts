@@ -171,15 +171,15 @@ describe('ingest of a file with hostile records between good ones', () => {
   });
 
   it('the good works and the bounded one stored, the one past the bound refused with its line', async () => {
-    const good = [work(), work(), work()];
+    const [first, refused, last] = [work(), work(), work()];
     const amplified = work({
       abstract_inverted_index: { ['z'.repeat(10_000)]: Array.from({ length: 100_000 }, (_, i) => i) },
     });
     const lines = [
-      JSON.stringify(good[0]),
+      JSON.stringify(first),
       JSON.stringify(amplified),
-      `${JSON.stringify(good[1]).slice(0, -1)},"x":"${'b'.repeat(MAX_RECORD_BYTES)}"}`,
-      JSON.stringify(good[2]),
+      `${JSON.stringify(refused).slice(0, -1)},"x":"${'b'.repeat(MAX_RECORD_BYTES)}"}`,
+      JSON.stringify(last),
     ];
     const file = path.join(await tempDir(), 'hostile.jsonl');
     await writeFile(file, `${lines.join('\n')}\n`);
@@ -192,7 +192,30 @@ describe('ingest of a file with hostile records between good ones', () => {
       'SELECT work_key, length(abstract)::int AS n FROM works ORDER BY work_key',
     );
     const key = (w: Record<string, unknown>) => String(w.id).replace('https://openalex.org/', '');
-    expect(rows.map((r) => r.work_key).sort()).toEqual([good[0], amplified, good[2]].map(key).sort());
+    expect(rows.map((r) => r.work_key).sort()).toEqual([first, amplified, last].map(key).sort());
     expect(Math.max(...rows.map((r) => r.n))).toBeLessThanOrEqual(MAX_ABSTRACT_CHARS);
+  });
+
+  it('an author named under many names in works of several batches (the initial load) keeps each once', async () => {
+    const author = { id: 'https://openalex.org/A77', display_name: 'Grace Hopper' };
+    const named = (from: number, to: number) =>
+      work({
+        authorships: Array.from({ length: to - from }, (_, i) => ({
+          author,
+          raw_author_name: `G. Hopper ${from + i}`,
+        })),
+      });
+    const file = path.join(await tempDir(), 'names.jsonl');
+    await writeFile(
+      file,
+      `${[named(0, 40), named(20, 60), named(50, 70)].map((w) => JSON.stringify(w)).join('\n')}\n`,
+    );
+    const report = await ingest(db, 'works', [file], 1);
+    expect(report.files[0]!.initial_load).toBe(true);
+    const { rows } = await db.query<{ name_variants: string[] }>(
+      `SELECT name_variants FROM authors WHERE author_key = 'A77'`,
+    );
+    const expected = ['Grace Hopper', ...Array.from({ length: 70 }, (_, i) => `G. Hopper ${i}`)];
+    expect([...rows[0]!.name_variants].sort()).toEqual(expected.sort());
   });
 });
