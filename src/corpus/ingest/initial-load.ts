@@ -93,19 +93,6 @@ export const AUTHOR_UPDATE_COLUMNS = ['id', 'display_name', 'orcid', 'name_varia
 
 export const METRICS_COLUMNS = ['author_id', ...METRIC_COLUMNS] as const;
 
-/** Variants an author's state keeps as a list alone; past it, in a Set as well. */
-const LISTED_VARIANTS = 32;
-
-function hasVariant(author: AuthorState, variant: string): boolean {
-  return author.variantSet ? author.variantSet.has(variant) : author.variants.includes(variant);
-}
-
-function addVariant(author: AuthorState, variant: string): void {
-  author.variants.push(variant);
-  if (author.variantSet) author.variantSet.add(variant);
-  else if (author.variants.length > LISTED_VARIANTS) author.variantSet = new Set(author.variants);
-}
-
 interface AuthorState {
   id: number;
   key: string;
@@ -113,11 +100,6 @@ interface AuthorState {
   orcid: string | null;
   /** Every name variant written so far (a handful: a list is lighter than a Set). */
   variants: string[];
-  /**
-   * The same as a Set, once there are more than LISTED_VARIANTS: a record may list an author under
-   * any number of names, and each later record naming the author searched the whole list again.
-   */
-  variantSet?: Set<string>;
   nameKey: string | null;
   /** The author's metrics so far (authors/metrics.ts, as the recompute computes them). */
   metrics: AuthorMetricsAccumulator;
@@ -245,7 +227,7 @@ export class InitialLoadStager {
       else if (
         known.displayName !== a.display_name ||
         (a.orcid !== null && known.orcid !== a.orcid) ||
-        a.name_variants.some((v) => !hasVariant(known, v)) ||
+        a.name_variants.some((v) => !known.variants.includes(v)) ||
         known.nameKey !== a.name_key
       )
         changed.push({ row: a, known });
@@ -261,7 +243,6 @@ export class InitialLoadStager {
         displayName: a.display_name,
         orcid: a.orcid,
         variants: [...a.name_variants],
-        ...(a.name_variants.length > LISTED_VARIANTS ? { variantSet: new Set(a.name_variants) } : {}),
         nameKey: a.name_key,
         metrics: new AuthorMetricsAccumulator(this.recentSince),
         insertedInBatch: batch,
@@ -273,7 +254,7 @@ export class InitialLoadStager {
     const updates = changed.map(({ row: a, known }): CsvValue[] => {
       known.displayName = a.display_name;
       known.orcid = a.orcid ?? known.orcid;
-      for (const v of a.name_variants) if (!hasVariant(known, v)) addVariant(known, v);
+      for (const v of a.name_variants) if (!known.variants.includes(v)) known.variants.push(v);
       known.nameKey = a.name_key;
       return [known.id, a.display_name, a.orcid, a.name_variants, a.name_key];
     });
