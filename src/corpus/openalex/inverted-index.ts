@@ -25,6 +25,25 @@ export class RebuiltAbstract {
 // Positions at or past this are ignored (abstractFromInvertedIndex's bound on a bogus index).
 const MAX_POSITION = 100_000;
 
+/**
+ * The longest abstract a work keeps, in UTF-16 units (an uploaded manuscript's abstract has the same
+ * bound, UPLOAD_FIELD_MAX_CHARS.abstract): longer ones are cut at a word (cutAbstract). An index
+ * names a word once for all its positions, so a line of 0.6 MB (one word of 10,000 characters at
+ * 100,000 positions) would rebuild to 1 GB: every rebuild stops once past this bound.
+ */
+export const MAX_ABSTRACT_CHARS = 100_000;
+
+/** A text cut to MAX_ABSTRACT_CHARS, at the last space within it when there is one. */
+export function cutAbstract(text: string): string {
+  if (text.length <= MAX_ABSTRACT_CHARS) return text;
+  const space = text.lastIndexOf(' ', MAX_ABSTRACT_CHARS);
+  let end = space > 0 ? space : MAX_ABSTRACT_CHARS;
+  // Never half a surrogate pair.
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
 const NAME = '"abstract_inverted_index"';
 
 function isSpace(c: number): boolean {
@@ -188,7 +207,12 @@ function scanIndexToAbstract(text: string, i: number): [RebuiltAbstract, number]
     }
   }
   const words: string[] = [];
-  for (let p = 0; p < length; p++) if (setBy[p] === lineNumber && wordAt[p] !== '') words.push(wordAt[p]!);
+  let chars = 0;
+  for (let p = 0; p < length && chars <= MAX_ABSTRACT_CHARS; p++)
+    if (setBy[p] === lineNumber && wordAt[p] !== '') {
+      words.push(wordAt[p]!);
+      chars += wordAt[p]!.length + 1;
+    }
   return [new RebuiltAbstract(words.join(' ')), i + 1];
 }
 
@@ -403,14 +427,24 @@ export function parseBytesWithInvertedIndex(line: Buffer): unknown {
   if (line[start] !== 0x7b) return undefined;
   const scanned = scanIndexBytes(line, start);
   if (!scanned) return undefined;
-  const [end, length] = scanned;
-  // The abstract: the words' bytes joined by spaces, holes and empty words skipped, decoded once.
+  const [end, positions] = scanned;
+  // The abstract: the words' bytes joined by spaces, holes and empty words skipped, decoded once;
+  // the words after the first that takes it past MAX_ABSTRACT_CHARS left out (a character is at most
+  // three bytes per UTF-16 unit).
   const seen = setBy;
   const starts = wordStart;
   const ends = wordEnd;
   const stamp = lineNumber;
   let size = 0;
-  for (let p = 0; p < length; p++) if (seen[p] === stamp) size += ends[p]! - starts[p]! + 1;
+  let length = positions;
+  for (let p = 0; p < positions; p++) {
+    if (seen[p] !== stamp) continue;
+    size += ends[p]! - starts[p]! + 1;
+    if (size > 3 * MAX_ABSTRACT_CHARS) {
+      length = p + 1;
+      break;
+    }
+  }
   if (size > abstractBytes.length)
     abstractBytes = Buffer.allocUnsafe(Math.max(size, abstractBytes.length * 2));
   const text = abstractBytes;

@@ -5,7 +5,7 @@ import { normalizeArxivId, normalizeDoi, normalizeOrcid, normalizePmid, openAlex
 import { nameKey, parsePersonName } from '../authors/names.ts';
 import { foldWords } from '../../infra/text-fold.ts';
 import { normalizeAffiliation } from '../authors/affiliations.ts';
-import { InvertedIndexEntries, RebuiltAbstract } from './inverted-index.ts';
+import { cutAbstract, InvertedIndexEntries, MAX_ABSTRACT_CHARS, RebuiltAbstract } from './inverted-index.ts';
 
 export class BadRecord extends Error {
   override name = 'BadRecord';
@@ -79,9 +79,15 @@ function str(value: unknown): string | null {
   return text === '' ? null : text;
 }
 
+/** An abstract given as text, cleaned as any text and cut to MAX_ABSTRACT_CHARS. */
+function abstractText(value: unknown): string | null {
+  const text = str(value);
+  return text === null ? null : cutAbstract(text);
+}
+
 /** Rebuilds abstract text from OpenAlex's inverted index {word: [positions]}. */
 export function abstractFromInvertedIndex(index: unknown): string | null {
-  if (index instanceof RebuiltAbstract) return str(index.text);
+  if (index instanceof RebuiltAbstract) return abstractText(index.text);
   let entries: readonly (readonly [string, unknown])[];
   if (index instanceof InvertedIndexEntries) entries = index.entries;
   else {
@@ -94,14 +100,23 @@ export function abstractFromInvertedIndex(index: unknown): string | null {
     if (!Array.isArray(positions)) continue;
     for (const p of positions) if (typeof p === 'number' && p >= length && p < 100_000) length = p + 1;
   }
-  // A dense array filled by position: holes (positions nobody claims) are skipped when joining.
+  // A dense array filled by position: holes (positions nobody claims) are skipped when joining, and
+  // the words after the first past MAX_ABSTRACT_CHARS left out.
   const words = new Array<string>(length).fill('');
   for (const [word, positions] of entries) {
     if (!Array.isArray(positions)) continue;
     for (const p of positions)
       if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < length) words[p] = word;
   }
-  return str(words.filter((w) => w !== '').join(' '));
+  const kept: string[] = [];
+  let chars = 0;
+  for (const word of words) {
+    if (word === '') continue;
+    kept.push(word);
+    chars += word.length + 1;
+    if (chars > MAX_ABSTRACT_CHARS) break;
+  }
+  return abstractText(kept.join(' '));
 }
 
 /** The id space of a key ("acl" for "acl:2016.iwslt-1.1", "openalex" for "W123"). */
@@ -252,7 +267,10 @@ export function parseWork(value: unknown): WorkRecord {
     throw new BadRecord('authorships is not a list');
   }
   const space = idSpace(workKey);
-  const authors = new Map<string, AuthorRow>();
+  // Per author key: its row as the key's last authorship gives it, and the names seen for the key in
+  // this work (the first name and every raw name), once each; sorted into the row at the end. A
+  // record may list one key any number of times: nothing here is redone per repeat.
+  const authors = new Map<string, { row: AuthorRow; variants: Set<string> }>();
   const institutions = new Map<string, InstitutionRow>();
   const authorships: AuthorshipRow[] = [];
   const entries = arr(record.authorships);
@@ -268,27 +286,30 @@ export function parseWork(value: unknown): WorkRecord {
     if (!key) continue;
     const rawName = str(authorship.raw_author_name);
     const existing = authors.get(key);
-    // The names seen for the key in this work, once each, sorted (a list of one or two: no Set).
-    const variants = existing ? [...existing.name_variants] : [name];
-    if (rawName && !variants.includes(rawName)) variants.push(rawName);
+    const variants = existing?.variants ?? new Set([name]);
+    if (rawName) variants.add(rawName);
     authors.set(key, {
-      author_key: key,
-      display_name: name,
-      orcid: orcid ?? existing?.orcid ?? null,
-      name_variants: variants.sort(),
-      name_key: nameKey(name),
+      row: {
+        author_key: key,
+        display_name: name,
+        orcid: orcid ?? existing?.row.orcid ?? null,
+        name_variants: [],
+        name_key: nameKey(name),
+      },
+      variants,
     });
-    const institutionKeys: string[] = [];
+    // An authorship's institutions once each, in first-seen order.
+    const institutionKeys = new Set<string>();
     for (const i of arr(authorship.institutions)) {
       const row = institutionRow(i);
       if (!row) continue;
       institutions.set(row.institution_key, row);
-      if (!institutionKeys.includes(row.institution_key)) institutionKeys.push(row.institution_key);
+      institutionKeys.add(row.institution_key);
     }
     authorships.push({
       position: authorships.length + 1,
       author_key: key,
-      institution_keys: institutionKeys,
+      institution_keys: [...institutionKeys],
       raw_affiliations: strings(authorship.raw_affiliation_strings),
       is_corresponding: authorship.is_corresponding === true,
     });
@@ -300,7 +321,7 @@ export function parseWork(value: unknown): WorkRecord {
     pmid: normalizePmid(ids?.pmid),
     arxiv_id: arxivFrom(record, doi),
     title,
-    abstract: abstractFromInvertedIndex(record.abstract_inverted_index) ?? str(record.abstract),
+    abstract: abstractFromInvertedIndex(record.abstract_inverted_index) ?? abstractText(record.abstract),
     publication_year: typeof year === 'number' ? year : null,
     type: str(record.type),
     source: sourceRow(primary?.source),
@@ -308,7 +329,10 @@ export function parseWork(value: unknown): WorkRecord {
     cited_by_count: typeof cited === 'number' ? cited : 0,
     referenced_work_keys: distinct(record.referenced_works, openAlexKey),
     referenced_dois: distinct(record.referenced_dois, normalizeDoi),
-    authors: [...authors.values()],
+    authors: [...authors.values()].map(({ row, variants }) => ({
+      ...row,
+      name_variants: [...variants].sort(),
+    })),
     institutions: [...institutions.values()],
     authorships,
   };

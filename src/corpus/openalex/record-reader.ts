@@ -1,10 +1,12 @@
 // Streams the records of an input file in constant memory: JSON lines, plain or gzip (detected by
 // its magic bytes, not its name). A file holding one pretty-printed JSON object or array (as the
-// OpenAlex API saves one entity) is read whole instead; those are small by nature.
+// OpenAlex API saves one entity) is read whole instead; those are small by nature. Neither a line
+// nor a file read whole is kept past MAX_RECORD_BYTES: the file is outside data, and a line without
+// end (a .gz of a gigabyte of one line is a megabyte) would otherwise be gathered until the process
+// ran out of memory, taking the whole run with it.
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { createInterface } from 'node:readline';
 import { isUtf8 } from 'node:buffer';
 import { parseBytesWithInvertedIndex, parseWithInvertedIndex } from './inverted-index.ts';
 
@@ -22,6 +24,24 @@ export interface RecordSource {
   /** Compressed bytes read so far: lets the caller estimate the total from the fraction read. */
   bytesRead(): number;
   lines: AsyncIterable<InputLine>;
+}
+
+/**
+ * The most bytes one record (a line, or a file read whole) may have. The largest works OpenAlex holds
+ * (a collaboration's thousands of authorships with their affiliations) are a few MB; the demo
+ * corpus's largest line is 14 KB. A record parsed costs several times its bytes in memory.
+ */
+export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+/** The refusal of a record past the bound: a line (its length known), or a file read whole. */
+export function overlongRecord(maxBytes: number, bytes?: number): string {
+  const length = bytes === undefined ? '' : ` (${bytes.toLocaleString('en-US')})`;
+  return `record longer than ${maxBytes.toLocaleString('en-US')} bytes${length}: not read`;
+}
+
+/** A line longer than lineBlocks keeps: its bytes were dropped as they came, counted. */
+export class OverlongLine {
+  constructor(readonly bytes: number) {}
 }
 
 async function isGzip(path: string): Promise<boolean> {
@@ -43,47 +63,84 @@ function withoutBom(text: string): string {
   return text.charCodeAt(0) === BOM ? text.slice(1) : text;
 }
 
-async function firstLineIsJson(path: string, gz: boolean): Promise<boolean> {
+/**
+ * Whether the file is JSON lines: its first non-blank line is JSON, or does not start like a JSON
+ * document. A first line past `maxLineBytes` counts as a line (the reader then refuses it).
+ */
+async function firstLineIsJson(path: string, gz: boolean, maxLineBytes: number): Promise<boolean> {
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
-  const lines = createInterface({ input: gz ? stream.pipe(createGunzip()) : stream, crlfDelay: Infinity });
+  const input = gz ? stream.pipe(createGunzip()) : stream;
   let first = true;
   try {
-    for await (const read of lines) {
-      const line = first ? withoutBom(read) : read;
-      first = false;
-      if (line.trim() === '') continue;
-      try {
-        JSON.parse(line);
-        return true;
-      } catch {
-        return !/^\s*[[{]/.test(line);
+    for await (const block of lineBlocks(input, maxLineBytes)) {
+      if (block instanceof OverlongLine) return true;
+      for (const [from, to] of lineRanges(block)) {
+        if (to - from > maxLineBytes) return true;
+        const read = block.toString('utf8', from, to);
+        const line = first ? withoutBom(read) : read;
+        first = false;
+        if (line.trim() === '') continue;
+        try {
+          JSON.parse(line);
+          return true;
+        } catch {
+          return !/^\s*[[{]/.test(line);
+        }
       }
     }
     return true;
   } finally {
-    lines.close();
+    input.destroy();
     stream.destroy();
   }
 }
 
 /**
  * A byte stream cut into blocks of whole lines: each block ends just after an LF, but the last,
- * which holds what follows the stream's last LF (if anything). A line cut between chunks is joined.
+ * which holds what follows the stream's last LF (if anything). A line cut between chunks is joined,
+ * unless it grows past `maxLineBytes`: then it is dropped as it comes and stands as an OverlongLine
+ * (a line within one chunk is not measured here: the caller measures its ranges).
  */
-export async function* lineBlocks(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+export async function* lineBlocks(
+  input: AsyncIterable<Buffer>,
+  maxLineBytes = MAX_RECORD_BYTES,
+): AsyncIterable<Buffer | OverlongLine> {
   // The start of a line not ended yet: the rest of one chunk, and whole chunks if the line is long.
   let pending: Buffer[] = [];
-  for await (const chunk of input) {
+  let pendingBytes = 0;
+  // Bytes of the line being dropped (past the bound) so far, or -1 when none is.
+  let dropped = -1;
+  for await (const whole of input) {
+    let chunk = whole;
+    if (dropped >= 0) {
+      const lf = chunk.indexOf(0x0a);
+      if (lf === -1) {
+        dropped += chunk.length;
+        continue;
+      }
+      yield new OverlongLine(dropped + lf);
+      dropped = -1;
+      chunk = chunk.subarray(lf + 1);
+    }
     const cut = chunk.lastIndexOf(0x0a) + 1;
     if (cut === 0) {
+      if (chunk.length === 0) continue;
       pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes > maxLineBytes) {
+        dropped = pendingBytes;
+        pending = [];
+        pendingBytes = 0;
+      }
       continue;
     }
     const lines = chunk.subarray(0, cut);
     yield pending.length > 0 ? Buffer.concat([...pending, lines]) : lines;
     pending = cut < chunk.length ? [chunk.subarray(cut)] : [];
+    pendingBytes = chunk.length - cut;
   }
-  if (pending.length > 0) yield Buffer.concat(pending);
+  if (dropped >= 0) yield new OverlongLine(dropped);
+  else if (pending.length > 0) yield Buffer.concat(pending);
 }
 
 /**
@@ -102,9 +159,10 @@ export function* lineRanges(block: Buffer): Generator<[number, number]> {
   }
 }
 
-/** The lines of a byte stream, decoded as UTF-8 (lineBlocks' and lineRanges' rules). */
+/** The lines of a byte stream, decoded as UTF-8 (lineBlocks' and lineRanges' rules; no bound). */
 export async function* splitLines(input: AsyncIterable<Buffer>): AsyncIterable<string> {
-  for await (const block of lineBlocks(input)) {
+  for await (const block of lineBlocks(input, Infinity)) {
+    if (block instanceof OverlongLine) continue;
     for (const [from, to] of lineRanges(block)) yield block.toString('utf8', from, to);
   }
 }
@@ -141,14 +199,23 @@ function parseLineBytes(block: Buffer, from: number, to: number, n: number): Inp
 }
 
 /**
- * The records of a stream of JSON lines from after line `skipLines`, blank lines left out. Lines are
- * parsed from their bytes when their block is valid UTF-8 (nearly always): decoded alone, a line
- * without a character past U+00FF is a one-byte string, which JSON.parse and every later step read
- * faster than a slice of a chunk that one such character elsewhere made two-byte.
+ * The records of a stream of JSON lines from after line `skipLines`, blank lines left out, a line
+ * past `maxLineBytes` refused unread. Lines are parsed from their bytes when their block is valid
+ * UTF-8 (nearly always): decoded alone, a line without a character past U+00FF is a one-byte string,
+ * which JSON.parse and every later step read faster than a slice of a chunk that one such character
+ * elsewhere made two-byte.
  */
-export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0): AsyncIterable<InputLine> {
+export async function* readJsonLines(
+  input: AsyncIterable<Buffer>,
+  skipLines = 0,
+  maxLineBytes = MAX_RECORD_BYTES,
+): AsyncIterable<InputLine> {
   let n = 0;
-  for await (const block of lineBlocks(input)) {
+  for await (const block of lineBlocks(input, maxLineBytes)) {
+    if (block instanceof OverlongLine) {
+      if (++n > skipLines) yield { line: n, error: overlongRecord(maxLineBytes, block.bytes) };
+      continue;
+    }
     // Over invalid UTF-8, two words of an index that differ only in invalid bytes decode alike (to
     // U+FFFD), a repeated key the byte scan would not see: such a block's lines are decoded first.
     const utf8 = isUtf8(block);
@@ -158,15 +225,41 @@ export async function* readJsonLines(input: AsyncIterable<Buffer>, skipLines = 0
       const bom = n === 0 && block[start] === 0xef && block[start + 1] === 0xbb && block[start + 2] === 0xbf;
       const from = bom ? start + 3 : start;
       if (++n <= skipLines) continue;
+      if (to - from > maxLineBytes) {
+        yield { line: n, error: overlongRecord(maxLineBytes, to - from) };
+        continue;
+      }
       const item = utf8 ? parseLineBytes(block, from, to, n) : parseDecoded(block, from, to, n);
       if (item) yield item;
     }
   }
 }
 
-async function* wholeFile(path: string, gz: boolean): AsyncIterable<InputLine> {
+/** The file's bytes (decompressed), or null when they pass `maxBytes` (a gzip is stopped there). */
+async function readWhole(path: string, gz: boolean, size: number, maxBytes: number): Promise<Buffer | null> {
+  if (size > maxBytes) return null;
   const bytes = await readFile(path);
-  const text = withoutBom((gz ? gunzipSync(bytes) : bytes).toString('utf8'));
+  if (!gz) return bytes;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return null;
+    throw error;
+  }
+}
+
+async function* wholeFile(
+  path: string,
+  gz: boolean,
+  size: number,
+  maxBytes: number,
+): AsyncIterable<InputLine> {
+  const bytes = await readWhole(path, gz, size, maxBytes);
+  if (!bytes) {
+    yield { line: 1, error: overlongRecord(maxBytes, gz ? undefined : size) };
+    return;
+  }
+  const text = withoutBom(bytes.toString('utf8'));
   const parsed = parseLine(text, 1);
   if (parsed.error || !Array.isArray(parsed.value)) {
     yield parsed;
@@ -176,16 +269,21 @@ async function* wholeFile(path: string, gz: boolean): AsyncIterable<InputLine> {
   for (const item of parsed.value) yield { line: ++n, value: item };
 }
 
-export async function openRecords(path: string, skipLines = 0): Promise<RecordSource> {
+/** The records of the file at `path` from after line `skipLines`; `maxRecordBytes` for tests. */
+export async function openRecords(
+  path: string,
+  skipLines = 0,
+  maxRecordBytes = MAX_RECORD_BYTES,
+): Promise<RecordSource> {
   const info = await stat(path);
   const gz = await isGzip(path);
   let read = 0;
   const base = { size: info.size, mtimeMs: Math.floor(info.mtimeMs), bytesRead: () => read };
-  if (!(await firstLineIsJson(path, gz))) {
+  if (!(await firstLineIsJson(path, gz, maxRecordBytes))) {
     return {
       ...base,
       lines: (async function* () {
-        for await (const item of wholeFile(path, gz)) {
+        for await (const item of wholeFile(path, gz, info.size, maxRecordBytes)) {
           read = info.size;
           if (item.line > skipLines) yield item;
         }
@@ -201,7 +299,7 @@ export async function openRecords(path: string, skipLines = 0): Promise<RecordSo
     // reading time.
     const input = gz ? stream.pipe(createGunzip({ chunkSize: 1024 * 1024 })) : stream;
     try {
-      yield* readJsonLines(input, skipLines);
+      yield* readJsonLines(input, skipLines, maxRecordBytes);
     } finally {
       input.destroy();
       stream.destroy();
