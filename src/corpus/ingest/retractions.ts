@@ -3,7 +3,7 @@
 // concern and reinstatements are not retractions and are skipped. Notices are kept
 // (retraction_notices) so that works ingested later are marked too.
 import type { CommandContext } from '../../infra/cli/command.ts';
-import { csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
+import { columnsByName, csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
 import { textProblem } from '../../infra/storable-text.ts';
 import { normalizeDoi, normalizePmid } from '../openalex/ids.ts';
 import { csvRows } from './csv.ts';
@@ -88,7 +88,7 @@ export async function ingestRetractions(
       const cells = records[i]!;
       const line = lines[i]!;
       if (header) {
-        column = new Map(cells.map((name, k) => [name.trim(), k]));
+        column = columnsByName(cells);
         header = false;
         continue;
       }
