@@ -1,7 +1,12 @@
 // Authors groups and their authors ("author from group", spec 2.1). Every query is scoped by the
 // caller's organization, so a group of another organization behaves exactly like a missing one.
 import { inTransaction, type Database, type Queryable, type Transaction } from '../infra/db/index.ts';
-import { everyWordIn, everyWordInFolded, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
+import {
+  countedNameMatches,
+  everyWordInFolded,
+  type CountedPage,
+  type PageRequest,
+} from '../infra/db/paging.ts';
 import { formatCount } from '../infra/counts.ts';
 import { errors, sqlstateOf } from '../infra/errors.ts';
 import { formDigest, SEALED_SECRET_MINUTES } from '../infra/form-seal.ts';
@@ -606,12 +611,12 @@ export async function listGroupPage(
   organizationId: number,
   options: PageRequest,
 ): Promise<CountedPage<GroupWithCount>> {
-  const words = everyWordIn('g.name', options.search, 2);
-  const where = ['g.organization_id = $1', ...words.conditions].join(' AND ');
-  const params: unknown[] = [organizationId, ...words.params];
-  const { rows: counted } = await db.query<{ n: number }>(
-    `SELECT count(*)::integer AS n FROM authors_groups g WHERE ${where}`,
-    params,
+  const { where, params, total } = await countedNameMatches(
+    db,
+    'authors_groups',
+    'g',
+    organizationId,
+    options.search,
   );
   const { rows } = await db.query<GroupWithCount>(
     // The count kept on the group's row (migration 0101), not a count(*) of every group's records.
@@ -620,7 +625,7 @@ export async function listGroupPage(
       ORDER BY lower(g.name), g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, options.limit, options.offset],
   );
-  return { total: counted[0]!.n, rows };
+  return { total, rows };
 }
 
 /** The organization's group of that id; another organization's is "not found". */

@@ -153,7 +153,9 @@ export const ingestSnapshotCommand = defineCommand({
 
 export const ingestRetractionsCommand = defineCommand({
   name: 'ingest retractions',
-  description: 'Retraction Watch CSV: marks the original papers of retractions as retracted',
+  description:
+    'Retraction Watch CSV: marks the original papers of retractions as retracted (a notice with a value the ' +
+    'API would refuse, a NUL or a run of too many combining marks, is a bad record, named by its line)',
   arguments: [{ syntax: '<file>', parse: pathArgument }],
   // Marking a work retracted again changes nothing: run again from the start, it ends the same.
   queueable: true,

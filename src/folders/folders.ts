@@ -1,7 +1,7 @@
 // Folders of an organization and their referee finder settings. A folder is created by the first
 // upload (or CLI call) that names it; concurrent creators agree on one row (ensureFolder).
 import { inTransaction, type Queryable } from '../infra/db/index.ts';
-import { everyWordIn, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
+import { countedNameMatches, type CountedPage, type PageRequest } from '../infra/db/paging.ts';
 import { errors } from '../infra/errors.ts';
 import type { FolderGroupsSettings, GroupsEffect } from '../referee-finder/types.ts';
 import { findOrganizationGroups } from './groups.ts';
@@ -190,12 +190,12 @@ export async function listFolderPage(
   organizationId: number,
   options: PageRequest,
 ): Promise<CountedPage<FolderRow>> {
-  const words = everyWordIn('f.name', options.search, 2);
-  const where = ['f.organization_id = $1', ...words.conditions].join(' AND ');
-  const params: unknown[] = [organizationId, ...words.params];
-  const { rows: counted } = await db.query<{ n: number }>(
-    `SELECT count(*)::integer AS n FROM folders f WHERE ${where}`,
-    params,
+  const { where, params, total } = await countedNameMatches(
+    db,
+    'folders',
+    'f',
+    organizationId,
+    options.search,
   );
   const { rows } = await db.query<FolderRow>(
     `${FOLDER_ROWS} WHERE f.id IN (SELECT f.id FROM folders f WHERE ${where}
@@ -203,7 +203,7 @@ export async function listFolderPage(
       ORDER BY f.name, f.id`,
     [...params, options.limit, options.offset],
   );
-  return { total: counted[0]!.n, rows };
+  return { total, rows };
 }
 
 export interface FolderName {

@@ -1,70 +1,11 @@
-// The one rule for text that PostgreSQL cannot store, applied to every input at the edge: a NUL
-// character (text columns refuse it: SQLSTATE 22021, and 22P05 inside jsonb) and a lone UTF-16
-// surrogate (it has no UTF-8 form; the drivers would silently store U+FFFD instead). JSON bodies,
-// path parameters and query strings are checked by a hook (`registerStorableTextCheck`), the upload
-// form's fields and file name by the form reader, all through `unstorableText`.
+// The rule for text that cannot be stored (src/infra/storable-text.ts: a NUL, a lone surrogate, too
+// many combining marks in a row), applied to every input at the edge. JSON bodies, path parameters
+// and query strings are checked by a hook (`registerStorableTextCheck`), the upload form's fields and
+// file name by the form reader, all through `unstorableText`.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors, type ErrorDetail } from '../infra/errors.ts';
-
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Most combining marks one character may carry in a row: Unicode's stream-safe limit (UAX #15, 30
- * non-starters), which no written language comes near. Past it, text is refused as well: both
- * normalisations that fold text sort a run of marks into canonical order by insertion, at the square
- * of the run's length (PostgreSQL's `normalize`, in `fold_text`: a title of 2,000 marks 44 ms on a
- * server, searched again at every dashboard search of the titles; V8's: 21 s for 100,000).
- */
-export const MAX_MARKS_IN_A_ROW = 30;
-const MARK_RUNS = /\p{M}+/gu;
-/** What `textProblem` says of such a run; a refusal of these alone is worded as such. */
-const MARKS_PROBLEM = `must not hold more than ${MAX_MARKS_IN_A_ROW} combining marks in a row (Unicode's stream-safe limit)`;
-
-/** Whether anything but ASCII is there to look at (most values are ASCII: one fast test). */
-// eslint-disable-next-line no-control-regex
-const NOT_ASCII = /[^\x00-\x7f]/;
-
-/**
- * Whether `text` has a run of more marks than the limit. Each run read once: a pattern asking for
- * 31 marks in a row tried again from each mark of a run (1.2 s for 2,000 cells of 1,000 characters
- * of runs of 30 marks, against 50 ms, in V8 alone).
- */
-function hasLongMarkRun(text: string): boolean {
-  MARK_RUNS.lastIndex = 0;
-  for (let run = MARK_RUNS.exec(text); run; run = MARK_RUNS.exec(text))
-    // Counted in characters: a mark beyond the BMP is two UTF-16 units.
-    if (run[0].length > MAX_MARKS_IN_A_ROW && [...run[0]].length > MAX_MARKS_IN_A_ROW) return true;
-  return false;
-}
-
-/**
- * `text` with each run of more marks than the limit cut to the limit's first marks: for text that
- * is read rather than sent (a manuscript's parsed title, abstract and authors), which is kept, not
- * refused, and would be folded by `fold_text` as a title at every search of the titles.
- */
-export function withMarkRunsCut(text: string): string {
-  if (!NOT_ASCII.test(text) || !hasLongMarkRun(text)) return text;
-  return text.replace(MARK_RUNS, (run) => {
-    const marks = [...run];
-    return marks.length > MAX_MARKS_IN_A_ROW ? marks.slice(0, MAX_MARKS_IN_A_ROW).join('') : run;
-  });
-}
-
-/**
- * What is wrong with `text` as input (a NUL, a lone surrogate, a run of more marks than the limit),
- * or null: the one rule, also asked of each cell of a group's CSV import.
- */
-export function textProblem(text: string): string | null {
-  const found = UNSTORABLE.exec(text);
-  if (!found) {
-    if (!NOT_ASCII.test(text) || !hasLongMarkRun(text)) return null;
-    return MARKS_PROBLEM;
-  }
-  return found[0] === '\0'
-    ? 'must not contain NUL characters'
-    : 'must not contain unpaired UTF-16 surrogates (text that is not valid Unicode)';
-}
+import { hasLongMarkRun, MARKS_PROBLEM, textProblem } from '../infra/storable-text.ts';
 
 /** A property name as it can be shown in a path: what cannot be stored is written as `\uXXXX`. */
 function printable(key: string): string {

@@ -160,6 +160,19 @@ export async function forEachCsvRecord(
   return { stopped: false };
 }
 
+/**
+ * A header row's columns by name. Names are trimmed: a header cell " doi " is a typo, not another
+ * column. A name written twice is its first column, as a reader reading the header finds it.
+ */
+export function columnsByName(header: readonly string[]): Map<string, number> {
+  const columns = new Map<string, number>();
+  for (const [at, name] of header.entries()) {
+    const key = name.trim();
+    if (!columns.has(key)) columns.set(key, at);
+  }
+  return columns;
+}
+
 /** A CSV the parser refused, with the line its record in progress starts on (`forEachCsvRecord`). */
 export class CsvRowError extends Error {
   constructor(

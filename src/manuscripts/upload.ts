@@ -2,7 +2,7 @@
 // store the manuscript (creating or moving its folder), then rank candidates when the plan and the
 // form ask for them.
 import type { FastifyBaseLogger } from 'fastify';
-import { withMarkRunsCut } from '../http/storable-text.ts';
+import { withMarkRunsCut } from '../infra/storable-text.ts';
 import type { AppContext } from '../app-context.ts';
 import type { Database } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
@@ -120,7 +120,7 @@ async function readSource(deps: UploadDeps, file: UploadedFile, warnings: string
   return {
     ...base,
     // A run of marks past the limit a client's text is refused for is cut here: read from a file, the
-    // text is kept (src/http/storable-text.ts).
+    // text is kept (src/infra/storable-text.ts).
     parsed: {
       title: result.title === null ? null : withMarkRunsCut(result.title),
       abstract: result.abstract === null ? null : withMarkRunsCut(result.abstract),

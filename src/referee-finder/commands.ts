@@ -4,6 +4,7 @@ import { pathArgument } from '../infra/cli/options.ts';
 import { AppError, errors } from '../infra/app-error.ts';
 import { filePiecesOf, FileTooLargeError } from '../infra/csv-read.ts';
 import { formatCount } from '../infra/counts.ts';
+import { MAX_MARKS_IN_A_ROW } from '../infra/storable-text.ts';
 import { orgOption } from '../organizations/commands.ts';
 import {
   COI_FILE_MAX_BYTES,
@@ -25,7 +26,8 @@ export const coiImport = defineCommand({
         `${formatCount(COI_LINE_MAX_CHARS)} characters (past either the file is refused, nothing imported); rejected rows ` +
         `are counted (rejected_count), the first ${COI_REJECTED_LISTED} listed (rejected), a value quoted to ${COI_QUOTED_CHARS} characters; ` +
         `a rejected row's line is the line it starts on, counted as a refusal counts them (a quoted field may span lines, ` +
-        `empty lines count), its row the row's place among the rows (the header the first)`,
+        `empty lines count), its row the row's place among the rows (the header the first); a row with a value the API ` +
+        `would refuse (a NUL, more than ${MAX_MARKS_IN_A_ROW} combining marks in a row) is rejected`,
       parse: pathArgument,
     },
   ],

@@ -5,6 +5,7 @@ import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 import { errors } from '../infra/app-error.ts';
 import { cutShort, formatCount } from '../infra/counts.ts';
 import { CsvRowError, forEachCsvRecord, linesAtMost, LineTooLongError, piecesOf } from '../infra/csv-read.ts';
+import { textProblem } from '../infra/storable-text.ts';
 import { COI_LINE_MAX_CHARS, COI_QUOTED_CHARS, COI_REJECTED_LISTED } from './coi-limits.ts';
 
 export interface CoiRow {
@@ -49,7 +50,9 @@ function quoted(value: string): string {
  * of the event loop between them (the command runs in the serving process with the embedded
  * database: a 40 MB file parsed in one call held it 23-31 s). A line, or a row's fields, past
  * `COI_LINE_MAX_CHARS` characters, or text that is not CSV, refuses the file (a validation error
- * naming its line); rejected rows are counted, the first `COI_REJECTED_LISTED` listed.
+ * naming its line); rejected rows are counted, the first `COI_REJECTED_LISTED` listed. A row with a
+ * value the edge refuses (`textProblem`: a NUL, more combining marks in a row than text may have) is
+ * rejected.
  */
 export async function readCoiCsv(csv: string | AsyncIterable<string>): Promise<CoiRead> {
   const rows: CoiRow[] = [];
@@ -72,6 +75,15 @@ export async function readCoiCsv(csv: string | AsyncIterable<string>): Promise<C
         if (i === 0 && origin && /origin/i.test(origin)) return;
         if (!origin || !person) {
           reject(line, i + 1, () => 'expected two columns: origin_id (or *) and the person');
+          return;
+        }
+        // The edge's rule for text (src/infra/storable-text.ts): a file's cells come through no hook.
+        const originProblem = textProblem(origin);
+        const problem = originProblem
+          ? `origin_id ${originProblem}`
+          : textProblem(person) && `the person ${textProblem(person)}`;
+        if (problem) {
+          reject(line, i + 1, () => problem);
           return;
         }
         const who = classifyPerson(person);

@@ -183,6 +183,14 @@ describe('ingest openalex-snapshot: the layout OpenAlex publishes', () => {
 });
 
 describe('ingest openalex-snapshot: merged ids', () => {
+  it('finds the columns by their names trimmed (a header cell " id " is the id column)', async () => {
+    const file = path.join(await tempDir(), 'merged.csv.gz');
+    await writeFile(file, gzipSync(['merge_date, id ,merge_into_id ', '2026-11-21,W1,W2'].join('\n')));
+    const chunks: Array<Array<{ from: string; into: string }>> = [];
+    for await (const chunk of readMergedIds(file)) chunks.push(chunk);
+    expect(chunks.flat()).toEqual([{ from: 'W1', into: 'W2' }]);
+  });
+
   it('reads a merge file through the shared CSV reader, its lines bounded', async () => {
     const file = path.join(await tempDir(), 'merged.csv.gz');
     const read = async (lines: string[]) => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { ingestRetractions, RETRACTIONS_LINE_MAX_CHARS } from '../../src/corpus/ingest/retractions.ts';
 import { LineTooLongError } from '../../src/infra/csv-read.ts';
+import { MAX_MARKS_IN_A_ROW } from '../../src/infra/storable-text.ts';
 import { ingest, tempDir, work, writeLines } from './helpers.ts';
 
 let db: TestDatabase;
@@ -53,6 +54,33 @@ describe('ingest retractions (Retraction Watch CSV)', () => {
     await expect(ingestRetractions({ db, progress: () => {} }, csv)).rejects.toEqual(
       new LineTooLongError(2, RETRACTIONS_LINE_MAX_CHARS),
     );
+  });
+
+  it('keeps no notice holding what the API refuses (a NUL, more than 30 combining marks in a row), naming its line, notice and column', async () => {
+    const csv = path.join(await tempDir(), 'rw.csv');
+    const marks = (n: number) => `e${'\u0301'.repeat(n)}`;
+    const withReason = (id: string, reason: string) =>
+      row(id, `10.1234/r.${id}`, '0', 'Retraction').replace('+Falsification/Fabrication of Data;', reason);
+    const lines = [
+      HEADER,
+      withReason('1', `+${marks(MAX_MARKS_IN_A_ROW + 1)};`),
+      withReason('2', '+Nul\u0000;'),
+      withReason(`3${marks(MAX_MARKS_IN_A_ROW + 1)}`, '+Plagiarism;'),
+      withReason('4', `+${marks(MAX_MARKS_IN_A_ROW)};`),
+    ];
+    await writeFile(csv, lines.join('\n'));
+    const report = await ingestRetractions({ db, progress: () => {} }, csv);
+    expect(report).toMatchObject({ rows: 4, retractions: 1, bad_count: 3 });
+    expect(report.bad_records).toEqual([
+      {
+        line: 2,
+        reason: expect.stringMatching(/^Record ID 1: Reason must not hold more than 30 combining marks/),
+      },
+      { line: 3, reason: 'Record ID 2: Reason must not contain NUL characters' },
+      { line: 4, reason: expect.stringMatching(/^Record ID must not hold more than 30 combining marks/) },
+    ]);
+    const { rows } = await db.query<{ record_id: string }>('SELECT record_id FROM retraction_notices');
+    expect(rows).toEqual([{ record_id: '4' }]);
   });
 
   it('marks works by OriginalPaperDOI, then OriginalPaperPubMedID; only RetractionNature = Retraction counts', async () => {

@@ -1,7 +1,13 @@
 // The shared CSV reader (src/infra/csv-read.ts): a record's line is the line it starts on, lines
 // counted as `linesAtMost` counts them, whatever its quoted fields span and the empty lines skipped.
 import { describe, expect, it } from 'vitest';
-import { CsvRowError, forEachCsvRecord, linesAtMost, LineTooLongError } from '../../src/infra/csv-read.ts';
+import {
+  columnsByName,
+  CsvRowError,
+  forEachCsvRecord,
+  linesAtMost,
+  LineTooLongError,
+} from '../../src/infra/csv-read.ts';
 
 async function* inPieces(text: string, size: number): AsyncGenerator<string> {
   for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
@@ -18,6 +24,18 @@ const read = async (text: string, size = 7) => {
   );
   return lines;
 };
+
+describe("columnsByName: a header row's columns", () => {
+  it('trims the names, and a name written twice is its first column', () => {
+    expect(columnsByName([' doi ', 'id', 'doi', '\tReason'])).toEqual(
+      new Map([
+        ['doi', 0],
+        ['id', 1],
+        ['Reason', 3],
+      ]),
+    );
+  });
+});
 
 describe('forEachCsvRecord: the line a record starts on', () => {
   it('counts the lines of quoted fields (CR, LF, CRLF) and of skipped empty lines, by either ending', async () => {

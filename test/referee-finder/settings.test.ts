@@ -11,6 +11,7 @@ import {
   COI_REJECTED_LISTED,
 } from '../../src/referee-finder/coi-limits.ts';
 import type { Database } from '../../src/infra/db/index.ts';
+import { MAX_MARKS_IN_A_ROW } from '../../src/infra/storable-text.ts';
 import { COI_WRITE_BATCH_ROWS, importCoi, type CoiRow } from '../../src/referee-finder/external-coi.ts';
 import { testConfig, createTestOrg } from '../helpers/app.ts';
 import { tempDir } from '../corpus/helpers.ts';
@@ -164,6 +165,37 @@ describe('refmatch coi import, bounded (docs/benchmarks/hostile-uploads.md, roun
         reason: `"${'y'.repeat(COI_QUOTED_CHARS)}… (1,000 characters)" is not an ORCID, an email or an author id`,
       },
     ]);
+  });
+
+  it('rejects a row holding what the API refuses (a NUL, more than 30 combining marks in a row), naming its line and column', async () => {
+    const { db, org } = await setup([]);
+    const marks = (n: number) => `e${'\u0301'.repeat(n)}`;
+    const report = await importCsv(
+      db,
+      org.id,
+      [
+        'origin_id,person',
+        `MS-${marks(MAX_MARKS_IN_A_ROW + 1)},eve@lab.example`,
+        `MS-1,${marks(MAX_MARKS_IN_A_ROW + 1)}@lab.example`,
+        'MS-\u0000,eve@lab.example',
+        `MS-${marks(MAX_MARKS_IN_A_ROW)},${marks(MAX_MARKS_IN_A_ROW)}@lab.example`,
+      ].join('\n'),
+    );
+    expect(report).toMatchObject({ rows: 1, inserted: 1, rejected_count: 3 });
+    expect(report.rejected).toEqual([
+      {
+        line: 2,
+        row: 2,
+        reason: expect.stringMatching(/^origin_id must not hold more than 30 combining marks/),
+      },
+      {
+        line: 3,
+        row: 3,
+        reason: expect.stringMatching(/^the person must not hold more than 30 combining marks/),
+      },
+      { line: 4, row: 4, reason: 'origin_id must not contain NUL characters' },
+    ]);
+    expect(await declared(db)).toBe(1);
   });
 
   it('refuses a line past 4,096 characters (a field, or columns of commas), importing nothing', async () => {

@@ -3,7 +3,8 @@
 // concern and reinstatements are not retractions and are skipped. Notices are kept
 // (retraction_notices) so that works ingested later are marked too.
 import type { CommandContext } from '../../infra/cli/command.ts';
-import { csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
+import { columnsByName, csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
+import { textProblem } from '../../infra/storable-text.ts';
 import { normalizeDoi, normalizePmid } from '../openalex/ids.ts';
 import { csvRows } from './csv.ts';
 import type { BadLine } from './checkpoints.ts';
@@ -50,6 +51,17 @@ SELECT (SELECT count(*) FROM marked)::int AS marked, (SELECT count(DISTINCT reco
  */
 export const RETRACTIONS_LINE_MAX_CHARS = 1024 * 1024;
 
+/** Why a notice's values cannot be kept, naming the column (and the notice, by its Record ID), or null. */
+function unstorable(values: Record<string, string | null>): string | null {
+  for (const [column, value] of Object.entries(values)) {
+    const problem = value === null ? null : textProblem(value);
+    if (!problem) continue;
+    const id = values['Record ID'];
+    return id && column !== 'Record ID' ? `Record ID ${id}: ${column} ${problem}` : `${column} ${problem}`;
+  }
+  return null;
+}
+
 export async function ingestRetractions(
   ctx: Pick<CommandContext, 'db' | 'progress'>,
   file: string,
@@ -76,7 +88,7 @@ export async function ingestRetractions(
       const cells = records[i]!;
       const line = lines[i]!;
       if (header) {
-        column = new Map(cells.map((name, k) => [name.trim(), k]));
+        column = columnsByName(cells);
         header = false;
         continue;
       }
@@ -93,16 +105,20 @@ export async function ingestRetractions(
       const id = field('Record ID');
       const doi = normalizeDoi(field('OriginalPaperDOI'));
       const pmid = normalizePmid(field('OriginalPaperPubMedID'));
+      const date = field('RetractionDate');
+      const reason = field('Reason');
+      // The edge's rule for text (src/infra/storable-text.ts), for each value kept: a NUL refused the
+      // whole file at the copy, a run of marks would be stored as the API refuses it.
+      const refused = unstorable({
+        'Record ID': id,
+        OriginalPaperDOI: doi,
+        RetractionDate: date,
+        Reason: reason,
+      });
       if (!id) bad.push({ line, reason: 'missing Record ID' });
+      else if (refused) bad.push({ line, reason: refused });
       else if (!doi && !pmid) bad.push({ line, reason: 'no OriginalPaperDOI or OriginalPaperPubMedID' });
-      else
-        notices.push({
-          record_id: id,
-          doi,
-          pmid,
-          date: field('RetractionDate'),
-          reason: field('Reason'),
-        });
+      else notices.push({ record_id: id, doi, pmid, date, reason });
       if (rows % 10_000 === 0) ctx.progress({ unit: 'rows', done: rows, total: null, message: file });
     }
   }

@@ -3,7 +3,7 @@
 // follows: a merged work is deleted (its survivor is a record of its own); a merged author, source or
 // institution hands everything that points at it to its survivor and is deleted, or, when the
 // survivor is not in the corpus yet, takes the survivor's key, so that later records find it.
-import { csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
+import { columnsByName, csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
 import type { Database, Transaction } from '../../infra/db/index.ts';
 import { openAlexKey } from './ids.ts';
 import { QUEUE_AUTHOR } from '../authors/metrics-refresh.ts';
@@ -35,20 +35,21 @@ export async function* readMergedIds(file: string): AsyncGenerator<MergedId[]> {
     relax_column_count: true,
     max_record_size: MERGED_IDS_LINE_MAX_CHARS,
   };
-  let idAt = -1;
-  let intoAt = -1;
+  let idAt: number | undefined;
+  let intoAt: number | undefined;
   let header = true;
   let chunk: MergedId[] = [];
   for await (const { records } of csvRecords(pieces, options)) {
     for (const cells of records) {
       if (header) {
-        idAt = cells.indexOf('id');
-        intoAt = cells.indexOf('merge_into_id');
+        const columns = columnsByName(cells);
+        idAt = columns.get('id');
+        intoAt = columns.get('merge_into_id');
         header = false;
         continue;
       }
-      const from = openAlexKey(cells[idAt]);
-      const into = openAlexKey(cells[intoAt]);
+      const from = idAt === undefined ? null : openAlexKey(cells[idAt]);
+      const into = intoAt === undefined ? null : openAlexKey(cells[intoAt]);
       if (!from || !into || from === into) continue;
       chunk.push({ from, into });
       if (chunk.length >= CHUNK) {

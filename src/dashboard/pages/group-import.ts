@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import { RowId } from '../../http/schemas.ts';
-import { textProblem } from '../../http/storable-text.ts';
+import { textProblem } from '../../infra/storable-text.ts';
 import type { AppContext } from '../../app-context.ts';
 import {
   checkRecordLimits,
@@ -319,7 +319,7 @@ function checkRow(
   const kindOf = new Map<string, string>();
   columns.forEach((column, i) => {
     const cell = cells[i]!;
-    // The edge's rule for text (src/http/storable-text.ts): a file's cells come through no hook.
+    // The edge's rule for text (src/infra/storable-text.ts): a file's cells come through no hook.
     const refused = textProblem(cell);
     if (refused) {
       const where = column.kind === 'unnamed' ? `${column.position} (no name in the header)` : column.header;

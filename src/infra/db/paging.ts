@@ -1,6 +1,7 @@
 // The one shape of a listing read a page at a time (folders, authors groups, a group's records):
 // what is asked for, what comes back, and the search every such listing understands.
-import { likeWordPatterns } from './quote.ts';
+import type { Queryable } from './types.ts';
+import { likeWordPatterns, quoteIdent } from './quote.ts';
 
 /** What a listing is asked for: the search typed (words, any order) and the window of rows. */
 export interface PageRequest {
@@ -72,4 +73,27 @@ export function everyWordInFolded(
     return `(${folded} LIKE fold_text(${p}) OR ${lowered} LIKE lower(${p}))`;
   });
   return { conditions, params };
+}
+
+/**
+ * An organization's named rows of `table` (as `alias`, with `organization_id` and `name`) that a
+ * page lists: the condition that they are the organization's and hold every word of `search`
+ * (everyWordIn over the name), its parameters (`$1` the organization), and how many rows meet it.
+ * One definition for the pages of an organization's groups and of its folders.
+ */
+export async function countedNameMatches(
+  db: Queryable,
+  table: string,
+  alias: string,
+  organizationId: number,
+  search: string,
+): Promise<{ where: string; params: unknown[]; total: number }> {
+  const words = everyWordIn(`${alias}.name`, search, 2);
+  const where = [`${alias}.organization_id = $1`, ...words.conditions].join(' AND ');
+  const params: unknown[] = [organizationId, ...words.params];
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM ${quoteIdent(table)} ${quoteIdent(alias)} WHERE ${where}`,
+    params,
+  );
+  return { where, params, total: rows[0]!.n };
 }
