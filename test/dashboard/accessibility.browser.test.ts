@@ -4,7 +4,7 @@
 // manuscript, read the candidates, mark and flag a referee, export, add a group record), each stop
 // of the focus visible and in view, no trap, each refusal said and tied to its field.
 // With AXE_REPORT=1 every violation found, of any impact, is printed by rule, page and width.
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../helpers/app.ts';
 import {
@@ -204,6 +204,9 @@ describe('an editor by keyboard alone', () => {
       const context = await t.browser.newContext({ viewport: { width, height: 800 }, acceptDownloads: true });
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
+      // Listened for from the start: the browser intercepts the file dialog only once a listener is
+      // set, which a wait begun with the key press could set too late (the dialog opened unseen).
+      const chosen = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
       const enter = async () => Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
 
       // Sign in: the first Tab is the skip link, then the form.
@@ -244,8 +247,10 @@ describe('an editor by keyboard alone', () => {
       await page.keyboard.press('Tab');
       await page.keyboard.type('Someone Else');
       await tabTo(page, (s) => s.id === 'source_file', 3);
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-      await chooser.setFiles({
+      await page.keyboard.press('Space');
+      await (
+        await chosen
+      ).setFiles({
         name: 'notes.pdf',
         mimeType: 'application/pdf',
         buffer: Buffer.from('notes\n'),
