@@ -15,6 +15,12 @@ export type FieldErrors = Record<string, string>;
 /** A refused form's flash, with the message of each field it concerns (`fields`). */
 export interface FormFlash extends Flash {
   fields?: FieldErrors;
+  /**
+   * The message already says that nothing was saved and what to do beside the fields (the upload's
+   * "The manuscript was not uploaded: its file could not be used …"): the layout's line saying so
+   * would repeat it, and spoke of "each field" where one file was refused (round 29).
+   */
+  saysWhatToChange?: boolean;
 }
 
 export interface LayoutInput {
@@ -78,13 +84,7 @@ export function layout(input: LayoutInput): string {
           ${focusHere ? html`tabindex="-1" autofocus` : null}
         >
           ${isolatedHtml(input.flash.message)}
-          ${
-            input.flash.fields
-              ? html`<span class="fields-note"
-                  >Nothing was saved: the message beside each field says what to change.</span
-                >`
-              : null
-          }
+          ${input.flash.fields && !input.flash.saysWhatToChange ? fieldsNote(input.flash.fields) : null}
         </p>`
       : null;
   return html`<!doctype html>
@@ -104,6 +104,13 @@ export function layout(input: LayoutInput): string {
         </main>
       </body>
     </html>`.value;
+}
+
+/** The line under a refusal's message pointing to the fields' own messages, one or several. */
+function fieldsNote(fields: FieldErrors): Html {
+  const where =
+    Object.keys(fields).length === 1 ? 'the message beside the field' : 'the message beside each field';
+  return html`<span class="fields-note">Nothing was saved: ${where} says what to change.</span>`;
 }
 
 function isCurrent(href: string, path: string): boolean {

@@ -85,7 +85,8 @@ describe('a refused form: each message beside its field, the values kept', () =>
     expectNotRefused(shown, 'client_id');
     expectNotRefused(shown, 'name');
     expect(tagOf(shown, 'name')).toContain('value="Ada Lovelace"');
-    expect(shown).toContain('the message beside each field says what to change');
+    // One field refused: the line under the top message speaks of it, not of "each field".
+    expect(shown).toContain('Nothing was saved: the message beside the field says what to change.');
     const again = await page(editor, form);
     expectNotRefused(again, input);
   });
@@ -133,6 +134,7 @@ describe('a refused form: each message beside its field, the values kept', () =>
     expectRefused(shown, 'client_id');
     expectRefused(shown, 'name');
     expectRefused(shown, input);
+    expect(shown).toContain('Nothing was saved: the message beside each field says what to change.');
     expect(messageOf(shown, input)).toBe(
       '<bdi>Papers reviewed</bdi>: “<bdi>lots</bdi>” is not a number; enter a number, like 3 or 2.5',
     );

@@ -164,6 +164,9 @@ describe('uploading a manuscript from the dashboard', () => {
       expect(res.body).toContain(
         'The manuscript was not uploaded: its file could not be used. What you typed is kept; choose the file again.',
       );
+      // One message at the top: not the layout's line on "each field" under it, which repeated it
+      // (nothing saved) and spoke of fields where one file was refused (round 29).
+      expect(res.body).not.toContain('class="fields-note"');
       for (const value of [TYPED.folder, TYPED.origin_id, TYPED.title])
         expect(res.body).toContain(`value="${value}"`);
       expect(res.body).toContain(`>${TYPED.abstract}</textarea>`);
@@ -181,6 +184,10 @@ describe('uploading a manuscript from the dashboard', () => {
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('<p id="title-error" class="field-error">Must not be empty</p>');
     expect(res.body).toMatch(/id="title"[^>]*aria-invalid="true" autofocus/);
+    expect(res.body).toContain(
+      'The manuscript was not uploaded: 1 field to correct, its message beside it. What you typed is kept.',
+    );
+    expect(res.body).not.toContain('class="fields-note"');
     expect(await manuscriptsOf(org.id)).toBe(0);
   });
 

@@ -93,23 +93,30 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.waitForLoadState();
 }
 
-interface AxeViolation {
+/** One rule axe-core found broken on a page: its id, how serious, and the elements (CSS selectors). */
+export interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
-  nodes: Array<{ target: unknown[] }>;
+  nodes: unknown[][];
 }
 
 /**
- * Runs axe-core on the page and fails on any serious or critical violation. The script is evaluated
- * through the DevTools protocol, which the page's Content-Security-Policy does not govern, so the
- * policy stays as strict as production's.
+ * Every violation axe-core finds on the page, whatever its impact. The script is evaluated through
+ * the DevTools protocol, which the page's Content-Security-Policy does not govern, so the policy stays
+ * as strict as production's.
  */
-export async function expectAccessible(page: Page): Promise<void> {
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // A string is evaluated as a script by the protocol itself (an eval inside the page would be refused).
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+  return page.evaluate(async () => {
+    interface Found {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: Array<{ target: unknown[] }>;
+    }
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Found[] }> } }).axe;
     const result = await axe.run();
     return result.violations.map((v) => ({
       id: v.id,
@@ -118,7 +125,16 @@ export async function expectAccessible(page: Page): Promise<void> {
       nodes: v.nodes.map((n) => n.target),
     }));
   });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Whether a violation is one the tests fail on: serious or critical. */
+export function isSerious(violation: AxeViolation): boolean {
+  return violation.impact === 'serious' || violation.impact === 'critical';
+}
+
+/** Runs axe-core on the page and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const serious = (await axeViolations(page)).filter(isSerious);
   expect(serious, `${page.url()}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
 }
 

@@ -189,7 +189,7 @@ async function uploadPage(
       ? (sent?.refusal.message ?? null)
       : problems.source_file && count === 1
         ? 'The manuscript was not uploaded: its file could not be used. What you typed is kept; choose the file again.'
-        : `The manuscript was not uploaded: ${countOf(count, 'field', 'fields')} to correct. What you typed is kept${problems.source_file ? '; choose the file again' : ''}.`;
+        : `The manuscript was not uploaded: ${countOf(count, 'field', 'fields')} to correct, ${count === 1 ? 'its message beside it' : 'each with its message beside it'}. What you typed is kept${problems.source_file ? '; choose the file again' : ''}.`;
   // A form sent after the session ended comes back with what was typed (framework.ts,
   // keepUploadSentAfterSessionEnded); its file is chosen again.
   const posted = postedForm(request);
@@ -202,7 +202,7 @@ async function uploadPage(
           flash: {
             kind: 'error' as const,
             message: summary,
-            ...(count > 0 ? { fields: problems as Record<string, string> } : {}),
+            ...(count > 0 ? { fields: problems as Record<string, string>, saysWhatToChange: true } : {}),
           },
         }
       : {}),
