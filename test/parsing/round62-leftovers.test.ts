@@ -2,7 +2,12 @@
 // in the sixty-second round. The blocks are written as the PDF reader gives them; titles, names and
 // text are made up, only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
+import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { parseReferenceList } from '../../src/parsing/references.ts';
+import { testConfig } from '../helpers/app.ts';
+import { bodyProse, makeTextPdf, piecesOnOneLine, textLine } from './make-files.ts';
+
+const limits = testConfig().parsing;
 
 describe('a numbered list with works cited by their shorthand among the numbers ("[KpV]", "[KU]")', () => {
   // Labels right-aligned in their box (the wider the label, the further left it opens), entries
@@ -40,5 +45,40 @@ describe('a numbered list with works cited by their shorthand among the numbers 
       ...entry('[2]', 0.6, 'Bruno Warden. « Logs and tides ».', 'In : Marine Notes 4 (1988), p. 11-19.'),
     ];
     expect(parseReferenceList(note, null)).toHaveLength(2);
+  });
+});
+
+describe("a single author's manuscript behind a submission system's cover sheet", () => {
+  const TITLE = 'Tidal sorting of pebbles on a shingle spit';
+  const manuscript = [
+    textLine(TITLE, 760, 17, { bold: true }),
+    ...piecesOnOneLine([{ text: 'Jane Roe' }, { text: '1', sup: true }], 732, 11),
+    textLine('1 University of Northvale, Country', 716, 9),
+    textLine('Abstract', 684, 14, { bold: true }),
+    textLine('Pebbles on a spit are sorted by the tide into bands of one size, which we measure here.', 664),
+    textLine('1 Introduction', 620, 14, { bold: true }),
+    ...bodyProse(600, 30),
+  ];
+  // Editorial Manager's field table: the journal in a large type, the title in a field, the
+  // people of the submission (the corresponding author is not the manuscript's only author).
+  const cover = [
+    textLine('Journal of Coasts', 790, 20, { bold: true }),
+    textLine('Manuscript Draft', 760, 14, { bold: true }),
+    textLine('Manuscript Number: JOC-D-21-00042', 720, 11),
+    textLine(`Full Title: ${TITLE}`, 704, 11),
+    textLine('Article Type: Research Paper', 688, 11),
+    textLine('Corresponding Author: Tom Fox, Ph.D.', 672, 11),
+    textLine("Corresponding Author's Institution: Southvale Institute", 656, 11),
+    textLine('Powered by Editorial Manager and ProduXion Manager', 60, 8),
+  ];
+
+  it('reads the title and the one name from the manuscript, past the cover', async () => {
+    const result = await parseManuscript(
+      makeTextPdf([cover, manuscript, bodyProse(760, 50)]),
+      'em-single.pdf',
+      limits,
+    );
+    expect(result.title).toBe(TITLE);
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Roe']);
   });
 });
