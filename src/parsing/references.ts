@@ -61,9 +61,39 @@ function splitNumbered(lines: BlockLine[]): BlockLine[][] | null {
   if (!best) return null;
   const covered = best.reduce((n, r) => n + r.length, 0);
   if (covered < 0.8 * lines.length) return null;
+  if (bestName === 'bracket') best = splitAtShorthands(best);
   // A number alone on its line is the entry's label, not its text (what follows it may open with
   // a quotation mark, which the field parser would not know a number before).
   return bestName === 'alone' ? best.map((r) => (r.length > 1 ? r.slice(1) : r)) : best;
+}
+
+/**
+ * A work's shorthand in brackets opening an entry ("[KpV] Immanuel Kant. ...", "[KU] ..."): a
+ * thesis that cites classic works by their abbreviations prints them among the numbers of its
+ * list (biblatex's shorthands). Two capitals at least, so a note in brackets ("[Online]") is none.
+ */
+const SHORTHAND_LABEL = /^\[(?=\p{Lu}\p{L}*\p{Lu})\p{L}{2,6}\]\s+\p{Lu}/u;
+
+/**
+ * A numbered list's entries split at the lines that open on a shorthand where the numbers open
+ * theirs: at the numbered lines' indent or left of it (labels set flush right in their box, a wider
+ * one opening further left), in a list whose entries run on at a hanging indent well in from it
+ * (else a line opening on a bracket could be any entry's next line).
+ */
+function splitAtShorthands(refs: BlockLine[][]): BlockLine[][] {
+  const openers = refs.map((r) => r[0]!.indent);
+  const runOn = refs.flatMap((r) => r.slice(1).map((l) => l.indent));
+  const highest = Math.max(...openers);
+  if (runOn.length === 0 || median(runOn) < highest + 0.6) return refs;
+  const opensLikeNumber = (l: BlockLine) => SHORTHAND_LABEL.test(l.text) && l.indent <= highest + 0.3;
+  return refs.flatMap((r) => {
+    const out: BlockLine[][] = [[r[0]!]];
+    for (const l of r.slice(1)) {
+      if (opensLikeNumber(l)) out.push([l]);
+      else out[out.length - 1]!.push(l);
+    }
+    return out;
+  });
 }
 
 /** Entries opened by bracketed numbers out of order, each number given once, 1 to the last (three at least). */

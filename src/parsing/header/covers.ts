@@ -465,12 +465,24 @@ const MAX_COVER_PAGES = 3;
 const TITLE_PAGE_HEAD = 12;
 
 /**
+ * A field or stamp only a submission system's or a repository's cover sheet prints, never a
+ * thesis's cover: ScholarOne's "For Peer Review" and "Manuscript ID", Editorial Manager's
+ * "Manuscript Number" and its name, a repository's "Take down policy" and "Citation for
+ * published version". ("Submitted to" is none: a thesis is submitted to its university.)
+ */
+const SUBMISSION_COVER =
+  /\b(?:for peer review\b|manuscript (?:id|number|type)\s*:|date submitted by the author\b|editorial manager\b|scholarone\b|take[- ]?down policy\b|citation for published version\b)/i;
+
+/**
  * A cover sheet set before the manuscript by a submission system or a repository (Editorial
  * Manager's field table, a repository's record page with the title, a citation and its rights, a
  * publisher's accepted-article page): its pages print the title, alone, in a field or in a
  * citation, and the manuscript's own first page prints it again, set above the body's size, over
- * its byline of names. The index of that page's first block: the header is read from there; 0
- * when the file opens on its manuscript (a PDF only: a Word file is the manuscript itself).
+ * its byline of names (one name alone when the cover prints a submission system's or a
+ * repository's own fields, SUBMISSION_COVER: a thesis's cover and title page print the title twice
+ * over one name too, and stay read). The index of that page's first block: the header is read
+ * from there; 0 when the file opens on its manuscript (a PDF only: a Word file is the manuscript
+ * itself).
  */
 export function coverSheetEnd(doc: DocumentModel): number {
   if (doc.format !== 'pdf') return 0;
@@ -486,6 +498,7 @@ export function coverSheetEnd(doc: DocumentModel): number {
         .map((b) => b.text)
         .join(' '),
     )} `;
+    const submitted = blocks.slice(0, start).some((b) => SUBMISSION_COVER.test(b.text));
     const printedAgain = head.some((b, k) => {
       const words = foldWords(b.text);
       const next = head[k + 1];
@@ -496,7 +509,9 @@ export function coverSheetEnd(doc: DocumentModel): number {
         words.split(' ').length >= 3 &&
         cover.includes(` ${words} `) &&
         next !== undefined &&
-        (markedNameCount(next) >= 2 || isNameList(next))
+        (markedNameCount(next) >= 2 ||
+          isNameList(next) ||
+          (submitted && (markedNameCount(next) >= 1 || isLoneName(next))))
       );
     });
     if (printedAgain) return start;
