@@ -1,7 +1,7 @@
 // Supplied form metadata and the parsed file, merged field by field by the organization's `prefer`
 // setting: the preferred side's value when it has one, else the other side's.
 import { foldAccents } from '../infra/text-fold.ts';
-import { isNameLike } from '../parsing/names.ts';
+import { readsAsPersonName } from '../parsing/names.ts';
 import type { Prefer } from '../organizations/organizations.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { SuppliedAuthor } from './upload-form.ts';
@@ -94,13 +94,13 @@ function mergeAuthors(
 
 /**
  * Of the file's authors the form does not name, those that count for conflicts: the ones whose name
- * reads as a person's (`isNameLike`, the parser's own test of a byline name; the parser reports no
- * confidence of its own). A line the byline rules misread as an author ("Author 1", a department)
+ * reads as a person's by its words (`readsAsPersonName`, the parser's own tests of a byline name; the
+ * parser reports no confidence of its own). A line the byline rules misread as an author ("Author 1", a department)
  * must not exclude a real candidate. They are then found in the corpus by the same rules as supplied
  * authors (referee-finder/resolve-authors.ts: a name alone needs a second piece of evidence).
  */
 function conflictOnlyAuthors(unmatched: readonly ManuscriptAuthor[]): ManuscriptAuthor[] {
-  return unmatched.filter((a) => isNameLike(a.name));
+  return unmatched.filter((a) => readsAsPersonName(a.name));
 }
 
 export function mergeMetadata(
