@@ -23,6 +23,7 @@ import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { ingestFiles } from '../src/corpus/ingest/ingest.ts';
 import { worksKind } from '../src/corpus/openalex/entities.ts';
+import { openAlexKey } from '../src/corpus/openalex/ids.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import type { ManuscriptForRanking } from '../src/referee-finder/types.ts';
 import type { Conflict, ConflictKind } from '../src/referee-finder/conflict-policy.ts';
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
         FORM_NAMES === 'first'
           ? { ...whole, authors: whole.authors.slice(0, 1), fileOnlyAuthors: whole.authors.slice(1) }
           : whole;
-      const own = new Set(w.authors.flatMap((a) => recordOf.get(a.key) ?? []));
+      const own = new Set(w.authors.flatMap((a) => recordOf.get(openAlexKey(a.key) ?? '') ?? []));
       const lists = [];
       for (const f of finders) lists.push(await f.find(m));
       candidates += lists[0]!.size;
