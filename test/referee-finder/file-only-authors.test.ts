@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrg, testConfig, type TestApp, type TestOrg } from '../helpers/app.ts';
 import { fixture, rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus } from './fixtures.ts';
+import { pageAs, signInAs } from '../helpers/dashboard.ts';
 import { updateSettings, type Prefer } from '../../src/organizations/organizations.ts';
 import type { Conflict } from '../../src/referee-finder/conflict-policy.ts';
 
@@ -91,7 +92,17 @@ async function uploadNamingOne(org: TestOrg, originId: string) {
   const candidate = (name: string) => body.candidates.find((c) => c.author_id === ids.authorId(name));
   const evidence = (name: string) =>
     row.candidates.find((c) => c.author_id === ids.authorId(name))?.conflicts ?? [];
-  return { body, authors: row.authors, candidate, evidence };
+  return { body, authors: row.authors, candidate, evidence, manuscriptId: body.manuscript_id };
+}
+
+/** The manuscript page's text as an editor of the organization reads it (tags and isolates out). */
+async function pageText(org: TestOrg, manuscriptId: number): Promise<string> {
+  const editor = await signInAs(t, org.id, 'editor');
+  const page = await pageAs(t.app, editor, `/dashboard/manuscripts/${manuscriptId}`);
+  return page
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/[\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ');
 }
 
 describe("the file's authors the form leaves out, with prefer=supplied", () => {
@@ -148,5 +159,26 @@ describe('with prefer=parsed', () => {
     );
     expect(marked).toEqual([]);
     expect(candidate('Dale Haligonian')?.aff_conflicts.exists).toBe(true);
+  });
+});
+
+describe('the manuscript page', () => {
+  it("lists the file's authors the form left out as used for conflicts, and marks the evidence they gave", async () => {
+    const org = await orgPreferring('supplied');
+    const { manuscriptId } = await uploadNamingOne(org, 'fo-page');
+    const text = await pageText(org, manuscriptId);
+    expect(text).toContain('Authors read from the file, not in the form; used for conflicts');
+    const listed = text.slice(text.indexOf('Authors read from the file, not in the form'));
+    expect(listed).toContain('Casey S. Greene');
+    expect(listed).toContain('Finlay Maguire');
+    expect(text).toContain('(that author was read from the file, not in the form)');
+  });
+
+  it('lists none with prefer=parsed', async () => {
+    const org = await orgPreferring('parsed');
+    const { manuscriptId } = await uploadNamingOne(org, 'fo-page-parsed');
+    const text = await pageText(org, manuscriptId);
+    expect(text).not.toContain('Authors read from the file, not in the form');
+    expect(text).not.toContain('that author was read from the file');
   });
 });
