@@ -10,6 +10,11 @@
 //   npm run bench:conflicts [-- --queries 300] [--before <checkout>] [--sample 15]
 //   --before: another checkout (a worktree of an earlier commit, with node_modules linked); its
 //   finder runs beside this one's, each over its own index of the same database.
+//   --form-names first: the form names the first author alone (an editorial system that sends the
+//   corresponding author) and the file all of them, merged with `prefer=supplied` (src/manuscripts/
+//   merge.ts): the others are the manuscript's `fileOnlyAuthors`, which a checkout before them ignores.
+//   Besides the conflicts, counts the manuscript's own authors (by their corpus record) ranked as
+//   candidates of it.
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -18,6 +23,7 @@ import { openPostgres } from '../src/infra/db/postgres.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { ingestFiles } from '../src/corpus/ingest/ingest.ts';
 import { worksKind } from '../src/corpus/openalex/entities.ts';
+import { openAlexKey } from '../src/corpus/openalex/ids.ts';
 import { createOrganization } from '../src/organizations/organizations.ts';
 import type { ManuscriptForRanking } from '../src/referee-finder/types.ts';
 import type { Conflict, ConflictKind } from '../src/referee-finder/conflict-policy.ts';
@@ -38,6 +44,8 @@ const arg = (name: string) => {
 const QUERIES = Number(arg('queries') ?? 300);
 const SAMPLE = Number(arg('sample') ?? 15);
 const BEFORE = arg('before') ? path.resolve(arg('before')!) : null;
+const FORM_NAMES = arg('form-names') ?? 'all';
+if (FORM_NAMES !== 'all' && FORM_NAMES !== 'first') throw new Error('--form-names: all or first');
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HERE = path.resolve(import.meta.dirname, '..');
 
@@ -102,17 +110,31 @@ async function main(): Promise<void> {
     if (BEFORE) sides.push({ label: `before (${BEFORE})`, root: BEFORE });
     const finders = await Promise.all(sides.map((s) => finderOf(s.root, db)));
     const counts = sides.map(() => new Map<ConflictKind, number>(CONFLICT_KINDS.map((k) => [k, 0])));
+    const ownAuthorsRanked = sides.map(() => 0);
+    const fileOnlyFlags = sides.map(() => 0);
+    const recordOf = new Map(
+      (await db.query<{ id: number; author_key: string }>('SELECT id, author_key FROM authors')).rows.map(
+        (r) => [r.author_key, r.id],
+      ),
+    );
     const only: string[][] = [[], []];
     let candidates = 0;
     for (const [i, w] of queries.entries()) {
-      const m = aclManuscript(w, i, org.id);
+      const whole = aclManuscript(w, i, org.id);
+      const m =
+        FORM_NAMES === 'first'
+          ? { ...whole, authors: whole.authors.slice(0, 1), fileOnlyAuthors: whole.authors.slice(1) }
+          : whole;
+      const own = new Set(w.authors.flatMap((a) => recordOf.get(openAlexKey(a.key) ?? '') ?? []));
       const lists = [];
       for (const f of finders) lists.push(await f.find(m));
       candidates += lists[0]!.size;
       lists.forEach((list, s) => {
-        for (const { conflicts } of list.values()) {
+        for (const [id, { conflicts }] of list) {
+          if (own.has(id)) ownAuthorsRanked[s]!++;
           for (const kind of new Set(conflicts.map((c) => c.kind)))
             counts[s]!.set(kind, counts[s]!.get(kind)! + 1);
+          if (conflicts.some((c) => 'manuscript_author_only_in_file' in c.evidence)) fileOnlyFlags[s]!++;
         }
       });
       if (lists.length < 2) continue;
@@ -129,7 +151,14 @@ async function main(): Promise<void> {
       }
     }
     console.log(
-      `${queries.length} held-out ACL works as manuscripts, ${candidates} candidates in their top 50s`,
+      `${queries.length} held-out ACL works as manuscripts (form names ${FORM_NAMES} authors), ` +
+        `${candidates} candidates in their top 50s`,
+    );
+    console.log(
+      `  manuscripts' own authors ranked as their candidates: ${sides.map((s, k) => `${s.label}: ${ownAuthorsRanked[k]}`).join('; ')}`,
+    );
+    console.log(
+      `  candidates with evidence from an author read from the file alone: ${sides.map((s, k) => `${s.label}: ${fileOnlyFlags[k]}`).join('; ')}`,
     );
     for (const kind of CONFLICT_KINDS) {
       const [after, before] = counts.map((c) => c.get(kind)!);

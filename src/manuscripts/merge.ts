@@ -1,6 +1,7 @@
 // Supplied form metadata and the parsed file, merged field by field by the organization's `prefer`
 // setting: the preferred side's value when it has one, else the other side's.
 import { foldAccents } from '../infra/text-fold.ts';
+import { readsAsPersonName } from '../parsing/names.ts';
 import type { Prefer } from '../organizations/organizations.ts';
 import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { SuppliedAuthor } from './upload-form.ts';
@@ -24,6 +25,12 @@ export interface MergedMetadata {
   abstract: string;
   keywords: string[];
   authors: ManuscriptAuthor[];
+  /**
+   * The file's authors that match no supplied author, left out of `authors` by `prefer=supplied`:
+   * still the manuscript's authors for conflicts (`conflictOnlyAuthors`). Empty with `prefer=parsed`
+   * (they are in `authors`) and when no authors were supplied (the file's are then `authors`).
+   */
+  fileOnlyAuthors: ManuscriptAuthor[];
 }
 
 function pick(preferred: string | null | undefined, other: string | null | undefined): string {
@@ -62,15 +69,14 @@ function samePerson(a: ManuscriptAuthor, b: ManuscriptAuthor): boolean {
 }
 
 /**
- * The preferred side's author list, each author completed from their match on the other side.
- * `keepUnmatched`: the other side's authors that match none of the preferred side's follow them.
+ * The preferred side's author list, each author completed from their match on the other side; and
+ * the other side's authors that match none of the preferred side's.
  */
 function mergeAuthors(
   preferred: ManuscriptAuthor[],
   other: ManuscriptAuthor[],
-  keepUnmatched: boolean,
-): ManuscriptAuthor[] {
-  if (preferred.length === 0) return other;
+): { merged: ManuscriptAuthor[]; unmatched: ManuscriptAuthor[] } {
+  if (preferred.length === 0) return { merged: other, unmatched: [] };
   const unused = [...other];
   const merged = preferred.map((author) => {
     const index = unused.findIndex((candidate) => samePerson(author, candidate));
@@ -83,7 +89,18 @@ function mergeAuthors(
       affiliation: author.affiliation ?? match.affiliation,
     };
   });
-  return keepUnmatched ? [...merged, ...unused] : merged;
+  return { merged, unmatched: unused };
+}
+
+/**
+ * Of the file's authors the form does not name, those that count for conflicts: the ones whose name
+ * reads as a person's by its words (`readsAsPersonName`, the parser's own tests of a byline name; the
+ * parser reports no confidence of its own). A line the byline rules misread as an author ("Author 1", a department)
+ * must not exclude a real candidate. They are then found in the corpus by the same rules as supplied
+ * authors (referee-finder/resolve-authors.ts: a name alone needs a second piece of evidence).
+ */
+function conflictOnlyAuthors(unmatched: readonly ManuscriptAuthor[]): ManuscriptAuthor[] {
+  return unmatched.filter((a) => readsAsPersonName(a.name));
 }
 
 export function mergeMetadata(
@@ -104,10 +121,22 @@ export function mergeMetadata(
     // An author the client names is an author whichever side is preferred: dropped, they would be
     // ranked as a referee of their own manuscript and their co-authors' conflicts missed (the file's
     // byline may list only some authors, or the parser may miss one). The parsed side's extra
-    // authors are kept only when it is preferred: a misread byline line must not exclude anyone when
-    // the organization trusts what it supplies.
-    authors: parsedFirst
-      ? mergeAuthors(parsedAuthors, suppliedAuthors, true)
-      : mergeAuthors(suppliedAuthors, parsedAuthors, false),
+    // authors join the list only when it is preferred (the organization trusts what it supplies);
+    // otherwise they still count for conflicts, by the same argument (an editorial system may send
+    // the corresponding author alone), and the stored and answered list stays the supplied one.
+    ...authorsBy(parsedFirst, parsedAuthors, suppliedAuthors),
   };
+}
+
+function authorsBy(
+  parsedFirst: boolean,
+  parsedAuthors: ManuscriptAuthor[],
+  suppliedAuthors: ManuscriptAuthor[],
+): Pick<MergedMetadata, 'authors' | 'fileOnlyAuthors'> {
+  if (parsedFirst) {
+    const { merged, unmatched } = mergeAuthors(parsedAuthors, suppliedAuthors);
+    return { authors: [...merged, ...unmatched], fileOnlyAuthors: [] };
+  }
+  const { merged, unmatched } = mergeAuthors(suppliedAuthors, parsedAuthors);
+  return { authors: merged, fileOnlyAuthors: conflictOnlyAuthors(unmatched) };
 }

@@ -218,6 +218,7 @@ export async function uploadManuscript(
         keywords: merged.keywords,
         fullText: source.fullText,
         authors: merged.authors,
+        fileOnlyAuthors: merged.fileOnlyAuthors,
         references: source.references,
       },
       {

@@ -2,6 +2,7 @@
 import type { Run } from './types.ts';
 import { isDegreeList, withoutDegrees } from '../corpus/authors/name-titles.ts';
 import { foldWords } from '../infra/text-fold.ts';
+import { INSTITUTION_WORD } from './institutions.ts';
 
 const PARTICLES = new Set([
   'van',
@@ -93,6 +94,16 @@ export function isNameLike(raw: string): boolean {
   }
   // A name has a surname of two letters or more: "A. B." alone is initials, not a name.
   return capitalised >= 2 && letters >= 4 && words.some((w) => /\p{L}{2,}/u.test(w));
+}
+
+/**
+ * A name that reads as a person's by its words alone, not by its place in a byline: name-like, and
+ * no whole word of an institution ("Department Of Engines", "Eaton Innovation Center" are none). A
+ * parsed author that passes may speak for a person where a misread line must not
+ * (src/manuscripts/merge.ts: the file's authors counted for conflicts).
+ */
+export function readsAsPersonName(raw: string): boolean {
+  return isNameLike(raw) && !INSTITUTION_WORD.test(raw);
 }
 
 /**

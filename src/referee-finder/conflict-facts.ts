@@ -11,8 +11,14 @@ import {
   type RecordFacts,
 } from './candidate-data.ts';
 import { learntEmails, personEmail } from './contacts.ts';
-import type { CandidateFacts, ManuscriptFacts, OrganizationFlag, WorkRef } from './conflict-policy.ts';
-import type { ManuscriptForRanking, ManuscriptReference } from './types.ts';
+import type {
+  AuthorFacts,
+  CandidateFacts,
+  ManuscriptFacts,
+  OrganizationFlag,
+  WorkRef,
+} from './conflict-policy.ts';
+import type { ManuscriptAuthor, ManuscriptForRanking, ManuscriptReference } from './types.ts';
 import type { RecentAffiliation } from '../corpus/authors/metrics.ts';
 import { appendTo } from '../infra/collections.ts';
 
@@ -42,20 +48,27 @@ function groupByAuthor<T extends { author_id: number }, U>(
   return out;
 }
 
-/** Works each candidate id shares with any of the manuscript's authors' ids, newest first. */
+/**
+ * Works each candidate id shares with any of the manuscript's authors' ids, newest first; each with
+ * the manuscript author who wrote it, one the form names rather than one read from the file alone
+ * (`fileOnlyIds`) where both did, and those works first: the evidence kept names the form's authors
+ * wherever they give the conflict.
+ */
 export async function coauthoredWorks(
   db: Queryable,
   manuscriptAuthorIds: readonly number[],
   candidateIds: readonly number[],
+  fileOnlyIds: readonly number[] = [],
 ): Promise<Map<number, Array<{ work: WorkRef; manuscriptAuthorId: number }>>> {
   if (!manuscriptAuthorIds.length || !candidateIds.length) return new Map();
   const { rows } = await db.query<WorkRow & { with_id: number }>(
-    `SELECT b.author_id, min(a.author_id) AS with_id, w.id, w.title, w.publication_year
+    `SELECT b.author_id, coalesce(min(a.author_id) FILTER (WHERE a.author_id <> ALL($3::int[])),
+                                  min(a.author_id)) AS with_id, w.id, w.title, w.publication_year
        FROM authorships a JOIN authorships b ON b.work_id = a.work_id JOIN works w ON w.id = a.work_id
       WHERE a.author_id = ANY($1::int[]) AND b.author_id = ANY($2::int[])
       GROUP BY b.author_id, w.id
-      ORDER BY b.author_id, w.publication_year DESC NULLS LAST, w.id`,
-    [manuscriptAuthorIds, candidateIds],
+      ORDER BY b.author_id, bool_and(a.author_id = ANY($3::int[])), w.publication_year DESC NULLS LAST, w.id`,
+    [manuscriptAuthorIds, candidateIds, fileOnlyIds],
   );
   return groupByAuthor(rows, (r) => ({ work: workOf(r), manuscriptAuthorId: r.with_id }));
 }
@@ -384,8 +397,15 @@ function personAffiliations(
  */
 export async function gatherConflictFacts(
   db: Queryable,
-  manuscript: Pick<ManuscriptForRanking, 'organizationId' | 'originId' | 'authors' | 'references'>,
-  manuscriptIds: readonly number[],
+  manuscript: Pick<
+    ManuscriptForRanking,
+    'organizationId' | 'originId' | 'authors' | 'fileOnlyAuthors' | 'references'
+  >,
+  /**
+   * The corpus records of the manuscript's authors (every record of each person): all of them, and
+   * those only the authors read from the file alone were found as.
+   */
+  manuscriptRecords: { all: readonly number[]; fileOnly: readonly number[] },
   candidateIds: readonly number[],
   rows: Map<number, CandidateRow>,
 ): Promise<{
@@ -396,23 +416,35 @@ export async function gatherConflictFacts(
   contactEmail: Map<number, string | null>;
 }> {
   const orgId = manuscript.organizationId;
+  const manuscriptIds = manuscriptRecords.all;
+  const fileOnlyAuthors = manuscript.fileOnlyAuthors ?? [];
   // Conflicts and emails are the person's: found through any of the person's records (one person,
   // corpus/authors/people.ts, or the same ORCID).
   const people = await personsOf(db, candidateIds);
   const sameAs = new Map(candidateIds.map((id) => [id, people.get(id)!.records]));
   const personIds = [...new Set([...sameAs.values()].flat())];
-  const [fromGroups, coauth, retracted, cited, manuscriptRows, learnt, records, statedInstitutions] =
-    await Promise.all([
-      // The manuscript's authors' too: the organization's records give their affiliations as well.
-      groupRecordIds(db, orgId, [...new Set([...personIds, ...manuscriptIds])]),
-      coauthoredWorks(db, manuscriptIds, personIds),
-      retractedWorks(db, personIds),
-      citedWorks(db, manuscript.references, personIds),
-      candidateRows(db, manuscriptIds),
-      learntEmails(db, orgId, [...new Set([...candidateIds, ...personIds])]),
-      recordFacts(db, personIds),
-      institutionsNamedBy(db, manuscript.authors),
-    ]);
+  const [
+    fromGroups,
+    coauth,
+    retracted,
+    cited,
+    manuscriptRows,
+    learnt,
+    records,
+    statedInstitutions,
+    fileOnlyInstitutions,
+  ] = await Promise.all([
+    // The manuscript's authors' too: the organization's records give their affiliations as well.
+    groupRecordIds(db, orgId, [...new Set([...personIds, ...manuscriptIds])]),
+    coauthoredWorks(db, manuscriptIds, personIds, manuscriptRecords.fileOnly),
+    retractedWorks(db, personIds),
+    citedWorks(db, manuscript.references, personIds),
+    candidateRows(db, manuscriptIds),
+    learntEmails(db, orgId, [...new Set([...candidateIds, ...personIds])]),
+    recordFacts(db, personIds),
+    institutionsNamedBy(db, manuscript.authors),
+    institutionsNamedBy(db, fileOnlyAuthors),
+  ]);
   const facts = new Map<number, CandidateFacts>();
   const contactEmail = new Map<number, string | null>();
   for (const id of candidateIds) {
@@ -459,19 +491,39 @@ export async function gatherConflictFacts(
     orcids: all.flatMap((f) => f.orcids),
     emails: all.flatMap((f) => f.emails),
   });
-  return {
-    manuscriptFacts: {
-      statedAffiliations: manuscript.authors.map((a) => a.affiliation),
-      statedBy: manuscript.authors.map((a) => a.name),
-      statedEmails: manuscript.authors.flatMap((a) => (a.email ? [{ email: a.email, author: a.name }] : [])),
-      statedInstitutions,
-      groupAffiliations: manuscriptIds.flatMap((id) => fromGroups.get(id)?.affiliations ?? []),
-      corpusAuthors: [...manuscriptRows.values()].map((r) => ({
+  // The manuscript's side, once for the authors it names and once for those read from the file alone.
+  const fileOnly = new Set(manuscriptRecords.fileOnly);
+  const side = (
+    authors: readonly ManuscriptAuthor[],
+    ids: ReadonlySet<number>,
+    institutions: StatedInstitution[],
+  ): AuthorFacts => ({
+    statedAffiliations: authors.map((a) => a.affiliation),
+    statedBy: authors.map((a) => a.name),
+    statedEmails: authors.flatMap((a) => (a.email ? [{ email: a.email, author: a.name }] : [])),
+    statedInstitutions: institutions,
+    groupAffiliations: [...ids].flatMap((id) => fromGroups.get(id)?.affiliations ?? []),
+    corpusAuthors: [...manuscriptRows.values()]
+      .filter((r) => ids.has(r.id))
+      .map((r) => ({
         institutionId: r.recent_institution_id,
         institutionName: r.institution_name,
         recentAffiliation: r.recent_affiliation,
         recentAffiliations: r.recent_affiliations,
       })),
+  });
+  const namedIds = new Set(manuscriptIds.filter((id) => !fileOnly.has(id)));
+  return {
+    manuscriptFacts: {
+      ...side(manuscript.authors, namedIds, statedInstitutions),
+      ...(fileOnlyAuthors.length || fileOnly.size
+        ? {
+            fileOnly: {
+              ...side(fileOnlyAuthors, fileOnly, fileOnlyInstitutions),
+              authorIds: manuscriptRecords.fileOnly,
+            },
+          }
+        : {}),
     },
     flags,
     facts,

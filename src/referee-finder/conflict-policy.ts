@@ -24,8 +24,12 @@ export interface WorkRef {
 export type Conflict =
   | {
       kind: 'coauth_conflicts';
-      /** The shared work, and which of the manuscript's authors (corpus id) wrote it with the candidate. */
-      evidence: { work: WorkRef; manuscript_author_id: number };
+      /**
+       * The shared work, and which of the manuscript's authors (corpus id) wrote it with the candidate;
+       * `manuscript_author_only_in_file`: that author was read from the file, not named in the form
+       * (ManuscriptFacts.fileOnly).
+       */
+      evidence: { work: WorkRef; manuscript_author_id: number; manuscript_author_only_in_file?: true };
     }
   | {
       kind: 'aff_conflicts';
@@ -34,6 +38,8 @@ export type Conflict =
        * name); where that one came from: given with the manuscript (for `manuscript_author`, the author
        * it was given for), or read in the corpus from a manuscript author's recent works (the author
        * then not named: the corpus knows the person, not which byline entry they are).
+       * `manuscript_author_only_in_file`: the manuscript's affiliation is that of an author read from
+       * the file, not named in the form (ManuscriptFacts.fileOnly).
        */
       evidence: {
         candidate_affiliation: string;
@@ -41,6 +47,7 @@ export type Conflict =
         by: 'institution' | 'name' | 'email_domain';
         manuscript_source?: 'manuscript' | 'corpus' | 'group';
         manuscript_author?: string | null;
+        manuscript_author_only_in_file?: true;
       };
     }
   | { kind: 'retracted_articles'; evidence: { work: WorkRef } }
@@ -56,7 +63,18 @@ export type Conflict =
     };
 
 /** The manuscript's side, as conflict-facts.ts reads it. */
-export interface ManuscriptFacts {
+export interface ManuscriptFacts extends AuthorFacts {
+  /**
+   * The same facts of the authors read from the file that the form does not name (left out of the
+   * manuscript's author list by the organization's `prefer=supplied`, src/manuscripts/merge.ts), with
+   * the corpus records only they were found as. They are the manuscript's authors here too, and a
+   * conflict only they give says so in its evidence (`manuscript_author_only_in_file`).
+   */
+  fileOnly?: AuthorFacts & { authorIds: readonly number[] };
+}
+
+/** Facts about a set of the manuscript's authors. */
+export interface AuthorFacts {
   /** Affiliations given with the manuscript's authors (form or parsed file). */
   statedAffiliations: ReadonlyArray<string | null>;
   /** The names of the authors they were given for, in the same order (absent: not known). */
@@ -127,11 +145,18 @@ export interface OrganizationFlag {
   email: string | null;
 }
 
-/** Where a manuscript author's affiliation came from: given with the manuscript, and for whom; or read in the corpus. */
+/**
+ * Where a manuscript author's affiliation came from: given with the manuscript, and for whom; or read
+ * in the corpus; and whether from an author read from the file alone.
+ */
 interface Origin {
   source: 'manuscript' | 'corpus' | 'group';
   author: string | null;
+  onlyInFile: boolean;
 }
+
+/** The evidence's mark of a manuscript author read from the file alone, where it is one. */
+const onlyInFile = (yes: boolean) => (yes ? { manuscript_author_only_in_file: true as const } : {});
 
 interface Affiliation extends Origin {
   name: string;
@@ -159,8 +184,7 @@ export function conflictPolicy(
 ): (candidate: CandidateFacts) => Conflict[] {
   const since = recentSince(options.currentYear);
   const institutions = new Map<number, Affiliation>();
-  const corpus = { source: 'corpus', author: null } as const;
-  const addInstitution = (id: number | null, name: string | null, from: Origin = corpus) => {
+  const addInstitution = (id: number | null, name: string | null, from: Origin) => {
     if (id !== null && !institutions.has(id)) {
       institutions.set(id, { name: name ?? `institution ${id}`, organizations: [], ...from });
     }
@@ -175,40 +199,50 @@ export function conflictPolicy(
   };
   // A manuscript author's affiliation: as given, the corpus institution it names by another name,
   // those the organization's own group records give them, their most recent one in the corpus (a manuscript is written now: their latest is their
-  // best-known current one, however old), and every one of their recent works.
-  manuscript.statedAffiliations.forEach((name, i) =>
-    addName(name, { source: 'manuscript', author: manuscript.statedBy?.[i] ?? null }),
-  );
-  for (const s of manuscript.statedInstitutions ?? []) {
-    addInstitution(s.institutionId, s.affiliation, { source: 'manuscript', author: s.author });
-    // Its full name too, for a candidate whose affiliation the corpus has as a string only.
-    addName(s.institutionName, { source: 'manuscript', author: s.author });
-  }
-  for (const name of manuscript.groupAffiliations ?? []) addName(name, { source: 'group', author: null });
-  for (const a of manuscript.corpusAuthors) {
-    addInstitution(a.institutionId, a.institutionName ?? a.recentAffiliation);
-    addName(a.recentAffiliation, corpus);
-    addName(a.institutionName, corpus);
-    for (const r of a.recentAffiliations ?? []) {
-      if (r.year < since) continue;
-      addInstitution(r.institution_id, r.name);
-      addName(r.name, corpus);
+  // best-known current one, however old), and every one of their recent works. The authors the form
+  // names first: a conflict they give is never put down to an author read from the file alone.
+  const domains = new Map<string, { author: string | null; onlyInFile: boolean }>();
+  const addAuthors = (facts: AuthorFacts, fromFile: boolean) => {
+    const corpus: Origin = { source: 'corpus', author: null, onlyInFile: fromFile };
+    const given = (author: string | null): Origin => ({ source: 'manuscript', author, onlyInFile: fromFile });
+    facts.statedAffiliations.forEach((name, i) => addName(name, given(facts.statedBy?.[i] ?? null)));
+    for (const s of facts.statedInstitutions ?? []) {
+      addInstitution(s.institutionId, s.affiliation, given(s.author));
+      // Its full name too, for a candidate whose affiliation the corpus has as a string only.
+      addName(s.institutionName, given(s.author));
     }
-  }
-
-  // Institutional email domains of the manuscript's authors (corpus/authors/email-domain.ts).
-  const domains = new Map<string, string | null>();
-  for (const { email, author } of manuscript.statedEmails ?? []) {
-    const domain = institutionalDomain(email);
-    if (domain !== null && !domains.has(domain)) domains.set(domain, author);
-  }
+    for (const name of facts.groupAffiliations ?? [])
+      addName(name, { source: 'group', author: null, onlyInFile: fromFile });
+    for (const a of facts.corpusAuthors) {
+      addInstitution(a.institutionId, a.institutionName ?? a.recentAffiliation, corpus);
+      addName(a.recentAffiliation, corpus);
+      addName(a.institutionName, corpus);
+      for (const r of a.recentAffiliations ?? []) {
+        if (r.year < since) continue;
+        addInstitution(r.institution_id, r.name, corpus);
+        addName(r.name, corpus);
+      }
+    }
+    // Institutional email domains of the manuscript's authors (corpus/authors/email-domain.ts).
+    for (const { email, author } of facts.statedEmails ?? []) {
+      const domain = institutionalDomain(email);
+      if (domain !== null && !domains.has(domain)) domains.set(domain, { author, onlyInFile: fromFile });
+    }
+  };
+  addAuthors(manuscript, false);
+  if (manuscript.fileOnly) addAuthors(manuscript.fileOnly, true);
+  const fileOnlyIds = new Set(manuscript.fileOnly?.authorIds ?? []);
 
   return (c) => {
     const out: Conflict[] = [];
     for (const w of c.coauthoredWorks) {
       out.push({
         kind: 'coauth_conflicts',
-        evidence: { work: w.work, manuscript_author_id: w.manuscriptAuthorId },
+        evidence: {
+          work: w.work,
+          manuscript_author_id: w.manuscriptAuthorId,
+          ...onlyInFile(fileOnlyIds.has(w.manuscriptAuthorId)),
+        },
       });
     }
     const aff =
@@ -276,6 +310,7 @@ function affiliationConflict(
         by: 'institution',
         manuscript_source: theirs.source,
         manuscript_author: theirs.author,
+        ...onlyInFile(theirs.onlyInFile),
       },
     };
   }
@@ -297,6 +332,7 @@ function affiliationConflict(
           by: 'name',
           manuscript_source: hit.source,
           manuscript_author: hit.author,
+          ...onlyInFile(hit.onlyInFile),
         },
       };
     }
@@ -310,12 +346,13 @@ function affiliationConflict(
  */
 function emailDomainConflict(
   emails: readonly string[],
-  domains: Map<string, string | null>,
+  domains: Map<string, { author: string | null; onlyInFile: boolean }>,
 ): Conflict | null {
   if (domains.size === 0) return null;
   for (const email of emails) {
     const domain = institutionalDomain(email);
-    if (domain === null || !domains.has(domain)) continue;
+    const theirs = domain === null ? undefined : domains.get(domain);
+    if (domain === null || theirs === undefined) continue;
     return {
       kind: 'aff_conflicts',
       evidence: {
@@ -323,7 +360,8 @@ function emailDomainConflict(
         manuscript_affiliation: domain,
         by: 'email_domain',
         manuscript_source: 'manuscript',
-        manuscript_author: domains.get(domain) ?? null,
+        manuscript_author: theirs.author,
+        ...onlyInFile(theirs.onlyInFile),
       },
     };
   }

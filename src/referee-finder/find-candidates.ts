@@ -76,19 +76,29 @@ export async function findCandidatesWith(
   const orgId = manuscript.organizationId;
   const q = await manuscriptQuery(index, manuscript);
   const groupIds = options.groups?.groups.map((g) => g.id) ?? [];
+  // The file's authors the form does not name are found by the same rules, in one look-up with the
+  // named ones (each may be the other's second piece of evidence, a co-authorship).
+  const named = manuscript.authors.length;
   const [resolved, members] = await Promise.all([
-    resolveManuscriptAuthors(db, manuscript.authors, orgId),
+    resolveManuscriptAuthors(db, [...manuscript.authors, ...(manuscript.fileOnlyAuthors ?? [])], orgId),
     groupMembers(db, orgId, groupIds),
   ]);
   // A manuscript author's other records (one person, or the same ORCID) are that author too: never
   // candidates, and their co-authors are co-authors. The ranking goes by person (db-authorships.ts).
   const manuscriptPeople = await personsOf(db, [...resolved.all]);
   const manuscriptIds = [...new Set([...manuscriptPeople.values()].flatMap((p) => p.records))];
+  const namedRecords = new Set(
+    resolved.perAuthor
+      .slice(0, named)
+      .flatMap((ids) => ids.flatMap((id) => manuscriptPeople.get(id)!.records)),
+  );
+  const fileOnlyIds = manuscriptIds.filter((id) => !namedRecords.has(id));
+  // Only what the manuscript's own author list says is learnt (the organization's settings chose it).
   await learnManuscriptEmails(
     db,
     orgId,
     manuscript.authors,
-    resolved.perAuthor.map((ids) => ids.map((id) => manuscriptPeople.get(id)!.person)),
+    resolved.perAuthor.slice(0, named).map((ids) => ids.map((id) => manuscriptPeople.get(id)!.person)),
   );
   const effect = options.groups?.effect ?? null;
   const outcome = await rankAuthors(index, dbAuthorships(db), q, {
@@ -123,7 +133,7 @@ export async function findCandidatesWith(
   const { facts, flags, manuscriptFacts, contactEmail } = await gatherConflictFacts(
     db,
     manuscript,
-    manuscriptIds,
+    { all: manuscriptIds, fileOnly: fileOnlyIds },
     ids,
     rows,
   );

@@ -27,6 +27,13 @@ export interface ManuscriptForRanking {
   /** Parsed full text of the source file, null when no file was parsed. */
   fullText: string | null;
   authors: ManuscriptAuthor[];
+  /**
+   * Authors read from the file that the form does not name, left out of `authors` by the
+   * organization's `prefer=supplied` (src/manuscripts/merge.ts): the manuscript's authors for
+   * conflicts and never its candidates, and every conflict only they give says so (conflict-policy.ts).
+   * Absent: none.
+   */
+  fileOnlyAuthors?: ManuscriptAuthor[];
   references: ManuscriptReference[];
 }
 

@@ -70,6 +70,27 @@ describe('mergeMetadata', () => {
     ]);
   });
 
+  it("counts the file's authors the form does not name for conflicts only, and only those that read as a person's name", () => {
+    const withExtras: ParsedMetadata = {
+      ...parsed,
+      authors: [
+        ...parsed.authors,
+        { name: 'Grace Hopper', emails: [], orcid: '0000-0001-0000-0017', affiliations: ['Yale'] },
+        // Lines a byline rule may misread as authors: an institution, a template's sample name.
+        { name: 'Department Of Engines', emails: [], orcid: null, affiliations: [] },
+        { name: 'Author 1', emails: [], orcid: null, affiliations: [] },
+      ],
+    };
+    const merged = mergeMetadata(supplied, withExtras, 'supplied');
+    expect(merged.authors.map((a) => a.name)).toEqual(['Ada Lovelace', 'Charles Babbage']);
+    expect(merged.fileOnlyAuthors).toEqual([
+      { name: 'Grace Hopper', email: null, orcid: '0000-0001-0000-0017', affiliation: 'Yale' },
+    ]);
+    // Preferred, the file's authors are the list itself; with no authors supplied, too.
+    expect(mergeMetadata(supplied, withExtras, 'parsed').fileOnlyAuthors).toEqual([]);
+    expect(mergeMetadata({ ...supplied, authors: [] }, withExtras, 'supplied').fileOnlyAuthors).toEqual([]);
+  });
+
   it('falls back to the other side when the preferred one has nothing', () => {
     const noParsedAuthors = { ...parsed, title: null, authors: [] };
     const merged = mergeMetadata(supplied, noParsedAuthors, 'parsed');

@@ -31,6 +31,7 @@ import {
   type ManuscriptDetail,
 } from '../../manuscripts/list.ts';
 import { changeMark, marksOf, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
+import { mergeMetadata } from '../../manuscripts/merge.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
@@ -901,8 +902,27 @@ function metadata(m: ManuscriptDetail): Html {
       ),
     ],
   });
+  // The file's authors the form does not name: not the manuscript's authors by the setting, but its
+  // authors for conflicts (src/manuscripts/merge.ts, the same merge the upload ran).
+  const fileOnly = m.parsed && m.prefer ? mergeMetadata(supplied, m.parsed, m.prefer).fileOnlyAuthors : [];
   return html`<p id="used-rule">${usedRule(m)}</p>
-    ${table}`;
+    ${table}
+    ${
+      fileOnly.length
+        ? html`<div id="file-only-authors">
+            <p>
+              Authors read from the file, not in the form; used for conflicts (never candidates), not listed
+              as the manuscript's authors:
+            </p>
+            ${authorList(
+              fileOnly.map((a) => ({
+                name: a.name,
+                detail: [a.email, a.orcid, a.affiliation].filter((x): x is string => !!x),
+              })),
+            )}
+          </div>`
+        : null
+    }`;
 }
 
 /**
@@ -916,7 +936,7 @@ function usedRule(m: ManuscriptDetail): string {
   if (m.prefer === 'parsed')
     return "Used: what was parsed from the file, where the file had it, else what was supplied; the supplied authors the file does not name follow the file's. The organization's setting at this upload: prefer what was parsed from the file.";
   if (m.prefer === 'supplied')
-    return "Used: what was supplied, where it was given, else what was parsed from the file; the file's authors are used only when none were supplied. The organization's setting at this upload: prefer the supplied fields.";
+    return "Used: what was supplied, where it was given, else what was parsed from the file; the file's authors are used only when none were supplied (those the form does not name count for conflicts only, below). The organization's setting at this upload: prefer the supplied fields.";
   return "Used: merged by the organization's setting (prefer what was parsed from the file or the supplied fields), which was not recorded with this manuscript's last upload (made before it was kept).";
 }
 
@@ -1559,6 +1579,13 @@ async function rowNames(
   };
 }
 
+/** Evidence that came from a manuscript author read from the file alone says so (conflict-policy.ts). */
+function fromFileOnly(evidence: { manuscript_author_only_in_file?: true }): Html | null {
+  return evidence.manuscript_author_only_in_file
+    ? html` <span class="muted">(that author was read from the file, not in the form)</span>`
+    : null;
+}
+
 /** Each conflict and the evidence the policy gave for it; `authors` names the manuscript's authors. */
 export function conflictList(
   base: string,
@@ -1575,7 +1602,7 @@ export function conflictList(
             ${label}co-wrote ${workLink(base, c.evidence.work)} with
             <a href="${authorUrl(base, c.evidence.manuscript_author_id)}"
               >${isolate(authors.get(c.evidence.manuscript_author_id) ?? "the manuscript's author")}</a
-            >, an author of the manuscript
+            >, an author of the manuscript${fromFileOnly(c.evidence)}
           </li>`;
         case 'aff_conflicts':
           return html`<li>
@@ -1598,7 +1625,7 @@ export function conflictList(
                 : c.evidence.by === 'email_domain'
                   ? 'email addresses of one institution'
                   : 'same organization name'
-            })
+            })${fromFileOnly(c.evidence)}
           </li>`;
         case 'retracted_articles':
           return html`<li>${label}${workLink(base, c.evidence.work)} is retracted</li>`;
