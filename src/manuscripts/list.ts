@@ -117,6 +117,11 @@ export interface ManuscriptDetail {
   warnings: string[];
   /** The setting the upload merged by; null for uploads made before it was kept (0116). */
   prefer: Prefer | null;
+  /**
+   * The file's authors the form did not name, as the upload used them for conflicts; null for uploads
+   * made before they were kept (0117).
+   */
+  file_only_authors: ManuscriptAuthor[] | null;
   parsed_text_len: number;
   parsed_references: number;
   extracted_concepts: number;
@@ -133,7 +138,7 @@ export async function requireManuscript(
   const { rows } = await db.query<Omit<ManuscriptDetail, 'supplied'> & { supplied: StoredSupplied }>(
     `SELECT m.id, m.origin_id, m.folder_id, f.name AS folder, m.title, m.abstract, m.keywords, m.authors,
             m.supplied, m.parsed, m.authors_count, m.source_file, m.source_format, m.parse_error, m.warnings,
-            m.prefer, m.parsed_text_len, m.parsed_references, m.extracted_concepts, m.created_at, m.updated_at
+            m.prefer, m.file_only_authors, m.parsed_text_len, m.parsed_references, m.extracted_concepts, m.created_at, m.updated_at
        FROM manuscripts m JOIN folders f ON f.id = m.folder_id
       WHERE m.id = $1 AND m.organization_id = $2`,
     [manuscriptId, organizationId],

@@ -109,6 +109,8 @@ export interface ManuscriptWrite {
   warnings: string[];
   /** The organization's setting the metadata was merged by (migration 0116). */
   prefer: Prefer;
+  /** The file's authors the form did not name, used for conflicts only (migration 0117). */
+  fileOnlyAuthors: ManuscriptAuthor[];
 }
 
 /**
@@ -173,9 +175,9 @@ export async function upsertManuscript(
     `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, parsed,
        title, abstract, keywords, authors, full_text, "references", source_file, source_format,
        parse_error, warnings, parsed_text_len, parsed_references, parsed_authors_count,
-       parsed_emails_count, parsed_orcids_count, prefer)
+       parsed_emails_count, parsed_orcids_count, prefer, file_only_authors)
      VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $13, $14,
-       $15, $16, $17, $18, $19, $20, $21, $23)
+       $15, $16, $17, $18, $19, $20, $21, $23, $24::jsonb)
      ON CONFLICT (organization_id, origin_id) DO UPDATE SET
        folder_id = EXCLUDED.folder_id, supplied = EXCLUDED.supplied,
        authors_count = EXCLUDED.authors_count, parsed = EXCLUDED.parsed, title = EXCLUDED.title,
@@ -188,7 +190,7 @@ export async function upsertManuscript(
        parsed_authors_count = EXCLUDED.parsed_authors_count,
        parsed_emails_count = EXCLUDED.parsed_emails_count,
        parsed_orcids_count = EXCLUDED.parsed_orcids_count, prefer = EXCLUDED.prefer,
-       updated_at = now()
+       file_only_authors = EXCLUDED.file_only_authors, updated_at = now()
      RETURNING id, updated_at::text AS revision`,
     [
       m.organizationId,
@@ -214,6 +216,7 @@ export async function upsertManuscript(
       m.source.counts.orcids,
       m.source.carried,
       m.prefer,
+      JSON.stringify(m.fileOnlyAuthors),
     ],
   );
   return rows[0]!;

@@ -304,6 +304,7 @@ async function storeManuscript(
       source,
       warnings,
       prefer: organization.prefer,
+      fileOnlyAuthors: merged.fileOnlyAuthors,
     });
     await enqueueEvent(tx, organization.id, 'proposal_uploaded', {
       manuscript_id: manuscriptId,

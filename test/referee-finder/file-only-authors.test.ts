@@ -174,6 +174,15 @@ describe('the manuscript page', () => {
     expect(text).toContain('(that author was read from the file, not in the form)');
   });
 
+  it('lists what the upload used, not what the merge would give today: none for an upload made before the list was kept', async () => {
+    const org = await orgPreferring('supplied');
+    const { manuscriptId } = await uploadNamingOne(org, 'fo-page-older');
+    // As migration 0117 leaves a row written before it: the upload ranked without the file's authors.
+    await t.db.query('UPDATE manuscripts SET file_only_authors = NULL WHERE id = $1', [manuscriptId]);
+    const text = await pageText(org, manuscriptId);
+    expect(text).not.toContain('Authors read from the file, not in the form');
+  });
+
   it('lists none with prefer=parsed', async () => {
     const org = await orgPreferring('parsed');
     const { manuscriptId } = await uploadNamingOne(org, 'fo-page-parsed');

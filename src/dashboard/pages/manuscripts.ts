@@ -31,7 +31,6 @@ import {
   type ManuscriptDetail,
 } from '../../manuscripts/list.ts';
 import { changeMark, marksOf, marksOfManuscript, type Mark } from '../../manuscripts/marks.ts';
-import { mergeMetadata } from '../../manuscripts/merge.ts';
 import { requireOrganization } from '../../organizations/organizations.ts';
 import type { CandidateWhy } from '../../referee-finder/concepts.ts';
 import { workSummaries } from '../../referee-finder/candidate-data.ts';
@@ -903,8 +902,9 @@ function metadata(m: ManuscriptDetail): Html {
     ],
   });
   // The file's authors the form does not name: not the manuscript's authors by the setting, but its
-  // authors for conflicts (src/manuscripts/merge.ts, the same merge the upload ran).
-  const fileOnly = m.parsed && m.prefer ? mergeMetadata(supplied, m.parsed, m.prefer).fileOnlyAuthors : [];
+  // authors for conflicts, as the upload stored them (src/manuscripts/merge.ts). Not worked out again
+  // here: an upload made before they were kept was ranked without them, and its page lists none.
+  const fileOnly = m.file_only_authors ?? [];
   return html`<p id="used-rule">${usedRule(m)}</p>
     ${table}
     ${
