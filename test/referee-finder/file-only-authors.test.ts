@@ -46,6 +46,12 @@ beforeAll(async () => {
     },
     { authors: [{ name: 'Olga Outsider' }], abstract: DEEP },
     { authors: [{ name: 'Olga Outsider' }], abstract: DEEP },
+    // A record with the file-only fifth author's name and nothing else of his: the name alone settles
+    // no one, so it stays a candidate, and the page says whose name it carries.
+    {
+      authors: [{ name: 'Finlay Maguire', affiliation: 'Institute of Marine Studies, Lisbon' }],
+      abstract: DEEP,
+    },
   ]);
   await t.app.refmatch.index.refresh();
 });
@@ -172,6 +178,14 @@ describe('the manuscript page', () => {
     expect(listed).toContain('Casey S. Greene');
     expect(listed).toContain('Finlay Maguire');
     expect(text).toContain('(that author was read from the file, not in the form)');
+  });
+
+  it("says a candidate carries the name of an author read from the file, as of a supplied author's", async () => {
+    const org = await orgPreferring('supplied');
+    const { candidate, manuscriptId } = await uploadNamingOne(org, 'fo-page-namesake');
+    expect(candidate('Finlay Maguire'), 'the namesake record is still a candidate').toBeDefined();
+    const text = await pageText(org, manuscriptId);
+    expect(text).toContain("Named as the manuscript's author Finlay Maguire");
   });
 
   it('lists what the upload used, not what the merge would give today: none for an upload made before the list was kept', async () => {

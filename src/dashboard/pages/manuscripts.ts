@@ -341,7 +341,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                   </p>
                   ${groupsSettingsNote(stored.groupsSettings, names.groups, manuscript.folder_id)}
                   ${candidateFilters(request, manuscriptId, filters)}
-                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged, namesakes: namesakes(manuscript.authors, candidates) }, leftOut(org), !org.include_conflicts)}
+                  ${candidateTable(ctx, request, manuscriptId, candidates, marks, filters, whyTitles, { ...names, flagged, namesakes: namesakes(authorsForConflicts(manuscript), candidates) }, leftOut(org), !org.include_conflicts)}
                   ${otherMarksList(request, manuscript, otherMarks, filters, { base: ctx.config.publicBaseUrl, flagged })}`
               : html`<p class="muted">
                     No candidates: the last upload asked for none, or the organization's plan has no referee
@@ -402,7 +402,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const shown = filterCandidates(candidates, marks, filters, flagged);
       // A candidate named as a manuscript's author, which the page says on the row (conflictsCell):
       // the file said "None found" of them, and the editorial system got a referee who may be an author.
-      const authorsNamed = namesakes(manuscript.authors, shown);
+      const authorsNamed = namesakes(authorsForConflicts(manuscript), shown);
       const conflictsText = (c: StoredCandidate) =>
         [
           conflictKinds(c, flagged)
@@ -1532,6 +1532,11 @@ interface RowFacts extends RowNames {
  * said "None found": Nuno M. Guerreiro, fifth on his own manuscript, one click from being asked to
  * review it.
  */
+/** The manuscript's authors and the file's authors the form left out (stored by the upload): both are its authors for conflicts. */
+function authorsForConflicts(m: ManuscriptDetail): ReadonlyArray<{ name: string }> {
+  return [...m.authors, ...(m.file_only_authors ?? [])];
+}
+
 function namesakes(
   authors: ReadonlyArray<{ name: string }>,
   candidates: readonly StoredCandidate[],
