@@ -10,6 +10,7 @@ import {
   isMononym,
   isNameLike,
   isNameSlot,
+  readsAsPersonName,
   splitByline,
   splitMarks,
 } from '../names.ts';
@@ -122,7 +123,7 @@ function bylineSentence(b: Block): Block['runs'] {
   const head = text.slice(0, stop.index + stop[1]!.length);
   if (!/(?:\band|&)\s+\S+/.test(head)) return b.runs;
   const names = splitByline([{ text: head, sup: false }]);
-  const people = names.filter((n) => isNameLike(n.name) && !INSTITUTION_WORD.test(n.name));
+  const people = names.filter((n) => readsAsPersonName(n.name));
   return names.length >= 2 && people.length === names.length ? [{ text: head, sup: false }] : b.runs;
 }
 
@@ -262,10 +263,7 @@ function nameBeforeInstitution(text: string): string | null {
   const name = m[1]!.trim();
   const rest = m[2]!.trim();
   const pieces = rest.split(/\s*,\s*|\s+(?:and|&)\s+/);
-  return isNameLike(name) &&
-    !INSTITUTION_WORD.test(name) &&
-    INSTITUTION.test(rest) &&
-    !pieces.some((p) => isNameLike(p))
+  return readsAsPersonName(name) && INSTITUTION.test(rest) && !pieces.some((p) => isNameLike(p))
     ? name
     : null;
 }
@@ -282,10 +280,10 @@ function nameBeforeAffiliation(text: string): string | null {
   if (!m || findEmails(m[3]!).length !== 1) return null;
   const name = m[1]!.trim();
   const rest = m[2]!.trim();
-  if (!isNameLike(name) || INSTITUTION_WORD.test(name) || !rest) return null;
+  if (!readsAsPersonName(name) || !rest) return null;
   // "Ana Lima, Bo Park (...)" is a byline of two whose address is not told apart; an address
   // that spells the first name out, or a rest that reads as no name, says the rest is her affiliation.
-  const noName = rest.split(/\s*,\s*/).every((p) => !isNameLike(p) || INSTITUTION_WORD.test(p));
+  const noName = rest.split(/\s*,\s*/).every((p) => !readsAsPersonName(p));
   return noName || emailMatchesName(m[3]!, name) > 0 ? name : null;
 }
 
@@ -337,7 +335,7 @@ function namedInKindLine(blocks: Block[], from: number, to: number): EntriesRead
     const head = text.split(',')[0]!;
     for (const m of head.matchAll(/\s(?:de|d['’])\s*(?=\p{Lu})/gu)) {
       const name = head.slice(m.index + m[0].length).trim();
-      if (isNameLike(name) && !INSTITUTION_WORD.test(name) && !INSTITUTION.test(name))
+      if (readsAsPersonName(name) && !INSTITUTION.test(name))
         return { entries: [{ name, marks: [], lines: [], links: [] }], used: new Set([i]) };
     }
   }
