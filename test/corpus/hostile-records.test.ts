@@ -13,7 +13,7 @@ import {
   readJsonLines,
   type InputLine,
 } from '../../src/corpus/openalex/record-reader.ts';
-import { ingest, tempDir, work } from './helpers.ts';
+import { authorship, ingest, tempDir, work } from './helpers.ts';
 
 async function readAll(chunks: Buffer[], maxLineBytes: number): Promise<InputLine[]> {
   const out: InputLine[] = [];
@@ -194,6 +194,26 @@ describe('ingest of a file with hostile records between good ones', () => {
     const key = (w: Record<string, unknown>) => String(w.id).replace('https://openalex.org/', '');
     expect(rows.map((r) => r.work_key).sort()).toEqual([first, amplified, last].map(key).sort());
     expect(Math.max(...rows.map((r) => r.n))).toBeLessThanOrEqual(MAX_ABSTRACT_CHARS);
+  });
+
+  it('ids holding a NUL (no text column can store one): the work refused with its line, the author and source keyed without them, the rest stored', async () => {
+    const [first, last] = [work(), work()];
+    const nulWork = work({ id: 'https://openalex.org/W1\u0000' });
+    const nulAuthor = work({
+      authorships: [authorship('https://openalex.org/A5\u0000', 'Ada Nul')],
+      primary_location: { source: { id: 'S7\u0000', display_name: 'Journal of Nul' } },
+    });
+    const file = path.join(await tempDir(), 'nul-ids.jsonl');
+    await writeFile(file, `${[first, nulWork, nulAuthor, last].map((w) => JSON.stringify(w)).join('\n')}\n`);
+    const report = await ingest(db, 'works', [file]);
+    expect(report.files[0]!.bad_records).toEqual([{ line: 2, reason: 'missing id' }]);
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM works');
+    expect(rows[0]!.n).toBe(3);
+    const keys = await db.query<{ author_key: string }>(
+      "SELECT author_key FROM authors WHERE display_name = 'Ada Nul'",
+    );
+    expect(keys.rows).toHaveLength(1);
+    expect(keys.rows[0]!.author_key).not.toContain('\u0000');
   });
 
   it('an author named under many names in works of several batches (the initial load) keeps each once', async () => {

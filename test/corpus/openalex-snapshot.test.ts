@@ -191,6 +191,17 @@ describe('ingest openalex-snapshot: merged ids', () => {
     expect(chunks.flat()).toEqual([{ from: 'W1', into: 'W2' }]);
   });
 
+  it("skips a row whose id holds a NUL (no text column stores one: the chunk's transaction failed on it)", async () => {
+    const file = path.join(await tempDir(), 'merged.csv.gz');
+    await writeFile(
+      file,
+      gzipSync(['merge_date,id,merge_into_id', '2026-11-21,W1\u0000,W2', '2026-11-21,W3,W4'].join('\n')),
+    );
+    const chunks: Array<Array<{ from: string; into: string }>> = [];
+    for await (const chunk of readMergedIds(file)) chunks.push(chunk);
+    expect(chunks.flat()).toEqual([{ from: 'W3', into: 'W4' }]);
+  });
+
   it('reads a merge file through the shared CSV reader, its lines bounded', async () => {
     const file = path.join(await tempDir(), 'merged.csv.gz');
     const read = async (lines: string[]) => {

@@ -67,6 +67,9 @@ export function normalizeArxivId(value: unknown): string | null {
 export function openAlexKey(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   const text = value.trim();
+  // A key is stored in a text column, which holds no NUL, and read back in URLs and files: an id
+  // holding a control character is no id (its record is refused, or keyed by what else it gives).
+  if (/\p{Cc}/u.test(text)) return null;
   const match = /^https?:\/\/(?:api\.)?openalex\.org\/(?:[a-z]+\/)?([A-Za-z]\d+)$/.exec(text);
   return match ? match[1]!.toUpperCase() : text;
 }
