@@ -62,3 +62,17 @@ export function textProblem(text: string): string | null {
     ? 'must not contain NUL characters'
     : 'must not contain unpaired UTF-16 surrogates (text that is not valid Unicode)';
 }
+
+/**
+ * The first of a row's values (by column, in the order given) that cannot be stored, with why; null
+ * when all can. For the files the CLI reads, whose cells come through no HTTP hook.
+ */
+export function firstTextProblem(
+  values: Readonly<Record<string, string | null>>,
+): { column: string; problem: string } | null {
+  for (const [column, value] of Object.entries(values)) {
+    const problem = value === null ? null : textProblem(value);
+    if (problem) return { column, problem };
+  }
+  return null;
+}

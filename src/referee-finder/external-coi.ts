@@ -5,7 +5,7 @@ import { normalizeOrcid } from '../corpus/openalex/ids.ts';
 import { errors } from '../infra/app-error.ts';
 import { cutShort, formatCount } from '../infra/counts.ts';
 import { CsvRowError, forEachCsvRecord, linesAtMost, LineTooLongError, piecesOf } from '../infra/csv-read.ts';
-import { textProblem } from '../infra/storable-text.ts';
+import { firstTextProblem } from '../infra/storable-text.ts';
 import { COI_LINE_MAX_CHARS, COI_QUOTED_CHARS, COI_REJECTED_LISTED } from './coi-limits.ts';
 
 export interface CoiRow {
@@ -78,12 +78,9 @@ export async function readCoiCsv(csv: string | AsyncIterable<string>): Promise<C
           return;
         }
         // The edge's rule for text (src/infra/storable-text.ts): a file's cells come through no hook.
-        const originProblem = textProblem(origin);
-        const problem = originProblem
-          ? `origin_id ${originProblem}`
-          : textProblem(person) && `the person ${textProblem(person)}`;
-        if (problem) {
-          reject(line, i + 1, () => problem);
+        const refused = firstTextProblem({ origin_id: origin, 'the person': person });
+        if (refused) {
+          reject(line, i + 1, () => `${refused.column} ${refused.problem}`);
           return;
         }
         const who = classifyPerson(person);

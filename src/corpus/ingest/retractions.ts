@@ -4,7 +4,7 @@
 // (retraction_notices) so that works ingested later are marked too.
 import type { CommandContext } from '../../infra/cli/command.ts';
 import { columnsByName, csvRecords, filePiecesOf, linesAtMost } from '../../infra/csv-read.ts';
-import { textProblem } from '../../infra/storable-text.ts';
+import { firstTextProblem } from '../../infra/storable-text.ts';
 import { normalizeDoi, normalizePmid } from '../openalex/ids.ts';
 import { csvRows } from './csv.ts';
 import type { BadLine } from './checkpoints.ts';
@@ -53,13 +53,12 @@ export const RETRACTIONS_LINE_MAX_CHARS = 1024 * 1024;
 
 /** Why a notice's values cannot be kept, naming the column (and the notice, by its Record ID), or null. */
 function unstorable(values: Record<string, string | null>): string | null {
-  for (const [column, value] of Object.entries(values)) {
-    const problem = value === null ? null : textProblem(value);
-    if (!problem) continue;
-    const id = values['Record ID'];
-    return id && column !== 'Record ID' ? `Record ID ${id}: ${column} ${problem}` : `${column} ${problem}`;
-  }
-  return null;
+  const found = firstTextProblem(values);
+  if (!found) return null;
+  const id = values['Record ID'];
+  return id && found.column !== 'Record ID'
+    ? `Record ID ${id}: ${found.column} ${found.problem}`
+    : `${found.column} ${found.problem}`;
 }
 
 export async function ingestRetractions(
