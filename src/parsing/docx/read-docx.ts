@@ -442,13 +442,104 @@ function paragraphReader(
   };
 }
 
+/** Marks after a name: digits, commas and the footnote symbols, nothing else. */
+const MARKS_ONLY = /^[\s\d,*∗†‡§¶]+$/u;
+
+/**
+ * A PDF turned into Word (a converter's output) keeps superscripts as runs in small type, not as
+ * superscript: a run of marks alone ("*", "1,2") set in three quarters or less of the size of the
+ * words before it, right after a letter or another such run, is marked superscript, as the PDF
+ * shows it (the byline's names are then cut at their marks).
+ */
+function loweredMarksAsSuperscript(segments: Paragraph['segments'], base: number): void {
+  let before: { size: number; last: string } | null = null;
+  for (const s of segments) {
+    if (s.br || !s.text.trim()) continue;
+    const size = s.size ?? base;
+    if (
+      !s.sup &&
+      before !== null &&
+      MARKS_ONLY.test(s.text) &&
+      size <= 0.75 * before.size &&
+      /[\p{L}.*∗†‡§¶\d,]$/u.test(before.last)
+    ) {
+      s.sup = true;
+      before = { size: before.size, last: s.text.trimEnd() };
+      continue;
+    }
+    before = s.sup ? before : { size, last: s.text.trimEnd() };
+  }
+}
+
+/**
+ * A line-numbered PDF turned into Word keeps the margin's numbers, in type smaller than the text's:
+ * as paragraphs of their own between the lines ("512", a reference's first line, "513", its
+ * second) or as a run that opens a line's paragraph ("531" then "6. R. Kodzius, ..."). Five or
+ * more such numbers, each one more than the one before and no more than three paragraphs after
+ * it, are the margin's: the paragraphs are dropped, the runs cut. A table's column of numbers is
+ * set in the text's size, and stays.
+ */
+function dropLineNumbers(sized: SizedBlock[]): SizedBlock[] {
+  const numbered = sized.flatMap((s, i) =>
+    s.lineNumber !== undefined
+      ? [{ i, n: s.lineNumber }]
+      : /^\d{1,5}$/.test(s.block.text) && s.block.relSize <= 0.8
+        ? [{ i, n: Number(s.block.text) }]
+        : [],
+  );
+  const margin = new Set<number>();
+  let run: number[] = [];
+  const close = () => {
+    if (run.length >= 5) for (const i of run) margin.add(i);
+  };
+  for (let k = 0; k < numbered.length; k++) {
+    const prev = numbered[k - 1];
+    const cur = numbered[k]!;
+    if (prev && cur.n === prev.n + 1 && cur.i - prev.i <= 4) run.push(cur.i);
+    else {
+      close();
+      run = [cur.i];
+    }
+  }
+  close();
+  if (margin.size === 0) return sized;
+  return sized.flatMap((s, i) => {
+    if (!margin.has(i)) return [s];
+    if (s.unnumbered === undefined) return [];
+    return s.unnumbered
+      ? [{ ...s.unnumbered, block: { ...s.unnumbered.block, relSize: s.block.relSize } }]
+      : [];
+  });
+}
+
+/**
+ * The number a line's paragraph opens with in type three quarters or less the size of the text
+ * after it (a converted PDF's margin line number run into the line), and the paragraph without it.
+ */
+function leadingLineNumber(p: Paragraph, base: number): { n: number; rest: Paragraph } | null {
+  const k = p.segments.findIndex((s) => s.br || s.text.trim() !== '');
+  const first = p.segments[k];
+  const next = p.segments.slice(k + 1).find((s) => !s.br && s.text.trim() !== '');
+  if (!first || first.br || !next || !/^\s*\d{1,5}\s*$/.test(first.text)) return null;
+  if ((first.size ?? base) > 0.75 * (next.size ?? base)) return null;
+  return { n: Number(first.text.trim()), rest: { ...p, segments: p.segments.slice(k + 1) } };
+}
+
 /** A paragraph read into a block, with the largest size its text is set in (points). */
 interface SizedBlock {
   block: Block;
   size: number;
+  /** The margin's line number the paragraph opens with, if it may be one (leadingLineNumber). */
+  lineNumber?: number;
+  /** The paragraph read without that number (null: nothing is left). */
+  unnumbered?: SizedBlock | null;
 }
 
-function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
+/**
+ * The paragraph as a block. One that opens with what may be a margin's line number is read both
+ * with and without it (`unnumbered`): whether it is one is told by its neighbours (dropLineNumbers).
+ */
+function toBlock(p: Paragraph, sheet: StyleSheet, lookForLineNumber = true): SizedBlock | null {
   const { styles } = sheet;
   const styleId = p.style ?? sheet.defaultStyle;
   const style = styleId ? styles.get(styleId) : undefined;
@@ -467,6 +558,13 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
   };
   // The text each link is printed on: a mailto link whose text prints another address is stale.
   const linkTexts = new Map<string, string>();
+  const base = style?.size ?? sheet.defaultSize ?? WORD_DEFAULT_SIZE;
+  const numbered = lookForLineNumber ? leadingLineNumber(p, base) : null;
+  if (numbered) {
+    const whole = toBlock(p, sheet, false);
+    return whole && { ...whole, lineNumber: numbered.n, unnumbered: toBlock(numbered.rest, sheet, false) };
+  }
+  loweredMarksAsSuperscript(p.segments, base);
   for (const s of p.segments) {
     if (s.link) {
       links.add(s.link);
@@ -501,7 +599,6 @@ function toBlock(p: Paragraph, sheet: StyleSheet): SizedBlock | null {
   const boldChars = p.segments.filter((s) => s.bold).reduce((n, s) => n + s.text.trim().length, 0);
   // The largest type the paragraph's own text is set in (superscript marks left out): a title
   // typed in a large size on a paragraph without a title style still reads as the largest type.
-  const base = style?.size ?? sheet.defaultSize ?? WORD_DEFAULT_SIZE;
   // A loop, not Math.max(...spread): a paragraph may hold more runs than a call takes arguments.
   let size = 0;
   for (const s of p.segments) if (!s.sup && s.text.trim()) size = Math.max(size, s.size ?? base);
@@ -603,6 +700,8 @@ export async function readDocx(bytes: Uint8Array, limits: ParsingLimits): Promis
     await scanPart(zip, 'word/document.xml', body, () => !full && body.spent() <= limits.maxChars);
     body.finish();
     setRelativeSizes(sized);
+    const kept = dropLineNumbers(sized);
+    if (kept !== sized) blocks.splice(0, blocks.length, ...kept.map((k) => k.block));
     if (full || body.spent() > limits.maxChars)
       warnings.push(`The text passed ${limits.maxChars} characters; the rest was not read`);
     const notes: string[] = [];

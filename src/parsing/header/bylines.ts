@@ -161,11 +161,16 @@ function bylineOverAffiliations(b: Block): Block {
   if (!first || rest.length === 0 || INSTITUTION_WORD.test(first.text)) return b;
   // One author's name over the lines of its affiliation written with abbreviations, unmarked (a
   // working paper's "\author{Name \\ MIT \& NBER}").
+  // Or over its institution's lines unmarked, the country closing them (R Markdown's "author: |"
+  // block: the name, then "Department of ..., University of ..., UK" in the same paragraph).
   const oneName = isNameLike(first.text.trim()) && !listsNames(first.text);
   if (
     !rest.every(
       (l) =>
-        (INSTITUTION.test(l.text) && (MARKED_AFFILIATION_LINE.test(l.text) || listsNames(first.text))) ||
+        (INSTITUTION.test(l.text) &&
+          (MARKED_AFFILIATION_LINE.test(l.text) ||
+            listsNames(first.text) ||
+            (oneName && !l.text.includes('@')))) ||
         (oneName && ABBREVIATED_AFFILIATION.test(l.text.trim())),
     )
   )
@@ -430,7 +435,11 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
     // Marks follow the names in a byline; a block that opens with a superscript mark is the
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
-    const names = splitByline(bylineSentence(bylineOverAffiliations(bylineOverRaisedAffiliations(b))));
+    const unraised = bylineOverRaisedAffiliations(b);
+    const overOwnLines = bylineOverAffiliations(unraised);
+    // The name set over its own affiliation's lines in one block says it is a byline by them.
+    const overOwnAffiliation = overOwnLines.lines.length < unraised.lines.length;
+    const names = splitByline(bylineSentence(overOwnLines));
     const raised = i > from ? raisedMarks(blocks[i - 1]!) : null;
     if (raised && raised.length === names.length && names.every((n) => n.marks.length === 0))
       names.forEach((n, k) => {
@@ -561,6 +570,7 @@ function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
         !underInstitution &&
         !overDate &&
         !overSupervisor &&
+        !overOwnAffiliation &&
         i >= columnEnd
       )
         continue;
