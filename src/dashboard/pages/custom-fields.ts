@@ -33,7 +33,7 @@ import {
   onlyRolesMay,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, formatCount, html, isolateText, type Html } from '../html.ts';
+import { dashboardPath, formatCount, html, isolateText, labelledChoice, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
@@ -234,17 +234,16 @@ ${shown.addOptions}</textarea>`;
                         ? html`<fieldset ${states.remove.attrs}>
                               <legend>Remove options</legend>
                               ${states.remove.message}
-                              ${(field.options ?? []).map(
-                                (o) =>
-                                  html`<label class="check"
-                                    ><input
-                                      type="checkbox"
-                                      name="remove_option"
-                                      value="${o.api_id}"
-                                      ${shown.removeOptions.includes(o.api_id) ? html`checked` : null}
-                                    />
-                                    ${o.option}</label
-                                  >`,
+                              ${(field.options ?? []).map((o) =>
+                                labelledChoice(
+                                  {
+                                    type: 'checkbox',
+                                    name: 'remove_option',
+                                    value: o.api_id,
+                                    checked: shown.removeOptions.includes(o.api_id),
+                                  },
+                                  o.option,
+                                ),
                               )}
                               <p class="hint">
                                 A removed option is also removed from every value that held it.
