@@ -28,7 +28,7 @@ import {
   seenField,
 } from './framework.ts';
 import { list, text, typedNumber, type FormBody } from './form-values.ts';
-import { html, isolateText, quotedBack, type Html } from './html.ts';
+import { html, isolateText, labelledChoice, quotedBack, type Html } from './html.ts';
 import { KIND_FORM_HINTS } from './pages/custom-fields.ts';
 
 /** A form of custom values: its fields are cf_<api_id>, so the body names only the token. */
@@ -90,17 +90,16 @@ export function customInput(
       return html`<fieldset ${state.attrs}>
         <legend dir="auto">${field.name}</legend>
         ${state.message}
-        ${(field.options ?? []).map(
-          (o) =>
-            html`<label class="check"
-              ><input
-                type="checkbox"
-                name="${id}"
-                value="${o.api_id}"
-                ${Array.isArray(value) && value.includes(o.api_id) ? html`checked` : null}
-              />
-              ${o.option}</label
-            >`,
+        ${(field.options ?? []).map((o) =>
+          labelledChoice(
+            {
+              type: 'checkbox',
+              name: id,
+              value: o.api_id,
+              checked: Array.isArray(value) && value.includes(o.api_id),
+            },
+            o.option,
+          ),
         )}
         ${rule}
       </fieldset>`;

@@ -132,3 +132,29 @@ export function isolatedHtml(text: string): Html {
   // split with a capture group alternates: text, isolated value, text, …
   return html`${parts.map((part, i) => (i % 2 === 1 ? isolate(part) : part.replace(ISOLATE_CONTROLS, '')))}`;
 }
+
+/**
+ * A checkbox or a radio button inside its label, the two on one line (the `check` class): the one
+ * way the pages draw a choice, so its markup and its attributes' order are the same on every form.
+ */
+export function labelledChoice(
+  input: {
+    type: 'checkbox' | 'radio';
+    name: string;
+    value?: string | number;
+    checked: boolean;
+    disabled?: boolean;
+  },
+  label: Html | string,
+): Html {
+  return html`<label class="check"
+    ><input
+      type="${input.type}"
+      name="${input.name}"
+      ${input.value === undefined ? null : html`value="${input.value}"`}
+      ${input.checked ? html`checked` : null}
+      ${input.disabled ? html`disabled` : null}
+    />
+    ${label}</label
+  >`;
+}

@@ -9,14 +9,13 @@ import { DEFAULT_RANKING, rankVenues, type RankedVenue } from './rank-journals.t
 import {
   authorVenueCounts,
   citedWorks,
-  findManuscript,
   findSources,
   findWorks,
   linkedJournals,
-  manuscriptVersion,
   workIdsOfSources,
 } from './store.ts';
 import type { JournalResultCache } from './result-cache.ts';
+import { findManuscriptForRanking, manuscriptVersion } from '../manuscripts/manuscripts-store.ts';
 
 export const JOURNALS_CORPORA = ['all_journals', 'org_journals'] as const;
 export type JournalsCorpus = (typeof JOURNALS_CORPORA)[number];
@@ -71,7 +70,7 @@ export async function recommendJournals(
   ].join('\u0000');
   const cached = deps.journalResults?.get(key);
   if (cached) return cached;
-  const manuscript = await findManuscript(db, organizationId, originId);
+  const manuscript = await findManuscriptForRanking(db, organizationId, originId);
   if (!manuscript) throw notFound();
 
   const allowed = onlyLinked ? new Set(links.keys()) : undefined;

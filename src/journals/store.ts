@@ -1,68 +1,10 @@
-// SQL of journal recommendation: the stored manuscript, facts about works and sources, the
-// organization's linked journals, and the corpus works a manuscript's references point to.
+// SQL of journal recommendation: facts about works and sources, the organization's linked journals,
+// and the corpus works a manuscript's references point to (the manuscript itself is read by
+// src/manuscripts, which owns its table).
 import type { Queryable } from '../infra/db/index.ts';
 import { matchableTitle, normalizeDoi } from '../corpus/openalex/ids.ts';
-import type { ManuscriptAuthor } from '../referee-finder/types.ts';
 import type { WorkFacts } from './rank-journals.ts';
-import { FULL_TEXT_CHARS } from '../retrieval/manuscript-query.ts';
-
-export interface StoredManuscript {
-  id: number;
-  title: string;
-  abstract: string;
-  keywords: string[];
-  /** Its first FULL_TEXT_CHARS characters (what the manuscript's query reads). */
-  fullText: string | null;
-  authors: ManuscriptAuthor[];
-  references: Array<{ doi?: string | null; title?: string | null }>;
-}
-
-/** The manuscript's id and version (its `updated_at`, as text: microseconds kept), or null. */
-export async function manuscriptVersion(
-  db: Queryable,
-  organizationId: number,
-  originId: string,
-): Promise<{ id: number; updatedAt: string } | null> {
-  const { rows } = await db.query<{ id: number; updated_at: string }>(
-    `SELECT id, updated_at::text AS updated_at FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
-    [organizationId, originId],
-  );
-  const row = rows[0];
-  return row ? { id: row.id, updatedAt: row.updated_at } : null;
-}
-
-export async function findManuscript(
-  db: Queryable,
-  organizationId: number,
-  originId: string,
-): Promise<StoredManuscript | null> {
-  const { rows } = await db.query<{
-    id: number;
-    title: string;
-    abstract: string;
-    keywords: string[];
-    full_text: string | null;
-    authors: unknown;
-    references: unknown;
-  }>(
-    // The full text's head alone: the query reads no more (FULL_TEXT_CHARS), and a text read to the
-    // parse limit (2 M characters) was 2-8 MB more to read in the one query that holds the loop on PGlite.
-    `SELECT id, title, abstract, keywords, left(full_text, $3) AS full_text, authors, "references"
-       FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
-    [organizationId, originId, FULL_TEXT_CHARS],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    id: row.id,
-    title: row.title,
-    abstract: row.abstract,
-    keywords: row.keywords,
-    fullText: row.full_text,
-    authors: Array.isArray(row.authors) ? (row.authors as ManuscriptAuthor[]) : [],
-    references: Array.isArray(row.references) ? (row.references as StoredManuscript['references']) : [],
-  };
-}
+import type { StoredManuscript } from '../manuscripts/manuscripts-store.ts';
 
 export interface WorkRow extends WorkFacts {
   id: number;

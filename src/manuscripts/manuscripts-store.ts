@@ -235,14 +235,71 @@ export async function recordExtractedConcepts(
   );
 }
 
+/** A stored manuscript as ranking reads it. */
+export interface StoredManuscript {
+  id: number;
+  title: string;
+  abstract: string;
+  keywords: string[];
+  /** Its first FULL_TEXT_CHARS characters (what the manuscript's query reads). */
+  fullText: string | null;
+  authors: ManuscriptAuthor[];
+  references: Array<{ doi?: string | null; title?: string | null }>;
+}
+
+/** The manuscript's id and version (its `updated_at`, as text: microseconds kept), or null. */
+export async function manuscriptVersion(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<{ id: number; updatedAt: string } | null> {
+  const { rows } = await db.query<{ id: number; updated_at: string }>(
+    `SELECT id, updated_at::text AS updated_at FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
+    [organizationId, originId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, updatedAt: row.updated_at } : null;
+}
+
+/** What ranking reads of the organization's manuscript with that origin_id (journal recommendation's input), or null. */
+export async function findManuscriptForRanking(
+  db: Queryable,
+  organizationId: number,
+  originId: string,
+): Promise<StoredManuscript | null> {
+  const { rows } = await db.query<{
+    id: number;
+    title: string;
+    abstract: string;
+    keywords: string[];
+    full_text: string | null;
+    authors: unknown;
+    references: unknown;
+  }>(
+    // The full text's head alone: the query reads no more (FULL_TEXT_CHARS), and a text read to the
+    // parse limit (2 M characters) was 2-8 MB more to read in the one query that holds the loop on PGlite.
+    `SELECT id, title, abstract, keywords, left(full_text, $3) AS full_text, authors, "references"
+       FROM manuscripts WHERE organization_id = $1 AND origin_id = $2`,
+    [organizationId, originId, FULL_TEXT_CHARS],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    title: row.title,
+    abstract: row.abstract,
+    keywords: row.keywords,
+    fullText: row.full_text,
+    authors: Array.isArray(row.authors) ? (row.authors as ManuscriptAuthor[]) : [],
+    references: Array.isArray(row.references) ? (row.references as StoredManuscript['references']) : [],
+  };
+}
+
+/** The id of the organization's manuscript with that origin_id, or null. */
 export async function findManuscriptId(
   db: Queryable,
   organizationId: number,
   originId: string,
 ): Promise<number | null> {
-  const { rows } = await db.query<{ id: number }>(
-    'SELECT id FROM manuscripts WHERE organization_id = $1 AND origin_id = $2',
-    [organizationId, originId],
-  );
-  return rows[0]?.id ?? null;
+  return (await manuscriptVersion(db, organizationId, originId))?.id ?? null;
 }

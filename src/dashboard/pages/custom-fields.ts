@@ -33,7 +33,7 @@ import {
   onlyRolesMay,
 } from '../framework.ts';
 import { lines, list, text, type FormBody } from '../form-values.ts';
-import { dashboardPath, formatCount, html, isolateText, type Html } from '../html.ts';
+import { dashboardPath, formatCount, html, isolateText, labelledChoice, type Html } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 export const OWNER_LABELS: Readonly<Record<Owner, string>> = {
@@ -54,7 +54,8 @@ export const KIND_RULES: Readonly<Record<DataKind, string>> = {
 /** The same rules as a form's hints: what to type or choose, not how the API writes it. */
 export const KIND_FORM_HINTS: Readonly<Record<DataKind, string>> = {
   number: 'A number, such as 3 or 2.5. A decimal comma (2,5) is read as a point.',
-  str: `Text of at most ${formatCount(MAX_STR_CHARS)} characters.`,
+  // The API's words: the limit is also what to type.
+  str: KIND_RULES.str,
   date: 'A date written YYYY-MM-DD, such as 2026-03-31.',
   single_option: 'Choose one option, or none.',
   multi_option: 'Tick any of the options.',
@@ -200,8 +201,6 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
       const editable = mayDo(request, 'custom_fields_write');
       const path = dashboardPath('custom-fields', field.api_id);
       const states = {
-        name: fieldState(request, 'name'),
-        description: fieldState(request, 'description'),
         remove: fieldState(request, 'remove_option', { id: 'remove-options' }),
         add: fieldState(request, 'add_options'),
       };
@@ -229,42 +228,22 @@ ${shown.addOptions}</textarea>`;
             editable
               ? html`<form method="post" action="${path}" class="stack">
                     ${csrfField(request)} ${seenField(editedField(field))}
-                    <label for="name">Name</label>
-                    ${states.name.message}
-                    <input
-                      id="name"
-                      name="name"
-                      type="text"
-                      required
-                      maxlength="200"
-                      value="${shown.name}"
-                      ${states.name.attrs}
-                    />
-                    <label for="description">Description</label>
-                    ${states.description.message}
-                    <input
-                      id="description"
-                      name="description"
-                      type="text"
-                      value="${shown.description}"
-                      ${states.description.attrs}
-                    />
+                    ${nameAndDescriptionInputs(request, shown)}
                     ${
                       isOptionKind(field.data_kind)
                         ? html`<fieldset ${states.remove.attrs}>
                               <legend>Remove options</legend>
                               ${states.remove.message}
-                              ${(field.options ?? []).map(
-                                (o) =>
-                                  html`<label class="check"
-                                    ><input
-                                      type="checkbox"
-                                      name="remove_option"
-                                      value="${o.api_id}"
-                                      ${shown.removeOptions.includes(o.api_id) ? html`checked` : null}
-                                    />
-                                    ${o.option}</label
-                                  >`,
+                              ${(field.options ?? []).map((o) =>
+                                labelledChoice(
+                                  {
+                                    type: 'checkbox',
+                                    name: 'remove_option',
+                                    value: o.api_id,
+                                    checked: shown.removeOptions.includes(o.api_id),
+                                  },
+                                  o.option,
+                                ),
                               )}
                               <p class="hint">
                                 A removed option is also removed from every value that held it.
@@ -365,13 +344,32 @@ ${shown.addOptions}</textarea>`;
   });
 }
 
+/** A field's name and description inputs, the same in the form that adds a field and the one that edits it. */
+function nameAndDescriptionInputs(
+  request: FastifyRequest,
+  shown: { name: string; description: string },
+): Html {
+  const name = fieldState(request, 'name');
+  const description = fieldState(request, 'description');
+  return html`<label for="name">Name</label>
+    ${name.message}
+    <input id="name" name="name" type="text" required maxlength="200" value="${shown.name}" ${name.attrs} />
+    <label for="description">Description</label>
+    ${description.message}
+    <input
+      id="description"
+      name="description"
+      type="text"
+      value="${shown.description}"
+      ${description.attrs}
+    />`;
+}
+
 /** The form that adds a field; after a refusal it shows what was typed (`keepsForm`). */
 function addFieldForm(request: FastifyRequest): Html {
   const posted = postedForm(request) ?? {};
   const owner = fieldState(request, 'owner', { hints: ['owner-hint'] });
   const kind = fieldState(request, 'data_kind', { hints: ['kind-rules'] });
-  const name = fieldState(request, 'name');
-  const description = fieldState(request, 'description');
   const options = fieldState(request, 'options');
   return html`<h2>Add a field</h2>
     <form method="post" action="/dashboard/custom-fields/" class="stack">
@@ -394,26 +392,7 @@ function addFieldForm(request: FastifyRequest): Html {
       <ul id="kind-rules" class="hint">
         ${DATA_KINDS.map((k) => html`<li><strong>${KIND_LABELS[k]}</strong>: ${KIND_RULES[k]}</li>`)}
       </ul>
-      <label for="name">Name</label>
-      ${name.message}
-      <input
-        id="name"
-        name="name"
-        type="text"
-        required
-        maxlength="200"
-        value="${text(posted, 'name')}"
-        ${name.attrs}
-      />
-      <label for="description">Description</label>
-      ${description.message}
-      <input
-        id="description"
-        name="description"
-        type="text"
-        value="${text(posted, 'description')}"
-        ${description.attrs}
-      />
+      ${nameAndDescriptionInputs(request, { name: text(posted, 'name'), description: text(posted, 'description') })}
       <label for="options">Options, one a line (for the option kinds only)</label>
       ${options.message}
       <textarea id="options" name="options" ${options.attrs}>${text(posted, 'options')}</textarea>

@@ -53,7 +53,7 @@ import {
   postedCustomValuesForm,
   registerCustomValuesSave,
 } from '../custom-values-form.ts';
-import { countOf, dashboardPath, html, isolate, isolateText, quotedBack } from '../html.ts';
+import { countOf, dashboardPath, html, isolate, isolateText, labelledChoice, quotedBack } from '../html.ts';
 
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
@@ -254,35 +254,33 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             <fieldset>
               <legend>Authors groups</legend>
               ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
-              ${groups.map(
-                (g) =>
-                  html`<label class="check"
-                    ><input
-                      type="checkbox"
-                      name="groups"
-                      value="${g.group_id}"
-                      ${shown.groupIds.includes(String(g.group_id)) ? html`checked` : null}
-                      ${disabled}
-                    />
-                    ${isolate(g.name)}</label
-                  >`,
+              ${groups.map((g) =>
+                labelledChoice(
+                  {
+                    type: 'checkbox',
+                    name: 'groups',
+                    value: g.group_id,
+                    checked: shown.groupIds.includes(String(g.group_id)),
+                    disabled: !editSettings,
+                  },
+                  isolate(g.name),
+                ),
               )}
             </fieldset>
             <fieldset ${effectState.attrs}>
               <legend>Effect</legend>
               ${effectState.message}
-              ${GROUPS_EFFECTS.map(
-                (e) =>
-                  html`<label class="check"
-                    ><input
-                      type="radio"
-                      name="effect"
-                      value="${e}"
-                      ${shown.effect === e ? html`checked` : null}
-                      ${disabled}
-                    />
-                    ${EFFECT_LABELS[e]}</label
-                  >`,
+              ${GROUPS_EFFECTS.map((e) =>
+                labelledChoice(
+                  {
+                    type: 'radio',
+                    name: 'effect',
+                    value: e,
+                    checked: shown.effect === e,
+                    disabled: !editSettings,
+                  },
+                  EFFECT_LABELS[e],
+                ),
               )}
             </fieldset>
             <label for="boost">Boost multiplier (with the boost effect only)</label>

@@ -19,7 +19,7 @@ import {
   onlyRolesMay,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
-import { html } from '../html.ts';
+import { html, labelledChoice } from '../html.ts';
 
 const SettingsBody = Type.Object({
   _csrf: Type.String(),
@@ -73,38 +73,37 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
             <fieldset ${prefer.attrs}>
               <legend>When the parsed file and the supplied fields disagree, prefer</legend>
               ${prefer.message}
-              ${(['supplied', 'parsed'] as const).map(
-                (value) =>
-                  html`<label class="check"
-                    ><input
-                      type="radio"
-                      name="prefer"
-                      value="${value}"
-                      ${shown.prefer === value ? html`checked` : null}
-                      ${disabled}
-                    />
-                    ${value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file'}</label
-                  >`,
+              ${(['supplied', 'parsed'] as const).map((value) =>
+                labelledChoice(
+                  {
+                    type: 'radio',
+                    name: 'prefer',
+                    value,
+                    checked: shown.prefer === value,
+                    disabled: !editable,
+                  },
+                  value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file',
+                ),
               )}
             </fieldset>
-            <label class="check"
-              ><input
-                type="checkbox"
-                name="include_conflicts"
-                ${shown.include_conflicts ? html`checked` : null}
-                ${disabled}
-              />
-              Include candidates with conflicts of interest</label
-            >
-            <label class="check"
-              ><input
-                type="checkbox"
-                name="include_without_email"
-                ${shown.include_without_email ? html`checked` : null}
-                ${disabled}
-              />
-              Include candidates without an email</label
-            >
+            ${labelledChoice(
+              {
+                type: 'checkbox',
+                name: 'include_conflicts',
+                checked: shown.include_conflicts,
+                disabled: !editable,
+              },
+              'Include candidates with conflicts of interest',
+            )}
+            ${labelledChoice(
+              {
+                type: 'checkbox',
+                name: 'include_without_email',
+                checked: shown.include_without_email,
+                disabled: !editable,
+              },
+              'Include candidates without an email',
+            )}
             <label for="max_candidates">Maximum number of candidates</label>
             ${max.message}
             <input

@@ -30,7 +30,7 @@ import {
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { AppError } from '../../infra/app-error.ts';
-import { dashboardPath, formatCount, html, isolate } from '../html.ts';
+import { dashboardPath, formatCount, html, isolate, labelledChoice } from '../html.ts';
 import { dataTable } from '../table.ts';
 
 const Id = RowId();
@@ -139,10 +139,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
               16 to 200 characters. Leave empty to keep the current one (or, for a new webhook, to have one
               generated).
             </p>
-            <label class="check"
-              ><input type="checkbox" name="enabled" ${shown.enabled ? html`checked` : null} /> Send
-              events</label
-            >
+            ${labelledChoice({ type: 'checkbox', name: 'enabled', checked: shown.enabled }, 'Send events')}
             <button type="submit">Save webhook</button>
           </form>
           ${
