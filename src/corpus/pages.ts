@@ -1,15 +1,17 @@
 // Minimal public HTML pages for corpus authors and works: every `service_url` and `url` the API hands
 // out points here, so each link resolves to something a person can read.
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { RowId, errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
+import { html, Html, isolate } from '../dashboard/html.ts';
 import { authorUrl, workUrl } from './authors/author-summary.ts';
 import { academicAge, type AuthorMetrics } from './authors/metrics.ts';
 
 const IdParams = Type.Object({ id: RowId() });
-const Html = Type.String({ description: 'An HTML page' });
+const HtmlPage = Type.String({ description: 'An HTML page' });
 const PAGE_WORKS = 100;
 
 /** The schema of a public HTML page of one corpus record, found by its id. */
@@ -19,21 +21,47 @@ function htmlPageSchema(summary: string) {
     tags: ['corpus'],
     params: IdParams,
     produces: ['text/html'],
-    response: { 200: Html, ...errorResponses(400, 404) },
+    response: { 200: HtmlPage, ...errorResponses(400, 404) },
   };
 }
 
-function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+const STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}' +
+  'dt{font-weight:600}dd{margin:0 0 .5rem}li{margin:.3rem 0}.retracted{color:#a00;font-weight:600}';
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} · refmatch</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}
-dt{font-weight:600}dd{margin:0 0 .5rem}li{margin:.3rem 0}.retracted{color:#a00;font-weight:600}</style>
-</head><body>${body}</body></html>`;
+// These pages are public (no key, no session) and show what a corpus file said: names, titles,
+// venues, affiliations. They are written with the dashboard's one template (every value escaped, a
+// value's direction controls closed) and served under a policy as strict as the dashboard's: no
+// script, their one style by its hash, no frame, nothing sniffed as another type. They had an escape
+// of their own and no policy; a title ending in a right-to-left override reversed "cited" after it.
+const CSP =
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
+  "img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Written whole, outside any template that a formatter may lay out: its text is what CSP hashes. */
+const STYLE_ELEMENT = new Html(`<style>${STYLE}</style>`);
+
+function page(reply: FastifyReply, title: string, body: Html): FastifyReply {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'same-origin')
+    .send(
+      html`<!doctype html>
+        <html lang="en">
+          <head>
+            <meta charset="utf-8" />
+            <meta name="viewport" content="width=device-width, initial-scale=1" />
+            <title>${title} · refmatch</title>
+            ${STYLE_ELEMENT}
+          </head>
+          <body>
+            ${body}
+          </body>
+        </html>`.value,
+    );
 }
 
 // The page shows the metrics columns as corpus/authors/metrics.ts defines them.
@@ -56,10 +84,13 @@ interface WorkListRow {
   source: string | null;
 }
 
-function workItem(base: string, w: WorkListRow): string {
-  const retracted = w.is_retracted ? ' <span class="retracted">Retracted</span>' : '';
-  const venue = w.source ? ` · ${esc(w.source)}` : '';
-  return `<li><a href="${esc(workUrl(base, w.id))}">${esc(w.title)}</a> (${esc(w.publication_year ?? 'n.d.')})${venue} · cited ${w.cited_by_count}${retracted}</li>`;
+function workItem(base: string, w: WorkListRow): Html {
+  return html`<li>
+    <a href="${workUrl(base, w.id)}">${isolate(w.title)}</a> (${w.publication_year ?? 'n.d.'})${
+      w.source ? html` · ${isolate(w.source)}` : null
+    }
+    · cited ${w.cited_by_count}${w.is_retracted ? html` <span class="retracted">Retracted</span>` : null}
+  </li>`;
 }
 
 export function registerCorpusPages(app: FastifyInstance, ctx: AppContext): void {
@@ -83,20 +114,38 @@ export function registerCorpusPages(app: FastifyInstance, ctx: AppContext): void
         [id],
       );
       const age = academicAge(a.first_publication_year);
-      const orcid = a.orcid
-        ? `<dt>ORCID</dt><dd><a href="https://orcid.org/${esc(a.orcid)}">${esc(a.orcid)}</a></dd>`
-        : '';
-      const body = `<h1>${esc(a.display_name)}</h1>
-<dl>${orcid}
-<dt>Most recent affiliation</dt><dd>${esc(a.recent_affiliation ?? 'unknown')}</dd>
-<dt>Articles</dt><dd>${a.articles_count}</dd>
-<dt>Citations</dt><dd>${a.citations_count}</dd>
-<dt>h-index</dt><dd>${a.h_index}</dd>
-<dt>Publication years</dt><dd>${esc(a.first_publication_year ?? '?')}–${esc(a.last_publication_year ?? '?')}${age !== null ? ` (academic age ${age})` : ''}</dd>
-</dl>
-<h2>Articles</h2><ol>${works.rows.map((w) => workItem(base, w)).join('\n')}</ol>
-<p><a href="${esc(authorUrl(base, a.id))}">Permanent link</a></p>`;
-      return reply.type('text/html; charset=utf-8').send(page(a.display_name, body));
+      return page(
+        reply,
+        a.display_name,
+        html`<h1>${a.display_name}</h1>
+          <dl>
+            ${
+              a.orcid
+                ? html`<dt>ORCID</dt>
+                    <dd><a href="https://orcid.org/${encodeURIComponent(a.orcid)}">${a.orcid}</a></dd>`
+                : null
+            }
+            <dt>Most recent affiliation</dt>
+            <dd>${a.recent_affiliation ?? 'unknown'}</dd>
+            <dt>Articles</dt>
+            <dd>${a.articles_count}</dd>
+            <dt>Citations</dt>
+            <dd>${a.citations_count}</dd>
+            <dt>h-index</dt>
+            <dd>${a.h_index}</dd>
+            <dt>Publication years</dt>
+            <dd>
+              ${a.first_publication_year ?? '?'}–${a.last_publication_year ?? '?'}${
+                age !== null ? ` (academic age ${age})` : null
+              }
+            </dd>
+          </dl>
+          <h2>Articles</h2>
+          <ol>
+            ${works.rows.map((w) => workItem(base, w))}
+          </ol>
+          <p><a href="${authorUrl(base, a.id)}">Permanent link</a></p>`,
+      );
     },
   );
 
@@ -128,25 +177,45 @@ export function registerCorpusPages(app: FastifyInstance, ctx: AppContext): void
       [id],
     );
     const ids = [
-      w.doi ? `<dt>DOI</dt><dd><a href="https://doi.org/${esc(w.doi)}">${esc(w.doi)}</a></dd>` : '',
-      w.pmid
-        ? `<dt>PubMed</dt><dd><a href="https://pubmed.ncbi.nlm.nih.gov/${esc(w.pmid)}/">${esc(w.pmid)}</a></dd>`
-        : '',
-      w.arxiv_id
-        ? `<dt>arXiv</dt><dd><a href="https://arxiv.org/abs/${esc(w.arxiv_id)}">${esc(w.arxiv_id)}</a></dd>`
-        : '',
-    ].join('');
-    const body = `<h1>${esc(w.title)}</h1>
-${w.is_retracted ? '<p class="retracted">This article has been retracted.</p>' : ''}
-<p>${authors.rows
-      .map(
-        (a) =>
-          `<a href="${esc(authorUrl(base, a.id))}">${esc(a.display_name)}</a>${a.raw_affiliations[0] ? ` (${esc(a.raw_affiliations[0])})` : ''}`,
-      )
-      .join(', ')}</p>
-<dl><dt>Published</dt><dd>${esc(w.publication_year ?? 'n.d.')}${w.source ? ` in ${esc(w.source)}` : ''}</dd>
-<dt>Type</dt><dd>${esc(w.type ?? 'unknown')}</dd><dt>Cited by</dt><dd>${w.cited_by_count}</dd>${ids}</dl>
-${w.abstract ? `<h2>Abstract</h2><p>${esc(w.abstract)}</p>` : ''}`;
-    return reply.type('text/html; charset=utf-8').send(page(w.title, body));
+      ['DOI', w.doi, 'https://doi.org/', ''],
+      ['PubMed', w.pmid, 'https://pubmed.ncbi.nlm.nih.gov/', '/'],
+      ['arXiv', w.arxiv_id, 'https://arxiv.org/abs/', ''],
+    ] as const;
+    return page(
+      reply,
+      w.title,
+      html`<h1>${w.title}</h1>
+        ${w.is_retracted ? html`<p class="retracted">This article has been retracted.</p>` : null}
+        <p>
+          ${authors.rows.map(
+            (a, i) =>
+              html`${i > 0 ? ', ' : null}<a href="${authorUrl(base, a.id)}">${isolate(a.display_name)}</a>${
+                  a.raw_affiliations[0] ? html` (${isolate(a.raw_affiliations[0])})` : null
+                }`,
+          )}
+        </p>
+        <dl>
+          <dt>Published</dt>
+          <dd>${w.publication_year ?? 'n.d.'}${w.source ? html` in ${isolate(w.source)}` : null}</dd>
+          <dt>Type</dt>
+          <dd>${w.type ?? 'unknown'}</dd>
+          <dt>Cited by</dt>
+          <dd>${w.cited_by_count}</dd>
+          ${ids.map(([label, id, at, after]) =>
+            id
+              ? html`<dt>${label}</dt>
+                  <dd>
+                    <a href="${at}${id.split('/').map(encodeURIComponent).join('/')}${after}">${id}</a>
+                  </dd>`
+              : null,
+          )}
+        </dl>
+        ${
+          w.abstract
+            ? html`<h2>Abstract</h2>
+                <p>${w.abstract}</p>`
+            : null
+        }`,
+    );
   });
 }

@@ -10,11 +10,16 @@ import type { FastifyReply } from 'fastify';
 export const CSV_BOM = '\uFEFF';
 
 /**
- * A cell a spreadsheet reads as a formula begins with one of = + - @, or a tab or carriage return
- * (which some strip before reading). Apostrophes before them are counted so that a value that begins
- * with apostrophes of its own comes back whole (`unneutralizedCell` takes one away).
+ * A cell a spreadsheet reads as a formula begins with one of = + - @, or a tab or a line break (which
+ * some strip before reading), or spaces before one of = + - @: LibreOffice Calc's import with "Trim
+ * spaces" (a box of its CSV dialog) read " =1+1" as the formula (2; probed in round 26). Apostrophes
+ * before them are counted so that a value that begins with apostrophes of its own comes back whole
+ * (`unneutralizedCell` takes one away).
  */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
+const FORMULA_LEAD = String.raw`(?:[\t\r\n]|\s*[=+\-@])`;
+const FORMULA_START = new RegExp(`^'*${FORMULA_LEAD}`);
+/** A cell `csvCell` neutralized: an apostrophe of its own before what would start a formula. */
+const NEUTRALIZED = new RegExp(`^'+${FORMULA_LEAD}`);
 /** A number alone is no formula ("-1.5", a custom value; a score): left a number for the sheet. */
 const PLAIN_NUMBER = /^[-+]?(\d+(\.\d+)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -41,7 +46,7 @@ export function csvLine(cells: ReadonlyArray<string | number | null | undefined>
  * again, and "''=x" (a value that began "'=x") is "'=x".
  */
 export function unneutralizedCell(cell: string): string {
-  return /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  return NEUTRALIZED.test(cell) ? cell.slice(1) : cell;
 }
 
 /**

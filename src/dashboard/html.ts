@@ -23,18 +23,73 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-/** Text for a template slot: Html as it is, arrays joined, null/undefined/false as nothing, the rest escaped. */
-function render(value: unknown): string {
+/**
+ * Text for a template slot: Html as it is, arrays joined, null/undefined/false as nothing, the rest
+ * escaped; a value shown as text (`before`: the page written so far) with its direction controls
+ * closed (`withDirectionClosed`).
+ */
+function render(value: unknown, before: string): string {
   if (value instanceof Html) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
+  if (Array.isArray(value)) return value.map((item) => render(item, before)).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
+  const text = String(value);
+  return escapeHtml(DIRECTION_CONTROLS.test(text) && showsAsText(before) ? withDirectionClosed(text) : text);
 }
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i], out) + strings[i + 1]!;
   return new Html(out);
+}
+
+// A stored value may hold direction controls that it leaves open: a right-to-left override (U+202E)
+// at a name's end reverses every letter after it up to the end of the line, a right-to-left isolate
+// (U+2067) the order of the words after it. Left open in a sentence or beside other values, it
+// disguised them: a group named "Group\u202E" made the import page's "holds 3 of its 100,000 records"
+// read "sdloh 3 fo sti 000,001 sdrocer". Every value shown as text is closed at its end, whatever
+// page writes it: the controls it opened are popped there (U+202C for an embedding or an override,
+// U+2069 for an isolate), as the Unicode Bidirectional Algorithm would at the end of its paragraph.
+// Its own characters are all kept: a form's value (an attribute, a textarea) is left as it was
+// stored, as it is sent back; it is shown in a box of its own.
+const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+const POP_DIRECTIONAL_FORMATTING = '\u202c';
+
+/** `text` with each embedding, override and isolate it opens and does not close, closed at its end. */
+export function withDirectionClosed(text: string): string {
+  // What is open, innermost last: true for an isolate, false for an embedding or an override.
+  const open: boolean[] = [];
+  for (const c of text) {
+    if (c >= '\u202a' && c <= '\u202e' && c !== POP_DIRECTIONAL_FORMATTING) open.push(false);
+    else if (c === POP_DIRECTIONAL_FORMATTING) {
+      // A PDF closes the innermost embedding or override, never past an isolate.
+      if (open.length > 0 && !open[open.length - 1]) open.pop();
+    } else if (c >= '\u2066' && c <= '\u2068') open.push(true);
+    else if (c === POP_DIRECTIONAL_ISOLATE) {
+      // A PDI closes the innermost isolate and whatever was opened inside it; unmatched, nothing.
+      const at = open.lastIndexOf(true);
+      if (at >= 0) open.length = at;
+    }
+  }
+  if (open.length === 0) return text;
+  return (
+    text +
+    open
+      .reverse()
+      .map((isolate) => (isolate ? POP_DIRECTIONAL_ISOLATE : POP_DIRECTIONAL_FORMATTING))
+      .join('')
+  );
+}
+
+/**
+ * Whether a slot after `before` is shown as text among other text: not inside a tag (an attribute's
+ * value) nor inside a textarea, whose value goes back with the form.
+ */
+function showsAsText(before: string): boolean {
+  // A fragment written apart (html`${part}` joined into a page later) starts as text.
+  return (
+    before.lastIndexOf('<') <= before.lastIndexOf('>') &&
+    before.lastIndexOf('<textarea') <= before.lastIndexOf('</textarea')
+  );
 }
 
 /** A path under /dashboard/ with each segment percent-encoded: ids and names in links stay inert. */
@@ -109,6 +164,18 @@ export function wrappableAddress(address: string): Html {
           : part
       }`,
   )}`;
+}
+
+/**
+ * The href of a link that writes to `address`: its mailbox and its domain percent-encoded (RFC 6068).
+ * A stored address is checked for one "@" and a dot, not for what a mailto URL reads: written as it
+ * was, "ann@uni.example?bcc=spy%40evil.example" (from an upload's author email) made the candidate's
+ * link open a message with a hidden copy to another address, and a "?body=" wrote the message.
+ */
+export function mailtoHref(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 0) return `mailto:${encodeURIComponent(address)}`;
+  return `mailto:${encodeURIComponent(address.slice(0, at))}@${encodeURIComponent(address.slice(at + 1))}`;
 }
 
 /** Addresses in one cell, each free to wrap as `wrappableAddress` lets it, separated by ", ". */

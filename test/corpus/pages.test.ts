@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { loadAuthorSummaries } from '../../src/corpus/authors/author-summary.ts';
 import { FIXTURES, ingest, OPENALEX } from './helpers.ts';
+import { buildCorpus } from '../referee-finder/fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,7 +44,9 @@ describe('every link handed out resolves', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('The state of OA');
     expect(res.body).toContain('https://doi.org/10.7717/peerj.4375');
-    expect(res.body).toMatch(/<a href="http:\/\/refmatch\.test\/authors\/\d+">Heather Piwowar<\/a>/);
+    expect(res.body).toMatch(
+      /<a href="http:\/\/refmatch\.test\/authors\/\d+"><bdi>Heather Piwowar<\/bdi><\/a>/,
+    );
     expect(res.body).toContain('Despite growing interest');
   });
 
@@ -55,5 +59,43 @@ describe('every link handed out resolves', () => {
     const bad = await t.app.inject({ method: 'GET', url: '/authors/abc' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('validation_failed');
+  });
+});
+
+// These pages are public and show what a corpus file said (src/corpus/pages.ts): written with the
+// dashboard's template, served under a policy that runs no script.
+describe('a corpus record written to harm its pages', () => {
+  it('is escaped, isolated beside the other values, and served under a policy with no script', async () => {
+    const ids = await buildCorpus(t.db, [
+      {
+        authors: [
+          {
+            name: 'Eve <script>alert(1)</script>\u202E',
+            affiliation: 'Uni "><img src=x onerror=alert(2)>\u202E',
+          },
+          { name: 'Bob Next' },
+        ],
+        title: 'Graphs <svg onload=alert(3)>\u202E',
+        doi: '10.1000/x"?y#z',
+      },
+    ]);
+    const work = await t.app.inject({ url: `/works/${ids.workId('Graphs <svg onload=alert(3)>\u202E')}` });
+    const author = await t.app.inject({
+      url: `/authors/${ids.authorId('Eve <script>alert(1)</script>\u202E')}`,
+    });
+    for (const res of [work, author]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toMatch(/<script|<svg|<img/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).toMatch(/^default-src 'none'; style-src 'sha256-[^']+';.* frame-ancestors 'none'/);
+      // The page's one style is the one the policy names.
+      const style = /<style>([^<]*)<\/style>/.exec(res.body)![1]!;
+      expect(policy).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    }
+    expect(work.body).toContain('<bdi>Eve &lt;script&gt;alert(1)&lt;/script&gt;\u202E\u202C</bdi>');
+    expect(work.body).toContain('(<bdi>Uni &quot;&gt;&lt;img src=x onerror=alert(2)&gt;\u202E\u202C</bdi>)');
+    expect(work.body).toContain('href="https://doi.org/10.1000/x%22%3Fy%23z"');
+    expect(author.body).toContain('<bdi>Graphs &lt;svg onload=alert(3)&gt;\u202E\u202C</bdi>');
   });
 });

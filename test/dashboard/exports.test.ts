@@ -47,7 +47,23 @@ function rowsOf(body: string): string[][] {
 
 describe('CSV cells', () => {
   it('neutralizes what a spreadsheet would run as a formula, and the import reads it back as written', () => {
-    for (const value of ['=1+2', '+1+A1', '-cmd|x', '@SUM(A1)', '\tx', '\rx', "'=x", "''+x", '-', '@']) {
+    for (const value of [
+      '=1+2',
+      '+1+A1',
+      '-cmd|x',
+      '@SUM(A1)',
+      '\tx',
+      '\rx',
+      "'=x",
+      "''+x",
+      '-',
+      '@',
+      // Spaces before a formula (a spreadsheet that trims them runs it), DDE, a line break first.
+      ' =1+1',
+      " \u00a0=cmd|' /C calc'!A0",
+      "' =x",
+      '\n=1+3',
+    ]) {
       const cell = csvCell(value);
       expect(cell.replace(/^"/, '')).toMatch(/^'/);
       const read = (parse(`${cell}\r\n`) as string[][])[0]![0]!;

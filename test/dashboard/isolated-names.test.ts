@@ -12,6 +12,7 @@ import {
   signInAs,
 } from '../helpers/dashboard.ts';
 import { createGroup } from '../../src/authors-groups/store.ts';
+import { html } from '../../src/dashboard/html.ts';
 
 let t: TestApp;
 let org: TestOrg;
@@ -118,5 +119,38 @@ describe('names inside sentences are isolated for direction', () => {
     expect(page).toMatch(
       new RegExp(`Change role<span class="visually-hidden"> of <bdi>${email}</bdi></span>`),
     );
+  });
+});
+
+// Direction controls a value leaves open (html.ts, `withDirectionClosed`): closed at the value's end
+// where it is shown as text, so that the text after it keeps its order; left as stored in a form's
+// value, which goes back with the form.
+describe('a value that leaves a direction control open', () => {
+  it('is closed at its end where it is text, the controls it closed itself left alone', () => {
+    expect(html`<p>${'Group\u202E'} holds</p>`.value).toBe('<p>Group\u202E\u202C holds</p>');
+    expect(html`<p>${'a\u2067b\u202Bc'}</p>`.value).toBe('<p>a\u2067b\u202Bc\u202C\u2069</p>');
+    expect(html`${'a\u2067b\u202Bc'}`.value).toBe('a\u2067b\u202Bc\u202C\u2069');
+    expect(html`<p>${'a\u202Eb\u202Cc \u2066d\u2069'}</p>`.value).toBe(
+      '<p>a\u202Eb\u202Cc \u2066d\u2069</p>',
+    );
+    // A PDI closes what was opened inside its isolate; a stray closer closes nothing.
+    expect(html`<p>${'\u2067a\u202Eb\u2069\u202C'}</p>`.value).toBe('<p>\u2067a\u202Eb\u2069\u202C</p>');
+  });
+
+  it('is left as stored in an attribute and a textarea', () => {
+    expect(html`<input value="${'Group\u202E'}" />`.value).toBe('<input value="Group\u202E" />');
+    expect(html`<textarea name="csv">${'Group\u202E'}</textarea>`.value).toBe(
+      '<textarea name="csv">Group\u202E</textarea>',
+    );
+    expect(
+      html`<textarea>x</textarea>
+        <p>${'Group\u202E'}</p>`.value.replace(/>\s+</g, '><'),
+    ).toBe('<textarea>x</textarea><p>Group\u202E\u202C</p>');
+  });
+
+  it("a group named with an open override leaves its import page's sentence in order", async () => {
+    const id = await addGroup('Group\u202E');
+    const page = await get(`/dashboard/groups/${id}/import/`);
+    expect(page).toContain('Group\u202E\u202C</a> holds');
   });
 });

@@ -54,7 +54,16 @@ import {
   SEARCH_MAX,
 } from '../framework.ts';
 import { pageCount, pagerNav } from '../pager.ts';
-import { countOf, dashboardPath, formatCount, html, isolate, isolateText, type Html } from '../html.ts';
+import {
+  countOf,
+  dashboardPath,
+  formatCount,
+  html,
+  isolate,
+  isolateText,
+  mailtoHref,
+  type Html,
+} from '../html.ts';
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
 import { RECORD_HEADERS, type RecordHeader } from './group-import.ts';
@@ -1224,7 +1233,7 @@ function candidateTable(
                   ${c.author_id}
                 </div>
                 <div>
-                  ${c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : html`<span class="muted">no email</span>`}
+                  ${c.email ? html`<a href="${mailtoHref(c.email)}">${c.email}</a>` : html`<span class="muted">no email</span>`}
                 </div>
                 ${c.orcid ? html`<div>ORCID <code>${c.orcid}</code></div>` : null}
                 ${c.affiliation ? html`<div>${c.affiliation}</div>` : null}
