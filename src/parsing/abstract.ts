@@ -833,6 +833,13 @@ function findUnlabelled(
       Math.abs(keywordsUnder.relSize - b.relSize) <= 0.05 * b.relSize &&
       /[.!?]\s+\p{Lu}/u.test(text);
     if (b.relSize < 0.85 && !smallAbstract(blocks, i, b, bodyProse) && !overOwnKeywords) continue;
+    // A keywords line set as the last line of the paragraph's own block (Typst's preprint template
+    // sets the abstract with no label and "Keywords: ..." under it, read as one block): the line
+    // says what the prose over it is, and ends it, as it ends a labelled abstract's block.
+    if (blocks[i]!.lines.some((l, k) => k > 0 && opensWithKeywordsLabel(l.text.trim()))) {
+      const before = withoutMarginNotice(beforeKeywords(blocks[i]!));
+      if (isAbstractProse({ ...b, text: before })) return { text: before, used: [i] };
+    }
     const structured = STRUCTURED_PART.test(text) && text.length >= 40 && !NOT_ABSTRACT.test(text);
     if (structured) {
       const used = [i];

@@ -104,14 +104,24 @@ export function spacedTwoLineEntries(texts: [string, string][], top: number): Pd
   return out;
 }
 
-/** A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. */
-export function makeTextPdf(pages: PdfTextLine[][], trailerExtra = '', links: PdfLink[][] = []): Uint8Array {
+/**
+ * A text PDF: one entry per page, each a list of lines in Helvetica at the given sizes. With
+ * `winAnsi` the fonts use WinAnsiEncoding, so Latin-1 characters beyond ASCII (superscript digits
+ * "¹²³", "§", accented letters) read back as themselves; without it they follow StandardEncoding.
+ */
+export function makeTextPdf(
+  pages: PdfTextLine[][],
+  trailerExtra = '',
+  links: PdfLink[][] = [],
+  { winAnsi = false }: { winAnsi?: boolean } = {},
+): Uint8Array {
+  const encoding = winAnsi ? ' /Encoding /WinAnsiEncoding' : '';
   // 1 catalog, 2 pages, 3 and 4 fonts, then per page: page object and its content stream.
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
+    `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica${encoding} >>`,
+    `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold${encoding} >>`,
   ];
   const kids: string[] = [];
   pages.forEach((lines, p) => {
