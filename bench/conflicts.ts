@@ -223,6 +223,7 @@ interface VariantCounts {
   keptFlags: number;
   newFlags: number;
   ownRanked: number;
+  dropped: number;
   authorsFound: number;
   authorsKept: number;
   otherRecords: number;
@@ -263,6 +264,7 @@ async function measureVariants(
             keptFlags: 0,
             newFlags: 0,
             ownRanked: 0,
+            dropped: 0,
             authorsFound: 0,
             authorsKept: 0,
             otherRecords: 0,
@@ -299,6 +301,9 @@ async function measureVariants(
             c.ownRanked++;
             continue;
           }
+          // A candidate the exact names left below the top 50 came in as another left: its flags
+          // are compared with nothing (the referees dropped are counted below).
+          if (!baseList.has(id)) continue;
           for (const conflict of conflicts) {
             if (baseFlags.has(`${id}:${conflict.kind}`)) continue;
             c.newFlags++;
@@ -309,6 +314,9 @@ async function measureVariants(
           }
         }
         const resolved = await f.resolve(m);
+        // A candidate of the exact names the variant takes for a manuscript author (and leaves out).
+        const takenFor = new Set(resolved.flat());
+        for (const id of baseList.keys()) if (takenFor.has(id) && !own.has(id)) c.dropped++;
         baseResolved.forEach((ids, k) => {
           if (!ids.length) return;
           c.authorsFound++;
@@ -329,13 +337,13 @@ async function measureVariants(
   for (const [s, side] of sides.entries()) {
     console.log(`${side.label}:`);
     console.log(
-      `  ${'kind'.padEnd(15)} changed  conflicts kept/exact (recall)  new flags  own ranked  authors kept/found  other records`,
+      `  ${'kind'.padEnd(15)} changed  conflicts kept/exact (recall)  new flags  own ranked  dropped  authors kept/found  other records`,
     );
     for (const [kind, c] of counts[s]!) {
       const recall = c.baselineFlags ? (c.keptFlags / c.baselineFlags).toFixed(3) : '—';
       console.log(
         `  ${kind.padEnd(15)} ${String(c.manuscripts).padStart(7)}  ${`${c.keptFlags}/${c.baselineFlags} (${recall})`.padStart(28)}` +
-          `  ${String(c.newFlags).padStart(9)}  ${String(c.ownRanked).padStart(10)}  ${`${c.authorsKept}/${c.authorsFound}`.padStart(18)}  ${String(c.otherRecords).padStart(13)}`,
+          `  ${String(c.newFlags).padStart(9)}  ${String(c.ownRanked).padStart(10)}  ${String(c.dropped).padStart(7)}  ${`${c.authorsKept}/${c.authorsFound}`.padStart(18)}  ${String(c.otherRecords).padStart(13)}`,
       );
     }
   }

@@ -265,18 +265,21 @@ export async function resolveManuscriptAuthors(
         if (!theirs) return false;
         // Initials against initials are weak: "Y. Chen" and "X. Li" are each hundreds of records,
         // and some two of them wrote together. A co-author who could be another manuscript author
-        // written by a given name in full (or settled by an identifier) confirms; one written by
-        // initials too confirms only beside a second such author.
-        const initialsWith = new Set<number>();
+        // written by a given name in full (or settled by an identifier) confirms; co-authors who
+        // could be authors written by initials too confirm only as a group of three: two of them,
+        // for two other authors, who also wrote with each other.
+        const byInitials: Array<{ other: number; j: number }> = [];
         for (const other of theirs) {
           if (other === id) continue;
           for (const j of authorsOf.get(other) ?? []) {
             if (j === k) continue;
             if (!initialsOnly[k] || !initialsOnly[j] || settled[j]) return true;
-            initialsWith.add(j);
+            byInitials.push({ other, j });
           }
         }
-        return initialsWith.size >= 2;
+        return byInitials.some((x) =>
+          byInitials.some((y) => y.j !== x.j && (coauthors.get(x.other)?.has(y.other) ?? false)),
+        );
       });
       if (confirmed.length) perAuthor[k] = confirmed;
     }
