@@ -149,7 +149,7 @@ describe('names', () => {
     // A hyphenated given name is no compound family name (read family name first, it is one word).
     expect(keys('Jean-Pierre Dupont')).toEqual(['dupont', 'jean pierre']);
     expect(keys('Smith, John Paul')).toEqual(['smith']); // the comma says where the family name is
-    expect(keys('Ludwig van Beethoven')).toEqual(['beethoven']); // particles: left to the parse
+    expect(keys('Ludwig van Beethoven')).toEqual(['beethoven', 'ludwig']); // particles: left to the parse
     expect(keys('')).toEqual([]);
   });
 
