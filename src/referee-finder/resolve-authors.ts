@@ -116,6 +116,12 @@ function compatibleRows<R extends NameRow>(rows: readonly R[]): (name: string) =
   };
 }
 
+/** "D. F. Wong", "Wong DF": a name whose given names are initials only (and "Wong" alone: none). */
+function writtenByInitials(name: string): boolean {
+  const given = nameReadings(name)[0]?.given ?? [];
+  return given.every((g) => g.length === 1);
+}
+
 /**
  * `organizationId`: the caller's organization, whose own group records (linked to corpus authors)
  * also settle who an email or an ORCID is; no other organization's records are read.
@@ -243,6 +249,8 @@ export async function resolveManuscriptAuthors(
     // Each affiliation normalized once for this manuscript: a stated one may be longer than the
     // process's cache keeps, and is compared with every namesake's.
     const organizations = memoized(cachedAffiliationOrganizations);
+    const settled = perAuthor.map((ids) => ids.length > 0);
+    const initialsOnly = authors.map((a) => writtenByInitials(a.name));
     for (const [k, ids] of pending.entries()) {
       if (slicer.due) await slicer.pause();
       const author = authors[k]!;
@@ -255,10 +263,23 @@ export async function resolveManuscriptAuthors(
         }
         const theirs = coauthors.get(id);
         if (!theirs) return false;
+        // Initials against initials are weak: "Y. Chen" and "X. Li" are each hundreds of records,
+        // and some two of them wrote together. A co-author who could be another manuscript author
+        // written by a given name in full (or settled by an identifier) confirms; co-authors who
+        // could be authors written by initials too confirm only as a group of three: two of them,
+        // for two other authors, who also wrote with each other.
+        const byInitials: Array<{ other: number; j: number }> = [];
         for (const other of theirs) {
-          if (other !== id && (authorsOf.get(other) ?? []).some((j) => j !== k)) return true;
+          if (other === id) continue;
+          for (const j of authorsOf.get(other) ?? []) {
+            if (j === k) continue;
+            if (!initialsOnly[k] || !initialsOnly[j] || settled[j]) return true;
+            byInitials.push({ other, j });
+          }
         }
-        return false;
+        return byInitials.some((x) =>
+          byInitials.some((y) => y.j !== x.j && (coauthors.get(x.other)?.has(y.other) ?? false)),
+        );
       });
       if (confirmed.length) perAuthor[k] = confirmed;
     }

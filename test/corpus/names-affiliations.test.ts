@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   familyCore,
+  inLatinLetters,
   KEY_CACHE_LIMIT,
   nameKey,
   nameKeyCacheSize,
@@ -123,9 +124,9 @@ describe('names', () => {
   it('reads a possibly compound family name both ways, with a hyphen or without', () => {
     const keys = (name: string) => nameReadings(name).map(familyCore);
     // First the parse (the corpus's key), then the other split.
-    expect(keys('María García-López')).toEqual(['garcia lopez', 'lopez']);
+    expect(keys('María García-López')).toEqual(['garcia lopez', 'lopez', 'maria']);
     // Then the first family name alone, as Spanish names are often written ("María García").
-    expect(keys('María García López')).toEqual(['lopez', 'garcia lopez', 'garcia']);
+    expect(keys('María García López')).toEqual(['lopez', 'garcia lopez', 'garcia', 'maria']);
     expect(keys('José María Álvarez-Buylla Roces')).toContain('alvarez buylla');
     expect(namesCompatibleByReading('Inés Ruiz Moreno', 'Inés Ruiz')).toBe(true);
     expect(namesCompatibleByReading('José María Álvarez-Buylla Roces', 'José M. Álvarez-Buylla')).toBe(true);
@@ -143,11 +144,12 @@ describe('names', () => {
 
   it('reads other names one way only', () => {
     const keys = (name: string) => nameReadings(name).map(familyCore);
-    expect(keys('Yang Liu')).toEqual(['liu']);
     expect(keys('John A. Smith')).toEqual(['smith']); // an initial is not a family name
-    expect(keys('Jean-Pierre Dupont')).toEqual(['dupont']); // a hyphenated given name
+    expect(keys('D. F. Wong')).toEqual(['wong']); // nor are initials written first
+    // A hyphenated given name is no compound family name (read family name first, it is one word).
+    expect(keys('Jean-Pierre Dupont')).toEqual(['dupont', 'jean pierre']);
     expect(keys('Smith, John Paul')).toEqual(['smith']); // the comma says where the family name is
-    expect(keys('Ludwig van Beethoven')).toEqual(['beethoven']); // particles: left to the parse
+    expect(keys('Ludwig van Beethoven')).toEqual(['beethoven', 'ludwig']); // particles: left to the parse
     expect(keys('')).toEqual([]);
   });
 
@@ -180,10 +182,38 @@ describe('names', () => {
     expect(readings('KIM Min-Jun')).toContain('min jun | kim');
     expect(readings('NAGY Péter')).toContain('peter | nagy');
     expect(readings('Dr. LI Xiaoming')).toContain('xiaoming | li');
-    // Written in the order of the reading already, or in mixed case: one reading.
-    expect(readings('Wei WANG')).toEqual(['wei | wang']);
-    expect(readings('Wang Wei')).toEqual(['wang | wei']);
     expect(nameReadingKeys('WANG Wei')).toEqual(['wei', 'wang']);
+  });
+
+  it('also reads the first written word as the family name ("Wong Derek F.", "Zhang Wei-Nan")', () => {
+    const readings = (name: string) =>
+      nameReadings(name).map((r) => `${r.given.join(' ')} | ${r.family.join(' ')}`);
+    // In written order first (the corpus's key), then family name first, whatever the case.
+    expect(readings('Yang Liu')).toEqual(['yang | liu', 'liu | yang']);
+    expect(readings('Wei WANG')).toEqual(['wei | wang', 'wang | wei']);
+    expect(readings('Wong Derek F.')).toContain('derek f | wong');
+    expect(readings('Zhang Wei-Nan')).toContain('wei nan | zhang');
+    expect(readings('Müller Jürgen')).toContain('jurgen | muller');
+    expect(namesCompatibleByReading('Wong Derek F.', 'Derek F. Wong')).toBe(true);
+    expect(namesCompatibleByReading('Zhang Wei-Nan', 'Wei-Nan Zhang')).toBe(true);
+    // Not where the first word is initials, an initial inside marks the given-first order, or a
+    // comma says where the family name ends.
+    expect(readings('D. F. Wong')).toEqual(['d f | wong']);
+    expect(readings('John A. Smith').map((r) => r.split(' | ')[1])).not.toContain('john');
+    expect(readings('Wong, Derek F.')).toEqual(['derek f | wong']);
+    // Another given name stays another person.
+    expect(namesCompatibleByReading('Wong Derek F.', 'David Wong')).toBe(false);
+  });
+
+  it('reads a name written in Latin letters and in another script beside them by its Latin letters', () => {
+    expect(inLatinLetters('Derek F. Wong (黄德)')).toBe('Derek F. Wong');
+    expect(inLatinLetters('黄德 Derek F. Wong')).toBe('Derek F. Wong');
+    expect(inLatinLetters('Ivan Petrov (Иван Петров)')).toBe('Ivan Petrov');
+    expect(namesCompatibleByReading('Derek F. Wong（黄德）', 'Derek F. Wong')).toBe(true);
+    expect(nameReadingKeys('黄德 Derek F. Wong')).toEqual(['wong']);
+    // One script only: kept whole.
+    expect(inLatinLetters('王伟')).toBe('王伟');
+    expect(inLatinLetters('José Núñez')).toBe('José Núñez');
   });
 
   it('reads ä, ö, ü and ø as typed without them (ae, oe, ue), and ae, oe, ue as the letters they stand for', () => {
@@ -210,6 +240,12 @@ describe('names', () => {
       "Conan O'Brien",
       'Smith JM',
       'WANG Wei',
+      'Wei WANG',
+      'AJ Smith',
+      'Dr Smith',
+      'Smith, John',
+      'Wong Derek F.',
+      'Derek F. Wong (黄德)',
       'Dr. LI Xiaoming',
       'Thomas Mueller',
       'Jens Sørensen',

@@ -158,6 +158,26 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Paz Paternalpal' }] },
+    // Names a form writes family name first without a comma, or beside the author's own script.
+    {
+      authors: [
+        { name: 'Derek F. Wong', affiliation: 'University of Macau, Macau, China' },
+        { name: 'Fai Firstpal' },
+      ],
+    },
+    { authors: [{ name: 'Fai Firstpal' }] },
+    {
+      authors: [
+        { name: 'Hiroshi Tanaka', affiliation: 'Kyoto University, Kyoto, Japan' },
+        { name: 'Aki Scriptpal' },
+      ],
+    },
+    { authors: [{ name: 'Aki Scriptpal' }] },
+    // Two people who wrote together, whose initials and family names two authors of a manuscript
+    // share (they are not its authors), and their co-author.
+    { authors: [{ name: 'Yusuf Quill' }, { name: 'Lena Marsh' }, { name: 'Odo Bystander' }] },
+    { authors: [{ name: 'Odo Bystander' }] },
+    { authors: [{ name: 'Yusuf Quill' }] },
     // An affiliation in English, which a manuscript author not in the corpus writes in their language.
     {
       authors: [{ name: 'Rosa Wienerin', affiliation: 'University of Vienna, Vienna, Austria' }],
@@ -510,6 +530,44 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Uwe Umlautpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Paz Paternalpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found with the family name first without a comma, or beside their own script', async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-family-first',
+      authors_count: 2,
+      author1_name: 'Wong Derek F.',
+      author1_aff: 'University of Macau',
+      author2_name: '田中宏 Hiroshi Tanaka',
+      author2_aff: 'Kyoto University',
+    });
+    expect(withName(candidates, 'Fai Firstpal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Aki Scriptpal').coauth_conflicts.exists).toBe(true);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Derek F. Wong'))).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('authors given by initials alone are not found through one co-authorship of two namesakes by initials', async () => {
+    const org = await orgSeeingEveryone();
+    const byInitials = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-initials',
+      authors_count: 2,
+      author1_name: 'Y. Quill',
+      author2_name: 'L. Marsh',
+    });
+    // Yusuf Quill and Lena Marsh wrote together, but "Y." and "L." do not say they are these two.
+    expect(withName(byInitials, 'Odo Bystander').coauth_conflicts.exists).toBe(false);
+    expect(withName(byInitials, 'Yusuf Quill').coauth_conflicts.exists).toBe(false);
+    // A given name in full beside the initials settles both.
+    const withGivenName = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-initials-and-name',
+      authors_count: 2,
+      author1_name: 'Y. Quill',
+      author2_name: 'Lena Marsh',
+    });
+    expect(withName(withGivenName, 'Odo Bystander').coauth_conflicts.exists).toBe(true);
+    expect(withGivenName.some((c) => c.author_id === ids.authorId('Yusuf Quill'))).toBe(false);
   });
 
   it("a shared affiliation is found when the manuscript's author names it in another language", async () => {

@@ -4,7 +4,7 @@
 // name it starts). It never says two names ARE one person; callers need other evidence for that.
 
 import { foldWords } from '../../infra/text-fold.ts';
-import { isHonorific, mayEndInDegree, withoutHonorifics, withoutTitles } from './name-titles.ts';
+import { isHonorific, mayEndInDegree, withoutTitles } from './name-titles.ts';
 
 const PARTICLES = new Set([
   'van',
@@ -54,11 +54,30 @@ function isHyphenatedName(token: string, parts: readonly string[]): boolean {
   return parts.length > 1 && /\p{L}[-\u2010\u2011]\p{L}/u.test(token) && parts.every((p) => p.length > 1);
 }
 
+/**
+ * A word of letters of a script other than Latin, with what follows it up to the next Latin letter
+ * and the brackets around it: "(黄德)" in "Derek F. Wong (黄德)", "黄德 " in "黄德 Derek F. Wong".
+ */
+const OTHER_SCRIPT = /[(\uff08]?[^\P{L}\p{Script=Latin}][^\p{Script=Latin}(),\uff08\uff09]*[)\uff09]?/gu;
+
+/**
+ * A name written in Latin letters and in the author's own script beside them (forms ask for both:
+ * "Derek F. Wong (黄德)", "黄德 Derek F. Wong"), read by its Latin letters, as the corpus and the
+ * bylines write it. A name in one script only is kept whole ("王伟", "Wei Wang").
+ */
+export function inLatinLetters(raw: string): string {
+  // Most names are plain ASCII: nothing to cut.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(raw) || !/\p{Script=Latin}/u.test(raw)) return raw;
+  const latin = raw.replace(OTHER_SCRIPT, ' ').replace(/\s+/g, ' ').trim();
+  return latin && latin !== raw && /\p{L}/u.test(latin) ? latin : raw;
+}
+
 /** Parses "First Middle Last", "Last, First M." and "Last FM"; null when nothing name-like is left. */
 export function parsePersonName(raw: string): PersonName | null {
   // Titles and degrees name no one: "Prof. Dr. Hans Meier" and "Jane Roe, PhD" are Hans Meier and
   // Jane Roe (read as "Family, Given", the degree was a given name; after it, "phd" a family name).
-  const text = withoutTitles(raw.replace(/\s+/g, ' ').trim());
+  const text = withoutTitles(inLatinLetters(raw).replace(/\s+/g, ' ').trim());
   if (!text) return null;
   let givenPart: string;
   let familyPart: string;
@@ -117,14 +136,20 @@ export function parsePersonName(raw: string): PersonName | null {
  * by the first reading only; the referee finder looks a manuscript author up by every reading's key
  * and takes a corpus name compatible with any reading (it still needs a second piece of evidence).
  */
-export function nameReadings(raw: string): PersonName[] {
+export function nameReadings(written: string): PersonName[] {
+  const raw = inLatinLetters(written);
   const parsed = parsePersonName(raw);
   if (!parsed) return [];
-  const readings = [parsed];
-  const capitalsFirst = familyInCapitalsFirst(raw);
-  if (capitalsFirst && capitalsFirst.family.join(' ') !== parsed.family.join(' '))
-    readings.push(capitalsFirst);
-  readings.push(...transliteratedReadings(raw, parsed));
+  const readings = [parsed, ...transliteratedReadings(raw, parsed), ...compoundFamilyReadings(raw, parsed)];
+  const writtenFamilyFirst = familyFirst(raw);
+  if (writtenFamilyFirst && familyCore(writtenFamilyFirst) !== familyCore(parsed))
+    readings.push(writtenFamilyFirst);
+  return readings;
+}
+
+/** The other splits between given and family names of a name whose family name may be compound. */
+function compoundFamilyReadings(raw: string, parsed: PersonName): PersonName[] {
+  const readings: PersonName[] = [];
   const { given, family, suffix, hyphenated } = parsed;
   if (family.some((t) => PARTICLES.has(t))) return readings;
   // "García-López" (one written family name of two words): also "García" as a given name.
@@ -202,18 +227,27 @@ function mayBeTransliterated(raw: string, key: string): boolean {
 
 /** A first written word in capitals, before words in mixed case: "WANG Wei", "KIM Min-Jun". */
 const CAPITALS_FIRST = /^\p{Lu}{2,}\s+(?=\p{Lu}?\p{Ll})/u;
+/** A first written word that is initials ("D.", "AJ", "J.-P."), not a family name. */
+const INITIALS_FIRST = /^(?:\p{Lu}[.-]*){1,3}(?:\s|$)/u;
 
 /**
- * "WANG Wei", "KIM Min-Jun", "NAGY Péter": a family name set in capitals before the given names, as
- * East Asian and Hungarian names are often written in forms and bylines, read that way (the reading
- * in written order takes the last word for the family name). Null for any other name. Initials
- * before a surname ("AJ Smith") fit the pattern too: this is one more reading, never the only one.
+ * "Wong Derek F.", "Zhang Wei-Nan", "WANG Wei", "Müller Jürgen": the family name written first
+ * without a comma, as East Asian and Hungarian names are and as forms that ask for "family name,
+ * given name" in two fields send them joined, read that way (the reading in written order takes the
+ * last word for the family name). Null for a name with a comma (which says where the family name
+ * ends), of one word, or whose first word is initials ("D. F. Wong", "AJ Smith"), unless that word is
+ * a family name set in capitals before mixed-case given names ("KIM Min-Jun"). One more reading,
+ * never the only one: the second piece of evidence decides.
  */
-function familyInCapitalsFirst(raw: string): PersonName | null {
-  const text = withoutHonorifics(raw.trim());
-  if (text.includes(',') || !CAPITALS_FIRST.test(text)) return null;
+function familyFirst(raw: string): PersonName | null {
+  const text = withoutTitles(raw.trim());
+  if (text.includes(',')) return null;
   const words = text.split(/\s+/);
-  if (!words.slice(1).every((w) => /\p{Ll}/u.test(w))) return null;
+  if (words.length < 2 || PARTICLES.has(foldWords(words[0]!))) return null;
+  if (INITIALS_FIRST.test(text) && !CAPITALS_FIRST.test(text)) return null;
+  // "John A. Smith": an initial inside, a full name last, is the given-first order.
+  const isInitial = (w: string) => /^(?:\p{Lu}[.-]*){1,2}$/u.test(w);
+  if (!isInitial(words[words.length - 1]!) && words.slice(1, -1).some(isInitial)) return null;
   return parsePersonName(`${words[0]}, ${words.slice(1).join(' ')}`);
 }
 
@@ -228,15 +262,27 @@ function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefi
  * reading only (a one-word family name, fewer than three written words): relinking after an ingest
  * asks this for every author of every organization's groups.
  */
-export function nameReadingKeys(raw: string): string[] {
+export function nameReadingKeys(written: string): string[] {
+  const raw = inLatinLetters(written);
   const key = nameKey(raw);
   if (key === null) return [];
-  const oneReading =
-    !key.includes(' ') &&
-    raw.trim().split(/\s+/).length < 3 &&
-    !CAPITALS_FIRST.test(raw.trim()) &&
-    !mayBeTransliterated(raw, key);
-  if (oneReading) return [key];
+  const words = raw.trim().split(/\s+/);
+  if (!key.includes(' ') && words.length < 3 && !mayBeTransliterated(raw, key)) {
+    if (words.length < 2 || raw.includes(',')) return [key];
+    // "Derek Wong": read in written order and with the family name first (familyFirst), each
+    // reading keyed by one of the two words.
+    const [first, second] = words as [string, string];
+    const plainWord = /^[A-Za-z]+$/;
+    if (
+      plainWord.test(first) &&
+      plainWord.test(second) &&
+      !isHonorific(first) &&
+      !PARTICLES.has(first.toLowerCase()) &&
+      !INITIALS_FIRST.test(raw.trim()) &&
+      !mayEndInDegree(raw)
+    )
+      return [...new Set([key, first.toLowerCase()])];
+  }
   return [...new Set(nameReadings(raw).map(familyCore))];
 }
 
