@@ -299,6 +299,15 @@ describe('affiliations', () => {
     );
   });
 
+  it('a segment of generic words or a legal form alone ("Inc.", "GmbH", "University") names no organization', () => {
+    expect(affiliationsMatch('Meta Platforms, Inc', 'Rebellions, Inc.')).toBe(false);
+    expect(affiliationsMatch('Acme Labs, GmbH', 'Other Labs, GmbH')).toBe(false);
+    expect(affiliationsMatch('University', 'University')).toBe(false);
+    expect(affiliationsMatch('Research, Inc.', 'Research')).toBe(false);
+    expect(affiliationsMatch('Meta Platforms, Inc', 'Meta Platforms Inc., Menlo Park')).toBe(true);
+    expect(affiliationCore('Rebellions, Inc.')).toBe('rebellions');
+  });
+
   it('an organization named in its own language is the one named in English', () => {
     expect(affiliationsMatch('Universidad de Granada, Spain', 'University of Granada')).toBe(true);
     expect(affiliationsMatch('Università di Bologna', 'Dept. of Physics, University of Bologna')).toBe(true);

@@ -53,6 +53,9 @@ beforeAll(async () => {
     { authors: [{ name: 'Pat Twice', orcid: PAT_ORCID, affiliation: HAVERBROOK }], year: Y },
     { authors: [{ name: 'Pat Twice #2', orcid: PAT_ORCID, institution: SHELBY }], year: Y - 1 },
     { authors: [{ name: 'Nell Neutral', affiliation: HAVERBROOK }], year: Y },
+    // Two companies that each end ", Inc.": the legal form names no organization they share.
+    { authors: [{ name: 'Ike Otherco', affiliation: 'Rebellions, Inc., Seoul' }], year: Y },
+    { authors: [{ name: 'Ida Sameco', affiliation: 'Meta Platforms Inc., Menlo Park, CA' }], year: Y },
   ]);
   await t.app.refmatch.index.refresh();
 });
@@ -67,6 +70,7 @@ interface Candidate {
 
 async function uploadFor(
   originId: string,
+  author2Affiliation = 'Univ. of Springfield',
 ): Promise<{ candidates: Candidate[]; evidence: Map<number, Conflict[]> }> {
   const org = await createTestOrg(t);
   const fields = rankingFields({
@@ -77,7 +81,7 @@ async function uploadFor(
     author1_name: 'Mara Author',
     author1_orcid: MARA_ORCID,
     author2_name: 'Zed Newcomer',
-    author2_aff: 'Univ. of Springfield',
+    author2_aff: author2Affiliation,
   });
   const res = await upload(t.app, { apiKey: org.apiKey, fields });
   expect(res.statusCode).toBe(200);
@@ -155,6 +159,12 @@ describe('the shared-affiliation conflict over the last three years', () => {
       ],
     });
     expect(affiliationEvidence(result, 'Olga Oldtimer')).toEqual({ flagged: false, evidence: [] });
+  });
+
+  it('takes no legal form for an organization two companies share ("Meta Platforms, Inc." and "Rebellions, Inc.")', async () => {
+    const result = await uploadFor('ms-inc', 'Meta Platforms, Inc.');
+    expect(affiliationEvidence(result, 'Ike Otherco')).toEqual({ flagged: false, evidence: [] });
+    expect(affiliationEvidence(result, 'Ida Sameco')).toMatchObject({ flagged: true });
   });
 
   it("compares a person's affiliations over all their records", async () => {

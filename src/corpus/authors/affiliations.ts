@@ -73,6 +73,33 @@ const GENERIC = new Set([
   'gmbh',
 ]);
 
+// A company's legal form, written as a segment of its own after its name ("Meta Platforms, Inc.").
+const LEGAL_FORMS = new Set([
+  'llc',
+  'llp',
+  'lp',
+  'corp',
+  'co',
+  'limited',
+  'plc',
+  'ag',
+  'kg',
+  'sa',
+  'bv',
+  'nv',
+  'srl',
+  'spa',
+  'pty',
+]);
+
+/**
+ * A segment of generic words and legal forms alone ("Inc", "GmbH", "Research", "University") names
+ * no organization: two companies that each end ", Inc." would otherwise share "inc" as an
+ * organization and their people a conflict.
+ */
+const namesNoOrganization = (segment: string) =>
+  segment.split(' ').every((word) => GENERIC.has(word) || LEGAL_FORMS.has(word));
+
 // Cities whose universities are named with the city's own name in one language and its English one
 // in another ("Universität Wien", "University of Vienna").
 const CITY_NAMES: Record<string, string> = {
@@ -171,7 +198,7 @@ export function affiliationOrganizations(
   value: string,
   normalize: (segment: string) => string = normalizeAffiliation,
 ): string[] {
-  const parts = segments(value, normalize);
+  const parts = segments(value, normalize).filter((p) => !namesNoOrganization(p));
   if (parts.length === 0) return [];
   const organizations = parts.filter((p) => ORGANIZATION.test(p) && !SUBUNIT.test(p));
   // An institute named before a university is the university's part, not an organization of its own.
