@@ -450,129 +450,140 @@ describe("what B's answers draw on holds nothing of A's", () => {
     return { id, seen };
   }
 
-  it('candidates, emails, conflicts, marks, flags, groups, journals, fields, parsed files, pages and exports: as for an organization A never touched', async () => {
-    const corpus = await buildCorpus(t.db, [
-      { authors: [{ name: 'Xena Grouped', orcid: X_ORCID }, { name: 'Bo Coauthor' }] },
-      { authors: [{ name: 'Xena Grouped', orcid: X_ORCID }] },
-      { authors: [{ name: 'Ada Learnt', orcid: ADA_ORCID }, { name: 'Bo Coauthor' }] },
-      { authors: [{ name: 'Ada Learnt', orcid: ADA_ORCID }] },
-      { authors: [{ name: 'Yuri Marked' }] },
-      { authors: [{ name: 'Yuri Marked' }] },
-      { authors: [{ name: 'Zoe Flagged' }] },
-      { authors: [{ name: 'Zoe Flagged' }] },
-    ]);
-    await app.refmatch.index.refresh();
+  // Three uploads of a PDF, a corpus ingested and ~30 pages: about a minute on a loaded machine.
+  it(
+    'candidates, emails, conflicts, marks, flags, groups, journals, fields, parsed files, pages and exports: as for an organization A never touched',
+    { timeout: 600_000 },
+    async () => {
+      const corpus = await buildCorpus(t.db, [
+        { authors: [{ name: 'Xena Grouped', orcid: X_ORCID }, { name: 'Bo Coauthor' }] },
+        { authors: [{ name: 'Xena Grouped', orcid: X_ORCID }] },
+        { authors: [{ name: 'Ada Learnt', orcid: ADA_ORCID }, { name: 'Bo Coauthor' }] },
+        { authors: [{ name: 'Ada Learnt', orcid: ADA_ORCID }] },
+        { authors: [{ name: 'Yuri Marked' }] },
+        { authors: [{ name: 'Yuri Marked' }] },
+        { authors: [{ name: 'Zoe Flagged' }] },
+        { authors: [{ name: 'Zoe Flagged' }] },
+      ]);
+      await app.refmatch.index.refresh();
 
-    // The control: an organization that uploads before A has done anything.
-    const control = await createTestOrg(t);
-    const controlView = await everythingSeenBy(
-      control,
-      await signInAs({ app, db: t.db }, control.id, 'editor'),
-    );
-    const names = (controlView.seen.upload.candidates as { name: string }[]).map((c) => c.name);
-    expect(names).toEqual(
-      expect.arrayContaining(['Xena Grouped', 'Ada Learnt', 'Yuri Marked', 'Zoe Flagged']),
-    );
+      // The control: an organization that uploads before A has done anything.
+      const control = await createTestOrg(t);
+      const controlView = await everythingSeenBy(
+        control,
+        await signInAs({ app, db: t.db }, control.id, 'editor'),
+      );
+      const names = (controlView.seen.upload.candidates as { name: string }[]).map((c) => c.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['Xena Grouped', 'Ada Learnt', 'Yuri Marked', 'Zoe Flagged']),
+      );
 
-    // A does all it can with the same origin_id, folder and file: a group holding a candidate (with
-    // an email), its folder's settings on it, its manuscript naming a candidate as its author (with
-    // an email: learnt), a mark, a conflict flag by id and one by email, its settings, a linked
-    // journal, custom fields, a webhook.
-    const a = await createTestOrg(t);
-    await saveWebhook(
-      t.db,
-      a.id,
-      { url: 'https://hooks.a-press.example/in', secret: null, enabled: true },
-      {
-        allowPrivateAddresses: false,
-      },
-    );
-    const group = await createGroup(t.db, a.id, 'Grouped reviewers');
-    const record = await app.inject({
-      method: 'POST',
-      url: `/api/external/author-from-group/${group.group_id}/xena/`,
-      headers: a.headers,
-      payload: { name: 'Xena Grouped', orcids: [X_ORCID], emails: ['xena@a-group.example'] },
-    });
-    expect(record.statusCode, record.body).toBe(200);
-    const folder = await ensureFolder(t.db, a.id, 'JSHARED');
-    await saveFolderSettings(
-      t.db,
-      folder,
-      await checkFolderSettings(t.db, a.id, {
-        groupIds: [group.group_id],
-        effect: 'limit_to',
-        boostMultiplier: null,
-      }),
-    );
-    await updateSettings(t.db, a.id, { prefer: 'parsed', include_conflicts: false, max_candidates: 2 });
-    const ownUpload = await upload(app, {
-      apiKey: a.apiKey,
-      fields: form({
-        author1_name: 'Ada Learnt',
-        author1_orcid: ADA_ORCID,
-        author1_email: 'ada@a-press.example',
-      }),
-      files: pdf(),
-    });
-    expect(ownUpload.statusCode, ownUpload.body).toBe(200);
-    const aManuscript = (ownUpload.json() as { manuscript_id: number }).manuscript_id;
-    await changeMark(t.db, {
-      organizationId: a.id,
-      manuscriptId: aManuscript,
-      authorId: corpus.authorId('Yuri Marked'),
-      marked: true,
-      by: 'editor@a-press.example',
-    });
-    await flagAuthorConflict(t.db, a.id, 'ms-shared', corpus.authorId('Zoe Flagged'));
-    await t.db.query(`INSERT INTO external_coi (organization_id, origin_id, email) VALUES ($1, NULL, $2)`, [
-      a.id,
-      'xena@a-group.example',
-    ]);
-    const source = await t.db.query<{ id: number }>(
-      `INSERT INTO sources (source_key, title) VALUES ('S-a-press', 'Journal of A') RETURNING id`,
-    );
-    await linkJournal(t.db, a.id, 'JSHARED', source.rows[0]!.id);
-    for (const owner of ['author_from_group', 'folder', 'proposal'] as const) {
-      await createCustomField(t.db, a.id, { owner, dataKind: 'str', name: `A's ${owner}` });
-    }
-    const marked = await app.inject({
-      url: `/dashboard/manuscripts/${aManuscript}/`,
-      headers: { cookie: (await signInAs({ app, db: t.db }, a.id, 'editor')).cookie },
-    });
-    expect(marked.body).toContain('editor@a-press.example');
+      // A does all it can with the same origin_id, folder and file: a group holding a candidate (with
+      // an email), its folder's settings on it, its manuscript naming a candidate as its author (with
+      // an email: learnt), a mark, a conflict flag by id and one by email, its settings, a linked
+      // journal, custom fields, a webhook.
+      const a = await createTestOrg(t);
+      await saveWebhook(
+        t.db,
+        a.id,
+        { url: 'https://hooks.a-press.example/in', secret: null, enabled: true },
+        {
+          allowPrivateAddresses: false,
+        },
+      );
+      const group = await createGroup(t.db, a.id, 'Grouped reviewers');
+      const record = await app.inject({
+        method: 'POST',
+        url: `/api/external/author-from-group/${group.group_id}/xena/`,
+        headers: a.headers,
+        payload: { name: 'Xena Grouped', orcids: [X_ORCID], emails: ['xena@a-group.example'] },
+      });
+      expect(record.statusCode, record.body).toBe(200);
+      const folder = await ensureFolder(t.db, a.id, 'JSHARED');
+      await saveFolderSettings(
+        t.db,
+        folder,
+        await checkFolderSettings(t.db, a.id, {
+          groupIds: [group.group_id],
+          effect: 'limit_to',
+          boostMultiplier: null,
+        }),
+      );
+      await updateSettings(t.db, a.id, { prefer: 'parsed', include_conflicts: false, max_candidates: 2 });
+      const ownUpload = await upload(app, {
+        apiKey: a.apiKey,
+        fields: form({
+          author1_name: 'Ada Learnt',
+          author1_orcid: ADA_ORCID,
+          author1_email: 'ada@a-press.example',
+        }),
+        files: pdf(),
+      });
+      expect(ownUpload.statusCode, ownUpload.body).toBe(200);
+      const aManuscript = (ownUpload.json() as { manuscript_id: number }).manuscript_id;
+      await changeMark(t.db, {
+        organizationId: a.id,
+        manuscriptId: aManuscript,
+        authorId: corpus.authorId('Yuri Marked'),
+        marked: true,
+        by: 'editor@a-press.example',
+      });
+      await flagAuthorConflict(t.db, a.id, 'ms-shared', corpus.authorId('Zoe Flagged'));
+      await t.db.query(`INSERT INTO external_coi (organization_id, origin_id, email) VALUES ($1, NULL, $2)`, [
+        a.id,
+        'xena@a-group.example',
+      ]);
+      const source = await t.db.query<{ id: number }>(
+        `INSERT INTO sources (source_key, title) VALUES ('S-a-press', 'Journal of A') RETURNING id`,
+      );
+      await linkJournal(t.db, a.id, 'JSHARED', source.rows[0]!.id);
+      for (const owner of ['author_from_group', 'folder', 'proposal'] as const) {
+        await createCustomField(t.db, a.id, { owner, dataKind: 'str', name: `A's ${owner}` });
+      }
+      const marked = await app.inject({
+        url: `/dashboard/manuscripts/${aManuscript}/`,
+        headers: { cookie: (await signInAs({ app, db: t.db }, a.id, 'editor')).cookie },
+      });
+      expect(marked.body).toContain('editor@a-press.example');
 
-    // B, after all of it, sees exactly what the control saw.
-    const b = await createTestOrg(t);
-    const bSession = await signInAs({ app, db: t.db }, b.id, 'editor');
-    const bView = await everythingSeenBy(b, bSession);
-    expect(bView.seen).toEqual(controlView.seen);
-    const everything = JSON.stringify(bView.seen);
-    for (const mine of ['a-group.example', 'a-press.example', 'Journal of A', "A's ", 'Grouped reviewers']) {
-      expect(everything).not.toContain(mine);
-    }
+      // B, after all of it, sees exactly what the control saw.
+      const b = await createTestOrg(t);
+      const bSession = await signInAs({ app, db: t.db }, b.id, 'editor');
+      const bView = await everythingSeenBy(b, bSession);
+      expect(bView.seen).toEqual(controlView.seen);
+      const everything = JSON.stringify(bView.seen);
+      for (const mine of [
+        'a-group.example',
+        'a-press.example',
+        'Journal of A',
+        "A's ",
+        'Grouped reviewers',
+      ]) {
+        expect(everything).not.toContain(mine);
+      }
 
-    // Webhooks: B's and A's events each go to their own organization's URL, none to the other's.
-    await saveWebhook(
-      t.db,
-      b.id,
-      { url: 'https://hooks.b-press.example/in', secret: null, enabled: true },
-      {
-        allowPrivateAddresses: false,
-      },
-    );
-    const again = await upload(app, { apiKey: b.apiKey, fields: form(), files: pdf() });
-    expect(again.statusCode).toBe(200);
-    const claimed = await claimDueEvents(t.db, 1_000, 60_000);
-    const urls = new Map([
-      [a.id, 'https://hooks.a-press.example/in'],
-      [b.id, 'https://hooks.b-press.example/in'],
-    ]);
-    expect(claimed.filter((e) => urls.has(e.organization_id)).length).toBeGreaterThanOrEqual(2);
-    for (const event of claimed) {
-      if (urls.has(event.organization_id)) expect(event.url).toBe(urls.get(event.organization_id));
-    }
-  });
+      // Webhooks: B's and A's events each go to their own organization's URL, none to the other's.
+      await saveWebhook(
+        t.db,
+        b.id,
+        { url: 'https://hooks.b-press.example/in', secret: null, enabled: true },
+        {
+          allowPrivateAddresses: false,
+        },
+      );
+      const again = await upload(app, { apiKey: b.apiKey, fields: form(), files: pdf() });
+      expect(again.statusCode).toBe(200);
+      const claimed = await claimDueEvents(t.db, 1_000, 60_000);
+      const urls = new Map([
+        [a.id, 'https://hooks.a-press.example/in'],
+        [b.id, 'https://hooks.b-press.example/in'],
+      ]);
+      expect(claimed.filter((e) => urls.has(e.organization_id)).length).toBeGreaterThanOrEqual(2);
+      for (const event of claimed) {
+        if (urls.has(event.organization_id)) expect(event.url).toBe(urls.get(event.organization_id));
+      }
+    },
+  );
 });
 
 describe("B's own rows, with A's ids in what B sends", () => {
