@@ -8,6 +8,13 @@ import { AppError, errors, MAX_ERROR_DETAILS, type ErrorDetail } from './app-err
 
 export { AppError, errors, MAX_ERROR_DETAILS, type ErrorDetail } from './app-error.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, by path (one entry a path, however its parameters are named), with its methods. */
+    routeTable: ReadonlyArray<{ readonly url: string; readonly methods: readonly string[] }>;
+  }
+}
+
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
@@ -237,14 +244,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     lingerWhenClosed(request.raw.socket);
   });
   // Every route's path as a pattern, so that a known path asked with another method answers 405 with
-  // the methods it has (an API client then knows its method is wrong, not its URL).
-  const routes: Array<{ pattern: RegExp; methods: string[] }> = [];
+  // the methods it has (an API client then knows its method is wrong, not its URL). The same list is
+  // the app's route table (`app.routeTable`): what the tenant-isolation test walks, so that a route
+  // added later is classified before it ships.
+  const routes: Array<{ url: string; pattern: RegExp; methods: string[] }> = [];
+  app.decorate('routeTable', routes);
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
     const pattern = routePattern(route.url);
     const known = routes.find((r) => r.pattern.source === pattern.source);
     if (known) known.methods.push(...methods);
-    else routes.push({ pattern, methods });
+    else routes.push({ url: route.url, pattern, methods });
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
