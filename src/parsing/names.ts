@@ -137,7 +137,11 @@ export const HAN_NAME =
  * a word kept). No capital says it is a name, so it is read as one only where a label vouches for
  * it (a thesis cover's "نگارش" or "על ידי" over it), as HAN_NAME is where a mark sets it.
  */
-const CASELESS_WORD = "[\\p{Lo}\\p{M}][\\p{Lo}\\p{M}\\u200c'’׳״-]*";
+const CASELESS_LETTER =
+  '\\p{Script=Arabic}\\p{Script=Hebrew}\\p{Script=Devanagari}\\p{Script=Bengali}\\p{Script=Tamil}';
+// Han and Hangul are left to HAN_NAME and HANGUL_NAME: a Chinese name set letter-spaced ("王 小 明")
+// is one word, not three.
+const CASELESS_WORD = `[${CASELESS_LETTER}][${CASELESS_LETTER}\\u200c'’׳״-]*`;
 export const CASELESS_NAME = new RegExp(`^${CASELESS_WORD}(?: ${CASELESS_WORD}){1,3}$`, 'u');
 
 /**
