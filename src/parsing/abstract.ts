@@ -32,15 +32,17 @@ export interface FoundAbstract {
  * as "摘 要" on a thesis's page), Japanese "要旨", "あらまし" (IEICE) and "概要：" (IPSJ; run in with
  * its colon, as a heading alone "概要" is an overview), Korean "초록", Hungarian "Összefoglaló",
  * "Összefoglalás" or "Kivonat", Russian "Реферат" or "Аннотация", Ukrainian "Анотація", Vietnamese
- * "Tóm tắt". Portuguese "Sumário" is a label only run in with its stop
+ * "Tóm tắt"; Persian "چکیده", Arabic "ملخص" or "مستخلص", Urdu "خلاصہ", Hebrew "תקציר", Hindi
+ * "सारांश", Bengali "সারসংক্ষেপ" or "সারাংশ", Tamil "சுருக்கம்" (a word joined on by a Persian half-space,
+ * "چکیده‌ی ...", is another word, not the label). Portuguese "Sumário" is a label only run in with its stop
  * ("Sumário: ..."): alone on its line it heads a table of contents.
  */
 const OTHER_LANGUAGE_WORDS =
-  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|tóm\\s+tắt|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록';
+  'реферат|аннотация|анотація|resumen|resumo|résumé|zusammenfassung|kurzfassung|riassunto|samenvatting|sammanfattning|sammendrag|streszczenie|abstrakt|abstrak|intisari|összefoglal(?:ó|ás)|kivonat|tóm\\s+tắt|摘\\s*要|内容摘要|要\\s*旨|あらまし|概\\s*要(?=\\s*[:：])|초\\s*록|چکیده|(?:ال)?ملخص|(?:ال)?مستخلص|خلاصہ|תקציר|सारांश|সারসংক্ষেপ|সারাংশ|சுருக்கம்';
 /** A word that says the abstract is short, before its label: Dutch "Korte samenvatting", "Mini samenvatting". */
 const SHORT_QUALIFIER = '(?:korte|beknopte|mini|kurze|breve|krótkie)\\s+';
 export const OTHER_LANGUAGE_LABEL = new RegExp(
-  `^(?:${SHORT_QUALIFIER})?(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))(?![\\p{L}\\p{N}])\\s*[:：.—–-]?\\s*`,
+  `^(?:${SHORT_QUALIFIER})?(?:${OTHER_LANGUAGE_WORDS}|sum[aá]rio(?=\\s*[:.—–-]\\s*\\S))(?![\\p{L}\\p{N}\\u200c])\\s*[:：.—–-]?\\s*`,
   'iu',
 );
 
@@ -1002,7 +1004,8 @@ export function findAbstract(
   // A thesis prints its abstract in its own language first and the English one right after it
   // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is
   // looked for after a long front matter (a cover, contents, a signed statement): the English one
-  // is kept, as when both are found.
+  // is kept, as when both are found. A Persian or Arabic thesis sets its English abstract at its
+  // end instead, on a page of its own after the references, before the English cover: kept too.
   const after = Math.max(...other.used) + 1;
-  return findLabelled(blocks, after, ENGLISH, after) ?? other;
+  return findLabelled(blocks, after, ENGLISH, after) ?? abstractPage(blocks, after, laidOut) ?? other;
 }

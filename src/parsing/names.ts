@@ -132,6 +132,19 @@ export const HAN_NAME =
   /^(?:\p{Script=Han}{2,4}|\p{Script=Han}{1,3} [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{1,4})$/u;
 
 /**
+ * A name in a script written without capitals (Arabic, Persian, Urdu, Hebrew, Devanagari, Bengali,
+ * Tamil): two to four words of its letters (a Persian name's half-space and a Hebrew geresh inside
+ * a word kept). No capital says it is a name, so it is read as one only where a label vouches for
+ * it (a thesis cover's "نگارش" or "על ידי" over it), as HAN_NAME is where a mark sets it.
+ */
+const CASELESS_LETTER =
+  '\\p{Script=Arabic}\\p{Script=Hebrew}\\p{Script=Devanagari}\\p{Script=Bengali}\\p{Script=Tamil}';
+// Han and Hangul are left to HAN_NAME and HANGUL_NAME: a Chinese name set letter-spaced ("王 小 明")
+// is one word, not three.
+const CASELESS_WORD = `[${CASELESS_LETTER}][${CASELESS_LETTER}\\u200c'’׳״-]*`;
+export const CASELESS_NAME = new RegExp(`^${CASELESS_WORD}(?: ${CASELESS_WORD}){1,3}$`, 'u');
+
+/**
  * A byline entry that carries superscript marks is a name by its place: digits inside its words
  * ("Name1 Surname", a template's sample author as printed) do not make it something else, nor
  * does a lower-case word after initials ("X. X. First author", the Royal Society's sample): the

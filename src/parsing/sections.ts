@@ -66,10 +66,12 @@ export const ABSTRACT_LABEL = /^(?:abstract|summary)\b\s*[:.—–-]?\s*/i;
  * "Keywords:", "Index Terms—", French "Mots-clés" (or "Mots clefs"), Dutch "Trefwoorden" /
  * "Sleutelwoorden" / "Kernwoorden", Italian "Parole chiave", Portuguese "Palavras-chave", Spanish
  * "Palabras clave", Swedish "Nyckelord", Norwegian "Nøkkelord" / "Stikkord" / "Emneord", Danish
- * "Nøgleord", Finnish "Avainsanat", Chinese "关键词：", Japanese "キーワード", Korean "주제어".
+ * "Nøgleord", Finnish "Avainsanat", Chinese "关键词：", Japanese "キーワード", Korean "주제어", Persian
+ * "کلمات کلیدی" / "واژه‌های کلیدی" / "کلیدواژه‌ها", Arabic "الكلمات المفتاحية" / "كلمات مفاتيح", Urdu
+ * "کلیدی الفاظ", Hebrew "מילות מפתח", Hindi "मुख्य शब्द" / "कुंजी शब्द".
  */
 export const KEYWORDS_LABEL =
-  /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|(?:tref|sleutel|kern)woorden|parole[- ]chiave|palavras[- ]chave|palabras[- ]clave|nyckelord|n[øo]kkelord|stikkord|emneord|n[øo]gleord|avainsanat|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어)\s*[:：.—–-]?\s*/i;
+  /^(?:key\s?-?words?|index terms|mots[- ]cl(?:[ée]s|efs?)|(?:tref|sleutel|kern)woorden|parole[- ]chiave|palavras[- ]chave|palabras[- ]clave|nyckelord|n[øo]kkelord|stikkord|emneord|n[øo]gleord|avainsanat|ключевые\s+слова|ключові\s+слова|关\s*键\s*[词字]|關\s*鍵\s*[詞字]|キーワード|키워드|주제어|کلمات\s+کلیدی|واژه[\u200c\s]?های\s+کلیدی|کلیدواژه[\u200c\s]?ها|(?:ال)?كلمات\s+(?:ال)?(?:مفتاحية|مفاتيح)|کلیدی\s+الفاظ|מילות\s+מפתח|(?:मुख्य|कुंजी)\s+शब्द)\s*[:：.—–-]?\s*/i;
 
 /**
  * A line opened by the keywords label, which a separator ends, or its own line, or terms: not a

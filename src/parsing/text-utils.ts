@@ -113,14 +113,99 @@ export function composeAccents(s: string): string {
     );
 }
 
+/**
+ * Arabic-script letters in their contextual shapes (Presentation Forms A and B: initial, medial,
+ * final, isolated, and the lam-alef ligatures). Fonts without a shaping engine's cmap map their
+ * glyphs there (XeTeX's xepersian and bidi output, Word's PDF export of Persian or Arabic), so a
+ * title read as "ﻋﻨﻮﺍﻥ" is not the word "عنوان" a reader sees, searches for, or a heading list
+ * holds. Their compatibility decomposition is the letter; a spacing vowel mark loses its space.
+ */
+const ARABIC_PRESENTATION_FORMS = /[\ufb50-\ufdff\ufe70-\ufefc]+/g;
+
+/**
+ * Letters that join only the letter before them, or none (alef, dal, reh, waw and their kin, teh
+ * marbuta, hamza): after one of them a letter always starts a new shape.
+ */
+const RIGHT_OR_NON_JOINING = new Set('ءآأؤإاةدذرزوٱژۀەۃۄۅۆۇۈۉۊۋۍۏ');
+
+/**
+ * The shapes a letter takes where it is not joined to the letter before it: isolated and initial.
+ * Unicode orders each letter's forms isolated, final, initial, medial (a letter that joins only
+ * before it has the first two), so they are the first and third of each run of forms of one letter.
+ */
+const UNJOINED_SHAPES: ReadonlySet<string> = (() => {
+  const shapes = new Set<string>();
+  const ranges: [number, number][] = [
+    [0xfb50, 0xfbff],
+    [0xfe70, 0xfefc],
+  ];
+  for (const [from, to] of ranges) {
+    let letter = '';
+    let position = 0;
+    for (let cp = from; cp <= to; cp++) {
+      const c = String.fromCodePoint(cp);
+      const nominal = c.normalize('NFKC');
+      if (nominal === c || !/\p{L}/u.test(nominal)) {
+        letter = '';
+        continue;
+      }
+      position = nominal === letter ? position + 1 : 0;
+      letter = nominal;
+      if (position === 0 || position === 2) shapes.add(c);
+    }
+  }
+  return shapes;
+})();
+
+/**
+ * A letter shaped as unjoined right after a letter that joins the next one stands after a zero-width
+ * non-joiner the text layer lost (Persian "ﭘﺎﯾﺎنﻧﺎﻣﻪ", the half-space of "پایان‌نامه" drawn as no
+ * glyph): the non-joiner is put back, so the word reads as written.
+ */
+function arabicLetters(forms: string, at: number, whole: string): string {
+  let out = '';
+  for (const [k, c] of [...forms].entries()) {
+    const before = k === 0 ? whole.slice(0, at).slice(-1) : forms[k - 1]!;
+    const letterBefore = before.normalize('NFKC');
+    if (
+      UNJOINED_SHAPES.has(c) &&
+      /^\p{Script=Arabic}$/u.test(letterBefore) &&
+      /\p{L}/u.test(letterBefore) &&
+      !RIGHT_OR_NON_JOINING.has(letterBefore)
+    )
+      out += '\u200c';
+    out += c.normalize('NFKC');
+  }
+  return out.replace(/ (?=\p{M})/gu, '');
+}
+
+/** Letters only Persian (and Urdu) writes: peh, tcheh, jeh, gaf, keheh, Farsi yeh. */
+const PERSIAN_LETTER = /[\u067e\u0686\u0698\u06af\u06a9\u06cc]/u;
+
+/**
+ * Whether a page's text is written in Persian letters: then its Arabic yeh and kaf are Persian's.
+ * A font made for Persian draws "ي" and "ی" (and "ك", "ک") with one glyph, and a PDF's text layer
+ * can name only one of the two for it: "احمدي" on a cover that prints "احمدی".
+ */
+export function writesPersian(texts: readonly string[]): boolean {
+  return texts.some((t) => PERSIAN_LETTER.test(t));
+}
+
+/** Arabic yeh and kaf as the Persian letters (see writesPersian). */
+export function asPersianLetters(text: string): string {
+  return text.replace(/\u064a/g, '\u06cc').replace(/\u0643/g, '\u06a9');
+}
+
 /** Whatever cleanText changes; a string without any is returned as it is. */
-const NEEDS_CLEANING = /[\ufb00-\ufb06\u00ad\u200b\ufeff\u00a0\u2002-\u200a\u202f]|\p{Cc}| {2}|^\s|\s$/u;
+const NEEDS_CLEANING =
+  /[\ufb00-\ufb06\u00ad\u200b\ufeff\u00a0\u2002-\u200a\u202f\ufb50-\ufdff\ufe70-\ufefc]|\p{Cc}| {2}|^\s|\s$/u;
 
 export function cleanText(s: string): string {
   if (!NEEDS_CLEANING.test(s)) return s;
   return (
     s
       .replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c)
+      .replace(ARABIC_PRESENTATION_FORMS, arabicLetters)
       .replace(/[\u00ad\u200b\ufeff]/g, '')
       // Glyphs a font could not map to Unicode (often ligatures) come out as control characters.
       .replace(/\p{Cc}/gu, (c) => (c === '\t' || c === '\n' ? c : ''))

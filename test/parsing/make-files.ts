@@ -697,3 +697,66 @@ export function makeCidFontPdf(
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]);
 }
+
+/** A page of `makeToUnicodePdf`: lines in the mapped font, and lines in Helvetica. */
+export interface MappedPage {
+  mapped: PdfTextLine[];
+  latin?: PdfTextLine[];
+}
+
+/**
+ * Pages whose `mapped` lines are set in a two-byte font (Identity-H, not embedded) with a ToUnicode
+ * map giving each glyph code the character it stands for, whatever it is: a font's cmap may map its
+ * glyphs to Arabic presentation forms or any other code points, and the text layer is what that map
+ * says. The `latin` lines are in Helvetica. One page may be given as its two lists.
+ */
+export function makeToUnicodePdf(
+  mapped: PdfTextLine[] | MappedPage[],
+  latin: PdfTextLine[] = [],
+): Uint8Array {
+  const pages: MappedPage[] =
+    mapped.length > 0 && 'mapped' in mapped[0]!
+      ? (mapped as MappedPage[])
+      : [{ mapped: mapped as PdfTextLine[], latin }];
+  const codes = new Map<string, number>();
+  for (const page of pages)
+    for (const l of page.mapped) for (const c of l.text) if (!codes.has(c)) codes.set(c, codes.size + 1);
+  const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+  const utf16 = (c: string) =>
+    [...Buffer.from(c, 'utf16le').swap16()].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = (s: string) => `<${[...s].map((c) => hex4(codes.get(c)!)).join('')}>`;
+  const cmap = [
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+    '/CMapName /MadeUp-UCS def /CMapType 2 def',
+    '1 begincodespacerange <0000> <FFFF> endcodespacerange',
+    `${codes.size} beginbfchar`,
+    ...[...codes].map(([c, n]) => `<${hex4(n)}> <${utf16(c)}>`),
+    'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
+  ].join('\n');
+  // 1 catalog, 2 pages, 3 the mapped font, 4 its CID font, 5 its descriptor, 6 its map, 7 Helvetica,
+  // then per page its page object and its content stream.
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type0 /BaseFont /MadeUpNaskh /Encoding /Identity-H /DescendantFonts [4 0 R] /ToUnicode 6 0 R >>',
+    '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /MadeUpNaskh /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 5 0 R /DW 500 /CIDToGIDMap /Identity >>',
+    '<< /Type /FontDescriptor /FontName /MadeUpNaskh /Flags 6 /FontBBox [-100 -300 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -300 /CapHeight 700 /StemV 80 >>',
+    stream(cmap),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const kids: string[] = [];
+  for (const page of pages) {
+    const pageId = objects.length + 1;
+    kids.push(`${pageId} 0 R`);
+    const content = [
+      ...page.mapped.map((l) => `BT /F1 ${l.size} Tf ${l.x} ${l.y} Td ${hex(l.text)} Tj ET`),
+      ...(page.latin ?? []).map((l) => `BT /F2 ${l.size} Tf ${l.x} ${l.y} Td ${pdfString(l.text)} Tj ET`),
+    ].join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /F2 7 0 R >> >> /Contents ${pageId + 1} 0 R >>`,
+    );
+    objects.push(stream(content));
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
+  return assemblePdf(objects);
+}

@@ -6,7 +6,15 @@ import type { Block, DocumentModel, ParsedAuthor } from '../types.ts';
 import { findEmails, ORCID_RE } from '../text-utils.ts';
 import { validOrcid } from '../../corpus/openalex/ids.ts';
 import { foldWords } from '../../infra/text-fold.ts';
-import { emailMatchesName, HANGUL_NAME, HAN_NAME, isNameLike, splitByline, surnameOf } from '../names.ts';
+import {
+  CASELESS_NAME,
+  emailMatchesName,
+  HANGUL_NAME,
+  HAN_NAME,
+  isNameLike,
+  splitByline,
+  surnameOf,
+} from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { withoutDegrees } from '../../corpus/authors/name-titles.ts';
 import {
@@ -251,7 +259,7 @@ function studentName(value: string, whole = true): string | null {
     value.replace(/\s+/g, ' ').trim().replace(INDEX_NUMBER, '').replace(SIGNATURE_CAPTION, ''),
   );
   const name =
-    whole && (isNameLike(text) || HAN_NAME.test(text))
+    whole && (isNameLike(text) || HAN_NAME.test(text) || CASELESS_NAME.test(text))
       ? text
       : SPACED_HAN_NAME.test(text)
         ? text.replace(/ /g, '')

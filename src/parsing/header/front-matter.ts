@@ -247,10 +247,13 @@ export function bracketedAffiliations(block: Block | undefined): Entry[] {
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
  * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής" (plural "Φοιτητές"), "Submitted by:",
  * Russian "Выполнил(а)" (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese
- * "作 者:" (author), "研 究 生:" (graduate student) and "申 请 人:" (applicant), Vietnamese "Người thực hiện" (done by), "Sinh viên (thực hiện)" (student).
+ * "作 者:" (author), "研 究 生:" (graduate student) and "申 请 人:" (applicant), Vietnamese "Người thực hiện" (done by), "Sinh viên (thực hiện)" (student);
+ * Persian "نگارش" / "نگارنده" (written by, writer) and "دانشجو" (student), Arabic "إعداد (الطالب)"
+ * (prepared by) and "الطالب", Urdu "مقالہ نگار" (thesis writer), Hebrew "על ידי" (by) and "מגיש/ה"
+ * (submitted by), Hindi "शोधार्थी" (researcher) and "प्रस्तुतकर्ता" (presenter).
  */
 export const STUDENT_LABELS =
-  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者|研\s*究\s*生|申\s*请\s*人)/iu;
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者|研\s*究\s*生|申\s*请\s*人|نگارش|نگارنده|دانشجو|(?:من\s+)?إعداد(?:\s+الطالبة?)?|الطالبة?|مقالہ\s+نگار|על\s+ידי|מגיש(?:ה|ים)?|शोधार्थी|प्रस्तुतकर्ता)/iu;
 
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian

@@ -7,6 +7,7 @@ import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
 import {
+  asPersianLetters,
   cleanText,
   closeSpacedWords,
   continuesEmailGroup,
@@ -14,6 +15,7 @@ import {
   joinLines,
   mendRuledUnderscore,
   opensEmailGroup,
+  writesPersian,
 } from '../text-utils.ts';
 import {
   documentGutters,
@@ -225,6 +227,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
         chars += raw.str.length;
       }
       if (isOcrLayer(pageItems, stretch)) pageItems = ocrLines(pageItems);
+      if (writesPersian(pageItems.map((i) => i.str)))
+        for (const i of pageItems) i.str = asPersianLetters(i.str);
       pages.push({
         number: p,
         // Accents first: a name's letters then read alike in the line's text and in its runs.
