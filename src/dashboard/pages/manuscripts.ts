@@ -1694,7 +1694,9 @@ function journalTable(
                 : linkTo !== null
                   ? html`<a
                       href="${dashboardPath('folders', linkTo)}?${new URLSearchParams({ journal: j.title }).toString()}#linked-journals"
-                      >Link to the manuscript's folder<span class="visually-hidden">: ${isolate(j.title)}</span></a
+                      >Link to the manuscript's folder<span class="visually-hidden"
+                        >: ${isolate(j.title)}</span
+                      ></a
                     >`
                   : html`<span class="muted">—</span>`
             }
