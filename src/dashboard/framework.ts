@@ -188,6 +188,29 @@ export function onlyRolesMay(request: FastifyRequest, action: Action, what: stri
   </p>`;
 }
 
+/**
+ * Settings every role reads and some roles change (the organization's, a folder's referee finder):
+ * for a role that may do `action`, the form posting it to `url`, with its token, `before` (a field
+ * the form posts unseen, such as `seenField`) and the submit button; for any other, the same fields
+ * (which the page renders disabled) in no form, after `onlyRolesMay` saying who can change them.
+ * Every role got the form, with its fields disabled and no button: a form of an action the role is
+ * refused, which a screen reader's list of forms offered a viewer (round 31).
+ */
+export function settingsForm(
+  request: FastifyRequest,
+  input: { action: Action; url: string; before?: Html; submit: string },
+  fields: Html,
+): Html {
+  if (!mayDo(request, input.action)) {
+    return html`${onlyRolesMay(request, input.action, 'change these')}
+      <div class="stack">${fields}</div>`;
+  }
+  return html`<form method="post" action="${input.url}" class="stack">
+    ${csrfField(request)} ${input.before ?? null} ${fields}
+    <button type="submit">${input.submit}</button>
+  </form>`;
+}
+
 /** The hidden field every form posts: the session's CSRF token. */
 export function csrfField(request: FastifyRequest): Html {
   return html`<input type="hidden" name="_csrf" value="${sessionOf(request).csrfToken}" />`;

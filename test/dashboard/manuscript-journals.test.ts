@@ -131,4 +131,36 @@ describe("a manuscript page's journals", () => {
     ).body;
     expect(firstPage.slice(firstPage.indexOf('Journals linked to'))).toContain('None.');
   });
+
+  it("a recommended journal leads to its folder, and, for an account manager, one linked to none to the manuscript's folder's search for it", async () => {
+    const org = await createTestOrg(t);
+    const fields = baseFields({
+      folder: 'JPROT',
+      origin_id: 'ms-link',
+      title: 'Protein folding structure prediction',
+      abstract: 'protein folding',
+    });
+    const id = (await upload(t.app, { apiKey: org.apiKey, fields })).json().manuscript_id as number;
+    const folderId = await ensureFolder(t.db, org.id, 'JPROT');
+    const journalsOf = async (role: 'account_manager' | 'viewer') => {
+      const session = await signInAs(t, org.id, role);
+      const body = (
+        await t.app.inject({ url: `/dashboard/manuscripts/${id}/`, headers: { cookie: session.cookie } })
+      ).body;
+      return body.slice(body.indexOf('id="journals"'));
+    };
+    const search = `/dashboard/folders/${folderId}/?journal=Journal+of+Protein+Structure#linked-journals`;
+    expect(await journalsOf('account_manager')).toContain(`href="${search.replace(/&/g, '&amp;')}"`);
+    // A role that may not link is led to no search it cannot use.
+    expect(await journalsOf('viewer')).not.toContain('?journal=');
+
+    await linkJournal(t.db, org.id, 'JPROT', protein);
+    for (const role of ['account_manager', 'viewer'] as const) {
+      const part = await journalsOf(role);
+      expect(part).toMatch(
+        new RegExp(`<a href="/dashboard/folders/${folderId}/#linked-journals"\\s*><bdi>JPROT</bdi></a`),
+      );
+      expect(part).not.toContain('?journal=');
+    }
+  });
 });

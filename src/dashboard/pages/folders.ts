@@ -30,7 +30,6 @@ import {
   fieldInvalid,
   fieldState,
   actionButton,
-  csrfField,
   dashboardRoute,
   mayDo,
   orgOf,
@@ -41,7 +40,7 @@ import {
   refuseChangedMeanwhile,
   seenField,
   SEARCH_MAX,
-  onlyRolesMay,
+  settingsForm,
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
 import { list, text, typedNumber, type FormBody } from '../form-values.ts';
@@ -248,55 +247,59 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       return renderPage(ctx, request, reply, {
         title: `Folder ${isolateText(folder.name)}`,
         body: html`<h2>Referee finder</h2>
-          ${editSettings ? null : onlyRolesMay(request, 'folder_settings_write', 'change these')}
-          <form method="post" action="${path}settings/" class="stack">
-            ${editSettings ? html`${csrfField(request)} ${seenField(storedSettings(folder))}` : null}
-            <fieldset>
-              <legend>Authors groups</legend>
-              ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
-              ${groups.map((g) =>
-                labelledChoice(
-                  {
-                    type: 'checkbox',
-                    name: 'groups',
-                    value: g.group_id,
-                    checked: shown.groupIds.includes(String(g.group_id)),
-                    disabled: !editSettings,
-                  },
-                  isolate(g.name),
-                ),
-              )}
-            </fieldset>
-            <fieldset ${effectState.attrs}>
-              <legend>Effect</legend>
-              ${effectState.message}
-              ${GROUPS_EFFECTS.map((e) =>
-                labelledChoice(
-                  {
-                    type: 'radio',
-                    name: 'effect',
-                    value: e,
-                    checked: shown.effect === e,
-                    disabled: !editSettings,
-                  },
-                  EFFECT_LABELS[e],
-                ),
-              )}
-            </fieldset>
-            <label for="boost">Boost multiplier (with the boost effect only)</label>
-            ${boostState.message}
-            <input
-              id="boost"
-              name="boost"
-              type="text"
-              inputmode="decimal"
-              value="${shown.boost}"
-              ${boostState.attrs}
-              ${disabled}
-            />
-            <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5 (or 1,5).</p>
-            ${editSettings ? html`<button type="submit">Save referee finder settings</button>` : null}
-          </form>
+          ${settingsForm(
+            request,
+            {
+              action: 'folder_settings_write',
+              url: `${path}settings/`,
+              before: seenField(storedSettings(folder)),
+              submit: 'Save referee finder settings',
+            },
+            html` <fieldset>
+                <legend>Authors groups</legend>
+                ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
+                ${groups.map((g) =>
+                  labelledChoice(
+                    {
+                      type: 'checkbox',
+                      name: 'groups',
+                      value: g.group_id,
+                      checked: shown.groupIds.includes(String(g.group_id)),
+                      disabled: !editSettings,
+                    },
+                    isolate(g.name),
+                  ),
+                )}
+              </fieldset>
+              <fieldset ${effectState.attrs}>
+                <legend>Effect</legend>
+                ${effectState.message}
+                ${GROUPS_EFFECTS.map((e) =>
+                  labelledChoice(
+                    {
+                      type: 'radio',
+                      name: 'effect',
+                      value: e,
+                      checked: shown.effect === e,
+                      disabled: !editSettings,
+                    },
+                    EFFECT_LABELS[e],
+                  ),
+                )}
+              </fieldset>
+              <label for="boost">Boost multiplier (with the boost effect only)</label>
+              ${boostState.message}
+              <input
+                id="boost"
+                name="boost"
+                type="text"
+                inputmode="decimal"
+                value="${shown.boost}"
+                ${boostState.attrs}
+                ${disabled}
+              />
+              <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5 (or 1,5).</p>`,
+          )}
           ${customValuesSection(request, {
             fields,
             values,

@@ -369,6 +369,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
                     ctx.db,
                     journals.map((j) => j.id),
                   ),
+                  mayDo(request, 'journals_link') ? manuscript.folder_id : null,
                 )
           }`,
       });
@@ -1659,16 +1660,25 @@ export function conflictList(
   </ul>`;
 }
 
+/**
+ * The recommended journals. Each linked folder leads to its page; for a role that links journals (an
+ * account manager), a journal linked to none leads to the manuscript's folder's journal search with
+ * its title, where Link is one press: the folder was a plain name and a journal without one a dash,
+ * and linking it meant Folders, the folder, past its settings, and the title typed again (round 31).
+ */
 function journalTable(
   journals: ReadonlyArray<{
     id: number;
     title: string;
     score: number;
     publisher_name: string | null;
+    folder_id: number | null;
     folder_name: string | null;
     relevant_articles: Array<{ id: number; title: string; year: number }>;
   }>,
   venues: ReadonlyMap<number, VenueIds>,
+  /** The folder an unlinked journal is offered to, for a role that may link; else null. */
+  linkTo: number | null,
 ): Html {
   if (!journals.length) return html`<p class="muted">No journal in the corpus matches this manuscript.</p>`;
   return dataTable({
@@ -1684,7 +1694,22 @@ function journalTable(
             <div class="hint">${venueLine(j.publisher_name, venues.get(j.id), j.id)}</div>
           </td>
           <td>${j.score.toFixed(3)}</td>
-          <td>${j.folder_name ?? html`<span class="muted">—</span>`}</td>
+          <td>
+            ${
+              j.folder_id !== null && j.folder_name !== null
+                ? html`<a href="${dashboardPath('folders', j.folder_id)}#linked-journals"
+                    >${isolate(j.folder_name)}</a
+                  >`
+                : linkTo !== null
+                  ? html`<a
+                      href="${dashboardPath('folders', linkTo)}?${new URLSearchParams({ journal: j.title }).toString()}#linked-journals"
+                      >Link to the manuscript's folder<span class="visually-hidden"
+                        >: ${isolate(j.title)}</span
+                      ></a
+                    >`
+                  : html`<span class="muted">—</span>`
+            }
+          </td>
           <td>
             <ul>
               ${j.relevant_articles.slice(0, 3).map((a) => html`<li>${isolate(a.title)} (${a.year || 'year unknown'})</li>`)}

@@ -5,7 +5,6 @@ import type { AppContext } from '../../app-context.ts';
 import { requireOrganization, updateSettings, type Prefer } from '../../organizations/organizations.ts';
 import {
   concerning,
-  csrfField,
   dashboardRoute,
   fieldInvalid,
   fieldState,
@@ -16,7 +15,7 @@ import {
   refuseChangedMeanwhile,
   renderPage,
   seenField,
-  onlyRolesMay,
+  settingsForm,
 } from '../framework.ts';
 import { checked, text, type FormBody } from '../form-values.ts';
 import { html, labelledChoice } from '../html.ts';
@@ -67,59 +66,63 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
         body: html`<p>
             How the candidates of every upload are chosen. A change applies from the next upload.
           </p>
-          ${editable ? null : onlyRolesMay(request, 'settings_write', 'change these')}
-          <form method="post" action="/dashboard/settings/" class="stack">
-            ${editable ? html`${csrfField(request)} ${seenField(editedSettings(org))}` : null}
-            <fieldset ${prefer.attrs}>
-              <legend>When the parsed file and the supplied fields disagree, prefer</legend>
-              ${prefer.message}
-              ${(['supplied', 'parsed'] as const).map((value) =>
-                labelledChoice(
-                  {
-                    type: 'radio',
-                    name: 'prefer',
-                    value,
-                    checked: shown.prefer === value,
-                    disabled: !editable,
-                  },
-                  value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file',
-                ),
+          ${settingsForm(
+            request,
+            {
+              action: 'settings_write',
+              url: '/dashboard/settings/',
+              before: seenField(editedSettings(org)),
+              submit: 'Save settings',
+            },
+            html`<fieldset ${prefer.attrs}>
+                <legend>When the parsed file and the supplied fields disagree, prefer</legend>
+                ${prefer.message}
+                ${(['supplied', 'parsed'] as const).map((value) =>
+                  labelledChoice(
+                    {
+                      type: 'radio',
+                      name: 'prefer',
+                      value,
+                      checked: shown.prefer === value,
+                      disabled: !editable,
+                    },
+                    value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file',
+                  ),
+                )}
+              </fieldset>
+              ${labelledChoice(
+                {
+                  type: 'checkbox',
+                  name: 'include_conflicts',
+                  checked: shown.include_conflicts,
+                  disabled: !editable,
+                },
+                'Include candidates with conflicts of interest',
               )}
-            </fieldset>
-            ${labelledChoice(
-              {
-                type: 'checkbox',
-                name: 'include_conflicts',
-                checked: shown.include_conflicts,
-                disabled: !editable,
-              },
-              'Include candidates with conflicts of interest',
-            )}
-            ${labelledChoice(
-              {
-                type: 'checkbox',
-                name: 'include_without_email',
-                checked: shown.include_without_email,
-                disabled: !editable,
-              },
-              'Include candidates without an email',
-            )}
-            <label for="max_candidates">Maximum number of candidates</label>
-            ${max.message}
-            <input
-              id="max_candidates"
-              name="max_candidates"
-              type="number"
-              min="1"
-              max="500"
-              required
-              value="${shown.max_candidates}"
-              ${max.attrs}
-              ${disabled}
-            />
-            <p id="max-hint" class="hint">From 1 to 500.</p>
-            ${editable ? html`<button type="submit">Save settings</button>` : null}
-          </form>`,
+              ${labelledChoice(
+                {
+                  type: 'checkbox',
+                  name: 'include_without_email',
+                  checked: shown.include_without_email,
+                  disabled: !editable,
+                },
+                'Include candidates without an email',
+              )}
+              <label for="max_candidates">Maximum number of candidates</label>
+              ${max.message}
+              <input
+                id="max_candidates"
+                name="max_candidates"
+                type="number"
+                min="1"
+                max="500"
+                required
+                value="${shown.max_candidates}"
+                ${max.attrs}
+                ${disabled}
+              />
+              <p id="max-hint" class="hint">From 1 to 500.</p>`,
+          )}`,
       });
     },
   });
