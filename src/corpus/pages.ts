@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { RowId, errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
-import { html, Html, isolate } from '../dashboard/html.ts';
+import { html, Html, isolate } from '../http/html.ts';
 import { authorUrl, workUrl } from './authors/author-summary.ts';
 import { academicAge, type AuthorMetrics } from './authors/metrics.ts';
 
