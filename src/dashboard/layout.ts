@@ -1,6 +1,6 @@
 // The page around every dashboard view: a skip link, the header with the organization and the
 // signed-in user, the navigation for their role, the outcome of the last form, then the view.
-import { html, isolate, isolatedHtml, type Html } from './html.ts';
+import { html, isolatedHtml, wrappableAddress, type Html } from './html.ts';
 import { NAV } from './nav.ts';
 import { can, ROLE_LABELS } from '../users/roles.ts';
 import type { Flash, Session } from '../users/sessions.ts';
@@ -41,7 +41,10 @@ export function layout(input: LayoutInput): string {
     ? html`<header class="top">
           <span class="brand">refmatch</span>
           <span class="org" dir="auto">${session.user.organizationName}</span>
-          <span class="who">${isolate(session.user.email)} · ${ROLE_LABELS[session.user.role]}</span>
+          <span class="who"
+            ><bdi class="address">${wrappableAddress(session.user.email)}</bdi> ·
+            ${ROLE_LABELS[session.user.role]}</span
+          >
           <form method="post" action="/dashboard/sign-out/" class="inline">
             <input type="hidden" name="_csrf" value="${session.csrfToken}" />
             <button type="submit" class="link">Sign out</button>

@@ -292,6 +292,19 @@ describe('tables at 375 px', () => {
   });
 });
 
+describe('the header at 375 px', () => {
+  it("reads the signed-in user's long email wrapped where an address may wrap, each part whole", async () => {
+    const email = 'managing.editor.of.the.journal@editorialoffice.publisher.example';
+    const viewer = await onPhone('viewer', email);
+    await viewer.goto(`${t.url}/dashboard/`);
+    // Broken anywhere, the header read "…@editorialoffice.publisher.example.or / g" (round 31).
+    expect(await brokenWords(viewer, 'header.top .who', '[^\\s@.-]+')).toEqual([]);
+    expect(await viewer.locator('header.top .who .address').innerText()).toBe(email);
+    expect(await pageOverflow(viewer)).toBeLessThanOrEqual(0);
+    await viewer.context().close();
+  });
+});
+
 describe('the users table at 1280 px', () => {
   it('reads a long email wrapped where an address may wrap, after the @ or before a dot, each part whole', async () => {
     const admin = await signedInPage(t, org.id, 'integrations_admin', { width: 1280 });
