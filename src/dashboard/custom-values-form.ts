@@ -20,7 +20,9 @@ import {
   csrfField,
   dashboardRoute,
   fieldState,
+  mayDo,
   messageBeside,
+  onlyRolesMay,
   orgOf,
   postedForm,
   redirectTo,
@@ -300,11 +302,17 @@ export function customValuesSection(
   const heading = html`<h2 id="${CUSTOM_FIELDS_ID}">Custom fields</h2>
     ${messageBeside(request, CUSTOM_FIELDS_ID)}`;
   if (fields.length === 0) {
-    return html`${heading}
-      <p class="muted">
-        No custom fields for ${input.what}s yet: they are made on the
-        <a href="/dashboard/custom-fields/">custom fields</a> page.
-      </p>`;
+    // Where they are made, for a role that makes them; whose role makes them, for the others (a
+    // viewer was sent to a page where they could make none: round 31).
+    return mayDo(request, 'custom_fields_write')
+      ? html`${heading}
+          <p class="muted">
+            No custom fields for ${input.what}s yet: they are made on the
+            <a href="/dashboard/custom-fields/">custom fields</a> page.
+          </p>`
+      : html`${heading}
+          <p class="muted">No custom fields for ${input.what}s yet.</p>
+          ${onlyRolesMay(request, 'custom_fields_write', 'make them')}`;
   }
   if (!input.editable) {
     return html`${heading}

@@ -412,6 +412,19 @@ describe('an organization without such fields', () => {
     expect(page).toContain('No custom fields for folders yet');
     expect(page).not.toContain('Save custom fields');
   });
+
+  it('tells a role that cannot make them who can, not where they are made', async () => {
+    const id = (await createTestOrg(t)).id;
+    const folderId = await ensureFolder(t.db, id, 'BARE');
+    for (const role of ['viewer', 'account_manager', 'integrations_admin'] as const) {
+      const page = (await get(await signInAs(t, id, role), `/dashboard/folders/${folderId}/`)).body;
+      expect(page, role).toContain('No custom fields for folders yet.');
+      expect(page, role).toMatch(/Only an editor can\s+make them\./);
+      expect(page, role).not.toContain('they are made on the');
+    }
+    const editorPage = (await get(await signInAs(t, id, 'editor'), `/dashboard/folders/${folderId}/`)).body;
+    expect(editorPage).toContain('they are made on the');
+  });
 });
 
 describe("a folder's two forms", () => {
