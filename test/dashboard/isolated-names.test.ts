@@ -85,7 +85,10 @@ describe('names inside sentences are isolated for direction', () => {
 
   it("the signed-in user's email in the header and on the home page", async () => {
     const page = await get('/dashboard/');
-    expect(page).toMatch(/<span class="who"><bdi>[^<]+@[^<]+<\/bdi> · Editor<\/span>/);
+    // Isolated, and free to wrap only after its @ or before a dot (`wrappableAddress`).
+    expect(page).toMatch(
+      /<span class="who"\s*><bdi class="address">[^<]+@<wbr \/>[^<]+<\/bdi> ·\s+Editor<\/span\s*>/,
+    );
     expect(page).toMatch(/You are signed in as <bdi>[^<]+<\/bdi>, editor\./);
   });
 
