@@ -268,18 +268,25 @@ export async function resolveManuscriptAuthors(
         // written by a given name in full (or settled by an identifier) confirms; co-authors who
         // could be authors written by initials too confirm only as a group of three: two of them,
         // for two other authors, who also wrote with each other.
-        const byInitials: Array<{ other: number; j: number }> = [];
+        // Each such co-author with the authors by initials it could be, so that the group of three is
+        // looked for through the co-authors' own co-authors: every pair of (co-author, author) entries
+        // compared was quadratic in them, and a form of common initials makes thousands.
+        const byInitials = new Map<number, number[]>();
         for (const other of theirs) {
           if (other === id) continue;
           for (const j of authorsOf.get(other) ?? []) {
             if (j === k) continue;
             if (!initialsOnly[k] || !initialsOnly[j] || settled[j]) return true;
-            byInitials.push({ other, j });
+            appendTo(byInitials, other, j);
           }
         }
-        return byInitials.some((x) =>
-          byInitials.some((y) => y.j !== x.j && (coauthors.get(x.other)?.has(y.other) ?? false)),
-        );
+        for (const [x, xs] of byInitials) {
+          for (const y of coauthors.get(x) ?? []) {
+            const ys = byInitials.get(y);
+            if (ys?.some((jy) => xs.some((jx) => jx !== jy))) return true;
+          }
+        }
+        return false;
       });
       if (confirmed.length) perAuthor[k] = confirmed;
     }
