@@ -165,7 +165,8 @@ const UNJOINED_SHAPES: ReadonlySet<string> = (() => {
 function arabicLetters(forms: string, at: number, whole: string): string {
   let out = '';
   for (const [k, c] of [...forms].entries()) {
-    const before = k === 0 ? whole.slice(0, at).slice(-1) : forms[k - 1]!;
+    // The character before the run, read in place (it took the text before the run, then its last).
+    const before = k === 0 ? (at > 0 ? whole[at - 1]! : '') : forms[k - 1]!;
     const letterBefore = before.normalize('NFKC');
     if (
       UNJOINED_SHAPES.has(c) &&
