@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { RowId, errorResponses } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
-import { html, Html, isolate } from '../http/html.ts';
+import { html, Html, htmlSecurityHeaders, isolate } from '../http/html.ts';
 import { authorUrl, workUrl } from './authors/author-summary.ts';
 import { academicAge, type AuthorMetrics } from './authors/metrics.ts';
 
@@ -42,26 +42,20 @@ const CSP =
 const STYLE_ELEMENT = new Html(`<style>${STYLE}</style>`);
 
 function page(reply: FastifyReply, title: string, body: Html): FastifyReply {
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'same-origin')
-    .send(
-      html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>${title} · refmatch</title>
-            ${STYLE_ELEMENT}
-          </head>
-          <body>
-            ${body}
-          </body>
-        </html>`.value,
-    );
+  return htmlSecurityHeaders(reply.type('text/html; charset=utf-8'), CSP).send(
+    html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>${title} · refmatch</title>
+          ${STYLE_ELEMENT}
+        </head>
+        <body>
+          ${body}
+        </body>
+      </html>`.value,
+  );
 }
 
 // The page shows the metrics columns as corpus/authors/metrics.ts defines them.

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { AppError, errors, toAppError } from '../infra/errors.ts';
+import { htmlSecurityHeaders } from '../http/html.ts';
 import { can, ROLE_LABELS, ROLES, type Action } from '../users/roles.ts';
 import {
   findSession,
@@ -617,12 +618,8 @@ const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function securityHeaders(reply: FastifyReply): void {
-  void reply
-    .header('content-security-policy', CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'same-origin')
-    .header('cache-control', 'no-store');
+  // A page of an organization's data is not kept by a browser's or a proxy's cache.
+  void htmlSecurityHeaders(reply, CSP).header('cache-control', 'no-store');
 }
 
 function sameToken(a: string | undefined, b: string | undefined): boolean {
