@@ -57,3 +57,37 @@ describe('tables and figures after the references, each labelled alone on its li
     expect(result.references).toHaveLength(3);
   });
 });
+
+describe("an APA student paper's title page: the course, the instructor and the due date under the affiliation", () => {
+  const page = (course: string, instructor: string, date: string) =>
+    apaPage('', [
+      { text: 'Tidal Sorting of Pebbles on Shingle Spits', bold: true, x: 150 },
+      { text: 'Jane Q. Roe', x: 250 },
+      { text: 'Department of Geography, Northvale University', x: 170 },
+      { text: course, x: 200 },
+      { text: instructor, x: 240 },
+      { text: date, x: 250 },
+    ]);
+  const body = apaPage('', [
+    { text: 'Tidal Sorting of Pebbles on Shingle Spits', bold: true, x: 150 },
+    ...bodyProse(0, 20).map((l) => ({ text: l.text })),
+  ]);
+
+  it('reads the student as the author, not the instructor or the course named without its number', async () => {
+    const result = await parseManuscript(
+      makeTextPdf([page('Coastal Processes', 'Dr. Amos T. Poe', 'March 31, 2021'), body]),
+      'apa-stu.pdf',
+      limits,
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Q. Roe']);
+  });
+
+  it('reads it so under a course code in capitals, the due date typed as month and year parted by a comma', async () => {
+    const result = await parseManuscript(
+      makeTextPdf([page('PSY XXX', 'Prof. Amos T. Poe', 'March, 2021'), body]),
+      'apa-stu-2.pdf',
+      limits,
+    );
+    expect(result.authors.map((a) => a.name)).toEqual(['Jane Q. Roe']);
+  });
+});
