@@ -40,6 +40,18 @@ const METHODS_REFERENCES_HEADING = /^(?:online\s+)?methods\s+references?\s*[.:]?
 export const CAPTION_LABEL =
   /^(?:(?:supplementary\s+)?(?:fig(?:ure)?\.?|table)\s+[A-Z]?\d+[.:](?:\s|$)|algorithm\s+\d+[.:]?\s+[A-Z])/i;
 /**
+ * APA 7's label of a table or figure: alone on its line, in bold, with no stop, over the float's
+ * title on the next line ("Table 1", then "Summary of Scores by Group"). A manuscript sets its
+ * tables and figures after the references so, one to a page; no entry of a list is that alone.
+ */
+const FLOAT_LABEL_ALONE = /^(?:table|figure)\s+[A-Z]?\d{1,3}$/i;
+/** A float's caption by its label, with a stop after the number or alone on its line (APA 7). */
+function floatLabel(block: Block): boolean {
+  return (
+    CAPTION_LABEL.test(block.text) || (block.lines.length === 1 && FLOAT_LABEL_ALONE.test(block.text.trim()))
+  );
+}
+/**
  * The label over the captions a draft sets after its references ("Figure captions:", "Figure
  * legends", "Legends to figures", "Tables"), alone on its line; no reference is only that.
  */
@@ -187,7 +199,7 @@ export function endsReferenceList(
   if (block.styleLevel !== null && block.styleLevel >= 1) return true;
   // Figure and table captions set after the list (a draft that puts its figures at the end)
   // open with their label; no reference does.
-  if (CAPTION_LABEL.test(block.text) || CAPTIONS_LABEL.test(block.text.trim())) return true;
+  if (floatLabel(block) || CAPTIONS_LABEL.test(block.text.trim())) return true;
   if (BACK_MATTER_NOTE.test(block.text)) return true;
   if (APPENDIX_HEADING.test(block.text)) return true;
   if (authorAddress(block, next)) return true;
@@ -434,7 +446,7 @@ function resumeAfterFloat(blocks: Block[], at: number): number | null {
   let rowLabels = false;
   for (let j = at + 1; j < limit; j++) {
     const b = blocks[j]!;
-    if (CAPTION_LABEL.test(b.text)) continue;
+    if (floatLabel(b)) continue;
     if (b.page === page && isProse(b) && rowLabels) return null;
     if (endsReferenceList(b)) {
       if (b.page !== page || !rowLabelOnly(b)) return null;
@@ -845,7 +857,7 @@ export function findReferences(blocks: Block[]): ReferenceRange | null {
         end++;
         continue;
       }
-      if (end >= blocks.length || !CAPTION_LABEL.test(blocks[end]!.text)) break;
+      if (end >= blocks.length || !floatLabel(blocks[end]!)) break;
       // A figure captioned under its body (a chart at the top of the page the list goes on to, or
       // after its end): its labels and legends, set smaller than the entries on the caption's page,
       // were read before the caption as lines of the list; they are the float's.

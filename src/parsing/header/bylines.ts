@@ -388,8 +388,37 @@ function bylineResumes(blocks: Block[], at: number, byline: number): boolean {
   );
 }
 
+/** A date alone, or a month and a year parted by a comma ("March, 2021", a due date as typed). */
+function dateAlone(text: string): boolean {
+  return (
+    DATE_ALONE.test(text) || DATE_ALONE.test(text.replace(/^(\p{L}{3,12}),(?=\s+(?:19|20)\d\d\.?$)/u, '$1'))
+  );
+}
+
+/**
+ * An APA student paper's title page: under the author and the affiliation, the course, the
+ * instructor and the due date, each alone on its line ("PSY 210: Research Methods", "Dr. Jane Roe",
+ * "March 31, 2021"). The two lines between an institution's line and the date are no byline: the
+ * index of the first of them, where the byline ends.
+ */
+function studentCourseLines(blocks: Block[], from: number, to: number): number | null {
+  for (let i = from + 3; i < Math.min(to, from + 12); i++) {
+    if (!dateAlone(blocks[i]!.text.trim())) continue;
+    const [affiliation, course, instructor] = [blocks[i - 3]!, blocks[i - 2]!, blocks[i - 1]!];
+    if (
+      [affiliation, course, instructor].every((b) => b.lines.length === 1 && !b.text.includes('@')) &&
+      INSTITUTION.test(affiliation.text) &&
+      !INSTITUTION.test(course.text) &&
+      !INSTITUTION.test(instructor.text)
+    )
+      return i - 2;
+  }
+  return null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
-function inlineAuthors(blocks: Block[], from: number, to: number): EntriesRead {
+function inlineAuthors(blocks: Block[], from: number, bylineTo: number): EntriesRead {
+  const to = studentCourseLines(blocks, from, bylineTo) ?? bylineTo;
   const byLabel =
     namesAfterBy(blocks, from, to) ??
     namedByRoleLabels(blocks, from, to) ??
