@@ -701,6 +701,27 @@ function setApart(blocks: Block[], j: number, size: number, ownFace = false): bo
   );
 }
 
+/**
+ * A draft that sets its unlabelled abstract alone on the page after its title page, the body
+ * from the page after (a pandoc template's title page, then the abstract, then the line-numbered
+ * text): the paragraph of prose that is all that page holds, in the body's type. Looked for when
+ * no abstract was found on the title page, whose last lines (a date, a licence) may read as a
+ * heading and end the search there.
+ */
+function pageAfterTitlePage(blocks: Block[], titleEnd: number): FoundAbstract | null {
+  const titlePage = blocks[Math.max(titleEnd - 1, 0)]?.page;
+  if (titlePage === undefined) return null;
+  const start = blocks.findIndex((b, k) => k >= titleEnd && b.page > titlePage);
+  if (start < 0 || blocks[start]!.page !== titlePage + 1) return null;
+  const page = blocks[start]!.page;
+  let end = start;
+  while (end < blocks.length && blocks[end]!.page === page) end++;
+  if (end - start !== 1 || end >= blocks.length) return null;
+  const b = blocks[start]!;
+  if (Math.abs(b.relSize - 1) > 0.05 || !isAbstractProse(b)) return null;
+  return { text: withoutMarginNotice(b.text).trim(), used: [start] };
+}
+
 /** The most one-line blocks read as one paragraph of a double-spaced draft. */
 const MAX_RUN_LINES = 60;
 
@@ -999,7 +1020,10 @@ export function findAbstract(
     const unlabelled = findUnlabelled(blocks, frontEnd, titleEnd, laidOut);
     return unlabelled.text
       ? unlabelled
-      : (abstractPage(blocks, frontEnd, laidOut) ?? backCoverAbstract(blocks) ?? unlabelled);
+      : (abstractPage(blocks, frontEnd, laidOut) ??
+          backCoverAbstract(blocks) ??
+          (laidOut ? pageAfterTitlePage(blocks, titleEnd) : null) ??
+          unlabelled);
   }
   // A thesis prints its abstract in its own language first and the English one right after it
   // (Hungarian "Összefoglaló", then "Abstract"), each under its heading, past where the label is

@@ -30,6 +30,7 @@ import {
   type EntriesRead,
 } from './front-matter.ts';
 import { capitalsByline, DFG_FORM_HEADING } from './title.ts';
+import { FIRST_LINES, LETTER_OPENING, LETTER_WORDS, MAX_LETTER_PAGES, opensAsLetter } from '../letters.ts';
 
 /**
  * The name alone under a title in capitals at the body's size (capitalsByline) is its author's; the
@@ -523,6 +524,42 @@ export function coverSheetEnd(doc: DocumentModel): number {
       );
     });
     if (printedAgain) return start;
+  }
+  return lettersEnd(doc);
+}
+
+/**
+ * The letters an author binds before a revised manuscript in one file (a cover letter, the
+ * response to the reviewers, then the manuscript or its marked-up copy): the file's first page
+ * opens as a letter does (LETTER_OPENING), and the manuscript's first page is the first after it
+ * whose head sets a title above the body's size over a byline of names, with none of a letter's
+ * words in that head (the response's own first page may repeat the title and the authors over its
+ * "We thank the reviewers ..."). The letters need not print the title. The index of that page's
+ * first block, or 0.
+ */
+function lettersEnd(doc: DocumentModel): number {
+  const { blocks } = doc;
+  const opening = blocks.filter((b) => b.page === 1).slice(0, FIRST_LINES);
+  if (!opensAsLetter(opening.map((b) => b.text))) return 0;
+  const last = Math.min(blocks[blocks.length - 1]?.page ?? 0, MAX_LETTER_PAGES + 1);
+  for (let page = 2; page <= last; page++) {
+    const start = blocks.findIndex((b) => b.page === page);
+    if (start <= 0) continue;
+    const head = blocks.slice(start, start + TITLE_PAGE_HEAD).filter((b) => b.page === page);
+    if (head.some((b) => LETTER_OPENING.test(b.text.trim()) || LETTER_WORDS.test(b.text))) continue;
+    const maxSize = Math.max(0, ...head.map((b) => b.relSize));
+    const titled = head.some((b, k) => {
+      const next = head[k + 1];
+      return (
+        b.relSize >= 1.1 &&
+        b.relSize >= 0.97 * maxSize &&
+        b.text.length <= 300 &&
+        foldWords(b.text).split(' ').length >= 3 &&
+        next !== undefined &&
+        (markedNameCount(next) >= 1 || isNameList(next) || isLoneName(next))
+      );
+    });
+    if (titled) return start;
   }
   return 0;
 }

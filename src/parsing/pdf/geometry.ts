@@ -1102,6 +1102,39 @@ function numbersEveryLine(cluster: Item[], items: Item[]): boolean {
 }
 
 /**
+ * The wavy underline a marked-up copy draws under added text (latexdiff's default markup, ulem's
+ * \uwave): a row of a small font's colon-shaped glyph, which the text layer gives as pieces of
+ * colons alone (":::::::") set in smaller type just under the baseline of the word they underline.
+ * Dropped, or they run into the words ("agent::::::::agent-to-agent"). A colon in the text is set
+ * in the text's own type, on its baseline. Returns how many pieces were dropped.
+ */
+export function dropWavyUnderlines(pages: { items: Item[] }[]): number {
+  let dropped = 0;
+  for (const page of pages) {
+    const marks = page.items.filter((it) => /^:+$/.test(it.str.trim()));
+    if (!marks.length) continue;
+    const under = new Set(
+      marks.filter((m) =>
+        page.items.some(
+          (w) =>
+            w !== m &&
+            w.size >= 1.25 * m.size &&
+            w.y > m.y &&
+            w.y - m.y < w.size &&
+            w.x < m.x + m.w &&
+            m.x < w.x + w.w &&
+            /\p{L}/u.test(w.str),
+        ),
+      ),
+    );
+    if (!under.size) continue;
+    page.items = page.items.filter((it) => !under.has(it));
+    dropped += under.size;
+  }
+  return dropped;
+}
+
+/**
  * Drops margin line numbers (preprints and review copies: lineno, papaja, acmart review): a column
  * of bare numbers at one right edge whose values rise by one step per printed line, so that the
  * vertical distance per increment is the same all down the page. A numbered reference list also

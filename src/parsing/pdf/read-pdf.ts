@@ -6,6 +6,7 @@ import type { PDFPageProxy } from 'unpdf/pdfjs';
 import type { ParsingLimits } from '../../infra/config.ts';
 import type { Block, DocumentModel } from '../types.ts';
 import { REFERENCES_HEADING } from '../sections.ts';
+import { FIRST_LINES, MAX_LETTER_PAGES, opensAsLetter } from '../letters.ts';
 import {
   asPersianLetters,
   cleanText,
@@ -20,6 +21,7 @@ import {
 import {
   documentGutters,
   dropLineNumbers,
+  dropWavyUnderlines,
   dropRunningHeads,
   mendAccents,
   orderPage,
@@ -271,11 +273,19 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
     }
     // Links matter for the header (ORCID and mailto links): read them on the first pages here, and
     // on the reference list's pages below.
+    // A file that opens on a letter (a response to the reviewers bound before the revised
+    // manuscript) sets the manuscript's title page further on: the links of the pages the letters
+    // may take are read too.
+    const firstLines = (pages.find((pg) => pg.number === 1)?.items ?? [])
+      .slice(0, FIRST_LINES)
+      .map((it) => it.str);
+    const headerLinkPages = opensAsLetter(firstLines) ? LINK_PAGES + MAX_LETTER_PAGES : LINK_PAGES;
     await readLinks(
       doc,
-      pages.filter((pg) => pg.number <= LINK_PAGES),
+      pages.filter((pg) => pg.number <= headerLinkPages),
       warnings,
     );
+    dropWavyUnderlines(pages);
     dropLineNumbers(pages);
     dropRunningHeads(pages);
     // DOIs printed only as links ("[link]", a linked title) lie in the reference list: from the
@@ -298,7 +308,8 @@ export async function readPdf(bytes: Uint8Array, limits: ParsingLimits): Promise
       headed >= 0
         ? headed
         : pages.findLastIndex((pg) => pg.items.some((it) => FIRST_BRACKETED_ENTRY.test(it.str)));
-    const listPages = listStart >= 0 ? pages.slice(listStart).filter((pg) => pg.number > LINK_PAGES) : [];
+    const listPages =
+      listStart >= 0 ? pages.slice(listStart).filter((pg) => pg.number > headerLinkPages) : [];
     const listText = listPages.flatMap((pg) => pg.items.map((it) => it.str)).join(' ');
     const listRows = listPages.reduce((n, pg) => n + new Set(pg.items.map((it) => Math.round(it.y))).size, 0);
     // So are they when a DOI's text stops at a glyph read as a space of its own (Typst maps the
