@@ -21,6 +21,7 @@ import {
   makeManyPagesPdf,
   makeNestedStatesPdf,
   makeTextPdf,
+  assemblePdf,
   makeUnclosedStylesDocx,
   makeChainedStylesDocx,
   paragraph,
@@ -240,6 +241,36 @@ describe('graphics states saved inside each other are bounded', () => {
       // depth by one). Depth 1, 2, 3, 4 (the string), then restores; restores below 0 are ignored.
       expect([size, nesting.deepest, nesting.depth]).toEqual([size, 4, 1]);
     }
+  });
+
+  it('counts no q or Q right after a "(" (a string\'s first letter, never an operator)', () => {
+    const text = '[(q)-333(=)-278(Q)]TJ q (q) Tj (Q) Tj ((q)) Tj';
+    for (const size of [1, 2, 5, text.length]) {
+      const nesting = new GraphicsNesting();
+      for (let at = 0; at < text.length; at += size) nesting.feed(Buffer.from(text.slice(at, at + size)));
+      nesting.end();
+      // Only the one operator counts: the "(q)"s and "(Q)"s are letters in strings.
+      expect([size, nesting.deepest, nesting.depth]).toEqual([size, 1, 1]);
+    }
+  });
+
+  it('reads a paper that sets its variable q alone in a string on every line (pdfTeX draws "(q)")', async () => {
+    // A real pdfTeX file drew 576 of them on three pages and was refused as nested 1,076 deep.
+    const lines = Array.from(
+      { length: 1500 },
+      (_, i) => `BT /F1 10 Tf 72 ${760 - (i % 70) * 10} Td [(Let)-333(q)-278(=)-278(${i})]TJ ET`,
+    );
+    const content = `q 1 0 0 1 0 0 cm ${lines.join('\n')} Q`;
+    const pdf = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+    expect((await precheckPdf(pdf, limits)).graphicsNesting).toBe(1);
+    const r = await parseManuscript(pdf, 'variable-q.pdf', limits);
+    expect(r.error).toBeNull();
   });
 
   it('refuses a 20,000-deep nesting, plain, deflated or deflated twice, before pdf.js reads it', async () => {

@@ -87,10 +87,15 @@ export const MAX_GRAPHICS_NESTING = 1_000;
 const SAVE = 0x71; // q
 const RESTORE = 0x51; // Q
 
+const OPEN_STRING = 0x28; // (
+
 /**
  * The running depth of `q` (save) and `Q` (restore) operators over bytes given chunk by chunk, and
  * the deepest it reached. A `q` inside a string or a binary font counts too: a few stray ones move
- * the depth by a few, far from the limit.
+ * the depth by a few, far from the limit. Not one right after a "(": that byte opens a string, or is
+ * inside one, a comment, a hex string or an image's data, so what follows it is never an operator.
+ * pdfTeX sets a variable q alone as "(q)" inside a TJ array: a real paper on three pages drew 576
+ * of them, each a save never restored, and was refused as nested 1,076 deep (round 69).
  */
 export class GraphicsNesting {
   depth = 0;
@@ -114,7 +119,7 @@ export class GraphicsNesting {
       const at = restore < 0 || (save >= 0 && save < restore) ? save : restore;
       const op = bytes[at]!;
       const before = at > 0 ? bytes[at - 1]! : this.before;
-      if (SEPARATOR[before]) {
+      if (SEPARATOR[before] && before !== OPEN_STRING) {
         if (at + 1 === bytes.length) this.pending = op;
         else if (SEPARATOR[bytes[at + 1]!]) this.apply(op);
       }
