@@ -242,6 +242,10 @@ describe('names', () => {
       'WANG Wei',
       'Wei WANG',
       'AJ Smith',
+      // Two plain words that familyFirst does not read family first: the quick path keeps one key.
+      'D Wong',
+      'AB CD',
+      'van Smith',
       'Dr Smith',
       'Smith, John',
       'Wong Derek F.',

@@ -229,6 +229,8 @@ function mayBeTransliterated(raw: string, key: string): boolean {
 const CAPITALS_FIRST = /^\p{Lu}{2,}\s+(?=\p{Lu}?\p{Ll})/u;
 /** A first written word that is initials ("D.", "AJ", "J.-P."), not a family name. */
 const INITIALS_FIRST = /^(?:\p{Lu}[.-]*){1,3}(?:\s|$)/u;
+/** A written word that is one or two initials ("A.", "AJ", "J.-"). */
+const INITIAL_WORD = /^(?:\p{Lu}[.-]*){1,2}$/u;
 
 /**
  * "Wong Derek F.", "Zhang Wei-Nan", "WANG Wei", "Müller Jürgen": the family name written first
@@ -243,12 +245,22 @@ function familyFirst(raw: string): PersonName | null {
   const text = withoutTitles(raw.trim());
   if (text.includes(',')) return null;
   const words = text.split(/\s+/);
-  if (words.length < 2 || PARTICLES.has(foldWords(words[0]!))) return null;
-  if (INITIALS_FIRST.test(text) && !CAPITALS_FIRST.test(text)) return null;
-  // "John A. Smith": an initial inside, a full name last, is the given-first order.
-  const isInitial = (w: string) => /^(?:\p{Lu}[.-]*){1,2}$/u.test(w);
-  if (!isInitial(words[words.length - 1]!) && words.slice(1, -1).some(isInitial)) return null;
+  if (!mayReadFamilyFirst(text, words)) return null;
   return parsePersonName(`${words[0]}, ${words.slice(1).join(' ')}`);
+}
+
+/**
+ * familyFirst's test of a name without a comma or titles (`text`, split into its `words`): whether
+ * its first word may be its family name. nameReadingKeys' quick path asks it too, so that the two
+ * cannot drift apart.
+ */
+function mayReadFamilyFirst(text: string, words: readonly string[]): boolean {
+  if (words.length < 2 || PARTICLES.has(foldWords(words[0]!))) return false;
+  if (INITIALS_FIRST.test(text) && !CAPITALS_FIRST.test(text)) return false;
+  // "John A. Smith": an initial inside, a full name last, is the given-first order.
+  for (let i = 1; i < words.length - 1; i++)
+    if (INITIAL_WORD.test(words[i]!)) return INITIAL_WORD.test(words[words.length - 1]!);
+  return true;
 }
 
 /** A reading keeps the hyphenated given names it still holds whole. */
@@ -269,19 +281,13 @@ export function nameReadingKeys(written: string): string[] {
   const words = raw.trim().split(/\s+/);
   if (!key.includes(' ') && words.length < 3 && !mayBeTransliterated(raw, key)) {
     if (words.length < 2 || raw.includes(',')) return [key];
-    // "Derek Wong": read in written order and with the family name first (familyFirst), each
-    // reading keyed by one of the two words.
+    // "Derek Wong": read in written order and, where familyFirst reads it, with the family name
+    // first, each reading keyed by one of the two words. Two words of ASCII letters and no title
+    // (withoutTitles leaves them as written) fold to themselves in lower case.
     const [first, second] = words as [string, string];
     const plainWord = /^[A-Za-z]+$/;
-    if (
-      plainWord.test(first) &&
-      plainWord.test(second) &&
-      !isHonorific(first) &&
-      !PARTICLES.has(first.toLowerCase()) &&
-      !INITIALS_FIRST.test(raw.trim()) &&
-      !mayEndInDegree(raw)
-    )
-      return [...new Set([key, first.toLowerCase()])];
+    if (plainWord.test(first) && plainWord.test(second) && !isHonorific(first) && !mayEndInDegree(raw))
+      return mayReadFamilyFirst(raw.trim(), words) ? [...new Set([key, first.toLowerCase()])] : [key];
   }
   return [...new Set(nameReadings(raw).map(familyCore))];
 }

@@ -18,6 +18,7 @@ import { parsePersonName, parsedNamesCompatible } from '../../corpus/authors/nam
 import { errors } from '../../infra/errors.ts';
 import { findFolderNamed, listFolderNames } from '../../folders/folders.ts';
 import { journalsForManuscript } from '../../journals/cache.ts';
+import type { RecommendedJournal } from '../../journals/recommend.ts';
 import type { AuthorsGroupsSettings } from '../../manuscripts/upload-schema.ts';
 import {
   isStoredCandidate,
@@ -1667,15 +1668,7 @@ export function conflictList(
  * and linking it meant Folders, the folder, past its settings, and the title typed again (round 31).
  */
 function journalTable(
-  journals: ReadonlyArray<{
-    id: number;
-    title: string;
-    score: number;
-    publisher_name: string | null;
-    folder_id: number | null;
-    folder_name: string | null;
-    relevant_articles: Array<{ id: number; title: string; year: number }>;
-  }>,
+  journals: readonly RecommendedJournal[],
   venues: ReadonlyMap<number, VenueIds>,
   /** The folder an unlinked journal is offered to, for a role that may link; else null. */
   linkTo: number | null,
