@@ -14,6 +14,7 @@ import type { CustomValue } from '../custom-fields/values.ts';
 import { linkInputsHash, linkWrittenGroupAuthors } from '../corpus/authors/linking.ts';
 import { foldersNamingGroup, removeGroupFromFolderSettings } from '../folders/folders.ts';
 import { checkLimit, checkRecordsPerGroup } from '../organizations/limits.ts';
+import { checkOneLine } from '../infra/one-line-text.ts';
 
 export interface AuthorsGroup {
   group_id: number;
@@ -25,6 +26,7 @@ function groupName(name: string): string {
   if (trimmed.length === 0 || trimmed.length > 200) {
     throw errors.validation('A group name must have 1 to 200 characters');
   }
+  checkOneLine(trimmed, 'A group name');
   return trimmed;
 }
 

@@ -5,6 +5,7 @@
 import { Argument, Option, Command as Program } from 'commander';
 import { defineLocalCommand, type Command, type LocalCommand } from '../infra/cli/command.ts';
 import { parseConfig, type Config } from '../infra/config.ts';
+import { terminalJson } from '../infra/cli/terminal-json.ts';
 import { cliDeclarations } from './registry.ts';
 
 type RunCommand = (name: string, args: Record<string, unknown>) => Promise<void>;
@@ -35,7 +36,7 @@ function makeRunner(getConfig: () => Config, create: () => boolean): RunCommand 
         create: create(),
       });
       progress.stop();
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      process.stdout.write(`${terminalJson(result, 2)}\n`);
     } catch (error) {
       progress.stop();
       throw error;
@@ -151,7 +152,7 @@ async function main(): Promise<void> {
     }
     if (e.code?.startsWith('commander.')) process.exit(e.exitCode ?? 2);
     process.stderr.write(
-      `${JSON.stringify({ error: { code: errorCode(error), message: e.message ?? String(error) } })}\n`,
+      `${terminalJson({ error: { code: errorCode(error), message: e.message ?? String(error) } })}\n`,
     );
     process.exit(1);
   }

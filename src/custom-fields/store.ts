@@ -8,6 +8,7 @@ import { errors } from '../infra/errors.ts';
 import { DATA_KINDS, KIND_LABELS, OWNERS, type DataKind, type Owner } from './kinds.ts';
 import { appendTo } from '../infra/collections.ts';
 import { checkLimit } from '../organizations/limits.ts';
+import { checkOneLine } from '../infra/one-line-text.ts';
 
 export interface FieldOption {
   api_id: string;
@@ -40,6 +41,7 @@ function checkName(name: string, what: string): string {
   if (trimmed.length === 0 || trimmed.length > 200) {
     throw errors.validation(`${what} must have 1 to 200 characters`);
   }
+  checkOneLine(trimmed, what);
   return trimmed;
 }
 
@@ -67,6 +69,7 @@ function checkOptions(options: readonly string[]): string[] {
   const trimmed = options.map((o) => o.trim());
   const bad = trimmed.find((o) => o.length === 0 || o.length > 500);
   if (bad !== undefined) throw errors.validation('An option must have 1 to 500 characters');
+  for (const option of trimmed) checkOneLine(option, 'An option');
   // The first to repeat an earlier one, by a set: each compared with all before it (indexOf) took
   // 1.9 s for the 42,000 options a form's 100,000 characters can list.
   const seen = new Set<string>();

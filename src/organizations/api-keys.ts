@@ -7,6 +7,7 @@ import { errors } from '../infra/errors.ts';
 import type { Feature } from './features.ts';
 import type { Organization } from './organizations.ts';
 import { checkLimit } from './limits.ts';
+import { checkOneLine } from '../infra/one-line-text.ts';
 
 const KEY_PATTERN = /^rm_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
@@ -40,7 +41,9 @@ export async function createApiKeyFromForm(
   label: string | null,
 ): Promise<FormKey> {
   await forgetSealedKeys(db, organizationId);
-  const key = await insertKey(db, organizationId, label?.trim() || null, formNonce);
+  const named = label?.trim() || null;
+  if (named !== null) checkOneLine(named, 'A key label');
+  const key = await insertKey(db, organizationId, named, formNonce);
   if (key !== null) return { key, repeated: false };
   const { rows } = await db.query<{ form_sealed: Uint8Array | null; revoked: boolean }>(
     `SELECT form_sealed, revoked_at IS NOT NULL AS revoked FROM api_keys

@@ -4,6 +4,7 @@ import type { Queryable } from '../infra/db/index.ts';
 import { errors } from '../infra/errors.ts';
 import { type Feature, isFeature } from './features.ts';
 import { createApiKey } from './api-keys.ts';
+import { checkOneLine } from '../infra/one-line-text.ts';
 
 export type Prefer = 'parsed' | 'supplied';
 
@@ -38,6 +39,7 @@ export async function createOrganization(
 ): Promise<Organization & { api_key: string }> {
   const name = input.name.trim();
   if (!name) throw errors.validation('The organization name must not be empty');
+  checkOneLine(name, 'The organization name');
   const { rows } = await db.query<Organization>(
     `INSERT INTO organizations (name, features, is_demo) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
     [name, input.features, input.isDemo ?? false],

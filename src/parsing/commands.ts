@@ -3,6 +3,7 @@
 // pool as the server, so the same limits (pages, characters, zip size, wall time) hold.
 import { readFile, stat } from 'node:fs/promises';
 import { defineLocalCommand } from '../infra/cli/command.ts';
+import { terminalJson } from '../infra/cli/terminal-json.ts';
 
 export const parseCommand = defineLocalCommand({
   name: 'parse',
@@ -29,9 +30,9 @@ export const parseCommand = defineLocalCommand({
     try {
       const result = await pool.parse(bytes, file);
       const output = args.text ? result : { ...result, text: undefined, sections: undefined };
-      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      process.stdout.write(`${terminalJson(output, 2)}\n`);
       if (result.error) {
-        process.stderr.write(`${JSON.stringify({ error: result.error })}\n`);
+        process.stderr.write(`${terminalJson({ error: result.error })}\n`);
         process.exitCode = 1;
       }
     } finally {

@@ -14,6 +14,7 @@ import {
 } from '../helpers/dashboard.ts';
 import { hashToken } from '../../src/users/sessions.ts';
 import { createUser, disableUser } from '../../src/users/users.ts';
+import { hashesChecked, SIGN_IN_PASSWORD_CHECKS } from '../../src/users/passwords.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -221,6 +222,35 @@ describe('one email, an account in each of several organizations', () => {
     expect((await signInForm(email, inFirst.password, third.id)).statusCode).toBe(401);
     const stranger = await createTestOrg(t);
     expect((await signInForm(email, inFirst.password, stranger.id)).statusCode).toBe(401);
+  });
+
+  it('a sign-in checks as many hashes whatever the accounts of the email (none, one, three), and more than that many are all checked', async () => {
+    // The time of a failed sign-in is its argon2 checks: as many for an unknown address as for one
+    // in three organizations, so that it does not tell how many hold an account of it.
+    const counts = [0, 1, 2, 3].map((n) =>
+      hashesChecked(
+        Array.from({ length: n }, (_, k) => `h${k}`),
+        'decoy',
+      ),
+    );
+    expect(counts.map((hashes) => hashes.length)).toEqual(counts.map(() => SIGN_IN_PASSWORD_CHECKS));
+    expect(counts[1]).toEqual(['h0', 'decoy', 'decoy']);
+    expect(hashesChecked(['a', 'b', 'c', 'd'], 'decoy')).toEqual(['a', 'b', 'c', 'd']);
+
+    // Over HTTP: an email of four accounts whose password opens the fourth alone signs in to it.
+    const orgs = await Promise.all([0, 1, 2, 3].map(() => createTestOrg(t)));
+    const email = `four.${process.pid}.${Date.now()}@example.org`;
+    for (const org of orgs.slice(0, 3))
+      await createUser(t.db, { organizationId: org.id, email, role: 'viewer' });
+    const fourth = await createTestUser(t.db, orgs[3]!.id, 'editor', email);
+    const signedIn = await signInForm(email, fourth.password);
+    expect(signedIn.statusCode).toBe(303);
+    const { rows } = await t.db.query<{ user_id: number }>(
+      'SELECT user_id FROM dashboard_sessions WHERE token_hash = $1',
+      [hashToken(sessionCookie(signedIn).slice('rm_session='.length))],
+    );
+    expect(rows.map((r) => r.user_id)).toEqual([fourth.id]);
+    expect((await signInForm(email, 'not the password of any')).statusCode).toBe(401);
   });
 
   describe('the add form sent again', () => {

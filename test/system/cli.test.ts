@@ -154,6 +154,22 @@ describe.skipIf(suiteOnServerPostgres)('refmatch CLI on the embedded database', 
     expect(missing.code).not.toBe(0);
     expect(missing.stdout).toBe('');
     expect(JSON.parse(missing.stderr)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    // Stored text is printed as JSON a terminal cannot act on: an escape sequence, a C1 CSI and a
+    // right-to-left override in a field's description come out as \u escapes, the same value parsed.
+    const hostile = 'Stage\u001b[2J\u009b31m\u202eevil\u2028end';
+    const made = await cli(
+      ...['custom-field', 'create', '--org', String(org.id), '--owner', 'author_from_group'],
+      ...['--kind', 'str', '--name', 'Stage', '--description', hostile],
+    );
+    // eslint-disable-next-line no-control-regex
+    const terminalActive = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+    expect(made.stdout).not.toMatch(terminalActive);
+    expect(json<{ description: string }>(made).description).toBe(hostile);
+    const listed = await cli('custom-field', 'list', '--org', String(org.id));
+    expect(listed.stdout).not.toMatch(terminalActive);
+    expect(listed.stdout).toContain('\\u009b31m\\u202eevil\\u2028end');
+    const fields = json<{ author_from_group: Array<{ description: string | null }> }>(listed);
+    expect(fields.author_from_group.map((f) => f.description)).toEqual([hostile]);
   }, 600_000);
 
   it('while `refmatch serve` holds the directory: commands go through the server, which sees their effect at once', async () => {

@@ -155,6 +155,29 @@ describe('webhook events', () => {
     );
   });
 
+  it('text a client stored goes out as JSON values only: the body parses back to it, no header carries it', async () => {
+    const db = await database();
+    const a = await app(db);
+    const r = await receiver();
+    const org = await createTestOrg({ db });
+    await saveWebhook(db, org.id, { url: r.url, secret: SECRET, enabled: true }, LOOPBACK);
+    const title = 'Graph networks\r\nX-Injected: 1\u001b[2J\u2028\u202eevil\u0085 "quoted" </script>';
+    const originId = 'ms\r\nX-Origin: 1';
+    const up = await upload(a, { apiKey: org.apiKey, fields: baseFields({ origin_id: originId, title }) });
+    expect(up.statusCode).toBe(200);
+    await r.waitFor((got) => got.length >= 1, 'the upload event');
+    const [event] = r.received;
+    expect(event!.json.data).toMatchObject({ origin_id: originId, title });
+    expect(JSON.parse(event!.body)).toEqual(event!.json);
+    // The headers are ours alone, whatever the client stored.
+    expect(Object.keys(event!.headers).filter((h) => h.startsWith('x-'))).toEqual(
+      expect.arrayContaining(['x-refmatch-event', 'x-refmatch-delivery', 'x-refmatch-signature']),
+    );
+    expect(Object.keys(event!.headers)).not.toContain('x-injected');
+    expect(Object.keys(event!.headers)).not.toContain('x-origin');
+    expect(JSON.stringify(event!.headers)).not.toMatch(/Injected|Origin: 1|evil/);
+  });
+
   it("an organization whose receiver is slow delays its own events only: another's event is sent meanwhile", async () => {
     const db = await database();
     const a = await app(db, { timeoutMs: 120_000 });

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { decoyHash, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
+import { decoyHash, hashesChecked, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
 import { changePassword, findCredentials, type Credentials } from '../../users/users.ts';
 import {
   closeSession,
@@ -231,8 +231,8 @@ async function signInPage(
 /**
  * The account an email and password open: one account, or the accounts to choose from when the
  * password opens several and no organization was chosen (or null: none). The password is checked
- * against each enabled account of the email, or only the chosen organization's; with no account at
- * all a decoy hash is checked, so the answer takes as long.
+ * against each enabled account of the email, or only the chosen organization's, then against the
+ * decoy hash (`hashesChecked`), so that the answer takes as long whatever the count.
  */
 async function accountSignedInto(
   accounts: Credentials[],
@@ -240,13 +240,13 @@ async function accountSignedInto(
 ): Promise<Credentials | Credentials[] | null> {
   const chosen = body.organization === undefined ? null : Number(body.organization);
   const tried = accounts.filter((a) => !a.disabled && (chosen === null || a.organization_id === chosen));
-  if (tried.length === 0) {
-    await verifyPassword(await decoyHash(), body.password);
-    return null;
-  }
+  const hashes = hashesChecked(
+    tried.map((a) => a.password_hash),
+    await decoyHash(),
+  );
   const opened: Credentials[] = [];
-  for (const account of tried) {
-    if (await verifyPassword(account.password_hash, body.password)) opened.push(account);
+  for (const [k, hash] of hashes.entries()) {
+    if ((await verifyPassword(hash, body.password)) && k < tried.length) opened.push(tried[k]!);
   }
   if (opened.length === 0) return null;
   return opened.length === 1 ? opened[0]! : opened;
