@@ -408,12 +408,13 @@ export function splitByline(runs: Run[]): BylineName[] {
       continue;
     }
     // Names are set apart by commas (the Chinese and Japanese "，" and "、" too), semicolons, line breaks, wide gaps (a tab) and "and" ("AND" in a byline set in
-    // capitals, French "et" but for "et al.", German "und"; not Spanish "y" nor Portuguese "e",
+    // capitals, French "et" but for "et al.", German "und", Indonesian and Malay "dan", Vietnamese
+    // "và", each in lower case: "Dan" is a given name; not Spanish "y" nor Portuguese "e",
     // which join the two surnames of one name); some templates set them apart by a rule or a dot between them (Wiley's
     // "Name1 | Name2", "Name · Name"). A middle dot inside a word is a letter's part (Catalan
     // "l·l"), so dots need a space on both sides.
     const parts = run.text.split(
-      /(\s*(?:,|;|，|、|；|\n|\t|\band\b|\bAND\b|\bet\b(?!\s*al\b)|\bund\b|&|\|)\s*|\s+[·•]\s+)/,
+      /(\s*(?:,|;|，|、|；|\n|\t|\band\b|\bAND\b|\bet\b(?!\s*al\b)|\bund\b|\bdan\b|(?<!\S)và(?!\S)|&|\|)\s*|\s+[·•]\s+)/,
     );
     parts.forEach((part, i) => {
       if (i % 2 === 0) {

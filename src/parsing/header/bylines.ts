@@ -130,6 +130,13 @@ function bylineSentence(b: Block): Block['runs'] {
 /** A line that opens with an affiliation's mark and names an institution ("2 Valley Agency, ..."). */
 const MARKED_AFFILIATION_LINE = /^\s*(?:\d{1,2}|[a-z]|[*†‡§¶])\s*\p{Lu}/u;
 
+/** A street address closed by its town and postcode, or opened by the postcode ("..., Surabaya 60111"). */
+const STREET_ADDRESS_LINE =
+  /^(?=[^@]{6,120}$)[^,]+,\s*(?:\p{L}[\p{L} .'-]*\s+\d{4,6}|\d{4,6}\s+\p{L}[\p{L} .'-]*)(?:,\s*\p{L}[\p{L} .'-]*)?$/u;
+
+/** A line that gives an email after its label and nothing else ("e-mail: jr@uni.ac.id"). */
+const CONTACT_LINE = /^(?:e-?mail|surel|email\s+address)\s*:?\s*\S+@\S+$/iu;
+
 /**
  * An affiliation written with its institutions' abbreviations, joined by "&", "and" or commas
  * ("MIT & NBER", "NYU Stern", "UCL and CEPR"): an abbreviation in capitals is no word of a name.
@@ -144,7 +151,7 @@ const ABBREVIATED_AFFILIATION =
 function listsNames(text: string): boolean {
   const pieces = text
     .replace(/[*†‡§¶∗]/g, '')
-    .split(/\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+/)
+    .split(/\s*,\s*(?:(?:and|dan|và)\s+)?|\s+(?:and|dan|và|&)\s+/u)
     .filter((p) => p.trim() !== '');
   return pieces.length >= 2 && !/\d/.test(text) && pieces.every((p) => isNameLike(p.trim()));
 }
@@ -163,18 +170,23 @@ function bylineOverAffiliations(b: Block): Block {
   // working paper's "\author{Name \\ MIT \& NBER}").
   // Or over its institution's lines unmarked, the country closing them (R Markdown's "author: |"
   // block: the name, then "Department of ..., University of ..., UK" in the same paragraph).
-  const oneName = isNameLike(first.text.trim()) && !listsNames(first.text);
-  if (
-    !rest.every(
-      (l) =>
-        (INSTITUTION.test(l.text) &&
-          (MARKED_AFFILIATION_LINE.test(l.text) ||
-            listsNames(first.text) ||
-            (oneName && !l.text.includes('@')))) ||
-        (oneName && ABBREVIATED_AFFILIATION.test(l.text.trim())),
-    )
-  )
-    return b;
+  const names = listsNames(first.text);
+  const oneName = isNameLike(first.text.trim()) && !names;
+  const affiliationLine = (l: Block['lines'][number]) =>
+    (INSTITUTION.test(l.text) &&
+      (MARKED_AFFILIATION_LINE.test(l.text) || names || (oneName && !l.text.includes('@')))) ||
+    (oneName && ABBREVIATED_AFFILIATION.test(l.text.trim()));
+  const other = rest.findIndex((l) => !affiliationLine(l));
+  // A list of names over their institution's lines may go on to the institution's street address
+  // and a line that gives the email ("Jl. ..., Surabaya 60111" / "e-mail: ..."), an Indonesian
+  // journal's author block, all in one paragraph: the address and the contact close it.
+  const addressTail =
+    names &&
+    other > 0 &&
+    rest
+      .slice(other)
+      .every((l) => STREET_ADDRESS_LINE.test(l.text.trim()) || CONTACT_LINE.test(l.text.trim()));
+  if (other >= 0 && !addressTail) return b;
   // The runs that hold the first line's characters, white space aside.
   let left = first.text.replace(/\s/g, '').length;
   const runs: Block['runs'] = [];
@@ -437,7 +449,10 @@ function inlineAuthors(blocks: Block[], from: number, bylineTo: number): Entries
   const columnEnd = nameColumnEnd(blocks, columnStart, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
     const b = labelledBylineWithoutBrackets(blocks[i]!);
-    if ((b.text.length > 700 && !longMarkedByline(b)) || atOutsideMarks(b)) {
+    // An "@" in the contact line that closes the names' own paragraph (bylineOverAffiliations)
+    // makes it no address block.
+    const namesOverContact = atOutsideMarks(b) && !atOutsideMarks(bylineOverAffiliations(b));
+    if ((b.text.length > 700 && !longMarkedByline(b)) || (atOutsideMarks(b) && !namesOverContact)) {
       const own = nameBeforeAffiliation(b.text);
       if (own) {
         entries.push({ name: own, marks: [], lines: [], links: [] });

@@ -67,6 +67,7 @@ export function nameOverTitle(blocks: Block[], titleIndex: number | null): Entri
     b.relSize < 1.1 ||
     b.lines.length > 1 ||
     /anonym/i.test(b.text) ||
+    kindOfWork(b) ||
     !namesOnly(b) ||
     FRONT_LABEL.test(b.text.trim()) ||
     bareTitleLabel(b)
@@ -232,8 +233,14 @@ const NAME_THEN_REGISTER_NUMBER = /^(\p{L}[\p{L}.' -]{2,60}?)\s+\d{6,12}$/u;
 const REGISTER_NUMBER_LINE =
   /^(?:nr\.?\s*albumu|numer\s+albumu|matrikel(?:nummer|-?nr\.?)|matr\.-?\s?nr\.?|student\s+(?:id|number|no\.?)|学\s*籍\s*番\s*号|学\s*号|학\s*번)\s*[:：]?\s*\d[\d /-]{2,15}$/iu;
 
-/** A student's index number after the name on a cover ("Ana Pop 1234/2019"). */
-const INDEX_NUMBER = /\s+\d{1,6}\/\d{2,4}$/u;
+/**
+ * A student's index number after the name on a cover ("Ana Pop 1234/2019"), or the student's
+ * register number in brackets ("Lê Văn An (60131234)") or run in after its label ("Lê Văn An
+ * MSSV: 20121234", "NIM: 1301xxxx"): a number's digits, some perhaps masked with x's or stars in
+ * the copy made public.
+ */
+const INDEX_NUMBER =
+  /\s+\d{1,6}\/\d{2,4}$|\s*[(（]\d{4,12}[)）]$|\s+(?:[–—-]\s+)?\p{Lu}[\p{L}.]{1,14}\s*[:：]\s*\d{2,12}[xX*]{0,10}$/u;
 
 /** A name of initials and a surname closing a cover's line ("студент гр. 4931101/90102 В.В. Иванов"). */
 const INITIALLED_NAME_AT_END = /(?:^|\s)(\p{Lu}\.\s?(?:\p{Lu}\.\s?)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)$/u;
@@ -323,8 +330,11 @@ export function labelledStudents(blocks: Block[], from: number, to: number): Ent
   for (let i = from; i < Math.min(to, from + 8); i++) {
     const text = blocks[i]!.text.replace(/\s+/g, ' ').trim();
     // A cover's fields set one to a line in one block ("培养单位：..." / "学科：..." / "研究生：...",
-    // a Chinese thesis): the student's label opens a line of the block, not the block.
-    const labelLine = blocks[i]!.lines.find((l, k) => k > 0 && STUDENT_LABEL_HEAD.test(l.text.trim()));
+    // a Chinese thesis): the student's label opens a line of the block, the first too when other
+    // fields follow it ("Sinh viên thực hiện : ..." / "Giảng viên hướng dẫn : ..." / "Ngành : ...").
+    const labelLine = blocks[i]!.lines.find(
+      (l, k) => (k > 0 || blocks[i]!.lines.length > 1) && STUDENT_LABEL_HEAD.test(l.text.trim()),
+    );
     if (labelLine && /[:：]/.test(labelLine.text)) {
       const field = labelLine.text.replace(/\s+/g, ' ').trim();
       const name = studentName(

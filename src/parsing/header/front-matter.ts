@@ -54,12 +54,13 @@ const THESIS_KIND =
  * "Diplomamunka", Greek "Διπλωματική εργασία", Russian "Выпускная квалификационная работа",
  * "Работа бакалавра", "Магистерская диссертация", Ukrainian "Кваліфікаційна робота", "MSc thesis",
  * "Undergraduate thesis", Indonesian "Skripsi", "Tesis", "Disertasi", "Tugas akhir", Turkish
- * "Yüksek Lisans Tezi", "DOKTORA TEZİ" (its capital İ), "Bitirme Projesi",
+ * "Yüksek Lisans Tezi", "DOKTORA TEZİ" (its capital İ), "Bitirme Projesi", Vietnamese "Luận văn thạc
+ * sĩ", "Khóa luận tốt nghiệp", "Đồ án tốt nghiệp", "Luận án tiến sĩ",
  * set large on a cover over the title; the whole line names the kind of work and nothing else, one
  * kind or two run together ("ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА РАБОТА БАКАЛАВРА").
  */
 const WORK_KINDS =
-  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d|[bm]\.\s?[sa]\.)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ])/iu;
+  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d|[bm]\.\s?[sa]\.)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ]|(?:luận\s+văn|khóa\s+luận|khoá\s+luận|đồ\s+án)\s+(?:tốt\s+nghiệp|thạc\s+sĩ|cử\s+nhân|kỹ\s+sư)|luận\s+án\s+tiến\s+sĩ)/iu;
 
 const WORK_KIND = new RegExp(`^\\s*${WORK_KINDS.source}(?:\\s+${WORK_KINDS.source})?\\s*$`, 'iu');
 
@@ -70,7 +71,14 @@ export function kindOfWork(b: Block): boolean {
 
 /** The words that label a title, in the languages a cover or a submission form is met in. */
 export const TITLE_WORDS =
-  /(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目)/iu;
+  /(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目|(?:tên\s+)?đề\s+tài)/iu;
+
+/**
+ * The words that label a report's or a thesis's topic on its cover (Vietnamese "Đề tài", "Tên đề
+ * tài"): what follows is the work's own title, whatever the cover sets larger over it (the course
+ * or the kind of report: "Báo cáo đồ án cuối kỳ Môn ...").
+ */
+export const TOPIC_LABEL = /^(?:tên\s+)?đề\s+tài\s*[:：]\s*(?=\S)/iu;
 
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
 const BARE_TITLE_LABEL = new RegExp(`^\\s*(?:${TITLE_WORDS.source}\\s*[:：]|đề\\s+tài\\s*:?)\\s*$`, 'iu');

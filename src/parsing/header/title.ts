@@ -17,6 +17,7 @@ import { INTRODUCTION } from '../abstract.ts';
 import {
   bareTitleLabel,
   TITLE_WORDS,
+  TOPIC_LABEL,
   bracketedAffiliations,
   FRONT_LABEL,
   isNameList,
@@ -332,7 +333,11 @@ function findTitle(doc: DocumentModel): number | null {
   const labelled = doc.blocks.findIndex(
     (b, i) => i < 10 && b.page === 1 && withoutTitleLabel(b.text) !== b.text && b.text.length <= 400,
   );
-  if (labelled >= 0 && doc.blocks.slice(0, labelled).every((b) => b.relSize <= doc.blocks[labelled]!.relSize))
+  if (
+    labelled >= 0 &&
+    (doc.blocks.slice(0, labelled).every((b) => b.relSize <= doc.blocks[labelled]!.relSize) ||
+      TOPIC_LABEL.test(doc.blocks[labelled]!.text.trim()))
+  )
     return labelled;
   // The label alone in its paragraph ("Title:"), the title in the next one; or, on a cover that
   // sets its labels as a column over the column of their values ("学 院:", "专业:", "题 目:", then
