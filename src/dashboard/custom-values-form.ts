@@ -264,7 +264,7 @@ export function postedCustomValuesForm(request: FastifyRequest): FormBody | null
 }
 
 /** The id of a page's custom values section, which its save comes back to. */
-const CUSTOM_FIELDS_ID = 'custom-fields';
+export const CUSTOM_FIELDS_ID = 'custom-fields';
 
 /**
  * What a save of custom values says: saved, and which fields of the form are empty now. A date input

@@ -1,8 +1,9 @@
 // Reading values out of a parsed form body: every field arrives as text (or a list of texts when a
 // name is posted several times); these turn them into what the stores take.
 import { Type } from 'typebox';
+import { MAX_INTEGER } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
-import { quotedBack } from './html.ts';
+import { formatCount, quotedBack } from './html.ts';
 
 export type FormBody = Record<string, string | string[] | undefined>;
 
@@ -57,4 +58,17 @@ export function typedNumber(raw: string, name: string | null, input?: string): n
     throw errors.validation(message, input ? [{ path: `body.${input}`, message }] : undefined);
   }
   return null;
+}
+
+/**
+ * A row's id posted by a form (a group's checkbox, a journal's Link button): every id the API takes
+ * (`RowId`, 1 to 2,147,483,647: the tables' integer ids), refused otherwise, naming `what` the id is
+ * of, beside the form's field `input` (null for a button's hidden field: said at the page's top). The forms allowed nine digits, so a group whose id had ten
+ * (past a billion, as the API allows) could not be chosen: "Not a group id".
+ */
+export function postedRowId(raw: string, what: string, input: string | null): number {
+  const value = raw.trim();
+  if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_INTEGER) return Number(value);
+  const message = `${quotedBack(raw)} is not the id of ${what}: an id is a whole number from 1 to ${formatCount(MAX_INTEGER)}. Open the page again and choose from it.`;
+  throw errors.validation(message, input === null ? undefined : [{ path: `body.${input}`, message }]);
 }

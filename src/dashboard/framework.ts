@@ -192,19 +192,22 @@ export function onlyRolesMay(request: FastifyRequest, action: Action, what: stri
 /**
  * Settings every role reads and some roles change (the organization's, a folder's referee finder):
  * for a role that may do `action`, the form posting it to `url`, with its token, `before` (a field
- * the form posts unseen, such as `seenField`) and the submit button; for any other, the same fields
- * (which the page renders disabled) in no form, after `onlyRolesMay` saying who can change them.
- * Every role got the form, with its fields disabled and no button: a form of an action the role is
- * refused, which a screen reader's list of forms offered a viewer (round 31).
+ * the form posts unseen, such as `seenField`), its `fields` and the submit button; for any other,
+ * `onlyRolesMay` saying who can change them, then `readOnly`, the settings as text (a `<dl>`, as a
+ * folder's custom values are shown to a role that may not set them). Every role got the form, with
+ * its fields disabled and no button: a form of an action the role is refused, which a screen
+ * reader's list of forms offered a viewer (round 31); then the same controls, disabled, outside a
+ * form: radio buttons and a text box a viewer could not use, a "Highlight" chosen in a folder with
+ * no group to highlight (round 32).
  */
 export function settingsForm(
   request: FastifyRequest,
   input: { action: Action; url: string; before?: Html; submit: string },
   fields: Html,
+  readOnly: Html,
 ): Html {
   if (!mayDo(request, input.action)) {
-    return html`${onlyRolesMay(request, input.action, 'change these')}
-      <div class="stack">${fields}</div>`;
+    return html`${onlyRolesMay(request, input.action, 'change these')} ${readOnly}`;
   }
   return html`<form method="post" action="${input.url}" class="stack">
     ${csrfField(request)} ${input.before ?? null} ${fields}

@@ -111,3 +111,17 @@ export function labelledChoice(
     ${label}</label
   >`;
 }
+
+/**
+ * The links to a long page's sections, under its heading: on a phone, a folder's "Linked journals"
+ * (the account manager's one task there) came some 900 px down, after settings the role cannot
+ * change, and a manuscript's recommended journals after every candidate. Every role gets the same
+ * list, in the page's order: each link moves the focus to its section's heading (`id`).
+ */
+export function sectionLinks(sections: ReadonlyArray<{ id: string; label: string }>): Html {
+  return html`<nav class="sections" aria-label="On this page">
+    <ul>
+      ${sections.map((s) => html`<li><a href="#${s.id}">${s.label}</a></li>`)}
+    </ul>
+  </nav>`;
+}

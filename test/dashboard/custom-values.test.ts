@@ -8,6 +8,7 @@ import { createCustomField, type CustomField } from '../../src/custom-fields/sto
 import { saveCustomValues, type ValueOwner } from '../../src/custom-fields/folder-manuscript-values.ts';
 import type { DataKind } from '../../src/custom-fields/kinds.ts';
 import { ensureFolder } from '../../src/folders/folders.ts';
+import { createGroup } from '../../src/authors-groups/store.ts';
 import type { Role } from '../../src/users/roles.ts';
 
 let t: TestApp;
@@ -31,6 +32,8 @@ interface Org {
 async function makeOrg(roles: Role[] = ['editor']): Promise<Org> {
   const id = (await createTestOrg(t)).id;
   const folderId = await ensureFolder(t.db, id, `F${++counter}`);
+  // A group to choose: without one, the folder's page has no referee finder form (nothing to act on).
+  await createGroup(t.db, id, 'Pool');
   const manuscript = await t.db.query<{ id: number }>(
     `INSERT INTO manuscripts (organization_id, origin_id, folder_id, supplied, authors_count, title, abstract)
      VALUES ($1, 'ms-1', $2, '{"title": "Notes", "abstract": "", "authors": []}', 0, 'Notes', '')

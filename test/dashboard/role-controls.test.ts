@@ -253,3 +253,35 @@ describe('every control a role is shown is one it may use, and each it may use i
     });
   }
 });
+
+describe("a post's message is shown once, on the page it leads to, never on a later page", () => {
+  for (const role of ['integrations_admin', 'account_manager', 'editor'] as const) {
+    it(`as ${role}, every post sent empty`, async () => {
+      const org = await organizationWithOneOfEach();
+      const email = (await createTestUser(t.db, org.id, role)).email;
+      let session: InjectSession = await injectSignIn(t.app, email);
+      const posts = t.app.dashboardRoutes.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.action !== 'public' &&
+          can(role, r.action) &&
+          // These end the session or replace its password: nothing after them shows its message.
+          !/\/(sign-out|password)\/$/.test(r.url),
+      );
+      for (const post of posts) {
+        const address = fill(post.url, org.rows);
+        const sent = await injectForm(t.app, session, address, {});
+        if (sent.statusCode === 303) {
+          await t.app.inject({ url: String(sent.headers.location), headers: { cookie: session.cookie } });
+        }
+        const later = await t.app.inject({ url: '/dashboard/folders/', headers: { cookie: session.cookie } });
+        expect(
+          later.body,
+          `${role} POST ${address} (${sent.statusCode}): its message again on a later page`,
+        ).not.toMatch(/class="flash /);
+        session = await injectSignIn(t.app, email);
+      }
+      expect(posts.length).toBeGreaterThan(0);
+    });
+  }
+});

@@ -43,16 +43,27 @@ import {
   settingsForm,
 } from '../framework.ts';
 import { pagerNav, PagedSearchQuery, searchedPage, type PagedSearch } from '../pager.ts';
-import { list, text, typedNumber, type FormBody } from '../form-values.ts';
+import { list, postedRowId, text, typedNumber, type FormBody } from '../form-values.ts';
 import { journalNames, loadJournalInWords, loadVenueIds, venueLine } from '../venues.ts';
 import { dataTable } from '../table.ts';
 import {
+  CUSTOM_FIELDS_ID,
   customValuesSection,
   NOT_A_NUMBER,
   postedCustomValuesForm,
   registerCustomValuesSave,
 } from '../custom-values-form.ts';
-import { countOf, dashboardPath, html, isolate, isolateText, labelledChoice, quotedBack } from '../html.ts';
+import {
+  countOf,
+  dashboardPath,
+  html,
+  isolate,
+  isolateText,
+  labelledChoice,
+  quotedBack,
+  sectionLinks,
+  type Html,
+} from '../html.ts';
 
 /** Folders shown a page: an organization may hold 10,000 (`limits.folders`). */
 const PAGE_SIZE = 100;
@@ -112,6 +123,31 @@ function boostToSave(folder: FolderRow, effect: string, typed: number | null): n
     'boost',
     `A boost multiplier (${typed}) applies with the effect “${EFFECT_LABELS.boost}” only: choose that effect to boost the groups' authors by it, or empty the multiplier to save the effect you chose.`,
   );
+}
+
+/**
+ * A folder's referee finder settings as text, for a role that may not change them: the groups chosen
+ * and, when there are some, their effect; without a group there is no effect to name (the form
+ * keeps one chosen, "Highlight" by default, which acts on nobody).
+ */
+function storedSettingsList(
+  folder: FolderRow,
+  groups: ReadonlyArray<{ group_id: number; name: string }>,
+): Html {
+  const chosen = groups.filter((g) => folder.authors_group_ids.includes(g.group_id));
+  if (chosen.length === 0 || folder.effect === null) {
+    return html`<p>
+      No authors group is chosen: this folder's uploads are ranked without any group effect.
+    </p>`;
+  }
+  return html`<dl>
+    <dt>Authors groups</dt>
+    <dd>${chosen.map((g, i) => html`${i > 0 ? ', ' : null}${isolate(g.name)}`)}</dd>
+    <dt>Effect</dt>
+    <dd>
+      ${EFFECT_LABELS[folder.effect]}${folder.effect === 'boost' ? ` (×${folder.boost_multiplier})` : null}
+    </dd>
+  </dl>`;
 }
 
 export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): void {
@@ -226,7 +262,6 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       };
       const editSettings = mayDo(request, 'folder_settings_write');
       const editLinks = mayDo(request, 'journals_link');
-      const disabled = editSettings ? null : html`disabled`;
       // After a refusal, what was chosen and typed (`keepsForm`); else what is stored. The refused
       // form may be the custom values one, which shows its own.
       const posted = postedCustomValuesForm(request) ? null : postedForm(request);
@@ -242,64 +277,80 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             boost: folder.boost_multiplier === null ? '' : String(folder.boost_multiplier),
           };
       const path = dashboardPath('folders', folderId);
+      const groupsState = fieldState(request, 'groups');
       const effectState = fieldState(request, 'effect');
       const boostState = fieldState(request, 'boost', { hints: ['boost-hint'] });
       return renderPage(ctx, request, reply, {
         title: `Folder ${isolateText(folder.name)}`,
-        body: html`<h2>Referee finder</h2>
-          ${settingsForm(
-            request,
-            {
-              action: 'folder_settings_write',
-              url: `${path}settings/`,
-              before: seenField(storedSettings(folder)),
-              submit: 'Save referee finder settings',
-            },
-            html` <fieldset>
-                <legend>Authors groups</legend>
-                ${groups.length === 0 ? html`<p class="hint">The organization has no authors groups yet.</p>` : null}
-                ${groups.map((g) =>
-                  labelledChoice(
-                    {
-                      type: 'checkbox',
-                      name: 'groups',
-                      value: g.group_id,
-                      checked: shown.groupIds.includes(String(g.group_id)),
-                      disabled: !editSettings,
-                    },
-                    isolate(g.name),
-                  ),
-                )}
-              </fieldset>
-              <fieldset ${effectState.attrs}>
-                <legend>Effect</legend>
-                ${effectState.message}
-                ${GROUPS_EFFECTS.map((e) =>
-                  labelledChoice(
-                    {
-                      type: 'radio',
-                      name: 'effect',
-                      value: e,
-                      checked: shown.effect === e,
-                      disabled: !editSettings,
-                    },
-                    EFFECT_LABELS[e],
-                  ),
-                )}
-              </fieldset>
-              <label for="boost">Boost multiplier (with the boost effect only)</label>
-              ${boostState.message}
-              <input
-                id="boost"
-                name="boost"
-                type="text"
-                inputmode="decimal"
-                value="${shown.boost}"
-                ${boostState.attrs}
-                ${disabled}
-              />
-              <p id="boost-hint" class="hint">Greater than 0, at most 1000; for example 1.5 (or 1,5).</p>`,
-          )}
+        body: html`${sectionLinks([
+            { id: 'referee-finder', label: 'Referee finder' },
+            { id: CUSTOM_FIELDS_ID, label: 'Custom fields' },
+            { id: 'linked-journals', label: 'Linked journals' },
+          ])}
+          <h2 id="referee-finder">Referee finder</h2>
+          ${
+            groups.length === 0
+              ? // No group to choose, so no effect to apply (a deleted group leaves every folder's
+                // settings): the form's Effect and multiplier had nothing to act on.
+                html`<p class="muted">
+                  The organization has no authors groups yet, so this folder's uploads are ranked without any
+                  group effect.
+                  ${
+                    mayDo(request, 'authors_groups_write')
+                      ? html`Make one on the <a href="/dashboard/groups/">authors groups</a> page, then choose
+                          it here.`
+                      : null
+                  }
+                </p>`
+              : settingsForm(
+                  request,
+                  {
+                    action: 'folder_settings_write',
+                    url: `${path}settings/`,
+                    before: seenField(storedSettings(folder)),
+                    submit: 'Save referee finder settings',
+                  },
+                  html` <fieldset ${groupsState.attrs}>
+                      <legend>Authors groups</legend>
+                      ${groupsState.message}
+                      ${groups.map((g) =>
+                        labelledChoice(
+                          {
+                            type: 'checkbox',
+                            name: 'groups',
+                            value: g.group_id,
+                            checked: shown.groupIds.includes(String(g.group_id)),
+                          },
+                          isolate(g.name),
+                        ),
+                      )}
+                    </fieldset>
+                    <fieldset ${effectState.attrs}>
+                      <legend>Effect</legend>
+                      ${effectState.message}
+                      ${GROUPS_EFFECTS.map((e) =>
+                        labelledChoice(
+                          { type: 'radio', name: 'effect', value: e, checked: shown.effect === e },
+                          EFFECT_LABELS[e],
+                        ),
+                      )}
+                    </fieldset>
+                    <label for="boost">Boost multiplier (with the boost effect only)</label>
+                    ${boostState.message}
+                    <input
+                      id="boost"
+                      name="boost"
+                      type="text"
+                      inputmode="decimal"
+                      value="${shown.boost}"
+                      ${boostState.attrs}
+                    />
+                    <p id="boost-hint" class="hint">
+                      Greater than 0, at most 1000; for example 1.5 (or 1,5).
+                    </p>`,
+                  storedSettingsList(folder, groups),
+                )
+          }
           ${customValuesSection(request, {
             fields,
             values,
@@ -392,10 +443,7 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const organizationId = orgOf(request);
       const folder = await requireFolder(ctx.db, organizationId, folderId);
       const body = request.body as FormBody;
-      const groupIds = list(body, 'groups').map((id) => {
-        if (!/^\d{1,9}$/.test(id)) throw errors.validation(`Not a group id: ${id}`);
-        return Number(id);
-      });
+      const groupIds = list(body, 'groups').map((id) => postedRowId(id, 'an authors group', 'groups'));
       // A group ticked on a page shown before another tab or editor deleted it: said on the folder's
       // page, with the form as sent (409), where the store's 404 was an error page that lost it.
       const existing = new Set((await listGroups(ctx.db, organizationId)).map((g) => g.group_id));
@@ -468,16 +516,15 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
       const { folderId } = request.params as { folderId: number };
       const organizationId = orgOf(request);
       const folder = await requireFolder(ctx.db, organizationId, folderId);
-      const sourceId = text(request.body as FormBody, 'source_id');
-      if (!/^\d{1,9}$/.test(sourceId)) throw errors.validation('Not a journal id');
+      const sourceId = postedRowId(text(request.body as FormBody, 'source_id'), 'a journal', null);
       const search = text(request.body as FormBody, 'journal').trim();
-      if ((await findSourceTitle(ctx.db, Number(sourceId))) === null) {
-        return journalGonePage(ctx, request, reply, { folderId, sourceId: Number(sourceId), search });
+      if ((await findSourceTitle(ctx.db, sourceId)) === null) {
+        return journalGonePage(ctx, request, reply, { folderId, sourceId: sourceId, search });
       }
       const before = (await listLinks(ctx.db, organizationId)).find(
-        (l) => l.source_id === Number(sourceId) && l.folder_id !== folderId,
+        (l) => l.source_id === sourceId && l.folder_id !== folderId,
       );
-      const link = await linkJournal(ctx.db, organizationId, folder.name, Number(sourceId));
+      const link = await linkJournal(ctx.db, organizationId, folder.name, sourceId);
       const back = search ? `?${new URLSearchParams({ journal: search }).toString()}` : '';
       const journal = await loadJournalInWords(ctx.db, { id: link.source_id, title: link.source_title });
       return redirectTo(ctx, request, reply, `${dashboardPath('folders', folderId)}${back}`, {

@@ -63,13 +63,14 @@ import {
   isolate,
   isolateText,
   mailtoHref,
+  sectionLinks,
   type Html,
 } from '../html.ts';
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
 import { RECORD_HEADERS, type RecordHeader } from './group-import.ts';
 import { dataTable } from '../table.ts';
-import { customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
+import { CUSTOM_FIELDS_ID, customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
 const Id = RowId();
 const PAGE_SIZE = 50;
@@ -333,7 +334,12 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         : null;
       return renderPage(ctx, request, reply, {
         title: manuscript.title || `Manuscript ${isolateText(manuscript.origin_id)}`,
-        body: html`${summary(manuscript)} ${metadata(manuscript)}
+        body: html`${sectionLinks([
+            { id: CUSTOM_FIELDS_ID, label: 'Custom fields' },
+            { id: 'candidates', label: 'Candidates' },
+            { id: 'journals', label: 'Recommended journals' },
+          ])}
+          ${summary(manuscript)} ${metadata(manuscript)}
           ${customValuesSection(request, {
             fields,
             values,

@@ -8,7 +8,6 @@ import {
   dashboardRoute,
   fieldInvalid,
   fieldState,
-  mayDo,
   orgOf,
   postedForm,
   redirectTo,
@@ -29,6 +28,14 @@ const SettingsBody = Type.Object({
   // What the form was filled from (seenField): a save over a change made since is refused.
   seen: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+const PREFER_LEGEND = 'When the parsed file and the supplied fields disagree, prefer';
+const PREFER_LABELS: Record<Prefer, string> = {
+  supplied: 'the supplied fields',
+  parsed: 'what was parsed from the file',
+};
+const INCLUDE_CONFLICTS = 'Include candidates with conflicts of interest';
+const INCLUDE_WITHOUT_EMAIL = 'Include candidates without an email';
 
 /** What the settings form is filled from and replaces. */
 function editedSettings(s: {
@@ -59,8 +66,6 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
         : org;
       const max = fieldState(request, 'max_candidates', { hints: ['max-hint'] });
       const prefer = fieldState(request, 'prefer');
-      const editable = mayDo(request, 'settings_write');
-      const disabled = editable ? null : html`disabled`;
       return renderPage(ctx, request, reply, {
         title: 'Settings',
         body: html`<p>
@@ -75,7 +80,7 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
               submit: 'Save settings',
             },
             html`<fieldset ${prefer.attrs}>
-                <legend>When the parsed file and the supplied fields disagree, prefer</legend>
+                <legend>${PREFER_LEGEND}</legend>
                 ${prefer.message}
                 ${(['supplied', 'parsed'] as const).map((value) =>
                   labelledChoice(
@@ -84,9 +89,8 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
                       name: 'prefer',
                       value,
                       checked: shown.prefer === value,
-                      disabled: !editable,
                     },
-                    value === 'supplied' ? 'the supplied fields' : 'what was parsed from the file',
+                    PREFER_LABELS[value],
                   ),
                 )}
               </fieldset>
@@ -95,18 +99,16 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
                   type: 'checkbox',
                   name: 'include_conflicts',
                   checked: shown.include_conflicts,
-                  disabled: !editable,
                 },
-                'Include candidates with conflicts of interest',
+                INCLUDE_CONFLICTS,
               )}
               ${labelledChoice(
                 {
                   type: 'checkbox',
                   name: 'include_without_email',
                   checked: shown.include_without_email,
-                  disabled: !editable,
                 },
-                'Include candidates without an email',
+                INCLUDE_WITHOUT_EMAIL,
               )}
               <label for="max_candidates">Maximum number of candidates</label>
               ${max.message}
@@ -119,9 +121,18 @@ export function registerSettingsPages(scope: FastifyInstance, ctx: AppContext): 
                 required
                 value="${shown.max_candidates}"
                 ${max.attrs}
-                ${disabled}
               />
               <p id="max-hint" class="hint">From 1 to 500.</p>`,
+            html`<dl>
+              <dt>${PREFER_LEGEND}</dt>
+              <dd>${PREFER_LABELS[org.prefer]}</dd>
+              <dt>${INCLUDE_CONFLICTS}</dt>
+              <dd>${org.include_conflicts ? 'Yes' : 'No'}</dd>
+              <dt>${INCLUDE_WITHOUT_EMAIL}</dt>
+              <dd>${org.include_without_email ? 'Yes' : 'No'}</dd>
+              <dt>Maximum number of candidates</dt>
+              <dd>${org.max_candidates}</dd>
+            </dl>`,
           )}`,
       });
     },
