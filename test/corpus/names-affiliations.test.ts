@@ -373,9 +373,12 @@ describe('affiliations', () => {
     expect(affiliationOrganizations('Institute of Linguistics, University of Vienna, Austria')).toEqual([
       'university of vienna',
     ]);
+    // A campus named with "at" is kept, as the name without "at" writes it; the university alone is
+    // held in it.
     expect(affiliationOrganizations('Dept. of CS, Univ. of Michigan at Ann Arbor, USA')).toEqual([
-      'university of michigan',
+      'university of michigan ann arbor',
     ]);
+    expect(affiliationsMatch('Univ. of Michigan at Ann Arbor', 'University of Michigan, USA')).toBe(true);
     expect(affiliationOrganizations('Beijing, China')).toEqual(['beijing']);
     // An academy of many institutes, named after one of them, is its parent, not a second place.
     expect(affiliationOrganizations('Institute of Automation, Chinese Academy of Sciences, Beijing')).toEqual(
