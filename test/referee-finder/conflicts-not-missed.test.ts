@@ -158,6 +158,21 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Paz Paternalpal' }] },
+    // Family names of two words, which a form writes first: a double Spanish one, one with particles.
+    {
+      authors: [
+        { name: 'Gabriela Fuentes Rivera', affiliation: 'Universidad de Chile, Santiago, Chile' },
+        { name: 'Rafa Doublepal' },
+      ],
+    },
+    { authors: [{ name: 'Rafa Doublepal' }] },
+    {
+      authors: [
+        { name: 'Anke van der Velde', affiliation: 'Universiteit Utrecht, Utrecht, The Netherlands' },
+        { name: 'Piet Particlepal' },
+      ],
+    },
+    { authors: [{ name: 'Piet Particlepal' }] },
     // Names a form writes family name first without a comma, or beside the author's own script.
     {
       authors: [
@@ -567,6 +582,23 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Fai Firstpal').coauth_conflicts.exists).toBe(true);
     expect(withName(candidates, 'Aki Scriptpal').coauth_conflicts.exists).toBe(true);
     expect(candidates.some((c) => c.author_id === ids.authorId('Derek F. Wong'))).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found with a family name of two words written first: in capitals, or led by particles', async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-compound-first',
+      authors_count: 2,
+      author1_name: 'FUENTES RIVERA Gabriela',
+      author1_aff: 'Universidad de Chile',
+      author2_name: 'van der Velde Anke',
+      author2_aff: 'Utrecht University',
+    });
+    expect(withName(candidates, 'Rafa Doublepal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Piet Particlepal').coauth_conflicts.exists).toBe(true);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Gabriela Fuentes Rivera'))).toBe(false);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Anke van der Velde'))).toBe(false);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 

@@ -144,6 +144,10 @@ export function nameReadings(written: string): PersonName[] {
   const writtenFamilyFirst = familyFirst(raw);
   if (writtenFamilyFirst && familyCore(writtenFamilyFirst) !== familyCore(parsed))
     readings.push(writtenFamilyFirst);
+  const compoundFirst = compoundFamilyFirst(raw);
+  // And its family name's last word alone, as the corpus keys "Gabriela Fuentes Rivera" (the raw
+  // given as "," says the split is known: no other split of the given names).
+  if (compoundFirst) readings.push(compoundFirst, ...compoundFamilyReadings(',', compoundFirst));
   return readings;
 }
 
@@ -250,6 +254,27 @@ function familyFirst(raw: string): PersonName | null {
   if (!isInitial(words[words.length - 1]!) && words.slice(1, -1).some(isInitial)) return null;
   return parsePersonName(`${words[0]}, ${words.slice(1).join(' ')}`);
 }
+
+/**
+ * "van der Berg Anna", "GARCÍA MÁRQUEZ Gabriel": a family name of two words or more written first
+ * without a comma, read that way, where the words say where it ends: particles lead it and one word
+ * follows them, or two words in capitals come before mixed-case given names (Spanish and Portuguese
+ * double family names as forms that ask for the family name in capitals send them). familyFirst
+ * takes one word only, and none after a particle. Null otherwise: "García Márquez Gabriel" in mixed
+ * case could as well be one family name and two given names, and its written order's readings stand.
+ */
+function compoundFamilyFirst(raw: string): PersonName | null {
+  const text = withoutTitles(raw.trim());
+  if (text.includes(',')) return null;
+  const words = text.split(/\s+/);
+  let end = 0;
+  while (end < words.length && PARTICLES.has(foldWords(words[end]!))) end++;
+  if (end > 0) end++;
+  else if (words.length >= 3 && TWO_CAPITALS_FIRST.test(text)) end = 2;
+  if (end < 2 || end >= words.length) return null;
+  return parsePersonName(`${words.slice(0, end).join(' ')}, ${words.slice(end).join(' ')}`);
+}
+const TWO_CAPITALS_FIRST = /^\p{Lu}{2,}\s+\p{Lu}{2,}\s+(?=\p{Lu}?\p{Ll})/u;
 
 /** A reading keeps the hyphenated given names it still holds whole. */
 function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefined): PersonName {
