@@ -13,6 +13,7 @@ export const NAME_VARIANTS = [
   'ascii', // "Mueller", "Soerensen", "Jose Nunez"
   'capitals', // "WONG Derek F."
   'given-spacing', // "Wei-Nan" as "Weinan" or "Wei Nan"; "Wei Nan" as "Wei-Nan"
+  'given-joined', // "Wei Nan Zhang" as "Weinan Zhang"
   'titles', // "Prof. Dr. Derek F. Wong", "Derek F. Wong, PhD"
   'own-script', // "Derek F. Wong (黄德)", "黄德 Derek F. Wong"
   'compound-first', // "GARCÍA MÁRQUEZ Gabriel", "van der Berg Anna", "VAN DER BERG, Anna"
@@ -95,6 +96,12 @@ export function nameVariant(kind: VariantKind, name: string, random: () => numbe
       if (given.length >= 2 && given[0]!.length > 2 && given[1]!.length > 2 && !given[1]!.includes('.'))
         return [`${given[0]}-${given[1]}`, ...given.slice(2), family].join(' ');
       return name;
+    }
+    case 'given-joined': {
+      // Two full given names written as one word, the second in lower case.
+      const [a, b] = given;
+      if (!a || !b || a.length < 2 || b.length < 2 || /[.-]/.test(a + b)) return name;
+      return [`${a}${b.toLowerCase()}`, ...given.slice(2), family].join(' ');
     }
     case 'titles':
       return pick([`Prof. Dr. ${name}`, `${name}, PhD`, `Dr. ${name}`, `${name}, MSc`]);

@@ -100,6 +100,9 @@ describe('names', () => {
       ['Jean-Pierre Dupont', 'Dupont JP'],
       ['Yun-Nung Chen', 'Yun-Nung Chen'],
       ['Derek F. Wong', 'Derek Wong'],
+      // Two full given names written apart, and together.
+      ['Wei Nan Zhang', 'Weinan Zhang'],
+      ['Ai Ti Aw', 'AiTi Aw'],
     ];
     // Real ACL Anthology pairs: one person ("Dumitru Cercel", three shared co-authors) or two.
     const shortened = [
@@ -113,6 +116,7 @@ describe('names', () => {
       ['Wei-Qiang Zhang', 'Weinan Zhang'],
       ['Wei-Qiang Zhang', 'Wei Ming Zhang'],
       ['Weinan Zhang', 'Wei Zhang'],
+      ['Wei Nan Zhang', 'Weiqiang Zhang'],
     ];
     expect(full.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(full.map(([a, b]) => [a, b, 'full']));
     expect(shortened.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(

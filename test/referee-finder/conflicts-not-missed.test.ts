@@ -173,6 +173,14 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Piet Particlepal' }] },
+    // A given name of two syllables the corpus writes as one word, a form as two.
+    {
+      authors: [
+        { name: 'Jiahui Lanmo', affiliation: 'Fudan University, Shanghai' },
+        { name: 'Jin Joinedpal' },
+      ],
+    },
+    { authors: [{ name: 'Jin Joinedpal' }] },
     // Names a form writes family name first without a comma, or beside the author's own script.
     {
       authors: [
@@ -599,6 +607,18 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Piet Particlepal').coauth_conflicts.exists).toBe(true);
     expect(candidates.some((c) => c.author_id === ids.authorId('Gabriela Fuentes Rivera'))).toBe(false);
     expect(candidates.some((c) => c.author_id === ids.authorId('Anke van der Velde'))).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found with a given name of two syllables written as two words', async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-given-apart',
+      author1_name: 'Jia Hui Lanmo',
+      author1_aff: 'Fudan University',
+    });
+    expect(withName(candidates, 'Jin Joinedpal').coauth_conflicts.exists).toBe(true);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Jiahui Lanmo'))).toBe(false);
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 

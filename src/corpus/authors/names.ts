@@ -407,7 +407,8 @@ export function familyCore(name: PersonName): string {
  * Whether two written names could belong to one person. Requires the same family name and a known,
  * agreeing first given name; middle names must agree where both give one. A name with no given
  * name at all is compatible with nothing: a bare family name is not evidence. A hyphenated given
- * name agrees with its parts written apart, together ("Weinan" for "Wei-Nan") or as initials, and,
+ * name agrees with its parts written apart, together ("Weinan" for "Wei-Nan") or as initials, two
+ * full given names written apart with them written together ("Wei Nan", "Weinan"), and,
  * as weaker evidence, with its first part alone (`givenNameShortened`).
  */
 export function namesCompatible(a: string, b: string): boolean {
@@ -439,7 +440,17 @@ function givenAgreement(x: PersonName | null, y: PersonName | null): Agreement {
   if (!x || !y) return 'none';
   if (familyCore(x) !== familyCore(y)) return 'none';
   if (x.given.length === 0 || y.given.length === 0) return 'none';
-  if (!x.hyphenated && !y.hyphenated) return givenNamesAgree(x.given, y.given) ? 'full' : 'none';
+  if (!x.hyphenated && !y.hyphenated) {
+    if (givenNamesAgree(x.given, y.given)) return 'full';
+    // "Wei Nan" and "Weinan": a given name of two syllables written as one word or two, as
+    // romanised Chinese and Korean names are (the hyphenated "Wei-Nan" agrees with both below).
+    const joinedX = firstTwoJoined(x.given);
+    const joinedY = firstTwoJoined(y.given);
+    return (joinedX !== null && givenNamesAgree(joinedX, y.given)) ||
+      (joinedY !== null && givenNamesAgree(x.given, joinedY))
+      ? 'full'
+      : 'none';
+  }
   let found: Agreement = 'none';
   for (const vx of givenForms(x)) {
     for (const vy of givenForms(y)) {
@@ -449,6 +460,12 @@ function givenAgreement(x: PersonName | null, y: PersonName | null): Agreement {
     }
   }
   return found;
+}
+
+/** The first two given names written as one ("wei", "nan" → "weinan"), where both are full names. */
+function firstTwoJoined(given: readonly string[]): string[] | null {
+  if (given.length < 2 || given[0]!.length < 2 || given[1]!.length < 2) return null;
+  return [given[0]! + given[1]!, ...given.slice(2)];
 }
 
 /** The first given names agree, and every later one both names give. */
