@@ -218,6 +218,11 @@ describe('names', () => {
     // One script only: kept whole.
     expect(inLatinLetters('王伟')).toBe('王伟');
     expect(inLatinLetters('José Núñez')).toBe('José Núñez');
+    // A letter of another script inside a Latin word (a Greek β typed for ß) is the word's: the name
+    // keeps the key it had before names were read by their Latin letters.
+    expect(inLatinLetters('Daniel Grieβhaber')).toBe('Daniel Grieβhaber');
+    expect(nameReadingKeys('Daniel Grieβhaber')).toContain('grieβhaber');
+    expect(nameReadingKeys('Daniel Grieβhaber')).not.toContain('haber');
   });
 
   it('reads ä, ö, ü and ø as typed without them (ae, oe, ue), and ae, oe, ue as the letters they stand for', () => {

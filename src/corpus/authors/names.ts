@@ -58,7 +58,10 @@ function isHyphenatedName(token: string, parts: readonly string[]): boolean {
  * A word of letters of a script other than Latin, with what follows it up to the next Latin letter
  * and the brackets around it: "(黄德)" in "Derek F. Wong (黄德)", "黄德 " in "黄德 Derek F. Wong".
  */
-const OTHER_SCRIPT = /[(\uff08]?[^\P{L}\p{Script=Latin}][^\p{Script=Latin}(),\uff08\uff09]*[)\uff09]?/gu;
+// A run of another script as words of their own, not letters inside a Latin word: "Grieβhaber" (a
+// Greek β typed for ß) is one family name, not "Grie" and "haber".
+const OTHER_SCRIPT =
+  /[(\uff08]?(?<!\p{Script=Latin})[^\P{L}\p{Script=Latin}][^\p{Script=Latin}(),\uff08\uff09]*[)\uff09]?(?!\p{Script=Latin})/gu;
 
 /**
  * A name written in Latin letters and in the author's own script beside them (forms ask for both:
