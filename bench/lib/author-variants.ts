@@ -13,8 +13,10 @@ export const NAME_VARIANTS = [
   'ascii', // "Mueller", "Soerensen", "Jose Nunez"
   'capitals', // "WONG Derek F."
   'given-spacing', // "Wei-Nan" as "Weinan" or "Wei Nan"; "Wei Nan" as "Wei-Nan"
+  'given-joined', // "Wei Nan Zhang" as "Weinan Zhang"
   'titles', // "Prof. Dr. Derek F. Wong", "Derek F. Wong, PhD"
   'own-script', // "Derek F. Wong (黄德)", "黄德 Derek F. Wong"
+  'compound-first', // "GARCÍA MÁRQUEZ Gabriel", "van der Berg Anna", "VAN DER BERG, Anna"
 ] as const;
 export const AFFILIATION_VARIANTS = [
   'aff-acronym', // "Massachusetts Institute of Technology" as "MIT"
@@ -95,8 +97,32 @@ export function nameVariant(kind: VariantKind, name: string, random: () => numbe
         return [`${given[0]}-${given[1]}`, ...given.slice(2), family].join(' ');
       return name;
     }
+    case 'given-joined': {
+      // Two full given names written as one word, the second in lower case.
+      const [a, b] = given;
+      if (!a || !b || a.length < 2 || b.length < 2 || /[.-]/.test(a + b)) return name;
+      return [`${a}${b.toLowerCase()}`, ...given.slice(2), family].join(' ');
+    }
     case 'titles':
       return pick([`Prof. Dr. ${name}`, `${name}, PhD`, `Dr. ${name}`, `${name}, MSc`]);
+    case 'compound-first': {
+      // A family name of two words or more written first: one with a particle as the name parses it
+      // ("van der Berg"); else, for three full words or more, the last two, as Spanish and Portuguese
+      // double family names are ("García Márquez"). In capitals or with a comma, seeded. A name of
+      // two words, or with an initial, is left (family-first and capitals write those).
+      const words = name.trim().split(/\s+/);
+      const compound = family.includes(' ')
+        ? { family, given }
+        : words.length >= 3 && words.every((w) => /^\p{Lu}\p{Ll}+$/u.test(w))
+          ? { family: words.slice(-2).join(' '), given: words.slice(0, -2) }
+          : null;
+      if (!compound || compound.given.length === 0) return name;
+      return pick([
+        `${compound.family.toUpperCase()} ${compound.given.join(' ')}`,
+        `${compound.family} ${compound.given.join(' ')}`,
+        `${compound.family}, ${compound.given.join(' ')}`,
+      ]);
+    }
     case 'own-script': {
       const own = Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick([...HAN])).join('');
       return pick([`${name} (${own})`, `${own} ${name}`]);

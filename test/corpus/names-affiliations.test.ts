@@ -100,6 +100,9 @@ describe('names', () => {
       ['Jean-Pierre Dupont', 'Dupont JP'],
       ['Yun-Nung Chen', 'Yun-Nung Chen'],
       ['Derek F. Wong', 'Derek Wong'],
+      // Two full given names written apart, and together.
+      ['Wei Nan Zhang', 'Weinan Zhang'],
+      ['Ai Ti Aw', 'AiTi Aw'],
     ];
     // Real ACL Anthology pairs: one person ("Dumitru Cercel", three shared co-authors) or two.
     const shortened = [
@@ -113,6 +116,7 @@ describe('names', () => {
       ['Wei-Qiang Zhang', 'Weinan Zhang'],
       ['Wei-Qiang Zhang', 'Wei Ming Zhang'],
       ['Weinan Zhang', 'Wei Zhang'],
+      ['Wei Nan Zhang', 'Weiqiang Zhang'],
     ];
     expect(full.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(full.map(([a, b]) => [a, b, 'full']));
     expect(shortened.map(([a, b]) => [a, b, agreement(a!, b!)])).toEqual(
@@ -214,6 +218,11 @@ describe('names', () => {
     // One script only: kept whole.
     expect(inLatinLetters('王伟')).toBe('王伟');
     expect(inLatinLetters('José Núñez')).toBe('José Núñez');
+    // A letter of another script inside a Latin word (a Greek β typed for ß) is the word's: the name
+    // keeps the key it had before names were read by their Latin letters.
+    expect(inLatinLetters('Daniel Grieβhaber')).toBe('Daniel Grieβhaber');
+    expect(nameReadingKeys('Daniel Grieβhaber')).toContain('grieβhaber');
+    expect(nameReadingKeys('Daniel Grieβhaber')).not.toContain('haber');
   });
 
   it('reads ä, ö, ü and ø as typed without them (ae, oe, ue), and ae, oe, ue as the letters they stand for', () => {
@@ -377,9 +386,12 @@ describe('affiliations', () => {
     expect(affiliationOrganizations('Institute of Linguistics, University of Vienna, Austria')).toEqual([
       'university of vienna',
     ]);
+    // A campus named with "at" is kept, as the name without "at" writes it; the university alone is
+    // held in it.
     expect(affiliationOrganizations('Dept. of CS, Univ. of Michigan at Ann Arbor, USA')).toEqual([
-      'university of michigan',
+      'university of michigan ann arbor',
     ]);
+    expect(affiliationsMatch('Univ. of Michigan at Ann Arbor', 'University of Michigan, USA')).toBe(true);
     expect(affiliationOrganizations('Beijing, China')).toEqual(['beijing']);
     // An academy of many institutes, named after one of them, is its parent, not a second place.
     expect(affiliationOrganizations('Institute of Automation, Chinese Academy of Sciences, Beijing')).toEqual(

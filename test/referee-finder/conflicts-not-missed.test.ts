@@ -158,6 +158,29 @@ beforeAll(async () => {
       ],
     },
     { authors: [{ name: 'Paz Paternalpal' }] },
+    // Family names of two words, which a form writes first: a double Spanish one, one with particles.
+    {
+      authors: [
+        { name: 'Gabriela Fuentes Rivera', affiliation: 'Universidad de Chile, Santiago, Chile' },
+        { name: 'Rafa Doublepal' },
+      ],
+    },
+    { authors: [{ name: 'Rafa Doublepal' }] },
+    {
+      authors: [
+        { name: 'Anke van der Velde', affiliation: 'Universiteit Utrecht, Utrecht, The Netherlands' },
+        { name: 'Piet Particlepal' },
+      ],
+    },
+    { authors: [{ name: 'Piet Particlepal' }] },
+    // A given name of two syllables the corpus writes as one word, a form as two.
+    {
+      authors: [
+        { name: 'Jiahui Lanmo', affiliation: 'Fudan University, Shanghai' },
+        { name: 'Jin Joinedpal' },
+      ],
+    },
+    { authors: [{ name: 'Jin Joinedpal' }] },
     // Names a form writes family name first without a comma, or beside the author's own script.
     {
       authors: [
@@ -208,6 +231,28 @@ beforeAll(async () => {
       authors: [{ name: 'Gus Hospitalpal', affiliation: 'Massachusetts General Hospital, Boston, MA, USA' }],
       year: 2025,
     },
+    // Institutes of one academy, and campuses of one university, each named the most specific way.
+    {
+      authors: [{ name: 'Ian Iiepal', affiliation: 'IIE, Chinese Academy of Sciences, Beijing, China' }],
+      year: 2025,
+    },
+    {
+      authors: [{ name: 'Ivy Ictpal', affiliation: 'ICT, Chinese Academy of Sciences, Beijing, China' }],
+      year: 2025,
+    },
+    {
+      authors: [{ name: 'Una Ucaspal', affiliation: 'University of Chinese Academy of Sciences, Beijing' }],
+      year: 2025,
+    },
+    {
+      authors: [{ name: 'Cora Chicagopal', affiliation: 'University of Illinois at Chicago, Chicago, IL' }],
+      year: 2025,
+    },
+    {
+      authors: [{ name: 'Ulf Urbanapal', affiliation: 'University of Illinois Urbana-Champaign, IL, USA' }],
+      year: 2025,
+    },
+    { authors: [{ name: 'Ike Illinoispal', affiliation: 'University of Illinois' }], year: 2025 },
     // A reviewer the corpus knows at one university, whom the organization's records place at another.
     { authors: [{ name: 'Gail Movedpal', affiliation: 'University of Oslo, Norway' }], year: 2025 },
     // A manuscript author whom only the organization's group record places at a university, and a
@@ -548,6 +593,35 @@ describe('conflicts are never missed', () => {
     expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
   });
 
+  it('a manuscript author is found with a family name of two words written first: in capitals, or led by particles', async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-compound-first',
+      authors_count: 2,
+      author1_name: 'FUENTES RIVERA Gabriela',
+      author1_aff: 'Universidad de Chile',
+      author2_name: 'van der Velde Anke',
+      author2_aff: 'Utrecht University',
+    });
+    expect(withName(candidates, 'Rafa Doublepal').coauth_conflicts.exists).toBe(true);
+    expect(withName(candidates, 'Piet Particlepal').coauth_conflicts.exists).toBe(true);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Gabriela Fuentes Rivera'))).toBe(false);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Anke van der Velde'))).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
+  it('a manuscript author is found with a given name of two syllables written as two words', async () => {
+    const org = await orgSeeingEveryone();
+    const candidates = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-given-apart',
+      author1_name: 'Jia Hui Lanmo',
+      author1_aff: 'Fudan University',
+    });
+    expect(withName(candidates, 'Jin Joinedpal').coauth_conflicts.exists).toBe(true);
+    expect(candidates.some((c) => c.author_id === ids.authorId('Jiahui Lanmo'))).toBe(false);
+    expect(withName(candidates, 'Nell Neutral').coauth_conflicts.exists).toBe(false);
+  });
+
   it('authors given by initials alone are not found through one co-authorship of two namesakes by initials', async () => {
     const org = await orgSeeingEveryone();
     const byInitials = await candidatesFor(org.apiKey, {
@@ -601,6 +675,28 @@ describe('conflicts are never missed', () => {
     });
     expect(withName(vienna, 'Rosa Wienerin').aff_conflicts.exists).toBe(true);
     expect(withName(vienna, 'Toni Technipal').aff_conflicts.exists).toBe(false);
+  });
+
+  it('the most specific organization an affiliation names is compared: an institute of an academy by its acronym, a campus', async () => {
+    const org = await orgSeeingEveryone();
+    const academy = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-iie',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'IIE, Chinese Academy of Sciences, Beijing, China',
+    });
+    expect(withName(academy, 'Ian Iiepal').aff_conflicts.exists).toBe(true);
+    // Another institute of the academy, and the university the academy runs, are other places.
+    expect(withName(academy, 'Ivy Ictpal').aff_conflicts.exists).toBe(false);
+    expect(withName(academy, 'Una Ucaspal').aff_conflicts.exists).toBe(false);
+    const campus = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-uiuc',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Department of Linguistics, University of Illinois at Urbana-Champaign',
+    });
+    expect(withName(campus, 'Ulf Urbanapal').aff_conflicts.exists).toBe(true);
+    // The university named alone may be either campus: still shared.
+    expect(withName(campus, 'Ike Illinoispal').aff_conflicts.exists).toBe(true);
+    expect(withName(campus, 'Cora Chicagopal').aff_conflicts.exists).toBe(false);
   });
 
   it("a shared affiliation is found through the affiliation the organization's own group record gives the candidate, and only for that organization", async () => {

@@ -180,12 +180,25 @@ function segments(value: string, normalize: (segment: string) => string): string
 const WITHIN_A_UNIVERSITY = /^(?:institute|ministry)\b/;
 const isUniversity = (segment: string) => /\buniversity\b/.test(segment);
 
-/** A core without a campus ("University of X at Y", "University of X - Y") or a leading "the". */
+/**
+ * A core without a leading "the" or a place it is "in" ("Washington University in St. Louis"); a
+ * campus named with "at" kept, as the name without "at" writes it: the University of Illinois at
+ * Chicago and at Urbana-Champaign are two universities, as "University of Illinois Chicago" and
+ * "University of Illinois Urbana-Champaign" are, and "University of Illinois" alone is held in both.
+ */
 const withoutCampus = (org: string) =>
   org
-    .replace(/\s(at|in)\s.*$/, '')
+    .replace(/\sin\s.*$/, '')
+    .replace(/\sat\s/, ' ')
     .replace(/^the\s/, '')
     .trim();
+
+/**
+ * A segment that may name an institute of an umbrella body by itself, though it does not read as an
+ * organization: an acronym or a name ("IIE", "ICT", "Institut Pasteur" aside), not a unit inside
+ * one, nor an address (a street or a postcode has digits).
+ */
+const mayNameAnInstitute = (segment: string) => !SUBUNIT.test(segment) && !/\d/.test(segment);
 
 /**
  * Every organization an affiliation names, normalized, the principal one first: the first
@@ -205,11 +218,20 @@ export function affiliationOrganizations(
   const own = organizations.filter(
     (p, i) => !WITHIN_A_UNIVERSITY.test(p) || !organizations.slice(i + 1).some(isUniversity),
   );
-  const principal = own[0] ?? parts.find((p) => !SUBUNIT.test(p)) ?? parts[0]!;
-  // An umbrella of many institutes named after one of them is its parent, not a second organization:
-  // two institutes of one academy are two places ("Institute of Automation, Chinese Academy of
-  // Sciences" and "Institute of Computing Technology, Chinese Academy of Sciences").
-  const others = own.slice(1).filter((p) => !UMBRELLA.test(p) || isUniversity(p));
+  let principal = own[0] ?? parts.find((p) => !SUBUNIT.test(p)) ?? parts[0]!;
+  // The most specific organization named is the one compared. An umbrella of many institutes named
+  // after one of them is its parent, not a second organization: two institutes of one academy are two
+  // places ("Institute of Automation, Chinese Academy of Sciences" and "Institute of Computing
+  // Technology, Chinese Academy of Sciences"). So is an umbrella named first after a segment that is
+  // no organization by its words, an institute by its acronym ("IIE, Chinese Academy of Sciences"):
+  // that segment is the organization, or every institute of the academy would share one with it. The
+  // umbrella alone is compared only where the string names no institute of it.
+  const isUmbrella = (p: string) => UMBRELLA.test(p) && !isUniversity(p);
+  if (isUmbrella(principal)) {
+    const before = parts[parts.indexOf(principal) - 1];
+    if (before !== undefined && mayNameAnInstitute(before)) principal = before;
+  }
+  const others = own.slice(1).filter((p) => !isUmbrella(p));
   return [...new Set([principal, ...others].map(withoutCampus))].filter(Boolean);
 }
 

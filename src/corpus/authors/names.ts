@@ -58,7 +58,10 @@ function isHyphenatedName(token: string, parts: readonly string[]): boolean {
  * A word of letters of a script other than Latin, with what follows it up to the next Latin letter
  * and the brackets around it: "(黄德)" in "Derek F. Wong (黄德)", "黄德 " in "黄德 Derek F. Wong".
  */
-const OTHER_SCRIPT = /[(\uff08]?[^\P{L}\p{Script=Latin}][^\p{Script=Latin}(),\uff08\uff09]*[)\uff09]?/gu;
+// A run of another script as words of their own, not letters inside a Latin word: "Grieβhaber" (a
+// Greek β typed for ß) is one family name, not "Grie" and "haber".
+const OTHER_SCRIPT =
+  /[(\uff08]?(?<!\p{Script=Latin})[^\P{L}\p{Script=Latin}][^\p{Script=Latin}(),\uff08\uff09]*[)\uff09]?(?!\p{Script=Latin})/gu;
 
 /**
  * A name written in Latin letters and in the author's own script beside them (forms ask for both:
@@ -144,6 +147,10 @@ export function nameReadings(written: string): PersonName[] {
   const writtenFamilyFirst = familyFirst(raw);
   if (writtenFamilyFirst && familyCore(writtenFamilyFirst) !== familyCore(parsed))
     readings.push(writtenFamilyFirst);
+  const compoundFirst = compoundFamilyFirst(raw);
+  // And its family name's last word alone, as the corpus keys "Gabriela Fuentes Rivera" (the raw
+  // given as "," says the split is known: no other split of the given names).
+  if (compoundFirst) readings.push(compoundFirst, ...compoundFamilyReadings(',', compoundFirst));
   return readings;
 }
 
@@ -262,6 +269,27 @@ function mayReadFamilyFirst(text: string, words: readonly string[]): boolean {
     if (INITIAL_WORD.test(words[i]!)) return INITIAL_WORD.test(words[words.length - 1]!);
   return true;
 }
+
+/**
+ * "van der Berg Anna", "GARCÍA MÁRQUEZ Gabriel": a family name of two words or more written first
+ * without a comma, read that way, where the words say where it ends: particles lead it and one word
+ * follows them, or two words in capitals come before mixed-case given names (Spanish and Portuguese
+ * double family names as forms that ask for the family name in capitals send them). familyFirst
+ * takes one word only, and none after a particle. Null otherwise: "García Márquez Gabriel" in mixed
+ * case could as well be one family name and two given names, and its written order's readings stand.
+ */
+function compoundFamilyFirst(raw: string): PersonName | null {
+  const text = withoutTitles(raw.trim());
+  if (text.includes(',')) return null;
+  const words = text.split(/\s+/);
+  let end = 0;
+  while (end < words.length && PARTICLES.has(foldWords(words[end]!))) end++;
+  if (end > 0) end++;
+  else if (words.length >= 3 && TWO_CAPITALS_FIRST.test(text)) end = 2;
+  if (end < 2 || end >= words.length) return null;
+  return parsePersonName(`${words.slice(0, end).join(' ')}, ${words.slice(end).join(' ')}`);
+}
+const TWO_CAPITALS_FIRST = /^\p{Lu}{2,}\s+\p{Lu}{2,}\s+(?=\p{Lu}?\p{Ll})/u;
 
 /** A reading keeps the hyphenated given names it still holds whole. */
 function withHyphenated(name: PersonName, hyphenated: readonly number[] | undefined): PersonName {
@@ -388,7 +416,8 @@ export function familyCore(name: PersonName): string {
  * Whether two written names could belong to one person. Requires the same family name and a known,
  * agreeing first given name; middle names must agree where both give one. A name with no given
  * name at all is compatible with nothing: a bare family name is not evidence. A hyphenated given
- * name agrees with its parts written apart, together ("Weinan" for "Wei-Nan") or as initials, and,
+ * name agrees with its parts written apart, together ("Weinan" for "Wei-Nan") or as initials, two
+ * full given names written apart with them written together ("Wei Nan", "Weinan"), and,
  * as weaker evidence, with its first part alone (`givenNameShortened`).
  */
 export function namesCompatible(a: string, b: string): boolean {
@@ -420,7 +449,17 @@ function givenAgreement(x: PersonName | null, y: PersonName | null): Agreement {
   if (!x || !y) return 'none';
   if (familyCore(x) !== familyCore(y)) return 'none';
   if (x.given.length === 0 || y.given.length === 0) return 'none';
-  if (!x.hyphenated && !y.hyphenated) return givenNamesAgree(x.given, y.given) ? 'full' : 'none';
+  if (!x.hyphenated && !y.hyphenated) {
+    if (givenNamesAgree(x.given, y.given)) return 'full';
+    // "Wei Nan" and "Weinan": a given name of two syllables written as one word or two, as
+    // romanised Chinese and Korean names are (the hyphenated "Wei-Nan" agrees with both below).
+    const joinedX = firstTwoJoined(x.given);
+    const joinedY = firstTwoJoined(y.given);
+    return (joinedX !== null && givenNamesAgree(joinedX, y.given)) ||
+      (joinedY !== null && givenNamesAgree(x.given, joinedY))
+      ? 'full'
+      : 'none';
+  }
   let found: Agreement = 'none';
   for (const vx of givenForms(x)) {
     for (const vy of givenForms(y)) {
@@ -430,6 +469,12 @@ function givenAgreement(x: PersonName | null, y: PersonName | null): Agreement {
     }
   }
   return found;
+}
+
+/** The first two given names written as one ("wei", "nan" → "weinan"), where both are full names. */
+function firstTwoJoined(given: readonly string[]): string[] | null {
+  if (given.length < 2 || given[0]!.length < 2 || given[1]!.length < 2) return null;
+  return [given[0]! + given[1]!, ...given.slice(2)];
 }
 
 /** The first given names agree, and every later one both names give. */
