@@ -5,7 +5,7 @@
 // not be refused 403, each link and search it shows must open, and each action of the one permission
 // table (`PERMISSIONS`) the role has, which a form posts on that page, must have a form there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestOrg, type TestApp } from '../helpers/app.ts';
+import { createTestApp, createTestOrg, testConfig, type TestApp } from '../helpers/app.ts';
 import { createTestUser, injectForm, injectSignIn, type InjectSession } from '../helpers/dashboard.ts';
 import { rankingFields, upload } from '../manuscripts/upload-helpers.ts';
 import { buildCorpus, TOPIC } from '../referee-finder/fixtures.ts';
@@ -22,7 +22,11 @@ let t: TestApp;
 let candidate = 0;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Each role signs in again after every post it sends (a post may end its session): some 100 sign-ins
+  // from one address in a minute on a quiet machine, past the password checks an address may ask
+  // for (rate-limited on its own in password-checks.test.ts). On a loaded machine the minute ran out
+  // between tests and hid it.
+  t = await createTestApp({ rateLimits: { ...testConfig().rateLimits, passwordChecksPerAddress: 0 } });
   const corpus = await buildCorpus(t.db, [
     { authors: [{ name: 'Ada Expert', affiliation: 'University of Tests' }] },
     { authors: [{ name: 'Nell Neutral' }] },
