@@ -36,22 +36,14 @@ import {
 import {
   bareTitleLabel,
   bracketedAffiliations,
+  DATE_ALONE,
   type Entry,
   FRONT_LABEL,
+  markedNameCount,
   opensWithNoteMark,
   type EntriesRead,
 } from './front-matter.ts';
 import { opensOnProposalPart, type TitleSpan } from './title.ts';
-
-/**
- * A date and nothing else: "January 30, 2026", "30 January 2026", "March 2025", "2026-01-30",
- * "30.01.2026" (a month's name in any language, a year of this or the last century), the day of
- * the week before it and an ordinal's ending after the day ("Thursday, December 20th, 2018"), or a
- * cover's place before it ("Zagreb, May 2022"). Croatian, Serbian, Slovene and Hungarian write the
- * year as an ordinal, with its stop ("Zagreb, svibanj 2022.", "30.01.2026.").
- */
-const DATE_ALONE =
-  /^(?:(?:\p{L}{3,12},\s+)?(?:\d{1,2}\.?\s+)?\p{L}{3,12}\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)\.?$/u;
 
 /**
  * A Chinese byline right under the title: two names or more in Han script and nothing else, each
@@ -428,6 +420,42 @@ function studentCourseLines(blocks: Block[], from: number, to: number): number |
   return null;
 }
 
+/** A line that names the group of the names over it: "(Paper Authors)", "(Astropy contributors)". */
+const GROUP_LABEL = /^\(\p{L}[^()]{0,60}\)$/u;
+/** "et al." alone on its line, under a first group of names that more groups follow. */
+const ET_AL_ALONE = /^et\.?\s+al\.?$/iu;
+
+/**
+ * Where a byline of author groups goes on after block `i`, which is none of its names; -1 where it
+ * ends there. A collaboration's author list (AASTeX's author groups) sets a label under each group
+ * ("(Paper Authors)", "et al." under the first), and the list runs on over the next page, the
+ * first page's notes (the corresponding author, the footnote on the list) set smaller at its foot
+ * between. Each goes on only into a block of names in the byline's type (or the next label), with
+ * a superscript mark after two of them or more where a page is turned.
+ */
+function bylineGoesOn(blocks: Block[], i: number, byline: Block, lastUsed: number): number {
+  const sameType = (b: Block | undefined) =>
+    b !== undefined &&
+    Math.abs(b.relSize - byline.relSize) <= 0.05 * byline.relSize &&
+    b.emphasis === byline.emphasis;
+  const names = (b: Block | undefined) => {
+    if (!sameType(b)) return false;
+    const pieces = splitByline(b!.runs);
+    const people = pieces.filter((n) => isNameLike(n.name) && !INSTITUTION.test(n.name));
+    return pieces.length > 0 && people.length >= 0.7 * pieces.length;
+  };
+  const b = blocks[i]!;
+  const text = b.text.trim();
+  if (b.lines.length === 1 && sameType(b) && (GROUP_LABEL.test(text) || ET_AL_ALONE.test(text)))
+    return names(blocks[i + 1]) || GROUP_LABEL.test(blocks[i + 1]?.text.trim() ?? '') ? i + 1 : -1;
+  const page = blocks[lastUsed]!.page;
+  if (b.page !== page || b.relSize >= byline.relSize) return -1;
+  let k = i;
+  while (blocks[k] !== undefined && blocks[k]!.page === page && blocks[k]!.relSize < byline.relSize) k++;
+  const next = blocks[k];
+  return next !== undefined && next.page === page + 1 && names(next) && markedNameCount(next) >= 2 ? k : -1;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, bylineTo: number): EntriesRead {
   const to = studentCourseLines(blocks, from, bylineTo) ?? bylineTo;
@@ -448,6 +476,13 @@ function inlineAuthors(blocks: Block[], from: number, bylineTo: number): Entries
     blocks[from] !== undefined && DATE_ALONE.test(blocks[from].text.trim()) ? from + 1 : from;
   const columnEnd = nameColumnEnd(blocks, columnStart, to);
   for (let i = from; i < Math.min(to, from + 16); i++) {
+    if (entries.length && i > Math.max(...used)) {
+      const resumes = bylineGoesOn(blocks, i, blocks[Math.min(...used)]!, Math.max(...used));
+      if (resumes > i) {
+        i = resumes - 1;
+        continue;
+      }
+    }
     const b = labelledBylineWithoutBrackets(blocks[i]!);
     // An "@" in the contact line that closes the names' own paragraph (bylineOverAffiliations)
     // makes it no address block.

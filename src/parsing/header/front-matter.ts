@@ -7,6 +7,16 @@ import { ABSTRACT_LABEL, CONTENTS_ENTRY_STYLE, CONTENTS_LINE, isHeading, isProse
 
 export const CORRESPONDENCE = /correspond|e-?mail|✉/i;
 
+/**
+ * A date and nothing else: "January 30, 2026", "30 January 2026", "March 2025", "2026-01-30",
+ * "30.01.2026" (a month's name in any language, a year of this or the last century), the day of
+ * the week before it and an ordinal's ending after the day ("Thursday, December 20th, 2018"), or a
+ * cover's place before it ("Zagreb, May 2022"). Croatian, Serbian, Slovene and Hungarian write the
+ * year as an ordinal, with its stop ("Zagreb, svibanj 2022.", "30.01.2026.").
+ */
+export const DATE_ALONE =
+  /^(?:(?:\p{L}{3,12},\s+)?(?:\d{1,2}\.?\s+)?\p{L}{3,12}\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)\.?$/u;
+
 export const MAX_FRONT_BLOCKS = 120;
 
 /**

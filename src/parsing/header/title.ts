@@ -19,6 +19,7 @@ import {
   TITLE_WORDS,
   TOPIC_LABEL,
   bracketedAffiliations,
+  DATE_ALONE,
   FRONT_LABEL,
   isNameList,
   kindOfWork,
@@ -512,6 +513,25 @@ function findTitle(doc: DocumentModel): number | null {
   const headings = doc.blocks.map((b, i) => ({ b, i })).filter(({ b, i }) => headingLike(b, i));
   const headingSize = Math.max(0, ...headings.map(({ b }) => b.relSize));
   const firstHeading = headings.find(({ b }) => b.relSize >= 0.97 * headingSize)?.i ?? -1;
+  // The first such block may be the byline, set in a face of its own with a mark after two names
+  // or more (AASTeX 6.2: the names in small capitals under a title in the body's roman, no larger
+  // type marking the title): the title is the block over it, when it reads as one.
+  const overMarkedByline = firstHeading > 0 ? doc.blocks[firstHeading - 1]! : undefined;
+  if (
+    overMarkedByline !== undefined &&
+    markedNameCount(doc.blocks[firstHeading]!) >= 2 &&
+    overMarkedByline.page === doc.blocks[firstHeading]!.page &&
+    overMarkedByline.relSize >= headingSize &&
+    overMarkedByline.text.length <= 300 &&
+    overMarkedByline.text.trim().split(/\s+/).length >= 3 &&
+    !/[.;,]$/.test(overMarkedByline.text.trim()) &&
+    !overMarkedByline.text.includes('@') &&
+    !isNameList(overMarkedByline) &&
+    !DATE_ALONE.test(overMarkedByline.text.trim()) &&
+    !FRONT_LABEL.test(overMarkedByline.text.trim()) &&
+    !isMasthead(doc.blocks, firstHeading - 1)
+  )
+    return titleOpening(doc.blocks, firstHeading - 1);
   if (firstHeading >= 0) return firstHeading;
   // A draft typed all in the body's type and face: its first paragraph, when it reads as a title
   // (a few words, no sentence's end, no address) and the abstract's label comes a few paragraphs on

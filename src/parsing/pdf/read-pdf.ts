@@ -396,10 +396,29 @@ function anchorsOf(items: Item[], links: { url: string; rect: number[] }[]) {
       orcid,
       before: text(row.filter((it) => it.x + it.w <= lx1 + 2)).slice(-60),
       after: text(row.filter((it) => it.x >= lx2 - 2)).slice(0, 60),
-      under: text(row.filter((it) => it.x + it.w / 2 >= lx1 && it.x + it.w / 2 <= lx2)).slice(0, 80),
+      under: wordsUnder(row, lx1, lx2).slice(0, 80),
     });
   }
   return out;
+}
+
+/**
+ * The words of a row whose middle lies between x1 and x2. pdf.js gives an item's width, not its
+ * glyphs', so a word's place is its share of the item's characters: a run of names set in one
+ * item (AASTeX's names without marks, "E. M. Bray, H. Breytenbach,") under links to two ORCID
+ * records gives each link the names under it, not the whole run to the first.
+ */
+function wordsUnder(row: Item[], x1: number, x2: number): string {
+  const words: string[] = [];
+  for (const it of row) {
+    const chars = it.str.length;
+    if (chars === 0) continue;
+    for (const m of it.str.matchAll(/\S+/g)) {
+      const middle = it.x + (it.w * (m.index + m[0].length / 2)) / chars;
+      if (middle >= x1 && middle <= x2) words.push(m[0]);
+    }
+  }
+  return words.join(' ');
 }
 
 /** Annotation flags (PDF 32000-1, 12.5.3) under which a viewer shows no link. */
