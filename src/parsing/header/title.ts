@@ -191,6 +191,22 @@ function namedInJournalField(blocks: readonly Block[], i: number): boolean {
 }
 
 /**
+ * A paragraph that reads as a title where no type sets one apart: a few words (three or more, at
+ * most `maxChars` characters), no sentence's end, no address, no list of names, no front label.
+ */
+function readsAsTitle(b: Block, maxChars: number): boolean {
+  const text = b.text.trim();
+  return (
+    b.text.length <= maxChars &&
+    text.split(/\s+/).length >= 3 &&
+    !/[.;,]$/.test(text) &&
+    !b.text.includes('@') &&
+    !isNameList(b) &&
+    !FRONT_LABEL.test(text)
+  );
+}
+
+/**
  * A Word title broken into paragraphs by hand, each in the same large type ("INFERENCE CAUSALE ET
  * BIAIS" / "DANS L'APPRENTISSAGE AUTOMATIQUE"): the longest of them is found first, and the title
  * opens at the paragraph right before it in that type and style (its face may change within the
@@ -522,13 +538,8 @@ function findTitle(doc: DocumentModel): number | null {
     markedNameCount(doc.blocks[firstHeading]!) >= 2 &&
     overMarkedByline.page === doc.blocks[firstHeading]!.page &&
     overMarkedByline.relSize >= headingSize &&
-    overMarkedByline.text.length <= 300 &&
-    overMarkedByline.text.trim().split(/\s+/).length >= 3 &&
-    !/[.;,]$/.test(overMarkedByline.text.trim()) &&
-    !overMarkedByline.text.includes('@') &&
-    !isNameList(overMarkedByline) &&
+    readsAsTitle(overMarkedByline, 300) &&
     !DATE_ALONE.test(overMarkedByline.text.trim()) &&
-    !FRONT_LABEL.test(overMarkedByline.text.trim()) &&
     !isMasthead(doc.blocks, firstHeading - 1)
   )
     return titleOpening(doc.blocks, firstHeading - 1);
@@ -545,12 +556,7 @@ function findTitle(doc: DocumentModel): number | null {
     ((abstractAt >= 1 && abstractAt < 10) ||
       termsAt >= 2 ||
       (abstractAt < 0 && !!doc.blocks[1] && namesOnly(doc.blocks[1]))) &&
-    first.text.length <= 250 &&
-    first.text.trim().split(/\s+/).length >= 3 &&
-    !/[.;,]$/.test(first.text.trim()) &&
-    !first.text.includes('@') &&
-    !isNameList(first) &&
-    !FRONT_LABEL.test(first.text.trim()) &&
+    readsAsTitle(first, 250) &&
     !ABSTRACT_LABEL.test(first.text)
   )
     return 0;
