@@ -21,6 +21,7 @@ import type {
 import type { ManuscriptAuthor, ManuscriptForRanking, ManuscriptReference } from './types.ts';
 import type { RecentAffiliation } from '../corpus/authors/metrics.ts';
 import { appendTo } from '../infra/collections.ts';
+import { cachedAffiliationReading, campusesOf, type Campuses } from '../corpus/authors/affiliations.ts';
 
 // Evidence kept per candidate and kind: enough to show why, without carrying a prolific
 // co-author's whole list.
@@ -325,6 +326,34 @@ export async function institutionsNamedBy(
   return out;
 }
 
+// The organizations looked up for their campuses, at most: an upload's affiliations name a few hundred.
+const CAMPUS_LOOKUP_LIMIT = 2_000;
+
+/**
+ * The campuses the corpus's institutions name after a comma, of every organization the affiliations
+ * name with a part after it ("University of California, Davis": `campusesOf`). One query for all
+ * the upload's affiliation strings, the manuscript's and every candidate's, by the normalized names'
+ * start (migration 0118); none where the corpus holds no institutions (the ACL corpus).
+ */
+export async function institutionCampuses(db: Queryable, names: Iterable<string | null>): Promise<Campuses> {
+  const organizations = new Set<string>();
+  for (const name of names) {
+    if (!name || !name.includes(',')) continue;
+    for (const { organization } of cachedAffiliationReading(name).followed) {
+      if (organizations.size < CAMPUS_LOOKUP_LIMIT) organizations.add(organization);
+    }
+  }
+  if (organizations.size === 0) return new Map();
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT DISTINCT i.name FROM unnest($1::text[]) AS o(organization)
+       JOIN institutions i
+         ON i.normalized_name ~>=~ (o.organization || ' ') AND i.normalized_name ~<~ (o.organization || '!')
+      WHERE strpos(i.name, ',') > 0`,
+    [[...organizations]],
+  );
+  return campusesOf(rows.map((r) => r.name));
+}
+
 /** Per candidate (by ranked id), the person's facts merged over all their ids (same ORCID). */
 export function mergePersonFacts(
   sameAs: readonly number[],
@@ -411,6 +440,8 @@ export async function gatherConflictFacts(
 ): Promise<{
   manuscriptFacts: ManuscriptFacts;
   flags: OrganizationFlag[];
+  /** The campuses the corpus names after a comma, of the organizations the affiliations name (`institutionCampuses`). */
+  campuses: Campuses;
   facts: Map<number, CandidateFacts>;
   /** The email the response gives (referee-finder/contacts.ts: group records, learnt, corpus). */
   contactEmail: Map<number, string | null>;
@@ -486,11 +517,27 @@ export async function gatherConflictFacts(
     );
   }
   const all = [...facts.values()];
-  const flags = await organizationFlags(db, orgId, manuscript.originId, {
-    ids: all.flatMap((f) => f.ids),
-    orcids: all.flatMap((f) => f.orcids),
-    emails: all.flatMap((f) => f.emails),
-  });
+  const [flags, campuses] = await Promise.all([
+    organizationFlags(db, orgId, manuscript.originId, {
+      ids: all.flatMap((f) => f.ids),
+      orcids: all.flatMap((f) => f.orcids),
+      emails: all.flatMap((f) => f.emails),
+    }),
+    institutionCampuses(db, [
+      ...[...manuscript.authors, ...fileOnlyAuthors].map((a) => a.affiliation),
+      ...[...manuscriptRows.values()].flatMap((r) => [
+        r.recent_affiliation,
+        r.institution_name,
+        ...(r.recent_affiliations ?? []).map((x) => x.name),
+      ]),
+      ...[...fromGroups.values()].flatMap((g) => g.affiliations),
+      ...all.flatMap((f) => [
+        f.recentAffiliation,
+        f.institutionName,
+        ...(f.recentAffiliations ?? []).map((x) => x.name),
+      ]),
+    ]),
+  ]);
   // The manuscript's side, once for the authors it names and once for those read from the file alone.
   const fileOnly = new Set(manuscriptRecords.fileOnly);
   const side = (
@@ -526,6 +573,7 @@ export async function gatherConflictFacts(
         : {}),
     },
     flags,
+    campuses,
     facts,
     contactEmail,
   };

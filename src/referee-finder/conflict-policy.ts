@@ -2,7 +2,12 @@
 // about a candidate in, every conflict with its evidence out. No database here: the facts are gathered
 // by conflict-facts.ts; the upload's flags (spec 2.3, `{exists}`) and the dashboard's evidence are both
 // read from what this returns.
-import { affiliationCoresMatch, cachedAffiliationOrganizations } from '../corpus/authors/affiliations.ts';
+import {
+  affiliationCoresMatch,
+  cachedAffiliationReading,
+  withCampuses,
+  type Campuses,
+} from '../corpus/authors/affiliations.ts';
 import { recentSince, type RecentAffiliation } from '../corpus/authors/metrics.ts';
 import { institutionalDomain } from '../corpus/authors/email-domain.ts';
 
@@ -168,12 +173,18 @@ interface Affiliation extends Origin {
 export interface PolicyOptions {
   /** Affiliations count while stated in works of RECENT_AFFILIATION_YEARS before it, or later (authors/metrics.ts). */
   currentYear: number;
+  /**
+   * The campuses the corpus's institutions name after a comma, of the organizations the upload's
+   * affiliations name so (`institutionCampuses` in conflict-facts.ts); none: every campus after a
+   * comma is its university.
+   */
+  campuses?: Campuses;
 }
 
 /**
  * The policy for one manuscript. Normalizes the manuscript side once: normalizing both names on each
  * comparison (20 authors of a parsed PDF against every candidate of the pool) cost ~28 ms per upload.
- * A candidate's affiliation strings are normalised once a process (`cachedAffiliationOrganizations`), not
+ * A candidate's affiliation strings are normalised once a process (`cachedAffiliationReading`), not
  * read from the core stored with the corpus's recent affiliations: that one follows the rules of the
  * day it was computed, and a rule added since (another language's words) would miss there.
  */
@@ -183,6 +194,8 @@ export function conflictPolicy(
   options: PolicyOptions,
 ): (candidate: CandidateFacts) => Conflict[] {
   const since = recentSince(options.currentYear);
+  const campuses = options.campuses ?? new Map<string, ReadonlySet<string>>();
+  const organizationsOf = (name: string) => withCampuses(cachedAffiliationReading(name), campuses);
   const institutions = new Map<number, Affiliation>();
   const addInstitution = (id: number | null, name: string | null, from: Origin) => {
     if (id !== null && !institutions.has(id)) {
@@ -194,7 +207,7 @@ export function conflictPolicy(
   const addName = (name: string | null, from: Origin) => {
     if (!name || name.trim() === '' || seen.has(name)) return;
     seen.add(name);
-    const organizations = cachedAffiliationOrganizations(name);
+    const organizations = organizationsOf(name);
     if (organizations.length > 0) affiliations.push({ name, organizations, ...from });
   };
   // A manuscript author's affiliation: as given, the corpus institution it names by another name,
@@ -246,7 +259,7 @@ export function conflictPolicy(
       });
     }
     const aff =
-      affiliationConflict(candidateAffiliations(c, since), institutions, affiliations) ??
+      affiliationConflict(candidateAffiliations(c, since), institutions, affiliations, organizationsOf) ??
       emailDomainConflict(c.organizationEmails ?? [], domains);
     if (aff) out.push(aff);
     for (const work of c.retractedWorks) out.push({ kind: 'retracted_articles', evidence: { work } });
@@ -298,6 +311,7 @@ function affiliationConflict(
   own: readonly CandidateAffiliation[],
   institutions: Map<number, Affiliation>,
   affiliations: readonly Affiliation[],
+  organizationsOf: (name: string) => readonly string[],
 ): Conflict | null {
   for (const a of own) {
     if (a.institutionId === null || !institutions.has(a.institutionId)) continue;
@@ -319,7 +333,7 @@ function affiliationConflict(
     if (!a.name) continue;
     // Any organization of one against any of the other: an author of a university and its hospital
     // shares an affiliation with a candidate of either.
-    const own = cachedAffiliationOrganizations(a.name);
+    const own = organizationsOf(a.name);
     const hit = affiliations.find((m) =>
       own.some((x) => m.organizations.some((y) => affiliationCoresMatch(x, y))),
     );

@@ -130,14 +130,14 @@ export async function findCandidatesWith(
     return row !== undefined && passesFilters(row, options.filters, now);
   });
   const ids = pool.map((a) => a.authorId);
-  const { facts, flags, manuscriptFacts, contactEmail } = await gatherConflictFacts(
+  const { facts, flags, campuses, manuscriptFacts, contactEmail } = await gatherConflictFacts(
     db,
     manuscript,
     { all: manuscriptIds, fileOnly: fileOnlyIds },
     ids,
     rows,
   );
-  const policy = conflictPolicy(manuscriptFacts, flags, { currentYear: year });
+  const policy = conflictPolicy(manuscriptFacts, flags, { currentYear: year, campuses });
 
   const evidence = new Map<number, Conflict[]>();
   const kept: Array<{ author: RankedAuthor; row: CandidateRow; conflicts: Conflicts; email: string | null }> =

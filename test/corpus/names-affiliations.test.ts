@@ -18,9 +18,13 @@ import {
 } from '../../src/corpus/authors/names.ts';
 import {
   affiliationCore,
+  affiliationCoresMatch,
   affiliationOrganizations,
   affiliationsMatch,
+  cachedAffiliationReading,
+  campusesOf,
   PLACE_UNIVERSITY_OF_TECHNOLOGY,
+  withCampuses,
 } from '../../src/corpus/authors/affiliations.ts';
 import {
   normalizeArxivId,
@@ -394,9 +398,9 @@ describe('affiliations', () => {
     expect(affiliationsMatch('Univ. of Michigan at Ann Arbor', 'University of Michigan, USA')).toBe(true);
     expect(affiliationOrganizations('Beijing, China')).toEqual(['beijing']);
     // An academy of many institutes, named after one of them, is its parent, not a second place.
-    expect(affiliationOrganizations('Institute of Automation, Chinese Academy of Sciences, Beijing')).toEqual(
-      ['institute of automation'],
-    );
+    expect(
+      affiliationOrganizations('Institute of Automation, Chinese Academy of Sciences, Beijing')[0],
+    ).toEqual('institute of automation');
     expect(
       affiliationsMatch(
         'Institute of Automation, Chinese Academy of Sciences',
@@ -410,6 +414,101 @@ describe('affiliations', () => {
       ),
     ).toEqual(['university of chinese academy of sciences']);
     expect(affiliationOrganizations('')).toEqual([]);
+  });
+
+  it('an institute of an umbrella by its acronym is the one named in full of that umbrella', () => {
+    // The acronyms as the ACL corpus writes them, against the institutes' full names.
+    expect(
+      affiliationsMatch(
+        'IGSNRR, Chinese Academy of Sciences, Beijing, China',
+        'Institute of Geographic Sciences and Natural Resources Research, Chinese Academy of Sciences',
+      ),
+    ).toBe(true);
+    expect(
+      affiliationsMatch(
+        'IIE, Chinese Academy of Sciences',
+        'Institute of Information Engineering, Chinese Academy of Sciences, Beijing, China',
+      ),
+    ).toBe(true);
+    // With the umbrella's initials after the institute's ("ISCAS": Institute of Software, CAS).
+    expect(
+      affiliationsMatch(
+        'ISCAS, Chinese Academy of Sciences',
+        'Institute of Software, Chinese Academy of Sciences',
+      ),
+    ).toBe(true);
+    // Another institute's acronym, the same acronym of another umbrella, and two full names of one
+    // initials (both "IS") are other places.
+    expect(
+      affiliationsMatch(
+        'ICT, Chinese Academy of Sciences',
+        'Institute of Information Engineering, Chinese Academy of Sciences',
+      ),
+    ).toBe(false);
+    expect(
+      affiliationsMatch(
+        'IIE, Chinese Academy of Sciences',
+        'Institute of Information Engineering, Polish Academy of Sciences',
+      ),
+    ).toBe(false);
+    expect(
+      affiliationsMatch(
+        'Institute of Software, Chinese Academy of Sciences',
+        'Institute of Semiconductors, Chinese Academy of Sciences',
+      ),
+    ).toBe(false);
+    // The umbrella alone is still no institute of it.
+    expect(
+      affiliationsMatch(
+        'Chinese Academy of Sciences',
+        'Institute of Information Engineering, Chinese Academy of Sciences',
+      ),
+    ).toBe(false);
+  });
+
+  it('a place before an umbrella names no institute of it; an acronym does', () => {
+    expect(affiliationOrganizations('Beijing, Chinese Academy of Sciences')).toEqual([
+      'chinese academy of sciences',
+    ]);
+    expect(affiliationsMatch('Beijing, Chinese Academy of Sciences', 'Beijing Institute of Technology')).toBe(
+      false,
+    );
+    expect(
+      affiliationsMatch('Beijing, Chinese Academy of Sciences', 'Chinese Academy of Sciences, China'),
+    ).toBe(true);
+    expect(affiliationOrganizations('IGSNRR, Chinese Academy of Sciences, Beijing, China')[0]).toBe('igsnrr');
+    // A line in capitals throughout tells no acronym apart: the segment is taken, as before.
+    expect(affiliationOrganizations('IIE, CHINESE ACADEMY OF SCIENCES')[0]).toBe('iie');
+  });
+
+  it('a campus after a comma is kept where the corpus names two campuses of the name so', () => {
+    const campuses = campusesOf([
+      'University of California, Davis',
+      'University of California, Berkeley',
+      'University of Michigan, Ann Arbor',
+      'University of Michigan',
+      'Massachusetts Institute of Technology',
+    ]);
+    expect([...campuses.keys()]).toEqual(['university of california']);
+    const organizations = (value: string) => withCampuses(cachedAffiliationReading(value), campuses);
+    const match = (a: string, b: string) =>
+      organizations(a).some((x) => organizations(b).some((y) => affiliationCoresMatch(x, y)));
+    expect(organizations('Department of Computer Science, University of California, Davis, CA')).toEqual([
+      'university of california davis',
+    ]);
+    expect(match('University of California, Davis', 'University of California, Berkeley')).toBe(false);
+    expect(match('University of California, Davis, CA, USA', 'UC Lab, University of California, Davis')).toBe(
+      true,
+    );
+    // The university alone, or with a part that is no campus the corpus names, may be any campus.
+    expect(match('University of California', 'University of California, Berkeley')).toBe(true);
+    expect(match('University of California, USA', 'University of California, Berkeley')).toBe(true);
+    // A city after a comma, where the corpus names no two campuses so, is the university.
+    expect(match('University of Michigan', 'University of Michigan, Ann Arbor')).toBe(true);
+    // No campuses known (a corpus without institutions): every campus after a comma is its university.
+    expect(withCampuses(cachedAffiliationReading('University of California, Davis'), new Map())).toEqual([
+      'university of california',
+    ]);
   });
 
   it('does not match different organizations, nor a generic word', () => {

@@ -45,6 +45,10 @@ const MARYLAND = {
   name: 'University of Maryland, College Park',
   acronyms: ['UM'],
 };
+// Two campuses OpenAlex names after a comma of one name, and one that is a university's only one so.
+const UC_DAVIS = { id: 'https://openalex.org/I84218800', name: 'University of California, Davis' };
+const UC_BERKELEY = { id: 'https://openalex.org/I95457486', name: 'University of California, Berkeley' };
+const MICHIGAN_ANN_ARBOR = { id: 'https://openalex.org/I9000001', name: 'University of Michigan, Ann Arbor' };
 const CITED_TITLE = 'Equivariant message passing for molecular graphs';
 const PUNCTUATED_TITLE = 'Graph Transformers: Message-Passing over Molecular Conformers';
 
@@ -253,6 +257,10 @@ beforeAll(async () => {
       year: 2025,
     },
     { authors: [{ name: 'Ike Illinoispal', affiliation: 'University of Illinois' }], year: 2025 },
+    { authors: [{ name: 'Dora Davispal', institution: UC_DAVIS }], year: 2025 },
+    { authors: [{ name: 'Bert Berkeleypal', institution: UC_BERKELEY }], year: 2025 },
+    { authors: [{ name: 'Abe Arborpal', institution: MICHIGAN_ANN_ARBOR }], year: 2025 },
+    { authors: [{ name: 'Cal Systempal', affiliation: 'University of California' }], year: 2025 },
     // A reviewer the corpus knows at one university, whom the organization's records place at another.
     { authors: [{ name: 'Gail Movedpal', affiliation: 'University of Oslo, Norway' }], year: 2025 },
     // A manuscript author whom only the organization's group record places at a university, and a
@@ -697,6 +705,26 @@ describe('conflicts are never missed', () => {
     // The university named alone may be either campus: still shared.
     expect(withName(campus, 'Ike Illinoispal').aff_conflicts.exists).toBe(true);
     expect(withName(campus, 'Cora Chicagopal').aff_conflicts.exists).toBe(false);
+  });
+
+  it('a campus after a comma is two universities where the corpus names two campuses of the name so', async () => {
+    const org = await orgSeeingEveryone();
+    const davis = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-uc-davis',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'Department of Linguistics, University of California, Davis, CA, USA',
+    });
+    expect(withName(davis, 'Dora Davispal').aff_conflicts.exists).toBe(true);
+    expect(withName(davis, 'Bert Berkeleypal').aff_conflicts.exists).toBe(false);
+    // The university named alone may be either campus: still shared.
+    expect(withName(davis, 'Cal Systempal').aff_conflicts.exists).toBe(true);
+    // A city after a comma, of a university the corpus names with no second campus so, is it.
+    const michigan = await candidatesFor(org.apiKey, {
+      origin_id: 'ms-michigan',
+      author1_name: 'Nobody Incorpus',
+      author1_aff: 'University of Michigan',
+    });
+    expect(withName(michigan, 'Abe Arborpal').aff_conflicts.exists).toBe(true);
   });
 
   it("a shared affiliation is found through the affiliation the organization's own group record gives the candidate, and only for that organization", async () => {

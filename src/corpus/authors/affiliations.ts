@@ -156,8 +156,8 @@ const NOTHING_TO_NORMALIZE = /^[\p{P}\p{Z}\p{Cc}]*$/u;
  * (an affiliation of 2,000 "(" or ", " was 1,000-2,000 normalizations, 12-20 ms, and 1,000 of them
  * in one form 12-20 s of CPU).
  */
-function segments(value: string, normalize: (segment: string) => string): string[] {
-  const out: string[] = [];
+function segments(value: string, normalize: (segment: string) => string): Segment[] {
+  const out: Segment[] = [];
   const normalized = new Map<string, string>();
   for (const part of value.split(/[,;()\n]/)) {
     if (NOTHING_TO_NORMALIZE.test(part)) continue;
@@ -168,9 +168,15 @@ function segments(value: string, normalize: (segment: string) => string): string
       segment = normalize(raw);
       normalized.set(raw, segment);
     }
-    if (segment) out.push(segment);
+    if (segment) out.push({ raw, segment });
   }
   return out;
+}
+
+/** A comma-separated part of an affiliation: as written (trimmed) and normalized. */
+interface Segment {
+  raw: string;
+  segment: string;
 }
 
 // An institute or a ministry named before a university is the university's part or its sponsor: in
@@ -195,10 +201,26 @@ const withoutCampus = (org: string) =>
 
 /**
  * A segment that may name an institute of an umbrella body by itself, though it does not read as an
- * organization: an acronym or a name ("IIE", "ICT", "Institut Pasteur" aside), not a unit inside
- * one, nor an address (a street or a postcode has digits).
+ * organization: an acronym ("IIE", "ICT", "INSA Lyon"), not a unit inside one, nor an address (a
+ * street or a postcode has digits), nor a word written as a proper noun ("Beijing, Chinese Academy of
+ * Sciences": a place, as often as a name). In a line written in capitals throughout no word is told
+ * apart as an acronym, and the segment is taken as before.
  */
-const mayNameAnInstitute = (segment: string) => !SUBUNIT.test(segment) && !/\d/.test(segment);
+const mayNameAnInstitute = ({ raw, segment }: Segment, line: string) =>
+  !SUBUNIT.test(segment) && !/\d/.test(segment) && (ACRONYM_WORD.test(raw) || !/\p{Ll}/u.test(line));
+/** A word of two capitals or more and no small letter ("IIE", "CASIA", "INSA"). */
+const ACRONYM_WORD = /(?<!\p{L})\p{Lu}{2,}(?!\p{L})/u;
+
+/** What an affiliation names, read once a string (`cachedAffiliationReading`). */
+export interface AffiliationReading {
+  /** Every organization named, normalized, the principal one first (`affiliationOrganizations`). */
+  organizations: string[];
+  /**
+   * Each organization written right before another segment, that segment normalized: a campus after a
+   * comma ("University of California, Davis") where the corpus names institutions so (`withCampuses`).
+   */
+  followed: Array<{ organization: string; next: string }>;
+}
 
 /**
  * Every organization an affiliation names, normalized, the principal one first: the first
@@ -211,14 +233,20 @@ export function affiliationOrganizations(
   value: string,
   normalize: (segment: string) => string = normalizeAffiliation,
 ): string[] {
-  const parts = segments(value, normalize).filter((p) => !namesNoOrganization(p));
-  if (parts.length === 0) return [];
-  const organizations = parts.filter((p) => ORGANIZATION.test(p) && !SUBUNIT.test(p));
+  return readAffiliation(value, normalize).organizations;
+}
+
+function readAffiliation(value: string, normalize: (segment: string) => string): AffiliationReading {
+  const parts = segments(value, normalize).filter((p) => !namesNoOrganization(p.segment));
+  if (parts.length === 0) return { organizations: [], followed: [] };
+  const organizations = parts.filter((p) => ORGANIZATION.test(p.segment) && !SUBUNIT.test(p.segment));
   // An institute named before a university is the university's part, not an organization of its own.
   const own = organizations.filter(
-    (p, i) => !WITHIN_A_UNIVERSITY.test(p) || !organizations.slice(i + 1).some(isUniversity),
+    (p, i) =>
+      !WITHIN_A_UNIVERSITY.test(p.segment) ||
+      !organizations.slice(i + 1).some((o) => isUniversity(o.segment)),
   );
-  let principal = own[0] ?? parts.find((p) => !SUBUNIT.test(p)) ?? parts[0]!;
+  let principal = own[0] ?? parts.find((p) => !SUBUNIT.test(p.segment)) ?? parts[0]!;
   // The most specific organization named is the one compared. An umbrella of many institutes named
   // after one of them is its parent, not a second organization: two institutes of one academy are two
   // places ("Institute of Automation, Chinese Academy of Sciences" and "Institute of Computing
@@ -226,22 +254,116 @@ export function affiliationOrganizations(
   // no organization by its words, an institute by its acronym ("IIE, Chinese Academy of Sciences"):
   // that segment is the organization, or every institute of the academy would share one with it. The
   // umbrella alone is compared only where the string names no institute of it.
-  const isUmbrella = (p: string) => UMBRELLA.test(p) && !isUniversity(p);
+  const isUmbrella = (p: Segment) => UMBRELLA.test(p.segment) && !isUniversity(p.segment);
+  const acronyms: string[] = [];
   if (isUmbrella(principal)) {
-    const before = parts[parts.indexOf(principal) - 1];
-    if (before !== undefined && mayNameAnInstitute(before)) principal = before;
+    const umbrella = principal;
+    const before = parts[parts.indexOf(umbrella) - 1];
+    if (before !== undefined && mayNameAnInstitute(before, value)) {
+      principal = before;
+      if (!before.segment.includes(' ')) acronyms.push(`${before.segment}${ACRONYM}${umbrellaKey(umbrella)}`);
+    }
   }
   const others = own.slice(1).filter((p) => !isUmbrella(p));
-  return [...new Set([principal, ...others].map(withoutCampus))].filter(Boolean);
+  // An institute named in full before its umbrella, by its initials: the acronym it may be written
+  // as, of that umbrella ("Institute of Information Engineering, Chinese Academy of Sciences": "IIE",
+  // and "ISCAS" of "Institute of Software" with the academy's own initials).
+  const initials: string[] = [];
+  for (const p of [principal, ...others]) {
+    const next = parts[parts.indexOf(p) + 1];
+    if (next === undefined || !isUmbrella(next) || !ORGANIZATION.test(p.segment)) continue;
+    const key = umbrellaKey(next);
+    const own = initialsOf(p.segment);
+    const its = initialsOf(next.segment);
+    for (const form of new Set([own, `${own}${its}`, `${its}${own}`]))
+      initials.push(`${form}${INITIALS}${key}`);
+  }
+  const named = [principal, ...others];
+  return {
+    organizations: [
+      ...new Set([...named.map((p) => withoutCampus(p.segment)), ...acronyms, ...initials]),
+    ].filter(Boolean),
+    followed: named.flatMap((p) => {
+      const next = parts[parts.indexOf(p) + 1];
+      return next === undefined ? [] : [{ organization: withoutCampus(p.segment), next: next.segment }];
+    }),
+  };
 }
 
 // Bodies of many institutes, each institute an organization of its own (in English, as normalized).
 const UMBRELLA =
   /\b(academy of sciences?|academia sinica|research council|national research center|cnrs|cnr|csic|max planck society|max planck gesellschaft|fraunhofer|helmholtz|leibniz association|chinese academy)\b/;
 
+// An institute of an umbrella by its acronym ("iie@chinese-academy-of-science") and by the initials of
+// its full name ("iie#chinese-academy-of-science"): organizations of their own form, never held in
+// a normalized name (which has letters and spaces only), that agree with each other alone
+// (`acronymAgrees`). Two full names of one initials are two institutes ("Institute of Software" and
+// "Institute of Semiconductors"), so two initials never agree.
+const ACRONYM = '@';
+const INITIALS = '#';
+const umbrellaKey = (umbrella: Segment) =>
+  withoutCampus(umbrella.segment)
+    .replace(/\bsciences\b/g, 'science')
+    .replace(/ /g, '-');
+const INITIALS_STOP_WORDS = new Set(['of', 'the', 'and', 'for', 'in', 'on', 'at', 'to']);
+const initialsOf = (name: string) =>
+  name
+    .split(' ')
+    .filter((w) => !INITIALS_STOP_WORDS.has(w))
+    .map((w) => w[0])
+    .join('');
+/** Whether a core is an acronym's or initials' form (above). */
+const isAcronymForm = (core: string) => core.includes(ACRONYM) || core.includes(INITIALS);
+/** An acronym and the initials of a full name, of one umbrella. */
+const acronymAgrees = (x: string, y: string) =>
+  (x.includes(ACRONYM) && y.replace(INITIALS, ACRONYM) === x) ||
+  (y.includes(ACRONYM) && x.replace(INITIALS, ACRONYM) === y);
+
 /** The principal organization an affiliation names (`affiliationOrganizations`' first), or ''. */
 export function affiliationCore(value: string): string {
   return affiliationOrganizations(value)[0] ?? '';
+}
+
+/**
+ * A university's campuses named after a comma, as the corpus's institutions name them: the
+ * organization before the comma (normalized) to the campuses after it, where two or more are named
+ * ("University of California, Davis" and "University of California, Berkeley"; not "University of
+ * Michigan", of which the corpus names no two so).
+ */
+export type Campuses = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** The campuses that institution names (their display names) name after a comma (`Campuses`). */
+export function campusesOf(institutionNames: Iterable<string>): Campuses {
+  const found = new Map<string, Set<string>>();
+  for (const name of institutionNames) {
+    const comma = name.indexOf(',');
+    if (comma < 0) continue;
+    const organization = withoutCampus(normalizeAffiliation(name.slice(0, comma)));
+    const campus = normalizeAffiliation(name.slice(comma + 1).split(/[,;()]/)[0] ?? '');
+    if (!organization || !campus) continue;
+    (found.get(organization) ?? found.set(organization, new Set()).get(organization)!).add(campus);
+  }
+  for (const [organization, campuses] of found) if (campuses.size < 2) found.delete(organization);
+  return found;
+}
+
+/**
+ * The organizations a reading names, a university's campus after a comma kept where the corpus names
+ * it a campus (`Campuses`): "University of California, Davis" is "university of california davis", as
+ * a campus named with "at" is; the university named alone, or with a part that is no campus the corpus
+ * names ("University of California, CA, USA"), is held in every campus and shares an affiliation with
+ * each.
+ */
+export function withCampuses(reading: AffiliationReading, campuses: Campuses): readonly string[] {
+  if (campuses.size === 0 || reading.followed.length === 0) return reading.organizations;
+  let out: string[] | null = null;
+  for (const { organization, next } of reading.followed) {
+    if (!campuses.get(organization)?.has(next)) continue;
+    out ??= [...reading.organizations];
+    const at = out.indexOf(organization);
+    if (at >= 0) out[at] = `${organization} ${next}`;
+  }
+  return out ?? reading.organizations;
 }
 
 // Affiliation strings repeat across co-authors, works and uploads: each is normalised once while it
@@ -249,27 +371,32 @@ export function affiliationCore(value: string): string {
 // upload's long affiliations stay too: the form allows 1,000 of 2,000 characters, which the author
 // resolution normalises and the conflict policy then asks for again (200 ms at once, unsliced, when
 // strings over 1,000 characters were not kept).
-const organizationsOf = new Map<string, string[]>();
+const readings = new Map<string, AffiliationReading>();
 const CACHE_CHARACTERS = 8_000_000;
 /** The longest string kept: one alone never fills a hundredth of the cache. */
 const LONGEST_KEPT = CACHE_CHARACTERS / 100;
 let cachedCharacters = 0;
 
-/** `affiliationOrganizations`, remembered for the next time the same string is asked. */
-export function cachedAffiliationOrganizations(value: string): string[] {
-  let found = organizationsOf.get(value);
+/** The affiliation's reading (organizations, and what follows each), remembered for the next time the same string is asked. */
+export function cachedAffiliationReading(value: string): AffiliationReading {
+  let found = readings.get(value);
   if (found === undefined) {
-    found = affiliationOrganizations(value);
+    found = readAffiliation(value, normalizeAffiliation);
     if (value.length <= LONGEST_KEPT) {
       if (cachedCharacters + value.length > CACHE_CHARACTERS) {
-        organizationsOf.clear();
+        readings.clear();
         cachedCharacters = 0;
       }
-      organizationsOf.set(value, found);
+      readings.set(value, found);
       cachedCharacters += value.length;
     }
   }
   return found;
+}
+
+/** `affiliationOrganizations`, remembered for the next time the same string is asked. */
+export function cachedAffiliationOrganizations(value: string): string[] {
+  return cachedAffiliationReading(value).organizations;
 }
 
 /** `affiliationCore`, remembered for the next time the same string is asked. */
@@ -314,6 +441,7 @@ function placeFirstNamedAs(placeFirst: string, other: string): boolean {
 /** `affiliationsMatch` on cores the caller computed once (comparing one list with many names). */
 export function affiliationCoresMatch(x: string, y: string): boolean {
   if (!x || !y) return false;
+  if (isAcronymForm(x) || isAcronymForm(y)) return acronymAgrees(x, y);
   if (x === y) return true;
   // "university of x" inside "the university of x medical school", on word boundaries. A single word
   // ("microsoft") may only lead the longer name ("microsoft research asia"), and a generic one
@@ -457,7 +585,7 @@ export function coresMatchingAny(own: Iterable<string>, theirs: Iterable<string>
   const held = coresHeldInRow(withForms(ownList), withForms(theirList));
   const matched = new Set<string>();
   for (const core of theirList) {
-    const may = held.has(core) || held.has(universityOfPlace(core) ?? core);
+    const may = held.has(core) || held.has(universityOfPlace(core) ?? core) || isAcronymForm(core);
     if (may && ownList.some((x) => affiliationCoresMatch(x, core))) matched.add(core);
   }
   return matched;
