@@ -273,6 +273,30 @@ const OTHER_SCRIPT_IN_BRACKETS = /\s*[(（][^()（）\p{Script=Latin}\d]{1,20}[)
 const ON_BEHALF_OF =
   /(?:^|,?\s+)(?:on\s+behalf\s+of|for\s+the\b(?=.*\b(?:collaboration|consortium)s?\b))\b.*$/iu;
 
+/** "Ordonez, Carlos": one name written surname first, a comma between; letters only. */
+const SURNAME_COMMA_GIVEN =
+  /^(\p{Lu}[\p{L}'’.-]*(?:\s+[\p{L}'’.-]+){0,3}),\s*(\p{Lu}[\p{L}'’.-]*(?:\s+[\p{L}'’.-]+){0,3})$/u;
+
+/**
+ * A byline line whose names are set apart by semicolons, each written surname first with a comma
+ * ("Ordonez, Carlos; Guerrero, Mari; España, Elena", Latin American papers), given names first
+ * ("Carlos Ordonez; Mari Guerrero; Elena España"): its commas would split each name in two.
+ * Every piece must be such a name, two pieces or more; other lines are left as they are.
+ */
+export function invertedBylineLines(text: string): string {
+  if (!text.includes(';')) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      const pieces = line.split(';').map((p) => p.trim());
+      if (pieces[pieces.length - 1] === '') pieces.pop();
+      const names = pieces.map((p) => SURNAME_COMMA_GIVEN.exec(p.replace(/\.$/, '')));
+      if (pieces.length < 2 || names.some((m) => m === null)) return line;
+      return names.map((m) => `${m![2]} ${m![1]}`).join('; ');
+    })
+    .join('\n');
+}
+
 /** "Authors:" typed before a byline, in the languages manuscripts are written in. */
 export const BYLINE_LABEL =
   /^(?:authors?|author\(s\)|autor(?:es|as|en|i)?|auteurs?|autores\(as\)|authors?['’]?\s+names?|author\s+name\(s\)|names?\s+of\s+(?:the\s+)?authors?)\s*:\s*/iu;
@@ -381,7 +405,8 @@ export function splitByline(runs: Run[]): BylineName[] {
     else merged.push({ ...run, text });
   }
   // A membership in brackets holds a comma that would split it into two pieces; it names no one.
-  for (const run of merged) if (!run.sup) run.text = run.text.replace(MEMBERSHIP_IN_BRACKETS, '');
+  for (const run of merged)
+    if (!run.sup) run.text = invertedBylineLines(run.text.replace(MEMBERSHIP_IN_BRACKETS, ''));
   const words = (s: string) =>
     s
       .replace(/[\d*†‡§¶#✉]+$/u, '')

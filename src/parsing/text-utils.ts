@@ -284,6 +284,47 @@ const SENTENCE_START = /^\p{Lu}\p{Ll}+[\s,]/u;
 const PUBMED_NUMBER = /^[1-9]\d{6,7}[.,;]?(?:\s|$)/;
 const DIGITS_AND_STOP = /[./]\d+\.$/;
 
+/** Words of English grammar that no other language written in Latin letters uses as words. */
+const ENGLISH_GRAMMAR = new Set(
+  'the of and for with from by to into towards toward through between among using based its their this these'.split(
+    ' ',
+  ),
+);
+/**
+ * Grammar words of the other languages a paper gives its title and abstract in beside English
+ * (Portuguese, Spanish, French, Italian, German, Dutch, Turkish, Indonesian and Malay), none of
+ * them an English word.
+ */
+const OTHER_GRAMMAR = new Set(
+  [
+    'de da do das dos e em na nas nos para com um uma pela pelo ao sobre entre', // Portuguese
+    'y el la los las del con por un una al sobre entre desde hacia', // Spanish
+    'et le les des du une pour dans sur au aux avec par', // French
+    'il della delle degli dei nel nella con per tra sulla', // Italian
+    'und der die das für mit von zur zum bei im', // German
+    'het een van voor en bij naar', // Dutch
+    've ile için bir', // Turkish
+    'dan yang pada untuk dengan dalam di ke sebagai', // Indonesian and Malay
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/**
+ * The language of a short text in Latin letters by its grammar words ("Platform for Buffaloes" is
+ * English, "Plataforma de Controle e Manejo de Búfalas" is not): null when it holds none, or as
+ * many of either kind.
+ */
+export function englishOrOther(text: string): 'english' | 'other' | null {
+  let english = 0;
+  let other = 0;
+  for (const word of text.toLowerCase().split(/[^\p{L}]+/u)) {
+    if (ENGLISH_GRAMMAR.has(word)) english++;
+    else if (OTHER_GRAMMAR.has(word)) other++;
+  }
+  return english > other ? 'english' : other > english ? 'other' : null;
+}
+
 /**
  * The end of a word of Latin script, in a pattern source without the Unicode flag: no letter, digit
  * or underscore of Latin script after it. `\b` is that only for ASCII: after a word ending in an

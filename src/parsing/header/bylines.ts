@@ -6,6 +6,7 @@ import {
   BYLINE_LABEL,
   emailMatchesName,
   inCapitals,
+  invertedBylineLines,
   isMarkedNameLike,
   isMononym,
   isNameLike,
@@ -141,9 +142,10 @@ const ABBREVIATED_AFFILIATION =
  * digit and no sentence (what a byline's first line holds and an affiliation's never does alone).
  */
 function listsNames(text: string): boolean {
-  const pieces = text
+  // Names written surname first between semicolons ("Roe, Jane; Doe, John") are read given names first.
+  const pieces = invertedBylineLines(text)
     .replace(/[*†‡§¶∗]/g, '')
-    .split(/\s*,\s*(?:(?:and|dan|và)\s+)?|\s+(?:and|dan|và|&)\s+/u)
+    .split(/\s*[,;]\s*(?:(?:and|dan|và)\s+)?|\s+(?:and|dan|và|&)\s+/u)
     .filter((p) => p.trim() !== '');
   return pieces.length >= 2 && !/\d/.test(text) && pieces.every((p) => isNameLike(p.trim()));
 }
@@ -518,7 +520,9 @@ function inlineAuthors(blocks: Block[], from: number, bylineTo: number): Entries
     const overOwnLines = bylineOverAffiliations(unraised);
     // The name set over its own affiliation's lines in one block says it is a byline by them.
     const overOwnAffiliation = overOwnLines.lines.length < unraised.lines.length;
-    const names = splitByline(bylineSentence(overOwnLines));
+    // A role's word standing where a name goes ("Jane Roe¹ and Orientador²", a student template's
+    // placeholder for the advisor) names no one: it is neither an author nor counted against the line.
+    const names = splitByline(bylineSentence(overOwnLines)).filter((n) => !SUPERVISOR_LABEL.test(n.name));
     const raised = i > from ? raisedMarks(blocks[i - 1]!) : null;
     if (raised && raised.length === names.length && names.every((n) => n.marks.length === 0))
       names.forEach((n, k) => {
@@ -1029,13 +1033,24 @@ function stackedAuthors(
   return { entries: real.length >= 2 ? real : [], used, sideBySide };
 }
 
-/** "Jane Roe jane@example.org": a name and an email, nothing else, on one line; else null. */
+/** The closing bracket of each opening one an address may be set in. */
+const CLOSING_BRACKET: Record<string, string> = { '<': '>', '(': ')', '[': ']', '{': '}' };
+
+/**
+ * "Jane Roe jane@example.org": a name and an email, nothing else, on one line; else null. The
+ * address may be set in brackets of its own ("Jane Roe { jane@example.org }", a Brazilian
+ * template's byline; "Jane Roe <jane@example.org>").
+ */
 function nameBesideEmail(text: string): { name: string; email: string } | null {
   // Such a line is short; the bound keeps the pattern's backtracking small on a hostile one.
   if (text.length > 200) return null;
-  const m = /^(.+?)\s+(\S+@\S+\.\w+)$/u.exec(text.trim());
-  if (!m || findEmails(m[2]!).length !== 1 || findEmails(m[1]!).length) return null;
-  return { name: m[1]!.trim(), email: m[2]! };
+  const m = /^(.+?)\s+(?:([<([{])\s*)?([^\s<>()[\]{}]+@[^\s<>()[\]{}]+\.\w+)(?:\s*([>)\]}]))?$/u.exec(
+    text.trim(),
+  );
+  if (!m || (m[2] === undefined) !== (m[4] === undefined)) return null;
+  if (m[2] !== undefined && CLOSING_BRACKET[m[2]] !== m[4]) return null;
+  if (findEmails(m[3]!).length !== 1 || findEmails(m[1]!).length) return null;
+  return { name: m[1]!.trim(), email: m[3]! };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Block } from '../types.ts';
 import { isNameLike, normalizeStars, splitByline } from '../names.ts';
 import { INSTITUTION, INSTITUTION_WORD } from '../institutions.ts';
 import { ABSTRACT_LABEL, CONTENTS_ENTRY_STYLE, CONTENTS_LINE, isHeading, isProse } from '../sections.ts';
+import { OTHER_LANGUAGE_LABEL } from '../abstract.ts';
 
 export const CORRESPONDENCE = /correspond|e-?mail|✉/i;
 
@@ -175,9 +176,11 @@ export function findFrontEnd(blocks: Block[], from: number): number {
     // A PDF's table of contents opens it too: its lines, dot leaders and page numbers, name the
     // abstract and the sections without being them.
     if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text)) return i;
-    if (ABSTRACT_LABEL.test(b.text) && (b.text.length < 20 || isHeading(b) || b.styleName === 'Abstract'))
-      return i;
-    if (ABSTRACT_LABEL.test(b.text) && b.text.length > 100) return i;
+    // The abstract's label in the paper's own language ends it as the English one does
+    // ("RESUMO" over the Portuguese abstract, then "ABSTRACT" over the English one).
+    const label = ABSTRACT_LABEL.test(b.text) || OTHER_LANGUAGE_LABEL.test(b.text);
+    if (label && (b.text.length < 20 || isHeading(b) || b.styleName === 'Abstract')) return i;
+    if (label && b.text.length > 100) return i;
     if (b.styleName?.toLowerCase() === 'abstract') return i;
     // A byline in bold over a long affiliation list looks like a heading over a paragraph; its
     // marks after each name and the list's opening mark tell them apart.
@@ -277,10 +280,11 @@ export const STUDENT_LABELS =
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
  * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων (Καθηγητής)", Vietnamese
  * "Người hướng dẫn" / "Giảng viên hướng dẫn", German "Betreuer", Lithuanian
- * "Darbo vadovas" / "Recenzentas", Dutch "Begeleider" / "Promotor", and the English roles of ROLE_LINE.
+ * "Darbo vadovas" / "Recenzentas", Dutch "Begeleider" / "Promotor", Portuguese and Spanish
+ * "Orientador(a)" / "Coorientador(a)", and the English roles of ROLE_LINE.
  */
 export const SUPERVISOR_LABELS =
-  /(?:(?:darbo\s+)?vadovas|begeleider|(?:co-?)?promotor|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+  /(?:(?:co-?)?orientador(?:a)?|(?:darbo\s+)?vadovas|begeleider|(?:co-?)?promotor|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
 
 /**
  * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the

@@ -8,6 +8,7 @@ import {
   submissionField,
   UNSPACED_WORDS,
   withoutCjkLatinGaps,
+  englishOrOther,
 } from '../text-utils.ts';
 import { foldWords } from '../../infra/text-fold.ts';
 import { INSTITUTION_WORD } from '../institutions.ts';
@@ -766,13 +767,26 @@ export function readTitle(doc: DocumentModel): TitleSpan {
   // A title closed by its full stop, then the same title translated in the same size and another
   // face (a Spanish title over its English one in italics): the title is whole before the
   // translation, which is no byline either.
+  // So is a block in the title's size and face that is in English under a title in another
+  // language, or the reverse, by their grammar words (SciELO's and ABNT's title in Portuguese or
+  // Spanish, then in English): the title is in the language written first.
+  const otherLanguage = (k: number) => {
+    const under = englishOrOther(blocks[k]!.text);
+    const over = englishOrOther(
+      blocks
+        .slice(titleIndex ?? k - 1, k)
+        .map((b) => b.text)
+        .join(' '),
+    );
+    return under !== null && over !== null && under !== over;
+  };
   const translatedTitle = (k: number) =>
     k > 0 &&
     blocks[k] !== undefined &&
-    /\p{L}{3}\.$/u.test(blocks[k - 1]!.text.trim()) &&
     /^\p{Lu}/u.test(blocks[k]!.text) &&
-    blocks[k]!.emphasis !== blocks[k - 1]!.emphasis &&
-    Math.abs(blocks[k]!.relSize - blocks[k - 1]!.relSize) <= 0.03 * blocks[k - 1]!.relSize;
+    Math.abs(blocks[k]!.relSize - blocks[k - 1]!.relSize) <= 0.03 * blocks[k - 1]!.relSize &&
+    ((/\p{L}{3}\.$/u.test(blocks[k - 1]!.text.trim()) && blocks[k]!.emphasis !== blocks[k - 1]!.emphasis) ||
+      otherLanguage(k));
   // A title set over several lines may break into blocks where a word is in italics.
   let titleEnd = titleIndex === null ? 0 : titleIndex + 1;
   if (titleIndex !== null && doc.format === 'pdf') {
