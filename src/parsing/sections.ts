@@ -125,6 +125,8 @@ export function isHeading(block: Block): boolean {
 }
 
 const SECTION_NUMBER = /^(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?\s+(?=\p{Lu})/u;
+/** An entry's number as SECTION_NUMBER reads it, whatever the case of the word after it. */
+const LISTED_NUMBER = /^\d+(?:\.\d+)*\.?\s+/u;
 
 /**
  * Notes a publisher sets after the reference list, each opening with its label and a colon
@@ -243,8 +245,10 @@ export function endsReferenceList(
     if (text.includes('.')) return false;
     const n = Number(/^\d+/.exec(numbered[0])?.[0] ?? NaN);
     const form = (s: string) => s.replace(/\d+/, '#').trim();
+    // The entry before may open on a word in lower case after its number ("56. leeping/geomeTRIC",
+    // a repository's name), which no heading's number is followed by: its number still counts.
     const goesOn = listed.some((l) => {
-      const m = SECTION_NUMBER.exec(l);
+      const m = LISTED_NUMBER.exec(l);
       return m !== null && Number(/^\d+/.exec(m[0])?.[0]) === n - 1 && form(m[0]) === form(numbered[0]);
     });
     if (goesOn) return false;

@@ -458,6 +458,37 @@ function bylineGoesOn(blocks: Block[], i: number, byline: Block, lastUsed: numbe
   return next !== undefined && next.page === page + 1 && names(next) && markedNameCount(next) >= 2 ? k : -1;
 }
 
+/**
+ * A web page's title block printed from a browser (Quarto's and Distill's HTML) sets its fields as
+ * a grid: a small label in capitals alone on its line ("AUTHORS", "AFFILIATIONS", "PUBLISHED",
+ * "OTHER FORMATS") over each field's lines. Under the authors' label the names stand one to a
+ * line, with no marks and no commas between them (an envelope or ORCID icon after a name is a
+ * link, cut before this reads); the column ends at the first line that is no name (the next
+ * label, an institution). Read as the one field it is: across the grid, a byline reader takes the
+ * labels for names and the names for one name's lines.
+ */
+function namesUnderAuthorsLabel(blocks: Block[], from: number, to: number): EntriesRead | null {
+  for (let i = from; i < Math.min(to, from + 4); i++) {
+    const label = blocks[i]!;
+    const text = label.text.trim();
+    if (label.lines.length !== 1 || !/^AUTHORS?$/u.test(text)) continue;
+    const entries: Entry[] = [];
+    const used = new Set<number>([i]);
+    for (let k = i + 1; k < to && blocks[k]!.page === label.page; k++) {
+      const b = blocks[k]!;
+      const lines = b.lines.map((l) => l.text.trim()).filter(Boolean);
+      const names = lines.every(
+        (l) => isNameLike(l) && !INSTITUTION.test(l) && !INSTITUTION_WORD.test(l) && l !== l.toUpperCase(),
+      );
+      if (!lines.length || !names || b.runs.some((r) => r.sup)) break;
+      for (const name of lines) entries.push({ name, marks: [], lines: [], links: [] });
+      used.add(k);
+    }
+    return entries.length ? { entries, used } : null;
+  }
+  return null;
+}
+
 /** Bylines: names separated by commas and "and", with superscript marks. */
 function inlineAuthors(blocks: Block[], from: number, bylineTo: number): EntriesRead {
   const to = studentCourseLines(blocks, from, bylineTo) ?? bylineTo;
@@ -1180,6 +1211,7 @@ export function readAuthorEntries(
           presentedOnCover(blocks, titleIndex) ??
           scriptNameOnCover(blocks, titleIndex, titleEnd) ??
           labelledOverTitle(blocks, titleIndex, namesAfterBy) ??
+          namesUnderAuthorsLabel(blocks, bylineStart, bylineEnd) ??
           (read.entries.length
             ? read
             : bracketed.length

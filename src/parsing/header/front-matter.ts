@@ -312,6 +312,7 @@ export function iconsCut(text: string, most: number): string {
 }
 
 export function withoutLinkIcons(b: Block): Block {
+  if (b.lines.length > 1) return withoutLinkIconsByLine(b);
   if (b.lines.length !== 1 || b.links.length === 0 || b.text.length > 150) return b;
   const text = iconsCut(b.text, b.links.length);
   let cut = b.text.length - text.length;
@@ -323,4 +324,35 @@ export function withoutLinkIcons(b: Block): Block {
     cut -= take;
   }
   return { ...b, text, runs: runs.filter((r) => r.text), lines: [{ ...b.lines[0]!, text }] };
+}
+
+/**
+ * A column of names set one to a line, each with its icons linked after it (a web page's title
+ * block: "Jane Roe ✉ iD" over "John Doe ✉"): each line's icon words are cut from its end, no more
+ * of them in all than the block has links. Only a block of short lines in one type, none raised.
+ */
+function withoutLinkIconsByLine(b: Block): Block {
+  if (b.links.length === 0 || b.lines.length > 12 || b.runs.some((r) => r.sup)) return b;
+  if (b.lines.some((l) => l.text.length > 80)) return b;
+  let left = b.links.length;
+  const texts = b.lines.map((l) => {
+    const cut = iconsCut(l.text.trimEnd(), left);
+    if (cut.length < l.text.trimEnd().length)
+      left -= l.text.trimEnd().slice(cut.length).trim().split(/\s+/).length;
+    return cut;
+  });
+  if (texts.every((t, k) => t === b.lines[k]!.text)) return b;
+  return {
+    ...b,
+    text: texts.join(' '),
+    runs: texts.flatMap((t, k) =>
+      k
+        ? [
+            { text: '\n', sup: false },
+            { text: t, sup: false },
+          ]
+        : [{ text: t, sup: false }],
+    ),
+    lines: b.lines.map((l, k) => ({ ...l, text: texts[k]! })),
+  };
 }

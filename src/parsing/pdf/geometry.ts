@@ -917,6 +917,9 @@ function sideBySideBlocks(spanning: Line[], items: Item[]): Line[][] {
 /** A page number in lower-case roman numerals, as a margin key reads it: "iv", "xii". */
 const ROMAN_PAGE_NUMBER = /^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})$/;
 
+/** A DOI in a margin's row, its digits as printed. */
+const DOI_IN_ROW = /10\.\d{4,9}\/\S+/;
+
 /** Normalised text of a running head or foot: digits vary from page to page, the rest does not. */
 function marginKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, '');
@@ -978,6 +981,7 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
         mayRecur: its.some((it) => it.y > p.height - band(p) || it.y < band(p)) || rowCount(p) >= 5,
         key: marginKey(text),
         digits: text.replace(/\D+/g, ' ').trim(),
+        doi: DOI_IN_ROW.exec(text)?.[0] ?? null,
         size: Math.max(...its.map((it) => it.size)),
       };
     });
@@ -1004,10 +1008,16 @@ export function dropRunningHeads(pages: { items: Item[]; height: number }[]): nu
   // A running head that names the part it stands over ("REFERENCES 8:11", a chapter's name) recurs
   // on a few pages only, too few to count; its page number tells it: the same row, in the band,
   // on a page one or two away (heads alternate between left and right pages), with other numbers.
-  const nearbyWithOtherNumber = (i: number, row: { key: string; digits: string }) =>
+  // A row that prints a DOI is such a head only with the same DOI as the other page's (the
+  // article's own): a reference list broken over pages may open each page on the last line of an
+  // entry, its DOI ("DOI: 10.1021/ja01315a105", then "DOI: 10.1021/ja00315a051" a page on), rows
+  // that read alike once their digits are masked.
+  const nearbyWithOtherNumber = (i: number, row: { key: string; digits: string; doi: string | null }) =>
     row.key.includes('#') &&
     [i - 2, i - 1, i + 1, i + 2].some((j) =>
-      (perPage[j] ?? []).some((r) => r.inBand && r.key === row.key && r.digits !== row.digits),
+      (perPage[j] ?? []).some(
+        (r) => r.inBand && r.key === row.key && r.digits !== row.digits && r.doi === row.doi,
+      ),
     );
   // A head that names a part of a long document (a class's "APPENDICES" over the appendices and
   // the list set among them) recurs on that part's pages only, too few to count, with no page
