@@ -508,7 +508,9 @@ export function coverSheetEnd(doc: DocumentModel): number {
   const { blocks } = doc;
   for (let page = 2; page <= MAX_COVER_PAGES + 1; page++) {
     const start = blocks.findIndex((b) => b.page === page);
-    if (start <= 0) return 0;
+    // A file shorter than a cover and its manuscript: no cover, but letters or inserts may stand
+    // before a short manuscript.
+    if (start <= 0) break;
     const head = blocks.slice(start, start + TITLE_PAGE_HEAD).filter((b) => b.page === page);
     const maxSize = Math.max(0, ...head.map((b) => b.relSize));
     const cover = ` ${foldWords(
@@ -559,7 +561,9 @@ function lettersEnd(doc: DocumentModel): number {
   const { blocks } = doc;
   const opening = blocks.filter((b) => b.page === 1).slice(0, FIRST_LINES);
   const letters = opensAsLetter(opening.map((b) => b.text));
-  if (!letters && !(opening[0] && FRONT_INSERT_LABEL.test(opening[0].text))) return 0;
+  // The label may head the block of the insert's first lines ("Highlights" over its bullets).
+  const label = opening[0]?.lines[0]?.text ?? '';
+  if (!letters && !FRONT_INSERT_LABEL.test(label)) return 0;
   const reach = letters ? MAX_LETTER_PAGES : MAX_INSERT_PAGES;
   const last = Math.min(blocks[blocks.length - 1]?.page ?? 0, reach + 1);
   for (let page = 2; page <= last; page++) {
