@@ -866,18 +866,39 @@ export function readContacts(
     });
   }
 
-  // ORCID icons linked beside a name: the name right before the icon (or, failing that, right
-  // after it) is the identifier's owner.
-  for (const anchor of doc.orcidAnchors ?? []) {
-    if (!validOrcid(anchor.orcid) || authors.some((a) => a.orcid === anchor.orcid)) continue;
-    const clean = (t: string) => ` ${foldWords(t.replace(/\d+/g, ' '))} `;
-    const before = clean(iconsCut(anchor.before, 3));
-    const after = clean(anchor.after);
-    const owner =
-      authors.find((a) => !a.orcid && before.endsWith(` ${foldWords(a.name)} `)) ??
-      authors.find((a) => !a.orcid && after.startsWith(` ${foldWords(a.name)} `));
-    if (owner) owner.orcid = anchor.orcid;
-  }
-
+  orcidsBesideNames(doc, authors);
   return unassignedEmails;
+}
+
+/**
+ * ORCID icons linked beside a name: the name right before the icon is the identifier's owner; a
+ * name broken over two lines ("... Daniel W." / "Davies ¹ [icon], Ryan Nduma ¹ [icon]", a JOSS
+ * draft's byline) leaves only its last word there, which names the owner when it ends exactly one
+ * unidentified author's name; failing both, the name right after the icon. Each reading is tried
+ * on every icon before the next: the name after a broken name's icon is the next author's, whose
+ * own icon follows it.
+ */
+function orcidsBesideNames(doc: DocumentModel, authors: ParsedAuthor[]): void {
+  const clean = (t: string) => ` ${foldWords(t.replace(/\d+/g, ' '))} `;
+  const anchors = (doc.orcidAnchors ?? []).map((anchor) => ({
+    orcid: anchor.orcid,
+    before: clean(iconsCut(anchor.before, 3)),
+    after: clean(anchor.after),
+  }));
+  const lastWord = (a: ParsedAuthor) => foldWords(a.name).split(' ').slice(1).pop();
+  const readings: ((before: string, after: string) => ParsedAuthor | undefined)[] = [
+    (before) => authors.find((a) => !a.orcid && before.endsWith(` ${foldWords(a.name)} `)),
+    (before) => {
+      const owners = authors.filter((a) => !a.orcid && lastWord(a) && before.endsWith(` ${lastWord(a)} `));
+      return owners.length === 1 ? owners[0] : undefined;
+    },
+    (_, after) => authors.find((a) => !a.orcid && after.startsWith(` ${foldWords(a.name)} `)),
+  ];
+  for (const read of readings) {
+    for (const { orcid, before, after } of anchors) {
+      if (!validOrcid(orcid) || authors.some((a) => a.orcid === orcid)) continue;
+      const owner = read(before, after);
+      if (owner) owner.orcid = orcid;
+    }
+  }
 }

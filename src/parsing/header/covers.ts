@@ -29,7 +29,7 @@ import {
   SUPERVISOR_LABELS,
   type EntriesRead,
 } from './front-matter.ts';
-import { capitalsByline, DFG_FORM_HEADING } from './title.ts';
+import { capitalsByline, DFG_FORM_HEADING, FRONT_INSERT_LABEL } from './title.ts';
 import { FIRST_LINES, LETTER_OPENING, LETTER_WORDS, MAX_LETTER_PAGES, opensAsLetter } from '../letters.ts';
 
 /**
@@ -508,7 +508,9 @@ export function coverSheetEnd(doc: DocumentModel): number {
   const { blocks } = doc;
   for (let page = 2; page <= MAX_COVER_PAGES + 1; page++) {
     const start = blocks.findIndex((b) => b.page === page);
-    if (start <= 0) return 0;
+    // A file shorter than a cover and its manuscript: no cover, but letters or inserts may stand
+    // before a short manuscript.
+    if (start <= 0) break;
     const head = blocks.slice(start, start + TITLE_PAGE_HEAD).filter((b) => b.page === page);
     const maxSize = Math.max(0, ...head.map((b) => b.relSize));
     const cover = ` ${foldWords(
@@ -539,19 +541,31 @@ export function coverSheetEnd(doc: DocumentModel): number {
 }
 
 /**
- * The letters an author binds before a revised manuscript in one file (a cover letter, the
- * response to the reviewers, then the manuscript or its marked-up copy): the file's first page
- * opens as a letter does (LETTER_OPENING), and the manuscript's first page is the first after it
+ * How many pages a journal's inserts before the paper may take: a graphical abstract, highlights,
+ * and SoftwareX's two code-metadata tables, each a page of its own in a preprint.
+ */
+const MAX_INSERT_PAGES = 4;
+
+/**
+ * The pages bound before a manuscript's own first page that need not print its title: the letters
+ * an author binds before a revised manuscript in one file (a cover letter, the response to the
+ * reviewers, then the manuscript or its marked-up copy), when the file's first page opens as a
+ * letter does (LETTER_OPENING); or a journal's inserts set before the paper (elsarticle's
+ * "Highlights" page, then a SoftwareX submission's code-metadata tables), when the file opens on
+ * an insert's label (FRONT_INSERT_LABEL). The manuscript's first page is the first after page one
  * whose head sets a title above the body's size over a byline of names, with none of a letter's
  * words in that head (the response's own first page may repeat the title and the authors over its
- * "We thank the reviewers ..."). The letters need not print the title. The index of that page's
- * first block, or 0.
+ * "We thank the reviewers ..."). The index of that page's first block, or 0.
  */
 function lettersEnd(doc: DocumentModel): number {
   const { blocks } = doc;
   const opening = blocks.filter((b) => b.page === 1).slice(0, FIRST_LINES);
-  if (!opensAsLetter(opening.map((b) => b.text))) return 0;
-  const last = Math.min(blocks[blocks.length - 1]?.page ?? 0, MAX_LETTER_PAGES + 1);
+  const letters = opensAsLetter(opening.map((b) => b.text));
+  // The label may head the block of the insert's first lines ("Highlights" over its bullets).
+  const label = opening[0]?.lines[0]?.text ?? '';
+  if (!letters && !FRONT_INSERT_LABEL.test(label)) return 0;
+  const reach = letters ? MAX_LETTER_PAGES : MAX_INSERT_PAGES;
+  const last = Math.min(blocks[blocks.length - 1]?.page ?? 0, reach + 1);
   for (let page = 2; page <= last; page++) {
     const start = blocks.findIndex((b) => b.page === page);
     if (start <= 0) continue;

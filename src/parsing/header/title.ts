@@ -91,7 +91,7 @@ export function opensAbstract(b: Block): boolean {
  * The label over a page that a journal asks for before the paper (elsarticle's preprint sets a
  * "Graphical Abstract" and a "Highlights" page first, in type larger than the title under it).
  */
-const FRONT_INSERT_LABEL =
+export const FRONT_INSERT_LABEL =
   /^\s*(?:graphical abstract|(?:research )?highlights|table of contents (?:graphic|entry)|toc graphic)\s*$/i;
 
 /**

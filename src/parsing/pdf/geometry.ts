@@ -296,6 +296,34 @@ function mostStarted<T extends { near: number }>(edges: T[], max: number): T[] {
 }
 
 /**
+ * A sidebar of small type beside part of a column (a journal's fields in the left margin of its
+ * first page: JOSS's "DOI", "Software", "Submitted", "License" beside the title's first section):
+ * text left of a column's edge over a few of its lines only, too little against the whole
+ * column's lines to pass as a column of its own, and read into them as one line each. The gutter
+ * holds over the sidebar's height: ranges cut to it, and the column's lines counted there, when
+ * the sidebar holds five pieces or more on three rows or more, in type no larger than the
+ * column's, and as many pieces as half the column's lines beside it.
+ */
+function sidebarBeside(
+  left: Item[],
+  starters: Item[],
+  ranges: [number, number][],
+): { ranges: [number, number][]; count: number } | null {
+  if (left.length < 5 || new Set(left.map((it) => Math.round(it.y))).size < 3) return null;
+  const top = Math.max(...left.map((it) => it.y + it.size));
+  const bottom = Math.min(...left.map((it) => it.y)) - 0.5;
+  const cut = ranges
+    .map(([t, b]): [number, number] => [Math.min(t, top), Math.max(b, bottom)])
+    .filter(([t, b]) => t > b);
+  const inCut = withinRanges(cut);
+  const column = starters.filter((it) => inCut(it.y));
+  const rows = new Set(column.map((it) => Math.round(it.y))).size;
+  const size = (its: Item[]) => median(its.map((it) => it.size));
+  if (rows < 3 || left.length < 0.5 * rows || size(left) > size(column)) return null;
+  return { ranges: cut, count: rows };
+}
+
+/**
  * Finds vertical gutters: an x where many lines start (a column's left edge) with text to its
  * left and no line crossing it. Searched again inside each side, so a sidebar beside two columns
  * is found too.
@@ -348,12 +376,17 @@ export function findGutters(items: Item[], left: number, right: number, depth = 
     );
     const starters = [...aligned, ...lineStarts.filter((it) => it.x >= cut && it.x < x - bin * 1.5)];
     const crossers = inside.filter((it) => it.x < cut - 1 && it.x + it.w > cut + 0.5);
-    const { ranges, count: n } = columnRanges(starters, crossers, descent);
+    const found = columnRanges(starters, crossers, descent);
+    let { ranges, count: n } = found;
     if (n < minCount) continue;
     const inRange = withinRanges(ranges);
     // Left of the column edge there must be text too, or this is just an indented block.
-    const leftOf = inside.filter((it) => it.x + it.w <= cut + 0.5 && inRange(it.y)).length;
-    if (leftOf < Math.max(5, 0.5 * n)) continue;
+    const left = inside.filter((it) => it.x + it.w <= cut + 0.5 && inRange(it.y));
+    if (left.length < Math.max(5, 0.5 * n)) {
+      const beside = sidebarBeside(left, starters, ranges);
+      if (!beside) continue;
+      ({ ranges, count: n } = beside);
+    }
     if (!best || n > best.score) best = { x: cut, score: n, ranges };
   }
   if (!best) return [];
