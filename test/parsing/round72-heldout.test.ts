@@ -4,14 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
 import { testConfig } from '../helpers/app.ts';
-import {
-  bodyProse,
-  makeDocx,
-  makeToUnicodePdf,
-  paragraph,
-  textLine,
-  wordBodyParagraphs,
-} from './make-files.ts';
+import { bodyProse, makeDocx, makeToUnicodePdf, textLine, wordBodyParagraphs } from './make-files.ts';
 
 const limits = testConfig().parsing;
 
@@ -21,13 +14,19 @@ const sized = (text: string, halfPoints: number, bold = false) =>
 
 const names = (result: { authors: { name: string }[] }) => result.authors.map((a) => a.name);
 
-/** A list under its heading at the end of a short body, three numbered entries. */
+/**
+ * A PDF whose last page sets the list under its heading: numbered entries, each on one line, in a
+ * mapped font (the letters outside Latin-1), the body's prose in Helvetica on the page before.
+ */
 const withList = (heading: string, entries: string[]) =>
-  makeDocx([
-    paragraph('Měření srážek na horských stanicích', 'Title'),
-    ...wordBodyParagraphs(8),
-    paragraph(heading, 'Heading1'),
-    ...entries.map((e) => paragraph(e)),
+  makeToUnicodePdf([
+    {
+      mapped: [textLine('Měření srážek na horských stanicích', 760, 18)],
+      latin: bodyProse(720, 40),
+    },
+    {
+      mapped: [textLine(heading, 760, 14), ...entries.map((e, k) => textLine(e, 730 - 16 * k, 10))],
+    },
   ]);
 
 describe('reference lists headed by their sources (Czech) or by the literature used (Bulgarian)', () => {
@@ -38,7 +37,7 @@ describe('reference lists headed by their sources (Czech) or by the literature u
         '[2] DVOŘÁK, Petr. Měření deště. 2. vyd. Brno: Host, 2020.',
         '[3] KRÁL, Eva. Horské stanice a jejich přístroje. Ostrava: Sfinx, 2016.',
       ]),
-      'absolventska-prace.docx',
+      'absolventska-prace.pdf',
       limits,
     );
     expect(result.references).toHaveLength(3);
@@ -51,7 +50,7 @@ describe('reference lists headed by their sources (Czech) or by the literature u
         '[2] G. Rossi, “Rain gauges”, Hydrology Letters, vol. 2, pp. 4–8, 2021.',
         '[3] М. Иванова, Измерване на дъжда. София: Наука, 2017.',
       ]),
-      'diplomna-rabota.docx',
+      'diplomna-rabota.pdf',
       limits,
     );
     expect(result.references).toHaveLength(3);
