@@ -104,6 +104,15 @@ const VIETNAMESE = /(?<!\p{L})(?:trường|đại học|viện|chuyên ngành|b�
 const GREEK =
   /(?<!\p{L})(?:πανεπιστ[ηή]μ|πολυτεχνε[ιί]|σχολ[ηή](?!\p{L})|τμ[ηή]μα|τομ[εέ]α|εργαστ[ηή]ρι|ινστιτο[υύ]τ|ακαδημ[ιί]α)/iu;
 /**
+ * Cyrillic kinds of institution (Russian, Ukrainian, Bulgarian, Serbian): university
+ * (университет, університет, универзитет), institute (институт, інститут), faculty (факультет,
+ * факултет), department (кафедра), school (училище, a Bulgarian technical school's name), academy
+ * (академия, академія), laboratory (лаборатория, лабораторія), college (колледж, коледж), ministry
+ * (министерство, міністерство). A cover's line in capitals naming one reads like a name otherwise.
+ */
+const CYRILLIC =
+  /(?<!\p{L})(?:универс?итет|університет|универзитет|институт|інститут|факул[ьт]?тет|кафедр|училищ|академи|академі|лаборатор|(?:колледж|коледж|колеж)(?!\p{L})|министерств|міністерств)/iu;
+/**
  * Chinese and Japanese kinds of institution: university (大学, 大學), college or school (学院),
  * institute (研究所, 研究院), faculty (学部), department (学科, 系 is too short to tell), graduate
  * school (研究科, 研究生院), hospital (医院). Their script has no case and no word edges.
@@ -123,7 +132,12 @@ const WORDS = new RegExp(
 
 const matcher = (latin: RegExp) => ({
   test: (text: string): boolean =>
-    latin.test(text) || TURKISH.test(text) || VIETNAMESE.test(text) || GREEK.test(text) || CJK.test(text),
+    latin.test(text) ||
+    TURKISH.test(text) ||
+    VIETNAMESE.test(text) ||
+    GREEK.test(text) ||
+    CYRILLIC.test(text) ||
+    CJK.test(text),
 });
 
 /** A word that names an institution, whole or in part ("Univ.", "Laboratories"). */

@@ -40,8 +40,10 @@ import {
   DATE_ALONE,
   type Entry,
   FRONT_LABEL,
+  kindOfWork,
   markedNameCount,
   opensWithNoteMark,
+  supervisorsRow,
   type EntriesRead,
 } from './front-matter.ts';
 import { opensOnProposalPart, type TitleSpan } from './title.ts';
@@ -539,11 +541,13 @@ function inlineAuthors(blocks: Block[], from: number, bylineTo: number): Entries
       continue;
     }
     // A heading over the byline ("Authors") is its label, no name; one after it opens the next part.
-    // So is a title's label alone on its line (a second cover's "ĐỀ TÀI" over its title).
-    if (FRONT_LABEL.test(b.text.trim()) || bareTitleLabel(b)) {
+    // So is a title's label alone on its line (a second cover's "ĐỀ TÀI" over its title), and the
+    // kind of work a cover sets under its student ("ΔΙΠΛΩΜΑΤΙΚΗ ΕΡΓΑΣΙΑ", "SZAKDOLGOZAT").
+    if (FRONT_LABEL.test(b.text.trim()) || bareTitleLabel(b) || kindOfWork(b)) {
       if (entries.length) break;
       continue;
     }
+    if (supervisorsRow(b.text)) break;
     // Marks follow the names in a byline; a block that opens with a superscript mark is the
     // list of affiliations under it.
     if (entries.length && b.runs[0]?.sup && splitMarks(b.runs[0].text).length) break;
@@ -666,8 +670,10 @@ function inlineAuthors(blocks: Block[], from: number, bylineTo: number): Entries
         next.lines.length === 1 &&
         DATE_ALONE.test(next.text.trim()) &&
         Math.abs(next.relSize - b.relSize) <= 0.05 * b.relSize;
-      // Or one right under the title over a cover's field naming the supervisor (the student's).
-      const overSupervisor = i === from && overNamedSupervisor(blocks, i);
+      // Or one right under the title over a cover's field naming the supervisor (the student's),
+      // or over the kind of work (a thesis cover: title, the student, "Diplomová práce").
+      const overSupervisor =
+        i === from && (overNamedSupervisor(blocks, i) || (next !== undefined && kindOfWork(next)));
       // A byline that closes with "et al." ("Jane Roe, et al.") says it is one by that phrase.
       const etAl = /,?\s*et\.?\s+al\b\.?\s*$/i.test(b.text);
       // So does one led in by its label ("Autor: Jane Roe", a thesis cover's labelled lines).

@@ -60,7 +60,10 @@ export function nameUnderCapitalsTitle(
  */
 export function nameOverTitle(blocks: Block[], titleIndex: number | null): EntriesRead | null {
   if (titleIndex === null || titleIndex === 0) return null;
-  const b = blocks[titleIndex - 1]!;
+  // The kind of work may stand between the name and the title ("Jan Novák" / "DIPLOMOVÁ PRÁCE" /
+  // the title, a thesis's title page): the name is the line over it.
+  const at = titleIndex >= 2 && kindOfWork(blocks[titleIndex - 1]!) ? titleIndex - 2 : titleIndex - 1;
+  const b = blocks[at]!;
   const title = blocks[titleIndex]!;
   if (
     b.page !== title.page ||
@@ -77,7 +80,7 @@ export function nameOverTitle(blocks: Block[], titleIndex: number | null): Entri
   if (!names.length) return null;
   return {
     entries: names.map((n) => ({ name: n.name, marks: n.marks, lines: [], links: [] })),
-    used: new Set([titleIndex - 1]),
+    used: new Set([at]),
   };
 }
 
@@ -99,10 +102,14 @@ export function labelledOverTitle(
   return from < titleIndex ? read(blocks, from, titleIndex) : null;
 }
 
-/** A paragraph of one line that holds one name and nothing else: no mark, no institution. */
+/**
+ * A paragraph of one line that holds one name and nothing else: no mark, no institution, not the
+ * kind of work ("ΔΙΠΛΩΜΑΤΙΚΗ ΕΡΓΑΣΙΑ" reads as two capitalised words).
+ */
 export function isLoneName(b: Block): boolean {
   return (
     b.lines.length <= 1 &&
+    !kindOfWork(b) &&
     b.text.length <= 60 &&
     !b.runs.some((r) => r.sup && r.text.trim() !== '') &&
     isNameLike(b.text) &&

@@ -63,15 +63,17 @@ const THESIS_KIND =
  * thesis", "Diplomarbeit", "Bakalářská práce", "Trabajo fin de grado", Romanian "Proiect de
  * diplomă", "Lucrare de licență", Serbian "Мастер рад", "Дипломски рад", Hungarian "Szakdolgozat",
  * "Diplomamunka", Greek "Διπλωματική εργασία", Russian "Выпускная квалификационная работа",
- * "Работа бакалавра", "Магистерская диссертация", Ukrainian "Кваліфікаційна робота", "MSc thesis",
+ * "Работа бакалавра", "Магистерская диссертация", Ukrainian "Кваліфікаційна робота", Bulgarian
+ * "Дипломна работа", "MSc thesis",
  * "Undergraduate thesis", Indonesian "Skripsi", "Tesis", "Disertasi", "Tugas akhir", Turkish
  * "Yüksek Lisans Tezi", "DOKTORA TEZİ" (its capital İ), "Bitirme Projesi", Vietnamese "Luận văn thạc
  * sĩ", "Khóa luận tốt nghiệp", "Đồ án tốt nghiệp", "Luận án tiến sĩ",
- * set large on a cover over the title; the whole line names the kind of work and nothing else, one
+ * set large on a cover over the title (Greek in capitals drops its accents: "ΔΙΠΛΩΜΑΤΙΚΗ ΕΡΓΑΣΙΑ");
+ * the whole line names the kind of work and nothing else, one
  * kind or two run together ("ВЫПУСКНАЯ КВАЛИФИКАЦИОННАЯ РАБОТА РАБОТА БАКАЛАВРА").
  */
 const WORK_KINDS =
-  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d|[bm]\.\s?[sa]\.)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματική|πτυχιακή|μεταπτυχιακή)\s+εργασία|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ]|(?:luận\s+văn|khóa\s+luận|khoá\s+luận|đồ\s+án)\s+(?:tốt\s+nghiệp|thạc\s+sĩ|cử\s+nhân|kỹ\s+sư)|luận\s+án\s+tiến\s+sĩ)/iu;
+  /(?:(?:projekt|praca)\s+(?:dyplomow[ya]|magistersk[ai]|in[żz]yniersk[ai]|licencjack[ai])|(?:(?:bachelor|master|doctoral|diploma|senior|honou?rs|undergraduate|b\.?sc|m\.?sc|ph\.?d|[bm]\.\s?[sa]\.)(?:['’]?s)?\s+)(?:thesis|dissertation|project)|skripsi|tesis|disertasi|tugas\s+akhir|(?:proiect|lucrare)\s+de\s+(?:diplom[ăa]|licen[țţt][ăa]|diserta[țţt]ie|master(?:at)?)|(?:мастер|дипломски|завршни|магистарски|докторски)\s+рад|szakdolgozat|diplomamunka|diplomaterv|(?:διπλωματικ[ηή]|πτυχιακ[ηή]|μεταπτυχιακ[ηή])\s+εργασ[ιί]α|(?:bachelor|master|diplom|seminar)arbeit|(?:bakal[áa][řr]sk[áa]|diplomov[áa])\s+pr[áa]ce|trabajo\s+(?:de\s+)?fin\s+de\s+(?:grado|m[áa]ster)|(?:выпускная\s+)?квалификационная\s+работа|(?:дипломная|курсовая|бакалаврская|магистерская|выпускная)\s+работа|работа\s+(?:бакалавра|магистра|специалиста)|(?:магистерская|кандидатская|докторская)\s+диссертация|(?:дипломна|курсова|бакалаврська|магістерська|кваліфікаційна)\s+робота|(?:дипломна|курсова|бакалавърска|магистърска)\s+работа|(?:yüksek\s+lisans|doktora|lisans|bitirme)\s+tez[iİ]|bitirme\s+projes[iİ]|(?:luận\s+văn|khóa\s+luận|khoá\s+luận|đồ\s+án)\s+(?:tốt\s+nghiệp|thạc\s+sĩ|cử\s+nhân|kỹ\s+sư)|luận\s+án\s+tiến\s+sĩ)/iu;
 
 const WORK_KIND = new RegExp(`^\\s*${WORK_KINDS.source}(?:\\s+${WORK_KINDS.source})?\\s*$`, 'iu');
 
@@ -82,14 +84,14 @@ export function kindOfWork(b: Block): boolean {
 
 /** The words that label a title, in the languages a cover or a submission form is met in. */
 export const TITLE_WORDS =
-  /(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目|(?:tên\s+)?đề\s+tài)/iu;
+  /(?:(?:full|article|paper|manuscript)\s+)?(?:title|t[ií]tulo|titre|titel|titolo|название|заглавие|назва|tytu[łl]|judul|ba[şs]l[ıi]k|题\s*目|題\s*目|(?:tên\s+)?đề\s+tài|тема)/iu;
 
 /**
  * The words that label a report's or a thesis's topic on its cover (Vietnamese "Đề tài", "Tên đề
- * tài"): what follows is the work's own title, whatever the cover sets larger over it (the course
+ * tài", Bulgarian, Russian and Ukrainian "Тема:"): what follows is the work's own title, whatever the cover sets larger over it (the course
  * or the kind of report: "Báo cáo đồ án cuối kỳ Môn ...").
  */
-export const TOPIC_LABEL = /^(?:tên\s+)?đề\s+tài\s*[:：]\s*(?=\S)/iu;
+export const TOPIC_LABEL = /^(?:(?:tên\s+)?đề\s+tài|тема)\s*[:：]\s*(?=\S)/iu;
 
 /** The title's label alone in its paragraph ("Title:"), the title typed in the next one. */
 const BARE_TITLE_LABEL = new RegExp(`^\\s*(?:${TITLE_WORDS.source}\\s*[:：]|đề\\s+tài\\s*:?)\\s*$`, 'iu');
@@ -155,9 +157,21 @@ function opensContents(blocks: Block[], i: number): boolean {
   );
 }
 
+/**
+ * The heading of a table of contents alone on its line, in the languages of the theses met:
+ * "Contents", Ukrainian "Зміст", Russian "Содержание" / "Оглавление", Bulgarian "Съдържание",
+ * Czech and Slovak "Obsah", Polish "Spis treści", Hungarian "Tartalomjegyzék", Greek
+ * "Περιεχόμενα", German "Inhaltsverzeichnis", French "Table des matières" / "Sommaire", Spanish,
+ * Italian and Portuguese "Índice" / "Sumário", Serbian and Croatian "Sadržaj", Romanian "Cuprins",
+ * Turkish "İçindekiler". No name is one; the front matter ends there (a cover's lines are over it).
+ */
+const CONTENTS_HEADING =
+  /^(?:(?:table\s+of\s+)?contents|зміст|содержание|оглавление|съдържание|obsah|spis\s+treści|tartalom(?:jegyzék)?|περιεχόμενα|inhalt(?:sverzeichnis)?|table\s+des\s+matières|sommaire|[íi]ndice|sumário|sadržaj|садржај|cuprins|[iİ]çindek[iİ]ler)\s*$/iu;
+
 /** The first block after the table of contents that opens at `i` (`i` itself when none does). */
 export function afterContents(blocks: Block[], i: number): number {
   let k = i;
+  if (blocks[k] !== undefined && CONTENTS_HEADING.test(blocks[k]!.text.trim())) k++;
   while (
     k < blocks.length &&
     (CONTENTS_STYLE.test(blocks[k]!.styleName?.trim() ?? '') || CONTENTS_LINE.test(blocks[k]!.text))
@@ -175,7 +189,8 @@ export function findFrontEnd(blocks: Block[], from: number): number {
     const b = blocks[i]!;
     // A PDF's table of contents opens it too: its lines, dot leaders and page numbers, name the
     // abstract and the sections without being them.
-    if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text)) return i;
+    if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text) || CONTENTS_HEADING.test(b.text.trim()))
+      return i;
     // The abstract's label in the paper's own language ends it as the English one does
     // ("RESUMO" over the Portuguese abstract, then "ABSTRACT" over the English one).
     const label = ABSTRACT_LABEL.test(b.text) || OTHER_LANGUAGE_LABEL.test(b.text);
@@ -267,24 +282,24 @@ export function bracketedAffiliations(block: Block | undefined): Entry[] {
  * A thesis cover's label over the student who wrote it, in the languages of the covers met:
  * Romanian "Absolvent:", Serbian "Кандидат:" / "Студент:", "Candidate:", "Student:", Hungarian
  * "Készítette" (made by) and "Hallgató", Greek "Φοιτητής" (plural "Φοιτητές"), "Submitted by:",
- * Russian "Выполнил(а)" (done by), Ukrainian "Виконав(ла)", Lithuanian "Atliko" (done by), Chinese
+ * Russian "Выполнил(а)" (done by), Ukrainian "Виконав(ла)", Bulgarian "Дипломант(ка)", Lithuanian "Atliko" (done by), Chinese
  * "作 者:" (author), "研 究 生:" (graduate student) and "申 请 人:" (applicant), Vietnamese "Người thực hiện" (done by), "Sinh viên (thực hiện)" (student);
  * Persian "نگارش" / "نگارنده" (written by, writer) and "دانشجو" (student), Arabic "إعداد (الطالب)"
  * (prepared by) and "الطالب", Urdu "مقالہ نگار" (thesis writer), Hebrew "על ידי" (by) and "מגיש/ה"
  * (submitted by), Hindi "शोधार्थी" (researcher) and "प्रस्तुतकर्ता" (presenter).
  */
 export const STUDENT_LABELS =
-  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|atliko|作\s*者|研\s*究\s*生|申\s*请\s*人|نگارش|نگارنده|دانشجو|(?:من\s+)?إعداد(?:\s+الطالبة?)?|الطالبة?|مقالہ\s+نگار|על\s+ידי|מגיש(?:ה|ים)?|शोधार्थी|प्रस्तुतकर्ता)/iu;
+  /(?:absolvent(?:ul|a)?|candidat(?:ul|a|e)?|кандидат|студент|student(?:s|ul|a)?|készítette|hallgató|φοιτητ(?:ής|ές|ρια|ριες)|người\s+thực\s+hiện|sinh\s+viên(?:\s+thực\s+hiện)?|(?:submitted|prepared|presented)\s+by|выполнил[аи]?|виконав(?:ла)?|дипломант(?:ка)?|atliko|作\s*者|研\s*究\s*生|申\s*请\s*人|نگارش|نگارنده|دانشجو|(?:من\s+)?إعداد(?:\s+الطالبة?)?|الطالبة?|مقالہ\s+نگار|על\s+ידי|מגיש(?:ה|ים)?|शोधार्थी|प्रस्तुतकर्ता)/iu;
 
 /**
  * The label over the supervisor on the same cover: Romanian "Coordonator științific:", Serbian
- * "Ментор:", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων (Καθηγητής)", Vietnamese
+ * "Ментор:", Bulgarian "(Дипломен) ръководител", Hungarian "Konzulens" / "Témavezető", Greek "Επιβλέπων (Καθηγητής)", Vietnamese
  * "Người hướng dẫn" / "Giảng viên hướng dẫn", German "Betreuer", Lithuanian
  * "Darbo vadovas" / "Recenzentas", Dutch "Begeleider" / "Promotor", Portuguese and Spanish
  * "Orientador(a)" / "Coorientador(a)", and the English roles of ROLE_LINE.
  */
 export const SUPERVISOR_LABELS =
-  /(?:(?:co-?)?orientador(?:a)?|(?:darbo\s+)?vadovas|begeleider|(?:co-?)?promotor|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
+  /(?:(?:co-?)?orientador(?:a)?|(?:darbo\s+)?vadovas|begeleider|(?:co-?)?promotor|recenzentas|(?:coordonator|conduc[ăa]tor)(?:\s+[șşs]tiin[țţt]ific)?|ментор|(?:научни\s+)?руководилац|konzulens|témavezető|επιβλέπ(?:ων|ουσα)(?:\s+καθηγ(?:ητής|ήτρια))?|(?:người|giảng\s+viên|giáo\s+viên)\s+hướng\s+dẫn|betreuer(?:in)?|(?:научный\s+)?руководитель|консультант|рецензент|(?:науковий\s+)?керівник|(?:(?:дипломен|научен)\s+)?ръководител|指\s*导\s*(?:者|教\s*师|老\s*师)|评\s*阅\s*(?:者|人))/iu;
 
 /**
  * A cover's role label run in before its name with a colon ("指导者： 张三 副教授"): a field of the
@@ -294,6 +309,17 @@ export const ROLE_FIELD = new RegExp(
   `^(?:${STUDENT_LABELS.source}|${SUPERVISOR_LABELS.source})\\s*[:：]`,
   'iu',
 );
+
+/**
+ * A row of the supervisors' labels set side by side over their names, with no student's label in
+ * it ("Konzulens:   Témavezető:", a Hungarian cover's table): the names under it are theirs, and
+ * the byline (the student's name, over the title) is over it.
+ */
+const ROLE_ROW = new RegExp(`^(?:${SUPERVISOR_LABELS.source}\\s*[:：]\\s*){2,}$`, 'iu');
+
+export function supervisorsRow(text: string): boolean {
+  return ROLE_ROW.test(text.replace(/\s+/g, ' ').trim());
+}
 
 /**
  * Icons linked after a name (an envelope for the email, a house for the home page, the ORCID

@@ -749,8 +749,12 @@ function titleText(block: Block, declared: string | null = null): string {
     .trim();
 }
 
-/** A title typed in quotation marks as a whole (“...”): the marks are no part of it. */
-const WHOLLY_QUOTED = /^[“"«]([^“”"«»]+)[”"»]$/u;
+/**
+ * A title typed in quotation marks as a whole (“...”, „...“, «...»): the marks are no part of it.
+ * So are guillemets typed as TeX's "<<" and ">>" and printed as typed, by a font that makes no
+ * ligature of them (a Ukrainian cover under XeLaTeX: "<<Назва роботи>>").
+ */
+const WHOLLY_QUOTED = /^(?:[“"«„]|<<)([^“”"«»„<>]+)(?:[”"»“]|>>)$/u;
 
 /** The title, its first block and the block after its last (a translation set under it included). */
 export interface TitleSpan {
