@@ -50,25 +50,41 @@ interface Cell {
   type: string | null;
 }
 
-/** The cells of the first column of a .fods file, row by row. */
-function firstColumn(fods: string): Cell[] {
-  const rows = fods.split(/<table:table-row\b/).slice(1);
-  return rows.map((row) => {
-    const cell = /<table:table-cell\b([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-cell>)/.exec(row);
-    const attributes = cell?.[1] ?? '';
-    const text = [...(cell?.[2] ?? '').matchAll(/<text:p>([\s\S]*?)<\/text:p>/g)]
-      .map((p) => p[1]!.replace(/<text:s\/>/g, ' ').replace(/<text:tab\/>/g, '\t'))
-      .join('\n');
-    return {
-      text: text
-        .replace(/&apos;/g, "'")
-        .replace(/&quot;/g, '"')
-        .replace(/&lt;/g, '<')
-        .replace(/&amp;/g, '&'),
-      formula: /table:formula="([^"]*)"/.exec(attributes)?.[1] ?? null,
-      type: /office:value-type="([^"]*)"/.exec(attributes)?.[1] ?? null,
-    };
-  });
+/** The cells of a .fods file's first sheet, row by row (a repeated cell counted as its repeats). */
+function sheetRows(fods: string): Cell[][] {
+  return fods
+    .split(/<table:table-row\b/)
+    .slice(1)
+    .map((row) => {
+      const cells: Cell[] = [];
+      for (const cell of row.matchAll(
+        /<table:table-cell\b([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-cell>)/g,
+      )) {
+        const attributes = cell[1] ?? '';
+        const text = [...(cell[2] ?? '').matchAll(/<text:p>([\s\S]*?)<\/text:p>/g)]
+          .map((p) => p[1]!.replace(/<text:s\/>/g, ' ').replace(/<text:tab\/>/g, '\t'))
+          .join('\n')
+          .replace(/&apos;/g, "'")
+          .replace(/&quot;/g, '"')
+          .replace(/&lt;/g, '<')
+          .replace(/&amp;/g, '&');
+        const repeated = Number(/table:number-columns-repeated="(\d+)"/.exec(attributes)?.[1] ?? 1);
+        const one = {
+          text,
+          formula: /table:formula="([^"]*)"/.exec(attributes)?.[1] ?? null,
+          type: /office:value-type="([^"]*)"/.exec(attributes)?.[1] ?? null,
+        };
+        for (let k = 0; k < Math.min(repeated, 64); k++) cells.push(one);
+      }
+      return cells;
+    });
+}
+
+/** The column headed `header`, below its header. */
+function column(rows: Cell[][], header: string): Cell[] {
+  const at = rows[0]!.findIndex((c) => c.text === header);
+  expect(at, `a column "${header}"`).toBeGreaterThanOrEqual(0);
+  return rows.slice(1).map((row) => row[at]!);
 }
 
 /** Converts CSV files to .fods with LibreOffice's CSV import and the given filter options. */
@@ -122,9 +138,9 @@ describe('a group export opened in LibreOffice Calc', () => {
       for (const [label, filter] of Object.entries(options)) {
         const out = path.join(dir, label);
         convert([exported, raw], out, filter);
-        // Each record's name is in the first column, in the order written (client id order: r0, r1...).
-        const cells = firstColumn(await readFile(path.join(out, 'export.fods'), 'utf8'));
-        const names = cells.slice(1, 1 + FORMULAS.length);
+        // Each record's name under its header, in the order written (client id order: r0, r1...).
+        const rows = sheetRows(await readFile(path.join(out, 'export.fods'), 'utf8'));
+        const names = column(rows, 'name').slice(0, FORMULAS.length);
         expect(names, label).toHaveLength(FORMULAS.length);
         for (const [k, cell] of names.entries()) {
           expect(cell.formula, `${label}: ${JSON.stringify(FORMULAS[k])}`).toBeNull();
@@ -135,7 +151,7 @@ describe('a group export opened in LibreOffice Calc', () => {
           );
         }
         // The control: raw, LibreOffice makes a formula of "=cmd|..." and "+1+1" at least.
-        const rawCells = firstColumn(await readFile(path.join(out, 'raw.fods'), 'utf8'));
+        const rawCells = sheetRows(await readFile(path.join(out, 'raw.fods'), 'utf8')).map((row) => row[0]!);
         expect(rawCells.filter((c) => c.formula !== null).length, label).toBeGreaterThan(0);
       }
     },
