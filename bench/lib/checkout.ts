@@ -39,13 +39,15 @@ export async function startCheckoutApp(
   publicBaseUrl = 'http://refmatch.test',
   /** What the database holds before the app starts (a corpus the app's search index is built from). */
   prepare?: (db: Database) => Promise<unknown>,
+  /** Settings beyond the defaults, as the environment gives them (`PASSWORD_CHECKS_TOTAL: '3'`). */
+  env: Record<string, string> = {},
 ) {
   const { buildApp, parseConfig, openPglite, migrate } = await checkoutApp();
   const db = await openPglite();
   await migrate(db, path.join(CHECKOUT, 'migrations'));
   await prepare?.(db);
   const config = {
-    ...parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: publicBaseUrl, REFMATCH_DEMO: 'false' }),
+    ...parseConfig({ ...env, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: publicBaseUrl, REFMATCH_DEMO: 'false' }),
     indexSnapshotDir: null,
   };
   const app = await buildApp({ config, db });

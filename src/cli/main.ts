@@ -5,7 +5,7 @@
 import { Argument, Option, Command as Program } from 'commander';
 import { defineLocalCommand, type Command, type LocalCommand } from '../infra/cli/command.ts';
 import { parseConfig, type Config } from '../infra/config.ts';
-import { terminalJson } from '../infra/cli/terminal-json.ts';
+import { terminalJson, terminalText } from '../infra/cli/terminal-json.ts';
 import { cliDeclarations } from './registry.ts';
 
 type RunCommand = (name: string, args: Record<string, unknown>) => Promise<void>;
@@ -106,6 +106,11 @@ export function buildProgram(getConfig: () => Config): Program {
       'create a new, empty database if none is found (else the command refuses, naming where it looked)',
     )
     .showHelpAfterError()
+    // commander's errors quote an argument as typed or globbed (a file named "--\e[2J" is an unknown
+    // option): each line escaped, its own line breaks kept ("(Did you mean ...?)" is a second line).
+    .configureOutput({
+      outputError: (message, write) => write(message.split('\n').map(terminalText).join('\n')),
+    })
     .exitOverride();
   const run = makeRunner(getConfig, () => program.opts<{ createDataDir?: boolean }>().createDataDir === true);
 

@@ -3,7 +3,12 @@
 // in this process's memory (rate-limiter-flexible), not in the database: a shared store would cost a
 // write per request; with several instances each counts its own traffic (docs/api.md#rate-limits).
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterQueue,
+  RateLimiterQueueError,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../infra/config.ts';
 import { errors } from '../infra/errors.ts';
 import { clientAddress } from './client-address.ts';
@@ -47,17 +52,26 @@ function bodyShares(bytes: number, limit: number): number {
   return Math.min(Math.floor(bytes / BODY_BYTES_PER_REQUEST), Math.max(0, limit - 1));
 }
 
+/** The one key of the budget every address shares. */
+const ALL_ADDRESSES = 'all';
+
 export class RateLimits {
   private readonly perAddress: RateLimiterMemory | null;
   private readonly perKey: RateLimiterMemory | null;
   private readonly authFailures: RateLimiterMemory | null;
   private readonly passwordChecks: RateLimiterMemory | null;
+  private readonly passwordChecksTotal: RateLimiterMemory | null;
+  private readonly passwordChecksQueue: RateLimiterQueue | null;
 
   constructor(private readonly settings: RateLimitSettings) {
     this.perAddress = limiter(settings.perAddress, settings.windowSeconds);
     this.perKey = limiter(settings.perKey, settings.windowSeconds);
     this.authFailures = limiter(settings.authFailuresPerAddress, settings.authFailureWindowSeconds);
     this.passwordChecks = limiter(settings.passwordChecksPerAddress, settings.windowSeconds);
+    this.passwordChecksTotal = limiter(settings.passwordChecksTotal, settings.passwordChecksTotalSeconds);
+    this.passwordChecksQueue = this.passwordChecksTotal
+      ? new RateLimiterQueue(this.passwordChecksTotal, { maxQueueSize: settings.passwordChecksQueued })
+      : null;
   }
 
   /** Counts a request from a client address; 429 over the limit. */
@@ -122,6 +136,31 @@ export class RateLimits {
    */
   countPasswordCheck(address: string): Promise<void> {
     return consume(this.passwordChecks, address, 'password checks from this address');
+  }
+
+  /**
+   * Takes `checks` password checks from the budget all addresses share (`PASSWORD_CHECKS_TOTAL` a
+   * `PASSWORD_CHECKS_TOTAL_S`), for a sign-in from an address its account has not signed in from
+   * before. Each address's share (`countPasswordCheck`) left a flood from many addresses free: 16
+   * senders, each sign-in from a new address, kept about two cores hashing. Past the budget a
+   * sign-in waits its turn for the next window (at most `PASSWORD_CHECKS_QUEUED` wait, in order);
+   * past the queue, 429 with when to try again. More checks than a window holds are taken as all of
+   * one window's.
+   */
+  async takePasswordChecks(checks: number): Promise<void> {
+    const queue = this.passwordChecksQueue;
+    const total = this.passwordChecksTotal;
+    if (!queue || !total) return;
+    try {
+      await queue.removeTokens(Math.min(checks, this.settings.passwordChecksTotal), ALL_ADDRESSES);
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterQueueError)) throw refused;
+      const spent = await total.get(ALL_ADDRESSES);
+      throw errors.rateLimited(
+        'password checks on this service',
+        spent ? retryAfterSeconds(spent) : this.settings.passwordChecksTotalSeconds,
+      );
+    }
   }
 
   /** Connections one address may hold open at once; 0: no cap. */

@@ -164,6 +164,15 @@ export interface RateLimitSettings {
    */
   passwordChecksPerAddress: number;
   /**
+   * Password checks (argon2 hashes) per `passwordChecksTotalSeconds` across every address together,
+   * for sign-ins from an address the account has not signed in from before; 0: no cap. A flood from
+   * many addresses passes each address's share; this bounds the CPU it can take (src/http/rate-limits.ts).
+   */
+  passwordChecksTotal: number;
+  passwordChecksTotalSeconds: number;
+  /** Sign-ins waiting for the next window of `passwordChecksTotal` before the rest are answered 429. */
+  passwordChecksQueued: number;
+  /**
    * Connections one client address holds open at once (src/http/connection-limits.ts); 0: no cap
    * (the default behind a proxy, whose own address every connection comes from).
    */
@@ -389,6 +398,9 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       authFailuresPerAddress: intVar(env, 'AUTH_FAILURES_PER_ADDRESS', 30, 0, 100_000_000),
       authFailureWindowSeconds: intVar(env, 'AUTH_FAILURE_WINDOW_S', 900, 1, 86_400),
       passwordChecksPerAddress: intVar(env, 'PASSWORD_CHECKS_PER_ADDRESS', 60, 0, 100_000_000),
+      passwordChecksTotal: intVar(env, 'PASSWORD_CHECKS_TOTAL', 15, 0, 100_000_000),
+      passwordChecksTotalSeconds: intVar(env, 'PASSWORD_CHECKS_TOTAL_S', 1, 1, 86_400),
+      passwordChecksQueued: intVar(env, 'PASSWORD_CHECKS_QUEUED', 5, 0, 100_000),
       connectionsPerAddress: intVar(
         env,
         'MAX_CONNECTIONS_PER_ADDRESS',

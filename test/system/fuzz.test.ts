@@ -26,6 +26,9 @@ beforeAll(async () => {
       authFailuresPerAddress: 0,
       authFailureWindowSeconds: 60,
       passwordChecksPerAddress: 0,
+      passwordChecksTotal: 0,
+      passwordChecksTotalSeconds: 1,
+      passwordChecksQueued: 0,
       connectionsPerAddress: 0,
     },
   });

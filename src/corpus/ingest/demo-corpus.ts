@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../../infra/db/index.ts';
+import { terminalText } from '../../infra/cli/terminal-json.ts';
 import { DEFAULT_BATCH_SIZE, ingestFiles } from './ingest.ts';
 import { worksKind } from '../openalex/entities.ts';
 
@@ -35,7 +36,7 @@ export async function ensureDemoCorpus(
   if (!(await needsLoading(db, file))) return;
   if (!existsSync(file)) {
     out(
-      `The corpus is empty and the demo corpus ${file} is missing: load works with \`refmatch ingest works FILE\`.`,
+      `The corpus is empty and the demo corpus ${terminalText(file)} is missing: load works with \`refmatch ingest works FILE\`.`,
     );
     return;
   }
@@ -71,7 +72,7 @@ export function loadDemoCorpusInBackground(db: Database, out: (line: string) => 
   const controller = new AbortController();
   const done = ensureDemoCorpus(db, out, DEMO_CORPUS, controller.signal).catch((error: unknown) => {
     if (controller.signal.aborted) out('Demo corpus loading stopped; it resumes on the next start.');
-    else out(`Demo corpus loading failed: ${(error as Error).message}`);
+    else out(`Demo corpus loading failed: ${terminalText((error as Error).message)}`);
   });
   return {
     done,

@@ -4,7 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { decoyHash, hashesChecked, MIN_PASSWORD_LENGTH, verifyPassword } from '../../users/passwords.ts';
+import {
+  decoyHash,
+  hashesChecked,
+  MIN_PASSWORD_LENGTH,
+  SIGN_IN_PASSWORD_CHECKS,
+  verifyPassword,
+} from '../../users/passwords.ts';
 import { changePassword, findCredentials, type Credentials } from '../../users/users.ts';
 import {
   closeSession,
@@ -253,15 +259,13 @@ async function accountSignedInto(
 }
 
 /**
- * Counts a password about to be checked against the address's share (`countPasswordCheck`): null
- * while within it, else how long until the window that refused it ends.
+ * Takes what a password check is about to cost from a limit (`take`: the address's share, or the
+ * budget all addresses share): null while within it, else how long until the window that refused it
+ * ends.
  */
-async function passwordCheckRefused(
-  ctx: AppContext,
-  request: FastifyRequest,
-): Promise<{ retryAfterSeconds: number } | null> {
+async function limitRefused(take: () => Promise<void>): Promise<{ retryAfterSeconds: number } | null> {
   try {
-    await ctx.limits.countPasswordCheck(clientAddress(request));
+    await take();
     return null;
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
@@ -357,7 +361,7 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
         });
       }
       // Before anything is looked up or counted: refused here, the attempt is no failure.
-      const refused = await passwordCheckRefused(ctx, request);
+      const refused = await limitRefused(() => ctx.limits.countPasswordCheck(clientAddress(request)));
       if (refused) {
         reply.header('retry-after', String(refused.retryAfterSeconds));
         return signInPage(ctx, request, reply, {
@@ -377,7 +381,25 @@ export function registerSignInPages(scope: FastifyInstance, ctx: AppContext): vo
         });
       }
       if (verdict.delayMs > 0) await sleep(verdict.delayMs);
-      const user = await accountSignedInto(await findCredentials(ctx.db, body.email), body);
+      const credentials = await findCredentials(ctx.db, body.email);
+      // A flood from many addresses passes each address's share: the hashing they may cause together
+      // is bounded too. Not for an address the account signed in from before, so that the user is
+      // not locked out by strangers' sign-ins (each address's share still applies).
+      const overBudget = attempt.knownAddress
+        ? null
+        : await limitRefused(() =>
+            ctx.limits.takePasswordChecks(Math.max(SIGN_IN_PASSWORD_CHECKS, credentials.length)),
+          );
+      if (overBudget) {
+        await endAttempt(ctx.db, login, attempt, 'refused');
+        reply.header('retry-after', String(overBudget.retryAfterSeconds));
+        return signInPage(ctx, request, reply, {
+          ...again,
+          status: 429,
+          error: `Too many sign-ins at once on this service. Wait ${overBudget.retryAfterSeconds} seconds, then try again.`,
+        });
+      }
+      const user = await accountSignedInto(credentials, body);
       if (user === null) {
         await endAttempt(ctx.db, login, attempt, 'failed');
         return signInPage(ctx, request, reply, {

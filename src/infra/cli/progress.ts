@@ -2,6 +2,7 @@
 // so logs of a non-interactive run stay readable.
 import cliProgress from 'cli-progress';
 import type { ProgressEvent } from './command.ts';
+import { terminalText } from './terminal-json.ts';
 
 const LINE_INTERVAL_MS = 5_000;
 
@@ -16,12 +17,13 @@ export function progressRenderer(stream: NodeJS.WriteStream): {
     update(event) {
       if (stream.isTTY) {
         if (!bar) {
+          const unit = terminalText(event.unit);
           bar = new cliProgress.SingleBar(
             {
               stream,
               format: event.total
-                ? `{bar} {percentage}% | {value}/{total} ${event.unit} | {speed} ${event.unit}/s | ETA {eta_formatted}`
-                : `{value} ${event.unit} | {speed} ${event.unit}/s`,
+                ? `{bar} {percentage}% | {value}/{total} ${unit} | {speed} ${unit}/s | ETA {eta_formatted}`
+                : `{value} ${unit} | {speed} ${unit}/s`,
               etaBuffer: 50,
             },
             cliProgress.Presets.shades_classic,
@@ -39,9 +41,10 @@ export function progressRenderer(stream: NodeJS.WriteStream): {
       const seconds = Math.max((now - started) / 1000, 0.001);
       const rate = Math.round(event.done / seconds);
       const of = event.total !== null ? `/${event.total}` : '';
-      stream.write(
-        `${event.done}${of} ${event.unit} (${rate} ${event.unit}/s)${event.message ? ` ${event.message}` : ''}\n`,
-      );
+      // The message is often a file's path as the file system gives it: a name may hold ESC or a line break.
+      const unit = terminalText(event.unit);
+      const message = event.message ? ` ${terminalText(event.message)}` : '';
+      stream.write(`${event.done}${of} ${unit} (${rate} ${unit}/s)${message}\n`);
     },
     stop() {
       bar?.stop();
