@@ -1,4 +1,4 @@
-// Migration 0118: names stored before the one-line rule (src/infra/one-line-text.ts) with line
+// migration 0119: names stored before the one-line rule (src/infra/one-line-text.ts) with line
 // breaks, tabs, ESC, C1 controls or line separators inside are made one line, as the rule would
 // have let them through: each run of such characters one space, the ends trimmed; a name left empty
 // named after its kind, a name then taken by another of its scope suffixed " (2)". The rows are
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => db.destroy());
 
 const migration = () =>
-  readFile(new URL('../../migrations/0118_one_line_names.sql', import.meta.url), 'utf8');
+  readFile(new URL('../../migrations/0119_one_line_names.sql', import.meta.url), 'utf8');
 
 /** Every character the rule refuses, from the rule's own answer (U+0001..U+FFFF; text holds no NUL). */
 function everyRefusedCharacter(): string {
@@ -33,7 +33,7 @@ async function one<T>(sql: string, values: unknown[]): Promise<T> {
   return (await db.query<T & object>(sql, values)).rows[0]!;
 }
 
-describe('migration 0118: names stored before the one-line rule', () => {
+describe('migration 0119: names stored before the one-line rule', () => {
   it('makes every group, field, option, key label and organization name one line, ids and values kept', async () => {
     const refused = everyRefusedCharacter();
     expect(refused).toContain('\u009b');
