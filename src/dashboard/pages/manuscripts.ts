@@ -69,7 +69,7 @@ import {
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
 import { RECORD_HEADERS, type RecordHeader } from './group-import.ts';
-import { dataTable } from '../table.ts';
+import { dataTable, stackedCell } from '../table.ts';
 import { CUSTOM_FIELDS_ID, customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
 const Id = RowId();
@@ -293,11 +293,11 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
             rows: page.items.map(
               (m) =>
                 html`<tr>
-                  <td>
+                  <td class="given">
                     <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
                   </td>
-                  <td><code>${m.origin_id}</code></td>
-                  <td>${m.folder}</td>
+                  <td class="given"><code>${m.origin_id}</code></td>
+                  <td class="given">${m.folder}</td>
                   <td>${m.candidates ?? '—'}</td>
                   <td>${m.marks}</td>
                   <td>${dateTime(m.updated_at)}</td>
@@ -891,15 +891,15 @@ function metadata(m: ManuscriptDetail): Html {
       ? html`<span class="muted">not found in the file</span>`
       : html`<span class="muted">no file sent</span>`;
   const row = (label: string, s: Html | string | null, p: Html | string | null, used: Html | string) =>
-    html`<tr>
-      <th scope="row">${label}</th>
-      <td>${s || none}</td>
-      <td>${p || notParsed}</td>
-      <td>${used || none}</td>
+    html`<tr role="row">
+      <th scope="row" role="rowheader">${label}</th>
+      ${stackedCell('Supplied', s || none)} ${stackedCell('Parsed', p || notParsed)}
+      ${stackedCell('Used', used || none)}
     </tr>`;
   const table = dataTable({
     caption: 'What was supplied, what was parsed from the file, and what was used',
     columns: ['Field', 'Supplied', 'Parsed', 'Used'],
+    stacked: true,
     rows: [
       row('Title', supplied.title, parsed?.title ?? null, m.title),
       row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract),
@@ -1277,7 +1277,7 @@ function candidateTable(
                 }
                 ${c.why ? whyDetails(base, said.html, c.why, whyTitles) : null}
               </td>
-              <td>
+              <td class="given">
                 ${
                   c.authors_groups.length
                     ? c.authors_groups.map(
