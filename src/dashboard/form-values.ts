@@ -1,7 +1,7 @@
 // Reading values out of a parsed form body: every field arrives as text (or a list of texts when a
 // name is posted several times); these turn them into what the stores take.
 import { Type } from 'typebox';
-import { MAX_INTEGER } from '../http/schemas.ts';
+import { MAX_INTEGER, rowIdOf } from '../http/schemas.ts';
 import { errors } from '../infra/errors.ts';
 import { formatCount, quotedBack } from './html.ts';
 
@@ -67,8 +67,8 @@ export function typedNumber(raw: string, name: string | null, input?: string): n
  * (past a billion, as the API allows) could not be chosen: "Not a group id".
  */
 export function postedRowId(raw: string, what: string, input: string | null): number {
-  const value = raw.trim();
-  if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_INTEGER) return Number(value);
+  const id = rowIdOf(raw.trim());
+  if (id !== null) return id;
   const message = `${quotedBack(raw)} is not the id of ${what}: an id is a whole number from 1 to ${formatCount(MAX_INTEGER)}. Open the page again and choose from it.`;
   throw errors.validation(message, input === null ? undefined : [{ path: `body.${input}`, message }]);
 }

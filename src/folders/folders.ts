@@ -225,20 +225,27 @@ export async function listFolderNames(
 }
 
 /**
- * The organization's folder that `asked` names: its id when it is all digits, else its name, as
- * written or else in any case; null when the organization has none such.
+ * The organization's folder that `asked` names: the folder of that id when `id` is given (the
+ * caller read `asked` as one) and the organization has it, else the folder of that name, as written
+ * or else in any case; null when the organization has none such. By id first, then by name: a folder
+ * named with digits ("2024", "0042") could not be found by its name, which was read as an id alone.
  */
 export async function findFolderNamed(
   db: Queryable,
   organizationId: number,
   asked: string,
+  id: number | null,
 ): Promise<FolderName | null> {
-  const byId = /^\d{1,10}$/.test(asked);
+  if (id !== null) {
+    const { rows } = await db.query<FolderName>(
+      'SELECT id, name FROM folders WHERE organization_id = $1 AND id = $2',
+      [organizationId, id],
+    );
+    if (rows[0]) return rows[0];
+  }
   const { rows } = await db.query<FolderName>(
-    byId
-      ? 'SELECT id, name FROM folders WHERE organization_id = $1 AND id = $2::bigint'
-      : `SELECT id, name FROM folders WHERE organization_id = $1 AND lower(name) = lower($2)
-          ORDER BY name = $2 DESC, id LIMIT 1`,
+    `SELECT id, name FROM folders WHERE organization_id = $1 AND lower(name) = lower($2)
+      ORDER BY name = $2 DESC, id LIMIT 1`,
     [organizationId, asked],
   );
   return rows[0] ?? null;

@@ -26,4 +26,16 @@ export const MAX_INTEGER = 2_147_483_647;
 export const RowId = (options: { description?: string } = {}) =>
   Type.Integer({ minimum: 1, maximum: MAX_INTEGER, ...options });
 
+/**
+ * A row's id written as text (an address's option, a form's field): digits alone, leading zeros
+ * allowed as the schemas' coercion allows them ("007" is 7), from 1 to MAX_INTEGER; null for anything
+ * else. Past MAX_INTEGER the database refuses the value as out of range for its column, and a page
+ * that passed one on answered "A value has the wrong form for its field", naming none.
+ */
+export function rowIdOf(text: string): number | null {
+  if (!/^\d+$/.test(text)) return null;
+  const id = Number(text);
+  return id >= 1 && id <= MAX_INTEGER ? id : null;
+}
+
 export { NOT_BLANK } from '../infra/errors.ts';

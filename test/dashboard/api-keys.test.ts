@@ -59,7 +59,7 @@ describe('the API keys page', () => {
     expect(shown.statusCode).toBe(200);
     const key = keyOf(shown.body)!;
     expect(key).toMatch(/^rm_[a-f0-9]{16}_/);
-    expect(shown.body).toContain('<td>ScholarOne production</td>');
+    expect(shown.body).toContain('<td class="given">ScholarOne production</td>');
     // The page clears its cookie; reached again with it (Back, a reload), it shows the key no more.
     expect(String(shown.headers['set-cookie'])).toContain('rm_new_key=; Path=/dashboard; Max-Age=0');
     const seen = await followCreate(admin, created);

@@ -27,7 +27,7 @@ const get = (url: string) => t.app.inject({ url, headers: { cookie: editor.cooki
 
 /** The names of the records a group's page lists, in its order. */
 const recordNames = (body: string) =>
-  [...body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
+  [...body.matchAll(/<td class="given"><a href="[^"]*">([^<]*)<\/a><\/td>/g)].map((m) => m[1]!);
 
 /**
  * An organization of its own with an editor signed in and one group, its records written straight

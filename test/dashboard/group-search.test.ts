@@ -42,9 +42,11 @@ async function search(q: string, page = 1): Promise<{ caption: string; rows: str
   });
   expect(res.statusCode, res.body).toBe(200);
   const caption = /<caption>([^<]*)/.exec(res.body)?.[1]?.trim() ?? '';
-  const rows = [...res.body.matchAll(/<td><a href="[^"]*">([^<]*)<\/a><\/td>\s*<td>([^<]*)<\/td>/g)].map(
-    (m) => `${m[1]} (${m[2]})`,
-  );
+  const rows = [
+    ...res.body.matchAll(
+      /<td class="given"><a href="[^"]*">([^<]*)<\/a><\/td>\s*<td class="given">([^<]*)<\/td>/g,
+    ),
+  ].map((m) => `${m[1]} (${m[2]})`);
   return { caption, rows };
 }
 const found = async (q: string) => (await search(q)).rows;
@@ -233,9 +235,11 @@ describe("a large group's records page, deep pages", () => {
     const link = (rel: string) =>
       unescape(new RegExp(`<a href="([^"]*)" rel="${rel}"`).exec(res.body)?.[1] ?? '') || null;
     return {
-      ids: [...res.body.matchAll(/<td><a href="[^"]*">[^<]*<\/a><\/td>\s*<td>([^<]*)<\/td>/g)].map(
-        (m) => m[1],
-      ),
+      ids: [
+        ...res.body.matchAll(
+          /<td class="given"><a href="[^"]*">[^<]*<\/a><\/td>\s*<td class="given">([^<]*)<\/td>/g,
+        ),
+      ].map((m) => m[1]),
       // "2 of 60", or "2" alone when the rows are not all counted.
       at: /<span>Page (\d+(?: of \d+)?)<\/span>/.exec(res.body)?.[1] ?? null,
       caption: /<caption>([^<]*)/.exec(res.body)?.[1]?.trim() ?? '',

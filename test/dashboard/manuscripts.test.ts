@@ -729,7 +729,9 @@ describe('the manuscripts list', () => {
     // A folder id the organization does not have (another's, an edited link) is said, not "no match".
     const foreign = await ensureFolder(t.db, (await createTestOrg(t)).id, 'FOREIGN');
     const unknown = (await get(viewer, `/dashboard/manuscripts/?folder=${foreign}`)).body;
-    expect(unknown).toContain(`This organization has no folder ${foreign}: choose one above.`);
+    expect(unknown).toContain(
+      `This organization has no folder numbered ${foreign} or named “<bdi>${foreign}</bdi>”: choose one above.`,
+    );
     expect(unknown).not.toContain('FOREIGN');
     // A folder named in a link (its journal code), in any case; a name the organization has none of
     // is said, with nothing listed, where any name was ignored and every manuscript shown.

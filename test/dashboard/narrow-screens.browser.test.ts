@@ -103,6 +103,20 @@ describe('the candidates on a laptop screen (1024 px)', () => {
     expect(width).toBeGreaterThanOrEqual(12 * 16 - 1);
     // Within the page: it does not scroll sideways for it.
     expect(await pageOverflow(editor)).toBeLessThanOrEqual(0);
+    // What was supplied, parsed and used is a table side by side here, each cell of the abstract's
+    // row starting at the row's top, read across: what was supplied sat centred, halfway down beside
+    // the abstract used.
+    const firstLines = await editor.evaluate<number[]>(`(() => {
+      const row = [...document.querySelectorAll('main table.stacked tr')].find((r) => r.cells[0].textContent.trim() === 'Abstract');
+      return [...row.cells].map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return Math.round(range.getClientRects()[0].top);
+      });
+    })()`);
+    expect(firstLines).toHaveLength(4);
+    expect(Math.max(...firstLines) - Math.min(...firstLines)).toBeLessThanOrEqual(2);
+    expect(await editor.locator('main table.stacked .cell-label').first().isVisible()).toBe(false);
     await editor.context().close();
   });
 });
@@ -128,19 +142,28 @@ describe('tables at 375 px', () => {
     );
     expect(heights.length).toBeGreaterThan(0);
     expect(Math.max(...heights)).toBeLessThan(400);
-    // The table scrolls within the page; the page itself does not.
+    // The candidates' table scrolls within the page; the page itself does not.
     expect(await pageOverflow(editor)).toBeLessThanOrEqual(0);
-    // Each cell of the abstract's row starts at the row's top, read across: what was supplied sat
-    // centred, halfway down beside the abstract used.
-    const firstLines = await editor.evaluate<number[]>(`(() => {
-      const row = [...document.querySelectorAll('main table:first-of-type tr')].find((r) => r.cells[0].textContent.trim() === 'Abstract');
-      return [...row.cells].map((cell) => {
-        const range = document.createRange();
-        range.selectNodeContents(cell);
-        return Math.round(range.getClientRects()[0].top);
-      });
+    // What was supplied, parsed and used reads without sideways scrolling: each row's cells one under
+    // another, each led by its column's name. Side by side, the table was 453 px wide and main
+    // scrolled sideways for it (with an upload's author emails, 600 px and more).
+    const supplied = editor.locator('main table.stacked');
+    expect(await supplied.evaluate((t) => t.getBoundingClientRect().right)).toBeLessThanOrEqual(375);
+    expect(await supplied.evaluate((t) => t.scrollWidth - t.clientWidth)).toBeLessThanOrEqual(0);
+    const abstract = await editor.evaluate<Array<{ left: number; top: number; text: string }>>(`(() => {
+      const row = [...document.querySelectorAll('main table.stacked tr')].find((r) => r.cells[0].textContent.trim() === 'Abstract');
+      return [...row.cells].map((cell) => ({ left: Math.round(cell.getBoundingClientRect().left), top: Math.round(cell.getBoundingClientRect().top), text: cell.innerText.trim() }));
     })()`);
-    expect(Math.max(...firstLines) - Math.min(...firstLines)).toBeLessThanOrEqual(2);
+    expect(abstract.map((c) => c.text.split('\n')[0])).toEqual(['Abstract', 'Supplied', 'Parsed', 'Used']);
+    expect(new Set(abstract.map((c) => c.left)).size).toBe(1);
+    expect(abstract.map((c) => c.top)).toEqual([...abstract.map((c) => c.top)].sort((a, b) => a - b));
+    // Main itself does not scroll sideways for it: the candidates' table is the only one wider.
+    const wider = await editor.evaluate<string[]>(`(() => {
+      const main = document.querySelector('main');
+      return [...main.querySelectorAll('table')].filter((t) => t.getBoundingClientRect().right > 375).map((t) => t.className || t.caption.textContent.trim());
+    })()`);
+    expect(wider).toEqual(['candidates']);
+    await expectAccessible(editor);
     await editor.context().close();
   });
 

@@ -107,7 +107,7 @@ async function keysPage(
           (key) =>
             html`<tr>
               <td><code>rm_${key.key_id}_…</code></td>
-              <td>${key.label ?? html`<span class="muted">—</span>`}</td>
+              <td class="given">${key.label ?? html`<span class="muted">—</span>`}</td>
               <td>${key.created_at}</td>
               <td>${key.last_used_at ?? 'never'}</td>
               <td>

@@ -479,7 +479,7 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             rows: groups.map(
               (g) =>
                 html`<tr>
-                  <td><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
+                  <td class="given"><a href="${dashboardPath('groups', g.group_id)}">${g.name}</a></td>
                   <td>${g.group_id}</td>
                   <td>${g.authors}</td>
                 </tr>`,
@@ -615,8 +615,8 @@ export function registerAuthorsGroupPages(scope: FastifyInstance, ctx: AppContex
             rows: authors.map(
               (a) =>
                 html`<tr>
-                  <td><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
-                  <td>${a.client_id}</td>
+                  <td class="given"><a href="${recordPath(groupId, a.client_id)}">${a.name}</a></td>
+                  <td class="given">${a.client_id}</td>
                   <td class="address">${wrappableAddresses(a.emails ?? [])}</td>
                   <td>
                     ${

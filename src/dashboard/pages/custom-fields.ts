@@ -132,12 +132,12 @@ export function registerCustomFieldPages(scope: FastifyInstance, ctx: AppContext
               rows: fields[owner].map(
                 (field) =>
                   html`<tr>
-                    <td>
+                    <td class="given">
                       <a href="${dashboardPath('custom-fields', field.api_id)}">${field.name}</a>
                     </td>
                     <td>${KIND_LABELS[field.data_kind]}</td>
-                    <td>${field.description ?? ''}</td>
-                    <td>${(field.options ?? []).map((o) => o.option).join(', ')}</td>
+                    <td class="given">${field.description ?? ''}</td>
+                    <td class="given">${(field.options ?? []).map((o) => o.option).join(', ')}</td>
                   </tr>`,
               ),
             }),

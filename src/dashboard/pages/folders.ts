@@ -187,8 +187,8 @@ export function registerFolderPages(scope: FastifyInstance, ctx: AppContext): vo
             rows: folders.map(
               (f) =>
                 html`<tr>
-                  <td><a href="${dashboardPath('folders', f.id)}">${f.name}</a></td>
-                  <td>
+                  <td class="given"><a href="${dashboardPath('folders', f.id)}">${f.name}</a></td>
+                  <td class="given">
                     ${
                       f.authors_group_ids
                         .map((id) => groupName.get(id))

@@ -6,7 +6,7 @@
 // reads `marked_by` from), and the recommended journals (journals/cache.ts over journals/recommend.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { RowId } from '../../http/schemas.ts';
+import { MAX_INTEGER, RowId, rowIdOf } from '../../http/schemas.ts';
 import type { AppContext } from '../../app-context.ts';
 import { authorUrl, workUrl } from '../../corpus/authors/author-summary.ts';
 import { listGroups } from '../../authors-groups/store.ts';
@@ -69,7 +69,7 @@ import {
 import { loadVenueIds, venueLine, type VenueIds } from '../venues.ts';
 import { CSV_BOM, csvDownload, csvFileName, csvLine, fileDate } from '../csv.ts';
 import { RECORD_HEADERS, type RecordHeader } from './group-import.ts';
-import { dataTable } from '../table.ts';
+import { dataTable, stackedCell } from '../table.ts';
 import { CUSTOM_FIELDS_ID, customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
 const Id = RowId();
@@ -187,12 +187,23 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
       const menu = await listFolderNames(ctx.db, organizationId, FOLDER_MENU_MAX + 1);
       // A folder named rather than numbered (`?folder=JNL`): its id, or none of this organization's
       // (said so, with no manuscript listed), where any name was ignored and every folder shown.
+      // Digits are a folder's id when the organization has that folder (leading zeros aside, as
+      // the other options' are), else its name; a number no id can be (0, past 2,147,483,647, negative)
+      // is a name only: passed on as an id, 9999999999 was refused by the database's integer column,
+      // "A value has the wrong form for its field".
       const asked = query.folder?.trim() ?? '';
-      const byId = /^\d{1,10}$/.test(asked);
-      const chosen = asked ? await findFolderNamed(ctx.db, organizationId, asked) : null;
-      const folderId = byId ? Number(asked) : asked ? (chosen?.id ?? 0) : null;
-      // How a folder not found is named back: by its number, or by the name asked.
-      const noFolder = byId ? folderId : html`named “${isolate(asked)}”`;
+      const askedId = rowIdOf(asked);
+      const chosen = asked ? await findFolderNamed(ctx.db, organizationId, asked, askedId) : null;
+      const folderId = asked ? (chosen?.id ?? 0) : null;
+      // How a folder not found is named back: by the number and the name asked, and why a number
+      // that can be no folder's is not read as one.
+      const noFolder =
+        askedId !== null
+          ? html`numbered ${askedId} or named “${isolate(asked)}”`
+          : /^[-+]?\d+$/.test(asked)
+            ? html`named “${isolate(asked)}”, and no folder is numbered so (a folder's number is a whole
+              number from 1 to ${formatCount(MAX_INTEGER)})`
+            : html`named “${isolate(asked)}”`;
       const search = query.q ?? '';
       const [exact, page] = await Promise.all([
         search.trim() ? findByOriginId(ctx.db, organizationId, search) : null,
@@ -282,11 +293,11 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
             rows: page.items.map(
               (m) =>
                 html`<tr>
-                  <td>
+                  <td class="given">
                     <a href="${dashboardPath('manuscripts', m.id)}">${m.title || '(no title)'}</a>
                   </td>
-                  <td><code>${m.origin_id}</code></td>
-                  <td>${m.folder}</td>
+                  <td class="given"><code>${m.origin_id}</code></td>
+                  <td class="given">${m.folder}</td>
                   <td>${m.candidates ?? '—'}</td>
                   <td>${m.marks}</td>
                   <td>${dateTime(m.updated_at)}</td>
@@ -880,15 +891,15 @@ function metadata(m: ManuscriptDetail): Html {
       ? html`<span class="muted">not found in the file</span>`
       : html`<span class="muted">no file sent</span>`;
   const row = (label: string, s: Html | string | null, p: Html | string | null, used: Html | string) =>
-    html`<tr>
-      <th scope="row">${label}</th>
-      <td>${s || none}</td>
-      <td>${p || notParsed}</td>
-      <td>${used || none}</td>
+    html`<tr role="row">
+      <th scope="row" role="rowheader">${label}</th>
+      ${stackedCell('Supplied', s || none)} ${stackedCell('Parsed', p || notParsed)}
+      ${stackedCell('Used', used || none)}
     </tr>`;
   const table = dataTable({
     caption: 'What was supplied, what was parsed from the file, and what was used',
     columns: ['Field', 'Supplied', 'Parsed', 'Used'],
+    stacked: true,
     rows: [
       row('Title', supplied.title, parsed?.title ?? null, m.title),
       row('Abstract', supplied.abstract, parsed?.abstract ?? null, m.abstract),
@@ -1266,7 +1277,7 @@ function candidateTable(
                 }
                 ${c.why ? whyDetails(base, said.html, c.why, whyTitles) : null}
               </td>
-              <td>
+              <td class="given">
                 ${
                   c.authors_groups.length
                     ? c.authors_groups.map(

@@ -161,7 +161,7 @@ export function registerWebhookPages(scope: FastifyInstance, ctx: AppContext): v
               (d) =>
                 html`<tr>
                   <td>${d.order}</td>
-                  <td>
+                  <td class="given">
                     <code>${d.event}</code>
                     <div class="hint">
                       ${isolate(String(d.data.origin_id ?? ''))}${
