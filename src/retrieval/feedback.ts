@@ -36,11 +36,24 @@ export function expandQuery(
       const entry = seg.forward[p]!;
       const termId = seg.termIds[entry >>> 8]!;
       if (inQuery.has(termId)) continue;
-      const tf = (entry & 0xff) / TF_SCALE;
-      values.set(termId, (values.get(termId) ?? 0) + (score * tf) / (tf + norm));
+      addFeedbackValue(values, termId, score, (entry & 0xff) / TF_SCALE, norm);
     }
   }
   return withFeedbackTerms(index, query, values, options);
+}
+
+/**
+ * Adds to `values` what a term weighs in one feedback work: the work's score times the term's
+ * tf / (tf + norm) there, `norm` the work's length normalisation (both engines' expansions sum it).
+ */
+export function addFeedbackValue(
+  values: Map<number, number>,
+  termId: number,
+  score: number,
+  tf: number,
+  norm: number,
+): void {
+  values.set(termId, (values.get(termId) ?? 0) + (score * tf) / (tf + norm));
 }
 
 /** What choosing feedback terms reads of an index (the in-process one, or statistics fetched). */
@@ -53,8 +66,8 @@ export interface FeedbackStatistics {
 }
 
 /**
- * `query` with the best feedback terms added: `values` holds, per term not in the query, the sum
- * over the feedback works of the work's score times the term's tf / (tf + norm) there.
+ * `query` with the best feedback terms added: `values` holds, per term not in the query, its
+ * values in the feedback works summed (`addFeedbackValue`).
  */
 export function withFeedbackTerms(
   index: FeedbackStatistics,

@@ -90,13 +90,13 @@ function setTitle(titles: Uint8Array, p: number): void {
   titles[p >> 3]! |= 1 << (p & 7);
 }
 
-/** Index of `value` in the ascending `ids`, or -1. */
-function indexOfSorted(ids: ArrayLike<number>, value: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
+/** Position of `value` in the ascending `sorted` between `from` and `to` (exclusive), or -1. */
+function indexInSorted(sorted: Int32Array, from: number, to: number, value: number): number {
+  let lo = from;
+  let hi = to - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const v = ids[mid]!;
+    const v = sorted[mid]!;
     if (v < value) lo = mid + 1;
     else if (v > value) hi = mid - 1;
     else return mid;
@@ -106,21 +106,12 @@ function indexOfSorted(ids: ArrayLike<number>, value: number): number {
 
 /** Index in `segment.termIds` of `termId`, or -1. */
 export function findTerm(segment: Segment, termId: number): number {
-  return indexOfSorted(segment.termIds, termId);
+  return indexInSorted(segment.termIds, 0, segment.termIds.length, termId);
 }
 
 /** Position of `slot` in the postings [from, to) of one term, or -1. */
 export function findSlot(slots: Int32Array, from: number, to: number, slot: number): number {
-  let lo = from;
-  let hi = to - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = slots[mid]!;
-    if (v < slot) lo = mid + 1;
-    else if (v > slot) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
+  return indexInSorted(slots, from, to, slot);
 }
 
 /** Growable (term, slot, tf) triples, appended in slot order, sealed into a Segment. */

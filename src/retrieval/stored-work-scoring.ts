@@ -2,8 +2,8 @@
 // for the calls the engine cannot answer itself: profiles (no document there), each term's share
 // of a work's score, and feedback terms. Pure: the works and the statistics are fetched by the
 // caller (opensearch-work-index.ts), and the math is the in-process index's own (scoreProfileRows,
-// withFeedbackTerms), so both engines give the same numbers from the same statistics.
-import { withFeedbackTerms, type FeedbackOptions } from './feedback.ts';
+// addFeedbackValue, withFeedbackTerms), so both engines give the same numbers from the same statistics.
+import { addFeedbackValue, withFeedbackTerms, type FeedbackOptions } from './feedback.ts';
 import type { FetchedStatistics, StoredWork } from './opensearch-requests.ts';
 import type { MatchedTerm, PreparedQuery, SearchHit } from './search.ts';
 import {
@@ -46,7 +46,7 @@ export function expandFromStoredWorks(
     for (const [term, tf] of work.tfs) {
       const id = stats.termId(term);
       if (id < 0 || inQuery.has(term)) continue;
-      values.set(id, (values.get(id) ?? 0) + (score * tf) / (tf + norm));
+      addFeedbackValue(values, id, score, tf, norm);
     }
   }
   return withFeedbackTerms(stats, query, values, options);

@@ -449,32 +449,16 @@ function givenAgreement(x: PersonName | null, y: PersonName | null): Agreement {
   if (!x || !y) return 'none';
   if (familyCore(x) !== familyCore(y)) return 'none';
   if (x.given.length === 0 || y.given.length === 0) return 'none';
-  if (!x.hyphenated && !y.hyphenated) {
-    if (givenNamesAgree(x.given, y.given)) return 'full';
-    // "Wei Nan" and "Weinan": a given name of two syllables written as one word or two, as
-    // romanised Chinese and Korean names are (the hyphenated "Wei-Nan" agrees with both below).
-    const joinedX = firstTwoJoined(x.given);
-    const joinedY = firstTwoJoined(y.given);
-    return (joinedX !== null && givenNamesAgree(joinedX, y.given)) ||
-      (joinedY !== null && givenNamesAgree(x.given, joinedY))
-      ? 'full'
-      : 'none';
-  }
   let found: Agreement = 'none';
   for (const vx of givenForms(x)) {
     for (const vy of givenForms(y)) {
+      if (!triedAgainst(vx, vy, y) || !triedAgainst(vy, vx, x)) continue;
       if (!givenNamesAgree(vx.given, vy.given)) continue;
       if (!endsInsideHyphenated(vx, vy.given) && !endsInsideHyphenated(vy, vx.given)) return 'full';
       found = 'shortened';
     }
   }
   return found;
-}
-
-/** The first two given names written as one ("wei", "nan" → "weinan"), where both are full names. */
-function firstTwoJoined(given: readonly string[]): string[] | null {
-  if (given.length < 2 || given[0]!.length < 2 || given[1]!.length < 2) return null;
-  return [given[0]! + given[1]!, ...given.slice(2)];
 }
 
 /** The first given names agree, and every later one both names give. */
@@ -486,17 +470,39 @@ function givenNamesAgree(x: readonly string[], y: readonly string[]): boolean {
   return true;
 }
 
-type GivenForm = Pick<PersonName, 'given' | 'hyphenated'>;
+type GivenForm = Pick<PersonName, 'given' | 'hyphenated'> & {
+  /** Two given names written apart, here as one ("Wei Nan" as "weinan"). */
+  wordsJoined?: true;
+};
 
-/** A name's given names with its hyphenated ones apart ("wei", "nan"), then written together ("weinan"). */
+/**
+ * The forms a name's given names may take, as written first. A given name of two syllables may be
+ * written hyphenated, as two words or as one ("Wei-Nan", "Wei Nan", "Weinan"), as romanised Chinese
+ * and Korean names are: a hyphenated name adds its hyphenated names written together ("wei", "nan"
+ * → "weinan"); a name without a hyphen adds its first two given names written as one, where both
+ * are full names.
+ */
 function givenForms(name: PersonName): GivenForm[] {
-  if (!name.hyphenated) return [name];
+  if (!name.hyphenated) {
+    const [first, second] = name.given;
+    if (!first || !second || first.length < 2 || second.length < 2) return [name];
+    return [name, { given: [first + second, ...name.given.slice(2)], wordsJoined: true }];
+  }
   const joined: string[] = [];
   name.given.forEach((part, i) => {
     if (i > 0 && name.hyphenated!.includes(i - 1)) joined[joined.length - 1] += part;
     else joined.push(part);
   });
   return [name, { given: joined }];
+}
+
+/**
+ * Whether `form` is tried against `other`, a form of `otherName`: two given names written as one
+ * meet only the other name as written, and one without a hyphen (a hyphenated "Wei-Nan" meets
+ * "Wei Nan" as written already).
+ */
+function triedAgainst(form: GivenForm, other: GivenForm, otherName: PersonName): boolean {
+  return !form.wordsJoined || (other === otherName && !otherName.hyphenated);
 }
 
 /** `other` stops inside one of the name's hyphenated given names, after a full part: "Wei" of "Wei-Qiang". */
