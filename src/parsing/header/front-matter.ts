@@ -168,6 +168,14 @@ function opensContents(blocks: Block[], i: number): boolean {
 const CONTENTS_HEADING =
   /^(?:(?:table\s+of\s+)?contents|зміст|содержание|оглавление|съдържание|obsah|spis\s+treści|tartalom(?:jegyzék)?|περιεχόμενα|inhalt(?:sverzeichnis)?|table\s+des\s+matières|sommaire|[íi]ndice|sumário|sadržaj|садржај|cuprins|[iİ]çindek[iİ]ler)\s*$/iu;
 
+/**
+ * A contents heading by its words. One in Word's own contents style is left to `opensContents`,
+ * which knows whether entries follow it (a "TOC Heading" over no entries opens nothing).
+ */
+function headsContents(b: Block): boolean {
+  return CONTENTS_HEADING.test(b.text.trim()) && !CONTENTS_STYLE.test(b.styleName?.trim() ?? '');
+}
+
 /** The first block after the table of contents that opens at `i` (`i` itself when none does). */
 export function afterContents(blocks: Block[], i: number): number {
   let k = i;
@@ -189,8 +197,7 @@ export function findFrontEnd(blocks: Block[], from: number): number {
     const b = blocks[i]!;
     // A PDF's table of contents opens it too: its lines, dot leaders and page numbers, name the
     // abstract and the sections without being them.
-    if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text) || CONTENTS_HEADING.test(b.text.trim()))
-      return i;
+    if (opensContents(blocks, i) || CONTENTS_LINE.test(b.text) || headsContents(b)) return i;
     // The abstract's label in the paper's own language ends it as the English one does
     // ("RESUMO" over the Portuguese abstract, then "ABSTRACT" over the English one).
     const label = ABSTRACT_LABEL.test(b.text) || OTHER_LANGUAGE_LABEL.test(b.text);
