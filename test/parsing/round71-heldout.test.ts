@@ -2,7 +2,9 @@
 // Data descriptor, a SoftwareX submission), fixed in the seventy-first round. Names, titles and
 // text are made up; only the shapes follow the files.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { parseManuscript } from '../../src/parsing/parse-manuscript.ts';
+import { findGutters, type Item } from '../../src/parsing/pdf/geometry.ts';
 import { testConfig } from '../helpers/app.ts';
 import { makeTextPdf, textLine, textWidth, type PdfLink, type PdfTextLine } from './make-files.ts';
 
@@ -162,5 +164,25 @@ describe('a journal’s inserts before the title page (highlights, then a code-m
     expect(result.authors.map((a) => [a.name, a.emails])).toEqual([
       ['Jane Q. Roe', ['jane.roe@northvale.example.org']],
     ]);
+  });
+});
+
+describe('bullets under a numbered section are no sidebar', () => {
+  // The left column of a Spanish two-column article's last page but one (pdfTeX, 12 points): the
+  // body's last lines, the numbered heading "6 Annexes", a line, three bulleted items, beside the
+  // reference list's column. Left of the items' indent stand only the heading's number, a line's
+  // first letter and the bullets: few pieces against the items' lines, as a sidebar's fields are,
+  // but in the column's own type. Taken for a sidebar they cut the column in two, and the page's
+  // reading order with it: the list read 5 of its 20 entries. Positions, widths and sizes are the
+  // file's; every letter is replaced by "a".
+  const items: Item[] = (
+    JSON.parse(
+      readFileSync(new URL('./layouts/bullets-under-a-numbered-section.json', import.meta.url), 'utf8'),
+    ) as [string, number, number, number, number][]
+  ).map(([str, x, y, w, size]) => ({ str, x, y, w, size, font: 'F1' }));
+
+  it('finds no column edge inside the column', () => {
+    const gutters = findGutters(items, 0, 295.25, 1);
+    expect(gutters.filter((g) => g.x < 100)).toEqual([]);
   });
 });

@@ -301,8 +301,9 @@ function mostStarted<T extends { near: number }>(edges: T[], max: number): T[] {
  * text left of a column's edge over a few of its lines only, too little against the whole
  * column's lines to pass as a column of its own, and read into them as one line each. The gutter
  * holds over the sidebar's height: ranges cut to it, and the column's lines counted there, when
- * the sidebar holds five pieces or more on three rows or more, in type no larger than the
- * column's, and as many pieces as half the column's lines beside it.
+ * the sidebar holds five pieces or more on three rows or more, in type smaller than the column's,
+ * and as many pieces as half the column's lines beside it. In the column's own type such pieces
+ * are its own margin's: a numbered heading's number, bullets, a line's first letter set apart.
  */
 function sidebarBeside(
   left: Item[],
@@ -319,7 +320,7 @@ function sidebarBeside(
   const column = starters.filter((it) => inCut(it.y));
   const rows = new Set(column.map((it) => Math.round(it.y))).size;
   const size = (its: Item[]) => median(its.map((it) => it.size));
-  if (rows < 3 || left.length < 0.5 * rows || size(left) > size(column)) return null;
+  if (rows < 3 || left.length < 0.5 * rows || size(left) > 0.95 * size(column)) return null;
   return { ranges: cut, count: rows };
 }
 
