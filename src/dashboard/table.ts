@@ -24,7 +24,12 @@ export function dataTable(input: {
     </caption>
     <thead${role('rowgroup')}>
       <tr${role('row')}>
-        ${input.columns.map((c) => html`<th scope="col" ${role('columnheader')}>${c}</th>`)}
+        ${input.columns.map((c) =>
+          // Written whole either way: a role spliced into the tag left '<th scope="col" >' behind.
+          input.stacked
+            ? html`<th scope="col" role="columnheader">${c}</th>`
+            : html`<th scope="col">${c}</th>`,
+        )}
       </tr>
     </thead>
     <tbody${role('rowgroup')}>

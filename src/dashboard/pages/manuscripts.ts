@@ -72,6 +72,9 @@ import { RECORD_HEADERS, type RecordHeader } from './group-import.ts';
 import { dataTable, stackedCell } from '../table.ts';
 import { CUSTOM_FIELDS_ID, customValuesSection, registerCustomValuesSave } from '../custom-values-form.ts';
 
+/** What a folder's number can be, said where digits asked for are no folder's. */
+const FOLDER_NUMBERS = html`a folder's number is a whole number from 1 to ${formatCount(MAX_INTEGER)}`;
+
 const Id = RowId();
 const PAGE_SIZE = 50;
 
@@ -201,8 +204,7 @@ export function registerManuscriptPages(scope: FastifyInstance, ctx: AppContext)
         askedId !== null
           ? html`numbered ${askedId} or named “${isolate(asked)}”`
           : /^[-+]?\d+$/.test(asked)
-            ? html`named “${isolate(asked)}”, and no folder is numbered so (a folder's number is a whole
-              number from 1 to ${formatCount(MAX_INTEGER)})`
+            ? html`named “${isolate(asked)}”, and no folder is numbered so (${FOLDER_NUMBERS})`
             : html`named “${isolate(asked)}”`;
       const search = query.q ?? '';
       const [exact, page] = await Promise.all([
